@@ -1,0 +1,5 @@
+import sys
+
+from apiscan.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,163 @@
+"""Stage 1: paths → the Python source files to scan, with their module names.
+
+Discovery never reads file contents (that is the workers' job, in parallel); it only walks the
+tree. Problems met while walking (a symlink loop, an unreadable directory) become
+:class:`~apiscan.model.ErrorFinding` records so they reach every report, and the walk goes on.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from apiscan.model import ErrorFinding, Span
+
+#: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
+SKIP_DIRS: frozenset[str] = frozenset(
+    {
+        ".git", ".hg", ".svn", ".bzr", "__pycache__", ".mypy_cache", ".pytest_cache",
+        ".ruff_cache", ".tox", ".nox", ".eggs", ".venv", "venv", ".env", "env", "virtualenv",
+        "site-packages", "node_modules", "build", "dist", ".ipynb_checkpoints", ".idea",
+        ".vscode", ".apiscan_cache",
+    }
+)
+
+
+class DiscoveryError(Exception):
+    """The scan root itself is unusable: a usage error (exit 2), not a finding."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to scan: where it is, how reports name it, and which modules it can be imported as.
+
+    ``modules`` holds every dotted name the repository can import the file by: the name derived
+    from its package chain (the nearest ancestors with ``__init__.py``) and the name relative to
+    the scan root. Repositories are run from varying working directories, so both occur.
+    """
+
+    abspath: str
+    relpath: str
+    modules: tuple[str, ...]
+    is_package: bool
+
+
+def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
+    is_package = path.name == "__init__.py"
+    rel = path.relative_to(root).with_suffix("")
+    parts = list(rel.parts)
+    if is_package:
+        parts = parts[:-1]
+    names: list[str] = []
+    # Package-chain name: climb while the directory is a package.
+    chain = [] if is_package else [path.stem]
+    d = path.parent
+    while (d / "__init__.py").is_file() and d != d.parent:
+        chain.insert(0, d.name)
+        if d == root.parent:
+            break
+        d = d.parent
+    if chain:
+        names.append(".".join(chain))
+    if parts:
+        names.append(".".join(parts))
+    valid = [n for n in dict.fromkeys(names) if all(p.isidentifier() for p in n.split("."))]
+    return tuple(valid), is_package
+
+
+def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
+    name = relpath.rsplit("/", 1)[-1]
+    return any(
+        fnmatch.fnmatch(relpath, p) or fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relpath, p + "/*")
+        for p in patterns
+    )
+
+
+def discover(
+    root: str | os.PathLike[str], excludes: tuple[str, ...] = ()
+) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
+    """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
+
+    Returns the resolved root (reports name files relative to it), the files sorted by relative
+    path, and error findings for what could not be walked.
+    """
+    root_path = Path(root)
+    if not root_path.exists() and not root_path.is_symlink():
+        raise DiscoveryError(f"path does not exist: {root}")
+    if root_path.is_file():
+        base = root_path.parent.resolve()
+        f = root_path.resolve()
+        modules, is_pkg = _module_names(base, f)
+        return base, [SourceFile(str(f), f.name, modules, is_pkg)], []
+    if not root_path.is_dir():
+        raise DiscoveryError(f"not a directory or a Python file: {root}")
+    base = root_path.resolve()
+    files: list[SourceFile] = []
+    errors: list[ErrorFinding] = []
+    seen_dirs: set[tuple[int, int]] = set()
+
+    def walk(d: Path, rel: PurePosixPath) -> None:
+        try:
+            st = d.stat()
+        except OSError as exc:
+            errors.append(_walk_error(str(rel), "E005", f"cannot read directory: {exc.strerror}"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in seen_dirs:
+            errors.append(
+                _walk_error(str(rel), "E006", "symlink loop: directory already scanned, skipped")
+            )
+            return
+        seen_dirs.add(key)
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError as exc:
+            errors.append(_walk_error(str(rel), "E005", f"cannot read directory: {exc.strerror}"))
+            return
+        for entry in entries:
+            child_rel = rel / entry.name
+            rel_s = str(child_rel)
+            if excludes and _excluded(rel_s, excludes):
+                continue
+            try:
+                is_dir = entry.is_dir()  # follows symlinks
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
+                    continue
+                if (Path(entry.path) / "pyvenv.cfg").exists():  # a virtualenv by another name
+                    continue
+                walk(Path(entry.path), child_rel)
+            elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
+                if entry.name.endswith(".pyi"):
+                    continue  # stubs describe APIs, they do not use them
+                p = Path(entry.path)
+                if entry.is_symlink():
+                    try:
+                        p.resolve(strict=True)
+                    except (OSError, RuntimeError) as exc:
+                        reason = "symlink loop" if "loop" in str(exc).lower() else "broken symlink"
+                        errors.append(_walk_error(rel_s, "E006", f"{reason}: {exc}"))
+                        continue
+                modules, is_pkg = _module_names(base, Path(d, entry.name))
+                files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
+
+    walk(base, PurePosixPath("."))
+    for i, f in enumerate(files):
+        files[i] = SourceFile(f.abspath, _clean(f.relpath), f.modules, f.is_package)
+    errors = [
+        ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors
+    ]
+    files.sort(key=lambda f: f.relpath)
+    return base, files, errors
+
+
+def _clean(rel: str) -> str:
+    return rel[2:] if rel.startswith("./") else rel
+
+
+def _walk_error(rel: str, code: str, message: str) -> ErrorFinding:
+    return ErrorFinding(rel, Span(1, 1, 1, 1), code, message)

@@ -1,0 +1,18 @@
+"""Error kinds: why a file (or a directory) could not be analysed.
+
+Codes are stable and never reused, like rule ids: reports, SARIF and editors key on them.
+"""
+
+from __future__ import annotations
+
+ERROR_CODES: dict[str, str] = {
+    "E001": "unreadable file",
+    "E002": "undecodable file (bad bytes for its encoding, or an unknown coding cookie)",
+    "E003": "syntax error (including Python 2 code)",
+    "E004": "null bytes in the source",
+    "E005": "unreadable directory",
+    "E006": "symlink loop or broken symlink",
+    "E007": "file too large (see --max-file-size)",
+    "E008": "too deeply nested to analyse",
+    "E009": "internal error of the analyser on this file",
+}

@@ -1,0 +1,140 @@
+"""The per-file worker: bytes in, :class:`~apiscan.extract.records.FileAnalysis` out.
+
+A pure function of its inputs (the file's bytes and names, the repository's local module roots
+and the re-exports it may use), so it runs in a process pool and its result is cached by a key
+over exactly those inputs. Any failure becomes an error record for that file; the scan goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from apiscan.extract.records import FileAnalysis, PendingMember
+from apiscan.model import ApiUse, FileError
+from apiscan.source import DecodedSource, decode_source
+
+
+@dataclass(frozen=True, slots=True)
+class FileTask:
+    relpath: str
+    modules: tuple[str, ...]
+    is_package: bool
+    data: bytes
+    reexports: tuple[tuple[str, str], ...] = ()
+
+
+def count_lines(text: str) -> int:
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def analyse(task: FileTask, local_roots: frozenset[str],
+            max_file_size: int = 5_000_000) -> FileAnalysis:
+    """Analyse one file; never raises."""
+    sha = hashlib.sha256(task.data).hexdigest()
+    base = FileAnalysis(task.relpath, task.modules, sha, 0)
+    if len(task.data) > max_file_size:
+        return _with_error(base, FileError(
+            "E007", f"file is {len(task.data) / 1e6:.1f} MB, above the {max_file_size / 1e6:.1f}"
+            " MB limit (--max-file-size); skipped"))
+    decoded = decode_source(task.data)
+    if isinstance(decoded, FileError):
+        return _with_error(base, decoded)
+    try:
+        return _analyse_text(task, decoded, sha, local_roots)
+    except RecursionError:
+        return _with_error(base, FileError(
+            "E008", "too deeply nested to analyse (recursion limit reached)"))
+    except Exception as exc:  # a bug of ours must not lose the other files' results
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return _with_error(base, FileError(
+            "E009", f"internal error: {type(exc).__name__}: {exc} "
+            f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}); please report it"))
+
+
+def _with_error(base: FileAnalysis, err: FileError) -> FileAnalysis:
+    return FileAnalysis(base.path, base.modules, base.sha256, base.lines, errors=(err,))
+
+
+def _analyse_text(task: FileTask, decoded: DecodedSource, sha: str,
+                  local_roots: frozenset[str]) -> FileAnalysis:
+    # Imported here: the warm (all-cached) path never needs libcst.
+    from apiscan.extract.api_uses import Extractor
+    from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
+    from apiscan.parsing import parse_module
+    from apiscan.resolve.owners import Owners
+    from apiscan.resolve.torch_api import load_torch_api
+
+    text = decoded.text
+    lines = count_lines(text)
+    module = parse_module(text, task.relpath)
+    if isinstance(module, FileError):
+        return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(module,))
+    api = load_torch_api()
+    ext = Extractor(api, _owners(api, Owners), task.modules[0] if task.modules else "",
+                    task.is_package, local_roots, dict(task.reexports))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 6000))
+    try:
+        ext.run(module)
+    finally:
+        sys.setrecursionlimit(limit)
+    emits = ext.emits
+    fallback = False
+    if emits:
+        try:
+            spans = spans_from_ast(text, emits, ext.ords, ext.counts)
+        except PositionMismatch:
+            spans = spans_from_libcst(module, emits)
+            fallback = True
+    else:
+        spans = []
+    uses: list[ApiUse] = []
+    pending: list[PendingMember] = []
+    for e, span in zip(emits, spans, strict=True):
+        use = ApiUse(e.api, span, e.usage, e.confidence, e.function, e.positional, e.keywords,
+                     e.star_args)
+        if e.pending_cls:
+            pending.append(PendingMember(e.pending_cls, e.pending_attr,
+                                         ApiUse("", span, e.usage, "certain", e.function,
+                                                e.positional, e.keywords, e.star_args),
+                                         e.api))
+        else:
+            uses.append(use)
+    uses.sort(key=lambda u: (u.span, u.api))
+    pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
+    return FileAnalysis(
+        task.relpath, task.modules, sha, lines, tuple(uses), tuple(pending), ext.exports(),
+        ext.class_facts(), tuple(sorted(ext.local_refs)), (), fallback,
+    )
+
+
+_OWNERS: dict[int, object] = {}
+
+
+def _owners(api: object, factory: type) -> object:
+    """One Owners (with its memo tables) per process and torch index."""
+    key = id(api)
+    if key not in _OWNERS:
+        _OWNERS[key] = factory(api)
+    return _OWNERS[key]
+
+
+def reexport_subset(local_refs: tuple[str, ...],
+                    reexports: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The re-exports a file's analysis depends on (they go into its cache key)."""
+    out: dict[str, str] = {}
+    for ref in local_refs:
+        if ref.endswith(".*"):
+            prefix = ref[:-1]
+            for k, v in reexports.items():
+                if k.startswith(prefix) and "." not in k[len(prefix):]:
+                    out[k] = v
+        elif ref in reexports:
+            out[ref] = reexports[ref]
+    return tuple(sorted(out.items()))

@@ -1,0 +1,1240 @@
+"""Stages 3–4 in one LibCST traversal: resolve names and extract every PyTorch API use.
+
+The walker is a small abstract interpreter over the concrete syntax tree. It visits every node
+once, in source order, keeping per-scope bindings (imports, aliases, local variables and what
+kind of value they hold) so that ``x.view(...)`` is reported as ``torch.Tensor.view`` only when
+``x`` is (or may be) a tensor, and ``self.parameters()`` as ``torch.nn.Module.parameters`` only
+inside an ``nn.Module`` subclass.
+
+Why not LibCST's generic visitor plus ``QualifiedNameProvider``/``ScopeProvider``? On real code
+each of those costs several times the parse itself (see ``scripts/bench.py``); one hand-written
+traversal that builds the alias tables as it goes costs a fraction of the parse. Positions come
+from :mod:`apiscan.extract.positions`, which maps the nodes we report to Python's own ``ast``
+positions instead of running LibCST's ``PositionProvider`` over the whole tree.
+
+Source order matters twice: Python binds names in that order, and the position mapping numbers
+nodes of each kind in pre-order. Where evaluation order differs from source order (a
+comprehension's element is written before its ``for``), the later part is first evaluated
+*silently* (no counting, no reporting) to learn the types, then visited for real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from apiscan.extract.records import ClassFact
+from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, TENSOR_CLASSES, Owners
+from apiscan.resolve.torch_api import TorchApi
+from apiscan.resolve.values import (
+    ARRAY,
+    ARRAY_PACKAGES,
+    PASS_THROUGH,
+    BUILTIN_NAMES,
+    NON_TORCH_BUILTINS,
+    NON_TORCH_PACKAGES,
+    NONTORCH,
+    PTENSOR,
+    SEQ_BUILTINS,
+    SIZE,
+    TENSOR,
+    UNKNOWN,
+    Val,
+    element,
+    inst,
+    join,
+    qual,
+    seq,
+)
+
+# Node kinds numbered for the position mapping (see apiscan.extract.positions).
+NAME, ATTR, CALL, SUB, BINOP = range(5)
+NODE_KINDS: dict[type[cst.CSTNode], int] = {
+    cst.Name: NAME,
+    cst.Attribute: ATTR,
+    cst.Call: CALL,
+    cst.Subscript: SUB,
+    cst.BinaryOperation: BINOP,
+}
+#: Nodes inside f-strings are numbered separately (kind + FSTRING_OFFSET): their ast positions
+#: are checked against the source text before use.
+FSTRING_OFFSET = 5
+_CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
+_DEFER: Val = ("defer", None)  # module-level name assigned by an expression: look it up live
+
+Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
+
+
+@dataclass(slots=True)
+class Emit:
+    """A use found during the walk; positions are resolved after the walk."""
+
+    api: str
+    usage: str
+    confidence: str
+    start: Ref
+    end: Ref
+    function: str
+    positional: int = 0
+    keywords: tuple[str, ...] = ()
+    star_args: bool = False
+    in_fstring: bool = False
+    pending_cls: str = ""  # set for members of classes defined in other files
+    pending_attr: str = ""
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    qualname: str  # module-relative
+    bases: list[Val]
+    methods: set[str] = field(default_factory=set)
+    attrs: dict[str, Val] = field(default_factory=dict)
+    module_kind: bool | None = None  # True: an nn.Module subclass; None: cannot tell here
+    returns: dict[str, Val] = field(default_factory=dict)  # method -> what it returns
+
+
+@dataclass(slots=True)
+class Scope:
+    kind: str  # module | class | function | comp
+    names: dict[str, Val]
+    cls: ClassInfo | None = None
+
+
+@dataclass(slots=True)
+class _Args:
+    vals: list[Val]
+    positional: int
+    keywords: tuple[str, ...]
+    star: bool
+
+
+class Extractor:
+    """Walks one module. Create one per file; call :meth:`run`."""
+
+    def __init__(
+        self,
+        api: TorchApi,
+        owners: Owners,
+        module_name: str,
+        is_package: bool,
+        local_roots: frozenset[str],
+        reexports: Mapping[str, str],
+    ) -> None:
+        self.api = api
+        self.owners = owners
+        self.module_name = module_name
+        self.package = module_name if is_package else module_name.rpartition(".")[0]
+        self.local_roots = local_roots - {"torch"}
+        self.reexports = reexports
+        self.counts = [0] * (2 * FSTRING_OFFSET)
+        self.ords: dict[int, int] = {}
+        self.silent = 0
+        self.fstring = 0
+        self.annotating = 0
+        self.returns: list[list[Val]] = []
+        self.func_returns: dict[str, Val] = {}
+        self.emits: list[Emit] = []
+        self.scopes: list[Scope] = [Scope("module", {})]
+        self.late: dict[str, Val] = {}
+        self.classes: dict[str, ClassInfo] = {}
+        self.func_stack: list[str] = []
+        self.local_refs: set[str] = set()
+        self._expr: dict[type[cst.CSTNode], Callable[[Any], Val]] = {
+            cst.Name: self._name,
+            cst.Attribute: self._attribute,
+            cst.Call: self._call,
+            cst.Subscript: self._subscript,
+            cst.BinaryOperation: self._binop,
+            cst.Integer: _nontorch,
+            cst.Float: _nontorch,
+            cst.Imaginary: _nontorch,
+            cst.SimpleString: _nontorch,
+            cst.Ellipsis: _nontorch,
+            cst.ConcatenatedString: self._concat,
+            cst.FormattedString: self._fstring,
+            cst.Tuple: self._tuple,
+            cst.List: self._list,
+            cst.Set: self._set,
+            cst.Dict: self._dict,
+            cst.UnaryOperation: self._unary,
+            cst.BooleanOperation: self._boolop,
+            cst.Comparison: self._compare,
+            cst.IfExp: self._ifexp,
+            cst.Lambda: self._lambda,
+            cst.Await: self._await,
+            cst.Yield: self._yield,
+            cst.NamedExpr: self._namedexpr,
+            cst.ListComp: self._listcomp,
+            cst.SetComp: self._listcomp,
+            cst.GeneratorExp: self._listcomp,
+            cst.DictComp: self._dictcomp,
+        }
+        self._stmt: dict[type[cst.CSTNode], Callable[[Any], None]] = {
+            cst.SimpleStatementLine: self._simple_line,
+            cst.SimpleStatementSuite: self._simple_line,
+            cst.Expr: self._expr_stmt,
+            cst.Assign: self._assign,
+            cst.AnnAssign: self._annassign,
+            cst.AugAssign: self._augassign,
+            cst.Return: self._return,
+            cst.Import: self._import,
+            cst.ImportFrom: self._importfrom,
+            cst.Pass: _noop,
+            cst.Break: _noop,
+            cst.Continue: _noop,
+            cst.Global: _noop,
+            cst.Nonlocal: _noop,
+            cst.Raise: self._raise,
+            cst.Assert: self._assert,
+            cst.Del: self._del,
+            cst.FunctionDef: self._funcdef,
+            cst.ClassDef: self._classdef,
+            cst.If: self._if,
+            cst.For: self._for,
+            cst.While: self._while,
+            cst.Try: self._try,
+            cst.TryStar: self._try,
+            cst.With: self._with,
+            cst.IndentedBlock: self._block,
+        }
+
+    # ------------------------------------------------------------------ entry point
+    def run(self, module: cst.Module) -> None:
+        self._prepass(module.body)
+        for stmt in module.body:
+            self.stmt(stmt)
+
+    def exports(self) -> tuple[tuple[str, str], ...]:
+        out = []
+        for name, v in self.scopes[0].names.items():
+            if v[0] == "qual" and (self._is_torch(v[1]) or self._is_local(v[1])):
+                out.append((name, v[1]))
+            elif v[0] == "class":
+                out.append((name, f"{self.module_name}.{v[1]}"))
+        return tuple(sorted(out))
+
+    def class_facts(self) -> tuple[ClassFact, ...]:
+        facts = []
+        for info in self.classes.values():
+            bases = tuple(self._base_name(b) for b in info.bases)
+            facts.append(ClassFact(info.qualname, bases, tuple(sorted(info.methods))))
+        return tuple(sorted(facts, key=lambda f: f.qualname))
+
+    def _base_name(self, b: Val) -> str:
+        if b[0] == "qual":
+            if self._is_torch(b[1]):
+                return self.api.canonical(b[1]) or b[1]
+            return str(b[1])
+        if b[0] == "class":
+            return f"{self.module_name}.{b[1]}"
+        return ""
+
+    # ------------------------------------------------------------------ helpers
+    def _count(self, node: cst.CSTNode, kind: int) -> None:
+        if not self.silent:
+            if self.fstring:
+                kind += FSTRING_OFFSET
+            self.ords[id(node)] = self.counts[kind]
+            self.counts[kind] += 1
+
+    @staticmethod
+    def _is_torch(q: str) -> bool:
+        return q == "torch" or q.startswith("torch.")
+
+    def _is_local(self, q: str) -> bool:
+        return q.partition(".")[0] in self.local_roots
+
+    def _function(self) -> str:
+        return ".".join(self.func_stack)
+
+    def emit(self, api: str, usage: str, confidence: str, start: Ref, end: Ref,
+             args: _Args | None = None, pending: tuple[str, str] = ("", "")) -> None:
+        if self.silent:
+            return
+        e = Emit(api, usage, confidence, start, end, self._function(),
+                 in_fstring=self.fstring > 0, pending_cls=pending[0], pending_attr=pending[1])
+        if args is not None:
+            e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
+        self.emits.append(e)
+
+    def _local_qual(self, q: str) -> Val:
+        """A dotted name inside the scanned repo: follow known re-exports to torch."""
+        r = self.reexports.get(q)
+        if r is not None:
+            return qual(r)
+        self.local_refs.add(q)
+        return qual(q)
+
+    def _extend(self, q: str, attr: str) -> Val:
+        full = f"{q}.{attr}"
+        if self._is_torch(full):
+            return qual(full)
+        if self._is_local(full):
+            return self._local_qual(full)
+        return qual(full)
+
+    def lookup(self, name: str) -> Val:
+        scopes = self.scopes
+        in_func = False
+        last = len(scopes) - 1
+        for i in range(last, 0, -1):
+            s = scopes[i]
+            if s.kind == "class" and i != last:
+                continue
+            v = s.names.get(name)
+            if v is not None:
+                return v
+            if s.kind == "function":
+                in_func = True
+        if in_func:
+            v = self.late.get(name)
+            if v is not None and v is not _DEFER:
+                return v
+        v = scopes[0].names.get(name)
+        if v is not None:
+            return v
+        v = self.late.get(name)
+        if v is not None and v is not _DEFER:
+            return v
+        if name in BUILTIN_NAMES:
+            return ("builtin", name)
+        return UNKNOWN
+
+    def bind(self, name: str, v: Val) -> None:
+        self.scopes[-1].names[name] = v
+
+    def _current_class(self) -> ClassInfo | None:
+        for s in reversed(self.scopes):
+            if s.cls is not None:
+                return s.cls
+        return None
+
+    # ------------------------------------------------------------------ emission of names
+    def _emit_qual(self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str,
+                   args: _Args | None = None) -> str | None:
+        """Report a use of dotted name ``q`` if it is a torch API; return its public name."""
+        if not self._is_torch(q):
+            return None
+        canon = self.api.canonical(q)
+        if canon is not None and self.api.is_module(canon):
+            return None
+        if canon is None and q == "torch":
+            return None
+        name = canon or q
+        self.emit(name, usage, "certain", (start, "s"), (end, "e"), args)
+        return name
+
+    def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
+        """Evaluate an expression whose value is used (so a bare torch name is a use)."""
+        v = self.expr(node)
+        if v[0] == "qual" and type(node) in (cst.Name, cst.Attribute):
+            self._emit_qual(v[1], node, node, "annotation" if self.annotating else usage)
+        return v
+
+    def expr(self, node: cst.BaseExpression) -> Val:
+        h = self._expr.get(type(node))
+        if h is not None:
+            return h(node)
+        return self._generic(node)
+
+    def _generic(self, node: cst.CSTNode) -> Val:
+        """Visit children of node types without a dedicated handler, in source order."""
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self.value(child)
+            elif isinstance(child, cst.BaseStatement | cst.BaseSmallStatement):
+                self.stmt(child)
+            elif isinstance(child, cst.Name):
+                self._name(child)
+            else:
+                self._generic(child)
+        return UNKNOWN
+
+    # ------------------------------------------------------------------ expressions
+    def _name(self, node: cst.Name) -> Val:
+        if node.value in _CONSTANT_NAMES:
+            return NONTORCH
+        self._count(node, NAME)
+        return self.lookup(node.value)
+
+    def _attribute(self, node: cst.Attribute) -> Val:
+        self._count(node, ATTR)
+        recv = self.expr(node.value)
+        return self._member_ref(recv, node, call=False)[0]
+
+    def _member_ref(
+        self, recv: Val, node: cst.Attribute, call: bool, args: _Args | None = None,
+        call_node: cst.Call | None = None, usage: str = "call",
+    ) -> tuple[Val, bool]:
+        """Resolve ``recv.attr``; report it if it is a torch member. Returns (value, handled).
+
+        With ``call`` the access is the callee of ``call_node`` and the value returned is the
+        call's result.
+        """
+        attr = node.attr.value
+        kind = recv[0]
+        end: cst.CSTNode = call_node if call_node is not None else node
+        if kind == "qual":
+            return self._extend(recv[1], attr), False
+        if kind == "tensor":
+            api = self.api.member("torch.Tensor", attr)
+            if api is None:
+                return UNKNOWN, True
+            conf = "certain" if recv[1] else "probable"
+            self.emit(api, usage if call else "reference", conf, (node, "a"), (end, "e"), args)
+            if call:
+                return self.owners.call_result(api, recv, attr), True
+            return self.owners.attribute_result(api, recv, attr), True
+        if kind == "inst":
+            return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
+        if kind == "super":
+            return UNKNOWN, True
+        if kind == "unknown":
+            if not call:
+                return (SIZE if attr == "shape" else UNKNOWN), True
+            guess = self.owners.guess(attr, _hint(node.value))
+            if guess is None:
+                return UNKNOWN, True
+            api, result = guess
+            self.emit(api, usage, "probable", (node, "a"), (end, "e"), args)
+            return result, True
+        if kind == "nontorch":
+            if recv[1] == "array":
+                return ARRAY, True
+            if attr in ("get", "pop", "setdefault"):
+                return UNKNOWN, True
+            if attr in ("values", "items", "keys"):
+                return seq(UNKNOWN), True
+            return NONTORCH, True
+        if kind == "dict":
+            if attr in ("get", "pop", "setdefault"):
+                return UNKNOWN, True
+            if attr == "values":
+                return seq(_join_all([v for _, v in recv[1]]) if recv[1] else UNKNOWN), True
+            if attr == "items":
+                vals = _join_all([v for _, v in recv[1]]) if recv[1] else UNKNOWN
+                return seq(("tuple", (NONTORCH, vals))), True
+            return NONTORCH, True
+        return UNKNOWN, True
+
+    def _inst_member(self, cls: str, recv: Val, node: cst.Attribute, attr: str, call: bool,
+                     args: _Args | None, end: cst.CSTNode, usage: str) -> Val:
+        if self._is_torch(cls):
+            return self._torch_member(cls, recv, node, attr, call, args, end, usage)
+        info = self.classes.get(cls[len(self.module_name) + 1:]) if cls.startswith(
+            self.module_name + ".") else None
+        if info is None:
+            # A class from another file: only the join can tell what it inherits.
+            if attr.startswith("__"):
+                return UNKNOWN
+            guess = self.owners.guess(attr, _hint(node.value)) if call else None
+            # api holds the name-based fallback, used if the join cannot resolve the class
+            self.emit(guess[0] if guess else "", usage if call else "reference", "probable",
+                      (node, "a"), (end, "e"), args, pending=(cls, attr))
+            return PTENSOR if attr == "forward" else UNKNOWN
+        if attr in info.attrs:
+            v = info.attrs[attr]
+            return self._call_value(v, None) if call else v
+        if attr in info.methods:
+            return info.returns.get(attr, UNKNOWN) if call else UNKNOWN
+        for base in self._class_bases(info):
+            if base[0] == "qual" and self._is_torch(base[1]):
+                bcls = self.api.canonical(base[1]) or base[1]
+                return self._torch_member(bcls, recv, node, attr, call, args, end, usage)
+            if base[0] == "qual":  # base defined in another file
+                self.emit("", usage if call else "reference", "certain", (node, "a"),
+                          (end, "e"), args, pending=(cls, attr))
+                return UNKNOWN
+        return UNKNOWN
+
+    def _class_bases(self, info: ClassInfo) -> list[Val]:
+        """Bases in MRO-ish order, flattening bases defined in this file."""
+        out: list[Val] = []
+        seen: set[str] = set()
+        stack = list(reversed(info.bases))
+        while stack:
+            b = stack.pop()
+            if b[0] == "class":
+                if b[1] in seen:
+                    continue
+                seen.add(b[1])
+                sub = self.classes.get(b[1])
+                if sub is not None:
+                    stack.extend(reversed(sub.bases))
+                continue
+            out.append(b)
+        return out
+
+    def _torch_member(self, cls: str, recv: Val, node: cst.Attribute, attr: str, call: bool,
+                      args: _Args | None, end: cst.CSTNode, usage: str) -> Val:
+        api = self.api.member(cls, attr)
+        if api is None:
+            if self.owners.role(cls) == "module" and attr in MODULE_TENSOR_ATTRS:
+                return TENSOR
+            return UNKNOWN
+        if attr.startswith("__") and attr.endswith("__"):
+            return UNKNOWN
+        self.emit(api, usage if call else "reference", "certain", (node, "a"), (end, "e"), args)
+        if call:
+            return self.owners.call_result(api, recv, attr)
+        return self.owners.attribute_result(api, recv, attr)
+
+    def _args(self, node: cst.Call) -> _Args:
+        vals: list[Val] = []
+        positional = 0
+        keywords: list[str] = []
+        star = False
+        for arg in node.args:
+            v = self.value(arg.value)
+            if arg.keyword is not None:
+                keywords.append(arg.keyword.value)
+            elif arg.star:
+                star = True
+            else:
+                positional += 1
+                vals.append(v)
+        return _Args(vals, positional, tuple(keywords), star)
+
+    def _call(self, node: cst.Call, usage: str = "call") -> Val:
+        self._count(node, CALL)
+        func = node.func
+        if type(func) is cst.Attribute:
+            self._count(func, ATTR)
+            recv = self.expr(func.value)
+            if recv[0] == "qual":
+                fv = self._extend(recv[1], func.attr.value)
+                args = self._args(node)
+                return self._call_qual(fv[1], func, node, args, usage)
+            args = self._args(node)
+            return self._member_ref(recv, func, True, args, node, usage)[0]
+        fv = self.expr(func)
+        args = self._args(node)
+        if fv[0] == "qual":
+            return self._call_qual(fv[1], func, node, args, usage)
+        return self._call_value(fv, args)
+
+    def _call_qual(self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args,
+                   usage: str) -> Val:
+        name = self._emit_qual(q, func, node, usage, args)
+        if name is not None:
+            kind = self.api.kind(name)
+            if kind == "class":
+                return self.owners.instance_of(name)
+            if kind == "function":
+                return self.owners.function_result(name)
+            return UNKNOWN
+        if self._is_torch(q):
+            return UNKNOWN
+        if self._is_local(q):
+            last = q.rpartition(".")[2]
+            return inst(q) if last[:1].isupper() else UNKNOWN
+        if q in PASS_THROUGH:
+            return UNKNOWN
+        root = q.partition(".")[0]
+        if root in ARRAY_PACKAGES:
+            return ARRAY
+        if root in NON_TORCH_PACKAGES:
+            return NONTORCH
+        return UNKNOWN
+
+    def _call_value(self, fv: Val, args: _Args | None) -> Val:
+        kind = fv[0]
+        if kind == "class":
+            return inst(f"{self.module_name}.{fv[1]}")
+        if kind == "inst":
+            cls = fv[1]
+            if self._is_torch(cls):
+                return TENSOR if self.owners.role(cls) == "module" else UNKNOWN
+            info = self._own_class(cls)
+            if info is not None and self._module_kind(info):
+                fwd = info.returns.get("forward")
+                return fwd if fwd is not None and fwd[0] != "unknown" else TENSOR
+            return PTENSOR
+        if kind == "func":
+            return self.func_returns.get(fv[1], UNKNOWN)
+        if kind == "builtin":
+            name = fv[1]
+            first = args.vals[0] if args and args.vals else UNKNOWN
+            if name in NON_TORCH_BUILTINS:
+                return NONTORCH
+            if name in SEQ_BUILTINS:
+                return seq(element(first))
+            if name == "enumerate":
+                return seq(("tuple", (NONTORCH, element(first))))
+            if name == "zip" and args:
+                return seq(("tuple", tuple(element(v) for v in args.vals)))
+            if name == "super":
+                info = self._current_class()
+                return ("super", info.qualname if info else "")
+            return UNKNOWN
+        return UNKNOWN
+
+    def _module_kind(self, info: ClassInfo) -> bool | None:
+        if info.module_kind is not None:
+            return info.module_kind
+        result: bool | None = False
+        for b in self._class_bases(info):
+            if b[0] == "qual" and self._is_torch(b[1]):
+                if self.owners.role(self.api.canonical(b[1]) or b[1]) == "module":
+                    result = True
+                    break
+            elif b[0] == "qual":
+                result = None
+        info.module_kind = result
+        return result
+
+    def _subscript(self, node: cst.Subscript) -> Val:
+        self._count(node, SUB)
+        recv = self.value(node.value)
+        index: Val = UNKNOWN
+        const_index: int | None = None
+        for el in node.slice:
+            s = el.slice
+            if type(s) is cst.Index:
+                index = self.value(s.value)
+                if type(s.value) is cst.Integer:
+                    const_index = int(s.value.value, 0)
+            else:
+                for part in (s.lower, s.upper, s.step):
+                    if part is not None:
+                        self.value(part)
+        if recv[0] == "dict":
+            key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
+            return dict(recv[1]).get(key, UNKNOWN) if key is not None else UNKNOWN
+        if recv[0] == "inst":
+            info = self._own_class(recv[1])
+            if info is not None:
+                return info.returns.get("__getitem__", UNKNOWN)
+        return _index(recv, index, const_index, self.owners)
+
+    def _binop(self, node: cst.BinaryOperation) -> Val:
+        self._count(node, BINOP)
+        left = self.value(node.left)
+        right = self.value(node.right)
+        if left[0] == "tensor" or right[0] == "tensor":
+            certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
+            if type(node.operator) is cst.MatrixMultiply:
+                self.emit("torch.Tensor.matmul", "operator", "certain" if certain else "probable",
+                          (node, "s"), (node, "e"))
+            return TENSOR if certain else PTENSOR
+        if left[0] == "nontorch" and right[0] == "nontorch":
+            return NONTORCH
+        return UNKNOWN
+
+    def _concat(self, node: cst.ConcatenatedString) -> Val:
+        self.expr(node.left)
+        self.expr(node.right)
+        return NONTORCH
+
+    def _fstring(self, node: cst.FormattedString) -> Val:
+        self.fstring += 1
+        try:
+            self._fstring_parts(node.parts)
+        finally:
+            self.fstring -= 1
+        return NONTORCH
+
+    def _fstring_parts(self, parts: Sequence[cst.BaseFormattedStringContent]) -> None:
+        for part in parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                self.value(part.expression)
+                if part.format_spec:
+                    self._fstring_parts(part.format_spec)
+
+    def _elements(self, elements: Sequence[cst.BaseElement]) -> list[Val]:
+        return [self.value(e.value) for e in elements]
+
+    def _tuple(self, node: cst.Tuple) -> Val:
+        return ("tuple", tuple(self._elements(node.elements)))
+
+    def _list(self, node: cst.List) -> Val:
+        vals = self._elements(node.elements)
+        if not vals:
+            return seq(UNKNOWN)
+        v = vals[0]
+        for other in vals[1:]:
+            v = join(v, other)
+        return seq(v)
+
+    def _set(self, node: cst.Set) -> Val:
+        self._elements(node.elements)
+        return NONTORCH
+
+    def _dict(self, node: cst.Dict) -> Val:
+        items: list[tuple[str, Val]] = []
+        literal = True
+        for el in node.elements:
+            if isinstance(el, cst.DictElement):
+                self.value(el.key)
+                key = _const_str(el.key)
+                v = self.value(el.value)
+                if key is None:
+                    literal = False
+                else:
+                    items.append((key, v))
+            else:
+                self.value(el.value)
+                literal = False
+        return ("dict", tuple(items)) if literal else NONTORCH
+
+    def _unary(self, node: cst.UnaryOperation) -> Val:
+        v = self.value(node.expression)
+        if type(node.operator) is cst.Not:
+            return NONTORCH
+        return v if v[0] in ("tensor", "nontorch") else UNKNOWN
+
+    def _boolop(self, node: cst.BooleanOperation) -> Val:
+        return join(self.value(node.left), self.value(node.right))
+
+    def _compare(self, node: cst.Comparison) -> Val:
+        vals = [self.value(node.left)]
+        tensorish = True
+        for target in node.comparisons:
+            vals.append(self.value(target.comparator))
+            if type(target.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
+                tensorish = False
+        if tensorish:
+            for v in vals:
+                if v[0] == "tensor":
+                    return v
+        if all(v[0] == "nontorch" for v in vals):
+            return NONTORCH
+        return NONTORCH if not tensorish else UNKNOWN
+
+    def _ifexp(self, node: cst.IfExp) -> Val:
+        body = self.value(node.body)
+        self.value(node.test)
+        return join(body, self.value(node.orelse))
+
+    def _lambda(self, node: cst.Lambda) -> Val:
+        hints = self._params(node.params)
+        self.scopes.append(Scope("function", {}))
+        self._bind_params(node.params, hints, None, "<lambda>")
+        self.func_stack.append("<lambda>")
+        try:
+            self.value(node.body)
+        finally:
+            self.func_stack.pop()
+            self.scopes.pop()
+        return ("func", "<lambda>")
+
+    def _await(self, node: cst.Await) -> Val:
+        return self.value(node.expression)
+
+    def _yield(self, node: cst.Yield) -> Val:
+        v = node.value
+        if isinstance(v, cst.From):
+            self.value(v.item)
+        elif v is not None:
+            self.value(v)
+        return UNKNOWN
+
+    def _namedexpr(self, node: cst.NamedExpr) -> Val:
+        binder = self.target(node.target)
+        v = self.value(node.value)
+        self.bind_target(binder, v)
+        return v
+
+    def _comp_for(self, cf: cst.CompFor) -> None:
+        binder = self.target(cf.target)
+        it = self.value(cf.iter)
+        self.bind_target(binder, element(it))
+        for cif in cf.ifs:
+            self.value(cif.test)
+        if cf.inner_for_in is not None:
+            self._comp_for(cf.inner_for_in)
+
+    def _comprehension(self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor) -> Val:
+        self.scopes.append(Scope("comp", {}))
+        try:
+            self.silent += 1
+            try:
+                self._comp_for(for_in)  # learn the loop variables' types first
+            finally:
+                self.silent -= 1
+            vals = [self.value(e) for e in elts]
+            self._comp_for(for_in)
+        finally:
+            self.scopes.pop()
+        return seq(vals[0])
+
+    def _listcomp(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp) -> Val:
+        v = self._comprehension([node.elt], node.for_in)
+        return NONTORCH if type(node) is cst.SetComp else v
+
+    def _dictcomp(self, node: cst.DictComp) -> Val:
+        self._comprehension([node.key, node.value], node.for_in)
+        return NONTORCH
+
+    # ------------------------------------------------------------------ assignment targets
+    def target(self, node: cst.BaseExpression) -> tuple[Any, ...]:
+        """Visit an assignment target (counting its nodes) and say how to bind a value to it."""
+        t = type(node)
+        if t is cst.Name:
+            self._count(node, NAME)
+            return ("name", node.value)
+        if t is cst.Attribute:
+            self._count(node, ATTR)
+            recv = self.expr(node.value)
+            return ("attr", recv, node.attr.value)
+        if t is cst.Subscript:
+            self._subscript(node)
+            return ("none",)
+        if t in (cst.Tuple, cst.List):
+            parts = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    parts.append(("star", self.target(el.value)))
+                else:
+                    parts.append(self.target(el.value))
+            return ("unpack", parts)
+        if t is cst.StarredElement:
+            return ("star", self.target(node.value))
+        self.value(node)
+        return ("none",)
+
+    def bind_target(self, binder: tuple[Any, ...], v: Val) -> None:
+        kind = binder[0]
+        if kind == "name":
+            self.bind(binder[1], v)
+        elif kind == "attr":
+            recv = binder[1]
+            if recv[0] == "inst":
+                info = self._own_class(recv[1])
+                if info is not None:
+                    info.attrs[binder[2]] = v
+        elif kind == "unpack":
+            parts = binder[1]
+            if v[0] == "tuple" and len(v[1]) == len(parts):
+                items = list(v[1])
+            else:
+                items = [element(v)] * len(parts)
+            for part, item in zip(parts, items, strict=True):
+                if part[0] == "star":
+                    self.bind_target(part[1], seq(item))
+                else:
+                    self.bind_target(part, item)
+        elif kind == "star":
+            self.bind_target(binder[1], seq(element(v)))
+
+    def _own_class(self, cls: str) -> ClassInfo | None:
+        prefix = self.module_name + "."
+        if cls.startswith(prefix):
+            return self.classes.get(cls[len(prefix):])
+        return None
+
+    # ------------------------------------------------------------------ statements
+    def stmt(self, node: cst.CSTNode) -> None:
+        h = self._stmt.get(type(node))
+        if h is not None:
+            h(node)
+        else:
+            self._generic(node)
+
+    def _block(self, node: cst.BaseSuite) -> None:
+        for s in node.body:
+            self.stmt(s)
+
+    def _simple_line(self, node: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> None:
+        for s in node.body:
+            self.stmt(s)
+
+    def _expr_stmt(self, node: cst.Expr) -> None:
+        self.value(node.value)
+
+    def _assign(self, node: cst.Assign) -> None:
+        binders = [self.target(t.target) for t in node.targets]
+        value = node.value
+        if all(b[0] == "name" for b in binders) and type(value) in (cst.Name, cst.Attribute):
+            v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
+        else:
+            v = self.value(value)
+        for b in binders:
+            self.bind_target(b, v)
+
+    def _annassign(self, node: cst.AnnAssign) -> None:
+        binder = self.target(node.target)
+        hint = self._annotation(node.annotation.annotation)
+        v = self.value(node.value) if node.value is not None else UNKNOWN
+        self.bind_target(binder, hint if v[0] == "unknown" and hint is not None else v)
+
+    def _augassign(self, node: cst.AugAssign) -> None:
+        t = node.target
+        if type(t) is cst.Name:
+            self._count(t, NAME)
+            old = self.lookup(t.value)
+            new = self.value(node.value)
+            if old[0] == "tensor" or new[0] == "tensor":
+                self.bind(t.value, old if old[0] == "tensor" else new)
+        else:
+            self.target(t)
+            self.value(node.value)
+
+    def _return(self, node: cst.Return) -> None:
+        v = self.value(node.value) if node.value is not None else NONTORCH
+        if self.returns:
+            self.returns[-1].append(v)
+
+    def _raise(self, node: cst.Raise) -> None:
+        if node.exc is not None:
+            self.value(node.exc)
+        if node.cause is not None:
+            self.value(node.cause.item)
+
+    def _assert(self, node: cst.Assert) -> None:
+        self.value(node.test)
+        if node.msg is not None:
+            self.value(node.msg)
+
+    def _del(self, node: cst.Del) -> None:
+        self.target(node.target)
+
+    def _if(self, node: cst.If) -> None:
+        self.value(node.test)
+        self._block(node.body)
+        orelse = node.orelse
+        if isinstance(orelse, cst.If):
+            self._if(orelse)
+        elif orelse is not None:
+            self._block(orelse.body)
+
+    def _for(self, node: cst.For) -> None:
+        binder = self.target(node.target)
+        it = self.value(node.iter)
+        self.bind_target(binder, element(it))
+        self._block(node.body)
+        if node.orelse is not None:
+            self._block(node.orelse.body)
+
+    def _while(self, node: cst.While) -> None:
+        self.value(node.test)
+        self._block(node.body)
+        if node.orelse is not None:
+            self._block(node.orelse.body)
+
+    def _try(self, node: cst.Try | cst.TryStar) -> None:
+        self._block(node.body)
+        for h in node.handlers:
+            if h.type is not None:
+                self.value(h.type)
+            if h.name is not None and isinstance(h.name.name, cst.Name):
+                self.bind(h.name.name.value, NONTORCH)
+            self._block(h.body)
+        if node.orelse is not None:
+            self._block(node.orelse.body)
+        if node.finalbody is not None:
+            self._block(node.finalbody.body)
+
+    def _with(self, node: cst.With) -> None:
+        for item in node.items:
+            expr = item.item
+            if type(expr) is cst.Call:
+                v = self._call(expr, "context_manager")
+            else:
+                v = self.value(expr, "context_manager")
+            if item.asname is not None:
+                binder = self.target(item.asname.name)
+                self.bind_target(binder, v if v[0] == "tensor" else UNKNOWN)
+        self._block(node.body)
+
+    # ------------------------------------------------------------------ imports
+    def _import(self, node: cst.Import) -> None:
+        for name, v in self._import_bindings(node):
+            self.bind(name, v)
+
+    def _importfrom(self, node: cst.ImportFrom) -> None:
+        for name, v in self._import_bindings(node):
+            self.bind(name, v)
+
+    def _resolve_module(self, q: str) -> Val:
+        if self._is_torch(q):
+            return qual(q)
+        if self._is_local(q):
+            return self._local_qual(q)
+        return qual(q)
+
+    def _import_bindings(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, Val]]:
+        out: list[tuple[str, Val]] = []
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                dotted = _dotted(alias.name)
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    out.append((alias.asname.name.value, self._resolve_module(dotted)))
+                else:
+                    top = dotted.partition(".")[0]
+                    if self._is_local(dotted):
+                        self._local_qual(dotted)
+                    out.append((top, self._resolve_module(top)))
+            return out
+        module = _dotted(node.module) if node.module is not None else ""
+        dots = len(node.relative)
+        if dots:
+            parts = self.package.split(".") if self.package else []
+            if dots > 1:
+                parts = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
+            base = ".".join(parts)
+            module = f"{base}.{module}" if base and module else (base or module)
+        if isinstance(node.names, cst.ImportStar):
+            if self._is_torch(module):
+                names = self.api.star_exports(self.api.canonical(module) or module) or ()
+                out.extend((n, qual(f"{module}.{n}")) for n in sorted(names))
+            elif self._is_local(module):
+                prefix = module + "."
+                for key, target in self.reexports.items():
+                    rest = key[len(prefix):] if key.startswith(prefix) else ""
+                    if rest and "." not in rest:
+                        out.append((rest, qual(target)))
+                self.local_refs.add(module + ".*")
+            return out
+        for alias in node.names:
+            name = _dotted(alias.name)
+            bound = (
+                alias.asname.name.value
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                else name
+            )
+            full = f"{module}.{name}" if module else name
+            out.append((bound, self._resolve_module(full)))
+        return out
+
+    # ------------------------------------------------------------------ definitions
+    def _prepass(self, body: Sequence[cst.BaseStatement]) -> None:
+        """Module-level names as they stand when functions run (after the whole module ran).
+
+        Function bodies execute later than the module body, so a function defined above an
+        import still sees the import. Only cheap facts are collected: imports, defs, classes;
+        names assigned by other statements are looked up live.
+        """
+        stack = list(reversed(body))
+        while stack:
+            s = stack.pop()
+            t = type(s)
+            if t is cst.SimpleStatementLine:
+                for small in s.body:
+                    if isinstance(small, cst.Import | cst.ImportFrom):
+                        self.silent += 1
+                        try:
+                            for name, v in self._import_bindings(small):
+                                self.late[name] = v
+                        finally:
+                            self.silent -= 1
+                    elif isinstance(small, cst.Assign):
+                        for tgt in small.targets:
+                            if isinstance(tgt.target, cst.Name):
+                                self.late[tgt.target.value] = _DEFER
+            elif t is cst.FunctionDef:
+                self.late[s.name.value] = ("func", s.name.value)
+            elif t is cst.ClassDef:
+                self.late[s.name.value] = ("class", s.name.value)
+            elif t in (cst.If, cst.Try, cst.With):
+                inner: list[cst.BaseStatement] = list(s.body.body)
+                if t is cst.Try:
+                    for h in s.handlers:
+                        inner.extend(h.body.body)
+                elif t is cst.If and s.orelse is not None and isinstance(s.orelse, cst.Else):
+                    inner.extend(s.orelse.body.body)
+                stack.extend(reversed(inner))
+
+    def _decorators(self, decorators: Sequence[cst.Decorator]) -> list[Val]:
+        out = []
+        for d in decorators:
+            e = d.decorator
+            out.append(self._call(e, "decorator") if type(e) is cst.Call
+                       else self.value(e, "decorator"))
+        return out
+
+    def _annotation(self, node: cst.BaseExpression) -> Val | None:
+        self.annotating += 1
+        try:
+            v = self.value(node, "annotation")
+        finally:
+            self.annotating -= 1
+        if v[0] == "class":
+            return inst(f"{self.module_name}.{v[1]}")
+        if v[0] == "qual" and self._is_torch(v[1]):
+            if (self.api.canonical(v[1]) or v[1]) in TENSOR_CLASSES:
+                return TENSOR
+        if v[0] == "builtin" and v[1] in NON_TORCH_BUILTINS | SEQ_BUILTINS:
+            return NONTORCH
+        return None
+
+    def _params(self, params: cst.Parameters) -> dict[str, Val | None]:
+        """Evaluate defaults and annotations (in the enclosing scope), in source order.
+
+        Returns what each parameter is known to hold from its annotation or default.
+        """
+        hints: dict[str, Val | None] = {}
+        for p in _all_params(params):
+            hint = None
+            if p.annotation is not None:
+                hint = self._annotation(p.annotation.annotation)
+            if p.default is not None:
+                d = self.value(p.default)
+                if hint is None and type(p.default) is not cst.Name:
+                    hint = NONTORCH if d[0] == "nontorch" else None
+                elif hint is None and isinstance(p.default, cst.Name) and \
+                        p.default.value in ("True", "False"):
+                    hint = NONTORCH
+            hints[p.name.value] = hint
+        return hints
+
+    def _bind_params(self, params: cst.Parameters, hints: dict[str, Val | None],
+                     cls: ClassInfo | None, fname: str, is_static: bool = False) -> None:
+        all_params = _all_params(params)
+        positional = [*params.posonly_params, *params.params]
+        first = positional[0] if positional and cls is not None and not is_static else None
+        forward = cls is not None and fname in ("forward", "__call__")
+        module_kind = self._module_kind(cls) if forward and cls is not None else None
+        for p in all_params:
+            name = p.name.value
+            hint = hints.get(name)
+            if p is first and cls is not None:
+                self.bind(name, inst(f"{self.module_name}.{cls.qualname}"))
+                continue
+            if hint is not None:
+                self.bind(name, hint)
+            elif forward and module_kind is not False:
+                if p is params.star_kwarg:
+                    self.bind(name, NONTORCH)
+                elif p is params.star_arg:
+                    self.bind(name, seq(TENSOR if module_kind else PTENSOR))
+                else:
+                    self.bind(name, TENSOR if module_kind else PTENSOR)
+            else:
+                self.bind(name, UNKNOWN)
+
+    def _funcdef(self, node: cst.FunctionDef) -> None:
+        decos = self._decorators(node.decorators)
+        scope = self.scopes[-1]
+        cls = scope.cls if scope.kind == "class" else None
+        fname = node.name.value
+        is_static = any(d == ("builtin", "staticmethod") for d in decos)
+        hints = self._params(node.params)
+        if node.returns is not None:
+            self._annotation(node.returns.annotation)
+        if cls is not None:
+            cls.methods.add(fname)
+        qn = ".".join([*self.func_stack, fname])
+        self.bind(fname, ("func", qn))
+        self.scopes.append(Scope("function", {}))
+        self.func_stack.append(fname)
+        self.returns.append([])
+        try:
+            self._bind_params(node.params, hints, cls, fname, is_static)
+            self._block(node.body)
+        finally:
+            self.func_stack.pop()
+            self.scopes.pop()
+            found = self.returns.pop()
+        result = _join_all(found) if found else NONTORCH
+        if cls is not None:
+            cls.returns[fname] = result
+        else:
+            self.func_returns[qn] = result
+
+    def _classdef(self, node: cst.ClassDef) -> None:
+        self._decorators(node.decorators)
+        bases: list[Val] = []
+        for arg in node.bases:
+            v = self.value(arg.value, "base_class")
+            bases.append(v)
+        for arg in node.keywords:
+            self.value(arg.value)
+        qn = ".".join([*self.func_stack, node.name.value])
+        info = ClassInfo(qn, bases)
+        self.classes[qn] = info
+        self.bind(node.name.value, ("class", qn))
+        # Learn self.* attributes from __init__ first (silently), so that methods written
+        # above __init__ still know what self.conv is.
+        for s in node.body.body:
+            if type(s) is cst.FunctionDef and s.name.value == "__init__":
+                info.methods.add("__init__")
+                self.silent += 1
+                self.scopes.append(Scope("class", {}, info))
+                try:
+                    self._funcdef(s)
+                finally:
+                    self.scopes.pop()
+                    self.silent -= 1
+        self.scopes.append(Scope("class", {}, info))
+        self.func_stack.append(node.name.value)
+        try:
+            self._block(node.body)
+        finally:
+            self.func_stack.pop()
+            scope = self.scopes.pop()
+        for name, v in scope.names.items():
+            if name not in info.methods:
+                info.attrs.setdefault(name, v)
+
+
+def _const_str(node: cst.CSTNode) -> str | None:
+    if type(node) is cst.Index:
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is cst.SimpleString:
+        value = node.evaluated_value  # type: ignore[attr-defined]
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _join_all(vals: Sequence[Val]) -> Val:
+    v = vals[0]
+    for other in vals[1:]:
+        v = join(v, other)
+    return v
+
+
+def _hint(node: cst.BaseExpression) -> str:
+    if type(node) is cst.Name:
+        return node.value
+    if type(node) is cst.Attribute:
+        return node.attr.value
+    return ""
+
+
+def _index(recv: Val, index: Val, const_index: int | None, owners: Owners) -> Val:
+    kind = recv[0]
+    if kind == "tensor":
+        return recv
+    if kind == "tuple" and const_index is not None:
+        elems = recv[1]
+        if -len(elems) <= const_index < len(elems):
+            return elems[const_index]  # type: ignore[no-any-return]
+        return UNKNOWN
+    if kind in ("seq", "tuple"):
+        return element(recv)
+    if recv == ARRAY:
+        return ARRAY
+    if kind == "inst" and str(recv[1]).startswith("torch."):
+        if owners.role(recv[1]) == "module":
+            return inst("torch.nn.Module")
+    return UNKNOWN
+
+
+def _all_params(params: cst.Parameters) -> list[cst.Param]:
+    out: list[cst.Param] = [*params.posonly_params, *params.params]
+    if isinstance(params.star_arg, cst.Param):
+        out.append(params.star_arg)
+    out.extend(params.kwonly_params)
+    if params.star_kwarg is not None:
+        out.append(params.star_kwarg)
+    return out
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if type(node) is cst.Name:
+        return node.value
+    if type(node) is cst.Attribute:
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _nontorch(_node: cst.CSTNode) -> Val:
+    return NONTORCH
+
+
+def _noop(_node: cst.CSTNode) -> None:
+    return None

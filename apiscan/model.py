@@ -1,0 +1,236 @@
+"""The one results model of apiscan.
+
+Every stage after the per-file workers speaks in these frozen dataclasses, and every reporter
+reads only :class:`ScanResult`. Nothing here holds a LibCST node: workers run in other processes
+and their results are cached on disk, so they must be plain, picklable records.
+
+Positions are 1-based lines and 1-based columns counted in characters (not bytes);
+``end_column`` points one past the last character (the SARIF convention), so a one-character
+token at column 5 has ``column=5, end_column=6``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+SCHEMA_VERSION = "1.0"
+
+Status = Literal["consistent", "different", "missing", "unknown"]
+Confidence = Literal["certain", "probable"]
+Usage = Literal[
+    "call", "reference", "base_class", "decorator", "context_manager", "operator", "annotation"
+]
+
+#: Order in which statuses are listed everywhere (worst first).
+STATUS_ORDER: tuple[str, ...] = ("missing", "different", "consistent", "unknown")
+
+#: Namespaces the summary groups by, most specific first (longest-prefix match).
+NAMESPACES: tuple[str, ...] = (
+    "torch.nn.functional",
+    "torch.nn.init",
+    "torch.nn.utils",
+    "torch.nn.Module",
+    "torch.nn",
+    "torch.Tensor",
+    "torch.optim",
+    "torch.utils.data",
+    "torch.utils",
+    "torch.linalg",
+    "torch.fft",
+    "torch.special",
+    "torch.distributed",
+    "torch.cuda",
+    "torch.amp",
+    "torch.autograd",
+    "torch.jit",
+    "torch.distributions",
+    "torch",
+)
+
+
+def namespace_of(api: str) -> str:
+    """The summary namespace of a public API name (``torch.nn.Conv2d`` → ``torch.nn``)."""
+    for ns in NAMESPACES:
+        if api == ns or api.startswith(ns + "."):
+            return ns
+    return api.split(".", 1)[0]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """Where something is in a file (see the module docstring for the conventions)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ApiUse:
+    """One use of a PyTorch API found in one file, before any mapping is applied.
+
+    ``api`` is the public, canonical name (``torch.nn.Conv2d``, ``torch.Tensor.view``).
+    ``positional`` and ``keywords`` describe the call's arguments, so that the matcher can tell
+    which parameters a call passes without re-reading the source.
+    """
+
+    api: str
+    span: Span
+    usage: str
+    confidence: str
+    function: str = ""
+    positional: int = 0
+    keywords: tuple[str, ...] = ()
+    star_args: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileError:
+    """Why a file could not be analysed (fully or at all)."""
+
+    code: str
+    message: str
+    span: Span = Span(1, 1, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ApiFinding:
+    """A use of a PyTorch API matched against the mapping table."""
+
+    path: str
+    span: Span
+    api: str
+    status: str
+    mindspore_api: str | None
+    confidence: str
+    note: str
+    usage: str
+    namespace: str
+    function: str = ""
+    diff_url: str = ""
+    mapping_version: str | None = None
+    unsupported_params: tuple[str, ...] = ()
+    target_exists: bool | None = None
+
+    kind: Literal["api"] = "api"
+
+    @property
+    def rule(self) -> str:
+        return API_RULES[self.status]
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.kind, self.api)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorFinding:
+    """A file (or part of one) that could not be analysed; it reaches every report."""
+
+    path: str
+    span: Span
+    code: str
+    message: str
+
+    kind: Literal["error"] = "error"
+
+    @property
+    def rule(self) -> str:
+        return self.code
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.kind, self.code)
+
+
+Finding = ApiFinding | ErrorFinding
+
+#: Stable rule ids for API findings (never reused; see ``apiscan rules`` later).
+API_RULES: dict[str, str] = {
+    "missing": "API001",
+    "different": "API002",
+    "consistent": "API003",
+    "unknown": "API004",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """Per-file facts every report can show without re-analysing."""
+
+    path: str
+    lines: int
+    api_uses: int
+    errors: int
+
+
+@dataclass(frozen=True)
+class MappingInfo:
+    ms_version: str
+    merged: bool
+    sources: tuple[dict[str, str], ...]
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Everything a scan found; reporters render it and nothing else."""
+
+    root: str
+    tool_version: str
+    mapping: MappingInfo
+    files: tuple[FileSummary, ...]
+    findings: tuple[Finding, ...]
+    torch_api_version: str = ""
+    stats: dict[str, float] = field(default_factory=dict, compare=False)
+
+    @property
+    def api_findings(self) -> tuple[ApiFinding, ...]:
+        return tuple(f for f in self.findings if isinstance(f, ApiFinding))
+
+    @property
+    def error_findings(self) -> tuple[ErrorFinding, ...]:
+        return tuple(f for f in self.findings if isinstance(f, ErrorFinding))
+
+    def summary(self) -> dict[str, object]:
+        """The numbers every report leads with, computed once from the findings.
+
+        Coverage counts call sites (every use) and distinct APIs separately: a team estimating
+        effort cares about both "how many places" and "how many things to learn".
+        """
+        apis = self.api_findings
+        sites = Counter(f.status for f in apis)
+        distinct: dict[str, set[str]] = {s: set() for s in STATUS_ORDER}
+        for f in apis:
+            distinct[f.status].add(f.api)
+        n_sites = len(apis)
+        n_distinct = len({f.api for f in apis})
+        by_ns: dict[str, Counter[str]] = {}
+        for f in apis:
+            by_ns.setdefault(f.namespace, Counter())[f.status] += 1
+        return {
+            "files": len(self.files),
+            "files_with_errors": len({f.path for f in self.error_findings}),
+            "lines": sum(f.lines for f in self.files),
+            "call_sites": n_sites,
+            "distinct_apis": n_distinct,
+            "probable_sites": sum(1 for f in apis if f.confidence == "probable"),
+            "by_status": {
+                s: {
+                    "call_sites": sites.get(s, 0),
+                    "call_sites_pct": _pct(sites.get(s, 0), n_sites),
+                    "apis": len(distinct[s]),
+                    "apis_pct": _pct(len(distinct[s]), n_distinct),
+                }
+                for s in STATUS_ORDER
+            },
+            "by_namespace": {
+                ns: {s: c.get(s, 0) for s in STATUS_ORDER} | {"total": sum(c.values())}
+                for ns, c in sorted(by_ns.items())
+            },
+            "errors": len(self.error_findings),
+        }
+
+
+def _pct(part: int, whole: int) -> float:
+    return round(100.0 * part / whole, 1) if whole else 0.0

@@ -1,0 +1,387 @@
+"""The only module that knows the order of the stages.
+
+discover → read → per-file analysis (cached, in a process pool) → join (re-exports through the
+repo's own modules, classes whose bases live in other files) → mapping match → ScanResult.
+
+Heavy imports (libcst, the torch index) happen only when some file actually needs analysing,
+so a warm re-scan of an unchanged repository costs little more than hashing its files.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from apiscan import __version__
+from apiscan.cache import AnalysisCache, context_key, default_cache_dir, task_key
+from apiscan.discovery import discover
+from apiscan.extract import FileTask, analyse, reexport_subset
+from apiscan.extract.records import ClassFact, FileAnalysis
+from apiscan.model import (
+    ApiFinding,
+    ApiUse,
+    ErrorFinding,
+    FileSummary,
+    Finding,
+    MappingInfo,
+    ScanResult,
+    Span,
+    namespace_of,
+)
+
+if TYPE_CHECKING:
+    from apiscan.mapping.match import Match
+    from apiscan.mapping.store import MappingTable
+    from apiscan.resolve.torch_api import TorchApi
+
+TORCH_INDEX_VERSION = "2.13.0"
+#: Below this many bytes to analyse, a process pool costs more than it saves.
+POOL_MIN_BYTES = 150_000
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    path: str
+    ms_version: str | None = None
+    excludes: tuple[str, ...] = ()
+    jobs: int | None = None  # None: all cores
+    cache_dir: Path | None = field(default_factory=default_cache_dir)  # None: no cache
+    max_file_size: int = 5_000_000
+    progress: bool = False
+
+
+ProgressHook = Callable[[int, int], None]
+
+
+def scan(options: ScanOptions) -> ScanResult:
+    """Run every stage; raises DiscoveryError / UnknownVersionError for usage errors."""
+    from apiscan.mapping.store import load_table
+
+    stats: dict[str, float] = {}
+    t0 = time.perf_counter()
+    table = load_table(options.ms_version)  # fail fast on an unknown version
+    root, files, walk_errors = discover(options.path, options.excludes)
+    stats["discover_s"] = time.perf_counter() - t0
+
+    local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
+    tasks: list[FileTask] = []
+    read_errors: list[ErrorFinding] = []
+    for f in files:
+        try:
+            data = Path(f.abspath).read_bytes()
+        except OSError as exc:
+            read_errors.append(ErrorFinding(f.relpath, Span(1, 1, 1, 1), "E001",
+                                            f"cannot read file: {exc.strerror or exc}"))
+            continue
+        tasks.append(FileTask(f.relpath, f.modules, f.is_package, data))
+    stats["read_s"] = time.perf_counter() - t0
+
+    cache = AnalysisCache(options.cache_dir)
+    ctx = context_key(local_roots, TORCH_INDEX_VERSION, options.max_file_size)
+    runner = _Runner(cache, ctx, local_roots, options)
+    analyses = runner.run(tasks)
+
+    # Round 2: files that imported torch names through the repo's own modules.
+    reexports = resolve_reexports(analyses)
+    redo = []
+    for task, fa in zip(tasks, analyses, strict=True):
+        subset = reexport_subset(fa.local_refs, reexports)
+        if subset:
+            redo.append(FileTask(task.relpath, task.modules, task.is_package, task.data, subset))
+    if redo:
+        again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
+        analyses = [again.get(fa.path, fa) for fa in analyses]
+    cache.close()
+    stats["analyse_s"] = time.perf_counter() - t0
+    stats["files_analysed"] = runner.analysed
+    stats["files_cached"] = runner.cached
+    stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
+
+    result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    stats["total_s"] = time.perf_counter() - t0
+    return result
+
+
+class _Runner:
+    """Cache lookups, then the misses in-process or in a process pool."""
+
+    def __init__(self, cache: AnalysisCache, ctx: str, local_roots: frozenset[str],
+                 options: ScanOptions) -> None:
+        self.cache, self.ctx, self.local_roots, self.options = cache, ctx, local_roots, options
+        self.analysed = 0
+        self.cached = 0
+
+    def run(self, tasks: list[FileTask]) -> list[FileAnalysis]:
+        keys = [task_key(t, self.ctx) for t in tasks]
+        hits = self.cache.get_many(keys)
+        self.cached += len(hits)
+        todo = [(k, t) for k, t in zip(keys, tasks, strict=True) if k not in hits]
+        fresh = self._analyse([t for _, t in todo])
+        self.analysed += len(todo)
+        self.cache.put_many(zip((k for k, _ in todo), fresh, strict=True))
+        results = dict(hits)
+        results.update(zip((k for k, _ in todo), fresh, strict=True))
+        return [results[k] for k in keys]
+
+    def _analyse(self, tasks: list[FileTask]) -> list[FileAnalysis]:
+        if not tasks:
+            return []
+        jobs = self.options.jobs or os.cpu_count() or 1
+        size = sum(len(t.data) for t in tasks)
+        progress = _progress(len(tasks)) if self.options.progress else None
+        try:
+            if jobs <= 1 or size < POOL_MIN_BYTES or len(tasks) < 2:
+                out = []
+                for i, t in enumerate(tasks):
+                    out.append(analyse(t, self.local_roots, self.options.max_file_size))
+                    if progress:
+                        progress(i + 1)
+                return out
+            return self._pool(tasks, jobs, progress)
+        finally:
+            if progress:
+                progress(-1)
+
+    def _pool(self, tasks: list[FileTask], jobs: int,
+              progress: Callable[[int], None] | None) -> list[FileAnalysis]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Load what every worker needs once, before forking, so workers inherit it.
+        import apiscan.extract.api_uses  # noqa: F401
+        from apiscan.resolve.torch_api import load_torch_api
+
+        load_torch_api()
+        order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i].data))
+        results: list[FileAnalysis | None] = [None] * len(tasks)
+        ctx = multiprocessing.get_context("fork")
+        chunk = max(1, min(16, len(tasks) // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            mapped = pool.map(
+                _analyse_one,
+                (tasks[i] for i in order),
+                [self.local_roots] * len(order),
+                [self.options.max_file_size] * len(order),
+                chunksize=chunk,
+            )
+            for done, (i, fa) in enumerate(zip(order, mapped, strict=True), 1):
+                results[i] = fa
+                if progress:
+                    progress(done)
+        return [r for r in results if r is not None]
+
+
+def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:
+    return analyse(task, local_roots, max_size)
+
+
+def _progress(total: int) -> Callable[[int], None]:
+    """A progress bar on stderr (only used when stderr is a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress("scanning", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   transient=True)
+    bar.start()
+    task_id = bar.add_task("scan", total=total)
+
+    def update(done: int) -> None:
+        if done < 0:
+            bar.stop()
+        else:
+            bar.update(task_id, completed=done)
+
+    return update
+
+
+# ---------------------------------------------------------------------------- the join
+def _module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
+    """Every ``module.name`` bound at module level to a qualified name, across the repo."""
+    aliases: dict[str, str] = {}
+    for fa in analyses:
+        for module in fa.modules:
+            for name, target in fa.exports:
+                key = f"{module}.{name}"
+                if key != target:
+                    aliases[key] = target
+    return aliases
+
+
+def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> str | None:
+    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up)."""
+    for _ in range(20):
+        if stop(q):
+            return q
+        parts = q.split(".")
+        for cut in range(len(parts), 0, -1):
+            prefix = ".".join(parts[:cut])
+            target = aliases.get(prefix)
+            if target is not None:
+                q = ".".join([target, *parts[cut:]])
+                break
+        else:
+            return None
+    return None
+
+
+def _is_torch(q: str) -> bool:
+    return q == "torch" or q.startswith("torch.")
+
+
+def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
+    """``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise."""
+    analyses = list(analyses)
+    aliases = _module_aliases(analyses)
+    out = {}
+    for key in aliases:
+        target = _follow(key, aliases, _is_torch)
+        if target is not None:
+            out[key] = target
+    return out
+
+
+class ClassTable:
+    """Classes of the whole repository, to resolve ``obj.attr`` on instances of repo classes."""
+
+    def __init__(self, analyses: Iterable[FileAnalysis], api: TorchApi) -> None:
+        self.api = api
+        self.facts: dict[str, ClassFact] = {}
+        analyses = list(analyses)
+        for fa in analyses:
+            for module in fa.modules:
+                for fact in fa.classes:
+                    self.facts[f"{module}.{fact.qualname}"] = fact
+        self.aliases = _module_aliases(analyses)
+
+    def _find(self, cls: str) -> ClassFact | str | None:
+        """The repo class ``cls`` names, or the torch class it aliases, or None."""
+        if _is_torch(cls):
+            return cls
+        q = _follow(cls, self.aliases, lambda n: n in self.facts or _is_torch(n))
+        if q is None:
+            return None
+        return q if _is_torch(q) else self.facts[q]
+
+    def member(self, cls: str, attr: str, depth: int = 0) -> tuple[str, str | None]:
+        """What ``cls().attr`` is: ("torch", api), ("user", None) or ("unknown", None).
+
+        "user" means the attribute is the repository's own (a method it defines, or an
+        attribute of a class with no torch ancestor); "unknown" that some ancestor lies
+        outside the repository and torch, so only a name-based guess is left.
+        """
+        found = self._find(cls)
+        if found is None or depth > 30:
+            return "unknown", None
+        if isinstance(found, str):
+            api = self.api.member(self.api.canonical(found) or found, attr)
+            return ("torch", api) if api else ("user", None)
+        if attr in found.methods:
+            return "user", None
+        for base in found.bases:
+            if not base:
+                return "unknown", None
+            kind, api = self.member(base, attr, depth + 1)
+            if kind == "unknown" or api:
+                return kind, api
+        return "user", None
+
+
+def join(root: str, analyses: list[FileAnalysis], extra_errors: list[ErrorFinding],
+         table: MappingTable, stats: dict[str, float]) -> ScanResult:
+    from apiscan.resolve.torch_api import load_torch_api
+
+    api = load_torch_api()
+    classes = ClassTable(analyses, api)
+    matcher = _Matcher(table, api)
+    findings: list[Finding] = list(extra_errors)
+    summaries = []
+    for fa in analyses:
+        uses = list(fa.uses)
+        for p in fa.pending:
+            kind, name = classes.member(p.cls, p.attr)
+            if kind == "torch" and name:
+                uses.append(_with_api(p.use, name, "certain"))
+            elif kind == "unknown" and p.fallback:
+                uses.append(_with_api(p.use, p.fallback, "probable"))
+        n = 0
+        for use in uses:
+            finding = matcher.finding(fa.path, use)
+            if finding is not None:
+                findings.append(finding)
+                n += 1
+        for err in fa.errors:
+            findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
+        summaries.append(FileSummary(fa.path, fa.lines, n, len(fa.errors)))
+    findings.sort(key=lambda f: f.sort_key())
+    summaries.sort(key=lambda s: s.path)
+    mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
+    return ScanResult(
+        root=Path(root).as_posix(),
+        tool_version=__version__,
+        mapping=mapping,
+        files=tuple(summaries),
+        findings=tuple(findings),
+        torch_api_version=api.version,
+        stats=stats,
+    )
+
+
+def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
+    return ApiUse(api, use.span, use.usage, confidence, use.function, use.positional,
+                  use.keywords, use.star_args)
+
+
+class _Matcher:
+    """Mapping verdicts, memoised per (api, parameters passed)."""
+
+    def __init__(self, table: MappingTable, api: TorchApi) -> None:
+        self.table = table
+        self.api = api
+        self.memo: dict[tuple[str, tuple[str, ...]], Match | None] = {}
+
+    def passed_params(self, use: ApiUse) -> tuple[str, ...]:
+        names = list(use.keywords)
+        if use.positional:
+            params = self.api.params(use.api) or ()
+            for i, (pname, pkind, _default) in enumerate(params):
+                if i >= use.positional or pkind in ("var_pos", "kw_only", "var_kw"):
+                    break
+                names.append(pname)
+        return tuple(names)
+
+    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
+        from apiscan.mapping.match import match_api
+
+        api = self.api
+        passed = self.passed_params(use)
+        key = (use.api, passed)
+        if key in self.memo:
+            m = self.memo[key]
+        else:
+            m = None
+            if api.is_public(use.api):
+                m = match_api(use.api, self.table, passed_params=passed)
+                if m.status == "missing":
+                    for spelling in api.spellings(use.api)[1:]:
+                        alt = match_api(spelling, self.table, passed_params=passed)
+                        if alt.status != "missing":
+                            m = alt
+                            break
+            self.memo[key] = m
+        if m is None:
+            return ApiFinding(
+                path, use.span, use.api, "unknown", None, use.confidence,
+                f"not a public API of torch {api.version} (private, removed or misspelt)",
+                use.usage, namespace_of(use.api), use.function,
+            )
+        return ApiFinding(
+            path=path, span=use.span, api=use.api, status=m.status,
+            mindspore_api=m.mindspore_api, confidence=use.confidence, note=m.note,
+            usage=use.usage, namespace=namespace_of(use.api), function=use.function,
+            diff_url=m.diff_url, mapping_version=m.source_version,
+            unsupported_params=m.unsupported_params, target_exists=m.target_exists,
+        )
+

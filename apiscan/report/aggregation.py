@@ -1,0 +1,184 @@
+"""The roll-ups the human-readable reports share, computed with pandas.
+
+Only the text and Markdown reporters need these, and they import this module inside
+``render()``: pandas costs about 0.4 s to import, which the JSON and CSV formats (the ones CI
+runs) must never pay. Every ordering below is explicit and ends on a unique key, so the same
+:class:`~apiscan.model.ScanResult` always yields the same rows in the same order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from apiscan.model import STATUS_ORDER, ScanResult
+
+
+@dataclass(frozen=True, slots=True)
+class ApiRollup:
+    """Every call site of one API with one status, folded into one row of a "top" table.
+
+    ``mindspore_api`` and ``note`` are the most frequent non-empty values over the sites (ties go
+    to the alphabetically first), because the matcher may word a note per call site.
+    """
+
+    api: str
+    mindspore_api: str
+    sites: int
+    files: int
+    probable: int
+    locations: tuple[tuple[str, int], ...]
+    more_locations: int
+    note: str
+    unsupported_params: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TopApis:
+    """The first rows of a "top" table and how many distinct APIs it was cut from."""
+
+    rows: tuple[ApiRollup, ...]
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    """One file's counts; ``lines`` is None for a file known only from its findings."""
+
+    path: str
+    lines: int | None
+    uses: int
+    missing: int
+    different: int
+    consistent: int
+    unknown: int
+    errors: int
+
+
+@dataclass(frozen=True, slots=True)
+class FileTable:
+    """Files with at least one API use or error, and how many files had neither."""
+
+    rows: tuple[FileRow, ...]
+    quiet_files: int
+
+
+def api_frame(result: ScanResult) -> pd.DataFrame:
+    """One row per API finding, in the result's (already sorted) order."""
+    apis = result.api_findings
+    return pd.DataFrame(
+        {
+            "path": [f.path for f in apis],
+            "line": pd.Series([f.span.line for f in apis], dtype="int64"),
+            "api": [f.api for f in apis],
+            "status": [f.status for f in apis],
+            "mindspore_api": [f.mindspore_api or "" for f in apis],
+            "probable": pd.Series([f.confidence == "probable" for f in apis], dtype="bool"),
+            "note": [f.note for f in apis],
+            "unsupported_params": [f.unsupported_params for f in apis],
+        }
+    )
+
+
+def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -> TopApis:
+    """The ``limit`` APIs with the most call sites of ``status`` (then most files, then name)."""
+    sites = frame[frame["status"] == status]
+    if sites.empty:
+        return TopApis(rows=(), total=0)
+    grouped = sites.groupby("api")
+    stats = pd.DataFrame(
+        {
+            "sites": grouped.size(),
+            "files": grouped["path"].nunique(),
+            "probable": grouped["probable"].sum(),
+        }
+    ).reset_index()
+    stats = stats.sort_values(["sites", "files", "api"], ascending=[False, False, True])
+    total = len(stats)
+    stats = stats.head(limit)
+    chosen = sites[sites["api"].isin(stats["api"])]
+
+    places = chosen.drop_duplicates(["api", "path", "line"])
+    place_count = places.groupby("api").size()
+    first: dict[str, list[tuple[str, int]]] = {}
+    shown = places.groupby("api").head(locations)[["api", "path", "line"]]
+    for api, path, line in shown.itertuples(index=False):
+        first.setdefault(api, []).append((path, int(line)))
+
+    params = chosen[["api", "unsupported_params"]].explode("unsupported_params").dropna()
+    seen = params.drop_duplicates().sort_values(["api", "unsupported_params"])
+    unsupported: dict[str, tuple[str, ...]] = {
+        api: tuple(group["unsupported_params"]) for api, group in seen.groupby("api")
+    }
+    notes = _most_frequent(chosen, "note")
+    targets = _most_frequent(chosen, "mindspore_api")
+
+    rows = tuple(
+        ApiRollup(
+            api=api,
+            mindspore_api=targets.get(api, ""),
+            sites=int(n_sites),
+            files=int(n_files),
+            probable=int(n_probable),
+            locations=tuple(first[api]),
+            more_locations=int(place_count[api]) - len(first[api]),
+            note=notes.get(api, ""),
+            unsupported_params=unsupported.get(api, ()),
+        )
+        for api, n_sites, n_files, n_probable in stats[
+            ["api", "sites", "files", "probable"]
+        ].itertuples(index=False)
+    )
+    return TopApis(rows=rows, total=total)
+
+
+def _most_frequent(sites: pd.DataFrame, column: str) -> dict[str, str]:
+    """Per API, the most frequent non-empty value of ``column`` (ties: alphabetically first)."""
+    present = sites[sites[column] != ""]
+    if present.empty:
+        return {}
+    counts = present.groupby(["api", column]).size().reset_index(name="n")
+    counts = counts.sort_values(["api", "n", column], ascending=[True, False, True])
+    best = counts.drop_duplicates("api")
+    return dict(zip(best["api"], best[column], strict=True))
+
+
+def file_table(result: ScanResult, frame: pd.DataFrame) -> FileTable:
+    """Per-file counts, sorted by path, leaving out files with neither API uses nor errors.
+
+    Status and error counts come from the findings (like ``ScanResult.summary()``), lines from
+    the file summaries; a path known from only one side still gets a row.
+    """
+    files = pd.DataFrame(
+        {
+            "path": [f.path for f in result.files],
+            "lines": pd.Series([f.lines for f in result.files], dtype="Int64"),
+        }
+    ).set_index("path")
+    counts = pd.crosstab(frame["path"], frame["status"]) if not frame.empty else pd.DataFrame()
+    counts = counts.reindex(columns=list(STATUS_ORDER), fill_value=0)
+    errors = pd.Series([f.path for f in result.error_findings], dtype="object")
+    table = files.join(counts, how="outer").join(
+        errors.value_counts().rename("errors"), how="outer"
+    )
+    table[[*STATUS_ORDER, "errors"]] = table[[*STATUS_ORDER, "errors"]].fillna(0).astype("int64")
+    table["uses"] = table[list(STATUS_ORDER)].sum(axis=1)
+    active = table[(table["uses"] > 0) | (table["errors"] > 0)].sort_index()
+    columns = ["lines", "uses", "missing", "different", "consistent", "unknown", "errors"]
+    rows = tuple(
+        FileRow(
+            path=str(path),
+            lines=None if pd.isna(lines) else int(lines),
+            uses=int(uses),
+            missing=int(missing),
+            different=int(different),
+            consistent=int(consistent),
+            unknown=int(unknown),
+            errors=int(n_errors),
+        )
+        for path, lines, uses, missing, different, consistent, unknown, n_errors in active[
+            columns
+        ].itertuples(index=True)
+    )
+    return FileTable(rows=rows, quiet_files=len(table) - len(active))

@@ -1,0 +1,78 @@
+"""The reporter plug-in contract and its registry.
+
+A reporter turns a finished :class:`~apiscan.model.ScanResult` into text and does nothing else:
+no re-analysis, no file reads, no mapping look-ups. That keeps every format a pure function of
+one value, so golden files are stable and a new format cannot change what a scan finds.
+
+The CLI only ever calls ``get_reporter(fmt).render(result)``; formats are found here by name, so
+adding one never touches an ``if format == ...`` chain. The built-in reporters are imported on
+the first look-up rather than at import time, because some of them pull in heavy libraries
+(pandas) that a caller asking for JSON should never pay for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from apiscan.model import ScanResult
+
+#: Modules whose import registers the built-in reporters.
+_BUILTIN_MODULES: tuple[str, ...] = (
+    "apiscan.report.text",
+    "apiscan.report.json",
+    "apiscan.report.csv",
+    "apiscan.report.markdown",
+)
+
+_registry: dict[str, Reporter] = {}
+_builtins_loaded = False
+
+
+class Reporter(Protocol):
+    """One output format: ``name`` is what ``--format`` takes, ``suffix`` the file extension."""
+
+    name: str
+    suffix: str
+
+    def render(self, result: ScanResult) -> str:
+        """The whole report as one string, ending with a newline."""
+        ...
+
+
+def register(reporter: Reporter) -> Reporter:
+    """Make ``reporter`` available under its name; returns it so modules can keep a handle.
+
+    Registering a second, different reporter under a taken name is an error rather than a silent
+    override, so two plug-ins cannot fight over a format name unnoticed.
+    """
+    current = _registry.get(reporter.name)
+    if current is not None and current is not reporter:
+        raise ValueError(f"a reporter named {reporter.name!r} is already registered")
+    _registry[reporter.name] = reporter
+    return reporter
+
+
+def _load_builtins() -> None:
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+    _builtins_loaded = True
+
+
+def get_reporter(name: str) -> Reporter:
+    """The reporter for format ``name``; ``KeyError`` naming the known formats otherwise."""
+    _load_builtins()
+    try:
+        return _registry[name]
+    except KeyError:
+        known = ", ".join(formats())
+        raise KeyError(f"unknown report format {name!r}; known formats: {known}") from None
+
+
+def formats() -> tuple[str, ...]:
+    """Names of every registered format, sorted."""
+    _load_builtins()
+    return tuple(sorted(_registry))

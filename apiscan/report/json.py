@@ -1,0 +1,80 @@
+"""The machine-readable report: one JSON document, described by ``schemas/scan.schema.json``.
+
+Keys come out in a fixed order (not sorted) so that a human reading the file sees what a
+finding is before its details; the document is a pure function of the result, and
+:func:`document` is public so other outputs and the tests can reuse the same records.
+"""
+
+from __future__ import annotations
+
+import json
+
+from apiscan.model import SCHEMA_VERSION, ApiFinding, Finding, ScanResult
+from apiscan.report.base import register
+
+TOOL_NAME = "apiscan"
+
+
+def finding_record(finding: Finding) -> dict[str, object]:
+    """A finding as a flat record: identity and position first, then its kind's own fields."""
+    span = finding.span
+    record: dict[str, object] = {
+        "kind": finding.kind,
+        "rule": finding.rule,
+        "path": finding.path,
+        "line": span.line,
+        "column": span.column,
+        "end_line": span.end_line,
+        "end_column": span.end_column,
+    }
+    if isinstance(finding, ApiFinding):
+        record |= {
+            "api": finding.api,
+            "status": finding.status,
+            "mindspore_api": finding.mindspore_api,
+            "confidence": finding.confidence,
+            "note": finding.note,
+            "usage": finding.usage,
+            "namespace": finding.namespace,
+            "function": finding.function,
+            "diff_url": finding.diff_url,
+            "mapping_version": finding.mapping_version,
+            "unsupported_params": list(finding.unsupported_params),
+            "target_exists": finding.target_exists,
+        }
+    else:
+        record |= {"code": finding.code, "message": finding.message}
+    return record
+
+
+def document(result: ScanResult) -> dict[str, object]:
+    """The whole report as plain JSON-ready data (``stats`` timings are left out: not stable)."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": TOOL_NAME, "version": result.tool_version},
+        "mapping": {
+            "ms_version": result.mapping.ms_version,
+            "merged": result.mapping.merged,
+            "sources": [dict(source) for source in result.mapping.sources],
+        },
+        "root": result.root,
+        "summary": result.summary(),
+        "files": [
+            {"path": f.path, "lines": f.lines, "api_uses": f.api_uses, "errors": f.errors}
+            for f in result.files
+        ],
+        "findings": [finding_record(f) for f in result.findings],
+    }
+
+
+class JsonReporter:
+    """Indented, UTF-8 (not ASCII-escaped) JSON with a trailing newline."""
+
+    name = "json"
+    suffix = ".json"
+
+    def render(self, result: ScanResult) -> str:
+        return json.dumps(document(result), indent=2, ensure_ascii=False) + "\n"
+
+
+register(JsonReporter())

@@ -1,0 +1,252 @@
+"""A Markdown report to paste into a pull request or a wiki page.
+
+Same sections as the text report, as GitHub-flavoured tables. Locations link to
+``path#Lline`` relative to the page, which is how GitHub anchors a line of a file, so the report
+works when committed at the scanned repository's root. Cell text is escaped so a ``|`` in a note
+or path cannot break a table.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, cast
+from urllib.parse import quote
+
+from apiscan.model import STATUS_ORDER, ScanResult
+from apiscan.report.base import register
+
+if TYPE_CHECKING:
+    from apiscan.report import aggregation
+
+#: Notes longer than this are shortened (a table cell is no place for a paragraph).
+NOTE_WIDTH = 160
+
+
+class MarkdownReporter:
+    """Summary, namespaces, top missing/different APIs, files and errors as Markdown tables."""
+
+    name = "markdown"
+    suffix = ".md"
+
+    def __init__(self, top: int = 15, locations: int = 3) -> None:
+        self.top = top
+        self.locations = locations
+
+    def render(self, result: ScanResult) -> str:
+        # pandas loads here, not at import, so that the JSON and CSV formats never pay for it.
+        from apiscan.report import aggregation
+
+        summary = result.summary()
+        frame = aggregation.api_frame(result)
+        sections = [
+            _header(result),
+            _summary(summary),
+            _namespaces(summary),
+            _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations)),
+            _top_different(aggregation.top_apis(frame, "different", self.top, self.locations)),
+            _files(aggregation.file_table(result, frame)),
+            _errors(result),
+        ]
+        return "\n\n".join(sections) + "\n"
+
+
+def cell(text: str) -> str:
+    """Text made safe for one table cell: one line, ``|`` escaped, ``<`` never read as HTML."""
+    return _one_line(text).replace("<", "&lt;")
+
+
+def _one_line(text: str) -> str:
+    """No line breaks and ``|`` escaped: GFM splits cells on ``|`` even inside code spans."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """A code span in a cell (entities are not decoded there, so only ``|`` is escaped)."""
+    return f"`{_one_line(text)}`" if text else ""
+
+
+def _link(path: str, line: int | None = None, column: int | None = None) -> str:
+    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe."""
+    label = path
+    if line is not None:
+        label += f":{line}" if column is None else f":{line}:{column}"
+    label = cell(label).replace("[", "\\[").replace("]", "\\]")
+    target = quote(path, safe="/") + ("" if line is None else f"#L{line}")
+    return f"[{label}]({target})"
+
+
+def _table(headers: Sequence[str], align: str, rows: Iterable[Sequence[str]]) -> str:
+    """A GFM table; ``align`` holds one ``l`` or ``r`` per column."""
+    rule = ["---:" if a == "r" else "---" for a in align]
+    lines = [_row(headers), _row(rule)]
+    lines.extend(_row(r) for r in rows)
+    return "\n".join(lines)
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _header(result: ScanResult) -> str:
+    mapping = result.mapping
+    merged = f" (merged from {len(mapping.sources)} tables)" if mapping.merged else ""
+    lines = [
+        "# apiscan report: PyTorch → MindSpore",
+        "",
+        f"- **Tool:** apiscan {result.tool_version}",
+        f"- **Root:** `{result.root}`",
+        f"- **Mapping:** MindSpore {mapping.ms_version}{merged}",
+    ]
+    lines.extend(
+        "  - " + ", ".join(f"{key}: `{value}`" for key, value in source.items())
+        for source in mapping.sources
+    )
+    if result.torch_api_version:
+        lines.append(f"- **PyTorch:** {result.torch_api_version}")
+    return "\n".join(lines)
+
+
+def _summary(summary: dict[str, object]) -> str:
+    by_status = cast(dict[str, dict[str, float]], summary["by_status"])
+    facts = _table(
+        ["", "count"],
+        "lr",
+        [
+            ["files", f"{summary['files']:,}"],
+            ["files with errors", f"{summary['files_with_errors']:,}"],
+            ["lines", f"{summary['lines']:,}"],
+            ["call sites", f"{summary['call_sites']:,}"],
+            ["call sites of probable confidence", f"{summary['probable_sites']:,}"],
+            ["distinct APIs", f"{summary['distinct_apis']:,}"],
+            ["errors", f"{summary['errors']:,}"],
+        ],
+    )
+    coverage = _table(
+        ["status", "call sites", "%", "APIs", "%"],
+        "lrrrr",
+        [
+            [
+                status,
+                f"{int(by_status[status]['call_sites']):,}",
+                f"{by_status[status]['call_sites_pct']:.1f}%",
+                f"{int(by_status[status]['apis']):,}",
+                f"{by_status[status]['apis_pct']:.1f}%",
+            ]
+            for status in STATUS_ORDER
+        ],
+    )
+    return f"## Summary\n\n{facts}\n\n{coverage}"
+
+
+def _namespaces(summary: dict[str, object]) -> str:
+    by_ns = cast(dict[str, dict[str, int]], summary["by_namespace"])
+    if not by_ns:
+        return "## By namespace\n\nNo API uses found."
+    columns = [*STATUS_ORDER, "total"]
+    table = _table(
+        ["namespace", *columns],
+        "l" + "r" * len(columns),
+        ([_code(ns), *(f"{counts[c]:,}" for c in columns)] for ns, counts in by_ns.items()),
+    )
+    return f"## By namespace\n\n{table}"
+
+
+def _locations(row: aggregation.ApiRollup) -> str:
+    places = [_link(path, line) for path, line in row.locations]
+    if row.more_locations:
+        places.append(f"+{row.more_locations} more")
+    return ", ".join(places)
+
+
+def _top_missing(top: aggregation.TopApis) -> str:
+    title = f"## Top missing APIs ({len(top.rows)} of {top.total})"
+    if not top.rows:
+        return f"{title}\n\nNo missing APIs."
+    table = _table(
+        ["API", "call sites", "probable", "files", "first locations"],
+        "lrrrl",
+        (
+            [_code(r.api), f"{r.sites:,}", f"{r.probable:,}", f"{r.files:,}", _locations(r)]
+            for r in top.rows
+        ),
+    )
+    return f"{title}\n\n{table}"
+
+
+def _top_different(top: aggregation.TopApis) -> str:
+    title = f"## Top different APIs ({len(top.rows)} of {top.total})"
+    if not top.rows:
+        return f"{title}\n\nNo APIs with differences."
+    table = _table(
+        [
+            "API",
+            "MindSpore",
+            "call sites",
+            "files",
+            "unsupported params",
+            "note",
+            "first locations",
+        ],
+        "llrrlll",
+        (
+            [
+                _code(r.api),
+                _code(r.mindspore_api),
+                f"{r.sites:,}",
+                f"{r.files:,}",
+                ", ".join(_code(p) for p in r.unsupported_params),
+                cell(textwrap.shorten(r.note, width=NOTE_WIDTH, placeholder="…")) if r.note else "",
+                _locations(r),
+            ]
+            for r in top.rows
+        ),
+    )
+    return f"{title}\n\n{table}"
+
+
+def _files(files: aggregation.FileTable) -> str:
+    title = "## Files"
+    n = files.quiet_files
+    quiet = f"Not listed: {n:,} file{'' if n == 1 else 's'} without PyTorch API uses or errors."
+    if not files.rows:
+        return f"{title}\n\nNo files with PyTorch API uses or errors." + (
+            f" {quiet}" if files.quiet_files else ""
+        )
+    table = _table(
+        ["file", "lines", "uses", *STATUS_ORDER, "errors"],
+        "l" + "r" * 7,
+        (
+            [
+                _link(r.path),
+                "-" if r.lines is None else f"{r.lines:,}",
+                f"{r.uses:,}",
+                f"{r.missing:,}",
+                f"{r.different:,}",
+                f"{r.consistent:,}",
+                f"{r.unknown:,}",
+                f"{r.errors:,}",
+            ]
+            for r in files.rows
+        ),
+    )
+    return f"{title}\n\n{table}" + (f"\n\n{quiet}" if files.quiet_files else "")
+
+
+def _errors(result: ScanResult) -> str:
+    title = "## Files that could not be analysed"
+    errors = result.error_findings
+    if not errors:
+        return f"{title}\n\nNone."
+    table = _table(
+        ["location", "code", "message"],
+        "lll",
+        (
+            [_link(e.path, e.span.line, e.span.column), _code(e.code), cell(e.message)]
+            for e in errors
+        ),
+    )
+    return f"{title}\n\n{table}"
+
+
+register(MarkdownReporter())

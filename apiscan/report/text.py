@@ -1,0 +1,227 @@
+"""The default report: plain text for a terminal.
+
+No ANSI colours, so the same text can be piped, diffed and kept as a golden file. Lines stay
+within :data:`WIDTH` characters where the content allows (long paths are never cut: a path must
+stay copyable); notes are shortened with an ellipsis.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
+from tabulate import tabulate
+
+from apiscan.model import STATUS_ORDER, ScanResult
+from apiscan.report.base import register
+
+if TYPE_CHECKING:
+    from apiscan.report import aggregation
+
+WIDTH = 100
+#: Where continuation lines of a "top" table start (under the API column).
+_INDENT = " " * 15
+
+
+class TextReporter:
+    """Header, summary, namespaces, top missing/different APIs, per-file table, errors."""
+
+    name = "text"
+    suffix = ".txt"
+
+    def __init__(self, top: int = 15, locations: int = 3) -> None:
+        self.top = top
+        self.locations = locations
+
+    def render(self, result: ScanResult) -> str:
+        # pandas loads here, not at import, so that other formats never pay for it.
+        from apiscan.report import aggregation
+
+        summary = result.summary()
+        frame = aggregation.api_frame(result)
+        sections = [
+            _header(result),
+            _summary(summary),
+            _namespaces(summary),
+            self._top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations)),
+            self._top_different(aggregation.top_apis(frame, "different", self.top)),
+            _files(aggregation.file_table(result, frame)),
+            _errors(result),
+        ]
+        return "\n\n".join(sections) + "\n"
+
+    def _top_missing(self, top: aggregation.TopApis) -> str:
+        title = _title(f"Top missing APIs ({len(top.rows)} of {top.total})")
+        if not top.rows:
+            return f"{title}\nNo missing APIs."
+        lines = [title, " sites  files  API"]
+        for row in top.rows:
+            lines.append(_wrap(f"{row.sites:>6} {row.files:>6}  {row.api}{_probable(row)}"))
+            places = [f"{path}:{line}" for path, line in row.locations]
+            if row.more_locations:
+                places.append(f"+{row.more_locations} more")
+            lines.append(_wrap(_INDENT + "at " + ", ".join(places)))
+        return "\n".join(lines)
+
+    def _top_different(self, top: aggregation.TopApis) -> str:
+        title = _title(f"Top different APIs ({len(top.rows)} of {top.total})")
+        if not top.rows:
+            return f"{title}\nNo APIs with differences."
+        lines = [title, " sites  files  API -> MindSpore"]
+        for row in top.rows:
+            target = f" -> {row.mindspore_api}" if row.mindspore_api else ""
+            lines.append(_wrap(f"{row.sites:>6} {row.files:>6}  {row.api}{target}{_probable(row)}"))
+            if row.unsupported_params:
+                params = ", ".join(row.unsupported_params)
+                lines.append(_wrap(f"{_INDENT}unsupported params: {params}"))
+            if row.note:
+                room = WIDTH - len(_INDENT) - len("note: ")
+                note = textwrap.shorten(row.note, width=room, placeholder="…")
+                lines.append(f"{_INDENT}note: {note}")
+        return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _title(text: str) -> str:
+    return f"{text}\n{'=' * len(text)}"
+
+
+def _wrap(line: str) -> str:
+    """Wrap a long line under the API column, never breaking inside a path or name."""
+    return textwrap.fill(
+        line,
+        width=WIDTH,
+        subsequent_indent=_INDENT + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _probable(row: aggregation.ApiRollup) -> str:
+    return f"  ({row.probable} probable)" if row.probable else ""
+
+
+def _table(rows: Iterable[Iterable[object]], headers: list[str], align: list[str]) -> str:
+    """A plain table; numbers arrive pre-formatted so tabulate never re-parses them."""
+    table: str = tabulate(
+        [list(r) for r in rows],
+        headers=headers,
+        tablefmt="simple",
+        colalign=align,
+        disable_numparse=True,
+    )
+    return table
+
+
+def _header(result: ScanResult) -> str:
+    mapping = result.mapping
+    kind = f" (merged from {len(mapping.sources)} tables)" if mapping.merged else ""
+    lines = [
+        f"apiscan {result.tool_version}: PyTorch -> MindSpore API report",
+        f"Root:       {result.root}",
+        f"Mapping:    MindSpore {mapping.ms_version}{kind}",
+    ]
+    for i, source in enumerate(mapping.sources):
+        label = "Sources:" if i == 0 else ""
+        described = ", ".join(f"{key}={value}" for key, value in source.items())
+        lines.append(f"{label:<12}{described}")
+    if result.torch_api_version:
+        lines.append(f"PyTorch:    {result.torch_api_version}")
+    return "\n".join(lines)
+
+
+def _summary(summary: dict[str, object]) -> str:
+    by_status = cast(dict[str, dict[str, float]], summary["by_status"])
+    facts = [
+        ("Files", f"{summary['files']:,} ({summary['files_with_errors']:,} with errors)"),
+        ("Lines", f"{summary['lines']:,}"),
+        ("Call sites", f"{summary['call_sites']:,} ({summary['probable_sites']:,} probable)"),
+        ("Distinct APIs", f"{summary['distinct_apis']:,}"),
+        ("Errors", f"{summary['errors']:,}"),
+    ]
+    head = "\n".join(f"{label + ':':<15}{value}" for label, value in facts)
+    table = _table(
+        (
+            (
+                status,
+                f"{int(by_status[status]['call_sites']):,}",
+                f"{by_status[status]['call_sites_pct']:.1f}%",
+                f"{int(by_status[status]['apis']):,}",
+                f"{by_status[status]['apis_pct']:.1f}%",
+            )
+            for status in STATUS_ORDER
+        ),
+        headers=["status", "call sites", "%", "APIs", "%"],
+        align=["left", "right", "right", "right", "right"],
+    )
+    return f"{_title('Summary')}\n{head}\n\n{table}"
+
+
+def _namespaces(summary: dict[str, object]) -> str:
+    by_ns = cast(dict[str, dict[str, int]], summary["by_namespace"])
+    title = _title("By namespace")
+    if not by_ns:
+        return f"{title}\nNo API uses found."
+    columns = [*STATUS_ORDER, "total"]
+    table = _table(
+        ([ns, *(f"{counts[c]:,}" for c in columns)] for ns, counts in by_ns.items()),
+        headers=["namespace", *columns],
+        align=["left"] + ["right"] * len(columns),
+    )
+    return f"{title}\n{table}"
+
+
+def _files(files: aggregation.FileTable) -> str:
+    title = _title("Files")
+    quiet = f"(not listed: {_count(files.quiet_files, 'file')} without PyTorch API uses or errors)"
+    if not files.rows:
+        return f"{title}\nNo files with PyTorch API uses or errors." + (
+            f"\n{quiet}" if files.quiet_files else ""
+        )
+    table = _table(
+        (
+            (
+                row.path,
+                "-" if row.lines is None else f"{row.lines:,}",
+                f"{row.uses:,}",
+                f"{row.missing:,}",
+                f"{row.different:,}",
+                f"{row.consistent:,}",
+                f"{row.unknown:,}",
+                f"{row.errors:,}",
+            )
+            for row in files.rows
+        ),
+        headers=["path", "lines", "uses", *STATUS_ORDER, "errors"],
+        align=["left"] + ["right"] * 7,
+    )
+    return f"{title}\n{table}" + (f"\n{quiet}" if files.quiet_files else "")
+
+
+def _errors(result: ScanResult) -> str:
+    errors = result.error_findings
+    files = len({e.path for e in errors})
+    counted = f"{_count(len(errors), 'error')} in {_count(files, 'file')}"
+    title = _title(f"Files that could not be analysed ({counted})")
+    if not errors:
+        return f"{title}\nNone."
+    lines = [title]
+    for error in errors:
+        where = f"{error.path}:{error.span.line}:{error.span.column}"
+        lines.append(
+            textwrap.fill(
+                f"{where}  {error.code}  {error.message}",
+                width=WIDTH,
+                subsequent_indent="    ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(lines)
+
+
+register(TextReporter())

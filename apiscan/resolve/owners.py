@@ -1,0 +1,200 @@
+"""Who owns a method: ``x.step()`` is ``torch.optim.Optimizer.step`` or a scheduler's or nobody's.
+
+Getting the owner right is the hard part of a PyTorch API scan. The extractor infers what a
+receiver holds (see :mod:`apiscan.resolve.values`); this module turns (receiver, attribute) into
+the public API name, the confidence, and what the access yields, so inference can continue down a
+chain like ``x.view(n, -1).permute(0, 2, 1).contiguous()``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from apiscan.resolve.values import (
+    NONTORCH,
+    PTENSOR,
+    SIZE,
+    TENSOR,
+    UNKNOWN,
+    Val,
+    inst,
+    seq,
+)
+
+if TYPE_CHECKING:
+    from apiscan.resolve.torch_api import TorchApi
+
+TENSOR_CLASSES: frozenset[str] = frozenset({"torch.Tensor", "torch.nn.Parameter"})
+TENSOR_ATTRS_TENSOR: frozenset[str] = frozenset(
+    {"data", "grad", "T", "mT", "H", "mH", "real", "imag"}
+)
+MODULE_TENSOR_ATTRS: frozenset[str] = frozenset(
+    {"weight", "bias", "running_mean", "running_var", "in_proj_weight", "in_proj_bias"}
+)
+
+#: Method names of builtin str/bytes/list/dict/set objects. On a receiver of unknown type a call
+#: like ``parts.split(",")`` or ``d.values()`` is far more likely one of these than a Tensor
+#: method, so such names are reported only on receivers known to be tensors. Names shared with
+#: numpy arrays (reshape, sum, transpose...) are still reported, as ``probable``.
+AMBIGUOUS_UNKNOWN: frozenset[str] = frozenset(
+    name
+    for t in (str, bytes, list, dict, set)
+    for name in dir(t)
+    if not name.startswith("_")
+)
+
+#: Hints from a receiver's variable name, used only to pick between owners of an ambiguous
+#: method name on a receiver of unknown type (``sched.step()`` vs ``opt.step()``).
+_NAME_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("sched", "lr_"), "scheduler"),
+    (("optim", "opt"), "optimizer"),
+    (("model", "net", "module", "backbone", "head", "neck", "encoder", "decoder", "ema", "layer",
+      "block", "conv", "classifier"), "module"),
+    (("scaler",), "scaler"),
+)
+
+ROOTS: dict[str, str] = {
+    "tensor": "torch.Tensor",
+    "module": "torch.nn.Module",
+    "optimizer": "torch.optim.Optimizer",
+    "scheduler": "torch.optim.lr_scheduler.LRScheduler",
+    "scaler": "torch.amp.GradScaler",
+    "dataloader": "torch.utils.data.DataLoader",
+}
+
+
+class Owners:
+    """Member resolution against the torch API index, with per-process memoisation."""
+
+    def __init__(self, api: TorchApi) -> None:
+        self.api = api
+        self._role = lru_cache(maxsize=None)(self._role_uncached)
+
+    # -- classes -------------------------------------------------------------------------
+    def role(self, cls: str) -> str:
+        """The family of a torch class: tensor, module, optimizer, scheduler, scaler, other."""
+        return self._role(cls)
+
+    def _role_uncached(self, cls: str) -> str:
+        if cls in TENSOR_CLASSES:
+            return "tensor"
+        m = self.api.member
+        if m(cls, "parameters") == "torch.nn.Module.parameters":
+            return "module"
+        zg = m(cls, "zero_grad") or ""
+        if zg.startswith("torch.optim.") and m(cls, "param_groups") != "" and "Optimizer" in zg:
+            return "optimizer"
+        if m(cls, "get_last_lr"):
+            return "scheduler"
+        if cls.endswith("GradScaler"):
+            return "scaler"
+        if cls == "torch.utils.data.DataLoader":
+            return "dataloader"
+        return "other"
+
+    def instance_of(self, cls: str) -> Val:
+        """The value a call of torch class ``cls`` produces."""
+        if self.role(cls) == "tensor":
+            return TENSOR
+        return inst(cls)
+
+    # -- members -------------------------------------------------------------------------
+    def member(self, cls: str, attr: str) -> str | None:
+        return self.api.member(cls, attr)
+
+    def call_result(self, owner_api: str, recv: Val, attr: str) -> Val:
+        """What calling method ``owner_api`` (``torch.Tensor.view``...) on ``recv`` returns."""
+        root = owner_api.rsplit(".", 1)[0]
+        if root == "torch.Tensor":
+            return self._tensor_method_result(owner_api, recv, attr)
+        if root == "torch.nn.Module" or self.role(root) == "module":
+            return _module_method_result(recv, attr)
+        return self._returns(owner_api, recv)
+
+    def _tensor_method_result(self, owner_api: str, recv: Val, attr: str) -> Val:
+        if attr in ("size", "stride"):
+            return SIZE
+        if attr in ("chunk", "split", "unbind", "tensor_split", "split_with_sizes", "unflatten"):
+            return seq(recv) if attr != "unflatten" else recv
+        if attr.endswith("_") and not attr.startswith("_"):
+            return recv
+        return self._returns(owner_api, recv)
+
+    def _returns(self, api_name: str, recv: Val) -> Val:
+        r = self.api.returns(api_name)
+        if r == "tensor":
+            return recv if recv[0] == "tensor" else TENSOR
+        if r == "tensors":
+            return seq(recv if recv[0] == "tensor" else TENSOR)
+        if r == "module":
+            return inst("torch.nn.Module")
+        if r == "size":
+            return SIZE
+        if r in ("bool", "int", "float", "other"):
+            return NONTORCH
+        return UNKNOWN
+
+    def function_result(self, api_name: str) -> Val:
+        """What calling public torch function ``api_name`` returns."""
+        return self._returns(api_name, TENSOR)
+
+    def attribute_result(self, owner_api: str, recv: Val, attr: str) -> Val:
+        """What reading attribute ``attr`` (not calling it) yields."""
+        root = owner_api.rsplit(".", 1)[0]
+        if root == "torch.Tensor":
+            if attr in TENSOR_ATTRS_TENSOR:
+                return recv
+            if attr == "shape":
+                return SIZE
+            return NONTORCH
+        if attr == "param_groups":
+            return seq(NONTORCH)
+        return UNKNOWN
+
+    def guess(self, attr: str, hint: str) -> tuple[str, Val] | None:
+        """Owner of ``attr`` on a receiver of unknown type, from the method name alone.
+
+        Returns the API name and the (probable) value a call yields, or None when the name is
+        not a member of any torch root class or too common on non-torch objects.
+        """
+        if attr.startswith("_") or attr in AMBIGUOUS_UNKNOWN:
+            return None
+        roles = [r for r, cls in ROOTS.items() if self.api.member(cls, attr)]
+        if not roles:
+            return None
+        role = roles[0]
+        if len(roles) > 1:
+            low = hint.lower()
+            for keys, hinted in _NAME_HINTS:
+                if hinted in roles and any(k in low for k in keys):
+                    role = hinted
+                    break
+        owner_api = self.api.member(ROOTS[role], attr)
+        assert owner_api is not None
+        if role == "tensor":
+            result = self._tensor_method_result(owner_api, PTENSOR, attr)
+        elif role == "module":
+            result = UNKNOWN
+        else:
+            result = self._returns(owner_api, UNKNOWN)
+        return owner_api, result
+
+
+def _module_method_result(recv: Val, attr: str) -> Val:
+    if attr in ("parameters", "buffers"):
+        return seq(TENSOR)
+    if attr in ("named_parameters", "named_buffers"):
+        return seq(("tuple", (NONTORCH, TENSOR)))
+    if attr in ("modules", "children"):
+        return seq(inst("torch.nn.Module"))
+    if attr in ("named_modules", "named_children"):
+        return seq(("tuple", (NONTORCH, inst("torch.nn.Module"))))
+    if attr in ("to", "cuda", "cpu", "train", "eval", "half", "float", "double", "bfloat16",
+                "requires_grad_", "apply", "type", "to_empty", "share_memory"):
+        return recv
+    if attr in ("forward", "__call__"):
+        return TENSOR
+    if attr == "state_dict":
+        return NONTORCH
+    return UNKNOWN

@@ -1,0 +1,182 @@
+"""PyTorch's public API as data, so the scanner can name what it sees without importing torch.
+
+``scripts/gen_torch_api.py`` introspects an installed torch once and writes
+``mapping_data/torch_api/torch-<version>.json``; this module reads that file (standard library
+only) and answers: is this dotted name a public torch API, what is its canonical spelling, what
+kind of object is it, what parameters does it take, what does it return, and which class
+really owns ``obj.attr``. Loading is cached per process because every file of a scan asks.
+
+File layout (``format`` 1): ``names`` maps each canonical name to ``{"k": kind, "p": params,
+"r": coarse return, "t": return text}``; ``aliases`` maps every other importable public path
+to its canonical name; ``bases`` lists each class's public ancestors in MRO order (a member is
+stored once, on the public class that owns it); ``stars`` lists what ``from M import *`` binds;
+``modules`` lists every importable public module.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+DEFAULT_TORCH_VERSION: Final = "2.13.0"
+FORMAT_VERSION: Final = 1
+DATA_DIR: Final = Path(__file__).resolve().parents[2] / "mapping_data" / "torch_api"
+
+Param = tuple[str, str, bool]
+
+
+class TorchApi:
+    """Queries over one torch version's public API; every name is canonicalised first."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        meta = data["meta"]
+        if meta["format"] != FORMAT_VERSION:
+            raise ValueError(f"torch API index format {meta['format']}, expected {FORMAT_VERSION}")
+        self.version: str = meta["torch_version"]
+        self.failed_modules: Mapping[str, str] = meta["failed"]
+        self.primary_namespaces: frozenset[str] = frozenset(meta["primary_namespaces"])
+        self.owner_roots: tuple[str, ...] = tuple(meta["owner_roots"])
+        self._names: dict[str, dict[str, Any]] = data["names"]
+        self._aliases: dict[str, str] = data["aliases"]
+        self._bases: dict[str, list[str]] = data["bases"]
+        self._stars: dict[str, list[str]] = data["stars"]
+        self._modules: frozenset[str] = frozenset(data["modules"])
+        self._canonical: dict[str, str | None] = {}
+        self._with_member: dict[str, frozenset[str]] = {}
+        self._spellings: dict[str, list[str]] | None = None
+
+    def canonical(self, name: str) -> str | None:
+        """The public name of `name`: itself when canonical, its target when an alias, and for
+        `Class.attr` the member's owner (`torch.nn.modules.conv.Conv2d.parameters` →
+        `torch.nn.Module.parameters`). None for private, foreign or unknown names."""
+        if name in self._canonical:
+            return self._canonical[name]
+        result = self._resolve(name)
+        self._canonical[name] = result
+        return result
+
+    def _resolve(self, name: str) -> str | None:
+        if name in self._names:
+            return name
+        target = self._aliases.get(name)
+        if target is not None:
+            return target
+        owner, dot, attr = name.rpartition(".")
+        if not dot or (attr.startswith("_") and not _is_dunder(attr)):
+            return None
+        parent = self.canonical(owner)
+        if parent is None:
+            return None
+        parent_kind = self._names[parent]["k"]
+        if parent_kind == "class":
+            return self.member(parent, attr)
+        if parent_kind == "module":
+            spelled = f"{parent}.{attr}"
+            return spelled if spelled in self._names else self._aliases.get(spelled)
+        return None
+
+    def is_public(self, name: str) -> bool:
+        return self.canonical(name) is not None
+
+    def kind(self, name: str) -> str | None:
+        """`module`, `class`, `function`, `constant`, `attribute`; members: `method`,
+        `property`, `attribute` or `class`."""
+        entry = self._entry(name)
+        return None if entry is None else str(entry["k"])
+
+    def params(self, name: str) -> tuple[Param, ...] | None:
+        """(name, kind, has_default) per parameter, `self` excluded; None when unknown."""
+        entry = self._entry(name)
+        if entry is None or "p" not in entry:
+            return None
+        return tuple((str(p[0]), str(p[1]), bool(p[2])) for p in entry["p"])
+
+    def returns(self, name: str) -> str | None:
+        """Coarse result type: tensor, tensors, module, bool, int, float, size, other; None if
+        unknown. For a class, what calling it builds."""
+        entry = self._entry(name)
+        return None if entry is None else entry.get("r")
+
+    def return_text(self, name: str) -> str | None:
+        """The return annotation or doc-line text the coarse `returns` was derived from."""
+        entry = self._entry(name)
+        return None if entry is None else entry.get("t")
+
+    def member(self, cls: str, attr: str) -> str | None:
+        """The canonical name of `cls.attr`: the public class in `cls`'s MRO that owns it."""
+        owner = self.canonical(cls)
+        if owner is None or self._names[owner]["k"] != "class":
+            return None
+        for klass in (owner, *self._bases.get(owner, ())):
+            spelled = f"{klass}.{attr}"
+            if spelled in self._names:
+                return spelled
+        return None
+
+    def classes_with_member(self, attr: str) -> frozenset[str]:
+        """Which receiver roots (Tensor, Module, Optimizer, LRScheduler, GradScaler, Dataset,
+        DataLoader) have `attr`: what `x.attr` may mean when `x`'s class is unknown."""
+        found = self._with_member.get(attr)
+        if found is None:
+            found = frozenset(root for root in self.owner_roots if self.member(root, attr))
+            self._with_member[attr] = found
+        return found
+
+    def star_exports(self, module: str) -> frozenset[str] | None:
+        """Local names `from module import *` binds that are torch APIs; None if not a module."""
+        real = module if module in self._modules else self.canonical(module)
+        if real is None or real not in self._modules:
+            return None
+        return frozenset(self._stars.get(real, ()))
+
+    def star_bindings(self, module: str) -> dict[str, str]:
+        """Local name → canonical name for everything `from module import *` binds."""
+        real = module if module in self._modules else self.canonical(module)
+        bound: dict[str, str] = {}
+        for local in sorted(self.star_exports(module) or ()):
+            target = self.canonical(f"{real}.{local}")
+            if target is not None:
+                bound[local] = target
+        return bound
+
+    def is_module(self, name: str) -> bool:
+        """True for importable public torch modules and attribute paths that name one."""
+        return name in self._modules or self.canonical(name) in self._modules
+
+    def spellings(self, name: str) -> tuple[str, ...]:
+        """Every spelling of `name`'s object in the primary namespaces, canonical first: a
+        mapping table may list `torch.nn.functional.conv2d` where the canonical name is
+        `torch.conv2d` (one C function exposed twice)."""
+        canonical = self.canonical(name)
+        if canonical is None:
+            return ()
+        if self._spellings is None:
+            self._spellings = {}
+            for alias, target in sorted(self._aliases.items()):
+                if alias.rpartition(".")[0] in self.primary_namespaces:
+                    self._spellings.setdefault(target, []).append(alias)
+        return (canonical, *self._spellings.get(canonical, ()))
+
+    def _entry(self, name: str) -> dict[str, Any] | None:
+        canonical = self.canonical(name)
+        return None if canonical is None else self._names[canonical]
+
+
+def _is_dunder(attr: str) -> bool:
+    return len(attr) > 4 and attr.startswith("__") and attr.endswith("__")
+
+
+@functools.cache
+def load_torch_api(version: str = DEFAULT_TORCH_VERSION) -> TorchApi:
+    """The index for `version`, read once per process."""
+    path = DATA_DIR / f"torch-{version}.json"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"no torch API index at {path}; run scripts/gen_torch_api.py with torch {version}"
+        ) from None
+    return TorchApi(json.loads(text))

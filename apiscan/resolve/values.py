@@ -1,0 +1,123 @@
+"""The small type lattice the extractor infers for every expression.
+
+Deciding whether ``x.view(...)`` is ``torch.Tensor.view`` (or a numpy call, or a user method)
+needs to know what ``x`` holds. A full type checker is far too slow for a scanner, so values are
+tagged with one of a handful of kinds, as plain tuples (cheap to create and compare):
+
+- ``("qual", "torch.nn.Conv2d")``: a name bound to an importable thing (module, class, function).
+- ``("tensor", certain)``: a tensor; ``certain`` is False when only guessed from a method name.
+- ``("inst", "torch.optim.SGD")``: an instance of a torch class or of a class in the scanned
+  repository (``("inst", "tinydet.model.Detector")``).
+- ``("seq", elem)``: a list/tuple/iterator whose elements are ``elem``.
+- ``("tuple", (v1, v2, ...))``: a fixed tuple whose element kinds are known.
+- ``("class", qualname)`` / ``("func", qualname)``: classes and functions defined in the repo.
+- ``("dict", ((key, val), ...))``: a dict literal with constant string keys.
+- ``("nontorch", None)``: known not to be a torch object (str, number, dict...);
+  ``("nontorch", "array")`` for numpy-like arrays, whose slices and methods stay arrays.
+- ``("unknown", None)``: anything else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Val = tuple[str, Any]
+
+UNKNOWN: Val = ("unknown", None)
+NONTORCH: Val = ("nontorch", None)
+#: A numpy/OpenCV/PIL array: slicing and its methods give arrays again, never tensors.
+ARRAY: Val = ("nontorch", "array")
+TENSOR: Val = ("tensor", True)
+PTENSOR: Val = ("tensor", False)
+SIZE: Val = ("seq", NONTORCH)
+BUILTIN = "builtin"
+
+
+def qual(name: str) -> Val:
+    return ("qual", name)
+
+
+def seq(elem: Val) -> Val:
+    return ("seq", elem)
+
+
+def inst(cls: str) -> Val:
+    return ("inst", cls)
+
+
+def is_tensor(v: Val) -> bool:
+    return v[0] == "tensor"
+
+
+def join(a: Val, b: Val) -> Val:
+    """The value of ``a if c else b``: what both branches agree on, else unknown."""
+    if a == b:
+        return a
+    if a[0] == "tensor" and b[0] == "tensor":
+        return PTENSOR
+    if a[0] == "nontorch" and b[0] == "nontorch":
+        return NONTORCH
+    return UNKNOWN
+
+
+def element(v: Val) -> Val:
+    """What iterating over (or unpacking, or indexing into) a value yields."""
+    kind = v[0]
+    if kind == "tensor":
+        return v
+    if kind == "seq":
+        return v[1]  # type: ignore[no-any-return]
+    if kind == "tuple":
+        elems = v[1]
+        if elems and all(e == elems[0] for e in elems):
+            return elems[0]  # type: ignore[no-any-return]
+        return UNKNOWN
+    return UNKNOWN
+
+
+#: Top-level packages whose calls never return torch objects. Used to keep numpy/OpenCV/PIL
+#: arrays, whose methods share names with Tensor's (reshape, transpose, sum, copy...), out of the
+#: Tensor findings.
+NON_TORCH_PACKAGES: frozenset[str] = frozenset(
+    {
+        "numpy", "cv2", "PIL", "math", "random", "os", "sys", "json", "re", "time", "datetime",
+        "collections", "itertools", "functools", "pathlib", "glob", "shutil", "pickle",
+        "argparse", "logging", "yaml", "csv", "copy", "string", "subprocess", "scipy",
+        "pandas", "matplotlib", "sklearn", "skimage", "imageio", "tqdm", "h5py", "io",
+        "typing", "warnings", "inspect", "hashlib", "platform", "socket", "struct", "uuid",
+        "tempfile", "zipfile", "tarfile", "base64", "operator", "pycocotools", "lmdb",
+        "albumentations", "loguru", "tabulate", "termcolor", "easydict", "omegaconf",
+        "jieba", "nltk", "sentencepiece", "tokenizers", "sacrebleu", "regex", "unicodedata",
+    }
+)
+
+#: Packages whose functions return numpy-like arrays.
+ARRAY_PACKAGES: frozenset[str] = frozenset(
+    {"numpy", "cv2", "PIL", "scipy", "skimage", "imageio", "h5py", "pycocotools"}
+)
+
+#: Non-torch functions that hand back (a copy of) what they were given, which may be torch.
+PASS_THROUGH: frozenset[str] = frozenset(
+    {"copy.copy", "copy.deepcopy", "random.choice", "random.sample", "functools.reduce",
+     "functools.partial", "itertools.chain", "operator.itemgetter", "operator.attrgetter"}
+)
+
+#: Builtins whose result is never a torch object.
+NON_TORCH_BUILTINS: frozenset[str] = frozenset(
+    {
+        "len", "int", "float", "str", "bool", "bytes", "repr", "format", "range", "dict",
+        "set", "frozenset", "isinstance", "issubclass", "hasattr", "callable", "print", "open",
+        "id", "hash", "ord", "chr", "hex", "oct", "bin", "type", "input", "round", "divmod",
+        "all", "any", "vars", "dir", "globals", "locals", "object", "Exception", "ValueError",
+        "TypeError", "KeyError", "RuntimeError", "NotImplementedError", "AssertionError",
+        "memoryview", "bytearray", "complex",
+    }
+)
+
+#: Builtins that return a sequence of their argument's elements.
+SEQ_BUILTINS: frozenset[str] = frozenset({"list", "tuple", "sorted", "reversed", "iter"})
+
+BUILTIN_NAMES: frozenset[str] = NON_TORCH_BUILTINS | SEQ_BUILTINS | frozenset(
+    {"enumerate", "zip", "map", "filter", "sum", "min", "max", "abs", "getattr", "setattr",
+     "super", "next", "staticmethod", "classmethod", "property", "slice", "iter", "exec", "eval"}
+)

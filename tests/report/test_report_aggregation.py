@@ -1,0 +1,78 @@
+"""The roll-ups behind the text and Markdown reports: counts, orderings and tie-breaks."""
+
+from __future__ import annotations
+
+from report_cases import api, error, result
+
+from apiscan.model import FileSummary, ScanResult
+from apiscan.report.aggregation import FileRow, api_frame, file_table, top_apis
+
+
+def test_top_apis_order_by_sites_then_files_then_name() -> None:
+    res = result(
+        [],
+        [
+            api("b.py", 1, 1, "torch.zeta", "missing"),
+            api("a.py", 1, 1, "torch.zeta", "missing"),
+            api("a.py", 1, 1, "torch.alpha", "missing"),
+            api("a.py", 2, 1, "torch.alpha", "missing"),
+            api("a.py", 3, 1, "torch.beta", "missing"),
+            api("b.py", 3, 1, "torch.beta", "missing"),
+            api("c.py", 1, 1, "torch.gamma", "missing"),
+            api("c.py", 2, 1, "torch.other", "consistent"),
+        ],
+    )
+    top = top_apis(api_frame(res), "missing", limit=3, locations=1)
+    assert [(r.api, r.sites, r.files) for r in top.rows] == [
+        ("torch.beta", 2, 2),
+        ("torch.zeta", 2, 2),
+        ("torch.alpha", 2, 1),
+    ]
+    assert top.total == 4
+    assert top.rows[0].locations == (("a.py", 3),)
+    assert top.rows[0].more_locations == 1
+
+
+def test_note_target_and_params_are_folded_deterministically() -> None:
+    res = result(
+        [],
+        [
+            api("a.py", 1, 1, "torch.nn.Conv2d", "different", note="b", params=("device",)),
+            api("a.py", 2, 1, "torch.nn.Conv2d", "different", note="a", params=("out", "device")),
+            api("a.py", 3, 1, "torch.nn.Conv2d", "different", note="", target="mindspore.x"),
+            api("a.py", 4, 1, "torch.nn.Conv2d", "different", note="c", confidence="probable"),
+            api("a.py", 5, 1, "torch.nn.Conv2d", "different", note="c"),
+        ],
+    )
+    (row,) = top_apis(api_frame(res), "different", limit=5).rows
+    assert row.note == "c"  # the most frequent non-empty note
+    assert row.mindspore_api == "mindspore.nn.Conv2d"
+    assert row.unsupported_params == ("device", "out")
+    assert (row.sites, row.probable) == (5, 1)
+
+
+def test_no_sites_of_a_status_gives_an_empty_top_list() -> None:
+    res = result([], [api("a.py", 1, 1, "torch.add", "consistent")])
+    top = top_apis(api_frame(res), "missing", limit=5)
+    assert (top.rows, top.total) == ((), 0)
+
+
+def test_file_table_joins_summaries_and_findings(mixed_result: ScanResult) -> None:
+    table = file_table(mixed_result, api_frame(mixed_result))
+    assert table.quiet_files == 1  # tinydet/__init__.py
+    by_path = {row.path: row for row in table.rows}
+    assert by_path["tinydet/head.py"] == FileRow("tinydet/head.py", 61, 5, 4, 1, 0, 0, 0)
+    assert by_path["tinydet/legacy|old.py"].errors == 2
+    assert [row.path for row in table.rows] == sorted(by_path)
+
+
+def test_file_known_only_from_findings_gets_a_row_without_lines() -> None:
+    res = result(
+        [FileSummary("a.py", 10, 1, 0)],
+        [api("a.py", 1, 1, "torch.add", "consistent"), error("gone.py", 1, "E001", "vanished")],
+    )
+    rows = file_table(res, api_frame(res)).rows
+    assert rows == (
+        FileRow("a.py", 10, 1, 0, 0, 1, 0, 0),
+        FileRow("gone.py", None, 0, 0, 0, 0, 0, 1),
+    )
