@@ -11,7 +11,7 @@ module is public when its name has no leading ``_`` and the object is defined by
 foreign object such as ``math`` or ``typing.Optional`` merely imported there).
 
 Every object reachable under several public paths gets ONE canonical name, chosen
-deterministically (see ``_rank``); every other importable path becomes an alias of it.
+deterministically (see ``make_rank``); every other importable path becomes an alias of it.
 
 Usage: ``python scripts/gen_torch_api.py`` writes the file; ``--check`` regenerates it in
 memory and exits 1 when the committed file differs (CI runs this); ``--stats`` prints counts.
@@ -343,7 +343,7 @@ def annotation_text(annotation: object, owner: type | None) -> str | None:
 
 
 class ReturnClassifier:
-    """Maps return text (`Tensor`, `(Tensor, LongTensor)`, `List of Tensors`...) to a coarse kind."""
+    """Maps return text (`Tensor`, `(Tensor, LongTensor)`, `List of Tensors`) to a coarse kind."""
 
     def __init__(self, module_class_names: frozenset[str]) -> None:
         self.module_class_names = module_class_names
@@ -354,11 +354,8 @@ class ReturnClassifier:
         text = text.strip().replace('"', "").replace("'", "")
         text = re.sub(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])", "", text)  # torch.Size -> Size
         alternatives = self._alternatives(text)
-        if len(alternatives) > 1:
-            kinds = [self(alt) for alt in alternatives]
-            # Docs list the common form first (`torch.Size or int`), so it decides a mix.
-            return kinds[0]
-        return self._single(alternatives[0]) if alternatives else "other"
+        # Docs list the common form first (`torch.Size or int`), so it decides a mix.
+        return self(alternatives[0]) if len(alternatives) > 1 else self._single(alternatives[0])
 
     @staticmethod
     def _alternatives(text: str) -> list[str]:
@@ -374,7 +371,7 @@ class ReturnClassifier:
     def _single(self, text: str) -> str | None:
         sequence = re.fullmatch(r"(?:Tuple|tuple|List|list|Sequence)\[(.*)\]|\((.*)\)", text)
         if sequence:
-            items = [item for item in split_top_level(sequence[1] or sequence[2] or "")]
+            items = split_top_level(sequence[1] or sequence[2] or "")
             kinds = {self(item) for item in items if item != "..."}
             return "tensors" if kinds == {"tensor"} else "other"
         if re.fullmatch(r"(?:(?:list|List|tuple|sequence) of )?Tensors|\w+ of Tensors", text):
@@ -424,14 +421,17 @@ def signature_of(obj: object) -> inspect.Signature | None:
 
 def params_of(signature: inspect.Signature, drop_first: bool) -> list[list[object]]:
     params = list(signature.parameters.values())
-    if drop_first and params and params[0].kind in (
-        inspect.Parameter.POSITIONAL_ONLY,
-        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    if (
+        drop_first
+        and params
+        and params[0].kind
+        in (
+            inspect.Parameter.POSITIONAL_ONLY,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        )
     ):
         params = params[1:]
-    return [
-        [p.name, PARAM_KINDS[p.kind], p.default is not inspect.Parameter.empty] for p in params
-    ]
+    return [[p.name, PARAM_KINDS[p.kind], p.default is not inspect.Parameter.empty] for p in params]
 
 
 def overload_return(func: object, owner: type | None) -> str | None:
@@ -469,6 +469,9 @@ def callable_entry(
             params = doc_params
         ret = ret or doc_ret
     return params, ret
+
+
+_INSTANCE_ATTRIBUTES: dict[type, dict[str, str | None]] = {}
 
 
 def instance_attributes(klass: type) -> dict[str, str | None]:
@@ -510,9 +513,6 @@ def instance_attributes(klass: type) -> dict[str, str | None]:
     return found
 
 
-_INSTANCE_ATTRIBUTES: dict[type, dict[str, str | None]] = {}
-
-
 # ---------------------------------------------------------------------------------------------
 # Walking modules
 
@@ -529,16 +529,23 @@ def quietly(action: Callable[[], object]) -> object:
 
 
 def module_names() -> list[str]:
-    """Every public-path module under torch, found on disk (sorted for determinism)."""
+    """Every public-path module under torch, found on disk (sorted for determinism).
+
+    pkgutil.walk_packages would import every package to look inside, private ones included;
+    importing torch._dynamo that way wraps torch.manual_seed and splits it from
+    torch.random.manual_seed. Listing directories imports nothing."""
     found = {"torch", *PRIMARY_NAMESPACES}
-
-    def on_error(name: str) -> None:
-        found.add(name)  # keep it: importing it below records why it failed
-
-    walker = pkgutil.walk_packages(torch.__path__, "torch.", onerror=on_error)
-    packages = typing.cast(Iterator[pkgutil.ModuleInfo], quietly(lambda: list(walker)))
-    found.update(info.name for info in packages)
-    return sorted(name for name in found if public_path(name))
+    pending = [("torch", list(torch.__path__))]
+    while pending:
+        package, paths = pending.pop()
+        for info in pkgutil.iter_modules(paths, package + "."):
+            if not public_path(info.name):
+                continue
+            found.add(info.name)
+            finder_path = getattr(info.module_finder, "path", None)
+            if info.ispkg and isinstance(finder_path, str):
+                pending.append((info.name, [str(Path(finder_path) / info.name.rsplit(".", 1)[1])]))
+    return sorted(found)
 
 
 def import_modules(names: Iterable[str], index: Index) -> dict[str, types.ModuleType]:
@@ -546,7 +553,7 @@ def import_modules(names: Iterable[str], index: Index) -> dict[str, types.Module
     for name in names:
         try:
             module = quietly(lambda name=name: importlib.import_module(name))  # type: ignore[misc]
-        except BaseException as error:  # noqa: BLE001 - any failure is data, e.g. SystemExit
+        except BaseException as error:  # any failure is data, e.g. SystemExit
             index.failed[name] = f"{type(error).__name__}: {error}".splitlines()[0][:200]
             continue
         modules[name] = typing.cast(types.ModuleType, module)
@@ -589,7 +596,7 @@ def sightings_of(name: str, module: types.ModuleType, index: Index) -> Iterator[
         except AttributeError:
             try:
                 value = quietly(lambda attr=attr: getattr(module, attr))  # type: ignore[misc]
-            except Exception as error:  # noqa: BLE001 - lazy attributes may fail in any way
+            except Exception as error:  # lazy attributes may fail in any way
                 if attr in listed:  # a wrapped module's own names may simply be hidden
                     index.failed[path] = f"{type(error).__name__}: {error}".splitlines()[0][:200]
                 continue
@@ -607,11 +614,26 @@ def group_key(sighting: Sighting) -> tuple[object, ...]:
     obj = sighting.obj
     if sighting.kind == "module":
         return ("module", typing.cast(types.ModuleType, obj).__name__)
-    if sighting.kind in ("class", "function"):
+    if sighting.kind == "class":
         return ("object", id(obj))
-    if isinstance(obj, LITERAL_TYPES) or isinstance(obj, property):
+    if sighting.kind == "function":
+        inner = unwrapped(obj)
+        same_name = getattr(inner, "__name__", None) == sighting.path.rpartition(".")[2]
+        return ("object", id(inner if same_name else obj))
+    if isinstance(obj, (*LITERAL_TYPES, property)):
         return ("path", sighting.path)
     return ("value", id(obj), sighting.path.rsplit(".", 1)[1])
+
+
+def unwrapped(func: object) -> object:
+    """The function under `functools.wraps` layers: importing torch._dynamo rebinds
+    torch.manual_seed to a wrapper that is still torch.random.manual_seed. Only a wrapper
+    bound under the wrapped function's own name counts as the same API: a deprecated
+    spelling (torch.accelerator.current_device_idx) wraps its successor but stays apart."""
+    try:
+        return inspect.unwrap(func)  # type: ignore[arg-type]
+    except (ValueError, TypeError, AttributeError):
+        return func
 
 
 def make_rank(primary: frozenset[str]) -> Callable[[Sighting], tuple[object, ...]]:
@@ -686,7 +708,7 @@ class Builder:
         self.returns = ReturnClassifier(
             frozenset(c.__name__ for c in self.classes.values() if issubclass(c, torch.nn.Module))
         )
-        for key, sightings in groups.items():
+        for sightings in groups.values():
             canonical_path = canonical_of.get(sightings[0].path)
             if canonical_path is None:
                 continue
@@ -697,6 +719,8 @@ class Builder:
                     self.index.aliases[sighting.path] = canonical_path
         for path in self.tabled:
             self.add_members(path, self.classes[path])
+        self.prose_returns()
+        self.dunder_returns()
         self.index.stars = self.star_exports(modules)
         self.index.owner_roots = [self.class_names[id(cls)] for cls in OWNER_ROOTS]
         self.verify_members()
@@ -788,9 +812,7 @@ class Builder:
             self.index.bases[path] = [self.class_names[id(torch.Tensor)]]
             return
         bases = [
-            name
-            for klass in cls.__mro__[1:]
-            if (name := self.public_class(klass)) is not None
+            name for klass in cls.__mro__[1:] if (name := self.public_class(klass)) is not None
         ]
         if bases:
             self.index.bases[path] = bases
@@ -828,7 +850,7 @@ class Builder:
             return None
         if isinstance(raw, type):
             return {"k": "class", "r": class_returns(raw)}
-        if isinstance(raw, PROPERTY_TYPES) or isinstance(raw, functools.cached_property):
+        if isinstance(raw, (*PROPERTY_TYPES, functools.cached_property)):
             entry = {"k": "property"}
             self.put_signature(entry, None, self.property_return(raw, attr, klass))
             return entry
@@ -887,8 +909,6 @@ class Builder:
     def verify_members(self) -> None:
         """The file stores each member once, on its owner; prove lookup through `bases`
         reproduces the full MRO walk for every class, or fail loudly."""
-        self.prose_returns()
-        self.dunder_returns()
         for path in self.tabled:
             cls = self.classes[path]
             if isinstance(cls, LEGACY_TENSOR_TYPE):
@@ -912,12 +932,12 @@ class Builder:
             exported = getattr(module, "__all__", None)
             if not isinstance(exported, (list, tuple)):
                 exported = [n for n in vars(module) if not n.startswith("_")]
+            known = (self.index.names, self.index.aliases)
             bound = sorted(
                 {
                     attr
                     for attr in exported
-                    if isinstance(attr, str)
-                    and (f"{name}.{attr}" in self.index.names or f"{name}.{attr}" in self.index.aliases)
+                    if isinstance(attr, str) and any(f"{name}.{attr}" in table for table in known)
                 }
             )
             if bound:
@@ -994,9 +1014,7 @@ def print_stats(index: Index) -> None:
     """Counts for a human: what each namespace offers, how many members and aliases."""
     classes = {name for name, entry in index.names.items() if entry["k"] == "class"}
     members = Counter(
-        str(entry["k"])
-        for name, entry in index.names.items()
-        if name.rpartition(".")[0] in classes
+        str(entry["k"]) for name, entry in index.names.items() if name.rpartition(".")[0] in classes
     )
     top_level = Counter(
         str(entry["k"])

@@ -199,6 +199,7 @@ class Extractor:
             cst.TryStar: self._try,
             cst.With: self._with,
             cst.IndentedBlock: self._block,
+            cst.Match: self._match,
         }
 
     # ------------------------------------------------------------------ entry point
@@ -477,6 +478,10 @@ class Extractor:
             return UNKNOWN
         if attr.startswith("__") and attr.endswith("__"):
             return UNKNOWN
+        if not call and self.api.kind(api) != "method":
+            # Data attributes of modules, optimizers, devices (conv.weight, opt.param_groups,
+            # device.type) follow from the object itself; the object's API is what migrates.
+            return self.owners.attribute_result(api, recv, attr)
         self.emit(api, usage if call else "reference", "certain", (node, "a"), (end, "e"), args)
         if call:
             return self.owners.call_result(api, recv, attr)
@@ -571,6 +576,18 @@ class Extractor:
                 return ("super", info.qualname if info else "")
             return UNKNOWN
         return UNKNOWN
+
+    def _element(self, v: Val) -> Val:
+        """What iterating over ``v`` yields (containers of modules yield modules)."""
+        if v[0] == "inst" and self._is_torch(v[1]):
+            cls = v[1].rpartition(".")[2]
+            if cls in ("ModuleList", "Sequential"):
+                return inst("torch.nn.Module")
+            if cls == "ParameterList":
+                return TENSOR
+            if cls == "DataLoader":
+                return UNKNOWN
+        return element(v)
 
     def _module_kind(self, info: ClassInfo) -> bool | None:
         if info.module_kind is not None:
@@ -741,7 +758,7 @@ class Extractor:
     def _comp_for(self, cf: cst.CompFor) -> None:
         binder = self.target(cf.target)
         it = self.value(cf.iter)
-        self.bind_target(binder, element(it))
+        self.bind_target(binder, self._element(it))
         for cif in cf.ifs:
             self.value(cif.test)
         if cf.inner_for_in is not None:
@@ -848,7 +865,11 @@ class Extractor:
     def _assign(self, node: cst.Assign) -> None:
         binders = [self.target(t.target) for t in node.targets]
         value = node.value
-        if all(b[0] == "name" for b in binders) and type(value) in (cst.Name, cst.Attribute):
+        if (
+            all(b[0] == "name" for b in binders)
+            and type(value) in (cst.Name, cst.Attribute)
+            and self.scopes[-1].kind != "class"
+        ):
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
@@ -904,7 +925,7 @@ class Extractor:
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
         it = self.value(node.iter)
-        self.bind_target(binder, element(it))
+        self.bind_target(binder, self._element(it))
         self._block(node.body)
         if node.orelse is not None:
             self._block(node.orelse.body)
@@ -917,12 +938,19 @@ class Extractor:
 
     def _try(self, node: cst.Try | cst.TryStar) -> None:
         self._block(node.body)
+        names = self.scopes[-1].names
+        after_body = dict(names)
         for h in node.handlers:
             if h.type is not None:
                 self.value(h.type)
             if h.name is not None and isinstance(h.name.name, cst.Name):
                 self.bind(h.name.name.value, NONTORCH)
             self._block(h.body)
+        # `try: from torch.cuda.amp import GradScaler / except ImportError: GradScaler = None`:
+        # the fallback must not hide the torch name the code uses whenever torch is there.
+        for name, v in after_body.items():
+            if v[0] == "qual" and self._is_torch(v[1]) and names.get(name) != v:
+                names[name] = v
         if node.orelse is not None:
             self._block(node.orelse.body)
         if node.finalbody is not None:
@@ -939,6 +967,44 @@ class Extractor:
                 binder = self.target(item.asname.name)
                 self.bind_target(binder, v if v[0] == "tensor" else UNKNOWN)
         self._block(node.body)
+
+    def _match(self, node: cst.Match) -> None:
+        self.value(node.subject)
+        for case in node.cases:
+            self._pattern(case.pattern)
+            if case.guard is not None:
+                self.value(case.guard)
+            self._block(case.body)
+
+    def _pattern(self, node: cst.CSTNode) -> None:
+        """Match patterns: capture names (``case x``, ``as y``, ``*rest``) are not expressions."""
+        t = type(node)
+        if t is cst.MatchAs:
+            if node.pattern is not None:
+                self._pattern(node.pattern)
+            if node.name is not None:
+                self.bind(node.name.value, UNKNOWN)
+        elif t is cst.MatchStar:
+            if node.name is not None:
+                self.bind(node.name.value, seq(UNKNOWN))
+        elif t is cst.MatchValue:
+            self.value(node.value)
+        elif t is cst.MatchClass:
+            self.value(node.cls)
+            for el in node.patterns:
+                self._pattern(el.value)
+            for kw in node.kwds:
+                self._pattern(kw.pattern)
+        elif t is cst.MatchMapping:
+            for el in node.elements:
+                self.value(el.key)
+                self._pattern(el.pattern)
+        elif t in (cst.MatchList, cst.MatchTuple):
+            for el in node.patterns:
+                self._pattern(el.value if isinstance(el, cst.MatchSequenceElement) else el)
+        elif t is cst.MatchOr:
+            for el in node.patterns:
+                self._pattern(el.pattern)
 
     # ------------------------------------------------------------------ imports
     def _import(self, node: cst.Import) -> None:

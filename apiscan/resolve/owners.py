@@ -150,6 +150,8 @@ class Owners:
             return NONTORCH
         if attr == "param_groups":
             return seq(NONTORCH)
+        if attr in MODULE_TENSOR_ATTRS:
+            return TENSOR
         return UNKNOWN
 
     def guess(self, attr: str, hint: str) -> tuple[str, Val] | None:

@@ -127,24 +127,29 @@ class TorchApi:
 
     def star_exports(self, module: str) -> frozenset[str] | None:
         """Local names `from module import *` binds that are torch APIs; None if not a module."""
-        real = module if module in self._modules else self.canonical(module)
-        if real is None or real not in self._modules:
-            return None
-        return frozenset(self._stars.get(real, ()))
+        real = self._module_name(module)
+        return None if real is None else frozenset(self._stars.get(real, ()))
 
     def star_bindings(self, module: str) -> dict[str, str]:
         """Local name → canonical name for everything `from module import *` binds."""
-        real = module if module in self._modules else self.canonical(module)
+        real = self._module_name(module)
+        if real is None:
+            return {}
         bound: dict[str, str] = {}
-        for local in sorted(self.star_exports(module) or ()):
+        for local in sorted(self._stars.get(real, ())):
             target = self.canonical(f"{real}.{local}")
             if target is not None:
                 bound[local] = target
         return bound
 
+    def _module_name(self, name: str) -> str | None:
+        """The importable module `name` spells, directly or through an alias path."""
+        real = name if name in self._modules else self.canonical(name)
+        return real if real is not None and real in self._modules else None
+
     def is_module(self, name: str) -> bool:
         """True for importable public torch modules and attribute paths that name one."""
-        return name in self._modules or self.canonical(name) in self._modules
+        return self._module_name(name) is not None
 
     def spellings(self, name: str) -> tuple[str, ...]:
         """Every spelling of `name`'s object in the primary namespaces, canonical first: a

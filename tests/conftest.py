@@ -1,0 +1,1 @@
+"""Shared test set-up: this directory is importable (``scan_helpers``)."""
