@@ -64,6 +64,10 @@ class AnalysisCache:
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(directory / "analyses.sqlite3", timeout=10)
+            # A cache may lose its last writes in a crash; it must not make every scan wait
+            # for the disk. A damaged database reads as misses (sqlite3.Error below).
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=OFF")
             self.conn.execute(
                 "CREATE TABLE IF NOT EXISTS analysis (key TEXT PRIMARY KEY, value BLOB)"
             )
@@ -77,7 +81,7 @@ class AnalysisCache:
         keys = list(keys)
         try:
             for i in range(0, len(keys), 500):
-                chunk = keys[i:i + 500]
+                chunk = keys[i : i + 500]
                 marks = ",".join("?" * len(chunk))
                 rows = self.conn.execute(
                     f"SELECT key, value FROM analysis WHERE key IN ({marks})", chunk

@@ -17,10 +17,30 @@ from apiscan.model import ErrorFinding, Span
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
 SKIP_DIRS: frozenset[str] = frozenset(
     {
-        ".git", ".hg", ".svn", ".bzr", "__pycache__", ".mypy_cache", ".pytest_cache",
-        ".ruff_cache", ".tox", ".nox", ".eggs", ".venv", "venv", ".env", "env", "virtualenv",
-        "site-packages", "node_modules", "build", "dist", ".ipynb_checkpoints", ".idea",
-        ".vscode", ".apiscan_cache",
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        ".eggs",
+        ".venv",
+        "venv",
+        ".env",
+        "env",
+        "virtualenv",
+        "site-packages",
+        "node_modules",
+        "build",
+        "dist",
+        ".ipynb_checkpoints",
+        ".idea",
+        ".vscode",
+        ".apiscan_cache",
     }
 )
 
@@ -70,7 +90,9 @@ def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
 def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
     name = relpath.rsplit("/", 1)[-1]
     return any(
-        fnmatch.fnmatch(relpath, p) or fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relpath, p + "/*")
+        fnmatch.fnmatch(relpath, p)
+        or fnmatch.fnmatch(name, p)
+        or fnmatch.fnmatch(relpath, p + "/*")
         for p in patterns
     )
 
@@ -148,9 +170,7 @@ def discover(
     walk(base, PurePosixPath("."))
     for i, f in enumerate(files):
         files[i] = SourceFile(f.abspath, _clean(f.relpath), f.modules, f.is_package)
-    errors = [
-        ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors
-    ]
+    errors = [ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors]
     files.sort(key=lambda f: f.relpath)
     return base, files, errors
 

@@ -1,14 +1,18 @@
-"""Stage 2: decoded source → LibCST module, or a precise error.
+"""Stage 2: decoded source → (Python ``ast`` tree, LibCST module), or a precise error.
 
-LibCST's own syntax-error positions are sometimes off (it reports 1:1 for inconsistent tabs);
-Python's compiler is the reference users know, so when LibCST rejects a file we ask
-``compile`` where the error is and what it is, and fall back to LibCST's message only when
-Python accepts the file (a construct LibCST's grammar does not support yet).
+Python's own parser runs first. It is ten times cheaper than LibCST's, its syntax errors are
+the ones users know (LibCST reports 1:1 for inconsistent tabs), and it refuses pathologically
+deep code with a RecursionError where LibCST's native parser can crash the whole process
+(a 20,000-term ``a + a + ...`` chain segfaults it). Its tree is reused for positions
+(:mod:`apiscan.extract.positions`). LibCST then parses what Python accepted; the rare construct
+its grammar lacks is reported as a syntax error naming LibCST.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 
 import libcst as cst
 
@@ -22,27 +26,38 @@ _PY2_HINTS = (
     re.compile(r"\b0[0-7]+[lL]?\b|\b\d+[lL]\b|\bur[\"']"),
 )
 
+TOO_DEEP = FileError("E008", "too deeply nested to analyse (Python's parser refuses it)")
+
+
+def parse_python(text: str, relpath: str) -> ast.Module | FileError:
+    """Python's own parse: the guard before LibCST, and the source of positions."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our report
+            return ast.parse(text, relpath)
+    except SyntaxError as exc:
+        return syntax_error(text, exc.msg, exc.lineno or 1, (exc.offset or 1) - 1)
+    except (RecursionError, MemoryError):
+        return TOO_DEEP
+    except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
+        return FileError("E003", f"syntax error: {exc}")
+
 
 def parse_module(text: str, relpath: str) -> cst.Module | FileError:
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        return _syntax_error(text, relpath, f"{exc.message}", exc.raw_line, exc.raw_column)
+        return syntax_error(
+            text,
+            f"LibCST cannot parse this file although Python can: {exc.message}",
+            exc.raw_line,
+            exc.raw_column,
+        )
     except RecursionError:
-        return FileError("E008", "too deeply nested for the parser (recursion limit reached)")
+        return TOO_DEEP
 
 
-def _syntax_error(text: str, relpath: str, cst_message: str, line: int, col: int) -> FileError:
-    try:
-        compile(text, relpath, "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
-    except SyntaxError as exc:
-        line = exc.lineno or line
-        col = (exc.offset or 1) - 1
-        message = exc.msg
-    except (RecursionError, MemoryError):
-        return FileError("E008", "too deeply nested for the parser (recursion limit reached)")
-    else:
-        message = f"LibCST cannot parse this file although Python can: {cst_message}"
+def syntax_error(text: str, message: str, line: int, col: int) -> FileError:
     lines = text.splitlines()
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     if any(p.search(source_line) for p in _PY2_HINTS):

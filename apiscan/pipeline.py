@@ -10,6 +10,7 @@ so a warm re-scan of an unchanged repository costs little more than hashing its 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from apiscan.model import (
     ApiFinding,
     ApiUse,
     ErrorFinding,
+    FileError,
     FileSummary,
     Finding,
     MappingInfo,
@@ -50,8 +52,11 @@ class ScanOptions:
     excludes: tuple[str, ...] = ()
     jobs: int | None = None  # None: all cores
     cache_dir: Path | None = field(default_factory=default_cache_dir)  # None: no cache
-    max_file_size: int = 5_000_000
+    max_file_size: int = 1_000_000
     progress: bool = False
+    #: Slow imports to run in a background thread once the workers are forked (the text
+    #: report's pandas): they then cost nothing on a cold scan's wall time.
+    warmup: Callable[[], None] | None = None
 
 
 ProgressHook = Callable[[int, int], None]
@@ -64,7 +69,7 @@ def scan(options: ScanOptions) -> ScanResult:
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    root, files, walk_errors = discover(options.path, options.excludes)
+    _root, files, walk_errors = discover(options.path, options.excludes)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -74,8 +79,11 @@ def scan(options: ScanOptions) -> ScanResult:
         try:
             data = Path(f.abspath).read_bytes()
         except OSError as exc:
-            read_errors.append(ErrorFinding(f.relpath, Span(1, 1, 1, 1), "E001",
-                                            f"cannot read file: {exc.strerror or exc}"))
+            read_errors.append(
+                ErrorFinding(
+                    f.relpath, Span(1, 1, 1, 1), "E001", f"cannot read file: {exc.strerror or exc}"
+                )
+            )
             continue
         tasks.append(FileTask(f.relpath, f.modules, f.is_package, data))
     stats["read_s"] = time.perf_counter() - t0
@@ -109,9 +117,11 @@ def scan(options: ScanOptions) -> ScanResult:
 class _Runner:
     """Cache lookups, then the misses in-process or in a process pool."""
 
-    def __init__(self, cache: AnalysisCache, ctx: str, local_roots: frozenset[str],
-                 options: ScanOptions) -> None:
+    def __init__(
+        self, cache: AnalysisCache, ctx: str, local_roots: frozenset[str], options: ScanOptions
+    ) -> None:
         self.cache, self.ctx, self.local_roots, self.options = cache, ctx, local_roots, options
+        self.options_warmup = options.warmup  # run at most once
         self.analysed = 0
         self.cached = 0
 
@@ -128,51 +138,82 @@ class _Runner:
         return [results[k] for k in keys]
 
     def _analyse(self, tasks: list[FileTask]) -> list[FileAnalysis]:
+        """Analyse in worker processes, always: a parser crash (LibCST's native parser can
+        segfault on pathological input) then costs one file, not the scan."""
         if not tasks:
             return []
-        jobs = self.options.jobs or os.cpu_count() or 1
-        size = sum(len(t.data) for t in tasks)
-        progress = _progress(len(tasks)) if self.options.progress else None
-        try:
-            if jobs <= 1 or size < POOL_MIN_BYTES or len(tasks) < 2:
-                out = []
-                for i, t in enumerate(tasks):
-                    out.append(analyse(t, self.local_roots, self.options.max_file_size))
-                    if progress:
-                        progress(i + 1)
-                return out
-            return self._pool(tasks, jobs, progress)
-        finally:
-            if progress:
-                progress(-1)
-
-    def _pool(self, tasks: list[FileTask], jobs: int,
-              progress: Callable[[int], None] | None) -> list[FileAnalysis]:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         # Load what every worker needs once, before forking, so workers inherit it.
         import apiscan.extract.api_uses  # noqa: F401
         from apiscan.resolve.torch_api import load_torch_api
 
         load_torch_api()
+        jobs = self.options.jobs or os.cpu_count() or 1
+        size = sum(len(t.data) for t in tasks)
+        if size < POOL_MIN_BYTES:
+            jobs = 1  # one worker: isolation without the cost of starting several
+        jobs = min(jobs, len(tasks))
         order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i].data))
         results: list[FileAnalysis | None] = [None] * len(tasks)
         ctx = multiprocessing.get_context("fork")
         chunk = max(1, min(16, len(tasks) // (jobs * 8)))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            mapped = pool.map(
-                _analyse_one,
-                (tasks[i] for i in order),
-                [self.local_roots] * len(order),
-                [self.options.max_file_size] * len(order),
-                chunksize=chunk,
-            )
-            for done, (i, fa) in enumerate(zip(order, mapped, strict=True), 1):
-                results[i] = fa
-                if progress:
-                    progress(done)
+        progress = None
+        warm = None
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+                mapped = pool.map(
+                    _analyse_one,
+                    (tasks[i] for i in order),
+                    [self.local_roots] * len(order),
+                    [self.options.max_file_size] * len(order),
+                    chunksize=chunk,
+                )
+                # Threads start only now that the workers are forked.
+                warm = self._start_warmup()
+                progress = _progress(len(tasks)) if self.options.progress else None
+                for done, (i, fa) in enumerate(zip(order, mapped, strict=True), 1):
+                    results[i] = fa
+                    if progress:
+                        progress(done)
+        except BrokenProcessPool:
+            for i in order:
+                if results[i] is None:
+                    results[i] = self._isolated(tasks[i], ctx)
+        finally:
+            if progress:
+                progress(-1)
+            if warm is not None:
+                warm.join()
         return [r for r in results if r is not None]
+
+    def _isolated(self, task: FileTask, ctx: object) -> FileAnalysis:
+        """Re-run one file alone after a worker died, so a crash is pinned on its file."""
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:  # type: ignore[arg-type]
+                return pool.submit(
+                    _analyse_one, task, self.local_roots, self.options.max_file_size
+                ).result()
+        except BrokenProcessPool:
+            err = FileError(
+                "E009",
+                "the parser crashed on this file (the worker process died);"
+                " it was skipped and the rest of the scan went on",
+            )
+            return FileAnalysis(task.relpath, task.modules, "", 0, errors=(err,))
+
+    def _start_warmup(self) -> threading.Thread | None:
+        hook, self.options_warmup = self.options_warmup, None
+        if hook is None:
+            return None
+        thread = threading.Thread(target=hook, name="apiscan-warmup", daemon=True)
+        thread.start()
+        return thread
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:
@@ -183,8 +224,9 @@ def _progress(total: int) -> Callable[[int], None]:
     """A progress bar on stderr (only used when stderr is a terminal)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    bar = Progress("scanning", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   transient=True)
+    bar = Progress(
+        "scanning", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+    )
     bar.start()
     task_id = bar.add_task("scan", total=total)
 
@@ -289,8 +331,13 @@ class ClassTable:
         return "user", None
 
 
-def join(root: str, analyses: list[FileAnalysis], extra_errors: list[ErrorFinding],
-         table: MappingTable, stats: dict[str, float]) -> ScanResult:
+def join(
+    root: str,
+    analyses: list[FileAnalysis],
+    extra_errors: list[ErrorFinding],
+    table: MappingTable,
+    stats: dict[str, float],
+) -> ScanResult:
     from apiscan.resolve.torch_api import load_torch_api
 
     api = load_torch_api()
@@ -330,8 +377,16 @@ def join(root: str, analyses: list[FileAnalysis], extra_errors: list[ErrorFindin
 
 
 def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
-    return ApiUse(api, use.span, use.usage, confidence, use.function, use.positional,
-                  use.keywords, use.star_args)
+    return ApiUse(
+        api,
+        use.span,
+        use.usage,
+        confidence,
+        use.function,
+        use.positional,
+        use.keywords,
+        use.star_args,
+    )
 
 
 class _Matcher:
@@ -373,15 +428,30 @@ class _Matcher:
             self.memo[key] = m
         if m is None:
             return ApiFinding(
-                path, use.span, use.api, "unknown", None, use.confidence,
+                path,
+                use.span,
+                use.api,
+                "unknown",
+                None,
+                use.confidence,
                 f"not a public API of torch {api.version} (private, removed or misspelt)",
-                use.usage, namespace_of(use.api), use.function,
+                use.usage,
+                namespace_of(use.api),
+                use.function,
             )
         return ApiFinding(
-            path=path, span=use.span, api=use.api, status=m.status,
-            mindspore_api=m.mindspore_api, confidence=use.confidence, note=m.note,
-            usage=use.usage, namespace=namespace_of(use.api), function=use.function,
-            diff_url=m.diff_url, mapping_version=m.source_version,
-            unsupported_params=m.unsupported_params, target_exists=m.target_exists,
+            path=path,
+            span=use.span,
+            api=use.api,
+            status=m.status,
+            mindspore_api=m.mindspore_api,
+            confidence=use.confidence,
+            note=m.note,
+            usage=use.usage,
+            namespace=namespace_of(use.api),
+            function=use.function,
+            diff_url=m.diff_url,
+            mapping_version=m.source_version,
+            unsupported_params=m.unsupported_params,
+            target_exists=m.target_exists,
         )
-

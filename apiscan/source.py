@@ -25,8 +25,11 @@ def decode_source(data: bytes) -> DecodedSource | FileError:
     """Decode ``data`` as Python source or say precisely why it cannot be."""
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
-        return FileError("E004", "source contains null bytes; Python refuses to compile it",
-                         Span(line, 1, line, 1))
+        return FileError(
+            "E004",
+            "source contains null bytes; Python refuses to compile it",
+            Span(line, 1, line, 1),
+        )
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:

@@ -188,8 +188,10 @@ DOC_PARAM = re.compile(
     r"^(?P<stars>\*{0,2})(?P<name>[A-Za-z_]\w*)\s*(?::\s*(?P<ann>[^=]+?))?\s*(?P<default>=.*)?$"
 )
 # Prose that names a property's result in torch's attribute docstrings.
-PROSE_BOOL = re.compile(r"^Is ``True`` if")
-PROSE_TENSOR = re.compile(r"^Returns a (?:view of|new tensor)")
+PROSE_BOOL = re.compile(r"^(?:Is ``True`` if|Returns True if)")
+PROSE_TENSOR = re.compile(r"^Returns a (?:view of|new [Tt]ensor)")
+# A docstring line that only points at the function it mirrors (Tensor.split → torch.split).
+SEE_ALSO = re.compile(r"^\s*See :func:`~?(?P<target>torch\.[\w.]+)`\.?\s*$", re.MULTILINE)
 PROSE_ALIAS = re.compile(
     r"^(?:Alias for|Accessing this property is equivalent to calling) "
     r":(?:meth|attr|func):`~?(?:[\w.]*\.)?(?P<target>\w+)(?:\(\))?`"
@@ -247,8 +249,9 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
     parts: list[str] = []
     depth = 0
     quote = ""
-    current: list[str] = []
-    for char in text:
+    start = position = 0
+    while position < len(text):
+        char = text[position]
         if quote:
             quote = "" if char == quote else quote
         elif char in "'\"":
@@ -257,12 +260,13 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
             depth += 1
         elif char in ")]}":
             depth -= 1
-        elif char == sep and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
+        elif depth == 0 and text.startswith(sep, position):
+            parts.append(text[start:position].strip())
+            position += len(sep)
+            start = position
             continue
-        current.append(char)
-    parts.append("".join(current).strip())
+        position += 1
+    parts.append(text[start:].strip())
     return [part for part in parts if part]
 
 
@@ -293,20 +297,26 @@ def params_from_doc_line(text: str) -> list[list[object]] | None:
     return params
 
 
+def docstring(obj: object) -> str:
+    doc = getattr(obj, "__doc__", None)
+    return doc if isinstance(doc, str) else ""
+
+
 def doc_signature(obj: object, name: str) -> tuple[list[list[object]] | None, str | None] | None:
     """(params, return text) from a docstring whose first line is `name(...) -> ret`."""
-    doc = getattr(obj, "__doc__", None)
-    if not isinstance(doc, str):
-        return None
-    first = doc.strip().split("\n", 1)[0].strip()
+    first = docstring(obj).strip().split("\n", 1)[0].strip()
     match = DOC_NAME.match(first)
-    if match is None or match["name"] != name:
+    if match is None:
         return None
     close = closing_bracket(first, match.end() - 1)
     tail = DOC_RETURNS.match(first[close + 1 :]) if close is not None else None
     if close is None or tail is None:
         return None
     ret = tail["ret"].strip() if tail["ret"] else None
+    # An alias documents its target (Tensor.less: `lt(other) -> Tensor`); without the
+    # `-> ret` of a signature line, a call in prose (`Example(...)`) is no signature.
+    if match["name"] != name and ret is None:
+        return None
     return params_from_doc_line(first[match.end() : close]), ret
 
 
@@ -362,8 +372,8 @@ class ReturnClassifier:
         union = re.fullmatch(r"(?:Union|Optional)\[(.*)\]", text)
         if union:
             parts = split_top_level(union[1])
-        elif " or " in text and "[" not in text and "(" not in text:
-            parts = [part.strip() for part in text.split(" or ")]
+        elif len(split_top_level(text, " or ")) > 1:  # `Tensor or (Tensor, Tensor)`
+            parts = split_top_level(text, " or ")
         else:
             parts = split_top_level(text, "|")
         return [part for part in parts if part not in ("None", "NoneType")] or ["None"]
@@ -672,6 +682,7 @@ class Builder:
         self.class_names: dict[int, str] = {}
         self.classes: dict[str, type] = {}
         self.tabled: list[str] = []  # classes whose members are listed: those in primary namespaces
+        self.docs: dict[str, str] = {}  # docstrings of functions and members, for derive_returns
         self.returns = ReturnClassifier(frozenset({torch.nn.Module.__name__}))
 
     def build(self) -> Index:
@@ -715,12 +726,12 @@ class Builder:
             for sighting in sightings:
                 if sighting.path == canonical_path:
                     self.index.names[sighting.path] = self.entry(sighting)
+                    self.docs[sighting.path] = docstring(sighting.obj)
                 else:
                     self.index.aliases[sighting.path] = canonical_path
         for path in self.tabled:
             self.add_members(path, self.classes[path])
-        self.prose_returns()
-        self.dunder_returns()
+        self.derive_returns()
         self.index.stars = self.star_exports(modules)
         self.index.owner_roots = [self.class_names[id(cls)] for cls in OWNER_ROOTS]
         self.verify_members()
@@ -827,6 +838,7 @@ class Builder:
             entry = self.member_entry(attr, klass, raw)
             if entry is not None:
                 self.index.names[member_path] = entry
+                self.docs[member_path] = docstring(raw)
 
     def member_entry(self, attr: str, klass: type, raw: object) -> dict[str, object] | None:
         dunder = attr.startswith("__")
@@ -869,42 +881,52 @@ class Builder:
             return from_doc[1]
         return None
 
-    def prose_returns(self) -> None:
-        """Fill properties' returns from their docstring prose (`Is ``True`` if ...`)."""
-        for path, entry in self.index.names.items():
-            if entry["k"] != "property" or "r" in entry:
-                continue
-            owner, attr = path.rsplit(".", 1)
-            cls = self.classes.get(owner)
-            raw = inspect.getattr_static(cls, attr, None) if cls is not None else None
-            doc = getattr(raw, "__doc__", None)
-            if not isinstance(doc, str):
-                continue
-            doc = doc.strip()
-            alias = PROSE_ALIAS.match(doc)
-            if PROSE_BOOL.match(doc):
-                entry["r"] = "bool"
-            elif PROSE_TENSOR.match(doc):
-                entry["r"] = "tensor"
-            elif alias:
-                target = self.index.names.get(f"{owner}.{alias['target']}")
-                if target is not None and "r" in target:
-                    entry["r"] = target["r"]
+    def derive_returns(self) -> None:
+        """Fill unknown returns from what the docs and conventions say, in order:
 
-    def dunder_returns(self) -> None:
-        """`__add__`, `__radd__`, `__iadd__` return what `add` returns on the same class."""
+        - prose: `Is ``True`` if ...` → bool; `Returns a view of / a new tensor` → tensor;
+          `Alias for :meth:`dim`` → what `dim` returns;
+        - `See :func:`torch.split`` → what torch.split returns (Tensor.split);
+        - `__add__`, `__radd__`, `__iadd__` → what `add` returns on the same class;
+        - a trailing-underscore method of a Tensor or Module works in place and returns self.
+        """
         for path, entry in self.index.names.items():
-            if entry["k"] != "method" or "r" in entry:
+            if "r" in entry or entry["k"] not in ("function", "method", "property"):
                 continue
-            owner, attr = path.rsplit(".", 1)
-            if not re.fullmatch(r"__\w+__", attr):
-                continue
+            owner, _, attr = path.rpartition(".")
+            kind = self.doc_returns(owner, self.docs.get(path, ""))
+            if kind is None and entry["k"] == "method":
+                kind = self.convention_returns(owner, attr)
+            if kind is not None:
+                entry["r"] = kind
+
+    def doc_returns(self, owner: str, doc: str) -> str | None:
+        text = doc.strip()
+        if PROSE_BOOL.match(text):
+            return "bool"
+        if PROSE_TENSOR.match(text):
+            return "tensor"
+        alias = PROSE_ALIAS.match(text)
+        see = SEE_ALSO.search(doc)
+        spelled = f"{owner}.{alias['target']}" if alias else see["target"] if see else None
+        if spelled is None:
+            return None
+        target = self.index.names.get(self.index.aliases.get(spelled, spelled))
+        return None if target is None else typing.cast("str | None", target.get("r"))
+
+    def convention_returns(self, owner: str, attr: str) -> str | None:
+        if re.fullmatch(r"__\w+__", attr):
             stem = attr[2:-2]
             for candidate in (stem, stem[1:]):
                 target = self.index.names.get(f"{owner}.{candidate}")
                 if target is not None and target["k"] == "method" and "r" in target:
-                    entry["r"] = target["r"]
-                    break
+                    return typing.cast(str, target["r"])
+            return None
+        cls = self.classes.get(owner)
+        in_place = attr.endswith("_") and not attr.startswith("_")
+        if in_place and cls is not None and issubclass(cls, (torch.Tensor, torch.nn.Module)):
+            return class_returns(cls)
+        return None
 
     def verify_members(self) -> None:
         """The file stores each member once, on its owner; prove lookup through `bases`

@@ -29,23 +29,47 @@ def _scan_parser() -> argparse.ArgumentParser:
         "Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage error.",
     )
     p.add_argument("path", help="repository directory or Python file to scan")
-    p.add_argument("-f", "--format", default="text",
-                   help="report format: text (default), json, csv, markdown")
+    p.add_argument(
+        "-f", "--format", default="text", help="report format: text (default), json, csv, markdown"
+    )
     p.add_argument("-o", "--output", help="write the report to this file instead of stdout")
-    p.add_argument("--ms-version", default=None, metavar="VERSION",
-                   help=f"MindSpore mapping table: {'|'.join(KNOWN_VERSIONS)} "
-                   f"(default {DEFAULT_VERSION}, older tables filling in rows it lacks)")
-    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                   help="skip paths matching GLOB (relative to PATH; repeatable)")
-    p.add_argument("--fail-on", choices=sorted(FAIL_ON), default=None,
-                   help="exit 1 if any finding has this status (different includes missing)")
-    p.add_argument("-j", "--jobs", type=int, default=None,
-                   help="worker processes (default: all cores)")
+    p.add_argument(
+        "--ms-version",
+        default=None,
+        metavar="VERSION",
+        help=f"MindSpore mapping table: {'|'.join(KNOWN_VERSIONS)} "
+        f"(default {DEFAULT_VERSION}, older tables filling in rows it lacks)",
+    )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip paths matching GLOB (relative to PATH; repeatable)",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=sorted(FAIL_ON),
+        default=None,
+        help="exit 1 if any finding has this status (different includes missing)",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)"
+    )
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    p.add_argument("--cache-dir", default=None,
-                   help="cache directory (default: $APISCAN_CACHE_DIR or ~/.cache/apiscan)")
-    p.add_argument("--max-file-size", type=int, default=5_000_000, metavar="BYTES",
-                   help="skip (and report) files larger than this (default 5000000)")
+    p.add_argument(
+        "--cache-dir",
+        default=None,
+        help="cache directory (default: $APISCAN_CACHE_DIR or ~/.cache/apiscan)",
+    )
+    p.add_argument(
+        "--max-file-size",
+        type=int,
+        default=1_000_000,
+        metavar="BYTES",
+        help="skip (and report) files larger than this: LibCST needs ~10 s per MB "
+        "(default 1000000)",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
@@ -62,12 +86,14 @@ def run_scan(argv: list[str]) -> int:
     from apiscan.mapping.store import UnknownVersionError
     from apiscan.pipeline import ScanOptions, scan
     from apiscan.report import formats, get_reporter
+    from apiscan.report.base import prepare_hook
 
     try:
         reporter = get_reporter(args.format)
     except KeyError:
         return _usage_error(
-            f"unknown format {args.format!r}; choose one of: {', '.join(formats())}")
+            f"unknown format {args.format!r}; choose one of: {', '.join(formats())}"
+        )
     if args.jobs is not None and args.jobs < 1:
         return _usage_error("--jobs must be at least 1")
     if not os.path.lexists(args.path):
@@ -83,6 +109,7 @@ def run_scan(argv: list[str]) -> int:
         cache_dir=cache_dir,
         max_file_size=args.max_file_size,
         progress=not args.no_progress and sys.stderr.isatty(),
+        warmup=prepare_hook(reporter),
     )
     try:
         result = scan(options)
@@ -105,8 +132,9 @@ def run_scan(argv: list[str]) -> int:
 
 def run_mapping(argv: list[str]) -> int:
     """``apiscan mapping``: the mapping tables shipped, and which one is the default."""
-    p = argparse.ArgumentParser(prog="apiscan mapping",
-                                description="List the PyTorch→MindSpore mapping tables.")
+    p = argparse.ArgumentParser(
+        prog="apiscan mapping", description="List the PyTorch→MindSpore mapping tables."
+    )
     p.parse_args(argv)
     from apiscan.mapping.store import DEFAULT_VERSION, KNOWN_VERSIONS, load_table
 
@@ -115,8 +143,10 @@ def run_mapping(argv: list[str]) -> int:
         merged = load_table(v)
         src = only.sources[0] if only.sources else {}
         mark = " (default)" if v == DEFAULT_VERSION else ""
-        print(f"{v}{mark}: {len(only)} APIs in its own table, {len(merged)} with older tables "
-              f"filling in; docs {src.get('branch', '?')} @ {str(src.get('commit', '?'))[:12]}")
+        print(
+            f"{v}{mark}: {len(only)} APIs in its own table, {len(merged)} with older tables "
+            f"filling in; docs {src.get('branch', '?')} @ {str(src.get('commit', '?'))[:12]}"
+        )
     return 0
 
 

@@ -33,51 +33,73 @@ def count_lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def analyse(task: FileTask, local_roots: frozenset[str],
-            max_file_size: int = 5_000_000) -> FileAnalysis:
+def analyse(
+    task: FileTask, local_roots: frozenset[str], max_file_size: int = 1_000_000
+) -> FileAnalysis:
     """Analyse one file; never raises."""
     sha = hashlib.sha256(task.data).hexdigest()
     base = FileAnalysis(task.relpath, task.modules, sha, 0)
     if len(task.data) > max_file_size:
-        return _with_error(base, FileError(
-            "E007", f"file is {len(task.data) / 1e6:.1f} MB, above the {max_file_size / 1e6:.1f}"
-            " MB limit (--max-file-size); skipped"))
+        return _with_error(
+            base,
+            FileError(
+                "E007",
+                f"file is {len(task.data) / 1e6:.1f} MB, above the {max_file_size / 1e6:.1f}"
+                " MB limit (--max-file-size); skipped",
+            ),
+        )
     decoded = decode_source(task.data)
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
     try:
         return _analyse_text(task, decoded, sha, local_roots)
     except RecursionError:
-        return _with_error(base, FileError(
-            "E008", "too deeply nested to analyse (recursion limit reached)"))
+        return _with_error(
+            base, FileError("E008", "too deeply nested to analyse (recursion limit reached)")
+        )
     except Exception as exc:  # a bug of ours must not lose the other files' results
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        return _with_error(base, FileError(
-            "E009", f"internal error: {type(exc).__name__}: {exc} "
-            f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}); please report it"))
+        return _with_error(
+            base,
+            FileError(
+                "E009",
+                f"internal error: {type(exc).__name__}: {exc} "
+                f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}); please report it",
+            ),
+        )
 
 
 def _with_error(base: FileAnalysis, err: FileError) -> FileAnalysis:
     return FileAnalysis(base.path, base.modules, base.sha256, base.lines, errors=(err,))
 
 
-def _analyse_text(task: FileTask, decoded: DecodedSource, sha: str,
-                  local_roots: frozenset[str]) -> FileAnalysis:
+def _analyse_text(
+    task: FileTask, decoded: DecodedSource, sha: str, local_roots: frozenset[str]
+) -> FileAnalysis:
     # Imported here: the warm (all-cached) path never needs libcst.
     from apiscan.extract.api_uses import Extractor
     from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
-    from apiscan.parsing import parse_module
+    from apiscan.parsing import parse_module, parse_python
     from apiscan.resolve.owners import Owners
     from apiscan.resolve.torch_api import load_torch_api
 
     text = decoded.text
     lines = count_lines(text)
+    tree = parse_python(text, task.relpath)
+    if isinstance(tree, FileError):
+        return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
     module = parse_module(text, task.relpath)
     if isinstance(module, FileError):
         return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(module,))
     api = load_torch_api()
-    ext = Extractor(api, _owners(api, Owners), task.modules[0] if task.modules else "",
-                    task.is_package, local_roots, dict(task.reexports))
+    ext = Extractor(
+        api,
+        _owners(api, Owners),
+        task.modules[0] if task.modules else "",
+        task.is_package,
+        local_roots,
+        dict(task.reexports),
+    )
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 6000))
     try:
@@ -88,7 +110,7 @@ def _analyse_text(task: FileTask, decoded: DecodedSource, sha: str,
     fallback = False
     if emits:
         try:
-            spans = spans_from_ast(text, emits, ext.ords, ext.counts)
+            spans = spans_from_ast(tree, text, emits, ext.ords, ext.counts)
         except PositionMismatch:
             spans = spans_from_libcst(module, emits)
             fallback = True
@@ -97,20 +119,43 @@ def _analyse_text(task: FileTask, decoded: DecodedSource, sha: str,
     uses: list[ApiUse] = []
     pending: list[PendingMember] = []
     for e, span in zip(emits, spans, strict=True):
-        use = ApiUse(e.api, span, e.usage, e.confidence, e.function, e.positional, e.keywords,
-                     e.star_args)
+        use = ApiUse(
+            e.api, span, e.usage, e.confidence, e.function, e.positional, e.keywords, e.star_args
+        )
         if e.pending_cls:
-            pending.append(PendingMember(e.pending_cls, e.pending_attr,
-                                         ApiUse("", span, e.usage, "certain", e.function,
-                                                e.positional, e.keywords, e.star_args),
-                                         e.api))
+            pending.append(
+                PendingMember(
+                    e.pending_cls,
+                    e.pending_attr,
+                    ApiUse(
+                        "",
+                        span,
+                        e.usage,
+                        "certain",
+                        e.function,
+                        e.positional,
+                        e.keywords,
+                        e.star_args,
+                    ),
+                    e.api,
+                )
+            )
         else:
             uses.append(use)
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     return FileAnalysis(
-        task.relpath, task.modules, sha, lines, tuple(uses), tuple(pending), ext.exports(),
-        ext.class_facts(), tuple(sorted(ext.local_refs)), (), fallback,
+        task.relpath,
+        task.modules,
+        sha,
+        lines,
+        tuple(uses),
+        tuple(pending),
+        ext.exports(),
+        ext.class_facts(),
+        tuple(sorted(ext.local_refs)),
+        (),
+        fallback,
     )
 
 
@@ -125,15 +170,16 @@ def _owners(api: object, factory: type) -> object:
     return _OWNERS[key]
 
 
-def reexport_subset(local_refs: tuple[str, ...],
-                    reexports: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+def reexport_subset(
+    local_refs: tuple[str, ...], reexports: Mapping[str, str]
+) -> tuple[tuple[str, str], ...]:
     """The re-exports a file's analysis depends on (they go into its cache key)."""
     out: dict[str, str] = {}
     for ref in local_refs:
         if ref.endswith(".*"):
             prefix = ref[:-1]
             for k, v in reexports.items():
-                if k.startswith(prefix) and "." not in k[len(prefix):]:
+                if k.startswith(prefix) and "." not in k[len(prefix) :]:
                     out[k] = v
         elif ref in reexports:
             out[ref] = reexports[ref]

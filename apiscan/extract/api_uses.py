@@ -32,11 +32,11 @@ from apiscan.resolve.torch_api import TorchApi
 from apiscan.resolve.values import (
     ARRAY,
     ARRAY_PACKAGES,
-    PASS_THROUGH,
     BUILTIN_NAMES,
     NON_TORCH_BUILTINS,
     NON_TORCH_PACKAGES,
     NONTORCH,
+    PASS_THROUGH,
     PTENSOR,
     SEQ_BUILTINS,
     SIZE,
@@ -251,12 +251,29 @@ class Extractor:
     def _function(self) -> str:
         return ".".join(self.func_stack)
 
-    def emit(self, api: str, usage: str, confidence: str, start: Ref, end: Ref,
-             args: _Args | None = None, pending: tuple[str, str] = ("", "")) -> None:
+    def emit(
+        self,
+        api: str,
+        usage: str,
+        confidence: str,
+        start: Ref,
+        end: Ref,
+        args: _Args | None = None,
+        pending: tuple[str, str] = ("", ""),
+    ) -> None:
         if self.silent:
             return
-        e = Emit(api, usage, confidence, start, end, self._function(),
-                 in_fstring=self.fstring > 0, pending_cls=pending[0], pending_attr=pending[1])
+        e = Emit(
+            api,
+            usage,
+            confidence,
+            start,
+            end,
+            self._function(),
+            in_fstring=self.fstring > 0,
+            pending_cls=pending[0],
+            pending_attr=pending[1],
+        )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
         self.emits.append(e)
@@ -314,8 +331,9 @@ class Extractor:
         return None
 
     # ------------------------------------------------------------------ emission of names
-    def _emit_qual(self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str,
-                   args: _Args | None = None) -> str | None:
+    def _emit_qual(
+        self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str, args: _Args | None = None
+    ) -> str | None:
         """Report a use of dotted name ``q`` if it is a torch API; return its public name."""
         if not self._is_torch(q):
             return None
@@ -367,8 +385,13 @@ class Extractor:
         return self._member_ref(recv, node, call=False)[0]
 
     def _member_ref(
-        self, recv: Val, node: cst.Attribute, call: bool, args: _Args | None = None,
-        call_node: cst.Call | None = None, usage: str = "call",
+        self,
+        recv: Val,
+        node: cst.Attribute,
+        call: bool,
+        args: _Args | None = None,
+        call_node: cst.Call | None = None,
+        usage: str = "call",
     ) -> tuple[Val, bool]:
         """Resolve ``recv.attr``; report it if it is a torch member. Returns (value, handled).
 
@@ -421,20 +444,39 @@ class Extractor:
             return NONTORCH, True
         return UNKNOWN, True
 
-    def _inst_member(self, cls: str, recv: Val, node: cst.Attribute, attr: str, call: bool,
-                     args: _Args | None, end: cst.CSTNode, usage: str) -> Val:
+    def _inst_member(
+        self,
+        cls: str,
+        recv: Val,
+        node: cst.Attribute,
+        attr: str,
+        call: bool,
+        args: _Args | None,
+        end: cst.CSTNode,
+        usage: str,
+    ) -> Val:
         if self._is_torch(cls):
             return self._torch_member(cls, recv, node, attr, call, args, end, usage)
-        info = self.classes.get(cls[len(self.module_name) + 1:]) if cls.startswith(
-            self.module_name + ".") else None
+        info = (
+            self.classes.get(cls[len(self.module_name) + 1 :])
+            if cls.startswith(self.module_name + ".")
+            else None
+        )
         if info is None:
             # A class from another file: only the join can tell what it inherits.
             if attr.startswith("__"):
                 return UNKNOWN
             guess = self.owners.guess(attr, _hint(node.value)) if call else None
             # api holds the name-based fallback, used if the join cannot resolve the class
-            self.emit(guess[0] if guess else "", usage if call else "reference", "probable",
-                      (node, "a"), (end, "e"), args, pending=(cls, attr))
+            self.emit(
+                guess[0] if guess else "",
+                usage if call else "reference",
+                "probable",
+                (node, "a"),
+                (end, "e"),
+                args,
+                pending=(cls, attr),
+            )
             return PTENSOR if attr == "forward" else UNKNOWN
         if attr in info.attrs:
             v = info.attrs[attr]
@@ -446,8 +488,15 @@ class Extractor:
                 bcls = self.api.canonical(base[1]) or base[1]
                 return self._torch_member(bcls, recv, node, attr, call, args, end, usage)
             if base[0] == "qual":  # base defined in another file
-                self.emit("", usage if call else "reference", "certain", (node, "a"),
-                          (end, "e"), args, pending=(cls, attr))
+                self.emit(
+                    "",
+                    usage if call else "reference",
+                    "certain",
+                    (node, "a"),
+                    (end, "e"),
+                    args,
+                    pending=(cls, attr),
+                )
                 return UNKNOWN
         return UNKNOWN
 
@@ -469,8 +518,17 @@ class Extractor:
             out.append(b)
         return out
 
-    def _torch_member(self, cls: str, recv: Val, node: cst.Attribute, attr: str, call: bool,
-                      args: _Args | None, end: cst.CSTNode, usage: str) -> Val:
+    def _torch_member(
+        self,
+        cls: str,
+        recv: Val,
+        node: cst.Attribute,
+        attr: str,
+        call: bool,
+        args: _Args | None,
+        end: cst.CSTNode,
+        usage: str,
+    ) -> Val:
         api = self.api.member(cls, attr)
         if api is None:
             if self.owners.role(cls) == "module" and attr in MODULE_TENSOR_ATTRS:
@@ -521,8 +579,9 @@ class Extractor:
             return self._call_qual(fv[1], func, node, args, usage)
         return self._call_value(fv, args)
 
-    def _call_qual(self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args,
-                   usage: str) -> Val:
+    def _call_qual(
+        self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
+    ) -> Val:
         name = self._emit_qual(q, func, node, usage, args)
         if name is not None:
             kind = self.api.kind(name)
@@ -634,8 +693,13 @@ class Extractor:
         if left[0] == "tensor" or right[0] == "tensor":
             certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
             if type(node.operator) is cst.MatrixMultiply:
-                self.emit("torch.Tensor.matmul", "operator", "certain" if certain else "probable",
-                          (node, "s"), (node, "e"))
+                self.emit(
+                    "torch.Tensor.matmul",
+                    "operator",
+                    "certain" if certain else "probable",
+                    (node, "s"),
+                    (node, "e"),
+                )
             return TENSOR if certain else PTENSOR
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
@@ -840,7 +904,7 @@ class Extractor:
     def _own_class(self, cls: str) -> ClassInfo | None:
         prefix = self.module_name + "."
         if cls.startswith(prefix):
-            return self.classes.get(cls[len(prefix):])
+            return self.classes.get(cls[len(prefix) :])
         return None
 
     # ------------------------------------------------------------------ statements
@@ -1050,7 +1114,7 @@ class Extractor:
             elif self._is_local(module):
                 prefix = module + "."
                 for key, target in self.reexports.items():
-                    rest = key[len(prefix):] if key.startswith(prefix) else ""
+                    rest = key[len(prefix) :] if key.startswith(prefix) else ""
                     if rest and "." not in rest:
                         out.append((rest, qual(target)))
                 self.local_refs.add(module + ".*")
@@ -1108,8 +1172,9 @@ class Extractor:
         out = []
         for d in decorators:
             e = d.decorator
-            out.append(self._call(e, "decorator") if type(e) is cst.Call
-                       else self.value(e, "decorator"))
+            out.append(
+                self._call(e, "decorator") if type(e) is cst.Call else self.value(e, "decorator")
+            )
         return out
 
     def _annotation(self, node: cst.BaseExpression) -> Val | None:
@@ -1120,9 +1185,12 @@ class Extractor:
             self.annotating -= 1
         if v[0] == "class":
             return inst(f"{self.module_name}.{v[1]}")
-        if v[0] == "qual" and self._is_torch(v[1]):
-            if (self.api.canonical(v[1]) or v[1]) in TENSOR_CLASSES:
-                return TENSOR
+        if (
+            v[0] == "qual"
+            and self._is_torch(v[1])
+            and (self.api.canonical(v[1]) or v[1]) in TENSOR_CLASSES
+        ):
+            return TENSOR
         if v[0] == "builtin" and v[1] in NON_TORCH_BUILTINS | SEQ_BUILTINS:
             return NONTORCH
         return None
@@ -1141,14 +1209,23 @@ class Extractor:
                 d = self.value(p.default)
                 if hint is None and type(p.default) is not cst.Name:
                     hint = NONTORCH if d[0] == "nontorch" else None
-                elif hint is None and isinstance(p.default, cst.Name) and \
-                        p.default.value in ("True", "False"):
+                elif (
+                    hint is None
+                    and isinstance(p.default, cst.Name)
+                    and p.default.value in ("True", "False")
+                ):
                     hint = NONTORCH
             hints[p.name.value] = hint
         return hints
 
-    def _bind_params(self, params: cst.Parameters, hints: dict[str, Val | None],
-                     cls: ClassInfo | None, fname: str, is_static: bool = False) -> None:
+    def _bind_params(
+        self,
+        params: cst.Parameters,
+        hints: dict[str, Val | None],
+        cls: ClassInfo | None,
+        fname: str,
+        is_static: bool = False,
+    ) -> None:
         all_params = _all_params(params)
         positional = [*params.posonly_params, *params.params]
         first = positional[0] if positional and cls is not None and not is_static else None
@@ -1274,9 +1351,8 @@ def _index(recv: Val, index: Val, const_index: int | None, owners: Owners) -> Va
         return element(recv)
     if recv == ARRAY:
         return ARRAY
-    if kind == "inst" and str(recv[1]).startswith("torch."):
-        if owners.role(recv[1]) == "module":
-            return inst("torch.nn.Module")
+    if kind == "inst" and str(recv[1]).startswith("torch.") and owners.role(recv[1]) == "module":
+        return inst("torch.nn.Module")
     return UNKNOWN
 
 

@@ -52,8 +52,7 @@ class PositionMismatch(Exception):
     """The two trees disagree; the caller falls back to PositionProvider."""
 
 
-def _ast_nodes(text: str) -> list[list[ast.AST]]:
-    tree = ast.parse(text)
+def _ast_nodes(tree: ast.Module) -> list[list[ast.AST]]:
     lists: list[list[ast.AST]] = [[] for _ in range(2 * FSTRING_OFFSET)]
     kinds = _AST_KINDS
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
@@ -88,10 +87,11 @@ class _Lines:
         return len(s.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
 
 
-def spans_from_ast(text: str, emits: Sequence[Emit], ords: dict[int, int],
-                   counts: Sequence[int]) -> list[Span]:
+def spans_from_ast(
+    tree: ast.Module, text: str, emits: Sequence[Emit], ords: dict[int, int], counts: Sequence[int]
+) -> list[Span]:
     """Spans for ``emits`` via the ordinal mapping; raises PositionMismatch if unsafe."""
-    lists = _ast_nodes(text)
+    lists = _ast_nodes(tree)
     if [len(lst) for lst in lists] != list(counts):
         raise PositionMismatch(
             f"node counts differ: libcst {list(counts)} vs ast {[len(x) for x in lists]}"
@@ -140,7 +140,7 @@ def _check_text(lines: _Lines, e: Emit, l1: int, c1: int, l2: int, c2: int) -> N
     else:
         return
     start_line = lines.lines[l1 - 1] if 0 < l1 <= len(lines.lines) else ""
-    if start_line[c1:c1 + len(expected)] != expected:
+    if start_line[c1 : c1 + len(expected)] != expected:
         raise PositionMismatch("f-string position does not match the source text")
     end_line = lines.lines[l2 - 1] if 0 < l2 <= len(lines.lines) else ""
     if not 0 < c2 <= len(end_line):

@@ -13,6 +13,7 @@ the first look-up rather than at import time, because some of them pull in heavy
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Protocol
 
 from apiscan.model import ScanResult
@@ -38,6 +39,13 @@ class Reporter(Protocol):
     def render(self, result: ScanResult) -> str:
         """The whole report as one string, ending with a newline."""
         ...
+
+
+def prepare_hook(reporter: Reporter) -> Callable[[], None] | None:
+    """A reporter's optional ``prepare()``: slow imports the pipeline may run in the background
+    while worker processes parse (a reporter needs none)."""
+    hook = getattr(reporter, "prepare", None)
+    return hook if callable(hook) else None
 
 
 def register(reporter: Reporter) -> Reporter:

@@ -34,6 +34,10 @@ class TextReporter:
         self.top = top
         self.locations = locations
 
+    def prepare(self) -> None:
+        """Load pandas ahead of time; the pipeline calls this while workers parse."""
+        from apiscan.report import aggregation  # noqa: F401
+
     def render(self, result: ScanResult) -> str:
         # pandas loads here, not at import, so that other formats never pay for it.
         from apiscan.report import aggregation

@@ -38,10 +38,7 @@ MODULE_TENSOR_ATTRS: frozenset[str] = frozenset(
 #: method, so such names are reported only on receivers known to be tensors. Names shared with
 #: numpy arrays (reshape, sum, transpose...) are still reported, as ``probable``.
 AMBIGUOUS_UNKNOWN: frozenset[str] = frozenset(
-    name
-    for t in (str, bytes, list, dict, set)
-    for name in dir(t)
-    if not name.startswith("_")
+    name for t in (str, bytes, list, dict, set) for name in dir(t) if not name.startswith("_")
 )
 
 #: Hints from a receiver's variable name, used only to pick between owners of an ambiguous
@@ -49,8 +46,24 @@ AMBIGUOUS_UNKNOWN: frozenset[str] = frozenset(
 _NAME_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("sched", "lr_"), "scheduler"),
     (("optim", "opt"), "optimizer"),
-    (("model", "net", "module", "backbone", "head", "neck", "encoder", "decoder", "ema", "layer",
-      "block", "conv", "classifier"), "module"),
+    (
+        (
+            "model",
+            "net",
+            "module",
+            "backbone",
+            "head",
+            "neck",
+            "encoder",
+            "decoder",
+            "ema",
+            "layer",
+            "block",
+            "conv",
+            "classifier",
+        ),
+        "module",
+    ),
     (("scaler",), "scaler"),
 )
 
@@ -192,8 +205,22 @@ def _module_method_result(recv: Val, attr: str) -> Val:
         return seq(inst("torch.nn.Module"))
     if attr in ("named_modules", "named_children"):
         return seq(("tuple", (NONTORCH, inst("torch.nn.Module"))))
-    if attr in ("to", "cuda", "cpu", "train", "eval", "half", "float", "double", "bfloat16",
-                "requires_grad_", "apply", "type", "to_empty", "share_memory"):
+    if attr in (
+        "to",
+        "cuda",
+        "cpu",
+        "train",
+        "eval",
+        "half",
+        "float",
+        "double",
+        "bfloat16",
+        "requires_grad_",
+        "apply",
+        "type",
+        "to_empty",
+        "share_memory",
+    ):
         return recv
     if attr in ("forward", "__call__"):
         return TENSOR

@@ -12,21 +12,32 @@ CASES = [
     ("import torch as t\nt.ones(2)\n", {(2, "torch.ones")}),
     ("import torch.nn as nn\nnn.Conv2d(3, 8, 3)\n", {(2, "torch.nn.Conv2d")}),
     ("import torch.nn.functional as F\nF.relu\n", {(2, "torch.nn.functional.relu")}),
-    ("from torch import nn, optim\nnn.ReLU()\noptim.SGD\n",
-     {(2, "torch.nn.ReLU"), (3, "torch.optim.SGD")}),
-    ("from torch.nn import functional as F, Conv2d\nF.gelu(x)\nConv2d(1, 2, 3)\n",
-     {(2, "torch.nn.functional.gelu"), (3, "torch.nn.Conv2d")}),
-    ("from torch.nn import *\nLinear(2, 3)\nfunctional.relu\n",
-     {(2, "torch.nn.Linear"), (3, "torch.nn.functional.relu")}),
+    (
+        "from torch import nn, optim\nnn.ReLU()\noptim.SGD\n",
+        {(2, "torch.nn.ReLU"), (3, "torch.optim.SGD")},
+    ),
+    (
+        "from torch.nn import functional as F, Conv2d\nF.gelu(x)\nConv2d(1, 2, 3)\n",
+        {(2, "torch.nn.functional.gelu"), (3, "torch.nn.Conv2d")},
+    ),
+    (
+        "from torch.nn import *\nLinear(2, 3)\nfunctional.relu\n",
+        {(2, "torch.nn.Linear"), (3, "torch.nn.functional.relu")},
+    ),
     ("import torch.nn\ntorch.nn.Linear(1, 2)\n", {(2, "torch.nn.Linear")}),
     ("def f():\n    import torch\n    return torch.cat([])\n", {(3, "torch.cat")}),
-    ("try:\n    from torch.cuda.amp import GradScaler\nexcept ImportError:\n"
-     "    GradScaler = None\nGradScaler()\n", {(5, "torch.cuda.amp.GradScaler")}),
+    (
+        "try:\n    from torch.cuda.amp import GradScaler\nexcept ImportError:\n"
+        "    GradScaler = None\nGradScaler()\n",
+        {(5, "torch.cuda.amp.GradScaler")},
+    ),
     ("from torch.nn.modules.conv import Conv2d\nConv2d(1, 1, 1)\n", {(2, "torch.nn.Conv2d")}),
     ("import torch\ntorch.nn.modules.batchnorm.BatchNorm2d(4)\n", {(2, "torch.nn.BatchNorm2d")}),
     ("from torch.autograd import no_grad\nno_grad()\n", {(2, "torch.no_grad")}),
-    ("from torch.optim.lr_scheduler import StepLR as S\nS(o, 3)\n",
-     {(2, "torch.optim.lr_scheduler.StepLR")}),
+    (
+        "from torch.optim.lr_scheduler import StepLR as S\nS(o, 3)\n",
+        {(2, "torch.optim.lr_scheduler.StepLR")},
+    ),
     # a function defined above the import still sees it when it runs
     ("def f(x):\n    return torch.exp(x)\nimport torch\n", {(2, "torch.exp")}),
 ]
@@ -39,10 +50,12 @@ def test_import_forms(tmp_path: Path, src: str, expected: set[tuple[int, str]]) 
 
 
 def test_reexport_through_repo_module(tmp_path: Path) -> None:
-    write_repo(tmp_path, {
-        "pkg/__init__.py": "from .layers import nn\n",
-        "pkg/layers.py": "from torch import nn\nimport torch.nn.functional as F\n",
-        "pkg/model.py": """
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .layers import nn\n",
+            "pkg/layers.py": "from torch import nn\nimport torch.nn.functional as F\n",
+            "pkg/model.py": """
             from pkg.layers import nn
             from .layers import F
             from pkg import nn as nn2
@@ -58,7 +71,8 @@ def test_reexport_through_repo_module(tmp_path: Path) -> None:
                 def forward(self, x):
                     return F.relu(self.c(x)).flatten(1)
             """,
-    })
+        },
+    )
     found = {(f.path, f.span.line, f.api, f.confidence) for f in scan_repo(tmp_path).api_findings}
     assert ("pkg/model.py", 6, "torch.nn.Module", "certain") in found
     assert ("pkg/model.py", 9, "torch.nn.Conv2d", "certain") in found

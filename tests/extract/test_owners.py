@@ -79,8 +79,7 @@ def test_module_optimizer_and_scheduler_instances(tmp_path: Path) -> None:
     assert (12, "torch.optim.Optimizer.zero_grad", "certain") in found
     assert (13, "torch.optim.SGD.step", "certain") in found
     steps = [f for f in found if f[0] == 14]
-    assert len(steps) == 1 and steps[0][1].endswith("LRScheduler.step") and \
-        steps[0][2] == "certain"
+    assert len(steps) == 1 and steps[0][1].endswith("LRScheduler.step") and steps[0][2] == "certain"
     assert (15, "torch.nn.Module.state_dict", "certain") in found
 
 
@@ -124,7 +123,7 @@ def test_unknown_receivers_are_probable_and_builtin_names_skipped(tmp_path: Path
     assert (2, "torch.Tensor.permute", "probable") in found
     assert not [f for f in found if f[0] in (3, 4)]
     assert (5, "torch.optim.Optimizer.zero_grad", "probable") in found
-    assert [f for f in found if f[0] == 6][0][1].endswith("LRScheduler.step")
+    assert next(f for f in found if f[0] == 6)[1].endswith("LRScheduler.step")
 
 
 def test_function_return_types_flow_to_callers(tmp_path: Path) -> None:
@@ -150,16 +149,18 @@ def test_function_return_types_flow_to_callers(tmp_path: Path) -> None:
 
 
 def test_members_of_classes_defined_in_other_files(tmp_path: Path) -> None:
-    write_repo(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/base.py": """
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": """
             from torch import nn
 
             class Base(nn.Module):
                 def helper(self):
                     return 1
             """,
-        "pkg/net.py": """
+            "pkg/net.py": """
             from pkg.base import Base
 
             class Net(Base):
@@ -173,9 +174,13 @@ def test_members_of_classes_defined_in_other_files(tmp_path: Path) -> None:
                 m.helper()
                 return m
             """,
-    })
-    found = {(f.path, f.span.line, f.api, f.confidence)
-             for f in scan_repo(tmp_path).api_findings if f.path == "pkg/net.py"}
+        },
+    )
+    found = {
+        (f.path, f.span.line, f.api, f.confidence)
+        for f in scan_repo(tmp_path).api_findings
+        if f.path == "pkg/net.py"
+    }
     assert found == {
         ("pkg/net.py", 6, "torch.nn.Module.parameters", "certain"),
         ("pkg/net.py", 10, "torch.nn.Module.train", "certain"),

@@ -73,8 +73,12 @@ def test_positions_are_exact(tmp_path: Path) -> None:
 def test_multiline_call_span(tmp_path: Path) -> None:
     src = "import torch\nx = torch.cat(\n    [a, b],\n    dim=1,\n)\n"
     (finding,) = scan_snippet(tmp_path, src)
-    assert (finding.span.line, finding.span.column, finding.span.end_line,
-            finding.span.end_column) == (2, 5, 5, 2)
+    assert (
+        finding.span.line,
+        finding.span.column,
+        finding.span.end_line,
+        finding.span.end_column,
+    ) == (2, 5, 5, 2)
 
 
 def test_alias_assignment_reports_the_uses_not_the_alias(tmp_path: Path) -> None:
@@ -86,8 +90,10 @@ def test_alias_assignment_reports_the_uses_not_the_alias(tmp_path: Path) -> None
 def test_private_api_is_unknown_not_missing(tmp_path: Path) -> None:
     src = "import torch\ntorch._C._get_tracing_state()\ntorch.no_such_function(1)\n"
     found = {(f.span.line, f.api, f.status) for f in scan_snippet(tmp_path, src)}
-    assert found == {(2, "torch._C._get_tracing_state", "unknown"),
-                     (3, "torch.no_such_function", "unknown")}
+    assert found == {
+        (2, "torch._C._get_tracing_state", "unknown"),
+        (3, "torch.no_such_function", "unknown"),
+    }
 
 
 def test_general_difference_parameter_makes_consistent_call_different(tmp_path: Path) -> None:

@@ -1,0 +1,180 @@
+"""Benchmark the whole ``apiscan`` command, cold and warm, against ``ast.parse`` of the same files.
+
+Speed targets are shown here, never in timed unit tests (CI machines are shared and noisy).
+For each PATH this prints: files, lines, the time ``ast.parse`` takes over the same files
+(in this process, one core), then for a cold run (empty cache) and a warm re-scan (same cache,
+nothing changed) of the real command line: wall seconds, lines/s, the ratio to ``ast.parse``, and
+the peak memory of the whole process tree (sampled from /proc every 20 ms, all processes summed).
+
+    python scripts/bench.py /path/to/repo [/path/to/other ...] [--jobs N] [--runs 3]
+                            [--format text] [--corpus NAME]
+
+``--corpus NAME`` also reports the paths together as one corpus (a single scan of a temporary
+directory of symlinks to them), which is how the 400k-line target is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from tabulate import tabulate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from apiscan.discovery import discover
+
+
+def ast_baseline(path: str) -> tuple[int, int, float]:
+    _, files, _ = discover(path)
+    sources = []
+    for f in files:
+        try:
+            sources.append(Path(f.abspath).read_bytes())
+        except OSError:
+            continue
+    lines = sum(s.count(b"\n") for s in sources)
+    t = time.perf_counter()
+    for s in sources:
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+            ast.parse(s)
+    return len(sources), lines, time.perf_counter() - t
+
+
+def _tree_rss_kb(root_pid: int) -> int:
+    """Sum of VmRSS over root_pid and all its descendants."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as fh:
+                ppid = kb = 0
+                for line in fh:
+                    if line.startswith("PPid:"):
+                        ppid = int(line.split()[1])
+                    elif line.startswith("VmRSS:"):
+                        kb = int(line.split()[1])
+        except OSError:
+            continue
+        pid = int(entry)
+        rss[pid] = kb
+        children.setdefault(ppid, []).append(pid)
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, ()))
+    return total
+
+
+def run_command(cmd: list[str]) -> tuple[float, int, int]:
+    """Wall seconds, peak tree RSS in KB, exit code."""
+    peak = 0
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss_kb(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - t
+    done.set()
+    sampler.join()
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(err.decode(errors="replace"))
+    return wall, peak, proc.returncode
+
+
+def bench(name: str, path: str, args: argparse.Namespace) -> list[list[object]]:
+    files, lines, ast_s = ast_baseline(path)
+    exe = shutil.which("apiscan") or str(Path(sys.executable).with_name("apiscan"))
+    rows: list[list[object]] = []
+    best: dict[str, tuple[float, int]] = {}
+    for _ in range(args.runs):
+        cache = tempfile.mkdtemp(prefix="apiscan-bench-")
+        try:
+            base = [exe, path, "--format", args.format, "--cache-dir", cache, "--no-progress"]
+            if args.jobs:
+                base += ["--jobs", str(args.jobs)]
+            for kind in ("cold", "warm"):
+                wall, peak, _ = run_command(base)
+                if kind not in best or wall < best[kind][0]:
+                    best[kind] = (wall, peak)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+    for kind in ("cold", "warm"):
+        wall, peak = best[kind]
+        rows.append(
+            [
+                name,
+                kind,
+                files,
+                lines,
+                f"{ast_s:.2f}",
+                f"{wall:.2f}",
+                f"{lines / wall:,.0f}",
+                f"{wall / ast_s:.1f}x",
+                f"{peak / 1024:.0f}",
+            ]
+        )
+    return rows
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--jobs", type=int, default=None)
+    p.add_argument("--runs", type=int, default=3, help="best of N (default 3)")
+    p.add_argument("--format", default="text")
+    p.add_argument("--corpus", default=None, help="also scan all paths together under NAME")
+    args = p.parse_args()
+    rows: list[list[object]] = []
+    for path in args.paths:
+        rows += bench(Path(path).name, path, args)
+    if args.corpus:
+        with tempfile.TemporaryDirectory(prefix="apiscan-corpus-") as d:
+            for path in args.paths:
+                os.symlink(os.path.abspath(path), os.path.join(d, Path(path).name))
+            rows += bench(args.corpus, d, args)
+    print(
+        f"apiscan benchmark: {os.cpu_count()} cores, jobs={args.jobs or 'all'}, "
+        f"format={args.format}, best of {args.runs}"
+    )
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "repo",
+                "run",
+                "files",
+                "lines",
+                "ast.parse s",
+                "wall s",
+                "lines/s",
+                "vs ast",
+                "peak MB",
+            ],
+            disable_numparse=True,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

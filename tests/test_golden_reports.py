@@ -1,0 +1,32 @@
+"""The fixture repositories' reports, byte for byte, in every format.
+
+A failure here means the scanner's output changed: if the change is deliberate, run
+``python scripts/update_golden.py`` and review the diff of tests/golden/.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from apiscan.report.schema import validate_json
+
+REPO = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("update_golden", REPO / "scripts/update_golden.py")
+assert _spec and _spec.loader
+update_golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(update_golden)
+
+
+@pytest.mark.parametrize("fixture", update_golden.GOLDEN_FIXTURES)
+def test_golden(fixture: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    rendered = update_golden.render_all(fixture)
+    assert set(rendered) == {".txt", ".json", ".csv", ".md"}
+    for suffix, text in rendered.items():
+        golden = (update_golden.GOLDEN_DIR / fixture / f"report{suffix}").read_text("utf-8")
+        assert text == golden, f"{fixture} report{suffix} differs from its golden file"
+    validate_json(json.loads(rendered[".json"]))
