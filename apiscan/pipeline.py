@@ -21,7 +21,7 @@ from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, task_key
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
-from apiscan.extract.records import ClassFact, FileAnalysis
+from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import (
     ApiFinding,
     ApiUse,
@@ -247,7 +247,7 @@ def _module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
         for module in fa.modules:
             for name, target in fa.exports:
                 key = f"{module}.{name}"
-                if key != target:
+                if key != target and not name.endswith(RETURNS):
                     aliases[key] = target
     return aliases
 
@@ -274,14 +274,29 @@ def _is_torch(q: str) -> bool:
 
 
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
-    """``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise."""
+    """Cross-file facts a file's analysis can use, found after the first round.
+
+    ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise; and
+    ``tinydet.build_model()`` → ``inst:tinydet.model.Detector``: what repo functions return
+    (keys ending in ``()``), followed through the modules that re-export the function.
+    """
     analyses = list(analyses)
     aliases = _module_aliases(analyses)
+    returns = {}
+    for fa in analyses:
+        for module in fa.modules:
+            for name, target in fa.exports:
+                if name.endswith(RETURNS):
+                    returns[f"{module}.{name}"] = target
     out = {}
     for key in aliases:
         target = _follow(key, aliases, _is_torch)
         if target is not None:
             out[key] = target
+        func = _follow(key, aliases, lambda q: q + RETURNS in returns)
+        if func is not None:
+            out[key + RETURNS] = returns[func + RETURNS]
+    out.update(returns)
     return out
 
 

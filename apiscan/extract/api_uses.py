@@ -26,7 +26,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.records import ClassFact
+from apiscan.extract.records import RETURNS, ClassFact
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, TENSOR_CLASSES, Owners
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.resolve.values import (
@@ -64,6 +64,10 @@ NODE_KINDS: dict[type[cst.CSTNode], int] = {
 FSTRING_OFFSET = 5
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 _DEFER: Val = ("defer", None)  # module-level name assigned by an expression: look it up live
+
+#: Attributes only torch tensors have (numpy arrays share shape/dtype/ndim, so those are not
+#: reported on receivers of unknown type).
+TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "is_leaf"})
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -215,6 +219,15 @@ class Extractor:
                 out.append((name, v[1]))
             elif v[0] == "class":
                 out.append((name, f"{self.module_name}.{v[1]}"))
+        # What module-level functions return, when it is a torch object or a repo class
+        # instance: `model = build_model(cfg)` in another file then knows what model is.
+        for qn, v in self.func_returns.items():
+            if "." in qn:
+                continue
+            if v[0] == "tensor" and v[1]:
+                out.append((qn + RETURNS, "tensor"))
+            elif v[0] == "inst":
+                out.append((qn + RETURNS, "inst:" + str(v[1])))
         return tuple(sorted(out))
 
     def class_facts(self) -> tuple[ClassFact, ...]:
@@ -418,6 +431,11 @@ class Extractor:
             return UNKNOWN, True
         if kind == "unknown":
             if not call:
+                if attr in TENSOR_ONLY_ATTRS:
+                    api = self.api.member("torch.Tensor", attr)
+                    if api is not None:
+                        self.emit(api, "reference", "probable", (node, "a"), (end, "e"))
+                    return (NONTORCH if attr != "grad" else PTENSOR), True
                 return (SIZE if attr == "shape" else UNKNOWN), True
             guess = self.owners.guess(attr, _hint(node.value))
             if guess is None:
@@ -593,6 +611,10 @@ class Extractor:
         if self._is_torch(q):
             return UNKNOWN
         if self._is_local(q):
+            known = self.reexports.get(q + RETURNS)
+            if known is not None:
+                return TENSOR if known == "tensor" else inst(known.partition(":")[2])
+            self.local_refs.add(q + RETURNS)
             last = q.rpartition(".")[2]
             return inst(q) if last[:1].isupper() else UNKNOWN
         if q in PASS_THROUGH:
@@ -626,6 +648,8 @@ class Extractor:
                 return NONTORCH
             if name in SEQ_BUILTINS:
                 return seq(element(first))
+            if name == "next":
+                return element(first)
             if name == "enumerate":
                 return seq(("tuple", (NONTORCH, element(first))))
             if name == "zip" and args:
@@ -1115,7 +1139,7 @@ class Extractor:
                 prefix = module + "."
                 for key, target in self.reexports.items():
                     rest = key[len(prefix) :] if key.startswith(prefix) else ""
-                    if rest and "." not in rest:
+                    if rest and "." not in rest and not rest.endswith(RETURNS):
                         out.append((rest, qual(target)))
                 self.local_refs.add(module + ".*")
             return out
@@ -1331,10 +1355,15 @@ def _join_all(vals: Sequence[Val]) -> Val:
 
 
 def _hint(node: cst.BaseExpression) -> str:
-    if type(node) is cst.Name:
-        return node.value
-    if type(node) is cst.Attribute:
-        return node.attr.value
+    """The name a receiver is known by (``model`` in ``model.eval()``, ``build_model`` in
+    ``build_model(cfg).to(d)``), used only to choose between owners of an ambiguous method."""
+    t = type(node)
+    if t is cst.Name:
+        return node.value  # type: ignore[attr-defined, no-any-return]
+    if t is cst.Attribute:
+        return node.attr.value  # type: ignore[attr-defined, no-any-return]
+    if t is cst.Call:
+        return _hint(node.func)  # type: ignore[attr-defined]
     return ""
 
 

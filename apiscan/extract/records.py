@@ -11,6 +11,10 @@ from dataclasses import dataclass
 
 from apiscan.model import ApiUse, FileError
 
+#: Suffix of the export keys that say what a module-level function returns
+#: (``("build_model()", "inst:tinydet.model.Detector")``).
+RETURNS = "()"
+
 
 @dataclass(frozen=True, slots=True)
 class ClassFact:

@@ -187,7 +187,9 @@ class Owners:
                     break
         owner_api = self.api.member(ROOTS[role], attr)
         assert owner_api is not None
-        if role == "tensor":
+        if role == "tensor" and "module" in roles:
+            result = UNKNOWN  # x.to(d) / x.float(): a tensor or a module, keep both open
+        elif role == "tensor":
             result = self._tensor_method_result(owner_api, PTENSOR, attr)
         elif role == "module":
             result = UNKNOWN

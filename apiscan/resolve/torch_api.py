@@ -21,9 +21,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from apiscan.mapping.store import mapping_data_dir
+
 DEFAULT_TORCH_VERSION: Final = "2.13.0"
 FORMAT_VERSION: Final = 1
-DATA_DIR: Final = Path(__file__).resolve().parents[2] / "mapping_data" / "torch_api"
+DATA_DIR: Final = mapping_data_dir() / "torch_api"
 
 Param = tuple[str, str, bool]
 
