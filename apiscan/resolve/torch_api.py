@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Final
 
 from apiscan.mapping.store import mapping_data_dir
