@@ -69,6 +69,25 @@ _DEFER: Val = ("defer", None)  # module-level name assigned by an expression: lo
 #: reported on receivers of unknown type).
 TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "is_leaf"})
 
+#: nn.Module methods that return the module itself (``model = Net().to(device).eval()``).
+SELF_RETURNING = frozenset(
+    {
+        "to",
+        "cuda",
+        "cpu",
+        "train",
+        "eval",
+        "half",
+        "float",
+        "double",
+        "bfloat16",
+        "requires_grad_",
+        "apply",
+        "to_empty",
+        "share_memory",
+    }
+)
+
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
 
@@ -429,6 +448,9 @@ class Extractor:
             return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
         if kind == "super":
             return UNKNOWN, True
+        if kind == "ret":
+            self.local_refs.add(recv[1] + RETURNS)
+            kind = "unknown"
         if kind == "unknown":
             if not call:
                 if attr in TENSOR_ONLY_ATTRS:
@@ -495,7 +517,9 @@ class Extractor:
                 args,
                 pending=(cls, attr),
             )
-            return PTENSOR if attr == "forward" else UNKNOWN
+            if attr == "forward":
+                return PTENSOR
+            return recv if call and attr in SELF_RETURNING else UNKNOWN
         if attr in info.attrs:
             v = info.attrs[attr]
             return self._call_value(v, None) if call else v
@@ -614,9 +638,11 @@ class Extractor:
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
-            self.local_refs.add(q + RETURNS)
             last = q.rpartition(".")[2]
-            return inst(q) if last[:1].isupper() else UNKNOWN
+            # What a repo function in another file returns is known only after the first
+            # round; ("ret", q) acts as unknown, and asks for a second round only if the code
+            # calls a method on it (where the answer matters).
+            return inst(q) if last[:1].isupper() else ("ret", q)
         if q in PASS_THROUGH:
             return UNKNOWN
         root = q.partition(".")[0]
