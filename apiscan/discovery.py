@@ -87,6 +87,13 @@ def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
     return tuple(valid), is_package
 
 
+def _normalise_pattern(pattern: str) -> str:
+    """``./vendor/`` (what shell completion types) means ``vendor``."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern.rstrip("/") or pattern
+
+
 def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
     name = relpath.rsplit("/", 1)[-1]
     return any(
@@ -116,6 +123,7 @@ def discover(
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
     base = root_path.resolve()
+    excludes = tuple(_normalise_pattern(p) for p in excludes)
     files: list[SourceFile] = []
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
@@ -164,6 +172,12 @@ def discover(
                         reason = "symlink loop" if "loop" in str(exc).lower() else "broken symlink"
                         errors.append(_walk_error(rel_s, "E006", f"{reason}: {exc}"))
                         continue
+                try:
+                    regular = entry.is_file()  # a FIFO or socket named *.py would block a read
+                except OSError:
+                    regular = False
+                if not regular:
+                    continue
                 modules, is_pkg = _module_names(base, Path(d, entry.name))
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 

@@ -58,7 +58,9 @@ def parse_module(text: str, relpath: str) -> cst.Module | FileError:
 
 
 def syntax_error(text: str, message: str, line: int, col: int) -> FileError:
-    lines = text.splitlines()
+    # Lines as Python counts them: \n, \r\n and \r only (str.splitlines also splits at form
+    # feeds and other separators, which old code uses as page breaks).
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     if any(p.search(source_line) for p in _PY2_HINTS):
         message += " (this looks like Python 2 code; port it to Python 3 first)"

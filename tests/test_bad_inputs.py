@@ -63,7 +63,10 @@ NORMAL_FILES = (
 )
 
 #: The well-behaved neighbour of every generated bad file.
-OK_SRC = "import torch\nfrom torch import nn\n\nlayer = nn.Linear(4, 2)\ny = torch.relu(torch.zeros(3))\n"
+OK_SRC = (
+    "import torch\nfrom torch import nn\n\nlayer = nn.Linear(4, 2)\n"
+    "y = torch.relu(torch.zeros(3))\n"
+)
 
 
 def _api_key(f: ApiFinding) -> tuple[str, int, str]:
@@ -274,8 +277,8 @@ def _check_reports(result: ScanResult, errors: tuple[ErrorFinding, ...]) -> None
     assert sum(f["kind"] == "api" for f in doc["findings"]) == len(apis)
 
     rows = list(csv.DictReader(io.StringIO(get_reporter("csv").render(result))))
-    got = {(r["path"], r["rule"], r["message"]) for r in rows if r["kind"] == "error"}
-    assert got == {(e.path, e.code, e.message) for e in errors}
+    in_csv = {(r["path"], r["rule"], r["message"]) for r in rows if r["kind"] == "error"}
+    assert in_csv == {(e.path, e.code, e.message) for e in errors}
     assert sum(r["kind"] == "api" for r in rows) == len(apis)
 
     for fmt in ("text", "markdown"):
@@ -327,3 +330,19 @@ def test_worker_death_spares_the_other_files_in_a_real_pool(
     for f in result.api_findings:
         by_file[f.path] = by_file.get(f.path, 0) + 1
     assert by_file == dict.fromkeys(files, 3)
+
+
+@pytest.mark.parametrize(
+    "separator",
+    [
+        "",
+        "\x0c\n",
+    ],
+    ids=["plain", "form feed"],
+)
+def test_python2_hint_survives_page_breaks(tmp_path: Path, separator: str) -> None:
+    write_repo(tmp_path, {"old.py": f'"""Old module."""\n{separator}import os\n\nprint "hello"\n'})
+    (err,) = scan_repo(tmp_path).error_findings
+    assert err.code == "E003"
+    assert err.span.line == 4 + (1 if separator else 0)
+    assert "looks like Python 2 code" in err.message

@@ -112,7 +112,7 @@ def _analyse_text(
         try:
             spans = spans_from_ast(tree, text, emits, ext.ords, ext.counts)
         except PositionMismatch:
-            spans = spans_from_libcst(module, emits)
+            spans = spans_from_libcst(module, emits, text)
             fallback = True
     else:
         spans = []

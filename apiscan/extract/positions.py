@@ -147,10 +147,18 @@ def _check_text(lines: _Lines, e: Emit, l1: int, c1: int, l2: int, c2: int) -> N
         raise PositionMismatch("f-string end position out of range")
 
 
-def spans_from_libcst(module: cst.Module, emits: Sequence[Emit]) -> list[Span]:
-    """The slow, always-right path: LibCST's own PositionProvider."""
+def spans_from_libcst(module: cst.Module, emits: Sequence[Emit], text: str) -> list[Span]:
+    """The slow path: LibCST's own PositionProvider, corrected for form feeds (``text`` is the
+    decoded source; LibCST drops form feeds that open a line, even from ``module.code``)."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
+    lines = _Lines(text).lines
+
+    def shift(line: int) -> int:
+        """LibCST does not count form feeds that open a line (old code's page breaks);
+        columns here count every character, as the ast path does."""
+        s = lines[line - 1] if 0 < line <= len(lines) else ""
+        return len(s) - len(s.lstrip("\x0c"))
 
     def point(ref: Ref) -> tuple[int, int]:
         node, mode = ref
@@ -161,7 +169,7 @@ def spans_from_libcst(module: cst.Module, emits: Sequence[Emit]) -> list[Span]:
             p = positions[node].start
         else:
             p = positions[node].end
-        return p.line, p.column
+        return p.line, p.column + shift(p.line)
 
     spans = []
     for e in emits:

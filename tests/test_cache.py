@@ -1,0 +1,150 @@
+"""The analysis cache: warm scans parse nothing, invalidate exactly, and never change results."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+import apiscan.pipeline
+from apiscan.model import ScanResult
+from apiscan.pipeline import ScanOptions, scan
+from apiscan.report import get_reporter
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/layers.py": "from torch import zeros as make\nimport torch.nn as nn\n",
+    "pkg/model.py": "from pkg.layers import make, nn\n\nx = make(3)\nlayer = nn.Linear(2, 3)\n",
+    "train.py": (
+        "import torch\n\nopt = torch.optim.SGD([], lr=0.1)\n"
+        "y = torch.relu(torch.ones(2))\nopt.step()\n"
+    ),
+    "data.py": "import torch\n\nt = torch.tensor([1, 2])\n",
+}
+
+
+def _scan(root: Path, cache: Path | None, jobs: int = 1) -> ScanResult:
+    return scan(ScanOptions(str(root), cache_dir=cache, jobs=jobs))
+
+
+def _apis(result: ScanResult, path: str) -> list[tuple[int, str]]:
+    return [(f.span.line, f.api) for f in result.api_findings if f.path == path]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return write_repo(tmp_path / "repo", FILES)
+
+
+def test_warm_scan_analyses_nothing(repo: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = _scan(repo, cache)
+    assert cold.stats["files_analysed"] >= len(FILES)
+    assert cold.stats["files_cached"] == 0
+    warm = _scan(repo, cache)
+    assert warm.stats["files_analysed"] == 0
+    assert warm.stats["files_cached"] >= len(FILES)
+    assert warm == cold
+    assert warm.findings == cold.findings
+    assert _apis(cold, "pkg/model.py") == [(3, "torch.zeros"), (4, "torch.nn.Linear")]
+
+
+def test_a_changed_file_alone_is_reanalysed(repo: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = _scan(repo, cache)
+    (repo / "data.py").write_text("import torch\n\nt = torch.tensor([1, 2])\nu = torch.abs(t)\n")
+    warm = _scan(repo, cache)
+    assert warm.stats["files_analysed"] == 1
+    assert _apis(warm, "data.py") == [(3, "torch.tensor"), (4, "torch.abs")]
+    others = [f for f in warm.findings if f.path != "data.py"]
+    assert others == [f for f in cold.findings if f.path != "data.py"]
+
+
+def test_a_comment_in_a_reexporting_module_keeps_its_importers_cached(
+    repo: Path, tmp_path: Path
+) -> None:
+    """What model.py sees through layers.py did not change, so model.py stays cached."""
+    cache = tmp_path / "cache"
+    cold = _scan(repo, cache)
+    layers = repo / "pkg" / "layers.py"
+    layers.write_text("# a comment\n" + layers.read_text())
+    warm = _scan(repo, cache)
+    assert warm.stats["files_analysed"] == 1
+    assert warm.api_findings == cold.api_findings
+
+
+def test_a_changed_reexport_reanalyses_its_importers(repo: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _scan(repo, cache)
+    layers = repo / "pkg" / "layers.py"
+    layers.write_text(layers.read_text().replace("zeros", "ones"))
+    warm = _scan(repo, cache)
+    # layers.py itself, and model.py's second round with the new re-export.
+    assert warm.stats["files_analysed"] == 2
+    assert _apis(warm, "pkg/model.py") == [(3, "torch.ones"), (4, "torch.nn.Linear")]
+    assert warm == _scan(repo, None)
+
+
+def test_corrupt_database_file(repo: Path, tmp_path: Path) -> None:
+    expected = _scan(repo, None)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    db = cache / "analyses.sqlite3"
+    db.write_bytes(b"this is not an SQLite database\x00\xff" * 200)
+    assert _scan(repo, cache) == expected
+    assert _scan(repo, cache) == expected
+
+
+def test_garbage_inside_a_valid_database(repo: Path, tmp_path: Path) -> None:
+    """A corrupt entry (or one pickled by another version) reads as a miss."""
+    cache = tmp_path / "cache"
+    expected = _scan(repo, cache)
+    conn = sqlite3.connect(cache / "analyses.sqlite3")
+    with conn:
+        n = conn.execute("UPDATE analysis SET value = ?", (b"\x80\x05garbage",)).rowcount
+    conn.close()
+    assert n >= len(FILES)
+    again = _scan(repo, cache)
+    assert again.stats["files_analysed"] >= len(FILES)
+    assert again == expected
+
+
+def test_no_cache(repo: Path) -> None:
+    first = _scan(repo, None)
+    second = _scan(repo, None)
+    for result in (first, second):
+        assert result.stats["files_cached"] == 0
+        assert result.stats["files_analysed"] >= len(FILES)
+    assert first == second
+
+
+@pytest.mark.parametrize("fixture", ["tinydet", "textcls"])
+def test_json_is_byte_identical(
+    fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cold, warm, one worker or two: the same bytes."""
+    render = get_reporter("json").render
+    path = FIXTURES / fixture
+    cache = tmp_path / "cache"
+    cold = render(_scan(path, cache))
+    warm_result = _scan(path, cache)
+    assert warm_result.stats["files_analysed"] == 0
+    assert render(warm_result) == cold
+    # Small repositories normally get one worker whatever --jobs says; force a real pool.
+    monkeypatch.setattr(apiscan.pipeline, "POOL_MIN_BYTES", 0)
+    assert render(_scan(path, None, jobs=1)) == cold
+    assert render(_scan(path, None, jobs=2)) == cold
+    assert '"kind": "api"' in cold
+
+
+def test_cache_dir_that_is_a_file(repo: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("not a directory")
+    result = _scan(repo, blocker)
+    assert result == _scan(repo, None)
+    assert result.stats["files_cached"] == 0
+    assert blocker.read_text() == "not a directory"

@@ -1,0 +1,201 @@
+"""Stage 1, discovery: which files are scanned, what they are called, and in which order."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from scan_helpers import scan_repo, write_repo
+
+from apiscan.discovery import DiscoveryError, discover
+from apiscan.model import ScanResult
+
+USES_TORCH = "import torch\n\nx = torch.zeros(3)\n"
+
+
+def _relpaths(root: Path, excludes: tuple[str, ...] = ()) -> list[str]:
+    _, files, errors = discover(root, excludes)
+    assert errors == []
+    return [f.relpath for f in files]
+
+
+def _modules(root: Path) -> dict[str, tuple[tuple[str, ...], bool]]:
+    _, files, _ = discover(root)
+    return {f.relpath: (f.modules, f.is_package) for f in files}
+
+
+@pytest.mark.parametrize(
+    "skipped",
+    [".git", ".venv", "venv", "__pycache__", "build", "dist", "mylib.egg-info", "node_modules"],
+)
+def test_skipped_directories(tmp_path: Path, skipped: str) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "keep.py": USES_TORCH,
+            f"{skipped}/hidden.py": USES_TORCH,
+            f"pkg/{skipped}/hidden.py": USES_TORCH,  # at any depth
+            "pkg/mod.py": USES_TORCH,
+        },
+    )
+    assert _relpaths(tmp_path) == ["keep.py", "pkg/mod.py"]
+
+
+def test_a_directory_with_pyvenv_cfg_is_a_virtualenv(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "keep.py": USES_TORCH,
+            "my-env/pyvenv.cfg": "home = /usr/bin\n",
+            "my-env/lib/python3.11/site/torch_user.py": USES_TORCH,
+            "envish/mod.py": USES_TORCH,  # no pyvenv.cfg: an ordinary directory
+        },
+    )
+    assert _relpaths(tmp_path) == ["envish/mod.py", "keep.py"]
+
+
+def test_exclude_globs(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "src/model.py": USES_TORCH,
+            "src/model_test.py": USES_TORCH,
+            "src/third_party/lib.py": USES_TORCH,
+            "tests/test_model.py": USES_TORCH,
+            "train.py": USES_TORCH,
+        },
+    )
+    every = ["src/model.py", "src/model_test.py", "src/third_party/lib.py"]
+    every += ["tests/test_model.py", "train.py"]
+    assert _relpaths(tmp_path) == every
+    # A directory by name, at any depth, and by relative path.
+    assert _relpaths(tmp_path, ("third_party",)) == [
+        "src/model.py",
+        "src/model_test.py",
+        "tests/test_model.py",
+        "train.py",
+    ]
+    assert _relpaths(tmp_path, ("src/third_party",)) == _relpaths(tmp_path, ("third_party",))
+    # A file-name pattern, and a path pattern.
+    assert _relpaths(tmp_path, ("*_test.py", "tests")) == [
+        "src/model.py",
+        "src/third_party/lib.py",
+        "train.py",
+    ]
+    assert _relpaths(tmp_path, ("src/*",)) == ["tests/test_model.py", "train.py"]
+
+
+def test_only_py_files(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "model.py": USES_TORCH,
+            "model.pyi": "def f() -> int: ...\n",
+            "notes.txt": USES_TORCH,
+            "script.py.bak": USES_TORCH,
+            "setup.cfg": "[metadata]\n",
+            "README.md": "import torch\n",
+        },
+    )
+    (tmp_path / "model.pyc").write_bytes(b"\x00\x01")
+    assert _relpaths(tmp_path) == ["model.py"]
+
+
+def test_module_names(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": "",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/deep.py": "",
+            "tools/train.py": "",  # tools/ is not a package
+            "setup.py": "",
+            "my-scripts/run.py": "",  # not an identifier: no root-relative name
+        },
+    )
+    assert _modules(tmp_path) == {
+        "my-scripts/run.py": (("run",), False),
+        "pkg/__init__.py": (("pkg",), True),
+        "pkg/core.py": (("pkg.core",), False),
+        "pkg/sub/__init__.py": (("pkg.sub",), True),
+        "pkg/sub/deep.py": (("pkg.sub.deep",), False),
+        "setup.py": (("setup",), False),
+        "tools/train.py": (("train", "tools.train"), False),
+    }
+
+
+def test_module_names_when_the_root_is_a_package(tmp_path: Path) -> None:
+    """Scanning ``mypkg/`` itself: files are importable as ``mypkg.x`` and, from inside, ``x``."""
+    root = write_repo(
+        tmp_path / "mypkg",
+        {"__init__.py": "", "layers.py": "", "heads/__init__.py": "", "heads/box.py": ""},
+    )
+    assert _modules(root) == {
+        "__init__.py": (("mypkg",), True),
+        "heads/__init__.py": (("mypkg.heads", "heads"), True),
+        "heads/box.py": (("mypkg.heads.box", "heads.box"), False),
+        "layers.py": (("mypkg.layers", "layers"), False),
+    }
+
+
+def test_single_file_path(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"pkg/__init__.py": "", "pkg/model.py": USES_TORCH, "other.py": ""})
+    base, files, errors = discover(tmp_path / "pkg" / "model.py")
+    assert errors == []
+    assert base == (tmp_path / "pkg").resolve()
+    assert [(f.relpath, f.modules, f.is_package) for f in files] == [
+        ("model.py", ("pkg.model", "model"), False)
+    ]
+    result = scan_repo(tmp_path / "pkg" / "model.py")
+    assert [(f.path, f.span.line, f.api) for f in result.api_findings] == [
+        ("model.py", 3, "torch.zeros")
+    ]
+    assert [s.path for s in result.files] == ["model.py"]
+
+
+def test_missing_root_is_a_discovery_error(tmp_path: Path) -> None:
+    with pytest.raises(DiscoveryError, match="does not exist"):
+        discover(tmp_path / "nowhere")
+
+
+def test_paths_are_posix_relative_and_sorted(tmp_path: Path) -> None:
+    # Written in an order that is neither the walk order nor the sorted order.
+    names = ["b/z.py", "a_b.py", "a/y/x.py", "a.py", "B.py", "a/b.py"]
+    write_repo(tmp_path, dict.fromkeys(names, USES_TORCH))
+    base, files, _ = discover(tmp_path)
+    assert base == tmp_path.resolve()
+    rel = [f.relpath for f in files]
+    assert rel == sorted(names)
+    for f in files:
+        assert "\\" not in f.relpath
+        assert not f.relpath.startswith(("/", "./"))
+        assert Path(f.abspath).resolve() == (tmp_path / f.relpath).resolve()
+    result = scan_repo(tmp_path)
+    assert [s.path for s in result.files] == sorted(names)
+    assert [f.path for f in result.findings] == sorted(names)
+
+
+def test_exclude_directory_with_trailing_slash(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"vendor/lib.py": USES_TORCH, "keep.py": USES_TORCH})
+    assert _relpaths(tmp_path, ("vendor/",)) == ["keep.py"]
+
+
+def test_a_fifo_named_py_does_not_hang_the_scan(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"ok.py": USES_TORCH})
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    outcome: list[ScanResult] = []
+    worker = threading.Thread(target=lambda: outcome.append(scan_repo(tmp_path)), daemon=True)
+    worker.start()
+    worker.join(timeout=3)
+    blocked = worker.is_alive()
+    if blocked:
+        # Unblock the reader (opening the write end ends its wait, closing gives it EOF).
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(timeout=10)
+    assert not blocked, "the scan blocked reading the FIFO"
+    (result,) = outcome
+    assert [(f.path, f.api) for f in result.api_findings] == [("ok.py", "torch.zeros")]
