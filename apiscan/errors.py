@@ -15,4 +15,5 @@ ERROR_CODES: dict[str, str] = {
     "E007": "file too large (see --max-file-size)",
     "E008": "too deeply nested to analyse",
     "E009": "internal error of the analyser on this file",
+    "E010": "empty module (no code at all); empty __init__.py files are normal and not reported",
 }

@@ -48,6 +48,13 @@ def analyse(
                 " MB limit (--max-file-size); skipped",
             ),
         )
+    if not task.data.strip() and not task.is_package:
+        return _with_error(
+            base,
+            FileError(
+                "E010", "empty file: nothing to analyse (a placeholder? delete it or --exclude it)"
+            ),
+        )
     decoded = decode_source(task.data)
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
