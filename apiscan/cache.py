@@ -24,7 +24,7 @@ from apiscan.extract import FileTask
 from apiscan.extract.records import FileAnalysis
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 
 
 def default_cache_dir() -> Path:
@@ -42,7 +42,7 @@ def task_key(task: FileTask, context: str) -> str:
     h.update(b"\0")
     h.update("|".join(task.modules).encode())
     h.update(b"\1" if task.is_package else b"\0")
-    h.update(repr(task.reexports).encode())
+    h.update(repr((task.reexports, task.dynamic_shape)).encode())
     h.update(b"\0")
     h.update(task.data)
     return h.hexdigest()

@@ -15,9 +15,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 Status = Literal["consistent", "different", "missing", "unknown"]
+#: Where code runs: inside the network graph (reachable from an nn.Module's forward or a loss),
+#: in data processing (Dataset, collate, transforms), or on the host (training loop, tools).
+Scope = Literal["network", "data", "host"]
+SCOPES: tuple[str, ...] = ("network", "data", "host")
+Severity = Literal["high", "medium", "low"]
+SEVERITIES: tuple[str, ...] = ("high", "medium", "low")
 Confidence = Literal["certain", "probable"]
 Usage = Literal[
     "call", "reference", "base_class", "decorator", "context_manager", "operator", "annotation"
@@ -114,6 +120,7 @@ class ApiFinding:
     mapping_version: str | None = None
     unsupported_params: tuple[str, ...] = ()
     target_exists: bool | None = None
+    scope: str = "host"
 
     kind: Literal["api"] = "api"
 
@@ -144,7 +151,36 @@ class ErrorFinding:
         return (self.path, self.span.line, self.span.column, self.kind, self.code)
 
 
-Finding = ApiFinding | ErrorFinding
+@dataclass(frozen=True, slots=True)
+class ShapeFinding:
+    """A place where tensor shapes depend on data (see ``apiscan rules`` for the catalogue).
+
+    ``severity`` depends on ``scope``: dynamic shapes hurt inside the network graph, which
+    MindSpore compiles for fixed shapes, and matter little in data processing or on the host.
+    ``backends`` lists where the MindSpore counterpart supports dynamic shape (from the official
+    support lists), or is empty when it is not listed.
+    """
+
+    path: str
+    span: Span
+    rule: str
+    name: str
+    message: str
+    severity: str
+    scope: str
+    function: str = ""
+    api: str = ""
+    suggestion: str = ""
+    mindspore_api: str | None = None
+    backends: tuple[str, ...] = ()
+
+    kind: Literal["dynamic_shape"] = "dynamic_shape"
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.kind, self.rule)
+
+
+Finding = ApiFinding | ErrorFinding | ShapeFinding
 
 #: Stable rule ids for API findings (never reused; see ``apiscan rules`` later).
 API_RULES: dict[str, str] = {
@@ -189,6 +225,10 @@ class ScanResult:
         return tuple(f for f in self.findings if isinstance(f, ApiFinding))
 
     @property
+    def shape_findings(self) -> tuple[ShapeFinding, ...]:
+        return tuple(f for f in self.findings if isinstance(f, ShapeFinding))
+
+    @property
     def error_findings(self) -> tuple[ErrorFinding, ...]:
         return tuple(f for f in self.findings if isinstance(f, ErrorFinding))
 
@@ -229,6 +269,21 @@ class ScanResult:
                 for ns, c in sorted(by_ns.items())
             },
             "errors": len(self.error_findings),
+            "by_scope": {
+                s: {
+                    "call_sites": sum(1 for f in apis if f.scope == s),
+                    "dynamic_shape": sum(1 for f in self.shape_findings if f.scope == s),
+                }
+                for s in SCOPES
+            },
+            "dynamic_shape": {
+                "findings": len(self.shape_findings),
+                "by_severity": {
+                    sev: sum(1 for f in self.shape_findings if f.severity == sev)
+                    for sev in SEVERITIES
+                },
+                "by_rule": dict(sorted(Counter(f.rule for f in self.shape_findings).items())),
+            },
         }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 
 import libcst as cst
@@ -29,8 +30,18 @@ _PY2_HINTS = (
 TOO_DEEP = FileError("E008", "too deeply nested to analyse (Python's parser refuses it)")
 
 
+#: How deep ``ast`` may nest before we refuse a file. CPython bounds its AST by the *current*
+#: recursion limit (times 3), which libraries raise at will (seen: 20,000-term chains passing
+#: in a process that had imported such a library, then LibCST spinning on them), so the
+#: limit is pinned while parsing. LibCST handles 4,000-term chains; real code nests < 100.
+AST_RECURSION_BUDGET = 1000
+
+
 def parse_python(text: str, relpath: str) -> ast.Module | FileError:
     """Python's own parse: the guard before LibCST, and the source of positions."""
+    limit = sys.getrecursionlimit()
+    depth = _depth()
+    sys.setrecursionlimit(depth + AST_RECURSION_BUDGET)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our report
@@ -41,6 +52,18 @@ def parse_python(text: str, relpath: str) -> ast.Module | FileError:
         return TOO_DEEP
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         return FileError("E003", f"syntax error: {exc}")
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _depth() -> int:
+    """The current Python stack depth (cheap: walks frames, builds no FrameInfo)."""
+    frame = sys._getframe()
+    n = 0
+    while frame is not None:
+        n += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    return n
 
 
 def parse_module(text: str, relpath: str) -> cst.Module | FileError:

@@ -13,7 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,7 @@ from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, task_key
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
-from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
 from apiscan.model import (
     ApiFinding,
     ApiUse,
@@ -31,6 +31,7 @@ from apiscan.model import (
     Finding,
     MappingInfo,
     ScanResult,
+    ShapeFinding,
     Span,
     namespace_of,
 )
@@ -53,6 +54,7 @@ class ScanOptions:
     jobs: int | None = None  # None: all cores
     cache_dir: Path | None = field(default_factory=default_cache_dir)  # None: no cache
     max_file_size: int = 1_000_000
+    dynamic_shape: bool = True
     progress: bool = False
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
@@ -85,7 +87,7 @@ def scan(options: ScanOptions) -> ScanResult:
                 )
             )
             continue
-        tasks.append(FileTask(f.relpath, f.modules, f.is_package, data))
+        tasks.append(FileTask(f.relpath, f.modules, f.is_package, data, (), options.dynamic_shape))
     stats["read_s"] = time.perf_counter() - t0
 
     cache = AnalysisCache(options.cache_dir)
@@ -99,7 +101,7 @@ def scan(options: ScanOptions) -> ScanResult:
     for task, fa in zip(tasks, analyses, strict=True):
         subset = reexport_subset(fa.local_refs, reexports)
         if subset:
-            redo.append(FileTask(task.relpath, task.modules, task.is_package, task.data, subset))
+            redo.append(replace(task, reexports=subset))
     if redo:
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         analyses = [again.get(fa.path, fa) for fa in analyses]
@@ -354,13 +356,22 @@ def join(
     stats: dict[str, float],
 ) -> ScanResult:
     from apiscan.resolve.torch_api import load_torch_api
+    from apiscan.scope.classify import ScopeMap
 
     api = load_torch_api()
     classes = ClassTable(analyses, api)
     matcher = _Matcher(table, api)
+    scopes = ScopeMap.build(analyses, classes)
+    shapes = _ShapeFindings(table, api)
     findings: list[Finding] = list(extra_errors)
     summaries = []
     for fa in analyses:
+        suppressed = dict(fa.suppressions)
+        for hit in fa.shape_hits:
+            if not _is_suppressed(suppressed, hit.span.line, hit.rule):
+                findings.append(
+                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
+                )
         uses = list(fa.uses)
         for p in fa.pending:
             kind, name = classes.member(p.cls, p.attr)
@@ -371,8 +382,8 @@ def join(
         n = 0
         for use in uses:
             finding = matcher.finding(fa.path, use)
-            if finding is not None:
-                findings.append(finding)
+            if finding is not None and not _is_suppressed(suppressed, use.span.line, finding.rule):
+                findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
@@ -389,6 +400,55 @@ def join(
         torch_api_version=api.version,
         stats=stats,
     )
+
+
+def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:
+    """``# apiscan: ignore[DS101]`` (or a bare ``# apiscan: ignore``) on the finding's line."""
+    ids = suppressed.get(line)
+    return ids is not None and (not ids or rule in ids)
+
+
+class _ShapeFindings:
+    """Dynamic-shape hits → findings: the rule's words, severity by scope, backend support."""
+
+    def __init__(self, table: MappingTable, api: TorchApi) -> None:
+        from apiscan.mapping.dynamic_shape import is_listed, supported_backends
+        from apiscan.rules.registry import get_rule
+
+        self.table, self.api = table, api
+        self.get_rule, self.is_listed, self.backends = get_rule, is_listed, supported_backends
+
+    def _target(self, torch_api: str, rule_targets: tuple[str, ...]) -> str | None:
+        """The MindSpore counterpart: the mapping table's, else the rule's first listed one."""
+        row = self.table.lookup(torch_api) if torch_api else None
+        candidates = [*(row.ms_apis if row else ()), *rule_targets]
+        for target in candidates:
+            if self.is_listed(target):
+                return target
+        return candidates[0] if candidates else None
+
+    def finding(self, path: str, hit: ShapeHit, scope: str) -> ShapeFinding:
+        rule = self.get_rule(hit.rule)
+        target = self._target(hit.api, tuple(rule.mindspore_apis))
+        message = (
+            rule.message.format(detail=hit.detail)
+            if "{detail}" in rule.message
+            else (f"{rule.message} ({hit.detail})" if hit.detail else rule.message)
+        )
+        return ShapeFinding(
+            path=path,
+            span=hit.span,
+            rule=rule.id,
+            name=rule.name,
+            message=message,
+            severity=rule.severity_by_scope[scope],
+            scope=scope,
+            function=hit.function,
+            api=hit.api,
+            suggestion=rule.suggestion,
+            mindspore_api=target,
+            backends=self.backends(target) if target else (),
+        )
 
 
 def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:

@@ -101,7 +101,9 @@ def run_command(cmd: list[str]) -> tuple[float, int, int]:
     return wall, peak, proc.returncode
 
 
-def bench(name: str, path: str, args: argparse.Namespace) -> list[list[object]]:
+def bench(
+    name: str, path: str, args: argparse.Namespace, extra: tuple[str, ...] = ()
+) -> list[list[object]]:
     files, lines, ast_s = ast_baseline(path)
     exe = shutil.which("apiscan") or str(Path(sys.executable).with_name("apiscan"))
     rows: list[list[object]] = []
@@ -112,6 +114,7 @@ def bench(name: str, path: str, args: argparse.Namespace) -> list[list[object]]:
             base = [exe, path, "--format", args.format, "--cache-dir", cache, "--no-progress"]
             if args.jobs:
                 base += ["--jobs", str(args.jobs)]
+            base += list(extra)
             for kind in ("cold", "warm"):
                 wall, peak, _ = run_command(base)
                 if kind not in best or wall < best[kind][0]:
@@ -143,6 +146,12 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=3, help="best of N (default 3)")
     p.add_argument("--format", default="text")
     p.add_argument("--corpus", default=None, help="also scan all paths together under NAME")
+    p.add_argument(
+        "--ds-overhead",
+        action="store_true",
+        help="also time --no-dynamic-shape and print what the dynamic-shape "
+        "analysis adds (target: at most 30%%)",
+    )
     args = p.parse_args()
     rows: list[list[object]] = []
     for path in args.paths:
@@ -173,7 +182,34 @@ def main() -> int:
             disable_numparse=True,
         )
     )
+    if args.ds_overhead:
+        print_ds_overhead(args)
     return 0
+
+
+def print_ds_overhead(args: argparse.Namespace) -> None:
+    """What the dynamic-shape analysis adds: the same command with --no-dynamic-shape."""
+    table = []
+    for path in args.paths:
+        name = Path(path).name
+        with_ds = {str(r[1]): float(str(r[5])) for r in bench(name, path, args)}
+        without = {
+            str(r[1]): float(str(r[5])) for r in bench(name, path, args, ("--no-dynamic-shape",))
+        }
+        for kind in ("cold", "warm"):
+            added = 100.0 * (with_ds[kind] - without[kind]) / without[kind]
+            table.append(
+                [name, kind, f"{without[kind]:.2f}", f"{with_ds[kind]:.2f}", f"{added:+.0f}%"]
+            )
+    print()
+    print("dynamic-shape analysis overhead (whole command, best of runs; target <= +30%)")
+    print(
+        tabulate(
+            table,
+            headers=["repo", "run", "API only s", "API + dynamic shape s", "added"],
+            disable_numparse=True,
+        )
+    )
 
 
 if __name__ == "__main__":

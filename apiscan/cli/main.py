@@ -14,7 +14,7 @@ from pathlib import Path
 
 from apiscan import __version__
 
-SUBCOMMANDS = ("scan", "mapping")
+SUBCOMMANDS = ("scan", "mapping", "rules", "explain")
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "different")}
 
 
@@ -25,7 +25,8 @@ def _scan_parser() -> argparse.ArgumentParser:
         prog="apiscan",
         description="Scan a PyTorch repository and report how its PyTorch API uses map to "
         "MindSpore.",
-        epilog="Other commands: 'apiscan mapping' lists the mapping tables. "
+        epilog="Other commands: 'apiscan mapping' lists the mapping tables; 'apiscan rules' "
+        "lists the dynamic-shape rules and 'apiscan explain DS101' explains one. "
         "Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage error.",
     )
     p.add_argument("path", help="repository directory or Python file to scan")
@@ -71,6 +72,11 @@ def _scan_parser() -> argparse.ArgumentParser:
         "(default 1000000)",
     )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.add_argument(
+        "--no-dynamic-shape",
+        action="store_true",
+        help="skip the dynamic-shape rules (API coverage only)",
+    )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
 
@@ -108,6 +114,7 @@ def run_scan(argv: list[str]) -> int:
         jobs=args.jobs,
         cache_dir=cache_dir,
         max_file_size=args.max_file_size,
+        dynamic_shape=not args.no_dynamic_shape,
         progress=not args.no_progress and sys.stderr.isatty(),
         warmup=prepare_hook(reporter),
     )
@@ -154,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "mapping":
         return run_mapping(argv[1:])
+    if argv and argv[0] in ("rules", "explain"):
+        from apiscan.cli import rules
+
+        return (rules.run_rules if argv[0] == "rules" else rules.run_explain)(argv[1:])
     if argv and argv[0] == "scan":
         argv = argv[1:]
     try:

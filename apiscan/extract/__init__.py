@@ -7,15 +7,28 @@ over exactly those inputs. Any failure becomes an error record for that file; th
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import sys
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from apiscan.extract.records import FileAnalysis, PendingMember
+from apiscan.extract.records import (
+    CallFact,
+    FileAnalysis,
+    FunctionFact,
+    PendingMember,
+    ShapeHit,
+)
 from apiscan.model import ApiUse, FileError
 from apiscan.source import DecodedSource, decode_source
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from apiscan.extract.api_uses import Emit, Extractor, Ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +38,7 @@ class FileTask:
     is_package: bool
     data: bytes
     reexports: tuple[tuple[str, str], ...] = ()
+    dynamic_shape: bool = True  # run the dynamic-shape rules (off: --no-dynamic-shape)
 
 
 def count_lines(text: str) -> int:
@@ -106,23 +120,35 @@ def _analyse_text(
         task.is_package,
         local_roots,
         dict(task.reexports),
+        task.dynamic_shape,
     )
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 6000))
+    # Pinned, not max(limit, ...): a library may have raised the limit far beyond what the
+    # C stack holds; the walker needs ~3 frames per nesting level of the code it reads.
+    sys.setrecursionlimit(6000)
     try:
         ext.run(module)
     finally:
         sys.setrecursionlimit(limit)
-    emits = ext.emits
+    # Everything that needs a position goes through one mapping: API uses, dynamic-shape
+    # hits, call-graph edges.
+    hit_emits = [_located(ext, h.start, h.end, h.function) for h in ext.shapes.hits]
+    call_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _ in ext.call_facts]
+    emits = [*ext.emits, *hit_emits, *call_emits]
     fallback = False
     if emits:
         try:
-            spans = spans_from_ast(tree, text, emits, ext.ords, ext.counts)
+            all_spans = spans_from_ast(tree, text, emits, ext.ords, ext.counts)
         except PositionMismatch:
-            spans = spans_from_libcst(module, emits, text)
+            all_spans = spans_from_libcst(module, emits, text)
             fallback = True
     else:
-        spans = []
+        all_spans = []
+    n_uses, n_hits = len(ext.emits), len(hit_emits)
+    spans = all_spans[:n_uses]
+    hit_spans = all_spans[n_uses : n_uses + n_hits]
+    call_spans = all_spans[n_uses + n_hits :]
+    emits = ext.emits
     uses: list[ApiUse] = []
     pending: list[PendingMember] = []
     for e, span in zip(emits, spans, strict=True):
@@ -151,6 +177,24 @@ def _analyse_text(
             uses.append(use)
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
+    hits = sorted(
+        {
+            ShapeHit(h.rule, span, h.function, h.api, h.detail)
+            for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
+        },
+        key=lambda h: (h.span, h.rule),
+    )
+    calls = sorted(
+        {
+            CallFact(caller, callee, span.line, role)
+            for (caller, callee, _, role), span in zip(ext.call_facts, call_spans, strict=True)
+        },
+        key=lambda c: (c.line, c.caller, c.callee, c.role),
+    )
+    functions = tuple(
+        FunctionFact(qn, cls, line)
+        for (qn, cls, _), line in zip(ext.function_facts, _def_lines(tree, ext), strict=True)
+    )
     return FileAnalysis(
         task.relpath,
         task.modules,
@@ -163,7 +207,61 @@ def _analyse_text(
         tuple(sorted(ext.local_refs)),
         (),
         fallback,
+        functions=functions,
+        calls=tuple(calls),
+        shape_hits=tuple(hits),
+        suppressions=_suppressions(text),
     )
+
+
+def _located(ext: Extractor, start: Ref, end: Ref, function: str) -> Emit:
+    """An Emit for a position only; non-countable nodes are anchored on countable ones."""
+    from apiscan.extract.api_uses import Emit
+
+    s = _anchor(ext, start[0], first=True)
+    e = _anchor(ext, end[0], first=False)
+    return Emit(
+        "",
+        "",
+        "",
+        (s, start[1] if s is start[0] else "s"),
+        (e, end[1] if e is end[0] else "e"),
+        function,
+    )
+
+
+def _anchor(ext: Extractor, node: cst.CSTNode, first: bool) -> cst.CSTNode:
+    """``node`` itself if it has an ordinal, else its first (or last) descendant that has one."""
+    if id(node) in ext.ords:
+        return node
+    children = node.children if first else list(reversed(node.children))
+    for child in children:
+        found = _anchor(ext, child, first)
+        if id(found) in ext.ords:
+            return found
+    return node
+
+
+def _def_lines(tree: ast.Module, ext: Extractor) -> list[int]:
+    """Lines of the ``def`` statements, by pre-order match with ast (0 when they disagree)."""
+    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    defs.sort(
+        key=lambda n: min(
+            [(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)]
+        )
+    )
+    if len(defs) != len(ext.function_facts):
+        return [0] * len(ext.function_facts)
+    return [d.lineno for d in defs]
+
+
+def _suppressions(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    if "apiscan:" not in text:
+        return ()
+    from apiscan.rules.suppression import parse_suppressions
+
+    found = parse_suppressions(text)
+    return tuple(sorted((line, tuple(sorted(ids))) for line, ids in found.items()))
 
 
 _OWNERS: dict[int, object] = {}

@@ -20,6 +20,7 @@ comprehension's element is written before its ``for``), the later part is first 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,16 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.records import RETURNS, ClassFact
+from apiscan.extract.shapes import (
+    BOOL_TENSOR,
+    DYN_TENSOR,
+    RAND,
+    NullShapeTracker,
+    ShapeTracker,
+    is_dyn_number,
+    is_dyn_tensor,
+    merge_numbers,
+)
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, TENSOR_CLASSES, Owners
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.resolve.values import (
@@ -88,6 +99,42 @@ SELF_RETURNING = frozenset(
     }
 )
 
+#: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
+MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
+#: Tensor methods whose result is a host number or list read from tensor values.
+SYNC_METHODS = frozenset({"item", "tolist"})
+#: Tensor methods and torch functions that return boolean masks.
+BOOL_METHODS = frozenset(
+    {
+        "bool",
+        "eq",
+        "ne",
+        "gt",
+        "ge",
+        "lt",
+        "le",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "logical_xor",
+        "greater",
+        "less",
+        "isclose",
+        "isin",
+        "greater_equal",
+        "less_equal",
+        "not_equal",
+    }
+)
+BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
+#: Keyword arguments through which functions join the data pipeline.
+DATA_ROLES = frozenset(
+    {"collate_fn", "worker_init_fn", "transform", "transforms", "target_transform"}
+)
+
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
 
@@ -132,6 +179,7 @@ class _Args:
     positional: int
     keywords: tuple[str, ...]
     star: bool
+    kwvals: dict[str, Val] = field(default_factory=dict)
 
 
 class Extractor:
@@ -145,6 +193,7 @@ class Extractor:
         is_package: bool,
         local_roots: frozenset[str],
         reexports: Mapping[str, str],
+        dynamic_shape: bool = True,
     ) -> None:
         self.api = api
         self.owners = owners
@@ -157,7 +206,14 @@ class Extractor:
         self.silent = 0
         self.fstring = 0
         self.annotating = 0
+        tracker = ShapeTracker if dynamic_shape else NullShapeTracker
+        self.shapes = tracker(self._function, lambda: self.silent > 0)
+        self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
+        self.function_facts: list[tuple[str, str, cst.FunctionDef]] = []
         self.returns: list[list[Val]] = []
+        #: per function: data-dependent `if`s without else whose body returned (test node,
+        #: returned values, index of the returns that follow the `if`)
+        self.pending_branches: list[list[tuple[cst.CSTNode, list[Val], int]]] = []
         self.func_returns: dict[str, Val] = {}
         self.emits: list[Emit] = []
         self.scopes: list[Scope] = [Scope("module", {})]
@@ -442,7 +498,10 @@ class Extractor:
             conf = "certain" if recv[1] else "probable"
             self.emit(api, usage if call else "reference", conf, (node, "a"), (end, "e"), args)
             if call:
-                return self.owners.call_result(api, recv, attr), True
+                assert call_node is not None and args is not None
+                return self._tensor_call(api, attr, recv, call_node, args), True
+            if attr == "shape":
+                return self.shapes.shape_of(node, recv), True
             return self.owners.attribute_result(api, recv, attr), True
         if kind == "inst":
             return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
@@ -506,6 +565,8 @@ class Extractor:
             # A class from another file: only the join can tell what it inherits.
             if attr.startswith("__"):
                 return UNKNOWN
+            if call:
+                self._call_fact(f"{cls}.{attr}", end)
             guess = self.owners.guess(attr, _hint(node.value)) if call else None
             # api holds the name-based fallback, used if the join cannot resolve the class
             self.emit(
@@ -522,8 +583,10 @@ class Extractor:
             return recv if call and attr in SELF_RETURNING else UNKNOWN
         if attr in info.attrs:
             v = info.attrs[attr]
-            return self._call_value(v, None) if call else v
+            return self._call_value(v, args, end) if call else v
         if attr in info.methods:
+            if call:
+                self._call_fact(f"{cls}.{attr}", end)
             return info.returns.get(attr, UNKNOWN) if call else UNKNOWN
         for base in self._class_bases(info):
             if base[0] == "qual" and self._is_torch(base[1]):
@@ -587,21 +650,58 @@ class Extractor:
             return self.owners.call_result(api, recv, attr)
         return self.owners.attribute_result(api, recv, attr)
 
+    def _tensor_call(self, api: str, attr: str, recv: Val, node: cst.Call, args: _Args) -> Val:
+        """Result of a Tensor method call, with the dynamic-shape facts it creates."""
+        if attr in SYNC_METHODS:
+            return self.shapes.on_sync(node, recv)
+        if attr == "size" and not args.vals:
+            return self.shapes.shape_of(node, recv)
+        if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
+            return self.shapes.on_sync(node, recv)
+        result = self.owners.call_result(api, recv, attr)
+        if attr in BOOL_METHODS:
+            result = BOOL_TENSOR
+        return self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+
+    def _call_role(self, keyword: str, v: Val, value: cst.BaseExpression) -> None:
+        """Functions passed as collate_fn/transform/...: edges of the data pipeline."""
+        if keyword in DATA_ROLES:
+            callee = self._callee_name(v)
+            if callee:
+                self._call_fact(callee, value, keyword)
+
+    def _callee_name(self, v: Val) -> str:
+        kind = v[0]
+        if kind in ("func", "class"):
+            return f"{self.module_name}.{v[1]}"
+        if kind == "qual" and self._is_local(v[1]):
+            return str(v[1])
+        if kind == "inst" and not self._is_torch(v[1]):
+            return f"{v[1]}.__call__"
+        return ""
+
+    def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
+        if not self.silent and callee:
+            self.call_facts.append((self._function(), callee, node, role))
+
     def _args(self, node: cst.Call) -> _Args:
         vals: list[Val] = []
         positional = 0
         keywords: list[str] = []
         star = False
+        kwvals: dict[str, Val] = {}
         for arg in node.args:
             v = self.value(arg.value)
             if arg.keyword is not None:
                 keywords.append(arg.keyword.value)
+                kwvals[arg.keyword.value] = v
+                self._call_role(arg.keyword.value, v, arg.value)
             elif arg.star:
                 star = True
             else:
                 positional += 1
                 vals.append(v)
-        return _Args(vals, positional, tuple(keywords), star)
+        return _Args(vals, positional, tuple(keywords), star, kwvals)
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:
         self._count(node, CALL)
@@ -619,7 +719,7 @@ class Extractor:
         args = self._args(node)
         if fv[0] == "qual":
             return self._call_qual(fv[1], func, node, args, usage)
-        return self._call_value(fv, args)
+        return self._call_value(fv, args, node)
 
     def _call_qual(
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
@@ -630,11 +730,18 @@ class Extractor:
             if kind == "class":
                 return self.owners.instance_of(name)
             if kind == "function":
-                return self.owners.function_result(name)
+                result = self.owners.function_result(name)
+                if name.rpartition(".")[2] in BOOL_FUNCTIONS:
+                    result = BOOL_TENSOR
+                return self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
             return UNKNOWN
         if self._is_torch(q):
             return UNKNOWN
+        foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+        if foreign is not None:
+            return foreign
         if self._is_local(q):
+            self._call_fact(q, node)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
@@ -652,8 +759,13 @@ class Extractor:
             return NONTORCH
         return UNKNOWN
 
-    def _call_value(self, fv: Val, args: _Args | None) -> Val:
+    def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
         kind = fv[0]
+        if node is not None:
+            if kind in ("func", "class"):
+                self._call_fact(f"{self.module_name}.{fv[1]}", node)
+            elif kind == "inst" and not self._is_torch(fv[1]):
+                self._call_fact(f"{fv[1]}.forward", node)
         if kind == "class":
             return inst(f"{self.module_name}.{fv[1]}")
         if kind == "inst":
@@ -670,6 +782,14 @@ class Extractor:
         if kind == "builtin":
             name = fv[1]
             first = args.vals[0] if args and args.vals else UNKNOWN
+            if name in ("int", "float", "bool") and node is not None and first[0] == "tensor":
+                return self.shapes.on_sync(node, first)
+            if name == "len" and node is not None and is_dyn_tensor(first):
+                return self.shapes.on_sync(node, first)
+            if name in ("int", "float", "round", "abs", "min", "max") and args:
+                for v in args.vals:
+                    if is_dyn_number(v) or v == RAND:
+                        return v
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:
@@ -712,21 +832,36 @@ class Extractor:
         info.module_kind = result
         return result
 
-    def _subscript(self, node: cst.Subscript) -> Val:
+    def _subscript(self, node: cst.Subscript, store: bool = False) -> Val:
         self._count(node, SUB)
         recv = self.value(node.value)
         index: Val = UNKNOWN
         const_index: int | None = None
+        indexes: list[Val] = []
+        bounds: list[Val] = []
         for el in node.slice:
             s = el.slice
             if type(s) is cst.Index:
                 index = self.value(s.value)
+                if (
+                    index in (TENSOR, PTENSOR)
+                    and type(s.value) is cst.Name
+                    and MASK_NAME.search(s.value.value)
+                ):
+                    index = BOOL_TENSOR  # x[mask], x[keep], x[valid]: named as masks are
+                indexes.append(index)
                 if type(s.value) is cst.Integer:
                     const_index = int(s.value.value, 0)
             else:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
-                        self.value(part)
+                        bounds.append(self.value(part))
+        if recv[0] == "tensor":
+            dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
+            if dyn is not None:
+                return dyn
+        if is_dyn_number(recv):  # an element of a list read from tensor data
+            return recv
         if recv[0] == "dict":
             key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
             return dict(recv[1]).get(key, UNKNOWN) if key is not None else UNKNOWN
@@ -740,6 +875,11 @@ class Extractor:
         self._count(node, BINOP)
         left = self.value(node.left)
         right = self.value(node.right)
+        op = type(node.operator)
+        if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and BOOL_TENSOR in (left, right):
+            return BOOL_TENSOR
+        if DYN_TENSOR in (left, right):
+            return DYN_TENSOR
         if left[0] == "tensor" or right[0] == "tensor":
             certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
             if type(node.operator) is cst.MatrixMultiply:
@@ -751,6 +891,9 @@ class Extractor:
                     (node, "e"),
                 )
             return TENSOR if certain else PTENSOR
+        merged = merge_numbers(left, right)
+        if merged is not None:
+            return merged
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -814,7 +957,7 @@ class Extractor:
     def _unary(self, node: cst.UnaryOperation) -> Val:
         v = self.value(node.expression)
         if type(node.operator) is cst.Not:
-            return NONTORCH
+            return v if v[0] == "tensor" or is_dyn_number(v) else NONTORCH
         return v if v[0] in ("tensor", "nontorch") else UNKNOWN
 
     def _boolop(self, node: cst.BooleanOperation) -> Val:
@@ -830,6 +973,9 @@ class Extractor:
         if tensorish:
             for v in vals:
                 if v[0] == "tensor":
+                    return BOOL_TENSOR
+            for v in vals:
+                if is_dyn_number(v):
                     return v
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
@@ -837,7 +983,7 @@ class Extractor:
 
     def _ifexp(self, node: cst.IfExp) -> Val:
         body = self.value(node.body)
-        self.value(node.test)
+        self.shapes.on_condition(node, self.value(node.test), "conditional expression")
         return join(body, self.value(node.orelse))
 
     def _lambda(self, node: cst.Lambda) -> Val:
@@ -912,7 +1058,7 @@ class Extractor:
             recv = self.expr(node.value)
             return ("attr", recv, node.attr.value)
         if t is cst.Subscript:
-            self._subscript(node)
+            self._subscript(node, store=True)
             return ("none",)
         if t in (cst.Tuple, cst.List):
             parts = []
@@ -1028,13 +1174,29 @@ class Extractor:
         self.target(node.target)
 
     def _if(self, node: cst.If) -> None:
-        self.value(node.test)
+        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "if")
+        names = self.scopes[-1].names
+        returns: list[Val] = self.returns[-1] if self.returns else []
+        before, start = dict(names), len(returns)
         self._block(node.body)
+        after_body, middle = dict(names), len(returns)
         orelse = node.orelse
         if isinstance(orelse, cst.If):
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
+        if not dynamic:
+            return
+        body_returns = returns[start:middle]
+        if orelse is None and body_returns and self.pending_branches:
+            # `if cond: return a` then `return b` later: the rest of the function is the else
+            self.pending_branches[-1].append((node.test, body_returns, len(returns)))
+            return
+        pairs = [(a, b) for a in body_returns for b in returns[middle:]]
+        for name, v in after_body.items():
+            if before.get(name) is not v and name in names and after_body[name] is not names[name]:
+                pairs.append((v, names[name]))
+        self.shapes.on_branches(node.test, pairs)
 
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
@@ -1045,7 +1207,7 @@ class Extractor:
             self._block(node.orelse.body)
 
     def _while(self, node: cst.While) -> None:
-        self.value(node.test)
+        self.shapes.on_condition(node.test, self.value(node.test), "while")
         self._block(node.body)
         if node.orelse is not None:
             self._block(node.orelse.body)
@@ -1312,16 +1474,21 @@ class Extractor:
             cls.methods.add(fname)
         qn = ".".join([*self.func_stack, fname])
         self.bind(fname, ("func", qn))
+        if not self.silent:
+            self.function_facts.append((qn, cls.qualname if cls is not None else "", node))
         self.scopes.append(Scope("function", {}))
         self.func_stack.append(fname)
         self.returns.append([])
+        self.pending_branches.append([])
         try:
             self._bind_params(node.params, hints, cls, fname, is_static)
             self._block(node.body)
         finally:
+            found = self.returns.pop()
+            for test, body_returns, start in self.pending_branches.pop():
+                self.shapes.on_branches(test, [(a, b) for a in body_returns for b in found[start:]])
             self.func_stack.pop()
             self.scopes.pop()
-            found = self.returns.pop()
         result = _join_all(found) if found else NONTORCH
         if cls is not None:
             cls.returns[fname] = result

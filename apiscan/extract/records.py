@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apiscan.model import ApiUse, FileError
+from apiscan.model import ApiUse, FileError, Span
 
 #: Suffix of the export keys that say what a module-level function returns
 #: (``("build_model()", "inst:tinydet.model.Detector")``).
@@ -41,6 +41,44 @@ class PendingMember:
 
 
 @dataclass(frozen=True, slots=True)
+class FunctionFact:
+    """A function or method defined in the file (a node of the repository's call graph)."""
+
+    qualname: str  # module-relative: "collate", "Backbone.forward", nested: "outer.inner"
+    cls: str  # module-relative qualname of the class a method belongs to, else ""
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallFact:
+    """An edge of the call graph, as far as one file can tell.
+
+    ``callee`` is a fully qualified name when the target is known: a repo function
+    (``tinydet.loss.focal_loss``), a method of a repo class (``tinydet.head.Head.forward`` for
+    ``self.head(x)`` where ``self.head = Head()``, or ``tinydet.model.Detector.decode`` for
+    ``self.decode(...)``). ``role`` says how the callee is used: ``call``, or ``collate_fn`` /
+    ``transform`` / ``dataset`` when passed as such an argument (``DataLoader(ds,
+    collate_fn=collate)``), which is how data-processing code is found.
+    """
+
+    caller: str  # module-relative qualname of the enclosing function, "" at module level
+    callee: str
+    line: int
+    role: str = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeHit:
+    """A dynamic-shape rule matched in this file (scope and severity are added after the join)."""
+
+    rule: str
+    span: Span
+    function: str
+    api: str = ""
+    detail: str = ""  # what makes it dynamic here, e.g. "k = boxes.shape[0] read at runtime"
+
+
+@dataclass(frozen=True, slots=True)
 class FileAnalysis:
     path: str
     modules: tuple[str, ...]
@@ -52,4 +90,9 @@ class FileAnalysis:
     classes: tuple[ClassFact, ...] = ()
     local_refs: tuple[str, ...] = ()  # repo-local qualified names the file looked up
     errors: tuple[FileError, ...] = ()
-    position_fallback: bool = False  # positions came from LibCST's PositionProvider (slow path)
+    position_fallback: bool = False  # positions came from PositionProvider (the slow path)
+    functions: tuple[FunctionFact, ...] = ()
+    calls: tuple[CallFact, ...] = ()
+    shape_hits: tuple[ShapeHit, ...] = ()
+    #: (line, rule ids) for every ``# apiscan: ignore[DS101]`` comment; () ids = all rules
+    suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()

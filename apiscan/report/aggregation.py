@@ -1,4 +1,4 @@
-"""The roll-ups the human-readable reports share, computed with pandas.
+"""The roll-ups the human-readable reports share, the API tables computed with pandas.
 
 Only the text and Markdown reporters need these, and they import this module inside
 ``render()``: pandas costs about 0.4 s to import, which the JSON and CSV formats (the ones CI
@@ -8,11 +8,12 @@ runs) must never pay. Every ordering below is explicit and ends on a unique key,
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import pandas as pd
 
-from apiscan.model import STATUS_ORDER, ScanResult
+from apiscan.model import STATUS_ORDER, ScanResult, ShapeFinding
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,8 @@ def file_table(result: ScanResult, frame: pd.DataFrame) -> FileTable:
     """Per-file counts, sorted by path, leaving out files with neither API uses nor errors.
 
     Status and error counts come from the findings (like ``ScanResult.summary()``), lines from
-    the file summaries; a path known from only one side still gets a row.
+    the file summaries; a path known from only one side still gets a row. Dynamic-shape
+    findings have their own section, grouped by file (:func:`shape_files`).
     """
     files = pd.DataFrame(
         {
@@ -182,3 +184,66 @@ def file_table(result: ScanResult, frame: pd.DataFrame) -> FileTable:
         ].itertuples(index=True)
     )
     return FileTable(rows=rows, quiet_files=len(table) - len(active))
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeFunction:
+    """The dynamic-shape findings of one function ("" for module level), by position."""
+
+    function: str
+    findings: tuple[ShapeFinding, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeFile:
+    """The dynamic-shape findings of one file, by function in the order they first occur."""
+
+    path: str
+    functions: tuple[ShapeFunction, ...]
+
+    @property
+    def findings(self) -> int:
+        return sum(len(function.findings) for function in self.functions)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleAdvice:
+    """A rule's suggested rewrite, shown once however many findings share it."""
+
+    rule: str
+    name: str
+    findings: int
+    suggestion: str
+
+
+def shape_files(result: ScanResult) -> tuple[ShapeFile, ...]:
+    """Dynamic-shape findings grouped by file (sorted by path), then by function.
+
+    Functions keep the order of their first finding, so a report reads down the file; a
+    function's findings stay in the result's (path, line, column, rule) order.
+    """
+    by_file: dict[str, dict[str, list[ShapeFinding]]] = {}
+    for finding in result.shape_findings:
+        by_file.setdefault(finding.path, {}).setdefault(finding.function, []).append(finding)
+    return tuple(
+        ShapeFile(
+            path=path,
+            functions=tuple(
+                ShapeFunction(function, tuple(found)) for function, found in functions.items()
+            ),
+        )
+        for path, functions in sorted(by_file.items())
+    )
+
+
+def rule_advice(result: ScanResult) -> tuple[RuleAdvice, ...]:
+    """One row per rule and distinct non-empty suggestion, sorted by rule then suggestion.
+
+    A rule normally has one suggestion; should a rule word it per finding, each wording is
+    kept (once) rather than one being picked silently.
+    """
+    counts = Counter((f.rule, f.name, f.suggestion) for f in result.shape_findings if f.suggestion)
+    return tuple(
+        RuleAdvice(rule=rule, name=name, findings=n, suggestion=suggestion)
+        for (rule, name, suggestion), n in sorted(counts.items())
+    )

@@ -1,7 +1,8 @@
 """One CSV row per finding, for a spreadsheet or a quick ``pandas.read_csv``.
 
 Rows are the JSON reporter's finding records cut to the columns a spreadsheet user expects, so
-the two formats cannot drift apart; fields an error finding does not have are left empty.
+the two formats cannot drift apart; a row leaves empty the fields its kind does not have (an
+error has no ``api``, an API finding no ``severity``, a dynamic-shape finding no ``status``).
 """
 
 from __future__ import annotations
@@ -21,9 +22,13 @@ COLUMNS: tuple[str, ...] = (
     "end_column",
     "kind",
     "rule",
+    "name",
+    "severity",
+    "scope",
     "api",
     "status",
     "mindspore_api",
+    "backends",
     "confidence",
     "usage",
     "namespace",
@@ -32,10 +37,13 @@ COLUMNS: tuple[str, ...] = (
     "note",
     "diff_url",
     "message",
+    "suggestion",
 )
 
-#: Joins several unsupported parameter names in one cell (commas would read as columns).
-PARAM_SEPARATOR = ";"
+#: Joins the items of a list field in one cell (commas would read as columns).
+LIST_SEPARATOR = ";"
+#: Record fields that are lists: unsupported parameter names, dynamic-shape backends.
+_LIST_FIELDS = ("unsupported_params", "backends")
 
 
 class CsvReporter:
@@ -52,9 +60,10 @@ class CsvReporter:
         writer.writeheader()
         for finding in result.findings:
             record = finding_record(finding)
-            params = record.get("unsupported_params")
-            if isinstance(params, list):
-                record["unsupported_params"] = PARAM_SEPARATOR.join(params)
+            for name in _LIST_FIELDS:
+                items = record.get(name)
+                if isinstance(items, list):
+                    record[name] = LIST_SEPARATOR.join(items)
             writer.writerow(record)
         return out.getvalue()
 

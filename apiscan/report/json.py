@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from apiscan.model import SCHEMA_VERSION, ApiFinding, Finding, ScanResult
+from apiscan.model import SCHEMA_VERSION, ApiFinding, ErrorFinding, Finding, ScanResult
 from apiscan.report.base import register
 
 TOOL_NAME = "apiscan"
@@ -37,13 +37,26 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "usage": finding.usage,
             "namespace": finding.namespace,
             "function": finding.function,
+            "scope": finding.scope,
             "diff_url": finding.diff_url,
             "mapping_version": finding.mapping_version,
             "unsupported_params": list(finding.unsupported_params),
             "target_exists": finding.target_exists,
         }
-    else:
+    elif isinstance(finding, ErrorFinding):
         record |= {"code": finding.code, "message": finding.message}
+    else:
+        record |= {
+            "name": finding.name,
+            "message": finding.message,
+            "severity": finding.severity,
+            "scope": finding.scope,
+            "function": finding.function,
+            "api": finding.api,
+            "suggestion": finding.suggestion,
+            "mindspore_api": finding.mindspore_api,
+            "backends": list(finding.backends),
+        }
     return record
 
 

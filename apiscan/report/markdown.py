@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
-from apiscan.model import STATUS_ORDER, ScanResult
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
 from apiscan.report.base import register
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ NOTE_WIDTH = 160
 
 
 class MarkdownReporter:
-    """Summary, namespaces, top missing/different APIs, files and errors as Markdown tables."""
+    """Summary, namespaces, top missing/different APIs, dynamic shapes, files and errors."""
 
     name = "markdown"
     suffix = ".md"
@@ -49,6 +49,9 @@ class MarkdownReporter:
             _namespaces(summary),
             _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations)),
             _top_different(aggregation.top_apis(frame, "different", self.top, self.locations)),
+            _dynamic_shape(
+                summary, aggregation.shape_files(result), aggregation.rule_advice(result)
+            ),
             _files(aggregation.file_table(result, frame)),
             _errors(result),
         ]
@@ -123,6 +126,7 @@ def _summary(summary: dict[str, object]) -> str:
             ["call sites", f"{summary['call_sites']:,}"],
             ["call sites of probable confidence", f"{summary['probable_sites']:,}"],
             ["distinct APIs", f"{summary['distinct_apis']:,}"],
+            ["dynamic-shape findings", f"{_shape_total(summary):,}"],
             ["errors", f"{summary['errors']:,}"],
         ],
     )
@@ -140,7 +144,96 @@ def _summary(summary: dict[str, object]) -> str:
             for status in STATUS_ORDER
         ],
     )
-    return f"## Summary\n\n{facts}\n\n{coverage}"
+    by_scope = cast(dict[str, dict[str, int]], summary["by_scope"])
+    scopes = _table(
+        ["scope", "API call sites", "dynamic-shape findings"],
+        "lrr",
+        (
+            [scope, f"{by_scope[scope]['call_sites']:,}", f"{by_scope[scope]['dynamic_shape']:,}"]
+            for scope in SCOPES
+        ),
+    )
+    by_severity = _shape_severities(summary)
+    severities = _table(
+        ["severity", "dynamic-shape findings"],
+        "lr",
+        ([severity, f"{by_severity[severity]:,}"] for severity in SEVERITIES),
+    )
+    return f"## Summary\n\n{facts}\n\n{coverage}\n\n{scopes}\n\n{severities}"
+
+
+def _shape_total(summary: dict[str, object]) -> int:
+    return cast(dict[str, int], summary["dynamic_shape"])["findings"]
+
+
+def _shape_severities(summary: dict[str, object]) -> dict[str, int]:
+    return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]
+
+
+def _dynamic_shape(
+    summary: dict[str, object],
+    files: tuple[aggregation.ShapeFile, ...],
+    advice: tuple[aggregation.RuleAdvice, ...],
+) -> str:
+    """A heading per file, a table per function; each rule's suggested rewrite once, at the end."""
+    severities = _shape_severities(summary)
+    counted = ", ".join(f"{severities[s]:,} {s}" for s in SEVERITIES if severities[s])
+    n = _shape_total(summary)
+    title = f"## Dynamic shape ({n:,} finding{'' if n == 1 else 's'}"
+    title += f": {counted})" if counted else ")"
+    if not files:
+        return f"{title}\n\nNo dynamic-shape findings."
+    blocks = [title]
+    for group in files:
+        n = group.findings
+        blocks.append(f"### {_link(group.path)} ({n:,} finding{'' if n == 1 else 's'})")
+        for function in group.functions:
+            label = _code(function.function) if function.function else "module level"
+            table = _table(
+                [
+                    "line",
+                    "rule",
+                    "severity",
+                    "scope",
+                    "message",
+                    "API → MindSpore",
+                    "dynamic shape on",
+                ],
+                "rllllll",
+                (_shape_row(finding) for finding in function.findings),
+            )
+            blocks.append(f"#### {label}\n\n{table}")
+    if advice:
+        table = _table(
+            ["rule", "findings", "suggested rewrite"],
+            "lrl",
+            ([f"{r.rule} {_code(r.name)}", f"{r.findings:,}", cell(r.suggestion)] for r in advice),
+        )
+        blocks.append(f"### Suggested rewrites\n\n{table}")
+    return "\n\n".join(blocks)
+
+
+def _shape_row(finding: ShapeFinding) -> list[str]:
+    line = finding.span.line
+    where = f"[{line}:{finding.span.column}]({quote(finding.path, safe='/')}#L{line})"
+    apis = _code(finding.api)
+    if finding.mindspore_api:
+        apis += f" → {_code(finding.mindspore_api)}"
+    if not finding.api:
+        support = ""
+    elif finding.backends:
+        support = ", ".join(finding.backends)
+    else:
+        support = "none listed" if finding.mindspore_api else ""
+    return [
+        where,
+        f"{finding.rule} {_code(finding.name)}",
+        finding.severity,
+        finding.scope,
+        cell(finding.message),
+        apis,
+        support,
+    ]
 
 
 def _namespaces(summary: dict[str, object]) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from tabulate import tabulate
 
-from apiscan.model import STATUS_ORDER, ScanResult
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
 from apiscan.report.base import register
 
 if TYPE_CHECKING:
@@ -22,10 +22,13 @@ if TYPE_CHECKING:
 WIDTH = 100
 #: Where continuation lines of a "top" table start (under the API column).
 _INDENT = " " * 15
+#: Indents of the dynamic-shape section: function, finding, finding details.
+_FUNCTION, _FINDING, _DETAIL = " " * 2, " " * 4, " " * 8
 
 
 class TextReporter:
-    """Header, summary, namespaces, top missing/different APIs, per-file table, errors."""
+    """Header, summary, namespaces, top missing/different APIs, dynamic shapes, per-file table,
+    errors."""
 
     name = "text"
     suffix = ".txt"
@@ -50,6 +53,9 @@ class TextReporter:
             _namespaces(summary),
             self._top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations)),
             self._top_different(aggregation.top_apis(frame, "different", self.top)),
+            _dynamic_shape(
+                summary, aggregation.shape_files(result), aggregation.rule_advice(result)
+            ),
             _files(aggregation.file_table(result, frame)),
             _errors(result),
         ]
@@ -90,8 +96,8 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def _title(text: str) -> str:
-    return f"{text}\n{'=' * len(text)}"
+def _title(text: str, underline: str = "=") -> str:
+    return f"{text}\n{underline * len(text)}"
 
 
 def _wrap(line: str) -> str:
@@ -145,6 +151,7 @@ def _summary(summary: dict[str, object]) -> str:
         ("Lines", f"{summary['lines']:,}"),
         ("Call sites", f"{summary['call_sites']:,} ({summary['probable_sites']:,} probable)"),
         ("Distinct APIs", f"{summary['distinct_apis']:,}"),
+        ("Dynamic shape", _count(_shape_total(summary), "finding")),
         ("Errors", f"{summary['errors']:,}"),
     ]
     head = "\n".join(f"{label + ':':<15}{value}" for label, value in facts)
@@ -162,7 +169,88 @@ def _summary(summary: dict[str, object]) -> str:
         headers=["status", "call sites", "%", "APIs", "%"],
         align=["left", "right", "right", "right", "right"],
     )
-    return f"{_title('Summary')}\n{head}\n\n{table}"
+    by_scope = cast(dict[str, dict[str, int]], summary["by_scope"])
+    scopes = _table(
+        (
+            (scope, f"{by_scope[scope]['call_sites']:,}", f"{by_scope[scope]['dynamic_shape']:,}")
+            for scope in SCOPES
+        ),
+        headers=["scope", "API call sites", "dynamic shape"],
+        align=["left", "right", "right"],
+    )
+    by_severity = _shape_severities(summary)
+    severities = _table(
+        ((severity, f"{by_severity[severity]:,}") for severity in SEVERITIES),
+        headers=["severity", "dynamic shape"],
+        align=["left", "right"],
+    )
+    return f"{_title('Summary')}\n{head}\n\n{table}\n\n{scopes}\n\n{severities}"
+
+
+def _shape_total(summary: dict[str, object]) -> int:
+    return cast(dict[str, int], summary["dynamic_shape"])["findings"]
+
+
+def _shape_severities(summary: dict[str, object]) -> dict[str, int]:
+    return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]
+
+
+def _dynamic_shape(
+    summary: dict[str, object],
+    files: tuple[aggregation.ShapeFile, ...],
+    advice: tuple[aggregation.RuleAdvice, ...],
+) -> str:
+    """Findings by file, then function; each rule's suggested rewrite once, at the end."""
+    severities = _shape_severities(summary)
+    counted = ", ".join(f"{severities[s]:,} {s}" for s in SEVERITIES if severities[s])
+    total = _count(_shape_total(summary), "finding")
+    title = _title(f"Dynamic shape ({total}{': ' + counted if counted else ''})")
+    if not files:
+        return f"{title}\nNo dynamic-shape findings."
+    lines = [title]
+    for group in files:
+        lines.append(f"{group.path} ({_count(group.findings, 'finding')})")
+        for function in group.functions:
+            lines.append(f"{_FUNCTION}{function.function or '<module level>'}")
+            for finding in function.findings:
+                lines.extend(_shape_lines(finding))
+    if advice:
+        lines += ["", _title("Suggested rewrites", "-")]
+        for row in advice:
+            lines.append(f"{row.rule} {row.name} ({_count(row.findings, 'finding')})")
+            lines.append(_fill(row.suggestion, _FINDING))
+    return "\n".join(lines)
+
+
+def _shape_lines(finding: ShapeFinding) -> list[str]:
+    """``line:column  rule name  severity  scope``, then the message and the MindSpore facts."""
+    where = f"{finding.span.line}:{finding.span.column}"
+    head = (
+        f"{_FINDING}{where:<8} {finding.rule} {finding.name}  {finding.severity}  {finding.scope}"
+    )
+    lines = [head, _fill(finding.message, _DETAIL)]
+    if finding.api:
+        target = f" -> {finding.mindspore_api}" if finding.mindspore_api else ""
+        support = (
+            f"dynamic shape on {', '.join(finding.backends)}"
+            if finding.backends
+            else "no dynamic-shape support listed"
+        )
+        facts = f"{finding.api}{target} ({support})" if finding.mindspore_api else finding.api
+        lines.append(_fill(facts, _DETAIL))
+    return lines
+
+
+def _fill(text: str, indent: str) -> str:
+    """``text`` wrapped to :data:`WIDTH` at ``indent``, never breaking inside a name."""
+    return textwrap.fill(
+        text,
+        width=WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def _namespaces(summary: dict[str, object]) -> str:

@@ -2,12 +2,15 @@
 
 They are built here, not by running a scan, so the reporters are tested on exactly the cases
 that matter to them (every status, probable sites, unsupported parameters, errors, Unicode,
-characters that need escaping, an empty scan) and stay independent of the analysis stages.
+characters that need escaping, an empty scan, dynamic-shape findings in every scope and
+severity, with and without a MindSpore counterpart on the support lists) and stay independent
+of the analysis stages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from apiscan.model import (
     ApiFinding,
@@ -16,6 +19,7 @@ from apiscan.model import (
     Finding,
     MappingInfo,
     ScanResult,
+    ShapeFinding,
     Span,
     namespace_of,
 )
@@ -54,6 +58,7 @@ def api(
     params: tuple[str, ...] = (),
     function: str = "",
     target: str | None = None,
+    scope: str = "host",
 ) -> ApiFinding:
     """An API finding with the fields a matcher would derive from ``name`` and ``status``."""
     short = name.rsplit(".", 1)[-1]
@@ -76,6 +81,71 @@ def api(
         mapping_version="2.4.0" if status != "unknown" else None,
         unsupported_params=params,
         target_exists=True if target else None,
+        scope=scope,
+    )
+
+
+#: (name, suggestion) of the dynamic-shape rules the cases use; the words are the cases' own.
+SHAPE_RULES: dict[str, tuple[str, str]] = {
+    "DS101": (
+        "data-dependent-output",
+        "Give the output a fixed size: pad to a known maximum and carry a validity mask, or "
+        "move the computation out of the network into data processing.",
+    ),
+    "DS104": (
+        "boolean-mask-index",
+        "Keep the full tensor and weight or select with the mask (where, masked_fill, "
+        "multiplication by the mask) instead of indexing with it.",
+    ),
+    "DS105": (
+        "variable-topk-k",
+        "Use a fixed maximum k and mask out the surplus entries.",
+    ),
+    "DS111": (
+        "data-dependent-branch",
+        "Compute both branches and choose element-wise with where / ops.select.",
+    ),
+    "DS131": (
+        "unpadded-batches",
+        "Pad every sample to a fixed size (or a few bucket sizes) in the collate function.",
+    ),
+}
+
+
+UNIQUE_MESSAGE = (
+    "torch.unique returns one element per distinct value: its length depends on the data"
+)
+
+
+def shape(
+    path: str,
+    line: int,
+    column: int,
+    rule: str,
+    message: str,
+    *,
+    severity: str,
+    scope: str,
+    function: str = "",
+    api: str = "",
+    target: str | None = None,
+    backends: tuple[str, ...] = (),
+) -> ShapeFinding:
+    """A dynamic-shape finding with the rule's name and suggestion from :data:`SHAPE_RULES`."""
+    name, suggestion = SHAPE_RULES[rule]
+    return ShapeFinding(
+        path=path,
+        span=Span(line, column, line, column + 8),
+        rule=rule,
+        name=name,
+        message=message,
+        severity=severity,
+        scope=scope,
+        function=function,
+        api=api,
+        suggestion=suggestion,
+        mindspore_api=target,
+        backends=backends,
     )
 
 
@@ -97,7 +167,8 @@ def result(files: list[FileSummary], findings: list[Finding]) -> ScanResult:
 
 
 def mixed() -> ScanResult:
-    """Every status, probable sites, unsupported parameters, errors, Unicode, a quiet file."""
+    """Every status, probable sites, unsupported parameters, errors, Unicode, a quiet file;
+    API findings and dynamic-shape findings in every scope, dynamic shapes of every severity."""
     conv = "torch.nn.Conv2d"
     findings: list[Finding] = [
         api(
@@ -126,6 +197,7 @@ def mixed() -> ScanResult:
             "torch.nn.functional.relu",
             "consistent",
             function="Backbone.forward",
+            scope="network",
         ),
         api(
             "tinydet/backbone.py",
@@ -137,6 +209,7 @@ def mixed() -> ScanResult:
             note="MindSpore's view needs a contiguous tensor.",
             target="mindspore.Tensor.view",
             function="Backbone.forward",
+            scope="network",
         ),
         api(
             "tinydet/head.py",
@@ -155,6 +228,7 @@ def mixed() -> ScanResult:
             "torch.nn.functional.grid_sample",
             "missing",
             function="Head.forward",
+            scope="network",
         ),
         api(
             "tinydet/head.py",
@@ -163,6 +237,7 @@ def mixed() -> ScanResult:
             "torch.nn.functional.grid_sample",
             "missing",
             function="Head.forward",
+            scope="network",
         ),
         api(
             "tinydet/head.py",
@@ -171,6 +246,63 @@ def mixed() -> ScanResult:
             "torch.nn.functional.grid_sample",
             "missing",
             function="Head.forward",
+            scope="network",
+        ),
+        api(
+            "tinydet/head.py",
+            33,
+            18,
+            "torch.unique",
+            "consistent",
+            target="mindspore.mint.unique",
+            function="Head.forward",
+            scope="network",
+        ),
+        shape(
+            "tinydet/head.py",
+            33,
+            18,
+            "DS101",
+            UNIQUE_MESSAGE,
+            severity="high",
+            scope="network",
+            function="Head.forward",
+            api="torch.unique",
+            target="mindspore.mint.unique",
+            backends=("Ascend",),
+        ),
+        shape(
+            "tinydet/head.py",
+            35,
+            16,
+            "DS104",
+            "boxes[keep | forced] keeps a data-dependent number of rows",
+            severity="high",
+            scope="network",
+            function="Head.forward",
+        ),
+        api(
+            "tinydet/head.py",
+            36,
+            12,
+            "torch.topk",
+            "consistent",
+            target="mindspore.mint.topk",
+            function="Head.forward",
+            scope="network",
+        ),
+        shape(
+            "tinydet/head.py",
+            36,
+            12,
+            "DS105",
+            "k = int(scores.sum().item()) is read from tensor values at run time",
+            severity="medium",
+            scope="network",
+            function="Head.forward",
+            api="torch.topk",
+            target="mindspore.mint.topk",
+            backends=("Ascend",),
         ),
         api(
             "tinydet/head.py",
@@ -198,6 +330,7 @@ def mixed() -> ScanResult:
             "missing",
             usage="context_manager",
             function="Módulo.forward",
+            scope="network",
         ),
         api(
             "tinydet/módulo_ß.py",
@@ -205,6 +338,17 @@ def mixed() -> ScanResult:
             12,
             "torch.special.erfcx",
             "unknown",
+            function="Módulo.forward",
+            scope="network",
+        ),
+        shape(
+            "tinydet/módulo_ß.py",
+            10,
+            16,
+            "DS104",
+            "puntuación[puntuación > umbral] keeps 0 … n elements, as many as pass the threshold",
+            severity="high",
+            scope="network",
             function="Módulo.forward",
         ),
         api(
@@ -217,6 +361,105 @@ def mixed() -> ScanResult:
             note="MindSpore's view needs a contiguous tensor.",
             target="mindspore.Tensor.view",
             function="loss",
+            scope="network",
+        ),
+        api(
+            "tinydet/loss.py",
+            20,
+            15,
+            "torch.unique",
+            "consistent",
+            target="mindspore.ops.unique",
+            function="loss",
+            scope="network",
+        ),
+        shape(
+            "tinydet/loss.py",
+            20,
+            15,
+            "DS101",
+            UNIQUE_MESSAGE,
+            severity="high",
+            scope="network",
+            function="loss",
+            api="torch.unique",
+            target="mindspore.ops.unique",
+            backends=("Ascend", "GPU", "CPU"),
+        ),
+        shape(
+            "tinydet/loss.py",
+            22,
+            5,
+            "DS111",
+            "the condition (iou > 0.5).any() reads tensor values, and the branches return "
+            "tensors of different shapes",
+            severity="high",
+            scope="network",
+            function="loss",
+        ),
+        api(
+            "tinydet/data.py",
+            14,
+            18,
+            "torch.nonzero",
+            "consistent",
+            target="mindspore.ops.nonzero",
+            function="CocoDataset.__getitem__",
+            scope="data",
+        ),
+        shape(
+            "tinydet/data.py",
+            14,
+            18,
+            "DS101",
+            "torch.nonzero returns one row per non-zero element: its length depends on the data",
+            severity="low",
+            scope="data",
+            function="CocoDataset.__getitem__",
+            api="torch.nonzero",
+            target="mindspore.ops.nonzero",
+            backends=("Ascend", "GPU", "CPU"),
+        ),
+        api(
+            "tinydet/data.py",
+            30,
+            12,
+            "torch.stack",
+            "consistent",
+            target="mindspore.ops.stack",
+            function="collate",
+            scope="data",
+        ),
+        shape(
+            "tinydet/data.py",
+            30,
+            12,
+            "DS131",
+            "collate stacks samples of different sizes without padding them to a fixed size",
+            severity="low",
+            scope="data",
+            function="collate",
+            api="torch.stack",
+            target="mindspore.ops.stack",
+        ),
+        shape(
+            "tinydet/train.py",
+            4,
+            8,
+            "DS104",
+            "WEIGHTS[WEIGHTS > 0] keeps a data-dependent number of elements",
+            severity="low",
+            scope="host",
+        ),
+        shape(
+            "tinydet/train.py",
+            40,
+            8,
+            "DS111",
+            "the condition loss.item() > 10 reads a tensor value",
+            severity="medium",
+            scope="host",
+            function="main",
         ),
         error("tinydet/broken.py", 4, "E003", "invalid syntax (<unknown>, line 4) | print x"),
         error("tinydet/legacy|old.py", 1, "E002", "'utf-8' codec can't decode byte 0xff"),
@@ -224,9 +467,11 @@ def mixed() -> ScanResult:
     ]
     files = [
         FileSummary("tinydet/backbone.py", 58, 4, 0),
-        FileSummary("tinydet/head.py", 61, 5, 0),
+        FileSummary("tinydet/head.py", 61, 7, 0),
         FileSummary("tinydet/módulo_ß.py", 12, 3, 0),
-        FileSummary("tinydet/loss.py", 25, 1, 0),
+        FileSummary("tinydet/loss.py", 25, 2, 0),
+        FileSummary("tinydet/data.py", 33, 2, 0),
+        FileSummary("tinydet/train.py", 45, 0, 0),
         FileSummary("tinydet/broken.py", 7, 0, 1),
         FileSummary("tinydet/legacy|old.py", 0, 0, 2),
         FileSummary("tinydet/__init__.py", 3, 0, 0),
@@ -250,8 +495,47 @@ def errors_only() -> ScanResult:
     )
 
 
+def shapes_only() -> ScanResult:
+    """Dynamic-shape findings and no API use: a file known only from its findings, a rule
+    whose findings word its suggestion two ways, a counterpart supported on no backend."""
+    return result(
+        [FileSummary("a.py", 5, 0, 0)],
+        [
+            shape(
+                "a.py",
+                2,
+                5,
+                "DS101",
+                UNIQUE_MESSAGE,
+                severity="high",
+                scope="network",
+                function="Net.forward",
+                api="torch.unique",
+                target="mindspore.ops.unique",
+                backends=("Ascend", "GPU", "CPU"),
+            ),
+            replace(
+                shape(
+                    "b.py",
+                    7,
+                    1,
+                    "DS101",
+                    "torch.masked_select keeps as many elements as the mask selects",
+                    severity="high",
+                    scope="network",
+                    function="Net.forward",
+                    api="torch.masked_select",
+                    target="mindspore.ops.masked_select",
+                ),
+                suggestion="Multiply by the mask instead of selecting with it.",
+            ),
+        ],
+    )
+
+
 CASES: dict[str, Callable[[], ScanResult]] = {
     "empty": empty,
     "errors_only": errors_only,
     "mixed": mixed,
+    "shapes_only": shapes_only,
 }

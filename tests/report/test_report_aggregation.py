@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from report_cases import api, error, result
+from report_cases import api, error, result, shape, shapes_only
 
-from apiscan.model import FileSummary, ScanResult
-from apiscan.report.aggregation import FileRow, api_frame, file_table, top_apis
+from apiscan.model import FileSummary, ScanResult, ShapeFinding
+from apiscan.report.aggregation import (
+    FileRow,
+    RuleAdvice,
+    api_frame,
+    file_table,
+    rule_advice,
+    shape_files,
+    top_apis,
+)
 
 
 def test_top_apis_order_by_sites_then_files_then_name() -> None:
@@ -59,9 +67,10 @@ def test_no_sites_of_a_status_gives_an_empty_top_list() -> None:
 
 def test_file_table_joins_summaries_and_findings(mixed_result: ScanResult) -> None:
     table = file_table(mixed_result, api_frame(mixed_result))
-    assert table.quiet_files == 1  # tinydet/__init__.py
+    assert table.quiet_files == 2  # tinydet/__init__.py, and train.py (dynamic shapes only)
     by_path = {row.path: row for row in table.rows}
-    assert by_path["tinydet/head.py"] == FileRow("tinydet/head.py", 61, 5, 4, 1, 0, 0, 0)
+    assert by_path["tinydet/head.py"] == FileRow("tinydet/head.py", 61, 7, 4, 1, 2, 0, 0)
+    assert "tinydet/train.py" not in by_path  # dynamic shapes only: listed in their own section
     assert by_path["tinydet/legacy|old.py"].errors == 2
     assert [row.path for row in table.rows] == sorted(by_path)
 
@@ -75,4 +84,58 @@ def test_file_known_only_from_findings_gets_a_row_without_lines() -> None:
     assert rows == (
         FileRow("a.py", 10, 1, 0, 0, 1, 0, 0),
         FileRow("gone.py", None, 0, 0, 0, 0, 0, 1),
+    )
+
+
+def test_shape_findings_group_by_file_then_function_in_reading_order() -> None:
+    def ds(path: str, line: int, function: str) -> ShapeFinding:
+        return shape(
+            path, line, 1, "DS104", "m", severity="high", scope="network", function=function
+        )
+
+    res = result(
+        [],
+        [
+            ds("b.py", 9, "late"),
+            ds("b.py", 2, "early"),
+            ds("b.py", 5, ""),
+            ds("b.py", 7, "early"),
+            ds("a.py", 3, "f"),
+            api("a.py", 1, 1, "torch.add", "consistent"),
+        ],
+    )
+    grouped = [
+        (g.path, g.findings, [(f.function, [x.span.line for x in f.findings]) for f in g.functions])
+        for g in shape_files(res)
+    ]
+    assert grouped == [
+        ("a.py", 1, [("f", [3])]),
+        ("b.py", 4, [("early", [2, 7]), ("", [5]), ("late", [9])]),
+    ]
+
+
+def test_each_suggestion_is_given_once_per_rule(mixed_result: ScanResult) -> None:
+    advice = rule_advice(mixed_result)
+    assert [(a.rule, a.name, a.findings) for a in advice] == [
+        ("DS101", "data-dependent-output", 3),
+        ("DS104", "boolean-mask-index", 3),
+        ("DS105", "variable-topk-k", 1),
+        ("DS111", "data-dependent-branch", 2),
+        ("DS131", "unpadded-batches", 1),
+    ]
+    # A rule that words its suggestion two ways keeps both, each once, in a stable order.
+    assert rule_advice(shapes_only()) == (
+        RuleAdvice(
+            "DS101",
+            "data-dependent-output",
+            1,
+            "Give the output a fixed size: pad to a known maximum and carry a validity mask, or "
+            "move the computation out of the network into data processing.",
+        ),
+        RuleAdvice(
+            "DS101",
+            "data-dependent-output",
+            1,
+            "Multiply by the mask instead of selecting with it.",
+        ),
     )

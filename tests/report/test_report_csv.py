@@ -45,3 +45,33 @@ def test_cells_of_api_and_error_rows(mixed_result: ScanResult) -> None:
 
 def test_empty_result_is_just_the_header(empty_result: ScanResult) -> None:
     assert get_reporter("csv").render(empty_result) == ",".join(COLUMNS) + "\n"
+
+
+def test_cells_of_dynamic_shape_rows(mixed_result: ScanResult) -> None:
+    _, rows = _rows(mixed_result)
+    shapes = [r for r in rows if r["kind"] == "dynamic_shape"]
+    assert len(shapes) == 10
+    unique = next(r for r in shapes if r["path"] == "tinydet/loss.py" and r["rule"] == "DS101")
+    assert {k: unique[k] for k in ("name", "severity", "scope", "api", "mindspore_api")} == {
+        "name": "data-dependent-output",
+        "severity": "high",
+        "scope": "network",
+        "api": "torch.unique",
+        "mindspore_api": "mindspore.ops.unique",
+    }
+    assert unique["backends"] == "Ascend;GPU;CPU"
+    assert unique["suggestion"].startswith("Give the output a fixed size")
+    assert unique["message"].startswith("torch.unique returns one element")
+    assert unique["function"] == "loss"
+    assert all(r["status"] == r["confidence"] == r["note"] == "" for r in shapes)
+    assert {r["backends"] for r in shapes} == {"", "Ascend", "Ascend;GPU;CPU"}
+    assert {(r["scope"], r["severity"]) for r in shapes} == {
+        ("network", "high"),
+        ("network", "medium"),
+        ("data", "low"),
+        ("host", "low"),
+        ("host", "medium"),
+    }
+    apis = [r for r in rows if r["kind"] == "api"]
+    assert {r["scope"] for r in apis} == {"network", "data", "host"}
+    assert all(r["name"] == r["severity"] == r["backends"] == r["suggestion"] == "" for r in apis)

@@ -12,7 +12,20 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from apiscan.errors import ERROR_CODES
-from apiscan.model import API_RULES, STATUS_ORDER, Confidence, ScanResult, Status, Usage
+from apiscan.mapping.dynamic_shape import BACKENDS
+from apiscan.model import (
+    API_RULES,
+    SCHEMA_VERSION,
+    SCOPES,
+    SEVERITIES,
+    STATUS_ORDER,
+    Confidence,
+    ScanResult,
+    Scope,
+    Severity,
+    Status,
+    Usage,
+)
 from apiscan.report import get_reporter
 from apiscan.report.schema import ReportSchemaError, load_schema, validate_json
 
@@ -53,6 +66,53 @@ def test_document_layout_and_key_order(mixed_result: ScanResult) -> None:
     conv = [f for f in doc["findings"] if f.get("api") == "torch.nn.Conv2d"]
     assert ["device", "padding_mode"] in [f["unsupported_params"] for f in conv]
     assert any(f["mindspore_api"] is None for f in doc["findings"] if f["kind"] == "api")
+    assert {f["scope"] for f in doc["findings"] if f["kind"] == "api"} == set(SCOPES)
+
+
+def test_dynamic_shape_findings_carry_every_field(mixed_result: ScanResult) -> None:
+    doc = _doc(mixed_result)
+    shapes = [f for f in doc["findings"] if f["kind"] == "dynamic_shape"]
+    assert len(shapes) == len(mixed_result.shape_findings) == 10
+    unique = next(f for f in shapes if f["path"] == "tinydet/head.py")
+    assert unique == {
+        "kind": "dynamic_shape",
+        "rule": "DS101",
+        "path": "tinydet/head.py",
+        "line": 33,
+        "column": 18,
+        "end_line": 33,
+        "end_column": 26,
+        "name": "data-dependent-output",
+        "message": "torch.unique returns one element per distinct value: its length depends on "
+        "the data",
+        "severity": "high",
+        "scope": "network",
+        "function": "Head.forward",
+        "api": "torch.unique",
+        "suggestion": "Give the output a fixed size: pad to a known maximum and carry a validity "
+        "mask, or move the computation out of the network into data processing.",
+        "mindspore_api": "mindspore.mint.unique",
+        "backends": ["Ascend"],
+    }
+    assert list(unique)[:7] == list(_error_finding(doc))[:7]  # identity and position first
+    assert {(f["scope"], f["severity"]) for f in shapes} >= {
+        ("network", "high"),
+        ("network", "medium"),
+        ("data", "low"),
+        ("host", "low"),
+        ("host", "medium"),
+    }
+    mask = next(f for f in shapes if f["rule"] == "DS104")
+    assert (mask["api"], mask["mindspore_api"], mask["backends"]) == ("", None, [])
+    assert doc["schema_version"] == SCHEMA_VERSION == "1.1"
+    assert doc["summary"]["dynamic_shape"]["by_rule"] == {
+        "DS101": 3,
+        "DS104": 3,
+        "DS105": 1,
+        "DS111": 2,
+        "DS131": 1,
+    }
+    assert doc["summary"]["by_scope"]["data"] == {"call_sites": 2, "dynamic_shape": 2}
 
 
 def test_schema_enums_follow_the_model() -> None:
@@ -64,6 +124,17 @@ def test_schema_enums_follow_the_model() -> None:
     assert set(api["rule"]["enum"]) == set(API_RULES.values())
     pattern = load_schema()["$defs"]["error_code"]["pattern"]
     assert all(re.fullmatch(pattern, code) for code in ERROR_CODES)
+    defs = load_schema()["$defs"]
+    assert defs["scope"]["enum"] == list(SCOPES) == list(get_args(Scope))
+    shape = defs["shape_finding"]["properties"]
+    assert shape["severity"]["enum"] == list(SEVERITIES) == list(get_args(Severity))
+    assert shape["backends"]["items"]["enum"] == list(BACKENDS)
+    assert list(defs["summary"]["properties"]["by_scope"]["required"]) == list(SCOPES)
+    severities = defs["summary"]["properties"]["dynamic_shape"]["properties"]["by_severity"]
+    assert severities["required"] == list(SEVERITIES)
+    assert load_schema()["properties"]["schema_version"]["const"] == SCHEMA_VERSION
+    rule = defs["shape_rule"]["pattern"]
+    assert re.fullmatch(rule, "DS101") and not re.fullmatch(rule, "API001")
 
 
 def _api_finding(doc: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +143,10 @@ def _api_finding(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _error_finding(doc: dict[str, Any]) -> dict[str, Any]:
     return next(f for f in doc["findings"] if f["kind"] == "error")
+
+
+def _shape_finding(doc: dict[str, Any]) -> dict[str, Any]:
+    return next(f for f in doc["findings"] if f["kind"] == "dynamic_shape")
 
 
 BREAKAGES: dict[str, Callable[[dict[str, Any]], object]] = {
@@ -86,6 +161,21 @@ BREAKAGES: dict[str, Callable[[dict[str, Any]], object]] = {
     "missing summary status": lambda d: d["summary"]["by_status"].pop("unknown"),
     "wrong schema version": lambda d: d.update(schema_version="0.9"),
     "extra top-level key": lambda d: d.update(stats={"seconds": 1.0}),
+    "api finding without scope": lambda d: _api_finding(d).pop("scope"),
+    "unknown scope": lambda d: _api_finding(d).update(scope="training"),
+    "unknown severity": lambda d: _shape_finding(d).update(severity="critical"),
+    "api rule id on a shape finding": lambda d: _shape_finding(d).update(rule="API001"),
+    "rule name not kebab-case": lambda d: _shape_finding(d).update(name="Boolean Mask"),
+    "unknown backend": lambda d: _shape_finding(d).update(backends=["TPU"]),
+    "backends as a string": lambda d: _shape_finding(d).update(backends="Ascend;GPU"),
+    "repeated backend": lambda d: _shape_finding(d).update(backends=["GPU", "GPU"]),
+    "shape finding without suggestion": lambda d: _shape_finding(d).pop("suggestion"),
+    "api field on a shape finding": lambda d: _shape_finding(d).update(status="missing"),
+    "missing scope in summary": lambda d: d["summary"]["by_scope"].pop("data"),
+    "summary without dynamic_shape": lambda d: d["summary"].pop("dynamic_shape"),
+    "by_rule keyed by a non-DS id": lambda d: d["summary"]["dynamic_shape"]["by_rule"].update(
+        API001=1
+    ),
 }
 
 
@@ -110,4 +200,15 @@ def test_validation_error_names_the_field_that_is_wrong(mixed_result: ScanResult
     assert raised.value.problems == [
         f"$.findings[{index}].status: 'partial' is not one of "
         "['missing', 'different', 'consistent', 'unknown']"
+    ]
+
+
+def test_validation_error_names_the_shape_field_that_is_wrong(mixed_result: ScanResult) -> None:
+    doc = _doc(mixed_result)
+    index = doc["findings"].index(_shape_finding(doc))
+    _shape_finding(doc)["severity"] = "urgent"
+    with pytest.raises(ReportSchemaError) as raised:
+        validate_json(doc)
+    assert raised.value.problems == [
+        f"$.findings[{index}].severity: 'urgent' is not one of ['high', 'medium', 'low']"
     ]

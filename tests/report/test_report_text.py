@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from report_cases import SHAPE_RULES
+
 from apiscan.model import ScanResult
 from apiscan.report import get_reporter
 from apiscan.report.text import WIDTH, TextReporter
@@ -21,6 +23,7 @@ def test_every_section_is_present_even_when_empty(empty_result: ScanResult) -> N
         "By namespace",
         "Top missing APIs (0 of 0)",
         "Top different APIs (0 of 0)",
+        "Dynamic shape (0 findings)",
         "Files",
         "Files that could not be analysed (0 errors in 0 files)",
     ):
@@ -46,3 +49,45 @@ def test_every_error_is_listed_with_code_and_message(mixed_result: ScanResult) -
     section = text.split("Files that could not be analysed")[1]
     for err in mixed_result.error_findings:
         assert f"{err.path}:{err.span.line}:{err.span.column}  {err.code}  {err.message}" in section
+
+
+def test_dynamic_shape_section_groups_by_file_then_function(mixed_result: ScanResult) -> None:
+    text = get_reporter("text").render(mixed_result)
+    section = text.split("Dynamic shape (10 findings: 5 high, 2 medium, 3 low)\n")[1]
+    section = section.split("\n\nFiles\n")[0]
+    outline = [line for line in section.splitlines() if line and not line.startswith(" " * 8)]
+    assert outline[1:16] == [
+        "tinydet/data.py (2 findings)",
+        "  CocoDataset.__getitem__",
+        "    14:18    DS101 data-dependent-output  low  data",
+        "  collate",
+        "    30:12    DS131 unpadded-batches  low  data",
+        "tinydet/head.py (3 findings)",
+        "  Head.forward",
+        "    33:18    DS101 data-dependent-output  high  network",
+        "    35:16    DS104 boolean-mask-index  high  network",
+        "    36:12    DS105 variable-topk-k  medium  network",
+        "tinydet/loss.py (2 findings)",
+        "  loss",
+        "    20:15    DS101 data-dependent-output  high  network",
+        "    22:5     DS111 data-dependent-branch  high  network",
+        "tinydet/módulo_ß.py (1 finding)",
+    ]
+    assert "  <module level>\n    4:8      DS104 boolean-mask-index  low  host" in section
+    assert "torch.unique -> mindspore.mint.unique (dynamic shape on Ascend)" in section
+    assert "torch.stack -> mindspore.ops.stack (no dynamic-shape support listed)" in section
+    rewrites = section.split("Suggested rewrites\n------------------\n")[1]
+    assert rewrites.startswith("DS101 data-dependent-output (3 findings)\n    Give the output")
+    # Each rule's suggestion once, after the findings, not repeated per finding.
+    for rule, (name, suggestion) in SHAPE_RULES.items():
+        assert section.count(f"{rule} {name} (") == 1
+        assert section.count(suggestion.split(":")[0][:30]) == 1
+
+
+def test_summary_counts_by_scope_and_severity(mixed_result: ScanResult) -> None:
+    summary = get_reporter("text").render(mixed_result).split("\nBy namespace\n")[0]
+    assert "Dynamic shape: 10 findings\n" in summary
+    rows = [line.split() for line in summary.splitlines()]
+    assert ["network", "11", "6"] in rows and ["data", "2", "2"] in rows
+    assert ["host", "5", "2"] in rows
+    assert ["high", "5"] in rows and ["medium", "2"] in rows and ["low", "3"] in rows

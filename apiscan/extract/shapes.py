@@ -1,0 +1,488 @@
+"""Dynamic-shape detection, riding on the extractor's traversal and its value lattice.
+
+The extractor already knows, for every expression, whether it is a tensor, a constant, or
+something else. Dynamic shape needs three more facts, kept in the same tuples:
+
+- ``("tensor", "dyn")``: a tensor whose *shape* depends on data (the result of ``nonzero``,
+  ``unique``, ``masked_select``, ``x[mask]``...). Its ``.shape``/``len()`` are data too.
+- ``("tensor", "bool")``: a boolean mask (a comparison of tensors, ``&``/``|`` of masks...).
+- ``("nontorch", ("dyn", node))``: a host number read from tensor *values* (``t.item()``,
+  ``int(t)``, ``.tolist()``, ``len()`` of a dynamic tensor); ``node`` is where the host sync
+  happened, so the sync itself can be reported when the number ends up as a size.
+- ``("nontorch", "rand")``: a host number drawn at random (multi-scale training sizes).
+
+A value read from ``x.shape`` of a static tensor, a literal, or an attribute set at construction
+is static; a plain function parameter is unknown and not flagged (precision first).
+
+Each hit names a rule of the catalogue (``apiscan rules``); scope and severity are added after
+the join, when the call graph says whether the function runs in the network graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from apiscan.resolve.values import NONTORCH, Val
+
+DYN_TENSOR: Val = ("tensor", "dyn")
+BOOL_TENSOR: Val = ("tensor", "bool")
+RAND: Val = ("nontorch", "rand")
+
+
+def is_dyn_number(v: Val) -> bool:
+    return v[0] == "nontorch" and isinstance(v[1], tuple) and v[1][:1] == ("dyn",)
+
+
+def dyn_number(origin: cst.CSTNode | None) -> Val:
+    return ("nontorch", ("dyn", origin))
+
+
+def is_dyn_tensor(v: Val) -> bool:
+    return v == DYN_TENSOR
+
+
+def is_variable(v: Val) -> bool:
+    """Would this value make a shape vary at run time? (a tensor, or a number from data)"""
+    return (
+        v[0] == "tensor"
+        or is_dyn_number(v)
+        or (v[0] in ("seq", "tuple") and _any_elem(v, is_variable))
+    )
+
+
+def _any_elem(v: Val, pred: Callable[[Val], bool]) -> bool:
+    if v[0] == "seq":
+        return pred(v[1])
+    if v[0] == "tuple":
+        return any(pred(e) for e in v[1])
+    return False
+
+
+def _origins(v: Val) -> list[cst.CSTNode]:
+    if is_dyn_number(v):
+        node = v[1][1]
+        return [node] if node is not None else []
+    if v[0] == "seq":
+        return _origins(v[1])
+    if v[0] == "tuple":
+        return [o for e in v[1] for o in _origins(e)]
+    return []
+
+
+#: Ops that always give a data-dependent shape: api suffix -> rule id.
+ALWAYS_DYNAMIC: dict[str, str] = {
+    "unique": "DS101",
+    "unique_consecutive": "DS101",
+    "masked_select": "DS102",
+    "nonzero": "DS103",
+    "argwhere": "DS103",
+    "nonzero_static": "",  # the static alternative: fine
+    "bincount": "DS106",
+}
+#: Size-like positional arguments per op (None: every positional argument is a size).
+SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
+    # name: (rule, positional indexes (None = all), keyword names)
+    "topk": ("DS110", (0,), ("k",)),
+    "narrow": ("DS109", (1, 2), ("start", "length")),
+    "split": ("DS109", (0,), ("split_size_or_sections", "split_size")),
+    "tensor_split": ("DS109", (0,), ("indices_or_sections", "sections", "indices")),
+    "reshape": ("DS113", None, ("shape",)),
+    "view": ("DS113", None, ("size",)),
+    "expand": ("DS113", None, ("size",)),
+    "repeat": ("DS113", None, ("repeats",)),
+    "tile": ("DS113", None, ("dims",)),
+    "new_zeros": ("DS113", None, ("size",)),
+    "new_ones": ("DS113", None, ("size",)),
+    "new_empty": ("DS113", None, ("size",)),
+    "new_full": ("DS113", (0,), ("size",)),
+    "zeros": ("DS113", None, ("size",)),
+    "ones": ("DS113", None, ("size",)),
+    "empty": ("DS113", None, ("size",)),
+    "full": ("DS113", (0,), ("size",)),
+    "rand": ("DS113", None, ("size",)),
+    "randn": ("DS113", None, ("size",)),
+    "arange": ("DS113", None, ("start", "end", "step")),
+    "linspace": ("DS113", (2,), ("steps",)),
+    "randint": ("DS113", None, ("size",)),
+    "interpolate": ("DS113", (1,), ("size",)),
+    "pad": ("DS113", (1,), ("pad",)),
+    "sum": ("DS112", (0,), ("dim",)),
+    "mean": ("DS112", (0,), ("dim",)),
+    "amax": ("DS112", (0,), ("dim",)),
+    "amin": ("DS112", (0,), ("dim",)),
+    "prod": ("DS112", (0,), ("dim",)),
+    "std": ("DS112", (0,), ("dim",)),
+    "var": ("DS112", (0,), ("dim",)),
+    "logsumexp": ("DS112", (0,), ("dim",)),
+    "transpose": ("DS112", (0, 1), ("dim0", "dim1")),
+    "permute": ("DS112", None, ("dims",)),
+    "movedim": ("DS112", (0, 1), ("source", "destination")),
+    "multinomial": ("DS114", (0,), ("num_samples",)),
+    "randperm": ("DS114", (0,), ("n",)),
+}
+#: Ops whose index argument gives the output its length: (positional index, keyword).
+INDEX_ARGS: dict[str, tuple[int, str]] = {
+    "index_select": (1, "index"),
+    "gather": (1, "index"),
+    "take": (0, "index"),
+    "take_along_dim": (0, "indices"),
+}
+#: Factories: no input tensor comes first.
+FACTORIES = frozenset(
+    {"zeros", "ones", "empty", "full", "rand", "randn", "arange", "randint", "randperm", "linspace"}
+)
+#: In-place segment reductions: dynamic when the output tensor's length came from data.
+SEGMENT_OPS = frozenset(
+    {
+        "index_add",
+        "index_add_",
+        "scatter_add",
+        "scatter_add_",
+        "scatter_reduce",
+        "scatter_reduce_",
+        "index_reduce",
+        "index_reduce_",
+        "index_put",
+        "index_put_",
+    }
+)
+#: numpy.random functions that draw numbers used as sizes (others return arrays).
+RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
+NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
+RESIZE_WORDS = ("resize", "interpolate", "rescale")
+
+
+@dataclass(slots=True)
+class Hit:
+    rule: str
+    start: tuple[cst.CSTNode, str]
+    end: tuple[cst.CSTNode, str]
+    function: str
+    api: str = ""
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class ShapeTracker:
+    """Collects dynamic-shape hits for one file; called by the extractor at its hook points."""
+
+    function: Callable[[], str]
+    silent: Callable[[], bool]
+    hits: list[Hit] = field(default_factory=list)
+    _synced: set[int] = field(default_factory=set)
+    _pipeline_reported: set[str] = field(default_factory=set)
+
+    def hit(
+        self,
+        rule: str,
+        node: cst.CSTNode,
+        api: str = "",
+        detail: str = "",
+        start: tuple[cst.CSTNode, str] | None = None,
+    ) -> None:
+        if not rule or self.silent():
+            return
+        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), self.function(), api, detail))
+
+    def _syncs(self, v: Val, what: str) -> None:
+        """Report each host sync whose number ends up as a size (once per sync)."""
+        for origin in _origins(v):
+            if id(origin) not in self._synced and isinstance(origin, cst.Call):
+                self._synced.add(id(origin))
+                self.hit("DS118", origin, detail=f"the value is then used as {what}")
+
+    # ---------------------------------------------------------------- torch calls
+    def on_torch_call(
+        self,
+        api: str,
+        node: cst.Call,
+        recv: Val | None,
+        args: Sequence[Val],
+        kwargs: dict[str, Val],
+        result: Val,
+    ) -> Val:
+        """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
+        name = api.rpartition(".")[2]
+        rule = ALWAYS_DYNAMIC.get(name)
+        if rule is not None:
+            if rule:
+                self.hit(rule, node, api)
+                return _dyn_like(result)
+            return result
+        if name == "where" and len(args) + (recv is not None) == 1 and not kwargs:
+            self.hit("DS103", node, api, "torch.where with only a condition is nonzero")
+            return _dyn_like(result)
+        if name == "repeat_interleave":
+            # torch.repeat_interleave(x, repeats) / x.repeat_interleave(repeats) /
+            # torch.repeat_interleave(repeats) (the one-argument form)
+            pos = 1 if recv is None and len(args) > 1 else 0
+            reps = args[pos] if len(args) > pos else kwargs.get("repeats", NONTORCH)
+            if reps[0] == "tensor" or is_dyn_number(reps):
+                self.hit("DS105", node, api, "repeats is a tensor: the output length is data")
+                return DYN_TENSOR
+            return result
+        if name == "one_hot":
+            if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
+                self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
+            return result
+        if name == "pad_sequence":
+            self.pipeline(
+                node,
+                api,
+                "sequences are padded to the longest of each batch, so "
+                "every batch has its own length",
+            )
+            return result
+        if name in SEGMENT_OPS and recv is not None and is_dyn_tensor(recv):
+            self.hit("DS115", node, api, "the output's length was read from the index values")
+            return DYN_TENSOR
+        index = INDEX_ARGS.get(name)
+        if index is not None:
+            pos, kw = index
+            if recv is None:
+                pos += 1
+            idx = args[pos] if len(args) > pos else kwargs.get(kw, NONTORCH)
+            if is_dyn_tensor(idx):
+                self.hit("DS111", node, api, "the index comes from a data-dependent op")
+                return DYN_TENSOR
+        spec = SIZE_ARGS.get(name)
+        if spec is not None:
+            rule, positions, keywords = spec
+            # Functions take the input tensor first (torch.topk(x, k)); methods and factories
+            # (torch.zeros(n)) do not.
+            offset = 1 if recv is None and name not in FACTORIES else 0
+            rest = list(args[offset:])
+            chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
+            chosen += [kwargs[k] for k in keywords if k in kwargs]
+            bad = [a for a in chosen if is_variable(a)]
+            if bad:
+                what = {
+                    "DS110": "k",
+                    "DS109": "a slice bound",
+                    "DS112": "an axis",
+                    "DS114": "a sample count",
+                }.get(rule, "a size")
+                self.hit(rule, node, api, f"{what} is read from tensor data at run time")
+                for a in bad:
+                    self._syncs(a, what)
+                return DYN_TENSOR if result[0] == "tensor" else result
+            if name == "interpolate" and any(
+                a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
+            ):
+                self.pipeline(node, api)
+        if (
+            recv is not None
+            and is_dyn_tensor(recv)
+            and result[0] == "tensor"
+            and name not in ("sum", "mean", "max", "min", "any", "all", "numel", "item")
+        ):
+            return DYN_TENSOR
+        return result
+
+    # ---------------------------------------------------------------- host syncs
+    def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
+        """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
+        if source[0] == "tensor":
+            return dyn_number(node)
+        if is_dyn_number(source):
+            return source
+        return NONTORCH
+
+    def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
+        """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
+        if is_dyn_tensor(source):
+            return ("seq", dyn_number(node))
+        return ("seq", NONTORCH)
+
+    # ---------------------------------------------------------------- indexing
+    def on_subscript(
+        self,
+        node: cst.Subscript,
+        recv: Val,
+        indexes: Sequence[Val],
+        bounds: Sequence[Val],
+        store: bool,
+    ) -> Val | None:
+        """``x[...]`` on a tensor; returns the result's value when it is data-dependent."""
+        if recv[0] != "tensor":
+            return None
+        for idx in indexes:
+            if idx == BOOL_TENSOR:
+                self.hit(
+                    "DS104",
+                    node,
+                    "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__",
+                    "indexing with a boolean mask",
+                )
+                return DYN_TENSOR
+            if is_dyn_tensor(idx):
+                self.hit(
+                    "DS111",
+                    node,
+                    "torch.Tensor.__getitem__",
+                    "the index comes from a data-dependent op",
+                )
+                return DYN_TENSOR
+        bad = [b for b in bounds if is_variable(b)]
+        if bad:
+            self.hit(
+                "DS109",
+                node,
+                "torch.Tensor.__getitem__",
+                "a slice bound is read from tensor data at run time",
+            )
+            for b in bad:
+                self._syncs(b, "a slice bound")
+            return DYN_TENSOR
+        return DYN_TENSOR if is_dyn_tensor(recv) else None
+
+    # ---------------------------------------------------------------- control flow
+    def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
+        """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
+        if test[0] == "tensor" or is_dyn_number(test):
+            self.hit("DS116", node, detail=f"the {keyword} condition reads tensor values")
+            return True
+        return False
+
+    def on_branches(self, node: cst.CSTNode, pairs: Sequence[tuple[Val, Val]]) -> None:
+        """A data-dependent ``if`` whose branches give the same name (or the function's
+        result) tensors of different shapes: (value in the if branch, value in the other)."""
+        for a, b in pairs:
+            if a[0] == "tensor" and b[0] == "tensor" and _shape_class(a) != _shape_class(b):
+                self.hit("DS117", node, detail="one branch gives a data-dependent shape")
+                return
+
+    # ---------------------------------------------------------------- other code
+    def on_foreign_call(
+        self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
+    ) -> Val | None:
+        """Calls outside torch: torchvision-style NMS, segment ops, random sizes, resizes."""
+        last = q.rpartition(".")[2]
+        if last in NMS_NAMES:
+            self.hit("DS108", node, q, "how many boxes survive depends on the scores")
+            return DYN_TENSOR
+        root = q.partition(".")[0]
+        if root == "torch_scatter" and last.startswith(("scatter", "segment")):
+            if "dim_size" not in keywords:
+                self.hit("DS115", node, q, "without dim_size the output length is max(index)+1")
+                return DYN_TENSOR
+            return None
+        if root == "random" or (q.startswith("numpy.random.") and last in RANDOM_SCALARS):
+            if last in ("choice", "choices", "sample") and any(is_variable(a) for a in args):
+                self.hit(
+                    "DS114",
+                    node,
+                    q,
+                    "sampling from tensor data or with a count read from tensor data",
+                )
+                return DYN_TENSOR
+            return RAND
+        if root == "math":
+            for a in args:
+                if is_dyn_number(a) or a == RAND:
+                    return a
+        if any(w in last.lower() for w in RESIZE_WORDS) and any(
+            a == RAND or _any_elem(a, lambda e: e == RAND) for a in args
+        ):
+            self.pipeline(node, q)
+        return None
+
+    def pipeline(
+        self,
+        node: cst.CSTNode,
+        api: str,
+        detail: str = "images are resized to a randomly drawn size",
+    ) -> None:
+        """Variable input shapes from the data pipeline: reported once per function."""
+        fn = self.function()
+        if fn in self._pipeline_reported:
+            return
+        self._pipeline_reported.add(fn)
+        self.hit("DS119", node, api, detail)
+
+
+def _minus_one_classes(node: cst.Call) -> bool:
+    """``one_hot(t, num_classes=-1)`` (or ``-1`` as second argument): the default, inferred."""
+    for i, arg in enumerate(node.args):
+        if (arg.keyword is not None and arg.keyword.value == "num_classes") or (
+            arg.keyword is None and i == 1
+        ):
+            v = arg.value
+            return (
+                isinstance(v, cst.UnaryOperation)
+                and isinstance(v.operator, cst.Minus)
+                and isinstance(v.expression, cst.Integer)
+                and v.expression.value == "1"
+            )
+    return False
+
+
+def _dyn_like(result: Val) -> Val:
+    if result[0] == "seq":
+        return ("seq", DYN_TENSOR)
+    return DYN_TENSOR
+
+
+def _shape_class(v: Val) -> str:
+    return "dyn" if is_dyn_tensor(v) else "static"
+
+
+def merge_numbers(a: Val, b: Val) -> Val | None:
+    """Arithmetic on host numbers keeps their data dependence (``k = n.item() + 1``)."""
+    for v in (a, b):
+        if is_dyn_number(v):
+            return v
+    if RAND in (a, b):
+        return RAND
+    return None
+
+
+def as_any(v: Any) -> Val:
+    return v  # type: ignore[no-any-return]
+
+
+class NullShapeTracker(ShapeTracker):
+    """The tracker when dynamic-shape analysis is off (``--no-dynamic-shape``): every hook
+    hands the value back untouched, so the scan costs what the API analysis alone costs."""
+
+    def on_torch_call(
+        self,
+        api: str,
+        node: cst.Call,
+        recv: Val | None,
+        args: Sequence[Val],
+        kwargs: dict[str, Val],
+        result: Val,
+    ) -> Val:
+        return result
+
+    def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
+        return NONTORCH
+
+    def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
+        return ("seq", NONTORCH)
+
+    def on_subscript(
+        self,
+        node: cst.Subscript,
+        recv: Val,
+        indexes: Sequence[Val],
+        bounds: Sequence[Val],
+        store: bool,
+    ) -> Val | None:
+        return None
+
+    def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
+        return False
+
+    def on_branches(self, node: cst.CSTNode, pairs: Sequence[tuple[Val, Val]]) -> None:
+        return None
+
+    def on_foreign_call(
+        self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
+    ) -> Val | None:
+        return None

@@ -1,0 +1,105 @@
+from apiscan.rules.base import Rule
+from apiscan.rules.dynamic_shape import GRAPH_SHAPE
+
+
+class BooleanMaskIndex(Rule):
+    """Indexing with a boolean mask, ``x[mask]`` or ``x[mask] = v``, selects a data-dependent
+    number of elements.
+
+    Reading ``x[mask]`` is ``masked_select`` keeping the trailing dimensions. Writing
+    ``x[mask] = v`` keeps ``x``'s shape, but MindSpore's indexing code lowers it through the list
+    of selected positions (``handle_setitem_by_bool_tensor``: ``nonzero``, then ``scatter_nd``),
+    and that list has a dynamic shape.
+
+    Why it breaks on MindSpore
+    --------------------------
+    The selected part has as many rows as the mask has ``True`` values, which the compiler
+    cannot know; the graph needs a dynamic shape for it and for everything downstream (the
+    loss on the selected logits, for instance). Even the assignment form builds such an index
+    internally.
+
+    Example
+    -------
+    Losses that ignore some targets select the valid ones first::
+
+        valid = labels >= 0
+        loss = F.cross_entropy(logits[valid], labels[valid])
+
+    Instead
+    -------
+    Compute on every element and mask the result; write with ``masked_fill`` / ``where``,
+    which keep the shape::
+
+        loss = F.cross_entropy(logits, labels.clamp(min=0), reduction="none")
+        loss = loss.masked_fill(~valid, 0.0).sum() / valid.sum().clamp(min=1)
+        targets = targets.masked_fill(ious < 0.4, 0)          # instead of targets[ious < 0.4] = 0
+
+    References
+    ----------
+    - https://www.mindspore.cn/docs/en/r2.4.0/migration_guide/dynamic_shape.html
+    - https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.masked_select.html
+    - https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.masked_fill.html
+    - https://pytorch.org/docs/stable/tensor_view.html
+    """
+
+    id = "DS104"
+    name = "boolean-mask-index"
+    message = "indexing with a boolean mask selects one row per True value: the count is data"
+    severity_by_scope = GRAPH_SHAPE
+    apis = ("torch.Tensor.__getitem__", "torch.Tensor.__setitem__")
+    mindspore_apis = ("mindspore.ops.masked_select", "mindspore.ops.masked_fill")
+    suggestion = (
+        "compute on all elements and mask the result; write with masked_fill(mask, v) or "
+        "where(mask, v, x) instead of x[mask] = v"
+    )
+    VALID = (
+        """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class CrossEntropyWithIgnore(nn.Module):
+            def forward(self, logits, labels):
+                valid = labels >= 0
+                loss = F.cross_entropy(logits, labels.clamp(min=0), reduction="none")
+                loss = loss.masked_fill(~valid, 0.0)
+                return loss.sum() / valid.sum().clamp(min=1)
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class BoxDecoder(nn.Module):
+            def forward(self, pred):
+                boxes = pred[:, :4]
+                objectness = pred[..., 4]
+                scores = pred[:, 5:] * objectness[:, None]
+                return boxes, scores.masked_fill(scores < 0.05, 0.0)
+        """,
+    )
+    INVALID = (
+        """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class CrossEntropyWithIgnore(nn.Module):
+            def forward(self, logits, labels):
+                valid = labels >= 0
+                logits = logits[valid]  # error
+                labels = labels[valid]  # error
+                return F.cross_entropy(logits, labels)
+        """,
+        """
+        import torch
+
+
+        def encode_targets(targets: torch.Tensor, ious: torch.Tensor) -> torch.Tensor:
+            targets[ious < 0.4] = 0  # error
+            targets[(ious >= 0.4) & (ious < 0.5)] = -1  # error
+            return targets
+        """,
+    )

@@ -1,0 +1,103 @@
+from apiscan.rules.base import Rule
+from apiscan.rules.dynamic_shape import GRAPH_SHAPE
+
+
+class VariableLengthIndex(Rule):
+    """``index_select``, ``gather``, ``take`` or ``x[idx]`` with an index whose length depends on
+    data (it came from ``nonzero``, ``nms``, ``unique``, a variable slice...).
+
+    The output of these ops is as long as the index, so an index of fixed length (from
+    ``topk`` with a constant ``k``, ``argmax``, ``arange`` over a static size) is fine.
+
+    Why it breaks on MindSpore
+    --------------------------
+    The migration guide lists ``Gather`` "when the index length is not fixed" among the APIs
+    that change shapes during execution. Gathering with the indices of the positive anchors or
+    of the boxes kept by NMS carries their unknown length into the features, losses and outputs
+    computed next.
+
+    Example
+    -------
+    Features of the positive proposals::
+
+        pos = torch.nonzero(scores > 0.5).squeeze(1)
+        pos_feats = features.index_select(0, pos)
+
+    Instead
+    -------
+    Gather a fixed number of candidates and keep a mask of the real ones::
+
+        pos_mask = scores > 0.5
+        _, idx = (scores * pos_mask).topk(max_pos)             # fixed length
+        pos_feats = features.index_select(0, idx)
+        pos_valid = pos_mask[idx]
+
+    References
+    ----------
+    - https://www.mindspore.cn/docs/en/r2.4.0/migration_guide/dynamic_shape.html
+    - https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.gather.html
+    - https://pytorch.org/docs/stable/generated/torch.index_select.html
+    """
+
+    id = "DS111"
+    name = "variable-length-index"
+    message = "the index has a data-dependent length, so the gathered result has one too"
+    severity_by_scope = GRAPH_SHAPE
+    apis = (
+        "torch.index_select",
+        "torch.Tensor.index_select",
+        "torch.gather",
+        "torch.Tensor.gather",
+        "torch.take",
+        "torch.Tensor.take",
+        "torch.Tensor.__getitem__",
+    )
+    mindspore_apis = (
+        "mindspore.ops.gather",
+        "mindspore.ops.index_select",
+        "mindspore.ops.gather_elements",
+    )
+    suggestion = (
+        "gather a fixed number of indices (topk with a constant k, padded indices) and carry "
+        "a validity mask"
+    )
+    VALID = (
+        """
+        import torch
+        from torch import nn
+
+
+        class AnchorGather(nn.Module):
+            def forward(self, features, scores):
+                _, idx = scores.topk(100)
+                top_feats = features.index_select(0, idx)
+                best = scores.argmax(dim=0, keepdim=True)
+                every_other = torch.arange(0, features.shape[0], 2)
+                picked = torch.gather(scores, 0, best)
+                return top_feats, picked, features[every_other], features[idx]
+        """,
+    )
+    INVALID = (
+        """
+        import torch
+        from torch import nn
+
+
+        class PositiveFeatures(nn.Module):
+            def forward(self, features, scores):
+                pos = torch.nonzero(scores > 0.5).squeeze(1)
+                pos_feats = features.index_select(0, pos)  # error
+                pos_scores = torch.gather(scores, 0, pos)  # error
+                return pos_feats, pos_scores, features[pos]  # error
+        """,
+        """
+        import torch
+        from torchvision.ops import nms
+
+
+        def filter_boxes(boxes: torch.Tensor, scores: torch.Tensor):
+            keep = nms(boxes, scores, 0.5)
+            kept_boxes = boxes[keep]  # error
+            return kept_boxes, scores.index_select(0, keep)  # error
+        """,
+    )

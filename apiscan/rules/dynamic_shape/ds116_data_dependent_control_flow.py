@@ -1,0 +1,126 @@
+from apiscan.rules.base import Rule, severities
+
+
+class DataDependentControlFlow(Rule):
+    """An ``if``, ``while`` or conditional expression whose condition reads tensor values
+    (``if x.any():``, ``if t.item() > 0:``, ``while (a > b).sum():``).
+
+    Conditions on Python values are fine: ``if self.training:``, ``if mask is None:``, a
+    static tensor's shape or rank (``if x.shape[0] == 0:``, ``if x.dim() == 4:``), a
+    configuration flag.
+
+    Why it breaks on MindSpore
+    --------------------------
+    A graph compiled ahead of time cannot take a Python branch on a value that exists only when
+    the step runs. MindSpore turns such a condition into control flow inside the graph (a
+    conditional subgraph; for ``while``, a loop whose number of iterations is unknown when
+    compiling), which costs compile time and speed, and the migration guide warns that when the
+    condition is not fixed the branches may produce different shapes (see DS117).
+
+    Example
+    -------
+    Zeroing a loss when there are no objects (the migration guide's own example)::
+
+        if object_masks.sum() == 0:
+            stage2_loss = stage2_loss * 0.0
+
+    Instead
+    -------
+    Compute both outcomes and select, so the graph has no branch::
+
+        stage2_loss = torch.where(object_masks.sum() == 0, stage2_loss * 0.0, stage2_loss)
+        # MindSpore: ops.select(ops.equal(ops.reduce_sum(object_masks), 0), ..., stage2_loss)
+
+    References
+    ----------
+    - https://www.mindspore.cn/docs/en/r2.4.0/migration_guide/dynamic_shape.html
+    - https://www.mindspore.cn/docs/en/r2.6.0/api_python/ops/mindspore.ops.select.html
+    - https://pytorch.org/docs/stable/generated/torch.where.html
+    """
+
+    id = "DS116"
+    name = "data-dependent-control-flow"
+    message = "the condition reads tensor values: the graph branches on data at run time"
+    # Control flow on data compiles (slowly) when the branches agree on shapes; DS117 rates the
+    # case where they do not.
+    severity_by_scope = severities(network="medium", data="low", host="low")
+    apis = (
+        "torch.Tensor.any",
+        "torch.Tensor.all",
+        "torch.any",
+        "torch.all",
+        "torch.Tensor.item",
+        "torch.is_nonzero",
+        "torch.equal",
+    )
+    mindspore_apis = ("mindspore.ops.select", "mindspore.ops.where")
+    suggestion = (
+        "compute both outcomes and pick with torch.where / ops.select; keep Python branches for "
+        "Python values (self.training, shapes, config)"
+    )
+    VALID = (
+        """
+        import torch
+        from torch import nn
+
+
+        class Stage2Loss(nn.Module):
+            def forward(self, pred, target, object_masks, weight=None):
+                loss = ((pred - target) ** 2).mean()
+                if self.training and weight is not None:
+                    loss = loss * weight
+                if pred.dim() == 4 and pred.shape[1] > 1:
+                    loss = loss / pred.shape[1]
+                return torch.where(object_masks.sum() == 0, loss * 0.0, loss)
+        """,
+        """
+        import torch
+
+
+        def train_one_epoch(model, loader, optimizer, max_steps: int = 1000):
+            step = 0
+            while step < max_steps:
+                for images, targets in loader:
+                    loss = model(images, targets)
+                    loss.backward()
+                    optimizer.step()
+                    step += 1
+            return step
+        """,
+    )
+    INVALID = (
+        """
+        import torch
+        from torch import nn
+
+
+        class Stage2Loss(nn.Module):
+            def forward(self, pred, target, object_masks):
+                loss = ((pred - target) ** 2).mean()
+                if object_masks.sum() == 0:  # error
+                    loss = loss * 0.0
+                return loss
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class GatedBlock(nn.Module):
+            def forward(self, x, gate):
+                if gate.any():  # error
+                    x = x * gate
+                if gate.max().item() > 0.5:  # error
+                    x = x + 1
+                return x if torch.isfinite(x).all() else torch.zeros_like(x)  # error
+        """,
+        """
+        import torch
+
+
+        def shrink_until_inside(a: torch.Tensor, b: torch.Tensor, step: float = 0.1):
+            while (a > b).sum():  # error
+                a = a - step
+            return a
+        """,
+    )

@@ -1,0 +1,136 @@
+from apiscan.rules.base import Rule, severities
+
+
+class VariableInputShape(Rule):
+    """A data pipeline that gives the network batches of changing shape: random resizing or
+    multi-scale training, variable-length sequences padded only to the longest of each batch,
+    collate functions without a fixed padded size.
+
+    Reported once per pipeline (per function), at the first line that makes the shape vary.
+    Randomness with a fixed output size (``RandomResizedCrop(224)``), resizing to a constant
+    size, and padding to a configured maximum length are fine.
+
+    Why it breaks on MindSpore
+    --------------------------
+    The migration guide's first cause of dynamic shape is an input shape that is not fixed:
+    images of different sizes, labels of different lengths. A static graph compiled for one
+    input shape has to be recompiled, or run on the dynamic-shape path, for every new one.
+    Unlike the other rules, the problem starts outside the network, so it rates high in every
+    scope: the data code is where it must be fixed.
+
+    Example
+    -------
+    A collate function that pads each batch only to its own longest sequence::
+
+        tokens = pad_sequence([torch.tensor(t) for t in tokens], batch_first=True)
+
+    Instead
+    -------
+    Pad or bucket to fixed lengths and pass a mask (the guide's ``_convert_ids_and_mask``);
+    resize to a fixed size, or to a small fixed set of sizes compiled once each; in MindSpore,
+    ``Dataset.batch(..., pad_info=...)`` pads to a fixed shape::
+
+        n = min(len(ids), max_len)
+        ids, mask = ids[:n] + [0] * (max_len - n), [1] * n + [0] * (max_len - n)
+
+    References
+    ----------
+    - https://www.mindspore.cn/docs/en/r2.4.0/migration_guide/dynamic_shape.html
+    - https://www.mindspore.cn/docs/zh-CN/r1.10/migration_guide/analysis_and_preparation.html
+    - https://pytorch.org/docs/stable/generated/torch.nn.utils.rnn.pad_sequence.html
+    """
+
+    id = "DS119"
+    name = "variable-input-shape"
+    message = "this data pipeline produces batches whose shape changes from step to step"
+    severity_by_scope = severities(network="high", data="high", host="high")
+    apis = (
+        "torch.nn.functional.interpolate",
+        "torch.nn.utils.rnn.pad_sequence",
+        "torch.utils.data.DataLoader",
+        "torchvision.transforms.Resize",
+    )
+    mindspore_apis = ("mindspore.ops.interpolate", "mindspore.dataset.Dataset.batch")
+    suggestion = (
+        "pad or bucket to fixed lengths with a mask, resize to a fixed size (or a few fixed "
+        "sizes); MindSpore: Dataset.batch(pad_info=...)"
+    )
+    VALID = (
+        """
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def collate(batch, max_len: int = 128):
+            tokens = torch.zeros(len(batch), max_len, dtype=torch.long)
+            for i, (ids, _) in enumerate(batch):
+                n = min(len(ids), max_len)
+                tokens[i, :n] = torch.tensor(ids[:n])
+            labels = torch.tensor([label for _, label in batch])
+            return tokens, labels
+
+
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=32, collate_fn=collate, drop_last=True)
+        """,
+        """
+        import torch
+        import torch.nn.functional as F
+        import torchvision.transforms as T
+
+
+        TRAIN_TRANSFORM = T.Compose([T.RandomResizedCrop(224), T.ToTensor()])
+
+
+        def resize_batch(images: torch.Tensor) -> torch.Tensor:
+            return F.interpolate(images, size=(640, 640), mode="bilinear", align_corners=False)
+        """,
+    )
+    INVALID = (
+        """
+        import math
+        import random
+
+        import torch.nn.functional as F
+
+
+        def train_step(model, imgs, targets, img_size: int = 640, stride: int = 32):
+            size = random.randrange(img_size // 2, img_size + img_size // 2, stride)
+            scale = size / max(imgs.shape[2:])
+            new_shape = [math.ceil(s * scale / stride) * stride for s in imgs.shape[2:]]
+            imgs = F.interpolate(imgs, size=new_shape, mode="bilinear")  # error
+            return model(imgs, targets)
+        """,
+        """
+        import torch
+        from torch.nn.utils.rnn import pad_sequence
+        from torch.utils.data import DataLoader
+
+
+        def collate(batch):
+            tokens, tags = zip(*batch)
+            tokens = pad_sequence([torch.tensor(t) for t in tokens], batch_first=True)  # error
+            tags = pad_sequence([torch.tensor(t) for t in tags], batch_first=True, padding_value=-1)
+            return tokens, tags
+
+
+        def make_loader(dataset):
+            return DataLoader(dataset, batch_size=32, collate_fn=collate)
+        """,
+        """
+        import random
+
+        import torchvision.transforms as T
+        from torch.utils.data import Dataset
+
+
+        class MultiScaleDataset(Dataset):
+            def __init__(self, images, scales=(480, 512, 544, 576, 608)):
+                self.images = images
+                self.scales = scales
+
+            def __getitem__(self, i):
+                size = random.choice(self.scales)
+                return T.Resize((size, size))(self.images[i])  # error
+        """,
+    )
