@@ -54,6 +54,8 @@ def test_scopes_and_severities(result: ScanResult) -> None:
     scopes = {(f.path, f.function): f.scope for f in result.shape_findings}
     assert scopes[("dynshape/assign.py", "assign")] == "network"
     assert scopes[("dynshape/assign.py", "Matcher.forward")] == "network"
+    assert scopes[("dynshape/assign.py", "confident")] == "network"
+    assert scopes[("dynshape/model.py", "Detector.postprocess")] == "host"  # not in forward
     assert scopes[("dynshape/data.py", "MultiScaleImages.__getitem__")] == "data"
     assert scopes[("train.py", "main")] == "host"
     by_scope = {f.scope: f.severity for f in result.shape_findings if f.rule == "DS101"}
