@@ -16,12 +16,17 @@ import hashlib
 import os
 import pickle
 import sqlite3
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
 from apiscan import __version__
 from apiscan.extract import FileTask
 from apiscan.extract.records import FileAnalysis
+from apiscan.model import ScanResult
+
+#: How many whole scan results the cache keeps (most recently used first).
+KEPT_SCANS = 8
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
 CACHE_FORMAT = 4
@@ -48,6 +53,15 @@ def task_key(task: FileTask, context: str) -> str:
     return h.hexdigest()
 
 
+def scan_key(ctx: str, keys: list[str], *parts: object) -> str:
+    """Key of a whole scan's result: every file's key plus the options that shape the join."""
+    h = hashlib.sha256(ctx.encode())
+    for k in keys:
+        h.update(k.encode())
+    h.update(repr(parts).encode())
+    return h.hexdigest()
+
+
 def context_key(local_roots: frozenset[str], torch_version: str, max_file_size: int) -> str:
     return "|".join(
         [__version__, str(CACHE_FORMAT), torch_version, str(max_file_size), *sorted(local_roots)]
@@ -70,6 +84,9 @@ class AnalysisCache:
             self.conn.execute("PRAGMA synchronous=OFF")
             self.conn.execute(
                 "CREATE TABLE IF NOT EXISTS analysis (key TEXT PRIMARY KEY, value BLOB)"
+            )
+            self.conn.execute(
+                "CREATE TABLE IF NOT EXISTS scan (key TEXT PRIMARY KEY, value BLOB, used REAL)"
             )
         except (OSError, sqlite3.Error):
             self.conn = None
@@ -103,6 +120,40 @@ class AnalysisCache:
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO analysis (key, value) VALUES (?, ?)",
                     ((k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items),
+                )
+        except sqlite3.Error:
+            return
+
+    def get_scan(self, key: str) -> ScanResult | None:
+        """A whole previous result for exactly these inputs, or None."""
+        if self.conn is None:
+            return None
+        try:
+            row = self.conn.execute("SELECT value FROM scan WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            result = pickle.loads(row[0])
+            with self.conn:
+                self.conn.execute("UPDATE scan SET used = ? WHERE key = ?", (time.time(), key))
+        except Exception:  # stale or corrupt: scan again
+            return None
+        return result if isinstance(result, ScanResult) else None
+
+    def put_scan(self, key: str, result: ScanResult) -> None:
+        """Keep the result; only the most recently used few whole results are kept."""
+        if self.conn is None:
+            return
+        try:
+            blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+            with self.conn:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO scan (key, value, used) VALUES (?, ?, ?)",
+                    (key, blob, time.time()),
+                )
+                self.conn.execute(
+                    "DELETE FROM scan WHERE key NOT IN "
+                    "(SELECT key FROM scan ORDER BY used DESC LIMIT ?)",
+                    (KEPT_SCANS,),
                 )
         except sqlite3.Error:
             return

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from apiscan import __version__
-from apiscan.cache import AnalysisCache, context_key, default_cache_dir, task_key
+from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
@@ -92,6 +92,26 @@ def scan(options: ScanOptions) -> ScanResult:
 
     cache = AnalysisCache(options.cache_dir)
     ctx = context_key(local_roots, TORCH_INDEX_VERSION, options.max_file_size)
+    # A re-scan of an unchanged tree reuses the whole result: same files, same bytes, same
+    # options, same mapping table.
+    whole = scan_key(
+        ctx,
+        [task_key(t, ctx) for t in tasks],
+        str(options.path),
+        table.version,
+        table.merged,
+        repr((walk_errors, read_errors)),
+    )
+    previous = cache.get_scan(whole)
+    if previous is not None:
+        cache.close()
+        stats["files_cached"] = len(tasks)
+        stats["files_analysed"] = 0
+        stats["whole_result_cached"] = 1
+        stats["total_s"] = time.perf_counter() - t0
+        if options.warmup is not None:
+            options.warmup()
+        return replace(previous, stats=stats)
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -105,13 +125,14 @@ def scan(options: ScanOptions) -> ScanResult:
     if redo:
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         analyses = [again.get(fa.path, fa) for fa in analyses]
-    cache.close()
     stats["analyse_s"] = time.perf_counter() - t0
     stats["files_analysed"] = runner.analysed
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
     result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    cache.put_scan(whole, replace(result, stats={}))
+    cache.close()
     stats["total_s"] = time.perf_counter() - t0
     return result
 
@@ -124,6 +145,7 @@ class _Runner:
     ) -> None:
         self.cache, self.ctx, self.local_roots, self.options = cache, ctx, local_roots, options
         self.options_warmup = options.warmup  # run at most once
+        self.warm: threading.Thread | None = None
         self.analysed = 0
         self.cached = 0
 
@@ -132,6 +154,10 @@ class _Runner:
         hits = self.cache.get_many(keys)
         self.cached += len(hits)
         todo = [(k, t) for k, t in zip(keys, tasks, strict=True) if k not in hits]
+        if not todo and self.warm is None:
+            # Nothing to parse: no worker will be forked, so the reporter's slow imports can
+            # start now, in a thread (joined before any fork, see _analyse).
+            self.warm = self._start_warmup()
         fresh = self._analyse([t for _, t in todo])
         self.analysed += len(todo)
         self.cache.put_many(zip((k for k, _ in todo), fresh, strict=True))
@@ -144,6 +170,8 @@ class _Runner:
         segfault on pathological input) then costs one file, not the scan."""
         if not tasks:
             return []
+        if self.warm is not None:  # never fork while a thread may hold an import lock
+            self.warm.join()
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
@@ -175,6 +203,7 @@ class _Runner:
                 )
                 # Threads start only now that the workers are forked.
                 warm = self._start_warmup()
+                self.warm = self.warm or warm
                 progress = _progress(len(tasks)) if self.options.progress else None
                 for done, (i, fa) in enumerate(zip(order, mapped, strict=True), 1):
                     results[i] = fa
@@ -314,15 +343,25 @@ class ClassTable:
                 for fact in fa.classes:
                     self.facts[f"{module}.{fact.qualname}"] = fact
         self.aliases = _module_aliases(analyses)
+        self._resolved: dict[str, str | None] = {}
 
     def _find(self, cls: str) -> ClassFact | str | None:
         """The repo class ``cls`` names, or the torch class it aliases, or None."""
         if _is_torch(cls):
             return cls
-        q = _follow(cls, self.aliases, lambda n: n in self.facts or _is_torch(n))
+        q = self.resolve(cls)
         if q is None:
             return None
         return q if _is_torch(q) else self.facts[q]
+
+    def resolve(self, name: str) -> str | None:
+        """``name`` followed through the repo's re-exports to a class or a torch name
+        (memoised: the join asks for the same few classes thousands of times)."""
+        if name in self._resolved:
+            return self._resolved[name]
+        q = _follow(name, self.aliases, lambda n: n in self.facts or _is_torch(n))
+        self._resolved[name] = q
+        return q
 
     def member(self, cls: str, attr: str, depth: int = 0) -> tuple[str, str | None]:
         """What ``cls().attr`` is: ("torch", api), ("user", None) or ("unknown", None).

@@ -106,6 +106,7 @@ def test_garbage_inside_a_valid_database(repo: Path, tmp_path: Path) -> None:
     conn = sqlite3.connect(cache / "analyses.sqlite3")
     with conn:
         n = conn.execute("UPDATE analysis SET value = ?", (b"\x80\x05garbage",)).rowcount
+        conn.execute("UPDATE scan SET value = ?", (b"\x80\x05garbage",))
     conn.close()
     assert n >= len(FILES)
     again = _scan(repo, cache)
@@ -148,3 +149,17 @@ def test_cache_dir_that_is_a_file(repo: Path, tmp_path: Path) -> None:
     assert result == _scan(repo, None)
     assert result.stats["files_cached"] == 0
     assert blocker.read_text() == "not a directory"
+
+
+def test_unchanged_tree_reuses_the_whole_result(repo: Path, tmp_path: Path) -> None:
+    """Same files, same options: the join is skipped too; any change scans again."""
+    cache = tmp_path / "cache"
+    first = _scan(repo, cache)
+    second = _scan(repo, cache)
+    assert second.stats.get("whole_result_cached") == 1
+    assert second == first
+    (repo / "train.py").write_text((repo / "train.py").read_text() + "z = torch.zeros(1)\n")
+    third = _scan(repo, cache)
+    assert "whole_result_cached" not in third.stats
+    assert third.stats["files_analysed"] >= 1
+    assert len(third.api_findings) == len(first.api_findings) + 1

@@ -68,8 +68,7 @@ class Hierarchy:
 
     def resolve(self, name: str) -> str | None:
         """The canonical repo class or the torch name ``name`` spells, else None."""
-        facts = self.classes.facts
-        q = _follow(name, self.classes.aliases, lambda n: n in facts or _is_torch(n))
+        q = self.classes.resolve(name)
         if q is None or _is_torch(q):
             return q
         return self.canonical.get(q, q)
