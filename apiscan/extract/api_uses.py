@@ -38,9 +38,10 @@ from apiscan.extract.shapes import (
     is_dyn_tensor,
     merge_numbers,
 )
-from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, TENSOR_CLASSES, Owners
+from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.resolve.values import (
+    ARG_TENSOR,
     ARRAY,
     ARRAY_PACKAGES,
     BUILTIN_NAMES,
@@ -79,25 +80,6 @@ _DEFER: Val = ("defer", None)  # module-level name assigned by an expression: lo
 #: Attributes only torch tensors have (numpy arrays share shape/dtype/ndim, so those are not
 #: reported on receivers of unknown type).
 TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "is_leaf"})
-
-#: nn.Module methods that return the module itself (``model = Net().to(device).eval()``).
-SELF_RETURNING = frozenset(
-    {
-        "to",
-        "cuda",
-        "cpu",
-        "train",
-        "eval",
-        "half",
-        "float",
-        "double",
-        "bfloat16",
-        "requires_grad_",
-        "apply",
-        "to_empty",
-        "share_memory",
-    }
-)
 
 #: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
 MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
@@ -782,7 +764,12 @@ class Extractor:
         if kind == "builtin":
             name = fv[1]
             first = args.vals[0] if args and args.vals else UNKNOWN
-            if name in ("int", "float", "bool") and node is not None and first[0] == "tensor":
+            if (
+                name in ("int", "float", "bool")
+                and node is not None
+                and first[0] == "tensor"
+                and first != ARG_TENSOR
+            ):
                 return self.shapes.on_sync(node, first)
             if name == "len" and node is not None and is_dyn_tensor(first):
                 return self.shapes.on_sync(node, first)
@@ -844,7 +831,7 @@ class Extractor:
             if type(s) is cst.Index:
                 index = self.value(s.value)
                 if (
-                    index in (TENSOR, PTENSOR)
+                    index in (TENSOR, PTENSOR, ARG_TENSOR)
                     and type(s.value) is cst.Name
                     and MASK_NAME.search(s.value.value)
                 ):
@@ -880,6 +867,12 @@ class Extractor:
             return BOOL_TENSOR
         if DYN_TENSOR in (left, right):
             return DYN_TENSOR
+        if (
+            ARG_TENSOR in (left, right)
+            and all(v == ARG_TENSOR or v[0] in ("nontorch", "unknown") for v in (left, right))
+            and op is not cst.MatrixMultiply
+        ):
+            return ARG_TENSOR  # H % 2 with H a forward argument: maybe an int, maybe a tensor
         if left[0] == "tensor" or right[0] == "tensor":
             certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
             if type(node.operator) is cst.MatrixMultiply:
@@ -972,8 +965,10 @@ class Extractor:
                 tensorish = False
         if tensorish:
             for v in vals:
-                if v[0] == "tensor":
+                if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
+            if ARG_TENSOR in vals:
+                return ARG_TENSOR
             for v in vals:
                 if is_dyn_number(v):
                     return v
@@ -1455,9 +1450,9 @@ class Extractor:
                 if p is params.star_kwarg:
                     self.bind(name, NONTORCH)
                 elif p is params.star_arg:
-                    self.bind(name, seq(TENSOR if module_kind else PTENSOR))
+                    self.bind(name, seq(ARG_TENSOR if module_kind else PTENSOR))
                 else:
-                    self.bind(name, TENSOR if module_kind else PTENSOR)
+                    self.bind(name, ARG_TENSOR if module_kind else PTENSOR)
             else:
                 self.bind(name, UNKNOWN)
 

@@ -48,7 +48,7 @@ def is_dyn_tensor(v: Val) -> bool:
 def is_variable(v: Val) -> bool:
     """Would this value make a shape vary at run time? (a tensor, or a number from data)"""
     return (
-        v[0] == "tensor"
+        (v[0] == "tensor" and v[1] != "arg")
         or is_dyn_number(v)
         or (v[0] in ("seq", "tuple") and _any_elem(v, is_variable))
     )
@@ -343,7 +343,7 @@ class ShapeTracker:
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
-        if test[0] == "tensor" or is_dyn_number(test):
+        if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
             self.hit("DS116", node, detail=f"the {keyword} condition reads tensor values")
             return True
         return False

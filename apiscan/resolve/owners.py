@@ -67,6 +67,26 @@ _NAME_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("scaler",), "scaler"),
 )
 
+#: nn.Module methods that return the module itself (``model = Net().to(device).eval()``).
+SELF_RETURNING: frozenset[str] = frozenset(
+    {
+        "to",
+        "cuda",
+        "cpu",
+        "train",
+        "eval",
+        "half",
+        "float",
+        "double",
+        "bfloat16",
+        "requires_grad_",
+        "apply",
+        "type",
+        "to_empty",
+        "share_memory",
+    }
+)
+
 ROOTS: dict[str, str] = {
     "tensor": "torch.Tensor",
     "module": "torch.nn.Module",
@@ -137,7 +157,7 @@ class Owners:
     def _returns(self, api_name: str, recv: Val) -> Val:
         r = self.api.returns(api_name)
         if r == "tensor":
-            return recv if recv[0] == "tensor" else TENSOR
+            return recv if recv[0] == "tensor" and recv[1] != "arg" else TENSOR
         if r == "tensors":
             return seq(recv if recv[0] == "tensor" else TENSOR)
         if r == "module":
@@ -207,22 +227,7 @@ def _module_method_result(recv: Val, attr: str) -> Val:
         return seq(inst("torch.nn.Module"))
     if attr in ("named_modules", "named_children"):
         return seq(("tuple", (NONTORCH, inst("torch.nn.Module"))))
-    if attr in (
-        "to",
-        "cuda",
-        "cpu",
-        "train",
-        "eval",
-        "half",
-        "float",
-        "double",
-        "bfloat16",
-        "requires_grad_",
-        "apply",
-        "type",
-        "to_empty",
-        "share_memory",
-    ):
+    if attr in SELF_RETURNING:
         return recv
     if attr in ("forward", "__call__"):
         return TENSOR

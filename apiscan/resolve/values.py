@@ -28,6 +28,9 @@ NONTORCH: Val = ("nontorch", None)
 #: A numpy/OpenCV/PIL array: slicing and its methods give arrays again, never tensors.
 ARRAY: Val = ("nontorch", "array")
 TENSOR: Val = ("tensor", True)
+#: An argument of ``forward``: a tensor for method owners (certain), but it may be an int
+#: (``forward(self, x, H, W)``), so shape rules do not treat it or arithmetic on it as data.
+ARG_TENSOR: Val = ("tensor", "arg")
 PTENSOR: Val = ("tensor", False)
 SIZE: Val = ("seq", NONTORCH)
 BUILTIN = "builtin"
