@@ -66,6 +66,20 @@ ProgressHook = Callable[[int, int], None]
 
 def scan(options: ScanOptions) -> ScanResult:
     """Run every stage; raises DiscoveryError / UnknownVersionError for usage errors."""
+    return _scan(options, keep_facts=False)[0]
+
+
+def scan_with_facts(options: ScanOptions) -> tuple[ScanResult, list[FileAnalysis]]:
+    """The scan plus the per-file facts it was built from (classes, calls, functions), for
+    features on top of the results model such as the feasibility review."""
+    result, analyses = _scan(options, keep_facts=True)
+    assert analyses is not None
+    return result, analyses
+
+
+def _scan(
+    options: ScanOptions, keep_facts: bool
+) -> tuple[ScanResult, list[FileAnalysis] | None]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}
@@ -102,7 +116,7 @@ def scan(options: ScanOptions) -> ScanResult:
         table.merged,
         repr((walk_errors, read_errors)),
     )
-    previous = cache.get_scan(whole)
+    previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
         cache.close()
         stats["files_cached"] = len(tasks)
@@ -111,7 +125,7 @@ def scan(options: ScanOptions) -> ScanResult:
         stats["total_s"] = time.perf_counter() - t0
         if options.warmup is not None:
             options.warmup()
-        return replace(previous, stats=stats)
+        return replace(previous, stats=stats), None
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -134,7 +148,7 @@ def scan(options: ScanOptions) -> ScanResult:
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     stats["total_s"] = time.perf_counter() - t0
-    return result
+    return result, analyses if keep_facts else None
 
 
 class _Runner:

@@ -1,0 +1,91 @@
+"""The feasibility review's results model: what ``apiscan review`` renders (markdown/html/json).
+
+Built on top of a scan (:class:`apiscan.model.ScanResult`) and the per-file facts of the same
+run; every item points at the file and line it comes from, so a reader can check it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+REVIEW_SCHEMA_VERSION = "1.0"
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    path: str  # POSIX, relative to the scanned root
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecipeItem:
+    """One fact of the training recipe, e.g. ("optimizer", "torch.optim.SGD", {"lr": "0.01"}).
+
+    ``values`` maps argument names to their source text, or to the literal it resolves to
+    (``"args.lr" → "0.01 (argparse default, tools/train.py:30)"``); ``unresolved`` says where
+    a value is set when it is not a literal in the repository.
+    """
+
+    category: str  # optimizer, scheduler, warmup, loss, amp, ema, grad_clip, grad_accum,
+    #                distributed, augmentation, dataloader, seed, init, epochs, batch_size
+    name: str  # the API or pattern, e.g. "torch.optim.SGD", "EMA of weights"
+    where: Where
+    values: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleNode:
+    """An nn.Module subclass of the repository."""
+
+    cls: str  # fully qualified
+    where: Where
+    role: str  # backbone, neck, head, loss, model, block, other
+    children: tuple[str, ...] = ()  # fully qualified repo classes it builds in __init__
+    layers: tuple[tuple[str, int], ...] = ()  # torch layer class -> how many it builds
+
+
+@dataclass(frozen=True, slots=True)
+class ThirdParty:
+    package: str  # top-level import name: torchvision, mmcv, timm, apex...
+    uses: tuple[str, ...]  # what the repo uses from it (dotted names), sorted
+    files: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A missing or different API used in the network graph, with what to do about it."""
+
+    api: str
+    status: str
+    uses: int
+    where: tuple[Where, ...]
+    mindspore_api: str | None
+    note: str
+    suggestion: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Effort:
+    """A transparent estimate: the counts it is made of, and the sentence that explains them."""
+
+    call_sites_to_change: int
+    custom_ops: int
+    dynamic_shape_rewrites: int
+    explanation: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Review:
+    root: str
+    tool_version: str
+    recipe: tuple[RecipeItem, ...]
+    modules: tuple[ModuleNode, ...]
+    coverage: dict[str, dict[str, int]]  # scope -> status -> call sites
+    gaps: tuple[Gap, ...]
+    dynamic_shape: tuple[tuple[str, int, str, str, str], ...]  # path, line, rule, scope, message
+    sparse: tuple[Where, ...]
+    extensions: tuple[tuple[str, Where], ...]  # (what, where): .cu files, cpp_extension, Function
+    third_party: tuple[ThirdParty, ...]
+    effort: Effort
+    errors: tuple[tuple[str, str], ...] = field(default=())  # files that could not be analysed
