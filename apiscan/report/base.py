@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
 from apiscan.model import ScanResult
 
@@ -84,3 +84,13 @@ def formats() -> tuple[str, ...]:
     """Names of every registered format, sorted."""
     _load_builtins()
     return tuple(sorted(_registry))
+
+
+def shape_total(summary: dict[str, object]) -> int:
+    """How many dynamic-shape findings ``ScanResult.summary()`` counted."""
+    return cast(dict[str, int], summary["dynamic_shape"])["findings"]
+
+
+def shape_severities(summary: dict[str, object]) -> dict[str, int]:
+    """Dynamic-shape findings per severity, from ``ScanResult.summary()``."""
+    return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
-from apiscan.report.base import register
+from apiscan.report.base import register, shape_severities, shape_total
 
 if TYPE_CHECKING:
     from apiscan.report import aggregation
@@ -126,7 +126,7 @@ def _summary(summary: dict[str, object]) -> str:
             ["call sites", f"{summary['call_sites']:,}"],
             ["call sites of probable confidence", f"{summary['probable_sites']:,}"],
             ["distinct APIs", f"{summary['distinct_apis']:,}"],
-            ["dynamic-shape findings", f"{_shape_total(summary):,}"],
+            ["dynamic-shape findings", f"{shape_total(summary):,}"],
             ["errors", f"{summary['errors']:,}"],
         ],
     )
@@ -153,7 +153,7 @@ def _summary(summary: dict[str, object]) -> str:
             for scope in SCOPES
         ),
     )
-    by_severity = _shape_severities(summary)
+    by_severity = shape_severities(summary)
     severities = _table(
         ["severity", "dynamic-shape findings"],
         "lr",
@@ -162,23 +162,15 @@ def _summary(summary: dict[str, object]) -> str:
     return f"## Summary\n\n{facts}\n\n{coverage}\n\n{scopes}\n\n{severities}"
 
 
-def _shape_total(summary: dict[str, object]) -> int:
-    return cast(dict[str, int], summary["dynamic_shape"])["findings"]
-
-
-def _shape_severities(summary: dict[str, object]) -> dict[str, int]:
-    return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]
-
-
 def _dynamic_shape(
     summary: dict[str, object],
     files: tuple[aggregation.ShapeFile, ...],
     advice: tuple[aggregation.RuleAdvice, ...],
 ) -> str:
     """A heading per file, a table per function; each rule's suggested rewrite once, at the end."""
-    severities = _shape_severities(summary)
+    severities = shape_severities(summary)
     counted = ", ".join(f"{severities[s]:,} {s}" for s in SEVERITIES if severities[s])
-    n = _shape_total(summary)
+    n = shape_total(summary)
     title = f"## Dynamic shape ({n:,} finding{'' if n == 1 else 's'}"
     title += f": {counted})" if counted else ")"
     if not files:

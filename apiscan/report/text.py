@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 from tabulate import tabulate
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
-from apiscan.report.base import register
+from apiscan.report.base import register, shape_severities, shape_total
 
 if TYPE_CHECKING:
     from apiscan.report import aggregation
@@ -151,7 +151,7 @@ def _summary(summary: dict[str, object]) -> str:
         ("Lines", f"{summary['lines']:,}"),
         ("Call sites", f"{summary['call_sites']:,} ({summary['probable_sites']:,} probable)"),
         ("Distinct APIs", f"{summary['distinct_apis']:,}"),
-        ("Dynamic shape", _count(_shape_total(summary), "finding")),
+        ("Dynamic shape", _count(shape_total(summary), "finding")),
         ("Errors", f"{summary['errors']:,}"),
     ]
     head = "\n".join(f"{label + ':':<15}{value}" for label, value in facts)
@@ -178,7 +178,7 @@ def _summary(summary: dict[str, object]) -> str:
         headers=["scope", "API call sites", "dynamic shape"],
         align=["left", "right", "right"],
     )
-    by_severity = _shape_severities(summary)
+    by_severity = shape_severities(summary)
     severities = _table(
         ((severity, f"{by_severity[severity]:,}") for severity in SEVERITIES),
         headers=["severity", "dynamic shape"],
@@ -187,23 +187,15 @@ def _summary(summary: dict[str, object]) -> str:
     return f"{_title('Summary')}\n{head}\n\n{table}\n\n{scopes}\n\n{severities}"
 
 
-def _shape_total(summary: dict[str, object]) -> int:
-    return cast(dict[str, int], summary["dynamic_shape"])["findings"]
-
-
-def _shape_severities(summary: dict[str, object]) -> dict[str, int]:
-    return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]
-
-
 def _dynamic_shape(
     summary: dict[str, object],
     files: tuple[aggregation.ShapeFile, ...],
     advice: tuple[aggregation.RuleAdvice, ...],
 ) -> str:
     """Findings by file, then function; each rule's suggested rewrite once, at the end."""
-    severities = _shape_severities(summary)
+    severities = shape_severities(summary)
     counted = ", ".join(f"{severities[s]:,} {s}" for s in SEVERITIES if severities[s])
-    total = _count(_shape_total(summary), "finding")
+    total = _count(shape_total(summary), "finding")
     title = _title(f"Dynamic shape ({total}{': ' + counted if counted else ''})")
     if not files:
         return f"{title}\nNo dynamic-shape findings."
