@@ -77,9 +77,7 @@ def scan_with_facts(options: ScanOptions) -> tuple[ScanResult, list[FileAnalysis
     return result, analyses
 
 
-def _scan(
-    options: ScanOptions, keep_facts: bool
-) -> tuple[ScanResult, list[FileAnalysis] | None]:
+def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[FileAnalysis] | None]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}

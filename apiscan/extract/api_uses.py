@@ -1499,7 +1499,10 @@ class Extractor:
         for arg in node.keywords:
             self.value(arg.value)
         qn = ".".join([*self.func_stack, node.name.value])
-        info = ClassInfo(qn, bases)
+        # All method names up front: forward() often calls helpers defined below it, and a
+        # user method named like a torch one (def train(self)) must win over nn.Module's.
+        methods = {s.name.value for s in node.body.body if type(s) is cst.FunctionDef}
+        info = ClassInfo(qn, bases, methods)
         self.classes[qn] = info
         self.bind(node.name.value, ("class", qn))
         # Learn self.* attributes from __init__ first (silently), so that methods written

@@ -185,3 +185,22 @@ def test_members_of_classes_defined_in_other_files(tmp_path: Path) -> None:
         ("pkg/net.py", 6, "torch.nn.Module.parameters", "certain"),
         ("pkg/net.py", 10, "torch.nn.Module.train", "certain"),
     }
+
+
+def test_methods_defined_below_their_caller_are_the_users(tmp_path: Path) -> None:
+    src = """
+        from torch import nn
+
+        class Net(nn.Module):
+            def forward(self, x):
+                self.train()
+                return self.helper(x)
+
+            def train(self, mode=True):
+                return self
+
+            def helper(self, x):
+                return x.flatten(1)
+        """
+    found = apis(scan_snippet(tmp_path, src))
+    assert not [f for f in found if f[0] == 5], found  # the class's own train(), not Module's

@@ -1,0 +1,251 @@
+"""What stands between the repository and MindSpore: API coverage, the missing and different APIs
+of the network graph, dynamic shapes, sparse tensors, native extensions and third-party packages.
+
+The first four come straight from the scan's findings (the review never re-decides a status or
+a scope). Extensions and third-party packages need what the scan does not look at: non-Python
+files in the tree, and imports of packages other than torch, read with ``ast``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+
+from apiscan.discovery import SKIP_DIRS
+from apiscan.extract.records import FileAnalysis
+from apiscan.model import SCOPES, STATUS_ORDER, ApiFinding, ScanResult
+from apiscan.review.model import Gap, ThirdParty, Where
+from apiscan.review.structure import definitions
+from apiscan.scope.callgraph import Hierarchy
+
+#: Statuses that need work, in the order the review lists them.
+GAP_STATUSES: tuple[str, ...] = ("missing", "different")
+#: Places listed per gap (the JSON and the HTML link each; the count says how many there are).
+GAP_PLACES = 5
+#: Native sources that make a custom extension: CUDA kernels and the C++ that binds them.
+NATIVE_SUFFIXES: dict[str, str] = {
+    ".cu": "CUDA source",
+    ".cuh": "CUDA header",
+    ".cpp": "C++ source",
+    ".cc": "C++ source",
+    ".cxx": "C++ source",
+}
+CPP_EXTENSION = "torch.utils.cpp_extension"
+AUTOGRAD_FUNCTION = "torch.autograd.Function"
+#: The module that may offer substitutions for gaps (issue 4); used when it is installed.
+SUGGEST_MODULE = "apiscan.suggest"
+
+Suggester = Callable[[str, str], str]
+
+
+def coverage(result: ScanResult) -> dict[str, dict[str, int]]:
+    """Call sites by scope and status; every scope and status present, zeros included, so
+    that a reader (or a plot) sees which cells are empty."""
+    counts = Counter((f.scope, f.status) for f in result.api_findings)
+    return {scope: {s: counts.get((scope, s), 0) for s in STATUS_ORDER} for scope in SCOPES}
+
+
+def load_suggester() -> Suggester | None:
+    """``apiscan.suggest.suggestion(api, status) -> str`` when that module is installed."""
+    try:
+        module = importlib.import_module(SUGGEST_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name != SUGGEST_MODULE:
+            raise
+        return None
+    hook = getattr(module, "suggestion", None)
+    return hook if callable(hook) else None
+
+
+def network_gaps(
+    result: ScanResult, suggester: Suggester | None = None, places: int = GAP_PLACES
+) -> tuple[Gap, ...]:
+    """Missing and different APIs used in the network graph, one entry per (API, status),
+    most used first. The note is the one most of the uses got (notes differ when the
+    parameters passed differ); ties go to the first place in the file order."""
+    groups: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in result.api_findings:
+        if f.scope == "network" and f.status in GAP_STATUSES:
+            groups.setdefault((f.api, f.status), []).append(f)
+    gaps = []
+    for (api, status), found in groups.items():
+        found.sort(key=lambda f: f.sort_key())
+        notes = Counter(f.note for f in found)
+        note = max(notes, key=lambda n: (notes[n], -[f.note for f in found].index(n)))
+        target = next((f.mindspore_api for f in found if f.mindspore_api), None)
+        gaps.append(
+            Gap(
+                api=api,
+                status=status,
+                uses=len(found),
+                where=tuple(_places(found, places)),
+                mindspore_api=target,
+                note=note,
+                suggestion=suggester(api, status) if suggester else "",
+            )
+        )
+    order = {s: i for i, s in enumerate(GAP_STATUSES)}
+    return tuple(sorted(gaps, key=lambda g: (order[g.status], -g.uses, g.api)))
+
+
+def _places(found: Iterable[ApiFinding], limit: int) -> list[Where]:
+    out: list[Where] = []
+    for f in found:
+        where = Where(f.path, f.span.line)
+        if where not in out:
+            out.append(where)
+        if len(out) == limit:
+            break
+    return out
+
+
+def dynamic_shape(result: ScanResult) -> tuple[tuple[str, int, str, str, str], ...]:
+    """Every dynamic-shape finding as (path, line, rule, scope, message), in file order."""
+    return tuple((f.path, f.span.line, f.rule, f.scope, f.message) for f in result.shape_findings)
+
+
+def is_sparse_api(api: str) -> bool:
+    """``torch.sparse.*``, ``torch.sparse_coo_tensor`` and friends, ``Tensor.to_sparse*``,
+    ``Tensor.is_sparse``: MindSpore's sparse support is narrow, so each use is a question."""
+    return api.startswith("torch.sparse.") or "sparse" in api.rpartition(".")[2]
+
+
+def sparse_uses(result: ScanResult) -> tuple[Where, ...]:
+    """Where sparse tensors are made or used (one place per line)."""
+    places = {Where(f.path, f.span.line) for f in result.api_findings if is_sparse_api(f.api)}
+    return tuple(sorted(places, key=lambda w: (w.path, w.line)))
+
+
+def native_sources(root: Path) -> list[tuple[str, Where]]:
+    """CUDA/C++ files under ``root``, skipping the directories the scan skips (virtualenvs,
+    build outputs, VCS data) so a vendored ``site-packages`` does not count as the project's."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in SKIP_DIRS
+            and not d.endswith(".egg-info")
+            and not (Path(dirpath, d) / "pyvenv.cfg").exists()
+        )
+        for name in sorted(filenames):
+            kind = NATIVE_SUFFIXES.get(Path(name).suffix.lower())
+            if kind is not None:
+                rel = Path(dirpath, name).relative_to(root).as_posix()
+                found.append((f"{kind} ({Path(name).suffix.lower()})", Where(rel, 1)))
+    return found
+
+
+def extensions(
+    root: Path,
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    trees: Mapping[str, ast.Module],
+    hierarchy: Hierarchy,
+) -> tuple[tuple[str, Where], ...]:
+    """Custom native code: CUDA/C++ files, ``torch.utils.cpp_extension`` uses (building or
+    loading an extension) and ``torch.autograd.Function`` subclasses (hand-written backward
+    passes, usually around such an extension), each with where it is."""
+    found: set[tuple[str, Where]] = set(native_sources(root) if root.is_dir() else ())
+    for f in result.api_findings:
+        if f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + "."):
+            found.add((f.api, Where(f.path, f.span.line)))
+    for fa in analyses:
+        if not fa.modules:
+            continue
+        for fact in fa.classes:
+            cls = f"{fa.modules[0]}.{fact.qualname}"
+            if AUTOGRAD_FUNCTION in hierarchy.torch_ancestors(cls):
+                node = definitions(trees[fa.path]).get(fact.qualname) if fa.path in trees else None
+                line = node.lineno if node is not None else 1
+                found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", Where(fa.path, line)))
+    return tuple(sorted(found, key=lambda e: (e[1].path, e[1].line, e[0])))
+
+
+class _ImportUses:
+    """What one file uses from each imported top-level package.
+
+    ``from timm.models import create_model`` uses ``timm.models.create_model``; ``import
+    numpy as np`` then ``np.random.default_rng(...)`` uses ``numpy.random.default_rng`` (the
+    whole attribute chain, not each link). Names are bound file-wide: an approximation, a local
+    variable shadowing ``np`` is not told apart.
+    """
+
+    def __init__(self) -> None:
+        self.bound: dict[str, str] = {}  # local name -> dotted module path
+        self.uses: dict[str, set[str]] = {}  # top-level package -> dotted names
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            top = alias.name.partition(".")[0]
+            self.uses.setdefault(top, set())
+            if alias.asname:
+                self.bound[alias.asname] = alias.name
+            else:
+                self.bound[top] = top
+            if "." in alias.name:
+                self.uses[top].add(alias.name)
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        if node.level or not node.module:
+            return  # relative: the repository's own code
+        top = node.module.partition(".")[0]
+        used = self.uses.setdefault(top, set())
+        for alias in node.names:
+            if alias.name == "*":
+                used.add(f"{node.module}.*")
+            else:
+                used.add(f"{node.module}.{alias.name}")
+                self.bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def collect(self, tree: ast.Module) -> dict[str, set[str]]:
+        attributes: list[ast.Attribute] = []
+        for node in ast.walk(tree):  # breadth first: a chain's outermost link comes first
+            if isinstance(node, ast.Attribute):
+                attributes.append(node)
+            elif isinstance(node, ast.Import):
+                self._import(node)
+            elif isinstance(node, ast.ImportFrom):
+                self._import_from(node)
+        # Names are resolved once every import is bound: a name may be used in a function
+        # above the (function-level or late) import that binds it.
+        inner: set[int] = set()  # ids of the inner links of chains already recorded
+        for node in attributes:
+            if id(node) in inner:
+                continue
+            parts: list[str] = []
+            current: ast.expr = node
+            while isinstance(current, ast.Attribute):
+                parts.append(current.attr)
+                current = current.value
+                inner.add(id(current))
+            if isinstance(current, ast.Name) and current.id in self.bound:
+                dotted = ".".join([self.bound[current.id], *reversed(parts)])
+                self.uses[dotted.partition(".")[0]].add(dotted)
+        return self.uses
+
+
+def third_party(
+    analyses: Sequence[FileAnalysis], trees: Mapping[str, ast.Module]
+) -> tuple[ThirdParty, ...]:
+    """Packages the code imports that are neither the standard library, torch, nor the
+    repository's own, with the dotted names used from each and how many files import it."""
+    local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
+    excluded = local | set(sys.stdlib_module_names) | {"torch"}
+    uses: dict[str, set[str]] = {}
+    files: Counter[str] = Counter()
+    for path in sorted(trees):
+        for top, names in _ImportUses().collect(trees[path]).items():
+            if top in excluded:
+                continue
+            uses.setdefault(top, set()).update(names)
+            files[top] += 1
+    return tuple(
+        ThirdParty(package=top, uses=tuple(sorted(uses[top])), files=files[top])
+        for top in sorted(uses)
+    )

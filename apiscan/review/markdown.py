@@ -1,0 +1,249 @@
+"""The review as one Markdown page, to paste into an issue or a wiki before a migration starts.
+
+The decision comes first (the effort counts and how they were counted), then the evidence in
+the order of the seed guides' checklist: training recipe, network structure, API gaps, dynamic
+shapes, sparse tensors, native extensions, third-party packages. Every place links to
+``path#Lline`` like the scan's Markdown report, so the page works committed at the repository's
+root. The text is a pure function of the :class:`Review`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from apiscan.model import SCOPES, STATUS_ORDER
+from apiscan.report.markdown import _code, _link, _table, cell
+from apiscan.review.model import ModuleNode, RecipeItem, Review, Where
+from apiscan.review.structure import ROLES
+
+#: The recipe checklist of the seed guides, in reading order, with its headings.
+RECIPE_CATEGORIES: dict[str, str] = {
+    "optimizer": "Optimizer",
+    "scheduler": "LR schedule",
+    "warmup": "Warm-up",
+    "loss": "Loss",
+    "amp": "Mixed precision",
+    "ema": "EMA of weights",
+    "grad_clip": "Gradient clipping",
+    "grad_accum": "Gradient accumulation",
+    "distributed": "Distributed training",
+    "augmentation": "Data augmentation",
+    "dataloader": "Data loading",
+    "batch_size": "Batch size",
+    "epochs": "Epochs",
+    "seed": "Random seed",
+    "init": "Initialisation",
+}
+#: Names listed in a cell before the rest are only counted.
+LISTED = 12
+_LAYER_PREFIX = "torch.nn."
+
+
+def render_markdown(review: Review) -> str:
+    sections = [
+        _header(review),
+        _effort(review),
+        _recipe(review.recipe),
+        _structure(review.modules),
+        _coverage(review),
+        _gaps(review),
+        _dynamic_shape(review),
+        _sparse(review.sparse),
+        _extensions(review),
+        _third_party(review),
+    ]
+    if review.errors:
+        sections.append(_errors(review))
+    return "\n\n".join(sections) + "\n"
+
+
+def _where(where: Where) -> str:
+    return _link(where.path, where.line)
+
+
+def _listing(names: Sequence[str], limit: int = LISTED) -> str:
+    shown = ", ".join(_code(n) for n in names[:limit])
+    more = len(names) - limit
+    return shown + (f" … and {more} more" if more > 0 else "")
+
+
+def _header(review: Review) -> str:
+    return "\n".join(
+        [
+            "# Feasibility review: PyTorch → MindSpore",
+            "",
+            f"- **Tool:** apiscan {review.tool_version}",
+            f"- **Root:** `{review.root}`",
+        ]
+    )
+
+
+def _effort(review: Review) -> str:
+    effort = review.effort
+    counts = _table(
+        ["", "count"],
+        "lr",
+        [
+            ["call sites to change in the network graph", f"{effort.call_sites_to_change:,}"],
+            ["APIs that may need a custom op", f"{effort.custom_ops:,}"],
+            ["dynamic-shape rewrites (functions)", f"{effort.dynamic_shape_rewrites:,}"],
+        ],
+    )
+    how = "\n".join(f"- {sentence}" for sentence in effort.explanation)
+    return f"## Effort\n\n{counts}\n\nHow these numbers were counted:\n\n{how}"
+
+
+def _category_order(category: str) -> tuple[int, str]:
+    order = list(RECIPE_CATEGORIES)
+    return (order.index(category), "") if category in order else (len(order), category)
+
+
+def _recipe(recipe: Sequence[RecipeItem]) -> str:
+    if not recipe:
+        return "## Training recipe\n\nNo training recipe facts were found in the code."
+    items = sorted(
+        recipe, key=lambda i: (_category_order(i.category), i.where.path, i.where.line, i.name)
+    )
+    rows = [
+        [
+            cell(RECIPE_CATEGORIES.get(item.category, item.category)),
+            _code(item.name),
+            "<br>".join(f"{_code(k)} = {_code(v)}" for k, v in item.values),
+            _where(item.where),
+            cell(item.note),
+        ]
+        for item in items
+    ]
+    table = _table(["", "what", "values", "where", "note"], "lllll", rows)
+    return f"## Training recipe\n\n{table}"
+
+
+def _short(cls: str) -> str:
+    return cls.rpartition(".")[2]
+
+
+def _layers(node: ModuleNode) -> str:
+    return ", ".join(f"{name.removeprefix(_LAYER_PREFIX)} ×{count}" for name, count in node.layers)
+
+
+def _structure(modules: Sequence[ModuleNode]) -> str:
+    if not modules:
+        return "## Network structure\n\nNo `nn.Module` subclasses were found."
+    by_cls = {m.cls: m for m in modules}
+    children = {c for m in modules for c in m.children}
+    roots = [m for m in modules if m.cls not in children]
+    roots.sort(key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
+    lines: list[str] = []
+    shown: set[str] = set()
+
+    def visit(node: ModuleNode, depth: int, path: frozenset[str]) -> None:
+        text = f"{'  ' * depth}- **{cell(_short(node.cls))}** ({node.role}) {_where(node.where)}"
+        if node.cls in shown:
+            lines.append(text + " — see above")
+            return
+        shown.add(node.cls)
+        if node.layers:
+            text += f" — builds {cell(_layers(node))}"
+        lines.append(text)
+        for child in node.children:
+            if child in by_cls and child not in path:
+                visit(by_cls[child], depth + 1, path | {child})
+
+    for root in roots:
+        visit(root, 0, frozenset({root.cls}))
+    for node in modules:  # modules only reachable through a cycle of constructors
+        if node.cls not in shown:
+            visit(node, 0, frozenset({node.cls}))
+    rows = [
+        [
+            _code(m.cls),
+            m.role,
+            _where(m.where),
+            _listing([_short(c) for c in m.children]),
+            cell(_layers(m)),
+        ]
+        for m in sorted(modules, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
+    ]
+    table = _table(["class", "role", "where", "builds (repo)", "builds (torch.nn)"], "lllll", rows)
+    return "## Network structure\n\n" + "\n".join(lines) + "\n\n" + table
+
+
+def _coverage(review: Review) -> str:
+    rows = []
+    for scope in SCOPES:
+        counts = review.coverage.get(scope, {})
+        values = [counts.get(status, 0) for status in STATUS_ORDER]
+        rows.append([scope, *(f"{v:,}" for v in values), f"{sum(values):,}"])
+    table = _table(["scope", *STATUS_ORDER, "total"], "lrrrrr", rows)
+    return f"## API coverage by scope\n\nCall sites, by where the code runs.\n\n{table}"
+
+
+def _gaps(review: Review) -> str:
+    title = "## Missing and different APIs in the network graph"
+    if not review.gaps:
+        return f"{title}\n\nNone: every API used in the network graph maps consistently."
+    rows = [
+        [
+            _code(gap.api),
+            gap.status,
+            f"{gap.uses:,}",
+            _code(gap.mindspore_api or ""),
+            cell(gap.note),
+            cell(gap.suggestion),
+            "<br>".join(_where(w) for w in gap.where),
+        ]
+        for gap in review.gaps
+    ]
+    table = _table(
+        ["API", "status", "uses", "MindSpore", "note", "suggestion", "first places"],
+        "llrllll",
+        rows,
+    )
+    return f"{title}\n\n{table}"
+
+
+def _dynamic_shape(review: Review) -> str:
+    title = "## Dynamic shape"
+    if not review.dynamic_shape:
+        return f"{title}\n\nNo dynamic-shape findings."
+    # Findings at one line that differ only in their column read as one row, with a count.
+    counted = Counter(review.dynamic_shape)
+    rows = []
+    for entry in dict.fromkeys(review.dynamic_shape):
+        path, line, rule, scope, message = entry
+        times = f" ×{counted[entry]}" if counted[entry] > 1 else ""
+        rows.append([_link(path, line), rule + times, scope, cell(message)])
+    table = _table(["where", "rule", "scope", "message"], "llll", rows)
+    return f"{title}\n\n{table}"
+
+
+def _sparse(sparse: Sequence[Where]) -> str:
+    title = "## Sparse tensors"
+    if not sparse:
+        return f"{title}\n\nNo sparse tensor use found."
+    return f"{title}\n\n" + "\n".join(f"- {_where(w)}" for w in sparse)
+
+
+def _extensions(review: Review) -> str:
+    title = "## Custom extensions"
+    if not review.extensions:
+        return (
+            f"{title}\n\nNone: no CUDA/C++ sources, no `torch.utils.cpp_extension` use, "
+            "no `torch.autograd.Function` subclass."
+        )
+    rows = [[cell(what), _where(where)] for what, where in review.extensions]
+    return f"{title}\n\n" + _table(["what", "where"], "ll", rows)
+
+
+def _third_party(review: Review) -> str:
+    title = "## Third-party packages"
+    if not review.third_party:
+        return f"{title}\n\nNone besides torch and the standard library."
+    rows = [[_code(tp.package), f"{tp.files:,}", _listing(tp.uses)] for tp in review.third_party]
+    return f"{title}\n\n" + _table(["package", "files", "what is used"], "lrl", rows)
+
+
+def _errors(review: Review) -> str:
+    rows = [[_link(path), cell(message)] for path, message in review.errors]
+    return "## Files that could not be analysed\n\n" + _table(["file", "error"], "ll", rows)

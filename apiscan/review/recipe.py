@@ -1,0 +1,1514 @@
+"""The "Recipe" part of the feasibility review: the training recipe, read from the code.
+
+A migration is judged by whether the MindSpore run reaches the reference accuracy, and that
+depends on the whole recipe (optimizer and its arguments, schedule and warm-up, EMA, mixed
+precision, augmentations, batch size, epochs...), not only on the network. The seed guides ask
+for that recipe before any code is moved; this module fills the checklist in, each item with
+the file and line it comes from so a reader can check it.
+
+Where it reads from:
+
+- The scan's API findings anchor everything torch marks (``torch.optim.SGD``, ``LinearLR``,
+  ``torch.autocast``, ``clip_grad_norm_``...): the finding's span locates the ``ast.Call`` in
+  the file, and the call's arguments are bound to the API's parameter names from the torch
+  index the scan already uses. Names are never re-resolved here.
+- What no torch API marks is read from the same trees: argparse options, attributes set by
+  config classes (YOLOX-style ``Exp``), hand-written EMA loops, gradient accumulation, repo
+  classes and functions the call facts name (schedulers, losses, transforms), torchvision /
+  numpy / ``random`` calls (through the file's own import statements, since the scan only
+  resolves torch names), and launch scripts (``torchrun``).
+
+Each file is parsed once (:class:`_Sources`). Values are followed where they are literals in
+the repository (:class:`_Values`); otherwise the text says where the value comes from. Test
+files are left out: their optimizers and seeds are not the training recipe.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+
+from apiscan.extract.records import CallFact, FileAnalysis
+from apiscan.model import ApiFinding, ScanResult, Span
+from apiscan.pipeline import ClassTable, _follow
+from apiscan.resolve.torch_api import load_torch_api
+from apiscan.review.model import RecipeItem, Where
+from apiscan.scope.callgraph import Hierarchy
+
+#: Order of the recipe's sections (the checklist of the seed guides).
+CATEGORIES: tuple[str, ...] = (
+    "optimizer",
+    "scheduler",
+    "warmup",
+    "loss",
+    "amp",
+    "ema",
+    "grad_clip",
+    "grad_accum",
+    "distributed",
+    "augmentation",
+    "dataloader",
+    "seed",
+    "init",
+    "epochs",
+    "batch_size",
+)
+
+#: How far a value is followed (name → assignment → argparse default ...) before giving up.
+MAX_DEPTH = 5
+#: Longest source text shown for one value.
+TEXT_LIMIT = 100
+#: Files larger than this are not parsed again for the recipe (generated code, vendored data).
+MAX_SOURCE_BYTES = 2_000_000
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+# ------------------------------------------------------------------- what the findings mean
+_OPTIMIZER = re.compile(r"torch\.optim\.(?!Optimizer$)[A-Z]\w*")
+_SCHEDULER = re.compile(
+    r"torch\.optim\.(lr_scheduler\.(?!_?LRScheduler$)[A-Z]\w*|swa_utils\.SWALR)"
+)
+_LOSS_CLASS = re.compile(r"torch\.nn\.[A-Z]\w*Loss")
+_LOSS_FUNCTIONS = frozenset(
+    {"cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div"}
+)
+_AMP = frozenset({"autocast", "GradScaler"})
+_HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+_EMA_APIS = frozenset(
+    {"torch.optim.swa_utils.AveragedModel", "torch.optim.swa_utils.get_ema_multi_avg_fn"}
+)
+_CLIP = frozenset(
+    {
+        "torch.nn.utils.clip_grad_norm_",
+        "torch.nn.utils.clip_grad_value_",
+        "torch.nn.utils.clip_grad_norm",
+        "torch.nn.utils.clip_grads_with_norm_",
+    }
+)
+_DISTRIBUTED = frozenset(
+    {
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.DataParallel",
+        "torch.nn.parallel.DataParallel",
+        "torch.distributed.init_process_group",
+        "torch.multiprocessing.spawn",
+        "torch.multiprocessing.start_processes",
+        "torch.nn.SyncBatchNorm",
+        "torch.nn.SyncBatchNorm.convert_sync_batchnorm",
+        "torch.utils.data.DistributedSampler",
+        "torch.utils.data.distributed.DistributedSampler",
+        "torch.distributed.fsdp.FullyShardedDataParallel",
+    }
+)
+_LAUNCH_MODULES = ("torch.distributed.launch", "torch.distributed.run", "torch.distributed.elastic")
+_LOADER = frozenset(
+    {
+        "torch.utils.data.DataLoader",
+        "torch.utils.data.RandomSampler",
+        "torch.utils.data.SequentialSampler",
+        "torch.utils.data.BatchSampler",
+        "torch.utils.data.WeightedRandomSampler",
+        "torch.utils.data.SubsetRandomSampler",
+    }
+)
+_SEED_NAMES = frozenset({"manual_seed", "manual_seed_all", "use_deterministic_algorithms"})
+#: Non-torch seeds, named through the file's own imports.
+_FOREIGN_SEEDS = frozenset({"numpy.random.seed", "random.seed"})
+_AUG_PACKAGES = ("torchvision.transforms.", "albumentations.")
+#: Repo classes by torch ancestor: what instantiating one means for the recipe.
+_ANCESTOR_CATEGORY = (
+    ("torch.optim.lr_scheduler.", "scheduler"),
+    ("torch.optim.", "optimizer"),
+    ("torch.utils.data.", "dataloader"),  # loaders and samplers only (_SAMPLERS)
+    ("torch.nn.parallel.", "distributed"),
+)
+_SAMPLERS = re.compile(r"torch\.utils\.data\.(\w*Sampler|DataLoader)")
+#: Arguments that are data (the model, the dataset, a tensor), not settings: shown as written.
+_DATA_PARAMS = frozenset(
+    {"params", "parameters", "module", "model", "dataset", "data_source", "tensor", "input",
+     "target", "fn"}
+)  # fmt: skip
+
+# ------------------------------------------------------------------------- names and words
+#: Receivers whose attributes are command-line options.
+_ARG_RECEIVERS = frozenset({"args", "opt", "opts", "flags", "FLAGS", "parsed", "hparams", "hp"})
+#: Receivers whose attributes are settings of a config object.
+_CONFIG_RECEIVERS = frozenset(
+    {"exp", "cfg", "config", "conf", "cfgs", "configs", "settings", "params", "C", "hyp"}
+)
+_WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|named_buffers)\(")
+_NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
+_AUG_NAME = re.compile(
+    r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
+    r"|rotate|erasing|augment",
+    re.IGNORECASE,
+)
+_NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
+_TRANSFORM_CLASS = re.compile(r"transform|augment|mosaic|mix_?up", re.IGNORECASE)
+_INIT_NAME = re.compile(
+    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
+)
+_INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
+_DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
+
+#: Settings (argparse options, config attributes, module constants) by their name; the first
+#: match wins, so ``no_aug_epochs`` is an augmentation setting and ``warmup_epochs`` a warm-up.
+_SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (category, re.compile(pattern))
+    for category, pattern in (
+        (
+            "augmentation",
+            r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
+            r"|augment|degrees|translate|shear|perspective|erasing|random_crop).*",
+        ),
+        ("warmup", r".*warm_?up.*"),
+        (
+            "epochs",
+            r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
+            r"|(max_|num_|total_|train_)?(iters|iterations|steps)",
+        ),
+        ("batch_size", r"(train_|total_|global_)?batch(_?size)?|ims_per_batch|bs"),
+        ("seed", r"(random_|manual_|global_)?seed"),
+        ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
+        ("amp", r"(use_)?(fp16|amp|mixed_precision|bf16|half)"),
+        ("grad_clip", r".*(clip_grad|grad_clip|max_grad_norm|clip_norm).*"),
+        ("grad_accum", r".*accum.*"),
+        (
+            "scheduler",
+            r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
+            r"|milestones|cos_lr",
+        ),
+        (
+            "optimizer",
+            r"(base_|basic_|init_|initial_|max_)?(lr|learning_rate)(_per_img)?|momentum"
+            r"|weight_decay|nesterov|optimi[sz]er|betas",
+        ),
+        ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
+        (
+            "distributed",
+            r"dist_(backend|url)|world_size|local_rank|num_machines|machine_rank|sync_bn",
+        ),
+    )
+)
+
+
+def extract_recipe(
+    result: ScanResult, analyses: list[FileAnalysis], root: Path
+) -> tuple[RecipeItem, ...]:
+    """The training recipe of the scanned repository, sorted by category, path and line."""
+    return _Recipe(result, analyses, Path(root)).items()
+
+
+def _setting_category(name: str) -> str | None:
+    """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``)."""
+    key = name.lower().lstrip("-").replace("-", "_")
+    for category, pattern in _SETTINGS:
+        if pattern.fullmatch(key):
+            return category
+    return None
+
+
+def _is_test_path(path: str) -> bool:
+    """Tests build optimizers and seed generators too, but they are not the recipe."""
+    p = PurePosixPath(path)
+    return (
+        any(part in {"test", "tests", "testing"} for part in p.parts[:-1])
+        or p.name.startswith("test_")
+        or p.name.endswith("_test.py")
+        or p.name == "conftest.py"
+    )
+
+
+# ---------------------------------------------------------------------------- source files
+class _Source:
+    """One parsed file and the indexes every question about it needs."""
+
+    def __init__(self, path: str, modules: tuple[str, ...], text: str, tree: ast.Module) -> None:
+        self.path = path
+        self.modules = modules
+        self.lines = text.split("\n")
+        self.tree = tree
+        self.parent: dict[ast.AST, ast.AST] = {}
+        #: the node kinds the detectors look at, gathered in the one walk over the tree
+        self.calls: list[ast.Call] = []
+        self.loops: list[ast.For | ast.AsyncFor] = []
+        self.assigns: list[ast.Assign] = []
+        self.subscripts: list[ast.Subscript] = []
+        imports: list[ast.Import | ast.ImportFrom] = []
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[child] = node
+            if isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.For | ast.AsyncFor):
+                self.loops.append(node)
+            elif isinstance(node, ast.Assign):
+                self.assigns.append(node)
+            elif isinstance(node, ast.Subscript):
+                self.subscripts.append(node)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                imports.append(node)
+        self.calls_at: dict[tuple[int, int], ast.Call] = {}
+        self.calls_on: dict[int, list[ast.Call]] = {}
+        for call in self.calls:
+            if call.end_lineno is not None and call.end_col_offset is not None:
+                end = self.char_col(call.end_lineno, call.end_col_offset) + 1
+                self.calls_at[call.end_lineno, end] = call
+            self.calls_on.setdefault(call.lineno, []).append(call)
+        #: module-relative qualname of every def and class, and the reverse
+        self.qualname: dict[ast.AST, str] = {}
+        self.defs: dict[str, Def] = {}
+        stack: list[tuple[ast.AST, str]] = [(tree, "")]
+        while stack:
+            node, prefix = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    q = f"{prefix}.{child.name}" if prefix else child.name
+                    self.qualname[child] = q
+                    self.defs.setdefault(q, child)
+                    stack.append((child, q))
+                elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                    stack.append((child, prefix))
+        self.imports = _imports(imports)
+
+    @property
+    def module(self) -> str:
+        return self.modules[0] if self.modules else ""
+
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        """``ast`` counts UTF-8 bytes; the scan (and readers) count characters."""
+        line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def text(self, node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
+        """The node's source on one line (whitespace runs collapsed), cut at ``limit``."""
+        lineno = getattr(node, "lineno", None)
+        end_lineno = getattr(node, "end_lineno", None)
+        col = getattr(node, "col_offset", None)
+        end_col = getattr(node, "end_col_offset", None)
+        if lineno is None or end_lineno is None or col is None or end_col is None:
+            return ast.unparse(node)
+        chunks = [line.encode("utf-8") for line in self.lines[lineno - 1 : end_lineno]]
+        if not chunks:
+            return ast.unparse(node)
+        if len(chunks) == 1:
+            chunks[0] = chunks[0][col:end_col]
+        else:
+            chunks[0], chunks[-1] = chunks[0][col:], chunks[-1][:end_col]
+        text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
+        text = re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", text)  # "( x )" left by line breaks
+        if limit is not None and len(text) > limit:
+            return text[: limit - 1] + "…"
+        return text
+
+    def call_for(self, finding: ApiFinding) -> ast.Call | None:
+        """The call a finding points at: its span ends where the call ends (a method call's
+        span starts at the method name, a plain call's at the callee)."""
+        span: Span = finding.span
+        found = self.calls_at.get((span.end_line, span.end_column))
+        if found is not None:
+            return found
+        last = finding.api.rpartition(".")[2]
+        for call in self.calls_on.get(span.line, ()):
+            if _callee_name(call) == last:
+                return call
+        return None
+
+    def enclosing(self, node: ast.AST, kinds: type | tuple[type, ...]) -> ast.AST | None:
+        current = self.parent.get(node)
+        while current is not None and not isinstance(current, kinds):
+            current = self.parent.get(current)
+        return current
+
+    def function_of(self, node: ast.AST) -> FuncDef | None:
+        fn = self.enclosing(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        return fn if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
+
+    def class_of(self, fn: ast.AST | None) -> ast.ClassDef | None:
+        """The class ``fn`` is a method of (directly in its body)."""
+        owner = self.parent.get(fn) if fn is not None else None
+        return owner if isinstance(owner, ast.ClassDef) else None
+
+    def dotted(self, expr: ast.AST) -> str | None:
+        """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name) or expr.id not in self.imports:
+            return None
+        return ".".join([self.imports[expr.id], *reversed(parts)])
+
+    def where(self, node: ast.AST) -> Where:
+        return Where(self.path, getattr(node, "lineno", 1))
+
+    def loc(self, node: ast.AST) -> str:
+        return f"{self.path}:{getattr(node, 'lineno', 1)}"
+
+
+def _imports(nodes: Sequence[ast.Import | ast.ImportFrom]) -> dict[str, str]:
+    """Every absolute import of the file, flattened (function-level ones included): enough to
+    name torchvision, numpy and ``random`` calls, which the scan does not resolve."""
+    table: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    table[alias.asname] = alias.name
+                else:
+                    root = alias.name.partition(".")[0]
+                    table[root] = root
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.name != "*":
+                    table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return table
+
+
+def _callee_name(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _is_literal(node: ast.AST) -> bool:
+    """Built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``)."""
+    allowed = (
+        ast.Constant,
+        ast.UnaryOp,
+        ast.BinOp,
+        ast.Tuple,
+        ast.List,
+        ast.Set,
+        ast.Dict,
+        ast.operator,
+        ast.unaryop,
+        ast.expr_context,
+    )
+    return all(isinstance(n, allowed) for n in ast.walk(node))
+
+
+def _literal_value(node: ast.AST | None) -> object:
+    """The Python value of a literal argument, or None when it is not one."""
+    if node is None or not _is_literal(node):
+        return None
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None  # "0.01 / 64.0": a literal, but not one literal_eval computes
+
+
+def _walk_body(fn: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function's own body: nested functions and classes are other scopes."""
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _params(fn: FuncDef) -> list[tuple[str, ast.expr | None]]:
+    """(name, default) of every named parameter, in order."""
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += list(args.defaults)
+    out = [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
+    out += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+    return out
+
+
+class _Sources:
+    """Files parsed on demand, each once, for the whole extraction."""
+
+    def __init__(self, root: Path, analyses: Sequence[FileAnalysis]) -> None:
+        self.root = root
+        self.modules = {fa.path: fa.modules for fa in analyses}
+        self._cache: dict[str, _Source | None] = {}
+
+    def get(self, path: str) -> _Source | None:
+        if path not in self._cache:
+            self._cache[path] = self._load(path)
+        return self._cache[path]
+
+    def all(self) -> Iterator[_Source]:
+        for path in sorted(self.modules):
+            if not _is_test_path(path):
+                src = self.get(path)
+                if src is not None:
+                    yield src
+
+    def _load(self, path: str) -> _Source | None:
+        try:
+            data = (self.root / path).read_bytes()
+        except OSError:
+            return None
+        if len(data) > MAX_SOURCE_BYTES:
+            return None
+        try:
+            text = importlib.util.decode_source(data)
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError,
+                RecursionError):  # fmt: skip
+            return None  # the scan already reports why this file could not be read
+        return _Source(path, self.modules.get(path, ()), text, tree)
+
+
+# -------------------------------------------------------------------------- the repository
+@dataclass(frozen=True)
+class _ArgOption:
+    option: str  # "--batch-size"
+    default: ast.expr | None
+    action: str
+    src: _Source
+    node: ast.Call
+
+
+@dataclass(frozen=True)
+class _AttrSet:
+    """``self.attr = value`` in a class's method (``method`` "" for the class body)."""
+
+    cls: str  # fully qualified
+    method: str
+    attr: str
+    value: ast.expr
+    src: _Source
+    node: ast.stmt
+
+    @property
+    def owner(self) -> str:
+        name = self.cls.rpartition(".")[2]
+        return f"{name}.{self.method}" if self.method else name
+
+
+@dataclass
+class _Repo:
+    """Repository-wide tables: argparse options, attributes classes set, defs and call sites."""
+
+    argparse: dict[str, list[_ArgOption]] = field(default_factory=dict)
+    attrs: dict[str, list[_AttrSet]] = field(default_factory=dict)  # by class
+    attrs_by_name: dict[str, list[_AttrSet]] = field(default_factory=dict)  # literal, in __init__
+    constants: list[tuple[str, ast.Assign | ast.AnnAssign, _Source]] = field(default_factory=list)
+    defs: dict[str, tuple[_Source, Def]] = field(default_factory=dict)  # every module spelling
+    #: every module spelling of a def -> the one with the file's first module name
+    canonical: dict[str, str] = field(default_factory=dict)
+    #: canonical def name -> the call facts that reach it, with the caller's path
+    call_sites: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
+
+    def add_source(self, src: _Source) -> None:
+        for q, node in src.defs.items():
+            for module in src.modules:
+                self.defs.setdefault(f"{module}.{q}", (src, node))
+                self.canonical.setdefault(f"{module}.{q}", f"{src.module}.{q}")
+            if isinstance(node, ast.ClassDef) and src.module:
+                self._class_attrs(src, f"{src.module}.{q}", node)
+        for call in src.calls:
+            option = _argparse_option(src, call)
+            if option is not None:
+                self.argparse.setdefault(option[0], []).append(option[1])
+        for stmt in src.tree.body:
+            target = _single_target(stmt)
+            if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
+                self.constants.append((target.id, stmt, src))
+
+    def _class_attrs(self, src: _Source, cls: str, node: ast.ClassDef) -> None:
+        found = self.attrs.setdefault(cls, [])
+        for stmt in node.body:
+            target = _single_target(stmt)
+            value = getattr(stmt, "value", None)
+            if isinstance(target, ast.Name) and isinstance(value, ast.expr):
+                found.append(_AttrSet(cls, "", target.id, value, src, stmt))
+        for method in node.body:
+            if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for sub in _walk_body(method):
+                target = _single_target(sub)
+                value = getattr(sub, "value", None)
+                if (
+                    isinstance(sub, ast.Assign | ast.AnnAssign)
+                    and isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and isinstance(value, ast.expr)
+                ):
+                    fact = _AttrSet(cls, method.name, target.attr, value, src, sub)
+                    found.append(fact)
+                    if method.name == "__init__" and _is_literal(value):
+                        self.attrs_by_name.setdefault(target.attr, []).append(fact)
+
+
+def _single_target(stmt: ast.AST) -> ast.expr | None:
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return stmt.targets[0]
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        return stmt.target
+    return None
+
+
+def _argparse_option(src: _Source, call: ast.Call) -> tuple[str, _ArgOption] | None:
+    """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+        return None
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if not names:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    longs = [n for n in names if n.startswith("--")]
+    option = longs[0] if longs else names[0]
+    dest_node = keywords.get("dest")
+    if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+        dest = dest_node.value
+    else:
+        dest = option.lstrip("-").replace("-", "_")
+    action_node = keywords.get("action")
+    action = action_node.value if isinstance(action_node, ast.Constant) else ""
+    return dest, _ArgOption(option, keywords.get("default"), str(action), src, call)
+
+
+# ------------------------------------------------------------------------------ the values
+class _Val(NamedTuple):
+    """A value as far as it could be followed, and the steps that led there."""
+
+    text: str
+    literal: bool
+    trail: tuple[str, ...] = ()
+
+    def show(self) -> str:
+        return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
+
+    def then(self, step: str) -> _Val:
+        return _Val(self.text, self.literal, (step, *self.trail))
+
+
+class _Values:
+    """Follows an argument to the literal it stands for, or says where it comes from."""
+
+    def __init__(self, repo: _Repo, hierarchy: Hierarchy, sources: _Sources) -> None:
+        self.repo = repo
+        self.hierarchy = hierarchy
+        self.sources = sources
+
+    def describe(self, src: _Source, expr: ast.expr) -> str:
+        return self.resolve(src, expr, 0).show()
+
+    def resolve(self, src: _Source, expr: ast.expr, depth: int) -> _Val:
+        text = src.text(expr)
+        if _is_literal(expr):
+            return _Val(text, True)
+        if depth >= MAX_DEPTH:
+            return _Val(text, False)
+        if isinstance(expr, ast.Name):
+            return self._name(src, expr, depth)
+        if isinstance(expr, ast.Attribute):
+            receiver = src.text(expr.value, limit=None)
+            last = receiver.rpartition(".")[2]
+            if receiver == "self":
+                return self._self_attr(src, expr, depth)
+            if last in _ARG_RECEIVERS:
+                found = self._argparse(src, expr, depth)
+                if found is not None:
+                    return found
+            if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
+                found = self._config(expr, depth)
+                if found is not None:
+                    return found
+        return _Val(text, False)
+
+    # -- names
+    def _name(self, src: _Source, expr: ast.Name, depth: int) -> _Val:
+        """A local name: the parameter it may be and every assignment to it in the function
+        (``lr = self.warmup_lr`` in one branch, ``lr = base * bs`` in the other); else the
+        module-level assignments."""
+        name = expr.id
+        fn = src.function_of(expr)
+        found: list[_Val] = []
+        if fn is not None:
+            for param, default in _params(fn):
+                if param == name:
+                    found.append(self.parameter(src, fn, name, default, depth))
+            found += self._assignments(src, name, _walk_body(fn), depth)
+        if not found:
+            found = self._assignments(src, name, iter(src.tree.body), depth)
+        if not found:
+            return _Val(name, False)
+        if len(found) == 1:
+            return found[0]
+        return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
+
+    def _assignments(
+        self, src: _Source, name: str, nodes: Iterator[ast.AST], depth: int
+    ) -> list[_Val]:
+        bound = []
+        for node in nodes:
+            target = _single_target(node)
+            value = getattr(node, "value", None)
+            if isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.expr):
+                bound.append((getattr(node, "lineno", 0), node, value))
+        return [
+            self.resolve(src, value, depth + 1).then(f"{name} set at {src.loc(node)}")
+            for _, node, value in sorted(bound, key=lambda b: b[0])[:3]
+        ]
+
+    def parameter(
+        self, src: _Source, fn: FuncDef, name: str, default: ast.expr | None, depth: int
+    ) -> _Val:
+        """A parameter: what its one call site passes, else its default."""
+        qual = src.qualname.get(fn, fn.name)
+        sites = self.call_sites(src, fn)
+        if len(sites) == 1:
+            caller_src, call = sites[0]
+            passed = _bind_def(src, fn, call).get(name)
+            if passed is not None:
+                step = f"parameter {name} of {qual}(), passed at {caller_src.loc(call)}"
+                return self.resolve(caller_src, passed, depth + 1).then(step)
+        if default is not None:
+            step = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
+            return self.resolve(src, default, depth + 1).then(step)
+        where = f"{len(sites)} call sites" if sites else "no call site found"
+        return _Val(name, False, (f"parameter of {qual}() at {src.loc(fn)}, {where}",))
+
+    def call_sites(
+        self, src: _Source, fn: FuncDef | ast.ClassDef
+    ) -> list[tuple[_Source, ast.Call]]:
+        """Where the repository calls ``fn`` (or instantiates a class whose ``__init__`` it is),
+        from the scan's call facts."""
+        qual = src.qualname.get(fn)
+        if qual is None or not src.module:
+            return []
+        target = f"{src.module}.{qual}"
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.name == "__init__":
+            owner = src.class_of(fn)
+            if owner is not None:
+                target = f"{src.module}.{src.qualname[owner]}"
+        name = target.rpartition(".")[2]
+        out = []
+        for path, fact in self.repo.call_sites.get(target, ()):
+            caller = self.sources.get(path)
+            if caller is None:
+                continue
+            for call in caller.calls_on.get(fact.line, ()):
+                if _callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
+                    out.append((caller, call))
+                    break
+        return out
+
+    # -- attributes
+    def _argparse(self, src: _Source, expr: ast.Attribute, depth: int) -> _Val | None:
+        options = self.repo.argparse.get(expr.attr)
+        if not options:
+            return None
+        # The parser of this file, else the training script's, else every one there is.
+        local = [o for o in options if o.src.path == src.path]
+        training = [o for o in options if "train" in PurePosixPath(o.src.path).name]
+        options = local or training or options
+        text = src.text(expr)
+        found = []
+        for o in options:
+            place = o.src.loc(o.node)
+            step = f"argparse {o.option} at {place}"
+            if o.default is not None:
+                value = self.resolve(o.src, o.default, depth + 1)
+                if value.literal:
+                    found.append((value.then(f"{text}: default of {step}"), place))
+                else:
+                    found.append((_Val(text, False, (f"{step}, default {value.show()}",)), place))
+            elif o.action in ("store_true", "store_false"):
+                flag = "False" if o.action == "store_true" else "True"
+                found.append((_Val(flag, True, (f"{text}: {o.action} of {step}",)), place))
+            else:
+                found.append((_Val(text, False, (f"{step} has no literal default",)), place))
+        return _merge(found)
+
+    def _self_attr(self, src: _Source, expr: ast.Attribute, depth: int) -> _Val:
+        """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
+        cls_node = src.class_of(src.function_of(expr))
+        text = src.text(expr)
+        if cls_node is None or not src.module:
+            return _Val(text, False)
+        cls = f"{src.module}.{src.qualname[cls_node]}"
+        for owner in self._lineage(cls):
+            sets = [a for a in self.repo.attrs.get(owner, ()) if a.attr == expr.attr]
+            if not sets:
+                continue
+            init = [a for a in sets if a.method in ("__init__", "")]
+            found = [
+                (
+                    self.resolve(a.src, a.value, depth + 1).then(
+                        f"{text} set in {a.owner} at {a.src.loc(a.node)}"
+                    ),
+                    a.src.loc(a.node),
+                )
+                for a in init or sets
+            ]
+            merged = _merge(found)
+            if merged is not None:
+                return merged
+        return _Val(text, False, (f"not set as a literal in {cls_node.name} or its bases",))
+
+    def _config(self, expr: ast.Attribute, depth: int) -> _Val | None:
+        """``exp.max_epoch`` / ``cfg.lr``: the literal some class sets in ``__init__``; base
+        classes first, since they hold the defaults subclasses override."""
+        sets = sorted(
+            self.repo.attrs_by_name.get(expr.attr, ()),
+            key=lambda a: (len(self._lineage(a.cls)), a.src.path, a.node.lineno),
+        )
+        found = [
+            (
+                self.resolve(a.src, a.value, depth + 1).then(
+                    f"{ast.unparse(expr)}: {a.owner} sets it at {a.src.loc(a.node)}"
+                ),
+                a.src.loc(a.node),
+            )
+            for a in sets
+        ]
+        return _merge(found)
+
+    def _lineage(self, cls: str) -> list[str]:
+        """``cls`` and its repo ancestors, nearest first."""
+        out: list[str] = []
+        todo = [cls]
+        while todo and len(out) < 20:
+            current = todo.pop(0)
+            q = self.hierarchy.resolve(current) or current
+            if q in out:
+                continue
+            out.append(q)
+            fact = self.hierarchy.classes.facts.get(q)
+            if fact is not None:
+                todo.extend(b for b in fact.bases if b)
+        return out
+
+
+def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
+    """One value when every place (``path:line``) agrees, else each place's value."""
+    if not found:
+        return None
+    first = found[0][0]
+    if len({v.text for v, _ in found}) == 1:
+        others = [place for _, place in found[1:4]]
+        if len(found) > 4:
+            others.append(f"{len(found) - 4} more")
+        return first.then(f"same at {', '.join(others)}") if others else first
+    shown = [v for v, _ in found[:3]]
+    more = f" | … {len(found) - 3} more" if len(found) > 3 else ""
+    return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
+
+
+def _bind_def(src: _Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:
+    """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
+    names = [p for p, _ in _params(fn)]
+    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    is_method = src.class_of(fn) is not None and not any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list
+    )
+    if is_method and positional:
+        positional = positional[1:]
+        names = names[1:]
+    bound: dict[str, ast.expr] = {}
+    for name, arg in zip(positional, call.args, strict=False):
+        if isinstance(arg, ast.Starred):
+            break
+        bound[name] = arg
+    for kw in call.keywords:
+        if kw.arg in names:
+            bound[kw.arg] = kw.value
+    return bound
+
+
+# ----------------------------------------------------------------------------- the recipe
+class _Recipe:
+    def __init__(self, result: ScanResult, analyses: list[FileAnalysis], root: Path) -> None:
+        self.result = result
+        self.analyses = [fa for fa in analyses if not _is_test_path(fa.path)]
+        self.root = root
+        self.sources = _Sources(root, analyses)
+        self.api = load_torch_api()
+        self.hierarchy = Hierarchy(analyses, ClassTable(analyses, self.api))
+        self.repo = _Repo()
+        for src in self.sources.all():
+            self.repo.add_source(src)
+        self._index_call_sites()
+        self.values = _Values(self.repo, self.hierarchy, self.sources)
+        self.out: list[RecipeItem] = []
+        #: (path, function qualname) of code that runs in data processing
+        self.data_functions = {
+            (f.path, f.function) for f in result.api_findings if f.scope == "data"
+        }
+
+    def _index_call_sites(self) -> None:
+        """Callees of the call facts rewritten to the def they reach, by its full name."""
+        by_name: dict[str, set[str]] = {}
+        for key in self.repo.canonical.values():
+            by_name.setdefault(key.rpartition(".")[2], set()).add(key)
+
+        def known(name: str) -> bool:
+            return name in self.repo.defs
+
+        for fa in self.analyses:
+            for fact in fa.calls:
+                target = _follow(fact.callee, self.hierarchy.classes.aliases, known)
+                if target is None:
+                    # ``from .ema import *`` in a package: the scan's aliases stop at the
+                    # package, so take the one def of that name inside it.
+                    package, _, name = fact.callee.rpartition(".")
+                    inside = [k for k in by_name.get(name, ()) if k.startswith(package + ".")]
+                    target = inside[0] if len(inside) == 1 else None
+                if target is not None:
+                    key = self.repo.canonical.get(target, target)
+                    self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
+
+    def items(self) -> tuple[RecipeItem, ...]:
+        for finding in self.result.api_findings:
+            if not _is_test_path(finding.path):
+                self._finding(finding)
+        for src in self.sources.all():
+            self._foreign_calls(src)
+            self._ema_loops(src)
+            self._flips(src)
+            self._named_defs(src)
+            self._cudnn(src)
+        self._repo_instances()
+        self._settings()
+        self._launchers()
+        self._accumulation()
+        unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
+        order = {c: n for n, c in enumerate(CATEGORIES)}
+        return tuple(
+            sorted(
+                unique.values(),
+                key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
+            )
+        )
+
+    def add(
+        self,
+        category: str,
+        name: str,
+        where: Where,
+        values: Sequence[tuple[str, str]] = (),
+        note: str = "",
+    ) -> None:
+        self.out.append(RecipeItem(category, name, where, tuple(values), note))
+
+    # -- API findings
+    def _finding(self, f: ApiFinding) -> None:
+        if f.usage not in ("call", "context_manager", "decorator"):
+            return
+        category = _category(f.api)
+        if category is None:
+            return
+        src = self.sources.get(f.path)
+        call = src.call_for(f) if src is not None else None
+        where = Where(f.path, f.span.line)
+        if src is None or call is None:
+            self.add(category, f.api, where, note="arguments not read: call not found in source")
+            return
+        if category == "optimizer":
+            self._optimizer(f, src, call)
+        elif category == "scheduler":
+            self._scheduler(f, src, call)
+        else:
+            functional = f.api.startswith("torch.nn.functional.")
+            note = f"scope: {f.scope}" if functional else ""
+            if f.api in _HALF:
+                note = "casts to float16 (not autocast)"
+            self.add(category, f.api, where, self._bind_api(f.api, src, call), note)
+
+    def _bind_api(
+        self, api: str, src: _Source, call: ast.Call, skip: tuple[str, ...] = ()
+    ) -> list[tuple[str, str]]:
+        """(parameter, value) of every argument a torch API call passes."""
+        return self._arguments(src, call, self._torch_positional(api), skip)
+
+    def _torch_positional(self, api: str) -> list[str]:
+        params = self.api.params(self.api.canonical(api) or api) or ()
+        return [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
+
+    def _arguments(
+        self, src: _Source, call: ast.Call, positional: Sequence[str], skip: tuple[str, ...] = ()
+    ) -> list[tuple[str, str]]:
+        """(parameter, value) of every argument, in the call's order; positional arguments
+        are named by ``positional``, ``**kwargs`` is opened when it is a local dict."""
+        out: list[tuple[str, str]] = []
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                out.append(("*", src.text(arg)))
+                break
+            name = positional[i] if i < len(positional) else f"arg{i + 1}"
+            if name not in skip:
+                out.append((name, self._value(src, name, arg)))
+        for kw in call.keywords:
+            if kw.arg is None:
+                out.extend(self._expanded(src, call, kw.value, skip))
+            elif kw.arg not in skip:
+                out.append((kw.arg, self._value(src, kw.arg, kw.value)))
+        return out
+
+    def _value(self, src: _Source, name: str, expr: ast.expr) -> str:
+        """Data arguments (the model, the dataset, a tensor) are shown as written: where they
+        were built says nothing about the recipe."""
+        return src.text(expr) if name in _DATA_PARAMS else self.values.describe(src, expr)
+
+    def _expanded(
+        self, src: _Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
+    ) -> list[tuple[str, str]]:
+        """``**kwargs`` where ``kwargs`` is a dict literal of the same function, with the
+        ``kwargs["key"] = v`` assignments made to it before the call."""
+        fn = src.function_of(call)
+        if not isinstance(value, ast.Name) or fn is None:
+            return [("**", src.text(value))]
+        entries: dict[str, ast.expr] = {}
+        for node in sorted(_walk_body(fn), key=lambda n: getattr(n, "lineno", 0)):
+            if getattr(node, "lineno", 0) > call.lineno:
+                break
+            target = _single_target(node)
+            val = getattr(node, "value", None)
+            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.Dict):
+                for key, item in zip(val.keys, val.values, strict=True):
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        entries[key.value] = item
+            elif (
+                isinstance(target, ast.Subscript)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == value.id
+                and isinstance(target.slice, ast.Constant)
+                and isinstance(target.slice.value, str)
+                and isinstance(val, ast.expr)
+            ):
+                entries[target.slice.value] = val
+        if not entries:
+            return [("**", src.text(value))]
+        return [(k, self._value(src, k, v)) for k, v in entries.items() if k not in skip]
+
+    def _optimizer(self, f: ApiFinding, src: _Source, call: ast.Call) -> None:
+        where = Where(f.path, f.span.line)
+        if f.api.endswith(".add_param_group"):
+            group = call.args[0] if call.args else None
+            values = self._group_values(src, group) if isinstance(group, ast.Dict) else []
+            self.add("optimizer", f.api, where, values, "an extra parameter group")
+            return
+        values = self._bind_api(f.api, src, call, skip=("params",))
+        params = call.args[0] if call.args else None
+        for kw in call.keywords:
+            if kw.arg == "params":
+                params = kw.value
+        note = ""
+        if params is not None:
+            groups, note = self._param_groups(src, params)
+            values = [*groups, *values]
+        self.add("optimizer", f.api, where, values, note)
+
+    def _param_groups(self, src: _Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
+        """A list of dicts (written there, or returned by a repo function) is parameter groups:
+        name each group's settings."""
+        owner, where, built = src, "", params
+        if isinstance(params, ast.Call):
+            found = self._repo_function(src, params)
+            if found is not None:
+                owner, fn = found
+                where = f"built by {owner.qualname.get(fn, fn.name)}() at {owner.loc(fn)}"
+                returned = [
+                    n.value for n in _walk_body(fn) if isinstance(n, ast.Return) and n.value
+                ]
+                built = returned[-1] if returned else params
+        if isinstance(built, ast.Name):
+            bound = [
+                getattr(n, "value", None)
+                for n in _walk_body(owner.function_of(built) or owner.tree)
+                if isinstance(_single_target(n), ast.Name)
+                and getattr(_single_target(n), "id", None) == built.id
+            ]
+            if len(bound) == 1 and isinstance(bound[0], ast.List):
+                built = bound[0]
+        if not (isinstance(built, ast.List) and built.elts):
+            text = src.text(params)
+            return [("params", f"{text} ({where})" if where else text)], ""
+        if not all(isinstance(e, ast.Dict) for e in built.elts):
+            return [("params", src.text(params))], ""
+        out = [("params", f"{len(built.elts)} parameter groups" + (f", {where}" if where else ""))]
+        keys: set[str] = set()
+        for n, group in enumerate(built.elts, 1):
+            assert isinstance(group, ast.Dict)
+            for key, value in self._group_values(owner, group):
+                if key != "params":
+                    keys.add(key)
+                    out.append((f"group {n}: {key}", value))
+        note = f"per-group keys: {', '.join(sorted(keys))}" if keys else "parameter groups"
+        return out, note
+
+    def _group_values(self, src: _Source, group: ast.Dict) -> list[tuple[str, str]]:
+        out = []
+        for key, value in zip(group.keys, group.values, strict=True):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                shown = src.text(value) if key.value == "params" else None
+                out.append((key.value, shown or self.values.describe(src, value)))
+        return out
+
+    def _repo_function(self, src: _Source, call: ast.Call) -> tuple[_Source, FuncDef] | None:
+        """The repo function a call runs: from the call facts, else a def of the same file."""
+        name = _callee_name(call)
+        for key, sites in self.repo.call_sites.items():
+            if key.rpartition(".")[2] != name:
+                continue
+            for path, fact in sites:
+                if path == src.path and fact.line == call.lineno:
+                    found = self.repo.defs.get(key)
+                    if found and isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
+                        return found[0], found[1]
+        local = src.defs.get(name)
+        if isinstance(local, ast.FunctionDef | ast.AsyncFunctionDef):
+            return src, local
+        return None
+
+    def _scheduler(self, f: ApiFinding, src: _Source, call: ast.Call) -> None:
+        where = Where(f.path, f.span.line)
+        values = self._bind_api(f.api, src, call, skip=("optimizer",))
+        params = self.api.params(self.api.canonical(f.api) or f.api) or ()
+        bound = _bind_torch(params, call)
+        last = f.api.rpartition(".")[2]
+        holder = src.parent.get(call)
+        target = _single_target(holder) if holder is not None else None
+        named_warm = target is not None and "warm" in src.text(target).lower()
+        if last == "LinearLR":
+            start = _literal_value(bound.get("start_factor"))
+            end = _literal_value(bound.get("end_factor"))
+            start = 1 / 3 if "start_factor" not in bound else start
+            end = 1.0 if "end_factor" not in bound else end
+            rising = not (isinstance(start, int | float) and isinstance(end, int | float)) or (
+                start < end
+            )
+            if rising or named_warm:
+                self.add("warmup", f.api, where, values, "linear ramp of the learning rate")
+                return
+        elif last == "ConstantLR" or named_warm:
+            self.add("warmup", f.api, where, values, "constant factor for the first steps")
+            return
+        elif last in ("LambdaLR", "MultiplicativeLR"):
+            factor = bound.get("lr_lambda")
+            if factor is not None and "warm" in src.text(factor, limit=None).lower():
+                self.add("warmup", f"{last} warm-up", where, values[:1], "warm-up in lr_lambda")
+        elif last == "OneCycleLR":
+            pct = bound.get("pct_start")
+            shown = self.values.describe(src, pct) if pct is not None else "0.3 (default)"
+            self.add("warmup", "OneCycleLR warm-up", where, [("pct_start", shown)])
+        self.add("scheduler", f.api, where, values)
+
+    # -- repo classes and functions the call facts name
+    def _repo_instances(self) -> None:
+        """Repo schedulers, losses, loaders, samplers and transforms, by torch ancestor or
+        by name, at each place the repository calls them."""
+        for key, sites in sorted(self.repo.call_sites.items()):
+            found = self.repo.defs.get(key)
+            if found is None:
+                continue
+            src, node = found
+            category = self._repo_category(key, node)
+            if category is None:
+                continue
+            positional = self._repo_positional(key, src, node)
+            for path, fact in sites:
+                caller = self.sources.get(path)
+                if caller is None or _is_test_path(path) or fact.role != "call":
+                    continue
+                calls = caller.calls_on.get(fact.line, [])
+                call = next((c for c in calls if _callee_name(c) == node.name), None)
+                if call is None and len(calls) == 1:
+                    call = calls[0]  # imported under another name
+                if call is None:
+                    continue
+                values = self._arguments(caller, call, positional)
+                note = f"defined at {src.loc(node)}"
+                self.add(category, key, caller.where(call), values, note)
+
+    def _repo_positional(self, key: str, src: _Source, node: Def) -> list[str]:
+        """Names of a repo callable's positional parameters; a subclass whose ``__init__``
+        passes ``*args`` on (or has none) takes its torch ancestor's."""
+        fn: ast.AST | None = node
+        if isinstance(node, ast.ClassDef):
+            fn = src.defs.get(f"{src.qualname[node]}.__init__")
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.args.vararg is None:
+            names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+            return names[1:] if src.class_of(fn) is not None else names
+        ancestors = sorted(self.hierarchy.torch_ancestors(key))
+        return self._torch_positional(ancestors[0]) if ancestors else []
+
+    def _repo_category(self, key: str, node: Def) -> str | None:
+        name = node.name
+        if isinstance(node, ast.ClassDef):
+            for ancestor in sorted(self.hierarchy.torch_ancestors(key)):
+                for prefix, category in _ANCESTOR_CATEGORY:
+                    if ancestor.startswith(prefix) and (
+                        category != "dataloader" or _SAMPLERS.fullmatch(ancestor)
+                    ):
+                        return category
+            if self.hierarchy.is_dataset(key) and not _TRANSFORM_CLASS.search(name):
+                return None
+        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+            return "scheduler"
+        if "loss" in name.lower():
+            return "loss"
+        if isinstance(node, ast.ClassDef) and _TRANSFORM_CLASS.search(name):
+            return "augmentation"
+        return None
+
+    # -- patterns read from the trees
+    def _foreign_calls(self, src: _Source) -> None:
+        """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
+        that end augmentation for the last epochs (``close_mosaic()``)."""
+        for call in src.calls:
+            name = src.dotted(call.func)
+            if name is not None and name.startswith(_AUG_PACKAGES):
+                if name.rpartition(".")[2] != "Compose":
+                    values = [(f"arg{i + 1}", src.text(a)) for i, a in enumerate(call.args)]
+                    values += [(k.arg or "**", src.text(k.value)) for k in call.keywords]
+                    self.add("augmentation", name, src.where(call), values)
+            elif name in _FOREIGN_SEEDS:
+                values = [("seed", self.values.describe(src, a)) for a in call.args[:1]]
+                self.add("seed", name, src.where(call), values)
+            elif _NO_AUG.search(_callee_name(call)):
+                self._no_aug_call(src, call)
+
+    def _no_aug_call(self, src: _Source, call: ast.Call) -> None:
+        values = [("call", src.text(call))]
+        test = src.enclosing(call, ast.If)
+        if isinstance(test, ast.If):
+            values.append(("when", src.text(test.test)))
+        self.add(
+            "augmentation", "last epochs without augmentation", src.where(call), values,
+            "augmentation switched off for the final epochs",
+        )  # fmt: skip
+
+    def _ema_loops(self, src: _Source) -> None:
+        """An average of the weights kept by hand: a loop over ``state_dict()`` /
+        ``parameters()`` that updates each tensor in place with a decay (``mul_(d).add_``,
+        ``lerp_``, ``v *= d; v += ...``), under ``no_grad`` (or on ``.data``)."""
+        for loop in src.loops:
+            if not _WEIGHT_ITER.search(src.text(loop.iter, limit=None)):
+                continue
+            names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+            update = _ema_update(loop, names)
+            if update is None:
+                continue
+            if not (self._under_no_grad(src, loop) or ".data" in src.text(update, limit=None)):
+                continue
+            self._ema_item(src, loop, update)
+
+    def _under_no_grad(self, src: _Source, node: ast.AST) -> bool:
+        current = src.parent.get(node)
+        while current is not None and not isinstance(current, ast.ClassDef | ast.Module):
+            if isinstance(current, ast.With | ast.AsyncWith) and any(
+                _NO_GRAD.search(src.text(i.context_expr)) for i in current.items
+            ):
+                return True
+            if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                _NO_GRAD.search(src.text(d)) for d in current.decorator_list
+            ):
+                return True
+            current = src.parent.get(current)
+        return False
+
+    def _ema_item(self, src: _Source, loop: ast.AST, update: ast.AST) -> None:
+        fn = src.function_of(loop)
+        cls = src.class_of(fn)
+        stmt = update
+        while not isinstance(stmt, ast.stmt) and stmt in src.parent:
+            stmt = src.parent[stmt]
+        values = [("update", f"{src.text(stmt)} at {src.loc(stmt)}")]
+        holder: Def | None = cls or fn
+        decay_fn: FuncDef | None = fn
+        if cls is not None:
+            init = src.defs.get(f"{src.qualname[cls]}.__init__")
+            decay_fn = init if isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef) else fn
+        if decay_fn is not None:
+            for name, default in _params(decay_fn):
+                if _DECAY_PARAM.search(name):
+                    val = self.values.parameter(src, decay_fn, name, default, 0)
+                    values.append((name, val.show()))
+        if holder is not None:
+            for caller, call in self.values.call_sites(src, holder)[:5]:
+                values.append(("used at", f"{caller.loc(call)}: {caller.text(call)}"))
+        label = f"{holder.name}" if holder is not None else "module code"
+        where = src.where(holder) if holder is not None else src.where(loop)
+        self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
+
+    def _flips(self, src: _Source) -> None:
+        """A reversed slice under a condition in data-processing code: a random flip written
+        as indexing (``img[:, ::-1]``)."""
+        for node in src.subscripts:
+            if not _reverses(node.slice):
+                continue
+            fn = src.function_of(node)
+            if fn is None or not self._is_data_code(src, fn):
+                continue
+            test = src.enclosing(node, ast.If)
+            if not isinstance(test, ast.If) or src.function_of(test) is not fn:
+                continue
+            values = [("expression", src.text(node)), ("when", src.text(test.test))]
+            self.add("augmentation", "flip (reversed slice)", src.where(node), values)
+
+    def _is_data_code(self, src: _Source, fn: FuncDef) -> bool:
+        qual = src.qualname.get(fn, "")
+        if (src.path, qual) in self.data_functions:
+            return True
+        cls = src.class_of(fn)
+        return (
+            cls is not None
+            and bool(src.module)
+            and (self.hierarchy.is_dataset(f"{src.module}.{src.qualname[cls]}"))
+        )
+
+    def _named_defs(self, src: _Source) -> None:
+        """Augmentations and initialisations the repository writes itself, by their names."""
+        for qual, node in src.defs.items():
+            name = node.name
+            if name.startswith("__"):
+                continue
+            if _AUG_NAME.search(name) and not _NO_AUG.search(name):
+                kind = "class" if isinstance(node, ast.ClassDef) else "function"
+                self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
+                name
+            ):
+                self._init_def(src, qual, node)
+
+    def _init_def(self, src: _Source, qual: str, fn: FuncDef) -> None:
+        """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
+        span = range(fn.lineno, (fn.end_lineno or fn.lineno) + 1)
+        uses_init = any(
+            f.path == src.path and f.span.line in span and f.api.startswith("torch.nn.init.")
+            for f in self.result.api_findings
+        )
+        if uses_init:
+            return
+        found: list[tuple[int, int, str, str]] = []
+        for node in _walk_body(fn):
+            target = _single_target(node)
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(target, ast.Attribute):
+                if isinstance(value, ast.expr) and _is_literal(value):
+                    found.append((node.lineno, node.col_offset, src.text(target), src.text(value)))
+            elif isinstance(node, ast.Call) and _callee_name(node) in _INIT_CALLS:
+                args = ", ".join(src.text(a) for a in node.args)
+                found.append((node.lineno, node.col_offset, src.text(node.func), args))
+        if found:
+            values = [(key, value) for _, _, key, value in sorted(found)]
+            self.add("init", qual, src.where(fn), values, "repo initialisation routine")
+
+    def _cudnn(self, src: _Source) -> None:
+        """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches."""
+        for node in src.assigns:
+            target = _single_target(node)
+            if not isinstance(target, ast.Attribute):
+                continue
+            name = src.dotted(target)
+            if name in ("torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark"):
+                self.add("seed", name, src.where(node), [("value", src.text(node.value))])
+
+    # -- settings: argparse options, config attributes, module constants
+    def _settings(self) -> None:
+        for dest, options in self.repo.argparse.items():
+            category = _setting_category(dest)
+            if category is None:
+                continue
+            for o in options:
+                if o.default is not None:
+                    value = self.values.describe(o.src, o.default)
+                elif o.action in ("store_true", "store_false"):
+                    value = "False" if o.action == "store_true" else "True"
+                else:
+                    value = "no default"
+                where = o.src.where(o.node)
+                self.add(category, f"argparse {o.option}", where, [("default", value)])
+        for cls, sets in self.repo.attrs.items():
+            if self.hierarchy.is_module(cls) or self.hierarchy.is_dataset(cls):
+                continue
+            for a in sets:
+                category = _setting_category(a.attr)
+                if category and a.method in ("__init__", "") and _is_literal(a.value):
+                    name = f"{cls.rpartition('.')[2]}.{a.attr}"
+                    self.add(category, name, a.src.where(a.node), [("value", a.src.text(a.value))])
+        for constant, stmt, src in self.repo.constants:
+            category = _setting_category(constant)
+            if category and stmt.value is not None and _is_literal(stmt.value):
+                self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
+
+    def _launchers(self) -> None:
+        """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""
+        for script in sorted(_scripts(self.root)):
+            try:
+                lines = script.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            rel = script.relative_to(self.root).as_posix()
+            for n, line in enumerate(lines, 1):
+                found = re.search(r"\btorchrun\b|torch\.distributed\.(launch|run)\b", line)
+                if found and not line.lstrip().startswith("#"):
+                    command = " ".join(line.split())[:TEXT_LIMIT]
+                    self.add("distributed", found.group(0), Where(rel, n), [("command", command)])
+
+    def _accumulation(self) -> None:
+        """A backward every iteration but an optimizer step only when ``i % n == 0``."""
+        seen: set[tuple[str, int]] = set()
+        for f in self.result.api_findings:
+            if f.api != "torch.Tensor.backward" or f.usage != "call" or _is_test_path(f.path):
+                continue
+            src = self.sources.get(f.path)
+            call = src.call_for(f) if src is not None else None
+            fn = src.function_of(call) if src is not None and call is not None else None
+            if src is None or call is None or fn is None or (f.path, fn.lineno) in seen:
+                continue
+            seen.add((f.path, fn.lineno))
+            steps = [
+                n
+                for n in _walk_body(fn)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "step"
+                and re.search(r"optim|scaler", src.text(n.func.value), re.IGNORECASE)
+            ]
+            guards = [_modulo_guard(src, step, fn) for step in steps]
+            if not steps or any(g is None for g in guards):
+                continue
+            guard = guards[0]
+            assert guard is not None
+            if _inside(src, call, guard[0]):
+                continue
+            values = [
+                ("condition", src.text(guard[0].test)),
+                ("every", self.values.describe(src, guard[1])),
+                ("backward", src.loc(call)),
+            ]
+            self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
+                     "optimizer step every n backward passes")  # fmt: skip
+
+
+def _category(api: str) -> str | None:
+    """The recipe category of a torch API the scan found, or None."""
+    last = api.rpartition(".")[2]
+    if _SCHEDULER.fullmatch(api):
+        return "scheduler"
+    if _OPTIMIZER.fullmatch(api) or (api.startswith("torch.optim.") and last == "add_param_group"):
+        return "optimizer"
+    if _LOSS_CLASS.fullmatch(api) or (
+        api.startswith("torch.nn.functional.")
+        and (last.endswith("loss") or last in _LOSS_FUNCTIONS)
+    ):
+        return "loss"
+    if (api.startswith("torch.") and last in _AMP) or api in _HALF:
+        return "amp"
+    if api in _EMA_APIS:
+        return "ema"
+    if api in _CLIP:
+        return "grad_clip"
+    if api in _DISTRIBUTED or api.startswith(_LAUNCH_MODULES):
+        return "distributed"
+    if api in _LOADER:
+        return "dataloader"
+    if api.startswith("torch.") and last in _SEED_NAMES:
+        return "seed"
+    if api.startswith("torch.nn.init."):
+        return "init"
+    return None
+
+
+def _bind_torch(params: Sequence[tuple[str, str, bool]], call: ast.Call) -> dict[str, ast.expr]:
+    positional = [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
+    bound: dict[str, ast.expr] = {}
+    for name, arg in zip(positional, call.args, strict=False):
+        if isinstance(arg, ast.Starred):
+            break
+        bound[name] = arg
+    bound.update({k.arg: k.value for k in call.keywords if k.arg})
+    return bound
+
+
+def _root_name(expr: ast.AST) -> str | None:
+    while isinstance(expr, ast.Attribute | ast.Subscript):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _ema_update(loop: ast.For | ast.AsyncFor, names: set[str]) -> ast.AST | None:
+    """The in-place decayed update of a loop variable, if the loop body makes one."""
+    scaled: set[str] = set()
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.AugAssign) and _root_name(node.target) in names:
+                root = _root_name(node.target) or ""
+                if isinstance(node.op, ast.Mult):
+                    scaled.add(root)
+                elif isinstance(node.op, ast.Add | ast.Sub) and root in scaled:
+                    return node
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            method, receiver = node.func.attr, node.func.value
+            if method == "lerp_" and _root_name(receiver) in names:
+                return node
+            if (
+                method in ("add_", "sub_")
+                and isinstance(receiver, ast.Call)
+                and isinstance(receiver.func, ast.Attribute)
+                and receiver.func.attr == "mul_"
+                and _root_name(receiver.func.value) in names
+            ):
+                return node
+            if method in ("copy_", "sub_") and _root_name(receiver) in names:
+                mixes = any(
+                    isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+                    for a in node.args
+                    for n in ast.walk(a)
+                )
+                mentions = any(
+                    isinstance(n, ast.Name) and n.id == _root_name(receiver)
+                    for a in node.args
+                    for n in ast.walk(a)
+                )
+                if mixes and mentions:
+                    return node
+    return None
+
+
+def _reverses(index: ast.AST) -> bool:
+    """``::-1`` among the subscript's slices."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(p, ast.Slice) and _literal_value(p.step) == -1 for p in parts)
+
+
+def _modulo_guard(src: _Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:
+    """The ``if (i + 1) % n == 0:`` above ``node`` (inside ``fn``), and its ``n``."""
+    current = src.parent.get(node)
+    while current is not None and current is not fn:
+        if isinstance(current, ast.If):
+            for sub in ast.walk(current.test):
+                if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod):
+                    return current, sub.right
+        current = src.parent.get(current)
+    return None
+
+
+def _inside(src: _Source, node: ast.AST, ancestor: ast.AST) -> bool:
+    current = src.parent.get(node)
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = src.parent.get(current)
+    return False
+
+
+def _scripts(root: Path) -> Iterator[Path]:
+    """Shell scripts of the repository, outside hidden and environment directories."""
+    skip = {"node_modules", "venv", "site-packages", "__pycache__"}
+    for path in root.rglob("*.sh"):
+        rel = path.relative_to(root).parts
+        if path.is_file() and not any(p.startswith(".") or p in skip for p in rel[:-1]):
+            yield path

@@ -1,0 +1,335 @@
+"""The network's structure: which ``nn.Module`` classes the repository defines, which builds
+which, what part of the model each one is, and how many torch layers of each kind it builds.
+
+Everything comes from facts the scan already has: the class hierarchy (``Hierarchy.is_module``),
+the call facts of each constructor (``self.backbone = Backbone(...)`` is a call of a repo class
+from ``TinyDet.__init__``), and the API findings of the torch layers built there. The source
+tree is read only for what those facts do not carry: the line of each class, the attribute a
+child is assigned to (``self.neck = ...`` says "neck" even when the class is ``YOLOPAFPN``),
+and ``self._make_layer(...)``-style helper calls, through which ResNet-like constructors build
+most of their layers.
+
+Roles are told from names first (the class's own last word, then the attributes it is stored
+in, then its module's name), then from position: a root module containing a backbone and a
+head is the model; any other module built by another is a block.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.model import ApiFinding, ScanResult
+from apiscan.resolve.torch_api import TorchApi
+from apiscan.review.model import ModuleNode, Where
+from apiscan.scope.callgraph import Hierarchy
+from apiscan.scope.classify import _LOSS_CLASS
+
+#: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).
+ROLES: tuple[str, ...] = ("model", "backbone", "neck", "head", "loss", "block", "other")
+
+#: Words that name a role exactly, and suffixes that do so inside one word (``YOLOXHead``,
+#: ``YOLOPAFPN``). ``pan`` and ``neck`` only match whole words: "span", "expand" are not necks.
+_ROLE_WORDS: dict[str, str] = {
+    "backbone": "backbone",
+    "neck": "neck",
+    "fpn": "neck",
+    "pan": "neck",
+    "pafpn": "neck",
+    "head": "head",
+    "heads": "head",
+    "loss": "loss",
+    "losses": "loss",
+    "criterion": "loss",
+}
+_ROLE_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("backbone", "backbone"),
+    ("fpn", "neck"),
+    ("head", "head"),
+    ("loss", "loss"),
+    ("criterion", "loss"),
+)
+#: Splits identifiers into words: ``YOLOXHead`` → YOLOX, Head; ``cls_head`` → cls, head.
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+#: The torch class every layer derives from, and the member that proves it (as the scope does).
+_MODULE_MEMBER = ("parameters", "torch.nn.Module.parameters")
+
+
+def words(identifier: str) -> list[str]:
+    """Lower-case words of an identifier (CamelCase, snake_case and dotted names)."""
+    return [w.lower() for w in _WORDS.findall(identifier)]
+
+
+def role_of_word(word: str) -> str | None:
+    """The role one word names, if any (see ``_ROLE_WORDS`` and ``_ROLE_SUFFIXES``)."""
+    if word in _ROLE_WORDS:
+        return _ROLE_WORDS[word]
+    for suffix, role in _ROLE_SUFFIXES:
+        if word.endswith(suffix):
+            return role
+    return None
+
+
+def _role_of_words(candidates: Iterable[str]) -> str | None:
+    for word in candidates:
+        role = role_of_word(word)
+        if role is not None:
+            return role
+    return None
+
+
+@dataclass
+class _Node:
+    cls: str
+    path: str
+    line: int
+    children: set[str] = field(default_factory=set)
+    attributes: set[str] = field(default_factory=set)  # names it is stored under in parents
+    layers: Counter[str] = field(default_factory=Counter)
+
+
+def definitions(
+    tree: ast.Module,
+) -> dict[str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Classes and functions by module-relative qualname, named as the extractor names them
+    (``Outer.Inner``, ``Class.method``, ``outer.inner``)."""
+    found: dict[str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                name = f"{prefix}{child.name}"
+                found.setdefault(name, child)
+                stack.append((f"{name}.", child))
+            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                # definitions sit in statements (if/try/with/match bodies), never in
+                # expressions: skipping those makes this several times faster
+                stack.append((prefix, child))
+    return found
+
+
+def _self_calls(func: ast.AST) -> set[str]:
+    """Names of ``self.<name>(...)`` calls in a method (``self._make_layer(64, 3)``)."""
+    return {
+        node.func.attr
+        for node in ast.walk(func)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    }
+
+
+def _self_assignments(func: ast.AST) -> list[tuple[str, int, int]]:
+    """``self.<attr> = <value>``: (attr, first line, last line of the value)."""
+    out = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                out.append((target.attr, value.lineno, value.end_lineno or value.lineno))
+    return out
+
+
+class StructureBuilder:
+    """Builds the module nodes of one scan (see the module docstring)."""
+
+    def __init__(
+        self,
+        result: ScanResult,
+        analyses: Sequence[FileAnalysis],
+        trees: Mapping[str, ast.Module],
+        hierarchy: Hierarchy,
+        api: TorchApi,
+    ) -> None:
+        self.hierarchy = hierarchy
+        self.api = api
+        #: canonical class -> (its file's analysis, its fact)
+        self.classes: dict[str, tuple[FileAnalysis, ClassFact]] = {}
+        for fa in analyses:
+            if fa.modules:
+                for fact in fa.classes:
+                    self.classes[f"{fa.modules[0]}.{fact.qualname}"] = (fa, fact)
+        self.defs = {path: definitions(tree) for path, tree in trees.items()}
+        #: repo functions that return an instance of a repo class (``build_model()``)
+        self.returns: dict[str, str] = {}
+        for fa in analyses:
+            for module in fa.modules:
+                for name, target in fa.exports:
+                    if name.endswith(RETURNS) and target.startswith("inst:"):
+                        self.returns[f"{module}.{name[: -len(RETURNS)]}"] = target[len("inst:") :]
+        self.findings: dict[tuple[str, str], list[ApiFinding]] = {}
+        for f in result.api_findings:
+            self.findings.setdefault((f.path, f.function), []).append(f)
+        self._is_layer: dict[str, bool] = {}
+
+    def is_node(self, cls: str) -> bool:
+        """``nn.Module`` subclasses, and loss classes the scope counts as network (a plain
+        ``class DetectionLoss`` with a ``__call__``, as YOLOv5's ``ComputeLoss``)."""
+        return self.hierarchy.is_module(cls) or bool(
+            _LOSS_CLASS.fullmatch(cls.rpartition(".")[2])
+            and (self.hierarchy.method(cls, "forward") or self.hierarchy.method(cls, "__call__"))
+        )
+
+    def is_layer(self, api: str) -> bool:
+        """A torch class that is an ``nn.Module`` (``torch.nn.Conv2d``, ``nn.Sequential``)."""
+        if api not in self._is_layer:
+            self._is_layer[api] = (
+                self.api.kind(api) == "class"
+                and self.api.member(api, _MODULE_MEMBER[0]) == _MODULE_MEMBER[1]
+            )
+        return self._is_layer[api]
+
+    def build(self) -> tuple[ModuleNode, ...]:
+        nodes: dict[str, _Node] = {}
+        for cls in sorted(self.classes):
+            if self.is_node(cls):
+                fa, fact = self.classes[cls]
+                definition = self.defs.get(fa.path, {}).get(fact.qualname)
+                nodes[cls] = _Node(cls, fa.path, definition.lineno if definition else 1)
+        for node in nodes.values():
+            self._constructor(node, nodes)
+        roles = _Roles(nodes, self.classes).assign()
+        return tuple(
+            ModuleNode(
+                cls=node.cls,
+                where=Where(node.path, node.line),
+                role=roles[node.cls],
+                children=tuple(sorted(node.children)),
+                layers=tuple(sorted(node.layers.items(), key=lambda kv: (-kv[1], kv[0]))),
+            )
+            for node in sorted(nodes.values(), key=lambda n: (n.path, n.line, n.cls))
+        )
+
+    def _constructor(self, node: _Node, nodes: Mapping[str, _Node]) -> None:
+        """Children and layers from ``__init__`` and the ``self.<method>()`` it calls."""
+        start = self.hierarchy.method(node.cls, "__init__")
+        queue = deque([start] if start else [])
+        seen: set[str] = set()
+        while queue:
+            method = queue.popleft()
+            if method in seen:
+                continue
+            seen.add(method)
+            owner, _, name = method.rpartition(".")
+            if owner not in self.classes:
+                continue
+            fa, fact = self.classes[owner]
+            qualname = f"{fact.qualname}.{name}"
+            func = self.defs.get(fa.path, {}).get(qualname)
+            assignments = _self_assignments(func) if func is not None else []
+            for call in fa.calls:
+                if call.caller != qualname and not call.caller.startswith(qualname + "."):
+                    continue
+                child = self._built_class(call.callee)
+                if child is None or child not in nodes or child == node.cls:
+                    continue
+                node.children.add(child)
+                for attr, first, last in assignments:
+                    if first <= call.line <= last:
+                        nodes[child].attributes.add(attr)
+            for function, found in self.findings.items():
+                if function[0] == fa.path and (
+                    function[1] == qualname or function[1].startswith(qualname + ".")
+                ):
+                    node.layers.update(
+                        f.api for f in found if f.usage == "call" and self.is_layer(f.api)
+                    )
+            if func is not None:
+                for called in sorted(_self_calls(func)):
+                    target = self.hierarchy.method(node.cls, called)
+                    if target is not None and target not in seen:
+                        queue.append(target)
+
+    def _built_class(self, callee: str) -> str | None:
+        """The repo class a call builds: the class called, or what a builder function returns."""
+        q = self.hierarchy.resolve(callee)
+        if q is not None and q in self.classes:
+            return q
+        returned = self.returns.get(callee)
+        if returned is None:
+            return None
+        q = self.hierarchy.resolve(returned)
+        return q if q is not None and q in self.classes else None
+
+
+class _Roles:
+    """Role assignment: names first, then module names, then position (module docstring)."""
+
+    def __init__(
+        self, nodes: Mapping[str, _Node], classes: Mapping[str, tuple[FileAnalysis, ClassFact]]
+    ) -> None:
+        self.nodes = nodes
+        self.classes = classes
+        self.parents: dict[str, set[str]] = {cls: set() for cls in nodes}
+        for node in nodes.values():
+            for child in node.children:
+                self.parents[child].add(node.cls)
+
+    def assign(self) -> dict[str, str]:
+        roles: dict[str, str | None] = {}
+        for cls, node in self.nodes.items():
+            class_words = words(cls.rpartition(".")[2])
+            attribute_words = [w for attr in sorted(node.attributes) for w in words(attr)]
+            roles[cls] = _role_of_words(class_words[-1:]) or _role_of_words(attribute_words)
+        # Ancestors first, so a class in head.py built by another class of head.py is a block.
+        for cls in sorted(self.nodes, key=lambda c: (len(self._ancestors(c)), c)):
+            if roles[cls] is None:
+                module = self.classes[cls][0].modules[0].rpartition(".")[2]
+                role = _role_of_words(words(module)[-1:])
+                if role is not None and role not in {roles[a] for a in self._ancestors(cls)}:
+                    roles[cls] = role
+        final: dict[str, str] = {}
+        for cls in self.nodes:
+            role = roles[cls]
+            if role is None:
+                below = {roles[d] for d in self._descendants(cls)}
+                if not self.parents[cls] and {"backbone", "head"} <= below:
+                    role = "model"
+                else:
+                    role = "block" if self.parents[cls] else "other"
+            final[cls] = role
+        return final
+
+    def _ancestors(self, cls: str) -> set[str]:
+        return self._closure(cls, lambda c: self.parents[c])
+
+    def _descendants(self, cls: str) -> set[str]:
+        return self._closure(cls, lambda c: self.nodes[c].children)
+
+    @staticmethod
+    def _closure(start: str, step: Callable[[str], Iterable[str]]) -> set[str]:
+        seen: set[str] = set()
+        todo = list(step(start))
+        while todo:
+            cls = todo.pop()
+            if cls not in seen:
+                seen.add(cls)
+                todo.extend(step(cls))
+        seen.discard(start)
+        return seen
+
+
+def module_nodes(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    trees: Mapping[str, ast.Module],
+    hierarchy: Hierarchy,
+    api: TorchApi,
+) -> tuple[ModuleNode, ...]:
+    """The repository's module classes, sorted by file and line."""
+    return StructureBuilder(result, analyses, trees, hierarchy, api).build()

@@ -1,0 +1,601 @@
+"""The review's recipe: each training fact with the file and line it comes from.
+
+Lines are looked up in the fixture sources by a snippet that must occur exactly once, so the
+assertions stay exact (item at *that* line) without copying line numbers by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import CATEGORIES, extract_recipe
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+TINYDET = FIXTURES / "tinydet"
+TEXTCLS = FIXTURES / "textcls"
+
+
+def recipe_of(root: Path) -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, root)
+
+
+def line_of(root: Path, path: str, snippet: str) -> int:
+    lines = (root / path).read_text(encoding="utf-8").splitlines()
+    hits = [n for n, line in enumerate(lines, 1) if snippet in line]
+    assert len(hits) == 1, f"{snippet!r} occurs {len(hits)} times in {path}"
+    return hits[0]
+
+
+def pick(items: tuple[RecipeItem, ...], category: str, name: str, path: str, line: int) -> dict:
+    """The values of the one item with this category, name and place."""
+    found = [
+        i
+        for i in items
+        if (i.category, i.name, i.where.path, i.where.line) == (category, name, path, line)
+    ]
+    assert len(found) == 1, [(i.category, i.name, i.where) for i in items if i.category == category]
+    return dict(found[0].values) | {"<note>": found[0].note}
+
+
+def names(items: tuple[RecipeItem, ...], category: str) -> list[str]:
+    return [i.name for i in items if i.category == category]
+
+
+# ------------------------------------------------------------------------------- tinydet
+@pytest.fixture(scope="module")
+def tinydet() -> tuple[RecipeItem, ...]:
+    return recipe_of(TINYDET)
+
+
+def test_tinydet_optimizer_sgd_nesterov_with_param_groups(tinydet: tuple[RecipeItem, ...]) -> None:
+    train = "tools/train.py"
+    line = line_of(TINYDET, train, "optimizer = optim.SGD(")
+    values = pick(tinydet, "optimizer", "torch.optim.SGD", train, line)
+    groups_def = line_of(TINYDET, train, "def param_groups(")
+    lr_option = line_of(TINYDET, train, '"--lr"')
+    assert values["params"] == (
+        f"2 parameter groups, built by param_groups() at {train}:{groups_def}"
+    )
+    assert values["group 1: weight_decay"] == (
+        f"5e-4 (parameter weight_decay of param_groups(), passed at {train}:{line})"
+    )
+    assert values["group 2: weight_decay"] == "0.0"
+    assert values["lr"] == f"0.01 (args.lr: default of argparse --lr at {train}:{lr_option})"
+    assert values["momentum"] == "0.9"
+    assert values["nesterov"] == "True"
+    assert values["<note>"] == "per-group keys: weight_decay"
+
+
+def test_tinydet_warmup_then_cosine(tinydet: tuple[RecipeItem, ...]) -> None:
+    train = "tools/train.py"
+    warm = pick(
+        tinydet,
+        "warmup",
+        "torch.optim.lr_scheduler.LinearLR",
+        train,
+        line_of(TINYDET, train, "optim.lr_scheduler.LinearLR("),
+    )
+    assert warm["start_factor"] == "0.1"
+    # total_iters is a parameter of build_scheduler(): followed to its one call site
+    call = line_of(TINYDET, train, "scheduler = build_scheduler(")
+    assert (
+        f"parameter warmup of build_scheduler(), passed at {train}:{call}" in (warm["total_iters"])
+    )
+    cosine = pick(
+        tinydet,
+        "scheduler",
+        "torch.optim.lr_scheduler.CosineAnnealingLR",
+        train,
+        line_of(TINYDET, train, "optim.lr_scheduler.CosineAnnealingLR("),
+    )
+    assert cosine["eta_min"] == "1e-4"
+    assert cosine["T_max"] == "max(1, steps - warmup)"
+    sequential = pick(
+        tinydet,
+        "scheduler",
+        "torch.optim.lr_scheduler.SequentialLR",
+        train,
+        line_of(TINYDET, train, "optim.lr_scheduler.SequentialLR("),
+    )
+    assert sequential == {"schedulers": "[warm, cosine]", "milestones": "[warmup]", "<note>": ""}
+    warmup_option = pick(
+        tinydet, "warmup", "argparse --warmup", train, line_of(TINYDET, train, '"--warmup"')
+    )
+    assert warmup_option["default"] == "3"
+
+
+def test_tinydet_ema_of_weights(tinydet: tuple[RecipeItem, ...]) -> None:
+    ema_py = "tinydet/ema.py"
+    values = pick(
+        tinydet,
+        "ema",
+        "EMA of weights (ModelEMA)",
+        ema_py,
+        line_of(TINYDET, ema_py, "class ModelEMA"),
+    )
+    update = line_of(TINYDET, ema_py, "value.mul_(d).add_(")
+    init = line_of(TINYDET, ema_py, "def __init__(")
+    used = line_of(TINYDET, "tools/train.py", "ema = ModelEMA(model)")
+    assert values["update"] == (
+        f"value.mul_(d).add_(source[name].detach(), alpha=1 - d) at {ema_py}:{update}"
+    )
+    # ModelEMA(model) passes no decay: the default of __init__ is the one used
+    assert values["decay"] == (
+        f"0.999 (default of parameter decay of ModelEMA.__init__() at {ema_py}:{init})"
+    )
+    assert values["tau"].startswith("20.0 (default of parameter tau")
+    assert values["used at"] == f"tools/train.py:{used}: ModelEMA(model)"
+    assert names(tinydet, "ema") == ["EMA of weights (ModelEMA)"]  # copy_to is no average
+
+
+def test_tinydet_amp_clip_seed_loader(tinydet: tuple[RecipeItem, ...]) -> None:
+    train = "tools/train.py"
+    autocast = pick(
+        tinydet, "amp", "torch.autocast", train, line_of(TINYDET, train, "torch.autocast(")
+    )
+    use_amp = line_of(TINYDET, train, "use_amp = ")
+    assert autocast["device_type"] == "device.type"
+    assert autocast["enabled"] == f'device.type == "cuda" (use_amp set at {train}:{use_amp})'
+    scaler = line_of(TINYDET, train, "scaler = GradScaler()")
+    assert pick(tinydet, "amp", "torch.cuda.amp.GradScaler", train, scaler) == {"<note>": ""}
+
+    clip = pick(
+        tinydet,
+        "grad_clip",
+        "torch.nn.utils.clip_grad_norm_",
+        train,
+        line_of(TINYDET, train, "clip_grad_norm_("),
+    )
+    assert clip == {"parameters": "model.parameters()", "max_norm": "10.0", "<note>": ""}
+
+    seed_option = line_of(TINYDET, train, '"--seed"')
+    seed = pick(
+        tinydet, "seed", "torch.manual_seed", train, line_of(TINYDET, train, "manual_seed(")
+    )
+    assert seed["seed"] == f"0 (args.seed: default of argparse --seed at {train}:{seed_option})"
+
+    loader = pick(
+        tinydet,
+        "dataloader",
+        "torch.utils.data.DataLoader",
+        train,
+        line_of(TINYDET, train, "torch.utils.data.DataLoader("),
+    )
+    batch_option = line_of(TINYDET, train, '"--batch-size"')
+    assert loader["batch_size"] == (
+        f"4 (args.batch_size: default of argparse --batch-size at {train}:{batch_option})"
+    )
+    assert (loader["shuffle"], loader["num_workers"], loader["collate_fn"]) == (
+        "True",
+        "0",
+        "collate",
+    )
+    assert loader["dataset"] == "dataset"  # data, not a setting: shown as written
+
+
+def test_tinydet_init_loss_flip_and_settings(tinydet: tuple[RecipeItem, ...]) -> None:
+    model = "tinydet/model.py"
+    kaiming = pick(
+        tinydet,
+        "init",
+        "torch.nn.init.kaiming_normal_",
+        model,
+        line_of(TINYDET, model, "kaiming_normal_("),
+    )
+    assert (kaiming["tensor"], kaiming["mode"], kaiming["nonlinearity"]) == (
+        "m.weight",
+        '"fan_out"',
+        '"relu"',
+    )
+    assert sorted(names(tinydet, "init")) == [
+        "torch.nn.init.kaiming_normal_",
+        "torch.nn.init.ones_",
+        "torch.nn.init.zeros_",
+        "torch.nn.init.zeros_",
+    ]
+    loss_py = "tinydet/loss.py"
+    bce = pick(
+        tinydet,
+        "loss",
+        "torch.nn.functional.binary_cross_entropy_with_logits",
+        loss_py,
+        line_of(TINYDET, loss_py, "F.binary_cross_entropy_with_logits("),
+    )
+    assert (bce["reduction"], bce["<note>"]) == ('"none"', "scope: network")
+    assert "tinydet.loss.DetectionLoss" in names(tinydet, "loss")
+    assert "tinydet.loss.giou_loss" in names(tinydet, "loss")
+
+    dataset = "tinydet/dataset.py"
+    flip = pick(
+        tinydet,
+        "augmentation",
+        "flip (reversed slice)",
+        dataset,
+        line_of(TINYDET, dataset, "img[:, ::-1, :]"),
+    )
+    assert flip["when"] == "index % 2 == 1"
+
+    train = "tools/train.py"
+    steps = pick(tinydet, "epochs", "argparse --steps", train, line_of(TINYDET, train, '"--steps"'))
+    assert steps["default"] == "20"
+    batch = line_of(TINYDET, train, '"--batch-size"')
+    assert pick(tinydet, "batch_size", "argparse --batch-size", train, batch)["default"] == "4"
+    # no accumulation, no DDP in tinydet
+    assert names(tinydet, "grad_accum") == [] and names(tinydet, "distributed") == []
+
+
+def test_recipe_is_sorted_by_category_then_place(tinydet: tuple[RecipeItem, ...]) -> None:
+    keys = [(CATEGORIES.index(i.category), i.where.path, i.where.line) for i in tinydet]
+    assert keys == sorted(keys)
+    assert len(set(tinydet)) == len(tinydet)
+
+
+# ------------------------------------------------------------------------------- textcls
+def test_textcls_recipe() -> None:
+    items = recipe_of(TEXTCLS)
+    train = "train.py"
+    adamw = pick(
+        items, "optimizer", "torch.optim.AdamW", train, line_of(TEXTCLS, train, "AdamW(model")
+    )
+    lr_option = line_of(TEXTCLS, train, '"--lr"')
+    assert adamw["params"] == "model.parameters()"
+    assert adamw["lr"] == f"3e-3 (args.lr: default of argparse --lr at {train}:{lr_option})"
+    assert adamw["weight_decay"] == "0.01"
+    lambda_line = line_of(TEXTCLS, train, "scheduler = LambdaLR(")
+    schedule = pick(items, "scheduler", "torch.optim.lr_scheduler.LambdaLR", train, lambda_line)
+    assert schedule["lr_lambda"] == "warmup_then_linear(max(1, args.steps // 5), args.steps)"
+    warm = pick(items, "warmup", "LambdaLR warm-up", train, lambda_line)
+    assert warm["<note>"] == "warm-up in lr_lambda"
+    loss = pick(
+        items,
+        "loss",
+        "torch.nn.functional.cross_entropy",
+        train,
+        line_of(TEXTCLS, train, "F.cross_entropy("),
+    )
+    assert loss["label_smoothing"] == "0.1"
+    clip = pick(
+        items,
+        "grad_clip",
+        "torch.nn.utils.clip_grad_norm_",
+        train,
+        line_of(TEXTCLS, train, "clip_grad_norm_("),
+    )
+    assert clip["max_norm"] == "1.0"
+    loader = pick(
+        items,
+        "dataloader",
+        "torch.utils.data.DataLoader",
+        train,
+        line_of(TEXTCLS, train, "loader = DataLoader("),
+    )
+    assert (loader["shuffle"], loader["collate_fn"]) == ("True", "pad_collate")
+    assert loader["batch_size"].startswith("8 (args.batch_size: default of argparse --batch-size")
+    seed = pick(items, "seed", "torch.manual_seed", train, line_of(TEXTCLS, train, "manual_seed("))
+    assert seed["seed"] == "0"
+    init = pick(
+        items,
+        "init",
+        "torch.nn.init.normal_",
+        "classifier.py",
+        line_of(TEXTCLS, "classifier.py", "nn.init.normal_("),
+    )
+    assert (init["tensor"], init["std"]) == ("self.position", "0.02")
+    steps = line_of(TEXTCLS, train, '"--steps"')
+    assert pick(items, "epochs", "argparse --steps", train, steps)["default"] == "30"
+    assert names(items, "ema") == [] and names(items, "amp") == []
+
+
+# ------------------------------------------------------------------------- small repos
+def test_argparse_defaults_store_true_and_training_script_first(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "tools/train.py": """
+                import argparse
+                import torch
+
+                def parse():
+                    p = argparse.ArgumentParser()
+                    p.add_argument("--lr", type=float, default=0.1)
+                    p.add_argument("--momentum", type=float)
+                    p.add_argument("--amp", action="store_true")
+                    p.add_argument("-e", "--epochs", type=int, default=90)
+                    p.add_argument("-j", "--workers", dest="num_workers", default=4)
+                    return p.parse_args()
+                """,
+            "tools/eval.py": """
+                import argparse
+
+                def parse():
+                    p = argparse.ArgumentParser()
+                    p.add_argument("--lr", type=float, default=0.5)
+                    return p.parse_args()
+                """,
+            "engine.py": """
+                import torch
+
+                def build(model, args):
+                    opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=args.momentum)
+                    scaler = torch.cuda.amp.GradScaler(enabled=args.amp)
+                    loader = torch.utils.data.DataLoader(model, num_workers=args.num_workers)
+                    return opt, scaler, loader, args.unknown_option
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    sgd = pick(items, "optimizer", "torch.optim.SGD", "engine.py", 4)
+    # engine.py has no parser: the training script's option wins over tools/eval.py's
+    assert sgd["lr"] == "0.1 (args.lr: default of argparse --lr at tools/train.py:6)"
+    assert sgd["momentum"] == (
+        "args.momentum (argparse --momentum at tools/train.py:7 has no literal default)"
+    )
+    scaler = pick(items, "amp", "torch.cuda.amp.GradScaler", "engine.py", 5)
+    assert scaler["enabled"] == "False (args.amp: store_true of argparse --amp at tools/train.py:8)"
+    loader = pick(items, "dataloader", "torch.utils.data.DataLoader", "engine.py", 6)
+    assert loader["num_workers"] == (
+        "4 (args.num_workers: default of argparse --workers at tools/train.py:10)"
+    )
+    epochs = pick(items, "epochs", "argparse --epochs", "tools/train.py", 9)
+    assert epochs["default"] == "90"
+    assert pick(items, "amp", "argparse --amp", "tools/train.py", 8)["default"] == "False"
+    lr_settings = [i.where for i in items if i.name == "argparse --lr"]
+    assert [(w.path, w.line) for w in lr_settings] == [("tools/eval.py", 5), ("tools/train.py", 6)]
+
+
+def test_config_class_attributes_follow_bases(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "exps/base.py": """
+                class BaseExp:
+                    def __init__(self):
+                        self.lr = 0.02
+                        self.max_epoch = 12
+                        self.momentum = 0.9
+                        self.no_aug_epochs = 2
+                """,
+            "exps/custom.py": """
+                import torch
+                from exps.base import BaseExp
+
+                class Exp(BaseExp):
+                    def __init__(self):
+                        super().__init__()
+                        self.lr = 0.01
+
+                    def get_optimizer(self, model):
+                        return torch.optim.SGD(
+                            model.parameters(), lr=self.lr, momentum=self.momentum,
+                            weight_decay=self.wd,
+                        )
+                """,
+            "train.py": """
+                import torch
+
+                def schedule(opt, exp):
+                    sched = torch.optim.lr_scheduler
+                    return sched.OneCycleLR(opt, max_lr=exp.lr, epochs=exp.max_epoch)
+
+                def steps(opt):
+                    return torch.optim.lr_scheduler.MultiStepLR(opt, [8, 11], 0.1)
+
+                def before_epoch(loader, epoch, exp):
+                    if epoch == exp.max_epoch - exp.no_aug_epochs:
+                        loader.close_mosaic()
+                """,
+            "data/augment.py": """
+                def mixup(img1, img2, ratio):
+                    return img1 * ratio + img2 * (1 - ratio)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    sgd = pick(items, "optimizer", "torch.optim.SGD", "exps/custom.py", 10)
+    assert sgd["lr"] == "0.01 (self.lr set in Exp.__init__ at exps/custom.py:7)"
+    assert sgd["momentum"] == "0.9 (self.momentum set in BaseExp.__init__ at exps/base.py:5)"
+    assert sgd["weight_decay"] == "self.wd (not set as a literal in Exp or its bases)"
+    one_cycle = pick(items, "scheduler", "torch.optim.lr_scheduler.OneCycleLR", "train.py", 5)
+    assert one_cycle["epochs"] == "12 (exp.max_epoch: BaseExp.__init__ sets it at exps/base.py:4)"
+    # two classes set lr: the base (the default) first, then the override
+    assert one_cycle["max_lr"] == (
+        "0.02 (exp.lr: BaseExp.__init__ sets it at exps/base.py:3)"
+        " | 0.01 (exp.lr: Exp.__init__ sets it at exps/custom.py:7)"
+    )
+    assert pick(items, "warmup", "OneCycleLR warm-up", "train.py", 5) == {
+        "pct_start": "0.3 (default)",
+        "<note>": "",
+    }
+    assert pick(items, "epochs", "BaseExp.max_epoch", "exps/base.py", 4)["value"] == "12"
+    no_aug = pick(items, "augmentation", "BaseExp.no_aug_epochs", "exps/base.py", 6)
+    assert no_aug["value"] == "2"
+    closing = pick(items, "augmentation", "last epochs without augmentation", "train.py", 12)
+    assert closing["when"] == "epoch == exp.max_epoch - exp.no_aug_epochs"
+    mixup = pick(items, "augmentation", "mixup", "data/augment.py", 1)
+    assert mixup["<note>"] == "repo function, by its name"
+    # positional arguments are named from the torch index
+    multistep = pick(items, "scheduler", "torch.optim.lr_scheduler.MultiStepLR", "train.py", 8)
+    assert (multistep["milestones"], multistep["gamma"]) == ("[8, 11]", "0.1")
+
+
+def test_gradient_accumulation_and_its_absence(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "loop.py": """
+                import torch.nn.functional as F
+
+                def train(model, loader, optimizer, accum_steps=4):
+                    for i, (x, y) in enumerate(loader):
+                        loss = F.mse_loss(model(x), y) / accum_steps
+                        loss.backward()
+                        if (i + 1) % accum_steps == 0:
+                            optimizer.step()
+                            optimizer.zero_grad()
+
+                def train_plain(model, loader, optimizer):
+                    for step, (x, y) in enumerate(loader):
+                        loss = F.mse_loss(model(x), y)
+                        loss.backward()
+                        optimizer.step()
+                        if step % 100 == 0:
+                            print(step)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    accum = [i for i in items if i.category == "grad_accum"]
+    assert [(i.name, i.where.line) for i in accum] == [("gradient accumulation", 7)]
+    values = dict(accum[0].values)
+    assert values["condition"] == "(i + 1) % accum_steps == 0"
+    assert values["every"] == "4 (default of parameter accum_steps of train() at loop.py:3)"
+    assert values["backward"] == "loop.py:6"
+    assert names(items, "loss") == [
+        "torch.nn.functional.mse_loss",
+        "torch.nn.functional.mse_loss",
+    ]
+
+
+def test_distributed_training_and_launcher(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch.distributed as dist
+                from torch.nn.parallel import DistributedDataParallel as DDP
+                from torch.utils.data import DataLoader
+                from torch.utils.data.distributed import DistributedSampler
+
+                BATCH = 32
+
+                def main(model, ds, local_rank):
+                    dist.init_process_group(backend="nccl")
+                    model = DDP(model, device_ids=[local_rank])
+                    sampler = DistributedSampler(ds, shuffle=True)
+                    return DataLoader(ds, batch_size=BATCH, sampler=sampler, drop_last=True)
+                """,
+            "scripts/run.sh": """
+                #!/bin/sh
+                # torchrun is the launcher
+                torchrun --nproc_per_node=8 train.py
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    assert pick(items, "distributed", "torch.distributed.init_process_group", "train.py", 9) == {
+        "backend": '"nccl"',
+        "<note>": "",
+    }
+    ddp = pick(items, "distributed", "torch.nn.parallel.DistributedDataParallel", "train.py", 10)
+    assert (ddp["module"], ddp["device_ids"]) == ("model", "[local_rank]")
+    sampler = [i for i in items if i.name.endswith("DistributedSampler")]
+    assert [(i.category, i.where.line, dict(i.values)["shuffle"]) for i in sampler] == [
+        ("distributed", 11, "True")
+    ]
+    launcher = pick(items, "distributed", "torchrun", "scripts/run.sh", 3)
+    assert launcher["command"] == "torchrun --nproc_per_node=8 train.py"
+    loader = pick(items, "dataloader", "torch.utils.data.DataLoader", "train.py", 12)
+    assert loader["batch_size"] == "32 (BATCH set at train.py:6)"
+    assert loader["drop_last"] == "True"
+    assert pick(items, "batch_size", "BATCH", "train.py", 6)["value"] == "32"
+
+
+def test_ema_variants_transforms_foreign_seeds_and_half(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "ema.py": """
+                import torch
+
+                @torch.no_grad()
+                def ema_update(ema_model, model, decay=0.99):
+                    for e, p in zip(ema_model.parameters(), model.parameters()):
+                        e.lerp_(p, 1 - decay)
+
+                class Averager:
+                    def __init__(self, model, momentum=0.9998):
+                        self.model = model
+                        self.momentum = momentum
+
+                    def update(self, model):
+                        with torch.no_grad():
+                            for k, v in self.model.state_dict().items():
+                                v *= self.momentum
+                                v += (1 - self.momentum) * model.state_dict()[k]
+
+                def copy_weights(dst, src):
+                    with torch.no_grad():
+                        for a, b in zip(dst.parameters(), src.parameters()):
+                            a.copy_(b)
+                """,
+            "data.py": """
+                import random
+
+                import numpy as np
+                import torch
+                import torchvision.transforms as T
+
+                def setup(model, seed=7):
+                    random.seed(seed)
+                    np.random.seed(seed)
+                    torch.cuda.manual_seed_all(seed)
+                    aug = T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip(p=0.5)])
+                    return aug, model.half()
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    assert names(items, "ema") == ["EMA of weights (ema_update)", "EMA of weights (Averager)"]
+    lerp = pick(items, "ema", "EMA of weights (ema_update)", "ema.py", 4)
+    assert lerp["update"] == "e.lerp_(p, 1 - decay) at ema.py:6"
+    assert lerp["decay"] == "0.99 (default of parameter decay of ema_update() at ema.py:4)"
+    averager = pick(items, "ema", "EMA of weights (Averager)", "ema.py", 8)
+    assert averager["update"] == "v += (1 - self.momentum) * model.state_dict()[k] at ema.py:17"
+    assert averager["momentum"].startswith("0.9998 (default of parameter momentum")
+
+    augment = [(i.name, i.where.line, i.values) for i in items if i.category == "augmentation"]
+    assert augment == [  # one line: by name
+        ("torchvision.transforms.RandomHorizontalFlip", 11, (("p", "0.5"),)),
+        ("torchvision.transforms.RandomResizedCrop", 11, (("arg1", "224"),)),
+    ]
+    seeds = [(i.name, i.where.line, dict(i.values)["seed"]) for i in items if i.category == "seed"]
+    default = "7 (default of parameter seed of setup() at data.py:7)"
+    assert seeds == [
+        ("random.seed", 8, default),
+        ("numpy.random.seed", 9, default),
+        ("torch.cuda.manual_seed_all", 10, default),
+    ]
+    half = pick(items, "amp", "torch.nn.Module.half", "data.py", 12)
+    assert half["<note>"] == "casts to float16 (not autocast)"
+
+
+def test_test_files_are_not_the_recipe(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "tests/test_opt.py": """
+                import torch
+
+                def test_sgd(model):
+                    torch.manual_seed(0)
+                    return torch.optim.SGD(model.parameters(), lr=1.0)
+                """,
+            "train.py": """
+                import torch
+
+                def make(model):
+                    return torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.99))
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    assert [(i.category, i.name, i.where.path) for i in items] == [
+        ("optimizer", "torch.optim.Adam", "train.py")
+    ]
+    assert dict(items[0].values)["betas"] == "(0.9, 0.99)"

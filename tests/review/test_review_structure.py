@@ -1,0 +1,458 @@
+"""The review's sections one by one: module structure and roles, gaps, extensions, third-party
+packages, sparse use and the effort estimate, on tiny repositories written for each case."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import types
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.extract.records import FileAnalysis
+from apiscan.model import ScanResult
+from apiscan.pipeline import ClassTable, ScanOptions, scan_with_facts
+from apiscan.resolve.torch_api import TorchApi, load_torch_api
+from apiscan.review import effort, gaps, structure
+from apiscan.review.build import parse_sources, scan_root
+from apiscan.review.model import ModuleNode, Where
+from apiscan.scope.callgraph import Hierarchy
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Facts:
+    root: Path
+    result: ScanResult
+    analyses: list[FileAnalysis]
+    trees: dict[str, ast.Module]
+    hierarchy: Hierarchy
+    api: TorchApi
+
+    def modules(self) -> dict[str, ModuleNode]:
+        nodes = structure.module_nodes(
+            self.result, self.analyses, self.trees, self.hierarchy, self.api
+        )
+        return {n.cls: n for n in nodes}
+
+
+def facts(root: Path) -> Facts:
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    base = scan_root(root)
+    trees = parse_sources(base, (fa.path for fa in analyses))
+    api = load_torch_api()
+    return Facts(base, result, analyses, trees, Hierarchy(analyses, ClassTable(analyses, api)), api)
+
+
+@pytest.fixture(scope="module")
+def tinydet() -> Facts:
+    return facts(REPO / "fixtures" / "tinydet")
+
+
+# --- structure -----------------------------------------------------------------------------
+
+
+def test_tinydet_roles_children_and_layers(tinydet: Facts) -> None:
+    nodes = tinydet.modules()
+    roles = {cls.rpartition(".")[2]: n.role for cls, n in nodes.items()}
+    assert roles == {
+        "TinyDet": "model",
+        "Backbone": "backbone",
+        "FPN": "neck",
+        "Head": "head",
+        "DetectionLoss": "loss",  # not an nn.Module, but a loss class the scope calls network
+        "ConvBNAct": "block",
+        "SqueezeExcite": "block",
+        "Linear": "block",  # in head.py, but built by the head: a part of it, not a second head
+    }
+    assert nodes["tinydet.model.TinyDet"].children == (
+        "tinydet.backbone.Backbone",
+        "tinydet.head.Head",
+        "tinydet.neck.FPN",
+    )
+    assert nodes["tinydet.head.Head"].children == (
+        "tinydet.head.Linear",
+        "tinydet.layers.ConvBNAct",
+    )
+    assert dict(nodes["tinydet.layers.ConvBNAct"].layers) == {
+        "torch.nn.BatchNorm2d": 1,
+        "torch.nn.Conv2d": 1,
+    }
+    # Conv2d twice, through ``from torch.nn import *``; the layers sort most built first
+    squeeze = nodes["tinydet.attention.SqueezeExcite"]
+    assert squeeze.layers[0] == ("torch.nn.Conv2d", 2)
+    assert squeeze.where == Where("tinydet/attention.py", 11)
+    # layers ConvBNAct.fuse builds are not counted: only the constructor's
+    assert nodes["tinydet.layers.ConvBNAct"].where == Where("tinydet/layers.py", 18)
+    assert "torch.nn.Identity" not in dict(nodes["tinydet.layers.ConvBNAct"].layers)
+
+
+def test_helper_methods_called_from_init_build_children(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "net/__init__.py": "",
+            "net/blocks.py": """
+                import torch.nn as nn
+
+                class Bottleneck(nn.Module):
+                    def __init__(self, c):
+                        super().__init__()
+                        self.conv = nn.Conv2d(c, c, 3)
+                        self.bn = nn.BatchNorm2d(c)
+            """,
+            "net/resnet.py": """
+                import torch.nn as nn
+                from net.blocks import Bottleneck
+
+                class Base(nn.Module):
+                    def _make_layer(self, c, n):
+                        return nn.Sequential(*[Bottleneck(c) for _ in range(n)])
+
+                class ResNet(Base):
+                    def __init__(self):
+                        super().__init__()
+                        self.stem = nn.Conv2d(3, 64, 7)
+                        self.layer1 = self._make_layer(64, 3)
+                        self.fc = self._classifier()
+
+                    def _classifier(self):
+                        return nn.Linear(64, 10)
+
+                    def forward(self, x):
+                        return self.fc(self.layer1(self.stem(x)))
+            """,
+        },
+    )
+    nodes = facts(tmp_path).modules()
+    resnet = nodes["net.resnet.ResNet"]
+    assert resnet.children == ("net.blocks.Bottleneck",)
+    assert dict(resnet.layers) == {
+        "torch.nn.Conv2d": 1,
+        "torch.nn.Sequential": 1,
+        "torch.nn.Linear": 1,
+    }
+    assert resnet.role == "other"  # a root without a backbone and a head below it
+    assert nodes["net.blocks.Bottleneck"].role == "block"
+    # Base has no constructor of its own: its helper counts for ResNet, which calls it
+    assert nodes["net.resnet.Base"].layers == ()
+
+
+def test_roles_from_attribute_names_and_builder_functions(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "det/__init__.py": "",
+            "det/parts.py": """
+                import torch.nn as nn
+
+                class Darknet(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 8, 3)
+
+                class Merger(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 1)
+
+                class Predictor(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.out = nn.Conv2d(8, 4, 1)
+
+                def build_merger() -> "Merger":
+                    return Merger()
+            """,
+            "det/detector.py": """
+                import torch.nn as nn
+                from det.parts import Darknet, Predictor, build_merger
+
+                class Detector(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.backbone = Darknet()
+                        self.neck = build_merger()
+                        self.cls_head = Predictor()
+
+                    def forward(self, x):
+                        return self.cls_head(self.neck(self.backbone(x)))
+            """,
+        },
+    )
+    nodes = facts(tmp_path).modules()
+    roles = {cls.rpartition(".")[2]: n.role for cls, n in nodes.items()}
+    assert roles == {
+        "Darknet": "backbone",
+        "Merger": "neck",
+        "Predictor": "head",
+        "Detector": "model",
+    }
+    assert "det.parts.Merger" in nodes["det.detector.Detector"].children
+
+
+@pytest.mark.parametrize(
+    ("identifier", "expected"),
+    [
+        ("YOLOPAFPN", ["yolopafpn"]),
+        ("YOLOXHead", ["yolox", "head"]),
+        ("cls_head", ["cls", "head"]),
+        ("MultiHeadAttention", ["multi", "head", "attention"]),
+        ("ResNet50", ["res", "net", "50"]),
+    ],
+)
+def test_words(identifier: str, expected: list[str]) -> None:
+    assert structure.words(identifier) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "role"),
+    [
+        ("yolopafpn", "neck"),
+        ("pan", "neck"),
+        ("span", None),  # "pan" only as a whole word
+        ("expand", None),
+        ("yoloxhead", "head"),
+        ("criterion", "loss"),
+        ("focalloss", "loss"),
+        ("backbone", "backbone"),
+        ("attention", None),
+    ],
+)
+def test_role_of_word(word: str, role: str | None) -> None:
+    assert structure.role_of_word(word) == role
+
+
+# --- gaps ----------------------------------------------------------------------------------
+
+NETWORK_REPO = {
+    "model.py": """
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 8, 3)
+
+            # defined before forward: the extractor records self.other() only for methods
+            # it has already seen in the class
+            def other(self, y, kept, picked):
+                sel = torch.zeros(3).nonzero()
+                return y, kept, picked, sel
+
+            def forward(self, x, boxes):
+                y = torch.relu(self.conv(x))
+                y = torch.relu(y).to(torch.long)
+                keep = boxes[:, 0] > 0
+                kept = boxes[keep]
+                picked = boxes[keep]
+                return self.other(y, kept, picked)
+    """,
+    "train.py": """
+        import torch
+        from model import Net
+
+        def main():
+            net = Net()
+            scaler = torch.cuda.amp.GradScaler()
+            return net(torch.zeros(1, 3, 8, 8), torch.zeros(4, 4)), scaler
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def network_repo(tmp_path_factory: pytest.TempPathFactory) -> Facts:
+    return facts(write_repo(tmp_path_factory.mktemp("net"), NETWORK_REPO))
+
+
+def test_coverage_counts_every_finding_once(network_repo: Facts) -> None:
+    cov = gaps.coverage(network_repo.result)
+    assert list(cov) == ["network", "data", "host"]
+    assert all(list(c) == ["missing", "different", "consistent", "unknown"] for c in cov.values())
+    assert sum(sum(c.values()) for c in cov.values()) == len(network_repo.result.api_findings)
+    assert cov["network"]["missing"] >= 2  # torch.relu twice in forward
+
+
+def test_network_gaps(network_repo: Facts) -> None:
+    found = gaps.network_gaps(network_repo.result, places=1)
+    by_api = {g.api: g for g in found}
+    relu = by_api["torch.relu"]
+    assert (relu.status, relu.uses, relu.mindspore_api) == ("missing", 2, None)
+    assert relu.where == (Where("model.py", 16),)  # places capped at 1, first in file order
+    assert "torch.cuda.amp.GradScaler" not in by_api  # host code is not a network gap
+    statuses = [g.status for g in found]
+    assert statuses == sorted(statuses, key=gaps.GAP_STATUSES.index)  # missing first
+    assert all(g.suggestion == "" for g in found)
+
+
+def test_suggestions_come_from_apiscan_suggest_when_installed(
+    network_repo: Facts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, gaps.SUGGEST_MODULE, None)
+    assert gaps.load_suggester() is None
+    fake = types.ModuleType(gaps.SUGGEST_MODULE)
+    fake.suggestion = lambda api, status: f"use mint for {api} ({status})"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, gaps.SUGGEST_MODULE, fake)
+    suggester = gaps.load_suggester()
+    assert suggester is not None
+    found = {g.api: g for g in gaps.network_gaps(network_repo.result, suggester)}
+    assert found["torch.relu"].suggestion == "use mint for torch.relu (missing)"
+
+
+def test_dynamic_shape_rows_follow_the_findings(network_repo: Facts) -> None:
+    rows = gaps.dynamic_shape(network_repo.result)
+    assert len(rows) == len(network_repo.result.shape_findings)
+    assert {(r[0], r[1], r[3]) for r in rows} >= {("model.py", 19, "network")}
+    assert all(r[2].startswith("DS") for r in rows)
+
+
+def test_effort_counts_and_explains(network_repo: Facts) -> None:
+    result = network_repo.result
+    found = gaps.network_gaps(result)
+    est = effort.estimate(result, found)
+    network = [
+        f
+        for f in result.api_findings
+        if f.scope == "network" and f.status in ("missing", "different")
+    ]
+    assert est.call_sites_to_change == len(network)
+    # torch.relu is called (an op); torch.long is only read (a dtype): one custom op
+    assert est.custom_ops == 1
+    assert "torch.relu" in est.explanation[2] and "torch.long" not in est.explanation[2]
+    # masks in forward and nonzero in other: two functions, however many findings
+    functions = {(f.path, f.function) for f in result.shape_findings if f.scope == "network"}
+    assert functions == {("model.py", "Net.forward"), ("model.py", "Net.other")}
+    assert est.dynamic_shape_rewrites == 2
+    assert len(result.shape_findings) > 2
+    assert est.explanation[0].startswith(f"{len(network)} call sites in the network graph")
+    assert "host" in est.explanation[1]
+    # a suggestion turns a would-be custom op into a substitution
+    suggested = tuple(replace(g, suggestion="mint.nn.functional.relu") for g in found)
+    assert effort.estimate(result, suggested).custom_ops == 0
+
+
+def test_sparse_uses(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "sp.py": """
+                import torch
+
+                def build(i, v, x):
+                    a = torch.sparse_coo_tensor(i, v, (3, 3))
+                    b = x.to_sparse()
+                    c = torch.sparse.mm(a, b)
+                    return c + x.sum()
+            """
+        },
+    )
+    result = facts(tmp_path).result
+    assert gaps.sparse_uses(result) == (Where("sp.py", 4), Where("sp.py", 5), Where("sp.py", 6))
+    assert gaps.is_sparse_api("torch.Tensor.is_sparse")
+    assert not gaps.is_sparse_api("torch.Tensor.sum")
+
+
+def test_extensions(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "setup.py": """
+                from setuptools import setup
+                from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+                setup(
+                    ext_modules=[CUDAExtension("ops", ["csrc/ops.cpp", "csrc/kernel.cu"])],
+                    cmdclass={"build_ext": BuildExtension},
+                )
+            """,
+            "ops/__init__.py": "",
+            "ops/roi.py": """
+                import torch
+
+                class RoIAlignFunction(torch.autograd.Function):
+                    @staticmethod
+                    def forward(ctx, x):
+                        return x
+
+                class Derived(RoIAlignFunction):
+                    pass
+            """,
+            "csrc/ops.cpp": "// binding",
+            "csrc/kernel.cu": "// kernel",
+            "csrc/kernel.cuh": "// header",
+            "build/generated.cu": "// build output: skipped like the scan skips it",
+            "venv2/pyvenv.cfg": "",
+            "venv2/lib/vendored.cpp": "// a virtualenv by another name: skipped",
+        },
+    )
+    f = facts(tmp_path)
+    found = gaps.extensions(f.root, f.result, f.analyses, f.trees, f.hierarchy)
+    assert [(what, w.path, w.line) for what, w in found] == [
+        ("CUDA source (.cu)", "csrc/kernel.cu", 1),
+        ("CUDA header (.cuh)", "csrc/kernel.cuh", 1),
+        ("C++ source (.cpp)", "csrc/ops.cpp", 1),
+        ("torch.autograd.Function subclass RoIAlignFunction", "ops/roi.py", 3),
+        ("torch.autograd.Function subclass Derived", "ops/roi.py", 8),
+        ("torch.utils.cpp_extension.CUDAExtension", "setup.py", 5),
+        ("torch.utils.cpp_extension.BuildExtension", "setup.py", 6),
+    ]
+
+
+def test_third_party_packages_and_what_is_used(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "proj/__init__.py": "",
+            "proj/util.py": "X = 1\n",
+            "proj/model.py": """
+                import os
+                import numpy as np
+                import torch
+                import mmcv.ops
+                import timm
+                from torchvision import transforms as T
+                from einops import rearrange
+                from proj.util import X
+                from . import util
+
+                def build(img):
+                    m = timm.create_model("resnet18")
+                    aug = T.Compose([T.ToTensor()])
+                    arr = np.random.default_rng(0).random((2, 2)).astype(np.float32)
+                    return m, aug, arr, rearrange(img, "b c h w -> b h w c"), os.sep, X, util
+            """,
+            "proj/data.py": """
+                import numpy
+
+                def load():
+                    try:
+                        import apex
+                    except ImportError:
+                        apex = None
+                    return numpy.zeros(3), apex
+            """,
+        },
+    )
+    f = facts(tmp_path)
+    found = {tp.package: tp for tp in gaps.third_party(f.analyses, f.trees)}
+    assert sorted(found) == ["apex", "einops", "mmcv", "numpy", "timm", "torchvision"]
+    assert found["numpy"].files == 2
+    assert found["numpy"].uses == (
+        "numpy.float32",
+        "numpy.random.default_rng",
+        "numpy.zeros",
+    )
+    assert found["timm"].uses == ("timm.create_model",)
+    assert found["mmcv"].uses == ("mmcv.ops",)
+    assert found["torchvision"].uses == (
+        "torchvision.transforms",
+        "torchvision.transforms.Compose",
+        "torchvision.transforms.ToTensor",
+    )
+    assert found["einops"].uses == ("einops.rearrange",)
+    assert found["apex"].uses == ()
