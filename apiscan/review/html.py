@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from apiscan.model import SCOPES, STATUS_ORDER
-from apiscan.review.model import Gap, ModuleNode, RecipeItem, Review, Where
+from apiscan.review.model import RECIPE_CATEGORIES, Gap, ModuleNode, RecipeItem, Review, Where
 
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
 STATUS_COLOURS: dict[str, str] = {
@@ -43,23 +43,6 @@ TOP_BARS = 15
 LOCATIONS_SHOWN = 4
 
 #: The checklist of the seed guides, in the order a reviewer reads a training recipe.
-RECIPE_CATEGORIES: dict[str, str] = {
-    "optimizer": "Optimizer",
-    "scheduler": "LR schedule",
-    "warmup": "Warm-up",
-    "loss": "Loss",
-    "amp": "Mixed precision",
-    "ema": "EMA of weights",
-    "grad_clip": "Gradient clipping",
-    "grad_accum": "Gradient accumulation",
-    "distributed": "Distributed training",
-    "augmentation": "Data augmentation",
-    "dataloader": "Data loading",
-    "batch_size": "Batch size",
-    "epochs": "Epochs",
-    "seed": "Random seed",
-    "init": "Initialisation",
-}
 ROLE_ORDER: tuple[str, ...] = ("model", "backbone", "neck", "head", "loss", "block", "other")
 
 #: Width of one character of the 12px monospace font the chart labels use (0.6 em).

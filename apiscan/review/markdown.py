@@ -14,27 +14,10 @@ from collections.abc import Sequence
 
 from apiscan.model import SCOPES, STATUS_ORDER
 from apiscan.report.markdown import _code, _link, _table, cell
-from apiscan.review.model import ModuleNode, RecipeItem, Review, Where
+from apiscan.review.model import RECIPE_CATEGORIES, ModuleNode, RecipeItem, Review, Where
 from apiscan.review.structure import ROLES
 
 #: The recipe checklist of the seed guides, in reading order, with its headings.
-RECIPE_CATEGORIES: dict[str, str] = {
-    "optimizer": "Optimizer",
-    "scheduler": "LR schedule",
-    "warmup": "Warm-up",
-    "loss": "Loss",
-    "amp": "Mixed precision",
-    "ema": "EMA of weights",
-    "grad_clip": "Gradient clipping",
-    "grad_accum": "Gradient accumulation",
-    "distributed": "Distributed training",
-    "augmentation": "Data augmentation",
-    "dataloader": "Data loading",
-    "batch_size": "Batch size",
-    "epochs": "Epochs",
-    "seed": "Random seed",
-    "init": "Initialisation",
-}
 #: Names listed in a cell before the rest are only counted.
 LISTED = 12
 _LAYER_PREFIX = "torch.nn."

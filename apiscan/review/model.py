@@ -10,6 +10,25 @@ from dataclasses import dataclass, field
 
 REVIEW_SCHEMA_VERSION = "1.0"
 
+#: The recipe checklist of the seed guides, in the order the review shows it, with labels.
+RECIPE_CATEGORIES: dict[str, str] = {
+    "optimizer": "Optimizer",
+    "scheduler": "LR schedule",
+    "warmup": "Warm-up",
+    "loss": "Loss",
+    "amp": "Mixed precision",
+    "ema": "EMA of weights",
+    "grad_clip": "Gradient clipping",
+    "grad_accum": "Gradient accumulation",
+    "distributed": "Distributed training",
+    "augmentation": "Data augmentation",
+    "dataloader": "Data loading",
+    "batch_size": "Batch size",
+    "epochs": "Epochs",
+    "seed": "Random seed",
+    "init": "Initialisation",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Where:

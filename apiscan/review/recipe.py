@@ -37,27 +37,11 @@ from apiscan.extract.records import CallFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult, Span
 from apiscan.pipeline import ClassTable, _follow
 from apiscan.resolve.torch_api import load_torch_api
-from apiscan.review.model import RecipeItem, Where
+from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.scope.callgraph import Hierarchy
 
 #: Order of the recipe's sections (the checklist of the seed guides).
-CATEGORIES: tuple[str, ...] = (
-    "optimizer",
-    "scheduler",
-    "warmup",
-    "loss",
-    "amp",
-    "ema",
-    "grad_clip",
-    "grad_accum",
-    "distributed",
-    "augmentation",
-    "dataloader",
-    "seed",
-    "init",
-    "epochs",
-    "batch_size",
-)
+CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
 
 #: How far a value is followed (name → assignment → argparse default ...) before giving up.
 MAX_DEPTH = 5
