@@ -1,0 +1,127 @@
+"""The declarative format of a verification case.
+
+A case says how one PyTorch API (optionally one argument pattern of it) is reproduced in
+MindSpore and how to test the claim numerically. Both sides are Python expressions, kept as
+strings: the string shown to the user as the substitution is the very one the harness runs,
+so the advice cannot drift from what was verified, and a case stays hashable data that the
+scan can read without importing torch or MindSpore.
+
+Expression namespace (see ``apiscan.verify.harness``): ``torch``, ``F`` (torch.nn.functional),
+``ms`` (mindspore), ``ops``, ``mint``, ``msnn`` (mindspore.nn), ``np``, every input by its
+name and every parameter of the current variant by its name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+Strategy = Literal["mapped", "equivalent", "composed", "custom"]
+STRATEGIES: tuple[Strategy, ...] = ("mapped", "equivalent", "composed", "custom")
+InputKind = Literal["float", "int", "bool"]
+#: Default comparison threshold per floating dtype (issue 4: 1e-5 is normal for float32).
+DEFAULT_THRESHOLDS: dict[str, float] = {"float32": 1e-5, "float16": 1e-3}
+FLOAT_DTYPES = ("float32", "float16")
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One random input: drawn with numpy from a fixed seed, so both frameworks see the same
+    values. ``kind`` float inputs follow the run's dtype (``--dtype``); int and bool keep
+    theirs. ``low``/``high`` bound the values (ints: ``high`` exclusive)."""
+
+    name: str
+    shape: tuple[int, ...]
+    kind: InputKind = "float"
+    low: float = -1.0
+    high: float = 1.0
+    grad: bool = True
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A parameter setting that matters (an axis, a flag, a mode), bound by name in both
+    expressions. ``label`` names it in reports."""
+
+    label: str
+    params: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One PyTorch API, its MindSpore counterpart and how to check that they agree.
+
+    For a functional case ``torch_expr``/``ms_expr`` compute the output from the inputs.
+    For a layer case (``param_map`` non-empty or ``layer`` true) they construct the module
+    and the cell; the harness copies the torch parameters and buffers into the cell by
+    ``param_map`` (torch name, MindSpore name), puts both in eval mode and calls them on the
+    inputs in order.
+    """
+
+    api: str
+    torch_expr: str
+    ms_expr: str
+    strategy: Strategy
+    inputs: tuple[InputSpec, ...]
+    pattern: str = ""
+    variants: tuple[Variant, ...] = (Variant("default"),)
+    threshold: float | None = None
+    grad: bool = False
+    layer: bool = False
+    param_map: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+    @property
+    def is_layer(self) -> bool:
+        return self.layer or bool(self.param_map)
+
+    @property
+    def case_id(self) -> str:
+        """Unique within the catalogue: an API may have several cases, one per pattern."""
+        return f"{self.api}[{self.pattern}]" if self.pattern else self.api
+
+    def threshold_for(self, dtype: str) -> float:
+        """The case's own threshold for float32 scaled like the default for other dtypes."""
+        if self.threshold is None:
+            return DEFAULT_THRESHOLDS[dtype]
+        return self.threshold * DEFAULT_THRESHOLDS[dtype] / DEFAULT_THRESHOLDS["float32"]
+
+    def spec_hash(self) -> str:
+        """Changes whenever anything that affects the result changes; keys the cache."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()[:16]
+
+
+def validate(case: Case) -> list[str]:
+    """Problems that make a case unrunnable, found without torch or MindSpore: the
+    catalogue test runs this over every case."""
+    problems: list[str] = []
+    where = case.case_id
+    if not case.api.startswith("torch."):
+        problems.append(f"{where}: api must be a dotted torch name")
+    if case.strategy not in STRATEGIES:
+        problems.append(f"{where}: unknown strategy {case.strategy!r}")
+    if not case.inputs:
+        problems.append(f"{where}: no inputs")
+    names = [i.name for i in case.inputs]
+    if len(set(names)) != len(names):
+        problems.append(f"{where}: duplicate input names")
+    for spec in case.inputs:
+        if spec.low >= spec.high:
+            problems.append(f"{where}: input {spec.name} has an empty value range")
+        if any(d <= 0 for d in spec.shape):
+            problems.append(f"{where}: input {spec.name} has a non-positive dimension")
+    if not case.variants:
+        problems.append(f"{where}: no variants")
+    labels = [v.label for v in case.variants]
+    if len(set(labels)) != len(labels):
+        problems.append(f"{where}: duplicate variant labels")
+    for expr in (case.torch_expr, case.ms_expr):
+        try:
+            compile(expr, where, "eval")
+        except SyntaxError as exc:
+            problems.append(f"{where}: expression does not parse: {exc.msg}")
+    if case.threshold is not None and case.threshold <= 0:
+        problems.append(f"{where}: threshold must be positive")
+    return problems

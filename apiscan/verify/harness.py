@@ -1,0 +1,343 @@
+"""Runs one verification case in the current process: same inputs through torch and
+MindSpore, outputs (and optionally input gradients) compared against the case's threshold.
+
+This module imports torch and MindSpore, so only the runner's child process imports it; the
+scan and the catalogue never do.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from apiscan.verify.cases import Case, InputSpec, Variant
+
+Status = str  # "pass" | "fail" | "error" | "skipped"
+STATUSES = ("pass", "fail", "error", "skipped")
+#: MindSpore messages that mean "this device has no kernel for it", not "the case is wrong".
+_UNSUPPORTED = re.compile(
+    r"unregistered|not registered|unsupported op|not supported on (cpu|gpu|ascend)"
+    r"|kernel .*not (found|support)",
+    re.IGNORECASE,
+)
+_TINY = 1e-12
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What one case produced; plain data so that it pickles to the parent and caches as
+    JSON. The differences are those of the worst output over all variants (and gradients
+    when checked); ``worst`` names where they come from."""
+
+    case_id: str
+    api: str
+    strategy: str
+    ms_expr: str
+    status: Status
+    max_abs: float | None
+    mean_abs: float | None
+    rel_diff: float | None
+    threshold: float
+    device: str
+    dtype: str
+    torch_version: str
+    mindspore_version: str
+    grad_checked: bool = False
+    worst: str = ""
+    detail: str = ""
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One compared output: where it came from and how far apart the two sides are."""
+
+    where: str
+    max_abs: float
+    mean_abs: float
+    rel_diff: float
+    within: bool
+    detail: str = ""
+
+
+class SideError(Exception):
+    """An exception raised by one framework, tagged with the side so the report says which."""
+
+    def __init__(self, side: str, exc: BaseException) -> None:
+        super().__init__(f"{side}: {type(exc).__name__}: {exc}")
+        self.side = side
+        self.original = exc
+
+
+def set_device(device: str) -> None:
+    """Select the MindSpore device once per process (it cannot change afterwards)."""
+    import mindspore
+
+    mindspore.set_device(device)
+
+
+def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int = 0) -> CaseResult:
+    """Run every variant of ``case``; the result is the worst variant. A torch failure is an
+    error (the reference itself is broken); a MindSpore failure is skipped when it says the
+    device lacks the kernel, an error otherwise."""
+    import mindspore
+    import torch
+
+    threshold = case.threshold_for(dtype)
+    started = time.monotonic()
+    base = {
+        "case_id": case.case_id,
+        "api": case.api,
+        "strategy": case.strategy,
+        "ms_expr": case.ms_expr,
+        "threshold": threshold,
+        "device": device,
+        "dtype": dtype,
+        "torch_version": torch.__version__,
+        "mindspore_version": mindspore.__version__,
+        "grad_checked": case.grad,
+    }
+    diffs: list[Difference] = []
+    try:
+        for variant in case.variants:
+            diffs.extend(_run_variant(case, variant, dtype, threshold, seed))
+    except SideError as exc:
+        message = str(exc)
+        skipped = exc.side == "mindspore" and _UNSUPPORTED.search(message)
+        status = "skipped" if skipped else "error"
+        detail = f"kernel unregistered on {device}: {message}" if skipped else message
+        return CaseResult(
+            **base,
+            status=status,
+            max_abs=None,
+            mean_abs=None,
+            rel_diff=None,
+            detail=_shorten(detail),
+            seconds=time.monotonic() - started,
+        )
+    worst = max(diffs, key=lambda d: (not d.within, d.max_abs))
+    return CaseResult(
+        **base,
+        status="pass" if all(d.within for d in diffs) else "fail",
+        max_abs=worst.max_abs,
+        mean_abs=worst.mean_abs,
+        rel_diff=worst.rel_diff,
+        worst=worst.where,
+        detail=worst.detail,
+        seconds=time.monotonic() - started,
+    )
+
+
+def _run_variant(
+    case: Case, variant: Variant, dtype: str, threshold: float, seed: int
+) -> list[Difference]:
+    import torch
+
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    arrays = [_draw(spec, dtype, rng) for spec in case.inputs]
+    params = dict(variant.params)
+    t_fn = _side("torch", lambda: _torch_callable(case, params, dtype))
+    m_fn = _side("mindspore", lambda: _ms_callable(case, params, t_fn, dtype))
+    t_out = _side("torch", lambda: _flatten(t_fn(*_torch_inputs(arrays, False))))
+    m_out = _side("mindspore", lambda: _flatten(m_fn(*_ms_inputs(arrays))))
+    label = variant.label
+    diffs = _compare(label, [_torch_np(t) for t in t_out], [_ms_np(m) for m in m_out], threshold)
+    if case.grad:
+        grad_positions = [
+            i for i, spec in enumerate(case.inputs) if spec.kind == "float" and spec.grad
+        ]
+        cotangents = [rng.standard_normal(np.shape(_torch_np(t))) for t in t_out]
+        t_grads = _side("torch", lambda: _torch_grads(t_fn, arrays, grad_positions, cotangents))
+        m_grads = _side("mindspore", lambda: _ms_grads(m_fn, arrays, grad_positions, cotangents))
+        diffs.extend(_compare(f"{label} grad", t_grads, m_grads, threshold))
+    return diffs
+
+
+def _side(side: str, thunk: Callable[[], Any]) -> Any:
+    try:
+        return thunk()
+    except Exception as exc:
+        raise SideError(side, exc) from exc
+
+
+def _namespace(params: dict[str, object]) -> dict[str, Any]:
+    import mindspore
+    import torch
+    from mindspore import mint, nn, ops
+
+    return {
+        "torch": torch,
+        "F": torch.nn.functional,
+        "ms": mindspore,
+        "mindspore": mindspore,
+        "ops": ops,
+        "mint": mint,
+        "msnn": nn,
+        "np": np,
+        **params,
+    }
+
+
+def _torch_callable(case: Case, params: dict[str, object], dtype: str) -> Callable[..., Any]:
+    import torch
+
+    namespace = _namespace(params)
+    if not case.is_layer:
+        return _lambda(case, case.torch_expr, namespace)
+    module = eval(case.torch_expr, namespace)
+    module.eval()
+    if dtype != "float32":
+        module.to(getattr(torch, dtype))
+    return module  # type: ignore[no-any-return]
+
+
+def _ms_callable(
+    case: Case, params: dict[str, object], torch_module: Any, dtype: str
+) -> Callable[..., Any]:
+    import mindspore
+
+    namespace = _namespace(params)
+    if not case.is_layer:
+        return _lambda(case, case.ms_expr, namespace)
+    cell = eval(case.ms_expr, namespace)
+    cell.set_train(False)
+    state = torch_module.state_dict()
+    cell_params = dict(cell.parameters_and_names())
+    for torch_name, ms_name in case.param_map:
+        value = state[torch_name].detach().cpu().numpy().astype(dtype)
+        target = cell_params[ms_name]
+        target.set_dtype(getattr(mindspore, dtype))
+        target.set_data(mindspore.Tensor(value))
+    return cell  # type: ignore[no-any-return]
+
+
+def _lambda(case: Case, expr: str, namespace: dict[str, Any]) -> Callable[..., Any]:
+    args = ", ".join(spec.name for spec in case.inputs)
+    return eval(f"lambda {args}: {expr}", namespace)  # type: ignore[no-any-return]
+
+
+def _draw(spec: InputSpec, dtype: str, rng: np.random.Generator) -> np.ndarray:
+    if spec.kind == "float":
+        return rng.uniform(spec.low, spec.high, spec.shape).astype(dtype)
+    if spec.kind == "int":
+        return rng.integers(int(spec.low), int(spec.high), spec.shape).astype(np.int64)
+    return rng.random(spec.shape) < 0.5
+
+
+def _torch_inputs(arrays: list[np.ndarray], grad: bool, positions: Iterable[int] = ()) -> list:
+    import torch
+
+    wanted = set(positions)
+    return [
+        torch.tensor(a, requires_grad=grad and i in wanted) for i, a in enumerate(arrays)
+    ]
+
+
+def _ms_inputs(arrays: list[np.ndarray]) -> list:
+    import mindspore
+
+    return [mindspore.Tensor(a) for a in arrays]
+
+
+def _flatten(out: Any) -> list[Any]:
+    """Outputs as a flat list: tuples and named tuples (max, sort, topk) become their parts."""
+    if isinstance(out, list | tuple):
+        return [leaf for part in out for leaf in _flatten(part)]
+    return [out]
+
+
+def _torch_np(t: Any) -> np.ndarray:
+    if hasattr(t, "detach"):
+        return np.asarray(t.detach().cpu().numpy())
+    return np.asarray(t)
+
+
+def _ms_np(m: Any) -> np.ndarray:
+    if hasattr(m, "asnumpy"):
+        return np.asarray(m.asnumpy())
+    return np.asarray(m)
+
+
+def _torch_grads(
+    fn: Callable[..., Any], arrays: list[np.ndarray], positions: list[int], cot: list[np.ndarray]
+) -> list[np.ndarray]:
+    import torch
+
+    inputs = _torch_inputs(arrays, True, positions)
+    outs = _flatten(fn(*inputs))
+    total = sum(
+        (o * torch.tensor(c, dtype=o.dtype)).sum()
+        for o, c in zip(outs, cot, strict=True)
+        if o.is_floating_point()
+    )
+    total.backward()  # type: ignore[union-attr]
+    return [inputs[i].grad.numpy() for i in positions]  # type: ignore[union-attr]
+
+
+def _ms_grads(
+    fn: Callable[..., Any], arrays: list[np.ndarray], positions: list[int], cot: list[np.ndarray]
+) -> list[np.ndarray]:
+    import mindspore
+
+    def weighted(*xs: Any) -> Any:
+        outs = _flatten(fn(*xs))
+        terms = [
+            (o * mindspore.Tensor(c.astype(mindspore.dtype_to_nptype(o.dtype)))).sum()
+            for o, c in zip(outs, cot, strict=True)
+            if o.is_floating_point()
+        ]
+        return sum(terms[1:], terms[0])
+
+    grads = mindspore.grad(weighted, grad_position=tuple(positions))(*_ms_inputs(arrays))
+    return [_ms_np(g) for g in _flatten(grads)]
+
+
+def _compare(
+    label: str, torch_out: list[np.ndarray], ms_out: list[np.ndarray], threshold: float
+) -> list[Difference]:
+    """Element-wise ``|ms - torch| <= threshold * (1 + |torch|)``: absolute near zero,
+    relative for large values, so one threshold serves a softmax and a sum alike."""
+    if len(torch_out) != len(ms_out):
+        return [
+            Difference(
+                label, np.inf, np.inf, np.inf, False,
+                f"{len(torch_out)} torch outputs vs {len(ms_out)} MindSpore outputs",
+            )
+        ]
+    diffs = []
+    for k, (ref, got) in enumerate(zip(torch_out, ms_out, strict=True)):
+        where = label if len(torch_out) == 1 else f"{label} output {k}"
+        if ref.shape != got.shape:
+            detail = f"shape {tuple(ref.shape)} (torch) vs {tuple(got.shape)} (MindSpore)"
+            diffs.append(Difference(where, np.inf, np.inf, np.inf, False, detail))
+            continue
+        r = ref.astype(np.float64)
+        g = got.astype(np.float64)
+        if r.size == 0:
+            diffs.append(Difference(where, 0.0, 0.0, 0.0, True))
+            continue
+        nan_mismatch = bool(np.any(np.isnan(r) != np.isnan(g)))
+        both = ~(np.isnan(r) | np.isnan(g))
+        delta = np.where(both, np.abs(g - r), 0.0)
+        delta = np.where(np.isinf(r) & (r == g), 0.0, delta)
+        max_abs = float(delta.max())
+        within = not nan_mismatch and bool(np.all(delta <= threshold * (1.0 + np.abs(r))))
+        rel = max_abs / max(float(np.nanmax(np.abs(r))), _TINY) if max_abs else 0.0
+        detail = "NaN in one side only" if nan_mismatch else ""
+        diffs.append(Difference(where, max_abs, float(delta.mean()), rel, within, detail))
+    return diffs
+
+
+def _shorten(text: str, limit: int = 400) -> str:
+    """MindSpore errors carry pages of C++ trace; the first lines say what went wrong."""
+    first = " ".join(line.strip() for line in text.strip().splitlines()[:4] if line.strip())
+    return first if len(first) <= limit else first[: limit - 1] + "…"
