@@ -128,19 +128,24 @@ def discover(
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
 
-    def walk(d: Path, rel: PurePosixPath) -> None:
+    def walk(d: Path, rel: PurePosixPath, ancestors: frozenset[tuple[int, int]]) -> None:
         try:
             st = d.stat()
         except OSError as exc:
             errors.append(_walk_error(str(rel), "E005", f"cannot read directory: {exc.strerror}"))
             return
         key = (st.st_dev, st.st_ino)
-        if key in seen_dirs:
+        if key in ancestors:
             errors.append(
-                _walk_error(str(rel), "E006", "symlink loop: directory already scanned, skipped")
+                _walk_error(
+                    str(rel), "E006", "symlink loop: links back to an enclosing directory, skipped"
+                )
             )
             return
+        if key in seen_dirs:
+            return  # a second link to a directory scanned elsewhere: its files are in already
         seen_dirs.add(key)
+        ancestors = ancestors | {key}
         try:
             entries = sorted(os.scandir(d), key=lambda e: e.name)
         except OSError as exc:
@@ -160,7 +165,7 @@ def discover(
                     continue
                 if (Path(entry.path) / "pyvenv.cfg").exists():  # a virtualenv by another name
                     continue
-                walk(Path(entry.path), child_rel)
+                walk(Path(entry.path), child_rel, ancestors)
             elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
@@ -181,7 +186,7 @@ def discover(
                 modules, is_pkg = _module_names(base, Path(d, entry.name))
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
-    walk(base, PurePosixPath("."))
+    walk(base, PurePosixPath("."), frozenset())
     for i, f in enumerate(files):
         files[i] = SourceFile(f.abspath, _clean(f.relpath), f.modules, f.is_package)
     errors = [ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors]

@@ -199,3 +199,15 @@ def test_a_fifo_named_py_does_not_hang_the_scan(tmp_path: Path) -> None:
     assert not blocked, "the scan blocked reading the FIFO"
     (result,) = outcome
     assert [(f.path, f.api) for f in result.api_findings] == [("ok.py", "torch.zeros")]
+
+
+def test_second_link_to_a_scanned_directory_is_not_a_loop(tmp_path: Path) -> None:
+    """A symlink to a sibling directory repeats files; it is skipped quietly, not an error."""
+    write_repo(tmp_path, {"pkg/ok.py": USES_TORCH})
+    (tmp_path / "alias").symlink_to("pkg")
+    (tmp_path / "pkg" / "up").symlink_to("..")
+    _, files, errors = discover(str(tmp_path))
+    # entries are walked in name order: alias/ first; pkg/ is the same directory again
+    assert [f.relpath for f in files] == ["alias/ok.py"]
+    # alias/up links back to the scanned root: a real loop
+    assert [(e.path, e.code) for e in errors] == [("alias/up", "E006")]
