@@ -14,7 +14,7 @@ from pathlib import Path
 
 from apiscan import __version__
 
-SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review")
+SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify")
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "different")}
 
 
@@ -161,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "mapping":
         return run_mapping(argv[1:])
+    if argv and argv[0] == "verify":
+        from apiscan.cli.verify import run_verify
+
+        return run_verify(argv[1:])
     if argv and argv[0] == "review":
         from apiscan.cli.review import run_review
 

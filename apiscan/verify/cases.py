@@ -19,7 +19,7 @@ from typing import Literal
 
 Strategy = Literal["mapped", "equivalent", "composed", "custom"]
 STRATEGIES: tuple[Strategy, ...] = ("mapped", "equivalent", "composed", "custom")
-InputKind = Literal["float", "int", "bool"]
+InputKind = Literal["float", "binary", "int", "bool"]
 #: Default comparison threshold per floating dtype (issue 4: 1e-5 is normal for float32).
 DEFAULT_THRESHOLDS: dict[str, float] = {"float32": 1e-5, "float16": 1e-3}
 FLOAT_DTYPES = ("float32", "float16")
@@ -28,8 +28,10 @@ FLOAT_DTYPES = ("float32", "float16")
 @dataclass(frozen=True)
 class InputSpec:
     """One random input: drawn with numpy from a fixed seed, so both frameworks see the same
-    values. ``kind`` float inputs follow the run's dtype (``--dtype``); int and bool keep
-    theirs. ``low``/``high`` bound the values (ints: ``high`` exclusive)."""
+    values. ``float`` inputs follow the run's dtype (``--dtype``), as do ``binary`` ones (0.0
+    or 1.0: labels and targets); ``int`` (int64) and ``bool`` keep theirs. ``low``/``high``
+    bound the values (ints: ``high`` exclusive). ``grad`` false keeps a float input out of
+    the gradient check."""
 
     name: str
     shape: tuple[int, ...]
@@ -98,8 +100,8 @@ def validate(case: Case) -> list[str]:
     catalogue test runs this over every case."""
     problems: list[str] = []
     where = case.case_id
-    if not case.api.startswith("torch."):
-        problems.append(f"{where}: api must be a dotted torch name")
+    if not case.api.startswith(("torch.", "torchvision.")):
+        problems.append(f"{where}: api must be a dotted torch or torchvision name")
     if case.strategy not in STRATEGIES:
         problems.append(f"{where}: unknown strategy {case.strategy!r}")
     if not case.inputs:

@@ -1,8 +1,8 @@
 """Runs one verification case in the current process: same inputs through torch and
 MindSpore, outputs (and optionally input gradients) compared against the case's threshold.
 
-This module imports torch and MindSpore, so only the runner's child process imports it; the
-scan and the catalogue never do.
+torch and MindSpore are imported inside the functions that run a case, which only the
+runner's child process calls: the parent imports this module for ``CaseResult`` alone.
 """
 
 from __future__ import annotations
@@ -147,15 +147,16 @@ def _run_variant(
     params = dict(variant.params)
     t_fn = _side("torch", lambda: _torch_callable(case, params, dtype))
     m_fn = _side("mindspore", lambda: _ms_callable(case, params, t_fn, dtype))
-    t_out = _side("torch", lambda: _flatten(t_fn(*_torch_inputs(arrays, False))))
-    m_out = _side("mindspore", lambda: _flatten(m_fn(*_ms_inputs(arrays))))
+    t_out = _side("torch", lambda: [_torch_np(t) for t in _flatten(t_fn(*_torch_inputs(arrays)))])
+    # PyNative runs lazily: a missing kernel only raises when the value is read.
+    m_out = _side("mindspore", lambda: [_ms_np(m) for m in _flatten(m_fn(*_ms_inputs(arrays)))])
     label = variant.label
-    diffs = _compare(label, [_torch_np(t) for t in t_out], [_ms_np(m) for m in m_out], threshold)
+    diffs = _compare(label, t_out, m_out, threshold)
     if case.grad:
         grad_positions = [
             i for i, spec in enumerate(case.inputs) if spec.kind == "float" and spec.grad
         ]
-        cotangents = [rng.standard_normal(np.shape(_torch_np(t))) for t in t_out]
+        cotangents = [rng.standard_normal(t.shape) for t in t_out]
         t_grads = _side("torch", lambda: _torch_grads(t_fn, arrays, grad_positions, cotangents))
         m_grads = _side("mindspore", lambda: _ms_grads(m_fn, arrays, grad_positions, cotangents))
         diffs.extend(_compare(f"{label} grad", t_grads, m_grads, threshold))
@@ -228,18 +229,18 @@ def _lambda(case: Case, expr: str, namespace: dict[str, Any]) -> Callable[..., A
 def _draw(spec: InputSpec, dtype: str, rng: np.random.Generator) -> np.ndarray:
     if spec.kind == "float":
         return rng.uniform(spec.low, spec.high, spec.shape).astype(dtype)
+    if spec.kind == "binary":
+        return (rng.random(spec.shape) < 0.5).astype(dtype)
     if spec.kind == "int":
         return rng.integers(int(spec.low), int(spec.high), spec.shape).astype(np.int64)
     return rng.random(spec.shape) < 0.5
 
 
-def _torch_inputs(arrays: list[np.ndarray], grad: bool, positions: Iterable[int] = ()) -> list:
+def _torch_inputs(arrays: list[np.ndarray], grad_positions: Iterable[int] = ()) -> list:
     import torch
 
-    wanted = set(positions)
-    return [
-        torch.tensor(a, requires_grad=grad and i in wanted) for i, a in enumerate(arrays)
-    ]
+    wanted = set(grad_positions)
+    return [torch.tensor(a, requires_grad=i in wanted) for i, a in enumerate(arrays)]
 
 
 def _ms_inputs(arrays: list[np.ndarray]) -> list:
@@ -272,7 +273,7 @@ def _torch_grads(
 ) -> list[np.ndarray]:
     import torch
 
-    inputs = _torch_inputs(arrays, True, positions)
+    inputs = _torch_inputs(arrays, positions)
     outs = _flatten(fn(*inputs))
     total = sum(
         (o * torch.tensor(c, dtype=o.dtype)).sum()
@@ -291,7 +292,7 @@ def _ms_grads(
     def weighted(*xs: Any) -> Any:
         outs = _flatten(fn(*xs))
         terms = [
-            (o * mindspore.Tensor(c.astype(mindspore.dtype_to_nptype(o.dtype)))).sum()
+            (o * mindspore.Tensor(c, dtype=o.dtype)).sum()
             for o, c in zip(outs, cot, strict=True)
             if o.is_floating_point()
         ]
@@ -309,7 +310,11 @@ def _compare(
     if len(torch_out) != len(ms_out):
         return [
             Difference(
-                label, np.inf, np.inf, np.inf, False,
+                label,
+                np.inf,
+                np.inf,
+                np.inf,
+                False,
                 f"{len(torch_out)} torch outputs vs {len(ms_out)} MindSpore outputs",
             )
         ]
@@ -338,6 +343,8 @@ def _compare(
 
 
 def _shorten(text: str, limit: int = 400) -> str:
-    """MindSpore errors carry pages of C++ trace; the first lines say what went wrong."""
-    first = " ".join(line.strip() for line in text.strip().splitlines()[:4] if line.strip())
+    """MindSpore errors carry pages of C++ trace after a dashed rule; the lines before it say
+    what went wrong."""
+    head = text.split("\n---", 1)[0]
+    first = " ".join(line.strip() for line in head.strip().splitlines()[:4] if line.strip())
     return first if len(first) <= limit else first[: limit - 1] + "…"

@@ -1,0 +1,100 @@
+"""``apiscan verify``: run the numeric micro-tests of the substitution catalogue.
+
+Exit codes as for the scan: 0 every selected case passed or was skipped, 1 some failed or
+errored, 2 usage error (one clear line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+from apiscan.verify.cases import DEFAULT_THRESHOLDS, Case
+from apiscan.verify.harness import CaseResult
+from apiscan.verify.runner import DEFAULT_TIMEOUT, ResultCache, Runner, default_cache
+
+FORMATS = ("text", "json", "markdown")
+DEVICES = ("CPU", "GPU", "Ascend")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="apiscan verify",
+        description="Check substitutions and mapping-table rows numerically: the same random "
+        "inputs through PyTorch and MindSpore, outputs compared against a threshold.",
+    )
+    p.add_argument("apis", nargs="*", metavar="API", help="PyTorch API names, e.g. torch.sum")
+    p.add_argument("--all", action="store_true", help="run every case in the catalogue")
+    p.add_argument("--device", choices=DEVICES, default="CPU")
+    p.add_argument("--dtype", choices=sorted(DEFAULT_THRESHOLDS), default="float32")
+    p.add_argument("-f", "--format", choices=FORMATS, default="text")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    return p
+
+
+def select(apis: Sequence[str], run_all: bool, catalogue: Sequence[Case]) -> list[Case]:
+    """The cases to run; raises ValueError naming the APIs the catalogue lacks."""
+    if run_all:
+        return list(catalogue)
+    unknown = [a for a in apis if not any(c.api == a for c in catalogue)]
+    if unknown:
+        raise ValueError(f"no verification case for: {', '.join(unknown)}")
+    return [c for c in catalogue if c.api in set(apis)]
+
+
+def run_verify(argv: Sequence[str]) -> int:
+    from apiscan.verify.catalogue import CASES
+
+    args = _parser().parse_args(list(argv))
+    if not args.apis and not args.all:
+        print("apiscan verify: name at least one API or pass --all", file=sys.stderr)
+        return 2
+    try:
+        cases = select(args.apis, args.all, CASES)
+    except ValueError as exc:
+        print(f"apiscan verify: {exc}", file=sys.stderr)
+        return 2
+    cache: ResultCache | None = None if args.no_cache else default_cache()
+    with Runner(args.device, args.dtype, args.timeout, cache) as runner:
+        results = runner.run(cases)
+    sys.stdout.write(render(results, args.format))
+    return 1 if any(r.status in ("fail", "error") for r in results) else 0
+
+
+def render(results: Sequence[CaseResult], fmt: str) -> str:
+    """The results in one of FORMATS; a summary line of counts ends text and Markdown."""
+    if fmt == "json":
+        counts = Counter(r.status for r in results)
+        doc = {"summary": dict(sorted(counts.items())), "results": [r.to_dict() for r in results]}
+        return json.dumps(doc, indent=2) + "\n"
+    header = ["case", "status", "max abs", "mean abs", "rel", "threshold", "MindSpore", "device"]
+    rows = [
+        [
+            r.case_id,
+            r.status,
+            _num(r.max_abs),
+            _num(r.mean_abs),
+            _num(r.rel_diff),
+            f"{r.threshold:g}",
+            r.mindspore_version,
+            f"{r.device} {r.dtype}",
+        ]
+        for r in results
+    ]
+    notes = [f"{r.case_id}: {r.detail}" for r in results if r.detail]
+    counts = Counter(r.status for r in results)
+    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("pass", "fail", "error", "skipped"))
+    from tabulate import tabulate
+
+    table = tabulate(rows, header, tablefmt="github" if fmt == "markdown" else "simple")
+    bullet = "- " if fmt == "markdown" else "  "
+    details = "\n".join(bullet + n for n in notes)
+    return f"{table}\n\n{details + chr(10) + chr(10) if details else ''}{summary}\n"
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}"

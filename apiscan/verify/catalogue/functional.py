@@ -1,0 +1,230 @@
+"""Mapped functional APIs: each case checks a row of the official mapping table (the MindSpore
+target it names) numerically, so that the table's ``consistent``/``different`` claim is
+itself verified."""
+
+from __future__ import annotations
+
+from apiscan.verify.cases import Case, Variant
+from apiscan.verify.catalogue.inputs import floats, labels, mask
+
+
+def _unary(api: str, ms_api: str, low: float = -2.0, high: float = 2.0) -> Case:
+    """An element-wise function of one tensor, gradient checked."""
+    return Case(
+        api,
+        f"{api}(x)",
+        f"{ms_api}(x)",
+        "mapped",
+        (floats("x", 3, 4, low=low, high=high),),
+        grad=True,
+    )
+
+
+def _dims(*dims: int) -> tuple[Variant, ...]:
+    return tuple(Variant(f"dim={d}", (("dim", d),)) for d in dims)
+
+
+CASES: tuple[Case, ...] = (
+    _unary("torch.nn.functional.relu", "mint.nn.functional.relu"),
+    _unary("torch.nn.functional.gelu", "mint.nn.functional.gelu"),
+    _unary("torch.nn.functional.silu", "mint.nn.functional.silu"),
+    _unary("torch.sigmoid", "mint.sigmoid"),
+    _unary("torch.tanh", "mint.tanh"),
+    _unary("torch.exp", "mint.exp"),
+    _unary("torch.abs", "mint.abs"),
+    _unary("torch.log", "mint.log", low=0.1, high=4.0),
+    _unary("torch.sqrt", "mint.sqrt", low=0.1, high=4.0),
+    Case(
+        "torch.nn.functional.leaky_relu",
+        "F.leaky_relu(x, slope)",
+        "mint.nn.functional.leaky_relu(x, slope)",
+        "mapped",
+        (floats("x", 3, 4),),
+        variants=(
+            Variant("slope=0.01", (("slope", 0.01),)),
+            Variant("slope=0.2", (("slope", 0.2),)),
+        ),
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.softmax",
+        "F.softmax(x, dim=dim)",
+        "mint.nn.functional.softmax(x, dim=dim)",
+        "mapped",
+        (floats("x", 3, 5, low=-4.0, high=4.0),),
+        variants=_dims(-1, 0),
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.log_softmax",
+        "F.log_softmax(x, dim=dim)",
+        "mint.nn.functional.log_softmax(x, dim=dim)",
+        "mapped",
+        (floats("x", 3, 5, low=-4.0, high=4.0),),
+        variants=_dims(-1, 0),
+        grad=True,
+    ),
+    Case(
+        "torch.matmul",
+        "torch.matmul(a, b)",
+        "mint.matmul(a, b)",
+        "mapped",
+        (floats("a", 2, 3, 4), floats("b", 4, 5)),
+        grad=True,
+    ),
+    Case(
+        "torch.bmm",
+        "torch.bmm(a, b)",
+        "mint.bmm(a, b)",
+        "mapped",
+        (floats("a", 2, 3, 4), floats("b", 2, 4, 5)),
+        grad=True,
+    ),
+    Case(
+        "torch.cat",
+        "torch.cat((a, b), dim=dim)",
+        "mint.cat((a, b), dim=dim)",
+        "mapped",
+        (floats("a", 2, 3), floats("b", 2, 3)),
+        variants=_dims(0, 1),
+        grad=True,
+    ),
+    Case(
+        "torch.stack",
+        "torch.stack((a, b), dim=dim)",
+        "mint.stack((a, b), dim=dim)",
+        "mapped",
+        (floats("a", 2, 3), floats("b", 2, 3)),
+        variants=_dims(0, 2),
+        grad=True,
+    ),
+    Case(
+        "torch.sum",
+        "torch.sum(x, dim=dim)",
+        "mint.sum(x, dim=dim)",
+        "mapped",
+        (floats("x", 3, 4, 5),),
+        variants=_dims(0, -1),
+        grad=True,
+    ),
+    Case(
+        "torch.mean",
+        "torch.mean(x, dim=dim, keepdim=True)",
+        "mint.mean(x, dim=dim, keepdim=True)",
+        "mapped",
+        (floats("x", 3, 4, 5),),
+        pattern="keepdim=True",
+        variants=_dims(1, -1),
+        grad=True,
+    ),
+    Case(
+        "torch.max",
+        "torch.max(x, dim=dim)",
+        "mint.max(x, dim=dim)",
+        "mapped",
+        (floats("x", 3, 6),),
+        pattern="dim",
+        variants=_dims(0, 1),
+        grad=True,
+        note="Values and indices are both compared.",
+    ),
+    Case(
+        "torch.argmax",
+        "torch.argmax(x, dim=dim)",
+        "mint.argmax(x, dim=dim)",
+        "mapped",
+        (floats("x", 3, 6),),
+        variants=_dims(0, 1),
+    ),
+    Case(
+        "torch.transpose",
+        "torch.transpose(x, 0, 2)",
+        "mint.transpose(x, 0, 2)",
+        "mapped",
+        (floats("x", 2, 3, 4),),
+        grad=True,
+    ),
+    Case(
+        "torch.permute",
+        "torch.permute(x, (2, 0, 1))",
+        "mint.permute(x, (2, 0, 1))",
+        "mapped",
+        (floats("x", 2, 3, 4),),
+        grad=True,
+    ),
+    Case(
+        "torch.reshape",
+        "torch.reshape(x, (4, -1))",
+        "mint.reshape(x, (4, -1))",
+        "mapped",
+        (floats("x", 2, 3, 4),),
+        grad=True,
+    ),
+    Case(
+        "torch.clamp",
+        "torch.clamp(x, -0.5, 0.5)",
+        "mint.clamp(x, -0.5, 0.5)",
+        "mapped",
+        (floats("x", 3, 4),),
+        grad=True,
+    ),
+    Case(
+        "torch.where",
+        "torch.where(c, a, b)",
+        "mint.where(c, a, b)",
+        "mapped",
+        (mask("c", 3, 4), floats("a", 3, 4), floats("b", 3, 4)),
+        grad=True,
+    ),
+    Case(
+        "torch.sort",
+        "torch.sort(x, dim=-1, descending=d)",
+        "mint.sort(x, dim=-1, descending=d)",
+        "mapped",
+        (floats("x", 3, 7),),
+        variants=(Variant("ascending", (("d", False),)), Variant("descending", (("d", True),))),
+    ),
+    Case(
+        "torch.nn.functional.mse_loss",
+        "F.mse_loss(x, y)",
+        "mint.nn.functional.mse_loss(x, y)",
+        "mapped",
+        (floats("x", 4, 5), floats("y", 4, 5)),
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.cross_entropy",
+        "F.cross_entropy(x, t)",
+        "ops.cross_entropy(x, t)",
+        "mapped",
+        (floats("x", 6, 5, low=-3.0, high=3.0), labels("t", 6, classes=5)),
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.pad",
+        "F.pad(x, (1, 2, 0, 1))",
+        "mint.nn.functional.pad(x, (1, 2, 0, 1))",
+        "mapped",
+        (floats("x", 2, 3, 4),),
+        pattern="constant",
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.normalize",
+        "F.normalize(x, dim=1)",
+        "mint.nn.functional.normalize(x, dim=1)",
+        "mapped",
+        (floats("x", 3, 5),),
+        grad=True,
+    ),
+    Case(
+        "torch.nn.functional.dropout",
+        "F.dropout(x, p=0.0, training=True)",
+        "mint.nn.functional.dropout(x, p=0.0, training=True)",
+        "mapped",
+        (floats("x", 3, 4),),
+        pattern="p=0",
+        grad=True,
+        note="Only p=0 is deterministic; other rates draw different masks by design.",
+    ),
+)

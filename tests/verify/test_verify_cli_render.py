@@ -1,0 +1,64 @@
+"""``apiscan verify`` selection, usage errors and rendering, without running any framework."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from apiscan.cli.verify import render, run_verify, select
+from apiscan.verify.catalogue import CASES
+from apiscan.verify.harness import CaseResult
+
+
+def _result(case_id: str, status: str, max_abs: float | None, detail: str = "") -> CaseResult:
+    return CaseResult(
+        case_id=case_id,
+        api=case_id,
+        strategy="mapped",
+        ms_expr="mint.x(x)",
+        status=status,
+        max_abs=max_abs,
+        mean_abs=max_abs,
+        rel_diff=max_abs,
+        threshold=1e-5,
+        device="CPU",
+        dtype="float32",
+        torch_version="2.13.0",
+        mindspore_version="2.10.0",
+        detail=detail,
+    )
+
+
+def test_select_by_name_and_all() -> None:
+    assert [c.case_id for c in select(["torch.squeeze"], False, CASES)] == ["torch.squeeze[dim]"]
+    assert len(select(["torch.nn.Conv2d"], False, CASES)) == 2
+    assert len(select([], True, CASES)) == len(CASES)
+    with pytest.raises(ValueError, match=r"torch\.bogus"):
+        select(["torch.sum", "torch.bogus"], False, CASES)
+
+
+@pytest.mark.parametrize("argv", [[], ["torch.bogus"], ["--format", "xml", "torch.sum"]])
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = run_verify(argv)
+    except SystemExit as exc:  # argparse rejects a bad choice itself
+        code = int(exc.code or 0)
+    assert code == 2
+    assert "apiscan verify" in capsys.readouterr().err
+
+
+def test_render_formats() -> None:
+    results = [
+        _result("torch.sum", "pass", 2.4e-7),
+        _result("torch.bad", "fail", 0.5),
+        _result("torch.gelu", "skipped", None, "kernel unregistered on CPU"),
+    ]
+    text = render(results, "text")
+    assert "1 pass, 1 fail, 0 error, 1 skipped" in text
+    assert "2.4e-07" in text and "kernel unregistered on CPU" in text
+    markdown = render(results, "markdown")
+    assert markdown.startswith("| case") and "- torch.gelu: kernel unregistered" in markdown
+    doc = json.loads(render(results, "json"))
+    assert doc["summary"] == {"fail": 1, "pass": 1, "skipped": 1}
+    assert doc["results"][1]["max_abs"] == 0.5

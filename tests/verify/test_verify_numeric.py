@@ -1,0 +1,82 @@
+"""Real micro-tests on CPU through one reused child process (plus the restarts the isolation
+tests cause): about 10 s, most of it starting MindSpore."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from apiscan.verify.cases import Case, InputSpec
+from apiscan.verify.catalogue import cases_for
+from apiscan.verify.runner import ResultCache, Runner
+
+pytest.importorskip("torch")
+pytest.importorskip("mindspore")
+
+X = (InputSpec("x", (3, 4)),)
+RELU = Case("torch.relu", "torch.relu(x)", "ops.relu(x)", "mapped", X, grad=True)
+BROKEN = Case("torch.broken", "torch.no_such_function(x)", "ops.relu(x)", "mapped", X)
+WRONG = Case("torch.sigmoid", "torch.sigmoid(x)", "ops.tanh(x)", "equivalent", X, pattern="wrong")
+
+
+@pytest.fixture(scope="module")
+def runner() -> Iterator[Runner]:
+    with Runner("CPU", "float32", timeout=60) as r:
+        yield r
+
+
+@pytest.mark.parametrize(
+    "api",
+    [
+        "torch.nn.functional.relu",
+        "torch.nn.functional.softmax",
+        "torch.squeeze",
+        "torchvision.ops.sigmoid_focal_loss",
+    ],
+)
+def test_catalogue_cases_pass(runner: Runner, api: str) -> None:
+    [result] = runner.run(cases_for(api))
+    assert result.status == "pass", result.detail
+    assert result.max_abs is not None and result.max_abs <= result.threshold
+    assert result.device == "CPU" and result.mindspore_version.startswith("2.")
+
+
+def test_wrong_substitution_fails_with_its_difference(runner: Runner) -> None:
+    [result] = runner.run([WRONG])
+    assert result.status == "fail"
+    # |sigmoid(x) - tanh(x)| on [-1, 1) peaks towards x = -1 at 0.269 + 0.762 = 1.031.
+    assert result.max_abs is not None and 0.9 < result.max_abs < 1.032
+    assert result.rel_diff is not None and result.rel_diff > 0.1
+
+
+def test_error_is_isolated_and_the_run_continues(runner: Runner) -> None:
+    started = runner.children_started
+    results = runner.run([BROKEN, RELU])
+    assert [r.status for r in results] == ["error", "pass"]
+    assert results[0].detail.startswith("torch: AttributeError")
+    assert runner.children_started == started + 1  # replaced after the error
+
+
+def test_timeout_kills_the_child(tmp_path: Path) -> None:
+    sleepy = replace(RELU, api="torch.sleepy", torch_expr="__import__('time').sleep(60) or x")
+    with Runner("CPU", timeout=0.5, cache=ResultCache(tmp_path)) as r:
+        [result] = r.run([sleepy])
+    assert result.status == "error" and result.detail.startswith("timeout")
+    assert list(tmp_path.iterdir()) == []  # a timeout is not a result worth caching
+
+
+def test_results_are_cached(runner: Runner, tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path)
+    runner.cache = cache
+    try:
+        [first] = runner.run([RELU])
+        started = runner.children_started
+        [again] = runner.run([RELU])
+    finally:
+        runner.cache = None
+    assert again == first and runner.children_started == started
+    assert len(list(tmp_path.glob("*.json"))) == 1
+    assert cache.get(replace(RELU, threshold=1e-6), "CPU", "float32") is None
