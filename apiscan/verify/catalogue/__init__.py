@@ -7,9 +7,15 @@ scan can read the substitutions cheaply.
 from __future__ import annotations
 
 from apiscan.verify.cases import Case
-from apiscan.verify.catalogue import functional, layers, seed_examples
+from apiscan.verify.catalogue import functional, layers, nn_extra, seed_examples, tensor_math
 
-CASES: tuple[Case, ...] = (*seed_examples.CASES, *functional.CASES, *layers.CASES)
+CASES: tuple[Case, ...] = (
+    *seed_examples.CASES,
+    *functional.CASES,
+    *layers.CASES,
+    *tensor_math.CASES,
+    *nn_extra.CASES,
+)
 
 
 def cases_for(api: str) -> tuple[Case, ...]:
