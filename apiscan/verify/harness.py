@@ -22,7 +22,8 @@ STATUSES = ("pass", "fail", "error", "skipped")
 #: MindSpore messages that mean "this device has no kernel for it", not "the case is wrong".
 _UNSUPPORTED = re.compile(
     r"unregistered|not registered|unsupported op|not supported on (cpu|gpu|ascend)"
-    r"|kernel .*not (found|support)",
+    r"|kernel .*not (found|support)|not found op \S+ on device|create kernelmod for op"
+    r"|only supports? ascend",
     re.IGNORECASE,
 )
 _TINY = 1e-12
