@@ -5,35 +5,18 @@ itself verified."""
 from __future__ import annotations
 
 from apiscan.verify.cases import Case, Variant
-from apiscan.verify.catalogue.inputs import floats, labels, mask
-
-
-def _unary(api: str, ms_api: str, low: float = -2.0, high: float = 2.0) -> Case:
-    """An element-wise function of one tensor, gradient checked."""
-    return Case(
-        api,
-        f"{api}(x)",
-        f"{ms_api}(x)",
-        "mapped",
-        (floats("x", 3, 4, low=low, high=high),),
-        grad=True,
-    )
-
-
-def _dims(*dims: int) -> tuple[Variant, ...]:
-    return tuple(Variant(f"dim={d}", (("dim", d),)) for d in dims)
-
+from apiscan.verify.catalogue.inputs import dims, floats, labels, mask, unary
 
 CASES: tuple[Case, ...] = (
-    _unary("torch.nn.functional.relu", "mint.nn.functional.relu"),
-    _unary("torch.nn.functional.gelu", "mint.nn.functional.gelu"),
-    _unary("torch.nn.functional.silu", "mint.nn.functional.silu"),
-    _unary("torch.sigmoid", "mint.sigmoid"),
-    _unary("torch.tanh", "mint.tanh"),
-    _unary("torch.exp", "mint.exp"),
-    _unary("torch.abs", "mint.abs"),
-    _unary("torch.log", "mint.log", low=0.1, high=4.0),
-    _unary("torch.sqrt", "mint.sqrt", low=0.1, high=4.0),
+    unary("torch.nn.functional.relu", "mint.nn.functional.relu"),
+    unary("torch.nn.functional.gelu", "mint.nn.functional.gelu"),
+    unary("torch.nn.functional.silu", "mint.nn.functional.silu"),
+    unary("torch.sigmoid", "mint.sigmoid"),
+    unary("torch.tanh", "mint.tanh"),
+    unary("torch.exp", "mint.exp"),
+    unary("torch.abs", "mint.abs"),
+    unary("torch.log", "mint.log", low=0.1, high=4.0),
+    unary("torch.sqrt", "mint.sqrt", low=0.1, high=4.0),
     Case(
         "torch.nn.functional.leaky_relu",
         "F.leaky_relu(x, slope)",
@@ -52,7 +35,7 @@ CASES: tuple[Case, ...] = (
         "mint.nn.functional.softmax(x, dim=dim)",
         "mapped",
         (floats("x", 3, 5, low=-4.0, high=4.0),),
-        variants=_dims(-1, 0),
+        variants=dims(-1, 0),
         grad=True,
     ),
     Case(
@@ -61,7 +44,7 @@ CASES: tuple[Case, ...] = (
         "mint.nn.functional.log_softmax(x, dim=dim)",
         "mapped",
         (floats("x", 3, 5, low=-4.0, high=4.0),),
-        variants=_dims(-1, 0),
+        variants=dims(-1, 0),
         grad=True,
     ),
     Case(
@@ -86,7 +69,7 @@ CASES: tuple[Case, ...] = (
         "mint.cat((a, b), dim=dim)",
         "mapped",
         (floats("a", 2, 3), floats("b", 2, 3)),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     Case(
@@ -95,7 +78,7 @@ CASES: tuple[Case, ...] = (
         "mint.stack((a, b), dim=dim)",
         "mapped",
         (floats("a", 2, 3), floats("b", 2, 3)),
-        variants=_dims(0, 2),
+        variants=dims(0, 2),
         grad=True,
     ),
     Case(
@@ -104,7 +87,7 @@ CASES: tuple[Case, ...] = (
         "mint.sum(x, dim=dim)",
         "mapped",
         (floats("x", 3, 4, 5),),
-        variants=_dims(0, -1),
+        variants=dims(0, -1),
         grad=True,
     ),
     Case(
@@ -114,7 +97,7 @@ CASES: tuple[Case, ...] = (
         "mapped",
         (floats("x", 3, 4, 5),),
         pattern="keepdim=True",
-        variants=_dims(1, -1),
+        variants=dims(1, -1),
         grad=True,
     ),
     Case(
@@ -124,7 +107,7 @@ CASES: tuple[Case, ...] = (
         "mapped",
         (floats("x", 3, 6),),
         pattern="dim",
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
         note="Values and indices are both compared.",
     ),
@@ -134,7 +117,7 @@ CASES: tuple[Case, ...] = (
         "mint.argmax(x, dim=dim)",
         "mapped",
         (floats("x", 3, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
     ),
     Case(
         "torch.transpose",

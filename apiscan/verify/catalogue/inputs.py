@@ -1,8 +1,8 @@
-"""Short constructors for input specs, so that a catalogue row fits on a line or two."""
+"""Short constructors for input specs and common cases, so a catalogue row fits on a line."""
 
 from __future__ import annotations
 
-from apiscan.verify.cases import InputSpec
+from apiscan.verify.cases import Case, InputSpec, Variant
 
 
 def floats(
@@ -25,3 +25,20 @@ def binary(name: str, *shape: int) -> InputSpec:
 def mask(name: str, *shape: int) -> InputSpec:
     """A random boolean condition (where, masked_fill)."""
     return InputSpec(name, tuple(shape), "bool", 0, 1, grad=False)
+
+
+def unary(api: str, ms_api: str, low: float = -2.0, high: float = 2.0, grad: bool = True) -> Case:
+    """An element-wise function of one tensor; gradient checked unless piecewise constant."""
+    return Case(
+        api,
+        f"{api}(x)",
+        f"{ms_api}(x)",
+        "mapped",
+        (floats("x", 3, 4, low=low, high=high, grad=grad),),
+        grad=grad,
+    )
+
+
+def dims(*values: int) -> tuple[Variant, ...]:
+    """One variant per ``dim`` value."""
+    return tuple(Variant(f"dim={d}", (("dim", d),)) for d in values)

@@ -10,19 +10,7 @@ verified. Where a ``mint.`` function has no CPU kernel a second case, pattern ``
 from __future__ import annotations
 
 from apiscan.verify.cases import Case, Variant
-from apiscan.verify.catalogue.inputs import floats, labels, mask
-
-
-def _unary(api: str, ms_api: str, low: float = -2.0, high: float = 2.0, grad: bool = True) -> Case:
-    """An element-wise function of one tensor; gradient checked unless piecewise constant."""
-    return Case(
-        api,
-        f"{api}(x)",
-        f"{ms_api}(x)",
-        "mapped",
-        (floats("x", 3, 4, low=low, high=high, grad=grad),),
-        grad=grad,
-    )
+from apiscan.verify.catalogue.inputs import dims, floats, labels, mask, unary
 
 
 def _binary(api: str, ms_api: str, grad: bool = True, low: float = -2.0) -> Case:
@@ -65,37 +53,33 @@ def _on_cpu(api: str, torch_expr: str, ms_expr: str, inputs: tuple, **kw: object
     )
 
 
-def _dims(*dims: int) -> tuple[Variant, ...]:
-    return tuple(Variant(f"dim={d}", (("dim", d),)) for d in dims)
-
-
 CASES: tuple[Case, ...] = (
     # Element-wise, one tensor.
-    _unary("torch.neg", "mint.neg"),
-    _unary("torch.reciprocal", "mint.reciprocal", low=0.1, high=4.0),
-    _unary("torch.rsqrt", "mint.rsqrt", low=0.1, high=4.0),
-    _unary("torch.sin", "mint.sin"),
-    _unary("torch.cos", "mint.cos"),
-    _unary("torch.tan", "mint.tan", low=-0.9, high=0.9),
-    _unary("torch.asin", "mint.asin", low=-0.9, high=0.9),
-    _unary("torch.acos", "mint.acos", low=-0.9, high=0.9),
-    _unary("torch.atan", "mint.atan"),
-    _unary("torch.sinh", "mint.sinh"),
-    _unary("torch.cosh", "mint.cosh"),
-    _unary("torch.exp2", "mint.exp2"),
-    _unary("torch.log1p", "mint.log1p", low=-0.9, high=0.9),
-    _unary("torch.log2", "mint.log2", low=0.1, high=4.0),
-    _unary("torch.log10", "mint.log10", low=0.1, high=4.0),
-    _unary("torch.expm1", "mint.expm1"),
-    _unary("torch.erf", "mint.erf"),
-    _unary("torch.erfinv", "mint.erfinv", low=-0.9, high=0.9),
-    _unary("torch.square", "mint.square"),
-    _unary("torch.floor", "mint.floor", grad=False),
-    _unary("torch.ceil", "mint.ceil", grad=False),
-    _unary("torch.round", "mint.round", grad=False),
-    _unary("torch.trunc", "mint.trunc", grad=False),
-    _unary("torch.frac", "mint.frac"),
-    _unary("torch.sign", "mint.sign", grad=False),
+    unary("torch.neg", "mint.neg"),
+    unary("torch.reciprocal", "mint.reciprocal", low=0.1, high=4.0),
+    unary("torch.rsqrt", "mint.rsqrt", low=0.1, high=4.0),
+    unary("torch.sin", "mint.sin"),
+    unary("torch.cos", "mint.cos"),
+    unary("torch.tan", "mint.tan", low=-0.9, high=0.9),
+    unary("torch.asin", "mint.asin", low=-0.9, high=0.9),
+    unary("torch.acos", "mint.acos", low=-0.9, high=0.9),
+    unary("torch.atan", "mint.atan"),
+    unary("torch.sinh", "mint.sinh"),
+    unary("torch.cosh", "mint.cosh"),
+    unary("torch.exp2", "mint.exp2"),
+    unary("torch.log1p", "mint.log1p", low=-0.9, high=0.9),
+    unary("torch.log2", "mint.log2", low=0.1, high=4.0),
+    unary("torch.log10", "mint.log10", low=0.1, high=4.0),
+    unary("torch.expm1", "mint.expm1"),
+    unary("torch.erf", "mint.erf"),
+    unary("torch.erfinv", "mint.erfinv", low=-0.9, high=0.9),
+    unary("torch.square", "mint.square"),
+    unary("torch.floor", "mint.floor", grad=False),
+    unary("torch.ceil", "mint.ceil", grad=False),
+    unary("torch.round", "mint.round", grad=False),
+    unary("torch.trunc", "mint.trunc", grad=False),
+    unary("torch.frac", "mint.frac"),
+    unary("torch.sign", "mint.sign", grad=False),
     # Element-wise, two tensors.
     _binary("torch.add", "mint.add"),
     _binary("torch.sub", "mint.sub"),
@@ -157,7 +141,7 @@ CASES: tuple[Case, ...] = (
         "mint.any(p, dim=dim)",
         "mapped",
         (mask("p", 3, 4),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
     ),
     Case(
         "torch.all",
@@ -165,7 +149,7 @@ CASES: tuple[Case, ...] = (
         "mint.all(p, dim=dim)",
         "mapped",
         (mask("p", 3, 4),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
     ),
     Case(
         "torch.amax",
@@ -173,7 +157,7 @@ CASES: tuple[Case, ...] = (
         "mint.amax(x, dim=dim)",
         "mapped",
         (floats("x", 3, 4, 5),),
-        variants=_dims(0, -1),
+        variants=dims(0, -1),
         grad=True,
     ),
     Case(
@@ -182,7 +166,7 @@ CASES: tuple[Case, ...] = (
         "mint.amin(x, dim=dim)",
         "mapped",
         (floats("x", 3, 4, 5),),
-        variants=_dims(0, -1),
+        variants=dims(0, -1),
         grad=True,
     ),
     Case(
@@ -192,7 +176,7 @@ CASES: tuple[Case, ...] = (
         "mapped",
         (floats("x", 3, 6),),
         pattern="dim",
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
         note="Values and indices are both compared.",
     ),
@@ -202,7 +186,7 @@ CASES: tuple[Case, ...] = (
         "mint.argmin(x, dim=dim)",
         "mapped",
         (floats("x", 3, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
     ),
     Case(
         "torch.prod",
@@ -210,7 +194,7 @@ CASES: tuple[Case, ...] = (
         "mint.prod(x, dim=dim)",
         "mapped",
         (floats("x", 3, 4, low=0.5, high=1.5),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     Case(
@@ -219,7 +203,7 @@ CASES: tuple[Case, ...] = (
         "mint.cumsum(x, dim=dim)",
         "mapped",
         (floats("x", 3, 5),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     Case(
@@ -228,7 +212,7 @@ CASES: tuple[Case, ...] = (
         "mint.cumprod(x, dim=dim)",
         "mapped",
         (floats("x", 3, 5, low=0.5, high=1.5),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     Case(
@@ -237,7 +221,7 @@ CASES: tuple[Case, ...] = (
         "mint.std(x, dim=dim)",
         "mapped",
         (floats("x", 4, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
         note="Default correction (Bessel, N-1) on both sides.",
     ),
@@ -247,7 +231,7 @@ CASES: tuple[Case, ...] = (
         "mint.var(x, dim=dim)",
         "mapped",
         (floats("x", 4, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
         note="Default correction (Bessel, N-1) on both sides.",
     ),
@@ -266,7 +250,7 @@ CASES: tuple[Case, ...] = (
         "mint.logsumexp(x, dim=dim)",
         "mapped",
         (floats("x", 3, 5, low=-4.0, high=4.0),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     Case(
@@ -582,14 +566,14 @@ CASES: tuple[Case, ...] = (
         "torch.argmin(x, dim=dim)",
         "ops.argmin(x, axis=dim)",
         (floats("x", 3, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
     ),
     _on_cpu(
         "torch.cumsum",
         "torch.cumsum(x, dim=dim)",
         "ops.cumsum(x, axis=dim)",
         (floats("x", 3, 5),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     _on_cpu(
@@ -597,7 +581,7 @@ CASES: tuple[Case, ...] = (
         "torch.std(x, dim=dim)",
         "ops.std(x, axis=dim, ddof=1)",
         (floats("x", 4, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     _on_cpu(
@@ -605,7 +589,7 @@ CASES: tuple[Case, ...] = (
         "torch.var(x, dim=dim)",
         "ops.var(x, axis=dim, ddof=1)",
         (floats("x", 4, 6),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     _on_cpu(
@@ -621,7 +605,7 @@ CASES: tuple[Case, ...] = (
         "torch.logsumexp(x, dim=dim)",
         "ops.logsumexp(x, dim)",
         (floats("x", 3, 5, low=-4.0, high=4.0),),
-        variants=_dims(0, 1),
+        variants=dims(0, 1),
         grad=True,
     ),
     _on_cpu(
