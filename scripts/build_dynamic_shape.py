@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import difflib
 import io
 import re
 import sys
@@ -40,6 +39,7 @@ from apiscan.mapping.dynamic_shape import (  # noqa: E402
     NAMESPACE_SUFFIX,
     TRUE,
 )
+from apiscan.mapping.freshness import compare_generated  # noqa: E402
 from apiscan.mapping.parse import version_of_folder  # noqa: E402
 
 DEFAULT_SOURCES = REPO_ROOT.parent / "shared" / "mapping_sources"
@@ -54,7 +54,6 @@ LIST_FILES: dict[str, str] = {
 #: First header cell of each list ("API name" for functional and nn, "Operator name" else).
 NAME_HEADERS = ("API name", "Operator name")
 SUPPORTED, UNSUPPORTED = "✔", "❌"
-DIFF_LINES_SHOWN = 12
 
 _LINK = re.compile(r"^\[(?P<text>[^\]]+)\]\((?P<url>[^)\s]+)\)$")
 _NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -200,25 +199,7 @@ def build(sources: Path) -> dict[str, bytes]:
 
 def compare(files: dict[str, bytes], target: Path) -> list[str]:
     """Human-readable differences between the built files and the folder ``target``."""
-    problems = [
-        f"extra: {path.name} (not produced from the sources)"
-        for path in sorted(target.glob("*.csv"))
-        if path.name not in files
-    ]
-    for name, content in sorted(files.items()):
-        path = target / name
-        if not path.is_file():
-            problems.append(f"missing: {name}")
-            continue
-        current = path.read_bytes()
-        if current == content:
-            continue
-        old = current.decode("utf-8", "replace").splitlines()
-        new = content.decode("utf-8").splitlines()
-        diff = list(difflib.unified_diff(old, new, "shipped", "regenerated", lineterm="", n=0))
-        problems.append(f"changed: {name}")
-        problems.extend(f"    {line[:160]}" for line in diff[2 : 2 + DIFF_LINES_SHOWN])
-    return problems
+    return compare_generated(files, target, (p.name for p in target.glob("*.csv")))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import difflib
 import hashlib
 import io
 import json
@@ -36,6 +35,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # Run as a plain script from a checkout, the package is not on sys.path yet.
 sys.path.insert(0, str(REPO_ROOT))
 
+from apiscan.mapping.freshness import compare_generated  # noqa: E402
 from apiscan.mapping.parse import (  # noqa: E402
     diff_page_key,
     link_version,
@@ -67,7 +67,6 @@ PUBLISHED_TABLE = (
     "https://www.mindspore.cn/docs/en/{branch}/note/api_mapping/pytorch_api_mapping.html"
 )
 TIMEOUT_SECONDS = 30
-DIFF_LINES_SHOWN = 12
 VERSION_FOLDER = re.compile(r"^\d+\.\d+$")
 
 
@@ -322,26 +321,7 @@ def owned_files(out: Path) -> set[str]:
 
 def compare(files: dict[str, bytes], out: Path) -> list[str]:
     """Human-readable differences between the regenerated files and ``out``."""
-    problems: list[str] = []
-    for relative in sorted(owned_files(out) - files.keys()):
-        problems.append(f"extra: {relative} (not produced from the sources)")
-    for relative, content in sorted(files.items()):
-        path = out / relative
-        if not path.is_file():
-            problems.append(f"missing: {relative}")
-            continue
-        current = path.read_bytes()
-        if current == content:
-            continue
-        old = current.decode("utf-8", "replace").splitlines()
-        new = content.decode("utf-8").splitlines()
-        diff = list(difflib.unified_diff(old, new, "shipped", "regenerated", lineterm="", n=0))
-        added = sum(1 for line in diff if line.startswith("+") and not line.startswith("+++"))
-        removed = sum(1 for line in diff if line.startswith("-") and not line.startswith("---"))
-        problems.append(f"changed: {relative} (+{added} -{removed} lines)")
-        problems.extend(f"    {line[:160]}" for line in diff[2 : 2 + DIFF_LINES_SHOWN])
-    problems.extend(check_ms_targets(files, out))
-    return problems
+    return [*compare_generated(files, out, owned_files(out)), *check_ms_targets(files, out)]
 
 
 def check_ms_targets(files: dict[str, bytes], out: Path) -> list[str]:
