@@ -15,9 +15,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
-Status = Literal["consistent", "different", "missing", "unknown"]
+#: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
+#: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
+Status = Literal["consistent", "different", "missing", "candidate", "verified", "unknown"]
 #: Where code runs: inside the network graph (reachable from an nn.Module's forward or a loss),
 #: in data processing (Dataset, collate, transforms), or on the host (training loop, tools).
 Scope = Literal["network", "data", "host"]
@@ -30,7 +32,14 @@ Usage = Literal[
 ]
 
 #: Order in which statuses are listed everywhere (worst first).
-STATUS_ORDER: tuple[str, ...] = ("missing", "different", "consistent", "unknown")
+STATUS_ORDER: tuple[str, ...] = (
+    "missing",
+    "candidate",
+    "different",
+    "verified",
+    "consistent",
+    "unknown",
+)
 
 #: Namespaces the summary groups by, most specific first (longest-prefix match).
 NAMESPACES: tuple[str, ...] = (
@@ -188,6 +197,8 @@ API_RULES: dict[str, str] = {
     "different": "API002",
     "consistent": "API003",
     "unknown": "API004",
+    "candidate": "API005",
+    "verified": "API006",
 }
 
 
@@ -209,6 +220,43 @@ class MappingInfo:
 
 
 @dataclass(frozen=True)
+class Substitution:
+    """One catalogue substitution for an API the scan found missing, different or only a
+    candidate, with the result of its micro-test as cached by ``apiscan verify`` (``"not
+    run"`` when the cache holds none for this MindSpore version, device and dtype).
+
+    Reporters link each such API to these rows; the expression is the very one the
+    micro-test runs (see :mod:`apiscan.verify.cases`).
+    """
+
+    api: str
+    case_id: str
+    strategy: str
+    ms_expr: str
+    note: str
+    verification: str
+    max_abs: float | None = None
+    threshold: float | None = None
+    device: str = ""
+    dtype: str = ""
+    mindspore_version: str = ""
+
+    @property
+    def verified(self) -> bool:
+        return self.verification == "pass"
+
+    def describe(self) -> str:
+        """One line: the verification result with its difference and where it ran."""
+        if self.verification == "not run":
+            return f"not run (apiscan verify {self.api})"
+        where = f"{self.device} {self.dtype}, MindSpore {self.mindspore_version}"
+        if self.max_abs is None or self.threshold is None:
+            return f"{self.verification} ({where})"
+        diff = f"max abs {self.max_abs:.3g}, threshold {self.threshold:g}"
+        return f"{self.verification}: {diff} ({where})"
+
+
+@dataclass(frozen=True)
 class ScanResult:
     """Everything a scan found; reporters render it and nothing else."""
 
@@ -219,6 +267,12 @@ class ScanResult:
     findings: tuple[Finding, ...]
     torch_api_version: str = ""
     stats: dict[str, float] = field(default_factory=dict, compare=False)
+    #: Catalogue substitutions of the missing/different/candidate APIs found, sorted by
+    #: (api, case_id); filled after the scan from the verification cache.
+    substitutions: tuple[Substitution, ...] = ()
+
+    def substitutions_for(self, api: str) -> tuple[Substitution, ...]:
+        return tuple(s for s in self.substitutions if s.api == api)
 
     @property
     def api_findings(self) -> tuple[ApiFinding, ...]:

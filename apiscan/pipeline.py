@@ -56,6 +56,9 @@ class ScanOptions:
     max_file_size: int = 1_000_000
     dynamic_shape: bool = True
     progress: bool = False
+    #: Which cached micro-test results (``apiscan verify``) the report links to.
+    verify_device: str = "CPU"
+    verify_dtype: str = "float32"
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -123,7 +126,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         stats["total_s"] = time.perf_counter() - t0
         if options.warmup is not None:
             options.warmup()
-        return replace(previous, stats=stats), None
+        return _link_verification(replace(previous, stats=stats), options), None
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -145,8 +148,19 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
+    result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
     return result, analyses if keep_facts else None
+
+
+def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
+    """Substitutions and micro-test results for what the scan found (after the scan cache:
+    they change when ``apiscan verify`` runs, not when the code does)."""
+    from apiscan.verify.lookup import link
+    from apiscan.verify.results import ResultCache
+
+    cache = ResultCache(options.cache_dir / "verify") if options.cache_dir else None
+    return link(result, cache, options.verify_device, options.verify_dtype)
 
 
 class _Runner:
@@ -523,6 +537,23 @@ class _Matcher:
         self.api = api
         self.memo: dict[tuple[str, tuple[str, ...]], Match | None] = {}
 
+    def candidate(self, api: str, missing: Match) -> Match:
+        """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
+        from apiscan.mapping.candidates import load_candidates
+
+        index = load_candidates()
+        spellings = [api, *self.api.spellings(api)[1:]]
+        target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
+        if target is None:
+            return missing
+        note = (
+            f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
+            "of the same name (unverified: a same name does not prove the same behaviour)"
+        )
+        return replace(
+            missing, status="candidate", mindspore_api=target, note=note, target_exists=True
+        )
+
     def passed_params(self, use: ApiUse) -> tuple[str, ...]:
         names = list(use.keywords)
         if use.positional:
@@ -551,6 +582,8 @@ class _Matcher:
                         if alt.status != "missing":
                             m = alt
                             break
+            if m is not None and m.status == "missing":
+                m = self.candidate(use.api, m)
             self.memo[key] = m
         if m is None:
             return ApiFinding(

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from apiscan.verify.cases import DEFAULT_THRESHOLDS, Case
-from apiscan.verify.harness import CaseResult
-from apiscan.verify.runner import DEFAULT_TIMEOUT, ResultCache, Runner, default_cache
+from apiscan.verify.results import CaseResult, ResultCache
+from apiscan.verify.runner import DEFAULT_TIMEOUT, Runner, default_cache
 
 FORMATS = ("text", "json", "markdown")
 DEVICES = ("CPU", "GPU", "Ascend")

@@ -50,10 +50,8 @@ class FileRow:
     path: str
     lines: int | None
     uses: int
-    missing: int
-    different: int
-    consistent: int
-    unknown: int
+    #: Call sites per status, in ``STATUS_ORDER``.
+    counts: tuple[int, ...]
     errors: int
 
 
@@ -167,21 +165,16 @@ def file_table(result: ScanResult, frame: pd.DataFrame) -> FileTable:
     table[[*STATUS_ORDER, "errors"]] = table[[*STATUS_ORDER, "errors"]].fillna(0).astype("int64")
     table["uses"] = table[list(STATUS_ORDER)].sum(axis=1)
     active = table[(table["uses"] > 0) | (table["errors"] > 0)].sort_index()
-    columns = ["lines", "uses", "missing", "different", "consistent", "unknown", "errors"]
+    columns = ["lines", "uses", *STATUS_ORDER, "errors"]
     rows = tuple(
         FileRow(
             path=str(path),
             lines=None if pd.isna(lines) else int(lines),
             uses=int(uses),
-            missing=int(missing),
-            different=int(different),
-            consistent=int(consistent),
-            unknown=int(unknown),
+            counts=tuple(int(n) for n in counts),
             errors=int(n_errors),
         )
-        for path, lines, uses, missing, different, consistent, unknown, n_errors in active[
-            columns
-        ].itertuples(index=True)
+        for path, lines, uses, *counts, n_errors in active[columns].itertuples(index=True)
     )
     return FileTable(rows=rows, quiet_files=len(table) - len(active))
 

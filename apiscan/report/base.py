@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Callable
 from typing import Protocol, cast
 
-from apiscan.model import ScanResult
+from apiscan.model import ScanResult, Substitution
 
 #: Modules whose import registers the built-in reporters.
 _BUILTIN_MODULES: tuple[str, ...] = (
@@ -94,3 +94,15 @@ def shape_total(summary: dict[str, object]) -> int:
 def shape_severities(summary: dict[str, object]) -> dict[str, int]:
     """Dynamic-shape findings per severity, from ``ScanResult.summary()``."""
     return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]
+
+
+#: Which verification result makes a substitution the one to show first.
+_VERIFICATION_RANK = {"pass": 0, "not run": 1, "skipped": 2, "fail": 3, "error": 4}
+
+
+def best_substitution(subs: tuple[Substitution, ...]) -> Substitution | None:
+    """The substitution a report shows on an API's row: a verified one first, then one not
+    yet run, then the rest; ties keep the catalogue's (api, case id) order."""
+    if not subs:
+        return None
+    return min(subs, key=lambda s: _VERIFICATION_RANK.get(s.verification, 5))

@@ -77,6 +77,22 @@ def document(result: ScanResult) -> dict[str, object]:
             for f in result.files
         ],
         "findings": [finding_record(f) for f in result.findings],
+        "substitutions": [
+            {
+                "api": s.api,
+                "case_id": s.case_id,
+                "strategy": s.strategy,
+                "ms_expr": s.ms_expr,
+                "note": s.note,
+                "verification": s.verification,
+                "max_abs": s.max_abs,
+                "threshold": s.threshold,
+                "device": s.device,
+                "dtype": s.dtype,
+                "mindspore_version": s.mindspore_version,
+            }
+            for s in result.substitutions
+        ],
     }
 
 

@@ -9,12 +9,13 @@ or path cannot break a table.
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
-from apiscan.report.base import register, shape_severities, shape_total
+from apiscan.report.base import best_substitution, register, shape_severities, shape_total
 
 if TYPE_CHECKING:
     from apiscan.report import aggregation
@@ -47,8 +48,16 @@ class MarkdownReporter:
             _header(result),
             _summary(summary),
             _namespaces(summary),
-            _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations)),
-            _top_different(aggregation.top_apis(frame, "different", self.top, self.locations)),
+            _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations), result),
+            _top_candidates(
+                aggregation.top_apis(frame, "verified", self.top, self.locations),
+                aggregation.top_apis(frame, "candidate", self.top, self.locations),
+                result,
+            ),
+            _top_different(
+                aggregation.top_apis(frame, "different", self.top, self.locations), result
+            ),
+            _substitutions(result),
             _dynamic_shape(
                 summary, aggregation.shape_files(result), aggregation.rule_advice(result)
             ),
@@ -248,22 +257,94 @@ def _locations(row: aggregation.ApiRollup) -> str:
     return ", ".join(places)
 
 
-def _top_missing(top: aggregation.TopApis) -> str:
+def _top_missing(top: aggregation.TopApis, result: ScanResult) -> str:
     title = f"## Top missing APIs ({len(top.rows)} of {top.total})"
     if not top.rows:
         return f"{title}\n\nNo missing APIs."
     table = _table(
-        ["API", "call sites", "probable", "files", "first locations"],
-        "lrrrl",
+        ["API", "call sites", "probable", "files", "first locations", "substitution"],
+        "lrrrll",
         (
-            [_code(r.api), f"{r.sites:,}", f"{r.probable:,}", f"{r.files:,}", _locations(r)]
+            [
+                _code(r.api),
+                f"{r.sites:,}",
+                f"{r.probable:,}",
+                f"{r.files:,}",
+                _locations(r),
+                _substitution_cell(result, r.api),
+            ]
             for r in top.rows
         ),
     )
     return f"{title}\n\n{table}"
 
 
-def _top_different(top: aggregation.TopApis) -> str:
+def _top_candidates(
+    verified: aggregation.TopApis, candidates: aggregation.TopApis, result: ScanResult
+) -> str:
+    shown = len(verified.rows) + len(candidates.rows)
+    title = f"## Same-name candidates ({shown} of {verified.total + candidates.total})"
+    if not shown:
+        return f"{title}\n\nNo APIs that only a same-name MindSpore API covers."
+    intro = (
+        "Not in the mapping table, but MindSpore has an API of the same name: *verified* once "
+        "its micro-test passed (`apiscan verify`), *candidate* until then."
+    )
+    table = _table(
+        ["API", "MindSpore", "status", "call sites", "files", "first locations", "verification"],
+        "lllrrll",
+        (
+            [
+                _code(r.api),
+                _code(r.mindspore_api),
+                status,
+                f"{r.sites:,}",
+                f"{r.files:,}",
+                _locations(r),
+                _substitution_cell(result, r.api),
+            ]
+            for status, top in (("verified", verified), ("candidate", candidates))
+            for r in top.rows
+        ),
+    )
+    return f"{title}\n\n{intro}\n\n{table}"
+
+
+def _substitution_cell(result: ScanResult, api: str) -> str:
+    """The API's best substitution and its micro-test result, linked to the full list."""
+    best = best_substitution(result.substitutions_for(api))
+    if best is None:
+        return ""
+    expr = textwrap.shorten(best.ms_expr, width=NOTE_WIDTH, placeholder="…")
+    return f"{best.strategy}: {_code(expr)} — {cell(best.describe())}"
+
+
+def _substitutions(result: ScanResult) -> str:
+    """Every catalogue case of the missing, candidate and different APIs found."""
+    subs = result.substitutions
+    title = f"## Substitutions and verification ({len({s.api for s in subs})} APIs)"
+    if not subs:
+        return f"{title}\n\nThe catalogue has no substitution for the APIs this scan flagged."
+    table = _table(
+        ["case", "strategy", "MindSpore", "verification", "note"],
+        "lllll",
+        (
+            [
+                _code(s.case_id),
+                s.strategy,
+                _code(s.ms_expr),
+                cell(s.describe()),
+                cell(textwrap.shorten(s.note, width=NOTE_WIDTH, placeholder="…")),
+            ]
+            for s in subs
+        ),
+    )
+    counts = Counter(s.verification for s in subs)
+    tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    return f"{title}\n\n{table}\n\nMicro-tests: {tally}. Run them with `apiscan verify API ...`."
+
+
+def _top_different(top: aggregation.TopApis, result: ScanResult) -> str:
     title = f"## Top different APIs ({len(top.rows)} of {top.total})"
     if not top.rows:
         return f"{title}\n\nNo APIs with differences."
@@ -276,8 +357,9 @@ def _top_different(top: aggregation.TopApis) -> str:
             "unsupported params",
             "note",
             "first locations",
+            "substitution",
         ],
-        "llrrlll",
+        "llrrllll",
         (
             [
                 _code(r.api),
@@ -287,6 +369,7 @@ def _top_different(top: aggregation.TopApis) -> str:
                 ", ".join(_code(p) for p in r.unsupported_params),
                 cell(textwrap.shorten(r.note, width=NOTE_WIDTH, placeholder="…")) if r.note else "",
                 _locations(r),
+                _substitution_cell(result, r.api),
             ]
             for r in top.rows
         ),
@@ -304,16 +387,13 @@ def _files(files: aggregation.FileTable) -> str:
         )
     table = _table(
         ["file", "lines", "uses", *STATUS_ORDER, "errors"],
-        "l" + "r" * 7,
+        "l" + "r" * (len(STATUS_ORDER) + 3),
         (
             [
                 _link(r.path),
                 "-" if r.lines is None else f"{r.lines:,}",
                 f"{r.uses:,}",
-                f"{r.missing:,}",
-                f"{r.different:,}",
-                f"{r.consistent:,}",
-                f"{r.unknown:,}",
+                *(f"{n:,}" for n in r.counts),
                 f"{r.errors:,}",
             ]
             for r in files.rows

@@ -8,13 +8,14 @@ stay copyable); notes are shortened with an ellipsis.
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from tabulate import tabulate
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
-from apiscan.report.base import register, shape_severities, shape_total
+from apiscan.report.base import best_substitution, register, shape_severities, shape_total
 
 if TYPE_CHECKING:
     from apiscan.report import aggregation
@@ -51,8 +52,16 @@ class TextReporter:
             _header(result),
             _summary(summary),
             _namespaces(summary),
-            self._top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations)),
-            self._top_different(aggregation.top_apis(frame, "different", self.top)),
+            self._top_missing(
+                aggregation.top_apis(frame, "missing", self.top, self.locations), result
+            ),
+            self._top_candidates(
+                aggregation.top_apis(frame, "verified", self.top),
+                aggregation.top_apis(frame, "candidate", self.top),
+                result,
+            ),
+            self._top_different(aggregation.top_apis(frame, "different", self.top), result),
+            _substitutions(result),
             _dynamic_shape(
                 summary, aggregation.shape_files(result), aggregation.rule_advice(result)
             ),
@@ -61,7 +70,7 @@ class TextReporter:
         ]
         return "\n\n".join(sections) + "\n"
 
-    def _top_missing(self, top: aggregation.TopApis) -> str:
+    def _top_missing(self, top: aggregation.TopApis, result: ScanResult) -> str:
         title = _title(f"Top missing APIs ({len(top.rows)} of {top.total})")
         if not top.rows:
             return f"{title}\nNo missing APIs."
@@ -72,9 +81,32 @@ class TextReporter:
             if row.more_locations:
                 places.append(f"+{row.more_locations} more")
             lines.append(_wrap(_INDENT + "at " + ", ".join(places)))
+            lines.extend(_substitution_line(result, row.api))
         return "\n".join(lines)
 
-    def _top_different(self, top: aggregation.TopApis) -> str:
+    def _top_candidates(
+        self, verified: aggregation.TopApis, candidates: aggregation.TopApis, result: ScanResult
+    ) -> str:
+        shown = len(verified.rows) + len(candidates.rows)
+        total = verified.total + candidates.total
+        title = _title(f"Same-name candidates ({shown} of {total})")
+        if not total:
+            return f"{title}\nNo APIs that only a same-name MindSpore API covers."
+        lines = [
+            title,
+            "Not in the mapping table; MindSpore has an API of the same name. 'verified' once",
+            "its micro-test passed (apiscan verify), 'candidate' until then.",
+            " sites  files  API -> MindSpore  [status]",
+        ]
+        for status, top in (("verified", verified), ("candidate", candidates)):
+            for row in top.rows:
+                target = f" -> {row.mindspore_api}" if row.mindspore_api else ""
+                line = f"{row.sites:>6} {row.files:>6}  {row.api}{target}  [{status}]"
+                lines.append(_wrap(line + _probable(row)))
+                lines.extend(_substitution_line(result, row.api))
+        return "\n".join(lines)
+
+    def _top_different(self, top: aggregation.TopApis, result: ScanResult) -> str:
         title = _title(f"Top different APIs ({len(top.rows)} of {top.total})")
         if not top.rows:
             return f"{title}\nNo APIs with differences."
@@ -89,7 +121,35 @@ class TextReporter:
                 room = WIDTH - len(_INDENT) - len("note: ")
                 note = textwrap.shorten(row.note, width=room, placeholder="…")
                 lines.append(f"{_INDENT}note: {note}")
+            lines.extend(_substitution_line(result, row.api))
         return "\n".join(lines)
+
+
+def _substitution_line(result: ScanResult, api: str) -> list[str]:
+    """The API's best catalogue substitution and its micro-test result, under its row."""
+    best = best_substitution(result.substitutions_for(api))
+    if best is None:
+        return []
+    room = WIDTH - len(_INDENT) - len("use: ")
+    expr = textwrap.shorten(f"{best.strategy}: {best.ms_expr}", width=room, placeholder="…")
+    return [f"{_INDENT}use: {expr}", _wrap(f"{_INDENT}     {best.describe()}")]
+
+
+def _substitutions(result: ScanResult) -> str:
+    """Every catalogue case of the missing, candidate and different APIs found."""
+    subs = result.substitutions
+    title = _title(f"Substitutions and verification ({len({s.api for s in subs})} APIs)")
+    if not subs:
+        return f"{title}\nThe catalogue has no substitution for the APIs this scan flagged."
+    lines = [title]
+    for sub in subs:
+        lines.append(_wrap(f"{sub.case_id}  [{sub.strategy}]"))
+        lines.append(_wrap(f"{_INDENT}MindSpore: {sub.ms_expr}"))
+        lines.append(_wrap(f"{_INDENT}{sub.describe()}"))
+    counts = Counter(s.verification for s in subs)
+    tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    lines.append(f"Micro-tests: {tally}. Run them with: apiscan verify API ...")
+    return "\n".join(lines)
 
 
 def _count(n: int, noun: str) -> str:
@@ -245,6 +305,30 @@ def _fill(text: str, indent: str) -> str:
     )
 
 
+#: Column headers of the wide per-status tables, short enough for 100 columns.
+_SHORT = {
+    "candidate": "candid.",
+    "different": "differ.",
+    "verified": "verif.",
+    "consistent": "consist.",
+}
+
+
+#: The per-file table also has a path column: its status headers are shorter still.
+_TINY = {
+    "missing": "miss",
+    "candidate": "cand",
+    "different": "diff",
+    "verified": "verif",
+    "consistent": "cons",
+    "unknown": "unkn",
+}
+
+
+def _short(columns: Iterable[str]) -> list[str]:
+    return [_SHORT.get(c, c) for c in columns]
+
+
 def _namespaces(summary: dict[str, object]) -> str:
     by_ns = cast(dict[str, dict[str, int]], summary["by_namespace"])
     title = _title("By namespace")
@@ -253,7 +337,7 @@ def _namespaces(summary: dict[str, object]) -> str:
     columns = [*STATUS_ORDER, "total"]
     table = _table(
         ([ns, *(f"{counts[c]:,}" for c in columns)] for ns, counts in by_ns.items()),
-        headers=["namespace", *columns],
+        headers=["namespace", *_short(columns)],
         align=["left"] + ["right"] * len(columns),
     )
     return f"{title}\n{table}"
@@ -272,18 +356,16 @@ def _files(files: aggregation.FileTable) -> str:
                 row.path,
                 "-" if row.lines is None else f"{row.lines:,}",
                 f"{row.uses:,}",
-                f"{row.missing:,}",
-                f"{row.different:,}",
-                f"{row.consistent:,}",
-                f"{row.unknown:,}",
+                *(f"{n:,}" for n in row.counts),
                 f"{row.errors:,}",
             )
             for row in files.rows
         ),
-        headers=["path", "lines", "uses", *STATUS_ORDER, "errors"],
-        align=["left"] + ["right"] * 7,
+        headers=["path", "lines", "uses", *(_TINY[s] for s in STATUS_ORDER), "errors"],
+        align=["left"] + ["right"] * (len(STATUS_ORDER) + 3),
     )
-    return f"{title}\n{table}" + (f"\n{quiet}" if files.quiet_files else "")
+    legend = _wrap("(" + ", ".join(f"{_TINY[s]}: {s}" for s in STATUS_ORDER) + ")")
+    return f"{title}\n{table}\n{legend}" + (f"\n{quiet}" if files.quiet_files else "")
 
 
 def _errors(result: ScanResult) -> str:

@@ -51,12 +51,14 @@ def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
     sentences = [
         f"{_count(len(network), 'call site')} in the network graph "
         f"{'needs' if len(network) == 1 else 'need'} a change: "
-        f"{by_status['missing']:,} use an API the mapping table lacks (missing) and "
-        f"{by_status['different']:,} one that behaves differently (different). Counted as the "
+        f"{by_status['missing']:,} use an API the mapping table lacks (missing), "
+        f"{by_status['candidate']:,} one it lacks but MindSpore has by the same name, not yet "
+        f"verified (candidate), and {by_status['different']:,} one that behaves differently "
+        "(different). Counted as the "
         "scan's API findings whose scope is network, one per use"
         + (f", {annotations:,} of them in type annotations." if annotations else "."),
         f"Outside the network graph, {outside['host']:,} host and {outside['data']:,} data call "
-        "sites are missing or different; that code runs as plain Python or in the data "
+        "sites are missing, candidates or different; that code runs as plain Python or in the data "
         "pipeline, where it can often stay as it is, so it is not in the first number.",
         f"{_count(len(custom), 'API')} may need a custom op: missing from the mapping table, "
         "used as an op (called, not read as an attribute) in the network graph, with no "

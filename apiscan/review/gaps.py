@@ -24,7 +24,8 @@ from apiscan.review.structure import definitions
 from apiscan.scope.callgraph import Hierarchy
 
 #: Statuses that need work, in the order the review lists them.
-GAP_STATUSES: tuple[str, ...] = ("missing", "different")
+#: A candidate is a gap until a micro-test verifies it (then it is "verified", not listed).
+GAP_STATUSES: tuple[str, ...] = ("missing", "candidate", "different")
 #: Places listed per gap (the JSON and the HTML link each; the count says how many there are).
 GAP_PLACES = 5
 #: Native sources that make a custom extension: CUDA kernels and the C++ that binds them.
@@ -65,7 +66,8 @@ def load_suggester() -> Suggester | None:
 def network_gaps(
     result: ScanResult, suggester: Suggester | None = None, places: int = GAP_PLACES
 ) -> tuple[Gap, ...]:
-    """Missing and different APIs used in the network graph, one entry per (API, status),
+    """Missing, candidate and different APIs used in the network graph, one entry per
+    (API, status),
     most used first. The note is the one most of the uses got (notes differ when the
     parameters passed differ); ties go to the first place in the file order."""
     groups: dict[tuple[str, str], list[ApiFinding]] = {}

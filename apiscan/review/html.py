@@ -27,7 +27,9 @@ from apiscan.review.model import RECIPE_CATEGORIES, Gap, ModuleNode, RecipeItem,
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
 STATUS_COLOURS: dict[str, str] = {
     "missing": "#d64545",
+    "candidate": "#c77dba",
     "different": "#e8a33d",
+    "verified": "#7cc4a0",
     "consistent": "#3f9c6d",
     "unknown": "#9aa3ad",
 }
@@ -609,7 +611,7 @@ def _gaps(review: Review) -> str:
     body = (
         "<h3>Coverage by scope (call sites)</h3>\n"
         + (_coverage_table(review) if review.coverage else _empty("No call sites."))
-        + "\n<h3>Missing and different APIs in the network graph</h3>\n"
+        + "\n<h3>Missing, candidate and different APIs in the network graph</h3>\n"
         + '<p class="lead">Only the network graph is listed: code reachable from a '
         "<code>forward</code> or a loss is what MindSpore compiles, so it is where a gap "
         "blocks the migration. Host and data code can keep using Python and NumPy.</p>\n" + table

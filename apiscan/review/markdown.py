@@ -158,12 +158,12 @@ def _coverage(review: Review) -> str:
         counts = review.coverage.get(scope, {})
         values = [counts.get(status, 0) for status in STATUS_ORDER]
         rows.append([scope, *(f"{v:,}" for v in values), f"{sum(values):,}"])
-    table = _table(["scope", *STATUS_ORDER, "total"], "lrrrrr", rows)
+    table = _table(["scope", *STATUS_ORDER, "total"], "l" + "r" * (len(STATUS_ORDER) + 1), rows)
     return f"## API coverage by scope\n\nCall sites, by where the code runs.\n\n{table}"
 
 
 def _gaps(review: Review) -> str:
-    title = "## Missing and different APIs in the network graph"
+    title = "## Missing, candidate and different APIs in the network graph"
     if not review.gaps:
         return f"{title}\n\nNone: every API used in the network graph maps consistently."
     rows = [

@@ -17,9 +17,16 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
-Strategy = Literal["mapped", "equivalent", "composed", "custom"]
-STRATEGIES: tuple[Strategy, ...] = ("mapped", "equivalent", "composed", "custom")
+#: How a case reproduces the API: ``mapped`` runs the target the official mapping table
+#: names; ``same-name`` runs a MindSpore API of the same name that the table does not list
+#: (a name-based candidate: the case is what verifies it); ``equivalent`` another API that
+#: computes the same (Squeeze → Reshape); ``composed`` several APIs; ``custom`` a custom op.
+Strategy = Literal["mapped", "same-name", "equivalent", "composed", "custom"]
+STRATEGIES: tuple[Strategy, ...] = ("mapped", "same-name", "equivalent", "composed", "custom")
 InputKind = Literal["float", "binary", "int", "bool"]
+#: How the two expressions are used: see :class:`Case`.
+CaseKind = Literal["function", "layer", "optimizer", "scheduler"]
+CASE_KINDS: tuple[CaseKind, ...] = ("function", "layer", "optimizer", "scheduler")
 #: Default comparison threshold per floating dtype (issue 4: 1e-5 is normal for float32).
 DEFAULT_THRESHOLDS: dict[str, float] = {"float32": 1e-5, "float16": 1e-3}
 FLOAT_DTYPES = ("float32", "float16")
@@ -54,11 +61,22 @@ class Variant:
 class Case:
     """One PyTorch API, its MindSpore counterpart and how to check that they agree.
 
-    For a functional case ``torch_expr``/``ms_expr`` compute the output from the inputs.
-    For a layer case (``param_map`` non-empty or ``layer`` true) they construct the module
-    and the cell; the harness copies the torch parameters and buffers into the cell by
-    ``param_map`` (torch name, MindSpore name), puts both in eval mode and calls them on the
-    inputs in order.
+    ``kind`` says how the expressions are used:
+
+    - ``function``: ``torch_expr``/``ms_expr`` compute the output from the inputs.
+    - ``layer`` (implied by a non-empty ``param_map``): they construct the module and the
+      cell; the harness copies the torch parameters and buffers into the cell by
+      ``param_map`` (torch name, MindSpore name), puts both in eval mode and calls them on
+      the inputs in order. With ``grad`` the gradients of the mapped parameters are compared
+      as well as those of the inputs.
+    - ``optimizer``: they construct an optimizer over ``params`` (a list holding one
+      parameter initialised from the first input); the second input holds one gradient per
+      step along its first axis. The harness sets each gradient and steps (torch:
+      ``p.grad = g; opt.step()``, MindSpore: ``opt((g,))``); the output is the parameter
+      after every step, so a wrong update rule shows at the step where it diverges.
+    - ``scheduler``: they construct a learning-rate scheduler over ``opt``, a plain SGD
+      optimizer (lr 0.1) over the same parameter; after each optimizer step the scheduler
+      steps and the learning rate is recorded: the output is that sequence.
     """
 
     api: str
@@ -70,14 +88,20 @@ class Case:
     variants: tuple[Variant, ...] = (Variant("default"),)
     threshold: float | None = None
     grad: bool = False
-    layer: bool = False
+    kind: CaseKind = "function"
     param_map: tuple[tuple[str, str], ...] = ()
     note: str = ""
     tags: tuple[str, ...] = field(default=())
 
     @property
     def is_layer(self) -> bool:
-        return self.layer or bool(self.param_map)
+        return self.kind == "layer" or bool(self.param_map)
+
+    @property
+    def steps(self) -> int:
+        """Optimizer and scheduler cases: the number of steps (the gradient input's first
+        dimension)."""
+        return self.inputs[1].shape[0] if len(self.inputs) > 1 else 0
 
     @property
     def case_id(self) -> str:
@@ -106,6 +130,15 @@ def validate(case: Case) -> list[str]:
         problems.append(f"{where}: unknown strategy {case.strategy!r}")
     if not case.inputs:
         problems.append(f"{where}: no inputs")
+    if case.kind not in CASE_KINDS:
+        problems.append(f"{where}: unknown kind {case.kind!r}")
+    if case.kind in ("optimizer", "scheduler") and (
+        len(case.inputs) != 2 or case.inputs[1].shape[1:] != case.inputs[0].shape
+    ):
+        problems.append(
+            f"{where}: an {case.kind} case takes a parameter and its per-step gradients "
+            "(shape (steps, *parameter shape))"
+        )
     names = [i.name for i in case.inputs]
     if len(set(names)) != len(names):
         problems.append(f"{where}: duplicate input names")

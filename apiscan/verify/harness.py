@@ -2,59 +2,30 @@
 MindSpore, outputs (and optionally input gradients) compared against the case's threshold.
 
 torch and MindSpore are imported inside the functions that run a case, which only the
-runner's child process calls: the parent imports this module for ``CaseResult`` alone.
+runner's child process calls. Results are :class:`apiscan.verify.results.CaseResult`.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from apiscan.verify.cases import Case, InputSpec, Variant
+from apiscan.verify.results import CaseResult
 
-Status = str  # "pass" | "fail" | "error" | "skipped"
-STATUSES = ("pass", "fail", "error", "skipped")
 #: MindSpore messages that mean "this device has no kernel for it", not "the case is wrong".
 _UNSUPPORTED = re.compile(
     r"unregistered|not registered|unsupported op|not supported on (cpu|gpu|ascend)"
     r"|kernel .*not (found|support)|not found op \S+ on device|create kernelmod for op"
-    r"|only supports? ascend",
+    r"|only supports? ascend|supports? ascend only",
     re.IGNORECASE,
 )
 _TINY = 1e-12
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """What one case produced; plain data so that it pickles to the parent and caches as
-    JSON. The differences are those of the worst output over all variants (and gradients
-    when checked); ``worst`` names where they come from."""
-
-    case_id: str
-    api: str
-    strategy: str
-    ms_expr: str
-    status: Status
-    max_abs: float | None
-    mean_abs: float | None
-    rel_diff: float | None
-    threshold: float
-    device: str
-    dtype: str
-    torch_version: str
-    mindspore_version: str
-    grad_checked: bool = False
-    worst: str = ""
-    detail: str = ""
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -146,6 +117,14 @@ def _run_variant(
     torch.manual_seed(seed)
     arrays = [_draw(spec, dtype, rng) for spec in case.inputs]
     params = dict(variant.params)
+    if case.kind in ("optimizer", "scheduler"):
+        t_steps = _side("torch", lambda: _torch_steps(case, params, arrays))
+        moved = t_steps[-1] != (t_steps[0] if case.kind == "scheduler" else arrays[0])
+        if not np.any(moved):
+            # Both sides doing nothing would "pass": a case must exercise the update.
+            raise SideError("torch", ValueError(f"the reference {case.kind} changed nothing"))
+        m_steps = _side("mindspore", lambda: _ms_steps(case, params, arrays))
+        return _compare(variant.label, [t_steps], [m_steps], threshold)
     t_fn = _side("torch", lambda: _torch_callable(case, params, dtype))
     m_fn = _side("mindspore", lambda: _ms_callable(case, params, t_fn, dtype))
     t_out = _side("torch", lambda: [_torch_np(t) for t in _flatten(t_fn(*_torch_inputs(arrays)))])
@@ -158,10 +137,71 @@ def _run_variant(
             i for i, spec in enumerate(case.inputs) if spec.kind == "float" and spec.grad
         ]
         cotangents = [rng.standard_normal(t.shape) for t in t_out]
-        t_grads = _side("torch", lambda: _torch_grads(t_fn, arrays, grad_positions, cotangents))
-        m_grads = _side("mindspore", lambda: _ms_grads(m_fn, arrays, grad_positions, cotangents))
+        weights = _trainable(case, t_fn)
+        t_grads = _side(
+            "torch", lambda: _torch_grads(t_fn, arrays, grad_positions, cotangents, weights)
+        )
+        m_grads = _side(
+            "mindspore",
+            lambda: _ms_grads(m_fn, arrays, grad_positions, cotangents, weights),
+        )
         diffs.extend(_compare(f"{label} grad", t_grads, m_grads, threshold))
     return diffs
+
+
+def _trainable(case: Case, module: Any) -> list[tuple[str, str]]:
+    """The (torch, MindSpore) names of a layer's mapped parameters that torch trains:
+    buffers such as BatchNorm's running statistics are copied but have no gradient."""
+    if not case.is_layer:
+        return []
+    trained = {name for name, p in module.named_parameters() if p.requires_grad}
+    return [(t, m) for t, m in case.param_map if t in trained]
+
+
+def _torch_steps(case: Case, params: dict[str, object], arrays: list[np.ndarray]) -> np.ndarray:
+    """Optimizer/scheduler case on the torch side: the parameter (or the learning rate)
+    after each step, stacked."""
+    import torch
+
+    weight = torch.nn.Parameter(torch.tensor(arrays[0]))
+    namespace = {**_namespace(params), "params": [weight]}
+    if case.kind == "scheduler":
+        opt = namespace["opt"] = torch.optim.SGD([weight], lr=0.1)
+        scheduler = eval(case.torch_expr, namespace)
+    else:
+        opt = eval(case.torch_expr, namespace)
+    record = []
+    for grad in arrays[1]:
+        weight.grad = torch.tensor(grad)
+        opt.step()
+        if case.kind == "scheduler":
+            scheduler.step()
+            record.append(np.asarray(float(scheduler.get_last_lr()[0])))
+        else:
+            record.append(weight.detach().numpy().copy())
+    return np.stack(record)
+
+
+def _ms_steps(case: Case, params: dict[str, object], arrays: list[np.ndarray]) -> np.ndarray:
+    """The same on the MindSpore side, where an optimizer is called with the gradients."""
+    import mindspore
+
+    weight = mindspore.Parameter(mindspore.Tensor(arrays[0]), name="w")
+    namespace = {**_namespace(params), "params": [weight]}
+    if case.kind == "scheduler":
+        opt = namespace["opt"] = mindspore.experimental.optim.SGD([weight], lr=0.1)
+        scheduler = eval(case.ms_expr, namespace)
+    else:
+        opt = eval(case.ms_expr, namespace)
+    record = []
+    for grad in arrays[1]:
+        opt((mindspore.Tensor(grad),))
+        if case.kind == "scheduler":
+            scheduler.step()
+            record.append(np.asarray(float(_ms_np(scheduler.get_last_lr()[0]))))
+        else:
+            record.append(weight.asnumpy().copy())
+    return np.stack(record)
 
 
 def _side(side: str, thunk: Callable[[], Any]) -> Any:
@@ -270,10 +310,18 @@ def _ms_np(m: Any) -> np.ndarray:
 
 
 def _torch_grads(
-    fn: Callable[..., Any], arrays: list[np.ndarray], positions: list[int], cot: list[np.ndarray]
+    fn: Callable[..., Any],
+    arrays: list[np.ndarray],
+    positions: list[int],
+    cot: list[np.ndarray],
+    weights: Sequence[tuple[str, str]] = (),
 ) -> list[np.ndarray]:
+    """Gradients of sum(output * cotangent) for the inputs at ``positions``, then for the
+    layer parameters named in ``weights``."""
     import torch
 
+    if weights:
+        fn.zero_grad()  # type: ignore[attr-defined]
     inputs = _torch_inputs(arrays, positions)
     outs = _flatten(fn(*inputs))
     total = sum(
@@ -282,11 +330,17 @@ def _torch_grads(
         if o.is_floating_point()
     )
     total.backward()  # type: ignore[union-attr]
-    return [inputs[i].grad.numpy() for i in positions]  # type: ignore[union-attr]
+    grads = [inputs[i].grad.numpy() for i in positions]  # type: ignore[union-attr]
+    named = dict(fn.named_parameters()) if weights else {}  # type: ignore[attr-defined]
+    return grads + [named[t].grad.detach().numpy() for t, _ in weights]
 
 
 def _ms_grads(
-    fn: Callable[..., Any], arrays: list[np.ndarray], positions: list[int], cot: list[np.ndarray]
+    fn: Callable[..., Any],
+    arrays: list[np.ndarray],
+    positions: list[int],
+    cot: list[np.ndarray],
+    weights: Sequence[tuple[str, str]] = (),
 ) -> list[np.ndarray]:
     import mindspore
 
@@ -299,8 +353,10 @@ def _ms_grads(
         ]
         return sum(terms[1:], terms[0])
 
-    grads = mindspore.grad(weighted, grad_position=tuple(positions))(*_ms_inputs(arrays))
-    return [_ms_np(g) for g in _flatten(grads)]
+    named = dict(fn.parameters_and_names()) if weights else {}  # type: ignore[attr-defined]
+    params = [named[m] for _, m in weights] or None
+    grad_fn = mindspore.grad(weighted, grad_position=tuple(positions) or None, weights=params)
+    return [_ms_np(g) for g in _flatten(grad_fn(*_ms_inputs(arrays)))]
 
 
 def _compare(

@@ -10,68 +10,18 @@ The parent never imports torch or MindSpore.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import multiprocessing
-import os
 from collections.abc import Iterable, Iterator
-from dataclasses import fields
-from importlib import metadata
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from pathlib import Path
 from types import TracebackType
 
 from apiscan.verify.cases import Case
-from apiscan.verify.harness import CaseResult
+from apiscan.verify.results import CaseResult, ResultCache, framework_versions
 
-#: Bump when the harness changes what a result means, so that old cache entries are ignored.
-RESULT_FORMAT = 1
 DEFAULT_TIMEOUT = 120.0
 #: Statuses after which the child is replaced (see the module docstring).
 _RESTART_AFTER = frozenset({"error", "skipped"})
-
-
-def framework_versions() -> tuple[str, str]:
-    """Installed torch and MindSpore versions, read from package metadata without importing
-    them (``"absent"`` when one is missing)."""
-
-    def version(name: str) -> str:
-        try:
-            return metadata.version(name)
-        except metadata.PackageNotFoundError:
-            return "absent"
-
-    return version("torch"), version("mindspore")
-
-
-class ResultCache:
-    """One JSON file per (case, spec hash, torch version, MindSpore version, device, dtype):
-    a scan can show verification results without re-running anything."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-
-    def key(self, case: Case, device: str, dtype: str) -> str:
-        torch_version, ms_version = framework_versions()
-        parts = [str(RESULT_FORMAT), case.case_id, case.spec_hash(), torch_version, ms_version]
-        return hashlib.sha256("\0".join([*parts, device, dtype]).encode()).hexdigest()[:32]
-
-    def get(self, case: Case, device: str, dtype: str) -> CaseResult | None:
-        path = self.directory / f"{self.key(case, device, dtype)}.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        names = {f.name for f in fields(CaseResult)}
-        return CaseResult(**data) if set(data) == names else None
-
-    def put(self, case: Case, result: CaseResult) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / f"{self.key(case, result.device, result.dtype)}.json"
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result.to_dict(), sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
 
 
 def default_cache() -> ResultCache:

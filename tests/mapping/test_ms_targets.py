@@ -111,3 +111,26 @@ def test_generator_writes_the_shipped_file(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert (data / "ms_targets.csv").read_bytes() == TARGETS_CSV.read_bytes()
+
+
+def test_shipped_name_index_is_what_the_generator_writes(tmp_path: Path) -> None:
+    """``mapping_data/ms_api`` (same-name candidates) is fresh for the installed MindSpore;
+    ``--check`` compares without writing and fails on a stale copy."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "gen_ms_names.py"
+    check = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=300
+    )
+    assert check.returncode == 0, check.stderr
+    stale = tmp_path / "data"
+    (stale / "ms_api").mkdir(parents=True)
+    for shipped in (MAPPING_DATA_DIR / "ms_api").glob("*.json"):
+        data = json.loads(shipped.read_text(encoding="utf-8"))
+        data["namespaces"]["mindspore:Tensor"].remove("clone")
+        (stale / "ms_api" / shipped.name).write_text(json.dumps(data), encoding="utf-8")
+    again = subprocess.run(
+        [sys.executable, str(script), "--check", "--data-dir", str(stale)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 1 and "stale" in again.stderr

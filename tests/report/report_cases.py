@@ -21,6 +21,7 @@ from apiscan.model import (
     ScanResult,
     ShapeFinding,
     Span,
+    Substitution,
     namespace_of,
 )
 
@@ -461,6 +462,29 @@ def mixed() -> ScanResult:
             scope="host",
             function="main",
         ),
+        api(
+            "tinydet/ema.py",
+            9,
+            13,
+            "torch.Tensor.add_",
+            "candidate",
+            target="mindspore.Tensor.add_",
+            note="not in the mapping table; MindSpore 2.10.0 has mindspore.Tensor.add_ of the "
+            "same name (unverified: a same name does not prove the same behaviour)",
+            confidence="probable",
+            function="ModelEMA.update",
+        ),
+        api(
+            "tinydet/ema.py",
+            11,
+            17,
+            "torch.Tensor.clone",
+            "verified",
+            target="mindspore.Tensor.clone",
+            note="mindspore.Tensor.clone (same name; not in the mapping table) passed its "
+            "micro-test torch.Tensor.clone",
+            function="ModelEMA.update",
+        ),
         error("tinydet/broken.py", 4, "E003", "invalid syntax (<unknown>, line 4) | print x"),
         error("tinydet/legacy|old.py", 1, "E002", "'utf-8' codec can't decode byte 0xff"),
         error("tinydet/legacy|old.py", 9, "E009", "internal error: RecursionError in resolve"),
@@ -475,8 +499,51 @@ def mixed() -> ScanResult:
         FileSummary("tinydet/broken.py", 7, 0, 1),
         FileSummary("tinydet/legacy|old.py", 0, 0, 2),
         FileSummary("tinydet/__init__.py", 3, 0, 0),
+        FileSummary("tinydet/ema.py", 14, 2, 0),
     ]
-    return result(files, findings)
+    return replace(result(files, findings), substitutions=SUBSTITUTIONS)
+
+
+#: One substitution per verification outcome the reports distinguish.
+SUBSTITUTIONS = (
+    Substitution(
+        api="torch.Tensor.clone",
+        case_id="torch.Tensor.clone",
+        strategy="same-name",
+        ms_expr="x.clone()",
+        note="",
+        verification="pass",
+        max_abs=0.0,
+        threshold=1e-5,
+        device="CPU",
+        dtype="float32",
+        mindspore_version="2.10.0",
+    ),
+    Substitution(
+        api="torch.nn.Conv2d",
+        case_id="torch.nn.Conv2d[padding_mode=reflect]",
+        strategy="composed",
+        ms_expr="msnn.Conv2d(3, 4, 3, pad_mode='valid')(ops.pad(x, (1, 1, 1, 1), mode='reflect'))",
+        note="Reflect padding first, then a valid convolution | weights copied",
+        verification="fail",
+        max_abs=0.125,
+        threshold=1e-5,
+        device="CPU",
+        dtype="float32",
+        mindspore_version="2.10.0",
+    ),
+    Substitution(
+        api="torch.nn.functional.grid_sample",
+        case_id="torch.nn.functional.grid_sample",
+        strategy="mapped",
+        ms_expr="ops.grid_sample(x, grid, align_corners=False)",
+        note="",
+        verification="not run",
+        threshold=1e-5,
+        device="CPU",
+        dtype="float32",
+    ),
+)
 
 
 def empty() -> ScanResult:

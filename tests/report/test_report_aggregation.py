@@ -69,7 +69,7 @@ def test_file_table_joins_summaries_and_findings(mixed_result: ScanResult) -> No
     table = file_table(mixed_result, api_frame(mixed_result))
     assert table.quiet_files == 2  # tinydet/__init__.py, and train.py (dynamic shapes only)
     by_path = {row.path: row for row in table.rows}
-    assert by_path["tinydet/head.py"] == FileRow("tinydet/head.py", 61, 7, 4, 1, 2, 0, 0)
+    assert by_path["tinydet/head.py"] == FileRow("tinydet/head.py", 61, 7, (4, 0, 1, 0, 2, 0), 0)
     assert "tinydet/train.py" not in by_path  # dynamic shapes only: listed in their own section
     assert by_path["tinydet/legacy|old.py"].errors == 2
     assert [row.path for row in table.rows] == sorted(by_path)
@@ -82,8 +82,8 @@ def test_file_known_only_from_findings_gets_a_row_without_lines() -> None:
     )
     rows = file_table(res, api_frame(res)).rows
     assert rows == (
-        FileRow("a.py", 10, 1, 0, 0, 1, 0, 0),
-        FileRow("gone.py", None, 0, 0, 0, 0, 0, 1),
+        FileRow("a.py", 10, 1, (0, 0, 0, 0, 1, 0), 0),
+        FileRow("gone.py", None, 0, (0,) * 6, 1),
     )
 
 

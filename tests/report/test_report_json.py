@@ -51,7 +51,7 @@ def test_document_layout_and_key_order(mixed_result: ScanResult) -> None:
     assert text.endswith("}\n") and "módulo_ß" in text  # UTF-8, not \u escapes
     doc = _doc(mixed_result)
     assert list(doc) == [
-        "schema_version", "tool", "mapping", "root", "summary", "files", "findings"
+        "schema_version", "tool", "mapping", "root", "summary", "files", "findings", "substitutions"
     ]  # fmt: skip
     assert doc["tool"] == {"name": "apiscan", "version": "0.1.0"}
     assert doc["summary"] == mixed_result.summary()
@@ -104,7 +104,7 @@ def test_dynamic_shape_findings_carry_every_field(mixed_result: ScanResult) -> N
     }
     mask = next(f for f in shapes if f["rule"] == "DS104")
     assert (mask["api"], mask["mindspore_api"], mask["backends"]) == ("", None, [])
-    assert doc["schema_version"] == SCHEMA_VERSION == "1.1"
+    assert doc["schema_version"] == SCHEMA_VERSION == "1.2"
     assert doc["summary"]["dynamic_shape"]["by_rule"] == {
         "DS101": 3,
         "DS104": 3,
@@ -199,7 +199,7 @@ def test_validation_error_names_the_field_that_is_wrong(mixed_result: ScanResult
         validate_json(doc)
     assert raised.value.problems == [
         f"$.findings[{index}].status: 'partial' is not one of "
-        "['missing', 'different', 'consistent', 'unknown']"
+        "['missing', 'candidate', 'different', 'verified', 'consistent', 'unknown']"
     ]
 
 

@@ -21,7 +21,7 @@ def test_every_table_row_has_as_many_cells_as_its_header(mixed_result: ScanResul
     tables = [block for block in text.split("\n\n") if block.startswith("|")]
     # summary 4, namespaces, top missing, top different, 7 functions with dynamic shapes,
     # suggested rewrites, files, errors
-    assert len(tables) == 17
+    assert len(tables) == 19
     for table in tables:
         widths = {len(_SEPARATOR.findall(row)) for row in table.splitlines()}
         assert len(widths) == 1, table
@@ -65,6 +65,6 @@ def test_dynamic_shape_section_groups_by_file_then_function(mixed_result: ScanRe
 
 def test_summary_counts_by_scope_and_severity(mixed_result: ScanResult) -> None:
     text = get_reporter("markdown").render(mixed_result)
-    assert "| network | 11 | 6 |\n| data | 2 | 2 |\n| host | 5 | 2 |" in text
+    assert "| network | 11 | 6 |\n| data | 2 | 2 |\n| host | 7 | 2 |" in text
     assert "| high | 5 |\n| medium | 2 |\n| low | 3 |" in text
     assert "| dynamic-shape findings | 10 |" in text

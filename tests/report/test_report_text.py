@@ -89,5 +89,5 @@ def test_summary_counts_by_scope_and_severity(mixed_result: ScanResult) -> None:
     assert "Dynamic shape: 10 findings\n" in summary
     rows = [line.split() for line in summary.splitlines()]
     assert ["network", "11", "6"] in rows and ["data", "2", "2"] in rows
-    assert ["host", "5", "2"] in rows
+    assert ["host", "7", "2"] in rows
     assert ["high", "5"] in rows and ["medium", "2"] in rows and ["low", "3"] in rows

@@ -8,7 +8,7 @@ import pytest
 
 from apiscan.cli.verify import render, run_verify, select
 from apiscan.verify.catalogue import CASES
-from apiscan.verify.harness import CaseResult
+from apiscan.verify.results import CaseResult
 
 
 def _result(case_id: str, status: str, max_abs: float | None, detail: str = "") -> CaseResult:

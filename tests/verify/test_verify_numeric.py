@@ -11,7 +11,8 @@ import pytest
 
 from apiscan.verify.cases import Case, InputSpec
 from apiscan.verify.catalogue import cases_for
-from apiscan.verify.runner import ResultCache, Runner
+from apiscan.verify.results import ResultCache
+from apiscan.verify.runner import Runner
 
 pytest.importorskip("torch")
 pytest.importorskip("mindspore")
@@ -80,3 +81,39 @@ def test_results_are_cached(runner: Runner, tmp_path: Path) -> None:
     assert again == first and runner.children_started == started
     assert len(list(tmp_path.glob("*.json"))) == 1
     assert cache.get(replace(RELU, threshold=1e-6), "CPU", "float32") is None
+
+
+def test_optimizer_and_scheduler_cases_step_both_sides(runner: Runner) -> None:
+    [adam, sgd_nn] = [
+        c for c in cases_for("torch.optim.Adam") if c.pattern in ("", "mindspore.nn.Adam")
+    ]
+    [steplr] = cases_for("torch.optim.lr_scheduler.StepLR")
+    results = runner.run([adam, sgd_nn, steplr])
+    assert [r.status for r in results] == ["pass"] * 3, [r.detail for r in results]
+    # a MindSpore optimizer with another learning rate diverges from the first step on
+    wrong = replace(adam, pattern="wrong lr", ms_expr=adam.ms_expr.replace("lr=0.01", "lr=0.02"))
+    [result] = runner.run([wrong])
+    assert result.status == "fail" and result.max_abs is not None and result.max_abs > 1e-3
+
+
+def test_an_optimizer_that_changes_nothing_is_an_error(runner: Runner) -> None:
+    [adam] = [c for c in cases_for("torch.optim.Adam") if c.pattern == ""]
+    frozen = replace(adam, pattern="lr 0", torch_expr="torch.optim.SGD(params, lr=0.0)")
+    [result] = runner.run([frozen])
+    assert result.status == "error" and "changed nothing" in result.detail
+
+
+def test_layer_parameter_gradients_are_compared(runner: Runner) -> None:
+    [linear] = cases_for("torch.nn.Linear")
+    [ok] = runner.run([linear])
+    assert ok.status == "pass" and ok.grad_checked
+    # Same forward, but MindSpore's weight is frozen: only the weight gradient can tell.
+    frozen = replace(
+        linear,
+        pattern="frozen weight",
+        ms_expr="(lambda c: (setattr(c.weight, 'requires_grad', False), c)[1])"
+        "(mint.nn.Linear(5, 3))",
+    )
+    [result] = runner.run([frozen])
+    assert result.status == "fail", result
+    assert result.worst == "default grad output 1"  # outputs: input grad, weight, bias

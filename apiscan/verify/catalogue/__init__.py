@@ -7,7 +7,15 @@ scan can read the substitutions cheaply.
 from __future__ import annotations
 
 from apiscan.verify.cases import Case
-from apiscan.verify.catalogue import functional, layers, nn_extra, seed_examples, tensor_math
+from apiscan.verify.catalogue import (
+    everyday,
+    functional,
+    layers,
+    nn_extra,
+    optim,
+    seed_examples,
+    tensor_math,
+)
 
 CASES: tuple[Case, ...] = (
     *seed_examples.CASES,
@@ -15,6 +23,8 @@ CASES: tuple[Case, ...] = (
     *layers.CASES,
     *tensor_math.CASES,
     *nn_extra.CASES,
+    *optim.CASES,
+    *everyday.CASES,
 )
 
 

@@ -70,7 +70,7 @@ CASES: tuple[Case, ...] = (
         "mapped",
         (floats("x", 3, 4),),
         pattern="p=0",
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -79,7 +79,7 @@ CASES: tuple[Case, ...] = (
         "mint.nn.ReLU()",
         "mapped",
         (floats("x", 3, 4),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -88,7 +88,7 @@ CASES: tuple[Case, ...] = (
         "mint.nn.GELU()",
         "mapped",
         (floats("x", 3, 4),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -97,7 +97,7 @@ CASES: tuple[Case, ...] = (
         "mint.nn.Softmax(dim=-1)",
         "mapped",
         (floats("x", 3, 4),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(

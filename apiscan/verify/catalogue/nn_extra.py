@@ -47,7 +47,7 @@ def _activation(name: str, ms_cls: str, args: str = "", low: float = -3.0) -> Ca
         f"{ms_cls}({args})",
         "mapped",
         (floats("x", 3, 5, low=low, high=3.0),),
-        layer=True,
+        kind="layer",
         grad=True,
     )
 
@@ -82,7 +82,7 @@ def _loss(
         "mapped",
         inputs,
         pattern=pattern,
-        layer=True,
+        kind="layer",
         grad=True,
         note=note,
     )
@@ -120,7 +120,7 @@ _LAYERS: tuple[Case, ...] = (
         "msnn.MaxPool1d(kernel_size=2, stride=2)",
         "mapped",
         (floats("x", 2, 3, 8),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -130,7 +130,7 @@ _LAYERS: tuple[Case, ...] = (
         "mapped",
         (_IMAGE,),
         pattern="padding=1",
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -139,7 +139,7 @@ _LAYERS: tuple[Case, ...] = (
         "mint.nn.AvgPool2d(2)",
         "mapped",
         (_IMAGE,),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -149,7 +149,7 @@ _LAYERS: tuple[Case, ...] = (
         "mapped",
         (floats("x", 2, 3, 7, 5),),
         pattern="output_size=(3, 2)",
-        layer=True,
+        kind="layer",
         grad=True,
         note="7 -> 3 and 5 -> 2 give overlapping, uneven windows.",
     ),
@@ -159,7 +159,7 @@ _LAYERS: tuple[Case, ...] = (
         "mint.nn.AdaptiveAvgPool1d(3)",
         "mapped",
         (floats("x", 2, 3, 7),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -169,7 +169,7 @@ _LAYERS: tuple[Case, ...] = (
         "mapped",
         (floats("x", 2, 3, 4, 4),),
         variants=(Variant("nearest", (("mode", "nearest"),)),),
-        layer=True,
+        kind="layer",
         grad=True,
         note="scale_factor must be a float for MindSpore: an int 2 raises TypeError "
         "(UpsampleNearest2D wants float scales) where torch accepts it.",
@@ -180,7 +180,7 @@ _LAYERS: tuple[Case, ...] = (
         "msnn.PixelShuffle(2)",
         "mapped",
         (floats("x", 2, 8, 3, 3),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -189,7 +189,7 @@ _LAYERS: tuple[Case, ...] = (
         "mint.nn.ZeroPad2d((1, 2, 0, 1))",
         "mapped",
         (floats("x", 2, 3, 4, 4),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     Case(
@@ -282,7 +282,7 @@ _LAYERS: tuple[Case, ...] = (
         "mapped",
         (floats("x", 3, 4),),
         pattern="eval",
-        layer=True,
+        kind="layer",
         grad=True,
         note="In eval mode dropout is the identity whatever the rate.",
     ),
@@ -292,7 +292,7 @@ _LAYERS: tuple[Case, ...] = (
         "mint.nn.Unfold(kernel_size=2, stride=2)",
         "mapped",
         (floats("x", 2, 3, 4, 4),),
-        layer=True,
+        kind="layer",
         grad=True,
     ),
     _activation("Hardswish", "mint.nn.Hardswish"),
