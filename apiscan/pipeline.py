@@ -116,6 +116,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         table.version,
         table.merged,
         repr((walk_errors, read_errors)),
+        _candidate_index_version(),
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -151,6 +152,14 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
     return result, analyses if keep_facts else None
+
+
+def _candidate_index_version() -> str:
+    """Which MindSpore name index made the candidates (part of the whole-result key)."""
+    from apiscan.mapping.candidates import load_candidates
+
+    index = load_candidates()
+    return index.mindspore_version if index else "none"
 
 
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:

@@ -11,10 +11,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apiscan import __version__
 
-SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify")
+if TYPE_CHECKING:
+    from apiscan.model import ScanResult
+
+SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify", "stub")
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}
 
@@ -53,7 +57,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "--fail-on",
         choices=sorted(FAIL_ON),
         default=None,
-        help="exit 1 if any finding has this status (different includes missing)",
+        help="exit 1 if any finding has this status (different includes missing and candidate)",
     )
     p.add_argument(
         "-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)"
@@ -77,6 +81,25 @@ def _scan_parser() -> argparse.ArgumentParser:
         "--no-dynamic-shape",
         action="store_true",
         help="skip the dynamic-shape rules (API coverage only)",
+    )
+    p.add_argument(
+        "--stubs",
+        metavar="DIR",
+        default=None,
+        help="also write a custom-op scaffold and its failing test for every missing API "
+        "used (see 'apiscan stub'; needs torch)",
+    )
+    p.add_argument(
+        "--verify-device",
+        choices=("CPU", "GPU", "Ascend"),
+        default="CPU",
+        help="whose cached micro-test results (apiscan verify) the report shows (default CPU)",
+    )
+    p.add_argument(
+        "--verify-dtype",
+        choices=("float32", "float16"),
+        default="float32",
+        help="the dtype of those results (default float32)",
     )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
@@ -118,6 +141,8 @@ def run_scan(argv: list[str]) -> int:
         dynamic_shape=not args.no_dynamic_shape,
         progress=not args.no_progress and sys.stderr.isatty(),
         warmup=prepare_hook(reporter),
+        verify_device=args.verify_device,
+        verify_dtype=args.verify_dtype,
     )
     try:
         result = scan(options)
@@ -131,11 +156,127 @@ def run_scan(argv: list[str]) -> int:
             return _usage_error(f"cannot write {args.output}: {exc.strerror or exc}")
     else:
         sys.stdout.write(text)
+    if args.stubs and not _write_stubs(result, Path(args.stubs)):
+        return 2
     if args.fail_on:
         bad = FAIL_ON[args.fail_on]
         if any(f.status in bad for f in result.api_findings):
             return 1
     return 0
+
+
+#: Namespaces whose missing APIs compute on tensors, so that a custom op can stand in for
+#: them; ``torch.cuda.is_available`` or ``Module.eval`` need a different rewrite, not a kernel.
+STUB_NAMESPACES = frozenset(
+    {
+        "torch",
+        "torch.Tensor",
+        "torch.nn",
+        "torch.nn.functional",
+        "torch.linalg",
+        "torch.fft",
+        "torch.special",
+    }
+)
+#: Autograd and process-state APIs in those namespaces: not computations either.
+NOT_OPS = frozenset(
+    {
+        "torch.Tensor.backward",
+        "torch.Tensor.detach",
+        "torch.Tensor.detach_",
+        "torch.Tensor.requires_grad_",
+        "torch.Tensor.register_hook",
+        "torch.Tensor.retain_grad",
+        "torch.Tensor.cpu",
+        "torch.Tensor.cuda",
+        "torch.Tensor.record_stream",
+        "torch.Tensor.pin_memory",
+        "torch.Tensor.share_memory_",
+        "torch.Tensor.data_ptr",
+    }
+)
+_STATE_PREFIXES = ("torch.set_", "torch.get_", "torch.is_", "torch.use_", "torch.manual_seed")
+
+
+#: nn classes that hold or run other modules rather than compute.
+_CONTAINERS = frozenset(
+    {
+        "Module",
+        "ModuleList",
+        "ModuleDict",
+        "Sequential",
+        "ParameterList",
+        "ParameterDict",
+        "DataParallel",
+        "Parameter",
+    }
+)
+
+
+def _is_op_name(api: str, namespace: str) -> bool:
+    """One name directly in its namespace (``torch.special.i0e``, ``torch.Tensor.cumprod``),
+    not a member of a class (``torch.GradScaler.step``) or of a sub-package
+    (``torch.hub.load_state_dict_from_url``), and not an nn container."""
+    tail = api[len(namespace) + 1 :]
+    # torch.LongTensor and friends are legacy constructors, a dtype matter.
+    return "." not in tail and tail not in _CONTAINERS and not tail.endswith("Tensor")
+
+
+def stub_candidates(result: ScanResult) -> tuple[list[str], list[str]]:
+    """The missing APIs ``--stubs`` scaffolds (called as ops, in a computing namespace) and
+    the missing ones it leaves out, both sorted."""
+    from apiscan.model import namespace_of
+
+    missing = sorted({f.api for f in result.api_findings if f.status == "missing"})
+    called = {
+        f.api
+        for f in result.api_findings
+        if f.status == "missing" and f.usage in ("call", "operator")
+    }
+    wanted = [
+        api
+        for api in missing
+        if api in called
+        and namespace_of(api) in STUB_NAMESPACES
+        and _is_op_name(api, namespace_of(api))
+        and api not in NOT_OPS
+        and not api.startswith(_STATE_PREFIXES)
+    ]
+    return wanted, [api for api in missing if api not in wanted]
+
+
+def _write_stubs(result: ScanResult, out_dir: Path) -> bool:
+    """Scaffolds for the scan's missing ops (after the report, which they never hold up);
+    a summary on stderr. False when the stubs could not be written at all."""
+    apis, left_out = stub_candidates(result)
+    if out_dir.exists() and not out_dir.is_dir():
+        print(f"apiscan: error: --stubs: not a directory: {out_dir}", file=sys.stderr)
+        return False
+    try:
+        from apiscan.stub import write_stubs
+
+        results = write_stubs(apis, out_dir)
+    except ImportError as exc:
+        print(f"apiscan: error: --stubs needs torch ({exc})", file=sys.stderr)
+        return False
+    made = [r for r in results if not r.skipped]
+    kept = sum(len(r.kept) for r in results)
+    print(
+        f"apiscan: custom-op stubs for {len(made)} missing API(s) in {out_dir}"
+        + (f"; {kept} edited file(s) kept" if kept else ""),
+        file=sys.stderr,
+    )
+    for r in results:
+        if r.skipped:
+            print(f"apiscan: no stub for {r.api}: {r.skipped}", file=sys.stderr)
+    if left_out:
+        print(
+            f"apiscan: {len(left_out)} other missing API(s) are not tensor computations "
+            f"(device, autograd, module or optimizer state...), so no custom op: "
+            + ", ".join(left_out),
+            file=sys.stderr,
+        )
+    return True
 
 
 def run_mapping(argv: list[str]) -> int:
@@ -166,6 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         from apiscan.cli.verify import run_verify
 
         return run_verify(argv[1:])
+    if argv and argv[0] == "stub":
+        from apiscan.cli.stub import run_stub
+
+        return run_stub(argv[1:])
     if argv and argv[0] == "review":
         from apiscan.cli.review import run_review
 
