@@ -20,7 +20,7 @@ from apiscan.verify.cases import Case
 Status = str  # "pass" | "fail" | "error" | "skipped"
 STATUSES = ("pass", "fail", "error", "skipped")
 #: Bump when the harness changes what a result means, so that old cache entries are ignored.
-RESULT_FORMAT = 2
+RESULT_FORMAT = 3
 
 
 @dataclass(frozen=True)

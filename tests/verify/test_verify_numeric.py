@@ -117,3 +117,11 @@ def test_layer_parameter_gradients_are_compared(runner: Runner) -> None:
     [result] = runner.run([frozen])
     assert result.status == "fail", result
     assert result.worst == "default grad output 1"  # outputs: input grad, weight, bias
+
+
+def test_float16_runs_with_its_threshold_and_skips_missing_torch_kernels() -> None:
+    with Runner("CPU", "float16", timeout=60) as half:
+        relu, cdist = half.run([RELU, *cases_for("torch.cdist")[:1]])
+    assert relu.status == "pass" and relu.dtype == "float16" and relu.threshold == 1e-3
+    assert cdist.status == "skipped"
+    assert cdist.detail.startswith("no torch float16 kernel on CPU")
