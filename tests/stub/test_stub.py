@@ -47,7 +47,9 @@ IMPLEMENTATIONS = {
 def _pytest(directory: Path, *files: str) -> subprocess.CompletedProcess[str]:
     """The generated tests, run the way the engineer runs them: from the output directory."""
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files],
+        # -rN: no short summary, whose length depends on $CI (pytest stops truncating there),
+        # so that messages are counted once per failure.
+        [sys.executable, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider", *files],
         cwd=directory,
         capture_output=True,
         text=True,
