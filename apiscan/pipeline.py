@@ -166,9 +166,9 @@ def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
     """Substitutions and micro-test results for what the scan found (after the scan cache:
     they change when ``apiscan verify`` runs, not when the code does)."""
     from apiscan.verify.lookup import link
-    from apiscan.verify.results import ResultCache
+    from apiscan.verify.results import cache_in
 
-    cache = ResultCache(options.cache_dir / "verify") if options.cache_dir else None
+    cache = cache_in(options.cache_dir) if options.cache_dir else None
     return link(result, cache, options.verify_device, options.verify_dtype)
 
 

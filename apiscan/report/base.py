@@ -13,6 +13,7 @@ the first look-up rather than at import time, because some of them pull in heavy
 from __future__ import annotations
 
 import importlib
+from collections import Counter
 from collections.abc import Callable
 from typing import Protocol, cast
 
@@ -106,3 +107,9 @@ def best_substitution(subs: tuple[Substitution, ...]) -> Substitution | None:
     if not subs:
         return None
     return min(subs, key=lambda s: _VERIFICATION_RANK.get(s.verification, 5))
+
+
+def substitution_tally(subs: tuple[Substitution, ...]) -> str:
+    """ "1 fail, 2 pass": how many substitutions have each verification result."""
+    counts = Counter(s.verification for s in subs)
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))

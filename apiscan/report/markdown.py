@@ -9,13 +9,18 @@ or path cannot break a table.
 from __future__ import annotations
 
 import textwrap
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
-from apiscan.report.base import best_substitution, register, shape_severities, shape_total
+from apiscan.report.base import (
+    best_substitution,
+    register,
+    shape_severities,
+    shape_total,
+    substitution_tally,
+)
 
 if TYPE_CHECKING:
     from apiscan.report import aggregation
@@ -339,8 +344,7 @@ def _substitutions(result: ScanResult) -> str:
             for s in subs
         ),
     )
-    counts = Counter(s.verification for s in subs)
-    tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    tally = substitution_tally(subs)
     return f"{title}\n\n{table}\n\nMicro-tests: {tally}. Run them with `apiscan verify API ...`."
 
 

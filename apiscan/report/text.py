@@ -8,14 +8,19 @@ stay copyable); notes are shortened with an ellipsis.
 from __future__ import annotations
 
 import textwrap
-from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 from tabulate import tabulate
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
-from apiscan.report.base import best_substitution, register, shape_severities, shape_total
+from apiscan.report.base import (
+    best_substitution,
+    register,
+    shape_severities,
+    shape_total,
+    substitution_tally,
+)
 
 if TYPE_CHECKING:
     from apiscan.report import aggregation
@@ -146,8 +151,7 @@ def _substitutions(result: ScanResult) -> str:
         lines.append(_wrap(f"{sub.case_id}  [{sub.strategy}]"))
         lines.append(_wrap(f"{_INDENT}MindSpore: {sub.ms_expr}"))
         lines.append(_wrap(f"{_INDENT}{sub.describe()}"))
-    counts = Counter(s.verification for s in subs)
-    tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    tally = substitution_tally(subs)
     lines.append(f"Micro-tests: {tally}. Run them with: apiscan verify API ...")
     return "\n".join(lines)
 

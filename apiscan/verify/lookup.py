@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from apiscan.model import ApiFinding, ScanResult, Substitution
-from apiscan.verify.cases import Case
 from apiscan.verify.results import ResultCache
 
 #: Statuses whose APIs the report links to substitutions.
@@ -25,14 +24,11 @@ def substitutions(
     apis: Iterable[str], cache: ResultCache | None, device: str = "CPU", dtype: str = "float32"
 ) -> tuple[Substitution, ...]:
     """One row per catalogue case of each API, with its cached result or "not run"."""
-    from apiscan.verify.catalogue import CASES
+    from apiscan.verify.catalogue import cases_for
 
-    by_api: dict[str, list[Case]] = {}
-    for case in CASES:
-        by_api.setdefault(case.api, []).append(case)
     rows = []
     for api in sorted(set(apis)):
-        for case in by_api.get(api, ()):
+        for case in cases_for(api):
             result = cache.get(case, device, dtype) if cache is not None else None
             rows.append(
                 Substitution(

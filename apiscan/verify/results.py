@@ -91,3 +91,9 @@ class ResultCache:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(result.to_dict(), sort_keys=True), encoding="utf-8")
         tmp.replace(path)
+
+
+def cache_in(cache_dir: Path) -> ResultCache:
+    """The verification results kept under apiscan's cache directory (``<dir>/verify``):
+    where ``apiscan verify`` writes them and the scan reads them."""
+    return ResultCache(cache_dir / "verify")

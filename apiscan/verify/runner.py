@@ -17,7 +17,7 @@ from multiprocessing.process import BaseProcess
 from types import TracebackType
 
 from apiscan.verify.cases import Case
-from apiscan.verify.results import CaseResult, ResultCache, framework_versions
+from apiscan.verify.results import CaseResult, ResultCache, cache_in, framework_versions
 
 DEFAULT_TIMEOUT = 120.0
 #: Statuses after which the child is replaced (see the module docstring).
@@ -27,7 +27,7 @@ _RESTART_AFTER = frozenset({"error", "skipped"})
 def default_cache() -> ResultCache:
     from apiscan.cache import default_cache_dir
 
-    return ResultCache(default_cache_dir() / "verify")
+    return cache_in(default_cache_dir())
 
 
 def _serve(conn: Connection, device: str) -> None:

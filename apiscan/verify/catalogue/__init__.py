@@ -28,6 +28,12 @@ CASES: tuple[Case, ...] = (
 )
 
 
+_BY_API: dict[str, tuple[Case, ...]] = {}
+for _case in CASES:
+    _BY_API[_case.api] = (*_BY_API.get(_case.api, ()), _case)
+
+
 def cases_for(api: str) -> tuple[Case, ...]:
-    """The cases of one PyTorch API (all its argument patterns), in catalogue order."""
-    return tuple(c for c in CASES if c.api == api)
+    """The cases of one PyTorch API (all its argument patterns), in catalogue order; the
+    scan asks this for every API it links, so the answer is a dictionary lookup."""
+    return _BY_API.get(api, ())
