@@ -76,12 +76,25 @@ def scan(options: ScanOptions) -> ScanResult:
 def scan_with_facts(options: ScanOptions) -> tuple[ScanResult, list[FileAnalysis]]:
     """The scan plus the per-file facts it was built from (classes, calls, functions), for
     features on top of the results model such as the feasibility review."""
-    result, analyses = _scan(options, keep_facts=True)
+    result, analyses, _reexports = _scan(options, keep_facts=True)
     assert analyses is not None
     return result, analyses
 
 
-def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[FileAnalysis] | None]:
+def scan_for_context(
+    options: ScanOptions,
+) -> tuple[ScanResult, list[FileAnalysis], dict[str, str]]:
+    """:func:`scan_with_facts` plus the re-exports the second round used (found from the
+    first round's analyses, which the final ones cannot stand in for): what checking one
+    buffer as the CLI would needs (``apiscan.buffer``)."""
+    result, analyses, reexports = _scan(options, keep_facts=True)
+    assert analyses is not None
+    return result, analyses, reexports
+
+
+def _scan(
+    options: ScanOptions, keep_facts: bool
+) -> tuple[ScanResult, list[FileAnalysis] | None, dict[str, str]]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}
@@ -128,7 +141,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         stats["total_s"] = time.perf_counter() - t0
         if options.warmup is not None:
             options.warmup()
-        return _link_verification(replace(previous, stats=stats), options), None
+        return _link_verification(replace(previous, stats=stats), options), None, {}
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -152,7 +165,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     cache.close()
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
-    return result, analyses if keep_facts else None
+    return result, (analyses if keep_facts else None), reexports
 
 
 def _candidate_index_version() -> str:
