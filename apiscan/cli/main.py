@@ -36,7 +36,10 @@ def _scan_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", help="repository directory or Python file to scan")
     p.add_argument(
-        "-f", "--format", default="text", help="report format: text (default), json, csv, markdown"
+        "-f",
+        "--format",
+        default="text",
+        help="report format: text (default), json, csv, markdown, sarif",
     )
     p.add_argument("-o", "--output", help="write the report to this file instead of stdout")
     p.add_argument(
