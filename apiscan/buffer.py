@@ -21,9 +21,10 @@ import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from apiscan import __version__
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import FileAnalysis
-from apiscan.model import ScanResult
+from apiscan.model import MappingInfo, ScanResult
 from apiscan.pipeline import ClassTable, JoinContext, ScanOptions, assemble, scan_for_context
 
 #: Files whose presence marks a project's root (nearest ancestor wins), as ruff and pytest do.
@@ -84,9 +85,36 @@ class ProjectContext:
         self.join = JoinContext(analyses, self.table)
 
     @classmethod
-    def load(cls, options: ScanOptions) -> ProjectContext:
-        """Scan the project (per-file results from the cache where they are fresh)."""
-        return cls(options, *scan_for_context(options))
+    def load(cls, options: ScanOptions, isolated: bool = False) -> ProjectContext:
+        """Scan the project (per-file results from the cache where they are fresh).
+
+        ``isolated``: scan in a freshly spawned process. The scan forks its workers, and a
+        fork from a process running other threads (a language server's event loop and
+        readers) can deadlock the child on a lock some other thread held; a spawned child has
+        no other threads. Its records come back pickled.
+        """
+        if not isolated:
+            return cls(options, *scan_for_context(options))
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+            return cls(options, *pool.submit(scan_for_context, options).result())
+
+    @classmethod
+    def alone(cls, options: ScanOptions) -> ProjectContext:
+        """A context with no project files: buffers are checked on their own (what an editor
+        falls back to when the project scan fails)."""
+        from apiscan.mapping.store import load_table
+        from apiscan.resolve.torch_api import load_torch_api
+
+        table = load_table(options.ms_version)
+        mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
+        empty = ScanResult(
+            Path(options.path).as_posix(), __version__, mapping, (), (), load_torch_api().version
+        )
+        return cls(options, empty, [], {})
 
     def relpath(self, path: Path) -> str:
         """How the CLI names ``path`` when it scans this project (POSIX, relative)."""
