@@ -272,6 +272,8 @@ def test_unreadable_sources_are_clear_errors(
     argv = [
         "--sources",
         str(tmp_path / "none"),
+        "--retries",
+        "0",
         "--table",
         f"2.6={table.format(**values)}",
         "--out",
