@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
+from apiscan.config import Ignores
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
@@ -59,6 +60,8 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
+    ignores: Ignores = field(default_factory=Ignores)
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -117,6 +120,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         table.merged,
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
+        options.ignores,
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -146,7 +150,14 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
-    result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    result = join(
+        str(options.path),
+        analyses,
+        [*walk_errors, *read_errors],
+        table,
+        stats,
+        options.ignores,
+    )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     result = _link_verification(result, options)
@@ -428,6 +439,7 @@ def join(
     extra_errors: list[ErrorFinding],
     table: MappingTable,
     stats: dict[str, float],
+    ignores: Ignores | None = None,
 ) -> ScanResult:
     from apiscan.resolve.torch_api import load_torch_api
     from apiscan.scope.classify import ScopeMap
@@ -439,10 +451,13 @@ def join(
     shapes = _ShapeFindings(table, api)
     findings: list[Finding] = list(extra_errors)
     summaries = []
+    ignores = ignores or Ignores()
     for fa in analyses:
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
-            if not _is_suppressed(suppressed, hit.span.line, hit.rule):
+            if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
+                ignores and ignores.ignored(fa.path, hit.rule)
+            ):
                 findings.append(
                     shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
                 )
@@ -456,7 +471,11 @@ def join(
         n = 0
         for use in uses:
             finding = matcher.finding(fa.path, use)
-            if finding is not None and not _is_suppressed(suppressed, use.span.line, finding.rule):
+            if (
+                finding is not None
+                and not _is_suppressed(suppressed, use.span.line, finding.rule)
+                and not (ignores and ignores.ignored(fa.path, finding.rule))
+            ):
                 findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
                 n += 1
         for err in fa.errors:
