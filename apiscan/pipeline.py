@@ -62,6 +62,8 @@ class ScanOptions:
     verify_dtype: str = "float32"
     #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
     ignores: Ignores = field(default_factory=Ignores)
+    #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
+    respect_ignore: bool = True
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -89,7 +91,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes)
+    _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)

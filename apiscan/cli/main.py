@@ -78,6 +78,11 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="skip (and report) files larger than this: LibCST needs ~10 s per MB "
         "(default 1000000)",
     )
+    p.add_argument(
+        "--no-ignore",
+        action="store_true",
+        help="also scan what .gitignore / .ignore files ignore",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument(
         "--no-dynamic-shape",
@@ -125,6 +130,7 @@ def _settings(path: str | None, args: argparse.Namespace) -> Settings:
             "max-file-size": getattr(args, "max_file_size", None),
             "verify-device": getattr(args, "verify_device", None),
             "verify-dtype": getattr(args, "verify_dtype", None),
+            "respect-ignore-files": False if getattr(args, "no_ignore", False) else None,
         },
     )
 
@@ -171,6 +177,7 @@ def run_scan(argv: list[str]) -> int:
         verify_device=settings["verify-device"],
         verify_dtype=settings["verify-dtype"],
         ignores=settings.ignores(base),
+        respect_ignore=settings["respect-ignore-files"],
     )
     try:
         result = scan(options)
