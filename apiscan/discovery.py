@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.ignorefiles import IgnoreRules
 from apiscan.model import ErrorFinding, Span
+from apiscan.notebook import SUFFIX as NOTEBOOK_SUFFIX
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
 SKIP_DIRS: frozenset[str] = frozenset(
@@ -122,7 +123,7 @@ def discover(
     if root_path.is_file():
         base = root_path.parent.resolve()
         f = root_path.resolve()
-        modules, is_pkg = _module_names(base, f)
+        modules, is_pkg = _module_names(base, f) if f.suffix != NOTEBOOK_SUFFIX else ((), False)
         return base, [SourceFile(str(f), f.name, modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
@@ -178,7 +179,7 @@ def discover(
                     continue
                 inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
                 walk(Path(entry.path), child_rel, ancestors, inner)
-            elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
+            elif entry.name.endswith((".py", ".pyi", NOTEBOOK_SUFFIX)):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
                 p = Path(entry.path)
@@ -196,6 +197,8 @@ def discover(
                 if not regular:
                     continue
                 modules, is_pkg = _module_names(base, Path(d, entry.name))
+                if entry.name.endswith(NOTEBOOK_SUFFIX):
+                    modules, is_pkg = (), False  # a notebook is run, never imported
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
     walk(

@@ -6,7 +6,8 @@ ripgrep: every directory's ignore files apply to the paths below it, a deeper fi
 shallower one, ``.ignore`` overrides ``.gitignore`` in the same directory, and an ignored
 directory is not entered (nothing below it can be re-included). Above the scan root the files
 of the enclosing directories count too, up to the repository's top (the directory holding
-``.git``), plus ``.git/info/exclude`` there.
+``.git``), plus ``.git/info/exclude`` there, unless they ignore the scan root itself: a path
+named on the command line is scanned even inside an ignored directory (a virtualenv).
 """
 
 from __future__ import annotations
@@ -58,7 +59,14 @@ class IgnoreRules:
                 lines = _lines(top / ".git" / "info" / "exclude") + lines
             if lines:
                 layers.append(_Layer(_below(directory, top), GitIgnoreSpec.from_lines(lines)))
-        return cls(_below(root, top), tuple(layers))
+        rules = cls(_below(root, top), tuple(layers))
+        # A scan root that the enclosing files ignore (a virtualenv's site-packages, a
+        # vendored tree) was named on purpose: scan it with only its own ignore files.
+        above = cls("", tuple(layer for layer in layers if layer.base != rules.root))
+        if any(above.ignored(_below(d, top).rstrip("/"), True) for d in chain[:-1]):
+            own = _read_rules(root)
+            return cls("", (_Layer("", GitIgnoreSpec.from_lines(own)),) if own else ())
+        return rules
 
     def enter(self, directory: Path, rel: str) -> IgnoreRules:
         """The rules inside ``directory`` (``rel``: its POSIX path below the scan root)."""

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -130,6 +130,9 @@ class ApiFinding:
     unsupported_params: tuple[str, ...] = ()
     target_exists: bool | None = None
     scope: str = "host"
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["api"] = "api"
 
@@ -137,8 +140,8 @@ class ApiFinding:
     def rule(self) -> str:
         return API_RULES[self.status]
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.api)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.api)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +152,9 @@ class ErrorFinding:
     span: Span
     code: str
     message: str
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["error"] = "error"
 
@@ -156,8 +162,8 @@ class ErrorFinding:
     def rule(self) -> str:
         return self.code
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,14 +188,23 @@ class ShapeFinding:
     suggestion: str = ""
     mindspore_api: str | None = None
     backends: tuple[str, ...] = ()
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.rule)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.rule)
 
 
 Finding = ApiFinding | ErrorFinding | ShapeFinding
+
+
+def position(line: int, column: int | None = None, cell: int = 0) -> str:
+    """``12:5``, or in a notebook ``cell 3:12:5`` (the line counted within the cell)."""
+    where = f"{line}" if column is None else f"{line}:{column}"
+    return f"cell {cell}:{where}" if cell else where
 
 #: Stable rule ids for API findings (never reused; see ``apiscan rules`` later).
 API_RULES: dict[str, str] = {

@@ -455,6 +455,7 @@ def join(
     summaries = []
     ignores = ignores or Ignores()
     for fa in analyses:
+        first = len(findings)
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
             if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
@@ -482,6 +483,8 @@ def join(
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
+        if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
+            findings[first:] = [in_cell(f, fa.cells) for f in findings[first:]]
         summaries.append(FileSummary(fa.path, fa.lines, n, len(fa.errors)))
     findings.sort(key=lambda f: f.sort_key())
     summaries.sort(key=lambda s: s.path)
@@ -495,6 +498,19 @@ def join(
         torch_api_version=api.version,
         stats=stats,
     )
+
+
+def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
+    """A finding on a notebook's joined code, placed in its cell (a span reaching into a
+    later cell, only possible for a syntax error, is cut at the end of its first line)."""
+    span = finding.span
+    cell, line = cells[min(max(span.line, 1), len(cells)) - 1]
+    end_cell, end_line = cells[min(max(span.end_line, 1), len(cells)) - 1]
+    if end_cell == cell:
+        new = Span(line, span.column, end_line, span.end_column)
+    else:
+        new = Span(line, span.column, line, span.column)
+    return replace(finding, span=new, cell=cell)
 
 
 def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:

@@ -99,3 +99,12 @@ def test_a_file_named_on_the_command_line_is_scanned_even_if_ignored(tmp_path: P
     root = write_repo(tmp_path / "repo", {"gen/x.py": SRC})
     (root / ".gitignore").write_text("gen/\n")
     assert [f.relpath for f in discover(root / "gen" / "x.py")[1]] == ["x.py"]
+
+
+def test_a_scan_root_inside_an_ignored_directory_is_scanned(tmp_path: Path) -> None:
+    root = write_repo(tmp_path / "repo", {".venv/lib/site/m.py": SRC, ".venv/lib/site/x.pyc": ""})
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / ".gitignore").write_text(".venv/\n")
+    (root / ".venv" / "lib" / ".gitignore").write_text("site/skip.py\n")
+    (root / ".venv" / "lib" / "site" / "skip.py").write_text(SRC)
+    assert _paths(root / ".venv" / "lib") == ["site/m.py"]
