@@ -206,6 +206,7 @@ def position(line: int, column: int | None = None, cell: int = 0) -> str:
     where = f"{line}" if column is None else f"{line}:{column}"
     return f"cell {cell}:{where}" if cell else where
 
+
 #: Stable rule ids for API findings (never reused; see ``apiscan rules`` later).
 API_RULES: dict[str, str] = {
     "missing": "API001",
