@@ -220,3 +220,50 @@ def _clean(rel: str) -> str:
 
 def _walk_error(rel: str, code: str, message: str) -> ErrorFinding:
     return ErrorFinding(rel, Span(1, 1, 1, 1), code, message)
+
+
+def discover_many(
+    paths: list[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
+) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
+    """Several paths (files or directories, as a pre-commit hook passes them) as one scan.
+
+    The root is their deepest common directory, so reports name files relative to it (the
+    repository root when git hands over changed files). Directories are walked as by
+    :func:`discover`; files named explicitly are scanned unless ``excludes`` match them.
+    A file reached twice is listed once.
+    """
+    for path in paths:
+        if not Path(path).exists() and not Path(path).is_symlink():
+            raise DiscoveryError(f"path does not exist: {path}")
+    dirs = [Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent for p in paths]
+    base = Path(os.path.commonpath([str(d) for d in dirs]))
+    patterns = tuple(_normalise_pattern(p) for p in excludes)
+    found: dict[str, SourceFile] = {}
+    errors: list[ErrorFinding] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            root, files, walk_errors = discover(p, excludes, respect_ignore)
+            prefix = root.relative_to(base).as_posix()
+            prefix = "" if prefix == "." else f"{prefix}/"
+            for f in files:
+                modules, is_pkg = _module_names(base, Path(f.abspath))
+                if f.relpath.endswith(NOTEBOOK_SUFFIX):
+                    modules, is_pkg = (), False
+                found.setdefault(
+                    f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
+                )
+            errors += [
+                ErrorFinding(prefix + e.path, e.span, e.code, e.message) for e in walk_errors
+            ]
+            continue
+        resolved = p.resolve()
+        rel = resolved.relative_to(base).as_posix()
+        if patterns and _excluded(rel, patterns):
+            continue
+        if p.suffix == NOTEBOOK_SUFFIX:
+            modules, is_pkg = (), False
+        else:
+            modules, is_pkg = _module_names(base, resolved)
+        found.setdefault(str(resolved), SourceFile(str(resolved), rel, modules, is_pkg))
+    return base, sorted(found.values(), key=lambda f: f.relpath), errors

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
 from apiscan.config import Ignores
-from apiscan.discovery import discover
+from apiscan.discovery import discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
 from apiscan.model import (
@@ -64,6 +64,9 @@ class ScanOptions:
     ignores: Ignores = field(default_factory=Ignores)
     #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
     respect_ignore: bool = True
+    #: Several paths scanned as one (``apiscan a.py b.py``, a pre-commit hook): ``path`` is
+    #: then their common directory and only these are scanned.
+    paths: tuple[str, ...] = ()
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -91,7 +94,12 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
+    if len(options.paths) > 1:
+        _root, files, walk_errors = discover_many(
+            list(options.paths), options.excludes, options.respect_ignore
+        )
+    else:
+        _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -118,6 +126,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         ctx,
         [task_key(t, ctx) for t in tasks],
         str(options.path),
+        options.paths,
         table.version,
         table.merged,
         repr((walk_errors, read_errors)),
