@@ -9,12 +9,37 @@ from __future__ import annotations
 
 import ast
 import codecs
+import errno
 import io
+import os
 import re
+import stat
 import tokenize
 from dataclasses import dataclass
 
 from apiscan.model import FileError, Span
+
+
+class NotRegularFile(OSError):
+    """The path no longer names a regular file (replaced by a FIFO, a device...)."""
+
+
+def read_source_file(path: str) -> bytes:
+    """The bytes of the regular file at ``path``. Opened non-blocking and checked *after*
+    opening, so a file swapped for a FIFO or a device between discovery and this read is
+    refused at once instead of blocking the scan forever."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file (replaced since discovery?)")
+        chunks = []
+        while chunk := os.read(fd, max(st.st_size + 1, 65536)):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
