@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -124,7 +125,7 @@ def discover(
         base = root_path.parent.resolve()
         f = root_path.resolve()
         modules, is_pkg = _module_names(base, f) if f.suffix != NOTEBOOK_SUFFIX else ((), False)
-        return base, [SourceFile(str(f), f.name, modules, is_pkg)], []
+        return base, [SourceFile(str(f), safe_name(f.name), modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
     base = root_path.resolve()
@@ -175,7 +176,7 @@ def discover(
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
-                if (Path(entry.path) / "pyvenv.cfg").exists():  # a virtualenv by another name
+                if _is_virtualenv(Path(entry.path)):  # a virtualenv by another name
                     continue
                 inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
                 walk(Path(entry.path), child_rel, ancestors, inner)
@@ -190,13 +191,15 @@ def discover(
                         reason = "symlink loop" if "loop" in str(exc).lower() else "broken symlink"
                         errors.append(_walk_error(rel_s, "E006", f"{reason}: {exc}"))
                         continue
-                try:
-                    regular = entry.is_file()  # a FIFO or socket named *.py would block a read
-                except OSError:
-                    regular = False
-                if not regular:
+                kind = _not_regular(entry)  # a FIFO or socket named *.py would block a read
+                if kind:
+                    message = f"not a regular file ({kind}), skipped"
+                    errors.append(_walk_error(rel_s, "E001", message))
                     continue
-                modules, is_pkg = _module_names(base, Path(d, entry.name))
+                try:
+                    modules, is_pkg = _module_names(base, Path(d, entry.name))
+                except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
+                    modules, is_pkg = (), entry.name == "__init__.py"
                 if entry.name.endswith(NOTEBOOK_SUFFIX):
                     modules, is_pkg = (), False  # a notebook is run, never imported
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
@@ -208,10 +211,56 @@ def discover(
         IgnoreRules.for_root(base) if respect_ignore else None,
     )
     for i, f in enumerate(files):
-        files[i] = SourceFile(f.abspath, _clean(f.relpath), f.modules, f.is_package)
-    errors = [ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors]
+        files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
+    errors = [ErrorFinding(safe_name(_clean(e.path)), e.span, e.code, e.message) for e in errors]
     files.sort(key=lambda f: f.relpath)
     return base, files, errors
+
+
+def _is_virtualenv(d: Path) -> bool:
+    """Whether ``d`` holds a ``pyvenv.cfg``; a directory we cannot look into is not one (the
+    walk then reports it as unreadable, E005)."""
+    try:
+        return (d / "pyvenv.cfg").exists()
+    except OSError:
+        return False
+
+
+def _not_regular(entry: os.DirEntry[str]) -> str:
+    """What a ``*.py`` entry is when it is not a regular file (after symlinks), else ``""``."""
+    try:
+        mode = entry.stat().st_mode  # follows symlinks
+    except OSError as exc:
+        return f"cannot stat it: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return ""
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def safe_name(name: str) -> str:
+    """``name`` as reports may print it: bytes that are not UTF-8 (kept by the file system
+    as surrogate escapes) become ``\\xNN``, control characters such as a newline become their
+    escapes, so a file name cannot break a table or a terminal, nor fail to encode."""
+    if name.isprintable():
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def _clean(rel: str) -> str:
@@ -245,7 +294,7 @@ def discover_many(
         if p.is_dir():
             root, files, walk_errors = discover(p, excludes, respect_ignore)
             prefix = root.relative_to(base).as_posix()
-            prefix = "" if prefix == "." else f"{prefix}/"
+            prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:
                 modules, is_pkg = _module_names(base, Path(f.abspath))
                 if f.relpath.endswith(NOTEBOOK_SUFFIX):
@@ -265,5 +314,5 @@ def discover_many(
             modules, is_pkg = (), False
         else:
             modules, is_pkg = _module_names(base, resolved)
-        found.setdefault(str(resolved), SourceFile(str(resolved), rel, modules, is_pkg))
+        found.setdefault(str(resolved), SourceFile(str(resolved), safe_name(rel), modules, is_pkg))
     return base, sorted(found.values(), key=lambda f: f.relpath), errors

@@ -36,6 +36,7 @@ from apiscan.model import (
     Span,
     namespace_of,
 )
+from apiscan.source import read_source_file
 
 if TYPE_CHECKING:
     from apiscan.mapping.match import Match
@@ -107,7 +108,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     read_errors: list[ErrorFinding] = []
     for f in files:
         try:
-            data = Path(f.abspath).read_bytes()
+            data = read_source_file(f.abspath)
         except OSError as exc:
             read_errors.append(
                 ErrorFinding(
