@@ -2,8 +2,10 @@
 
 A notebook is scanned like a module whose text is its code cells one after another. IPython
 syntax that is not Python is blanked, keeping the line count so positions stay exact: line
-magics and shell escapes (``%time``, ``!pip install``, ``files = !ls``), help (``?obj``,
-``obj?``) and whole cells under a cell magic (``%%bash``). Every line of the joined text knows
+magics and shell escapes (``%time``, ``!pip install``, with their ``\\`` continuation lines)
+become ``pass`` at their indentation (a shell command can be a loop's body), ``files = !ls``
+becomes ``files = None``, help (``?obj``, ``obj?``) ``pass``, and whole cells under a cell
+magic (``%%bash``) are blanked. Every line of the joined text knows
 its cell (1-based, counting every cell of the notebook, Markdown ones too, as a reader counts
 them) and its line within that cell, which is how findings are reported
 (``nb.ipynb:cell 3:12``). A file that is not a notebook we can read becomes one error finding.
@@ -69,8 +71,17 @@ def notebook_source(data: bytes) -> NotebookSource | FileError:
             return _error(f"cell {number}: source is neither a string nor a list of strings")
         lines = source.splitlines()
         magic_cell = bool(lines) and lines[0].lstrip().startswith("%%")
+        continued = False  # a shell or magic line ending in "\\" goes on on the next line
         for index, line in enumerate(lines, start=1):
-            out.append("" if magic_cell or _not_python(line) else line)
+            if magic_cell:
+                line = ""
+            elif continued:
+                continued = line.endswith("\\")
+                line = ""
+            elif _not_python(line):
+                continued = line.endswith("\\")
+                line = _stand_in(line)
+            out.append(line)
             where.append((number, index))
     return NotebookSource("".join(f"{line}\n" for line in out), tuple(where))
 
@@ -82,3 +93,14 @@ def _not_python(line: str) -> bool:
         or bool(_HELP.match(stripped))
         or bool(_SHELL_ASSIGNMENT.match(stripped))
     )
+
+
+def _stand_in(line: str) -> str:
+    """A Python statement that takes the IPython line's place and keeps the block valid: a
+    shell command can be the body of a ``for`` (``  !wget ...`` → ``  pass``), and
+    ``files = !ls`` still binds ``files``."""
+    indent = line[: len(line) - len(line.lstrip())]
+    assignment = _SHELL_ASSIGNMENT.match(line.strip())
+    if assignment:
+        return f"{indent}{assignment.group(0)[:-1].rstrip()} None"
+    return f"{indent}pass"

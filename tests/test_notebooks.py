@@ -53,13 +53,13 @@ def test_code_cells_are_joined_with_ipython_syntax_blanked() -> None:
     source = notebook_source(json.dumps(NOTEBOOK).encode())
     assert not isinstance(source, Exception) and hasattr(source, "text")
     assert source.text.splitlines() == [
-        "",
-        "",
+        "pass",
+        "pass",
         "import torch",
         "x = torch.zeros(3)",
-        "",
+        "pass",
         "y = torch.unique(x)",
-        "",
+        "files = None",
         "torch.set_num_threads(2)",
         "",
         "",
@@ -69,6 +69,33 @@ def test_code_cells_are_joined_with_ipython_syntax_blanked() -> None:
     assert source.lines[:4] == ((2, 1), (2, 2), (2, 3), (2, 4))
     assert source.lines[4:8] == ((3, 1), (3, 2), (3, 3), (3, 4))
     assert source.lines[-2:] == ((6, 1), (6, 2))
+
+
+def test_shell_lines_in_blocks_and_their_continuations_stay_valid_python(
+    tmp_path: Path,
+) -> None:
+    notebook = {
+        "cells": [
+            _code(
+                ["! cd /tmp && wget https://example.test/k.pub && \\\n", "    apt-key add k.pub\n"]
+            ),
+            _code(["import torch\n", "for name in ['a', 'b']:\n", "    !echo $name\n"]),
+            _code(["x = torch.unique(torch.zeros(3))\n"]),
+        ]
+    }
+    source = notebook_source(json.dumps(notebook).encode())
+    assert not isinstance(source, Exception)
+    assert source.text.splitlines()[:5] == [
+        "pass",
+        "",
+        "import torch",
+        "for name in ['a', 'b']:",
+        "    pass",
+    ]
+    _write(tmp_path, "nb.ipynb", notebook)
+    result = scan_repo(tmp_path)
+    assert not result.error_findings
+    assert [(f.rule, f.cell, f.span.line) for f in result.shape_findings] == [("DS101", 3, 1)]
 
 
 def test_findings_name_the_cell_and_the_line_within_it(tmp_path: Path) -> None:
