@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from scan_helpers import write_repo
@@ -151,3 +152,14 @@ def test_several_paths_are_scanned_as_one(
     ]
     assert main([str(root / "a" / "one.py"), str(root / "nope.py")]) == 2
     assert "path does not exist" in capsys.readouterr().err
+
+
+def test_verify_progress_bar_keeps_every_result_in_order() -> None:
+    cases = [c for c in CASES if c.api == "torch.nn.functional.relu"][:1] * 3
+
+    class FakeRunner:
+        def iter_results(self, chosen: list[object]) -> object:
+            return iter(SimpleNamespace(status="pass", n=i) for i, _ in enumerate(chosen))
+
+    results = verify_cli._run(FakeRunner(), cases, show_progress=True)  # type: ignore[arg-type]
+    assert [r.n for r in results] == [0, 1, 2]  # type: ignore[attr-defined]
