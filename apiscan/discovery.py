@@ -48,6 +48,10 @@ SKIP_DIRS: frozenset[str] = frozenset(
 )
 
 
+#: The files discovery lists (``.pyi`` only to skip them quietly).
+_SCANNED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)
+
+
 class DiscoveryError(Exception):
     """The scan root itself is unusable: a usage error (exit 2), not a finding."""
 
@@ -171,7 +175,12 @@ def discover(
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
-            if rules is not None and rules.ignored(rel_s, is_dir):
+            if (
+                rules is not None
+                and (is_dir or entry.name.endswith(_SCANNED_SUFFIXES))  # others are never read
+                and entry.name not in SKIP_DIRS
+                and rules.ignored(rel_s, is_dir)
+            ):
                 continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
@@ -180,7 +189,7 @@ def discover(
                     continue
                 inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
                 walk(Path(entry.path), child_rel, ancestors, inner)
-            elif entry.name.endswith((".py", ".pyi", NOTEBOOK_SUFFIX)):
+            elif entry.name.endswith(_SCANNED_SUFFIXES):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
                 p = Path(entry.path)
