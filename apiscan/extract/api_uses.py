@@ -136,6 +136,7 @@ class Emit:
     in_fstring: bool = False
     pending_cls: str = ""  # set for members of classes defined in other files
     pending_attr: str = ""
+    canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
 
 
 @dataclass(slots=True)
@@ -330,6 +331,7 @@ class Extractor:
         end: Ref,
         args: _Args | None = None,
         pending: tuple[str, str] = ("", ""),
+        canonical: str | None = None,
     ) -> None:
         if self.silent:
             return
@@ -343,6 +345,7 @@ class Extractor:
             in_fstring=self.fstring > 0,
             pending_cls=pending[0],
             pending_attr=pending[1],
+            canonical=canonical,
         )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
@@ -404,16 +407,21 @@ class Extractor:
     def _emit_qual(
         self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str, args: _Args | None = None
     ) -> str | None:
-        """Report a use of dotted name ``q`` if it is a torch API; return its public name."""
+        """Report a use of dotted name ``q`` if it is a torch API; return its canonical name.
+
+        The finding names ``q`` as written when it is a public spelling (see
+        ``TorchApi.as_written``). Module attributes that are not APIs (``torch.__version__``
+        and whatever is read from it) are no findings."""
         if not self._is_torch(q):
             return None
         canon = self.api.canonical(q)
         if canon is not None and self.api.is_module(canon):
             return None
-        if canon is None and q == "torch":
+        if canon is None and (q == "torch" or _through_dunder(q)):
             return None
         name = canon or q
-        self.emit(name, usage, "certain", (start, "s"), (end, "e"), args)
+        written = self.api.as_written(q) or q
+        self.emit(written, usage, "certain", (start, "s"), (end, "e"), args, canonical=canon or "")
         return name
 
     def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
@@ -1592,6 +1600,15 @@ def _dotted(node: cst.BaseExpression) -> str:
     if type(node) is cst.Attribute:
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
+
+
+def _through_dunder(q: str) -> bool:
+    """`torch.__version__`, `torch.__version__.split`: module metadata, not an API."""
+    return any(_is_dunder(part) for part in q.split(".")[1:])
+
+
+def _is_dunder(part: str) -> bool:
+    return len(part) > 4 and part.startswith("__") and part.endswith("__")
 
 
 def _nontorch(_node: cst.CSTNode) -> Val:

@@ -40,6 +40,7 @@ class TorchApi:
         self.failed_modules: Mapping[str, str] = meta["failed"]
         self.primary_namespaces: frozenset[str] = frozenset(meta["primary_namespaces"])
         self.owner_roots: tuple[str, ...] = tuple(meta["owner_roots"])
+        self.primary_parents: frozenset[str] = frozenset(meta.get("primary_parents", ()))
         self._names: dict[str, dict[str, Any]] = data["names"]
         self._aliases: dict[str, str] = data["aliases"]
         self._bases: dict[str, list[str]] = data["bases"]
@@ -78,6 +79,22 @@ class TorchApi:
             spelled = f"{parent}.{attr}"
             return spelled if spelled in self._names else self._aliases.get(spelled)
         return None
+
+    def as_written(self, name: str) -> str | None:
+        """The name a finding reports for the dotted path `name` the code spelled: `name`
+        itself when it is a public spelling (its module is one users are meant to import
+        from: `torch.nn.functional.conv2d`, `torch.utils.data.distributed.DistributedSampler`),
+        else the canonical name (`torch.nn.modules.conv.Conv2d` → `torch.nn.Conv2d`). None
+        for names that are not public APIs."""
+        canonical = self.canonical(name)
+        if canonical is None or canonical == name:
+            return canonical
+        module = name.rpartition(".")[0]
+        if module in self.primary_namespaces or (
+            module.rpartition(".")[0] in self.primary_parents and module in self._modules
+        ):
+            return name
+        return canonical
 
     def is_public(self, name: str) -> bool:
         return self.canonical(name) is not None
