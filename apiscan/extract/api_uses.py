@@ -1337,7 +1337,13 @@ class Extractor:
             if v[0] != "qual":
                 continue
             q = str(v[1])
-            if q.partition(".")[0] in TORCH_PACKAGES or self.reexports.get(q + RETURNS):
+            returns = self.reexports.get(q + RETURNS, "")
+            if (
+                q.partition(".")[0] in TORCH_PACKAGES
+                or self._is_torch(self.reexports.get(q, ""))
+                or returns == "tensor"
+                or returns.startswith("inst:torch.")
+            ):
                 self.says_torch = True
                 return
 
@@ -1618,7 +1624,13 @@ def _hint(node: cst.BaseExpression) -> str:
     if t is cst.Attribute:
         return node.attr.value  # type: ignore[attr-defined, no-any-return]
     if t is cst.Call:
-        return _hint(node.func)  # type: ignore[attr-defined]
+        func = _hint(node.func)  # type: ignore[attr-defined]
+        args = node.args  # type: ignore[attr-defined]
+        if func in ("copy", "deepcopy") and args:
+            return _hint(args[0].value)  # deepcopy(model).eval(): the copy is what it copies
+        return func
+    if t is cst.IfExp:
+        return _hint(node.body)  # type: ignore[attr-defined]
     return ""
 
 

@@ -6,6 +6,9 @@ only) and answers: is this dotted name a public torch API, what is its canonical
 kind of object is it, what parameters does it take, what does it return, and which class
 really owns ``obj.attr``. Loading is cached per process because every file of a scan asks.
 
+``meta.failed`` lists the modules (and lazy attributes) whose import failed on the generating
+machine; ``meta.static`` those of them whose public names were read from source instead.
+
 File layout (``format`` 1): ``names`` maps each canonical name to ``{"k": kind, "p": params,
 "r": coarse return, "t": return text}``; ``aliases`` maps every other importable public path
 to its canonical name; ``bases`` lists each class's public ancestors in MRO order (a member is
@@ -38,6 +41,8 @@ class TorchApi:
             raise ValueError(f"torch API index format {meta['format']}, expected {FORMAT_VERSION}")
         self.version: str = meta["torch_version"]
         self.failed_modules: Mapping[str, str] = meta["failed"]
+        #: failed modules whose public names the generator read from source (name → count)
+        self.static_modules: Mapping[str, int] = meta.get("static", {})
         self.primary_namespaces: frozenset[str] = frozenset(meta["primary_namespaces"])
         self.owner_roots: tuple[str, ...] = tuple(meta["owner_roots"])
         self.primary_parents: frozenset[str] = frozenset(meta.get("primary_parents", ()))

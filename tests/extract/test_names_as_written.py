@@ -59,3 +59,23 @@ def test_matching_falls_back_to_the_canonical_name(tmp_path: Path) -> None:
 def test_module_metadata_is_no_finding(tmp_path: Path) -> None:
     src = "import torch\nv = torch.__version__\nparts = torch.__version__.split('.')\n"
     assert scan_snippet(tmp_path, src) == []
+
+
+def test_public_apis_the_index_once_dropped_are_known(tmp_path: Path) -> None:
+    src = """\
+import torch.distributed as dist
+from torch.utils.cpp_extension import BuildExtension
+from torch.utils.tensorboard import SummaryWriter
+
+writer = SummaryWriter("runs")
+dist.barrier(group=dist.group.WORLD)
+cmdclass = {"build_ext": BuildExtension}
+"""
+    found = {(f.span.line, f.api): f.status for f in scan_snippet(tmp_path, src)}
+    assert found.keys() >= {
+        (5, "torch.utils.tensorboard.SummaryWriter"),
+        (6, "torch.distributed.group.WORLD"),
+        (6, "torch.distributed.barrier"),
+        (7, "torch.utils.cpp_extension.BuildExtension"),
+    }
+    assert "unknown" not in found.values()
