@@ -557,6 +557,7 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
         use.positional,
         use.keywords,
         use.star_args,
+        api,
     )
 
 
@@ -573,7 +574,7 @@ class _Matcher:
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *self.api.spellings(api)[1:]]
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
         target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
         if target is None:
             return missing
@@ -606,9 +607,13 @@ class _Matcher:
         else:
             m = None
             if api.is_public(use.api):
+                # The name as written first (a table row for `torch.nn.functional.conv2d`
+                # speaks of that spelling), then the canonical name and its other spellings.
                 m = match_api(use.api, self.table, passed_params=passed)
                 if m.status == "missing":
-                    for spelling in api.spellings(use.api)[1:]:
+                    for spelling in api.spellings(use.api):
+                        if spelling == use.api:
+                            continue
                         alt = match_api(spelling, self.table, passed_params=passed)
                         if alt.status != "missing":
                             m = alt
@@ -629,6 +634,7 @@ class _Matcher:
                 namespace_of(use.api),
                 use.function,
             )
+        canonical = use.canonical or api.canonical(use.api) or ""
         return ApiFinding(
             path=path,
             span=use.span,
@@ -644,4 +650,5 @@ class _Matcher:
             mapping_version=m.source_version,
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
+            canonical=canonical,
         )
