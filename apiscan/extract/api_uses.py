@@ -27,7 +27,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.records import RETURNS, ClassFact
+from apiscan.extract.records import DATA_ROLES, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -112,10 +112,9 @@ BOOL_METHODS = frozenset(
     }
 )
 BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
-#: Keyword arguments through which functions join the data pipeline.
-DATA_ROLES = frozenset(
-    {"collate_fn", "worker_init_fn", "transform", "transforms", "target_transform"}
-)
+
+#: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
+DATALOADER = "torch.utils.data.DataLoader"
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -570,6 +569,10 @@ class Extractor:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
             return info.returns.get(attr, UNKNOWN) if call else UNKNOWN
+        if call and not attr.startswith("__"):
+            # inherited, or defined only in subclasses (a template method): the call graph
+            # resolves it through the hierarchy after the join
+            self._call_fact(f"{cls}.{attr}", end)
         for base in self._class_bases(info):
             if base[0] == "qual" and self._is_torch(base[1]):
                 bcls = self.api.canonical(base[1]) or base[1]
@@ -646,7 +649,8 @@ class Extractor:
         return self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
 
     def _call_role(self, keyword: str, v: Val, value: cst.BaseExpression) -> None:
-        """Functions passed as collate_fn/transform/...: edges of the data pipeline."""
+        """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
+        pipeline (the role says what of an object runs; see ``DATA_ROLES``)."""
         if keyword in DATA_ROLES:
             callee = self._callee_name(v)
             if callee:
@@ -659,7 +663,7 @@ class Extractor:
         if kind == "qual" and self._is_local(v[1]):
             return str(v[1])
         if kind == "inst" and not self._is_torch(v[1]):
-            return f"{v[1]}.__call__"
+            return str(v[1])
         return ""
 
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
@@ -709,6 +713,9 @@ class Extractor:
         name = self._emit_qual(q, func, node, usage, args)
         if name is not None:
             kind = self.api.kind(name)
+            if name == DATALOADER and args.vals:
+                first = next(a.value for a in node.args if a.keyword is None and not a.star)
+                self._call_role("dataset", args.vals[0], first)
             if kind == "class":
                 return self.owners.instance_of(name)
             if kind == "function":
@@ -814,7 +821,8 @@ class Extractor:
                 if self.owners.role(self.api.canonical(b[1]) or b[1]) == "module":
                     result = True
                     break
-            elif b[0] == "qual":
+            elif b[0] == "qual" and b[1].partition(".")[0] not in NON_TORCH_PACKAGES:
+                # an unresolved base may be a Module; one from argparse, logging... is not
                 result = None
         info.module_kind = result
         return result

@@ -174,6 +174,9 @@ class ShapeTracker:
     silent: Callable[[], bool]
     hits: list[Hit] = field(default_factory=list)
     _synced: set[int] = field(default_factory=set)
+    #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
+    #: is where the sync happens, not the caller that uses the number as a size)
+    _sync_function: dict[int, str] = field(default_factory=dict)
     _pipeline_reported: set[str] = field(default_factory=set)
 
     def hit(
@@ -183,17 +186,24 @@ class ShapeTracker:
         api: str = "",
         detail: str = "",
         start: tuple[cst.CSTNode, str] | None = None,
+        function: str | None = None,
     ) -> None:
         if not rule or self.silent():
             return
-        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), self.function(), api, detail))
+        fn = self.function() if function is None else function
+        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail))
 
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
         for origin in _origins(v):
             if id(origin) not in self._synced and isinstance(origin, cst.Call):
                 self._synced.add(id(origin))
-                self.hit("DS118", origin, detail=f"the value is then used as {what}")
+                self.hit(
+                    "DS118",
+                    origin,
+                    detail=f"the value is then used as {what}",
+                    function=self._sync_function.get(id(origin)),
+                )
 
     # ---------------------------------------------------------------- torch calls
     def on_torch_call(
@@ -219,8 +229,12 @@ class ShapeTracker:
         if name == "repeat_interleave":
             # torch.repeat_interleave(x, repeats) / x.repeat_interleave(repeats) /
             # torch.repeat_interleave(repeats) (the one-argument form)
-            pos = 1 if recv is None and len(args) > 1 else 0
-            reps = args[pos] if len(args) > pos else kwargs.get("repeats", NONTORCH)
+            # (``repeats=`` by keyword leaves only the input among the positional arguments)
+            if "repeats" in kwargs:
+                reps = kwargs["repeats"]
+            else:
+                pos = 1 if recv is None and len(args) > 1 else 0
+                reps = args[pos] if len(args) > pos else NONTORCH
             if reps[0] == "tensor" or is_dyn_number(reps):
                 self.hit("DS105", node, api, "repeats is a tensor: the output length is data")
                 return DYN_TENSOR
@@ -287,6 +301,7 @@ class ShapeTracker:
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
         if source[0] == "tensor":
+            self._sync_function.setdefault(id(node), self.function())
             return dyn_number(node)
         if is_dyn_number(source):
             return source
