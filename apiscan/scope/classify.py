@@ -46,7 +46,7 @@ NETWORK, DATA, HOST = SCOPES
 #: Losses that are not ``nn.Module`` subclasses still belong to the graph (MindSpore builds
 #: the loss into the network it differentiates): YOLOv5's ``class ComputeLoss`` with a
 #: ``__call__``, and functions such as ``focal_loss`` or ``compute_loss`` called from the loop.
-_LOSS_FUNCTION = re.compile(r"(?:[a-z0-9]+_)*loss(?:es)?(?:_fn|_func)?", re.IGNORECASE)
+_LOSS_FUNCTION = re.compile(r"(?:[a-z0-9]+_)*loss(?:_fn|_func)?", re.IGNORECASE)
 _LOSS_CLASS = re.compile(r"\w*(?:Loss|Criterion)")
 
 _TEST_DIRS = frozenset({"test", "tests", "testing"})
@@ -74,8 +74,9 @@ def is_data_path(path: str) -> bool:
 
 
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
-    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass and of every loss class,
-    and every function named like a loss."""
+    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass and of every loss class
+    (unless it is test or data code), every function named like a loss and every ``losses``
+    method."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
@@ -90,9 +91,14 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
     for node, data in graph.nodes(data=True):
+        name = node.rpartition(".")[2]
         if (
-            data["kind"] != "module"
-            and _LOSS_FUNCTION.fullmatch(node.rpartition(".")[2])
+            (
+                (data["kind"] != "module" and _LOSS_FUNCTION.fullmatch(name))
+                # a head's ``losses(predictions, proposals)``, called through a submodule
+                # built by a factory the call graph cannot follow
+                or (data["kind"] == "method" and name == "losses")
+            )
             and not is_test_path(data["path"])
         ):
             roots.add(node)
