@@ -36,6 +36,7 @@ from apiscan.extract.shapes import (
     ShapeTracker,
     is_dyn_number,
     is_dyn_tensor,
+    is_variable,
     merge_numbers,
 )
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
@@ -851,6 +852,8 @@ class Extractor:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if not store and self._fixed_window(node.slice, bounds):
+            self.shapes.on_window()
         if recv[0] == "tensor":
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
             if dyn is not None:
@@ -865,6 +868,43 @@ class Extractor:
             if info is not None:
                 return info.returns.get("__getitem__", UNKNOWN)
         return _index(recv, index, const_index, self.owners)
+
+    def _fixed_window(self, slices: Sequence[cst.SubscriptElement], bounds: Sequence[Val]) -> bool:
+        """``a[y : y + h, x : x + w]`` or ``a[:h, :w]``: at least two dimensions cut to an
+        extent neither drawn at random nor read from tensor data, the others untouched
+        (``:``, ``::-1``) or indexed. ``bounds`` holds the values of the slices' parts."""
+        it = iter(bounds)
+        windows = 0
+        for el in slices:
+            s = el.slice
+            if type(s) is not cst.Slice:
+                continue
+            parts = [next(it) for p in (s.lower, s.upper, s.step) if p is not None]
+            upper = s.upper
+            if upper is None:
+                if s.lower is not None:
+                    return False
+                continue
+            if s.lower is None:
+                extent = parts[0]
+            elif (
+                type(upper) is cst.BinaryOperation
+                and type(upper.operator) is cst.Add
+                and upper.left.deep_equals(s.lower)
+            ):
+                right = upper.right
+                if type(right) is cst.Integer:
+                    extent = NONTORCH
+                elif type(right) is cst.Name:
+                    extent = self.lookup(right.value)
+                else:
+                    return False
+            else:
+                return False
+            if extent == RAND or is_variable(extent):
+                return False
+            windows += 1
+        return windows >= 2
 
     def _binop(self, node: cst.BinaryOperation) -> Val:
         self._count(node, BINOP)
@@ -1490,6 +1530,7 @@ class Extractor:
             found = self.returns.pop()
             for test, body_returns, start in self.pending_branches.pop():
                 self.shapes.on_branches(test, [(a, b) for a in body_returns for b in found[start:]])
+            self.shapes.end_function(self._function())
             self.func_stack.pop()
             self.scopes.pop()
         result = _join_all(found) if found else NONTORCH

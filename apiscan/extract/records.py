@@ -74,11 +74,12 @@ class CallFact:
     ``callee`` is a fully qualified name when the target is known: a repo function
     (``tinydet.loss.focal_loss``), a method of a repo class (``tinydet.head.Head.forward`` for
     ``self.head(x)`` where ``self.head = Head()``, or ``tinydet.model.Detector.decode`` for
-    ``self.decode(...)``). ``role`` says how the callee is used: ``call``, or one of :data:`DATA_ROLES`
-    (``collate_fn``, ``transform``, ``dataset``...) when passed as such an argument
-    (``DataLoader(ds, collate_fn=collate)``; the first positional argument of ``DataLoader`` is
-    its ``dataset``), which is how data-processing code is found. An object passed so is named
-    by its class (``pkg.data.Rows`` for ``dataset=Rows()``): the role says which methods run.
+    ``self.decode(...)``). ``role`` says how the callee is used: ``call``, or one of
+    :data:`DATA_ROLES` (``collate_fn``, ``transform``, ``dataset``...) when passed as such an
+    argument (``DataLoader(ds, collate_fn=collate)``; the first positional argument of
+    ``DataLoader`` is its ``dataset``), which is how data-processing code is found. An object
+    passed so is named by its class (``pkg.data.Rows`` for ``dataset=Rows()``): the role says
+    which methods run.
     """
 
     caller: str  # module-relative qualname of the enclosing function, "" at module level

@@ -178,6 +178,10 @@ class ShapeTracker:
     #: is where the sync happens, not the caller that uses the number as a size)
     _sync_function: dict[int, str] = field(default_factory=dict)
     _pipeline_reported: set[str] = field(default_factory=set)
+    #: function -> its first resize to a random size, until the function ends
+    _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
+    #: functions that read a fixed-size crop after such a resize
+    _cropped: set[str] = field(default_factory=set)
 
     def hit(
         self,
@@ -287,7 +291,7 @@ class ShapeTracker:
             if name == "interpolate" and any(
                 a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
             ):
-                self.pipeline(node, api)
+                self.random_resize(node, api)
         if (
             recv is not None
             and is_dyn_tensor(recv)
@@ -403,7 +407,7 @@ class ShapeTracker:
         if any(w in last.lower() for w in RESIZE_WORDS) and any(
             a == RAND or _any_elem(a, lambda e: e == RAND) for a in args
         ):
-            self.pipeline(node, q)
+            self.random_resize(node, q)
         return None
 
     def pipeline(
@@ -411,13 +415,37 @@ class ShapeTracker:
         node: cst.CSTNode,
         api: str,
         detail: str = "images are resized to a randomly drawn size",
+        function: str | None = None,
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function."""
-        fn = self.function()
+        fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail)
+        self.hit("DS119", node, api, detail, function=fn)
+
+    def random_resize(self, node: cst.CSTNode, api: str) -> None:
+        """A resize to a randomly drawn size. Whether the batch shape varies is decided when
+        the function ends (:meth:`end_function`): a fixed-size crop read after it (mixup and
+        mosaic paste a randomly scaled image and cut the target size back out) keeps the
+        output's shape."""
+        self._resized.setdefault(self.function(), (node, api))
+
+    def on_window(self) -> None:
+        """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
+        with ``h``, ``w`` not drawn at random nor read from tensor data)."""
+        fn = self.function()
+        if fn in self._resized:
+            self._cropped.add(fn)
+
+    def end_function(self, fn: str) -> None:
+        """The walk leaves function ``fn``: report its random resize unless it was cropped
+        back to a fixed size afterwards."""
+        pending = self._resized.pop(fn, None)
+        cropped = fn in self._cropped
+        self._cropped.discard(fn)
+        if pending is not None and not cropped:
+            self.pipeline(pending[0], pending[1], function=fn)
 
 
 def _minus_one_classes(node: cst.Call) -> bool:
@@ -500,4 +528,10 @@ class NullShapeTracker(ShapeTracker):
     def on_foreign_call(
         self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
     ) -> Val | None:
+        return None
+
+    def on_window(self) -> None:
+        return None
+
+    def end_function(self, fn: str) -> None:
         return None

@@ -35,10 +35,9 @@ from pathlib import PurePosixPath
 
 import networkx as nx
 
-from apiscan.extract.records import FileAnalysis
+from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.model import SCOPES
 from apiscan.pipeline import ClassTable
-from apiscan.extract.records import DATA_ROLES, DATASET_METHODS
 from apiscan.scope.callgraph import Hierarchy, build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
@@ -93,14 +92,11 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     for node, data in graph.nodes(data=True):
         name = node.rpartition(".")[2]
         if (
-            (
-                (data["kind"] != "module" and _LOSS_FUNCTION.fullmatch(name))
-                # a head's ``losses(predictions, proposals)``, called through a submodule
-                # built by a factory the call graph cannot follow
-                or (data["kind"] == "method" and name == "losses")
-            )
-            and not is_test_path(data["path"])
-        ):
+            (data["kind"] != "module" and _LOSS_FUNCTION.fullmatch(name))
+            # a head's ``losses(predictions, proposals)``, called through a submodule
+            # built by a factory the call graph cannot follow
+            or (data["kind"] == "method" and name == "losses")
+        ) and not is_test_path(data["path"]):
             roots.add(node)
     return roots
 
