@@ -59,6 +59,9 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: ``Ascend``/``GPU``/``CPU``: a MindSpore target not documented for this platform
+    #: counts as a gap (``--target``); None: no platform is assumed.
+    target_platform: str | None = None
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -117,6 +120,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         table.merged,
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
+        options.target_platform or "",
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -146,7 +150,14 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
-    result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    result = join(
+        str(options.path),
+        analyses,
+        [*walk_errors, *read_errors],
+        table,
+        stats,
+        target_platform=options.target_platform,
+    )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     result = _link_verification(result, options)
@@ -428,13 +439,15 @@ def join(
     extra_errors: list[ErrorFinding],
     table: MappingTable,
     stats: dict[str, float],
+    *,
+    target_platform: str | None = None,
 ) -> ScanResult:
     from apiscan.resolve.torch_api import load_torch_api
     from apiscan.scope.classify import ScopeMap
 
     api = load_torch_api()
     classes = ClassTable(analyses, api)
-    matcher = _Matcher(table, api)
+    matcher = _Matcher(table, api, target_platform)
     scopes = ScopeMap.build(analyses, classes)
     shapes = _ShapeFindings(table, api)
     findings: list[Finding] = list(extra_errors)
@@ -541,10 +554,13 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
 class _Matcher:
     """Mapping verdicts, memoised per (api, parameters passed)."""
 
-    def __init__(self, table: MappingTable, api: TorchApi) -> None:
+    def __init__(
+        self, table: MappingTable, api: TorchApi, target_platform: str | None = None
+    ) -> None:
         self.table = table
         self.api = api
-        self.memo: dict[tuple[str, tuple[str, ...]], Match | None] = {}
+        self.target_platform = target_platform
+        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Match | None] = {}
 
     def candidate(self, api: str, missing: Match) -> Match:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
@@ -573,24 +589,46 @@ class _Matcher:
                 names.append(pname)
         return tuple(names)
 
-    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
+    def aliases(self, name: str) -> tuple[str, ...]:
+        """Other names the table may list ``name``'s object under, best first: its other
+        spellings (canonical first), then its method/function twin (``torch.Tensor.x`` ↔
+        ``torch.x``) when torch has both."""
+        spellings = [s for s in self.api.spellings(name) if s != name]
+        twins = []
+        for spelled in (name, *spellings):
+            if spelled.startswith("torch.Tensor."):
+                twin = "torch." + spelled.removeprefix("torch.Tensor.")
+            elif spelled.count(".") == 1 and spelled.startswith("torch."):
+                twin = "torch.Tensor." + spelled.removeprefix("torch.")
+            else:
+                continue
+            kinds = {self.api.kind(spelled), self.api.kind(twin)}
+            if kinds == {"function", "method"} and twin not in twins:
+                twins.append(twin)
+        return tuple(dict.fromkeys([*spellings, *twins]))
+
+    def match(self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...]) -> Match:
         from apiscan.mapping.match import match_api
 
+        return match_api(
+            name,
+            self.table,
+            passed_params=passed,
+            keywords=keywords,
+            aliases=self.aliases(name),
+            target_platform=self.target_platform,
+        )
+
+    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api
         passed = self.passed_params(use)
-        key = (use.api, passed)
+        key = (use.api, passed, use.keywords)
         if key in self.memo:
             m = self.memo[key]
         else:
             m = None
             if api.is_public(use.api):
-                m = match_api(use.api, self.table, passed_params=passed)
-                if m.status == "missing":
-                    for spelling in api.spellings(use.api)[1:]:
-                        alt = match_api(spelling, self.table, passed_params=passed)
-                        if alt.status != "missing":
-                            m = alt
-                            break
+                m = self.match(use.api, passed, use.keywords)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
             self.memo[key] = m
@@ -622,4 +660,9 @@ class _Matcher:
             mapping_version=m.source_version,
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
+            mindspore_apis=m.mindspore_apis,
+            param_changes=m.param_changes,
+            backends=m.backends,
+            backend_gap=m.backend_gap,
+            history=m.history,
         )

@@ -101,6 +101,13 @@ def _scan_parser() -> argparse.ArgumentParser:
         default="float32",
         help="the dtype of those results (default float32)",
     )
+    p.add_argument(
+        "--target",
+        choices=("Ascend", "GPU", "CPU"),
+        default=None,
+        help="the platform you migrate to: a MindSpore API not documented for it "
+        "(its 'Supported Platforms') counts as a gap",
+    )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
 
@@ -143,6 +150,7 @@ def run_scan(argv: list[str]) -> int:
         warmup=prepare_hook(reporter),
         verify_device=args.verify_device,
         verify_dtype=args.verify_dtype,
+        target_platform=args.target,
     )
     try:
         result = scan(options)
