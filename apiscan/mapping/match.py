@@ -229,7 +229,9 @@ def _param_changes(
                 )
             )
     general = frozenset(table.general_params)
-    for name in passed:
+    # Only keywords: a general difference parameter is an *extra* parameter of the PyTorch
+    # API; passed positionally it is the API's own argument (torch.cuda.set_device(rank)).
+    for name in named:
         if name in diffs or name not in general or name in ms_sig:
             # ms_sig: the target really takes it (mindspore.Parameter's requires_grad).
             continue

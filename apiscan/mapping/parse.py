@@ -559,11 +559,20 @@ def settle_undescribed(data: VersionData) -> VersionData:
 
 
 def _same_member(row: TableRow) -> bool:
+    """Same leaf name, both or neither a class member (``Tensor.dtype`` → ``Tensor.dtype``,
+    not ``torch.std`` → ``Tensor.std``), and not a ``mindspore.ops`` primitive class
+    (``nn.KLDivLoss`` → ``ops.KLDivLoss`` is instantiated and called differently)."""
     torch_parts = row.torch_api.split(".")
     ms_parts = row.ms_apis[0].split(".")
-    # Same leaf, and for members the same class name (Tensor.dtype, not ops.dtype).
-    depth = 2 if torch_parts[-2:-1] and torch_parts[-2][:1].isupper() else 1
-    return torch_parts[-depth:] == ms_parts[-depth:]
+    if torch_parts[-1] != ms_parts[-1]:
+        return False
+    if ms_parts[:2] == ["mindspore", "ops"] and ms_parts[-1][:1].isupper():
+        return False
+    torch_member = len(torch_parts) > 2 and torch_parts[-2][:1].isupper()
+    ms_member = len(ms_parts) > 2 and ms_parts[-2][:1].isupper()
+    if torch_member != ms_member:
+        return False
+    return not torch_member or torch_parts[-2] == ms_parts[-2]
 
 
 def normalise_torch_names(data: VersionData, names: TorchNames) -> VersionData:
