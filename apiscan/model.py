@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -130,7 +130,15 @@ class ParamChange:
     note: str = ""
 
     def describe(self) -> str:
-        """One line for a report: which parameter, what to write, which default changed."""
+        """One line for a report: which parameter, what to write, which default changed,
+        then the diff page's words."""
+        text = self.headline()
+        if self.note and self.kind != "general":
+            text = f"{text}: {self.note}"
+        return text
+
+    def headline(self) -> str:
+        """:meth:`describe` without the diff page's words."""
         if self.kind == "renamed":
             text = f"{self.param}= → {self.ms_param}="
         elif self.kind == "unsupported":
@@ -142,11 +150,7 @@ class ParamChange:
         else:
             text = f"{self.param}: default or meaning differs"
         defaults = self.defaults()
-        if defaults:
-            text = f"{text} ({defaults})"
-        if self.note and self.kind != "general":
-            text = f"{text}: {self.note}"
-        return text
+        return f"{text} ({defaults})" if defaults else text
 
     def defaults(self) -> str:
         """``PyTorch negative_slope=0.01, MindSpore alpha=0.2`` when the defaults differ."""
