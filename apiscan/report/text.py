@@ -166,9 +166,9 @@ def _source(row: aggregation.ApiRollup) -> list[str]:
     """The difference page (or the table) a verdict rests on, with the table version."""
     table = f"table {row.mapping_version}" if row.mapping_version else ""
     if row.diff_url:
-        # Never wrapped: a URL must stay copyable, like a path.
-        suffix = f" ({table})" if table else ""
-        return [f"{_INDENT}see: {row.diff_url}{suffix}"]
+        # The URL ends the line and is never wrapped: it must stay copyable, like a path.
+        where = f" ({table})" if table else ""
+        return [f"{_INDENT}see{where}: {row.diff_url}"]
     return [f"{_INDENT}source: mapping {table}"] if table else []
 
 
