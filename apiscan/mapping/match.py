@@ -106,7 +106,7 @@ def match_api(
             unsupported_params=(),
             target_exists=None,
         )
-    rows = table.rows_for(matched)
+    rows = _best_first(table.rows_for(matched))
     row = rows[0]
     passed = tuple(dict.fromkeys(passed_params))
     targets, exists_flags, platforms = _targets(rows)
@@ -146,6 +146,19 @@ def match_api(
         history=_history(table.history_for(matched)),
         matched=matched,
     )
+
+
+_STATUS_RANK = {CONSISTENT: 0, DIFFERENT: 1}
+
+
+def _best_first(rows: tuple[MappingRow, ...]) -> tuple[MappingRow, ...]:
+    """One table's rows of an API, a consistent row first (stable otherwise).
+
+    r2.4.0 lists ``torch.optim.RMSprop`` twice: ``mindspore.nn.RMSProp`` (diff page) and
+    ``mindspore.experimental.optim.RMSprop`` (Consistent). A drop-in counterpart exists,
+    so the verdict is the consistent row's; the other target is still listed.
+    """
+    return tuple(sorted(rows, key=lambda row: _STATUS_RANK.get(row.status, 2)))
 
 
 def _targets(

@@ -180,6 +180,20 @@ def test_a_row_with_two_targets_keeps_both() -> None:
     assert match.status == CONSISTENT
 
 
+def test_a_consistent_row_of_a_multi_row_api_decides_the_verdict() -> None:
+    # r2.4.0/pytorch_api_mapping.md:867 torch.optim.RMSProp → mindspore.nn.RMSProp (diff),
+    # :887 torch.optim.RMSprop → mindspore.experimental.optim.RMSprop (Consistent).
+    match = match_api("torch.optim.RMSprop", load_table())
+    assert (match.status, match.mindspore_api) == (
+        CONSISTENT,
+        "mindspore.experimental.optim.RMSprop",
+    )
+    assert match.mindspore_apis == (
+        "mindspore.experimental.optim.RMSprop",
+        "mindspore.nn.RMSProp",
+    )
+
+
 def test_aliases_are_tried_when_the_written_name_has_no_row() -> None:
     table = load_table()
     match = match_api("torch.nn.modules.activation.SELU", table, aliases=["torch.nn.SELU"])
