@@ -62,6 +62,9 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: ``Ascend``/``GPU``/``CPU``: a MindSpore target not documented for this platform
+    #: counts as a gap (``--target``); None: no platform is assumed.
+    target_platform: str | None = None
     #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
     ignores: Ignores = field(default_factory=Ignores)
     #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
@@ -138,6 +141,7 @@ def _scan(
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
         options.ignores,
+        options.target_platform or "",
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -174,6 +178,7 @@ def _scan(
         table,
         stats,
         options.ignores,
+        target_platform=options.target_platform,
     )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
@@ -466,6 +471,8 @@ class JoinContext:
         classes: ClassTable | None = None,
         scopes: ScopeMap | None = None,
         ignores: Ignores | None = None,
+        *,
+        target_platform: str | None = None,
     ) -> None:
         from apiscan.resolve.torch_api import load_torch_api
         from apiscan.scope.classify import ScopeMap
@@ -473,7 +480,7 @@ class JoinContext:
         self.api = load_torch_api()
         self.table = table
         self.classes = classes or ClassTable(analyses, self.api)
-        self.matcher = _Matcher(table, self.api)
+        self.matcher = _Matcher(table, self.api, target_platform)
         self.scopes = scopes or ScopeMap.build(analyses, self.classes)
         self.shapes = _ShapeFindings(table, self.api)
         self.ignores = ignores or Ignores()
@@ -520,8 +527,10 @@ def join(
     table: MappingTable,
     stats: dict[str, float],
     ignores: Ignores | None = None,
+    *,
+    target_platform: str | None = None,
 ) -> ScanResult:
-    context = JoinContext(analyses, table, ignores=ignores)
+    context = JoinContext(analyses, table, ignores=ignores, target_platform=target_platform)
     findings: list[Finding] = list(extra_errors)
     summaries = []
     for fa in analyses:
@@ -620,10 +629,13 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
 class _Matcher:
     """Mapping verdicts, memoised per (api, parameters passed)."""
 
-    def __init__(self, table: MappingTable, api: TorchApi) -> None:
+    def __init__(
+        self, table: MappingTable, api: TorchApi, target_platform: str | None = None
+    ) -> None:
         self.table = table
         self.api = api
-        self.memo: dict[tuple[str, tuple[str, ...]], Match | None] = {}
+        self.target_platform = target_platform
+        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Match | None] = {}
 
     def candidate(self, api: str, missing: Match) -> Match:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
@@ -652,28 +664,46 @@ class _Matcher:
                 names.append(pname)
         return tuple(names)
 
-    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
+    def aliases(self, name: str) -> tuple[str, ...]:
+        """Other names the table may list ``name``'s object under, best first: its other
+        spellings (canonical first), then its method/function twin (``torch.Tensor.x`` ↔
+        ``torch.x``) when torch has both."""
+        spellings = [s for s in self.api.spellings(name) if s != name]
+        twins = []
+        for spelled in (name, *spellings):
+            if spelled.startswith("torch.Tensor."):
+                twin = "torch." + spelled.removeprefix("torch.Tensor.")
+            elif spelled.count(".") == 1 and spelled.startswith("torch."):
+                twin = "torch.Tensor." + spelled.removeprefix("torch.")
+            else:
+                continue
+            kinds = {self.api.kind(spelled), self.api.kind(twin)}
+            if kinds == {"function", "method"} and twin not in twins:
+                twins.append(twin)
+        return tuple(dict.fromkeys([*spellings, *twins]))
+
+    def match(self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...]) -> Match:
         from apiscan.mapping.match import match_api
 
+        return match_api(
+            name,
+            self.table,
+            passed_params=passed,
+            keywords=keywords,
+            aliases=self.aliases(name),
+            target_platform=self.target_platform,
+        )
+
+    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api
         passed = self.passed_params(use)
-        key = (use.api, passed)
+        key = (use.api, passed, use.keywords)
         if key in self.memo:
             m = self.memo[key]
         else:
             m = None
             if api.is_public(use.api):
-                # The name as written first (a table row for `torch.nn.functional.conv2d`
-                # speaks of that spelling), then the canonical name and its other spellings.
-                m = match_api(use.api, self.table, passed_params=passed)
-                if m.status == "missing":
-                    for spelling in api.spellings(use.api):
-                        if spelling == use.api:
-                            continue
-                        alt = match_api(spelling, self.table, passed_params=passed)
-                        if alt.status != "missing":
-                            m = alt
-                            break
+                m = self.match(use.api, passed, use.keywords)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
             self.memo[key] = m
@@ -707,4 +737,9 @@ class _Matcher:
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
             canonical=canonical,
+            mindspore_apis=m.mindspore_apis,
+            param_changes=m.param_changes,
+            backends=m.backends,
+            backend_gap=m.backend_gap,
+            history=m.history,
         )

@@ -115,6 +115,13 @@ def _scan_parser() -> argparse.ArgumentParser:
         default=None,
         help="the dtype of those results (default float32)",
     )
+    p.add_argument(
+        "--target",
+        choices=("Ascend", "GPU", "CPU"),
+        default=None,
+        help="the platform you migrate to: a MindSpore API not documented for it "
+        "(its 'Supported Platforms') counts as a gap",
+    )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
 
@@ -185,6 +192,7 @@ def run_scan(argv: list[str]) -> int:
         verify_dtype=settings["verify-dtype"],
         ignores=settings.ignores(base),
         respect_ignore=settings["respect-ignore-files"],
+        target_platform=args.target,
     )
     try:
         result = scan(options)
