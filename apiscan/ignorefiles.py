@@ -6,8 +6,7 @@ ripgrep: every directory's ignore files apply to the paths below it, a deeper fi
 shallower one, ``.ignore`` overrides ``.gitignore`` in the same directory, and an ignored
 directory is not entered (nothing below it can be re-included). Above the scan root the files
 of the enclosing directories count too, up to the repository's top (the directory holding
-``.git``), plus ``.git/info/exclude`` there, unless they ignore the scan root itself: a path
-named on the command line is scanned even inside an ignored directory (a virtualenv).
+``.git``), plus ``.git/info/exclude`` there.
 """
 
 from __future__ import annotations
@@ -60,12 +59,12 @@ class IgnoreRules:
             if lines:
                 layers.append(_Layer(_below(directory, top), GitIgnoreSpec.from_lines(lines)))
         rules = cls(_below(root, top), tuple(layers))
-        # A scan root that the enclosing files ignore (a virtualenv's site-packages, a
-        # vendored tree) was named on purpose: scan it with only its own ignore files.
-        above = cls("", tuple(layer for layer in layers if layer.base != rules.root))
-        if any(above.ignored(_below(d, top).rstrip("/"), True) for d in chain[:-1]):
-            own = _read_rules(root)
-            return cls("", (_Layer("", GitIgnoreSpec.from_lines(own)),) if own else ())
+        # A directory the user names is scanned even when the files above it ignore it (as
+        # ruff treats paths passed explicitly): scanning ``.venv/.../torch/nn`` inside a
+        # checkout whose .gitignore lists ``.venv/`` must not find nothing. Then only the
+        # scanned tree's own ignore files count.
+        if any(rules._verdict(_below(d, top).rstrip("/"), True) for d in chain[:-1]):
+            return cls("", tuple(layer for layer in (_root_layer(root),) if layer))
         return rules
 
     def enter(self, directory: Path, rel: str) -> IgnoreRules:
@@ -79,7 +78,9 @@ class IgnoreRules:
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
         layer with a matching pattern decides."""
-        full = f"{self.root}{rel}"
+        return self._verdict(f"{self.root}{rel}", is_dir)
+
+    def _verdict(self, full: str, is_dir: bool) -> bool:
         verdict = False
         for layer in self.layers:
             if not full.startswith(layer.base):
@@ -89,6 +90,11 @@ class IgnoreRules:
             if result.include is not None:
                 verdict = bool(result.include)
         return verdict
+
+
+def _root_layer(root: Path) -> _Layer | None:
+    lines = _read_rules(root)
+    return _Layer("", GitIgnoreSpec.from_lines(lines)) if lines else None
 
 
 def _below(directory: Path, top: Path) -> str:
