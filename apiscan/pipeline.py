@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from apiscan.mapping.match import Match
     from apiscan.mapping.store import MappingTable
     from apiscan.resolve.torch_api import TorchApi
+    from apiscan.scope.classify import ScopeMap
 
 TORCH_INDEX_VERSION = "2.13.0"
 #: Below this many bytes to analyse, a process pool costs more than it saves.
@@ -84,12 +85,25 @@ def scan(options: ScanOptions) -> ScanResult:
 def scan_with_facts(options: ScanOptions) -> tuple[ScanResult, list[FileAnalysis]]:
     """The scan plus the per-file facts it was built from (classes, calls, functions), for
     features on top of the results model such as the feasibility review."""
-    result, analyses = _scan(options, keep_facts=True)
+    result, analyses, _reexports = _scan(options, keep_facts=True)
     assert analyses is not None
     return result, analyses
 
 
-def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[FileAnalysis] | None]:
+def scan_for_context(
+    options: ScanOptions,
+) -> tuple[ScanResult, list[FileAnalysis], dict[str, str]]:
+    """:func:`scan_with_facts` plus the re-exports the second round used (found from the
+    first round's analyses, which the final ones cannot stand in for): what checking one
+    buffer as the CLI would needs (``apiscan.buffer``)."""
+    result, analyses, reexports = _scan(options, keep_facts=True)
+    assert analyses is not None
+    return result, analyses, reexports
+
+
+def _scan(
+    options: ScanOptions, keep_facts: bool
+) -> tuple[ScanResult, list[FileAnalysis] | None, dict[str, str]]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}
@@ -138,7 +152,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         stats["total_s"] = time.perf_counter() - t0
         if options.warmup is not None:
             options.warmup()
-        return _link_verification(replace(previous, stats=stats), options), None
+        return _link_verification(replace(previous, stats=stats), options), None, {}
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -170,7 +184,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     cache.close()
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
-    return result, analyses if keep_facts else None
+    return result, (analyses if keep_facts else None), reexports
 
 
 def _candidate_index_version() -> str:
@@ -441,28 +455,41 @@ class ClassTable:
         return "user", None
 
 
-def join(
-    root: str,
-    analyses: list[FileAnalysis],
-    extra_errors: list[ErrorFinding],
-    table: MappingTable,
-    stats: dict[str, float],
-    ignores: Ignores | None = None,
-    *,
-    target_platform: str | None = None,
-) -> ScanResult:
-    from apiscan.resolve.torch_api import load_torch_api
-    from apiscan.scope.classify import ScopeMap
+class JoinContext:
+    """What the join knows about the whole repository (classes, call-graph scopes, the
+    mapping), so that one file's findings can be computed without redoing the others'.
 
-    api = load_torch_api()
-    classes = ClassTable(analyses, api)
-    matcher = _Matcher(table, api, target_platform)
-    scopes = ScopeMap.build(analyses, classes)
-    shapes = _ShapeFindings(table, api)
-    findings: list[Finding] = list(extra_errors)
-    summaries = []
-    ignores = ignores or Ignores()
-    for fa in analyses:
+    ``join`` runs :meth:`file_findings` for every file; an editor checking one buffer keeps a
+    context of the project and runs it for that buffer alone (``apiscan.buffer``), so a
+    buffer's findings come from the very code that makes the CLI's.
+    """
+
+    def __init__(
+        self,
+        analyses: Sequence[FileAnalysis],
+        table: MappingTable,
+        classes: ClassTable | None = None,
+        scopes: ScopeMap | None = None,
+        ignores: Ignores | None = None,
+        *,
+        target_platform: str | None = None,
+    ) -> None:
+        from apiscan.resolve.torch_api import load_torch_api
+        from apiscan.scope.classify import ScopeMap
+
+        self.api = load_torch_api()
+        self.table = table
+        self.classes = classes or ClassTable(analyses, self.api)
+        self.matcher = _Matcher(table, self.api, target_platform)
+        self.scopes = scopes or ScopeMap.build(analyses, self.classes)
+        self.shapes = _ShapeFindings(table, self.api)
+        self.ignores = ignores or Ignores()
+
+    def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
+        """One file's findings (unsorted) and its summary row."""
+        classes, matcher, scopes, shapes = self.classes, self.matcher, self.scopes, self.shapes
+        ignores = self.ignores
+        findings: list[Finding] = []
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
             if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
@@ -490,7 +517,38 @@ def join(
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
-        summaries.append(FileSummary(fa.path, fa.lines, n, len(fa.errors)))
+        return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
+
+
+def join(
+    root: str,
+    analyses: list[FileAnalysis],
+    extra_errors: list[ErrorFinding],
+    table: MappingTable,
+    stats: dict[str, float],
+    ignores: Ignores | None = None,
+    *,
+    target_platform: str | None = None,
+) -> ScanResult:
+    context = JoinContext(analyses, table, ignores=ignores, target_platform=target_platform)
+    findings: list[Finding] = list(extra_errors)
+    summaries = []
+    for fa in analyses:
+        file_findings, summary = context.file_findings(fa)
+        findings.extend(file_findings)
+        summaries.append(summary)
+    return assemble(root, findings, summaries, table, context.api.version, stats)
+
+
+def assemble(
+    root: str,
+    findings: list[Finding],
+    summaries: list[FileSummary],
+    table: MappingTable,
+    torch_api_version: str,
+    stats: dict[str, float],
+) -> ScanResult:
+    """The results model from findings and file rows, sorted (the join's last step)."""
     findings.sort(key=lambda f: f.sort_key())
     summaries.sort(key=lambda s: s.path)
     mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
@@ -500,7 +558,7 @@ def join(
         mapping=mapping,
         files=tuple(summaries),
         findings=tuple(findings),
-        torch_api_version=api.version,
+        torch_api_version=torch_api_version,
         stats=stats,
     )
 
@@ -564,6 +622,7 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
         use.positional,
         use.keywords,
         use.star_args,
+        api,
     )
 
 
@@ -583,7 +642,7 @@ class _Matcher:
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *self.api.spellings(api)[1:]]
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
         target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
         if target is None:
             return missing
@@ -661,6 +720,7 @@ class _Matcher:
                 namespace_of(use.api),
                 use.function,
             )
+        canonical = use.canonical or api.canonical(use.api) or ""
         return ApiFinding(
             path=path,
             span=use.span,
@@ -676,6 +736,7 @@ class _Matcher:
             mapping_version=m.source_version,
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
+            canonical=canonical,
             mindspore_apis=m.mindspore_apis,
             param_changes=m.param_changes,
             backends=m.backends,
