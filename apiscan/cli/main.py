@@ -20,7 +20,16 @@ if TYPE_CHECKING:
     from apiscan.model import ScanResult
 
 SUBCOMMANDS = (
-    "scan", "mapping", "rules", "explain", "review", "verify", "stub", "config", "check", "lsp"
+    "scan",
+    "mapping",
+    "rules",
+    "explain",
+    "review",
+    "verify",
+    "stub",
+    "config",
+    "check",
+    "lsp",
 )
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}

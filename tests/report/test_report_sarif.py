@@ -135,7 +135,8 @@ def test_a_second_occurrence_gets_its_own_fingerprint(tmp_path: Path) -> None:
     # The same line twice in one function: same text, so only the occurrence index tells the
     # two findings apart (two hits of one rule on one line are one finding).
     twice = MODEL.replace(
-        "    return torch.unique(y)", "    a = torch.unique(y)\n    a = torch.unique(y)\n    return a"
+        "    return torch.unique(y)",
+        "    a = torch.unique(y)\n    a = torch.unique(y)\n    return a",
     )
     write_repo(tmp_path, {"model.py": twice})
     prints = _fingerprints(tmp_path)
