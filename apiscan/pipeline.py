@@ -659,7 +659,7 @@ class _Matcher:
         self.table = table
         self.api = api
         self.target_platform = target_platform
-        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Match | None] = {}
+        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...], str], Match | None] = {}
 
     def candidate(self, api: str, missing: Match) -> Match:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
@@ -706,28 +706,33 @@ class _Matcher:
                 twins.append(twin)
         return tuple(dict.fromkeys([*spellings, *twins]))
 
-    def match(self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...]) -> Match:
+    def match(
+        self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...], canonical: str = ""
+    ) -> Match:
+        """The verdict for ``name`` as written; the table may list it under the canonical
+        object's name or another spelling, which are tried next."""
         from apiscan.mapping.match import match_api
 
+        aliases = tuple(dict.fromkeys(a for a in (canonical, *self.aliases(name)) if a != name))
         return match_api(
             name,
             self.table,
             passed_params=passed,
             keywords=keywords,
-            aliases=self.aliases(name),
+            aliases=tuple(a for a in aliases if a),
             target_platform=self.target_platform,
         )
 
     def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api
         passed = self.passed_params(use)
-        key = (use.api, passed, use.keywords)
+        key = (use.api, passed, use.keywords, use.canonical)
         if key in self.memo:
             m = self.memo[key]
         else:
             m = None
             if api.is_public(use.api):
-                m = self.match(use.api, passed, use.keywords)
+                m = self.match(use.api, passed, use.keywords, use.canonical)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
             self.memo[key] = m
