@@ -350,7 +350,9 @@ def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> 
 
 
 def _is_torch(q: str) -> bool:
-    return q == "torch" or q.startswith("torch.")
+    from apiscan.resolve.torch_api import is_torch_name
+
+    return is_torch_name(q)
 
 
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
@@ -606,7 +608,11 @@ class _Matcher:
             m = self.memo[key]
         else:
             m = None
-            if api.is_public(use.api):
+            if api.is_public(use.api) or (
+                # torchaudio/torchtext are not indexed: a table row is proof enough
+                not use.api.startswith(("torch.", "torchvision."))
+                and self.table.lookup(use.api) is not None
+            ):
                 # The name as written first (a table row for `torch.nn.functional.conv2d`
                 # speaks of that spelling), then the canonical name and its other spellings.
                 m = match_api(use.api, self.table, passed_params=passed)
@@ -629,7 +635,12 @@ class _Matcher:
                 "unknown",
                 None,
                 use.confidence,
-                f"not a public API of torch {api.version} (private, removed or misspelt)",
+                (
+                    f"not a public API of torch {api.version} (private, removed or misspelt)"
+                    if use.api.startswith("torch.")
+                    else f"not in apiscan's index of {use.api.partition('.')[0]} nor in the "
+                    "mapping tables"
+                ),
                 use.usage,
                 namespace_of(use.api),
                 use.function,
