@@ -576,14 +576,29 @@ class _Matcher:
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
-        target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
-        if target is None:
+        if index is None:
             return missing
-        note = (
-            f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
-            "of the same name (unverified: a same name does not prove the same behaviour)"
+        # Only a counterpart of the same kind and a compatible arity (torch.Size, a class, is
+        # not ops.Size, a primitive).
+        kind, params = self.api.kind(api), self.api.params(api)
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
+        found = next(
+            (hit for hit in (index.lookup(s, kind, params) for s in spellings) if hit), None
         )
+        if found is None:
+            return missing
+        target, why = found
+        if why == "same-name":
+            note = (
+                f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
+                "of the same name and kind (unverified: a same name does not prove the same "
+                "behaviour)"
+            )
+        else:
+            note = (
+                f"not in the mapping table; namespace move: {why}, where MindSpore "
+                f"{index.mindspore_version} has {target} (unverified)"
+            )
         return replace(
             missing, status="candidate", mindspore_api=target, note=note, target_exists=True
         )
