@@ -170,10 +170,10 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
 
 def _candidate_index_version() -> str:
     """Which MindSpore name index made the candidates (part of the whole-result key)."""
-    from apiscan.mapping.candidates import load_candidates
+    from apiscan.mapping.candidates import FORMAT_VERSION, load_candidates
 
     index = load_candidates()
-    return index.mindspore_version if index else "none"
+    return f"{index.mindspore_version}/{FORMAT_VERSION}" if index else "none"
 
 
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
