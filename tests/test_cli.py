@@ -163,7 +163,7 @@ def test_known_versions_are_listed_in_the_ms_version_error(
 
 
 # ---------------------------------------------------------------------------------- formats
-@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown"])
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown", "sarif"])
 def test_output_file_per_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
@@ -181,7 +181,7 @@ def test_output_file_per_format(
 
 
 def test_every_registered_format_is_tested() -> None:
-    assert set(formats()) == {"text", "json", "csv", "markdown"}
+    assert set(formats()) == {"text", "json", "csv", "markdown", "sarif"}
 
 
 def test_output_file_in_a_real_process(tmp_path: Path) -> None:
