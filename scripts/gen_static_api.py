@@ -111,17 +111,25 @@ def _collect(module: Module, node: ast.stmt, base: str) -> None:
 
 
 def exported(module: Module, modules: dict[str, Module] | None = None) -> list[str]:
+    """``__all__`` plus the public classes and functions the module defines (torch's own
+    convention: a public name of a public module is API even when ``__all__`` omits it)."""
+    defined = [
+        name
+        for name, node in module.defs.items()
+        if not name.startswith("_") and isinstance(node, (ast.ClassDef, ast.FunctionDef))
+    ]
     for node in module.tree.body:
         if (
             isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
             and isinstance(node.value, (ast.List, ast.Tuple))
         ):
-            return [
+            listed = [
                 e.value
                 for e in node.value.elts
                 if isinstance(e, ast.Constant) and isinstance(e.value, str)
             ]
+            return sorted({*listed, *defined})
     names = [n for n in module.defs if not n.startswith("_")]
     if module.is_package:
         names += [
@@ -247,6 +255,17 @@ class Indexer:
                     entry["r"] = "module"
             self.names[path] = entry
             for member in node.body:
+                # class-level data: enum members (InterpolationMode.BILINEAR), constants
+                targets = (
+                    member.targets
+                    if isinstance(member, ast.Assign)
+                    else [member.target]
+                    if isinstance(member, ast.AnnAssign)
+                    else []
+                )
+                for target in targets:
+                    if isinstance(target, ast.Name) and not target.id.startswith("_"):
+                        self.names.setdefault(f"{path}.{target.id}", {"k": "attribute"})
                 if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
                     not member.name.startswith("_") or member.name == "__call__"
                 ):
