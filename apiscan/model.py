@@ -62,6 +62,16 @@ NAMESPACES: tuple[str, ...] = (
     "torch.jit",
     "torch.distributions",
     "torch",
+    "torchvision.transforms",
+    "torchvision.ops",
+    "torchvision.models",
+    "torchvision.datasets",
+    "torchvision.io",
+    "torchvision",
+    "torchaudio.transforms",
+    "torchaudio.datasets",
+    "torchaudio",
+    "torchtext",
 )
 
 

@@ -198,10 +198,10 @@ def _scan(
 
 def _candidate_index_version() -> str:
     """Which MindSpore name index made the candidates (part of the whole-result key)."""
-    from apiscan.mapping.candidates import load_candidates
+    from apiscan.mapping.candidates import FORMAT_VERSION, load_candidates
 
     index = load_candidates()
-    return index.mindspore_version if index else "none"
+    return f"{index.mindspore_version}/{FORMAT_VERSION}" if index else "none"
 
 
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
@@ -378,7 +378,9 @@ def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> 
 
 
 def _is_torch(q: str) -> bool:
-    return q == "torch" or q.startswith("torch.")
+    from apiscan.resolve.torch_api import is_torch_name
+
+    return is_torch_name(q)
 
 
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
@@ -666,14 +668,29 @@ class _Matcher:
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
-        target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
-        if target is None:
+        if index is None:
             return missing
-        note = (
-            f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
-            "of the same name (unverified: a same name does not prove the same behaviour)"
+        # Only a counterpart of the same kind and a compatible arity (torch.Size, a class, is
+        # not ops.Size, a primitive).
+        kind, params = self.api.kind(api), self.api.params(api)
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
+        found = next(
+            (hit for hit in (index.lookup(s, kind, params) for s in spellings) if hit), None
         )
+        if found is None:
+            return missing
+        target, why = found
+        if why == "same-name":
+            note = (
+                f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
+                "of the same name and kind (unverified: a same name does not prove the same "
+                "behaviour)"
+            )
+        else:
+            note = (
+                f"not in the mapping table; namespace move: {why}, where MindSpore "
+                f"{index.mindspore_version} has {target} (unverified)"
+            )
         return replace(
             missing, status="candidate", mindspore_api=target, note=note, target_exists=True
         )
@@ -731,7 +748,11 @@ class _Matcher:
             m = self.memo[key]
         else:
             m = None
-            if api.is_public(use.api):
+            if api.is_public(use.api) or (
+                # torchaudio/torchtext are not indexed: a table row is proof enough
+                not use.api.startswith(("torch.", "torchvision."))
+                and self.table.lookup(use.api) is not None
+            ):
                 m = self.match(use.api, passed, use.keywords, use.canonical)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
@@ -744,7 +765,12 @@ class _Matcher:
                 "unknown",
                 None,
                 use.confidence,
-                f"not a public API of torch {api.version} (private, removed or misspelt)",
+                (
+                    f"not a public API of torch {api.version} (private, removed or misspelt)"
+                    if use.api.startswith("torch.")
+                    else f"not in apiscan's index of {use.api.partition('.')[0]} nor in the "
+                    "mapping tables"
+                ),
                 use.usage,
                 namespace_of(use.api),
                 use.function,
