@@ -113,6 +113,7 @@ def _usage_error(message: str) -> int:
 def run_scan(argv: list[str]) -> int:
     args = _scan_parser().parse_args(argv)
     from apiscan.discovery import DiscoveryError
+    from apiscan.lifetime import write_output
     from apiscan.mapping.store import UnknownVersionError
     from apiscan.pipeline import ScanOptions, scan
     from apiscan.report import formats, get_reporter
@@ -148,14 +149,7 @@ def run_scan(argv: list[str]) -> int:
         result = scan(options)
     except (DiscoveryError, UnknownVersionError) as exc:
         return _usage_error(str(exc))
-    text = reporter.render(result)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _usage_error(f"cannot write {args.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
+    write_output(reporter.render(result), args.output)
     if args.stubs and not _write_stubs(result, Path(args.stubs)):
         return 2
     if args.fail_on:
@@ -300,7 +294,16 @@ def run_mapping(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
+    that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
+    from apiscan.lifetime import run_guarded
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
+    return run_guarded(name, lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "mapping":
         return run_mapping(argv[1:])
     if argv and argv[0] == "verify":
@@ -321,12 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         return (rules.run_rules if argv[0] == "rules" else rules.run_explain)(argv[1:])
     if argv and argv[0] == "scan":
         argv = argv[1:]
-    try:
-        return run_scan(argv)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    return run_scan(argv)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,9 @@ def run_verify(argv: Sequence[str]) -> int:
     cache: ResultCache | None = None if args.no_cache else default_cache()
     with Runner(args.device, args.dtype, args.timeout, cache) as runner:
         results = runner.run(cases)
-    sys.stdout.write(render(results, args.format))
+    from apiscan.lifetime import write_output
+
+    write_output(render(results, args.format), None)
     return 1 if any(r.status in ("fail", "error") for r in results) else 0
 
 
