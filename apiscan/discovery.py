@@ -13,6 +13,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from apiscan.ignorefiles import IgnoreRules
 from apiscan.model import ErrorFinding, Span
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
@@ -106,9 +107,12 @@ def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
 
 
 def discover(
-    root: str | os.PathLike[str], excludes: tuple[str, ...] = ()
+    root: str | os.PathLike[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
+
+    With ``respect_ignore``, paths that ``.gitignore`` / ``.ignore`` files ignore are skipped
+    (:mod:`apiscan.ignorefiles`); a file named explicitly as ``root`` is always scanned.
 
     Returns the resolved root (reports name files relative to it), the files sorted by relative
     path, and error findings for what could not be walked.
@@ -129,7 +133,12 @@ def discover(
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
 
-    def walk(d: Path, rel: PurePosixPath, ancestors: frozenset[tuple[int, int]]) -> None:
+    def walk(
+        d: Path,
+        rel: PurePosixPath,
+        ancestors: frozenset[tuple[int, int]],
+        rules: IgnoreRules | None,
+    ) -> None:
         try:
             st = d.stat()
         except OSError as exc:
@@ -161,12 +170,15 @@ def discover(
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
+            if rules is not None and rules.ignored(rel_s, is_dir):
+                continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
                 if _is_virtualenv(Path(entry.path)):  # a virtualenv by another name
                     continue
-                walk(Path(entry.path), child_rel, ancestors)
+                inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
+                walk(Path(entry.path), child_rel, ancestors, inner)
             elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
@@ -189,7 +201,12 @@ def discover(
                     modules, is_pkg = (), entry.name == "__init__.py"
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
-    walk(base, PurePosixPath("."), frozenset())
+    walk(
+        base,
+        PurePosixPath("."),
+        frozenset(),
+        IgnoreRules.for_root(base) if respect_ignore else None,
+    )
     for i, f in enumerate(files):
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
     errors = [ErrorFinding(safe_name(_clean(e.path)), e.span, e.code, e.message) for e in errors]

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -87,7 +87,11 @@ class Span:
 class ApiUse:
     """One use of a PyTorch API found in one file, before any mapping is applied.
 
-    ``api`` is the public, canonical name (``torch.nn.Conv2d``, ``torch.Tensor.view``).
+    ``api`` is the public path the code spelled, resolved through imports (``F.conv2d`` is
+    ``torch.nn.functional.conv2d``), so that searching the code for it finds the call; paths
+    through private modules (``torch.nn.modules.conv.Conv2d``) become the canonical name.
+    ``canonical`` is the canonical name of the same object (``torch.conv2d``; equal to ``api``
+    when the code spelled it so), empty when ``api`` is not a public API; the matcher tries both.
     ``positional`` and ``keywords`` describe the call's arguments, so that the matcher can tell
     which parameters a call passes without re-reading the source.
     """
@@ -100,6 +104,7 @@ class ApiUse:
     positional: int = 0
     keywords: tuple[str, ...] = ()
     star_args: bool = False
+    canonical: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +135,9 @@ class ApiFinding:
     unsupported_params: tuple[str, ...] = ()
     target_exists: bool | None = None
     scope: str = "host"
+    #: The canonical name of ``api``'s object (``torch.conv2d`` for
+    #: ``torch.nn.functional.conv2d``, ``api`` itself when canonical); empty when unknown.
+    canonical: str = ""
 
     kind: Literal["api"] = "api"
 

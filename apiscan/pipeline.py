@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
+from apiscan.config import Ignores
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
@@ -64,6 +65,10 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
+    ignores: Ignores = field(default_factory=Ignores)
+    #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
+    respect_ignore: bool = True
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -91,7 +96,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes)
+    _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -122,6 +127,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         table.merged,
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
+        options.ignores,
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -151,7 +157,14 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
-    result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    result = join(
+        str(options.path),
+        analyses,
+        [*walk_errors, *read_errors],
+        table,
+        stats,
+        options.ignores,
+    )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     result = _link_verification(result, options)
@@ -467,6 +480,7 @@ def join(
     extra_errors: list[ErrorFinding],
     table: MappingTable,
     stats: dict[str, float],
+    ignores: Ignores | None = None,
 ) -> ScanResult:
     from apiscan.resolve.torch_api import load_torch_api
     from apiscan.scope.classify import ScopeMap
@@ -478,10 +492,13 @@ def join(
     shapes = _ShapeFindings(table, api)
     findings: list[Finding] = list(extra_errors)
     summaries = []
+    ignores = ignores or Ignores()
     for fa in analyses:
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
-            if not _is_suppressed(suppressed, hit.span.line, hit.rule):
+            if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
+                ignores and ignores.ignored(fa.path, hit.rule)
+            ):
                 findings.append(
                     shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
                 )
@@ -495,7 +512,11 @@ def join(
         n = 0
         for use in uses:
             finding = matcher.finding(fa.path, use)
-            if finding is not None and not _is_suppressed(suppressed, use.span.line, finding.rule):
+            if (
+                finding is not None
+                and not _is_suppressed(suppressed, use.span.line, finding.rule)
+                and not (ignores and ignores.ignored(fa.path, finding.rule))
+            ):
                 findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
                 n += 1
         for err in fa.errors:
@@ -574,6 +595,7 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
         use.positional,
         use.keywords,
         use.star_args,
+        api,
     )
 
 
@@ -590,7 +612,7 @@ class _Matcher:
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *self.api.spellings(api)[1:]]
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
         target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
         if target is None:
             return missing
@@ -623,9 +645,13 @@ class _Matcher:
         else:
             m = None
             if api.is_public(use.api):
+                # The name as written first (a table row for `torch.nn.functional.conv2d`
+                # speaks of that spelling), then the canonical name and its other spellings.
                 m = match_api(use.api, self.table, passed_params=passed)
                 if m.status == "missing":
-                    for spelling in api.spellings(use.api)[1:]:
+                    for spelling in api.spellings(use.api):
+                        if spelling == use.api:
+                            continue
                         alt = match_api(spelling, self.table, passed_params=passed)
                         if alt.status != "missing":
                             m = alt
@@ -646,6 +672,7 @@ class _Matcher:
                 namespace_of(use.api),
                 use.function,
             )
+        canonical = use.canonical or api.canonical(use.api) or ""
         return ApiFinding(
             path=path,
             span=use.span,
@@ -661,4 +688,5 @@ class _Matcher:
             mapping_version=m.source_version,
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
+            canonical=canonical,
         )

@@ -26,6 +26,7 @@ COLUMNS: tuple[str, ...] = (
     "severity",
     "scope",
     "api",
+    "canonical",
     "status",
     "mindspore_api",
     "backends",

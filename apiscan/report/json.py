@@ -30,6 +30,7 @@ def finding_record(finding: Finding) -> dict[str, object]:
     if isinstance(finding, ApiFinding):
         record |= {
             "api": finding.api,
+            "canonical": finding.canonical,
             "status": finding.status,
             "mindspore_api": finding.mindspore_api,
             "confidence": finding.confidence,

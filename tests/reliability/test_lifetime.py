@@ -34,6 +34,12 @@ def big_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Child processes inherit it: no test touches the user's cache."""
+    monkeypatch.setenv("APISCAN_CACHE_DIR", str(tmp_path / "cache"))
+
+
 def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": ROOT}
 
