@@ -13,7 +13,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
 from apiscan.config import Ignores
-from apiscan.discovery import discover
+from apiscan.discovery import discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
 from apiscan.lifetime import die_with_parent, signals_deferred
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from apiscan.mapping.match import Match
     from apiscan.mapping.store import MappingTable
     from apiscan.resolve.torch_api import TorchApi
+    from apiscan.scope.classify import ScopeMap
 
 TORCH_INDEX_VERSION = "2.13.0"
 #: Below this many bytes to analyse, a process pool costs more than it saves.
@@ -65,10 +66,16 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: ``Ascend``/``GPU``/``CPU``: a MindSpore target not documented for this platform
+    #: counts as a gap (``--target``); None: no platform is assumed.
+    target_platform: str | None = None
     #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
     ignores: Ignores = field(default_factory=Ignores)
     #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
     respect_ignore: bool = True
+    #: Several paths scanned as one (``apiscan a.py b.py``, a pre-commit hook): ``path`` is
+    #: then their common directory and only these are scanned.
+    paths: tuple[str, ...] = ()
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -85,18 +92,36 @@ def scan(options: ScanOptions) -> ScanResult:
 def scan_with_facts(options: ScanOptions) -> tuple[ScanResult, list[FileAnalysis]]:
     """The scan plus the per-file facts it was built from (classes, calls, functions), for
     features on top of the results model such as the feasibility review."""
-    result, analyses = _scan(options, keep_facts=True)
+    result, analyses, _reexports = _scan(options, keep_facts=True)
     assert analyses is not None
     return result, analyses
 
 
-def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[FileAnalysis] | None]:
+def scan_for_context(
+    options: ScanOptions,
+) -> tuple[ScanResult, list[FileAnalysis], dict[str, str]]:
+    """:func:`scan_with_facts` plus the re-exports the second round used (found from the
+    first round's analyses, which the final ones cannot stand in for): what checking one
+    buffer as the CLI would needs (``apiscan.buffer``)."""
+    result, analyses, reexports = _scan(options, keep_facts=True)
+    assert analyses is not None
+    return result, analyses, reexports
+
+
+def _scan(
+    options: ScanOptions, keep_facts: bool
+) -> tuple[ScanResult, list[FileAnalysis] | None, dict[str, str]]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
+    if len(options.paths) > 1:
+        _root, files, walk_errors = discover_many(
+            list(options.paths), options.excludes, options.respect_ignore
+        )
+    else:
+        _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -123,11 +148,13 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         ctx,
         [task_key(t, ctx) for t in tasks],
         str(options.path),
+        options.paths,
         table.version,
         table.merged,
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
         options.ignores,
+        options.target_platform or "",
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -138,7 +165,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         stats["total_s"] = time.perf_counter() - t0
         if options.warmup is not None:
             options.warmup()
-        return _link_verification(replace(previous, stats=stats), options), None
+        return _link_verification(replace(previous, stats=stats), options), None, {}
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -164,20 +191,21 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         table,
         stats,
         options.ignores,
+        target_platform=options.target_platform,
     )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
-    return result, analyses if keep_facts else None
+    return result, (analyses if keep_facts else None), reexports
 
 
 def _candidate_index_version() -> str:
     """Which MindSpore name index made the candidates (part of the whole-result key)."""
-    from apiscan.mapping.candidates import load_candidates
+    from apiscan.mapping.candidates import FORMAT_VERSION, load_candidates
 
     index = load_candidates()
-    return index.mindspore_version if index else "none"
+    return f"{index.mindspore_version}/{FORMAT_VERSION}" if index else "none"
 
 
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
@@ -388,7 +416,9 @@ def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> 
 
 
 def _is_torch(q: str) -> bool:
-    return q == "torch" or q.startswith("torch.")
+    from apiscan.resolve.torch_api import is_torch_name
+
+    return is_torch_name(q)
 
 
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
@@ -474,26 +504,41 @@ class ClassTable:
         return "user", None
 
 
-def join(
-    root: str,
-    analyses: list[FileAnalysis],
-    extra_errors: list[ErrorFinding],
-    table: MappingTable,
-    stats: dict[str, float],
-    ignores: Ignores | None = None,
-) -> ScanResult:
-    from apiscan.resolve.torch_api import load_torch_api
-    from apiscan.scope.classify import ScopeMap
+class JoinContext:
+    """What the join knows about the whole repository (classes, call-graph scopes, the
+    mapping), so that one file's findings can be computed without redoing the others'.
 
-    api = load_torch_api()
-    classes = ClassTable(analyses, api)
-    matcher = _Matcher(table, api)
-    scopes = ScopeMap.build(analyses, classes)
-    shapes = _ShapeFindings(table, api)
-    findings: list[Finding] = list(extra_errors)
-    summaries = []
-    ignores = ignores or Ignores()
-    for fa in analyses:
+    ``join`` runs :meth:`file_findings` for every file; an editor checking one buffer keeps a
+    context of the project and runs it for that buffer alone (``apiscan.buffer``), so a
+    buffer's findings come from the very code that makes the CLI's.
+    """
+
+    def __init__(
+        self,
+        analyses: Sequence[FileAnalysis],
+        table: MappingTable,
+        classes: ClassTable | None = None,
+        scopes: ScopeMap | None = None,
+        ignores: Ignores | None = None,
+        *,
+        target_platform: str | None = None,
+    ) -> None:
+        from apiscan.resolve.torch_api import load_torch_api
+        from apiscan.scope.classify import ScopeMap
+
+        self.api = load_torch_api()
+        self.table = table
+        self.classes = classes or ClassTable(analyses, self.api)
+        self.matcher = _Matcher(table, self.api, target_platform)
+        self.scopes = scopes or ScopeMap.build(analyses, self.classes)
+        self.shapes = _ShapeFindings(table, self.api)
+        self.ignores = ignores or Ignores()
+
+    def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
+        """One file's findings (unsorted) and its summary row."""
+        classes, matcher, scopes, shapes = self.classes, self.matcher, self.scopes, self.shapes
+        ignores = self.ignores
+        findings: list[Finding] = []
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
             if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
@@ -521,7 +566,40 @@ def join(
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
-        summaries.append(FileSummary(fa.path, fa.lines, n, len(fa.errors)))
+        if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
+            findings = [in_cell(f, fa.cells) for f in findings]
+        return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
+
+
+def join(
+    root: str,
+    analyses: list[FileAnalysis],
+    extra_errors: list[ErrorFinding],
+    table: MappingTable,
+    stats: dict[str, float],
+    ignores: Ignores | None = None,
+    *,
+    target_platform: str | None = None,
+) -> ScanResult:
+    context = JoinContext(analyses, table, ignores=ignores, target_platform=target_platform)
+    findings: list[Finding] = list(extra_errors)
+    summaries = []
+    for fa in analyses:
+        file_findings, summary = context.file_findings(fa)
+        findings.extend(file_findings)
+        summaries.append(summary)
+    return assemble(root, findings, summaries, table, context.api.version, stats)
+
+
+def assemble(
+    root: str,
+    findings: list[Finding],
+    summaries: list[FileSummary],
+    table: MappingTable,
+    torch_api_version: str,
+    stats: dict[str, float],
+) -> ScanResult:
+    """The results model from findings and file rows, sorted (the join's last step)."""
     findings.sort(key=lambda f: f.sort_key())
     summaries.sort(key=lambda s: s.path)
     mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
@@ -531,9 +609,22 @@ def join(
         mapping=mapping,
         files=tuple(summaries),
         findings=tuple(findings),
-        torch_api_version=api.version,
+        torch_api_version=torch_api_version,
         stats=stats,
     )
+
+
+def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
+    """A finding on a notebook's joined code, placed in its cell (a span reaching into a
+    later cell, only possible for a syntax error, is cut at the end of its first line)."""
+    span = finding.span
+    cell, line = cells[min(max(span.line, 1), len(cells)) - 1]
+    end_cell, end_line = cells[min(max(span.end_line, 1), len(cells)) - 1]
+    if end_cell == cell:
+        new = Span(line, span.column, end_line, span.end_column)
+    else:
+        new = Span(line, span.column, line, span.column)
+    return replace(finding, span=new, cell=cell)
 
 
 def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:
@@ -602,24 +693,42 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
 class _Matcher:
     """Mapping verdicts, memoised per (api, parameters passed)."""
 
-    def __init__(self, table: MappingTable, api: TorchApi) -> None:
+    def __init__(
+        self, table: MappingTable, api: TorchApi, target_platform: str | None = None
+    ) -> None:
         self.table = table
         self.api = api
-        self.memo: dict[tuple[str, tuple[str, ...]], Match | None] = {}
+        self.target_platform = target_platform
+        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...], str], Match | None] = {}
 
     def candidate(self, api: str, missing: Match) -> Match:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
-        target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
-        if target is None:
+        if index is None:
             return missing
-        note = (
-            f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
-            "of the same name (unverified: a same name does not prove the same behaviour)"
+        # Only a counterpart of the same kind and a compatible arity (torch.Size, a class, is
+        # not ops.Size, a primitive).
+        kind, params = self.api.kind(api), self.api.params(api)
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
+        found = next(
+            (hit for hit in (index.lookup(s, kind, params) for s in spellings) if hit), None
         )
+        if found is None:
+            return missing
+        target, why = found
+        if why == "same-name":
+            note = (
+                f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
+                "of the same name and kind (unverified: a same name does not prove the same "
+                "behaviour)"
+            )
+        else:
+            note = (
+                f"not in the mapping table; namespace move: {why}, where MindSpore "
+                f"{index.mindspore_version} has {target} (unverified)"
+            )
         return replace(
             missing, status="candidate", mindspore_api=target, note=note, target_exists=True
         )
@@ -634,28 +743,55 @@ class _Matcher:
                 names.append(pname)
         return tuple(names)
 
-    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
+    def aliases(self, name: str) -> tuple[str, ...]:
+        """Other names the table may list ``name``'s object under, best first: its other
+        spellings (canonical first), then its method/function twin (``torch.Tensor.x`` ↔
+        ``torch.x``) when torch has both."""
+        spellings = [s for s in self.api.spellings(name) if s != name]
+        twins = []
+        for spelled in (name, *spellings):
+            if spelled.startswith("torch.Tensor."):
+                twin = "torch." + spelled.removeprefix("torch.Tensor.")
+            elif spelled.count(".") == 1 and spelled.startswith("torch."):
+                twin = "torch.Tensor." + spelled.removeprefix("torch.")
+            else:
+                continue
+            kinds = {self.api.kind(spelled), self.api.kind(twin)}
+            if kinds == {"function", "method"} and twin not in twins:
+                twins.append(twin)
+        return tuple(dict.fromkeys([*spellings, *twins]))
+
+    def match(
+        self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...], canonical: str = ""
+    ) -> Match:
+        """The verdict for ``name`` as written; the table may list it under the canonical
+        object's name or another spelling, which are tried next."""
         from apiscan.mapping.match import match_api
 
+        aliases = tuple(dict.fromkeys(a for a in (canonical, *self.aliases(name)) if a != name))
+        return match_api(
+            name,
+            self.table,
+            passed_params=passed,
+            keywords=keywords,
+            aliases=tuple(a for a in aliases if a),
+            target_platform=self.target_platform,
+        )
+
+    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api
         passed = self.passed_params(use)
-        key = (use.api, passed)
+        key = (use.api, passed, use.keywords, use.canonical)
         if key in self.memo:
             m = self.memo[key]
         else:
             m = None
-            if api.is_public(use.api):
-                # The name as written first (a table row for `torch.nn.functional.conv2d`
-                # speaks of that spelling), then the canonical name and its other spellings.
-                m = match_api(use.api, self.table, passed_params=passed)
-                if m.status == "missing":
-                    for spelling in api.spellings(use.api):
-                        if spelling == use.api:
-                            continue
-                        alt = match_api(spelling, self.table, passed_params=passed)
-                        if alt.status != "missing":
-                            m = alt
-                            break
+            if api.is_public(use.api) or (
+                # torchaudio/torchtext are not indexed: a table row is proof enough
+                not use.api.startswith(("torch.", "torchvision."))
+                and self.table.lookup(use.api) is not None
+            ):
+                m = self.match(use.api, passed, use.keywords, use.canonical)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
             self.memo[key] = m
@@ -667,7 +803,12 @@ class _Matcher:
                 "unknown",
                 None,
                 use.confidence,
-                f"not a public API of torch {api.version} (private, removed or misspelt)",
+                (
+                    f"not a public API of torch {api.version} (private, removed or misspelt)"
+                    if use.api.startswith("torch.")
+                    else f"not in apiscan's index of {use.api.partition('.')[0]} nor in the "
+                    "mapping tables"
+                ),
                 use.usage,
                 namespace_of(use.api),
                 use.function,
@@ -689,4 +830,9 @@ class _Matcher:
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
             canonical=canonical,
+            mindspore_apis=m.mindspore_apis,
+            param_changes=m.param_changes,
+            backends=m.backends,
+            backend_gap=m.backend_gap,
+            history=m.history,
         )

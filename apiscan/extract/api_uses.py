@@ -27,7 +27,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.records import RETURNS, ClassFact
+from apiscan.extract.records import DATA_ROLES, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -36,10 +36,11 @@ from apiscan.extract.shapes import (
     ShapeTracker,
     is_dyn_number,
     is_dyn_tensor,
+    is_variable,
     merge_numbers,
 )
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
-from apiscan.resolve.torch_api import TorchApi
+from apiscan.resolve.torch_api import TorchApi, is_torch_name
 from apiscan.resolve.values import (
     ARG_TENSOR,
     ARRAY,
@@ -119,12 +120,8 @@ BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 NAMED_FIELDS = ("values", "indices")
-#: Packages whose import says that a file handles PyTorch objects.
-TORCH_PACKAGES = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
-#: Keyword arguments through which functions join the data pipeline.
-DATA_ROLES = frozenset(
-    {"collate_fn", "worker_init_fn", "transform", "transforms", "target_transform"}
-)
+#: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
+DATALOADER = "torch.utils.data.DataLoader"
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -191,7 +188,7 @@ class Extractor:
         self.owners = owners
         self.module_name = module_name
         self.package = module_name if is_package else module_name.rpartition(".")[0]
-        self.local_roots = local_roots - {"torch"}
+        self.local_roots = local_roots - {"torch", "torchvision", "torchaudio", "torchtext"}
         self.reexports = reexports
         self.counts = [0] * (2 * FSTRING_OFFSET)
         self.ords: dict[int, int] = {}
@@ -328,7 +325,7 @@ class Extractor:
 
     @staticmethod
     def _is_torch(q: str) -> bool:
-        return q == "torch" or q.startswith("torch.")
+        return is_torch_name(q)
 
     def _is_local(self, q: str) -> bool:
         return q.partition(".")[0] in self.local_roots
@@ -431,7 +428,7 @@ class Extractor:
         canon = self.api.canonical(q)
         if canon is not None and self.api.is_module(canon):
             return None
-        if canon is None and (q == "torch" or _through_dunder(q)):
+        if canon is None and ("." not in q or _through_dunder(q)):
             return None
         name = canon or q
         written = self.api.as_written(q) or q
@@ -608,6 +605,10 @@ class Extractor:
             if known[0] == "unknown" and self._module_kind(info) is False:
                 return NONTORCH
             return known
+        if call and not attr.startswith("__"):
+            # inherited, or defined only in subclasses (a template method): the call graph
+            # resolves it through the hierarchy after the join
+            self._call_fact(f"{cls}.{attr}", end)
         for base in self._class_bases(info):
             if base[0] == "qual" and self._is_torch(base[1]):
                 bcls = self.api.canonical(base[1]) or base[1]
@@ -685,7 +686,8 @@ class Extractor:
         return _named_tuple(attr, args, 0, result)
 
     def _call_role(self, keyword: str, v: Val, value: cst.BaseExpression) -> None:
-        """Functions passed as collate_fn/transform/...: edges of the data pipeline."""
+        """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
+        pipeline (the role says what of an object runs; see ``DATA_ROLES``)."""
         if keyword in DATA_ROLES:
             callee = self._callee_name(v)
             if callee:
@@ -698,7 +700,7 @@ class Extractor:
         if kind == "qual" and self._is_local(v[1]):
             return str(v[1])
         if kind == "inst" and not self._is_torch(v[1]):
-            return f"{v[1]}.__call__"
+            return str(v[1])
         return ""
 
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
@@ -746,8 +748,16 @@ class Extractor:
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
     ) -> Val:
         name = self._emit_qual(q, func, node, usage, args)
+        if name is not None and not name.startswith("torch."):
+            # torchvision.ops.nms & co.: the dynamic-shape rules written for them
+            foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+            if foreign is not None:
+                return foreign
         if name is not None:
             kind = self.api.kind(name)
+            if name == DATALOADER and args.vals:
+                first = next(a.value for a in node.args if a.keyword is None and not a.star)
+                self._call_role("dataset", args.vals[0], first)
             if kind == "class":
                 return self.owners.instance_of(name)
             if kind == "function":
@@ -856,7 +866,8 @@ class Extractor:
                 if self.owners.role(self.api.canonical(b[1]) or b[1]) == "module":
                     result = True
                     break
-            elif b[0] == "qual":
+            elif b[0] == "qual" and b[1].partition(".")[0] not in NON_TORCH_PACKAGES:
+                # an unresolved base may be a Module; one from argparse, logging... is not
                 result = None
         info.module_kind = result
         return result
@@ -885,6 +896,8 @@ class Extractor:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if not store and self._fixed_window(node.slice, bounds):
+            self.shapes.on_window()
         if recv[0] == "tensor":
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
             if dyn is not None:
@@ -899,6 +912,43 @@ class Extractor:
             if info is not None:
                 return info.returns.get("__getitem__", UNKNOWN)
         return _index(recv, index, const_index, self.owners)
+
+    def _fixed_window(self, slices: Sequence[cst.SubscriptElement], bounds: Sequence[Val]) -> bool:
+        """``a[y : y + h, x : x + w]`` or ``a[:h, :w]``: at least two dimensions cut to an
+        extent neither drawn at random nor read from tensor data, the others untouched
+        (``:``, ``::-1``) or indexed. ``bounds`` holds the values of the slices' parts."""
+        it = iter(bounds)
+        windows = 0
+        for el in slices:
+            s = el.slice
+            if type(s) is not cst.Slice:
+                continue
+            parts = [next(it) for p in (s.lower, s.upper, s.step) if p is not None]
+            upper = s.upper
+            if upper is None:
+                if s.lower is not None:
+                    return False
+                continue
+            if s.lower is None:
+                extent = parts[0]
+            elif (
+                type(upper) is cst.BinaryOperation
+                and type(upper.operator) is cst.Add
+                and upper.left.deep_equals(s.lower)
+            ):
+                right = upper.right
+                if type(right) is cst.Integer:
+                    extent = NONTORCH
+                elif type(right) is cst.Name:
+                    extent = self.lookup(right.value)
+                else:
+                    return False
+            else:
+                return False
+            if extent == RAND or is_variable(extent):
+                return False
+            windows += 1
+        return windows >= 2
 
     def _binop(self, node: cst.BinaryOperation) -> Val:
         self._count(node, BINOP)
@@ -1339,10 +1389,10 @@ class Extractor:
             q = str(v[1])
             returns = self.reexports.get(q + RETURNS, "")
             if (
-                q.partition(".")[0] in TORCH_PACKAGES
+                self._is_torch(q)
                 or self._is_torch(self.reexports.get(q, ""))
                 or returns == "tensor"
-                or returns.startswith("inst:torch.")
+                or self._is_torch(returns.partition(":")[2])
             ):
                 self.says_torch = True
                 return
@@ -1552,6 +1602,7 @@ class Extractor:
             found = self.returns.pop()
             for test, body_returns, start in self.pending_branches.pop():
                 self.shapes.on_branches(test, [(a, b) for a in body_returns for b in found[start:]])
+            self.shapes.end_function(self._function())
             self.func_stack.pop()
             self.scopes.pop()
         result = _join_all(found) if found else NONTORCH
