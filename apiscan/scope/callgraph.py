@@ -19,6 +19,7 @@ import networkx as nx
 
 from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.pipeline import ClassTable, _follow, _is_torch
+from apiscan.resolve.values import NON_TORCH_PACKAGES
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
 #: with a function called the same as its module).
@@ -26,6 +27,8 @@ MODULE_CODE = "<module>"
 
 __all__ = ["DATASET_METHODS", "DATA_ROLES", "Hierarchy", "build_call_graph", "module_node"]
 
+#: Bases that are Python's own (``class Foo(object)``, ``class Foo(Exception)``).
+_BUILTIN_BASES = frozenset({"object", "builtins", "abc", "enum", "typing", "dataclasses"})
 #: Edge roles that are not calls seen in the source.
 DEFINES, OVERRIDE = "defines", "override"
 
@@ -142,6 +145,19 @@ class Hierarchy:
                         found |= self.torch_ancestors(base)
             self._torch[cls] = frozenset(found)
         return self._torch[cls]
+
+    def unknown_ancestor(self, cls: str, depth: int = 0) -> bool:
+        """Does some ancestor of ``cls`` lie outside the repo and torch, and outside the
+        packages known not to hold Modules (``argparse.Action``, ``abc.ABC``...)? Such a class
+        may well be an ``nn.Module`` reached through a package the scan cannot see."""
+        q = self.resolve(cls)
+        if depth > 30 or (q is not None and _is_torch(q)):
+            return False
+        fact = self.classes.facts.get(q) if q is not None else None
+        if fact is None:
+            root = cls.partition(".")[0]
+            return bool(cls) and root not in NON_TORCH_PACKAGES and root not in _BUILTIN_BASES
+        return any(self.unknown_ancestor(b, depth + 1) if b else True for b in fact.bases)
 
     def is_module(self, cls: str) -> bool:
         return any(

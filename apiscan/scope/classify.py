@@ -73,16 +73,22 @@ def is_data_path(path: str) -> bool:
 
 
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
-    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass and of every loss class
-    (unless it is test or data code), every function named like a loss and every ``losses``
-    method."""
+    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass, of every loss class and
+    of every class defining ``forward`` over a base from a package outside the scan (unless it
+    is test or data code); every function named like a loss and every ``losses`` method."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
     cls_path = {d["cls"]: d["path"] for _, d in graph.nodes(data=True) if d["cls"]}
     for cls in hierarchy.repo_classes():
         name = cls.rpartition(".")[2]
-        if hierarchy.is_module(cls) or _LOSS_CLASS.fullmatch(name):
+        own_forward = hierarchy.method(cls, "forward") == f"{cls}.forward"
+        if (
+            hierarchy.is_module(cls)
+            or _LOSS_CLASS.fullmatch(name)
+            # ``forward`` on a class whose base the scan cannot see (a package outside it)
+            or (own_forward and hierarchy.unknown_ancestor(cls))
+        ):
             entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
             if entry is None or entry not in graph:
                 continue

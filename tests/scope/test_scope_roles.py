@@ -276,3 +276,31 @@ def test_location_rules() -> None:
     assert is_data_path("pkg/data_augment.py")
     assert not is_data_path("pkg/models/data_parallel.py")
     assert not is_data_path("pkg/modeling/head.py")
+
+
+def test_forward_over_a_base_the_scan_cannot_see_is_network(tmp_path: Path) -> None:
+    got = scopes(
+        tmp_path,
+        {
+            "pkg/heads.py": """
+                import argparse
+
+                import torch
+                from extpkg.heads import BaseHead
+
+
+                class Head(BaseHead):
+                    def forward(self, x):
+                        return self.center_losses(x)
+
+                    def center_losses(self, x):
+                        return x[torch.nonzero(x > 0)]
+
+
+                class Action(argparse.Action):
+                    def forward(self, x):
+                        return torch.unique(x)
+            """
+        },
+    )
+    assert got == {"Head.center_losses": "network", "Action.forward": "host"}
