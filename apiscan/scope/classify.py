@@ -75,7 +75,8 @@ def is_data_path(path: str) -> bool:
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     """``forward`` (else ``__call__``) of every ``nn.Module`` subclass, of every loss class and
     of every class defining ``forward`` over a base from a package outside the scan (unless it
-    is test or data code); every function named like a loss and every ``losses`` method."""
+    is test or data code), with their ``forward_*`` methods; every function named like a loss
+    and every ``losses`` method."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
@@ -95,6 +96,13 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             paths = (graph.nodes[entry]["path"], cls_path.get(cls, ""))
             if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
+                # ``forward_train``, ``forward_features``...: the Module's other entry points,
+                # which training code outside the repository (or ``getattr``) calls
+                roots.update(
+                    f"{cls}.{m}"
+                    for m in getattr(hierarchy.classes.facts.get(cls), "methods", ())
+                    if m.startswith("forward_") and f"{cls}.{m}" in graph
+                )
     for node, data in graph.nodes(data=True):
         name = node.rpartition(".")[2]
         if (

@@ -304,3 +304,39 @@ def test_forward_over_a_base_the_scan_cannot_see_is_network(tmp_path: Path) -> N
         },
     )
     assert got == {"Head.center_losses": "network", "Action.forward": "host"}
+
+
+def test_forward_entry_points_of_a_module_are_network(tmp_path: Path) -> None:
+    # ``forward_train`` is called by training code outside the repository (or via getattr)
+    got = scopes(
+        tmp_path,
+        {
+            "pkg/net.py": """
+                import torch
+                from torch import nn
+
+
+                def rand_box(h: int):
+                    c = torch.randint(0, h, (1,))
+                    return c.item(), (c + 4).item()
+
+
+                class Net(nn.Module):
+                    def forward(self, x):
+                        return x
+
+                    def forward_train(self, x):
+                        y = torch.relu(x)
+                        a, b = rand_box(y.shape[1])
+                        return y[:, a:b]
+
+                    def helper_unused(self, x):
+                        return torch.unique(x)
+            """
+        },
+    )
+    assert got == {
+        "rand_box": "network",
+        "Net.forward_train": "network",
+        "Net.helper_unused": "host",
+    }
