@@ -153,7 +153,15 @@ def _analyse_text(
     pending: list[PendingMember] = []
     for e, span in zip(emits, spans, strict=True):
         use = ApiUse(
-            e.api, span, e.usage, e.confidence, e.function, e.positional, e.keywords, e.star_args
+            e.api,
+            span,
+            e.usage,
+            e.confidence,
+            e.function,
+            e.positional,
+            e.keywords,
+            e.star_args,
+            e.api if e.canonical is None else e.canonical,
         )
         if e.pending_cls:
             pending.append(

@@ -113,6 +113,15 @@ BOOL_METHODS = frozenset(
     }
 )
 BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
+#: Torch reductions whose result is a ``(values, indices)`` named tuple: always, or only when
+#: given a dimension (``x.max()`` is a tensor, ``x.max(dim=1)`` a named tuple, ``x.max(y)`` the
+#: elementwise maximum). ``.values``/``.indices`` of those are fields, not the sparse-tensor
+#: methods ``Tensor.values``/``Tensor.indices``.
+NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
+NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
+NAMED_FIELDS = ("values", "indices")
+#: Packages whose import says that a file handles PyTorch objects.
+TORCH_PACKAGES = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
 
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
 DATALOADER = "torch.utils.data.DataLoader"
@@ -136,6 +145,7 @@ class Emit:
     in_fstring: bool = False
     pending_cls: str = ""  # set for members of classes defined in other files
     pending_attr: str = ""
+    canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
 
 
 @dataclass(slots=True)
@@ -203,6 +213,11 @@ class Extractor:
         self.classes: dict[str, ClassInfo] = {}
         self.func_stack: list[str] = []
         self.local_refs: set[str] = set()
+        #: Whether anything in the file says it handles PyTorch objects: an import of torch
+        #: (or torchvision...), or of a repository name that is a torch object or returns a
+        #: tensor. Without it a receiver of unknown type is never guessed to be a tensor or
+        #: a module (numpy code, plain Python helpers).
+        self.says_torch = False
         self._expr: dict[type[cst.CSTNode], Callable[[Any], Val]] = {
             cst.Name: self._name,
             cst.Attribute: self._attribute,
@@ -330,6 +345,7 @@ class Extractor:
         end: Ref,
         args: _Args | None = None,
         pending: tuple[str, str] = ("", ""),
+        canonical: str | None = None,
     ) -> None:
         if self.silent:
             return
@@ -343,6 +359,7 @@ class Extractor:
             in_fstring=self.fstring > 0,
             pending_cls=pending[0],
             pending_attr=pending[1],
+            canonical=canonical,
         )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
@@ -404,16 +421,21 @@ class Extractor:
     def _emit_qual(
         self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str, args: _Args | None = None
     ) -> str | None:
-        """Report a use of dotted name ``q`` if it is a torch API; return its public name."""
+        """Report a use of dotted name ``q`` if it is a torch API; return its canonical name.
+
+        The finding names ``q`` as written when it is a public spelling (see
+        ``TorchApi.as_written``). Module attributes that are not APIs (``torch.__version__``
+        and whatever is read from it) are no findings."""
         if not self._is_torch(q):
             return None
         canon = self.api.canonical(q)
         if canon is not None and self.api.is_module(canon):
             return None
-        if canon is None and q == "torch":
+        if canon is None and (q == "torch" or _through_dunder(q)):
             return None
         name = canon or q
-        self.emit(name, usage, "certain", (start, "s"), (end, "e"), args)
+        written = self.api.as_written(q) or q
+        self.emit(written, usage, "certain", (start, "s"), (end, "e"), args, canonical=canon or "")
         return name
 
     def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
@@ -474,6 +496,10 @@ class Extractor:
         if kind == "qual":
             return self._extend(recv[1], attr), False
         if kind == "tensor":
+            if attr in NAMED_FIELDS and not call:
+                # `.values` read, not called: the field of a (values, indices) named tuple the
+                # receiver really is (the sparse Tensor.values/indices are methods).
+                return (recv if attr == "values" else TENSOR), True
             api = self.api.member("torch.Tensor", attr)
             if api is None:
                 return UNKNOWN, True
@@ -493,6 +519,8 @@ class Extractor:
             self.local_refs.add(recv[1] + RETURNS)
             kind = "unknown"
         if kind == "unknown":
+            if not self.says_torch:
+                return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
                 if attr in TENSOR_ONLY_ATTRS:
                     api = self.api.member("torch.Tensor", attr)
@@ -514,6 +542,9 @@ class Extractor:
             if attr in ("values", "items", "keys"):
                 return seq(UNKNOWN), True
             return NONTORCH, True
+        if kind == "tuple" and attr in NAMED_FIELDS and len(recv[1]) == 2:
+            # (values, indices) of x.max(dim=1) and friends
+            return recv[1][NAMED_FIELDS.index(attr)], True
         if kind == "dict":
             if attr in ("get", "pop", "setdefault"):
                 return UNKNOWN, True
@@ -549,7 +580,7 @@ class Extractor:
                 return UNKNOWN
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
-            guess = self.owners.guess(attr, _hint(node.value)) if call else None
+            guess = self.owners.guess(attr, _hint(node.value)) if call and self.says_torch else None
             # api holds the name-based fallback, used if the join cannot resolve the class
             self.emit(
                 guess[0] if guess else "",
@@ -569,7 +600,14 @@ class Extractor:
         if attr in info.methods:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
-            return info.returns.get(attr, UNKNOWN) if call else UNKNOWN
+                return info.returns.get(attr, UNKNOWN)
+            # A property (or a bound method) read without a call: what the property returns
+            # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
+            # a logger is not Tensor.log).
+            known = info.returns.get(attr, UNKNOWN)
+            if known[0] == "unknown" and self._module_kind(info) is False:
+                return NONTORCH
+            return known
         if call and not attr.startswith("__"):
             # inherited, or defined only in subclasses (a template method): the call graph
             # resolves it through the hierarchy after the join
@@ -647,7 +685,8 @@ class Extractor:
         result = self.owners.call_result(api, recv, attr)
         if attr in BOOL_METHODS:
             result = BOOL_TENSOR
-        return self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+        result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+        return _named_tuple(attr, args, 0, result)
 
     def _call_role(self, keyword: str, v: Val, value: cst.BaseExpression) -> None:
         """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
@@ -723,7 +762,8 @@ class Extractor:
                 result = self.owners.function_result(name)
                 if name.rpartition(".")[2] in BOOL_FUNCTIONS:
                     result = BOOL_TENSOR
-                return self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
         if self._is_torch(q):
             return UNKNOWN
@@ -741,6 +781,8 @@ class Extractor:
             # calls a method on it (where the answer matters).
             return inst(q) if last[:1].isupper() else ("ret", q)
         if q in PASS_THROUGH:
+            if q in ("copy.copy", "copy.deepcopy") and args.vals:
+                return args.vals[0]  # a copy of a module is a module
             return UNKNOWN
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
@@ -1334,6 +1376,25 @@ class Extractor:
         for name, v in self._import_bindings(node):
             self.bind(name, v)
 
+    def _note_import(self, bindings: list[tuple[str, Val]]) -> None:
+        """Set ``says_torch`` when an import binds a torch object, or a repository name known
+        to be one or to return a tensor (its file imports torch for us)."""
+        if self.says_torch:
+            return
+        for _, v in bindings:
+            if v[0] != "qual":
+                continue
+            q = str(v[1])
+            returns = self.reexports.get(q + RETURNS, "")
+            if (
+                q.partition(".")[0] in TORCH_PACKAGES
+                or self._is_torch(self.reexports.get(q, ""))
+                or returns == "tensor"
+                or returns.startswith("inst:torch.")
+            ):
+                self.says_torch = True
+                return
+
     def _resolve_module(self, q: str) -> Val:
         if self._is_torch(q):
             return qual(q)
@@ -1342,6 +1403,11 @@ class Extractor:
         return qual(q)
 
     def _import_bindings(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, Val]]:
+        out = self._import_bindings_of(node)
+        self._note_import(out)
+        return out
+
+    def _import_bindings_of(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, Val]]:
         out: list[tuple[str, Val]] = []
         if isinstance(node, cst.Import):
             for alias in node.names:
@@ -1446,6 +1512,10 @@ class Extractor:
             and (self.api.canonical(v[1]) or v[1]) in TENSOR_CLASSES
         ):
             return TENSOR
+        if v[0] == "qual" and self._is_torch(v[1]) and self.api.kind(v[1]) == "class":
+            canon = self.api.canonical(v[1]) or v[1]
+            if self.owners.role(canon) != "other":
+                return self.owners.instance_of(canon)  # model: nn.Module, opt: Optimizer
         if v[0] == "builtin" and v[1] in NON_TORCH_BUILTINS | SEQ_BUILTINS:
             return NONTORCH
         return None
@@ -1603,7 +1673,13 @@ def _hint(node: cst.BaseExpression) -> str:
     if t is cst.Attribute:
         return node.attr.value  # type: ignore[attr-defined, no-any-return]
     if t is cst.Call:
-        return _hint(node.func)  # type: ignore[attr-defined]
+        func = _hint(node.func)  # type: ignore[attr-defined]
+        args = node.args  # type: ignore[attr-defined]
+        if func in ("copy", "deepcopy") and args:
+            return _hint(args[0].value)  # deepcopy(model).eval(): the copy is what it copies
+        return func
+    if t is cst.IfExp:
+        return _hint(node.body)  # type: ignore[attr-defined]
     return ""
 
 
@@ -1641,6 +1717,35 @@ def _dotted(node: cst.BaseExpression) -> str:
     if type(node) is cst.Attribute:
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
+
+
+def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
+    """``(values, indices)`` for the reductions that return a named tuple (see
+    NAMED_TUPLE_ALWAYS); ``first_dim`` is the index of the ``dim`` argument (1 for the
+    function form, whose first argument is the input)."""
+    if name in NAMED_TUPLE_ALWAYS:
+        pass
+    elif name in NAMED_TUPLE_WITH_DIM:
+        if "dim" not in args.keywords:
+            if args.positional <= first_dim or args.star:
+                return result
+            if args.vals[first_dim][0] in ("tensor", "unknown"):
+                return result  # x.max(y): the elementwise maximum (or cannot tell)
+    else:
+        return result
+    if result[0] == "seq":
+        result = element(result)
+    values = result if result[0] == "tensor" else TENSOR
+    return ("tuple", (values, TENSOR))
+
+
+def _through_dunder(q: str) -> bool:
+    """`torch.__version__`, `torch.__version__.split`: module metadata, not an API."""
+    return any(_is_dunder(part) for part in q.split(".")[1:])
+
+
+def _is_dunder(part: str) -> bool:
+    return len(part) > 4 and part.startswith("__") and part.endswith("__")
 
 
 def _nontorch(_node: cst.CSTNode) -> Val:
