@@ -292,7 +292,7 @@ class ShapeTracker:
                 self.hit(rule, node, api, f"{what} is read from tensor data at run time")
                 for a in bad:
                     self._syncs(a, what)
-                return DYN_TENSOR if result[0] == "tensor" else result
+                return _dyn_like(result) if result[0] in ("tensor", "seq") else result
             if name == "interpolate" and any(
                 a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
             ):

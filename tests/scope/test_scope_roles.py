@@ -340,3 +340,42 @@ def test_forward_entry_points_of_a_module_are_network(tmp_path: Path) -> None:
         "Net.forward_train": "network",
         "Net.helper_unused": "host",
     }
+
+
+def test_a_method_only_one_repo_class_defines_is_linked_by_name(tmp_path: Path) -> None:
+    # ``targets.keypoints.to_heatmap()``: the receiver's class is unknown, but one class alone
+    # defines ``to_heatmap``; ``stats.update()`` (a dict method name) links nothing
+    got = scopes(
+        tmp_path,
+        {
+            "pkg/structures.py": """
+                import torch
+
+
+                class Keypoints:
+                    def __init__(self, t):
+                        self.t = t
+
+                    def to_heatmap(self, size):
+                        x = self.t.clone()
+                        x[x > size] = size - 1
+                        return x
+
+
+                class Stats:
+                    def update(self, v):
+                        return torch.unique(v)
+            """,
+            "pkg/head.py": """
+                from torch import nn
+
+
+                class KeypointHead(nn.Module):
+                    def forward(self, x, targets, stats):
+                        heat = targets.keypoints.to_heatmap(56)
+                        stats.update(x)
+                        return x * heat
+            """,
+        },
+    )
+    assert got == {"Keypoints.to_heatmap": "network", "Stats.update": "host"}

@@ -116,4 +116,14 @@ class VariableLengthIndex(Rule):
             kept_boxes = boxes[keep]  # error
             return kept_boxes, scores.index_select(0, keep)  # error
         """,
+        """
+        import torch
+
+
+        def top_candidates(scores: torch.Tensor, boxes: torch.Tensor, thresh: float = 0.05):
+            num = int((scores > thresh).sum())
+            top_scores, idxs = scores.topk(num)
+            picked = boxes[idxs]  # error
+            return top_scores, picked, boxes[scores.topk(num).indices]  # error
+        """,
     )
