@@ -19,8 +19,9 @@ Two rules by location, because the call graph alone cannot see them:
   blocker.
 - **Data code by location.** Functions and methods in a data package (a ``data``,
   ``dataset``, ``datasets`` or ``transforms`` folder) or in a transform/augmentation module
-  (``*transform*.py``, ``*augment*.py``) are data roots, because transforms reach the loader
-  through lists built at run time (``Compose(primary + secondary)``,
+  (``transform(s)``/``augment...`` as a word of the file name: ``naflex_transforms.py``,
+  ``data_augment.py``, not ``swin_transformer.py``) are data roots, because transforms reach
+  the loader through lists built at run time (``Compose(primary + secondary)``,
   ``dataset.transform = ...``) that no call edge shows. An ``nn.Module`` defined there is a
   transform (torchvision's v2 transforms are Modules), not a network root; a helper there
   that a ``forward`` calls is still ``network``.
@@ -50,7 +51,9 @@ _LOSS_CLASS = re.compile(r"\w*(?:Loss|Criterion)")
 
 _TEST_DIRS = frozenset({"test", "tests", "testing"})
 _DATA_DIRS = frozenset({"data", "dataset", "datasets", "transforms"})
-_DATA_STEM = re.compile(r"transform|augment", re.IGNORECASE)
+#: ``transforms.py``, ``naflex_transforms.py``, ``data_augment.py``, ``augmentation_impl.py``;
+#: not ``swin_transformer.py``.
+_DATA_STEM = re.compile(r"(?:^|_)(?:transforms?|augment\w*)(?:_|$)", re.IGNORECASE)
 #: torch's samplers: the loader iterates them (``__iter__``), like a dataset's fetch methods.
 _SAMPLER = re.compile(r"torch\.utils\.data\.(?:\w+\.)*\w*Sampler")
 

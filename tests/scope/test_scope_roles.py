@@ -274,6 +274,9 @@ def test_location_rules() -> None:
     assert is_data_path("pkg/datasets/coco.py")
     assert is_data_path("pkg/naflex_transforms.py")
     assert is_data_path("pkg/data_augment.py")
+    assert is_data_path("pkg/transforms_factory.py")
+    assert is_data_path("pkg/augmentation_impl.py")
+    assert not is_data_path("pkg/models/swin_transformer.py")
     assert not is_data_path("pkg/models/data_parallel.py")
     assert not is_data_path("pkg/modeling/head.py")
 
