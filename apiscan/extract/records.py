@@ -119,3 +119,5 @@ class FileAnalysis:
     shape_hits: tuple[ShapeHit, ...] = ()
     #: (line, rule ids) for every ``# apiscan: ignore[DS101]`` comment; () ids = all rules
     suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: A notebook's (cell, line in cell) for each line of its joined code; () for a module.
+    cells: tuple[tuple[int, int], ...] = ()

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
-from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     best_substitution,
     register,
@@ -88,13 +88,15 @@ def _code(text: str) -> str:
     return f"`{_one_line(text)}`" if text else ""
 
 
-def _link(path: str, line: int | None = None, column: int | None = None) -> str:
-    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe."""
+def _link(path: str, line: int | None = None, column: int | None = None, in_cell: int = 0) -> str:
+    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe.
+    In a notebook the label names the cell (``nb.ipynb:cell 3:12``) and the link the file."""
     label = path
     if line is not None:
-        label += f":{line}" if column is None else f":{line}:{column}"
+        label += f":{position(line, column, in_cell)}"
     label = cell(label).replace("[", "\\[").replace("]", "\\]")
-    target = quote(path, safe="/") + ("" if line is None else f"#L{line}")
+    anchor = "" if line is None or in_cell else f"#L{line}"
+    target = quote(path, safe="/") + anchor
     return f"[{label}]({target})"
 
 
@@ -222,7 +224,9 @@ def _dynamic_shape(
 
 def _shape_row(finding: ShapeFinding) -> list[str]:
     line = finding.span.line
-    where = f"[{line}:{finding.span.column}]({quote(finding.path, safe='/')}#L{line})"
+    anchor = "" if finding.cell else f"#L{line}"
+    label = position(line, finding.span.column, finding.cell)
+    where = f"[{label}]({quote(finding.path, safe='/')}{anchor})"
     apis = _code(finding.api)
     if finding.mindspore_api:
         apis += f" → {_code(finding.mindspore_api)}"
@@ -257,7 +261,7 @@ def _namespaces(summary: dict[str, object]) -> str:
 
 
 def _locations(row: aggregation.ApiRollup) -> str:
-    places = [_link(path, line) for path, line in row.locations]
+    places = [_link(path, line, in_cell=in_cell) for path, line, in_cell in row.locations]
     if row.more_locations:
         places.append(f"+{row.more_locations} more")
     return ", ".join(places)
@@ -479,7 +483,7 @@ def _errors(result: ScanResult) -> str:
         ["location", "code", "message"],
         "lll",
         (
-            [_link(e.path, e.span.line, e.span.column), _code(e.code), cell(e.message)]
+            [_link(e.path, e.span.line, e.span.column, e.cell), _code(e.code), cell(e.message)]
             for e in errors
         ),
     )
