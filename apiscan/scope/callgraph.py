@@ -17,17 +17,18 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
-from apiscan.extract.records import FileAnalysis
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.pipeline import ClassTable, _follow, _is_torch
+from apiscan.resolve.values import NON_TORCH_PACKAGES
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
 #: with a function called the same as its module).
 MODULE_CODE = "<module>"
 
-#: Argument roles that hand a callable (or object) to the data-loading machinery.
-DATA_ROLES = frozenset({"collate_fn", "worker_init_fn", "transform", "target_transform", "dataset"})
-#: What the DataLoader calls on a dataset object (``__getitems__`` is the batched fetch).
-DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__", "__len__")
+__all__ = ["DATASET_METHODS", "DATA_ROLES", "Hierarchy", "build_call_graph", "module_node"]
+
+#: Bases that are Python's own (``class Foo(object)``, ``class Foo(Exception)``).
+_BUILTIN_BASES = frozenset({"object", "builtins", "abc", "enum", "typing", "dataclasses"})
 #: Edge roles that are not calls seen in the source.
 DEFINES, OVERRIDE = "defines", "override"
 
@@ -65,6 +66,7 @@ class Hierarchy:
                     self.canonical[f"{module}.{fact.qualname}"] = f"{first}.{fact.qualname}"
         self._methods: dict[tuple[str, str], str | None] = {}
         self._torch: dict[str, frozenset[str]] = {}
+        self._children: dict[str, list[str]] | None = None
 
     def resolve(self, name: str) -> str | None:
         """The canonical repo class or the torch name ``name`` spells, else None."""
@@ -103,6 +105,32 @@ class Hierarchy:
                     return found
         return None
 
+    def subclass_methods(self, cls: str, name: str) -> list[str]:
+        """``<subclass>.<name>`` for the nearest repo subclasses of ``cls`` that define
+        ``name``: what ``self.name()`` in ``cls`` runs when ``cls`` itself does not define it (a
+        template method such as ``self.forward_inference()`` in an abstract base)."""
+        if self._children is None:
+            self._children = {}
+            for sub in self.repo_classes():
+                for base in self.classes.facts[sub].bases if sub in self.classes.facts else ():
+                    parent = self.resolve(base) if base else None
+                    if parent is not None and parent in self.classes.facts and parent != sub:
+                        self._children.setdefault(parent, []).append(sub)
+        found: list[str] = []
+        start = self.resolve(cls)
+        todo = list(self._children.get(start, ())) if start else []
+        seen: set[str] = set()
+        while todo:
+            sub = todo.pop()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            if name in self.classes.facts[sub].methods:
+                found.append(f"{sub}.{name}")
+            else:
+                todo.extend(self._children.get(sub, ()))
+        return sorted(found)
+
     def torch_ancestors(self, cls: str) -> frozenset[str]:
         """The torch classes ``cls`` derives from, directly or through repo classes."""
         if cls not in self._torch:
@@ -117,6 +145,19 @@ class Hierarchy:
                         found |= self.torch_ancestors(base)
             self._torch[cls] = frozenset(found)
         return self._torch[cls]
+
+    def unknown_ancestor(self, cls: str, depth: int = 0) -> bool:
+        """Does some ancestor of ``cls`` lie outside the repo and torch, and outside the
+        packages known not to hold Modules (``argparse.Action``, ``abc.ABC``...)? Such a class
+        may well be an ``nn.Module`` reached through a package the scan cannot see."""
+        q = self.resolve(cls)
+        if depth > 30 or (q is not None and _is_torch(q)):
+            return False
+        fact = self.classes.facts.get(q) if q is not None else None
+        if fact is None:
+            root = cls.partition(".")[0]
+            return bool(cls) and root not in NON_TORCH_PACKAGES and root not in _BUILTIN_BASES
+        return any(self.unknown_ancestor(b, depth + 1) if b else True for b in fact.bases)
 
     def is_module(self, cls: str) -> bool:
         return any(
@@ -156,6 +197,7 @@ class _Builder:
         #: every spelling of a function (one per module name of its file) -> its node
         self.spelled: dict[str, str] = {}
         self._targets: dict[tuple[str, str], tuple[str, ...] | None] = {}
+        self._named: dict[str, list[str]] | None = None
 
     def build(self) -> nx.DiGraph:
         for fa in self.analyses:
@@ -168,7 +210,9 @@ class _Builder:
             for call in fa.calls:
                 caller = self._caller(module, call.caller)
                 targets = self._resolve(call.callee, call.role)
-                if targets is None:
+                if call.callee.startswith(ANY_RECEIVER + "."):
+                    pass  # a guess by name: not a call the counts below describe
+                elif targets is None:
                     self.graph.graph["unresolved"] += 1
                 elif not targets:
                     self.graph.graph["external"] += 1
@@ -227,6 +271,8 @@ class _Builder:
     def _lookup(self, callee: str, role: str) -> tuple[str, ...] | None:
         h = self.hierarchy
         facts = h.classes.facts
+        if callee.startswith(ANY_RECEIVER + "."):
+            return self._by_name(callee[len(ANY_RECEIVER) + 1 :])
 
         def known(n: str) -> bool:
             return n in self.spelled or n in facts or _is_torch(n) or n.rpartition(".")[0] in facts
@@ -239,18 +285,28 @@ class _Builder:
         if _is_torch(q):
             return ()
         if q in facts:  # the class itself: what of it runs depends on how it is used
-            if role == "dataset":
-                names: tuple[str, ...] = DATASET_METHODS
-            elif role in DATA_ROLES:
-                names = ("__call__",)
-            else:
-                names = ("__init__",)
-            return self._methods(q, names)
+            return self._methods(q, DATA_ROLES.get(role, ("__init__",)))
         owner, _, attr = q.rpartition(".")
         found = self._methods(owner, (attr,))
         if found == () and attr == "forward":  # a callable object that is not an nn.Module
             found = self._methods(owner, ("__call__",))
+        if found == () and h.resolve(owner) in facts and h.method(owner, attr) is None:
+            # defined in no class above: the subclasses' definitions are what runs
+            subs = h.subclass_methods(owner, attr)
+            found = tuple(self.spelled[m] for m in subs if m in self.spelled)
         return found
+
+    def _by_name(self, name: str) -> tuple[str, ...]:
+        """``obj.name()`` on an object of unknown class: the method when exactly one repo class
+        defines a method of that name (``instances.gt_keypoints.to_heatmap()``), else nothing
+        (a name several classes share says too little)."""
+        if self._named is None:
+            self._named = {}
+            for node, data in self.graph.nodes(data=True):
+                if data["kind"] == "method":
+                    self._named.setdefault(data["qualname"].rpartition(".")[2], []).append(node)
+        found = self._named.get(name, ())
+        return (found[0],) if len(found) == 1 else ()
 
     def _methods(self, cls: str, names: Sequence[str]) -> tuple[str, ...] | None:
         """Nodes of the methods ``names`` of ``cls`` found through its bases."""

@@ -132,7 +132,10 @@ def test_fingerprints_survive_unrelated_edits(tmp_path: Path) -> None:
 
 
 def test_a_second_occurrence_gets_its_own_fingerprint(tmp_path: Path) -> None:
-    twice = MODEL.replace("return torch.unique(y)", "return torch.unique(y), torch.unique(y + 1)")
+    # The same line twice in one function: same text, so only the occurrence index tells the
+    # two findings apart (two hits of one rule on one line are one finding).
+    repeated = "    a = torch.unique(y)\n    a = torch.unique(y)\n    return a"
+    twice = MODEL.replace("    return torch.unique(y)", repeated)
     write_repo(tmp_path, {"model.py": twice})
     prints = _fingerprints(tmp_path)
     ds101 = [fp for fp, (_, rule) in prints.items() if rule == "DS101"]
