@@ -59,9 +59,9 @@ SETTING_KEYS = {
 
 @dataclass(frozen=True)
 class Settings:
-    ms_version: str | None = None
-    verify_device: str = "CPU"
-    verify_dtype: str = "float32"
+    ms_version: str | None = None  # None: the project's configuration decides
+    verify_device: str | None = None
+    verify_dtype: str | None = None
     dynamic_shape: bool = True
     exclude: tuple[str, ...] = ()
     jobs: int | None = None
@@ -108,21 +108,25 @@ class ApiscanServer(LanguageServer):
         self.results: dict[str, ScanResult] = {}
 
     # ------------------------------------------------------------------ projects
-    def options(self, root: Path, usable_version: bool = True) -> Any:
+    def options(self, root: Path, fallback: bool = False) -> Any:
+        """Scan options: the project's configuration (``[tool.apiscan]``, ``apiscan.toml``)
+        under the client's settings, as ``apiscan check`` makes them. ``fallback``: defaults
+        only (after the configured scan failed)."""
+        from apiscan.buffer import options_for
         from apiscan.cache import default_cache_dir
         from apiscan.pipeline import ScanOptions
 
         s = self.settings
-        return ScanOptions(
-            path=str(root),
-            ms_version=s.ms_version if usable_version else None,
-            excludes=s.exclude,
-            jobs=s.jobs,
-            cache_dir=default_cache_dir(),
-            dynamic_shape=s.dynamic_shape,
-            verify_device=s.verify_device,
-            verify_dtype=s.verify_dtype,
-        )
+        fixed = {"jobs": s.jobs, "cache_dir": default_cache_dir(), "dynamic_shape": s.dynamic_shape}
+        if fallback:
+            return ScanOptions(path=str(root), **fixed)  # type: ignore[arg-type]
+        cli = {
+            "ms-version": s.ms_version,
+            "verify-device": s.verify_device,
+            "verify-dtype": s.verify_dtype,
+            "exclude": list(s.exclude) or None,
+        }
+        return options_for(root, cli, **fixed)
 
     def project_of(self, path: Path) -> Project:
         inside = [f for f in self.folders if path.is_relative_to(f)]
@@ -141,9 +145,8 @@ class ApiscanServer(LanguageServer):
 
     async def _load(self, project: Project, loop: asyncio.AbstractEventLoop) -> ProjectContext:
         try:
-            context = await loop.run_in_executor(
-                self.scanner, ProjectContext.load, self.options(project.root), True
-            )
+            options = self.options(project.root)
+            context = await loop.run_in_executor(self.scanner, ProjectContext.load, options, True)
             project.failed = ""
         except Exception as exc:  # the server keeps serving whatever went wrong
             log.exception("project scan failed")
@@ -156,7 +159,7 @@ class ApiscanServer(LanguageServer):
                 )
             )
             context = await loop.run_in_executor(
-                self.scanner, ProjectContext.alone, self.options(project.root, False)
+                self.scanner, ProjectContext.alone, self.options(project.root, fallback=True)
             )
         project.context = context
         return context
