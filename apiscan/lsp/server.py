@@ -92,6 +92,8 @@ class Project:
     generation: int = 0
     failed: str = ""
     docs: set[str] = field(default_factory=set)
+    #: Checks buffers on their own until the first project scan is done.
+    alone: ProjectContext | None = None
 
 
 class ApiscanServer(LanguageServer):
@@ -209,14 +211,22 @@ class ApiscanServer(LanguageServer):
         path = Path(doc.path)
         project = self.project_of(path)
         project.docs.add(uri)
-        context = await self.load(project)
+        loop = asyncio.get_running_loop()
+        task = self.load(project)
+        if task.done() or project.context is not None:
+            context, provisional = project.context or await task, False
+        else:
+            # The first scan is still running (a cold workspace): answer now from the buffer
+            # alone, and again with the project's context when its scan is done.
+            context, provisional = await self._alone(project, loop), True
         version, source = doc.version, doc.source
         if not path.absolute().is_relative_to(context.root):
             return
-        loop = asyncio.get_running_loop()
         checked: BufferResult = await loop.run_in_executor(
             self.checker, context.check, context.relpath(path), source.encode("utf-8"), exact
         )
+        if provisional:
+            checked = replace(checked, exact=False)
         current = self.workspace.get_text_document(uri)
         if current.version != version:
             return  # a newer edit is on its way
@@ -229,6 +239,19 @@ class ApiscanServer(LanguageServer):
             self.exact_later[uri] = loop.call_later(
                 EXACT_AFTER_S, lambda: self.schedule(uri, delay=0.0, exact=True)
             )
+
+    async def _alone(self, project: Project, loop: asyncio.AbstractEventLoop) -> ProjectContext:
+        if project.alone is None:
+            assert project.task is not None
+            project.task.add_done_callback(lambda _t: self._recheck(project))
+            try:
+                options = self.options(project.root)
+                alone = await loop.run_in_executor(self.checker, ProjectContext.alone, options)
+            except Exception:  # a bad configuration: the project scan will say so
+                options = self.options(project.root, fallback=True)
+                alone = await loop.run_in_executor(self.checker, ProjectContext.alone, options)
+            project.alone = alone
+        return project.alone
 
     def units(self, uri: str) -> convert.Units:
         codec = self.workspace.get_text_document(uri).position_codec
