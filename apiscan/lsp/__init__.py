@@ -32,3 +32,8 @@ def run_lsp(argv: list[str]) -> int:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
     server.start_io()
     return 0
+
+
+def main() -> None:
+    """The ``apiscan-lsp`` console script (for clients that take one executable path)."""
+    sys.exit(run_lsp(sys.argv[1:]))
