@@ -9,10 +9,11 @@ so a warm re-scan of an unchanged repository costs little more than hashing its 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,7 @@ from apiscan.config import Ignores
 from apiscan.discovery import discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
+from apiscan.lifetime import die_with_parent, signals_deferred
 from apiscan.model import (
     ApiFinding,
     ApiUse,
@@ -39,6 +41,8 @@ from apiscan.model import (
 from apiscan.source import read_source_file
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from apiscan.mapping.match import Match
     from apiscan.mapping.store import MappingTable
     from apiscan.resolve.torch_api import TorchApi
@@ -270,14 +274,23 @@ class _Runner:
         progress = None
         warm = None
         try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-                mapped = pool.map(
-                    _analyse_one,
-                    (tasks[i] for i in order),
-                    [self.local_roots] * len(order),
-                    [self.options.max_file_size] * len(order),
-                    chunksize=chunk,
-                )
+            with (
+                ProcessPoolExecutor(
+                    max_workers=jobs,
+                    mp_context=ctx,
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                ) as pool,
+                _stopped_on_interrupt(pool),
+            ):
+                with signals_deferred():  # map() forks the workers
+                    mapped = pool.map(
+                        _analyse_one,
+                        (tasks[i] for i in order),
+                        [self.local_roots] * len(order),
+                        [self.options.max_file_size] * len(order),
+                        chunksize=chunk,
+                    )
                 # Threads start only now that the workers are forked.
                 warm = self._start_warmup()
                 self.warm = self.warm or warm
@@ -303,10 +316,20 @@ class _Runner:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:  # type: ignore[arg-type]
-                return pool.submit(
-                    _analyse_one, task, self.local_roots, self.options.max_file_size
-                ).result()
+            with (
+                ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=ctx,  # type: ignore[arg-type]
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                ) as pool,
+                _stopped_on_interrupt(pool),
+            ):
+                with signals_deferred():  # submit() forks the worker
+                    future = pool.submit(
+                        _analyse_one, task, self.local_roots, self.options.max_file_size
+                    )
+                return future.result()
         except BrokenProcessPool:
             err = FileError(
                 "E009",
@@ -322,6 +345,21 @@ class _Runner:
         thread = threading.Thread(target=hook, name="apiscan-warmup", daemon=True)
         thread.start()
         return thread
+
+
+@contextlib.contextmanager
+def _stopped_on_interrupt(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """On Ctrl-C or SIGTERM, kill the workers at once: leaving the ``with`` block would
+    otherwise wait for every queued file to be analysed."""
+    try:
+        yield
+    except BaseException as exc:
+        if not isinstance(exc, Exception):  # KeyboardInterrupt, Terminated, SystemExit
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(OSError):
+                    process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:

@@ -224,14 +224,7 @@ def run_scan(argv: list[str]) -> int:
         result = scan(options)
     except (DiscoveryError, UnknownVersionError) as exc:
         return _usage_error(str(exc))
-    text = reporter.render(result)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _usage_error(f"cannot write {args.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
+    write_output(reporter.render(result), args.output)
     if args.stubs and not _write_stubs(result, Path(args.stubs)):
         return 2
     if settings["fail-on"]:
@@ -417,19 +410,26 @@ def run_config(argv: list[str]) -> int:
 
 
 def write_output(text: str, output: str | None) -> int:
-    """The report to ``output`` (or stdout): 0, or 2 with one line when it cannot be written."""
-    if not output:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        return _usage_error(f"cannot write {output}: {exc.strerror or exc}")
+    """The report to ``output`` (or stdout), whole or not at all (a temporary file renamed
+    into place): 0; a write that fails raises :class:`apiscan.lifetime.OutputError`, which
+    :func:`main` reports as one line with exit 2."""
+    from apiscan.lifetime import write_output as write_whole
+
+    write_whole(text, output or None)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
+    that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
+    from apiscan.lifetime import run_guarded
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
+    return run_guarded(name, lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "config":
         return run_config(argv[1:])
     if argv and argv[0] == "mapping":
@@ -460,12 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         return (rules.run_rules if argv[0] == "rules" else rules.run_explain)(argv[1:])
     if argv and argv[0] == "scan":
         argv = argv[1:]
-    try:
-        return run_scan(argv)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    return run_scan(argv)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ or path cannot break a table.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
@@ -74,8 +75,24 @@ class MarkdownReporter:
 
 
 def cell(text: str) -> str:
-    """Text made safe for one table cell: one line, ``|`` escaped, ``<`` never read as HTML."""
-    return _one_line(text).replace("<", "&lt;")
+    """Text from scanned code made safe for Markdown prose and table cells: one line, ``|``
+    escaped, Markdown punctuation backslash-escaped (no emphasis, links or code spans from a
+    value), and ``<``, ``>``, ``&`` as entities so that no HTML reaches a renderer."""
+    return _one_line(escape(text))
+
+
+#: Punctuation that starts Markdown syntax anywhere in a line (``_`` is handled apart: GFM
+#: never reads an underscore between two letters or digits as emphasis, so ``zeros_like``
+#: stays readable).
+_MD_PUNCT = re.compile(r"([\\`*\[\]~])")
+_FLANKING_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+
+
+def escape(text: str) -> str:
+    """Markdown- and HTML-safe inline text (see :func:`cell`); ``|`` is left to callers."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_PUNCT.sub(r"\\\1", text)
+    return _FLANKING_UNDERSCORE.sub(r"\\_", text)
 
 
 def _one_line(text: str) -> str:
@@ -84,8 +101,17 @@ def _one_line(text: str) -> str:
 
 
 def _code(text: str) -> str:
-    """A code span in a cell (entities are not decoded there, so only ``|`` is escaped)."""
-    return f"`{_one_line(text)}`" if text else ""
+    """A code span (HTML is not read inside one): its fence is one backtick longer than the
+    longest run of backticks in the text, padded with spaces where the text starts or ends
+    with a backtick or a space, so no value can close the span early."""
+    if not text:
+        return ""
+    text = _one_line(text)
+    runs = [len(run) for run in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    if text[0] in "` " or text[-1] in "` ":
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
 
 
 def _link(path: str, line: int | None = None, column: int | None = None, in_cell: int = 0) -> str:
@@ -94,10 +120,9 @@ def _link(path: str, line: int | None = None, column: int | None = None, in_cell
     label = path
     if line is not None:
         label += f":{position(line, column, in_cell)}"
-    label = cell(label).replace("[", "\\[").replace("]", "\\]")
     anchor = "" if line is None or in_cell else f"#L{line}"
     target = quote(path, safe="/") + anchor
-    return f"[{label}]({target})"
+    return f"[{cell(label)}]({target})"
 
 
 def _table(headers: Sequence[str], align: str, rows: Iterable[Sequence[str]]) -> str:
@@ -119,11 +144,11 @@ def _header(result: ScanResult) -> str:
         "# apiscan report: PyTorch → MindSpore",
         "",
         f"- **Tool:** apiscan {result.tool_version}",
-        f"- **Root:** `{result.root}`",
+        f"- **Root:** {_code(result.root)}",
         f"- **Mapping:** MindSpore {mapping.ms_version}{merged}",
     ]
     lines.extend(
-        "  - " + ", ".join(f"{key}: `{value}`" for key, value in source.items())
+        "  - " + ", ".join(f"{key}: {_code(str(value))}" for key, value in source.items())
         for source in mapping.sources
     )
     if result.torch_api_version:
