@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import statistics
@@ -58,10 +59,8 @@ class Client(LanguageClient):
             self.event.clear()
             if time.perf_counter() > deadline:
                 raise TimeoutError(f"no diagnostics for version {version}")
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.event.wait(), 1.0)
-            except TimeoutError:
-                pass
         return self.published[version]
 
 
