@@ -284,6 +284,7 @@ def initialize(ls: ApiscanServer, params: types.InitializeParams) -> None:
 async def initialized(ls: ApiscanServer, params: types.InitializedParams) -> None:
     for folder in ls.folders:  # start scanning before the first file is opened
         ls.load(ls.project_of(folder / "__init__.py"))
+    await _watch_python_files(ls)
     try:
         config = await ls.workspace_configuration_async(
             types.ConfigurationParams([types.ConfigurationItem(section="apiscan")])
@@ -296,6 +297,28 @@ async def initialized(ls: ApiscanServer, params: types.InitializedParams) -> Non
             ls.settings = new
             for project in ls.projects.values():
                 ls.schedule_rescan(project)
+
+
+async def _watch_python_files(ls: ApiscanServer) -> None:
+    """Ask the client to report changes to Python files (saved by other tools, a branch
+    switch), which rescan the project; clients that cannot are left alone."""
+    caps = ls.client_capabilities.workspace
+    watched = caps.did_change_watched_files if caps else None
+    if not (watched and watched.dynamic_registration):
+        return
+    registration = types.Registration(
+        id="apiscan-watch-python",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern="**/*.py")]
+        ),
+    )
+    try:
+        await asyncio.wait_for(
+            ls.client_register_capability_async(types.RegistrationParams([registration])), 5
+        )
+    except Exception:  # not supported after all: saves still trigger a rescan
+        log.info("file watching not registered", exc_info=True)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -31,6 +31,10 @@ SERVER = [sys.executable, "-m", "apiscan", "lsp"]
 
 
 async def _start(client: LanguageClient, options: dict | None = None) -> None:
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        """The server asks to watch Python files (an editor would accept)."""
+
     await client.initialize_session(
         types.InitializeParams(
             capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
