@@ -120,6 +120,87 @@ BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 NAMED_FIELDS = ("values", "indices")
+#: Public attributes of ``numpy.ndarray`` (numpy 1.26): in a file that imports no torch, a
+#: receiver of unknown type using one of them is as likely an array, so it is not guessed to be
+#: a tensor; a name numpy lacks (``numel``, ``topk``, ``cpu``) still says "tensor" there (the
+#: file's functions receive tensors from the repository's other files).
+NDARRAY_ATTRS = frozenset(
+    [
+        "T",
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "argpartition",
+        "argsort",
+        "astype",
+        "base",
+        "byteswap",
+        "choose",
+        "clip",
+        "compress",
+        "conj",
+        "conjugate",
+        "copy",
+        "ctypes",
+        "cumprod",
+        "cumsum",
+        "data",
+        "diagonal",
+        "dot",
+        "dtype",
+        "dump",
+        "dumps",
+        "fill",
+        "flags",
+        "flat",
+        "flatten",
+        "getfield",
+        "imag",
+        "item",
+        "itemset",
+        "itemsize",
+        "max",
+        "mean",
+        "min",
+        "nbytes",
+        "ndim",
+        "newbyteorder",
+        "nonzero",
+        "partition",
+        "prod",
+        "ptp",
+        "put",
+        "ravel",
+        "real",
+        "repeat",
+        "reshape",
+        "resize",
+        "round",
+        "searchsorted",
+        "setfield",
+        "setflags",
+        "shape",
+        "size",
+        "sort",
+        "squeeze",
+        "std",
+        "strides",
+        "sum",
+        "swapaxes",
+        "take",
+        "tobytes",
+        "tofile",
+        "tolist",
+        "tostring",
+        "trace",
+        "transpose",
+        "var",
+        "view",
+    ]
+)
+#: Other tensor frameworks: a file importing one (and no torch) holds no torch objects.
+FOREIGN_FRAMEWORKS = frozenset({"megengine", "paddle", "tensorflow", "jax", "mindspore", "oneflow"})
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
 DATALOADER = "torch.utils.data.DataLoader"
 
@@ -215,6 +296,8 @@ class Extractor:
         #: tensor. Without it a receiver of unknown type is never guessed to be a tensor or
         #: a module (numpy code, plain Python helpers).
         self.says_torch = False
+        #: Whether the file imports another tensor framework (MegEngine ports of a model).
+        self.foreign_framework = False
         self._expr: dict[type[cst.CSTNode], Callable[[Any], Val]] = {
             cst.Name: self._name,
             cst.Attribute: self._attribute,
@@ -516,7 +599,7 @@ class Extractor:
             self.local_refs.add(recv[1] + RETURNS)
             kind = "unknown"
         if kind == "unknown":
-            if not self.says_torch:
+            if not self.says_torch and (not call or not self._may_guess(attr)):
                 return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
                 if attr in TENSOR_ONLY_ATTRS:
@@ -577,7 +660,11 @@ class Extractor:
                 return UNKNOWN
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
-            guess = self.owners.guess(attr, _hint(node.value)) if call and self.says_torch else None
+            guess = (
+                self.owners.guess(attr, _hint(node.value))
+                if call and (self.says_torch or self._may_guess(attr))
+                else None
+            )
             # api holds the name-based fallback, used if the join cannot resolve the class
             self.emit(
                 guess[0] if guess else "",
@@ -1378,6 +1465,11 @@ class Extractor:
         for name, v in self._import_bindings(node):
             self.bind(name, v)
 
+    def _may_guess(self, attr: str) -> bool:
+        """In a file that says nothing of torch, only a method numpy arrays lack may be a
+        tensor's (and never in a file of another tensor framework)."""
+        return not self.foreign_framework and attr not in NDARRAY_ATTRS
+
     def _note_import(self, bindings: list[tuple[str, Val]]) -> None:
         """Set ``says_torch`` when an import binds a torch object, or a repository name known
         to be one or to return a tensor (its file imports torch for us)."""
@@ -1387,6 +1479,8 @@ class Extractor:
             if v[0] != "qual":
                 continue
             q = str(v[1])
+            if q.partition(".")[0] in FOREIGN_FRAMEWORKS:
+                self.foreign_framework = True
             returns = self.reexports.get(q + RETURNS, "")
             if (
                 self._is_torch(q)
