@@ -199,6 +199,11 @@ NDARRAY_ATTRS = frozenset(
         "view",
     ]
 )
+#: Those numpy exposes as data, not methods: `x.size()` is no array's call.
+NDARRAY_METHODS = NDARRAY_ATTRS - frozenset(
+    {"T", "base", "ctypes", "data", "dtype", "flags", "flat", "imag", "itemsize", "nbytes"}
+    | {"ndim", "real", "shape", "size", "strides"}
+)
 #: Other tensor frameworks: a file importing one (and no torch) holds no torch objects.
 FOREIGN_FRAMEWORKS = frozenset({"megengine", "paddle", "tensorflow", "jax", "mindspore", "oneflow"})
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
@@ -1468,7 +1473,7 @@ class Extractor:
     def _may_guess(self, attr: str) -> bool:
         """In a file that says nothing of torch, only a method numpy arrays lack may be a
         tensor's (and never in a file of another tensor framework)."""
-        return not self.foreign_framework and attr not in NDARRAY_ATTRS
+        return not self.foreign_framework and attr not in NDARRAY_METHODS
 
     def _note_import(self, bindings: list[tuple[str, Val]]) -> None:
         """Set ``says_torch`` when an import binds a torch object, or a repository name known

@@ -120,3 +120,8 @@ def test_another_framework_is_not_torch(tmp_path: Path) -> None:
             return F.concat([output.numel()])
         """
     assert scan_snippet(tmp_path, src) == []
+
+
+def test_calling_what_numpy_holds_as_data_says_tensor(tmp_path: Path) -> None:
+    src = "def width(output):\n    return output.size()[1]\n"
+    assert {(f.span.line, f.api) for f in scan_snippet(tmp_path, src)} == {(2, "torch.Tensor.size")}
