@@ -29,7 +29,7 @@ from apiscan.model import ScanResult
 KEPT_SCANS = 8
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 
 
 def default_cache_dir() -> Path:

@@ -165,11 +165,14 @@ def _candidate_index_version() -> str:
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
     """Substitutions and micro-test results for what the scan found (after the scan cache:
     they change when ``apiscan verify`` runs, not when the code does)."""
+    from apiscan.rewrite import apply
     from apiscan.verify.lookup import link
     from apiscan.verify.results import cache_in
 
     cache = cache_in(options.cache_dir) if options.cache_dir else None
-    return link(result, cache, options.verify_device, options.verify_dtype)
+    # Dispositions and per-call rewrites come after the link: a candidate promoted to
+    # verified is rewritten with that proof.
+    return apply(link(result, cache, options.verify_device, options.verify_dtype))
 
 
 class _Runner:
@@ -535,6 +538,7 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
         use.positional,
         use.keywords,
         use.star_args,
+        use.args,
     )
 
 
@@ -622,4 +626,5 @@ class _Matcher:
             mapping_version=m.source_version,
             unsupported_params=m.unsupported_params,
             target_exists=m.target_exists,
+            args=use.args,
         )

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import json
 
-from apiscan.model import SCHEMA_VERSION, ApiFinding, ErrorFinding, Finding, ScanResult
+from apiscan.model import (
+    SCHEMA_VERSION,
+    ApiFinding,
+    CallArgs,
+    ErrorFinding,
+    Finding,
+    ScanResult,
+)
 from apiscan.report.base import register
 
 TOOL_NAME = "apiscan"
@@ -42,6 +49,11 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "mapping_version": finding.mapping_version,
             "unsupported_params": list(finding.unsupported_params),
             "target_exists": finding.target_exists,
+            "disposition": finding.disposition,
+            "rewrite": finding.rewrite,
+            "rewrite_note": finding.rewrite_note,
+            "rewrite_source": finding.rewrite_source,
+            "args": _args(finding.args),
         }
     elif isinstance(finding, ErrorFinding):
         record |= {"code": finding.code, "message": finding.message}
@@ -58,6 +70,18 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "backends": list(finding.backends),
         }
     return record
+
+
+def _args(call: CallArgs | None) -> dict[str, object] | None:
+    if call is None:
+        return None
+    return {
+        "receiver": call.receiver,
+        "positional": list(call.positional),
+        "keywords": dict(call.keywords),
+        "star": call.star,
+        "truncated": call.truncated,
+    }
 
 
 def document(result: ScanResult) -> dict[str, object]:

@@ -104,7 +104,7 @@ def test_an_optimizer_that_changes_nothing_is_an_error(runner: Runner) -> None:
 
 
 def test_layer_parameter_gradients_are_compared(runner: Runner) -> None:
-    [linear] = cases_for("torch.nn.Linear")
+    [linear] = [c for c in cases_for("torch.nn.Linear") if c.pattern == ""]
     [ok] = runner.run([linear])
     assert ok.status == "pass" and ok.grad_checked
     # Same forward, but MindSpore's weight is frozen: only the weight gradient can tell.

@@ -14,6 +14,7 @@ from apiscan.verify.catalogue import (
     nn_extra,
     optim,
     seed_examples,
+    templated,
     tensor_math,
 )
 
@@ -25,6 +26,7 @@ CASES: tuple[Case, ...] = (
     *nn_extra.CASES,
     *optim.CASES,
     *everyday.CASES,
+    *templated.CASES,
 )
 
 
