@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from apiscan.ignorefiles import IgnoreRules
 from apiscan.model import ErrorFinding, Span
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
@@ -105,9 +107,12 @@ def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
 
 
 def discover(
-    root: str | os.PathLike[str], excludes: tuple[str, ...] = ()
+    root: str | os.PathLike[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
+
+    With ``respect_ignore``, paths that ``.gitignore`` / ``.ignore`` files ignore are skipped
+    (:mod:`apiscan.ignorefiles`); a file named explicitly as ``root`` is always scanned.
 
     Returns the resolved root (reports name files relative to it), the files sorted by relative
     path, and error findings for what could not be walked.
@@ -119,7 +124,7 @@ def discover(
         base = root_path.parent.resolve()
         f = root_path.resolve()
         modules, is_pkg = _module_names(base, f)
-        return base, [SourceFile(str(f), f.name, modules, is_pkg)], []
+        return base, [SourceFile(str(f), safe_name(f.name), modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
     base = root_path.resolve()
@@ -128,7 +133,12 @@ def discover(
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
 
-    def walk(d: Path, rel: PurePosixPath, ancestors: frozenset[tuple[int, int]]) -> None:
+    def walk(
+        d: Path,
+        rel: PurePosixPath,
+        ancestors: frozenset[tuple[int, int]],
+        rules: IgnoreRules | None,
+    ) -> None:
         try:
             st = d.stat()
         except OSError as exc:
@@ -160,12 +170,15 @@ def discover(
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
+            if rules is not None and rules.ignored(rel_s, is_dir):
+                continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
-                if (Path(entry.path) / "pyvenv.cfg").exists():  # a virtualenv by another name
+                if _is_virtualenv(Path(entry.path)):  # a virtualenv by another name
                     continue
-                walk(Path(entry.path), child_rel, ancestors)
+                inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
+                walk(Path(entry.path), child_rel, ancestors, inner)
             elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
@@ -177,21 +190,74 @@ def discover(
                         reason = "symlink loop" if "loop" in str(exc).lower() else "broken symlink"
                         errors.append(_walk_error(rel_s, "E006", f"{reason}: {exc}"))
                         continue
-                try:
-                    regular = entry.is_file()  # a FIFO or socket named *.py would block a read
-                except OSError:
-                    regular = False
-                if not regular:
+                kind = _not_regular(entry)  # a FIFO or socket named *.py would block a read
+                if kind:
+                    message = f"not a regular file ({kind}), skipped"
+                    errors.append(_walk_error(rel_s, "E001", message))
                     continue
-                modules, is_pkg = _module_names(base, Path(d, entry.name))
+                try:
+                    modules, is_pkg = _module_names(base, Path(d, entry.name))
+                except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
+                    modules, is_pkg = (), entry.name == "__init__.py"
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
-    walk(base, PurePosixPath("."), frozenset())
+    walk(
+        base,
+        PurePosixPath("."),
+        frozenset(),
+        IgnoreRules.for_root(base) if respect_ignore else None,
+    )
     for i, f in enumerate(files):
-        files[i] = SourceFile(f.abspath, _clean(f.relpath), f.modules, f.is_package)
-    errors = [ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors]
+        files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
+    errors = [ErrorFinding(safe_name(_clean(e.path)), e.span, e.code, e.message) for e in errors]
     files.sort(key=lambda f: f.relpath)
     return base, files, errors
+
+
+def _is_virtualenv(d: Path) -> bool:
+    """Whether ``d`` holds a ``pyvenv.cfg``; a directory we cannot look into is not one (the
+    walk then reports it as unreadable, E005)."""
+    try:
+        return (d / "pyvenv.cfg").exists()
+    except OSError:
+        return False
+
+
+def _not_regular(entry: os.DirEntry[str]) -> str:
+    """What a ``*.py`` entry is when it is not a regular file (after symlinks), else ``""``."""
+    try:
+        mode = entry.stat().st_mode  # follows symlinks
+    except OSError as exc:
+        return f"cannot stat it: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return ""
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def safe_name(name: str) -> str:
+    """``name`` as reports may print it: bytes that are not UTF-8 (kept by the file system
+    as surrogate escapes) become ``\\xNN``, control characters such as a newline become their
+    escapes, so a file name cannot break a table or a terminal, nor fail to encode."""
+    if name.isprintable():
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def _clean(rel: str) -> str:

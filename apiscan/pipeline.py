@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
+from apiscan.config import Ignores
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
@@ -35,6 +36,7 @@ from apiscan.model import (
     Span,
     namespace_of,
 )
+from apiscan.source import read_source_file
 
 if TYPE_CHECKING:
     from apiscan.mapping.match import Match
@@ -59,6 +61,10 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
+    ignores: Ignores = field(default_factory=Ignores)
+    #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
+    respect_ignore: bool = True
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -86,7 +92,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes)
+    _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -94,7 +100,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     read_errors: list[ErrorFinding] = []
     for f in files:
         try:
-            data = Path(f.abspath).read_bytes()
+            data = read_source_file(f.abspath)
         except OSError as exc:
             read_errors.append(
                 ErrorFinding(
@@ -117,6 +123,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         table.merged,
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
+        options.ignores,
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -146,7 +153,14 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
-    result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    result = join(
+        str(options.path),
+        analyses,
+        [*walk_errors, *read_errors],
+        table,
+        stats,
+        options.ignores,
+    )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     result = _link_verification(result, options)
@@ -431,6 +445,7 @@ def join(
     extra_errors: list[ErrorFinding],
     table: MappingTable,
     stats: dict[str, float],
+    ignores: Ignores | None = None,
 ) -> ScanResult:
     from apiscan.resolve.torch_api import load_torch_api
     from apiscan.scope.classify import ScopeMap
@@ -442,10 +457,13 @@ def join(
     shapes = _ShapeFindings(table, api)
     findings: list[Finding] = list(extra_errors)
     summaries = []
+    ignores = ignores or Ignores()
     for fa in analyses:
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
-            if not _is_suppressed(suppressed, hit.span.line, hit.rule):
+            if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
+                ignores and ignores.ignored(fa.path, hit.rule)
+            ):
                 findings.append(
                     shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
                 )
@@ -459,7 +477,11 @@ def join(
         n = 0
         for use in uses:
             finding = matcher.finding(fa.path, use)
-            if finding is not None and not _is_suppressed(suppressed, use.span.line, finding.rule):
+            if (
+                finding is not None
+                and not _is_suppressed(suppressed, use.span.line, finding.rule)
+                and not (ignores and ignores.ignored(fa.path, finding.rule))
+            ):
                 findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
                 n += 1
         for err in fa.errors:

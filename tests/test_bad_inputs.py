@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import os
-import pathlib
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -189,14 +188,14 @@ def _unreadable(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[Expected]:
     """chmod means nothing to root, so the read itself is made to fail for this one path."""
     locked = root / "locked.py"
     locked.write_text(OK_SRC)
-    real = pathlib.Path.read_bytes
+    real = apiscan.pipeline.read_source_file
 
-    def read_bytes(self: pathlib.Path) -> bytes:
-        if self.name == "locked.py":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    def read_source_file(path: str) -> bytes:
+        if path.endswith("locked.py"):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
 
-    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(apiscan.pipeline, "read_source_file", read_source_file)
     return [Expected("locked.py", "E001", "Permission denied")]
 
 

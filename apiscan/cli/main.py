@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 from apiscan import __version__
 
 if TYPE_CHECKING:
+    from apiscan.config import Settings
     from apiscan.model import ScanResult
 
-SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify", "stub")
+SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify", "stub", "config")
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}
 
@@ -49,9 +50,10 @@ def _scan_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--exclude",
         action="append",
-        default=[],
+        default=None,
         metavar="GLOB",
-        help="skip paths matching GLOB (relative to PATH; repeatable)",
+        help="skip paths matching GLOB (relative to PATH; repeatable; replaces the"
+        " configuration's exclude, not its extend-exclude)",
     )
     p.add_argument(
         "--fail-on",
@@ -71,10 +73,15 @@ def _scan_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-file-size",
         type=int,
-        default=1_000_000,
+        default=None,
         metavar="BYTES",
         help="skip (and report) files larger than this: LibCST needs ~10 s per MB "
         "(default 1000000)",
+    )
+    p.add_argument(
+        "--no-ignore",
+        action="store_true",
+        help="also scan what .gitignore / .ignore files ignore",
     )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument(
@@ -92,13 +99,13 @@ def _scan_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--verify-device",
         choices=("CPU", "GPU", "Ascend"),
-        default="CPU",
+        default=None,
         help="whose cached micro-test results (apiscan verify) the report shows (default CPU)",
     )
     p.add_argument(
         "--verify-dtype",
         choices=("float32", "float16"),
-        default="float32",
+        default=None,
         help="the dtype of those results (default float32)",
     )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
@@ -110,8 +117,27 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def _settings(path: str | None, args: argparse.Namespace) -> Settings:
+    """Defaults < the configuration file governing ``path`` < the command line."""
+    from apiscan.config import resolve
+
+    return resolve(
+        path,
+        {
+            "exclude": getattr(args, "exclude", None),
+            "ms-version": getattr(args, "ms_version", None),
+            "fail-on": getattr(args, "fail_on", None),
+            "max-file-size": getattr(args, "max_file_size", None),
+            "verify-device": getattr(args, "verify_device", None),
+            "verify-dtype": getattr(args, "verify_dtype", None),
+            "respect-ignore-files": False if getattr(args, "no_ignore", False) else None,
+        },
+    )
+
+
 def run_scan(argv: list[str]) -> int:
     args = _scan_parser().parse_args(argv)
+    from apiscan.config import ConfigError
     from apiscan.discovery import DiscoveryError
     from apiscan.mapping.store import UnknownVersionError
     from apiscan.pipeline import ScanOptions, scan
@@ -128,21 +154,30 @@ def run_scan(argv: list[str]) -> int:
         return _usage_error("--jobs must be at least 1")
     if not os.path.lexists(args.path):
         return _usage_error(f"path does not exist: {args.path}")
+    if args.max_file_size is not None and args.max_file_size < 1:
+        return _usage_error("--max-file-size must be at least 1")
+    try:
+        settings = _settings(args.path, args)
+    except ConfigError as exc:
+        return _usage_error(str(exc))
     from apiscan.cache import default_cache_dir
 
+    base = Path(args.path) if Path(args.path).is_dir() else Path(args.path).parent
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir())
     options = ScanOptions(
         path=args.path,
-        ms_version=args.ms_version,
-        excludes=tuple(args.exclude),
+        ms_version=settings["ms-version"],
+        excludes=settings.excludes(base),
         jobs=args.jobs,
         cache_dir=cache_dir,
-        max_file_size=args.max_file_size,
+        max_file_size=settings["max-file-size"],
         dynamic_shape=not args.no_dynamic_shape,
         progress=not args.no_progress and sys.stderr.isatty(),
         warmup=prepare_hook(reporter),
-        verify_device=args.verify_device,
-        verify_dtype=args.verify_dtype,
+        verify_device=settings["verify-device"],
+        verify_dtype=settings["verify-dtype"],
+        ignores=settings.ignores(base),
+        respect_ignore=settings["respect-ignore-files"],
     )
     try:
         result = scan(options)
@@ -158,8 +193,8 @@ def run_scan(argv: list[str]) -> int:
         sys.stdout.write(text)
     if args.stubs and not _write_stubs(result, Path(args.stubs)):
         return 2
-    if args.fail_on:
-        bad = FAIL_ON[args.fail_on]
+    if settings["fail-on"]:
+        bad = FAIL_ON[settings["fail-on"]]
         if any(f.status in bad for f in result.api_findings):
             return 1
     return 0
@@ -299,8 +334,45 @@ def run_mapping(argv: list[str]) -> int:
     return 0
 
 
+def run_config(argv: list[str]) -> int:
+    """``apiscan config [PATH]``: the effective settings for PATH and where each came from."""
+    p = argparse.ArgumentParser(
+        prog="apiscan config",
+        description="Show the settings a scan of PATH would use: defaults, the configuration "
+        "file found by walking up from PATH ([tool.apiscan] in pyproject.toml, or "
+        "apiscan.toml), and where each value came from.",
+    )
+    p.add_argument("path", nargs="?", default=".", help="the path a scan would start from")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    args = p.parse_args(argv)
+    from apiscan.config import ConfigError, render_settings
+
+    if not os.path.lexists(args.path):
+        return _usage_error(f"path does not exist: {args.path}")
+    try:
+        settings = _settings(args.path, argparse.Namespace())
+    except ConfigError as exc:
+        return _usage_error(str(exc))
+    return write_output(render_settings(settings, args.format), args.output)
+
+
+def write_output(text: str, output: str | None) -> int:
+    """The report to ``output`` (or stdout): 0, or 2 with one line when it cannot be written."""
+    if not output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return _usage_error(f"cannot write {output}: {exc.strerror or exc}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "config":
+        return run_config(argv[1:])
     if argv and argv[0] == "mapping":
         return run_mapping(argv[1:])
     if argv and argv[0] == "verify":

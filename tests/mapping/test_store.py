@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,9 +18,6 @@ from apiscan.mapping.store import (
     MAPPING_DATA_DIR,
     MappingTable,
     UnknownVersionError,
-    _load_table,
-    _ms_targets,
-    _version_rows,
     load_table,
     mapping_data_dir,
 )
@@ -152,34 +148,20 @@ def test_target_existence_is_marked_never_silently_dropped() -> None:
     assert (no_target.status, no_target.ms_apis, no_target.target_exists) == (MISSING, (), None)
 
 
-def test_loading_is_fast_and_imports_nothing_heavy() -> None:
+def test_loading_imports_nothing_heavy() -> None:
+    """Loading and matching stay free of pandas/numpy/torch/mindspore (the load time is
+    measured by scripts/bench_lookups.py, not asserted here)."""
     code = (
-        "import sys, time\n"
-        "start = time.perf_counter()\n"
+        "import sys\n"
         "from apiscan.mapping import load_table, match_api\n"
         "table = load_table()\n"
         "match_api('torch.abs', table, passed_params=['out'])\n"
-        "elapsed = time.perf_counter() - start\n"
-        "heavy = [m for m in ('pandas', 'numpy', 'torch', 'mindspore') if m in sys.modules]\n"
-        "print(elapsed, heavy)\n"
+        "print([m for m in ('pandas', 'numpy', 'torch', 'mindspore') if m in sys.modules])\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
-    elapsed, heavy = result.stdout.split(" ", 1)
-    assert heavy.strip() == "[]"
-    assert float(elapsed) < 0.5  # import + merged load of all five versions, cold
-
-
-def test_a_single_version_loads_in_well_under_100_ms() -> None:
-    timings = []
-    for _ in range(3):  # best of three: the machine is shared
-        for cached in (_load_table, _version_rows, _ms_targets):
-            cached.cache_clear()
-        start = time.perf_counter()
-        load_table("2.4", merge=False)
-        timings.append(time.perf_counter() - start)
-    assert min(timings) < 0.05
+    assert result.stdout.strip() == "[]"
 
 
 # --- matching uses against the loaded table -------------------------------------------------
