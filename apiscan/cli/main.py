@@ -108,6 +108,14 @@ def _scan_parser() -> argparse.ArgumentParser:
         default=None,
         help="the dtype of those results (default float32)",
     )
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="run the micro-tests of the call forms the scan found (literal arguments, "
+        "keyword names, number of sizes) in isolated children, cached, and report per "
+        "call 'verified for the form used at ...' or 'fails for this form' (needs torch "
+        "and mindspore)",
+    )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
 
@@ -183,6 +191,8 @@ def run_scan(argv: list[str]) -> int:
         result = scan(options)
     except (DiscoveryError, UnknownVersionError) as exc:
         return _usage_error(str(exc))
+    if args.verify:
+        result = _verify_forms(result, cache_dir, options.verify_device, options.verify_dtype)
     text = reporter.render(result)
     if args.output:
         try:
@@ -246,6 +256,25 @@ _CONTAINERS = frozenset(
         "Parameter",
     }
 )
+
+
+def _verify_forms(
+    result: ScanResult, cache_dir: Path | None, device: str, dtype: str
+) -> ScanResult:
+    """Run the micro-tests of the call forms found (cached like ``apiscan verify``'s), then
+    attach each call's result to its finding."""
+    import tempfile
+
+    from apiscan.verify.lookup import check_forms, form_cases
+    from apiscan.verify.results import cache_in
+    from apiscan.verify.runner import Runner
+
+    cases = form_cases(result)
+    with tempfile.TemporaryDirectory() as scratch:
+        cache = cache_in(cache_dir if cache_dir is not None else Path(scratch))
+        with Runner(device, dtype, cache=cache) as runner:
+            runner.run(cases)
+        return check_forms(result, cache, device, dtype)
 
 
 def _is_op_name(api: str, namespace: str) -> bool:

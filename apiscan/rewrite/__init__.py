@@ -145,8 +145,10 @@ _TORCH_PLUMBING = frozenset(
 
 def is_tensor_computation(api: str) -> bool:
     """Whether an API computes on tensors, the only kind a custom op can replace: functions
-    and methods on tensors, layers, functional ops, linalg/fft/special, distributions —
-    never devices, autograd, optimizers, data loading, distributed or compilation."""
+    and methods on tensors, layers, functional ops, linalg/fft/special, distributions, RNN
+    packing — never devices, autograd, optimizers, data loading, distributed or compilation."""
+    if api.startswith("torch.nn.utils.rnn."):
+        return True
     if api.startswith(_PLUMBING):
         return False
     parts = api.split(".")

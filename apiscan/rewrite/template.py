@@ -126,7 +126,7 @@ def _fold(expr: str) -> str:
     return repr(value) if isinstance(value, int) else expr
 
 
-def _bind(template: Template, call: CallArgs) -> tuple[dict[str, str | list[str]], str]:
+def bind(template: Template, call: CallArgs) -> tuple[dict[str, str | list[str]], str]:
     """PyTorch parameter name → the call's argument text (a list for varargs); or a reason."""
     bound: dict[str, str | list[str]] = {}
     positional = [a for a in template.args if not a.keyword_only]
@@ -165,7 +165,7 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
         return Rendered("", "an argument is too long to render here")
     if template.method and not call.receiver:
         return Rendered("", "a method call without a receiver")
-    bound, why = _bind(template, call)
+    bound, why = bind(template, call)
     if why:
         return Rendered("", why)
     if template.format:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from scan_helpers import scan_repo, scan_snippet
 
 from apiscan.model import CallArgs
 from apiscan.rewrite import dispose, is_tensor_computation
@@ -14,7 +15,6 @@ from apiscan.rewrite.substitutions import RECIPES, recipes_for
 from apiscan.rewrite.template import convert_dtype, render
 from apiscan.verify.catalogue import CASES
 from apiscan.verify.catalogue.templated import case_of
-from tests.scan_helpers import scan_repo, scan_snippet
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "tinydet"
 

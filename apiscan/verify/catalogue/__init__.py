@@ -9,6 +9,7 @@ from __future__ import annotations
 from apiscan.verify.cases import Case
 from apiscan.verify.catalogue import (
     everyday,
+    forms,
     functional,
     layers,
     nn_extra,
@@ -27,6 +28,7 @@ CASES: tuple[Case, ...] = (
     *optim.CASES,
     *everyday.CASES,
     *templated.CASES,
+    *forms.CASES,
 )
 
 

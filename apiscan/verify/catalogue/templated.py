@@ -8,9 +8,12 @@ is evidence for exactly the rewrite a user is shown, form by form (``form: varar
 
 from __future__ import annotations
 
+import ast
+import re
+
 from apiscan.model import CallArgs
 from apiscan.rewrite.substitutions import RECIPES, Recipe, Sample
-from apiscan.rewrite.template import render
+from apiscan.rewrite.template import DROP, bind, render
 from apiscan.verify.cases import Case
 
 
@@ -60,3 +63,68 @@ def _cases() -> tuple[Case, ...]:
 
 
 CASES: tuple[Case, ...] = _cases()
+
+
+def _literal(text: str) -> bool:
+    """A value the micro-test can use as written: a Python literal or a torch dtype."""
+    if re.fullmatch(r"(torch|th)\.[A-Za-z_]\w*(\.[A-Za-z_]\w*)?", text):
+        return True
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def form_sample(recipe: Recipe, call: CallArgs) -> Sample | None:
+    """The call's own form as a sample: its literal arguments as written, its keyword names,
+    its number of positional sizes; every other argument (a variable, an expression) is
+    replaced by the value the recipe's first sample gives that parameter, so the micro-test
+    runs the same form of the rewrite the report shows. None when the template declines the
+    call or a non-literal argument has no stand-in."""
+    if not recipe.samples or call.star or call.truncated:
+        return None
+    template = recipe.template
+    base = recipe.samples[0]
+    _, why = bind(template, call)
+    base_bound, _ = bind(template, base.call)
+    if why:
+        return None
+    params = [a for a in template.args if not a.keyword_only]
+    positional: list[str] = []
+    for index, text in enumerate(call.positional):
+        arg = params[min(index, len(params) - 1)] if params else None
+        if arg is None or text.startswith("*"):
+            return None
+        if _literal(text):
+            positional.append(text)
+            continue
+        if arg.varargs:
+            positional.append("2")  # one size: the count of sizes is what the form keeps
+            continue
+        stand_in = base_bound.get(arg.name)
+        if not isinstance(stand_in, str):
+            return None
+        positional.append(stand_in)
+    keywords: list[tuple[str, str]] = []
+    for key, text in call.keywords:
+        if _literal(text):
+            keywords.append((key, text))
+            continue
+        stand_in = base_bound.get(key)
+        if not isinstance(stand_in, str):
+            arg = next((a for a in template.args if a.name == key), None)
+            if arg is not None and arg.to is DROP and "*" in arg.drop_exact:
+                continue  # a placement argument: dropped on both sides of the test
+            return None
+        keywords.append((key, stand_in))
+    receiver = base.call.receiver if template.method else ""
+    form = CallArgs(receiver, tuple(positional), tuple(keywords))
+    shown = torch_call(template.api, form, template.method)
+    return Sample(f"call {shown}", form, base.inputs, base.probe)
+
+
+def form_case(recipe: Recipe, call: CallArgs) -> Case | None:
+    """The micro-test of one call's form (see :func:`form_sample`)."""
+    sample = form_sample(recipe, call)
+    return case_of(recipe, sample) if sample is not None else None
