@@ -180,6 +180,8 @@ class ApiFinding:
     #: The micro-test of this call's own form (``apiscan PATH --verify``): "verified for the
     #: form used at a.py:3 (...)", "fails for this form: max abs 12.1 (...)", or "".
     form_check: str = ""
+    #: Whether MindTorch 0.4.0 provides this API (None: unknown, the data is not shipped).
+    mindtorch: bool | None = None
 
     kind: Literal["api"] = "api"
 

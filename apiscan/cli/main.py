@@ -412,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
         from apiscan.cli.stub import run_stub
 
         return run_stub(argv[1:])
+    if argv and argv[0] == "fix":
+        from apiscan.cli.fix import run_fix
+
+        return run_fix(argv[1:])
     if argv and argv[0] == "review":
         from apiscan.cli.review import run_review
 

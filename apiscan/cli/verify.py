@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
 
 from apiscan.verify.cases import DEFAULT_THRESHOLDS, Case
 from apiscan.verify.results import CaseResult, ResultCache
-from apiscan.verify.runner import DEFAULT_TIMEOUT, Runner, default_cache
+from apiscan.verify.runner import DEFAULT_TIMEOUT, default_cache, run_parallel
 
 FORMATS = ("text", "json", "markdown")
 DEVICES = ("CPU", "GPU", "Ascend")
@@ -33,6 +34,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        help="isolated children run in parallel (default: the number of cores)",
+    )
     return p
 
 
@@ -59,8 +67,8 @@ def run_verify(argv: Sequence[str]) -> int:
         print(f"apiscan verify: {exc}", file=sys.stderr)
         return 2
     cache: ResultCache | None = None if args.no_cache else default_cache()
-    with Runner(args.device, args.dtype, args.timeout, cache) as runner:
-        results = runner.run(cases)
+    jobs = args.jobs or os.cpu_count() or 1
+    results = run_parallel(cases, jobs, args.device, args.dtype, args.timeout, cache)
     sys.stdout.write(render(results, args.format))
     return 1 if any(r.status in ("fail", "error") for r in results) else 0
 

@@ -154,6 +154,8 @@ def proposal(result: ScanResult, api: str) -> list[tuple[str, str]]:
         lines.append(("note", shown.rewrite_note))
     if shown.form_check:
         lines.append(("checked", shown.form_check))
+    if shown.mindtorch is not None:
+        lines.append(("MindTorch", "provides it" if shown.mindtorch else "lacks it"))
     return lines
 
 

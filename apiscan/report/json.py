@@ -54,6 +54,7 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "rewrite_note": finding.rewrite_note,
             "rewrite_source": finding.rewrite_source,
             "form_check": finding.form_check,
+            "mindtorch": finding.mindtorch,
             "args": _args(finding.args),
         }
     elif isinstance(finding, ErrorFinding):

@@ -118,6 +118,16 @@ def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
         "pattern, rewritten site, custom op, gap API, function; replace them with your own).",
     ]
+    known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
+    covered = sum(1 for f in known if f.mindtorch)
+    lacks = tuple(sorted({f.api for f in known if not f.mindtorch}))
+    sentences.append(
+        f"Routes: native rewrite: {len(to_change):,} network call sites to change, "
+        f"{_count(len(custom_network), 'custom op')}; MindTorch 0.4.0 (PyTorch code run "
+        f"through mindtorch.torch): covers {covered:,} of {len(known):,} network call sites"
+        + (f", lacks {_listing(list(lacks))}" if lacks else ", lacks none of the APIs used")
+        + " (read statically from its wheel: a lower bound)."
+    )
     errors = {f.path for f in result.error_findings}
     if errors:
         sentences.append(
@@ -132,4 +142,7 @@ def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
         input_shape_rewrites=len(inputs),
         person_days=(low, high),
         formula=formula,
+        mindtorch_covered=covered,
+        mindtorch_total=len(known),
+        mindtorch_lacks=lacks,
     )

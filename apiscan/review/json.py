@@ -39,6 +39,11 @@ def document(review: Review) -> dict[str, object]:
             ],
             "person_days": list(effort.person_days),
             "formula": effort.formula,
+            "mindtorch": {
+                "covered": effort.mindtorch_covered,
+                "network_call_sites": effort.mindtorch_total,
+                "lacks": list(effort.mindtorch_lacks),
+            },
             "explanation": list(effort.explanation),
         },
         "recipe": [

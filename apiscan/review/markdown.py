@@ -76,6 +76,10 @@ def _effort(review: Review) -> str:
                 f"{effort.input_shape_rewrites:,}",
             ],
             ["person-days", f"{effort.person_days[0]:g}–{effort.person_days[1]:g}"],
+            [
+                "MindTorch route: network call sites covered",
+                f"{effort.mindtorch_covered:,} of {effort.mindtorch_total:,}",
+            ],
         ],
     )
     work = _table(

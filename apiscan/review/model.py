@@ -101,6 +101,10 @@ class Effort:
     #: The person-day range and the formula that produced it.
     person_days: tuple[float, float] = (0.0, 0.0)
     formula: str = ""
+    #: The MindTorch route: network call sites it covers, of how many, and the APIs it lacks.
+    mindtorch_covered: int = 0
+    mindtorch_total: int = 0
+    mindtorch_lacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -334,6 +334,12 @@ def _set(
 
 
 def apply(result: ScanResult) -> ScanResult:
-    """Every API finding of ``result`` disposed (see :func:`dispose`)."""
-    findings = tuple(dispose(f) if isinstance(f, ApiFinding) else f for f in result.findings)
+    """Every API finding of ``result`` disposed (see :func:`dispose`), with whether the
+    MindTorch route covers it."""
+    from apiscan.rewrite.mindtorch import covers
+
+    findings = tuple(
+        replace(dispose(f), mindtorch=covers(f.api)) if isinstance(f, ApiFinding) else f
+        for f in result.findings
+    )
     return replace(result, findings=findings)
