@@ -58,7 +58,14 @@ class IgnoreRules:
                 lines = _lines(top / ".git" / "info" / "exclude") + lines
             if lines:
                 layers.append(_Layer(_below(directory, top), GitIgnoreSpec.from_lines(lines)))
-        return cls(_below(root, top), tuple(layers))
+        rules = cls(_below(root, top), tuple(layers))
+        # A directory the user names is scanned even when the files above it ignore it (as
+        # ruff treats paths passed explicitly): scanning ``.venv/.../torch/nn`` inside a
+        # checkout whose .gitignore lists ``.venv/`` must not find nothing. Then only the
+        # scanned tree's own ignore files count.
+        if any(rules._verdict(_below(d, top).rstrip("/"), True) for d in chain[:-1]):
+            return cls("", tuple(layer for layer in (_root_layer(root),) if layer))
+        return rules
 
     def enter(self, directory: Path, rel: str) -> IgnoreRules:
         """The rules inside ``directory`` (``rel``: its POSIX path below the scan root)."""
@@ -71,7 +78,9 @@ class IgnoreRules:
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
         layer with a matching pattern decides."""
-        full = f"{self.root}{rel}"
+        return self._verdict(f"{self.root}{rel}", is_dir)
+
+    def _verdict(self, full: str, is_dir: bool) -> bool:
         verdict = False
         for layer in self.layers:
             if not full.startswith(layer.base):
@@ -81,6 +90,11 @@ class IgnoreRules:
             if result.include is not None:
                 verdict = bool(result.include)
         return verdict
+
+
+def _root_layer(root: Path) -> _Layer | None:
+    lines = _read_rules(root)
+    return _Layer("", GitIgnoreSpec.from_lines(lines)) if lines else None
 
 
 def _below(directory: Path, top: Path) -> str:

@@ -99,3 +99,24 @@ def test_a_file_named_on_the_command_line_is_scanned_even_if_ignored(tmp_path: P
     root = write_repo(tmp_path / "repo", {"gen/x.py": SRC})
     (root / ".gitignore").write_text("gen/\n")
     assert [f.relpath for f in discover(root / "gen" / "x.py")[1]] == ["x.py"]
+
+
+def test_a_scanned_directory_that_an_enclosing_gitignore_ignores_is_still_scanned(
+    tmp_path: Path,
+) -> None:
+    """Naming a directory is asking for it (as ruff treats paths passed explicitly): a
+    virtualenv's ``torch/nn`` inside a checkout whose .gitignore lists ``.venv/`` is scanned,
+    with only its own ignore files in force."""
+    repo = write_repo(
+        tmp_path / "repo",
+        {
+            ".gitignore": ".venv/\n",
+            ".venv/lib/torch/nn/conv.py": SRC,
+            ".venv/lib/torch/nn/.gitignore": "skip_me.py\n",
+            ".venv/lib/torch/nn/skip_me.py": SRC,
+            "src/a.py": SRC,
+        },
+    )
+    (repo / ".git").mkdir()
+    assert _paths(repo) == ["src/a.py"]
+    assert _paths(repo / ".venv" / "lib" / "torch" / "nn") == ["conv.py"]

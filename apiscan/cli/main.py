@@ -19,7 +19,18 @@ if TYPE_CHECKING:
     from apiscan.config import Settings
     from apiscan.model import ScanResult
 
-SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify", "stub", "config")
+SUBCOMMANDS = (
+    "scan",
+    "mapping",
+    "rules",
+    "explain",
+    "review",
+    "verify",
+    "stub",
+    "config",
+    "check",
+    "lsp",
+)
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}
 
@@ -32,12 +43,17 @@ def _scan_parser() -> argparse.ArgumentParser:
         description="Scan a PyTorch repository and report how its PyTorch API uses map to "
         "MindSpore.",
         epilog="Other commands: 'apiscan mapping' lists the mapping tables; 'apiscan rules' "
-        "lists the dynamic-shape rules and 'apiscan explain DS101' explains one. "
+        "lists the dynamic-shape rules and 'apiscan explain DS101' explains one; "
+        "'apiscan check --stdin-filename PATH -' checks one buffer in its project; "
+        "'apiscan lsp' is the language server for editors. "
         "Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage error.",
     )
     p.add_argument("path", help="repository directory or Python file to scan")
     p.add_argument(
-        "-f", "--format", default="text", help="report format: text (default), json, csv, markdown"
+        "-f",
+        "--format",
+        default="text",
+        help="report format: text (default), json, csv, markdown, sarif",
     )
     p.add_argument("-o", "--output", help="write the report to this file instead of stdout")
     p.add_argument(
@@ -107,6 +123,13 @@ def _scan_parser() -> argparse.ArgumentParser:
         choices=("float32", "float16"),
         default=None,
         help="the dtype of those results (default float32)",
+    )
+    p.add_argument(
+        "--target",
+        choices=("Ascend", "GPU", "CPU"),
+        default=None,
+        help="the platform you migrate to: a MindSpore API not documented for it "
+        "(its 'Supported Platforms') counts as a gap",
     )
     p.add_argument(
         "--verify",
@@ -186,6 +209,7 @@ def run_scan(argv: list[str]) -> int:
         verify_dtype=settings["verify-dtype"],
         ignores=settings.ignores(base),
         respect_ignore=settings["respect-ignore-files"],
+        target_platform=args.target,
     )
     try:
         result = scan(options)
@@ -412,6 +436,14 @@ def main(argv: list[str] | None = None) -> int:
         from apiscan.cli.stub import run_stub
 
         return run_stub(argv[1:])
+    if argv and argv[0] == "check":
+        from apiscan.cli.check import run_check
+
+        return run_check(argv[1:])
+    if argv and argv[0] == "lsp":
+        from apiscan.lsp import run_lsp
+
+        return run_lsp(argv[1:])
     if argv and argv[0] == "fix":
         from apiscan.cli.fix import run_fix
 

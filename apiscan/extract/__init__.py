@@ -11,7 +11,7 @@ import ast
 import hashlib
 import sys
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -162,6 +162,7 @@ def _analyse_text(
             e.positional,
             e.keywords,
             e.star_args,
+            e.api if e.canonical is None else e.canonical,
             call_args,
         )
         if e.pending_cls:
@@ -178,7 +179,7 @@ def _analyse_text(
                         e.positional,
                         e.keywords,
                         e.star_args,
-                        call_args,
+                        args=call_args,
                     ),
                     e.api,
                 )
@@ -187,12 +188,9 @@ def _analyse_text(
             uses.append(use)
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
-    hits = sorted(
-        {
-            ShapeHit(h.rule, span, h.function, h.api, h.detail)
-            for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
-        },
-        key=lambda h: (h.span, h.rule),
+    hits = _one_per_line(
+        ShapeHit(h.rule, span, h.function, h.api, h.detail)
+        for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
     )
     calls = sorted(
         {
@@ -222,6 +220,15 @@ def _analyse_text(
         shape_hits=tuple(hits),
         suppressions=_suppressions(text),
     )
+
+
+def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:
+    """One hit per (line, rule), the leftmost: ``return a.item(), b.item()`` or
+    ``x[m] = y[m] * z[m]`` is one place to change, not several findings."""
+    first: dict[tuple[int, str], ShapeHit] = {}
+    for h in sorted(hits, key=lambda h: (h.span, h.rule, h.function, h.api, h.detail)):
+        first.setdefault((h.span.line, h.rule), h)
+    return sorted(first.values(), key=lambda h: (h.span, h.rule))
 
 
 def _located(ext: Extractor, start: Ref, end: Ref, function: str) -> Emit:

@@ -174,7 +174,14 @@ class ShapeTracker:
     silent: Callable[[], bool]
     hits: list[Hit] = field(default_factory=list)
     _synced: set[int] = field(default_factory=set)
+    #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
+    #: is where the sync happens, not the caller that uses the number as a size)
+    _sync_function: dict[int, str] = field(default_factory=dict)
     _pipeline_reported: set[str] = field(default_factory=set)
+    #: function -> its first resize to a random size, until the function ends
+    _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
+    #: functions that read a fixed-size crop after such a resize
+    _cropped: set[str] = field(default_factory=set)
 
     def hit(
         self,
@@ -183,17 +190,24 @@ class ShapeTracker:
         api: str = "",
         detail: str = "",
         start: tuple[cst.CSTNode, str] | None = None,
+        function: str | None = None,
     ) -> None:
         if not rule or self.silent():
             return
-        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), self.function(), api, detail))
+        fn = self.function() if function is None else function
+        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail))
 
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
         for origin in _origins(v):
             if id(origin) not in self._synced and isinstance(origin, cst.Call):
                 self._synced.add(id(origin))
-                self.hit("DS118", origin, detail=f"the value is then used as {what}")
+                self.hit(
+                    "DS118",
+                    origin,
+                    detail=f"the value is then used as {what}",
+                    function=self._sync_function.get(id(origin)),
+                )
 
     # ---------------------------------------------------------------- torch calls
     def on_torch_call(
@@ -219,8 +233,12 @@ class ShapeTracker:
         if name == "repeat_interleave":
             # torch.repeat_interleave(x, repeats) / x.repeat_interleave(repeats) /
             # torch.repeat_interleave(repeats) (the one-argument form)
-            pos = 1 if recv is None and len(args) > 1 else 0
-            reps = args[pos] if len(args) > pos else kwargs.get("repeats", NONTORCH)
+            # (``repeats=`` by keyword leaves only the input among the positional arguments)
+            if "repeats" in kwargs:
+                reps = kwargs["repeats"]
+            else:
+                pos = 1 if recv is None and len(args) > 1 else 0
+                reps = args[pos] if len(args) > pos else NONTORCH
             if reps[0] == "tensor" or is_dyn_number(reps):
                 self.hit("DS105", node, api, "repeats is a tensor: the output length is data")
                 return DYN_TENSOR
@@ -273,7 +291,7 @@ class ShapeTracker:
             if name == "interpolate" and any(
                 a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
             ):
-                self.pipeline(node, api)
+                self.random_resize(node, api)
         if (
             recv is not None
             and is_dyn_tensor(recv)
@@ -287,6 +305,7 @@ class ShapeTracker:
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
         if source[0] == "tensor":
+            self._sync_function.setdefault(id(node), self.function())
             return dyn_number(node)
         if is_dyn_number(source):
             return source
@@ -388,7 +407,7 @@ class ShapeTracker:
         if any(w in last.lower() for w in RESIZE_WORDS) and any(
             a == RAND or _any_elem(a, lambda e: e == RAND) for a in args
         ):
-            self.pipeline(node, q)
+            self.random_resize(node, q)
         return None
 
     def pipeline(
@@ -396,13 +415,37 @@ class ShapeTracker:
         node: cst.CSTNode,
         api: str,
         detail: str = "images are resized to a randomly drawn size",
+        function: str | None = None,
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function."""
-        fn = self.function()
+        fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail)
+        self.hit("DS119", node, api, detail, function=fn)
+
+    def random_resize(self, node: cst.CSTNode, api: str) -> None:
+        """A resize to a randomly drawn size. Whether the batch shape varies is decided when
+        the function ends (:meth:`end_function`): a fixed-size crop read after it (mixup and
+        mosaic paste a randomly scaled image and cut the target size back out) keeps the
+        output's shape."""
+        self._resized.setdefault(self.function(), (node, api))
+
+    def on_window(self) -> None:
+        """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
+        with ``h``, ``w`` not drawn at random nor read from tensor data)."""
+        fn = self.function()
+        if fn in self._resized:
+            self._cropped.add(fn)
+
+    def end_function(self, fn: str) -> None:
+        """The walk leaves function ``fn``: report its random resize unless it was cropped
+        back to a fixed size afterwards."""
+        pending = self._resized.pop(fn, None)
+        cropped = fn in self._cropped
+        self._cropped.discard(fn)
+        if pending is not None and not cropped:
+            self.pipeline(pending[0], pending[1], function=fn)
 
 
 def _minus_one_classes(node: cst.Call) -> bool:
@@ -485,4 +528,10 @@ class NullShapeTracker(ShapeTracker):
     def on_foreign_call(
         self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
     ) -> Val | None:
+        return None
+
+    def on_window(self) -> None:
+        return None
+
+    def end_function(self, fn: str) -> None:
         return None

@@ -15,11 +15,25 @@ from apiscan.model import (
     CallArgs,
     ErrorFinding,
     Finding,
+    ParamChange,
     ScanResult,
 )
 from apiscan.report.base import register
 
 TOOL_NAME = "apiscan"
+
+
+def param_change_record(change: ParamChange) -> dict[str, object]:
+    """A parameter difference with the line the human reports print for it."""
+    return {
+        "param": change.param,
+        "kind": change.kind,
+        "ms_param": change.ms_param,
+        "torch_default": change.torch_default,
+        "ms_default": change.ms_default,
+        "note": change.note,
+        "text": change.describe(),
+    }
 
 
 def finding_record(finding: Finding) -> dict[str, object]:
@@ -37,6 +51,7 @@ def finding_record(finding: Finding) -> dict[str, object]:
     if isinstance(finding, ApiFinding):
         record |= {
             "api": finding.api,
+            "canonical": finding.canonical,
             "status": finding.status,
             "mindspore_api": finding.mindspore_api,
             "confidence": finding.confidence,
@@ -49,6 +64,11 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "mapping_version": finding.mapping_version,
             "unsupported_params": list(finding.unsupported_params),
             "target_exists": finding.target_exists,
+            "mindspore_apis": list(finding.mindspore_apis),
+            "param_changes": [param_change_record(c) for c in finding.param_changes],
+            "backends": list(finding.backends),
+            "backend_gap": finding.backend_gap,
+            "history": list(finding.history),
             "disposition": finding.disposition,
             "rewrite": finding.rewrite,
             "rewrite_note": finding.rewrite_note,

@@ -53,6 +53,7 @@ class MarkdownReporter:
         sections = [
             _header(result),
             _summary(summary),
+            _backends(aggregation.backend_summary(result)),
             _dispositions(result),
             _namespaces(summary),
             _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations), result),
@@ -269,11 +270,12 @@ def _top_missing(top: aggregation.TopApis, result: ScanResult) -> str:
     if not top.rows:
         return f"{title}\n\nNo missing APIs."
     table = _table(
-        ["API", "call sites", "probable", "files", "first locations", "substitution"],
-        "lrrrll",
+        ["API", "scope", "call sites", "probable", "files", "first locations", "substitution"],
+        "llrrrll",
         (
             [
                 _code(r.api),
+                r.scope,
                 f"{r.sites:,}",
                 f"{r.probable:,}",
                 f"{r.files:,}",
@@ -298,13 +300,23 @@ def _top_candidates(
         "its micro-test passed (`apiscan verify`), *candidate* until then."
     )
     table = _table(
-        ["API", "MindSpore", "status", "call sites", "files", "first locations", "verification"],
-        "lllrrll",
+        [
+            "API",
+            "MindSpore",
+            "status",
+            "scope",
+            "call sites",
+            "files",
+            "first locations",
+            "verification",
+        ],
+        "llllrrll",
         (
             [
                 _code(r.api),
                 _code(r.mindspore_api),
                 status,
+                r.scope,
                 f"{r.sites:,}",
                 f"{r.files:,}",
                 _locations(r),
@@ -374,22 +386,28 @@ def _top_different(top: aggregation.TopApis, result: ScanResult) -> str:
         [
             "API",
             "MindSpore",
+            "scope",
             "call sites",
             "files",
-            "unsupported params",
+            "what to change",
+            "runs on",
             "note",
+            "source",
             "first locations",
             "substitution",
         ],
-        "llrrllll",
+        "lllrrllllll",
         (
             [
                 _code(r.api),
-                _code(r.mindspore_api),
+                _targets_cell(r),
+                r.scope,
                 f"{r.sites:,}",
                 f"{r.files:,}",
-                ", ".join(_code(p) for p in r.unsupported_params),
+                _changes_cell(r),
+                _runs_on_cell(r),
                 cell(textwrap.shorten(r.note, width=NOTE_WIDTH, placeholder="…")) if r.note else "",
+                _source_cell(r),
                 _locations(r),
                 _substitution_cell(result, r.api),
             ]
@@ -397,6 +415,52 @@ def _top_different(top: aggregation.TopApis, result: ScanResult) -> str:
         ),
     )
     return f"{title}\n\n{table}"
+
+
+def _targets_cell(row: aggregation.ApiRollup) -> str:
+    """The suggested target; other targets the table lists follow as "or ..."."""
+    others = [t for t in row.targets.split(" / ") if t and t != row.mindspore_api]
+    return " or ".join(_code(t) for t in [row.mindspore_api, *others] if t)
+
+
+def _changes_cell(row: aggregation.ApiRollup) -> str:
+    """Unsupported parameters and every parameter difference the calls hit, one per line."""
+    items = []
+    for headline, words in row.changes:
+        text = cell(headline)
+        if words:
+            text += " — " + cell(textwrap.shorten(words, width=NOTE_WIDTH, placeholder="…"))
+        items.append(text)
+    listed = {headline.split("=", 1)[0] for headline, _ in row.changes}
+    items.extend(
+        f"{_code(p)}: no MindSpore counterpart" for p in row.unsupported_params if p not in listed
+    )
+    return "<br>".join(items)
+
+
+def _runs_on_cell(row: aggregation.ApiRollup) -> str:
+    if not row.backends:
+        return "not documented"
+    gap = " **(lacks --target)**" if row.backend_gap else ""
+    return ", ".join(row.backends.split()) + gap
+
+
+def _source_cell(row: aggregation.ApiRollup) -> str:
+    """A link to the difference page, labelled with the table version it came from."""
+    table = f"table {row.mapping_version}" if row.mapping_version else "table"
+    if row.diff_url:
+        return f"[diff page ({table})]({row.diff_url})"
+    return table if row.mapping_version else ""
+
+
+def _backends(rows: tuple[aggregation.BackendSummary, ...]) -> str:
+    """Where the suggested targets run, per scope, from their Supported Platforms."""
+    from apiscan.report.aggregation import describe_backends
+
+    title = "## Backends (documented Supported Platforms of the targets)"
+    if not rows:
+        return f"{title}\n\nNo API with a MindSpore target."
+    return "\n".join([title, "", *(f"- {cell(line)}" for line in describe_backends(rows))])
 
 
 def _files(files: aggregation.FileTable) -> str:

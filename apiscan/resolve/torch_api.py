@@ -6,6 +6,9 @@ only) and answers: is this dotted name a public torch API, what is its canonical
 kind of object is it, what parameters does it take, what does it return, and which class
 really owns ``obj.attr``. Loading is cached per process because every file of a scan asks.
 
+``meta.failed`` lists the modules (and lazy attributes) whose import failed on the generating
+machine; ``meta.static`` those of them whose public names were read from source instead.
+
 File layout (``format`` 1): ``names`` maps each canonical name to ``{"k": kind, "p": params,
 "r": coarse return, "t": return text}``; ``aliases`` maps every other importable public path
 to its canonical name; ``bases`` lists each class's public ancestors in MRO order (a member is
@@ -38,8 +41,11 @@ class TorchApi:
             raise ValueError(f"torch API index format {meta['format']}, expected {FORMAT_VERSION}")
         self.version: str = meta["torch_version"]
         self.failed_modules: Mapping[str, str] = meta["failed"]
+        #: failed modules whose public names the generator read from source (name → count)
+        self.static_modules: Mapping[str, int] = meta.get("static", {})
         self.primary_namespaces: frozenset[str] = frozenset(meta["primary_namespaces"])
         self.owner_roots: tuple[str, ...] = tuple(meta["owner_roots"])
+        self.primary_parents: frozenset[str] = frozenset(meta.get("primary_parents", ()))
         self._names: dict[str, dict[str, Any]] = data["names"]
         self._aliases: dict[str, str] = data["aliases"]
         self._bases: dict[str, list[str]] = data["bases"]
@@ -78,6 +84,22 @@ class TorchApi:
             spelled = f"{parent}.{attr}"
             return spelled if spelled in self._names else self._aliases.get(spelled)
         return None
+
+    def as_written(self, name: str) -> str | None:
+        """The name a finding reports for the dotted path `name` the code spelled: `name`
+        itself when it is a public spelling (its module is one users are meant to import
+        from: `torch.nn.functional.conv2d`, `torch.utils.data.distributed.DistributedSampler`),
+        else the canonical name (`torch.nn.modules.conv.Conv2d` → `torch.nn.Conv2d`). None
+        for names that are not public APIs."""
+        canonical = self.canonical(name)
+        if canonical is None or canonical == name:
+            return canonical
+        module = name.rpartition(".")[0]
+        if module in self.primary_namespaces or (
+            module.rpartition(".")[0] in self.primary_parents and module in self._modules
+        ):
+            return name
+        return canonical
 
     def is_public(self, name: str) -> bool:
         return self.canonical(name) is not None

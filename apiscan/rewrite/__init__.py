@@ -236,9 +236,18 @@ def _normalise(finding: ApiFinding) -> CallArgs | None:
     return replace(call, receiver=receiver)
 
 
+def catalogue_name(finding: ApiFinding) -> str:
+    """The name the idiom and template catalogues know the finding by: the API as the code
+    wrote it, else its canonical name (``torch.nn.functional.conv2d`` → ``torch.conv2d``)."""
+    for name in (finding.api, finding.canonical):
+        if name and (recipes_for(name) or idiom_for(name, finding.usage)):
+            return name
+    return finding.api
+
+
 def dispose(finding: ApiFinding) -> ApiFinding:
     """The finding with its disposition and rewrite filled in (see the module docstring)."""
-    api, call = finding.api, _normalise(finding)
+    api, call = catalogue_name(finding), _normalise(finding)
     # Tensor.to / Module.to: a device move is a deletion, a dtype a conversion.
     if api in ("torch.Tensor.to", "torch.nn.Module.to") and call is not None:
         first = call.positional[0] if call.positional else call.keyword("device") or ""

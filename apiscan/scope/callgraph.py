@@ -17,17 +17,15 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
-from apiscan.extract.records import FileAnalysis
+from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.pipeline import ClassTable, _follow, _is_torch
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
 #: with a function called the same as its module).
 MODULE_CODE = "<module>"
 
-#: Argument roles that hand a callable (or object) to the data-loading machinery.
-DATA_ROLES = frozenset({"collate_fn", "worker_init_fn", "transform", "target_transform", "dataset"})
-#: What the DataLoader calls on a dataset object (``__getitems__`` is the batched fetch).
-DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__", "__len__")
+__all__ = ["DATASET_METHODS", "DATA_ROLES", "Hierarchy", "build_call_graph", "module_node"]
+
 #: Edge roles that are not calls seen in the source.
 DEFINES, OVERRIDE = "defines", "override"
 
@@ -65,6 +63,7 @@ class Hierarchy:
                     self.canonical[f"{module}.{fact.qualname}"] = f"{first}.{fact.qualname}"
         self._methods: dict[tuple[str, str], str | None] = {}
         self._torch: dict[str, frozenset[str]] = {}
+        self._children: dict[str, list[str]] | None = None
 
     def resolve(self, name: str) -> str | None:
         """The canonical repo class or the torch name ``name`` spells, else None."""
@@ -102,6 +101,32 @@ class Hierarchy:
                 if found is not None:
                     return found
         return None
+
+    def subclass_methods(self, cls: str, name: str) -> list[str]:
+        """``<subclass>.<name>`` for the nearest repo subclasses of ``cls`` that define
+        ``name``: what ``self.name()`` in ``cls`` runs when ``cls`` itself does not define it (a
+        template method such as ``self.forward_inference()`` in an abstract base)."""
+        if self._children is None:
+            self._children = {}
+            for sub in self.repo_classes():
+                for base in self.classes.facts[sub].bases if sub in self.classes.facts else ():
+                    parent = self.resolve(base) if base else None
+                    if parent is not None and parent in self.classes.facts and parent != sub:
+                        self._children.setdefault(parent, []).append(sub)
+        found: list[str] = []
+        start = self.resolve(cls)
+        todo = list(self._children.get(start, ())) if start else []
+        seen: set[str] = set()
+        while todo:
+            sub = todo.pop()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            if name in self.classes.facts[sub].methods:
+                found.append(f"{sub}.{name}")
+            else:
+                todo.extend(self._children.get(sub, ()))
+        return sorted(found)
 
     def torch_ancestors(self, cls: str) -> frozenset[str]:
         """The torch classes ``cls`` derives from, directly or through repo classes."""
@@ -239,17 +264,15 @@ class _Builder:
         if _is_torch(q):
             return ()
         if q in facts:  # the class itself: what of it runs depends on how it is used
-            if role == "dataset":
-                names: tuple[str, ...] = DATASET_METHODS
-            elif role in DATA_ROLES:
-                names = ("__call__",)
-            else:
-                names = ("__init__",)
-            return self._methods(q, names)
+            return self._methods(q, DATA_ROLES.get(role, ("__init__",)))
         owner, _, attr = q.rpartition(".")
         found = self._methods(owner, (attr,))
         if found == () and attr == "forward":  # a callable object that is not an nn.Module
             found = self._methods(owner, ("__call__",))
+        if found == () and h.resolve(owner) in facts and h.method(owner, attr) is None:
+            # defined in no class above: the subclasses' definitions are what runs
+            subs = h.subclass_methods(owner, attr)
+            found = tuple(self.spelled[m] for m in subs if m in self.spelled)
         return found
 
     def _methods(self, cls: str, names: Sequence[str]) -> tuple[str, ...] | None:

@@ -94,7 +94,9 @@ def _form_case_of(finding: ApiFinding) -> Case | None:
 
     if finding.usage != "call" or finding.args is None or not finding.rewrite:
         return None
-    for recipe in recipes_for(finding.api):
+    from apiscan.rewrite import catalogue_name
+
+    for recipe in recipes_for(catalogue_name(finding)):
         if render(recipe.template, finding.args).exact:
             return form_case(recipe, finding.args)
     return None

@@ -139,7 +139,7 @@ CASES: tuple[Case, ...] = (
     claim("torch.Tensor.view", "mindspore.Tensor.view", "x.view(4, 3)"),
     claim("torch.Tensor.view", "mindspore.Tensor.view", "x.view((4, 3))"),
     claim("torch.Tensor.view", "mindspore.Tensor.view", "x.view(-1)"),
-    claim("torch.Tensor.view", "mindspore.Tensor.view", "x.view(x.size(0), -1)", (_X3,)),
+    claim("torch.Tensor.view", "mindspore.Tensor.view", "x.view(x.shape[0], -1)", (_X3,)),
     claim("torch.Tensor.reshape", "mindspore.Tensor.reshape", "x.reshape(4, 3)"),
     claim("torch.Tensor.reshape", "mindspore.Tensor.reshape", "x.reshape((4, 3))"),
     claim("torch.reshape", "mindspore.mint.reshape", "torch.reshape(x, (-1,))"),
