@@ -185,6 +185,9 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             why = arg.drop_why or "MindSpore has no such parameter"
             return Rendered("", f"{arg.name}={value} cannot be dropped exactly: {why}")
         if value is None:
+            if arg.default is None and not arg.varargs and arg.to is not DROP:
+                why = template.note or f"{template.signature} needs {arg.name}"
+                return Rendered("", f"{arg.name} is not passed: {why}")
             if arg.ms_default is None or arg.default is None:
                 continue
             value = arg.default  # PyTorch's default made explicit
