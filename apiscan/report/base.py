@@ -142,7 +142,12 @@ def proposal(result: ScanResult, api: str) -> list[tuple[str, str]]:
         label = "use" if kind == "rewrite" else kind
         lines.append((f"{label} ({where})", shown.rewrite))
     elif kind == "delete":
-        lines.append((f"delete ({where})", "the statement"))
+        what = (
+            "the with line (keep its body)"
+            if shown.usage == "context_manager"
+            else ("the statement")
+        )
+        lines.append((f"delete ({where})", what))
     elif kind == "rewrite":
         lines.append(("no exact rewrite", shown.rewrite_note or "no template"))
         return lines

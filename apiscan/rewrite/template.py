@@ -260,6 +260,9 @@ def convert_dtype(value: str) -> str:
         return f"mindspore.{_DTYPE_ALIASES.get(last, last)}"
     if value[:1] in "'\"":
         return ""
+    if value.endswith(".type()"):
+        # x.type(other.type()): the type name string; MindSpore converts to other's dtype.
+        return value[: -len(".type()")] + ".dtype"
     return value
 
 

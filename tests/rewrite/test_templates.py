@@ -79,6 +79,9 @@ def test_method_templates_use_the_receiver() -> None:
         "t.astype(mindspore.float32)"
     )
     assert convert_dtype("'float32'") == ""
+    # x.type(w.type()): the type name of another tensor becomes its dtype
+    assert _render("torch.Tensor.type", "w.type()", receiver="z") == "z.astype(w.dtype)"
+    assert _render("torch.Tensor.type", receiver="z") == ""  # x.type() is a query
 
 
 def test_micro_tests_are_rendered_from_the_templates() -> None:
