@@ -236,6 +236,29 @@ def _normalise(finding: ApiFinding) -> CallArgs | None:
     return replace(call, receiver=receiver)
 
 
+def _out_of_place(finding: ApiFinding) -> ApiFinding | None:
+    """``x.sqrt_()`` where MindSpore has only ``Tensor.sqrt``: the out-of-place call, whose
+    result the person assigns back (a rewrite, not a custom op)."""
+    api, call = finding.api, finding.args
+    if finding.status != "missing" or not api.startswith("torch.Tensor.") or not api.endswith("_"):
+        return None
+    if finding.usage != "call" or call is None or call.star or call.truncated or not call.receiver:
+        return None
+    from apiscan.mapping.candidates import load_candidates
+
+    base = api.removesuffix("_")
+    index = load_candidates()
+    if index is None or index.candidate(base) is None:
+        return None
+    parts = [*call.positional, *(f"{k}={v}" for k, v in call.keywords)]
+    text = f"{call.receiver}.{base.rpartition('.')[2]}({', '.join(parts)})"
+    note = (
+        f"MindSpore has no in-place {api.rpartition('.')[2]}: the out-of-place form, assigned "
+        f"back ({call.receiver} = ...); same name, unverified"
+    )
+    return _set(finding, "rewrite", text, note)
+
+
 def catalogue_name(finding: ApiFinding) -> str:
     """The name the idiom and template catalogues know the finding by: the API as the code
     wrote it, else its canonical name (``torch.nn.functional.conv2d`` → ``torch.conv2d``)."""
@@ -303,6 +326,9 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         if finding.diff_url:
             why += f" (see {finding.diff_url})"
         return _set(finding, "rewrite", "", why)
+    out_of_place = _out_of_place(finding)
+    if out_of_place is not None:
+        return out_of_place
     if finding.status == "missing":
         if is_tensor_computation(api) and (finding.usage != "reference" or not _method(api)):
             return _set(
