@@ -454,6 +454,23 @@ def _same_method(api: str, method: str, *args: Arg) -> Recipe:
 
 
 RECIPES += (
+    Recipe(
+        Template(
+            "torch.meshgrid",
+            "mindspore.mint.meshgrid",
+            (Arg("tensors", varargs=True), Arg("indexing", "'ij'", ms_default="'ij'")),
+            note="the table says the default indexing differs: written out",
+        ),
+        (
+            s("pair", "a", "b", inputs=(floats("a", 3), floats("b", 4))),
+            s("xy", "a", "b", inputs=(floats("a", 3), floats("b", 4)), indexing="'xy'"),
+        ),
+    ),
+    Recipe(
+        Template("torch.Tensor.fill_", "fill_", (Arg("value", positional=True),), method=True),
+        (s("scalar", "0.5", receiver="x"),),
+        strategy="same-name",
+    ),
     _same_method("torch.nn.ModuleList.append", "append", Arg("module", positional=True)),
     _same_method("torch.nn.ModuleList.extend", "extend", Arg("modules", positional=True)),
     _same_method(

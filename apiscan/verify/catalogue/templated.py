@@ -100,7 +100,14 @@ def form_sample(recipe: Recipe, call: CallArgs) -> Sample | None:
             positional.append(text)
             continue
         if arg.varargs:
-            positional.append("2")  # one size: the count of sizes is what the form keeps
+            # the count of values is what the form keeps: the sample's value at this place
+            # (a tensor input), else a size
+            sample_values = base_bound.get(arg.name)
+            offset = index - params.index(arg)
+            if isinstance(sample_values, list) and offset < len(sample_values):
+                positional.append(sample_values[offset])
+            else:
+                positional.append("2")
             continue
         stand_in = base_bound.get(arg.name)
         if not isinstance(stand_in, str):
