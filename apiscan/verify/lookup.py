@@ -94,6 +94,8 @@ def _form_case_of(finding: ApiFinding) -> Case | None:
 
     if finding.usage != "call" or finding.args is None or not finding.rewrite:
         return None
+    if finding.disposition not in ("rewrite", "none"):
+        return None  # a deletion or an idiom is not a substitution
     from apiscan.rewrite import catalogue_name
 
     for recipe in recipes_for(catalogue_name(finding)):

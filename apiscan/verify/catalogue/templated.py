@@ -76,6 +76,20 @@ def _literal(text: str) -> bool:
     return True
 
 
+#: Layer parameters that must agree with the sample's input shape: the sample's value is
+#: kept for them (the form — positional or keyword — is still the call's).
+SHAPE_PARAMS = frozenset(
+    {
+        "num_features",
+        "in_features",
+        "out_features",
+        "in_channels",
+        "out_channels",
+        "normalized_shape",
+    }
+)
+
+
 def form_sample(recipe: Recipe, call: CallArgs) -> Sample | None:
     """The call's own form as a sample: its literal arguments as written, its keyword names,
     its number of positional sizes; every other argument (a variable, an expression) is
@@ -96,7 +110,7 @@ def form_sample(recipe: Recipe, call: CallArgs) -> Sample | None:
         arg = params[min(index, len(params) - 1)] if params else None
         if arg is None or text.startswith("*"):
             return None
-        if _literal(text):
+        if _literal(text) and not (recipe.kind == "layer" and arg.name in SHAPE_PARAMS):
             positional.append(text)
             continue
         if arg.varargs:
@@ -115,7 +129,7 @@ def form_sample(recipe: Recipe, call: CallArgs) -> Sample | None:
         positional.append(stand_in)
     keywords: list[tuple[str, str]] = []
     for key, text in call.keywords:
-        if _literal(text):
+        if _literal(text) and not (recipe.kind == "layer" and key in SHAPE_PARAMS):
             keywords.append((key, text))
             continue
         stand_in = base_bound.get(key)
