@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.ignorefiles import IgnoreRules
 from apiscan.model import ErrorFinding, Span
+from apiscan.notebook import SUFFIX as NOTEBOOK_SUFFIX
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
 SKIP_DIRS: frozenset[str] = frozenset(
@@ -45,6 +46,10 @@ SKIP_DIRS: frozenset[str] = frozenset(
         ".apiscan_cache",
     }
 )
+
+
+#: The files discovery lists (``.pyi`` only to skip them quietly).
+_SCANNED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)
 
 
 class DiscoveryError(Exception):
@@ -123,7 +128,7 @@ def discover(
     if root_path.is_file():
         base = root_path.parent.resolve()
         f = root_path.resolve()
-        modules, is_pkg = _module_names(base, f)
+        modules, is_pkg = _module_names(base, f) if f.suffix != NOTEBOOK_SUFFIX else ((), False)
         return base, [SourceFile(str(f), safe_name(f.name), modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
@@ -170,7 +175,12 @@ def discover(
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
-            if rules is not None and rules.ignored(rel_s, is_dir):
+            if (
+                rules is not None
+                and (is_dir or entry.name.endswith(_SCANNED_SUFFIXES))  # others are never read
+                and entry.name not in SKIP_DIRS
+                and rules.ignored(rel_s, is_dir)
+            ):
                 continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
@@ -179,7 +189,7 @@ def discover(
                     continue
                 inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
                 walk(Path(entry.path), child_rel, ancestors, inner)
-            elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
+            elif entry.name.endswith(_SCANNED_SUFFIXES):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
                 p = Path(entry.path)
@@ -199,6 +209,8 @@ def discover(
                     modules, is_pkg = _module_names(base, Path(d, entry.name))
                 except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
                     modules, is_pkg = (), entry.name == "__init__.py"
+                if entry.name.endswith(NOTEBOOK_SUFFIX):
+                    modules, is_pkg = (), False  # a notebook is run, never imported
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
     walk(
@@ -266,3 +278,50 @@ def _clean(rel: str) -> str:
 
 def _walk_error(rel: str, code: str, message: str) -> ErrorFinding:
     return ErrorFinding(rel, Span(1, 1, 1, 1), code, message)
+
+
+def discover_many(
+    paths: list[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
+) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
+    """Several paths (files or directories, as a pre-commit hook passes them) as one scan.
+
+    The root is their deepest common directory, so reports name files relative to it (the
+    repository root when git hands over changed files). Directories are walked as by
+    :func:`discover`; files named explicitly are scanned unless ``excludes`` match them.
+    A file reached twice is listed once.
+    """
+    for path in paths:
+        if not Path(path).exists() and not Path(path).is_symlink():
+            raise DiscoveryError(f"path does not exist: {path}")
+    dirs = [Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent for p in paths]
+    base = Path(os.path.commonpath([str(d) for d in dirs]))
+    patterns = tuple(_normalise_pattern(p) for p in excludes)
+    found: dict[str, SourceFile] = {}
+    errors: list[ErrorFinding] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            root, files, walk_errors = discover(p, excludes, respect_ignore)
+            prefix = root.relative_to(base).as_posix()
+            prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
+            for f in files:
+                modules, is_pkg = _module_names(base, Path(f.abspath))
+                if f.relpath.endswith(NOTEBOOK_SUFFIX):
+                    modules, is_pkg = (), False
+                found.setdefault(
+                    f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
+                )
+            errors += [
+                ErrorFinding(prefix + e.path, e.span, e.code, e.message) for e in walk_errors
+            ]
+            continue
+        resolved = p.resolve()
+        rel = resolved.relative_to(base).as_posix()
+        if patterns and _excluded(rel, patterns):
+            continue
+        if p.suffix == NOTEBOOK_SUFFIX:
+            modules, is_pkg = (), False
+        else:
+            modules, is_pkg = _module_names(base, resolved)
+        found.setdefault(str(resolved), SourceFile(str(resolved), safe_name(rel), modules, is_pkg))
+    return base, sorted(found.values(), key=lambda f: f.relpath), errors

@@ -62,6 +62,16 @@ NAMESPACES: tuple[str, ...] = (
     "torch.jit",
     "torch.distributions",
     "torch",
+    "torchvision.transforms",
+    "torchvision.ops",
+    "torchvision.models",
+    "torchvision.datasets",
+    "torchvision.io",
+    "torchvision",
+    "torchaudio.transforms",
+    "torchaudio.datasets",
+    "torchaudio",
+    "torchtext",
 )
 
 
@@ -240,6 +250,9 @@ class ApiFinding:
     backend_gap: bool = False
     #: What older tables said about the API ("1.10: different → mindspore.ops.SeLU").
     history: tuple[str, ...] = ()
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
     #: The call's argument texts (None for a reference, a base class, a decorator...).
     args: CallArgs | None = None
     #: Filled after the scan by :mod:`apiscan.rewrite` (see :data:`Disposition`).
@@ -262,8 +275,8 @@ class ApiFinding:
     def rule(self) -> str:
         return API_RULES[self.status]
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.api)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.api)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +287,9 @@ class ErrorFinding:
     span: Span
     code: str
     message: str
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["error"] = "error"
 
@@ -281,8 +297,8 @@ class ErrorFinding:
     def rule(self) -> str:
         return self.code
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,14 +323,24 @@ class ShapeFinding:
     suggestion: str = ""
     mindspore_api: str | None = None
     backends: tuple[str, ...] = ()
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.rule)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.rule)
 
 
 Finding = ApiFinding | ErrorFinding | ShapeFinding
+
+
+def position(line: int, column: int | None = None, cell: int = 0) -> str:
+    """``12:5``, or in a notebook ``cell 3:12:5`` (the line counted within the cell)."""
+    where = f"{line}" if column is None else f"{line}:{column}"
+    return f"cell {cell}:{where}" if cell else where
+
 
 #: Stable rule ids for API findings (never reused; see ``apiscan rules`` later).
 API_RULES: dict[str, str] = {

@@ -99,12 +99,24 @@ _FORM_FEED_INDENT = re.compile(r"^[ \t\f]*\f", re.MULTILINE)
 _TRAILING_CONTINUATION = re.compile(r"\\(\r\n|\r|\n)?\Z")
 
 
+#: A logical line that starts with a backslash continuation right after its indentation
+#: (``    \`` then the statement on the next line): Python takes the indentation from the
+#: first physical line, LibCST expects the statement there ("expected INDENT").
+_INDENT_CONTINUATION = re.compile(r"^([ \t]*)\\(\r\n|\r|\n)[ \t]*", re.MULTILINE)
+
+
 def normalise_for_libcst(text: str) -> str:
     """``text`` with what Python ignores but LibCST rejects removed, line count unchanged:
-    form feeds (and the whitespace before them) in indentation, and a trailing backslash
-    continuation at the end of the file."""
+    form feeds (and the whitespace before them) in indentation, a backslash continuation
+    right after indentation (the first line becomes blank and the statement takes its
+    indentation), and a trailing backslash continuation at the end of the file."""
     if "\f" in text:
         text = _FORM_FEED_INDENT.sub("", text)
+    for _ in range(3):  # continuation lines may chain
+        joined = _INDENT_CONTINUATION.sub(r"\1\2\1", text)
+        if joined == text:
+            break
+        text = joined
     return _TRAILING_CONTINUATION.sub(lambda m: m.group(1) or "", text)
 
 

@@ -9,10 +9,11 @@ so a warm re-scan of an unchanged repository costs little more than hashing its 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,9 +21,10 @@ from typing import TYPE_CHECKING
 from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
 from apiscan.config import Ignores
-from apiscan.discovery import discover
+from apiscan.discovery import discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
+from apiscan.lifetime import die_with_parent, signals_deferred
 from apiscan.model import (
     ApiFinding,
     ApiUse,
@@ -39,6 +41,8 @@ from apiscan.model import (
 from apiscan.source import read_source_file
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from apiscan.mapping.match import Match
     from apiscan.mapping.store import MappingTable
     from apiscan.resolve.torch_api import TorchApi
@@ -69,6 +73,9 @@ class ScanOptions:
     ignores: Ignores = field(default_factory=Ignores)
     #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
     respect_ignore: bool = True
+    #: Several paths scanned as one (``apiscan a.py b.py``, a pre-commit hook): ``path`` is
+    #: then their common directory and only these are scanned.
+    paths: tuple[str, ...] = ()
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -109,7 +116,12 @@ def _scan(
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
+    if len(options.paths) > 1:
+        _root, files, walk_errors = discover_many(
+            list(options.paths), options.excludes, options.respect_ignore
+        )
+    else:
+        _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -136,6 +148,7 @@ def _scan(
         ctx,
         [task_key(t, ctx) for t in tasks],
         str(options.path),
+        options.paths,
         table.version,
         table.merged,
         repr((walk_errors, read_errors)),
@@ -189,10 +202,10 @@ def _scan(
 
 def _candidate_index_version() -> str:
     """Which MindSpore name index made the candidates (part of the whole-result key)."""
-    from apiscan.mapping.candidates import load_candidates
+    from apiscan.mapping.candidates import FORMAT_VERSION, load_candidates
 
     index = load_candidates()
-    return index.mindspore_version if index else "none"
+    return f"{index.mindspore_version}/{FORMAT_VERSION}" if index else "none"
 
 
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
@@ -265,14 +278,23 @@ class _Runner:
         progress = None
         warm = None
         try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-                mapped = pool.map(
-                    _analyse_one,
-                    (tasks[i] for i in order),
-                    [self.local_roots] * len(order),
-                    [self.options.max_file_size] * len(order),
-                    chunksize=chunk,
-                )
+            with (
+                ProcessPoolExecutor(
+                    max_workers=jobs,
+                    mp_context=ctx,
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                ) as pool,
+                _stopped_on_interrupt(pool),
+            ):
+                with signals_deferred():  # map() forks the workers
+                    mapped = pool.map(
+                        _analyse_one,
+                        (tasks[i] for i in order),
+                        [self.local_roots] * len(order),
+                        [self.options.max_file_size] * len(order),
+                        chunksize=chunk,
+                    )
                 # Threads start only now that the workers are forked.
                 warm = self._start_warmup()
                 self.warm = self.warm or warm
@@ -298,10 +320,20 @@ class _Runner:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:  # type: ignore[arg-type]
-                return pool.submit(
-                    _analyse_one, task, self.local_roots, self.options.max_file_size
-                ).result()
+            with (
+                ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=ctx,  # type: ignore[arg-type]
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                ) as pool,
+                _stopped_on_interrupt(pool),
+            ):
+                with signals_deferred():  # submit() forks the worker
+                    future = pool.submit(
+                        _analyse_one, task, self.local_roots, self.options.max_file_size
+                    )
+                return future.result()
         except BrokenProcessPool:
             err = FileError(
                 "E009",
@@ -317,6 +349,21 @@ class _Runner:
         thread = threading.Thread(target=hook, name="apiscan-warmup", daemon=True)
         thread.start()
         return thread
+
+
+@contextlib.contextmanager
+def _stopped_on_interrupt(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """On Ctrl-C or SIGTERM, kill the workers at once: leaving the ``with`` block would
+    otherwise wait for every queued file to be analysed."""
+    try:
+        yield
+    except BaseException as exc:
+        if not isinstance(exc, Exception):  # KeyboardInterrupt, Terminated, SystemExit
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(OSError):
+                    process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:
@@ -373,7 +420,9 @@ def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> 
 
 
 def _is_torch(q: str) -> bool:
-    return q == "torch" or q.startswith("torch.")
+    from apiscan.resolve.torch_api import is_torch_name
+
+    return is_torch_name(q)
 
 
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
@@ -521,6 +570,8 @@ class JoinContext:
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
+        if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
+            findings = [in_cell(f, fa.cells) for f in findings]
         return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
 
 
@@ -565,6 +616,19 @@ def assemble(
         torch_api_version=torch_api_version,
         stats=stats,
     )
+
+
+def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
+    """A finding on a notebook's joined code, placed in its cell (a span reaching into a
+    later cell, only possible for a syntax error, is cut at the end of its first line)."""
+    span = finding.span
+    cell, line = cells[min(max(span.line, 1), len(cells)) - 1]
+    end_cell, end_line = cells[min(max(span.end_line, 1), len(cells)) - 1]
+    if end_cell == cell:
+        new = Span(line, span.column, end_line, span.end_column)
+    else:
+        new = Span(line, span.column, line, span.column)
+    return replace(finding, span=new, cell=cell)
 
 
 def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:
@@ -640,21 +704,36 @@ class _Matcher:
         self.table = table
         self.api = api
         self.target_platform = target_platform
-        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Match | None] = {}
+        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...], str], Match | None] = {}
 
     def candidate(self, api: str, missing: Match) -> Match:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
-        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
-        target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
-        if target is None:
+        if index is None:
             return missing
-        note = (
-            f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
-            "of the same name (unverified: a same name does not prove the same behaviour)"
+        # Only a counterpart of the same kind and a compatible arity (torch.Size, a class, is
+        # not ops.Size, a primitive).
+        kind, params = self.api.kind(api), self.api.params(api)
+        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
+        found = next(
+            (hit for hit in (index.lookup(s, kind, params) for s in spellings) if hit), None
         )
+        if found is None:
+            return missing
+        target, why = found
+        if why == "same-name":
+            note = (
+                f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
+                "of the same name and kind (unverified: a same name does not prove the same "
+                "behaviour)"
+            )
+        else:
+            note = (
+                f"not in the mapping table; namespace move: {why}, where MindSpore "
+                f"{index.mindspore_version} has {target} (unverified)"
+            )
         return replace(
             missing, status="candidate", mindspore_api=target, note=note, target_exists=True
         )
@@ -687,28 +766,37 @@ class _Matcher:
                 twins.append(twin)
         return tuple(dict.fromkeys([*spellings, *twins]))
 
-    def match(self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...]) -> Match:
+    def match(
+        self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...], canonical: str = ""
+    ) -> Match:
+        """The verdict for ``name`` as written; the table may list it under the canonical
+        object's name or another spelling, which are tried next."""
         from apiscan.mapping.match import match_api
 
+        aliases = tuple(dict.fromkeys(a for a in (canonical, *self.aliases(name)) if a != name))
         return match_api(
             name,
             self.table,
             passed_params=passed,
             keywords=keywords,
-            aliases=self.aliases(name),
+            aliases=tuple(a for a in aliases if a),
             target_platform=self.target_platform,
         )
 
     def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
         api = self.api
         passed = self.passed_params(use)
-        key = (use.api, passed, use.keywords)
+        key = (use.api, passed, use.keywords, use.canonical)
         if key in self.memo:
             m = self.memo[key]
         else:
             m = None
-            if api.is_public(use.api):
-                m = self.match(use.api, passed, use.keywords)
+            if api.is_public(use.api) or (
+                # torchaudio/torchtext are not indexed: a table row is proof enough
+                not use.api.startswith(("torch.", "torchvision."))
+                and self.table.lookup(use.api) is not None
+            ):
+                m = self.match(use.api, passed, use.keywords, use.canonical)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
             self.memo[key] = m
@@ -720,7 +808,12 @@ class _Matcher:
                 "unknown",
                 None,
                 use.confidence,
-                f"not a public API of torch {api.version} (private, removed or misspelt)",
+                (
+                    f"not a public API of torch {api.version} (private, removed or misspelt)"
+                    if use.api.startswith("torch.")
+                    else f"not in apiscan's index of {use.api.partition('.')[0]} nor in the "
+                    "mapping tables"
+                ),
                 use.usage,
                 namespace_of(use.api),
                 use.function,

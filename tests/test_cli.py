@@ -286,8 +286,9 @@ def test_exclude_skips_files(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_target_platform_counts_a_target_it_lacks_as_a_gap(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """mindspore.mint.nn.SELU documents Ascend only (r2.6.0 maps torch.nn.SELU to it)."""
-    root = write_repo(tmp_path / "repo", {"m.py": "from torch import nn\n\nact = nn.SELU()\n"})
+    """mindspore.mint.clone documents Ascend only (r2.6.0 maps torch.clone to it, and no
+    older table maps torch.clone)."""
+    root = write_repo(tmp_path / "repo", {"m.py": "import torch\n\ny = torch.clone(x)\n"})
     docs = {}
     for target in (None, "Ascend", "CPU"):
         extra = ["--target", target] if target else []
@@ -295,8 +296,8 @@ def test_target_platform_counts_a_target_it_lacks_as_a_gap(
         assert code == 0
         docs[target] = json.loads(out)
         validate_json(docs[target])
-    (selu,) = [f for f in docs[None]["findings"] if f["kind"] == "api"]
-    assert (selu["status"], selu["backends"], selu["backend_gap"]) == (
+    (clone,) = [f for f in docs[None]["findings"] if f["kind"] == "api"]
+    assert (clone["status"], clone["backends"], clone["backend_gap"]) == (
         "consistent",
         ["Ascend"],
         False,

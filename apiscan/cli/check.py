@@ -107,14 +107,9 @@ def run_check(argv: list[str]) -> int:
     except (DiscoveryError, UnknownVersionError) as exc:
         return _error(str(exc))
     result = context.check(context.relpath(path), data).result
-    text = reporter.render(result)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _error(f"cannot write {args.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
+    from apiscan.cli.main import write_output
+
+    write_output(reporter.render(result), args.output)  # whole or not at all
     if args.fail_on and any(f.status in FAIL_ON[args.fail_on] for f in result.api_findings):
         return 1
     return 0

@@ -48,7 +48,13 @@ def _scan_parser() -> argparse.ArgumentParser:
         "'apiscan lsp' is the language server for editors. "
         "Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage error.",
     )
-    p.add_argument("path", help="repository directory or Python file to scan")
+    p.add_argument(
+        "path",
+        nargs="+",
+        help="repository directory or Python file to scan; several paths (files or"
+        " directories, as a pre-commit hook passes them) are scanned as one, relative to"
+        " their common directory",
+    )
     p.add_argument(
         "-f",
         "--format",
@@ -183,20 +189,31 @@ def run_scan(argv: list[str]) -> int:
         )
     if args.jobs is not None and args.jobs < 1:
         return _usage_error("--jobs must be at least 1")
-    if not os.path.lexists(args.path):
-        return _usage_error(f"path does not exist: {args.path}")
+    for path in args.path:
+        if not os.path.lexists(path):
+            return _usage_error(f"path does not exist: {path}")
     if args.max_file_size is not None and args.max_file_size < 1:
         return _usage_error("--max-file-size must be at least 1")
+    paths = list(dict.fromkeys(args.path))
+    if len(paths) == 1:
+        path = paths[0]
+        base = Path(path) if Path(path).is_dir() else Path(path).parent
+    else:
+        dirs = [
+            str(Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent) for p in paths
+        ]
+        base = Path(os.path.commonpath(dirs))
+        path = str(base)
     try:
-        settings = _settings(args.path, args)
+        settings = _settings(str(base) if len(paths) > 1 else path, args)
     except ConfigError as exc:
         return _usage_error(str(exc))
     from apiscan.cache import default_cache_dir
 
-    base = Path(args.path) if Path(args.path).is_dir() else Path(args.path).parent
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir())
     options = ScanOptions(
-        path=args.path,
+        path=path,
+        paths=tuple(paths) if len(paths) > 1 else (),
         ms_version=settings["ms-version"],
         excludes=settings.excludes(base),
         jobs=args.jobs,
@@ -217,14 +234,7 @@ def run_scan(argv: list[str]) -> int:
         return _usage_error(str(exc))
     if args.verify:
         result = _verify_forms(result, cache_dir, options.verify_device, options.verify_dtype)
-    text = reporter.render(result)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _usage_error(f"cannot write {args.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
+    write_output(reporter.render(result), args.output)
     if args.stubs and not _write_stubs(result, Path(args.stubs)):
         return 2
     if settings["fail-on"]:
@@ -372,19 +382,37 @@ def run_mapping(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="apiscan mapping", description="List the PyTorch→MindSpore mapping tables."
     )
-    p.parse_args(argv)
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    args = p.parse_args(argv)
     from apiscan.mapping.store import DEFAULT_VERSION, KNOWN_VERSIONS, load_table
 
+    records = []
     for v in KNOWN_VERSIONS:
         only = load_table(v, merge=False)
         merged = load_table(v)
         src = only.sources[0] if only.sources else {}
-        mark = " (default)" if v == DEFAULT_VERSION else ""
-        print(
-            f"{v}{mark}: {len(only)} APIs in its own table, {len(merged)} with older tables "
-            f"filling in; docs {src.get('branch', '?')} @ {str(src.get('commit', '?'))[:12]}"
+        records.append(
+            {
+                "version": v,
+                "default": v == DEFAULT_VERSION,
+                "apis": len(only),
+                "apis_merged": len(merged),
+                "branch": str(src.get("branch", "?")),
+                "commit": str(src.get("commit", "?")),
+            }
         )
-    return 0
+    if args.format == "json":
+        import json
+
+        return write_output(json.dumps(records, indent=2) + "\n", args.output)
+    lines = [
+        f"{r['version']}{' (default)' if r['default'] else ''}: {r['apis']} APIs in its own"
+        f" table, {r['apis_merged']} with older tables filling in; docs {r['branch']} @"
+        f" {r['commit'][:12]}\n"
+        for r in records
+    ]
+    return write_output("".join(lines), args.output)
 
 
 def run_config(argv: list[str]) -> int:
@@ -411,19 +439,26 @@ def run_config(argv: list[str]) -> int:
 
 
 def write_output(text: str, output: str | None) -> int:
-    """The report to ``output`` (or stdout): 0, or 2 with one line when it cannot be written."""
-    if not output:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        return _usage_error(f"cannot write {output}: {exc.strerror or exc}")
+    """The report to ``output`` (or stdout), whole or not at all (a temporary file renamed
+    into place): 0; a write that fails raises :class:`apiscan.lifetime.OutputError`, which
+    :func:`main` reports as one line with exit 2."""
+    from apiscan.lifetime import write_output as write_whole
+
+    write_whole(text, output or None)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
+    that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
+    from apiscan.lifetime import run_guarded
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
+    return run_guarded(name, lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "config":
         return run_config(argv[1:])
     if argv and argv[0] == "mapping":
@@ -458,12 +493,7 @@ def main(argv: list[str] | None = None) -> int:
         return (rules.run_rules if argv[0] == "rules" else rules.run_explain)(argv[1:])
     if argv and argv[0] == "scan":
         argv = argv[1:]
-    try:
-        return run_scan(argv)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    return run_scan(argv)
 
 
 if __name__ == "__main__":

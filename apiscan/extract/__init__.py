@@ -12,7 +12,7 @@ import hashlib
 import sys
 import traceback
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import (
@@ -23,6 +23,7 @@ from apiscan.extract.records import (
     ShapeHit,
 )
 from apiscan.model import ARG_TEXT_LIMIT, ApiUse, CallArgs, FileError
+from apiscan.notebook import is_notebook, notebook_source
 from apiscan.source import DecodedSource, decode_source
 
 if TYPE_CHECKING:
@@ -62,18 +63,21 @@ def analyse(
                 " MB limit (--max-file-size); skipped",
             ),
         )
-    if not task.data.strip() and not task.is_package:
-        return _with_error(
-            base,
-            FileError(
-                "E010", "empty file: nothing to analyse (a placeholder? delete it or --exclude it)"
-            ),
-        )
-    decoded = decode_source(task.data)
+    # An empty module is analysed like any other: it simply holds nothing.
+    cells: tuple[tuple[int, int], ...] = ()
+    if is_notebook(task.relpath):
+        notebook = notebook_source(task.data)
+        if isinstance(notebook, FileError):
+            return _with_error(base, notebook)
+        decoded: DecodedSource | FileError = DecodedSource(notebook.text, "utf-8")
+        cells = notebook.lines
+    else:
+        decoded = decode_source(task.data)
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
     try:
-        return _analyse_text(task, decoded, sha, local_roots)
+        analysis = _analyse_text(task, decoded, sha, local_roots)
+        return replace(analysis, cells=cells) if cells else analysis
     except RecursionError:
         return _with_error(
             base, FileError("E008", "too deeply nested to analyse (recursion limit reached)")

@@ -27,7 +27,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.records import DATA_ROLES, RETURNS, ClassFact
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -40,7 +40,7 @@ from apiscan.extract.shapes import (
     merge_numbers,
 )
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
-from apiscan.resolve.torch_api import TorchApi
+from apiscan.resolve.torch_api import TorchApi, is_torch_name
 from apiscan.resolve.values import (
     ARG_TENSOR,
     ARRAY,
@@ -120,9 +120,14 @@ BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 NAMED_FIELDS = ("values", "indices")
-#: Packages whose import says that a file handles PyTorch objects.
-TORCH_PACKAGES = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
-
+#: Methods of Python's own containers and strings: ``cfg.get(...)``, ``parts.append(...)``
+#: on an unknown receiver are these far more often than a repo class's method.
+BUILTIN_METHODS = frozenset(
+    name
+    for t in (dict, list, str, set, bytes, tuple, int, float)
+    for name in dir(t)
+    if not name.startswith("_")
+)
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
 DATALOADER = "torch.utils.data.DataLoader"
 
@@ -192,7 +197,7 @@ class Extractor:
         self.owners = owners
         self.module_name = module_name
         self.package = module_name if is_package else module_name.rpartition(".")[0]
-        self.local_roots = local_roots - {"torch"}
+        self.local_roots = local_roots - {"torch", "torchvision", "torchaudio", "torchtext"}
         self.reexports = reexports
         self.counts = [0] * (2 * FSTRING_OFFSET)
         self.ords: dict[int, int] = {}
@@ -329,7 +334,7 @@ class Extractor:
 
     @staticmethod
     def _is_torch(q: str) -> bool:
-        return q == "torch" or q.startswith("torch.")
+        return is_torch_name(q)
 
     def _is_local(self, q: str) -> bool:
         return q.partition(".")[0] in self.local_roots
@@ -434,7 +439,7 @@ class Extractor:
         canon = self.api.canonical(q)
         if canon is not None and self.api.is_module(canon):
             return None
-        if canon is None and (q == "torch" or _through_dunder(q)):
+        if canon is None and ("." not in q or _through_dunder(q)):
             return None
         name = canon or q
         written = self.api.as_written(q) or q
@@ -522,6 +527,16 @@ class Extractor:
             self.local_refs.add(recv[1] + RETURNS)
             kind = "unknown"
         if kind == "unknown":
+            if (
+                call
+                and not attr.startswith("_")
+                and attr not in BUILTIN_METHODS
+                and self.api.member("torch.Tensor", attr) is None
+                and self.api.member("torch.nn.Module", attr) is None
+            ):
+                # a method no torch class has, on a receiver of unknown class: the call graph
+                # links it when one repo class alone defines such a method
+                self._call_fact(f"{ANY_RECEIVER}.{attr}", end)
             if not self.says_torch:
                 return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
@@ -754,6 +769,11 @@ class Extractor:
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
     ) -> Val:
         name = self._emit_qual(q, func, node, usage, args)
+        if name is not None and not name.startswith("torch."):
+            # torchvision.ops.nms & co.: the dynamic-shape rules written for them
+            foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+            if foreign is not None:
+                return foreign
         if name is not None:
             kind = self.api.kind(name)
             if name == DATALOADER and args.vals:
@@ -1390,10 +1410,10 @@ class Extractor:
             q = str(v[1])
             returns = self.reexports.get(q + RETURNS, "")
             if (
-                q.partition(".")[0] in TORCH_PACKAGES
+                self._is_torch(q)
                 or self._is_torch(self.reexports.get(q, ""))
                 or returns == "tensor"
-                or returns.startswith("inst:torch.")
+                or self._is_torch(returns.partition(":")[2])
             ):
                 self.says_torch = True
                 return
@@ -1739,7 +1759,8 @@ def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
     if result[0] == "seq":
         result = element(result)
     values = result if result[0] == "tensor" else TENSOR
-    return ("tuple", (values, TENSOR))
+    # indices have the values' shape: data-dependent too after topk(k read from data)
+    return ("tuple", (values, DYN_TENSOR if values == DYN_TENSOR else TENSOR))
 
 
 def _through_dunder(q: str) -> bool:

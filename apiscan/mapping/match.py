@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from apiscan.mapping.schema import CONSISTENT, DIFFERENT, MISSING, MappingRow, ParamDiff
 from apiscan.mapping.store import MappingTable
@@ -106,12 +106,29 @@ def match_api(
             unsupported_params=(),
             target_exists=None,
         )
-    rows = _best_first(table.rows_for(matched))
-    row = rows[0]
     passed = tuple(dict.fromkeys(passed_params))
+    named = passed if keywords is None else tuple(keywords)
+    history = table.history_for(matched)
+    verdict = _verdict(api, matched, table.rows_for(matched), table, passed, named, target_platform)
+    if verdict.backend_gap:
+        verdict = _older_target_for(verdict, history, table, passed, named, target_platform)
+    return replace(verdict, history=_history(history))
+
+
+def _verdict(
+    api: str,
+    matched: str,
+    table_rows: tuple[MappingRow, ...],
+    table: MappingTable,
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    target_platform: str | None,
+) -> Match:
+    """The verdict one table's rows of an API give this call."""
+    rows = _best_first(table_rows)
+    row = rows[0]
     targets, exists_flags, platforms = _targets(rows)
     target, exists, backends = _choose_target(targets, exists_flags, platforms, target_platform)
-    named = passed if keywords is None else tuple(keywords)
     changes = _param_changes(row, rows, passed, named, table, target)
     unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     status, note = row.status, row.note
@@ -143,9 +160,38 @@ def match_api(
         param_changes=changes,
         backends=backends,
         backend_gap=gap,
-        history=_history(table.history_for(matched)),
         matched=matched,
     )
+
+
+def _older_target_for(
+    gap: Match,
+    history: tuple[MappingRow, ...],
+    table: MappingTable,
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    target_platform: str | None,
+) -> Match:
+    """When the newest table's target lacks the target platform (r2.6.0 maps most APIs to
+    ``mindspore.mint``, much of it Ascend-only), the newest older table whose target exists
+    and is documented for the platform (r2.4.0's ``mindspore.ops.stack`` for CPU) gives the
+    verdict instead, saying why; failing that the gap stands."""
+    by_version: dict[str, list[MappingRow]] = {}
+    for row in history:
+        by_version.setdefault(row.source_version, []).append(row)
+    for rows in by_version.values():
+        older = _verdict(
+            gap.matched, gap.matched, tuple(rows), table, passed, named, target_platform
+        )
+        if older.target_exists and not older.backend_gap and target_platform in older.backends:
+            why = (
+                f"{gap.mindspore_api} is documented for {', '.join(gap.backends)} only; the"
+                f" {older.source_version} table's {older.mindspore_api} runs on"
+                f" {target_platform}."
+            )
+            note = f"{why} {older.note}" if older.note else why
+            return replace(older, note=note)
+    return gap
 
 
 _STATUS_RANK = {CONSISTENT: 0, DIFFERENT: 1}

@@ -29,7 +29,7 @@ class ApiRollup:
     sites: int
     files: int
     probable: int
-    locations: tuple[tuple[str, int], ...]
+    locations: tuple[tuple[str, int, int], ...]  # path, line, notebook cell (0: none)
     more_locations: int
     note: str
     unsupported_params: tuple[str, ...]
@@ -89,6 +89,7 @@ def api_frame(result: ScanResult) -> pd.DataFrame:
         {
             "path": [f.path for f in apis],
             "line": pd.Series([f.span.line for f in apis], dtype="int64"),
+            "cell": pd.Series([f.cell for f in apis], dtype="int64"),
             "api": [f.api for f in apis],
             "status": [f.status for f in apis],
             "mindspore_api": [f.mindspore_api or "" for f in apis],
@@ -146,12 +147,12 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
     stats = stats.head(limit)
     chosen = sites[sites["api"].isin(stats["api"])]
 
-    places = chosen.drop_duplicates(["api", "path", "line"])
+    places = chosen.drop_duplicates(["api", "path", "cell", "line"])
     place_count = places.groupby("api").size()
-    first: dict[str, list[tuple[str, int]]] = {}
-    shown = places.groupby("api").head(locations)[["api", "path", "line"]]
-    for api, path, line in shown.itertuples(index=False):
-        first.setdefault(api, []).append((path, int(line)))
+    first: dict[str, list[tuple[str, int, int]]] = {}
+    shown = places.groupby("api").head(locations)[["api", "path", "line", "cell"]]
+    for api, path, line, cell in shown.itertuples(index=False):
+        first.setdefault(api, []).append((path, int(line), int(cell)))
 
     params = chosen[["api", "unsupported_params"]].explode("unsupported_params").dropna()
     seen = params.drop_duplicates().sort_values(["api", "unsupported_params"])

@@ -16,6 +16,7 @@ from apiscan.report.json import finding_record
 
 COLUMNS: tuple[str, ...] = (
     "path",
+    "cell",
     "line",
     "column",
     "end_line",

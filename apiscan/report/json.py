@@ -48,6 +48,8 @@ def finding_record(finding: Finding) -> dict[str, object]:
         "end_line": span.end_line,
         "end_column": span.end_column,
     }
+    if finding.cell:
+        record["cell"] = finding.cell  # a notebook's cell; the lines count within it
     if isinstance(finding, ApiFinding):
         record |= {
             "api": finding.api,

@@ -8,12 +8,13 @@ or path cannot break a table.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
-from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     disposition_rows,
     proposal,
@@ -76,8 +77,24 @@ class MarkdownReporter:
 
 
 def cell(text: str) -> str:
-    """Text made safe for one table cell: one line, ``|`` escaped, ``<`` never read as HTML."""
-    return _one_line(text).replace("<", "&lt;")
+    """Text from scanned code made safe for Markdown prose and table cells: one line, ``|``
+    escaped, Markdown punctuation backslash-escaped (no emphasis, links or code spans from a
+    value), and ``<``, ``>``, ``&`` as entities so that no HTML reaches a renderer."""
+    return _one_line(escape(text))
+
+
+#: Punctuation that starts Markdown syntax anywhere in a line (``_`` is handled apart: GFM
+#: never reads an underscore between two letters or digits as emphasis, so ``zeros_like``
+#: stays readable).
+_MD_PUNCT = re.compile(r"([\\`*\[\]~])")
+_FLANKING_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+
+
+def escape(text: str) -> str:
+    """Markdown- and HTML-safe inline text (see :func:`cell`); ``|`` is left to callers."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_PUNCT.sub(r"\\\1", text)
+    return _FLANKING_UNDERSCORE.sub(r"\\_", text)
 
 
 def _one_line(text: str) -> str:
@@ -86,18 +103,28 @@ def _one_line(text: str) -> str:
 
 
 def _code(text: str) -> str:
-    """A code span in a cell (entities are not decoded there, so only ``|`` is escaped)."""
-    return f"`{_one_line(text)}`" if text else ""
+    """A code span (HTML is not read inside one): its fence is one backtick longer than the
+    longest run of backticks in the text, padded with spaces where the text starts or ends
+    with a backtick or a space, so no value can close the span early."""
+    if not text:
+        return ""
+    text = _one_line(text)
+    runs = [len(run) for run in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    if text[0] in "` " or text[-1] in "` ":
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
 
 
-def _link(path: str, line: int | None = None, column: int | None = None) -> str:
-    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe."""
+def _link(path: str, line: int | None = None, column: int | None = None, in_cell: int = 0) -> str:
+    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe.
+    In a notebook the label names the cell (``nb.ipynb:cell 3:12``) and the link the file."""
     label = path
     if line is not None:
-        label += f":{line}" if column is None else f":{line}:{column}"
-    label = cell(label).replace("[", "\\[").replace("]", "\\]")
-    target = quote(path, safe="/") + ("" if line is None else f"#L{line}")
-    return f"[{label}]({target})"
+        label += f":{position(line, column, in_cell)}"
+    anchor = "" if line is None or in_cell else f"#L{line}"
+    target = quote(path, safe="/") + anchor
+    return f"[{cell(label)}]({target})"
 
 
 def _table(headers: Sequence[str], align: str, rows: Iterable[Sequence[str]]) -> str:
@@ -119,11 +146,11 @@ def _header(result: ScanResult) -> str:
         "# apiscan report: PyTorch → MindSpore",
         "",
         f"- **Tool:** apiscan {result.tool_version}",
-        f"- **Root:** `{result.root}`",
+        f"- **Root:** {_code(result.root)}",
         f"- **Mapping:** MindSpore {mapping.ms_version}{merged}",
     ]
     lines.extend(
-        "  - " + ", ".join(f"{key}: `{value}`" for key, value in source.items())
+        "  - " + ", ".join(f"{key}: {_code(str(value))}" for key, value in source.items())
         for source in mapping.sources
     )
     if result.torch_api_version:
@@ -224,7 +251,9 @@ def _dynamic_shape(
 
 def _shape_row(finding: ShapeFinding) -> list[str]:
     line = finding.span.line
-    where = f"[{line}:{finding.span.column}]({quote(finding.path, safe='/')}#L{line})"
+    anchor = "" if finding.cell else f"#L{line}"
+    label = position(line, finding.span.column, finding.cell)
+    where = f"[{label}]({quote(finding.path, safe='/')}{anchor})"
     apis = _code(finding.api)
     if finding.mindspore_api:
         apis += f" → {_code(finding.mindspore_api)}"
@@ -259,7 +288,7 @@ def _namespaces(summary: dict[str, object]) -> str:
 
 
 def _locations(row: aggregation.ApiRollup) -> str:
-    places = [_link(path, line) for path, line in row.locations]
+    places = [_link(path, line, in_cell=in_cell) for path, line, in_cell in row.locations]
     if row.more_locations:
         places.append(f"+{row.more_locations} more")
     return ", ".join(places)
@@ -497,7 +526,7 @@ def _errors(result: ScanResult) -> str:
         ["location", "code", "message"],
         "lll",
         (
-            [_link(e.path, e.span.line, e.span.column), _code(e.code), cell(e.message)]
+            [_link(e.path, e.span.line, e.span.column, e.cell), _code(e.code), cell(e.message)]
             for e in errors
         ),
     )

@@ -250,6 +250,13 @@ def fingerprints(findings: Iterable[Finding]) -> dict[int, str]:
 
 
 def _properties(finding: Finding) -> dict[str, object]:
+    props = _kind_properties(finding)
+    if finding.cell:  # a notebook: the region's lines count within this cell
+        props["cell"] = finding.cell
+    return props
+
+
+def _kind_properties(finding: Finding) -> dict[str, object]:
     if isinstance(finding, ApiFinding):
         props: dict[str, object] = {
             "api": finding.api,

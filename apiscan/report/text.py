@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from tabulate import tabulate
 
-from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     disposition_rows,
     proposal,
@@ -85,7 +85,7 @@ class TextReporter:
         lines = [title, _TOP_HEADER + "API"]
         for row in top.rows:
             lines.append(_wrap(f"{_counts(row)}{row.api}{_probable(row)}"))
-            places = [f"{path}:{line}" for path, line in row.locations]
+            places = [f"{path}:{position(line, cell=cell)}" for path, line, cell in row.locations]
             if row.more_locations:
                 places.append(f"+{row.more_locations} more")
             lines.append(_wrap(_INDENT + "at " + ", ".join(places)))
@@ -368,7 +368,7 @@ def _dynamic_shape(
 
 def _shape_lines(finding: ShapeFinding) -> list[str]:
     """``line:column  rule name  severity  scope``, then the message and the MindSpore facts."""
-    where = f"{finding.span.line}:{finding.span.column}"
+    where = position(finding.span.line, finding.span.column, finding.cell)
     head = (
         f"{_FINDING}{where:<8} {finding.rule} {finding.name}  {finding.severity}  {finding.scope}"
     )
@@ -469,7 +469,7 @@ def _errors(result: ScanResult) -> str:
         return f"{title}\nNone."
     lines = [title]
     for error in errors:
-        where = f"{error.path}:{error.span.line}:{error.span.column}"
+        where = f"{error.path}:{position(error.span.line, error.span.column, error.cell)}"
         lines.append(
             textwrap.fill(
                 f"{where}  {error.code}  {error.message}",

@@ -31,6 +31,14 @@ DATA_DIR: Final = mapping_data_dir() / "torch_api"
 
 Param = tuple[str, str, bool]
 
+#: Packages whose names the scanner reports: torch and the companions the mapping tables list.
+TORCH_ROOTS: Final = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
+
+
+def is_torch_name(q: str) -> bool:
+    """`torch`, `torchvision.ops.nms`...: a dotted name in one of TORCH_ROOTS."""
+    return q.partition(".")[0] in TORCH_ROOTS
+
 
 class TorchApi:
     """Queries over one torch version's public API; every name is canonicalised first."""
@@ -197,9 +205,14 @@ def _is_dunder(attr: str) -> bool:
     return len(attr) > 4 and attr.startswith("__") and attr.endswith("__")
 
 
+#: Companion packages indexed from their wheels (scripts/gen_static_api.py), merged into the
+#: torch index: the versions that match DEFAULT_TORCH_VERSION.
+COMPANIONS: Final = ("torchvision-0.28.0",)
+
+
 @functools.cache
 def load_torch_api(version: str = DEFAULT_TORCH_VERSION) -> TorchApi:
-    """The index for `version`, read once per process."""
+    """The index for `version`, read once per process, with torchvision's names merged in."""
     path = DATA_DIR / f"torch-{version}.json"
     try:
         text = path.read_text(encoding="utf-8")
@@ -207,4 +220,24 @@ def load_torch_api(version: str = DEFAULT_TORCH_VERSION) -> TorchApi:
         raise FileNotFoundError(
             f"no torch API index at {path}; run scripts/gen_torch_api.py with torch {version}"
         ) from None
-    return TorchApi(json.loads(text))
+    data = json.loads(text)
+    if version == DEFAULT_TORCH_VERSION:
+        for companion in COMPANIONS:
+            extra = DATA_DIR / f"{companion}.json"
+            if extra.is_file():
+                merge_companion(data, json.loads(extra.read_text(encoding="utf-8")))
+    return TorchApi(data)
+
+
+def merge_companion(data: dict[str, Any], extra: Mapping[str, Any]) -> None:
+    """Add a companion package's index (same layout) to the torch index `data`, in place."""
+    meta = data["meta"]
+    if extra["meta"]["format"] != FORMAT_VERSION:
+        raise ValueError(f"{extra['meta']['package']} index format {extra['meta']['format']}")
+    meta["primary_namespaces"] = sorted(
+        {*meta["primary_namespaces"], *extra["meta"]["primary_namespaces"]}
+    )
+    meta.setdefault("companions", {})[extra["meta"]["package"]] = extra["meta"]["version"]
+    for key in ("names", "aliases", "bases", "stars"):
+        data[key] = {**extra[key], **data[key]}
+    data["modules"] = sorted({*data["modules"], *extra["modules"]})

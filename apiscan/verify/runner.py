@@ -70,6 +70,9 @@ def _package_root() -> str:
 
 def _child_main(fd: int, device: str) -> None:
     """Entry point of the child started by :func:`spawn_child`."""
+    from apiscan.lifetime import die_with_parent
+
+    die_with_parent()
     _serve(Connection(fd), device)
 
 

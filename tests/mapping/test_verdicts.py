@@ -295,12 +295,35 @@ def test_backends_come_from_the_target_docstring() -> None:
 
 
 def test_a_target_platform_the_target_lacks_is_a_gap() -> None:
+    # r2.6.0/pytorch_api_mapping.md lists torch.clone → mindspore.mint.clone (Consistent),
+    # documented for Ascend only; no older table maps torch.clone.
     table = load_table()
-    cpu = match_api("torch.nn.SELU", table, target_platform="CPU")
-    assert (cpu.status, cpu.backend_gap) == (DIFFERENT, True)
+    cpu = match_api("torch.clone", table, target_platform="CPU")
+    assert (cpu.status, cpu.mindspore_api, cpu.backend_gap) == (
+        DIFFERENT,
+        "mindspore.mint.clone",
+        True,
+    )
     assert "Ascend only" in cpu.note
-    ascend = match_api("torch.nn.SELU", table, target_platform="Ascend")
+    ascend = match_api("torch.clone", table, target_platform="Ascend")
     assert (ascend.status, ascend.backend_gap) == (CONSISTENT, False)
+
+
+def test_an_older_table_s_target_serves_a_platform_the_newest_lacks() -> None:
+    # r2.6.0:335 torch.nn.SeLU → mindspore.mint.nn.SELU (Ascend only); r2.4.0:471
+    # torch.nn.SeLU → mindspore.nn.SeLU, Consistent, documented for Ascend, GPU and CPU.
+    cpu = match_api("torch.nn.SELU", load_table(), target_platform="CPU")
+    assert (cpu.status, cpu.mindspore_api, cpu.source_version, cpu.backend_gap) == (
+        CONSISTENT,
+        "mindspore.nn.SeLU",
+        "2.4",
+        False,
+    )
+    assert cpu.note.startswith(
+        "mindspore.mint.nn.SELU is documented for Ascend only; the 2.4 table's"
+        " mindspore.nn.SeLU runs on CPU."
+    )
+    assert "1.10: different → mindspore.ops.SeLU" in cpu.history
 
 
 def test_a_target_platform_prefers_a_target_documented_for_it() -> None:

@@ -39,6 +39,9 @@ def _analyse(data: bytes):  # type: ignore[no-untyped-def]
         b"import torch\n\ndef f(x):\n    if x:\n  \f      return torch.relu(x)\n    return x\n",
         # a backslash then CRLF at the end of the file
         TORCH_USE.replace(b"\n", b"\r\n") + b"\\\r\n",
+        # a backslash continuation right after indentation (found by scripts/fuzz.py)
+        b"import torch\n\nclass A:\n    def f(self, x):\n           \\\r\n"
+        b" return torch.relu(x)\n    def g(self):\n        pass\n",
         # invalid UTF-8 inside comments, on the first line and further down
         b"# \xff\xfe header\n" + TORCH_USE,
         TORCH_USE + b"# caf\xe9 \xff\n",
@@ -49,6 +52,7 @@ def _analyse(data: bytes):  # type: ignore[no-untyped-def]
         "ff-class-body",
         "ff-after-spaces",
         "backslash-crlf-eof",
+        "continuation-after-indent",
         "bad-utf8-line1",
         "bad-utf8-last",
         "bad-utf8-inline",

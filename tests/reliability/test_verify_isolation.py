@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +64,29 @@ def test_children_never_import_the_working_directory(
         [result] = runner.run([RELU])
     assert not marker.exists(), marker.read_text()
     assert result.status == "pass", result.detail
+
+
+def test_verify_command_in_a_hostile_directory(tmp_path: Path) -> None:
+    """The whole command, run where a user would run it: inside the repository."""
+    pytest.importorskip("torch")
+    pytest.importorskip("mindspore")
+    marker = tmp_path / "imported.txt"
+    hostile = _hostile_dir(tmp_path, marker)
+    env = {
+        **os.environ,
+        "PYTHONPATH": _package_root(),
+        "APISCAN_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    # -P: the parent itself must not put the current directory first either (the console
+    # script does not; `python -m` would).
+    proc = subprocess.run(
+        [sys.executable, "-P", "-m", "apiscan", "verify", "torch.nn.functional.relu", "--no-cache"],
+        cwd=hostile,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert not marker.exists(), marker.read_text()
+    assert proc.returncode == 0, proc.stderr
+    assert "pass" in proc.stdout

@@ -37,7 +37,7 @@ def test_top_apis_order_by_sites_then_files_then_name() -> None:
         ("torch.alpha", 2, 1),
     ]
     assert top.total == 4
-    assert top.rows[0].locations == (("a.py", 3),)
+    assert top.rows[0].locations == (("a.py", 3, 0),)  # path, line, notebook cell
     assert top.rows[0].more_locations == 1
 
 
