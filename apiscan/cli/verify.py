@@ -102,7 +102,7 @@ def run_verify(argv: Sequence[str]) -> int:
         )
         return 2
     show_progress = not args.no_progress and sys.stderr.isatty() and bool(to_run)
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = min(args.jobs or os.cpu_count() or 1, len(to_run))
     if jobs > 1 and not show_progress:
         # isolated children in parallel (a terminal gets the serial run and its bar)
         results = run_parallel(cases, jobs, device, dtype, args.timeout, cache)

@@ -365,7 +365,7 @@ def _substitution_cell(result: ScanResult, api: str) -> str:
     for label, text in proposal(result, api):
         shown = textwrap.shorten(text, width=NOTE_WIDTH * 2, placeholder="…")
         code = label.startswith(("use", "idiom (", "delete (")) and not text.startswith("the ")
-        parts.append(f"{label}: {_code(shown) if code else cell(shown)}")
+        parts.append(f"{cell(label)}: {_code(shown) if code else cell(shown)}")
     return "<br>".join(parts)
 
 

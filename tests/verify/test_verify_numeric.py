@@ -39,7 +39,7 @@ def runner() -> Iterator[Runner]:
     ],
 )
 def test_catalogue_cases_pass(runner: Runner, api: str) -> None:
-    [result] = runner.run(cases_for(api))
+    [result] = runner.run([c for c in cases_for(api) if not c.tags])
     assert result.status == "pass", result.detail
     assert result.max_abs is not None and result.max_abs <= result.threshold
     assert result.device == "CPU" and result.mindspore_version.startswith("2.")
