@@ -237,6 +237,7 @@ class Emit:
     pending_cls: str = ""  # set for members of classes defined in other files
     pending_attr: str = ""
     canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
+    call: cst.Call | None = None  # the call node, read for its argument texts after the walk
 
 
 @dataclass(slots=True)
@@ -456,6 +457,8 @@ class Extractor:
         )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
+            if type(end[0]) is cst.Call:
+                e.call = end[0]
         self.emits.append(e)
 
     def _local_qual(self, q: str) -> Val:
