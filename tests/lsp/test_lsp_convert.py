@@ -123,3 +123,33 @@ def test_code_actions_only_for_apiscan_diagnostics() -> None:
     other = types.Diagnostic(convert.span_range(lines, span), "m", code="E501", source="ruff")
     actions = convert.code_actions("file:///x.py", lines, [mine, other])
     assert [a.title for a in actions] == ["Ignore DS101 on this line (# apiscan: ignore[DS101])"]
+
+
+def test_a_verified_rewrite_of_this_call_is_offered_and_others_are_not() -> None:
+    lines = ["import torch\n", "act = torch.nn.LeakyReLU(0.1)\n"]
+    base = _api(2, "torch.nn.LeakyReLU", "different", "network", target="mindspore.nn.LeakyReLU")
+    base = replace(base, span=Span(2, 7, 2, 30))
+    verified = replace(
+        base,
+        disposition="rewrite",
+        rewrite="mindspore.nn.LeakyReLU(alpha=0.1)",
+        form_check="verified for the form used at m.py:2 (CPU float32)",
+    )
+    untested = replace(verified, form_check="")
+    failed = replace(verified, form_check="fails for this form: max abs 3 > 1e-05")
+    result = ScanResult("p", "0", MAPPING, (), (verified,))
+    (diag,) = convert.diagnostics(result, lines)
+    actions = convert.code_actions("file:///m.py", lines, [diag])
+    replace_action = actions[0]
+    assert replace_action.title.startswith("Replace with mindspore.nn.LeakyReLU(alpha=0.1)")
+    assert replace_action.edit is not None and replace_action.edit.changes is not None
+    imported, call = replace_action.edit.changes["file:///m.py"]
+    assert imported.new_text == "import mindspore\n" and imported.range.start.line == 0
+    assert call.new_text == "mindspore.nn.LeakyReLU(alpha=0.1)"
+    assert call.range == convert.span_range(lines, base.span)
+    assert actions[1].title.startswith("Ignore API002")
+    for other in (untested, failed, base):
+        result = ScanResult("p", "0", MAPPING, (), (other,))
+        (d,) = convert.diagnostics(result, lines)
+        titles = [a.title for a in convert.code_actions("file:///m.py", lines, [d])]
+        assert titles == ["Ignore API002 on this line (# apiscan: ignore[API002])"]
