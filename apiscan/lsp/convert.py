@@ -15,7 +15,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from apiscan.model import ApiFinding, ErrorFinding, Finding, ScanResult, ShapeFinding, Span
-from apiscan.report.sarif import finding_level, mapping_page, message
+from apiscan.report.sarif import finding_level, mapping_page, message, verified_rewrite
 
 SOURCE = "apiscan"
 #: API statuses that ask for work in the editor (consistent, verified and unknown uses do
@@ -122,18 +122,6 @@ def diagnostic(
         related_information=related or None,
         data=_data(finding),
     )
-
-
-def verified_rewrite(finding: Finding) -> str:
-    """The rewrite of this very call when its own form passed its micro-test ("" else): the
-    only replacement the quick fix offers, because only it is known to be exact here."""
-    if not isinstance(finding, ApiFinding) or finding.usage != "call":
-        return ""
-    if getattr(finding, "disposition", "") != "rewrite":
-        return ""
-    if not str(getattr(finding, "form_check", "")).startswith("verified"):
-        return ""
-    return str(getattr(finding, "rewrite", "") or "")
 
 
 def _data(finding: Finding) -> dict[str, object]:
