@@ -27,7 +27,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.records import DATA_ROLES, RETURNS, ClassFact
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -120,6 +120,14 @@ BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 NAMED_FIELDS = ("values", "indices")
+#: Methods of Python's own containers and strings: ``cfg.get(...)``, ``parts.append(...)``
+#: on an unknown receiver are these far more often than a repo class's method.
+BUILTIN_METHODS = frozenset(
+    name
+    for t in (dict, list, str, set, bytes, tuple, int, float)
+    for name in dir(t)
+    if not name.startswith("_")
+)
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
 DATALOADER = "torch.utils.data.DataLoader"
 
@@ -516,6 +524,16 @@ class Extractor:
             self.local_refs.add(recv[1] + RETURNS)
             kind = "unknown"
         if kind == "unknown":
+            if (
+                call
+                and not attr.startswith("_")
+                and attr not in BUILTIN_METHODS
+                and self.api.member("torch.Tensor", attr) is None
+                and self.api.member("torch.nn.Module", attr) is None
+            ):
+                # a method no torch class has, on a receiver of unknown class: the call graph
+                # links it when one repo class alone defines such a method
+                self._call_fact(f"{ANY_RECEIVER}.{attr}", end)
             if not self.says_torch:
                 return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
@@ -1738,7 +1756,8 @@ def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
     if result[0] == "seq":
         result = element(result)
     values = result if result[0] == "tensor" else TENSOR
-    return ("tuple", (values, TENSOR))
+    # indices have the values' shape: data-dependent too after topk(k read from data)
+    return ("tuple", (values, DYN_TENSOR if values == DYN_TENSOR else TENSOR))
 
 
 def _through_dunder(q: str) -> bool:

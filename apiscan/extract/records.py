@@ -49,6 +49,8 @@ class FunctionFact:
     line: int
 
 
+#: Callee prefix of ``obj.name(...)`` where ``obj``'s class is unknown (``?.to_heatmap``).
+ANY_RECEIVER = "?"
 #: What the DataLoader calls on a dataset object (``__getitems__`` is the batched fetch).
 DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__", "__len__")
 #: Argument roles that hand a callable or an object to the data-loading machinery, and what the

@@ -26,7 +26,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.resolve.values import NONTORCH, Val
+from apiscan.resolve.values import NONTORCH, TENSOR, Val
 
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
@@ -149,6 +149,11 @@ SEGMENT_OPS = frozenset(
         "index_put",
         "index_put_",
     }
+)
+#: Reductions: their result on a dynamic tensor is taken as static (``x[keep].sum()``; with a
+#: ``dim`` the other dimensions may still vary, a precision-first approximation).
+REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "any", "all", "numel", "item", "argmax", "argmin"}
 )
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
@@ -287,18 +292,15 @@ class ShapeTracker:
                 self.hit(rule, node, api, f"{what} is read from tensor data at run time")
                 for a in bad:
                     self._syncs(a, what)
-                return DYN_TENSOR if result[0] == "tensor" else result
+                return _dyn_like(result) if result[0] in ("tensor", "seq") else result
             if name == "interpolate" and any(
                 a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
             ):
                 self.random_resize(node, api)
-        if (
-            recv is not None
-            and is_dyn_tensor(recv)
-            and result[0] == "tensor"
-            and name not in ("sum", "mean", "max", "min", "any", "all", "numel", "item")
-        ):
-            return DYN_TENSOR
+        if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
+            # the owner table hands the receiver back for tensor methods; a reduction's result
+            # is static whatever the receiver's shape
+            return TENSOR if name in REDUCTIONS else DYN_TENSOR
         return result
 
     # ---------------------------------------------------------------- host syncs

@@ -17,8 +17,9 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
-from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.pipeline import ClassTable, _follow, _is_torch
+from apiscan.resolve.values import NON_TORCH_PACKAGES
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
 #: with a function called the same as its module).
@@ -26,6 +27,8 @@ MODULE_CODE = "<module>"
 
 __all__ = ["DATASET_METHODS", "DATA_ROLES", "Hierarchy", "build_call_graph", "module_node"]
 
+#: Bases that are Python's own (``class Foo(object)``, ``class Foo(Exception)``).
+_BUILTIN_BASES = frozenset({"object", "builtins", "abc", "enum", "typing", "dataclasses"})
 #: Edge roles that are not calls seen in the source.
 DEFINES, OVERRIDE = "defines", "override"
 
@@ -143,6 +146,19 @@ class Hierarchy:
             self._torch[cls] = frozenset(found)
         return self._torch[cls]
 
+    def unknown_ancestor(self, cls: str, depth: int = 0) -> bool:
+        """Does some ancestor of ``cls`` lie outside the repo and torch, and outside the
+        packages known not to hold Modules (``argparse.Action``, ``abc.ABC``...)? Such a class
+        may well be an ``nn.Module`` reached through a package the scan cannot see."""
+        q = self.resolve(cls)
+        if depth > 30 or (q is not None and _is_torch(q)):
+            return False
+        fact = self.classes.facts.get(q) if q is not None else None
+        if fact is None:
+            root = cls.partition(".")[0]
+            return bool(cls) and root not in NON_TORCH_PACKAGES and root not in _BUILTIN_BASES
+        return any(self.unknown_ancestor(b, depth + 1) if b else True for b in fact.bases)
+
     def is_module(self, cls: str) -> bool:
         return any(
             self.classes.member(t, _MODULE_PROBE[0]) == ("torch", _MODULE_PROBE[1])
@@ -181,6 +197,7 @@ class _Builder:
         #: every spelling of a function (one per module name of its file) -> its node
         self.spelled: dict[str, str] = {}
         self._targets: dict[tuple[str, str], tuple[str, ...] | None] = {}
+        self._named: dict[str, list[str]] | None = None
 
     def build(self) -> nx.DiGraph:
         for fa in self.analyses:
@@ -193,7 +210,9 @@ class _Builder:
             for call in fa.calls:
                 caller = self._caller(module, call.caller)
                 targets = self._resolve(call.callee, call.role)
-                if targets is None:
+                if call.callee.startswith(ANY_RECEIVER + "."):
+                    pass  # a guess by name: not a call the counts below describe
+                elif targets is None:
                     self.graph.graph["unresolved"] += 1
                 elif not targets:
                     self.graph.graph["external"] += 1
@@ -252,6 +271,8 @@ class _Builder:
     def _lookup(self, callee: str, role: str) -> tuple[str, ...] | None:
         h = self.hierarchy
         facts = h.classes.facts
+        if callee.startswith(ANY_RECEIVER + "."):
+            return self._by_name(callee[len(ANY_RECEIVER) + 1 :])
 
         def known(n: str) -> bool:
             return n in self.spelled or n in facts or _is_torch(n) or n.rpartition(".")[0] in facts
@@ -274,6 +295,18 @@ class _Builder:
             subs = h.subclass_methods(owner, attr)
             found = tuple(self.spelled[m] for m in subs if m in self.spelled)
         return found
+
+    def _by_name(self, name: str) -> tuple[str, ...]:
+        """``obj.name()`` on an object of unknown class: the method when exactly one repo class
+        defines a method of that name (``instances.gt_keypoints.to_heatmap()``), else nothing
+        (a name several classes share says too little)."""
+        if self._named is None:
+            self._named = {}
+            for node, data in self.graph.nodes(data=True):
+                if data["kind"] == "method":
+                    self._named.setdefault(data["qualname"].rpartition(".")[2], []).append(node)
+        found = self._named.get(name, ())
+        return (found[0],) if len(found) == 1 else ()
 
     def _methods(self, cls: str, names: Sequence[str]) -> tuple[str, ...] | None:
         """Nodes of the methods ``names`` of ``cls`` found through its bases."""

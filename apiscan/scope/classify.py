@@ -19,8 +19,9 @@ Two rules by location, because the call graph alone cannot see them:
   blocker.
 - **Data code by location.** Functions and methods in a data package (a ``data``,
   ``dataset``, ``datasets`` or ``transforms`` folder) or in a transform/augmentation module
-  (``*transform*.py``, ``*augment*.py``) are data roots, because transforms reach the loader
-  through lists built at run time (``Compose(primary + secondary)``,
+  (``transform(s)``/``augment...`` as a word of the file name: ``naflex_transforms.py``,
+  ``data_augment.py``, not ``swin_transformer.py``) are data roots, because transforms reach
+  the loader through lists built at run time (``Compose(primary + secondary)``,
   ``dataset.transform = ...``) that no call edge shows. An ``nn.Module`` defined there is a
   transform (torchvision's v2 transforms are Modules), not a network root; a helper there
   that a ``forward`` calls is still ``network``.
@@ -50,7 +51,9 @@ _LOSS_CLASS = re.compile(r"\w*(?:Loss|Criterion)")
 
 _TEST_DIRS = frozenset({"test", "tests", "testing"})
 _DATA_DIRS = frozenset({"data", "dataset", "datasets", "transforms"})
-_DATA_STEM = re.compile(r"transform|augment", re.IGNORECASE)
+#: ``transforms.py``, ``naflex_transforms.py``, ``data_augment.py``, ``augmentation_impl.py``;
+#: not ``swin_transformer.py``.
+_DATA_STEM = re.compile(r"(?:^|_)(?:transforms?|augment\w*)(?:_|$)", re.IGNORECASE)
 #: torch's samplers: the loader iterates them (``__iter__``), like a dataset's fetch methods.
 _SAMPLER = re.compile(r"torch\.utils\.data\.(?:\w+\.)*\w*Sampler")
 
@@ -73,22 +76,36 @@ def is_data_path(path: str) -> bool:
 
 
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
-    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass and of every loss class
-    (unless it is test or data code), every function named like a loss and every ``losses``
-    method."""
+    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass, of every loss class and
+    of every class defining ``forward`` over a base from a package outside the scan (unless it
+    is test or data code), with their ``forward_*`` methods; every function named like a loss
+    and every ``losses`` method."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
     cls_path = {d["cls"]: d["path"] for _, d in graph.nodes(data=True) if d["cls"]}
     for cls in hierarchy.repo_classes():
         name = cls.rpartition(".")[2]
-        if hierarchy.is_module(cls) or _LOSS_CLASS.fullmatch(name):
+        own_forward = hierarchy.method(cls, "forward") == f"{cls}.forward"
+        if (
+            hierarchy.is_module(cls)
+            or _LOSS_CLASS.fullmatch(name)
+            # ``forward`` on a class whose base the scan cannot see (a package outside it)
+            or (own_forward and hierarchy.unknown_ancestor(cls))
+        ):
             entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
             if entry is None or entry not in graph:
                 continue
             paths = (graph.nodes[entry]["path"], cls_path.get(cls, ""))
             if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
+                # ``forward_train``, ``forward_features``...: the Module's other entry points,
+                # which training code outside the repository (or ``getattr``) calls
+                roots.update(
+                    f"{cls}.{m}"
+                    for m in getattr(hierarchy.classes.facts.get(cls), "methods", ())
+                    if m.startswith("forward_") and f"{cls}.{m}" in graph
+                )
     for node, data in graph.nodes(data=True):
         name = node.rpartition(".")[2]
         if (

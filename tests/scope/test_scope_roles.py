@@ -274,5 +274,111 @@ def test_location_rules() -> None:
     assert is_data_path("pkg/datasets/coco.py")
     assert is_data_path("pkg/naflex_transforms.py")
     assert is_data_path("pkg/data_augment.py")
+    assert is_data_path("pkg/transforms_factory.py")
+    assert is_data_path("pkg/augmentation_impl.py")
+    assert not is_data_path("pkg/models/swin_transformer.py")
     assert not is_data_path("pkg/models/data_parallel.py")
     assert not is_data_path("pkg/modeling/head.py")
+
+
+def test_forward_over_a_base_the_scan_cannot_see_is_network(tmp_path: Path) -> None:
+    got = scopes(
+        tmp_path,
+        {
+            "pkg/heads.py": """
+                import argparse
+
+                import torch
+                from extpkg.heads import BaseHead
+
+
+                class Head(BaseHead):
+                    def forward(self, x):
+                        return self.center_losses(x)
+
+                    def center_losses(self, x):
+                        return x[torch.nonzero(x > 0)]
+
+
+                class Action(argparse.Action):
+                    def forward(self, x):
+                        return torch.unique(x)
+            """
+        },
+    )
+    assert got == {"Head.center_losses": "network", "Action.forward": "host"}
+
+
+def test_forward_entry_points_of_a_module_are_network(tmp_path: Path) -> None:
+    # ``forward_train`` is called by training code outside the repository (or via getattr)
+    got = scopes(
+        tmp_path,
+        {
+            "pkg/net.py": """
+                import torch
+                from torch import nn
+
+
+                def rand_box(h: int):
+                    c = torch.randint(0, h, (1,))
+                    return c.item(), (c + 4).item()
+
+
+                class Net(nn.Module):
+                    def forward(self, x):
+                        return x
+
+                    def forward_train(self, x):
+                        y = torch.zeros(4, 8) + x
+                        a, b = rand_box(y.shape[1])
+                        return y[:, a:b]
+
+                    def helper_unused(self, x):
+                        return torch.unique(x)
+            """
+        },
+    )
+    assert got == {
+        "rand_box": "network",
+        "Net.forward_train": "network",
+        "Net.helper_unused": "host",
+    }
+
+
+def test_a_method_only_one_repo_class_defines_is_linked_by_name(tmp_path: Path) -> None:
+    # ``targets.keypoints.to_heatmap()``: the receiver's class is unknown, but one class alone
+    # defines ``to_heatmap``; ``stats.update()`` (a dict method name) links nothing
+    got = scopes(
+        tmp_path,
+        {
+            "pkg/structures.py": """
+                import torch
+
+
+                class Keypoints:
+                    def __init__(self, t):
+                        self.t = t
+
+                    def to_heatmap(self, size):
+                        x = self.t.clone()
+                        x[x > size] = size - 1
+                        return x
+
+
+                class Stats:
+                    def update(self, v):
+                        return torch.unique(v)
+            """,
+            "pkg/head.py": """
+                from torch import nn
+
+
+                class KeypointHead(nn.Module):
+                    def forward(self, x, targets, stats):
+                        heat = targets.keypoints.to_heatmap(56)
+                        stats.update(x)
+                        return x * heat
+            """,
+        },
+    )
+    assert got == {"Keypoints.to_heatmap": "network", "Stats.update": "host"}
