@@ -208,9 +208,7 @@ class ProjectContext:
         return BufferResult(self._link(result), is_exact, fa)
 
     def _link(self, result: ScanResult) -> ScanResult:
-        from apiscan.verify.lookup import link
-        from apiscan.verify.results import cache_in
+        # The scan's own post-cache stage: verification results, dispositions, rewrites.
+        from apiscan.pipeline import _link_verification
 
-        cache_dir = self.options.cache_dir
-        cache = cache_in(cache_dir) if cache_dir else None
-        return link(result, cache, self.options.verify_device, self.options.verify_dtype)
+        return _link_verification(result, self.options)
