@@ -12,36 +12,22 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
 from apiscan.discovery import discover
 from apiscan.extract import FileTask, analyse, reexport_subset
-from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
-from apiscan.model import (
-    ApiFinding,
-    ApiUse,
-    ErrorFinding,
-    FileError,
-    FileSummary,
-    Finding,
-    MappingInfo,
-    ScanResult,
-    ShapeFinding,
-    Span,
-    namespace_of,
-)
-
-if TYPE_CHECKING:
-    from apiscan.mapping.match import Match
-    from apiscan.mapping.store import MappingTable
-    from apiscan.resolve.torch_api import TorchApi
+from apiscan.extract.records import FileAnalysis
+from apiscan.model import ErrorFinding, FileError, ScanResult, Span
+from apiscan.program.index import resolve_reexports
+from apiscan.results import join
 
 TORCH_INDEX_VERSION = "2.13.0"
+#: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
+#: returned in a tuple, passed to a second, whose results a third one uses).
+MAX_ROUNDS = 6
 #: Below this many bytes to analyse, a process pool costs more than it saves.
 POOL_MIN_BYTES = 150_000
 
@@ -141,6 +127,11 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     if redo:
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         analyses = [again.get(fa.path, fa) for fa in analyses]
+    current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
+
+    # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
+    if options.dynamic_shape:
+        analyses = _whole_program(analyses, current, runner, stats)
     stats["analyse_s"] = time.perf_counter() - t0
     stats["files_analysed"] = runner.analysed
     stats["files_cached"] = runner.cached
@@ -152,6 +143,46 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
     return result, analyses if keep_facts else None
+
+
+def _whole_program(
+    analyses: list[FileAnalysis],
+    current: dict[str, FileTask],
+    runner: _Runner,
+    stats: dict[str, float],
+) -> list[FileAnalysis]:
+    """Solve on the workers' records, re-walk the files whose facts changed, repeat.
+
+    Each round is one solver run in this process and one (parallel, cached) walk of the files
+    whose environment changed; it stops when no environment changes or after
+    :data:`MAX_ROUNDS` (the facts then stand as found: a widening of the outer loop).
+    """
+    from apiscan.program.index import ClassTable
+    from apiscan.program.solver import needs_walk, solve
+    from apiscan.resolve.torch_api import load_torch_api
+
+    classes = ClassTable(analyses, load_torch_api())
+    rounds = iterations = rewalked = 0
+    for _ in range(MAX_ROUNDS):
+        sol = solve(analyses, classes)
+        iterations += sol.iterations
+        redo = []
+        for fa in analyses:
+            task = current.get(fa.path)
+            env = sol.envs.get(fa.path, ())
+            if task is not None and needs_walk(task.env, env):
+                redo.append(replace(task, env=env))
+        if not redo:
+            break
+        rounds += 1
+        rewalked += len(redo)
+        again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
+        current.update((t.relpath, t) for t in redo)
+        analyses = [again.get(fa.path, fa) for fa in analyses]
+    stats["solver_rounds"] = rounds
+    stats["solver_iterations"] = iterations
+    stats["files_rewalked"] = rewalked
+    return analyses
 
 
 def _candidate_index_version() -> str:
@@ -303,323 +334,3 @@ def _progress(total: int) -> Callable[[int], None]:
             bar.update(task_id, completed=done)
 
     return update
-
-
-# ---------------------------------------------------------------------------- the join
-def _module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
-    """Every ``module.name`` bound at module level to a qualified name, across the repo."""
-    aliases: dict[str, str] = {}
-    for fa in analyses:
-        for module in fa.modules:
-            for name, target in fa.exports:
-                key = f"{module}.{name}"
-                if key != target and not name.endswith(RETURNS):
-                    aliases[key] = target
-    return aliases
-
-
-def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> str | None:
-    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up)."""
-    for _ in range(20):
-        if stop(q):
-            return q
-        parts = q.split(".")
-        for cut in range(len(parts), 0, -1):
-            prefix = ".".join(parts[:cut])
-            target = aliases.get(prefix)
-            if target is not None:
-                q = ".".join([target, *parts[cut:]])
-                break
-        else:
-            return None
-    return None
-
-
-def _is_torch(q: str) -> bool:
-    return q == "torch" or q.startswith("torch.")
-
-
-def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
-    """Cross-file facts a file's analysis can use, found after the first round.
-
-    ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise; and
-    ``tinydet.build_model()`` → ``inst:tinydet.model.Detector``: what repo functions return
-    (keys ending in ``()``), followed through the modules that re-export the function.
-    """
-    analyses = list(analyses)
-    aliases = _module_aliases(analyses)
-    returns = {}
-    for fa in analyses:
-        for module in fa.modules:
-            for name, target in fa.exports:
-                if name.endswith(RETURNS):
-                    returns[f"{module}.{name}"] = target
-    out = {}
-    for key in aliases:
-        target = _follow(key, aliases, _is_torch)
-        if target is not None:
-            out[key] = target
-        func = _follow(key, aliases, lambda q: q + RETURNS in returns)
-        if func is not None:
-            out[key + RETURNS] = returns[func + RETURNS]
-    out.update(returns)
-    return out
-
-
-class ClassTable:
-    """Classes of the whole repository, to resolve ``obj.attr`` on instances of repo classes."""
-
-    def __init__(self, analyses: Iterable[FileAnalysis], api: TorchApi) -> None:
-        self.api = api
-        self.facts: dict[str, ClassFact] = {}
-        analyses = list(analyses)
-        for fa in analyses:
-            for module in fa.modules:
-                for fact in fa.classes:
-                    self.facts[f"{module}.{fact.qualname}"] = fact
-        self.aliases = _module_aliases(analyses)
-        self._resolved: dict[str, str | None] = {}
-
-    def _find(self, cls: str) -> ClassFact | str | None:
-        """The repo class ``cls`` names, or the torch class it aliases, or None."""
-        if _is_torch(cls):
-            return cls
-        q = self.resolve(cls)
-        if q is None:
-            return None
-        return q if _is_torch(q) else self.facts[q]
-
-    def resolve(self, name: str) -> str | None:
-        """``name`` followed through the repo's re-exports to a class or a torch name
-        (memoised: the join asks for the same few classes thousands of times)."""
-        if name in self._resolved:
-            return self._resolved[name]
-        q = _follow(name, self.aliases, lambda n: n in self.facts or _is_torch(n))
-        self._resolved[name] = q
-        return q
-
-    def member(self, cls: str, attr: str, depth: int = 0) -> tuple[str, str | None]:
-        """What ``cls().attr`` is: ("torch", api), ("user", None) or ("unknown", None).
-
-        "user" means the attribute is the repository's own (a method it defines, or an
-        attribute of a class with no torch ancestor); "unknown" that some ancestor lies
-        outside the repository and torch, so only a name-based guess is left.
-        """
-        found = self._find(cls)
-        if found is None or depth > 30:
-            return "unknown", None
-        if isinstance(found, str):
-            api = self.api.member(self.api.canonical(found) or found, attr)
-            return ("torch", api) if api else ("user", None)
-        if attr in found.methods:
-            return "user", None
-        for base in found.bases:
-            if not base:
-                return "unknown", None
-            kind, api = self.member(base, attr, depth + 1)
-            if kind == "unknown" or api:
-                return kind, api
-        return "user", None
-
-
-def join(
-    root: str,
-    analyses: list[FileAnalysis],
-    extra_errors: list[ErrorFinding],
-    table: MappingTable,
-    stats: dict[str, float],
-) -> ScanResult:
-    from apiscan.resolve.torch_api import load_torch_api
-    from apiscan.scope.classify import ScopeMap
-
-    api = load_torch_api()
-    classes = ClassTable(analyses, api)
-    matcher = _Matcher(table, api)
-    scopes = ScopeMap.build(analyses, classes)
-    shapes = _ShapeFindings(table, api)
-    findings: list[Finding] = list(extra_errors)
-    summaries = []
-    for fa in analyses:
-        suppressed = dict(fa.suppressions)
-        for hit in fa.shape_hits:
-            if not _is_suppressed(suppressed, hit.span.line, hit.rule):
-                findings.append(
-                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
-                )
-        uses = list(fa.uses)
-        for p in fa.pending:
-            kind, name = classes.member(p.cls, p.attr)
-            if kind == "torch" and name:
-                uses.append(_with_api(p.use, name, "certain"))
-            elif kind == "unknown" and p.fallback:
-                uses.append(_with_api(p.use, p.fallback, "probable"))
-        n = 0
-        for use in uses:
-            finding = matcher.finding(fa.path, use)
-            if finding is not None and not _is_suppressed(suppressed, use.span.line, finding.rule):
-                findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
-                n += 1
-        for err in fa.errors:
-            findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
-        summaries.append(FileSummary(fa.path, fa.lines, n, len(fa.errors)))
-    findings.sort(key=lambda f: f.sort_key())
-    summaries.sort(key=lambda s: s.path)
-    mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
-    return ScanResult(
-        root=Path(root).as_posix(),
-        tool_version=__version__,
-        mapping=mapping,
-        files=tuple(summaries),
-        findings=tuple(findings),
-        torch_api_version=api.version,
-        stats=stats,
-    )
-
-
-def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:
-    """``# apiscan: ignore[DS101]`` (or a bare ``# apiscan: ignore``) on the finding's line."""
-    ids = suppressed.get(line)
-    return ids is not None and (not ids or rule in ids)
-
-
-class _ShapeFindings:
-    """Dynamic-shape hits → findings: the rule's words, severity by scope, backend support."""
-
-    def __init__(self, table: MappingTable, api: TorchApi) -> None:
-        from apiscan.mapping.dynamic_shape import is_listed, supported_backends
-        from apiscan.rules.registry import get_rule
-
-        self.table, self.api = table, api
-        self.get_rule, self.is_listed, self.backends = get_rule, is_listed, supported_backends
-
-    def _target(self, torch_api: str, rule_targets: tuple[str, ...]) -> str | None:
-        """The MindSpore counterpart: the mapping table's, else the rule's first listed one."""
-        row = self.table.lookup(torch_api) if torch_api else None
-        candidates = [*(row.ms_apis if row else ()), *rule_targets]
-        for target in candidates:
-            if self.is_listed(target):
-                return target
-        return candidates[0] if candidates else None
-
-    def finding(self, path: str, hit: ShapeHit, scope: str) -> ShapeFinding:
-        rule = self.get_rule(hit.rule)
-        target = self._target(hit.api, tuple(rule.mindspore_apis))
-        message = (
-            rule.message.format(detail=hit.detail)
-            if "{detail}" in rule.message
-            else (f"{rule.message} ({hit.detail})" if hit.detail else rule.message)
-        )
-        return ShapeFinding(
-            path=path,
-            span=hit.span,
-            rule=rule.id,
-            name=rule.name,
-            message=message,
-            severity=rule.severity_by_scope[scope],
-            scope=scope,
-            function=hit.function,
-            api=hit.api,
-            suggestion=rule.suggestion,
-            mindspore_api=target,
-            backends=self.backends(target) if target else (),
-        )
-
-
-def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
-    return ApiUse(
-        api,
-        use.span,
-        use.usage,
-        confidence,
-        use.function,
-        use.positional,
-        use.keywords,
-        use.star_args,
-    )
-
-
-class _Matcher:
-    """Mapping verdicts, memoised per (api, parameters passed)."""
-
-    def __init__(self, table: MappingTable, api: TorchApi) -> None:
-        self.table = table
-        self.api = api
-        self.memo: dict[tuple[str, tuple[str, ...]], Match | None] = {}
-
-    def candidate(self, api: str, missing: Match) -> Match:
-        """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
-        from apiscan.mapping.candidates import load_candidates
-
-        index = load_candidates()
-        spellings = [api, *self.api.spellings(api)[1:]]
-        target = next((t for t in map(index.candidate, spellings) if t), None) if index else None
-        if target is None:
-            return missing
-        note = (
-            f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
-            "of the same name (unverified: a same name does not prove the same behaviour)"
-        )
-        return replace(
-            missing, status="candidate", mindspore_api=target, note=note, target_exists=True
-        )
-
-    def passed_params(self, use: ApiUse) -> tuple[str, ...]:
-        names = list(use.keywords)
-        if use.positional:
-            params = self.api.params(use.api) or ()
-            for i, (pname, pkind, _default) in enumerate(params):
-                if i >= use.positional or pkind in ("var_pos", "kw_only", "var_kw"):
-                    break
-                names.append(pname)
-        return tuple(names)
-
-    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
-        from apiscan.mapping.match import match_api
-
-        api = self.api
-        passed = self.passed_params(use)
-        key = (use.api, passed)
-        if key in self.memo:
-            m = self.memo[key]
-        else:
-            m = None
-            if api.is_public(use.api):
-                m = match_api(use.api, self.table, passed_params=passed)
-                if m.status == "missing":
-                    for spelling in api.spellings(use.api)[1:]:
-                        alt = match_api(spelling, self.table, passed_params=passed)
-                        if alt.status != "missing":
-                            m = alt
-                            break
-            if m is not None and m.status == "missing":
-                m = self.candidate(use.api, m)
-            self.memo[key] = m
-        if m is None:
-            return ApiFinding(
-                path,
-                use.span,
-                use.api,
-                "unknown",
-                None,
-                use.confidence,
-                f"not a public API of torch {api.version} (private, removed or misspelt)",
-                use.usage,
-                namespace_of(use.api),
-                use.function,
-            )
-        return ApiFinding(
-            path=path,
-            span=use.span,
-            api=use.api,
-            status=m.status,
-            mindspore_api=m.mindspore_api,
-            confidence=use.confidence,
-            note=m.note,
-            usage=use.usage,
-            namespace=namespace_of(use.api),
-            function=use.function,
-            diff_url=m.diff_url,
-            mapping_version=m.source_version,
-            unsupported_params=m.unsupported_params,
-            target_exists=m.target_exists,
-        )

@@ -131,6 +131,8 @@ INDEX_ARGS: dict[str, tuple[int, str]] = {
     "take": (0, "index"),
     "take_along_dim": (0, "indices"),
 }
+#: Reductions to a scalar when called without a dim: their result's shape is static.
+REDUCTIONS = frozenset({"sum", "mean", "max", "min", "any", "all", "numel", "item"})
 #: Factories: no input tensor comes first.
 FACTORIES = frozenset(
     {"zeros", "ones", "empty", "full", "rand", "randn", "arange", "randint", "randperm", "linspace"}
@@ -172,6 +174,8 @@ class ShapeTracker:
 
     function: Callable[[], str]
     silent: Callable[[], bool]
+    #: words for a value the whole-program solver supplied (where it came from), else ""
+    explain: Callable[[Val], str] = lambda _v: ""
     hits: list[Hit] = field(default_factory=list)
     _synced: set[int] = field(default_factory=set)
     _pipeline_reported: set[str] = field(default_factory=set)
@@ -187,6 +191,21 @@ class ShapeTracker:
         if not rule or self.silent():
             return
         self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), self.function(), api, detail))
+
+    def _why(self, detail: str, vals: Sequence[Val]) -> str:
+        """``detail``, and where the offending value came from when another function made it
+        (``k`` is ``int(counts[i])`` read from tensor data at loss.py:88, passed by ...)."""
+        stack = list(vals)
+        while stack:
+            v = stack.pop(0)
+            words = self.explain(v)
+            if words:
+                return f"{detail}: {words}"
+            if v[0] == "seq":
+                stack.append(v[1])
+            elif v[0] == "tuple":
+                stack.extend(v[1])
+        return detail
 
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
@@ -222,7 +241,8 @@ class ShapeTracker:
             pos = 1 if recv is None and len(args) > 1 else 0
             reps = args[pos] if len(args) > pos else kwargs.get("repeats", NONTORCH)
             if reps[0] == "tensor" or is_dyn_number(reps):
-                self.hit("DS105", node, api, "repeats is a tensor: the output length is data")
+                why = self._why("repeats is a tensor: the output length is data", [reps])
+                self.hit("DS105", node, api, why)
                 return DYN_TENSOR
             return result
         if name == "one_hot":
@@ -247,7 +267,8 @@ class ShapeTracker:
                 pos += 1
             idx = args[pos] if len(args) > pos else kwargs.get(kw, NONTORCH)
             if is_dyn_tensor(idx):
-                self.hit("DS111", node, api, "the index comes from a data-dependent op")
+                why = self._why("the index comes from a data-dependent op", [idx])
+                self.hit("DS111", node, api, why)
                 return DYN_TENSOR
         spec = SIZE_ARGS.get(name)
         if spec is not None:
@@ -266,7 +287,8 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                self.hit(rule, node, api, f"{what} is read from tensor data at run time")
+                why = self._why(f"{what} is read from tensor data at run time", bad)
+                self.hit(rule, node, api, why)
                 for a in bad:
                     self._syncs(a, what)
                 return DYN_TENSOR if result[0] == "tensor" else result
@@ -278,9 +300,17 @@ class ShapeTracker:
             recv is not None
             and is_dyn_tensor(recv)
             and result[0] == "tensor"
-            and name not in ("sum", "mean", "max", "min", "any", "all", "numel", "item")
+            and name not in REDUCTIONS
         ):
             return DYN_TENSOR
+        if (
+            recv is None
+            and result[0] == "tensor"
+            and name not in FACTORIES
+            and not (name in REDUCTIONS and len(args) == 1)
+            and any(is_dyn_tensor(a) or _any_elem(a, is_dyn_tensor) for a in args)
+        ):
+            return DYN_TENSOR  # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
         return result
 
     # ---------------------------------------------------------------- host syncs
@@ -316,7 +346,7 @@ class ShapeTracker:
                     "DS104",
                     node,
                     "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__",
-                    "indexing with a boolean mask",
+                    self._why("indexing with a boolean mask", [idx]),
                 )
                 return DYN_TENSOR
             if is_dyn_tensor(idx):
@@ -324,7 +354,7 @@ class ShapeTracker:
                     "DS111",
                     node,
                     "torch.Tensor.__getitem__",
-                    "the index comes from a data-dependent op",
+                    self._why("the index comes from a data-dependent op", [idx]),
                 )
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
@@ -333,7 +363,7 @@ class ShapeTracker:
                 "DS109",
                 node,
                 "torch.Tensor.__getitem__",
-                "a slice bound is read from tensor data at run time",
+                self._why("a slice bound is read from tensor data at run time", bad),
             )
             for b in bad:
                 self._syncs(b, "a slice bound")

@@ -21,8 +21,8 @@ import networkx as nx
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import SCOPES
-from apiscan.pipeline import ClassTable
-from apiscan.scope.callgraph import DATA_ROLES, DATASET_METHODS, Hierarchy, build_call_graph
+from apiscan.program.index import ClassTable, Hierarchy
+from apiscan.scope.callgraph import DATA_ROLES, DATASET_METHODS, build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
 
