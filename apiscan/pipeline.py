@@ -130,8 +130,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
 
     # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
-    if options.dynamic_shape:
-        analyses = _whole_program(analyses, current, runner, stats)
+    analyses = _whole_program(analyses, current, runner, stats, rewalk=options.dynamic_shape)
     stats["analyse_s"] = time.perf_counter() - t0
     stats["files_analysed"] = runner.analysed
     stats["files_cached"] = runner.cached
@@ -150,15 +149,17 @@ def _whole_program(
     current: dict[str, FileTask],
     runner: _Runner,
     stats: dict[str, float],
+    rewalk: bool = True,
 ) -> list[FileAnalysis]:
     """Solve on the workers' records, re-walk the files whose facts changed, repeat.
 
     Each round is one solver run in this process and one (parallel, cached) walk of the files
     whose environment changed; it stops when no environment changes or after
-    :data:`MAX_ROUNDS` (the facts then stand as found: a widening of the outer loop).
+    :data:`MAX_ROUNDS` (the facts then stand as found: a widening of the outer loop). Without
+    ``rewalk`` (no dynamic-shape rules) the solver runs once, for the owners it proves.
     """
     from apiscan.program.index import ClassTable
-    from apiscan.program.solver import needs_walk, solve
+    from apiscan.program.solver import needs_walk, solve, widen_env, with_owners
     from apiscan.resolve.torch_api import load_torch_api
 
     classes = ClassTable(analyses, load_torch_api())
@@ -167,10 +168,12 @@ def _whole_program(
         sol = solve(analyses, classes)
         iterations += sol.iterations
         redo = []
-        for fa in analyses:
+        for fa in analyses if rewalk else ():
             task = current.get(fa.path)
-            env = sol.envs.get(fa.path, ())
-            if task is not None and needs_walk(task.env, env):
+            if task is None:
+                continue
+            env = widen_env(task.env, sol.envs.get(fa.path, ()))
+            if needs_walk(task.env, env, fa.sensitive):
                 redo.append(replace(task, env=env))
         if not redo:
             break
@@ -179,10 +182,13 @@ def _whole_program(
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         current.update((t.relpath, t) for t in redo)
         analyses = [again.get(fa.path, fa) for fa in analyses]
+    else:
+        sol = solve(analyses, classes)  # the facts of the last walks, for the owners
+        iterations += sol.iterations
     stats["solver_rounds"] = rounds
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
-    return analyses
+    return [with_owners(fa, sol) for fa in analyses]
 
 
 def _candidate_index_version() -> str:

@@ -166,7 +166,10 @@ def _analyse_text(
     emits = ext.emits
     uses: list[ApiUse] = []
     pending: list[PendingMember] = []
+    param_uses = []
     for e, span in zip(emits, spans, strict=True):
+        if e.param is not None and not e.pending_cls:
+            param_uses.append((span, e.api, e.param[0], e.param[1]))
         use = ApiUse(
             e.api, span, e.usage, e.confidence, e.function, e.positional, e.keywords, e.star_args
         )
@@ -235,6 +238,8 @@ def _analyse_text(
         suppressions=_suppressions(text),
         summaries=summaries,
         sites=sites,
+        param_uses=tuple(sorted(set(param_uses))),
+        sensitive=tuple(sorted(ext.sensitive)),
     )
 
 

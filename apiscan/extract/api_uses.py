@@ -138,6 +138,8 @@ class Emit:
     in_fstring: bool = False
     pending_cls: str = ""  # set for members of classes defined in other files
     pending_attr: str = ""
+    #: (function, parameter) the receiver came from, for a probable owner the solver may prove
+    param: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -202,6 +204,10 @@ class Extractor:
         ] = []
         #: function qualname -> [(attribute written on self, value)]
         self.attr_writes: dict[str, list[tuple[str, Val]]] = {}
+        #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
+        self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
+        #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
+        self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)
         self.ords: dict[int, int] = {}
         self.silent = 0
@@ -386,6 +392,34 @@ class Extractor:
 
         return self._supplied(f, words)
 
+    def _param_source(self, v: Val) -> tuple[str, str] | None:
+        """(function, parameter) when ``v`` is a parameter as bound, or a probable tensor
+        computed from one by tensor methods (``x.view(...).permute(...)`` on a parameter
+        ``x``): the solver may prove the parameter a tensor, and with it these owners."""
+        entry = self.param_ids.get(id(v))
+        if entry is not None and entry[2] is v:
+            return entry[0], entry[1]
+        derived = self.derived.get(id(v))
+        if derived is not None and derived[0] is v:
+            return derived[1]
+        return None
+
+    def _derive(self, result: Val, source: tuple[str, str] | None) -> Val:
+        """``result`` marked as computed from parameter ``source`` (when it is a tensor)."""
+        if source is None or result[0] != "tensor" or result[1] == "dyn":
+            return result
+        result = fresh(result[0], result[1])
+        self.derived[id(result)] = (result, source)
+        return result
+
+    def _sensitive(self, v: Val) -> None:
+        """A parameter in a place where being a tensor would make a dynamic-shape finding
+        (``x[:n]`` with ``n`` read from data and ``x`` a parameter of unknown type): the file
+        is walked again if the solver finds that the parameter is a tensor."""
+        source = self._param_source(v)
+        if source is not None and not self.silent:
+            self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
+
     def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
         if not self.silent and callee and args is not None:
             self.sites.append((self._function(), callee, node, args, bound))
@@ -399,6 +433,7 @@ class Extractor:
         end: Ref,
         args: _Args | None = None,
         pending: tuple[str, str] = ("", ""),
+        param: tuple[str, str] | None = None,
     ) -> None:
         if self.silent:
             return
@@ -412,6 +447,7 @@ class Extractor:
             in_fstring=self.fstring > 0,
             pending_cls=pending[0],
             pending_attr=pending[1],
+            param=param,
         )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
@@ -547,10 +583,20 @@ class Extractor:
             if api is None:
                 return UNKNOWN, True
             conf = "certain" if recv[1] else "probable"
-            self.emit(api, usage if call else "reference", conf, (node, "a"), (end, "e"), args)
+            source = self._param_source(recv) if conf == "probable" else None
+            self.emit(
+                api,
+                usage if call else "reference",
+                conf,
+                (node, "a"),
+                (end, "e"),
+                args,
+                param=source,
+            )
             if call:
                 assert call_node is not None and args is not None
-                return self._tensor_call(api, attr, recv, call_node, args), True
+                result = self._tensor_call(api, attr, recv, call_node, args)
+                return self._derive(result, source), True
             if attr == "shape":
                 return self.shapes.shape_of(node, recv), True
             return self.owners.attribute_result(api, recv, attr), True
@@ -573,7 +619,12 @@ class Extractor:
             if guess is None:
                 return UNKNOWN, True
             api, result = guess
-            self.emit(api, usage, "probable", (node, "a"), (end, "e"), args)
+            source = self._param_source(recv)
+            self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
+            if source is not None and api.startswith("torch.Tensor."):
+                result = self._derive(result, source)
+                if args is not None and any(_variable(v) for v in args.vals):
+                    self._sensitive(recv)  # x.new_zeros((n, 4)) with n from data
             if (
                 args is not None
                 and "dim" in args.keywords
@@ -727,6 +778,10 @@ class Extractor:
         if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
             return self.shapes.on_sync(node, recv)
         result = self.owners.call_result(api, recv, attr)
+        if attr == "type" and (args.vals or args.keywords):
+            result = recv  # x.type(torch.float32) / x.type(y.type()): a tensor, not a str
+        if recv == BOOL_TENSOR and result is recv and _casts(attr, args):
+            result = TENSOR  # mask.float(), mask.to(torch.long): no longer a mask
         if attr in BOOL_METHODS:
             result = BOOL_TENSOR
         return self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
@@ -940,6 +995,8 @@ class Extractor:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
             if dyn is not None:
                 return dyn
+        elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
+            self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
             return recv
         if recv[0] == "dict":
@@ -1644,6 +1701,34 @@ class Extractor:
         for name, v in scope.names.items():
             if name not in info.methods:
                 info.attrs.setdefault(name, v)
+
+
+#: Tensor methods that change the dtype (a mask cast to numbers is no longer a mask).
+_CASTS = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "type"}
+)
+
+
+def _casts(attr: str, args: _Args) -> bool:
+    if attr in _CASTS:
+        return True
+    if attr == "to":  # .to(torch.float32) casts; .to(device) does not
+        return any(
+            v[0] == "qual" and str(v[1]).startswith("torch.") and v[1] != "torch.device"
+            for v in [*args.vals, *args.kwvals.values()]
+        )
+    return False
+
+
+def _variable(v: Val) -> bool:
+    """A value that makes a shape vary when it is a size or an index: read from data."""
+    if is_dyn_number(v) or v == DYN_TENSOR:
+        return True
+    if v[0] == "seq":
+        return _variable(v[1])
+    if v[0] == "tuple":
+        return any(_variable(e) for e in v[1])
+    return False
 
 
 def _param_kinds(params: cst.Parameters) -> dict[str, str]:

@@ -148,3 +148,9 @@ class FileAnalysis:
     #: per-function summaries and per-call-site arguments, for the whole-program solver
     summaries: tuple[FunctionSummary, ...] = ()
     sites: tuple[CallSite, ...] = ()
+    #: (span, api, function, parameter): probable owners on a receiver that is (or was
+    #: computed by tensor methods from) a parameter; certain once the solver proves it a tensor
+    param_uses: tuple[tuple[Span, str, str, str], ...] = ()
+    #: "p:<function>:<parameter>" keys whose being a tensor would change a dynamic-shape
+    #: finding (``x[:n]`` with ``n`` from data): a solver fact for one re-walks the file
+    sensitive: tuple[str, ...] = ()

@@ -23,7 +23,7 @@ keeps a cold scan close to one walk per file; the environment is part of the fil
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import networkx as nx
 
@@ -261,10 +261,11 @@ def _env(
                 out[f"p:{node}:{p.name}"] = fact
     for site in fa.sites:
         found = index.resolve(site.callee)
-        if found is None:
+        if found is None or found[1]:  # Cls(...) gives an instance, not what __init__ returns
             continue
         fact = sol.returns.get(found[0])
-        if fact is not None and pv.is_informative(fact):
+        # a static return counts too: calling a repo object that is no module gives no tensor
+        if fact is not None and pv.is_known(fact):
             out[f"r:{site.callee}"] = fact
     for c in fa.classes:
         own = f"{first}.{c.qualname}"
@@ -289,9 +290,52 @@ def _lineage(cls: str, hierarchy: Hierarchy) -> list[str]:
     return out
 
 
-def needs_walk(old: Env, new: Env) -> bool:
+def widen_env(old: Env, new: Env) -> Env:
+    """The next environment of a file: ``new`` joined with ``old`` key by key, so that a
+    file's facts only grow from round to round and the rounds end (the lattice is finite)."""
+    if not old:
+        return new
+    merged = dict(old)
+    for key, fact in new:
+        merged[key] = pv.join(merged[key], fact) if key in merged else fact
+    return tuple(sorted(merged.items()))
+
+
+def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
     """Re-walk a file only when its environment changed in a way that can change a finding:
-    some fact (before or after) may make a shape depend on data."""
+    some fact (before or after) may make a shape depend on data, or a parameter the walk
+    found in a shape-sensitive place (``sensitive``) is now known to be a tensor."""
     if old == new:
         return False
-    return any(pv.is_dynamic(f) for _k, f in new) or any(pv.is_dynamic(f) for _k, f in old)
+    if any(pv.is_dynamic(f) for _k, f in new) or any(pv.is_dynamic(f) for _k, f in old):
+        return True
+    before = dict(old)
+    return any(
+        isinstance(f, pv.Tensor) and before.get(k) != f for k, f in new if k in set(sensitive)
+    )
+
+
+def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:
+    """``fa`` with the probable owners on parameters the solver proved tensors made certain
+    (``x.view(...)`` in a helper every caller passes a tensor to)."""
+    if not fa.param_uses or not fa.modules:
+        return fa
+    first = fa.modules[0]
+    proven = {
+        (span, api)
+        for span, api, function, param in fa.param_uses
+        if _proven_tensor(sol.params.get((f"{first}.{function}", param)))
+    }
+    if not proven:
+        return fa
+    uses = tuple(
+        replace(u, confidence="certain")
+        if u.confidence == "probable" and (u.span, u.api) in proven
+        else u
+        for u in fa.uses
+    )
+    return replace(fa, uses=uses)
+
+
+def _proven_tensor(f: pv.Fact | None) -> bool:
+    return isinstance(f, pv.Tensor) and f.certain

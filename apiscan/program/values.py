@@ -133,6 +133,17 @@ def is_informative(f: Fact) -> bool:
     return True
 
 
+def is_known(f: Fact) -> bool:
+    """Anything but Unknown (a static value says "not a tensor", which owners need too)."""
+    if isinstance(f, Unknown | Param):
+        return False
+    if isinstance(f, Seq):
+        return is_known(f.elem)
+    if isinstance(f, Tup):
+        return any(is_known(e) for e in f.elems)
+    return True
+
+
 def depth(f: Fact) -> int:
     if isinstance(f, Seq):
         return 1 + depth(f.elem)
