@@ -31,6 +31,10 @@ from apiscan.extract.records import CallSite, FileAnalysis, FunctionSummary
 from apiscan.program import values as pv
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
 
+#: Methods the framework calls without a call site in the repository.
+_ENTRY_POINTS = frozenset(
+    {"forward", "__call__", "__getitem__", "__getitems__", "__iter__", "__next__", "step"}
+)
 #: Rounds per strongly connected component before its facts are left as they are.
 MAX_ITERATIONS = 8
 
@@ -46,6 +50,9 @@ class Solution:
     attrs: dict[tuple[str, str], pv.Fact] = field(default_factory=dict)
     iterations: int = 0
     envs: dict[str, Env] = field(default_factory=dict)
+    #: functions that only run while objects are built or modules imported (``__init__``,
+    #: module code, and helpers called from nothing else)
+    building: set[str] = field(default_factory=set)
 
 
 class _Index:
@@ -120,6 +127,7 @@ def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
     index = _Index(analyses, hierarchy)
     sol = Solution()
     edges = _edges(analyses, index)
+    sol.building = _building(index, edges)
     _solve_params(index, edges, sol)
     for node, (_path, s) in index.functions.items():
         sol.returns[node] = _resolve(s.returns, node, sol)
@@ -131,8 +139,11 @@ def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
                 continue
             node = f"{fa.modules[0]}.{s.qualname}"
             cls = f"{fa.modules[0]}.{s.cls}"
+            construction = node in sol.building
             for attr, f in s.self_attrs:
                 f = _resolve(f, node, sol)
+                if construction:
+                    f = pv.at_construction(f)
                 key = (cls, attr)
                 sol.attrs[key] = pv.join(sol.attrs[key], f) if key in sol.attrs else f
     by_class: dict[str, list[tuple[str, pv.Fact]]] = {}
@@ -163,19 +174,50 @@ def _edges(
     return into
 
 
+def _building(index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]]) -> set[str]:
+    """Functions that run only while objects are built: ``__init__`` methods, and functions
+    every caller of which is one (a greatest fixed point: drop any with another caller).
+    Entry points the framework calls (``forward``, ``__call__``...) never are, even when a
+    constructor also calls them (a dummy forward pass to infer a size)."""
+    building = {n for n in index.functions if n.rpartition(".")[2] == "__init__"}
+    candidates = {
+        n
+        for n, sites in edges.items()
+        if sites and n not in building and n.rpartition(".")[2] not in _ENTRY_POINTS
+    }
+    building |= candidates
+    changed = True
+    while changed:
+        changed = False
+        for node in sorted(candidates & building):
+            for caller, _site, _bound in edges[node]:
+                if caller not in building:
+                    building.discard(node)
+                    changed = True
+                    break
+    return building
+
+
 def _solve_params(
     index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]], sol: Solution
 ) -> None:
+    """Parameter facts, callers before callees; only functions some call site reaches take
+    part in the iteration (the others keep what they declare)."""
+    for node in index.functions:
+        if node not in edges:
+            sol.params.update(_param_facts(node, index, edges, sol))
     graph = nx.DiGraph()
-    graph.add_nodes_from(index.functions)
+    graph.add_nodes_from(edges)
     for callee, sites in edges.items():
         for caller, _site, _bound in sites:
-            if caller in index.functions:
+            if caller in edges:
                 graph.add_edge(caller, callee)
     condensed = nx.condensation(graph)
     for comp in nx.topological_sort(condensed):
         members = sorted(condensed.nodes[comp]["members"])
-        for _ in range(MAX_ITERATIONS):
+        # one pass settles a function that does not call itself
+        once = len(members) == 1 and not graph.has_edge(members[0], members[0])
+        for _ in range(1 if once else MAX_ITERATIONS):
             sol.iterations += 1
             changed = False
             for node in members:
@@ -194,14 +236,15 @@ def _param_facts(
     params = summary.params
     skip = 1 if summary.bound and params else 0
     passed: dict[str, list[pv.Fact]] = {p.name: [] for p in params}
-    for caller, site, bound in edges.get(node, ()):
+    sites = edges.get(node, ())
+    positional = [p for p in params if p.kind in ("posonly", "pos")] if sites else []
+    by_name = {p.name for p in params if p.kind in ("pos", "kwonly")} if sites else set()
+    for caller, site, bound in sites:
         offset = skip if bound else 0
-        positional = [p for p in params if p.kind in ("posonly", "pos")]
         for i, arg in enumerate(site.args):
             if i + offset >= len(positional):
                 break
             passed[positional[i + offset].name].append(_as_passed(arg, caller, index, sol))
-        by_name = {p.name: p for p in params if p.kind in ("pos", "kwonly")}
         for name, arg in site.keywords:
             if name in by_name:
                 passed[name].append(_as_passed(arg, caller, index, sol))
@@ -218,6 +261,8 @@ def _param_facts(
             fact = pv.refine(declared, pv.join_all(facts)) if facts else declared
         else:
             fact = pv.join_all(facts) if facts else pv.UNKNOWN
+        if node in sol.building:
+            fact = pv.at_construction(fact)
         out[(node, p.name)] = pv.widen(fact)
     return out
 
@@ -259,11 +304,19 @@ def _env(
             fact = sol.params.get((node, p.name))
             if fact is not None and fact != p.declared and pv.is_informative(fact):
                 out[f"p:{node}:{p.name}"] = fact
+    # callees called only while building objects or importing modules: what they read from
+    # tensor data is a constant by the time any step runs
+    building: dict[str, bool] = {}
+    for site in fa.sites:
+        here = f"{first}.{site.caller}" in sol.building
+        building[site.callee] = building.get(site.callee, True) and here
     for site in fa.sites:
         found = index.resolve(site.callee)
         if found is None or found[1]:  # Cls(...) gives an instance, not what __init__ returns
             continue
         fact = sol.returns.get(found[0])
+        if fact is not None and building[site.callee]:
+            fact = pv.at_construction(fact)
         # a static return counts too: calling a repo object that is no module gives no tensor
         if fact is not None and pv.is_known(fact):
             out[f"r:{site.callee}"] = fact
@@ -307,12 +360,16 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
     found in a shape-sensitive place (``sensitive``) is now known to be a tensor."""
     if old == new:
         return False
-    if any(pv.is_dynamic(f) for _k, f in new) or any(pv.is_dynamic(f) for _k, f in old):
-        return True
-    before = dict(old)
-    return any(
-        isinstance(f, pv.Tensor) and before.get(k) != f for k, f in new if k in set(sensitive)
-    )
+    before, after, sensitive = dict(old), dict(new), set(sensitive)
+    for key in before.keys() | after.keys():
+        was, now = before.get(key, pv.UNKNOWN), after.get(key, pv.UNKNOWN)
+        if was == now:
+            continue
+        if pv.is_dynamic(was) or pv.is_dynamic(now):
+            return True
+        if key in sensitive and isinstance(now, pv.Tensor):
+            return True
+    return False
 
 
 def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:

@@ -167,6 +167,19 @@ def _cut(f: Fact, budget: int) -> Fact:
     return f
 
 
+def at_construction(f: Fact) -> Fact:
+    """``f`` as a constructor (``__init__``) sees it: a number read from tensor data or drawn
+    at random while the model is being built is a constant for every step that follows
+    (``dpr = [x.item() for x in torch.linspace(0, rate, depth)]`` passed to ``Block(...)``)."""
+    if isinstance(f, HostNumber | RandomNumber):
+        return STATIC
+    if isinstance(f, Seq):
+        return Seq(at_construction(f.elem))
+    if isinstance(f, Tup):
+        return Tup(tuple(at_construction(e) for e in f.elems))
+    return f
+
+
 def passed_by(f: Fact, function: str) -> Fact:
     """``f`` as a callee sees it, with ``function`` (the caller) added to its chain."""
     if isinstance(f, Tensor) and (f.dynamic or f.boolean):
