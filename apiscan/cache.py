@@ -9,17 +9,29 @@ cheap), so a different ``--ms-version`` reuses the same entries.
 
 One SQLite file holds all entries: a single file opens faster than thousands of small ones, and
 SQLite handles concurrent scans of different repositories sharing the cache.
+
+The cache heals and tells. Its format is checked on open (SQLite ``application_id`` and
+``user_version``, table layout); a damaged, foreign or older database is moved aside as
+``analyses.sqlite3.broken`` and rebuilt, with one warning line on stderr. An entry that no
+longer unpickles into the current record layout is a miss (and is overwritten). A database
+locked by another process is waited for briefly, then the scan goes on uncached, saying so. A
+read-only cache is read and not updated. Entries' keys include the record layout, so an entry
+written by an older layout of the records is never even looked at.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import pickle
 import sqlite3
+import sys
 import time
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
+from urllib.parse import quote
 
 from apiscan import __version__
 from apiscan.extract import FileTask
@@ -44,9 +56,9 @@ def task_key(task: FileTask, context: str) -> str:
     h = hashlib.sha256()
     h.update(context.encode())
     h.update(b"\0")
-    h.update(task.relpath.encode())
+    h.update(task.relpath.encode("utf-8", "surrogateescape"))
     h.update(b"\0")
-    h.update("|".join(task.modules).encode())
+    h.update("|".join(task.modules).encode("utf-8", "surrogateescape"))
     h.update(b"\1" if task.is_package else b"\0")
     h.update(repr((task.reexports, task.dynamic_shape, task.env)).encode())
     h.update(b"\0")
@@ -65,33 +77,189 @@ def scan_key(ctx: str, keys: list[str], *parts: object) -> str:
 
 def context_key(local_roots: frozenset[str], torch_version: str, max_file_size: int) -> str:
     return "|".join(
-        [__version__, str(CACHE_FORMAT), torch_version, str(max_file_size), *sorted(local_roots)]
+        [
+            __version__,
+            str(CACHE_FORMAT),
+            record_layout(),
+            torch_version,
+            str(max_file_size),
+            *sorted(local_roots),
+        ]
     )
 
 
+@cache
+def record_layout() -> str:
+    """A fingerprint of the cached records' fields: an entry pickled by an older layout
+    (a field added since) gets another key instead of unpickling into a half-filled record."""
+    from apiscan import model
+    from apiscan.extract import records
+
+    parts = []
+    for module in (records, model):
+        for name in sorted(vars(module)):
+            obj = getattr(module, name)
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj):
+                parts.append(f"{name}:{','.join(f.name for f in dataclasses.fields(obj))}")
+    return hashlib.sha256(";".join(parts).encode()).hexdigest()[:12]
+
+
+def complete(value: object, cls: type) -> bool:
+    """Whether an unpickled ``value`` is a ``cls`` with every field of the current layout."""
+    return isinstance(value, cls) and all(
+        hasattr(value, f.name)
+        for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+    )
+
+
+#: Marks a SQLite file as this cache ("apis"); ``user_version`` holds CACHE_FORMAT.
+APPLICATION_ID = 0x61706973
+DB_NAME = "analyses.sqlite3"
+#: How long to wait for another process's lock before going on uncached.
+LOCK_WAIT_S = 2.0
+_TABLES = {"analysis": ["key", "value"], "scan": ["key", "value", "used"]}
+_warned: set[str] = set()
+
+
+def warn(message: str) -> None:
+    """One line on stderr, once per message per process."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"apiscan: warning: {message}", file=sys.stderr)
+
+
+class _Unusable(Exception):
+    """The database is damaged, foreign or of another format: move it aside."""
+
+
+def _locked(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
 class AnalysisCache:
-    """get/put of FileAnalysis by key; every failure degrades to a cache miss."""
+    """get/put of FileAnalysis by key; every failure degrades to a cache miss, and a broken
+    cache is rebuilt (see the module docstring)."""
 
     def __init__(self, directory: Path | None) -> None:
         self.conn: sqlite3.Connection | None = None
+        self.readonly = False
+        self.bad_entries = 0
+        self.path = directory / DB_NAME if directory is not None else None
         if directory is None:
             return
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(directory / "analyses.sqlite3", timeout=10)
-            # A cache may lose its last writes in a crash; it must not make every scan wait
-            # for the disk. A damaged database reads as misses (sqlite3.Error below).
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=OFF")
-            self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS analysis (key TEXT PRIMARY KEY, value BLOB)"
-            )
-            self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS scan (key TEXT PRIMARY KEY, value BLOB, used REAL)"
-            )
-        except (OSError, sqlite3.Error):
-            self.conn = None
+            self.conn = self._open(directory)
+        except _Unusable as exc:
+            self._rebuild(str(exc))
+        except sqlite3.DatabaseError as exc:
+            self._failed(exc)
 
+    # ------------------------------------------------------------------ opening, healing
+    def _open(self, directory: Path) -> sqlite3.Connection | None:
+        assert self.path is not None
+        path = self.path
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            warn(
+                f"cannot create the cache directory {directory}: {exc.strerror or exc}; "
+                "scanning without a cache"
+            )
+            return None
+        if path.exists() and not path.is_file():
+            raise _Unusable("it is not a file")
+        if path.exists() and not (os.access(path, os.W_OK) and os.access(directory, os.W_OK)):
+            return self._open_readonly(path)
+        if not os.access(directory, os.W_OK):
+            warn(f"the cache directory {directory} is not writable; scanning without a cache")
+            return None
+        conn = sqlite3.connect(path, timeout=LOCK_WAIT_S)
+        try:
+            self._check(conn, create=True)
+            # A cache may lose its last writes in a crash; it must not make every scan wait
+            # for the disk.
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=OFF")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open_readonly(self, path: Path) -> sqlite3.Connection | None:
+        """A cache we may not write: read it as it stands (``immutable``: no lock or WAL
+        files needed in a read-only directory)."""
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
+        try:
+            self._check(conn, create=False)
+        except BaseException:
+            conn.close()
+            raise
+        self.readonly = True
+        warn(f"the cache {path} is read-only: reading it, not updating it")
+        return conn
+
+    def _check(self, conn: sqlite3.Connection, create: bool) -> None:
+        """Raise _Unusable unless ``conn`` is this cache's format; create it when empty."""
+        tables = {
+            name: [c[1] for c in conn.execute(f"PRAGMA table_info({name})")]
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if not tables and create:
+            with conn:
+                conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version={CACHE_FORMAT}")
+                conn.execute("CREATE TABLE analysis (key TEXT PRIMARY KEY, value BLOB)")
+                conn.execute("CREATE TABLE scan (key TEXT PRIMARY KEY, value BLOB, used REAL)")
+            return
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app != APPLICATION_ID:
+            raise _Unusable("it is not an apiscan cache, or one of an older layout")
+        if version != CACHE_FORMAT:
+            raise _Unusable(f"it has cache format {version}, this apiscan uses {CACHE_FORMAT}")
+        if tables != _TABLES:
+            raise _Unusable("its tables are not the ones this apiscan writes")
+
+    def _rebuild(self, why: str) -> None:
+        """Move the unusable database aside and start a new one (once per run)."""
+        assert self.path is not None
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        aside = self.path.with_name(DB_NAME + ".broken")
+        try:
+            _remove(aside)
+            os.replace(self.path, aside)
+            for suffix in ("-wal", "-shm"):
+                companion = self.path.with_name(DB_NAME + suffix)
+                if companion.exists():
+                    os.replace(companion, aside.with_name(aside.name + suffix))
+            self.conn = self._open(self.path.parent)
+        except (OSError, sqlite3.Error, _Unusable) as exc:
+            warn(
+                f"the cache {self.path} is unusable ({why}) and could not be rebuilt"
+                f" ({exc}); scanning without a cache"
+            )
+            self.conn = None
+            return
+        warn(f"the cache {self.path} was unusable ({why}); moved aside to {aside.name} and rebuilt")
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        """An error while using the database: wait no more for a lock, rebuild a damaged
+        file, go on uncached otherwise; say which, once."""
+        if _locked(exc):
+            warn(f"the cache {self.path} is locked by another process; scanning without it")
+        elif isinstance(exc, sqlite3.OperationalError) or self.readonly:
+            warn(f"the cache {self.path} failed ({exc}); scanning without it")
+        else:  # DatabaseError proper: "file is not a database", "disk image is malformed"
+            self._rebuild(str(exc))
+            return
+        if self.conn is not None:
+            self.conn.close()
+        self.conn = None
+
+    # ------------------------------------------------------------------ entries
     def get_many(self, keys: Iterable[str]) -> dict[str, FileAnalysis]:
         if self.conn is None:
             return {}
@@ -105,25 +273,26 @@ class AnalysisCache:
                     f"SELECT key, value FROM analysis WHERE key IN ({marks})", chunk
                 )
                 for key, blob in rows:
-                    try:
-                        out[key] = pickle.loads(blob)
-                    except Exception:  # stale or corrupt entry: recompute
-                        continue
-        except sqlite3.Error:
-            return out
+                    value = _unpickle(blob)
+                    if complete(value, FileAnalysis):
+                        out[key] = value  # type: ignore[assignment]
+                    else:  # stale or corrupt entry: a miss, overwritten by this scan
+                        self.bad_entries += 1
+        except sqlite3.Error as exc:
+            self._failed(exc)
         return out
 
     def put_many(self, items: Iterable[tuple[str, FileAnalysis]]) -> None:
-        if self.conn is None:
+        if self.conn is None or self.readonly:
             return
+        rows = [(k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items]
         try:
             with self.conn:
                 self.conn.executemany(
-                    "INSERT OR REPLACE INTO analysis (key, value) VALUES (?, ?)",
-                    ((k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items),
+                    "INSERT OR REPLACE INTO analysis (key, value) VALUES (?, ?)", rows
                 )
-        except sqlite3.Error:
-            return
+        except sqlite3.Error as exc:
+            self._failed(exc)
 
     def get_scan(self, key: str) -> ScanResult | None:
         """A whole previous result for exactly these inputs, or None."""
@@ -133,16 +302,21 @@ class AnalysisCache:
             row = self.conn.execute("SELECT value FROM scan WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return None
-            result = pickle.loads(row[0])
-            with self.conn:
-                self.conn.execute("UPDATE scan SET used = ? WHERE key = ?", (time.time(), key))
-        except Exception:  # stale or corrupt: scan again
+            result = _unpickle(row[0])
+            if not self.readonly:
+                with self.conn:
+                    self.conn.execute("UPDATE scan SET used = ? WHERE key = ?", (time.time(), key))
+        except sqlite3.Error as exc:
+            self._failed(exc)
             return None
-        return result if isinstance(result, ScanResult) else None
+        if complete(result, ScanResult):
+            return result  # type: ignore[return-value]
+        self.bad_entries += 1
+        return None
 
     def put_scan(self, key: str, result: ScanResult) -> None:
         """Keep the result; only the most recently used few whole results are kept."""
-        if self.conn is None:
+        if self.conn is None or self.readonly:
             return
         try:
             blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
@@ -156,9 +330,32 @@ class AnalysisCache:
                     "(SELECT key FROM scan ORDER BY used DESC LIMIT ?)",
                     (KEPT_SCANS,),
                 )
-        except sqlite3.Error:
-            return
+        except sqlite3.Error as exc:
+            self._failed(exc)
 
     def close(self) -> None:
+        if self.bad_entries:
+            warn(
+                f"{self.bad_entries} cache entries could not be read (written by another"
+                " version?); they were recomputed"
+            )
         if self.conn is not None:
             self.conn.close()
+            self.conn = None
+
+
+def _unpickle(blob: bytes) -> object:
+    try:
+        return pickle.loads(blob)
+    except Exception:  # any failure of a stale or corrupt entry is a miss
+        return None
+
+
+def _remove(path: Path) -> None:
+    """Delete a file or a whole directory (a previous broken cache)."""
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from apiscan.ignorefiles import IgnoreRules
 from apiscan.model import ErrorFinding, Span
+from apiscan.notebook import SUFFIX as NOTEBOOK_SUFFIX
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
 SKIP_DIRS: frozenset[str] = frozenset(
@@ -43,6 +46,10 @@ SKIP_DIRS: frozenset[str] = frozenset(
         ".apiscan_cache",
     }
 )
+
+
+#: The files discovery lists (``.pyi`` only to skip them quietly).
+_SCANNED_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)
 
 
 class DiscoveryError(Exception):
@@ -105,9 +112,12 @@ def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
 
 
 def discover(
-    root: str | os.PathLike[str], excludes: tuple[str, ...] = ()
+    root: str | os.PathLike[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
+
+    With ``respect_ignore``, paths that ``.gitignore`` / ``.ignore`` files ignore are skipped
+    (:mod:`apiscan.ignorefiles`); a file named explicitly as ``root`` is always scanned.
 
     Returns the resolved root (reports name files relative to it), the files sorted by relative
     path, and error findings for what could not be walked.
@@ -118,8 +128,8 @@ def discover(
     if root_path.is_file():
         base = root_path.parent.resolve()
         f = root_path.resolve()
-        modules, is_pkg = _module_names(base, f)
-        return base, [SourceFile(str(f), f.name, modules, is_pkg)], []
+        modules, is_pkg = _module_names(base, f) if f.suffix != NOTEBOOK_SUFFIX else ((), False)
+        return base, [SourceFile(str(f), safe_name(f.name), modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
     base = root_path.resolve()
@@ -128,7 +138,12 @@ def discover(
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
 
-    def walk(d: Path, rel: PurePosixPath, ancestors: frozenset[tuple[int, int]]) -> None:
+    def walk(
+        d: Path,
+        rel: PurePosixPath,
+        ancestors: frozenset[tuple[int, int]],
+        rules: IgnoreRules | None,
+    ) -> None:
         try:
             st = d.stat()
         except OSError as exc:
@@ -160,13 +175,21 @@ def discover(
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
+            if (
+                rules is not None
+                and (is_dir or entry.name.endswith(_SCANNED_SUFFIXES))  # others are never read
+                and entry.name not in SKIP_DIRS
+                and rules.ignored(rel_s, is_dir)
+            ):
+                continue
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
-                if (Path(entry.path) / "pyvenv.cfg").exists():  # a virtualenv by another name
+                if _is_virtualenv(Path(entry.path)):  # a virtualenv by another name
                     continue
-                walk(Path(entry.path), child_rel, ancestors)
-            elif entry.name.endswith(".py") or entry.name.endswith(".pyi"):
+                inner = rules.enter(Path(entry.path), rel_s) if rules is not None else None
+                walk(Path(entry.path), child_rel, ancestors, inner)
+            elif entry.name.endswith(_SCANNED_SUFFIXES):
                 if entry.name.endswith(".pyi"):
                     continue  # stubs describe APIs, they do not use them
                 p = Path(entry.path)
@@ -177,21 +200,76 @@ def discover(
                         reason = "symlink loop" if "loop" in str(exc).lower() else "broken symlink"
                         errors.append(_walk_error(rel_s, "E006", f"{reason}: {exc}"))
                         continue
-                try:
-                    regular = entry.is_file()  # a FIFO or socket named *.py would block a read
-                except OSError:
-                    regular = False
-                if not regular:
+                kind = _not_regular(entry)  # a FIFO or socket named *.py would block a read
+                if kind:
+                    message = f"not a regular file ({kind}), skipped"
+                    errors.append(_walk_error(rel_s, "E001", message))
                     continue
-                modules, is_pkg = _module_names(base, Path(d, entry.name))
+                try:
+                    modules, is_pkg = _module_names(base, Path(d, entry.name))
+                except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
+                    modules, is_pkg = (), entry.name == "__init__.py"
+                if entry.name.endswith(NOTEBOOK_SUFFIX):
+                    modules, is_pkg = (), False  # a notebook is run, never imported
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
-    walk(base, PurePosixPath("."), frozenset())
+    walk(
+        base,
+        PurePosixPath("."),
+        frozenset(),
+        IgnoreRules.for_root(base) if respect_ignore else None,
+    )
     for i, f in enumerate(files):
-        files[i] = SourceFile(f.abspath, _clean(f.relpath), f.modules, f.is_package)
-    errors = [ErrorFinding(_clean(e.path), e.span, e.code, e.message) for e in errors]
+        files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
+    errors = [ErrorFinding(safe_name(_clean(e.path)), e.span, e.code, e.message) for e in errors]
     files.sort(key=lambda f: f.relpath)
     return base, files, errors
+
+
+def _is_virtualenv(d: Path) -> bool:
+    """Whether ``d`` holds a ``pyvenv.cfg``; a directory we cannot look into is not one (the
+    walk then reports it as unreadable, E005)."""
+    try:
+        return (d / "pyvenv.cfg").exists()
+    except OSError:
+        return False
+
+
+def _not_regular(entry: os.DirEntry[str]) -> str:
+    """What a ``*.py`` entry is when it is not a regular file (after symlinks), else ``""``."""
+    try:
+        mode = entry.stat().st_mode  # follows symlinks
+    except OSError as exc:
+        return f"cannot stat it: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return ""
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def safe_name(name: str) -> str:
+    """``name`` as reports may print it: bytes that are not UTF-8 (kept by the file system
+    as surrogate escapes) become ``\\xNN``, control characters such as a newline become their
+    escapes, so a file name cannot break a table or a terminal, nor fail to encode."""
+    if name.isprintable():
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def _clean(rel: str) -> str:
@@ -200,3 +278,50 @@ def _clean(rel: str) -> str:
 
 def _walk_error(rel: str, code: str, message: str) -> ErrorFinding:
     return ErrorFinding(rel, Span(1, 1, 1, 1), code, message)
+
+
+def discover_many(
+    paths: list[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
+) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
+    """Several paths (files or directories, as a pre-commit hook passes them) as one scan.
+
+    The root is their deepest common directory, so reports name files relative to it (the
+    repository root when git hands over changed files). Directories are walked as by
+    :func:`discover`; files named explicitly are scanned unless ``excludes`` match them.
+    A file reached twice is listed once.
+    """
+    for path in paths:
+        if not Path(path).exists() and not Path(path).is_symlink():
+            raise DiscoveryError(f"path does not exist: {path}")
+    dirs = [Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent for p in paths]
+    base = Path(os.path.commonpath([str(d) for d in dirs]))
+    patterns = tuple(_normalise_pattern(p) for p in excludes)
+    found: dict[str, SourceFile] = {}
+    errors: list[ErrorFinding] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            root, files, walk_errors = discover(p, excludes, respect_ignore)
+            prefix = root.relative_to(base).as_posix()
+            prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
+            for f in files:
+                modules, is_pkg = _module_names(base, Path(f.abspath))
+                if f.relpath.endswith(NOTEBOOK_SUFFIX):
+                    modules, is_pkg = (), False
+                found.setdefault(
+                    f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
+                )
+            errors += [
+                ErrorFinding(prefix + e.path, e.span, e.code, e.message) for e in walk_errors
+            ]
+            continue
+        resolved = p.resolve()
+        rel = resolved.relative_to(base).as_posix()
+        if patterns and _excluded(rel, patterns):
+            continue
+        if p.suffix == NOTEBOOK_SUFFIX:
+            modules, is_pkg = (), False
+        else:
+            modules, is_pkg = _module_names(base, resolved)
+        found.setdefault(str(resolved), SourceFile(str(resolved), safe_name(rel), modules, is_pkg))
+    return base, sorted(found.values(), key=lambda f: f.relpath), errors

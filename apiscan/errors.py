@@ -15,5 +15,7 @@ ERROR_CODES: dict[str, str] = {
     "E007": "file too large (see --max-file-size)",
     "E008": "too deeply nested to analyse",
     "E009": "internal error of the analyser on this file",
-    "E010": "empty module (no code at all); empty __init__.py files are normal and not reported",
+    # Retired: an empty module was analysed, it just holds nothing; no longer an error.
+    "E010": "empty module (no longer reported)",
+    "E011": "malformed notebook (.ipynb that is not a readable nbformat 4 JSON document)",
 }

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -62,6 +62,16 @@ NAMESPACES: tuple[str, ...] = (
     "torch.jit",
     "torch.distributions",
     "torch",
+    "torchvision.transforms",
+    "torchvision.ops",
+    "torchvision.models",
+    "torchvision.datasets",
+    "torchvision.io",
+    "torchvision",
+    "torchaudio.transforms",
+    "torchaudio.datasets",
+    "torchaudio",
+    "torchtext",
 )
 
 
@@ -87,7 +97,11 @@ class Span:
 class ApiUse:
     """One use of a PyTorch API found in one file, before any mapping is applied.
 
-    ``api`` is the public, canonical name (``torch.nn.Conv2d``, ``torch.Tensor.view``).
+    ``api`` is the public path the code spelled, resolved through imports (``F.conv2d`` is
+    ``torch.nn.functional.conv2d``), so that searching the code for it finds the call; paths
+    through private modules (``torch.nn.modules.conv.Conv2d``) become the canonical name.
+    ``canonical`` is the canonical name of the same object (``torch.conv2d``; equal to ``api``
+    when the code spelled it so), empty when ``api`` is not a public API; the matcher tries both.
     ``positional`` and ``keywords`` describe the call's arguments, so that the matcher can tell
     which parameters a call passes without re-reading the source.
     """
@@ -100,6 +114,7 @@ class ApiUse:
     positional: int = 0
     keywords: tuple[str, ...] = ()
     star_args: bool = False
+    canonical: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,60 @@ class FileError:
     code: str
     message: str
     span: Span = Span(1, 1, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ParamChange:
+    """One parameter difference a call actually hits, and what to write instead.
+
+    ``kind`` is ``unsupported`` (MindSpore has no counterpart), ``renamed`` (write
+    ``ms_param=``), ``default`` (the call relies on, or passes, a value whose default or
+    meaning differs) or ``general`` (a general difference parameter: drop it; by the
+    tables' own rules it does not break consistency). Defaults are the ``repr`` texts of
+    the real signatures (``0.01``), None when unknown.
+    """
+
+    param: str
+    kind: str
+    ms_param: str = ""
+    torch_default: str | None = None
+    ms_default: str | None = None
+    note: str = ""
+
+    def describe(self) -> str:
+        """One line for a report: which parameter, what to write, which default changed,
+        then the diff page's words."""
+        text = self.headline()
+        if self.note and self.kind != "general":
+            text = f"{text}: {self.note}"
+        return text
+
+    def headline(self) -> str:
+        """:meth:`describe` without the diff page's words."""
+        if self.kind == "renamed":
+            text = f"{self.param}= → {self.ms_param}="
+        elif self.kind == "unsupported":
+            text = f"{self.param}=: no MindSpore counterpart"
+        elif self.kind == "general":
+            text = f"{self.param}=: drop it (a general difference parameter, not a difference)"
+        elif self.ms_param and self.ms_param != self.param:
+            text = f"{self.param} (MindSpore {self.ms_param}): default differs"
+        else:
+            text = f"{self.param}: default or meaning differs"
+        defaults = self.defaults()
+        return f"{text} ({defaults})" if defaults else text
+
+    def defaults(self) -> str:
+        """``PyTorch negative_slope=0.01, MindSpore alpha=0.2`` when the defaults differ."""
+        if self.torch_default == self.ms_default:
+            return ""
+        ms_name = self.ms_param or self.param
+        parts = []
+        if self.torch_default is not None:
+            parts.append(f"PyTorch {self.param}={self.torch_default}")
+        if self.ms_default is not None:
+            parts.append(f"MindSpore {ms_name}={self.ms_default}")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +199,23 @@ class ApiFinding:
     unsupported_params: tuple[str, ...] = ()
     target_exists: bool | None = None
     scope: str = "host"
+    #: The canonical name of ``api``'s object (``torch.conv2d`` for
+    #: ``torch.nn.functional.conv2d``, ``api`` itself when canonical); empty when unknown.
+    canonical: str = ""
+    #: Every target the table row lists (``mindspore_api`` is the one suggested).
+    mindspore_apis: tuple[str, ...] = ()
+    #: The parameter differences this call hits (see :class:`ParamChange`).
+    param_changes: tuple[ParamChange, ...] = ()
+    #: Platforms ``mindspore_api``'s docstring lists under "Supported Platforms"
+    #: (Ascend, GPU, CPU); empty when it documents none.
+    backends: tuple[str, ...] = ()
+    #: True when ``--target`` names a platform ``mindspore_api`` is not documented for.
+    backend_gap: bool = False
+    #: What older tables said about the API ("1.10: different → mindspore.ops.SeLU").
+    history: tuple[str, ...] = ()
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["api"] = "api"
 
@@ -137,8 +223,8 @@ class ApiFinding:
     def rule(self) -> str:
         return API_RULES[self.status]
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.api)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.api)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +235,9 @@ class ErrorFinding:
     span: Span
     code: str
     message: str
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["error"] = "error"
 
@@ -156,8 +245,8 @@ class ErrorFinding:
     def rule(self) -> str:
         return self.code
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,14 +271,24 @@ class ShapeFinding:
     suggestion: str = ""
     mindspore_api: str | None = None
     backends: tuple[str, ...] = ()
+    #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
+    #: within that cell.
+    cell: int = 0
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        return (self.path, self.span.line, self.span.column, self.kind, self.rule)
+    def sort_key(self) -> tuple[str, int, int, int, str, str]:
+        return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.rule)
 
 
 Finding = ApiFinding | ErrorFinding | ShapeFinding
+
+
+def position(line: int, column: int | None = None, cell: int = 0) -> str:
+    """``12:5``, or in a notebook ``cell 3:12:5`` (the line counted within the cell)."""
+    where = f"{line}" if column is None else f"{line}:{column}"
+    return f"cell {cell}:{where}" if cell else where
+
 
 #: Stable rule ids for API findings (never reused; see ``apiscan rules`` later).
 API_RULES: dict[str, str] = {

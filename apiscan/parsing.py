@@ -67,9 +67,19 @@ def _depth() -> int:
 
 
 def parse_module(text: str, relpath: str) -> cst.Module | FileError:
+    """LibCST's parse of a file Python accepted. Where LibCST's grammar is stricter than
+    Python's tokenizer (see :func:`normalise_for_libcst`), the normalised text is parsed
+    instead: same lines, so positions stay exact (columns shift only on lines whose
+    indentation held a form feed, and the positions come from Python's tree anyway)."""
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
+        normalised = normalise_for_libcst(text)
+        if normalised != text:
+            try:
+                return cst.parse_module(normalised)
+            except (cst.ParserSyntaxError, RecursionError):
+                pass
         return syntax_error(
             text,
             f"LibCST cannot parse this file although Python can: {exc.message}",
@@ -78,6 +88,36 @@ def parse_module(text: str, relpath: str) -> cst.Module | FileError:
         )
     except RecursionError:
         return TOO_DEEP
+
+
+#: Indentation up to and including its last form feed: Python's tokenizer resets the column
+#: at a form feed, so what precedes it does not count; LibCST counts it and then finds "no
+#: matching outer block for dedent".
+_FORM_FEED_INDENT = re.compile(r"^[ \t\f]*\f", re.MULTILINE)
+#: A line continuation right before the end of the file: CPython 3.11 accepts a backslash
+#: followed by CRLF there, LibCST rejects it.
+_TRAILING_CONTINUATION = re.compile(r"\\(\r\n|\r|\n)?\Z")
+
+
+#: A logical line that starts with a backslash continuation right after its indentation
+#: (``    \`` then the statement on the next line): Python takes the indentation from the
+#: first physical line, LibCST expects the statement there ("expected INDENT").
+_INDENT_CONTINUATION = re.compile(r"^([ \t]*)\\(\r\n|\r|\n)[ \t]*", re.MULTILINE)
+
+
+def normalise_for_libcst(text: str) -> str:
+    """``text`` with what Python ignores but LibCST rejects removed, line count unchanged:
+    form feeds (and the whitespace before them) in indentation, a backslash continuation
+    right after indentation (the first line becomes blank and the statement takes its
+    indentation), and a trailing backslash continuation at the end of the file."""
+    if "\f" in text:
+        text = _FORM_FEED_INDENT.sub("", text)
+    for _ in range(3):  # continuation lines may chain
+        joined = _INDENT_CONTINUATION.sub(r"\1\2\1", text)
+        if joined == text:
+            break
+        text = joined
+    return _TRAILING_CONTINUATION.sub(lambda m: m.group(1) or "", text)
 
 
 def syntax_error(text: str, message: str, line: int, col: int) -> FileError:

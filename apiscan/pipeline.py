@@ -1,7 +1,9 @@
 """The only module that knows the order of the stages.
 
-discover → read → per-file analysis (cached, in a process pool) → join (re-exports through the
-repo's own modules, classes whose bases live in other files) → mapping match → ScanResult.
+discover → read → per-file analysis (cached, in a process pool) → re-exports through the repo's
+own modules (a second walk of the files that use them) → whole-program facts (the solver of
+:mod:`apiscan.program`, and walks of the files whose facts changed) → the join of
+:mod:`apiscan.results` (mapping match, scopes, findings) → ScanResult.
 
 Heavy imports (libcst, the torch index) happen only when some file actually needs analysing,
 so a warm re-scan of an unchanged repository costs little more than hashing its files.
@@ -9,20 +11,28 @@ so a warm re-scan of an unchanged repository costs little more than hashing its 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
-from apiscan.discovery import discover
+from apiscan.config import Ignores
+from apiscan.discovery import discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import FileAnalysis
+from apiscan.lifetime import die_with_parent, signals_deferred
 from apiscan.model import ErrorFinding, FileError, ScanResult, Span
 from apiscan.program.index import resolve_reexports
 from apiscan.results import join
+from apiscan.source import read_source_file
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
@@ -45,6 +55,16 @@ class ScanOptions:
     #: Which cached micro-test results (``apiscan verify``) the report links to.
     verify_device: str = "CPU"
     verify_dtype: str = "float32"
+    #: ``Ascend``/``GPU``/``CPU``: a MindSpore target not documented for this platform
+    #: counts as a gap (``--target``); None: no platform is assumed.
+    target_platform: str | None = None
+    #: Findings the configuration drops (``ignore`` / ``per-file-ignores``).
+    ignores: Ignores = field(default_factory=Ignores)
+    #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
+    respect_ignore: bool = True
+    #: Several paths scanned as one (``apiscan a.py b.py``, a pre-commit hook): ``path`` is
+    #: then their common directory and only these are scanned.
+    paths: tuple[str, ...] = ()
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
@@ -61,18 +81,36 @@ def scan(options: ScanOptions) -> ScanResult:
 def scan_with_facts(options: ScanOptions) -> tuple[ScanResult, list[FileAnalysis]]:
     """The scan plus the per-file facts it was built from (classes, calls, functions), for
     features on top of the results model such as the feasibility review."""
-    result, analyses = _scan(options, keep_facts=True)
+    result, analyses, _reexports = _scan(options, keep_facts=True)
     assert analyses is not None
     return result, analyses
 
 
-def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[FileAnalysis] | None]:
+def scan_for_context(
+    options: ScanOptions,
+) -> tuple[ScanResult, list[FileAnalysis], dict[str, str]]:
+    """:func:`scan_with_facts` plus the re-exports the second round used (found from the
+    first round's analyses, which the final ones cannot stand in for): what checking one
+    buffer as the CLI would needs (``apiscan.buffer``)."""
+    result, analyses, reexports = _scan(options, keep_facts=True)
+    assert analyses is not None
+    return result, analyses, reexports
+
+
+def _scan(
+    options: ScanOptions, keep_facts: bool
+) -> tuple[ScanResult, list[FileAnalysis] | None, dict[str, str]]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
     table = load_table(options.ms_version)  # fail fast on an unknown version
-    _root, files, walk_errors = discover(options.path, options.excludes)
+    if len(options.paths) > 1:
+        _root, files, walk_errors = discover_many(
+            list(options.paths), options.excludes, options.respect_ignore
+        )
+    else:
+        _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
@@ -80,7 +118,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     read_errors: list[ErrorFinding] = []
     for f in files:
         try:
-            data = Path(f.abspath).read_bytes()
+            data = read_source_file(f.abspath)
         except OSError as exc:
             read_errors.append(
                 ErrorFinding(
@@ -99,10 +137,13 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         ctx,
         [task_key(t, ctx) for t in tasks],
         str(options.path),
+        options.paths,
         table.version,
         table.merged,
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
+        options.ignores,
+        options.target_platform or "",
     )
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
@@ -113,7 +154,7 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
         stats["total_s"] = time.perf_counter() - t0
         if options.warmup is not None:
             options.warmup()
-        return _link_verification(replace(previous, stats=stats), options), None
+        return _link_verification(replace(previous, stats=stats), options), None, {}
     runner = _Runner(cache, ctx, local_roots, options)
     analyses = runner.run(tasks)
 
@@ -136,12 +177,20 @@ def _scan(options: ScanOptions, keep_facts: bool) -> tuple[ScanResult, list[File
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
-    result = join(str(options.path), analyses, [*walk_errors, *read_errors], table, stats)
+    result = join(
+        str(options.path),
+        analyses,
+        [*walk_errors, *read_errors],
+        table,
+        stats,
+        options.ignores,
+        target_platform=options.target_platform,
+    )
     cache.put_scan(whole, replace(result, stats={}))
     cache.close()
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
-    return result, analyses if keep_facts else None
+    return result, (analyses if keep_facts else None), reexports
 
 
 def _whole_program(
@@ -193,10 +242,10 @@ def _whole_program(
 
 def _candidate_index_version() -> str:
     """Which MindSpore name index made the candidates (part of the whole-result key)."""
-    from apiscan.mapping.candidates import load_candidates
+    from apiscan.mapping.candidates import FORMAT_VERSION, load_candidates
 
     index = load_candidates()
-    return index.mindspore_version if index else "none"
+    return f"{index.mindspore_version}/{FORMAT_VERSION}" if index else "none"
 
 
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
@@ -265,14 +314,23 @@ class _Runner:
         progress = None
         warm = None
         try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-                mapped = pool.map(
-                    _analyse_one,
-                    (tasks[i] for i in order),
-                    [self.local_roots] * len(order),
-                    [self.options.max_file_size] * len(order),
-                    chunksize=chunk,
-                )
+            with (
+                ProcessPoolExecutor(
+                    max_workers=jobs,
+                    mp_context=ctx,
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                ) as pool,
+                _stopped_on_interrupt(pool),
+            ):
+                with signals_deferred():  # map() forks the workers
+                    mapped = pool.map(
+                        _analyse_one,
+                        (tasks[i] for i in order),
+                        [self.local_roots] * len(order),
+                        [self.options.max_file_size] * len(order),
+                        chunksize=chunk,
+                    )
                 # Threads start only now that the workers are forked.
                 warm = self._start_warmup()
                 self.warm = self.warm or warm
@@ -298,10 +356,20 @@ class _Runner:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:  # type: ignore[arg-type]
-                return pool.submit(
-                    _analyse_one, task, self.local_roots, self.options.max_file_size
-                ).result()
+            with (
+                ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=ctx,  # type: ignore[arg-type]
+                    initializer=die_with_parent,
+                    initargs=(os.getpid(),),
+                ) as pool,
+                _stopped_on_interrupt(pool),
+            ):
+                with signals_deferred():  # submit() forks the worker
+                    future = pool.submit(
+                        _analyse_one, task, self.local_roots, self.options.max_file_size
+                    )
+                return future.result()
         except BrokenProcessPool:
             err = FileError(
                 "E009",
@@ -317,6 +385,21 @@ class _Runner:
         thread = threading.Thread(target=hook, name="apiscan-warmup", daemon=True)
         thread.start()
         return thread
+
+
+@contextlib.contextmanager
+def _stopped_on_interrupt(pool: ProcessPoolExecutor) -> Iterator[None]:
+    """On Ctrl-C or SIGTERM, kill the workers at once: leaving the ``with`` block would
+    otherwise wait for every queued file to be analysed."""
+    try:
+        yield
+    except BaseException as exc:
+        if not isinstance(exc, Exception):  # KeyboardInterrupt, Terminated, SystemExit
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(OSError):
+                    process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:

@@ -7,12 +7,39 @@ file with stray bytes is reported as undecodable instead of crashing the run.
 
 from __future__ import annotations
 
+import ast
 import codecs
+import errno
 import io
+import os
+import re
+import stat
 import tokenize
 from dataclasses import dataclass
 
 from apiscan.model import FileError, Span
+
+
+class NotRegularFile(OSError):
+    """The path no longer names a regular file (replaced by a FIFO, a device...)."""
+
+
+def read_source_file(path: str) -> bytes:
+    """The bytes of the regular file at ``path``. Opened non-blocking and checked *after*
+    opening, so a file swapped for a FIFO or a device between discovery and this read is
+    refused at once instead of blocking the scan forever."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file (replaced since discovery?)")
+        chunks = []
+        while chunk := os.read(fd, max(st.st_size + 1, 65536)):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,11 +60,19 @@ def decode_source(data: bytes) -> DecodedSource | FileError:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        return FileError("E002", f"bad coding declaration: {exc.msg}")
+        # tokenize also refuses undecodable bytes in a comment on the first two lines,
+        # which Python compiles.
+        if not _python_decodes(data):
+            return FileError("E002", f"bad coding declaration: {exc.msg}")
+        encoding = _cookie(data) or "utf-8"
     try:
         text = data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
-        if isinstance(exc, UnicodeDecodeError):
+        if isinstance(exc, UnicodeDecodeError) and _python_decodes(data):
+            # Python only decodes what its tokenizer reads as tokens: undecodable bytes in
+            # a comment compile. Each bad sequence becomes U+FFFD, inside that comment.
+            text = data.decode(encoding, errors="replace")
+        elif isinstance(exc, UnicodeDecodeError):
             line = data[: exc.start].count(b"\n") + 1
             return FileError(
                 "E002",
@@ -45,10 +80,41 @@ def decode_source(data: bytes) -> DecodedSource | FileError:
                 " (add a coding declaration or re-save the file as UTF-8)",
                 Span(line, 1, line, 1),
             )
-        return FileError("E002", f"unknown encoding {encoding!r}")
+        else:
+            return FileError("E002", f"unknown encoding {encoding!r}")
     if text.startswith("\ufeff"):
         text = text[1:]
     if encoding == "utf-8-sig":
         encoding = "utf-8"
     codecs.lookup(encoding)
     return DecodedSource(text, encoding)
+
+
+def _python_decodes(data: bytes) -> bool:
+    """Whether CPython's own compiler gets past decoding ``data`` (called only when a strict
+    decode failed, so its cost is paid by odd files alone). A syntax error elsewhere in the
+    file still counts as decoded: the parse stage reports it with its real position."""
+    try:
+        compile(data, "<apiscan>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        msg = (exc.msg or "").lower()
+        return not any(word in msg for word in ("unicode error", "decode", "encoding"))
+    except (ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
+
+
+def _cookie(data: bytes) -> str | None:
+    """The PEP 263 coding cookie of the first two lines, read without decoding them."""
+    head = b"\n".join(data.splitlines()[:2])
+    match = _COOKIE.search(head)
+    if match is None:
+        return None
+    name = match.group(1).decode("ascii", "replace")
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None

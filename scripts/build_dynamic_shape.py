@@ -2,10 +2,13 @@
 
     python scripts/build_dynamic_shape.py            # write mapping_data/dynamic_shape/*.csv
     python scripts/build_dynamic_shape.py --check    # exit 1 (with a diff) if they are stale
+    python scripts/build_dynamic_shape.py --sources DIR --check   # from a local mirror
 
-Every sources folder with a ``dynamic_shape_support/`` sub-folder (today only ``r2.6.0``, from
-mindspore-ai/docs at the commit ``../shared/mapping_sources/README.md`` names) yields one
-``<version>.csv`` with the columns ``ms_api, kind, ascend, gpu, cpu``. The three lists are
+Without ``--sources`` (or ``$APISCAN_MAPPING_SOURCES``) the lists of every version shipped in
+``mapping_data/dynamic_shape/`` (today 2.6) are fetched from mindspore-ai/docs at the commit
+``mapping_data/manifest.json`` pins for it (:mod:`apiscan.mapping.sources`). In a local mirror,
+every folder with a ``dynamic_shape_support/`` sub-folder yields one ``<version>.csv`` with the
+columns ``ms_api, kind, ascend, gpu, cpu``. The three lists are
 parsed strictly: a row whose link, marks or columns do not look as expected stops the build
 with its file and line, rather than quietly dropping an API. Names are stored the way code
 imports them (primitive ``mindspore.Unique`` → ``mindspore.ops.Unique``; a row standing for a
@@ -41,8 +44,16 @@ from apiscan.mapping.dynamic_shape import (  # noqa: E402
 )
 from apiscan.mapping.freshness import compare_generated  # noqa: E402
 from apiscan.mapping.parse import version_of_folder  # noqa: E402
+from apiscan.mapping.sources import (  # noqa: E402
+    Fetcher,
+    Pin,
+    SourceError,
+    default_cache_dir,
+    dynamic_shape_base_url,
+    local_mirror,
+    pins_from_manifest,
+)
 
-DEFAULT_SOURCES = REPO_ROOT.parent / "shared" / "mapping_sources"
 DEFAULT_OUT = REPO_ROOT / "mapping_data"
 SUPPORT_FOLDER = "dynamic_shape_support"
 #: The published list of each interface kind.
@@ -57,10 +68,6 @@ SUPPORTED, UNSUPPORTED = "✔", "❌"
 
 _LINK = re.compile(r"^\[(?P<text>[^\]]+)\]\((?P<url>[^)\s]+)\)$")
 _NAME = re.compile(r"^mindspore(\.[A-Za-z_][A-Za-z0-9_]*)+$")
-
-
-class SourceError(Exception):
-    """A list that does not read as expected; reported with file and line, exit status 2."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -154,7 +161,7 @@ def _entry_name(cell: str, kind: str, where: str) -> str:
     return text
 
 
-def read_version(folder: Path) -> list[SupportRow]:
+def read_version(folder: Path | str, reader: Fetcher | None = None) -> list[SupportRow]:
     """Every row of one release's three lists, sorted by name.
 
     The primitive list also names two functions (``mindspore.nonzero`` and ``mindspore.triu``,
@@ -162,12 +169,14 @@ def read_version(folder: Path) -> list[SupportRow]:
     too. A name listed twice keeps one row, with the kind of the list read first (functional,
     nn, primitive), and must have the same marks both times.
     """
+    reader = reader or Fetcher()
     rows: dict[str, SupportRow] = {}
     for kind, name in LIST_FILES.items():
-        path = folder / name
-        if not path.is_file():
+        path = f"{folder}{name}" if isinstance(folder, str) else str(folder / name)
+        text = reader.read_optional(path)
+        if text is None:
             raise SourceError(f"list not found: {path}")
-        for row in parse_list(path.read_text(encoding="utf-8"), kind, origin=str(path)):
+        for row in parse_list(text, kind, origin=path):
             seen = rows.setdefault(row.ms_api, row)
             if seen.flags != row.flags:
                 raise SourceError(
@@ -185,16 +194,34 @@ def render_csv(rows: Sequence[SupportRow]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def build(sources: Path) -> dict[str, bytes]:
-    """``<version>.csv`` → content, for every sources folder that has the lists."""
+def build(sources: Path | Sequence[Pin], reader: Fetcher | None = None) -> dict[str, bytes]:
+    """``<version>.csv`` → content, for every sources folder that has the lists, or for
+    every pinned version (raw URLs of the docs repository)."""
+    if not isinstance(sources, Path):
+        return {
+            f"{version_of_folder(pin.folder)}.csv": render_csv(
+                read_version(dynamic_shape_base_url(pin), reader)
+            )
+            for pin in sources
+        }
     folders = sorted(p.parent for p in sources.glob(f"*/{SUPPORT_FOLDER}") if p.is_dir())
     if not folders:
         raise SourceError(f"no */{SUPPORT_FOLDER}/ folder under {sources}")
     files: dict[str, bytes] = {}
     for folder in folders:
         version = version_of_folder(folder.name)
-        files[f"{version}.csv"] = render_csv(read_version(folder / SUPPORT_FOLDER))
+        files[f"{version}.csv"] = render_csv(read_version(folder / SUPPORT_FOLDER, reader))
     return files
+
+
+def shipped_pins() -> list[Pin]:
+    """The pinned docs commits of the versions whose lists ship in ``mapping_data``."""
+    versions = {path.stem for path in (DEFAULT_OUT / FOLDER).glob("*.csv")}
+    pins = pins_from_manifest(DEFAULT_OUT / "manifest.json")
+    chosen = [pin for pin in pins if version_of_folder(pin.folder) in versions]
+    if not chosen:
+        raise SourceError(f"no pinned commit for the lists in {DEFAULT_OUT / FOLDER}")
+    return chosen
 
 
 def compare(files: dict[str, bytes], target: Path) -> list[str]:
@@ -204,15 +231,24 @@ def compare(files: dict[str, bytes], target: Path) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES)
+    parser.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="a local mirror of the official pages (default: $APISCAN_MAPPING_SOURCES, else"
+        " fetch them at the commits mapping_data/manifest.json pins)",
+    )
+    parser.add_argument("--cache-dir", type=Path, default=None, help="cache of fetched pages")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the mapping_data folder")
     parser.add_argument(
         "--check", action="store_true", help="exit 1 if the shipped files differ from a build"
     )
     args = parser.parse_args(argv)
     target = args.out / FOLDER
+    mirror = local_mirror(args.sources)
+    reader = Fetcher(cache_dir=args.cache_dir or default_cache_dir())
     try:
-        files = build(args.sources)
+        files = build(mirror if mirror is not None else shipped_pins(), reader)
     except SourceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

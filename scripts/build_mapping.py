@@ -1,12 +1,15 @@
 """Regenerate ``mapping_data/`` from the official PyTorch → MindSpore mapping Markdown.
 
-    python scripts/build_mapping.py            # write mapping_data/
+    python scripts/build_mapping.py            # fetch the pinned pages, write mapping_data/
     python scripts/build_mapping.py --check    # exit 1 (with a diff summary) if it is stale
+    python scripts/build_mapping.py --sources ../shared/mapping_sources --check   # offline
     python scripts/build_mapping.py --table 2.6=https://.../pytorch_api_mapping.md \\
         --diff-base 2.6=https://.../pytorch_diff/ --out /tmp/mapping_data
 
-By default every version the sources README lists is read from ``../shared/mapping_sources``
-(next to the repository). ``--table`` replaces one version's table with a local file or URL;
+By default every version ``mapping_data/manifest.json`` pins is fetched from the MindSpore docs
+repository at its pinned commit (raw Markdown, cached on disk; :mod:`apiscan.mapping.sources`).
+``--sources DIR`` (or ``$APISCAN_MAPPING_SOURCES``) reads a local mirror instead: every
+version its README lists. ``--table`` replaces one version's table with a local file or URL;
 its diff pages come from ``--diff-base`` (a folder or URL prefix), or for a local file from
 the ``pytorch_diff/`` folder beside it. The parsing lives in :mod:`apiscan.mapping.parse`;
 this script only reads, fetches and writes, so the output is byte-for-byte deterministic
@@ -29,19 +32,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-import requests
-
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # Run as a plain script from a checkout, the package is not on sys.path yet.
 sys.path.insert(0, str(REPO_ROOT))
 
 from apiscan.mapping.freshness import compare_generated  # noqa: E402
 from apiscan.mapping.parse import (  # noqa: E402
+    TorchNames,
     diff_page_key,
     link_version,
+    normalise_torch_names,
     parse_diff_page,
     parse_mapping_table,
     parse_sources_readme,
+    settle_undescribed,
     version_of_folder,
 )
 from apiscan.mapping.schema import (  # noqa: E402
@@ -58,20 +62,27 @@ from apiscan.mapping.schema import (  # noqa: E402
     DiffPage,
     VersionData,
 )
+from apiscan.mapping.sources import (  # noqa: E402
+    DIFF_FOLDER,
+    TABLE_FILE,
+    Fetcher,
+    Pin,
+    SourceError,
+    default_cache_dir,
+    diff_base_url,
+    is_url,
+    local_mirror,
+    pins_from_manifest,
+    table_url,
+)
 
-DEFAULT_SOURCES = REPO_ROOT.parent / "shared" / "mapping_sources"
+BUILD_REPORT_FILE = "build_report.md"
+DEFAULT_TORCH_INDEX = REPO_ROOT / "mapping_data" / "torch_api" / "torch-2.13.0.json"
 DEFAULT_OUT = REPO_ROOT / "mapping_data"
-TABLE_FILE = "pytorch_api_mapping.md"
-DIFF_FOLDER = "pytorch_diff"
 PUBLISHED_TABLE = (
     "https://www.mindspore.cn/docs/en/{branch}/note/api_mapping/pytorch_api_mapping.html"
 )
-TIMEOUT_SECONDS = 30
 VERSION_FOLDER = re.compile(r"^\d+\.\d+$")
-
-
-class SourceError(Exception):
-    """A source that cannot be read or fetched; reported as one line, exit status 2."""
 
 
 @dataclass(frozen=True)
@@ -88,49 +99,6 @@ class VersionSource:
     diff_label: str
 
 
-def is_url(location: str) -> bool:
-    return location.startswith(("http://", "https://"))
-
-
-class Reader:
-    """Reads local files and URLs alike; one HTTP session for the many diff pages."""
-
-    def __init__(self) -> None:
-        self._session: requests.Session | None = None
-
-    def read(self, location: str) -> str:
-        if is_url(location):
-            text = self._fetch(location, missing_ok=False)
-        else:
-            path = Path(location)
-            if not path.is_file():
-                raise SourceError(f"source file not found: {location}")
-            text = path.read_text(encoding="utf-8")
-        assert text is not None  # _fetch returns None only when missing_ok
-        return text
-
-    def read_optional(self, location: str) -> str | None:
-        """The text at ``location``, or None if it does not exist (HTTP 404)."""
-        if is_url(location):
-            return self._fetch(location, missing_ok=True)
-        path = Path(location)
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-
-    def _fetch(self, url: str, *, missing_ok: bool) -> str | None:
-        if self._session is None:
-            self._session = requests.Session()
-        try:
-            response = self._session.get(url, timeout=TIMEOUT_SECONDS)
-        except requests.RequestException as exc:
-            raise SourceError(f"cannot fetch {url}: {exc}") from exc
-        if response.status_code == 404 and missing_ok:
-            return None
-        if response.status_code != 200:
-            raise SourceError(f"cannot fetch {url}: HTTP {response.status_code} {response.reason}")
-        response.encoding = "utf-8"
-        return response.text
-
-
 def parse_assignments(values: Sequence[str], option: str) -> dict[str, str]:
     """``["2.6=URL", ...]`` → ``{"2.6": "URL"}``."""
     result: dict[str, str] = {}
@@ -143,9 +111,12 @@ def parse_assignments(values: Sequence[str], option: str) -> dict[str, str]:
 
 
 def resolve_sources(
-    sources: Path, tables: dict[str, str], diff_bases: dict[str, str]
+    sources: Path | Sequence[Pin], tables: dict[str, str], diff_bases: dict[str, str]
 ) -> list[VersionSource]:
-    """The versions to build: the README's folders, with ``--table`` overrides added."""
+    """The versions to build, with ``--table`` overrides added: a local mirror's README
+    folders, or the pinned docs commits (raw URLs of the docs repository)."""
+    if not isinstance(sources, Path):
+        return _remote_sources(sources, tables, diff_bases)
     readme = sources / "README.md"
     infos = parse_sources_readme(readme.read_text(encoding="utf-8")) if readme.is_file() else ()
     by_version = {version_of_folder(info.folder): info for info in infos}
@@ -183,25 +154,77 @@ def resolve_sources(
     return result
 
 
+def _remote_sources(
+    pins: Sequence[Pin], tables: dict[str, str], diff_bases: dict[str, str]
+) -> list[VersionSource]:
+    """Every pinned version fetched from the docs repository; the manifest labels stay the
+    mirror's (``r2.6.0/pytorch_api_mapping.md``), so either route writes the same bytes."""
+    by_version = {version_of_folder(pin.folder): pin for pin in pins}
+    unknown = (set(tables) | set(diff_bases)) - set(by_version)
+    if unknown:
+        raise SourceError(
+            f"--table/--diff-base for a version the manifest does not pin: "
+            f"{', '.join(sorted(unknown))} (give --sources DIR to add versions)"
+        )
+    result = []
+    for version in sorted(by_version, key=_version_key, reverse=True):
+        pin = by_version[version]
+        table = tables.get(version, table_url(pin))
+        label = tables.get(version, f"{pin.folder}/{TABLE_FILE}")
+        diff_base = diff_bases.get(version, diff_base_url(pin) if pin.diff_pages else "")
+        diff_label = diff_bases.get(version, f"{pin.folder}/{DIFF_FOLDER}" if diff_base else "")
+        result.append(
+            VersionSource(
+                version, pin.folder, pin.branch, pin.commit, table, diff_base, label, diff_label
+            )
+        )
+    return result
+
+
 def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def read_version(source: VersionSource, reader: Reader) -> tuple[VersionData, int]:
-    """The linked data of one version and how many diff pages were found for it."""
+def load_torch_names(index: Path) -> TorchNames:
+    """Every public name (canonical and alias) of the torch API index."""
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SourceError(f"torch API index not found: {index}") from None
+    return TorchNames([*data["names"], *data["aliases"]])
+
+
+def read_version(
+    source: VersionSource, reader: Fetcher, names: TorchNames | None = None
+) -> tuple[VersionData, int]:
+    """The linked data of one version and how many diff pages were found for it; with
+    ``names``, rows are renamed to the PyTorch names they mean.
+
+    Every diff page is tried before giving up, so one run names every page that failed.
+    """
     base_url = PUBLISHED_TABLE.format(branch=source.branch) if source.branch else source.table
     table = parse_mapping_table(reader.read(source.table), base_url=base_url)
     pages: dict[str, DiffPage] = {}
     keys = sorted({diff_page_key(row.diff_url) for row in table.rows if row.diff_url})
     if source.diff_base and keys:
+        failures: list[str] = []
         for key in keys:
-            page = reader.read_optional(_page_location(source.diff_base, key))
+            try:
+                page = reader.read_optional(_page_location(source.diff_base, key))
+            except SourceError as exc:
+                failures.append(str(exc))
+                continue
             if page is not None:
                 pages[key] = parse_diff_page(page)
+        if failures:
+            raise SourceError("\n".join(failures))
         if not pages:
             location = _page_location(source.diff_base, keys[0])
             raise SourceError(f"no diff page found under {source.diff_base} (e.g. {location})")
-    return link_version(table, pages), len(pages)
+    data = settle_undescribed(link_version(table, pages))
+    if names is not None:
+        data = normalise_torch_names(data, names)
+    return data, len(pages)
 
 
 def _page_location(base: str, key: str) -> str:
@@ -235,6 +258,7 @@ def render_version(data: VersionData) -> dict[str, bytes]:
                 row.note,
                 row.diff_url,
                 row.description,
+                row.table_name if row.table_name != row.torch_api else "",
             )
         )
     api_rows.sort(key=lambda record: (record[0], record[1]))
@@ -260,12 +284,17 @@ def render_version(data: VersionData) -> dict[str, bytes]:
     }
 
 
-def build(sources: list[VersionSource], reader: Reader) -> dict[str, bytes]:
-    """Every generated file (relative POSIX path → bytes), the manifest included."""
+def build(
+    sources: list[VersionSource], reader: Fetcher, names: TorchNames | None = None
+) -> dict[str, bytes]:
+    """Every generated file (relative POSIX path → bytes), the manifest and the build
+    report included."""
     files: dict[str, bytes] = {}
     versions: dict[str, object] = {}
+    report: list[tuple[str, VersionData]] = []
     for source in sources:
-        data, pages_read = read_version(source, reader)
+        data, pages_read = read_version(source, reader, names)
+        report.append((f"{source.version} ({source.table_label})", data))
         rendered = render_version(data)
         for name, content in rendered.items():
             files[f"{source.version}/{name}"] = content
@@ -296,7 +325,35 @@ def build(sources: list[VersionSource], reader: Reader) -> dict[str, bytes]:
         "versions": versions,
     }
     files[MANIFEST_FILE] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode()
+    if names is not None:
+        files[BUILD_REPORT_FILE] = render_build_report(report).encode("utf-8")
     return files
+
+
+_RENAME_REMARK = re.compile(r"^line (\d+): (\S+) read as (\S+) \((\w+)\)$")
+_UNMATCHED_REMARK = re.compile(r"^line (\d+): (\S+) matches no torch API$")
+
+
+def render_build_report(versions: Sequence[tuple[str, VersionData]]) -> str:
+    """Markdown listing, per table, the rows read under another name and the rows whose
+    PyTorch name matches no torch API (torchvision & co. until the index covers them)."""
+    lines = [
+        "# Mapping build report",
+        "",
+        "Generated by scripts/build_mapping.py: table rows whose PyTorch name is not",
+        'spelled as torch spells it. Rows under "matches nothing" are kept under the',
+        "table's name; a scan matches them only if code uses that exact name.",
+    ]
+    for label, data in versions:
+        renamed = [m.groups() for r in data.remarks if (m := _RENAME_REMARK.match(r))]
+        unmatched = [m.groups() for r in data.remarks if (m := _UNMATCHED_REMARK.match(r))]
+        lines += ["", f"## {label}", ""]
+        lines.append(f"Read as another name ({len(renamed)}):")
+        lines += [f"- line {n}: `{a}` → `{b}` ({how})" for n, a, b, how in renamed] or ["- none"]
+        lines.append("")
+        lines.append(f"Matches nothing ({len(unmatched)}):")
+        lines += [f"- line {n}: `{a}`" for n, a in unmatched] or ["- none"]
+    return "\n".join(lines) + "\n"
 
 
 def write_files(files: dict[str, bytes], out: Path) -> None:
@@ -310,7 +367,7 @@ def owned_files(out: Path) -> set[str]:
     """Files under ``out`` this script is responsible for (not ``ms_targets.csv``)."""
     if not out.is_dir():
         return set()
-    owned = {MANIFEST_FILE} if (out / MANIFEST_FILE).exists() else set()
+    owned = {name for name in (MANIFEST_FILE, BUILD_REPORT_FILE) if (out / name).exists()}
     for folder in out.iterdir():
         # Other generators keep their own folders here (e.g. torch_api/); version folders
         # ("2.6", "1.10") are this script's.
@@ -352,24 +409,46 @@ def check_ms_targets(files: dict[str, bytes], out: Path) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sources", type=Path, default=DEFAULT_SOURCES)
+    parser.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="a local mirror of the official pages (default: $APISCAN_MAPPING_SOURCES, else"
+        " fetch them from the docs repository at the commits mapping_data/manifest.json pins)",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="where fetched pages are kept (default: $APISCAN_SOURCES_CACHE or"
+        " ~/.cache/apiscan/sources)",
+    )
+    parser.add_argument("--retries", type=int, default=3, help="retries per page (default 3)")
+    parser.add_argument(
         "--check", action="store_true", help="exit 1 if --out differs from a fresh build"
+    )
+    parser.add_argument(
+        "--torch-index",
+        type=Path,
+        default=DEFAULT_TORCH_INDEX,
+        help="torch API index the table names are normalised against",
     )
     parser.add_argument("--table", action="append", default=[], metavar="VERSION=URL_OR_FILE")
     parser.add_argument("--diff-base", action="append", default=[], metavar="VERSION=URL_OR_DIR")
     args = parser.parse_args(argv)
-    reader = Reader()
+    mirror = local_mirror(args.sources)
+    reader = Fetcher(cache_dir=args.cache_dir or default_cache_dir(), retries=args.retries)
     try:
         sources = resolve_sources(
-            args.sources,
+            mirror if mirror is not None else pins_from_manifest(DEFAULT_OUT / MANIFEST_FILE),
             parse_assignments(args.table, "--table"),
             parse_assignments(args.diff_base, "--diff-base"),
         )
-        files = build(sources, reader)
+        files = build(sources, reader, load_torch_names(args.torch_index))
     except SourceError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"error: {line}", file=sys.stderr)
         return 2
     if args.check:
         # Regenerate into a temporary folder first, so the check exercises the same

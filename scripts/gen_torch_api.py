@@ -238,6 +238,8 @@ class Index:
     modules: list[str] = field(default_factory=list)
     owner_roots: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
+    #: failed modules whose public names were read from their source instead (module → count)
+    static: dict[str, int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -571,8 +573,13 @@ def import_modules(names: Iterable[str], index: Index) -> dict[str, types.Module
 
 
 def attribute_names(module: types.ModuleType) -> list[str]:
-    """Names a module offers, including properties of torch's module subclasses (cudnn)."""
+    """Names a module offers, including properties of torch's module subclasses (cudnn) and
+    lazy names listed only in ``__all__`` (torch.utils.cpp_extension.BuildExtension is loaded
+    by a module ``__getattr__`` and missing from ``dir()`` until first touched)."""
     names = set(dir(module))
+    exported = getattr(module, "__all__", None)
+    if isinstance(exported, (list, tuple)):
+        names.update(name for name in exported if isinstance(name, str))
     if type(module) is not types.ModuleType:
         names.update(vars(type(module)))
         wrapped = vars(module).get("m")  # torch.backends.PropModule keeps the real module here
@@ -593,8 +600,38 @@ def classify_value(value: object, name: str, module: types.ModuleType) -> str | 
         exported = getattr(module, "__all__", None)
         return "constant" if exported is not None and name in exported else None
     if isinstance(value, METHOD_TYPES) or callable(value):
-        return "function" if defined_by_torch(value) else None
-    return "attribute" if torch_module_name(type(value).__module__) else None
+        if defined_by_torch(value):
+            return "function"
+    elif torch_module_name(type(value).__module__):
+        return "attribute"
+    # An object torch did not define is still its API when a module exports it by name, or
+    # re-exports it from torch's own modules (torch.jit.Final is typing.Final, imported from
+    # torch._jit_internal; typing.Optional imported from typing is no torch API).
+    exported = getattr(module, "__all__", None)
+    if (isinstance(exported, (list, tuple)) and name in exported) or (
+        module.__name__ in PRIMARY_NAMESPACES
+        and name in torch_reexports(getattr(module, "__file__", None))
+    ):
+        return "class" if isinstance(value, type) else "attribute"
+    return None
+
+
+@functools.cache
+def torch_reexports(path: str | None) -> frozenset[str]:
+    """Names a module's source imports from torch modules (`from torch._x import Final`)."""
+    if not path or not path.endswith(".py"):
+        return frozenset()
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return frozenset()
+    return frozenset(
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.level or torch_module_name(node.module))
+        for alias in node.names
+        if not (alias.asname or alias.name).startswith("_")
+    )
 
 
 def sightings_of(name: str, module: types.ModuleType, index: Index) -> Iterator[Sighting]:
@@ -733,6 +770,10 @@ class Builder:
             self.add_members(path, self.classes[path])
         self.derive_returns()
         self.index.stars = self.star_exports(modules)
+        for name in sorted(self.index.failed):
+            if name in self.index.failed and public_path(name) and "." in name:
+                StaticModule.add(name, self.index)
+        self.index.modules = sorted({*self.index.modules, *self.index.static})
         self.index.owner_roots = [self.class_names[id(cls)] for cls in OWNER_ROOTS]
         self.verify_members()
         return self.index
@@ -827,6 +868,12 @@ class Builder:
         ]
         if bases:
             self.index.bases[path] = bases
+        meta = type(cls)
+        if meta is not type and torch_module_name(meta.__module__):
+            # Class-level properties of a torch metaclass: torch.distributed.group.WORLD.
+            for attr, raw in sorted(vars(meta).items()):
+                if not attr.startswith("_") and isinstance(raw, property):
+                    self.index.names.setdefault(f"{path}.{attr}", {"k": "attribute"})
         for attr in self.member_names(cls):
             found = self.member_owner(cls, attr)
             if found is None:
@@ -968,6 +1015,160 @@ class Builder:
 
 
 # ---------------------------------------------------------------------------------------------
+# Modules that cannot be imported here
+
+
+class StaticModule:
+    """Public names of a torch module whose import fails here, read from its source as data.
+
+    torch.utils.tensorboard needs the tensorboard package, absent on the machine that
+    generates the index; silently dropping the module made ``SummaryWriter`` "unknown". Its
+    ``__all__`` (or, without one, its public top-level definitions) is read with ``ast``;
+    each name is followed through relative ``from .x import y`` into the defining file to learn
+    whether it is a class (with its public methods and their parameters) or a function.
+    Returns are unknown (no object to ask); the failure itself stays listed in ``failed``.
+    """
+
+    def __init__(self, name: str, tree: ast.Module) -> None:
+        self.name = name
+        self.tree = tree
+        self.is_package = False
+        self.defs = {
+            node.name: node
+            for node in tree.body
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+
+    @classmethod
+    def load(cls, name: str) -> StaticModule | None:
+        """The module's source, found on disk under torch's directory (importing anything
+        would fail: a parent package may be the module whose import failed)."""
+        base = Path(torch.__file__).parent.joinpath(*name.split(".")[1:])
+        for candidate, is_package in (
+            (base / "__init__.py", True),
+            (base.with_suffix(".py"), False),
+        ):
+            if candidate.is_file():
+                try:
+                    tree = ast.parse(candidate.read_text(encoding="utf-8"))
+                except (OSError, SyntaxError, UnicodeDecodeError):
+                    return None
+                module = cls(name, tree)
+                module.is_package = is_package
+                return module
+        return None
+
+    def exported(self) -> list[str]:
+        for node in self.tree.body:
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                and isinstance(node.value, (ast.List, ast.Tuple))
+            ):
+                return [
+                    e.value
+                    for e in node.value.elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                ]
+        return sorted(n for n in self.defs if not n.startswith("_"))
+
+    def package(self) -> str:
+        return self.name if self.is_package else self.name.rpartition(".")[0]
+
+    def definition(self, attr: str, depth: int = 0) -> tuple[str, ast.AST] | None:
+        """(defining module, def node) of `attr`, following relative imports."""
+        if attr in self.defs:
+            return self.name, self.defs[attr]
+        if depth > 3:
+            return None
+        for node in self.tree.body:
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            for alias in node.names:
+                if (alias.asname or alias.name) != attr:
+                    continue
+                base = self.package()
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                source = f"{base}.{node.module}" if node.module else base
+                other = StaticModule.load(source)
+                if other is not None:
+                    return other.definition(alias.name, depth + 1)
+        return None
+
+    @staticmethod
+    def params(
+        func: ast.FunctionDef | ast.AsyncFunctionDef, drop_first: bool
+    ) -> list[list[object]]:
+        a = func.args
+        positional = [*a.posonlyargs, *a.args]
+        defaults = [False] * (len(positional) - len(a.defaults)) + [True] * len(a.defaults)
+        out: list[list[object]] = [
+            [p.arg, "pos_only" if i < len(a.posonlyargs) else "pos_or_kw", d]
+            for i, (p, d) in enumerate(zip(positional, defaults, strict=True))
+        ]
+        if drop_first and out:
+            out = out[1:]
+        if a.vararg is not None:
+            out.append([a.vararg.arg, "var_pos", False])
+        out.extend(
+            [p.arg, "kw_only", d is not None]
+            for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
+        )
+        if a.kwarg is not None:
+            out.append([a.kwarg.arg, "var_kw", False])
+        return out
+
+    @classmethod
+    def add(cls, name: str, index: Index) -> None:
+        module = cls.load(name)
+        if module is None:
+            return
+        count = 0
+        for attr in module.exported():
+            found = module.definition(attr)
+            path = f"{name}.{attr}"
+            if path in index.names or path in index.aliases:
+                continue
+            home = f"{found[0]}.{attr}" if found else path
+            if home != path and home in index.names:
+                index.aliases[path] = home  # the submodule was read first
+                continue
+            node = found[1] if found else None
+            if isinstance(node, ast.ClassDef):
+                init = next(
+                    (
+                        n
+                        for n in node.body
+                        if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+                    ),
+                    None,
+                )
+                entry: dict[str, object] = {"k": "class", "r": "other"}
+                if init is not None:
+                    entry["p"] = cls.params(init, drop_first=True)
+                index.names[path] = entry
+                for member in node.body:
+                    if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                        not member.name.startswith("_")
+                    ):
+                        index.names.setdefault(
+                            f"{path}.{member.name}",
+                            {"k": "method", "p": cls.params(member, drop_first=True)},
+                        )
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                index.names[path] = {"k": "function", "p": cls.params(node, drop_first=False)}
+            else:
+                index.names[path] = {"k": "attribute"}
+            if home != path and public_path(home):
+                index.aliases[home] = path
+            count += 1
+        if count:
+            index.static[name] = count
+            index.stars[name] = sorted(module.exported())
+
+
+# ---------------------------------------------------------------------------------------------
 # Output
 
 
@@ -980,8 +1181,10 @@ def render(index: Index) -> str:
         "torch_build": torch.__version__,
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
         "primary_namespaces": sorted(set(PRIMARY_NAMESPACES) | set(PRIMARY_PARENTS)),
+        "primary_parents": sorted(PRIMARY_PARENTS),
         "owner_roots": index.owner_roots,
         "failed": index.failed,
+        "static": index.static,
         "counts": {
             "names": len(index.names),
             "aliases": len(index.aliases),
@@ -1051,6 +1254,7 @@ def print_stats(index: Index) -> None:
     for namespace in sorted(set(PRIMARY_NAMESPACES) & set(index.modules)):
         print(f"  {namespace}: {canonical[namespace]} canonical, {spelled[namespace]} spellings")
     print("failed:", index.failed)
+    print("read statically:", index.static)
 
 
 if __name__ == "__main__":

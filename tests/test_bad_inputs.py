@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import os
-import pathlib
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from apiscan.extract import FileTask
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import ApiFinding, ErrorFinding, ScanResult
 from apiscan.report import get_reporter
+from apiscan.report.markdown import cell as markdown_cell
 from apiscan.report.schema import validate_json
 
 BAD_INPUTS = Path(__file__).resolve().parents[1] / "fixtures" / "bad_inputs"
@@ -36,7 +36,6 @@ README_ERRORS: set[tuple[str, int, str, str]] = {
     ("latin1.py", 4, "E002", "offset 106"),
     ("nullbytes.py", 4, "E004", "null bytes"),
     ("tabs_mixed.py", 7, "E003", "tabs and spaces"),
-    ("empty.py", 1, "E010", "empty file"),
 }
 
 #: (path, line or None when the README gives none, api) the README promises.
@@ -58,6 +57,7 @@ NORMAL_FILES = (
     "bom_utf8.py",
     "cookie_latin1.py",
     "crlf.py",
+    "empty.py",
     "nested/deep.py",
     "ok_module.py",
 )
@@ -101,7 +101,7 @@ def test_discovery_of_the_fixture(bad_result: ScanResult) -> None:
     assert "notes.txt" not in paths
     assert paths == {*NORMAL_FILES, *(p for p, _, _, _ in README_ERRORS)}
     (empty,) = [s for s in bad_result.files if s.path == "empty.py"]
-    assert (empty.lines, empty.api_uses, empty.errors) == (0, 0, 1)
+    assert (empty.lines, empty.api_uses, empty.errors) == (0, 0, 0)
     assert not [f for f in bad_result.findings if f.path == "notes.txt"]
 
 
@@ -189,14 +189,14 @@ def _unreadable(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[Expected]:
     """chmod means nothing to root, so the read itself is made to fail for this one path."""
     locked = root / "locked.py"
     locked.write_text(OK_SRC)
-    real = pathlib.Path.read_bytes
+    real = apiscan.pipeline.read_source_file
 
-    def read_bytes(self: pathlib.Path) -> bytes:
-        if self.name == "locked.py":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    def read_source_file(path: str) -> bytes:
+        if path.endswith("locked.py"):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
 
-    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(apiscan.pipeline, "read_source_file", read_source_file)
     return [Expected("locked.py", "E001", "Permission denied")]
 
 
@@ -283,9 +283,10 @@ def _check_reports(result: ScanResult, errors: tuple[ErrorFinding, ...]) -> None
 
     for fmt in ("text", "markdown"):
         lines = get_reporter(fmt).render(result).splitlines()
+        shown = markdown_cell if fmt == "markdown" else str  # Markdown escapes [ ] < > * ...
         for e in errors:
-            head = " ".join(e.message.split()[:3])
-            assert any(e.path in ln and e.code in ln and head in ln for ln in lines), (fmt, e)
+            head, path = shown(" ".join(e.message.split()[:3])), shown(e.path)
+            assert any(path in ln and e.code in ln and head in ln for ln in lines), (fmt, e)
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -348,9 +349,11 @@ def test_python2_hint_survives_page_breaks(tmp_path: Path, separator: str) -> No
     assert "looks like Python 2 code" in err.message
 
 
-def test_empty_init_is_normal_but_an_empty_module_is_reported(tmp_path: Path) -> None:
-    write_repo(tmp_path, {"pkg/__init__.py": "", "pkg/placeholder.py": "\n\n", "ok.py": OK_SRC})
+def test_empty_modules_are_analysed_not_errors(tmp_path: Path) -> None:
+    """An empty module was analysed; it just holds nothing (E010 is retired)."""
+    files = {"pkg/__init__.py": "", "pkg/placeholder.py": "\n\n", "empty.py": "", "ok.py": OK_SRC}
+    write_repo(tmp_path, files)
     result = scan_repo(tmp_path)
-    errors = [(f.path, f.code) for f in result.error_findings]
-    assert errors == [("pkg/placeholder.py", "E010")]
+    assert result.error_findings == ()
+    assert [s.path for s in result.files] == sorted(files)
     assert {f.path for f in result.api_findings} == {"ok.py"}

@@ -163,7 +163,7 @@ def test_known_versions_are_listed_in_the_ms_version_error(
 
 
 # ---------------------------------------------------------------------------------- formats
-@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown"])
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown", "sarif"])
 def test_output_file_per_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
@@ -181,7 +181,7 @@ def test_output_file_per_format(
 
 
 def test_every_registered_format_is_tested() -> None:
-    assert set(formats()) == {"text", "json", "csv", "markdown"}
+    assert set(formats()) == {"text", "json", "csv", "markdown", "sarif"}
 
 
 def test_output_file_in_a_real_process(tmp_path: Path) -> None:
@@ -281,3 +281,32 @@ def test_exclude_skips_files(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     doc = json.loads(out)
     assert {f["path"] for f in doc["files"]} == {"keep.py", "pkg/keep_too.py"}
     assert {f["path"] for f in doc["findings"]} == {"keep.py", "pkg/keep_too.py"}
+
+
+def test_target_platform_counts_a_target_it_lacks_as_a_gap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """mindspore.mint.clone documents Ascend only (r2.6.0 maps torch.clone to it, and no
+    older table maps torch.clone)."""
+    root = write_repo(tmp_path / "repo", {"m.py": "import torch\n\ny = torch.clone(x)\n"})
+    docs = {}
+    for target in (None, "Ascend", "CPU"):
+        extra = ["--target", target] if target else []
+        code, out, _ = _cli(capsys, str(root), "-f", "json", "--no-cache", *extra)
+        assert code == 0
+        docs[target] = json.loads(out)
+        validate_json(docs[target])
+    (clone,) = [f for f in docs[None]["findings"] if f["kind"] == "api"]
+    assert (clone["status"], clone["backends"], clone["backend_gap"]) == (
+        "consistent",
+        ["Ascend"],
+        False,
+    )
+    (ascend,) = [f for f in docs["Ascend"]["findings"] if f["kind"] == "api"]
+    assert (ascend["status"], ascend["backend_gap"]) == ("consistent", False)
+    (cpu,) = [f for f in docs["CPU"]["findings"] if f["kind"] == "api"]
+    assert (cpu["status"], cpu["backend_gap"]) == ("different", True)
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(root), "--target", "TPU"])
+    assert exit_info.value.code == 2
+    assert "--target" in capsys.readouterr().err

@@ -190,7 +190,8 @@ def test_a_fifo_named_py_does_not_hang_the_scan(tmp_path: Path) -> None:
     outcome: list[ScanResult] = []
     worker = threading.Thread(target=lambda: outcome.append(scan_repo(tmp_path)), daemon=True)
     worker.start()
-    worker.join(timeout=3)
+    # A liveness guard, not a speed limit: only a scan stuck on the FIFO takes this long.
+    worker.join(timeout=120)
     blocked = worker.is_alive()
     if blocked:
         # Unblock the reader (opening the write end ends its wait, closing gives it EOF).

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from sarif_schema import validate_sarif
 
 from apiscan.report.schema import validate_json
 
@@ -25,8 +26,9 @@ _spec.loader.exec_module(update_golden)
 def test_golden(fixture: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     rendered = update_golden.render_all(fixture)
-    assert set(rendered) == {".txt", ".json", ".csv", ".md"}
+    assert set(rendered) == {".txt", ".json", ".csv", ".md", ".sarif"}
     for suffix, text in rendered.items():
         golden = (update_golden.GOLDEN_DIR / fixture / f"report{suffix}").read_text("utf-8")
         assert text == golden, f"{fixture} report{suffix} differs from its golden file"
     validate_json(json.loads(rendered[".json"]))
+    validate_sarif(json.loads(rendered[".sarif"]))

@@ -16,9 +16,21 @@ from typing import TYPE_CHECKING
 from apiscan import __version__
 
 if TYPE_CHECKING:
+    from apiscan.config import Settings
     from apiscan.model import ScanResult
 
-SUBCOMMANDS = ("scan", "mapping", "rules", "explain", "review", "verify", "stub")
+SUBCOMMANDS = (
+    "scan",
+    "mapping",
+    "rules",
+    "explain",
+    "review",
+    "verify",
+    "stub",
+    "config",
+    "check",
+    "lsp",
+)
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}
 
@@ -31,12 +43,23 @@ def _scan_parser() -> argparse.ArgumentParser:
         description="Scan a PyTorch repository and report how its PyTorch API uses map to "
         "MindSpore.",
         epilog="Other commands: 'apiscan mapping' lists the mapping tables; 'apiscan rules' "
-        "lists the dynamic-shape rules and 'apiscan explain DS101' explains one. "
+        "lists the dynamic-shape rules and 'apiscan explain DS101' explains one; "
+        "'apiscan check --stdin-filename PATH -' checks one buffer in its project; "
+        "'apiscan lsp' is the language server for editors. "
         "Exit codes: 0 done, 1 findings at or above --fail-on, 2 usage error.",
     )
-    p.add_argument("path", help="repository directory or Python file to scan")
     p.add_argument(
-        "-f", "--format", default="text", help="report format: text (default), json, csv, markdown"
+        "path",
+        nargs="+",
+        help="repository directory or Python file to scan; several paths (files or"
+        " directories, as a pre-commit hook passes them) are scanned as one, relative to"
+        " their common directory",
+    )
+    p.add_argument(
+        "-f",
+        "--format",
+        default="text",
+        help="report format: text (default), json, csv, markdown, sarif",
     )
     p.add_argument("-o", "--output", help="write the report to this file instead of stdout")
     p.add_argument(
@@ -49,9 +72,10 @@ def _scan_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--exclude",
         action="append",
-        default=[],
+        default=None,
         metavar="GLOB",
-        help="skip paths matching GLOB (relative to PATH; repeatable)",
+        help="skip paths matching GLOB (relative to PATH; repeatable; replaces the"
+        " configuration's exclude, not its extend-exclude)",
     )
     p.add_argument(
         "--fail-on",
@@ -71,10 +95,15 @@ def _scan_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-file-size",
         type=int,
-        default=1_000_000,
+        default=None,
         metavar="BYTES",
         help="skip (and report) files larger than this: LibCST needs ~10 s per MB "
         "(default 1000000)",
+    )
+    p.add_argument(
+        "--no-ignore",
+        action="store_true",
+        help="also scan what .gitignore / .ignore files ignore",
     )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument(
@@ -92,14 +121,21 @@ def _scan_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--verify-device",
         choices=("CPU", "GPU", "Ascend"),
-        default="CPU",
+        default=None,
         help="whose cached micro-test results (apiscan verify) the report shows (default CPU)",
     )
     p.add_argument(
         "--verify-dtype",
         choices=("float32", "float16"),
-        default="float32",
+        default=None,
         help="the dtype of those results (default float32)",
+    )
+    p.add_argument(
+        "--target",
+        choices=("Ascend", "GPU", "CPU"),
+        default=None,
+        help="the platform you migrate to: a MindSpore API not documented for it "
+        "(its 'Supported Platforms') counts as a gap",
     )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
@@ -110,8 +146,27 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def _settings(path: str | None, args: argparse.Namespace) -> Settings:
+    """Defaults < the configuration file governing ``path`` < the command line."""
+    from apiscan.config import resolve
+
+    return resolve(
+        path,
+        {
+            "exclude": getattr(args, "exclude", None),
+            "ms-version": getattr(args, "ms_version", None),
+            "fail-on": getattr(args, "fail_on", None),
+            "max-file-size": getattr(args, "max_file_size", None),
+            "verify-device": getattr(args, "verify_device", None),
+            "verify-dtype": getattr(args, "verify_dtype", None),
+            "respect-ignore-files": False if getattr(args, "no_ignore", False) else None,
+        },
+    )
+
+
 def run_scan(argv: list[str]) -> int:
     args = _scan_parser().parse_args(argv)
+    from apiscan.config import ConfigError
     from apiscan.discovery import DiscoveryError
     from apiscan.mapping.store import UnknownVersionError
     from apiscan.pipeline import ScanOptions, scan
@@ -126,40 +181,54 @@ def run_scan(argv: list[str]) -> int:
         )
     if args.jobs is not None and args.jobs < 1:
         return _usage_error("--jobs must be at least 1")
-    if not os.path.lexists(args.path):
-        return _usage_error(f"path does not exist: {args.path}")
+    for path in args.path:
+        if not os.path.lexists(path):
+            return _usage_error(f"path does not exist: {path}")
+    if args.max_file_size is not None and args.max_file_size < 1:
+        return _usage_error("--max-file-size must be at least 1")
+    paths = list(dict.fromkeys(args.path))
+    if len(paths) == 1:
+        path = paths[0]
+        base = Path(path) if Path(path).is_dir() else Path(path).parent
+    else:
+        dirs = [
+            str(Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent) for p in paths
+        ]
+        base = Path(os.path.commonpath(dirs))
+        path = str(base)
+    try:
+        settings = _settings(str(base) if len(paths) > 1 else path, args)
+    except ConfigError as exc:
+        return _usage_error(str(exc))
     from apiscan.cache import default_cache_dir
 
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir())
     options = ScanOptions(
-        path=args.path,
-        ms_version=args.ms_version,
-        excludes=tuple(args.exclude),
+        path=path,
+        paths=tuple(paths) if len(paths) > 1 else (),
+        ms_version=settings["ms-version"],
+        excludes=settings.excludes(base),
         jobs=args.jobs,
         cache_dir=cache_dir,
-        max_file_size=args.max_file_size,
+        max_file_size=settings["max-file-size"],
         dynamic_shape=not args.no_dynamic_shape,
         progress=not args.no_progress and sys.stderr.isatty(),
         warmup=prepare_hook(reporter),
-        verify_device=args.verify_device,
-        verify_dtype=args.verify_dtype,
+        verify_device=settings["verify-device"],
+        verify_dtype=settings["verify-dtype"],
+        ignores=settings.ignores(base),
+        respect_ignore=settings["respect-ignore-files"],
+        target_platform=args.target,
     )
     try:
         result = scan(options)
     except (DiscoveryError, UnknownVersionError) as exc:
         return _usage_error(str(exc))
-    text = reporter.render(result)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _usage_error(f"cannot write {args.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
+    write_output(reporter.render(result), args.output)
     if args.stubs and not _write_stubs(result, Path(args.stubs)):
         return 2
-    if args.fail_on:
-        bad = FAIL_ON[args.fail_on]
+    if settings["fail-on"]:
+        bad = FAIL_ON[settings["fail-on"]]
         if any(f.status in bad for f in result.api_findings):
             return 1
     return 0
@@ -284,23 +353,85 @@ def run_mapping(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="apiscan mapping", description="List the PyTorch→MindSpore mapping tables."
     )
-    p.parse_args(argv)
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    args = p.parse_args(argv)
     from apiscan.mapping.store import DEFAULT_VERSION, KNOWN_VERSIONS, load_table
 
+    records = []
     for v in KNOWN_VERSIONS:
         only = load_table(v, merge=False)
         merged = load_table(v)
         src = only.sources[0] if only.sources else {}
-        mark = " (default)" if v == DEFAULT_VERSION else ""
-        print(
-            f"{v}{mark}: {len(only)} APIs in its own table, {len(merged)} with older tables "
-            f"filling in; docs {src.get('branch', '?')} @ {str(src.get('commit', '?'))[:12]}"
+        records.append(
+            {
+                "version": v,
+                "default": v == DEFAULT_VERSION,
+                "apis": len(only),
+                "apis_merged": len(merged),
+                "branch": str(src.get("branch", "?")),
+                "commit": str(src.get("commit", "?")),
+            }
         )
+    if args.format == "json":
+        import json
+
+        return write_output(json.dumps(records, indent=2) + "\n", args.output)
+    lines = [
+        f"{r['version']}{' (default)' if r['default'] else ''}: {r['apis']} APIs in its own"
+        f" table, {r['apis_merged']} with older tables filling in; docs {r['branch']} @"
+        f" {r['commit'][:12]}\n"
+        for r in records
+    ]
+    return write_output("".join(lines), args.output)
+
+
+def run_config(argv: list[str]) -> int:
+    """``apiscan config [PATH]``: the effective settings for PATH and where each came from."""
+    p = argparse.ArgumentParser(
+        prog="apiscan config",
+        description="Show the settings a scan of PATH would use: defaults, the configuration "
+        "file found by walking up from PATH ([tool.apiscan] in pyproject.toml, or "
+        "apiscan.toml), and where each value came from.",
+    )
+    p.add_argument("path", nargs="?", default=".", help="the path a scan would start from")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
+    args = p.parse_args(argv)
+    from apiscan.config import ConfigError, render_settings
+
+    if not os.path.lexists(args.path):
+        return _usage_error(f"path does not exist: {args.path}")
+    try:
+        settings = _settings(args.path, argparse.Namespace())
+    except ConfigError as exc:
+        return _usage_error(str(exc))
+    return write_output(render_settings(settings, args.format), args.output)
+
+
+def write_output(text: str, output: str | None) -> int:
+    """The report to ``output`` (or stdout), whole or not at all (a temporary file renamed
+    into place): 0; a write that fails raises :class:`apiscan.lifetime.OutputError`, which
+    :func:`main` reports as one line with exit 2."""
+    from apiscan.lifetime import write_output as write_whole
+
+    write_whole(text, output or None)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
+    that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
+    from apiscan.lifetime import run_guarded
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
+    return run_guarded(name, lambda: _dispatch(argv))
+
+
+def _dispatch(argv: list[str]) -> int:
+    if argv and argv[0] == "config":
+        return run_config(argv[1:])
     if argv and argv[0] == "mapping":
         return run_mapping(argv[1:])
     if argv and argv[0] == "verify":
@@ -311,6 +442,14 @@ def main(argv: list[str] | None = None) -> int:
         from apiscan.cli.stub import run_stub
 
         return run_stub(argv[1:])
+    if argv and argv[0] == "check":
+        from apiscan.cli.check import run_check
+
+        return run_check(argv[1:])
+    if argv and argv[0] == "lsp":
+        from apiscan.lsp import run_lsp
+
+        return run_lsp(argv[1:])
     if argv and argv[0] == "review":
         from apiscan.cli.review import run_review
 
@@ -321,12 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         return (rules.run_rules if argv[0] == "rules" else rules.run_explain)(argv[1:])
     if argv and argv[0] == "scan":
         argv = argv[1:]
-    try:
-        return run_scan(argv)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    return run_scan(argv)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from apiscan import __version__
 from apiscan.review import RENDERERS
@@ -65,12 +64,7 @@ def run_review(argv: list[str]) -> int:
         review = build_review(args.path, ms_version=args.ms_version)
     except (DiscoveryError, UnknownVersionError) as exc:
         return _error(str(exc))
-    text = render(review)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _error(f"cannot write {args.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
+    from apiscan.lifetime import write_output
+
+    write_output(render(review), args.output)
     return 0

@@ -57,13 +57,16 @@ def run_rules(argv: list[str]) -> int:
         epilog="'apiscan explain ID' prints one rule in full.",
     )
     p.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
     args = p.parse_args(argv)
+    from apiscan.cli.main import write_output
     from apiscan.rules.registry import all_rules
 
     rules = all_rules()
     if args.format == "json":
-        sys.stdout.write(json.dumps([rule_record(r) for r in rules], indent=2) + "\n")
-        return 0
+        return write_output(
+            json.dumps([rule_record(r) for r in rules], indent=2) + "\n", args.output
+        )
     from tabulate import tabulate
 
     rows = [[r.id, r.name, *(r.severity(scope) for scope in SCOPES), short_apis(r)] for r in rules]
@@ -71,8 +74,7 @@ def run_rules(argv: list[str]) -> int:
     # Wrap the APIs so the table fits a wide terminal; JSON has them in full.
     widths = [None] * (len(headers) - 1) + [API_COLUMN_WIDTH]
     table = tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=widths)
-    sys.stdout.write(table + "\n")
-    return 0
+    return write_output(table + "\n", args.output)
 
 
 def find_rule(text: str) -> type[Rule]:
@@ -113,11 +115,21 @@ def run_explain(argv: list[str]) -> int:
         description="Explain one rule: why it matters, the rewrite, and examples.",
     )
     p.add_argument("rule", help="rule id (DS101) or name (unique)")
+    p.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format")
+    p.add_argument("-o", "--output", help="write to this file instead of stdout")
     args = p.parse_args(argv)
+    from apiscan.cli.main import write_output
+
     try:
         rule = find_rule(args.rule)
     except KeyError as exc:
         print(f"apiscan explain: error: {exc.args[0]}", file=sys.stderr)
         return 2
-    sys.stdout.write(explain_text(rule))
-    return 0
+    if args.format == "json":
+        record = rule_record(rule) | {
+            "sections": rule.sections(),
+            "valid_examples": list(rule.valid_examples()),
+            "invalid_examples": list(rule.invalid_examples()),
+        }
+        return write_output(json.dumps(record, indent=2) + "\n", args.output)
+    return write_output(explain_text(rule), args.output)

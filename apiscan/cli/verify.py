@@ -1,12 +1,14 @@
 """``apiscan verify``: run the numeric micro-tests of the substitution catalogue.
 
 Exit codes as for the scan: 0 every selected case passed or was skipped, 1 some failed or
-errored, 2 usage error (one clear line on stderr).
+errored, 2 usage error (one clear line on stderr) — including torch or mindspore missing when a
+selected case has no cached result: that is checked in this process, before any child starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections import Counter
@@ -18,6 +20,9 @@ from apiscan.verify.runner import DEFAULT_TIMEOUT, Runner, default_cache
 
 FORMATS = ("text", "json", "markdown")
 DEVICES = ("CPU", "GPU", "Ascend")
+#: What the micro-tests import in their child process.
+FRAMEWORKS = ("torch", "mindspore")
+INSTALL_HINT = "pip install 'apiscan[verify]'"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,9 +33,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("apis", nargs="*", metavar="API", help="PyTorch API names, e.g. torch.sum")
     p.add_argument("--all", action="store_true", help="run every case in the catalogue")
-    p.add_argument("--device", choices=DEVICES, default="CPU")
-    p.add_argument("--dtype", choices=sorted(DEFAULT_THRESHOLDS), default="float32")
+    p.add_argument(
+        "--device",
+        choices=DEVICES,
+        default=None,
+        help="default: verify-device of the configuration, else CPU",
+    )
+    p.add_argument(
+        "--dtype",
+        choices=sorted(DEFAULT_THRESHOLDS),
+        default=None,
+        help="default: verify-dtype of the configuration, else float32",
+    )
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
+    p.add_argument("-o", "--output", help="write the results to this file instead of stdout")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     return p
@@ -58,11 +75,60 @@ def run_verify(argv: Sequence[str]) -> int:
     except ValueError as exc:
         print(f"apiscan verify: {exc}", file=sys.stderr)
         return 2
+    from apiscan.config import ConfigError, resolve
+
+    try:
+        settings = resolve(None, {"verify-device": args.device, "verify-dtype": args.dtype})
+    except ConfigError as exc:
+        print(f"apiscan verify: error: {exc}", file=sys.stderr)
+        return 2
+    device, dtype = settings["verify-device"], settings["verify-dtype"]
     cache: ResultCache | None = None if args.no_cache else default_cache()
-    with Runner(args.device, args.dtype, args.timeout, cache) as runner:
-        results = runner.run(cases)
-    sys.stdout.write(render(results, args.format))
+    to_run = [c for c in cases if cache is None or cache.get(c, device, dtype) is None]
+    missing = missing_frameworks() if to_run else []
+    if missing:
+        print(
+            f"apiscan verify: error: {' and '.join(missing)} not installed in this Python"
+            f" ({sys.executable}); install the micro-test dependencies: {INSTALL_HINT}",
+            file=sys.stderr,
+        )
+        return 2
+    show_progress = not args.no_progress and sys.stderr.isatty() and bool(to_run)
+    with Runner(device, dtype, args.timeout, cache) as runner:
+        results = _run(runner, cases, show_progress)
+    from apiscan.cli.main import write_output
+
+    written = write_output(render(results, args.format), args.output)
+    if written:
+        return written
     return 1 if any(r.status in ("fail", "error") for r in results) else 0
+
+
+def missing_frameworks() -> list[str]:
+    """The frameworks the child would fail to import (found without importing them)."""
+    return [name for name in FRAMEWORKS if importlib.util.find_spec(name) is None]
+
+
+def _run(runner: Runner, cases: Sequence[Case], show_progress: bool) -> list[CaseResult]:
+    """Every case's result; a progress bar on a terminal (cases take seconds each)."""
+    if not show_progress:
+        return runner.run(cases)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    results: list[CaseResult] = []
+    with Progress(
+        "verifying",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        "{task.description}",
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=len(cases))
+        for case, result in zip(cases, runner.iter_results(cases), strict=True):
+            results.append(result)
+            bar.update(task, advance=1, description=f"{case.case_id}: {result.status}")
+    return results
 
 
 def render(results: Sequence[CaseResult], fmt: str) -> str:

@@ -11,8 +11,8 @@ import ast
 import hashlib
 import sys
 import traceback
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import (
@@ -26,6 +26,7 @@ from apiscan.extract.records import (
     ShapeHit,
 )
 from apiscan.model import ApiUse, FileError
+from apiscan.notebook import is_notebook, notebook_source
 from apiscan.program.values import Fact
 from apiscan.source import DecodedSource, decode_source
 
@@ -59,6 +60,11 @@ def analyse(
     task: FileTask, local_roots: frozenset[str], max_file_size: int = 1_000_000
 ) -> FileAnalysis:
     """Analyse one file; never raises."""
+    result = _analyse(task, local_roots, max_file_size)
+    return replace(result, env=task.env) if task.env else result
+
+
+def _analyse(task: FileTask, local_roots: frozenset[str], max_file_size: int) -> FileAnalysis:
     sha = hashlib.sha256(task.data).hexdigest()
     base = FileAnalysis(task.relpath, task.modules, sha, 0)
     if len(task.data) > max_file_size:
@@ -70,18 +76,21 @@ def analyse(
                 " MB limit (--max-file-size); skipped",
             ),
         )
-    if not task.data.strip() and not task.is_package:
-        return _with_error(
-            base,
-            FileError(
-                "E010", "empty file: nothing to analyse (a placeholder? delete it or --exclude it)"
-            ),
-        )
-    decoded = decode_source(task.data)
+    # An empty module is analysed like any other: it simply holds nothing.
+    cells: tuple[tuple[int, int], ...] = ()
+    if is_notebook(task.relpath):
+        notebook = notebook_source(task.data)
+        if isinstance(notebook, FileError):
+            return _with_error(base, notebook)
+        decoded: DecodedSource | FileError = DecodedSource(notebook.text, "utf-8")
+        cells = notebook.lines
+    else:
+        decoded = decode_source(task.data)
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
     try:
-        return _analyse_text(task, decoded, sha, local_roots)
+        analysis = _analyse_text(task, decoded, sha, local_roots)
+        return replace(analysis, cells=cells) if cells else analysis
     except RecursionError:
         return _with_error(
             base, FileError("E008", "too deeply nested to analyse (recursion limit reached)")
@@ -171,7 +180,15 @@ def _analyse_text(
         if e.param is not None and not e.pending_cls:
             param_uses.append((span, e.api, e.param[0], e.param[1]))
         use = ApiUse(
-            e.api, span, e.usage, e.confidence, e.function, e.positional, e.keywords, e.star_args
+            e.api,
+            span,
+            e.usage,
+            e.confidence,
+            e.function,
+            e.positional,
+            e.keywords,
+            e.star_args,
+            e.api if e.canonical is None else e.canonical,
         )
         if e.pending_cls:
             pending.append(
@@ -195,12 +212,9 @@ def _analyse_text(
             uses.append(use)
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
-    hits = sorted(
-        {
-            ShapeHit(h.rule, span, h.function, h.api, h.detail)
-            for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
-        },
-        key=lambda h: (h.span, h.rule),
+    hits = _one_per_line(
+        ShapeHit(h.rule, span, h.function, h.api, h.detail)
+        for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
     )
     calls = sorted(
         {
@@ -344,6 +358,15 @@ def _program_records(
         )
     sites.sort(key=lambda c: (c.line, c.caller, c.callee, repr(c)))
     return tuple(sorted(summaries, key=lambda s: s.qualname)), tuple(sites)
+
+
+def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:
+    """One hit per (line, rule), the leftmost: ``return a.item(), b.item()`` or
+    ``x[m] = y[m] * z[m]`` is one place to change, not several findings."""
+    first: dict[tuple[int, str], ShapeHit] = {}
+    for h in sorted(hits, key=lambda h: (h.span, h.rule, h.function, h.api, h.detail)):
+        first.setdefault((h.span.line, h.rule), h)
+    return sorted(first.values(), key=lambda h: (h.span, h.rule))
 
 
 def _located(ext: Extractor, start: Ref, end: Ref, function: str) -> Emit:

@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.records import RETURNS, ClassFact
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -37,11 +37,12 @@ from apiscan.extract.shapes import (
     ShapeTracker,
     is_dyn_number,
     is_dyn_tensor,
+    is_variable,
     merge_numbers,
 )
 from apiscan.program import values as pv
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
-from apiscan.resolve.torch_api import TorchApi
+from apiscan.resolve.torch_api import TorchApi, is_torch_name
 from apiscan.resolve.values import (
     ARG_TENSOR,
     ARRAY,
@@ -114,10 +115,23 @@ BOOL_METHODS = frozenset(
     }
 )
 BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
-#: Keyword arguments through which functions join the data pipeline.
-DATA_ROLES = frozenset(
-    {"collate_fn", "worker_init_fn", "transform", "transforms", "target_transform"}
+#: Torch reductions whose result is a ``(values, indices)`` named tuple: always, or only when
+#: given a dimension (``x.max()`` is a tensor, ``x.max(dim=1)`` a named tuple, ``x.max(y)`` the
+#: elementwise maximum). ``.values``/``.indices`` of those are fields, not the sparse-tensor
+#: methods ``Tensor.values``/``Tensor.indices``.
+NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
+NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
+NAMED_FIELDS = ("values", "indices")
+#: Methods of Python's own containers and strings: ``cfg.get(...)``, ``parts.append(...)``
+#: on an unknown receiver are these far more often than a repo class's method.
+BUILTIN_METHODS = frozenset(
+    name
+    for t in (dict, list, str, set, bytes, tuple, int, float)
+    for name in dir(t)
+    if not name.startswith("_")
 )
+#: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
+DATALOADER = "torch.utils.data.DataLoader"
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -140,6 +154,7 @@ class Emit:
     pending_attr: str = ""
     #: (function, parameter) the receiver came from, for a probable owner the solver may prove
     param: tuple[str, str] | None = None
+    canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
 
 
 @dataclass(slots=True)
@@ -186,7 +201,7 @@ class Extractor:
         self.owners = owners
         self.module_name = module_name
         self.package = module_name if is_package else module_name.rpartition(".")[0]
-        self.local_roots = local_roots - {"torch"}
+        self.local_roots = local_roots - {"torch", "torchvision", "torchaudio", "torchtext"}
         self.reexports = reexports
         #: facts from the whole-program solver: "p:<function>:<param>", "r:<callee>",
         #: "a:<class>:<attr>" (see apiscan.program.solver)
@@ -228,6 +243,11 @@ class Extractor:
         self.classes: dict[str, ClassInfo] = {}
         self.func_stack: list[str] = []
         self.local_refs: set[str] = set()
+        #: Whether anything in the file says it handles PyTorch objects: an import of torch
+        #: (or torchvision...), or of a repository name that is a torch object or returns a
+        #: tensor. Without it a receiver of unknown type is never guessed to be a tensor or
+        #: a module (numpy code, plain Python helpers).
+        self.says_torch = False
         self._expr: dict[type[cst.CSTNode], Callable[[Any], Val]] = {
             cst.Name: self._name,
             cst.Attribute: self._attribute,
@@ -338,7 +358,7 @@ class Extractor:
 
     @staticmethod
     def _is_torch(q: str) -> bool:
-        return q == "torch" or q.startswith("torch.")
+        return is_torch_name(q)
 
     def _is_local(self, q: str) -> bool:
         return q.partition(".")[0] in self.local_roots
@@ -367,10 +387,10 @@ class Extractor:
         return v
 
     def _returned(self, key: str, local: Val | None) -> Val:
-        """What a call of repo function ``key`` returns: what this walk found, else (or when
-        only the solver knows it may be data-dependent) the solver's return fact."""
+        """What a call of repo function ``key`` returns: what this walk found (a function of
+        this file walked before the call, with the same facts), else the solver's fact."""
         f = self.env.get("r:" + key)
-        if f is None or (local is not None and local[0] != "unknown" and not pv.is_dynamic(f)):
+        if f is None or (local is not None and local[0] != "unknown"):
             return local if local is not None else UNKNOWN
         name = key.rpartition(".")[2]
 
@@ -434,6 +454,7 @@ class Extractor:
         args: _Args | None = None,
         pending: tuple[str, str] = ("", ""),
         param: tuple[str, str] | None = None,
+        canonical: str | None = None,
     ) -> None:
         if self.silent:
             return
@@ -448,6 +469,7 @@ class Extractor:
             pending_cls=pending[0],
             pending_attr=pending[1],
             param=param,
+            canonical=canonical,
         )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
@@ -509,16 +531,21 @@ class Extractor:
     def _emit_qual(
         self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str, args: _Args | None = None
     ) -> str | None:
-        """Report a use of dotted name ``q`` if it is a torch API; return its public name."""
+        """Report a use of dotted name ``q`` if it is a torch API; return its canonical name.
+
+        The finding names ``q`` as written when it is a public spelling (see
+        ``TorchApi.as_written``). Module attributes that are not APIs (``torch.__version__``
+        and whatever is read from it) are no findings."""
         if not self._is_torch(q):
             return None
         canon = self.api.canonical(q)
         if canon is not None and self.api.is_module(canon):
             return None
-        if canon is None and q == "torch":
+        if canon is None and ("." not in q or _through_dunder(q)):
             return None
         name = canon or q
-        self.emit(name, usage, "certain", (start, "s"), (end, "e"), args)
+        written = self.api.as_written(q) or q
+        self.emit(written, usage, "certain", (start, "s"), (end, "e"), args, canonical=canon or "")
         return name
 
     def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
@@ -579,6 +606,10 @@ class Extractor:
         if kind == "qual":
             return self._extend(recv[1], attr), False
         if kind == "tensor":
+            if attr in NAMED_FIELDS and not call:
+                # `.values` read, not called: the field of a (values, indices) named tuple the
+                # receiver really is (the sparse Tensor.values/indices are methods).
+                return (recv if attr == "values" else TENSOR), True
             api = self.api.member("torch.Tensor", attr)
             if api is None:
                 return UNKNOWN, True
@@ -608,6 +639,18 @@ class Extractor:
             self.local_refs.add(recv[1] + RETURNS)
             kind = "unknown"
         if kind == "unknown":
+            if (
+                call
+                and not attr.startswith("_")
+                and attr not in BUILTIN_METHODS
+                and self.api.member("torch.Tensor", attr) is None
+                and self.api.member("torch.nn.Module", attr) is None
+            ):
+                # a method no torch class has, on a receiver of unknown class: the call graph
+                # links it when one repo class alone defines such a method
+                self._call_fact(f"{ANY_RECEIVER}.{attr}", end)
+            if not self.says_torch:
+                return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
                 if attr in TENSOR_ONLY_ATTRS:
                     api = self.api.member("torch.Tensor", attr)
@@ -644,6 +687,9 @@ class Extractor:
             if attr in ("values", "items", "keys"):
                 return seq(UNKNOWN), True
             return NONTORCH, True
+        if kind == "tuple" and attr in NAMED_FIELDS and len(recv[1]) == 2:
+            # (values, indices) of x.max(dim=1) and friends
+            return recv[1][NAMED_FIELDS.index(attr)], True
         if kind == "dict":
             if attr in ("get", "pop", "setdefault"):
                 return UNKNOWN, True
@@ -680,7 +726,7 @@ class Extractor:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
                 self._site(f"{cls}.{attr}", end, args, True)
-            guess = self.owners.guess(attr, _hint(node.value)) if call else None
+            guess = self.owners.guess(attr, _hint(node.value)) if call and self.says_torch else None
             # api holds the name-based fallback, used if the join cannot resolve the class
             self.emit(
                 guess[0] if guess else "",
@@ -703,10 +749,22 @@ class Extractor:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
                 self._site(f"{cls}.{attr}", end, args, True)
-            return self._returned(f"{cls}.{attr}", info.returns.get(attr)) if call else UNKNOWN
+                return self._returned(f"{cls}.{attr}", info.returns.get(attr))
+            # A property (or a bound method) read without a call: what the property returns
+            # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
+            # a logger is not Tensor.log).
+            known = info.returns.get(attr, UNKNOWN)
+            if known[0] == "unknown" and self._module_kind(info) is False:
+                return NONTORCH
+            return known
         supplied = self._attr_fact(cls, attr, None)
         if supplied is not None:
             return self._call_value(supplied, args, end) if call else supplied
+        if call and not attr.startswith("__"):
+            # inherited, or defined only in subclasses (a template method): the call graph
+            # resolves it through the hierarchy after the join
+            self._call_fact(f"{cls}.{attr}", end)
+            self._site(f"{cls}.{attr}", end, args, True)
         for base in self._class_bases(info):
             if base[0] == "qual" and self._is_torch(base[1]):
                 bcls = self.api.canonical(base[1]) or base[1]
@@ -784,10 +842,12 @@ class Extractor:
             result = TENSOR  # mask.float(), mask.to(torch.long): no longer a mask
         if attr in BOOL_METHODS:
             result = BOOL_TENSOR
-        return self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+        result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+        return _named_tuple(attr, args, 0, result)
 
     def _call_role(self, keyword: str, v: Val, value: cst.BaseExpression) -> None:
-        """Functions passed as collate_fn/transform/...: edges of the data pipeline."""
+        """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
+        pipeline (the role says what of an object runs; see ``DATA_ROLES``)."""
         if keyword in DATA_ROLES:
             callee = self._callee_name(v)
             if callee:
@@ -800,7 +860,7 @@ class Extractor:
         if kind == "qual" and self._is_local(v[1]):
             return str(v[1])
         if kind == "inst" and not self._is_torch(v[1]):
-            return f"{v[1]}.__call__"
+            return str(v[1])
         return ""
 
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
@@ -848,15 +908,24 @@ class Extractor:
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
     ) -> Val:
         name = self._emit_qual(q, func, node, usage, args)
+        if name is not None and not name.startswith("torch."):
+            # torchvision.ops.nms & co.: the dynamic-shape rules written for them
+            foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+            if foreign is not None:
+                return foreign
         if name is not None:
             kind = self.api.kind(name)
+            if name == DATALOADER and args.vals:
+                first = next(a.value for a in node.args if a.keyword is None and not a.star)
+                self._call_role("dataset", args.vals[0], first)
             if kind == "class":
                 return self.owners.instance_of(name)
             if kind == "function":
                 result = self.owners.function_result(name)
                 if name.rpartition(".")[2] in BOOL_FUNCTIONS:
                     result = BOOL_TENSOR
-                return self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
         if self._is_torch(q):
             return UNKNOWN
@@ -877,6 +946,8 @@ class Extractor:
             # calls a method on it (where the answer matters).
             return inst(q) if last[:1].isupper() else ("ret", q)
         if q in PASS_THROUGH:
+            if q in ("copy.copy", "copy.deepcopy") and args.vals:
+                return args.vals[0]  # a copy of a module is a module
             return UNKNOWN
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
@@ -962,7 +1033,8 @@ class Extractor:
                 if self.owners.role(self.api.canonical(b[1]) or b[1]) == "module":
                     result = True
                     break
-            elif b[0] == "qual":
+            elif b[0] == "qual" and b[1].partition(".")[0] not in NON_TORCH_PACKAGES:
+                # an unresolved base may be a Module; one from argparse, logging... is not
                 result = None
         info.module_kind = result
         return result
@@ -991,6 +1063,8 @@ class Extractor:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if not store and self._fixed_window(node.slice, bounds):
+            self.shapes.on_window()
         if recv[0] == "tensor":
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
             if dyn is not None:
@@ -1007,6 +1081,43 @@ class Extractor:
             if info is not None:
                 return info.returns.get("__getitem__", UNKNOWN)
         return _index(recv, index, const_index, self.owners)
+
+    def _fixed_window(self, slices: Sequence[cst.SubscriptElement], bounds: Sequence[Val]) -> bool:
+        """``a[y : y + h, x : x + w]`` or ``a[:h, :w]``: at least two dimensions cut to an
+        extent neither drawn at random nor read from tensor data, the others untouched
+        (``:``, ``::-1``) or indexed. ``bounds`` holds the values of the slices' parts."""
+        it = iter(bounds)
+        windows = 0
+        for el in slices:
+            s = el.slice
+            if type(s) is not cst.Slice:
+                continue
+            parts = [next(it) for p in (s.lower, s.upper, s.step) if p is not None]
+            upper = s.upper
+            if upper is None:
+                if s.lower is not None:
+                    return False
+                continue
+            if s.lower is None:
+                extent = parts[0]
+            elif (
+                type(upper) is cst.BinaryOperation
+                and type(upper.operator) is cst.Add
+                and upper.left.deep_equals(s.lower)
+            ):
+                right = upper.right
+                if type(right) is cst.Integer:
+                    extent = NONTORCH
+                elif type(right) is cst.Name:
+                    extent = self.lookup(right.value)
+                else:
+                    return False
+            else:
+                return False
+            if extent == RAND or is_variable(extent):
+                return False
+            windows += 1
+        return windows >= 2
 
     def _binop(self, node: cst.BinaryOperation) -> Val:
         self._count(node, BINOP)
@@ -1438,6 +1549,25 @@ class Extractor:
         for name, v in self._import_bindings(node):
             self.bind(name, v)
 
+    def _note_import(self, bindings: list[tuple[str, Val]]) -> None:
+        """Set ``says_torch`` when an import binds a torch object, or a repository name known
+        to be one or to return a tensor (its file imports torch for us)."""
+        if self.says_torch:
+            return
+        for _, v in bindings:
+            if v[0] != "qual":
+                continue
+            q = str(v[1])
+            returns = self.reexports.get(q + RETURNS, "")
+            if (
+                self._is_torch(q)
+                or self._is_torch(self.reexports.get(q, ""))
+                or returns == "tensor"
+                or self._is_torch(returns.partition(":")[2])
+            ):
+                self.says_torch = True
+                return
+
     def _resolve_module(self, q: str) -> Val:
         if self._is_torch(q):
             return qual(q)
@@ -1446,6 +1576,11 @@ class Extractor:
         return qual(q)
 
     def _import_bindings(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, Val]]:
+        out = self._import_bindings_of(node)
+        self._note_import(out)
+        return out
+
+    def _import_bindings_of(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, Val]]:
         out: list[tuple[str, Val]] = []
         if isinstance(node, cst.Import):
             for alias in node.names:
@@ -1550,6 +1685,10 @@ class Extractor:
             and (self.api.canonical(v[1]) or v[1]) in TENSOR_CLASSES
         ):
             return TENSOR
+        if v[0] == "qual" and self._is_torch(v[1]) and self.api.kind(v[1]) == "class":
+            canon = self.api.canonical(v[1]) or v[1]
+            if self.owners.role(canon) != "other":
+                return self.owners.instance_of(canon)  # model: nn.Module, opt: Optimizer
         if v[0] == "builtin" and v[1] in NON_TORCH_BUILTINS | SEQ_BUILTINS:
             return NONTORCH
         return None
@@ -1652,6 +1791,7 @@ class Extractor:
             found = self.returns.pop()
             for test, body_returns, start in self.pending_branches.pop():
                 self.shapes.on_branches(test, [(a, b) for a in body_returns for b in found[start:]])
+            self.shapes.end_function(self._function())
             self.func_stack.pop()
             self.scopes.pop()
         result = _join_all(found) if found else NONTORCH
@@ -1775,7 +1915,13 @@ def _hint(node: cst.BaseExpression) -> str:
     if t is cst.Attribute:
         return node.attr.value  # type: ignore[attr-defined, no-any-return]
     if t is cst.Call:
-        return _hint(node.func)  # type: ignore[attr-defined]
+        func = _hint(node.func)  # type: ignore[attr-defined]
+        args = node.args  # type: ignore[attr-defined]
+        if func in ("copy", "deepcopy") and args:
+            return _hint(args[0].value)  # deepcopy(model).eval(): the copy is what it copies
+        return func
+    if t is cst.IfExp:
+        return _hint(node.body)  # type: ignore[attr-defined]
     return ""
 
 
@@ -1813,6 +1959,36 @@ def _dotted(node: cst.BaseExpression) -> str:
     if type(node) is cst.Attribute:
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
+
+
+def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
+    """``(values, indices)`` for the reductions that return a named tuple (see
+    NAMED_TUPLE_ALWAYS); ``first_dim`` is the index of the ``dim`` argument (1 for the
+    function form, whose first argument is the input)."""
+    if name in NAMED_TUPLE_ALWAYS:
+        pass
+    elif name in NAMED_TUPLE_WITH_DIM:
+        if "dim" not in args.keywords:
+            if args.positional <= first_dim or args.star:
+                return result
+            if args.vals[first_dim][0] in ("tensor", "unknown"):
+                return result  # x.max(y): the elementwise maximum (or cannot tell)
+    else:
+        return result
+    if result[0] == "seq":
+        result = element(result)
+    values = result if result[0] == "tensor" else TENSOR
+    # indices have the values' shape: data-dependent too after topk(k read from data)
+    return ("tuple", (values, DYN_TENSOR if values == DYN_TENSOR else TENSOR))
+
+
+def _through_dunder(q: str) -> bool:
+    """`torch.__version__`, `torch.__version__.split`: module metadata, not an API."""
+    return any(_is_dunder(part) for part in q.split(".")[1:])
+
+
+def _is_dunder(part: str) -> bool:
+    return len(part) > 4 and part.startswith("__") and part.endswith("__")
 
 
 def _nontorch(_node: cst.CSTNode) -> Val:

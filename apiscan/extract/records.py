@@ -50,6 +50,26 @@ class FunctionFact:
     line: int
 
 
+#: Callee prefix of ``obj.name(...)`` where ``obj``'s class is unknown (``?.to_heatmap``).
+ANY_RECEIVER = "?"
+#: What the DataLoader calls on a dataset object (``__getitems__`` is the batched fetch).
+DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__", "__len__")
+#: Argument roles that hand a callable or an object to the data-loading machinery, and what the
+#: machinery then calls on an object (or class) passed so. One home for the extractor, which
+#: records calls with these roles, and for the call graph and scopes, which read them.
+#: ``transform`` and friends may be plain callables or ``nn.Module`` transforms (``forward``).
+DATA_ROLES: dict[str, tuple[str, ...]] = {
+    "collate_fn": ("__call__",),
+    "worker_init_fn": ("__call__",),
+    "transform": ("__call__", "forward"),
+    "transforms": ("__call__", "forward"),
+    "target_transform": ("__call__", "forward"),
+    "dataset": DATASET_METHODS,
+    "sampler": ("__iter__", "__len__"),
+    "batch_sampler": ("__iter__", "__len__"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class CallFact:
     """An edge of the call graph, as far as one file can tell.
@@ -57,9 +77,12 @@ class CallFact:
     ``callee`` is a fully qualified name when the target is known: a repo function
     (``tinydet.loss.focal_loss``), a method of a repo class (``tinydet.head.Head.forward`` for
     ``self.head(x)`` where ``self.head = Head()``, or ``tinydet.model.Detector.decode`` for
-    ``self.decode(...)``). ``role`` says how the callee is used: ``call``, or ``collate_fn`` /
-    ``transform`` / ``dataset`` when passed as such an argument (``DataLoader(ds,
-    collate_fn=collate)``), which is how data-processing code is found.
+    ``self.decode(...)``). ``role`` says how the callee is used: ``call``, or one of
+    :data:`DATA_ROLES` (``collate_fn``, ``transform``, ``dataset``...) when passed as such an
+    argument (``DataLoader(ds, collate_fn=collate)``; the first positional argument of
+    ``DataLoader`` is its ``dataset``), which is how data-processing code is found. An object
+    passed so is named by its class (``pkg.data.Rows`` for ``dataset=Rows()``): the role says
+    which methods run.
     """
 
     caller: str  # module-relative qualname of the enclosing function, "" at module level
@@ -154,3 +177,7 @@ class FileAnalysis:
     #: "p:<function>:<parameter>" keys whose being a tensor would change a dynamic-shape
     #: finding (``x[:n]`` with ``n`` from data): a solver fact for one re-walks the file
     sensitive: tuple[str, ...] = ()
+    #: the whole-program facts this analysis was made with (its task's ``env``)
+    env: tuple[tuple[str, Fact], ...] = ()
+    #: A notebook's (cell, line in cell) for each line of its joined code; () for a module.
+    cells: tuple[tuple[int, int], ...] = ()

@@ -26,7 +26,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.resolve.values import NONTORCH, Val
+from apiscan.resolve.values import NONTORCH, TENSOR, Val
 
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
@@ -131,8 +131,6 @@ INDEX_ARGS: dict[str, tuple[int, str]] = {
     "take": (0, "index"),
     "take_along_dim": (0, "indices"),
 }
-#: Reductions to a scalar when called without a dim: their result's shape is static.
-REDUCTIONS = frozenset({"sum", "mean", "max", "min", "any", "all", "numel", "item"})
 #: Factories: no input tensor comes first.
 FACTORIES = frozenset(
     {"zeros", "ones", "empty", "full", "rand", "randn", "arange", "randint", "randperm", "linspace"}
@@ -151,6 +149,11 @@ SEGMENT_OPS = frozenset(
         "index_put",
         "index_put_",
     }
+)
+#: Reductions: their result on a dynamic tensor is taken as static (``x[keep].sum()``; with a
+#: ``dim`` the other dimensions may still vary, a precision-first approximation).
+REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "any", "all", "numel", "item", "argmax", "argmin"}
 )
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
@@ -177,8 +180,17 @@ class ShapeTracker:
     #: words for a value the whole-program solver supplied (where it came from), else ""
     explain: Callable[[Val], str] = lambda _v: ""
     hits: list[Hit] = field(default_factory=list)
+    #: id(dynamic tensor) -> (it, the one dimension known to vary)
+    _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     _synced: set[int] = field(default_factory=set)
+    #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
+    #: is where the sync happens, not the caller that uses the number as a size)
+    _sync_function: dict[int, str] = field(default_factory=dict)
     _pipeline_reported: set[str] = field(default_factory=set)
+    #: function -> its first resize to a random size, until the function ends
+    _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
+    #: functions that read a fixed-size crop after such a resize
+    _cropped: set[str] = field(default_factory=set)
 
     def hit(
         self,
@@ -187,10 +199,23 @@ class ShapeTracker:
         api: str = "",
         detail: str = "",
         start: tuple[cst.CSTNode, str] | None = None,
+        function: str | None = None,
     ) -> None:
         if not rule or self.silent():
             return
-        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), self.function(), api, detail))
+        fn = self.function() if function is None else function
+        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail))
+
+    def _varying(self, dim: int) -> Val:
+        """A dynamic tensor whose dimension ``dim`` is the one that varies (new tuple)."""
+        v: Val = ("tensor", "dyn")
+        v = (v[0], v[1])
+        self._dims[id(v)] = (v, dim)
+        return v
+
+    def varying_dim(self, v: Val) -> int | None:
+        entry = self._dims.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else None
 
     def _why(self, detail: str, vals: Sequence[Val]) -> str:
         """``detail``, and where the offending value came from when another function made it
@@ -212,7 +237,12 @@ class ShapeTracker:
         for origin in _origins(v):
             if id(origin) not in self._synced and isinstance(origin, cst.Call):
                 self._synced.add(id(origin))
-                self.hit("DS118", origin, detail=f"the value is then used as {what}")
+                self.hit(
+                    "DS118",
+                    origin,
+                    detail=f"the value is then used as {what}",
+                    function=self._sync_function.get(id(origin)),
+                )
 
     # ---------------------------------------------------------------- torch calls
     def on_torch_call(
@@ -238,8 +268,12 @@ class ShapeTracker:
         if name == "repeat_interleave":
             # torch.repeat_interleave(x, repeats) / x.repeat_interleave(repeats) /
             # torch.repeat_interleave(repeats) (the one-argument form)
-            pos = 1 if recv is None and len(args) > 1 else 0
-            reps = args[pos] if len(args) > pos else kwargs.get("repeats", NONTORCH)
+            # (``repeats=`` by keyword leaves only the input among the positional arguments)
+            if "repeats" in kwargs:
+                reps = kwargs["repeats"]
+            else:
+                pos = 1 if recv is None and len(args) > 1 else 0
+                reps = args[pos] if len(args) > pos else NONTORCH
             if reps[0] == "tensor" or is_dyn_number(reps):
                 why = self._why("repeats is a tensor: the output length is data", [reps])
                 self.hit("DS105", node, api, why)
@@ -291,18 +325,21 @@ class ShapeTracker:
                 self.hit(rule, node, api, why)
                 for a in bad:
                     self._syncs(a, what)
-                return DYN_TENSOR if result[0] == "tensor" else result
+                return _dyn_like(result) if result[0] in ("tensor", "seq") else result
             if name == "interpolate" and any(
                 a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
             ):
-                self.pipeline(node, api)
-        if (
-            recv is not None
-            and is_dyn_tensor(recv)
-            and result[0] == "tensor"
-            and name not in REDUCTIONS
-        ):
-            return DYN_TENSOR
+                self.random_resize(node, api)
+        if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
+            # the owner table hands the receiver back for tensor methods; a reduction's result
+            # is static whatever the receiver's shape, unless it reduces another dimension
+            # than the one known to vary (``x[:, mask].argmax(0)`` keeps the masked length)
+            if name not in REDUCTIONS:
+                return DYN_TENSOR
+            varying, reduced = self.varying_dim(recv), _reduced_dim(node)
+            if varying is not None and reduced is not None and reduced != varying:
+                return self._varying(varying - 1 if reduced < varying else varying)
+            return TENSOR
         if (
             recv is None
             and result[0] == "tensor"
@@ -317,6 +354,7 @@ class ShapeTracker:
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
         if source[0] == "tensor":
+            self._sync_function.setdefault(id(node), self.function())
             return dyn_number(node)
         if is_dyn_number(source):
             return source
@@ -348,7 +386,8 @@ class ShapeTracker:
                     "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__",
                     self._why("indexing with a boolean mask", [idx]),
                 )
-                return DYN_TENSOR
+                dim = _indexed_dim(node)
+                return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx):
                 self.hit(
                     "DS111",
@@ -418,7 +457,7 @@ class ShapeTracker:
         if any(w in last.lower() for w in RESIZE_WORDS) and any(
             a == RAND or _any_elem(a, lambda e: e == RAND) for a in args
         ):
-            self.pipeline(node, q)
+            self.random_resize(node, q)
         return None
 
     def pipeline(
@@ -426,13 +465,64 @@ class ShapeTracker:
         node: cst.CSTNode,
         api: str,
         detail: str = "images are resized to a randomly drawn size",
+        function: str | None = None,
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function."""
-        fn = self.function()
+        fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail)
+        self.hit("DS119", node, api, detail, function=fn)
+
+    def random_resize(self, node: cst.CSTNode, api: str) -> None:
+        """A resize to a randomly drawn size. Whether the batch shape varies is decided when
+        the function ends (:meth:`end_function`): a fixed-size crop read after it (mixup and
+        mosaic paste a randomly scaled image and cut the target size back out) keeps the
+        output's shape."""
+        self._resized.setdefault(self.function(), (node, api))
+
+    def on_window(self) -> None:
+        """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
+        with ``h``, ``w`` not drawn at random nor read from tensor data)."""
+        fn = self.function()
+        if fn in self._resized:
+            self._cropped.add(fn)
+
+    def end_function(self, fn: str) -> None:
+        """The walk leaves function ``fn``: report its random resize unless it was cropped
+        back to a fixed size afterwards."""
+        pending = self._resized.pop(fn, None)
+        cropped = fn in self._cropped
+        self._cropped.discard(fn)
+        if pending is not None and not cropped:
+            self.pipeline(pending[0], pending[1], function=fn)
+
+
+def _indexed_dim(node: cst.Subscript) -> int | None:
+    """The dimension a mask or index selects in ``x[:, mask]`` (1), when plain slices are all
+    that come before it; None when integers, None or ``...`` make it unclear."""
+    for i, el in enumerate(node.slice):
+        s = el.slice
+        if isinstance(s, cst.Index):
+            v = s.value
+            if isinstance(v, cst.Ellipsis | cst.Integer) or (
+                isinstance(v, cst.Name) and v.value == "None"
+            ):
+                return None
+            return i
+    return None
+
+
+def _reduced_dim(node: cst.Call) -> int | None:
+    """The literal, non-negative ``dim`` a reduction method is called with (``x.argmax(0)``,
+    ``x.sum(dim=1)``), else None."""
+    for i, arg in enumerate(node.args):
+        if (arg.keyword is None and i == 0) or (
+            arg.keyword is not None and arg.keyword.value == "dim"
+        ):
+            v = arg.value
+            return int(v.value) if isinstance(v, cst.Integer) else None
+    return None
 
 
 def _minus_one_classes(node: cst.Call) -> bool:
@@ -515,4 +605,10 @@ class NullShapeTracker(ShapeTracker):
     def on_foreign_call(
         self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
     ) -> Val | None:
+        return None
+
+    def on_window(self) -> None:
+        return None
+
+    def end_function(self, fn: str) -> None:
         return None

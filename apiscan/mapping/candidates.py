@@ -9,6 +9,18 @@ it *verified*; see :mod:`apiscan.verify.lookup`). A same name proves nothing by 
 ``torch.split`` share one but not the meaning of their second argument — which is why the
 status says "candidate" rather than "consistent".
 
+A same name is not enough either when the objects are of different kinds: ``torch.dtype`` (a
+class) is not ``mindspore.ops.dtype`` (a function returning a tensor's dtype), ``torch.Size`` (a
+tuple class) is not ``ops.Size`` (a primitive counting elements). So the index records each
+MindSpore name's kind and positional arity, and a candidate must be of the same kind as the
+PyTorch API (class↔class, function↔function, method↔method, attribute↔attribute) and accept
+the PyTorch API's required positional arguments.
+
+Besides same-name lookups in the mirror namespace, :data:`MOVES` lists the obvious namespace
+moves the tables leave out (``torch.cuda`` runtime calls live in ``mindspore.runtime``,
+``ModuleList.append`` is ``nn.CellList.append``, samplers are ``mindspore.dataset``'s). Each is
+reviewed by hand and checked against the installed MindSpore by the tests.
+
 The names MindSpore has come from ``mapping_data/ms_api/mindspore-<version>.json``, written
 by ``scripts/gen_ms_names.py`` from the pinned MindSpore, so a scan never imports MindSpore.
 """
@@ -17,13 +29,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
 from apiscan.mapping.store import mapping_data_dir
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+#: Format 1 (names without kinds) is still read: every kind then counts as compatible.
+_READABLE_FORMATS: Final = (1, 2)
 DATA_DIR: Final = mapping_data_dir() / "ms_api"
 
 #: The namespaces the generator lists (``module`` or ``module:Class`` for methods).
@@ -42,7 +56,73 @@ NAMESPACES: tuple[str, ...] = (
     "mindspore.nn:Cell",
     "mindspore.experimental.optim",
     "mindspore.experimental.optim.lr_scheduler",
+    "mindspore.runtime",
+    "mindspore.dataset",
+    "mindspore.nn:CellList",
+    "mindspore.nn:SequentialCell",
+    "mindspore:Generator",
 )
+
+#: Namespace moves the tables leave out: (PyTorch prefix, MindSpore namespace, names the move
+#: covers or None for every name, why). A same-name, same-kind API in the MindSpore namespace
+#: is the candidate. Reviewed by hand against MindSpore's documentation; tests check each
+#: namespace and the examples exist in the installed MindSpore.
+MOVES: tuple[tuple[str, str, frozenset[str] | None, str], ...] = (
+    (
+        "torch.cuda.",
+        "mindspore.runtime",
+        None,
+        "MindSpore's device runtime calls (memory, streams, events, synchronisation) live in "
+        "mindspore.runtime",
+    ),
+    (
+        "torch.nn.ModuleList.",
+        "mindspore.nn:CellList",
+        None,
+        "the tables map torch.nn.ModuleList to mindspore.nn.CellList",
+    ),
+    (
+        "torch.nn.Sequential.",
+        "mindspore.nn:SequentialCell",
+        None,
+        "the tables map torch.nn.Sequential to mindspore.nn.SequentialCell",
+    ),
+    (
+        "torch.Generator.",
+        "mindspore:Generator",
+        None,
+        "the tables map torch.Generator to mindspore.Generator",
+    ),
+    (
+        "torch.utils.data.",
+        "mindspore.dataset",
+        frozenset(
+            {
+                "Sampler",
+                "DistributedSampler",
+                "RandomSampler",
+                "SequentialSampler",
+                "SubsetRandomSampler",
+                "SubsetSampler",
+                "WeightedRandomSampler",
+            }
+        ),
+        "MindSpore's samplers are mindspore.dataset's (passed as sampler= to a dataset)",
+    ),
+)
+
+#: Which MindSpore kinds may stand for a PyTorch kind (torch index kinds → name index kinds).
+COMPATIBLE_KINDS: dict[str, frozenset[str]] = {
+    "class": frozenset({"class"}),
+    "function": frozenset({"function"}),
+    "method": frozenset({"method"}),
+    "property": frozenset({"property", "constant"}),
+    "attribute": frozenset({"property", "constant"}),
+    "constant": frozenset({"constant"}),
+}
+
+#: PyTorch parameters as the torch index gives them: (name, kind, has_default).
+Param = tuple[str, str, bool]
 
 #: Where a same-name counterpart may live, per PyTorch prefix (longest prefix first; the
 #: first namespace that has the name wins). ``torch.nn.init`` has none: MindSpore's
@@ -66,19 +146,41 @@ class CandidateIndex:
     """Answers "which MindSpore API has the same name as this PyTorch one?"."""
 
     def __init__(self, data: Mapping[str, object]) -> None:
-        if data.get("format") != FORMAT_VERSION:
+        if data.get("format") not in _READABLE_FORMATS:
             raise ValueError(f"MindSpore name index format {data.get('format')!r}")
         self.mindspore_version = str(data["mindspore_version"])
         namespaces = data["namespaces"]
         assert isinstance(namespaces, Mapping)
-        self._names = {ns: frozenset(names) for ns, names in namespaces.items()}
+        #: namespace → name → {"k": kind, "a": [required, maximum or -1]} (empty in format 1)
+        self._names: dict[str, Mapping[str, Mapping[str, object]]] = {
+            ns: names if isinstance(names, Mapping) else {name: {} for name in names}
+            for ns, names in namespaces.items()
+        }
 
-    def candidate(self, api: str) -> str | None:
-        """The dotted MindSpore name of the same-name counterpart of ``api``, or None.
+    def candidate(
+        self, api: str, kind: str | None = None, params: Sequence[Param] | None = None
+    ) -> str | None:
+        """The dotted MindSpore name of the same-name counterpart of ``api``, or None."""
+        found = self.lookup(api, kind, params)
+        return found[0] if found else None
+
+    def lookup(
+        self, api: str, kind: str | None = None, params: Sequence[Param] | None = None
+    ) -> tuple[str, str] | None:
+        """(MindSpore name, why) for ``api`` of torch kind ``kind``: a namespace move first,
+        then a same name in the mirror namespace; None when nothing of the same kind has it.
 
         Only a one-identifier tail counts (``torch.Tensor.add_`` → ``add_``): a nested member
         such as ``torch.optim.Optimizer.zero_grad`` would need the owner's mapping first.
         """
+        for prefix, namespace, names, why in MOVES:
+            tail = api[len(prefix) :] if api.startswith(prefix) else ""
+            if (
+                tail.isidentifier()
+                and (names is None or tail in names)
+                and self._fits(namespace, tail, kind, params)
+            ):
+                return f"{namespace.replace(':', '.')}.{tail}", why
         for prefix, namespaces in RULES:
             if not api.startswith(prefix):
                 continue
@@ -86,10 +188,34 @@ class CandidateIndex:
             if not tail.isidentifier():
                 return None
             for ns in namespaces:
-                if tail in self._names.get(ns, ()):
-                    return f"{ns.replace(':', '.')}.{tail}"
+                if self._fits(ns, tail, kind, params):
+                    return f"{ns.replace(':', '.')}.{tail}", "same-name"
             return None
         return None
+
+    def _fits(
+        self, namespace: str, name: str, kind: str | None, params: Sequence[Param] | None
+    ) -> bool:
+        entry = self._names.get(namespace, {}).get(name)
+        if entry is None:
+            return False
+        ms_kind = entry.get("k")
+        if kind is None or ms_kind is None:
+            return True  # a format-1 index, or a caller that does not know the kind
+        if ms_kind not in COMPATIBLE_KINDS.get(kind, frozenset({kind})):
+            return False
+        arity = entry.get("a")
+        if params is None or not isinstance(arity, Sequence) or len(arity) != 2:
+            return True
+        required = sum(1 for _, pkind, default in params if pkind in _POSITIONAL and not default)
+        maximum = sum(1 for _, pkind, _ in params if pkind in _POSITIONAL)
+        if any(pkind == "var_pos" for _, pkind, _ in params):
+            maximum = 1 << 30
+        ms_required, ms_maximum = int(arity[0]), int(arity[1])
+        return (ms_maximum < 0 or required <= ms_maximum) and ms_required <= maximum
+
+
+_POSITIONAL = frozenset({"pos_only", "pos_or_kw"})
 
 
 @functools.cache

@@ -1,25 +1,66 @@
-"""Matching one PyTorch call against the mapping: status, target, unsupported parameters.
+"""Matching one PyTorch call against the mapping: status, targets, the parameters it hits.
 
-The table's status describes the API in general; a call site can make it worse. A call of
-a "consistent" API that passes ``out=`` (a general difference parameter MindSpore never
-takes) will not run unchanged, so it is reported as "different", naming the parameter.
+The table's status describes the API in general; a call site adds what it actually hits:
+a parameter the diff page says MindSpore lacks, a renamed parameter, a default that
+changed. Only a parameter MindSpore has no counterpart for turns a "consistent" API into a
+"different" call. The general difference parameters (``out``, ``device``, ``layout``,
+``requires_grad``, ``pin_memory``, ``memory_format``, ...) never do: the tables' own
+consistency rules exempt them (see :data:`GENERAL_PARAMS_RULE`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from apiscan.mapping.schema import CONSISTENT, DIFFERENT, MISSING, MappingRow
+from apiscan.mapping.schema import CONSISTENT, DIFFERENT, MISSING, MappingRow, ParamDiff
 from apiscan.mapping.store import MappingTable
+from apiscan.model import ParamChange
 
 # Diff-page rows that describe outputs are not parameters a caller can pass.
 _CALLABLE_CATEGORIES = frozenset({"Parameters", "Inputs"})
 
+# The r2.6.0 table, "API Mapping Consistency Criteria and Exceptions" (line 21 of
+# pytorch_api_mapping.md; the same words since r2.3.1):
+#   "Exception Scenario 2: Compared to MindSpore APIss, the extra parameters of PyTorch API
+#    are general difference parameters. General difference parameters exist because PyTorch
+#    has some parameters that are added for non-functionality such as performance
+#    optimization, and the performance optimization mechanism of MindSpore is different
+#    from that of PyTorch."
+# and "The API mapping is also consistent in the following exception scenarios" (line 13).
+# So passing one of them never makes a consistent API different; the call only has to drop
+# it (or, for ``out=``, assign the result), which the finding says.
+GENERAL_PARAMS_RULE = (
+    "a general difference parameter: it does not break consistency"
+    " (mapping table, Exception Scenario 2)"
+)
+
+_DEFAULT_WORDING = re.compile(r"default", re.IGNORECASE)
+# "..., and the default value behavior is the same as PyTorch" (BatchNorm's momentum):
+# the defaults differ in number, not in effect.
+_SAME_DEFAULT_BEHAVIOUR = re.compile(r"default value behaviou?r is the same", re.IGNORECASE)
+
+# "the conversion relationship with PyTorch's momentum is 1-momentum": a passed value
+# must be converted.
+_CONVERTED = re.compile(r"conversion relationship|\b1\s*-\s*\w+", re.IGNORECASE)
+
+UNSUPPORTED = "unsupported"
+RENAMED = "renamed"
+DEFAULT_CHANGED = "default"
+GENERAL = "general"
+
 
 @dataclass(frozen=True)
 class Match:
-    """The mapping verdict for one use of a PyTorch API."""
+    """The mapping verdict for one use of a PyTorch API.
+
+    ``mindspore_api`` is the target to suggest (the first that exists and, with a target
+    platform, runs there); ``mindspore_apis`` every target the row lists. ``history``
+    says what the tables that lost said (``"1.10: different → mindspore.ops.SeLU"``).
+    ``matched`` is the name the table row is listed under (the written name, or the
+    alias that matched).
+    """
 
     status: str
     mindspore_api: str | None
@@ -28,19 +69,34 @@ class Match:
     source_version: str | None
     unsupported_params: tuple[str, ...]
     target_exists: bool | None
+    mindspore_apis: tuple[str, ...] = ()
+    param_changes: tuple[ParamChange, ...] = ()
+    backends: tuple[str, ...] = ()
+    backend_gap: bool = False
+    history: tuple[str, ...] = ()
+    matched: str = ""
 
 
-def match_api(api: str, table: MappingTable, *, passed_params: Iterable[str] = ()) -> Match:
-    """Match ``api`` (a canonical PyTorch name) against ``table``.
+def match_api(
+    api: str,
+    table: MappingTable,
+    *,
+    passed_params: Iterable[str] = (),
+    keywords: Iterable[str] | None = None,
+    aliases: Iterable[str] = (),
+    target_platform: str | None = None,
+) -> Match:
+    """Match ``api`` against ``table``, trying ``aliases`` (canonical name, other spellings
+    of the same torch object, the method/function twin) when ``api`` has no row.
 
     ``passed_params`` are the PyTorch parameter names the call passes (keywords, and
-    positional arguments the caller already mapped to names). Those the row's diff page maps
-    to no MindSpore parameter, or that the general difference table lists, are unsupported.
-    An API without a row is "missing"; whether it is a real PyTorch API is for the caller
-    to decide.
+    positional arguments the caller already mapped to names); ``keywords`` those passed
+    by name (a rename only matters there; default: all of them). ``target_platform``
+    (``Ascend``/``GPU``/``CPU``) prefers a target documented for it and flags a gap when
+    the chosen target is documented for other platforms only.
     """
-    row = table.lookup(api)
-    if row is None:
+    matched = next((name for name in (api, *aliases) if table.rows_for(name)), None)
+    if matched is None:
         return Match(
             status=MISSING,
             mindspore_api=None,
@@ -50,15 +106,48 @@ def match_api(api: str, table: MappingTable, *, passed_params: Iterable[str] = (
             unsupported_params=(),
             target_exists=None,
         )
-    unsupported = _unsupported(row, dict.fromkeys(passed_params), frozenset(table.general_params))
-    target, exists = _choose_target(row)
+    passed = tuple(dict.fromkeys(passed_params))
+    named = passed if keywords is None else tuple(keywords)
+    history = table.history_for(matched)
+    verdict = _verdict(api, matched, table.rows_for(matched), table, passed, named, target_platform)
+    if verdict.backend_gap:
+        verdict = _older_target_for(verdict, history, table, passed, named, target_platform)
+    return replace(verdict, history=_history(history))
+
+
+def _verdict(
+    api: str,
+    matched: str,
+    table_rows: tuple[MappingRow, ...],
+    table: MappingTable,
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    target_platform: str | None,
+) -> Match:
+    """The verdict one table's rows of an API give this call."""
+    rows = _best_first(table_rows)
+    row = rows[0]
+    targets, exists_flags, platforms = _targets(rows)
+    target, exists, backends = _choose_target(targets, exists_flags, platforms, target_platform)
+    changes = _param_changes(row, rows, passed, named, table, target)
+    unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     status, note = row.status, row.note
+    if matched != api:
+        remark = f"listed in the table as {matched}"
+        note = f"{note.rstrip('.')}; {remark}." if note else f"{remark[0].upper()}{remark[1:]}."
     if unsupported:
         names = ", ".join(unsupported)
         remark = f"MindSpore takes no counterpart of the passed parameter(s): {names}."
         note = f"{note.rstrip('.')}. {remark}" if note else remark
         if status == CONSISTENT:
             status = DIFFERENT
+    gap = bool(target_platform and backends and target_platform not in backends)
+    if gap and status == CONSISTENT:
+        status = DIFFERENT
+        note = (
+            f"{target} is documented for {', '.join(backends)} only,"
+            f" not for the target platform {target_platform}."
+        )
     return Match(
         status=status,
         mindspore_api=target,
@@ -67,30 +156,165 @@ def match_api(api: str, table: MappingTable, *, passed_params: Iterable[str] = (
         source_version=row.source_version,
         unsupported_params=unsupported,
         target_exists=exists,
+        mindspore_apis=targets,
+        param_changes=changes,
+        backends=backends,
+        backend_gap=gap,
+        matched=matched,
     )
 
 
-def _unsupported(
-    row: MappingRow, passed: dict[str, None], general: frozenset[str]
-) -> tuple[str, ...]:
-    dropped = {
-        name.strip().lstrip("*")
-        for param in row.params
-        if param.category in _CALLABLE_CATEGORIES and not param.ms_param
-        for name in param.torch_param.split(",")
-    }
-    dropped.discard("")
-    return tuple(name for name in passed if name in general or name in dropped)
+def _older_target_for(
+    gap: Match,
+    history: tuple[MappingRow, ...],
+    table: MappingTable,
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    target_platform: str | None,
+) -> Match:
+    """When the newest table's target lacks the target platform (r2.6.0 maps most APIs to
+    ``mindspore.mint``, much of it Ascend-only), the newest older table whose target exists
+    and is documented for the platform (r2.4.0's ``mindspore.ops.stack`` for CPU) gives the
+    verdict instead, saying why; failing that the gap stands."""
+    by_version: dict[str, list[MappingRow]] = {}
+    for row in history:
+        by_version.setdefault(row.source_version, []).append(row)
+    for rows in by_version.values():
+        older = _verdict(
+            gap.matched, gap.matched, tuple(rows), table, passed, named, target_platform
+        )
+        if older.target_exists and not older.backend_gap and target_platform in older.backends:
+            why = (
+                f"{gap.mindspore_api} is documented for {', '.join(gap.backends)} only; the"
+                f" {older.source_version} table's {older.mindspore_api} runs on"
+                f" {target_platform}."
+            )
+            note = f"{why} {older.note}" if older.note else why
+            return replace(older, note=note)
+    return gap
 
 
-def _choose_target(row: MappingRow) -> tuple[str | None, bool | None]:
-    """The first target that exists; failing that the first of unknown existence; failing
-    that the first target at all (so a report can still name what the table suggested)."""
-    if not row.ms_apis:
-        return None, None
-    flags = row.targets_exist or (None,) * len(row.ms_apis)
+_STATUS_RANK = {CONSISTENT: 0, DIFFERENT: 1}
+
+
+def _best_first(rows: tuple[MappingRow, ...]) -> tuple[MappingRow, ...]:
+    """One table's rows of an API, a consistent row first (stable otherwise).
+
+    r2.4.0 lists ``torch.optim.RMSprop`` twice: ``mindspore.nn.RMSProp`` (diff page) and
+    ``mindspore.experimental.optim.RMSprop`` (Consistent). A drop-in counterpart exists,
+    so the verdict is the consistent row's; the other target is still listed.
+    """
+    return tuple(sorted(rows, key=lambda row: _STATUS_RANK.get(row.status, 2)))
+
+
+def _targets(
+    rows: tuple[MappingRow, ...],
+) -> tuple[tuple[str, ...], tuple[bool | None, ...], tuple[str, ...]]:
+    """Every target of every row of one table (``optim.SGD`` has two rows), deduplicated."""
+    seen: dict[str, tuple[bool | None, str]] = {}
+    for row in rows:
+        flags = row.targets_exist or (None,) * len(row.ms_apis)
+        platforms = row.targets_platforms or ("",) * len(row.ms_apis)
+        for target, flag, where in zip(row.ms_apis, flags, platforms, strict=True):
+            seen.setdefault(target, (flag, where))
+    return (
+        tuple(seen),
+        tuple(flag for flag, _ in seen.values()),
+        tuple(where for _, where in seen.values()),
+    )
+
+
+def _choose_target(
+    targets: tuple[str, ...],
+    flags: tuple[bool | None, ...],
+    platforms: tuple[str, ...],
+    target_platform: str | None,
+) -> tuple[str | None, bool | None, tuple[str, ...]]:
+    """The first target that exists (documented for ``target_platform`` when given);
+    failing that the first of unknown existence; failing that the first target at all (so
+    a report can still name what the table suggested). Also the target's platforms."""
+    if not targets:
+        return None, None, ()
+    order = list(range(len(targets)))
+    if target_platform:
+        order.sort(key=lambda i: target_platform not in platforms[i].split())
     for wanted in (True, None):
-        for target, flag in zip(row.ms_apis, flags, strict=True):
-            if flag is wanted:
-                return target, flag
-    return row.ms_apis[0], flags[0]
+        for i in order:
+            if flags[i] is wanted:
+                return targets[i], flags[i], _platform_tuple(platforms[i])
+    return targets[0], flags[0], _platform_tuple(platforms[0])
+
+
+def _platform_tuple(text: str) -> tuple[str, ...]:
+    return tuple(text.split()) if text and text != "Deprecated" else ()
+
+
+def _param_changes(
+    row: MappingRow,
+    rows: tuple[MappingRow, ...],
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    table: MappingTable,
+    target: str | None,
+) -> tuple[ParamChange, ...]:
+    """The differences this call hits: of the passed parameters, those the diff page maps
+    to no or another MindSpore parameter; of the omitted ones, those whose default the
+    page says differs; and passed general difference parameters the target lacks."""
+    diffs = _param_rows(rows)
+    torch_sig = dict(table.params_of(row.torch_api) or ())
+    ms_sig = dict(table.params_of(target) or ()) if target else {}
+    changes: list[ParamChange] = []
+    for name, diff in diffs.items():
+        hit = name in passed
+        torch_default = torch_sig.get(name)
+        ms_default = ms_sig.get(diff.ms_param) if diff.ms_param else None
+        default_changed = (
+            bool(_DEFAULT_WORDING.search(diff.note))
+            and not _SAME_DEFAULT_BEHAVIOUR.search(diff.note)
+            and torch_default != ms_default
+        )
+        if hit and not diff.ms_param:
+            changes.append(ParamChange(name, UNSUPPORTED, note=diff.note))
+        elif name in named and diff.ms_param != name:
+            changes.append(
+                ParamChange(name, RENAMED, diff.ms_param, torch_default, ms_default, diff.note)
+            )
+        elif diff.ms_param and (
+            (default_changed and not hit) or (hit and _CONVERTED.search(diff.note))
+        ):
+            changes.append(
+                ParamChange(
+                    name, DEFAULT_CHANGED, diff.ms_param, torch_default, ms_default, diff.note
+                )
+            )
+    general = frozenset(table.general_params)
+    # Only keywords: a general difference parameter is an *extra* parameter of the PyTorch
+    # API; passed positionally it is the API's own argument (torch.cuda.set_device(rank)).
+    for name in named:
+        if name in diffs or name not in general or name in ms_sig:
+            # ms_sig: the target really takes it (mindspore.Parameter's requires_grad).
+            continue
+        changes.append(ParamChange(name, GENERAL))
+    return tuple(changes)
+
+
+def _param_rows(rows: tuple[MappingRow, ...]) -> dict[str, ParamDiff]:
+    """PyTorch parameter name → its diff-page row (callable categories only)."""
+    result: dict[str, ParamDiff] = {}
+    for row in rows:
+        for param in row.params:
+            if param.category not in _CALLABLE_CATEGORIES:
+                continue
+            for name in param.torch_param.split(","):
+                name = name.strip().lstrip("*")
+                if name and name not in result:
+                    result[name] = param
+    return result
+
+
+def _history(rows: tuple[MappingRow, ...]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for row in rows:
+        target = " / ".join(row.ms_apis) or "no target"
+        seen.setdefault(f"{row.source_version}: {row.status} → {target}", None)
+    return tuple(seen)

@@ -19,6 +19,7 @@ from apiscan.mapping.schema import (
     CONSISTENT,
     DIFFERENT,
     MISSING,
+    NO_DESCRIPTION,
     DiffPage,
     DiffTable,
     GeneralParam,
@@ -32,9 +33,9 @@ from apiscan.mapping.schema import (
 
 # The note of a row whose description is only a "diff" link and whose page gave no summary.
 SEE_DIFF_PAGE = "see diff page"
-# The note of a row that names a target but says nothing about it (most r1.10 rows): the
-# table does not claim consistency, so the row is not reported as consistent.
-NO_DESCRIPTION = "The table gives no description of this mapping."
+# NO_DESCRIPTION (schema): the note of a row that names a target but says nothing about it
+# (most r1.10 rows): the table does not claim consistency, so the row is not reported as
+# consistent unless :func:`settle_undescribed` settles it.
 
 _LINK = re.compile(r"\[([^\]]*)\]\(\s*([^)\s]*)\s*\)")
 # r2.6.0 has "Consistent](https://...)": a link that lost its opening bracket.
@@ -488,6 +489,115 @@ def link_version(table: ParsedTable, pages: Mapping[str, DiffPage]) -> VersionDa
             for param in t.params
         )
     return VersionData(tuple(rows), tuple(params), table.general_params, tuple(remarks))
+
+
+# Table names that are neither a torch name nor one in another letter case: the tables'
+# own typos, each checked against the torch documentation the row links.
+KNOWN_MISSPELLINGS: dict[str, str] = {
+    # r2.3.1/r2.4.0 link .../tensors.html#torch.Tensor.log_normal_ under this text.
+    "torch.Tensor.log_normal": "torch.Tensor.log_normal_",
+}
+
+
+class TorchNames:
+    """Table spellings → real PyTorch names, from the names the torch API index knows.
+
+    The tables are hand-written: ``torch.nn.LogSoftMax``, ``torch.nn.CeLU``,
+    ``torch.nn.SeLU``, ``torch.optim.RMSProp`` exist in no torch release, so a row under
+    such a name matched nothing and the API fell back to an older row or to "missing".
+    A name is kept when torch knows it, corrected through :data:`KNOWN_MISSPELLINGS`, or
+    replaced by the one torch name that equals it ignoring letter case.
+    """
+
+    def __init__(self, known: Iterable[str]) -> None:
+        self._known = frozenset(known)
+        folded: dict[str, set[str]] = {}
+        for name in self._known:
+            folded.setdefault(name.lower(), set()).add(name)
+        self._folded = {key: next(iter(v)) for key, v in folded.items() if len(v) == 1}
+
+    def resolve(self, name: str) -> tuple[str, str]:
+        """(real name, how it was found): "exact", "misspelling", "case", or ("", "")."""
+        if name in self._known:
+            return name, "exact"
+        fixed = KNOWN_MISSPELLINGS.get(name)
+        if fixed in self._known:
+            return fixed, "misspelling"
+        folded = self._folded.get(name.lower())
+        if folded is not None:
+            return folded, "case"
+        return "", ""
+
+
+# The note of an r1.10-style row settled as consistent (see :func:`settle_undescribed`).
+SAME_NAME_UNDESCRIBED = (
+    "The table maps it to the MindSpore API of the same name and describes no difference"
+    " (this table marks differences only with diff pages)."
+)
+
+
+def settle_undescribed(data: VersionData) -> VersionData:
+    """Rows without a description, in a table that never says "Consistent", read as
+    consistent when the target is the same-named member (``torch.Tensor.dtype`` →
+    ``mindspore.Tensor.dtype``).
+
+    The r1.10 table has no "Consistent" wording at all: it marks a difference by linking a
+    diff page (82 rows) and leaves the description empty otherwise (291 rows). Reporting all
+    of those as "different" made every ``Tensor.dtype`` a migration task. Only a target of
+    the same name is settled: a function mapped to a primitive (``torch.abs`` →
+    ``mindspore.ops.Abs``) is still called differently, and stays "different".
+    """
+    if any(row.status == CONSISTENT for row in data.rows):
+        return data
+    rows = tuple(
+        replace(row, status=CONSISTENT, note=SAME_NAME_UNDESCRIBED)
+        if row.note == NO_DESCRIPTION and len(row.ms_apis) == 1 and _same_member(row)
+        else row
+        for row in data.rows
+    )
+    return replace(data, rows=rows)
+
+
+def _same_member(row: TableRow) -> bool:
+    """Same leaf name, both or neither a class member (``Tensor.dtype`` → ``Tensor.dtype``,
+    not ``torch.std`` → ``Tensor.std``), and not a ``mindspore.ops`` primitive class
+    (``nn.KLDivLoss`` → ``ops.KLDivLoss`` is instantiated and called differently)."""
+    torch_parts = row.torch_api.split(".")
+    ms_parts = row.ms_apis[0].split(".")
+    if torch_parts[-1] != ms_parts[-1]:
+        return False
+    if ms_parts[:2] == ["mindspore", "ops"] and ms_parts[-1][:1].isupper():
+        return False
+    torch_member = len(torch_parts) > 2 and torch_parts[-2][:1].isupper()
+    ms_member = len(ms_parts) > 2 and ms_parts[-2][:1].isupper()
+    if torch_member != ms_member:
+        return False
+    return not torch_member or torch_parts[-2] == ms_parts[-2]
+
+
+def normalise_torch_names(data: VersionData, names: TorchNames) -> VersionData:
+    """Rows (and their diff-page parameters) renamed to the PyTorch name they mean.
+
+    The table's own spelling stays in ``TableRow.table_name``; every rename and every row
+    whose name torch does not know is a remark, which the build report lists.
+    """
+    renamed: dict[str, str] = {}
+    rows: list[TableRow] = []
+    remarks = list(data.remarks)
+    for row in data.rows:
+        real, how = names.resolve(row.torch_api)
+        if not real:
+            remarks.append(f"line {row.line}: {row.torch_api} matches no torch API")
+            rows.append(replace(row, table_name=row.torch_api))
+            continue
+        if real != row.torch_api:
+            remarks.append(f"line {row.line}: {row.torch_api} read as {real} ({how})")
+            renamed[row.torch_api] = real
+        rows.append(replace(row, torch_api=real, table_name=row.torch_api))
+    params = tuple(
+        replace(link, torch_api=renamed.get(link.torch_api, link.torch_api)) for link in data.params
+    )
+    return VersionData(tuple(rows), params, data.general_params, tuple(remarks))
 
 
 def _compares(table: DiffTable, row: TableRow) -> bool:

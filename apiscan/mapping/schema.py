@@ -18,10 +18,14 @@ STATUSES: tuple[str, ...] = (CONSISTENT, DIFFERENT, MISSING)
 # A table cell can name several MindSpore targets; no API name contains ";".
 MS_API_SEPARATOR = ";"
 
+# The note of a row that names a target but says nothing about it (most r1.10 rows).
+NO_DESCRIPTION = "The table gives no description of this mapping."
+
 API_MAP_FILE = "api_map.csv"
 PARAM_DIFFS_FILE = "param_diffs.csv"
 GENERAL_PARAMS_FILE = "general_params.csv"
 MS_TARGETS_FILE = "ms_targets.csv"
+SIGNATURES_FILE = "signatures.csv"
 MANIFEST_FILE = "manifest.json"
 
 # ``rank`` orders several rows of one PyTorch API as the table does (0 = primary row);
@@ -35,6 +39,7 @@ API_MAP_FIELDS: tuple[str, ...] = (
     "note",
     "diff_url",
     "description",
+    "table_name",
 )
 # ``ms_api`` is the MindSpore API a diff-page table compares against when the page says so
 # (pages such as ExponentialDecayLR hold one table per MindSpore API); empty otherwise.
@@ -49,7 +54,12 @@ PARAM_DIFF_FIELDS: tuple[str, ...] = (
     "note",
 )
 GENERAL_PARAM_FIELDS: tuple[str, ...] = ("name", "function", "description")
-MS_TARGET_FIELDS: tuple[str, ...] = ("target", "exists", "kind", "mindspore_version")
+# ``platforms``: what the target's docstring lists under "Supported Platforms:"
+# ("Ascend GPU CPU", "Ascend", "Deprecated"; "" when it documents none).
+MS_TARGET_FIELDS: tuple[str, ...] = ("target", "exists", "kind", "mindspore_version", "platforms")
+# Real parameter lists (``name=default`` joined by ";") of MindSpore targets and of the
+# PyTorch APIs diff pages compare, as ``inspect.signature`` gives them.
+SIGNATURE_FIELDS: tuple[str, ...] = ("api", "params")
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,9 @@ class MappingRow:
     params: tuple[ParamDiff, ...] = ()
     targets_exist: tuple[bool | None, ...] = ()
     description: str = ""
+    table_name: str = ""
+    # Supported platforms per target (``ms_apis`` order), from ms_targets.csv.
+    targets_platforms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +118,9 @@ class TableRow:
     namespace: str
     description: str
     line: int
+    # The PyTorch name as the table spells it, when the build read it as another name
+    # (``torch.nn.LogSoftMax`` → ``torch.nn.LogSoftmax``); "" before normalisation.
+    table_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,9 @@ from apiscan.mapping.schema import (
     MANIFEST_FILE,
     MS_API_SEPARATOR,
     MS_TARGETS_FILE,
+    NO_DESCRIPTION,
     PARAM_DIFFS_FILE,
+    SIGNATURES_FILE,
     MappingRow,
     ParamDiff,
 )
@@ -79,15 +81,39 @@ class MappingTable:
     sources: tuple[dict[str, str], ...]
     general_params: tuple[str, ...]
     rows: tuple[MappingRow, ...] = field(repr=False)
+    # Rows of older (or weaker) tables that lost to ``rows`` for the same API.
+    history: tuple[MappingRow, ...] = field(default=(), repr=False)
+    # Real parameter lists ("name=default" items) of MindSpore targets and diff-page APIs.
+    signatures: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _by_api: dict[str, tuple[MappingRow, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    _history: dict[str, tuple[MappingRow, ...]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
 
     def __post_init__(self) -> None:
-        grouped: dict[str, list[MappingRow]] = {}
-        for row in self.rows:
-            grouped.setdefault(row.torch_api, []).append(row)
-        object.__setattr__(self, "_by_api", {api: tuple(rs) for api, rs in grouped.items()})
+        for attribute, rows in (("_by_api", self.rows), ("_history", self.history)):
+            grouped: dict[str, list[MappingRow]] = {}
+            for row in rows:
+                grouped.setdefault(row.torch_api, []).append(row)
+            object.__setattr__(self, attribute, {api: tuple(rs) for api, rs in grouped.items()})
+
+    def history_for(self, torch_api: str) -> tuple[MappingRow, ...]:
+        """The rows other tables give ``torch_api`` that the current rows override."""
+        return self._history.get(torch_api, ())
+
+    def params_of(self, api: str) -> tuple[tuple[str, str | None], ...] | None:
+        """(name, default text or None) of ``api``'s real signature; ``*args``/``**kw``
+        keep their stars. None when the signature is not recorded."""
+        items = self.signatures.get(api)
+        if items is None:
+            return None
+        result: list[tuple[str, str | None]] = []
+        for item in items:
+            name, sep, default = item.partition("=")
+            result.append((name, default if sep else None))
+        return tuple(result)
 
     def lookup(self, torch_api: str) -> MappingRow | None:
         """The primary row of ``torch_api``, or None if no table used lists it."""
@@ -131,13 +157,8 @@ def load_table(ms_version: str | None = None, *, merge: bool = True) -> MappingT
 def _load_table(data_dir: Path, version: str, merge: bool) -> MappingTable:
     manifest = _manifest(data_dir)
     chain = KNOWN_VERSIONS[KNOWN_VERSIONS.index(version) :] if merge else (version,)
-    rows: list[MappingRow] = []
-    seen: set[str] = set()
-    for source_version in chain:
-        version_rows = _version_rows(data_dir, source_version)
-        rows.extend(row for row in version_rows if row.torch_api not in seen)
-        seen.update(row.torch_api for row in version_rows)
-    rows.sort(key=lambda row: row.torch_api)  # stable: keeps each API's table order
+    per_version = [_version_rows(data_dir, source_version) for source_version in chain]
+    rows, history = decide_rows(per_version)
     sources = tuple(
         {
             "version": source_version,
@@ -151,8 +172,44 @@ def _load_table(data_dir: Path, version: str, merge: bool) -> MappingTable:
         merged=merge,
         sources=sources,
         general_params=_general_params(data_dir, version),
-        rows=tuple(rows),
+        rows=rows,
+        history=history,
+        signatures=_signatures(data_dir),
     )
+
+
+def is_undescribed(row: MappingRow) -> bool:
+    """A row naming a target without any description or diff page (most r1.10 rows, a few
+    r2.0 ones): it says a counterpart exists, not how it differs."""
+    return row.note == NO_DESCRIPTION and not row.diff_url
+
+
+def decide_rows(
+    per_version: list[tuple[MappingRow, ...]],
+) -> tuple[tuple[MappingRow, ...], tuple[MappingRow, ...]]:
+    """(current rows, history rows) from each table's rows, newest table first.
+
+    Per PyTorch API the newest table that describes it wins with all its rows (several
+    rows = several targets, e.g. ``torch.optim.SGD`` → ``nn.SGD`` and
+    ``experimental.optim.SGD``); a table that only names a target without describing it
+    (:func:`is_undescribed`) wins only when no table describes the API. Every other row
+    is history, so a report can say what older tables said.
+    """
+    by_api: dict[str, list[tuple[MappingRow, ...]]] = {}
+    for version_rows in per_version:
+        grouped: dict[str, list[MappingRow]] = {}
+        for row in version_rows:
+            grouped.setdefault(row.torch_api, []).append(row)
+        for api, api_rows in grouped.items():
+            by_api.setdefault(api, []).append(tuple(api_rows))
+    current: list[MappingRow] = []
+    history: list[MappingRow] = []
+    for api in sorted(by_api):
+        tables = by_api[api]
+        chosen = next((rows for rows in tables if not all(map(is_undescribed, rows))), tables[0])
+        current.extend(chosen)
+        history.extend(row for rows in tables if rows is not chosen for row in rows)
+    return tuple(current), tuple(history)
 
 
 @cache
@@ -181,6 +238,25 @@ def _ms_targets(data_dir: Path) -> dict[str, bool]:
 
 
 @cache
+def _platforms(data_dir: Path) -> dict[str, str]:
+    path = data_dir / MS_TARGETS_FILE
+    if not path.is_file():
+        return {}
+    return {record["target"]: record.get("platforms", "") for record in _read_csv(path)}
+
+
+@cache
+def _signatures(data_dir: Path) -> dict[str, tuple[str, ...]]:
+    path = data_dir / SIGNATURES_FILE
+    if not path.is_file():
+        return {}
+    return {
+        record["api"]: tuple(filter(None, record["params"].split(";")))
+        for record in _read_csv(path)
+    }
+
+
+@cache
 def _version_rows(data_dir: Path, version: str) -> tuple[MappingRow, ...]:
     """One version's rows in file order (sorted by API, then rank)."""
     params: dict[tuple[str, str], list[ParamDiff]] = {}
@@ -195,6 +271,7 @@ def _version_rows(data_dir: Path, version: str) -> tuple[MappingRow, ...]:
             )
         )
     targets = _ms_targets(data_dir)
+    platforms = _platforms(data_dir)
     unknown: set[str] = set()
     rows = []
     for record in _read_csv(data_dir / version / API_MAP_FILE):
@@ -216,6 +293,8 @@ def _version_rows(data_dir: Path, version: str) -> tuple[MappingRow, ...]:
                 else (),
                 targets_exist=exists,
                 description=record["description"],
+                table_name=record.get("table_name", ""),
+                targets_platforms=tuple(platforms.get(api, "") for api in ms_apis),
             )
         )
     if unknown:

@@ -13,10 +13,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.resolve.values import NON_TORCH_PACKAGES
 
 if TYPE_CHECKING:
     from apiscan.resolve.torch_api import TorchApi
 
+#: Roots of base classes that are never ``nn.Module``s (``class Cfg(abc.ABC)``).
+_BUILTIN_BASES = frozenset({"object", "builtins", "abc", "enum", "typing", "dataclasses"})
 _MODULE_PROBE = ("parameters", "torch.nn.Module.parameters")
 #: ``__add__`` is defined by Dataset (and re-defined by IterableDataset) and by no other torch
 #: class, so it tells a dataset class apart from its torch ancestors without a list of them.
@@ -55,7 +58,9 @@ def follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> s
 
 
 def is_torch(q: str) -> bool:
-    return q == "torch" or q.startswith("torch.")
+    from apiscan.resolve.torch_api import is_torch_name
+
+    return is_torch_name(q)
 
 
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
@@ -163,6 +168,7 @@ class Hierarchy:
                     self.canonical[f"{module}.{fact.qualname}"] = f"{first}.{fact.qualname}"
         self._methods: dict[tuple[str, str], str | None] = {}
         self._torch: dict[str, frozenset[str]] = {}
+        self._children: dict[str, list[str]] | None = None
 
     def resolve(self, name: str) -> str | None:
         """The canonical repo class or the torch name ``name`` spells, else None."""
@@ -201,6 +207,32 @@ class Hierarchy:
                     return found
         return None
 
+    def subclass_methods(self, cls: str, name: str) -> list[str]:
+        """``<subclass>.<name>`` for the nearest repo subclasses of ``cls`` that define
+        ``name``: what ``self.name()`` in ``cls`` runs when ``cls`` itself does not define it (a
+        template method such as ``self.forward_inference()`` in an abstract base)."""
+        if self._children is None:
+            self._children = {}
+            for sub in self.repo_classes():
+                for base in self.classes.facts[sub].bases if sub in self.classes.facts else ():
+                    parent = self.resolve(base) if base else None
+                    if parent is not None and parent in self.classes.facts and parent != sub:
+                        self._children.setdefault(parent, []).append(sub)
+        found: list[str] = []
+        start = self.resolve(cls)
+        todo = list(self._children.get(start, ())) if start else []
+        seen: set[str] = set()
+        while todo:
+            sub = todo.pop()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            if name in self.classes.facts[sub].methods:
+                found.append(f"{sub}.{name}")
+            else:
+                todo.extend(self._children.get(sub, ()))
+        return sorted(found)
+
     def torch_ancestors(self, cls: str) -> frozenset[str]:
         """The torch classes ``cls`` derives from, directly or through repo classes."""
         if cls not in self._torch:
@@ -215,6 +247,19 @@ class Hierarchy:
                         found |= self.torch_ancestors(base)
             self._torch[cls] = frozenset(found)
         return self._torch[cls]
+
+    def unknown_ancestor(self, cls: str, depth: int = 0) -> bool:
+        """Does some ancestor of ``cls`` lie outside the repo and torch, and outside the
+        packages known not to hold Modules (``argparse.Action``, ``abc.ABC``...)? Such a class
+        may well be an ``nn.Module`` reached through a package the scan cannot see."""
+        q = self.resolve(cls)
+        if depth > 30 or (q is not None and is_torch(q)):
+            return False
+        fact = self.classes.facts.get(q) if q is not None else None
+        if fact is None:
+            root = cls.partition(".")[0]
+            return bool(cls) and root not in NON_TORCH_PACKAGES and root not in _BUILTIN_BASES
+        return any(self.unknown_ancestor(b, depth + 1) if b else True for b in fact.bases)
 
     def is_module(self, cls: str) -> bool:
         return any(

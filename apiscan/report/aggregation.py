@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from apiscan.model import STATUS_ORDER, ScanResult, ShapeFinding
+from apiscan.model import STATUS_ORDER, ApiFinding, ScanResult, ShapeFinding
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +29,29 @@ class ApiRollup:
     sites: int
     files: int
     probable: int
-    locations: tuple[tuple[str, int], ...]
+    locations: tuple[tuple[str, int, int], ...]  # path, line, notebook cell (0: none)
     more_locations: int
     note: str
     unsupported_params: tuple[str, ...]
+    #: The most exposed scope over the sites: network, then data, then host.
+    scope: str = "host"
+    #: What to change: the distinct parameter differences the sites hit, in first-seen order,
+    #: as (headline, the diff page's words) pairs (see ``ParamChange.headline``).
+    changes: tuple[tuple[str, str], ...] = ()
+    diff_url: str = ""
+    #: The mapping table the verdict came from ("2.6"), "" when none.
+    mapping_version: str = ""
+    #: Where the suggested target runs ("Ascend GPU CPU"), "" when undocumented.
+    backends: str = ""
+    #: Every target the table row lists, " / "-joined.
+    targets: str = ""
+    #: True when some site's target lacks the scan's --target platform.
+    backend_gap: bool = False
+
+
+#: Rank of a scope in "top" tables: what runs inside the network graph blocks a migration
+#: first; data processing next; host code (training loop, tools) last.
+SCOPE_RANK: dict[str, int] = {"network": 0, "data": 1, "host": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,18 +89,42 @@ def api_frame(result: ScanResult) -> pd.DataFrame:
         {
             "path": [f.path for f in apis],
             "line": pd.Series([f.span.line for f in apis], dtype="int64"),
+            "cell": pd.Series([f.cell for f in apis], dtype="int64"),
             "api": [f.api for f in apis],
             "status": [f.status for f in apis],
             "mindspore_api": [f.mindspore_api or "" for f in apis],
             "probable": pd.Series([f.confidence == "probable" for f in apis], dtype="bool"),
             "note": [f.note for f in apis],
             "unsupported_params": [f.unsupported_params for f in apis],
+            "scope_rank": pd.Series([SCOPE_RANK.get(f.scope, 2) for f in apis], dtype="int64"),
+            "changes": [tuple((c.headline(), c.note) for c in f.param_changes) for f in apis],
+            "severity_rank": pd.Series([_severity_rank(f) for f in apis], dtype="int64"),
+            "diff_url": [f.diff_url for f in apis],
+            "mapping_version": [f.mapping_version or "" for f in apis],
+            "backends": [" ".join(f.backends) for f in apis],
+            "targets": [" / ".join(f.mindspore_apis) for f in apis],
+            "backend_gap": pd.Series([f.backend_gap for f in apis], dtype="bool"),
         }
     )
 
 
+def _severity_rank(finding: ApiFinding) -> int:
+    """0: the call cannot run as written (a parameter without counterpart, a target missing
+    on the --target platform); 1: it must be edited (renamed parameter, changed default);
+    2: nothing call-specific is known."""
+    kinds = {change.kind for change in finding.param_changes}
+    if finding.unsupported_params or finding.backend_gap or "unsupported" in kinds:
+        return 0
+    if kinds & {"renamed", "default"}:
+        return 1
+    return 2
+
+
 def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -> TopApis:
-    """The ``limit`` APIs with the most call sites of ``status`` (then most files, then name)."""
+    """The first ``limit`` APIs with call sites of ``status``, ranked by scope (network
+    first), then severity (a call that cannot run before one that needs editing), then
+    call sites, files and name: a blocker inside the network outranks a frequent host call
+    (timm's 41 network ``scaled_dot_product_attention`` sites before 325 ``jit.ignore``)."""
     sites = frame[frame["status"] == status]
     if sites.empty:
         return TopApis(rows=(), total=0)
@@ -91,19 +134,25 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
             "sites": grouped.size(),
             "files": grouped["path"].nunique(),
             "probable": grouped["probable"].sum(),
+            "scope_rank": grouped["scope_rank"].min(),
+            "severity_rank": grouped["severity_rank"].min(),
+            "backend_gap": grouped["backend_gap"].any(),
         }
     ).reset_index()
-    stats = stats.sort_values(["sites", "files", "api"], ascending=[False, False, True])
+    stats = stats.sort_values(
+        ["scope_rank", "severity_rank", "sites", "files", "api"],
+        ascending=[True, True, False, False, True],
+    )
     total = len(stats)
     stats = stats.head(limit)
     chosen = sites[sites["api"].isin(stats["api"])]
 
-    places = chosen.drop_duplicates(["api", "path", "line"])
+    places = chosen.drop_duplicates(["api", "path", "cell", "line"])
     place_count = places.groupby("api").size()
-    first: dict[str, list[tuple[str, int]]] = {}
-    shown = places.groupby("api").head(locations)[["api", "path", "line"]]
-    for api, path, line in shown.itertuples(index=False):
-        first.setdefault(api, []).append((path, int(line)))
+    first: dict[str, list[tuple[str, int, int]]] = {}
+    shown = places.groupby("api").head(locations)[["api", "path", "line", "cell"]]
+    for api, path, line, cell in shown.itertuples(index=False):
+        first.setdefault(api, []).append((path, int(line), int(cell)))
 
     params = chosen[["api", "unsupported_params"]].explode("unsupported_params").dropna()
     seen = params.drop_duplicates().sort_values(["api", "unsupported_params"])
@@ -112,6 +161,14 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
     }
     notes = _most_frequent(chosen, "note")
     targets = _most_frequent(chosen, "mindspore_api")
+    extra = {
+        column: _most_frequent(chosen, column)
+        for column in ("diff_url", "mapping_version", "backends", "targets")
+    }
+    changes: dict[str, tuple[tuple[str, str], ...]] = {}
+    for api, found in chosen[["api", "changes"]].itertuples(index=False):
+        changes[api] = tuple(dict.fromkeys([*changes.get(api, ()), *found]))
+    scope_names = {rank: name for name, rank in SCOPE_RANK.items()}
 
     rows = tuple(
         ApiRollup(
@@ -124,9 +181,16 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
             more_locations=int(place_count[api]) - len(first[api]),
             note=notes.get(api, ""),
             unsupported_params=unsupported.get(api, ()),
+            scope=scope_names[int(scope_rank)],
+            changes=changes.get(api, ()),
+            diff_url=extra["diff_url"].get(api, ""),
+            mapping_version=extra["mapping_version"].get(api, ""),
+            backends=extra["backends"].get(api, ""),
+            targets=extra["targets"].get(api, ""),
+            backend_gap=bool(gap),
         )
-        for api, n_sites, n_files, n_probable in stats[
-            ["api", "sites", "files", "probable"]
+        for api, n_sites, n_files, n_probable, scope_rank, gap in stats[
+            ["api", "sites", "files", "probable", "scope_rank", "backend_gap"]
         ].itertuples(index=False)
     )
     return TopApis(rows=rows, total=total)
@@ -141,6 +205,71 @@ def _most_frequent(sites: pd.DataFrame, column: str) -> dict[str, str]:
     counts = counts.sort_values(["api", "n", column], ascending=[True, False, True])
     best = counts.drop_duplicates("api")
     return dict(zip(best["api"], best[column], strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class BackendSummary:
+    """Distinct APIs (with a MindSpore target) whose target lacks a platform, per scope.
+
+    ``no_cpu``/``no_gpu`` count targets documented for some platforms but not that one;
+    ``ascend_only`` those documented for Ascend alone; ``gaps`` the APIs counted as gaps
+    under ``--target``. Targets that document no platform are ``undocumented``.
+    """
+
+    scope: str
+    apis: int
+    no_cpu: int
+    no_gpu: int
+    ascend_only: int
+    undocumented: int
+    gaps: int
+
+
+def backend_summary(result: ScanResult) -> tuple[BackendSummary, ...]:
+    """One row per scope (network, data, host) that has APIs with a MindSpore target."""
+    per_scope: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {}
+    for f in result.api_findings:
+        if not f.mindspore_api or f.status in ("missing", "unknown"):
+            continue
+        backends, gap = per_scope.setdefault(f.scope, {}).get(f.api, (f.backends, False))
+        per_scope[f.scope][f.api] = (backends, gap or f.backend_gap)
+    rows = []
+    for scope in SCOPE_RANK:
+        apis = per_scope.get(scope)
+        if not apis:
+            continue
+        documented = [b for b, _ in apis.values() if b]
+        rows.append(
+            BackendSummary(
+                scope=scope,
+                apis=len(apis),
+                no_cpu=sum("CPU" not in b for b in documented),
+                no_gpu=sum("GPU" not in b for b in documented),
+                ascend_only=sum(b == ("Ascend",) for b in documented),
+                undocumented=len(apis) - len(documented),
+                gaps=sum(gap for _, gap in apis.values()),
+            )
+        )
+    return tuple(rows)
+
+
+def describe_backends(rows: tuple[BackendSummary, ...]) -> tuple[str, ...]:
+    """One sentence per scope: "14 of 60 network APIs have no CPU kernel; ...; 3 run on
+    Ascend only" (kernel = a platform the target's "Supported Platforms" lists)."""
+    lines = []
+    for row in rows:
+        noun = "API" if row.apis == 1 else "APIs"
+        parts = [
+            f"{row.no_cpu} of {row.apis} {row.scope} {noun} have no CPU kernel",
+            f"{row.no_gpu} have no GPU kernel",
+            f"{row.ascend_only} run on Ascend only",
+        ]
+        if row.undocumented:
+            parts.append(f"{row.undocumented} document no platform")
+        if row.gaps:
+            parts.append(f"{row.gaps} lack the --target platform (counted as gaps)")
+        lines.append("; ".join(parts) + ".")
+    return tuple(lines)
 
 
 def file_table(result: ScanResult, frame: pd.DataFrame) -> FileTable:

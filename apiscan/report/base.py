@@ -25,6 +25,7 @@ _BUILTIN_MODULES: tuple[str, ...] = (
     "apiscan.report.json",
     "apiscan.report.csv",
     "apiscan.report.markdown",
+    "apiscan.report.sarif",
 )
 
 _registry: dict[str, Reporter] = {}

@@ -16,6 +16,7 @@ from apiscan.report.json import finding_record
 
 COLUMNS: tuple[str, ...] = (
     "path",
+    "cell",
     "line",
     "column",
     "end_line",
@@ -26,24 +27,29 @@ COLUMNS: tuple[str, ...] = (
     "severity",
     "scope",
     "api",
+    "canonical",
     "status",
     "mindspore_api",
+    "mindspore_apis",
     "backends",
+    "backend_gap",
     "confidence",
     "usage",
     "namespace",
     "function",
     "unsupported_params",
+    "param_changes",
     "note",
     "diff_url",
+    "mapping_version",
     "message",
     "suggestion",
 )
 
 #: Joins the items of a list field in one cell (commas would read as columns).
 LIST_SEPARATOR = ";"
-#: Record fields that are lists: unsupported parameter names, dynamic-shape backends.
-_LIST_FIELDS = ("unsupported_params", "backends")
+#: Record fields that are lists of strings: unsupported parameter names, targets, backends.
+_LIST_FIELDS = ("unsupported_params", "mindspore_apis", "backends")
 
 
 class CsvReporter:
@@ -64,6 +70,9 @@ class CsvReporter:
                 items = record.get(name)
                 if isinstance(items, list):
                     record[name] = LIST_SEPARATOR.join(items)
+            changes = record.get("param_changes")
+            if isinstance(changes, list):
+                record["param_changes"] = LIST_SEPARATOR.join(str(c["text"]) for c in changes)
             writer.writerow(record)
         return out.getvalue()
 

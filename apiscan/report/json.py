@@ -9,10 +9,30 @@ from __future__ import annotations
 
 import json
 
-from apiscan.model import SCHEMA_VERSION, ApiFinding, ErrorFinding, Finding, ScanResult
+from apiscan.model import (
+    SCHEMA_VERSION,
+    ApiFinding,
+    ErrorFinding,
+    Finding,
+    ParamChange,
+    ScanResult,
+)
 from apiscan.report.base import register
 
 TOOL_NAME = "apiscan"
+
+
+def param_change_record(change: ParamChange) -> dict[str, object]:
+    """A parameter difference with the line the human reports print for it."""
+    return {
+        "param": change.param,
+        "kind": change.kind,
+        "ms_param": change.ms_param,
+        "torch_default": change.torch_default,
+        "ms_default": change.ms_default,
+        "note": change.note,
+        "text": change.describe(),
+    }
 
 
 def finding_record(finding: Finding) -> dict[str, object]:
@@ -27,9 +47,12 @@ def finding_record(finding: Finding) -> dict[str, object]:
         "end_line": span.end_line,
         "end_column": span.end_column,
     }
+    if finding.cell:
+        record["cell"] = finding.cell  # a notebook's cell; the lines count within it
     if isinstance(finding, ApiFinding):
         record |= {
             "api": finding.api,
+            "canonical": finding.canonical,
             "status": finding.status,
             "mindspore_api": finding.mindspore_api,
             "confidence": finding.confidence,
@@ -42,6 +65,11 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "mapping_version": finding.mapping_version,
             "unsupported_params": list(finding.unsupported_params),
             "target_exists": finding.target_exists,
+            "mindspore_apis": list(finding.mindspore_apis),
+            "param_changes": [param_change_record(c) for c in finding.param_changes],
+            "backends": list(finding.backends),
+            "backend_gap": finding.backend_gap,
+            "history": list(finding.history),
         }
     elif isinstance(finding, ErrorFinding):
         record |= {"code": finding.code, "message": finding.message}

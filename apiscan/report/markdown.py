@@ -8,12 +8,13 @@ or path cannot break a table.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
-from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     best_substitution,
     register,
@@ -52,6 +53,7 @@ class MarkdownReporter:
         sections = [
             _header(result),
             _summary(summary),
+            _backends(aggregation.backend_summary(result)),
             _namespaces(summary),
             _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations), result),
             _top_candidates(
@@ -73,8 +75,24 @@ class MarkdownReporter:
 
 
 def cell(text: str) -> str:
-    """Text made safe for one table cell: one line, ``|`` escaped, ``<`` never read as HTML."""
-    return _one_line(text).replace("<", "&lt;")
+    """Text from scanned code made safe for Markdown prose and table cells: one line, ``|``
+    escaped, Markdown punctuation backslash-escaped (no emphasis, links or code spans from a
+    value), and ``<``, ``>``, ``&`` as entities so that no HTML reaches a renderer."""
+    return _one_line(escape(text))
+
+
+#: Punctuation that starts Markdown syntax anywhere in a line (``_`` is handled apart: GFM
+#: never reads an underscore between two letters or digits as emphasis, so ``zeros_like``
+#: stays readable).
+_MD_PUNCT = re.compile(r"([\\`*\[\]~])")
+_FLANKING_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+
+
+def escape(text: str) -> str:
+    """Markdown- and HTML-safe inline text (see :func:`cell`); ``|`` is left to callers."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_PUNCT.sub(r"\\\1", text)
+    return _FLANKING_UNDERSCORE.sub(r"\\_", text)
 
 
 def _one_line(text: str) -> str:
@@ -83,18 +101,28 @@ def _one_line(text: str) -> str:
 
 
 def _code(text: str) -> str:
-    """A code span in a cell (entities are not decoded there, so only ``|`` is escaped)."""
-    return f"`{_one_line(text)}`" if text else ""
+    """A code span (HTML is not read inside one): its fence is one backtick longer than the
+    longest run of backticks in the text, padded with spaces where the text starts or ends
+    with a backtick or a space, so no value can close the span early."""
+    if not text:
+        return ""
+    text = _one_line(text)
+    runs = [len(run) for run in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    if text[0] in "` " or text[-1] in "` ":
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
 
 
-def _link(path: str, line: int | None = None, column: int | None = None) -> str:
-    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe."""
+def _link(path: str, line: int | None = None, column: int | None = None, in_cell: int = 0) -> str:
+    """``[path:line](path#Lline)``; the target is percent-encoded so spaces or ``)`` are safe.
+    In a notebook the label names the cell (``nb.ipynb:cell 3:12``) and the link the file."""
     label = path
     if line is not None:
-        label += f":{line}" if column is None else f":{line}:{column}"
-    label = cell(label).replace("[", "\\[").replace("]", "\\]")
-    target = quote(path, safe="/") + ("" if line is None else f"#L{line}")
-    return f"[{label}]({target})"
+        label += f":{position(line, column, in_cell)}"
+    anchor = "" if line is None or in_cell else f"#L{line}"
+    target = quote(path, safe="/") + anchor
+    return f"[{cell(label)}]({target})"
 
 
 def _table(headers: Sequence[str], align: str, rows: Iterable[Sequence[str]]) -> str:
@@ -116,11 +144,11 @@ def _header(result: ScanResult) -> str:
         "# apiscan report: PyTorch → MindSpore",
         "",
         f"- **Tool:** apiscan {result.tool_version}",
-        f"- **Root:** `{result.root}`",
+        f"- **Root:** {_code(result.root)}",
         f"- **Mapping:** MindSpore {mapping.ms_version}{merged}",
     ]
     lines.extend(
-        "  - " + ", ".join(f"{key}: `{value}`" for key, value in source.items())
+        "  - " + ", ".join(f"{key}: {_code(str(value))}" for key, value in source.items())
         for source in mapping.sources
     )
     if result.torch_api_version:
@@ -221,7 +249,9 @@ def _dynamic_shape(
 
 def _shape_row(finding: ShapeFinding) -> list[str]:
     line = finding.span.line
-    where = f"[{line}:{finding.span.column}]({quote(finding.path, safe='/')}#L{line})"
+    anchor = "" if finding.cell else f"#L{line}"
+    label = position(line, finding.span.column, finding.cell)
+    where = f"[{label}]({quote(finding.path, safe='/')}{anchor})"
     apis = _code(finding.api)
     if finding.mindspore_api:
         apis += f" → {_code(finding.mindspore_api)}"
@@ -256,7 +286,7 @@ def _namespaces(summary: dict[str, object]) -> str:
 
 
 def _locations(row: aggregation.ApiRollup) -> str:
-    places = [_link(path, line) for path, line in row.locations]
+    places = [_link(path, line, in_cell=in_cell) for path, line, in_cell in row.locations]
     if row.more_locations:
         places.append(f"+{row.more_locations} more")
     return ", ".join(places)
@@ -267,11 +297,12 @@ def _top_missing(top: aggregation.TopApis, result: ScanResult) -> str:
     if not top.rows:
         return f"{title}\n\nNo missing APIs."
     table = _table(
-        ["API", "call sites", "probable", "files", "first locations", "substitution"],
-        "lrrrll",
+        ["API", "scope", "call sites", "probable", "files", "first locations", "substitution"],
+        "llrrrll",
         (
             [
                 _code(r.api),
+                r.scope,
                 f"{r.sites:,}",
                 f"{r.probable:,}",
                 f"{r.files:,}",
@@ -296,13 +327,23 @@ def _top_candidates(
         "its micro-test passed (`apiscan verify`), *candidate* until then."
     )
     table = _table(
-        ["API", "MindSpore", "status", "call sites", "files", "first locations", "verification"],
-        "lllrrll",
+        [
+            "API",
+            "MindSpore",
+            "status",
+            "scope",
+            "call sites",
+            "files",
+            "first locations",
+            "verification",
+        ],
+        "llllrrll",
         (
             [
                 _code(r.api),
                 _code(r.mindspore_api),
                 status,
+                r.scope,
                 f"{r.sites:,}",
                 f"{r.files:,}",
                 _locations(r),
@@ -356,22 +397,28 @@ def _top_different(top: aggregation.TopApis, result: ScanResult) -> str:
         [
             "API",
             "MindSpore",
+            "scope",
             "call sites",
             "files",
-            "unsupported params",
+            "what to change",
+            "runs on",
             "note",
+            "source",
             "first locations",
             "substitution",
         ],
-        "llrrllll",
+        "lllrrllllll",
         (
             [
                 _code(r.api),
-                _code(r.mindspore_api),
+                _targets_cell(r),
+                r.scope,
                 f"{r.sites:,}",
                 f"{r.files:,}",
-                ", ".join(_code(p) for p in r.unsupported_params),
+                _changes_cell(r),
+                _runs_on_cell(r),
                 cell(textwrap.shorten(r.note, width=NOTE_WIDTH, placeholder="…")) if r.note else "",
+                _source_cell(r),
                 _locations(r),
                 _substitution_cell(result, r.api),
             ]
@@ -379,6 +426,52 @@ def _top_different(top: aggregation.TopApis, result: ScanResult) -> str:
         ),
     )
     return f"{title}\n\n{table}"
+
+
+def _targets_cell(row: aggregation.ApiRollup) -> str:
+    """The suggested target; other targets the table lists follow as "or ..."."""
+    others = [t for t in row.targets.split(" / ") if t and t != row.mindspore_api]
+    return " or ".join(_code(t) for t in [row.mindspore_api, *others] if t)
+
+
+def _changes_cell(row: aggregation.ApiRollup) -> str:
+    """Unsupported parameters and every parameter difference the calls hit, one per line."""
+    items = []
+    for headline, words in row.changes:
+        text = cell(headline)
+        if words:
+            text += " — " + cell(textwrap.shorten(words, width=NOTE_WIDTH, placeholder="…"))
+        items.append(text)
+    listed = {headline.split("=", 1)[0] for headline, _ in row.changes}
+    items.extend(
+        f"{_code(p)}: no MindSpore counterpart" for p in row.unsupported_params if p not in listed
+    )
+    return "<br>".join(items)
+
+
+def _runs_on_cell(row: aggregation.ApiRollup) -> str:
+    if not row.backends:
+        return "not documented"
+    gap = " **(lacks --target)**" if row.backend_gap else ""
+    return ", ".join(row.backends.split()) + gap
+
+
+def _source_cell(row: aggregation.ApiRollup) -> str:
+    """A link to the difference page, labelled with the table version it came from."""
+    table = f"table {row.mapping_version}" if row.mapping_version else "table"
+    if row.diff_url:
+        return f"[diff page ({table})]({row.diff_url})"
+    return table if row.mapping_version else ""
+
+
+def _backends(rows: tuple[aggregation.BackendSummary, ...]) -> str:
+    """Where the suggested targets run, per scope, from their Supported Platforms."""
+    from apiscan.report.aggregation import describe_backends
+
+    title = "## Backends (documented Supported Platforms of the targets)"
+    if not rows:
+        return f"{title}\n\nNo API with a MindSpore target."
+    return "\n".join([title, "", *(f"- {cell(line)}" for line in describe_backends(rows))])
 
 
 def _files(files: aggregation.FileTable) -> str:
@@ -415,7 +508,7 @@ def _errors(result: ScanResult) -> str:
         ["location", "code", "message"],
         "lll",
         (
-            [_link(e.path, e.span.line, e.span.column), _code(e.code), cell(e.message)]
+            [_link(e.path, e.span.line, e.span.column, e.cell), _code(e.code), cell(e.message)]
             for e in errors
         ),
     )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from tabulate import tabulate
 
-from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding
+from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     best_substitution,
     register,
@@ -56,6 +56,7 @@ class TextReporter:
         sections = [
             _header(result),
             _summary(summary),
+            _backends(aggregation.backend_summary(result)),
             _namespaces(summary),
             self._top_missing(
                 aggregation.top_apis(frame, "missing", self.top, self.locations), result
@@ -79,10 +80,10 @@ class TextReporter:
         title = _title(f"Top missing APIs ({len(top.rows)} of {top.total})")
         if not top.rows:
             return f"{title}\nNo missing APIs."
-        lines = [title, " sites  files  API"]
+        lines = [title, _TOP_HEADER + "API"]
         for row in top.rows:
-            lines.append(_wrap(f"{row.sites:>6} {row.files:>6}  {row.api}{_probable(row)}"))
-            places = [f"{path}:{line}" for path, line in row.locations]
+            lines.append(_wrap(f"{_counts(row)}{row.api}{_probable(row)}"))
+            places = [f"{path}:{position(line, cell=cell)}" for path, line, cell in row.locations]
             if row.more_locations:
                 places.append(f"+{row.more_locations} more")
             lines.append(_wrap(_INDENT + "at " + ", ".join(places)))
@@ -101,12 +102,12 @@ class TextReporter:
             title,
             "Not in the mapping table; MindSpore has an API of the same name. 'verified' once",
             "its micro-test passed (apiscan verify), 'candidate' until then.",
-            " sites  files  API -> MindSpore  [status]",
+            _TOP_HEADER + "API -> MindSpore  [status]",
         ]
         for status, top in (("verified", verified), ("candidate", candidates)):
             for row in top.rows:
                 target = f" -> {row.mindspore_api}" if row.mindspore_api else ""
-                line = f"{row.sites:>6} {row.files:>6}  {row.api}{target}  [{status}]"
+                line = f"{_counts(row)}{row.api}{target}  [{status}]"
                 lines.append(_wrap(line + _probable(row)))
                 lines.extend(_substitution_line(result, row.api))
         return "\n".join(lines)
@@ -115,19 +116,85 @@ class TextReporter:
         title = _title(f"Top different APIs ({len(top.rows)} of {top.total})")
         if not top.rows:
             return f"{title}\nNo APIs with differences."
-        lines = [title, " sites  files  API -> MindSpore"]
+        lines = [title, _TOP_HEADER + "API -> MindSpore"]
         for row in top.rows:
             target = f" -> {row.mindspore_api}" if row.mindspore_api else ""
-            lines.append(_wrap(f"{row.sites:>6} {row.files:>6}  {row.api}{target}{_probable(row)}"))
-            if row.unsupported_params:
-                params = ", ".join(row.unsupported_params)
-                lines.append(_wrap(f"{_INDENT}unsupported params: {params}"))
-            if row.note:
-                room = WIDTH - len(_INDENT) - len("note: ")
-                note = textwrap.shorten(row.note, width=room, placeholder="…")
-                lines.append(f"{_INDENT}note: {note}")
+            lines.append(_wrap(f"{_counts(row)}{row.api}{target}{_probable(row)}"))
+            lines.extend(_what_to_change(row))
             lines.extend(_substitution_line(result, row.api))
         return "\n".join(lines)
+
+
+#: Header of the "top" tables; :func:`_counts` fills the same columns.
+_TOP_HEADER = " sites  files  scope    "
+#: Parameter differences listed per API before the rest are only counted.
+_MAX_CHANGES = 4
+
+
+def _counts(row: aggregation.ApiRollup) -> str:
+    return f"{row.sites:>6} {row.files:>6}  {row.scope:<7}  "
+
+
+def _what_to_change(row: aggregation.ApiRollup) -> list[str]:
+    """Under a "different" API: the parameter differences its calls hit, other targets,
+    where the target runs, the note, and the difference page with its table version."""
+    lines = []
+    if row.unsupported_params:
+        lines.append(_wrap(f"{_INDENT}unsupported params: {', '.join(row.unsupported_params)}"))
+    for headline, words in row.changes[:_MAX_CHANGES]:
+        lines.append(_change_line(headline, words))
+    if len(row.changes) > _MAX_CHANGES:
+        lines.append(f"{_INDENT}change: +{len(row.changes) - _MAX_CHANGES} more")
+    if " / " in row.targets:
+        lines.append(_wrap(f"{_INDENT}targets: {row.targets}"))
+    lines.extend(_runs_on(row))
+    if row.note:
+        lines.append(_shortened("note: ", row.note))
+    lines.extend(_source(row))
+    return lines
+
+
+def _runs_on(row: aggregation.ApiRollup) -> list[str]:
+    """Only when the target is not documented for every platform (or fails --target)."""
+    if not row.backends or row.backends == "Ascend GPU CPU":
+        return []
+    gap = " (lacks the --target platform)" if row.backend_gap else ""
+    return [f"{_INDENT}runs on: {', '.join(row.backends.split())}{gap}"]
+
+
+def _source(row: aggregation.ApiRollup) -> list[str]:
+    """The difference page (or the table) a verdict rests on, with the table version."""
+    table = f"table {row.mapping_version}" if row.mapping_version else ""
+    if row.diff_url:
+        # The URL ends the line and is never wrapped: it must stay copyable, like a path.
+        where = f" ({table})" if table else ""
+        return [f"{_INDENT}see{where}: {row.diff_url}"]
+    return [f"{_INDENT}source: mapping {table}"] if table else []
+
+
+def _change_line(headline: str, words: str) -> str:
+    """``change: <what to write> (<defaults>): <the page's words, shortened>``; the
+    headline is never shortened (it is the instruction), only the page's words are."""
+    label = f"{_INDENT}change: {headline}"
+    room = WIDTH - len(label) - 2
+    if not words or room < 20:
+        return _wrap(label)
+    return f"{label}: {textwrap.shorten(words, width=room, placeholder='…')}"
+
+
+def _shortened(label: str, text: str) -> str:
+    room = WIDTH - len(_INDENT) - len(label)
+    return f"{_INDENT}{label}{textwrap.shorten(text, width=room, placeholder='…')}"
+
+
+def _backends(rows: tuple[aggregation.BackendSummary, ...]) -> str:
+    """Where the suggested MindSpore targets run, per scope (from their documentation)."""
+    from apiscan.report.aggregation import describe_backends
+
+    title = _title("Backends (documented Supported Platforms of the targets)")
+    if not rows:
+        return f"{title}\nNo API with a MindSpore target."
+    return "\n".join([title, *(_fill(line, "") for line in describe_backends(rows))])
 
 
 def _substitution_line(result: ScanResult, api: str) -> list[str]:
@@ -280,7 +347,7 @@ def _dynamic_shape(
 
 def _shape_lines(finding: ShapeFinding) -> list[str]:
     """``line:column  rule name  severity  scope``, then the message and the MindSpore facts."""
-    where = f"{finding.span.line}:{finding.span.column}"
+    where = position(finding.span.line, finding.span.column, finding.cell)
     head = (
         f"{_FINDING}{where:<8} {finding.rule} {finding.name}  {finding.severity}  {finding.scope}"
     )
@@ -381,7 +448,7 @@ def _errors(result: ScanResult) -> str:
         return f"{title}\nNone."
     lines = [title]
     for error in errors:
-        where = f"{error.path}:{error.span.line}:{error.span.column}"
+        where = f"{error.path}:{position(error.span.line, error.span.column, error.cell)}"
         lines.append(
             textwrap.fill(
                 f"{where}  {error.code}  {error.message}",

@@ -67,6 +67,11 @@ _NAME_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("scaler",), "scaler"),
 )
 
+#: nn.Module methods whose names are common verbs on other objects (``trainer.train()``,
+#: ``pool.apply(f)``, ``model_def.compile()``): on a receiver of unknown type they are reported
+#: only when its name says it is a module (``model.train()``).
+GENERIC_MODULE_METHODS: frozenset[str] = frozenset({"train", "eval", "apply", "forward", "compile"})
+
 #: nn.Module methods that return the module itself (``model = Net().to(device).eval()``).
 SELF_RETURNING: frozenset[str] = frozenset(
     {
@@ -203,12 +208,14 @@ class Owners:
         if not roles:
             return None
         role = roles[0]
+        low = hint.lower()
         if len(roles) > 1:
-            low = hint.lower()
             for keys, hinted in _NAME_HINTS:
                 if hinted in roles and any(k in low for k in keys):
                     role = hinted
                     break
+        if role == "module" and attr in GENERIC_MODULE_METHODS and not _hints(low, "module"):
+            return None
         owner_api = self.api.member(ROOTS[role], attr)
         assert owner_api is not None
         if role == "tensor" and "module" in roles:
@@ -220,6 +227,11 @@ class Owners:
         else:
             result = self._returns(owner_api, UNKNOWN)
         return owner_api, result
+
+
+def _hints(low: str, role: str) -> bool:
+    """Whether a receiver's (lower-case) name suggests `role` (see _NAME_HINTS)."""
+    return any(hinted == role and any(k in low for k in keys) for keys, hinted in _NAME_HINTS)
 
 
 def _module_method_result(recv: Val, attr: str) -> Val:

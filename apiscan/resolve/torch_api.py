@@ -6,6 +6,9 @@ only) and answers: is this dotted name a public torch API, what is its canonical
 kind of object is it, what parameters does it take, what does it return, and which class
 really owns ``obj.attr``. Loading is cached per process because every file of a scan asks.
 
+``meta.failed`` lists the modules (and lazy attributes) whose import failed on the generating
+machine; ``meta.static`` those of them whose public names were read from source instead.
+
 File layout (``format`` 1): ``names`` maps each canonical name to ``{"k": kind, "p": params,
 "r": coarse return, "t": return text}``; ``aliases`` maps every other importable public path
 to its canonical name; ``bases`` lists each class's public ancestors in MRO order (a member is
@@ -28,6 +31,14 @@ DATA_DIR: Final = mapping_data_dir() / "torch_api"
 
 Param = tuple[str, str, bool]
 
+#: Packages whose names the scanner reports: torch and the companions the mapping tables list.
+TORCH_ROOTS: Final = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
+
+
+def is_torch_name(q: str) -> bool:
+    """`torch`, `torchvision.ops.nms`...: a dotted name in one of TORCH_ROOTS."""
+    return q.partition(".")[0] in TORCH_ROOTS
+
 
 class TorchApi:
     """Queries over one torch version's public API; every name is canonicalised first."""
@@ -38,8 +49,11 @@ class TorchApi:
             raise ValueError(f"torch API index format {meta['format']}, expected {FORMAT_VERSION}")
         self.version: str = meta["torch_version"]
         self.failed_modules: Mapping[str, str] = meta["failed"]
+        #: failed modules whose public names the generator read from source (name → count)
+        self.static_modules: Mapping[str, int] = meta.get("static", {})
         self.primary_namespaces: frozenset[str] = frozenset(meta["primary_namespaces"])
         self.owner_roots: tuple[str, ...] = tuple(meta["owner_roots"])
+        self.primary_parents: frozenset[str] = frozenset(meta.get("primary_parents", ()))
         self._names: dict[str, dict[str, Any]] = data["names"]
         self._aliases: dict[str, str] = data["aliases"]
         self._bases: dict[str, list[str]] = data["bases"]
@@ -78,6 +92,22 @@ class TorchApi:
             spelled = f"{parent}.{attr}"
             return spelled if spelled in self._names else self._aliases.get(spelled)
         return None
+
+    def as_written(self, name: str) -> str | None:
+        """The name a finding reports for the dotted path `name` the code spelled: `name`
+        itself when it is a public spelling (its module is one users are meant to import
+        from: `torch.nn.functional.conv2d`, `torch.utils.data.distributed.DistributedSampler`),
+        else the canonical name (`torch.nn.modules.conv.Conv2d` → `torch.nn.Conv2d`). None
+        for names that are not public APIs."""
+        canonical = self.canonical(name)
+        if canonical is None or canonical == name:
+            return canonical
+        module = name.rpartition(".")[0]
+        if module in self.primary_namespaces or (
+            module.rpartition(".")[0] in self.primary_parents and module in self._modules
+        ):
+            return name
+        return canonical
 
     def is_public(self, name: str) -> bool:
         return self.canonical(name) is not None
@@ -175,9 +205,14 @@ def _is_dunder(attr: str) -> bool:
     return len(attr) > 4 and attr.startswith("__") and attr.endswith("__")
 
 
+#: Companion packages indexed from their wheels (scripts/gen_static_api.py), merged into the
+#: torch index: the versions that match DEFAULT_TORCH_VERSION.
+COMPANIONS: Final = ("torchvision-0.28.0",)
+
+
 @functools.cache
 def load_torch_api(version: str = DEFAULT_TORCH_VERSION) -> TorchApi:
-    """The index for `version`, read once per process."""
+    """The index for `version`, read once per process, with torchvision's names merged in."""
     path = DATA_DIR / f"torch-{version}.json"
     try:
         text = path.read_text(encoding="utf-8")
@@ -185,4 +220,24 @@ def load_torch_api(version: str = DEFAULT_TORCH_VERSION) -> TorchApi:
         raise FileNotFoundError(
             f"no torch API index at {path}; run scripts/gen_torch_api.py with torch {version}"
         ) from None
-    return TorchApi(json.loads(text))
+    data = json.loads(text)
+    if version == DEFAULT_TORCH_VERSION:
+        for companion in COMPANIONS:
+            extra = DATA_DIR / f"{companion}.json"
+            if extra.is_file():
+                merge_companion(data, json.loads(extra.read_text(encoding="utf-8")))
+    return TorchApi(data)
+
+
+def merge_companion(data: dict[str, Any], extra: Mapping[str, Any]) -> None:
+    """Add a companion package's index (same layout) to the torch index `data`, in place."""
+    meta = data["meta"]
+    if extra["meta"]["format"] != FORMAT_VERSION:
+        raise ValueError(f"{extra['meta']['package']} index format {extra['meta']['format']}")
+    meta["primary_namespaces"] = sorted(
+        {*meta["primary_namespaces"], *extra["meta"]["primary_namespaces"]}
+    )
+    meta.setdefault("companions", {})[extra["meta"]["package"]] = extra["meta"]["version"]
+    for key in ("names", "aliases", "bases", "stars"):
+        data[key] = {**extra[key], **data[key]}
+    data["modules"] = sorted({*data["modules"], *extra["modules"]})

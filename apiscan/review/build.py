@@ -9,7 +9,6 @@ a torch API is whatever the scan's findings say it is.
 from __future__ import annotations
 
 import ast
-import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -30,15 +29,22 @@ def scan_root(path: str | Path) -> Path:
 def parse_sources(root: Path, paths: Iterable[str]) -> dict[str, ast.Module]:
     """Each file that Python can parse, by its report path; the others are already error
     findings of the scan, so they are skipped here without a second report."""
+    from apiscan.parsing import parse_python
+    from apiscan.source import DecodedSource, decode_source, read_source_file
+
     trees: dict[str, ast.Module] = {}
     for path in paths:
         try:
-            source = (root / path).read_bytes()
-            with warnings.catch_warnings():  # invalid escapes in old code are not our business
-                warnings.simplefilter("ignore")
-                trees[path] = ast.parse(source, filename=path)
-        except (OSError, SyntaxError, ValueError, RecursionError):
+            decoded = decode_source(read_source_file(str(root / path)))
+        except OSError:
             continue
+        if not isinstance(decoded, DecodedSource):
+            continue
+        # The scan's own guarded parse (pinned recursion limit, MemoryError caught): a file
+        # nested too deeply for it must not kill the review.
+        tree = parse_python(decoded.text, path)
+        if isinstance(tree, ast.Module):
+            trees[path] = tree
     return trees
 
 
@@ -49,7 +55,7 @@ def build_review(path: str, ms_version: str | None = None) -> Review:
 
     result, analyses = scan_with_facts(ScanOptions(path, ms_version=ms_version, cache_dir=None))
     root = scan_root(path)
-    trees = parse_sources(root, (fa.path for fa in analyses))
+    trees = parse_sources(root, (fa.path for fa in analyses if not fa.errors))
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
     network_gaps = gaps.network_gaps(result, gaps.load_suggester())

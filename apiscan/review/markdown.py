@@ -57,7 +57,7 @@ def _header(review: Review) -> str:
             "# Feasibility review: PyTorch → MindSpore",
             "",
             f"- **Tool:** apiscan {review.tool_version}",
-            f"- **Root:** `{review.root}`",
+            f"- **Root:** {_code(review.root)}",
         ]
     )
 

@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult, Span
+from apiscan.parsing import parse_python
 from apiscan.program.index import ClassTable, Hierarchy, follow
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
@@ -440,10 +441,11 @@ class _Sources:
             return None
         try:
             text = importlib.util.decode_source(data)
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError,
-                RecursionError):  # fmt: skip
+        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError):
             return None  # the scan already reports why this file could not be read
+        tree = parse_python(text, path)  # guarded: recursion limit pinned, MemoryError caught
+        if not isinstance(tree, ast.Module):
+            return None
         return _Source(path, self.modules.get(path, ()), text, tree)
 
 

@@ -17,17 +17,16 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
-from apiscan.extract.records import FileAnalysis
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
 #: with a function called the same as its module).
 MODULE_CODE = "<module>"
 
-#: Argument roles that hand a callable (or object) to the data-loading machinery.
-DATA_ROLES = frozenset({"collate_fn", "worker_init_fn", "transform", "target_transform", "dataset"})
-#: What the DataLoader calls on a dataset object (``__getitems__`` is the batched fetch).
-DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__", "__len__")
+__all__ = ["DATASET_METHODS", "DATA_ROLES", "Hierarchy", "build_call_graph", "module_node"]
+
+#: Bases that are Python's own (``class Foo(object)``, ``class Foo(Exception)``).
 #: Edge roles that are not calls seen in the source.
 DEFINES, OVERRIDE = "defines", "override"
 
@@ -61,6 +60,7 @@ class _Builder:
         #: every spelling of a function (one per module name of its file) -> its node
         self.spelled: dict[str, str] = {}
         self._targets: dict[tuple[str, str], tuple[str, ...] | None] = {}
+        self._named: dict[str, list[str]] | None = None
 
     def build(self) -> nx.DiGraph:
         for fa in self.analyses:
@@ -73,7 +73,9 @@ class _Builder:
             for call in fa.calls:
                 caller = self._caller(module, call.caller)
                 targets = self._resolve(call.callee, call.role)
-                if targets is None:
+                if call.callee.startswith(ANY_RECEIVER + "."):
+                    pass  # a guess by name: not a call the counts below describe
+                elif targets is None:
                     self.graph.graph["unresolved"] += 1
                 elif not targets:
                     self.graph.graph["external"] += 1
@@ -132,6 +134,8 @@ class _Builder:
     def _lookup(self, callee: str, role: str) -> tuple[str, ...] | None:
         h = self.hierarchy
         facts = h.classes.facts
+        if callee.startswith(ANY_RECEIVER + "."):
+            return self._by_name(callee[len(ANY_RECEIVER) + 1 :])
 
         def known(n: str) -> bool:
             return n in self.spelled or n in facts or is_torch(n) or n.rpartition(".")[0] in facts
@@ -144,18 +148,28 @@ class _Builder:
         if is_torch(q):
             return ()
         if q in facts:  # the class itself: what of it runs depends on how it is used
-            if role == "dataset":
-                names: tuple[str, ...] = DATASET_METHODS
-            elif role in DATA_ROLES:
-                names = ("__call__",)
-            else:
-                names = ("__init__",)
-            return self._methods(q, names)
+            return self._methods(q, DATA_ROLES.get(role, ("__init__",)))
         owner, _, attr = q.rpartition(".")
         found = self._methods(owner, (attr,))
         if found == () and attr == "forward":  # a callable object that is not an nn.Module
             found = self._methods(owner, ("__call__",))
+        if found == () and h.resolve(owner) in facts and h.method(owner, attr) is None:
+            # defined in no class above: the subclasses' definitions are what runs
+            subs = h.subclass_methods(owner, attr)
+            found = tuple(self.spelled[m] for m in subs if m in self.spelled)
         return found
+
+    def _by_name(self, name: str) -> tuple[str, ...]:
+        """``obj.name()`` on an object of unknown class: the method when exactly one repo class
+        defines a method of that name (``instances.gt_keypoints.to_heatmap()``), else nothing
+        (a name several classes share says too little)."""
+        if self._named is None:
+            self._named = {}
+            for node, data in self.graph.nodes(data=True):
+                if data["kind"] == "method":
+                    self._named.setdefault(data["qualname"].rpartition(".")[2], []).append(node)
+        found = self._named.get(name, ())
+        return (found[0],) if len(found) == 1 else ()
 
     def _methods(self, cls: str, names: Sequence[str]) -> tuple[str, ...] | None:
         """Nodes of the methods ``names`` of ``cls`` found through its bases."""

@@ -9,6 +9,22 @@ Two multi-source searches over the call graph decide it: everything reachable fr
 root is ``network``; everything else reachable from a data root is ``data`` (a helper used by
 both a ``forward`` and a dataset is compiled into the graph, so network wins); the rest, module
 code included, is ``host``.
+
+Two rules by location, because the call graph alone cannot see them:
+
+- **Test code is host.** Functions in test files (under a ``test``/``tests``/``testing``
+  folder, ``test_*.py``, ``*_test.py``, ``conftest.py``) are never roots and are ``host``
+  whatever they call: a test named ``test_focal_loss`` or an ``nn.Module`` written for a test
+  is not part of the network being migrated, and a ``nonzero`` in an assertion is not a
+  blocker.
+- **Data code by location.** Functions and methods in a data package (a ``data``,
+  ``dataset``, ``datasets`` or ``transforms`` folder) or in a transform/augmentation module
+  (``transform(s)``/``augment...`` as a word of the file name: ``naflex_transforms.py``,
+  ``data_augment.py``, not ``swin_transformer.py``) are data roots, because transforms reach
+  the loader through lists built at run time (``Compose(primary + secondary)``,
+  ``dataset.transform = ...``) that no call edge shows. An ``nn.Module`` defined there is a
+  transform (torchvision's v2 transforms are Modules), not a network root; a helper there
+  that a ``forward`` calls is still ``network``.
 """
 
 from __future__ import annotations
@@ -16,13 +32,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
+from pathlib import PurePosixPath
 
 import networkx as nx
 
-from apiscan.extract.records import FileAnalysis
+from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.model import SCOPES
 from apiscan.program.index import ClassTable, Hierarchy
-from apiscan.scope.callgraph import DATA_ROLES, DATASET_METHODS, build_call_graph
+from apiscan.scope.callgraph import build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
 
@@ -32,19 +49,71 @@ NETWORK, DATA, HOST = SCOPES
 _LOSS_FUNCTION = re.compile(r"(?:[a-z0-9]+_)*loss(?:_fn|_func)?", re.IGNORECASE)
 _LOSS_CLASS = re.compile(r"\w*(?:Loss|Criterion)")
 
+_TEST_DIRS = frozenset({"test", "tests", "testing"})
+_DATA_DIRS = frozenset({"data", "dataset", "datasets", "transforms"})
+#: ``transforms.py``, ``naflex_transforms.py``, ``data_augment.py``, ``augmentation_impl.py``;
+#: not ``swin_transformer.py``.
+_DATA_STEM = re.compile(r"(?:^|_)(?:transforms?|augment\w*)(?:_|$)", re.IGNORECASE)
+#: torch's samplers: the loader iterates them (``__iter__``), like a dataset's fetch methods.
+_SAMPLER = re.compile(r"torch\.utils\.data\.(?:\w+\.)*\w*Sampler")
+
+
+def is_test_path(path: str) -> bool:
+    """A file of the repository's tests (pytest and unittest conventions)."""
+    p = PurePosixPath(path)
+    return (
+        not _TEST_DIRS.isdisjoint(p.parts[:-1])
+        or p.name.startswith("test_")
+        or p.name.endswith("_test.py")
+        or p.name == "conftest.py"
+    )
+
+
+def is_data_path(path: str) -> bool:
+    """A file of the data pipeline by its place: a data package or a transform module."""
+    p = PurePosixPath(path)
+    return not _DATA_DIRS.isdisjoint(p.parts[:-1]) or bool(_DATA_STEM.search(p.stem))
+
 
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
-    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass and of every loss class,
-    and every function named like a loss."""
+    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass, of every loss class and
+    of every class defining ``forward`` over a base from a package outside the scan (unless it
+    is test or data code), with their ``forward_*`` methods; every function named like a loss
+    and every ``losses`` method."""
     roots = set()
+    #: where each class's methods live (a class's own file, for a Module whose forward is
+    #: inherited from a base in another file)
+    cls_path = {d["cls"]: d["path"] for _, d in graph.nodes(data=True) if d["cls"]}
     for cls in hierarchy.repo_classes():
         name = cls.rpartition(".")[2]
-        if hierarchy.is_module(cls) or _LOSS_CLASS.fullmatch(name):
+        own_forward = hierarchy.method(cls, "forward") == f"{cls}.forward"
+        if (
+            hierarchy.is_module(cls)
+            or _LOSS_CLASS.fullmatch(name)
+            # ``forward`` on a class whose base the scan cannot see (a package outside it)
+            or (own_forward and hierarchy.unknown_ancestor(cls))
+        ):
             entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
-            if entry is not None and entry in graph:
+            if entry is None or entry not in graph:
+                continue
+            paths = (graph.nodes[entry]["path"], cls_path.get(cls, ""))
+            if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
+                # ``forward_train``, ``forward_features``...: the Module's other entry points,
+                # which training code outside the repository (or ``getattr``) calls
+                roots.update(
+                    f"{cls}.{m}"
+                    for m in getattr(hierarchy.classes.facts.get(cls), "methods", ())
+                    if m.startswith("forward_") and f"{cls}.{m}" in graph
+                )
     for node, data in graph.nodes(data=True):
-        if data["kind"] != "module" and _LOSS_FUNCTION.fullmatch(node.rpartition(".")[2]):
+        name = node.rpartition(".")[2]
+        if (
+            (data["kind"] != "module" and _LOSS_FUNCTION.fullmatch(name))
+            # a head's ``losses(predictions, proposals)``, called through a submodule
+            # built by a factory the call graph cannot follow
+            or (data["kind"] == "method" and name == "losses")
+        ) and not is_test_path(data["path"]):
             roots.add(node)
     return roots
 
@@ -55,7 +124,7 @@ def data_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     (a class passed so contributes its ``__call__`` or fetch methods; see the call graph)."""
     roots = set()
     for cls in hierarchy.repo_classes():
-        if hierarchy.is_dataset(cls):
+        if hierarchy.is_dataset(cls) or _is_sampler(hierarchy, cls):
             for name in DATASET_METHODS:
                 entry = hierarchy.method(cls, name)
                 if entry is not None and entry in graph:
@@ -63,7 +132,15 @@ def data_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     for _caller, callee, role in graph.edges(data="role"):
         if role in DATA_ROLES:
             roots.add(callee)
-    return roots
+    for node, data in graph.nodes(data=True):
+        # a data module's ``main()`` is a debugging script (it draws samples), not the loader
+        if data["kind"] != "module" and data["qualname"] != "main" and is_data_path(data["path"]):
+            roots.add(node)
+    return {r for r in roots if not is_test_path(graph.nodes[r]["path"])}
+
+
+def _is_sampler(hierarchy: Hierarchy, cls: str) -> bool:
+    return any(_SAMPLER.fullmatch(t) for t in hierarchy.torch_ancestors(cls))
 
 
 def _reachable(graph: nx.DiGraph, roots: Iterable[str]) -> set[str]:
@@ -78,8 +155,11 @@ def classify(
 ) -> dict[str, str]:
     """Every node of ``graph`` → ``network`` | ``data`` | ``host``."""
     hierarchy = Hierarchy(analyses, classes)
-    network = _reachable(graph, network_roots(graph, hierarchy))
-    data = _reachable(graph, data_roots(graph, hierarchy)) - network
+    # Test code neither starts nor carries a search: what only tests call stays host.
+    tests = {n for n, p in graph.nodes(data="path") if is_test_path(p)}
+    product = graph.subgraph(n for n in graph if n not in tests)
+    network = _reachable(product, network_roots(product, hierarchy))
+    data = _reachable(product, data_roots(product, hierarchy)) - network
     return {node: NETWORK if node in network else DATA if node in data else HOST for node in graph}
 
 

@@ -5,17 +5,29 @@ a later, unrelated call (a missing ``ArgMaxExt`` kernel was seen raising inside 
 case's ``transpose``). So one child serves a stream of cases while they pass or fail, and is
 replaced after any error, skip or timeout, so that the next case starts in a clean process.
 The parent never imports torch or MindSpore.
+
+The child never runs code from the scanned repository or the working directory: it is a
+fresh interpreter started with ``-I`` (no current directory, no ``PYTHONPATH``, no user site)
+in a temporary working directory of its own, told explicitly where the running apiscan
+package lives. A ``signal.py`` or ``pickle.py`` in the directory where ``verify`` runs is
+never imported (multiprocessing's ``spawn`` child put ``''`` on ``sys.path`` and imported it).
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import shutil
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
+from pathlib import Path
 from types import TracebackType
 
+import apiscan
 from apiscan.verify.cases import Case
 from apiscan.verify.results import CaseResult, ResultCache, cache_in, framework_versions
 
@@ -30,17 +42,93 @@ def default_cache() -> ResultCache:
     return cache_in(default_cache_dir())
 
 
+#: The child's whole command line program: only the standard library and apiscan, found at
+#: the location the parent passes (``-I`` ignores ``PYTHONPATH``, so nothing else would).
+_BOOTSTRAP = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from apiscan.verify.runner import _child_main; _child_main(int(sys.argv[2]), sys.argv[3])"
+)
+
+
+def _package_root() -> str:
+    """The directory holding the running ``apiscan`` package (what the child must import)."""
+    return str(Path(apiscan.__file__).resolve().parent.parent)
+
+
+def _child_main(fd: int, device: str) -> None:
+    """Entry point of the child started by :func:`spawn_child`."""
+    from apiscan.lifetime import die_with_parent
+
+    die_with_parent()
+    _serve(Connection(fd), device)
+
+
 def _serve(conn: Connection, device: str) -> None:
-    """The child's loop: receive (case, dtype), send back its result; ``None`` stops it."""
+    """The child's loop: receive (case, dtype), send back its result; ``None`` or a closed
+    pipe (the parent is gone) stops it."""
     from apiscan.verify.harness import run_case, set_device
 
     set_device(device)
     while True:
-        job = conn.recv()
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
         if job is None:
             return
         case, dtype = job
         conn.send(run_case(case, device, dtype))
+
+
+@dataclass
+class Child:
+    """One isolated child process, its end of the pipe and its private working directory."""
+
+    process: subprocess.Popen[bytes]
+    conn: Connection
+    workdir: str
+
+    def is_alive(self) -> bool:
+        return self.process.poll() is None
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.process.poll()
+
+    def join(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout)
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.kill()
+
+    def cleanup(self) -> None:
+        self.conn.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def spawn_child(device: str) -> Child:
+    """Start one verification child: isolated interpreter (``-I``: no current directory or
+    script directory on ``sys.path``, environment variables such as ``PYTHONPATH`` ignored),
+    its own temporary working directory, stdin closed, and a duplex pipe to the parent."""
+    parent, child = multiprocessing.Pipe(duplex=True)
+    workdir = tempfile.mkdtemp(prefix="apiscan-verify-")
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-I", "-c", _BOOTSTRAP, _package_root(), str(child.fileno()), device],
+            cwd=workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=2,  # the frameworks' chatter goes to stderr, never into a report on stdout
+            pass_fds=(child.fileno(),),
+        )
+    except BaseException:
+        parent.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    finally:
+        child.close()
+    return Child(process, parent, workdir)
 
 
 class Runner:
@@ -58,8 +146,7 @@ class Runner:
         self.timeout = timeout
         self.cache = cache
         self.children_started = 0
-        self._context = multiprocessing.get_context("spawn")
-        self._child: BaseProcess | None = None
+        self._child: Child | None = None
         self._conn: Connection | None = None
 
     def __enter__(self) -> Runner:
@@ -100,25 +187,22 @@ class Runner:
         if self._child.is_alive():
             self._child.kill()
             self._child.join()
-        self._conn.close()
+        self._child.cleanup()
         self._child = None
         self._conn = None
 
     def _start(self) -> Connection:
-        parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.device), daemon=True)
-        process.start()
-        child.close()
-        self._child, self._conn = process, parent
+        self._child = spawn_child(self.device)
+        self._conn = self._child.conn
         self.children_started += 1
-        return parent
+        return self._conn
 
     def _run_one(self, case: Case) -> tuple[CaseResult, bool]:
         """The case's result and whether it came from the harness (cacheable) rather than
         from a timeout or a dead child."""
         conn = self._conn or self._start()
-        conn.send((case, self.dtype))
         try:
+            conn.send((case, self.dtype))
             if conn.poll(self.timeout):
                 result: CaseResult = conn.recv()
                 return result, True

@@ -33,7 +33,7 @@ CASES = [
     ),
     ("from torch.nn.modules.conv import Conv2d\nConv2d(1, 1, 1)\n", {(2, "torch.nn.Conv2d")}),
     ("import torch\ntorch.nn.modules.batchnorm.BatchNorm2d(4)\n", {(2, "torch.nn.BatchNorm2d")}),
-    ("from torch.autograd import no_grad\nno_grad()\n", {(2, "torch.no_grad")}),
+    ("from torch.autograd import no_grad\nno_grad()\n", {(2, "torch.autograd.no_grad")}),
     (
         "from torch.optim.lr_scheduler import StepLR as S\nS(o, 3)\n",
         {(2, "torch.optim.lr_scheduler.StepLR")},

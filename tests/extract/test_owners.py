@@ -112,6 +112,7 @@ def test_never_a_tensor_method_on_known_non_tensors(tmp_path: Path) -> None:
 
 def test_unknown_receivers_are_probable_and_builtin_names_skipped(tmp_path: Path) -> None:
     src = """
+        import torch
         def f(out, parts, opt_g, scheduler):
             out.permute(0, 2, 1)
             parts.split(",")
@@ -120,10 +121,10 @@ def test_unknown_receivers_are_probable_and_builtin_names_skipped(tmp_path: Path
             scheduler.step()
         """
     found = apis(scan_snippet(tmp_path, src))
-    assert (2, "torch.Tensor.permute", "probable") in found
-    assert not [f for f in found if f[0] in (3, 4)]
-    assert (5, "torch.optim.Optimizer.zero_grad", "probable") in found
-    assert next(f for f in found if f[0] == 6)[1].endswith("LRScheduler.step")
+    assert (3, "torch.Tensor.permute", "probable") in found
+    assert not [f for f in found if f[0] in (4, 5)]
+    assert (6, "torch.optim.Optimizer.zero_grad", "probable") in found
+    assert next(f for f in found if f[0] == 7)[1].endswith("LRScheduler.step")
 
 
 def test_function_return_types_flow_to_callers(tmp_path: Path) -> None:

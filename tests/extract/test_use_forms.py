@@ -96,9 +96,14 @@ def test_private_api_is_unknown_not_missing(tmp_path: Path) -> None:
     }
 
 
-def test_general_difference_parameter_makes_consistent_call_different(tmp_path: Path) -> None:
+def test_general_difference_parameter_keeps_a_consistent_call_consistent(tmp_path: Path) -> None:
+    """The tables' own rule: the general difference parameters (out, device, ...) do not break
+    consistency; the finding still says to drop the one the call passes."""
     src = "import torch\na = torch.abs(x)\nb = torch.abs(x, out=y)\n"
     f = by_line(scan_snippet(tmp_path, src))
     assert f[(2, "torch.abs")].status == "consistent"
-    assert f[(3, "torch.abs")].status == "different"
-    assert f[(3, "torch.abs")].unsupported_params == ("out",)
+    assert f[(3, "torch.abs")].status == "consistent"
+    assert f[(3, "torch.abs")].unsupported_params == ()
+    [change] = f[(3, "torch.abs")].param_changes
+    assert (change.param, change.kind) == ("out", "general")
+    assert "drop it" in change.describe()

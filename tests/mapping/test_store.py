@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,9 +18,7 @@ from apiscan.mapping.store import (
     MAPPING_DATA_DIR,
     MappingTable,
     UnknownVersionError,
-    _load_table,
-    _ms_targets,
-    _version_rows,
+    is_undescribed,
     load_table,
     mapping_data_dir,
 )
@@ -75,14 +72,24 @@ def test_unknown_versions_are_errors_listing_the_known_ones(version: str) -> Non
     )
 
 
-def test_merged_view_fills_each_api_from_the_newest_table_listing_it() -> None:
+def test_merged_view_fills_each_api_from_the_newest_table_describing_it() -> None:
     merged = load_table("2.6")
     alone = {version: load_table(version, merge=False) for version in KNOWN_VERSIONS}
     all_apis = {row.torch_api for table in alone.values() for row in table}
     assert {row.torch_api for row in merged} == all_apis
     for api in all_apis:
-        newest = next(version for version in KNOWN_VERSIONS if alone[version].lookup(api))
+        listing = [version for version in KNOWN_VERSIONS if alone[version].lookup(api)]
+        described = [
+            version
+            for version in listing
+            if not all(map(is_undescribed, alone[version].rows_for(api)))
+        ]
+        newest = (described or listing)[0]
         assert merged.rows_for(api) == alone[newest].rows_for(api), api
+        older = [
+            row for version in listing if version != newest for row in alone[version].rows_for(api)
+        ]
+        assert merged.history_for(api) == tuple(older), api
     assert merged.rows_for("torch.abs")[0].ms_apis == ("mindspore.mint.abs",)
     assert alone["2.4"].rows_for("torch.abs")[0].ms_apis == ("mindspore.ops.abs",)
     assert merged.rows_for("torch.nn.Transformer")[0].source_version == "2.4"
@@ -152,34 +159,20 @@ def test_target_existence_is_marked_never_silently_dropped() -> None:
     assert (no_target.status, no_target.ms_apis, no_target.target_exists) == (MISSING, (), None)
 
 
-def test_loading_is_fast_and_imports_nothing_heavy() -> None:
+def test_loading_imports_nothing_heavy() -> None:
+    """Loading and matching stay free of pandas/numpy/torch/mindspore (the load time is
+    measured by scripts/bench_lookups.py, not asserted here)."""
     code = (
-        "import sys, time\n"
-        "start = time.perf_counter()\n"
+        "import sys\n"
         "from apiscan.mapping import load_table, match_api\n"
         "table = load_table()\n"
         "match_api('torch.abs', table, passed_params=['out'])\n"
-        "elapsed = time.perf_counter() - start\n"
-        "heavy = [m for m in ('pandas', 'numpy', 'torch', 'mindspore') if m in sys.modules]\n"
-        "print(elapsed, heavy)\n"
+        "print([m for m in ('pandas', 'numpy', 'torch', 'mindspore') if m in sys.modules])\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
-    elapsed, heavy = result.stdout.split(" ", 1)
-    assert heavy.strip() == "[]"
-    assert float(elapsed) < 0.5  # import + merged load of all five versions, cold
-
-
-def test_a_single_version_loads_in_well_under_100_ms() -> None:
-    timings = []
-    for _ in range(3):  # best of three: the machine is shared
-        for cached in (_load_table, _version_rows, _ms_targets):
-            cached.cache_clear()
-        start = time.perf_counter()
-        load_table("2.4", merge=False)
-        timings.append(time.perf_counter() - start)
-    assert min(timings) < 0.05
+    assert result.stdout.strip() == "[]"
 
 
 # --- matching uses against the loaded table -------------------------------------------------
@@ -196,11 +189,13 @@ def test_match_consistent_api() -> None:
     )
 
 
-def test_general_parameter_makes_a_consistent_use_different() -> None:
+def test_general_parameter_does_not_break_consistency() -> None:
+    """Exception Scenario 2 of the tables' consistency rules: passing ``out=`` keeps a
+    consistent API consistent; the finding still says to drop it."""
     match = match_api("torch.abs", load_table(), passed_params=["input", "out"])
-    assert match.status == DIFFERENT
-    assert match.unsupported_params == ("out",)
-    assert "out" in match.note
+    assert match.status == CONSISTENT
+    assert match.unsupported_params == ()
+    assert [(c.param, c.kind) for c in match.param_changes] == [("out", "general")]
 
 
 def test_diff_page_parameters_without_counterpart_are_unsupported() -> None:

@@ -18,6 +18,7 @@ from apiscan.model import (
     FileSummary,
     Finding,
     MappingInfo,
+    ParamChange,
     ScanResult,
     ShapeFinding,
     Span,
@@ -60,6 +61,11 @@ def api(
     function: str = "",
     target: str | None = None,
     scope: str = "host",
+    changes: tuple[ParamChange, ...] = (),
+    backends: tuple[str, ...] = (),
+    targets: tuple[str, ...] = (),
+    history: tuple[str, ...] = (),
+    backend_gap: bool = False,
 ) -> ApiFinding:
     """An API finding with the fields a matcher would derive from ``name`` and ``status``."""
     short = name.rsplit(".", 1)[-1]
@@ -83,6 +89,11 @@ def api(
         unsupported_params=params,
         target_exists=True if target else None,
         scope=scope,
+        mindspore_apis=targets or ((target,) if target else ()),
+        param_changes=changes,
+        backends=backends,
+        backend_gap=backend_gap,
+        history=history,
     )
 
 
@@ -181,6 +192,14 @@ def mixed() -> ScanResult:
             note=CONV_NOTE,
             params=("padding_mode",),
             function="Backbone.__init__",
+            changes=(
+                ParamChange("padding_mode", "unsupported", note="MindSpore has pad_mode."),
+                ParamChange("bias", "renamed", "has_bias", "True", "False", "Default differs."),
+                ParamChange("out", "general"),
+            ),
+            backends=("Ascend", "GPU", "CPU"),
+            targets=("mindspore.nn.Conv2d", "mindspore.mint.nn.Conv2d"),
+            history=("1.10: different → mindspore.nn.Conv2d",),
         ),
         api(
             "tinydet/backbone.py",
@@ -211,6 +230,8 @@ def mixed() -> ScanResult:
             target="mindspore.Tensor.view",
             function="Backbone.forward",
             scope="network",
+            backends=("Ascend",),
+            backend_gap=True,
         ),
         api(
             "tinydet/head.py",

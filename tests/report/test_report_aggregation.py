@@ -37,7 +37,7 @@ def test_top_apis_order_by_sites_then_files_then_name() -> None:
         ("torch.alpha", 2, 1),
     ]
     assert top.total == 4
-    assert top.rows[0].locations == (("a.py", 3),)
+    assert top.rows[0].locations == (("a.py", 3, 0),)  # path, line, notebook cell
     assert top.rows[0].more_locations == 1
 
 
@@ -138,4 +138,75 @@ def test_each_suggestion_is_given_once_per_rule(mixed_result: ScanResult) -> Non
             1,
             "Multiply by the mask instead of selecting with it.",
         ),
+    )
+
+
+def test_top_apis_rank_scope_first_then_severity_then_sites() -> None:
+    """A blocker inside the network outranks a frequent host call (timm: 41 network
+    scaled_dot_product_attention sites must come before 325 host jit.ignore sites)."""
+    from apiscan.model import ParamChange
+
+    gone = (ParamChange("inplace", "unsupported"),)
+    renamed = (ParamChange("negative_slope", "renamed", "alpha"),)
+    res = result(
+        [],
+        [
+            *(api("h.py", i, 1, "torch.jit.ignore", "different") for i in range(1, 6)),
+            api("n.py", 1, 1, "torch.sdpa", "different", scope="network"),
+            api("n.py", 2, 1, "torch.leaky", "different", scope="network", changes=renamed),
+            api("n.py", 3, 1, "torch.relu6", "different", scope="network", changes=gone),
+            api("d.py", 1, 1, "torch.data_op", "different", scope="data"),
+            # One network site makes the API a network API however many host sites it has.
+            api("h.py", 9, 1, "torch.mixed", "different"),
+            api("n.py", 9, 1, "torch.mixed", "different", scope="network"),
+        ],
+    )
+    top = top_apis(api_frame(res), "different", limit=10)
+    assert [(r.api, r.scope) for r in top.rows] == [
+        ("torch.relu6", "network"),  # cannot run as written
+        ("torch.leaky", "network"),  # must be edited
+        ("torch.mixed", "network"),  # 2 sites
+        ("torch.sdpa", "network"),
+        ("torch.data_op", "data"),
+        ("torch.jit.ignore", "host"),
+    ]
+    leaky = top.rows[1]
+    assert leaky.changes == (("negative_slope= → alpha=", ""),)
+
+
+def test_backend_summary_counts_distinct_apis_per_scope() -> None:
+    from apiscan.report.aggregation import backend_summary, describe_backends
+
+    res = result(
+        [],
+        [
+            api("n.py", 1, 1, "torch.a", "consistent", scope="network", backends=("Ascend",)),
+            api("n.py", 2, 1, "torch.a", "consistent", scope="network", backends=("Ascend",)),
+            api("n.py", 3, 1, "torch.b", "consistent", scope="network", backends=("GPU", "CPU")),
+            api("n.py", 4, 1, "torch.c", "consistent", scope="network"),
+            api(
+                "n.py",
+                5,
+                1,
+                "torch.d",
+                "different",
+                scope="network",
+                backends=("Ascend", "GPU"),
+                backend_gap=True,
+            ),
+            api("n.py", 6, 1, "torch.e", "missing", scope="network"),
+        ],
+    )
+    (row,) = backend_summary(res)
+    assert (row.scope, row.apis, row.no_cpu, row.no_gpu, row.ascend_only) == (
+        "network",
+        4,
+        2,
+        1,
+        1,
+    )
+    assert (row.undocumented, row.gaps) == (1, 1)
+    assert describe_backends((row,)) == (
+        "2 of 4 network APIs have no CPU kernel; 1 have no GPU kernel; 1 run on Ascend only;"
+        " 1 document no platform; 1 lack the --target platform (counted as gaps).",
     )

@@ -74,4 +74,11 @@ def test_cells_of_dynamic_shape_rows(mixed_result: ScanResult) -> None:
     }
     apis = [r for r in rows if r["kind"] == "api"]
     assert {r["scope"] for r in apis} == {"network", "data", "host"}
-    assert all(r["name"] == r["severity"] == r["backends"] == r["suggestion"] == "" for r in apis)
+    assert all(r["name"] == r["severity"] == r["suggestion"] == "" for r in apis)
+    # API rows carry their target's documented platforms and what to change.
+    assert {r["backends"] for r in apis} >= {"", "Ascend", "Ascend;GPU;CPU"}
+    conv = next(r for r in apis if r["param_changes"])
+    assert conv["param_changes"].split(";")[1] == (
+        "bias= → has_bias= (PyTorch bias=True, MindSpore has_bias=False): Default differs."
+    )
+    assert conv["mindspore_apis"] == "mindspore.nn.Conv2d;mindspore.mint.nn.Conv2d"

@@ -13,7 +13,7 @@ _SEPARATOR = re.compile(r"(?<!\\)\|")
 
 
 def test_cell_escapes_pipes_line_breaks_and_tags() -> None:
-    assert cell("a | b\nc  <d>") == "a \\| b c &lt;d>"
+    assert cell("a | b\nc  <d>") == "a \\| b c &lt;d&gt;"
 
 
 def test_every_table_row_has_as_many_cells_as_its_header(mixed_result: ScanResult) -> None:
@@ -56,7 +56,7 @@ def test_dynamic_shape_section_groups_by_file_then_function(mixed_result: ScanRe
         "#### `main`",
         "### Suggested rewrites",
     ]
-    assert "boxes[keep \\| forced] keeps a data-dependent number of rows" in section
+    assert "boxes\\[keep \\| forced\\] keeps a data-dependent number of rows" in section
     assert "| `torch.stack` → `mindspore.ops.stack` | none listed |" in section
     # The suggestion is given once per rule, in the last table, not in each finding's row.
     assert section.count("Give the output a fixed size") == 1

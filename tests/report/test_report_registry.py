@@ -15,8 +15,8 @@ from apiscan.report import base, formats, get_reporter, register
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_registry_lists_the_four_builtin_formats() -> None:
-    assert formats() == ("csv", "json", "markdown", "text")
+def test_registry_lists_the_builtin_formats() -> None:
+    assert formats() == ("csv", "json", "markdown", "sarif", "text")
     for name in formats():
         reporter = get_reporter(name)
         assert reporter.name == name
@@ -24,7 +24,7 @@ def test_registry_lists_the_four_builtin_formats() -> None:
 
 
 def test_unknown_format_is_rejected_with_the_known_ones() -> None:
-    with pytest.raises(KeyError, match=r"'xml'.*csv, json, markdown, text"):
+    with pytest.raises(KeyError, match=r"'xml'.*csv, json, markdown, sarif, text"):
         get_reporter("xml")
 
 

@@ -409,3 +409,61 @@ def test_committed_file_matches_installed_torch() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+# --- nothing public is silently dropped ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        # lazy (module __getattr__), listed in __all__ only
+        ("torch.utils.cpp_extension.BuildExtension", "class"),
+        # the module's import fails here (no tensorboard): read from its source
+        ("torch.utils.tensorboard.SummaryWriter", "class"),
+        ("torch.utils.tensorboard.SummaryWriter.add_scalar", "method"),
+        # a class-level property of torch's metaclass
+        ("torch.distributed.group.WORLD", "attribute"),
+        # typing.Final, re-exported by torch.jit from a torch module
+        ("torch.jit.Final", "attribute"),
+    ],
+)
+def test_public_names_that_introspection_missed(api: TorchApi, name: str, kind: str) -> None:
+    assert api.kind(name) == kind
+
+
+def test_failed_imports_are_listed_and_read_statically(api: TorchApi) -> None:
+    assert "torch.utils.tensorboard" in api.failed_modules
+    assert api.static_modules["torch.utils.tensorboard"] >= 3
+    assert api.is_module("torch.utils.tensorboard")
+    assert api.canonical("torch.utils.tensorboard.writer.SummaryWriter") == (
+        "torch.utils.tensorboard.SummaryWriter"
+    )
+    params = api.params("torch.utils.tensorboard.SummaryWriter.add_scalar") or ()
+    assert [p[0] for p in params][:3] == ["tag", "scalar_value", "global_step"]
+
+
+def test_foreign_names_are_not_torch_api(api: TorchApi) -> None:
+    assert not api.is_public("torch.nn.functional.Optional")
+    assert not api.is_public("torch.__version__")
+
+
+def test_static_reading_of_a_module_source(generator: ModuleType) -> None:
+    import ast
+
+    source = """
+from .writer import Writer
+__all__ = ["Writer", "make"]
+def make(a, b=1, *c, d, **e): ...
+"""
+    module = generator.StaticModule("torch.fake", ast.parse(source))
+    assert module.exported() == ["Writer", "make"]
+    found = module.definition("make")
+    assert found is not None and found[0] == "torch.fake"
+    assert generator.StaticModule.params(found[1], drop_first=False) == [
+        ["a", "pos_or_kw", False],
+        ["b", "pos_or_kw", True],
+        ["c", "var_pos", False],
+        ["d", "kw_only", False],
+        ["e", "var_kw", False],
+    ]

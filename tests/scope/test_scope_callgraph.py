@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 import networkx as nx
@@ -354,18 +353,15 @@ def synthetic(files: int, per_file: int, calls_each: int, seed: int = 7) -> list
     return out
 
 
-def test_twenty_thousand_functions_build_and_classify_fast() -> None:
+def test_twenty_thousand_functions_build_and_classify() -> None:
+    """The large synthetic repository (its timing is in scripts/bench_lookups.py)."""
     analyses = synthetic(files=400, per_file=50, calls_each=4)
     classes = ClassTable(analyses, load_torch_api())
-    start = time.perf_counter()
     graph = build_call_graph(analyses, classes)
     scopes = classify(graph, analyses, classes)
-    elapsed = time.perf_counter() - start
     assert graph.number_of_nodes() == 20_400
     assert graph.number_of_edges() > 55_000
     assert set(scopes.values()) == {"network", "data", "host"}
-    # measured about 0.5 s on the development machine; the bound only catches a blow-up
-    assert elapsed < 5.0, elapsed
 
 
 @pytest.mark.parametrize("function", ["", "Nowhere.run"])

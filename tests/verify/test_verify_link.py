@@ -27,7 +27,7 @@ import torch
 
 def update(ema, x):
     ema.mul_(0.9)                # candidate: mindspore.Tensor.mul_, not in the tables
-    y = x.clone()                # candidate: mindspore.Tensor.clone
+    y = x.double()               # candidate: mindspore.Tensor.double
     torch.set_num_threads(1)     # missing: no same-name API either
     return torch.special.i0e(y)  # missing
 """
@@ -89,7 +89,7 @@ def test_scan_reports_candidates_and_links_substitutions(tmp_path: Path) -> None
     result = scan_repo(root)
     status = {f.api: (f.status, f.mindspore_api) for f in result.api_findings}
     assert status["torch.Tensor.mul_"] == ("candidate", "mindspore.Tensor.mul_")
-    assert status["torch.Tensor.clone"] == ("candidate", "mindspore.Tensor.clone")
+    assert status["torch.Tensor.double"] == ("candidate", "mindspore.Tensor.double")
     assert status["torch.set_num_threads"] == ("missing", None)
     # no cache (scan_repo passes cache_dir=None): every case is listed as not run
     subs = {s.case_id: s for s in result.substitutions}
@@ -103,13 +103,13 @@ def test_a_passing_same_name_test_verifies_the_candidate(tmp_path: Path) -> None
     cache = ResultCache(tmp_path / "verify")
     [mul] = cases_for("torch.Tensor.mul_")
     cache.put(mul, _result(mul.case_id, mul.api, "pass", 1e-7))
-    [clone] = [c for c in cases_for("torch.Tensor.clone") if c.strategy == "same-name"]
-    cache.put(clone, _result(clone.case_id, clone.api, "fail", 0.5))
+    [double] = [c for c in cases_for("torch.Tensor.double") if c.strategy == "same-name"]
+    cache.put(double, _result(double.case_id, double.api, "fail", 0.5))
     linked = link(result, cache)
     status = {f.api: f for f in linked.api_findings}
     assert status["torch.Tensor.mul_"].status == "verified"
     assert "passed its micro-test torch.Tensor.mul_" in status["torch.Tensor.mul_"].note
-    assert status["torch.Tensor.clone"].status == "candidate"  # its test failed
+    assert status["torch.Tensor.double"].status == "candidate"  # its test failed
     assert linked.summary()["by_status"]["verified"]["apis"] == 1  # type: ignore[index]
     row = next(s for s in linked.substitutions if s.case_id == "torch.Tensor.mul_")
     assert (row.verification, row.max_abs, row.mindspore_version) == ("pass", 1e-7, "2.10.0")

@@ -65,6 +65,21 @@ class RepeatInterleaveTensor(Rule):
                 v = torch.repeat_interleave(v, 4, dim=1)
                 return F.scaled_dot_product_attention(q, k, v)
         """,
+        """
+        import torch
+        from torch.utils.data import Sampler
+
+
+        class RepeatSampler(Sampler):
+            def __init__(self, dataset, num_repeats=3):
+                self.dataset = dataset
+                self.num_repeats = num_repeats
+
+            def __iter__(self):
+                indices = torch.randperm(len(self.dataset))
+                indices = torch.repeat_interleave(indices, repeats=int(self.num_repeats), dim=0)
+                return iter(indices.tolist())
+        """,
     )
     INVALID = (
         """
@@ -90,5 +105,12 @@ class RepeatInterleaveTensor(Rule):
 
         def expand_queries(queries: torch.Tensor, num_boxes: torch.Tensor) -> torch.Tensor:
             return queries.repeat_interleave(num_boxes, dim=0)  # error
+        """,
+        """
+        import torch
+
+
+        def expand_by_count(feats: torch.Tensor, counts: torch.Tensor) -> torch.Tensor:
+            return torch.repeat_interleave(feats, repeats=counts, dim=0)  # error
         """,
     )

@@ -76,6 +76,22 @@ class VariableLengthIndex(Rule):
                 picked = torch.gather(scores, 0, best)
                 return top_feats, picked, features[every_other], features[idx]
         """,
+        """
+        import torch
+        import torch.nn.functional as F
+
+
+        def peak_scores(maps: torch.Tensor, sizes: torch.Tensor) -> torch.Tensor:
+            k = maps.shape[1]
+            idx = torch.arange(k)
+            out = []
+            for i in range(maps.shape[0]):
+                roi = F.interpolate(maps[[i]], size=(int(sizes[i, 0]), int(sizes[i, 1])))[0]
+                w = roi.shape[2]
+                pos = roi.view(k, -1).argmax(1)
+                out.append(roi[idx, pos // w, pos % w])
+            return torch.stack(out)
+        """,
     )
     INVALID = (
         """
@@ -99,5 +115,15 @@ class VariableLengthIndex(Rule):
             keep = nms(boxes, scores, 0.5)
             kept_boxes = boxes[keep]  # error
             return kept_boxes, scores.index_select(0, keep)  # error
+        """,
+        """
+        import torch
+
+
+        def top_candidates(scores: torch.Tensor, boxes: torch.Tensor, thresh: float = 0.05):
+            num = int((scores > thresh).sum())
+            top_scores, idxs = scores.topk(num)
+            picked = boxes[idxs]  # error
+            return top_scores, picked, boxes[scores.topk(num).indices]  # error
         """,
     )

@@ -87,6 +87,40 @@ class DataDependentControlFlow(Rule):
                     step += 1
             return step
         """,
+        """
+        import argparse
+
+        import torch
+
+
+        class ParseKwargs(argparse.Action):
+            def __call__(self, parser, namespace, values, option_string=None):
+                kw = {}
+                for value in values:
+                    if not value:
+                        continue
+                    key, value = value.split("=")
+                    kw[key] = value
+                setattr(namespace, self.dest, kw)
+
+
+        class EveryK(torch.optim.Optimizer):
+            def __init__(self, params, lr=0.1, every=10):
+                super().__init__(params, dict(lr=lr))
+                self.every = every
+                self.counter = 0
+
+            @torch.no_grad()
+            def step(self, closure=None):
+                self.counter += 1
+                do_update = self.counter % self.every == 0
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        state = self.state[p]
+                        state["n"] = state.get("n", 0) + 1
+                        if do_update and state["n"] > 1:
+                            p.mul_(1.0 - group["lr"])
+        """,
     )
     INVALID = (
         """

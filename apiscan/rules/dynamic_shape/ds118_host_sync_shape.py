@@ -6,9 +6,11 @@ class HostSyncShape(Rule):
     """A host sync (``.item()``, ``int(t)``, ``.tolist()``, ``len()`` of a data-dependent tensor)
     whose result is then used as a size, a slice bound, a ``k`` or a sample count.
 
-    The finding points at the sync; the op that receives the number is reported by its own rule
-    (DS109, DS110, DS113, DS114...). A sync whose value only goes to logging or a metric
-    (``total += loss.item()``) and ``len()`` of a static tensor are not flagged.
+    The finding points at the sync, in the function where it is written (a helper that
+    returns ``t.item()`` to a caller that slices with it), once per line; the op that receives
+    the number is reported by its own rule (DS109, DS110, DS113, DS114...). A sync whose value
+    only goes to logging or a metric (``total += loss.item()``) and ``len()`` of a static
+    tensor are not flagged.
 
     Why it breaks on MindSpore
     --------------------------
@@ -103,5 +105,24 @@ class HostSyncShape(Rule):
             counts = image_ids[keep].bincount().tolist()  # error
             n = len(keep)  # error
             return proposals[keep].split(counts), proposals[:n]
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        def rand_box(h: int, w: int):
+            cx = torch.randint(0, w, (1,))
+            cy = torch.randint(0, h, (1,))
+            x1, y1 = torch.clamp(cx - 8, 0, w), torch.clamp(cy - 8, 0, h)
+            return x1.item(), y1.item(), (x1 + 16).item(), (y1 + 16).item()  # error
+
+
+        class TokenMix(nn.Module):
+            def forward(self, x):
+                x1, y1, x2, y2 = rand_box(x.shape[1], x.shape[2])
+                mixed = x.clone()
+                mixed[:, x1:x2, y1:y2] = x.flip(0)[:, x1:x2, y1:y2]
+                return mixed
         """,
     )

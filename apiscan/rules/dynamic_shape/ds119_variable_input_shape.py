@@ -8,7 +8,9 @@ class VariableInputShape(Rule):
 
     Reported once per pipeline (per function), at the first line that makes the shape vary.
     Randomness with a fixed output size (``RandomResizedCrop(224)``), resizing to a constant
-    size, and padding to a configured maximum length are fine.
+    size, padding to a configured maximum length, and a random resize that the same function
+    then crops back to a fixed size (mixup and mosaic paste a randomly scaled image onto a
+    canvas and cut ``img[y : y + h, x : x + w]`` with the target's ``h``, ``w``) are fine.
 
     Why it breaks on MindSpore
     --------------------------
@@ -85,6 +87,26 @@ class VariableInputShape(Rule):
         def resize_batch(images: torch.Tensor) -> torch.Tensor:
             return F.interpolate(images, size=(640, 640), mode="bilinear", align_corners=False)
         """,
+        """
+        import random
+
+        import cv2
+        import numpy as np
+        import torch
+
+
+        def mixup(origin_img, other_img, scale=(0.5, 1.5)):
+            jit = random.uniform(*scale)
+            h, w = other_img.shape[:2]
+            other = cv2.resize(other_img, (int(w * jit), int(h * jit)))
+            target_h, target_w = origin_img.shape[:2]
+            canvas = np.zeros((max(other.shape[0], target_h), max(other.shape[1], target_w), 3))
+            canvas[: other.shape[0], : other.shape[1]] = other
+            y = random.randint(0, canvas.shape[0] - target_h)
+            x = random.randint(0, canvas.shape[1] - target_w)
+            cropped = canvas[y : y + target_h, x : x + target_w]
+            return torch.from_numpy(0.5 * origin_img + 0.5 * cropped)
+        """,
     )
     INVALID = (
         """
@@ -132,5 +154,19 @@ class VariableInputShape(Rule):
             def __getitem__(self, i):
                 size = random.choice(self.scales)
                 return T.Resize((size, size))(self.images[i])  # error
+        """,
+        """
+        import random
+
+        import cv2
+        import torch
+
+
+        def random_scale(img, scales=(0.8, 1.0, 1.2)):
+            s = random.choice(scales)
+            h, w = img.shape[:2]
+            img = cv2.resize(img, (int(w * s), int(h * s)))  # error
+            k = random.randint(16, 32)
+            return torch.from_numpy(img[0 : 0 + k, 0 : 0 + k])
         """,
     )

@@ -1,0 +1,158 @@
+"""One file's findings in the context of its project: for editors (``apiscan lsp``) and for
+``apiscan check --stdin-filename PATH -``.
+
+The CLI analyses every file, then joins them (re-exports through the repo's own modules,
+classes defined in other files, the call graph's scopes). An editor has one changed buffer and
+a project that did not change, so :class:`ProjectContext` keeps the project's scan (its per-file
+analyses come from the on-disk cache, so loading it again is cheap) and the join's context, and
+:meth:`ProjectContext.check` analyses only the buffer and runs the join's per-file step
+(:meth:`apiscan.results.JoinContext.file_findings`) for it. For an unchanged file the result is
+the CLI's, finding for finding; the tests hold that.
+
+When an edit changes what other files' analyses depend on (the buffer's classes, exports,
+functions or calls), an exact check rebuilds the join's context with the buffer in place of
+the file on disk; a fast check reuses the project's call-graph scopes and says so
+(``BufferResult.exact``), so that an editor can answer at once and correct itself later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+
+from apiscan.extract import FileTask, analyse, reexport_subset
+from apiscan.extract.records import FileAnalysis
+from apiscan.model import ScanResult
+from apiscan.pipeline import ScanOptions, scan_for_context
+from apiscan.program.index import ClassTable
+from apiscan.results import JoinContext, assemble
+
+#: Files whose presence marks a project's root (nearest ancestor wins), as ruff and pytest do.
+ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "apiscan.toml", ".git")
+
+
+def find_project_root(path: Path) -> Path:
+    """The nearest ancestor of ``path`` holding a project marker, else ``path``'s directory."""
+    path = path.absolute()
+    start = path.parent
+    for d in (start, *start.parents):
+        if any((d / marker).exists() for marker in ROOT_MARKERS):
+            return d
+    return start
+
+
+def _structure(fa: FileAnalysis) -> tuple[object, ...]:
+    """What other files' findings (and this file's scopes) depend on, without line numbers:
+    an edit that leaves it alone cannot change the join's context."""
+    return (
+        fa.modules,
+        fa.exports,
+        fa.classes,
+        tuple((f.qualname, f.cls) for f in fa.functions),
+        tuple((c.caller, c.callee, c.role) for c in fa.calls),
+    )
+
+
+@dataclass(frozen=True)
+class BufferResult:
+    """The buffer's findings as a one-file :class:`ScanResult`, and whether the join context
+    they came from included the buffer's own structure (``exact``) or the file on disk's."""
+
+    result: ScanResult
+    exact: bool
+    analysis: FileAnalysis
+
+
+class ProjectContext:
+    """A project's scan, kept to check single buffers against (see the module docstring)."""
+
+    def __init__(
+        self,
+        options: ScanOptions,
+        result: ScanResult,
+        analyses: list[FileAnalysis],
+        reexports: dict[str, str],
+    ) -> None:
+        from apiscan.mapping.store import load_table
+
+        self.options = options
+        self.root = Path(options.path).absolute()
+        self.result = result
+        self.table = load_table(options.ms_version)
+        self.analyses = {fa.path: fa for fa in analyses}
+        self.local_roots = frozenset(m.partition(".")[0] for fa in analyses for m in fa.modules)
+        self.reexports = reexports
+        self.join = JoinContext(analyses, self.table)
+
+    @classmethod
+    def load(cls, options: ScanOptions) -> ProjectContext:
+        """Scan the project (per-file results from the cache where they are fresh)."""
+        return cls(options, *scan_for_context(options))
+
+    def relpath(self, path: Path) -> str:
+        """How the CLI names ``path`` when it scans this project (POSIX, relative)."""
+        rel = Path(path).absolute().relative_to(self.root)
+        return PurePosixPath(*rel.parts).as_posix()
+
+    def _modules(self, relpath: str) -> tuple[tuple[str, ...], bool]:
+        known = self.analyses.get(relpath)
+        if known is not None:
+            return known.modules, relpath.rsplit("/", 1)[-1] == "__init__.py"
+        from apiscan.discovery import _module_names
+
+        return _module_names(self.root, self.root / relpath)
+
+    def analyse(self, relpath: str, data: bytes) -> FileAnalysis:
+        """The buffer's analysis exactly as the CLI would make it: round one without the
+        project's re-exports, then, if the file looks up any of them, round two with those.
+
+        (Round two's look-ups can differ from round one's, so they cannot stand in for them:
+        a file that looks up re-exports costs two parses, as it does in the CLI.)
+        """
+        previous = self.analyses.get(relpath)
+        if previous is not None and previous.sha256 == hashlib.sha256(data).hexdigest():
+            return previous  # unchanged: the project scan's own analysis
+        modules, is_package = self._modules(relpath)
+        roots = self.local_roots | {m.partition(".")[0] for m in modules}
+        task = FileTask(relpath, modules, is_package, data, (), self.options.dynamic_shape)
+        size = self.options.max_file_size
+        first = analyse(task, roots, size)
+        subset = reexport_subset(first.local_refs, self.reexports)
+        # the whole-program facts the project scan walked this file with (parameters,
+        # returns, attributes), kept for the edited buffer
+        env = previous.env if previous is not None else ()
+        if subset or env:
+            return analyse(replace(task, reexports=subset, env=env), roots, size)
+        return first
+
+    def context_for(self, fa: FileAnalysis, exact: bool) -> tuple[JoinContext, bool]:
+        """The join context to check ``fa`` in, and whether it is exact for it."""
+        previous = self.analyses.get(fa.path)
+        if previous is not None and _structure(previous) == _structure(fa):
+            return self.join, True
+        others = [a for path, a in self.analyses.items() if path != fa.path]
+        overlaid = [*others, fa]
+        if exact:
+            return JoinContext(overlaid, self.table), True
+        # Fast: this buffer's classes are current, the scopes are the file on disk's.
+        classes = ClassTable(overlaid, self.join.api)
+        return JoinContext(overlaid, self.table, classes=classes, scopes=self.join.scopes), False
+
+    def check(self, relpath: str, data: bytes, exact: bool = True) -> BufferResult:
+        """The findings of ``data`` as the file ``relpath`` of this project."""
+        fa = self.analyse(relpath, data)
+        join, is_exact = self.context_for(fa, exact)
+        findings, summary = join.file_findings(fa)
+        result = assemble(
+            self.options.path, list(findings), [summary], self.table, join.api.version, {}
+        )
+        return BufferResult(self._link(result), is_exact, fa)
+
+    def _link(self, result: ScanResult) -> ScanResult:
+        from apiscan.verify.lookup import link
+        from apiscan.verify.results import cache_in
+
+        cache_dir = self.options.cache_dir
+        cache = cache_in(cache_dir) if cache_dir else None
+        return link(result, cache, self.options.verify_device, self.options.verify_dtype)

@@ -1,0 +1,116 @@
+"""``.gitignore`` and ``.ignore`` files, as discovery consults them (``--no-ignore`` to skip).
+
+Matching is pathspec's ``GitIgnoreSpec`` (git's own wildmatch rules: anchored ``/x``,
+directory-only ``x/``, ``**``, negation ``!x``), never hand-written globbing. Like git and
+ripgrep: every directory's ignore files apply to the paths below it, a deeper file overrides a
+shallower one, ``.ignore`` overrides ``.gitignore`` in the same directory, and an ignored
+directory is not entered (nothing below it can be re-included). Above the scan root the files
+of the enclosing directories count too, up to the repository's top (the directory holding
+``.git``), plus ``.git/info/exclude`` there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+IGNORE_FILES = (".gitignore", ".ignore")  # in order of precedence, lowest first
+
+
+@dataclass(frozen=True)
+class _Layer:
+    """One directory's ignore rules: the directory (POSIX, relative to the top: "" for the
+    top itself, else ending in "/") and its compiled patterns."""
+
+    base: str
+    spec: GitIgnoreSpec
+
+
+@dataclass(frozen=True)
+class IgnoreRules:
+    """The ignore files in force in one directory; :meth:`enter` gives a sub-directory's.
+
+    Paths are handled relative to the *top*: the repository's top directory when the scan
+    root is inside one, else the scan root. ``root`` is the scan root below the top ("" or
+    ending in "/").
+    """
+
+    root: str = ""
+    layers: tuple[_Layer, ...] = ()
+
+    @classmethod
+    def for_root(cls, root: Path) -> IgnoreRules:
+        root = root.resolve()
+        chain = [root]
+        for parent in root.parents:
+            if (chain[-1] / ".git").exists():
+                break
+            chain.append(parent)
+        if not (chain[-1] / ".git").exists():
+            chain = [root]  # not in a repository: only the scanned tree's own files count
+        top = chain[-1]
+        layers: list[_Layer] = []
+        for directory in reversed(chain):
+            lines = _read_rules(directory)
+            if directory == top and (top / ".git").is_dir():
+                lines = _lines(top / ".git" / "info" / "exclude") + lines
+            if lines:
+                layers.append(_Layer(_below(directory, top), GitIgnoreSpec.from_lines(lines)))
+        rules = cls(_below(root, top), tuple(layers))
+        # A directory the user names is scanned even when the files above it ignore it (as
+        # ruff treats paths passed explicitly): scanning ``.venv/.../torch/nn`` inside a
+        # checkout whose .gitignore lists ``.venv/`` must not find nothing. Then only the
+        # scanned tree's own ignore files count.
+        if any(rules._verdict(_below(d, top).rstrip("/"), True) for d in chain[:-1]):
+            return cls("", tuple(layer for layer in (_root_layer(root),) if layer))
+        return rules
+
+    def enter(self, directory: Path, rel: str) -> IgnoreRules:
+        """The rules inside ``directory`` (``rel``: its POSIX path below the scan root)."""
+        lines = _read_rules(directory)
+        if not lines:
+            return self
+        base = self.root if rel in ("", ".") else f"{self.root}{rel}/"
+        return IgnoreRules(self.root, (*self.layers, _Layer(base, GitIgnoreSpec.from_lines(lines))))
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
+        layer with a matching pattern decides."""
+        return self._verdict(f"{self.root}{rel}", is_dir)
+
+    def _verdict(self, full: str, is_dir: bool) -> bool:
+        verdict = False
+        for layer in self.layers:
+            if not full.startswith(layer.base):
+                continue
+            path = full[len(layer.base) :]
+            result = layer.spec.check_file(f"{path}/" if is_dir else path)
+            if result.include is not None:
+                verdict = bool(result.include)
+        return verdict
+
+
+def _root_layer(root: Path) -> _Layer | None:
+    lines = _read_rules(root)
+    return _Layer("", GitIgnoreSpec.from_lines(lines)) if lines else None
+
+
+def _below(directory: Path, top: Path) -> str:
+    rel = directory.relative_to(top).as_posix()
+    return "" if rel == "." else f"{rel}/"
+
+
+def _read_rules(directory: Path) -> list[str]:
+    lines: list[str] = []
+    for name in IGNORE_FILES:
+        lines.extend(_lines(directory / name))
+    return lines
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []

@@ -1,0 +1,95 @@
+"""A receiver is a PyTorch object only when something says so.
+
+A file that imports no torch package and gets no torch value from the repository's other
+files is numpy or plain Python: nothing in it is guessed to be a tensor or a module. In torch
+files, the fields of a `(values, indices)` named tuple are not the sparse-tensor methods, and
+a property of a plain class is not a tensor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import api_set, scan_repo, scan_snippet, write_repo
+
+
+def test_a_file_without_torch_yields_no_torch_methods(tmp_path: Path) -> None:
+    src = """
+        import numpy as np
+
+        def preprocess(img, boxes):
+            out = img.transpose(2, 0, 1)
+            boxes.clip(0, 1)
+            scores = boxes.max(1)
+            return out.astype(np.float32).sum(), scores.argmax()
+        """
+    assert scan_snippet(tmp_path, src) == []
+
+
+def test_numpy_arrays_are_not_tensors_in_a_torch_file(tmp_path: Path) -> None:
+    src = """
+        import numpy as np
+        import torch
+
+        def f(x):
+            a = np.zeros((3, 4))
+            a.transpose(1, 0).sum()
+            return torch.from_numpy(a)
+        """
+    assert api_set(scan_snippet(tmp_path, src)) == {(7, "torch.from_numpy")}
+
+
+def test_a_tensor_from_another_file_makes_the_file_torch(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/make.py": "import torch\n\ndef make():\n    return torch.ones(3)\n",
+            "pkg/use.py": (
+                "from pkg.make import make\n\n"
+                "def g(y):\n    x = make()\n    x.view(-1)\n    return y.permute(1, 0)\n"
+            ),
+        },
+    )
+    found = {(f.path, f.span.line, f.api) for f in scan_repo(tmp_path).api_findings}
+    assert ("pkg/use.py", 5, "torch.Tensor.view") in found
+    # the file receives tensors, so an unknown receiver may be one (probable)
+    assert ("pkg/use.py", 6, "torch.Tensor.permute") in found
+
+
+def test_named_tuple_fields_are_not_sparse_methods(tmp_path: Path) -> None:
+    src = """
+        import torch
+
+        def f(x: torch.Tensor, d):
+            a = x.min(dim=-1).values
+            b = torch.max(x, 1).indices
+            c = x.topk(3).values.float()
+            v, i = x.sort(dim=1)
+            return a, b, c, v, i, d.max(1).indices, x.values()
+        """
+    found = api_set(scan_snippet(tmp_path, src))
+    assert not [f for f in found if f[1] == "torch.Tensor.values" and f[0] != 8]
+    assert "torch.Tensor.indices" not in {api for _, api in found}
+    assert (6, "torch.Tensor.float") in found  # the field is a tensor
+    assert (8, "torch.Tensor.values") in found  # a call: the sparse method
+
+
+def test_plain_objects_are_not_tensors_or_modules(tmp_path: Path) -> None:
+    src = """
+        import torch
+
+        class Logger:
+            @property
+            def run(self):
+                return self._run
+
+            def log(self, metrics):
+                self.run.log(metrics)
+
+        def main(trainer, model):
+            trainer.train()
+            model.train()
+        """
+    found = api_set(scan_snippet(tmp_path, src))
+    assert found == {(13, "torch.nn.Module.train")}

@@ -1,0 +1,128 @@
+"""Same-name candidates are of the same kind; namespace moves point at real MindSpore APIs."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+from scan_helpers import scan_snippet
+
+from apiscan.mapping.candidates import MOVES, CandidateIndex, load_candidates
+from apiscan.resolve.torch_api import load_torch_api
+
+
+def _index() -> CandidateIndex:
+    return CandidateIndex(
+        {
+            "format": 2,
+            "mindspore_version": "9.9",
+            "namespaces": {
+                "mindspore.ops": {
+                    "dtype": {"k": "function", "a": [1, 1]},
+                    "Size": {"k": "primitive", "a": [0, 0]},
+                    "erfinv": {"k": "function", "a": [1, 1]},
+                    "norm": {"k": "function", "a": [3, 3]},
+                },
+                "mindspore": {"float32": {"k": "constant"}},
+                "mindspore.runtime": {"synchronize": {"k": "function", "a": [0, 0]}},
+            },
+        }
+    )
+
+
+def test_a_candidate_is_of_the_same_kind() -> None:
+    index = _index()
+    assert index.candidate("torch.dtype", "class") is None  # ops.dtype is a function
+    assert index.candidate("torch.Size", "class") is None  # ops.Size is a primitive
+    assert index.candidate("torch.erfinv", "function") == "mindspore.ops.erfinv"
+    assert index.candidate("torch.float32", "constant") == "mindspore.float32"
+    assert index.candidate("torch.float32", "function") is None
+
+
+def test_a_candidate_accepts_the_required_arguments() -> None:
+    index = _index()
+    one = (("input", "pos_or_kw", False), ("p", "pos_or_kw", True))
+    # ops.norm requires three positional arguments; torch.norm(input) passes one
+    assert index.candidate("torch.norm", "function", one) is None
+    assert index.candidate("torch.erfinv", "function", one[:1]) == "mindspore.ops.erfinv"
+
+
+def test_a_namespace_move_says_why() -> None:
+    found = _index().lookup("torch.cuda.synchronize", "function", ())
+    assert found is not None
+    assert found[0] == "mindspore.runtime.synchronize"
+    assert "mindspore.runtime" in found[1]
+
+
+def test_the_shipped_index_records_kinds() -> None:
+    index = load_candidates()
+    api = load_torch_api()
+    assert index is not None
+    for torch_name in ("torch.dtype", "torch.Size"):
+        assert index.candidate(torch_name, api.kind(torch_name), api.params(torch_name)) is None
+    assert index.candidate("torch.Tensor.add_", "method") == "mindspore.Tensor.add_"
+
+
+MOVE_EXAMPLES = {
+    "torch.cuda.empty_cache": "mindspore.runtime.empty_cache",
+    "torch.cuda.synchronize": "mindspore.runtime.synchronize",
+    "torch.cuda.current_stream": "mindspore.runtime.current_stream",
+    "torch.cuda.Stream": "mindspore.runtime.Stream",
+    "torch.cuda.Event": "mindspore.runtime.Event",
+    "torch.cuda.max_memory_allocated": "mindspore.runtime.max_memory_allocated",
+    "torch.cuda.memory_allocated": "mindspore.runtime.memory_allocated",
+    "torch.nn.ModuleList.append": "mindspore.nn.CellList.append",
+    "torch.nn.ModuleList.extend": "mindspore.nn.CellList.extend",
+    "torch.nn.ModuleList.insert": "mindspore.nn.CellList.insert",
+    "torch.nn.Sequential.append": "mindspore.nn.SequentialCell.append",
+    "torch.Generator.manual_seed": "mindspore.Generator.manual_seed",
+    "torch.Generator.initial_seed": "mindspore.Generator.initial_seed",
+    "torch.utils.data.Sampler": "mindspore.dataset.Sampler",
+}
+
+
+@pytest.mark.parametrize(("torch_name", "target"), sorted(MOVE_EXAMPLES.items()))
+def test_moves_name_apis_the_installed_mindspore_has(torch_name: str, target: str) -> None:
+    index, api = load_candidates(), load_torch_api()
+    assert index is not None
+    assert index.candidate(torch_name, api.kind(torch_name), api.params(torch_name)) == target
+    module_name, _, attr = target.rpartition(".")
+    try:
+        owner: object = importlib.import_module(module_name)
+    except ModuleNotFoundError:  # a class member: mindspore.nn.CellList.append
+        module_name, _, cls = module_name.rpartition(".")
+        owner = getattr(importlib.import_module(module_name), cls)
+    assert hasattr(owner, attr), target
+
+
+def test_every_move_namespace_exists_in_the_installed_mindspore() -> None:
+    for _, namespace, names, _ in MOVES:
+        module_name, _, cls = namespace.partition(":")
+        owner: object = importlib.import_module(module_name)
+        if cls:
+            owner = getattr(owner, cls)
+        for name in names or ():
+            assert hasattr(owner, name), f"{namespace}.{name}"
+
+
+def test_scan_reports_moves_and_drops_wrong_kinds(tmp_path: Path) -> None:
+    src = """\
+import torch
+from torch import nn
+
+def f(x):
+    torch.cuda.empty_cache()
+    layers = nn.ModuleList()
+    layers.append(nn.ReLU())
+    return torch.Size([1, 2]), x.new_zeros(torch.Size([2]))
+"""
+    found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
+    empty = found[(5, "torch.cuda.empty_cache")]
+    assert (empty.status, empty.mindspore_api) == ("candidate", "mindspore.runtime.empty_cache")
+    assert "namespace move" in empty.note
+    assert found[(7, "torch.nn.ModuleList.append")].mindspore_api == (
+        "mindspore.nn.CellList.append"
+    )
+    size = found[(8, "torch.Size")]
+    assert (size.status, size.mindspore_api) == ("missing", None)

@@ -1,0 +1,1 @@
+"""Reliability tests: hostile repositories, damaged caches, signals and file-system faults."""

@@ -1,0 +1,123 @@
+"""Every file Python compiles is analysed (issue 13, item 2): the reproductions, then a
+bounded property test over hypothesmith programs and byte-mutated fixtures."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from apiscan.extract import FileTask, analyse
+from apiscan.parsing import normalise_for_libcst, parse_module
+from apiscan.source import DecodedSource, decode_source
+
+REPO = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("apiscan_fuzz", REPO / "scripts" / "fuzz.py")
+assert _spec and _spec.loader
+fuzz = importlib.util.module_from_spec(_spec)
+sys.modules["apiscan_fuzz"] = fuzz
+_spec.loader.exec_module(fuzz)
+
+TORCH_USE = b"import torch\n\nclass A:\n    def f(self, x):\n        return torch.relu(x)\n"
+
+
+def _analyse(data: bytes):  # type: ignore[no-untyped-def]
+    return analyse(FileTask("m.py", ("m",), False, data), frozenset(), 1_000_000)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        # a form feed at the start of a nested block's first line (LibCST: "no matching outer
+        # block for dedent")
+        b"import torch\n\nclass A:\n    def f(self, x):\n\f        return torch.relu(x)\n"
+        b"    def g(self):\n        pass\n",
+        b"import torch\n\nclass A:\n\f    def f(self, x):\n        return torch.relu(x)\n",
+        b"import torch\n\ndef f(x):\n    if x:\n  \f      return torch.relu(x)\n    return x\n",
+        # a backslash then CRLF at the end of the file
+        TORCH_USE.replace(b"\n", b"\r\n") + b"\\\r\n",
+        # a backslash continuation right after indentation (found by scripts/fuzz.py)
+        b"import torch\n\nclass A:\n    def f(self, x):\n           \\\r\n"
+        b" return torch.relu(x)\n    def g(self):\n        pass\n",
+        # invalid UTF-8 inside comments, on the first line and further down
+        b"# \xff\xfe header\n" + TORCH_USE,
+        TORCH_USE + b"# caf\xe9 \xff\n",
+        TORCH_USE.replace(b"(x)\n", b"(x)  # \xc3(\n"),
+    ],
+    ids=[
+        "ff-nested",
+        "ff-class-body",
+        "ff-after-spaces",
+        "backslash-crlf-eof",
+        "continuation-after-indent",
+        "bad-utf8-line1",
+        "bad-utf8-last",
+        "bad-utf8-inline",
+    ],
+)
+def test_python_accepts_so_apiscan_analyses(data: bytes) -> None:
+    compile(data, "m.py", "exec")  # the premise: Python runs this file
+    fa = _analyse(data)
+    assert fa.errors == ()
+    [use] = [u for u in fa.uses if u.api == "torch.relu"]
+    line = data.replace(b"\r\n", b"\n")[: data.replace(b"\r\n", b"\n").index(b"torch.relu")]
+    assert use.span.line == line.count(b"\n") + 1  # positions stay exact
+
+
+def test_form_feed_normalisation_keeps_lines() -> None:
+    text = "class A:\n    def f(self):\n\f        return 1\n  \f  \n"
+    normalised = normalise_for_libcst(text)
+    assert normalised.count("\n") == text.count("\n")
+    assert "\f" not in normalised
+    assert normalise_for_libcst("x = 1\r\n\\\r\n") == "x = 1\r\n\r\n"
+    assert normalise_for_libcst("x = 'a\\fb'\n") == "x = 'a\\fb'\n"  # only indentation
+
+
+def test_invalid_utf8_outside_comments_is_still_e002() -> None:
+    for data in (b"x = '\xff'\n", b"x\xff = 1\n", b"import torch\ny = '\xe9'\n"):
+        decoded = decode_source(data)
+        assert not isinstance(decoded, DecodedSource), data
+        assert decoded.code == "E002"
+
+
+def test_a_real_libcst_refusal_is_still_reported() -> None:
+    err = parse_module("def f(:\n", "m.py")
+    assert not hasattr(err, "body") and err.code == "E003"  # type: ignore[union-attr]
+
+
+def _check(tally: object, data: bytes, name: str) -> None:
+    fa = _analyse(data)  # an exception here is the crash the test looks for
+    fuzz.judge(tally, name, data, [e.code for e in fa.errors])
+
+
+def test_mutated_fixtures_bounded() -> None:
+    """A few hundred byte-level mutations of our fixtures (scripts/fuzz.py runs thousands)."""
+    tally = fuzz.Tally()
+    rng = random.Random(13)
+    seeds = fuzz.seeds([])
+    for i in range(250):
+        _check(tally, fuzz.mutate(rng.choice(seeds), rng), f"mutated[{i}]")
+    assert tally.ok, tally.examples
+    assert tally.files == 250
+
+
+def test_generated_programs_bounded() -> None:
+    pytest.importorskip("hypothesmith")
+    import hypothesmith
+    from hypothesis import HealthCheck, given, settings
+
+    tally = fuzz.Tally()
+
+    @settings(
+        max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(hypothesmith.from_grammar())
+    def check(source: str) -> None:
+        _check(tally, source.encode("utf-8", "surrogatepass"), repr(source[:60]))
+        assert tally.ok, tally.examples
+
+    check()
+    assert tally.files >= 40
