@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
 #: returned in a tuple, passed to a second, whose results a third one uses).
-MAX_ROUNDS = 6
+MAX_ROUNDS = 4
 #: Below this many bytes to analyse, a process pool costs more than it saves.
 POOL_MIN_BYTES = 150_000
 
