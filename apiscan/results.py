@@ -174,4 +174,5 @@ def with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
         use.keywords,
         use.star_args,
         api,
+        use.args,
     )

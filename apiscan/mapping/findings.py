@@ -158,4 +158,5 @@ class Matcher:
             backends=m.backends,
             backend_gap=m.backend_gap,
             history=m.history,
+            args=use.args,
         )
