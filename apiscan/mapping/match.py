@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from apiscan.mapping.schema import CONSISTENT, DIFFERENT, MISSING, MappingRow, ParamDiff
-from apiscan.mapping.store import MappingTable
+from apiscan.mapping.store import MappingTable, is_undescribed
 from apiscan.model import ParamChange
 
 # Diff-page rows that describe outputs are not parameters a caller can pass.
@@ -84,6 +84,7 @@ def match_api(
     passed_params: Iterable[str] = (),
     keywords: Iterable[str] | None = None,
     aliases: Iterable[str] = (),
+    same_object: Iterable[str] = (),
     target_platform: str | None = None,
 ) -> Match:
     """Match ``api`` against ``table``, trying ``aliases`` (canonical name, other spellings
@@ -91,11 +92,19 @@ def match_api(
 
     ``passed_params`` are the PyTorch parameter names the call passes (keywords, and
     positional arguments the caller already mapped to names); ``keywords`` those passed
-    by name (a rename only matters there; default: all of them). ``target_platform``
+    by name (a rename only matters there; default: all of them). ``same_object`` are the
+    other names the tables list the same torch object under: among ``api`` and those, the
+    name whose rows come from the newest table that describes them wins (r1.10's
+    undescribed ``torch.nn.Parameter`` loses to r2.4.0's ``torch.nn.parameter.Parameter``
+    with its diff page); ``api`` wins ties. ``target_platform``
     (``Ascend``/``GPU``/``CPU``) prefers a target documented for it and flags a gap when
     the chosen target is documented for other platforms only.
     """
-    matched = next((name for name in (api, *aliases) if table.rows_for(name)), None)
+    listed = [name for name in (api, *same_object) if table.rows_for(name)]
+    if listed:
+        matched: str | None = max(listed, key=lambda name: _row_rank(table.rows_for(name)))
+    else:
+        matched = next((name for name in aliases if table.rows_for(name)), None)
     if matched is None:
         return Match(
             status=MISSING,
@@ -108,7 +117,9 @@ def match_api(
         )
     passed = tuple(dict.fromkeys(passed_params))
     named = passed if keywords is None else tuple(keywords)
-    history = table.history_for(matched)
+    history = table.history_for(matched) + tuple(
+        row for name in listed if name != matched for row in table.rows_for(name)
+    )
     verdict = _verdict(api, matched, table.rows_for(matched), table, passed, named, target_platform)
     if verdict.backend_gap:
         verdict = _older_target_for(verdict, history, table, passed, named, target_platform)
@@ -195,6 +206,16 @@ def _older_target_for(
 
 
 _STATUS_RANK = {CONSISTENT: 0, DIFFERENT: 1}
+
+
+def _row_rank(rows: tuple[MappingRow, ...]) -> tuple[bool, tuple[int, ...]]:
+    """How much a name's current rows say: described rows first, then the newer table."""
+    described = not all(map(is_undescribed, rows))
+    versions = (row.source_version or "0" for row in rows)
+    newest = max(
+        (tuple(int(p) for p in v.split(".") if p.isdigit()) for v in versions), default=(0,)
+    )
+    return described, newest
 
 
 def _best_first(rows: tuple[MappingRow, ...]) -> tuple[MappingRow, ...]:

@@ -6,7 +6,10 @@ Each expectation cites the official page (``mapping_sources/<folder>/...``) it r
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from scan_helpers import scan_snippet
 
 from apiscan.mapping import match_api
 from apiscan.mapping.parse import (
@@ -201,6 +204,31 @@ def test_aliases_are_tried_when_the_written_name_has_no_row() -> None:
     assert match.matched == "torch.nn.SELU"
     assert "isted in the table as torch.nn.SELU" in match.note
     assert match_api("torch.nn.SELU", table).matched == "torch.nn.SELU"
+
+
+def test_the_newest_described_spelling_of_the_same_object_wins() -> None:
+    # r1.10/pytorch_api_mapping.md:238 lists torch.nn.Parameter → mindspore.Parameter without
+    # a description; r2.4.0/pytorch_api_mapping.md:456 lists the same class as
+    # torch.nn.parameter.Parameter with a diff page (Parameter.html). The written name's
+    # stale row must not hide the newer one.
+    table = load_table()
+    match = match_api("torch.nn.Parameter", table, same_object=["torch.nn.parameter.Parameter"])
+    assert match.matched == "torch.nn.parameter.Parameter"
+    assert (match.status, match.source_version) == (DIFFERENT, "2.4")
+    assert "Parameter.html" in match.diff_url
+    assert any(h.startswith("1.10: consistent") for h in match.history)
+    # A tie keeps the written name (both spellings of conv2d have r2.6.0 rows or only one).
+    assert match_api("torch.nn.SELU", table, same_object=["torch.nn.SELU"]).matched == (
+        "torch.nn.SELU"
+    )
+
+
+def test_the_scan_finds_every_spelling_the_tables_use_for_an_object(tmp_path: Path) -> None:
+    findings = scan_snippet(
+        tmp_path, "import torch.nn as nn\n\ndef f(x):\n    return nn.Parameter(x)\n"
+    )
+    finding = next(f for f in findings if f.api == "torch.nn.Parameter")
+    assert (finding.status, finding.mapping_version) == (DIFFERENT, "2.4")
 
 
 # --- parameters: the differences a call actually hits ---------------------------------------
