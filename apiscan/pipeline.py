@@ -398,14 +398,32 @@ def _module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
     return aliases
 
 
-def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> str | None:
-    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up)."""
+def _module_names(analyses: Iterable[FileAnalysis]) -> frozenset[str]:
+    """The dotted names of the repository's own modules (files)."""
+    return frozenset(module for fa in analyses for module in fa.modules)
+
+
+def _follow(
+    q: str,
+    aliases: Mapping[str, str],
+    stop: Callable[[str], bool],
+    modules: frozenset[str] = frozenset(),
+) -> str | None:
+    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up).
+
+    A name inside one of the repository's ``modules`` is that module's own unless an alias
+    of the module rewrites it: ``pkg.layers.nms.batched_nms`` is the function nms.py defines
+    even when ``pkg/layers/__init__.py`` binds ``nms`` to ``torchvision.ops.nms`` (``from
+    .nms import batched_nms`` imports the submodule, never the package attribute).
+    """
     for _ in range(20):
         if stop(q):
             return q
         parts = q.split(".")
         for cut in range(len(parts), 0, -1):
             prefix = ".".join(parts[:cut])
+            if cut < len(parts) and prefix in modules:
+                return None
             target = aliases.get(prefix)
             if target is not None:
                 q = ".".join([target, *parts[cut:]])
@@ -430,6 +448,7 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
     """
     analyses = list(analyses)
     aliases = _module_aliases(analyses)
+    modules = _module_names(analyses)
     returns = {}
     for fa in analyses:
         for module in fa.modules:
@@ -438,10 +457,10 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
                     returns[f"{module}.{name}"] = target
     out = {}
     for key in aliases:
-        target = _follow(key, aliases, _is_torch)
+        target = _follow(key, aliases, _is_torch, modules)
         if target is not None:
             out[key] = target
-        func = _follow(key, aliases, lambda q: q + RETURNS in returns)
+        func = _follow(key, aliases, lambda q: q + RETURNS in returns, modules)
         if func is not None:
             out[key + RETURNS] = returns[func + RETURNS]
     out.update(returns)
@@ -460,6 +479,7 @@ class ClassTable:
                 for fact in fa.classes:
                     self.facts[f"{module}.{fact.qualname}"] = fact
         self.aliases = _module_aliases(analyses)
+        self.modules = _module_names(analyses)
         self._resolved: dict[str, str | None] = {}
 
     def _find(self, cls: str) -> ClassFact | str | None:
@@ -476,7 +496,7 @@ class ClassTable:
         (memoised: the join asks for the same few classes thousands of times)."""
         if name in self._resolved:
             return self._resolved[name]
-        q = _follow(name, self.aliases, lambda n: n in self.facts or _is_torch(n))
+        q = _follow(name, self.aliases, lambda n: n in self.facts or _is_torch(n), self.modules)
         self._resolved[name] = q
         return q
 
