@@ -316,7 +316,42 @@ def _param_changes(
             # ms_sig: the target really takes it (mindspore.Parameter's requires_grad).
             continue
         changes.append(ParamChange(name, GENERAL))
+    changes.extend(_absent_keywords(row, named, diffs, general, ms_sig, target))
     return tuple(changes)
+
+
+def _absent_keywords(
+    row: MappingRow,
+    named: tuple[str, ...],
+    diffs: dict[str, ParamDiff],
+    general: frozenset[str],
+    ms_sig: dict[str, str | None],
+    target: str | None,
+) -> list[ParamChange]:
+    """Keywords a "consistent" row's target does not take, by its real signature.
+
+    The tables' consistency criteria include "consistent parameter name" (r2.6.0
+    pytorch_api_mapping.md:11); their exceptions excuse only the general difference
+    parameters (Exception Scenario 2), checked before this, and MindSpore's *extra*
+    parameters (Scenario 3). So ``torch.sum(x, dim=1)`` mapped to a target whose parameter
+    is ``axis`` fails as written although the row says consistent: a difference the call
+    hits. Targets taking ``**kwargs`` accept any name and are not judged.
+    """
+    if row.status != CONSISTENT or not ms_sig or any(k.startswith("**") for k in ms_sig):
+        return []
+    takes = ", ".join(k for k in ms_sig if k != "self") or "none"
+    return [
+        ParamChange(
+            name,
+            UNSUPPORTED,
+            note=(
+                f"{target} has no parameter named {name} (it takes: {takes}); the table"
+                " lists no difference, but the call fails as written"
+            ),
+        )
+        for name in named
+        if name not in diffs and name not in general and name not in ms_sig
+    ]
 
 
 def _param_rows(rows: tuple[MappingRow, ...]) -> dict[str, ParamDiff]:

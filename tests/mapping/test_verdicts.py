@@ -243,6 +243,27 @@ def test_general_difference_parameters_do_not_break_consistency(param: str) -> N
     assert "drop it" in match.param_changes[0].describe()
 
 
+def test_a_keyword_the_consistent_target_does_not_take_is_a_difference_the_call_hits() -> None:
+    # r2.6.0/pytorch_api_mapping.md:234 lists torch.var_mean → mindspore.mint.var_mean as
+    # Consistent; the criteria (line 11) require consistent parameter names, and the target
+    # (mapping_data/signatures.csv) takes input, dim, correction, keepdim: no `unbiased`.
+    table = load_table()
+    hit = match_api(
+        "torch.var_mean", table, passed_params=["input", "unbiased"], keywords=["unbiased"]
+    )
+    assert hit.status == DIFFERENT
+    assert [(c.param, c.kind) for c in hit.param_changes] == [("unbiased", "unsupported")]
+    assert "has no parameter named unbiased" in hit.param_changes[0].note
+    fine = match_api("torch.var_mean", table, passed_params=["input", "dim"], keywords=["dim"])
+    assert (fine.status, fine.param_changes) == (CONSISTENT, ())
+    # a general difference parameter stays excused (Exception Scenario 2, line 21)
+    general = match_api("torch.zeros", table, passed_params=["device"], keywords=["device"])
+    assert [(c.param, c.kind) for c in general.param_changes] == [("device", "general")]
+    # a target taking **kwargs accepts any name: mindspore.mint.max(*args, **kwargs)
+    loose = match_api("torch.max", table, passed_params=["input", "dim"], keywords=["dim"])
+    assert loose.status == CONSISTENT
+
+
 def test_requires_grad_of_parameter_is_a_real_mindspore_parameter() -> None:
     match = match_api(
         "torch.nn.Parameter",
