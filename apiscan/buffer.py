@@ -20,14 +20,37 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
+from apiscan import __version__
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import FileAnalysis
-from apiscan.model import ScanResult
+from apiscan.model import MappingInfo, ScanResult
 from apiscan.pipeline import ClassTable, JoinContext, ScanOptions, assemble, scan_for_context
 
 #: Files whose presence marks a project's root (nearest ancestor wins), as ruff and pytest do.
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "apiscan.toml", ".git")
+
+
+def options_for(root: Path, cli: dict[str, Any] | None = None, **fixed: Any) -> ScanOptions:
+    """Scan options for the project at ``root`` as the CLI would make them: defaults < the
+    configuration governing ``root`` (``[tool.apiscan]`` / ``apiscan.toml``) < ``cli`` (keys
+    as in the configuration; None means not given). ``fixed``: other ScanOptions fields.
+    Raises :class:`apiscan.config.ConfigError` for a bad configuration."""
+    from apiscan.config import resolve
+
+    settings = resolve(str(root), cli or {})
+    return ScanOptions(
+        path=str(root),
+        ms_version=settings["ms-version"],
+        excludes=settings.excludes(root),
+        max_file_size=settings["max-file-size"],
+        verify_device=settings["verify-device"],
+        verify_dtype=settings["verify-dtype"],
+        ignores=settings.ignores(root),
+        respect_ignore=settings["respect-ignore-files"],
+        **fixed,
+    )
 
 
 def find_project_root(path: Path) -> Path:
@@ -81,12 +104,39 @@ class ProjectContext:
         self.analyses = {fa.path: fa for fa in analyses}
         self.local_roots = frozenset(m.partition(".")[0] for fa in analyses for m in fa.modules)
         self.reexports = reexports
-        self.join = JoinContext(analyses, self.table)
+        self.join = self._join(analyses)
 
     @classmethod
-    def load(cls, options: ScanOptions) -> ProjectContext:
-        """Scan the project (per-file results from the cache where they are fresh)."""
-        return cls(options, *scan_for_context(options))
+    def load(cls, options: ScanOptions, isolated: bool = False) -> ProjectContext:
+        """Scan the project (per-file results from the cache where they are fresh).
+
+        ``isolated``: scan in a freshly spawned process. The scan forks its workers, and a
+        fork from a process running other threads (a language server's event loop and
+        readers) can deadlock the child on a lock some other thread held; a spawned child has
+        no other threads. Its records come back pickled.
+        """
+        if not isolated:
+            return cls(options, *scan_for_context(options))
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+            return cls(options, *pool.submit(scan_for_context, options).result())
+
+    @classmethod
+    def alone(cls, options: ScanOptions) -> ProjectContext:
+        """A context with no project files: buffers are checked on their own (what an editor
+        falls back to when the project scan fails)."""
+        from apiscan.mapping.store import load_table
+        from apiscan.resolve.torch_api import load_torch_api
+
+        table = load_table(options.ms_version)
+        mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
+        empty = ScanResult(
+            Path(options.path).as_posix(), __version__, mapping, (), (), load_torch_api().version
+        )
+        return cls(options, empty, [], {})
 
     def relpath(self, path: Path) -> str:
         """How the CLI names ``path`` when it scans this project (POSIX, relative)."""
@@ -119,6 +169,21 @@ class ProjectContext:
         subset = reexport_subset(first.local_refs, self.reexports)
         return analyse(replace(task, reexports=subset), roots, size) if subset else first
 
+    def _join(
+        self, analyses: list[FileAnalysis], classes: ClassTable | None = None, scopes: Any = None
+    ) -> JoinContext:
+        """The join's context over ``analyses`` with this project's options (the same
+        ``ignore`` / ``per-file-ignores`` and target platform as the CLI's scan)."""
+        o = self.options
+        return JoinContext(
+            analyses,
+            self.table,
+            classes=classes,
+            scopes=scopes,
+            ignores=o.ignores,
+            target_platform=o.target_platform,
+        )
+
     def context_for(self, fa: FileAnalysis, exact: bool) -> tuple[JoinContext, bool]:
         """The join context to check ``fa`` in, and whether it is exact for it."""
         previous = self.analyses.get(fa.path)
@@ -127,10 +192,10 @@ class ProjectContext:
         others = [a for path, a in self.analyses.items() if path != fa.path]
         overlaid = [*others, fa]
         if exact:
-            return JoinContext(overlaid, self.table), True
+            return self._join(overlaid), True
         # Fast: this buffer's classes are current, the scopes are the file on disk's.
         classes = ClassTable(overlaid, self.join.api)
-        return JoinContext(overlaid, self.table, classes=classes, scopes=self.join.scopes), False
+        return self._join(overlaid, classes=classes, scopes=self.join.scopes), False
 
     def check(self, relpath: str, data: bytes, exact: bool = True) -> BufferResult:
         """The findings of ``data`` as the file ``relpath`` of this project."""
@@ -143,9 +208,7 @@ class ProjectContext:
         return BufferResult(self._link(result), is_exact, fa)
 
     def _link(self, result: ScanResult) -> ScanResult:
-        from apiscan.verify.lookup import link
-        from apiscan.verify.results import cache_in
+        # The scan's own post-cache stage: verification results, dispositions, rewrites.
+        from apiscan.pipeline import _link_verification
 
-        cache_dir = self.options.cache_dir
-        cache = cache_in(cache_dir) if cache_dir else None
-        return link(result, cache, self.options.verify_device, self.options.verify_dtype)
+        return _link_verification(result, self.options)

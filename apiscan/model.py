@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -93,6 +93,42 @@ class Span:
     end_column: int
 
 
+#: What a finding asks of the person migrating (see :mod:`apiscan.rewrite`): ``delete`` the
+#: call (no counterpart needed: device moves, cache flushes), apply an ``idiom`` (a pattern
+#: rewrite of framework plumbing: train step, AMP, checkpoints), ``rewrite`` the call (an API
+#: substitution), write a ``custom-op`` (a tensor computation with no counterpart), or a
+#: ``gap`` (nothing known). ``none``: nothing to change beyond the mechanical rename of a
+#: consistent row (or not a public torch API).
+Disposition = Literal["delete", "idiom", "rewrite", "custom-op", "gap", "none"]
+DISPOSITIONS: tuple[str, ...] = ("delete", "idiom", "rewrite", "custom-op", "gap", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class CallArgs:
+    """The source text of one call's arguments, recorded by the per-file worker so that
+    rewrites are rendered from the call itself and no reporter re-reads the code.
+
+    ``receiver`` is the text before the method name (``x`` in ``x.sigmoid_()``; empty for a
+    plain name). A ``*args`` argument is kept as its text with the star (``"*sizes"``);
+    ``star`` says the call passes ``**kwargs``, whose names are not known statically. A text
+    longer than :data:`ARG_TEXT_LIMIT` characters is kept as ``""`` with ``truncated`` set:
+    the renderer then declines rather than guessing.
+    """
+
+    receiver: str = ""
+    positional: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()
+    star: bool = False
+    truncated: bool = False
+
+    def keyword(self, name: str) -> str | None:
+        return next((text for key, text in self.keywords if key == name), None)
+
+
+#: Longest argument (or receiver) text a :class:`CallArgs` keeps.
+ARG_TEXT_LIMIT = 120
+
+
 @dataclass(frozen=True, slots=True)
 class ApiUse:
     """One use of a PyTorch API found in one file, before any mapping is applied.
@@ -115,6 +151,7 @@ class ApiUse:
     keywords: tuple[str, ...] = ()
     star_args: bool = False
     canonical: str = ""
+    args: CallArgs | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +253,21 @@ class ApiFinding:
     #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
     #: within that cell.
     cell: int = 0
+    #: The call's argument texts (None for a reference, a base class, a decorator...).
+    args: CallArgs | None = None
+    #: Filled after the scan by :mod:`apiscan.rewrite` (see :data:`Disposition`).
+    disposition: str = "none"
+    #: The rewritten text of this very call (rendered from ``args``), or an idiom's template.
+    rewrite: str = ""
+    #: Why there is no exact rewrite, or the condition the rewrite relies on.
+    rewrite_note: str = ""
+    #: For an idiom: the official migration-guide page it comes from.
+    rewrite_source: str = ""
+    #: The micro-test of this call's own form (``apiscan PATH --verify``): "verified for the
+    #: form used at a.py:3 (...)", "fails for this form: max abs 12.1 (...)", or "".
+    form_check: str = ""
+    #: Whether MindTorch 0.4.0 provides this API (None: unknown, the data is not shipped).
+    mindtorch: bool | None = None
 
     kind: Literal["api"] = "api"
 
@@ -422,6 +474,16 @@ class ScanResult:
                 for ns, c in sorted(by_ns.items())
             },
             "errors": len(self.error_findings),
+            "by_disposition": {
+                d: {
+                    "call_sites": sum(1 for f in apis if f.disposition == d),
+                    "apis": len({f.api for f in apis if f.disposition == d}),
+                    "network_sites": sum(
+                        1 for f in apis if f.disposition == d and f.scope == "network"
+                    ),
+                }
+                for d in DISPOSITIONS
+            },
             "by_scope": {
                 s: {
                     "call_sites": sum(1 for f in apis if f.scope == s),

@@ -211,11 +211,15 @@ def _candidate_index_version() -> str:
 def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
     """Substitutions and micro-test results for what the scan found (after the scan cache:
     they change when ``apiscan verify`` runs, not when the code does)."""
-    from apiscan.verify.lookup import link
+    from apiscan.rewrite import apply
+    from apiscan.verify.lookup import check_forms, link
     from apiscan.verify.results import cache_in
 
     cache = cache_in(options.cache_dir) if options.cache_dir else None
-    return link(result, cache, options.verify_device, options.verify_dtype)
+    # Dispositions and per-call rewrites come after the link: a candidate promoted to
+    # verified is rewritten with that proof.
+    device, dtype = options.verify_device, options.verify_dtype
+    return check_forms(apply(link(result, cache, device, dtype)), cache, device, dtype)
 
 
 class _Runner:
@@ -707,6 +711,7 @@ def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
         use.keywords,
         use.star_args,
         api,
+        use.args,
     )
 
 
@@ -870,4 +875,5 @@ class _Matcher:
             backends=m.backends,
             backend_gap=m.backend_gap,
             history=m.history,
+            args=use.args,
         )

@@ -126,3 +126,12 @@ def test_usage_errors(
 def test_the_project_root_is_the_nearest_marked_ancestor(tmp_path: Path) -> None:
     write_repo(tmp_path, {"proj/pyproject.toml": "", "proj/src/pkg/m.py": ""})
     assert find_project_root(tmp_path / "proj/src/pkg/m.py") == tmp_path / "proj"
+
+
+def test_the_project_configuration_applies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_repo(tmp_path, {"pyproject.toml": '[tool.apiscan]\nignore = ["DS101"]\n'})
+    data = b"import torch\n\n\ndef f(x):\n    return torch.unique(x), torch.nonzero(x)\n"
+    rules = {f["rule"] for f in _check(tmp_path, "m.py", data, capsys, monkeypatch)}
+    assert "DS103" in rules and "DS101" not in rules

@@ -47,8 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true")
     p.add_argument("--cache-dir", default=None)
     p.add_argument("--no-dynamic-shape", action="store_true")
-    p.add_argument("--verify-device", choices=("CPU", "GPU", "Ascend"), default="CPU")
-    p.add_argument("--verify-dtype", choices=("float32", "float16"), default="float32")
+    p.add_argument("--verify-device", choices=("CPU", "GPU", "Ascend"), default=None)
+    p.add_argument("--verify-dtype", choices=("float32", "float16"), default=None)
+    p.add_argument("--target", choices=("Ascend", "GPU", "CPU"), default=None)
     return p
 
 
@@ -59,12 +60,12 @@ def _error(message: str) -> int:
 
 def run_check(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from apiscan.buffer import ProjectContext, find_project_root
+    from apiscan.buffer import ProjectContext, find_project_root, options_for
     from apiscan.cache import default_cache_dir
     from apiscan.cli.main import FAIL_ON
+    from apiscan.config import ConfigError
     from apiscan.discovery import DiscoveryError
     from apiscan.mapping.store import UnknownVersionError
-    from apiscan.pipeline import ScanOptions
     from apiscan.report import formats, get_reporter
 
     try:
@@ -84,24 +85,32 @@ def run_check(argv: list[str]) -> int:
             data = path.read_bytes()
         except OSError as exc:
             return _error(f"cannot read {path}: {exc.strerror or exc}")
-    if path.suffix != ".py":
-        return _error(f"not a Python file: {path}")
+    if path.suffix not in (".py", ".ipynb"):
+        return _error(f"not a Python file or notebook: {path}")
     root = Path(args.root) if args.root else find_project_root(path)
     if not root.is_dir():
         return _error(f"not a directory: {root}")
     if not path.absolute().is_relative_to(root.absolute()):
         return _error(f"{path} is not inside the project {root}")
     cache_dir = None if args.no_cache else Path(args.cache_dir or default_cache_dir())
-    options = ScanOptions(
-        path=str(root),
-        ms_version=args.ms_version,
-        excludes=tuple(args.exclude),
-        jobs=args.jobs,
-        cache_dir=cache_dir,
-        dynamic_shape=not args.no_dynamic_shape,
-        verify_device=args.verify_device,
-        verify_dtype=args.verify_dtype,
-    )
+    cli = {
+        "exclude": args.exclude or None,
+        "ms-version": args.ms_version,
+        "fail-on": args.fail_on,
+        "verify-device": args.verify_device,
+        "verify-dtype": args.verify_dtype,
+    }
+    try:
+        options = options_for(
+            root,
+            cli,
+            jobs=args.jobs,
+            cache_dir=cache_dir,
+            dynamic_shape=not args.no_dynamic_shape,
+            target_platform=args.target,
+        )
+    except ConfigError as exc:
+        return _error(str(exc))
     try:
         context = ProjectContext.load(options)
     except (DiscoveryError, UnknownVersionError) as exc:
@@ -110,6 +119,14 @@ def run_check(argv: list[str]) -> int:
     from apiscan.cli.main import write_output
 
     write_output(reporter.render(result), args.output)  # whole or not at all
-    if args.fail_on and any(f.status in FAIL_ON[args.fail_on] for f in result.api_findings):
+    fail_on = cli["fail-on"] or _configured_fail_on(root)
+    if fail_on and any(f.status in FAIL_ON[fail_on] for f in result.api_findings):
         return 1
     return 0
+
+
+def _configured_fail_on(root: Path) -> str | None:
+    from apiscan.config import resolve
+
+    value = resolve(str(root), {})["fail-on"]
+    return str(value) if value else None

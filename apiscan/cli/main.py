@@ -137,6 +137,14 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="the platform you migrate to: a MindSpore API not documented for it "
         "(its 'Supported Platforms') counts as a gap",
     )
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="run the micro-tests of the call forms the scan found (literal arguments, "
+        "keyword names, number of sizes) in isolated children, cached, and report per "
+        "call 'verified for the form used at ...' or 'fails for this form' (needs torch "
+        "and mindspore)",
+    )
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
 
@@ -224,6 +232,8 @@ def run_scan(argv: list[str]) -> int:
         result = scan(options)
     except (DiscoveryError, UnknownVersionError) as exc:
         return _usage_error(str(exc))
+    if args.verify:
+        result = _verify_forms(result, cache_dir, options.verify_device, options.verify_dtype)
     write_output(reporter.render(result), args.output)
     if args.stubs and not _write_stubs(result, Path(args.stubs)):
         return 2
@@ -280,6 +290,25 @@ _CONTAINERS = frozenset(
         "Parameter",
     }
 )
+
+
+def _verify_forms(
+    result: ScanResult, cache_dir: Path | None, device: str, dtype: str
+) -> ScanResult:
+    """Run the micro-tests of the call forms found (cached like ``apiscan verify``'s), then
+    attach each call's result to its finding."""
+    import tempfile
+
+    from apiscan.verify.lookup import check_forms, form_cases
+    from apiscan.verify.results import cache_in
+    from apiscan.verify.runner import Runner
+
+    cases = form_cases(result)
+    with tempfile.TemporaryDirectory() as scratch:
+        cache = cache_in(cache_dir if cache_dir is not None else Path(scratch))
+        with Runner(device, dtype, cache=cache) as runner:
+            runner.run(cases)
+        return check_forms(result, cache, device, dtype)
 
 
 def _is_op_name(api: str, namespace: str) -> bool:
@@ -450,6 +479,10 @@ def _dispatch(argv: list[str]) -> int:
         from apiscan.lsp import run_lsp
 
         return run_lsp(argv[1:])
+    if argv and argv[0] == "fix":
+        from apiscan.cli.fix import run_fix
+
+        return run_fix(argv[1:])
     if argv and argv[0] == "review":
         from apiscan.cli.review import run_review
 

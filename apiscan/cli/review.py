@@ -37,6 +37,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="VERSION",
         help="MindSpore mapping table (default: the newest, older tables filling in)",
     )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip paths matching this glob (repeatable), as for the scan",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument("--version", action="version", version=f"apiscan {__version__}")
     return p
 
@@ -58,10 +69,18 @@ def run_review(argv: list[str]) -> int:
         return _error(str(exc))
     if not os.path.lexists(args.path):
         return _error(f"path does not exist: {args.path}")
+    if args.jobs is not None and args.jobs < 1:
+        return _error("--jobs must be at least 1")
     from apiscan.review.build import build_review
 
     try:
-        review = build_review(args.path, ms_version=args.ms_version)
+        review = build_review(
+            args.path,
+            ms_version=args.ms_version,
+            excludes=tuple(args.exclude),
+            jobs=args.jobs,
+            progress=not args.no_progress and sys.stderr.isatty(),
+        )
     except (DiscoveryError, UnknownVersionError) as exc:
         return _error(str(exc))
     from apiscan.lifetime import write_output

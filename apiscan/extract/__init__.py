@@ -22,7 +22,7 @@ from apiscan.extract.records import (
     PendingMember,
     ShapeHit,
 )
-from apiscan.model import ApiUse, FileError
+from apiscan.model import ARG_TEXT_LIMIT, ApiUse, CallArgs, FileError
 from apiscan.notebook import is_notebook, notebook_source
 from apiscan.source import DecodedSource, decode_source
 
@@ -156,6 +156,7 @@ def _analyse_text(
     uses: list[ApiUse] = []
     pending: list[PendingMember] = []
     for e, span in zip(emits, spans, strict=True):
+        call_args = call_texts(module, e.call) if e.call is not None else None
         use = ApiUse(
             e.api,
             span,
@@ -166,6 +167,7 @@ def _analyse_text(
             e.keywords,
             e.star_args,
             e.api if e.canonical is None else e.canonical,
+            call_args,
         )
         if e.pending_cls:
             pending.append(
@@ -181,6 +183,7 @@ def _analyse_text(
                         e.positional,
                         e.keywords,
                         e.star_args,
+                        args=call_args,
                     ),
                     e.api,
                 )
@@ -307,3 +310,41 @@ def reexport_subset(
         elif ref in reexports:
             out[ref] = reexports[ref]
     return tuple(sorted(out.items()))
+
+
+def call_texts(module: cst.Module, call: cst.Call) -> CallArgs:
+    """The argument texts of one call (see :class:`apiscan.model.CallArgs`): a plain record
+    the rewrite stage renders from, so no reporter re-reads the code."""
+
+    import libcst as cst
+
+    def text(node: cst.CSTNode) -> str:
+        code = module.code_for_node(node).strip()
+        # A call spread over lines reads as one line in a report.
+        return " ".join(code.split()) if "\n" in code else code
+
+    truncated = False
+
+    def kept(node: cst.CSTNode) -> str:
+        nonlocal truncated
+        value = text(node)
+        if len(value) > ARG_TEXT_LIMIT:
+            truncated = True
+            return ""
+        return value
+
+    func = call.func
+    receiver = kept(func.value) if isinstance(func, cst.Attribute) else ""
+    positional: list[str] = []
+    keywords: list[tuple[str, str]] = []
+    star = False
+    for arg in call.args:
+        if arg.star == "**":
+            star = True
+        elif arg.star == "*":
+            positional.append("*" + kept(arg.value))
+        elif arg.keyword is not None:
+            keywords.append((arg.keyword.value, kept(arg.value)))
+        else:
+            positional.append(kept(arg.value))
+    return CallArgs(receiver, tuple(positional), tuple(keywords), star, truncated)

@@ -120,6 +120,92 @@ BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 NAMED_FIELDS = ("values", "indices")
+#: Public attributes of ``numpy.ndarray`` (numpy 1.26): in a file that imports no torch, a
+#: receiver of unknown type using one of them is as likely an array, so it is not guessed to be
+#: a tensor; a name numpy lacks (``numel``, ``topk``, ``cpu``) still says "tensor" there (the
+#: file's functions receive tensors from the repository's other files).
+NDARRAY_ATTRS = frozenset(
+    [
+        "T",
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "argpartition",
+        "argsort",
+        "astype",
+        "base",
+        "byteswap",
+        "choose",
+        "clip",
+        "compress",
+        "conj",
+        "conjugate",
+        "copy",
+        "ctypes",
+        "cumprod",
+        "cumsum",
+        "data",
+        "diagonal",
+        "dot",
+        "dtype",
+        "dump",
+        "dumps",
+        "fill",
+        "flags",
+        "flat",
+        "flatten",
+        "getfield",
+        "imag",
+        "item",
+        "itemset",
+        "itemsize",
+        "max",
+        "mean",
+        "min",
+        "nbytes",
+        "ndim",
+        "newbyteorder",
+        "nonzero",
+        "partition",
+        "prod",
+        "ptp",
+        "put",
+        "ravel",
+        "real",
+        "repeat",
+        "reshape",
+        "resize",
+        "round",
+        "searchsorted",
+        "setfield",
+        "setflags",
+        "shape",
+        "size",
+        "sort",
+        "squeeze",
+        "std",
+        "strides",
+        "sum",
+        "swapaxes",
+        "take",
+        "tobytes",
+        "tofile",
+        "tolist",
+        "tostring",
+        "trace",
+        "transpose",
+        "var",
+        "view",
+    ]
+)
+#: Those numpy exposes as data, not methods: `x.size()` is no array's call.
+NDARRAY_METHODS = NDARRAY_ATTRS - frozenset(
+    {"T", "base", "ctypes", "data", "dtype", "flags", "flat", "imag", "itemsize", "nbytes"}
+    | {"ndim", "real", "shape", "size", "strides"}
+)
+#: Other tensor frameworks: a file importing one (and no torch) holds no torch objects.
+FOREIGN_FRAMEWORKS = frozenset({"megengine", "paddle", "tensorflow", "jax", "mindspore", "oneflow"})
 #: Methods of Python's own containers and strings: ``cfg.get(...)``, ``parts.append(...)``
 #: on an unknown receiver are these far more often than a repo class's method.
 BUILTIN_METHODS = frozenset(
@@ -151,6 +237,7 @@ class Emit:
     pending_cls: str = ""  # set for members of classes defined in other files
     pending_attr: str = ""
     canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
+    call: cst.Call | None = None  # the call node, read for its argument texts after the walk
 
 
 @dataclass(slots=True)
@@ -223,6 +310,8 @@ class Extractor:
         #: tensor. Without it a receiver of unknown type is never guessed to be a tensor or
         #: a module (numpy code, plain Python helpers).
         self.says_torch = False
+        #: Whether the file imports another tensor framework (MegEngine ports of a model).
+        self.foreign_framework = False
         self._expr: dict[type[cst.CSTNode], Callable[[Any], Val]] = {
             cst.Name: self._name,
             cst.Attribute: self._attribute,
@@ -368,6 +457,8 @@ class Extractor:
         )
         if args is not None:
             e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
+            if type(end[0]) is cst.Call:
+                e.call = end[0]
         self.emits.append(e)
 
     def _local_qual(self, q: str) -> Val:
@@ -544,7 +635,7 @@ class Extractor:
                 # a method no torch class has, on a receiver of unknown class: the call graph
                 # links it when one repo class alone defines such a method
                 self._call_fact(f"{ANY_RECEIVER}.{attr}", end)
-            if not self.says_torch:
+            if not self.says_torch and (not call or not self._may_guess(attr)):
                 return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
                 if attr in TENSOR_ONLY_ATTRS:
@@ -605,7 +696,11 @@ class Extractor:
                 return UNKNOWN
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
-            guess = self.owners.guess(attr, _hint(node.value)) if call and self.says_torch else None
+            guess = (
+                self.owners.guess(attr, _hint(node.value))
+                if call and (self.says_torch or self._may_guess(attr))
+                else None
+            )
             # api holds the name-based fallback, used if the join cannot resolve the class
             self.emit(
                 guess[0] if guess else "",
@@ -1413,6 +1508,11 @@ class Extractor:
         for name, v in self._import_bindings(node):
             self.bind(name, v)
 
+    def _may_guess(self, attr: str) -> bool:
+        """In a file that says nothing of torch, only a method numpy arrays lack may be a
+        tensor's (and never in a file of another tensor framework)."""
+        return not self.foreign_framework and attr not in NDARRAY_METHODS
+
     def _note_import(self, bindings: list[tuple[str, Val]]) -> None:
         """Set ``says_torch`` when an import binds a torch object, or a repository name known
         to be one or to return a tensor (its file imports torch for us)."""
@@ -1422,6 +1522,8 @@ class Extractor:
             if v[0] != "qual":
                 continue
             q = str(v[1])
+            if q.partition(".")[0] in FOREIGN_FRAMEWORKS:
+                self.foreign_framework = True
             returns = self.reexports.get(q + RETURNS, "")
             if (
                 self._is_torch(q)

@@ -114,3 +114,63 @@ def substitution_tally(subs: tuple[Substitution, ...]) -> str:
     """ "1 fail, 2 pass": how many substitutions have each verification result."""
     counts = Counter(s.verification for s in subs)
     return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+
+
+#: How each disposition is labelled in the text and Markdown reports.
+DISPOSITION_LABELS = {
+    "delete": "delete",
+    "idiom": "idiom",
+    "rewrite": "rewrite",
+    "custom-op": "may need a custom op",
+    "gap": "gap",
+    "none": "no change",
+}
+
+
+def proposal(result: ScanResult, api: str) -> list[tuple[str, str]]:
+    """What to do about one API, as (label, text) lines for a report row: the rewrite of its
+    first call site that has one (rendered from that call's own arguments), an idiom with its
+    template and page, a deletion, or why no exact rewrite exists. Never a test expression."""
+    findings = sorted((f for f in result.api_findings if f.api == api), key=lambda f: f.sort_key())
+    if not findings or findings[0].disposition == "none":
+        return []
+    shown = next((f for f in findings if f.rewrite), findings[0])
+    where = f"{shown.path}:{shown.span.line}"
+    kind = shown.disposition
+    lines: list[tuple[str, str]] = []
+    if shown.rewrite:
+        label = "use" if kind == "rewrite" else kind
+        lines.append((f"{label} ({where})", shown.rewrite))
+    elif kind == "delete":
+        what = (
+            "the with line (keep its body)"
+            if shown.usage == "context_manager"
+            else ("the statement")
+        )
+        lines.append((f"delete ({where})", what))
+    elif kind == "rewrite":
+        lines.append(("no exact rewrite", shown.rewrite_note or "no template"))
+        return lines
+    if kind in ("custom-op", "gap"):
+        lines.append((DISPOSITION_LABELS[kind], shown.rewrite_note))
+    elif kind in ("idiom", "delete"):
+        source = f" ({shown.rewrite_source})" if shown.rewrite_source else ""
+        lines.append(("idiom" if kind == "idiom" else "why", shown.rewrite_note + source))
+    elif shown.rewrite_note:
+        lines.append(("note", shown.rewrite_note))
+    if shown.form_check:
+        lines.append(("checked", shown.form_check))
+    if shown.mindtorch is not None:
+        lines.append(("MindTorch", "provides it" if shown.mindtorch else "lacks it"))
+    return lines
+
+
+def disposition_rows(result: ScanResult) -> list[tuple[str, int, int, int]]:
+    """(label, call sites, network call sites, distinct APIs) per disposition that occurs,
+    in the order delete, idiom, rewrite, custom op, gap."""
+    by = cast(dict[str, dict[str, int]], result.summary()["by_disposition"])
+    return [
+        (DISPOSITION_LABELS[d], c["call_sites"], c["network_sites"], c["apis"])
+        for d, c in by.items()
+        if d != "none" and c["call_sites"]
+    ]

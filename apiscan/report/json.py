@@ -12,6 +12,7 @@ import json
 from apiscan.model import (
     SCHEMA_VERSION,
     ApiFinding,
+    CallArgs,
     ErrorFinding,
     Finding,
     ParamChange,
@@ -70,6 +71,13 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "backends": list(finding.backends),
             "backend_gap": finding.backend_gap,
             "history": list(finding.history),
+            "disposition": finding.disposition,
+            "rewrite": finding.rewrite,
+            "rewrite_note": finding.rewrite_note,
+            "rewrite_source": finding.rewrite_source,
+            "form_check": finding.form_check,
+            "mindtorch": finding.mindtorch,
+            "args": _args(finding.args),
         }
     elif isinstance(finding, ErrorFinding):
         record |= {"code": finding.code, "message": finding.message}
@@ -86,6 +94,18 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "backends": list(finding.backends),
         }
     return record
+
+
+def _args(call: CallArgs | None) -> dict[str, object] | None:
+    if call is None:
+        return None
+    return {
+        "receiver": call.receiver,
+        "positional": list(call.positional),
+        "keywords": dict(call.keywords),
+        "star": call.star,
+        "truncated": call.truncated,
+    }
 
 
 def document(result: ScanResult) -> dict[str, object]:

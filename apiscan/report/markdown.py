@@ -16,7 +16,8 @@ from urllib.parse import quote
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
-    best_substitution,
+    disposition_rows,
+    proposal,
     register,
     shape_severities,
     shape_total,
@@ -54,6 +55,7 @@ class MarkdownReporter:
             _header(result),
             _summary(summary),
             _backends(aggregation.backend_summary(result)),
+            _dispositions(result),
             _namespaces(summary),
             _top_missing(aggregation.top_apis(frame, "missing", self.top, self.locations), result),
             _top_candidates(
@@ -358,12 +360,28 @@ def _top_candidates(
 
 
 def _substitution_cell(result: ScanResult, api: str) -> str:
-    """The API's best substitution and its micro-test result, linked to the full list."""
-    best = best_substitution(result.substitutions_for(api))
-    if best is None:
-        return ""
-    expr = textwrap.shorten(best.ms_expr, width=NOTE_WIDTH, placeholder="…")
-    return f"{best.strategy}: {_code(expr)} — {cell(best.describe())}"
+    """What to do about the API: the rewrite of its first call site (rendered from that
+    call's arguments), an idiom with its page, a deletion, or why there is none."""
+    parts = []
+    for label, text in proposal(result, api):
+        shown = textwrap.shorten(text, width=NOTE_WIDTH * 2, placeholder="…")
+        code = label.startswith(("use", "idiom (", "delete (")) and not text.startswith("the ")
+        parts.append(f"{cell(label)}: {_code(shown) if code else cell(shown)}")
+    return "<br>".join(parts)
+
+
+def _dispositions(result: ScanResult) -> str:
+    """Call sites and APIs per disposition: what the work is, not just what is missing."""
+    rows = disposition_rows(result)
+    title = "## By disposition"
+    if not rows:
+        return f"{title}\n\nNothing to change beyond renames."
+    table = _table(
+        ["disposition", "call sites", "network", "APIs"],
+        "lrrr",
+        ([label, f"{n:,}", f"{net:,}", f"{apis:,}"] for label, n, net, apis in rows),
+    )
+    return f"{title}\n\n{table}"
 
 
 def _substitutions(result: ScanResult) -> str:

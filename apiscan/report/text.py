@@ -15,7 +15,8 @@ from tabulate import tabulate
 
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
-    best_substitution,
+    disposition_rows,
+    proposal,
     register,
     shape_severities,
     shape_total,
@@ -57,6 +58,7 @@ class TextReporter:
             _header(result),
             _summary(summary),
             _backends(aggregation.backend_summary(result)),
+            _dispositions(result),
             _namespaces(summary),
             self._top_missing(
                 aggregation.top_apis(frame, "missing", self.top, self.locations), result
@@ -227,13 +229,32 @@ def _backends(rows: tuple[aggregation.BackendSummary, ...]) -> str:
 
 
 def _substitution_line(result: ScanResult, api: str) -> list[str]:
-    """The API's best catalogue substitution and its micro-test result, under its row."""
-    best = best_substitution(result.substitutions_for(api))
-    if best is None:
-        return []
-    room = WIDTH - len(_INDENT) - len("use: ")
-    expr = textwrap.shorten(f"{best.strategy}: {best.ms_expr}", width=room, placeholder="…")
-    return [f"{_INDENT}use: {expr}", _wrap(f"{_INDENT}     {best.describe()}")]
+    """What to do about the API, under its row: the rewrite of its first call site (rendered
+    from that call's arguments), an idiom and its page, a deletion, or why there is none."""
+    lines = []
+    for label, text in proposal(result, api):
+        lines.append(_wrap(f"{_INDENT}{label}: {text}"))
+    return lines
+
+
+def _dispositions(result: ScanResult) -> str:
+    """Call sites and APIs per disposition: what the work is, not just what is missing."""
+    rows = disposition_rows(result)
+    title = _title("By disposition")
+    if not rows:
+        return f"{title}\nNothing to change beyond renames."
+    table = tabulate(
+        rows,
+        headers=["disposition", "call sites", "network", "APIs"],
+        tablefmt="simple",
+        colalign=("left", "right", "right", "right"),
+    )
+    note = (
+        "delete: no counterpart needed; idiom: a MindSpore pattern (template and page in the "
+        "JSON report); rewrite: an API substitution; may need a custom op: a tensor "
+        "computation with no counterpart; gap: nothing known."
+    )
+    return f"{title}\n{table}\n{textwrap.fill(note, WIDTH)}"
 
 
 def _substitutions(result: ScanResult) -> str:
@@ -245,7 +266,7 @@ def _substitutions(result: ScanResult) -> str:
     lines = [title]
     for sub in subs:
         lines.append(_wrap(f"{sub.case_id}  [{sub.strategy}]"))
-        lines.append(_wrap(f"{_INDENT}MindSpore: {sub.ms_expr}"))
+        lines.append(_wrap(f"{_INDENT}tested: {sub.ms_expr}"))
         lines.append(_wrap(f"{_INDENT}{sub.describe()}"))
     tally = substitution_tally(subs)
     lines.append(f"Micro-tests: {tally}. Run them with: apiscan verify API ...")

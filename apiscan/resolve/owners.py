@@ -68,9 +68,10 @@ _NAME_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 #: nn.Module methods whose names are common verbs on other objects (``trainer.train()``,
-#: ``pool.apply(f)``, ``model_def.compile()``): on a receiver of unknown type they are reported
-#: only when its name says it is a module (``model.train()``).
-GENERIC_MODULE_METHODS: frozenset[str] = frozenset({"train", "eval", "apply", "forward", "compile"})
+#: ``pool.apply(f)``, ``self.exp.eval(...)``): on a receiver of unknown type they are
+#: reported only when its name says it is a module (``model.train()``). ``x.forward(y)`` is
+#: a module's whatever the name.
+GENERIC_MODULE_METHODS: frozenset[str] = frozenset({"train", "eval", "apply"})
 
 #: nn.Module methods that return the module itself (``model = Net().to(device).eval()``).
 SELF_RETURNING: frozenset[str] = frozenset(

@@ -48,12 +48,27 @@ def parse_sources(root: Path, paths: Iterable[str]) -> dict[str, ast.Module]:
     return trees
 
 
-def build_review(path: str, ms_version: str | None = None) -> Review:
+def build_review(
+    path: str,
+    ms_version: str | None = None,
+    excludes: tuple[str, ...] = (),
+    jobs: int | None = None,
+    progress: bool = False,
+) -> Review:
     """Scan ``path`` and assemble its review (raises what the scan raises for usage errors:
-    ``DiscoveryError``, ``UnknownVersionError``)."""
+    ``DiscoveryError``, ``UnknownVersionError``). ``excludes``, ``jobs`` and ``progress``
+    mean what they mean for the scan."""
     from apiscan.review.recipe import extract_recipe  # the one section with its own module
 
-    result, analyses = scan_with_facts(ScanOptions(path, ms_version=ms_version, cache_dir=None))
+    options = ScanOptions(
+        path,
+        ms_version=ms_version,
+        cache_dir=None,
+        excludes=excludes,
+        jobs=jobs,
+        progress=progress,
+    )
+    result, analyses = scan_with_facts(options)
     root = scan_root(path)
     trees = parse_sources(root, (fa.path for fa in analyses if not fa.errors))
     api = load_torch_api()

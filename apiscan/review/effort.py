@@ -8,10 +8,7 @@ code is counted beside them, since it can usually stay Python or NumPy.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from apiscan.model import ScanResult
-from apiscan.review.gaps import GAP_STATUSES
 from apiscan.review.model import Effort, Gap
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
@@ -31,52 +28,121 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
+#: Dispositions in the order the work is listed (the cheapest first).
+WORK = ("delete", "idiom", "rewrite", "custom-op", "gap")
+#: Person-day rates (low, high) per unit: a deleted call site, a distinct idiom pattern, a
+#: rewritten call site, a custom op, an API with nothing known, a function whose shapes
+#: must be made static, an input pipeline made to produce fixed shapes. Stated in the
+#: review next to the range they produce, so a team can substitute its own.
+RATES: dict[str, tuple[float, float]] = {
+    "delete": (0.01, 0.02),
+    "idiom": (0.25, 1.0),
+    "rewrite": (0.05, 0.15),
+    "custom-op": (2.0, 5.0),
+    "gap": (0.5, 2.0),
+    "dynamic-shape": (1.0, 3.0),
+    "input-shape": (1.0, 3.0),
+}
+#: The rule for multi-scale training and dataset-dependent input shapes.
+INPUT_SHAPE_RULE = "DS119"
+
+
 def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
-    """The counts and their explanation, from the scan's findings and the network gaps."""
-    network = [f for f in result.api_findings if f.scope == "network" and f.status in GAP_STATUSES]
-    by_status = Counter(f.status for f in network)
-    annotations = sum(1 for f in network if f.usage == "annotation")
-    outside = Counter(
-        f.scope for f in result.api_findings if f.scope != "network" and f.status in GAP_STATUSES
-    )
-    op_apis = {f.api for f in network if f.status == "missing" and f.usage in OP_USAGES}
-    custom = sorted(
-        g.api
-        for g in gaps
-        if g.status == "missing" and g.api in op_apis and not g.mindspore_api and not g.suggestion
-    )
+    """The counts by disposition (network graph first), the custom ops, the dynamic-shape
+    rewrites and a person-day range with its formula."""
+    del gaps  # the dispositions carry what the gap list used to decide
+    apis = result.api_findings
+    network = [f for f in apis if f.scope == "network"]
+    rows = []
+    for d in WORK:
+        every = [f for f in apis if f.disposition == d]
+        rows.append(
+            (
+                d,
+                sum(1 for f in every if f.scope == "network"),
+                len(every),
+                len({f.api for f in every}),
+            )
+        )
+    by = {d: (net, n, k) for d, net, n, k in rows}
+    to_change = [f for f in network if f.disposition in ("idiom", "rewrite", "custom-op", "gap")]
+    custom = sorted({f.api for f in apis if f.disposition == "custom-op"})
+    custom_network = sorted({f.api for f in network if f.disposition == "custom-op"})
+    idiom_patterns = len({f.api for f in apis if f.disposition == "idiom"})
     shapes = [f for f in result.shape_findings if f.scope == "network"]
     functions = sorted({(f.path, f.function or "<module>") for f in shapes})
-
+    inputs = sorted(
+        {
+            (f.path, f.function or "<module>")
+            for f in result.shape_findings
+            if f.rule == INPUT_SHAPE_RULE and f.scope != "network"
+        }
+    )
+    units = {
+        "delete": by["delete"][1],
+        "idiom": idiom_patterns,
+        "rewrite": by["rewrite"][1],
+        "custom-op": len(custom),
+        "gap": by["gap"][2],
+        "dynamic-shape": len(functions),
+        "input-shape": len(inputs),
+    }
+    low = round(sum(units[k] * RATES[k][0] for k in units), 1)
+    high = round(sum(units[k] * RATES[k][1] for k in units), 1)
+    formula = (
+        " + ".join(f"{units[k]} {k} × {RATES[k][0]:g}–{RATES[k][1]:g}" for k in units if units[k])
+        or "nothing to change"
+    )
     sentences = [
-        f"{_count(len(network), 'call site')} in the network graph "
-        f"{'needs' if len(network) == 1 else 'need'} a change: "
-        f"{by_status['missing']:,} use an API the mapping table lacks (missing), "
-        f"{by_status['candidate']:,} one it lacks but MindSpore has by the same name, not yet "
-        f"verified (candidate), and {by_status['different']:,} one that behaves differently "
-        "(different). Counted as the "
-        "scan's API findings whose scope is network, one per use"
-        + (f", {annotations:,} of them in type annotations." if annotations else "."),
-        f"Outside the network graph, {outside['host']:,} host and {outside['data']:,} data call "
-        "sites are missing, candidates or different; that code runs as plain Python or in the data "
-        "pipeline, where it can often stay as it is, so it is not in the first number.",
-        f"{_count(len(custom), 'API')} may need a custom op: missing from the mapping table, "
-        "used as an op (called, not read as an attribute) in the network graph, with no "
-        "MindSpore counterpart and no suggested substitution"
+        f"In the network graph: {by['delete'][0]:,} call sites to delete, {by['idiom'][0]:,} "
+        f"to rewrite with a MindSpore idiom, {by['rewrite'][0]:,} API substitutions, "
+        f"{by['custom-op'][0]:,} uses of tensor computations that may need a custom op "
+        f"({_listing(custom_network) or 'none'}) and {by['gap'][0]:,} with nothing known.",
+        f"Everywhere: {by['delete'][1]:,} deletions (device moves, cache flushes, TorchScript "
+        f"markers: no counterpart needed), {by['idiom'][1]:,} idiom sites of {idiom_patterns:,} "
+        f"patterns (train step, AMP, checkpoints, data loading...), {by['rewrite'][1]:,} "
+        f"rewrites, {_count(len(custom), 'API')} that may need a custom op and "
+        f"{by['gap'][1]:,} gap sites. Consistent rows need only the rename and are not counted.",
+        f"{_count(len(custom), 'API')} may need a custom op: missing tensor computations with no "
+        "MindSpore counterpart, idiom or substitution (only tensor computations are counted: "
+        "plumbing such as autocast or empty_cache has an idiom or is deleted)"
         + (f": {_listing(custom)}." if custom else "."),
         f"{_count(len(functions), 'dynamic-shape rewrite')}: "
         f"{_count(len(shapes), 'dynamic-shape finding')} in the network graph, counted once "
         "per function because a function is rewritten as a whole (pad and mask, a fixed "
         "maximum)" + (f": {_listing([f'{p}:{fn}' for p, fn in functions])}." if functions else "."),
+        f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "
+        "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + "): each needs fixed buckets "
+        "or padding so the compiled network sees a few static shapes"
+        + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
+        f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
+        "pattern, rewritten site, custom op, gap API, function; replace them with your own).",
     ]
+    known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
+    covered = sum(1 for f in known if f.mindtorch)
+    lacks = tuple(sorted({f.api for f in known if not f.mindtorch}))
+    sentences.append(
+        f"Routes: native rewrite: {len(to_change):,} network call sites to change, "
+        f"{_count(len(custom_network), 'custom op')}; MindTorch 0.4.0 (PyTorch code run "
+        f"through mindtorch.torch): covers {covered:,} of {len(known):,} network call sites"
+        + (f", lacks {_listing(list(lacks))}" if lacks else ", lacks none of the APIs used")
+        + " (read statically from its wheel: a lower bound)."
+    )
     errors = {f.path for f in result.error_findings}
     if errors:
         sentences.append(
             f"{_count(len(errors), 'file')} could not be analysed; what they use is not counted."
         )
     return Effort(
-        call_sites_to_change=len(network),
+        call_sites_to_change=len(to_change),
         custom_ops=len(custom),
         dynamic_shape_rewrites=len(functions),
         explanation=tuple(sentences),
+        by_disposition=tuple(rows),
+        input_shape_rewrites=len(inputs),
+        person_days=(low, high),
+        formula=formula,
+        mindtorch_covered=covered,
+        mindtorch_total=len(known),
+        mindtorch_lacks=lacks,
     )

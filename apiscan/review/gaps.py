@@ -18,7 +18,7 @@ from pathlib import Path
 
 from apiscan.discovery import SKIP_DIRS
 from apiscan.extract.records import FileAnalysis
-from apiscan.model import SCOPES, STATUS_ORDER, ApiFinding, ScanResult
+from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.review.model import Gap, ThirdParty, Where
 from apiscan.review.structure import definitions
 from apiscan.scope.callgraph import Hierarchy
@@ -80,6 +80,7 @@ def network_gaps(
         notes = Counter(f.note for f in found)
         note = max(notes, key=lambda n: (notes[n], -[f.note for f in found].index(n)))
         target = next((f.mindspore_api for f in found if f.mindspore_api), None)
+        shown = next((f for f in found if f.rewrite), found[0])
         gaps.append(
             Gap(
                 api=api,
@@ -88,11 +89,28 @@ def network_gaps(
                 where=tuple(_places(found, places)),
                 mindspore_api=target,
                 note=note,
-                suggestion=suggester(api, status) if suggester else "",
+                suggestion=_proposal(shown) or (suggester(api, status) if suggester else ""),
+                disposition=shown.disposition,
             )
         )
     order = {s: i for i, s in enumerate(GAP_STATUSES)}
-    return tuple(sorted(gaps, key=lambda g: (order[g.status], -g.uses, g.api)))
+    work = {d: i for i, d in enumerate(DISPOSITIONS)}
+    return tuple(
+        sorted(gaps, key=lambda g: (work.get(g.disposition, 9), order[g.status], -g.uses, g.api))
+    )
+
+
+def _proposal(finding: ApiFinding) -> str:
+    """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
+    where = f"{finding.path}:{finding.span.line}"
+    if finding.rewrite:
+        text = f"{finding.disposition} ({where}): {finding.rewrite}"
+        return f"{text} — {finding.rewrite_note}" if finding.rewrite_note else text
+    if finding.disposition == "delete":
+        return f"delete ({where}) — {finding.rewrite_note}"
+    if finding.rewrite_note:
+        return f"{finding.disposition}: {finding.rewrite_note}"
+    return ""
 
 
 def _places(found: Iterable[ApiFinding], limit: int) -> list[Where]:

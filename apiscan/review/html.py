@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from apiscan.model import SCOPES, STATUS_ORDER
+from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER
 from apiscan.review.model import RECIPE_CATEGORIES, Gap, ModuleNode, RecipeItem, Review, Where
 
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
@@ -157,9 +157,14 @@ def _status_colour(status: str) -> str:
 
 
 def _sorted_gaps(review: Review) -> list[Gap]:
-    """Worst status first, then the most used: the order a migration plan tackles them in."""
+    """By disposition (delete, idiom, rewrite, custom op, gap), then worst status, then the
+    most used: the order a migration plan tackles them in."""
     rank = {status: i for i, status in enumerate(STATUS_ORDER)}
-    return sorted(review.gaps, key=lambda g: (rank.get(g.status, len(rank)), -g.uses, g.api))
+    work = {d: i for i, d in enumerate(DISPOSITIONS)}
+    return sorted(
+        review.gaps,
+        key=lambda g: (work.get(g.disposition, 9), rank.get(g.status, len(rank)), -g.uses, g.api),
+    )
 
 
 def _hotspots(review: Review) -> list[tuple[str, Counter[str]]]:
@@ -598,13 +603,18 @@ def _coverage_table(review: Review) -> str:
 def _gaps(review: Review) -> str:
     gaps = _sorted_gaps(review)
     rows = [
-        f'<tr id="gap-{index}"><td class="api">{_code(gap.api)}</td><td>{_badge(gap.status)}</td>'
+        f'<tr id="gap-{index}"><td class="api">{_code(gap.api)}</td>'
+        f"<td>{_e(gap.disposition)}</td><td>{_badge(gap.status)}</td>"
         f'<td class="num">{gap.uses}</td><td>{_code(gap.mindspore_api or "")}</td>'
         f'<td>{_advice(gap)}</td><td class="where">{_locations(review.root, gap.where)}</td></tr>'
         for index, gap in enumerate(gaps, 1)
     ]
     table = (
-        _table(["PyTorch API", "status", "uses", "MindSpore", "what to do", "where"], rows, (2,))
+        _table(
+            ["PyTorch API", "disposition", "status", "uses", "MindSpore", "what to do", "where"],
+            rows,
+            (3,),
+        )
         if rows
         else _empty("Every API used in the network graph has a consistent MindSpore counterpart.")
     )
@@ -694,6 +704,7 @@ def _effort(review: Review) -> str:
         ("call sites to change", effort.call_sites_to_change),
         ("custom operators", effort.custom_ops),
         ("dynamic-shape rewrites", effort.dynamic_shape_rewrites),
+        ("person-days", f"{effort.person_days[0]:g}–{effort.person_days[1]:g}"),
     ]
     numbers = "".join(
         f'<div class="figure"><span class="value">{value}</span> {_e(label)}</div>'
@@ -701,7 +712,15 @@ def _effort(review: Review) -> str:
     )
     reasons = "".join(f"<li>{_e(line)}</li>" for line in effort.explanation)
     explanation = f'<ul class="why">{reasons}</ul>' if reasons else ""
-    body = f'<div class="figures">{numbers}</div>\n{explanation}'
+    work = "".join(
+        f"<tr><td>{_e(d)}</td><td>{net}</td><td>{n}</td><td>{k}</td></tr>"
+        for d, net, n, k in effort.by_disposition
+    )
+    table = (
+        "<table><thead><tr><th>disposition</th><th>network call sites</th><th>all call "
+        f"sites</th><th>APIs</th></tr></thead><tbody>{work}</tbody></table>"
+    )
+    body = f'<div class="figures">{numbers}</div>\n{table}\n{explanation}'
     count = " · ".join(f"{value} {label}" for label, value in figures)
     return _section("effort", "Effort", count, body)
 

@@ -32,6 +32,18 @@ def document(review: Review) -> dict[str, object]:
             "call_sites_to_change": effort.call_sites_to_change,
             "custom_ops": effort.custom_ops,
             "dynamic_shape_rewrites": effort.dynamic_shape_rewrites,
+            "input_shape_rewrites": effort.input_shape_rewrites,
+            "by_disposition": [
+                {"disposition": d, "network_call_sites": net, "call_sites": n, "apis": k}
+                for d, net, n, k in effort.by_disposition
+            ],
+            "person_days": list(effort.person_days),
+            "formula": effort.formula,
+            "mindtorch": {
+                "covered": effort.mindtorch_covered,
+                "network_call_sites": effort.mindtorch_total,
+                "lacks": list(effort.mindtorch_lacks),
+            },
             "explanation": list(effort.explanation),
         },
         "recipe": [
@@ -64,6 +76,7 @@ def document(review: Review) -> dict[str, object]:
                 "mindspore_api": gap.mindspore_api,
                 "note": gap.note,
                 "suggestion": gap.suggestion,
+                "disposition": gap.disposition,
             }
             for gap in review.gaps
         ],

@@ -71,10 +71,27 @@ def _effort(review: Review) -> str:
             ["call sites to change in the network graph", f"{effort.call_sites_to_change:,}"],
             ["APIs that may need a custom op", f"{effort.custom_ops:,}"],
             ["dynamic-shape rewrites (functions)", f"{effort.dynamic_shape_rewrites:,}"],
+            [
+                "input pipelines with multi-scale or data-dependent shapes",
+                f"{effort.input_shape_rewrites:,}",
+            ],
+            ["person-days", f"{effort.person_days[0]:g}–{effort.person_days[1]:g}"],
+            [
+                "MindTorch route: network call sites covered",
+                f"{effort.mindtorch_covered:,} of {effort.mindtorch_total:,}",
+            ],
         ],
     )
+    work = _table(
+        ["disposition", "network call sites", "all call sites", "APIs"],
+        "lrrr",
+        ([d, f"{net:,}", f"{n:,}", f"{k:,}"] for d, net, n, k in effort.by_disposition),
+    )
     how = "\n".join(f"- {sentence}" for sentence in effort.explanation)
-    return f"## Effort\n\n{counts}\n\nHow these numbers were counted:\n\n{how}"
+    return (
+        f"## Effort\n\n{counts}\n\nThe work by disposition (network graph first):\n\n{work}"
+        f"\n\nHow these numbers were counted:\n\n{how}"
+    )
 
 
 def _category_order(category: str) -> tuple[int, str]:
@@ -163,12 +180,13 @@ def _coverage(review: Review) -> str:
 
 
 def _gaps(review: Review) -> str:
-    title = "## Missing, candidate and different APIs in the network graph"
+    title = "## Missing, candidate and different APIs in the network graph, by disposition"
     if not review.gaps:
         return f"{title}\n\nNone: every API used in the network graph maps consistently."
     rows = [
         [
             _code(gap.api),
+            gap.disposition,
             gap.status,
             f"{gap.uses:,}",
             _code(gap.mindspore_api or ""),
@@ -179,8 +197,8 @@ def _gaps(review: Review) -> str:
         for gap in review.gaps
     ]
     table = _table(
-        ["API", "status", "uses", "MindSpore", "note", "suggestion", "first places"],
-        "llrllll",
+        ["API", "disposition", "status", "uses", "MindSpore", "note", "what to do", "first places"],
+        "lllrllll",
         rows,
     )
     return f"{title}\n\n{table}"

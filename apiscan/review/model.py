@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-REVIEW_SCHEMA_VERSION = "1.0"
+REVIEW_SCHEMA_VERSION = "1.1"
 
 #: The recipe checklist of the seed guides, in the order the review shows it, with labels.
 RECIPE_CATEGORIES: dict[str, str] = {
@@ -82,6 +82,8 @@ class Gap:
     mindspore_api: str | None
     note: str
     suggestion: str = ""
+    #: What the uses ask (see apiscan.model.Disposition): the review groups gaps by it.
+    disposition: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,17 @@ class Effort:
     custom_ops: int
     dynamic_shape_rewrites: int
     explanation: tuple[str, ...]
+    #: (disposition, network call sites, all call sites, distinct APIs), in work order.
+    by_disposition: tuple[tuple[str, int, int, int], ...] = ()
+    #: Multi-scale training / dataset-dependent input shapes (DS119), functions counted once.
+    input_shape_rewrites: int = 0
+    #: The person-day range and the formula that produced it.
+    person_days: tuple[float, float] = (0.0, 0.0)
+    formula: str = ""
+    #: The MindTorch route: network call sites it covers, of how many, and the APIs it lacks.
+    mindtorch_covered: int = 0
+    mindtorch_total: int = 0
+    mindtorch_lacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

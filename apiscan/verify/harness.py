@@ -94,6 +94,8 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
             detail = f"kernel unregistered on {device}: {message}"
         elif torch_kernel:
             detail = f"no torch {dtype} kernel on CPU to compare with: {message}"
+        elif exc.side == "mindspore":
+            detail = _missing_target(message) or detail
         return CaseResult(
             **base,
             status=status,
@@ -114,6 +116,33 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
         detail=worst.detail,
         seconds=time.monotonic() - started,
     )
+
+
+_NO_ATTRIBUTE = re.compile(r"(?:module|type object) '([\w.]+)' has no attribute '(\w+)'")
+
+
+def _missing_target(message: str) -> str:
+    """For a target that does not exist in the installed MindSpore, an error naming the API
+    of that name that does (a table row naming a moved or removed API)."""
+    import mindspore
+    from mindspore import mint, nn, ops
+
+    found = _NO_ATTRIBUTE.search(message)
+    if not found:
+        return ""
+    owner, name = found.groups()
+    places = {
+        "mindspore": mindspore,
+        "mindspore.mint": mint,
+        "mindspore.ops": ops,
+        "mindspore.nn": nn,
+        "mindspore.mint.nn": mint.nn,
+        "mindspore.mint.nn.functional": mint.nn.functional,
+        "mindspore.Tensor": mindspore.Tensor,
+    }
+    exists = [f"{where}.{name}" for where, ns in places.items() if hasattr(ns, name)]
+    there = f"; it exists as {', '.join(exists)}" if exists else "; no API of that name exists"
+    return f"the target {owner}.{name} does not exist in MindSpore {mindspore.__version__}{there}"
 
 
 def _run_variant(

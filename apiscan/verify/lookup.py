@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from apiscan.model import ApiFinding, ScanResult, Substitution
-from apiscan.verify.results import ResultCache
+from apiscan.verify.cases import Case
+from apiscan.verify.results import CaseResult, ResultCache
 
 #: Statuses whose APIs the report links to substitutions.
 LINKED_STATUSES = frozenset({"missing", "candidate", "different"})
@@ -82,3 +83,69 @@ def _promote(finding: ApiFinding, proof: Substitution) -> ApiFinding:
         f"{proof.case_id}: {proof.describe()}"
     )
     return replace(finding, status="verified", note=note)
+
+
+def _form_case_of(finding: ApiFinding) -> Case | None:
+    """The micro-test of the form this finding's call uses, from the recipe whose template
+    rendered its rewrite (the first that renders it exactly)."""
+    from apiscan.rewrite.substitutions import recipes_for
+    from apiscan.rewrite.template import render
+    from apiscan.verify.catalogue.templated import form_case
+
+    if finding.usage != "call" or finding.args is None or not finding.rewrite:
+        return None
+    if finding.disposition not in ("rewrite", "none"):
+        return None  # a deletion or an idiom is not a substitution
+    from apiscan.rewrite import catalogue_name
+
+    for recipe in recipes_for(catalogue_name(finding)):
+        if render(recipe.template, finding.args).exact:
+            return form_case(recipe, finding.args)
+    return None
+
+
+def form_cases(result: ScanResult) -> list[Case]:
+    """The distinct micro-tests of the call forms a scan found (``apiscan PATH --verify``)."""
+    seen: dict[str, Case] = {}
+    for finding in result.api_findings:
+        case = _form_case_of(finding)
+        if case is not None:
+            seen.setdefault(case.case_id, case)
+    return [seen[k] for k in sorted(seen)]
+
+
+def check_forms(
+    result: ScanResult, cache: ResultCache | None, device: str = "CPU", dtype: str = "float32"
+) -> ScanResult:
+    """Each finding whose rewrite came from a template gets the cached result of its own call
+    form's micro-test: "verified for the form used at a.py:3", "fails for this form: ..."."""
+    if cache is None:
+        return result
+    memo: dict[str, str] = {}
+    findings = []
+    for f in result.findings:
+        case = _form_case_of(f) if isinstance(f, ApiFinding) else None
+        if case is None:
+            findings.append(f)
+            continue
+        if case.case_id not in memo:
+            memo[case.case_id] = _describe_form(cache.get(case, device, dtype), case)
+        text = memo[case.case_id]
+        if text.startswith("verified"):
+            text = f"verified for the form used at {f.path}:{f.span.line} {text[9:]}"
+        findings.append(replace(f, form_check=text) if text else f)
+    return replace(result, findings=tuple(findings))
+
+
+def _describe_form(found: CaseResult | None, case: Case) -> str:
+    if found is None:
+        return ""
+    where = f"{found.device} {found.dtype}, MindSpore {found.mindspore_version}"
+    shown = case.torch_expr
+    if found.status == "pass":
+        return f"verified ({shown}; {where})"
+    if found.status == "fail":
+        diff = f"max abs {found.max_abs:.3g}" if found.max_abs is not None else "different"
+        return f"fails for this form: {diff} > {found.threshold:g} ({shown}; {where})"
+    detail = found.detail.splitlines()[0][:120] if found.detail else ""
+    return f"{found.status} for this form ({shown}; {where}): {detail}"

@@ -17,23 +17,36 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import TracebackType
 
 import apiscan
-from apiscan.verify.cases import Case
+from apiscan.verify.cases import Case, InputSpec
 from apiscan.verify.results import CaseResult, ResultCache, cache_in, framework_versions
 
 DEFAULT_TIMEOUT = 120.0
-#: Statuses after which the child is replaced (see the module docstring).
+#: Statuses after which the child is replaced (see the module docstring) — a skip only
+#: when the health probe that follows it fails.
 _RESTART_AFTER = frozenset({"error", "skipped"})
+#: A cheap case run after a skip: if the child still computes an add and a matmul right, the
+#: missing kernel left nothing pending and the child is kept (starting one costs seconds).
+HEALTH_PROBE = Case(
+    "torch.add",
+    "torch.matmul(x, x.T) + x.sum()",
+    "mint.matmul(x, x.T) + x.sum()",
+    "mapped",
+    (InputSpec("x", (3, 3)),),
+    pattern="health probe",
+)
 
 
 def default_cache() -> ResultCache:
@@ -146,6 +159,7 @@ class Runner:
         self.timeout = timeout
         self.cache = cache
         self.children_started = 0
+        self.probes_passed = 0
         self._child: Child | None = None
         self._conn: Connection | None = None
 
@@ -173,9 +187,18 @@ class Runner:
             result, reusable = self._run_one(case)
             if self.cache is not None and reusable:
                 self.cache.put(case, result)
-            if result.status in _RESTART_AFTER or not reusable:
+            restart = result.status in _RESTART_AFTER or not reusable
+            kept = reusable and result.status == "skipped" and self._healthy()
+            if restart and not kept:
                 self.close()
             yield result
+
+    def _healthy(self) -> bool:
+        """Whether the child still computes right after a skip (see :data:`HEALTH_PROBE`)."""
+        probe, reusable = self._run_one(HEALTH_PROBE)
+        ok = reusable and probe.status == "pass"
+        self.probes_passed += ok
+        return ok
 
     def close(self) -> None:
         """Stop the child: politely when it is idle, by force when it does not answer."""
@@ -234,3 +257,47 @@ class Runner:
             grad_checked=case.grad,
             detail=why,
         )
+
+
+def run_parallel(
+    cases: Sequence[Case],
+    jobs: int,
+    device: str = "CPU",
+    dtype: str = "float32",
+    timeout: float = DEFAULT_TIMEOUT,
+    cache: ResultCache | None = None,
+) -> list[CaseResult]:
+    """Results in case order, from ``jobs`` isolated children working through one queue (a
+    thread per child: the parent only waits on pipes). Cached results are served first,
+    without a child."""
+    results: list[CaseResult | None] = [None] * len(cases)
+    todo: queue.Queue[int] = queue.Queue()
+    for index, case in enumerate(cases):
+        cached = cache.get(case, device, dtype) if cache is not None else None
+        if cached is not None:
+            results[index] = cached
+        else:
+            todo.put(index)
+    workers = max(1, min(jobs, todo.qsize()))
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            with Runner(device, dtype, timeout, cache) as runner:
+                while True:
+                    try:
+                        index = todo.get_nowait()
+                    except queue.Empty:
+                        return
+                    [results[index]] = runner.run([cases[index]])
+        except BaseException as exc:  # re-raised in the caller's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return [r for r in results if r is not None]

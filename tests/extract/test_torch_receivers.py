@@ -114,3 +114,35 @@ def test_plain_objects_are_not_tensors_or_modules(tmp_path: Path) -> None:
         """
     found = api_set(scan_snippet(tmp_path, src))
     assert found == {(13, "torch.nn.Module.train")}
+
+
+def test_a_method_numpy_lacks_still_says_tensor_without_an_import(tmp_path: Path) -> None:
+    """`accuracy(output, target)` lives in a file without torch but is called with tensors:
+    `topk` and `numel` are no numpy methods, so the receiver is (probably) a tensor."""
+    src = """
+        def accuracy(output, target):
+            _, pred = output.topk(5, 1, True, True)
+            if target.numel() == 0:
+                return 0
+            return pred.eq(target.reshape(1, -1)).sum()
+        """
+    found = {(f.span.line, f.api, f.confidence) for f in scan_snippet(tmp_path, src)}
+    assert (2, "torch.Tensor.topk", "probable") in found
+    assert (3, "torch.Tensor.numel", "probable") in found
+    assert (5, "torch.Tensor.eq", "probable") in found  # pred came from a tensor method
+
+
+def test_another_framework_is_not_torch(tmp_path: Path) -> None:
+    src = """
+        import megengine.functional as F
+
+        def head(output):
+            output = output.permute(0, 2, 1)
+            return F.concat([output.numel()])
+        """
+    assert scan_snippet(tmp_path, src) == []
+
+
+def test_calling_what_numpy_holds_as_data_says_tensor(tmp_path: Path) -> None:
+    src = "def width(output):\n    return output.size()[1]\n"
+    assert {(f.span.line, f.api) for f in scan_snippet(tmp_path, src)} == {(2, "torch.Tensor.size")}

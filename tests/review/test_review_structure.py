@@ -13,7 +13,7 @@ import pytest
 from scan_helpers import write_repo
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.model import STATUS_ORDER, ScanResult
+from apiscan.model import DISPOSITIONS, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.pipeline import ClassTable, ScanOptions, scan_with_facts
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review import effort, gaps, structure
@@ -285,9 +285,11 @@ def test_network_gaps(network_repo: Facts) -> None:
     assert (relu.status, relu.uses, relu.mindspore_api) == ("missing", 2, None)
     assert relu.where == (Where("model.py", 16),)  # places capped at 1, first in file order
     assert "torch.cuda.amp.GradScaler" not in by_api  # host code is not a network gap
-    statuses = [g.status for g in found]
-    assert statuses == sorted(statuses, key=gaps.GAP_STATUSES.index)  # missing first
-    assert all(g.suggestion == "" for g in found)
+    # Grouped by disposition (the work), worst status first within each.
+    keys = [(DISPOSITIONS.index(g.disposition), gaps.GAP_STATUSES.index(g.status)) for g in found]
+    assert keys == sorted(keys)
+    # Without a suggester each gap still says what to do: its first use's own proposal.
+    assert all(g.suggestion for g in found)
 
 
 def test_suggestions_come_from_apiscan_suggest_when_installed(
@@ -301,6 +303,18 @@ def test_suggestions_come_from_apiscan_suggest_when_installed(
     suggester = gaps.load_suggester()
     assert suggester is not None
     found = {g.api: g for g in gaps.network_gaps(network_repo.result, suggester)}
+    # The finding's own proposal comes first; the suggester fills in only where none exists.
+    assert found["torch.special.i0e"].suggestion.startswith("custom-op: a tensor computation")
+    bare = replace(
+        network_repo.result,
+        findings=tuple(
+            replace(f, disposition="none", rewrite="", rewrite_note="")
+            if isinstance(f, ApiFinding)
+            else f
+            for f in network_repo.result.findings
+        ),
+    )
+    found = {g.api: g for g in gaps.network_gaps(bare, suggester)}
     assert found["torch.special.i0e"].suggestion == "use mint for torch.special.i0e (missing)"
 
 
@@ -318,7 +332,7 @@ def test_effort_counts_and_explains(network_repo: Facts) -> None:
     network = [
         f
         for f in result.api_findings
-        if f.scope == "network" and f.status in ("missing", "candidate", "different")
+        if f.scope == "network" and f.disposition in ("idiom", "rewrite", "custom-op", "gap")
     ]
     assert est.call_sites_to_change == len(network)
     # torch.special.i0e is called (an op); torch.long is only read (a dtype): one custom op
@@ -329,11 +343,16 @@ def test_effort_counts_and_explains(network_repo: Facts) -> None:
     assert functions == {("model.py", "Net.forward"), ("model.py", "Net.other")}
     assert est.dynamic_shape_rewrites == 2
     assert len(result.shape_findings) > 2
-    assert est.explanation[0].startswith(f"{len(network)} call sites in the network graph")
-    assert "host" in est.explanation[1]
-    # a suggestion turns a would-be custom op into a substitution
-    suggested = tuple(replace(g, suggestion="mint.nn.functional.relu") for g in found)
-    assert effort.estimate(result, suggested).custom_ops == 0
+    assert est.explanation[0].startswith("In the network graph: ")
+    assert "deletions" in est.explanation[1]
+    # the range and the formula that produced it
+    low, high = est.person_days
+    assert 0 < low < high and "custom-op × 2–5" in est.formula
+    assert any(f"{low:g}–{high:g} = {est.formula}" in line for line in est.explanation)
+    # the two routes compared: native rewrite against MindTorch
+    assert est.explanation[-1].startswith("Routes: native rewrite: ")
+    assert est.mindtorch_total >= est.mindtorch_covered > 0
+    assert "torch.special.i0e" in est.mindtorch_lacks
 
 
 def test_sparse_uses(tmp_path: Path) -> None:

@@ -78,3 +78,26 @@ def test_catalogue_and_suggest_do_not_import_frameworks() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_claim_forms_name_the_shipped_tables_targets() -> None:
+    """Each "claim" case runs the target the shipped table gives its row, so a failure is a
+    failure of the table's claim in that call form."""
+    from apiscan.mapping.store import load_table
+    from apiscan.verify.catalogue import forms
+
+    table = load_table()
+    for case in forms.CASES:
+        row = table.lookup(case.api)
+        assert row is not None, case.api
+        target = case.note.split(" ↔ ")[1].split(",")[0]
+        assert target in row.ms_apis, (case.case_id, row.ms_apis)
+    # the forms the issue names: no-argument Flatten, sizes as varargs, max(other), squeeze()
+    ids = {c.case_id for c in forms.CASES}
+    for wanted in (
+        "torch.nn.Flatten[claim: torch.nn.Flatten()(x)]",
+        "torch.zeros[claim: torch.zeros(2, 3)]",
+        "torch.Tensor.max[claim: x.max(y)]",
+        "torch.Tensor.squeeze[claim: x.squeeze()]",
+    ):
+        assert wanted in ids

@@ -31,7 +31,11 @@ def _result(case_id: str, status: str, max_abs: float | None, detail: str = "") 
 
 
 def test_select_by_name_and_all() -> None:
-    assert [c.case_id for c in select(["torch.squeeze"], False, CASES)] == ["torch.squeeze[dim]"]
+    assert [c.case_id for c in select(["torch.squeeze"], False, CASES)] == [
+        "torch.squeeze[dim]",
+        "torch.squeeze[claim: torch.squeeze(x)]",
+        "torch.squeeze[claim: torch.squeeze(x, 1)]",
+    ]
     assert len(select(["torch.nn.Conv2d"], False, CASES)) == 2
     assert len(select([], True, CASES)) == len(CASES)
     with pytest.raises(ValueError, match=r"torch\.bogus"):

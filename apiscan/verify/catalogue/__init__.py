@@ -9,11 +9,13 @@ from __future__ import annotations
 from apiscan.verify.cases import Case
 from apiscan.verify.catalogue import (
     everyday,
+    forms,
     functional,
     layers,
     nn_extra,
     optim,
     seed_examples,
+    templated,
     tensor_math,
 )
 
@@ -25,6 +27,8 @@ CASES: tuple[Case, ...] = (
     *nn_extra.CASES,
     *optim.CASES,
     *everyday.CASES,
+    *templated.CASES,
+    *forms.CASES,
 )
 
 

@@ -1,0 +1,34 @@
+"""The language server (``apiscan lsp``): diagnostics, hovers and quick fixes for editors.
+
+pygls is an optional dependency (the ``lsp`` extra), imported only when the server starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def run_lsp(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="apiscan lsp",
+        description="Run the apiscan language server over stdio (for editors).",
+    )
+    p.add_argument("--stdio", action="store_true", help="talk over stdio (the default)")
+    p.add_argument("--log-file", metavar="FILE", help="write the server's log to FILE")
+    args = p.parse_args(argv)
+    try:
+        from apiscan.lsp.server import server
+    except ImportError as exc:
+        print(
+            f"apiscan lsp: error: the language server needs pygls ({exc}); "
+            "install it with: pip install 'apiscan[lsp]'",
+            file=sys.stderr,
+        )
+        return 2
+    if args.log_file:
+        import logging
+
+        logging.basicConfig(filename=args.log_file, level=logging.INFO)
+    server.start_io()
+    return 0

@@ -1,0 +1,343 @@
+"""``apiscan lsp``: the language server (pygls, over stdio).
+
+- **Project context.** Each project (a workspace folder, else the nearest ancestor of a file
+  with a project marker) is scanned once in the background (:class:`apiscan.buffer.
+  ProjectContext`; per-file results come from the on-disk cache, so a warm start is cheap)
+  and scanned again, in the background, after a save or a watched file change. A buffer's
+  findings then come from the CLI's own per-file step, so they equal the CLI's for the same
+  file.
+- **Buffers.** Opening a file checks it; an edit re-checks only that buffer after a short
+  quiet period (``debounceMs``). A fast check reuses the project's call-graph scopes when the
+  edit changed the buffer's functions, calls or classes; an exact one follows once typing
+  stops, and its diagnostics replace the fast ones.
+- **Failures.** If the project scan fails, the client gets a ``window/showMessage`` and the
+  server goes on checking buffers on their own (default mapping table, no project context).
+
+Settings (``initializationOptions`` or the ``apiscan`` section of ``workspace/configuration``
+/ ``didChangeConfiguration``): ``msVersion``, ``verifyDevice``, ``verifyDtype``,
+``dynamicShape``, ``exclude`` (globs), ``jobs``, ``debounceMs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from apiscan import __version__
+from apiscan.buffer import BufferResult, ProjectContext, find_project_root
+from apiscan.lsp import convert
+from apiscan.model import ScanResult
+
+log = logging.getLogger("apiscan.lsp")
+
+#: After typing stops this long, the fast check of a changed buffer is replaced by an exact one.
+EXACT_AFTER_S = 1.0
+#: Saves and file changes come in bursts (a branch switch, "save all"): rescan after a pause.
+RESCAN_AFTER_S = 1.0
+
+
+#: The client's setting names → :class:`Settings` fields.
+SETTING_KEYS = {
+    "msVersion": "ms_version",
+    "verifyDevice": "verify_device",
+    "verifyDtype": "verify_dtype",
+    "dynamicShape": "dynamic_shape",
+    "exclude": "exclude",
+    "jobs": "jobs",
+    "debounceMs": "debounce_ms",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    ms_version: str | None = None  # None: the project's configuration decides
+    verify_device: str | None = None
+    verify_dtype: str | None = None
+    dynamic_shape: bool = True
+    exclude: tuple[str, ...] = ()
+    jobs: int | None = None
+    debounce_ms: int = 50
+
+    def updated(self, raw: object) -> Settings:
+        """These settings with the client's (camelCase keys; unknown keys are ignored)."""
+        if not isinstance(raw, Mapping):
+            return self
+        if isinstance(raw.get("apiscan"), Mapping):
+            raw = raw["apiscan"]
+        changes: dict[str, Any] = {}
+        for key, attr in SETTING_KEYS.items():
+            if key in raw and raw[key] is not None:
+                value = raw[key]
+                changes[attr] = tuple(value) if attr == "exclude" else value
+        return replace(self, **changes)
+
+
+@dataclass
+class Project:
+    """One project's context, loading or loaded."""
+
+    root: Path
+    task: asyncio.Future[ProjectContext] | None = None
+    context: ProjectContext | None = None
+    rescan: asyncio.TimerHandle | None = None
+    generation: int = 0
+    failed: str = ""
+    docs: set[str] = field(default_factory=set)
+
+
+class ApiscanServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("apiscan", __version__)
+        self.settings = Settings()
+        self.projects: dict[Path, Project] = {}
+        self.folders: list[Path] = []
+        #: Buffer checks run one at a time, off the event loop; project scans beside them.
+        self.checker = ThreadPoolExecutor(1, thread_name_prefix="apiscan-check")
+        self.scanner = ThreadPoolExecutor(1, thread_name_prefix="apiscan-scan")
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.exact_later: dict[str, asyncio.TimerHandle] = {}
+        self.results: dict[str, ScanResult] = {}
+
+    # ------------------------------------------------------------------ projects
+    def options(self, root: Path, fallback: bool = False) -> Any:
+        """Scan options: the project's configuration (``[tool.apiscan]``, ``apiscan.toml``)
+        under the client's settings, as ``apiscan check`` makes them. ``fallback``: defaults
+        only (after the configured scan failed)."""
+        from apiscan.buffer import options_for
+        from apiscan.cache import default_cache_dir
+        from apiscan.pipeline import ScanOptions
+
+        s = self.settings
+        fixed = {"jobs": s.jobs, "cache_dir": default_cache_dir(), "dynamic_shape": s.dynamic_shape}
+        if fallback:
+            return ScanOptions(path=str(root), **fixed)  # type: ignore[arg-type]
+        cli = {
+            "ms-version": s.ms_version,
+            "verify-device": s.verify_device,
+            "verify-dtype": s.verify_dtype,
+            "exclude": list(s.exclude) or None,
+        }
+        return options_for(root, cli, **fixed)
+
+    def project_of(self, path: Path) -> Project:
+        inside = [f for f in self.folders if path.is_relative_to(f)]
+        root = max(inside, key=lambda f: len(f.parts)) if inside else find_project_root(path)
+        project = self.projects.get(root)
+        if project is None:
+            project = self.projects[root] = Project(root)
+        return project
+
+    def load(self, project: Project) -> asyncio.Future[ProjectContext]:
+        if project.task is None:
+            loop = asyncio.get_running_loop()
+            project.generation += 1
+            project.task = asyncio.ensure_future(self._load(project, loop))
+        return project.task
+
+    async def _load(self, project: Project, loop: asyncio.AbstractEventLoop) -> ProjectContext:
+        try:
+            options = self.options(project.root)
+            context = await loop.run_in_executor(self.scanner, ProjectContext.load, options, True)
+            project.failed = ""
+        except Exception as exc:  # the server keeps serving whatever went wrong
+            log.exception("project scan failed")
+            project.failed = f"{type(exc).__name__}: {exc}"
+            self.window_show_message(
+                types.ShowMessageParams(
+                    types.MessageType.Error,
+                    f"apiscan: the project scan of {project.root} failed ({project.failed}). "
+                    "Open files are still checked, without project context.",
+                )
+            )
+            context = await loop.run_in_executor(
+                self.scanner, ProjectContext.alone, self.options(project.root, fallback=True)
+            )
+        project.context = context
+        return context
+
+    def schedule_rescan(self, project: Project) -> None:
+        """Scan the project again after a pause, then re-check its open buffers."""
+        loop = asyncio.get_running_loop()
+        if project.rescan is not None:
+            project.rescan.cancel()
+
+        def start() -> None:
+            project.rescan = None
+            project.task = None
+            task = self.load(project)
+            task.add_done_callback(lambda _t: self._recheck(project))
+
+        project.rescan = loop.call_later(RESCAN_AFTER_S, start)
+
+    def _recheck(self, project: Project) -> None:
+        for uri in list(project.docs):
+            self.schedule(uri, delay=0.0)
+
+    # ------------------------------------------------------------------ buffers
+    def schedule(self, uri: str, delay: float | None = None, exact: bool = False) -> None:
+        """Check ``uri`` after ``delay`` seconds of quiet (the debounce), replacing a pending
+        check of it."""
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        wait = self.settings.debounce_ms / 1000 if delay is None else delay
+        self.pending[uri] = asyncio.ensure_future(self._check_later(uri, wait, exact))
+
+    async def _check_later(self, uri: str, delay: float, exact: bool) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        try:
+            await self.check(uri, exact)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one buffer's failure must not stop the server
+            log.exception("checking %s failed", uri)
+
+    async def check(self, uri: str, exact: bool = False) -> None:
+        doc = self.workspace.get_text_document(uri)
+        if doc.path is None or not doc.uri.startswith("file:"):
+            return
+        path = Path(doc.path)
+        project = self.project_of(path)
+        project.docs.add(uri)
+        context = await self.load(project)
+        version, source = doc.version, doc.source
+        if not path.absolute().is_relative_to(context.root):
+            return
+        loop = asyncio.get_running_loop()
+        checked: BufferResult = await loop.run_in_executor(
+            self.checker, context.check, context.relpath(path), source.encode("utf-8"), exact
+        )
+        current = self.workspace.get_text_document(uri)
+        if current.version != version:
+            return  # a newer edit is on its way
+        self.results[uri] = checked.result
+        self.publish(uri, checked.result, version)
+        later = self.exact_later.pop(uri, None)
+        if later is not None:
+            later.cancel()
+        if not checked.exact:
+            self.exact_later[uri] = loop.call_later(
+                EXACT_AFTER_S, lambda: self.schedule(uri, delay=0.0, exact=True)
+            )
+
+    def units(self, uri: str) -> convert.Units:
+        codec = self.workspace.get_text_document(uri).position_codec
+        return codec.client_num_units
+
+    def publish(self, uri: str, result: ScanResult, version: int | None) -> None:
+        doc = self.workspace.get_text_document(uri)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri,
+                diagnostics=convert.diagnostics(result, doc.lines, self.units(uri)),
+                version=version,
+            )
+        )
+
+
+server = ApiscanServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: ApiscanServer, params: types.InitializeParams) -> None:
+    ls.settings = ls.settings.updated(params.initialization_options)
+    folders = [f.uri for f in params.workspace_folders or ()]
+    if not folders and params.root_uri:
+        folders = [params.root_uri]
+    ls.folders = [Path(p) for p in (to_fs_path(u) for u in folders) if p]
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: ApiscanServer, params: types.InitializedParams) -> None:
+    for folder in ls.folders:  # start scanning before the first file is opened
+        ls.load(ls.project_of(folder / "__init__.py"))
+    try:
+        config = await ls.workspace_configuration_async(
+            types.ConfigurationParams([types.ConfigurationItem(section="apiscan")])
+        )
+    except Exception:  # a client without workspace/configuration
+        return
+    if config and isinstance(config[0], Mapping):
+        new = ls.settings.updated(config[0])
+        if new != ls.settings:
+            ls.settings = new
+            for project in ls.projects.values():
+                ls.schedule_rescan(project)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: ApiscanServer, params: types.DidChangeConfigurationParams) -> None:
+    new = ls.settings.updated(params.settings)
+    if new != ls.settings:
+        ls.settings = new
+        for project in ls.projects.values():
+            ls.schedule_rescan(project)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: ApiscanServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, delay=0.0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: ApiscanServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: ApiscanServer, params: types.DidSaveTextDocumentParams) -> None:
+    path = to_fs_path(params.text_document.uri)
+    if path:
+        ls.schedule_rescan(ls.project_of(Path(path)))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: ApiscanServer, params: types.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        path = to_fs_path(change.uri)
+        if path and path.endswith(".py"):
+            ls.schedule_rescan(ls.project_of(Path(path)))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: ApiscanServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    ls.results.pop(uri, None)
+    for project in ls.projects.values():
+        project.docs.discard(uri)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: ApiscanServer, params: types.HoverParams) -> types.Hover | None:
+    result = ls.results.get(params.text_document.uri)
+    if result is None:
+        return None
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    line, column = convert.from_client(doc.lines, params.position, ls.units(doc.uri))
+    text = convert.hover_markdown(result, line, column)
+    if text is None:
+        return None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+def code_action(ls: ApiscanServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    return convert.code_actions(doc.uri, doc.lines, params.context.diagnostics, ls.units(doc.uri))

@@ -1,0 +1,380 @@
+"""What each finding asks of the person migrating, and the rewrite of the call itself.
+
+After the scan (and its cache) every API finding gets a disposition (see
+:data:`apiscan.model.Disposition`) and, where one exists, the rewritten text of that very call,
+rendered from the argument texts its per-file worker recorded:
+
+1. plumbing with a MindSpore idiom (:mod:`apiscan.rewrite.idioms`) → ``idiom`` or ``delete``;
+2. a substitution template (:mod:`apiscan.rewrite.substitutions`) → ``rewrite`` with the
+   rendered call, or the reason no exact rewrite exists for this form;
+3. a same-name candidate → ``rewrite`` to the same name (exact once its micro-test passes);
+4. a "different" row without a template → ``rewrite`` with the table's words and diff page;
+5. missing: a tensor computation → ``custom-op``; anything else → ``gap``;
+6. consistent rows and non-public names → ``none`` (consistent calls still get the renamed
+   call as their rewrite, for ``apiscan fix``).
+
+Pure data in, data out: no torch, no MindSpore, no source re-reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from apiscan.model import ApiFinding, CallArgs, ScanResult
+from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
+from apiscan.rewrite.substitutions import recipes_for
+from apiscan.rewrite.template import Rendered, render
+
+__all__ = ["apply", "dispose", "is_tensor_computation"]
+
+#: Namespaces whose APIs are never tensor computations (no custom op can stand in for them).
+_PLUMBING = (
+    "torch.cuda.",
+    "torch.distributed.",
+    "torch.utils.",
+    "torch.optim.",
+    "torch.jit.",
+    "torch.autograd.",
+    "torch.backends.",
+    "torch.hub.",
+    "torch.onnx.",
+    "torch.amp.",
+    "torch.multiprocessing.",
+    "torch.serialization.",
+    "torch.testing.",
+    "torch.fx.",
+    "torch.export.",
+    "torch.compiler.",
+    "torch.nn.Module",
+    "torch.nn.ModuleList",
+    "torch.nn.ModuleDict",
+    "torch.nn.Sequential",
+    "torch.nn.ParameterList",
+    "torch.nn.ParameterDict",
+    "torch.nn.parallel.",
+    "torch.nn.utils.",
+    "torch.GradScaler",
+    "torch.Generator",
+    "torch.TypedStorage",
+    "torch.UntypedStorage",
+    "torch.cpu.",
+    "torch.mps.",
+    "torch.profiler.",
+)
+#: Tensor members that are metadata, storage or autograd plumbing, not computations.
+_TENSOR_PLUMBING = frozenset(
+    {
+        "grad",
+        "requires_grad",
+        "requires_grad_",
+        "is_cuda",
+        "is_sparse",
+        "device",
+        "get_device",
+        "element_size",
+        "data",
+        "backward",
+        "record_stream",
+        "pin_memory",
+        "storage",
+        "untyped_storage",
+        "data_ptr",
+        "is_leaf",
+        "retain_grad",
+        "register_hook",
+        "share_memory_",
+        "is_pinned",
+        "cpu",
+        "cuda",
+        "numpy",
+        "tolist",
+        "item",
+    }
+)
+#: Top-level torch names that are not computations (dtypes, formats, queries, seeds).
+_TORCH_PLUMBING = frozenset(
+    {
+        "device",
+        "dtype",
+        "finfo",
+        "iinfo",
+        "Size",
+        "manual_seed",
+        "seed",
+        "initial_seed",
+        "get_default_dtype",
+        "set_default_dtype",
+        "get_default_device",
+        "set_default_device",
+        "is_tensor",
+        "is_storage",
+        "set_grad_enabled",
+        "no_grad",
+        "enable_grad",
+        "inference_mode",
+        "compile",
+        "autocast",
+        "is_autocast_enabled",
+        "get_autocast_dtype",
+        "get_autocast_gpu_dtype",
+        "get_autocast_cpu_dtype",
+        "is_autocast_cpu_enabled",
+        "set_printoptions",
+        "use_deterministic_algorithms",
+        "set_num_threads",
+        "get_num_threads",
+        "load",
+        "save",
+        "channels_last",
+        "contiguous_format",
+        "preserve_format",
+        "pi",
+        "e",
+        "inf",
+        "nan",
+        "ByteTensor",
+        "FloatTensor",
+        "LongTensor",
+        "HalfTensor",
+        "IntTensor",
+        "BoolTensor",
+        "DoubleTensor",
+    }
+)
+
+
+def is_tensor_computation(api: str) -> bool:
+    """Whether an API computes on tensors, the only kind a custom op can replace: functions
+    and methods on tensors, layers, functional ops, linalg/fft/special, distributions, RNN
+    packing — never devices, autograd, optimizers, data loading, distributed or compilation."""
+    if api.startswith("torch.nn.utils.rnn."):
+        return True
+    if api.startswith(_PLUMBING):
+        return False
+    parts = api.split(".")
+    if api.startswith("torch.Tensor."):
+        return parts[2] not in _TENSOR_PLUMBING
+    if len(parts) == 2 and parts[0] == "torch":
+        name = parts[1]
+        return (
+            name not in _TORCH_PLUMBING
+            and not name[:1].isupper()
+            and not name.startswith(
+                (
+                    "float",
+                    "int",
+                    "uint",
+                    "bool",
+                    "complex",
+                    "bfloat",
+                    "half",
+                    "double",
+                    "long",
+                    "short",
+                    "cfloat",
+                    "qint",
+                    "quint",
+                )
+            )
+        )
+    return api.startswith(
+        (
+            "torch.nn.functional.",
+            "torch.nn.",
+            "torch.linalg.",
+            "torch.fft.",
+            "torch.special.",
+            "torch.distributions.",
+            "torchvision.ops.",
+            "torch.nn.init.",
+        )
+    )
+
+
+def _method(api: str) -> bool:
+    return api.startswith(("torch.Tensor.", "torch.nn.Module.")) or (
+        api.count(".") >= 2 and (api.split(".")[-2][:1].isupper())
+    )
+
+
+def _same_call(target: str, finding: ApiFinding) -> Rendered:
+    """The call with only its name changed (a consistent row or a same-name candidate)."""
+    call = finding.args
+    if finding.usage != "call" or call is None:
+        if _method(finding.api):
+            # x.dtype, p.data: an attribute read on a receiver the scan did not record.
+            name = target.rpartition(".")[2]
+            return Rendered("", f"keep .{name}: MindSpore's tensor/cell has the same member")
+        return Rendered(target)
+    if call.star or call.truncated:
+        return Rendered("", "the arguments are not known statically")
+    parts = [*call.positional, *(f"{k}={v}" for k, v in call.keywords)]
+    if _method(finding.api) and call.receiver:
+        head = f"{call.receiver}.{target.rpartition('.')[2]}"
+    else:
+        head = target
+    return Rendered(f"{head}({', '.join(parts)})")
+
+
+def _device_like(text: str) -> bool:
+    low = text.lower()
+    return any(w in low for w in ("device", "cuda", "cpu", "gpu", "rank", "'mps'")) or (
+        low.isdigit()
+    )
+
+
+def _normalise(finding: ApiFinding) -> CallArgs | None:
+    """``x.detach().cpu().numpy()``: the receiver of ``numpy`` loses the device and detach
+    calls that MindSpore does not need (``x.asnumpy()``)."""
+    call = finding.args
+    if call is None or finding.api != "torch.Tensor.numpy":
+        return call
+    receiver = call.receiver
+    for suffix in (".cpu()", ".detach()", ".cuda()", ".data"):
+        while receiver.endswith(suffix) and len(receiver) > len(suffix):
+            receiver = receiver[: -len(suffix)]
+    return replace(call, receiver=receiver)
+
+
+def _out_of_place(finding: ApiFinding) -> ApiFinding | None:
+    """``x.sqrt_()`` where MindSpore has only ``Tensor.sqrt``: the out-of-place call, whose
+    result the person assigns back (a rewrite, not a custom op)."""
+    api, call = finding.api, finding.args
+    if finding.status != "missing" or not api.startswith("torch.Tensor.") or not api.endswith("_"):
+        return None
+    if finding.usage != "call" or call is None or call.star or call.truncated or not call.receiver:
+        return None
+    from apiscan.mapping.candidates import load_candidates
+
+    base = api.removesuffix("_")
+    index = load_candidates()
+    if index is None or index.candidate(base) is None:
+        return None
+    parts = [*call.positional, *(f"{k}={v}" for k, v in call.keywords)]
+    text = f"{call.receiver}.{base.rpartition('.')[2]}({', '.join(parts)})"
+    note = (
+        f"MindSpore has no in-place {api.rpartition('.')[2]}: the out-of-place form, assigned "
+        f"back ({call.receiver} = ...); same name, unverified"
+    )
+    return _set(finding, "rewrite", text, note)
+
+
+def catalogue_name(finding: ApiFinding) -> str:
+    """The name the idiom and template catalogues know the finding by: the API as the code
+    wrote it, else its canonical name (``torch.nn.functional.conv2d`` → ``torch.conv2d``)."""
+    for name in (finding.api, finding.canonical):
+        if name and (recipes_for(name) or idiom_for(name, finding.usage)):
+            return name
+    return finding.api
+
+
+def dispose(finding: ApiFinding) -> ApiFinding:
+    """The finding with its disposition and rewrite filled in (see the module docstring)."""
+    api, call = catalogue_name(finding), _normalise(finding)
+    # Tensor.to / Module.to: a device move is a deletion, a dtype a conversion.
+    if api in ("torch.Tensor.to", "torch.nn.Module.to") and call is not None:
+        first = call.positional[0] if call.positional else call.keyword("device") or ""
+        dtype = call.keyword("dtype")
+        if first and _device_like(first) and dtype is None and len(call.positional) <= 1:
+            text = call.receiver if call.receiver else ""
+            return _set(
+                finding,
+                "delete",
+                text,
+                "placement is global (mindspore.set_device once at start-up): the call is deleted",
+                DEVICE,
+            )
+    idiom = idiom_for(api, finding.usage)
+    if idiom is not None:
+        return _idiom(finding, idiom, call)
+    if finding.status == "unknown":
+        return finding
+    # A consistent row needs nothing beyond the rename; its rewrite is still rendered (from
+    # a template when one exists: the table's same-argument form can fail, zeros(1, n)).
+    kind = "none" if finding.status == "consistent" else "rewrite"
+    recipes = recipes_for(api) if finding.usage == "call" else ()
+    reasons = []
+    for recipe in recipes:
+        r = render(recipe.template, call)
+        if r.exact:
+            return _set(finding, kind, r.text, r.note)
+        reasons.append(r.note)
+    if recipes:
+        why = "; ".join(dict.fromkeys(reasons)) or "no exact rewrite for this form"
+        return _set(finding, kind, "", why)
+    if finding.status == "consistent":
+        target = finding.mindspore_api or ""
+        r = _same_call(target, finding) if target else Rendered("")
+        return _set(finding, "none", r.text, r.note)
+    if finding.status in ("candidate", "verified") and finding.mindspore_api:
+        r = _same_call(finding.mindspore_api, finding)
+        proof = (
+            "verified by its micro-test"
+            if finding.status == "verified"
+            else (f"same name, unverified: apiscan verify {api}")
+        )
+        return _set(finding, "rewrite", r.text, "; ".join(x for x in (r.note, proof) if x))
+    if finding.status == "different":
+        if finding.usage != "call" and finding.mindspore_api:
+            r = _same_call(finding.mindspore_api, finding)
+            return _set(finding, "rewrite", r.text, r.note or finding.note)
+        why = (
+            f"no rewrite template: the table says {finding.note!r}"
+            if finding.note
+            else ("no rewrite template")
+        )
+        if finding.diff_url:
+            why += f" (see {finding.diff_url})"
+        return _set(finding, "rewrite", "", why)
+    out_of_place = _out_of_place(finding)
+    if out_of_place is not None:
+        return out_of_place
+    if finding.status == "missing":
+        if is_tensor_computation(api) and (finding.usage != "reference" or not _method(api)):
+            return _set(
+                finding,
+                "custom-op",
+                "",
+                "a tensor computation with no MindSpore "
+                f"counterpart: compose it from existing ops or write a custom op "
+                f"(apiscan stub {api})",
+            )
+        return _set(finding, "gap", "", "no MindSpore counterpart or idiom known")
+    return finding
+
+
+def _idiom(finding: ApiFinding, idiom: Idiom, call: CallArgs | None) -> ApiFinding:
+    """An idiom's disposition, with the call's own rewrite when the pattern maps call for
+    call; otherwise the idiom's template is what the person applies."""
+    text, notes = "", [idiom.template]
+    tpl = idiom.render
+    if finding.api in ALWAYS_FALSE and finding.usage == "call":
+        text = "False"
+    elif tpl is not None and tpl.format and "{" not in tpl.format:
+        text = tpl.format  # a constant (mindspore.nn.Cell for a base class)
+    elif tpl is not None and finding.usage == "call":
+        r = render(tpl, call)
+        text = r.text
+        if r.note and r.note not in idiom.template:
+            notes.insert(0, r.note)
+    return _set(finding, idiom.disposition, text, "; ".join(n for n in notes if n), idiom.source)
+
+
+def _set(
+    finding: ApiFinding, disposition: str, text: str, note: str, source: str = ""
+) -> ApiFinding:
+    return replace(
+        finding, disposition=disposition, rewrite=text, rewrite_note=note, rewrite_source=source
+    )
+
+
+def apply(result: ScanResult) -> ScanResult:
+    """Every API finding of ``result`` disposed (see :func:`dispose`), with whether the
+    MindTorch route covers it."""
+    from apiscan.rewrite.mindtorch import covers
+
+    findings = tuple(
+        replace(dispose(f), mindtorch=covers(f.api)) if isinstance(f, ApiFinding) else f
+        for f in result.findings
+    )
+    return replace(result, findings=findings)
