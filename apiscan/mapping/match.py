@@ -141,8 +141,12 @@ def _verdict(
     targets, exists_flags, platforms = _targets(rows)
     target, exists, backends = _choose_target(targets, exists_flags, platforms, target_platform)
     changes = _param_changes(row, rows, passed, named, table, target)
-    unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     status, note = row.status, row.note
+    described = _described_difference(row, passed)
+    if described is not None:
+        status, note, hit = described
+        changes = (*changes, *hit)
+    unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     if matched != api:
         remark = f"listed in the table as {matched}"
         note = f"{note.rstrip('.')}; {remark}." if note else f"{remark[0].upper()}{remark[1:]}."
@@ -206,6 +210,45 @@ def _older_target_for(
 
 
 _STATUS_RANK = {CONSISTENT: 0, DIFFERENT: 1}
+
+# Rows without a diff page whose whole description is one parameter MindSpore lacks
+# (r2.6.0 pytorch_api_mapping.md:307 torch.nn.ELU "Consistent functions, MindSpore has no
+# parameter inplace.") or one extra MindSpore parameter with a default (:276
+# torch.distributed.new_group "... MindSpore has an additional parameter group_desc = None.").
+_ONLY_LACKS = re.compile(
+    r"^consistent functions?, mindspore (?:has no|does not contain)(?: the)? parameters? "
+    r"(\w+)\.?$",
+    re.IGNORECASE,
+)
+_ONLY_EXTRA = re.compile(
+    r"^consistent functions?, mindspore has an additional parameter \w+ ?= ?\w+\.?$",
+    re.IGNORECASE,
+)
+
+
+def _described_difference(
+    row: MappingRow, passed: tuple[str, ...]
+) -> tuple[str, str, tuple[ParamChange, ...]] | None:
+    """(status, note, changes) for a row whose description names its only difference.
+
+    A call is different only for a difference it hits: ``nn.ELU()`` without ``inplace`` runs
+    unchanged on ``mint.nn.ELU``; ``nn.ELU(inplace=True)`` hits the missing parameter. An
+    extra MindSpore parameter with a default is no difference at all (Exception Scenario 3,
+    r2.6.0 pytorch_api_mapping.md:23). None for every other row.
+    """
+    if row.status != DIFFERENT or row.diff_url:
+        return None
+    text = row.note.strip()
+    lacks = _ONLY_LACKS.match(text)
+    if lacks:
+        param = lacks.group(1)
+        if param in passed:
+            return DIFFERENT, text, (ParamChange(param, UNSUPPORTED, note=text),)
+        return CONSISTENT, f"{text} This call does not pass {param}.", ()
+    if _ONLY_EXTRA.match(text):
+        why = "an extra MindSpore parameter with a default is consistent (Exception Scenario 3)"
+        return CONSISTENT, f"{text.rstrip('.')}: {why}.", ()
+    return None
 
 
 def _row_rank(rows: tuple[MappingRow, ...]) -> tuple[bool, tuple[int, ...]]:

@@ -264,6 +264,26 @@ def test_a_keyword_the_consistent_target_does_not_take_is_a_difference_the_call_
     assert loose.status == CONSISTENT
 
 
+def test_a_described_single_missing_parameter_is_different_only_when_passed() -> None:
+    # r2.6.0/pytorch_api_mapping.md:307 torch.nn.ELU → mindspore.mint.nn.ELU, "Consistent
+    # functions, MindSpore has no parameter inplace." (no diff page).
+    table = load_table()
+    plain = match_api("torch.nn.ELU", table, passed_params=["alpha"], keywords=[])
+    assert (plain.status, plain.param_changes) == (CONSISTENT, ())
+    assert "does not pass inplace" in plain.note
+    hit = match_api("torch.nn.ELU", table, passed_params=["inplace"], keywords=["inplace"])
+    assert hit.status == DIFFERENT
+    assert [(c.param, c.kind) for c in hit.param_changes] == [("inplace", "unsupported")]
+
+
+def test_an_extra_mindspore_parameter_with_a_default_is_consistent() -> None:
+    # r2.6.0/pytorch_api_mapping.md:276 torch.distributed.new_group: "MindSpore has an
+    # additional parameter group_desc = None"; Exception Scenario 3 (line 23).
+    match = match_api("torch.distributed.new_group", load_table(), passed_params=["ranks"])
+    assert match.status == CONSISTENT
+    assert "Exception Scenario 3" in match.note
+
+
 def test_requires_grad_of_parameter_is_a_real_mindspore_parameter() -> None:
     match = match_api(
         "torch.nn.Parameter",
