@@ -1458,7 +1458,11 @@ class Extractor:
                 v = self.value(expr, "context_manager")
             if item.asname is not None:
                 binder = self.target(item.asname.name)
-                self.bind_target(binder, v if v[0] == "tensor" else UNKNOWN)
+                # `with Storage() as s`: a repository class's __enter__ conventionally
+                # returns self, so `s.step()` is the class's own method, not a guess by name
+                # (Optimizer.step). What a torch context manager yields stays unknown.
+                own = v[0] == "inst" and not self._is_torch(v[1])
+                self.bind_target(binder, v if v[0] == "tensor" or own else UNKNOWN)
         self._block(node.body)
 
     def _match(self, node: cst.Match) -> None:

@@ -146,3 +146,36 @@ def test_another_framework_is_not_torch(tmp_path: Path) -> None:
 def test_calling_what_numpy_holds_as_data_says_tensor(tmp_path: Path) -> None:
     src = "def width(output):\n    return output.size()[1]\n"
     assert {(f.span.line, f.api) for f in scan_snippet(tmp_path, src)} == {(2, "torch.Tensor.size")}
+
+
+def test_a_repository_context_manager_binds_its_own_instance(tmp_path: Path) -> None:
+    # `with Storage() as s: s.step()` calls the repository's Storage.step, not a torch
+    # optimizer's step guessed from the name.
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/events.py": """
+            import torch
+
+            class Storage:
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    return False
+
+                def step(self):
+                    self.t = torch.zeros(1)
+            """,
+            "pkg/test_events.py": """
+            from pkg.events import Storage
+
+            def run():
+                with Storage() as s:
+                    s.step()
+            """,
+        },
+    )
+    found = {(f.path, f.api) for f in scan_repo(tmp_path).api_findings}
+    assert not [f for f in found if f[0] == "pkg/test_events.py"], found
