@@ -138,8 +138,17 @@ def _verdict(
     """The verdict one table's rows of an API give this call."""
     rows = _best_first(table_rows)
     row = rows[0]
-    targets, exists_flags, platforms = _targets(rows)
+    listed, exists_flags, platforms = _targets(rows)
+    targets, exists_flags, platforms = _by_keyword_fit(
+        listed, exists_flags, platforms, named, table
+    )
     target, exists, backends = _choose_target(targets, exists_flags, platforms, target_platform)
+    if target is not None and target not in row.ms_apis:
+        # The call fits another row's target better: that row's verdict and diff page go
+        # with it (CosineAnnealingLR(opt, T_max=..) → experimental's CosineAnnealingLR, not
+        # nn.cosine_decay_lr's parameter differences).
+        row = next(r for r in rows if target in r.ms_apis)
+        rows = (row,)
     changes = _param_changes(row, rows, passed, named, table, target)
     status, note = row.status, row.note
     described = _described_difference(row, passed)
@@ -171,7 +180,7 @@ def _verdict(
         source_version=row.source_version,
         unsupported_params=unsupported,
         target_exists=exists,
-        mindspore_apis=targets,
+        mindspore_apis=listed,
         param_changes=changes,
         backends=backends,
         backend_gap=gap,
@@ -220,6 +229,12 @@ _ONLY_LACKS = re.compile(
     r"(\w+)\.?$",
     re.IGNORECASE,
 )
+# r2.4.0 pytorch_api_mapping.md:897 torch.optim.lr_scheduler.CosineAnnealingLR →
+# mindspore.experimental.optim.lr_scheduler.CosineAnnealingLR: "No `verbose` input param,
+# other functions are consistent".
+_ONLY_LACKS_INPUT = re.compile(
+    r"^no `?(\w+)`? input param(?:eter)?, other functions are consistent\.?$", re.IGNORECASE
+)
 _ONLY_EXTRA = re.compile(
     r"^consistent functions?, mindspore has an additional parameter \w+ ?= ?\w+\.?$",
     re.IGNORECASE,
@@ -239,12 +254,12 @@ def _described_difference(
     if row.status != DIFFERENT or row.diff_url:
         return None
     text = row.note.strip()
-    lacks = _ONLY_LACKS.match(text)
+    lacks = _ONLY_LACKS.match(text) or _ONLY_LACKS_INPUT.match(text)
     if lacks:
         param = lacks.group(1)
         if param in passed:
             return DIFFERENT, text, (ParamChange(param, UNSUPPORTED, note=text),)
-        return CONSISTENT, f"{text} This call does not pass {param}.", ()
+        return CONSISTENT, f"{text.rstrip('.')}. This call does not pass {param}.", ()
     if _ONLY_EXTRA.match(text):
         why = "an extra MindSpore parameter with a default is consistent (Exception Scenario 3)"
         return CONSISTENT, f"{text.rstrip('.')}: {why}.", ()
@@ -285,6 +300,32 @@ def _targets(
         tuple(seen),
         tuple(flag for flag, _ in seen.values()),
         tuple(where for _, where in seen.values()),
+    )
+
+
+def _by_keyword_fit(
+    targets: tuple[str, ...],
+    flags: tuple[bool | None, ...],
+    platforms: tuple[str, ...],
+    named: tuple[str, ...],
+    table: MappingTable,
+) -> tuple[tuple[str, ...], tuple[bool | None, ...], tuple[str, ...]]:
+    """Several targets (r2.4.0 lists ``torch.optim.SGD`` → ``mindspore.nn.SGD`` and
+    ``mindspore.experimental.optim.SGD``, both Consistent): the one whose real signature
+    takes more of the keywords the call passes comes first (``SGD(params, lr=..,
+    momentum=..)`` → the torch-style ``experimental.optim.SGD``); table order otherwise."""
+    if len(targets) < 2 or not named:
+        return targets, flags, platforms
+
+    def fit(i: int) -> int:
+        names = {name for name, _ in table.params_of(targets[i]) or ()}
+        return -sum(1 for keyword in named if keyword in names)
+
+    order = sorted(range(len(targets)), key=fit)
+    return (
+        tuple(targets[i] for i in order),
+        tuple(flags[i] for i in order),
+        tuple(platforms[i] for i in order),
     )
 
 

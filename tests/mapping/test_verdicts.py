@@ -179,8 +179,34 @@ def test_a_row_with_two_targets_keeps_both() -> None:
     # mindspore.experimental.optim.SGD, both Consistent.
     match = match_api("torch.optim.SGD", load_table(), passed_params=["lr"])
     assert match.mindspore_apis == ("mindspore.nn.SGD", "mindspore.experimental.optim.SGD")
-    assert match.mindspore_api == "mindspore.nn.SGD"
+    # lr= is a parameter of experimental.optim.SGD only (nn.SGD calls it learning_rate)
+    assert match.mindspore_api == "mindspore.experimental.optim.SGD"
     assert match.status == CONSISTENT
+
+
+def test_the_target_taking_the_call_s_keywords_is_suggested() -> None:
+    # r2.4.0/pytorch_api_mapping.md:869 and :889 map torch.optim.SGD to mindspore.nn.SGD and
+    # mindspore.experimental.optim.SGD, both Consistent. SGD(params, lr=.., momentum=..)
+    # fits the torch-style one (params, lr, momentum, ... in mapping_data/signatures.csv).
+    table = load_table()
+    keywords = ["lr", "momentum", "nesterov"]
+    fit = match_api(
+        "torch.optim.SGD", table, passed_params=["params", *keywords], keywords=keywords
+    )
+    assert fit.mindspore_api == "mindspore.experimental.optim.SGD"
+    assert fit.mindspore_apis == ("mindspore.nn.SGD", "mindspore.experimental.optim.SGD")
+    assert match_api("torch.optim.SGD", table).mindspore_api == "mindspore.nn.SGD"
+    # The chosen target's own row gives the verdict: r2.4.0:897 CosineAnnealingLR →
+    # experimental's, "No `verbose` input param, other functions are consistent" — not
+    # nn.cosine_decay_lr's diff page (T_max → total_step, no optimizer).
+    cosine = match_api(
+        "torch.optim.lr_scheduler.CosineAnnealingLR",
+        table,
+        passed_params=["optimizer", "T_max"],
+        keywords=["T_max"],
+    )
+    assert cosine.mindspore_api == "mindspore.experimental.optim.lr_scheduler.CosineAnnealingLR"
+    assert (cosine.status, cosine.param_changes) == (CONSISTENT, ())
 
 
 def test_a_consistent_row_of_a_multi_row_api_decides_the_verdict() -> None:
