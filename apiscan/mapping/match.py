@@ -165,6 +165,14 @@ def _verdict(
         note = f"{note.rstrip('.')}. {remark}" if note else remark
         if status == CONSISTENT:
             status = DIFFERENT
+    renamed = [c for c in changes if c.kind == RENAMED]
+    if status == CONSISTENT and renamed:
+        # Only the real-signature check renames on a consistent row (a diff page belongs
+        # to a different one): the call must be edited.
+        names = ", ".join(f"{c.param}= → {c.ms_param}=" for c in renamed)
+        remark = f"Rename for MindSpore: {names}."
+        note = f"{note.rstrip('.')}. {remark}" if note else remark
+        status = DIFFERENT
     gap = bool(target_platform and backends and target_platform not in backends)
     if gap and status == CONSISTENT:
         status = DIFFERENT
@@ -424,18 +432,27 @@ def _absent_keywords(
     if row.status != CONSISTENT or not ms_sig or any(k.startswith("**") for k in ms_sig):
         return []
     takes = ", ".join(k for k in ms_sig if k != "self") or "none"
-    return [
-        ParamChange(
-            name,
-            UNSUPPORTED,
-            note=(
-                f"{target} has no parameter named {name} (it takes: {takes}); the table"
-                " lists no difference, but the call fails as written"
-            ),
+    changes = []
+    for name in named:
+        if name in diffs or name in general or name in ms_sig:
+            continue
+        alias = _TORCH_KEYWORD_ALIASES.get(name)
+        if alias in ms_sig:
+            # torch.cat(xs, axis=1): torch reads axis as dim; MindSpore's target only
+            # knows dim.
+            note = f"torch accepts {name}= for {alias}=; {target} only takes {alias}="
+            changes.append(ParamChange(name, RENAMED, alias, None, None, note))
+            continue
+        note = (
+            f"{target} has no parameter named {name} (it takes: {takes}); the table"
+            " lists no difference, but the call fails as written"
         )
-        for name in named
-        if name not in diffs and name not in general and name not in ms_sig
-    ]
+        changes.append(ParamChange(name, UNSUPPORTED, note=note))
+    return changes
+
+
+#: Keywords torch's argument parser accepts in place of its own names (NumPy spellings).
+_TORCH_KEYWORD_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 
 
 def _param_rows(rows: tuple[MappingRow, ...]) -> dict[str, ParamDiff]:

@@ -285,6 +285,12 @@ def test_a_keyword_the_consistent_target_does_not_take_is_a_difference_the_call_
     # a general difference parameter stays excused (Exception Scenario 2, line 21)
     general = match_api("torch.zeros", table, passed_params=["device"], keywords=["device"])
     assert [(c.param, c.kind) for c in general.param_changes] == [("device", "general")]
+    # torch reads axis= as dim= (r2.6.0:213 torch.stack → mint.stack(tensors, dim), Consistent)
+    axis = match_api("torch.stack", table, passed_params=["tensors", "axis"], keywords=["axis"])
+    assert axis.status == DIFFERENT
+    assert [(c.param, c.kind, c.ms_param) for c in axis.param_changes] == [
+        ("axis", "renamed", "dim")
+    ]
     # a target taking **kwargs accepts any name: mindspore.mint.max(*args, **kwargs)
     loose = match_api("torch.max", table, passed_params=["input", "dim"], keywords=["dim"])
     assert loose.status == CONSISTENT
