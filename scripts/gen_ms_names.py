@@ -9,8 +9,10 @@ or ``Tensor``, the scan reports it as a *candidate* (and *verified* once a micro
 passes). The scan must not import MindSpore, so this script lists, once per MindSpore
 version, the public names of each namespace a candidate may come from, with each name's kind
 (``class``, ``primitive``, ``function``, ``method``, ``property``, ``constant``) and positional
-arity (required, maximum; -1 for ``*args``), so that a candidate is only ever of the PyTorch
-API's own kind (``torch.Size`` is a class; ``mindspore.ops.Size`` a primitive).
+arity (required, maximum; -1 for ``*args``) and parameter names, so that a candidate is only
+ever of the PyTorch API's own kind (``torch.Size`` is a class; ``mindspore.ops.Size`` a
+primitive) and takes related parameters. Attributes a class's instances get in ``__init__``
+(``nn.Cell().training``) are listed too.
 """
 
 from __future__ import annotations
@@ -44,7 +46,20 @@ def public_names(namespace: str) -> dict[str, dict[str, object]]:
         entry = _describe(obj, name, member=bool(attr))
         if entry is not None:
             out[name] = entry
-    return out
+    if attr and inspect.isclass(obj):
+        for name in _instance_attributes(obj):
+            out.setdefault(name, {"k": "constant"})
+    return dict(sorted(out.items()))
+
+
+def _instance_attributes(cls: type) -> list[str]:
+    """Public attributes an instance gets in ``__init__`` (``nn.Cell().training``), which
+    ``dir(cls)`` cannot see; none when the class needs constructor arguments."""
+    try:
+        instance = cls()
+    except Exception:
+        return []
+    return sorted(n for n in vars(instance) if not n.startswith("_"))
 
 
 def _describe(owner: object, name: str, member: bool) -> dict[str, object] | None:
@@ -93,6 +108,11 @@ def _with_arity(entry: dict[str, object], value: object, drop_first: bool) -> di
     required = sum(1 for p in positional if p.default is inspect.Parameter.empty)
     var = any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
     entry["a"] = [required, -1 if var else len(positional)]
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        # The parameter names, so that a same name with unrelated parameters
+        # (Tensor.unfold(kernel_size, ...) is im2col; torch's unfold(dimension, size, step))
+        # is no candidate. Left out when **kwargs accepts any name.
+        entry["n"] = [p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL]
     return entry
 
 

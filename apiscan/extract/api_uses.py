@@ -701,6 +701,16 @@ class Extractor:
                 # `.values` read, not called: the field of a (values, indices) named tuple the
                 # receiver really is (the sparse Tensor.values/indices are methods).
                 return (recv if attr == "values" else TENSOR), True
+            if (
+                attr == "values"
+                and call
+                and not recv[1]
+                and args
+                and not (args.vals or args.keywords)
+            ):
+                # `out.values()` on a value only probably a tensor is the dict idiom (a
+                # model's dict of losses), not the sparse-tensor method.
+                return seq(UNKNOWN), True
             api = self.api.member("torch.Tensor", attr)
             if api is None:
                 return UNKNOWN, True
@@ -1531,7 +1541,14 @@ class Extractor:
         names = self.scopes[-1].names
         returns: list[Val] = self.returns[-1] if self.returns else []
         before, start = dict(names), len(returns)
+        narrowed = _narrowed_to_builtin(node.test)
+        if narrowed is not None and narrowed in names:
+            # `if isinstance(out, dict):` — inside, `out` is a dict, not the tensor it was
+            # guessed to be (a model returning a dict of losses).
+            names[narrowed] = NONTORCH
         self._block(node.body)
+        if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
+            names[narrowed] = before[narrowed]
         after_body, middle = dict(names), len(returns)
         orelse = node.orelse
         if isinstance(orelse, cst.If):
@@ -1594,7 +1611,11 @@ class Extractor:
                 v = self.value(expr, "context_manager")
             if item.asname is not None:
                 binder = self.target(item.asname.name)
-                self.bind_target(binder, v if v[0] == "tensor" else UNKNOWN)
+                # `with Storage() as s`: a repository class's __enter__ conventionally
+                # returns self, so `s.step()` is the class's own method, not a guess by name
+                # (Optimizer.step). What a torch context manager yields stays unknown.
+                own = v[0] == "inst" and not self._is_torch(v[1])
+                self.bind_target(binder, v if v[0] == "tensor" or own else UNKNOWN)
         self._block(node.body)
 
     def _match(self, node: cst.Match) -> None:
@@ -2006,6 +2027,28 @@ def _join_all(vals: Sequence[Val]) -> Val:
     for other in vals[1:]:
         v = join(v, other)
     return v
+
+
+#: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
+_BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
+
+
+def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
+    """The name ``test`` (``isinstance(name, dict)``, ``isinstance(name, (list, tuple))``)
+    proves to be a builtin container or scalar inside the ``if`` body, else None."""
+    if not (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Name)
+        and test.func.value == "isinstance"
+        and len(test.args) == 2
+        and isinstance(test.args[0].value, cst.Name)
+    ):
+        return None
+    kinds = test.args[1].value
+    elements = [el.value for el in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+    if all(isinstance(el, cst.Name) and el.value in _BUILTIN_TYPES for el in elements):
+        return test.args[0].value.value
+    return None
 
 
 def _hint(node: cst.BaseExpression) -> str:

@@ -12,9 +12,11 @@ status says "candidate" rather than "consistent".
 A same name is not enough either when the objects are of different kinds: ``torch.dtype`` (a
 class) is not ``mindspore.ops.dtype`` (a function returning a tensor's dtype), ``torch.Size`` (a
 tuple class) is not ``ops.Size`` (a primitive counting elements). So the index records each
-MindSpore name's kind and positional arity, and a candidate must be of the same kind as the
-PyTorch API (class↔class, function↔function, method↔method, attribute↔attribute) and accept
-the PyTorch API's required positional arguments.
+MindSpore name's kind, positional arity and parameter names, and a candidate must be of the
+same kind as the PyTorch API (class↔class, function↔function, method↔method,
+attribute↔attribute), accept the PyTorch API's required positional arguments, and share a
+name with them when there are several (``Tensor.unfold`` is no candidate: MindSpore's is
+im2col).
 
 Besides same-name lookups in the mirror namespace, :data:`MOVES` lists the obvious namespace
 moves the tables leave out (``torch.cuda`` runtime calls live in ``mindspore.runtime``,
@@ -204,6 +206,8 @@ class CandidateIndex:
             return True  # a format-1 index, or a caller that does not know the kind
         if ms_kind not in COMPATIBLE_KINDS.get(kind, frozenset({kind})):
             return False
+        if params is not None and not _related_parameters(params, entry.get("n")):
+            return False
         arity = entry.get("a")
         if params is None or not isinstance(arity, Sequence) or len(arity) != 2:
             return True
@@ -216,6 +220,21 @@ class CandidateIndex:
 
 
 _POSITIONAL = frozenset({"pos_only", "pos_or_kw"})
+
+
+def _related_parameters(params: Sequence[Param], ms_names: object) -> bool:
+    """False when the PyTorch API requires two or more parameters and the MindSpore one
+    takes none of their names: the same name then means another operation
+    (``torch.Tensor.unfold(dimension, size, step)`` slides a window along one dimension;
+    ``mindspore.Tensor.unfold(kernel_size, dilation, padding, stride)`` is im2col). One
+    required parameter is often just renamed (``ModuleList.append(module)`` →
+    ``CellList.append(cell)``), so it proves nothing; neither do unknown names."""
+    if not isinstance(ms_names, Sequence) or not ms_names:
+        return True
+    required = {
+        name for name, pkind, default in params if pkind in ("pos_or_kw", "kw_only") and not default
+    }
+    return len(required) < 2 or bool(required & set(ms_names))
 
 
 @functools.cache

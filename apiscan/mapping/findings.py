@@ -23,6 +23,20 @@ class Matcher:
         self.api = api
         self.target_platform = target_platform
         self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...], str], Match | None] = {}
+        self._by_object: dict[str, tuple[str, ...]] | None = None
+
+    def same_object(self, name: str, canonical: str = "") -> tuple[str, ...]:
+        """Every name the tables list ``name``'s torch object under, other than ``name``
+        (r2.4.0 lists ``torch.nn.parameter.Parameter``, r1.10 ``torch.nn.Parameter``)."""
+        if self._by_object is None:
+            grouped: dict[str, list[str]] = {}
+            for listed in dict.fromkeys(row.torch_api for row in self.table):
+                key = self.api.canonical(listed)
+                if key:
+                    grouped.setdefault(key, []).append(listed)
+            self._by_object = {key: tuple(names) for key, names in grouped.items()}
+        key = canonical or self.api.canonical(name) or ""
+        return tuple(n for n in self._by_object.get(key, ()) if n != name)
 
     def candidate(self, api: str, missing: Match) -> Match:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
@@ -98,6 +112,7 @@ class Matcher:
             passed_params=passed,
             keywords=keywords,
             aliases=tuple(a for a in aliases if a),
+            same_object=self.same_object(name, canonical),
             target_platform=self.target_platform,
         )
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from apiscan.mapping.schema import CONSISTENT, DIFFERENT, MISSING, MappingRow, ParamDiff
-from apiscan.mapping.store import MappingTable
+from apiscan.mapping.store import MappingTable, is_undescribed
 from apiscan.model import ParamChange
 
 # Diff-page rows that describe outputs are not parameters a caller can pass.
@@ -84,6 +84,7 @@ def match_api(
     passed_params: Iterable[str] = (),
     keywords: Iterable[str] | None = None,
     aliases: Iterable[str] = (),
+    same_object: Iterable[str] = (),
     target_platform: str | None = None,
 ) -> Match:
     """Match ``api`` against ``table``, trying ``aliases`` (canonical name, other spellings
@@ -91,11 +92,19 @@ def match_api(
 
     ``passed_params`` are the PyTorch parameter names the call passes (keywords, and
     positional arguments the caller already mapped to names); ``keywords`` those passed
-    by name (a rename only matters there; default: all of them). ``target_platform``
+    by name (a rename only matters there; default: all of them). ``same_object`` are the
+    other names the tables list the same torch object under: among ``api`` and those, the
+    name whose rows come from the newest table that describes them wins (r1.10's
+    undescribed ``torch.nn.Parameter`` loses to r2.4.0's ``torch.nn.parameter.Parameter``
+    with its diff page); ``api`` wins ties. ``target_platform``
     (``Ascend``/``GPU``/``CPU``) prefers a target documented for it and flags a gap when
     the chosen target is documented for other platforms only.
     """
-    matched = next((name for name in (api, *aliases) if table.rows_for(name)), None)
+    listed = [name for name in (api, *same_object) if table.rows_for(name)]
+    if listed:
+        matched: str | None = max(listed, key=lambda name: _row_rank(table.rows_for(name)))
+    else:
+        matched = next((name for name in aliases if table.rows_for(name)), None)
     if matched is None:
         return Match(
             status=MISSING,
@@ -108,7 +117,9 @@ def match_api(
         )
     passed = tuple(dict.fromkeys(passed_params))
     named = passed if keywords is None else tuple(keywords)
-    history = table.history_for(matched)
+    history = table.history_for(matched) + tuple(
+        row for name in listed if name != matched for row in table.rows_for(name)
+    )
     verdict = _verdict(api, matched, table.rows_for(matched), table, passed, named, target_platform)
     if verdict.backend_gap:
         verdict = _older_target_for(verdict, history, table, passed, named, target_platform)
@@ -127,11 +138,24 @@ def _verdict(
     """The verdict one table's rows of an API give this call."""
     rows = _best_first(table_rows)
     row = rows[0]
-    targets, exists_flags, platforms = _targets(rows)
+    listed, exists_flags, platforms = _targets(rows)
+    targets, exists_flags, platforms = _by_keyword_fit(
+        listed, exists_flags, platforms, named, table
+    )
     target, exists, backends = _choose_target(targets, exists_flags, platforms, target_platform)
+    if target is not None and target not in row.ms_apis:
+        # The call fits another row's target better: that row's verdict and diff page go
+        # with it (CosineAnnealingLR(opt, T_max=..) → experimental's CosineAnnealingLR, not
+        # nn.cosine_decay_lr's parameter differences).
+        row = next(r for r in rows if target in r.ms_apis)
+        rows = (row,)
     changes = _param_changes(row, rows, passed, named, table, target)
-    unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     status, note = row.status, row.note
+    described = _described_difference(row, passed)
+    if described is not None:
+        status, note, hit = described
+        changes = (*changes, *hit)
+    unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     if matched != api:
         remark = f"listed in the table as {matched}"
         note = f"{note.rstrip('.')}; {remark}." if note else f"{remark[0].upper()}{remark[1:]}."
@@ -141,6 +165,14 @@ def _verdict(
         note = f"{note.rstrip('.')}. {remark}" if note else remark
         if status == CONSISTENT:
             status = DIFFERENT
+    renamed = [c for c in changes if c.kind == RENAMED]
+    if status == CONSISTENT and renamed:
+        # Only the real-signature check renames on a consistent row (a diff page belongs
+        # to a different one): the call must be edited.
+        names = ", ".join(f"{c.param}= → {c.ms_param}=" for c in renamed)
+        remark = f"Rename for MindSpore: {names}."
+        note = f"{note.rstrip('.')}. {remark}" if note else remark
+        status = DIFFERENT
     gap = bool(target_platform and backends and target_platform not in backends)
     if gap and status == CONSISTENT:
         status = DIFFERENT
@@ -156,7 +188,7 @@ def _verdict(
         source_version=row.source_version,
         unsupported_params=unsupported,
         target_exists=exists,
-        mindspore_apis=targets,
+        mindspore_apis=listed,
         param_changes=changes,
         backends=backends,
         backend_gap=gap,
@@ -196,6 +228,61 @@ def _older_target_for(
 
 _STATUS_RANK = {CONSISTENT: 0, DIFFERENT: 1}
 
+# Rows without a diff page whose whole description is one parameter MindSpore lacks
+# (r2.6.0 pytorch_api_mapping.md:307 torch.nn.ELU "Consistent functions, MindSpore has no
+# parameter inplace.") or one extra MindSpore parameter with a default (:276
+# torch.distributed.new_group "... MindSpore has an additional parameter group_desc = None.").
+_ONLY_LACKS = re.compile(
+    r"^consistent functions?, mindspore (?:has no|does not contain)(?: the)? parameters? "
+    r"(\w+)\.?$",
+    re.IGNORECASE,
+)
+# r2.4.0 pytorch_api_mapping.md:897 torch.optim.lr_scheduler.CosineAnnealingLR →
+# mindspore.experimental.optim.lr_scheduler.CosineAnnealingLR: "No `verbose` input param,
+# other functions are consistent".
+_ONLY_LACKS_INPUT = re.compile(
+    r"^no `?(\w+)`? input param(?:eter)?, other functions are consistent\.?$", re.IGNORECASE
+)
+_ONLY_EXTRA = re.compile(
+    r"^consistent functions?, mindspore has an additional parameter \w+ ?= ?\w+\.?$",
+    re.IGNORECASE,
+)
+
+
+def _described_difference(
+    row: MappingRow, passed: tuple[str, ...]
+) -> tuple[str, str, tuple[ParamChange, ...]] | None:
+    """(status, note, changes) for a row whose description names its only difference.
+
+    A call is different only for a difference it hits: ``nn.ELU()`` without ``inplace`` runs
+    unchanged on ``mint.nn.ELU``; ``nn.ELU(inplace=True)`` hits the missing parameter. An
+    extra MindSpore parameter with a default is no difference at all (Exception Scenario 3,
+    r2.6.0 pytorch_api_mapping.md:23). None for every other row.
+    """
+    if row.status != DIFFERENT or row.diff_url:
+        return None
+    text = row.note.strip()
+    lacks = _ONLY_LACKS.match(text) or _ONLY_LACKS_INPUT.match(text)
+    if lacks:
+        param = lacks.group(1)
+        if param in passed:
+            return DIFFERENT, text, (ParamChange(param, UNSUPPORTED, note=text),)
+        return CONSISTENT, f"{text.rstrip('.')}. This call does not pass {param}.", ()
+    if _ONLY_EXTRA.match(text):
+        why = "an extra MindSpore parameter with a default is consistent (Exception Scenario 3)"
+        return CONSISTENT, f"{text.rstrip('.')}: {why}.", ()
+    return None
+
+
+def _row_rank(rows: tuple[MappingRow, ...]) -> tuple[bool, tuple[int, ...]]:
+    """How much a name's current rows say: described rows first, then the newer table."""
+    described = not all(map(is_undescribed, rows))
+    versions = (row.source_version or "0" for row in rows)
+    newest = max(
+        (tuple(int(p) for p in v.split(".") if p.isdigit()) for v in versions), default=(0,)
+    )
+    return described, newest
+
 
 def _best_first(rows: tuple[MappingRow, ...]) -> tuple[MappingRow, ...]:
     """One table's rows of an API, a consistent row first (stable otherwise).
@@ -221,6 +308,32 @@ def _targets(
         tuple(seen),
         tuple(flag for flag, _ in seen.values()),
         tuple(where for _, where in seen.values()),
+    )
+
+
+def _by_keyword_fit(
+    targets: tuple[str, ...],
+    flags: tuple[bool | None, ...],
+    platforms: tuple[str, ...],
+    named: tuple[str, ...],
+    table: MappingTable,
+) -> tuple[tuple[str, ...], tuple[bool | None, ...], tuple[str, ...]]:
+    """Several targets (r2.4.0 lists ``torch.optim.SGD`` → ``mindspore.nn.SGD`` and
+    ``mindspore.experimental.optim.SGD``, both Consistent): the one whose real signature
+    takes more of the keywords the call passes comes first (``SGD(params, lr=..,
+    momentum=..)`` → the torch-style ``experimental.optim.SGD``); table order otherwise."""
+    if len(targets) < 2 or not named:
+        return targets, flags, platforms
+
+    def fit(i: int) -> int:
+        names = {name for name, _ in table.params_of(targets[i]) or ()}
+        return -sum(1 for keyword in named if keyword in names)
+
+    order = sorted(range(len(targets)), key=fit)
+    return (
+        tuple(targets[i] for i in order),
+        tuple(flags[i] for i in order),
+        tuple(platforms[i] for i in order),
     )
 
 
@@ -295,7 +408,51 @@ def _param_changes(
             # ms_sig: the target really takes it (mindspore.Parameter's requires_grad).
             continue
         changes.append(ParamChange(name, GENERAL))
+    changes.extend(_absent_keywords(row, named, diffs, general, ms_sig, target))
     return tuple(changes)
+
+
+def _absent_keywords(
+    row: MappingRow,
+    named: tuple[str, ...],
+    diffs: dict[str, ParamDiff],
+    general: frozenset[str],
+    ms_sig: dict[str, str | None],
+    target: str | None,
+) -> list[ParamChange]:
+    """Keywords a "consistent" row's target does not take, by its real signature.
+
+    The tables' consistency criteria include "consistent parameter name" (r2.6.0
+    pytorch_api_mapping.md:11); their exceptions excuse only the general difference
+    parameters (Exception Scenario 2), checked before this, and MindSpore's *extra*
+    parameters (Scenario 3). So ``torch.sum(x, dim=1)`` mapped to a target whose parameter
+    is ``axis`` fails as written although the row says consistent: a difference the call
+    hits. Targets taking ``**kwargs`` accept any name and are not judged.
+    """
+    if row.status != CONSISTENT or not ms_sig or any(k.startswith("**") for k in ms_sig):
+        return []
+    takes = ", ".join(k for k in ms_sig if k != "self") or "none"
+    changes = []
+    for name in named:
+        if name in diffs or name in general or name in ms_sig:
+            continue
+        alias = _TORCH_KEYWORD_ALIASES.get(name)
+        if alias in ms_sig:
+            # torch.cat(xs, axis=1): torch reads axis as dim; MindSpore's target only
+            # knows dim.
+            note = f"torch accepts {name}= for {alias}=; {target} only takes {alias}="
+            changes.append(ParamChange(name, RENAMED, alias, None, None, note))
+            continue
+        note = (
+            f"{target} has no parameter named {name} (it takes: {takes}); the table"
+            " lists no difference, but the call fails as written"
+        )
+        changes.append(ParamChange(name, UNSUPPORTED, note=note))
+    return changes
+
+
+#: Keywords torch's argument parser accepts in place of its own names (NumPy spellings).
+_TORCH_KEYWORD_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 
 
 def _param_rows(rows: tuple[MappingRow, ...]) -> dict[str, ParamDiff]:

@@ -40,14 +40,32 @@ def module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
     return aliases
 
 
-def follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> str | None:
-    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up)."""
+def module_names(analyses: Iterable[FileAnalysis]) -> frozenset[str]:
+    """The dotted names of the repository's own modules (files)."""
+    return frozenset(module for fa in analyses for module in fa.modules)
+
+
+def follow(
+    q: str,
+    aliases: Mapping[str, str],
+    stop: Callable[[str], bool],
+    modules: frozenset[str] = frozenset(),
+) -> str | None:
+    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up).
+
+    A name inside one of the repository's ``modules`` is that module's own unless an alias
+    of the module rewrites it: ``pkg.layers.nms.batched_nms`` is the function nms.py defines
+    even when ``pkg/layers/__init__.py`` binds ``nms`` to ``torchvision.ops.nms`` (``from
+    .nms import batched_nms`` imports the submodule, never the package attribute).
+    """
     for _ in range(20):
         if stop(q):
             return q
         parts = q.split(".")
         for cut in range(len(parts), 0, -1):
             prefix = ".".join(parts[:cut])
+            if cut < len(parts) and prefix in modules:
+                return None
             target = aliases.get(prefix)
             if target is not None:
                 q = ".".join([target, *parts[cut:]])
@@ -72,6 +90,7 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
     """
     analyses = list(analyses)
     aliases = module_aliases(analyses)
+    modules = module_names(analyses)
     returns = {}
     for fa in analyses:
         for module in fa.modules:
@@ -80,10 +99,10 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
                     returns[f"{module}.{name}"] = target
     out = {}
     for key in aliases:
-        target = follow(key, aliases, is_torch)
+        target = follow(key, aliases, is_torch, modules)
         if target is not None:
             out[key] = target
-        func = follow(key, aliases, lambda q: q + RETURNS in returns)
+        func = follow(key, aliases, lambda q: q + RETURNS in returns, modules)
         if func is not None:
             out[key + RETURNS] = returns[func + RETURNS]
     out.update(returns)
@@ -102,6 +121,7 @@ class ClassTable:
                 for fact in fa.classes:
                     self.facts[f"{module}.{fact.qualname}"] = fact
         self.aliases = module_aliases(analyses)
+        self.modules = module_names(analyses)
         self._resolved: dict[str, str | None] = {}
 
     def _find(self, cls: str) -> ClassFact | str | None:
@@ -118,7 +138,7 @@ class ClassTable:
         (memoised: the join asks for the same few classes thousands of times)."""
         if name in self._resolved:
             return self._resolved[name]
-        q = follow(name, self.aliases, lambda n: n in self.facts or is_torch(n))
+        q = follow(name, self.aliases, lambda n: n in self.facts or is_torch(n), self.modules)
         self._resolved[name] = q
         return q
 

@@ -9,6 +9,7 @@ runs) must never pay. Every ordering below is explicit and ends on a unique key,
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -47,6 +48,9 @@ class ApiRollup:
     targets: str = ""
     #: True when some site's target lacks the scan's --target platform.
     backend_gap: bool = False
+    #: What older tables said where they disagree with this verdict (status or target),
+    #: newest first: ``("2.4: different → mindspore.ops.prod",)``.
+    history: tuple[str, ...] = ()
 
 
 #: Rank of a scope in "top" tables: what runs inside the network graph blocks a migration
@@ -104,6 +108,7 @@ def api_frame(result: ScanResult) -> pd.DataFrame:
             "backends": [" ".join(f.backends) for f in apis],
             "targets": [" / ".join(f.mindspore_apis) for f in apis],
             "backend_gap": pd.Series([f.backend_gap for f in apis], dtype="bool"),
+            "history": [f.history for f in apis],
         }
     )
 
@@ -168,6 +173,9 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
     changes: dict[str, tuple[tuple[str, str], ...]] = {}
     for api, found in chosen[["api", "changes"]].itertuples(index=False):
         changes[api] = tuple(dict.fromkeys([*changes.get(api, ()), *found]))
+    history: dict[str, tuple[str, ...]] = {}
+    for api, found in chosen[["api", "history"]].itertuples(index=False):
+        history[api] = tuple(dict.fromkeys([*history.get(api, ()), *found]))
     scope_names = {rank: name for name, rank in SCOPE_RANK.items()}
 
     rows = tuple(
@@ -188,12 +196,38 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
             backends=extra["backends"].get(api, ""),
             targets=extra["targets"].get(api, ""),
             backend_gap=bool(gap),
+            history=disagreeing_history(
+                history.get(api, ()), status, extra["targets"].get(api, "")
+            ),
         )
         for api, n_sites, n_files, n_probable, scope_rank, gap in stats[
             ["api", "sites", "files", "probable", "scope_rank", "backend_gap"]
         ].itertuples(index=False)
     )
     return TopApis(rows=rows, total=total)
+
+
+def revised_consistent(frame: pd.DataFrame, limit: int) -> TopApis:
+    """The top consistent APIs an older table disagreed on (``torch.nn.SELU`` was r1.10's
+    ``ops.SeLU``, "different"): worth knowing when code or docs follow the older table."""
+    everything = top_apis(frame, "consistent", max(len(frame), 1), 1)
+    revised = tuple(row for row in everything.rows if row.history)
+    return TopApis(rows=revised[:limit], total=len(revised))
+
+
+def disagreeing_history(history: Sequence[str], status: str, targets: str) -> tuple[str, ...]:
+    """The entries of ``history`` (``"1.10: different → mindspore.ops.SeLU"``) whose
+    status or targets differ from the verdict's: what a reader should know an older table
+    said (r2.4.0 called ``Tensor.prod`` different where r2.6.0 says consistent)."""
+    current = {t for t in targets.split(" / ") if t}
+    versions: dict[str, list[str]] = {}
+    for entry in history:
+        version, _, said = entry.partition(": ")
+        old_status, _, old_targets = said.partition(" → ")
+        if old_status != status or not {t for t in old_targets.split(" / ") if t} <= current:
+            versions.setdefault(said, []).append(version)
+    # Tables that said the same are one entry: "2.4, 2.3: consistent → mindspore.ops.arange".
+    return tuple(f"{', '.join(vs)}: {said}" for said, vs in versions.items())
 
 
 def _most_frequent(sites: pd.DataFrame, column: str) -> dict[str, str]:

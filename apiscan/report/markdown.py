@@ -66,6 +66,7 @@ class MarkdownReporter:
             _top_different(
                 aggregation.top_apis(frame, "different", self.top, self.locations), result
             ),
+            _revised(aggregation.revised_consistent(frame, self.top)),
             _substitutions(result),
             _dynamic_shape(
                 summary, aggregation.shape_files(result), aggregation.rule_advice(result)
@@ -446,6 +447,21 @@ def _top_different(top: aggregation.TopApis, result: ScanResult) -> str:
     return f"{title}\n\n{table}"
 
 
+def _revised(top: aggregation.TopApis) -> str:
+    title = f"## Consistent APIs older tables disagreed on ({len(top.rows)} of {top.total})"
+    if not top.rows:
+        return f"{title}\n\nNo consistent API had another verdict in an older table."
+    table = _table(
+        ["API", "MindSpore", "scope", "call sites", "source"],
+        "lllrl",
+        (
+            [_code(r.api), _targets_cell(r), r.scope, f"{r.sites:,}", _source_cell(r)]
+            for r in top.rows
+        ),
+    )
+    return f"{title}\n\n{table}"
+
+
 def _targets_cell(row: aggregation.ApiRollup) -> str:
     """The suggested target; other targets the table lists follow as "or ..."."""
     others = [t for t in row.targets.split(" / ") if t and t != row.mindspore_api]
@@ -478,8 +494,15 @@ def _source_cell(row: aggregation.ApiRollup) -> str:
     """A link to the difference page, labelled with the table version it came from."""
     table = f"table {row.mapping_version}" if row.mapping_version else "table"
     if row.diff_url:
-        return f"[diff page ({table})]({row.diff_url})"
-    return table if row.mapping_version else ""
+        source = f"[diff page ({table})]({row.diff_url})"
+    else:
+        source = table if row.mapping_version else ""
+    if row.history:
+        older = "; ".join(row.history[:2]) + (
+            f"; +{len(row.history) - 2} more" if len(row.history) > 2 else ""
+        )
+        source += f"<br>older tables: {cell(older)}"
+    return source
 
 
 def _backends(rows: tuple[aggregation.BackendSummary, ...]) -> str:

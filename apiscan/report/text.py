@@ -69,6 +69,7 @@ class TextReporter:
                 result,
             ),
             self._top_different(aggregation.top_apis(frame, "different", self.top), result),
+            _revised(aggregation.revised_consistent(frame, self.top)),
             _substitutions(result),
             _dynamic_shape(
                 summary, aggregation.shape_files(result), aggregation.rule_advice(result)
@@ -153,7 +154,35 @@ def _what_to_change(row: aggregation.ApiRollup) -> list[str]:
     if row.note:
         lines.append(_shortened("note: ", row.note))
     lines.extend(_source(row))
+    lines.extend(_older(row))
     return lines
+
+
+def _revised(top: aggregation.TopApis) -> str:
+    """Consistent APIs whose older tables said otherwise, with what they said."""
+    title = _title(f"Consistent APIs older tables disagreed on ({len(top.rows)} of {top.total})")
+    if not top.rows:
+        return f"{title}\nNo consistent API had another verdict in an older table."
+    lines = [title, _TOP_HEADER + "API -> MindSpore"]
+    for row in top.rows:
+        target = f" -> {row.mindspore_api}" if row.mindspore_api else ""
+        lines.append(_wrap(f"{_counts(row)}{row.api}{target}{_probable(row)}"))
+        lines.extend(_older(row))
+    return "\n".join(lines)
+
+
+#: Older-table entries shown under a top API before the rest are only counted.
+_MAX_HISTORY = 2
+
+
+def _older(row: aggregation.ApiRollup) -> list[str]:
+    """What older tables said where they disagree with the verdict, briefly."""
+    if not row.history:
+        return []
+    shown = "; ".join(row.history[:_MAX_HISTORY])
+    more = len(row.history) - _MAX_HISTORY
+    text = f"{shown}; +{more} more" if more > 0 else shown
+    return [_shortened("older tables: ", text)]
 
 
 def _runs_on(row: aggregation.ApiRollup) -> list[str]:

@@ -83,6 +83,37 @@ def test_reexport_through_repo_module(tmp_path: Path) -> None:
     assert ("pkg/model.py", 14, "torch.Tensor.flatten", "certain") in found
 
 
+def test_a_submodule_shadowed_by_a_package_attribute_keeps_its_own_names(
+    tmp_path: Path,
+) -> None:
+    # pkg/layers/__init__.py binds ``nms`` (the package attribute) to torchvision's nms while
+    # pkg/layers/nms.py defines its own batched_nms: ``from .nms import batched_nms`` imports
+    # the submodule, so batched_nms is the repository's function, not a torchvision one.
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/layers/__init__.py": "from .nms import batched_nms, nms\n",
+            "pkg/layers/nms.py": """
+            import torch
+            from torchvision.ops import nms
+
+            def batched_nms(boxes, scores, idxs, t):
+                return nms(boxes.float(), scores, t)
+            """,
+            "pkg/head.py": """
+            from pkg.layers import batched_nms, nms
+
+            def run(b, s, i):
+                return batched_nms(b, s, i, 0.5), nms(b, s, 0.5)
+            """,
+        },
+    )
+    found = {(f.path, f.api) for f in scan_repo(tmp_path).api_findings}
+    assert not any("batched_nms" in api for _, api in found), found
+    assert ("pkg/head.py", "torchvision.ops.nms") in found
+
+
 def test_local_names_shadow_torch(tmp_path: Path) -> None:
     src = """
         import torch.nn.functional as F

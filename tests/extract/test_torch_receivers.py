@@ -75,6 +75,27 @@ def test_named_tuple_fields_are_not_sparse_methods(tmp_path: Path) -> None:
     assert (8, "torch.Tensor.values") in found  # a call: the sparse method
 
 
+def test_an_isinstance_test_narrows_a_guessed_tensor_to_a_builtin(tmp_path: Path) -> None:
+    # A `model: nn.Module` runs a forward written elsewhere; training code often gets a dict
+    # of losses back (`isinstance(losses, dict)`), whose `.values()` is not Tensor.values.
+    src = """
+        import torch
+        from torch import nn
+
+        def step(model: nn.Module, inputs, conv: nn.Conv2d):
+            losses = model(inputs)
+            if isinstance(losses, dict):
+                losses = sum(losses.values())
+            losses.backward()
+            return conv(inputs).values()
+        """
+    findings = scan_snippet(tmp_path, src)
+    found = {(f.span.line, f.api): f.confidence for f in findings}
+    assert (7, "torch.Tensor.values") not in found
+    assert (8, "torch.Tensor.backward") in found  # after the `if`, still the model's output
+    assert (9, "torch.Tensor.values") in found  # a Conv2d's output is a tensor for certain
+
+
 def test_plain_objects_are_not_tensors_or_modules(tmp_path: Path) -> None:
     src = """
         import torch
@@ -125,3 +146,36 @@ def test_another_framework_is_not_torch(tmp_path: Path) -> None:
 def test_calling_what_numpy_holds_as_data_says_tensor(tmp_path: Path) -> None:
     src = "def width(output):\n    return output.size()[1]\n"
     assert {(f.span.line, f.api) for f in scan_snippet(tmp_path, src)} == {(2, "torch.Tensor.size")}
+
+
+def test_a_repository_context_manager_binds_its_own_instance(tmp_path: Path) -> None:
+    # `with Storage() as s: s.step()` calls the repository's Storage.step, not a torch
+    # optimizer's step guessed from the name.
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/events.py": """
+            import torch
+
+            class Storage:
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    return False
+
+                def step(self):
+                    self.t = torch.zeros(1)
+            """,
+            "pkg/test_events.py": """
+            from pkg.events import Storage
+
+            def run():
+                with Storage() as s:
+                    s.step()
+            """,
+        },
+    )
+    found = {(f.path, f.api) for f in scan_repo(tmp_path).api_findings}
+    assert not [f for f in found if f[0] == "pkg/test_events.py"], found

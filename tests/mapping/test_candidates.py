@@ -48,6 +48,42 @@ def test_a_candidate_accepts_the_required_arguments() -> None:
     assert index.candidate("torch.erfinv", "function", one[:1]) == "mindspore.ops.erfinv"
 
 
+def test_a_candidate_shares_a_name_with_several_required_parameters() -> None:
+    index = CandidateIndex(
+        {
+            "format": 2,
+            "mindspore_version": "9.9",
+            "namespaces": {
+                "mindspore:Tensor": {
+                    "unfold": {"k": "method", "a": [1, 4], "n": ["kernel_size", "dilation"]},
+                    "scatter": {"k": "method", "a": [2, 3], "n": ["axis", "index", "src"]},
+                },
+                "mindspore.nn:CellList": {"append": {"k": "method", "a": [1, 1], "n": ["cell"]}},
+            },
+        }
+    )
+    required = (("dimension", "pos_or_kw", False), ("size", "pos_or_kw", False))
+    # torch.Tensor.unfold(dimension, size, step) slides a window; MindSpore's is im2col.
+    assert index.candidate("torch.Tensor.unfold", "method", required) is None
+    scatter = (("dim", "pos_or_kw", False), ("index", "pos_or_kw", False))
+    assert index.candidate("torch.Tensor.scatter", "method", scatter) == "mindspore.Tensor.scatter"
+    # one required parameter is often only renamed (module → cell)
+    one = (("module", "pos_or_kw", False),)
+    assert index.candidate("torch.nn.ModuleList.append", "method", one) == (
+        "mindspore.nn.CellList.append"
+    )
+
+
+def test_the_shipped_index_knows_instance_attributes_and_unrelated_same_names() -> None:
+    index, api = load_candidates(), load_torch_api()
+    assert index is not None
+    # nn.Cell().training is set in __init__ (mindspore 2.10); torch's Module.training
+    training = "torch.nn.Module.training"
+    assert index.candidate(training, api.kind(training)) == "mindspore.nn.Cell.training"
+    unfold = "torch.Tensor.unfold"
+    assert index.candidate(unfold, api.kind(unfold), api.params(unfold)) is None
+
+
 def test_a_namespace_move_says_why() -> None:
     found = _index().lookup("torch.cuda.synchronize", "function", ())
     assert found is not None

@@ -206,6 +206,7 @@ def test_diff_page_parameters_without_counterpart_are_unsupported() -> None:
         "torch.optim.lr_scheduler.ExponentialLR",
         table,
         passed_params=["optimizer", "gamma", "verbose", "verbose"],
+        keywords=[],  # all positional: no keyword makes the torch-style target fit better
     )
     assert scheduler.status == DIFFERENT
     assert scheduler.unsupported_params == ("optimizer", "verbose")

@@ -6,7 +6,10 @@ Each expectation cites the official page (``mapping_sources/<folder>/...``) it r
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from scan_helpers import scan_snippet
 
 from apiscan.mapping import match_api
 from apiscan.mapping.parse import (
@@ -176,8 +179,34 @@ def test_a_row_with_two_targets_keeps_both() -> None:
     # mindspore.experimental.optim.SGD, both Consistent.
     match = match_api("torch.optim.SGD", load_table(), passed_params=["lr"])
     assert match.mindspore_apis == ("mindspore.nn.SGD", "mindspore.experimental.optim.SGD")
-    assert match.mindspore_api == "mindspore.nn.SGD"
+    # lr= is a parameter of experimental.optim.SGD only (nn.SGD calls it learning_rate)
+    assert match.mindspore_api == "mindspore.experimental.optim.SGD"
     assert match.status == CONSISTENT
+
+
+def test_the_target_taking_the_call_s_keywords_is_suggested() -> None:
+    # r2.4.0/pytorch_api_mapping.md:869 and :889 map torch.optim.SGD to mindspore.nn.SGD and
+    # mindspore.experimental.optim.SGD, both Consistent. SGD(params, lr=.., momentum=..)
+    # fits the torch-style one (params, lr, momentum, ... in mapping_data/signatures.csv).
+    table = load_table()
+    keywords = ["lr", "momentum", "nesterov"]
+    fit = match_api(
+        "torch.optim.SGD", table, passed_params=["params", *keywords], keywords=keywords
+    )
+    assert fit.mindspore_api == "mindspore.experimental.optim.SGD"
+    assert fit.mindspore_apis == ("mindspore.nn.SGD", "mindspore.experimental.optim.SGD")
+    assert match_api("torch.optim.SGD", table).mindspore_api == "mindspore.nn.SGD"
+    # The chosen target's own row gives the verdict: r2.4.0:897 CosineAnnealingLR →
+    # experimental's, "No `verbose` input param, other functions are consistent" — not
+    # nn.cosine_decay_lr's diff page (T_max → total_step, no optimizer).
+    cosine = match_api(
+        "torch.optim.lr_scheduler.CosineAnnealingLR",
+        table,
+        passed_params=["optimizer", "T_max"],
+        keywords=["T_max"],
+    )
+    assert cosine.mindspore_api == "mindspore.experimental.optim.lr_scheduler.CosineAnnealingLR"
+    assert (cosine.status, cosine.param_changes) == (CONSISTENT, ())
 
 
 def test_a_consistent_row_of_a_multi_row_api_decides_the_verdict() -> None:
@@ -203,6 +232,31 @@ def test_aliases_are_tried_when_the_written_name_has_no_row() -> None:
     assert match_api("torch.nn.SELU", table).matched == "torch.nn.SELU"
 
 
+def test_the_newest_described_spelling_of_the_same_object_wins() -> None:
+    # r1.10/pytorch_api_mapping.md:238 lists torch.nn.Parameter → mindspore.Parameter without
+    # a description; r2.4.0/pytorch_api_mapping.md:456 lists the same class as
+    # torch.nn.parameter.Parameter with a diff page (Parameter.html). The written name's
+    # stale row must not hide the newer one.
+    table = load_table()
+    match = match_api("torch.nn.Parameter", table, same_object=["torch.nn.parameter.Parameter"])
+    assert match.matched == "torch.nn.parameter.Parameter"
+    assert (match.status, match.source_version) == (DIFFERENT, "2.4")
+    assert "Parameter.html" in match.diff_url
+    assert any(h.startswith("1.10: consistent") for h in match.history)
+    # A tie keeps the written name (both spellings of conv2d have r2.6.0 rows or only one).
+    assert match_api("torch.nn.SELU", table, same_object=["torch.nn.SELU"]).matched == (
+        "torch.nn.SELU"
+    )
+
+
+def test_the_scan_finds_every_spelling_the_tables_use_for_an_object(tmp_path: Path) -> None:
+    findings = scan_snippet(
+        tmp_path, "import torch.nn as nn\n\ndef f(x):\n    return nn.Parameter(x)\n"
+    )
+    finding = next(f for f in findings if f.api == "torch.nn.Parameter")
+    assert (finding.status, finding.mapping_version) == (DIFFERENT, "2.4")
+
+
 # --- parameters: the differences a call actually hits ---------------------------------------
 
 
@@ -213,6 +267,53 @@ def test_general_difference_parameters_do_not_break_consistency(param: str) -> N
     assert match.status == CONSISTENT
     assert [(c.param, c.kind) for c in match.param_changes] == [(param, "general")]
     assert "drop it" in match.param_changes[0].describe()
+
+
+def test_a_keyword_the_consistent_target_does_not_take_is_a_difference_the_call_hits() -> None:
+    # r2.6.0/pytorch_api_mapping.md:234 lists torch.var_mean → mindspore.mint.var_mean as
+    # Consistent; the criteria (line 11) require consistent parameter names, and the target
+    # (mapping_data/signatures.csv) takes input, dim, correction, keepdim: no `unbiased`.
+    table = load_table()
+    hit = match_api(
+        "torch.var_mean", table, passed_params=["input", "unbiased"], keywords=["unbiased"]
+    )
+    assert hit.status == DIFFERENT
+    assert [(c.param, c.kind) for c in hit.param_changes] == [("unbiased", "unsupported")]
+    assert "has no parameter named unbiased" in hit.param_changes[0].note
+    fine = match_api("torch.var_mean", table, passed_params=["input", "dim"], keywords=["dim"])
+    assert (fine.status, fine.param_changes) == (CONSISTENT, ())
+    # a general difference parameter stays excused (Exception Scenario 2, line 21)
+    general = match_api("torch.zeros", table, passed_params=["device"], keywords=["device"])
+    assert [(c.param, c.kind) for c in general.param_changes] == [("device", "general")]
+    # torch reads axis= as dim= (r2.6.0:213 torch.stack → mint.stack(tensors, dim), Consistent)
+    axis = match_api("torch.stack", table, passed_params=["tensors", "axis"], keywords=["axis"])
+    assert axis.status == DIFFERENT
+    assert [(c.param, c.kind, c.ms_param) for c in axis.param_changes] == [
+        ("axis", "renamed", "dim")
+    ]
+    # a target taking **kwargs accepts any name: mindspore.mint.max(*args, **kwargs)
+    loose = match_api("torch.max", table, passed_params=["input", "dim"], keywords=["dim"])
+    assert loose.status == CONSISTENT
+
+
+def test_a_described_single_missing_parameter_is_different_only_when_passed() -> None:
+    # r2.6.0/pytorch_api_mapping.md:307 torch.nn.ELU → mindspore.mint.nn.ELU, "Consistent
+    # functions, MindSpore has no parameter inplace." (no diff page).
+    table = load_table()
+    plain = match_api("torch.nn.ELU", table, passed_params=["alpha"], keywords=[])
+    assert (plain.status, plain.param_changes) == (CONSISTENT, ())
+    assert "does not pass inplace" in plain.note
+    hit = match_api("torch.nn.ELU", table, passed_params=["inplace"], keywords=["inplace"])
+    assert hit.status == DIFFERENT
+    assert [(c.param, c.kind) for c in hit.param_changes] == [("inplace", "unsupported")]
+
+
+def test_an_extra_mindspore_parameter_with_a_default_is_consistent() -> None:
+    # r2.6.0/pytorch_api_mapping.md:276 torch.distributed.new_group: "MindSpore has an
+    # additional parameter group_desc = None"; Exception Scenario 3 (line 23).
+    match = match_api("torch.distributed.new_group", load_table(), passed_params=["ranks"])
+    assert match.status == CONSISTENT
+    assert "Exception Scenario 3" in match.note
 
 
 def test_requires_grad_of_parameter_is_a_real_mindspore_parameter() -> None:

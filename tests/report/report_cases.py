@@ -218,6 +218,11 @@ def mixed() -> ScanResult:
             "consistent",
             function="Backbone.forward",
             scope="network",
+            history=(
+                "2.4: different → mindspore.ops.relu",
+                "2.3: different → mindspore.ops.relu",
+                "1.10: consistent → mindspore.ops.relu",
+            ),
         ),
         api(
             "tinydet/backbone.py",

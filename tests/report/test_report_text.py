@@ -96,3 +96,14 @@ def test_summary_counts_by_scope_and_severity(mixed_result: ScanResult) -> None:
     assert ["network", "11", "6"] in rows and ["data", "2", "2"] in rows
     assert ["host", "7", "2"] in rows
     assert ["high", "5"] in rows and ["medium", "2"] in rows and ["low", "3"] in rows
+
+
+def test_older_tables_that_disagreed_are_shown_briefly(mixed_result: ScanResult) -> None:
+    # r2.4.0/r2.3.1 called F.relu different; the 1.10 row agrees with today's verdict.
+    text = get_reporter("text").render(mixed_result)
+    section = text.split("Consistent APIs older tables disagreed on (1 of 1)")[1]
+    assert "torch.nn.functional.relu -> mindspore.ops.relu" in section
+    assert "older tables: 2.4, 2.3: different → mindspore.ops.relu" in section
+    assert "1.10" not in section.split("\n\n")[0]
+    markdown = get_reporter("markdown").render(mixed_result)
+    assert "older tables: 2.4, 2.3: different → mindspore.ops.relu" in markdown
