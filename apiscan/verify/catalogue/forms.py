@@ -69,7 +69,7 @@ def claim(
         pattern=f"claim: {torch_call}",
         grad=grad,
         note=f"The table's claim {api} ↔ {target}, in this call form.",
-        tags=("claim",),
+        tags=("claim", f"target={target}"),
     )
 
 
