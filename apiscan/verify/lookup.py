@@ -70,7 +70,7 @@ def _claim_broken(result: CaseResult | None) -> bool:
 
 
 def _claim_detail(result: CaseResult | None) -> str:
-    """"error on CPU: no kernel for mindspore.mint.full" for a claim without a kernel."""
+    """ "error on CPU: no kernel for mindspore.mint.full" for a claim without a kernel."""
     if result is None or not result.detail.startswith(NO_KERNEL_PREFIX):
         return ""
     return ": ".join(result.detail.splitlines()[0].split(": ", 2)[:2])

@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from apiscan.cli.verify import broken_claims, render  # noqa: E402
-from apiscan.model import Substitution  # noqa: E402
-from apiscan.verify.catalogue import cases_for  # noqa: E402
-from apiscan.verify.harness import claim_target, classify_side_error  # noqa: E402
-from apiscan.verify.lookup import substitutions  # noqa: E402
-from apiscan.verify.results import CaseResult, ResultCache  # noqa: E402
+from apiscan.cli.verify import broken_claims, render
+from apiscan.model import Substitution
+from apiscan.verify.catalogue import cases_for
+from apiscan.verify.harness import claim_target, classify_side_error
+from apiscan.verify.lookup import substitutions
+from apiscan.verify.results import CaseResult, ResultCache
 
 NO_KERNEL = "mindspore: RuntimeError: The kernel FillScalar unregistered for CPU"
 
