@@ -73,6 +73,9 @@ class Template:
     #: Instead of a call: a format string over ``{recv}`` and the parameters by PyTorch name
     #: (``"{recv}.shape[{dim}]"``); every placeholder must be bound or have a default.
     format: str = ""
+    #: A method rewritten to a function that takes the receiver first
+    #: (``x.amax(1)`` → ``mindspore.mint.amax(x, 1)``).
+    receiver_first: bool = False
 
     @property
     def signature(self) -> str:
@@ -210,8 +213,12 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             positional.append(value)
         else:
             keywords.append(f"{arg.ms_name}={value}")
+    if template.receiver_first:
+        positional.insert(0, call.receiver)
     inner = ", ".join([*positional, *keywords])
-    head = f"{call.receiver}.{template.target}" if template.method else template.target
+    head = template.target
+    if template.method and not template.receiver_first:
+        head = f"{call.receiver}.{template.target}"
     note = "; ".join(n for n in [*notes, template.note] if n)
     return Rendered(f"{head}({inner})", note)
 
@@ -221,6 +228,9 @@ def _convert(how: str, value: str) -> str:
     MindSpore's; otherwise a format string folded when it is numeric."""
     if how == "@dtype":
         return convert_dtype(value)
+    if how == "@ddof":
+        # unbiased=True/False → ddof=1/0; anything not a literal is declined
+        return {"True": "1", "False": "0"}.get(value, "")
     return _fold(how.format(_wrap(value)))
 
 

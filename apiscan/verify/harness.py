@@ -98,6 +98,8 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
             detail=_shorten(detail),
             seconds=time.monotonic() - started,
         )
+    if not diffs:
+        diffs = [Difference("output", 0.0, 0.0, 0.0, False, "nothing to compare: empty output")]
     worst = max(diffs, key=lambda d: (not d.within, d.max_abs))
     return CaseResult(
         **base,
@@ -190,6 +192,9 @@ def _run_variant(
     t_out = _side("torch", lambda: [_torch_np(t) for t in _flatten(t_fn(*_torch_inputs(arrays)))])
     # PyNative runs lazily: a missing kernel only raises when the value is read.
     m_out = _side("mindspore", lambda: [_ms_np(m) for m in _flatten(m_fn(*_ms_inputs(arrays)))])
+    # A probe that reads only metadata (.shape) never runs the kernel: sync, so a missing
+    # kernel raises here, for this case, not inside the next case in the same child.
+    _side("mindspore", _ms_sync)
     label = variant.label
     diffs = _compare(label, t_out, m_out, threshold)
     if case.grad:
@@ -207,6 +212,18 @@ def _run_variant(
         )
         diffs.extend(_compare(f"{label} grad", t_grads, m_grads, threshold))
     return diffs
+
+
+def _ms_sync() -> None:
+    """Wait for MindSpore's queued PyNative work, raising the error of any op that failed."""
+    try:
+        from mindspore.graph.api import _pynative_executor
+    except ImportError:
+        try:
+            from mindspore.common.api import _pynative_executor
+        except ImportError:  # pragma: no cover - a MindSpore without the executor
+            return
+    _pynative_executor.sync()
 
 
 def _trainable(case: Case, module: Any) -> list[tuple[str, str]]:
