@@ -340,10 +340,15 @@ RECIPES: tuple[Recipe, ...] = (
                 Arg("dtype", positional=True, convert="@dtype"),
                 Arg("non_blocking", "False", DROP, drop_exact=("*",)),
                 Arg("copy", "False", DROP, drop_exact=("False",)),
+                _device(),
             ),
             method=True,
         ),
-        (s("dtype", "torch.float16", receiver="x"), s("int", "torch.int64", receiver="x")),
+        (
+            s("dtype", "torch.float16", receiver="x"),
+            s("int", "torch.int64", receiver="x"),
+            s("device and dtype keywords", receiver="x", device="'cpu'", dtype="torch.float16"),
+        ),
     ),
     Recipe(
         Template("torch.Tensor.numpy", "asnumpy", method=True),
