@@ -633,6 +633,22 @@ RECIPES += (
     ),
     Recipe(
         Template(
+            "torch.Tensor.flip",
+            "flip",
+            (Arg("dims", varargs=True, pack=True, pack_one=True),),
+            method=True,
+            note="",
+        ),
+        (
+            s("one dim", "0", receiver="x"),
+            s("varargs", "0", "1", receiver="x"),
+            s("tuple", "(-1,)", receiver="x"),
+            s("keyword", receiver="x", dims="(-1,)"),
+        ),
+        grad=True,
+    ),
+    Recipe(
+        Template(
             "torch.repeat_interleave",
             "mindspore.mint.repeat_interleave",
             (

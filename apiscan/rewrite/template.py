@@ -53,6 +53,9 @@ class Arg:
     varargs: bool = False
     pack: bool = False
     keyword_only: bool = False
+    #: With ``pack``: one size is packed too (``x.flip(0)`` → ``x.flip((0,))``) for a target
+    #: that takes only a sequence; a single name (an int or a sequence?) is declined.
+    pack_one: bool = False
 
     @property
     def ms_name(self) -> str:
@@ -198,6 +201,11 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             if arg.pack:
                 if len(value) == 1 and value[0].startswith("*"):
                     positional.append(f"tuple({value[0][1:]})")
+                elif len(value) == 1 and arg.pack_one and re.fullmatch(r"-?\d+", value[0]):
+                    positional.append(f"({value[0]},)")
+                elif len(value) == 1 and arg.pack_one and value[0][:1] not in "([":
+                    why = "an int or a sequence: not known statically"
+                    return Rendered("", f"{arg.name}={value[0]}: {why}")
                 elif len(value) == 1:
                     positional.append(value[0])  # one size or one tuple: as written
                 else:
