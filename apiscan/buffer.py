@@ -6,7 +6,7 @@ classes defined in other files, the call graph's scopes). An editor has one chan
 a project that did not change, so :class:`ProjectContext` keeps the project's scan (its per-file
 analyses come from the on-disk cache, so loading it again is cheap) and the join's context, and
 :meth:`ProjectContext.check` analyses only the buffer and runs the join's per-file step
-(:meth:`apiscan.pipeline.JoinContext.file_findings`) for it. For an unchanged file the result is
+(:meth:`apiscan.results.JoinContext.file_findings`) for it. For an unchanged file the result is
 the CLI's, finding for finding; the tests hold that.
 
 When an edit changes what other files' analyses depend on (the buffer's classes, exports,
@@ -26,7 +26,9 @@ from apiscan import __version__
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import MappingInfo, ScanResult
-from apiscan.pipeline import ClassTable, JoinContext, ScanOptions, assemble, scan_for_context
+from apiscan.pipeline import ScanOptions, scan_for_context
+from apiscan.program.index import ClassTable
+from apiscan.results import JoinContext, assemble
 
 #: Files whose presence marks a project's root (nearest ancestor wins), as ruff and pytest do.
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "apiscan.toml", ".git")
@@ -170,7 +172,12 @@ class ProjectContext:
         size = self.options.max_file_size
         first = analyse(task, roots, size)
         subset = reexport_subset(first.local_refs, self.reexports)
-        return analyse(replace(task, reexports=subset), roots, size) if subset else first
+        # the whole-program facts the project scan walked this file with (parameters,
+        # returns, attributes), kept for the edited buffer
+        env = previous.env if previous is not None else ()
+        if subset or env:
+            return analyse(replace(task, reexports=subset, env=env), roots, size)
+        return first
 
     def _join(
         self, analyses: list[FileAnalysis], classes: ClassTable | None = None, scopes: Any = None

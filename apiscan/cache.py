@@ -3,8 +3,9 @@
 A warm re-scan of an unchanged repository must not parse anything. The key of a file's entry is
 a hash over the tool version, the torch API index version, the file's names (relative path and
 module names, which relative imports depend on), the repository's local package roots, the
-re-exports the file was analysed with, and the file's bytes. The mapping table is applied after
-the join, on every run (it is cheap), so a different ``--ms-version`` reuses the same entries.
+re-exports and whole-program facts (parameters, returns, attributes) the file was analysed
+with, and the file's bytes. The mapping table is applied after the join, on every run (it is
+cheap), so a different ``--ms-version`` reuses the same entries.
 
 One SQLite file holds all entries: a single file opens faster than thousands of small ones, and
 SQLite handles concurrent scans of different repositories sharing the cache.
@@ -59,7 +60,7 @@ def task_key(task: FileTask, context: str) -> str:
     h.update(b"\0")
     h.update("|".join(task.modules).encode("utf-8", "surrogateescape"))
     h.update(b"\1" if task.is_package else b"\0")
-    h.update(repr((task.reexports, task.dynamic_shape)).encode())
+    h.update(repr((task.reexports, task.dynamic_shape, task.env)).encode())
     h.update(b"\0")
     h.update(task.data)
     return h.hexdigest()

@@ -1,7 +1,9 @@
 """The only module that knows the order of the stages.
 
-discover → read → per-file analysis (cached, in a process pool) → join (re-exports through the
-repo's own modules, classes whose bases live in other files) → mapping match → ScanResult.
+discover → read → per-file analysis (cached, in a process pool) → re-exports through the repo's
+own modules (a second walk of the files that use them) → whole-program facts (the solver of
+:mod:`apiscan.program`, and walks of the files whose facts changed) → the join of
+:mod:`apiscan.results` (mapping match, scopes, findings) → ScanResult.
 
 Heavy imports (libcst, the torch index) happen only when some file actually needs analysing,
 so a warm re-scan of an unchanged repository costs little more than hashing its files.
@@ -13,42 +15,29 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from apiscan import __version__
 from apiscan.cache import AnalysisCache, context_key, default_cache_dir, scan_key, task_key
 from apiscan.config import Ignores
 from apiscan.discovery import discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
-from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis, ShapeHit
+from apiscan.extract.records import FileAnalysis
 from apiscan.lifetime import die_with_parent, signals_deferred
-from apiscan.model import (
-    ApiFinding,
-    ApiUse,
-    ErrorFinding,
-    FileError,
-    FileSummary,
-    Finding,
-    MappingInfo,
-    ScanResult,
-    ShapeFinding,
-    Span,
-    namespace_of,
-)
+from apiscan.model import ErrorFinding, FileError, ScanResult, Span
+from apiscan.program.index import resolve_reexports
+from apiscan.results import join
 from apiscan.source import read_source_file
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-    from apiscan.mapping.match import Match
-    from apiscan.mapping.store import MappingTable
-    from apiscan.resolve.torch_api import TorchApi
-    from apiscan.scope.classify import ScopeMap
-
 TORCH_INDEX_VERSION = "2.13.0"
+#: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
+#: returned in a tuple, passed to a second, whose results a third one uses).
+MAX_ROUNDS = 4
 #: Below this many bytes to analyse, a process pool costs more than it saves.
 POOL_MIN_BYTES = 150_000
 
@@ -179,6 +168,10 @@ def _scan(
     if redo:
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         analyses = [again.get(fa.path, fa) for fa in analyses]
+    current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
+
+    # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
+    analyses = _whole_program(analyses, current, runner, stats, rewalk=options.dynamic_shape)
     stats["analyse_s"] = time.perf_counter() - t0
     stats["files_analysed"] = runner.analysed
     stats["files_cached"] = runner.cached
@@ -198,6 +191,53 @@ def _scan(
     result = _link_verification(result, options)
     stats["total_s"] = time.perf_counter() - t0
     return result, (analyses if keep_facts else None), reexports
+
+
+def _whole_program(
+    analyses: list[FileAnalysis],
+    current: dict[str, FileTask],
+    runner: _Runner,
+    stats: dict[str, float],
+    rewalk: bool = True,
+) -> list[FileAnalysis]:
+    """Solve on the workers' records, re-walk the files whose facts changed, repeat.
+
+    Each round is one solver run in this process and one (parallel, cached) walk of the files
+    whose environment changed; it stops when no environment changes or after
+    :data:`MAX_ROUNDS` (the facts then stand as found: a widening of the outer loop). Without
+    ``rewalk`` (no dynamic-shape rules) the solver runs once, for the owners it proves.
+    """
+    from apiscan.program.index import ClassTable
+    from apiscan.program.solver import needs_walk, solve, widen_env, with_owners
+    from apiscan.resolve.torch_api import load_torch_api
+
+    classes = ClassTable(analyses, load_torch_api())
+    rounds = iterations = rewalked = 0
+    for _ in range(MAX_ROUNDS):
+        sol = solve(analyses, classes)
+        iterations += sol.iterations
+        redo = []
+        for fa in analyses if rewalk else ():
+            task = current.get(fa.path)
+            if task is None:
+                continue
+            env = widen_env(task.env, sol.envs.get(fa.path, ()))
+            if needs_walk(task.env, env, fa.sensitive):
+                redo.append(replace(task, env=env))
+        if not redo:
+            break
+        rounds += 1
+        rewalked += len(redo)
+        again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
+        current.update((t.relpath, t) for t in redo)
+        analyses = [again.get(fa.path, fa) for fa in analyses]
+    else:
+        sol = solve(analyses, classes)  # the facts of the last walks, for the owners
+        iterations += sol.iterations
+    stats["solver_rounds"] = rounds
+    stats["solver_iterations"] = iterations
+    stats["files_rewalked"] = rewalked
+    return [with_owners(fa, sol) for fa in analyses]
 
 
 def _candidate_index_version() -> str:
@@ -387,458 +427,3 @@ def _progress(total: int) -> Callable[[int], None]:
             bar.update(task_id, completed=done)
 
     return update
-
-
-# ---------------------------------------------------------------------------- the join
-def _module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
-    """Every ``module.name`` bound at module level to a qualified name, across the repo."""
-    aliases: dict[str, str] = {}
-    for fa in analyses:
-        for module in fa.modules:
-            for name, target in fa.exports:
-                key = f"{module}.{name}"
-                if key != target and not name.endswith(RETURNS):
-                    aliases[key] = target
-    return aliases
-
-
-def _follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> str | None:
-    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up)."""
-    for _ in range(20):
-        if stop(q):
-            return q
-        parts = q.split(".")
-        for cut in range(len(parts), 0, -1):
-            prefix = ".".join(parts[:cut])
-            target = aliases.get(prefix)
-            if target is not None:
-                q = ".".join([target, *parts[cut:]])
-                break
-        else:
-            return None
-    return None
-
-
-def _is_torch(q: str) -> bool:
-    from apiscan.resolve.torch_api import is_torch_name
-
-    return is_torch_name(q)
-
-
-def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
-    """Cross-file facts a file's analysis can use, found after the first round.
-
-    ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise; and
-    ``tinydet.build_model()`` → ``inst:tinydet.model.Detector``: what repo functions return
-    (keys ending in ``()``), followed through the modules that re-export the function.
-    """
-    analyses = list(analyses)
-    aliases = _module_aliases(analyses)
-    returns = {}
-    for fa in analyses:
-        for module in fa.modules:
-            for name, target in fa.exports:
-                if name.endswith(RETURNS):
-                    returns[f"{module}.{name}"] = target
-    out = {}
-    for key in aliases:
-        target = _follow(key, aliases, _is_torch)
-        if target is not None:
-            out[key] = target
-        func = _follow(key, aliases, lambda q: q + RETURNS in returns)
-        if func is not None:
-            out[key + RETURNS] = returns[func + RETURNS]
-    out.update(returns)
-    return out
-
-
-class ClassTable:
-    """Classes of the whole repository, to resolve ``obj.attr`` on instances of repo classes."""
-
-    def __init__(self, analyses: Iterable[FileAnalysis], api: TorchApi) -> None:
-        self.api = api
-        self.facts: dict[str, ClassFact] = {}
-        analyses = list(analyses)
-        for fa in analyses:
-            for module in fa.modules:
-                for fact in fa.classes:
-                    self.facts[f"{module}.{fact.qualname}"] = fact
-        self.aliases = _module_aliases(analyses)
-        self._resolved: dict[str, str | None] = {}
-
-    def _find(self, cls: str) -> ClassFact | str | None:
-        """The repo class ``cls`` names, or the torch class it aliases, or None."""
-        if _is_torch(cls):
-            return cls
-        q = self.resolve(cls)
-        if q is None:
-            return None
-        return q if _is_torch(q) else self.facts[q]
-
-    def resolve(self, name: str) -> str | None:
-        """``name`` followed through the repo's re-exports to a class or a torch name
-        (memoised: the join asks for the same few classes thousands of times)."""
-        if name in self._resolved:
-            return self._resolved[name]
-        q = _follow(name, self.aliases, lambda n: n in self.facts or _is_torch(n))
-        self._resolved[name] = q
-        return q
-
-    def member(self, cls: str, attr: str, depth: int = 0) -> tuple[str, str | None]:
-        """What ``cls().attr`` is: ("torch", api), ("user", None) or ("unknown", None).
-
-        "user" means the attribute is the repository's own (a method it defines, or an
-        attribute of a class with no torch ancestor); "unknown" that some ancestor lies
-        outside the repository and torch, so only a name-based guess is left.
-        """
-        found = self._find(cls)
-        if found is None or depth > 30:
-            return "unknown", None
-        if isinstance(found, str):
-            api = self.api.member(self.api.canonical(found) or found, attr)
-            return ("torch", api) if api else ("user", None)
-        if attr in found.methods:
-            return "user", None
-        for base in found.bases:
-            if not base:
-                return "unknown", None
-            kind, api = self.member(base, attr, depth + 1)
-            if kind == "unknown" or api:
-                return kind, api
-        return "user", None
-
-
-class JoinContext:
-    """What the join knows about the whole repository (classes, call-graph scopes, the
-    mapping), so that one file's findings can be computed without redoing the others'.
-
-    ``join`` runs :meth:`file_findings` for every file; an editor checking one buffer keeps a
-    context of the project and runs it for that buffer alone (``apiscan.buffer``), so a
-    buffer's findings come from the very code that makes the CLI's.
-    """
-
-    def __init__(
-        self,
-        analyses: Sequence[FileAnalysis],
-        table: MappingTable,
-        classes: ClassTable | None = None,
-        scopes: ScopeMap | None = None,
-        ignores: Ignores | None = None,
-        *,
-        target_platform: str | None = None,
-    ) -> None:
-        from apiscan.resolve.torch_api import load_torch_api
-        from apiscan.scope.classify import ScopeMap
-
-        self.api = load_torch_api()
-        self.table = table
-        self.classes = classes or ClassTable(analyses, self.api)
-        self.matcher = _Matcher(table, self.api, target_platform)
-        self.scopes = scopes or ScopeMap.build(analyses, self.classes)
-        self.shapes = _ShapeFindings(table, self.api)
-        self.ignores = ignores or Ignores()
-
-    def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
-        """One file's findings (unsorted) and its summary row."""
-        classes, matcher, scopes, shapes = self.classes, self.matcher, self.scopes, self.shapes
-        ignores = self.ignores
-        findings: list[Finding] = []
-        suppressed = dict(fa.suppressions)
-        for hit in fa.shape_hits:
-            if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
-                ignores and ignores.ignored(fa.path, hit.rule)
-            ):
-                findings.append(
-                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
-                )
-        uses = list(fa.uses)
-        for p in fa.pending:
-            kind, name = classes.member(p.cls, p.attr)
-            if kind == "torch" and name:
-                uses.append(_with_api(p.use, name, "certain"))
-            elif kind == "unknown" and p.fallback:
-                uses.append(_with_api(p.use, p.fallback, "probable"))
-        n = 0
-        for use in uses:
-            finding = matcher.finding(fa.path, use)
-            if (
-                finding is not None
-                and not _is_suppressed(suppressed, use.span.line, finding.rule)
-                and not (ignores and ignores.ignored(fa.path, finding.rule))
-            ):
-                findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
-                n += 1
-        for err in fa.errors:
-            findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
-        if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
-            findings = [in_cell(f, fa.cells) for f in findings]
-        return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
-
-
-def join(
-    root: str,
-    analyses: list[FileAnalysis],
-    extra_errors: list[ErrorFinding],
-    table: MappingTable,
-    stats: dict[str, float],
-    ignores: Ignores | None = None,
-    *,
-    target_platform: str | None = None,
-) -> ScanResult:
-    context = JoinContext(analyses, table, ignores=ignores, target_platform=target_platform)
-    findings: list[Finding] = list(extra_errors)
-    summaries = []
-    for fa in analyses:
-        file_findings, summary = context.file_findings(fa)
-        findings.extend(file_findings)
-        summaries.append(summary)
-    return assemble(root, findings, summaries, table, context.api.version, stats)
-
-
-def assemble(
-    root: str,
-    findings: list[Finding],
-    summaries: list[FileSummary],
-    table: MappingTable,
-    torch_api_version: str,
-    stats: dict[str, float],
-) -> ScanResult:
-    """The results model from findings and file rows, sorted (the join's last step)."""
-    findings.sort(key=lambda f: f.sort_key())
-    summaries.sort(key=lambda s: s.path)
-    mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
-    return ScanResult(
-        root=Path(root).as_posix(),
-        tool_version=__version__,
-        mapping=mapping,
-        files=tuple(summaries),
-        findings=tuple(findings),
-        torch_api_version=torch_api_version,
-        stats=stats,
-    )
-
-
-def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
-    """A finding on a notebook's joined code, placed in its cell (a span reaching into a
-    later cell, only possible for a syntax error, is cut at the end of its first line)."""
-    span = finding.span
-    cell, line = cells[min(max(span.line, 1), len(cells)) - 1]
-    end_cell, end_line = cells[min(max(span.end_line, 1), len(cells)) - 1]
-    if end_cell == cell:
-        new = Span(line, span.column, end_line, span.end_column)
-    else:
-        new = Span(line, span.column, line, span.column)
-    return replace(finding, span=new, cell=cell)
-
-
-def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:
-    """``# apiscan: ignore[DS101]`` (or a bare ``# apiscan: ignore``) on the finding's line."""
-    ids = suppressed.get(line)
-    return ids is not None and (not ids or rule in ids)
-
-
-class _ShapeFindings:
-    """Dynamic-shape hits → findings: the rule's words, severity by scope, backend support."""
-
-    def __init__(self, table: MappingTable, api: TorchApi) -> None:
-        from apiscan.mapping.dynamic_shape import is_listed, supported_backends
-        from apiscan.rules.registry import get_rule
-
-        self.table, self.api = table, api
-        self.get_rule, self.is_listed, self.backends = get_rule, is_listed, supported_backends
-
-    def _target(self, torch_api: str, rule_targets: tuple[str, ...]) -> str | None:
-        """The MindSpore counterpart: the mapping table's, else the rule's first listed one."""
-        row = self.table.lookup(torch_api) if torch_api else None
-        candidates = [*(row.ms_apis if row else ()), *rule_targets]
-        for target in candidates:
-            if self.is_listed(target):
-                return target
-        return candidates[0] if candidates else None
-
-    def finding(self, path: str, hit: ShapeHit, scope: str) -> ShapeFinding:
-        rule = self.get_rule(hit.rule)
-        target = self._target(hit.api, tuple(rule.mindspore_apis))
-        message = (
-            rule.message.format(detail=hit.detail)
-            if "{detail}" in rule.message
-            else (f"{rule.message} ({hit.detail})" if hit.detail else rule.message)
-        )
-        return ShapeFinding(
-            path=path,
-            span=hit.span,
-            rule=rule.id,
-            name=rule.name,
-            message=message,
-            severity=rule.severity_by_scope[scope],
-            scope=scope,
-            function=hit.function,
-            api=hit.api,
-            suggestion=rule.suggestion,
-            mindspore_api=target,
-            backends=self.backends(target) if target else (),
-        )
-
-
-def _with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
-    return ApiUse(
-        api,
-        use.span,
-        use.usage,
-        confidence,
-        use.function,
-        use.positional,
-        use.keywords,
-        use.star_args,
-        api,
-        use.args,
-    )
-
-
-class _Matcher:
-    """Mapping verdicts, memoised per (api, parameters passed)."""
-
-    def __init__(
-        self, table: MappingTable, api: TorchApi, target_platform: str | None = None
-    ) -> None:
-        self.table = table
-        self.api = api
-        self.target_platform = target_platform
-        self.memo: dict[tuple[str, tuple[str, ...], tuple[str, ...], str], Match | None] = {}
-
-    def candidate(self, api: str, missing: Match) -> Match:
-        """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
-        from apiscan.mapping.candidates import load_candidates
-
-        index = load_candidates()
-        if index is None:
-            return missing
-        # Only a counterpart of the same kind and a compatible arity (torch.Size, a class, is
-        # not ops.Size, a primitive).
-        kind, params = self.api.kind(api), self.api.params(api)
-        spellings = [api, *(s for s in self.api.spellings(api) if s != api)]
-        found = next(
-            (hit for hit in (index.lookup(s, kind, params) for s in spellings) if hit), None
-        )
-        if found is None:
-            return missing
-        target, why = found
-        if why == "same-name":
-            note = (
-                f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
-                "of the same name and kind (unverified: a same name does not prove the same "
-                "behaviour)"
-            )
-        else:
-            note = (
-                f"not in the mapping table; namespace move: {why}, where MindSpore "
-                f"{index.mindspore_version} has {target} (unverified)"
-            )
-        return replace(
-            missing, status="candidate", mindspore_api=target, note=note, target_exists=True
-        )
-
-    def passed_params(self, use: ApiUse) -> tuple[str, ...]:
-        names = list(use.keywords)
-        if use.positional:
-            params = self.api.params(use.api) or ()
-            for i, (pname, pkind, _default) in enumerate(params):
-                if i >= use.positional or pkind in ("var_pos", "kw_only", "var_kw"):
-                    break
-                names.append(pname)
-        return tuple(names)
-
-    def aliases(self, name: str) -> tuple[str, ...]:
-        """Other names the table may list ``name``'s object under, best first: its other
-        spellings (canonical first), then its method/function twin (``torch.Tensor.x`` ↔
-        ``torch.x``) when torch has both."""
-        spellings = [s for s in self.api.spellings(name) if s != name]
-        twins = []
-        for spelled in (name, *spellings):
-            if spelled.startswith("torch.Tensor."):
-                twin = "torch." + spelled.removeprefix("torch.Tensor.")
-            elif spelled.count(".") == 1 and spelled.startswith("torch."):
-                twin = "torch.Tensor." + spelled.removeprefix("torch.")
-            else:
-                continue
-            kinds = {self.api.kind(spelled), self.api.kind(twin)}
-            if kinds == {"function", "method"} and twin not in twins:
-                twins.append(twin)
-        return tuple(dict.fromkeys([*spellings, *twins]))
-
-    def match(
-        self, name: str, passed: tuple[str, ...], keywords: tuple[str, ...], canonical: str = ""
-    ) -> Match:
-        """The verdict for ``name`` as written; the table may list it under the canonical
-        object's name or another spelling, which are tried next."""
-        from apiscan.mapping.match import match_api
-
-        aliases = tuple(dict.fromkeys(a for a in (canonical, *self.aliases(name)) if a != name))
-        return match_api(
-            name,
-            self.table,
-            passed_params=passed,
-            keywords=keywords,
-            aliases=tuple(a for a in aliases if a),
-            target_platform=self.target_platform,
-        )
-
-    def finding(self, path: str, use: ApiUse) -> ApiFinding | None:
-        api = self.api
-        passed = self.passed_params(use)
-        key = (use.api, passed, use.keywords, use.canonical)
-        if key in self.memo:
-            m = self.memo[key]
-        else:
-            m = None
-            if api.is_public(use.api) or (
-                # torchaudio/torchtext are not indexed: a table row is proof enough
-                not use.api.startswith(("torch.", "torchvision."))
-                and self.table.lookup(use.api) is not None
-            ):
-                m = self.match(use.api, passed, use.keywords, use.canonical)
-            if m is not None and m.status == "missing":
-                m = self.candidate(use.api, m)
-            self.memo[key] = m
-        if m is None:
-            return ApiFinding(
-                path,
-                use.span,
-                use.api,
-                "unknown",
-                None,
-                use.confidence,
-                (
-                    f"not a public API of torch {api.version} (private, removed or misspelt)"
-                    if use.api.startswith("torch.")
-                    else f"not in apiscan's index of {use.api.partition('.')[0]} nor in the "
-                    "mapping tables"
-                ),
-                use.usage,
-                namespace_of(use.api),
-                use.function,
-            )
-        canonical = use.canonical or api.canonical(use.api) or ""
-        return ApiFinding(
-            path=path,
-            span=use.span,
-            api=use.api,
-            status=m.status,
-            mindspore_api=m.mindspore_api,
-            confidence=use.confidence,
-            note=m.note,
-            usage=use.usage,
-            namespace=namespace_of(use.api),
-            function=use.function,
-            diff_url=m.diff_url,
-            mapping_version=m.source_version,
-            unsupported_params=m.unsupported_params,
-            target_exists=m.target_exists,
-            canonical=canonical,
-            mindspore_apis=m.mindspore_apis,
-            param_changes=m.param_changes,
-            backends=m.backends,
-            backend_gap=m.backend_gap,
-            history=m.history,
-            args=use.args,
-        )

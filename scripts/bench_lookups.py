@@ -70,7 +70,7 @@ def call_graph() -> Callable[[], None]:
     assert spec is not None and spec.loader is not None
     cases = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cases)
-    from apiscan.pipeline import ClassTable
+    from apiscan.program.index import ClassTable
     from apiscan.resolve.torch_api import load_torch_api
     from apiscan.scope import build_call_graph, classify
 

@@ -17,13 +17,17 @@ from typing import TYPE_CHECKING
 
 from apiscan.extract.records import (
     CallFact,
+    CallSite,
     FileAnalysis,
     FunctionFact,
+    FunctionSummary,
+    ParamInfo,
     PendingMember,
     ShapeHit,
 )
 from apiscan.model import ARG_TEXT_LIMIT, ApiUse, CallArgs, FileError
 from apiscan.notebook import is_notebook, notebook_source
+from apiscan.program.values import Fact
 from apiscan.source import DecodedSource, decode_source
 
 if TYPE_CHECKING:
@@ -40,6 +44,10 @@ class FileTask:
     data: bytes
     reexports: tuple[tuple[str, str], ...] = ()
     dynamic_shape: bool = True  # run the dynamic-shape rules (off: --no-dynamic-shape)
+    #: facts the whole-program solver found for this file's functions (parameters, returns of
+    #: the functions it calls, attributes of its classes), keyed "p:", "r:", "a:"; see
+    #: :mod:`apiscan.program.solver`
+    env: tuple[tuple[str, Fact], ...] = ()
 
 
 def count_lines(text: str) -> int:
@@ -52,6 +60,11 @@ def analyse(
     task: FileTask, local_roots: frozenset[str], max_file_size: int = 1_000_000
 ) -> FileAnalysis:
     """Analyse one file; never raises."""
+    result = _analyse(task, local_roots, max_file_size)
+    return replace(result, env=task.env) if task.env else result
+
+
+def _analyse(task: FileTask, local_roots: frozenset[str], max_file_size: int) -> FileAnalysis:
     sha = hashlib.sha256(task.data).hexdigest()
     base = FileAnalysis(task.relpath, task.modules, sha, 0)
     if len(task.data) > max_file_size:
@@ -125,6 +138,7 @@ def _analyse_text(
         local_roots,
         dict(task.reexports),
         task.dynamic_shape,
+        dict(task.env),
     )
     limit = sys.getrecursionlimit()
     # Pinned, not max(limit, ...): a library may have raised the limit far beyond what the
@@ -138,7 +152,10 @@ def _analyse_text(
     # hits, call-graph edges.
     hit_emits = [_located(ext, h.start, h.end, h.function) for h in ext.shapes.hits]
     call_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _ in ext.call_facts]
-    emits = [*ext.emits, *hit_emits, *call_emits]
+    site_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _, _ in ext.sites]
+    origins = _sync_origins(ext)
+    origin_emits = [_located(ext, (n, "s"), (n, "e"), "") for n in origins]
+    emits = [*ext.emits, *hit_emits, *call_emits, *site_emits, *origin_emits]
     fallback = False
     if emits:
         try:
@@ -151,11 +168,17 @@ def _analyse_text(
     n_uses, n_hits = len(ext.emits), len(hit_emits)
     spans = all_spans[:n_uses]
     hit_spans = all_spans[n_uses : n_uses + n_hits]
-    call_spans = all_spans[n_uses + n_hits :]
+    n_calls, n_sites = len(call_emits), len(site_emits)
+    call_spans = all_spans[n_uses + n_hits : n_uses + n_hits + n_calls]
+    site_spans = all_spans[n_uses + n_hits + n_calls : n_uses + n_hits + n_calls + n_sites]
+    origin_spans = all_spans[n_uses + n_hits + n_calls + n_sites :]
     emits = ext.emits
     uses: list[ApiUse] = []
     pending: list[PendingMember] = []
+    param_uses = []
     for e, span in zip(emits, spans, strict=True):
+        if e.param is not None and not e.pending_cls:
+            param_uses.append((span, e.api, e.param[0], e.param[1]))
         call_args = call_texts(module, e.call) if e.call is not None else None
         use = ApiUse(
             e.api,
@@ -203,6 +226,13 @@ def _analyse_text(
         },
         key=lambda c: (c.line, c.caller, c.callee, c.role),
     )
+    summaries, sites = _program_records(
+        task.relpath,
+        module,
+        ext,
+        dict(zip(map(id, origins), origin_spans, strict=True)),
+        site_spans,
+    )
     functions = tuple(
         FunctionFact(qn, cls, line)
         for (qn, cls, _), line in zip(ext.function_facts, _def_lines(tree, ext), strict=True)
@@ -223,7 +253,114 @@ def _analyse_text(
         calls=tuple(calls),
         shape_hits=tuple(hits),
         suppressions=_suppressions(text),
+        summaries=summaries,
+        sites=sites,
+        param_uses=tuple(sorted(set(param_uses))),
+        sensitive=tuple(sorted(ext.sensitive)),
     )
+
+
+def _sync_origins(ext: Extractor) -> list[cst.CSTNode]:
+    """The host-sync nodes inside values that leave their function (arguments at call sites,
+    return values, attributes written on self): their positions become the facts' sites."""
+    import libcst as cst
+
+    found: dict[int, cst.CSTNode] = {}
+
+    def visit(v: object, depth: int = 0) -> None:
+        if not isinstance(v, tuple) or len(v) != 2 or depth > 4:
+            return
+        kind, payload = v
+        if kind == "nontorch" and isinstance(payload, tuple) and payload[:1] == ("dyn",):
+            node = payload[1]
+            if isinstance(node, cst.CSTNode):
+                found.setdefault(id(node), node)
+        elif kind == "seq":
+            visit(payload, depth + 1)
+        elif kind == "tuple":
+            for e in payload:
+                visit(e, depth + 1)
+
+    for _caller, _callee, _node, args, _bound in ext.sites:
+        for v in (*args.vals, *args.kwvals.values()):
+            visit(v)
+    for *_, returned in ext.summaries:
+        for v in returned:
+            visit(v)
+    for writes in ext.attr_writes.values():
+        for _attr, v in writes:
+            visit(v)
+    return list(found.values())
+
+
+def _program_records(
+    path: str,
+    module: cst.Module,
+    ext: Extractor,
+    origin_spans: Mapping[int, object],
+    site_spans: list[object],
+) -> tuple[tuple[FunctionSummary, ...], tuple[CallSite, ...]]:
+    """The solver's records: per-function summaries and per-call-site abstract arguments."""
+    from apiscan.extract.facts import to_fact
+    from apiscan.program import values as pv
+
+    sites_of: dict[int, pv.Site] = {}
+
+    def site_of(node: object) -> pv.Site | None:
+        span = origin_spans.get(id(node))
+        if span is None:
+            return None
+        if id(node) not in sites_of:
+            code = " ".join(module.code_for_node(node).split())  # type: ignore[arg-type]
+            if len(code) > 60:
+                code = code[:57] + "..."
+            sites_of[id(node)] = pv.Site(path, span.line, code)  # type: ignore[attr-defined]
+        return sites_of[id(node)]
+
+    def fact(v: object, function: str) -> pv.Fact:
+        def param_of(x: object) -> str | None:
+            entry = ext.param_ids.get(id(x))
+            if entry is not None and entry[2] is x and entry[0] == function:
+                return entry[1]
+            return None
+
+        return to_fact(v, param_of, site_of)  # type: ignore[arg-type]
+
+    summaries = []
+    for qn, cls, params, bound, returned in ext.summaries:
+        infos = tuple(
+            ParamInfo(name, kind, fact(declared, ""), has_default)
+            for name, kind, declared, has_default in params
+        )
+        writes: dict[str, pv.Fact] = {}
+        for attr, v in ext.attr_writes.get(qn, ()):
+            f = fact(v, qn)
+            writes[attr] = pv.join(writes[attr], f) if attr in writes else f
+        summaries.append(
+            FunctionSummary(
+                qn,
+                cls,
+                infos,
+                bound,
+                pv.join_all([fact(v, qn) for v in returned]),
+                tuple(sorted(writes.items())),
+            )
+        )
+    sites = []
+    for (caller, callee, _node, args, bound), span in zip(ext.sites, site_spans, strict=True):
+        sites.append(
+            CallSite(
+                caller,
+                callee,
+                span.line,  # type: ignore[attr-defined]
+                tuple(fact(v, caller) for v in args.vals),
+                tuple(sorted((k, fact(v, caller)) for k, v in args.kwvals.items())),
+                bound,
+                args.star,
+            )
+        )
+    sites.sort(key=lambda c: (c.line, c.caller, c.callee, repr(c)))
+    return tuple(sorted(summaries, key=lambda s: s.qualname)), tuple(sites)
 
 
 def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import libcst as cst
 
+from apiscan.extract.facts import fresh, to_val
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
@@ -39,6 +40,7 @@ from apiscan.extract.shapes import (
     is_variable,
     merge_numbers,
 )
+from apiscan.program import values as pv
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
 from apiscan.resolve.torch_api import TorchApi, is_torch_name
 from apiscan.resolve.values import (
@@ -236,6 +238,8 @@ class Emit:
     in_fstring: bool = False
     pending_cls: str = ""  # set for members of classes defined in other files
     pending_attr: str = ""
+    #: (function, parameter) the receiver came from, for a probable owner the solver may prove
+    param: tuple[str, str] | None = None
     canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
     call: cst.Call | None = None  # the call node, read for its argument texts after the walk
 
@@ -278,6 +282,7 @@ class Extractor:
         local_roots: frozenset[str],
         reexports: Mapping[str, str],
         dynamic_shape: bool = True,
+        env: Mapping[str, pv.Fact] | None = None,
     ) -> None:
         self.api = api
         self.owners = owners
@@ -285,13 +290,33 @@ class Extractor:
         self.package = module_name if is_package else module_name.rpartition(".")[0]
         self.local_roots = local_roots - {"torch", "torchvision", "torchaudio", "torchtext"}
         self.reexports = reexports
+        #: facts from the whole-program solver: "p:<function>:<param>", "r:<callee>",
+        #: "a:<class>:<attr>" (see apiscan.program.solver)
+        self.env: Mapping[str, pv.Fact] = env or {}
+        #: id(value) -> (function qualname, parameter name, value): parameters as bound, so
+        #: that a call passing one on is recorded symbolically (identity, not equality)
+        self.param_ids: dict[int, tuple[str, str, Val]] = {}
+        #: id(value) -> (value, words): values the solver supplied, to name in findings
+        self.explained: dict[int, tuple[Val, str]] = {}
+        #: call sites of repo functions: (caller, callee, node, args, bound)
+        self.sites: list[tuple[str, str, cst.CSTNode, _Args, bool]] = []
+        #: per function: (qualname, class qualname, params, bound, returned values)
+        self.summaries: list[
+            tuple[str, str, list[tuple[str, str, Val, bool]], bool, list[Val]]
+        ] = []
+        #: function qualname -> [(attribute written on self, value)]
+        self.attr_writes: dict[str, list[tuple[str, Val]]] = {}
+        #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
+        self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
+        #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
+        self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)
         self.ords: dict[int, int] = {}
         self.silent = 0
         self.fstring = 0
         self.annotating = 0
         tracker = ShapeTracker if dynamic_shape else NullShapeTracker
-        self.shapes = tracker(self._function, lambda: self.silent > 0)
+        self.shapes = tracker(self._function, lambda: self.silent > 0, self._explain)
         self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
         self.function_facts: list[tuple[str, str, cst.FunctionDef]] = []
         self.returns: list[list[Val]] = []
@@ -430,6 +455,84 @@ class Extractor:
     def _function(self) -> str:
         return ".".join(self.func_stack)
 
+    # ------------------------------------------------------------------ whole-program facts
+    def _explain(self, v: Val) -> str:
+        """Where a value the solver supplied came from ("" for values found here)."""
+        entry = self.explained.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else ""
+
+    def _supplied(self, f: pv.Fact, words: Callable[[pv.Fact], str]) -> Val:
+        """The walker value for solver fact ``f``, remembered with its explanation (and the
+        explanations of its tuple elements, which unpacking binds to names)."""
+        v = to_val(f)
+        text = words(f)
+        if text:
+            self.explained[id(v)] = (v, text)
+        if v[0] == "tuple" and isinstance(f, pv.Tup):
+            for ev, ef in zip(v[1], f.elems, strict=True):
+                t = words(ef)
+                if t:
+                    self.explained[id(ev)] = (ev, t)
+        return v
+
+    def _returned(self, key: str, local: Val | None) -> Val:
+        """What a call of repo function ``key`` returns: what this walk found (a function of
+        this file walked before the call, with the same facts), else the solver's fact."""
+        f = self.env.get("r:" + key)
+        if f is None or (local is not None and local[0] != "unknown"):
+            return local if local is not None else UNKNOWN
+        name = key.rpartition(".")[2]
+
+        def words(x: pv.Fact) -> str:
+            d = pv.describe(x)
+            return f"the value returned by `{name}` {d}" if d else ""
+
+        return self._supplied(f, words)
+
+    def _attr_fact(self, cls: str, attr: str, local: Val | None) -> Val | None:
+        """``self.attr`` as written by any method of the class (the solver's join)."""
+        f = self.env.get(f"a:{cls}:{attr}")
+        if f is None or (local is not None and local[0] != "unknown" and not pv.is_dynamic(f)):
+            return local
+
+        def words(x: pv.Fact) -> str:
+            d = pv.describe(x)
+            return f"`self.{attr}` {d}" if d else ""
+
+        return self._supplied(f, words)
+
+    def _param_source(self, v: Val) -> tuple[str, str] | None:
+        """(function, parameter) when ``v`` is a parameter as bound, or a probable tensor
+        computed from one by tensor methods (``x.view(...).permute(...)`` on a parameter
+        ``x``): the solver may prove the parameter a tensor, and with it these owners."""
+        entry = self.param_ids.get(id(v))
+        if entry is not None and entry[2] is v:
+            return entry[0], entry[1]
+        derived = self.derived.get(id(v))
+        if derived is not None and derived[0] is v:
+            return derived[1]
+        return None
+
+    def _derive(self, result: Val, source: tuple[str, str] | None) -> Val:
+        """``result`` marked as computed from parameter ``source`` (when it is a tensor)."""
+        if source is None or result[0] != "tensor" or result[1] == "dyn":
+            return result
+        result = fresh(result[0], result[1])
+        self.derived[id(result)] = (result, source)
+        return result
+
+    def _sensitive(self, v: Val) -> None:
+        """A parameter in a place where being a tensor would make a dynamic-shape finding
+        (``x[:n]`` with ``n`` read from data and ``x`` a parameter of unknown type): the file
+        is walked again if the solver finds that the parameter is a tensor."""
+        source = self._param_source(v)
+        if source is not None and not self.silent:
+            self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
+
+    def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
+        if not self.silent and callee and args is not None:
+            self.sites.append((self._function(), callee, node, args, bound))
+
     def emit(
         self,
         api: str,
@@ -439,6 +542,7 @@ class Extractor:
         end: Ref,
         args: _Args | None = None,
         pending: tuple[str, str] = ("", ""),
+        param: tuple[str, str] | None = None,
         canonical: str | None = None,
     ) -> None:
         if self.silent:
@@ -453,6 +557,7 @@ class Extractor:
             in_fstring=self.fstring > 0,
             pending_cls=pending[0],
             pending_attr=pending[1],
+            param=param,
             canonical=canonical,
         )
         if args is not None:
@@ -600,10 +705,20 @@ class Extractor:
             if api is None:
                 return UNKNOWN, True
             conf = "certain" if recv[1] else "probable"
-            self.emit(api, usage if call else "reference", conf, (node, "a"), (end, "e"), args)
+            source = self._param_source(recv) if conf == "probable" else None
+            self.emit(
+                api,
+                usage if call else "reference",
+                conf,
+                (node, "a"),
+                (end, "e"),
+                args,
+                param=source,
+            )
             if call:
                 assert call_node is not None and args is not None
-                return self._tensor_call(api, attr, recv, call_node, args), True
+                result = self._tensor_call(api, attr, recv, call_node, args)
+                return self._derive(result, source), True
             if attr == "shape":
                 return self.shapes.shape_of(node, recv), True
             return self.owners.attribute_result(api, recv, attr), True
@@ -638,7 +753,22 @@ class Extractor:
             if guess is None:
                 return UNKNOWN, True
             api, result = guess
-            self.emit(api, usage, "probable", (node, "a"), (end, "e"), args)
+            source = self._param_source(recv)
+            self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
+            if source is not None and api.startswith("torch.Tensor."):
+                result = self._derive(result, source)
+                if args is not None and any(_variable(v) for v in args.vals):
+                    self._sensitive(recv)  # x.new_zeros((n, 4)) with n from data
+            if (
+                args is not None
+                and "dim" in args.keywords
+                and api.startswith("torch.Tensor.")
+                and type(node.value) is cst.Name
+                and self.lookup(node.value.value) is recv
+            ):
+                # ``labels.sum(dim=2)``: ``dim=`` is torch's spelling (numpy and pandas say
+                # ``axis=``), so the name holds a tensor from here on (probably)
+                self.bind(node.value.value, fresh("tensor", False))
             return result, True
         if kind == "nontorch":
             if recv[1] == "array":
@@ -686,6 +816,7 @@ class Extractor:
                 return UNKNOWN
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
+                self._site(f"{cls}.{attr}", end, args, True)
             guess = (
                 self.owners.guess(attr, _hint(node.value))
                 if call and (self.says_torch or self._may_guess(attr))
@@ -701,16 +832,19 @@ class Extractor:
                 args,
                 pending=(cls, attr),
             )
+            if call and f"r:{cls}.{attr}" in self.env:
+                return self._returned(f"{cls}.{attr}", None)
             if attr == "forward":
                 return PTENSOR
             return recv if call and attr in SELF_RETURNING else UNKNOWN
         if attr in info.attrs:
-            v = info.attrs[attr]
+            v = self._attr_fact(cls, attr, info.attrs[attr]) or UNKNOWN
             return self._call_value(v, args, end) if call else v
         if attr in info.methods:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
-                return info.returns.get(attr, UNKNOWN)
+                self._site(f"{cls}.{attr}", end, args, True)
+                return self._returned(f"{cls}.{attr}", info.returns.get(attr))
             # A property (or a bound method) read without a call: what the property returns
             # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
             # a logger is not Tensor.log).
@@ -718,10 +852,14 @@ class Extractor:
             if known[0] == "unknown" and self._module_kind(info) is False:
                 return NONTORCH
             return known
+        supplied = self._attr_fact(cls, attr, None)
+        if supplied is not None:
+            return self._call_value(supplied, args, end) if call else supplied
         if call and not attr.startswith("__"):
             # inherited, or defined only in subclasses (a template method): the call graph
             # resolves it through the hierarchy after the join
             self._call_fact(f"{cls}.{attr}", end)
+            self._site(f"{cls}.{attr}", end, args, True)
         for base in self._class_bases(info):
             if base[0] == "qual" and self._is_torch(base[1]):
                 bcls = self.api.canonical(base[1]) or base[1]
@@ -793,6 +931,10 @@ class Extractor:
         if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
             return self.shapes.on_sync(node, recv)
         result = self.owners.call_result(api, recv, attr)
+        if attr == "type" and (args.vals or args.keywords):
+            result = recv  # x.type(torch.float32) / x.type(y.type()): a tensor, not a str
+        if recv == BOOL_TENSOR and result is recv and _casts(attr, args):
+            result = TENSOR  # mask.float(), mask.to(torch.long): no longer a mask
         if attr in BOOL_METHODS:
             result = BOOL_TENSOR
         result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
@@ -887,6 +1029,9 @@ class Extractor:
             return foreign
         if self._is_local(q):
             self._call_fact(q, node)
+            self._site(q, node, args, False)
+            if "r:" + q in self.env:
+                return self._returned(q, None)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
@@ -911,8 +1056,10 @@ class Extractor:
         if node is not None:
             if kind in ("func", "class"):
                 self._call_fact(f"{self.module_name}.{fv[1]}", node)
+                self._site(f"{self.module_name}.{fv[1]}", node, args, kind == "class")
             elif kind == "inst" and not self._is_torch(fv[1]):
                 self._call_fact(f"{fv[1]}.forward", node)
+                self._site(f"{fv[1]}.forward", node, args, True)
         if kind == "class":
             return inst(f"{self.module_name}.{fv[1]}")
         if kind == "inst":
@@ -921,11 +1068,13 @@ class Extractor:
                 return TENSOR if self.owners.role(cls) == "module" else UNKNOWN
             info = self._own_class(cls)
             if info is not None and self._module_kind(info):
-                fwd = info.returns.get("forward")
-                return fwd if fwd is not None and fwd[0] != "unknown" else TENSOR
+                fwd = self._returned(f"{cls}.forward", info.returns.get("forward"))
+                return fwd if fwd[0] != "unknown" else TENSOR
+            if f"r:{cls}.forward" in self.env:
+                return self._returned(f"{cls}.forward", None)
             return PTENSOR
         if kind == "func":
-            return self.func_returns.get(fv[1], UNKNOWN)
+            return self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
         if kind == "builtin":
             name = fv[1]
             first = args.vals[0] if args and args.vals else UNKNOWN
@@ -945,13 +1094,13 @@ class Extractor:
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:
-                return seq(element(first))
+                return seq(self._element(first))
             if name == "next":
-                return element(first)
+                return self._element(first)
             if name == "enumerate":
-                return seq(("tuple", (NONTORCH, element(first))))
+                return seq(("tuple", (NONTORCH, self._element(first))))
             if name == "zip" and args:
-                return seq(("tuple", tuple(element(v) for v in args.vals)))
+                return seq(("tuple", tuple(self._element(v) for v in args.vals)))
             if name == "super":
                 info = self._current_class()
                 return ("super", info.qualname if info else "")
@@ -967,7 +1116,7 @@ class Extractor:
             if cls == "ParameterList":
                 return TENSOR
             if cls == "DataLoader":
-                return UNKNOWN
+                return PTENSOR  # a batch: a tensor, or tuples/lists/dicts of tensors
         return element(v)
 
     def _module_kind(self, info: ClassInfo) -> bool | None:
@@ -1015,6 +1164,8 @@ class Extractor:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
             if dyn is not None:
                 return dyn
+        elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
+            self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
             return recv
         if recv[0] == "dict":
@@ -1283,6 +1434,8 @@ class Extractor:
                 info = self._own_class(recv[1])
                 if info is not None:
                     info.attrs[binder[2]] = v
+                    if not self.silent and self.func_stack:
+                        self.attr_writes.setdefault(self._function(), []).append((binder[2], v))
         elif kind == "unpack":
             parts = binder[1]
             if v[0] == "tuple" and len(v[1]) == len(parts):
@@ -1672,29 +1825,46 @@ class Extractor:
         cls: ClassInfo | None,
         fname: str,
         is_static: bool = False,
-    ) -> None:
+        qn: str | None = None,
+    ) -> list[tuple[str, str, Val, bool]]:
+        """Bind the parameters; returns (name, kind, value declared here, has default) for
+        the function's summary. ``qn`` (None for lambdas) is the function's qualname: the
+        solver's facts for its parameters, when it has some, replace what is known here."""
         all_params = _all_params(params)
         positional = [*params.posonly_params, *params.params]
         first = positional[0] if positional and cls is not None and not is_static else None
         forward = cls is not None and fname in ("forward", "__call__")
         module_kind = self._module_kind(cls) if forward and cls is not None else None
+        kinds = _param_kinds(params)
+        out: list[tuple[str, str, Val, bool]] = []
         for p in all_params:
             name = p.name.value
             hint = hints.get(name)
             if p is first and cls is not None:
                 self.bind(name, inst(f"{self.module_name}.{cls.qualname}"))
+                out.append((name, kinds[name], UNKNOWN, False))
                 continue
             if hint is not None:
-                self.bind(name, hint)
+                v = hint
             elif forward and module_kind is not False:
                 if p is params.star_kwarg:
-                    self.bind(name, NONTORCH)
+                    v = NONTORCH
                 elif p is params.star_arg:
-                    self.bind(name, seq(ARG_TENSOR if module_kind else PTENSOR))
+                    v = seq(ARG_TENSOR if module_kind else PTENSOR)
                 else:
-                    self.bind(name, ARG_TENSOR if module_kind else PTENSOR)
+                    v = ARG_TENSOR if module_kind else PTENSOR
             else:
-                self.bind(name, UNKNOWN)
+                v = UNKNOWN
+            out.append((name, kinds[name], v, p.default is not None))
+            if qn is not None:
+                f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
+                if f is not None:
+                    v = self._supplied(f, _param_words(name, qn))
+                else:
+                    v = fresh(v[0], v[1])
+                self.param_ids[id(v)] = (qn, name, v)
+            self.bind(name, v)
+        return out
 
     def _funcdef(self, node: cst.FunctionDef) -> None:
         decos = self._decorators(node.decorators)
@@ -1715,8 +1885,9 @@ class Extractor:
         self.func_stack.append(fname)
         self.returns.append([])
         self.pending_branches.append([])
+        bound = cls is not None and not is_static
         try:
-            self._bind_params(node.params, hints, cls, fname, is_static)
+            params = self._bind_params(node.params, hints, cls, fname, is_static, qn)
             self._block(node.body)
         finally:
             found = self.returns.pop()
@@ -1726,6 +1897,10 @@ class Extractor:
             self.func_stack.pop()
             self.scopes.pop()
         result = _join_all(found) if found else NONTORCH
+        if not self.silent:
+            self.summaries.append(
+                (qn, cls.qualname if cls is not None else "", params, bound, found or [NONTORCH])
+            )
         if cls is not None:
             cls.returns[fname] = result
         else:
@@ -1768,6 +1943,53 @@ class Extractor:
         for name, v in scope.names.items():
             if name not in info.methods:
                 info.attrs.setdefault(name, v)
+
+
+#: Tensor methods that change the dtype (a mask cast to numbers is no longer a mask).
+_CASTS = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "type"}
+)
+
+
+def _casts(attr: str, args: _Args) -> bool:
+    if attr in _CASTS:
+        return True
+    if attr == "to":  # .to(torch.float32) casts; .to(device) does not
+        return any(
+            v[0] == "qual" and str(v[1]).startswith("torch.") and v[1] != "torch.device"
+            for v in [*args.vals, *args.kwvals.values()]
+        )
+    return False
+
+
+def _variable(v: Val) -> bool:
+    """A value that makes a shape vary when it is a size or an index: read from data."""
+    if is_dyn_number(v) or v == DYN_TENSOR:
+        return True
+    if v[0] == "seq":
+        return _variable(v[1])
+    if v[0] == "tuple":
+        return any(_variable(e) for e in v[1])
+    return False
+
+
+def _param_kinds(params: cst.Parameters) -> dict[str, str]:
+    kinds = {p.name.value: "posonly" for p in params.posonly_params}
+    kinds.update((p.name.value, "pos") for p in params.params)
+    if isinstance(params.star_arg, cst.Param):
+        kinds[params.star_arg.name.value] = "star"
+    kinds.update((p.name.value, "kwonly") for p in params.kwonly_params)
+    if params.star_kwarg is not None:
+        kinds[params.star_kwarg.name.value] = "starstar"
+    return kinds
+
+
+def _param_words(name: str, qn: str) -> Callable[[pv.Fact], str]:
+    def words(f: pv.Fact) -> str:
+        d = pv.describe(f, qn)
+        return f"`{name}` {d}" if d else ""
+
+    return words
 
 
 def _const_str(node: cst.CSTNode) -> str | None:

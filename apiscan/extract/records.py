@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from apiscan.model import ApiUse, FileError, Span
+from apiscan.program.values import Fact
 
 #: Suffix of the export keys that say what a module-level function returns
 #: (``("build_model()", "inst:tinydet.model.Detector")``).
@@ -102,6 +103,54 @@ class ShapeHit:
 
 
 @dataclass(frozen=True, slots=True)
+class ParamInfo:
+    """A parameter of a function: how it is passed and what the function alone knows of it
+    (``declared``: from its annotation, its default, or ``forward``'s tensor arguments)."""
+
+    name: str
+    kind: str  # "pos" (positional or keyword), "posonly", "kwonly", "star", "starstar"
+    declared: Fact
+    has_default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSummary:
+    """What a function looks like from outside: the solver's per-function record.
+
+    ``params`` lists every parameter, ``self`` included when ``bound`` (a method called on an
+    instance, whose first parameter is the receiver); ``returns`` is the join of its ``return``
+    statements (a :class:`~apiscan.program.values.Tup` keeps tuple elements apart);
+    ``self_attrs`` are the attributes it writes on ``self``.
+    """
+
+    qualname: str  # module-relative
+    cls: str  # module-relative class qualname for methods, else ""
+    params: tuple[ParamInfo, ...]
+    bound: bool
+    returns: Fact
+    self_attrs: tuple[tuple[str, Fact], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """One call of a repository function, with the abstract arguments passed.
+
+    ``callee`` is spelled as in :class:`CallFact`; ``bound`` says the receiver fills the
+    callee's first parameter (``self.match(...)``, ``head(x)`` → ``Head.forward``, ``Cls(...)``
+    → ``__init__``). ``star``: some ``*args``/``**kwargs`` were passed (positions after it are
+    not trusted).
+    """
+
+    caller: str
+    callee: str
+    line: int
+    args: tuple[Fact, ...]
+    keywords: tuple[tuple[str, Fact], ...]
+    bound: bool
+    star: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class FileAnalysis:
     path: str
     modules: tuple[str, ...]
@@ -119,5 +168,16 @@ class FileAnalysis:
     shape_hits: tuple[ShapeHit, ...] = ()
     #: (line, rule ids) for every ``# apiscan: ignore[DS101]`` comment; () ids = all rules
     suppressions: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: per-function summaries and per-call-site arguments, for the whole-program solver
+    summaries: tuple[FunctionSummary, ...] = ()
+    sites: tuple[CallSite, ...] = ()
+    #: (span, api, function, parameter): probable owners on a receiver that is (or was
+    #: computed by tensor methods from) a parameter; certain once the solver proves it a tensor
+    param_uses: tuple[tuple[Span, str, str, str], ...] = ()
+    #: "p:<function>:<parameter>" keys whose being a tensor would change a dynamic-shape
+    #: finding (``x[:n]`` with ``n`` from data): a solver fact for one re-walks the file
+    sensitive: tuple[str, ...] = ()
+    #: the whole-program facts this analysis was made with (its task's ``env``)
+    env: tuple[tuple[str, Fact], ...] = ()
     #: A notebook's (cell, line in cell) for each line of its joined code; () for a module.
     cells: tuple[tuple[int, int], ...] = ()

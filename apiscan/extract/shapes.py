@@ -177,7 +177,11 @@ class ShapeTracker:
 
     function: Callable[[], str]
     silent: Callable[[], bool]
+    #: words for a value the whole-program solver supplied (where it came from), else ""
+    explain: Callable[[Val], str] = lambda _v: ""
     hits: list[Hit] = field(default_factory=list)
+    #: id(dynamic tensor) -> (it, the one dimension known to vary)
+    _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     _synced: set[int] = field(default_factory=set)
     #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
     #: is where the sync happens, not the caller that uses the number as a size)
@@ -201,6 +205,32 @@ class ShapeTracker:
             return
         fn = self.function() if function is None else function
         self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail))
+
+    def _varying(self, dim: int) -> Val:
+        """A dynamic tensor whose dimension ``dim`` is the one that varies (new tuple)."""
+        v: Val = ("tensor", "dyn")
+        v = (v[0], v[1])
+        self._dims[id(v)] = (v, dim)
+        return v
+
+    def varying_dim(self, v: Val) -> int | None:
+        entry = self._dims.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else None
+
+    def _why(self, detail: str, vals: Sequence[Val]) -> str:
+        """``detail``, and where the offending value came from when another function made it
+        (``k`` is ``int(counts[i])`` read from tensor data at loss.py:88, passed by ...)."""
+        stack = list(vals)
+        while stack:
+            v = stack.pop(0)
+            words = self.explain(v)
+            if words:
+                return f"{detail}: {words}"
+            if v[0] == "seq":
+                stack.append(v[1])
+            elif v[0] == "tuple":
+                stack.extend(v[1])
+        return detail
 
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
@@ -245,7 +275,8 @@ class ShapeTracker:
                 pos = 1 if recv is None and len(args) > 1 else 0
                 reps = args[pos] if len(args) > pos else NONTORCH
             if reps[0] == "tensor" or is_dyn_number(reps):
-                self.hit("DS105", node, api, "repeats is a tensor: the output length is data")
+                why = self._why("repeats is a tensor: the output length is data", [reps])
+                self.hit("DS105", node, api, why)
                 return DYN_TENSOR
             return result
         if name == "one_hot":
@@ -270,7 +301,8 @@ class ShapeTracker:
                 pos += 1
             idx = args[pos] if len(args) > pos else kwargs.get(kw, NONTORCH)
             if is_dyn_tensor(idx):
-                self.hit("DS111", node, api, "the index comes from a data-dependent op")
+                why = self._why("the index comes from a data-dependent op", [idx])
+                self.hit("DS111", node, api, why)
                 return DYN_TENSOR
         spec = SIZE_ARGS.get(name)
         if spec is not None:
@@ -289,7 +321,8 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                self.hit(rule, node, api, f"{what} is read from tensor data at run time")
+                why = self._why(f"{what} is read from tensor data at run time", bad)
+                self.hit(rule, node, api, why)
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
@@ -299,8 +332,22 @@ class ShapeTracker:
                 self.random_resize(node, api)
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
-            # is static whatever the receiver's shape
-            return TENSOR if name in REDUCTIONS else DYN_TENSOR
+            # is static whatever the receiver's shape, unless it reduces another dimension
+            # than the one known to vary (``x[:, mask].argmax(0)`` keeps the masked length)
+            if name not in REDUCTIONS:
+                return DYN_TENSOR
+            varying, reduced = self.varying_dim(recv), _reduced_dim(node)
+            if varying is not None and reduced is not None and reduced != varying:
+                return self._varying(varying - 1 if reduced < varying else varying)
+            return TENSOR
+        if (
+            recv is None
+            and result[0] == "tensor"
+            and name not in FACTORIES
+            and not (name in REDUCTIONS and len(args) == 1)
+            and any(is_dyn_tensor(a) or _any_elem(a, is_dyn_tensor) for a in args)
+        ):
+            return DYN_TENSOR  # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
         return result
 
     # ---------------------------------------------------------------- host syncs
@@ -337,15 +384,16 @@ class ShapeTracker:
                     "DS104",
                     node,
                     "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__",
-                    "indexing with a boolean mask",
+                    self._why("indexing with a boolean mask", [idx]),
                 )
-                return DYN_TENSOR
+                dim = _indexed_dim(node)
+                return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx):
                 self.hit(
                     "DS111",
                     node,
                     "torch.Tensor.__getitem__",
-                    "the index comes from a data-dependent op",
+                    self._why("the index comes from a data-dependent op", [idx]),
                 )
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
@@ -354,7 +402,7 @@ class ShapeTracker:
                 "DS109",
                 node,
                 "torch.Tensor.__getitem__",
-                "a slice bound is read from tensor data at run time",
+                self._why("a slice bound is read from tensor data at run time", bad),
             )
             for b in bad:
                 self._syncs(b, "a slice bound")
@@ -448,6 +496,33 @@ class ShapeTracker:
         self._cropped.discard(fn)
         if pending is not None and not cropped:
             self.pipeline(pending[0], pending[1], function=fn)
+
+
+def _indexed_dim(node: cst.Subscript) -> int | None:
+    """The dimension a mask or index selects in ``x[:, mask]`` (1), when plain slices are all
+    that come before it; None when integers, None or ``...`` make it unclear."""
+    for i, el in enumerate(node.slice):
+        s = el.slice
+        if isinstance(s, cst.Index):
+            v = s.value
+            if isinstance(v, cst.Ellipsis | cst.Integer) or (
+                isinstance(v, cst.Name) and v.value == "None"
+            ):
+                return None
+            return i
+    return None
+
+
+def _reduced_dim(node: cst.Call) -> int | None:
+    """The literal, non-negative ``dim`` a reduction method is called with (``x.argmax(0)``,
+    ``x.sum(dim=1)``), else None."""
+    for i, arg in enumerate(node.args):
+        if (arg.keyword is None and i == 0) or (
+            arg.keyword is not None and arg.keyword.value == "dim"
+        ):
+            v = arg.value
+            return int(v.value) if isinstance(v, cst.Integer) else None
+    return None
 
 
 def _minus_one_classes(node: cst.Call) -> bool:

@@ -186,6 +186,10 @@ class Owners:
                 return recv
             if attr == "shape":
                 return SIZE
+            if attr in ("values", "indices"):
+                # fields of the named tuple min/max/sort/topk(dim=...) return (``x.max(1)
+                # .values``): a tensor, data-dependent in shape when its source was
+                return recv if recv == ("tensor", "dyn") else TENSOR
             return NONTORCH
         if attr == "param_groups":
             return seq(NONTORCH)

@@ -57,7 +57,8 @@ def join(a: Val, b: Val) -> Val:
     if a == b:
         return a
     if a[0] == "tensor" and b[0] == "tensor":
-        return PTENSOR
+        # nonzero() on one path, a static tensor on the other: the result may be dynamic
+        return ("tensor", "dyn") if "dyn" in (a[1], b[1]) else PTENSOR
     if a[0] == "nontorch" and b[0] == "nontorch":
         return NONTORCH
     return UNKNOWN

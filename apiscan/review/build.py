@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from apiscan import __version__
-from apiscan.pipeline import ClassTable, ScanOptions, scan_with_facts
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.model import Review
-from apiscan.scope.callgraph import Hierarchy
 
 
 def scan_root(path: str | Path) -> Path:

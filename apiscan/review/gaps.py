@@ -19,9 +19,9 @@ from pathlib import Path
 from apiscan.discovery import SKIP_DIRS
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
+from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
 from apiscan.review.structure import definitions
-from apiscan.scope.callgraph import Hierarchy
 
 #: Statuses that need work, in the order the review lists them.
 #: A candidate is a gap until a micro-test verifies it (then it is "verified", not listed).

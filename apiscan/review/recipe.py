@@ -36,10 +36,9 @@ from typing import NamedTuple
 from apiscan.extract.records import CallFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult, Span
 from apiscan.parsing import parse_python
-from apiscan.pipeline import ClassTable, _follow
+from apiscan.program.index import ClassTable, Hierarchy, follow
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
-from apiscan.scope.callgraph import Hierarchy
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
@@ -842,7 +841,7 @@ class _Recipe:
 
         for fa in self.analyses:
             for fact in fa.calls:
-                target = _follow(fact.callee, self.hierarchy.classes.aliases, known)
+                target = follow(fact.callee, self.hierarchy.classes.aliases, known)
                 if target is None:
                     # ``from .ema import *`` in a package: the scan's aliases stop at the
                     # package, so take the one def of that name inside it.

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult
+from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, Where
-from apiscan.scope.callgraph import Hierarchy
 from apiscan.scope.classify import _LOSS_CLASS
 
 #: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).

@@ -31,6 +31,11 @@ from apiscan.model import SCOPES, SEVERITIES
 SECTIONS: tuple[str, ...] = ("Why it breaks on MindSpore", "Example", "Instead", "References")
 #: The comment that marks a line of an INVALID example the rule must flag.
 ERROR_MARKER = "# error"
+#: A line starting an example's next file (``# file: pkg/loss.py``): examples whose cause and
+#: effect live in different files are written as several files in one string.
+FILE_MARKER = "# file: "
+#: The file name of an example that names none.
+DEFAULT_EXAMPLE_FILE = "example.py"
 
 ID_PATTERN = re.compile(r"[A-Z]+[0-9]{3}")
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -110,6 +115,28 @@ def example_source(text: str) -> str:
     Examples are written indented inside the class body; the scanner sees them flush-left.
     """
     return textwrap.dedent(text).strip("\n") + "\n"
+
+
+def example_files(source: str) -> dict[str, str]:
+    """An example's files by relative path: one ``example.py`` unless the example starts
+    files with :data:`FILE_MARKER` lines (the marker lines themselves belong to no file)."""
+    if not source.startswith(FILE_MARKER):
+        return {DEFAULT_EXAMPLE_FILE: source}
+    files: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in source.splitlines(keepends=True):
+        if line.startswith(FILE_MARKER):
+            current = files.setdefault(line[len(FILE_MARKER) :].strip(), [])
+        else:
+            current.append(line)
+    return {path: "".join(lines).strip("\n") + "\n" for path, lines in files.items()}
+
+
+def error_sites(source: str) -> frozenset[tuple[str, int]]:
+    """(file, line) of every ``# error`` mark of an example, single- or multi-file."""
+    return frozenset(
+        (path, line) for path, code in example_files(source).items() for line in error_lines(code)
+    )
 
 
 def error_lines(source: str) -> frozenset[int]:
@@ -224,15 +251,17 @@ def _check_examples(attr: str, examples: object, *, marked: bool) -> None:
         if not isinstance(raw, str):
             raise TypeError(f"{attr} example {n} is not a string")
         source = example_source(raw)
-        try:
-            tree = ast.parse(source)
-        except SyntaxError as exc:
-            raise ValueError(
-                f"{attr} example {n} does not parse: {exc.msg} (line {exc.lineno})"
-            ) from None
-        if not _imports_torch(tree):
+        trees = []
+        for path, code in example_files(source).items():
+            try:
+                trees.append(ast.parse(code))
+            except SyntaxError as exc:
+                raise ValueError(
+                    f"{attr} example {n} ({path}) does not parse: {exc.msg} (line {exc.lineno})"
+                ) from None
+        if not any(_imports_torch(tree) for tree in trees):
             raise ValueError(f"{attr} example {n} does not import torch")
-        marks = error_lines(source)
+        marks = error_sites(source)
         if marked and not marks:
             raise ValueError(f"{attr} example {n} marks no line with {ERROR_MARKER!r}")
         if not marked and marks:

@@ -38,8 +38,8 @@ import networkx as nx
 
 from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.model import SCOPES
-from apiscan.pipeline import ClassTable
-from apiscan.scope.callgraph import Hierarchy, build_call_graph
+from apiscan.program.index import ClassTable, Hierarchy
+from apiscan.scope.callgraph import build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
 

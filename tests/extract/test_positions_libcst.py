@@ -24,7 +24,8 @@ from apiscan.extract.api_uses import Emit, Extractor
 from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
 from apiscan.model import Span
 from apiscan.parsing import parse_module, parse_python
-from apiscan.pipeline import ScanOptions, resolve_reexports, scan
+from apiscan.pipeline import ScanOptions, scan
+from apiscan.program.index import resolve_reexports
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.source import DecodedSource, decode_source

@@ -14,12 +14,12 @@ from scan_helpers import write_repo
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import DISPOSITIONS, STATUS_ORDER, ApiFinding, ScanResult
-from apiscan.pipeline import ClassTable, ScanOptions, scan_with_facts
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.build import parse_sources, scan_root
 from apiscan.review.model import ModuleNode, Where
-from apiscan.scope.callgraph import Hierarchy
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from apiscan.pipeline import ScanOptions, scan
-from apiscan.rules.base import Rule, error_lines
+from apiscan.rules.base import Rule, error_sites, example_files
 from apiscan.rules.registry import all_rules
 
 CASES = [
@@ -26,13 +26,20 @@ CASES = [
 
 @pytest.mark.parametrize(("rule", "kind", "source"), CASES)
 def test_rule_example(tmp_path: Path, rule: type[Rule], kind: str, source: str) -> None:
-    (tmp_path / "example.py").write_text(source, encoding="utf-8")
+    files = example_files(source)
+    for path, code in files.items():  # several files: cause and effect in different ones
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(code, encoding="utf-8")
     result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     assert not result.error_findings, result.error_findings
     mine = [f for f in result.shape_findings if f.rule == rule.id]
-    expected = {(rule.id, line) for line in error_lines(source)} if kind == "invalid" else set()
-    numbered = "\n".join(f"{i:3} {line}" for i, line in enumerate(source.splitlines(), 1))
-    assert {(f.rule, f.span.line) for f in mine} == expected, numbered
+    expected = set(error_sites(source)) if kind == "invalid" else set()
+    numbered = "\n".join(
+        f"{path}:{i:3} {line}"
+        for path, code in files.items()
+        for i, line in enumerate(code.splitlines(), 1)
+    )
+    assert {(f.path, f.span.line) for f in mine} == expected, numbered
     for f in mine:
         assert f.name == rule.name
         assert f.severity == rule.severity(f.scope)

@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from apiscan.extract.records import CallFact, ClassFact, FileAnalysis, FunctionFact
-from apiscan.pipeline import ClassTable
+from apiscan.program.index import ClassTable
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.scope import ScopeMap, build_call_graph, classify
 

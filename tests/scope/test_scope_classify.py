@@ -5,7 +5,7 @@ from __future__ import annotations
 from test_scope_callgraph import record, tinydet
 
 from apiscan.extract.records import ClassFact, FileAnalysis
-from apiscan.pipeline import ClassTable
+from apiscan.program.index import ClassTable
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.scope import ScopeMap, build_call_graph, classify
 

@@ -78,6 +78,25 @@ class BooleanMaskIndex(Rule):
                 scores = pred[:, 5:] * objectness[:, None]
                 return boxes, scores.masked_fill(scores < 0.05, 0.0)
         """,
+        """
+        # file: det/geometry.py
+        import torch
+
+
+        def nearest(points: torch.Tensor, boxes: torch.Tensor):
+            dist = (points[:, None] - boxes[None, :, :2]).abs().sum(dim=-1)
+            return dist.argmin(dim=1), dist
+        # file: det/head.py
+        from torch import nn
+
+        from det.geometry import nearest
+
+
+        class Head(nn.Module):
+            def forward(self, feats, points, boxes):
+                index, _ = nearest(points, boxes)
+                return feats[index]
+        """,
     )
     INVALID = (
         """
@@ -101,5 +120,24 @@ class BooleanMaskIndex(Rule):
             targets[ious < 0.4] = 0  # error
             targets[(ious >= 0.4) & (ious < 0.5)] = -1  # error
             return targets
+        """,
+        """
+        # file: det/geometry.py
+        import torch
+
+
+        def inside(points: torch.Tensor, boxes: torch.Tensor):
+            lt = points[:, None] > boxes[None, :, :2]
+            return lt.all(dim=-1).any(dim=1), lt
+        # file: det/head.py
+        from torch import nn
+
+        from det.geometry import inside
+
+
+        class Head(nn.Module):
+            def forward(self, feats, points, boxes):
+                mask, _ = inside(points, boxes)
+                return feats[mask]  # error
         """,
     )

@@ -95,6 +95,24 @@ class VariableSlice(Rule):
             def forward(self, input_ids, attention_mask):
                 return input_ids[:, : self.max_len], attention_mask[:, : self.max_len]
         """,
+        """
+        # file: nlp/spans.py
+        def first_tokens(hidden, length):
+            return hidden[:, :length]
+        # file: nlp/model.py
+        from torch import nn
+
+        from nlp.spans import first_tokens
+
+
+        class Reader(nn.Module):
+            def __init__(self, max_len: int = 128):
+                super().__init__()
+                self.max_len = max_len
+
+            def forward(self, hidden):
+                return first_tokens(hidden, self.max_len)
+        """,
     )
     INVALID = (
         """
@@ -128,5 +146,19 @@ class VariableSlice(Rule):
                 num_pos = int((scores > 0.5).sum())
                 order = scores.argsort(descending=True)
                 return boxes[order[:num_pos]]  # error
+        """,
+        """
+        # file: nlp/spans.py
+        def first_tokens(hidden, length):
+            return hidden[:, :length]  # error
+        # file: nlp/model.py
+        from torch import nn
+
+        from nlp.spans import first_tokens
+
+
+        class Reader(nn.Module):
+            def forward(self, hidden, lengths):
+                return first_tokens(hidden, int(lengths.max()))
         """,
     )

@@ -75,6 +75,23 @@ class VariableTopk(Rule):
             k = int(valid.sum()) // 2 + 1
             return scores.kthvalue(k, dim=-1).values
         """,
+        """
+        # file: det/sampling.py
+        import torch
+
+
+        def hardest(neg_loss: torch.Tensor, k):
+            return neg_loss.topk(k)
+        # file: det/loss.py
+        from torch import nn
+
+        from det.sampling import hardest
+
+
+        class Loss(nn.Module):
+            def forward(self, neg_loss):
+                return hardest(neg_loss, 16)
+        """,
     )
     INVALID = (
         """
@@ -89,5 +106,23 @@ class VariableTopk(Rule):
                 _, neg_idx = neg_loss.topk(num_neg)  # error
                 _, pos_idx = torch.topk(neg_loss * (labels > 0), k=num_pos)  # error
                 return pos_idx, neg_idx
+        """,
+        """
+        # file: det/sampling.py
+        import torch
+
+
+        def hardest(neg_loss: torch.Tensor, k):
+            return neg_loss.topk(k)  # error
+        # file: det/loss.py
+        from torch import nn
+
+        from det.sampling import hardest
+
+
+        class Loss(nn.Module):
+            def forward(self, neg_loss, labels):
+                num_pos = int((labels > 0).sum())
+                return hardest(neg_loss, 3 * num_pos)
         """,
     )

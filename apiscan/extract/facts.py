@@ -1,0 +1,88 @@
+"""The walker's cheap value tuples ↔ the typed facts that cross function boundaries.
+
+Inside a file the extractor keeps ``("tensor", "dyn")``-style tuples (:mod:`apiscan.resolve.values`,
+:mod:`apiscan.extract.shapes`); what it hands to the solver, and what the solver hands back for
+the next walk, are :mod:`apiscan.program.values` records. ``to_val`` always builds a *new*
+tuple, equal to the shared constants but not identical to them, so the walker can tell by
+identity that a value is the very one the solver supplied (and name where it came from).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from apiscan.program import values as pv
+from apiscan.resolve.values import Val
+
+
+def fresh(kind: str, payload: Any) -> Val:
+    """A new tuple object (equal to, never identical with, a shared constant)."""
+    return (kind, payload)
+
+
+def to_fact(
+    v: Val,
+    param_of: Callable[[Val], str | None],
+    site_of: Callable[[Any], pv.Site | None],
+    depth: int = 0,
+) -> pv.Fact:
+    """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
+    that ``v`` is (identity), ``site_of`` locates a host sync's node."""
+    name = param_of(v)
+    if name is not None:
+        return pv.Param(name)
+    if depth > pv.MAX_DEPTH:
+        return pv.UNKNOWN
+    kind, payload = v[0], v[1]
+    if kind == "tensor":
+        if payload == "dyn":
+            return pv.Tensor(dynamic=True)
+        if payload == "bool":
+            return pv.Tensor(boolean=True)
+        if payload == "arg":
+            return pv.Tensor(arg=True)
+        return pv.Tensor(certain=bool(payload))
+    if kind == "nontorch":
+        if isinstance(payload, tuple) and payload[:1] == ("dyn",):
+            origin = payload[1]
+            if isinstance(origin, pv.HostNumber):
+                return origin
+            return pv.HostNumber(site_of(origin) if origin is not None else None)
+        if payload == "rand":
+            return pv.RandomNumber()
+        return pv.STATIC
+    if kind == "inst":
+        return pv.Instance(str(payload))
+    if kind == "seq":
+        return pv.Seq(to_fact(payload, param_of, site_of, depth + 1))
+    if kind == "tuple":
+        return pv.Tup(tuple(to_fact(e, param_of, site_of, depth + 1) for e in payload))
+    return pv.UNKNOWN
+
+
+def to_val(f: pv.Fact) -> Val:
+    """The walker value for fact ``f`` (a new tuple object, see the module docstring)."""
+    if isinstance(f, pv.Tensor):
+        if f.dynamic:
+            return fresh("tensor", "dyn")
+        if f.boolean:
+            return fresh("tensor", "bool")
+        if f.arg:
+            return fresh("tensor", "arg")
+        return fresh("tensor", f.certain)
+    if isinstance(f, pv.HostNumber):
+        # the origin is the fact itself: the sync happened elsewhere, so it is named in
+        # words rather than reported again here
+        return fresh("nontorch", ("dyn", f))
+    if isinstance(f, pv.RandomNumber):
+        return fresh("nontorch", "rand")
+    if isinstance(f, pv.Static):
+        return fresh("nontorch", None)
+    if isinstance(f, pv.Instance):
+        return fresh("inst", f.cls)
+    if isinstance(f, pv.Seq):
+        return fresh("seq", to_val(f.elem))
+    if isinstance(f, pv.Tup):
+        return fresh("tuple", tuple(to_val(e) for e in f.elems))
+    return fresh("unknown", None)

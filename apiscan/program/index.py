@@ -1,0 +1,274 @@
+"""The repository index: what every module name stands for, across files.
+
+Per-file workers only see one file. After they return, this index answers the cross-file
+questions every later stage asks: which torch name a repo name re-exports (``tinydet.layers.nn``
+→ ``torch.nn``), what a repo function returns to other files, which class a name spells and
+which methods and torch ancestors it has (``Hierarchy``), and whether it is an ``nn.Module``.
+It reads only the plain records of :mod:`apiscan.extract.records`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.resolve.values import NON_TORCH_PACKAGES
+
+if TYPE_CHECKING:
+    from apiscan.resolve.torch_api import TorchApi
+
+#: Roots of base classes that are never ``nn.Module``s (``class Cfg(abc.ABC)``).
+_BUILTIN_BASES = frozenset({"object", "builtins", "abc", "enum", "typing", "dataclasses"})
+_MODULE_PROBE = ("parameters", "torch.nn.Module.parameters")
+#: ``__add__`` is defined by Dataset (and re-defined by IterableDataset) and by no other torch
+#: class, so it tells a dataset class apart from its torch ancestors without a list of them.
+_DATASET_PROBES = frozenset(
+    {"torch.utils.data.Dataset.__add__", "torch.utils.data.IterableDataset.__add__"}
+)
+
+
+def module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
+    """Every ``module.name`` bound at module level to a qualified name, across the repo."""
+    aliases: dict[str, str] = {}
+    for fa in analyses:
+        for module in fa.modules:
+            for name, target in fa.exports:
+                key = f"{module}.{name}"
+                if key != target and not name.endswith(RETURNS):
+                    aliases[key] = target
+    return aliases
+
+
+def follow(q: str, aliases: Mapping[str, str], stop: Callable[[str], bool]) -> str | None:
+    """Rewrite ``q`` through the alias table until ``stop(q)`` holds (or give up)."""
+    for _ in range(20):
+        if stop(q):
+            return q
+        parts = q.split(".")
+        for cut in range(len(parts), 0, -1):
+            prefix = ".".join(parts[:cut])
+            target = aliases.get(prefix)
+            if target is not None:
+                q = ".".join([target, *parts[cut:]])
+                break
+        else:
+            return None
+    return None
+
+
+def is_torch(q: str) -> bool:
+    from apiscan.resolve.torch_api import is_torch_name
+
+    return is_torch_name(q)
+
+
+def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
+    """Cross-file facts a file's analysis can use, found after the first round.
+
+    ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise; and
+    ``tinydet.build_model()`` → ``inst:tinydet.model.Detector``: what repo functions return
+    (keys ending in ``()``), followed through the modules that re-export the function.
+    """
+    analyses = list(analyses)
+    aliases = module_aliases(analyses)
+    returns = {}
+    for fa in analyses:
+        for module in fa.modules:
+            for name, target in fa.exports:
+                if name.endswith(RETURNS):
+                    returns[f"{module}.{name}"] = target
+    out = {}
+    for key in aliases:
+        target = follow(key, aliases, is_torch)
+        if target is not None:
+            out[key] = target
+        func = follow(key, aliases, lambda q: q + RETURNS in returns)
+        if func is not None:
+            out[key + RETURNS] = returns[func + RETURNS]
+    out.update(returns)
+    return out
+
+
+class ClassTable:
+    """Classes of the whole repository, to resolve ``obj.attr`` on instances of repo classes."""
+
+    def __init__(self, analyses: Iterable[FileAnalysis], api: TorchApi) -> None:
+        self.api = api
+        self.facts: dict[str, ClassFact] = {}
+        analyses = list(analyses)
+        for fa in analyses:
+            for module in fa.modules:
+                for fact in fa.classes:
+                    self.facts[f"{module}.{fact.qualname}"] = fact
+        self.aliases = module_aliases(analyses)
+        self._resolved: dict[str, str | None] = {}
+
+    def _find(self, cls: str) -> ClassFact | str | None:
+        """The repo class ``cls`` names, or the torch class it aliases, or None."""
+        if is_torch(cls):
+            return cls
+        q = self.resolve(cls)
+        if q is None:
+            return None
+        return q if is_torch(q) else self.facts[q]
+
+    def resolve(self, name: str) -> str | None:
+        """``name`` followed through the repo's re-exports to a class or a torch name
+        (memoised: the join asks for the same few classes thousands of times)."""
+        if name in self._resolved:
+            return self._resolved[name]
+        q = follow(name, self.aliases, lambda n: n in self.facts or is_torch(n))
+        self._resolved[name] = q
+        return q
+
+    def member(self, cls: str, attr: str, depth: int = 0) -> tuple[str, str | None]:
+        """What ``cls().attr`` is: ("torch", api), ("user", None) or ("unknown", None).
+
+        "user" means the attribute is the repository's own (a method it defines, or an
+        attribute of a class with no torch ancestor); "unknown" that some ancestor lies
+        outside the repository and torch, so only a name-based guess is left.
+        """
+        found = self._find(cls)
+        if found is None or depth > 30:
+            return "unknown", None
+        if isinstance(found, str):
+            api = self.api.member(self.api.canonical(found) or found, attr)
+            return ("torch", api) if api else ("user", None)
+        if attr in found.methods:
+            return "user", None
+        for base in found.bases:
+            if not base:
+                return "unknown", None
+            kind, api = self.member(base, attr, depth + 1)
+            if kind == "unknown" or api:
+                return kind, api
+        return "user", None
+
+
+class Hierarchy:
+    """Repo classes under one canonical name each, their methods and their torch ancestors.
+
+    A wrapper over :class:`ClassTable` (which resolves a class name through re-exports) that
+    also says *which* class defines a method (``ClassTable.member`` only says whether the repo
+    does), and keeps walking past bases it cannot resolve, so that ``class Head(Mixin,
+    nn.Module)`` with an external ``Mixin`` is still a module.
+    """
+
+    def __init__(self, analyses: Sequence[FileAnalysis], classes: ClassTable) -> None:
+        self.classes = classes
+        #: every spelling of a repo class (one per module name of its file) -> canonical name
+        self.canonical: dict[str, str] = {}
+        for fa in analyses:
+            if not fa.modules:
+                continue
+            first = fa.modules[0]
+            for module in fa.modules:
+                for fact in fa.classes:
+                    self.canonical[f"{module}.{fact.qualname}"] = f"{first}.{fact.qualname}"
+        self._methods: dict[tuple[str, str], str | None] = {}
+        self._torch: dict[str, frozenset[str]] = {}
+        self._children: dict[str, list[str]] | None = None
+
+    def resolve(self, name: str) -> str | None:
+        """The canonical repo class or the torch name ``name`` spells, else None."""
+        q = self.classes.resolve(name)
+        if q is None or is_torch(q):
+            return q
+        return self.canonical.get(q, q)
+
+    def repo_classes(self) -> Iterator[str]:
+        """Every repo class once, by its canonical name."""
+        return iter(sorted(set(self.canonical.values())))
+
+    def method(self, cls: str, name: str) -> str | None:
+        """``<defining class>.<name>`` for ``cls().name``, searched depth-first through the
+        bases in order (Python's MRO for the usual single-inheritance trees); None when the
+        method is not the repo's own (inherited from torch or an unknown base)."""
+        key = (cls, name)
+        if key not in self._methods:
+            self._methods[key] = None  # guards a cyclic hierarchy while searching
+            self._methods[key] = self._search(cls, name)
+        return self._methods[key]
+
+    def _search(self, cls: str, name: str) -> str | None:
+        q = self.resolve(cls)
+        if q is None or is_torch(q):
+            return None
+        fact = self.classes.facts.get(q)
+        if fact is None:
+            return None
+        if name in fact.methods:
+            return f"{q}.{name}"
+        for base in fact.bases:
+            if base:
+                found = self.method(base, name)
+                if found is not None:
+                    return found
+        return None
+
+    def subclass_methods(self, cls: str, name: str) -> list[str]:
+        """``<subclass>.<name>`` for the nearest repo subclasses of ``cls`` that define
+        ``name``: what ``self.name()`` in ``cls`` runs when ``cls`` itself does not define it (a
+        template method such as ``self.forward_inference()`` in an abstract base)."""
+        if self._children is None:
+            self._children = {}
+            for sub in self.repo_classes():
+                for base in self.classes.facts[sub].bases if sub in self.classes.facts else ():
+                    parent = self.resolve(base) if base else None
+                    if parent is not None and parent in self.classes.facts and parent != sub:
+                        self._children.setdefault(parent, []).append(sub)
+        found: list[str] = []
+        start = self.resolve(cls)
+        todo = list(self._children.get(start, ())) if start else []
+        seen: set[str] = set()
+        while todo:
+            sub = todo.pop()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            if name in self.classes.facts[sub].methods:
+                found.append(f"{sub}.{name}")
+            else:
+                todo.extend(self._children.get(sub, ()))
+        return sorted(found)
+
+    def torch_ancestors(self, cls: str) -> frozenset[str]:
+        """The torch classes ``cls`` derives from, directly or through repo classes."""
+        if cls not in self._torch:
+            self._torch[cls] = frozenset()  # cycle guard
+            q = self.resolve(cls)
+            found: set[str] = set()
+            if q is not None and is_torch(q):
+                found.add(q)
+            elif q is not None and q in self.classes.facts:
+                for base in self.classes.facts[q].bases:
+                    if base:
+                        found |= self.torch_ancestors(base)
+            self._torch[cls] = frozenset(found)
+        return self._torch[cls]
+
+    def unknown_ancestor(self, cls: str, depth: int = 0) -> bool:
+        """Does some ancestor of ``cls`` lie outside the repo and torch, and outside the
+        packages known not to hold Modules (``argparse.Action``, ``abc.ABC``...)? Such a class
+        may well be an ``nn.Module`` reached through a package the scan cannot see."""
+        q = self.resolve(cls)
+        if depth > 30 or (q is not None and is_torch(q)):
+            return False
+        fact = self.classes.facts.get(q) if q is not None else None
+        if fact is None:
+            root = cls.partition(".")[0]
+            return bool(cls) and root not in NON_TORCH_PACKAGES and root not in _BUILTIN_BASES
+        return any(self.unknown_ancestor(b, depth + 1) if b else True for b in fact.bases)
+
+    def is_module(self, cls: str) -> bool:
+        return any(
+            self.classes.member(t, _MODULE_PROBE[0]) == ("torch", _MODULE_PROBE[1])
+            for t in self.torch_ancestors(cls)
+        )
+
+    def is_dataset(self, cls: str) -> bool:
+        return any(
+            self.classes.member(t, "__add__")[1] in _DATASET_PROBES
+            for t in self.torch_ancestors(cls)
+        )

@@ -1,0 +1,398 @@
+"""The whole-program solver: parameter, return and attribute facts from the workers' records.
+
+Workers return, per function, a summary (parameters with what the function alone knows of
+them, the joined return value, attributes written on ``self``) and, per call of a repository
+function, the abstract arguments (:mod:`apiscan.extract.records`). Here, in the main process:
+
+- a parameter's fact is the join of what its function declares (annotation, default,
+  ``forward``'s tensors) and what every call site passes, positionally or by keyword, after the
+  receiver for bound calls (``self.m(x)``, ``head(x)`` → ``forward``, ``Cls(x)`` → ``__init__``);
+  an argument that is the caller's own parameter (``Param``) takes that parameter's fact, so
+  chains of helpers resolve without walking any file again;
+- the iteration runs over the strongly connected components of the call graph, callers first,
+  each to a fixed point (recursion terminates: facts are widened, and each component has a
+  budget of rounds);
+- a function's return fact and a class's attribute facts are read off the summaries.
+
+The result is an *environment* per file: the facts its functions' parameters, the functions it
+calls and its classes' attributes have. The pipeline re-walks a file with its environment only
+when that environment changed and holds something that can make a shape depend on data, which
+keeps a cold scan close to one walk per file; the environment is part of the file's cache key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+import networkx as nx
+
+from apiscan.extract.records import CallSite, FileAnalysis, FunctionSummary
+from apiscan.program import values as pv
+from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
+
+#: Methods the framework calls without a call site in the repository.
+_ENTRY_POINTS = frozenset(
+    {"forward", "__call__", "__getitem__", "__getitems__", "__iter__", "__next__", "step"}
+)
+#: Rounds per strongly connected component before its facts are left as they are.
+MAX_ITERATIONS = 8
+
+Env = tuple[tuple[str, pv.Fact], ...]
+
+
+@dataclass
+class Solution:
+    """Facts for the whole repository, and how long it took to find them."""
+
+    params: dict[tuple[str, str], pv.Fact] = field(default_factory=dict)
+    returns: dict[str, pv.Fact] = field(default_factory=dict)
+    attrs: dict[tuple[str, str], pv.Fact] = field(default_factory=dict)
+    iterations: int = 0
+    envs: dict[str, Env] = field(default_factory=dict)
+    #: functions that only run while objects are built or modules imported (``__init__``,
+    #: module code, and helpers called from nothing else)
+    building: set[str] = field(default_factory=set)
+
+
+class _Index:
+    """Function nodes by every spelling, and callee spellings resolved to nodes."""
+
+    def __init__(self, analyses: Sequence[FileAnalysis], hierarchy: Hierarchy) -> None:
+        self.hierarchy = hierarchy
+        self.functions: dict[str, tuple[str, FunctionSummary]] = {}
+        self.spelled: dict[str, str] = {}
+        #: module -> local modules it star-imports (``from .boxes import *`` in a package's
+        #: ``__init__``): names not found in the module are looked up there
+        self.stars: dict[str, list[str]] = {}
+        for fa in analyses:
+            if not fa.modules:
+                continue
+            first = fa.modules[0]
+            for ref in fa.local_refs:
+                if ref.endswith(".*"):
+                    for module in fa.modules:
+                        self.stars.setdefault(module, []).append(ref[:-2])
+            for s in fa.summaries:
+                node = f"{first}.{s.qualname}"
+                self.functions[node] = (fa.path, s)
+                for module in fa.modules:
+                    self.spelled[f"{module}.{s.qualname}"] = node
+        self._memo: dict[str, tuple[str, bool] | None] = {}
+
+    def resolve(self, callee: str) -> tuple[str, bool] | None:
+        """(function node, called through its class) for a callee spelling, or None."""
+        if callee not in self._memo:
+            self._memo[callee] = self._lookup(callee)
+        return self._memo[callee]
+
+    def _lookup(self, callee: str, depth: int = 0) -> tuple[str, bool] | None:
+        found = self._direct(callee)
+        if found is not None or depth > 3:
+            return found
+        module, _, name = callee.rpartition(".")
+        for source in self.stars.get(module, ()):
+            found = self._lookup(f"{source}.{name}", depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _direct(self, callee: str) -> tuple[str, bool] | None:
+        h = self.hierarchy
+        facts = h.classes.facts
+
+        def known(n: str) -> bool:
+            return n in self.spelled or n in facts or is_torch(n) or n.rpartition(".")[0] in facts
+
+        q = follow(callee, h.classes.aliases, known)
+        if q is None or is_torch(q):
+            return None
+        if q in self.spelled:
+            return self.spelled[q], False
+        if q in facts:
+            init = h.method(q, "__init__")
+            node = self.spelled.get(init) if init else None
+            return (node, True) if node else None
+        owner, _, attr = q.rpartition(".")
+        defined = h.method(owner, attr)
+        if defined is None and attr == "forward":
+            defined = h.method(owner, "__call__")
+        node = self.spelled.get(defined) if defined else None
+        return (node, False) if node else None
+
+
+def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
+    """Every parameter, return and attribute fact, and each file's environment."""
+    hierarchy = Hierarchy(analyses, classes)
+    index = _Index(analyses, hierarchy)
+    sol = Solution()
+    edges = _edges(analyses, index)
+    sol.building = _building(index, edges)
+    _solve_params(index, edges, sol)
+    for node, (_path, s) in index.functions.items():
+        sol.returns[node] = _resolve(s.returns, node, sol)
+    for fa in analyses:
+        if not fa.modules:
+            continue
+        for s in fa.summaries:
+            if not s.cls or not s.self_attrs:
+                continue
+            node = f"{fa.modules[0]}.{s.qualname}"
+            cls = f"{fa.modules[0]}.{s.cls}"
+            construction = node in sol.building
+            for attr, f in s.self_attrs:
+                f = _resolve(f, node, sol)
+                if construction:
+                    f = pv.at_construction(f)
+                key = (cls, attr)
+                sol.attrs[key] = pv.join(sol.attrs[key], f) if key in sol.attrs else f
+    by_class: dict[str, list[tuple[str, pv.Fact]]] = {}
+    for (cls, attr), fact in sorted(sol.attrs.items()):
+        if pv.is_informative(fact):
+            by_class.setdefault(cls, []).append((attr, fact))
+    for fa in analyses:
+        sol.envs[fa.path] = _env(fa, index, hierarchy, sol, by_class)
+    return sol
+
+
+def _edges(
+    analyses: Iterable[FileAnalysis], index: _Index
+) -> dict[str, list[tuple[str, CallSite, bool]]]:
+    """callee node -> [(caller node, site, receiver fills the first parameter)]."""
+    into: dict[str, list[tuple[str, CallSite, bool]]] = {}
+    for fa in analyses:
+        if not fa.modules:
+            continue
+        first = fa.modules[0]
+        for site in fa.sites:
+            found = index.resolve(site.callee)
+            if found is None:
+                continue
+            node, via_class = found
+            caller = f"{first}.{site.caller}" if site.caller else ""
+            into.setdefault(node, []).append((caller, site, site.bound or via_class))
+    return into
+
+
+def _building(index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]]) -> set[str]:
+    """Functions that run only while objects are built: ``__init__`` methods, and functions
+    every caller of which is one (a greatest fixed point: drop any with another caller).
+    Entry points the framework calls (``forward``, ``__call__``...) never are, even when a
+    constructor also calls them (a dummy forward pass to infer a size)."""
+    building = {n for n in index.functions if n.rpartition(".")[2] == "__init__"}
+    candidates = {
+        n
+        for n, sites in edges.items()
+        if sites and n not in building and n.rpartition(".")[2] not in _ENTRY_POINTS
+    }
+    building |= candidates
+    changed = True
+    while changed:
+        changed = False
+        for node in sorted(candidates & building):
+            for caller, _site, _bound in edges[node]:
+                if caller not in building:
+                    building.discard(node)
+                    changed = True
+                    break
+    return building
+
+
+def _solve_params(
+    index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]], sol: Solution
+) -> None:
+    """Parameter facts, callers before callees; only functions some call site reaches take
+    part in the iteration (the others keep what they declare)."""
+    for node in index.functions:
+        if node not in edges:
+            sol.params.update(_param_facts(node, index, edges, sol))
+    graph = nx.DiGraph()
+    graph.add_nodes_from(edges)
+    for callee, sites in edges.items():
+        for caller, _site, _bound in sites:
+            if caller in edges:
+                graph.add_edge(caller, callee)
+    condensed = nx.condensation(graph)
+    for comp in nx.topological_sort(condensed):
+        members = sorted(condensed.nodes[comp]["members"])
+        # one pass settles a function that does not call itself
+        once = len(members) == 1 and not graph.has_edge(members[0], members[0])
+        for _ in range(1 if once else MAX_ITERATIONS):
+            sol.iterations += 1
+            changed = False
+            for node in members:
+                for key, fact in _param_facts(node, index, edges, sol).items():
+                    if sol.params.get(key) != fact:
+                        sol.params[key] = fact
+                        changed = True
+            if not changed:
+                break
+
+
+def _param_facts(
+    node: str, index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]], sol: Solution
+) -> dict[tuple[str, str], pv.Fact]:
+    _path, summary = index.functions[node]
+    params = summary.params
+    skip = 1 if summary.bound and params else 0
+    passed: dict[str, list[pv.Fact]] = {p.name: [] for p in params}
+    sites = edges.get(node, ())
+    positional = [p for p in params if p.kind in ("posonly", "pos")] if sites else []
+    by_name = {p.name for p in params if p.kind in ("pos", "kwonly")} if sites else set()
+    for caller, site, bound in sites:
+        offset = skip if bound else 0
+        for i, arg in enumerate(site.args):
+            if i + offset >= len(positional):
+                break
+            passed[positional[i + offset].name].append(_as_passed(arg, caller, index, sol))
+        for name, arg in site.keywords:
+            if name in by_name:
+                passed[name].append(_as_passed(arg, caller, index, sol))
+    out = {}
+    for i, p in enumerate(params):
+        if i < skip:
+            continue
+        facts = passed[p.name]
+        declared = p.declared
+        if pv.is_informative(declared) or isinstance(declared, pv.Static):
+            # what the function itself says (an annotation, a default) stands; callers that
+            # pass something unknown do not make it uncertain
+            facts = [f for f in facts if not isinstance(f, pv.Unknown)]
+            fact = pv.refine(declared, pv.join_all(facts)) if facts else declared
+        else:
+            fact = pv.join_all(facts) if facts else pv.UNKNOWN
+        if node in sol.building:
+            fact = pv.at_construction(fact)
+        out[(node, p.name)] = pv.widen(fact)
+    return out
+
+
+def _as_passed(arg: pv.Fact, caller: str, index: _Index, sol: Solution) -> pv.Fact:
+    """What the callee receives: the caller's parameters resolved, the caller (by its
+    module-relative name, ``Criterion.forward``) added to the chain."""
+    fact = _resolve(arg, caller, sol)
+    known = index.functions.get(caller)
+    return pv.passed_by(fact, known[1].qualname) if known else fact
+
+
+def _resolve(f: pv.Fact, node: str, sol: Solution) -> pv.Fact:
+    """Replace ``Param`` references by the current facts of ``node``'s parameters."""
+    if isinstance(f, pv.Param):
+        return sol.params.get((node, f.name), pv.UNKNOWN)
+    if isinstance(f, pv.Seq):
+        return pv.Seq(_resolve(f.elem, node, sol))
+    if isinstance(f, pv.Tup):
+        return pv.Tup(tuple(_resolve(e, node, sol) for e in f.elems))
+    return f
+
+
+def _env(
+    fa: FileAnalysis,
+    index: _Index,
+    hierarchy: Hierarchy,
+    sol: Solution,
+    by_class: dict[str, list[tuple[str, pv.Fact]]],
+) -> Env:
+    """The facts a walk of ``fa`` can use (only those that tell it more than it knows)."""
+    if not fa.modules:
+        return ()
+    first = fa.modules[0]
+    out: dict[str, pv.Fact] = {}
+    for s in fa.summaries:
+        node = f"{first}.{s.qualname}"
+        for p in s.params:
+            fact = sol.params.get((node, p.name))
+            if fact is not None and fact != p.declared and pv.is_informative(fact):
+                out[f"p:{node}:{p.name}"] = fact
+    # callees called only while building objects or importing modules: what they read from
+    # tensor data is a constant by the time any step runs
+    building: dict[str, bool] = {}
+    for site in fa.sites:
+        here = f"{first}.{site.caller}" in sol.building
+        building[site.callee] = building.get(site.callee, True) and here
+    for site in fa.sites:
+        found = index.resolve(site.callee)
+        if found is None or found[1]:  # Cls(...) gives an instance, not what __init__ returns
+            continue
+        fact = sol.returns.get(found[0])
+        if fact is not None and building[site.callee]:
+            fact = pv.at_construction(fact)
+        # a static return counts too: calling a repo object that is no module gives no tensor
+        if fact is not None and pv.is_known(fact):
+            out[f"r:{site.callee}"] = fact
+    for c in fa.classes:
+        own = f"{first}.{c.qualname}"
+        for cls in _lineage(own, hierarchy) if by_class else ():
+            for attr, fact in by_class.get(cls, ()):
+                out.setdefault(f"a:{own}:{attr}", fact)
+    return tuple(sorted(out.items()))
+
+
+def _lineage(cls: str, hierarchy: Hierarchy) -> list[str]:
+    """``cls`` and its repository ancestors (canonical names), nearest first."""
+    out: list[str] = []
+    stack = [cls]
+    while stack and len(out) < 20:
+        q = hierarchy.resolve(stack.pop(0))
+        if q is None or is_torch(q) or q in out:
+            continue
+        out.append(q)
+        fact = hierarchy.classes.facts.get(q)
+        if fact is not None:
+            stack.extend(b for b in fact.bases if b)
+    return out
+
+
+def widen_env(old: Env, new: Env) -> Env:
+    """The next environment of a file: ``new`` joined with ``old`` key by key, so that a
+    file's facts only grow from round to round and the rounds end (the lattice is finite)."""
+    if not old:
+        return new
+    merged = dict(old)
+    for key, fact in new:
+        merged[key] = pv.join(merged[key], fact) if key in merged else fact
+    return tuple(sorted(merged.items()))
+
+
+def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
+    """Re-walk a file only when its environment changed in a way that can change a finding:
+    some fact (before or after) may make a shape depend on data, or a parameter the walk
+    found in a shape-sensitive place (``sensitive``) is now known to be a tensor."""
+    if old == new:
+        return False
+    before, after, sensitive = dict(old), dict(new), set(sensitive)
+    for key in before.keys() | after.keys():
+        was, now = before.get(key, pv.UNKNOWN), after.get(key, pv.UNKNOWN)
+        if was == now:
+            continue
+        if pv.is_dynamic(was) or pv.is_dynamic(now):
+            return True
+        if key in sensitive and isinstance(now, pv.Tensor):
+            return True
+    return False
+
+
+def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:
+    """``fa`` with the probable owners on parameters the solver proved tensors made certain
+    (``x.view(...)`` in a helper every caller passes a tensor to)."""
+    if not fa.param_uses or not fa.modules:
+        return fa
+    first = fa.modules[0]
+    proven = {
+        (span, api)
+        for span, api, function, param in fa.param_uses
+        if _proven_tensor(sol.params.get((f"{first}.{function}", param)))
+    }
+    if not proven:
+        return fa
+    uses = tuple(
+        replace(u, confidence="certain")
+        if u.confidence == "probable" and (u.span, u.api) in proven
+        else u
+        for u in fa.uses
+    )
+    return replace(fa, uses=uses)
+
+
+def _proven_tensor(f: pv.Fact | None) -> bool:
+    return isinstance(f, pv.Tensor) and f.certain

@@ -1,0 +1,303 @@
+"""Typed abstract values: the facts that cross function and file boundaries.
+
+Inside one file's walk the extractor keeps its own cheap tuples (``apiscan.resolve.values``);
+whatever leaves a function (its parameters as seen by callers, its return value, the attributes
+it writes on ``self``) and whatever a worker hands to the main process is one of these frozen,
+picklable records instead: no CST nodes, deterministic ``repr`` (it goes into cache keys).
+
+The join is for facts about *one* parameter seen at several call sites, or one function's
+several ``return`` statements. It keeps "may depend on data": a helper called with a static size
+at one site and with a size read from tensor data at another gets the data-dependent fact, so
+its findings fire (the precision policy, what to flag, belongs to the rules). An ``Unknown``
+side carries no information and does not erase the other side, but it does make a tensor fact
+uncertain (``certain=False``), which owners report as ``probable``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+#: Containers deeper than this are widened to ``Unknown`` (recursion such as ``f([x])`` calling
+#: itself would otherwise grow a fact without end).
+MAX_DEPTH = 3
+#: How many functions a chain of "passed by" names keeps (the first ones: where it came from).
+MAX_VIA = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Where a fact was created: ``loss.py:88`` and the code there (``int(counts[i])``)."""
+
+    path: str
+    line: int
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.path.rpartition('/')[2]}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """Nothing is known."""
+
+
+@dataclass(frozen=True, slots=True)
+class Static:
+    """A host value that does not come from tensor data (a literal, a config number, a str)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tensor:
+    """A tensor. ``dynamic``: its shape may depend on data (``nonzero``, ``x[mask]``...);
+    ``boolean``: a mask; ``arg``: a ``forward`` argument, which may also be a plain number;
+    ``certain``: False when some source only guessed it; ``via``: the functions that passed it."""
+
+    dynamic: bool = False
+    boolean: bool = False
+    arg: bool = False
+    certain: bool = True
+    via: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HostNumber:
+    """A host number read from tensor data (``t.item()``, ``int(t)``, ``len(x[mask])``);
+    ``site`` is the host sync, ``via`` the functions that passed it on."""
+
+    site: Site | None = None
+    via: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RandomNumber:
+    """A host number drawn at random (multi-scale training sizes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """An instance of a class: a torch class or one of the repository's (qualified name)."""
+
+    cls: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seq:
+    """A list, iterator or other sequence whose elements are all ``elem``."""
+
+    elem: Fact
+
+
+@dataclass(frozen=True, slots=True)
+class Tup:
+    """A tuple of known length (what ``return a, b`` gives its callers, element by element)."""
+
+    elems: tuple[Fact, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """Symbolic: whatever the enclosing function's parameter ``name`` holds. Only in worker
+    records (a call site passing its own parameter on, ``return x``); the solver resolves it."""
+
+    name: str
+
+
+Fact = Unknown | Static | Tensor | HostNumber | RandomNumber | Instance | Seq | Tup | Param
+
+UNKNOWN = Unknown()
+STATIC = Static()
+TENSOR = Tensor()
+
+
+def is_dynamic(f: Fact) -> bool:
+    """Could this fact make a shape depend on data (or come from it)?"""
+    if isinstance(f, Tensor):
+        return f.dynamic or f.boolean
+    if isinstance(f, HostNumber | RandomNumber):
+        return True
+    if isinstance(f, Seq):
+        return is_dynamic(f.elem)
+    if isinstance(f, Tup):
+        return any(is_dynamic(e) for e in f.elems)
+    return False
+
+
+def is_informative(f: Fact) -> bool:
+    """Worth handing to a worker: anything but Unknown/Static/Param."""
+    if isinstance(f, Unknown | Static | Param):
+        return False
+    if isinstance(f, Seq):
+        return is_informative(f.elem)
+    if isinstance(f, Tup):
+        return any(is_informative(e) for e in f.elems)
+    return True
+
+
+def is_known(f: Fact) -> bool:
+    """Anything but Unknown (a static value says "not a tensor", which owners need too)."""
+    if isinstance(f, Unknown | Param):
+        return False
+    if isinstance(f, Seq):
+        return is_known(f.elem)
+    if isinstance(f, Tup):
+        return any(is_known(e) for e in f.elems)
+    return True
+
+
+def depth(f: Fact) -> int:
+    if isinstance(f, Seq):
+        return 1 + depth(f.elem)
+    if isinstance(f, Tup):
+        return 1 + max((depth(e) for e in f.elems), default=0)
+    return 0
+
+
+def widen(f: Fact) -> Fact:
+    """Cut containers nested deeper than :data:`MAX_DEPTH` (keeps the solver finite)."""
+    return _cut(f, MAX_DEPTH)
+
+
+def _cut(f: Fact, budget: int) -> Fact:
+    if isinstance(f, Seq | Tup):
+        if budget <= 0:
+            return UNKNOWN
+        if isinstance(f, Seq):
+            return Seq(_cut(f.elem, budget - 1))
+        return Tup(tuple(_cut(e, budget - 1) for e in f.elems))
+    return f
+
+
+def at_construction(f: Fact) -> Fact:
+    """``f`` as a constructor (``__init__``) sees it: a number read from tensor data or drawn
+    at random while the model is being built is a constant for every step that follows
+    (``dpr = [x.item() for x in torch.linspace(0, rate, depth)]`` passed to ``Block(...)``)."""
+    if isinstance(f, HostNumber | RandomNumber):
+        return STATIC
+    if isinstance(f, Seq):
+        return Seq(at_construction(f.elem))
+    if isinstance(f, Tup):
+        return Tup(tuple(at_construction(e) for e in f.elems))
+    return f
+
+
+def passed_by(f: Fact, function: str) -> Fact:
+    """``f`` as a callee sees it, with ``function`` (the caller) added to its chain."""
+    if isinstance(f, Tensor) and (f.dynamic or f.boolean):
+        return replace(f, via=_via(f.via, function))
+    if isinstance(f, HostNumber):
+        return replace(f, via=_via(f.via, function))
+    if isinstance(f, Seq):
+        return Seq(passed_by(f.elem, function))
+    if isinstance(f, Tup):
+        return Tup(tuple(passed_by(e, function) for e in f.elems))
+    return f
+
+
+def _via(via: tuple[str, ...], function: str) -> tuple[str, ...]:
+    if len(via) >= MAX_VIA or (via and via[-1] == function):
+        return via
+    return (*via, function)
+
+
+def join(a: Fact, b: Fact) -> Fact:
+    """Both facts at once (see the module docstring: "may be dynamic" survives)."""
+    if a == b:
+        return a
+    if isinstance(a, Unknown):
+        return _uncertain(b)
+    if isinstance(b, Unknown):
+        return _uncertain(a)
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        return Tensor(
+            dynamic=a.dynamic or b.dynamic,
+            boolean=a.boolean and b.boolean,
+            arg=a.arg or b.arg,
+            certain=a.certain and b.certain,
+            via=_dyn_via(a, b),
+        )
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, HostNumber):
+            if isinstance(y, HostNumber):
+                return min(x, y, key=repr)  # deterministic whatever the order of the sites
+            if isinstance(y, Static | RandomNumber):
+                return x
+        if isinstance(x, RandomNumber) and isinstance(y, Static):
+            return x
+    if isinstance(a, Static) and isinstance(b, Static):
+        return STATIC
+    if isinstance(a, Seq | Tup) and isinstance(b, Seq | Tup):
+        if isinstance(a, Tup) and isinstance(b, Tup) and len(a.elems) == len(b.elems):
+            return widen(Tup(tuple(join(x, y) for x, y in zip(a.elems, b.elems, strict=True))))
+        return widen(Seq(join(element(a), element(b))))
+    return UNKNOWN
+
+
+def _dyn_via(a: Tensor, b: Tensor) -> tuple[str, ...]:
+    if a.dynamic or a.boolean:
+        return a.via
+    return b.via
+
+
+def _uncertain(f: Fact) -> Fact:
+    if isinstance(f, Tensor) and f.certain:
+        return replace(f, certain=False)
+    return f
+
+
+def refine(declared: Fact, passed: Fact) -> Fact:
+    """A parameter whose function declares what it is (an annotation, a default), passed
+    ``passed`` by its callers: the declaration stands, the callers add "may be dynamic"."""
+    if isinstance(declared, Tensor) and isinstance(passed, Tensor):
+        return replace(
+            passed,
+            certain=declared.certain or passed.certain,
+            arg=passed.arg and declared.arg,
+            boolean=passed.boolean or declared.boolean,
+        )
+    if isinstance(passed, Unknown):
+        return declared
+    return join(declared, passed)
+
+
+def join_all(facts: list[Fact] | tuple[Fact, ...]) -> Fact:
+    if not facts:
+        return UNKNOWN
+    out = facts[0]
+    for f in facts[1:]:
+        out = join(out, f)
+    return out
+
+
+def element(f: Fact) -> Fact:
+    """What iterating over ``f`` yields."""
+    if isinstance(f, Seq):
+        return f.elem
+    if isinstance(f, Tup):
+        return join_all(f.elems)
+    if isinstance(f, Tensor):
+        return f
+    return UNKNOWN
+
+
+def describe(f: Fact, here: str = "") -> str:
+    """Words for a finding: what the value is, where it came from and which functions passed
+    it on to ``here`` (the function with the finding); "" when there is nothing to say."""
+    if isinstance(f, HostNumber):
+        if f.site is not None:
+            code = f" `{f.site.text}`" if f.site.text else ""
+            what = f"is{code} read from tensor data at {f.site}"
+        else:
+            what = "is read from tensor data"
+        return what + _chain(f.via, here)
+    if isinstance(f, Tensor) and f.boolean:
+        return "is a boolean mask" + _chain(f.via, here)
+    if isinstance(f, Tensor) and f.dynamic:
+        return "is a tensor whose shape depends on data" + _chain(f.via, here)
+    return ""
+
+
+def _chain(via: tuple[str, ...], here: str) -> str:
+    if not via:
+        return ""
+    names = [*via, here] if here and here != via[-1] else list(via)
+    return ", passed by " + " → ".join(f"`{v}`" for v in names)

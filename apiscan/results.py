@@ -1,0 +1,178 @@
+"""The join: per-file records and whole-program facts become one :class:`ScanResult`.
+
+Owners that needed another file (members of classes defined elsewhere) are settled here, every
+API use meets the mapping table, every dynamic-shape hit gets its rule's words, its scope and
+severity, and suppression comments and configured ignores are honoured. Nothing here parses or
+re-analyses code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from apiscan import __version__
+from apiscan.config import Ignores
+from apiscan.extract.records import FileAnalysis
+from apiscan.mapping.findings import Matcher
+from apiscan.model import (
+    ApiUse,
+    ErrorFinding,
+    FileSummary,
+    Finding,
+    MappingInfo,
+    ScanResult,
+    Span,
+)
+from apiscan.program.index import ClassTable
+from apiscan.rules.findings import ShapeFindings
+
+if TYPE_CHECKING:
+    from apiscan.mapping.store import MappingTable
+    from apiscan.scope.classify import ScopeMap
+
+
+class JoinContext:
+    """What the join knows about the whole repository (classes, call-graph scopes, the
+    mapping), so that one file's findings can be computed without redoing the others'.
+
+    ``join`` runs :meth:`file_findings` for every file; an editor checking one buffer keeps a
+    context of the project and runs it for that buffer alone (``apiscan.buffer``), so a
+    buffer's findings come from the very code that makes the CLI's.
+    """
+
+    def __init__(
+        self,
+        analyses: Sequence[FileAnalysis],
+        table: MappingTable,
+        classes: ClassTable | None = None,
+        scopes: ScopeMap | None = None,
+        ignores: Ignores | None = None,
+        *,
+        target_platform: str | None = None,
+    ) -> None:
+        from apiscan.resolve.torch_api import load_torch_api
+        from apiscan.scope.classify import ScopeMap
+
+        self.api = load_torch_api()
+        self.table = table
+        self.classes = classes or ClassTable(analyses, self.api)
+        self.matcher = Matcher(table, self.api, target_platform)
+        self.scopes = scopes or ScopeMap.build(analyses, self.classes)
+        self.shapes = ShapeFindings(table, self.api)
+        self.ignores = ignores or Ignores()
+
+    def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
+        """One file's findings (unsorted) and its summary row."""
+        classes, matcher, scopes, shapes = self.classes, self.matcher, self.scopes, self.shapes
+        ignores = self.ignores
+        findings: list[Finding] = []
+        suppressed = dict(fa.suppressions)
+        for hit in fa.shape_hits:
+            if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
+                ignores and ignores.ignored(fa.path, hit.rule)
+            ):
+                findings.append(
+                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
+                )
+        uses = list(fa.uses)
+        for p in fa.pending:
+            kind, name = classes.member(p.cls, p.attr)
+            if kind == "torch" and name:
+                uses.append(with_api(p.use, name, "certain"))
+            elif kind == "unknown" and p.fallback:
+                uses.append(with_api(p.use, p.fallback, "probable"))
+        n = 0
+        for use in uses:
+            finding = matcher.finding(fa.path, use)
+            if (
+                finding is not None
+                and not _is_suppressed(suppressed, use.span.line, finding.rule)
+                and not (ignores and ignores.ignored(fa.path, finding.rule))
+            ):
+                findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
+                n += 1
+        for err in fa.errors:
+            findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
+        if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
+            findings = [in_cell(f, fa.cells) for f in findings]
+        return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
+
+
+def join(
+    root: str,
+    analyses: list[FileAnalysis],
+    extra_errors: list[ErrorFinding],
+    table: MappingTable,
+    stats: dict[str, float],
+    ignores: Ignores | None = None,
+    *,
+    target_platform: str | None = None,
+) -> ScanResult:
+    context = JoinContext(analyses, table, ignores=ignores, target_platform=target_platform)
+    findings: list[Finding] = list(extra_errors)
+    summaries = []
+    for fa in analyses:
+        file_findings, summary = context.file_findings(fa)
+        findings.extend(file_findings)
+        summaries.append(summary)
+    return assemble(root, findings, summaries, table, context.api.version, stats)
+
+
+def assemble(
+    root: str,
+    findings: list[Finding],
+    summaries: list[FileSummary],
+    table: MappingTable,
+    torch_api_version: str,
+    stats: dict[str, float],
+) -> ScanResult:
+    """The results model from findings and file rows, sorted (the join's last step)."""
+    findings.sort(key=lambda f: f.sort_key())
+    summaries.sort(key=lambda s: s.path)
+    mapping = MappingInfo(table.version, table.merged, tuple(table.sources))
+    return ScanResult(
+        root=Path(root).as_posix(),
+        tool_version=__version__,
+        mapping=mapping,
+        files=tuple(summaries),
+        findings=tuple(findings),
+        torch_api_version=torch_api_version,
+        stats=stats,
+    )
+
+
+def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
+    """A finding on a notebook's joined code, placed in its cell (a span reaching into a
+    later cell, only possible for a syntax error, is cut at the end of its first line)."""
+    span = finding.span
+    cell, line = cells[min(max(span.line, 1), len(cells)) - 1]
+    end_cell, end_line = cells[min(max(span.end_line, 1), len(cells)) - 1]
+    if end_cell == cell:
+        new = Span(line, span.column, end_line, span.end_column)
+    else:
+        new = Span(line, span.column, line, span.column)
+    return replace(finding, span=new, cell=cell)
+
+
+def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:
+    """``# apiscan: ignore[DS101]`` (or a bare ``# apiscan: ignore``) on the finding's line."""
+    ids = suppressed.get(line)
+    return ids is not None and (not ids or rule in ids)
+
+
+def with_api(use: ApiUse, api: str, confidence: str) -> ApiUse:
+    return ApiUse(
+        api,
+        use.span,
+        use.usage,
+        confidence,
+        use.function,
+        use.positional,
+        use.keywords,
+        use.star_args,
+        api,
+        use.args,
+    )

@@ -1,0 +1,107 @@
+"""The solver on real scans: parameters from call sites, helpers, recursion, owners, cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import apis, scan_repo, write_repo
+
+from apiscan.pipeline import ScanOptions, scan
+
+HELPERS = {
+    "pkg/__init__.py": "",
+    "pkg/ops.py": """
+        import torch
+
+
+        def first(x, k):
+            return x[:k]
+
+
+        def only_static(x, k):
+            return x[:k]
+
+
+        def view_two_hops(x):
+            return hop(x)
+
+
+        def hop(x):
+            return x.view(-1)
+
+
+        def recurse(x, n):
+            if n:
+                return recurse([x], n - 1)
+            return x[:n]
+    """,
+    "pkg/net.py": """
+        import torch
+        from torch import nn
+
+        from pkg.ops import first, only_static, recurse, view_two_hops
+
+
+        class Net(nn.Module):
+            def forward(self, x, counts):
+                n = int(counts.sum())
+                a = first(x, n)
+                b = first(x, 3)
+                c = only_static(x, 3)
+                d = view_two_hops(x)
+                e = recurse(x, 2)
+                return a, b, c, d, e
+    """,
+}
+
+
+def test_parameters_come_from_call_sites(tmp_path: Path) -> None:
+    result = scan_repo(write_repo(tmp_path, HELPERS))
+    shape = {(f.path, f.span.line, f.rule, f.function) for f in result.shape_findings}
+    assert ("pkg/ops.py", 5, "DS109", "first") in shape  # one caller passes data
+    assert not any(f[3] == "only_static" for f in shape)  # every caller passes a constant
+    assert result.stats["solver_rounds"] >= 1
+    assert result.stats["solver_iterations"] >= 1
+
+
+def test_owners_two_hops_down_are_certain(tmp_path: Path) -> None:
+    result = scan_repo(write_repo(tmp_path, HELPERS))
+    views = [f for f in result.api_findings if f.api == "torch.Tensor.view"]
+    assert [(f.path, f.confidence) for f in views] == [("pkg/ops.py", "certain")]
+
+
+def test_tensor_type_with_a_dtype_is_a_tensor(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "snippet.py": """
+                import torch
+
+
+                def overlap(tl: torch.Tensor, br: torch.Tensor):
+                    inside = (tl < br).type(tl.type()).prod(dim=1)
+                    x = tl.type(torch.float32)
+                    y = x.scatter(0, br.long(), 1.0)
+                    name = tl.type()
+                    return inside, y, name.upper()
+            """
+        },
+    )
+    found = apis(list(scan_repo(tmp_path).api_findings))
+    assert (5, "torch.Tensor.prod", "certain") in found
+    assert (7, "torch.Tensor.scatter", "certain") in found
+    assert not any(api.endswith(".upper") for _, api, _ in found)  # type() alone is a str
+
+
+def test_warm_rescan_reuses_every_walk(tmp_path: Path) -> None:
+    repo = write_repo(tmp_path / "repo", HELPERS)
+    cache = tmp_path / "cache"
+    cold = scan(ScanOptions(str(repo), cache_dir=cache, jobs=1))
+    assert cold.stats["files_rewalked"] >= 1
+    # a different mapping table misses the whole-result cache, not the per-file walks
+    warm = scan(ScanOptions(str(repo), cache_dir=cache, jobs=1, ms_version="2.4"))
+    assert warm.stats["files_analysed"] == 0
+    assert warm.stats["files_cached"] > 0
+    assert {(f.path, f.span.line, f.rule) for f in warm.shape_findings} == {
+        (f.path, f.span.line, f.rule) for f in cold.shape_findings
+    }

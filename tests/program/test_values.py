@@ -1,0 +1,67 @@
+"""The typed facts: the join keeps "may be dynamic", widening keeps the lattice finite."""
+
+from __future__ import annotations
+
+import pickle
+
+from apiscan.program import values as pv
+
+SITE = pv.Site("pkg/loss.py", 88, "int(counts[i])")
+DYN_N = pv.HostNumber(SITE)
+
+
+def test_join_keeps_may_be_dynamic() -> None:
+    assert pv.join(pv.Tensor(dynamic=True), pv.TENSOR).dynamic
+    assert pv.join(pv.TENSOR, pv.Tensor(dynamic=True)).dynamic
+    assert pv.join(DYN_N, pv.STATIC) == DYN_N
+    assert pv.join(pv.STATIC, pv.RandomNumber()) == pv.RandomNumber()
+    # a mask joined with a plain tensor is no longer known to be a mask
+    assert not pv.join(pv.Tensor(boolean=True), pv.TENSOR).boolean
+
+
+def test_unknown_adds_no_information_but_uncertainty() -> None:
+    assert pv.join(pv.UNKNOWN, DYN_N) == DYN_N
+    joined = pv.join(pv.TENSOR, pv.UNKNOWN)
+    assert isinstance(joined, pv.Tensor) and not joined.certain
+
+
+def test_tuples_join_element_by_element() -> None:
+    a = pv.Tup((pv.Tensor(boolean=True), pv.STATIC))
+    b = pv.Tup((pv.Tensor(boolean=True), DYN_N))
+    assert pv.join(a, b) == pv.Tup((pv.Tensor(boolean=True), DYN_N))
+    # different lengths: a sequence of what the elements have in common (a mask and a static
+    # value share nothing; with the tensor that leaves a possible tensor)
+    assert pv.join(a, pv.Tup((pv.TENSOR,))) == pv.Seq(pv.Tensor(certain=False))
+
+
+def test_widening_cuts_deep_containers() -> None:
+    deep: pv.Fact = pv.TENSOR
+    for _ in range(10):
+        deep = pv.Seq(deep)
+    assert pv.depth(pv.widen(deep)) <= pv.MAX_DEPTH
+
+
+def test_declared_facts_stand() -> None:
+    # an annotated tensor parameter stays certain whatever callers pass; data still flows in
+    refined = pv.refine(pv.TENSOR, pv.Tensor(dynamic=True, certain=False))
+    assert refined == pv.Tensor(dynamic=True, certain=True)
+
+
+def test_construction_time_numbers_are_constants() -> None:
+    assert pv.at_construction(pv.Seq(DYN_N)) == pv.Seq(pv.STATIC)
+    assert pv.at_construction(pv.Tensor(dynamic=True)).dynamic
+
+
+def test_chain_words() -> None:
+    fact = pv.passed_by(pv.passed_by(DYN_N, "Criterion.forward"), "match_targets")
+    words = pv.describe(fact, "topk_helper")
+    assert words == (
+        "is `int(counts[i])` read from tensor data at loss.py:88, passed by "
+        "`Criterion.forward` → `match_targets` → `topk_helper`"
+    )
+
+
+def test_facts_are_plain_records() -> None:
+    fact = pv.Tup((pv.Seq(DYN_N), pv.Instance("pkg.Head"), pv.Param("x")))
+    assert pickle.loads(pickle.dumps(fact)) == fact
+    assert repr(fact) == repr(pickle.loads(pickle.dumps(fact)))  # cache keys use repr

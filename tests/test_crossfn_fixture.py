@@ -1,0 +1,79 @@
+"""fixtures/crossfn: facts that cross functions and files reach the rules, and only those.
+
+Lines that must be reported carry ``# expect: DSxxx``; their static twins (same code, static
+callers) must stay quiet. A finding inside a helper names where its argument came from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import scan_repo
+from test_dynshape_fixture import MARK
+
+from apiscan.model import ScanResult
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "crossfn"
+
+
+def expected() -> set[tuple[str, int, str]]:
+    out = set()
+    for path in sorted(FIXTURE.rglob("*.py")):
+        rel = path.relative_to(FIXTURE).as_posix()
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            m = MARK.search(line)
+            if m:
+                out |= {(rel, n, rule.strip()) for rule in m.group(1).split(",")}
+    return out
+
+
+@pytest.fixture(scope="module")
+def result() -> ScanResult:
+    return scan_repo(FIXTURE)
+
+
+def test_exactly_the_marked_lines(result: ScanResult) -> None:
+    found = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
+    want = expected()
+    assert len(want) >= 10
+    assert found - want == set(), "reported but not marked (a static twin flagged?)"
+    assert want - found == set(), "marked but not reported"
+
+
+def _message(result: ScanResult, path: str, rule: str, function: str) -> str:
+    found = [
+        f.message
+        for f in result.shape_findings
+        if f.path == path and f.rule == rule and f.function == function
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_helper_findings_name_the_chain(result: ScanResult) -> None:
+    msg = _message(result, "crossfn/ops.py", "DS109", "first_rows")
+    assert "`k` is `counts.sum().item()` read from tensor data at head.py:45" in msg
+    assert "passed by `Head.forward` → `first_rows`" in msg
+    msg = _message(result, "crossfn/ops.py", "DS109", "narrow_to")
+    assert "`n` is `int(c)` read from tensor data at head.py:52" in msg
+
+
+def test_returned_masks_and_attributes_are_named(result: ScanResult) -> None:
+    assert "returned by `centre_mask` is a boolean mask" in _message(
+        result, "crossfn/head.py", "DS104", "Head.forward"
+    )
+    assert "`self.keep` is a boolean mask" in _message(
+        result, "crossfn/head.py", "DS104", "Head.select"
+    )
+
+
+def test_helpers_run_in_the_network(result: ScanResult) -> None:
+    scopes = {(f.path, f.function): f.scope for f in result.shape_findings}
+    assert scopes[("crossfn/ops.py", "first_rows")] == "network"
+    assert scopes[("train.py", "main")] == "host"
+
+
+def test_solver_stats(result: ScanResult) -> None:
+    assert result.stats["solver_rounds"] >= 2  # returns, then the callers that use them
+    assert result.stats["files_rewalked"] >= 2
