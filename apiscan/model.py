@@ -391,6 +391,9 @@ class Substitution:
     device: str = ""
     dtype: str = ""
     mindspore_version: str = ""
+    #: Why a claim did not hold beyond the numbers: "error on CPU: no kernel for
+    #: mindspore.mint.full" (empty otherwise).
+    detail: str = ""
 
     @property
     def verified(self) -> bool:
@@ -401,6 +404,8 @@ class Substitution:
         if self.verification == "not run":
             return f"not run (apiscan verify {self.api})"
         where = f"{self.device} {self.dtype}, MindSpore {self.mindspore_version}"
+        if self.detail:
+            return f"{self.detail} ({where})"
         if self.max_abs is None or self.threshold is None:
             return f"{self.verification} ({where})"
         diff = f"max abs {self.max_abs:.3g}, threshold {self.threshold:g}"

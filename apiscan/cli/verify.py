@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from apiscan.verify.cases import DEFAULT_THRESHOLDS, Case
-from apiscan.verify.results import CaseResult, ResultCache
+from apiscan.verify.results import NO_KERNEL_PREFIX, CaseResult, ResultCache
 from apiscan.verify.runner import DEFAULT_TIMEOUT, Runner, default_cache, run_parallel
 
 FORMATS = ("text", "json", "markdown")
@@ -179,32 +179,43 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
     details = "\n".join(bullet + n for n in notes)
     claims = ""
     if broken:
-        heading = "Mapping-table claims that did not hold numerically"
+        heading = "Mapping-table claims that did not hold (numbers, errors, no kernel)"
         heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
-        rows = [
-            f"{bullet}{r.case_id} -> {r.ms_expr}: max abs {_num(r.max_abs)} > {r.threshold:g}"
-            f" ({r.worst or 'output'}){'; ' + r.detail if r.detail else ''}"
-            if r.status == "fail"
-            else f"{bullet}{r.case_id} -> {r.ms_expr}: raises ({r.detail.splitlines()[0][:160]})"
-            for r in broken
-        ]
+        rows = [f"{bullet}{r.case_id} -> {r.ms_expr}: {_why_broken(r)}" for r in broken]
         claims = heading + "\n" + "\n".join(rows) + "\n\n"
     return f"{table}\n\n{details + chr(10) + chr(10) if details else ''}{claims}{summary}\n"
 
 
 def broken_claims(results: Sequence[CaseResult]) -> list[CaseResult]:
     """Cases that run the target the official mapping table names and did not hold: the
-    numbers disagree (fail), or the documented call form raises in MindSpore (an error from
-    the harness: ``zeros(2, 3)``, ``x.max(y)``, not a timeout or a dead child)."""
+    numbers disagree (fail), the documented call form raises in MindSpore (an error from
+    the harness: ``zeros(2, 3)``, ``x.max(y)``, not a timeout or a dead child), or a claim's
+    target has no kernel on the device ("error on CPU: no kernel for mindspore.mint.full";
+    a harness skip such as torch lacking a float16 kernel is not among them)."""
     return [
         r
         for r in results
         if r.strategy == "mapped"
         and (
             r.status == "fail"
-            or (r.status == "error" and r.detail.startswith(("mindspore:", "the target")))
+            or (
+                r.status == "error"
+                and r.detail.startswith(("mindspore:", "the target", NO_KERNEL_PREFIX))
+            )
         )
     ]
+
+
+def _why_broken(r: CaseResult) -> str:
+    """One line: the difference of a failing claim, or what its error says."""
+    if r.status == "fail":
+        detail = f"; {r.detail}" if r.detail else ""
+        return f"max abs {_num(r.max_abs)} > {r.threshold:g} ({r.worst or 'output'}){detail}"
+    first = r.detail.splitlines()[0] if r.detail else ""
+    if first.startswith(NO_KERNEL_PREFIX):
+        # "error on CPU: no kernel for mindspore.mint.full" without the framework's message
+        return first.split(": ", 2)[0] + ": " + first.split(": ", 2)[1]
+    return f"raises ({first[:160]})"
 
 
 def _num(value: float | None) -> str:

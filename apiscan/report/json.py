@@ -138,6 +138,7 @@ def document(result: ScanResult) -> dict[str, object]:
                 "device": s.device,
                 "dtype": s.dtype,
                 "mindspore_version": s.mindspore_version,
+                **({"detail": s.detail} if s.detail else {}),
             }
             for s in result.substitutions
         ],

@@ -90,6 +90,13 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     Idiom(
         "module-mode",
+        ("torch.nn.Module.training",),
+        "idiom",
+        "keep self.training: mindspore.nn.Cell has the same attribute, set by set_train(mode)",
+        CELL,
+    ),
+    Idiom(
+        "module-mode",
         ("torch.nn.Module.eval",),
         "idiom",
         "net.set_train(False)",

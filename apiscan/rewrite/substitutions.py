@@ -340,10 +340,15 @@ RECIPES: tuple[Recipe, ...] = (
                 Arg("dtype", positional=True, convert="@dtype"),
                 Arg("non_blocking", "False", DROP, drop_exact=("*",)),
                 Arg("copy", "False", DROP, drop_exact=("False",)),
+                _device(),
             ),
             method=True,
         ),
-        (s("dtype", "torch.float16", receiver="x"), s("int", "torch.int64", receiver="x")),
+        (
+            s("dtype", "torch.float16", receiver="x"),
+            s("int", "torch.int64", receiver="x"),
+            s("device and dtype keywords", receiver="x", device="'cpu'", dtype="torch.float16"),
+        ),
     ),
     Recipe(
         Template("torch.Tensor.numpy", "asnumpy", method=True),
@@ -485,6 +490,233 @@ RECIPES += (
     _same_method("torch.nn.ModuleDict.keys", "keys"),
     _same_method("torch.nn.ModuleDict.update", "update", Arg("modules", positional=True)),
     _same_method("torch.Generator.manual_seed", "manual_seed", Arg("seed", positional=True)),
+)
+
+
+_F = "torch.nn.functional"
+_MF = "mindspore.mint.nn.functional"
+_LEGACY_REDUCTION = "size_average/reduce are deprecated in PyTorch: write reduction= instead"
+
+
+def _reduce(api: str, target: str) -> Recipe:
+    """``x.amax(dim, keepdim)`` → ``mindspore.mint.amax(x, dim, keepdim)``: the same
+    parameters as the function form, which MindSpore has under the same name."""
+    return Recipe(
+        Template(
+            api,
+            target,
+            (Arg("dim", "()", positional=True), Arg("keepdim", "False")),
+            method=True,
+            receiver_first=True,
+        ),
+        (
+            s("all", receiver="x", inputs=(_X3,)),
+            s("dim", "1", receiver="x", inputs=(_X3,)),
+            s("tuple keepdim", "(1, 2)", receiver="x", inputs=(_X3,), keepdim="True"),
+            s("keyword", receiver="x", inputs=(_X3,), dim="-1"),
+        ),
+        grad=True,
+    )
+
+
+# Templates for the "different" rows real networks call most (interpolate, amax, var,
+# layer_norm, ...): each renders only the forms it is exact for and says why otherwise.
+RECIPES += (
+    Recipe(
+        Template(
+            f"{_F}.interpolate",
+            f"{_MF}.interpolate",
+            (
+                Arg("input", positional=True),
+                Arg("size", "None"),
+                Arg("scale_factor", "None"),
+                Arg("mode", "'nearest'"),
+                Arg("align_corners", "None"),
+                Arg("recompute_scale_factor", "None"),
+                Arg(
+                    "antialias",
+                    "False",
+                    DROP,
+                    drop_exact=("False",),
+                    drop_why="MindSpore has no antialias (the table's one difference)",
+                ),
+            ),
+        ),
+        (
+            s("scale", "x", inputs=(_IMG,), scale_factor="2.0"),
+            s("positional", "x", "None", "2.0", "'nearest'", inputs=(_IMG,)),
+            s(
+                "bilinear size",
+                "x",
+                inputs=(_IMG,),
+                size="(12, 12)",
+                mode="'bilinear'",
+                align_corners="False",
+            ),
+            s("nearest size", "x", inputs=(_IMG,), size="(4, 4)"),
+        ),
+        grad=True,
+    ),
+    _reduce("torch.Tensor.amax", "mindspore.mint.amax"),
+    _reduce("torch.Tensor.amin", "mindspore.mint.amin"),
+    Recipe(
+        Template(
+            "torch.Tensor.var",
+            "var",
+            (
+                Arg("dim", "None", to="axis"),
+                Arg("unbiased", "True", to="ddof", convert="@ddof", ms_default="0"),
+                Arg("keepdim", "False", to="keepdims"),
+            ),
+            method=True,
+            note="MindSpore's ddof is PyTorch's unbiased as 1/0 (its default 0 is biased)",
+        ),
+        (
+            s("all", receiver="x"),
+            s("dim", "1", receiver="x"),
+            s("keyword keepdim", receiver="x", dim="-1", keepdim="True"),
+            s("biased", "0", "False", receiver="x"),
+        ),
+        grad=True,
+    ),
+    Recipe(
+        Template(
+            f"{_F}.layer_norm",
+            f"{_MF}.layer_norm",
+            (
+                Arg("input", positional=True),
+                Arg("normalized_shape", positional=True),
+                Arg("weight", "None"),
+                Arg("bias", "None"),
+                Arg("eps", "1e-05"),
+            ),
+        ),
+        (
+            s("shape", "x", "(4,)", inputs=(_X3,)),
+            s(
+                "affine eps",
+                "x",
+                "(4,)",
+                "w",
+                "b",
+                inputs=(_X3, floats("w", 4), floats("b", 4)),
+                eps="1e-6",
+            ),
+        ),
+        grad=True,
+    ),
+    Recipe(
+        Template(
+            f"{_F}.grid_sample",
+            f"{_MF}.grid_sample",
+            (
+                Arg("input", positional=True),
+                Arg("grid", positional=True),
+                Arg("mode", "'bilinear'"),
+                Arg("padding_mode", "'zeros'"),
+                # PyTorch's None means False; the table says MindSpore's default differs
+                Arg("align_corners", "False", ms_default="None"),
+            ),
+            note="align_corners written out: the defaults differ (PyTorch's None means False)",
+        ),
+        (
+            s("default", "x", "g", inputs=(_IMG, InputSpec("g", (2, 5, 5, 2)))),
+            s(
+                "align nearest",
+                "x",
+                "g",
+                inputs=(_IMG, InputSpec("g", (2, 5, 5, 2))),
+                mode="'nearest'",
+                align_corners="True",
+            ),
+        ),
+    ),
+    Recipe(
+        Template(
+            "torch.Tensor.flip",
+            "flip",
+            (Arg("dims", varargs=True, pack=True, pack_one=True),),
+            method=True,
+            note="",
+        ),
+        (
+            s("one dim", "0", receiver="x"),
+            s("varargs", "0", "1", receiver="x"),
+            s("tuple", "(-1,)", receiver="x"),
+            s("keyword", receiver="x", dims="(-1,)"),
+        ),
+        grad=True,
+    ),
+    Recipe(
+        Template(
+            "torch.repeat_interleave",
+            "mindspore.mint.repeat_interleave",
+            (
+                Arg("input", positional=True),
+                Arg("repeats", positional=True),
+                Arg("dim", "None"),
+                Arg("output_size", "None"),
+            ),
+            note="the repeats-only overload (torch.repeat_interleave(repeats)) has no counterpart",
+        ),
+        (s("scalar dim", "x", "2", dim="1"), s("flat", "x", "2")),
+        grad=True,
+    ),
+    Recipe(
+        Template(
+            "torch.Tensor.copy_",
+            "copy_",
+            (
+                Arg("src", positional=True),
+                Arg("non_blocking", "False", DROP, drop_exact=("*",), drop_why=_PLACEMENT),
+            ),
+            method=True,
+        ),
+        (s("same shape", "y", receiver="x", inputs=(_X, floats("y", 3, 4)), probe="{}"),),
+        strategy="same-name",
+    ),
+    Recipe(
+        Template(
+            f"{_F}.kl_div",
+            f"{_MF}.kl_div",
+            (
+                Arg("input", positional=True),
+                Arg("target", positional=True),
+                Arg("size_average", "None", DROP, drop_exact=("None",), drop_why=_LEGACY_REDUCTION),
+                Arg("reduce", "None", DROP, drop_exact=("None",), drop_why=_LEGACY_REDUCTION),
+                Arg("reduction", "'mean'"),
+                Arg("log_target", "False"),
+            ),
+        ),
+        (
+            s(
+                "batchmean",
+                "x",
+                "y",
+                inputs=(_X, InputSpec("y", (3, 4), low=0.1, high=1.0)),
+                reduction="'batchmean'",
+            ),
+        ),
+    ),
+    Recipe(
+        Template(
+            f"{_F}.threshold",
+            f"{_MF}.threshold",
+            (
+                Arg("input", positional=True),
+                Arg("threshold", positional=True),
+                Arg("value", positional=True),
+                Arg(
+                    "inplace",
+                    "False",
+                    DROP,
+                    drop_exact=("False",),
+                    drop_why="the in-place form returns the same values: assign it back",
+                ),
+            ),
+        ),
+        (s("positional", "x", "0.5", "0.0"),),
+    ),
 )
 
 

@@ -53,6 +53,9 @@ class Arg:
     varargs: bool = False
     pack: bool = False
     keyword_only: bool = False
+    #: With ``pack``: one size is packed too (``x.flip(0)`` → ``x.flip((0,))``) for a target
+    #: that takes only a sequence; a single name (an int or a sequence?) is declined.
+    pack_one: bool = False
 
     @property
     def ms_name(self) -> str:
@@ -73,6 +76,9 @@ class Template:
     #: Instead of a call: a format string over ``{recv}`` and the parameters by PyTorch name
     #: (``"{recv}.shape[{dim}]"``); every placeholder must be bound or have a default.
     format: str = ""
+    #: A method rewritten to a function that takes the receiver first
+    #: (``x.amax(1)`` → ``mindspore.mint.amax(x, 1)``).
+    receiver_first: bool = False
 
     @property
     def signature(self) -> str:
@@ -195,6 +201,11 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             if arg.pack:
                 if len(value) == 1 and value[0].startswith("*"):
                     positional.append(f"tuple({value[0][1:]})")
+                elif len(value) == 1 and arg.pack_one and re.fullmatch(r"-?\d+", value[0]):
+                    positional.append(f"({value[0]},)")
+                elif len(value) == 1 and arg.pack_one and value[0][:1] not in "([":
+                    why = "an int or a sequence: not known statically"
+                    return Rendered("", f"{arg.name}={value[0]}: {why}")
                 elif len(value) == 1:
                     positional.append(value[0])  # one size or one tuple: as written
                 else:
@@ -210,8 +221,12 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             positional.append(value)
         else:
             keywords.append(f"{arg.ms_name}={value}")
+    if template.receiver_first:
+        positional.insert(0, call.receiver)
     inner = ", ".join([*positional, *keywords])
-    head = f"{call.receiver}.{template.target}" if template.method else template.target
+    head = template.target
+    if template.method and not template.receiver_first:
+        head = f"{call.receiver}.{template.target}"
     note = "; ".join(n for n in [*notes, template.note] if n)
     return Rendered(f"{head}({inner})", note)
 
@@ -221,6 +236,9 @@ def _convert(how: str, value: str) -> str:
     MindSpore's; otherwise a format string folded when it is numeric."""
     if how == "@dtype":
         return convert_dtype(value)
+    if how == "@ddof":
+        # unbiased=True/False → ddof=1/0; anything not a literal is declined
+        return {"True": "1", "False": "0"}.get(value, "")
     return _fold(how.format(_wrap(value)))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from apiscan.verify.cases import Case, InputSpec, Variant
-from apiscan.verify.results import CaseResult
+from apiscan.verify.results import NO_KERNEL_PREFIX, CaseResult
 
 #: MindSpore messages that mean "this device has no kernel for it", not "the case is wrong".
 _UNSUPPORTED = re.compile(
@@ -61,7 +61,8 @@ def set_device(device: str) -> None:
 def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int = 0) -> CaseResult:
     """Run every variant of ``case``; the result is the worst variant. A torch failure is an
     error (the reference itself is broken); a MindSpore failure is skipped when it says the
-    device lacks the kernel, an error otherwise."""
+    device lacks the kernel, an error otherwise — except for a ``claim:`` case, whose
+    missing kernel is the claim failing on that device (see :func:`classify_side_error`)."""
     import mindspore
     import torch
 
@@ -85,16 +86,8 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
             diffs.extend(_run_variant(case, variant, dtype, threshold, seed))
     except SideError as exc:
         message = str(exc)
-        ms_kernel = exc.side == "mindspore" and _UNSUPPORTED.search(message)
-        # torch's CPU build lacks some float16 kernels: no reference, nothing to compare.
-        torch_kernel = exc.side == "torch" and _NO_TORCH_KERNEL.search(message)
-        status = "skipped" if ms_kernel or torch_kernel else "error"
-        detail = message
-        if ms_kernel:
-            detail = f"kernel unregistered on {device}: {message}"
-        elif torch_kernel:
-            detail = f"no torch {dtype} kernel on CPU to compare with: {message}"
-        elif exc.side == "mindspore":
+        status, detail = classify_side_error(case, exc.side, message, device, dtype)
+        if status == "error" and exc.side == "mindspore" and detail == message:
             detail = _missing_target(message) or detail
         return CaseResult(
             **base,
@@ -105,6 +98,8 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
             detail=_shorten(detail),
             seconds=time.monotonic() - started,
         )
+    if not diffs:
+        diffs = [Difference("output", 0.0, 0.0, 0.0, False, "nothing to compare: empty output")]
     worst = max(diffs, key=lambda d: (not d.within, d.max_abs))
     return CaseResult(
         **base,
@@ -116,6 +111,36 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
         detail=worst.detail,
         seconds=time.monotonic() - started,
     )
+
+
+def claim_target(case: Case) -> str:
+    """The mapping-table target a ``claim:`` case runs (``mindspore.mint.zeros``), from its
+    ``target=`` tag; ``""`` for any other case."""
+    if "claim" not in case.tags:
+        return ""
+    return next((t[len("target=") :] for t in case.tags if t.startswith("target=")), "")
+
+
+def classify_side_error(
+    case: Case, side: str, message: str, device: str, dtype: str
+) -> tuple[str, str]:
+    """(status, detail) of a case that raised on ``side``.
+
+    A torch failure is an error (the reference is broken), except torch's CPU build lacking
+    a float16 kernel: nothing to compare with, skipped. A MindSpore "no kernel on this
+    device" message skips an ordinary case (the substitution may hold elsewhere), but for a
+    ``claim:`` case it is the verdict on the table's row for that device: the consistent
+    target cannot run there, so the claim does not hold ("error on CPU: no kernel for
+    mindspore.mint.full"). Any other MindSpore failure is an error."""
+    ms_kernel = side == "mindspore" and _UNSUPPORTED.search(message)
+    if ms_kernel:
+        target = claim_target(case)
+        if target:
+            return "error", f"{NO_KERNEL_PREFIX}{device}: no kernel for {target}: {message}"
+        return "skipped", f"kernel unregistered on {device}: {message}"
+    if side == "torch" and _NO_TORCH_KERNEL.search(message):
+        return "skipped", f"no torch {dtype} kernel on CPU to compare with: {message}"
+    return "error", message
 
 
 _NO_ATTRIBUTE = re.compile(r"(?:module|type object) '([\w.]+)' has no attribute '(\w+)'")
@@ -167,6 +192,9 @@ def _run_variant(
     t_out = _side("torch", lambda: [_torch_np(t) for t in _flatten(t_fn(*_torch_inputs(arrays)))])
     # PyNative runs lazily: a missing kernel only raises when the value is read.
     m_out = _side("mindspore", lambda: [_ms_np(m) for m in _flatten(m_fn(*_ms_inputs(arrays)))])
+    # A probe that reads only metadata (.shape) never runs the kernel: sync, so a missing
+    # kernel raises here, for this case, not inside the next case in the same child.
+    _side("mindspore", _ms_sync)
     label = variant.label
     diffs = _compare(label, t_out, m_out, threshold)
     if case.grad:
@@ -184,6 +212,18 @@ def _run_variant(
         )
         diffs.extend(_compare(f"{label} grad", t_grads, m_grads, threshold))
     return diffs
+
+
+def _ms_sync() -> None:
+    """Wait for MindSpore's queued PyNative work, raising the error of any op that failed."""
+    try:
+        from mindspore.graph.api import _pynative_executor
+    except ImportError:
+        try:
+            from mindspore.common.api import _pynative_executor
+        except ImportError:  # pragma: no cover - a MindSpore without the executor
+            return
+    _pynative_executor.sync()
 
 
 def _trainable(case: Case, module: Any) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from apiscan.model import ApiFinding, ScanResult, Substitution
 from apiscan.verify.cases import Case
-from apiscan.verify.results import CaseResult, ResultCache
+from apiscan.verify.results import NO_KERNEL_PREFIX, CaseResult, ResultCache
 
 #: Statuses whose APIs the report links to substitutions.
 LINKED_STATUSES = frozenset({"missing", "candidate", "different"})
@@ -22,15 +22,27 @@ BROKEN = frozenset({"fail", "error"})
 
 
 def substitutions(
-    apis: Iterable[str], cache: ResultCache | None, device: str = "CPU", dtype: str = "float32"
+    apis: Iterable[str],
+    cache: ResultCache | None,
+    device: str = "CPU",
+    dtype: str = "float32",
+    claimed: Iterable[str] = (),
 ) -> tuple[Substitution, ...]:
-    """One row per catalogue case of each API, with its cached result or "not run"."""
+    """One row per catalogue case of each API, with its cached result or "not run"; for the
+    ``claimed`` APIs (found consistent), only the ``claim:`` cases that did not hold — the
+    table's own target failing or erroring on the device in a form code writes."""
     from apiscan.verify.catalogue import cases_for
 
     rows = []
-    for api in sorted(set(apis)):
+    wanted = [(api, False) for api in sorted(set(apis))]
+    wanted += [(api, True) for api in sorted(set(claimed) - set(apis))]
+    for api, only_broken in wanted:
         for case in cases_for(api):
+            if only_broken and "claim" not in case.tags:
+                continue
             result = cache.get(case, device, dtype) if cache is not None else None
+            if only_broken and not _claim_broken(result):
+                continue
             rows.append(
                 Substitution(
                     api=api,
@@ -44,9 +56,24 @@ def substitutions(
                     device=result.device if result else device,
                     dtype=result.dtype if result else dtype,
                     mindspore_version=result.mindspore_version if result else "",
+                    detail=_claim_detail(result),
                 )
             )
     return tuple(sorted(rows, key=lambda s: (s.api, s.case_id)))
+
+
+def _claim_broken(result: CaseResult | None) -> bool:
+    return result is not None and (
+        result.status == "fail"
+        or (result.status == "error" and result.detail.startswith(NO_KERNEL_PREFIX))
+    )
+
+
+def _claim_detail(result: CaseResult | None) -> str:
+    """ "error on CPU: no kernel for mindspore.mint.full" for a claim without a kernel."""
+    if result is None or not result.detail.startswith(NO_KERNEL_PREFIX):
+        return ""
+    return ": ".join(result.detail.splitlines()[0].split(": ", 2)[:2])
 
 
 def link(
@@ -55,7 +82,8 @@ def link(
     """``result`` with its substitutions filled in and each name-based candidate whose
     same-name micro-test passed promoted to ``verified``."""
     apis = {f.api for f in result.api_findings if f.status in LINKED_STATUSES}
-    subs = substitutions(apis, cache, device, dtype)
+    claimed = {f.api for f in result.api_findings if f.status == "consistent"}
+    subs = substitutions(apis, cache, device, dtype, claimed)
     same_name: dict[str, list[Substitution]] = {}
     for sub in subs:
         if sub.strategy == "same-name":

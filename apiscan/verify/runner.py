@@ -31,7 +31,13 @@ from types import TracebackType
 
 import apiscan
 from apiscan.verify.cases import Case, InputSpec
-from apiscan.verify.results import CaseResult, ResultCache, cache_in, framework_versions
+from apiscan.verify.results import (
+    NO_KERNEL_PREFIX,
+    CaseResult,
+    ResultCache,
+    cache_in,
+    framework_versions,
+)
 
 DEFAULT_TIMEOUT = 120.0
 #: Statuses after which the child is replaced (see the module docstring) — a skip only
@@ -188,7 +194,8 @@ class Runner:
             if self.cache is not None and reusable:
                 self.cache.put(case, result)
             restart = result.status in _RESTART_AFTER or not reusable
-            kept = reusable and result.status == "skipped" and self._healthy()
+            no_kernel = result.status == "skipped" or result.detail.startswith(NO_KERNEL_PREFIX)
+            kept = reusable and no_kernel and self._healthy()
             if restart and not kept:
                 self.close()
             yield result

@@ -36,7 +36,7 @@ def test_select_by_name_and_all() -> None:
         "torch.squeeze[claim: torch.squeeze(x)]",
         "torch.squeeze[claim: torch.squeeze(x, 1)]",
     ]
-    assert len(select(["torch.nn.Conv2d"], False, CASES)) == 2
+    assert len(select(["torch.nn.Conv2d"], False, CASES)) == 5  # 2 cases, 3 claim forms
     assert len(select([], True, CASES)) == len(CASES)
     with pytest.raises(ValueError, match=r"torch\.bogus"):
         select(["torch.sum", "torch.bogus"], False, CASES)
@@ -68,6 +68,6 @@ def test_render_formats() -> None:
     assert doc["results"][1]["max_abs"] == 0.5
     # the failed mapped case is a claim of the mapping table that did not hold
     assert doc["claims_not_holding"] == ["torch.bad"]
-    assert "Mapping-table claims that did not hold numerically:" in text
+    assert "Mapping-table claims that did not hold (numbers, errors, no kernel):" in text
     assert "torch.bad -> mint.x(x): max abs 0.5 > 1e-05" in text
-    assert "## Mapping-table claims that did not hold numerically" in markdown
+    assert "## Mapping-table claims that did not hold (numbers, errors, no kernel)" in markdown
