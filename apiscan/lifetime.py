@@ -41,11 +41,25 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise Terminated
 
 
+def _quiet_pool_teardown(args: threading.ExceptHookArgs) -> None:
+    """Thread errors go to Python's default hook, except one: when a signal interrupts a
+    scan, CPython 3.11's ProcessPoolExecutor management thread may try to set an exception
+    on a future the interrupted main thread already cancelled and dies with
+    ``InvalidStateError`` (fixed in later CPython releases). That traceback says nothing
+    about the user's run and would break the one-line promise, so it is dropped."""
+    from concurrent.futures import InvalidStateError
+
+    if isinstance(args.exc_value, InvalidStateError):
+        return
+    threading.__excepthook__(args)
+
+
 def run_guarded(name: str, body: Callable[[], int]) -> int:
     """Run a subcommand: SIGTERM/SIGINT → 143/130 with one line, a failed write → 2."""
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    threading.excepthook = _quiet_pool_teardown
     stdout = sys.stdout
     sys.stdout = _GuardedStdout(stdout)  # type: ignore[assignment]
     try:
