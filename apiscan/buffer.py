@@ -119,6 +119,9 @@ class ProjectContext:
         """
         if not isolated:
             return cls(options, *scan_for_context(options))
+        from apiscan.mapping.store import load_table
+
+        load_table(options.ms_version)  # an unknown version fails here, with its own message
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 

@@ -101,6 +101,21 @@ def _stdout_error(exc: OSError) -> OutputError:
     return OutputError(f"cannot write the report to standard output: {exc.strerror or exc}")
 
 
+def exit_now(code: int) -> None:
+    """End the program after a signal: flush what was said, kill any child process still
+    running, and exit without running exit hooks (``concurrent.futures`` joins its pools'
+    threads there, which may wait on workers a signal interrupted)."""
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            child.kill()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 def _say(line: str) -> None:
     with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)

@@ -451,11 +451,15 @@ def write_output(text: str, output: str | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
     that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
-    from apiscan.lifetime import run_guarded
+    from apiscan.lifetime import EXIT_SIGINT, EXIT_SIGTERM, exit_now, run_guarded
 
+    as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"
-    return run_guarded(name, lambda: _dispatch(argv))
+    code = run_guarded(name, lambda: _dispatch(argv))
+    if as_program and code in (EXIT_SIGINT, EXIT_SIGTERM):
+        exit_now(code)  # no exit hook may wait on a half-stopped worker pool
+    return code
 
 
 def _dispatch(argv: list[str]) -> int:

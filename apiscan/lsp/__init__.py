@@ -31,4 +31,14 @@ def run_lsp(argv: list[str]) -> int:
 
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
     server.start_io()
+    # The session is over and the client has closed (or pygls has closed) the stream the
+    # protocol ran on: nothing more may be written to stdout, not even a final flush.
+    import os
+
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stays open until the process exits)
     return 0
+
+
+def main() -> None:
+    """The ``apiscan-lsp`` console script (for clients that take one executable path)."""
+    sys.exit(run_lsp(sys.argv[1:]))

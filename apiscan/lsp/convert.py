@@ -15,7 +15,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from apiscan.model import ApiFinding, ErrorFinding, Finding, ScanResult, ShapeFinding, Span
-from apiscan.report.sarif import finding_level, mapping_page, message
+from apiscan.report.sarif import finding_level, mapping_page, message, verified_rewrite
 
 SOURCE = "apiscan"
 #: API statuses that ask for work in the editor (consistent, verified and unknown uses do
@@ -120,8 +120,17 @@ def diagnostic(
         code_description=types.CodeDescription(href=link) if link else None,
         source=SOURCE,
         related_information=related or None,
-        data={"rule": finding.rule, "line": finding.span.line},
+        data=_data(finding),
     )
+
+
+def _data(finding: Finding) -> dict[str, object]:
+    data: dict[str, object] = {"rule": finding.rule, "line": finding.span.line}
+    rewrite = verified_rewrite(finding)
+    if rewrite:
+        data["rewrite"] = rewrite
+        data["form_check"] = str(getattr(finding, "form_check", ""))
+    return data
 
 
 def diagnostics(
@@ -178,6 +187,13 @@ def _api_hover(f: ApiFinding, result: ScanResult) -> str:
         out.append(table + (f" ({branch})" if branch else ""))
     if f.diff_url:
         out.append(f"[Official difference page]({f.diff_url})")
+    rewrite = str(getattr(f, "rewrite", "") or "")
+    if rewrite:
+        check = str(getattr(f, "form_check", "") or "") or "this form not verified"
+        out.append(f"Rewrite of this call: `{rewrite}` ({check})")
+    note = str(getattr(f, "rewrite_note", "") or "")
+    if note:
+        out.append(note)
     subs = result.substitutions_for(f.api)
     if subs:
         out.append("Substitutions:")
@@ -234,12 +250,10 @@ def code_actions(
     diagnostics_in_range: Sequence[types.Diagnostic],
     units: Units = utf16_units,
 ) -> list[types.CodeAction]:
-    """``# apiscan: ignore[ID]`` for each apiscan diagnostic in the requested range.
-
-    No "replace with the verified substitution" action yet: a catalogue substitution is the
-    expression its micro-test runs, not a rewrite of this call's arguments, so it cannot
-    replace a call exactly (see the issue on per-call rewrites).
-    """
+    """For each apiscan diagnostic in the requested range: ``# apiscan: ignore[ID]``, and
+    "replace with the rewrite" where the finding carries a rewrite of this very call whose
+    form passed its micro-test (calls without one, or whose form failed or was not tested,
+    get no replacement: it would not be known to be exact)."""
     actions = []
     seen = set()
     for d in diagnostics_in_range:
@@ -252,6 +266,21 @@ def code_actions(
         if (rule, line) in seen:
             continue
         seen.add((rule, line))
+        rewrite = str(d.data.get("rewrite", ""))
+        if rewrite:
+            edits = [types.TextEdit(d.range, rewrite)]
+            imported = _import_edit(lines)
+            if imported is not None:
+                edits.insert(0, imported)
+            actions.append(
+                types.CodeAction(
+                    title=f"Replace with {rewrite} (verified for this form)",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[d],
+                    edit=types.WorkspaceEdit(changes={uri: edits}),
+                    is_preferred=True,
+                )
+            )
         edit = ignore_edit(lines, line, rule, units)
         if edit is None:
             continue
@@ -264,3 +293,17 @@ def code_actions(
             )
         )
     return actions
+
+
+_IMPORTS_MINDSPORE = re.compile(r"^\s*(import mindspore\b|from mindspore\b)")
+_TOP_IMPORT = re.compile(r"^(import|from)\s")
+
+
+def _import_edit(lines: Sequence[str]) -> types.TextEdit | None:
+    """``import mindspore`` before the first top-level import, unless it is there already
+    (rewrites name MindSpore APIs by their full path)."""
+    if any(_IMPORTS_MINDSPORE.match(line) for line in lines):
+        return None
+    row = next((i for i, line in enumerate(lines) if _TOP_IMPORT.match(line)), 0)
+    at = types.Position(row, 0)
+    return types.TextEdit(types.Range(at, at), "import mindspore\n")

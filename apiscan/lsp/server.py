@@ -92,6 +92,8 @@ class Project:
     generation: int = 0
     failed: str = ""
     docs: set[str] = field(default_factory=set)
+    #: Checks buffers on their own until the first project scan is done.
+    alone: ProjectContext | None = None
 
 
 class ApiscanServer(LanguageServer):
@@ -209,14 +211,22 @@ class ApiscanServer(LanguageServer):
         path = Path(doc.path)
         project = self.project_of(path)
         project.docs.add(uri)
-        context = await self.load(project)
+        loop = asyncio.get_running_loop()
+        task = self.load(project)
+        if task.done() or project.context is not None:
+            context, provisional = project.context or await task, False
+        else:
+            # The first scan is still running (a cold workspace): answer now from the buffer
+            # alone, and again with the project's context when its scan is done.
+            context, provisional = await self._alone(project, loop), True
         version, source = doc.version, doc.source
         if not path.absolute().is_relative_to(context.root):
             return
-        loop = asyncio.get_running_loop()
         checked: BufferResult = await loop.run_in_executor(
             self.checker, context.check, context.relpath(path), source.encode("utf-8"), exact
         )
+        if provisional:
+            checked = replace(checked, exact=False)
         current = self.workspace.get_text_document(uri)
         if current.version != version:
             return  # a newer edit is on its way
@@ -229,6 +239,19 @@ class ApiscanServer(LanguageServer):
             self.exact_later[uri] = loop.call_later(
                 EXACT_AFTER_S, lambda: self.schedule(uri, delay=0.0, exact=True)
             )
+
+    async def _alone(self, project: Project, loop: asyncio.AbstractEventLoop) -> ProjectContext:
+        if project.alone is None:
+            assert project.task is not None
+            project.task.add_done_callback(lambda _t: self._recheck(project))
+            try:
+                options = self.options(project.root)
+                alone = await loop.run_in_executor(self.checker, ProjectContext.alone, options)
+            except Exception:  # a bad configuration: the project scan will say so
+                options = self.options(project.root, fallback=True)
+                alone = await loop.run_in_executor(self.checker, ProjectContext.alone, options)
+            project.alone = alone
+        return project.alone
 
     def units(self, uri: str) -> convert.Units:
         codec = self.workspace.get_text_document(uri).position_codec
@@ -261,6 +284,7 @@ def initialize(ls: ApiscanServer, params: types.InitializeParams) -> None:
 async def initialized(ls: ApiscanServer, params: types.InitializedParams) -> None:
     for folder in ls.folders:  # start scanning before the first file is opened
         ls.load(ls.project_of(folder / "__init__.py"))
+    await _watch_python_files(ls)
     try:
         config = await ls.workspace_configuration_async(
             types.ConfigurationParams([types.ConfigurationItem(section="apiscan")])
@@ -273,6 +297,28 @@ async def initialized(ls: ApiscanServer, params: types.InitializedParams) -> Non
             ls.settings = new
             for project in ls.projects.values():
                 ls.schedule_rescan(project)
+
+
+async def _watch_python_files(ls: ApiscanServer) -> None:
+    """Ask the client to report changes to Python files (saved by other tools, a branch
+    switch), which rescan the project; clients that cannot are left alone."""
+    caps = ls.client_capabilities.workspace
+    watched = caps.did_change_watched_files if caps else None
+    if not (watched and watched.dynamic_registration):
+        return
+    registration = types.Registration(
+        id="apiscan-watch-python",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern="**/*.py")]
+        ),
+    )
+    try:
+        await asyncio.wait_for(
+            ls.client_register_capability_async(types.RegistrationParams([registration])), 5
+        )
+    except Exception:  # not supported after all: saves still trigger a rescan
+        log.info("file watching not registered", exc_info=True)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

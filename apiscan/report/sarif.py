@@ -273,6 +273,10 @@ def _kind_properties(finding: Finding) -> dict[str, object]:
         canonical = getattr(finding, "canonical", None)  # names as written (issue 14)
         if canonical and canonical != finding.api:
             props["canonical"] = canonical
+        for key in ("disposition", "rewrite", "rewrite_note", "form_check"):
+            value = getattr(finding, key, "")  # per-call proposals (issue 10)
+            if value and value != "none":
+                props[key] = value
         return props
     assert isinstance(finding, ShapeFinding)
     return {
@@ -309,6 +313,36 @@ def _related(finding: Finding) -> list[dict[str, object]]:
     return related
 
 
+def verified_rewrite(finding: Finding) -> str:
+    """The rewrite of this very call when its own form passed its micro-test ("" else): the
+    only replacement the quick fix offers, because only it is known to be exact here."""
+    if not isinstance(finding, ApiFinding) or finding.usage != "call":
+        return ""
+    if getattr(finding, "disposition", "") != "rewrite":
+        return ""
+    if not str(getattr(finding, "form_check", "")).startswith("verified"):
+        return ""
+    return str(getattr(finding, "rewrite", "") or "")
+
+
+def _fix(finding: Finding) -> dict[str, object] | None:
+    """The call's rewrite as a SARIF fix, only where its own form passed its micro-test."""
+    rewrite = verified_rewrite(finding)
+    if not rewrite:
+        return None
+    return {
+        "description": _text(f"Replace with {rewrite} ({getattr(finding, 'form_check', '')})"),
+        "artifactChanges": [
+            {
+                "artifactLocation": {"uri": finding.path, "uriBaseId": SRCROOT},
+                "replacements": [
+                    {"deletedRegion": _region(finding), "insertedContent": _text(rewrite)}
+                ],
+            }
+        ],
+    }
+
+
 def sarif_log(result: ScanResult) -> dict[str, object]:
     """The whole SARIF log as JSON-ready data."""
     rules = rule_descriptors(result)
@@ -333,6 +367,9 @@ def sarif_log(result: ScanResult) -> dict[str, object]:
         related = _related(f)
         if related:
             entry["relatedLocations"] = related
+        fix = _fix(f)
+        if fix:
+            entry["fixes"] = [fix]
         results.append(entry)
     descriptors = [_error_descriptor(c, t) for c, t in sorted(ERROR_CODES.items())]
     codes = {str(d["id"]): i for i, d in enumerate(descriptors)}

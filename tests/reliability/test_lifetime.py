@@ -104,7 +104,7 @@ def test_signal_exits_with_one_line_and_no_workers(
     )
     workers = _wait_for_children(proc, 1)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=120)
+    out, err = proc.communicate(timeout=600)  # detects a hang; no speed is asserted
     assert proc.returncode == code, err
     assert err.decode().strip().splitlines() == [f"apiscan {command}: {line}"]
     assert out == b""  # no partial report

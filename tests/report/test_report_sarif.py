@@ -140,3 +140,28 @@ def test_a_second_occurrence_gets_its_own_fingerprint(tmp_path: Path) -> None:
     prints = _fingerprints(tmp_path)
     ds101 = [fp for fp, (_, rule) in prints.items() if rule == "DS101"]
     assert len(ds101) == 2
+
+
+def test_a_call_whose_form_passed_gets_a_sarif_fix() -> None:
+    from dataclasses import replace
+
+    result = CASES["mixed"]()
+    call = next(f for f in result.api_findings if f.usage == "call" and f.status != "consistent")
+    verified = replace(
+        call,
+        disposition="rewrite",
+        rewrite="mindspore.mint.x(a)",
+        form_check="verified for the form used at a.py:1 (CPU float32)",
+    )
+    untested = replace(verified, form_check="")
+    findings = tuple(verified if f is call else f for f in result.findings)
+    log = _log(replace(result, findings=findings))
+    validate_sarif(log)
+    fixed = [r for r in log["runs"][0]["results"] if "fixes" in r]
+    assert len(fixed) == 1
+    change = fixed[0]["fixes"][0]["artifactChanges"][0]
+    assert change["replacements"][0]["insertedContent"]["text"] == "mindspore.mint.x(a)"
+    findings = tuple(untested if f is call else f for f in result.findings)
+    assert not any(
+        "fixes" in r for r in _log(replace(result, findings=findings))["runs"][0]["results"]
+    )
