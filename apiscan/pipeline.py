@@ -38,6 +38,12 @@ TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
 #: returned in a tuple, passed to a second, whose results a third one uses).
 MAX_ROUNDS = 4
+#: Re-walks cost at most this share of the bytes of a cold scan's first walk (a cold scan stays
+#: within ~15% of one walk per file), but never less than REWALK_MIN_BYTES: a small or
+#: medium repository gets every re-walk its facts ask for. Files left out keep their previous
+#: walk (``files_rewalk_skipped`` in the stats).
+REWALK_SHARE = 0.10
+REWALK_MIN_BYTES = 600_000
 #: Below this many bytes to analyse, a process pool costs more than it saves.
 POOL_MIN_BYTES = 150_000
 
@@ -213,6 +219,8 @@ def _whole_program(
 
     classes = ClassTable(analyses, load_torch_api())
     rounds = iterations = rewalked = 0
+    total = sum(len(t.data) for t in current.values())
+    budget = max(REWALK_MIN_BYTES, int(total * REWALK_SHARE))
     for _ in range(MAX_ROUNDS):
         sol = solve(analyses, classes)
         iterations += sol.iterations
@@ -224,6 +232,9 @@ def _whole_program(
             env = widen_env(task.env, sol.envs.get(fa.path, ()))
             if needs_walk(task.env, env, fa.sensitive):
                 redo.append(replace(task, env=env))
+        redo, skipped = _within_budget(redo, budget)
+        budget -= sum(len(t.data) for t in redo)
+        stats["files_rewalk_skipped"] = stats.get("files_rewalk_skipped", 0) + skipped
         if not redo:
             break
         rounds += 1
@@ -238,6 +249,18 @@ def _whole_program(
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
     return [with_owners(fa, sol) for fa in analyses]
+
+
+def _within_budget(redo: list[FileTask], budget: int) -> tuple[list[FileTask], int]:
+    """The re-walks that fit in what is left of the byte budget, smallest files first (most
+    files for the cost; deterministic), and how many were left out."""
+    kept, used = [], 0
+    for task in sorted(redo, key=lambda t: (len(t.data), t.relpath)):
+        if used + len(task.data) <= budget:
+            kept.append(task)
+            used += len(task.data)
+    kept.sort(key=lambda t: t.relpath)
+    return kept, len(redo) - len(kept)
 
 
 def _candidate_index_version() -> str:
