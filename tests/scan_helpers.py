@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -33,3 +34,19 @@ def apis(findings: list[ApiFinding]) -> list[tuple[int, str, str]]:
 
 def api_set(findings: list[ApiFinding]) -> set[tuple[int, str]]:
     return {(f.span.line, f.api) for f in findings}
+
+
+#: A fixture line that must be reported carries ``# expect: DS104`` (or ``DS104, DS111``).
+MARK = re.compile(r"#\s*expect:\s*(DS\d{3}(?:\s*,\s*DS\d{3})*)\s*$")
+
+
+def marked_findings(root: Path) -> set[tuple[str, int, str]]:
+    """(path, line, rule) of every ``# expect:`` mark in a fixture repository."""
+    out = set()
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            m = MARK.search(line)
+            if m:
+                out |= {(rel, n, rule.strip()) for rule in m.group(1).split(",")}
+    return out

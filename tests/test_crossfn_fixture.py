@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scan_helpers import scan_repo
-from test_dynshape_fixture import MARK
+from scan_helpers import marked_findings, scan_repo
 
 from apiscan.model import ScanResult
 
@@ -18,14 +17,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "crossfn"
 
 
 def expected() -> set[tuple[str, int, str]]:
-    out = set()
-    for path in sorted(FIXTURE.rglob("*.py")):
-        rel = path.relative_to(FIXTURE).as_posix()
-        for n, line in enumerate(path.read_text().splitlines(), 1):
-            m = MARK.search(line)
-            if m:
-                out |= {(rel, n, rule.strip()) for rule in m.group(1).split(",")}
-    return out
+    return marked_findings(FIXTURE)
 
 
 @pytest.fixture(scope="module")

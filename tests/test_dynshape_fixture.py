@@ -6,27 +6,18 @@ several ids); every other line — the static twins — must not be reported.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from scan_helpers import scan_repo
+from scan_helpers import marked_findings, scan_repo
 
 from apiscan.model import ScanResult
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dynshape"
-MARK = re.compile(r"#\s*expect:\s*(DS\d{3}(?:\s*,\s*DS\d{3})*)\s*$")
 
 
 def expected() -> set[tuple[str, int, str]]:
-    out = set()
-    for path in sorted(FIXTURE.rglob("*.py")):
-        rel = path.relative_to(FIXTURE).as_posix()
-        for n, line in enumerate(path.read_text().splitlines(), 1):
-            m = MARK.search(line)
-            if m:
-                out |= {(rel, n, rule.strip()) for rule in m.group(1).split(",")}
-    return out
+    return marked_findings(FIXTURE)
 
 
 @pytest.fixture(scope="module")
