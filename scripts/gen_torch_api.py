@@ -41,6 +41,9 @@ from pathlib import Path
 
 import torch
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_static_api import params as ast_params  # a sibling script: one signature reader
+
 FORMAT_VERSION = 1
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "mapping_data" / "torch_api"
@@ -1096,28 +1099,8 @@ class StaticModule:
                     return other.definition(alias.name, depth + 1)
         return None
 
-    @staticmethod
-    def params(
-        func: ast.FunctionDef | ast.AsyncFunctionDef, drop_first: bool
-    ) -> list[list[object]]:
-        a = func.args
-        positional = [*a.posonlyargs, *a.args]
-        defaults = [False] * (len(positional) - len(a.defaults)) + [True] * len(a.defaults)
-        out: list[list[object]] = [
-            [p.arg, "pos_only" if i < len(a.posonlyargs) else "pos_or_kw", d]
-            for i, (p, d) in enumerate(zip(positional, defaults, strict=True))
-        ]
-        if drop_first and out:
-            out = out[1:]
-        if a.vararg is not None:
-            out.append([a.vararg.arg, "var_pos", False])
-        out.extend(
-            [p.arg, "kw_only", d is not None]
-            for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
-        )
-        if a.kwarg is not None:
-            out.append([a.kwarg.arg, "var_kw", False])
-        return out
+    #: One reading of an ``ast`` signature for both generators (gen_static_api.py).
+    params = staticmethod(ast_params)
 
     @classmethod
     def add(cls, name: str, index: Index) -> None:
