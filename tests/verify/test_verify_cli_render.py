@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from verify_results import case_result
 
 from apiscan.cli.verify import render, run_verify, select
 from apiscan.verify.catalogue import CASES
@@ -12,22 +13,7 @@ from apiscan.verify.results import CaseResult
 
 
 def _result(case_id: str, status: str, max_abs: float | None, detail: str = "") -> CaseResult:
-    return CaseResult(
-        case_id=case_id,
-        api=case_id,
-        strategy="mapped",
-        ms_expr="mint.x(x)",
-        status=status,
-        max_abs=max_abs,
-        mean_abs=max_abs,
-        rel_diff=max_abs,
-        threshold=1e-5,
-        device="CPU",
-        dtype="float32",
-        torch_version="2.13.0",
-        mindspore_version="2.10.0",
-        detail=detail,
-    )
+    return case_result(case_id, status, max_abs=max_abs, detail=detail)
 
 
 def test_select_by_name_and_all() -> None:

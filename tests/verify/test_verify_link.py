@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from scan_helpers import scan_repo, write_repo
+from verify_results import case_result
 
 from apiscan.mapping.candidates import CandidateIndex, load_candidates
 from apiscan.verify.catalogue import cases_for
@@ -34,21 +35,7 @@ def update(ema, x):
 
 
 def _result(case_id: str, api: str, status: str, max_abs: float | None = 0.0) -> CaseResult:
-    return CaseResult(
-        case_id=case_id,
-        api=api,
-        strategy="same-name",
-        ms_expr="x",
-        status=status,
-        max_abs=max_abs,
-        mean_abs=max_abs,
-        rel_diff=max_abs,
-        threshold=1e-5,
-        device="CPU",
-        dtype="float32",
-        torch_version="2.13.0",
-        mindspore_version="2.10.0",
-    )
+    return case_result(case_id, status, api=api, strategy="same-name", ms_expr="x", max_abs=max_abs)
 
 
 def test_candidate_index_follows_the_namespace_rules() -> None:
