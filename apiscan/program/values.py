@@ -15,6 +15,7 @@ uncertain (``certain=False``), which owners report as ``probable``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 #: Containers deeper than this are widened to ``Unknown`` (recursion such as ``f([x])`` calling
@@ -109,39 +110,35 @@ STATIC = Static()
 TENSOR = Tensor()
 
 
-def is_dynamic(f: Fact) -> bool:
-    """Could this fact make a shape depend on data (or come from it)?"""
+def _any_leaf(f: Fact, leaf: Callable[[Fact], bool]) -> bool:
+    """Whether ``leaf`` holds for some element of ``f``, looking through sequences and tuples
+    (the three predicates below differ only in what they ask of one element)."""
+    if isinstance(f, Seq):
+        return _any_leaf(f.elem, leaf)
+    if isinstance(f, Tup):
+        return any(_any_leaf(e, leaf) for e in f.elems)
+    return leaf(f)
+
+
+def _dynamic_leaf(f: Fact) -> bool:
     if isinstance(f, Tensor):
         return f.dynamic or f.boolean
-    if isinstance(f, HostNumber | RandomNumber):
-        return True
-    if isinstance(f, Seq):
-        return is_dynamic(f.elem)
-    if isinstance(f, Tup):
-        return any(is_dynamic(e) for e in f.elems)
-    return False
+    return isinstance(f, HostNumber | RandomNumber)
+
+
+def is_dynamic(f: Fact) -> bool:
+    """Could this fact make a shape depend on data (or come from it)?"""
+    return _any_leaf(f, _dynamic_leaf)
 
 
 def is_informative(f: Fact) -> bool:
     """Worth handing to a worker: anything but Unknown/Static/Param."""
-    if isinstance(f, Unknown | Static | Param):
-        return False
-    if isinstance(f, Seq):
-        return is_informative(f.elem)
-    if isinstance(f, Tup):
-        return any(is_informative(e) for e in f.elems)
-    return True
+    return _any_leaf(f, lambda leaf: not isinstance(leaf, Unknown | Static | Param))
 
 
 def is_known(f: Fact) -> bool:
     """Anything but Unknown (a static value says "not a tensor", which owners need too)."""
-    if isinstance(f, Unknown | Param):
-        return False
-    if isinstance(f, Seq):
-        return is_known(f.elem)
-    if isinstance(f, Tup):
-        return any(is_known(e) for e in f.elems)
-    return True
+    return _any_leaf(f, lambda leaf: not isinstance(leaf, Unknown | Param))
 
 
 def depth(f: Fact) -> int:
