@@ -245,7 +245,7 @@ def _analyse_text(
         tuple(uses),
         tuple(pending),
         ext.exports(),
-        ext.class_facts(),
+        ext.class_facts(_class_lines(tree)),
         tuple(sorted(ext.local_refs)),
         (),
         fallback,
@@ -411,6 +411,25 @@ def _def_lines(tree: ast.Module, ext: Extractor) -> list[int]:
     if len(defs) != len(ext.function_facts):
         return [0] * len(ext.function_facts)
     return [d.lineno for d in defs]
+
+
+def _class_lines(tree: ast.Module) -> dict[str, int]:
+    """The line of each ``class`` statement by qualname, named as the extractor names classes
+    (``Outer.Inner``, ``build.Local``); the first of two same-named definitions wins. Only
+    statements are walked: definitions never sit in expressions."""
+    found: dict[str, int] = {}
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                name = f"{prefix}{child.name}"
+                if isinstance(child, ast.ClassDef):
+                    found[name] = min(found.get(name, child.lineno), child.lineno)
+                stack.append((f"{name}.", child))
+            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                stack.append((prefix, child))
+    return found
 
 
 def _suppressions(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:

@@ -421,11 +421,13 @@ class Extractor:
                 out.append((qn + RETURNS, "inst:" + str(v[1])))
         return tuple(sorted(out))
 
-    def class_facts(self) -> tuple[ClassFact, ...]:
+    def class_facts(self, lines: Mapping[str, int] | None = None) -> tuple[ClassFact, ...]:
+        """One fact per class; ``lines``: the ``class`` statement's line by qualname."""
         facts = []
         for info in self.classes.values():
             bases = tuple(self._base_name(b) for b in info.bases)
-            facts.append(ClassFact(info.qualname, bases, tuple(sorted(info.methods))))
+            line = lines.get(info.qualname, 0) if lines else 0
+            facts.append(ClassFact(info.qualname, bases, tuple(sorted(info.methods)), line))
         return tuple(sorted(facts, key=lambda f: f.qualname))
 
     def _base_name(self, b: Val) -> str:

@@ -24,6 +24,7 @@ class ClassFact:
     qualname: str  # module-relative, e.g. "Backbone" or "Outer.Inner"
     bases: tuple[str, ...]  # qualified names: "torch.nn.Module", "tinydet.layers.Conv", "" unknown
     methods: tuple[str, ...]
+    line: int = 0  # of the ``class`` statement (0: not known), where reports point
 
 
 @dataclass(frozen=True, slots=True)

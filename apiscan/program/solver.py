@@ -22,7 +22,7 @@ keeps a cold scan close to one walk per file; the environment is part of the fil
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import networkx as nx
@@ -396,3 +396,11 @@ def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:
 
 def _proven_tensor(f: pv.Fact | None) -> bool:
     return isinstance(f, pv.Tensor) and f.certain
+
+
+def callee_resolver(
+    analyses: Sequence[FileAnalysis], hierarchy: Hierarchy
+) -> Callable[[str], tuple[str, bool] | None]:
+    """The lookup the solver's call edges use, for features built on the scan's call facts
+    (the review): a callee spelling → (function node, called through its class), or None."""
+    return _Index(analyses, hierarchy).resolve

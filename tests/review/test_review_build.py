@@ -120,7 +120,7 @@ def test_textcls_review_sections(reviews: dict[str, Review]) -> None:
     assert dict(module.layers)["torch.nn.LSTM"] == 1
     custom = review.effort.explanation[2]
     assert "torch.nn.utils.rnn.pack_padded_sequence" in custom
-    assert [(p, rule, scope) for p, _line, rule, scope, _m in review.dynamic_shape] == [
+    assert [(w.path, rule, scope) for w, rule, scope, _m in review.dynamic_shape] == [
         ("reviews.py", "DS119", "data")
     ]
 
