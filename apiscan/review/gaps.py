@@ -21,7 +21,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
-from apiscan.review.sources import Sources, place
+from apiscan.review.sources import Source, Sources, place
 
 #: Statuses that need work, in the order the review lists them.
 #: A candidate is a gap until a micro-test verifies it (then it is "verified", not listed).
@@ -226,15 +226,15 @@ class _ImportUses:
                 used.add(f"{node.module}.{alias.name}")
                 self.bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
-    def collect(self, tree: ast.Module) -> dict[str, set[str]]:
-        attributes: list[ast.Attribute] = []
-        for node in ast.walk(tree):  # breadth first: a chain's outermost link comes first
-            if isinstance(node, ast.Attribute):
-                attributes.append(node)
-            elif isinstance(node, ast.Import):
+    def collect(self, src: Source) -> dict[str, set[str]]:
+        """From the nodes the file's one walk gathered (breadth first: a chain's outermost
+        link comes first)."""
+        for node in src.imports_made:
+            if isinstance(node, ast.Import):
                 self._import(node)
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 self._import_from(node)
+        attributes = src.attributes
         # Names are resolved once every import is bound: a name may be used in a function
         # above the (function-level or late) import that binds it.
         inner: set[int] = set()  # ids of the inner links of chains already recorded
@@ -261,7 +261,7 @@ def third_party(analyses: Sequence[FileAnalysis], sources: Sources) -> tuple[Thi
     uses: dict[str, set[str]] = {}
     files: Counter[str] = Counter()
     for src in sources.all(tests=True):
-        for top, names in _ImportUses().collect(src.tree).items():
+        for top, names in _ImportUses().collect(src).items():
             if top in excluded:
                 continue
             uses.setdefault(top, set()).update(names)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -64,11 +65,20 @@ class Source:
         self.loops: list[ast.For | ast.AsyncFor] = []
         self.assigns: list[ast.Assign] = []
         self.subscripts: list[ast.Subscript] = []
-        imports: list[ast.Import | ast.ImportFrom] = []
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
+        #: attribute chains and import statements, breadth first (``ast.walk``'s order: a
+        #: chain's outermost link comes first), for the third-party packages
+        self.attributes: list[ast.Attribute] = []
+        self.imports_made: list[ast.Import | ast.ImportFrom] = []
+        todo: deque[ast.AST] = deque([tree])
+        while todo:  # ast.walk, with each node's parent noted on the way
+            node = todo.popleft()
+            children = list(ast.iter_child_nodes(node))
+            for child in children:
                 self.parent[child] = node
-            if isinstance(node, ast.Call):
+            todo.extend(children)
+            if isinstance(node, ast.Attribute):
+                self.attributes.append(node)
+            elif isinstance(node, ast.Call):
                 self.calls.append(node)
             elif isinstance(node, ast.For | ast.AsyncFor):
                 self.loops.append(node)
@@ -77,7 +87,7 @@ class Source:
             elif isinstance(node, ast.Subscript):
                 self.subscripts.append(node)
             elif isinstance(node, ast.Import | ast.ImportFrom):
-                imports.append(node)
+                self.imports_made.append(node)
         self.calls_at: dict[tuple[int, int], ast.Call] = {}
         self.calls_on: dict[int, list[ast.Call]] = {}
         for call in self.calls:
@@ -99,7 +109,7 @@ class Source:
                     stack.append((child, q))
                 elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
                     stack.append((child, prefix))
-        self.imports = import_table(imports)
+        self.imports = import_table(self.imports_made)
 
     @property
     def module(self) -> str:
