@@ -638,6 +638,13 @@ class _Recipe:
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.sources)
         self.out: list[RecipeItem] = []
+        #: path -> lines (of the parsed text) where ``torch.nn.init`` functions are used
+        self.init_lines: dict[str, set[int]] = {}
+        for f in result.api_findings:
+            if f.api.startswith("torch.nn.init."):
+                src = sources.get(f.path)
+                line = src.joined_line(f.span.line, f.cell) if src else f.span.line
+                self.init_lines.setdefault(f.path, set()).add(line)
         #: (path, function qualname) of code that runs in data processing
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
@@ -1077,13 +1084,7 @@ class _Recipe:
     def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
         span = range(fn.lineno, (fn.end_lineno or fn.lineno) + 1)
-        uses_init = any(
-            f.path == src.path
-            and src.joined_line(f.span.line, f.cell) in span
-            and f.api.startswith("torch.nn.init.")
-            for f in self.result.api_findings
-        )
-        if uses_init:
+        if any(line in span for line in self.init_lines.get(src.path, ())):
             return
         found: list[tuple[int, int, str, str]] = []
         for node in _walk_body(fn):

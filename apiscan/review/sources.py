@@ -11,8 +11,8 @@ as the scan reads them: their code cells joined, positions mapped back to cells.
 from __future__ import annotations
 
 import ast
+import functools
 import re
-from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -59,7 +59,6 @@ class Source:
         self._joined = {place: n for n, place in enumerate(cells, 1)}
         self.lines = text.split("\n")
         self.tree = tree
-        self.parent: dict[ast.AST, ast.AST] = {}
         #: the node kinds the detectors look at, gathered in the one walk over the tree
         self.calls: list[ast.Call] = []
         self.loops: list[ast.For | ast.AsyncFor] = []
@@ -69,13 +68,7 @@ class Source:
         #: chain's outermost link comes first), for the third-party packages
         self.attributes: list[ast.Attribute] = []
         self.imports_made: list[ast.Import | ast.ImportFrom] = []
-        todo: deque[ast.AST] = deque([tree])
-        while todo:  # ast.walk, with each node's parent noted on the way
-            node = todo.popleft()
-            children = list(ast.iter_child_nodes(node))
-            for child in children:
-                self.parent[child] = node
-            todo.extend(children)
+        for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
                 self.attributes.append(node)
             elif isinstance(node, ast.Call):
@@ -110,6 +103,15 @@ class Source:
                 elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
                     stack.append((child, prefix))
         self.imports = import_table(self.imports_made)
+
+    @functools.cached_property
+    def parent(self) -> dict[ast.AST, ast.AST]:
+        """Each node's parent, built on first use: most files are never asked."""
+        parent: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                parent[child] = node
+        return parent
 
     @property
     def module(self) -> str:

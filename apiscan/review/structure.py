@@ -139,9 +139,10 @@ class StructureBuilder:
                 for name, target in fa.exports:
                     if name.endswith(RETURNS) and target.startswith("inst:"):
                         self.returns[f"{module}.{name[: -len(RETURNS)]}"] = target[len("inst:") :]
-        self.findings: dict[tuple[str, str], list[ApiFinding]] = {}
+        #: path -> function -> its API findings
+        self.findings: dict[str, dict[str, list[ApiFinding]]] = {}
         for f in result.api_findings:
-            self.findings.setdefault((f.path, f.function), []).append(f)
+            self.findings.setdefault(f.path, {}).setdefault(f.function, []).append(f)
         self._is_layer: dict[str, bool] = {}
 
     def is_node(self, cls: str) -> bool:
@@ -217,10 +218,8 @@ class StructureBuilder:
                 for attr, first, last in assignments:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
-            for function, found in self.findings.items():
-                if function[0] == fa.path and (
-                    function[1] == qualname or function[1].startswith(qualname + ".")
-                ):
+            for function, found in self.findings.get(fa.path, {}).items():
+                if function == qualname or function.startswith(qualname + "."):
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
