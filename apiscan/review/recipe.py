@@ -18,8 +18,12 @@ Where it reads from:
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
 
-Each file is parsed once (:class:`Sources`). Values are followed where they are literals in
-the repository (:class:`_Values`); otherwise the text says where the value comes from. Test
+Each file is parsed once for the whole review (:class:`~apiscan.review.sources.Sources`).
+Calls of repository functions and classes are the scan's call facts, resolved to the def they
+reach by the solver's own lookup (:func:`apiscan.program.solver.callee_resolver`). Values are
+followed where they are literals in the repository (:class:`_Values`): the scan's abstract
+values say whether a value is static or read from tensor data, not which literal it is, so the
+argument expressions are read here; otherwise the text says where the value comes from. Test
 files are left out: their optimizers and seeds are not the training recipe.
 """
 

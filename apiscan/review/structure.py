@@ -1,13 +1,14 @@
 """The network's structure: which ``nn.Module`` classes the repository defines, which builds
 which, what part of the model each one is, and how many torch layers of each kind it builds.
 
-Everything comes from facts the scan already has: the class hierarchy (``Hierarchy.is_module``),
-the call facts of each constructor (``self.backbone = Backbone(...)`` is a call of a repo class
-from ``TinyDet.__init__``), and the API findings of the torch layers built there. The source
-tree is read only for what those facts do not carry: the line of each class, the attribute a
-child is assigned to (``self.neck = ...`` says "neck" even when the class is ``YOLOPAFPN``),
-and ``self._make_layer(...)``-style helper calls, through which ResNet-like constructors build
-most of their layers.
+Everything comes from facts the scan already has: the class hierarchy (``Hierarchy.is_module``)
+and each class's line (``ClassFact.line``), the call facts of each constructor
+(``self.backbone = Backbone(...)`` is a call of a repo class from ``TinyDet.__init__``; a
+``self._make_layer(...)`` helper, through which ResNet-like constructors build most of their
+layers, is a call of ``<class>._make_layer``, followed to the method the instance runs), and the
+API findings of the torch layers built there. The source tree is read only for the one thing no
+record carries: the attribute a child is assigned to (``self.neck = ...`` says "neck" even when
+the class is ``YOLOPAFPN``).
 
 Roles are told from names first (the class's own last word, then the attributes it is stored
 in, then its module's name), then from position: a root module containing a backbone and a
