@@ -102,7 +102,7 @@ def network_gaps(
 
 def _proposal(finding: ApiFinding) -> str:
     """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
-    where = f"{finding.path}:{finding.span.line}"
+    where = str(Where(finding.path, finding.span.line, finding.cell))
     if finding.rewrite:
         text = f"{finding.disposition} ({where}): {finding.rewrite}"
         return f"{text} — {finding.rewrite_note}" if finding.rewrite_note else text

@@ -168,3 +168,35 @@ def test_notebook_places_name_their_cell(tmp_path: Path) -> None:
     doc = _review_json(root, tmp_path / "nb.json", "--no-cache")
     assert [(d["cell"], d["line"]) for d in doc["dynamic_shape"]] == [(3, 1)]
     assert doc["sparse"] == [{"path": "train.ipynb", "line": 2, "cell": 3}]
+
+
+def test_recipe_call_sites_are_the_solvers_inherited_methods_too(tmp_path: Path) -> None:
+    """``self.loader(bs)`` in a subclass calls the base's method: the call facts resolved as
+    the solver resolves them find both call sites (a name lookup of its own found one)."""
+    root = write_repo(
+        tmp_path / "repo",
+        {
+            "exp/base.py": """
+                import torch
+
+                class Exp:
+                    def loader(self, batch_size):
+                        return torch.utils.data.DataLoader(None, batch_size=batch_size)
+
+                    def evaluator(self):
+                        return self.loader(64)
+            """,
+            "exp/voc.py": """
+                from exp.base import Exp
+
+                class VocExp(Exp):
+                    def evaluator(self):
+                        return self.loader(32)
+            """,
+        },
+    )
+    found = review(ScanOptions(str(root), cache_dir=None, jobs=1))
+    [loader] = [i for i in found.recipe if i.name == "torch.utils.data.DataLoader"]
+    assert dict(loader.values)["batch_size"] == (
+        "batch_size (parameter of Exp.loader() at exp/base.py:4, 2 call sites)"
+    )
