@@ -57,6 +57,8 @@ CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
 
 #: How far a value is followed (name → assignment → argparse default ...) before giving up.
 MAX_DEPTH = 5
+#: A parameter is followed into each of its call sites when it has at most this many.
+MAX_SITES = 3
 
 # ------------------------------------------------------------------- what the findings mean
 _OPTIMIZER = re.compile(r"torch\.optim\.(?!Optimizer$)[A-Z]\w*")
@@ -460,18 +462,29 @@ class _Values:
     def parameter(
         self, src: Source, fn: FuncDef, name: str, default: ast.expr | None, depth: int
     ) -> _Val:
-        """A parameter: what its one call site passes, else its default."""
+        """A parameter: what its call sites pass (each, when there are a few), else its
+        default."""
         qual = src.qualname.get(fn, fn.name)
         sites = self.call_sites(src, fn)
-        if len(sites) == 1:
-            caller_src, call = sites[0]
-            passed = _bind_def(src, fn, call).get(name)
-            if passed is not None:
-                step = f"parameter {name} of {qual}(), passed at {caller_src.loc(call)}"
-                return self.resolve(caller_src, passed, depth + 1).then(step)
+        defaulted = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
+        if 0 < len(sites) <= MAX_SITES:
+            found: list[tuple[_Val, str]] = []
+            for caller_src, call in sites:
+                passed = _bind_def(src, fn, call).get(name)
+                place = caller_src.loc(call)
+                if passed is not None:
+                    step = f"parameter {name} of {qual}(), passed at {place}"
+                    found.append((self.resolve(caller_src, passed, depth + 1).then(step), place))
+                elif default is not None:
+                    found.append((self.resolve(src, default, depth + 1).then(defaulted), place))
+                else:
+                    break  # a call passing it by *args / **kwargs: not followed
+            else:
+                merged = _merge(found)
+                if merged is not None:
+                    return merged
         if default is not None:
-            step = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
-            return self.resolve(src, default, depth + 1).then(step)
+            return self.resolve(src, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {qual}() at {src.loc(fn)}, {where}",))
 

@@ -172,7 +172,8 @@ def test_notebook_places_name_their_cell(tmp_path: Path) -> None:
 
 def test_recipe_call_sites_are_the_solvers_inherited_methods_too(tmp_path: Path) -> None:
     """``self.loader(bs)`` in a subclass calls the base's method: the call facts resolved as
-    the solver resolves them find both call sites (a name lookup of its own found one)."""
+    the solver resolves them find both call sites (a name lookup of its own found one, and
+    gave its 64 as the only value), and each site's value is shown."""
     root = write_repo(
         tmp_path / "repo",
         {
@@ -198,5 +199,6 @@ def test_recipe_call_sites_are_the_solvers_inherited_methods_too(tmp_path: Path)
     found = review(ScanOptions(str(root), cache_dir=None, jobs=1))
     [loader] = [i for i in found.recipe if i.name == "torch.utils.data.DataLoader"]
     assert dict(loader.values)["batch_size"] == (
-        "batch_size (parameter of Exp.loader() at exp/base.py:4, 2 call sites)"
+        "64 (parameter batch_size of Exp.loader(), passed at exp/base.py:8)"
+        " | 32 (parameter batch_size of Exp.loader(), passed at exp/voc.py:5)"
     )
