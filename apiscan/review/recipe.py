@@ -120,10 +120,11 @@ _ANCESTOR_CATEGORY = (
     ("torch.nn.parallel.", "distributed"),
 )
 _SAMPLERS = re.compile(r"torch\.utils\.data\.(\w*Sampler|DataLoader)")
-#: Arguments that are data (the model, the dataset, a tensor), not settings: shown as written.
+#: Arguments that are data (the model, the dataset, a tensor, the optimizer), not settings:
+#: shown as written.
 _DATA_PARAMS = frozenset(
     {"params", "parameters", "module", "model", "dataset", "data_source", "tensor", "input",
-     "target", "fn"}
+     "target", "fn", "optimizer"}
 )  # fmt: skip
 
 # ------------------------------------------------------------------------- names and words
@@ -465,7 +466,12 @@ class _Values:
         """A parameter: what its call sites pass (each, when there are a few), else its
         default."""
         qual = src.qualname.get(fn, fn.name)
-        sites = self.call_sites(src, fn)
+        # A recursive call passes the parameter on: it says nothing of where it comes from.
+        sites = [
+            (caller, call)
+            for caller, call in self.call_sites(src, fn)
+            if not (caller is src and _inside(src, call, fn))
+        ]
         defaulted = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
@@ -608,8 +614,9 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
         if len(found) > 4:
             others.append(f"{len(found) - 4} more")
         return first.then(f"same at {', '.join(others)}") if others else first
-    shown = [v for v, _ in found[:3]]
-    more = f" | … {len(found) - 3} more" if len(found) > 3 else ""
+    distinct = list({v.show(): v for v, _ in found}.values())  # first place of each value
+    shown = distinct[:3]
+    more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 

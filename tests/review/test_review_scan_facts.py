@@ -202,3 +202,28 @@ def test_recipe_call_sites_are_the_solvers_inherited_methods_too(tmp_path: Path)
         "64 (parameter batch_size of Exp.loader(), passed at exp/base.py:8)"
         " | 32 (parameter batch_size of Exp.loader(), passed at exp/voc.py:5)"
     )
+
+
+def test_recursive_call_sites_do_not_repeat_a_parameters_value(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "repo",
+        {
+            "sync.py": """
+                import torch
+
+                def convert(module, group=None):
+                    out = torch.nn.SyncBatchNorm(4, process_group=group)
+                    for child in module.children():
+                        convert(child, group)
+                    return out
+
+                def build(model):
+                    return convert(model)
+            """,
+        },
+    )
+    found = review(ScanOptions(str(root), cache_dir=None, jobs=1))
+    [sync] = [i for i in found.recipe if i.name == "torch.nn.SyncBatchNorm"]
+    assert dict(sync.values)["process_group"] == (
+        "None (default of parameter group of convert() at sync.py:3)"
+    )
