@@ -481,10 +481,10 @@ class _Values:
                 if passed is not None:
                     step = f"parameter {name} of {qual}(), passed at {place}"
                     found.append((self.resolve(caller_src, passed, depth + 1).then(step), place))
-                elif default is not None:
+                elif default is not None and not _unpacks(call):
                     found.append((self.resolve(src, default, depth + 1).then(defaulted), place))
                 else:
-                    break  # a call passing it by *args / **kwargs: not followed
+                    break  # maybe passed in *args / **kwargs: not followed
             else:
                 merged = _merge(found)
                 if merged is not None:
@@ -618,6 +618,13 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     shown = distinct[:3]
     more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
+
+
+def _unpacks(call: ast.Call) -> bool:
+    """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
+    return any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
 
 
 def _bind_def(src: Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:

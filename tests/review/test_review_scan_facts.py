@@ -227,3 +227,29 @@ def test_recursive_call_sites_do_not_repeat_a_parameters_value(tmp_path: Path) -
     assert dict(sync.values)["process_group"] == (
         "None (default of parameter group of convert() at sync.py:3)"
     )
+
+
+def test_a_call_passing_kwargs_is_not_taken_for_the_default(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "repo",
+        {
+            "sched.py": """
+                import torch
+
+                def build(opt, patience=10):
+                    return torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=patience)
+
+                def from_args(opt, args):
+                    return build(opt, **vars(args))
+
+                def plain(opt):
+                    return build(opt)
+            """,
+        },
+    )
+    found = review(ScanOptions(str(root), cache_dir=None, jobs=1))
+    [plateau] = [i for i in found.recipe if i.name.endswith("ReduceLROnPlateau")]
+    # not "10 (same at sched.py:7; ...)": the **kwargs call may pass another patience
+    assert dict(plateau.values)["patience"] == (
+        "10 (default of parameter patience of build() at sched.py:3)"
+    )
