@@ -216,6 +216,44 @@ def _same_call(target: str, finding: ApiFinding) -> Rendered:
     return Rendered(f"{head}({', '.join(parts)})")
 
 
+def _renamed_call(finding: ApiFinding) -> Rendered | None:
+    """A row whose only difference is parameter names (no diff page: "The functions are
+    consistent, but the parameter names are inconsistent."): the call with the target's
+    name and the renamed keywords the match found (``F.glu(x, dim=2)`` →
+    ``mindspore.ops.glu(x, axis=2)``). None for any other row or change."""
+    from apiscan.mapping.match import NAMES_DIFFER
+
+    call = finding.args
+    if (
+        finding.diff_url
+        or not finding.mindspore_api
+        or call is None
+        or not NAMES_DIFFER.search(finding.note)
+        or any(c.kind != "renamed" for c in finding.param_changes)
+    ):
+        return None
+    if call.star or call.truncated:
+        return Rendered("", "the arguments are not known statically")
+    renames = {c.param: c.ms_param for c in finding.param_changes}
+    if any(k not in renames for k, _ in call.keywords):
+        # A keyword the match did not rename: the target's name for it is not known
+        # (MindSpore's Tensor methods record no signature).
+        return None
+    keywords = tuple((renames.get(k, k), v) for k, v in call.keywords)
+    r = _same_call(finding.mindspore_api, replace(finding, args=replace(call, keywords=keywords)))
+    if renames:
+        names = ", ".join(f"{k}= → {v}=" for k, v in renames.items())
+        return Rendered(r.text, f"parameter names differ: {names}")
+    return Rendered(r.text, "parameter names differ; this call passes its arguments by position")
+
+
+def _dtype_like(text: str) -> bool:
+    """``torch.float16``, ``dtype``, ``x.dtype``, ``torch.cuda.HalfTensor``: visibly a dtype."""
+    return "dtype" in text.lower() or (
+        text.startswith(("torch.", "th.", "mindspore.")) and text.count("(") == 0
+    )
+
+
 def _device_like(text: str) -> bool:
     low = text.lower()
     return any(w in low for w in ("device", "cuda", "cpu", "gpu", "rank", "'mps'")) or (
@@ -284,6 +322,25 @@ def dispose(finding: ApiFinding) -> ApiFinding:
                 "placement is global (mindspore.set_device once at start-up): the call is deleted",
                 DEVICE,
             )
+        if (
+            api == "torch.Tensor.to"
+            and first
+            and call.positional
+            and dtype is None
+            and not _dtype_like(first)
+            and not _device_like(first)
+        ):
+            # r2.4.0 pytorch_diff/to.md, Parameter 3: "other: PyTorch specifies the Tensor
+            # used, which MindSpore does not support". x.to(y) is a dtype conversion only
+            # when y is a dtype; astype(y) of a tensor y fails.
+            return _set(
+                finding,
+                "rewrite",
+                "",
+                f"{first} may be a tensor (x.to(other): write {call.receiver}.astype("
+                f"{first}.dtype)), a dtype ({call.receiver}.astype({first})) or a device"
+                " (delete the call): the scan cannot tell which",
+            )
     idiom = idiom_for(api, finding.usage)
     if idiom is not None:
         return _idiom(finding, idiom, call)
@@ -318,6 +375,9 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         if finding.usage != "call" and finding.mindspore_api:
             r = _same_call(finding.mindspore_api, finding)
             return _set(finding, "rewrite", r.text, r.note or finding.note)
+        renamed = _renamed_call(finding)
+        if renamed is not None:
+            return _set(finding, "rewrite", renamed.text, renamed.note)
         why = (
             f"no rewrite template: the table says {finding.note!r}"
             if finding.note
