@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "mapping_data" / "torch_api"
 FORMAT_VERSION = 1
 #: The versions matching torch 2.13.0 (the pin): regenerate with these.
-DEFAULT_SPECS = ("torchvision==0.28.0",)
+DEFAULT_SPECS = ("torchvision==0.28.0", "torchaudio==2.11.0")
 
 
 @dataclass

@@ -47,8 +47,28 @@ def test_torchvision_calls_are_found_and_matched(tmp_path: Path) -> None:
     assert (13, "torch.nn.Module.parameters") in found
     # the result of a torchvision op is a tensor
     assert (15, "torch.Tensor.sum") in found
-    # torchaudio is not indexed, but the tables' row is used
+    # torchaudio is indexed too, and the tables' row is used
     assert found[(14, "torchaudio.transforms.MelSpectrogram")].status == "different"
+
+
+def test_public_torchaudio_apis_without_a_row_are_missing_not_unknown(tmp_path: Path) -> None:
+    # The tables list 28 torchaudio rows (r2.6.0/pytorch_api_mapping.md, "## torchaudio"),
+    # none for torchaudio.load: a public API with no counterpart is missing. torchaudio 2.9
+    # removed torchaudio.info, which stays unknown.
+    src = """\
+import torchaudio
+import torchaudio.compliance.kaldi as kaldi
+
+def read(path):
+    wav, sr = torchaudio.load(path)
+    torchaudio.info(path)
+    return kaldi.fbank(wav, num_mel_bins=80)
+"""
+    found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
+    assert found[(5, "torchaudio.load")].status == "missing"
+    assert found[(6, "torchaudio.info")].status == "unknown"
+    assert found[(7, "torchaudio.compliance.kaldi.fbank")].status == "missing"
+    assert load_torch_api().is_public("torchaudio.functional.compute_deltas")
 
 
 def test_the_index_knows_torchvision_aliases() -> None:
