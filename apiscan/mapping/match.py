@@ -512,6 +512,22 @@ def _param_changes(
                     name, DEFAULT_CHANGED, diff.ms_param, torch_default, ms_default, diff.note
                 )
             )
+        elif (
+            not hit
+            and diff.ms_param in ms_sig
+            and ms_sig[diff.ms_param] is None
+            and torch_default is not None
+        ):
+            # r2.4.0 pytorch_diff/Uniform.md: torch.nn.init.uniform_(tensor, a=0.0, b=1.0)
+            # → ops.uniform(shape, minval, maxval): MindSpore requires what the call left
+            # to PyTorch's default.
+            note = (
+                f"{diff.note.rstrip('.')}. {diff.ms_param} has no default in MindSpore: pass"
+                f" PyTorch's {name}={torch_default}"
+            ).lstrip(". ")
+            changes.append(
+                ParamChange(name, DEFAULT_CHANGED, diff.ms_param, torch_default, None, note)
+            )
     general = frozenset(table.general_params)
     # Only keywords: a general difference parameter is an *extra* parameter of the PyTorch
     # API; passed positionally it is the API's own argument (torch.cuda.set_device(rank)).

@@ -121,3 +121,21 @@ def test_tensor_to_with_an_argument_that_may_be_a_tensor_is_not_rewritten(
     assert other.rewrite == "" and "scores.dtype" in other.rewrite_note
     assert found[(5, "torch.Tensor.to")].rewrite == "x.astype(mindspore.float16)"
     assert found[(6, "torch.Tensor.to")].rewrite == "x.astype(scores.dtype)"
+
+
+def test_a_parameter_mindspore_requires_is_hit_when_the_call_leaves_it_to_torch() -> None:
+    # r2.4.0:425 torch.nn.init.uniform_ → mindspore.ops.uniform, diff page Uniform.md: a →
+    # minval, b → maxval; the real signature ops.uniform(shape, minval, maxval, ...) has no
+    # defaults for them, torch's are a=0.0, b=1.0.
+    table = load_table()
+    omitted = match_api("torch.nn.init.uniform_", table, passed_params=["tensor"], keywords=[])
+    got = [(c.param, c.kind, c.ms_param, c.torch_default) for c in omitted.param_changes]
+    assert got == [("a", "default", "minval", "0.0"), ("b", "default", "maxval", "1.0")]
+    assert "minval has no default in MindSpore" in omitted.param_changes[0].note
+    passed = match_api(
+        "torch.nn.init.uniform_", table, passed_params=["tensor", "a", "b"], keywords=["a", "b"]
+    )
+    assert [(c.param, c.kind) for c in passed.param_changes] == [
+        ("a", "renamed"),
+        ("b", "renamed"),
+    ]
