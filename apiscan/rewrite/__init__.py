@@ -18,12 +18,13 @@ Pure data in, data out: no torch, no MindSpore, no source re-reading.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from apiscan.model import ApiFinding, CallArgs, ScanResult
 from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
 from apiscan.rewrite.substitutions import recipes_for
-from apiscan.rewrite.template import Rendered, render
+from apiscan.rewrite.template import Rendered, convert_dtype, render
 
 __all__ = ["apply", "dispose", "is_tensor_computation"]
 
@@ -208,12 +209,27 @@ def _same_call(target: str, finding: ApiFinding) -> Rendered:
         return Rendered(target)
     if call.star or call.truncated:
         return Rendered("", "the arguments are not known statically")
-    parts = [*call.positional, *(f"{k}={v}" for k, v in call.keywords)]
+    # F.log_softmax(x, dim=-1, dtype=torch.float32): the same call, with MindSpore's dtype.
+    parts = [
+        *(_ms_dtype(v) for v in call.positional),
+        *(f"{k}={_ms_dtype(v)}" for k, v in call.keywords),
+    ]
     if _method(finding.api) and call.receiver:
         head = f"{call.receiver}.{target.rpartition('.')[2]}"
     else:
         head = target
     return Rendered(f"{head}({', '.join(parts)})")
+
+
+_TORCH_DTYPE = re.compile(
+    r"^(?:torch|th)\.(?:float|half|double|bfloat16|long|int|short|bool|cfloat|cdouble"
+    r"|float16|float32|float64|int8|int16|int32|int64|uint8|complex64|complex128)$"
+)
+
+
+def _ms_dtype(text: str) -> str:
+    """``torch.float32`` → ``mindspore.float32``; any other argument text unchanged."""
+    return convert_dtype(text) if _TORCH_DTYPE.match(text) else text
 
 
 def _renamed_call(finding: ApiFinding) -> Rendered | None:

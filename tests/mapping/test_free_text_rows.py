@@ -139,3 +139,24 @@ def test_a_parameter_mindspore_requires_is_hit_when_the_call_leaves_it_to_torch(
         ("a", "renamed"),
         ("b", "renamed"),
     ]
+
+
+def test_a_renamed_call_writes_mindspore_dtypes(tmp_path: Path) -> None:
+    # r2.6.0:376 torch.nn.functional.log_softmax → mint.nn.functional.log_softmax,
+    # Consistent: the same call, but MindSpore takes its own dtype objects.
+    src = """
+        import torch
+        import torch.nn.functional as F
+
+        def norm(logits, attn):
+            a = F.log_softmax(logits, dim=-1, dtype=torch.float32)
+            b = attn.softmax(dim=-1, dtype=torch.float)
+            return a, b
+        """
+    found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
+    assert found[(5, "torch.nn.functional.log_softmax")].rewrite == (
+        "mindspore.mint.nn.functional.log_softmax(logits, dim=-1, dtype=mindspore.float32)"
+    )
+    assert found[(6, "torch.Tensor.softmax")].rewrite == (
+        "attn.softmax(dim=-1, dtype=mindspore.float32)"
+    )
