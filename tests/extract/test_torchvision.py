@@ -125,3 +125,32 @@ def test_static_indexer_on_a_small_package(tmp_path: Path, generator: ModuleType
     assert indexer.bases["vis.Frozen"] == ["torch.nn.Module"]
     assert indexer.names["vis.Frozen.extra"]["k"] == "method"
     assert "vis.ops._boxes.nms" not in indexer.aliases  # private paths are no spellings
+
+
+def test_static_indexer_follows_lazy_modules_and_summed_all(
+    tmp_path: Path, generator: ModuleType
+) -> None:
+    # torchaudio.models.decoder: __all__ = _A + _B, names served by a PEP 562 __getattr__
+    # from the private submodule _ctc_decoder.
+    files = {
+        "aud/__init__.py": "from . import decoder\n",
+        "aud/decoder/__init__.py": (
+            "_A = ['ctc_decoder']\n_B = ['CTCHypothesis']\n"
+            "def __getattr__(name):\n    from . import _ctc_decoder\n"
+            "    return getattr(_ctc_decoder, name)\n"
+            "__all__ = _A + _B\n"
+        ),
+        "aud/decoder/_ctc_decoder.py": (
+            "class CTCHypothesis:\n    def words(self): ...\n"
+            "def ctc_decoder(lexicon, tokens): ...\n"
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    torch_index: dict = {"names": {}, "aliases": {}, "bases": {}}
+    indexer = generator.Indexer("aud", generator.read_modules(tmp_path, "aud"), torch_index)
+    indexer.build()
+    assert indexer.names["aud.decoder.ctc_decoder"]["k"] == "function"
+    assert indexer.names["aud.decoder.CTCHypothesis.words"]["k"] == "method"
+    assert load_torch_api().is_public("torchaudio.models.decoder.ctc_decoder")
