@@ -195,6 +195,29 @@ class CandidateIndex:
             return None
         return None
 
+    def misfit(self, target: str, positional: int, keywords: Sequence[str]) -> str:
+        """Why a call with ``positional`` arguments and ``keywords`` cannot be passed to
+        ``target`` unchanged, by its recorded parameters; "" when it can or nothing is
+        recorded. ``mindspore.Tensor.softmax(axis, dtype=None)`` takes no ``dim=``."""
+        owner, _, name = target.rpartition(".")
+        parent, _, last = owner.rpartition(".")
+        entry = self._names.get(owner, {}).get(name) or self._names.get(f"{parent}:{last}", {}).get(
+            name
+        )
+        if not entry or "n" not in entry:
+            return ""
+        names = [str(n) for n in entry["n"]]  # type: ignore[union-attr]
+        arity = entry.get("a")
+        maximum = int(arity[1]) if isinstance(arity, Sequence) and len(arity) == 2 else -1
+        takes = ", ".join(names) or "no arguments"
+        unknown = [k for k in keywords if k not in names]
+        if unknown:
+            passed = ", ".join(f"{k}=" for k in unknown)
+            return f"{target} takes {takes}: the call passes {passed}"
+        if maximum >= 0 and positional > maximum:
+            return f"{target} takes {takes}: the call passes {positional} positional arguments"
+        return ""
+
     def _fits(
         self, namespace: str, name: str, kind: str | None, params: Sequence[Param] | None
     ) -> bool:

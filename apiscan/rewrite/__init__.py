@@ -232,6 +232,21 @@ def _ms_dtype(text: str) -> str:
     return convert_dtype(text) if _TORCH_DTYPE.match(text) else text
 
 
+def _candidate_misfit(finding: ApiFinding) -> str:
+    """Why a same-name candidate cannot take the call as written (``x.softmax(dim=-1)``:
+    ``mindspore.Tensor.softmax`` takes ``axis``), by the MindSpore name index; "" if it can."""
+    call = finding.args
+    if call is None or finding.usage != "call" or not finding.mindspore_api:
+        return ""
+    from apiscan.mapping.candidates import load_candidates
+
+    index = load_candidates()
+    if index is None:
+        return ""
+    keywords = [k for k, _ in call.keywords]
+    return index.misfit(finding.mindspore_api, len(call.positional), keywords)
+
+
 def _renamed_call(finding: ApiFinding) -> Rendered | None:
     """A row whose only difference is parameter names (no diff page: "The functions are
     consistent, but the parameter names are inconsistent."): the call with the target's
@@ -381,6 +396,9 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         return _set(finding, "none", r.text, r.note)
     if finding.status in ("candidate", "verified") and finding.mindspore_api:
         r = _same_call(finding.mindspore_api, finding)
+        misfit = _candidate_misfit(finding)
+        if misfit:
+            r = Rendered("", misfit)
         proof = (
             "verified by its micro-test"
             if finding.status == "verified"

@@ -150,7 +150,7 @@ def test_a_renamed_call_writes_mindspore_dtypes(tmp_path: Path) -> None:
 
         def norm(logits, attn):
             a = F.log_softmax(logits, dim=-1, dtype=torch.float32)
-            b = attn.softmax(dim=-1, dtype=torch.float)
+            b = attn.softmax(-1, dtype=torch.float)
             return a, b
         """
     found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
@@ -158,5 +158,29 @@ def test_a_renamed_call_writes_mindspore_dtypes(tmp_path: Path) -> None:
         "mindspore.mint.nn.functional.log_softmax(logits, dim=-1, dtype=mindspore.float32)"
     )
     assert found[(6, "torch.Tensor.softmax")].rewrite == (
-        "attn.softmax(dim=-1, dtype=mindspore.float32)"
+        "attn.softmax(-1, dtype=mindspore.float32)"
     )
+
+
+def test_a_candidate_that_cannot_take_the_call_s_keywords_is_not_rewritten(
+    tmp_path: Path,
+) -> None:
+    # No table row lists torch.Tensor.softmax or torch.cuda.memory_summary; MindSpore 2.10's
+    # same-name Tensor.softmax(axis, dtype=None) takes no dim=, runtime.memory_summary()
+    # takes nothing: rewriting the call unchanged would fail.
+    src = """
+        import torch
+
+        def probs(logits, n):
+            p = logits.softmax(dim=-1)
+            q = logits.softmax(-1)
+            torch.cuda.memory_summary(device=n)
+            return p, q
+        """
+    found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
+    by_keyword = found[(4, "torch.Tensor.softmax")]
+    assert by_keyword.status == "candidate"
+    assert by_keyword.rewrite == "" and "takes axis, dtype" in by_keyword.rewrite_note
+    assert found[(5, "torch.Tensor.softmax")].rewrite == "logits.softmax(-1)"
+    summary = found[(6, "torch.cuda.memory_summary")]
+    assert summary.rewrite == "" and "takes no arguments" in summary.rewrite_note
