@@ -197,6 +197,12 @@ def _verdict(
         remark = f"Rename for MindSpore: {names}."
         note = f"{note.rstrip('.')}. {remark}" if note else remark
         status = DIFFERENT
+    padded = _padding_needs_pad_mode(row, passed, table, target)
+    if padded is not None:
+        changes = (*changes, padded)
+        if status == CONSISTENT:
+            note = f"{note.rstrip('.')}. {padded.note}" if note else padded.note
+            status = DIFFERENT
     gap = bool(target_platform and backends and target_platform not in backends)
     if gap and status == CONSISTENT:
         status = DIFFERENT
@@ -313,6 +319,27 @@ def _described_difference(
         why = "an extra MindSpore parameter with a default is consistent (Exception Scenario 3)"
         return CONSISTENT, f"{text.rstrip('.')}: {why}.", ()
     return None
+
+
+def _padding_needs_pad_mode(
+    row: MappingRow, passed: tuple[str, ...], table: MappingTable, target: str | None
+) -> ParamChange | None:
+    """A consistent row whose target pads only in ``pad_mode='pad'`` (r2.4.0:515
+    ``torch.nn.functional.conv1d`` → ``mindspore.ops.conv1d(input, weight, bias=None,
+    stride=1, pad_mode='valid', padding=0, ...)``): a call passing ``padding`` raises "the
+    'pad' must be zero when 'pad_mode' is not 'pad'" (MindSpore 2.10, CPU) unless it also
+    passes ``pad_mode='pad'``. Rows with a diff page describe pad_mode themselves."""
+    if row.status != CONSISTENT or not target or "padding" not in passed or "pad_mode" in passed:
+        return None
+    ms_sig = dict(table.params_of(target) or ())
+    default = ms_sig.get("pad_mode")
+    if default is None or default.strip("'\"") == "pad" or "padding" not in ms_sig:
+        return None
+    note = (
+        f"{target} applies padding only with pad_mode='pad' (its default is {default}):"
+        " pass pad_mode='pad' with padding"
+    )
+    return ParamChange("padding", DEFAULT_CHANGED, "pad_mode", None, default, note)
 
 
 def _free_text_changes(

@@ -184,3 +184,21 @@ def test_a_candidate_that_cannot_take_the_call_s_keywords_is_not_rewritten(
     assert found[(5, "torch.Tensor.softmax")].rewrite == "logits.softmax(-1)"
     summary = found[(6, "torch.cuda.memory_summary")]
     assert summary.rewrite == "" and "takes no arguments" in summary.rewrite_note
+
+
+def test_a_consistent_target_that_pads_only_in_pad_mode_pad_is_hit_by_padding() -> None:
+    # r2.4.0:515 torch.nn.functional.conv1d → mindspore.ops.conv1d, Consistent; the target's
+    # real signature has pad_mode='valid' before padding=0, and ops.conv1d(x, w, padding=1)
+    # raises "the 'pad' must be zero when 'pad_mode' is not 'pad'" (MindSpore 2.10, CPU).
+    table = load_table()
+    padded = match_api(
+        "torch.nn.functional.conv1d",
+        table,
+        passed_params=["input", "weight", "padding"],
+        keywords=["padding"],
+    )
+    assert padded.status == DIFFERENT
+    assert [(c.param, c.ms_param) for c in padded.param_changes] == [("padding", "pad_mode")]
+    assert "pad_mode='pad'" in padded.note
+    plain = match_api("torch.nn.functional.conv1d", table, passed_params=["input", "weight"])
+    assert (plain.status, plain.param_changes) == (CONSISTENT, ())
