@@ -127,8 +127,10 @@ _TORCH_PLUMBING = frozenset(
         "load",
         "save",
         "channels_last",
+        "channels_last_3d",
         "contiguous_format",
         "preserve_format",
+        "legacy_contiguous_format",
         "pi",
         "e",
         "inf",
@@ -155,6 +157,9 @@ def is_tensor_computation(api: str) -> bool:
     parts = api.split(".")
     if api.startswith("torch.Tensor."):
         return parts[2] not in _TENSOR_PLUMBING
+    if parts[-1] == "flatten_parameters":
+        # nn.LSTM/GRU's cuDNN weight compaction: a performance call, nothing to compute
+        return False
     if len(parts) == 2 and parts[0] == "torch":
         name = parts[1]
         return (
