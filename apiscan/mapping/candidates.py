@@ -62,6 +62,7 @@ NAMESPACES: tuple[str, ...] = (
     "mindspore.dataset",
     "mindspore.nn:CellList",
     "mindspore.nn:SequentialCell",
+    "mindspore.nn:CellDict",
     "mindspore:Generator",
 )
 
@@ -88,6 +89,13 @@ MOVES: tuple[tuple[str, str, frozenset[str] | None, str], ...] = (
         "mindspore.nn:SequentialCell",
         None,
         "the tables map torch.nn.Sequential to mindspore.nn.SequentialCell",
+    ),
+    (
+        # r2.4.0 pytorch_api_mapping.md:449 torch.nn.ModuleDict → mindspore.nn.CellDict
+        "torch.nn.ModuleDict.",
+        "mindspore.nn:CellDict",
+        None,
+        "the tables map torch.nn.ModuleDict to mindspore.nn.CellDict",
     ),
     (
         "torch.Generator.",
