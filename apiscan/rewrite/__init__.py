@@ -284,8 +284,10 @@ def _renamed_call(finding: ApiFinding) -> Rendered | None:
 
 
 def _dtype_like(text: str) -> bool:
-    """``torch.float16``, ``dtype``, ``x.dtype``, ``torch.cuda.HalfTensor``: visibly a dtype."""
-    return "dtype" in text.lower() or (
+    """``torch.float16``, ``dtype``, ``x.dtype``, ``self.data_type`` (YOLOX),
+    ``torch.cuda.HalfTensor``: visibly a dtype."""
+    low = text.lower()
+    return "dtype" in low or low.endswith("type") or (
         text.startswith(("torch.", "th.", "mindspore.")) and text.count("(") == 0
     )
 

@@ -110,17 +110,19 @@ def test_tensor_to_with_an_argument_that_may_be_a_tensor_is_not_rewritten(
     src = """
         import torch
 
-        def cast(x, scores):
+        def cast(x, scores, self_data_type):
             a = x.to(scores)
             b = x.to(torch.float16)
             c = x.to(scores.dtype)
-            return a, b, c
+            d = x.to(self_data_type)
+            return a, b, c, d
         """
     found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
     other = found[(4, "torch.Tensor.to")]
     assert other.rewrite == "" and "scores.dtype" in other.rewrite_note
     assert found[(5, "torch.Tensor.to")].rewrite == "x.astype(mindspore.float16)"
     assert found[(6, "torch.Tensor.to")].rewrite == "x.astype(scores.dtype)"
+    assert found[(7, "torch.Tensor.to")].rewrite == "x.astype(self_data_type)"
 
 
 def test_a_parameter_mindspore_requires_is_hit_when_the_call_leaves_it_to_torch() -> None:
