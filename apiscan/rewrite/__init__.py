@@ -287,8 +287,10 @@ def _dtype_like(text: str) -> bool:
     """``torch.float16``, ``dtype``, ``x.dtype``, ``self.data_type`` (YOLOX),
     ``torch.cuda.HalfTensor``: visibly a dtype."""
     low = text.lower()
-    return "dtype" in low or low.endswith("type") or (
-        text.startswith(("torch.", "th.", "mindspore.")) and text.count("(") == 0
+    return (
+        "dtype" in low
+        or low.endswith("type")
+        or (text.startswith(("torch.", "th.", "mindspore.")) and text.count("(") == 0)
     )
 
 
