@@ -540,7 +540,8 @@ def _param_changes(
                 )
             )
         elif (
-            not hit
+            passed  # a call, not a reference (isinstance(p, nn.Parameter))
+            and not hit
             and diff.ms_param in ms_sig
             and ms_sig[diff.ms_param] is None
             and torch_default is not None

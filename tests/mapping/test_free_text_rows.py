@@ -134,6 +134,8 @@ def test_a_parameter_mindspore_requires_is_hit_when_the_call_leaves_it_to_torch(
     got = [(c.param, c.kind, c.ms_param, c.torch_default) for c in omitted.param_changes]
     assert got == [("a", "default", "minval", "0.0"), ("b", "default", "maxval", "1.0")]
     assert "minval has no default in MindSpore" in omitted.param_changes[0].note
+    # A reference passes nothing and hits nothing: isinstance(p, nn.Parameter).
+    assert match_api("torch.nn.init.uniform_", table).param_changes == ()
     passed = match_api(
         "torch.nn.init.uniform_", table, passed_params=["tensor", "a", "b"], keywords=["a", "b"]
     )
