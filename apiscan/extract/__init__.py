@@ -337,7 +337,7 @@ def _program_records(
                 return entry[1]
             return None
 
-        return to_fact(v, param_of, site_of)  # type: ignore[arg-type]
+        return to_fact(v, param_of, site_of, 0, ext.supplied_fact)  # type: ignore[arg-type]
 
     summaries = []
     for qn, cls, params, bound, returned in ext.summaries:

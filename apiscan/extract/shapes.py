@@ -198,6 +198,9 @@ class ShapeTracker:
     #: is where the sync happens, not the caller that uses the number as a size)
     _sync_function: dict[int, str] = field(default_factory=dict)
     _pipeline_reported: set[str] = field(default_factory=set)
+    #: id(value) -> (value, why): values made here from a supplied one whose explanation
+    #: they keep (``x.shape[0]`` of a parameter the solver proved a data-dependent tensor)
+    _relayed: dict[int, tuple[Val, Why]] = field(default_factory=dict)
     #: function -> its first resize to a random size, until the function ends
     _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
     #: functions that read a fixed-size crop after such a resize
@@ -236,7 +239,7 @@ class ShapeTracker:
         stack = list(vals)
         while stack:
             v = stack.pop(0)
-            words, chain = self.explain(v)
+            words, chain = self._explained(v)
             if words:
                 return f"{detail}: {words}", chain
             if v[0] == "seq":
@@ -244,6 +247,12 @@ class ShapeTracker:
             elif v[0] == "tuple":
                 stack.extend(v[1])
         return detail, ()
+
+    def _explained(self, v: Val) -> Why:
+        relayed = self._relayed.get(id(v))
+        if relayed is not None and relayed[0] is v:
+            return relayed[1]
+        return self.explain(v)
 
     def sync_function(self, node: cst.CSTNode) -> str:
         """The function a host sync is written in ("" when unknown)."""
@@ -380,7 +389,11 @@ class ShapeTracker:
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
         if is_dyn_tensor(source):
-            return ("seq", dyn_number(node))
+            number = dyn_number(node)
+            why = self._explained(source)
+            if why[0]:
+                self._relayed[id(number)] = (number, why)
+            return ("seq", number)
         return ("seq", NONTORCH)
 
     # ---------------------------------------------------------------- indexing

@@ -251,7 +251,7 @@ def join(a: Fact, b: Fact) -> Fact:
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         return Tensor(
             dynamic=a.dynamic or b.dynamic,
-            boolean=a.boolean and b.boolean,
+            boolean=_boolean(a, b),
             arg=a.arg or b.arg,
             certain=a.certain and b.certain,
             via=_dyn_via(a, b),
@@ -271,6 +271,16 @@ def join(a: Fact, b: Fact) -> Fact:
             return widen(Tup(tuple(join(x, y) for x, y in zip(a.elems, b.elems, strict=True))))
         return widen(Seq(join(element(a), element(b))))
     return UNKNOWN
+
+
+def _boolean(a: Tensor, b: Tensor) -> bool:
+    """Is the join a mask? Both sides must be, except that a guessed tensor (``certain`` is
+    False: a method name said "tensor", nothing said its dtype) does not veto the other
+    side's mask; otherwise a first walk's guess, made before any fact reached the function,
+    would erase a mask found once the facts arrive (the environments only grow)."""
+    if a.boolean and b.boolean:
+        return True
+    return (a.boolean and not b.certain) or (b.boolean and not a.certain)
 
 
 def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
