@@ -119,3 +119,18 @@ def test_partial_sequential_and_super_reach_the_callee(result: ScanResult) -> No
     assert "passed by `Head.forward` → `Trunk.shrink`" in _message(
         result, "crossfn/blocks.py", "DS109", "Trunk.shrink"
     )
+
+
+def test_a_sync_used_as_a_size_in_another_file_is_reported_at_the_sync(
+    result: ScanResult,
+) -> None:
+    # one finding per sync, in the sync's file and function, naming one place of use
+    syncs = sorted(
+        (f.path, f.span.line, f.function, f.message.rpartition("used as ")[2])
+        for f in result.shape_findings
+        if f.rule == "DS118"
+    )
+    assert syncs == [
+        ("crossfn/head.py", 55, "Head.forward", "a slice bound in `Trunk.shrink`)"),
+        ("crossfn/head.py", 62, "Head.forward", "a slice bound in `narrow_to`)"),
+    ]

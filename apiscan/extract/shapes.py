@@ -63,7 +63,9 @@ def _any_elem(v: Val, pred: Callable[[Val], bool]) -> bool:
     return False
 
 
-def _origins(v: Val) -> list[cst.CSTNode]:
+def _origins(v: Val) -> list[Any]:
+    """The host syncs a value's numbers came from: CST nodes for syncs in this walk, solver
+    facts (:class:`~apiscan.program.values.HostNumber`) for syncs made elsewhere."""
     if is_dyn_number(v):
         node = v[1][1]
         return [node] if node is not None else []
@@ -194,6 +196,9 @@ class ShapeTracker:
     #: id(dynamic tensor) -> (it, the one dimension known to vary)
     _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     _synced: set[int] = field(default_factory=set)
+    #: host syncs made in another function (a solver fact's site) whose number is used as a
+    #: size here: (site, words), once per site
+    remote_syncs: list[tuple[Any, str]] = field(default_factory=list)
     #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
     #: is where the sync happens, not the caller that uses the number as a size)
     _sync_function: dict[int, str] = field(default_factory=dict)
@@ -261,6 +266,13 @@ class ShapeTracker:
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
         for origin in _origins(v):
+            site = getattr(origin, "site", None)
+            if site is not None and site.end_line and not self.silent():
+                if all(s != site for s, _ in self.remote_syncs):
+                    where = self.function()
+                    used = f" in `{where}`" if where else ""
+                    self.remote_syncs.append((site, f"the value is then used as {what}{used}"))
+                continue
             if id(origin) not in self._synced and isinstance(origin, cst.Call):
                 self._synced.add(id(origin))
                 self.hit(

@@ -38,6 +38,8 @@ class Site:
     text: str = ""
     column: int = 0
     function: str = ""
+    end_line: int = 0
+    end_column: int = 0
 
     def __str__(self) -> str:
         return f"{self.path.rpartition('/')[2]}:{self.line}"

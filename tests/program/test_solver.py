@@ -165,3 +165,40 @@ def test_super_and_partial_keywords_reach_parameters(tmp_path: Path) -> None:
     shape = {(f.path, f.rule, f.function) for f in result.shape_findings}
     assert ("pkg/net.py", "DS109", "head") in shape
     assert not any(f[0] == "pkg/base.py" for f in shape)
+
+
+SYNC_ELSEWHERE = {
+    "pkg/__init__.py": "",
+    "pkg/count.py": """
+        import torch
+
+
+        def positives(scores):
+            return int((scores > 0.5).sum())
+
+
+        def quiet(scores):
+            return int((scores > 0.5).sum())  # apiscan: ignore[DS118]
+    """,
+    "pkg/head.py": """
+        from torch import nn
+
+        from pkg.count import positives, quiet
+
+
+        class Head(nn.Module):
+            def forward(self, scores, boxes):
+                return boxes[: positives(scores)], boxes[: quiet(scores)]
+    """,
+}
+
+
+def test_a_sync_used_in_another_file_is_placed_at_the_sync(tmp_path: Path) -> None:
+    result = scan_repo(write_repo(tmp_path, SYNC_ELSEWHERE))
+    syncs = [
+        (f.path, f.span.line, f.function, f.scope)
+        for f in result.shape_findings
+        if f.rule == "DS118"
+    ]
+    # the suppression comment in the sync's own file is honoured
+    assert syncs == [("pkg/count.py", 5, "positives", "network")]
