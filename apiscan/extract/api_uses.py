@@ -318,6 +318,9 @@ class Extractor:
         self.carriers: dict[tuple[str, str], cst.CSTNode] = {}
         #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
         self.partials: dict[int, tuple[Val, Val, _Args]] = {}
+        #: (function, name) of tensors a randomly drawn number was written into
+        #: (``t[0] = random.randint(...)``: ``t[0].item()`` reads the random number back)
+        self.random_filled: set[tuple[str, str]] = set()
         #: id(value) -> (value, children): ``nn.Sequential(a, b, ...)`` with its children
         self.sequentials: dict[int, tuple[Val, tuple[Val, ...]]] = {}
         #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
@@ -959,6 +962,8 @@ class Extractor:
     def _tensor_call(self, api: str, attr: str, recv: Val, node: cst.Call, args: _Args) -> Val:
         """Result of a Tensor method call, with the dynamic-shape facts it creates."""
         if attr in SYNC_METHODS:
+            if type(node.func) is cst.Attribute and self._reads_random(node.func.value):
+                return fresh(RAND[0], RAND[1])  # a random size broadcast through a tensor
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
@@ -1133,6 +1138,9 @@ class Extractor:
                 and first[0] == "tensor"
                 and first != ARG_TENSOR
             ):
+                call = node if type(node) is cst.Call else None
+                if call is not None and call.args and self._reads_random(call.args[0].value):
+                    return fresh(RAND[0], RAND[1])
                 return self.shapes.on_sync(node, first)
             if name == "len" and node is not None and is_dyn_tensor(first):
                 return self.shapes.on_sync(node, first)
@@ -1606,6 +1614,16 @@ class Extractor:
             v = self.value(value)
         for b in binders:
             self.bind_target(b, v)
+        if v == RAND:
+            for t in node.targets:
+                root = _root_name(t.target) if type(t.target) is cst.Subscript else None
+                if root is not None:
+                    self.random_filled.add((self._function(), root))
+
+    def _reads_random(self, expr: cst.BaseExpression) -> bool:
+        """Is ``expr`` (``t[0]``, ``t``) a tensor a random number was written into here?"""
+        root = _root_name(expr)
+        return root is not None and (self._function(), root) in self.random_filled
 
     def _annassign(self, node: cst.AnnAssign) -> None:
         binder = self.target(node.target)
@@ -1924,6 +1942,15 @@ class Extractor:
                 return self.owners.instance_of(canon)  # model: nn.Module, opt: Optimizer
         if v[0] == "builtin" and v[1] in NON_TORCH_BUILTINS | SEQ_BUILTINS:
             return NONTORCH
+        if (
+            v[0] == "qual"
+            and self._is_local(v[1])
+            and not self._is_torch(v[1])
+            and v[1].rpartition(".")[2][:1].isupper()
+        ):
+            # a class of the repository imported from another file (``exp: Exp``): its
+            # methods are the repository's, and calls on it reach them (``self.exp.m(...)``)
+            return inst(v[1])
         return None
 
     def _params(self, params: cst.Parameters) -> dict[str, Val | None]:
@@ -2093,9 +2120,17 @@ def _casts(attr: str, args: _Args) -> bool:
     return False
 
 
+def _root_name(expr: cst.BaseExpression) -> str | None:
+    """``t`` for ``t``, ``t[0]``, ``t[0][1]`` (subscripts of a plain name), else None."""
+    while type(expr) is cst.Subscript:
+        expr = expr.value  # type: ignore[attr-defined]
+    return expr.value if type(expr) is cst.Name else None  # type: ignore[attr-defined]
+
+
 def _carries_data(v: Val) -> bool:
-    """A value whose shape or number comes from tensor data (a mask included)."""
-    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR):
+    """A value whose shape or number comes from tensor data (a mask included) or is drawn
+    at random: worth a step in a chain where it is returned or stored."""
+    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR, RAND):
         return True
     if v[0] == "seq":
         return _carries_data(v[1])

@@ -160,6 +160,8 @@ REDUCTIONS = frozenset(
 )
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
+#: What DS119 says of a resize to a randomly drawn size.
+RANDOM_RESIZE = "images are resized to a randomly drawn size"
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 
@@ -206,8 +208,11 @@ class ShapeTracker:
     #: id(value) -> (value, why): values made here from a supplied one whose explanation
     #: they keep (``x.shape[0]`` of a parameter the solver proved a data-dependent tensor)
     _relayed: dict[int, tuple[Val, Why]] = field(default_factory=dict)
-    #: function -> its first resize to a random size, until the function ends
-    _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
+    #: function -> its first resize to a random size (node, api, words, chain), until the
+    #: function ends
+    _resized: dict[str, tuple[cst.CSTNode, str, str, tuple[ChainStep, ...]]] = field(
+        default_factory=dict
+    )
     #: functions that read a fixed-size crop after such a resize
     _cropped: set[str] = field(default_factory=set)
 
@@ -364,10 +369,9 @@ class ShapeTracker:
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
-            if name == "interpolate" and any(
-                a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
-            ):
-                self.random_resize(node, api)
+            drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
+            if name == "interpolate" and drawn:
+                self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
             # is static whatever the receiver's shape, unless it reduces another dimension
@@ -500,22 +504,29 @@ class ShapeTracker:
         self,
         node: cst.CSTNode,
         api: str,
-        detail: str = "images are resized to a randomly drawn size",
+        detail: str = RANDOM_RESIZE,
         function: str | None = None,
+        chain: tuple[ChainStep, ...] = (),
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function."""
         fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail, function=fn)
+        self.hit("DS119", node, api, detail, function=fn, chain=chain)
 
-    def random_resize(self, node: cst.CSTNode, api: str) -> None:
+    def random_resize(
+        self,
+        node: cst.CSTNode,
+        api: str,
+        detail: str = RANDOM_RESIZE,
+        chain: tuple[ChainStep, ...] = (),
+    ) -> None:
         """A resize to a randomly drawn size. Whether the batch shape varies is decided when
         the function ends (:meth:`end_function`): a fixed-size crop read after it (mixup and
         mosaic paste a randomly scaled image and cut the target size back out) keeps the
         output's shape."""
-        self._resized.setdefault(self.function(), (node, api))
+        self._resized.setdefault(self.function(), (node, api, detail, chain))
 
     def on_window(self) -> None:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
@@ -531,7 +542,8 @@ class ShapeTracker:
         cropped = fn in self._cropped
         self._cropped.discard(fn)
         if pending is not None and not cropped:
-            self.pipeline(pending[0], pending[1], function=fn)
+            node, api, detail, chain = pending
+            self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
 def _indexed_dim(node: cst.Subscript) -> int | None:

@@ -236,9 +236,15 @@ def _solve_params(
             changed = False
             for node in members:
                 for key, fact in _param_facts(node, index, edges, sol).items():
-                    if sol.params.get(key) != fact:
+                    old = sol.params.get(key)
+                    if old != fact:
                         sol.params[key] = fact
-                        changed = True
+                        # a chain that only grew is no reason for another round
+                        changed = (
+                            changed
+                            or old is None
+                            or (pv.without_chain(old) != pv.without_chain(fact))
+                        )
             if not changed:
                 break
 
@@ -403,8 +409,8 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
     before, after, sensitive = dict(old), dict(new), set(sensitive)
     for key in before.keys() | after.keys():
         was, now = before.get(key, pv.UNKNOWN), after.get(key, pv.UNKNOWN)
-        if was == now:
-            continue
+        if was == now or pv.without_chain(was) == pv.without_chain(now):
+            continue  # a longer chain alone changes words, not findings: not worth a walk
         if pv.is_dynamic(was) or pv.is_dynamic(now):
             return True
         if key in sensitive and isinstance(now, pv.Tensor):

@@ -110,7 +110,10 @@ class HostNumber:
 
 @dataclass(frozen=True, slots=True)
 class RandomNumber:
-    """A host number drawn at random (multi-scale training sizes)."""
+    """A host number drawn at random (multi-scale training sizes); ``via`` the calls,
+    returns and attribute writes that carried it."""
+
+    via: tuple[Hop, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +226,7 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
         hop = Hop(hop)
     if isinstance(f, Tensor) and (f.dynamic or f.boolean):
         return replace(f, via=_via(f.via, hop))
-    if isinstance(f, HostNumber):
+    if isinstance(f, HostNumber | RandomNumber):
         return replace(f, via=_via(f.via, hop))
     if isinstance(f, Seq):
         return Seq(passed_by(f.elem, hop))
@@ -240,6 +243,18 @@ def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
     if via and via[-1].function == hop.function and via[-1].kind == hop.kind:
         return via
     return (*via, hop)
+
+
+def without_chain(f: Fact) -> Fact:
+    """``f`` without its hops: what it says, not how it got here (two environments that
+    differ only in chains give the same findings, with other words)."""
+    if isinstance(f, Tensor | HostNumber | RandomNumber) and f.via:
+        return replace(f, via=())
+    if isinstance(f, Seq):
+        return Seq(without_chain(f.elem))
+    if isinstance(f, Tup):
+        return Tup(tuple(without_chain(e) for e in f.elems))
+    return f
 
 
 def join(a: Fact, b: Fact) -> Fact:
@@ -266,6 +281,8 @@ def join(a: Fact, b: Fact) -> Fact:
                 return x
         if isinstance(x, RandomNumber) and isinstance(y, Static):
             return x
+        if isinstance(x, RandomNumber) and isinstance(y, RandomNumber):
+            return min(x, y, key=repr)
     if isinstance(a, Static) and isinstance(b, Static):
         return STATIC
     if isinstance(a, Seq | Tup) and isinstance(b, Seq | Tup):
@@ -346,6 +363,8 @@ def describe(f: Fact, here: str = "") -> str:
         return "is a boolean mask" + _chain(f.via, here)
     if isinstance(f, Tensor) and f.dynamic:
         return "is a tensor whose shape depends on data" + _chain(f.via, here)
+    if isinstance(f, RandomNumber) and f.via:
+        return "is drawn at random" + _chain(f.via, here)
     return ""
 
 
@@ -376,7 +395,7 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
                 )
             )
         return (*out, *_hop_steps(f.via))
-    if isinstance(f, Tensor) and (f.dynamic or f.boolean):
+    if isinstance(f, RandomNumber) or (isinstance(f, Tensor) and (f.dynamic or f.boolean)):
         return _hop_steps(f.via)
     return ()
 
