@@ -1612,8 +1612,11 @@ class Extractor:
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
+        # ``self.x = None`` says "nothing yet", not "not a tensor": another method (or a
+        # later line) gives x its value, and the last write seen must not erase what it is
+        none = type(value) is cst.Name and value.value == "None"
         for b in binders:
-            self.bind_target(b, v)
+            self.bind_target(b, UNKNOWN if none and b[0] == "attr" else v)
         if v == RAND:
             for t in node.targets:
                 root = _root_name(t.target) if type(t.target) is cst.Subscript else None

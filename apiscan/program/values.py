@@ -10,7 +10,7 @@ several ``return`` statements. It keeps "may depend on data": a helper called wi
 at one site and with a size read from tensor data at another gets the data-dependent fact, so
 its findings fire (the precision policy, what to flag, belongs to the rules). An ``Unknown``
 side carries no information and does not erase the other side, but it does make a tensor fact
-uncertain (``certain=False``), which owners report as ``probable``.
+uncertain (``certain=False``), which owners report as ``probable``, and a static one unknown.
 """
 
 from __future__ import annotations
@@ -309,8 +309,13 @@ def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
 
 
 def _uncertain(f: Fact) -> Fact:
+    """``f`` joined with Unknown. A tensor becomes a guess; a static value says nothing any
+    more (``self.x = None`` on one path and an unknown value on another is not "known not a
+    tensor": owners of ``x`` would be lost)."""
     if isinstance(f, Tensor) and f.certain:
         return replace(f, certain=False)
+    if isinstance(f, Static):
+        return UNKNOWN
     return f
 
 
