@@ -788,6 +788,9 @@ class Extractor:
             if attr in ("values", "items", "keys"):
                 return seq(UNKNOWN), True
             return NONTORCH, True
+        if kind == "seq" and call and attr == "append":
+            self._collect(recv, node, args)
+            return NONTORCH, True
         if kind == "tuple" and attr in NAMED_FIELDS and len(recv[1]) == 2:
             # (values, indices) of x.max(dim=1) and friends
             return recv[1][NAMED_FIELDS.index(attr)], True
@@ -801,6 +804,25 @@ class Extractor:
                 return seq(("tuple", (NONTORCH, vals))), True
             return NONTORCH, True
         return UNKNOWN, True
+
+    def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
+        """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
+        ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
+        attribute. Data-dependence is not carried over (a list of masks stays a list of
+        tensors): the shape rules follow lists on their own."""
+        if (
+            recv[1] != UNKNOWN
+            or args is None
+            or len(args.vals) != 1
+            or args.keywords
+            or args.star
+            or args.vals[0][0] != "tensor"
+            or type(node.value) is not cst.Name
+            or self.lookup(node.value.value) is not recv
+        ):
+            return
+        certain = args.vals[0][1] is not False
+        self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))
 
     def _inst_member(
         self,
@@ -1180,7 +1202,9 @@ class Extractor:
             return recv
         if recv[0] == "dict":
             key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
-            return dict(recv[1]).get(key, UNKNOWN) if key is not None else UNKNOWN
+            items = dict(recv[1])
+            other = items.get(None, UNKNOWN)  # what any other key maps to (a state dict's)
+            return items.get(key, other) if key is not None else other
         if recv[0] == "inst":
             info = self._own_class(recv[1])
             if info is not None:
