@@ -86,6 +86,8 @@ TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "i
 
 #: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
 MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
+#: torch functions joining a sequence of tensors: a join of boolean masks is a mask.
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", "dstack"})
 #: Tensor methods whose result is a host number or list read from tensor values.
 SYNC_METHODS = frozenset({"item", "tolist"})
 #: Tensor methods and torch functions that return boolean masks.
@@ -1049,8 +1051,11 @@ class Extractor:
                 return self.owners.instance_of(name)
             if kind == "function":
                 result = self.owners.function_result(name)
-                if name.rpartition(".")[2] in BOOL_FUNCTIONS:
-                    result = BOOL_TENSOR
+                short = name.rpartition(".")[2]
+                if short in BOOL_FUNCTIONS or (
+                    short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
+                ):
+                    result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
