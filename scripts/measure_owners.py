@@ -56,6 +56,7 @@ import importlib
 import inspect
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -78,6 +79,10 @@ FAMILIES: Final = (*METHOD_FAMILIES, "attributes", "functions & classes")
 # How the scan spells an operator use: `x @ w` is reported as torch.Tensor.matmul.
 OPERATOR_SPELLINGS: Final = {"__matmul__": "matmul", "__rmatmul__": "matmul"}
 NON_CALL_USAGES: Final = frozenset({"annotation", "base_class"})
+
+#: A private function of the torch namespace itself, which the public index does not name:
+#: the scan reports it as spelled (``torch._assert``), so the runtime name is kept for it.
+_PRIVATE_TORCH: Final = re.compile(r"torch\._[a-z][a-z0-9_]*")
 
 Use = tuple[str, int, str]
 """(path, line, api)."""
@@ -106,10 +111,13 @@ class Trace:
     def add(self, record: dict[str, Any]) -> None:
         kind = record["record"]
         if kind == "api":
-            if record["api"] is None:
+            api = record["api"]
+            if api is None:
                 self.unmapped[record["raw"]] += record["count"]
-            else:
-                self.uses[(record["path"], record["line"], record["api"])] += record["count"]
+                if _PRIVATE_TORCH.fullmatch(record["raw"]):
+                    api = record["raw"]  # torch._assert, torch._foreach_lerp_: as spelled
+            if api is not None:
+                self.uses[(record["path"], record["line"], api)] += record["count"]
         elif kind == "foreign":
             self.foreign[(record["path"], record["line"])].add(record["name"])
         elif kind == "executed":
@@ -288,7 +296,11 @@ def run_scan(root: Path) -> list[Finding]:
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"apiscan failed ({done.returncode}): {done.stderr[-2000:]}")
-    report = json.loads(done.stdout)
+    return findings_of(json.loads(done.stdout))
+
+
+def findings_of(report: dict[str, Any]) -> list[Finding]:
+    """The api findings of a JSON report."""
     return [
         Finding(f["path"], f["line"], f["api"], f["confidence"], f["usage"])
         for f in report["findings"]
@@ -586,12 +598,23 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="use a trace written earlier by trace_apis.py instead of running (repeatable)",
     )
+    parser.add_argument(
+        "--scan",
+        type=Path,
+        metavar="FILE",
+        help="use this JSON report of the root (apiscan ROOT -f json) instead of scanning",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     options = parser.parse_args(argv)
     runs = [shlex.split(r) for r in options.run]
     if options.trace:
         trace = read_trace(options.trace)
-        result = compare(options.root, runs, run_scan(options.root), trace)
+        findings = (
+            findings_of(json.loads(options.scan.read_text(encoding="utf-8")))
+            if options.scan
+            else run_scan(options.root)
+        )
+        result = compare(options.root, runs, findings, trace)
     elif runs:
         result = measure(options.root, runs, options.python)
     else:

@@ -349,11 +349,22 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="a trace_shapes.py output of one run, instead of running (repeatable)",
     )
+    parser.add_argument(
+        "--scan",
+        type=Path,
+        metavar="FILE",
+        help="use this JSON report of the root (apiscan ROOT -f json) instead of scanning",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     options = parser.parse_args(argv)
     runs = [shlex.split(r) for r in options.run]
     if options.trace:
-        result = compare(options.root, runs, run_scan(options.root), read_traces(options.trace))
+        findings = (
+            findings_of(json.loads(options.scan.read_text(encoding="utf-8")))
+            if options.scan
+            else run_scan(options.root)
+        )
+        result = compare(options.root, runs, findings, read_traces(options.trace))
     elif len(runs) >= 2:
         result = measure(options.root, runs, options.python)
     else:

@@ -87,6 +87,10 @@ TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "i
 
 #: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
 MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
+#: The kind of a parameter's value when its default is a torch class (``norm_layer:
+#: LayerType = nn.BatchNorm2d``): ``(LAYER, "torch.nn.BatchNorm2d")``. Calling it reports the
+#: class as probable (callers may pass another); anywhere else it is an unknown value.
+LAYER = "layer"
 #: torch functions joining a sequence of tensors: a join of boolean masks is a mask.
 JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", "dstack"})
 #: Tensor methods whose result is a host number or list read from tensor values.
@@ -1037,6 +1041,12 @@ class Extractor:
         args = self._args(node)
         if fv[0] == "qual":
             return self._call_qual(fv[1], func, node, args, usage)
+        if fv[0] == LAYER:
+            # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
+            # builds one (a caller may pass another class)
+            written = self.api.as_written(fv[1]) or fv[1]
+            self.emit(written, usage, "probable", (func, "s"), (node, "e"), args, canonical=fv[1])
+            return self.owners.instance_of(fv[1])
         return self._call_value(fv, args, node)
 
     def _call_qual(
@@ -1875,6 +1885,10 @@ class Extractor:
                     and p.default.value in ("True", "False")
                 ):
                     hint = NONTORCH
+                if hint is None and d[0] == "qual" and self._is_torch(d[1]):
+                    canon = self.api.canonical(d[1]) or d[1]
+                    if self.api.kind(canon) == "class":
+                        hint = (LAYER, canon)  # norm_layer=nn.BatchNorm2d
             hints[p.name.value] = hint
         return hints
 
@@ -1918,7 +1932,7 @@ class Extractor:
             out.append((name, kinds[name], v, p.default is not None))
             if qn is not None:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
-                if f is not None:
+                if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
                     v = self._supplied(f, _param_words(name, qn))
                 else:
                     v = fresh(v[0], v[1])

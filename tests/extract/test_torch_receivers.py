@@ -219,3 +219,22 @@ def test_a_state_dict_maps_names_to_tensors(tmp_path: Path) -> None:
     assert (6, "torch.Tensor.dtype", "certain") in found
     assert (7, "torch.Tensor.detach", "probable") in found  # `model` is only named a model
     assert (8, "torch.Tensor.float", "probable") in found
+
+
+def test_calling_a_parameter_whose_default_is_a_torch_class(tmp_path: Path) -> None:
+    # runtime-measured on timm (resnet.py): `self.bn1 = norm_layer(planes)` with
+    # `norm_layer=nn.BatchNorm2d` builds a BatchNorm2d at that line; not reported before
+    src = """
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, planes, norm_layer=nn.BatchNorm2d, act_layer=nn.ReLU, n=None):
+                super().__init__()
+                self.bn1 = norm_layer(planes)
+                self.act = act_layer(inplace=True)
+                self.other = n(planes)
+        """
+    found = apis(scan_snippet(tmp_path, src))
+    assert (6, "torch.nn.BatchNorm2d", "probable") in found  # a caller may pass another
+    assert (7, "torch.nn.ReLU", "probable") in found
+    assert not [f for f in found if f[0] == 8]
