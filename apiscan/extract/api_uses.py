@@ -87,9 +87,11 @@ TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "i
 
 #: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
 MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
-#: The kind of a parameter's value when its default is a torch class (``norm_layer:
-#: LayerType = nn.BatchNorm2d``): ``(LAYER, "torch.nn.BatchNorm2d")``. Calling it reports the
-#: class as probable (callers may pass another); anywhere else it is an unknown value.
+#: The kind of a value that builds one of some torch classes when called, but is not known to
+#: be one of them: a parameter whose default is a torch class (``norm_layer: LayerType =
+#: nn.BatchNorm2d`` → ``(LAYER, ("torch.nn.BatchNorm2d",))``), ``partial(nn.Conv2d, ...)``,
+#: ``A if c else B`` of such. Calling it reports each class as probable; anywhere else it is
+#: an unknown value.
 LAYER = "layer"
 #: torch functions joining a sequence of tensors: a join of boolean masks is a mask.
 JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", "dstack"})
@@ -1043,11 +1045,29 @@ class Extractor:
             return self._call_qual(fv[1], func, node, args, usage)
         if fv[0] == LAYER:
             # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
-            # builds one (a caller may pass another class)
-            written = self.api.as_written(fv[1]) or fv[1]
-            self.emit(written, usage, "probable", (func, "s"), (node, "e"), args, canonical=fv[1])
-            return self.owners.instance_of(fv[1])
+            # builds one (a caller may pass another class); `linear_layer(...)` after
+            # `linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`:
+            # one of the two
+            for canon in fv[1]:
+                written = self.api.as_written(canon) or canon
+                self.emit(
+                    written, usage, "probable", (func, "s"), (node, "e"), args, canonical=canon
+                )
+            if len(fv[1]) == 1:
+                return self.owners.instance_of(fv[1][0])
+            modules = all(self.owners.role(c) == "module" for c in fv[1])
+            return inst("torch.nn.Module") if modules else UNKNOWN
         return self._call_value(fv, args, node)
+
+    def _layer_classes(self, v: Val) -> tuple[str, ...]:
+        """The torch classes a value stands for when called (a class, or a LAYER value)."""
+        if v[0] == LAYER:
+            return tuple(v[1])
+        if v[0] == "qual" and self._is_torch(v[1]):
+            canon = self.api.canonical(v[1]) or v[1]
+            if self.api.kind(canon) == "class":
+                return (canon,)
+        return ()
 
     def _call_qual(
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
@@ -1096,6 +1116,8 @@ class Extractor:
         if q in PASS_THROUGH:
             if q in ("copy.copy", "copy.deepcopy") and args.vals:
                 return args.vals[0]  # a copy of a module is a module
+            if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
+                return (LAYER, self._layer_classes(args.vals[0]))  # partial(nn.Conv2d, ...)
             return UNKNOWN
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
@@ -1365,7 +1387,12 @@ class Extractor:
         return v if v[0] in ("tensor", "nontorch") else UNKNOWN
 
     def _boolop(self, node: cst.BooleanOperation) -> Val:
-        return join(self.value(node.left), self.value(node.right))
+        left, right = self.value(node.left), self.value(node.right)
+        classes = self._layer_classes(right)
+        if type(node.operator) is cst.Or and classes and left[0] in ("unknown", LAYER):
+            # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
+            return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
+        return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:
         vals = [self.value(node.left)]
@@ -1390,7 +1417,11 @@ class Extractor:
     def _ifexp(self, node: cst.IfExp) -> Val:
         body = self.value(node.body)
         self.shapes.on_condition(node, self.value(node.test), "conditional expression")
-        return join(body, self.value(node.orelse))
+        orelse = self.value(node.orelse)
+        one, other = self._layer_classes(body), self._layer_classes(orelse)
+        if one and other and body != orelse:
+            return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear
+        return join(body, orelse)
 
     def _lambda(self, node: cst.Lambda) -> Val:
         hints = self._params(node.params)
@@ -1885,10 +1916,8 @@ class Extractor:
                     and p.default.value in ("True", "False")
                 ):
                     hint = NONTORCH
-                if hint is None and d[0] == "qual" and self._is_torch(d[1]):
-                    canon = self.api.canonical(d[1]) or d[1]
-                    if self.api.kind(canon) == "class":
-                        hint = (LAYER, canon)  # norm_layer=nn.BatchNorm2d
+                if hint is None and self._layer_classes(d):
+                    hint = (LAYER, self._layer_classes(d))  # norm_layer=nn.BatchNorm2d
             hints[p.name.value] = hint
         return hints
 

@@ -238,3 +238,28 @@ def test_calling_a_parameter_whose_default_is_a_torch_class(tmp_path: Path) -> N
     assert (6, "torch.nn.BatchNorm2d", "probable") in found  # a caller may pass another
     assert (7, "torch.nn.ReLU", "probable") in found
     assert not [f for f in found if f[0] == 8]
+
+
+def test_calling_one_of_two_torch_classes(tmp_path: Path) -> None:
+    # runtime-measured on timm (layers/mlp.py, classifier.py): `linear_layer = partial(
+    # nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`, then `linear_layer(a, b)` built a
+    # Linear (vit) or a Conv2d (convnext) at that line
+    src = """
+        from functools import partial
+        import torch.nn as nn
+
+        def head(a, b, use_conv):
+            linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear
+            fc = linear_layer(a, b)
+            conv = partial(nn.Conv2d, kernel_size=3)
+            return fc, conv(a, b)
+
+        def downsample(c, norm_layer=None):
+            norm_layer = norm_layer or nn.BatchNorm2d
+            return norm_layer(c)
+        """
+    found = apis(scan_snippet(tmp_path, src))
+    assert (6, "torch.nn.Conv2d", "probable") in found
+    assert (6, "torch.nn.Linear", "probable") in found
+    assert (8, "torch.nn.Conv2d", "probable") in found
+    assert (12, "torch.nn.BatchNorm2d", "probable") in found  # `x or nn.BatchNorm2d`
