@@ -87,6 +87,14 @@ TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "i
 
 #: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
 MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
+#: The kind of a value that builds one of some torch classes when called, but is not known to
+#: be one of them: a parameter whose default is a torch class (``norm_layer: LayerType =
+#: nn.BatchNorm2d`` → ``(LAYER, ("torch.nn.BatchNorm2d",))``), ``partial(nn.Conv2d, ...)``,
+#: ``A if c else B`` of such. Calling it reports each class as probable; anywhere else it is
+#: an unknown value.
+LAYER = "layer"
+#: torch functions joining a sequence of tensors: a join of boolean masks is a mask.
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", "dstack"})
 #: Tensor methods whose result is a host number or list read from tensor values.
 SYNC_METHODS = frozenset({"item", "tolist"})
 #: Tensor methods and torch functions that return boolean masks.
@@ -817,6 +825,9 @@ class Extractor:
             if attr in ("values", "items", "keys"):
                 return seq(UNKNOWN), True
             return NONTORCH, True
+        if kind == "seq" and call and attr == "append":
+            self._collect(recv, node, args)
+            return NONTORCH, True
         if kind == "tuple" and attr in NAMED_FIELDS and len(recv[1]) == 2:
             # (values, indices) of x.max(dim=1) and friends
             return recv[1][NAMED_FIELDS.index(attr)], True
@@ -830,6 +841,25 @@ class Extractor:
                 return seq(("tuple", (NONTORCH, vals))), True
             return NONTORCH, True
         return UNKNOWN, True
+
+    def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
+        """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
+        ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
+        attribute. Data-dependence is not carried over (a list of masks stays a list of
+        tensors): the shape rules follow lists on their own."""
+        if (
+            recv[1] != UNKNOWN
+            or args is None
+            or len(args.vals) != 1
+            or args.keywords
+            or args.star
+            or args.vals[0][0] != "tensor"
+            or type(node.value) is not cst.Name
+            or self.lookup(node.value.value) is not recv
+        ):
+            return
+        certain = args.vals[0][1] is not False
+        self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))
 
     def _inst_member(
         self,
@@ -1038,7 +1068,31 @@ class Extractor:
         args = self._args(node)
         if fv[0] == "qual":
             return self._call_qual(fv[1], func, node, args, usage)
+        if fv[0] == LAYER:
+            # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
+            # builds one (a caller may pass another class); `linear_layer(...)` after
+            # `linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`:
+            # one of the two
+            for canon in fv[1]:
+                written = self.api.as_written(canon) or canon
+                self.emit(
+                    written, usage, "probable", (func, "s"), (node, "e"), args, canonical=canon
+                )
+            if len(fv[1]) == 1:
+                return self.owners.instance_of(fv[1][0])
+            modules = all(self.owners.role(c) == "module" for c in fv[1])
+            return inst("torch.nn.Module") if modules else UNKNOWN
         return self._call_value(fv, args, node)
+
+    def _layer_classes(self, v: Val) -> tuple[str, ...]:
+        """The torch classes a value stands for when called (a class, or a LAYER value)."""
+        if v[0] == LAYER:
+            return tuple(v[1])
+        if v[0] == "qual" and self._is_torch(v[1]):
+            canon = self.api.canonical(v[1]) or v[1]
+            if self.api.kind(canon) == "class":
+                return (canon,)
+        return ()
 
     def _call_qual(
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
@@ -1062,8 +1116,11 @@ class Extractor:
                 return made
             if kind == "function":
                 result = self.owners.function_result(name)
-                if name.rpartition(".")[2] in BOOL_FUNCTIONS:
-                    result = BOOL_TENSOR
+                short = name.rpartition(".")[2]
+                if short in BOOL_FUNCTIONS or (
+                    short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
+                ):
+                    result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
@@ -1095,6 +1152,8 @@ class Extractor:
         if q in PASS_THROUGH:
             if q in ("copy.copy", "copy.deepcopy") and args.vals:
                 return args.vals[0]  # a copy of a module is a module
+            if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
+                return (LAYER, self._layer_classes(args.vals[0]))  # partial(nn.Conv2d, ...)
             return UNKNOWN
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
@@ -1296,7 +1355,9 @@ class Extractor:
             return recv
         if recv[0] == "dict":
             key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
-            return dict(recv[1]).get(key, UNKNOWN) if key is not None else UNKNOWN
+            items = dict(recv[1])
+            other = items.get(None, UNKNOWN)  # what any other key maps to (a state dict's)
+            return items.get(key, other) if key is not None else other
         if recv[0] == "inst":
             info = self._own_class(recv[1])
             if info is not None:
@@ -1436,7 +1497,12 @@ class Extractor:
         return v if v[0] in ("tensor", "nontorch") else UNKNOWN
 
     def _boolop(self, node: cst.BooleanOperation) -> Val:
-        return join(self.value(node.left), self.value(node.right))
+        left, right = self.value(node.left), self.value(node.right)
+        classes = self._layer_classes(right)
+        if type(node.operator) is cst.Or and classes and left[0] in ("unknown", LAYER):
+            # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
+            return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
+        return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:
         vals = [self.value(node.left)]
@@ -1461,7 +1527,11 @@ class Extractor:
     def _ifexp(self, node: cst.IfExp) -> Val:
         body = self.value(node.body)
         self.shapes.on_condition(node, self.value(node.test), "conditional expression")
-        return join(body, self.value(node.orelse))
+        orelse = self.value(node.orelse)
+        one, other = self._layer_classes(body), self._layer_classes(orelse)
+        if one and other and body != orelse:
+            return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear
+        return join(body, orelse)
 
     def _lambda(self, node: cst.Lambda) -> Val:
         hints = self._params(node.params)
@@ -1978,6 +2048,8 @@ class Extractor:
                     and p.default.value in ("True", "False")
                 ):
                     hint = NONTORCH
+                if hint is None and self._layer_classes(d):
+                    hint = (LAYER, self._layer_classes(d))  # norm_layer=nn.BatchNorm2d
             hints[p.name.value] = hint
         return hints
 
@@ -2021,7 +2093,7 @@ class Extractor:
             out.append((name, kinds[name], v, p.default is not None))
             if qn is not None:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
-                if f is not None:
+                if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
                     v = self._supplied(f, _param_words(name, qn))
                 else:
                     v = fresh(v[0], v[1])

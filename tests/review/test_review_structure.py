@@ -82,6 +82,7 @@ def test_tinydet_roles_children_and_layers(tinydet: Facts) -> None:
     assert dict(nodes["tinydet.layers.ConvBNAct"].layers) == {
         "torch.nn.BatchNorm2d": 1,
         "torch.nn.Conv2d": 1,
+        "torch.nn.SiLU": 1,  # `self.act = act()`, `act: type[nn.Module] = nn.SiLU`
     }
     # Conv2d twice, through ``from torch.nn import *``; the layers sort most built first
     squeeze = nodes["tinydet.attention.SqueezeExcite"]
