@@ -10,7 +10,7 @@ class HostSyncShape(Rule):
     returns ``t.item()`` to a caller that slices with it, in this file or another), once per
     line; the op that receives the number is reported by its own rule (DS109, DS110, DS113,
     DS114...). A sync whose value only goes to logging or a metric (``total += loss.item()``)
-    are not flagged. Nor is a length read from a shape, ``len(keep)`` or ``x.size(1)`` of a
+    is not flagged, nor is a length read from a shape, ``len(keep)`` or ``x.size(1)`` of a
     data-dependent tensor: the shape is known on the host once the tensor exists, so no value
     is read there; the op that sizes with it is reported (DS109 for ``x[:n]``, DS110 for
     ``topk(x, min(10, ious.size(1)))``).
