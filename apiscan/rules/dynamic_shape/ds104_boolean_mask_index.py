@@ -36,7 +36,7 @@ class BooleanMaskIndex(Rule):
 
         loss = F.cross_entropy(logits, labels.clamp(min=0), reduction="none")
         loss = loss.masked_fill(~valid, 0.0).sum() / valid.sum().clamp(min=1)
-        targets = targets.masked_fill(ious < 0.4, 0)          # instead of targets[:, ious < 0.4] = 0
+        targets = targets.masked_fill(ious < 0.4, 0)  # instead of targets[:, ious < 0.4] = 0
 
     References
     ----------
