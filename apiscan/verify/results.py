@@ -7,6 +7,7 @@ files costs milliseconds, importing numpy would cost more than that.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -55,9 +56,12 @@ class CaseResult:
         return asdict(self)
 
 
+@functools.cache
 def framework_versions() -> tuple[str, str]:
     """Installed torch and MindSpore versions, read from package metadata without importing
-    them (``"absent"`` when one is missing)."""
+    them (``"absent"`` when one is missing). Read once per process: every result lookup keys
+    on them, and each metadata read parses a METADATA file (a warm scan of detectron2 looked
+    up 580 results, and spent most of its time here)."""
 
     def version(name: str) -> str:
         try:
