@@ -150,6 +150,31 @@ def _scan(
     """The stages in order. With ``render`` (a format name and its renderer), the report is
     looked up in the cache first and returned alone (no result) when found, else made from the
     result and kept."""
+    with _fewer_collections():
+        return _stages(options, keep_facts, render)
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the garbage collector less often while a scan builds its records (the workers'
+    results, the solver's facts, the join): they are many small objects and few cycles, and
+    every full collection walks all of them again. The previous thresholds come back after
+    (the language server scans in a long-lived process)."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(*WORKER_GC_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _stages(
+    options: ScanOptions,
+    keep_facts: bool,
+    render: tuple[str, Callable[[ScanResult], str]] | None,
+) -> tuple[ScanResult | None, list[FileAnalysis] | None, dict[str, str], Rendered | None]:
     from apiscan.mapping.store import load_table
 
     stats: dict[str, float] = {}
