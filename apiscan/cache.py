@@ -45,7 +45,7 @@ KEPT_SCANS = 8
 REPORT_PREFIX = "report:"
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 
 
 def default_cache_dir() -> Path:
@@ -103,9 +103,10 @@ def record_layout() -> str:
     (a field added since) gets another key instead of unpickling into a half-filled record."""
     from apiscan import model
     from apiscan.extract import records
+    from apiscan.program import values
 
     parts = []
-    for module in (records, model):
+    for module in (records, model, values):
         for name in sorted(vars(module)):
             obj = getattr(module, name)
             if isinstance(obj, type) and dataclasses.is_dataclass(obj):

@@ -63,7 +63,9 @@ def _any_elem(v: Val, pred: Callable[[Val], bool]) -> bool:
     return False
 
 
-def _origins(v: Val) -> list[cst.CSTNode]:
+def _origins(v: Val) -> list[Any]:
+    """The host syncs a value's numbers came from: CST nodes for syncs in this walk, solver
+    facts (:class:`~apiscan.program.values.HostNumber`) for syncs made elsewhere."""
     if is_dyn_number(v):
         node = v[1][1]
         return [node] if node is not None else []
@@ -158,6 +160,8 @@ REDUCTIONS = frozenset(
 )
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
+#: What DS119 says of a resize to a randomly drawn size.
+RANDOM_RESIZE = "images are resized to a randomly drawn size"
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 
@@ -194,12 +198,24 @@ class ShapeTracker:
     #: id(dynamic tensor) -> (it, the one dimension known to vary)
     _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     _synced: set[int] = field(default_factory=set)
+    #: host syncs made in another function (a solver fact's site) whose number is used as a
+    #: size here: (site, words), once per site
+    remote_syncs: list[tuple[Any, str]] = field(default_factory=list)
     #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
     #: is where the sync happens, not the caller that uses the number as a size)
     _sync_function: dict[int, str] = field(default_factory=dict)
+    #: ids of nodes that read a length of a data-dependent shape (``x.size(1)``,
+    #: ``len(x[mask])``): a number that varies with data, but no host sync
+    _shape_reads: set[int] = field(default_factory=set)
     _pipeline_reported: set[str] = field(default_factory=set)
-    #: function -> its first resize to a random size, until the function ends
-    _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
+    #: id(value) -> (value, why): values made here from a supplied one whose explanation
+    #: they keep (``x.shape[0]`` of a parameter the solver proved a data-dependent tensor)
+    _relayed: dict[int, tuple[Val, Why]] = field(default_factory=dict)
+    #: function -> its first resize to a random size (node, api, words, chain), until the
+    #: function ends
+    _resized: dict[str, tuple[cst.CSTNode, str, str, tuple[ChainStep, ...]]] = field(
+        default_factory=dict
+    )
     #: functions that read a fixed-size crop after such a resize
     _cropped: set[str] = field(default_factory=set)
 
@@ -229,6 +245,17 @@ class ShapeTracker:
         entry = self._dims.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
+    def _source_words(self, vals: Sequence[Val]) -> str:
+        """How the offending numbers vary: read from tensor data, or only the length of a
+        data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
+        origins = [o for v in vals for o in _origins(v)]
+        if origins and all(
+            id(o) in self._shape_reads or getattr(getattr(o, "site", None), "shape_read", False)
+            for o in origins
+        ):
+            return "is a length of a data-dependent shape"
+        return "is read from tensor data at run time"
+
     def _why(self, detail: str, vals: Sequence[Val]) -> Why:
         """``detail``, and where the offending value came from when another function made it
         (``k`` is ``int(counts[i])`` read from tensor data at loss.py:88, passed by ...), with
@@ -236,7 +263,7 @@ class ShapeTracker:
         stack = list(vals)
         while stack:
             v = stack.pop(0)
-            words, chain = self.explain(v)
+            words, chain = self._explained(v)
             if words:
                 return f"{detail}: {words}", chain
             if v[0] == "seq":
@@ -245,13 +272,35 @@ class ShapeTracker:
                 stack.extend(v[1])
         return detail, ()
 
+    def _explained(self, v: Val) -> Why:
+        relayed = self._relayed.get(id(v))
+        if relayed is not None and relayed[0] is v:
+            return relayed[1]
+        return self.explain(v)
+
     def sync_function(self, node: cst.CSTNode) -> str:
         """The function a host sync is written in ("" when unknown)."""
         return self._sync_function.get(id(node), "")
 
+    def is_shape_read(self, node: object) -> bool:
+        """Whether ``node`` reads a length of a data-dependent shape rather than tensor data."""
+        return id(node) in self._shape_reads
+
     def _syncs(self, v: Val, what: str) -> None:
-        """Report each host sync whose number ends up as a size (once per sync)."""
+        """Report each host sync whose number ends up as a size (once per sync). A length of
+        a data-dependent shape is no sync: the size use is reported by its own rule."""
         for origin in _origins(v):
+            if id(origin) in self._shape_reads:
+                continue
+            site = getattr(origin, "site", None)
+            if site is not None and getattr(site, "shape_read", False):
+                continue
+            if site is not None and site.end_line and not self.silent():
+                if all(s != site for s, _ in self.remote_syncs):
+                    where = self.function()
+                    used = f" in `{where}`" if where else ""
+                    self.remote_syncs.append((site, f"the value is then used as {what}{used}"))
+                continue
             if id(origin) not in self._synced and isinstance(origin, cst.Call):
                 self._synced.add(id(origin))
                 self.hit(
@@ -338,15 +387,14 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                why, chain = self._why(f"{what} is read from tensor data at run time", bad)
+                why, chain = self._why(f"{what} {self._source_words(bad)}", bad)
                 self.hit(rule, node, api, why, chain=chain)
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
-            if name == "interpolate" and any(
-                a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
-            ):
-                self.random_resize(node, api)
+            drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
+            if name == "interpolate" and drawn:
+                self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
             # is static whatever the receiver's shape, unless it reduces another dimension
@@ -377,10 +425,26 @@ class ShapeTracker:
             return source
         return NONTORCH
 
+    def size_read(self, node: cst.CSTNode, source: Val) -> Val:
+        """``x.size(1)``, ``x.numel()``, ``len(x)`` of a data-dependent tensor: a number that
+        varies with data, read from the shape (no host sync)."""
+        self._shape_reads.add(id(node))
+        self._sync_function.setdefault(id(node), self.function())
+        number = dyn_number(node)
+        why = self._explained(source)
+        if why[0]:
+            self._relayed[id(number)] = (number, why)
+        return number
+
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
         if is_dyn_tensor(source):
-            return ("seq", dyn_number(node))
+            self._shape_reads.add(id(node))
+            number = dyn_number(node)
+            why = self._explained(source)
+            if why[0]:
+                self._relayed[id(number)] = (number, why)
+            return ("seq", number)
         return ("seq", NONTORCH)
 
     # ---------------------------------------------------------------- indexing
@@ -413,7 +477,7 @@ class ShapeTracker:
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
-            why, chain = self._why("a slice bound is read from tensor data at run time", bad)
+            why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
             self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
             for b in bad:
                 self._syncs(b, "a slice bound")
@@ -475,22 +539,29 @@ class ShapeTracker:
         self,
         node: cst.CSTNode,
         api: str,
-        detail: str = "images are resized to a randomly drawn size",
+        detail: str = RANDOM_RESIZE,
         function: str | None = None,
+        chain: tuple[ChainStep, ...] = (),
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function."""
         fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail, function=fn)
+        self.hit("DS119", node, api, detail, function=fn, chain=chain)
 
-    def random_resize(self, node: cst.CSTNode, api: str) -> None:
+    def random_resize(
+        self,
+        node: cst.CSTNode,
+        api: str,
+        detail: str = RANDOM_RESIZE,
+        chain: tuple[ChainStep, ...] = (),
+    ) -> None:
         """A resize to a randomly drawn size. Whether the batch shape varies is decided when
         the function ends (:meth:`end_function`): a fixed-size crop read after it (mixup and
         mosaic paste a randomly scaled image and cut the target size back out) keeps the
         output's shape."""
-        self._resized.setdefault(self.function(), (node, api))
+        self._resized.setdefault(self.function(), (node, api, detail, chain))
 
     def on_window(self) -> None:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
@@ -506,7 +577,8 @@ class ShapeTracker:
         cropped = fn in self._cropped
         self._cropped.discard(fn)
         if pending is not None and not cropped:
-            self.pipeline(pending[0], pending[1], function=fn)
+            node, api, detail, chain = pending
+            self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
 def _indexed_dim(node: cst.Subscript) -> int | None:
@@ -592,6 +664,9 @@ class NullShapeTracker(ShapeTracker):
         return result
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
+        return NONTORCH
+
+    def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
 
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:

@@ -60,9 +60,9 @@ class CaseResult:
 @functools.cache
 def framework_versions() -> tuple[str, str]:
     """Installed torch and MindSpore versions, read from package metadata without importing
-    them (``"absent"`` when one is missing). Read once per process: every result lookup keys
-    on them, and each metadata read parses a METADATA file (a warm scan of detectron2 looked
-    up 580 results, and spent most of its time here)."""
+    them (``"absent"`` when one is missing). Read once per process: every cached result's key
+    holds them, and parsing the metadata for each of a scan's hundreds of lookups cost
+    seconds."""
 
     def version(name: str) -> str:
         try:
