@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from apiscan import __version__
-from apiscan.extract import FileTask, analyse, reexport_subset
+from apiscan.extract import FileTask, analyse, parse_both, reexport_subset
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import MappingInfo, ScanResult
 from apiscan.pipeline import ScanOptions, scan_for_context
@@ -77,6 +77,21 @@ def _structure(fa: FileAnalysis) -> tuple[object, ...]:
     )
 
 
+class _ParseOnce:
+    """:func:`apiscan.extract.parse_both`, remembering its last answer: the trees are
+    immutable, and each analysis walks them afresh, so the buffer's two analysis rounds can
+    share one parse (LibCST's is most of an analysis' cost)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[str, str] | None = None
+        self.trees: Any = None
+
+    def __call__(self, text: str, relpath: str) -> Any:
+        if self.key != (text, relpath):
+            self.trees, self.key = parse_both(text, relpath), (text, relpath)
+        return self.trees
+
+
 @dataclass(frozen=True)
 class BufferResult:
     """The buffer's findings as a one-file :class:`ScanResult`, and whether the join context
@@ -107,6 +122,10 @@ class ProjectContext:
         self.local_roots = frozenset(m.partition(".")[0] for fa in analyses for m in fa.modules)
         self.reexports = reexports
         self.join = self._join(analyses)
+        from apiscan.verify.results import cache_in
+
+        #: One for every buffer check (it reads the installed frameworks' versions once).
+        self.verified = cache_in(options.cache_dir) if options.cache_dir else None
 
     @classmethod
     def load(cls, options: ScanOptions, isolated: bool = False) -> ProjectContext:
@@ -160,8 +179,8 @@ class ProjectContext:
         """The buffer's analysis exactly as the CLI would make it: round one without the
         project's re-exports, then, if the file looks up any of them, round two with those.
 
-        (Round two's look-ups can differ from round one's, so they cannot stand in for them:
-        a file that looks up re-exports costs two parses, as it does in the CLI.)
+        (Round two's look-ups can differ from round one's, so they cannot stand in for them;
+        the two rounds share one parse of the text.)
         """
         previous = self.analyses.get(relpath)
         if previous is not None and previous.sha256 == hashlib.sha256(data).hexdigest():
@@ -170,13 +189,14 @@ class ProjectContext:
         roots = self.local_roots | {m.partition(".")[0] for m in modules}
         task = FileTask(relpath, modules, is_package, data, (), self.options.dynamic_shape)
         size = self.options.max_file_size
-        first = analyse(task, roots, size)
+        parse = _ParseOnce()
+        first = analyse(task, roots, size, parse)
         subset = reexport_subset(first.local_refs, self.reexports)
         # the whole-program facts the project scan walked this file with (parameters,
         # returns, attributes), kept for the edited buffer
         env = previous.env if previous is not None else ()
         if subset or env:
-            return analyse(replace(task, reexports=subset, env=env), roots, size)
+            return analyse(replace(task, reexports=subset, env=env), roots, size, parse)
         return first
 
     def _join(
@@ -221,4 +241,4 @@ class ProjectContext:
         # The scan's own post-cache stage: verification results, dispositions, rewrites.
         from apiscan.pipeline import _link_verification
 
-        return _link_verification(result, self.options)
+        return _link_verification(result, self.options, self.verified)
