@@ -26,11 +26,15 @@ from typing import Any
 from apiscan import __version__
 from apiscan.extract import FileTask, analyse, parse_both, reexport_subset
 from apiscan.extract.records import FileAnalysis
-from apiscan.model import MappingInfo, ScanResult
+from apiscan.model import FileError, MappingInfo, ScanResult
+from apiscan.parsing import parse_module, parse_python
 from apiscan.pipeline import ScanOptions, scan_for_context
 from apiscan.program.index import ClassTable
+from apiscan.reparse import Parsed, reparse, whole
 from apiscan.results import JoinContext, assemble
 
+#: Buffers whose last parse is kept for re-parsing only around the next edit.
+KEPT_PARSES = 8
 #: Files whose presence marks a project's root (nearest ancestor wins), as ruff and pytest do.
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "apiscan.toml", ".git")
 
@@ -81,16 +85,39 @@ def _structure(fa: FileAnalysis) -> tuple[object, ...]:
 class _ParseOnce:
     """:func:`apiscan.extract.parse_both`, remembering its last answer: the trees are
     immutable, and each analysis walks them afresh, so the buffer's two analysis rounds can
-    share one parse (LibCST's is most of an analysis' cost)."""
+    share one parse (LibCST's is most of an analysis' cost). With ``last`` (the buffers'
+    previous LibCST parses, by path), LibCST re-parses only the statements around an edit
+    (:mod:`apiscan.reparse`) and the new parse is kept there for the next edit."""
 
-    def __init__(self) -> None:
+    def __init__(self, last: dict[str, Parsed] | None = None) -> None:
         self.key: tuple[str, str] | None = None
         self.trees: Any = None
+        self.last = last
 
     def __call__(self, text: str, relpath: str) -> Any:
         if self.key != (text, relpath):
-            self.trees, self.key = parse_both(text, relpath), (text, relpath)
+            self.trees, self.key = self._parse(text, relpath), (text, relpath)
         return self.trees
+
+    def _parse(self, text: str, relpath: str) -> Any:
+        if self.last is None:
+            return parse_both(text, relpath)
+        tree = parse_python(text, relpath)
+        if isinstance(tree, FileError):
+            return tree, None
+        prev = self.last.pop(relpath, None)
+        parsed = reparse(prev, text) if prev is not None else None
+        if parsed is None:
+            module = parse_module(text, relpath)
+            if isinstance(module, FileError):
+                return tree, module
+            parsed = whole(text, module)
+        if parsed is not None:
+            self.last[relpath] = parsed
+            while len(self.last) > KEPT_PARSES:  # the least recently checked go first
+                del self.last[next(iter(self.last))]
+            return tree, parsed.module
+        return tree, module
 
 
 @dataclass(frozen=True)
@@ -129,6 +156,8 @@ class ProjectContext:
         self.join = self._join(analyses)
         from apiscan.verify.results import cache_in
 
+        #: The last LibCST parse of each recently checked buffer (see :class:`_ParseOnce`).
+        self.parses: dict[str, Parsed] = {}
         #: One for every buffer check (it reads the installed frameworks' versions once).
         self.verified = cache_in(options.cache_dir) if options.cache_dir else None
 
@@ -194,7 +223,7 @@ class ProjectContext:
         roots = self.local_roots | {m.partition(".")[0] for m in modules}
         task = FileTask(relpath, modules, is_package, data, (), self.options.dynamic_shape)
         size = self.options.max_file_size
-        parse = _ParseOnce()
+        parse = _ParseOnce(self.parses)
         first = analyse(task, roots, size, parse)
         subset = reexport_subset(first.local_refs, self.reexports)
         # the whole-program facts the project scan walked this file with (parameters,
