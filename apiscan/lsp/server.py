@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import time
 from collections.abc import Mapping
@@ -43,7 +44,7 @@ from pygls.uris import to_fs_path
 from apiscan import __version__
 from apiscan.buffer import BufferResult, ProjectContext, find_project_root
 from apiscan.lsp import convert
-from apiscan.model import ScanResult
+from apiscan.model import Finding, ScanResult
 
 log = logging.getLogger("apiscan.lsp")
 
@@ -52,6 +53,17 @@ EXACT_AFTER_S = 1.0
 #: Saves and file changes come in bursts (a branch switch, "save all"): rescan after a pause.
 RESCAN_AFTER_S = 1.0
 
+
+#: Notebooks: Python cells are checked, Markdown cells are synced too so that cells are
+#: numbered as the CLI numbers them (every cell counts).
+NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
+    notebook_selector=[
+        types.NotebookDocumentFilterWithCells(
+            cells=[types.NotebookCellLanguage("python"), types.NotebookCellLanguage("markdown")]
+        )
+    ],
+    save=True,
+)
 
 #: The client's setting names → :class:`Settings` fields.
 SETTING_KEYS = {
@@ -107,7 +119,7 @@ class Project:
 
 class ApiscanServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("apiscan", __version__)
+        super().__init__("apiscan", __version__, notebook_document_sync=NOTEBOOK_SYNC)
         self.settings = Settings()
         self.projects: dict[Path, Project] = {}
         self.folders: list[Path] = []
@@ -120,6 +132,8 @@ class ApiscanServer(LanguageServer):
         self.again: dict[str, bool] = {}
         self.exact_later: dict[str, asyncio.TimerHandle] = {}
         self.results: dict[str, ScanResult] = {}
+        #: The cells each open notebook's diagnostics were published on (to clear them).
+        self.notebook_cells: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------------ projects
     def options(self, root: Path, fallback: bool = False) -> Any:
@@ -236,11 +250,44 @@ class ApiscanServer(LanguageServer):
             self.pending.pop(uri, None)
             self.schedule(uri, delay=0.0, exact=again)
 
-    async def check(self, uri: str, exact: bool = False) -> None:
+    def _buffer(self, uri: str) -> tuple[Path, int | None, bytes] | None:
+        """(path, version, bytes to check) of an open file or notebook; None if not a file.
+        A notebook's bytes are an ``.ipynb`` document of its synced cells, in order."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is not None:
+            fs_path = to_fs_path(uri) if uri.startswith("file:") else None
+            if fs_path is None:
+                return None
+            cells = [self.workspace.get_text_document(c.document) for c in notebook.cells]
+            kinds = [
+                _cell_type(c, doc.language_id) for c, doc in zip(notebook.cells, cells, strict=True)
+            ]
+            document = {
+                "nbformat": 4,
+                "nbformat_minor": 5,
+                "metadata": {},
+                "cells": [
+                    {"cell_type": kind, "metadata": {}, "source": doc.source}
+                    for kind, doc in zip(kinds, cells, strict=True)
+                ],
+            }
+            return Path(fs_path), notebook.version, json.dumps(document).encode("utf-8")
         doc = self.workspace.get_text_document(uri)
         if doc.path is None or not doc.uri.startswith("file:"):
+            return None
+        return Path(doc.path), doc.version, doc.source.encode("utf-8")
+
+    def _version(self, uri: str) -> int | None:
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is not None:
+            return notebook.version
+        return self.workspace.get_text_document(uri).version
+
+    async def check(self, uri: str, exact: bool = False) -> None:
+        buffer = self._buffer(uri)
+        if buffer is None:
             return
-        path = Path(doc.path)
+        path, version, data = buffer
         project = self.project_of(path)
         project.docs.add(uri)
         loop = asyncio.get_running_loop()
@@ -251,21 +298,22 @@ class ApiscanServer(LanguageServer):
             # The first scan is still running (a cold workspace): answer now from the buffer
             # alone, and again with the project's context when its scan is done.
             context, provisional = await self._alone(project, loop), True
-        version, source = doc.version, doc.source
         if not path.absolute().is_relative_to(context.root):
             return
         started = time.perf_counter()
         checked: BufferResult = await loop.run_in_executor(
-            self.checker, context.check, context.relpath(path), source.encode("utf-8"), exact
+            self.checker, context.check, context.relpath(path), data, exact
         )
         returned = time.perf_counter()
         if provisional:
             checked = replace(checked, exact=False)
-        current = self.workspace.get_text_document(uri)
-        if current.version != version:
+        if self._version(uri) != version:
             return  # a newer edit is on its way
-        self.results[uri] = checked.result
-        converted = self.publish(uri, checked.result, version)
+        if self.workspace.get_notebook_document(notebook_uri=uri) is not None:
+            converted = self.publish_cells(uri, checked.result)
+        else:
+            self.results[uri] = checked.result
+            converted = self.publish(uri, checked.result, version)
         if log.isEnabledFor(logging.INFO):
             done = time.perf_counter()
             cpu = " ".join(f"{k} {v * 1000:.1f}" for k, v in checked.cpu.items())
@@ -315,6 +363,62 @@ class ApiscanServer(LanguageServer):
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
         return converted, len(diagnostics)
+
+    def publish_cells(self, uri: str, result: ScanResult) -> tuple[float, int]:
+        """A notebook's diagnostics, each on its own cell (findings carry the cell's number,
+        counting every synced cell, and a span within it; a finding of the whole file goes
+        on the first cell). Cells no longer in the notebook, or without findings, are
+        cleared."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        assert notebook is not None
+        cells = [c.document for c in notebook.cells]
+        by_cell: dict[str, list[Finding]] = {c: [] for c in cells}
+        for f in result.findings:
+            number = getattr(f, "cell", 0)
+            if cells:
+                by_cell[cells[min(max(number, 1), len(cells)) - 1]].append(f)
+        started = time.perf_counter()
+        sent = 0
+        for cell_uri in self.notebook_cells.pop(uri, set()) - set(cells):
+            self.results.pop(cell_uri, None)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[])
+            )
+        for cell_uri, found in by_cell.items():
+            mine = replace(result, findings=tuple(found))
+            self.results[cell_uri] = mine
+            doc = self.workspace.get_text_document(cell_uri)
+            diagnostics = convert.diagnostics(mine, doc.lines, self.units(cell_uri))
+            sent += len(diagnostics)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=cell_uri, diagnostics=diagnostics, version=doc.version
+                )
+            )
+        self.notebook_cells[uri] = set(cells)
+        return started, sent
+
+    def forget(self, uri: str) -> None:
+        """A closed file or notebook: no pending check, no results, no diagnostics."""
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self.results.pop(uri, None)
+        for project in self.projects.values():
+            project.docs.discard(uri)
+        for cell_uri in self.notebook_cells.pop(uri, set()):
+            self.results.pop(cell_uri, None)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[])
+            )
+
+
+def _cell_type(cell: types.NotebookCell, language: str) -> str:
+    """A synced cell as the scanner reads it: Python code cells are code; Markdown cells and
+    code cells in another language are counted but not read."""
+    if cell.kind == types.NotebookCellKind.Code and language in ("python", ""):
+        return "code"
+    return "markdown"
 
 
 def _freeze_heap() -> None:
@@ -416,13 +520,30 @@ def did_change_watched_files(ls: ApiscanServer, params: types.DidChangeWatchedFi
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: ApiscanServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    task = ls.pending.pop(uri, None)
-    if task is not None:
-        task.cancel()
-    ls.results.pop(uri, None)
-    for project in ls.projects.values():
-        project.docs.discard(uri)
+    ls.forget(uri)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+def did_open_notebook(ls: ApiscanServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.schedule(params.notebook_document.uri, delay=0.0)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def did_change_notebook(ls: ApiscanServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    ls.schedule(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+def did_save_notebook(ls: ApiscanServer, params: types.DidSaveNotebookDocumentParams) -> None:
+    path = to_fs_path(params.notebook_document.uri)
+    if path:
+        ls.schedule_rescan(ls.project_of(Path(path)))
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def did_close_notebook(ls: ApiscanServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    ls.forget(params.notebook_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
