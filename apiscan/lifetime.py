@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -160,6 +161,19 @@ def write_output(text: str, output: str | os.PathLike[str] | None) -> None:
             raise _stdout_error(exc) from exc
         return
     target = Path(output)
+    try:
+        mode = os.stat(target).st_mode  # follows a symlink to what it names
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OutputError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    if mode is not None and not stat.S_ISREG(mode):
+        # a device, FIFO or directory (``-o /dev/null``, ``-o /dev/stdout``, a named pipe):
+        # renaming over it would replace /dev/null itself with a regular file
+        _write_in_place(text, target)
+        return
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))  # replace the file, keep the link
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -181,6 +195,14 @@ def write_output(text: str, output: str | os.PathLike[str] | None) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _write_in_place(text: str, target: Path) -> None:
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from exc
 
 
 def _umask() -> int:

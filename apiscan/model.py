@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.4"
+SCHEMA_VERSION = "1.5"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -301,6 +301,25 @@ class ErrorFinding:
         return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.code)
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class ChainStep:
+    """One step of where a dynamic-shape finding's data-dependent value came from, when it
+    crossed functions: the host sync that read it from tensor data, then each call that passed
+    it on (``passed as `k` to `topk_helper` by `Loss.forward` ``), return or attribute write.
+
+    ``path`` is relative to the scanned directory (POSIX), ``line``/``column`` 1-based (see the
+    module docstring), ``function`` the module-relative qualified name of the function the step
+    is in (``Loss.forward``; empty at module level), ``message`` a few words for an editor's
+    related-information list.
+    """
+
+    path: str
+    line: int
+    column: int
+    function: str
+    message: str
+
+
 @dataclass(frozen=True, slots=True)
 class ShapeFinding:
     """A place where tensor shapes depend on data (see ``apiscan rules`` for the catalogue).
@@ -326,6 +345,9 @@ class ShapeFinding:
     #: A notebook's cell (1-based, every cell counted); 0 outside notebooks. ``span`` is then
     #: within that cell.
     cell: int = 0
+    #: Where the value that makes this place dynamic came from when another function made it
+    #: (origin first, then each hop toward this finding); empty when it is made right here.
+    chain: tuple[ChainStep, ...] = ()
 
     kind: Literal["dynamic_shape"] = "dynamic_shape"
 

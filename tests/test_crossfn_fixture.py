@@ -69,3 +69,34 @@ def test_helpers_run_in_the_network(result: ScanResult) -> None:
 def test_solver_stats(result: ScanResult) -> None:
     assert result.stats["solver_rounds"] >= 2  # returns, then the callers that use them
     assert result.stats["files_rewalked"] >= 2
+
+
+def _chain(result: ScanResult, path: str, rule: str, function: str) -> list[tuple]:
+    found = [
+        f.chain
+        for f in result.shape_findings
+        if f.path == path and f.rule == rule and f.function == function
+    ]
+    assert len(found) == 1, found
+    return [(s.path, s.line, s.function, s.message) for s in found[0]]
+
+
+def test_helper_findings_carry_the_structured_chain(result: ScanResult) -> None:
+    # origin first (the host sync), then the call that passed it on, each located
+    assert _chain(result, "crossfn/ops.py", "DS109", "first_rows") == [
+        ("crossfn/head.py", 45, "Head.forward", "`counts.sum().item()` read from tensor data"),
+        ("crossfn/head.py", 46, "Head.forward", "passed as `k` to `first_rows` by `Head.forward`"),
+    ]
+    # a mask returned in a tuple: the step is the helper's return statement
+    assert _chain(result, "crossfn/head.py", "DS104", "Head.forward") == [
+        ("crossfn/ops.py", 41, "centre_mask", "returned by `centre_mask`")
+    ]
+    # a mask stored on self by another method: the step is the write
+    assert _chain(result, "crossfn/head.py", "DS104", "Head.select") == [
+        ("crossfn/head.py", 36, "Head.update", "stored in `self.keep` by `Head.update`")
+    ]
+    # made where the finding is: no chain
+    assert _chain(result, "train.py", "DS104", "main") == []
+    for f in result.shape_findings:
+        for step in f.chain:
+            assert step.line >= 1 and step.column >= 1 and not step.path.startswith("/")

@@ -180,6 +180,8 @@ def _analyse_text(
     call_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _ in ext.call_facts]
     site_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _, _ in ext.sites]
     origins = _sync_origins(ext)
+    carriers = sorted(ext.carriers.items())
+    origins += [node for _, node in carriers]
     origin_emits = [_located(ext, (n, "s"), (n, "e"), "") for n in origins]
     emits = [*ext.emits, *hit_emits, *call_emits, *site_emits, *origin_emits]
     fallback = False
@@ -242,7 +244,7 @@ def _analyse_text(
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     hits = _one_per_line(
-        ShapeHit(h.rule, span, h.function, h.api, h.detail)
+        ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain)
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
     )
     calls = sorted(
@@ -252,12 +254,14 @@ def _analyse_text(
         },
         key=lambda c: (c.line, c.caller, c.callee, c.role),
     )
+    origin_at = dict(zip(map(id, origins), origin_spans, strict=True))
     summaries, sites = _program_records(
         task.relpath,
         module,
         ext,
-        dict(zip(map(id, origins), origin_spans, strict=True)),
+        origin_at,
         site_spans,
+        {key: origin_at[id(node)] for key, node in carriers},
     )
     functions = tuple(
         FunctionFact(qn, cls, line)
@@ -325,8 +329,11 @@ def _program_records(
     ext: Extractor,
     origin_spans: Mapping[int, object],
     site_spans: list[object],
+    carrier_spans: Mapping[tuple[str, str], object],
 ) -> tuple[tuple[FunctionSummary, ...], tuple[CallSite, ...]]:
-    """The solver's records: per-function summaries and per-call-site abstract arguments."""
+    """The solver's records: per-function summaries and per-call-site abstract arguments;
+    ``carrier_spans`` locates each function's first ``return`` (key ``(function, "")``) or
+    ``self.attr = ...`` (``(function, attr)``) that hands on a data-dependent value."""
     from apiscan.extract.facts import to_fact
     from apiscan.program import values as pv
 
@@ -340,7 +347,13 @@ def _program_records(
             code = " ".join(module.code_for_node(node).split())  # type: ignore[arg-type]
             if len(code) > 60:
                 code = code[:57] + "..."
-            sites_of[id(node)] = pv.Site(path, span.line, code)  # type: ignore[attr-defined]
+            sites_of[id(node)] = pv.Site(
+                path,
+                span.line,  # type: ignore[attr-defined]
+                code,
+                span.column,  # type: ignore[attr-defined]
+                ext.shapes.sync_function(node),
+            )
         return sites_of[id(node)]
 
     def fact(v: object, function: str) -> pv.Fact:
@@ -362,6 +375,11 @@ def _program_records(
         for attr, v in ext.attr_writes.get(qn, ()):
             f = fact(v, qn)
             writes[attr] = pv.join(writes[attr], f) if attr in writes else f
+        at = []
+        for attr in ("", *sorted(writes)):
+            span = carrier_spans.get((qn, attr))
+            if span is not None:
+                at.append((attr, span.line, span.column))  # type: ignore[attr-defined]
         summaries.append(
             FunctionSummary(
                 qn,
@@ -370,6 +388,7 @@ def _program_records(
                 bound,
                 pv.join_all([fact(v, qn) for v in returned]),
                 tuple(sorted(writes.items())),
+                tuple(at),
             )
         )
     sites = []
@@ -383,6 +402,7 @@ def _program_records(
                 tuple(sorted((k, fact(v, caller)) for k, v in args.kwvals.items())),
                 bound,
                 args.star,
+                span.column,  # type: ignore[attr-defined]
             )
         )
     sites.sort(key=lambda c: (c.line, c.caller, c.callee, repr(c)))

@@ -35,6 +35,7 @@ from apiscan.extract.shapes import (
     RAND,
     NullShapeTracker,
     ShapeTracker,
+    Why,
     is_dyn_number,
     is_dyn_tensor,
     is_variable,
@@ -296,8 +297,9 @@ class Extractor:
         #: id(value) -> (function qualname, parameter name, value): parameters as bound, so
         #: that a call passing one on is recorded symbolically (identity, not equality)
         self.param_ids: dict[int, tuple[str, str, Val]] = {}
-        #: id(value) -> (value, words): values the solver supplied, to name in findings
-        self.explained: dict[int, tuple[Val, str]] = {}
+        #: id(value) -> (value, (words, chain)): values the solver supplied, to name in
+        #: findings (in words and as located steps)
+        self.explained: dict[int, tuple[Val, Why]] = {}
         #: call sites of repo functions: (caller, callee, node, args, bound)
         self.sites: list[tuple[str, str, cst.CSTNode, _Args, bool]] = []
         #: per function: (qualname, class qualname, params, bound, returned values)
@@ -306,6 +308,9 @@ class Extractor:
         ] = []
         #: function qualname -> [(attribute written on self, value)]
         self.attr_writes: dict[str, list[tuple[str, Val]]] = {}
+        #: (function, "" for its return or an attribute name) -> the first ``return`` or
+        #: ``self.attr = ...`` there that hands on a data-dependent value (a chain's step)
+        self.carriers: dict[tuple[str, str], cst.CSTNode] = {}
         #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
         self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
@@ -456,10 +461,11 @@ class Extractor:
         return ".".join(self.func_stack)
 
     # ------------------------------------------------------------------ whole-program facts
-    def _explain(self, v: Val) -> str:
-        """Where a value the solver supplied came from ("" for values found here)."""
+    def _explain(self, v: Val) -> Why:
+        """Where a value the solver supplied came from, in words and as located steps
+        (("", ()) for values found here)."""
         entry = self.explained.get(id(v))
-        return entry[1] if entry is not None and entry[0] is v else ""
+        return entry[1] if entry is not None and entry[0] is v else ("", ())
 
     def _supplied(self, f: pv.Fact, words: Callable[[pv.Fact], str]) -> Val:
         """The walker value for solver fact ``f``, remembered with its explanation (and the
@@ -467,12 +473,12 @@ class Extractor:
         v = to_val(f)
         text = words(f)
         if text:
-            self.explained[id(v)] = (v, text)
+            self.explained[id(v)] = (v, (text, pv.steps(f)))
         if v[0] == "tuple" and isinstance(f, pv.Tup):
             for ev, ef in zip(v[1], f.elems, strict=True):
                 t = words(ef)
                 if t:
-                    self.explained[id(ev)] = (ev, t)
+                    self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
         return v
 
     def _returned(self, key: str, local: Val | None) -> Val:
@@ -1417,7 +1423,7 @@ class Extractor:
         if t is cst.Attribute:
             self._count(node, ATTR)
             recv = self.expr(node.value)
-            return ("attr", recv, node.attr.value)
+            return ("attr", recv, node.attr.value, node)
         if t is cst.Subscript:
             self._subscript(node, store=True)
             return ("none",)
@@ -1446,6 +1452,8 @@ class Extractor:
                     info.attrs[binder[2]] = v
                     if not self.silent and self.func_stack:
                         self.attr_writes.setdefault(self._function(), []).append((binder[2], v))
+                        if _carries_data(v):
+                            self.carriers.setdefault((self._function(), binder[2]), binder[3])
         elif kind == "unpack":
             parts = binder[1]
             if v[0] == "tuple" and len(v[1]) == len(parts):
@@ -1521,6 +1529,8 @@ class Extractor:
         v = self.value(node.value) if node.value is not None else NONTORCH
         if self.returns:
             self.returns[-1].append(v)
+            if not self.silent and node.value is not None and _carries_data(v):
+                self.carriers.setdefault((self._function(), ""), node.value)
 
     def _raise(self, node: cst.Raise) -> None:
         if node.exc is not None:
@@ -1980,6 +1990,17 @@ def _casts(attr: str, args: _Args) -> bool:
             v[0] == "qual" and str(v[1]).startswith("torch.") and v[1] != "torch.device"
             for v in [*args.vals, *args.kwvals.values()]
         )
+    return False
+
+
+def _carries_data(v: Val) -> bool:
+    """A value whose shape or number comes from tensor data (a mask included)."""
+    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR):
+        return True
+    if v[0] == "seq":
+        return _carries_data(v[1])
+    if v[0] == "tuple":
+        return any(_carries_data(e) for e in v[1])
     return False
 
 

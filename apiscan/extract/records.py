@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apiscan.model import ApiUse, FileError, Span
+from apiscan.model import ApiUse, ChainStep, FileError, Span
 from apiscan.program.values import Fact
 
 #: Suffix of the export keys that say what a module-level function returns
@@ -100,6 +100,8 @@ class ShapeHit:
     function: str
     api: str = ""
     detail: str = ""  # what makes it dynamic here, e.g. "k = boxes.shape[0] read at runtime"
+    #: where the offending value came from when another function made it (origin first)
+    chain: tuple[ChainStep, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,9 @@ class FunctionSummary:
     bound: bool
     returns: Fact
     self_attrs: tuple[tuple[str, Fact], ...] = ()
+    #: (attribute, line, column) of the first ``self.attr = ...`` handing on a data-dependent
+    #: value, attribute "" for the first such ``return``: where a chain shows the step
+    carried_at: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,7 @@ class CallSite:
     keywords: tuple[tuple[str, Fact], ...]
     bound: bool
     star: bool = False
+    column: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from typing import Any
 
 import libcst as cst
 
+from apiscan.model import ChainStep
 from apiscan.resolve.values import NONTORCH, TENSOR, Val
 
 DYN_TENSOR: Val = ("tensor", "dyn")
@@ -169,6 +170,15 @@ class Hit:
     function: str
     api: str = ""
     detail: str = ""
+    chain: tuple[ChainStep, ...] = ()
+
+
+#: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
+Why = tuple[str, tuple[ChainStep, ...]]
+
+
+def _unexplained(_v: Val) -> Why:
+    return "", ()
 
 
 @dataclass(slots=True)
@@ -177,8 +187,9 @@ class ShapeTracker:
 
     function: Callable[[], str]
     silent: Callable[[], bool]
-    #: words for a value the whole-program solver supplied (where it came from), else ""
-    explain: Callable[[Val], str] = lambda _v: ""
+    #: words for a value the whole-program solver supplied (where it came from), else "",
+    #: with the structured chain of the same (origin first)
+    explain: Callable[[Val], Why] = _unexplained
     hits: list[Hit] = field(default_factory=list)
     #: id(dynamic tensor) -> (it, the one dimension known to vary)
     _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
@@ -200,11 +211,12 @@ class ShapeTracker:
         detail: str = "",
         start: tuple[cst.CSTNode, str] | None = None,
         function: str | None = None,
+        chain: tuple[ChainStep, ...] = (),
     ) -> None:
         if not rule or self.silent():
             return
         fn = self.function() if function is None else function
-        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail))
+        self.hits.append(Hit(rule, start or (node, "s"), (node, "e"), fn, api, detail, chain))
 
     def _varying(self, dim: int) -> Val:
         """A dynamic tensor whose dimension ``dim`` is the one that varies (new tuple)."""
@@ -217,20 +229,25 @@ class ShapeTracker:
         entry = self._dims.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
-    def _why(self, detail: str, vals: Sequence[Val]) -> str:
+    def _why(self, detail: str, vals: Sequence[Val]) -> Why:
         """``detail``, and where the offending value came from when another function made it
-        (``k`` is ``int(counts[i])`` read from tensor data at loss.py:88, passed by ...)."""
+        (``k`` is ``int(counts[i])`` read from tensor data at loss.py:88, passed by ...), with
+        the same as located steps (the finding's structured chain)."""
         stack = list(vals)
         while stack:
             v = stack.pop(0)
-            words = self.explain(v)
+            words, chain = self.explain(v)
             if words:
-                return f"{detail}: {words}"
+                return f"{detail}: {words}", chain
             if v[0] == "seq":
                 stack.append(v[1])
             elif v[0] == "tuple":
                 stack.extend(v[1])
-        return detail
+        return detail, ()
+
+    def sync_function(self, node: cst.CSTNode) -> str:
+        """The function a host sync is written in ("" when unknown)."""
+        return self._sync_function.get(id(node), "")
 
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
@@ -275,8 +292,8 @@ class ShapeTracker:
                 pos = 1 if recv is None and len(args) > 1 else 0
                 reps = args[pos] if len(args) > pos else NONTORCH
             if reps[0] == "tensor" or is_dyn_number(reps):
-                why = self._why("repeats is a tensor: the output length is data", [reps])
-                self.hit("DS105", node, api, why)
+                why, chain = self._why("repeats is a tensor: the output length is data", [reps])
+                self.hit("DS105", node, api, why, chain=chain)
                 return DYN_TENSOR
             return result
         if name == "one_hot":
@@ -301,8 +318,8 @@ class ShapeTracker:
                 pos += 1
             idx = args[pos] if len(args) > pos else kwargs.get(kw, NONTORCH)
             if is_dyn_tensor(idx):
-                why = self._why("the index comes from a data-dependent op", [idx])
-                self.hit("DS111", node, api, why)
+                why, chain = self._why("the index comes from a data-dependent op", [idx])
+                self.hit("DS111", node, api, why, chain=chain)
                 return DYN_TENSOR
         spec = SIZE_ARGS.get(name)
         if spec is not None:
@@ -321,8 +338,8 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                why = self._why(f"{what} is read from tensor data at run time", bad)
-                self.hit(rule, node, api, why)
+                why, chain = self._why(f"{what} is read from tensor data at run time", bad)
+                self.hit(rule, node, api, why, chain=chain)
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
@@ -380,30 +397,24 @@ class ShapeTracker:
             return None
         for idx in indexes:
             if idx == BOOL_TENSOR:
+                why, chain = self._why("indexing with a boolean mask", [idx])
                 self.hit(
                     "DS104",
                     node,
                     "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__",
-                    self._why("indexing with a boolean mask", [idx]),
+                    why,
+                    chain=chain,
                 )
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx):
-                self.hit(
-                    "DS111",
-                    node,
-                    "torch.Tensor.__getitem__",
-                    self._why("the index comes from a data-dependent op", [idx]),
-                )
+                why, chain = self._why("the index comes from a data-dependent op", [idx])
+                self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
-            self.hit(
-                "DS109",
-                node,
-                "torch.Tensor.__getitem__",
-                self._why("a slice bound is read from tensor data at run time", bad),
-            )
+            why, chain = self._why("a slice bound is read from tensor data at run time", bad)
+            self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
             for b in bad:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR

@@ -61,6 +61,8 @@ class _Index:
     def __init__(self, analyses: Sequence[FileAnalysis], hierarchy: Hierarchy) -> None:
         self.hierarchy = hierarchy
         self.functions: dict[str, tuple[str, FunctionSummary]] = {}
+        #: function node -> the line of its ``def`` (where returns and writes are shown)
+        self.lines: dict[str, int] = {}
         self.spelled: dict[str, str] = {}
         #: module -> local modules it star-imports (``from .boxes import *`` in a package's
         #: ``__init__``): names not found in the module are looked up there
@@ -78,7 +80,19 @@ class _Index:
                 self.functions[node] = (fa.path, s)
                 for module in fa.modules:
                     self.spelled[f"{module}.{s.qualname}"] = node
+            for f in fa.functions:
+                self.lines.setdefault(f"{first}.{f.qualname}", f.line)
         self._memo: dict[str, tuple[str, bool] | None] = {}
+
+    def hop(self, node: str, kind: str, name: str = "") -> pv.Hop:
+        """A return from (or an attribute write ``self.name = ...`` by) function ``node``,
+        shown where it happens (else at the function's ``def``)."""
+        path, summary = self.functions[node]
+        key = name if kind == "attr" else ""
+        for attr, line, column in summary.carried_at:
+            if attr == key:
+                return pv.Hop(summary.qualname, kind, path, line, column, name)
+        return pv.Hop(summary.qualname, kind, path, self.lines.get(node, 0), 1, name)
 
     def resolve(self, callee: str) -> tuple[str, bool] | None:
         """(function node, called through its class) for a callee spelling, or None."""
@@ -130,7 +144,7 @@ def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
     sol.building = _building(index, edges)
     _solve_params(index, edges, sol)
     for node, (_path, s) in index.functions.items():
-        sol.returns[node] = _resolve(s.returns, node, sol)
+        sol.returns[node] = pv.passed_by(_resolve(s.returns, node, sol), index.hop(node, "return"))
     for fa in analyses:
         if not fa.modules:
             continue
@@ -141,7 +155,7 @@ def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
             cls = f"{fa.modules[0]}.{s.cls}"
             construction = node in sol.building
             for attr, f in s.self_attrs:
-                f = _resolve(f, node, sol)
+                f = pv.passed_by(_resolve(f, node, sol), index.hop(node, "attr", attr))
                 if construction:
                     f = pv.at_construction(f)
                 key = (cls, attr)
@@ -244,10 +258,11 @@ def _param_facts(
         for i, arg in enumerate(site.args):
             if i + offset >= len(positional):
                 break
-            passed[positional[i + offset].name].append(_as_passed(arg, caller, index, sol))
+            name = positional[i + offset].name
+            passed[name].append(_as_passed(arg, caller, site, name, summary, index, sol))
         for name, arg in site.keywords:
             if name in by_name:
-                passed[name].append(_as_passed(arg, caller, index, sol))
+                passed[name].append(_as_passed(arg, caller, site, name, summary, index, sol))
     out = {}
     for i, p in enumerate(params):
         if i < skip:
@@ -267,12 +282,24 @@ def _param_facts(
     return out
 
 
-def _as_passed(arg: pv.Fact, caller: str, index: _Index, sol: Solution) -> pv.Fact:
-    """What the callee receives: the caller's parameters resolved, the caller (by its
-    module-relative name, ``Criterion.forward``) added to the chain."""
+def _as_passed(
+    arg: pv.Fact,
+    caller: str,
+    site: CallSite,
+    param: str,
+    callee: FunctionSummary,
+    index: _Index,
+    sol: Solution,
+) -> pv.Fact:
+    """What the callee receives as ``param``: the caller's parameters resolved, the call (in
+    the caller, by its module-relative name, ``Criterion.forward``) added to the chain."""
     fact = _resolve(arg, caller, sol)
     known = index.functions.get(caller)
-    return pv.passed_by(fact, known[1].qualname) if known else fact
+    if known is None:
+        return fact
+    path, summary = known
+    hop = pv.Hop(summary.qualname, "call", path, site.line, site.column, param, callee.qualname)
+    return pv.passed_by(fact, hop)
 
 
 def _resolve(f: pv.Fact, node: str, sol: Solution) -> pv.Fact:

@@ -18,23 +18,59 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from apiscan.model import ChainStep
+
 #: Containers deeper than this are widened to ``Unknown`` (recursion such as ``f([x])`` calling
 #: itself would otherwise grow a fact without end).
 MAX_DEPTH = 3
-#: How many functions a chain of "passed by" names keeps (the first ones: where it came from).
-MAX_VIA = 4
+#: How many hops (calls, returns, attribute writes) a fact's chain keeps: the first ones, the
+#: nearest to where it came from.
+MAX_VIA = 6
 
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """Where a fact was created: ``loss.py:88`` and the code there (``int(counts[i])``)."""
+    """Where a fact was created: ``loss.py:88`` and the code there (``int(counts[i])``), in
+    ``function`` (module-relative qualname) at ``column``."""
 
     path: str
     line: int
     text: str = ""
+    column: int = 0
+    function: str = ""
 
     def __str__(self) -> str:
         return f"{self.path.rpartition('/')[2]}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """One step a data-dependent fact took on its way to a finding, at ``path:line:column``:
+
+    - ``call``: ``function`` calls ``callee`` there, passing the fact as parameter ``name``;
+    - ``return``: ``function`` (defined there) returns it;
+    - ``attr``: ``function`` (defined there) stores it in ``self.<name>``.
+
+    Functions are module-relative qualnames (``Head.forward``), as on findings.
+    """
+
+    function: str
+    kind: str = "call"
+    path: str = ""
+    line: int = 0
+    column: int = 0
+    name: str = ""
+    callee: str = ""
+
+    def message(self) -> str:
+        """The step's words in a finding's chain."""
+        if self.kind == "return":
+            return f"returned by `{self.function}`"
+        if self.kind == "attr":
+            return f"stored in `self.{self.name}` by `{self.function}`"
+        what = f" as `{self.name}`" if self.name else ""
+        to = f" to `{self.callee}`" if self.callee else ""
+        return f"passed{what}{to} by `{self.function}`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,22 +87,23 @@ class Static:
 class Tensor:
     """A tensor. ``dynamic``: its shape may depend on data (``nonzero``, ``x[mask]``...);
     ``boolean``: a mask; ``arg``: a ``forward`` argument, which may also be a plain number;
-    ``certain``: False when some source only guessed it; ``via``: the functions that passed it."""
+    ``certain``: False when some source only guessed it; ``via``: the calls, returns and
+    attribute writes that carried it here."""
 
     dynamic: bool = False
     boolean: bool = False
     arg: bool = False
     certain: bool = True
-    via: tuple[str, ...] = ()
+    via: tuple[Hop, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class HostNumber:
     """A host number read from tensor data (``t.item()``, ``int(t)``, ``len(x[mask])``);
-    ``site`` is the host sync, ``via`` the functions that passed it on."""
+    ``site`` is the host sync, ``via`` the calls, returns and attribute writes that carried it."""
 
     site: Site | None = None
-    via: tuple[str, ...] = ()
+    via: tuple[Hop, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,23 +214,30 @@ def at_construction(f: Fact) -> Fact:
     return f
 
 
-def passed_by(f: Fact, function: str) -> Fact:
-    """``f`` as a callee sees it, with ``function`` (the caller) added to its chain."""
+def passed_by(f: Fact, hop: Hop | str) -> Fact:
+    """``f`` as seen after ``hop`` (a call, a return, an attribute write) carried it; a bare
+    name is a call by that function."""
+    if isinstance(hop, str):
+        hop = Hop(hop)
     if isinstance(f, Tensor) and (f.dynamic or f.boolean):
-        return replace(f, via=_via(f.via, function))
+        return replace(f, via=_via(f.via, hop))
     if isinstance(f, HostNumber):
-        return replace(f, via=_via(f.via, function))
+        return replace(f, via=_via(f.via, hop))
     if isinstance(f, Seq):
-        return Seq(passed_by(f.elem, function))
+        return Seq(passed_by(f.elem, hop))
     if isinstance(f, Tup):
-        return Tup(tuple(passed_by(e, function) for e in f.elems))
+        return Tup(tuple(passed_by(e, hop) for e in f.elems))
     return f
 
 
-def _via(via: tuple[str, ...], function: str) -> tuple[str, ...]:
-    if len(via) >= MAX_VIA or (via and via[-1] == function):
+def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
+    """The chain with ``hop`` added; a hop of the same kind by the same function as the last
+    one adds nothing (recursion), and the chain stops growing at :data:`MAX_VIA`."""
+    if len(via) >= MAX_VIA or hop in via:
         return via
-    return (*via, function)
+    if via and via[-1].function == hop.function and via[-1].kind == hop.kind:
+        return via
+    return (*via, hop)
 
 
 def join(a: Fact, b: Fact) -> Fact:
@@ -229,7 +273,7 @@ def join(a: Fact, b: Fact) -> Fact:
     return UNKNOWN
 
 
-def _dyn_via(a: Tensor, b: Tensor) -> tuple[str, ...]:
+def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
     if a.dynamic or a.boolean:
         return a.via
     return b.via
@@ -293,8 +337,41 @@ def describe(f: Fact, here: str = "") -> str:
     return ""
 
 
-def _chain(via: tuple[str, ...], here: str) -> str:
-    if not via:
+def _chain(via: tuple[Hop, ...], here: str) -> str:
+    """ ", passed by `A` → `B` → `here`": the functions whose calls carried the fact."""
+    callers = [h.function for h in via if h.kind == "call"]
+    if not callers:
         return ""
-    names = [*via, here] if here and here != via[-1] else list(via)
+    names = [*callers, here] if here and here != callers[-1] else callers
     return ", passed by " + " → ".join(f"`{v}`" for v in names)
+
+
+def steps(f: Fact) -> tuple[ChainStep, ...]:
+    """The structured chain of a fact for a finding (what :func:`describe` says in words,
+    one located step each): where a host number was read from tensor data, then every call,
+    return and attribute write that carried it. Hops without a position are left out."""
+    if isinstance(f, HostNumber):
+        out = []
+        if f.site is not None and f.site.line:
+            code = f"`{f.site.text}` " if f.site.text else ""
+            out.append(
+                ChainStep(
+                    f.site.path,
+                    f.site.line,
+                    max(f.site.column, 1),
+                    f.site.function,
+                    f"{code}read from tensor data",
+                )
+            )
+        return (*out, *_hop_steps(f.via))
+    if isinstance(f, Tensor) and (f.dynamic or f.boolean):
+        return _hop_steps(f.via)
+    return ()
+
+
+def _hop_steps(via: tuple[Hop, ...]) -> tuple[ChainStep, ...]:
+    return tuple(
+        ChainStep(h.path, h.line, max(h.column, 1), h.function, h.message())
+        for h in via
+        if h.path and h.line
+    )

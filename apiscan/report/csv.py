@@ -44,6 +44,7 @@ COLUMNS: tuple[str, ...] = (
     "mapping_version",
     "message",
     "suggestion",
+    "chain",
 )
 
 #: Joins the items of a list field in one cell (commas would read as columns).
@@ -70,6 +71,11 @@ class CsvReporter:
                 items = record.get(name)
                 if isinstance(items, list):
                     record[name] = LIST_SEPARATOR.join(items)
+            chain = record.get("chain")
+            if isinstance(chain, list):
+                record["chain"] = LIST_SEPARATOR.join(
+                    f"{c['path']}:{c['line']}:{c['column']} {c['message']}" for c in chain
+                )
             changes = record.get("param_changes")
             if isinstance(changes, list):
                 record["param_changes"] = LIST_SEPARATOR.join(str(c["text"]) for c in changes)

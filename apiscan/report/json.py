@@ -13,6 +13,7 @@ from apiscan.model import (
     SCHEMA_VERSION,
     ApiFinding,
     CallArgs,
+    ChainStep,
     ErrorFinding,
     Finding,
     ParamChange,
@@ -92,8 +93,20 @@ def finding_record(finding: Finding) -> dict[str, object]:
             "suggestion": finding.suggestion,
             "mindspore_api": finding.mindspore_api,
             "backends": list(finding.backends),
+            "chain": [chain_step_record(step) for step in finding.chain],
         }
     return record
+
+
+def chain_step_record(step: ChainStep) -> dict[str, object]:
+    """One located step of a dynamic-shape finding's chain (origin first)."""
+    return {
+        "path": step.path,
+        "line": step.line,
+        "column": step.column,
+        "function": step.function,
+        "message": step.message,
+    }
 
 
 def _args(call: CallArgs | None) -> dict[str, object] | None:

@@ -289,27 +289,23 @@ def _kind_properties(finding: Finding) -> dict[str, object]:
 
 
 def _related(finding: Finding) -> list[dict[str, object]]:
-    """Where a dynamic-shape fact came from, across functions, when the finding says."""
-    chain = getattr(finding, "chain", None) or ()
-    related = []
-    for i, step in enumerate(chain, 1):
-        path, span, note = (
-            getattr(step, "path", finding.path),
-            getattr(step, "span", None),
-            getattr(step, "note", "") or getattr(step, "message", ""),
+    """Where a dynamic-shape finding's value came from, across functions (its chain, origin
+    first): one related location per step, numbered from 1 in chain order."""
+    if not isinstance(finding, ShapeFinding):
+        return []
+    related: list[dict[str, object]] = []
+    for i, step in enumerate(finding.chain, 1):
+        related.append(
+            {
+                "id": i,
+                "physicalLocation": {
+                    "artifactLocation": {"uri": step.path, "uriBaseId": SRCROOT},
+                    "region": {"startLine": step.line, "startColumn": step.column},
+                },
+                "message": _text(step.message),
+                "properties": {"function": step.function},
+            }
         )
-        if span is None:
-            continue
-        loc = {
-            "id": i,
-            "physicalLocation": {
-                "artifactLocation": {"uri": path, "uriBaseId": SRCROOT},
-                "region": {"startLine": span.line, "startColumn": span.column},
-            },
-        }
-        if note:
-            loc["message"] = _text(str(note))
-        related.append(loc)
     return related
 
 

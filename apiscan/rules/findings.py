@@ -52,4 +52,5 @@ class ShapeFindings:
             suggestion=rule.suggestion,
             mindspore_api=target,
             backends=self.backends(target) if target else (),
+            chain=hit.chain,
         )

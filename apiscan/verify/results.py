@@ -7,6 +7,7 @@ files costs milliseconds, importing numpy would cost more than that.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -86,20 +87,87 @@ class ResultCache:
         return hashlib.sha256("\0".join([*parts, device, dtype]).encode()).hexdigest()[:32]
 
     def get(self, case: Case, device: str, dtype: str) -> CaseResult | None:
+        """The cached result, or ``None`` when there is none or the entry cannot be trusted.
+
+        An entry that is not a complete result (torn write, disk damage, another tool's file
+        under our name, an older layout) is a miss and is removed, so the next ``apiscan
+        verify`` writes a sound one in its place: the cache heals instead of hiding the case
+        behind a broken file forever."""
         path = self.directory / f"{self.key(case, device, dtype)}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            raw = path.read_bytes()
+        except FileNotFoundError:
             return None
-        names = {f.name for f in fields(CaseResult)}
-        return CaseResult(**data) if set(data) == names else None
+        except OSError as exc:  # a directory or an unreadable file under our name
+            _warn_once(f"the verification result {path} cannot be read ({exc.strerror})")
+            return None
+        result = _result_from(raw)
+        if result is None or result.case_id != case.case_id:
+            self._discard(path)
+            return None
+        return result
 
     def put(self, case: Case, result: CaseResult) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
+        """Writes the result atomically; a cache that cannot be written costs the cache, never
+        the results of the run (one warning line)."""
         path = self.directory / f"{self.key(case, result.device, result.dtype)}.json"
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result.to_dict(), sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(result.to_dict(), sort_keys=True), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            _warn_once(
+                f"verification results cannot be saved in {self.directory} ({exc.strerror}); "
+                "they are shown but not cached"
+            )
+
+    @staticmethod
+    def _discard(path: Path) -> None:
+        try:
+            path.unlink()
+        except OSError:
+            return  # a read-only cache is still read; the bad entry stays a miss
+        _warn_once(f"removed a damaged verification result {path.name}; it runs again")
+
+
+def _result_from(raw: bytes) -> CaseResult | None:
+    """A result when ``raw`` is the JSON of one, with every field of the right type."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(data, dict) or set(data) != {f.name for f in fields(CaseResult)}:
+        return None
+    for f in fields(CaseResult):
+        value = data[f.name]
+        kinds = _FIELD_KINDS[f.name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            return None
+    if data["status"] not in STATUSES:
+        return None
+    return CaseResult(**data)
+
+
+_NUMBER = (int, float)
+#: The JSON types each field of a cached result may hold (``None`` only where it may be absent).
+_FIELD_KINDS: dict[str, tuple[type, ...]] = {
+    **{f.name: (str,) for f in fields(CaseResult)},
+    "max_abs": (*_NUMBER, type(None)),
+    "mean_abs": (*_NUMBER, type(None)),
+    "rel_diff": (*_NUMBER, type(None)),
+    "threshold": _NUMBER,
+    "seconds": _NUMBER,
+    "grad_checked": (bool,),
+}
+
+
+def _warn_once(message: str) -> None:
+    from apiscan.cache import warn
+
+    warn(message)
 
 
 def cache_in(cache_dir: Path) -> ResultCache:

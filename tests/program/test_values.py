@@ -65,3 +65,24 @@ def test_facts_are_plain_records() -> None:
     fact = pv.Tup((pv.Seq(DYN_N), pv.Instance("pkg.Head"), pv.Param("x")))
     assert pickle.loads(pickle.dumps(fact)) == fact
     assert repr(fact) == repr(pickle.loads(pickle.dumps(fact)))  # cache keys use repr
+
+
+PASSED = "passed as `k` to `match` by `Criterion.forward`"
+
+
+def test_chain_steps_are_located() -> None:
+    site = pv.Site("pkg/loss.py", 88, "int(counts[i])", 13, "Criterion.forward")
+    hop = pv.Hop("Criterion.forward", "call", "pkg/loss.py", 90, 9, "k", "match")
+    back = pv.Hop("match", "return", "pkg/match.py", 12, 5)
+    fact = pv.passed_by(pv.passed_by(pv.HostNumber(site), hop), back)
+    assert [(s.path, s.line, s.column, s.function, s.message) for s in pv.steps(fact)] == [
+        ("pkg/loss.py", 88, 13, "Criterion.forward", "`int(counts[i])` read from tensor data"),
+        ("pkg/loss.py", 90, 9, "Criterion.forward", PASSED),
+        ("pkg/match.py", 12, 5, "match", "returned by `match`"),
+    ]
+    # the words name only the calls; a static value has no chain
+    words = pv.describe(fact, "topk_helper")
+    assert words.endswith("passed by `Criterion.forward` → `topk_helper`")
+    assert pv.steps(pv.passed_by(pv.STATIC, hop)) == ()
+    # recursion adds no step: the same hop again, or the same function calling on
+    assert pv.passed_by(fact, hop) == fact

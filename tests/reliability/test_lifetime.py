@@ -6,8 +6,10 @@ from __future__ import annotations
 import errno
 import os
 import signal
+import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -186,6 +188,34 @@ def test_output_is_written_whole(tmp_path: Path) -> None:
     assert main([str(tmp_path / "a.py"), "-f", "markdown", "-o", str(report), "--no-cache"]) == 0
     assert "torch.relu" in report.read_text()
     assert oct(report.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def test_output_to_a_fifo_or_device_is_written_into_it(tmp_path: Path) -> None:
+    """``-o /dev/null`` once renamed a regular file over the device: output to anything that
+    is not a regular file is written into it, never replaced."""
+    (tmp_path / "a.py").write_text(SRC)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    try:
+        assert main([str(tmp_path / "a.py"), "-f", "json", "-o", str(fifo), "--no-cache"]) == 0
+    finally:
+        reader.join(timeout=60)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert b"torch.relu" in received[0]
+
+
+def test_output_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SRC)
+    (tmp_path / "reports").mkdir()
+    real = tmp_path / "reports" / "r.json"
+    real.write_text("old\n")
+    link = tmp_path / "latest.json"
+    link.symlink_to(real)
+    assert main([str(tmp_path / "a.py"), "-f", "json", "-o", str(link), "--no-cache"]) == 0
+    assert link.is_symlink() and "torch.relu" in real.read_text()
 
 
 def _umask() -> int:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from apiscan.model import (
     ApiFinding,
+    ChainStep,
     ErrorFinding,
     FileSummary,
     Finding,
@@ -124,6 +125,7 @@ SHAPE_RULES: dict[str, tuple[str, str]] = {
 }
 
 
+KEEP_WRITE = "stored in `self.keep` by `Head.forward`"
 UNIQUE_MESSAGE = (
     "torch.unique returns one element per distinct value: its length depends on the data"
 )
@@ -142,6 +144,7 @@ def shape(
     api: str = "",
     target: str | None = None,
     backends: tuple[str, ...] = (),
+    chain: tuple[ChainStep, ...] = (),
 ) -> ShapeFinding:
     """A dynamic-shape finding with the rule's name and suggestion from :data:`SHAPE_RULES`."""
     name, suggestion = SHAPE_RULES[rule]
@@ -158,6 +161,7 @@ def shape(
         suggestion=suggestion,
         mindspore_api=target,
         backends=backends,
+        chain=chain,
     )
 
 
@@ -307,6 +311,10 @@ def mixed() -> ScanResult:
             severity="high",
             scope="network",
             function="Head.forward",
+            chain=(
+                ChainStep("tinydet/assign.py", 12, 16, "match", "returned by `match`"),
+                ChainStep("tinydet/head.py", 34, 16, "Head.forward", KEEP_WRITE),
+            ),
         ),
         api(
             "tinydet/head.py",
@@ -619,6 +627,10 @@ def shapes_only() -> ScanResult:
                     function="Net.forward",
                     api="torch.masked_select",
                     target="mindspore.ops.masked_select",
+                    chain=(
+                        ChainStep("a.py", 3, 9, "count", "`n.item()` read from tensor data"),
+                        ChainStep("a.py", 4, 12, "count", "passed as `k` to `pick` by `count`"),
+                    ),
                 ),
                 suggestion="Multiply by the mask instead of selecting with it.",
             ),

@@ -65,6 +65,12 @@ def test_cells_of_dynamic_shape_rows(mixed_result: ScanResult) -> None:
     assert unique["function"] == "loss"
     assert all(r["status"] == r["confidence"] == r["note"] == "" for r in shapes)
     assert {r["backends"] for r in shapes} == {"", "Ascend", "Ascend;GPU;CPU"}
+    masked = next(r for r in shapes if r["rule"] == "DS104")
+    assert masked["chain"] == (
+        "tinydet/assign.py:12:16 returned by `match`;"
+        "tinydet/head.py:34:16 stored in `self.keep` by `Head.forward`"
+    )
+    assert unique["chain"] == ""
     assert {(r["scope"], r["severity"]) for r in shapes} == {
         ("network", "high"),
         ("network", "medium"),

@@ -93,7 +93,25 @@ def test_dynamic_shape_findings_carry_every_field(mixed_result: ScanResult) -> N
         "mask, or move the computation out of the network into data processing.",
         "mindspore_api": "mindspore.mint.unique",
         "backends": ["Ascend"],
+        "chain": [],
     }
+    masked = next(f for f in shapes if f["rule"] == "DS104")
+    assert masked["chain"] == [
+        {
+            "path": "tinydet/assign.py",
+            "line": 12,
+            "column": 16,
+            "function": "match",
+            "message": "returned by `match`",
+        },
+        {
+            "path": "tinydet/head.py",
+            "line": 34,
+            "column": 16,
+            "function": "Head.forward",
+            "message": "stored in `self.keep` by `Head.forward`",
+        },
+    ]
     assert list(unique)[:7] == list(_error_finding(doc))[:7]  # identity and position first
     assert {(f["scope"], f["severity"]) for f in shapes} >= {
         ("network", "high"),
@@ -104,7 +122,7 @@ def test_dynamic_shape_findings_carry_every_field(mixed_result: ScanResult) -> N
     }
     mask = next(f for f in shapes if f["rule"] == "DS104")
     assert (mask["api"], mask["mindspore_api"], mask["backends"]) == ("", None, [])
-    assert doc["schema_version"] == SCHEMA_VERSION == "1.4"
+    assert doc["schema_version"] == SCHEMA_VERSION == "1.5"
     assert doc["summary"]["dynamic_shape"]["by_rule"] == {
         "DS101": 3,
         "DS104": 3,

@@ -27,6 +27,33 @@ def test_every_hand_made_result_validates_against_the_official_schema(name: str)
     validate_sarif(_log(CASES[name]()))
 
 
+def test_a_dynamic_shape_chain_becomes_related_locations() -> None:
+    results = _log(CASES["mixed"]())["runs"][0]["results"]
+    masked = next(r for r in results if r["ruleId"] == "DS104")
+    assert masked["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "tinydet/assign.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 12, "startColumn": 16},
+            },
+            "message": {"text": "returned by `match`"},
+            "properties": {"function": "match"},
+        },
+        {
+            "id": 2,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "tinydet/head.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 34, "startColumn": 16},
+            },
+            "message": {"text": "stored in `self.keep` by `Head.forward`"},
+            "properties": {"function": "Head.forward"},
+        },
+    ]
+    # no chain, no related locations (an API finding never has one)
+    assert all("relatedLocations" not in r for r in results if r["ruleId"] != "DS104")
+
+
 def test_an_invalid_log_is_rejected_by_the_schema_check() -> None:
     """The validator is live: a log without ``runs`` does not pass."""
     import jsonschema
