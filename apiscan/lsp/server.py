@@ -44,7 +44,7 @@ from pygls.uris import to_fs_path
 from apiscan import __version__
 from apiscan.buffer import BufferResult, ProjectContext, find_project_root
 from apiscan.lsp import convert
-from apiscan.model import Finding, ScanResult
+from apiscan.model import ChainStep, Finding, ScanResult
 
 log = logging.getLogger("apiscan.lsp")
 
@@ -310,7 +310,7 @@ class ApiscanServer(LanguageServer):
         if self._version(uri) != version:
             return  # a newer edit is on its way
         if self.workspace.get_notebook_document(notebook_uri=uri) is not None:
-            converted = self.publish_cells(uri, checked.result)
+            converted = self.publish_cells(uri, checked.result, checked.analysis.cells)
         else:
             self.results[uri] = checked.result
             converted = self.publish(uri, checked.result, version)
@@ -364,14 +364,31 @@ class ApiscanServer(LanguageServer):
         )
         return converted, len(diagnostics)
 
-    def publish_cells(self, uri: str, result: ScanResult) -> tuple[float, int]:
+    def publish_cells(
+        self, uri: str, result: ScanResult, where: tuple[tuple[int, int], ...]
+    ) -> tuple[float, int]:
         """A notebook's diagnostics, each on its own cell (findings carry the cell's number,
         counting every synced cell, and a span within it; a finding of the whole file goes
         on the first cell). Cells no longer in the notebook, or without findings, are
-        cleared."""
+        cleared. ``where``: (cell, line in cell) of each line of the joined code, where the
+        steps of a dynamic-shape chain inside the notebook are counted."""
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         assert notebook is not None
         cells = [c.document for c in notebook.cells]
+        relpath = next((f.path for f in result.findings), "")
+
+        def locate(step: ChainStep) -> convert.Located:
+            if step.path != relpath or not where or not cells:
+                return (
+                    (Path(result.root) / step.path).absolute().as_uri(),
+                    step.line,
+                    step.column,
+                    (),
+                )
+            cell, line = where[min(max(step.line, 1), len(where)) - 1]
+            cell_uri = cells[min(cell, len(cells)) - 1]
+            return cell_uri, line, step.column, self.workspace.get_text_document(cell_uri).lines
+
         by_cell: dict[str, list[Finding]] = {c: [] for c in cells}
         for f in result.findings:
             number = getattr(f, "cell", 0)
@@ -388,7 +405,7 @@ class ApiscanServer(LanguageServer):
             mine = replace(result, findings=tuple(found))
             self.results[cell_uri] = mine
             doc = self.workspace.get_text_document(cell_uri)
-            diagnostics = convert.diagnostics(mine, doc.lines, self.units(cell_uri))
+            diagnostics = convert.diagnostics(mine, doc.lines, self.units(cell_uri), locate)
             sent += len(diagnostics)
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
