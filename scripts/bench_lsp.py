@@ -162,9 +162,9 @@ async def bench_cold(path: Path, env: dict[str, str]) -> float:
 
 
 _LOGGED = re.compile(
-    r"v(?P<version>\d+): in the thread (?P<thread>[\d.]+) ms wall \(cpu ms: (?P<cpu>[^)]*)\), "
-    r"back on the loop (?P<hop>[\d.]+) ms later, convert (?P<convert>[\d.]+) ms, "
-    r"serialise\+write (?P<write>[\d.]+) ms"
+    r"v(?P<version>\d+): in the thread (?P<thread>[\d.]+) ms wall \(cpu ms: (?P<cpu>[^;]*); "
+    r"whole process (?P<process>[\d.]+)\), back on the loop (?P<hop>[\d.]+) ms later, "
+    r"convert (?P<convert>[\d.]+) ms, serialise\+write (?P<write>[\d.]+) ms"
 )
 
 
@@ -175,7 +175,7 @@ def _server_stages(log_file: str) -> dict[str, float]:
         m = _LOGGED.search(line)
         if m is None or int(m["version"]) < 2:
             continue
-        for key in ("thread", "hop", "convert", "write"):
+        for key in ("thread", "process", "hop", "convert", "write"):
             stages.setdefault(key, []).append(float(m[key]))
         words = m["cpu"].split()
         for name, value in zip(words[::2], words[1::2], strict=True):
