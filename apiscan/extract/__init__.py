@@ -454,6 +454,9 @@ def _def_lines(tree: ast.Module, ext: Extractor) -> list[int]:
     return lines
 
 
+#: The fields of ``ast`` nodes that hold statements (``handlers`` and ``cases`` hold the
+#: except handlers and match cases whose ``body`` does).
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 #: The last tree's ``def`` lines (an editor analyses a buffer twice from one parse).
 _LAST_DEFS: tuple[ast.Module, list[int]] | None = None
 
@@ -463,7 +466,16 @@ def _ast_def_lines(tree: ast.Module) -> list[int]:
     last = _LAST_DEFS
     if last is not None and last[0] is tree:
         return last[1]
-    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    defs = []
+    # A def is a statement, and statements only sit in other statements' bodies: walking
+    # those lists finds every def without visiting the expressions (most of the tree).
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            defs.append(node)
+        for name in _STATEMENT_LISTS:
+            todo.extend(getattr(node, name, ()))
     defs.sort(
         key=lambda n: min(
             [(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)]
