@@ -106,12 +106,12 @@ class _ParseOnce:
         if isinstance(tree, FileError):
             return tree, None
         prev = self.last.pop(relpath, None)
-        parsed = reparse(prev, text) if prev is not None else None
+        parsed = reparse(prev, text, tree) if prev is not None else None
         if parsed is None:
             module = parse_module(text, relpath)
             if isinstance(module, FileError):
                 return tree, module
-            parsed = whole(text, module)
+            parsed = whole(text, module, tree)
         if parsed is not None:
             self.last[relpath] = parsed
             while len(self.last) > KEPT_PARSES:  # the least recently checked go first

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import random
 from pathlib import Path
 
@@ -36,6 +37,10 @@ SNIPPETS = [
 ]
 
 
+#: How many edits each way of re-parsing took (see Parsed.how).
+HOW: dict[str, int] = {}
+
+
 def _parse(text: str) -> cst.Module | None:
     try:
         return cst.parse_module(text)
@@ -56,6 +61,8 @@ def _check(prev: Parsed, text: str) -> tuple[Parsed, bool]:
     expected = whole(text, full)
     assert expected is not None and got.starts == expected.starts
     assert got.indent_from == expected.indent_from
+    assert [ast.dump(n) for n in got.nodes] == [ast.dump(n) for n in expected.nodes]
+    HOW[got.how] = HOW.get(got.how, 0) + 1
     return got, True
 
 
@@ -84,6 +91,7 @@ def test_random_edits_equal_a_whole_parse() -> None:
     # Not a vacuous pass: many edits were re-parsed in place (the others broke the syntax,
     # touched a file's first or last lines, or most of a small file).
     assert in_place >= edits // 10, (in_place, edits)
+    assert HOW.get("top", 0) >= 5 and HOW.get("inner", 0) >= 5, HOW
 
 
 #: Filler definitions: the stretch re-parsed around an edit must be a small part of the file.
