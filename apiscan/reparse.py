@@ -266,7 +266,8 @@ def _reparse_body(
     prev: Parsed, k: int, old: list[str], new: list[str], p: int, s: int, tree: ast.Module
 ) -> Parsed | None:
     """Re-parse, inside top-level statement ``k``'s indented body, the statements around the
-    edit with one unchanged neighbour on each side (both must exist in the body)."""
+    edit with one unchanged neighbour on each side (or up to the end of a def or class
+    body)."""
     module = prev.module
     stmt = module.body[k]
     block = getattr(stmt, "body", None)
@@ -278,10 +279,19 @@ def _reparse_body(
     inner = found[0]
     a = _containing(inner, p - 1)
     b = _containing(inner, len(old) - s)
-    first, last = a - 1, b + 1
-    if first < 0 or last + 1 >= len(inner):  # a neighbour, and where the one after ends
+    if a < 0:  # the edit reaches into the statement's header
         return None
-    start, old_end = inner[first], inner[last + 1]
+    # From the neighbour before the edit, or the body's first statement (the lines before it
+    # follow the unchanged header line, as they follow the stand-in's).
+    first, last = max(a - 1, 0), b + 1
+    # Up to the start of the statement after the neighbour; or, in a def or class body (which
+    # has no else or except parts after it), to the end of the body, its footer included.
+    to_end = last + 1 >= len(inner)
+    if to_end and not isinstance(stmt, cst.FunctionDef | cst.ClassDef):
+        return None
+    last = min(last, len(inner) - 1)
+    start = inner[first]
+    old_end = prev.starts[k + 1] if to_end else inner[last + 1]
     new_end = old_end + len(new) - len(old)
     nl = module.default_newline
     try:
@@ -292,14 +302,17 @@ def _reparse_body(
     if (
         not isinstance(holder, cst.ClassDef)
         or not isinstance(holder.body, cst.IndentedBlock)
-        or holder.body.footer
+        or (holder.body.footer and not to_end)
         or part.footer
         or holder.body.indent != block.indent
         or not _same_settings(part, module)
     ):
         return None
     stmts = holder.body.body
-    new_block = block.with_changes(body=(*block.body[:first], *stmts, *block.body[last + 1 :]))
+    new_block = block.with_changes(
+        body=(*block.body[:first], *stmts, *block.body[last + 1 :]),
+        footer=holder.body.footer if to_end else block.footer,
+    )
     spliced = module.with_changes(
         body=(*module.body[:k], stmt.with_changes(body=new_block), *module.body[k + 1 :])
     )
@@ -309,6 +322,9 @@ def _reparse_body(
     # the body's statements where Python's parse of the whole new text has them
     node = done.nodes[k]
     again = _starts(new_block.body, getattr(node, "body", ()))
-    if again is None or again[0][first] != start or again[0][first + len(stmts)] != new_end:
+    if again is None or again[0][first] != start:
+        return None
+    after = done.starts[k + 1] if to_end else again[0][first + len(stmts)]
+    if after != new_end:
         return None
     return done
