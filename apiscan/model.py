@@ -191,7 +191,9 @@ class ParamChange:
 
     def headline(self) -> str:
         """:meth:`describe` without the diff page's words."""
-        if self.kind == "renamed":
+        if self.kind == "renamed" and self.ms_param.startswith("*"):
+            text = f"{self.param}=: pass it by position ({self.ms_param})"
+        elif self.kind == "renamed":
             text = f"{self.param}= → {self.ms_param}="
         elif self.kind == "unsupported":
             text = f"{self.param}=: no MindSpore counterpart"

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "mapping_data" / "torch_api"
 FORMAT_VERSION = 1
 #: The versions matching torch 2.13.0 (the pin): regenerate with these.
-DEFAULT_SPECS = ("torchvision==0.28.0",)
+DEFAULT_SPECS = ("torchvision==0.28.0", "torchaudio==2.11.0")
 
 
 @dataclass
@@ -119,17 +119,12 @@ def exported(module: Module, modules: dict[str, Module] | None = None) -> list[s
         if not name.startswith("_") and isinstance(node, (ast.ClassDef, ast.FunctionDef))
     ]
     for node in module.tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
-            and isinstance(node.value, (ast.List, ast.Tuple))
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
         ):
-            listed = [
-                e.value
-                for e in node.value.elts
-                if isinstance(e, ast.Constant) and isinstance(e.value, str)
-            ]
-            return sorted({*listed, *defined})
+            listed = _string_list(module, node.value)
+            if listed is not None:
+                return sorted({*listed, *defined})
     names = [n for n in module.defs if not n.startswith("_")]
     if module.is_package:
         names += [
@@ -142,6 +137,28 @@ def exported(module: Module, modules: dict[str, Module] | None = None) -> list[s
         if other is not None and other is not module:
             names += exported(other, modules)
     return sorted(set(names))
+
+
+def _string_list(module: Module, node: ast.expr, depth: int = 0) -> list[str] | None:
+    """The strings of a literal list/tuple, of a module-level name bound to one, or of a sum
+    of those (torchaudio.models.decoder: ``__all__ = _CTC_DECODERS + _CUDA_CTC_DECODERS``).
+    None for anything else."""
+    if depth > 4:
+        return None
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [
+            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+    if isinstance(node, ast.Name):
+        bound = module.defs.get(node.id)
+        if isinstance(bound, ast.Assign):
+            return _string_list(module, bound.value, depth + 1)
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = _string_list(module, node.left, depth + 1)
+        right = _string_list(module, node.right, depth + 1)
+        return None if left is None or right is None else [*left, *right]
+    return None
 
 
 class Indexer:
@@ -174,6 +191,13 @@ class Indexer:
             other = self.modules.get(source)
             if other is not None and attr in exported(other, self.modules):
                 return self.definition(f"{source}.{attr}", depth + 1)
+        if "__getattr__" in module.defs:
+            # A lazy module (PEP 562) serves names from its private submodules on first use:
+            # torchaudio.models.decoder.ctc_decoder comes from ._ctc_decoder.
+            for child in sorted(self.modules):
+                parent, _, leaf = child.rpartition(".")
+                if parent == owner and leaf.startswith("_") and attr in self.modules[child].defs:
+                    return self.definition(f"{child}.{attr}", depth + 1)
         return None
 
     def torch_name(self, dotted: str) -> str | None:

@@ -26,8 +26,8 @@ BAD_INPUTS = REPO / "fixtures" / "bad_inputs"
 MISSING_SRC = "import torch\n\ntorch.set_num_threads(2)\ny = torch.zeros(3)\n"
 #: torch.relu is not in the mapping table, but mindspore.ops.relu has its name.
 CANDIDATE_SRC = "import torch\n\ny = torch.relu(torch.zeros(3))\n"
-#: One API whose mapping is "different" (nn.Linear has extra MindSpore parameters).
-DIFFERENT_SRC = "from torch import nn\n\nlayer = nn.Linear(4, 2)\n"
+#: One API whose mapping is "different" (r2.4.0: nn.GRU → nn.GRU, a diff page).
+DIFFERENT_SRC = "from torch import nn\n\nlayer = nn.GRU(4, 2)\n"
 #: Only a consistent API.
 CONSISTENT_SRC = "import torch\n\nx = torch.zeros(3)\n"
 

@@ -62,6 +62,7 @@ NAMESPACES: tuple[str, ...] = (
     "mindspore.dataset",
     "mindspore.nn:CellList",
     "mindspore.nn:SequentialCell",
+    "mindspore.nn:CellDict",
     "mindspore:Generator",
 )
 
@@ -88,6 +89,13 @@ MOVES: tuple[tuple[str, str, frozenset[str] | None, str], ...] = (
         "mindspore.nn:SequentialCell",
         None,
         "the tables map torch.nn.Sequential to mindspore.nn.SequentialCell",
+    ),
+    (
+        # r2.4.0 pytorch_api_mapping.md:449 torch.nn.ModuleDict → mindspore.nn.CellDict
+        "torch.nn.ModuleDict.",
+        "mindspore.nn:CellDict",
+        None,
+        "the tables map torch.nn.ModuleDict to mindspore.nn.CellDict",
     ),
     (
         "torch.Generator.",
@@ -194,6 +202,29 @@ class CandidateIndex:
                     return f"{ns.replace(':', '.')}.{tail}", "same-name"
             return None
         return None
+
+    def misfit(self, target: str, positional: int, keywords: Sequence[str]) -> str:
+        """Why a call with ``positional`` arguments and ``keywords`` cannot be passed to
+        ``target`` unchanged, by its recorded parameters; "" when it can or nothing is
+        recorded. ``mindspore.Tensor.softmax(axis, dtype=None)`` takes no ``dim=``."""
+        owner, _, name = target.rpartition(".")
+        parent, _, last = owner.rpartition(".")
+        entry = self._names.get(owner, {}).get(name) or self._names.get(f"{parent}:{last}", {}).get(
+            name
+        )
+        if not entry or "n" not in entry:
+            return ""
+        names = [str(n) for n in entry["n"]]  # type: ignore[union-attr]
+        arity = entry.get("a")
+        maximum = int(arity[1]) if isinstance(arity, Sequence) and len(arity) == 2 else -1
+        takes = ", ".join(names) or "no arguments"
+        unknown = [k for k in keywords if k not in names]
+        if unknown:
+            passed = ", ".join(f"{k}=" for k in unknown)
+            return f"{target} takes {takes}: the call passes {passed}"
+        if maximum >= 0 and positional > maximum:
+            return f"{target} takes {takes}: the call passes {positional} positional arguments"
+        return ""
 
     def _fits(
         self, namespace: str, name: str, kind: str | None, params: Sequence[Param] | None

@@ -114,6 +114,16 @@ class Matcher:
             aliases=tuple(a for a in aliases if a),
             same_object=self.same_object(name, canonical),
             target_platform=self.target_platform,
+            torch_params=tuple(
+                pname
+                for pname, pkind, _default in self.api.params(canonical or name) or ()
+                if pkind in ("pos_only", "pos_or_kw")
+            ),
+            torch_required=tuple(
+                pname
+                for pname, pkind, has_default in self.api.params(canonical or name) or ()
+                if not has_default and pkind in ("pos_only", "pos_or_kw", "kw_only")
+            ),
         )
 
     def finding(self, path: str, use: ApiUse) -> ApiFinding | None:

@@ -86,6 +86,8 @@ def match_api(
     aliases: Iterable[str] = (),
     same_object: Iterable[str] = (),
     target_platform: str | None = None,
+    torch_params: Iterable[str] = (),
+    torch_required: Iterable[str] = (),
 ) -> Match:
     """Match ``api`` against ``table``, trying ``aliases`` (canonical name, other spellings
     of the same torch object, the method/function twin) when ``api`` has no row.
@@ -98,8 +100,13 @@ def match_api(
     undescribed ``torch.nn.Parameter`` loses to r2.4.0's ``torch.nn.parameter.Parameter``
     with its diff page); ``api`` wins ties. ``target_platform``
     (``Ascend``/``GPU``/``CPU``) prefers a target documented for it and flags a gap when
-    the chosen target is documented for other platforms only.
+    the chosen target is documented for other platforms only. ``torch_params`` are the
+    positional parameter names of the PyTorch API in order (from the torch index), used when
+    the generated signatures do not record it; ``torch_required`` those without a default
+    (every call passes them, in some form).
     """
+    torch_params = tuple(torch_params)
+    torch_required = tuple(torch_required)
     listed = [name for name in (api, *same_object) if table.rows_for(name)]
     if listed:
         matched: str | None = max(listed, key=lambda name: _row_rank(table.rows_for(name)))
@@ -120,7 +127,17 @@ def match_api(
     history = table.history_for(matched) + tuple(
         row for name in listed if name != matched for row in table.rows_for(name)
     )
-    verdict = _verdict(api, matched, table.rows_for(matched), table, passed, named, target_platform)
+    verdict = _verdict(
+        api,
+        matched,
+        table.rows_for(matched),
+        table,
+        passed,
+        named,
+        target_platform,
+        torch_params,
+        torch_required,
+    )
     if verdict.backend_gap:
         verdict = _older_target_for(verdict, history, table, passed, named, target_platform)
     return replace(verdict, history=_history(history))
@@ -134,6 +151,8 @@ def _verdict(
     passed: tuple[str, ...],
     named: tuple[str, ...],
     target_platform: str | None,
+    torch_params: tuple[str, ...] = (),
+    torch_required: tuple[str, ...] = (),
 ) -> Match:
     """The verdict one table's rows of an API give this call."""
     rows = _best_first(table_rows)
@@ -155,6 +174,11 @@ def _verdict(
     if described is not None:
         status, note, hit = described
         changes = (*changes, *hit)
+    else:
+        changes = (
+            *changes,
+            *_free_text_changes(row, passed, named, table, target, torch_params, torch_required),
+        )
     unsupported = tuple(c.param for c in changes if c.kind == UNSUPPORTED)
     if matched != api:
         remark = f"listed in the table as {matched}"
@@ -169,10 +193,16 @@ def _verdict(
     if status == CONSISTENT and renamed:
         # Only the real-signature check renames on a consistent row (a diff page belongs
         # to a different one): the call must be edited.
-        names = ", ".join(f"{c.param}= → {c.ms_param}=" for c in renamed)
+        names = ", ".join(c.headline() for c in renamed)
         remark = f"Rename for MindSpore: {names}."
         note = f"{note.rstrip('.')}. {remark}" if note else remark
         status = DIFFERENT
+    padded = _padding_needs_pad_mode(row, passed, table, target)
+    if padded is not None:
+        changes = (*changes, padded)
+        if status == CONSISTENT:
+            note = f"{note.rstrip('.')}. {padded.note}" if note else padded.note
+            status = DIFFERENT
     gap = bool(target_platform and backends and target_platform not in backends)
     if gap and status == CONSISTENT:
         status = DIFFERENT
@@ -243,10 +273,27 @@ _ONLY_LACKS = re.compile(
 _ONLY_LACKS_INPUT = re.compile(
     r"^no `?(\w+)`? input param(?:eter)?, other functions are consistent\.?$", re.IGNORECASE
 )
+# r2.6.0 pytorch_api_mapping.md:319 torch.nn.Linear → mindspore.mint.nn.Linear: "Consistent
+# function, MindSpore has two different parameters: weight_init = None and bias_init = None."
+# Two extra MindSpore parameters with defaults: Exception Scenario 3 as well.
+_EXTRA_PARAM = r"\w+ ?= ?\w+"
 _ONLY_EXTRA = re.compile(
-    r"^consistent functions?, mindspore has an additional parameter \w+ ?= ?\w+\.?$",
+    r"^consistent functions?, mindspore has (?:an additional parameter"
+    rf"|(?:two|\d+|some) (?:different|additional|extra) parameters:?) {_EXTRA_PARAM}"
+    rf"(?:(?:,| and) {_EXTRA_PARAM})*\.?$",
     re.IGNORECASE,
 )
+# r2.4.0 pytorch_api_mapping.md:529 torch.nn.functional.glu → mindspore.ops.glu: "The
+# functions are consistent, but the parameter names are inconsistent." (no diff page; 110
+# rows of r2.4.0/r2.6.0 in a few wordings, r2.6.0:68 torch.arcsin "Consistent functions,
+# inconsistent parameter names."). Which parameter is renamed comes from the real signatures.
+NAMES_DIFFER = re.compile(
+    r"parameter names are (?:inconsistent|different)|inconsistent parameter names", re.IGNORECASE
+)
+# r2.6.0 pytorch_api_mapping.md:223 torch.topk → mindspore.mint.topk: "The functions are
+# consistent, but the default value of dim is different." (also end, indexing, side, low,
+# scatter_list, align_corners): a call that omits the parameter gets MindSpore's default.
+_DEFAULT_DIFFERS = re.compile(r"default value of `?(\w+)`? is different", re.IGNORECASE)
 
 
 def _described_difference(
@@ -272,6 +319,98 @@ def _described_difference(
         why = "an extra MindSpore parameter with a default is consistent (Exception Scenario 3)"
         return CONSISTENT, f"{text.rstrip('.')}: {why}.", ()
     return None
+
+
+def _padding_needs_pad_mode(
+    row: MappingRow, passed: tuple[str, ...], table: MappingTable, target: str | None
+) -> ParamChange | None:
+    """A consistent row whose target pads only in ``pad_mode='pad'`` (r2.4.0:515
+    ``torch.nn.functional.conv1d`` → ``mindspore.ops.conv1d(input, weight, bias=None,
+    stride=1, pad_mode='valid', padding=0, ...)``): a call passing ``padding`` raises "the
+    'pad' must be zero when 'pad_mode' is not 'pad'" (MindSpore 2.10, CPU) unless it also
+    passes ``pad_mode='pad'``. Rows with a diff page describe pad_mode themselves."""
+    if row.status != CONSISTENT or not target or "padding" not in passed or "pad_mode" in passed:
+        return None
+    ms_sig = dict(table.params_of(target) or ())
+    default = ms_sig.get("pad_mode")
+    if default is None or default.strip("'\"") == "pad" or "padding" not in ms_sig:
+        return None
+    note = (
+        f"{target} applies padding only with pad_mode='pad' (its default is {default}):"
+        " pass pad_mode='pad' with padding"
+    )
+    return ParamChange("padding", DEFAULT_CHANGED, "pad_mode", None, default, note)
+
+
+def _free_text_changes(
+    row: MappingRow,
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    table: MappingTable,
+    target: str | None,
+    torch_params: tuple[str, ...],
+    torch_required: tuple[str, ...] = (),
+) -> tuple[ParamChange, ...]:
+    """The differences a call hits on a "different" row whose only description is a
+    sentence naming the kind of difference (no diff page):
+
+    - "the parameter names are inconsistent": a keyword the target's real signature lacks
+      is renamed to the target's parameter at the same position (``F.glu(x, dim=2)`` →
+      ``ops.glu(x, axis=2)``); arguments passed by position need no change;
+    - "the default value of X is different": a call that omits X gets MindSpore's default
+      (``torch.meshgrid(a, b)`` is ``indexing='ij'`` in PyTorch); a call that passes X does
+      not hit it, nor does any call when PyTorch's X has no default (r2.6.0:65 torch.arange's
+      ``end``: ``arange(n)`` is ``end=n`` in both).
+    """
+    if row.status != DIFFERENT or row.diff_url or row.params:
+        return ()
+    text = row.note.strip()
+    torch_sig = dict(table.params_of(row.torch_api) or ())
+    ms_sig = dict(table.params_of(target) or ()) if target else {}
+    changes: list[ParamChange] = []
+    default = _DEFAULT_DIFFERS.search(text)
+    if default and default.group(1) not in passed and default.group(1) not in torch_required:
+        # The page decides, not the default's text: torch.meshgrid's and mint.meshgrid's
+        # indexing=None mean "ij" and "xy".
+        name = default.group(1)
+        changes.append(
+            ParamChange(name, DEFAULT_CHANGED, name, torch_sig.get(name), ms_sig.get(name), text)
+        )
+    if NAMES_DIFFER.search(text) and ms_sig and not any(k.startswith("**") for k in ms_sig):
+        torch_order = _positional(tuple(torch_sig) or torch_params)
+        ms_order = _positional(tuple(ms_sig))
+        general = frozenset(table.general_params)
+        for name in named:
+            if name in ms_sig or name in general or name not in torch_order:
+                continue
+            i = torch_order.index(name)
+            if i >= len(ms_order):
+                continue
+            ms_name = ms_order[i]
+            changes.append(
+                ParamChange(
+                    name,
+                    RENAMED,
+                    ms_name,
+                    torch_sig.get(name),
+                    ms_sig.get(ms_name),
+                    f"{text} {target} takes {ms_name} where PyTorch takes {name}"
+                    " (same position in the real signatures).",
+                )
+            )
+    return tuple(changes)
+
+
+def _positional(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The parameters a caller can pass by position, in order (``self`` and starred
+    parameters, and everything after a ``*``, are not)."""
+    result = []
+    for name in names:
+        if name.startswith("*"):
+            break
+        if name != "self":
+            result.append(name)
+    return tuple(result)
 
 
 def _row_rank(rows: tuple[MappingRow, ...]) -> tuple[bool, tuple[int, ...]]:
@@ -400,6 +539,23 @@ def _param_changes(
                     name, DEFAULT_CHANGED, diff.ms_param, torch_default, ms_default, diff.note
                 )
             )
+        elif (
+            passed  # a call, not a reference (isinstance(p, nn.Parameter))
+            and not hit
+            and diff.ms_param in ms_sig
+            and ms_sig[diff.ms_param] is None
+            and torch_default is not None
+        ):
+            # r2.4.0 pytorch_diff/Uniform.md: torch.nn.init.uniform_(tensor, a=0.0, b=1.0)
+            # → ops.uniform(shape, minval, maxval): MindSpore requires what the call left
+            # to PyTorch's default.
+            note = (
+                f"{diff.note.rstrip('.')}. {diff.ms_param} has no default in MindSpore: pass"
+                f" PyTorch's {name}={torch_default}"
+            ).lstrip(". ")
+            changes.append(
+                ParamChange(name, DEFAULT_CHANGED, diff.ms_param, torch_default, None, note)
+            )
     general = frozenset(table.general_params)
     # Only keywords: a general difference parameter is an *extra* parameter of the PyTorch
     # API; passed positionally it is the API's own argument (torch.cuda.set_device(rank)).
@@ -435,6 +591,12 @@ def _absent_keywords(
     changes = []
     for name in named:
         if name in diffs or name in general or name in ms_sig:
+            continue
+        if f"*{name}" in ms_sig:
+            # torch.rand(size=(B,)): torch takes its varargs by keyword as one sequence;
+            # mint.rand(*size, ...) takes the sequence only by position.
+            note = f"{target} takes {name} only by position (*{name}): pass it without {name}="
+            changes.append(ParamChange(name, RENAMED, f"*{name}", None, None, note))
             continue
         alias = _TORCH_KEYWORD_ALIASES.get(name)
         if alias in ms_sig:

@@ -206,8 +206,9 @@ def _is_dunder(attr: str) -> bool:
 
 
 #: Companion packages indexed from their wheels (scripts/gen_static_api.py), merged into the
-#: torch index: the versions that match DEFAULT_TORCH_VERSION.
-COMPANIONS: Final = ("torchvision-0.28.0",)
+#: torch index: the versions that match DEFAULT_TORCH_VERSION (torchaudio 2.11.0 is the
+#: newest release; its 2.9 release removed info/sox_effects, which stay unknown).
+COMPANIONS: Final = ("torchvision-0.28.0", "torchaudio-2.11.0")
 
 
 @functools.cache

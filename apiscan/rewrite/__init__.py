@@ -18,12 +18,13 @@ Pure data in, data out: no torch, no MindSpore, no source re-reading.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from apiscan.model import ApiFinding, CallArgs, ScanResult
 from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
 from apiscan.rewrite.substitutions import recipes_for
-from apiscan.rewrite.template import Rendered, render
+from apiscan.rewrite.template import Rendered, convert_dtype, render
 
 __all__ = ["apply", "dispose", "is_tensor_computation"]
 
@@ -126,8 +127,10 @@ _TORCH_PLUMBING = frozenset(
         "load",
         "save",
         "channels_last",
+        "channels_last_3d",
         "contiguous_format",
         "preserve_format",
+        "legacy_contiguous_format",
         "pi",
         "e",
         "inf",
@@ -154,6 +157,9 @@ def is_tensor_computation(api: str) -> bool:
     parts = api.split(".")
     if api.startswith("torch.Tensor."):
         return parts[2] not in _TENSOR_PLUMBING
+    if parts[-1] == "flatten_parameters":
+        # nn.LSTM/GRU's cuDNN weight compaction: a performance call, nothing to compute
+        return False
     if len(parts) == 2 and parts[0] == "torch":
         name = parts[1]
         return (
@@ -208,12 +214,84 @@ def _same_call(target: str, finding: ApiFinding) -> Rendered:
         return Rendered(target)
     if call.star or call.truncated:
         return Rendered("", "the arguments are not known statically")
-    parts = [*call.positional, *(f"{k}={v}" for k, v in call.keywords)]
+    # F.log_softmax(x, dim=-1, dtype=torch.float32): the same call, with MindSpore's dtype.
+    parts = [
+        *(_ms_dtype(v) for v in call.positional),
+        *(f"{k}={_ms_dtype(v)}" for k, v in call.keywords),
+    ]
     if _method(finding.api) and call.receiver:
         head = f"{call.receiver}.{target.rpartition('.')[2]}"
     else:
         head = target
     return Rendered(f"{head}({', '.join(parts)})")
+
+
+_TORCH_DTYPE = re.compile(
+    r"^(?:torch|th)\.(?:float|half|double|bfloat16|long|int|short|bool|cfloat|cdouble"
+    r"|float16|float32|float64|int8|int16|int32|int64|uint8|complex64|complex128)$"
+)
+
+
+def _ms_dtype(text: str) -> str:
+    """``torch.float32`` → ``mindspore.float32``; any other argument text unchanged."""
+    return convert_dtype(text) if _TORCH_DTYPE.match(text) else text
+
+
+def _candidate_misfit(finding: ApiFinding) -> str:
+    """Why a same-name candidate cannot take the call as written (``x.softmax(dim=-1)``:
+    ``mindspore.Tensor.softmax`` takes ``axis``), by the MindSpore name index; "" if it can."""
+    call = finding.args
+    if call is None or finding.usage != "call" or not finding.mindspore_api:
+        return ""
+    from apiscan.mapping.candidates import load_candidates
+
+    index = load_candidates()
+    if index is None:
+        return ""
+    keywords = [k for k, _ in call.keywords]
+    return index.misfit(finding.mindspore_api, len(call.positional), keywords)
+
+
+def _renamed_call(finding: ApiFinding) -> Rendered | None:
+    """A row whose only difference is parameter names (no diff page: "The functions are
+    consistent, but the parameter names are inconsistent."): the call with the target's
+    name and the renamed keywords the match found (``F.glu(x, dim=2)`` →
+    ``mindspore.ops.glu(x, axis=2)``). None for any other row or change."""
+    from apiscan.mapping.match import NAMES_DIFFER
+
+    call = finding.args
+    if (
+        finding.diff_url
+        or not finding.mindspore_api
+        or call is None
+        or not NAMES_DIFFER.search(finding.note)
+        or any(c.kind != "renamed" for c in finding.param_changes)
+    ):
+        return None
+    if call.star or call.truncated:
+        return Rendered("", "the arguments are not known statically")
+    renames = {c.param: c.ms_param for c in finding.param_changes}
+    if any(k not in renames for k, _ in call.keywords):
+        # A keyword the match did not rename: the target's name for it is not known
+        # (MindSpore's Tensor methods record no signature).
+        return None
+    keywords = tuple((renames.get(k, k), v) for k, v in call.keywords)
+    r = _same_call(finding.mindspore_api, replace(finding, args=replace(call, keywords=keywords)))
+    if renames:
+        names = ", ".join(f"{k}= → {v}=" for k, v in renames.items())
+        return Rendered(r.text, f"parameter names differ: {names}")
+    return Rendered(r.text, "parameter names differ; this call passes its arguments by position")
+
+
+def _dtype_like(text: str) -> bool:
+    """``torch.float16``, ``dtype``, ``x.dtype``, ``self.data_type`` (YOLOX),
+    ``torch.cuda.HalfTensor``: visibly a dtype."""
+    low = text.lower()
+    return (
+        "dtype" in low
+        or low.endswith("type")
+        or (text.startswith(("torch.", "th.", "mindspore.")) and text.count("(") == 0)
+    )
 
 
 def _device_like(text: str) -> bool:
@@ -284,6 +362,25 @@ def dispose(finding: ApiFinding) -> ApiFinding:
                 "placement is global (mindspore.set_device once at start-up): the call is deleted",
                 DEVICE,
             )
+        if (
+            api == "torch.Tensor.to"
+            and first
+            and call.positional
+            and dtype is None
+            and not _dtype_like(first)
+            and not _device_like(first)
+        ):
+            # r2.4.0 pytorch_diff/to.md, Parameter 3: "other: PyTorch specifies the Tensor
+            # used, which MindSpore does not support". x.to(y) is a dtype conversion only
+            # when y is a dtype; astype(y) of a tensor y fails.
+            return _set(
+                finding,
+                "rewrite",
+                "",
+                f"{first} may be a tensor (x.to(other): write {call.receiver}.astype("
+                f"{first}.dtype)), a dtype ({call.receiver}.astype({first})) or a device"
+                " (delete the call): the scan cannot tell which",
+            )
     idiom = idiom_for(api, finding.usage)
     if idiom is not None:
         return _idiom(finding, idiom, call)
@@ -308,6 +405,9 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         return _set(finding, "none", r.text, r.note)
     if finding.status in ("candidate", "verified") and finding.mindspore_api:
         r = _same_call(finding.mindspore_api, finding)
+        misfit = _candidate_misfit(finding)
+        if misfit:
+            r = Rendered("", misfit)
         proof = (
             "verified by its micro-test"
             if finding.status == "verified"
@@ -318,6 +418,9 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         if finding.usage != "call" and finding.mindspore_api:
             r = _same_call(finding.mindspore_api, finding)
             return _set(finding, "rewrite", r.text, r.note or finding.note)
+        renamed = _renamed_call(finding)
+        if renamed is not None:
+            return _set(finding, "rewrite", renamed.text, renamed.note)
         why = (
             f"no rewrite template: the table says {finding.note!r}"
             if finding.note

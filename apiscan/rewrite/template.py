@@ -197,6 +197,12 @@ def render(template: Template, call: CallArgs | None) -> Rendered:
             if arg.ms_default is None or arg.default is None:
                 continue
             value = arg.default  # PyTorch's default made explicit
+        if arg.varargs and isinstance(value, str):
+            # torch.rand(size=(B,)): torch's parser takes the varargs by keyword as one
+            # sequence; MindSpore's ``*size`` does not take ``size=``, but takes the sequence
+            # positionally.
+            positional.append(value)
+            continue
         if isinstance(value, list):
             if arg.pack:
                 if len(value) == 1 and value[0].startswith("*"):

@@ -47,8 +47,28 @@ def test_torchvision_calls_are_found_and_matched(tmp_path: Path) -> None:
     assert (13, "torch.nn.Module.parameters") in found
     # the result of a torchvision op is a tensor
     assert (15, "torch.Tensor.sum") in found
-    # torchaudio is not indexed, but the tables' row is used
+    # torchaudio is indexed too, and the tables' row is used
     assert found[(14, "torchaudio.transforms.MelSpectrogram")].status == "different"
+
+
+def test_public_torchaudio_apis_without_a_row_are_missing_not_unknown(tmp_path: Path) -> None:
+    # The tables list 28 torchaudio rows (r2.6.0/pytorch_api_mapping.md, "## torchaudio"),
+    # none for torchaudio.load: a public API with no counterpart is missing. torchaudio 2.9
+    # removed torchaudio.info, which stays unknown.
+    src = """\
+import torchaudio
+import torchaudio.compliance.kaldi as kaldi
+
+def read(path):
+    wav, sr = torchaudio.load(path)
+    torchaudio.info(path)
+    return kaldi.fbank(wav, num_mel_bins=80)
+"""
+    found = {(f.span.line, f.api): f for f in scan_snippet(tmp_path, src)}
+    assert found[(5, "torchaudio.load")].status == "missing"
+    assert found[(6, "torchaudio.info")].status == "unknown"
+    assert found[(7, "torchaudio.compliance.kaldi.fbank")].status == "missing"
+    assert load_torch_api().is_public("torchaudio.functional.compute_deltas")
 
 
 def test_the_index_knows_torchvision_aliases() -> None:
@@ -105,3 +125,32 @@ def test_static_indexer_on_a_small_package(tmp_path: Path, generator: ModuleType
     assert indexer.bases["vis.Frozen"] == ["torch.nn.Module"]
     assert indexer.names["vis.Frozen.extra"]["k"] == "method"
     assert "vis.ops._boxes.nms" not in indexer.aliases  # private paths are no spellings
+
+
+def test_static_indexer_follows_lazy_modules_and_summed_all(
+    tmp_path: Path, generator: ModuleType
+) -> None:
+    # torchaudio.models.decoder: __all__ = _A + _B, names served by a PEP 562 __getattr__
+    # from the private submodule _ctc_decoder.
+    files = {
+        "aud/__init__.py": "from . import decoder\n",
+        "aud/decoder/__init__.py": (
+            "_A = ['ctc_decoder']\n_B = ['CTCHypothesis']\n"
+            "def __getattr__(name):\n    from . import _ctc_decoder\n"
+            "    return getattr(_ctc_decoder, name)\n"
+            "__all__ = _A + _B\n"
+        ),
+        "aud/decoder/_ctc_decoder.py": (
+            "class CTCHypothesis:\n    def words(self): ...\n"
+            "def ctc_decoder(lexicon, tokens): ...\n"
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    torch_index: dict = {"names": {}, "aliases": {}, "bases": {}}
+    indexer = generator.Indexer("aud", generator.read_modules(tmp_path, "aud"), torch_index)
+    indexer.build()
+    assert indexer.names["aud.decoder.ctc_decoder"]["k"] == "function"
+    assert indexer.names["aud.decoder.CTCHypothesis.words"]["k"] == "method"
+    assert load_torch_api().is_public("torchaudio.models.decoder.ctc_decoder")

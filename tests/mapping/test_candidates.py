@@ -112,6 +112,8 @@ MOVE_EXAMPLES = {
     "torch.nn.ModuleList.extend": "mindspore.nn.CellList.extend",
     "torch.nn.ModuleList.insert": "mindspore.nn.CellList.insert",
     "torch.nn.Sequential.append": "mindspore.nn.SequentialCell.append",
+    "torch.nn.ModuleDict.keys": "mindspore.nn.CellDict.keys",
+    "torch.nn.ModuleDict.items": "mindspore.nn.CellDict.items",
     "torch.Generator.manual_seed": "mindspore.Generator.manual_seed",
     "torch.Generator.initial_seed": "mindspore.Generator.initial_seed",
     "torch.utils.data.Sampler": "mindspore.dataset.Sampler",
