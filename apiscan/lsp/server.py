@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -258,19 +259,16 @@ class ApiscanServer(LanguageServer):
             fs_path = to_fs_path(uri) if uri.startswith("file:") else None
             if fs_path is None:
                 return None
-            cells = [self.workspace.get_text_document(c.document) for c in notebook.cells]
-            kinds = [
-                _cell_type(c, doc.language_id) for c, doc in zip(notebook.cells, cells, strict=True)
-            ]
-            document = {
-                "nbformat": 4,
-                "nbformat_minor": 5,
-                "metadata": {},
-                "cells": [
-                    {"cell_type": kind, "metadata": {}, "source": doc.source}
-                    for kind, doc in zip(kinds, cells, strict=True)
-                ],
-            }
+            synced = self.workspace.text_documents
+            cells = []
+            for cell in notebook.cells:
+                doc = synced.get(unquote(cell.document))  # pygls keys them unquoted
+                if doc is None:  # a cell the client does not sync (another language)
+                    cells.append({"cell_type": "markdown", "metadata": {}, "source": ""})
+                else:
+                    kind = _cell_type(cell, doc.language_id)
+                    cells.append({"cell_type": kind, "metadata": {}, "source": doc.source})
+            document = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}
             return Path(fs_path), notebook.version, json.dumps(document).encode("utf-8")
         doc = self.workspace.get_text_document(uri)
         if doc.path is None or not doc.uri.startswith("file:"):
@@ -371,7 +369,7 @@ class ApiscanServer(LanguageServer):
     ) -> tuple[float, int]:
         """A notebook's diagnostics, each on its own cell (findings carry the cell's number,
         counting every synced cell, and a span within it; a finding of the whole file goes
-        on the first cell). Cells no longer in the notebook, or without findings, are
+        on the first synced cell). Cells no longer in the notebook, or without findings, are
         cleared. ``where``: (cell, line in cell) of each line of the joined code, where the
         steps of a dynamic-shape chain inside the notebook are counted."""
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
@@ -392,10 +390,13 @@ class ApiscanServer(LanguageServer):
             return cell_uri, line, step.column, self.workspace.get_text_document(cell_uri).lines
 
         by_cell: dict[str, list[Finding]] = {c: [] for c in cells}
+        synced = [c for c in cells if unquote(c) in self.workspace.text_documents]
         for f in result.findings:
             number = getattr(f, "cell", 0)
-            if cells:
-                by_cell[cells[min(max(number, 1), len(cells)) - 1]].append(f)
+            if number < 1 and synced:  # about the whole notebook: on its first synced cell
+                by_cell[synced[0]].append(f)
+            elif cells:
+                by_cell[cells[min(number, len(cells)) - 1]].append(f)
         started = time.perf_counter()
         sent = 0
         for cell_uri in self.notebook_cells.pop(uri, set()) - set(cells):
@@ -406,6 +407,8 @@ class ApiscanServer(LanguageServer):
         for cell_uri, found in by_cell.items():
             mine = replace(result, findings=tuple(found))
             self.results[cell_uri] = mine
+            if unquote(cell_uri) not in self.workspace.text_documents:
+                continue  # not synced: read as an empty cell, so it has no findings
             doc = self.workspace.get_text_document(cell_uri)
             diagnostics = convert.diagnostics(mine, doc.lines, self.units(cell_uri), locate)
             sent += len(diagnostics)
