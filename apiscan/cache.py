@@ -42,7 +42,7 @@ from apiscan.model import ScanResult
 KEPT_SCANS = 8
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 
 
 def default_cache_dir() -> Path:

@@ -24,6 +24,7 @@ from apiscan.model import (
     Finding,
     MappingInfo,
     ScanResult,
+    ShapeFinding,
     Span,
 )
 from apiscan.program.index import ClassTable
@@ -71,6 +72,8 @@ class JoinContext:
         findings: list[Finding] = []
         suppressed = dict(fa.suppressions)
         for hit in fa.shape_hits:
+            if hit.path:
+                continue  # in another file: placed by :meth:`placed_elsewhere`
             if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
                 ignores and ignores.ignored(fa.path, hit.rule)
             ):
@@ -100,6 +103,37 @@ class JoinContext:
             findings = [in_cell(f, fa.cells) for f in findings]
         return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
 
+    def placed_elsewhere(
+        self, analyses: Sequence[FileAnalysis], findings: Sequence[Finding]
+    ) -> list[Finding]:
+        """Hits one file's walk found in another file (a host sync in a helper whose number
+        the walked file uses as a size: DS118 at the sync), unless that file already has
+        the same rule on that line; the target file's suppressions and ignores apply."""
+        by_path = {fa.path: fa for fa in analyses}
+        have = {(f.path, f.span.line, f.rule) for f in findings if isinstance(f, ShapeFinding)}
+        placed: list[Finding] = []
+        remote = sorted(
+            (hit.path, hit.span, hit.rule, hit.function, hit.detail, hit)
+            for fa in analyses
+            for hit in fa.shape_hits
+            if hit.path
+        )
+        for path, span, rule, function, _detail, hit in remote:
+            target = by_path.get(path)
+            key = (path, span.line, rule)
+            if target is None or key in have:
+                continue
+            have.add(key)
+            if _is_suppressed(dict(target.suppressions), span.line, rule) or (
+                self.ignores and self.ignores.ignored(path, rule)
+            ):
+                continue
+            finding = self.shapes.finding(
+                path, replace(hit, path=""), self.scopes.scope_of(path, function)
+            )
+            placed.append(in_cell(finding, target.cells) if target.cells else finding)
+        return placed
+
 
 def join(
     root: str,
@@ -118,6 +152,7 @@ def join(
         file_findings, summary = context.file_findings(fa)
         findings.extend(file_findings)
         summaries.append(summary)
+    findings.extend(context.placed_elsewhere(analyses, findings))
     return assemble(root, findings, summaries, table, context.api.version, stats)
 
 

@@ -5,6 +5,13 @@ Usage, from the project root::
     python scripts/measure_owners.py fixtures/tinydet --run "tools/train.py --steps 1" \\
         --run tools/infer.py [--json]
 
+A repository whose dependencies are not in this environment runs under its own interpreter
+(``--python``), and a driver script outside the repository may stand in for its entry points
+(an absolute path in ``--run``); traces written earlier are reused with ``--trace``::
+
+    python scripts/measure_owners.py YOLOX --python VENV/bin/python \\
+        --run "$PWD/scripts/drivers/yolox_step.py --seed 1"
+
 The scan (``python -m apiscan ROOT -f json --no-cache``) and the tracer
 (``scripts/trace_apis.py``, once per ``--run``, results united) see the same repository.
 
@@ -48,6 +55,8 @@ import functools
 import importlib
 import inspect
 import json
+import os
+import re
 import shlex
 import subprocess
 import sys
@@ -63,12 +72,17 @@ from tabulate import tabulate
 
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 
+PROJECT: Final = Path(__file__).resolve().parents[1]
 TRACER: Final = Path(__file__).resolve().with_name("trace_apis.py")
 METHOD_FAMILIES: Final = ("Tensor", "nn.Module", "Optimizer", "LRScheduler", "other classes")
 FAMILIES: Final = (*METHOD_FAMILIES, "attributes", "functions & classes")
 # How the scan spells an operator use: `x @ w` is reported as torch.Tensor.matmul.
 OPERATOR_SPELLINGS: Final = {"__matmul__": "matmul", "__rmatmul__": "matmul"}
 NON_CALL_USAGES: Final = frozenset({"annotation", "base_class"})
+
+#: A private function of the torch namespace itself, which the public index does not name:
+#: the scan reports it as spelled (``torch._assert``), so the runtime name is kept for it.
+_PRIVATE_TORCH: Final = re.compile(r"torch\._[a-z][a-z0-9_]*")
 
 Use = tuple[str, int, str]
 """(path, line, api)."""
@@ -97,10 +111,13 @@ class Trace:
     def add(self, record: dict[str, Any]) -> None:
         kind = record["record"]
         if kind == "api":
-            if record["api"] is None:
+            api = record["api"]
+            if api is None:
                 self.unmapped[record["raw"]] += record["count"]
-            else:
-                self.uses[(record["path"], record["line"], record["api"])] += record["count"]
+                if _PRIVATE_TORCH.fullmatch(record["raw"]):
+                    api = record["raw"]  # torch._assert, torch._foreach_lerp_: as spelled
+            if api is not None:
+                self.uses[(record["path"], record["line"], api)] += record["count"]
         elif kind == "foreign":
             self.foreign[(record["path"], record["line"])].add(record["name"])
         elif kind == "executed":
@@ -279,7 +296,11 @@ def run_scan(root: Path) -> list[Finding]:
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"apiscan failed ({done.returncode}): {done.stderr[-2000:]}")
-    report = json.loads(done.stdout)
+    return findings_of(json.loads(done.stdout))
+
+
+def findings_of(report: dict[str, Any]) -> list[Finding]:
+    """The api findings of a JSON report."""
     return [
         Finding(f["path"], f["line"], f["api"], f["confidence"], f["usage"])
         for f in report["findings"]
@@ -287,37 +308,59 @@ def run_scan(root: Path) -> list[Finding]:
     ]
 
 
-def run_trace(root: Path, runs: Sequence[Sequence[str]]) -> Trace:
-    """Trace each run (script and arguments, relative to `root`) and unite the records."""
+def tracer_env() -> dict[str, str]:
+    """The environment of a traced run: this project first on the path, so that a separate
+    interpreter (one with the repository's own dependencies) still finds ``apiscan``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT), env.get("PYTHONPATH")) if p)
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # leave the traced checkout as it was
+    return env
+
+
+def trace_runs(
+    tracer: Path,
+    root: Path,
+    runs: Sequence[Sequence[str]],
+    out_dir: Path,
+    python: str | None = None,
+) -> list[Path]:
+    """Run `tracer` once per run (script and arguments; the script relative to `root`, or an
+    absolute driver outside it) with `python` (default: this interpreter); the output files."""
+    outs = []
+    for index, command in enumerate(runs):
+        out = out_dir / f"run{index}.jsonl"
+        head = [python or sys.executable, str(tracer), "--root", str(root), "--out", str(out)]
+        done = subprocess.run(
+            [*head, "--", *command],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=tracer_env(),
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"traced run {command} failed: {done.stderr[-2000:]}")
+        outs.append(out)
+    return outs
+
+
+def read_trace(files: Iterable[Path]) -> Trace:
+    """Unite the records of trace files."""
     trace = Trace()
-    with tempfile.TemporaryDirectory(prefix="apiscan-trace-") as tmp:
-        for index, command in enumerate(runs):
-            out = Path(tmp) / f"run{index}.jsonl"
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    str(TRACER),
-                    "--root",
-                    str(root),
-                    "--out",
-                    str(out),
-                    "--",
-                    *command,
-                ],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            if done.returncode != 0:
-                raise RuntimeError(f"traced run {command} failed: {done.stderr[-2000:]}")
-            for line in out.read_text(encoding="utf-8").splitlines():
-                trace.add(json.loads(line))
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            trace.add(json.loads(line))
     return trace
 
 
-def measure(root: Path, runs: Sequence[Sequence[str]]) -> Measurement:
+def run_trace(root: Path, runs: Sequence[Sequence[str]], python: str | None = None) -> Trace:
+    """Trace each run (script and arguments, relative to `root`) and unite the records."""
+    with tempfile.TemporaryDirectory(prefix="apiscan-trace-") as tmp:
+        return read_trace(trace_runs(TRACER, root, runs, Path(tmp), python))
+
+
+def measure(root: Path, runs: Sequence[Sequence[str]], python: str | None = None) -> Measurement:
     """Scan `root`, trace `runs` in it, and compare."""
-    return compare(root, runs, run_scan(root), run_trace(root, runs))
+    return compare(root, runs, run_scan(root), run_trace(root, runs, python))
 
 
 def compare(
@@ -428,6 +471,11 @@ def _explain(
     return Disagreement("unobserved", family, f.path, f.line, name, f.confidence, ())
 
 
+def _rows(m: Measurement) -> list[tuple[str, FamilyScore]]:
+    """Per family, then methods of classes only, then every call site ("all")."""
+    return [*m.scores.items(), ("methods (all)", m.total()), ("all", m.total(FAMILIES))]
+
+
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
@@ -436,7 +484,7 @@ def render(m: Measurement, examples: int = 3) -> str:
     """The human-readable report."""
     runs = "; ".join(shlex.join(r) for r in m.runs)
     rows = []
-    for label, score in [*m.scores.items(), ("methods (all)", m.total())]:
+    for label, score in _rows(m):
         rows.append(
             [
                 label,
@@ -511,7 +559,7 @@ def to_json(m: Measurement) -> dict[str, Any]:
             "precision_certain": score.precision_certain,
             "precision_probable": score.precision_probable,
         }
-        for label, score in [*m.scores.items(), ("methods (all)", m.total())]
+        for label, score in _rows(m)
     }
     return {
         "root": m.root,
@@ -532,13 +580,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--run",
         action="append",
-        required=True,
+        default=[],
         metavar="'SCRIPT ARGS'",
-        help="an entry point relative to the root, with its arguments",
+        help="an entry point relative to the root (or an absolute driver script outside it), "
+        "with its arguments",
+    )
+    parser.add_argument(
+        "--python",
+        help="interpreter for the traced runs (one with the repository's dependencies); "
+        "default: this one",
+    )
+    parser.add_argument(
+        "--trace",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="use a trace written earlier by trace_apis.py instead of running (repeatable)",
+    )
+    parser.add_argument(
+        "--scan",
+        type=Path,
+        metavar="FILE",
+        help="use this JSON report of the root (apiscan ROOT -f json) instead of scanning",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     options = parser.parse_args(argv)
-    result = measure(options.root, [shlex.split(r) for r in options.run])
+    runs = [shlex.split(r) for r in options.run]
+    if options.trace:
+        trace = read_trace(options.trace)
+        findings = (
+            findings_of(json.loads(options.scan.read_text(encoding="utf-8")))
+            if options.scan
+            else run_scan(options.root)
+        )
+        result = compare(options.root, runs, findings, trace)
+    elif runs:
+        result = measure(options.root, runs, options.python)
+    else:
+        parser.error("give --run or --trace")
     print(json.dumps(to_json(result), indent=2) if options.json else render(result))
     return 0
 

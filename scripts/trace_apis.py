@@ -106,7 +106,7 @@ WRAPPED_NAMES: Final = ("func", "fn", "f")
 # Public torch functions that torch's C++ calls back into by itself: calling a TorchScript
 # function runs ``torch.compiler.is_exporting`` with the repository line as its Python caller.
 C_CALLBACKS: Final = frozenset({"torch.compiler.is_exporting"})
-THIS_FILE: Final = os.path.realpath(__file__)
+SCRIPTS_DIR: Final = os.path.dirname(os.path.realpath(__file__)) + os.sep
 _UNSEEN: Final = object()
 
 Resolved = tuple[str | None, str]
@@ -256,6 +256,13 @@ def _runs(value: Any, code: types.CodeType) -> bool:
     return getattr(value, "__code__", None) is code
 
 
+def _builtin_type_method(cls: type, name: str) -> bool:
+    """True when `cls` inherits method `name` from a builtin type (``str``, ``int``...): a
+    torch class deriving from one (``TorchVersion``) runs the builtin's method, no torch API."""
+    defining = next((k for k in cls.__mro__ if name in vars(k)), None)
+    return defining is not None and defining is not object and defining.__module__ == "builtins"
+
+
 def _first_argument(frame: types.FrameType) -> Any:
     """The first positional argument of the function running in `frame` (its receiver when it
     is a method), also through ``*args`` of a wrapper."""
@@ -313,35 +320,81 @@ def _holds(value: Any, generator_frame: types.FrameType, depth: int = 2) -> bool
     return False
 
 
+class RootFiles:
+    """Which files belong to the traced repository, and their paths relative to its root."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = os.path.realpath(root) + os.sep
+        self._paths: dict[str, str | None] = {}
+
+    def path(self, filename: str) -> str | None:
+        """`filename` relative to the root (POSIX), or None outside it (torch, stdlib, these
+        scripts...)."""
+        rel = self._paths.get(filename, _UNSEEN)
+        if rel is _UNSEEN:
+            real = os.path.realpath(filename) if not filename.startswith("<") else ""
+            inside = (
+                real.startswith(self.root)
+                and not real.startswith(TORCH_DIR)
+                and not real.startswith(SCRIPTS_DIR)
+            )
+            rel = Path(real[len(self.root) :]).as_posix() if inside else None
+            self._paths[filename] = rel
+        return rel  # type: ignore[return-value]
+
+
+def run_script(
+    root: str,
+    script: str,
+    args: Sequence[str],
+    profile: Callable[..., Any],
+    trace: Callable[..., Any],
+    mode: TorchFunctionMode,
+) -> int:
+    """Run `script` (relative to `root`, or an absolute driver outside it) with `args` as
+    ``python script args`` would, from `root`, under the profile and trace hooks (every
+    thread) and the torch function mode; its exit status."""
+    path = os.path.join(root, script)
+    old_argv, old_path0, old_cwd = sys.argv, sys.path[0], os.getcwd()
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(path)
+    os.chdir(root)
+    status = 0
+    threading.setprofile(profile)
+    threading.settrace(trace)
+    sys.settrace(trace)
+    sys.setprofile(profile)
+    try:
+        with mode:
+            runpy.run_path(path, run_name="__main__")
+    except SystemExit as stop:
+        status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
+        sys.setprofile(None)
+        sys.settrace(None)
+        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.settrace(None)  # type: ignore[arg-type]
+        sys.argv, sys.path[0] = old_argv, old_path0
+        os.chdir(old_cwd)
+    return status
+
+
 class Tracer:
     """Counts torch API calls made from the lines of files under `root`."""
 
     def __init__(self, root: Path, api: TorchApi | None = None) -> None:
-        self.root = os.path.realpath(root) + os.sep
+        self.files = RootFiles(root)
+        self.root = self.files.root
+        self.path = self.files.path
         self.naming = Naming(api or load_torch_api())
         self.calls: Counter[tuple[str, int, str | None, str, str]] = Counter()
         self.foreign: Counter[tuple[str, int, str]] = Counter()
         self.lines: set[tuple[str, int]] = set()
-        self._paths: dict[str, str | None] = {}
         self._python: dict[tuple[types.CodeType, type], Resolved | None] = {}
         self._builtin: dict[tuple[type, str], Resolved | None] = {}
         self._first_resume: dict[types.CodeType, int] = {}
         self._instructions: dict[types.CodeType, dict[int, dis.Instruction]] = {}
         self._new_site: tuple[int, int, str | None] | None = None
-
-    # --- files ---------------------------------------------------------------------------
-
-    def path(self, filename: str) -> str | None:
-        """`filename` relative to the root (POSIX), or None outside it (torch, stdlib...)."""
-        rel = self._paths.get(filename, _UNSEEN)
-        if rel is _UNSEEN:
-            real = os.path.realpath(filename) if not filename.startswith("<") else ""
-            inside = (
-                real.startswith(self.root) and not real.startswith(TORCH_DIR) and real != THIS_FILE
-            )
-            rel = Path(real[len(self.root) :]).as_posix() if inside else None
-            self._paths[filename] = rel
-        return rel  # type: ignore[return-value]
 
     # --- hooks ---------------------------------------------------------------------------
 
@@ -381,7 +434,9 @@ class Tracer:
         cls = type(owner)
         key = (cls, name)
         if key not in self._builtin:
-            if cls.__module__.startswith("torch") or isinstance(owner, torch.Tensor):
+            if _builtin_type_method(cls, name):
+                self._builtin[key] = None  # str.split on torch.__version__ (a str subclass)
+            elif cls.__module__.startswith("torch") or isinstance(owner, torch.Tensor):
                 self._builtin[key] = (self.naming.member(owner, name), f"{cls.__qualname__}.{name}")
             else:
                 self._builtin[key] = None
@@ -517,30 +572,7 @@ class Tracer:
     def run(self, script: str, args: Sequence[str]) -> int:
         """Run `script` with `args` as ``python script args`` would, from the root; its exit
         status."""
-        path = os.path.join(self.root, script)
-        old_argv, old_path0, old_cwd = sys.argv, sys.path[0], os.getcwd()
-        sys.argv = [script, *args]
-        sys.path[0] = os.path.dirname(path)
-        os.chdir(self.root)
-        status = 0
-        mode = _OperationMode(self)
-        threading.setprofile(self.profile)
-        threading.settrace(self.trace)
-        sys.settrace(self.trace)
-        sys.setprofile(self.profile)
-        try:
-            with mode:
-                runpy.run_path(path, run_name="__main__")
-        except SystemExit as stop:
-            status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        finally:
-            sys.setprofile(None)
-            sys.settrace(None)
-            threading.setprofile(None)  # type: ignore[arg-type]
-            threading.settrace(None)  # type: ignore[arg-type]
-            sys.argv, sys.path[0] = old_argv, old_path0
-            os.chdir(old_cwd)
-        return status
+        return run_script(self.root, script, args, self.profile, self.trace, _OperationMode(self))
 
     def records(self) -> list[dict[str, Any]]:
         """The JSON-lines records, sorted so that output is stable."""

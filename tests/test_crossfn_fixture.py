@@ -45,10 +45,10 @@ def _message(result: ScanResult, path: str, rule: str, function: str) -> str:
 
 def test_helper_findings_name_the_chain(result: ScanResult) -> None:
     msg = _message(result, "crossfn/ops.py", "DS109", "first_rows")
-    assert "`k` is `counts.sum().item()` read from tensor data at head.py:45" in msg
+    assert "`k` is `counts.sum().item()` read from tensor data at head.py:55" in msg
     assert "passed by `Head.forward` → `first_rows`" in msg
     msg = _message(result, "crossfn/ops.py", "DS109", "narrow_to")
-    assert "`n` is `int(c)` read from tensor data at head.py:52" in msg
+    assert "`n` is `int(c)` read from tensor data at head.py:62" in msg
 
 
 def test_returned_masks_and_attributes_are_named(result: ScanResult) -> None:
@@ -84,8 +84,8 @@ def _chain(result: ScanResult, path: str, rule: str, function: str) -> list[tupl
 def test_helper_findings_carry_the_structured_chain(result: ScanResult) -> None:
     # origin first (the host sync), then the call that passed it on, each located
     assert _chain(result, "crossfn/ops.py", "DS109", "first_rows") == [
-        ("crossfn/head.py", 45, "Head.forward", "`counts.sum().item()` read from tensor data"),
-        ("crossfn/head.py", 46, "Head.forward", "passed as `k` to `first_rows` by `Head.forward`"),
+        ("crossfn/head.py", 55, "Head.forward", "`counts.sum().item()` read from tensor data"),
+        ("crossfn/head.py", 56, "Head.forward", "passed as `k` to `first_rows` by `Head.forward`"),
     ]
     # a mask returned in a tuple: the step is the helper's return statement
     assert _chain(result, "crossfn/head.py", "DS104", "Head.forward") == [
@@ -93,10 +93,44 @@ def test_helper_findings_carry_the_structured_chain(result: ScanResult) -> None:
     ]
     # a mask stored on self by another method: the step is the write
     assert _chain(result, "crossfn/head.py", "DS104", "Head.select") == [
-        ("crossfn/head.py", 36, "Head.update", "stored in `self.keep` by `Head.update`")
+        ("crossfn/head.py", 46, "Head.update", "stored in `self.keep` by `Head.update`")
     ]
     # made where the finding is: no chain
     assert _chain(result, "train.py", "DS104", "main") == []
     for f in result.shape_findings:
         for step in f.chain:
             assert step.line >= 1 and step.column >= 1 and not step.path.startswith("/")
+
+
+def test_partial_sequential_and_super_reach_the_callee(result: ScanResult) -> None:
+    # functools.partial: a bound argument and a later call's argument
+    assert "passed by `Head.forward` → `keep_upto`" in _message(
+        result, "crossfn/ops.py", "DS109", "keep_upto"
+    )
+    assert "passed by `Head.forward` → `cut_rows`" in _message(
+        result, "crossfn/ops.py", "DS109", "cut_rows"
+    )
+    # nn.Sequential: Pad.forward gets what Select.forward returned
+    assert _chain(result, "crossfn/blocks.py", "DS113", "Pad.forward") == [
+        ("crossfn/blocks.py", 15, "Select.forward", "returned by `Select.forward`"),
+        ("crossfn/head.py", 85, "Head.forward", "passed as `x` to `Pad.forward` by `Head.forward`"),
+    ]
+    # super().method(...) resolved through the class hierarchy, across files
+    assert "passed by `Head.forward` → `Trunk.shrink`" in _message(
+        result, "crossfn/blocks.py", "DS109", "Trunk.shrink"
+    )
+
+
+def test_a_sync_used_as_a_size_in_another_file_is_reported_at_the_sync(
+    result: ScanResult,
+) -> None:
+    # one finding per sync, in the sync's file and function, naming one place of use
+    syncs = sorted(
+        (f.path, f.span.line, f.function, f.message.rpartition("used as ")[2])
+        for f in result.shape_findings
+        if f.rule == "DS118"
+    )
+    assert syncs == [
+        ("crossfn/head.py", 55, "Head.forward", "a slice bound in `Trunk.shrink`)"),
+        ("crossfn/head.py", 62, "Head.forward", "a slice bound in `narrow_to`)"),
+    ]

@@ -154,7 +154,7 @@ def _usage_error(message: str) -> int:
     return 2
 
 
-def _settings(path: str | None, args: argparse.Namespace) -> Settings:
+def scan_settings(path: str | None, args: argparse.Namespace) -> Settings:
     """Defaults < the configuration file governing ``path`` < the command line."""
     from apiscan.config import resolve
 
@@ -205,7 +205,7 @@ def run_scan(argv: list[str]) -> int:
         base = Path(os.path.commonpath(dirs))
         path = str(base)
     try:
-        settings = _settings(str(base) if len(paths) > 1 else path, args)
+        settings = scan_settings(str(base) if len(paths) > 1 else path, args)
     except ConfigError as exc:
         return _usage_error(str(exc))
     from apiscan.cache import default_cache_dir
@@ -432,7 +432,7 @@ def run_config(argv: list[str]) -> int:
     if not os.path.lexists(args.path):
         return _usage_error(f"path does not exist: {args.path}")
     try:
-        settings = _settings(args.path, argparse.Namespace())
+        settings = scan_settings(args.path, argparse.Namespace())
     except ConfigError as exc:
         return _usage_error(str(exc))
     return write_output(render_settings(settings, args.format), args.output)

@@ -247,6 +247,12 @@ def _analyse_text(
         ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain)
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
     )
+    # a sync this walk saw used in place (the same line and rule) is not reported again
+    have = {(h.path, h.span.line, h.rule) for h in hits}
+    remote = _one_per_line(
+        h for h in _remote_syncs(ext, task.relpath) if (h.path, h.span.line, h.rule) not in have
+    )
+    hits = sorted([*hits, *remote], key=lambda h: (h.path, h.span, h.rule))
     calls = sorted(
         {
             CallFact(caller, callee, span.line, role)
@@ -275,7 +281,7 @@ def _analyse_text(
         tuple(uses),
         tuple(pending),
         ext.exports(),
-        ext.class_facts(),
+        ext.class_facts(_class_lines(tree)),
         tuple(sorted(ext.local_refs)),
         (),
         fallback,
@@ -353,6 +359,8 @@ def _program_records(
                 code,
                 span.column,  # type: ignore[attr-defined]
                 ext.shapes.sync_function(node),
+                span.end_line,  # type: ignore[attr-defined]
+                span.end_column,  # type: ignore[attr-defined]
             )
         return sites_of[id(node)]
 
@@ -363,7 +371,7 @@ def _program_records(
                 return entry[1]
             return None
 
-        return to_fact(v, param_of, site_of)  # type: ignore[arg-type]
+        return to_fact(v, param_of, site_of, 0, ext.supplied_fact)  # type: ignore[arg-type]
 
     summaries = []
     for qn, cls, params, bound, returned in ext.summaries:
@@ -410,12 +418,26 @@ def _program_records(
 
 
 def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:
-    """One hit per (line, rule), the leftmost: ``return a.item(), b.item()`` or
+    """One hit per (file, line, rule), the leftmost: ``return a.item(), b.item()`` or
     ``x[m] = y[m] * z[m]`` is one place to change, not several findings."""
-    first: dict[tuple[int, str], ShapeHit] = {}
-    for h in sorted(hits, key=lambda h: (h.span, h.rule, h.function, h.api, h.detail)):
-        first.setdefault((h.span.line, h.rule), h)
-    return sorted(first.values(), key=lambda h: (h.span, h.rule))
+    first: dict[tuple[str, int, str], ShapeHit] = {}
+    for h in sorted(hits, key=lambda h: (h.path, h.span, h.rule, h.function, h.api, h.detail)):
+        first.setdefault((h.path, h.span.line, h.rule), h)
+    return sorted(first.values(), key=lambda h: (h.path, h.span, h.rule))
+
+
+def _remote_syncs(ext: Extractor, relpath: str) -> list[ShapeHit]:
+    """DS118 hits for host syncs written in another function (a helper's ``.item()`` whose
+    number this file uses as a size): placed at the sync, in its file (``path``; "" when it
+    is this file)."""
+    from apiscan.model import Span
+
+    out = []
+    for site, detail in ext.shapes.remote_syncs:
+        span = Span(site.line, max(site.column, 1), site.end_line, site.end_column)
+        path = "" if site.path == relpath else site.path
+        out.append(ShapeHit("DS118", span, site.function, detail=detail, path=path))
+    return out
 
 
 def _located(ext: Extractor, start: Ref, end: Ref, function: str) -> Emit:
@@ -484,6 +506,25 @@ def _ast_def_lines(tree: ast.Module) -> list[int]:
     lines = [d.lineno for d in defs]
     _LAST_DEFS = (tree, lines)
     return lines
+
+
+def _class_lines(tree: ast.Module) -> dict[str, int]:
+    """The line of each ``class`` statement by qualname, named as the extractor names classes
+    (``Outer.Inner``, ``build.Local``); the first of two same-named definitions wins. Only
+    statements are walked: definitions never sit in expressions."""
+    found: dict[str, int] = {}
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                name = f"{prefix}{child.name}"
+                if isinstance(child, ast.ClassDef):
+                    found[name] = min(found.get(name, child.lineno), child.lineno)
+                stack.append((f"{name}.", child))
+            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                stack.append((prefix, child))
+    return found
 
 
 def _suppressions(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:

@@ -87,6 +87,14 @@ TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "i
 
 #: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
 MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
+#: The kind of a value that builds one of some torch classes when called, but is not known to
+#: be one of them: a parameter whose default is a torch class (``norm_layer: LayerType =
+#: nn.BatchNorm2d`` → ``(LAYER, ("torch.nn.BatchNorm2d",))``), ``partial(nn.Conv2d, ...)``,
+#: ``A if c else B`` of such. Calling it reports each class as probable; anywhere else it is
+#: an unknown value.
+LAYER = "layer"
+#: torch functions joining a sequence of tensors: a join of boolean masks is a mask.
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", "dstack"})
 #: Tensor methods whose result is a host number or list read from tensor values.
 SYNC_METHODS = frozenset({"item", "tolist"})
 #: Tensor methods and torch functions that return boolean masks.
@@ -219,6 +227,8 @@ BUILTIN_METHODS = frozenset(
 )
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
 DATALOADER = "torch.utils.data.DataLoader"
+#: ``nn.Sequential`` as the code may spell it (canonical or through its module path).
+SEQUENTIAL = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -300,6 +310,9 @@ class Extractor:
         #: id(value) -> (value, (words, chain)): values the solver supplied, to name in
         #: findings (in words and as located steps)
         self.explained: dict[int, tuple[Val, Why]] = {}
+        #: id(value) -> (value, fact): values made from a solver fact with a chain, so that
+        #: passing one on keeps the chain (a mask returned by one helper, passed to another)
+        self.supplied: dict[int, tuple[Val, pv.Fact]] = {}
         #: call sites of repo functions: (caller, callee, node, args, bound)
         self.sites: list[tuple[str, str, cst.CSTNode, _Args, bool]] = []
         #: per function: (qualname, class qualname, params, bound, returned values)
@@ -311,6 +324,13 @@ class Extractor:
         #: (function, "" for its return or an attribute name) -> the first ``return`` or
         #: ``self.attr = ...`` there that hands on a data-dependent value (a chain's step)
         self.carriers: dict[tuple[str, str], cst.CSTNode] = {}
+        #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
+        self.partials: dict[int, tuple[Val, Val, _Args]] = {}
+        #: (function, name) of tensors a randomly drawn number was written into
+        #: (``t[0] = random.randint(...)``: ``t[0].item()`` reads the random number back)
+        self.random_filled: set[tuple[str, str]] = set()
+        #: id(value) -> (value, children): ``nn.Sequential(a, b, ...)`` with its children
+        self.sequentials: dict[int, tuple[Val, tuple[Val, ...]]] = {}
         #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
         self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
@@ -426,11 +446,13 @@ class Extractor:
                 out.append((qn + RETURNS, "inst:" + str(v[1])))
         return tuple(sorted(out))
 
-    def class_facts(self) -> tuple[ClassFact, ...]:
+    def class_facts(self, lines: Mapping[str, int] | None = None) -> tuple[ClassFact, ...]:
+        """One fact per class; ``lines``: the ``class`` statement's line by qualname."""
         facts = []
         for info in self.classes.values():
             bases = tuple(self._base_name(b) for b in info.bases)
-            facts.append(ClassFact(info.qualname, bases, tuple(sorted(info.methods))))
+            line = lines.get(info.qualname, 0) if lines else 0
+            facts.append(ClassFact(info.qualname, bases, tuple(sorted(info.methods)), line))
         return tuple(sorted(facts, key=lambda f: f.qualname))
 
     def _base_name(self, b: Val) -> str:
@@ -474,12 +496,19 @@ class Extractor:
         text = words(f)
         if text:
             self.explained[id(v)] = (v, (text, pv.steps(f)))
+            self.supplied[id(v)] = (v, f)
         if v[0] == "tuple" and isinstance(f, pv.Tup):
             for ev, ef in zip(v[1], f.elems, strict=True):
                 t = words(ef)
                 if t:
                     self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
+                    self.supplied[id(ev)] = (ev, ef)
         return v
+
+    def supplied_fact(self, v: Val) -> pv.Fact | None:
+        """The solver fact ``v`` was made from, when it carries a chain (identity)."""
+        entry = self.supplied.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else None
 
     def _returned(self, key: str, local: Val | None) -> Val:
         """What a call of repo function ``key`` returns: what this walk found (a function of
@@ -741,6 +770,8 @@ class Extractor:
         if kind == "inst":
             return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
         if kind == "super":
+            if call and args is not None:
+                return self._super_call(attr, args, end), True
             return UNKNOWN, True
         if kind == "ret":
             self.local_refs.add(recv[1] + RETURNS)
@@ -794,6 +825,9 @@ class Extractor:
             if attr in ("values", "items", "keys"):
                 return seq(UNKNOWN), True
             return NONTORCH, True
+        if kind == "seq" and call and attr == "append":
+            self._collect(recv, node, args)
+            return NONTORCH, True
         if kind == "tuple" and attr in NAMED_FIELDS and len(recv[1]) == 2:
             # (values, indices) of x.max(dim=1) and friends
             return recv[1][NAMED_FIELDS.index(attr)], True
@@ -807,6 +841,25 @@ class Extractor:
                 return seq(("tuple", (NONTORCH, vals))), True
             return NONTORCH, True
         return UNKNOWN, True
+
+    def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
+        """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
+        ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
+        attribute. Data-dependence is not carried over (a list of masks stays a list of
+        tensors): the shape rules follow lists on their own."""
+        if (
+            recv[1] != UNKNOWN
+            or args is None
+            or len(args.vals) != 1
+            or args.keywords
+            or args.star
+            or args.vals[0][0] != "tensor"
+            or type(node.value) is not cst.Name
+            or self.lookup(node.value.value) is not recv
+        ):
+            return
+        certain = args.vals[0][1] is not False
+        self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))
 
     def _inst_member(
         self,
@@ -941,6 +994,8 @@ class Extractor:
     def _tensor_call(self, api: str, attr: str, recv: Val, node: cst.Call, args: _Args) -> Val:
         """Result of a Tensor method call, with the dynamic-shape facts it creates."""
         if attr in SYNC_METHODS:
+            if type(node.func) is cst.Attribute and self._reads_random(node.func.value):
+                return fresh(RAND[0], RAND[1])  # a random size broadcast through a tensor
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
@@ -1013,7 +1068,31 @@ class Extractor:
         args = self._args(node)
         if fv[0] == "qual":
             return self._call_qual(fv[1], func, node, args, usage)
+        if fv[0] == LAYER:
+            # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
+            # builds one (a caller may pass another class); `linear_layer(...)` after
+            # `linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`:
+            # one of the two
+            for canon in fv[1]:
+                written = self.api.as_written(canon) or canon
+                self.emit(
+                    written, usage, "probable", (func, "s"), (node, "e"), args, canonical=canon
+                )
+            if len(fv[1]) == 1:
+                return self.owners.instance_of(fv[1][0])
+            modules = all(self.owners.role(c) == "module" for c in fv[1])
+            return inst("torch.nn.Module") if modules else UNKNOWN
         return self._call_value(fv, args, node)
+
+    def _layer_classes(self, v: Val) -> tuple[str, ...]:
+        """The torch classes a value stands for when called (a class, or a LAYER value)."""
+        if v[0] == LAYER:
+            return tuple(v[1])
+        if v[0] == "qual" and self._is_torch(v[1]):
+            canon = self.api.canonical(v[1]) or v[1]
+            if self.api.kind(canon) == "class":
+                return (canon,)
+        return ()
 
     def _call_qual(
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
@@ -1030,11 +1109,18 @@ class Extractor:
                 first = next(a.value for a in node.args if a.keyword is None and not a.star)
                 self._call_role("dataset", args.vals[0], first)
             if kind == "class":
-                return self.owners.instance_of(name)
+                made = self.owners.instance_of(name)
+                if name in SEQUENTIAL and args.vals and not args.star and not args.keywords:
+                    made = fresh(made[0], made[1])
+                    self.sequentials[id(made)] = (made, tuple(args.vals))
+                return made
             if kind == "function":
                 result = self.owners.function_result(name)
-                if name.rpartition(".")[2] in BOOL_FUNCTIONS:
-                    result = BOOL_TENSOR
+                short = name.rpartition(".")[2]
+                if short in BOOL_FUNCTIONS or (
+                    short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
+                ):
+                    result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
@@ -1056,9 +1142,18 @@ class Extractor:
             # round; ("ret", q) acts as unknown, and asks for a second round only if the code
             # calls a method on it (where the answer matters).
             return inst(q) if last[:1].isupper() else ("ret", q)
+        if q == "functools.partial" and args.vals and not args.star:
+            made = fresh("unknown", None)
+            bound = _Args(
+                args.vals[1:], args.positional - 1, args.keywords, False, dict(args.kwvals)
+            )
+            self.partials[id(made)] = (made, args.vals[0], bound)
+            return made
         if q in PASS_THROUGH:
             if q in ("copy.copy", "copy.deepcopy") and args.vals:
                 return args.vals[0]  # a copy of a module is a module
+            if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
+                return (LAYER, self._layer_classes(args.vals[0]))  # partial(nn.Conv2d, ...)
             return UNKNOWN
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
@@ -1069,6 +1164,10 @@ class Extractor:
 
     def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
         kind = fv[0]
+        if node is not None and (kind == "unknown" or kind == "inst"):
+            applied = self._apply_special(fv, args, node)
+            if applied is not None:
+                return applied
         if node is not None:
             if kind in ("func", "class"):
                 self._call_fact(f"{self.module_name}.{fv[1]}", node)
@@ -1100,6 +1199,9 @@ class Extractor:
                 and first[0] == "tensor"
                 and first != ARG_TENSOR
             ):
+                call = node if type(node) is cst.Call else None
+                if call is not None and call.args and self._reads_random(call.args[0].value):
+                    return fresh(RAND[0], RAND[1])
                 return self.shapes.on_sync(node, first)
             if name == "len" and node is not None and is_dyn_tensor(first):
                 return self.shapes.on_sync(node, first)
@@ -1120,6 +1222,73 @@ class Extractor:
             if name == "super":
                 info = self._current_class()
                 return ("super", info.qualname if info else "")
+            return UNKNOWN
+        return UNKNOWN
+
+    def _apply_special(self, fv: Val, args: _Args | None, node: cst.CSTNode) -> Val | None:
+        """Calling a ``functools.partial`` (its function with the bound arguments first, then
+        the call's) or an ``nn.Sequential`` whose children are known (each child's forward in
+        turn with the previous output), so that the solver sees those calls' arguments."""
+        entry = self.partials.get(id(fv))
+        if entry is not None and entry[0] is fv:
+            _, func, bound = entry
+            more = args or _Args([], 0, (), False)
+            combined = _Args(
+                [*bound.vals, *more.vals],
+                bound.positional + more.positional,
+                (*bound.keywords, *more.keywords),
+                bound.star or more.star,
+                {**bound.kwvals, **more.kwvals},
+            )
+            if func[0] == "qual":
+                q = func[1]
+                if not self._is_local(q) or self._is_torch(q):
+                    return UNKNOWN
+                self._call_fact(q, node)
+                self._site(q, node, combined, False)
+                return self._returned(q, None) if "r:" + q in self.env else UNKNOWN
+            return self._call_value(func, combined, node)
+        seq_entry = self.sequentials.get(id(fv))
+        if seq_entry is not None and seq_entry[0] is fv:
+            out = args.vals[0] if args is not None and args.vals else UNKNOWN
+            for child in seq_entry[1]:
+                prev = out
+                out = self._call_value(child, _Args([prev], 1, (), False), node)
+                torch_layer = child[0] == "inst" and self._is_torch(child[1])
+                if torch_layer and is_dyn_tensor(prev) and out[0] == "tensor":
+                    out = DYN_TENSOR  # a torch layer keeps the rows it is given
+            # what calling a torch module gives, unless the children say more (data)
+            return out if _carries_data(out) else None
+        return None
+
+    def _super_call(self, attr: str, args: _Args, node: cst.CSTNode) -> Val:
+        """``super().attr(...)``: a call of the method the class's bases define (the first
+        in a depth-first walk of the bases, Python's MRO for single inheritance), so that its
+        parameters see the arguments; a torch or unknown base first ends the search."""
+        info = self._current_class()
+        if info is None:
+            return UNKNOWN
+        seen: set[str] = set()
+        stack = list(reversed(info.bases))
+        while stack:
+            b = stack.pop()
+            if b[0] == "class":
+                base = self.classes.get(b[1])
+                if b[1] in seen or base is None:
+                    continue
+                seen.add(b[1])
+                if attr in base.methods:
+                    callee = f"{self.module_name}.{b[1]}.{attr}"
+                    self._call_fact(callee, node)
+                    self._site(callee, node, args, True)
+                    return self._returned(callee, base.returns.get(attr))
+                stack.extend(reversed(base.bases))
+                continue
+            if b[0] == "qual" and self._is_local(b[1]) and not self._is_torch(b[1]):
+                callee = f"{b[1]}.{attr}"
+                self._call_fact(callee, node)
+                self._site(callee, node, args, True)
+                return self._returned(callee, None)
             return UNKNOWN
         return UNKNOWN
 
@@ -1186,7 +1355,9 @@ class Extractor:
             return recv
         if recv[0] == "dict":
             key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
-            return dict(recv[1]).get(key, UNKNOWN) if key is not None else UNKNOWN
+            items = dict(recv[1])
+            other = items.get(None, UNKNOWN)  # what any other key maps to (a state dict's)
+            return items.get(key, other) if key is not None else other
         if recv[0] == "inst":
             info = self._own_class(recv[1])
             if info is not None:
@@ -1326,7 +1497,12 @@ class Extractor:
         return v if v[0] in ("tensor", "nontorch") else UNKNOWN
 
     def _boolop(self, node: cst.BooleanOperation) -> Val:
-        return join(self.value(node.left), self.value(node.right))
+        left, right = self.value(node.left), self.value(node.right)
+        classes = self._layer_classes(right)
+        if type(node.operator) is cst.Or and classes and left[0] in ("unknown", LAYER):
+            # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
+            return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
+        return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:
         vals = [self.value(node.left)]
@@ -1351,7 +1527,11 @@ class Extractor:
     def _ifexp(self, node: cst.IfExp) -> Val:
         body = self.value(node.body)
         self.shapes.on_condition(node, self.value(node.test), "conditional expression")
-        return join(body, self.value(node.orelse))
+        orelse = self.value(node.orelse)
+        one, other = self._layer_classes(body), self._layer_classes(orelse)
+        if one and other and body != orelse:
+            return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear
+        return join(body, orelse)
 
     def _lambda(self, node: cst.Lambda) -> Val:
         hints = self._params(node.params)
@@ -1504,8 +1684,21 @@ class Extractor:
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
+        # ``self.x = None`` says "nothing yet", not "not a tensor": another method (or a
+        # later line) gives x its value, and the last write seen must not erase what it is
+        none = type(value) is cst.Name and value.value == "None"
         for b in binders:
-            self.bind_target(b, v)
+            self.bind_target(b, UNKNOWN if none and b[0] == "attr" else v)
+        if v == RAND:
+            for t in node.targets:
+                root = _root_name(t.target) if type(t.target) is cst.Subscript else None
+                if root is not None:
+                    self.random_filled.add((self._function(), root))
+
+    def _reads_random(self, expr: cst.BaseExpression) -> bool:
+        """Is ``expr`` (``t[0]``, ``t``) a tensor a random number was written into here?"""
+        root = _root_name(expr)
+        return root is not None and (self._function(), root) in self.random_filled
 
     def _annassign(self, node: cst.AnnAssign) -> None:
         binder = self.target(node.target)
@@ -1824,6 +2017,15 @@ class Extractor:
                 return self.owners.instance_of(canon)  # model: nn.Module, opt: Optimizer
         if v[0] == "builtin" and v[1] in NON_TORCH_BUILTINS | SEQ_BUILTINS:
             return NONTORCH
+        if (
+            v[0] == "qual"
+            and self._is_local(v[1])
+            and not self._is_torch(v[1])
+            and v[1].rpartition(".")[2][:1].isupper()
+        ):
+            # a class of the repository imported from another file (``exp: Exp``): its
+            # methods are the repository's, and calls on it reach them (``self.exp.m(...)``)
+            return inst(v[1])
         return None
 
     def _params(self, params: cst.Parameters) -> dict[str, Val | None]:
@@ -1846,6 +2048,8 @@ class Extractor:
                     and p.default.value in ("True", "False")
                 ):
                     hint = NONTORCH
+                if hint is None and self._layer_classes(d):
+                    hint = (LAYER, self._layer_classes(d))  # norm_layer=nn.BatchNorm2d
             hints[p.name.value] = hint
         return hints
 
@@ -1889,7 +2093,7 @@ class Extractor:
             out.append((name, kinds[name], v, p.default is not None))
             if qn is not None:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
-                if f is not None:
+                if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
                     v = self._supplied(f, _param_words(name, qn))
                 else:
                     v = fresh(v[0], v[1])
@@ -1993,9 +2197,17 @@ def _casts(attr: str, args: _Args) -> bool:
     return False
 
 
+def _root_name(expr: cst.BaseExpression) -> str | None:
+    """``t`` for ``t``, ``t[0]``, ``t[0][1]`` (subscripts of a plain name), else None."""
+    while type(expr) is cst.Subscript:
+        expr = expr.value  # type: ignore[attr-defined]
+    return expr.value if type(expr) is cst.Name else None  # type: ignore[attr-defined]
+
+
 def _carries_data(v: Val) -> bool:
-    """A value whose shape or number comes from tensor data (a mask included)."""
-    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR):
+    """A value whose shape or number comes from tensor data (a mask included) or is drawn
+    at random: worth a step in a chain where it is returned or stored."""
+    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR, RAND):
         return True
     if v[0] == "seq":
         return _carries_data(v[1])

@@ -26,14 +26,19 @@ def to_fact(
     param_of: Callable[[Val], str | None],
     site_of: Callable[[Any], pv.Site | None],
     depth: int = 0,
+    supplied: Callable[[Val], pv.Fact | None] = lambda _v: None,
 ) -> pv.Fact:
     """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
-    that ``v`` is (identity), ``site_of`` locates a host sync's node."""
+    that ``v`` is (identity), ``site_of`` locates a host sync's node, ``supplied`` gives back
+    the solver's fact a value was made from (identity), with the chain that brought it."""
     name = param_of(v)
     if name is not None:
         return pv.Param(name)
     if depth > pv.MAX_DEPTH:
         return pv.UNKNOWN
+    known = supplied(v)
+    if known is not None:
+        return known
     kind, payload = v[0], v[1]
     if kind == "tensor":
         if payload == "dyn":
@@ -55,9 +60,9 @@ def to_fact(
     if kind == "inst":
         return pv.Instance(str(payload))
     if kind == "seq":
-        return pv.Seq(to_fact(payload, param_of, site_of, depth + 1))
+        return pv.Seq(to_fact(payload, param_of, site_of, depth + 1, supplied))
     if kind == "tuple":
-        return pv.Tup(tuple(to_fact(e, param_of, site_of, depth + 1) for e in payload))
+        return pv.Tup(tuple(to_fact(e, param_of, site_of, depth + 1, supplied) for e in payload))
     return pv.UNKNOWN
 
 

@@ -24,6 +24,7 @@ class ClassFact:
     qualname: str  # module-relative, e.g. "Backbone" or "Outer.Inner"
     bases: tuple[str, ...]  # qualified names: "torch.nn.Module", "tinydet.layers.Conv", "" unknown
     methods: tuple[str, ...]
+    line: int = 0  # of the ``class`` statement (0: not known), where reports point
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,9 @@ class ShapeHit:
     detail: str = ""  # what makes it dynamic here, e.g. "k = boxes.shape[0] read at runtime"
     #: where the offending value came from when another function made it (origin first)
     chain: tuple[ChainStep, ...] = ()
+    #: the file the hit is in when it is not the analysed one (a host sync in a helper of
+    #: another file whose number this file uses as a size); "" for this file
+    path: str = ""
 
 
 @dataclass(frozen=True, slots=True)

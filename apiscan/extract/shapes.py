@@ -63,7 +63,9 @@ def _any_elem(v: Val, pred: Callable[[Val], bool]) -> bool:
     return False
 
 
-def _origins(v: Val) -> list[cst.CSTNode]:
+def _origins(v: Val) -> list[Any]:
+    """The host syncs a value's numbers came from: CST nodes for syncs in this walk, solver
+    facts (:class:`~apiscan.program.values.HostNumber`) for syncs made elsewhere."""
     if is_dyn_number(v):
         node = v[1][1]
         return [node] if node is not None else []
@@ -158,6 +160,8 @@ REDUCTIONS = frozenset(
 )
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
+#: What DS119 says of a resize to a randomly drawn size.
+RANDOM_RESIZE = "images are resized to a randomly drawn size"
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 
@@ -194,12 +198,21 @@ class ShapeTracker:
     #: id(dynamic tensor) -> (it, the one dimension known to vary)
     _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
     _synced: set[int] = field(default_factory=set)
+    #: host syncs made in another function (a solver fact's site) whose number is used as a
+    #: size here: (site, words), once per site
+    remote_syncs: list[tuple[Any, str]] = field(default_factory=list)
     #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
     #: is where the sync happens, not the caller that uses the number as a size)
     _sync_function: dict[int, str] = field(default_factory=dict)
     _pipeline_reported: set[str] = field(default_factory=set)
-    #: function -> its first resize to a random size, until the function ends
-    _resized: dict[str, tuple[cst.CSTNode, str]] = field(default_factory=dict)
+    #: id(value) -> (value, why): values made here from a supplied one whose explanation
+    #: they keep (``x.shape[0]`` of a parameter the solver proved a data-dependent tensor)
+    _relayed: dict[int, tuple[Val, Why]] = field(default_factory=dict)
+    #: function -> its first resize to a random size (node, api, words, chain), until the
+    #: function ends
+    _resized: dict[str, tuple[cst.CSTNode, str, str, tuple[ChainStep, ...]]] = field(
+        default_factory=dict
+    )
     #: functions that read a fixed-size crop after such a resize
     _cropped: set[str] = field(default_factory=set)
 
@@ -236,7 +249,7 @@ class ShapeTracker:
         stack = list(vals)
         while stack:
             v = stack.pop(0)
-            words, chain = self.explain(v)
+            words, chain = self._explained(v)
             if words:
                 return f"{detail}: {words}", chain
             if v[0] == "seq":
@@ -245,6 +258,12 @@ class ShapeTracker:
                 stack.extend(v[1])
         return detail, ()
 
+    def _explained(self, v: Val) -> Why:
+        relayed = self._relayed.get(id(v))
+        if relayed is not None and relayed[0] is v:
+            return relayed[1]
+        return self.explain(v)
+
     def sync_function(self, node: cst.CSTNode) -> str:
         """The function a host sync is written in ("" when unknown)."""
         return self._sync_function.get(id(node), "")
@@ -252,6 +271,13 @@ class ShapeTracker:
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync)."""
         for origin in _origins(v):
+            site = getattr(origin, "site", None)
+            if site is not None and site.end_line and not self.silent():
+                if all(s != site for s, _ in self.remote_syncs):
+                    where = self.function()
+                    used = f" in `{where}`" if where else ""
+                    self.remote_syncs.append((site, f"the value is then used as {what}{used}"))
+                continue
             if id(origin) not in self._synced and isinstance(origin, cst.Call):
                 self._synced.add(id(origin))
                 self.hit(
@@ -343,10 +369,9 @@ class ShapeTracker:
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
-            if name == "interpolate" and any(
-                a == RAND or _any_elem(a, lambda e: e == RAND) for a in chosen
-            ):
-                self.random_resize(node, api)
+            drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
+            if name == "interpolate" and drawn:
+                self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
         if recv is not None and is_dyn_tensor(recv) and result[0] == "tensor":
             # the owner table hands the receiver back for tensor methods; a reduction's result
             # is static whatever the receiver's shape, unless it reduces another dimension
@@ -380,7 +405,11 @@ class ShapeTracker:
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
         if is_dyn_tensor(source):
-            return ("seq", dyn_number(node))
+            number = dyn_number(node)
+            why = self._explained(source)
+            if why[0]:
+                self._relayed[id(number)] = (number, why)
+            return ("seq", number)
         return ("seq", NONTORCH)
 
     # ---------------------------------------------------------------- indexing
@@ -475,22 +504,29 @@ class ShapeTracker:
         self,
         node: cst.CSTNode,
         api: str,
-        detail: str = "images are resized to a randomly drawn size",
+        detail: str = RANDOM_RESIZE,
         function: str | None = None,
+        chain: tuple[ChainStep, ...] = (),
     ) -> None:
         """Variable input shapes from the data pipeline: reported once per function."""
         fn = self.function() if function is None else function
         if fn in self._pipeline_reported:
             return
         self._pipeline_reported.add(fn)
-        self.hit("DS119", node, api, detail, function=fn)
+        self.hit("DS119", node, api, detail, function=fn, chain=chain)
 
-    def random_resize(self, node: cst.CSTNode, api: str) -> None:
+    def random_resize(
+        self,
+        node: cst.CSTNode,
+        api: str,
+        detail: str = RANDOM_RESIZE,
+        chain: tuple[ChainStep, ...] = (),
+    ) -> None:
         """A resize to a randomly drawn size. Whether the batch shape varies is decided when
         the function ends (:meth:`end_function`): a fixed-size crop read after it (mixup and
         mosaic paste a randomly scaled image and cut the target size back out) keeps the
         output's shape."""
-        self._resized.setdefault(self.function(), (node, api))
+        self._resized.setdefault(self.function(), (node, api, detail, chain))
 
     def on_window(self) -> None:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
@@ -506,7 +542,8 @@ class ShapeTracker:
         cropped = fn in self._cropped
         self._cropped.discard(fn)
         if pending is not None and not cropped:
-            self.pipeline(pending[0], pending[1], function=fn)
+            node, api, detail, chain = pending
+            self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
 def _indexed_dim(node: cst.Subscript) -> int | None:

@@ -22,7 +22,7 @@ keeps a cold scan close to one walk per file; the environment is part of the fil
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import networkx as nx
@@ -236,9 +236,15 @@ def _solve_params(
             changed = False
             for node in members:
                 for key, fact in _param_facts(node, index, edges, sol).items():
-                    if sol.params.get(key) != fact:
+                    old = sol.params.get(key)
+                    if old != fact:
                         sol.params[key] = fact
-                        changed = True
+                        # a chain that only grew is no reason for another round
+                        changed = (
+                            changed
+                            or old is None
+                            or (pv.without_chain(old) != pv.without_chain(fact))
+                        )
             if not changed:
                 break
 
@@ -264,11 +270,16 @@ def _param_facts(
             if name in by_name:
                 passed[name].append(_as_passed(arg, caller, site, name, summary, index, sol))
     out = {}
+    module_entry = _module_entry(node, summary, index)
     for i, p in enumerate(params):
         if i < skip:
             continue
         facts = passed[p.name]
         declared = p.declared
+        if module_entry and isinstance(declared, pv.Tensor) and not declared.certain:
+            # the walk could not tell the class is a Module (its base is in another file);
+            # the hierarchy can: forward's arguments are tensors as in any Module
+            declared = pv.Tensor(arg=True)
         if pv.is_informative(declared) or isinstance(declared, pv.Static):
             # what the function itself says (an annotation, a default) stands; callers that
             # pass something unknown do not make it uncertain
@@ -280,6 +291,14 @@ def _param_facts(
             fact = pv.at_construction(fact)
         out[(node, p.name)] = pv.widen(fact)
     return out
+
+
+def _module_entry(node: str, summary: FunctionSummary, index: _Index) -> bool:
+    """Is ``node`` the ``forward`` (or ``__call__``) of an ``nn.Module`` subclass?"""
+    name = summary.qualname.rpartition(".")[2]
+    if not summary.cls or name not in ("forward", "__call__"):
+        return False
+    return index.hierarchy.is_module(node.rpartition(".")[0])
 
 
 def _as_passed(
@@ -390,8 +409,8 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
     before, after, sensitive = dict(old), dict(new), set(sensitive)
     for key in before.keys() | after.keys():
         was, now = before.get(key, pv.UNKNOWN), after.get(key, pv.UNKNOWN)
-        if was == now:
-            continue
+        if was == now or pv.without_chain(was) == pv.without_chain(now):
+            continue  # a longer chain alone changes words, not findings: not worth a walk
         if pv.is_dynamic(was) or pv.is_dynamic(now):
             return True
         if key in sensitive and isinstance(now, pv.Tensor):
@@ -423,3 +442,11 @@ def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:
 
 def _proven_tensor(f: pv.Fact | None) -> bool:
     return isinstance(f, pv.Tensor) and f.certain
+
+
+def callee_resolver(
+    analyses: Sequence[FileAnalysis], hierarchy: Hierarchy
+) -> Callable[[str], tuple[str, bool] | None]:
+    """The lookup the solver's call edges use, for features built on the scan's call facts
+    (the review): a callee spelling → (function node, called through its class), or None."""
+    return _Index(analyses, hierarchy).resolve

@@ -10,7 +10,7 @@ several ``return`` statements. It keeps "may depend on data": a helper called wi
 at one site and with a size read from tensor data at another gets the data-dependent fact, so
 its findings fire (the precision policy, what to flag, belongs to the rules). An ``Unknown``
 side carries no information and does not erase the other side, but it does make a tensor fact
-uncertain (``certain=False``), which owners report as ``probable``.
+uncertain (``certain=False``), which owners report as ``probable``, and a static one unknown.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ class Site:
     text: str = ""
     column: int = 0
     function: str = ""
+    end_line: int = 0
+    end_column: int = 0
 
     def __str__(self) -> str:
         return f"{self.path.rpartition('/')[2]}:{self.line}"
@@ -108,7 +110,10 @@ class HostNumber:
 
 @dataclass(frozen=True, slots=True)
 class RandomNumber:
-    """A host number drawn at random (multi-scale training sizes)."""
+    """A host number drawn at random (multi-scale training sizes); ``via`` the calls,
+    returns and attribute writes that carried it."""
+
+    via: tuple[Hop, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +226,7 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
         hop = Hop(hop)
     if isinstance(f, Tensor) and (f.dynamic or f.boolean):
         return replace(f, via=_via(f.via, hop))
-    if isinstance(f, HostNumber):
+    if isinstance(f, HostNumber | RandomNumber):
         return replace(f, via=_via(f.via, hop))
     if isinstance(f, Seq):
         return Seq(passed_by(f.elem, hop))
@@ -240,6 +245,18 @@ def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
     return (*via, hop)
 
 
+def without_chain(f: Fact) -> Fact:
+    """``f`` without its hops: what it says, not how it got here (two environments that
+    differ only in chains give the same findings, with other words)."""
+    if isinstance(f, Tensor | HostNumber | RandomNumber) and f.via:
+        return replace(f, via=())
+    if isinstance(f, Seq):
+        return Seq(without_chain(f.elem))
+    if isinstance(f, Tup):
+        return Tup(tuple(without_chain(e) for e in f.elems))
+    return f
+
+
 def join(a: Fact, b: Fact) -> Fact:
     """Both facts at once (see the module docstring: "may be dynamic" survives)."""
     if a == b:
@@ -251,7 +268,7 @@ def join(a: Fact, b: Fact) -> Fact:
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         return Tensor(
             dynamic=a.dynamic or b.dynamic,
-            boolean=a.boolean and b.boolean,
+            boolean=_boolean(a, b),
             arg=a.arg or b.arg,
             certain=a.certain and b.certain,
             via=_dyn_via(a, b),
@@ -264,6 +281,8 @@ def join(a: Fact, b: Fact) -> Fact:
                 return x
         if isinstance(x, RandomNumber) and isinstance(y, Static):
             return x
+        if isinstance(x, RandomNumber) and isinstance(y, RandomNumber):
+            return min(x, y, key=repr)
     if isinstance(a, Static) and isinstance(b, Static):
         return STATIC
     if isinstance(a, Seq | Tup) and isinstance(b, Seq | Tup):
@@ -273,6 +292,16 @@ def join(a: Fact, b: Fact) -> Fact:
     return UNKNOWN
 
 
+def _boolean(a: Tensor, b: Tensor) -> bool:
+    """Is the join a mask? Both sides must be, except that a guessed tensor (``certain`` is
+    False: a method name said "tensor", nothing said its dtype) does not veto the other
+    side's mask; otherwise a first walk's guess, made before any fact reached the function,
+    would erase a mask found once the facts arrive (the environments only grow)."""
+    if a.boolean and b.boolean:
+        return True
+    return (a.boolean and not b.certain) or (b.boolean and not a.certain)
+
+
 def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
     if a.dynamic or a.boolean:
         return a.via
@@ -280,8 +309,13 @@ def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
 
 
 def _uncertain(f: Fact) -> Fact:
+    """``f`` joined with Unknown. A tensor becomes a guess; a static value says nothing any
+    more (``self.x = None`` on one path and an unknown value on another is not "known not a
+    tensor": owners of ``x`` would be lost)."""
     if isinstance(f, Tensor) and f.certain:
         return replace(f, certain=False)
+    if isinstance(f, Static):
+        return UNKNOWN
     return f
 
 
@@ -334,6 +368,8 @@ def describe(f: Fact, here: str = "") -> str:
         return "is a boolean mask" + _chain(f.via, here)
     if isinstance(f, Tensor) and f.dynamic:
         return "is a tensor whose shape depends on data" + _chain(f.via, here)
+    if isinstance(f, RandomNumber) and f.via:
+        return "is drawn at random" + _chain(f.via, here)
     return ""
 
 
@@ -364,7 +400,7 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
                 )
             )
         return (*out, *_hop_steps(f.via))
-    if isinstance(f, Tensor) and (f.dynamic or f.boolean):
+    if isinstance(f, RandomNumber) or (isinstance(f, Tensor) and (f.dynamic or f.boolean)):
         return _hop_steps(f.via)
     return ()
 

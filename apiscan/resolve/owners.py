@@ -16,6 +16,7 @@ from apiscan.resolve.values import (
     PTENSOR,
     SIZE,
     TENSOR,
+    TENSOR_DICT,
     UNKNOWN,
     Val,
     inst,
@@ -224,7 +225,9 @@ class Owners:
         elif role == "tensor":
             result = self._tensor_method_result(owner_api, PTENSOR, attr)
         elif role == "module":
-            result = UNKNOWN
+            # a module only by its method's name: what its method yields is probable too
+            # (``ema.state_dict()`` maps names to tensors, ``net.parameters()`` yields them)
+            result = _probable(_module_method_result(UNKNOWN, attr))
         else:
             result = self._returns(owner_api, UNKNOWN)
         return owner_api, result
@@ -233,6 +236,20 @@ class Owners:
 def _hints(low: str, role: str) -> bool:
     """Whether a receiver's (lower-case) name suggests `role` (see _NAME_HINTS)."""
     return any(hinted == role and any(k in low for k in keys) for keys, hinted in _NAME_HINTS)
+
+
+def _probable(v: Val) -> Val:
+    """`v` with every certain tensor inside it made probable."""
+    kind = v[0]
+    if v == TENSOR:
+        return PTENSOR
+    if kind == "seq":
+        return seq(_probable(v[1]))
+    if kind == "tuple":
+        return ("tuple", tuple(_probable(e) for e in v[1]))
+    if kind == "dict":
+        return ("dict", tuple((k, _probable(e)) for k, e in v[1]))
+    return v
 
 
 def _module_method_result(recv: Val, attr: str) -> Val:
@@ -249,5 +266,5 @@ def _module_method_result(recv: Val, attr: str) -> Val:
     if attr in ("forward", "__call__"):
         return TENSOR
     if attr == "state_dict":
-        return NONTORCH
+        return TENSOR_DICT
     return UNKNOWN

@@ -11,7 +11,8 @@ tagged with one of a handful of kinds, as plain tuples (cheap to create and comp
 - ``("seq", elem)``: a list/tuple/iterator whose elements are ``elem``.
 - ``("tuple", (v1, v2, ...))``: a fixed tuple whose element kinds are known.
 - ``("class", qualname)`` / ``("func", qualname)``: classes and functions defined in the repo.
-- ``("dict", ((key, val), ...))``: a dict literal with constant string keys.
+- ``("dict", ((key, val), ...))``: a dict literal with constant string keys; the key ``None``
+  stands for every other key (``model.state_dict()`` maps any name to a tensor).
 - ``("nontorch", None)``: known not to be a torch object (str, number, dict...);
   ``("nontorch", "array")`` for numpy-like arrays, whose slices and methods stay arrays.
 - ``("unknown", None)``: anything else.
@@ -33,6 +34,8 @@ TENSOR: Val = ("tensor", True)
 ARG_TENSOR: Val = ("tensor", "arg")
 PTENSOR: Val = ("tensor", False)
 SIZE: Val = ("seq", NONTORCH)
+#: ``model.state_dict()``: names → tensors (``for k, v in sd.items(): v.dtype``, ``sd[k]``).
+TENSOR_DICT: Val = ("dict", ((None, TENSOR),))
 BUILTIN = "builtin"
 
 

@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from apiscan.discovery import SKIP_DIRS
@@ -21,7 +21,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
-from apiscan.review.structure import definitions
+from apiscan.review.sources import Source, Sources, place
 
 #: Statuses that need work, in the order the review lists them.
 #: A candidate is a gap until a micro-test verifies it (then it is "verified", not listed).
@@ -102,7 +102,7 @@ def network_gaps(
 
 def _proposal(finding: ApiFinding) -> str:
     """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
-    where = f"{finding.path}:{finding.span.line}"
+    where = str(Where(finding.path, finding.span.line, finding.cell))
     if finding.rewrite:
         text = f"{finding.disposition} ({where}): {finding.rewrite}"
         return f"{text} — {finding.rewrite_note}" if finding.rewrite_note else text
@@ -116,7 +116,7 @@ def _proposal(finding: ApiFinding) -> str:
 def _places(found: Iterable[ApiFinding], limit: int) -> list[Where]:
     out: list[Where] = []
     for f in found:
-        where = Where(f.path, f.span.line)
+        where = Where(f.path, f.span.line, f.cell)
         if where not in out:
             out.append(where)
         if len(out) == limit:
@@ -124,9 +124,12 @@ def _places(found: Iterable[ApiFinding], limit: int) -> list[Where]:
     return out
 
 
-def dynamic_shape(result: ScanResult) -> tuple[tuple[str, int, str, str, str], ...]:
-    """Every dynamic-shape finding as (path, line, rule, scope, message), in file order."""
-    return tuple((f.path, f.span.line, f.rule, f.scope, f.message) for f in result.shape_findings)
+def dynamic_shape(result: ScanResult) -> tuple[tuple[Where, str, str, str], ...]:
+    """Every dynamic-shape finding as (where, rule, scope, message), in file order."""
+    return tuple(
+        (Where(f.path, f.span.line, f.cell), f.rule, f.scope, f.message)
+        for f in result.shape_findings
+    )
 
 
 def is_sparse_api(api: str) -> bool:
@@ -137,8 +140,10 @@ def is_sparse_api(api: str) -> bool:
 
 def sparse_uses(result: ScanResult) -> tuple[Where, ...]:
     """Where sparse tensors are made or used (one place per line)."""
-    places = {Where(f.path, f.span.line) for f in result.api_findings if is_sparse_api(f.api)}
-    return tuple(sorted(places, key=lambda w: (w.path, w.line)))
+    places = {
+        Where(f.path, f.span.line, f.cell) for f in result.api_findings if is_sparse_api(f.api)
+    }
+    return tuple(sorted(places, key=lambda w: (w.path, w.cell, w.line)))
 
 
 def native_sources(root: Path) -> list[tuple[str, Where]]:
@@ -165,7 +170,6 @@ def extensions(
     root: Path,
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
-    trees: Mapping[str, ast.Module],
     hierarchy: Hierarchy,
 ) -> tuple[tuple[str, Where], ...]:
     """Custom native code: CUDA/C++ files, ``torch.utils.cpp_extension`` uses (building or
@@ -174,16 +178,15 @@ def extensions(
     found: set[tuple[str, Where]] = set(native_sources(root) if root.is_dir() else ())
     for f in result.api_findings:
         if f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + "."):
-            found.add((f.api, Where(f.path, f.span.line)))
+            found.add((f.api, Where(f.path, f.span.line, f.cell)))
     for fa in analyses:
         if not fa.modules:
             continue
         for fact in fa.classes:
             cls = f"{fa.modules[0]}.{fact.qualname}"
             if AUTOGRAD_FUNCTION in hierarchy.torch_ancestors(cls):
-                node = definitions(trees[fa.path]).get(fact.qualname) if fa.path in trees else None
-                line = node.lineno if node is not None else 1
-                found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", Where(fa.path, line)))
+                where = place(fa, fact.line or 1)
+                found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", where))
     return tuple(sorted(found, key=lambda e: (e[1].path, e[1].line, e[0])))
 
 
@@ -223,15 +226,15 @@ class _ImportUses:
                 used.add(f"{node.module}.{alias.name}")
                 self.bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
-    def collect(self, tree: ast.Module) -> dict[str, set[str]]:
-        attributes: list[ast.Attribute] = []
-        for node in ast.walk(tree):  # breadth first: a chain's outermost link comes first
-            if isinstance(node, ast.Attribute):
-                attributes.append(node)
-            elif isinstance(node, ast.Import):
+    def collect(self, src: Source) -> dict[str, set[str]]:
+        """From the nodes the file's one walk gathered (breadth first: a chain's outermost
+        link comes first)."""
+        for node in src.imports_made:
+            if isinstance(node, ast.Import):
                 self._import(node)
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 self._import_from(node)
+        attributes = src.attributes
         # Names are resolved once every import is bound: a name may be used in a function
         # above the (function-level or late) import that binds it.
         inner: set[int] = set()  # ids of the inner links of chains already recorded
@@ -250,17 +253,15 @@ class _ImportUses:
         return self.uses
 
 
-def third_party(
-    analyses: Sequence[FileAnalysis], trees: Mapping[str, ast.Module]
-) -> tuple[ThirdParty, ...]:
+def third_party(analyses: Sequence[FileAnalysis], sources: Sources) -> tuple[ThirdParty, ...]:
     """Packages the code imports that are neither the standard library, torch, nor the
     repository's own, with the dotted names used from each and how many files import it."""
     local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
     excluded = local | set(sys.stdlib_module_names) | {"torch"}
     uses: dict[str, set[str]] = {}
     files: Counter[str] = Counter()
-    for path in sorted(trees):
-        for top, names in _ImportUses().collect(trees[path]).items():
+    for src in sources.all(tests=True):
+        for top, names in _ImportUses().collect(src).items():
             if top in excluded:
                 continue
             uses.setdefault(top, set()).update(names)

@@ -91,8 +91,10 @@ def _href(root: str, path: str, line: int | None = None) -> str:
 
 
 def _link(root: str, where: Where) -> str:
-    href = _href(root, where.path, where.line)
-    return f'<a class="loc" href="{href}">{_e(where.path)}:{where.line}</a>'
+    """A place as a link to its line; in a notebook the label names the cell
+    (``nb.ipynb:cell 3:12``) and the link the file, whose lines are not the cell's."""
+    href = _href(root, where.path, None if where.cell else where.line)
+    return f'<a class="loc" href="{href}">{_e(where)}</a>'
 
 
 def _code(text: str) -> str:
@@ -170,8 +172,8 @@ def _sorted_gaps(review: Review) -> list[Gap]:
 def _hotspots(review: Review) -> list[tuple[str, Counter[str]]]:
     """Files with dynamic-shape findings, most findings first, each with its count per scope."""
     per_file: dict[str, Counter[str]] = {}
-    for path, _line, _rule, scope, _message in review.dynamic_shape:
-        per_file.setdefault(path, Counter())[scope] += 1
+    for where, _rule, scope, _message in review.dynamic_shape:
+        per_file.setdefault(where.path, Counter())[scope] += 1
     return sorted(per_file.items(), key=lambda item: (-item[1].total(), item[0]))
 
 
@@ -562,7 +564,7 @@ def _tree_node(
 
 def _locations(root: str, where: Sequence[Where]) -> str:
     """The first locations inline; the rest behind a disclosure, so every use stays linked."""
-    ordered = sorted(where, key=lambda w: (w.path, w.line))
+    ordered = sorted(where, key=lambda w: (w.path, w.cell, w.line))
     shown = " ".join(_link(root, w) for w in ordered[:LOCATIONS_SHOWN])
     rest = ordered[LOCATIONS_SHOWN:]
     if not rest:
@@ -641,11 +643,14 @@ def _advice(gap: Gap) -> str:
 
 
 def _dynamic_shape(review: Review) -> str:
-    findings = sorted(review.dynamic_shape, key=lambda row: (row[0], row[1], row[2], row[4]))
+    findings = sorted(
+        review.dynamic_shape,
+        key=lambda row: (row[0].path, row[0].cell, row[0].line, row[1], row[3]),
+    )
     rows = [
-        f"<tr><td>{_link(review.root, Where(path, line))}</td><td><code>{_e(rule)}</code></td>"
+        f"<tr><td>{_link(review.root, where)}</td><td><code>{_e(rule)}</code></td>"
         f'<td><span class="scope sc-{_e(scope)}">{_e(scope)}</span></td><td>{_e(message)}</td></tr>'
-        for path, line, rule, scope, message in findings
+        for where, rule, scope, message in findings
     ]
     parts = [
         '<p class="lead">Shapes that depend on data force dynamic-shape compilation or a '
@@ -655,7 +660,7 @@ def _dynamic_shape(review: Review) -> str:
         else _empty("No dynamic-shape finding."),
         "<h3>Sparse tensors</h3>",
     ]
-    sparse = sorted(review.sparse, key=lambda w: (w.path, w.line))
+    sparse = sorted(review.sparse, key=lambda w: (w.path, w.cell, w.line))
     parts.append(
         '<p class="links">' + " ".join(_link(review.root, w) for w in sparse) + "</p>"
         if sparse

@@ -18,7 +18,11 @@ SCHEMA_FILE = "schema.json"
 
 
 def _where(where: Where) -> dict[str, object]:
-    return {"path": where.path, "line": where.line}
+    """``path`` and ``line``; in a notebook also ``cell`` (``line`` is then within the cell)."""
+    place: dict[str, object] = {"path": where.path, "line": where.line}
+    if where.cell:
+        place["cell"] = where.cell
+    return place
 
 
 def document(review: Review) -> dict[str, object]:
@@ -81,8 +85,8 @@ def document(review: Review) -> dict[str, object]:
             for gap in review.gaps
         ],
         "dynamic_shape": [
-            {"path": path, "line": line, "rule": rule, "scope": scope, "message": message}
-            for path, line, rule, scope, message in review.dynamic_shape
+            {**_where(where), "rule": rule, "scope": scope, "message": message}
+            for where, rule, scope, message in review.dynamic_shape
         ],
         "sparse": [_where(w) for w in review.sparse],
         "extensions": [{"what": what, **_where(where)} for what, where in review.extensions],

@@ -42,7 +42,7 @@ def render_markdown(review: Review) -> str:
 
 
 def _where(where: Where) -> str:
-    return _link(where.path, where.line)
+    return _link(where.path, where.line, in_cell=where.cell)
 
 
 def _listing(names: Sequence[str], limit: int = LISTED) -> str:
@@ -212,9 +212,9 @@ def _dynamic_shape(review: Review) -> str:
     counted = Counter(review.dynamic_shape)
     rows = []
     for entry in dict.fromkeys(review.dynamic_shape):
-        path, line, rule, scope, message = entry
+        where, rule, scope, message = entry
         times = f" ×{counted[entry]}" if counted[entry] > 1 else ""
-        rows.append([_link(path, line), rule + times, scope, cell(message)])
+        rows.append([_where(where), rule + times, scope, cell(message)])
     table = _table(["where", "rule", "scope", "message"], "llll", rows)
     return f"{title}\n\n{table}"
 

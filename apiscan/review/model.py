@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-REVIEW_SCHEMA_VERSION = "1.1"
+from apiscan.model import position
+
+REVIEW_SCHEMA_VERSION = "1.2"
 
 #: The recipe checklist of the seed guides, in the order the review shows it, with labels.
 RECIPE_CATEGORIES: dict[str, str] = {
@@ -33,7 +35,14 @@ RECIPE_CATEGORIES: dict[str, str] = {
 @dataclass(frozen=True, slots=True)
 class Where:
     path: str  # POSIX, relative to the scanned root
-    line: int
+    line: int  # in a notebook: the line within the cell
+    #: A notebook's cell (1-based, every cell counted, as the scan's findings count them);
+    #: 0 outside notebooks.
+    cell: int = 0
+
+    def __str__(self) -> str:
+        """``train.py:12``, or ``nb.ipynb:cell 3:12`` as the text report writes it."""
+        return f"{self.path}:{position(self.line, cell=self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +124,7 @@ class Review:
     modules: tuple[ModuleNode, ...]
     coverage: dict[str, dict[str, int]]  # scope -> status -> call sites
     gaps: tuple[Gap, ...]
-    dynamic_shape: tuple[tuple[str, int, str, str, str], ...]  # path, line, rule, scope, message
+    dynamic_shape: tuple[tuple[Where, str, str, str], ...]  # where, rule, scope, message
     sparse: tuple[Where, ...]
     extensions: tuple[tuple[str, Where], ...]  # (what, where): .cu files, cpp_extension, Function
     third_party: tuple[ThirdParty, ...]

@@ -18,15 +18,18 @@ Where it reads from:
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
 
-Each file is parsed once (:class:`_Sources`). Values are followed where they are literals in
-the repository (:class:`_Values`); otherwise the text says where the value comes from. Test
+Each file is parsed once for the whole review (:class:`~apiscan.review.sources.Sources`).
+Calls of repository functions and classes are the scan's call facts, resolved to the def they
+reach by the solver's own lookup (:func:`apiscan.program.solver.callee_resolver`). Values are
+followed where they are literals in the repository (:class:`_Values`): the scan's abstract
+values say whether a value is static or read from tensor data, not which literal it is, so the
+argument expressions are read here; otherwise the text says where the value comes from. Test
 files are left out: their optimizers and seeds are not the training recipe.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,24 +37,28 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.model import ApiFinding, ScanResult, Span
-from apiscan.parsing import parse_python
-from apiscan.program.index import ClassTable, Hierarchy, follow
+from apiscan.model import ApiFinding, ScanResult
+from apiscan.program.index import ClassTable, Hierarchy
+from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
+from apiscan.review.sources import (
+    TEXT_LIMIT,
+    Def,
+    FuncDef,
+    Source,
+    Sources,
+    callee_name,
+    is_test_path,
+)
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
 
 #: How far a value is followed (name → assignment → argparse default ...) before giving up.
 MAX_DEPTH = 5
-#: Longest source text shown for one value.
-TEXT_LIMIT = 100
-#: Files larger than this are not parsed again for the recipe (generated code, vendored data).
-MAX_SOURCE_BYTES = 2_000_000
-
-FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
-Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+#: A parameter is followed into each of its call sites when it has at most this many.
+MAX_SITES = 3
 
 # ------------------------------------------------------------------- what the findings mean
 _OPTIMIZER = re.compile(r"torch\.optim\.(?!Optimizer$)[A-Z]\w*")
@@ -113,10 +120,11 @@ _ANCESTOR_CATEGORY = (
     ("torch.nn.parallel.", "distributed"),
 )
 _SAMPLERS = re.compile(r"torch\.utils\.data\.(\w*Sampler|DataLoader)")
-#: Arguments that are data (the model, the dataset, a tensor), not settings: shown as written.
+#: Arguments that are data (the model, the dataset, a tensor, the optimizer), not settings:
+#: shown as written.
 _DATA_PARAMS = frozenset(
     {"params", "parameters", "module", "model", "dataset", "data_source", "tensor", "input",
-     "target", "fn"}
+     "target", "fn", "optimizer"}
 )  # fmt: skip
 
 # ------------------------------------------------------------------------- names and words
@@ -183,10 +191,20 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 
 def extract_recipe(
-    result: ScanResult, analyses: list[FileAnalysis], root: Path
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    root: Path,
+    sources: Sources | None = None,
+    hierarchy: Hierarchy | None = None,
 ) -> tuple[RecipeItem, ...]:
-    """The training recipe of the scanned repository, sorted by category, path and line."""
-    return _Recipe(result, analyses, Path(root)).items()
+    """The training recipe of the scanned repository, sorted by category, path and line.
+    ``sources`` and ``hierarchy`` are the review's own when it has them (each file is then
+    parsed once for the whole review)."""
+    if sources is None:
+        sources = Sources(Path(root), analyses)
+    if hierarchy is None:
+        hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
+    return _Recipe(result, analyses, sources, hierarchy).items()
 
 
 def _setting_category(name: str) -> str | None:
@@ -198,172 +216,7 @@ def _setting_category(name: str) -> str | None:
     return None
 
 
-def _is_test_path(path: str) -> bool:
-    """Tests build optimizers and seed generators too, but they are not the recipe."""
-    p = PurePosixPath(path)
-    return (
-        any(part in {"test", "tests", "testing"} for part in p.parts[:-1])
-        or p.name.startswith("test_")
-        or p.name.endswith("_test.py")
-        or p.name == "conftest.py"
-    )
-
-
 # ---------------------------------------------------------------------------- source files
-class _Source:
-    """One parsed file and the indexes every question about it needs."""
-
-    def __init__(self, path: str, modules: tuple[str, ...], text: str, tree: ast.Module) -> None:
-        self.path = path
-        self.modules = modules
-        self.lines = text.split("\n")
-        self.tree = tree
-        self.parent: dict[ast.AST, ast.AST] = {}
-        #: the node kinds the detectors look at, gathered in the one walk over the tree
-        self.calls: list[ast.Call] = []
-        self.loops: list[ast.For | ast.AsyncFor] = []
-        self.assigns: list[ast.Assign] = []
-        self.subscripts: list[ast.Subscript] = []
-        imports: list[ast.Import | ast.ImportFrom] = []
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                self.parent[child] = node
-            if isinstance(node, ast.Call):
-                self.calls.append(node)
-            elif isinstance(node, ast.For | ast.AsyncFor):
-                self.loops.append(node)
-            elif isinstance(node, ast.Assign):
-                self.assigns.append(node)
-            elif isinstance(node, ast.Subscript):
-                self.subscripts.append(node)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                imports.append(node)
-        self.calls_at: dict[tuple[int, int], ast.Call] = {}
-        self.calls_on: dict[int, list[ast.Call]] = {}
-        for call in self.calls:
-            if call.end_lineno is not None and call.end_col_offset is not None:
-                end = self.char_col(call.end_lineno, call.end_col_offset) + 1
-                self.calls_at[call.end_lineno, end] = call
-            self.calls_on.setdefault(call.lineno, []).append(call)
-        #: module-relative qualname of every def and class, and the reverse
-        self.qualname: dict[ast.AST, str] = {}
-        self.defs: dict[str, Def] = {}
-        stack: list[tuple[ast.AST, str]] = [(tree, "")]
-        while stack:
-            node, prefix = stack.pop()
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    q = f"{prefix}.{child.name}" if prefix else child.name
-                    self.qualname[child] = q
-                    self.defs.setdefault(q, child)
-                    stack.append((child, q))
-                elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
-                    stack.append((child, prefix))
-        self.imports = _imports(imports)
-
-    @property
-    def module(self) -> str:
-        return self.modules[0] if self.modules else ""
-
-    def char_col(self, lineno: int, byte_col: int) -> int:
-        """``ast`` counts UTF-8 bytes; the scan (and readers) count characters."""
-        line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
-        if line.isascii():
-            return byte_col
-        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
-
-    def text(self, node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
-        """The node's source on one line (whitespace runs collapsed), cut at ``limit``."""
-        lineno = getattr(node, "lineno", None)
-        end_lineno = getattr(node, "end_lineno", None)
-        col = getattr(node, "col_offset", None)
-        end_col = getattr(node, "end_col_offset", None)
-        if lineno is None or end_lineno is None or col is None or end_col is None:
-            return ast.unparse(node)
-        chunks = [line.encode("utf-8") for line in self.lines[lineno - 1 : end_lineno]]
-        if not chunks:
-            return ast.unparse(node)
-        if len(chunks) == 1:
-            chunks[0] = chunks[0][col:end_col]
-        else:
-            chunks[0], chunks[-1] = chunks[0][col:], chunks[-1][:end_col]
-        text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
-        text = re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", text)  # "( x )" left by line breaks
-        if limit is not None and len(text) > limit:
-            return text[: limit - 1] + "…"
-        return text
-
-    def call_for(self, finding: ApiFinding) -> ast.Call | None:
-        """The call a finding points at: its span ends where the call ends (a method call's
-        span starts at the method name, a plain call's at the callee)."""
-        span: Span = finding.span
-        found = self.calls_at.get((span.end_line, span.end_column))
-        if found is not None:
-            return found
-        last = finding.api.rpartition(".")[2]
-        for call in self.calls_on.get(span.line, ()):
-            if _callee_name(call) == last:
-                return call
-        return None
-
-    def enclosing(self, node: ast.AST, kinds: type | tuple[type, ...]) -> ast.AST | None:
-        current = self.parent.get(node)
-        while current is not None and not isinstance(current, kinds):
-            current = self.parent.get(current)
-        return current
-
-    def function_of(self, node: ast.AST) -> FuncDef | None:
-        fn = self.enclosing(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        return fn if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
-
-    def class_of(self, fn: ast.AST | None) -> ast.ClassDef | None:
-        """The class ``fn`` is a method of (directly in its body)."""
-        owner = self.parent.get(fn) if fn is not None else None
-        return owner if isinstance(owner, ast.ClassDef) else None
-
-    def dotted(self, expr: ast.AST) -> str | None:
-        """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
-        parts: list[str] = []
-        while isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        if not isinstance(expr, ast.Name) or expr.id not in self.imports:
-            return None
-        return ".".join([self.imports[expr.id], *reversed(parts)])
-
-    def where(self, node: ast.AST) -> Where:
-        return Where(self.path, getattr(node, "lineno", 1))
-
-    def loc(self, node: ast.AST) -> str:
-        return f"{self.path}:{getattr(node, 'lineno', 1)}"
-
-
-def _imports(nodes: Sequence[ast.Import | ast.ImportFrom]) -> dict[str, str]:
-    """Every absolute import of the file, flattened (function-level ones included): enough to
-    name torchvision, numpy and ``random`` calls, which the scan does not resolve."""
-    table: dict[str, str] = {}
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    table[alias.asname] = alias.name
-                else:
-                    root = alias.name.partition(".")[0]
-                    table[root] = root
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                if alias.name != "*":
-                    table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return table
-
-
-def _callee_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
 def _is_literal(node: ast.AST) -> bool:
     """Built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``)."""
     allowed = (
@@ -412,50 +265,13 @@ def _params(fn: FuncDef) -> list[tuple[str, ast.expr | None]]:
     return out
 
 
-class _Sources:
-    """Files parsed on demand, each once, for the whole extraction."""
-
-    def __init__(self, root: Path, analyses: Sequence[FileAnalysis]) -> None:
-        self.root = root
-        self.modules = {fa.path: fa.modules for fa in analyses}
-        self._cache: dict[str, _Source | None] = {}
-
-    def get(self, path: str) -> _Source | None:
-        if path not in self._cache:
-            self._cache[path] = self._load(path)
-        return self._cache[path]
-
-    def all(self) -> Iterator[_Source]:
-        for path in sorted(self.modules):
-            if not _is_test_path(path):
-                src = self.get(path)
-                if src is not None:
-                    yield src
-
-    def _load(self, path: str) -> _Source | None:
-        try:
-            data = (self.root / path).read_bytes()
-        except OSError:
-            return None
-        if len(data) > MAX_SOURCE_BYTES:
-            return None
-        try:
-            text = importlib.util.decode_source(data)
-        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError):
-            return None  # the scan already reports why this file could not be read
-        tree = parse_python(text, path)  # guarded: recursion limit pinned, MemoryError caught
-        if not isinstance(tree, ast.Module):
-            return None
-        return _Source(path, self.modules.get(path, ()), text, tree)
-
-
 # -------------------------------------------------------------------------- the repository
 @dataclass(frozen=True)
 class _ArgOption:
     option: str  # "--batch-size"
     default: ast.expr | None
     action: str
-    src: _Source
+    src: Source
     node: ast.Call
 
 
@@ -467,7 +283,7 @@ class _AttrSet:
     method: str
     attr: str
     value: ast.expr
-    src: _Source
+    src: Source
     node: ast.stmt
 
     @property
@@ -483,14 +299,14 @@ class _Repo:
     argparse: dict[str, list[_ArgOption]] = field(default_factory=dict)
     attrs: dict[str, list[_AttrSet]] = field(default_factory=dict)  # by class
     attrs_by_name: dict[str, list[_AttrSet]] = field(default_factory=dict)  # literal, in __init__
-    constants: list[tuple[str, ast.Assign | ast.AnnAssign, _Source]] = field(default_factory=list)
-    defs: dict[str, tuple[_Source, Def]] = field(default_factory=dict)  # every module spelling
+    constants: list[tuple[str, ast.Assign | ast.AnnAssign, Source]] = field(default_factory=list)
+    defs: dict[str, tuple[Source, Def]] = field(default_factory=dict)  # every module spelling
     #: every module spelling of a def -> the one with the file's first module name
     canonical: dict[str, str] = field(default_factory=dict)
     #: canonical def name -> the call facts that reach it, with the caller's path
     call_sites: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
 
-    def add_source(self, src: _Source) -> None:
+    def add_source(self, src: Source) -> None:
         for q, node in src.defs.items():
             for module in src.modules:
                 self.defs.setdefault(f"{module}.{q}", (src, node))
@@ -506,7 +322,7 @@ class _Repo:
             if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
                 self.constants.append((target.id, stmt, src))
 
-    def _class_attrs(self, src: _Source, cls: str, node: ast.ClassDef) -> None:
+    def _class_attrs(self, src: Source, cls: str, node: ast.ClassDef) -> None:
         found = self.attrs.setdefault(cls, [])
         for stmt in node.body:
             target = _single_target(stmt)
@@ -540,7 +356,7 @@ def _single_target(stmt: ast.AST) -> ast.expr | None:
     return None
 
 
-def _argparse_option(src: _Source, call: ast.Call) -> tuple[str, _ArgOption] | None:
+def _argparse_option(src: Source, call: ast.Call) -> tuple[str, _ArgOption] | None:
     """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option)."""
     if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
         return None
@@ -578,15 +394,15 @@ class _Val(NamedTuple):
 class _Values:
     """Follows an argument to the literal it stands for, or says where it comes from."""
 
-    def __init__(self, repo: _Repo, hierarchy: Hierarchy, sources: _Sources) -> None:
+    def __init__(self, repo: _Repo, hierarchy: Hierarchy, sources: Sources) -> None:
         self.repo = repo
         self.hierarchy = hierarchy
         self.sources = sources
 
-    def describe(self, src: _Source, expr: ast.expr) -> str:
+    def describe(self, src: Source, expr: ast.expr) -> str:
         return self.resolve(src, expr, 0).show()
 
-    def resolve(self, src: _Source, expr: ast.expr, depth: int) -> _Val:
+    def resolve(self, src: Source, expr: ast.expr, depth: int) -> _Val:
         text = src.text(expr)
         if _is_literal(expr):
             return _Val(text, True)
@@ -610,7 +426,7 @@ class _Values:
         return _Val(text, False)
 
     # -- names
-    def _name(self, src: _Source, expr: ast.Name, depth: int) -> _Val:
+    def _name(self, src: Source, expr: ast.Name, depth: int) -> _Val:
         """A local name: the parameter it may be and every assignment to it in the function
         (``lr = self.warmup_lr`` in one branch, ``lr = base * bs`` in the other); else the
         module-level assignments."""
@@ -631,7 +447,7 @@ class _Values:
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
 
     def _assignments(
-        self, src: _Source, name: str, nodes: Iterator[ast.AST], depth: int
+        self, src: Source, name: str, nodes: Iterator[ast.AST], depth: int
     ) -> list[_Val]:
         bound = []
         for node in nodes:
@@ -645,26 +461,40 @@ class _Values:
         ]
 
     def parameter(
-        self, src: _Source, fn: FuncDef, name: str, default: ast.expr | None, depth: int
+        self, src: Source, fn: FuncDef, name: str, default: ast.expr | None, depth: int
     ) -> _Val:
-        """A parameter: what its one call site passes, else its default."""
+        """A parameter: what its call sites pass (each, when there are a few), else its
+        default."""
         qual = src.qualname.get(fn, fn.name)
-        sites = self.call_sites(src, fn)
-        if len(sites) == 1:
-            caller_src, call = sites[0]
-            passed = _bind_def(src, fn, call).get(name)
-            if passed is not None:
-                step = f"parameter {name} of {qual}(), passed at {caller_src.loc(call)}"
-                return self.resolve(caller_src, passed, depth + 1).then(step)
+        # A recursive call passes the parameter on: it says nothing of where it comes from.
+        sites = [
+            (caller, call)
+            for caller, call in self.call_sites(src, fn)
+            if not (caller is src and _inside(src, call, fn))
+        ]
+        defaulted = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
+        if 0 < len(sites) <= MAX_SITES:
+            found: list[tuple[_Val, str]] = []
+            for caller_src, call in sites:
+                passed = _bind_def(src, fn, call).get(name)
+                place = caller_src.loc(call)
+                if passed is not None:
+                    step = f"parameter {name} of {qual}(), passed at {place}"
+                    found.append((self.resolve(caller_src, passed, depth + 1).then(step), place))
+                elif default is not None and not _unpacks(call):
+                    found.append((self.resolve(src, default, depth + 1).then(defaulted), place))
+                else:
+                    break  # maybe passed in *args / **kwargs: not followed
+            else:
+                merged = _merge(found)
+                if merged is not None:
+                    return merged
         if default is not None:
-            step = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
-            return self.resolve(src, default, depth + 1).then(step)
+            return self.resolve(src, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {qual}() at {src.loc(fn)}, {where}",))
 
-    def call_sites(
-        self, src: _Source, fn: FuncDef | ast.ClassDef
-    ) -> list[tuple[_Source, ast.Call]]:
+    def call_sites(self, src: Source, fn: FuncDef | ast.ClassDef) -> list[tuple[Source, ast.Call]]:
         """Where the repository calls ``fn`` (or instantiates a class whose ``__init__`` it is),
         from the scan's call facts."""
         qual = src.qualname.get(fn)
@@ -682,13 +512,13 @@ class _Values:
             if caller is None:
                 continue
             for call in caller.calls_on.get(fact.line, ()):
-                if _callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
+                if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
                     out.append((caller, call))
                     break
         return out
 
     # -- attributes
-    def _argparse(self, src: _Source, expr: ast.Attribute, depth: int) -> _Val | None:
+    def _argparse(self, src: Source, expr: ast.Attribute, depth: int) -> _Val | None:
         options = self.repo.argparse.get(expr.attr)
         if not options:
             return None
@@ -714,7 +544,7 @@ class _Values:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
 
-    def _self_attr(self, src: _Source, expr: ast.Attribute, depth: int) -> _Val:
+    def _self_attr(self, src: Source, expr: ast.Attribute, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
         cls_node = src.class_of(src.function_of(expr))
         text = src.text(expr)
@@ -784,12 +614,20 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
         if len(found) > 4:
             others.append(f"{len(found) - 4} more")
         return first.then(f"same at {', '.join(others)}") if others else first
-    shown = [v for v, _ in found[:3]]
-    more = f" | … {len(found) - 3} more" if len(found) > 3 else ""
+    distinct = list({v.show(): v for v, _ in found}.values())  # first place of each value
+    shown = distinct[:3]
+    more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 
-def _bind_def(src: _Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:
+def _unpacks(call: ast.Call) -> bool:
+    """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
+    return any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
+
+
+def _bind_def(src: Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:
     """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
     names = [p for p, _ in _params(fn)]
     positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
@@ -812,49 +650,57 @@ def _bind_def(src: _Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:
 
 # ----------------------------------------------------------------------------- the recipe
 class _Recipe:
-    def __init__(self, result: ScanResult, analyses: list[FileAnalysis], root: Path) -> None:
+    def __init__(
+        self,
+        result: ScanResult,
+        analyses: Sequence[FileAnalysis],
+        sources: Sources,
+        hierarchy: Hierarchy,
+    ) -> None:
         self.result = result
-        self.analyses = [fa for fa in analyses if not _is_test_path(fa.path)]
-        self.root = root
-        self.sources = _Sources(root, analyses)
-        self.api = load_torch_api()
-        self.hierarchy = Hierarchy(analyses, ClassTable(analyses, self.api))
+        self.analyses = [fa for fa in analyses if not is_test_path(fa.path)]
+        self.root = sources.root
+        self.sources = sources
+        self.api = hierarchy.classes.api
+        self.hierarchy = hierarchy
         self.repo = _Repo()
         for src in self.sources.all():
             self.repo.add_source(src)
-        self._index_call_sites()
+        self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.sources)
         self.out: list[RecipeItem] = []
+        #: path -> lines (of the parsed text) where ``torch.nn.init`` functions are used
+        self.init_lines: dict[str, set[int]] = {}
+        for f in result.api_findings:
+            if f.api.startswith("torch.nn.init."):
+                src = sources.get(f.path)
+                line = src.joined_line(f.span.line, f.cell) if src else f.span.line
+                self.init_lines.setdefault(f.path, set()).add(line)
         #: (path, function qualname) of code that runs in data processing
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
         }
 
-    def _index_call_sites(self) -> None:
-        """Callees of the call facts rewritten to the def they reach, by its full name."""
-        by_name: dict[str, set[str]] = {}
-        for key in self.repo.canonical.values():
-            by_name.setdefault(key.rpartition(".")[2], set()).add(key)
-
-        def known(name: str) -> bool:
-            return name in self.repo.defs
-
+    def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
+        """The call facts by the def they reach, resolved as the solver resolves its call
+        edges (re-exports, star imports, inherited methods): a class instantiated is keyed
+        by the class, a function or method by its canonical name."""
+        resolve = callee_resolver(analyses, self.hierarchy)
         for fa in self.analyses:
             for fact in fa.calls:
-                target = follow(fact.callee, self.hierarchy.classes.aliases, known)
-                if target is None:
-                    # ``from .ema import *`` in a package: the scan's aliases stop at the
-                    # package, so take the one def of that name inside it.
-                    package, _, name = fact.callee.rpartition(".")
-                    inside = [k for k in by_name.get(name, ()) if k.startswith(package + ".")]
-                    target = inside[0] if len(inside) == 1 else None
-                if target is not None:
-                    key = self.repo.canonical.get(target, target)
+                key = self.hierarchy.resolve(fact.callee)
+                if key is None or key not in self.hierarchy.classes.facts:
+                    found = resolve(fact.callee)
+                    if found is None:
+                        continue
+                    node, via_class = found
+                    key = node.rpartition(".")[0] if via_class else node
+                if key in self.repo.defs:
                     self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
 
     def items(self) -> tuple[RecipeItem, ...]:
         for finding in self.result.api_findings:
-            if not _is_test_path(finding.path):
+            if not is_test_path(finding.path):
                 self._finding(finding)
         for src in self.sources.all():
             self._foreign_calls(src)
@@ -894,7 +740,7 @@ class _Recipe:
             return
         src = self.sources.get(f.path)
         call = src.call_for(f) if src is not None else None
-        where = Where(f.path, f.span.line)
+        where = Where(f.path, f.span.line, f.cell)
         if src is None or call is None:
             self.add(category, f.api, where, note="arguments not read: call not found in source")
             return
@@ -910,7 +756,7 @@ class _Recipe:
             self.add(category, f.api, where, self._bind_api(f.api, src, call), note)
 
     def _bind_api(
-        self, api: str, src: _Source, call: ast.Call, skip: tuple[str, ...] = ()
+        self, api: str, src: Source, call: ast.Call, skip: tuple[str, ...] = ()
     ) -> list[tuple[str, str]]:
         """(parameter, value) of every argument a torch API call passes."""
         return self._arguments(src, call, self._torch_positional(api), skip)
@@ -920,7 +766,7 @@ class _Recipe:
         return [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
 
     def _arguments(
-        self, src: _Source, call: ast.Call, positional: Sequence[str], skip: tuple[str, ...] = ()
+        self, src: Source, call: ast.Call, positional: Sequence[str], skip: tuple[str, ...] = ()
     ) -> list[tuple[str, str]]:
         """(parameter, value) of every argument, in the call's order; positional arguments
         are named by ``positional``, ``**kwargs`` is opened when it is a local dict."""
@@ -939,13 +785,13 @@ class _Recipe:
                 out.append((kw.arg, self._value(src, kw.arg, kw.value)))
         return out
 
-    def _value(self, src: _Source, name: str, expr: ast.expr) -> str:
+    def _value(self, src: Source, name: str, expr: ast.expr) -> str:
         """Data arguments (the model, the dataset, a tensor) are shown as written: where they
         were built says nothing about the recipe."""
         return src.text(expr) if name in _DATA_PARAMS else self.values.describe(src, expr)
 
     def _expanded(
-        self, src: _Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
+        self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
     ) -> list[tuple[str, str]]:
         """``**kwargs`` where ``kwargs`` is a dict literal of the same function, with the
         ``kwargs["key"] = v`` assignments made to it before the call."""
@@ -975,8 +821,8 @@ class _Recipe:
             return [("**", src.text(value))]
         return [(k, self._value(src, k, v)) for k, v in entries.items() if k not in skip]
 
-    def _optimizer(self, f: ApiFinding, src: _Source, call: ast.Call) -> None:
-        where = Where(f.path, f.span.line)
+    def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
+        where = Where(f.path, f.span.line, f.cell)
         if f.api.endswith(".add_param_group"):
             group = call.args[0] if call.args else None
             values = self._group_values(src, group) if isinstance(group, ast.Dict) else []
@@ -993,7 +839,7 @@ class _Recipe:
             values = [*groups, *values]
         self.add("optimizer", f.api, where, values, note)
 
-    def _param_groups(self, src: _Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
+    def _param_groups(self, src: Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
         """A list of dicts (written there, or returned by a repo function) is parameter groups:
         name each group's settings."""
         owner, where, built = src, "", params
@@ -1031,7 +877,7 @@ class _Recipe:
         note = f"per-group keys: {', '.join(sorted(keys))}" if keys else "parameter groups"
         return out, note
 
-    def _group_values(self, src: _Source, group: ast.Dict) -> list[tuple[str, str]]:
+    def _group_values(self, src: Source, group: ast.Dict) -> list[tuple[str, str]]:
         out = []
         for key, value in zip(group.keys, group.values, strict=True):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
@@ -1039,9 +885,9 @@ class _Recipe:
                 out.append((key.value, shown or self.values.describe(src, value)))
         return out
 
-    def _repo_function(self, src: _Source, call: ast.Call) -> tuple[_Source, FuncDef] | None:
+    def _repo_function(self, src: Source, call: ast.Call) -> tuple[Source, FuncDef] | None:
         """The repo function a call runs: from the call facts, else a def of the same file."""
-        name = _callee_name(call)
+        name = callee_name(call)
         for key, sites in self.repo.call_sites.items():
             if key.rpartition(".")[2] != name:
                 continue
@@ -1055,8 +901,8 @@ class _Recipe:
             return src, local
         return None
 
-    def _scheduler(self, f: ApiFinding, src: _Source, call: ast.Call) -> None:
-        where = Where(f.path, f.span.line)
+    def _scheduler(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
+        where = Where(f.path, f.span.line, f.cell)
         values = self._bind_api(f.api, src, call, skip=("optimizer",))
         params = self.api.params(self.api.canonical(f.api) or f.api) or ()
         bound = _bind_torch(params, call)
@@ -1103,10 +949,10 @@ class _Recipe:
             positional = self._repo_positional(key, src, node)
             for path, fact in sites:
                 caller = self.sources.get(path)
-                if caller is None or _is_test_path(path) or fact.role != "call":
+                if caller is None or is_test_path(path) or fact.role != "call":
                     continue
                 calls = caller.calls_on.get(fact.line, [])
-                call = next((c for c in calls if _callee_name(c) == node.name), None)
+                call = next((c for c in calls if callee_name(c) == node.name), None)
                 if call is None and len(calls) == 1:
                     call = calls[0]  # imported under another name
                 if call is None:
@@ -1115,7 +961,7 @@ class _Recipe:
                 note = f"defined at {src.loc(node)}"
                 self.add(category, key, caller.where(call), values, note)
 
-    def _repo_positional(self, key: str, src: _Source, node: Def) -> list[str]:
+    def _repo_positional(self, key: str, src: Source, node: Def) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
         passes ``*args`` on (or has none) takes its torch ancestor's."""
         fn: ast.AST | None = node
@@ -1147,7 +993,7 @@ class _Recipe:
         return None
 
     # -- patterns read from the trees
-    def _foreign_calls(self, src: _Source) -> None:
+    def _foreign_calls(self, src: Source) -> None:
         """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
         that end augmentation for the last epochs (``close_mosaic()``)."""
         for call in src.calls:
@@ -1160,10 +1006,10 @@ class _Recipe:
             elif name in _FOREIGN_SEEDS:
                 values = [("seed", self.values.describe(src, a)) for a in call.args[:1]]
                 self.add("seed", name, src.where(call), values)
-            elif _NO_AUG.search(_callee_name(call)):
+            elif _NO_AUG.search(callee_name(call)):
                 self._no_aug_call(src, call)
 
-    def _no_aug_call(self, src: _Source, call: ast.Call) -> None:
+    def _no_aug_call(self, src: Source, call: ast.Call) -> None:
         values = [("call", src.text(call))]
         test = src.enclosing(call, ast.If)
         if isinstance(test, ast.If):
@@ -1173,7 +1019,7 @@ class _Recipe:
             "augmentation switched off for the final epochs",
         )  # fmt: skip
 
-    def _ema_loops(self, src: _Source) -> None:
+    def _ema_loops(self, src: Source) -> None:
         """An average of the weights kept by hand: a loop over ``state_dict()`` /
         ``parameters()`` that updates each tensor in place with a decay (``mul_(d).add_``,
         ``lerp_``, ``v *= d; v += ...``), under ``no_grad`` (or on ``.data``)."""
@@ -1188,7 +1034,7 @@ class _Recipe:
                 continue
             self._ema_item(src, loop, update)
 
-    def _under_no_grad(self, src: _Source, node: ast.AST) -> bool:
+    def _under_no_grad(self, src: Source, node: ast.AST) -> bool:
         current = src.parent.get(node)
         while current is not None and not isinstance(current, ast.ClassDef | ast.Module):
             if isinstance(current, ast.With | ast.AsyncWith) and any(
@@ -1202,7 +1048,7 @@ class _Recipe:
             current = src.parent.get(current)
         return False
 
-    def _ema_item(self, src: _Source, loop: ast.AST, update: ast.AST) -> None:
+    def _ema_item(self, src: Source, loop: ast.AST, update: ast.AST) -> None:
         fn = src.function_of(loop)
         cls = src.class_of(fn)
         stmt = update
@@ -1226,7 +1072,7 @@ class _Recipe:
         where = src.where(holder) if holder is not None else src.where(loop)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
 
-    def _flips(self, src: _Source) -> None:
+    def _flips(self, src: Source) -> None:
         """A reversed slice under a condition in data-processing code: a random flip written
         as indexing (``img[:, ::-1]``)."""
         for node in src.subscripts:
@@ -1241,7 +1087,7 @@ class _Recipe:
             values = [("expression", src.text(node)), ("when", src.text(test.test))]
             self.add("augmentation", "flip (reversed slice)", src.where(node), values)
 
-    def _is_data_code(self, src: _Source, fn: FuncDef) -> bool:
+    def _is_data_code(self, src: Source, fn: FuncDef) -> bool:
         qual = src.qualname.get(fn, "")
         if (src.path, qual) in self.data_functions:
             return True
@@ -1252,7 +1098,7 @@ class _Recipe:
             and (self.hierarchy.is_dataset(f"{src.module}.{src.qualname[cls]}"))
         )
 
-    def _named_defs(self, src: _Source) -> None:
+    def _named_defs(self, src: Source) -> None:
         """Augmentations and initialisations the repository writes itself, by their names."""
         for qual, node in src.defs.items():
             name = node.name
@@ -1266,14 +1112,10 @@ class _Recipe:
             ):
                 self._init_def(src, qual, node)
 
-    def _init_def(self, src: _Source, qual: str, fn: FuncDef) -> None:
+    def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
         span = range(fn.lineno, (fn.end_lineno or fn.lineno) + 1)
-        uses_init = any(
-            f.path == src.path and f.span.line in span and f.api.startswith("torch.nn.init.")
-            for f in self.result.api_findings
-        )
-        if uses_init:
+        if any(line in span for line in self.init_lines.get(src.path, ())):
             return
         found: list[tuple[int, int, str, str]] = []
         for node in _walk_body(fn):
@@ -1282,14 +1124,14 @@ class _Recipe:
             if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(target, ast.Attribute):
                 if isinstance(value, ast.expr) and _is_literal(value):
                     found.append((node.lineno, node.col_offset, src.text(target), src.text(value)))
-            elif isinstance(node, ast.Call) and _callee_name(node) in _INIT_CALLS:
+            elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLS:
                 args = ", ".join(src.text(a) for a in node.args)
                 found.append((node.lineno, node.col_offset, src.text(node.func), args))
         if found:
             values = [(key, value) for _, _, key, value in sorted(found)]
             self.add("init", qual, src.where(fn), values, "repo initialisation routine")
 
-    def _cudnn(self, src: _Source) -> None:
+    def _cudnn(self, src: Source) -> None:
         """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches."""
         for node in src.assigns:
             target = _single_target(node)
@@ -1345,7 +1187,7 @@ class _Recipe:
         """A backward every iteration but an optimizer step only when ``i % n == 0``."""
         seen: set[tuple[str, int]] = set()
         for f in self.result.api_findings:
-            if f.api != "torch.Tensor.backward" or f.usage != "call" or _is_test_path(f.path):
+            if f.api != "torch.Tensor.backward" or f.usage != "call" or is_test_path(f.path):
                 continue
             src = self.sources.get(f.path)
             call = src.call_for(f) if src is not None else None
@@ -1469,7 +1311,7 @@ def _reverses(index: ast.AST) -> bool:
     return any(isinstance(p, ast.Slice) and _literal_value(p.step) == -1 for p in parts)
 
 
-def _modulo_guard(src: _Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:
+def _modulo_guard(src: Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:
     """The ``if (i + 1) % n == 0:`` above ``node`` (inside ``fn``), and its ``n``."""
     current = src.parent.get(node)
     while current is not None and current is not fn:
@@ -1481,7 +1323,7 @@ def _modulo_guard(src: _Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast
     return None
 
 
-def _inside(src: _Source, node: ast.AST, ancestor: ast.AST) -> bool:
+def _inside(src: Source, node: ast.AST, ancestor: ast.AST) -> bool:
     current = src.parent.get(node)
     while current is not None:
         if current is ancestor:

@@ -1,13 +1,14 @@
 """The network's structure: which ``nn.Module`` classes the repository defines, which builds
 which, what part of the model each one is, and how many torch layers of each kind it builds.
 
-Everything comes from facts the scan already has: the class hierarchy (``Hierarchy.is_module``),
-the call facts of each constructor (``self.backbone = Backbone(...)`` is a call of a repo class
-from ``TinyDet.__init__``), and the API findings of the torch layers built there. The source
-tree is read only for what those facts do not carry: the line of each class, the attribute a
-child is assigned to (``self.neck = ...`` says "neck" even when the class is ``YOLOPAFPN``),
-and ``self._make_layer(...)``-style helper calls, through which ResNet-like constructors build
-most of their layers.
+Everything comes from facts the scan already has: the class hierarchy (``Hierarchy.is_module``)
+and each class's line (``ClassFact.line``), the call facts of each constructor
+(``self.backbone = Backbone(...)`` is a call of a repo class from ``TinyDet.__init__``; a
+``self._make_layer(...)`` helper, through which ResNet-like constructors build most of their
+layers, is a call of ``<class>._make_layer``, followed to the method the instance runs), and the
+API findings of the torch layers built there. The source tree is read only for the one thing no
+record carries: the attribute a child is assigned to (``self.neck = ...`` says "neck" even when
+the class is ``YOLOPAFPN``).
 
 Roles are told from names first (the class's own last word, then the attributes it is stored
 in, then its module's name), then from position: a root module containing a backbone and a
@@ -27,6 +28,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, Where
+from apiscan.review.sources import Sources, place
 from apiscan.scope.classify import _LOSS_CLASS
 
 #: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).
@@ -85,44 +87,10 @@ def _role_of_words(candidates: Iterable[str]) -> str | None:
 @dataclass
 class _Node:
     cls: str
-    path: str
-    line: int
+    where: Where
     children: set[str] = field(default_factory=set)
     attributes: set[str] = field(default_factory=set)  # names it is stored under in parents
     layers: Counter[str] = field(default_factory=Counter)
-
-
-def definitions(
-    tree: ast.Module,
-) -> dict[str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Classes and functions by module-relative qualname, named as the extractor names them
-    (``Outer.Inner``, ``Class.method``, ``outer.inner``)."""
-    found: dict[str, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef] = {}
-    stack: list[tuple[str, ast.AST]] = [("", tree)]
-    while stack:
-        prefix, node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                name = f"{prefix}{child.name}"
-                found.setdefault(name, child)
-                stack.append((f"{name}.", child))
-            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
-                # definitions sit in statements (if/try/with/match bodies), never in
-                # expressions: skipping those makes this several times faster
-                stack.append((prefix, child))
-    return found
-
-
-def _self_calls(func: ast.AST) -> set[str]:
-    """Names of ``self.<name>(...)`` calls in a method (``self._make_layer(64, 3)``)."""
-    return {
-        node.func.attr
-        for node in ast.walk(func)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "self"
-    }
 
 
 def _self_assignments(func: ast.AST) -> list[tuple[str, int, int]]:
@@ -152,19 +120,19 @@ class StructureBuilder:
         self,
         result: ScanResult,
         analyses: Sequence[FileAnalysis],
-        trees: Mapping[str, ast.Module],
+        sources: Sources,
         hierarchy: Hierarchy,
         api: TorchApi,
     ) -> None:
         self.hierarchy = hierarchy
         self.api = api
+        self.sources = sources
         #: canonical class -> (its file's analysis, its fact)
         self.classes: dict[str, tuple[FileAnalysis, ClassFact]] = {}
         for fa in analyses:
             if fa.modules:
                 for fact in fa.classes:
                     self.classes[f"{fa.modules[0]}.{fact.qualname}"] = (fa, fact)
-        self.defs = {path: definitions(tree) for path, tree in trees.items()}
         #: repo functions that return an instance of a repo class (``build_model()``)
         self.returns: dict[str, str] = {}
         for fa in analyses:
@@ -172,9 +140,10 @@ class StructureBuilder:
                 for name, target in fa.exports:
                     if name.endswith(RETURNS) and target.startswith("inst:"):
                         self.returns[f"{module}.{name[: -len(RETURNS)]}"] = target[len("inst:") :]
-        self.findings: dict[tuple[str, str], list[ApiFinding]] = {}
+        #: path -> function -> its API findings
+        self.findings: dict[str, dict[str, list[ApiFinding]]] = {}
         for f in result.api_findings:
-            self.findings.setdefault((f.path, f.function), []).append(f)
+            self.findings.setdefault(f.path, {}).setdefault(f.function, []).append(f)
         self._is_layer: dict[str, bool] = {}
 
     def is_node(self, cls: str) -> bool:
@@ -199,20 +168,21 @@ class StructureBuilder:
         for cls in sorted(self.classes):
             if self.is_node(cls):
                 fa, fact = self.classes[cls]
-                definition = self.defs.get(fa.path, {}).get(fact.qualname)
-                nodes[cls] = _Node(cls, fa.path, definition.lineno if definition else 1)
+                nodes[cls] = _Node(cls, place(fa, fact.line or 1))
         for node in nodes.values():
             self._constructor(node, nodes)
         roles = _Roles(nodes, self.classes).assign()
         return tuple(
             ModuleNode(
                 cls=node.cls,
-                where=Where(node.path, node.line),
+                where=node.where,
                 role=roles[node.cls],
                 children=tuple(sorted(node.children)),
                 layers=tuple(sorted(node.layers.items(), key=lambda kv: (-kv[1], kv[0]))),
             )
-            for node in sorted(nodes.values(), key=lambda n: (n.path, n.line, n.cls))
+            for node in sorted(
+                nodes.values(), key=lambda n: (n.where.path, n.where.cell, n.where.line, n.cls)
+            )
         )
 
     def _constructor(self, node: _Node, nodes: Mapping[str, _Node]) -> None:
@@ -230,11 +200,18 @@ class StructureBuilder:
                 continue
             fa, fact = self.classes[owner]
             qualname = f"{fact.qualname}.{name}"
-            func = self.defs.get(fa.path, {}).get(qualname)
+            src = self.sources.get(fa.path)
+            func = src.defs.get(qualname) if src is not None else None
             assignments = _self_assignments(func) if func is not None else []
+            lineage = self._lineage(owner)
             for call in fa.calls:
                 if call.caller != qualname and not call.caller.startswith(qualname + "."):
                     continue
+                receiver, _, called = call.callee.rpartition(".")
+                if self.hierarchy.resolve(receiver) in lineage:  # self.<method>(...)
+                    target = self.hierarchy.method(node.cls, called)
+                    if target is not None and target not in seen:
+                        queue.append(target)
                 child = self._built_class(call.callee)
                 if child is None or child not in nodes or child == node.cls:
                     continue
@@ -242,18 +219,24 @@ class StructureBuilder:
                 for attr, first, last in assignments:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
-            for function, found in self.findings.items():
-                if function[0] == fa.path and (
-                    function[1] == qualname or function[1].startswith(qualname + ".")
-                ):
+            for function, found in self.findings.get(fa.path, {}).items():
+                if function == qualname or function.startswith(qualname + "."):
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
-            if func is not None:
-                for called in sorted(_self_calls(func)):
-                    target = self.hierarchy.method(node.cls, called)
-                    if target is not None and target not in seen:
-                        queue.append(target)
+
+    def _lineage(self, cls: str) -> set[str]:
+        """``cls`` and its repository ancestors: a call on any of them from one of its own
+        methods is a call on ``self`` (the scan spells ``self.m()`` as ``<class>.m``)."""
+        out: set[str] = set()
+        todo = [cls]
+        while todo and len(out) < 20:
+            q = self.hierarchy.resolve(todo.pop())
+            if q is None or q in out or q not in self.classes:
+                continue
+            out.add(q)
+            todo.extend(b for b in self.classes[q][1].bases if b)
+        return out
 
     def _built_class(self, callee: str) -> str | None:
         """The repo class a call builds: the class called, or what a builder function returns."""
@@ -327,9 +310,9 @@ class _Roles:
 def module_nodes(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
-    trees: Mapping[str, ast.Module],
+    sources: Sources,
     hierarchy: Hierarchy,
     api: TorchApi,
 ) -> tuple[ModuleNode, ...]:
     """The repository's module classes, sorted by file and line."""
-    return StructureBuilder(result, analyses, trees, hierarchy, api).build()
+    return StructureBuilder(result, analyses, sources, hierarchy, api).build()

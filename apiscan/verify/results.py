@@ -8,6 +8,7 @@ files costs milliseconds, importing numpy would cost more than that.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -56,9 +57,12 @@ class CaseResult:
         return asdict(self)
 
 
+@functools.cache
 def framework_versions() -> tuple[str, str]:
     """Installed torch and MindSpore versions, read from package metadata without importing
-    them (``"absent"`` when one is missing)."""
+    them (``"absent"`` when one is missing). Read once per process: every cached result's key
+    holds them, and parsing the metadata for each of a scan's hundreds of lookups cost
+    seconds."""
 
     def version(name: str) -> str:
         try:

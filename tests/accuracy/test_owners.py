@@ -227,3 +227,43 @@ def test_compare_matches_path_line_and_api() -> None:
         ("missed", "torch.Tensor.to", ("torch.nn.Module.to",)),
     }
     assert [d.path for d in m.known_false_positives()] == ["m.py"]
+
+
+def test_private_torch_functions_match_by_their_runtime_name() -> None:
+    trace = measure_owners.Trace()
+    for raw in ("torch._assert", "torch.nn.parameter._ParameterMeta.__instancecheck__"):
+        trace.add({"record": "api", "path": "m.py", "line": 1, "api": None, "raw": raw, "count": 1})
+    assert set(trace.uses) == {("m.py", 1, "torch._assert")}
+    assert len(trace.unmapped) == 2  # still counted as unnamed by the index
+
+
+def test_cli_reuses_a_saved_scan_and_trace(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    trace = tmp_path / "t.jsonl"
+    records = [
+        {"record": "api", "path": "m.py", "line": 2, "api": "torch.Tensor.view", "count": 1},
+        {"record": "executed", "path": "m.py", "lines": [1, 2]},
+    ]
+    lines = [json.dumps(r | {"raw": "", "event": "c_call"}) for r in records]
+    trace.write_text("\n".join(lines) + "\n")
+    scan = tmp_path / "scan.json"
+    finding = {"kind": "api", "path": "m.py", "line": 2, "api": "torch.Tensor.view"}
+    finding |= {"confidence": "certain", "usage": "call"}
+    scan.write_text(json.dumps({"findings": [finding]}))
+    argv = [str(tmp_path), "--trace", str(trace), "--scan", str(scan), "--json"]
+    assert measure_owners.main(argv) == 0
+    scores = json.loads(capsys.readouterr().out)["scores"]
+    assert scores["all"]["runtime"] == 1 and scores["all"]["found_certain"] == 1
+
+
+def test_str_methods_of_the_torch_version_are_foreign(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text('import torch\nmajor = torch.__version__.split(".")[0]\n')
+    out = tmp_path / "trace.jsonl"
+    tracer = PROJECT / "scripts" / "trace_apis.py"
+    command = [sys.executable, str(tracer), "--root", str(tmp_path), "--out", str(out), "--"]
+    done = subprocess.run([*command, "app.py"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(r) for r in out.read_text().splitlines()]
+    assert not [r for r in records if r["record"] == "api" and "split" in r["raw"]]
+    assert [r["name"] for r in records if r["record"] == "foreign"] == [
+        "torch.torch_version.TorchVersion.split"
+    ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scan_helpers import api_set, scan_repo, scan_snippet, write_repo
+from scan_helpers import api_set, apis, scan_repo, scan_snippet, write_repo
 
 
 def test_a_file_without_torch_yields_no_torch_methods(tmp_path: Path) -> None:
@@ -179,3 +179,87 @@ def test_a_repository_context_manager_binds_its_own_instance(tmp_path: Path) -> 
     )
     found = {(f.path, f.api) for f in scan_repo(tmp_path).api_findings}
     assert not [f for f in found if f[0] == "pkg/test_events.py"], found
+
+
+def test_a_list_collecting_tensors_yields_tensors(tmp_path: Path) -> None:
+    # runtime-measured on YOLOX (yolo_head.py): `outputs.append(torch.cat(...))` in a loop over
+    # levels, then `[x.shape[-2:] for x in outputs]` read Tensor.shape, not reported before
+    src = """
+        import torch
+
+        def f(levels, names):
+            outputs, kept = [], []
+            for x in levels:
+                outputs.append(torch.cat([x, x], 1))
+                kept.append(names.pop())
+            sizes = [o.shape[-2:] for o in outputs]
+            flat = [o.flatten(start_dim=2) for o in outputs]
+            return sizes, flat, [k.strip() for k in kept]
+        """
+    found = {(line, api, conf) for line, api, conf in apis(scan_snippet(tmp_path, src))}
+    assert (8, "torch.Tensor.shape", "certain") in found
+    assert (9, "torch.Tensor.flatten", "certain") in found
+    assert not [f for f in found if f[0] == 10]  # a list of whatever pop() gave is no tensor
+
+
+def test_a_state_dict_maps_names_to_tensors(tmp_path: Path) -> None:
+    # runtime-measured on YOLOX (utils/ema.py): the values of `ema.state_dict().items()` are
+    # tensors; `v.dtype` was not reported, `msd[k].detach()` only guessed
+    src = """
+        import torch.nn as nn
+
+        def update(ema: nn.Module, model, d):
+            msd = model.state_dict()
+            for k, v in ema.state_dict().items():
+                if v.dtype.is_floating_point:
+                    v += (1.0 - d) * msd[k].detach()
+            return {"a": 1}[k], list(msd.values())[0].float()
+        """
+    found = {(line, api, conf) for line, api, conf in apis(scan_snippet(tmp_path, src))}
+    assert (6, "torch.Tensor.dtype", "certain") in found
+    assert (7, "torch.Tensor.detach", "probable") in found  # `model` is only named a model
+    assert (8, "torch.Tensor.float", "probable") in found
+
+
+def test_calling_a_parameter_whose_default_is_a_torch_class(tmp_path: Path) -> None:
+    # runtime-measured on timm (resnet.py): `self.bn1 = norm_layer(planes)` with
+    # `norm_layer=nn.BatchNorm2d` builds a BatchNorm2d at that line; not reported before
+    src = """
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, planes, norm_layer=nn.BatchNorm2d, act_layer=nn.ReLU, n=None):
+                super().__init__()
+                self.bn1 = norm_layer(planes)
+                self.act = act_layer(inplace=True)
+                self.other = n(planes)
+        """
+    found = apis(scan_snippet(tmp_path, src))
+    assert (6, "torch.nn.BatchNorm2d", "probable") in found  # a caller may pass another
+    assert (7, "torch.nn.ReLU", "probable") in found
+    assert not [f for f in found if f[0] == 8]
+
+
+def test_calling_one_of_two_torch_classes(tmp_path: Path) -> None:
+    # runtime-measured on timm (layers/mlp.py, classifier.py): `linear_layer = partial(
+    # nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`, then `linear_layer(a, b)` built a
+    # Linear (vit) or a Conv2d (convnext) at that line
+    src = """
+        from functools import partial
+        import torch.nn as nn
+
+        def head(a, b, use_conv):
+            linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear
+            fc = linear_layer(a, b)
+            conv = partial(nn.Conv2d, kernel_size=3)
+            return fc, conv(a, b)
+
+        def downsample(c, norm_layer=None):
+            norm_layer = norm_layer or nn.BatchNorm2d
+            return norm_layer(c)
+        """
+    found = apis(scan_snippet(tmp_path, src))
+    assert (6, "torch.nn.Conv2d", "probable") in found
+    assert (6, "torch.nn.Linear", "probable") in found
+    assert (8, "torch.nn.Conv2d", "probable") in found
+    assert (12, "torch.nn.BatchNorm2d", "probable") in found  # `x or nn.BatchNorm2d`

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scan_helpers import apis, scan_repo, write_repo
 
-from apiscan.pipeline import ScanOptions, scan
+from apiscan.pipeline import ScanOptions, scan, scan_with_facts
 
 HELPERS = {
     "pkg/__init__.py": "",
@@ -105,3 +105,100 @@ def test_warm_rescan_reuses_every_walk(tmp_path: Path) -> None:
     assert {(f.path, f.span.line, f.rule) for f in warm.shape_findings} == {
         (f.path, f.span.line, f.rule) for f in cold.shape_findings
     }
+
+
+CALL_FORMS = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": """
+        from torch import nn
+
+
+        class Base(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.width = width
+
+            def cut(self, x, n):
+                return x[:n]
+    """,
+    "pkg/net.py": """
+        import functools
+
+        import torch
+        from torch import nn
+
+        from pkg.base import Base
+
+
+        def head(x, k=1):
+            return x[:k]
+
+
+        class Net(Base):
+            def __init__(self):
+                super().__init__(8)
+
+            def forward(self, x, counts):
+                n = int(counts.sum())
+                by_keyword = functools.partial(head, k=n)
+                return by_keyword(x), super().cut(x, 2)
+    """,
+}
+
+
+def test_super_and_partial_keywords_reach_parameters(tmp_path: Path) -> None:
+    from apiscan.program import values as pv
+    from apiscan.program.index import ClassTable
+    from apiscan.program.solver import solve
+    from apiscan.resolve.torch_api import load_torch_api
+
+    result, analyses = scan_with_facts(
+        ScanOptions(str(write_repo(tmp_path, CALL_FORMS)), cache_dir=None, jobs=1)
+    )
+    sol = solve(analyses, ClassTable(analyses, load_torch_api()))
+    # super().__init__(8) in another file's subclass: the base's parameter is static
+    assert sol.params[("pkg.base.Base.__init__", "width")] == pv.STATIC
+    # super().cut(x, 2): static, so the base's slice stays quiet
+    assert sol.params[("pkg.base.Base.cut", "n")] == pv.STATIC
+    # partial(head, k=n): the keyword bound in the partial reaches k
+    assert isinstance(sol.params[("pkg.net.head", "k")], pv.HostNumber)
+    shape = {(f.path, f.rule, f.function) for f in result.shape_findings}
+    assert ("pkg/net.py", "DS109", "head") in shape
+    assert not any(f[0] == "pkg/base.py" for f in shape)
+
+
+SYNC_ELSEWHERE = {
+    "pkg/__init__.py": "",
+    "pkg/count.py": """
+        import torch
+
+
+        def positives(scores):
+            return int((scores > 0.5).sum())
+
+
+        def quiet(scores):
+            return int((scores > 0.5).sum())  # apiscan: ignore[DS118]
+    """,
+    "pkg/head.py": """
+        from torch import nn
+
+        from pkg.count import positives, quiet
+
+
+        class Head(nn.Module):
+            def forward(self, scores, boxes):
+                return boxes[: positives(scores)], boxes[: quiet(scores)]
+    """,
+}
+
+
+def test_a_sync_used_in_another_file_is_placed_at_the_sync(tmp_path: Path) -> None:
+    result = scan_repo(write_repo(tmp_path, SYNC_ELSEWHERE))
+    syncs = [
+        (f.path, f.span.line, f.function, f.scope)
+        for f in result.shape_findings
+        if f.rule == "DS118"
+    ]
+    # the suppression comment in the sync's own file is honoured
+    assert syncs == [("pkg/count.py", 5, "positives", "network")]

@@ -17,6 +17,10 @@ def test_join_keeps_may_be_dynamic() -> None:
     assert pv.join(pv.STATIC, pv.RandomNumber()) == pv.RandomNumber()
     # a mask joined with a plain tensor is no longer known to be a mask
     assert not pv.join(pv.Tensor(boolean=True), pv.TENSOR).boolean
+    # ... but a guessed tensor (dtype unknown) does not erase it
+    guessed = pv.Tensor(certain=False)
+    assert pv.join(pv.Tensor(boolean=True), guessed).boolean
+    assert pv.join(guessed, pv.Tensor(boolean=True)).boolean
 
 
 def test_unknown_adds_no_information_but_uncertainty() -> None:

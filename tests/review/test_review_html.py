@@ -218,13 +218,13 @@ def tinydet_review() -> Review:
         ),
     )
     dynamic = (
-        ("tinydet/loss.py", 79, "DS111", "network", "the index has a data-dependent length"),
-        ("tinydet/loss.py", 79, "DS104", "network", "indexing with a boolean mask"),
-        ("tinydet/loss.py", 80, "DS111", "network", "the index has a data-dependent length"),
-        ("tinydet/loss.py", 80, "DS104", "network", "indexing with a boolean mask"),
-        ("tools/infer.py", 32, "DS104", "host", "indexing with a boolean mask"),
-        ("tools/infer.py", 50, "DS104", "host", "indexing with a boolean mask"),
-        ("tinydet/head.py", 66, "DS104", "network", "indexing with a boolean mask"),
+        (_w("tinydet/loss.py", 79), "DS111", "network", "the index has a data-dependent length"),
+        (_w("tinydet/loss.py", 79), "DS104", "network", "indexing with a boolean mask"),
+        (_w("tinydet/loss.py", 80), "DS111", "network", "the index has a data-dependent length"),
+        (_w("tinydet/loss.py", 80), "DS104", "network", "indexing with a boolean mask"),
+        (_w("tools/infer.py", 32), "DS104", "host", "indexing with a boolean mask"),
+        (_w("tools/infer.py", 50), "DS104", "host", "indexing with a boolean mask"),
+        (_w("tinydet/head.py", 66), "DS104", "network", "indexing with a boolean mask"),
     )
     effort = Effort(
         call_sites_to_change=35,
@@ -404,8 +404,8 @@ def test_every_finding_links_to_its_file_and_line() -> None:
     for gap in review.gaps:
         for where in gap.where:
             expect(where)
-    for path, line, *_ in review.dynamic_shape:
-        expect(Where(path, line))
+    for where, *_ in review.dynamic_shape:
+        expect(where)
     for where in review.sparse:
         expect(where)
     for _, where in review.extensions:
@@ -468,7 +468,7 @@ def test_everything_from_the_repository_is_escaped() -> None:
         modules=(ModuleNode("m.<Evil>", _w("m.py", 1), "other"),),
         coverage={"network": {"missing": 1}},
         gaps=(Gap("torch.x<y", "missing", 1, (_w("a&b.py", 2),), None, hostile),),
-        dynamic_shape=(("a.py", 1, "DS1", "network", hostile),),
+        dynamic_shape=((_w("a.py", 1), "DS1", "network", hostile),),
         sparse=(),
         extensions=(),
         third_party=(),

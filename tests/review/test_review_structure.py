@@ -3,7 +3,6 @@ packages, sparse use and the effort estimate, on tiny repositories written for e
 
 from __future__ import annotations
 
-import ast
 import sys
 import types
 from dataclasses import dataclass, replace
@@ -18,8 +17,9 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.build import parse_sources, scan_root
+from apiscan.review.build import scan_root
 from apiscan.review.model import ModuleNode, Where
+from apiscan.review.sources import Sources
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,13 +29,13 @@ class Facts:
     root: Path
     result: ScanResult
     analyses: list[FileAnalysis]
-    trees: dict[str, ast.Module]
+    sources: Sources
     hierarchy: Hierarchy
     api: TorchApi
 
     def modules(self) -> dict[str, ModuleNode]:
         nodes = structure.module_nodes(
-            self.result, self.analyses, self.trees, self.hierarchy, self.api
+            self.result, self.analyses, self.sources, self.hierarchy, self.api
         )
         return {n.cls: n for n in nodes}
 
@@ -43,9 +43,10 @@ class Facts:
 def facts(root: Path) -> Facts:
     result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
     base = scan_root(root)
-    trees = parse_sources(base, (fa.path for fa in analyses))
+    sources = Sources(base, analyses)
     api = load_torch_api()
-    return Facts(base, result, analyses, trees, Hierarchy(analyses, ClassTable(analyses, api)), api)
+    hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
+    return Facts(base, result, analyses, sources, hierarchy, api)
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +82,7 @@ def test_tinydet_roles_children_and_layers(tinydet: Facts) -> None:
     assert dict(nodes["tinydet.layers.ConvBNAct"].layers) == {
         "torch.nn.BatchNorm2d": 1,
         "torch.nn.Conv2d": 1,
+        "torch.nn.SiLU": 1,  # `self.act = act()`, `act: type[nn.Module] = nn.SiLU`
     }
     # Conv2d twice, through ``from torch.nn import *``; the layers sort most built first
     squeeze = nodes["tinydet.attention.SqueezeExcite"]
@@ -321,8 +323,8 @@ def test_suggestions_come_from_apiscan_suggest_when_installed(
 def test_dynamic_shape_rows_follow_the_findings(network_repo: Facts) -> None:
     rows = gaps.dynamic_shape(network_repo.result)
     assert len(rows) == len(network_repo.result.shape_findings)
-    assert {(r[0], r[1], r[3]) for r in rows} >= {("model.py", 19, "network")}
-    assert all(r[2].startswith("DS") for r in rows)
+    assert {(r[0].path, r[0].line, r[2]) for r in rows} >= {("model.py", 19, "network")}
+    assert all(r[1].startswith("DS") for r in rows)
 
 
 def test_effort_counts_and_explains(network_repo: Facts) -> None:
@@ -410,7 +412,7 @@ def test_extensions(tmp_path: Path) -> None:
         },
     )
     f = facts(tmp_path)
-    found = gaps.extensions(f.root, f.result, f.analyses, f.trees, f.hierarchy)
+    found = gaps.extensions(f.root, f.result, f.analyses, f.hierarchy)
     assert [(what, w.path, w.line) for what, w in found] == [
         ("CUDA source (.cu)", "csrc/kernel.cu", 1),
         ("CUDA header (.cuh)", "csrc/kernel.cuh", 1),
@@ -458,7 +460,7 @@ def test_third_party_packages_and_what_is_used(tmp_path: Path) -> None:
         },
     )
     f = facts(tmp_path)
-    found = {tp.package: tp for tp in gaps.third_party(f.analyses, f.trees)}
+    found = {tp.package: tp for tp in gaps.third_party(f.analyses, f.sources)}
     assert sorted(found) == ["apex", "einops", "mmcv", "numpy", "timm", "torchvision"]
     assert found["numpy"].files == 2
     assert found["numpy"].uses == (

@@ -7,10 +7,10 @@ class HostSyncShape(Rule):
     whose result is then used as a size, a slice bound, a ``k`` or a sample count.
 
     The finding points at the sync, in the function where it is written (a helper that
-    returns ``t.item()`` to a caller that slices with it), once per line; the op that receives
-    the number is reported by its own rule (DS109, DS110, DS113, DS114...). A sync whose value
-    only goes to logging or a metric (``total += loss.item()``) and ``len()`` of a static
-    tensor are not flagged.
+    returns ``t.item()`` to a caller that slices with it, in this file or another), once per
+    line; the op that receives the number is reported by its own rule (DS109, DS110, DS113,
+    DS114...). A sync whose value only goes to logging or a metric (``total += loss.item()``)
+    and ``len()`` of a static tensor are not flagged.
 
     Why it breaks on MindSpore
     --------------------------
@@ -83,6 +83,28 @@ class HostSyncShape(Rule):
                 total += loss.item()
             return total / len(loader)
         """,
+        """
+        # file: det/assign.py
+        import torch
+
+
+        def assign(scores: torch.Tensor):
+            return int((scores > 0.5).sum())
+
+
+        def log_positives(scores: torch.Tensor) -> str:
+            return f"{assign(scores)} positives"
+        # file: det/head.py
+        from torch import nn
+
+        from det.assign import log_positives
+
+
+        class Head(nn.Module):
+            def forward(self, scores):
+                self.note = log_positives(scores)
+                return scores
+        """,
     )
     INVALID = (
         """
@@ -124,5 +146,23 @@ class HostSyncShape(Rule):
                 mixed = x.clone()
                 mixed[:, x1:x2, y1:y2] = x.flip(0)[:, x1:x2, y1:y2]
                 return mixed
+        """,
+        """
+        # file: det/assign.py
+        import torch
+
+
+        def count_positives(scores: torch.Tensor):
+            return int((scores > 0.5).sum())  # error
+        # file: det/head.py
+        from torch import nn
+
+        from det.assign import count_positives
+
+
+        class Head(nn.Module):
+            def forward(self, scores, boxes):
+                n = count_positives(scores)
+                return boxes[:n]
         """,
     )

@@ -6,7 +6,10 @@ class VariableInputShape(Rule):
     multi-scale training, variable-length sequences padded only to the longest of each batch,
     collate functions without a fixed padded size.
 
-    Reported once per pipeline (per function), at the first line that makes the shape vary.
+    Reported once per pipeline (per function), at the first line that makes the shape vary,
+    also when the random size was drawn elsewhere: in another method or file, broadcast to
+    every rank through a tensor and read back with ``.item()``, stored on ``self`` and passed
+    to the function that resizes (the finding names that chain).
     Randomness with a fixed output size (``RandomResizedCrop(224)``), resizing to a constant
     size, padding to a configured maximum length, and a random resize that the same function
     then crops back to a fixed size (mixup and mosaic paste a randomly scaled image onto a
@@ -168,5 +171,44 @@ class VariableInputShape(Rule):
             img = cv2.resize(img, (int(w * s), int(h * s)))  # error
             k = random.randint(16, 32)
             return torch.from_numpy(img[0 : 0 + k, 0 : 0 + k])
+        """,
+        """
+        # file: train/schedule.py
+        import random
+
+        import torch
+        import torch.nn.functional as F
+
+
+        class Schedule:
+            def __init__(self, base=(640, 640)):
+                self.base = base
+
+            def draw_size(self):
+                sizes = torch.zeros(2, dtype=torch.long)
+                side = 32 * random.randint(15, 25)
+                sizes[0] = side
+                sizes[1] = side
+                return sizes[0].item(), sizes[1].item()
+
+            def resize(self, images, size):
+                if size != self.base:
+                    images = F.interpolate(images, size=size, mode="bilinear")  # error
+                return images
+        # file: train/loop.py
+        from train.schedule import Schedule
+
+
+        class Loop:
+            def __init__(self, schedule: Schedule, model):
+                self.schedule = schedule
+                self.model = model
+                self.size = schedule.base
+
+            def step(self, images, i):
+                images = self.schedule.resize(images, self.size)
+                if i % 10 == 0:
+                    self.size = self.schedule.draw_size()
+                return self.model(images)
         """,
     )

@@ -1,0 +1,279 @@
+"""The repository's source files as the review reads them: each parsed once with ``ast``, for
+every section that needs what the scan's records do not carry (argument expressions, loops,
+assignments, import statements).
+
+The scan has already parsed and analysed every file; the review only re-reads the text of the
+files the scan could analyse (a file with an error finding is reported by the scan and skipped
+here), once, shared by the recipe, the structure and the third-party section. Notebooks are read
+as the scan reads them: their code cells joined, positions mapped back to cells.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
+
+from apiscan.extract.records import FileAnalysis
+from apiscan.model import ApiFinding, FileError, Span
+from apiscan.notebook import is_notebook, notebook_source
+from apiscan.parsing import parse_python
+from apiscan.review.model import Where
+from apiscan.source import DecodedSource, decode_source, read_source_file
+
+#: Longest source text shown for one value.
+TEXT_LIMIT = 100
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+def is_test_path(path: str) -> bool:
+    """Tests build optimizers and seed generators too, but they are not the recipe."""
+    p = PurePosixPath(path)
+    return (
+        any(part in {"test", "tests", "testing"} for part in p.parts[:-1])
+        or p.name.startswith("test_")
+        or p.name.endswith("_test.py")
+        or p.name == "conftest.py"
+    )
+
+
+class Source:
+    """One parsed file and the indexes every question about it needs."""
+
+    def __init__(
+        self,
+        path: str,
+        modules: tuple[str, ...],
+        text: str,
+        tree: ast.Module,
+        cells: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        self.path = path
+        self.modules = modules
+        #: a notebook's (cell, line in cell) per line of its joined code; () for a module
+        self.cells = cells
+        self._joined = {place: n for n, place in enumerate(cells, 1)}
+        self.lines = text.split("\n")
+        self.tree = tree
+        #: the node kinds the detectors look at, gathered in the one walk over the tree
+        self.calls: list[ast.Call] = []
+        self.loops: list[ast.For | ast.AsyncFor] = []
+        self.assigns: list[ast.Assign] = []
+        self.subscripts: list[ast.Subscript] = []
+        #: attribute chains and import statements, breadth first (``ast.walk``'s order: a
+        #: chain's outermost link comes first), for the third-party packages
+        self.attributes: list[ast.Attribute] = []
+        self.imports_made: list[ast.Import | ast.ImportFrom] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                self.attributes.append(node)
+            elif isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.For | ast.AsyncFor):
+                self.loops.append(node)
+            elif isinstance(node, ast.Assign):
+                self.assigns.append(node)
+            elif isinstance(node, ast.Subscript):
+                self.subscripts.append(node)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                self.imports_made.append(node)
+        self.calls_at: dict[tuple[int, int], ast.Call] = {}
+        self.calls_on: dict[int, list[ast.Call]] = {}
+        for call in self.calls:
+            if call.end_lineno is not None and call.end_col_offset is not None:
+                end = self.char_col(call.end_lineno, call.end_col_offset) + 1
+                self.calls_at[call.end_lineno, end] = call
+            self.calls_on.setdefault(call.lineno, []).append(call)
+        #: module-relative qualname of every def and class, and the reverse
+        self.qualname: dict[ast.AST, str] = {}
+        self.defs: dict[str, Def] = {}
+        stack: list[tuple[ast.AST, str]] = [(tree, "")]
+        while stack:
+            node, prefix = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    q = f"{prefix}.{child.name}" if prefix else child.name
+                    self.qualname[child] = q
+                    self.defs.setdefault(q, child)
+                    stack.append((child, q))
+                elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                    stack.append((child, prefix))
+        self.imports = import_table(self.imports_made)
+
+    @functools.cached_property
+    def parent(self) -> dict[ast.AST, ast.AST]:
+        """Each node's parent, built on first use: most files are never asked."""
+        parent: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                parent[child] = node
+        return parent
+
+    @property
+    def module(self) -> str:
+        return self.modules[0] if self.modules else ""
+
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        """``ast`` counts UTF-8 bytes; the scan (and readers) count characters."""
+        line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def text(self, node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
+        """The node's source on one line (whitespace runs collapsed), cut at ``limit``."""
+        lineno = getattr(node, "lineno", None)
+        end_lineno = getattr(node, "end_lineno", None)
+        col = getattr(node, "col_offset", None)
+        end_col = getattr(node, "end_col_offset", None)
+        if lineno is None or end_lineno is None or col is None or end_col is None:
+            return ast.unparse(node)
+        chunks = [line.encode("utf-8") for line in self.lines[lineno - 1 : end_lineno]]
+        if not chunks:
+            return ast.unparse(node)
+        if len(chunks) == 1:
+            chunks[0] = chunks[0][col:end_col]
+        else:
+            chunks[0], chunks[-1] = chunks[0][col:], chunks[-1][:end_col]
+        text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
+        text = re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", text)  # "( x )" left by line breaks
+        if limit is not None and len(text) > limit:
+            return text[: limit - 1] + "…"
+        return text
+
+    def call_for(self, finding: ApiFinding) -> ast.Call | None:
+        """The call a finding points at: its span ends where the call ends (a method call's
+        span starts at the method name, a plain call's at the callee)."""
+        span: Span = finding.span
+        end_line = self.joined_line(span.end_line, finding.cell)
+        found = self.calls_at.get((end_line, span.end_column))
+        if found is not None:
+            return found
+        last = finding.api.rpartition(".")[2]
+        for call in self.calls_on.get(self.joined_line(span.line, finding.cell), ()):
+            if callee_name(call) == last:
+                return call
+        return None
+
+    def enclosing(self, node: ast.AST, kinds: type | tuple[type, ...]) -> ast.AST | None:
+        current = self.parent.get(node)
+        while current is not None and not isinstance(current, kinds):
+            current = self.parent.get(current)
+        return current
+
+    def function_of(self, node: ast.AST) -> FuncDef | None:
+        fn = self.enclosing(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        return fn if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
+
+    def class_of(self, fn: ast.AST | None) -> ast.ClassDef | None:
+        """The class ``fn`` is a method of (directly in its body)."""
+        owner = self.parent.get(fn) if fn is not None else None
+        return owner if isinstance(owner, ast.ClassDef) else None
+
+    def dotted(self, expr: ast.AST) -> str | None:
+        """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name) or expr.id not in self.imports:
+            return None
+        return ".".join([self.imports[expr.id], *reversed(parts)])
+
+    def where(self, node: ast.AST) -> Where:
+        """The node's place as a reader finds it (a notebook's cell and line in the cell)."""
+        line = getattr(node, "lineno", 1)
+        if self.cells and 0 < line <= len(self.cells):
+            cell, in_cell = self.cells[line - 1]
+            return Where(self.path, in_cell, cell)
+        return Where(self.path, line)
+
+    def loc(self, node: ast.AST) -> str:
+        return str(self.where(node))
+
+    def joined_line(self, line: int, cell: int = 0) -> int:
+        """A finding's line (in its cell, for a notebook) as a line of the parsed text."""
+        return self._joined.get((cell, line), line) if cell else line
+
+
+def import_table(nodes: Sequence[ast.Import | ast.ImportFrom]) -> dict[str, str]:
+    """Every absolute import of the file, flattened (function-level ones included): enough to
+    name torchvision, numpy and ``random`` calls, which the scan does not resolve."""
+    table: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    table[alias.asname] = alias.name
+                else:
+                    root = alias.name.partition(".")[0]
+                    table[root] = root
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.name != "*":
+                    table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return table
+
+
+def callee_name(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+class Sources:
+    """The files the scan analysed without error, each read and parsed on first use, once."""
+
+    def __init__(self, root: Path, analyses: Sequence[FileAnalysis]) -> None:
+        self.root = root
+        self.modules = {fa.path: fa.modules for fa in analyses if not fa.errors}
+        self._cache: dict[str, Source | None] = {}
+
+    def get(self, path: str) -> Source | None:
+        if path not in self._cache:
+            self._cache[path] = self._load(path) if path in self.modules else None
+        return self._cache[path]
+
+    def all(self, tests: bool = False) -> Iterator[Source]:
+        """Every readable file in path order; test files only when ``tests``."""
+        for path in sorted(self.modules):
+            if tests or not is_test_path(path):
+                src = self.get(path)
+                if src is not None:
+                    yield src
+
+    def _load(self, path: str) -> Source | None:
+        try:
+            data = read_source_file(str(self.root / path))
+        except OSError:
+            return None
+        cells: tuple[tuple[int, int], ...] = ()
+        if is_notebook(path):
+            notebook = notebook_source(data)
+            if isinstance(notebook, FileError):
+                return None
+            text, cells = notebook.text, notebook.lines
+        else:
+            decoded = decode_source(data)
+            if not isinstance(decoded, DecodedSource):
+                return None  # the scan already reports why this file could not be read
+            text = decoded.text
+        # The scan's own guarded parse (recursion limit pinned, MemoryError caught).
+        tree = parse_python(text, path)
+        if not isinstance(tree, ast.Module):
+            return None
+        return Source(path, self.modules[path], text, tree, cells)
+
+
+def place(fa: FileAnalysis, line: int) -> Where:
+    """A line of the text the scan parsed (a notebook's joined code) as a reader finds it:
+    ``nb.ipynb:cell 3:12`` in a notebook, the line itself in a module."""
+    if fa.cells and 0 < line <= len(fa.cells):
+        cell, in_cell = fa.cells[line - 1]
+        return Where(fa.path, in_cell, cell)
+    return Where(fa.path, line)
