@@ -94,9 +94,10 @@ def record_layout() -> str:
     (a field added since) gets another key instead of unpickling into a half-filled record."""
     from apiscan import model
     from apiscan.extract import records
+    from apiscan.program import values
 
     parts = []
-    for module in (records, model):
+    for module in (records, model, values):
         for name in sorted(vars(module)):
             obj = getattr(module, name)
             if isinstance(obj, type) and dataclasses.is_dataclass(obj):

@@ -361,6 +361,7 @@ def _program_records(
                 ext.shapes.sync_function(node),
                 span.end_line,  # type: ignore[attr-defined]
                 span.end_column,  # type: ignore[attr-defined]
+                ext.shapes.is_shape_read(node),
             )
         return sites_of[id(node)]
 

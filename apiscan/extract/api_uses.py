@@ -1000,7 +1000,7 @@ class Extractor:
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
         if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
-            return self.shapes.on_sync(node, recv)
+            return self.shapes.size_read(node, recv)
         result = self.owners.call_result(api, recv, attr)
         if attr == "type" and (args.vals or args.keywords):
             result = recv  # x.type(torch.float32) / x.type(y.type()): a tensor, not a str
@@ -1142,6 +1142,10 @@ class Extractor:
             # round; ("ret", q) acts as unknown, and asks for a second round only if the code
             # calls a method on it (where the answer matters).
             return inst(q) if last[:1].isupper() else ("ret", q)
+        if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
+            # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
+            # function whose parameters the bound arguments would reach)
+            return (LAYER, self._layer_classes(args.vals[0]))
         if q == "functools.partial" and args.vals and not args.star:
             made = fresh("unknown", None)
             bound = _Args(
@@ -1152,8 +1156,6 @@ class Extractor:
         if q in PASS_THROUGH:
             if q in ("copy.copy", "copy.deepcopy") and args.vals:
                 return args.vals[0]  # a copy of a module is a module
-            if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
-                return (LAYER, self._layer_classes(args.vals[0]))  # partial(nn.Conv2d, ...)
             return UNKNOWN
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
@@ -1204,7 +1206,7 @@ class Extractor:
                     return fresh(RAND[0], RAND[1])
                 return self.shapes.on_sync(node, first)
             if name == "len" and node is not None and is_dyn_tensor(first):
-                return self.shapes.on_sync(node, first)
+                return self.shapes.size_read(node, first)
             if name in ("int", "float", "round", "abs", "min", "max") and args:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:

@@ -204,6 +204,9 @@ class ShapeTracker:
     #: id of a sync node -> the function it is written in (a helper returning ``t.item()``
     #: is where the sync happens, not the caller that uses the number as a size)
     _sync_function: dict[int, str] = field(default_factory=dict)
+    #: ids of nodes that read a length of a data-dependent shape (``x.size(1)``,
+    #: ``len(x[mask])``): a number that varies with data, but no host sync
+    _shape_reads: set[int] = field(default_factory=set)
     _pipeline_reported: set[str] = field(default_factory=set)
     #: id(value) -> (value, why): values made here from a supplied one whose explanation
     #: they keep (``x.shape[0]`` of a parameter the solver proved a data-dependent tensor)
@@ -242,6 +245,17 @@ class ShapeTracker:
         entry = self._dims.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
+    def _source_words(self, vals: Sequence[Val]) -> str:
+        """How the offending numbers vary: read from tensor data, or only the length of a
+        data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
+        origins = [o for v in vals for o in _origins(v)]
+        if origins and all(
+            id(o) in self._shape_reads or getattr(getattr(o, "site", None), "shape_read", False)
+            for o in origins
+        ):
+            return "is a length of a data-dependent shape"
+        return "is read from tensor data at run time"
+
     def _why(self, detail: str, vals: Sequence[Val]) -> Why:
         """``detail``, and where the offending value came from when another function made it
         (``k`` is ``int(counts[i])`` read from tensor data at loss.py:88, passed by ...), with
@@ -268,10 +282,19 @@ class ShapeTracker:
         """The function a host sync is written in ("" when unknown)."""
         return self._sync_function.get(id(node), "")
 
+    def is_shape_read(self, node: object) -> bool:
+        """Whether ``node`` reads a length of a data-dependent shape rather than tensor data."""
+        return id(node) in self._shape_reads
+
     def _syncs(self, v: Val, what: str) -> None:
-        """Report each host sync whose number ends up as a size (once per sync)."""
+        """Report each host sync whose number ends up as a size (once per sync). A length of
+        a data-dependent shape is no sync: the size use is reported by its own rule."""
         for origin in _origins(v):
+            if id(origin) in self._shape_reads:
+                continue
             site = getattr(origin, "site", None)
+            if site is not None and getattr(site, "shape_read", False):
+                continue
             if site is not None and site.end_line and not self.silent():
                 if all(s != site for s, _ in self.remote_syncs):
                     where = self.function()
@@ -364,7 +387,7 @@ class ShapeTracker:
                     "DS112": "an axis",
                     "DS114": "a sample count",
                 }.get(rule, "a size")
-                why, chain = self._why(f"{what} is read from tensor data at run time", bad)
+                why, chain = self._why(f"{what} {self._source_words(bad)}", bad)
                 self.hit(rule, node, api, why, chain=chain)
                 for a in bad:
                     self._syncs(a, what)
@@ -402,9 +425,21 @@ class ShapeTracker:
             return source
         return NONTORCH
 
+    def size_read(self, node: cst.CSTNode, source: Val) -> Val:
+        """``x.size(1)``, ``x.numel()``, ``len(x)`` of a data-dependent tensor: a number that
+        varies with data, read from the shape (no host sync)."""
+        self._shape_reads.add(id(node))
+        self._sync_function.setdefault(id(node), self.function())
+        number = dyn_number(node)
+        why = self._explained(source)
+        if why[0]:
+            self._relayed[id(number)] = (number, why)
+        return number
+
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
         if is_dyn_tensor(source):
+            self._shape_reads.add(id(node))
             number = dyn_number(node)
             why = self._explained(source)
             if why[0]:
@@ -442,7 +477,7 @@ class ShapeTracker:
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
-            why, chain = self._why("a slice bound is read from tensor data at run time", bad)
+            why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
             self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
             for b in bad:
                 self._syncs(b, "a slice bound")
@@ -629,6 +664,9 @@ class NullShapeTracker(ShapeTracker):
         return result
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
+        return NONTORCH
+
+    def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
 
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:

@@ -40,9 +40,17 @@ class Site:
     function: str = ""
     end_line: int = 0
     end_column: int = 0
+    #: the number is a length of a data-dependent shape (``len(x[mask])``, ``x.size(1)``),
+    #: not a value read from the tensor: no host sync happens there
+    shape_read: bool = False
 
     def __str__(self) -> str:
         return f"{self.path.rpartition('/')[2]}:{self.line}"
+
+    def origin_words(self) -> str:
+        """What happens at the site: "read from tensor data" or "a length of a data-dependent
+        shape" (a size read needs no sync: the shape is known once the tensor exists)."""
+        return "a length of a data-dependent shape" if self.shape_read else "read from tensor data"
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +368,7 @@ def describe(f: Fact, here: str = "") -> str:
     if isinstance(f, HostNumber):
         if f.site is not None:
             code = f" `{f.site.text}`" if f.site.text else ""
-            what = f"is{code} read from tensor data at {f.site}"
+            what = f"is{code} {f.site.origin_words()} at {f.site}"
         else:
             what = "is read from tensor data"
         return what + _chain(f.via, here)
@@ -396,7 +404,7 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
                     f.site.line,
                     max(f.site.column, 1),
                     f.site.function,
-                    f"{code}read from tensor data",
+                    f"{code}{f.site.origin_words()}",
                 )
             )
         return (*out, *_hop_steps(f.via))

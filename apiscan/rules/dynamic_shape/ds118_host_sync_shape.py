@@ -3,14 +3,17 @@ from apiscan.rules.dynamic_shape import GRAPH_SHAPE
 
 
 class HostSyncShape(Rule):
-    """A host sync (``.item()``, ``int(t)``, ``.tolist()``, ``len()`` of a data-dependent tensor)
-    whose result is then used as a size, a slice bound, a ``k`` or a sample count.
+    """A host sync (``.item()``, ``int(t)``, ``.tolist()``) whose result is then used as a size,
+    a slice bound, a ``k`` or a sample count.
 
     The finding points at the sync, in the function where it is written (a helper that
     returns ``t.item()`` to a caller that slices with it, in this file or another), once per
     line; the op that receives the number is reported by its own rule (DS109, DS110, DS113,
     DS114...). A sync whose value only goes to logging or a metric (``total += loss.item()``)
-    and ``len()`` of a static tensor are not flagged.
+    is not flagged, nor is a length read from a shape, ``len(keep)`` or ``x.size(1)`` of a
+    data-dependent tensor: the shape is known on the host once the tensor exists, so no value
+    is read there; the op that sizes with it is reported (DS109 for ``x[:n]``, DS110 for
+    ``topk(x, min(10, ious.size(1)))``).
 
     Why it breaks on MindSpore
     --------------------------
@@ -125,7 +128,7 @@ class HostSyncShape(Rule):
         def split_proposals(proposals: torch.Tensor, image_ids: torch.Tensor, scores: torch.Tensor):
             keep = torch.nonzero(scores > 0.05).squeeze(1)
             counts = image_ids[keep].bincount().tolist()  # error
-            n = len(keep)  # error
+            n = len(keep)  # a length of a data-dependent shape: DS109 at the slice, no sync
             return proposals[keep].split(counts), proposals[:n]
         """,
         """
