@@ -1676,7 +1676,9 @@ class Extractor:
         self.value(node.value)
 
     def _assign(self, node: cst.Assign) -> None:
+        self.shapes.defer_stores = True  # ``x[mask] = v``: the rule needs v (settle_stores)
         binders = [self.target(t.target) for t in node.targets]
+        self.shapes.defer_stores = False
         value = node.value
         if (
             all(b[0] == "name" for b in binders)
@@ -1686,6 +1688,7 @@ class Extractor:
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
+        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call))
         # ``self.x = None`` says "nothing yet", not "not a tensor": another method (or a
         # later line) gives x its value, and the last write seen must not erase what it is
         none = type(value) is cst.Name and value.value == "None"

@@ -218,6 +218,10 @@ class ShapeTracker:
     )
     #: functions that read a fixed-size crop after such a resize
     _cropped: set[str] = field(default_factory=set)
+    #: True while the targets of a plain ``=`` are visited (before its value is known)
+    defer_stores: bool = False
+    #: DS104 hits of ``x[mask] = value`` waiting for the value (see :meth:`settle_stores`)
+    _pending_stores: list[Hit] = field(default_factory=list)
 
     def hit(
         self,
@@ -462,6 +466,7 @@ class ShapeTracker:
         for idx in indexes:
             if idx == BOOL_TENSOR:
                 why, chain = self._why("indexing with a boolean mask", [idx])
+                before = len(self.hits)
                 self.hit(
                     "DS104",
                     node,
@@ -469,6 +474,9 @@ class ShapeTracker:
                     why,
                     chain=chain,
                 )
+                if store and self.defer_stores and len(node.slice) == 1 and self.hits[before:]:
+                    self._pending_stores.extend(self.hits[before:])
+                    del self.hits[before:]
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx):
@@ -483,6 +491,23 @@ class ShapeTracker:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR
         return DYN_TENSOR if is_dyn_tensor(recv) else None
+
+    def settle_stores(self, value: Val, computed: bool = False) -> None:
+        """Decide the deferred ``x[mask] = value`` hits once the value is known.
+
+        With the mask as the only index and a host value (``x[mask] = 0``, ``x[keep] =
+        padding_idx``), MindSpore lowers the store to ``Select`` over the whole tensor: the
+        graph keeps its static shape (seen in the validated IR of MindSpore 2.10, where
+        ``x[:, mask] = 1.0`` and a tensor value still build ``NonZero`` + ``TensorScatterUpdate``).
+        A tensor value may hold one row per ``True`` (``x[mask] = y``): still reported, and
+        so is an unknown value ``computed`` by a call or an index (``x[keep] = t.cls[idx]``),
+        which may be one."""
+        self.defer_stores = False
+        pending, self._pending_stores = self._pending_stores, []
+        host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
+        if host and not is_dyn_number(value):
+            return
+        self.hits.extend(pending)
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:

@@ -6,10 +6,14 @@ class BooleanMaskIndex(Rule):
     """Indexing with a boolean mask, ``x[mask]`` or ``x[mask] = v``, selects a data-dependent
     number of elements.
 
-    Reading ``x[mask]`` is ``masked_select`` keeping the trailing dimensions. Writing
-    ``x[mask] = v`` keeps ``x``'s shape, but MindSpore's indexing code lowers it through the list
-    of selected positions (``handle_setitem_by_bool_tensor``: ``nonzero``, then ``scatter_nd``),
-    and that list has a dynamic shape.
+    Reading ``x[mask]`` is ``masked_select`` keeping the trailing dimensions. Writing keeps
+    ``x``'s shape, and MindSpore 2.10 compiles the plain form, the mask as the only index and a
+    host value (``x[mask] = 0``), to one ``Select`` over the whole tensor: static, not
+    flagged. Other writes go through the list of selected positions (``NonZero``, then
+    ``TensorScatterUpdate``, seen in the validated graph IR), which has a dynamic shape: the mask
+    with other indices (``x[:, mask] = 1``, ``m[idx, mask] = 1``), a tensor value that may hold
+    one row per ``True`` (``x[mask] = y``), and read-modify-write (``x[mask] += 1`` reads
+    ``x[mask]`` first).
 
     Why it breaks on MindSpore
     --------------------------
@@ -32,7 +36,7 @@ class BooleanMaskIndex(Rule):
 
         loss = F.cross_entropy(logits, labels.clamp(min=0), reduction="none")
         loss = loss.masked_fill(~valid, 0.0).sum() / valid.sum().clamp(min=1)
-        targets = targets.masked_fill(ious < 0.4, 0)          # instead of targets[ious < 0.4] = 0
+        targets = targets.masked_fill(ious < 0.4, 0)  # instead of targets[:, ious < 0.4] = 0
 
     References
     ----------
@@ -97,6 +101,15 @@ class BooleanMaskIndex(Rule):
                 index, _ = nearest(points, boxes)
                 return feats[index]
         """,
+        """
+        import torch
+
+
+        def encode_targets(targets: torch.Tensor, ious: torch.Tensor, ignore: int) -> torch.Tensor:
+            targets[ious < 0.4] = 0
+            targets[(ious >= 0.4) & (ious < 0.5)] = ignore
+            return targets
+        """,
     )
     INVALID = (
         """
@@ -117,8 +130,10 @@ class BooleanMaskIndex(Rule):
 
 
         def encode_targets(targets: torch.Tensor, ious: torch.Tensor) -> torch.Tensor:
-            targets[ious < 0.4] = 0  # error
-            targets[(ious >= 0.4) & (ious < 0.5)] = -1  # error
+            targets[:, ious < 0.4] = 0  # error
+            targets[ious > 0.9] += 1  # error
+            best = targets.max(dim=1).values
+            targets[ious >= 0.5] = best[ious >= 0.5]  # error
             return targets
         """,
         """
