@@ -38,8 +38,11 @@ from apiscan.extract import FileTask
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import ScanResult
 
-#: How many whole scan results the cache keeps (most recently used first).
+#: How many whole scan results the cache keeps (most recently used first), and as many
+#: rendered reports.
 KEPT_SCANS = 8
+#: Rendered reports live in the ``scan`` table under keys with this prefix.
+REPORT_PREFIX = "report:"
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
 CACHE_FORMAT = 7
@@ -73,6 +76,12 @@ def scan_key(ctx: str, keys: list[str], *parts: object) -> str:
         h.update(k.encode())
     h.update(repr(parts).encode())
     return h.hexdigest()
+
+
+def report_cache_key(whole: str, fmt: str, linked: str) -> str:
+    """Key of a rendered report: the whole scan's key, the format, and a fingerprint of what
+    the link step reads after the scan (the verification results)."""
+    return REPORT_PREFIX + hashlib.sha256(f"{whole}|{fmt}|{linked}".encode()).hexdigest()
 
 
 def context_key(local_roots: frozenset[str], torch_version: str, max_file_size: int) -> str:
@@ -326,11 +335,56 @@ class AnalysisCache:
                     "INSERT OR REPLACE INTO scan (key, value, used) VALUES (?, ?, ?)",
                     (key, blob, time.time()),
                 )
+                self._prune(report=False)
+        except sqlite3.Error as exc:
+            self._failed(exc)
+
+    def _prune(self, report: bool) -> None:
+        """Keep the most recently used KEPT_SCANS entries of one kind (results or reports)."""
+        assert self.conn is not None
+        kind = "LIKE" if report else "NOT LIKE"
+        self.conn.execute(
+            f"DELETE FROM scan WHERE key {kind} ? AND key NOT IN "
+            f"(SELECT key FROM scan WHERE key {kind} ? ORDER BY used DESC LIMIT ?)",
+            (REPORT_PREFIX + "%", REPORT_PREFIX + "%", KEPT_SCANS),
+        )
+
+    def get_report(self, key: str) -> tuple[str, frozenset[str]] | None:
+        """A rendered report (text, statuses of its API findings) kept under ``key``."""
+        if self.conn is None:
+            return None
+        try:
+            row = self.conn.execute("SELECT value FROM scan WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            if not self.readonly:
+                with self.conn:
+                    self.conn.execute("UPDATE scan SET used = ? WHERE key = ?", (time.time(), key))
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            return None
+        value = _unpickle(row[0])
+        if (
+            isinstance(value, tuple)
+            and len(value) == 2
+            and isinstance(value[0], str)
+            and isinstance(value[1], frozenset)
+        ):
+            return value
+        self.bad_entries += 1
+        return None
+
+    def put_report(self, key: str, text: str, statuses: frozenset[str]) -> None:
+        if self.conn is None or self.readonly:
+            return
+        try:
+            blob = pickle.dumps((text, statuses), protocol=pickle.HIGHEST_PROTOCOL)
+            with self.conn:
                 self.conn.execute(
-                    "DELETE FROM scan WHERE key NOT IN "
-                    "(SELECT key FROM scan ORDER BY used DESC LIMIT ?)",
-                    (KEPT_SCANS,),
+                    "INSERT OR REPLACE INTO scan (key, value, used) VALUES (?, ?, ?)",
+                    (key, blob, time.time()),
                 )
+                self._prune(report=True)
         except sqlite3.Error as exc:
             self._failed(exc)
 

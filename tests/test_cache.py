@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from scan_helpers import write_repo
 
 import apiscan.pipeline
+from apiscan.cli.main import main
 from apiscan.model import ScanResult
-from apiscan.pipeline import ScanOptions, scan
+from apiscan.pipeline import ScanOptions, scan, scan_rendered
 from apiscan.report import get_reporter
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -163,3 +165,49 @@ def test_unchanged_tree_reuses_the_whole_result(repo: Path, tmp_path: Path) -> N
     assert "whole_result_cached" not in third.stats
     assert third.stats["files_analysed"] >= 1
     assert len(third.api_findings) == len(first.api_findings) + 1
+
+
+def test_unchanged_tree_reuses_the_rendered_report(repo: Path, tmp_path: Path) -> None:
+    """A warm re-scan serves the report itself; new verification results, another format or
+    a changed file render again, and every report equals one rendered from a fresh result."""
+    cache = tmp_path / "cache"
+    options = ScanOptions(str(repo), cache_dir=cache, jobs=1)
+    calls: list[str] = []
+
+    def renderer(fmt: str) -> Callable[[ScanResult], str]:
+        def render(result: ScanResult) -> str:
+            calls.append(fmt)
+            return get_reporter(fmt).render(result)
+
+        return render
+
+    fresh_result = _scan(repo, None)
+    fresh = get_reporter("text").render(fresh_result)
+    first = scan_rendered(options, "text", renderer("text"))
+    assert first.text == fresh and calls == ["text"]
+    assert first.statuses == {f.status for f in fresh_result.api_findings}
+    second = scan_rendered(options, "text", renderer("text"))
+    assert second == first and calls == ["text"]  # not rendered again
+    scan_rendered(options, "json", renderer("json"))
+    assert calls == ["text", "json"]
+    # `apiscan verify` wrote a result: the link step may see it, so the report is remade.
+    verify_dir = cache / "verify"
+    verify_dir.mkdir(parents=True, exist_ok=True)
+    (verify_dir / ("0" * 32 + ".json")).write_text("{}")
+    third = scan_rendered(options, "text", renderer("text"))
+    assert calls == ["text", "json", "text"] and third == first
+    (repo / "train.py").write_text((repo / "train.py").read_text() + "z = torch.zeros(1)\n")
+    fourth = scan_rendered(options, "text", renderer("text"))
+    assert calls[-1] == "text" and len(calls) == 4
+    assert fourth.text == get_reporter("text").render(_scan(repo, None))
+
+
+def test_cli_fail_on_from_a_cached_report(repo: Path, tmp_path: Path) -> None:
+    """The exit code of ``--fail-on`` is the same when the report comes from the cache."""
+    argv = [str(repo), "--cache-dir", str(tmp_path / "cache"), "-o", str(tmp_path / "r.txt")]
+    cold = main([*argv, "--fail-on", "different"])
+    cold_text = (tmp_path / "r.txt").read_text()
+    warm = main([*argv, "--fail-on", "different"])
+    assert (tmp_path / "r.txt").read_text() == cold_text
+    assert cold == warm == 1
+    assert main(argv) == 0

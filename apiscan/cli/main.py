@@ -177,7 +177,7 @@ def run_scan(argv: list[str]) -> int:
     from apiscan.config import ConfigError
     from apiscan.discovery import DiscoveryError
     from apiscan.mapping.store import UnknownVersionError
-    from apiscan.pipeline import ScanOptions, scan
+    from apiscan.pipeline import ScanOptions, scan, scan_rendered
     from apiscan.report import formats, get_reporter
     from apiscan.report.base import prepare_hook
 
@@ -228,20 +228,35 @@ def run_scan(argv: list[str]) -> int:
         respect_ignore=settings["respect-ignore-files"],
         target_platform=args.target,
     )
-    try:
-        result = scan(options)
-    except (DiscoveryError, UnknownVersionError) as exc:
-        return _usage_error(str(exc))
-    if args.verify:
-        result = _verify_forms(result, cache_dir, options.verify_device, options.verify_dtype)
-    write_output(reporter.render(result), args.output)
-    if args.stubs and not _write_stubs(result, Path(args.stubs)):
-        return 2
-    if settings["fail-on"]:
-        bad = FAIL_ON[settings["fail-on"]]
-        if any(f.status in bad for f in result.api_findings):
-            return 1
+    if not args.verify and not args.stubs and _builtin(reporter):
+        # The report alone is needed: it is cached with the result (a warm re-scan of an
+        # unchanged tree renders nothing).
+        try:
+            rendered = scan_rendered(options, reporter.name, reporter.render)
+        except (DiscoveryError, UnknownVersionError) as exc:
+            return _usage_error(str(exc))
+        write_output(rendered.text, args.output)
+        statuses = rendered.statuses
+    else:
+        try:
+            result = scan(options)
+        except (DiscoveryError, UnknownVersionError) as exc:
+            return _usage_error(str(exc))
+        if args.verify:
+            result = _verify_forms(result, cache_dir, options.verify_device, options.verify_dtype)
+        write_output(reporter.render(result), args.output)
+        if args.stubs and not _write_stubs(result, Path(args.stubs)):
+            return 2
+        statuses = frozenset(f.status for f in result.api_findings)
+    if settings["fail-on"] and statuses & set(FAIL_ON[settings["fail-on"]]):
+        return 1
     return 0
+
+
+def _builtin(reporter: object) -> bool:
+    """One of apiscan's own reporters, whose output depends on the result alone (a plug-in's
+    might not, so its report is never cached)."""
+    return type(reporter).__module__.startswith("apiscan.report.")
 
 
 #: Namespaces whose missing APIs compute on tensors, so that a custom op can stand in for

@@ -79,14 +79,9 @@ class ResultCache:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        #: Read once per cache: reading package metadata costs ~1.5 ms a package, and a scan
-        #: looks up hundreds of cases (an editor's buffer check, every edit).
-        self._versions: tuple[str, str] | None = None
 
     def key(self, case: Case, device: str, dtype: str) -> str:
-        if self._versions is None:
-            self._versions = framework_versions()
-        torch_version, ms_version = self._versions
+        torch_version, ms_version = framework_versions()
         parts = [str(RESULT_FORMAT), case.case_id, case.spec_hash(), torch_version, ms_version]
         return hashlib.sha256("\0".join([*parts, device, dtype]).encode()).hexdigest()[:32]
 
