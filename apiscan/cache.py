@@ -28,6 +28,7 @@ import pickle
 import sqlite3
 import sys
 import time
+import zlib
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -367,10 +368,13 @@ class AnalysisCache:
         if (
             isinstance(value, tuple)
             and len(value) == 2
-            and isinstance(value[0], str)
+            and isinstance(value[0], bytes)
             and isinstance(value[1], frozenset)
         ):
-            return value
+            try:
+                return zlib.decompress(value[0]).decode("utf-8"), value[1]
+            except (zlib.error, UnicodeDecodeError):
+                pass
         self.bad_entries += 1
         return None
 
@@ -378,7 +382,10 @@ class AnalysisCache:
         if self.conn is None or self.readonly:
             return
         try:
-            blob = pickle.dumps((text, statuses), protocol=pickle.HIGHEST_PROTOCOL)
+            # compressed: a JSON report of timm is 21 MB as text, about a tenth of that here,
+            # and several formats and versions are kept
+            packed = zlib.compress(text.encode("utf-8"), 1)
+            blob = pickle.dumps((packed, statuses), protocol=pickle.HIGHEST_PROTOCOL)
             with self.conn:
                 self.conn.execute(
                     "INSERT OR REPLACE INTO scan (key, value, used) VALUES (?, ?, ?)",
