@@ -18,18 +18,23 @@ the file on disk; a fast check reuses the project's call-graph scopes and says s
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from apiscan import __version__
-from apiscan.extract import FileTask, analyse, reexport_subset
+from apiscan.extract import FileTask, analyse, parse_both, reexport_subset
 from apiscan.extract.records import FileAnalysis
-from apiscan.model import MappingInfo, ScanResult
+from apiscan.model import FileError, MappingInfo, ScanResult
+from apiscan.parsing import parse_module, parse_python
 from apiscan.pipeline import ScanOptions, scan_for_context
 from apiscan.program.index import ClassTable
+from apiscan.reparse import Parsed, reparse, whole
 from apiscan.results import JoinContext, assemble
 
+#: Buffers whose last parse is kept for re-parsing only around the next edit.
+KEPT_PARSES = 8
 #: Files whose presence marks a project's root (nearest ancestor wins), as ruff and pytest do.
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "apiscan.toml", ".git")
 
@@ -77,6 +82,44 @@ def _structure(fa: FileAnalysis) -> tuple[object, ...]:
     )
 
 
+class _ParseOnce:
+    """:func:`apiscan.extract.parse_both`, remembering its last answer: the trees are
+    immutable, and each analysis walks them afresh, so the buffer's two analysis rounds can
+    share one parse (LibCST's is most of an analysis' cost). With ``last`` (the buffers'
+    previous LibCST parses, by path), LibCST re-parses only the statements around an edit
+    (:mod:`apiscan.reparse`) and the new parse is kept there for the next edit."""
+
+    def __init__(self, last: dict[str, Parsed] | None = None) -> None:
+        self.key: tuple[str, str] | None = None
+        self.trees: Any = None
+        self.last = last
+
+    def __call__(self, text: str, relpath: str) -> Any:
+        if self.key != (text, relpath):
+            self.trees, self.key = self._parse(text, relpath), (text, relpath)
+        return self.trees
+
+    def _parse(self, text: str, relpath: str) -> Any:
+        if self.last is None:
+            return parse_both(text, relpath)
+        tree = parse_python(text, relpath)
+        if isinstance(tree, FileError):
+            return tree, None
+        prev = self.last.pop(relpath, None)
+        parsed = reparse(prev, text, tree) if prev is not None else None
+        if parsed is None:
+            module = parse_module(text, relpath)
+            if isinstance(module, FileError):
+                return tree, module
+            parsed = whole(text, module, tree)
+        if parsed is not None:
+            self.last[relpath] = parsed
+            while len(self.last) > KEPT_PARSES:  # the least recently checked go first
+                del self.last[next(iter(self.last))]
+            return tree, parsed.module
+        return tree, module
+
+
 @dataclass(frozen=True)
 class BufferResult:
     """The buffer's findings as a one-file :class:`ScanResult`, and whether the join context
@@ -85,6 +128,10 @@ class BufferResult:
     result: ScanResult
     exact: bool
     analysis: FileAnalysis
+    #: CPU seconds of the checking thread per stage (analyse, join, link), for profiling.
+    cpu: dict[str, float] = field(default_factory=dict, compare=False)
+    #: ``time.perf_counter()`` when the check ended (to time what follows it).
+    finished: float = field(default=0.0, compare=False)
 
 
 class ProjectContext:
@@ -107,6 +154,12 @@ class ProjectContext:
         self.local_roots = frozenset(m.partition(".")[0] for fa in analyses for m in fa.modules)
         self.reexports = reexports
         self.join = self._join(analyses)
+        from apiscan.verify.results import cache_in
+
+        #: The last LibCST parse of each recently checked buffer (see :class:`_ParseOnce`).
+        self.parses: dict[str, Parsed] = {}
+        #: One for every buffer check (it reads the installed frameworks' versions once).
+        self.verified = cache_in(options.cache_dir) if options.cache_dir else None
 
     @classmethod
     def load(cls, options: ScanOptions, isolated: bool = False) -> ProjectContext:
@@ -160,8 +213,8 @@ class ProjectContext:
         """The buffer's analysis exactly as the CLI would make it: round one without the
         project's re-exports, then, if the file looks up any of them, round two with those.
 
-        (Round two's look-ups can differ from round one's, so they cannot stand in for them:
-        a file that looks up re-exports costs two parses, as it does in the CLI.)
+        (Round two's look-ups can differ from round one's, so they cannot stand in for them;
+        the two rounds share one parse of the text.)
         """
         previous = self.analyses.get(relpath)
         if previous is not None and previous.sha256 == hashlib.sha256(data).hexdigest():
@@ -170,13 +223,14 @@ class ProjectContext:
         roots = self.local_roots | {m.partition(".")[0] for m in modules}
         task = FileTask(relpath, modules, is_package, data, (), self.options.dynamic_shape)
         size = self.options.max_file_size
-        first = analyse(task, roots, size)
+        parse = _ParseOnce(self.parses)
+        first = analyse(task, roots, size, parse)
         subset = reexport_subset(first.local_refs, self.reexports)
         # the whole-program facts the project scan walked this file with (parameters,
         # returns, attributes), kept for the edited buffer
         env = previous.env if previous is not None else ()
         if subset or env:
-            return analyse(replace(task, reexports=subset, env=env), roots, size)
+            return analyse(replace(task, reexports=subset, env=env), roots, size, parse)
         return first
 
     def _join(
@@ -209,16 +263,22 @@ class ProjectContext:
 
     def check(self, relpath: str, data: bytes, exact: bool = True) -> BufferResult:
         """The findings of ``data`` as the file ``relpath`` of this project."""
+        t0 = time.thread_time()
         fa = self.analyse(relpath, data)
+        t1 = time.thread_time()
         join, is_exact = self.context_for(fa, exact)
         findings, summary = join.file_findings(fa)
         result = assemble(
             self.options.path, list(findings), [summary], self.table, join.api.version, {}
         )
-        return BufferResult(self._link(result), is_exact, fa)
+        t2 = time.thread_time()
+        linked = self._link(result)
+        t3 = time.thread_time()
+        cpu = {"analyse": t1 - t0, "join": t2 - t1, "link": t3 - t2}
+        return BufferResult(linked, is_exact, fa, cpu, time.perf_counter())
 
     def _link(self, result: ScanResult) -> ScanResult:
         # The scan's own post-cache stage: verification results, dispositions, rewrites.
         from apiscan.pipeline import _link_verification
 
-        return _link_verification(result, self.options)
+        return _link_verification(result, self.options, self.verified)

@@ -42,6 +42,8 @@ from apiscan.source import read_source_file
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from apiscan.verify.results import ResultCache
+
 TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
 #: returned in a tuple, passed to a second, whose results a third one uses).
@@ -383,14 +385,19 @@ def _candidate_index_version() -> str:
     return f"{index.mindspore_version}/{FORMAT_VERSION}" if index else "none"
 
 
-def _link_verification(result: ScanResult, options: ScanOptions) -> ScanResult:
+def _link_verification(
+    result: ScanResult, options: ScanOptions, cache: ResultCache | None = None
+) -> ScanResult:
     """Substitutions and micro-test results for what the scan found (after the scan cache:
-    they change when ``apiscan verify`` runs, not when the code does)."""
+    they change when ``apiscan verify`` runs, not when the code does). ``cache``: the
+    verification results to read (default: those under ``options.cache_dir``); an editor
+    passes the same one for every buffer check."""
     from apiscan.rewrite import apply
     from apiscan.verify.lookup import check_forms, link
     from apiscan.verify.results import cache_in
 
-    cache = cache_in(options.cache_dir) if options.cache_dir else None
+    if cache is None and options.cache_dir:
+        cache = cache_in(options.cache_dir)
     # Dispositions and per-call rewrites come after the link: a candidate promoted to
     # verified is rewritten with that proof.
     device, dtype = options.verify_device, options.verify_dtype

@@ -11,7 +11,7 @@ import ast
 import hashlib
 import sys
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -56,15 +56,38 @@ def count_lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
+#: Text and path → (Python's tree, LibCST's module), each or a FileError: how a file is parsed.
+Parser = Callable[[str, str], "tuple[ast.Module | FileError, cst.Module | FileError | None]"]
+
+
+def parse_both(
+    text: str, relpath: str
+) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
+    """Python's parse, then LibCST's of what Python accepted (None when Python refused)."""
+    from apiscan.parsing import parse_module, parse_python
+
+    tree = parse_python(text, relpath)
+    if isinstance(tree, FileError):
+        return tree, None
+    return tree, parse_module(text, relpath)
+
+
 def analyse(
-    task: FileTask, local_roots: frozenset[str], max_file_size: int = 1_000_000
+    task: FileTask,
+    local_roots: frozenset[str],
+    max_file_size: int = 1_000_000,
+    parser: Parser | None = None,
 ) -> FileAnalysis:
-    """Analyse one file; never raises."""
-    result = _analyse(task, local_roots, max_file_size)
+    """Analyse one file; never raises. ``parser``: how to parse (default :func:`parse_both`);
+    an editor passes one that remembers its last parse, so a file analysed twice (without
+    and with the project's re-exports) is parsed once."""
+    result = _analyse(task, local_roots, max_file_size, parser or parse_both)
     return replace(result, env=task.env) if task.env else result
 
 
-def _analyse(task: FileTask, local_roots: frozenset[str], max_file_size: int) -> FileAnalysis:
+def _analyse(
+    task: FileTask, local_roots: frozenset[str], max_file_size: int, parser: Parser
+) -> FileAnalysis:
     sha = hashlib.sha256(task.data).hexdigest()
     base = FileAnalysis(task.relpath, task.modules, sha, 0)
     if len(task.data) > max_file_size:
@@ -89,7 +112,7 @@ def _analyse(task: FileTask, local_roots: frozenset[str], max_file_size: int) ->
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
     try:
-        analysis = _analyse_text(task, decoded, sha, local_roots)
+        analysis = _analyse_text(task, decoded, sha, local_roots, parser)
         return replace(analysis, cells=cells) if cells else analysis
     except RecursionError:
         return _with_error(
@@ -112,21 +135,24 @@ def _with_error(base: FileAnalysis, err: FileError) -> FileAnalysis:
 
 
 def _analyse_text(
-    task: FileTask, decoded: DecodedSource, sha: str, local_roots: frozenset[str]
+    task: FileTask,
+    decoded: DecodedSource,
+    sha: str,
+    local_roots: frozenset[str],
+    parser: Parser = parse_both,
 ) -> FileAnalysis:
     # Imported here: the warm (all-cached) path never needs libcst.
     from apiscan.extract.api_uses import Extractor
     from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
-    from apiscan.parsing import parse_module, parse_python
     from apiscan.resolve.owners import Owners
     from apiscan.resolve.torch_api import load_torch_api
 
     text = decoded.text
     lines = count_lines(text)
-    tree = parse_python(text, task.relpath)
+    tree, module = parser(text, task.relpath)
     if isinstance(tree, FileError):
         return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
-    module = parse_module(text, task.relpath)
+    assert module is not None  # only None when Python refused the text
     if isinstance(module, FileError):
         return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(module,))
     api = load_torch_api()
@@ -449,6 +475,21 @@ _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 def _def_lines(tree: ast.Module, ext: Extractor) -> list[int]:
     """Lines of the ``def`` statements, by pre-order match with ast (0 when they disagree)."""
+    lines = _ast_def_lines(tree)
+    if len(lines) != len(ext.function_facts):
+        return [0] * len(ext.function_facts)
+    return lines
+
+
+#: The last tree's ``def`` lines (an editor analyses a buffer twice from one parse).
+_LAST_DEFS: tuple[ast.Module, list[int]] | None = None
+
+
+def _ast_def_lines(tree: ast.Module) -> list[int]:
+    global _LAST_DEFS
+    last = _LAST_DEFS
+    if last is not None and last[0] is tree:
+        return last[1]
     # A def is a statement: only statement lists can hold one (not expressions), so walking
     # them alone finds every def in a fraction of a full ``ast.walk``.
     defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
@@ -464,9 +505,9 @@ def _def_lines(tree: ast.Module, ext: Extractor) -> list[int]:
             [(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)]
         )
     )
-    if len(defs) != len(ext.function_facts):
-        return [0] * len(ext.function_facts)
-    return [d.lineno for d in defs]
+    lines = [d.lineno for d in defs]
+    _LAST_DEFS = (tree, lines)
+    return lines
 
 
 def _class_lines(tree: ast.Module) -> dict[str, int]:

@@ -52,7 +52,22 @@ class PositionMismatch(Exception):
     """The two trees disagree; the caller falls back to PositionProvider."""
 
 
+#: The last tree's node lists: an editor's buffer is analysed twice from one parse (without
+#: and with the project's re-exports), and the lists are only read.
+_LAST: tuple[ast.Module, list[list[ast.AST]]] | None = None
+
+
 def _ast_nodes(tree: ast.Module) -> list[list[ast.AST]]:
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is tree:
+        return last[1]
+    lists = _walk_ast_nodes(tree)
+    _LAST = (tree, lists)
+    return lists
+
+
+def _walk_ast_nodes(tree: ast.Module) -> list[list[ast.AST]]:
     lists: list[list[ast.AST]] = [[] for _ in range(2 * FSTRING_OFFSET)]
     kinds = _AST_KINDS
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]

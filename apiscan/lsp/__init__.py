@@ -30,6 +30,8 @@ def run_lsp(argv: list[str]) -> int:
         import logging
 
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
+        # pygls logs every message body at INFO: that would be most of the log and its cost.
+        logging.getLogger("pygls").setLevel(logging.WARNING)
     server.start_io()
     # The session is over and the client has closed (or pygls has closed) the stream the
     # protocol ran on: nothing more may be written to stdout, not even a final flush.

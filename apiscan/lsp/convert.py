@@ -14,7 +14,15 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from apiscan.model import ApiFinding, ErrorFinding, Finding, ScanResult, ShapeFinding, Span
+from apiscan.model import (
+    ApiFinding,
+    ChainStep,
+    ErrorFinding,
+    Finding,
+    ScanResult,
+    ShapeFinding,
+    Span,
+)
 from apiscan.report.sarif import finding_level, mapping_page, message, verified_rewrite
 
 SOURCE = "apiscan"
@@ -95,23 +103,52 @@ def rule_link(finding: Finding, result: ScanResult) -> str:
     return ""
 
 
-def diagnostic(
-    finding: Finding, result: ScanResult, lines: Sequence[str], units: Units = utf16_units
-) -> types.Diagnostic:
-    link = rule_link(finding, result)
-    related = []
-    for step in getattr(finding, "chain", None) or ():  # cross-function facts, when present
-        span = getattr(step, "span", None)
-        path = getattr(step, "path", finding.path)
-        if span is None:
-            continue
-        uri = (Path(result.root) / path).absolute().as_uri()
-        related.append(
+#: Where a chain step is in the client's terms: (document URI, 1-based line, 1-based
+#: code-point column, that document's lines or () when the server does not hold its text).
+Located = tuple[str, int, int, Sequence[str]]
+Locate = Callable[[ChainStep], Located]
+
+
+def related_information(
+    finding: Finding,
+    result: ScanResult,
+    lines: Sequence[str],
+    units: Units = utf16_units,
+    locate: Locate | None = None,
+) -> list[types.DiagnosticRelatedInformation]:
+    """A dynamic-shape finding's chain (origin first: the host read of tensor data, then each
+    call, return or attribute write that carried the value) as related locations. A step in
+    the finding's own file is positioned in ``lines``; a step in another file keeps its
+    column as counted in code points (its text is not at hand). ``locate``: how to place a
+    step otherwise (a notebook's steps go to their cells)."""
+    if not isinstance(finding, ShapeFinding):
+        return []
+    out = []
+    for step in finding.chain:
+        if locate is not None:
+            uri, line, column, text = locate(step)
+        else:
+            uri = (Path(result.root) / step.path).absolute().as_uri()
+            line, column = step.line, step.column
+            text = lines if step.path == finding.path else ()
+        at = to_client(text, line, column, units)
+        out.append(
             types.DiagnosticRelatedInformation(
-                types.Location(uri, span_range(lines if path == finding.path else (), span, units)),
-                str(getattr(step, "note", "") or getattr(step, "message", "") or "from here"),
+                types.Location(uri, types.Range(at, at)), step.message or "from here"
             )
         )
+    return out
+
+
+def diagnostic(
+    finding: Finding,
+    result: ScanResult,
+    lines: Sequence[str],
+    units: Units = utf16_units,
+    locate: Locate | None = None,
+) -> types.Diagnostic:
+    link = rule_link(finding, result)
+    related = related_information(finding, result, lines, units, locate)
     return types.Diagnostic(
         range=span_range(lines, finding.span, units),
         message=message(finding),
@@ -119,7 +156,7 @@ def diagnostic(
         code=finding.rule,
         code_description=types.CodeDescription(href=link) if link else None,
         source=SOURCE,
-        related_information=related or None,
+        related_information=tuple(related) or None,
         data=_data(finding),
     )
 
@@ -134,10 +171,13 @@ def _data(finding: Finding) -> dict[str, object]:
 
 
 def diagnostics(
-    result: ScanResult, lines: Sequence[str], units: Units = utf16_units
+    result: ScanResult,
+    lines: Sequence[str],
+    units: Units = utf16_units,
+    locate: Locate | None = None,
 ) -> list[types.Diagnostic]:
     """The buffer's findings that ask for work, in the results model's (sorted) order."""
-    return [diagnostic(f, result, lines, units) for f in result.findings if is_diagnosed(f)]
+    return [diagnostic(f, result, lines, units, locate) for f in result.findings if is_diagnosed(f)]
 
 
 def _contains(span: Span, line: int, column: int) -> bool:

@@ -9,6 +9,7 @@ from lsprotocol import types
 from apiscan.lsp import convert
 from apiscan.model import (
     ApiFinding,
+    ChainStep,
     MappingInfo,
     ScanResult,
     ShapeFinding,
@@ -153,3 +154,28 @@ def test_a_verified_rewrite_of_this_call_is_offered_and_others_are_not() -> None
         (d,) = convert.diagnostics(result, lines)
         titles = [a.title for a in convert.code_actions("file:///m.py", lines, [d])]
         assert titles == ["Ignore API002 on this line (# apiscan: ignore[API002])"]
+
+
+def test_chain_steps_become_related_locations_origin_first() -> None:
+    here = ChainStep("m.py", 2, 8, "Head.forward", "`n` read from tensor data")
+    there = ChainStep("pkg/other.py", 7, 3, "call", "passed as `n` to `f`")
+    finding = replace(_shape(3, "high", "network"), chain=(here, there))
+    result = ScanResult("/proj", "0", MAPPING, (), (finding,))
+    lines = ["x = 1\n", "\U0001d465 = 2; n = int(t)\n", "y = f(n)\n"]
+    (diag,) = convert.diagnostics(result, lines)
+    assert diag.related_information is not None
+    first, second = diag.related_information
+    assert first.location.uri == "file:///proj/m.py" and first.message == here.message
+    # column 8 counts code points (7 before `n`); the first is two UTF-16 units
+    assert (first.location.range.start.line, first.location.range.start.character) == (1, 8)
+    assert second.location.uri == "file:///proj/pkg/other.py"
+    assert (second.location.range.start.line, second.location.range.start.character) == (6, 2)
+    # a notebook places its steps in cells
+    moved = convert.diagnostics(result, lines, locate=lambda s: ("cell:1", 1, 1, ()))
+    assert moved[0].related_information is not None
+    assert {r.location.uri for r in moved[0].related_information} == {"cell:1"}
+    # API findings have no chain
+    assert (
+        convert.related_information(_api(1, "torch.cdist", "missing", "network"), result, lines)
+        == []
+    )

@@ -24,13 +24,14 @@ from apiscan.pipeline import ScanOptions, scan
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "fixtures" / "tinydet"
 HEAD = FIXTURE / "tinydet" / "head.py"
+CROSSFN = REPO / "fixtures" / "crossfn"
 CACHE = tempfile.mkdtemp(prefix="apiscan-lsp-test-")
 atexit.register(shutil.rmtree, CACHE, ignore_errors=True)
 ENV = {**os.environ, "APISCAN_CACHE_DIR": CACHE, "PYTHONPATH": str(REPO)}
 SERVER = [sys.executable, "-m", "apiscan", "lsp"]
 
 
-async def _start(client: LanguageClient, options: dict | None = None) -> None:
+async def _start(client: LanguageClient, options: dict | None = None, root: Path = FIXTURE) -> None:
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
         """The server asks to watch Python files (an editor would accept)."""
@@ -38,8 +39,8 @@ async def _start(client: LanguageClient, options: dict | None = None) -> None:
     await client.initialize_session(
         types.InitializeParams(
             capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
-            root_uri=FIXTURE.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(FIXTURE.as_uri(), "tinydet")],
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)],
             initialization_options=options or {"debounceMs": 10},
         )
     )
@@ -95,6 +96,13 @@ def _change(client: LanguageClient, uri: str, text: str, version: int) -> None:
     )
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=ENV))
+async def crossfn_client(lsp_client: LanguageClient):
+    await _start(lsp_client, root=CROSSFN)
+    yield
+    await lsp_client.shutdown_session()
+
+
 @pytest.fixture(scope="module")
 def cli_result() -> ScanResult:
     """The CLI's scan of the fixture, made before any server starts (the scan forks worker
@@ -102,9 +110,16 @@ def cli_result() -> ScanResult:
     return scan(ScanOptions(str(FIXTURE), cache_dir=None, jobs=1))
 
 
-def _cli_diagnostics(result: ScanResult, path: Path, text: str) -> list[types.Diagnostic]:
+@pytest.fixture(scope="module")
+def crossfn_result() -> ScanResult:
+    return scan(ScanOptions(str(CROSSFN), cache_dir=None, jobs=1))
+
+
+def _cli_diagnostics(
+    result: ScanResult, path: Path, text: str, root: Path = FIXTURE
+) -> list[types.Diagnostic]:
     """What the CLI finds for ``path`` (a scan of the whole fixture), as diagnostics."""
-    rel = path.relative_to(FIXTURE).as_posix()
+    rel = path.relative_to(root).as_posix()
     mine = replace(result, findings=tuple(f for f in result.findings if f.path == rel))
     return convert.diagnostics(mine, text.splitlines(keepends=True))
 
@@ -185,3 +200,36 @@ async def test_a_failed_project_scan_is_shown_and_the_server_goes_on(
         m.type == types.MessageType.Error and "project scan" in m.message
         for m in broken_client.messages
     )
+
+
+@pytest.mark.asyncio
+async def test_dynamic_shape_chains_are_related_information(
+    crossfn_result: ScanResult, crossfn_client: LanguageClient
+) -> None:
+    """A helper's finding whose size comes from its caller points at the caller's host read
+    and at the call that passed it on (the finding's chain, origin first)."""
+    ops, head = CROSSFN / "crossfn" / "ops.py", CROSSFN / "crossfn" / "head.py"
+    text = ops.read_text("utf-8")
+    uri = _open(crossfn_client, ops, text)
+    want = _cli_diagnostics(crossfn_result, ops, text, CROSSFN)
+    got = await _diagnostics(crossfn_client, uri, lambda d: list(d) == want)
+    assert list(got) == want
+    # first_rows(x, k) slices with k = counts.sum().item() from Head.forward in head.py
+    lines = head.read_text("utf-8").splitlines()
+    read = next(i for i, line in enumerate(lines) if "counts.sum().item()" in line)
+    call = next(i for i, line in enumerate(lines) if "first_rows(" in line and i > read)
+    (sliced,) = [
+        d
+        for d in got
+        if d.code == "DS109" and any("first_rows" in r.message for r in d.related_information or ())
+    ]
+    assert sliced.related_information is not None
+    steps = [
+        (r.location.uri, r.location.range.start.line, r.message) for r in sliced.related_information
+    ]
+    assert [(u, line) for u, line, _ in steps] == [(head.as_uri(), read), (head.as_uri(), call)]
+    assert "read from tensor data" in steps[0][2]
+    assert "passed as `k` to `first_rows`" in steps[1][2]
+    # the chain's positions within head.py are the CLI's (1-based line and column → 0-based)
+    first = sliced.related_information[0].location.range.start
+    assert lines[read][first.character :].startswith("counts.sum().item()")
