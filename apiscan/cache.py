@@ -305,21 +305,29 @@ class AnalysisCache:
         except sqlite3.Error as exc:
             self._failed(exc)
 
-    def get_scan(self, key: str) -> ScanResult | None:
-        """A whole previous result for exactly these inputs, or None."""
+    def _scan_row(self, key: str) -> bytes | None:
+        """The ``scan`` table's value under ``key``, marked as just used (the least recently
+        used entries are pruned), or None."""
         if self.conn is None:
             return None
         try:
             row = self.conn.execute("SELECT value FROM scan WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return None
-            result = _unpickle(row[0])
             if not self.readonly:
                 with self.conn:
                     self.conn.execute("UPDATE scan SET used = ? WHERE key = ?", (time.time(), key))
         except sqlite3.Error as exc:
             self._failed(exc)
             return None
+        return row[0]
+
+    def get_scan(self, key: str) -> ScanResult | None:
+        """A whole previous result for exactly these inputs, or None."""
+        blob = self._scan_row(key)
+        if blob is None:
+            return None
+        result = _unpickle(blob)
         if complete(result, ScanResult):
             return result  # type: ignore[return-value]
         self.bad_entries += 1
@@ -352,19 +360,10 @@ class AnalysisCache:
 
     def get_report(self, key: str) -> tuple[str, frozenset[str]] | None:
         """A rendered report (text, statuses of its API findings) kept under ``key``."""
-        if self.conn is None:
+        blob = self._scan_row(key)
+        if blob is None:
             return None
-        try:
-            row = self.conn.execute("SELECT value FROM scan WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                return None
-            if not self.readonly:
-                with self.conn:
-                    self.conn.execute("UPDATE scan SET used = ? WHERE key = ?", (time.time(), key))
-        except sqlite3.Error as exc:
-            self._failed(exc)
-            return None
-        value = _unpickle(row[0])
+        value = _unpickle(blob)
         if (
             isinstance(value, tuple)
             and len(value) == 2

@@ -286,8 +286,8 @@ def _python_constructor(cls: type) -> bool:
     return False
 
 
-def run_scan(root: Path) -> list[Finding]:
-    """The scan's api findings, from its JSON report."""
+def scan_report(root: Path) -> dict[str, Any]:
+    """The scan's JSON report of ``root`` (uncached, so it is the code under test that ran)."""
     done = subprocess.run(
         [sys.executable, "-m", "apiscan", str(root), "-f", "json", "--no-cache"],
         capture_output=True,
@@ -296,7 +296,12 @@ def run_scan(root: Path) -> list[Finding]:
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"apiscan failed ({done.returncode}): {done.stderr[-2000:]}")
-    return findings_of(json.loads(done.stdout))
+    return json.loads(done.stdout)
+
+
+def run_scan(root: Path) -> list[Finding]:
+    """The scan's api findings, from its JSON report."""
+    return findings_of(scan_report(root))
 
 
 def findings_of(report: dict[str, Any]) -> list[Finding]:

@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -57,7 +56,7 @@ from pathlib import Path
 from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure_owners import trace_runs  # a sibling script, not a package
+from measure_owners import scan_report, trace_runs  # a sibling script, not a package
 from measure_owners import tracer_env as tracer_env  # re-exported for the tests
 
 TRACER: Final = Path(__file__).resolve().with_name("trace_shapes.py")
@@ -189,15 +188,7 @@ class ShapeMeasurement:
 
 def run_scan(root: Path) -> list[ShapeFinding]:
     """The scan's dynamic-shape findings, from its JSON report."""
-    done = subprocess.run(
-        [sys.executable, "-m", "apiscan", str(root), "-f", "json", "--no-cache"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode not in (0, 1):
-        raise RuntimeError(f"apiscan failed ({done.returncode}): {done.stderr[-2000:]}")
-    return findings_of(json.loads(done.stdout))
+    return findings_of(scan_report(root))
 
 
 def findings_of(report: dict[str, Any]) -> list[ShapeFinding]:

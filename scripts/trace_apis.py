@@ -641,13 +641,19 @@ class _OperationMode(TorchFunctionMode):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    return tracer_main(Tracer, __doc__ or "", argv)
+
+
+def tracer_main(make: Callable[[Path], Any], doc: str, argv: list[str] | None) -> int:
+    """The command line of a tracer script: run the script under ``make(root)``'s hooks and
+    write its records as JSON lines (shared by this tracer and ``trace_shapes.py``)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--root", type=Path, required=True, help="repository root (the cwd)")
     parser.add_argument("--out", type=Path, required=True, help="JSON-lines output file")
-    parser.add_argument("script", help="script path relative to the root")
+    parser.add_argument("script", help="script path relative to the root, or an absolute driver")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     options = parser.parse_args(argv)
-    tracer = Tracer(options.root)
+    tracer = make(options.root)
     status = tracer.run(options.script, options.args)
     with options.out.open("w", encoding="utf-8") as out:
         for record in tracer.records():

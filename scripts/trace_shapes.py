@@ -34,9 +34,7 @@ ran right after it in the same call (which way its branch went); ``{"record": "e
 
 from __future__ import annotations
 
-import argparse
 import inspect
-import json
 import sys
 import types
 from collections import Counter
@@ -53,6 +51,7 @@ from trace_apis import (
     TORCH_DIR,
     RootFiles,
     run_script,
+    tracer_main,
 )  # a sibling script, not a package
 
 #: Tensor methods that read tensor data on the host (``__bool__`` is ``if t:``).
@@ -248,18 +247,7 @@ class _ShapeMode(TorchFunctionMode):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", type=Path, required=True, help="repository root (the cwd)")
-    parser.add_argument("--out", type=Path, required=True, help="JSON-lines output file")
-    parser.add_argument("script", help="script path relative to the root, or an absolute driver")
-    parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
-    options = parser.parse_args(argv)
-    tracer = ShapeTracer(options.root)
-    status = tracer.run(options.script, options.args)
-    with options.out.open("w", encoding="utf-8") as out:
-        for record in tracer.records():
-            out.write(json.dumps(record) + "\n")
-    return status
+    return tracer_main(ShapeTracer, __doc__ or "", argv)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from apiscan import __version__
+from apiscan.cli import add_cache_options
 
 if TYPE_CHECKING:
     from apiscan.config import Settings
@@ -83,15 +84,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         default=None,
         help="exit 1 if any finding has this status (different includes missing and candidate)",
     )
-    p.add_argument(
-        "-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)"
-    )
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    p.add_argument(
-        "--cache-dir",
-        default=None,
-        help="cache directory (default: $APISCAN_CACHE_DIR or ~/.cache/apiscan)",
-    )
+    add_cache_options(p)
     p.add_argument(
         "--max-file-size",
         type=int,

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from apiscan import __version__
+from apiscan.cli import add_cache_options
 from apiscan.review import RENDERERS
 
 
@@ -51,15 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         help="skip paths matching this glob (repeatable; replaces the configuration's "
         "exclude, not its extend-exclude), as for the scan",
     )
-    p.add_argument(
-        "-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)"
-    )
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    p.add_argument(
-        "--cache-dir",
-        default=None,
-        help="cache directory (default: $APISCAN_CACHE_DIR or ~/.cache/apiscan)",
-    )
+    add_cache_options(p)
     p.add_argument(
         "--no-ignore", action="store_true", help="also review what .gitignore / .ignore ignore"
     )

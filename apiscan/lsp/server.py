@@ -526,7 +526,12 @@ def did_change(ls: ApiscanServer, params: types.DidChangeTextDocumentParams) -> 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: ApiscanServer, params: types.DidSaveTextDocumentParams) -> None:
-    path = to_fs_path(params.text_document.uri)
+    _rescan_saved(ls, params.text_document.uri)
+
+
+def _rescan_saved(ls: ApiscanServer, uri: str) -> None:
+    """A saved file or notebook changes what other files see: refresh its project."""
+    path = to_fs_path(uri)
     if path:
         ls.schedule_rescan(ls.project_of(Path(path)))
 
@@ -558,9 +563,7 @@ def did_change_notebook(ls: ApiscanServer, params: types.DidChangeNotebookDocume
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
 def did_save_notebook(ls: ApiscanServer, params: types.DidSaveNotebookDocumentParams) -> None:
-    path = to_fs_path(params.notebook_document.uri)
-    if path:
-        ls.schedule_rescan(ls.project_of(Path(path)))
+    _rescan_saved(ls, params.notebook_document.uri)
 
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
