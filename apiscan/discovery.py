@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -71,6 +72,14 @@ class SourceFile:
     is_package: bool
 
 
+def notebook_modules(relpath: str) -> tuple[str, ...]:
+    """A notebook's own module name: no code can import a notebook, but the whole-program
+    inference keys its functions by module, so that a helper defined in one cell and called
+    in another gets its callers' facts. The name is an identifier no import statement of a
+    real repository spells (``__notebook__demo_ipynb`` for ``demo.ipynb``)."""
+    return ("__notebook__" + re.sub(r"\W", "_", relpath),)
+
+
 def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
     is_package = path.name == "__init__.py"
     rel = path.relative_to(root).with_suffix("")
@@ -128,7 +137,10 @@ def discover(
     if root_path.is_file():
         base = root_path.parent.resolve()
         f = root_path.resolve()
-        modules, is_pkg = _module_names(base, f) if f.suffix != NOTEBOOK_SUFFIX else ((), False)
+        if f.suffix == NOTEBOOK_SUFFIX:
+            modules, is_pkg = notebook_modules(f.name), False
+        else:
+            modules, is_pkg = _module_names(base, f)
         return base, [SourceFile(str(f), safe_name(f.name), modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
@@ -210,7 +222,7 @@ def discover(
                 except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
                     modules, is_pkg = (), entry.name == "__init__.py"
                 if entry.name.endswith(NOTEBOOK_SUFFIX):
-                    modules, is_pkg = (), False  # a notebook is run, never imported
+                    modules, is_pkg = notebook_modules(rel_s), False  # run, never imported
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
     walk(
@@ -307,7 +319,7 @@ def discover_many(
             for f in files:
                 modules, is_pkg = _module_names(base, Path(f.abspath))
                 if f.relpath.endswith(NOTEBOOK_SUFFIX):
-                    modules, is_pkg = (), False
+                    modules, is_pkg = notebook_modules(prefix + f.relpath), False
                 found.setdefault(
                     f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
                 )
@@ -320,7 +332,7 @@ def discover_many(
         if patterns and _excluded(rel, patterns):
             continue
         if p.suffix == NOTEBOOK_SUFFIX:
-            modules, is_pkg = (), False
+            modules, is_pkg = notebook_modules(rel), False
         else:
             modules, is_pkg = _module_names(base, resolved)
         found.setdefault(str(resolved), SourceFile(str(resolved), safe_name(rel), modules, is_pkg))

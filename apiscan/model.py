@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-SCHEMA_VERSION = "1.5"
+SCHEMA_VERSION = "1.6"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -312,7 +312,7 @@ class ChainStep:
     ``path`` is relative to the scanned directory (POSIX), ``line``/``column`` 1-based (see the
     module docstring), ``function`` the module-relative qualified name of the function the step
     is in (``Loss.forward``; empty at module level), ``message`` a few words for an editor's
-    related-information list.
+    related-information list, ``cell`` the notebook cell the line counts in (as a finding's).
     """
 
     path: str
@@ -320,6 +320,8 @@ class ChainStep:
     column: int
     function: str
     message: str
+    #: in a notebook: the 1-based cell, ``line`` counting within it (0 elsewhere)
+    cell: int = 0
 
 
 @dataclass(frozen=True, slots=True)

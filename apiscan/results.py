@@ -100,7 +100,8 @@ class JoinContext:
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
         if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
-            findings = [in_cell(f, fa.cells) for f in findings]
+            own = {fa.path: fa.cells}
+            findings = [chain_in_cells(in_cell(f, fa.cells), own) for f in findings]
         return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
 
     def placed_elsewhere(
@@ -153,6 +154,9 @@ def join(
         findings.extend(file_findings)
         summaries.append(summary)
     findings.extend(context.placed_elsewhere(analyses, findings))
+    notebooks = {fa.path: fa.cells for fa in analyses if fa.cells}
+    if notebooks:
+        findings = [chain_in_cells(f, notebooks) for f in findings]
     return assemble(root, findings, summaries, table, context.api.version, stats)
 
 
@@ -190,6 +194,30 @@ def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
     else:
         new = Span(line, span.column, line, span.column)
     return replace(finding, span=new, cell=cell)
+
+
+def chain_in_cells(
+    finding: Finding, notebooks: Mapping[str, tuple[tuple[int, int], ...]]
+) -> Finding:
+    """A dynamic-shape finding whose chain passes through notebooks, each such step placed
+    in its cell (steps count lines in the joined code of the notebook, like the walk)."""
+    if not isinstance(finding, ShapeFinding) or not any(s.path in notebooks for s in finding.chain):
+        return finding
+    steps = []
+    message = finding.message
+    for step in finding.chain:
+        cells = notebooks.get(step.path)
+        if cells and not step.cell:
+            cell, line = cells[min(max(step.line, 1), len(cells)) - 1]
+            # the words name the origin as `nb.ipynb:<line of the joined code>`
+            name = step.path.rpartition("/")[2]
+            message = message.replace(f"at {name}:{step.line},", f"at {name}:cell {cell}:{line},")
+            message = message.replace(f"at {name}:{step.line})", f"at {name}:cell {cell}:{line})")
+            if message.endswith(f"at {name}:{step.line}"):
+                message = message[: -len(str(step.line))] + f"cell {cell}:{line}"
+            step = replace(step, line=line, cell=cell)
+        steps.append(step)
+    return replace(finding, chain=tuple(steps), message=message)
 
 
 def _is_suppressed(suppressed: Mapping[int, tuple[str, ...]], line: int, rule: str) -> bool:

@@ -173,3 +173,45 @@ def test_a_notebook_named_on_the_command_line(tmp_path: Path) -> None:
 def test_checkpoints_are_not_scanned(tmp_path: Path) -> None:
     _write(tmp_path / ".ipynb_checkpoints", "nb-checkpoint.ipynb", NOTEBOOK)
     assert scan_repo(tmp_path).findings == ()
+
+
+CHAINED = {
+    "nbformat": 4,
+    "nbformat_minor": 5,
+    "metadata": {},
+    "cells": [
+        MARKDOWN,
+        _code(["import torch\n", "\n", "def first(scores: torch.Tensor, k):\n", "    return scores[:k]\n"]),
+        _code(
+            [
+                "def run(scores: torch.Tensor):\n",
+                "    n = int((scores > 0.5).sum())\n",
+                "    return first(scores, n)\n",
+            ]
+        ),
+    ],
+}
+
+
+def test_chain_steps_in_a_notebook_name_their_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A helper defined in one cell gets the facts of its callers in another (a notebook has
+    a module of its own for the whole-program inference), and the chain is placed cell by
+    cell like the findings, in its steps and in its words."""
+    root = tmp_path / "repo"
+    _write(root, "nb.ipynb", CHAINED)
+    result = scan_repo(root)
+    [slice_] = [f for f in result.findings if f.kind == "dynamic_shape" and f.rule == "DS109"]
+    assert (slice_.cell, slice_.span.line) == (2, 4)
+    steps = [(s.cell, s.line, s.message) for s in slice_.chain]
+    assert steps[0][:2] == (3, 2)  # the host read, `int((scores > 0.5).sum())`
+    assert (3, 3) in [s[:2] for s in steps]  # the call passing it on as `k`
+    assert "read from tensor data at nb.ipynb:cell 3:2," in slice_.message
+    assert main([str(root), "--no-cache", "-f", "json"]) in (0, 1)
+    doc = json.loads(capsys.readouterr().out)
+    validate_json(doc)
+    [record] = [f for f in doc["findings"] if f.get("rule") == "DS109"]
+    assert [(s["cell"], s["line"]) for s in record["chain"]][0] == (3, 2)
+    assert main([str(root), "--no-cache", "-f", "csv"]) in (0, 1)
+    assert "nb.ipynb:cell 3:2:" in capsys.readouterr().out

@@ -308,7 +308,7 @@ class ApiscanServer(LanguageServer):
         if self._version(uri) != version:
             return  # a newer edit is on its way
         if self.workspace.get_notebook_document(notebook_uri=uri) is not None:
-            converted = self.publish_cells(uri, checked.result, checked.analysis.cells)
+            converted = self.publish_cells(uri, checked.result)
         else:
             self.results[uri] = checked.result
             converted = self.publish(uri, checked.result, version)
@@ -364,30 +364,28 @@ class ApiscanServer(LanguageServer):
         )
         return converted, len(diagnostics)
 
-    def publish_cells(
-        self, uri: str, result: ScanResult, where: tuple[tuple[int, int], ...]
-    ) -> tuple[float, int]:
+    def publish_cells(self, uri: str, result: ScanResult) -> tuple[float, int]:
         """A notebook's diagnostics, each on its own cell (findings carry the cell's number,
         counting every synced cell, and a span within it; a finding of the whole file goes
-        on the first synced cell). Cells no longer in the notebook, or without findings, are
-        cleared. ``where``: (cell, line in cell) of each line of the joined code, where the
-        steps of a dynamic-shape chain inside the notebook are counted."""
+        on the first synced cell; so do the steps of a dynamic-shape chain inside the
+        notebook). Cells no longer in the notebook, or without findings, are cleared."""
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         assert notebook is not None
         cells = [c.document for c in notebook.cells]
         relpath = next((f.path for f in result.findings), "")
 
         def locate(step: ChainStep) -> convert.Located:
-            if step.path != relpath or not where or not cells:
+            if step.path != relpath or not step.cell or not cells:
                 return (
                     (Path(result.root) / step.path).absolute().as_uri(),
                     step.line,
                     step.column,
                     (),
                 )
-            cell, line = where[min(max(step.line, 1), len(where)) - 1]
-            cell_uri = cells[min(cell, len(cells)) - 1]
-            return cell_uri, line, step.column, self.workspace.get_text_document(cell_uri).lines
+            # the join placed the step in its cell, as it places the findings
+            cell_uri = cells[min(step.cell, len(cells)) - 1]
+            lines = self.workspace.get_text_document(cell_uri).lines
+            return cell_uri, step.line, step.column, lines
 
         by_cell: dict[str, list[Finding]] = {c: [] for c in cells}
         synced = [c for c in cells if unquote(c) in self.workspace.text_documents]

@@ -74,7 +74,7 @@ class CsvReporter:
             chain = record.get("chain")
             if isinstance(chain, list):
                 record["chain"] = LIST_SEPARATOR.join(
-                    f"{c['path']}:{c['line']}:{c['column']} {c['message']}" for c in chain
+                    f"{c['path']}:{_cell(c)}{c['line']}:{c['column']} {c['message']}" for c in chain
                 )
             changes = record.get("param_changes")
             if isinstance(changes, list):
@@ -84,3 +84,8 @@ class CsvReporter:
 
 
 register(CsvReporter())
+
+
+def _cell(step: dict[str, object]) -> str:
+    """``cell 3:`` before a chain step's line in a notebook (as the text report writes it)."""
+    return f"cell {step['cell']}:" if step.get("cell") else ""

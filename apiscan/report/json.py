@@ -100,13 +100,12 @@ def finding_record(finding: Finding) -> dict[str, object]:
 
 def chain_step_record(step: ChainStep) -> dict[str, object]:
     """One located step of a dynamic-shape finding's chain (origin first)."""
-    return {
-        "path": step.path,
-        "line": step.line,
-        "column": step.column,
-        "function": step.function,
-        "message": step.message,
-    }
+    record: dict[str, object] = {"path": step.path}
+    if step.cell:
+        record["cell"] = step.cell  # a notebook's cell; the line counts within it
+    record.update(line=step.line, column=step.column, function=step.function)
+    record["message"] = step.message
+    return record
 
 
 def _args(call: CallArgs | None) -> dict[str, object] | None:

@@ -303,7 +303,11 @@ def _related(finding: Finding) -> list[dict[str, object]]:
                     "region": {"startLine": step.line, "startColumn": step.column},
                 },
                 "message": _text(step.message),
-                "properties": {"function": step.function},
+                "properties": (
+                    {"function": step.function, "cell": step.cell}
+                    if step.cell  # a notebook: the region's line counts within this cell
+                    else {"function": step.function}
+                ),
             }
         )
     return related
