@@ -181,7 +181,14 @@ CHAINED = {
     "metadata": {},
     "cells": [
         MARKDOWN,
-        _code(["import torch\n", "\n", "def first(scores: torch.Tensor, k):\n", "    return scores[:k]\n"]),
+        _code(
+            [
+                "import torch\n",
+                "\n",
+                "def first(scores: torch.Tensor, k):\n",
+                "    return scores[:k]\n",
+            ]
+        ),
         _code(
             [
                 "def run(scores: torch.Tensor):\n",
@@ -212,6 +219,7 @@ def test_chain_steps_in_a_notebook_name_their_cell(
     doc = json.loads(capsys.readouterr().out)
     validate_json(doc)
     [record] = [f for f in doc["findings"] if f.get("rule") == "DS109"]
-    assert [(s["cell"], s["line"]) for s in record["chain"]][0] == (3, 2)
+    origin = record["chain"][0]
+    assert (origin["cell"], origin["line"]) == (3, 2)
     assert main([str(root), "--no-cache", "-f", "csv"]) in (0, 1)
     assert "nb.ipynb:cell 3:2:" in capsys.readouterr().out
