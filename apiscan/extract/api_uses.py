@@ -1073,11 +1073,12 @@ class Extractor:
             # builds one (a caller may pass another class); `linear_layer(...)` after
             # `linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`:
             # one of the two
+            # a name or attribute starts where it is written; another callee (`(A if c else
+            # B)(x)`) has no position of its own: the call's start stands for it
+            start = (func, "s") if type(func) in (cst.Name, cst.Attribute) else (node, "s")
             for canon in fv[1]:
                 written = self.api.as_written(canon) or canon
-                self.emit(
-                    written, usage, "probable", (func, "s"), (node, "e"), args, canonical=canon
-                )
+                self.emit(written, usage, "probable", start, (node, "e"), args, canonical=canon)
             if len(fv[1]) == 1:
                 return self.owners.instance_of(fv[1][0])
             modules = all(self.owners.role(c) == "module" for c in fv[1])

@@ -263,3 +263,23 @@ def test_calling_one_of_two_torch_classes(tmp_path: Path) -> None:
     assert (6, "torch.nn.Linear", "probable") in found
     assert (8, "torch.nn.Conv2d", "probable") in found
     assert (12, "torch.nn.BatchNorm2d", "probable") in found  # `x or nn.BatchNorm2d`
+
+
+def test_calling_a_conditional_expression_of_torch_classes(tmp_path: Path) -> None:
+    # ultralytics/yolov5 utils/torch_utils.py: `(torch.inference_mode if ok else
+    # torch.no_grad)()(fn)` once stopped the file with an internal error (the conditional
+    # expression had no position of its own)
+    src = """
+        import torch
+        from torch import nn
+
+        def build(c, fn, ok):
+            layer = (nn.Conv2d if c else nn.Linear)(3, 4)
+            return layer, (torch.inference_mode if ok else torch.no_grad)()(fn)
+        """
+    write_repo(tmp_path, {"snippet.py": src})
+    result = scan_repo(tmp_path)
+    assert not result.error_findings
+    found = apis(list(result.api_findings))
+    assert (5, "torch.nn.Conv2d", "probable") in found
+    assert (5, "torch.nn.Linear", "probable") in found
