@@ -299,6 +299,38 @@ def scan_report(root: Path) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
+def add_input_options(parser: argparse.ArgumentParser, tracer: str) -> None:
+    """``--python``, ``--trace`` and ``--scan``: where the traced runs and the scan come from
+    (shared by the measure scripts)."""
+    parser.add_argument(
+        "--python",
+        help="interpreter for the traced runs (one with the repository's dependencies); "
+        "default: this one",
+    )
+    parser.add_argument(
+        "--trace",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help=f"use a trace written earlier by {tracer}, one file per run, instead of running "
+        "(repeatable)",
+    )
+    parser.add_argument(
+        "--scan",
+        type=Path,
+        metavar="FILE",
+        help="use this JSON report of the root (apiscan ROOT -f json) instead of scanning",
+    )
+
+
+def given_report(options: argparse.Namespace) -> dict[str, Any]:
+    """The JSON report named by ``--scan``, else a fresh scan of the root."""
+    if options.scan:
+        return json.loads(options.scan.read_text(encoding="utf-8"))
+    return scan_report(options.root)
+
+
 def run_scan(root: Path) -> list[Finding]:
     """The scan's api findings, from its JSON report."""
     return findings_of(scan_report(root))
@@ -590,36 +622,13 @@ def main(argv: list[str] | None = None) -> int:
         help="an entry point relative to the root (or an absolute driver script outside it), "
         "with its arguments",
     )
-    parser.add_argument(
-        "--python",
-        help="interpreter for the traced runs (one with the repository's dependencies); "
-        "default: this one",
-    )
-    parser.add_argument(
-        "--trace",
-        action="append",
-        type=Path,
-        default=[],
-        metavar="FILE",
-        help="use a trace written earlier by trace_apis.py instead of running (repeatable)",
-    )
-    parser.add_argument(
-        "--scan",
-        type=Path,
-        metavar="FILE",
-        help="use this JSON report of the root (apiscan ROOT -f json) instead of scanning",
-    )
+    add_input_options(parser, "trace_apis.py")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     options = parser.parse_args(argv)
     runs = [shlex.split(r) for r in options.run]
     if options.trace:
         trace = read_trace(options.trace)
-        findings = (
-            findings_of(json.loads(options.scan.read_text(encoding="utf-8")))
-            if options.scan
-            else run_scan(options.root)
-        )
-        result = compare(options.root, runs, findings, trace)
+        result = compare(options.root, runs, findings_of(given_report(options)), trace)
     elif runs:
         result = measure(options.root, runs, options.python)
     else:

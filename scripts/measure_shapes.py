@@ -56,7 +56,12 @@ from pathlib import Path
 from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure_owners import scan_report, trace_runs  # a sibling script, not a package
+from measure_owners import (  # a sibling script, not a package
+    add_input_options,
+    given_report,
+    scan_report,
+    trace_runs,
+)
 from measure_owners import tracer_env as tracer_env  # re-exported for the tests
 
 TRACER: Final = Path(__file__).resolve().with_name("trace_shapes.py")
@@ -331,30 +336,12 @@ def main(argv: list[str] | None = None) -> int:
         help="an entry point relative to the root (or an absolute driver), with its arguments "
         "(a seed); give two or more",
     )
-    parser.add_argument("--python", help="interpreter for the traced runs; default: this one")
-    parser.add_argument(
-        "--trace",
-        action="append",
-        type=Path,
-        default=[],
-        metavar="FILE",
-        help="a trace_shapes.py output of one run, instead of running (repeatable)",
-    )
-    parser.add_argument(
-        "--scan",
-        type=Path,
-        metavar="FILE",
-        help="use this JSON report of the root (apiscan ROOT -f json) instead of scanning",
-    )
+    add_input_options(parser, "trace_shapes.py")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     options = parser.parse_args(argv)
     runs = [shlex.split(r) for r in options.run]
     if options.trace:
-        findings = (
-            findings_of(json.loads(options.scan.read_text(encoding="utf-8")))
-            if options.scan
-            else run_scan(options.root)
-        )
+        findings = findings_of(given_report(options))
         result = compare(options.root, runs, findings, read_traces(options.trace))
     elif len(runs) >= 2:
         result = measure(options.root, runs, options.python)

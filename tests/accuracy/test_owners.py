@@ -7,33 +7,22 @@ in the assertion message for whoever has to fix it.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from script_loader import load_script
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIXTURES = PROJECT / "fixtures"
 
 
-def _load(name: str) -> ModuleType:
-    """Import a script of ``scripts/`` (not a package) under its own name."""
-    spec = importlib.util.spec_from_file_location(name, PROJECT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
-
-
-measure_owners = _load("measure_owners")
+measure_owners = load_script("measure_owners")
 
 
 def _line_of(path: Path, text: str) -> int:

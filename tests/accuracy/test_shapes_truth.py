@@ -9,33 +9,22 @@ fixture, whose thresholds sit a little below today's figures.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from script_loader import load_script
 
 PROJECT = Path(__file__).resolve().parents[2]
 FIXTURES = PROJECT / "fixtures"
 
 
-def _load(name: str) -> ModuleType:
-    """Import a script of ``scripts/`` (not a package) under its own name."""
-    spec = importlib.util.spec_from_file_location(name, PROJECT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
-
-
-measure_shapes = _load("measure_shapes")
+measure_shapes = load_script("measure_shapes")
 
 APP = """
 import sys
