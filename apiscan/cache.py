@@ -335,16 +335,20 @@ class AnalysisCache:
 
     def put_scan(self, key: str, result: ScanResult) -> None:
         """Keep the result; only the most recently used few whole results are kept."""
+        self._put_scan_row(key, result, report=False)
+
+    def _put_scan_row(self, key: str, value: object, report: bool) -> None:
+        """Pickle ``value`` into the ``scan`` table under ``key`` and prune that kind."""
         if self.conn is None or self.readonly:
             return
         try:
-            blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
             with self.conn:
                 self.conn.execute(
                     "INSERT OR REPLACE INTO scan (key, value, used) VALUES (?, ?, ?)",
                     (key, blob, time.time()),
                 )
-                self._prune(report=False)
+                self._prune(report=report)
         except sqlite3.Error as exc:
             self._failed(exc)
 
@@ -379,20 +383,11 @@ class AnalysisCache:
 
     def put_report(self, key: str, text: str, statuses: frozenset[str]) -> None:
         if self.conn is None or self.readonly:
-            return
-        try:
-            # compressed: a JSON report of timm is 21 MB as text, about a tenth of that here,
-            # and several formats and versions are kept
-            packed = zlib.compress(text.encode("utf-8"), 1)
-            blob = pickle.dumps((packed, statuses), protocol=pickle.HIGHEST_PROTOCOL)
-            with self.conn:
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO scan (key, value, used) VALUES (?, ?, ?)",
-                    (key, blob, time.time()),
-                )
-                self._prune(report=True)
-        except sqlite3.Error as exc:
-            self._failed(exc)
+            return  # nothing would keep it: do not compress it
+        # compressed: a JSON report of timm is 21 MB as text, about a tenth of that here, and
+        # several formats and versions are kept
+        packed = zlib.compress(text.encode("utf-8"), 1)
+        self._put_scan_row(key, (packed, statuses), report=True)
 
     def close(self) -> None:
         if self.bad_entries:

@@ -72,7 +72,7 @@ class SourceFile:
     is_package: bool
 
 
-def notebook_modules(relpath: str) -> tuple[str, ...]:
+def _notebook_modules(relpath: str) -> tuple[str, ...]:
     """A notebook's own module name: no code can import a notebook, but the whole-program
     inference keys its functions by module, so that a helper defined in one cell and called
     in another gets its callers' facts. The name is an identifier no import statement of a
@@ -81,6 +81,8 @@ def notebook_modules(relpath: str) -> tuple[str, ...]:
 
 
 def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
+    if path.suffix == NOTEBOOK_SUFFIX:  # run, never imported
+        return _notebook_modules(path.relative_to(root).as_posix()), False
     is_package = path.name == "__init__.py"
     rel = path.relative_to(root).with_suffix("")
     parts = list(rel.parts)
@@ -137,10 +139,7 @@ def discover(
     if root_path.is_file():
         base = root_path.parent.resolve()
         f = root_path.resolve()
-        if f.suffix == NOTEBOOK_SUFFIX:
-            modules, is_pkg = notebook_modules(f.name), False
-        else:
-            modules, is_pkg = _module_names(base, f)
+        modules, is_pkg = _module_names(base, f)
         return base, [SourceFile(str(f), safe_name(f.name), modules, is_pkg)], []
     if not root_path.is_dir():
         raise DiscoveryError(f"not a directory or a Python file: {root}")
@@ -221,8 +220,6 @@ def discover(
                     modules, is_pkg = _module_names(base, Path(d, entry.name))
                 except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
                     modules, is_pkg = (), entry.name == "__init__.py"
-                if entry.name.endswith(NOTEBOOK_SUFFIX):
-                    modules, is_pkg = notebook_modules(rel_s), False  # run, never imported
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
 
     walk(
@@ -318,8 +315,6 @@ def discover_many(
             prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:
                 modules, is_pkg = _module_names(base, Path(f.abspath))
-                if f.relpath.endswith(NOTEBOOK_SUFFIX):
-                    modules, is_pkg = notebook_modules(prefix + f.relpath), False
                 found.setdefault(
                     f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
                 )
@@ -331,9 +326,6 @@ def discover_many(
         rel = resolved.relative_to(base).as_posix()
         if patterns and _excluded(rel, patterns):
             continue
-        if p.suffix == NOTEBOOK_SUFFIX:
-            modules, is_pkg = notebook_modules(rel), False
-        else:
-            modules, is_pkg = _module_names(base, resolved)
+        modules, is_pkg = _module_names(base, resolved)
         found.setdefault(str(resolved), SourceFile(str(resolved), safe_name(rel), modules, is_pkg))
     return base, sorted(found.values(), key=lambda f: f.relpath), errors

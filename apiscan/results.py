@@ -8,6 +8,7 @@ re-analyses code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -100,8 +101,7 @@ class JoinContext:
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
         if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
-            own = {fa.path: fa.cells}
-            findings = [chain_in_cells(in_cell(f, fa.cells), own) for f in findings]
+            findings = [in_cell(f, fa.cells) for f in findings]
         return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
 
     def placed_elsewhere(
@@ -154,9 +154,6 @@ def join(
         findings.extend(file_findings)
         summaries.append(summary)
     findings.extend(context.placed_elsewhere(analyses, findings))
-    notebooks = {fa.path: fa.cells for fa in analyses if fa.cells}
-    if notebooks:
-        findings = [chain_in_cells(f, notebooks) for f in findings]
     return assemble(root, findings, summaries, table, context.api.version, stats)
 
 
@@ -193,28 +190,27 @@ def in_cell(finding: Finding, cells: tuple[tuple[int, int], ...]) -> Finding:
         new = Span(line, span.column, end_line, span.end_column)
     else:
         new = Span(line, span.column, line, span.column)
-    return replace(finding, span=new, cell=cell)
+    placed = replace(finding, span=new, cell=cell)
+    if isinstance(placed, ShapeFinding) and placed.chain:
+        return _chain_in_cells(placed, cells)
+    return placed
 
 
-def chain_in_cells(
-    finding: Finding, notebooks: Mapping[str, tuple[tuple[int, int], ...]]
-) -> Finding:
-    """A dynamic-shape finding whose chain passes through notebooks, each such step placed
-    in its cell (steps count lines in the joined code of the notebook, like the walk)."""
-    if not isinstance(finding, ShapeFinding) or not any(s.path in notebooks for s in finding.chain):
-        return finding
+def _chain_in_cells(finding: ShapeFinding, cells: tuple[tuple[int, int], ...]) -> ShapeFinding:
+    """The steps of a finding's chain in its own notebook, placed in their cells, in the steps
+    and in the words (the walk names the origin ``nb.ipynb:<line of the joined code>``). A
+    notebook is never imported, so its chains cross no other notebook."""
     steps = []
     message = finding.message
+    name = finding.path.rpartition("/")[2]
     for step in finding.chain:
-        cells = notebooks.get(step.path)
-        if cells and not step.cell:
+        if step.path == finding.path and not step.cell:
             cell, line = cells[min(max(step.line, 1), len(cells)) - 1]
-            # the words name the origin as `nb.ipynb:<line of the joined code>`
-            name = step.path.rpartition("/")[2]
-            message = message.replace(f"at {name}:{step.line},", f"at {name}:cell {cell}:{line},")
-            message = message.replace(f"at {name}:{step.line})", f"at {name}:cell {cell}:{line})")
-            if message.endswith(f"at {name}:{step.line}"):
-                message = message[: -len(str(step.line))] + f"cell {cell}:{line}"
+            message = re.sub(
+                rf"\bat {re.escape(name)}:{step.line}(?!\d)",
+                f"at {name}:cell {cell}:{line}",
+                message,
+            )
             step = replace(step, line=line, cell=cell)
         steps.append(step)
     return replace(finding, chain=tuple(steps), message=message)

@@ -299,9 +299,13 @@ def scan_report(root: Path) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def add_input_options(parser: argparse.ArgumentParser, tracer: str) -> None:
-    """``--python``, ``--trace`` and ``--scan``: where the traced runs and the scan come from
-    (shared by the measure scripts)."""
+def add_input_options(parser: argparse.ArgumentParser, tracer: str, run_help: str) -> None:
+    """The root, ``--run``, ``--python``, ``--trace`` and ``--scan``: what is traced and
+    scanned, or where earlier traces and reports are (shared by the measure scripts)."""
+    parser.add_argument("root", type=Path, help="repository root to scan and run in")
+    parser.add_argument(
+        "--run", action="append", default=[], metavar="'SCRIPT ARGS'", help=run_help
+    )
     parser.add_argument(
         "--python",
         help="interpreter for the traced runs (one with the repository's dependencies); "
@@ -613,16 +617,12 @@ def to_json(m: Measurement) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", type=Path, help="repository root to scan and run in")
-    parser.add_argument(
-        "--run",
-        action="append",
-        default=[],
-        metavar="'SCRIPT ARGS'",
-        help="an entry point relative to the root (or an absolute driver script outside it), "
+    add_input_options(
+        parser,
+        "trace_apis.py",
+        "an entry point relative to the root (or an absolute driver script outside it), "
         "with its arguments",
     )
-    add_input_options(parser, "trace_apis.py")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     options = parser.parse_args(argv)
     runs = [shlex.split(r) for r in options.run]

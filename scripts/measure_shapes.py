@@ -327,16 +327,12 @@ def to_json(m: ShapeMeasurement) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", type=Path, help="repository root to scan and run in")
-    parser.add_argument(
-        "--run",
-        action="append",
-        default=[],
-        metavar="'SCRIPT ARGS'",
-        help="an entry point relative to the root (or an absolute driver), with its arguments "
+    add_input_options(
+        parser,
+        "trace_shapes.py",
+        "an entry point relative to the root (or an absolute driver), with its arguments "
         "(a seed); give two or more",
     )
-    add_input_options(parser, "trace_shapes.py")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     options = parser.parse_args(argv)
     runs = [shlex.split(r) for r in options.run]

@@ -50,3 +50,13 @@ def marked_findings(root: Path) -> set[tuple[str, int, str]]:
             if m:
                 out |= {(rel, n, rule.strip()) for rule in m.group(1).split(",")}
     return out
+
+
+def assert_exactly_marked(result: ScanResult, root: Path, at_least: int) -> None:
+    """The dynamic-shape findings of a fixture scan are exactly its ``# expect:`` marks (and
+    there are at least ``at_least`` of them, so that an emptied fixture cannot pass)."""
+    found = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
+    want = marked_findings(root)
+    assert len(want) >= at_least
+    assert found - want == set(), "reported but not marked (a static twin flagged?)"
+    assert want - found == set(), "marked but not reported"

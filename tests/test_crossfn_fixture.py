@@ -9,15 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scan_helpers import marked_findings, scan_repo
+from scan_helpers import assert_exactly_marked, scan_repo
 
 from apiscan.model import ScanResult
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "crossfn"
-
-
-def expected() -> set[tuple[str, int, str]]:
-    return marked_findings(FIXTURE)
 
 
 @pytest.fixture(scope="module")
@@ -26,11 +22,7 @@ def result() -> ScanResult:
 
 
 def test_exactly_the_marked_lines(result: ScanResult) -> None:
-    found = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
-    want = expected()
-    assert len(want) >= 10
-    assert found - want == set(), "reported but not marked (a static twin flagged?)"
-    assert want - found == set(), "marked but not reported"
+    assert_exactly_marked(result, FIXTURE, at_least=10)
 
 
 def _message(result: ScanResult, path: str, rule: str, function: str) -> str:

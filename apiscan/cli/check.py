@@ -16,6 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from apiscan.cli import add_cache_options
+
 
 def _parser() -> argparse.ArgumentParser:
     from apiscan.mapping.store import KNOWN_VERSIONS
@@ -43,9 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ms-version", metavar="VERSION", help=f"{'|'.join(KNOWN_VERSIONS)}")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB")
     p.add_argument("--fail-on", choices=("missing", "different"), default=None)
-    p.add_argument("-j", "--jobs", type=int, default=None)
-    p.add_argument("--no-cache", action="store_true")
-    p.add_argument("--cache-dir", default=None)
+    add_cache_options(p)
     p.add_argument("--no-dynamic-shape", action="store_true")
     p.add_argument("--verify-device", choices=("CPU", "GPU", "Ascend"), default=None)
     p.add_argument("--verify-dtype", choices=("float32", "float16"), default=None)

@@ -220,8 +220,11 @@ class ShapeTracker:
     _cropped: set[str] = field(default_factory=set)
     #: True while the targets of a plain ``=`` are visited (before its value is known)
     defer_stores: bool = False
-    #: DS104 hits of ``x[mask] = value`` waiting for the value (see :meth:`settle_stores`)
-    _pending_stores: list[Hit] = field(default_factory=list)
+    #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
+    #: the words and the chain of their DS104 hit
+    _pending_stores: list[tuple[cst.CSTNode, str, tuple[ChainStep, ...]]] = field(
+        default_factory=list
+    )
 
     def hit(
         self,
@@ -253,10 +256,7 @@ class ShapeTracker:
         """How the offending numbers vary: read from tensor data, or only the length of a
         data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
         origins = [o for v in vals for o in _origins(v)]
-        if origins and all(
-            id(o) in self._shape_reads or getattr(getattr(o, "site", None), "shape_read", False)
-            for o in origins
-        ):
+        if origins and all(self._read_from_shape(o) for o in origins):
             return "is a length of a data-dependent shape"
         return "is read from tensor data at run time"
 
@@ -290,15 +290,19 @@ class ShapeTracker:
         """Whether ``node`` reads a length of a data-dependent shape rather than tensor data."""
         return id(node) in self._shape_reads
 
+    def _read_from_shape(self, origin: object) -> bool:
+        """An origin made here (a node) or by the solver in another function (its site) that
+        is a length of a data-dependent shape."""
+        site = getattr(origin, "site", None)
+        return self.is_shape_read(origin) or bool(getattr(site, "shape_read", False))
+
     def _syncs(self, v: Val, what: str) -> None:
         """Report each host sync whose number ends up as a size (once per sync). A length of
         a data-dependent shape is no sync: the size use is reported by its own rule."""
         for origin in _origins(v):
-            if id(origin) in self._shape_reads:
+            if self._read_from_shape(origin):
                 continue
             site = getattr(origin, "site", None)
-            if site is not None and getattr(site, "shape_read", False):
-                continue
             if site is not None and site.end_line and not self.silent():
                 if all(s != site for s, _ in self.remote_syncs):
                     where = self.function()
@@ -432,24 +436,21 @@ class ShapeTracker:
     def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.size(1)``, ``x.numel()``, ``len(x)`` of a data-dependent tensor: a number that
         varies with data, read from the shape (no host sync)."""
-        self._shape_reads.add(id(node))
         self._sync_function.setdefault(id(node), self.function())
+        return self._length(node, source)
+
+    def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
+        """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
+        return ("seq", self._length(node, source) if is_dyn_tensor(source) else NONTORCH)
+
+    def _length(self, node: cst.CSTNode, source: Val) -> Val:
+        """A length read at ``node`` from the data-dependent ``source``, explained as it is."""
+        self._shape_reads.add(id(node))
         number = dyn_number(node)
         why = self._explained(source)
         if why[0]:
             self._relayed[id(number)] = (number, why)
         return number
-
-    def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
-        """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
-        if is_dyn_tensor(source):
-            self._shape_reads.add(id(node))
-            number = dyn_number(node)
-            why = self._explained(source)
-            if why[0]:
-                self._relayed[id(number)] = (number, why)
-            return ("seq", number)
-        return ("seq", NONTORCH)
 
     # ---------------------------------------------------------------- indexing
     def on_subscript(
@@ -466,17 +467,11 @@ class ShapeTracker:
         for idx in indexes:
             if idx == BOOL_TENSOR:
                 why, chain = self._why("indexing with a boolean mask", [idx])
-                before = len(self.hits)
-                self.hit(
-                    "DS104",
-                    node,
-                    "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__",
-                    why,
-                    chain=chain,
-                )
-                if store and self.defer_stores and len(node.slice) == 1 and self.hits[before:]:
-                    self._pending_stores.extend(self.hits[before:])
-                    del self.hits[before:]
+                if store and self.defer_stores and len(node.slice) == 1:
+                    self._pending_stores.append((node, why, chain))  # settle_stores decides
+                else:
+                    api = "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__"
+                    self.hit("DS104", node, api, why, chain=chain)
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx):
@@ -502,12 +497,12 @@ class ShapeTracker:
         A tensor value may hold one row per ``True`` (``x[mask] = y``): still reported, and
         so is an unknown value ``computed`` by a call or an index (``x[keep] = t.cls[idx]``),
         which may be one."""
-        self.defer_stores = False
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
         if host and not is_dyn_number(value):
             return
-        self.hits.extend(pending)
+        for node, why, chain in pending:
+            self.hit("DS104", node, "torch.Tensor.__setitem__", why, chain=chain)
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
