@@ -181,7 +181,7 @@ def test_output_file_per_format(
 
 
 def test_every_registered_format_is_tested() -> None:
-    assert set(formats()) == {"text", "json", "csv", "markdown", "sarif"}
+    assert set(formats()) == {"text", "json", "csv", "markdown", "sarif", "concise"}
 
 
 def test_output_file_in_a_real_process(tmp_path: Path) -> None:

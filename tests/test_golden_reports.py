@@ -26,7 +26,7 @@ _spec.loader.exec_module(update_golden)
 def test_golden(fixture: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     rendered = update_golden.render_all(fixture)
-    assert set(rendered) == {".txt", ".json", ".csv", ".md", ".sarif"}
+    assert set(rendered) == {".txt", ".json", ".csv", ".md", ".sarif", ".log"}
     for suffix, text in rendered.items():
         golden = (update_golden.GOLDEN_DIR / fixture / f"report{suffix}").read_text("utf-8")
         assert text == golden, f"{fixture} report{suffix} differs from its golden file"

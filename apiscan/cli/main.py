@@ -60,7 +60,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "-f",
         "--format",
         default="text",
-        help="report format: text (default), json, csv, markdown, sarif",
+        help="report format: text (default), json, csv, markdown, sarif, concise",
     )
     p.add_argument("-o", "--output", help="write the report to this file instead of stdout")
     p.add_argument(

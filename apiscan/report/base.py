@@ -26,6 +26,7 @@ _BUILTIN_MODULES: tuple[str, ...] = (
     "apiscan.report.csv",
     "apiscan.report.markdown",
     "apiscan.report.sarif",
+    "apiscan.report.concise",
 )
 
 _registry: dict[str, Reporter] = {}

@@ -16,7 +16,7 @@ from apiscan.report import formats, get_reporter
 GOLDEN = Path(__file__).parent / "golden"
 
 
-@pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "sarif", "text"])
+@pytest.mark.parametrize("fmt", ["concise", "csv", "json", "markdown", "sarif", "text"])
 def test_output_matches_golden(fmt: str, case: tuple[str, ScanResult]) -> None:
     name, result = case
     reporter = get_reporter(fmt)
@@ -33,7 +33,7 @@ def test_every_format_has_golden_files(case: tuple[str, ScanResult]) -> None:
     assert {p.suffix for p in GOLDEN.glob(f"{name}.*")} == suffixes
 
 
-@pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "sarif", "text"])
+@pytest.mark.parametrize("fmt", ["concise", "csv", "json", "markdown", "sarif", "text"])
 def test_rendering_is_repeatable_and_ignores_stats(fmt: str, mixed_result: ScanResult) -> None:
     """Timings in ``stats`` differ run to run; they must not leak into any report."""
     first = get_reporter(fmt).render(mixed_result)

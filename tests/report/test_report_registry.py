@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_registry_lists_the_builtin_formats() -> None:
-    assert formats() == ("csv", "json", "markdown", "sarif", "text")
+    assert formats() == ("concise", "csv", "json", "markdown", "sarif", "text")
     for name in formats():
         reporter = get_reporter(name)
         assert reporter.name == name
