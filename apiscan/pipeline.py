@@ -30,7 +30,7 @@ from apiscan.cache import (
     task_key,
 )
 from apiscan.config import Ignores
-from apiscan.discovery import discover, discover_many
+from apiscan.discovery import DiscoveryError, discover, discover_many
 from apiscan.extract import FileTask, analyse, reexport_subset
 from apiscan.extract.records import FileAnalysis
 from apiscan.lifetime import die_with_parent, signals_deferred
@@ -84,6 +84,9 @@ class ScanOptions:
     #: Slow imports to run in a background thread once the workers are forked (the text
     #: report's pandas): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
+    #: A directory without a single Python file to scan is a usage error (the command line:
+    #: a mistyped path must not look like a finished migration), not an empty result.
+    require_files: bool = False
 
 
 ProgressHook = Callable[[int, int], None]
@@ -172,6 +175,22 @@ def _fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
+def _nothing_to_scan(options: ScanOptions) -> None:
+    """Raise the usage error of a scan that found no file to analyse in the directories it
+    was given (files named one by one, as a pre-commit hook passes them, may all be excluded:
+    no error). Whether there were Python files that the exclude patterns or ignore files
+    dropped is worth a second walk here, which only this failure pays for."""
+    named = options.paths or (options.path,)
+    if any(Path(p).is_file() for p in named):
+        return
+    if any(discover(p, (), respect_ignore=False)[1] for p in named):
+        raise DiscoveryError(
+            f"every Python file in {options.path} is excluded (exclude patterns or ignore "
+            "files): nothing to scan"
+        )
+    raise DiscoveryError(f"no Python files found in {options.path}")
+
+
 def _stages(
     options: ScanOptions,
     keep_facts: bool,
@@ -189,6 +208,8 @@ def _stages(
     else:
         _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
     stats["discover_s"] = time.perf_counter() - t0
+    if options.require_files and not files and not walk_errors:
+        _nothing_to_scan(options)
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
     tasks: list[FileTask] = []

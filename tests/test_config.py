@@ -169,9 +169,11 @@ def test_exclude_from_the_file_and_from_the_command_line(
     # --exclude replaces exclude; extend-exclude still applies.
     _, findings = _findings(capsys, str(root), "--exclude", "legacy")
     assert {f["path"] for f in findings} == {"m.py", "vendor/v.py"}
-    # Scanning a sub-directory: "sub/s.py" is rebased onto it.
-    _, findings = _findings(capsys, str(root / "sub"))
-    assert findings == []
+    # Scanning a sub-directory: "sub/s.py" is rebased onto it, so nothing is left to scan.
+    assert main([str(root / "sub"), "-f", "json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"apiscan: error: every Python file in {root / 'sub'} is excluded")
+    assert err.endswith(" patterns or ignore files): nothing to scan\n")
 
 
 def test_max_file_size_from_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,6 +31,7 @@ SUBCOMMANDS = (
     "config",
     "check",
     "lsp",
+    "fix",
 )
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}
@@ -220,6 +221,7 @@ def run_scan(argv: list[str]) -> int:
         ignores=settings.ignores(base),
         respect_ignore=settings["respect-ignore-files"],
         target_platform=args.target,
+        require_files=True,
     )
     if not args.verify and not args.stubs and _builtin(reporter):
         # The report alone is needed: it is cached with the result (a warm re-scan of an
@@ -470,7 +472,23 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def _unknown_command(word: str) -> str | None:
+    """The error for a first argument that is no path but looks like a mistyped subcommand
+    (``apiscan reviw .``), or None."""
+    if word.startswith("-") or os.path.lexists(word) or word in SUBCOMMANDS:
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(word, SUBCOMMANDS, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return f"unknown command {word!r} (did you mean {close[0]}?)"
+
+
 def _dispatch(argv: list[str]) -> int:
+    mistyped = _unknown_command(argv[0]) if argv else None
+    if mistyped:
+        return _usage_error(mistyped)
     if argv and argv[0] == "config":
         return run_config(argv[1:])
     if argv and argv[0] == "mapping":

@@ -110,6 +110,7 @@ def run_review(argv: list[str]) -> int:
         ignores=settings.ignores(base),
         respect_ignore=settings["respect-ignore-files"],
         target_platform=args.target,
+        require_files=True,
     )
     try:
         result = review(options)

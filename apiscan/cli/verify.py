@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("apis", nargs="*", metavar="API", help="PyTorch API names, e.g. torch.sum")
     p.add_argument("--all", action="store_true", help="run every case in the catalogue")
+    p.add_argument("--list", action="store_true", help="list the APIs that have cases, and exit")
     p.add_argument(
         "--device",
         choices=DEVICES,
@@ -67,21 +68,45 @@ def select(apis: Sequence[str], run_all: bool, catalogue: Sequence[Case]) -> lis
         return list(catalogue)
     unknown = [a for a in apis if not any(c.api == a for c in catalogue)]
     if unknown:
-        raise ValueError(f"no verification case for: {', '.join(unknown)}")
+        raise ValueError(
+            f"no verification case for: {', '.join(unknown)}"
+            " ('apiscan verify --list' lists the APIs that have cases)"
+        )
     return [c for c in catalogue if c.api in set(apis)]
+
+
+def listing(catalogue: Sequence[Case]) -> str:
+    """``apiscan verify --list``: each API that has cases, sorted, with its case ids when they
+    are more than the API's own name."""
+    by_api: dict[str, list[str]] = {}
+    for case in catalogue:
+        by_api.setdefault(case.api, []).append(case.case_id)
+    lines = [
+        f"{api}\n" if ids == [api] else f"{api}  ({', '.join(sorted(ids))})\n"
+        for api, ids in sorted(by_api.items())
+    ]
+    return "".join(lines) + f"{len(by_api)} APIs, {len(catalogue)} cases\n"
 
 
 def run_verify(argv: Sequence[str]) -> int:
     from apiscan.verify.catalogue import CASES
 
     args = _parser().parse_args(list(argv))
+    if args.list:
+        from apiscan.cli.main import write_output
+
+        return write_output(listing(CASES), args.output)
     if not args.apis and not args.all:
-        print("apiscan verify: name at least one API or pass --all", file=sys.stderr)
+        print(
+            "apiscan verify: error: name at least one API or pass --all"
+            " ('apiscan verify --list' lists the APIs that have cases)",
+            file=sys.stderr,
+        )
         return 2
     try:
         cases = select(args.apis, args.all, CASES)
     except ValueError as exc:
-        print(f"apiscan verify: {exc}", file=sys.stderr)
+        print(f"apiscan verify: error: {exc}", file=sys.stderr)
         return 2
     from apiscan.config import ConfigError, resolve
 

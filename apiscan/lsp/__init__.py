@@ -9,6 +9,24 @@ import argparse
 import sys
 
 
+def import_error_message(exc: ImportError) -> str:
+    """What an ImportError at start-up really means: only a missing pygls is a missing
+    extra; any other missing module or failed import is named as it is (a broken pygls
+    install, an apiscan install without one of its packages...)."""
+    missing = exc.name or ""
+    top = missing.partition(".")[0]
+    if isinstance(exc, ModuleNotFoundError) and top == "pygls":
+        return (
+            f"the language server needs pygls, which this Python ({sys.executable}) lacks; "
+            "install it with: pip install 'apiscan[lsp]'"
+        )
+    if isinstance(exc, ModuleNotFoundError) and top == "apiscan":
+        return f"this apiscan installation lacks its module {missing} ({exc}); reinstall apiscan"
+    if isinstance(exc, ModuleNotFoundError) and missing:
+        return f"the language server cannot start: the module {missing} is missing ({exc})"
+    return f"the language server cannot start: {type(exc).__name__}: {exc}"
+
+
 def run_lsp(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="apiscan lsp",
@@ -20,11 +38,7 @@ def run_lsp(argv: list[str]) -> int:
     try:
         from apiscan.lsp.server import server
     except ImportError as exc:
-        print(
-            f"apiscan lsp: error: the language server needs pygls ({exc}); "
-            "install it with: pip install 'apiscan[lsp]'",
-            file=sys.stderr,
-        )
+        print(f"apiscan lsp: error: {import_error_message(exc)}", file=sys.stderr)
         return 2
     if args.log_file:
         import logging
