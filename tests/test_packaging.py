@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from install_helpers import REPO, build_wheel, clean_env, fresh_venv, pip_into
 
+import apiscan
+
 pytestmark = pytest.mark.install
 
 
@@ -38,6 +40,7 @@ def package_dirs() -> set[str]:
 
 
 def test_the_wheel_holds_every_subpackage_and_the_data(wheel: Path) -> None:
+    assert wheel.name.startswith(f"apiscan-{apiscan.__version__}-")  # the one version
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
     shipped = {n.rsplit("/", 1)[0] for n in names if n.endswith(".py")}
