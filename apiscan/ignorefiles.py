@@ -13,8 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
+
+def _spec(lines: list[str]) -> GitIgnoreSpec:
+    """The compiled rules of one ignore file; pathspec is imported only by a tree that has
+    such a file (it costs a cold scan's start-up ~20 ms otherwise)."""
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines(lines)
+
 
 IGNORE_FILES = (".gitignore", ".ignore")  # in order of precedence, lowest first
 
@@ -57,7 +68,7 @@ class IgnoreRules:
             if directory == top and (top / ".git").is_dir():
                 lines = _lines(top / ".git" / "info" / "exclude") + lines
             if lines:
-                layers.append(_Layer(_below(directory, top), GitIgnoreSpec.from_lines(lines)))
+                layers.append(_Layer(_below(directory, top), _spec(lines)))
         rules = cls(_below(root, top), tuple(layers))
         # A directory the user names is scanned even when the files above it ignore it (as
         # ruff treats paths passed explicitly): scanning ``.venv/.../torch/nn`` inside a
@@ -73,7 +84,7 @@ class IgnoreRules:
         if not lines:
             return self
         base = self.root if rel in ("", ".") else f"{self.root}{rel}/"
-        return IgnoreRules(self.root, (*self.layers, _Layer(base, GitIgnoreSpec.from_lines(lines))))
+        return IgnoreRules(self.root, (*self.layers, _Layer(base, _spec(lines))))
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
@@ -94,7 +105,7 @@ class IgnoreRules:
 
 def _root_layer(root: Path) -> _Layer | None:
     lines = _read_rules(root)
-    return _Layer("", GitIgnoreSpec.from_lines(lines)) if lines else None
+    return _Layer("", _spec(lines)) if lines else None
 
 
 def _below(directory: Path, top: Path) -> str:

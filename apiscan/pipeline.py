@@ -98,6 +98,8 @@ class Rendered:
 
     text: str
     statuses: frozenset[str]
+    #: The scan's stage timings and counters (``--stats``); not part of the report.
+    stats: dict[str, float] = field(default_factory=dict, compare=False)
 
 
 def scan(options: ScanOptions) -> ScanResult:
@@ -121,7 +123,10 @@ def scan_rendered(options: ScanOptions, name: str, render: Callable[[ScanResult]
     if rendered is not None:
         return rendered
     assert result is not None
-    return Rendered(render(result), _statuses(result))
+    t0 = time.perf_counter()
+    text = render(result)
+    result.stats["render_s"] = time.perf_counter() - t0
+    return Rendered(text, _statuses(result), result.stats)
 
 
 def _statuses(result: ScanResult) -> frozenset[str]:
@@ -200,7 +205,6 @@ def _stages(
 
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
-    table = load_table(options.ms_version)  # fail fast on an unknown version
     if len(options.paths) > 1:
         _root, files, walk_errors = discover_many(
             list(options.paths), options.excludes, options.respect_ignore
@@ -210,6 +214,9 @@ def _stages(
     stats["discover_s"] = time.perf_counter() - t0
     if options.require_files and not files and not walk_errors:
         _nothing_to_scan(options)
+    t1 = time.perf_counter()
+    table = load_table(options.ms_version)  # raises on an unknown version
+    stats["load_table_s"] = time.perf_counter() - t1
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
     tasks: list[FileTask] = []
@@ -250,7 +257,9 @@ def _stages(
         if hit is not None:
             cache.close()
             text, statuses = hit
-            return None, None, {}, Rendered(text, statuses)
+            stats["report_cached"] = 1
+            stats["total_s"] = time.perf_counter() - t0
+            return None, None, {}, Rendered(text, statuses, stats)
     previous = None if keep_facts else cache.get_scan(whole)
     if previous is not None:
         stats["files_cached"] = len(tasks)
@@ -311,7 +320,9 @@ def _keep_report(
     """Render ``result`` and keep the report under ``key`` (when the report is cached)."""
     if render is None or key is None:
         return None
-    rendered = Rendered(render[1](result), _statuses(result))
+    t0 = time.perf_counter()
+    rendered = Rendered(render[1](result), _statuses(result), result.stats)
+    result.stats["render_s"] = time.perf_counter() - t0
     cache.put_report(key, rendered.text, rendered.statuses)
     return rendered
 

@@ -310,3 +310,23 @@ def test_target_platform_counts_a_target_it_lacks_as_a_gap(
         main([str(root), "--target", "TPU"])
     assert exit_info.value.code == 2
     assert "--target" in capsys.readouterr().err
+
+
+def test_stats_prints_the_stage_timings_and_counters_after_an_unchanged_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = write_repo(tmp_path / "repo", {"m.py": MISSING_SRC, "n.py": CONSISTENT_SRC})
+    plain = _cli(capsys, str(root), "-f", "json", "--no-cache")
+    code, out, err = _cli(capsys, str(root), "-f", "json", "--no-cache", "--stats")
+    assert (code, out) == plain[:2]  # the report is the same
+    lines = err.splitlines()
+    assert lines[0] == "apiscan: stats"
+    values = dict(line.split() for line in lines[1:])
+    assert values["files_analysed"] == "2" and values["files_cached"] == "0"
+    for stage in ("discover_s", "load_table_s", "analyse_s", "render_s", "total_s"):
+        assert float(values[stage]) >= 0
+    # a warm re-scan says where its report came from
+    _cli(capsys, str(root), "-f", "json")
+    code, out, err = _cli(capsys, str(root), "-f", "json", "--stats")
+    assert out == plain[1]
+    assert "report_cached" in err

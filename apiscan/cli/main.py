@@ -101,6 +101,11 @@ def _scan_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument(
+        "--stats",
+        action="store_true",
+        help="after the report, print the scan's stage timings and counters on stderr",
+    )
+    p.add_argument(
         "--no-dynamic-shape",
         action="store_true",
         help="skip the dynamic-shape rules (API coverage only)",
@@ -232,6 +237,7 @@ def run_scan(argv: list[str]) -> int:
             return _usage_error(str(exc))
         write_output(rendered.text, args.output)
         statuses = rendered.statuses
+        stats = rendered.stats
     else:
         try:
             result = scan(options)
@@ -243,9 +249,23 @@ def run_scan(argv: list[str]) -> int:
         if args.stubs and not _write_stubs(result, Path(args.stubs)):
             return 2
         statuses = frozenset(f.status for f in result.api_findings)
+        stats = result.stats
+    if args.stats:
+        print(format_stats(stats), end="", file=sys.stderr)
     if settings["fail-on"] and statuses & set(FAIL_ON[settings["fail-on"]]):
         return 1
     return 0
+
+
+def format_stats(stats: dict[str, float]) -> str:
+    """``--stats``: one ``name value`` line per timing (``_s``: seconds) or counter the
+    pipeline kept, in the order it kept them, under a heading."""
+    width = max((len(k) for k in stats), default=0)
+    lines = ["apiscan: stats\n"]
+    for key, value in stats.items():
+        shown = f"{value:.3f}" if key.endswith("_s") else f"{value:g}"
+        lines.append(f"  {key:<{width}}  {shown}\n")
+    return "".join(lines)
 
 
 def _builtin(reporter: object) -> bool:

@@ -19,18 +19,18 @@ from typing import Protocol, cast
 
 from apiscan.model import ScanResult, Substitution
 
-#: Modules whose import registers the built-in reporters.
-_BUILTIN_MODULES: tuple[str, ...] = (
-    "apiscan.report.text",
-    "apiscan.report.json",
-    "apiscan.report.csv",
-    "apiscan.report.markdown",
-    "apiscan.report.sarif",
-    "apiscan.report.concise",
-)
+#: The built-in formats and the module whose import registers each: only the one asked for
+#: is imported (the text report's tabulate and pandas cost nothing to a JSON run).
+_BUILTIN_MODULES: dict[str, str] = {
+    "text": "apiscan.report.text",
+    "json": "apiscan.report.json",
+    "csv": "apiscan.report.csv",
+    "markdown": "apiscan.report.markdown",
+    "sarif": "apiscan.report.sarif",
+    "concise": "apiscan.report.concise",
+}
 
 _registry: dict[str, Reporter] = {}
-_builtins_loaded = False
 
 
 class Reporter(Protocol):
@@ -64,18 +64,10 @@ def register(reporter: Reporter) -> Reporter:
     return reporter
 
 
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if _builtins_loaded:
-        return
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(module)
-    _builtins_loaded = True
-
-
 def get_reporter(name: str) -> Reporter:
     """The reporter for format ``name``; ``KeyError`` naming the known formats otherwise."""
-    _load_builtins()
+    if name not in _registry and name in _BUILTIN_MODULES:
+        importlib.import_module(_BUILTIN_MODULES[name])
     try:
         return _registry[name]
     except KeyError:
@@ -84,9 +76,8 @@ def get_reporter(name: str) -> Reporter:
 
 
 def formats() -> tuple[str, ...]:
-    """Names of every registered format, sorted."""
-    _load_builtins()
-    return tuple(sorted(_registry))
+    """Names of every format, built-in or registered, sorted (no module is imported)."""
+    return tuple(sorted({*_BUILTIN_MODULES, *_registry}))
 
 
 def shape_total(summary: dict[str, object]) -> int:

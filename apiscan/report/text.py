@@ -11,8 +11,6 @@ import textwrap
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
-from tabulate import tabulate
-
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     disposition_rows,
@@ -45,7 +43,10 @@ class TextReporter:
         self.locations = locations
 
     def prepare(self) -> None:
-        """Load pandas ahead of time; the pipeline calls this while workers parse."""
+        """Load pandas and tabulate ahead of time; the pipeline calls this while workers
+        parse."""
+        import tabulate  # noqa: F401
+
         from apiscan.report import aggregation  # noqa: F401
 
     def render(self, result: ScanResult) -> str:
@@ -243,6 +244,8 @@ def _dispositions(result: ScanResult) -> str:
     title = _title("By disposition")
     if not rows:
         return f"{title}\nNothing to change beyond renames."
+    from tabulate import tabulate  # imported by the first table, not at start-up
+
     table = tabulate(
         rows,
         headers=["disposition", "call sites", "network", "APIs"],
@@ -298,6 +301,8 @@ def _probable(row: aggregation.ApiRollup) -> str:
 
 def _table(rows: Iterable[Iterable[object]], headers: list[str], align: list[str]) -> str:
     """A plain table; numbers arrive pre-formatted so tabulate never re-parses them."""
+    from tabulate import tabulate
+
     table: str = tabulate(
         [list(r) for r in rows],
         headers=headers,

@@ -76,5 +76,12 @@ def test_json_and_csv_render_without_pandas() -> None:
         "get_reporter('csv').render(r)\n"
     )
     modules = _modules_after(code)
-    assert "apiscan.report.text" in modules  # the registry did load every format...
-    assert "pandas" not in modules  # ...but only text and markdown rendering needs pandas
+    assert "pandas" not in modules  # only text and markdown rendering needs pandas
+    # only the formats asked for are imported: not the text report's tabulate
+    assert {"apiscan.report.json", "apiscan.report.csv"} <= modules
+    assert not {"apiscan.report.text", "apiscan.report.sarif", "tabulate"} & modules
+
+
+def test_listing_the_formats_imports_none() -> None:
+    modules = _modules_after("from apiscan.report import formats\nformats()")
+    assert not {"apiscan.report.text", "apiscan.report.json", "tabulate"} & modules
