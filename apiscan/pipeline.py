@@ -304,7 +304,9 @@ def _stages(
         target_platform=options.target_platform,
     )
     cache.put_scan(whole, replace(result, stats={}))
+    t1 = time.perf_counter()
     result = _link_verification(result, options)
+    stats["link_s"] = time.perf_counter() - t1
     stats["total_s"] = time.perf_counter() - t0
     rendered = _keep_report(cache, report_key, render, result)
     cache.close()
