@@ -9,14 +9,10 @@ own (``monkeypatch.setenv`` after this fixture). ``tests/test_home.py`` proves i
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-#: The home directory of whoever runs the suite, before any test redirects it.
-REAL_HOME = Path(os.path.expanduser("~"))
 
 
 @pytest.fixture(autouse=True)

@@ -13,12 +13,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from conftest import REAL_HOME
-
 from apiscan.cache import default_cache_dir
 from apiscan.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
+#: The home of whoever runs the suite: read when the module is collected, before
+#: tests/conftest.py's fixture redirects HOME for each test.
+REAL_HOME = Path(os.path.expanduser("~"))
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _recording: list[str] | None = None
 
