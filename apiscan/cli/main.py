@@ -459,8 +459,10 @@ def write_output(text: str, output: str | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
     that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
+    from apiscan.isolation import isolate
     from apiscan.lifetime import EXIT_SIGINT, EXIT_SIGTERM, exit_now, run_guarded
 
+    isolate()  # no child process may import the scanned workspace's modules
     as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"

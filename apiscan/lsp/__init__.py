@@ -17,6 +17,9 @@ def run_lsp(argv: list[str]) -> int:
     p.add_argument("--stdio", action="store_true", help="talk over stdio (the default)")
     p.add_argument("--log-file", metavar="FILE", help="write the server's log to FILE")
     args = p.parse_args(argv)
+    from apiscan.isolation import isolate
+
+    isolate()  # editors start the server inside the project: never import its modules
     try:
         from apiscan.lsp.server import server
     except ImportError as exc:
