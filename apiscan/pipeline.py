@@ -78,6 +78,9 @@ class ScanOptions:
     ignores: Ignores = field(default_factory=Ignores)
     #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
     respect_ignore: bool = True
+    #: Follow symlinks whose real location is outside the scanned directory (``--follow-
+    #: symlinks``); by default the walk never leaves it.
+    follow_symlinks: bool = False
     #: Several paths scanned as one (``apiscan a.py b.py``, a pre-commit hook): ``path`` is
     #: then their common directory and only these are scanned.
     paths: tuple[str, ...] = ()
@@ -184,10 +187,12 @@ def _stages(
     table = load_table(options.ms_version)  # fail fast on an unknown version
     if len(options.paths) > 1:
         _root, files, walk_errors = discover_many(
-            list(options.paths), options.excludes, options.respect_ignore
+            list(options.paths), options.excludes, options.respect_ignore, options.follow_symlinks
         )
     else:
-        _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
+        _root, files, walk_errors = discover(
+            options.path, options.excludes, options.respect_ignore, options.follow_symlinks
+        )
     stats["discover_s"] = time.perf_counter() - t0
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)

@@ -98,6 +98,11 @@ def _scan_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also scan what .gitignore / .ignore files ignore",
     )
+    p.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="also follow symlinks that lead outside the scanned directory",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument(
         "--no-dynamic-shape",
@@ -219,6 +224,7 @@ def run_scan(argv: list[str]) -> int:
         verify_dtype=settings["verify-dtype"],
         ignores=settings.ignores(base),
         respect_ignore=settings["respect-ignore-files"],
+        follow_symlinks=args.follow_symlinks,
         target_platform=args.target,
     )
     if not args.verify and not args.stubs and _builtin(reporter):
