@@ -298,14 +298,18 @@ def _not_regular(entry: os.DirEntry[str]) -> str:
 def safe_name(name: str) -> str:
     """``name`` as reports may print it: bytes that are not UTF-8 (kept by the file system
     as surrogate escapes) become ``\\xNN``, control characters such as a newline become their
-    escapes, so a file name cannot break a table or a terminal, nor fail to encode."""
-    if name.isprintable():
+    escapes, so a file name cannot break a table or a terminal, nor fail to encode. A
+    backslash is doubled, so that two different names never print the same
+    (``a\\xff.py`` spelled with a backslash, and ``a<byte 0xff>.py``)."""
+    if name.isprintable() and "\\" not in name:
         return name
     out = []
     for ch in name:
         code = ord(ch)
         if 0xDC80 <= code <= 0xDCFF:
             out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == "\\":
+            out.append("\\\\")
         elif ch.isprintable():
             out.append(ch)
         else:
