@@ -18,6 +18,7 @@ the file on disk; a fast check reuses the project's call-graph scopes and says s
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -178,8 +179,12 @@ class ProjectContext:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        from apiscan.lifetime import die_with_parent
+
         spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+        with ProcessPoolExecutor(
+            max_workers=1, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             return cls(options, *pool.submit(scan_for_context, options).result())
 
     @classmethod

@@ -35,12 +35,22 @@ def run_lsp(argv: list[str]) -> int:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
         # pygls logs every message body at INFO: that would be most of the log and its cost.
         logging.getLogger("pygls").setLevel(logging.WARNING)
-    server.start_io()
+    from apiscan.lsp.framing import FramedInput, LockedOutput
+
+    out = LockedOutput(sys.stdout.buffer)
+    server.start_io(FramedInput(sys.stdin.fileno(), out), out)  # type: ignore[arg-type]
     # The session is over and the client has closed (or pygls has closed) the stream the
-    # protocol ran on: nothing more may be written to stdout, not even a final flush.
+    # protocol ran on: nothing more may be written to stdout, not even a final flush. A scan
+    # may still be running (its thread would hold the exit for as long as it takes): stop
+    # its processes and leave now.
+    import logging
     import os
 
+    from apiscan.lifetime import exit_now
+
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stays open until the process exits)
+    logging.shutdown()
+    exit_now(0)
     return 0
 
 
