@@ -28,7 +28,7 @@ from apiscan import __version__
 from apiscan.extract import FileTask, analyse, parse_both, reexport_subset
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import FileError, MappingInfo, ScanResult
-from apiscan.parsing import parse_module, parse_python
+from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 from apiscan.pipeline import ScanOptions, scan_for_context
 from apiscan.program.index import ClassTable
 from apiscan.reparse import Parsed, reparse, whole
@@ -106,6 +106,9 @@ class _ParseOnce:
         tree = parse_python(text, relpath)
         if isinstance(tree, FileError):
             return tree, None
+        too_big = too_big_for_libcst(text, tree)
+        if too_big is not None:
+            return tree, too_big
         prev = self.last.pop(relpath, None)
         parsed = reparse(prev, text, tree) if prev is not None else None
         if parsed is None:

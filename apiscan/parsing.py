@@ -113,6 +113,31 @@ def libcst_parse(text: str) -> cst.Module:
     return on_big_stack(cst.parse_module, text)
 
 
+#: Above this many ``ast`` nodes a file is too big for LibCST (it would take half a minute and
+#: gigabytes: the largest model file of timm, detectron2, fairseq and YOLOX has 26,000), and
+#: it is analysed from Python's tree alone. So is a file of more than :data:`DATA_NODES` nodes
+#: that are mostly literals: data more than code (a 900 KB list literal).
+MAX_LIBCST_NODES = 100_000
+DATA_NODES = 30_000
+#: Files smaller than this are never counted (they cannot hold that many nodes).
+_COUNT_FROM_BYTES = 100_000
+
+
+def too_big_for_libcst(text: str, tree: ast.Module) -> FileError | None:
+    """A reason not to hand ``text`` to LibCST (see :data:`MAX_LIBCST_NODES`), else None."""
+    if len(text) < _COUNT_FROM_BYTES:
+        return None
+    count = literals = 0
+    for count, node in enumerate(ast.walk(tree), 1):
+        if isinstance(node, ast.Constant):
+            literals += 1
+        if count > MAX_LIBCST_NODES:
+            break
+    if count > MAX_LIBCST_NODES or (count > DATA_NODES and 2 * literals > count):
+        return FileError("E008", f"{count} syntax nodes, {literals} of them literals")
+    return None
+
+
 def parse_module(text: str, relpath: str) -> cst.Module | FileError:
     """LibCST's parse of a file Python accepted. Where LibCST's grammar is stricter than
     Python's tokenizer (see :func:`normalise_for_libcst`), the normalised text is parsed

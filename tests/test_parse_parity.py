@@ -146,3 +146,17 @@ def test_check_survives_a_chain_that_overflowed_libcst(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
     findings = json.loads(done.stdout)["findings"]
     assert [f["api"] for f in findings if f.get("api")] == ["torch.zeros"]
+
+
+def test_a_huge_literal_is_analysed_from_pythons_tree() -> None:
+    """A 850 KB list literal: LibCST took half a minute and gigabytes on it (in the language
+    server, on every edit); Python's tree alone still finds the API use."""
+    from apiscan.parsing import parse_python, too_big_for_libcst
+
+    text = TORCH + "x = [" + ", ".join(str(i) for i in range(120_000)) + "]\n"
+    tree = parse_python(text, "m.py")
+    assert too_big_for_libcst(text, tree) is not None  # type: ignore[arg-type]
+    fa = _analyse(text.encode())
+    assert fa.errors == () and [u.api for u in fa.uses] == ["torch.zeros"]
+    model = (REPO / "fixtures" / "tinydet" / "tinydet" / "head.py").read_text()
+    assert too_big_for_libcst(model * 40, parse_python(model * 40, "m.py")) is None  # type: ignore[arg-type]

@@ -66,13 +66,15 @@ Parser = Callable[[str, str], "tuple[ast.Module | FileError, cst.Module | FileEr
 def parse_both(
     text: str, relpath: str
 ) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
-    """Python's parse, then LibCST's of what Python accepted (None when Python refused)."""
-    from apiscan.parsing import parse_module, parse_python
+    """Python's parse, then LibCST's of what Python accepted (None when Python refused; a
+    FileError when LibCST refuses it or it is too big for LibCST, and the file is then
+    analysed from Python's tree alone)."""
+    from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 
     tree = parse_python(text, relpath)
     if isinstance(tree, FileError):
         return tree, None
-    return tree, parse_module(text, relpath)
+    return tree, too_big_for_libcst(text, tree) or parse_module(text, relpath)
 
 
 def analyse(

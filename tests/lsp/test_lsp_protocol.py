@@ -103,3 +103,51 @@ def test_the_server_exits_soon_after_its_input_closes_during_a_scan(
     finally:
         if client.proc.poll() is None:
             client.proc.kill()
+
+
+def test_buffers_that_killed_the_server_are_checked(project: Path, tmp_path: Path) -> None:
+    """A 20,000-term chain (LibCST's native parser overflowed the stack: exit 139) and
+    notebooks nested 1,200 levels deep: diagnostics, and the server goes on."""
+    client = _client(project, tmp_path)
+    try:
+        uri = (project / "chain.py").as_uri()
+        text = (
+            "import torch\n\nx = torch.fx.symbolic_trace(m)\ny = "
+            + " and ".join(["a"] * 20_000)
+            + "\n"
+        )
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
+        )
+        found = client.diagnostics(uri, timeout=120)
+        assert any("symbolic_trace" in d["message"] for d in found), found
+        nb = (project / "deep.ipynb").as_uri()
+        cell = nb + "#cell1"
+        client.notify(
+            "notebookDocument/didOpen",
+            {
+                "notebookDocument": {
+                    "uri": nb,
+                    "notebookType": "jupyter-notebook",
+                    "version": 1,
+                    "cells": [{"kind": 2, "document": cell}],
+                },
+                "cellTextDocuments": [
+                    {
+                        "uri": cell,
+                        "languageId": "python",
+                        "version": 1,
+                        "text": "x = " + "[" * 1200 + "]" * 1200 + "\n",
+                    }
+                ],
+            },
+        )
+        client.diagnostics(cell, timeout=120)
+        client.send_bytes(_frame(_request(201, "textDocument/hover", _hover(project))))
+        assert "result" in _answered(client, 201)
+        assert client.proc.poll() is None
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()

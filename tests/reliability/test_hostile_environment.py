@@ -145,3 +145,30 @@ def test_two_file_names_never_print_the_same(tmp_path: Path) -> None:
     (tmp_path / spelled).write_text(SRC)
     _, files, _ = discover(tmp_path)
     assert len({f.relpath for f in files}) == 2
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["scan", "."], ["check", "model.py"], ["review", "."], ["fix", "."], ["scan", "-j", "2", "."]],
+)
+def test_cli_commands_import_nothing_from_the_workspace(tmp_path: Path, command: list[str]) -> None:
+    """Run with the working directory inside a project of stdlib-named modules (as
+    ``python -m apiscan``, which puts the working directory first on sys.path)."""
+    from tests.lsp.test_lsp_hostile import hostile_project
+
+    root, markers = tmp_path / "evil", tmp_path / "markers"
+    root.mkdir()
+    hostile_project(root, markers)
+    for i in range(40):  # enough bytes for a pool of workers
+        (root / f"m{i}.py").write_text("import torch\n" + "y = torch.ones(2)\n" * 300)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "APISCAN_CACHE_DIR": str(tmp_path / "c")}
+    done = subprocess.run(
+        [sys.executable, "-m", "apiscan", *command],
+        cwd=root,
+        capture_output=True,
+        env=env,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert os.listdir(markers) == []
