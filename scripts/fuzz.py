@@ -156,8 +156,9 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return data
 
 
-def python_accepts(data: bytes) -> bool:
-    """Whether CPython compiles ``data`` (the ground truth for "false error")."""
+def python_accepts(data: bytes | str) -> bool:
+    """Whether CPython compiles ``data`` (the ground truth for "false error"); a notebook's
+    code is text (a BOM in a cell is a character, not an encoding mark)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -208,8 +209,9 @@ def judge(tally: Tally, name: str, data: bytes, codes: list[str] | None) -> None
             if not codes:
                 tally.problem("missed_errors", f"{name}: unreadable notebook, no error")
             return
-        data = _ipython_blanked(code)
-    accepted = python_accepts(data)
+        accepted = python_accepts(_ipython_blanked(code))
+    else:
+        accepted = python_accepts(data)
     if accepted and real:
         tally.problem("false_errors", f"{name}: {real} {data[:80]!r}")
     elif not accepted and not codes:
@@ -332,14 +334,14 @@ def generated(n: int, seed: int) -> list[bytes]:
     return out
 
 
-def _ipython_blanked(code: bytes) -> bytes:
+def _ipython_blanked(code: bytes) -> str:
     """A notebook's code as apiscan compiles it: IPython's magics and shell lines blanked the
     way :mod:`apiscan.notebook` blanks them (mutations rarely make any)."""
     from apiscan.notebook import _not_python, _stand_in
 
     text = code.decode("utf-8", "surrogatepass")
     lines = [_stand_in(line) if _not_python(line) else line for line in text.split("\n")]
-    return "\n".join(lines).encode("utf-8", "surrogatepass")
+    return "\n".join(lines)
 
 
 def scan_batch(files: list[bytes], jobs: int, suffix: str = ".py") -> dict[str, list[str] | None]:

@@ -63,6 +63,7 @@ class _Walker(ast.NodeVisitor):
         self.functions: list[FunctionFact] = []
         self.stack: list[str] = []
         self.cls: list[str] = []
+        self.reference = "reference"  # "annotation" inside one
 
     # --------------------------------------------------------------- bindings
     def visit_Import(self, node: ast.Import) -> None:
@@ -83,12 +84,56 @@ class _Walker(ast.NodeVisitor):
                 self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     # --------------------------------------------------------------- scopes
-    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def _decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         for d in node.decorator_list:
-            self.visit(d)
+            if isinstance(d, ast.Call):
+                if self._emit(d.func, "decorator", d) is None:
+                    self.visit(d.func)
+                for arg in [*d.args, *(k.value for k in d.keywords)]:
+                    self.visit(arg)
+            elif self._emit(d, "decorator") is None:
+                self.visit(d)
+
+    def _annotation(self, node: ast.expr | None) -> None:
+        if node is None:
+            return
+        self.reference = "annotation"
+        try:
+            self.visit(node)
+        finally:
+            self.reference = "reference"
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self._annotation(node.annotation)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._annotation(node.annotation)
+        self.visit(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
+    def _with(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            ctx = item.context_expr
+            if isinstance(ctx, ast.Call):
+                if self._emit(ctx.func, "context_manager", ctx) is None:
+                    self.visit(ctx.func)
+                for arg in [*ctx.args, *(k.value for k in ctx.keywords)]:
+                    self.visit(arg)
+            elif self._emit(ctx, "context_manager") is None:
+                self.visit(ctx)
+            if item.optional_vars is not None:
+                self.visit(item.optional_vars)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    visit_With = _with
+    visit_AsyncWith = _with
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._decorators(node)
         self.visit(node.args)
-        if node.returns is not None:
-            self.visit(node.returns)
+        self._annotation(node.returns)
         qualname = ".".join([*self.stack, node.name])
         in_class = bool(self.cls) and self.cls[-1] == ".".join(self.stack)
         self.functions.append(FunctionFact(qualname, self.cls[-1] if in_class else "", node.lineno))
@@ -101,8 +146,7 @@ class _Walker(ast.NodeVisitor):
     visit_AsyncFunctionDef = _function
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        for d in node.decorator_list:
-            self.visit(d)
+        self._decorators(node)
         bases = []
         for base in node.bases:
             name = self._emit(base, "base_class")
@@ -133,12 +177,14 @@ class _Walker(ast.NodeVisitor):
             self.visit(kw.value)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if self._emit(node, "reference") is None:
+        # a store (``torch.backends.cudnn.benchmark = True``) is no use of an API
+        stored = not isinstance(node.ctx, ast.Load)
+        if stored or self._emit(node, self.reference) is None:
             self.visit(node.value)
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
-            self._emit(node, "reference")
+            self._emit(node, self.reference)
 
     def _dotted(self, node: ast.expr) -> str | None:
         parts = []
@@ -157,8 +203,8 @@ class _Walker(ast.NodeVisitor):
             return None
         canon = self.api.canonical(dotted)
         if canon is not None and self.api.is_module(canon):
-            return canon if usage == "reference" else None
-        if canon is None and "." not in dotted:
+            return canon if usage in ("reference", "annotation") else None
+        if canon is None and ("." not in dotted or _through_dunder(dotted)):
             return None
         written = self.api.as_written(dotted) or dotted
         span_node = call if call is not None else node
@@ -188,6 +234,12 @@ class _Walker(ast.NodeVisitor):
             end_line,
             col(end_line, node.end_col_offset or 0) + 1,
         )
+
+
+def _through_dunder(dotted: str) -> bool:
+    """``torch.__version__``, ``torchvision.models.__dict__``: metadata, not an API (as the
+    full walker decides)."""
+    return any(len(p) > 4 and p[:2] == p[-2:] == "__" for p in dotted.split(".")[1:])
 
 
 def _call_args(call: ast.Call) -> CallArgs:
