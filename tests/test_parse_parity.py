@@ -158,5 +158,22 @@ def test_a_huge_literal_is_analysed_from_pythons_tree() -> None:
     assert too_big_for_libcst(text, tree) is not None  # type: ignore[arg-type]
     fa = _analyse(text.encode())
     assert fa.errors == () and [u.api for u in fa.uses] == ["torch.zeros"]
-    model = (REPO / "fixtures" / "tinydet" / "tinydet" / "head.py").read_text()
-    assert too_big_for_libcst(model * 40, parse_python(model * 40, "m.py")) is None  # type: ignore[arg-type]
+    # code of the same size is left to LibCST
+    code = "".join(f"def f{i}(x):\n    return torch.relu(x) + x * 2\n\n\n" for i in range(4000))
+    assert len(code) > 150_000
+    assert too_big_for_libcst(code, parse_python(code, "m.py")) is None  # type: ignore[arg-type]
+
+
+def test_a_notebook_is_limited_by_its_code_not_its_outputs() -> None:
+    """A notebook whose images make it larger than the limit is still read; one whose code
+    cells alone pass it is not."""
+    image = {"output_type": "display_data", "data": {"image/png": "A" * 300_000}}
+    cell = {"cell_type": "code", "source": TORCH, "metadata": {}, "outputs": [image]}
+    document = {"cells": [cell], "nbformat": 4, "nbformat_minor": 5, "metadata": {}}
+    data = json.dumps(document).encode()
+    fa = analyse(FileTask("nb.ipynb", ("m",), False, data), frozenset(), max_file_size=200_000)
+    assert fa.errors == () and [u.api for u in fa.uses] == ["torch.zeros"]
+    cell["source"] = TORCH + "# " + "x" * 300_000 + "\n"
+    data = json.dumps(document).encode()
+    fa = analyse(FileTask("nb.ipynb", ("m",), False, data), frozenset(), max_file_size=200_000)
+    assert [e.code for e in fa.errors] == ["E007"] and "code cells" in fa.errors[0].message

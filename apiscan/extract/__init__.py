@@ -118,21 +118,21 @@ def _analyse(
     base: FileAnalysis,
 ) -> FileAnalysis:
     sha = base.sha256
-    if len(task.data) > max_file_size:
-        return _with_error(
-            base,
-            FileError(
-                "E007",
-                f"file is {len(task.data) / 1e6:.1f} MB, above the {max_file_size / 1e6:.1f}"
-                " MB limit (--max-file-size); skipped",
-            ),
-        )
+    notebook_file = is_notebook(task.relpath)
+    # A notebook's bytes are mostly its outputs (images): the limit is on its code, and on
+    # the JSON only at NOTEBOOK_JSON_FACTOR times it.
+    limit = max_file_size * NOTEBOOK_JSON_FACTOR if notebook_file else max_file_size
+    if len(task.data) > limit:
+        return _with_error(base, _too_large(len(task.data), limit))
     # An empty module is analysed like any other: it simply holds nothing.
     cells: tuple[tuple[int, int], ...] = ()
-    if is_notebook(task.relpath):
+    if notebook_file:
         notebook = notebook_source(task.data)
         if isinstance(notebook, FileError):
             return _with_error(base, notebook)
+        code_size = len(notebook.text.encode("utf-8", "surrogatepass"))
+        if code_size > max_file_size:
+            return _with_error(base, _too_large(code_size, max_file_size, "its code cells are"))
         decoded: DecodedSource | FileError = DecodedSource(notebook.text, "utf-8")
         cells = notebook.lines
     else:
@@ -141,6 +141,18 @@ def _analyse(
         return _with_error(base, decoded)
     analysis = _analyse_text(task, decoded, sha, local_roots, parser)
     return replace(analysis, cells=cells) if cells else analysis
+
+
+#: How much larger than ``--max-file-size`` a notebook's JSON may be (outputs, images).
+NOTEBOOK_JSON_FACTOR = 20
+
+
+def _too_large(size: int, limit: int, what: str = "file is") -> FileError:
+    return FileError(
+        "E007",
+        f"{what} {size / 1e6:.1f} MB, above the {limit / 1e6:.1f} MB limit (--max-file-size);"
+        " skipped",
+    )
 
 
 def _with_error(base: FileAnalysis, err: FileError) -> FileAnalysis:
