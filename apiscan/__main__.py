@@ -1,5 +1,9 @@
 import sys
 
-from apiscan.cli.main import main
+from apiscan.isolation import isolate
+
+isolate()  # before any other import: ``python -m`` put the working directory on sys.path
+
+from apiscan.cli.main import main  # noqa: E402
 
 sys.exit(main())

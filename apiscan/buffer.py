@@ -18,6 +18,7 @@ the file on disk; a fast check reuses the project's call-graph scopes and says s
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -27,7 +28,7 @@ from apiscan import __version__
 from apiscan.extract import FileTask, analyse, parse_both, reexport_subset
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import FileError, MappingInfo, ScanResult
-from apiscan.parsing import parse_module, parse_python
+from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 from apiscan.pipeline import ScanOptions, scan_for_context
 from apiscan.program.index import ClassTable
 from apiscan.reparse import Parsed, reparse, whole
@@ -105,6 +106,9 @@ class _ParseOnce:
         tree = parse_python(text, relpath)
         if isinstance(tree, FileError):
             return tree, None
+        too_big = too_big_for_libcst(text, tree)
+        if too_big is not None:
+            return tree, too_big
         prev = self.last.pop(relpath, None)
         parsed = reparse(prev, text, tree) if prev is not None else None
         if parsed is None:
@@ -178,8 +182,12 @@ class ProjectContext:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        from apiscan.lifetime import die_with_parent
+
         spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+        with ProcessPoolExecutor(
+            max_workers=1, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             return cls(options, *pool.submit(scan_for_context, options).result())
 
     @classmethod

@@ -165,6 +165,11 @@ class AnalysisCache:
             self._rebuild(str(exc))
         except sqlite3.DatabaseError as exc:
             self._failed(exc)
+        except OSError as exc:  # e.g. a directory of mode 000: even exists() is refused
+            warn(
+                f"cannot use the cache directory {directory}: {exc.strerror or exc}; "
+                "scanning without a cache"
+            )
 
     # ------------------------------------------------------------------ opening, healing
     def _open(self, directory: Path) -> sqlite3.Connection | None:

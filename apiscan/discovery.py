@@ -123,12 +123,20 @@ def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
 
 
 def discover(
-    root: str | os.PathLike[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
+    root: str | os.PathLike[str],
+    excludes: tuple[str, ...] = (),
+    respect_ignore: bool = True,
+    follow_symlinks: bool = False,
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
 
     With ``respect_ignore``, paths that ``.gitignore`` / ``.ignore`` files ignore are skipped
     (:mod:`apiscan.ignorefiles`); a file named explicitly as ``root`` is always scanned.
+
+    The walk never leaves ``root``: a symlink (to a directory or a file) whose real location
+    is outside it is reported (E006) and not followed, unless ``follow_symlinks`` (a link to
+    ``/`` would otherwise walk the whole machine, and ``fix --write`` write outside the
+    repository).
 
     Returns the resolved root (reports name files relative to it), the files sorted by relative
     path, and error findings for what could not be walked.
@@ -148,6 +156,7 @@ def discover(
     files: list[SourceFile] = []
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
+    inside = str(base)
 
     def walk(
         d: Path,
@@ -186,6 +195,19 @@ def discover(
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
+            if (
+                not follow_symlinks
+                and (is_dir or entry.name.endswith(_SCANNED_SUFFIXES))
+                and entry.is_symlink()
+                and not _inside(entry.path, inside)
+            ):
+                what = "a directory" if is_dir else "a file"
+                message = (
+                    f"symlink to {what} outside the scanned directory, not followed"
+                    " (--follow-symlinks follows it)"
+                )
+                errors.append(_walk_error(rel_s, "E006", message))
+                continue
             if (
                 rules is not None
                 and (is_dir or entry.name.endswith(_SCANNED_SUFFIXES))  # others are never read
@@ -235,6 +257,16 @@ def discover(
     return base, files, errors
 
 
+def _inside(path: str, root: str) -> bool:
+    """Whether the real location of ``path`` (all symlinks resolved) lies under ``root`` (a
+    resolved directory)."""
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return False
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
 def _is_virtualenv(d: Path) -> bool:
     """Whether ``d`` holds a ``pyvenv.cfg``; a directory we cannot look into is not one (the
     walk then reports it as unreadable, E005)."""
@@ -266,14 +298,18 @@ def _not_regular(entry: os.DirEntry[str]) -> str:
 def safe_name(name: str) -> str:
     """``name`` as reports may print it: bytes that are not UTF-8 (kept by the file system
     as surrogate escapes) become ``\\xNN``, control characters such as a newline become their
-    escapes, so a file name cannot break a table or a terminal, nor fail to encode."""
-    if name.isprintable():
+    escapes, so a file name cannot break a table or a terminal, nor fail to encode. A
+    backslash is doubled, so that two different names never print the same
+    (``a\\xff.py`` spelled with a backslash, and ``a<byte 0xff>.py``)."""
+    if name.isprintable() and "\\" not in name:
         return name
     out = []
     for ch in name:
         code = ord(ch)
         if 0xDC80 <= code <= 0xDCFF:
             out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == "\\":
+            out.append("\\\\")
         elif ch.isprintable():
             out.append(ch)
         else:
@@ -290,7 +326,10 @@ def _walk_error(rel: str, code: str, message: str) -> ErrorFinding:
 
 
 def discover_many(
-    paths: list[str], excludes: tuple[str, ...] = (), respect_ignore: bool = True
+    paths: list[str],
+    excludes: tuple[str, ...] = (),
+    respect_ignore: bool = True,
+    follow_symlinks: bool = False,
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Several paths (files or directories, as a pre-commit hook passes them) as one scan.
 
@@ -310,7 +349,7 @@ def discover_many(
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            root, files, walk_errors = discover(p, excludes, respect_ignore)
+            root, files, walk_errors = discover(p, excludes, respect_ignore, follow_symlinks)
             prefix = root.relative_to(base).as_posix()
             prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:

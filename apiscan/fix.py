@@ -27,6 +27,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from apiscan.model import ApiFinding, ScanResult
+from apiscan.parsing import libcst_parse
 
 #: Idioms applied mechanically (their rendering is the whole change at that call).
 MECHANICAL_IDIOMS = frozenset(
@@ -177,7 +178,10 @@ def _note(finding: ApiFinding) -> str:
 
 def fix_file(root: Path, path: str, findings: list[ApiFinding], annotate: bool) -> FileFix:
     """The file with every applicable rewrite applied (``after == before`` when none is)."""
-    source = (root / path).read_text(encoding="utf-8")
+    try:
+        source = (root / path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:  # changed since the scan, or not UTF-8
+        return FileFix(path, "", "", 0, 0, f"not rewritten: cannot read it as UTF-8 ({exc})")
     by_end: dict[tuple[int, int], list[ApiFinding]] = {}
     notes: dict[int, list[str]] = {}
     for f in findings:
@@ -189,7 +193,7 @@ def fix_file(root: Path, path: str, findings: list[ApiFinding], annotate: bool) 
             if note not in notes[f.span.line]:
                 notes[f.span.line].append(note)
     try:
-        module = cst.parse_module(source)
+        module = libcst_parse(source)
         wrapper = MetadataWrapper(module)
         fixer = _Fixer(wrapper.module, by_end, notes)
         new = wrapper.visit(fixer)

@@ -11,6 +11,9 @@ of the enclosing directories count too, up to the repository's top (the director
 
 from __future__ import annotations
 
+import re
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,16 +21,42 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
+IGNORE_FILES = (".gitignore", ".ignore")  # in order of precedence, lowest first
 
-def _spec(lines: list[str]) -> GitIgnoreSpec:
-    """The compiled rules of one ignore file; pathspec is imported only by a tree that has
-    such a file (it costs a cold scan's start-up ~20 ms otherwise)."""
+#: A pattern with more single-star wildcards than this (``*a*a*a*a*b``) is skipped: the
+#: regular expression it becomes backtracks exponentially (nine took 20 s per path), and git
+#: is as slow. Real ignore files use one or two.
+MAX_STARS = 3
+#: Matching time allowed for a whole walk; past it, ignore files stop applying (one warning).
+MATCH_BUDGET_S = 10.0
+_STARS = re.compile(r"(?<!\*)\*(?!\*)")
+_said: set[str] = set()
+_spent = [0.0]
+
+
+def _warn(message: str) -> None:
+    if message not in _said:
+        _said.add(message)
+        print(f"apiscan: warning: {message}", file=sys.stderr)
+
+
+def _spec(lines: list[str], where: Path) -> GitIgnoreSpec:
+    """The compiled patterns of one directory, without those too costly to match.
+
+    pathspec is imported only by a tree that has an ignore file (it costs a cold scan's
+    start-up ~20 ms otherwise)."""
     from pathspec import GitIgnoreSpec
 
-    return GitIgnoreSpec.from_lines(lines)
-
-
-IGNORE_FILES = (".gitignore", ".ignore")  # in order of precedence, lowest first
+    kept = []
+    for number, line in enumerate(lines, 1):
+        if len(_STARS.findall(line)) > MAX_STARS:
+            _warn(
+                f"{where}: ignore pattern {line.strip()[:60]!r} (line {number}) has more than"
+                f" {MAX_STARS} '*' wildcards and would take too long to match; it is not applied"
+            )
+            continue
+        kept.append(line)
+    return GitIgnoreSpec.from_lines(kept)
 
 
 @dataclass(frozen=True)
@@ -68,7 +97,8 @@ class IgnoreRules:
             if directory == top and (top / ".git").is_dir():
                 lines = _lines(top / ".git" / "info" / "exclude") + lines
             if lines:
-                layers.append(_Layer(_below(directory, top), _spec(lines)))
+                layers.append(_Layer(_below(directory, top), _spec(lines, directory)))
+        _spent[0] = 0.0  # a new walk
         rules = cls(_below(root, top), tuple(layers))
         # A directory the user names is scanned even when the files above it ignore it (as
         # ruff treats paths passed explicitly): scanning ``.venv/.../torch/nn`` inside a
@@ -84,12 +114,22 @@ class IgnoreRules:
         if not lines:
             return self
         base = self.root if rel in ("", ".") else f"{self.root}{rel}/"
-        return IgnoreRules(self.root, (*self.layers, _Layer(base, _spec(lines))))
+        return IgnoreRules(self.root, (*self.layers, _Layer(base, _spec(lines, directory))))
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
         layer with a matching pattern decides."""
-        return self._verdict(f"{self.root}{rel}", is_dir)
+        if _spent[0] > MATCH_BUDGET_S:
+            _warn(
+                f"matching .gitignore / .ignore patterns took more than {MATCH_BUDGET_S:.0f} s;"
+                " the rest of the walk does not apply them (--no-ignore skips them)"
+            )
+            return False
+        started = time.perf_counter()
+        try:
+            return self._verdict(f"{self.root}{rel}", is_dir)
+        finally:
+            _spent[0] += time.perf_counter() - started
 
     def _verdict(self, full: str, is_dir: bool) -> bool:
         verdict = False
@@ -105,7 +145,7 @@ class IgnoreRules:
 
 def _root_layer(root: Path) -> _Layer | None:
     lines = _read_rules(root)
-    return _Layer("", _spec(lines)) if lines else None
+    return _Layer("", _spec(lines, root)) if lines else None
 
 
 def _below(directory: Path, top: Path) -> str:

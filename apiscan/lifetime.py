@@ -12,6 +12,7 @@ empty or partial report behind.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import stat
@@ -61,8 +62,10 @@ def run_guarded(name: str, body: Callable[[], int]) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     threading.excepthook = _quiet_pool_teardown
-    stdout = sys.stdout
-    sys.stdout = _GuardedStdout(stdout)  # type: ignore[assignment]
+    stdout, stderr = sys.stdout, sys.stderr
+    if stderr is None:  # started with stderr closed (2>&-): warnings go nowhere
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (stays open until exit)
+    sys.stdout = _GuardedStdout(stdout if stdout is not None else _Closed())  # type: ignore[assignment]
     try:
         code = body()
         write_output("", None)  # flush: a full or closed stdout is reported here, once
@@ -81,7 +84,7 @@ def run_guarded(name: str, body: Callable[[], int]) -> int:
         _say(f"{name}: error: cannot write the report to standard output: the reader is gone")
         return EXIT_FATAL
     finally:
-        sys.stdout = stdout
+        sys.stdout, sys.stderr = stdout, stderr
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
@@ -107,6 +110,26 @@ class _GuardedStdout:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
+
+
+class _Closed:
+    """Standard output when the process was started with it closed (``>&-``): Python then
+    has no ``sys.stdout`` at all. Writing to it is the same fault as writing to a closed
+    pipe, reported as one line (exit 2)."""
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 def _stdout_error(exc: OSError) -> OutputError:

@@ -45,11 +45,16 @@ def _error(message: str) -> FileError:
 def notebook_source(data: bytes) -> NotebookSource | FileError:
     """The Python text of a notebook's code cells, or why it is not a notebook we can read."""
     try:
-        document = json.loads(data.decode("utf-8-sig"))
+        # numbers are metadata here: a 5,000-digit one must not trip int max str digits
+        document = json.loads(data.decode("utf-8-sig"), parse_int=_no_int)
     except UnicodeDecodeError as exc:
         return _error(f"not UTF-8 ({exc.reason} at byte {exc.start})")
     except json.JSONDecodeError as exc:
         return _error(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
+    except RecursionError:
+        return _error("JSON nested too deeply to read")
+    except ValueError as exc:  # a number longer than Python's int max str digits
+        return _error(f"not JSON we can read ({exc})")
     if not isinstance(document, dict):
         return _error("the top level is not a JSON object")
     cells = document.get("cells")
@@ -104,3 +109,8 @@ def _stand_in(line: str) -> str:
     if assignment:
         return f"{indent}{assignment.group(0)[:-1].rstrip()} None"
     return f"{indent}pass"
+
+
+def _no_int(text: str) -> int:
+    """JSON integers are never read from a notebook (execution counts, metadata)."""
+    return 0

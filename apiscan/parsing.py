@@ -13,7 +13,10 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import threading
 import warnings
+from collections.abc import Callable
+from typing import TypeVar
 
 import libcst as cst
 
@@ -45,7 +48,12 @@ def parse_python(text: str, relpath: str) -> ast.Module | FileError:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our report
-            return ast.parse(text, relpath)
+            tree = ast.parse(text, relpath)
+            # The compiler's own checks, which the parser leaves to it: ``return`` outside a
+            # function, a duplicate argument, ``nonlocal`` at module level, ``break`` outside
+            # a loop... (about a tenth of LibCST's parse, on the tree already built).
+            compile(tree, relpath, "exec", dont_inherit=True)
+            return tree
     except SyntaxError as exc:
         return syntax_error(text, exc.msg, exc.lineno or 1, (exc.offset or 1) - 1)
     except (RecursionError, MemoryError):
@@ -66,18 +74,82 @@ def _depth() -> int:
     return n
 
 
+#: LibCST's native parser recurses on the C stack once per operand of an operator chain: a
+#: 20,000-term ``a and a and ...`` overflows a main thread's 8 MB and kills the process
+#: (segfault), which a worker survives but ``check`` and the language server do not. On a
+#: thread with this much (virtual, lazily committed) stack it parses the longest chain the
+#: default size limit lets through (150,000 terms in 900 KB).
+PARSER_STACK = 512 << 20
+_STACK_LOCK = threading.Lock()
+_T = TypeVar("_T")
+
+
+def on_big_stack(fn: Callable[[str], _T], text: str) -> _T:
+    """``fn(text)`` on a thread with :data:`PARSER_STACK` bytes of stack (its exception is
+    raised here). For every LibCST parse: of files, of edited statements, of fixes."""
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn(text)
+        except BaseException as exc:
+            box["error"] = exc
+
+    with _STACK_LOCK:  # the stack size is process-wide: set it for this thread alone
+        previous = threading.stack_size(PARSER_STACK)
+        try:
+            thread = threading.Thread(target=run, name="apiscan-parse", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    thread.join()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def libcst_parse(text: str) -> cst.Module:
+    """``cst.parse_module(text)`` on a big stack (see :data:`PARSER_STACK`)."""
+    return on_big_stack(cst.parse_module, text)
+
+
+#: Above this many ``ast`` nodes a file is too big for LibCST (it would take half a minute and
+#: gigabytes: the largest model file of timm, detectron2, fairseq and YOLOX has 26,000), and
+#: it is analysed from Python's tree alone. So is a file of more than :data:`DATA_NODES` nodes
+#: that are mostly literals: data more than code (a 900 KB list literal).
+MAX_LIBCST_NODES = 100_000
+DATA_NODES = 30_000
+#: Files smaller than this are never counted (they cannot hold that many nodes).
+_COUNT_FROM_BYTES = 100_000
+
+
+def too_big_for_libcst(text: str, tree: ast.Module) -> FileError | None:
+    """A reason not to hand ``text`` to LibCST (see :data:`MAX_LIBCST_NODES`), else None."""
+    if len(text) < _COUNT_FROM_BYTES:
+        return None
+    count = literals = 0
+    for count, node in enumerate(ast.walk(tree), 1):
+        if isinstance(node, ast.Constant):
+            literals += 1
+        if count > MAX_LIBCST_NODES:
+            break
+    if count > MAX_LIBCST_NODES or (count > DATA_NODES and 2 * literals > count):
+        return FileError("E008", f"{count} syntax nodes, {literals} of them literals")
+    return None
+
+
 def parse_module(text: str, relpath: str) -> cst.Module | FileError:
     """LibCST's parse of a file Python accepted. Where LibCST's grammar is stricter than
     Python's tokenizer (see :func:`normalise_for_libcst`), the normalised text is parsed
     instead: same lines, so positions stay exact (columns shift only on lines whose
     indentation held a form feed, and the positions come from Python's tree anyway)."""
     try:
-        return cst.parse_module(text)
+        return libcst_parse(text)
     except cst.ParserSyntaxError as exc:
         normalised = normalise_for_libcst(text)
         if normalised != text:
             try:
-                return cst.parse_module(normalised)
+                return libcst_parse(normalised)
             except (cst.ParserSyntaxError, RecursionError):
                 pass
         return syntax_error(
@@ -120,6 +192,16 @@ def normalise_for_libcst(text: str) -> str:
     return _TRAILING_CONTINUATION.sub(lambda m: m.group(1) or "", text)
 
 
+#: Syntax new in Python 3.12 (PEP 695 type parameters and aliases, PEP 701 f-strings), which
+#: Python 3.11's parser reports as plain syntax errors.
+_PY312_HINTS = (
+    re.compile(r"^\s*type\s+\w+\s*(\[[^\]]*\]\s*)?="),
+    re.compile(r"^\s*(async\s+)?def\s+\w+\s*\["),
+    re.compile(r"^\s*class\s+\w+\s*\["),
+)
+_PY312_HINT = " (this looks like Python 3.12+ syntax; apiscan reads code as Python 3.11 does)"
+
+
 def syntax_error(text: str, message: str, line: int, col: int) -> FileError:
     # Lines as Python counts them: \n, \r\n and \r only (str.splitlines also splits at form
     # feeds and other separators, which old code uses as page breaks).
@@ -127,4 +209,19 @@ def syntax_error(text: str, message: str, line: int, col: int) -> FileError:
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     if any(p.search(source_line) for p in _PY2_HINTS):
         message += " (this looks like Python 2 code; port it to Python 3 first)"
+    elif any(p.search(source_line) for p in _PY312_HINTS) or (
+        message.startswith("f-string") and _nested_quotes(source_line)
+    ):
+        message += _PY312_HINT
     return FileError("E003", f"syntax error: {message}", Span(line, col + 1, line, col + 1))
+
+
+def _nested_quotes(line: str) -> bool:
+    """Whether an f-string on ``line`` reuses its own quote inside a replacement field
+    (``f"{d["k"]}"``), which only Python 3.12 accepts."""
+    for match in re.finditer(r"""[fF][rR]?(["'])""", line):
+        quote = match.group(1)
+        field = line[match.end() :].split("{", 1)
+        if len(field) == 2 and quote in field[1].split("}", 1)[0]:
+            return True
+    return False

@@ -78,6 +78,9 @@ class ScanOptions:
     ignores: Ignores = field(default_factory=Ignores)
     #: Skip what ``.gitignore`` / ``.ignore`` files ignore (``--no-ignore``: False).
     respect_ignore: bool = True
+    #: Follow symlinks whose real location is outside the scanned directory (``--follow-
+    #: symlinks``); by default the walk never leaves it.
+    follow_symlinks: bool = False
     #: Several paths scanned as one (``apiscan a.py b.py``, a pre-commit hook): ``path`` is
     #: then their common directory and only these are scanned.
     paths: tuple[str, ...] = ()
@@ -207,10 +210,12 @@ def _stages(
     t0 = time.perf_counter()
     if len(options.paths) > 1:
         _root, files, walk_errors = discover_many(
-            list(options.paths), options.excludes, options.respect_ignore
+            list(options.paths), options.excludes, options.respect_ignore, options.follow_symlinks
         )
     else:
-        _root, files, walk_errors = discover(options.path, options.excludes, options.respect_ignore)
+        _root, files, walk_errors = discover(
+            options.path, options.excludes, options.respect_ignore, options.follow_symlinks
+        )
     stats["discover_s"] = time.perf_counter() - t0
     if options.require_files and not files and not walk_errors:
         _nothing_to_scan(options)

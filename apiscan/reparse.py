@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from apiscan.parsing import libcst_parse
+
 
 @dataclass(frozen=True)
 class Parsed:
@@ -223,7 +225,7 @@ def _reparse_top(
     if (new_end - start) * 10 > len(new) * 7:
         return None  # most of the file: a whole parse is as cheap
     try:
-        chunk = cst.parse_module("".join(new[start:new_end]))
+        chunk = libcst_parse("".join(new[start:new_end]))
     except (cst.ParserSyntaxError, RecursionError):
         return None
     module = prev.module
@@ -295,7 +297,7 @@ def _reparse_body(
     new_end = old_end + len(new) - len(old)
     nl = module.default_newline
     try:
-        part = cst.parse_module(_STAND_IN + nl + "".join(new[start:new_end]))
+        part = libcst_parse(_STAND_IN + nl + "".join(new[start:new_end]))
     except (cst.ParserSyntaxError, RecursionError):
         return None
     holder = part.body[0] if len(part.body) == 1 else None

@@ -82,6 +82,10 @@ def decode_source(data: bytes) -> DecodedSource | FileError:
             )
         else:
             return FileError("E002", f"unknown encoding {encoding!r}")
+    if data.startswith(codecs.BOM_UTF8 * 2):  # a second BOM is a character Python refuses
+        return FileError(
+            "E003", "syntax error: invalid non-printable character U+FEFF", Span(1, 1, 1, 1)
+        )
     if text.startswith("\ufeff"):
         text = text[1:]
     if encoding == "utf-8-sig":

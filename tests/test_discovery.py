@@ -212,3 +212,61 @@ def test_second_link_to_a_scanned_directory_is_not_a_loop(tmp_path: Path) -> Non
     assert [f.relpath for f in files] == ["alias/ok.py"]
     # alias/up links back to the scanned root: a real loop
     assert [(e.path, e.code) for e in errors] == [("alias/up", "E006")]
+
+
+# --- the walk never leaves its root --------------------------------------------------------
+
+
+def test_symlinks_leaving_the_root_are_not_followed(tmp_path: Path) -> None:
+    """A link to a directory or file outside the scanned directory (even to ``/``) is one
+    E006 finding; links that stay inside are followed as before."""
+    root, outside = tmp_path / "repo", tmp_path / "outside"
+    write_repo(root, {"a.py": USES_TORCH, "pkg/b.py": USES_TORCH})
+    write_repo(outside, {"secret.py": USES_TORCH})
+    (root / "machine").symlink_to("/", target_is_directory=True)
+    (root / "ext").symlink_to(outside, target_is_directory=True)
+    (root / "leak.py").symlink_to(outside / "secret.py")
+    (root / "inner").symlink_to(root / "pkg", target_is_directory=True)
+    (root / "same.py").symlink_to(root / "a.py")
+    _, files, errors = discover(root)
+    assert [f.relpath for f in files] == ["a.py", "inner/b.py", "same.py"]
+    assert {e.path: (e.code, e.message.split(",")[0]) for e in errors} == {
+        "ext": ("E006", "symlink to a directory outside the scanned directory"),
+        "leak.py": ("E006", "symlink to a file outside the scanned directory"),
+        "machine": ("E006", "symlink to a directory outside the scanned directory"),
+    }
+    # asked for explicitly, they are followed (the link to / excluded here)
+    _, files, errors = discover(root, ("machine",), follow_symlinks=True)
+    assert [f.relpath for f in files] == [
+        "a.py",
+        "ext/secret.py",
+        "inner/b.py",
+        "leak.py",
+        "same.py",
+    ]
+    assert errors == []
+
+
+def test_fix_write_never_writes_outside_the_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``fix --write`` through a symlinked directory: the file outside is not even scanned;
+    and were discovery to list it, the writer itself refuses it (exit 2, one line)."""
+    from apiscan import discovery
+    from apiscan.cli.main import main
+
+    fixable = "import torch\n\n\ndef f():\n    torch.cuda.empty_cache()\n    return 1\n"
+    root, outside = tmp_path / "repo", tmp_path / "outside"
+    write_repo(root, {"a.py": fixable})
+    write_repo(outside, {"victim.py": fixable})
+    (root / "ext").symlink_to(outside, target_is_directory=True)
+    cache = ["--no-cache", "--no-progress"]
+    assert main(["fix", str(root), "--write", *cache]) == 0
+    assert (outside / "victim.py").read_text() == fixable
+    assert "empty_cache" not in (root / "a.py").read_text()  # the file inside was fixed
+    capsys.readouterr()
+    monkeypatch.setattr(discovery, "_inside", lambda path, root: True)  # a walk gone wrong
+    assert main(["fix", str(root), "--write", *cache]) == 2
+    assert (outside / "victim.py").read_text() == fixable
+    err = capsys.readouterr().err
+    assert "ext/victim.py: not written: its real location is outside" in err

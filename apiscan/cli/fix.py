@@ -71,10 +71,22 @@ def run_fix(argv: list[str]) -> int:
     fixes = fix(result, annotate=args.annotate)
     root = Path(result.root)
     root = root.parent if root.is_file() else root
+    refused = 0
     if args.write:
+        real_root = os.path.realpath(root)
         for f in fixes:
             if f.after != f.before:
                 target = root / f.path
+                real = os.path.realpath(target)
+                if os.path.commonpath([real_root, real]) != real_root:
+                    # reached through a symlink: never write outside the scanned directory
+                    print(
+                        f"apiscan fix: {f.path}: not written: its real location is outside {root}",
+                        file=sys.stderr,
+                    )
+                    refused += 1
+                    continue
+                target = Path(real)  # rewrite the file a symlink inside the root names
                 tmp = target.with_name(f".{target.name}.apiscan-fix")
                 tmp.write_text(f.after, encoding="utf-8")
                 tmp.replace(target)
@@ -92,4 +104,4 @@ def run_fix(argv: list[str]) -> int:
         + ("" if args.write else " (diff only; --write applies it)"),
         file=sys.stderr,
     )
-    return 0
+    return 2 if refused else 0

@@ -99,6 +99,11 @@ def _scan_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also scan what .gitignore / .ignore files ignore",
     )
+    p.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="also follow symlinks that lead outside the scanned directory",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.add_argument(
         "--stats",
@@ -225,6 +230,7 @@ def run_scan(argv: list[str]) -> int:
         verify_dtype=settings["verify-dtype"],
         ignores=settings.ignores(base),
         respect_ignore=settings["respect-ignore-files"],
+        follow_symlinks=args.follow_symlinks,
         target_platform=args.target,
         require_files=True,
     )
@@ -481,8 +487,10 @@ def write_output(text: str, output: str | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
     that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
+    from apiscan.isolation import isolate
     from apiscan.lifetime import EXIT_SIGINT, EXIT_SIGTERM, exit_now, run_guarded
 
+    isolate()  # no child process may import the scanned workspace's modules
     as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     name = f"apiscan {argv[0]}" if argv and argv[0] in SUBCOMMANDS else "apiscan"

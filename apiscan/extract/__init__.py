@@ -51,8 +51,11 @@ class FileTask:
 
 
 def count_lines(text: str) -> int:
+    """Lines as Python counts them: ended by ``\n``, ``\r\n`` or a lone ``\r``."""
     if not text:
         return 0
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
@@ -63,13 +66,15 @@ Parser = Callable[[str, str], "tuple[ast.Module | FileError, cst.Module | FileEr
 def parse_both(
     text: str, relpath: str
 ) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
-    """Python's parse, then LibCST's of what Python accepted (None when Python refused)."""
-    from apiscan.parsing import parse_module, parse_python
+    """Python's parse, then LibCST's of what Python accepted (None when Python refused; a
+    FileError when LibCST refuses it or it is too big for LibCST, and the file is then
+    analysed from Python's tree alone)."""
+    from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 
     tree = parse_python(text, relpath)
     if isinstance(tree, FileError):
         return tree, None
-    return tree, parse_module(text, relpath)
+    return tree, too_big_for_libcst(text, tree) or parse_module(text, relpath)
 
 
 def analyse(
@@ -81,53 +86,73 @@ def analyse(
     """Analyse one file; never raises. ``parser``: how to parse (default :func:`parse_both`);
     an editor passes one that remembers its last parse, so a file analysed twice (without
     and with the project's re-exports) is parsed once."""
-    result = _analyse(task, local_roots, max_file_size, parser or parse_both)
+    sha = hashlib.sha256(task.data).hexdigest()
+    base = FileAnalysis(task.relpath, task.modules, sha, 0)
+    try:
+        result = _analyse(task, local_roots, max_file_size, parser or parse_both, base)
+    except RecursionError:
+        result = _with_error(base, TOO_DEEP_TO_ANALYSE)
+    except Exception as exc:  # a bug of ours must not lose the other files' results
+        result = _with_error(base, _internal_error(exc))
     return replace(result, env=task.env) if task.env else result
 
 
+#: A file whose analysis ran out of stack (the parse stage refuses most such files first).
+TOO_DEEP_TO_ANALYSE = FileError("E008", "too deeply nested to analyse (recursion limit reached)")
+
+
+def _internal_error(exc: Exception) -> FileError:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return FileError(
+        "E009",
+        f"internal error: {type(exc).__name__}: {exc} "
+        f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}); please report it",
+    )
+
+
 def _analyse(
-    task: FileTask, local_roots: frozenset[str], max_file_size: int, parser: Parser
+    task: FileTask,
+    local_roots: frozenset[str],
+    max_file_size: int,
+    parser: Parser,
+    base: FileAnalysis,
 ) -> FileAnalysis:
-    sha = hashlib.sha256(task.data).hexdigest()
-    base = FileAnalysis(task.relpath, task.modules, sha, 0)
-    if len(task.data) > max_file_size:
-        return _with_error(
-            base,
-            FileError(
-                "E007",
-                f"file is {len(task.data) / 1e6:.1f} MB, above the {max_file_size / 1e6:.1f}"
-                " MB limit (--max-file-size); skipped",
-            ),
-        )
+    sha = base.sha256
+    notebook_file = is_notebook(task.relpath)
+    # A notebook's bytes are mostly its outputs (images): the limit is on its code, and on
+    # the JSON only at NOTEBOOK_JSON_FACTOR times it.
+    limit = max_file_size * NOTEBOOK_JSON_FACTOR if notebook_file else max_file_size
+    if len(task.data) > limit:
+        return _with_error(base, _too_large(len(task.data), limit))
     # An empty module is analysed like any other: it simply holds nothing.
     cells: tuple[tuple[int, int], ...] = ()
-    if is_notebook(task.relpath):
+    if notebook_file:
         notebook = notebook_source(task.data)
         if isinstance(notebook, FileError):
             return _with_error(base, notebook)
+        code_size = len(notebook.text.encode("utf-8", "surrogatepass"))
+        if code_size > max_file_size:
+            return _with_error(base, _too_large(code_size, max_file_size, "its code cells are"))
         decoded: DecodedSource | FileError = DecodedSource(notebook.text, "utf-8")
         cells = notebook.lines
     else:
         decoded = decode_source(task.data)
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
-    try:
-        analysis = _analyse_text(task, decoded, sha, local_roots, parser)
-        return replace(analysis, cells=cells) if cells else analysis
-    except RecursionError:
-        return _with_error(
-            base, FileError("E008", "too deeply nested to analyse (recursion limit reached)")
-        )
-    except Exception as exc:  # a bug of ours must not lose the other files' results
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return _with_error(
-            base,
-            FileError(
-                "E009",
-                f"internal error: {type(exc).__name__}: {exc} "
-                f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}); please report it",
-            ),
-        )
+    analysis = _analyse_text(task, decoded, sha, local_roots, parser)
+    return replace(analysis, cells=cells) if cells else analysis
+
+
+#: How much larger than ``--max-file-size`` a notebook's JSON may be (outputs, images).
+NOTEBOOK_JSON_FACTOR = 20
+
+
+def _too_large(size: int, limit: int, what: str = "file is") -> FileError:
+    return FileError(
+        "E007",
+        f"{what} {size / 1e6:.1f} MB, above the {limit / 1e6:.1f} MB limit (--max-file-size);"
+        " skipped",
+    )
 
 
 def _with_error(base: FileAnalysis, err: FileError) -> FileAnalysis:
@@ -143,6 +168,7 @@ def _analyse_text(
 ) -> FileAnalysis:
     # Imported here: the warm (all-cached) path never needs libcst.
     from apiscan.extract.api_uses import Extractor
+    from apiscan.extract.degraded import degraded_analysis
     from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
     from apiscan.resolve.owners import Owners
     from apiscan.resolve.torch_api import load_torch_api
@@ -153,9 +179,9 @@ def _analyse_text(
     if isinstance(tree, FileError):
         return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
     assert module is not None  # only None when Python refused the text
-    if isinstance(module, FileError):
-        return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(module,))
     api = load_torch_api()
+    if isinstance(module, FileError):  # valid Python LibCST cannot read: Python's tree alone
+        return degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
     ext = Extractor(
         api,
         _owners(api, Owners),
@@ -172,6 +198,8 @@ def _analyse_text(
     sys.setrecursionlimit(6000)
     try:
         ext.run(module)
+    except RecursionError:  # a chain of thousands of operands: valid, too deep to walk
+        return degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
     finally:
         sys.setrecursionlimit(limit)
     # Everything that needs a position goes through one mapping: API uses, dynamic-shape
@@ -188,7 +216,7 @@ def _analyse_text(
     if emits:
         try:
             all_spans = spans_from_ast(tree, text, emits, ext.ords, ext.counts)
-        except PositionMismatch:
+        except (PositionMismatch, IndexError, KeyError):  # trees that disagree: slow path
             all_spans = spans_from_libcst(module, emits, text)
             fallback = True
     else:

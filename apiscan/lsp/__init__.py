@@ -35,6 +35,9 @@ def run_lsp(argv: list[str]) -> int:
     p.add_argument("--stdio", action="store_true", help="talk over stdio (the default)")
     p.add_argument("--log-file", metavar="FILE", help="write the server's log to FILE")
     args = p.parse_args(argv)
+    from apiscan.isolation import isolate
+
+    isolate()  # editors start the server inside the project: never import its modules
     try:
         from apiscan.lsp.server import server
     except ImportError as exc:
@@ -46,12 +49,22 @@ def run_lsp(argv: list[str]) -> int:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
         # pygls logs every message body at INFO: that would be most of the log and its cost.
         logging.getLogger("pygls").setLevel(logging.WARNING)
-    server.start_io()
+    from apiscan.lsp.framing import FramedInput, LockedOutput
+
+    out = LockedOutput(sys.stdout.buffer)
+    server.start_io(FramedInput(sys.stdin.fileno(), out), out)  # type: ignore[arg-type]
     # The session is over and the client has closed (or pygls has closed) the stream the
-    # protocol ran on: nothing more may be written to stdout, not even a final flush.
+    # protocol ran on: nothing more may be written to stdout, not even a final flush. A scan
+    # may still be running (its thread would hold the exit for as long as it takes): stop
+    # its processes and leave now.
+    import logging
     import os
 
+    from apiscan.lifetime import exit_now
+
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stays open until the process exits)
+    logging.shutdown()
+    exit_now(0)
     return 0
 
 

@@ -8,6 +8,7 @@ files costs milliseconds, importing numpy would cost more than that.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import json
@@ -98,7 +99,12 @@ class ResultCache:
         except FileNotFoundError:
             return None
         except OSError as exc:  # a directory or an unreadable file under our name
-            _warn_once(f"the verification result {path} cannot be read ({exc.strerror})")
+            if exc.errno == errno.ENOTDIR and not self.directory.parent.is_dir():
+                return None  # the cache path is a file: the scan's cache has said so, once
+            where = f"result {path}"
+            if exc.errno == errno.ENOTDIR or not os.access(self.directory, os.R_OK | os.X_OK):
+                where = f"results in {self.directory}"  # one line for all of them
+            _warn_once(f"the verification {where} cannot be read ({exc.strerror})")
             return None
         result = _result_from(raw)
         if result is None or result.case_id != case.case_id:

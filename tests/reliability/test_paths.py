@@ -120,7 +120,11 @@ def test_special_files_named_py_are_error_findings(tmp_path: Path) -> None:
         sock.close()
     errors = _errors(result)
     assert errors == {
-        "dev.py": ("E001", "not a regular file (a character device), skipped"),
+        "dev.py": (
+            "E006",
+            "symlink to a file outside the scanned directory, not followed"
+            " (--follow-symlinks follows it)",
+        ),
         "fifo.py": ("E001", "not a regular file (a FIFO), skipped"),
         "sock.py": ("E001", "not a regular file (a socket), skipped"),
     }
