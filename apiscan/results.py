@@ -68,6 +68,8 @@ class JoinContext:
 
     def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
         """One file's findings (unsorted) and its summary row."""
+        from apiscan.scope.classify import use_scope
+
         classes, matcher, scopes, shapes = self.classes, self.matcher, self.scopes, self.shapes
         ignores = self.ignores
         findings: list[Finding] = []
@@ -96,7 +98,10 @@ class JoinContext:
                 and not _is_suppressed(suppressed, use.span.line, finding.rule)
                 and not (ignores and ignores.ignored(fa.path, finding.rule))
             ):
-                findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
+                scope = use_scope(
+                    scopes.scope_of(fa.path, use.function), finding.api, use.usage, fa.path
+                )
+                findings.append(replace(finding, scope=scope))
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))

@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, RETURNS, ClassFact
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, REF, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -916,7 +916,9 @@ class Extractor:
                 return self._returned(f"{cls}.{attr}", info.returns.get(attr))
             # A property (or a bound method) read without a call: what the property returns
             # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
-            # a logger is not Tensor.log).
+            # a logger is not Tensor.log). Either may run where it is read or later through a
+            # dict (`{"labels": self.loss_labels}`): an edge of the call graph.
+            self._call_fact(f"{cls}.{attr}", end, REF)
             known = info.returns.get(attr, UNKNOWN)
             if known[0] == "unknown" and self._module_kind(info) is False:
                 return NONTORCH
@@ -1028,6 +1030,21 @@ class Extractor:
         if kind == "inst" and not self._is_torch(v[1]):
             return str(v[1])
         return ""
+
+    def _getattr_methods(self, node: cst.Call) -> None:
+        """``getattr(self, "loss_" + name)``: an edge to every method of the class whose name
+        starts with the constant prefix (a dispatch by name; no prefix says too little)."""
+        info = self._current_class()
+        if info is None or len(node.args) < 2:
+            return
+        target, name = node.args[0].value, node.args[1].value
+        if not (type(target) is cst.Name and target.value == "self"):
+            return
+        prefix = _name_prefix(name)
+        if prefix:
+            for method in sorted(info.methods):
+                if method.startswith(prefix):
+                    self._call_fact(f"{self.module_name}.{info.qualname}.{method}", node, REF)
 
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
         if not self.silent and callee:
@@ -1225,6 +1242,8 @@ class Extractor:
             if name == "super":
                 info = self._current_class()
                 return ("super", info.qualname if info else "")
+            if name == "getattr" and type(node) is cst.Call:
+                self._getattr_methods(node)
             return UNKNOWN
         return UNKNOWN
 
@@ -2150,11 +2169,16 @@ class Extractor:
     def _classdef(self, node: cst.ClassDef) -> None:
         self._decorators(node.decorators)
         bases: list[Val] = []
-        for arg in node.bases:
-            v = self.value(arg.value, "base_class")
-            bases.append(v)
-        for arg in node.keywords:
-            self.value(arg.value)
+        # bases belong to the class (its scope: ``nn.Module`` of a network layer is network)
+        self.func_stack.append(node.name.value)
+        try:
+            for arg in node.bases:
+                v = self.value(arg.value, "base_class")
+                bases.append(v)
+            for arg in node.keywords:
+                self.value(arg.value)
+        finally:
+            self.func_stack.pop()
         qn = ".".join([*self.func_stack, node.name.value])
         # All method names up front: forward() often calls helpers defined below it, and a
         # user method named like a torch one (def train(self)) must win over nn.Module's.
@@ -2276,6 +2300,19 @@ def _join_all(vals: Sequence[Val]) -> Val:
 
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
+def _name_prefix(expr: cst.BaseExpression) -> str:
+    """The constant start of a string expression: ``"loss_" + k``, ``f"loss_{k}"``, a constant."""
+    if type(expr) is cst.SimpleString:
+        v = expr.evaluated_value
+        return v if isinstance(v, str) else ""
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Add:
+        return _name_prefix(expr.left)
+    if type(expr) is cst.FormattedString and expr.parts:
+        first = expr.parts[0]
+        return first.value if type(first) is cst.FormattedStringText else ""
+    return ""
+
+
 _BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
 
 

@@ -10,6 +10,14 @@ root is ``network``; everything else reachable from a data root is ``data`` (a h
 both a ``forward`` and a dataset is compiled into the graph, so network wins); the rest, module
 code included, is ``host``.
 
+The network is what a migration engineer rewrites as ``nn.Cell``s: a Module's ``forward`` and
+its losses, and also its *definition* — the ``__init__`` that builds its layers, with the
+builders it calls (``get_activation()``, ``_make_layer()``, ``nn.Sequential`` contents) and the
+class body's default layer classes (``norm_layer=nn.BatchNorm2d``): a class body takes the
+widest scope of its methods. Methods read without a call (``{"labels": self.loss_labels}``,
+``self.apply(self._init_weights)``) or named through ``getattr(self, "loss_" + name)`` are
+edges too, so a loss reached through a dispatch dict is network.
+
 Two rules by location, because the call graph alone cannot see them:
 
 - **Test code is host.** Functions in test files (under a ``test``/``tests``/``testing``
@@ -24,7 +32,14 @@ Two rules by location, because the call graph alone cannot see them:
   the loader through lists built at run time (``Compose(primary + secondary)``,
   ``dataset.transform = ...``) that no call edge shows. An ``nn.Module`` defined there is a
   transform (torchvision's v2 transforms are Modules), not a network root; a helper there
-  that a ``forward`` calls is still ``network``.
+  that a ``forward`` calls is still ``network``. Evaluation modules there (``coco_eval.py``,
+  ``evaluator.py``) are not data: they run after the network, on the host.
+- **Post-processing and export are host.** Functions and classes named like post-processing
+  (``postprocess``, ``post_process_segm``, ``class PostProcess(nn.Module)``) and code in an
+  export package or module (``export/``, ``deploy/``, ``export_onnx.py``) neither start nor
+  carry the network search, even when an inference branch of a ``forward`` calls them: they
+  convert the network's outputs for evaluation or wrap it for export, and a ``nonzero`` there
+  is not a graph blocker.
 """
 
 from __future__ import annotations
@@ -42,6 +57,8 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.scope.callgraph import build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
+#: Widest first: a class body whose methods are network and data is network.
+_WIDTH = {NETWORK: 0, DATA: 1, HOST: 2}
 
 #: Losses that are not ``nn.Module`` subclasses still belong to the graph (MindSpore builds
 #: the loss into the network it differentiates): YOLOv5's ``class ComputeLoss`` with a
@@ -56,6 +73,13 @@ _DATA_DIRS = frozenset({"data", "dataset", "datasets", "transforms"})
 _DATA_STEM = re.compile(r"(?:^|_)(?:transforms?|augment\w*)(?:_|$)", re.IGNORECASE)
 #: torch's samplers: the loader iterates them (``__iter__``), like a dataset's fetch methods.
 _SAMPLER = re.compile(r"torch\.utils\.data\.(?:\w+\.)*\w*Sampler")
+#: ``coco_eval.py``, ``evaluation.py``, ``voc_evaluator.py``: evaluation beside the datasets.
+_EVAL_STEM = re.compile(r"(?:^|_)eval(?:uat\w*)?(?:_|$)", re.IGNORECASE)
+#: ``postprocess``, ``_postprocess``, ``post_process_segm``, ``PostProcessPanoptic``.
+_POSTPROCESS = re.compile(r"post_?process", re.IGNORECASE)
+_EXPORT_DIRS = frozenset({"export", "exporter", "exporters", "deploy", "deployment", "onnx"})
+#: ``export_onnx.py``, ``onnx_export.py``, ``export.py``, ``deploy_trt.py``.
+_EXPORT_STEM = re.compile(r"(?:^|_)(?:export\w*|onnx|deploy\w*|tensorrt|trt)(?:_|$)", re.I)
 
 
 def is_test_path(path: str) -> bool:
@@ -72,14 +96,28 @@ def is_test_path(path: str) -> bool:
 def is_data_path(path: str) -> bool:
     """A file of the data pipeline by its place: a data package or a transform module."""
     p = PurePosixPath(path)
+    if _EVAL_STEM.search(p.stem):
+        return False
     return not _DATA_DIRS.isdisjoint(p.parts[:-1]) or bool(_DATA_STEM.search(p.stem))
 
 
+def is_export_path(path: str) -> bool:
+    """A file of an export package or module (``export/``, ``export_onnx.py``)."""
+    p = PurePosixPath(path)
+    return not _EXPORT_DIRS.isdisjoint(p.parts[:-1]) or bool(_EXPORT_STEM.search(p.stem))
+
+
+def is_postprocess(qualname: str) -> bool:
+    """A function, method or class (any part of its qualified name) named like evaluation
+    post-processing."""
+    return bool(_POSTPROCESS.search(qualname))
+
+
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
-    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass, of every loss class and
-    of every class defining ``forward`` over a base from a package outside the scan (unless it
-    is test or data code), with their ``forward_*`` methods; every function named like a loss
-    and every ``losses`` method."""
+    """``forward`` (else ``__call__``) and ``__init__`` of every ``nn.Module`` subclass, of every
+    loss class and of every class defining ``forward`` over a base from a package outside the
+    scan (unless it is test or data code), with their ``forward_*`` methods; every function
+    named like a loss and every ``losses`` method."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
@@ -99,6 +137,10 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             paths = (graph.nodes[entry]["path"], cls_path.get(cls, ""))
             if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
+                # the constructor that builds its layers (and the builders it calls)
+                init = hierarchy.method(cls, "__init__")
+                if init is not None and init in graph:
+                    roots.add(init)
                 # ``forward_train``, ``forward_features``...: the Module's other entry points,
                 # which training code outside the repository (or ``getattr``) calls
                 roots.update(
@@ -158,7 +200,13 @@ def classify(
     # Test code neither starts nor carries a search: what only tests call stays host.
     tests = {n for n, p in graph.nodes(data="path") if is_test_path(p)}
     product = graph.subgraph(n for n in graph if n not in tests)
-    network = _reachable(product, network_roots(product, hierarchy))
+    # Post-processing and export code neither starts nor carries the network search.
+    graph_part = product.subgraph(
+        n
+        for n, d in product.nodes(data=True)
+        if not (is_export_path(d["path"]) or is_postprocess(d["qualname"]))
+    )
+    network = _reachable(graph_part, network_roots(graph_part, hierarchy))
     data = _reachable(product, data_roots(product, hierarchy)) - network
     return {node: NETWORK if node in network else DATA if node in data else HOST for node in graph}
 
@@ -168,14 +216,24 @@ class ScopeMap:
 
     ``function`` is what the extractor records (``Head.forward``; ``""`` at module level). A
     name the graph does not hold (a lambda, a function nested in a comprehension) takes the
-    scope of the nearest enclosing function it does hold.
+    scope of the nearest enclosing function it does hold; a class body (``Block`` for the
+    default ``norm_layer=nn.BatchNorm2d`` of ``Block.__init__``) the widest scope of its
+    methods (network, then data, then host).
     """
 
     def __init__(self, graph: nx.DiGraph, scopes: Mapping[str, str]) -> None:
         self._scopes: dict[tuple[str, str], str] = {}
+        bodies: dict[tuple[str, str], str] = {}
         for node, data in graph.nodes(data=True):
             if data["kind"] != "module":
-                self._scopes[(data["path"], data["qualname"])] = scopes.get(node, HOST)
+                scope = scopes.get(node, HOST)
+                self._scopes[(data["path"], data["qualname"])] = scope
+            if data["kind"] == "method":
+                body = (data["path"], data["qualname"].rpartition(".")[0])
+                if _WIDTH[scope] < _WIDTH[bodies.get(body, HOST)]:
+                    bodies[body] = scope
+        for body, scope in bodies.items():
+            self._scopes.setdefault(body, scope)
 
     @classmethod
     def build(cls, analyses: Sequence[FileAnalysis], classes: ClassTable) -> ScopeMap:
@@ -184,9 +242,42 @@ class ScopeMap:
         return cls(graph, classify(graph, analyses, classes))
 
     def scope_of(self, path: str, function: str) -> str:
+        """The scope of code in ``function`` of ``path``."""
         while function:
             scope = self._scopes.get((path, function))
             if scope is not None:
                 return scope
             function = function.rpartition(".")[0]
         return HOST
+
+
+def use_scope(scope: str, api: str, usage: str, path: str) -> str:
+    """The scope of a use of ``api`` (``call``, ``reference``...) in code of ``scope`` in
+    ``path``, where the API itself says more than the function it is in:
+
+    - a torch layer class built or named outside tests, export code and the data pipeline
+      (``conv_bn()`` returning ``nn.Sequential(nn.Conv2d(...), ...)`` called from a training
+      script, ``norm_layer=partial(nn.LayerNorm, eps=1e-6)`` in a model factory,
+      ``model.fc = nn.Linear(...)``) is the network's definition: ``network``;
+    - ``torch.distributed`` outside the network (a sampler's ``get_rank()``, an evaluator's
+      ``all_gather``) is host plumbing, not data processing: ``host``.
+    """
+    if (
+        scope == HOST
+        and usage in _LAYER_USAGES
+        and _LAYER.fullmatch(api)
+        and not (is_test_path(path) or is_export_path(path))
+    ):
+        return NETWORK
+    if scope == DATA and api.startswith("torch.distributed."):
+        return HOST
+    return scope
+
+
+#: ``torch.nn.Conv2d``, ``torch.nn.modules.conv.Conv2d``: a layer class (not ``nn.Module``
+#: itself, ``nn.Parameter`` or the data-parallel wrappers, which are host plumbing).
+_LAYER = re.compile(
+    r"torch\.nn\.(?:modules\.\w+\.)?"
+    r"(?!Module$|Parameter$|DataParallel$|parallel\b|UninitializedParameter$)[A-Z]\w*"
+)
+_LAYER_USAGES = frozenset({"call", "reference"})
