@@ -61,6 +61,7 @@ from apiscan.resolve.values import (
     Val,
     element,
     inst,
+    is_non_torch_class,
     join,
     qual,
     seq,
@@ -739,16 +740,19 @@ class Extractor:
             if (
                 attr == "values"
                 and call
-                and not recv[1]
+                and recv[1] in (False, "arg")
                 and args
                 and not (args.vals or args.keywords)
             ):
-                # `out.values()` on a value only probably a tensor is the dict idiom (a
-                # model's dict of losses), not the sparse-tensor method.
+                # `out.values()` on a value only probably a tensor, or on a parameter (a
+                # criterion's `outputs`), is the dict idiom (a model's dict of losses), not
+                # the sparse-tensor method.
                 return seq(UNKNOWN), True
             api = self.api.member("torch.Tensor", attr)
             if api is None:
                 return UNKNOWN, True
+            if call and args is not None and self.owners.rejects(api, args.keywords):
+                return UNKNOWN, True  # `masks.repeat(2, axis=0)`: not a tensor after all
             conf = "certain" if recv[1] else "probable"
             source = self._param_source(recv) if conf == "probable" else None
             self.emit(
@@ -797,7 +801,7 @@ class Extractor:
                     return (NONTORCH if attr != "grad" else PTENSOR), True
                 return (SIZE if attr == "shape" else UNKNOWN), True
             guess = self.owners.guess(attr, _hint(node.value))
-            if guess is None:
+            if guess is None or (args is not None and self.owners.rejects(guess[0], args.keywords)):
                 return UNKNOWN, True
             api, result = guess
             source = self._param_source(recv)
@@ -880,6 +884,10 @@ class Extractor:
             else None
         )
         if info is None:
+            if not self._is_local(cls):
+                # a third-party class known not to be torch's (detectron2's Boxes): its
+                # methods are its own (`boxes.scale(sx, sy)` is no GradScaler.scale)
+                return UNKNOWN
             # A class from another file: only the join can tell what it inherits.
             if attr.startswith("__"):
                 return UNKNOWN
@@ -1180,6 +1188,8 @@ class Extractor:
             return ARRAY
         if root in NON_TORCH_PACKAGES:
             return NONTORCH
+        if is_non_torch_class(q):
+            return inst(q)
         return UNKNOWN
 
     def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
@@ -1203,8 +1213,10 @@ class Extractor:
                 return TENSOR if self.owners.role(cls) == "module" else UNKNOWN
             info = self._own_class(cls)
             if info is not None and self._module_kind(info):
+                # a forward whose result is not known may return a dict or a tuple: a tensor
+                # only probably (`loss_dict = criterion(out, tgt)`; `loss_dict.values()`)
                 fwd = self._returned(f"{cls}.forward", info.returns.get("forward"))
-                return fwd if fwd[0] != "unknown" else TENSOR
+                return fwd if fwd[0] != "unknown" else PTENSOR
             if f"r:{cls}.forward" in self.env:
                 return self._returned(f"{cls}.forward", None)
             return PTENSOR
