@@ -255,16 +255,16 @@ def use_scope(scope: str, api: str, usage: str, path: str) -> str:
     """The scope of a use of ``api`` (``call``, ``reference``...) in code of ``scope`` in
     ``path``, where the API itself says more than the function it is in:
 
-    - a torch layer class built or named outside tests, export code and the data pipeline
+    - a torch layer class built outside tests, export code and the data pipeline
       (``conv_bn()`` returning ``nn.Sequential(nn.Conv2d(...), ...)`` called from a training
-      script, ``norm_layer=partial(nn.LayerNorm, eps=1e-6)`` in a model factory,
-      ``model.fc = nn.Linear(...)``) is the network's definition: ``network``;
+      script, ``model.fc = nn.Linear(...)``) is the network's definition: ``network``; a
+      class only named (``isinstance(m, nn.BatchNorm2d)`` in a host utility) is not;
     - ``torch.distributed`` outside the network (a sampler's ``get_rank()``, an evaluator's
       ``all_gather``) is host plumbing, not data processing: ``host``.
     """
     if (
         scope == HOST
-        and usage in _LAYER_USAGES
+        and usage == "call"
         and _LAYER.fullmatch(api)
         and not (is_test_path(path) or is_export_path(path))
     ):
@@ -280,4 +280,3 @@ _LAYER = re.compile(
     r"torch\.nn\.(?:modules\.\w+\.)?"
     r"(?!Module$|Parameter$|DataParallel$|parallel\b|UninitializedParameter$)[A-Z]\w*"
 )
-_LAYER_USAGES = frozenset({"call", "reference"})

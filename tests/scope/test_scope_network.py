@@ -221,6 +221,8 @@ def test_place_and_name_rules() -> None:
     assert is_postprocess("post_process_segm")
     assert not is_postprocess("Head.process")
     assert use_scope("host", "torch.nn.Conv2d", "annotation", "m.py") == "host"
+    assert use_scope("host", "torch.nn.BatchNorm2d", "reference", "m.py") == "host"  # isinstance
+    assert use_scope("host", "torch.nn.Conv2d", "call", "m.py") == "network"
     assert use_scope("host", "torch.nn.Module", "reference", "m.py") == "host"
     assert use_scope("data", "torch.nn.Conv2d", "call", "m.py") == "data"
     assert use_scope("network", "torch.distributed.all_reduce", "call", "m.py") == "network"
