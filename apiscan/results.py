@@ -81,7 +81,7 @@ class JoinContext:
                 ignores and ignores.ignored(fa.path, hit.rule)
             ):
                 findings.append(
-                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
+                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function, True))
                 )
         uses = list(fa.uses)
         for p in fa.pending:
@@ -135,7 +135,7 @@ class JoinContext:
             ):
                 continue
             finding = self.shapes.finding(
-                path, replace(hit, path=""), self.scopes.scope_of(path, function)
+                path, replace(hit, path=""), self.scopes.scope_of(path, function, True)
             )
             placed.append(in_cell(finding, target.cells) if target.cells else finding)
         return placed

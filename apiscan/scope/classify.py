@@ -113,6 +113,18 @@ def is_postprocess(qualname: str) -> bool:
     return bool(_POSTPROCESS.search(qualname))
 
 
+def constructors(hierarchy: Hierarchy, roots: set[str]) -> set[str]:
+    """The ``__init__`` among network ``roots`` of every class whose ``forward`` is one too:
+    where a Module builds its layers (the network's definition, but run once, on the host)."""
+    out = set()
+    for cls in hierarchy.repo_classes():
+        entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
+        init = hierarchy.method(cls, "__init__")
+        if entry in roots and init is not None and init in roots:
+            out.add(init)
+    return out
+
+
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     """``forward`` (else ``__call__``) and ``__init__`` of every ``nn.Module`` subclass, of every
     loss class and of every class defining ``forward`` over a base from a package outside the
@@ -196,7 +208,12 @@ def classify(
     graph: nx.DiGraph, analyses: Sequence[FileAnalysis], classes: ClassTable
 ) -> dict[str, str]:
     """Every node of ``graph`` → ``network`` | ``data`` | ``host``."""
-    hierarchy = Hierarchy(analyses, classes)
+    return _classify(graph, Hierarchy(analyses, classes))[0]
+
+
+def _classify(graph: nx.DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], set[str]]:
+    """The scopes, and the network nodes only construction reaches (a Module's ``__init__``
+    and the builders it calls, not anything a ``forward`` or a loss runs)."""
     # Test code neither starts nor carries a search: what only tests call stays host.
     tests = {n for n, p in graph.nodes(data="path") if is_test_path(p)}
     product = graph.subgraph(n for n in graph if n not in tests)
@@ -206,9 +223,12 @@ def classify(
         for n, d in product.nodes(data=True)
         if not (is_export_path(d["path"]) or is_postprocess(d["qualname"]))
     )
-    network = _reachable(graph_part, network_roots(graph_part, hierarchy))
+    roots = network_roots(graph_part, hierarchy)
+    network = _reachable(graph_part, roots)
+    built = network - _reachable(graph_part, roots - constructors(hierarchy, roots))
     data = _reachable(product, data_roots(product, hierarchy)) - network
-    return {node: NETWORK if node in network else DATA if node in data else HOST for node in graph}
+    scopes = {n: NETWORK if n in network else DATA if n in data else HOST for n in graph}
+    return scopes, built
 
 
 class ScopeMap:
@@ -219,9 +239,18 @@ class ScopeMap:
     scope of the nearest enclosing function it does hold; a class body (``Block`` for the
     default ``norm_layer=nn.BatchNorm2d`` of ``Block.__init__``) the widest scope of its
     methods (network, then data, then host).
+
+    ``running=True`` asks where code *runs* rather than what it belongs to: the network's
+    construction (``__init__`` and the builders only it calls) runs once on the host, so a
+    dynamic shape there (``torch.unique`` of a width schedule) is no graph blocker: ``host``.
     """
 
-    def __init__(self, graph: nx.DiGraph, scopes: Mapping[str, str]) -> None:
+    def __init__(
+        self, graph: nx.DiGraph, scopes: Mapping[str, str], built: Iterable[str] = ()
+    ) -> None:
+        self._built = {
+            (graph.nodes[n]["path"], graph.nodes[n]["qualname"]) for n in built if n in graph
+        }
         self._scopes: dict[tuple[str, str], str] = {}
         bodies: dict[tuple[str, str], str] = {}
         for node, data in graph.nodes(data=True):
@@ -239,14 +268,15 @@ class ScopeMap:
     def build(cls, analyses: Sequence[FileAnalysis], classes: ClassTable) -> ScopeMap:
         """Call graph and classification in one go (what the pipeline's join needs)."""
         graph = build_call_graph(analyses, classes)
-        return cls(graph, classify(graph, analyses, classes))
+        scopes, built = _classify(graph, Hierarchy(analyses, classes))
+        return cls(graph, scopes, built)
 
-    def scope_of(self, path: str, function: str) -> str:
-        """The scope of code in ``function`` of ``path``."""
+    def scope_of(self, path: str, function: str, running: bool = False) -> str:
+        """The scope of code in ``function`` of ``path`` (where it runs, with ``running``)."""
         while function:
             scope = self._scopes.get((path, function))
             if scope is not None:
-                return scope
+                return HOST if running and (path, function) in self._built else scope
             function = function.rpartition(".")[0]
         return HOST
 

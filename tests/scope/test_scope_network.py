@@ -226,3 +226,43 @@ def test_place_and_name_rules() -> None:
     assert use_scope("host", "torch.nn.Module", "reference", "m.py") == "host"
     assert use_scope("data", "torch.nn.Conv2d", "call", "m.py") == "data"
     assert use_scope("network", "torch.distributed.all_reduce", "call", "m.py") == "network"
+
+
+def test_a_dynamic_shape_where_the_network_is_built_is_no_graph_blocker(tmp_path: Path) -> None:
+    # the constructor and the builders only it calls belong to the network (their API uses
+    # are network) but run once on the host: a dynamic shape there is scoped host
+    write_repo(
+        tmp_path,
+        {
+            "pkg/net.py": """
+                import torch
+                from torch import nn
+
+
+                def widths(depth):
+                    w = torch.arange(depth) * 8
+                    return torch.unique(w).tolist()
+
+
+                def shared(x):
+                    return torch.nonzero(x)
+
+
+                class Net(nn.Module):
+                    def __init__(self, depth):
+                        super().__init__()
+                        self.layers = nn.ModuleList(nn.Linear(c, c) for c in widths(depth))
+                        shared(torch.ones(3))
+
+                    def forward(self, x):
+                        return shared(x)
+            """
+        },
+    )
+    result = scan_repo(tmp_path)
+    shapes = {(f.function, f.rule): f.scope for f in result.shape_findings}
+    assert shapes[("widths", "DS101")] == "host"
+    assert shapes[("shared", "DS103")] == "network"  # a forward runs it too
+    api = {(f.span.line, f.api): f.scope for f in result.api_findings}
+    assert api[(7, "torch.unique")] == "network"
+    assert api[(17, "torch.nn.Linear")] == "network"
