@@ -2144,9 +2144,15 @@ class Extractor:
         cls = scope.cls if scope.kind == "class" else None
         fname = node.name.value
         is_static = any(d == ("builtin", "staticmethod") for d in decos)
-        hints = self._params(node.params)
-        if node.returns is not None:
-            self._annotation(node.returns.annotation)
+        # defaults and annotations are the function's own (its scope: ``act_layer=nn.GELU``
+        # of a builder the network calls is network), though evaluated where it is defined
+        self.func_stack.append(fname)
+        try:
+            hints = self._params(node.params)
+            if node.returns is not None:
+                self._annotation(node.returns.annotation)
+        finally:
+            self.func_stack.pop()
         if cls is not None:
             cls.methods.add(fname)
         qn = ".".join([*self.func_stack, fname])

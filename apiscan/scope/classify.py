@@ -113,16 +113,10 @@ def is_postprocess(qualname: str) -> bool:
     return bool(_POSTPROCESS.search(qualname))
 
 
-def constructors(hierarchy: Hierarchy, roots: set[str]) -> set[str]:
-    """The ``__init__`` among network ``roots`` of every class whose ``forward`` is one too:
-    where a Module builds its layers (the network's definition, but run once, on the host)."""
-    out = set()
-    for cls in hierarchy.repo_classes():
-        entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
-        init = hierarchy.method(cls, "__init__")
-        if entry in roots and init is not None and init in roots:
-            out.add(init)
-    return out
+def constructors(roots: set[str]) -> set[str]:
+    """The ``__init__`` methods among network ``roots``: where a Module builds its layers (the
+    network's definition, but run once, on the host)."""
+    return {r for r in roots if r.endswith(".__init__")}
 
 
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
@@ -144,13 +138,16 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             or (own_forward and hierarchy.unknown_ancestor(cls))
         ):
             entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
+            # the constructor that builds its layers (and the builders it calls), also of a
+            # Module whose forward is torch's own (``class ConvStem(nn.Sequential)``)
+            init = hierarchy.method(cls, "__init__")
+            if (entry is None or entry not in graph) and init is not None and init in graph:
+                entry, init = init, None
             if entry is None or entry not in graph:
                 continue
             paths = (graph.nodes[entry]["path"], cls_path.get(cls, ""))
             if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
-                # the constructor that builds its layers (and the builders it calls)
-                init = hierarchy.method(cls, "__init__")
                 if init is not None and init in graph:
                     roots.add(init)
                 # ``forward_train``, ``forward_features``...: the Module's other entry points,
@@ -225,7 +222,7 @@ def _classify(graph: nx.DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], 
     )
     roots = network_roots(graph_part, hierarchy)
     network = _reachable(graph_part, roots)
-    built = network - _reachable(graph_part, roots - constructors(hierarchy, roots))
+    built = network - _reachable(graph_part, roots - constructors(roots))
     data = _reachable(product, data_roots(product, hierarchy)) - network
     scopes = {n: NETWORK if n in network else DATA if n in data else HOST for n in graph}
     return scopes, built

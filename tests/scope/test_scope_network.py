@@ -266,3 +266,36 @@ def test_a_dynamic_shape_where_the_network_is_built_is_no_graph_blocker(tmp_path
     api = {(f.span.line, f.api): f.scope for f in result.api_findings}
     assert api[(7, "torch.unique")] == "network"
     assert api[(17, "torch.nn.Linear")] == "network"
+
+
+def test_sequential_subclasses_and_builder_defaults_are_network(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "pkg/stem.py": """
+                from torch import nn
+
+
+                def conv_stem(c, act_layer=nn.GELU):
+                    return nn.Sequential(nn.Conv2d(3, c, 3), act_layer())
+
+
+                class Stem(nn.Sequential):
+                    def __init__(self, c, norm_layer=nn.BatchNorm2d):
+                        super().__init__(nn.Conv2d(3, c, 3), norm_layer(c))
+
+
+                class Net(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.stem = conv_stem(8)
+
+                    def forward(self, x):
+                        return self.stem(x)
+            """
+        },
+    )
+    got = {(f.span.line, f.api): f.scope for f in scan_repo(tmp_path).api_findings}
+    assert got[(4, "torch.nn.GELU")] == "network"  # a default of a builder the network calls
+    assert got[(9, "torch.nn.BatchNorm2d")] == "network"  # forward is nn.Sequential's
+    assert got[(10, "torch.nn.Conv2d")] == "network"
