@@ -68,6 +68,8 @@ class JoinContext:
 
     def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
         """One file's findings (unsorted) and its summary row."""
+        from apiscan.scope.classify import use_scope
+
         classes, matcher, scopes, shapes = self.classes, self.matcher, self.scopes, self.shapes
         ignores = self.ignores
         findings: list[Finding] = []
@@ -79,7 +81,7 @@ class JoinContext:
                 ignores and ignores.ignored(fa.path, hit.rule)
             ):
                 findings.append(
-                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function))
+                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function, True))
                 )
         uses = list(fa.uses)
         for p in fa.pending:
@@ -96,7 +98,10 @@ class JoinContext:
                 and not _is_suppressed(suppressed, use.span.line, finding.rule)
                 and not (ignores and ignores.ignored(fa.path, finding.rule))
             ):
-                findings.append(replace(finding, scope=scopes.scope_of(fa.path, use.function)))
+                scope = use_scope(
+                    scopes.scope_of(fa.path, use.function), finding.api, use.usage, fa.path
+                )
+                findings.append(replace(finding, scope=scope))
                 n += 1
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
@@ -130,7 +135,7 @@ class JoinContext:
             ):
                 continue
             finding = self.shapes.finding(
-                path, replace(hit, path=""), self.scopes.scope_of(path, function)
+                path, replace(hit, path=""), self.scopes.scope_of(path, function, True)
             )
             placed.append(in_cell(finding, target.cells) if target.cells else finding)
         return placed

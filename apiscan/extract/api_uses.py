@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, RETURNS, ClassFact
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, REF, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
@@ -61,6 +61,7 @@ from apiscan.resolve.values import (
     Val,
     element,
     inst,
+    is_non_torch_class,
     join,
     qual,
     seq,
@@ -739,16 +740,19 @@ class Extractor:
             if (
                 attr == "values"
                 and call
-                and not recv[1]
+                and recv[1] in (False, "arg")
                 and args
                 and not (args.vals or args.keywords)
             ):
-                # `out.values()` on a value only probably a tensor is the dict idiom (a
-                # model's dict of losses), not the sparse-tensor method.
+                # `out.values()` on a value only probably a tensor, or on a parameter (a
+                # criterion's `outputs`), is the dict idiom (a model's dict of losses), not
+                # the sparse-tensor method.
                 return seq(UNKNOWN), True
             api = self.api.member("torch.Tensor", attr)
             if api is None:
                 return UNKNOWN, True
+            if call and args is not None and self.owners.rejects(api, args.keywords):
+                return UNKNOWN, True  # `masks.repeat(2, axis=0)`: not a tensor after all
             conf = "certain" if recv[1] else "probable"
             source = self._param_source(recv) if conf == "probable" else None
             self.emit(
@@ -797,7 +801,7 @@ class Extractor:
                     return (NONTORCH if attr != "grad" else PTENSOR), True
                 return (SIZE if attr == "shape" else UNKNOWN), True
             guess = self.owners.guess(attr, _hint(node.value))
-            if guess is None:
+            if guess is None or (args is not None and self.owners.rejects(guess[0], args.keywords)):
                 return UNKNOWN, True
             api, result = guess
             source = self._param_source(recv)
@@ -880,6 +884,10 @@ class Extractor:
             else None
         )
         if info is None:
+            if not self._is_local(cls):
+                # a third-party class known not to be torch's (detectron2's Boxes): its
+                # methods are its own (`boxes.scale(sx, sy)` is no GradScaler.scale)
+                return UNKNOWN
             # A class from another file: only the join can tell what it inherits.
             if attr.startswith("__"):
                 return UNKNOWN
@@ -916,7 +924,9 @@ class Extractor:
                 return self._returned(f"{cls}.{attr}", info.returns.get(attr))
             # A property (or a bound method) read without a call: what the property returns
             # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
-            # a logger is not Tensor.log).
+            # a logger is not Tensor.log). Either may run where it is read or later through a
+            # dict (`{"labels": self.loss_labels}`): an edge of the call graph.
+            self._call_fact(f"{cls}.{attr}", end, REF)
             known = info.returns.get(attr, UNKNOWN)
             if known[0] == "unknown" and self._module_kind(info) is False:
                 return NONTORCH
@@ -1028,6 +1038,21 @@ class Extractor:
         if kind == "inst" and not self._is_torch(v[1]):
             return str(v[1])
         return ""
+
+    def _getattr_methods(self, node: cst.Call) -> None:
+        """``getattr(self, "loss_" + name)``: an edge to every method of the class whose name
+        starts with the constant prefix (a dispatch by name; no prefix says too little)."""
+        info = self._current_class()
+        if info is None or len(node.args) < 2:
+            return
+        target, name = node.args[0].value, node.args[1].value
+        if not (type(target) is cst.Name and target.value == "self"):
+            return
+        prefix = _name_prefix(name)
+        if prefix:
+            for method in sorted(info.methods):
+                if method.startswith(prefix):
+                    self._call_fact(f"{self.module_name}.{info.qualname}.{method}", node, REF)
 
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
         if not self.silent and callee:
@@ -1163,6 +1188,8 @@ class Extractor:
             return ARRAY
         if root in NON_TORCH_PACKAGES:
             return NONTORCH
+        if is_non_torch_class(q):
+            return inst(q)
         return UNKNOWN
 
     def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
@@ -1186,8 +1213,10 @@ class Extractor:
                 return TENSOR if self.owners.role(cls) == "module" else UNKNOWN
             info = self._own_class(cls)
             if info is not None and self._module_kind(info):
+                # a forward whose result is not known may return a dict or a tuple: a tensor
+                # only probably (`loss_dict = criterion(out, tgt)`; `loss_dict.values()`)
                 fwd = self._returned(f"{cls}.forward", info.returns.get("forward"))
-                return fwd if fwd[0] != "unknown" else TENSOR
+                return fwd if fwd[0] != "unknown" else PTENSOR
             if f"r:{cls}.forward" in self.env:
                 return self._returned(f"{cls}.forward", None)
             return PTENSOR
@@ -1225,6 +1254,8 @@ class Extractor:
             if name == "super":
                 info = self._current_class()
                 return ("super", info.qualname if info else "")
+            if name == "getattr" and type(node) is cst.Call:
+                self._getattr_methods(node)
             return UNKNOWN
         return UNKNOWN
 
@@ -2113,9 +2144,15 @@ class Extractor:
         cls = scope.cls if scope.kind == "class" else None
         fname = node.name.value
         is_static = any(d == ("builtin", "staticmethod") for d in decos)
-        hints = self._params(node.params)
-        if node.returns is not None:
-            self._annotation(node.returns.annotation)
+        # defaults and annotations are the function's own (its scope: ``act_layer=nn.GELU``
+        # of a builder the network calls is network), though evaluated where it is defined
+        self.func_stack.append(fname)
+        try:
+            hints = self._params(node.params)
+            if node.returns is not None:
+                self._annotation(node.returns.annotation)
+        finally:
+            self.func_stack.pop()
         if cls is not None:
             cls.methods.add(fname)
         qn = ".".join([*self.func_stack, fname])
@@ -2150,11 +2187,16 @@ class Extractor:
     def _classdef(self, node: cst.ClassDef) -> None:
         self._decorators(node.decorators)
         bases: list[Val] = []
-        for arg in node.bases:
-            v = self.value(arg.value, "base_class")
-            bases.append(v)
-        for arg in node.keywords:
-            self.value(arg.value)
+        # bases belong to the class (its scope: ``nn.Module`` of a network layer is network)
+        self.func_stack.append(node.name.value)
+        try:
+            for arg in node.bases:
+                v = self.value(arg.value, "base_class")
+                bases.append(v)
+            for arg in node.keywords:
+                self.value(arg.value)
+        finally:
+            self.func_stack.pop()
         qn = ".".join([*self.func_stack, node.name.value])
         # All method names up front: forward() often calls helpers defined below it, and a
         # user method named like a torch one (def train(self)) must win over nn.Module's.
@@ -2276,6 +2318,19 @@ def _join_all(vals: Sequence[Val]) -> Val:
 
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
+def _name_prefix(expr: cst.BaseExpression) -> str:
+    """The constant start of a string expression: ``"loss_" + k``, ``f"loss_{k}"``, a constant."""
+    if type(expr) is cst.SimpleString:
+        v = expr.evaluated_value
+        return v if isinstance(v, str) else ""
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Add:
+        return _name_prefix(expr.left)
+    if type(expr) is cst.FormattedString and expr.parts:
+        first = expr.parts[0]
+        return first.value if type(first) is cst.FormattedStringText else ""
+    return ""
+
+
 _BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
 
 

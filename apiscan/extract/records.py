@@ -53,6 +53,9 @@ class FunctionFact:
 
 #: Callee prefix of ``obj.name(...)`` where ``obj``'s class is unknown (``?.to_heatmap``).
 ANY_RECEIVER = "?"
+#: Role of a method read without a call (``{"labels": self.loss_labels}``) or named through
+#: ``getattr(self, "loss_" + name)``: it may run wherever the reader's code runs.
+REF = "ref"
 #: What the DataLoader calls on a dataset object (``__getitems__`` is the batched fetch).
 DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__", "__len__")
 #: Argument roles that hand a callable or an object to the data-loading machinery, and what the

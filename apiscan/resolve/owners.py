@@ -104,12 +104,49 @@ ROOTS: dict[str, str] = {
 }
 
 
+#: numpy spellings torch's argument parser accepts for its own (``x.sum(axis=0)`` is
+#: ``x.sum(dim=0)``): not evidence against a Tensor method that takes the torch name.
+NUMPY_ALIASES: dict[str, str] = {"axis": "dim", "keepdims": "keepdim"}
+
+#: Keywords of Tensor-method overloads the index (one signature per method) does not list.
+OVERLOAD_KEYWORDS: frozenset[str] = frozenset({"unbiased", "as_tuple", "out"})
+
+
 class Owners:
     """Member resolution against the torch API index, with per-process memoisation."""
 
     def __init__(self, api: TorchApi) -> None:
         self.api = api
         self._role = lru_cache(maxsize=None)(self._role_uncached)
+        self._tensor_keywords: frozenset[str] | None = None
+
+    def rejects(self, api_name: str, keywords: tuple[str, ...]) -> bool:
+        """Whether a call passing ``keywords`` cannot be torch method ``api_name``: a keyword
+        the method does not take, that is no numpy alias of one it takes, and that no Tensor
+        method takes at all (``arr.repeat(2, axis=0)``: numpy's; ``img.resize(size,
+        resample=...)``: PIL's). Strong evidence that the receiver is not what it was taken
+        for, even when it was taken for a tensor with certainty."""
+        if not keywords or not api_name.startswith("torch.Tensor."):
+            return False
+        params = self.api.params(api_name)
+        if params is None or any(kind == "var_kw" for _, kind, _ in params):
+            return False
+        names = {name for name, _, _ in params}
+        if self._tensor_keywords is None:
+            self._tensor_keywords = self._all_tensor_keywords()
+        return any(
+            k not in names and NUMPY_ALIASES.get(k) not in names and k not in self._tensor_keywords
+            for k in keywords
+        )
+
+    def _all_tensor_keywords(self) -> frozenset[str]:
+        """Every parameter name of every Tensor method, with the overload keywords; the numpy
+        spellings are left out even where a method takes them by that name."""
+        names = set(OVERLOAD_KEYWORDS)
+        for api_name in self.api.classes_members("torch.Tensor"):
+            for name, _, _ in self.api.params(api_name) or ():
+                names.add(name)
+        return frozenset(names - NUMPY_ALIASES.keys())
 
     # -- classes -------------------------------------------------------------------------
     def role(self, cls: str) -> str:
@@ -218,6 +255,10 @@ class Owners:
                     break
         if role == "module" and attr in GENERIC_MODULE_METHODS and not _hints(low, "module"):
             return None
+        if role == "scaler" and not _hints(low, "scaler"):
+            # ``boxes.scale(sx, sy)`` (detectron2's Boxes), ``img.scale(...)``: a GradScaler
+            # only by a name that says so
+            return None
         owner_api = self.api.member(ROOTS[role], attr)
         assert owner_api is not None
         if role == "tensor" and "module" in roles:
@@ -229,7 +270,9 @@ class Owners:
             # (``ema.state_dict()`` maps names to tensors, ``net.parameters()`` yields them)
             result = _probable(_module_method_result(UNKNOWN, attr))
         else:
-            result = self._returns(owner_api, UNKNOWN)
+            # an optimizer's or a scaler's only by its method's name: so is what it yields
+            # (``scaler.scale(loss).backward()`` is probably Tensor.backward)
+            result = _probable(self._returns(owner_api, UNKNOWN))
         return owner_api, result
 
 

@@ -147,6 +147,11 @@ class TorchApi:
                 return spelled
         return None
 
+    def classes_members(self, cls: str) -> tuple[str, ...]:
+        """Canonical names of the members defined on ``cls`` itself (``torch.Tensor.view``...)."""
+        prefix = cls + "."
+        return tuple(n for n in self._names if n.startswith(prefix) and "." not in n[len(prefix) :])
+
     def classes_with_member(self, attr: str) -> frozenset[str]:
         """Which receiver roots (Tensor, Module, Optimizer, LRScheduler, GradScaler, Dataset,
         DataLoader) have `attr`: what `x.attr` may mean when `x`'s class is unknown."""

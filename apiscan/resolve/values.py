@@ -152,6 +152,21 @@ NON_TORCH_PACKAGES: frozenset[str] = frozenset(
     }
 )
 
+#: Modules of third-party classes that are not torch's though they hold tensors and share
+#: method names with them (detectron2's ``Boxes.scale``/``clip``/``area``, ``Instances.to``):
+#: an instance's methods are never torch's.
+NON_TORCH_CLASS_MODULES: tuple[str, ...] = (
+    "detectron2.structures.",
+    "mmengine.structures.",
+    "mmdet.structures.",
+)
+
+
+def is_non_torch_class(q: str) -> bool:
+    """``detectron2.structures.Boxes`` and the like (see :data:`NON_TORCH_CLASS_MODULES`)."""
+    return q.startswith(NON_TORCH_CLASS_MODULES) and q.rpartition(".")[2][:1].isupper()
+
+
 #: Packages whose functions return numpy-like arrays.
 ARRAY_PACKAGES: frozenset[str] = frozenset(
     {"numpy", "cv2", "PIL", "scipy", "skimage", "imageio", "h5py", "pycocotools"}

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
-from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, FileAnalysis
+from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, REF, FileAnalysis
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
@@ -32,7 +32,7 @@ DEFINES, OVERRIDE = "defines", "override"
 
 #: When a caller and callee meet several times, the role kept on the single edge: a function
 #: both called and passed as ``collate_fn`` must still be found as data code.
-_ROLE_RANK = {"call": 0, DEFINES: 0, OVERRIDE: 0}
+_ROLE_RANK = {"call": 0, REF: 0, DEFINES: 0, OVERRIDE: 0}
 
 
 def module_node(module: str) -> str:

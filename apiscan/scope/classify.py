@@ -10,6 +10,14 @@ root is ``network``; everything else reachable from a data root is ``data`` (a h
 both a ``forward`` and a dataset is compiled into the graph, so network wins); the rest, module
 code included, is ``host``.
 
+The network is what a migration engineer rewrites as ``nn.Cell``s: a Module's ``forward`` and
+its losses, and also its *definition* — the ``__init__`` that builds its layers, with the
+builders it calls (``get_activation()``, ``_make_layer()``, ``nn.Sequential`` contents) and the
+class body's default layer classes (``norm_layer=nn.BatchNorm2d``): a class body takes the
+widest scope of its methods. Methods read without a call (``{"labels": self.loss_labels}``,
+``self.apply(self._init_weights)``) or named through ``getattr(self, "loss_" + name)`` are
+edges too, so a loss reached through a dispatch dict is network.
+
 Two rules by location, because the call graph alone cannot see them:
 
 - **Test code is host.** Functions in test files (under a ``test``/``tests``/``testing``
@@ -24,7 +32,14 @@ Two rules by location, because the call graph alone cannot see them:
   the loader through lists built at run time (``Compose(primary + secondary)``,
   ``dataset.transform = ...``) that no call edge shows. An ``nn.Module`` defined there is a
   transform (torchvision's v2 transforms are Modules), not a network root; a helper there
-  that a ``forward`` calls is still ``network``.
+  that a ``forward`` calls is still ``network``. Evaluation modules there (``coco_eval.py``,
+  ``evaluator.py``) are not data: they run after the network, on the host.
+- **Post-processing and export are host.** Functions and classes named like post-processing
+  (``postprocess``, ``post_process_segm``, ``class PostProcess(nn.Module)``) and code in an
+  export package or module (``export/``, ``deploy/``, ``export_onnx.py``) neither start nor
+  carry the network search, even when an inference branch of a ``forward`` calls them: they
+  convert the network's outputs for evaluation or wrap it for export, and a ``nonzero`` there
+  is not a graph blocker.
 """
 
 from __future__ import annotations
@@ -42,6 +57,8 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.scope.callgraph import build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
+#: Widest first: a class body whose methods are network and data is network.
+_WIDTH = {NETWORK: 0, DATA: 1, HOST: 2}
 
 #: Losses that are not ``nn.Module`` subclasses still belong to the graph (MindSpore builds
 #: the loss into the network it differentiates): YOLOv5's ``class ComputeLoss`` with a
@@ -56,6 +73,13 @@ _DATA_DIRS = frozenset({"data", "dataset", "datasets", "transforms"})
 _DATA_STEM = re.compile(r"(?:^|_)(?:transforms?|augment\w*)(?:_|$)", re.IGNORECASE)
 #: torch's samplers: the loader iterates them (``__iter__``), like a dataset's fetch methods.
 _SAMPLER = re.compile(r"torch\.utils\.data\.(?:\w+\.)*\w*Sampler")
+#: ``coco_eval.py``, ``evaluation.py``, ``voc_evaluator.py``: evaluation beside the datasets.
+_EVAL_STEM = re.compile(r"(?:^|_)eval(?:uat\w*)?(?:_|$)", re.IGNORECASE)
+#: ``postprocess``, ``_postprocess``, ``post_process_segm``, ``PostProcessPanoptic``.
+_POSTPROCESS = re.compile(r"post_?process", re.IGNORECASE)
+_EXPORT_DIRS = frozenset({"export", "exporter", "exporters", "deploy", "deployment", "onnx"})
+#: ``export_onnx.py``, ``onnx_export.py``, ``export.py``, ``deploy_trt.py``.
+_EXPORT_STEM = re.compile(r"(?:^|_)(?:export\w*|onnx|deploy\w*|tensorrt|trt)(?:_|$)", re.I)
 
 
 def is_test_path(path: str) -> bool:
@@ -72,14 +96,34 @@ def is_test_path(path: str) -> bool:
 def is_data_path(path: str) -> bool:
     """A file of the data pipeline by its place: a data package or a transform module."""
     p = PurePosixPath(path)
+    if _EVAL_STEM.search(p.stem):
+        return False
     return not _DATA_DIRS.isdisjoint(p.parts[:-1]) or bool(_DATA_STEM.search(p.stem))
 
 
+def is_export_path(path: str) -> bool:
+    """A file of an export package or module (``export/``, ``export_onnx.py``)."""
+    p = PurePosixPath(path)
+    return not _EXPORT_DIRS.isdisjoint(p.parts[:-1]) or bool(_EXPORT_STEM.search(p.stem))
+
+
+def is_postprocess(qualname: str) -> bool:
+    """A function, method or class (any part of its qualified name) named like evaluation
+    post-processing."""
+    return bool(_POSTPROCESS.search(qualname))
+
+
+def constructors(roots: set[str]) -> set[str]:
+    """The ``__init__`` methods among network ``roots``: where a Module builds its layers (the
+    network's definition, but run once, on the host)."""
+    return {r for r in roots if r.endswith(".__init__")}
+
+
 def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
-    """``forward`` (else ``__call__``) of every ``nn.Module`` subclass, of every loss class and
-    of every class defining ``forward`` over a base from a package outside the scan (unless it
-    is test or data code), with their ``forward_*`` methods; every function named like a loss
-    and every ``losses`` method."""
+    """``forward`` (else ``__call__``) and ``__init__`` of every ``nn.Module`` subclass, of every
+    loss class and of every class defining ``forward`` over a base from a package outside the
+    scan (unless it is test or data code), with their ``forward_*`` methods; every function
+    named like a loss and every ``losses`` method."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
@@ -94,11 +138,18 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             or (own_forward and hierarchy.unknown_ancestor(cls))
         ):
             entry = hierarchy.method(cls, "forward") or hierarchy.method(cls, "__call__")
+            # the constructor that builds its layers (and the builders it calls), also of a
+            # Module whose forward is torch's own (``class ConvStem(nn.Sequential)``)
+            init = hierarchy.method(cls, "__init__")
+            if (entry is None or entry not in graph) and init is not None and init in graph:
+                entry, init = init, None
             if entry is None or entry not in graph:
                 continue
             paths = (graph.nodes[entry]["path"], cls_path.get(cls, ""))
             if not any(p and (is_test_path(p) or is_data_path(p)) for p in paths):
                 roots.add(entry)
+                if init is not None and init in graph:
+                    roots.add(init)
                 # ``forward_train``, ``forward_features``...: the Module's other entry points,
                 # which training code outside the repository (or ``getattr``) calls
                 roots.update(
@@ -154,13 +205,27 @@ def classify(
     graph: nx.DiGraph, analyses: Sequence[FileAnalysis], classes: ClassTable
 ) -> dict[str, str]:
     """Every node of ``graph`` → ``network`` | ``data`` | ``host``."""
-    hierarchy = Hierarchy(analyses, classes)
+    return _classify(graph, Hierarchy(analyses, classes))[0]
+
+
+def _classify(graph: nx.DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], set[str]]:
+    """The scopes, and the network nodes only construction reaches (a Module's ``__init__``
+    and the builders it calls, not anything a ``forward`` or a loss runs)."""
     # Test code neither starts nor carries a search: what only tests call stays host.
     tests = {n for n, p in graph.nodes(data="path") if is_test_path(p)}
     product = graph.subgraph(n for n in graph if n not in tests)
-    network = _reachable(product, network_roots(product, hierarchy))
+    # Post-processing and export code neither starts nor carries the network search.
+    graph_part = product.subgraph(
+        n
+        for n, d in product.nodes(data=True)
+        if not (is_export_path(d["path"]) or is_postprocess(d["qualname"]))
+    )
+    roots = network_roots(graph_part, hierarchy)
+    network = _reachable(graph_part, roots)
+    built = network - _reachable(graph_part, roots - constructors(roots))
     data = _reachable(product, data_roots(product, hierarchy)) - network
-    return {node: NETWORK if node in network else DATA if node in data else HOST for node in graph}
+    scopes = {n: NETWORK if n in network else DATA if n in data else HOST for n in graph}
+    return scopes, built
 
 
 class ScopeMap:
@@ -168,25 +233,77 @@ class ScopeMap:
 
     ``function`` is what the extractor records (``Head.forward``; ``""`` at module level). A
     name the graph does not hold (a lambda, a function nested in a comprehension) takes the
-    scope of the nearest enclosing function it does hold.
+    scope of the nearest enclosing function it does hold; a class body (``Block`` for the
+    default ``norm_layer=nn.BatchNorm2d`` of ``Block.__init__``) the widest scope of its
+    methods (network, then data, then host).
+
+    ``running=True`` asks where code *runs* rather than what it belongs to: the network's
+    construction (``__init__`` and the builders only it calls) runs once on the host, so a
+    dynamic shape there (``torch.unique`` of a width schedule) is no graph blocker: ``host``.
     """
 
-    def __init__(self, graph: nx.DiGraph, scopes: Mapping[str, str]) -> None:
+    def __init__(
+        self, graph: nx.DiGraph, scopes: Mapping[str, str], built: Iterable[str] = ()
+    ) -> None:
+        self._built = {
+            (graph.nodes[n]["path"], graph.nodes[n]["qualname"]) for n in built if n in graph
+        }
         self._scopes: dict[tuple[str, str], str] = {}
+        bodies: dict[tuple[str, str], str] = {}
         for node, data in graph.nodes(data=True):
             if data["kind"] != "module":
-                self._scopes[(data["path"], data["qualname"])] = scopes.get(node, HOST)
+                scope = scopes.get(node, HOST)
+                self._scopes[(data["path"], data["qualname"])] = scope
+            if data["kind"] == "method":
+                body = (data["path"], data["qualname"].rpartition(".")[0])
+                if _WIDTH[scope] < _WIDTH[bodies.get(body, HOST)]:
+                    bodies[body] = scope
+        for body, scope in bodies.items():
+            self._scopes.setdefault(body, scope)
 
     @classmethod
     def build(cls, analyses: Sequence[FileAnalysis], classes: ClassTable) -> ScopeMap:
         """Call graph and classification in one go (what the pipeline's join needs)."""
         graph = build_call_graph(analyses, classes)
-        return cls(graph, classify(graph, analyses, classes))
+        scopes, built = _classify(graph, Hierarchy(analyses, classes))
+        return cls(graph, scopes, built)
 
-    def scope_of(self, path: str, function: str) -> str:
+    def scope_of(self, path: str, function: str, running: bool = False) -> str:
+        """The scope of code in ``function`` of ``path`` (where it runs, with ``running``)."""
         while function:
             scope = self._scopes.get((path, function))
             if scope is not None:
-                return scope
+                return HOST if running and (path, function) in self._built else scope
             function = function.rpartition(".")[0]
         return HOST
+
+
+def use_scope(scope: str, api: str, usage: str, path: str) -> str:
+    """The scope of a use of ``api`` (``call``, ``reference``...) in code of ``scope`` in
+    ``path``, where the API itself says more than the function it is in:
+
+    - a torch layer class built outside tests, export code and the data pipeline
+      (``conv_bn()`` returning ``nn.Sequential(nn.Conv2d(...), ...)`` called from a training
+      script, ``model.fc = nn.Linear(...)``) is the network's definition: ``network``; a
+      class only named (``isinstance(m, nn.BatchNorm2d)`` in a host utility) is not;
+    - ``torch.distributed`` outside the network (a sampler's ``get_rank()``, an evaluator's
+      ``all_gather``) is host plumbing, not data processing: ``host``.
+    """
+    if (
+        scope == HOST
+        and usage == "call"
+        and _LAYER.fullmatch(api)
+        and not (is_test_path(path) or is_export_path(path))
+    ):
+        return NETWORK
+    if scope == DATA and api.startswith("torch.distributed."):
+        return HOST
+    return scope
+
+
+#: ``torch.nn.Conv2d``, ``torch.nn.modules.conv.Conv2d``: a layer class (not ``nn.Module``
+#: itself, ``nn.Parameter`` or the data-parallel wrappers, which are host plumbing).
+_LAYER = re.compile(
+    r"torch\.nn\.(?:modules\.\w+\.)?"
+    r"(?!Module$|Parameter$|DataParallel$|parallel\b|UninitializedParameter$)[A-Z]\w*"
+)
