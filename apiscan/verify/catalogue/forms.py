@@ -48,6 +48,8 @@ def claim(
     probe: str = "{}",
     grad: bool = False,
     layer: tuple[tuple[str, str], ...] | None = None,
+    on: str = "",
+    tags: tuple[str, ...] = (),
 ) -> Case:
     """One form of a row's claim: ``torch_call`` is written with the PyTorch name (a method as
     ``x.max(y)``, a layer as ``torch.nn.Flatten()(x)``); the MindSpore side is the same text
@@ -58,7 +60,8 @@ def claim(
     ``layer`` (the parameters to copy, torch name → MindSpore name; ``()`` for none) makes it
     a layer case: ``torch_call`` is only the constructor (``torch.nn.Conv2d(3, 4, 3,
     bias=False)``), both sides run in eval mode on the same weights, so layers with
-    parameters and random layers (dropout) compare."""
+    parameters and random layers (dropout) compare. ``on`` names the edge-case inputs of a
+    generated form (``claim: torch.round(x) on nan``), ``tags`` are added to the case's."""
     name = api.rpartition(".")[2]
     if api.startswith("torch.Tensor."):
         ms_call = torch_call.replace(f".{name}(", f".{target.rpartition('.')[2]}(", 1)
@@ -78,12 +81,12 @@ def claim(
         probe.format(ms_call),
         "mapped",
         inputs,
-        pattern=f"claim: {torch_call}",
+        pattern=f"claim: {torch_call}{' on ' + on if on else ''}",
         grad=grad,
         kind="layer" if layer is not None else "function",
         param_map=layer or (),
         note=f"The table's claim {api} ↔ {target}, in this call form.",
-        tags=("claim", f"target={target}"),
+        tags=("claim", f"target={target}", *tags),
     )
 
 
