@@ -15,43 +15,13 @@ from __future__ import annotations
 
 import csv
 import functools
-import re
 from importlib import resources
 
-from apiscan.verify.cases import Case, InputSpec
+from apiscan.verify.cases import Case
 from apiscan.verify.catalogue.forms import claim
+from apiscan.verify.catalogue.inputs import parse_inputs, parse_layer
 
 TABLE = "documented_forms.csv"
-_SPEC = re.compile(
-    r"(?P<name>\w+)=(?P<kind>float|int|bool|binary)\[(?P<shape>[\d,]*)\]"
-    r"(?:@(?P<low>-?[\d.]+):(?P<high>-?[\d.]+))?(?:!(?P<special>\w+))?$"
-)
-
-
-def parse_inputs(text: str) -> tuple[InputSpec, ...]:
-    """``x=float[3,4]!nan;i=int[3,2]@0:3`` → input specs (kind, shape, range, special)."""
-    specs = []
-    for part in filter(None, text.split(";")):
-        found = _SPEC.match(part)
-        if not found:
-            raise ValueError(f"bad input spec {part!r} in {TABLE}")
-        shape = tuple(int(d) for d in found["shape"].split(",") if d)
-        kind = found["kind"]
-        low, high = (-1.0, 1.0) if kind != "bool" else (0.0, 1.0)
-        if found["low"] is not None:
-            low, high = float(found["low"]), float(found["high"])
-        specs.append(
-            InputSpec(
-                found["name"],
-                shape,
-                kind,  # type: ignore[arg-type]
-                low,
-                high,
-                grad=False,
-                special=found["special"] or "",  # type: ignore[arg-type]
-            )
-        )
-    return tuple(specs)
 
 
 @functools.cache
@@ -63,16 +33,6 @@ def _rows() -> dict[str, tuple[dict[str, str], ...]]:
     return {api: tuple(rows) for api, rows in grouped.items()}
 
 
-def _layer(text: str) -> tuple[tuple[str, str], ...] | None:
-    """The ``layer`` column: empty for a call, ``-`` for a layer without weights, else
-    ``torch_name:ms_name`` pairs."""
-    if not text:
-        return None
-    if text == "-":
-        return ()
-    return tuple(tuple(pair.split(":", 1)) for pair in text.split(","))  # type: ignore[misc]
-
-
 def _case(row: dict[str, str]) -> Case:
     return claim(
         row["api"],
@@ -80,7 +40,7 @@ def _case(row: dict[str, str]) -> Case:
         row["call"],
         parse_inputs(row["inputs"]) or parse_inputs("x=float[3,4]"),
         probe=row["probe"],
-        layer=_layer(row["layer"]),
+        layer=parse_layer(row["layer"]),
         on=row["param"] if row["form"] == "edge" else "",
         tags=("generated", f"param={row['param']}", f"form={row['form']}"),
     )
