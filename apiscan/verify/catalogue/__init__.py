@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from apiscan.verify.cases import Case
 from apiscan.verify.catalogue import (
+    candidates,
     compositions,
     documented,
     everyday,
@@ -32,6 +33,7 @@ HAND_WRITTEN: tuple[Case, ...] = (
     *templated.CASES,
     *forms.CASES,
     *compositions.CASES,
+    *candidates.CASES,
 )
 
 
