@@ -214,7 +214,8 @@ def check_forms(
     for f in result.findings:
         case = _form_case_of(f) if isinstance(f, ApiFinding) else None
         if case is None:
-            findings.append(f)
+            broken = _documented_form_broken(f, cache, device, dtype, memo)
+            findings.append(replace(f, form_check=broken) if broken else f)
             continue
         if case.case_id not in memo:
             memo[case.case_id] = _describe_form(cache.get(case, device, dtype), case)
@@ -223,6 +224,50 @@ def check_forms(
             text = f"verified for the form used at {f.path}:{f.span.line} {text[9:]}"
         findings.append(replace(f, form_check=text) if text else f)
     return replace(result, findings=tuple(findings))
+
+
+def _documented_form_broken(
+    finding: object, cache: ResultCache, device: str, dtype: str, memo: dict[str, str]
+) -> str:
+    """For a consistent call that passes a documented parameter whose generated form did
+    not hold: "fails for this form: does not hold for `decimals=1`: raises (...)" (the fix
+    command annotates such calls). A keyword form matches a call passing that keyword, a
+    positional form a call with as many positional arguments."""
+    if not isinstance(finding, ApiFinding) or finding.status != "consistent":
+        return ""
+    args = finding.args
+    if finding.usage != "call" or args is None or args.star or args.truncated:
+        return ""
+    from apiscan.verify.catalogue import cases_for
+
+    named = {key for key, _ in args.keywords}
+    for case in cases_for(finding.api):
+        if "generated" not in case.tags or "form=edge" in case.tags:
+            continue
+        param = next((t[6:] for t in case.tags if t.startswith("param=")), "").split("=")[0]
+        positional = "form=positional" in case.tags
+        if positional and _positional_count(case) != len(args.positional):
+            continue
+        if not positional and param not in named:
+            continue
+        if case.case_id not in memo:
+            found = cache.get(case, device, dtype)
+            memo[case.case_id] = does_not_hold(case, found) if claim_broken(found) else ""
+        if memo[case.case_id]:
+            return f"fails for this form: {memo[case.case_id]}"
+    return ""
+
+
+def _positional_count(case: Case) -> int:
+    """Positional arguments of a generated form's call (``torch.sort(x, 0)`` → 2,
+    ``x.topk(2, 0)`` → 2), counted as a finding's ``args.positional`` counts them (a
+    method's receiver apart)."""
+    import ast
+
+    call = ast.parse(case.pattern.removeprefix("claim: ").split(" on ")[0], mode="eval").body
+    if not isinstance(call, ast.Call):
+        return -1
+    return len(call.args)
 
 
 def _describe_form(found: CaseResult | None, case: Case) -> str:

@@ -39,6 +39,8 @@ from apiscan.verify.results import (
 )
 
 DEFAULT_TIMEOUT = 120.0
+#: Details of results whose failure came from torch (see :func:`harness.classify_side_error`).
+_TORCH_SIDE = ("torch:", "not a PyTorch form: ", "no torch ")
 #: Statuses after which the child is replaced (see the module docstring) — only when the
 #: health probe that follows it fails.
 _RESTART_AFTER = frozenset({"error", "skipped"})
@@ -192,7 +194,10 @@ class Runner:
             result, reusable = self._run_one(case)
             if self.cache is not None and reusable:
                 self.cache.put(case, result)
-            restart = result.status in _RESTART_AFTER or not reusable
+            # A failure on the torch side happened before MindSpore ran anything for the
+            # failing variant (earlier variants synced): nothing can be pending, no probe.
+            torch_side = result.detail.startswith(_TORCH_SIDE)
+            restart = (result.status in _RESTART_AFTER and not torch_side) or not reusable
             # A child whose failure left nothing pending still computes the probe right (the
             # harness syncs MindSpore's queue after each case, so a pending error raises in
             # the probe): keep it. Starting a child costs seconds; the generated documented

@@ -141,3 +141,26 @@ def test_a_sampled_subset_runs_with_the_expected_verdicts() -> None:
     assert got[cases[6].case_id].detail.startswith("no kernel on CPU, documented for Ascend")
     # the child survived every failure: no restart after errors that left nothing pending
     assert runner.children_started == 1
+
+
+def test_a_call_passing_a_form_that_does_not_hold_is_marked(tmp_path: Path) -> None:
+    """torch.round(x, decimals=2) in user code: the generated decimals form raised, so the
+    finding's form check says so (and ``apiscan fix --annotate`` shows it); a plain
+    torch.round(x) is left alone, as is a call whose form held."""
+    from scan_helpers import scan_repo, write_repo
+
+    from apiscan.verify.lookup import check_forms
+
+    source = "import torch\n\ndef f(x):\n    return torch.round(x, decimals=2), torch.round(x)\n"
+    result = scan_repo(write_repo(tmp_path / "repo", {"m.py": source}))
+    cache = ResultCache(tmp_path / "verify")
+    [bad] = [c for c in cases_for("torch.round") if c.pattern.endswith("decimals=1)")]
+    _put(cache, bad, "error", "mindspore: RuntimeError: For Round only support decimals 0")
+    checked = check_forms(result, cache)
+    rounds = sorted(
+        (f.args.keywords != (), f.form_check)
+        for f in checked.api_findings
+        if f.api == "torch.round"
+    )
+    assert rounds[0] == (False, "")
+    assert rounds[1][1].startswith("fails for this form: does not hold for `decimals=1`: raises")

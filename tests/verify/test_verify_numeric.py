@@ -58,7 +58,12 @@ def test_error_is_isolated_and_the_run_continues(runner: Runner) -> None:
     results = runner.run([BROKEN, RELU])
     assert [r.status for r in results] == ["error", "pass"]
     assert results[0].detail.startswith("torch: AttributeError")
-    # the error left nothing pending: the health probe passed and the child was kept
+    # torch failed before MindSpore ran anything: the child is kept without a probe
+    assert runner.children_started == started and runner.probes_passed == probed
+    # a MindSpore-side error is followed by the health probe, which keeps the child
+    wrong_ms = replace(RELU, pattern="ms error", ms_expr="ops.no_such_op(x)")
+    [result] = runner.run([wrong_ms])
+    assert result.status == "error"
     assert runner.children_started == started and runner.probes_passed == probed + 1
 
 
