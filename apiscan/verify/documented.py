@@ -95,7 +95,7 @@ NON_DEFAULT: dict[str, str] = {
     "dim": "0",
     "keepdim": "True",
     "dtype": "torch.float64",
-    "alpha": "2",
+    "alpha": "2.0",
     "beta": "0.5",
     "eps": "0.001",
     "reduction": "'sum'",
@@ -141,7 +141,7 @@ NON_DEFAULT: dict[str, str] = {
     "dilation": "2",
     "return_indices": "True",
     "num_classes": "5",
-    "p": "1",
+    "p": "1.0",
     "exponent": "3.0",
     "other": "0.5",
     "k": "1",
@@ -202,7 +202,16 @@ IGNORED = frozenset(
     }
 )
 #: Random APIs: their values cannot be compared, only shapes.
-_RANDOM_WORDS = ("rand", "dropout", "multinomial", "bernoulli", "normal", "poisson", "uniform_")
+_RANDOM_WORDS = (
+    "rand",
+    "dropout",
+    "multinomial",
+    "bernoulli",
+    "normal",
+    "poisson",
+    "uniform_",
+    "empty",  # uninitialised values
+)
 #: Per API: required fills and non-default values that differ from the tables above, and
 #: parameters that mean something else for it (``reduce`` of a loss is deprecated).
 PER_API: dict[str, dict[str, str | None]] = {
@@ -214,6 +223,7 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.Tensor.index_put_": {"indices": None},
     "torch.gather": {"index": "i"},
     "torch.nn.functional.one_hot": {"tensor": "i"},
+    "torch.nn.functional.kl_div": {"target": "p"},
     "torch.bincount": {"input": "i1", "weights": "None"},
     "torch.Tensor.bincount": {"weights": "None"},
     "torch.permute": {"dims": "(1, 0)"},
@@ -226,9 +236,27 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.where": {"condition": "m", "input": "x", "other": "y"},
     "torch.diff": {"n": "2"},
     "torch.topk": {"k": "2"},
+    # ``p`` is an int here (1 or 2), a float norm order elsewhere
+    "torch.nn.MultiMarginLoss": {"p": "2"},
+    "torch.nn.functional.multi_margin_loss": {"p": "2"},
+    "torch.nn.functional.rrelu": {"upper": "0.5", "lower": "0.2"},
+    "torch.nn.RReLU": {"upper": "0.5", "lower": "0.2"},
+    "torch.nn.functional.hardtanh": {"min_val": "-0.5", "max_val": "0.5"},
+}
+#: Losses: ``reduce`` is their deprecated flag (``reduction`` replaced it), not scatter's.
+_LOSS_WORDS = ("loss", "cross_entropy", "nll", "kl_div", "binary_cross")
+#: Rows whose inputs the generic strategies cannot draw: the reason is listed instead.
+SKIPPED: dict[str, str] = {
+    "torch.nn.functional.hinge_embedding_loss": "its target must hold only -1 and 1",
+    "torch.nn.HingeEmbeddingLoss": "its target must hold only -1 and 1",
+    "torch.nn.functional.cosine_embedding_loss": "its target must hold only -1 and 1",
+    "torch.nn.CosineEmbeddingLoss": "its target must hold only -1 and 1",
+    "torch.nn.functional.margin_ranking_loss": "its target must hold only -1 and 1",
+    "torch.nn.MarginRankingLoss": "its target must hold only -1 and 1",
 }
 #: Extra inputs the per-API names above refer to.
 _NAMED_INPUTS = {
+    "p": "p=float[3,4]@0.05:0.95",
     "i1": "i1=int[2]@0:3",
     "i": "i=int[3,2]@0:4!unique",
     "s": "s=float[3,2]",
@@ -324,6 +352,20 @@ def _params(api: str, entry: dict) -> list[tuple[str, str, bool]]:
     return recorded + [p for p in OVERLOADS.get(api, ()) if p[0] not in names]
 
 
+def _positional_ok(api: str, entry: dict, given: list[str], pname: str) -> bool:
+    """Whether ``pname`` can be passed by position after the values ``given`` (names, in
+    order): every optional positional parameter before it in the real signature, ignored
+    ones included (``size_average`` before a loss's ``reduction``, ``_stacklevel`` before
+    ``log_softmax``'s ``dtype``), must be among them."""
+    before = []
+    for name, kind, has_default in _params(api, entry):
+        if name == pname:
+            return before == given
+        if has_default and kind in ("pos_or_kw", "pos_only"):
+            before.append(name)
+    return False
+
+
 def _fill(api: str, name: str) -> tuple[str, tuple[str, ...]] | None:
     override = PER_API.get(api, {})
     if name in override:
@@ -347,6 +389,10 @@ def forms_for(
 ) -> tuple[list[Form], str]:
     """The forms of one row (``entry``: the torch index's record of ``api``), or a reason."""
     kind = entry.get("k")
+    if api in SKIPPED:
+        return [], SKIPPED[api]
+    if any(word in api.rpartition(".")[2].lower() for word in _LOSS_WORDS):
+        entry = {**entry, "p": [p for p in entry.get("p", []) if p[0] != "reduce"]}
     if kind == "class" and api.startswith("torch.nn.") and api.count(".") == 2:
         return _layer_forms(api, target, status, entry, unsupported)
     if kind not in ("function", "method"):
@@ -355,6 +401,8 @@ def forms_for(
     params = [p for p in params if p[1] not in ("var_pos", "var_kw")]
     method = api.startswith("torch.Tensor.")
     name = api.rpartition(".")[2]
+    if method and not target.startswith("mindspore.Tensor."):
+        return [], "a Tensor method mapped to a function: the call cannot be written alike"
     if name.startswith("_") or (name.endswith("_") and not method):
         return [], "private or in-place function"
     required = [p for p in params if not p[2]]
@@ -375,6 +423,7 @@ def forms_for(
     head = f"x.{name}(" if method else f"{api}("
     out: list[Form] = []
     positional_done: list[str] = []
+    positional_names: list[str] = []
     can_position = True
     for pname, pkind, _ in optional:
         value = PER_API.get(api, {}).get(pname, NON_DEFAULT.get(pname))
@@ -396,7 +445,12 @@ def forms_for(
                 probe,
             )
         )
-        if pkind in ("pos_or_kw", "pos_only") and can_position:
+        if (
+            pkind in ("pos_or_kw", "pos_only")
+            and can_position
+            and _positional_ok(api, entry, positional_names, pname)
+        ):
+            positional_names.append(pname)
             positional_done.append(value)
             out.append(
                 Form(
@@ -448,6 +502,8 @@ def forms_for(
 
 
 def _layer_input(name: str) -> str:
+    if name == "KLDivLoss":
+        return "x=float[3,4];y=float[3,4]@0.05:0.95"  # the target is probabilities
     if name.endswith("Loss"):
         if name.startswith("BCE") and "Logits" not in name:
             return "x=float[3,4]@0.05:0.95;y=float[3,4]@0:1"
@@ -484,14 +540,20 @@ def _layer_forms(
     if any(p[0] in ("weight", "pos_weight") and p[2] for p in params) and layer == "-":
         layer = "-"  # an optional loss weight: left at its default
     inputs = _layer_input(name)
+    if target.rpartition(".")[2][:1].islower():
+        # a layer the table maps to a function (nn.Flatten → mint.flatten): the call is
+        # ``torch.nn.Flatten(1)(x)``, the constructor's arguments follow the input there
+        operands = ", ".join(spec.split("=", 1)[0] for spec in inputs.split(";"))
+        return _function_layer_forms(api, target, status, params, args, inputs, operands)
     base = ", ".join(args)
     out: list[Form] = []
     done: list[str] = []
+    done_names: list[str] = []
     can_position = True
     for pname, pkind, has_default in params:
         if not has_default:
             continue
-        value = NON_DEFAULT.get(pname)
+        value = PER_API.get(api, {}).get(pname, NON_DEFAULT.get(pname))
         if value is None or pname in unsupported or pname in _NO_VALUE_FOR_LAYERS:
             can_position = False
             continue
@@ -503,7 +565,12 @@ def _layer_forms(
         out.append(
             Form(api, target, status, f"{pname}={value}", "keyword", call, inputs, "{}", layer)
         )
-        if pkind in ("pos_or_kw", "pos_only") and can_position:
+        if (
+            pkind in ("pos_or_kw", "pos_only")
+            and can_position
+            and _positional_ok(api, entry, done_names, pname)
+        ):
+            done_names.append(pname)
             done.append(value)
             call = f"{api}({base}{sep}{', '.join(done)})"
             out.append(
@@ -525,6 +592,29 @@ def _layer_forms(
             )
     if not out:
         return [], "no documented parameter to exercise and no tensor operand"
+    return out, ""
+
+
+def _function_layer_forms(
+    api: str,
+    target: str,
+    status: str,
+    params: list[tuple[str, str, bool]],
+    args: list[str],
+    inputs: str,
+    operands: str,
+) -> tuple[list[Form], str]:
+    base = ", ".join(args)
+    sep = ", " if base else ""
+    out = [Form(api, target, status, "", "keyword", f"{api}({base})({operands})", inputs)]
+    for pname, _, has_default in params:
+        value = NON_DEFAULT.get(pname)
+        if has_default and value is not None and value not in _NAMED_INPUTS:
+            call = f"{api}({base}{sep}{pname}={value})({operands})"
+            out.append(Form(api, target, status, f"{pname}={value}", "keyword", call, inputs))
+    out = [f for f in out if f.param]
+    if not out:
+        return [], "no documented parameter to exercise"
     return out, ""
 
 

@@ -45,6 +45,11 @@ class Difference:
     detail: str = ""
 
 
+class HarnessError(Exception):
+    """The case cannot be set up as written (weights it cannot copy): an error of the case,
+    never a verdict on the claim."""
+
+
 class SideError(Exception):
     """An exception raised by one framework, tagged with the side so the report says which."""
 
@@ -337,6 +342,8 @@ def _ms_steps(case: Case, params: dict[str, object], arrays: list[np.ndarray]) -
 def _side(side: str, thunk: Callable[[], Any]) -> Any:
     try:
         return thunk()
+    except HarnessError as exc:
+        raise SideError("harness", exc) from exc
     except Exception as exc:
         raise SideError(side, exc) from exc
 
@@ -394,6 +401,12 @@ def _ms_callable(
     cell_params = dict(cell.parameters_and_names())
     for torch_name, ms_name in case.param_map:
         value = state[torch_name].detach().cpu().numpy().astype(dtype)
+        if ms_name not in cell_params:
+            # not the claim failing: the case cannot put the same weights on both sides
+            raise HarnessError(
+                f"cannot copy {torch_name!r}: the cell has no parameter {ms_name!r} "
+                f"(it has {', '.join(sorted(cell_params)) or 'none'})"
+            )
         target = cell_params[ms_name]
         target.set_dtype(getattr(mindspore, dtype))
         target.set_data(mindspore.Tensor(value))
@@ -568,6 +581,13 @@ def _compare(
             detail = f"shape {tuple(ref.shape)} (torch) vs {tuple(got.shape)} (MindSpore)"
             diffs.append(Difference(where, np.inf, np.inf, np.inf, False, detail))
             continue
+        if ref.dtype == object or got.dtype == object:
+            # dtypes, devices, strings: equal when their names are (``torch.float32`` and
+            # MindSpore's ``Float32`` both name float32)
+            same = _name(ref) == _name(got)
+            detail = "" if same else f"{_name(ref)} (torch) vs {_name(got)} (MindSpore)"
+            diffs.append(Difference(where, 0.0 if same else np.inf, 0.0, 0.0, same, detail))
+            continue
         r = ref.astype(np.float64)
         g = got.astype(np.float64)
         if r.size == 0:
@@ -578,7 +598,10 @@ def _compare(
         delta = np.where(both, np.abs(g - r), 0.0)
         delta = np.where(np.isinf(r) & (r == g), 0.0, delta)
         max_abs = float(delta.max())
-        within = not nan_mismatch and bool(np.all(delta <= threshold * (1.0 + np.abs(r))))
+        # NaN where both sides have it, or equal infinities, agree (their delta is 0; the
+        # bound itself would be NaN there and compare false)
+        bound = threshold * (1.0 + np.abs(np.where(both, r, 0.0)))
+        within = not nan_mismatch and bool(np.all(delta <= np.where(np.isinf(bound), 0, bound)))
         rel = max_abs / max(float(np.nanmax(np.abs(r))), _TINY) if max_abs else 0.0
         detail = "NaN in one side only" if nan_mismatch else ""
         diffs.append(Difference(where, max_abs, float(delta.mean()), rel, within, detail))
@@ -589,6 +612,11 @@ _BOILERPLATE = re.compile(
     r"^(-+|- .*|This exception is caused by framework's unexpected error.*"
     r"|Please create an issue.*)$"
 )
+
+
+def _name(value: np.ndarray) -> str:
+    """An object output's comparable name: ``torch.float32`` and ``Float32`` → ``float32``."""
+    return str(value.tolist()).rpartition(".")[2].lower()
 
 
 def _shorten(text: str, limit: int = 400) -> str:

@@ -119,7 +119,7 @@ SAMPLE = [
     ("torch.Tensor.topk", "claim: x.topk(2, dim=0)", "pass"),
     ("torch.Tensor.argmin", "claim: x.argmin(dim=0)", "pass"),
     ("torch.sort", "claim: torch.sort(x, dim=0)", "skipped"),  # documented Ascend-only
-    ("torch.add", "claim: torch.add(x, y, alpha=2)", "pass"),
+    ("torch.add", "claim: torch.add(x, y, alpha=2.0)", "pass"),
 ]
 
 
