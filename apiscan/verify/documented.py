@@ -393,6 +393,10 @@ def forms_for(
         return [], SKIPPED[api]
     if any(word in api.rpartition(".")[2].lower() for word in _LOSS_WORDS):
         entry = {**entry, "p": [p for p in entry.get("p", []) if p[0] != "reduce"]}
+    if kind == "class" and api.startswith("torch.optim.") and ".lr_scheduler." not in api:
+        if status != "consistent":
+            return [], "an optimizer with documented differences: its forms are hand-written"
+        return _optimizer_forms(api, target, status, entry)
     if kind == "class" and api.startswith("torch.nn.") and api.count(".") == 2:
         return _layer_forms(api, target, status, entry, unsupported)
     if kind not in ("function", "method"):
@@ -498,6 +502,52 @@ def forms_for(
             )
     if not out:
         return [], "no documented parameter to exercise and no tensor operand"
+    return out, ""
+
+
+#: Optimizers: a non-default value per constructor parameter (one form each, on top of
+#: ``lr=0.01``); ``nesterov`` needs momentum. ``foreach``, ``capturable``,
+#: ``differentiable`` and ``fused`` choose an implementation, not the update: left out.
+OPTIMIZER_VALUES: dict[str, str] = {
+    "lr": "0.05",
+    "momentum": "0.9",
+    "dampening": "0.1",
+    "weight_decay": "0.01",
+    "nesterov": "True, momentum=0.9",
+    "maximize": "True",
+    "betas": "(0.8, 0.95)",
+    "eps": "1e-06",
+    "amsgrad": "True",
+    "alpha": "0.9",
+    "centered": "True",
+    "lr_decay": "0.01",
+    "initial_accumulator_value": "0.1",
+    "rho": "0.8",
+    "momentum_decay": "0.005",
+    "decoupled_weight_decay": "True, weight_decay=0.01",
+    "lambd": "0.001",
+    "t0": "2.0",
+    "etas": "(0.4, 1.3)",
+    "step_sizes": "(1e-05, 1.0)",
+}
+OPTIMIZER_INPUTS = "w=float[4,5];g=float[4,4,5]"
+
+
+def _optimizer_forms(api: str, target: str, status: str, entry: dict) -> tuple[list[Form], str]:
+    """``torch.optim.X(params, lr=0.01, p=v)``: the parameter after each of four steps."""
+    out = []
+    for pname, _, has_default in _params(api, entry):
+        value = OPTIMIZER_VALUES.get(pname)
+        if not has_default or value is None:
+            continue
+        lr = "" if pname == "lr" else "lr=0.01, "
+        call = f"{api}(params, {lr}{pname}={value})"
+        param = f"{pname}={value.split(',')[0]}"
+        out.append(
+            Form(api, target, status, param, "keyword", call, OPTIMIZER_INPUTS, "{}", "optimizer")
+        )
+    if not out:
+        return [], "no optimizer parameter to exercise"
     return out, ""
 
 
@@ -639,9 +689,11 @@ def generate(ms_version: str | None = None) -> tuple[list[Form], list[Skip]]:
         row = table.lookup(api)
         if row is None or row.status not in ("consistent", "different"):
             continue
-        match = match_api(api, table)
-        target = match.mindspore_api
         entry = index.get(api)
+        # the target the scan picks for a call passing these keywords (SGD(params, lr=...)
+        # → mindspore.experimental.optim.SGD rather than mindspore.nn.SGD)
+        named = [p[0] for p in _params(api, entry or {}) if p[2] and p[0] not in IGNORED]
+        target = match_api(api, table, passed_params=named, keywords=named).mindspore_api
         if not target or entry is None or "p" not in entry:
             skips.append(Skip(api, "no target or no recorded PyTorch signature"))
             continue

@@ -18,7 +18,7 @@ import functools
 from importlib import resources
 
 from apiscan.verify.cases import Case
-from apiscan.verify.catalogue.forms import claim
+from apiscan.verify.catalogue.forms import alias, claim
 from apiscan.verify.catalogue.inputs import parse_inputs, parse_layer
 
 TABLE = "documented_forms.csv"
@@ -34,6 +34,8 @@ def _rows() -> dict[str, tuple[dict[str, str], ...]]:
 
 
 def _case(row: dict[str, str]) -> Case:
+    if row["layer"] == "optimizer":
+        return _optimizer(row)
     return claim(
         row["api"],
         row["target"],
@@ -43,6 +45,24 @@ def _case(row: dict[str, str]) -> Case:
         layer=parse_layer(row["layer"]),
         on=row["param"] if row["form"] == "edge" else "",
         tags=("generated", f"param={row['param']}", f"form={row['form']}"),
+    )
+
+
+def _optimizer(row: dict[str, str]) -> Case:
+    """An optimizer form: the same constructor call with the table's target in its place,
+    stepped four times on the same gradients (see :class:`apiscan.verify.cases.Case`)."""
+    api, target = row["api"], row["target"]
+    ms_call = alias(target) + row["call"][len(api) :]
+    return Case(
+        api,
+        row["call"],
+        ms_call,
+        "mapped",
+        parse_inputs(row["inputs"]),
+        pattern=f"claim: {row['call']}",
+        kind="optimizer",
+        note=f"The table's claim {api} ↔ {target}, in this call form.",
+        tags=("claim", f"target={target}", "generated", f"param={row['param']}", "form=keyword"),
     )
 
 

@@ -25,12 +25,13 @@ from apiscan.verify.catalogue.inputs import floats, parse_inputs, parse_layer
 _X = floats("x", 3, 4)
 
 
-def _alias(target: str) -> str:
+def alias(target: str) -> str:
     """``mindspore.mint.flatten`` → ``mint.flatten`` (the harness namespace)."""
     for full, short in (
         ("mindspore.mint.", "mint."),
         ("mindspore.ops.", "ops."),
         ("mindspore.nn.", "msnn."),
+        ("mindspore.", "ms."),
     ):
         if target.startswith(full):
             return short + target[len(full) :]
@@ -63,12 +64,12 @@ def claim(
     if api.startswith("torch.Tensor."):
         ms_call = torch_call.replace(f".{name}(", f".{target.rpartition('.')[2]}(", 1)
     elif torch_call.startswith(f"{api}("):
-        ms_call = _alias(target) + torch_call[len(api) :]
+        ms_call = alias(target) + torch_call[len(api) :]
         if ")(" in ms_call and target.rpartition(".")[2][:1].islower():
             # A layer mapped to a function: the constructor's arguments follow the input.
             ctor, _, rest = ms_call.partition(")(")
-            args = ctor[len(_alias(target)) + 1 :]
-            ms_call = f"{_alias(target)}({rest[:-1]}{', ' + args if args else ''})"
+            args = ctor[len(alias(target)) + 1 :]
+            ms_call = f"{alias(target)}({rest[:-1]}{', ' + args if args else ''})"
     else:
         raise ValueError(f"{torch_call!r} does not call {api}")
     ms_call = _TORCH_DTYPE.sub(lambda m: convert_dtype(m.group(0)), ms_call)
