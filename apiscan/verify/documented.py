@@ -267,6 +267,7 @@ _NAMED_INPUTS = {
 }
 #: Inputs of the edge-case forms of a tensor's first operand.
 EDGE_INPUTS: dict[str, str] = {
+    "plain": X,  # the call on ordinary values: what the edge cases are measured against
     "empty": "x=float[0,4]",
     "nan": "x=float[3,4]!nan",
     "inf": "x=float[3,4]!inf",
@@ -631,7 +632,7 @@ def _layer_forms(
         else:
             can_position = False
     if ";" not in inputs:
-        for label in ("empty", "nan", "noncontig"):
+        for label in ("plain", "empty", "nan", "noncontig"):
             spec = inputs.replace("]", "]!nan") if label == "nan" else inputs
             if label == "noncontig":
                 spec = inputs + "!noncontig"

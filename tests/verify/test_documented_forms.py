@@ -164,3 +164,13 @@ def test_a_call_passing_a_form_that_does_not_hold_is_marked(tmp_path: Path) -> N
     )
     assert rounds[0] == (False, "")
     assert rounds[1][1].startswith("fails for this form: does not hold for `decimals=1`: raises")
+
+
+def test_edge_input_failures_are_one_row_per_api(tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path)
+    edges = [c for c in cases_for("torch.max") if c.pattern.endswith((" on nan", " on bool"))]
+    assert len(edges) == 2
+    for case in edges:
+        _put(cache, case, "error", "mindspore: RuntimeError: Reduce does not support Bool")
+    [row] = substitutions([], cache, claimed=["torch.max"])
+    assert row.detail.startswith("does not hold for nan, bool inputs: raises (mindspore:")
