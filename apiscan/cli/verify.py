@@ -177,6 +177,7 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
         doc = {
             "summary": dict(sorted(counts.items())),
             "claims_not_holding": [r.case_id for r in broken],
+            "dtype_differs": {r.case_id: r.dtype_diff for r in results if r.dtype_diff},
             "results": [r.to_dict() for r in results],
         }
         return json.dumps(doc, indent=2) + "\n"
@@ -197,6 +198,9 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
     notes = [f"{r.case_id}: {r.detail}" for r in results if r.detail]
     counts = Counter(r.status for r in results)
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("pass", "fail", "error", "skipped"))
+    differ = [r for r in results if r.dtype_diff]
+    if differ:
+        summary += f"; dtype differs in {len(differ)}"
     from tabulate import tabulate
 
     table = tabulate(rows, header, tablefmt="github" if fmt == "markdown" else "simple")
@@ -208,7 +212,16 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
         heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
         rows = [f"{bullet}{r.case_id} -> {r.ms_expr}: {_why_broken(r)}" for r in broken]
         claims = heading + "\n" + "\n".join(rows) + "\n\n"
-    return f"{table}\n\n{details + chr(10) + chr(10) if details else ''}{claims}{summary}\n"
+    dtypes = ""
+    if differ:
+        heading = (
+            "dtype differs (values agree; int32 indices or float counts break code downstream)"
+        )
+        heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
+        rows = [f"{bullet}{r.case_id}: {r.dtype_diff}" for r in differ]
+        dtypes = heading + "\n" + "\n".join(rows) + "\n\n"
+    body = details + "\n\n" if details else ""
+    return f"{table}\n\n{body}{claims}{dtypes}{summary}\n"
 
 
 def broken_claims(results: Sequence[CaseResult]) -> list[CaseResult]:

@@ -85,7 +85,9 @@ class ApiInfo:
     snake: str
     params: tuple[Param, ...]
     init_params: tuple[Param, ...]
-    signature_source: Literal["inspect", "docstring", "fallback"]
+    #: ``index``: read from the shipped signature index because the package (torchvision)
+    #: is not installed; no sample call is possible then.
+    signature_source: Literal["inspect", "docstring", "fallback", "index"]
     signature_text: str
     summary: str
     dropped: tuple[str, ...]
@@ -95,6 +97,11 @@ class ApiInfo:
 
 class NotScaffoldable(Exception):
     """The name is no callable torch API: the message is the skip reason shown to the user."""
+
+
+class NotInstalled(NotScaffoldable):
+    """The API's package (torchvision, torchaudio) is not installed: the shipped signature
+    index may still describe it (:func:`describe_static`)."""
 
 
 def snake_name(api: str) -> str:
@@ -120,7 +127,7 @@ def resolve(api: str) -> Any:
     try:
         obj: Any = importlib.import_module(parts[0])
     except ImportError:
-        raise NotScaffoldable(f"{parts[0]} is not installed") from None
+        raise NotInstalled(f"{parts[0]} is not installed") from None
     for i, part in enumerate(parts[1:], start=1):
         if hasattr(obj, part):
             obj = getattr(obj, part)
@@ -171,6 +178,58 @@ def describe(api: str) -> ApiInfo:
         dropped=dropped,
         inplace=is_method and name.endswith("_") and not name.endswith("__"),
         sample_safe=_sample_safe(api),
+    )
+
+
+_INDEX_KINDS: dict[str, ParamKind] = {
+    "pos_only": "positional_only",
+    "pos_or_kw": "positional",
+    "kw_only": "keyword_only",
+    "var_pos": "var_positional",
+    "var_kw": "var_keyword",
+}
+
+
+def describe_static(api: str) -> ApiInfo | None:
+    """``api`` described from the shipped signature index (``mapping_data/torch_api``,
+    written by ``scripts/gen_torch_api.py`` from the real packages) when its package is not
+    installed: ``apiscan stub torchvision.ops.batched_nms`` works without torchvision. The
+    index records names, kinds and whether a default exists, not the default's value: those
+    parameters default to None in the scaffold. None for a name the index lacks or a class."""
+    from apiscan.mapping.store import mapping_data_dir
+    from apiscan.verify.documented import torch_index
+
+    index = torch_index(mapping_data_dir())
+    entry = index.get(api)
+    if entry is not None and entry.get("k") == "module":
+        # ``torchvision.ops.roi_pool`` names both a submodule and the function it exports
+        entry = index.get(f"{api}.{api.rpartition('.')[2]}")
+    if entry is None or entry.get("k") != "function" or "p" not in entry:
+        return None
+    params = tuple(
+        Param(
+            name,
+            _INDEX_KINDS[kind],
+            "None" if has_default and kind not in ("var_pos", "var_kw") else None,
+            approximate_default=has_default,
+        )
+        for name, kind, has_default in entry["p"]
+    )
+    params, dropped = _drop(params)
+    name = api.rsplit(".", 1)[-1]
+    return ApiInfo(
+        api=api,
+        kind="function",
+        name=name,
+        snake=snake_name(api),
+        params=params,
+        init_params=(),
+        signature_source="index",
+        signature_text=f"{name}({render_params(params)})",
+        summary=f"{api} (signature from apiscan's shipped index; the package is not installed)",
+        dropped=dropped,
+        inplace=False,
+        sample_safe=False,
     )
 
 

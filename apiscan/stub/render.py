@@ -201,9 +201,20 @@ def _rule_def(what: str, info: ApiInfo, inference: Inference, torch_version: str
         f'order; {_leaf_text(inference)}) and the other arguments by name in ``params``."""',
         "    ",
     )
+    dependent = ""
+    if what == "shape" and inference.data_dependent:
+        dependent = (
+            _wrap(
+                "DATA-DEPENDENT: the output length follows the input values, not their "
+                "shapes; ops.Custom must know it before running: return a maximum size here "
+                "and a count beside it, or use a composition of existing ops.",
+                "    # ",
+            )
+            + "\n"
+        )
     if not obs:
         guess = "shapes[0]" if what == "shape" else "dtypes[0]"
-        body = (
+        body = dependent + (
             _wrap(
                 f"TODO(apiscan): no sample call of {info.api} succeeded at generation time "
                 f"({_comment_safe(inference.error)}); a guess: that of the first tensor.",
@@ -247,7 +258,7 @@ def _rule_def(what: str, info: ApiInfo, inference: Inference, torch_version: str
         else f"    {line}"
         for line in lines
     )
-    body += f"\n    return {result}"
+    body = dependent + body + f"\n    return {result}"
     return f"def _out_{what}(*{arg}, **params):\n{doc}\n{body}"
 
 

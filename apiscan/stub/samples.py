@@ -21,7 +21,7 @@ import contextlib
 import itertools
 import warnings
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -139,6 +139,9 @@ class Inference:
     dtype_rules: tuple[Rule, ...] = ()
     error: str = ""
     attempts: int = 0
+    #: The same call on other values of the same shapes gave other output shapes
+    #: (``nonzero``, NMS): no rule from the input shapes can exist.
+    data_dependent: bool = False
 
     @property
     def found(self) -> bool:
@@ -171,7 +174,8 @@ def infer(info: ApiInfo) -> Inference:
             # A sample that only works at one size still helps: the rules say it was one.
             with contextlib.suppress(Exception):
                 observations.append(_observe(info, target, second))
-            return _rules(tuple(observations), attempts)
+            inference = _rules(tuple(observations), attempts)
+            return replace(inference, data_dependent=_value_dependent(info, target, first))
     return Inference(error=last_error, attempts=attempts)
 
 
@@ -259,8 +263,15 @@ def _by_name(name: str, base: tuple[int, ...], rank: int) -> list[Any] | None:
         return [1, 0, -1, 2]
     if lower == "value":  # masked_fill's fill value, or attention's value tensor
         return [0.5, _tensor("float32", base)]
-    if lower in _FLOAT_NAMES:
+    if lower in _FLOAT_NAMES or lower.endswith(("threshold", "thresh", "_size", "_scale")):
+        # a float hyper-parameter (``iou_threshold``, ``min_size``): never a tensor
         return [0.5, 2.0]
+    if lower == "boxes":
+        return [_tensor("float32", [base[0], 4], 0, 1, sorted_=True)]
+    if lower in ("scores",):
+        return [_tensor("float32", [base[0]])]
+    if lower in ("idxs", "labels", "batch_idx", "classes"):
+        return [_tensor("int64", [base[0]], 0, 3)]
     if lower == "index":
         return [_tensor("int64", base, 0, smallest)]
     if lower == "indices":
@@ -327,10 +338,10 @@ def _leaves(value: Any, name: str) -> Iterator[tuple[str, np.ndarray]]:
             yield from _leaves(v, f"{name}[{i}]")
 
 
-def _observe(info: ApiInfo, target: Any, sample: dict[str, Any]) -> Observation:
+def _observe(info: ApiInfo, target: Any, sample: dict[str, Any], seed: int = SEED) -> Observation:
     import torch
 
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(seed)
     args = draw(sample["args"], rng)
     kwargs = draw(sample["kwargs"], rng)
     named = _positional_names(info, len(args))
@@ -381,6 +392,39 @@ def _observe(info: ApiInfo, target: Any, sample: dict[str, Any]) -> Observation:
         state=state,
         sizes=sizes,
     )
+
+
+#: APIs whose output length follows the input values, whatever the samples show (random
+#: floats are never zero, so ``nonzero`` looks shape-preserving on them).
+DATA_DEPENDENT = frozenset(
+    {
+        "nonzero",
+        "argwhere",
+        "masked_select",
+        "unique",
+        "unique_consecutive",
+        "bincount",
+        "nms",
+        "batched_nms",
+        "remove_small_boxes",
+    }
+)
+#: Other seeds the first sample is redrawn with to see whether output shapes follow values.
+_OTHER_SEEDS = (1, 2, 3)
+
+
+def _value_dependent(info: ApiInfo, target: Any, first: Observation) -> bool:
+    """Whether the output shapes change when only the input values do (same shapes)."""
+    if info.name in DATA_DEPENDENT:
+        return True
+    for seed in _OTHER_SEEDS:
+        try:
+            again = _observe(info, target, first.sample, seed)
+        except Exception:
+            continue
+        if again.out_shapes != first.out_shapes:
+            return True
+    return False
 
 
 def _positional_names(info: ApiInfo, count: int) -> list[str]:

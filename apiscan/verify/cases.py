@@ -23,7 +23,14 @@ from typing import Literal
 #: computes the same (Squeeze → Reshape); ``composed`` several APIs; ``custom`` a custom op.
 Strategy = Literal["mapped", "same-name", "equivalent", "composed", "custom"]
 STRATEGIES: tuple[Strategy, ...] = ("mapped", "same-name", "equivalent", "composed", "custom")
-InputKind = Literal["float", "binary", "int", "bool"]
+InputKind = Literal["float", "binary", "int", "bool", "boxes"]
+#: Special values or layouts an input may carry (hypothesis-style edge cases): ``nan`` and
+#: ``inf`` plant NaN / ±inf among the drawn values, ``noncontig`` hands both frameworks a
+#: transposed (non-contiguous) view holding the same values, ``unique`` makes an int input's
+#: values distinct along its last axis (scatter indices: a duplicate makes torch's result
+#: depend on the order of writes). An empty input is a shape with a zero dimension.
+Special = Literal["", "nan", "inf", "noncontig", "unique"]
+SPECIALS: tuple[Special, ...] = ("", "nan", "inf", "noncontig", "unique")
 #: How the two expressions are used: see :class:`Case`.
 CaseKind = Literal["function", "layer", "optimizer", "scheduler"]
 CASE_KINDS: tuple[CaseKind, ...] = ("function", "layer", "optimizer", "scheduler")
@@ -36,9 +43,12 @@ FLOAT_DTYPES = ("float32", "float16")
 class InputSpec:
     """One random input: drawn with numpy from a fixed seed, so both frameworks see the same
     values. ``float`` inputs follow the run's dtype (``--dtype``), as do ``binary`` ones (0.0
-    or 1.0: labels and targets); ``int`` (int64) and ``bool`` keep theirs. ``low``/``high``
+    or 1.0: labels and targets); ``int`` (int64) and ``bool`` keep theirs; ``boxes`` are
+    float32 ``(N, 4)`` ``(x1, y1, x2, y2)`` boxes with corners in [low, high) and sides of
+    1 to half that range (detection ops). ``low``/``high``
     bound the values (ints: ``high`` exclusive). ``grad`` false keeps a float input out of
-    the gradient check."""
+    the gradient check. ``special`` adds NaN/inf values or a non-contiguous layout (see
+    :data:`SPECIALS`); an empty input is a shape with a zero dimension."""
 
     name: str
     shape: tuple[int, ...]
@@ -46,6 +56,7 @@ class InputSpec:
     low: float = -1.0
     high: float = 1.0
     grad: bool = True
+    special: Special = ""
 
 
 @dataclass(frozen=True)
@@ -145,8 +156,20 @@ def validate(case: Case) -> list[str]:
     for spec in case.inputs:
         if spec.low >= spec.high:
             problems.append(f"{where}: input {spec.name} has an empty value range")
-        if any(d <= 0 for d in spec.shape):
-            problems.append(f"{where}: input {spec.name} has a non-positive dimension")
+        if any(d < 0 for d in spec.shape):
+            problems.append(f"{where}: input {spec.name} has a negative dimension")
+        if spec.kind == "boxes" and (len(spec.shape) != 2 or spec.shape[1] != 4):
+            problems.append(f"{where}: input {spec.name}: boxes have shape (N, 4)")
+        if spec.special not in SPECIALS:
+            problems.append(f"{where}: input {spec.name} has an unknown special {spec.special!r}")
+        if spec.special in ("nan", "inf") and spec.kind != "float":
+            problems.append(f"{where}: input {spec.name}: NaN/inf need a float input")
+        if spec.special == "unique" and (
+            spec.kind != "int" or not spec.shape or spec.shape[-1] > spec.high - spec.low
+        ):
+            problems.append(f"{where}: input {spec.name}: too few distinct values for unique")
+        if spec.special == "noncontig" and len(spec.shape) < 2:
+            problems.append(f"{where}: input {spec.name}: a non-contiguous view needs 2 dims")
     if not case.variants:
         problems.append(f"{where}: no variants")
     labels = [v.label for v in case.variants]

@@ -7,6 +7,7 @@ runner's child process calls. Results are :class:`apiscan.verify.results.CaseRes
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from apiscan.verify.cases import Case, InputSpec, Variant
-from apiscan.verify.results import NO_KERNEL_PREFIX, CaseResult
+from apiscan.verify.results import DOCUMENTED_ELSEWHERE_PREFIX, NO_KERNEL_PREFIX, CaseResult
 
 #: MindSpore messages that mean "this device has no kernel for it", not "the case is wrong".
 _UNSUPPORTED = re.compile(
@@ -28,6 +29,8 @@ _UNSUPPORTED = re.compile(
 #: torch's own "no kernel for this dtype" message (``"cdist" not implemented for 'Half'``).
 _NO_TORCH_KERNEL = re.compile(r"not implemented for '(Half|BFloat16)'")
 _TINY = 1e-12
+#: The detail of a generated form that PyTorch rejects: not a form the table promises.
+NOT_A_FORM_PREFIX = "not a PyTorch form: "
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,11 @@ class Difference:
     rel_diff: float
     within: bool
     detail: str = ""
+
+
+class HarnessError(Exception):
+    """The case cannot be set up as written (weights it cannot copy): an error of the case,
+    never a verdict on the claim."""
 
 
 class SideError(Exception):
@@ -81,9 +89,10 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
         "grad_checked": case.grad,
     }
     diffs: list[Difference] = []
+    dtypes: list[str] = []
     try:
         for variant in case.variants:
-            diffs.extend(_run_variant(case, variant, dtype, threshold, seed))
+            diffs.extend(_run_variant(case, variant, dtype, threshold, seed, dtypes))
     except SideError as exc:
         message = str(exc)
         status, detail = classify_side_error(case, exc.side, message, device, dtype)
@@ -110,6 +119,7 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
         worst=worst.where,
         detail=worst.detail,
         seconds=time.monotonic() - started,
+        dtype_diff="; ".join(dict.fromkeys(dtypes)),
     )
 
 
@@ -135,12 +145,46 @@ def classify_side_error(
     ms_kernel = side == "mindspore" and _UNSUPPORTED.search(message)
     if ms_kernel:
         target = claim_target(case)
+        platforms = documented_platforms(target) if target else ()
+        if target and platforms and device not in platforms:
+            # The target's own docs exclude this device: untestable here, not broken.
+            shown = " ".join(platforms)
+            return "skipped", (
+                f"{DOCUMENTED_ELSEWHERE_PREFIX}{device}, documented for {shown} only "
+                f"(Supported Platforms of {target}): {message}"
+            )
         if target:
-            return "error", f"{NO_KERNEL_PREFIX}{device}: no kernel for {target}: {message}"
+            documented = f" (documented for {' '.join(platforms)})" if platforms else ""
+            return "error", (
+                f"{NO_KERNEL_PREFIX}{device}: no kernel for {target}{documented}: {message}"
+            )
         return "skipped", f"kernel unregistered on {device}: {message}"
     if side == "torch" and _NO_TORCH_KERNEL.search(message):
         return "skipped", f"no torch {dtype} kernel on CPU to compare with: {message}"
+    if side == "torch" and "generated" in case.tags:
+        # A generated form PyTorch itself rejects (an int64 input to a float-only op, an
+        # empty tensor where sizes must match) is no documented form: nothing to compare.
+        return "skipped", f"{NOT_A_FORM_PREFIX}{message}"
     return "error", message
+
+
+def documented_platforms(target: str) -> tuple[str, ...]:
+    """The platforms the target's docstring lists under "Supported Platforms" (from the
+    shipped ``ms_targets.csv``); ``()`` when unknown. Tensor methods inherit the platforms
+    of the ``mindspore.ops``/``mint`` function of the same name when they have none."""
+    table = _platform_table()
+    found = table.get(target, "")
+    if not found and target.startswith("mindspore.Tensor."):
+        name = target.rpartition(".")[2]
+        found = table.get(f"mindspore.mint.{name}", "") or table.get(f"mindspore.ops.{name}", "")
+    return tuple(found.split())
+
+
+@functools.cache
+def _platform_table() -> dict[str, str]:
+    from apiscan.mapping.store import _platforms, mapping_data_dir
+
+    return _platforms(mapping_data_dir())
 
 
 _NO_ATTRIBUTE = re.compile(r"(?:module|type object) '([\w.]+)' has no attribute '(\w+)'")
@@ -171,7 +215,12 @@ def _missing_target(message: str) -> str:
 
 
 def _run_variant(
-    case: Case, variant: Variant, dtype: str, threshold: float, seed: int
+    case: Case,
+    variant: Variant,
+    dtype: str,
+    threshold: float,
+    seed: int,
+    dtypes: list[str] | None = None,
 ) -> list[Difference]:
     import torch
 
@@ -189,14 +238,23 @@ def _run_variant(
         return _compare(variant.label, [t_steps], [m_steps], threshold)
     t_fn = _side("torch", lambda: _torch_callable(case, params, dtype))
     m_fn = _side("mindspore", lambda: _ms_callable(case, params, t_fn, dtype))
-    t_out = _side("torch", lambda: [_torch_np(t) for t in _flatten(t_fn(*_torch_inputs(arrays)))])
+    layouts = [spec.special for spec in case.inputs]
+    t_out = _side(
+        "torch",
+        lambda: [_torch_np(t) for t in _flatten(t_fn(*_torch_inputs(arrays, (), layouts)))],
+    )
     # PyNative runs lazily: a missing kernel only raises when the value is read.
-    m_out = _side("mindspore", lambda: [_ms_np(m) for m in _flatten(m_fn(*_ms_inputs(arrays)))])
+    m_out = _side(
+        "mindspore",
+        lambda: [_ms_np(m) for m in _flatten(m_fn(*_ms_inputs(arrays, layouts)))],
+    )
     # A probe that reads only metadata (.shape) never runs the kernel: sync, so a missing
     # kernel raises here, for this case, not inside the next case in the same child.
     _side("mindspore", _ms_sync)
     label = variant.label
     diffs = _compare(label, t_out, m_out, threshold)
+    if dtypes is not None:
+        dtypes.extend(dtype_differences(t_out, m_out))
     if case.grad:
         grad_positions = [
             i for i, spec in enumerate(case.inputs) if spec.kind == "float" and spec.grad
@@ -284,6 +342,8 @@ def _ms_steps(case: Case, params: dict[str, object], arrays: list[np.ndarray]) -
 def _side(side: str, thunk: Callable[[], Any]) -> Any:
     try:
         return thunk()
+    except HarnessError as exc:
+        raise SideError("harness", exc) from exc
     except Exception as exc:
         raise SideError(side, exc) from exc
 
@@ -302,8 +362,16 @@ def _namespace(params: dict[str, object]) -> dict[str, Any]:
         "mint": mint,
         "msnn": nn,
         "np": np,
+        "ref": _module("apiscan.verify.reference"),
+        "compose": _module("apiscan.verify.compositions"),
         **params,
     }
+
+
+def _module(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(name)
 
 
 def _torch_callable(case: Case, params: dict[str, object], dtype: str) -> Callable[..., Any]:
@@ -333,6 +401,12 @@ def _ms_callable(
     cell_params = dict(cell.parameters_and_names())
     for torch_name, ms_name in case.param_map:
         value = state[torch_name].detach().cpu().numpy().astype(dtype)
+        if ms_name not in cell_params:
+            # not the claim failing: the case cannot put the same weights on both sides
+            raise HarnessError(
+                f"cannot copy {torch_name!r}: the cell has no parameter {ms_name!r} "
+                f"(it has {', '.join(sorted(cell_params)) or 'none'})"
+            )
         target = cell_params[ms_name]
         target.set_dtype(getattr(mindspore, dtype))
         target.set_data(mindspore.Tensor(value))
@@ -344,27 +418,75 @@ def _lambda(case: Case, expr: str, namespace: dict[str, Any]) -> Callable[..., A
     return eval(f"lambda {args}: {expr}", namespace)  # type: ignore[no-any-return]
 
 
+def dtype_differences(torch_out: list[np.ndarray], ms_out: list[np.ndarray]) -> list[str]:
+    """ "output 1: int64 (torch) vs int32 (MindSpore)" for each output whose dtype differs.
+    Python scalars (``.item()``, ``.shape``) are left out: both sides give Python numbers."""
+    found = []
+    for k, (ref, got) in enumerate(zip(torch_out, ms_out, strict=False)):
+        if ref.dtype != got.dtype and ref.ndim + got.ndim > 0:
+            where = "output" if len(torch_out) == 1 else f"output {k}"
+            found.append(f"{where}: {ref.dtype} (torch) vs {got.dtype} (MindSpore)")
+    return found
+
+
+#: Every how many elements a ``nan``/``inf`` input holds a special value.
+_SPECIAL_EVERY = 3
+
+
 def _draw(spec: InputSpec, dtype: str, rng: np.random.Generator) -> np.ndarray:
     if spec.kind == "float":
-        return rng.uniform(spec.low, spec.high, spec.shape).astype(dtype)
+        values = rng.uniform(spec.low, spec.high, spec.shape).astype(dtype)
+        if spec.special in ("nan", "inf") and values.size:
+            flat = values.reshape(-1)
+            planted = [np.nan] if spec.special == "nan" else [np.inf, -np.inf]
+            for n, i in enumerate(range(1, flat.size, _SPECIAL_EVERY)):
+                flat[i] = planted[n % len(planted)]
+        return values
     if spec.kind == "binary":
         return (rng.random(spec.shape) < 0.5).astype(dtype)
+    if spec.kind == "boxes":
+        corner = rng.uniform(spec.low, spec.high, (spec.shape[0], 2))
+        side = rng.uniform(1.0, max(1.0, (spec.high - spec.low) / 2), (spec.shape[0], 2))
+        return np.concatenate([corner, corner + side], axis=1).astype(np.float32)
+    if spec.kind == "int" and spec.special == "unique":
+        rows = int(np.prod(spec.shape[:-1]))
+        pool = np.arange(int(spec.low), int(spec.high))
+        picked = [rng.permutation(pool)[: spec.shape[-1]] for _ in range(rows)]
+        return np.array(picked, dtype=np.int64).reshape(spec.shape)
     if spec.kind == "int":
         return rng.integers(int(spec.low), int(spec.high), spec.shape).astype(np.int64)
     return rng.random(spec.shape) < 0.5
 
 
-def _torch_inputs(arrays: list[np.ndarray], grad_positions: Iterable[int] = ()) -> list:
+def _torch_inputs(
+    arrays: list[np.ndarray], grad_positions: Iterable[int] = (), layouts: Sequence[str] = ()
+) -> list:
+    """torch tensors of ``arrays``; a ``noncontig`` one is the transpose of a contiguous
+    tensor holding the transposed values (same values, non-contiguous strides)."""
     import torch
 
     wanted = set(grad_positions)
-    return [torch.tensor(a, requires_grad=i in wanted) for i, a in enumerate(arrays)]
+    out = []
+    for i, a in enumerate(arrays):
+        if i < len(layouts) and layouts[i] == "noncontig":
+            out.append(torch.tensor(np.swapaxes(a, 0, 1).copy()).transpose(0, 1))
+        else:
+            out.append(torch.tensor(a, requires_grad=i in wanted))
+    return out
 
 
-def _ms_inputs(arrays: list[np.ndarray]) -> list:
+def _ms_inputs(arrays: list[np.ndarray], layouts: Sequence[str] = ()) -> list:
+    """MindSpore tensors of ``arrays``, ``noncontig`` ones as transposed views like torch's."""
     import mindspore
+    from mindspore import mint
 
-    return [mindspore.Tensor(a) for a in arrays]
+    out = []
+    for i, a in enumerate(arrays):
+        if i < len(layouts) and layouts[i] == "noncontig":
+            out.append(mint.transpose(mindspore.Tensor(np.swapaxes(a, 0, 1).copy()), 0, 1))
+        else:
+            out.append(mindspore.Tensor(a))
+    return out
 
 
 def _flatten(out: Any) -> list[Any]:
@@ -459,6 +581,13 @@ def _compare(
             detail = f"shape {tuple(ref.shape)} (torch) vs {tuple(got.shape)} (MindSpore)"
             diffs.append(Difference(where, np.inf, np.inf, np.inf, False, detail))
             continue
+        if ref.dtype == object or got.dtype == object:
+            # dtypes, devices, strings: equal when their names are (``torch.float32`` and
+            # MindSpore's ``Float32`` both name float32)
+            same = _name(ref) == _name(got)
+            detail = "" if same else f"{_name(ref)} (torch) vs {_name(got)} (MindSpore)"
+            diffs.append(Difference(where, 0.0 if same else np.inf, 0.0, 0.0, same, detail))
+            continue
         r = ref.astype(np.float64)
         g = got.astype(np.float64)
         if r.size == 0:
@@ -469,16 +598,34 @@ def _compare(
         delta = np.where(both, np.abs(g - r), 0.0)
         delta = np.where(np.isinf(r) & (r == g), 0.0, delta)
         max_abs = float(delta.max())
-        within = not nan_mismatch and bool(np.all(delta <= threshold * (1.0 + np.abs(r))))
+        # NaN where both sides have it, or equal infinities, agree (their delta is 0; the
+        # bound itself would be NaN there and compare false)
+        bound = threshold * (1.0 + np.abs(np.where(both, r, 0.0)))
+        within = not nan_mismatch and bool(np.all(delta <= np.where(np.isinf(bound), 0, bound)))
         rel = max_abs / max(float(np.nanmax(np.abs(r))), _TINY) if max_abs else 0.0
         detail = "NaN in one side only" if nan_mismatch else ""
         diffs.append(Difference(where, max_abs, float(delta.mean()), rel, within, detail))
     return diffs
 
 
+_BOILERPLATE = re.compile(
+    r"^(-+|- .*|This exception is caused by framework's unexpected error.*"
+    r"|Please create an issue.*)$"
+)
+
+
+def _name(value: np.ndarray) -> str:
+    """An object output's comparable name: ``torch.float32`` and ``Float32`` → ``float32``."""
+    return str(value.tolist()).rpartition(".")[2].lower()
+
+
 def _shorten(text: str, limit: int = 400) -> str:
-    """MindSpore errors carry pages of C++ trace after a dashed rule; the lines before it say
-    what went wrong."""
-    head = text.split("\n---", 1)[0]
-    first = " ".join(line.strip() for line in head.strip().splitlines()[:4] if line.strip())
+    """MindSpore errors carry pages of C++ trace after a "C++ Call Stack" heading; the lines
+    before it, less the dashed rules, section headings and boilerplate, say what went wrong
+    (an error that starts with "Framework Unexpected Exception Raised" keeps "CPU kernel op
+    [Scatter] resize failed")."""
+    head = text.split("C++ Call Stack", 1)[0]
+    lines = [ln.strip() for ln in head.splitlines() if ln.strip()]
+    kept = [ln for ln in lines if not _BOILERPLATE.match(ln)]
+    first = " ".join(kept[:4])
     return first if len(first) <= limit else first[: limit - 1] + "…"

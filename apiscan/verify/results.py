@@ -23,7 +23,7 @@ from apiscan.verify.cases import Case
 Status = str  # "pass" | "fail" | "error" | "skipped"
 STATUSES = ("pass", "fail", "error", "skipped")
 #: Bump when the harness changes what a result means, so that old cache entries are ignored.
-RESULT_FORMAT = 5
+RESULT_FORMAT = 6
 #: The detail of a claim case whose table target has no kernel on the device: the claim does
 #: not hold there (a result, not a harness skip). :func:`apiscan.cli.verify.broken_claims`
 #: and the scan's linked substitutions read this prefix.
@@ -53,6 +53,15 @@ class CaseResult:
     worst: str = ""
     detail: str = ""
     seconds: float = 0.0
+    #: Outputs whose dtype differs although the values agree ("output 1: int64 (torch) vs
+    #: int32 (MindSpore)"): reported apart from pass/fail, because int32 indices or float
+    #: counts break code downstream (indexing, ``bincount`` results used as sizes) without a
+    #: single value being wrong.
+    dtype_diff: str = ""
+
+    @property
+    def dtype_differs(self) -> bool:
+        return bool(self.dtype_diff)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -167,6 +176,10 @@ _FIELD_KINDS: dict[str, tuple[type, ...]] = {
     "seconds": _NUMBER,
     "grad_checked": (bool,),
 }
+#: Verdict of a claim whose target has no kernel on the device but whose own documentation
+#: lists other platforms only ("Supported Platforms: Ascend"): not a broken claim, the claim
+#: is untestable here. Kept as a skip with this prefix so reports can say why.
+DOCUMENTED_ELSEWHERE_PREFIX = "no kernel on "
 
 
 def _warn_once(message: str) -> None:

@@ -32,7 +32,6 @@ from types import TracebackType
 import apiscan
 from apiscan.verify.cases import Case, InputSpec
 from apiscan.verify.results import (
-    NO_KERNEL_PREFIX,
     CaseResult,
     ResultCache,
     cache_in,
@@ -40,8 +39,10 @@ from apiscan.verify.results import (
 )
 
 DEFAULT_TIMEOUT = 120.0
-#: Statuses after which the child is replaced (see the module docstring) — a skip only
-#: when the health probe that follows it fails.
+#: Details of results whose failure came from torch (see :func:`harness.classify_side_error`).
+_TORCH_SIDE = ("torch:", "not a PyTorch form: ", "no torch ")
+#: Statuses after which the child is replaced (see the module docstring) — only when the
+#: health probe that follows it fails.
 _RESTART_AFTER = frozenset({"error", "skipped"})
 #: A cheap case run after a skip: if the child still computes an add and a matmul right, the
 #: missing kernel left nothing pending and the child is kept (starting one costs seconds).
@@ -193,9 +194,15 @@ class Runner:
             result, reusable = self._run_one(case)
             if self.cache is not None and reusable:
                 self.cache.put(case, result)
-            restart = result.status in _RESTART_AFTER or not reusable
-            no_kernel = result.status == "skipped" or result.detail.startswith(NO_KERNEL_PREFIX)
-            kept = reusable and no_kernel and self._healthy()
+            # A failure on the torch side happened before MindSpore ran anything for the
+            # failing variant (earlier variants synced): nothing can be pending, no probe.
+            torch_side = result.detail.startswith(_TORCH_SIDE)
+            restart = (result.status in _RESTART_AFTER and not torch_side) or not reusable
+            # A child whose failure left nothing pending still computes the probe right (the
+            # harness syncs MindSpore's queue after each case, so a pending error raises in
+            # the probe): keep it. Starting a child costs seconds; the generated documented
+            # forms error by the hundred.
+            kept = restart and reusable and self._healthy()
             if restart and not kept:
                 self.close()
             yield result

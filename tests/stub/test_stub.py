@@ -305,3 +305,36 @@ def test_the_cli_module_imports_neither_torch_nor_mindspore() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_a_composition_comes_before_a_custom_op(tmp_path: Path) -> None:
+    """batched_nms: the NMSWithMask composition and its micro-test, no ops.Custom scaffold;
+    it needs no torchvision."""
+    from apiscan.stub import write_stubs
+
+    [result] = write_stubs(["torchvision.ops.batched_nms"], tmp_path, run_checks=False)
+    assert not result.skipped
+    module = (tmp_path / "torchvision_ops_batched_nms.py").read_text(encoding="utf-8")
+    assert "ops.NMSWithMask" in module and "def batched_nms(" in module
+    assert "def nms(" in module and "ops.Custom" not in module
+    compile(module, "batched_nms", "exec")
+    test = (tmp_path / "test_torchvision_ops_batched_nms.py").read_text(encoding="utf-8")
+    assert "cases_for(API)" in test and "torchvision.ops.batched_nms" in test
+    [summary] = result.notes
+    assert "NMSWithMask" in summary and "data-dependent output length" in summary
+
+
+def test_a_torchvision_api_is_described_from_the_shipped_index() -> None:
+    from apiscan.stub.introspect import describe_static
+
+    info = describe_static("torchvision.ops.roi_pool")
+    assert info is not None and info.signature_source == "index"
+    assert [p.name for p in info.params] == ["input", "boxes", "output_size", "spatial_scale"]
+    assert describe_static("torchvision.no_such_thing") is None
+
+
+def test_float_hyper_parameters_are_never_sampled_as_tensors() -> None:
+    from apiscan.stub.samples import _by_name
+
+    for name in ("iou_threshold", "score_thresh", "min_size", "spatial_scale"):
+        assert _by_name(name, (3, 4), 2) == [0.5, 2.0]

@@ -38,7 +38,7 @@ def test_missing_kernel_of_a_claim_target_is_an_error_on_cpu() -> None:
         _claim("claim: torch.full((2, 3), 1.5)"), "mindspore", NO_KERNEL, "CPU", "float32"
     )
     assert status == "error"
-    assert detail.startswith("error on CPU: no kernel for mindspore.mint.full: ")
+    assert detail.startswith("error on CPU: no kernel for mindspore.mint.full (documented for ")
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,10 @@ def test_verify_summary_lists_a_claim_without_kernel() -> None:
     results = [no_kernel, harness_skip, torch_skip]
     assert broken_claims(results) == [no_kernel]
     text = render(results, "text")
-    line = f"  {case.case_id} -> {case.ms_expr}: error on CPU: no kernel for mindspore.mint.full"
+    line = (
+        f"  {case.case_id} -> {case.ms_expr}: error on CPU: no kernel for mindspore.mint.full"
+        " (documented for Ascend GPU CPU)"
+    )
     assert line + "\n" in text
     assert json.loads(render(results, "json"))["claims_not_holding"] == [case.case_id]
 
@@ -101,9 +104,26 @@ def test_scan_links_a_consistent_api_claim_that_does_not_hold(tmp_path) -> None:
     assert [r.case_id for r in rows] == [broken.case_id]
     [row] = rows
     assert row.verification == "error"
-    assert row.detail == "error on CPU: no kernel for mindspore.mint.full"
-    assert row.describe().startswith("error on CPU: no kernel for mindspore.mint.full (CPU")
-    # a different/missing API still lists every case, the no-kernel claim with its detail
+    assert row.detail == (
+        "does not hold for `torch.full((2, 3), 1.5)`: no kernel on CPU for mindspore.mint.full"
+        " (documented for Ascend GPU CPU)"
+    )
+    assert row.describe().startswith("does not hold for `torch.full((2, 3), 1.5)`: no kernel")
+    # a different/missing API still lists every hand-written case, the no-kernel claim with
+    # its detail; the generated forms only where they did not hold
     listed = substitutions(["torch.full"], cache)
-    assert len(listed) == len(cases_for("torch.full"))
+    assert len(listed) == len([c for c in cases_for("torch.full") if "generated" not in c.tags])
     assert replace(row) in listed and isinstance(row, Substitution)
+
+
+def test_a_target_documented_for_other_platforms_only_is_no_broken_claim() -> None:
+    """mint.sort's docs say "Supported Platforms: Ascend": no CPU kernel is what they
+    promise, so the claim is untestable on CPU (skipped), not broken."""
+    [case] = [c for c in cases_for("torch.sort") if c.pattern == "claim: torch.sort(x, dim=0)"]
+    message = "mindspore: RuntimeError: The kernel SortExt unregistered."
+    status, detail = classify_side_error(case, "mindspore", message, "CPU", "float32")
+    assert status == "skipped"
+    assert detail.startswith("no kernel on CPU, documented for Ascend only")
+    # on the documented platform the same message is the claim failing there
+    status, _ = classify_side_error(case, "mindspore", message, "Ascend", "float32")
+    assert status == "error"

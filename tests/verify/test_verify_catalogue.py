@@ -41,10 +41,13 @@ def test_validate_reports_broken_cases() -> None:
         good,
         api="numpy.squeeze",
         ms_expr="ops.reshape(x,",
-        inputs=(InputSpec("x", (0, 2), low=1.0, high=1.0),),
+        inputs=(
+            InputSpec("x", (-1, 2), low=1.0, high=1.0),
+            InputSpec("i", (2,), kind="int", high=3, special="nan"),
+        ),
     )
     problems = " | ".join(validate(broken))
-    for expected in ("dotted torch", "does not parse", "empty value range", "non-positive"):
+    for expected in ("dotted torch", "does not parse", "empty value range", "negative", "NaN"):
         assert expected in problems
 
 

@@ -17,12 +17,18 @@ def _result(case_id: str, status: str, max_abs: float | None, detail: str = "") 
 
 
 def test_select_by_name_and_all() -> None:
-    assert [c.case_id for c in select(["torch.squeeze"], False, CASES)] == [
+    chosen = select(["torch.squeeze"], False, CASES)
+    assert [c.case_id for c in chosen][:3] == [
         "torch.squeeze[dim]",
         "torch.squeeze[claim: torch.squeeze(x)]",
         "torch.squeeze[claim: torch.squeeze(x, 1)]",
     ]
-    assert len(select(["torch.nn.Conv2d"], False, CASES)) == 5  # 2 cases, 3 claim forms
+    # then the documented forms generated from the signature (edge-case inputs here)
+    assert "torch.squeeze[claim: torch.squeeze(x, 1) on nan]" in [c.case_id for c in chosen]
+    assert all("generated" in c.tags for c in chosen[3:])
+    conv = select(["torch.nn.Conv2d"], False, CASES)
+    # 2 cases, 3 hand-picked claim forms, then the generated ones
+    assert len([c for c in conv if "generated" not in c.tags]) == 5 < len(conv)
     assert len(select([], True, CASES)) == len(CASES)
     with pytest.raises(ValueError, match=r"torch\.bogus"):
         select(["torch.sum", "torch.bogus"], False, CASES)

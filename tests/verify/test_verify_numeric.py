@@ -54,11 +54,17 @@ def test_wrong_substitution_fails_with_its_difference(runner: Runner) -> None:
 
 
 def test_error_is_isolated_and_the_run_continues(runner: Runner) -> None:
-    started = runner.children_started
+    started, probed = runner.children_started, runner.probes_passed
     results = runner.run([BROKEN, RELU])
     assert [r.status for r in results] == ["error", "pass"]
     assert results[0].detail.startswith("torch: AttributeError")
-    assert runner.children_started == started + 1  # replaced after the error
+    # torch failed before MindSpore ran anything: the child is kept without a probe
+    assert runner.children_started == started and runner.probes_passed == probed
+    # a MindSpore-side error is followed by the health probe, which keeps the child
+    wrong_ms = replace(RELU, pattern="ms error", ms_expr="ops.no_such_op(x)")
+    [result] = runner.run([wrong_ms])
+    assert result.status == "error"
+    assert runner.children_started == started and runner.probes_passed == probed + 1
 
 
 def test_timeout_kills_the_child(tmp_path: Path) -> None:

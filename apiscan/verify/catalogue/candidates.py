@@ -1,0 +1,75 @@
+"""Same-name candidates that reports recommend verifying (``same name, unverified: apiscan
+verify torch.float32``): one case each, so that every such recommendation has a micro-test.
+
+A dtype is checked by what code does with it: a tensor created with it holds the same values
+with the same dtype (the harness reports a dtype difference apart). Host-side APIs that
+compute nothing comparable (``torch.cuda.max_memory_allocated``) have no case.
+"""
+
+from __future__ import annotations
+
+from apiscan.verify.cases import Case
+from apiscan.verify.catalogue.inputs import floats
+
+_X = (floats("x", 3, 4),)
+#: torch dtype names with a same-name MindSpore dtype (``mindspore.long`` is int64 too).
+DTYPES = (
+    "float16",
+    "float32",
+    "float64",
+    "half",
+    "float",
+    "double",
+    "bool",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "long",
+    "short",
+    "uint8",
+)
+
+
+def _same(api: str, torch_expr: str, ms_expr: str, note: str) -> Case:
+    return Case(api, torch_expr, ms_expr, "same-name", _X, note=note, tags=("candidate",))
+
+
+CASES: tuple[Case, ...] = (
+    *(
+        _same(
+            f"torch.{name}",
+            f"torch.ones(2, 3, dtype=torch.{name}) * 3",
+            f"ms.Tensor(np.ones((2, 3)), ms.{name}) * 3",
+            f"mindspore.{name} used where torch.{name} is: same values, same dtype.",
+        )
+        for name in DTYPES
+    ),
+    _same(
+        "torch.bfloat16",
+        "(torch.ones(2, 3, dtype=torch.bfloat16) * 3).float()",
+        "(ms.Tensor(np.ones((2, 3)), ms.bfloat16) * 3).float()",
+        "mindspore.bfloat16 (compared after a cast: numpy has no bfloat16).",
+    ),
+    _same(
+        "torch.Tensor.uniform_",
+        "(lambda t: ((t >= 0.25) & (t < 0.5)).all())(x.uniform_(0.25, 0.5))",
+        "(lambda t: ((t >= 0.25) & (t < 0.5)).all())(x.uniform_(0.25, 0.5))",
+        "Random: every value falls in [from, to) on both sides.",
+    ),
+    _same("torch.Tensor.data", "x.data * 2", "x.data * 2", "The tensor's data."),
+    _same("torch.fill", "torch.fill(x, 0.5)", "ops.fill(x, 0.5)", "Same-name ops.fill."),
+    _same(
+        "torch.stft",
+        "torch.stft(x, 4, return_complex=True).abs()",
+        "ops.stft(x, 4, return_complex=True).abs()",
+        "Same-name ops.stft, magnitudes.",
+    ),
+    _same(
+        "torch.distributed.is_available",
+        "torch.distributed.is_available()",
+        "mint.distributed.is_available()",
+        "Whether the distributed package is there.",
+    ),
+)

@@ -1,0 +1,79 @@
+"""The generated documented forms (:mod:`apiscan.verify.documented`), read from their table.
+
+``documented_forms.csv`` is written by ``scripts/gen_documented_forms.py``; a test keeps it
+in step with the generator. Each line becomes a ``claim:`` case (the table's target run with
+exactly the PyTorch call's arguments) tagged ``generated``, ``param=<the form>`` and
+``form=keyword|positional|edge``, so a report can say which documented form does not hold
+("does not hold for ``decimals=1``").
+
+A scan asks for the cases of the few dozen APIs it found: the table's lines are grouped by
+API once (a CSV read) and turned into cases per API on demand; only ``verify --all`` builds
+all of them.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from importlib import resources
+
+from apiscan.verify.cases import Case
+from apiscan.verify.catalogue.forms import alias, claim
+from apiscan.verify.catalogue.inputs import parse_inputs, parse_layer
+
+TABLE = "documented_forms.csv"
+
+
+@functools.cache
+def _rows() -> dict[str, tuple[dict[str, str], ...]]:
+    text = resources.files(__package__).joinpath(TABLE).read_text(encoding="utf-8")
+    grouped: dict[str, list[dict[str, str]]] = {}
+    for row in csv.DictReader(text.splitlines()):
+        grouped.setdefault(row["api"], []).append(row)
+    return {api: tuple(rows) for api, rows in grouped.items()}
+
+
+def _case(row: dict[str, str]) -> Case:
+    if row["layer"] == "optimizer":
+        return _optimizer(row)
+    return claim(
+        row["api"],
+        row["target"],
+        row["call"],
+        parse_inputs(row["inputs"]) or parse_inputs("x=float[3,4]"),
+        probe=row["probe"],
+        layer=parse_layer(row["layer"]),
+        on=row["param"] if row["form"] == "edge" else "",
+        tags=("generated", f"param={row['param']}", f"form={row['form']}"),
+    )
+
+
+def _optimizer(row: dict[str, str]) -> Case:
+    """An optimizer form: the same constructor call with the table's target in its place,
+    stepped four times on the same gradients (see :class:`apiscan.verify.cases.Case`)."""
+    api, target = row["api"], row["target"]
+    ms_call = alias(target) + row["call"][len(api) :]
+    return Case(
+        api,
+        row["call"],
+        ms_call,
+        "mapped",
+        parse_inputs(row["inputs"]),
+        pattern=f"claim: {row['call']}",
+        kind="optimizer",
+        note=f"The table's claim {api} ↔ {target}, in this call form.",
+        tags=("claim", f"target={target}", "generated", f"param={row['param']}", "form=keyword"),
+    )
+
+
+def apis() -> tuple[str, ...]:
+    """The APIs the table has forms for."""
+    return tuple(sorted(_rows()))
+
+
+@functools.cache
+def for_api(api: str, existing: frozenset[str] = frozenset()) -> tuple[Case, ...]:
+    """The table's cases of one API, without those whose id ``existing`` holds (a
+    hand-written case of the same form)."""
+    cases = (_case(row) for row in _rows().get(api, ()))
+    return tuple(c for c in cases if c.case_id not in existing)
