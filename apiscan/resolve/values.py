@@ -72,6 +72,8 @@ def element(v: Val) -> Val:
     kind = v[0]
     if kind == "tensor":
         return v
+    if kind == "nontorch" and isinstance(v[1], tuple):
+        return v  # an element of a list read from tensor data is data too
     if kind == "seq":
         return v[1]  # type: ignore[no-any-return]
     if kind == "tuple":
