@@ -450,11 +450,13 @@ class ShapeTracker:
         if rule is not None:
             if rule:
                 self.hit(rule, node, api)
+                if _returns_tuple(node):
+                    return ("seq", DYN_TENSOR)  # nonzero(as_tuple=True), unique(return_counts=)
                 return _dyn_like(result)
             return result
         if name == "where" and len(args) + (recv is not None) == 1 and not kwargs:
             self.hit("DS103", node, api, "torch.where with only a condition is nonzero")
-            return _dyn_like(result)
+            return ("seq", DYN_TENSOR)  # one index tensor per dimension
         if name == "repeat_interleave":
             # torch.repeat_interleave(x, repeats) / x.repeat_interleave(repeats) /
             # torch.repeat_interleave(repeats) (the one-argument form)
@@ -621,7 +623,7 @@ class ShapeTracker:
                     self.hit("DS104", node, api, why, chain=chain)
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
-            if is_dyn_tensor(idx) or (idx[0] == "tuple" and _any_elem(idx, is_dyn_tensor)):
+            if is_dyn_tensor(idx) or (idx[0] in ("tuple", "seq") and _any_elem(idx, is_dyn_tensor)):
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
                 self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
                 return DYN_TENSOR
@@ -754,6 +756,17 @@ class ShapeTracker:
         if pending is not None and not cropped:
             node, api, detail, chain = pending
             self.pipeline(node, api, detail, function=fn, chain=chain)
+
+
+def _returns_tuple(node: cst.Call) -> bool:
+    """``nonzero(as_tuple=True)``, ``unique(..., return_counts=True)``: a tuple of tensors."""
+    for arg in node.args:
+        kw = arg.keyword
+        if kw is not None and (kw.value == "as_tuple" or kw.value.startswith("return_")):
+            v = arg.value
+            if not (isinstance(v, cst.Name) and v.value == "False"):
+                return True
+    return False
 
 
 def _joins_first_dim(node: cst.Call) -> bool:
