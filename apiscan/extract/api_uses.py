@@ -1570,6 +1570,9 @@ class Extractor:
         if type(node.operator) is cst.Or and classes and left[0] in ("unknown", LAYER):
             # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
             return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
+        for v in (left, right):
+            if is_dyn_number(v):
+                return v  # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data
         return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:
