@@ -34,6 +34,7 @@ from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
     ELEM_SIZE,
+    FROM_HOST,
     HOST_DATA,
     RAND,
     SAMPLE_SIZE,
@@ -339,6 +340,9 @@ class Extractor:
         self.sequentials: dict[int, tuple[Val, tuple[Val, ...]]] = {}
         #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
         self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
+        #: id(value) -> value: host truth values compared from data (``b[2] > b[0]`` of
+        #: ``boxes.tolist()``): a tensor made from a list of them is a mask
+        self.truths: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
@@ -1139,8 +1143,13 @@ class Extractor:
                     short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
                 ):
                     result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
-                elif result[0] == "tensor" and _bool_dtype(args, positional=False):
-                    result = BOOL_TENSOR  # torch.as_tensor([...], dtype=torch.bool)
+                elif result[0] == "tensor" and (
+                    _bool_dtype(args, positional=False)
+                    or (short in FROM_HOST and args.vals and self._truths(args.vals[0]))
+                ):
+                    # torch.as_tensor([...], dtype=torch.bool), torch.as_tensor(keep) of a
+                    # list of comparisons read from data
+                    result = BOOL_TENSOR
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
@@ -1340,6 +1349,10 @@ class Extractor:
             self.rows[id(row)] = row
             return row
         return self.shapes.relay([v], element(v))
+
+    def _truths(self, v: Val) -> bool:
+        """A list of truth values compared from data (the elements of a future mask)."""
+        return v[0] == "seq" and self.truths.get(id(v[1])) is v[1]
 
     def _is_row(self, v: Val) -> bool:
         """Is ``v`` one element of a data-dependent tensor (a loop variable over it)?"""
@@ -1590,7 +1603,9 @@ class Extractor:
                 return ARG_TENSOR
             for v in vals:
                 if is_dyn_number(v):
-                    return v
+                    truth = fresh(v[0], v[1])  # a truth value read from data
+                    self.truths[id(truth)] = truth
+                    return truth
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
         return NONTORCH if not tensorish else UNKNOWN

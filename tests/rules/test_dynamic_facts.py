@@ -74,9 +74,13 @@ CASES = {
             c = x[allowed & x.isfinite()]  # expect: DS104
             d = x[x.to(torch.bool)]  # expect: DS104
             e = x[x.long()]
+            wide = torch.as_tensor([r[2] > r[0] for r in x.tolist()])
+            f = x[wide]  # expect: DS104
+            ends = torch.as_tensor([r[2] for r in x.tolist()])
+            g = x[ends]
             fields = Fields(x=x)
             fields.filter(allowed)
-            return a, b, c, d, e
+            return a, b, c, d, e, f, g
     """,
     "sizes_from_tensor_values": """
         import torch
