@@ -286,6 +286,8 @@ class _Args:
     keywords: tuple[str, ...]
     star: bool
     kwvals: dict[str, Val] = field(default_factory=dict)
+    #: the values of ``*args`` arguments (``zip(*pairs)``)
+    starred: list[Val] = field(default_factory=list)
 
 
 class Extractor:
@@ -820,6 +822,17 @@ class Extractor:
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):
                     self._sensitive(recv)  # x.new_zeros((n, 4)) with n from data
+            elif (
+                call_node is not None
+                and args is not None
+                and api.startswith("torch.Tensor.")
+                and any(map(_sized_by_data, [*args.vals, *args.kwvals.values()]))
+            ):
+                # ``images[0].new_zeros(batch_shape)`` with a size from data or a batch
+                # maximum: the size rules hold whatever the receiver turns out to be
+                result = self.shapes.on_torch_call(
+                    api, call_node, PTENSOR, args.vals, args.kwvals, result
+                )
             if (
                 args is not None
                 and "dim" in args.keywords
@@ -1060,6 +1073,7 @@ class Extractor:
         keywords: list[str] = []
         star = False
         kwvals: dict[str, Val] = {}
+        starred: list[Val] = []
         for arg in node.args:
             v = self.value(arg.value)
             if arg.keyword is not None:
@@ -1068,10 +1082,12 @@ class Extractor:
                 self._call_role(arg.keyword.value, v, arg.value)
             elif arg.star:
                 star = True
+                if arg.star == "*":
+                    starred.append(v)
             else:
                 positional += 1
                 vals.append(v)
-        return _Args(vals, positional, tuple(keywords), star, kwvals)
+        return _Args(vals, positional, tuple(keywords), star, kwvals, starred)
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:
         self._count(node, CALL)
@@ -1243,7 +1259,11 @@ class Extractor:
                 return size
             if name in ("max", "min") and args and len(args.vals) == 1:
                 inner = self._element(first)
-                if inner in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX):
+                if inner in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX) or (
+                    inner[0] in ("unknown", "nontorch")
+                    and self.shapes.sample_kind(inner) is not None
+                ):
+                    # ``max(s[0] for s in sizes)``: the largest of what each element holds
                     return BATCH_MAX  # the largest sample of the batch
             if name in ("int", "float", "round", "abs", "min", "max") and args:
                 for v in args.vals:
@@ -1257,6 +1277,9 @@ class Extractor:
                 return self._element(first)
             if name == "enumerate":
                 return seq(("tuple", (NONTORCH, self._element(first))))
+            if name == "zip" and args and not args.vals and len(args.starred) == 1:
+                # ``zip(*rows)``: the columns of the rows, each a sequence of their elements
+                return seq(seq(self._element(self._element(args.starred[0]))))
             if name == "zip" and args:
                 return seq(("tuple", tuple(self._element(v) for v in args.vals)))
             if name == "super":
@@ -1508,6 +1531,11 @@ class Extractor:
         merged = merge_numbers(left, right)
         if merged is not None:
             return merged
+        if op is cst.Add and ("seq" in (left[0], right[0]) or "tuple" in (left[0], right[0])):
+            # ``(n,) + max_size``: a shape joined from parts keeps the part read from data
+            for v in (left, right):
+                if v[0] in ("seq", "tuple") and _sized_by_data(v):
+                    return v
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -2350,6 +2378,15 @@ def _variable(v: Val) -> bool:
     if v[0] == "tuple":
         return any(_variable(e) for e in v[1])
     return False
+
+
+def _sized_by_data(v: Val) -> bool:
+    """A sequence holding a number read from data, drawn at random or a batch maximum."""
+    if v[0] == "seq":
+        return _sized_by_data(v[1])
+    if v[0] == "tuple":
+        return any(_sized_by_data(e) for e in v[1])
+    return _carries_data(v) or v in (BATCH_MAX, SAMPLE_SIZE)
 
 
 def _bound_names(binder: tuple[Any, ...]) -> list[str]:
