@@ -1612,7 +1612,7 @@ class Extractor:
             # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
             return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
         for v in (left, right):
-            if is_dyn_number(v):
+            if self.shapes.read_from_data(v):
                 return v  # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data
         return join(left, right)
 

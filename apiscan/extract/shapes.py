@@ -383,6 +383,11 @@ class ShapeTracker:
             return relayed[1]
         return self.explain(v)
 
+    def read_from_data(self, v: Val) -> bool:
+        """A host number read from tensor values (a sync), not only a length of a
+        data-dependent shape (``x.shape[-1]`` of a masked tensor may well be static)."""
+        return is_dyn_number(v) and any(not self._read_from_shape(o) for o in _origins(v))
+
     def sync_function(self, node: cst.CSTNode) -> str:
         """The function a host sync is written in ("" when unknown)."""
         return self._sync_function.get(id(node), "")
