@@ -1028,9 +1028,12 @@ class Extractor:
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
-        size = self.shapes.sample_size(recv) if attr == "size" else None
-        if size is not None:
-            return size
+        if attr == "size":
+            first = node.args[0].value if node.args else None
+            dim = int(first.value, 0) if type(first) is cst.Integer else None
+            size = self.shapes.sample_size(recv, dim)
+            if size is not None:
+                return size
         if attr == "numpy":
             return HOST_DATA  # the tensor's data, now on the host
         if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
@@ -1443,6 +1446,10 @@ class Extractor:
             return recv
         if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
             return recv
+        if recv[0] == "seq":
+            size = self.shapes.sample_dim(recv, const_index)
+            if size is not None:
+                return size  # ``t["boxes"].shape[0]``
         if recv[0] in ("seq", "tuple", "dict", "nontorch", "unknown", "inst"):
             for i in indexes:
                 if is_dyn_number(i):

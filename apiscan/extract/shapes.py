@@ -283,6 +283,8 @@ class ShapeTracker:
     #: (weak when the sequence may be a tensor, whose rows all have one shape) and the fields
     #: read from them by key (strong: ``t["labels"]`` proves ``t`` a record, not a row)
     _samples: dict[int, tuple[Val, bool]] = field(default_factory=dict)
+    #: id -> the shapes read from per-sample fields (their first entry is per-sample)
+    _sample_shapes: dict[int, Val] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- per-sample values
     def sample(self, v: Val, strong: bool) -> Val:
@@ -298,13 +300,22 @@ class ShapeTracker:
         entry = self._samples.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
-    def sample_size(self, v: Val) -> Val | None:
-        """What a length read from ``v`` is: the size of one sample's field (each its own:
-        :data:`SAMPLE_SIZE`), of an element of a sequence (:data:`ELEM_SIZE`), else None."""
+    def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
+        """What a length read from ``v`` along ``dim`` is: the first dimension of one
+        sample's field (``len(t["boxes"])``: each sample its own, :data:`SAMPLE_SIZE`), any
+        other size of it or of an element of a sequence (:data:`ELEM_SIZE`: the boxes' width,
+        an image's height), else None."""
         kind = self.sample_kind(v)
         if kind is None:
             return None
-        return SAMPLE_SIZE if kind else ELEM_SIZE
+        return SAMPLE_SIZE if kind and dim == 0 else ELEM_SIZE
+
+    def sample_dim(self, shape: Val, index: int | None) -> Val | None:
+        """``t["boxes"].shape[0]``: the first entry of a per-sample field's shape."""
+        entry = self._sample_shapes.get(id(shape))
+        if entry is None or entry is not shape:
+            return None
+        return SAMPLE_SIZE if index == 0 else ELEM_SIZE
 
     def hit(
         self,
@@ -587,9 +598,12 @@ class ShapeTracker:
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
         """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones, one
         sample's own for a per-sample value."""
-        size = self.sample_size(source)
-        if size is not None:
-            return ("seq", size)
+        kind = self.sample_kind(source)
+        if kind is not None:
+            shape = ("seq", ELEM_SIZE)
+            if kind:
+                self._sample_shapes[id(shape)] = shape
+            return shape
         return ("seq", self._length(node, source) if is_dyn_tensor(source) else NONTORCH)
 
     def _length(self, node: cst.CSTNode, source: Val) -> Val:

@@ -23,7 +23,11 @@ CASES = {
                 counts = [len(t["boxes"]) for t in targets]
                 parts = logits.split(counts, -1)  # expect: DS109
                 fixed = logits.split(4, -1)
-                return labels, boxes, sizes, wide, parts, fixed
+                for t in targets:
+                    rows = logits.new_zeros(t["boxes"].shape[0])  # expect: DS113
+                    cols = logits.new_zeros(t["boxes"].shape[1])
+                    also = logits.new_zeros(t["boxes"].size(0), 4)  # expect: DS113
+                return labels, boxes, sizes, wide, parts, fixed, rows, cols, also
     """,
     "feature_levels_are_not_samples": """
         import torch
