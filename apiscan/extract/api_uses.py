@@ -30,14 +30,21 @@ import libcst as cst
 from apiscan.extract.facts import fresh, to_val
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, REF, RETURNS, ClassFact
 from apiscan.extract.shapes import (
+    BATCH_MAX,
     BOOL_TENSOR,
     DYN_TENSOR,
+    ELEM_SIZE,
+    FROM_HOST,
+    HOST_DATA,
     RAND,
+    SAMPLE_SIZE,
     NullShapeTracker,
     ShapeTracker,
     Why,
+    host_dyn,
     is_dyn_number,
     is_dyn_tensor,
+    is_host_dyn,
     is_variable,
     merge_numbers,
 )
@@ -280,6 +287,8 @@ class _Args:
     keywords: tuple[str, ...]
     star: bool
     kwvals: dict[str, Val] = field(default_factory=dict)
+    #: the values of ``*args`` arguments (``zip(*pairs)``)
+    starred: list[Val] = field(default_factory=list)
 
 
 class Extractor:
@@ -334,6 +343,11 @@ class Extractor:
         self.sequentials: dict[int, tuple[Val, tuple[Val, ...]]] = {}
         #: id(value) -> (value, (function, parameter)): tensors computed from a parameter
         self.derived: dict[int, tuple[Val, tuple[str, str]]] = {}
+        #: id(value) -> value: host truth values compared from data (``b[2] > b[0]`` of
+        #: ``boxes.tolist()``): a tensor made from a list of them is a mask
+        self.truths: dict[int, Val] = {}
+        #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
+        self.rows: dict[int, Val] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
         self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)
@@ -791,6 +805,8 @@ class Extractor:
                 # a method no torch class has, on a receiver of unknown class: the call graph
                 # links it when one repo class alone defines such a method
                 self._call_fact(f"{ANY_RECEIVER}.{attr}", end)
+            if attr == "shape" and not call and self.shapes.sample_kind(recv) is not None:
+                return self.shapes.shape_of(node, recv), True
             if not self.says_torch and (not call or not self._may_guess(attr)):
                 return (SIZE if attr == "shape" and not call else UNKNOWN), True
             if not call:
@@ -810,6 +826,17 @@ class Extractor:
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):
                     self._sensitive(recv)  # x.new_zeros((n, 4)) with n from data
+            elif (
+                call_node is not None
+                and args is not None
+                and api.startswith("torch.Tensor.")
+                and any(map(_sized_by_data, [*args.vals, *args.kwvals.values()]))
+            ):
+                # ``images[0].new_zeros(batch_shape)`` with a size from data or a batch
+                # maximum: the size rules hold whatever the receiver turns out to be
+                result = self.shapes.on_torch_call(
+                    api, call_node, PTENSOR, args.vals, args.kwvals, result
+                )
             if (
                 args is not None
                 and "dim" in args.keywords
@@ -824,6 +851,8 @@ class Extractor:
         if kind == "nontorch":
             if recv[1] == "array":
                 return ARRAY, True
+            if recv == HOST_DATA or is_host_dyn(recv):
+                return recv, True  # slices and methods of host data keep what it is
             if attr in ("get", "pop", "setdefault"):
                 return UNKNOWN, True
             if attr in ("values", "items", "keys"):
@@ -1009,6 +1038,14 @@ class Extractor:
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
+        if attr == "size":
+            first = node.args[0].value if node.args else None
+            dim = int(first.value, 0) if type(first) is cst.Integer else None
+            size = self.shapes.sample_size(recv, dim)
+            if size is not None:
+                return size
+        if attr == "numpy":
+            return HOST_DATA  # the tensor's data, now on the host
         if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
             return self.shapes.size_read(node, recv)
         result = self.owners.call_result(api, recv, attr)
@@ -1016,7 +1053,7 @@ class Extractor:
             result = recv  # x.type(torch.float32) / x.type(y.type()): a tensor, not a str
         if recv == BOOL_TENSOR and result is recv and _casts(attr, args):
             result = TENSOR  # mask.float(), mask.to(torch.long): no longer a mask
-        if attr in BOOL_METHODS:
+        if attr in BOOL_METHODS or (attr in ("to", "type") and _bool_dtype(args)):
             result = BOOL_TENSOR
         result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
         return _named_tuple(attr, args, 0, result)
@@ -1064,6 +1101,7 @@ class Extractor:
         keywords: list[str] = []
         star = False
         kwvals: dict[str, Val] = {}
+        starred: list[Val] = []
         for arg in node.args:
             v = self.value(arg.value)
             if arg.keyword is not None:
@@ -1072,10 +1110,12 @@ class Extractor:
                 self._call_role(arg.keyword.value, v, arg.value)
             elif arg.star:
                 star = True
+                if arg.star == "*":
+                    starred.append(v)
             else:
                 positional += 1
                 vals.append(v)
-        return _Args(vals, positional, tuple(keywords), star, kwvals)
+        return _Args(vals, positional, tuple(keywords), star, kwvals, starred)
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:
         self._count(node, CALL)
@@ -1147,6 +1187,13 @@ class Extractor:
                     short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
                 ):
                     result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
+                elif result[0] == "tensor" and (
+                    _bool_dtype(args, positional=False)
+                    or (short in FROM_HOST and args.vals and self._truths(args.vals[0]))
+                ):
+                    # torch.as_tensor([...], dtype=torch.bool), torch.as_tensor(keep) of a
+                    # list of comparisons read from data
+                    result = BOOL_TENSOR
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
@@ -1229,14 +1276,27 @@ class Extractor:
                 name in ("int", "float", "bool")
                 and node is not None
                 and first[0] == "tensor"
-                and first != ARG_TENSOR
+                and (first != ARG_TENSOR or name != "bool")
             ):
+                # ``int(p)`` of a forward parameter: converted because it is a tensor (a
+                # plain number needs no int()), so its value is read on the host
                 call = node if type(node) is cst.Call else None
                 if call is not None and call.args and self._reads_random(call.args[0].value):
                     return fresh(RAND[0], RAND[1])
                 return self.shapes.on_sync(node, first)
             if name == "len" and node is not None and is_dyn_tensor(first):
                 return self.shapes.size_read(node, first)
+            size = self.shapes.sample_size(first) if name == "len" else None
+            if size is not None:
+                return size
+            if name in ("max", "min") and args and len(args.vals) == 1:
+                inner = self._element(first)
+                if inner in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX) or (
+                    inner[0] in ("unknown", "nontorch")
+                    and self.shapes.sample_kind(inner) is not None
+                ):
+                    # ``max(s[0] for s in sizes)``: the largest of what each element holds
+                    return BATCH_MAX  # the largest sample of the batch
             if name in ("int", "float", "round", "abs", "min", "max") and args:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
@@ -1249,6 +1309,9 @@ class Extractor:
                 return self._element(first)
             if name == "enumerate":
                 return seq(("tuple", (NONTORCH, self._element(first))))
+            if name == "zip" and args and not args.vals and len(args.starred) == 1:
+                # ``zip(*rows)``: the columns of the rows, each a sequence of their elements
+                return seq(seq(self._element(self._element(args.starred[0]))))
             if name == "zip" and args:
                 return seq(("tuple", tuple(self._element(v) for v in args.vals)))
             if name == "super":
@@ -1336,7 +1399,21 @@ class Extractor:
                 return TENSOR
             if cls == "DataLoader":
                 return PTENSOR  # a batch: a tensor, or tuples/lists/dicts of tensors
-        return element(v)
+        if is_dyn_tensor(v):
+            # one row of a data-dependent tensor (``for i in keep``: one index, ``for box in
+            # boxes[mask]``: one box) has a static shape; only how many there are varies
+            row = fresh(TENSOR[0], TENSOR[1])
+            self.rows[id(row)] = row
+            return row
+        return self.shapes.relay([v], element(v))
+
+    def _truths(self, v: Val) -> bool:
+        """A list of truth values compared from data (the elements of a future mask)."""
+        return v[0] == "seq" and self.truths.get(id(v[1])) is v[1]
+
+    def _is_row(self, v: Val) -> bool:
+        """Is ``v`` one element of a data-dependent tensor (a loop variable over it)?"""
+        return self.rows.get(id(v)) is v
 
     def _module_kind(self, info: ClassInfo) -> bool | None:
         if info.module_kind is not None:
@@ -1360,6 +1437,7 @@ class Extractor:
         const_index: int | None = None
         indexes: list[Val] = []
         bounds: list[Val] = []
+        named_mask = False
         for el in node.slice:
             s = el.slice
             if type(s) is cst.Index:
@@ -1370,6 +1448,7 @@ class Extractor:
                     and MASK_NAME.search(s.value.value)
                 ):
                     index = BOOL_TENSOR  # x[mask], x[keep], x[valid]: named as masks are
+                    named_mask = True
                 indexes.append(index)
                 if type(s.value) is cst.Integer:
                     const_index = int(s.value.value, 0)
@@ -1379,14 +1458,40 @@ class Extractor:
                         bounds.append(self.value(part))
         if not store and self._fixed_window(node.slice, bounds):
             self.shapes.on_window()
+        first = node.slice[0].slice if node.slice else None
         if recv[0] == "tensor":
-            dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store)
+            scalar_first = type(first) is cst.Index and (
+                type(first.value) is cst.Integer or self._is_row(indexes[0])
+            )
+            dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
                 return dyn
+        elif recv[0] == "unknown" and not named_mask and BOOL_TENSOR in indexes:
+            # ``value[keep]`` with ``keep`` a boolean tensor: only a tensor (or an array,
+            # known as such) takes one, whatever holds ``value`` (a container's dict of
+            # fields filtered by one mask)
+            return self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store) or DYN_TENSOR
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
             return recv
+        if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
+            return recv
+        if recv[0] == "seq":
+            size = self.shapes.sample_dim(recv, const_index)
+            if size is not None:
+                return size  # ``t["boxes"].shape[0]``
+        if recv[0] in ("seq", "tuple", "dict", "nontorch", "unknown", "inst"):
+            for i in indexes:
+                if is_dyn_number(i):
+                    return i  # ``table[label.item()]``: which element is read is data
+        kind = self.shapes.sample_kind(recv)
+        if kind is not None and len(indexes) == 1 and not bounds and type(first) is cst.Index:
+            key = first.value
+            if type(key) in (cst.SimpleString, cst.Integer):
+                # ``t["labels"]`` of a per-sample record (strong), ``item[0]`` of a batch item
+                got = _index(recv, index, const_index, self.owners)
+                return self.shapes.sample(got, kind or type(key) is cst.SimpleString)
         if recv[0] == "dict":
             key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
             items = dict(recv[1])
@@ -1464,6 +1569,11 @@ class Extractor:
         merged = merge_numbers(left, right)
         if merged is not None:
             return merged
+        if op is cst.Add and ("seq" in (left[0], right[0]) or "tuple" in (left[0], right[0])):
+            # ``(n,) + max_size``: a shape joined from parts keeps the part read from data
+            for v in (left, right):
+                if v[0] in ("seq", "tuple") and _sized_by_data(v):
+                    return v
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -1501,6 +1611,9 @@ class Extractor:
         v = vals[0]
         for other in vals[1:]:
             v = join(v, other)
+        if v[0] == "nontorch":
+            # ``[0, extra]`` with ``extra`` read from data: the list holds data
+            v = next((e for e in vals if _carries_data(e) or e in (SAMPLE_SIZE, BATCH_MAX)), v)
         return seq(v)
 
     def _set(self, node: cst.Set) -> Val:
@@ -1536,6 +1649,9 @@ class Extractor:
         if type(node.operator) is cst.Or and classes and left[0] in ("unknown", LAYER):
             # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
             return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
+        for v in (left, right):
+            if self.shapes.read_from_data(v):
+                return v  # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data
         return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:
@@ -1553,7 +1669,9 @@ class Extractor:
                 return ARG_TENSOR
             for v in vals:
                 if is_dyn_number(v):
-                    return v
+                    truth = fresh(v[0], v[1])  # a truth value read from data
+                    self.truths[id(truth)] = truth
+                    return truth
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
         return NONTORCH if not tensorish else UNKNOWN
@@ -1596,14 +1714,37 @@ class Extractor:
         self.bind_target(binder, v)
         return v
 
-    def _comp_for(self, cf: cst.CompFor) -> None:
+    def _comp_for(self, cf: cst.CompFor) -> bool:
+        """Bind a comprehension's loop variables; True when an ``if`` of it reads tensor
+        data (the result's length is then decided by data)."""
         binder = self.target(cf.target)
         it = self.value(cf.iter)
-        self.bind_target(binder, self._element(it))
+        self._bind_loop(binder, it)
+        filtered = False
         for cif in cf.ifs:
-            self.value(cif.test)
+            if self.shapes.on_condition(cif.test, self.value(cif.test), "comprehension's if"):
+                filtered = True
         if cf.inner_for_in is not None:
-            self._comp_for(cf.inner_for_in)
+            filtered = self._comp_for(cf.inner_for_in) or filtered
+        return filtered
+
+    def _bind_loop(self, binder: tuple[Any, ...], it: Val) -> None:
+        """Bind a loop's target to the elements of ``it``. An element of a sequence that is
+        not a tensor (or not known to be one: a parameter) is one sample of a batch kept as
+        a list (``for t in targets``): it, and the fields read from it, have their own
+        shapes (:meth:`ShapeTracker.sample`)."""
+        self.bind_target(binder, self._element(it))
+        kind = it[0]
+        if kind not in ("unknown", "seq", "tuple", "tensor", "ret") or is_dyn_tensor(it):
+            return
+        if kind == "builtin" or (kind == "tensor" and it[1] is True):
+            return
+        for name in _bound_names(binder):
+            v = self.scopes[-1].names.get(name)
+            if v is not None and (
+                v[0] == "unknown" or (v[0] == "tensor" and v[1] not in ("dyn", "bool"))
+            ):
+                self.scopes[-1].names[name] = self.shapes.sample(v, False)
 
     def _comprehension(self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor) -> Val:
         self.scopes.append(Scope("comp", {}))
@@ -1614,9 +1755,13 @@ class Extractor:
             finally:
                 self.silent -= 1
             vals = [self.value(e) for e in elts]
-            self._comp_for(for_in)
+            filtered = self._comp_for(for_in)
         finally:
             self.scopes.pop()
+        if filtered and vals[0][0] in ("nontorch", "unknown"):
+            # ``[i for i, s in enumerate(scores.tolist()) if s > t]``: host numbers, as many
+            # as the data says
+            return host_dyn(for_in)
         return seq(vals[0])
 
     def _listcomp(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp) -> Val:
@@ -1671,9 +1816,9 @@ class Extractor:
         elif kind == "unpack":
             parts = binder[1]
             if v[0] == "tuple" and len(v[1]) == len(parts):
-                items = list(v[1])
+                items = [self.shapes.relay([v], e) for e in v[1]]
             else:
-                items = [element(v)] * len(parts)
+                items = [self.shapes.relay([v], element(v))] * len(parts)
             for part, item in zip(parts, items, strict=True):
                 if part[0] == "star":
                     self.bind_target(part[1], seq(item))
@@ -1811,7 +1956,7 @@ class Extractor:
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
         it = self.value(node.iter)
-        self.bind_target(binder, self._element(it))
+        self._bind_loop(binder, it)
         self._block(node.body)
         if node.orelse is not None:
             self._block(node.orelse.body)
@@ -2245,6 +2390,15 @@ def _casts(attr: str, args: _Args) -> bool:
     return False
 
 
+def _bool_dtype(args: _Args, positional: bool = True) -> bool:
+    """``dtype=torch.bool`` (or, for ``.to``/``.type``, ``torch.bool`` as an argument)."""
+    vals = [*args.vals] if positional else []
+    dtype = args.kwvals.get("dtype")
+    if dtype is not None:
+        vals.append(dtype)
+    return any(v == ("qual", "torch.bool") for v in vals)
+
+
 def _root_name(expr: cst.BaseExpression) -> str | None:
     """``t`` for ``t``, ``t[0]``, ``t[0][1]`` (subscripts of a plain name), else None."""
     while type(expr) is cst.Subscript:
@@ -2273,6 +2427,27 @@ def _variable(v: Val) -> bool:
     if v[0] == "tuple":
         return any(_variable(e) for e in v[1])
     return False
+
+
+def _sized_by_data(v: Val) -> bool:
+    """A sequence holding a number read from data, drawn at random or a batch maximum."""
+    if v[0] == "seq":
+        return _sized_by_data(v[1])
+    if v[0] == "tuple":
+        return any(_sized_by_data(e) for e in v[1])
+    return _carries_data(v) or v in (BATCH_MAX, SAMPLE_SIZE)
+
+
+def _bound_names(binder: tuple[Any, ...]) -> list[str]:
+    """The plain names an assignment target binds (``t``, ``(i, (src, _))``)."""
+    kind = binder[0]
+    if kind == "name":
+        return [binder[1]]
+    if kind == "unpack":
+        return [n for part in binder[1] for n in _bound_names(part)]
+    if kind == "star":
+        return _bound_names(binder[1])
+    return []
 
 
 def _param_kinds(params: cst.Parameters) -> dict[str, str]:

@@ -10,6 +10,19 @@ something else. Dynamic shape needs three more facts, kept in the same tuples:
   ``int(t)``, ``.tolist()``, ``len()`` of a dynamic tensor); ``node`` is where the host sync
   happened, so the sync itself can be reported when the number ends up as a size.
 - ``("nontorch", "rand")``: a host number drawn at random (multi-scale training sizes).
+- ``("nontorch", ("host", node))``: host data whose *length* was decided by data (a numpy
+  or scipy call on tensor data, ``np.nonzero``, a list comprehension filtered on tensor
+  values); ``node`` is where. Brought back to torch (``torch.as_tensor``) it is a round trip
+  (DS121) giving a data-dependent tensor.
+- ``("nontorch", "sample")``: a size of one sample's field in a batch kept unstacked
+  (``len(t["boxes"])`` of a per-image target): each sample has its own;
+  ``("nontorch", "elemsize")``: a size of an element of an iterated sequence (an image of a
+  batch list, or one feature level: not flagged by itself); ``("nontorch", "batchmax")``: the
+  largest of either (padding to it gives every batch its own shape, DS119).
+- per-sample values (identity, :meth:`ShapeTracker.sample`): an element of a sequence that is
+  iterated (``for t in targets``, weak) and the fields read from it by key (``t["labels"]``,
+  strong: a record per sample); fields concatenated along the first dimension give a
+  data-dependent total (DS120).
 
 A value read from ``x.shape`` of a static tensor, a literal, or an attribute set at construction
 is static; a plain function parameter is unknown and not flagged (precision first).
@@ -32,6 +45,24 @@ from apiscan.resolve.values import NONTORCH, TENSOR, Val
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
 RAND: Val = ("nontorch", "rand")
+SAMPLE_SIZE: Val = ("nontorch", "sample")
+#: a size of an element of an iterated sequence (a sample, or a feature level: not known to
+#: vary by itself; the largest of them is a batch maximum all the same)
+ELEM_SIZE: Val = ("nontorch", "elemsize")
+#: a numpy array holding a tensor's data (``t.cpu().numpy()``)
+HOST_DATA: Val = ("nontorch", "hostdata")
+BATCH_MAX: Val = ("nontorch", "batchmax")
+
+
+def host_dyn(origin: cst.CSTNode | None) -> Val:
+    return ("nontorch", ("host", origin))
+
+
+def is_host_dyn(v: Val) -> bool:
+    """Host data of a data-dependent length (or a sequence/tuple holding some)."""
+    if v[0] == "nontorch":
+        return isinstance(v[1], tuple) and v[1][:1] == ("host",)
+    return v[0] in ("seq", "tuple") and _any_elem(v, is_host_dyn)
 
 
 def is_dyn_number(v: Val) -> bool:
@@ -51,6 +82,7 @@ def is_variable(v: Val) -> bool:
     return (
         (v[0] == "tensor" and v[1] != "arg")
         or is_dyn_number(v)
+        or v == SAMPLE_SIZE
         or (v[0] in ("seq", "tuple") and _any_elem(v, is_variable))
     )
 
@@ -111,8 +143,8 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "arange": ("DS113", None, ("start", "end", "step")),
     "linspace": ("DS113", (2,), ("steps",)),
     "randint": ("DS113", None, ("size",)),
-    "interpolate": ("DS113", (1,), ("size",)),
-    "pad": ("DS113", (1,), ("pad",)),
+    "interpolate": ("DS113", (0,), ("size",)),
+    "pad": ("DS113", (0,), ("pad",)),
     "sum": ("DS112", (0,), ("dim",)),
     "mean": ("DS112", (0,), ("dim",)),
     "amax": ("DS112", (0,), ("dim",)),
@@ -158,10 +190,32 @@ SEGMENT_OPS = frozenset(
 REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "any", "all", "numel", "item", "argmax", "argmin"}
 )
+#: torch functions that bring host data back (a round trip when its length came from data).
+FROM_HOST = frozenset({"as_tensor", "tensor", "from_numpy", "asarray", "Tensor", "LongTensor"})
+#: numpy functions whose result's length is read from the values of their input.
+NUMPY_DATA_LENGTH = frozenset(
+    {
+        "nonzero",
+        "flatnonzero",
+        "argwhere",
+        "unique",
+        "compress",
+        "extract",
+        "setdiff1d",
+        "intersect1d",
+        "union1d",
+        "delete",
+        "trim_zeros",
+    }
+)
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS119 says of a tensor sized by the largest sample of the batch.
+BATCH_PADDING = "padded to the largest sample of each batch, so every batch has its own shape"
+#: torch functions joining a sequence of tensors along an existing dimension.
+JOIN_NAMES = frozenset({"cat", "concat", "concatenate"})
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 
@@ -225,6 +279,43 @@ class ShapeTracker:
     _pending_stores: list[tuple[cst.CSTNode, str, tuple[ChainStep, ...]]] = field(
         default_factory=list
     )
+    #: id(value) -> (value, strong): per-sample values — elements of an iterated sequence
+    #: (weak when the sequence may be a tensor, whose rows all have one shape) and the fields
+    #: read from them by key (strong: ``t["labels"]`` proves ``t`` a record, not a row)
+    _samples: dict[int, tuple[Val, bool]] = field(default_factory=dict)
+    #: id -> the shapes read from per-sample fields (their first entry is per-sample)
+    _sample_shapes: dict[int, Val] = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- per-sample values
+    def sample(self, v: Val, strong: bool) -> Val:
+        """``v`` as a per-sample value (a new tuple, so that only this binding is one)."""
+        if self._samples.get(id(v), (None, False))[0] is v and not strong:
+            return v
+        out = (v[0], v[1])
+        self._samples[id(out)] = (out, strong)
+        return out
+
+    def sample_kind(self, v: Val) -> bool | None:
+        """None when ``v`` is no per-sample value, else whether it is a strong one."""
+        entry = self._samples.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else None
+
+    def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
+        """What a length read from ``v`` along ``dim`` is: the first dimension of one
+        sample's field (``len(t["boxes"])``: each sample its own, :data:`SAMPLE_SIZE`), any
+        other size of it or of an element of a sequence (:data:`ELEM_SIZE`: the boxes' width,
+        an image's height), else None."""
+        kind = self.sample_kind(v)
+        if kind is None:
+            return None
+        return SAMPLE_SIZE if kind and dim == 0 else ELEM_SIZE
+
+    def sample_dim(self, shape: Val, index: int | None) -> Val | None:
+        """``t["boxes"].shape[0]``: the first entry of a per-sample field's shape."""
+        entry = self._sample_shapes.get(id(shape))
+        if entry is None or entry is not shape:
+            return None
+        return SAMPLE_SIZE if index == 0 else ELEM_SIZE
 
     def hit(
         self,
@@ -256,6 +347,8 @@ class ShapeTracker:
         """How the offending numbers vary: read from tensor data, or only the length of a
         data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
         origins = [o for v in vals for o in _origins(v)]
+        if not origins and any(v == SAMPLE_SIZE or _any_elem(v, SAMPLE_SIZE.__eq__) for v in vals):
+            return "is the size of one sample of a batch kept unstacked (each has its own)"
         if origins and all(self._read_from_shape(o) for o in origins):
             return "is a length of a data-dependent shape"
         return "is read from tensor data at run time"
@@ -276,11 +369,35 @@ class ShapeTracker:
                 stack.extend(v[1])
         return detail, ()
 
+    def relay(self, sources: Sequence[Val], out: Val) -> Val:
+        """``out`` (computed from ``sources``: an element of a container, the result of an op
+        on a data-dependent tensor) keeping the first explanation found among the sources, so
+        that a finding further on names where the shape came from rather than the op that
+        only carried it. ``out`` itself when nothing is explained or it carries no data."""
+        if not (is_dyn_tensor(out) or out == BOOL_TENSOR or out[0] in ("seq", "tuple")):
+            return out
+        if self._explained(out)[0]:
+            return out  # its own words (a tuple element the solver supplied) say more
+        why = self._why("", sources)
+        if not why[0]:
+            return out
+        copy = (out[0], out[1])
+        self._relayed[id(copy)] = (copy, (why[0].removeprefix(": "), why[1]))
+        dim = self.varying_dim(out)
+        if dim is not None:
+            self._dims[id(copy)] = (copy, dim)
+        return copy
+
     def _explained(self, v: Val) -> Why:
         relayed = self._relayed.get(id(v))
         if relayed is not None and relayed[0] is v:
             return relayed[1]
         return self.explain(v)
+
+    def read_from_data(self, v: Val) -> bool:
+        """A host number read from tensor values (a sync), not only a length of a
+        data-dependent shape (``x.shape[-1]`` of a masked tensor may well be static)."""
+        return is_dyn_number(v) and any(not self._read_from_shape(o) for o in _origins(v))
 
     def sync_function(self, node: cst.CSTNode) -> str:
         """The function a host sync is written in ("" when unknown)."""
@@ -330,15 +447,32 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
+        if name in FROM_HOST and recv is None:
+            came = [a for a in [*args, *kwargs.values()] if is_host_dyn(a)]
+            if came:
+                self.hit("DS121", node, api, self._round_trip_words(came))
+                return DYN_TENSOR
+        if name in JOIN_NAMES and recv is None and args and _joins_first_dim(node):
+            parts = args[0]
+            if parts[0] == "seq" and self.sample_kind(parts[1]):
+                self.hit(
+                    "DS120",
+                    node,
+                    api,
+                    "each sample of the batch has its own length: the total is data",
+                )
+                return DYN_TENSOR
         rule = ALWAYS_DYNAMIC.get(name)
         if rule is not None:
             if rule:
                 self.hit(rule, node, api)
+                if _returns_tuple(node):
+                    return ("seq", DYN_TENSOR)  # nonzero(as_tuple=True), unique(return_counts=)
                 return _dyn_like(result)
             return result
         if name == "where" and len(args) + (recv is not None) == 1 and not kwargs:
             self.hit("DS103", node, api, "torch.where with only a condition is nonzero")
-            return _dyn_like(result)
+            return ("seq", DYN_TENSOR)  # one index tensor per dimension
         if name == "repeat_interleave":
             # torch.repeat_interleave(x, repeats) / x.repeat_interleave(repeats) /
             # torch.repeat_interleave(repeats) (the one-argument form)
@@ -400,6 +534,8 @@ class ShapeTracker:
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
+            if any(a == BATCH_MAX or _any_elem(a, BATCH_MAX.__eq__) for a in chosen):
+                self.pipeline(node, api, BATCH_PADDING)
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
@@ -408,7 +544,7 @@ class ShapeTracker:
             # is static whatever the receiver's shape, unless it reduces another dimension
             # than the one known to vary (``x[:, mask].argmax(0)`` keeps the masked length)
             if name not in REDUCTIONS:
-                return DYN_TENSOR
+                return self.relay([recv], DYN_TENSOR)
             varying, reduced = self.varying_dim(recv), _reduced_dim(node)
             if varying is not None and reduced is not None and reduced != varying:
                 return self._varying(varying - 1 if reduced < varying else varying)
@@ -420,8 +556,28 @@ class ShapeTracker:
             and not (name in REDUCTIONS and len(args) == 1)
             and any(is_dyn_tensor(a) or _any_elem(a, is_dyn_tensor) for a in args)
         ):
-            return DYN_TENSOR  # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
+            # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
+            return self.relay(args, DYN_TENSOR)
         return result
+
+    def _round_trip_words(self, vals: Sequence[Val]) -> str:
+        for v in vals:
+            stack = [v]
+            while stack:
+                x = stack.pop()
+                if x[0] == "nontorch" and is_host_dyn(x):
+                    origin = x[1][1]
+                    what = _call_text(origin)
+                    if what:
+                        return (
+                            f"`{what}` computed its length on the host from data; back in "
+                            "torch it is a data-dependent shape"
+                        )
+                elif x[0] == "seq":
+                    stack.append(x[1])
+                elif x[0] == "tuple":
+                    stack.extend(x[1])
+        return "host data whose length was decided by data comes back into torch"
 
     # ---------------------------------------------------------------- host syncs
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
@@ -440,7 +596,14 @@ class ShapeTracker:
         return self._length(node, source)
 
     def shape_of(self, node: cst.CSTNode, source: Val) -> Val:
-        """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones."""
+        """``x.shape`` / ``x.size()``: static for static tensors, data for dynamic ones, one
+        sample's own for a per-sample value."""
+        kind = self.sample_kind(source)
+        if kind is not None:
+            shape = ("seq", ELEM_SIZE)
+            if kind:
+                self._sample_shapes[id(shape)] = shape
+            return shape
         return ("seq", self._length(node, source) if is_dyn_tensor(source) else NONTORCH)
 
     def _length(self, node: cst.CSTNode, source: Val) -> Val:
@@ -460,8 +623,13 @@ class ShapeTracker:
         indexes: Sequence[Val],
         bounds: Sequence[Val],
         store: bool,
+        scalar_first: bool = False,
     ) -> Val | None:
-        """``x[...]`` on a tensor; returns the result's value when it is data-dependent."""
+        """``x[...]`` on a tensor; returns the result's value when it is data-dependent.
+
+        ``scalar_first``: the first index is one number (``keep[0]``, ``masks[i]`` with ``i``
+        an element of an index tensor), which takes one row of the data-dependent first
+        dimension: the rest has a static shape."""
         if recv[0] != "tensor":
             return None
         for idx in indexes:
@@ -474,7 +642,7 @@ class ShapeTracker:
                     self.hit("DS104", node, api, why, chain=chain)
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None else DYN_TENSOR
-            if is_dyn_tensor(idx):
+            if is_dyn_tensor(idx) or (idx[0] in ("tuple", "seq") and _any_elem(idx, is_dyn_tensor)):
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
                 self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
                 return DYN_TENSOR
@@ -485,7 +653,11 @@ class ShapeTracker:
             for b in bad:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR
-        return DYN_TENSOR if is_dyn_tensor(recv) else None
+        if not is_dyn_tensor(recv):
+            return None
+        if scalar_first and self.varying_dim(recv) in (None, 0):
+            return TENSOR
+        return self.relay([recv], DYN_TENSOR)
 
     def settle_stores(self, value: Val, computed: bool = False) -> None:
         """Decide the deferred ``x[mask] = value`` hits once the value is known.
@@ -530,6 +702,10 @@ class ShapeTracker:
             self.hit("DS108", node, q, "how many boxes survive depends on the scores")
             return DYN_TENSOR
         root = q.partition(".")[0]
+        if (root == "numpy" and last in NUMPY_DATA_LENGTH) or (
+            root == "scipy" and any(v[0] == "tensor" or v == HOST_DATA for v in args)
+        ):
+            return host_dyn(node)  # a length decided by data, on the host
         if root == "torch_scatter" and last.startswith(("scatter", "segment")):
             if "dim_size" not in keywords:
                 self.hit("DS115", node, q, "without dim_size the output length is max(index)+1")
@@ -601,6 +777,42 @@ class ShapeTracker:
             self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
+def _returns_tuple(node: cst.Call) -> bool:
+    """``nonzero(as_tuple=True)``, ``unique(..., return_counts=True)``: a tuple of tensors."""
+    for arg in node.args:
+        kw = arg.keyword
+        if kw is not None and (kw.value == "as_tuple" or kw.value.startswith("return_")):
+            v = arg.value
+            if not (isinstance(v, cst.Name) and v.value == "False"):
+                return True
+    return False
+
+
+def _joins_first_dim(node: cst.Call) -> bool:
+    """``torch.cat(xs)`` / ``torch.cat(xs, 0)`` / ``dim=0``: per-sample lengths live in the
+    first dimension (boxes per image); a join along another one keeps them apart."""
+    for i, arg in enumerate(node.args):
+        if (arg.keyword is None and i == 1) or (
+            arg.keyword is not None and arg.keyword.value in ("dim", "axis")
+        ):
+            v = arg.value
+            return isinstance(v, cst.Integer) and v.value == "0"
+    return True
+
+
+def _call_text(node: object) -> str:
+    """``linear_sum_assignment(...)``: the callee of a call node, for the words of a finding."""
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            return f"{func.attr.value}(...)"
+        if isinstance(func, cst.Name):
+            return f"{func.value}(...)"
+    if isinstance(node, cst.CSTNode):
+        return "a list filtered on tensor values"
+    return ""
+
+
 def _indexed_dim(node: cst.Subscript) -> int | None:
     """The dimension a mask or index selects in ``x[:, mask]`` (1), when plain slices are all
     that come before it; None when integers, None or ``...`` make it unclear."""
@@ -655,12 +867,14 @@ def _shape_class(v: Val) -> str:
 
 
 def merge_numbers(a: Val, b: Val) -> Val | None:
-    """Arithmetic on host numbers keeps their data dependence (``k = n.item() + 1``)."""
+    """Arithmetic on host numbers keeps their data dependence (``k = n.item() + 1``), and a
+    batch maximum or one sample's size stays one (``max_h + 31``)."""
     for v in (a, b):
         if is_dyn_number(v):
             return v
-    if RAND in (a, b):
-        return RAND
+    for const in (RAND, BATCH_MAX, SAMPLE_SIZE, ELEM_SIZE):
+        if const in (a, b):
+            return const
     return None
 
 
@@ -699,8 +913,15 @@ class NullShapeTracker(ShapeTracker):
         indexes: Sequence[Val],
         bounds: Sequence[Val],
         store: bool,
+        scalar_first: bool = False,
     ) -> Val | None:
         return None
+
+    def sample(self, v: Val, strong: bool) -> Val:
+        return v
+
+    def relay(self, sources: Sequence[Val], out: Val) -> Val:
+        return out
 
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         return False

@@ -297,7 +297,17 @@ def join(a: Fact, b: Fact) -> Fact:
         if isinstance(a, Tup) and isinstance(b, Tup) and len(a.elems) == len(b.elems):
             return widen(Tup(tuple(join(x, y) for x, y in zip(a.elems, b.elems, strict=True))))
         return widen(Seq(join(element(a), element(b))))
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, Seq | Tup) and _guessed_tensor(y):
+            # what an unresolved module call was guessed to return (a tensor) gives way to
+            # the list the solver found it returns (a matcher's per-image index pairs)
+            return x
     return UNKNOWN
+
+
+def _guessed_tensor(f: Fact) -> bool:
+    """A tensor only guessed from a call or a method name, with nothing known of its shape."""
+    return isinstance(f, Tensor) and not (f.certain or f.dynamic or f.boolean or f.arg or f.via)
 
 
 def _boolean(a: Tensor, b: Tensor) -> bool:
@@ -378,7 +388,25 @@ def describe(f: Fact, here: str = "") -> str:
         return "is a tensor whose shape depends on data" + _chain(f.via, here)
     if isinstance(f, RandomNumber) and f.via:
         return "is drawn at random" + _chain(f.via, here)
+    leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
+    if leaf is not None:
+        d = describe(leaf, here)
+        # "holds a tensor whose shape depends on data, passed by ...": the leaf's own words
+        return "holds a value that " + d if d else ""
     return ""
+
+
+def _first_dynamic(f: Fact) -> Fact | None:
+    """The first element of a sequence or tuple fact that may make a shape depend on data."""
+    if isinstance(f, Seq):
+        return _first_dynamic(f.elem)
+    if isinstance(f, Tup):
+        for e in f.elems:
+            found = _first_dynamic(e)
+            if found is not None:
+                return found
+        return None
+    return f if _dynamic_leaf(f) else None
 
 
 def _chain(via: tuple[Hop, ...], here: str) -> str:
@@ -410,7 +438,8 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
         return (*out, *_hop_steps(f.via))
     if isinstance(f, RandomNumber) or (isinstance(f, Tensor) and (f.dynamic or f.boolean)):
         return _hop_steps(f.via)
-    return ()
+    leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
+    return steps(leaf) if leaf is not None else ()
 
 
 def _hop_steps(via: tuple[Hop, ...]) -> tuple[ChainStep, ...]:

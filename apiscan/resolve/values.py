@@ -72,6 +72,10 @@ def element(v: Val) -> Val:
     kind = v[0]
     if kind == "tensor":
         return v
+    if kind == "nontorch" and (isinstance(v[1], tuple) or v[1] == "array"):
+        # an element of a list read from tensor data is data too; one of an array (or of a
+        # numpy function's tuple of arrays: ``d, v = np.linalg.eigh(c)``) an array
+        return v
     if kind == "seq":
         return v[1]  # type: ignore[no-any-return]
     if kind == "tuple":

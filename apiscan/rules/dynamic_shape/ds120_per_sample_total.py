@@ -1,0 +1,91 @@
+from apiscan.rules.base import Rule
+from apiscan.rules.dynamic_shape import GRAPH_SHAPE
+
+
+class PerSampleTotal(Rule):
+    """Per-sample tensors of their own lengths (a batch of targets kept as a list of dicts, each
+    image with its own number of boxes) concatenated along their first dimension: the total
+    varies with the data.
+
+    A per-sample value is an element of a batch kept as a sequence (``for t in targets``, the
+    items a collate function leaves unstacked) or a field read from one (``t["labels"]``,
+    ``item[1]``); the finding is where they are joined (``torch.cat``), and everything computed
+    from the joined tensor (the cost matrix, the matched pairs, the loss) inherits its length
+    without being reported again. ``torch.stack`` of per-sample tensors is static (stack needs
+    equal shapes) and so is a ``cat`` along another dimension.
+
+    Why it breaks on MindSpore
+    --------------------------
+    A graph compiled for one batch holds one length for the joined targets; the next batch has
+    another number of boxes, so the graph is rebuilt (or runs with dynamic shape) every step,
+    and every op that consumes the joined tensor sees a new shape too.
+
+    Example
+    -------
+    A matcher joining every image's targets into one tensor::
+
+        labels = torch.cat([t["labels"] for t in targets])
+        boxes = torch.cat([t["boxes"] for t in targets])
+
+    Instead
+    -------
+    Pad every image's targets to a fixed maximum in the data pipeline and carry a validity
+    mask, so the batch is one tensor of a fixed shape::
+
+        labels = padded_labels.flatten(0, 1)          # (batch * max_boxes,)
+        valid = padded_valid.flatten(0, 1)            # mask out the padding in the costs
+
+    References
+    ----------
+    - https://www.mindspore.cn/docs/en/r2.4.0/migration_guide/dynamic_shape.html
+    - https://pytorch.org/docs/stable/generated/torch.cat.html
+    """
+
+    id = "DS120"
+    name = "per-sample-total"
+    message = "per-sample tensors of their own lengths are joined: the total varies with data"
+    severity_by_scope = GRAPH_SHAPE
+    apis = ("torch.cat", "torch.concat", "torch.concatenate")
+    mindspore_apis = ("mindspore.mint.cat",)
+    suggestion = (
+        "pad each sample's targets to a fixed maximum in the data pipeline and carry a "
+        "validity mask instead of joining lists of different lengths"
+    )
+    VALID = (
+        """
+        import torch
+
+
+        def batch_sizes(targets):
+            sizes = torch.stack([t["size"] for t in targets])
+            feats = torch.cat([t["feat"] for t in targets], dim=1)
+            return sizes, feats
+        """,
+        """
+        import torch
+
+
+        def pack(padded_labels, padded_valid):
+            return padded_labels.flatten(0, 1), padded_valid.flatten(0, 1)
+        """,
+    )
+    INVALID = (
+        """
+        import torch
+
+
+        def join_targets(targets):
+            labels = torch.cat([t["labels"] for t in targets])  # error
+            return labels
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class Criterion(nn.Module):
+            def forward(self, outputs, targets):
+                boxes = torch.cat([t["boxes"] for t in targets], dim=0)  # error
+                return (outputs[:, None] - boxes[None]).abs().sum()
+        """,
+    )
