@@ -560,9 +560,12 @@ def test_ema_variants_transforms_foreign_seeds_and_half(tmp_path: Path) -> None:
     assert averager["momentum"].startswith("0.9998 (default of parameter momentum")
 
     augment = [(i.name, i.where.line, i.values) for i in items if i.category == "augmentation"]
-    assert augment == [  # one line: by name
-        ("torchvision.transforms.RandomHorizontalFlip", 11, (("p", "0.5"),)),
-        ("torchvision.transforms.RandomResizedCrop", 11, (("arg1", "224"),)),
+    assert augment == [  # the composition used, its transforms in order, one row
+        (
+            "composition in setup",
+            11,
+            (("1", "RandomResizedCrop(224)"), ("2", "RandomHorizontalFlip(p=0.5)")),
+        ),
     ]
     seeds = [(i.name, i.where.line, dict(i.values)["seed"]) for i in items if i.category == "seed"]
     default = "7 (default of parameter seed of setup() at data.py:7)"

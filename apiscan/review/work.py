@@ -1,0 +1,336 @@
+"""Porting work the API tables do not show, and which files are ported at all.
+
+An API table says whether ``scipy.optimize.linear_sum_assignment`` has a MindSpore row; a
+migration lead needs to know that it runs on the host on every training step, between a
+``.cpu()`` and a ``torch.as_tensor``. The same goes for a backbone built by
+``torchvision.models`` with pretrained weights (a MindSpore counterpart and a weight
+conversion), for the checkpoint the code loads, and for a parameter MindSpore lacks that a call
+really passes (``antialias=True``). Each item has its places and a sentence saying why it
+matters.
+
+Which files are ported decides what the effort counts: tools, demos, export scripts, hub files,
+plotting, notebooks and adapters for other frameworks are counted apart
+(:class:`Ancillary`; ``review-ancillary`` in ``[tool.apiscan]`` replaces the patterns).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
+
+from apiscan.config import path_matches
+from apiscan.model import ApiFinding, ScanResult
+from apiscan.program.index import Hierarchy
+from apiscan.review.model import WORK_KINDS, Where, WorkItem
+from apiscan.review.sources import FuncDef, Source, Sources, is_test_path
+
+#: Directories whose code is not ported with the model (anywhere in the path).
+ANCILLARY_DIRS: dict[str, str] = {
+    "tools": "tools",
+    "tool": "tools",
+    "scripts": "scripts",
+    "demo": "demo",
+    "demos": "demo",
+    "examples": "examples",
+    "notebooks": "notebooks",
+    "docs": "documentation",
+    "doc": "documentation",
+    "deploy": "deployment/export",
+    "deployment": "deployment/export",
+    "export": "deployment/export",
+    "benchmarks": "benchmarks",
+    "benchmark": "benchmarks",
+    "projects": "side projects",
+}
+#: File name patterns of code that is not ported with the model.
+ANCILLARY_FILES: dict[str, str] = {
+    "hubconf.py": "torch.hub entry points",
+    "setup.py": "packaging",
+    "*export*.py": "deployment/export",
+    "*onnx*.py": "deployment/export",
+    "*plot*.py": "plotting",
+    "*visuali[sz]*.py": "plotting",
+    "*demo*.py": "demo",
+    "*.ipynb": "notebook",
+}
+#: Frameworks a file adapts the model to (an adapter is not ported with the model).
+FOREIGN_FRAMEWORKS = frozenset(
+    {
+        "detectron2",
+        "tensorflow",
+        "jax",
+        "flax",
+        "onnx",
+        "onnxruntime",
+        "tensorrt",
+        "openvino",
+        "coremltools",
+        "paddle",
+        "mmdet",
+        "mmcv",
+        "lightning",
+        "pytorch_lightning",
+    }
+)
+#: Host libraries whose calls in the network or loss path mean a device → host → device trip.
+HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools.")
+#: Calls that take a tensor to the host, and that bring a host value back as a tensor.
+TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
+FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
+#: Model zoos whose constructors are pretrained backbones.
+ZOO_PREFIXES = ("torchvision.models.", "timm.create_model", "timm.models.")
+ZOO_EXCLUDED = ("torchvision.models._utils", "torchvision.models.feature_extraction")
+PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
+#: Torch APIs that load a checkpoint.
+CHECKPOINT_APIS = frozenset(
+    {
+        "torch.load",
+        "torch.hub.load_state_dict_from_url",
+        "torch.utils.model_zoo.load_url",
+        "torch.hub.load",
+    }
+)
+#: Parameter values that pass nothing MindSpore would miss.
+NEUTRAL_VALUES = frozenset({"False", "None", "0", "()", "[]", "{}"})
+#: Packages whose APIs a parameter gap is plumbing for (loaders, optimizers): they have idioms.
+PLUMBING = ("torch.optim.", "torch.utils.data.", "torch.distributed.", "torch.cuda.")
+
+
+class Ancillary:
+    """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
+    hub files, plotting, notebooks, adapters for other frameworks. ``patterns`` (globs as in
+    ``exclude``) replace the built-in directory and file-name lists when given; files in
+    ``keep`` (the training step: ``tools/train.py`` building the optimizer) are ported."""
+
+    def __init__(
+        self,
+        sources: Sources,
+        patterns: Sequence[str] | None = None,
+        keep: Iterable[str] = (),
+    ) -> None:
+        self.patterns = tuple(patterns) if patterns is not None else None
+        #: files that hold the training step (an optimizer, a backward pass): always ported
+        self.keep = frozenset(keep)
+        self._why: dict[str, str] = {}
+        local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
+        for src in sources.all(tests=True):
+            why = self._classify(src, local)
+            if why:
+                self._why[src.path] = why
+
+    def _classify(self, src: Source, local: set[str]) -> str:
+        path = src.path
+        if is_test_path(path):
+            return "tests"
+        if path in self.keep:
+            return ""
+        if self.patterns is not None:
+            hit = next((p for p in self.patterns if path_matches(path, p)), None)
+            return f"matches {hit!r}" if hit else ""
+        parts = PurePosixPath(path).parts
+        for part in parts[:-1]:
+            if part.lower() in ANCILLARY_DIRS:
+                return ANCILLARY_DIRS[part.lower()]
+        for pattern, why in ANCILLARY_FILES.items():
+            if path_matches(parts[-1].lower(), pattern):
+                return why
+        foreign = sorted(
+            {
+                top
+                for name in src.imports.values()
+                if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS and top not in local
+            }
+        )
+        return f"adapter for {', '.join(foreign)}" if foreign else ""
+
+    def why(self, path: str) -> str:
+        """Why ``path`` is counted apart; "" when it is ported."""
+        return self._why.get(path, "")
+
+    def listing(self) -> tuple[tuple[str, str], ...]:
+        """(path, why) of every file counted apart, tests left out (they are never ported)."""
+        return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
+
+
+def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
+    """The findings in files that are ported with the model."""
+    return [f for f in findings if not ancillary.why(f.path)]
+
+
+def work_items(
+    result: ScanResult, sources: Sources, hierarchy: Hierarchy, ancillary: Ancillary
+) -> tuple[WorkItem, ...]:
+    """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
+    network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    items: list[WorkItem] = []
+    for src in sources.all():
+        if ancillary.why(src.path):
+            continue
+        items.extend(_round_trips(src, network, hierarchy))
+        items.extend(_backbones(src))
+    items.extend(_checkpoints(ported(result.api_findings, ancillary)))
+    items.extend(_parameters(ported(result.api_findings, ancillary)))
+    order = list(WORK_KINDS)
+    return tuple(
+        sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
+    )
+
+
+def _functions(src: Source) -> Iterable[tuple[str, FuncDef]]:
+    for qual, node in src.defs.items():
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield qual, node
+
+
+def _is_module_method(src: Source, fn: FuncDef, hierarchy: Hierarchy) -> bool:
+    owner = src.class_of(fn)
+    if owner is None or not src.module:
+        return False
+    cls = f"{src.module}.{src.qualname[owner]}"
+    return "torch.nn.Module" in hierarchy.torch_ancestors(cls)
+
+
+def _round_trips(
+    src: Source, network: set[tuple[str, str]], hierarchy: Hierarchy
+) -> Iterable[WorkItem]:
+    """Functions of the network or loss path (a Module's method, or a function the scan
+    placed in the network graph) that send tensors to a host library and back."""
+    for qual, fn in _functions(src):
+        if (src.path, qual) not in network and not _is_module_method(src, fn, hierarchy):
+            continue
+        host: list[tuple[str, ast.Call]] = []
+        out = back = False
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Call):
+                continue
+            name = src.dotted(node.func) or ""
+            if name.startswith(HOST_LIBRARIES):
+                host.append((name, node))
+            elif name in FROM_HOST:
+                back = True
+            elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
+                out = True
+        if host and (out or back):
+            names = sorted({n for n, _ in host})
+            yield WorkItem(
+                kind="host-round-trip",
+                what=f"{qual}: {', '.join(names)}",
+                where=tuple(dict.fromkeys(src.where(c) for _, c in host)),
+                why=(
+                    "tensors leave the device for "
+                    + ", ".join(names)
+                    + " and come back"
+                    + (" (.cpu()/.numpy() then torch.as_tensor)" if out and back else "")
+                    + " every time this runs in the network or loss path: a graph break "
+                    "under GRAPH_MODE and a device synchronisation per call; keep it on the "
+                    "host outside the compiled cell, or write the computation with MindSpore ops"
+                ),
+                uses=len(host),
+            )
+
+
+def _zoo_callee(src: Source, call: ast.Call) -> str | None:
+    """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
+    ``getattr(torchvision.models, name)(...)``; None for anything else."""
+    func = call.func
+    if (
+        isinstance(func, ast.Call)
+        and isinstance(func.func, ast.Name)
+        and func.func.id == "getattr"
+        and func.args
+    ):
+        owner = src.dotted(func.args[0])
+        if owner is None:
+            return None
+        return f"{owner}.<{src.text(func.args[1], 40)}>" if len(func.args) > 1 else owner
+    return src.dotted(func)
+
+
+def _backbones(src: Source) -> Iterable[WorkItem]:
+    for call in src.calls:
+        name = _zoo_callee(src, call)
+        if not name or name.startswith(ZOO_EXCLUDED):
+            continue
+        if not name.startswith(ZOO_PREFIXES) and name != "torch.hub.load":
+            continue
+        tail = name.rpartition(".")[2]
+        if name.startswith("torchvision.models.") and tail[:1].isupper():
+            continue  # a weights enum or a class (ResNet50_Weights), not a constructor
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        pretrained = [
+            f"{k}={src.text(v, 40)}"
+            for k, v in keywords.items()
+            if k in PRETRAINED_KEYWORDS and src.text(v) not in NEUTRAL_VALUES
+        ]
+        norm = keywords.get("norm_layer")
+        details = pretrained + ([f"norm_layer={src.text(norm, 40)}"] if norm is not None else [])
+        why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
+        if pretrained:
+            why += (
+                " and its pretrained weights converted to a MindSpore checkpoint (parameter "
+                "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
+            )
+        if norm is not None:
+            why += "; the custom normalisation layer it is built with must be ported too"
+        yield WorkItem(
+            kind="pretrained-backbone",
+            what=name + (f"({', '.join(details)})" if details else ""),
+            where=(src.where(call),),
+            why=why,
+        )
+
+
+def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
+    """One item for all the checkpoint loading: one format to convert, however many calls."""
+    found = sorted(
+        (f for f in findings if f.api in CHECKPOINT_APIS and f.usage == "call"),
+        key=lambda f: f.sort_key(),
+    )
+    if not found:
+        return
+    yield WorkItem(
+        kind="checkpoint",
+        what=", ".join(sorted({f.api for f in found})),
+        where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in found)),
+        why=(
+            "PyTorch checkpoints (pickled state dicts) do not load into MindSpore: convert "
+            "each released checkpoint once (parameter names, BatchNorm gamma/beta/moving "
+            "statistics) with mindspore.save_checkpoint and load it with "
+            "mindspore.load_checkpoint + load_param_into_net"
+        ),
+        uses=len(found),
+    )
+
+
+def _passed(f: ApiFinding, param: str) -> str | None:
+    """The text ``f``'s call passes for ``param`` (None when it does not pass it by name)."""
+    if f.args is None:
+        return None
+    return next((text for name, text in f.args.keywords if name == param), None)
+
+
+def _parameters(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
+    groups: dict[tuple[str, str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if f.api.startswith(PLUMBING) or f.disposition in ("idiom", "delete"):
+            continue
+        for change in f.param_changes:
+            if change.kind != "unsupported":
+                continue
+            value = _passed(f, change.param)
+            if value is None or value in NEUTRAL_VALUES:
+                continue  # passed positionally or left at a harmless value: nothing to miss
+            groups.setdefault((f.api, change.param, change.note), []).append(f)
+    for (api, param, note), found in sorted(groups.items()):
+        found.sort(key=lambda f: f.sort_key())
+        values = sorted({_passed(f, param) or "" for f in found})
+        yield WorkItem(
+            kind="unsupported-param",
+            what=f"{api}({param}={' | '.join(values)})",
+            where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in found)),
+            why=(note or "MindSpore has no such parameter")
+            + f" (scope: {', '.join(sorted({f.scope for f in found}))}): the behaviour it "
+            "selects must be reproduced, or the difference measured",
+            uses=len(found),
+        )
