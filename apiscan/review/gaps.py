@@ -82,7 +82,7 @@ def is_uncertain_method(f: ApiFinding) -> bool:
         # A guessed owner still names a plausible substitution; it is never an idiom, a
         # custom op or a gap (Boxes.scale is not GradScaler.scale).
         return f.disposition in ("idiom", "custom-op", "gap")
-    return owner == "torch.Tensor" and method in CONTAINER_METHODS
+    return owner == "torch.Tensor" and (method in CONTAINER_METHODS or method.startswith("__"))
 
 
 def is_custom_op(f: ApiFinding) -> bool:

@@ -146,10 +146,15 @@ _TRANSFORM_CLASS = re.compile(
     r"transform(?!er)|augment|mosaic|mix_?up", re.IGNORECASE
 )  # not Transformer: a model
 #: Repo classes that make the loss: losses, criteria, and the matchers/assigners they use.
-_LOSS_CLASS_NAME = re.compile(r"loss|criterion|matcher|assigner", re.IGNORECASE)
+_LOSS_CLASS_NAME = re.compile(
+    r"(Loss|Criterion|Matcher|Assigner)(?![a-z])|loss$|^(loss|criterion|matcher)"
+)
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_set_aux_loss`` packs outputs, ``get_loss`` dispatches, ``reduce_loss`` averages).
-_LOSS_HELPER_WORDS = frozenset({"set", "get", "log", "print", "plot", "reduce", "update", "show"})
+_LOSS_HELPER_WORDS = frozenset(
+    {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
+     "evaluate", "wrapper", "func"}
+)  # fmt: skip
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
 _INIT_NAME = re.compile(

@@ -450,8 +450,10 @@ class _Builders:
                     parts.append(
                         (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
                     )
-                if parts and fn is not None and src.class_of(fn) is None:
-                    found.append(TopModel(dotted, src.where(call), fn.name, tuple(parts)))
+                if parts and fn is not None and fn.name != "__init__":
+                    model = TopModel(dotted, src.where(call), fn.name, tuple(parts))
+                    if not any((m.cls, m.builder) == (dotted, fn.name) for m in found):
+                        found.append(model)
         tops = [m for m in found if m.cls not in injected]
         tops.sort(key=lambda m: (-len(m.parts), m.where.path, m.where.line))
         return tuple(tops[:TOP_MODELS])

@@ -16,6 +16,7 @@ plotting, notebooks and adapters for other frameworks are counted apart
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
@@ -79,7 +80,14 @@ HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools."
 TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
 FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
 #: Model zoos whose constructors are pretrained backbones.
-ZOO_PREFIXES = ("torchvision.models.", "timm.create_model", "timm.models.")
+ZOO_MODULES = frozenset(
+    {
+        "torchvision.models",
+        "torchvision.models.detection",
+        "torchvision.models.segmentation",
+        "torchvision.models.video",
+    }
+)
 ZOO_EXCLUDED = ("torchvision.models._utils", "torchvision.models.feature_extraction")
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
@@ -94,7 +102,18 @@ CHECKPOINT_APIS = frozenset(
 #: Parameter values that pass nothing MindSpore would miss.
 NEUTRAL_VALUES = frozenset({"False", "None", "0", "()", "[]", "{}"})
 #: Packages whose APIs a parameter gap is plumbing for (loaders, optimizers): they have idioms.
-PLUMBING = ("torch.optim.", "torch.utils.data.", "torch.distributed.", "torch.cuda.")
+PLUMBING = (
+    "torch.optim.",
+    "torch.utils.data.",
+    "torch.distributed.",
+    "torch.cuda.",
+    "torchvision.datasets.",
+)
+#: Parameters about placement and memory: MindSpore places tensors globally.
+PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
+
+
+_NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
 
 class Ancillary:
@@ -197,6 +216,8 @@ def _round_trips(
     """Functions of the network or loss path (a Module's method, or a function the scan
     placed in the network graph) that send tensors to a host library and back."""
     for qual, fn in _functions(src):
+        if _NOT_NETWORK.search(fn.name):
+            continue  # visualisation and logging helpers of a Module run beside the step
         if (src.path, qual) not in network and not _is_module_method(src, fn, hierarchy):
             continue
         host: list[tuple[str, ast.Call]] = []
@@ -211,7 +232,7 @@ def _round_trips(
                 back = True
             elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
                 out = True
-        if host and (out or back):
+        if host and out:
             names = sorted({n for n, _ in host})
             yield WorkItem(
                 kind="host-round-trip",
@@ -247,16 +268,27 @@ def _zoo_callee(src: Source, call: ast.Call) -> str | None:
     return src.dotted(func)
 
 
+def _is_zoo_constructor(name: str) -> bool:
+    """``torchvision.models.resnet50`` (or ``.detection.<fn>``, ``.<getattr name>``),
+    ``timm.create_model``, ``torch.hub.load``; never a layer, helper, weights enum or class
+    that a zoo package also exports (``timm.models.layers.DropPath``)."""
+    if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
+        return True
+    module, _, tail = name.rpartition(".")
+    return (
+        module in ZOO_MODULES
+        and not tail.startswith("_")
+        and (tail.startswith("<") or tail[:1].islower())
+    )
+
+
 def _backbones(src: Source) -> Iterable[WorkItem]:
     for call in src.calls:
         name = _zoo_callee(src, call)
         if not name or name.startswith(ZOO_EXCLUDED):
             continue
-        if not name.startswith(ZOO_PREFIXES) and name != "torch.hub.load":
+        if not _is_zoo_constructor(name):
             continue
-        tail = name.rpartition(".")[2]
-        if name.startswith("torchvision.models.") and tail[:1].isupper():
-            continue  # a weights enum or a class (ResNet50_Weights), not a constructor
         keywords = {k.arg: k.value for k in call.keywords if k.arg}
         pretrained = [
             f"{k}={src.text(v, 40)}"
@@ -316,7 +348,7 @@ def _parameters(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
         if f.api.startswith(PLUMBING) or f.disposition in ("idiom", "delete"):
             continue
         for change in f.param_changes:
-            if change.kind != "unsupported":
+            if change.kind != "unsupported" or change.param in PLACEMENT:
                 continue
             value = _passed(f, change.param)
             if value is None or value in NEUTRAL_VALUES:
