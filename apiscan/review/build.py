@@ -80,7 +80,7 @@ def review(options: ScanOptions) -> Review:
         tool_version=__version__,
         recipe=recipe,
         modules=modules,
-        top_models=structure.top_models(sources, modules, ancillary.why),
+        top_models=structure.top_models(sources, modules, ancillary.why, hierarchy),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),

@@ -68,6 +68,11 @@ COMPOSITIONS: dict[str, str] = {
     "torchvision.ops.boxes.clip_boxes_to_image": "clamp of each coordinate",
     "torchvision.ops.remove_small_boxes": "a comparison and nonzero",
     "torchvision.ops.boxes.remove_small_boxes": "a comparison and nonzero",
+    "torch.nn.functional.scaled_dot_product_attention": (
+        "softmax(q @ k.swapaxes(-2, -1) * scale + mask) @ v, or "
+        "mindspore.ops.flash_attention_score on Ascend"
+    ),
+    "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
 }
 
 

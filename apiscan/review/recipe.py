@@ -1065,20 +1065,9 @@ class _Recipe:
             if callee_name(call) != "Compose" or id(call) in self.composed_calls:
                 continue
             fn = src.function_of(call)
-            inner = [n for n in ast.walk(call) if isinstance(n, ast.Call)]
-            self.composed_calls.update(id(n) for n in inner)
+            self.composed_calls.add(id(call))
             steps = self._steps(src, fn, call.args[0] if call.args else None, 0)
-            for n in inner:
-                dotted = src.dotted(n.func) or ""
-                module = dotted.rpartition(".")[0]
-                key = self.repo.canonical.get(dotted)
-                if key is not None:
-                    self.composed_modules.add(key.rpartition(".")[0])
-                elif module and any(
-                    m == module for mods in self.sources.modules.values() for m in mods
-                ):
-                    self.composed_modules.add(module)
-            if self._inside_composition(src, call):
+            if self._inside_composition(src, call) or not steps:
                 continue
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
             test = src.enclosing(call, ast.If)
@@ -1129,6 +1118,23 @@ class _Recipe:
             return []
         if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
             bound = self._local_value(fn, expr.id, expr.lineno)
+            if isinstance(bound, ast.List | ast.Tuple):
+                # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
+                steps = [self._step(src, fn, e, depth + 1) for e in bound.elts]
+                appended = [
+                    node
+                    for node in _walk_body(fn)
+                    if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("append", "extend")
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == expr.id
+                    and node.lineno < expr.lineno
+                    and node.args
+                ]
+                for node in sorted(appended, key=lambda n: (n.lineno, n.col_offset)):
+                    steps.extend(self._steps(src, fn, node.args[0], depth + 1))
+                return steps
             if bound is not None:
                 return self._steps(src, fn, bound, depth + 1)
         if isinstance(expr, ast.List | ast.Tuple):
@@ -1136,12 +1142,16 @@ class _Recipe:
         return [self._step(src, fn, expr, depth + 1)]
 
     def _step(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
+        for node in ast.walk(expr):  # T.Flip() if flip else nn.Identity(): shown here too
+            if isinstance(node, ast.Call):
+                self._composed(src, node)
         if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
             bound = self._local_value(fn, expr.id, expr.lineno)
             if isinstance(bound, ast.Call):
                 return self._step(src, fn, bound, depth + 1)
         if not isinstance(expr, ast.Call) or depth >= MAX_DEPTH:
             return src.text(expr)
+        self._composed(src, expr)
         name = callee_name(expr) or src.text(expr.func)
         if name == "Compose":
             inner = self._steps(src, fn, expr.args[0] if expr.args else None, depth + 1)
@@ -1152,6 +1162,18 @@ class _Recipe:
         for kw in expr.keywords:
             args.append(f"{kw.arg or '**'}={self._argument(src, fn, kw.value, depth)}")
         return f"{name}({', '.join(args)})"
+
+    def _composed(self, src: Source, call: ast.Call) -> None:
+        """Marks a step's call as shown, and its class's module as one whose transform
+        definitions the composition stands for."""
+        self.composed_calls.add(id(call))
+        if isinstance(call.func, ast.Name) and call.func.id in src.defs:
+            self.composed_modules.add(src.module)
+            return
+        dotted = src.dotted(call.func) or ""
+        key = self.repo.canonical.get(dotted)
+        if key is not None:
+            self.composed_modules.add(key.rpartition(".")[0])
 
     def _argument(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
         if isinstance(expr, ast.Call) or (

@@ -330,8 +330,15 @@ class _Builders:
     returns a ``Joiner``. Reads the parsed sources; relative imports are resolved here
     because the shared import table keeps only absolute ones."""
 
-    def __init__(self, sources: Sources, modules: Sequence[ModuleNode], skip: Callable[[str], str]):
+    def __init__(
+        self,
+        sources: Sources,
+        modules: Sequence[ModuleNode],
+        skip: Callable[[str], str],
+        hierarchy: Hierarchy | None = None,
+    ):
         self.sources = sources
+        self.hierarchy = hierarchy
         self.classes = {m.cls: m for m in modules}
         self.by_module: dict[str, Source] = {}
         self.skip = skip
@@ -366,7 +373,13 @@ class _Builders:
             head = f"{src.module}.{expr.id}"
         else:
             return None
-        return ".".join([head, *reversed(parts)])
+        dotted = ".".join([head, *reversed(parts)])
+        if dotted not in self.classes and self.hierarchy is not None:
+            # a re-export (``from yolox.models import YOLOX``) spells the class elsewhere
+            resolved = self.hierarchy.resolve(dotted)
+            if resolved in self.classes:
+                return resolved
+        return dotted
 
     def _parameter(self, cls: str, index: int) -> str:
         """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown)."""
@@ -452,7 +465,9 @@ class _Builders:
                     )
                 if parts and fn is not None and fn.name != "__init__":
                     model = TopModel(dotted, src.where(call), fn.name, tuple(parts))
-                    if not any((m.cls, m.builder) == (dotted, fn.name) for m in found):
+                    if not any(
+                        (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
+                    ):
                         found.append(model)
         tops = [m for m in found if m.cls not in injected]
         tops.sort(key=lambda m: (-len(m.parts), m.where.path, m.where.line))
@@ -460,8 +475,11 @@ class _Builders:
 
 
 def top_models(
-    sources: Sources, modules: Sequence[ModuleNode], skip: Callable[[str], str]
+    sources: Sources,
+    modules: Sequence[ModuleNode],
+    skip: Callable[[str], str],
+    hierarchy: Hierarchy | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again)."""
-    return _Builders(sources, modules, skip).top_models()
+    return _Builders(sources, modules, skip, hierarchy).top_models()

@@ -96,7 +96,6 @@ CHECKPOINT_APIS = frozenset(
         "torch.load",
         "torch.hub.load_state_dict_from_url",
         "torch.utils.model_zoo.load_url",
-        "torch.hub.load",
     }
 )
 #: Parameter values that pass nothing MindSpore would miss.
@@ -256,6 +255,13 @@ def _zoo_callee(src: Source, call: ast.Call) -> str | None:
     ``getattr(torchvision.models, name)(...)``; None for anything else."""
     func = call.func
     if (
+        isinstance(func, ast.Subscript)
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "__dict__"
+    ):  # torchvision.models.__dict__[args.arch]()
+        owner = src.dotted(func.value.value)
+        return f"{owner}.<{src.text(func.slice, 40)}>" if owner else None
+    if (
         isinstance(func, ast.Call)
         and isinstance(func.func, ast.Name)
         and func.func.id == "getattr"
@@ -273,6 +279,8 @@ def _is_zoo_constructor(name: str) -> bool:
     ``timm.create_model``, ``torch.hub.load``; never a layer, helper, weights enum or class
     that a zoo package also exports (``timm.models.layers.DropPath``)."""
     if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
+        return True
+    if name.startswith("transformers.") and name.endswith(".from_pretrained"):
         return True
     module, _, tail = name.rpartition(".")
     return (
@@ -295,6 +303,11 @@ def _backbones(src: Source) -> Iterable[WorkItem]:
             for k, v in keywords.items()
             if k in PRETRAINED_KEYWORDS and src.text(v) not in NEUTRAL_VALUES
         ]
+        explicit = keywords.get("pretrained")
+        if (name.endswith(".from_pretrained") or name == "torch.hub.load") and (
+            explicit is None or src.text(explicit) not in NEUTRAL_VALUES
+        ):
+            pretrained.insert(0, "pretrained weights")  # what these calls load by default
         norm = keywords.get("norm_layer")
         details = pretrained + ([f"norm_layer={src.text(norm, 40)}"] if norm is not None else [])
         why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
