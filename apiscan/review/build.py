@@ -74,6 +74,7 @@ def review(options: ScanOptions) -> Review:
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
         recipe = tuple(item for item in recipe if item.category != "augmentation")
+    recipe = tuple(item for item in recipe if _recipe_file(ancillary.why(item.where.path)))
     recipe += work_recipe(items)
     return Review(
         root=result.root,
@@ -110,6 +111,16 @@ def training_files(result: ScanResult) -> frozenset[str]:
         for f in result.api_findings
         if f.api.startswith(_TRAINING) and not is_test_path(f.path)
     )
+
+
+#: Files counted apart that may still hold the training entry (``tools/train.py``).
+_ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples", "notebook", "notebooks"})
+
+
+def _recipe_file(why: str) -> bool:
+    """Whether a recipe fact in a file counted apart for ``why`` is part of the recipe:
+    demos, exports, hub files, plotting, side projects and adapters are not."""
+    return why in _ENTRY_PLACES or why.startswith("matches ")
 
 
 def work_recipe(items: tuple[WorkItem, ...]) -> tuple[RecipeItem, ...]:

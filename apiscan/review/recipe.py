@@ -138,13 +138,17 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
-    r"|rotate|erasing|augment",
+    r"|rotate(?!d)|erasing|augment",
     re.IGNORECASE,
 )
+#: Places whose flips and jitters draw pictures or evaluate, not augment.
+_NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
     r"transform(?!er)|augment|mosaic|mix_?up", re.IGNORECASE
 )  # not Transformer: a model
+#: Modules whose transform classes are data transforms (not box coders or model parts).
+_DATA_MODULE = re.compile(r"data|transform|augment|pipeline|preprocess|input", re.IGNORECASE)
 #: Repo classes that make the loss: losses, criteria, and the matchers/assigners they use.
 _LOSS_CLASS_NAME = re.compile(
     r"(Loss|Criterion|Matcher|Assigner)(?![a-z])|loss$|^(loss|criterion|matcher)"
@@ -155,6 +159,8 @@ _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
      "evaluate", "wrapper", "func"}
 )  # fmt: skip
+#: Functions that build a list of augmentations.
+_AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
 _INIT_NAME = re.compile(
@@ -720,6 +726,7 @@ class _Recipe:
     def items(self) -> tuple[RecipeItem, ...]:
         for src in self.sources.all():
             self._compositions(src)
+            self._built_lists(src)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
@@ -1032,8 +1039,13 @@ class _Recipe:
             return "loss"
         if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
             return "loss"
-        if isinstance(node, ast.ClassDef) and not module and _TRANSFORM_CLASS.search(name):
-            return "augmentation"
+        if (
+            isinstance(node, ast.ClassDef)
+            and not module
+            and _TRANSFORM_CLASS.search(name)
+            and _DATA_MODULE.search(key.rpartition(".")[0])
+        ):
+            return "augmentation"  # Box2BoxTransform in modeling/ is a box coder
         return None
 
     # -- patterns read from the trees
@@ -1162,6 +1174,29 @@ class _Recipe:
         for kw in expr.keywords:
             args.append(f"{kw.arg or '**'}={self._argument(src, fn, kw.value, depth)}")
         return f"{name}({', '.join(args)})"
+
+    def _built_lists(self, src: Source) -> None:
+        """A builder of augmentations that returns a list (detectron2's
+        ``build_augmentation``: ``augmentation = [T.ResizeShortestEdge(...)]`` then
+        ``augmentation.append(T.RandomFlip(...))``) is a composition too."""
+        for qual, fn in src.defs.items():
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if not _AUG_BUILDER.fullmatch(fn.name) or src.class_of(fn) is not None:
+                continue
+            returned = [
+                n.value
+                for n in _walk_body(fn)
+                if isinstance(n, ast.Return) and isinstance(n.value, ast.Name | ast.List)
+            ]
+            if len(returned) != 1:
+                continue
+            steps = self._steps(src, fn, returned[0], 0)
+            if steps:
+                values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
+                self.add("augmentation", f"composition in {qual}", src.where(fn), values,
+                         "the transforms the builder returns, in order")  # fmt: skip
+                self.composed_modules.discard(src.module)
 
     def _composed(self, src: Source, call: ast.Call) -> None:
         """Marks a step's call as shown, and its class's module as one whose transform
@@ -1298,15 +1333,32 @@ class _Recipe:
             name = node.name
             if name.startswith("__"):
                 continue
-            if _AUG_NAME.search(name) and not _NO_AUG.search(name):
+            if (
+                _AUG_NAME.search(name)
+                and not _NO_AUG.search(name)
+                and not _NOT_AUG_CONTEXT.search(f"{src.path}:{qual}")
+            ):
                 if src.module in self.composed_modules:
                     continue  # a definition: the composition says which ones are used
+                if not self._called(src, qual):
+                    continue  # defined, never called: not part of what runs
                 kind = "class" if isinstance(node, ast.ClassDef) else "function"
                 self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
                 name
             ):
                 self._init_def(src, qual, node)
+
+    def _called(self, src: Source, qual: str) -> bool:
+        """Whether the repository calls the def (or a method of the class) ``qual`` of
+        ``src`` anywhere outside tests."""
+        key = f"{src.module}.{qual}"
+        return any(
+            not is_test_path(path)
+            for k, sites in self.repo.call_sites.items()
+            if k == key or k.startswith(key + ".")
+            for path, _ in sites
+        )
 
     def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""

@@ -147,12 +147,12 @@ class Ancillary:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
             return f"matches {hit!r}" if hit else ""
         parts = PurePosixPath(path).parts
+        for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
+            if path_matches(parts[-1].lower(), pattern):
+                return why
         for part in parts[:-1]:
             if part.lower() in ANCILLARY_DIRS:
                 return ANCILLARY_DIRS[part.lower()]
-        for pattern, why in ANCILLARY_FILES.items():
-            if path_matches(parts[-1].lower(), pattern):
-                return why
         foreign = sorted(
             {
                 top

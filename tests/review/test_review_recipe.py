@@ -393,6 +393,15 @@ def test_config_class_attributes_follow_bases(tmp_path: Path) -> None:
             "data/augment.py": """
                 def mixup(img1, img2, ratio):
                     return img1 * ratio + img2 * (1 - ratio)
+
+                def cutmix(img1, img2):
+                    return img1
+                """,
+            "data/loader.py": """
+                from data.augment import mixup
+
+                def load(a, b):
+                    return mixup(a, b, 0.5)
                 """,
         },
     )
@@ -419,6 +428,8 @@ def test_config_class_attributes_follow_bases(tmp_path: Path) -> None:
     assert closing["when"] == "epoch == exp.max_epoch - exp.no_aug_epochs"
     mixup = pick(items, "augmentation", "mixup", "data/augment.py", 1)
     assert mixup["<note>"] == "repo function, by its name"
+    # defined and never called: not part of what runs
+    assert "cutmix" not in [i.name for i in items]
     # positional arguments are named from the torch index
     multistep = pick(items, "scheduler", "torch.optim.lr_scheduler.MultiStepLR", "train.py", 8)
     assert (multistep["milestones"], multistep["gamma"]) == ("[8, 11]", "0.1")

@@ -85,9 +85,9 @@ def test_effort_counts_the_ported_parts_within_2x(reviews) -> None:
     assert apart == {
         "d2/adapter.py": "adapter for detectron2",
         "hubconf.py": "torch.hub entry points",
-        "tools/plot_utils.py": "tools",
+        "tools/plot_utils.py": "plotting",
     }
-    assert dict(reviews["promptseg"].ancillary) == {"scripts/export_onnx.py": "scripts"}
+    assert dict(reviews["promptseg"].ancillary) == {"scripts/export_onnx.py": "deployment/export"}
 
 
 def test_inference_only_and_top_model_through_builders(reviews) -> None:
