@@ -73,6 +73,13 @@ COMPOSITIONS: dict[str, str] = {
         "mindspore.ops.flash_attention_score on Ascend"
     ),
     "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
+    "torch.nn.functional.has_torch_function": "nothing to compute: torch-function dispatch",
+    "torch.nn.functional.handle_torch_function": "nothing to compute: torch-function dispatch",
+    "torch.Tensor.clamp_min": "x.clamp(min=v)",
+    "torch.Tensor.clamp_min_": "x.clamp(min=v)",
+    "torch.Tensor.clamp_max": "x.clamp(max=v)",
+    "torch.Tensor.clamp_max_": "x.clamp(max=v)",
+    "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
 }
 
 

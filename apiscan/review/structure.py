@@ -450,8 +450,8 @@ class _Builders:
                 parts = []
                 for i, arg in enumerate([*call.args, *(k.value for k in call.keywords)]):
                     cls = self.built(src, arg, fn)
-                    if cls is None or cls == dotted:
-                        continue
+                    if cls is None or cls == dotted or self.classes[cls].role in _NOT_TOP:
+                        continue  # a criterion handed to a task is no part of a model
                     name = (
                         call.keywords[i - len(call.args)].arg
                         if i >= len(call.args)

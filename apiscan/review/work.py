@@ -79,6 +79,8 @@ HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools."
 #: Calls that take a tensor to the host, and that bring a host value back as a tensor.
 TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
 FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
+#: ``from_pretrained`` of what holds no weights: tokenizers, configs, processors.
+_NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor")
 #: Model zoos whose constructors are pretrained backbones.
 ZOO_MODULES = frozenset(
     {
@@ -108,10 +110,16 @@ PLUMBING = (
     "torch.cuda.",
     "torchvision.datasets.",
 )
+#: What a parameter note says when only the keyword's spelling differs (dim= → axis=).
+SPELLING = "has no parameter named"
 #: Parameters about placement and memory: MindSpore places tensors globally.
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
+#: Folders of side projects and examples: their own training loops are not the repository's.
+_SIDE_DIRS = frozenset({"examples", "projects", "demo", "demos", "docs", "benchmarks"})
+#: Module methods that run in the network or loss path without the scan's help.
+_PATH_METHOD = re.compile(r"forward\w*|__call__|\w*(loss|match|assign)\w*")
 _NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
 
@@ -141,8 +149,8 @@ class Ancillary:
         path = src.path
         if is_test_path(path):
             return "tests"
-        if path in self.keep:
-            return ""
+        if path in self.keep and not set(PurePosixPath(path).parts[:-1]) & _SIDE_DIRS:
+            return ""  # the training step in tools/ or scripts/ is ported
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
             return f"matches {hit!r}" if hit else ""
@@ -182,11 +190,12 @@ def work_items(
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
     network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
     items: list[WorkItem] = []
+    local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
     for src in sources.all():
         if ancillary.why(src.path):
             continue
         items.extend(_round_trips(src, network, hierarchy))
-        items.extend(_backbones(src))
+        items.extend(b for b in _backbones(src) if b.what.partition(".")[0] not in local)
     items.extend(_checkpoints(ported(result.api_findings, ancillary)))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
     order = list(WORK_KINDS)
@@ -203,7 +212,7 @@ def _functions(src: Source) -> Iterable[tuple[str, FuncDef]]:
 
 def _is_module_method(src: Source, fn: FuncDef, hierarchy: Hierarchy) -> bool:
     owner = src.class_of(fn)
-    if owner is None or not src.module:
+    if owner is None or not src.module or not _PATH_METHOD.fullmatch(fn.name):
         return False
     cls = f"{src.module}.{src.qualname[owner]}"
     return "torch.nn.Module" in hierarchy.torch_ancestors(cls)
@@ -281,7 +290,7 @@ def _is_zoo_constructor(name: str) -> bool:
     if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
         return True
     if name.startswith("transformers.") and name.endswith(".from_pretrained"):
-        return True
+        return not _NOT_WEIGHTS.search(name)
     module, _, tail = name.rpartition(".")
     return (
         module in ZOO_MODULES
@@ -363,6 +372,8 @@ def _parameters(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
         for change in f.param_changes:
             if change.kind != "unsupported" or change.param in PLACEMENT:
                 continue
+            if SPELLING in change.note:
+                continue  # the keyword is spelled otherwise or passed by position: a rewrite
             value = _passed(f, change.param)
             if value is None or value in NEUTRAL_VALUES:
                 continue  # passed positionally or left at a harmless value: nothing to miss
