@@ -200,7 +200,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|optimi[sz]er|betas",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (

@@ -381,6 +381,25 @@ class _Builders:
                 return resolved
         return dotted
 
+    @staticmethod
+    def _same_branch(src: Source, assign: ast.AST, use: ast.AST) -> bool:
+        """Whether ``use`` sees ``assign``: every compound statement around the assignment
+        is around the use too, in the same branch (``if task == "train": model =
+        Train(model)`` is not what ``elif task == "predict": Predict(model)`` reads)."""
+        path_of_use: dict[int, ast.AST] = {}  # ancestor -> its child on the way to use
+        child, node = use, src.parent.get(use)
+        while node is not None:
+            path_of_use[id(node)] = child
+            child, node = node, src.parent.get(node)
+        child, node = assign, src.parent.get(assign)
+        while node is not None and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if isinstance(node, ast.If | ast.Try | ast.For | ast.While):
+                other = path_of_use.get(id(node))
+                if other is None or (child in node.body) != (other in node.body):
+                    return False
+            child, node = node, src.parent.get(node)
+        return True
+
     def _parameter(self, cls: str, index: int) -> str:
         """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown)."""
         module, _, name = cls.rpartition(".")
@@ -410,14 +429,18 @@ class _Builders:
         if isinstance(expr, ast.Tuple) and expr.elts:
             return self.built(src, expr.elts[0], fn, depth)
         if isinstance(expr, ast.Name) and fn is not None:
-            bound = [
-                n.value
-                for n in ast.walk(fn)
-                if isinstance(n, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
-                and n.lineno <= expr.lineno
-            ]
-            return self.built(src, bound[-1], fn, depth + 1) if bound else None
+            bound = sorted(
+                (
+                    n
+                    for n in ast.walk(fn)
+                    if isinstance(n, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
+                    and n.lineno < expr.lineno
+                    and self._same_branch(src, n, expr)
+                ),
+                key=lambda n: n.lineno,
+            )  # the last assignment above the use (model = Bench(model) reads the one before)
+            return self.built(src, bound[-1].value, fn, depth + 1) if bound else None
         if not isinstance(expr, ast.Call):
             return None
         dotted = self.callee(src, expr)

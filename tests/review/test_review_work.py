@@ -123,3 +123,32 @@ def test_ancillary_patterns_come_from_the_configuration(tmp_path: Path) -> None:
     assert dict(build_review(str(tmp_path)).ancillary) == {"tools/x.py": "tools"}
     (tmp_path / "pyproject.toml").write_text('[tool.apiscan]\nreview-ancillary = ["net.py"]\n')
     assert dict(build_review(str(tmp_path)).ancillary) == {"net.py": "matches 'net.py'"}
+
+
+def test_top_model_reads_the_branch_the_construction_is_in(tmp_path: Path) -> None:
+    (tmp_path / "net.py").write_text(
+        "from torch import nn\n\n"
+        "class Det(nn.Module):\n"
+        "    def __init__(self, cfg):\n"
+        "        super().__init__()\n\n"
+        "class Train(nn.Module):\n"
+        "    def __init__(self, model):\n"
+        "        super().__init__()\n"
+        "        self.model = model\n\n"
+        "class Predict(nn.Module):\n"
+        "    def __init__(self, model):\n"
+        "        super().__init__()\n"
+        "        self.model = model\n\n"
+        "def create(cfg, task):\n"
+        "    model = Det(cfg)\n"
+        "    if task == 'train':\n"
+        "        model = Train(model)\n"
+        "    elif task == 'predict':\n"
+        "        model = Predict(model)\n"
+        "    return model\n"
+    )
+    tops = {(m.cls, m.parts) for m in build_review(str(tmp_path)).top_models}
+    assert tops == {
+        ("net.Train", (("model", "Det (model)"),)),
+        ("net.Predict", (("model", "Det (model)"),)),
+    }
