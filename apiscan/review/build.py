@@ -23,7 +23,7 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.model import RecipeItem, Review, WorkItem
 from apiscan.review.sources import Sources, is_test_path
-from apiscan.review.work import Ancillary, work_items
+from apiscan.review.work import Ancillary, padded_batches, work_items
 
 
 def scan_root(path: str | Path) -> Path:
@@ -88,7 +88,9 @@ def review(options: ScanOptions) -> Review:
         sparse=gaps.sparse_uses(result),
         extensions=gaps.extensions(root, result, analyses, hierarchy),
         third_party=gaps.third_party(analyses, sources),
-        effort=effort.estimate(result, network_gaps, items, ancillary),
+        effort=effort.estimate(
+            result, network_gaps, items, ancillary, padded_batches(result, sources, ancillary)
+        ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
             for f in result.error_findings

@@ -64,10 +64,12 @@ def estimate(
     gaps: tuple[Gap, ...],
     work: tuple[WorkItem, ...] = (),
     ancillary: Ancillary | None = None,
+    padded: tuple[tuple[str, str], ...] = (),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
-    ported (``ancillary`` files are counted apart)."""
+    ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
+    pad batches to their largest item: input pipelines like DS119's."""
     del gaps  # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
@@ -104,6 +106,7 @@ def estimate(
             for f in result.shape_findings
             if f.rule == INPUT_SHAPE_RULE and f.scope != "network" and kept(f.path)
         }
+        | set(padded)
     )
     work_counts = Counter(item.kind for item in work)
     units = {
@@ -146,7 +149,8 @@ def estimate(
         "per function because a function is rewritten as a whole (pad and mask, a fixed "
         "maximum)" + (f": {_listing([f'{p}:{fn}' for p, fn in functions])}." if functions else "."),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "
-        "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + "): each needs fixed buckets "
+        "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + ", or a collate function "
+        "padding each batch to its largest item): each needs fixed buckets "
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "

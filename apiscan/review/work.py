@@ -194,7 +194,9 @@ def work_items(
     for src in sources.all():
         if ancillary.why(src.path):
             continue
-        items.extend(_round_trips(src, network, hierarchy))
+        items.extend(
+            _with_callers(t, sources, ancillary) for t in _round_trips(src, network, hierarchy)
+        )
         items.extend(b for b in _backbones(src) if b.what.partition(".")[0] not in local)
     items.extend(_checkpoints(ported(result.api_findings, ancillary)))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
@@ -257,6 +259,96 @@ def _round_trips(
                 ),
                 uses=len(host),
             )
+
+
+#: Tensor constructors a collate function fills when it pads a batch to its largest item.
+_PAD_CONSTRUCTORS = frozenset({"zeros", "ones", "full", "empty", "new_zeros", "new_full", "pad"})
+
+
+def padded_batches(
+    result: ScanResult, sources: Sources, ancillary: Ancillary
+) -> tuple[tuple[str, str], ...]:
+    """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
+    one call deep) that pad each batch to its largest item: a ``max`` over the items and a
+    tensor built to that size. Every batch then has its own shape, as with multi-scale
+    training: the compiled network needs fixed buckets or one padded size."""
+    defs: dict[str, list[tuple[Source, FuncDef]]] = {}
+    for src in sources.all():
+        for qual, fn in _functions(src):
+            defs.setdefault(qual.rpartition(".")[2], []).append((src, fn))
+    found: set[tuple[str, str]] = set()
+    for f in result.api_findings:
+        if f.api != "torch.utils.data.DataLoader" or f.args is None or ancillary.why(f.path):
+            continue
+        collate = next((text for name, text in f.args.keywords if name == "collate_fn"), "")
+        name = collate.rpartition(".")[2]
+        for src, fn in defs.get(name, []):
+            todo = [(src, fn)] + [
+                target
+                for call in ast.walk(fn)
+                if isinstance(call, ast.Call)
+                for target in defs.get(_callee_tail(call), [])
+            ]
+            for fsrc, fdef in todo:
+                if _pads_to_max(fdef):
+                    found.add((fsrc.path, fsrc.qualname.get(fdef, fdef.name)))
+    return tuple(sorted(found))
+
+
+def _callee_tail(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _pads_to_max(fn: FuncDef) -> bool:
+    calls = [_callee_tail(c) for c in ast.walk(fn) if isinstance(c, ast.Call)]
+    return any("max" in c for c in calls) and any(c in _PAD_CONSTRUCTORS for c in calls)
+
+
+def _attribute_names(cls: str) -> set[str]:
+    """What a Module instance of ``cls`` is usually stored as: ``matcher`` and
+    ``hungarian_matcher`` for ``HungarianMatcher``."""
+    words = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+", cls)
+    return {words[-1].lower(), "_".join(w.lower() for w in words)} if words else set()
+
+
+def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> WorkItem:
+    """A round trip in ``Cls.forward`` with the places that call the module through the
+    attribute it is usually stored in (``self.matcher(...)``), saying which run in a loop:
+    each call is one more trip per step."""
+    qual = item.what.partition(":")[0]
+    cls, _, method = qual.rpartition(".")
+    if method not in ("forward", "__call__") or not cls:
+        return item
+    names = _attribute_names(cls.rpartition(".")[2])
+    calls: list[tuple[Where, bool]] = []
+    for src in sources.all():
+        if ancillary.why(src.path):
+            continue
+        for call in src.calls:
+            func = call.func
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr in names
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+            ):
+                looped = src.enclosing(call, (ast.For, ast.While, ast.comprehension))
+                calls.append((src.where(call), looped is not None))
+    if not calls:
+        return item
+    listed = ", ".join(f"{w}{' (in a loop)' if loop else ''}" for w, loop in calls)
+    loops = sum(1 for _, loop in calls if loop)
+    more = f"; {loops} of them in a loop, one more trip per iteration" if loops else ""
+    return WorkItem(
+        kind=item.kind,
+        what=item.what,
+        where=item.where + tuple(w for w, _ in calls),
+        why=item.why + f"; the module is called at {listed}{more}",
+        uses=item.uses,
+    )
 
 
 def _zoo_callee(src: Source, call: ast.Call) -> str | None:

@@ -152,3 +152,22 @@ def test_top_model_reads_the_branch_the_construction_is_in(tmp_path: Path) -> No
         ("net.Train", (("model", "Det (model)"),)),
         ("net.Predict", (("model", "Det (model)"),)),
     }
+
+
+def test_a_collate_function_padding_to_the_largest_item_is_an_input_pipeline(reviews) -> None:
+    effort = reviews["setpred"].effort
+    assert effort.input_shape_rewrites == 2
+    sentence = next(s for s in effort.explanation if "input pipeline" in s)
+    assert "datasets/transforms.py:resize" in sentence
+    assert "util/misc.py:nested_tensor_from_tensor_list" in sentence
+    assert reviews["promptseg"].effort.input_shape_rewrites == 0
+
+
+def test_a_round_trip_names_where_its_module_is_called(reviews) -> None:
+    trip = next(i for i in reviews["setpred"].work if i.kind == "host-round-trip")
+    assert [str(w) for w in trip.where] == [
+        "models/matcher.py:29",
+        "models/setpred.py:93",
+        "models/setpred.py:101",
+    ]
+    assert "models/setpred.py:101 (in a loop)" in trip.why
