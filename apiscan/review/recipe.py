@@ -186,7 +186,10 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_)?(iters|iterations|steps)",
         ),
-        ("batch_size", r"(train_|total_|global_)?batch(_?size)?|ims_per_batch|bs"),
+        (
+            "batch_size",
+            r"(train_|total_|global_)?batch(_?size)?(_per_(gpu|device|replica|node))?|ims_per_batch|bs",
+        ),
         ("seed", r"(random_|manual_|global_)?seed"),
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
         ("amp", r"(use_)?(fp16|amp|mixed_precision|bf16|half)"),
