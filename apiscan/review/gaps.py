@@ -80,6 +80,14 @@ COMPOSITIONS: dict[str, str] = {
     "torch.Tensor.clamp_max": "x.clamp(max=v)",
     "torch.Tensor.clamp_max_": "x.clamp(max=v)",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
+    "torchvision.ops.batched_nms": (
+        "NMS of the boxes offset per class (boxes + idxs[:, None] * (boxes.max() + 1)): "
+        "mindspore.ops.NMSWithMask, then select with its mask"
+    ),
+    "torchvision.ops.boxes.batched_nms": (
+        "NMS of the boxes offset per class (boxes + idxs[:, None] * (boxes.max() + 1)): "
+        "mindspore.ops.NMSWithMask, then select with its mask"
+    ),
 }
 
 

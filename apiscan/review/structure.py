@@ -492,8 +492,11 @@ class _Builders:
                         (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
                     ):
                         found.append(model)
-        tops = [m for m in found if m.cls not in injected]
-        tops.sort(key=lambda m: (-len(m.parts), m.where.path, m.where.line))
+        # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
+        # head built only with --masks) is still listed: the wrapper may be optional.
+        tops = sorted(
+            found, key=lambda m: (m.cls in injected, -len(m.parts), m.where.path, m.where.line)
+        )
         return tuple(tops[:TOP_MODELS])
 
 

@@ -149,18 +149,9 @@ class Ancillary:
         path = src.path
         if is_test_path(path):
             return "tests"
-        if path in self.keep and not set(PurePosixPath(path).parts[:-1]) & _SIDE_DIRS:
-            return ""  # the training step in tools/ or scripts/ is ported
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
             return f"matches {hit!r}" if hit else ""
-        parts = PurePosixPath(path).parts
-        for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
-            if path_matches(parts[-1].lower(), pattern):
-                return why
-        for part in parts[:-1]:
-            if part.lower() in ANCILLARY_DIRS:
-                return ANCILLARY_DIRS[part.lower()]
         foreign = sorted(
             {
                 top
@@ -168,7 +159,18 @@ class Ancillary:
                 if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS and top not in local
             }
         )
-        return f"adapter for {', '.join(foreign)}" if foreign else ""
+        if foreign:  # a training script for detectron2 trains the adapter, not the model
+            return f"adapter for {', '.join(foreign)}"
+        parts = PurePosixPath(path).parts
+        if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
+            return ""  # the training step in tools/ or scripts/ is ported
+        for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
+            if path_matches(parts[-1].lower(), pattern):
+                return why
+        for part in parts[:-1]:
+            if part.lower() in ANCILLARY_DIRS:
+                return ANCILLARY_DIRS[part.lower()]
+        return ""
 
     def why(self, path: str) -> str:
         """Why ``path`` is counted apart; "" when it is ported."""
