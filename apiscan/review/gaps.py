@@ -108,7 +108,18 @@ def is_uncertain_method(f: ApiFinding) -> bool:
 def is_custom_op(f: ApiFinding) -> bool:
     """A tensor computation that remains after rewrites and compositions: the scan's custom-op
     disposition, less uncertain receivers and thin wrappers of existing ops."""
-    return f.disposition == "custom-op" and not is_uncertain_method(f) and f.api not in COMPOSITIONS
+    return (
+        f.disposition == "custom-op"
+        and not is_uncertain_method(f)
+        and f.api not in COMPOSITIONS
+        and not is_private(f.api)
+    )
+
+
+def is_private(api: str) -> bool:
+    """A library's private helper (``torchvision.ops.misc._output_size``): version plumbing
+    behind a public op, rewritten with its caller, never an op to implement."""
+    return any(part.startswith("_") and not part.startswith("__") for part in api.split("."))
 
 
 def counted(f: ApiFinding) -> bool:
@@ -176,7 +187,9 @@ def network_gaps(
 
 def _disposition(finding: ApiFinding) -> str:
     """The finding's disposition; a composition of existing ops is a rewrite, not a custom op."""
-    if finding.disposition == "custom-op" and finding.api in COMPOSITIONS:
+    if finding.disposition == "custom-op" and (
+        finding.api in COMPOSITIONS or is_private(finding.api)
+    ):
         return "rewrite"
     return finding.disposition
 
@@ -210,6 +223,8 @@ def _proposal(finding: ApiFinding) -> str:
     where = str(Where(finding.path, finding.span.line, finding.cell))
     if finding.api in COMPOSITIONS and finding.disposition == "custom-op":
         return f"rewrite ({where}): compose it from existing ops: {COMPOSITIONS[finding.api]}"
+    if is_private(finding.api) and finding.disposition == "custom-op":
+        return f"rewrite ({where}): a private helper of the library: rewrite the code around it"
     if finding.rewrite:
         text = f"{finding.disposition} ({where}): {finding.rewrite}"
         return f"{text} — {finding.rewrite_note}" if finding.rewrite_note else text

@@ -172,3 +172,33 @@ def test_a_round_trip_names_where_its_module_is_called(reviews) -> None:
         "models/setpred.py:101",
     ]
     assert "models/setpred.py:101 (in a loop)" in trip.why
+
+
+def test_private_helpers_and_uncertain_receivers_are_no_custom_ops() -> None:
+    from dataclasses import replace
+
+    from apiscan.review.gaps import is_custom_op, is_private
+
+    assert is_private("torchvision.ops.misc._output_size")
+    assert not is_private("torch.Tensor.__len__") and not is_private("torch.fft.rfft")
+    from apiscan.model import ApiFinding, Span
+
+    base = ApiFinding(
+        path="m.py",
+        span=Span(1, 0, 1, 5),
+        api="torch.fft.rfft",
+        status="missing",
+        mindspore_api=None,
+        confidence="certain",
+        note="",
+        usage="call",
+        namespace="torch",
+        disposition="custom-op",
+    )
+    assert is_custom_op(base)
+    assert not is_custom_op(replace(base, api="torchvision.ops.misc._output_size"))
+    assert not is_custom_op(replace(base, api="torchvision.ops.boxes.box_area"))
+    assert not is_custom_op(replace(base, api="torch.Tensor.values"))  # dict.values()
+    assert not is_custom_op(replace(base, api="torch.Tensor.__len__"))
+    assert not is_custom_op(replace(base, api="torch.Tensor.unfold", confidence="probable"))
+    assert is_custom_op(replace(base, api="torch.Tensor.unfold"))
