@@ -21,6 +21,7 @@ Keys::
     respect-ignore-files = true           # .gitignore / .ignore (--no-ignore turns it off)
     verify-device = "CPU"
     verify-dtype = "float32"
+    review-ancillary = ["tools/", "hubconf.py"]  # files the review's effort counts apart
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ DEFAULTS: dict[str, Any] = {
     "respect-ignore-files": True,
     "verify-device": "CPU",
     "verify-dtype": "float32",
+    "review-ancillary": None,  # None: the review's built-in tools/demo/export/hub patterns
 }
 #: A rule id or a prefix of one: ``DS1``, ``DS101``, ``API``.
 _RULE_PREFIX = re.compile(r"^[A-Z]+[0-9]{0,3}$")
@@ -174,7 +176,7 @@ def _validate(path: Path, where: str, key: str, value: Any) -> Any:
         close = [k for k in DEFAULTS if k.replace("-", "_") == key.replace("-", "_")]
         hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(DEFAULTS)}"
         raise ConfigError(f"{path}: {where}unknown key {key!r}{hint}")
-    if key in ("exclude", "extend-exclude"):
+    if key in ("exclude", "extend-exclude", "review-ancillary"):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise bad("a list of glob strings")
         return list(value)

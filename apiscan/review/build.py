@@ -15,12 +15,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from apiscan import __version__
+from apiscan.config import resolve as resolve_settings
+from apiscan.model import ScanResult
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.model import Review
-from apiscan.review.sources import Sources
+from apiscan.review.model import RecipeItem, Review, WorkItem
+from apiscan.review.sources import Sources, is_test_path
+from apiscan.review.work import Ancillary, padded_batches, work_items
 
 
 def scan_root(path: str | Path) -> Path:
@@ -61,23 +64,78 @@ def review(options: ScanOptions) -> Review:
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
     network_gaps = gaps.network_gaps(result, gaps.load_suggester())
+    training = training_files(result)
+    ancillary = Ancillary(
+        sources, resolve_settings(options.path, {})["review-ancillary"], keep=training
+    )
+    items = work_items(result, sources, hierarchy, ancillary)
+    modules = structure.module_nodes(result, analyses, sources, hierarchy, api)
+    recipe = extract_recipe(result, analyses, root, sources, hierarchy)
+    inference = not training
+    if inference:  # nothing is trained: transforms are preprocessing, not augmentation
+        recipe = tuple(item for item in recipe if item.category != "augmentation")
+    recipe = tuple(item for item in recipe if _recipe_file(ancillary.why(item.where.path)))
+    recipe += work_recipe(items)
     return Review(
         root=result.root,
         tool_version=__version__,
-        recipe=extract_recipe(result, analyses, root, sources, hierarchy),
-        modules=structure.module_nodes(result, analyses, sources, hierarchy, api),
+        recipe=recipe,
+        modules=modules,
+        top_models=structure.top_models(sources, modules, ancillary.why, hierarchy),
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),
         sparse=gaps.sparse_uses(result),
         extensions=gaps.extensions(root, result, analyses, hierarchy),
         third_party=gaps.third_party(analyses, sources),
-        effort=effort.estimate(result, network_gaps),
+        effort=effort.estimate(
+            result, network_gaps, items, ancillary, padded_batches(result, sources, ancillary)
+        ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
             for f in result.error_findings
         ),
+        work=items,
+        inference_only=inference,
+        ancillary=ancillary.listing(),
     )
+
+
+#: APIs that show the code trains: an optimizer, a backward pass.
+_TRAINING = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
+
+
+def training_files(result: ScanResult) -> frozenset[str]:
+    """Files outside tests that build an optimizer or run a backward pass: the training step,
+    ported wherever it lives (``tools/train.py``). None: the repository only infers."""
+    return frozenset(
+        f.path
+        for f in result.api_findings
+        if f.api.startswith(_TRAINING) and not is_test_path(f.path)
+    )
+
+
+#: Files counted apart that may still hold the training entry (``tools/train.py``).
+_ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples", "notebook", "notebooks"})
+
+
+def _recipe_file(why: str) -> bool:
+    """Whether a recipe fact in a file counted apart for ``why`` is part of the recipe:
+    demos, exports, hub files, plotting, side projects and adapters are not."""
+    return why in _ENTRY_PLACES or why.startswith("matches ")
+
+
+def work_recipe(items: tuple[WorkItem, ...]) -> tuple[RecipeItem, ...]:
+    """The backbones and checkpoint formats of the work items, as recipe facts."""
+    out = []
+    for item in items:
+        if item.kind == "pretrained-backbone":
+            out.append(RecipeItem("backbone", item.what, item.where[0], note=item.why))
+        elif item.kind == "checkpoint":
+            places = ", ".join(str(w) for w in item.where[1:4])
+            note = f"also at {places}" if places else ""
+            out.append(RecipeItem("checkpoint", item.what, item.where[0], note=note))
+    return tuple(out)
 
 
 def _line(line: int, cell: int) -> str:

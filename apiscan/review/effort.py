@@ -8,8 +8,12 @@ code is counted beside them, since it can usually stay Python or NumPy.
 
 from __future__ import annotations
 
-from apiscan.model import ScanResult
-from apiscan.review.model import Effort, Gap
+from collections import Counter
+
+from apiscan.model import ApiFinding, ScanResult
+from apiscan.review.gaps import counted, is_custom_op
+from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
+from apiscan.review.work import Ancillary
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
 #: an attribute is data, and is renamed rather than implemented.
@@ -32,30 +36,55 @@ def _count(n: int, noun: str) -> str:
 WORK = ("delete", "idiom", "rewrite", "custom-op", "gap")
 #: Person-day rates (low, high) per unit: a deleted call site, a distinct idiom pattern, a
 #: rewritten call site, a custom op, an API with nothing known, a function whose shapes
-#: must be made static, an input pipeline made to produce fixed shapes. Stated in the
-#: review next to the range they produce, so a team can substitute its own.
+#: must be made static, an input pipeline made to produce fixed shapes, and the work items
+#: (a host round trip, a pretrained backbone, a checkpoint format, a parameter MindSpore
+#: lacks). Each high rate is at most twice its low rate, so the range is at most 2× wide.
+#: Stated in the review next to the range they produce, so a team can substitute its own.
 RATES: dict[str, tuple[float, float]] = {
     "delete": (0.01, 0.02),
-    "idiom": (0.25, 1.0),
-    "rewrite": (0.05, 0.15),
-    "custom-op": (2.0, 5.0),
-    "gap": (0.5, 2.0),
-    "dynamic-shape": (1.0, 3.0),
-    "input-shape": (1.0, 3.0),
+    "idiom": (0.5, 1.0),
+    "rewrite": (0.08, 0.15),
+    "custom-op": (3.0, 5.0),
+    "gap": (1.0, 2.0),
+    "dynamic-shape": (1.5, 3.0),
+    "input-shape": (1.5, 3.0),
+    "host-round-trip": (1.0, 2.0),
+    "pretrained-backbone": (1.5, 3.0),
+    "checkpoint": (1.0, 2.0),
+    "unsupported-param": (0.5, 1.0),
 }
 #: The rule for multi-scale training and dataset-dependent input shapes.
 INPUT_SHAPE_RULE = "DS119"
+#: Contributors named as what drives the range.
+DRIVERS = 3
 
 
-def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
+def estimate(
+    result: ScanResult,
+    gaps: tuple[Gap, ...],
+    work: tuple[WorkItem, ...] = (),
+    ancillary: Ancillary | None = None,
+    padded: tuple[tuple[str, str], ...] = (),
+) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
-    rewrites and a person-day range with its formula."""
+    rewrites, the work items and a person-day range with its formula, from the files that are
+    ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
+    pad batches to their largest item: input pipelines like DS119's."""
     del gaps  # the dispositions carry what the gap list used to decide
-    apis = result.api_findings
+
+    def kept(path: str) -> bool:
+        return ancillary is None or not ancillary.why(path)
+
+    apis = [f for f in result.api_findings if counted(f) and kept(f.path)]
+    apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]
     network = [f for f in apis if f.scope == "network"]
+
+    def disposition(f: ApiFinding) -> str:
+        return "rewrite" if f.disposition == "custom-op" and not is_custom_op(f) else f.disposition
+
     rows = []
     for d in WORK:
-        every = [f for f in apis if f.disposition == d]
+        every = [f for f in apis if disposition(f) == d]
         rows.append(
             (
                 d,
@@ -65,19 +94,21 @@ def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
             )
         )
     by = {d: (net, n, k) for d, net, n, k in rows}
-    to_change = [f for f in network if f.disposition in ("idiom", "rewrite", "custom-op", "gap")]
-    custom = sorted({f.api for f in apis if f.disposition == "custom-op"})
-    custom_network = sorted({f.api for f in network if f.disposition == "custom-op"})
+    to_change = [f for f in network if disposition(f) in ("idiom", "rewrite", "custom-op", "gap")]
+    custom = sorted({f.api for f in apis if is_custom_op(f)})
+    custom_network = sorted({f.api for f in network if is_custom_op(f)})
     idiom_patterns = len({f.api for f in apis if f.disposition == "idiom"})
-    shapes = [f for f in result.shape_findings if f.scope == "network"]
+    shapes = [f for f in result.shape_findings if f.scope == "network" and kept(f.path)]
     functions = sorted({(f.path, f.function or "<module>") for f in shapes})
     inputs = sorted(
         {
             (f.path, f.function or "<module>")
             for f in result.shape_findings
-            if f.rule == INPUT_SHAPE_RULE and f.scope != "network"
+            if f.rule == INPUT_SHAPE_RULE and f.scope != "network" and kept(f.path)
         }
+        | set(padded)
     )
+    work_counts = Counter(item.kind for item in work)
     units = {
         "delete": by["delete"][1],
         "idiom": idiom_patterns,
@@ -86,6 +117,7 @@ def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
         "gap": by["gap"][2],
         "dynamic-shape": len(functions),
         "input-shape": len(inputs),
+        **{kind: work_counts.get(kind, 0) for kind in WORK_KINDS},
     }
     low = round(sum(units[k] * RATES[k][0] for k in units), 1)
     high = round(sum(units[k] * RATES[k][1] for k in units), 1)
@@ -93,31 +125,49 @@ def estimate(result: ScanResult, gaps: tuple[Gap, ...]) -> Effort:
         " + ".join(f"{units[k]} {k} × {RATES[k][0]:g}–{RATES[k][1]:g}" for k in units if units[k])
         or "nothing to change"
     )
+    drivers = sorted(
+        ((units[k] * RATES[k][1], k) for k in units if units[k]), key=lambda t: (-t[0], t[1])
+    )[:DRIVERS]
+    driven = ", ".join(f"{k} ({units[k]} × up to {RATES[k][1]:g} = {v:g})" for v, k in drivers)
     sentences = [
         f"In the network graph: {by['delete'][0]:,} call sites to delete, {by['idiom'][0]:,} "
         f"to rewrite with a MindSpore idiom, {by['rewrite'][0]:,} API substitutions, "
         f"{by['custom-op'][0]:,} uses of tensor computations that may need a custom op "
         f"({_listing(custom_network) or 'none'}) and {by['gap'][0]:,} with nothing known.",
-        f"Everywhere: {by['delete'][1]:,} deletions (device moves, cache flushes, TorchScript "
-        f"markers: no counterpart needed), {by['idiom'][1]:,} idiom sites of {idiom_patterns:,} "
-        f"patterns (train step, AMP, checkpoints, data loading...), {by['rewrite'][1]:,} "
-        f"rewrites, {_count(len(custom), 'API')} that may need a custom op and "
-        f"{by['gap'][1]:,} gap sites. Consistent rows need only the rename and are not counted.",
+        f"Everywhere ported: {by['delete'][1]:,} deletions (device moves, cache flushes, "
+        f"TorchScript markers: no counterpart needed), {by['idiom'][1]:,} idiom sites of "
+        f"{idiom_patterns:,} patterns (train step, AMP, checkpoints, data loading...), "
+        f"{by['rewrite'][1]:,} rewrites, {_count(len(custom), 'API')} that may need a custom op "
+        f"and {by['gap'][1]:,} gap sites. Consistent rows need only the rename and are not "
+        "counted.",
         f"{_count(len(custom), 'API')} may need a custom op: missing tensor computations with no "
-        "MindSpore counterpart, idiom or substitution (only tensor computations are counted: "
-        "plumbing such as autocast or empty_cache has an idiom or is deleted)"
+        "MindSpore counterpart, idiom, substitution or composition of existing ops (method calls "
+        "on receivers not known to be tensors are not counted)"
         + (f": {_listing(custom)}." if custom else "."),
         f"{_count(len(functions), 'dynamic-shape rewrite')}: "
         f"{_count(len(shapes), 'dynamic-shape finding')} in the network graph, counted once "
         "per function because a function is rewritten as a whole (pad and mask, a fixed "
         "maximum)" + (f": {_listing([f'{p}:{fn}' for p, fn in functions])}." if functions else "."),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "
-        "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + "): each needs fixed buckets "
+        "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + ", or a collate function "
+        "padding each batch to its largest item): each needs fixed buckets "
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
+        f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
+        "backbones, checkpoint formats, unsupported parameters), each listed under Porting work.",
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
-        "pattern, rewritten site, custom op, gap API, function; replace them with your own).",
+        "pattern, rewritten site, custom op, gap API, function, input pipeline, work item; "
+        "replace them with your own)." + (f" What drives it: {driven}." if driven else ""),
     ]
+    if ancillary is not None:
+        files = ancillary.listing()
+        sentences.append(
+            f"Counted apart: {_count(len(files), 'file')} not ported with the model (tools, "
+            "demos, exports, hub files, plotting, notebooks, adapters for other frameworks; "
+            "`review-ancillary` in [tool.apiscan] sets the patterns), "
+            f"{len(apart):,} API call sites, {len({f.api for f in apart}):,} APIs"
+            + (": " + _listing(sorted({w for _, w in files})) + "." if files else ".")
+        )
     known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
     covered = sum(1 for f in known if f.mindtorch)
     lacks = tuple(sorted({f.api for f in known if not f.mindtorch}))

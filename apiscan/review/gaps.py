@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import importlib
 import os
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -43,6 +44,88 @@ SUGGEST_MODULE = "apiscan.suggest"
 
 Suggester = Callable[[str, str], str]
 
+#: Method names that lists, dicts, sets and strings share with ``torch.Tensor``: a call of one
+#: on a receiver not proven a tensor (``outputs.values()``) is no tensor computation.
+CONTAINER_METHODS = frozenset(
+    name
+    for kind in (dict, list, set, str, tuple, bytes)
+    for name in dir(kind)
+    if not name.startswith("_")
+)
+#: Library functions that are one composition of existing ops (a thin wrapper or an
+#: elementwise formula), with the composition: never a custom op.
+COMPOSITIONS: dict[str, str] = {
+    "torchvision.ops.misc.interpolate": "torch.nn.functional.interpolate",
+    "torchvision.ops.box_area": "(b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])",
+    "torchvision.ops.boxes.box_area": "(b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])",
+    "torchvision.ops.box_iou": "elementwise max/min/clamp of the corners, then a division",
+    "torchvision.ops.boxes.box_iou": "elementwise max/min/clamp of the corners, then a division",
+    "torchvision.ops.generalized_box_iou": "box_iou plus the enclosing box's area",
+    "torchvision.ops.boxes.generalized_box_iou": "box_iou plus the enclosing box's area",
+    "torchvision.ops.box_convert": "unbind, add/subtract, stack",
+    "torchvision.ops.boxes.box_convert": "unbind, add/subtract, stack",
+    "torchvision.ops.clip_boxes_to_image": "clamp of each coordinate",
+    "torchvision.ops.boxes.clip_boxes_to_image": "clamp of each coordinate",
+    "torchvision.ops.remove_small_boxes": "a comparison and nonzero",
+    "torchvision.ops.boxes.remove_small_boxes": "a comparison and nonzero",
+    "torch.nn.functional.scaled_dot_product_attention": (
+        "softmax(q @ k.swapaxes(-2, -1) * scale + mask) @ v, or "
+        "mindspore.ops.flash_attention_score on Ascend"
+    ),
+    "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
+    "torch.nn.functional.has_torch_function": "nothing to compute: torch-function dispatch",
+    "torch.nn.functional.handle_torch_function": "nothing to compute: torch-function dispatch",
+    "torch.Tensor.clamp_min": "x.clamp(min=v)",
+    "torch.Tensor.clamp_min_": "x.clamp(min=v)",
+    "torch.Tensor.clamp_max": "x.clamp(max=v)",
+    "torch.Tensor.clamp_max_": "x.clamp(max=v)",
+    "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
+    "torchvision.ops.batched_nms": (
+        "NMS of the boxes offset per class (boxes + idxs[:, None] * (boxes.max() + 1)): "
+        "mindspore.ops.NMSWithMask, then select with its mask"
+    ),
+    "torchvision.ops.boxes.batched_nms": (
+        "NMS of the boxes offset per class (boxes + idxs[:, None] * (boxes.max() + 1)): "
+        "mindspore.ops.NMSWithMask, then select with its mask"
+    ),
+}
+
+
+def is_uncertain_method(f: ApiFinding) -> bool:
+    """A method call whose receiver is not known to be a torch object: the scan guessed the
+    owner (``probable``), or the name is also a list/dict/str method (``outputs.values()``,
+    ``Boxes.scale`` on a detectron2 structure). Such a finding is never a gap of the review."""
+    owner, _, method = f.api.rpartition(".")
+    if f.usage != "call" or not owner[:1] or not owner.rpartition(".")[2][:1].isupper():
+        return False
+    if f.confidence == "probable":
+        # A guessed owner still names a plausible substitution; it is never an idiom, a
+        # custom op or a gap (Boxes.scale is not GradScaler.scale).
+        return f.disposition in ("idiom", "custom-op", "gap")
+    return owner == "torch.Tensor" and (method in CONTAINER_METHODS or method.startswith("__"))
+
+
+def is_custom_op(f: ApiFinding) -> bool:
+    """A tensor computation that remains after rewrites and compositions: the scan's custom-op
+    disposition, less uncertain receivers and thin wrappers of existing ops."""
+    return (
+        f.disposition == "custom-op"
+        and not is_uncertain_method(f)
+        and f.api not in COMPOSITIONS
+        and not is_private(f.api)
+    )
+
+
+def is_private(api: str) -> bool:
+    """A library's private helper (``torchvision.ops.misc._output_size``): version plumbing
+    behind a public op, rewritten with its caller, never an op to implement."""
+    return any(part.startswith("_") and not part.startswith("__") for part in api.split("."))
+
+
+def counted(f: ApiFinding) -> bool:
+    """Whether a finding is work the review counts (an uncertain receiver is not)."""
+    return not is_uncertain_method(f)
+
 
 def coverage(result: ScanResult) -> dict[str, dict[str, int]]:
     """Call sites by scope and status; every scope and status present, zeros included, so
@@ -72,7 +155,7 @@ def network_gaps(
     parameters passed differ); ties go to the first place in the file order."""
     groups: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in result.api_findings:
-        if f.scope == "network" and f.status in GAP_STATUSES:
+        if f.scope == "network" and f.status in GAP_STATUSES and counted(f):
             groups.setdefault((f.api, f.status), []).append(f)
     gaps = []
     for (api, status), found in groups.items():
@@ -89,8 +172,10 @@ def network_gaps(
                 where=tuple(_places(found, places)),
                 mindspore_api=target,
                 note=note,
-                suggestion=_proposal(shown) or (suggester(api, status) if suggester else ""),
-                disposition=shown.disposition,
+                suggestion=runnable_verify(
+                    _proposal(shown) or (suggester(api, status) if suggester else "")
+                ),
+                disposition=_disposition(shown),
             )
         )
     order = {s: i for i, s in enumerate(GAP_STATUSES)}
@@ -100,9 +185,46 @@ def network_gaps(
     )
 
 
+def _disposition(finding: ApiFinding) -> str:
+    """The finding's disposition; a composition of existing ops is a rewrite, not a custom op."""
+    if finding.disposition == "custom-op" and (
+        finding.api in COMPOSITIONS or is_private(finding.api)
+    ):
+        return "rewrite"
+    return finding.disposition
+
+
+_VERIFY = re.compile(r"apiscan verify ([\w.]*\w)")
+
+
+def has_verify_case(api: str) -> bool:
+    """Whether the verification catalogue has a case for ``api`` (read when the review is
+    built, so a case added to the catalogue is recommended at once)."""
+    from apiscan.verify.catalogue import cases_for  # plain data: no torch, no MindSpore
+
+    return bool(cases_for(api))
+
+
+def runnable_verify(text: str) -> str:
+    """``text`` with each ``apiscan verify X`` that has no case in the catalogue replaced by
+    what can be done instead: the review never recommends a command that exits 2."""
+    return _VERIFY.sub(
+        lambda m: (
+            m.group(0)
+            if has_verify_case(m.group(1))
+            else "no micro-test in the catalogue yet: compare it by hand"
+        ),
+        text,
+    )
+
+
 def _proposal(finding: ApiFinding) -> str:
     """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
     where = str(Where(finding.path, finding.span.line, finding.cell))
+    if finding.api in COMPOSITIONS and finding.disposition == "custom-op":
+        return f"rewrite ({where}): compose it from existing ops: {COMPOSITIONS[finding.api]}"
+    if is_private(finding.api) and finding.disposition == "custom-op":
+        return f"rewrite ({where}): a private helper of the library: rewrite the code around it"
     if finding.rewrite:
         text = f"{finding.disposition} ({where}): {finding.rewrite}"
         return f"{text} — {finding.rewrite_note}" if finding.rewrite_note else text

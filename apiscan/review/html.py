@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER
-from apiscan.review.model import RECIPE_CATEGORIES, Gap, ModuleNode, RecipeItem, Review, Where
+from apiscan.review.model import (
+    INFERENCE_ONLY,
+    RECIPE_CATEGORIES,
+    WORK_KINDS,
+    Gap,
+    ModuleNode,
+    RecipeItem,
+    Review,
+    Where,
+)
 
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
 STATUS_COLOURS: dict[str, str] = {
@@ -63,6 +72,7 @@ def render_html(review: Review) -> str:
         _recipe(review),
         _structure(review),
         _gaps(review),
+        _work(review),
         _dynamic_shape(review),
         _extensions(review),
         _third_party(review),
@@ -194,6 +204,7 @@ _NAV: tuple[tuple[str, str], ...] = (
     ("recipe", "Recipe"),
     ("structure", "Structure"),
     ("gaps", "API gaps"),
+    ("work", "Porting work"),
     ("dynamic-shape", "Dynamic shape"),
     ("extensions", "Extensions"),
     ("third-party", "Third-party"),
@@ -465,6 +476,8 @@ def _recipe(review: Review) -> str:
         '<p class="lead">Read from the code as written; values that come from argparse '
         "defaults or config literals say where they are set.</p>"
     ]
+    if review.inference_only:
+        body.insert(0, f'<p class="lead"><strong>{_e(INFERENCE_ONLY)}</strong></p>')
     body.append(
         _table(["aspect", "what", "settings", "where"], rows)
         if rows
@@ -668,6 +681,27 @@ def _dynamic_shape(review: Review) -> str:
     )
     count = f"{_plural(len(findings), 'finding')}, {len(sparse)} sparse"
     return _section("dynamic-shape", "Dynamic shape and sparse tensors", count, "\n".join(parts))
+
+
+def _work(review: Review) -> str:
+    rows = [
+        f"<tr><td>{_e(WORK_KINDS.get(item.kind, item.kind))}</td><td>{_code(item.what)}</td>"
+        f"<td>{item.uses:,}</td><td>{_e(item.why)}</td>"
+        f"<td>{_locations(review.root, item.where)}</td></tr>"
+        for item in review.work
+    ]
+    body = (
+        '<p class="lead">Work the API tables do not show: host round trips in the network or '
+        "loss path, model-zoo backbones, checkpoints to convert, parameters MindSpore lacks "
+        "that a call passes.</p>\n"
+        + _table(["kind", "what", "uses", "why it matters", "where"], rows, numeric=(2,))
+        if rows
+        else _empty("No host round trip, model-zoo backbone, checkpoint or unsupported parameter.")
+    )
+    if review.ancillary:
+        apart = ", ".join(f"<code>{_e(p)}</code> ({_e(w)})" for p, w in review.ancillary)
+        body += f'\n<p class="absent">Counted apart from the effort: {apart}.</p>'
+    return _section("work", "Porting work beyond the API tables", _plural(len(rows), "item"), body)
 
 
 def _extensions(review: Review) -> str:

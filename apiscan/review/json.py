@@ -95,6 +95,27 @@ def document(review: Review) -> dict[str, object]:
             for tp in review.third_party
         ],
         "errors": [{"path": path, "message": message} for path, message in review.errors],
+        "inference_only": review.inference_only,
+        "top_models": [
+            {
+                "class": model.cls,
+                **_where(model.where),
+                "builder": model.builder,
+                "parts": [{"parameter": p, "part": part} for p, part in model.parts],
+            }
+            for model in review.top_models
+        ],
+        "work": [
+            {
+                "kind": item.kind,
+                "what": item.what,
+                "uses": item.uses,
+                "why": item.why,
+                "places": [_where(w) for w in item.where],
+            }
+            for item in review.work
+        ],
+        "ancillary": [{"path": path, "why": why} for path, why in review.ancillary],
     }
 
 

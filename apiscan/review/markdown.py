@@ -14,7 +14,17 @@ from collections.abc import Sequence
 
 from apiscan.model import SCOPES, STATUS_ORDER
 from apiscan.report.markdown import _code, _link, _table, cell
-from apiscan.review.model import RECIPE_CATEGORIES, ModuleNode, RecipeItem, Review, Where
+from apiscan.review.gaps import GAP_PLACES
+from apiscan.review.model import (
+    INFERENCE_ONLY,
+    RECIPE_CATEGORIES,
+    WORK_KINDS,
+    ModuleNode,
+    RecipeItem,
+    Review,
+    TopModel,
+    Where,
+)
 from apiscan.review.structure import ROLES
 
 #: The recipe checklist of the seed guides, in reading order, with its headings.
@@ -27,10 +37,11 @@ def render_markdown(review: Review) -> str:
     sections = [
         _header(review),
         _effort(review),
-        _recipe(review.recipe),
-        _structure(review.modules),
+        _recipe(review.recipe, review.inference_only),
+        _structure(review.modules, review.top_models),
         _coverage(review),
         _gaps(review),
+        _work(review),
         _dynamic_shape(review),
         _sparse(review.sparse),
         _extensions(review),
@@ -99,9 +110,10 @@ def _category_order(category: str) -> tuple[int, str]:
     return (order.index(category), "") if category in order else (len(order), category)
 
 
-def _recipe(recipe: Sequence[RecipeItem]) -> str:
+def _recipe(recipe: Sequence[RecipeItem], inference_only: bool = False) -> str:
+    lead = f"{INFERENCE_ONLY}\n\n" if inference_only else ""
     if not recipe:
-        return "## Training recipe\n\nNo training recipe facts were found in the code."
+        return f"## Training recipe\n\n{lead}No training recipe facts were found in the code."
     items = sorted(
         recipe, key=lambda i: (_category_order(i.category), i.where.path, i.where.line, i.name)
     )
@@ -116,7 +128,7 @@ def _recipe(recipe: Sequence[RecipeItem]) -> str:
         for item in items
     ]
     table = _table(["", "what", "values", "where", "note"], "lllll", rows)
-    return f"## Training recipe\n\n{table}"
+    return f"## Training recipe\n\n{lead}{table}"
 
 
 def _short(cls: str) -> str:
@@ -127,7 +139,18 @@ def _layers(node: ModuleNode) -> str:
     return ", ".join(f"{name.removeprefix(_LAYER_PREFIX)} ×{count}" for name, count in node.layers)
 
 
-def _structure(modules: Sequence[ModuleNode]) -> str:
+def _top_models(top: Sequence[TopModel]) -> str:
+    if not top:
+        return ""
+    lines = ["The models the code builds (through builders and the parts injected into them):", ""]
+    for model in top:
+        built = f" by `{model.builder}`" if model.builder else ""
+        lines.append(f"- **{cell(_short(model.cls))}**{built} {_where(model.where)}")
+        lines.extend(f"  - {_code(param)} ← {_code(part)}" for param, part in model.parts)
+    return "\n".join(lines) + "\n\n"
+
+
+def _structure(modules: Sequence[ModuleNode], top: Sequence[TopModel] = ()) -> str:
     if not modules:
         return "## Network structure\n\nNo `nn.Module` subclasses were found."
     by_cls = {m.cls: m for m in modules}
@@ -166,7 +189,7 @@ def _structure(modules: Sequence[ModuleNode]) -> str:
         for m in sorted(modules, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
     ]
     table = _table(["class", "role", "where", "builds (repo)", "builds (torch.nn)"], "lllll", rows)
-    return "## Network structure\n\n" + "\n".join(lines) + "\n\n" + table
+    return "## Network structure\n\n" + _top_models(top) + "\n".join(lines) + "\n\n" + table
 
 
 def _coverage(review: Review) -> str:
@@ -202,6 +225,38 @@ def _gaps(review: Review) -> str:
         rows,
     )
     return f"{title}\n\n{table}"
+
+
+def _work(review: Review) -> str:
+    title = "## Porting work beyond the API tables"
+    parts = [title]
+    if review.work:
+        rows = [
+            [
+                WORK_KINDS.get(item.kind, item.kind),
+                _code(item.what),
+                f"{item.uses:,}",
+                cell(item.why),
+                "<br>".join(_where(w) for w in item.where[:GAP_PLACES]),
+            ]
+            for item in review.work
+        ]
+        parts.append(_table(["", "what", "uses", "why it matters", "where"], "llrll", rows))
+    else:
+        parts.append(
+            "None: no host round trip in the network or loss path, no model-zoo backbone, "
+            "no checkpoint loading, no unsupported parameter passed."
+        )
+    if review.ancillary:
+        listed = ", ".join(f"{_code(p)} ({cell(w)})" for p, w in review.ancillary[:LISTED])
+        more = len(review.ancillary) - LISTED
+        parts.append(
+            "Counted apart from the effort (not ported with the model): "
+            + listed
+            + (f" … and {more} more" if more > 0 else "")
+            + "."
+        )
+    return "\n\n".join(parts)
 
 
 def _dynamic_shape(review: Review) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from apiscan.model import position
 
-REVIEW_SCHEMA_VERSION = "1.2"
+REVIEW_SCHEMA_VERSION = "1.3"
 
 #: The recipe checklist of the seed guides, in the order the review shows it, with labels.
 RECIPE_CATEGORIES: dict[str, str] = {
@@ -29,6 +29,8 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "epochs": "Epochs",
     "seed": "Random seed",
     "init": "Initialisation",
+    "backbone": "Backbone",
+    "checkpoint": "Checkpoint",
 }
 
 
@@ -116,6 +118,47 @@ class Effort:
     mindtorch_lacks: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class WorkItem:
+    """Porting work that the API tables do not show, with its places and why it matters.
+
+    ``kind`` is one of :data:`WORK_KINDS`: a host round trip in the network or loss path, a
+    pretrained backbone from a model zoo, a checkpoint to convert, a parameter MindSpore
+    lacks that a call really passes.
+    """
+
+    kind: str
+    what: str
+    where: tuple[Where, ...]
+    why: str
+    uses: int = 1
+
+
+#: What the recipe says when the code trains nothing.
+INFERENCE_ONLY = (
+    "Inference only: no optimizer, loss or augmentation found; the recipe below is the "
+    "inference path."
+)
+#: Work item kinds, in the order the review lists them, with their headings.
+WORK_KINDS: dict[str, str] = {
+    "host-round-trip": "Host round trip",
+    "pretrained-backbone": "Pretrained backbone",
+    "checkpoint": "Checkpoint loading",
+    "unsupported-param": "Unsupported parameter",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TopModel:
+    """The model a builder returns, with the parts injected into it (``backbone`` ← the class
+    ``build_backbone(args)`` returns)."""
+
+    cls: str  # fully qualified
+    where: Where  # the construction in the builder
+    builder: str  # the function that constructs it ("" at module level)
+    parts: tuple[tuple[str, str], ...] = ()  # (parameter, class or expression)
+
+
 @dataclass(frozen=True)
 class Review:
     root: str
@@ -130,3 +173,11 @@ class Review:
     third_party: tuple[ThirdParty, ...]
     effort: Effort
     errors: tuple[tuple[str, str], ...] = field(default=())  # files that could not be analysed
+    #: Porting work beyond the API gaps (host round trips, backbones, checkpoints...).
+    work: tuple[WorkItem, ...] = field(default=())
+    #: The models the training or inference entry builds, through builders and injection.
+    top_models: tuple[TopModel, ...] = field(default=())
+    #: True when no optimizer, loss or augmentation was found: the recipe is the inference path.
+    inference_only: bool = False
+    #: Files counted apart from the effort (tools, demos, exports, hub files, adapters...).
+    ancillary: tuple[tuple[str, str], ...] = field(default=())  # (path, why)

@@ -138,11 +138,31 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
-    r"|rotate|erasing|augment",
+    r"|rotate(?!d)|erasing|augment",
     re.IGNORECASE,
 )
+#: Places whose flips and jitters draw pictures or evaluate, not augment.
+_NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
-_TRANSFORM_CLASS = re.compile(r"transform|augment|mosaic|mix_?up", re.IGNORECASE)
+_TRANSFORM_CLASS = re.compile(
+    r"transform(?!er)|augment|mosaic|mix_?up", re.IGNORECASE
+)  # not Transformer: a model
+#: Modules whose transform classes are data transforms (not box coders or model parts).
+_DATA_MODULE = re.compile(r"data|transform|augment|pipeline|preprocess|input", re.IGNORECASE)
+#: Repo classes that make the loss: losses, criteria, and the matchers/assigners they use.
+_LOSS_CLASS_NAME = re.compile(
+    r"(Loss|Criterion|Matcher|Assigner)(?![a-z])|loss$|^(loss|criterion|matcher)"
+)
+#: Words that make a function with "loss" in its name a helper, not a loss
+#: (``_set_aux_loss`` packs outputs, ``get_loss`` dispatches, ``reduce_loss`` averages).
+_LOSS_HELPER_WORDS = frozenset(
+    {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
+     "evaluate", "wrapper", "func"}
+)  # fmt: skip
+#: Functions that build a list of augmentations.
+_AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
+#: Callables that compose transforms: a composition is the augmentation actually used.
+_COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
 _INIT_NAME = re.compile(
     r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
 )
@@ -159,13 +179,17 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
             r"|augment|degrees|translate|shear|perspective|erasing|random_crop).*",
         ),
+        ("loss", r".*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
             r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
             r"|(max_|num_|total_|train_)?(iters|iterations|steps)",
         ),
-        ("batch_size", r"(train_|total_|global_)?batch(_?size)?|ims_per_batch|bs"),
+        (
+            "batch_size",
+            r"(train_|total_|global_)?batch(_?size)?(_per_(gpu|device|replica|node))?|ims_per_batch|bs",
+        ),
         ("seed", r"(random_|manual_|global_)?seed"),
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
         ("amp", r"(use_)?(fp16|amp|mixed_precision|bf16|half)"),
@@ -179,7 +203,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|optimi[sz]er|betas",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (
@@ -669,6 +693,10 @@ class _Recipe:
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.sources)
         self.out: list[RecipeItem] = []
+        #: ids of the calls inside a composition of transforms (shown in its row)
+        self.composed_calls: set[int] = set()
+        #: modules whose transform classes a composition uses (their defs are not rows)
+        self.composed_modules: set[str] = set()
         #: path -> lines (of the parsed text) where ``torch.nn.init`` functions are used
         self.init_lines: dict[str, set[int]] = {}
         for f in result.api_findings:
@@ -699,6 +727,9 @@ class _Recipe:
                     self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
 
     def items(self) -> tuple[RecipeItem, ...]:
+        for src in self.sources.all():
+            self._compositions(src)
+            self._built_lists(src)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
@@ -787,18 +818,38 @@ class _Recipe:
 
     def _value(self, src: Source, name: str, expr: ast.expr) -> str:
         """Data arguments (the model, the dataset, a tensor) are shown as written: where they
-        were built says nothing about the recipe."""
-        return src.text(expr) if name in _DATA_PARAMS else self.values.describe(src, expr)
+        were built says nothing about the recipe. A local dict (a loss's ``weight_dict``) is
+        opened, with the ``d["key"] = v`` assignments made to it, each value followed."""
+        if name in _DATA_PARAMS:
+            return src.text(expr)
+        call = src.enclosing(expr, ast.Call) if isinstance(expr, ast.Name) else None
+        fn = src.function_of(call) if isinstance(call, ast.Call) else None
+        if isinstance(call, ast.Call) and fn is not None and isinstance(expr, ast.Name):
+            entries = self._dict_entries(src, call, expr)
+            if entries:
+                shown = ", ".join(
+                    f"{k}: {self.values.resolve(src, v, 0).text}" for k, v in entries.items()
+                )
+                return f"{{{shown}}} ({expr.id} set in {fn.name})"
+        return self.values.describe(src, expr)
 
     def _expanded(
         self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
     ) -> list[tuple[str, str]]:
         """``**kwargs`` where ``kwargs`` is a dict literal of the same function, with the
         ``kwargs["key"] = v`` assignments made to it before the call."""
-        fn = src.function_of(call)
-        if not isinstance(value, ast.Name) or fn is None:
+        entries = self._dict_entries(src, call, value)
+        if not entries:
             return [("**", src.text(value))]
+        return [(k, self._value(src, k, v)) for k, v in entries.items() if k not in skip]
+
+    def _dict_entries(self, src: Source, call: ast.Call, value: ast.expr) -> dict[str, ast.expr]:
+        """The entries of a dict literal bound to ``value`` (a name) in the function of
+        ``call``, with the ``name["key"] = v`` assignments made to it before the call."""
+        fn = src.function_of(call)
         entries: dict[str, ast.expr] = {}
+        if not isinstance(value, ast.Name) or fn is None:
+            return entries
         for node in sorted(_walk_body(fn), key=lambda n: getattr(n, "lineno", 0)):
             if getattr(node, "lineno", 0) > call.lineno:
                 break
@@ -817,9 +868,7 @@ class _Recipe:
                 and isinstance(val, ast.expr)
             ):
                 entries[target.slice.value] = val
-        if not entries:
-            return [("**", src.text(value))]
-        return [(k, self._value(src, k, v)) for k, v in entries.items() if k not in skip]
+        return entries
 
     def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
         where = Where(f.path, f.span.line, f.cell)
@@ -955,7 +1004,7 @@ class _Recipe:
                 call = next((c for c in calls if callee_name(c) == node.name), None)
                 if call is None and len(calls) == 1:
                     call = calls[0]  # imported under another name
-                if call is None:
+                if call is None or id(call) in self.composed_calls:
                     continue
                 values = self._arguments(caller, call, positional)
                 note = f"defined at {src.loc(node)}"
@@ -986,10 +1035,20 @@ class _Recipe:
                 return None
         if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
             return "scheduler"
-        if "loss" in name.lower():
+        module = isinstance(node, ast.ClassDef) and (
+            "torch.nn.Module" in self.hierarchy.torch_ancestors(key)
+        )
+        if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
             return "loss"
-        if isinstance(node, ast.ClassDef) and _TRANSFORM_CLASS.search(name):
-            return "augmentation"
+        if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
+            return "loss"
+        if (
+            isinstance(node, ast.ClassDef)
+            and not module
+            and _TRANSFORM_CLASS.search(name)
+            and _DATA_MODULE.search(key.rpartition(".")[0])
+        ):
+            return "augmentation"  # Box2BoxTransform in modeling/ is a box coder
         return None
 
     # -- patterns read from the trees
@@ -999,6 +1058,10 @@ class _Recipe:
         for call in src.calls:
             name = src.dotted(call.func)
             if name is not None and name.startswith(_AUG_PACKAGES):
+                if id(call) in self.composed_calls:
+                    continue  # shown in its composition's row
+                if self.composed_modules and not name.rpartition(".")[2][:1].isupper():
+                    continue  # a functional transform inside a transform's definition
                 if name.rpartition(".")[2] != "Compose":
                     values = [(f"arg{i + 1}", src.text(a)) for i, a in enumerate(call.args)]
                     values += [(k.arg or "**", src.text(k.value)) for k in call.keywords]
@@ -1008,6 +1071,175 @@ class _Recipe:
                 self.add("seed", name, src.where(call), values)
             elif _NO_AUG.search(callee_name(call)):
                 self._no_aug_call(src, call)
+
+    def _compositions(self, src: Source) -> None:
+        """Each outermost composition of transforms (``T.Compose([...])``) as one row with
+        the transforms it applies, in order, with their values followed (``scales`` → the
+        list it is set to); the ``if`` it sits under says which split uses it."""
+        for call in src.calls:
+            if callee_name(call) != "Compose" or id(call) in self.composed_calls:
+                continue
+            fn = src.function_of(call)
+            self.composed_calls.add(id(call))
+            steps = self._steps(src, fn, call.args[0] if call.args else None, 0)
+            if self._inside_composition(src, call) or not steps:
+                continue
+            values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
+            test = src.enclosing(call, ast.If)
+            if isinstance(test, ast.If) and (fn is None or src.function_of(test) is fn):
+                values.append(("when", src.text(test.test)))
+            where = fn.name if fn is not None else "module code"
+            self.add("augmentation", f"composition in {where}", src.where(call), values,
+                     "the transforms applied, in order")  # fmt: skip
+
+    def _inside_composition(self, src: Source, call: ast.Call) -> bool:
+        """A composition used as a step of another (``normalize`` in the training one)."""
+        parent = src.parent.get(call)
+        while parent is not None and not isinstance(parent, ast.stmt):
+            if isinstance(parent, ast.Call) and callee_name(parent) in _COMPOSE_NAMES | {
+                "RandomSelect",
+                "RandomChoice",
+                "RandomOrder",
+            }:
+                return True
+            parent = src.parent.get(parent)
+        stmt = parent
+        fn = src.function_of(call)
+        if isinstance(stmt, ast.Assign) and fn is not None:
+            names = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+            for node in ast.walk(fn):
+                if (
+                    isinstance(node, ast.Name)
+                    and node.id in names
+                    and isinstance(node.ctx, ast.Load)
+                    and self._inside_composition_name(src, node)
+                ):
+                    return True
+        return False
+
+    def _inside_composition_name(self, src: Source, node: ast.AST) -> bool:
+        parent = src.parent.get(node)
+        while parent is not None and not isinstance(parent, ast.stmt):
+            if isinstance(parent, ast.Call) and callee_name(parent) == "Compose":
+                return True
+            parent = src.parent.get(parent)
+        return False
+
+    def _steps(
+        self, src: Source, fn: FuncDef | None, expr: ast.expr | None, depth: int
+    ) -> list[str]:
+        """The transforms of a composition's list, each as ``Name(arg=value, ...)``."""
+        if expr is None:
+            return []
+        if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
+            bound = self._local_value(fn, expr.id, expr.lineno)
+            if isinstance(bound, ast.List | ast.Tuple):
+                # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
+                steps = [self._step(src, fn, e, depth + 1) for e in bound.elts]
+                appended = [
+                    node
+                    for node in _walk_body(fn)
+                    if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("append", "extend")
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == expr.id
+                    and node.lineno < expr.lineno
+                    and node.args
+                ]
+                for node in sorted(appended, key=lambda n: (n.lineno, n.col_offset)):
+                    steps.extend(self._steps(src, fn, node.args[0], depth + 1))
+                return steps
+            if bound is not None:
+                return self._steps(src, fn, bound, depth + 1)
+        if isinstance(expr, ast.List | ast.Tuple):
+            return [self._step(src, fn, e, depth + 1) for e in expr.elts]
+        return [self._step(src, fn, expr, depth + 1)]
+
+    def _step(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
+        for node in ast.walk(expr):  # T.Flip() if flip else nn.Identity(): shown here too
+            if isinstance(node, ast.Call):
+                self._composed(src, node)
+        if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
+            bound = self._local_value(fn, expr.id, expr.lineno)
+            if isinstance(bound, ast.Call):
+                return self._step(src, fn, bound, depth + 1)
+        if not isinstance(expr, ast.Call) or depth >= MAX_DEPTH:
+            return src.text(expr)
+        self._composed(src, expr)
+        name = callee_name(expr) or src.text(expr.func)
+        if name == "Compose":
+            inner = self._steps(src, fn, expr.args[0] if expr.args else None, depth + 1)
+            return "[" + ", ".join(inner) + "]"
+        args = []
+        for arg in expr.args:
+            args.append(self._argument(src, fn, arg, depth))
+        for kw in expr.keywords:
+            args.append(f"{kw.arg or '**'}={self._argument(src, fn, kw.value, depth)}")
+        return f"{name}({', '.join(args)})"
+
+    def _built_lists(self, src: Source) -> None:
+        """A builder of augmentations that returns a list (detectron2's
+        ``build_augmentation``: ``augmentation = [T.ResizeShortestEdge(...)]`` then
+        ``augmentation.append(T.RandomFlip(...))``) is a composition too."""
+        for qual, fn in src.defs.items():
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if not _AUG_BUILDER.fullmatch(fn.name) or src.class_of(fn) is not None:
+                continue
+            returned = [
+                n.value
+                for n in _walk_body(fn)
+                if isinstance(n, ast.Return) and isinstance(n.value, ast.Name | ast.List)
+            ]
+            if len(returned) != 1:
+                continue
+            steps = self._steps(src, fn, returned[0], 0)
+            if steps:
+                values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
+                self.add("augmentation", f"composition in {qual}", src.where(fn), values,
+                         "the transforms the builder returns, in order")  # fmt: skip
+                self.composed_modules.discard(src.module)
+
+    def _composed(self, src: Source, call: ast.Call) -> None:
+        """Marks a step's call as shown, and its class's module as one whose transform
+        definitions the composition stands for."""
+        self.composed_calls.add(id(call))
+        if isinstance(call.func, ast.Name) and call.func.id in src.defs:
+            self.composed_modules.add(src.module)
+            return
+        dotted = src.dotted(call.func) or ""
+        key = self.repo.canonical.get(dotted)
+        if key is not None:
+            self.composed_modules.add(key.rpartition(".")[0])
+
+    def _argument(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
+        if isinstance(expr, ast.Call) or (
+            isinstance(expr, ast.Name)
+            and fn is not None
+            and isinstance(self._local_value(fn, expr.id, expr.lineno), ast.Call)
+        ):
+            return self._step(src, fn, expr, depth + 1)
+        if isinstance(expr, ast.List | ast.Tuple) and any(
+            isinstance(e, ast.Call) for e in expr.elts
+        ):
+            return "[" + ", ".join(self._step(src, fn, e, depth + 1) for e in expr.elts) + "]"
+        return self.values.resolve(src, expr, 0).text
+
+    @staticmethod
+    def _local_value(fn: FuncDef, name: str, before: int) -> ast.expr | None:
+        """The last ``name = value`` of ``fn`` before line ``before``."""
+        bound = [
+            node
+            for node in _walk_body(fn)
+            if isinstance(node, ast.Assign)
+            and node.lineno < before
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == name
+        ]
+        found = max(bound, key=lambda n: n.lineno).value if bound else None
+        return found
 
     def _no_aug_call(self, src: Source, call: ast.Call) -> None:
         values = [("call", src.text(call))]
@@ -1104,13 +1336,32 @@ class _Recipe:
             name = node.name
             if name.startswith("__"):
                 continue
-            if _AUG_NAME.search(name) and not _NO_AUG.search(name):
+            if (
+                _AUG_NAME.search(name)
+                and not _NO_AUG.search(name)
+                and not _NOT_AUG_CONTEXT.search(f"{src.path}:{qual}")
+            ):
+                if src.module in self.composed_modules:
+                    continue  # a definition: the composition says which ones are used
+                if not self._called(src, qual):
+                    continue  # defined, never called: not part of what runs
                 kind = "class" if isinstance(node, ast.ClassDef) else "function"
                 self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
                 name
             ):
                 self._init_def(src, qual, node)
+
+    def _called(self, src: Source, qual: str) -> bool:
+        """Whether the repository calls the def (or a method of the class) ``qual`` of
+        ``src`` anywhere outside tests."""
+        key = f"{src.module}.{qual}"
+        return any(
+            not is_test_path(path)
+            for k, sites in self.repo.call_sites.items()
+            if k == key or k.startswith(key + ".")
+            for path, _ in sites
+        )
 
     def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
@@ -1217,6 +1468,11 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _is_loss_function(name: str) -> bool:
+    words = [w for w in name.lower().split("_") if w]
+    return "loss" in words and not (set(words) & _LOSS_HELPER_WORDS)
 
 
 def _category(api: str) -> str | None:

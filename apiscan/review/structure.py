@@ -27,8 +27,8 @@ from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
-from apiscan.review.model import ModuleNode, Where
-from apiscan.review.sources import Sources, place
+from apiscan.review.model import ModuleNode, TopModel, Where
+from apiscan.review.sources import FuncDef, Source, Sources, place
 from apiscan.scope.classify import _LOSS_CLASS
 
 #: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).
@@ -316,3 +316,196 @@ def module_nodes(
 ) -> tuple[ModuleNode, ...]:
     """The repository's module classes, sorted by file and line."""
     return StructureBuilder(result, analyses, sources, hierarchy, api).build()
+
+
+#: Top models found per repository at most (a zoo of variants lists its first ones).
+TOP_MODELS = 8
+#: Roles that are never the top model (a criterion is built beside it, not around it).
+_NOT_TOP = frozenset({"loss"})
+
+
+class _Builders:
+    """Follows builder functions to the module classes they construct: ``build(args)``
+    returning ``Model(backbone, transformer, ...)`` where ``backbone = build_backbone(args)``
+    returns a ``Joiner``. Reads the parsed sources; relative imports are resolved here
+    because the shared import table keeps only absolute ones."""
+
+    def __init__(
+        self,
+        sources: Sources,
+        modules: Sequence[ModuleNode],
+        skip: Callable[[str], str],
+        hierarchy: Hierarchy | None = None,
+    ):
+        self.sources = sources
+        self.hierarchy = hierarchy
+        self.classes = {m.cls: m for m in modules}
+        self.by_module: dict[str, Source] = {}
+        self.skip = skip
+        for src in sources.all():
+            for module in src.modules:
+                self.by_module.setdefault(module, src)
+
+    def _imports(self, src: Source) -> dict[str, str]:
+        table = dict(src.imports)
+        base = src.module.split(".")
+        package = base if src.path.endswith("__init__.py") else base[:-1]
+        for node in src.imports_made:
+            if isinstance(node, ast.ImportFrom) and node.level:
+                parts = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                prefix = ".".join([*parts, node.module] if node.module else parts)
+                for alias in node.names:
+                    table[alias.asname or alias.name] = f"{prefix}.{alias.name}"
+        return table
+
+    def callee(self, src: Source, call: ast.Call) -> str | None:
+        parts: list[str] = []
+        expr: ast.expr = call.func
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        table = self._imports(src)
+        if expr.id in table:
+            head = table[expr.id]
+        elif expr.id in src.defs:
+            head = f"{src.module}.{expr.id}"
+        else:
+            return None
+        dotted = ".".join([head, *reversed(parts)])
+        if dotted not in self.classes and self.hierarchy is not None:
+            # a re-export (``from yolox.models import YOLOX``) spells the class elsewhere
+            resolved = self.hierarchy.resolve(dotted)
+            if resolved in self.classes:
+                return resolved
+        return dotted
+
+    @staticmethod
+    def _same_branch(src: Source, assign: ast.AST, use: ast.AST) -> bool:
+        """Whether ``use`` sees ``assign``: every compound statement around the assignment
+        is around the use too, in the same branch (``if task == "train": model =
+        Train(model)`` is not what ``elif task == "predict": Predict(model)`` reads)."""
+        path_of_use: dict[int, ast.AST] = {}  # ancestor -> its child on the way to use
+        child, node = use, src.parent.get(use)
+        while node is not None:
+            path_of_use[id(node)] = child
+            child, node = node, src.parent.get(node)
+        child, node = assign, src.parent.get(assign)
+        while node is not None and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if isinstance(node, ast.If | ast.Try | ast.For | ast.While):
+                other = path_of_use.get(id(node))
+                if other is None or (child in node.body) != (other in node.body):
+                    return False
+            child, node = node, src.parent.get(node)
+        return True
+
+    def _parameter(self, cls: str, index: int) -> str:
+        """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown)."""
+        module, _, name = cls.rpartition(".")
+        src = self.by_module.get(module)
+        init = src.defs.get(f"{name}.__init__") if src is not None else None
+        if isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef) and init.args.vararg is None:
+            names = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+            if index < len(names):
+                return names[index]
+        return f"arg{index + 1}"
+
+    def _def(self, dotted: str) -> tuple[Source, FuncDef] | None:
+        module, _, name = dotted.rpartition(".")
+        src = self.by_module.get(module)
+        node = src.defs.get(name) if src is not None else None
+        if src is not None and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return src, node
+        return None
+
+    def built(
+        self, src: Source, expr: ast.expr | None, fn: FuncDef | None, depth: int = 0
+    ) -> str | None:
+        """The module class ``expr`` evaluates to: a construction, a local name bound to
+        one, or a call of a builder that returns one."""
+        if expr is None or depth > 4:
+            return None
+        if isinstance(expr, ast.Tuple) and expr.elts:
+            return self.built(src, expr.elts[0], fn, depth)
+        if isinstance(expr, ast.Name) and fn is not None:
+            bound = sorted(
+                (
+                    n
+                    for n in ast.walk(fn)
+                    if isinstance(n, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
+                    and n.lineno < expr.lineno
+                    and self._same_branch(src, n, expr)
+                ),
+                key=lambda n: n.lineno,
+            )  # the last assignment above the use (model = Bench(model) reads the one before)
+            return self.built(src, bound[-1].value, fn, depth + 1) if bound else None
+        if not isinstance(expr, ast.Call):
+            return None
+        dotted = self.callee(src, expr)
+        if dotted is None:
+            return None
+        if dotted in self.classes:
+            return dotted
+        found = self._def(dotted)
+        if found is None:
+            return None
+        fsrc, fdef = found
+        for node in ast.walk(fdef):
+            if isinstance(node, ast.Return):
+                cls = self.built(fsrc, node.value, fdef, depth + 1)
+                if cls is not None:
+                    return cls
+        return None
+
+    def top_models(self) -> tuple[TopModel, ...]:
+        found: list[TopModel] = []
+        injected: set[str] = set()  # classes that are parts of another construction
+        for src in self.sources.all():
+            if self.skip(src.path):
+                continue
+            for call in src.calls:
+                dotted = self.callee(src, call)
+                if dotted not in self.classes or self.classes[dotted].role in _NOT_TOP:
+                    continue
+                fn = src.function_of(call)
+                parts = []
+                for i, arg in enumerate([*call.args, *(k.value for k in call.keywords)]):
+                    cls = self.built(src, arg, fn)
+                    if cls is None or cls == dotted or self.classes[cls].role in _NOT_TOP:
+                        continue  # a criterion handed to a task is no part of a model
+                    name = (
+                        call.keywords[i - len(call.args)].arg
+                        if i >= len(call.args)
+                        else self._parameter(dotted, i)
+                    )
+                    injected.add(cls)
+                    via = src.text(arg, 60)
+                    shown = cls.rpartition(".")[2]
+                    parts.append(
+                        (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
+                    )
+                if parts and fn is not None and fn.name != "__init__":
+                    model = TopModel(dotted, src.where(call), fn.name, tuple(parts))
+                    if not any(
+                        (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
+                    ):
+                        found.append(model)
+        # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
+        # head built only with --masks) is still listed: the wrapper may be optional.
+        tops = sorted(
+            found, key=lambda m: (m.cls in injected, -len(m.parts), m.where.path, m.where.line)
+        )
+        return tuple(tops[:TOP_MODELS])
+
+
+def top_models(
+    sources: Sources,
+    modules: Sequence[ModuleNode],
+    skip: Callable[[str], str],
+    hierarchy: Hierarchy | None = None,
+) -> tuple[TopModel, ...]:
+    """The models builders construct with parts injected (``skip(path)`` is non-empty for
+    files counted apart: a hub file or an adapter builds the same model again)."""
+    return _Builders(sources, modules, skip, hierarchy).top_models()

@@ -24,7 +24,7 @@ from apiscan.review.model import Review
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
-FIXTURES = ("tinydet", "textcls")
+FIXTURES = ("tinydet", "textcls", "setpred", "promptseg")
 RENDERERS = {"md": render_markdown, "json": render_json, "html": render_html}
 UPDATE = os.environ.get("APISCAN_UPDATE_GOLDEN") == "1"
 

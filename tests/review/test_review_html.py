@@ -38,6 +38,7 @@ SECTIONS = (
     "recipe",
     "structure",
     "gaps",
+    "work",
     "dynamic-shape",
     "extensions",
     "third-party",

@@ -393,6 +393,15 @@ def test_config_class_attributes_follow_bases(tmp_path: Path) -> None:
             "data/augment.py": """
                 def mixup(img1, img2, ratio):
                     return img1 * ratio + img2 * (1 - ratio)
+
+                def cutmix(img1, img2):
+                    return img1
+                """,
+            "data/loader.py": """
+                from data.augment import mixup
+
+                def load(a, b):
+                    return mixup(a, b, 0.5)
                 """,
         },
     )
@@ -419,6 +428,8 @@ def test_config_class_attributes_follow_bases(tmp_path: Path) -> None:
     assert closing["when"] == "epoch == exp.max_epoch - exp.no_aug_epochs"
     mixup = pick(items, "augmentation", "mixup", "data/augment.py", 1)
     assert mixup["<note>"] == "repo function, by its name"
+    # defined and never called: not part of what runs
+    assert "cutmix" not in [i.name for i in items]
     # positional arguments are named from the torch index
     multistep = pick(items, "scheduler", "torch.optim.lr_scheduler.MultiStepLR", "train.py", 8)
     assert (multistep["milestones"], multistep["gamma"]) == ("[8, 11]", "0.1")
@@ -560,9 +571,12 @@ def test_ema_variants_transforms_foreign_seeds_and_half(tmp_path: Path) -> None:
     assert averager["momentum"].startswith("0.9998 (default of parameter momentum")
 
     augment = [(i.name, i.where.line, i.values) for i in items if i.category == "augmentation"]
-    assert augment == [  # one line: by name
-        ("torchvision.transforms.RandomHorizontalFlip", 11, (("p", "0.5"),)),
-        ("torchvision.transforms.RandomResizedCrop", 11, (("arg1", "224"),)),
+    assert augment == [  # the composition used, its transforms in order, one row
+        (
+            "composition in setup",
+            11,
+            (("1", "RandomResizedCrop(224)"), ("2", "RandomHorizontalFlip(p=0.5)")),
+        ),
     ]
     seeds = [(i.name, i.where.line, dict(i.values)["seed"]) for i in items if i.category == "seed"]
     default = "7 (default of parameter seed of setup() at data.py:7)"

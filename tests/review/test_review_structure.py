@@ -349,7 +349,7 @@ def test_effort_counts_and_explains(network_repo: Facts) -> None:
     assert "deletions" in est.explanation[1]
     # the range and the formula that produced it
     low, high = est.person_days
-    assert 0 < low < high and "custom-op × 2–5" in est.formula
+    assert 0 < low < high and "custom-op × 3–5" in est.formula
     assert any(f"{low:g}–{high:g} = {est.formula}" in line for line in est.explanation)
     # the two routes compared: native rewrite against MindTorch
     assert est.explanation[-1].startswith("Routes: native rewrite: ")

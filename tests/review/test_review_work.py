@@ -1,0 +1,204 @@
+"""What a migration lead plans with, on the two review fixtures: a set-prediction trainer
+(fixtures/setpred) and an inference-only promptable segmenter (fixtures/promptseg)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.gaps import has_verify_case, runnable_verify
+from apiscan.review.model import Review
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def reviews() -> dict[str, Review]:
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return {name: build_review(f"fixtures/{name}") for name in ("setpred", "promptseg")}
+    finally:
+        os.chdir(cwd)
+
+
+def _work(review: Review, kind: str) -> list[str]:
+    return [item.what for item in review.work if item.kind == kind]
+
+
+def test_recipe_reads_the_composition_used_and_the_loss_weights(reviews) -> None:
+    recipe = reviews["setpred"].recipe
+    augment = [i for i in recipe if i.category == "augmentation"]
+    assert [i.name for i in augment] == ["composition in make_coco_transforms"] * 2
+    train = dict(augment[0].values)
+    assert train["when"] == 'image_set == "train"'
+    assert train["1"] == "RandomHorizontalFlip()"
+    assert "max_size=1333" in train["2"] and "800" in train["2"] and "RandomSizeCrop" in train["2"]
+    assert "Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])" in train["3"]
+    assert not any("RandomPad" in v for i in augment for _, v in i.values)  # defined, unused
+    assert not any("Transformer" in i.name for i in recipe if i.category == "augmentation")
+    losses = {i.name: dict(i.values) for i in recipe if i.category == "loss"}
+    assert "models.setpred.SetPredictor._set_aux_loss" not in losses  # packs outputs
+    assert losses["models.setpred.SetCriterion"]["weight_dict"].startswith(
+        "{loss_ce: 1, loss_bbox: 5, loss_giou: 2}"
+    )
+    assert losses["models.matcher.HungarianMatcher"]["cost_bbox"].startswith("5 ")
+    assert losses["argparse --no_aux_loss"]["default"] == "True"
+    assert losses["argparse --eos_coef"]["default"] == "0.1"
+    assert {i.category for i in recipe} >= {"backbone", "checkpoint"}
+    assert not reviews["setpred"].inference_only
+
+
+def test_gaps_from_the_whole_scan(reviews) -> None:
+    review = reviews["setpred"]
+    trips = [i for i in review.work if i.kind == "host-round-trip"]
+    assert [t.what for t in trips] == [
+        "HungarianMatcher.forward: scipy.optimize.linear_sum_assignment"
+    ]
+    assert str(trips[0].where[0]) == "models/matcher.py:29"
+    assert _work(review, "pretrained-backbone") == [
+        "torchvision.models.<name>(pretrained=True, norm_layer=FrozenBatchNorm2d)"
+    ]
+    assert _work(review, "checkpoint") == ["torch.hub.load_state_dict_from_url, torch.load"]
+    assert _work(review, "unsupported-param") == ["torch.nn.functional.interpolate(antialias=True)"]
+
+
+def test_no_invented_custom_ops(reviews) -> None:
+    for review in reviews.values():
+        apis = {g.api for g in review.gaps}
+        assert "torch.Tensor.values" not in apis  # outputs.values(): a dict
+        assert "torch.GradScaler.scale" not in apis  # Boxes.scale in the detectron2 adapter
+        assert review.effort.custom_ops == 0
+    wrapper = [g for g in reviews["setpred"].gaps if g.api == "torchvision.ops.misc.interpolate"]
+    assert all(g.disposition == "rewrite" for g in wrapper)
+
+
+def test_effort_counts_the_ported_parts_within_2x(reviews) -> None:
+    for review in reviews.values():
+        low, high = review.effort.person_days
+        assert 0 < low <= high <= 2 * low
+        assert "What drives it:" in review.effort.explanation[-3]
+    apart = dict(reviews["setpred"].ancillary)
+    assert apart == {
+        "d2/adapter.py": "adapter for detectron2",
+        "d2/train_net.py": "adapter for detectron2",  # trains the adapter, not the model
+        "hubconf.py": "torch.hub entry points",
+        "tools/plot_utils.py": "plotting",
+    }
+    assert dict(reviews["promptseg"].ancillary) == {"scripts/export_onnx.py": "deployment/export"}
+
+
+def test_inference_only_and_top_model_through_builders(reviews) -> None:
+    review = reviews["promptseg"]
+    assert review.inference_only
+    assert not [i for i in review.recipe if i.category == "augmentation"]
+    top = review.top_models[0]
+    assert (top.cls, top.builder) == ("promptseg.modeling.segmenter.Segmenter", "_build")
+    assert [p for p, _ in top.parts] == ["image_encoder", "prompt_encoder", "mask_decoder"]
+    model = reviews["setpred"].top_models[0]
+    assert model.cls == "models.setpred.SetPredictor"
+    assert model.parts == (
+        ("backbone", "Joiner (backbone)"),
+        ("transformer", "Transformer (transformer)"),
+    )
+
+
+def test_verify_is_recommended_only_with_a_case() -> None:
+    assert has_verify_case("torch.Tensor.softmax") and not has_verify_case("torch.float32")
+    text = (
+        "same name, unverified: apiscan verify torch.float32; apiscan verify torch.Tensor.softmax."
+    )
+    assert runnable_verify(text) == (
+        "same name, unverified: no micro-test in the catalogue yet: compare it by hand; "
+        "apiscan verify torch.Tensor.softmax."
+    )
+
+
+def test_ancillary_patterns_come_from_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "x.py").write_text("import torch\ntorch.load('a')\n")
+    (tmp_path / "net.py").write_text("import torch\ntorch.load('b')\n")
+    assert dict(build_review(str(tmp_path)).ancillary) == {"tools/x.py": "tools"}
+    (tmp_path / "pyproject.toml").write_text('[tool.apiscan]\nreview-ancillary = ["net.py"]\n')
+    assert dict(build_review(str(tmp_path)).ancillary) == {"net.py": "matches 'net.py'"}
+
+
+def test_top_model_reads_the_branch_the_construction_is_in(tmp_path: Path) -> None:
+    (tmp_path / "net.py").write_text(
+        "from torch import nn\n\n"
+        "class Det(nn.Module):\n"
+        "    def __init__(self, cfg):\n"
+        "        super().__init__()\n\n"
+        "class Train(nn.Module):\n"
+        "    def __init__(self, model):\n"
+        "        super().__init__()\n"
+        "        self.model = model\n\n"
+        "class Predict(nn.Module):\n"
+        "    def __init__(self, model):\n"
+        "        super().__init__()\n"
+        "        self.model = model\n\n"
+        "def create(cfg, task):\n"
+        "    model = Det(cfg)\n"
+        "    if task == 'train':\n"
+        "        model = Train(model)\n"
+        "    elif task == 'predict':\n"
+        "        model = Predict(model)\n"
+        "    return model\n"
+    )
+    tops = {(m.cls, m.parts) for m in build_review(str(tmp_path)).top_models}
+    assert tops == {
+        ("net.Train", (("model", "Det (model)"),)),
+        ("net.Predict", (("model", "Det (model)"),)),
+    }
+
+
+def test_a_collate_function_padding_to_the_largest_item_is_an_input_pipeline(reviews) -> None:
+    effort = reviews["setpred"].effort
+    assert effort.input_shape_rewrites == 2
+    sentence = next(s for s in effort.explanation if "input pipeline" in s)
+    assert "datasets/transforms.py:resize" in sentence
+    assert "util/misc.py:nested_tensor_from_tensor_list" in sentence
+    assert reviews["promptseg"].effort.input_shape_rewrites == 0
+
+
+def test_a_round_trip_names_where_its_module_is_called(reviews) -> None:
+    trip = next(i for i in reviews["setpred"].work if i.kind == "host-round-trip")
+    assert [str(w) for w in trip.where] == [
+        "models/matcher.py:29",
+        "models/setpred.py:93",
+        "models/setpred.py:101",
+    ]
+    assert "models/setpred.py:101 (in a loop)" in trip.why
+
+
+def test_private_helpers_and_uncertain_receivers_are_no_custom_ops() -> None:
+    from dataclasses import replace
+
+    from apiscan.review.gaps import is_custom_op, is_private
+
+    assert is_private("torchvision.ops.misc._output_size")
+    assert not is_private("torch.Tensor.__len__") and not is_private("torch.fft.rfft")
+    from apiscan.model import ApiFinding, Span
+
+    base = ApiFinding(
+        path="m.py",
+        span=Span(1, 0, 1, 5),
+        api="torch.fft.rfft",
+        status="missing",
+        mindspore_api=None,
+        confidence="certain",
+        note="",
+        usage="call",
+        namespace="torch",
+        disposition="custom-op",
+    )
+    assert is_custom_op(base)
+    assert not is_custom_op(replace(base, api="torchvision.ops.misc._output_size"))
+    assert not is_custom_op(replace(base, api="torchvision.ops.boxes.box_area"))
+    assert not is_custom_op(replace(base, api="torch.Tensor.values"))  # dict.values()
+    assert not is_custom_op(replace(base, api="torch.Tensor.__len__"))
+    assert not is_custom_op(replace(base, api="torch.Tensor.unfold", confidence="probable"))
+    assert is_custom_op(replace(base, api="torch.Tensor.unfold"))
