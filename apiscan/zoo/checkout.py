@@ -119,7 +119,11 @@ def fingerprint(root: Path) -> str:
 
 
 def local_commit(root: Path) -> str:
-    """The HEAD commit of the git work tree holding ``root`` ("" when none): informative only."""
+    """The HEAD commit when ``root`` is the top of a git work tree ("" otherwise: a
+    directory inside a larger repository has no commit of its own). Informative only: the
+    fingerprint decides what changed."""
+    if not (root / ".git").exists():
+        return ""
     try:
         return _git("rev-parse", "HEAD", cwd=root).strip()
     except CheckoutError:
