@@ -112,7 +112,11 @@ def run_ray(
         if address:
             ray.init(address=address, **kwargs)
         else:
-            ray.init(num_cpus=max(1, jobs or os.cpu_count() or 1), **kwargs)
+            ray.init(
+                num_cpus=max(1, jobs or os.cpu_count() or 1),
+                object_store_memory=RAY_OBJECT_STORE_MB * 2**20,
+                **kwargs,
+            )
         started_here = True
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(_ray_task)
@@ -143,6 +147,8 @@ def run_ray(
             ray.shutdown()
 
 
+#: A local Ray instance's object store: the records are rows of text, megabytes at most.
+RAY_OBJECT_STORE_MB = 512
 #: Seconds a Ray task may outlive its own time limit (queueing, worker start) before the
 #: driver cancels it.
 RAY_GRACE_S = 60.0
