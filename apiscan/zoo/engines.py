@@ -56,7 +56,7 @@ def run_local(specs: list[TaskSpec], jobs: int | None = None) -> Iterator[Outcom
                 spec, failures = queue.popleft()
                 running.append((LimitedTask(spec), failures))
             wait([w for task, _ in running for w in task.waitables()], timeout=POLL_S)
-            still = []
+            still, finals = [], []
             for task, failures in running:
                 result = task.poll()
                 if result is None:
@@ -64,8 +64,14 @@ def run_local(specs: list[TaskSpec], jobs: int | None = None) -> Iterator[Outcom
                     continue
                 final = _settle(task.spec, failures, result, queue)
                 if final is not None:
-                    yield final
+                    finals.append(final)
             running = still
+            # Refill the free slots before handing the outcomes over: storing a large
+            # repository's rows takes a while, and the next tasks run meanwhile.
+            while queue and len(running) < jobs:
+                spec, failures = queue.popleft()
+                running.append((LimitedTask(spec), failures))
+            yield from finals
     finally:
         for task, _ in running:  # interrupted: the tasks in flight are lost, nothing else
             task.kill()

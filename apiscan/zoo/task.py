@@ -11,6 +11,7 @@ that is what the engines move between processes (and Ray between machines).
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -301,6 +302,9 @@ def _child(spec: TaskSpec, send: Connection, parent: int) -> None:
     from apiscan.lifetime import die_with_parent
 
     die_with_parent(parent)
+    # What the parent holds (the mapping table, the torch index, the run's own objects) is
+    # never garbage here: keep the collector from walking it on every collection.
+    gc.freeze()
     outcome: TaskRecord | TaskFailure
     try:
         outcome = scan_repository(spec)
