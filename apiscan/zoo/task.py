@@ -270,10 +270,7 @@ class LimitedTask:
             self.next_memory_check = time.monotonic() + POLL_S
             if _tree_rss_mb(child.pid) > spec.memory_mb:
                 _kill_tree(child.pid)
-                outcome = TaskFailure(
-                    f"exceeded its memory limit of {spec.memory_mb} MB (resident memory of"
-                    " the task's processes)"
-                )
+                outcome = TaskFailure(memory_reason(spec.memory_mb))
         if outcome is not None:
             self.receive.close()
             child.join(timeout=5)
@@ -286,6 +283,10 @@ class LimitedTask:
         """Stop the attempt (the run is interrupted)."""
         _kill_tree(self.child.pid)
         self.child.join(timeout=5)
+
+
+def memory_reason(limit_mb: int) -> str:
+    return f"exceeded its memory limit of {limit_mb} MB (resident memory of the task's processes)"
 
 
 def _died(child: multiprocessing.process.BaseProcess) -> TaskFailure:
@@ -311,6 +312,10 @@ def _child(spec: TaskSpec, send: Connection, parent: int) -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         outcome.cpu_s = usage.ru_utime + usage.ru_stime + kids.ru_utime + kids.ru_stime
+        # The parent samples memory while the task runs; a task quicker than a sample is
+        # held to its limit by its peak here, so the verdict never depends on timing.
+        if max(usage.ru_maxrss, kids.ru_maxrss) / 1024 > spec.memory_mb:
+            outcome = TaskFailure(memory_reason(spec.memory_mb))
     except Exception as exc:  # any error of this repository is its failure, not the zoo's
         outcome = TaskFailure(_reason(exc))
     send.send(outcome)
