@@ -29,8 +29,33 @@ def render_all(fixture: str) -> dict[str, str]:
     return {get_reporter(fmt).suffix: get_reporter(fmt).render(result) for fmt in formats()}
 
 
+#: The fixture zoo (``apiscan zoo``) whose report has golden files in every format.
+ZOO_MANIFEST = REPO / "fixtures" / "zoo" / "manifest.toml"
+ZOO_FORMATS = {"markdown": ".md", "json": ".json", "html": ".html"}
+
+
+def render_zoo(work: Path) -> dict[str, str]:
+    """The zoo report of the fixture zoo in every format, its database built under ``work``."""
+    from apiscan.zoo.report import build, render
+    from apiscan.zoo.run import ZooOptions, run_zoo
+
+    db = work / "zoo.duckdb"
+    options = ZooOptions(ZOO_MANIFEST, db, jobs=2, cache_dir=None, clone_cache=work / "clones")
+    run_zoo(options, say=lambda _line: None)
+    zoo = build(db)
+    return {suffix: render(zoo, fmt) for fmt, suffix in ZOO_FORMATS.items()}
+
+
 def main() -> int:
+    import tempfile
+
     os.chdir(REPO)
+    with tempfile.TemporaryDirectory() as work:
+        out = GOLDEN_DIR / "zoo"
+        out.mkdir(parents=True, exist_ok=True)
+        for suffix, text in render_zoo(Path(work)).items():
+            (out / f"report{suffix}").write_text(text, encoding="utf-8")
+            print(f"wrote {out.relative_to(REPO)}/report{suffix}")
     for fixture in GOLDEN_FIXTURES:
         out = GOLDEN_DIR / fixture
         out.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,7 @@ SUBCOMMANDS = (
     "check",
     "lsp",
     "fix",
+    "zoo",
 )
 #: ``--fail-on`` thresholds: a candidate is not proven, so "different" counts it too.
 FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "different")}
@@ -541,6 +542,10 @@ def _dispatch(argv: list[str]) -> int:
         from apiscan.cli.fix import run_fix
 
         return run_fix(argv[1:])
+    if argv and argv[0] == "zoo":
+        from apiscan.cli.zoo import run_zoo_command
+
+        return run_zoo_command(argv[1:])
     if argv and argv[0] == "review":
         from apiscan.cli.review import run_review
 
