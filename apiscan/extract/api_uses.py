@@ -2284,15 +2284,16 @@ class Extractor:
         return out
 
     def _funcdef(self, node: cst.FunctionDef) -> None:
-        decos = self._decorators(node.decorators)
         scope = self.scopes[-1]
         cls = scope.cls if scope.kind == "class" else None
         fname = node.name.value
-        is_static = any(d == ("builtin", "staticmethod") for d in decos)
-        # defaults and annotations are the function's own (its scope: ``act_layer=nn.GELU``
-        # of a builder the network calls is network), though evaluated where it is defined
+        # decorators, defaults and annotations are the function's own (its scope:
+        # ``act_layer=nn.GELU`` of a builder the network calls is network, ``@torch.no_grad()``
+        # of a host-only method is host), though evaluated where it is defined
         self.func_stack.append(fname)
         try:
+            decos = self._decorators(node.decorators)
+            is_static = any(d == ("builtin", "staticmethod") for d in decos)
             hints = self._params(node.params)
             if node.returns is not None:
                 self._annotation(node.returns.annotation)
