@@ -1962,8 +1962,17 @@ class Extractor:
             self._block(node.orelse.body)
 
     def _while(self, node: cst.While) -> None:
-        self.shapes.on_condition(node.test, self.value(node.test), "while")
+        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "while")
         self._block(node.body)
+        if not dynamic:
+            # the test runs again after the body: ``while scores.numel() > 0:`` with
+            # ``scores = scores[keep]`` inside reads a data-dependent length from then on
+            self.silent += 1
+            try:
+                again = self.value(node.test)
+            finally:
+                self.silent -= 1
+            self.shapes.on_condition(node.test, again, "while")
         if node.orelse is not None:
             self._block(node.orelse.body)
 

@@ -208,6 +208,21 @@ NUMPY_DATA_LENGTH = frozenset(
         "trim_zeros",
     }
 )
+#: scipy functions whose result's length is read from the values of their input (filters,
+#: transforms and distances keep the input's shape and are not listed).
+SCIPY_DATA_LENGTH = frozenset(
+    {
+        "linear_sum_assignment",
+        "find_peaks",
+        "argrelextrema",
+        "argrelmax",
+        "argrelmin",
+        "label",
+        "find_objects",
+        "find",
+        "connected_components",
+    }
+)
 #: numpy.random functions that draw numbers used as sizes (others return arrays).
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
@@ -703,7 +718,9 @@ class ShapeTracker:
             return DYN_TENSOR
         root = q.partition(".")[0]
         if (root == "numpy" and last in NUMPY_DATA_LENGTH) or (
-            root == "scipy" and any(v[0] == "tensor" or v == HOST_DATA for v in args)
+            root == "scipy"
+            and last in SCIPY_DATA_LENGTH
+            and any(v[0] == "tensor" or v == HOST_DATA for v in args)
         ):
             return host_dyn(node)  # a length decided by data, on the host
         if root == "torch_scatter" and last.startswith(("scatter", "segment")):

@@ -153,6 +153,12 @@ CASES = {
             for i in range(8):
                 if i % 2:
                     total += 1
+            remain = scores.clone()
+            while remain.numel() > 0:  # expect: DS116
+                remain = remain[remain > 0.1]  # expect: DS104
+            n = 0
+            while n < 10:
+                n += 1
             return total
     """,
     "one_element_of_an_index_is_static": """
