@@ -571,6 +571,8 @@ def _layer_forms(
     """``torch.nn.X(<required>, p=v)`` forms of a layer, run as layer cases (eval mode, the
     same weights on both sides when it has any)."""
     name = api.rpartition(".")[2]
+    if name.endswith(("List", "Dict", "Sequential")) or name in ("Parameter", "Module"):
+        return [], "a container, not a computation"
     params = [
         p
         for p in _params(api, entry)
