@@ -215,7 +215,8 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
     dtypes = ""
     if differ:
         heading = (
-            "dtype differs (values agree; int32 indices or float counts break code downstream)"
+            "dtype differs (int32 indices, float counts: code downstream may break even"
+            " where the values agree)"
         )
         heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
         rows = [f"{bullet}{r.case_id}: {r.dtype_diff}" for r in differ]

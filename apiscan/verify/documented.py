@@ -571,6 +571,8 @@ def _layer_forms(
     """``torch.nn.X(<required>, p=v)`` forms of a layer, run as layer cases (eval mode, the
     same weights on both sides when it has any)."""
     name = api.rpartition(".")[2]
+    if name.endswith(("List", "Dict", "Sequential")) or name in ("Parameter", "Module"):
+        return [], "a container, not a computation"
     params = [
         p
         for p in _params(api, entry)
@@ -684,6 +686,8 @@ def generate(ms_version: str | None = None) -> tuple[list[Form], list[Skip]]:
 
     table = load_table(ms_version)
     index = torch_index(mapping_data_dir())
+    with (mapping_data_dir() / "ms_targets.csv").open(encoding="utf-8") as handle:
+        kinds = {row["target"]: row["kind"] for row in csv.DictReader(handle)}
     forms: list[Form] = []
     skips: list[Skip] = []
     for api in sorted({row.torch_api for row in table}):
@@ -697,6 +701,10 @@ def generate(ms_version: str | None = None) -> tuple[list[Form], list[Skip]]:
         target = match_api(api, table, passed_params=named, keywords=named).mindspore_api
         if not target or entry is None or "p" not in entry:
             skips.append(Skip(api, "no target or no recorded PyTorch signature"))
+            continue
+        if kinds.get(target) == "attribute":
+            # Tensor.size → Tensor.shape: a migration reads the attribute, nobody calls it
+            skips.append(Skip(api, "its target is an attribute: no call to compare"))
             continue
         # A "different" row documents its parameter differences: those are not claims.
         unsupported = frozenset(p.torch_param for p in row.params if p.torch_param)
