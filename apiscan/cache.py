@@ -91,6 +91,7 @@ def context_key(local_roots: frozenset[str], torch_version: str, max_file_size: 
             __version__,
             str(CACHE_FORMAT),
             record_layout(),
+            code_fingerprint(),
             torch_version,
             str(max_file_size),
             *sorted(local_roots),
@@ -99,6 +100,34 @@ def context_key(local_roots: frozenset[str], torch_version: str, max_file_size: 
 
 
 @cache
+@cache
+def code_fingerprint() -> str:
+    """A fingerprint of apiscan's own code and shipped data as installed (each file's path,
+    size and modification time): results computed by another build (an upgrade that kept the
+    version number, an edited checkout, a branch switch) get other keys instead of being served
+    stale. A bumped CACHE_FORMAT alone relied on every change remembering to bump it. Stat
+    calls, not reads: this runs on every scan, an empty one included."""
+    package = Path(__file__).resolve().parent
+    beside = package.parent / "mapping_data"  # a checkout keeps the tables beside the package
+    return tree_fingerprint([package, *([beside] if beside.is_dir() else [])])
+
+
+def tree_fingerprint(roots: list[Path]) -> str:
+    """Path, size and modification time of every code or data file below ``roots``."""
+    h = hashlib.sha256()
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix not in (".py", ".csv", ".json") or "__pycache__" in path.parts:
+                continue
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            rel = path.relative_to(root).as_posix()
+            h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()[:16]
+
+
 def record_layout() -> str:
     """A fingerprint of the cached records' fields: an entry pickled by an older layout
     (a field added since) gets another key instead of unpickling into a half-filled record."""

@@ -211,3 +211,24 @@ def test_cli_fail_on_from_a_cached_report(repo: Path, tmp_path: Path) -> None:
     assert (tmp_path / "r.txt").read_text() == cold_text
     assert cold == warm == 1
     assert main(argv) == 0
+
+
+def test_code_fingerprint_follows_the_installed_code(tmp_path: Path) -> None:
+    """A build of apiscan whose code changed but kept its version number gets other cache
+    keys: the fingerprint moves with any code or data file's size or time, not with caches."""
+    import os
+
+    from apiscan.cache import code_fingerprint, context_key, tree_fingerprint
+
+    (tmp_path / "pkg").mkdir()
+    module = tmp_path / "pkg" / "walk.py"
+    module.write_text("X = 1\n")
+    (tmp_path / "pkg" / "__pycache__").mkdir()
+    before = tree_fingerprint([tmp_path])
+    (tmp_path / "pkg" / "__pycache__" / "walk.cpython-311.pyc").write_bytes(b"\0")
+    (tmp_path / "pkg" / "notes.txt").write_text("not code")
+    assert tree_fingerprint([tmp_path]) == before
+    module.write_text("X = 2\n")
+    os.utime(module, ns=(1, 1))
+    assert tree_fingerprint([tmp_path]) != before
+    assert code_fingerprint() in context_key(frozenset(), "t", 1)
