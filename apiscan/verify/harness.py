@@ -597,7 +597,8 @@ def _compare(
             continue
         nan_mismatch = bool(np.any(np.isnan(r) != np.isnan(g)))
         both = ~(np.isnan(r) | np.isnan(g))
-        delta = np.where(both, np.abs(g - r), 0.0)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: replaced below
+            delta = np.where(both, np.abs(g - r), 0.0)
         delta = np.where(np.isinf(r) & (r == g), 0.0, delta)
         max_abs = float(delta.max())
         # NaN where both sides have it, or equal infinities, agree (their delta is 0; the

@@ -80,7 +80,7 @@ def test_verify_command_in_a_hostile_directory(tmp_path: Path) -> None:
     # -P: the parent itself must not put the current directory first either (the console
     # script does not; `python -m` would).
     proc = subprocess.run(
-        [sys.executable, "-P", "-m", "apiscan", "verify", "torch.nn.functional.relu", "--no-cache"],
+        [sys.executable, "-P", "-m", "apiscan", "verify", "torchvision.ops.box_area", "--no-cache"],
         cwd=hostile,
         env=env,
         capture_output=True,
