@@ -7,9 +7,9 @@ class PerSampleTotal(Rule):
     image with its own number of boxes) concatenated along their first dimension: the total
     varies with the data.
 
-    A per-sample value is an element of a batch kept as a sequence (``for t in targets``, the
-    items a collate function leaves unstacked) or a field read from one (``t["labels"]``,
-    ``item[1]``); the finding is where they are joined (``torch.cat``), and everything computed
+    A per-sample value is an element of a batch kept as a sequence that is iterated (``for t
+    in targets``, ``for item in batch``) and a field read from one by key (``t["labels"]``);
+    the finding is where the fields are joined (``torch.cat``), and everything computed
     from the joined tensor (the cost matrix, the matched pairs, the loss) inherits its length
     without being reported again. ``torch.stack`` of per-sample tensors is static (stack needs
     equal shapes) and so is a ``cat`` along another dimension.
