@@ -68,6 +68,19 @@ TV_EXCLUDE: Final = (
 )
 
 
+#: ultralytics' parts that a detector's training step and NMS never run.
+UL_EXCLUDE: Final = (
+    "ultralytics/solutions/**",
+    "ultralytics/hub/**",
+    "ultralytics/trackers/**",
+    "ultralytics/data/**",
+    "ultralytics/engine/exporter.py",
+    "ultralytics/utils/export/**",
+    "ultralytics/models/sam/**",
+    "ultralytics/models/fastsam/**",
+)
+
+
 @dataclass(frozen=True)
 class Family:
     """One model family: where its code is, the driver that runs it, what it needs."""
@@ -76,7 +89,8 @@ class Family:
     #: ``repo:NAME`` (a checkout under --repos) or ``wheel:DIST`` (a wheel under --wheels)
     source: str
     driver: str  # a file of scripts/drivers/
-    args: tuple[str, ...] = ()  # driver arguments; ``{repos}`` is the --repos folder
+    #: driver arguments; ``{repos}`` is the --repos folder, ``{wheel:DIST}`` an unpacked wheel
+    args: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()  # modules the repository imports that must be installed
     exclude: tuple[str, ...] = ()  # globs left out of the scan (and so of the scores)
     seeds: tuple[int, ...] = SEEDS
@@ -111,6 +125,21 @@ FAMILIES: Final[tuple[Family, ...]] = (
         needs=("numpy",),
     ),
     Family("dino", "repo:dino", "dino_step.py", needs=("PIL", "numpy")),
+    Family(
+        "yolov5",
+        "repo:yolov5",
+        "yolov5_step.py",
+        ("--torchvision", "{wheel:torchvision}", "--ultralytics", "{wheel:ultralytics}"),
+        needs=("cv2", "matplotlib", "pandas", "yaml", "PIL", "psutil", "requests"),
+    ),
+    Family(
+        "ultralytics",
+        "wheel:ultralytics",
+        "ultralytics_step.py",
+        ("--torchvision", "{wheel:torchvision}"),
+        needs=("cv2", "matplotlib", "yaml", "PIL", "psutil", "requests"),
+        exclude=UL_EXCLUDE,
+    ),
 )
 
 
@@ -135,7 +164,11 @@ class Roots:
 
     def root(self, family: Family) -> tuple[Path | None, str]:
         """The root of `family`, or None and the reason it is not here."""
-        kind, _, name = family.source.partition(":")
+        return self.of(family.source)
+
+    def of(self, source: str) -> tuple[Path | None, str]:
+        """The folder of ``repo:NAME`` or ``wheel:DIST``, or None and why it is missing."""
+        kind, _, name = source.partition(":")
         if kind == "repo":
             path = self.repos / name
             if not path.is_dir():
@@ -179,9 +212,17 @@ def read_scored(files: Iterable[Path], scanned: set[str]) -> ShapeTrace:
     return trace
 
 
-def runs_of(family: Family, repos: Path) -> list[list[str]]:
-    args = [a.replace("{repos}", str(repos)) for a in family.args]
-    return [[str(DRIVERS / family.driver), *args, "--seed", str(s)] for s in family.seeds]
+def runs_of(family: Family, roots: Roots) -> tuple[list[list[str]], str]:
+    """The driver command lines, one per seed, or why one of their folders is missing."""
+    args = []
+    for arg in family.args:
+        if arg.startswith("{wheel:"):
+            path, why = roots.of(arg.strip("{}"))
+            if path is None:
+                return [], why
+            arg = str(path)
+        args.append(arg.replace("{repos}", str(roots.repos)))
+    return [[str(DRIVERS / family.driver), *args, "--seed", str(s)] for s in family.seeds], ""
 
 
 def measure_family(
@@ -196,7 +237,9 @@ def measure_family(
     lacking = missing_modules(family.needs)
     if lacking:
         return Outcome(family, skipped=f"not installed: {', '.join(lacking)}")
-    runs = runs_of(family, roots.repos)
+    runs, why = runs_of(family, roots)
+    if not runs:
+        return Outcome(family, skipped=why)
     with tempfile.TemporaryDirectory(prefix=f"apiscan-{family.name}-") as tmp:
         try:
             outs = trace_runs(TRACER, root, runs, Path(tmp))

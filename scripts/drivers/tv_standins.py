@@ -5,7 +5,8 @@ Only the operators the detection models reach are given: ``torchvision::nms`` (a
 which torchvision's fake-tensor registrations name at import time) as a greedy NMS registered
 under the operator's own name, so ``torchvision.ops.nms`` keeps calling
 ``torch.ops.torchvision.nms`` from its own line; and roi_align through torchvision's own
-pure-Python ``_roi_align`` (its reference implementation, taken out of ``torch.compile``).
+pure-Python ``_roi_align`` (its reference implementation, taken out of ``torch.compile``, with
+a fixed sampling grid).
 """
 
 from __future__ import annotations
@@ -66,5 +67,13 @@ def import_torchvision(root: str | None = None) -> Any:
     roi_align = sys.modules["torchvision.ops.roi_align"]  # the package re-exports a function
     torchvision.ops.boxes._assert_has_ops = lambda: None  # the nms operator exists now
     pure = getattr(roi_align._roi_align, "__wrapped__", roi_align._roi_align)
-    roi_align._roi_align = pure  # eager, not torch.compile (no compiler under a tracer)
+
+    def eager_roi_align(input, rois, scale, height, width, sampling_ratio, aligned):  # type: ignore[no-untyped-def]
+        # eager, not torch.compile (no compiler under a tracer); an adaptive sampling grid
+        # (ratio <= 0) is sized there by the whole feature map, hundreds of millions of
+        # elements for Mask R-CNN's mask targets: 2 points per bin give the same shapes
+        ratio = sampling_ratio if sampling_ratio > 0 else 2
+        return pure(input, rois, scale, height, width, ratio, aligned)
+
+    roi_align._roi_align = eager_roi_align
     return torchvision
