@@ -32,9 +32,11 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -125,6 +127,13 @@ FAMILIES: Final[tuple[Family, ...]] = (
         needs=("numpy",),
     ),
     Family("dino", "repo:dino", "dino_step.py", needs=("PIL", "numpy")),
+    Family(
+        "effdet",
+        "repo:efficientdet-pytorch",
+        "effdet_step.py",
+        ("--timm", "{repos}/pytorch-image-models", "--torchvision", "{wheel:torchvision}"),
+        needs=("omegaconf", "numpy"),
+    ),
     Family(
         "yolov5",
         "repo:yolov5",
@@ -225,11 +234,26 @@ def runs_of(family: Family, roots: Roots) -> tuple[list[list[str]], str]:
     return [[str(DRIVERS / family.driver), *args, "--seed", str(s)] for s in family.seeds], ""
 
 
-def measure_family(
-    family: Family, roots: Roots, reports: dict[tuple[str, tuple[str, ...]], dict[str, Any]]
-) -> Outcome:
-    """Trace the family's runs and score the scan of its root (reports are shared by the
-    families of one root)."""
+class Reports:
+    """One scan per (root, exclusions), shared by the families of that root (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._reports: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+        self._locks: dict[tuple[str, tuple[str, ...]], threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def get(self, root: Path, exclude: tuple[str, ...]) -> dict[str, Any]:
+        key = (str(root), exclude)
+        with self._lock:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._reports:
+                self._reports[key] = scan(root, exclude)
+            return self._reports[key]
+
+
+def measure_family(family: Family, roots: Roots, reports: Reports) -> Outcome:
+    """Trace the family's runs and score the scan of its root."""
     start = time.monotonic()
     root, why = roots.root(family)
     if root is None:
@@ -246,10 +270,7 @@ def measure_family(
         except RuntimeError as failure:
             last = str(failure).strip().splitlines()[-1:] or ["?"]
             return Outcome(family, skipped=f"driver failed: {last[0][:200]}")
-        key = (str(root), family.exclude)
-        if key not in reports:
-            reports[key] = scan(root, family.exclude)
-        report = reports[key]
+        report = reports.get(root, family.exclude)
         scanned = {f["path"] for f in report["files"]}
         trace = read_scored(outs, scanned)
     shown = [[Path(r[0]).name, *r[1:]] for r in runs]
@@ -480,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--write", type=Path, metavar="DIR", help="write DIR/<family>.json")
     parser.add_argument("--list", action="store_true", help="list the families and stop")
+    parser.add_argument("--jobs", type=int, default=1, help="families measured at once (default 1)")
     options = parser.parse_args(argv)
     families = select(options.families)
     if options.list:
@@ -488,11 +510,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     options.cache.mkdir(parents=True, exist_ok=True)
     roots = Roots(options.repos, options.wheels, options.cache)
-    reports: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
-    outcomes = []
-    for family in families:
-        print(f"{family.name}...", file=sys.stderr, flush=True)
-        outcomes.append(measure_family(family, roots, reports))
+    reports = Reports()
+
+    def one(family: Family) -> Outcome:
+        outcome = measure_family(family, roots, reports)
+        print(f"{family.name}: {outcome.seconds:.0f} s", file=sys.stderr, flush=True)
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        outcomes = list(pool.map(one, families))  # each family runs in child processes
     if options.write:
         options.write.mkdir(parents=True, exist_ok=True)
         for o in outcomes:

@@ -56,6 +56,10 @@ def register_ops() -> None:
     _LIBRARY.append(lib)
 
 
+def _ops_present() -> None:
+    """``_assert_has_ops`` once the operators exist (a function TorchScript can compile)."""
+
+
 def import_torchvision(root: str | None = None) -> Any:
     """Import torchvision from `root` (default: the working directory, an unpacked wheel) with
     the stand-ins in place."""
@@ -65,7 +69,7 @@ def import_torchvision(root: str | None = None) -> Any:
     import torchvision.ops.boxes
 
     roi_align = sys.modules["torchvision.ops.roi_align"]  # the package re-exports a function
-    torchvision.ops.boxes._assert_has_ops = lambda: None  # the nms operator exists now
+    torchvision.ops.boxes._assert_has_ops = _ops_present
     pure = getattr(roi_align._roi_align, "__wrapped__", roi_align._roi_align)
 
     def eager_roi_align(input, rois, scale, height, width, sampling_ratio, aligned):  # type: ignore[no-untyped-def]
