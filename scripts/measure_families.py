@@ -514,7 +514,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def one(family: Family) -> Outcome:
         outcome = measure_family(family, roots, reports)
-        print(f"{family.name}: {outcome.seconds:.0f} s", file=sys.stderr, flush=True)
+        state = outcome.skipped or f"{outcome.seconds:.0f} s"
+        sys.stderr.write(f"{family.name}: {state}\n")  # one write: lines of threads never mix
         return outcome
 
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
