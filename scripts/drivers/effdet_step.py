@@ -10,8 +10,9 @@ wheel, with the stand-ins of ``tv_standins.py``). Nothing of effdet is copied he
     python scripts/trace_shapes.py --root EFFDET --out t.jsonl -- \\
         /abs/path/scripts/drivers/effdet_step.py --timm TIMM --torchvision TV --seed 1
 
-Same shapes for every seed: 2 images of 3 x 128 x 128, targets padded to 4 rows (image 0 has 2
-boxes, image 1 has 3); the seed changes the pixels, the boxes and their classes.
+Same shapes for every seed: 2 images of 3 x 128 x 128, targets padded to 4 rows with -1 (as
+effdet's loader pads them); the seed changes the pixels, how many boxes each image has (1 to
+4), where they are and their classes.
 """
 
 from __future__ import annotations
@@ -63,9 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     model = EfficientDet(config, pretrained_backbone=False)
     bench = DetBenchTrain(model, create_labeler=True)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
-    counts, rows = (2, 3), 4
+    rows = 4
     bench.train()
     for _ in range(2):
+        # 1 to 4 boxes per image, padded to 4 rows: the shapes stay, the count changes
+        counts = torch.randint(1, rows + 1, (2,), generator=data).tolist()
         images = torch.rand(len(counts), 3, options.size, options.size, generator=data)
         boxes = torch.full((len(counts), rows, 4), -1.0)
         classes = torch.full((len(counts), rows), -1.0)
