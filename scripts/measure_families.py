@@ -70,6 +70,18 @@ TV_EXCLUDE: Final = (
 )
 
 
+#: transformers: the model folders the families run, and parts none of them does.
+HF_MODELS: Final = ("gpt2", "t5", "wav2vec2", "auto")
+HF_EXCLUDE: Final = (
+    "transformers/cli/**",
+    "transformers/commands/**",
+    "transformers/data/**",
+    "transformers/kernels/**",
+    "transformers/onnx/**",
+    "transformers/pipelines/**",
+    "transformers/quantizers/**",
+    "transformers/exporters/**",
+)
 #: ultralytics' parts that a detector's training step and NMS never run.
 UL_EXCLUDE: Final = (
     "ultralytics/solutions/**",
@@ -96,6 +108,21 @@ class Family:
     needs: tuple[str, ...] = ()  # modules the repository imports that must be installed
     exclude: tuple[str, ...] = ()  # globs left out of the scan (and so of the scores)
     seeds: tuple[int, ...] = SEEDS
+    #: (folder, names): of that folder's subfolders, only these are scanned (one package's
+    #: hundreds of model folders, of which a family runs a few)
+    only: tuple[str, tuple[str, ...]] | None = None
+
+    def excluded(self, root: Path) -> tuple[str, ...]:
+        """The globs left out of the scan of `root`."""
+        if self.only is None:
+            return self.exclude
+        folder, keep = self.only
+        others = sorted(
+            f"{folder}/{d.name}/**"
+            for d in (root / folder).iterdir()
+            if d.is_dir() and d.name not in keep
+        )
+        return (*self.exclude, *others)
 
 
 def _tv(model: str) -> Family:
@@ -106,6 +133,18 @@ def _tv(model: str) -> Family:
         ("--model", model),
         needs=("PIL", "numpy"),
         exclude=TV_EXCLUDE,
+    )
+
+
+def _hf(model: str) -> Family:
+    return Family(
+        f"hf-{model}",
+        "wheel:transformers",
+        "hf_step.py",
+        ("--model", model),
+        needs=("transformers", "tokenizers", "huggingface_hub", "safetensors", "regex"),
+        exclude=HF_EXCLUDE,
+        only=("transformers/models", HF_MODELS),
     )
 
 
@@ -149,6 +188,9 @@ FAMILIES: Final[tuple[Family, ...]] = (
         needs=("cv2", "matplotlib", "yaml", "PIL", "psutil", "requests"),
         exclude=UL_EXCLUDE,
     ),
+    _hf("gpt2"),
+    _hf("t5"),
+    _hf("wav2vec2"),
 )
 
 
@@ -170,6 +212,7 @@ class Roots:
         self.repos = repos
         self.wheels = wheels
         self.cache = cache
+        self._unpacking = threading.Lock()  # families of one wheel start side by side
 
     def root(self, family: Family) -> tuple[Path | None, str]:
         """The root of `family`, or None and the reason it is not here."""
@@ -190,11 +233,12 @@ class Roots:
             return None, f"no {name} wheel in {self.wheels} (pip download --no-deps {name})"
         wheel = found[-1]
         target = self.cache / wheel.name.removesuffix(".whl")
-        if not (target / name).is_dir():
-            partial = Path(tempfile.mkdtemp(dir=self.cache, prefix=".unpacking-"))
-            with zipfile.ZipFile(wheel) as archive:
-                archive.extractall(partial)
-            os.replace(partial, target)  # whole or not at all
+        with self._unpacking:
+            if not (target / name).is_dir():
+                partial = Path(tempfile.mkdtemp(dir=self.cache, prefix=".unpacking-"))
+                with zipfile.ZipFile(wheel) as archive:
+                    archive.extractall(partial)
+                os.replace(partial, target)  # whole or not at all
         return target, ""
 
 
@@ -270,7 +314,7 @@ def measure_family(family: Family, roots: Roots, reports: Reports) -> Outcome:
         except RuntimeError as failure:
             last = str(failure).strip().splitlines()[-1:] or ["?"]
             return Outcome(family, skipped=f"driver failed: {last[0][:200]}")
-        report = reports.get(root, family.exclude)
+        report = reports.get(root, family.excluded(root))
         scanned = {f["path"] for f in report["files"]}
         trace = read_scored(outs, scanned)
     shown = [[Path(r[0]).name, *r[1:]] for r in runs]
