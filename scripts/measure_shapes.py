@@ -16,7 +16,8 @@ between them changes with the data.
 Ground truth, per repository line:
 
 - *dynamic*: some operation of the line (a torch function, method, operator or attribute
-  read, or a call of a library function such as ``torchvision.ops.nms``) produced a different
+  read, a call of a library function such as ``torchvision.ops.nms``, or a call of one of the
+  repository's own functions) produced a different
   set of output shapes in one run than in another run where it also ran. Comparing sets over a
   whole run keeps loops over pyramid levels static (the same three shapes every run) and keeps
   static a line that only runs a data-dependent number of times.
@@ -24,7 +25,8 @@ Ground truth, per repository line:
   returned different shapes (in one run or across runs): the line *creates* the data-dependent
   shape (a boolean mask index, ``nonzero``, a slice bound or ``topk`` k read from data, NMS)
   rather than carrying one that came from its inputs (``bboxes_iou(gt, preds)`` on already
-  data-dependent boxes). A source op whose inputs were themselves data-dependent in every
+  data-dependent boxes; a call of a repository function, whose shapes come from the lines
+  inside it). A source op whose inputs were themselves data-dependent in every
   observation cannot show this and is counted as carried: the listing says so.
 - *sync*: the line read tensor data on the host (``.item()``, ``.tolist()``, ``int(t)``,
   ``bool(t)`` / ``if t:``, ``float(t)``, ``__index__``, ``.numpy()``).
@@ -65,6 +67,9 @@ from measure_owners import (  # a sibling script, not a package
 from measure_owners import tracer_env as tracer_env  # re-exported for the tests
 
 TRACER: Final = Path(__file__).resolve().with_name("trace_shapes.py")
+#: The op prefix of a repository function's call (``trace_shapes.REPO_CALL``, not imported:
+#: that script imports torch): its line carries the callee's shape, it never creates one.
+REPO_CALL: Final = "repo:"
 #: Rules whose claim is about a host read of tensor data (a condition, a sync used as a size),
 #: not about the shape of the flagged line's own result.
 SYNC_RULES: Final = frozenset({"DS116", "DS117", "DS118"})
@@ -149,7 +154,9 @@ class ShapeTrace:
         return {
             (path, line)
             for (path, line, op, _), outputs in self.by_inputs.items()
-            if len(outputs) > 1 and op in dynamic.get((path, line), ())
+            if len(outputs) > 1
+            and op in dynamic.get((path, line), ())
+            and not op.startswith(REPO_CALL)
         }
 
     def ran(self, lines: Iterable[Line]) -> bool:

@@ -18,8 +18,10 @@ rules; a driver script outside the root may stand in for an entry point). Two ho
   (``.item()``, ``.tolist()``, ``int(t)``, ``float(t)``, ``bool(t)`` and so ``if t:``,
   ``t.__index__`` as a slice bound, ``.numpy()``) are recorded as syncs of that line.
 - ``sys.setprofile``: a Python function outside the repository (a module's ``__call__``,
-  ``torchvision.ops.nms``) called from a repository line, with the shapes of its tensor
-  arguments and of its return value; and ``sys.settrace`` for the lines that executed.
+  ``torchvision.ops.nms``, a driver's stand-in for a compiled operator) called from a
+  repository line, with the shapes of its tensor arguments and of its return value; the same
+  for a repository function, named with the ``repo:`` prefix (its line carries the shape the
+  callee made); and ``sys.settrace`` for the lines that executed.
 
 The shape signature of a value: a tensor → its shape (a list of ints); ``torch.Size`` →
 ``["size", [...]]``; a list or tuple → the signatures of its elements (``["list", n]`` when they
@@ -35,6 +37,7 @@ ran right after it in the same call (which way its branch went); ``{"record": "e
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import types
 from collections import Counter
@@ -54,6 +57,12 @@ from trace_apis import (
     tracer_main,
 )  # a sibling script, not a package
 
+#: Drivers (``scripts/drivers/``) are outside the traced root like a library: a stand-in they
+#: give for a compiled operator (an NMS) is an outside call of the repository line reaching it.
+DRIVERS_DIR: Final = os.path.join(SCRIPTS_DIR, "drivers") + os.sep
+#: The op name prefix of a call of a repository function from a repository line: its result's
+#: shape makes the calling line dynamic (it carries what the callee made) but never a source.
+REPO_CALL: Final = "repo:"
 #: Tensor methods that read tensor data on the host (``__bool__`` is ``if t:``).
 SYNC_NAMES: Final = frozenset(
     {"item", "tolist", "__bool__", "__int__", "__float__", "__index__", "numpy", "__array__"}
@@ -117,9 +126,10 @@ class ShapeTracer:
         if event == "call":
             code = frame.f_code
             filename = code.co_filename
-            if self.files.path(filename) is not None or filename.startswith(SCRIPTS_DIR):
-                return  # repository code (recorded line by line), or this tracer's mode
-            if filename.startswith(TORCH_DIR) and "<locals>" in code.co_qualname:
+            if filename.startswith(SCRIPTS_DIR) and not filename.startswith(DRIVERS_DIR):
+                return  # this tracer's mode
+            inside = self.files.path(filename) is not None  # its lines are traced one by one
+            if not inside and filename.startswith(TORCH_DIR) and "<locals>" in code.co_qualname:
                 return  # a torch decorator's wrapper (``@torch.no_grad()``) around repo code
             caller = frame.f_back
             if caller is None:
@@ -139,7 +149,7 @@ class ShapeTracer:
                 if isinstance(extra, tuple):
                     values.extend(extra)
             module = frame.f_globals.get("__name__", "?")
-            name = f"{module}.{code.co_qualname}"
+            name = f"{REPO_CALL if inside else ''}{module}.{code.co_qualname}"
             self._open[frame] = (rel, caller.f_lineno, name, _arguments(values))
         elif event == "return":
             site = self._open.pop(frame, None)
