@@ -1,4 +1,4 @@
-"""fixtures/setpred: per-sample targets, host round trips, masks without a comparison, sizes
+"""fixtures/setloss: per-sample targets, host round trips, masks without a comparison, sizes
 read from tensor values, batch padding — exactly the marked lines, with their origins named."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from scan_helpers import assert_exactly_marked, scan_repo
 
 from apiscan.model import ScanResult
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "setpred"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "setloss"
 
 
 @pytest.fixture(scope="module")
