@@ -63,6 +63,7 @@ SUMMARY_COLUMNS = (
 )
 EFFORT = ("delete", "idiom", "rewrite", "custom-op", "gap")
 
+
 _DDL = f"""
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS repositories (

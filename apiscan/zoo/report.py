@@ -31,8 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from apiscan.zoo.database import EFFORT, connect
-
-BLOCKING = ("missing", "candidate", "different")
+from apiscan.zoo.task import BLOCKING, BLOCKS_SQL
 
 
 @dataclass(frozen=True)
@@ -131,7 +130,7 @@ def _build(con: object) -> Zoo:
         "SELECT f.repo_id, f.api, list(DISTINCT f.status ORDER BY f.status), count(*)"
         " FROM findings f JOIN repositories r USING (repo_id)"
         " WHERE r.status = 'scanned' AND f.kind = 'api' AND f.scope = 'network'"
-        f" AND f.status IN {BLOCKING} GROUP BY f.repo_id, f.api ORDER BY f.repo_id, f.api"
+        f" AND {BLOCKS_SQL} GROUP BY f.repo_id, f.api ORDER BY f.repo_id, f.api"
     ).fetchall()
     network_rows = q(
         "SELECT DISTINCT f.repo_id, f.api, f.canonical FROM findings f"

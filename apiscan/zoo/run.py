@@ -66,9 +66,13 @@ def mapping_fingerprint() -> str:
 
 
 def options_hash(options: ZooOptions) -> str:
-    """The zoo-wide options that change a scan's rows, and the mapping data."""
+    """The zoo-wide options that change a scan's rows, the mapping data and apiscan's own
+    code (a build that changed but kept its version number rescans)."""
+    from apiscan.cache import code_fingerprint
+
     text = json.dumps(
         {
+            "code": code_fingerprint(),
             "ms_version": options.ms_version,
             "dynamic_shape": options.dynamic_shape,
             "target": options.target,

@@ -181,18 +181,35 @@ def to_record(repo_id: str, result: ScanResult, config_hash: str) -> TaskRecord:
 
 #: Statuses that block a network API: nothing to call, an unproven name, or a difference hit.
 BLOCKING = ("missing", "candidate", "different")
-COVERED = ("consistent", "verified")
+#: Uses that never block, whatever their status: a base class or an annotation whose difference
+#: is a MindSpore idiom (``class Net(nn.Cell)`` with ``construct``) is a mechanical rewrite of
+#: every repository, not an operator MindSpore lacks; counted, it would block every repository
+#: and head every ranking.
+IDIOM_USAGES = ("base_class", "annotation")
+#: The same test in SQL, over the ``findings`` table as ``f``.
+BLOCKS_SQL = (
+    f"f.status IN {BLOCKING} AND NOT (f.usage IN {IDIOM_USAGES} AND f.disposition = 'idiom')"
+)
+
+
+def blocks(status: str, usage: str, disposition: str) -> bool:
+    """Whether one network use blocks its repository (see ``BLOCKING``, ``IDIOM_USAGES``)."""
+    return status in BLOCKING and not (usage in IDIOM_USAGES and disposition == "idiom")
 
 
 def summarize(result: ScanResult) -> dict[str, object]:
     """The per-repository numbers the zoo report reads (network scope: what MindSpore
     compiles). Coverage counts distinct APIs: an API is blocking when any of its network uses
-    is missing, a candidate or different, covered when all are consistent or verified."""
+    blocks (``database.blocks``: missing, a candidate or different, except a base class or
+    annotation rewritten by an idiom), covered otherwise."""
     network: dict[str, set[str]] = {}
+    blocked: dict[str, set[str]] = {}
     for f in result.api_findings:
         if f.scope == "network" and f.status != "unknown":
             network.setdefault(f.api, set()).add(f.status)
-    blocking = sorted(a for a, st in network.items() if st & set(BLOCKING))
+            if blocks(f.status, f.usage, f.disposition):
+                blocked.setdefault(f.api, set()).add(f.status)
+    blocking = sorted(blocked)
     covered = len(network) - len(blocking)
     mt_known = [f for f in result.api_findings if f.scope == "network" and f.mindtorch is not None]
     mt_apis = {f.api for f in mt_known}
@@ -211,7 +228,7 @@ def summarize(result: ScanResult) -> dict[str, object]:
         "network_covered": covered,
         "network_blocking": len(blocking),
         "network_coverage_pct": round(100.0 * covered / len(network), 1) if network else 100.0,
-        "network_missing": sum(1 for a in blocking if "missing" in network[a]),
+        "network_missing": sum(1 for a in blocking if "missing" in blocked[a]),
         "dynamic_shape": len(shapes),
         "dynamic_shape_network": sum(1 for f in shapes if f.scope == "network"),
         "dynamic_shape_high": sum(1 for f in shapes if f.severity == "high"),
