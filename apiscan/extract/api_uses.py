@@ -1164,8 +1164,9 @@ class Extractor:
         self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
     ) -> Val:
         name = self._emit_qual(q, func, node, usage, args)
-        if name is not None and not name.startswith("torch."):
-            # torchvision.ops.nms & co.: the dynamic-shape rules written for them
+        if name is not None and (not name.startswith("torch.") or name.startswith("torch.ops.")):
+            # torchvision.ops.nms & co., and compiled operators registered under torch.ops
+            # (``torch.ops.torchvision.nms``): the dynamic-shape rules written for them
             foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
             if foreign is not None:
                 return foreign

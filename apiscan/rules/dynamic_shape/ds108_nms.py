@@ -3,8 +3,8 @@ from apiscan.rules.dynamic_shape import GRAPH_SHAPE
 
 
 class Nms(Rule):
-    """Non-maximum suppression (``torchvision.ops.nms``, ``batched_nms`` and look-alikes such as
-    ``multiclass_nms``) returns the indices of the boxes that survive: as many as the scores
+    """Non-maximum suppression (``torchvision.ops.nms``, ``batched_nms``, the compiled operator
+    ``torch.ops.torchvision.nms`` and look-alikes such as ``multiclass_nms``) returns the indices of the boxes that survive: as many as the scores
     and overlaps allow.
 
     Why it breaks on MindSpore
@@ -84,5 +84,13 @@ class Nms(Rule):
         def postprocess(boxes: torch.Tensor, scores: torch.Tensor, labels: torch.Tensor):
             keep = batched_nms(boxes, scores, labels, 0.6)  # error
             return boxes[keep], scores[keep], labels[keep]
+        """,
+        """
+        import torch
+
+
+        def nms(boxes: torch.Tensor, scores: torch.Tensor, iou_threshold: float):
+            # the compiled operator behind torchvision.ops.nms, called directly
+            return torch.ops.torchvision.nms(boxes, scores, iou_threshold)  # error
         """,
     )
