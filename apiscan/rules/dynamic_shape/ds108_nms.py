@@ -4,8 +4,8 @@ from apiscan.rules.dynamic_shape import GRAPH_SHAPE
 
 class Nms(Rule):
     """Non-maximum suppression (``torchvision.ops.nms``, ``batched_nms``, the compiled operator
-    ``torch.ops.torchvision.nms`` and look-alikes such as ``multiclass_nms``) returns the indices of the boxes that survive: as many as the scores
-    and overlaps allow.
+    ``torch.ops.torchvision.nms`` and look-alikes such as ``multiclass_nms``) returns the
+    indices of the boxes that survive: as many as the scores and overlaps allow.
 
     Why it breaks on MindSpore
     --------------------------
