@@ -26,7 +26,6 @@ import hashlib
 import os
 import pickle
 import sqlite3
-import sys
 import time
 import zlib
 from collections.abc import Iterable
@@ -35,6 +34,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from apiscan import __version__
+from apiscan.errors import warn
 from apiscan.extract import FileTask
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import ScanResult
@@ -158,14 +158,6 @@ DB_NAME = "analyses.sqlite3"
 #: How long to wait for another process's lock before going on uncached.
 LOCK_WAIT_S = 2.0
 _TABLES = {"analysis": ["key", "value"], "scan": ["key", "value", "used"]}
-_warned: set[str] = set()
-
-
-def warn(message: str) -> None:
-    """One line on stderr, once per message per process."""
-    if message not in _warned:
-        _warned.add(message)
-        print(f"apiscan: warning: {message}", file=sys.stderr)
 
 
 class _Unusable(Exception):

@@ -5,6 +5,8 @@ Codes are stable and never reused, like rule ids: reports, SARIF and editors key
 
 from __future__ import annotations
 
+import sys
+
 ERROR_CODES: dict[str, str] = {
     "E001": "unreadable file",
     "E002": "undecodable file (bad bytes for its encoding, or an unknown coding cookie)",
@@ -19,3 +21,13 @@ ERROR_CODES: dict[str, str] = {
     "E010": "empty module (no longer reported)",
     "E011": "malformed notebook (.ipynb that is not a readable nbformat 4 JSON document)",
 }
+
+_warned: set[str] = set()
+
+
+def warn(message: str) -> None:
+    """One ``apiscan: warning:`` line on stderr, once per message per process: a fault of the
+    environment (a cache, an ignore pattern) that the run goes on past."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"apiscan: warning: {message}", file=sys.stderr)

@@ -12,11 +12,12 @@ of the enclosing directories count too, up to the repository's top (the director
 from __future__ import annotations
 
 import re
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from apiscan.errors import warn
 
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
@@ -30,14 +31,7 @@ MAX_STARS = 3
 #: Matching time allowed for a whole walk; past it, ignore files stop applying (one warning).
 MATCH_BUDGET_S = 10.0
 _STARS = re.compile(r"(?<!\*)\*(?!\*)")
-_said: set[str] = set()
 _spent = [0.0]
-
-
-def _warn(message: str) -> None:
-    if message not in _said:
-        _said.add(message)
-        print(f"apiscan: warning: {message}", file=sys.stderr)
 
 
 def _spec(lines: list[str], where: Path) -> GitIgnoreSpec:
@@ -50,7 +44,7 @@ def _spec(lines: list[str], where: Path) -> GitIgnoreSpec:
     kept = []
     for number, line in enumerate(lines, 1):
         if len(_STARS.findall(line)) > MAX_STARS:
-            _warn(
+            warn(
                 f"{where}: ignore pattern {line.strip()[:60]!r} (line {number}) has more than"
                 f" {MAX_STARS} '*' wildcards and would take too long to match; it is not applied"
             )
@@ -120,7 +114,7 @@ class IgnoreRules:
         """Whether the path ``rel`` (POSIX, below the scan root) is ignored: the deepest
         layer with a matching pattern decides."""
         if _spent[0] > MATCH_BUDGET_S:
-            _warn(
+            warn(
                 f"matching .gitignore / .ignore patterns took more than {MATCH_BUDGET_S:.0f} s;"
                 " the rest of the walk does not apply them (--no-ignore skips them)"
             )

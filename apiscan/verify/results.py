@@ -183,7 +183,7 @@ DOCUMENTED_ELSEWHERE_PREFIX = "no kernel on "
 
 
 def _warn_once(message: str) -> None:
-    from apiscan.cache import warn
+    from apiscan.errors import warn
 
     warn(message)
 

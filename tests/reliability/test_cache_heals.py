@@ -23,7 +23,7 @@ SRC = "import torch\n\ny = torch.relu(torch.ones(2))\n"
 
 @pytest.fixture(autouse=True)
 def _fresh_warnings() -> None:
-    apiscan.cache._warned.clear()
+    apiscan.errors._warned.clear()
 
 
 def _repo(tmp_path: Path) -> Path:

@@ -20,7 +20,7 @@ GOOD = case_result(CASE.case_id, "pass", api=CASE.api, max_abs=1e-7)
 
 @pytest.fixture(autouse=True)
 def _fresh_warnings() -> None:
-    apiscan.cache._warned.clear()
+    apiscan.errors._warned.clear()
 
 
 def _entry(cache: ResultCache) -> Path:
