@@ -114,18 +114,38 @@ def code_fingerprint() -> str:
 
 def tree_fingerprint(roots: list[Path]) -> str:
     """Path, size and modification time of every code or data file below ``roots``."""
+    return stat_digest(roots, _CODE_SUFFIXES, frozenset({"__pycache__"}))[:16]
+
+
+_CODE_SUFFIXES = (".py", ".csv", ".json")
+
+
+def stat_digest(
+    roots: list[Path],
+    suffixes: tuple[str, ...] | None = None,
+    skip_dirs: frozenset[str] = frozenset(),
+) -> str:
+    """A change detector that reads no file: the sha256 (hex) of each file's relative path,
+    size and modification time below every root, in path order, leaving out the directories
+    named in ``skip_dirs`` and, given ``suffixes``, files without one of them. The code
+    fingerprint and ``apiscan zoo``'s fingerprint of a local repository both use it."""
     h = hashlib.sha256()
     for root in roots:
-        for path in sorted(root.rglob("*")):
-            if path.suffix not in (".py", ".csv", ".json") or "__pycache__" in path.parts:
-                continue
-            try:
-                st = path.stat()
-            except OSError:
-                continue
-            rel = path.relative_to(root).as_posix()
-            h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
-    return h.hexdigest()[:16]
+        entries = []
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if d not in skip_dirs]
+            for name in filenames:
+                if suffixes is not None and not name.endswith(suffixes):
+                    continue
+                full = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(full)
+                except OSError:
+                    continue
+                entries.append((os.path.relpath(full, root), st.st_size, st.st_mtime_ns))
+        for rel, size, mtime in sorted(entries):
+            h.update(f"{rel}\0{size}\0{mtime}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
 
 
 def record_layout() -> str:

@@ -102,20 +102,9 @@ def clone(url: str, commit: str, cache: Path) -> Path:
 
 def fingerprint(root: Path) -> str:
     """``tree:`` + a hash of every file's relative path, size and modification time."""
-    h = hashlib.sha256()
-    entries = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        for name in filenames:
-            full = os.path.join(dirpath, name)
-            try:
-                st = os.stat(full)
-            except OSError:
-                continue
-            entries.append((os.path.relpath(full, root), st.st_size, st.st_mtime_ns))
-    for rel, size, mtime in sorted(entries):
-        h.update(f"{rel}\0{size}\0{mtime}\n".encode())
-    return "tree:" + h.hexdigest()[:32]
+    from apiscan.cache import stat_digest
+
+    return "tree:" + stat_digest([root], skip_dirs=_SKIP_DIRS)[:32]
 
 
 def local_commit(root: Path) -> str:
