@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+
+
+def error(prog: str, message: str) -> int:
+    """One ``apiscan SUB: error: message`` line on stderr (argparse's own form, so every
+    usage or environment fault reads alike) and exit code 2."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def add_cache_options(p: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from apiscan.cli import add_cache_options
+from apiscan.cli import add_cache_options, error
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,8 +54,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _error(message: str) -> int:
-    print(f"apiscan check: error: {message}", file=sys.stderr)
-    return 2
+    return error("apiscan check", message)
 
 
 def run_check(argv: list[str]) -> int:

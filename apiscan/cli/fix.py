@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from apiscan import __version__
+from apiscan.cli import error
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,8 +52,7 @@ def run_fix(argv: list[str]) -> int:
     from apiscan.pipeline import ScanOptions, scan
 
     if not os.path.lexists(args.path):
-        print(f"apiscan fix: error: path does not exist: {args.path}", file=sys.stderr)
-        return 2
+        return error("apiscan fix", f"path does not exist: {args.path}")
     cache_dir = None if args.no_cache else default_cache_dir()
     options = ScanOptions(
         path=args.path,
@@ -64,8 +64,7 @@ def run_fix(argv: list[str]) -> int:
     try:
         result = scan(options)
     except DiscoveryError as exc:
-        print(f"apiscan fix: error: {exc}", file=sys.stderr)
-        return 2
+        return error("apiscan fix", str(exc))
     if args.verify:
         result = _verify_forms(result, cache_dir, options.verify_device, options.verify_dtype)
     fixes = fix(result, annotate=args.annotate)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from apiscan import __version__
-from apiscan.cli import add_cache_options
+from apiscan.cli import add_cache_options, error
 
 if TYPE_CHECKING:
     from apiscan.config import Settings
@@ -155,8 +155,7 @@ def _scan_parser() -> argparse.ArgumentParser:
 
 
 def _usage_error(message: str) -> int:
-    print(f"apiscan: error: {message}", file=sys.stderr)
-    return 2
+    return error("apiscan", message)
 
 
 def scan_settings(path: str | None, args: argparse.Namespace) -> Settings:

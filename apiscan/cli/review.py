@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from apiscan import __version__
-from apiscan.cli import add_cache_options
+from apiscan.cli import add_cache_options, error
 from apiscan.review import RENDERERS
 
 
@@ -68,8 +68,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _error(message: str) -> int:
-    print(f"apiscan review: error: {message}", file=sys.stderr)
-    return 2
+    return error("apiscan review", message)
 
 
 def run_review(argv: list[str]) -> int:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import textwrap
 
+from apiscan.cli import error
 from apiscan.model import SCOPES
 from apiscan.rules.base import SECTIONS, Rule
 
@@ -123,8 +123,7 @@ def run_explain(argv: list[str]) -> int:
     try:
         rule = find_rule(args.rule)
     except KeyError as exc:
-        print(f"apiscan explain: error: {exc.args[0]}", file=sys.stderr)
-        return 2
+        return error("apiscan explain", str(exc.args[0]))
     if args.format == "json":
         record = rule_record(rule) | {
             "sections": rule.sections(),

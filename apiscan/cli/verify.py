@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
+from apiscan.cli import error
 from apiscan.verify.cases import DEFAULT_THRESHOLDS, Case
 from apiscan.verify.results import NO_KERNEL_PREFIX, CaseResult, ResultCache
 from apiscan.verify.runner import DEFAULT_TIMEOUT, Runner, default_cache, run_parallel
@@ -97,35 +98,31 @@ def run_verify(argv: Sequence[str]) -> int:
 
         return write_output(listing(CASES), args.output)
     if not args.apis and not args.all:
-        print(
-            "apiscan verify: error: name at least one API or pass --all"
+        return error(
+            "apiscan verify",
+            "name at least one API or pass --all"
             " ('apiscan verify --list' lists the APIs that have cases)",
-            file=sys.stderr,
         )
-        return 2
     try:
         cases = select(args.apis, args.all, CASES)
     except ValueError as exc:
-        print(f"apiscan verify: error: {exc}", file=sys.stderr)
-        return 2
+        return error("apiscan verify", str(exc))
     from apiscan.config import ConfigError, resolve
 
     try:
         settings = resolve(None, {"verify-device": args.device, "verify-dtype": args.dtype})
     except ConfigError as exc:
-        print(f"apiscan verify: error: {exc}", file=sys.stderr)
-        return 2
+        return error("apiscan verify", str(exc))
     device, dtype = settings["verify-device"], settings["verify-dtype"]
     cache: ResultCache | None = None if args.no_cache else default_cache()
     to_run = [c for c in cases if cache is None or cache.get(c, device, dtype) is None]
     missing = missing_frameworks() if to_run else []
     if missing:
-        print(
-            f"apiscan verify: error: {' and '.join(missing)} not installed in this Python"
+        return error(
+            "apiscan verify",
+            f"{' and '.join(missing)} not installed in this Python"
             f" ({sys.executable}); install the micro-test dependencies: {INSTALL_HINT}",
-            file=sys.stderr,
         )
-        return 2
     show_progress = not args.no_progress and sys.stderr.isatty() and bool(to_run)
     jobs = min(args.jobs or os.cpu_count() or 1, len(to_run))
     if jobs > 1 and not show_progress:

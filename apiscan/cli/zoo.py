@@ -11,12 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from apiscan.cli import add_cache_options
+from apiscan.cli import add_cache_options, error
 
 
 def _usage_error(message: str) -> int:
-    print(f"apiscan zoo: error: {message}", file=sys.stderr)
-    return 2
+    return error("apiscan zoo", message)
 
 
 def _run_parser() -> argparse.ArgumentParser:
