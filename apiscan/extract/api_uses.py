@@ -22,12 +22,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.facts import fresh, to_val
+from apiscan.extract.facts import fresh
+from apiscan.extract.interp.base import (
+    ATTR,
+    BINOP,
+    CALL,
+    FSTRING_OFFSET,
+    NAME,
+    NODE_KINDS,
+    SUB,
+    ClassInfo,
+    Emit,
+    Ref,
+    Scope,
+    _Args,
+)
+from apiscan.extract.interp.solver_facts import SolverFactsMixin
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, REF, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BATCH_MAX,
@@ -74,18 +88,37 @@ from apiscan.resolve.values import (
     seq,
 )
 
-# Node kinds numbered for the position mapping (see apiscan.extract.positions).
-NAME, ATTR, CALL, SUB, BINOP = range(5)
-NODE_KINDS: dict[type[cst.CSTNode], int] = {
-    cst.Name: NAME,
-    cst.Attribute: ATTR,
-    cst.Call: CALL,
-    cst.Subscript: SUB,
-    cst.BinaryOperation: BINOP,
-}
-#: Nodes inside f-strings are numbered separately (kind + FSTRING_OFFSET): their ast positions
-#: are checked against the source text before use.
-FSTRING_OFFSET = 5
+__all__ = [
+    "ATTR",
+    "BINOP",
+    "BOOL_FUNCTIONS",
+    "BOOL_METHODS",
+    "BUILTIN_METHODS",
+    "CALL",
+    "DATALOADER",
+    "FOREIGN_FRAMEWORKS",
+    "FSTRING_OFFSET",
+    "JOINS",
+    "LAYER",
+    "MASK_NAME",
+    "NAME",
+    "NAMED_FIELDS",
+    "NAMED_TUPLE_ALWAYS",
+    "NAMED_TUPLE_WITH_DIM",
+    "NDARRAY_ATTRS",
+    "NDARRAY_METHODS",
+    "NODE_KINDS",
+    "SEQUENTIAL",
+    "SUB",
+    "SYNC_METHODS",
+    "TENSOR_ONLY_ATTRS",
+    "ClassInfo",
+    "Emit",
+    "Extractor",
+    "Ref",
+    "Scope",
+]
+
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 _DEFER: Val = ("defer", None)  # module-level name assigned by an expression: look it up live
 
@@ -238,60 +271,16 @@ DATALOADER = "torch.utils.data.DataLoader"
 #: ``nn.Sequential`` as the code may spell it (canonical or through its module path).
 SEQUENTIAL = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 
-Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
+#: Tensor methods that change the dtype (a mask cast to numbers is no longer a mask).
+_CASTS = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "type"}
+)
+
+#: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
+_BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
 
 
-@dataclass(slots=True)
-class Emit:
-    """A use found during the walk; positions are resolved after the walk."""
-
-    api: str
-    usage: str
-    confidence: str
-    start: Ref
-    end: Ref
-    function: str
-    positional: int = 0
-    keywords: tuple[str, ...] = ()
-    star_args: bool = False
-    in_fstring: bool = False
-    pending_cls: str = ""  # set for members of classes defined in other files
-    pending_attr: str = ""
-    #: (function, parameter) the receiver came from, for a probable owner the solver may prove
-    param: tuple[str, str] | None = None
-    canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
-    call: cst.Call | None = None  # the call node, read for its argument texts after the walk
-
-
-@dataclass(slots=True)
-class ClassInfo:
-    qualname: str  # module-relative
-    bases: list[Val]
-    methods: set[str] = field(default_factory=set)
-    attrs: dict[str, Val] = field(default_factory=dict)
-    module_kind: bool | None = None  # True: an nn.Module subclass; None: cannot tell here
-    returns: dict[str, Val] = field(default_factory=dict)  # method -> what it returns
-
-
-@dataclass(slots=True)
-class Scope:
-    kind: str  # module | class | function | comp
-    names: dict[str, Val]
-    cls: ClassInfo | None = None
-
-
-@dataclass(slots=True)
-class _Args:
-    vals: list[Val]
-    positional: int
-    keywords: tuple[str, ...]
-    star: bool
-    kwvals: dict[str, Val] = field(default_factory=dict)
-    #: the values of ``*args`` arguments (``zip(*pairs)``)
-    starred: list[Val] = field(default_factory=list)
-
-
-class Extractor:
+class Extractor(SolverFactsMixin):
     """Walks one module. Create one per file; call :meth:`run`."""
 
     def __init__(
@@ -437,7 +426,6 @@ class Extractor:
             cst.Match: self._match,
         }
 
-    # ------------------------------------------------------------------ entry point
     def run(self, module: cst.Module) -> None:
         self._prepass(module.body)
         for stmt in module.body:
@@ -479,7 +467,6 @@ class Extractor:
             return f"{self.module_name}.{b[1]}"
         return ""
 
-    # ------------------------------------------------------------------ helpers
     def _count(self, node: cst.CSTNode, kind: int) -> None:
         if not self.silent:
             if self.fstring:
@@ -496,88 +483,6 @@ class Extractor:
 
     def _function(self) -> str:
         return ".".join(self.func_stack)
-
-    # ------------------------------------------------------------------ whole-program facts
-    def _explain(self, v: Val) -> Why:
-        """Where a value the solver supplied came from, in words and as located steps
-        (("", ()) for values found here)."""
-        entry = self.explained.get(id(v))
-        return entry[1] if entry is not None and entry[0] is v else ("", ())
-
-    def _supplied(self, f: pv.Fact, words: Callable[[pv.Fact], str]) -> Val:
-        """The walker value for solver fact ``f``, remembered with its explanation (and the
-        explanations of its tuple elements, which unpacking binds to names)."""
-        v = to_val(f)
-        text = words(f)
-        if text:
-            self.explained[id(v)] = (v, (text, pv.steps(f)))
-            self.supplied[id(v)] = (v, f)
-        if v[0] == "tuple" and isinstance(f, pv.Tup):
-            for ev, ef in zip(v[1], f.elems, strict=True):
-                t = words(ef)
-                if t:
-                    self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
-                    self.supplied[id(ev)] = (ev, ef)
-        return v
-
-    def supplied_fact(self, v: Val) -> pv.Fact | None:
-        """The solver fact ``v`` was made from, when it carries a chain (identity)."""
-        entry = self.supplied.get(id(v))
-        return entry[1] if entry is not None and entry[0] is v else None
-
-    def _returned(self, key: str, local: Val | None) -> Val:
-        """What a call of repo function ``key`` returns: what this walk found (a function of
-        this file walked before the call, with the same facts), else the solver's fact."""
-        f = self.env.get("r:" + key)
-        if f is None or (local is not None and local[0] != "unknown"):
-            return local if local is not None else UNKNOWN
-        name = key.rpartition(".")[2]
-
-        def words(x: pv.Fact) -> str:
-            d = pv.describe(x)
-            return f"the value returned by `{name}` {d}" if d else ""
-
-        return self._supplied(f, words)
-
-    def _attr_fact(self, cls: str, attr: str, local: Val | None) -> Val | None:
-        """``self.attr`` as written by any method of the class (the solver's join)."""
-        f = self.env.get(f"a:{cls}:{attr}")
-        if f is None or (local is not None and local[0] != "unknown" and not pv.is_dynamic(f)):
-            return local
-
-        def words(x: pv.Fact) -> str:
-            d = pv.describe(x)
-            return f"`self.{attr}` {d}" if d else ""
-
-        return self._supplied(f, words)
-
-    def _param_source(self, v: Val) -> tuple[str, str] | None:
-        """(function, parameter) when ``v`` is a parameter as bound, or a probable tensor
-        computed from one by tensor methods (``x.view(...).permute(...)`` on a parameter
-        ``x``): the solver may prove the parameter a tensor, and with it these owners."""
-        entry = self.param_ids.get(id(v))
-        if entry is not None and entry[2] is v:
-            return entry[0], entry[1]
-        derived = self.derived.get(id(v))
-        if derived is not None and derived[0] is v:
-            return derived[1]
-        return None
-
-    def _derive(self, result: Val, source: tuple[str, str] | None) -> Val:
-        """``result`` marked as computed from parameter ``source`` (when it is a tensor)."""
-        if source is None or result[0] != "tensor" or result[1] == "dyn":
-            return result
-        result = fresh(result[0], result[1])
-        self.derived[id(result)] = (result, source)
-        return result
-
-    def _sensitive(self, v: Val) -> None:
-        """A parameter in a place where being a tensor would make a dynamic-shape finding
-        (``x[:n]`` with ``n`` read from data and ``x`` a parameter of unknown type): the file
-        is walked again if the solver finds that the parameter is a tensor."""
-        source = self._param_source(v)
-        if source is not None and not self.silent:
-            self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
 
     def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
         if not self.silent and callee and args is not None:
@@ -668,7 +573,6 @@ class Extractor:
                 return s.cls
         return None
 
-    # ------------------------------------------------------------------ emission of names
     def _emit_qual(
         self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str, args: _Args | None = None
     ) -> str | None:
@@ -715,7 +619,6 @@ class Extractor:
                 self._generic(child)
         return UNKNOWN
 
-    # ------------------------------------------------------------------ expressions
     def _name(self, node: cst.Name) -> Val:
         if node.value in _CONSTANT_NAMES:
             return NONTORCH
@@ -1773,7 +1676,6 @@ class Extractor:
         self._comprehension([node.key, node.value], node.for_in)
         return NONTORCH
 
-    # ------------------------------------------------------------------ assignment targets
     def target(self, node: cst.BaseExpression) -> tuple[Any, ...]:
         """Visit an assignment target (counting its nodes) and say how to bind a value to it."""
         t = type(node)
@@ -1834,7 +1736,6 @@ class Extractor:
             return self.classes.get(cls[len(prefix) :])
         return None
 
-    # ------------------------------------------------------------------ statements
     def stmt(self, node: cst.CSTNode) -> None:
         h = self._stmt.get(type(node))
         if h is not None:
@@ -2051,7 +1952,6 @@ class Extractor:
             for el in node.patterns:
                 self._pattern(el.pattern)
 
-    # ------------------------------------------------------------------ imports
     def _import(self, node: cst.Import) -> None:
         for name, v in self._import_bindings(node):
             self.bind(name, v)
@@ -2142,7 +2042,6 @@ class Extractor:
             out.append((bound, self._resolve_module(full)))
         return out
 
-    # ------------------------------------------------------------------ definitions
     def _prepass(self, body: Sequence[cst.BaseStatement]) -> None:
         """Module-level names as they stand when functions run (after the whole module ran).
 
@@ -2384,12 +2283,6 @@ class Extractor:
                 info.attrs.setdefault(name, v)
 
 
-#: Tensor methods that change the dtype (a mask cast to numbers is no longer a mask).
-_CASTS = frozenset(
-    {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "type"}
-)
-
-
 def _casts(attr: str, args: _Args) -> bool:
     if attr in _CASTS:
         return True
@@ -2503,7 +2396,6 @@ def _join_all(vals: Sequence[Val]) -> Val:
     return v
 
 
-#: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
 def _name_prefix(expr: cst.BaseExpression) -> str:
     """The constant start of a string expression: ``"loss_" + k``, ``f"loss_{k}"``, a constant."""
     if type(expr) is cst.SimpleString:
@@ -2515,9 +2407,6 @@ def _name_prefix(expr: cst.BaseExpression) -> str:
         first = expr.parts[0]
         return first.value if type(first) is cst.FormattedStringText else ""
     return ""
-
-
-_BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
 
 
 def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:

@@ -1,0 +1,82 @@
+"""Records, constants and small value helpers shared by the extractor's parts.
+
+Everything here is plain data or a pure function of walker values (``Val``): the use record
+(:class:`Emit`), what the walk knows of a class of the file (:class:`ClassInfo`) and of a scope
+(:class:`Scope`), a call's evaluated arguments (:class:`_Args`), and the numbering of node
+kinds that :mod:`apiscan.extract.positions` maps back to ``ast`` positions. It lives apart so
+that every part (:mod:`apiscan.extract.interp`) can import it without importing the
+:class:`~apiscan.extract.api_uses.Extractor` that combines them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from apiscan.resolve.values import Val
+
+# Node kinds numbered for the position mapping (see apiscan.extract.positions).
+NAME, ATTR, CALL, SUB, BINOP = range(5)
+NODE_KINDS: dict[type[cst.CSTNode], int] = {
+    cst.Name: NAME,
+    cst.Attribute: ATTR,
+    cst.Call: CALL,
+    cst.Subscript: SUB,
+    cst.BinaryOperation: BINOP,
+}
+#: Nodes inside f-strings are numbered separately (kind + FSTRING_OFFSET): their ast positions
+#: are checked against the source text before use.
+FSTRING_OFFSET = 5
+
+Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
+
+
+@dataclass(slots=True)
+class Emit:
+    """A use found during the walk; positions are resolved after the walk."""
+
+    api: str
+    usage: str
+    confidence: str
+    start: Ref
+    end: Ref
+    function: str
+    positional: int = 0
+    keywords: tuple[str, ...] = ()
+    star_args: bool = False
+    in_fstring: bool = False
+    pending_cls: str = ""  # set for members of classes defined in other files
+    pending_attr: str = ""
+    #: (function, parameter) the receiver came from, for a probable owner the solver may prove
+    param: tuple[str, str] | None = None
+    canonical: str | None = None  # None: `api` is canonical; "": `api` is no public API
+    call: cst.Call | None = None  # the call node, read for its argument texts after the walk
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    qualname: str  # module-relative
+    bases: list[Val]
+    methods: set[str] = field(default_factory=set)
+    attrs: dict[str, Val] = field(default_factory=dict)
+    module_kind: bool | None = None  # True: an nn.Module subclass; None: cannot tell here
+    returns: dict[str, Val] = field(default_factory=dict)  # method -> what it returns
+
+
+@dataclass(slots=True)
+class Scope:
+    kind: str  # module | class | function | comp
+    names: dict[str, Val]
+    cls: ClassInfo | None = None
+
+
+@dataclass(slots=True)
+class _Args:
+    vals: list[Val]
+    positional: int
+    keywords: tuple[str, ...]
+    star: bool
+    kwvals: dict[str, Val] = field(default_factory=dict)
+    #: the values of ``*args`` arguments (``zip(*pairs)``)
+    starred: list[Val] = field(default_factory=list)
