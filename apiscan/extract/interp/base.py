@@ -10,11 +10,12 @@ that every part (:mod:`apiscan.extract.interp`) can import it without importing 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from apiscan.resolve.values import Val
+from apiscan.resolve.values import Val, join
 
 # Node kinds numbered for the position mapping (see apiscan.extract.positions).
 NAME, ATTR, CALL, SUB, BINOP = range(5)
@@ -28,6 +29,13 @@ NODE_KINDS: dict[type[cst.CSTNode], int] = {
 #: Nodes inside f-strings are numbered separately (kind + FSTRING_OFFSET): their ast positions
 #: are checked against the source text before use.
 FSTRING_OFFSET = 5
+
+#: The kind of a value that builds one of some torch classes when called, but is not known to
+#: be one of them: a parameter whose default is a torch class (``norm_layer: LayerType =
+#: nn.BatchNorm2d`` → ``(LAYER, ("torch.nn.BatchNorm2d",))``), ``partial(nn.Conv2d, ...)``,
+#: ``A if c else B`` of such. Calling it reports each class as probable; anywhere else it is
+#: an unknown value.
+LAYER = "layer"
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -80,3 +88,10 @@ class _Args:
     kwvals: dict[str, Val] = field(default_factory=dict)
     #: the values of ``*args`` arguments (``zip(*pairs)``)
     starred: list[Val] = field(default_factory=list)
+
+
+def _join_all(vals: Sequence[Val]) -> Val:
+    v = vals[0]
+    for other in vals[1:]:
+        v = join(v, other)
+    return v
