@@ -41,10 +41,13 @@ from apiscan.extract.interp.base import (
     Ref,
     Scope,
     _Args,
+    _carries_data,
     _join_all,
+    _root_name,
 )
 from apiscan.extract.interp.scopes import FOREIGN_FRAMEWORKS, ScopesMixin
 from apiscan.extract.interp.solver_facts import SolverFactsMixin
+from apiscan.extract.interp.statements import StatementsMixin
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, REF, RETURNS, ClassFact
 from apiscan.extract.shapes import (
     BATCH_MAX,
@@ -269,11 +272,8 @@ _CASTS = frozenset(
     {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "type"}
 )
 
-#: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
-_BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
 
-
-class Extractor(ScopesMixin, SolverFactsMixin):
+class Extractor(ScopesMixin, StatementsMixin, SolverFactsMixin):
     """Walks one module. Create one per file; call :meth:`run`."""
 
     def __init__(
@@ -1547,275 +1547,10 @@ class Extractor(ScopesMixin, SolverFactsMixin):
         self.bind_target(binder, v)
         return v
 
-    def target(self, node: cst.BaseExpression) -> tuple[Any, ...]:
-        """Visit an assignment target (counting its nodes) and say how to bind a value to it."""
-        t = type(node)
-        if t is cst.Name:
-            self._count(node, NAME)
-            return ("name", node.value)
-        if t is cst.Attribute:
-            self._count(node, ATTR)
-            recv = self.expr(node.value)
-            return ("attr", recv, node.attr.value, node)
-        if t is cst.Subscript:
-            self._subscript(node, store=True)
-            return ("none",)
-        if t in (cst.Tuple, cst.List):
-            parts = []
-            for el in node.elements:
-                if isinstance(el, cst.StarredElement):
-                    parts.append(("star", self.target(el.value)))
-                else:
-                    parts.append(self.target(el.value))
-            return ("unpack", parts)
-        if t is cst.StarredElement:
-            return ("star", self.target(node.value))
-        self.value(node)
-        return ("none",)
-
-    def bind_target(self, binder: tuple[Any, ...], v: Val) -> None:
-        kind = binder[0]
-        if kind == "name":
-            self.bind(binder[1], v)
-        elif kind == "attr":
-            recv = binder[1]
-            if recv[0] == "inst":
-                info = self._own_class(recv[1])
-                if info is not None:
-                    info.attrs[binder[2]] = v
-                    if not self.silent and self.func_stack:
-                        self.attr_writes.setdefault(self._function(), []).append((binder[2], v))
-                        if _carries_data(v):
-                            self.carriers.setdefault((self._function(), binder[2]), binder[3])
-        elif kind == "unpack":
-            parts = binder[1]
-            if v[0] == "tuple" and len(v[1]) == len(parts):
-                items = [self.shapes.relay([v], e) for e in v[1]]
-            else:
-                items = [self.shapes.relay([v], element(v))] * len(parts)
-            for part, item in zip(parts, items, strict=True):
-                if part[0] == "star":
-                    self.bind_target(part[1], seq(item))
-                else:
-                    self.bind_target(part, item)
-        elif kind == "star":
-            self.bind_target(binder[1], seq(element(v)))
-
-    def stmt(self, node: cst.CSTNode) -> None:
-        h = self._stmt.get(type(node))
-        if h is not None:
-            h(node)
-        else:
-            self._generic(node)
-
-    def _block(self, node: cst.BaseSuite) -> None:
-        for s in node.body:
-            self.stmt(s)
-
-    def _simple_line(self, node: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> None:
-        for s in node.body:
-            self.stmt(s)
-
-    def _expr_stmt(self, node: cst.Expr) -> None:
-        self.value(node.value)
-
-    def _assign(self, node: cst.Assign) -> None:
-        self.shapes.defer_stores = True  # ``x[mask] = v``: the rule needs v (settle_stores)
-        binders = [self.target(t.target) for t in node.targets]
-        self.shapes.defer_stores = False
-        value = node.value
-        if (
-            all(b[0] == "name" for b in binders)
-            and type(value) in (cst.Name, cst.Attribute)
-            and self.scopes[-1].kind != "class"
-        ):
-            v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
-        else:
-            v = self.value(value)
-        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call))
-        # ``self.x = None`` says "nothing yet", not "not a tensor": another method (or a
-        # later line) gives x its value, and the last write seen must not erase what it is
-        none = type(value) is cst.Name and value.value == "None"
-        for b in binders:
-            self.bind_target(b, UNKNOWN if none and b[0] == "attr" else v)
-        if v == RAND:
-            for t in node.targets:
-                root = _root_name(t.target) if type(t.target) is cst.Subscript else None
-                if root is not None:
-                    self.random_filled.add((self._function(), root))
-
     def _reads_random(self, expr: cst.BaseExpression) -> bool:
         """Is ``expr`` (``t[0]``, ``t``) a tensor a random number was written into here?"""
         root = _root_name(expr)
         return root is not None and (self._function(), root) in self.random_filled
-
-    def _annassign(self, node: cst.AnnAssign) -> None:
-        binder = self.target(node.target)
-        hint = self._annotation(node.annotation.annotation)
-        v = self.value(node.value) if node.value is not None else UNKNOWN
-        self.bind_target(binder, hint if v[0] == "unknown" and hint is not None else v)
-
-    def _augassign(self, node: cst.AugAssign) -> None:
-        t = node.target
-        if type(t) is cst.Name:
-            self._count(t, NAME)
-            old = self.lookup(t.value)
-            new = self.value(node.value)
-            if old[0] == "tensor" or new[0] == "tensor":
-                self.bind(t.value, old if old[0] == "tensor" else new)
-        else:
-            self.target(t)
-            self.value(node.value)
-
-    def _return(self, node: cst.Return) -> None:
-        v = self.value(node.value) if node.value is not None else NONTORCH
-        if self.returns:
-            self.returns[-1].append(v)
-            if not self.silent and node.value is not None and _carries_data(v):
-                self.carriers.setdefault((self._function(), ""), node.value)
-
-    def _raise(self, node: cst.Raise) -> None:
-        if node.exc is not None:
-            self.value(node.exc)
-        if node.cause is not None:
-            self.value(node.cause.item)
-
-    def _assert(self, node: cst.Assert) -> None:
-        self.value(node.test)
-        if node.msg is not None:
-            self.value(node.msg)
-
-    def _del(self, node: cst.Del) -> None:
-        self.target(node.target)
-
-    def _if(self, node: cst.If) -> None:
-        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "if")
-        names = self.scopes[-1].names
-        returns: list[Val] = self.returns[-1] if self.returns else []
-        before, start = dict(names), len(returns)
-        narrowed = _narrowed_to_builtin(node.test)
-        if narrowed is not None and narrowed in names:
-            # `if isinstance(out, dict):` — inside, `out` is a dict, not the tensor it was
-            # guessed to be (a model returning a dict of losses).
-            names[narrowed] = NONTORCH
-        self._block(node.body)
-        if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
-            names[narrowed] = before[narrowed]
-        after_body, middle = dict(names), len(returns)
-        orelse = node.orelse
-        if isinstance(orelse, cst.If):
-            self._if(orelse)
-        elif orelse is not None:
-            self._block(orelse.body)
-        if not dynamic:
-            return
-        body_returns = returns[start:middle]
-        if orelse is None and body_returns and self.pending_branches:
-            # `if cond: return a` then `return b` later: the rest of the function is the else
-            self.pending_branches[-1].append((node.test, body_returns, len(returns)))
-            return
-        pairs = [(a, b) for a in body_returns for b in returns[middle:]]
-        for name, v in after_body.items():
-            if before.get(name) is not v and name in names and after_body[name] is not names[name]:
-                pairs.append((v, names[name]))
-        self.shapes.on_branches(node.test, pairs)
-
-    def _for(self, node: cst.For) -> None:
-        binder = self.target(node.target)
-        it = self.value(node.iter)
-        self._bind_loop(binder, it)
-        self._block(node.body)
-        if node.orelse is not None:
-            self._block(node.orelse.body)
-
-    def _while(self, node: cst.While) -> None:
-        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "while")
-        self._block(node.body)
-        if not dynamic:
-            # the test runs again after the body: ``while scores.numel() > 0:`` with
-            # ``scores = scores[keep]`` inside reads a data-dependent length from then on
-            self.silent += 1
-            try:
-                again = self.value(node.test)
-            finally:
-                self.silent -= 1
-            self.shapes.on_condition(node.test, again, "while")
-        if node.orelse is not None:
-            self._block(node.orelse.body)
-
-    def _try(self, node: cst.Try | cst.TryStar) -> None:
-        self._block(node.body)
-        names = self.scopes[-1].names
-        after_body = dict(names)
-        for h in node.handlers:
-            if h.type is not None:
-                self.value(h.type)
-            if h.name is not None and isinstance(h.name.name, cst.Name):
-                self.bind(h.name.name.value, NONTORCH)
-            self._block(h.body)
-        # `try: from torch.cuda.amp import GradScaler / except ImportError: GradScaler = None`:
-        # the fallback must not hide the torch name the code uses whenever torch is there.
-        for name, v in after_body.items():
-            if v[0] == "qual" and self._is_torch(v[1]) and names.get(name) != v:
-                names[name] = v
-        if node.orelse is not None:
-            self._block(node.orelse.body)
-        if node.finalbody is not None:
-            self._block(node.finalbody.body)
-
-    def _with(self, node: cst.With) -> None:
-        for item in node.items:
-            expr = item.item
-            if type(expr) is cst.Call:
-                v = self._call(expr, "context_manager")
-            else:
-                v = self.value(expr, "context_manager")
-            if item.asname is not None:
-                binder = self.target(item.asname.name)
-                # `with Storage() as s`: a repository class's __enter__ conventionally
-                # returns self, so `s.step()` is the class's own method, not a guess by name
-                # (Optimizer.step). What a torch context manager yields stays unknown.
-                own = v[0] == "inst" and not self._is_torch(v[1])
-                self.bind_target(binder, v if v[0] == "tensor" or own else UNKNOWN)
-        self._block(node.body)
-
-    def _match(self, node: cst.Match) -> None:
-        self.value(node.subject)
-        for case in node.cases:
-            self._pattern(case.pattern)
-            if case.guard is not None:
-                self.value(case.guard)
-            self._block(case.body)
-
-    def _pattern(self, node: cst.CSTNode) -> None:
-        """Match patterns: capture names (``case x``, ``as y``, ``*rest``) are not expressions."""
-        t = type(node)
-        if t is cst.MatchAs:
-            if node.pattern is not None:
-                self._pattern(node.pattern)
-            if node.name is not None:
-                self.bind(node.name.value, UNKNOWN)
-        elif t is cst.MatchStar:
-            if node.name is not None:
-                self.bind(node.name.value, seq(UNKNOWN))
-        elif t is cst.MatchValue:
-            self.value(node.value)
-        elif t is cst.MatchClass:
-            self.value(node.cls)
-            for el in node.patterns:
-                self._pattern(el.value)
-            for kw in node.kwds:
-                self._pattern(kw.pattern)
-        elif t is cst.MatchMapping:
-            for el in node.elements:
-                self.value(el.key)
-                self._pattern(el.pattern)
-        elif t in (cst.MatchList, cst.MatchTuple):
-            for el in node.patterns:
-                self._pattern(el.value if isinstance(el, cst.MatchSequenceElement) else el)
-        elif t is cst.MatchOr:
-            for el in node.patterns:
-                self._pattern(el.pattern)
 
     def _may_guess(self, attr: str) -> bool:
         """In a file that says nothing of torch, only a method numpy arrays lack may be a
@@ -1841,25 +1576,6 @@ def _bool_dtype(args: _Args, positional: bool = True) -> bool:
     if dtype is not None:
         vals.append(dtype)
     return any(v == ("qual", "torch.bool") for v in vals)
-
-
-def _root_name(expr: cst.BaseExpression) -> str | None:
-    """``t`` for ``t``, ``t[0]``, ``t[0][1]`` (subscripts of a plain name), else None."""
-    while type(expr) is cst.Subscript:
-        expr = expr.value  # type: ignore[attr-defined]
-    return expr.value if type(expr) is cst.Name else None  # type: ignore[attr-defined]
-
-
-def _carries_data(v: Val) -> bool:
-    """A value whose shape or number comes from tensor data (a mask included) or is drawn
-    at random: worth a step in a chain where it is returned or stored."""
-    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR, RAND):
-        return True
-    if v[0] == "seq":
-        return _carries_data(v[1])
-    if v[0] == "tuple":
-        return any(_carries_data(e) for e in v[1])
-    return False
 
 
 def _variable(v: Val) -> bool:
@@ -1909,24 +1625,6 @@ def _name_prefix(expr: cst.BaseExpression) -> str:
         first = expr.parts[0]
         return first.value if type(first) is cst.FormattedStringText else ""
     return ""
-
-
-def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
-    """The name ``test`` (``isinstance(name, dict)``, ``isinstance(name, (list, tuple))``)
-    proves to be a builtin container or scalar inside the ``if`` body, else None."""
-    if not (
-        isinstance(test, cst.Call)
-        and isinstance(test.func, cst.Name)
-        and test.func.value == "isinstance"
-        and len(test.args) == 2
-        and isinstance(test.args[0].value, cst.Name)
-    ):
-        return None
-    kinds = test.args[1].value
-    elements = [el.value for el in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
-    if all(isinstance(el, cst.Name) and el.value in _BUILTIN_TYPES for el in elements):
-        return test.args[0].value.value
-    return None
 
 
 def _hint(node: cst.BaseExpression) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from apiscan.extract.shapes import BOOL_TENSOR, DYN_TENSOR, RAND, is_dyn_number
 from apiscan.resolve.values import Val, join
 
 # Node kinds numbered for the position mapping (see apiscan.extract.positions).
@@ -88,6 +89,25 @@ class _Args:
     kwvals: dict[str, Val] = field(default_factory=dict)
     #: the values of ``*args`` arguments (``zip(*pairs)``)
     starred: list[Val] = field(default_factory=list)
+
+
+def _root_name(expr: cst.BaseExpression) -> str | None:
+    """``t`` for ``t``, ``t[0]``, ``t[0][1]`` (subscripts of a plain name), else None."""
+    while type(expr) is cst.Subscript:
+        expr = expr.value  # type: ignore[attr-defined]
+    return expr.value if type(expr) is cst.Name else None  # type: ignore[attr-defined]
+
+
+def _carries_data(v: Val) -> bool:
+    """A value whose shape or number comes from tensor data (a mask included) or is drawn
+    at random: worth a step in a chain where it is returned or stored."""
+    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR, RAND):
+        return True
+    if v[0] == "seq":
+        return _carries_data(v[1])
+    if v[0] == "tuple":
+        return any(_carries_data(e) for e in v[1])
+    return False
 
 
 def _join_all(vals: Sequence[Val]) -> Val:

@@ -1,0 +1,310 @@
+"""Statements and assignment targets: the order in which a body runs.
+
+One handler per statement kind (dispatched through ``Extractor._stmt``): assignments bind the
+targets to the value's kind (an alias is not a use, ``self.x = None`` erases nothing),
+``if``/``while`` hand their tests to the shape tracker and record what a data-dependent branch
+makes differ, ``try`` keeps a torch import its ``except`` replaces, ``with`` binds what a
+context manager yields, ``match`` binds its capture patterns. Assignment targets are visited
+(and counted for the position mapping) before the value is bound to them, unpacking tuples
+element by element.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from apiscan.extract.interp.base import ATTR, NAME, _carries_data, _root_name
+from apiscan.extract.shapes import RAND
+from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
+
+#: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
+_BUILTIN_TYPES = frozenset({"dict", "list", "tuple", "str", "int", "float", "bool", "set"})
+
+
+class StatementsMixin:
+    """Statement handlers and assignment targets; mixed into ``Extractor``."""
+
+    def stmt(self, node: cst.CSTNode) -> None:
+        h = self._stmt.get(type(node))
+        if h is not None:
+            h(node)
+        else:
+            self._generic(node)
+
+    def _block(self, node: cst.BaseSuite) -> None:
+        for s in node.body:
+            self.stmt(s)
+
+    def _simple_line(self, node: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> None:
+        for s in node.body:
+            self.stmt(s)
+
+    def _expr_stmt(self, node: cst.Expr) -> None:
+        self.value(node.value)
+
+    def _assign(self, node: cst.Assign) -> None:
+        self.shapes.defer_stores = True  # ``x[mask] = v``: the rule needs v (settle_stores)
+        binders = [self.target(t.target) for t in node.targets]
+        self.shapes.defer_stores = False
+        value = node.value
+        if (
+            all(b[0] == "name" for b in binders)
+            and type(value) in (cst.Name, cst.Attribute)
+            and self.scopes[-1].kind != "class"
+        ):
+            v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
+        else:
+            v = self.value(value)
+        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call))
+        # ``self.x = None`` says "nothing yet", not "not a tensor": another method (or a
+        # later line) gives x its value, and the last write seen must not erase what it is
+        none = type(value) is cst.Name and value.value == "None"
+        for b in binders:
+            self.bind_target(b, UNKNOWN if none and b[0] == "attr" else v)
+        if v == RAND:
+            for t in node.targets:
+                root = _root_name(t.target) if type(t.target) is cst.Subscript else None
+                if root is not None:
+                    self.random_filled.add((self._function(), root))
+
+    def _annassign(self, node: cst.AnnAssign) -> None:
+        binder = self.target(node.target)
+        hint = self._annotation(node.annotation.annotation)
+        v = self.value(node.value) if node.value is not None else UNKNOWN
+        self.bind_target(binder, hint if v[0] == "unknown" and hint is not None else v)
+
+    def _augassign(self, node: cst.AugAssign) -> None:
+        t = node.target
+        if type(t) is cst.Name:
+            self._count(t, NAME)
+            old = self.lookup(t.value)
+            new = self.value(node.value)
+            if old[0] == "tensor" or new[0] == "tensor":
+                self.bind(t.value, old if old[0] == "tensor" else new)
+        else:
+            self.target(t)
+            self.value(node.value)
+
+    def _return(self, node: cst.Return) -> None:
+        v = self.value(node.value) if node.value is not None else NONTORCH
+        if self.returns:
+            self.returns[-1].append(v)
+            if not self.silent and node.value is not None and _carries_data(v):
+                self.carriers.setdefault((self._function(), ""), node.value)
+
+    def _raise(self, node: cst.Raise) -> None:
+        if node.exc is not None:
+            self.value(node.exc)
+        if node.cause is not None:
+            self.value(node.cause.item)
+
+    def _assert(self, node: cst.Assert) -> None:
+        self.value(node.test)
+        if node.msg is not None:
+            self.value(node.msg)
+
+    def _del(self, node: cst.Del) -> None:
+        self.target(node.target)
+
+    def _if(self, node: cst.If) -> None:
+        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "if")
+        names = self.scopes[-1].names
+        returns: list[Val] = self.returns[-1] if self.returns else []
+        before, start = dict(names), len(returns)
+        narrowed = _narrowed_to_builtin(node.test)
+        if narrowed is not None and narrowed in names:
+            # `if isinstance(out, dict):` — inside, `out` is a dict, not the tensor it was
+            # guessed to be (a model returning a dict of losses).
+            names[narrowed] = NONTORCH
+        self._block(node.body)
+        if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
+            names[narrowed] = before[narrowed]
+        after_body, middle = dict(names), len(returns)
+        orelse = node.orelse
+        if isinstance(orelse, cst.If):
+            self._if(orelse)
+        elif orelse is not None:
+            self._block(orelse.body)
+        if not dynamic:
+            return
+        body_returns = returns[start:middle]
+        if orelse is None and body_returns and self.pending_branches:
+            # `if cond: return a` then `return b` later: the rest of the function is the else
+            self.pending_branches[-1].append((node.test, body_returns, len(returns)))
+            return
+        pairs = [(a, b) for a in body_returns for b in returns[middle:]]
+        for name, v in after_body.items():
+            if before.get(name) is not v and name in names and after_body[name] is not names[name]:
+                pairs.append((v, names[name]))
+        self.shapes.on_branches(node.test, pairs)
+
+    def _for(self, node: cst.For) -> None:
+        binder = self.target(node.target)
+        it = self.value(node.iter)
+        self._bind_loop(binder, it)
+        self._block(node.body)
+        if node.orelse is not None:
+            self._block(node.orelse.body)
+
+    def _while(self, node: cst.While) -> None:
+        dynamic = self.shapes.on_condition(node.test, self.value(node.test), "while")
+        self._block(node.body)
+        if not dynamic:
+            # the test runs again after the body: ``while scores.numel() > 0:`` with
+            # ``scores = scores[keep]`` inside reads a data-dependent length from then on
+            self.silent += 1
+            try:
+                again = self.value(node.test)
+            finally:
+                self.silent -= 1
+            self.shapes.on_condition(node.test, again, "while")
+        if node.orelse is not None:
+            self._block(node.orelse.body)
+
+    def _try(self, node: cst.Try | cst.TryStar) -> None:
+        self._block(node.body)
+        names = self.scopes[-1].names
+        after_body = dict(names)
+        for h in node.handlers:
+            if h.type is not None:
+                self.value(h.type)
+            if h.name is not None and isinstance(h.name.name, cst.Name):
+                self.bind(h.name.name.value, NONTORCH)
+            self._block(h.body)
+        # `try: from torch.cuda.amp import GradScaler / except ImportError: GradScaler = None`:
+        # the fallback must not hide the torch name the code uses whenever torch is there.
+        for name, v in after_body.items():
+            if v[0] == "qual" and self._is_torch(v[1]) and names.get(name) != v:
+                names[name] = v
+        if node.orelse is not None:
+            self._block(node.orelse.body)
+        if node.finalbody is not None:
+            self._block(node.finalbody.body)
+
+    def _with(self, node: cst.With) -> None:
+        for item in node.items:
+            expr = item.item
+            if type(expr) is cst.Call:
+                v = self._call(expr, "context_manager")
+            else:
+                v = self.value(expr, "context_manager")
+            if item.asname is not None:
+                binder = self.target(item.asname.name)
+                # `with Storage() as s`: a repository class's __enter__ conventionally
+                # returns self, so `s.step()` is the class's own method, not a guess by name
+                # (Optimizer.step). What a torch context manager yields stays unknown.
+                own = v[0] == "inst" and not self._is_torch(v[1])
+                self.bind_target(binder, v if v[0] == "tensor" or own else UNKNOWN)
+        self._block(node.body)
+
+    def _match(self, node: cst.Match) -> None:
+        self.value(node.subject)
+        for case in node.cases:
+            self._pattern(case.pattern)
+            if case.guard is not None:
+                self.value(case.guard)
+            self._block(case.body)
+
+    def _pattern(self, node: cst.CSTNode) -> None:
+        """Match patterns: capture names (``case x``, ``as y``, ``*rest``) are not expressions."""
+        t = type(node)
+        if t is cst.MatchAs:
+            if node.pattern is not None:
+                self._pattern(node.pattern)
+            if node.name is not None:
+                self.bind(node.name.value, UNKNOWN)
+        elif t is cst.MatchStar:
+            if node.name is not None:
+                self.bind(node.name.value, seq(UNKNOWN))
+        elif t is cst.MatchValue:
+            self.value(node.value)
+        elif t is cst.MatchClass:
+            self.value(node.cls)
+            for el in node.patterns:
+                self._pattern(el.value)
+            for kw in node.kwds:
+                self._pattern(kw.pattern)
+        elif t is cst.MatchMapping:
+            for el in node.elements:
+                self.value(el.key)
+                self._pattern(el.pattern)
+        elif t in (cst.MatchList, cst.MatchTuple):
+            for el in node.patterns:
+                self._pattern(el.value if isinstance(el, cst.MatchSequenceElement) else el)
+        elif t is cst.MatchOr:
+            for el in node.patterns:
+                self._pattern(el.pattern)
+
+    def target(self, node: cst.BaseExpression) -> tuple[Any, ...]:
+        """Visit an assignment target (counting its nodes) and say how to bind a value to it."""
+        t = type(node)
+        if t is cst.Name:
+            self._count(node, NAME)
+            return ("name", node.value)
+        if t is cst.Attribute:
+            self._count(node, ATTR)
+            recv = self.expr(node.value)
+            return ("attr", recv, node.attr.value, node)
+        if t is cst.Subscript:
+            self._subscript(node, store=True)
+            return ("none",)
+        if t in (cst.Tuple, cst.List):
+            parts = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    parts.append(("star", self.target(el.value)))
+                else:
+                    parts.append(self.target(el.value))
+            return ("unpack", parts)
+        if t is cst.StarredElement:
+            return ("star", self.target(node.value))
+        self.value(node)
+        return ("none",)
+
+    def bind_target(self, binder: tuple[Any, ...], v: Val) -> None:
+        kind = binder[0]
+        if kind == "name":
+            self.bind(binder[1], v)
+        elif kind == "attr":
+            recv = binder[1]
+            if recv[0] == "inst":
+                info = self._own_class(recv[1])
+                if info is not None:
+                    info.attrs[binder[2]] = v
+                    if not self.silent and self.func_stack:
+                        self.attr_writes.setdefault(self._function(), []).append((binder[2], v))
+                        if _carries_data(v):
+                            self.carriers.setdefault((self._function(), binder[2]), binder[3])
+        elif kind == "unpack":
+            parts = binder[1]
+            if v[0] == "tuple" and len(v[1]) == len(parts):
+                items = [self.shapes.relay([v], e) for e in v[1]]
+            else:
+                items = [self.shapes.relay([v], element(v))] * len(parts)
+            for part, item in zip(parts, items, strict=True):
+                if part[0] == "star":
+                    self.bind_target(part[1], seq(item))
+                else:
+                    self.bind_target(part, item)
+        elif kind == "star":
+            self.bind_target(binder[1], seq(element(v)))
+
+
+def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
+    """The name ``test`` (``isinstance(name, dict)``, ``isinstance(name, (list, tuple))``)
+    proves to be a builtin container or scalar inside the ``if`` body, else None."""
+    if not (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Name)
+        and test.func.value == "isinstance"
+        and len(test.args) == 2
+        and isinstance(test.args[0].value, cst.Name)
+    ):
+        return None
+    kinds = test.args[1].value
+    elements = [el.value for el in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+    if all(isinstance(el, cst.Name) and el.value in _BUILTIN_TYPES for el in elements):
+        return test.args[0].value.value
+    return None
