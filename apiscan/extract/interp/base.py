@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from apiscan.extract.shapes import BOOL_TENSOR, DYN_TENSOR, RAND, is_dyn_number
+from apiscan.extract.shapes import (
+    BATCH_MAX,
+    BOOL_TENSOR,
+    DYN_TENSOR,
+    RAND,
+    SAMPLE_SIZE,
+    is_dyn_number,
+)
 from apiscan.resolve.values import Val, join
 
 # Node kinds numbered for the position mapping (see apiscan.extract.positions).
@@ -108,6 +115,26 @@ def _carries_data(v: Val) -> bool:
     if v[0] == "tuple":
         return any(_carries_data(e) for e in v[1])
     return False
+
+
+def _variable(v: Val) -> bool:
+    """A value that makes a shape vary when it is a size or an index: read from data."""
+    if is_dyn_number(v) or v == DYN_TENSOR:
+        return True
+    if v[0] == "seq":
+        return _variable(v[1])
+    if v[0] == "tuple":
+        return any(_variable(e) for e in v[1])
+    return False
+
+
+def _sized_by_data(v: Val) -> bool:
+    """A sequence holding a number read from data, drawn at random or a batch maximum."""
+    if v[0] == "seq":
+        return _sized_by_data(v[1])
+    if v[0] == "tuple":
+        return any(_sized_by_data(e) for e in v[1])
+    return _carries_data(v) or v in (BATCH_MAX, SAMPLE_SIZE)
 
 
 def _join_all(vals: Sequence[Val]) -> Val:

@@ -1,0 +1,545 @@
+"""Owners and types: member lookup on a receiver, and how sure the walk is of it.
+
+``recv.attr`` is a torch API only when the receiver's kind says so: a tensor (certain or
+probable), an instance of a torch class, an instance of a class of this file (its own methods
+and attributes win over inherited torch ones; its bases are flattened in MRO-ish order), of a
+class in another file (left pending for the cross-file join), or a value of unknown kind
+(guessed by the method's name, only in a file that handles torch objects and never for a
+method numpy arrays share). This part also says what iterating over a value yields, whether a
+class is an ``nn.Module``, which torch classes a layer-building value stands for, and what
+``super().m(...)`` calls.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from apiscan.extract.facts import fresh
+from apiscan.extract.interp.base import (
+    LAYER,
+    ClassInfo,
+    _Args,
+    _join_all,
+    _sized_by_data,
+    _variable,
+)
+from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
+from apiscan.extract.shapes import HOST_DATA, is_dyn_tensor, is_host_dyn
+from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING
+from apiscan.resolve.values import (
+    ARRAY,
+    NON_TORCH_PACKAGES,
+    NONTORCH,
+    PTENSOR,
+    SIZE,
+    TENSOR,
+    UNKNOWN,
+    Val,
+    element,
+    inst,
+    seq,
+)
+
+#: Attributes only torch tensors have (numpy arrays share shape/dtype/ndim, so those are not
+#: reported on receivers of unknown type).
+TENSOR_ONLY_ATTRS = frozenset({"requires_grad", "grad", "is_cuda", "grad_fn", "is_leaf"})
+
+NAMED_FIELDS = ("values", "indices")
+#: Public attributes of ``numpy.ndarray`` (numpy 1.26): in a file that imports no torch, a
+#: receiver of unknown type using one of them is as likely an array, so it is not guessed to be
+#: a tensor; a name numpy lacks (``numel``, ``topk``, ``cpu``) still says "tensor" there (the
+#: file's functions receive tensors from the repository's other files).
+NDARRAY_ATTRS = frozenset(
+    [
+        "T",
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "argpartition",
+        "argsort",
+        "astype",
+        "base",
+        "byteswap",
+        "choose",
+        "clip",
+        "compress",
+        "conj",
+        "conjugate",
+        "copy",
+        "ctypes",
+        "cumprod",
+        "cumsum",
+        "data",
+        "diagonal",
+        "dot",
+        "dtype",
+        "dump",
+        "dumps",
+        "fill",
+        "flags",
+        "flat",
+        "flatten",
+        "getfield",
+        "imag",
+        "item",
+        "itemset",
+        "itemsize",
+        "max",
+        "mean",
+        "min",
+        "nbytes",
+        "ndim",
+        "newbyteorder",
+        "nonzero",
+        "partition",
+        "prod",
+        "ptp",
+        "put",
+        "ravel",
+        "real",
+        "repeat",
+        "reshape",
+        "resize",
+        "round",
+        "searchsorted",
+        "setfield",
+        "setflags",
+        "shape",
+        "size",
+        "sort",
+        "squeeze",
+        "std",
+        "strides",
+        "sum",
+        "swapaxes",
+        "take",
+        "tobytes",
+        "tofile",
+        "tolist",
+        "tostring",
+        "trace",
+        "transpose",
+        "var",
+        "view",
+    ]
+)
+#: Those numpy exposes as data, not methods: `x.size()` is no array's call.
+NDARRAY_METHODS = NDARRAY_ATTRS - frozenset(
+    {"T", "base", "ctypes", "data", "dtype", "flags", "flat", "imag", "itemsize", "nbytes"}
+    | {"ndim", "real", "shape", "size", "strides"}
+)
+
+#: Methods of Python's own containers and strings: ``cfg.get(...)``, ``parts.append(...)``
+#: on an unknown receiver are these far more often than a repo class's method.
+BUILTIN_METHODS = frozenset(
+    name
+    for t in (dict, list, str, set, bytes, tuple, int, float)
+    for name in dir(t)
+    if not name.startswith("_")
+)
+
+
+class MembersMixin:
+    """Member lookup, class hierarchy and owner confidence; mixed into ``Extractor``."""
+
+    def _member_ref(
+        self,
+        recv: Val,
+        node: cst.Attribute,
+        call: bool,
+        args: _Args | None = None,
+        call_node: cst.Call | None = None,
+        usage: str = "call",
+    ) -> tuple[Val, bool]:
+        """Resolve ``recv.attr``; report it if it is a torch member. Returns (value, handled).
+
+        With ``call`` the access is the callee of ``call_node`` and the value returned is the
+        call's result.
+        """
+        attr = node.attr.value
+        kind = recv[0]
+        end: cst.CSTNode = call_node if call_node is not None else node
+        if kind == "qual":
+            return self._extend(recv[1], attr), False
+        if kind == "tensor":
+            if attr in NAMED_FIELDS and not call:
+                # `.values` read, not called: the field of a (values, indices) named tuple the
+                # receiver really is (the sparse Tensor.values/indices are methods).
+                return (recv if attr == "values" else TENSOR), True
+            if (
+                attr == "values"
+                and call
+                and recv[1] in (False, "arg")
+                and args
+                and not (args.vals or args.keywords)
+            ):
+                # `out.values()` on a value only probably a tensor, or on a parameter (a
+                # criterion's `outputs`), is the dict idiom (a model's dict of losses), not
+                # the sparse-tensor method.
+                return seq(UNKNOWN), True
+            api = self.api.member("torch.Tensor", attr)
+            if api is None:
+                return UNKNOWN, True
+            if call and args is not None and self.owners.rejects(api, args.keywords):
+                return UNKNOWN, True  # `masks.repeat(2, axis=0)`: not a tensor after all
+            conf = "certain" if recv[1] else "probable"
+            source = self._param_source(recv) if conf == "probable" else None
+            self.emit(
+                api,
+                usage if call else "reference",
+                conf,
+                (node, "a"),
+                (end, "e"),
+                args,
+                param=source,
+            )
+            if call:
+                assert call_node is not None and args is not None
+                result = self._tensor_call(api, attr, recv, call_node, args)
+                return self._derive(result, source), True
+            if attr == "shape":
+                return self.shapes.shape_of(node, recv), True
+            return self.owners.attribute_result(api, recv, attr), True
+        if kind == "inst":
+            return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
+        if kind == "super":
+            if call and args is not None:
+                return self._super_call(attr, args, end), True
+            return UNKNOWN, True
+        if kind == "ret":
+            self.local_refs.add(recv[1] + RETURNS)
+            kind = "unknown"
+        if kind == "unknown":
+            if (
+                call
+                and not attr.startswith("_")
+                and attr not in BUILTIN_METHODS
+                and self.api.member("torch.Tensor", attr) is None
+                and self.api.member("torch.nn.Module", attr) is None
+            ):
+                # a method no torch class has, on a receiver of unknown class: the call graph
+                # links it when one repo class alone defines such a method
+                self._call_fact(f"{ANY_RECEIVER}.{attr}", end)
+            if attr == "shape" and not call and self.shapes.sample_kind(recv) is not None:
+                return self.shapes.shape_of(node, recv), True
+            if not self.says_torch and (not call or not self._may_guess(attr)):
+                return (SIZE if attr == "shape" and not call else UNKNOWN), True
+            if not call:
+                if attr in TENSOR_ONLY_ATTRS:
+                    api = self.api.member("torch.Tensor", attr)
+                    if api is not None:
+                        self.emit(api, "reference", "probable", (node, "a"), (end, "e"))
+                    return (NONTORCH if attr != "grad" else PTENSOR), True
+                return (SIZE if attr == "shape" else UNKNOWN), True
+            guess = self.owners.guess(attr, _hint(node.value))
+            if guess is None or (args is not None and self.owners.rejects(guess[0], args.keywords)):
+                return UNKNOWN, True
+            api, result = guess
+            source = self._param_source(recv)
+            self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
+            if source is not None and api.startswith("torch.Tensor."):
+                result = self._derive(result, source)
+                if args is not None and any(_variable(v) for v in args.vals):
+                    self._sensitive(recv)  # x.new_zeros((n, 4)) with n from data
+            elif (
+                call_node is not None
+                and args is not None
+                and api.startswith("torch.Tensor.")
+                and any(map(_sized_by_data, [*args.vals, *args.kwvals.values()]))
+            ):
+                # ``images[0].new_zeros(batch_shape)`` with a size from data or a batch
+                # maximum: the size rules hold whatever the receiver turns out to be
+                result = self.shapes.on_torch_call(
+                    api, call_node, PTENSOR, args.vals, args.kwvals, result
+                )
+            if (
+                args is not None
+                and "dim" in args.keywords
+                and api.startswith("torch.Tensor.")
+                and type(node.value) is cst.Name
+                and self.lookup(node.value.value) is recv
+            ):
+                # ``labels.sum(dim=2)``: ``dim=`` is torch's spelling (numpy and pandas say
+                # ``axis=``), so the name holds a tensor from here on (probably)
+                self.bind(node.value.value, fresh("tensor", False))
+            return result, True
+        if kind == "nontorch":
+            if recv[1] == "array":
+                return ARRAY, True
+            if recv == HOST_DATA or is_host_dyn(recv):
+                return recv, True  # slices and methods of host data keep what it is
+            if attr in ("get", "pop", "setdefault"):
+                return UNKNOWN, True
+            if attr in ("values", "items", "keys"):
+                return seq(UNKNOWN), True
+            return NONTORCH, True
+        if kind == "seq" and call and attr == "append":
+            self._collect(recv, node, args)
+            return NONTORCH, True
+        if kind == "tuple" and attr in NAMED_FIELDS and len(recv[1]) == 2:
+            # (values, indices) of x.max(dim=1) and friends
+            return recv[1][NAMED_FIELDS.index(attr)], True
+        if kind == "dict":
+            if attr in ("get", "pop", "setdefault"):
+                return UNKNOWN, True
+            if attr == "values":
+                return seq(_join_all([v for _, v in recv[1]]) if recv[1] else UNKNOWN), True
+            if attr == "items":
+                vals = _join_all([v for _, v in recv[1]]) if recv[1] else UNKNOWN
+                return seq(("tuple", (NONTORCH, vals))), True
+            return NONTORCH, True
+        return UNKNOWN, True
+
+    def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
+        """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
+        ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
+        attribute. Data-dependence is not carried over (a list of masks stays a list of
+        tensors): the shape rules follow lists on their own."""
+        if (
+            recv[1] != UNKNOWN
+            or args is None
+            or len(args.vals) != 1
+            or args.keywords
+            or args.star
+            or args.vals[0][0] != "tensor"
+            or type(node.value) is not cst.Name
+            or self.lookup(node.value.value) is not recv
+        ):
+            return
+        certain = args.vals[0][1] is not False
+        self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))
+
+    def _inst_member(
+        self,
+        cls: str,
+        recv: Val,
+        node: cst.Attribute,
+        attr: str,
+        call: bool,
+        args: _Args | None,
+        end: cst.CSTNode,
+        usage: str,
+    ) -> Val:
+        if self._is_torch(cls):
+            return self._torch_member(cls, recv, node, attr, call, args, end, usage)
+        info = (
+            self.classes.get(cls[len(self.module_name) + 1 :])
+            if cls.startswith(self.module_name + ".")
+            else None
+        )
+        if info is None:
+            if not self._is_local(cls):
+                # a third-party class known not to be torch's (detectron2's Boxes): its
+                # methods are its own (`boxes.scale(sx, sy)` is no GradScaler.scale)
+                return UNKNOWN
+            # A class from another file: only the join can tell what it inherits.
+            if attr.startswith("__"):
+                return UNKNOWN
+            if call:
+                self._call_fact(f"{cls}.{attr}", end)
+                self._site(f"{cls}.{attr}", end, args, True)
+            guess = (
+                self.owners.guess(attr, _hint(node.value))
+                if call and (self.says_torch or self._may_guess(attr))
+                else None
+            )
+            # api holds the name-based fallback, used if the join cannot resolve the class
+            self.emit(
+                guess[0] if guess else "",
+                usage if call else "reference",
+                "probable",
+                (node, "a"),
+                (end, "e"),
+                args,
+                pending=(cls, attr),
+            )
+            if call and f"r:{cls}.{attr}" in self.env:
+                return self._returned(f"{cls}.{attr}", None)
+            if attr == "forward":
+                return PTENSOR
+            return recv if call and attr in SELF_RETURNING else UNKNOWN
+        if attr in info.attrs:
+            v = self._attr_fact(cls, attr, info.attrs[attr]) or UNKNOWN
+            return self._call_value(v, args, end) if call else v
+        if attr in info.methods:
+            if call:
+                self._call_fact(f"{cls}.{attr}", end)
+                self._site(f"{cls}.{attr}", end, args, True)
+                return self._returned(f"{cls}.{attr}", info.returns.get(attr))
+            # A property (or a bound method) read without a call: what the property returns
+            # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
+            # a logger is not Tensor.log). Either may run where it is read or later through a
+            # dict (`{"labels": self.loss_labels}`): an edge of the call graph.
+            self._call_fact(f"{cls}.{attr}", end, REF)
+            known = info.returns.get(attr, UNKNOWN)
+            if known[0] == "unknown" and self._module_kind(info) is False:
+                return NONTORCH
+            return known
+        supplied = self._attr_fact(cls, attr, None)
+        if supplied is not None:
+            return self._call_value(supplied, args, end) if call else supplied
+        if call and not attr.startswith("__"):
+            # inherited, or defined only in subclasses (a template method): the call graph
+            # resolves it through the hierarchy after the join
+            self._call_fact(f"{cls}.{attr}", end)
+            self._site(f"{cls}.{attr}", end, args, True)
+        for base in self._class_bases(info):
+            if base[0] == "qual" and self._is_torch(base[1]):
+                bcls = self.api.canonical(base[1]) or base[1]
+                return self._torch_member(bcls, recv, node, attr, call, args, end, usage)
+            if base[0] == "qual":  # base defined in another file
+                self.emit(
+                    "",
+                    usage if call else "reference",
+                    "certain",
+                    (node, "a"),
+                    (end, "e"),
+                    args,
+                    pending=(cls, attr),
+                )
+                return UNKNOWN
+        return UNKNOWN
+
+    def _class_bases(self, info: ClassInfo) -> list[Val]:
+        """Bases in MRO-ish order, flattening bases defined in this file."""
+        out: list[Val] = []
+        seen: set[str] = set()
+        stack = list(reversed(info.bases))
+        while stack:
+            b = stack.pop()
+            if b[0] == "class":
+                if b[1] in seen:
+                    continue
+                seen.add(b[1])
+                sub = self.classes.get(b[1])
+                if sub is not None:
+                    stack.extend(reversed(sub.bases))
+                continue
+            out.append(b)
+        return out
+
+    def _torch_member(
+        self,
+        cls: str,
+        recv: Val,
+        node: cst.Attribute,
+        attr: str,
+        call: bool,
+        args: _Args | None,
+        end: cst.CSTNode,
+        usage: str,
+    ) -> Val:
+        api = self.api.member(cls, attr)
+        if api is None:
+            if self.owners.role(cls) == "module" and attr in MODULE_TENSOR_ATTRS:
+                return TENSOR
+            return UNKNOWN
+        if attr.startswith("__") and attr.endswith("__"):
+            return UNKNOWN
+        if not call and self.api.kind(api) != "method":
+            # Data attributes of modules, optimizers, devices (conv.weight, opt.param_groups,
+            # device.type) follow from the object itself; the object's API is what migrates.
+            return self.owners.attribute_result(api, recv, attr)
+        self.emit(api, usage if call else "reference", "certain", (node, "a"), (end, "e"), args)
+        if call:
+            return self.owners.call_result(api, recv, attr)
+        return self.owners.attribute_result(api, recv, attr)
+
+    def _super_call(self, attr: str, args: _Args, node: cst.CSTNode) -> Val:
+        """``super().attr(...)``: a call of the method the class's bases define (the first
+        in a depth-first walk of the bases, Python's MRO for single inheritance), so that its
+        parameters see the arguments; a torch or unknown base first ends the search."""
+        info = self._current_class()
+        if info is None:
+            return UNKNOWN
+        seen: set[str] = set()
+        stack = list(reversed(info.bases))
+        while stack:
+            b = stack.pop()
+            if b[0] == "class":
+                base = self.classes.get(b[1])
+                if b[1] in seen or base is None:
+                    continue
+                seen.add(b[1])
+                if attr in base.methods:
+                    callee = f"{self.module_name}.{b[1]}.{attr}"
+                    self._call_fact(callee, node)
+                    self._site(callee, node, args, True)
+                    return self._returned(callee, base.returns.get(attr))
+                stack.extend(reversed(base.bases))
+                continue
+            if b[0] == "qual" and self._is_local(b[1]) and not self._is_torch(b[1]):
+                callee = f"{b[1]}.{attr}"
+                self._call_fact(callee, node)
+                self._site(callee, node, args, True)
+                return self._returned(callee, None)
+            return UNKNOWN
+        return UNKNOWN
+
+    def _element(self, v: Val) -> Val:
+        """What iterating over ``v`` yields (containers of modules yield modules)."""
+        if v[0] == "inst" and self._is_torch(v[1]):
+            cls = v[1].rpartition(".")[2]
+            if cls in ("ModuleList", "Sequential"):
+                return inst("torch.nn.Module")
+            if cls == "ParameterList":
+                return TENSOR
+            if cls == "DataLoader":
+                return PTENSOR  # a batch: a tensor, or tuples/lists/dicts of tensors
+        if is_dyn_tensor(v):
+            # one row of a data-dependent tensor (``for i in keep``: one index, ``for box in
+            # boxes[mask]``: one box) has a static shape; only how many there are varies
+            row = fresh(TENSOR[0], TENSOR[1])
+            self.rows[id(row)] = row
+            return row
+        return self.shapes.relay([v], element(v))
+
+    def _module_kind(self, info: ClassInfo) -> bool | None:
+        if info.module_kind is not None:
+            return info.module_kind
+        result: bool | None = False
+        for b in self._class_bases(info):
+            if b[0] == "qual" and self._is_torch(b[1]):
+                if self.owners.role(self.api.canonical(b[1]) or b[1]) == "module":
+                    result = True
+                    break
+            elif b[0] == "qual" and b[1].partition(".")[0] not in NON_TORCH_PACKAGES:
+                # an unresolved base may be a Module; one from argparse, logging... is not
+                result = None
+        info.module_kind = result
+        return result
+
+    def _layer_classes(self, v: Val) -> tuple[str, ...]:
+        """The torch classes a value stands for when called (a class, or a LAYER value)."""
+        if v[0] == LAYER:
+            return tuple(v[1])
+        if v[0] == "qual" and self._is_torch(v[1]):
+            canon = self.api.canonical(v[1]) or v[1]
+            if self.api.kind(canon) == "class":
+                return (canon,)
+        return ()
+
+    def _may_guess(self, attr: str) -> bool:
+        """In a file that says nothing of torch, only a method numpy arrays lack may be a
+        tensor's (and never in a file of another tensor framework)."""
+        return not self.foreign_framework and attr not in NDARRAY_METHODS
+
+
+def _hint(node: cst.BaseExpression) -> str:
+    """The name a receiver is known by (``model`` in ``model.eval()``, ``build_model`` in
+    ``build_model(cfg).to(d)``), used only to choose between owners of an ambiguous method."""
+    t = type(node)
+    if t is cst.Name:
+        return node.value  # type: ignore[attr-defined, no-any-return]
+    if t is cst.Attribute:
+        return node.attr.value  # type: ignore[attr-defined, no-any-return]
+    if t is cst.Call:
+        func = _hint(node.func)  # type: ignore[attr-defined]
+        args = node.args  # type: ignore[attr-defined]
+        if func in ("copy", "deepcopy") and args:
+            return _hint(args[0].value)  # deepcopy(model).eval(): the copy is what it copies
+        return func
+    if t is cst.IfExp:
+        return _hint(node.body)  # type: ignore[attr-defined]
+    return ""
