@@ -23,7 +23,7 @@ from apiscan.extract.shapes import (
     SAMPLE_SIZE,
     is_dyn_number,
 )
-from apiscan.resolve.values import Val, join
+from apiscan.resolve.values import TENSOR, Val, element, join
 
 # Node kinds numbered for the position mapping (see apiscan.extract.positions).
 NAME, ATTR, CALL, SUB, BINOP = range(5)
@@ -44,6 +44,40 @@ FSTRING_OFFSET = 5
 #: ``A if c else B`` of such. Calling it reports each class as probable; anywhere else it is
 #: an unknown value.
 LAYER = "layer"
+
+#: Tensor methods and torch functions that return boolean masks.
+BOOL_METHODS = frozenset(
+    {
+        "bool",
+        "eq",
+        "ne",
+        "gt",
+        "ge",
+        "lt",
+        "le",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "logical_xor",
+        "greater",
+        "less",
+        "isclose",
+        "isin",
+        "greater_equal",
+        "less_equal",
+        "not_equal",
+    }
+)
+
+#: Torch reductions whose result is a ``(values, indices)`` named tuple: always, or only when
+#: given a dimension (``x.max()`` is a tensor, ``x.max(dim=1)`` a named tuple, ``x.max(y)`` the
+#: elementwise maximum). ``.values``/``.indices`` of those are fields, not the sparse-tensor
+#: methods ``Tensor.values``/``Tensor.indices``.
+NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
+NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 
 Ref = tuple[cst.CSTNode, str]  # (node, "s" start | "e" end | "a" start of the attribute name)
 
@@ -98,6 +132,15 @@ class _Args:
     starred: list[Val] = field(default_factory=list)
 
 
+def _bool_dtype(args: _Args, positional: bool = True) -> bool:
+    """``dtype=torch.bool`` (or, for ``.to``/``.type``, ``torch.bool`` as an argument)."""
+    vals = [*args.vals] if positional else []
+    dtype = args.kwvals.get("dtype")
+    if dtype is not None:
+        vals.append(dtype)
+    return any(v == ("qual", "torch.bool") for v in vals)
+
+
 def _root_name(expr: cst.BaseExpression) -> str | None:
     """``t`` for ``t``, ``t[0]``, ``t[0][1]`` (subscripts of a plain name), else None."""
     while type(expr) is cst.Subscript:
@@ -142,3 +185,24 @@ def _join_all(vals: Sequence[Val]) -> Val:
     for other in vals[1:]:
         v = join(v, other)
     return v
+
+
+def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
+    """``(values, indices)`` for the reductions that return a named tuple (see
+    NAMED_TUPLE_ALWAYS); ``first_dim`` is the index of the ``dim`` argument (1 for the
+    function form, whose first argument is the input)."""
+    if name in NAMED_TUPLE_ALWAYS:
+        pass
+    elif name in NAMED_TUPLE_WITH_DIM:
+        if "dim" not in args.keywords:
+            if args.positional <= first_dim or args.star:
+                return result
+            if args.vals[first_dim][0] in ("tensor", "unknown"):
+                return result  # x.max(y): the elementwise maximum (or cannot tell)
+    else:
+        return result
+    if result[0] == "seq":
+        result = element(result)
+    values = result if result[0] == "tensor" else TENSOR
+    # indices have the values' shape: data-dependent too after topk(k read from data)
+    return ("tuple", (values, DYN_TENSOR if values == DYN_TENSOR else TENSOR))

@@ -1,0 +1,442 @@
+"""Calls and arguments: api-use records, call edges and call results.
+
+A call evaluates its callee and its arguments (positional, keyword, starred) in source order,
+then goes one of three ways: a dotted name (a torch function or class, a repository function,
+``functools.partial``, a third-party name), a member of a receiver (:mod:`.members`), or a
+value (a function or class of this file, an instance's ``forward``, a builtin, a partial or an
+``nn.Sequential`` whose children are known). This part owns the :class:`Emit` records of API
+uses, the call graph's edges (``call_facts``: calls, references, data-pipeline roles such as
+``collate_fn=``) and the call sites whose arguments the whole-program solver reads
+(``sites``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from apiscan.extract.facts import fresh
+from apiscan.extract.interp.base import (
+    ATTR,
+    BOOL_METHODS,
+    CALL,
+    LAYER,
+    Emit,
+    Ref,
+    _Args,
+    _bool_dtype,
+    _carries_data,
+    _named_tuple,
+)
+from apiscan.extract.records import DATA_ROLES, REF, RETURNS
+from apiscan.extract.shapes import (
+    BATCH_MAX,
+    BOOL_TENSOR,
+    DYN_TENSOR,
+    ELEM_SIZE,
+    FROM_HOST,
+    RAND,
+    SAMPLE_SIZE,
+    is_dyn_number,
+    is_dyn_tensor,
+)
+from apiscan.resolve.values import (
+    ARG_TENSOR,
+    ARRAY,
+    ARRAY_PACKAGES,
+    NON_TORCH_BUILTINS,
+    NON_TORCH_PACKAGES,
+    NONTORCH,
+    PASS_THROUGH,
+    PTENSOR,
+    SEQ_BUILTINS,
+    TENSOR,
+    UNKNOWN,
+    Val,
+    inst,
+    is_non_torch_class,
+    seq,
+)
+
+#: torch functions joining a sequence of tensors: a join of boolean masks is a mask.
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", "dstack"})
+
+BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
+
+#: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
+DATALOADER = "torch.utils.data.DataLoader"
+#: ``nn.Sequential`` as the code may spell it (canonical or through its module path).
+SEQUENTIAL = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+
+
+class CallsMixin:
+    """Call evaluation, argument records and API-use emission; mixed into ``Extractor``."""
+
+    def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
+        if not self.silent and callee and args is not None:
+            self.sites.append((self._function(), callee, node, args, bound))
+
+    def emit(
+        self,
+        api: str,
+        usage: str,
+        confidence: str,
+        start: Ref,
+        end: Ref,
+        args: _Args | None = None,
+        pending: tuple[str, str] = ("", ""),
+        param: tuple[str, str] | None = None,
+        canonical: str | None = None,
+    ) -> None:
+        if self.silent:
+            return
+        e = Emit(
+            api,
+            usage,
+            confidence,
+            start,
+            end,
+            self._function(),
+            in_fstring=self.fstring > 0,
+            pending_cls=pending[0],
+            pending_attr=pending[1],
+            param=param,
+            canonical=canonical,
+        )
+        if args is not None:
+            e.positional, e.keywords, e.star_args = args.positional, args.keywords, args.star
+            if type(end[0]) is cst.Call:
+                e.call = end[0]
+        self.emits.append(e)
+
+    def _emit_qual(
+        self, q: str, start: cst.CSTNode, end: cst.CSTNode, usage: str, args: _Args | None = None
+    ) -> str | None:
+        """Report a use of dotted name ``q`` if it is a torch API; return its canonical name.
+
+        The finding names ``q`` as written when it is a public spelling (see
+        ``TorchApi.as_written``). Module attributes that are not APIs (``torch.__version__``
+        and whatever is read from it) are no findings."""
+        if not self._is_torch(q):
+            return None
+        canon = self.api.canonical(q)
+        if canon is not None and self.api.is_module(canon):
+            return None
+        if canon is None and ("." not in q or _through_dunder(q)):
+            return None
+        name = canon or q
+        written = self.api.as_written(q) or q
+        self.emit(written, usage, "certain", (start, "s"), (end, "e"), args, canonical=canon or "")
+        return name
+
+    def _call_role(self, keyword: str, v: Val, value: cst.BaseExpression) -> None:
+        """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
+        pipeline (the role says what of an object runs; see ``DATA_ROLES``)."""
+        if keyword in DATA_ROLES:
+            callee = self._callee_name(v)
+            if callee:
+                self._call_fact(callee, value, keyword)
+
+    def _callee_name(self, v: Val) -> str:
+        kind = v[0]
+        if kind in ("func", "class"):
+            return f"{self.module_name}.{v[1]}"
+        if kind == "qual" and self._is_local(v[1]):
+            return str(v[1])
+        if kind == "inst" and not self._is_torch(v[1]):
+            return str(v[1])
+        return ""
+
+    def _getattr_methods(self, node: cst.Call) -> None:
+        """``getattr(self, "loss_" + name)``: an edge to every method of the class whose name
+        starts with the constant prefix (a dispatch by name; no prefix says too little)."""
+        info = self._current_class()
+        if info is None or len(node.args) < 2:
+            return
+        target, name = node.args[0].value, node.args[1].value
+        if not (type(target) is cst.Name and target.value == "self"):
+            return
+        prefix = _name_prefix(name)
+        if prefix:
+            for method in sorted(info.methods):
+                if method.startswith(prefix):
+                    self._call_fact(f"{self.module_name}.{info.qualname}.{method}", node, REF)
+
+    def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
+        if not self.silent and callee:
+            self.call_facts.append((self._function(), callee, node, role))
+
+    def _args(self, node: cst.Call) -> _Args:
+        vals: list[Val] = []
+        positional = 0
+        keywords: list[str] = []
+        star = False
+        kwvals: dict[str, Val] = {}
+        starred: list[Val] = []
+        for arg in node.args:
+            v = self.value(arg.value)
+            if arg.keyword is not None:
+                keywords.append(arg.keyword.value)
+                kwvals[arg.keyword.value] = v
+                self._call_role(arg.keyword.value, v, arg.value)
+            elif arg.star:
+                star = True
+                if arg.star == "*":
+                    starred.append(v)
+            else:
+                positional += 1
+                vals.append(v)
+        return _Args(vals, positional, tuple(keywords), star, kwvals, starred)
+
+    def _call(self, node: cst.Call, usage: str = "call") -> Val:
+        self._count(node, CALL)
+        func = node.func
+        if type(func) is cst.Attribute:
+            self._count(func, ATTR)
+            recv = self.expr(func.value)
+            if recv[0] == "qual":
+                fv = self._extend(recv[1], func.attr.value)
+                args = self._args(node)
+                return self._call_qual(fv[1], func, node, args, usage)
+            args = self._args(node)
+            return self._member_ref(recv, func, True, args, node, usage)[0]
+        fv = self.expr(func)
+        args = self._args(node)
+        if fv[0] == "qual":
+            return self._call_qual(fv[1], func, node, args, usage)
+        if fv[0] == LAYER:
+            # `norm_layer(planes)` with `norm_layer=nn.BatchNorm2d` as the default: probably
+            # builds one (a caller may pass another class); `linear_layer(...)` after
+            # `linear_layer = partial(nn.Conv2d, kernel_size=1) if use_conv else nn.Linear`:
+            # one of the two
+            # a name or attribute starts where it is written; another callee (`(A if c else
+            # B)(x)`) has no position of its own: the call's start stands for it
+            start = (func, "s") if type(func) in (cst.Name, cst.Attribute) else (node, "s")
+            for canon in fv[1]:
+                written = self.api.as_written(canon) or canon
+                self.emit(written, usage, "probable", start, (node, "e"), args, canonical=canon)
+            if len(fv[1]) == 1:
+                return self.owners.instance_of(fv[1][0])
+            modules = all(self.owners.role(c) == "module" for c in fv[1])
+            return inst("torch.nn.Module") if modules else UNKNOWN
+        return self._call_value(fv, args, node)
+
+    def _call_qual(
+        self, q: str, func: cst.BaseExpression, node: cst.Call, args: _Args, usage: str
+    ) -> Val:
+        name = self._emit_qual(q, func, node, usage, args)
+        if name is not None and (not name.startswith("torch.") or name.startswith("torch.ops.")):
+            # torchvision.ops.nms & co., and compiled operators registered under torch.ops
+            # (``torch.ops.torchvision.nms``): the dynamic-shape rules written for them
+            foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+            if foreign is not None:
+                return foreign
+        if name is not None:
+            kind = self.api.kind(name)
+            if name == DATALOADER and args.vals:
+                first = next(a.value for a in node.args if a.keyword is None and not a.star)
+                self._call_role("dataset", args.vals[0], first)
+            if kind == "class":
+                made = self.owners.instance_of(name)
+                if name in SEQUENTIAL and args.vals and not args.star and not args.keywords:
+                    made = fresh(made[0], made[1])
+                    self.sequentials[id(made)] = (made, tuple(args.vals))
+                return made
+            if kind == "function":
+                result = self.owners.function_result(name)
+                short = name.rpartition(".")[2]
+                if short in BOOL_FUNCTIONS or (
+                    short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
+                ):
+                    result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
+                elif result[0] == "tensor" and (
+                    _bool_dtype(args, positional=False)
+                    or (short in FROM_HOST and args.vals and self._truths(args.vals[0]))
+                ):
+                    # torch.as_tensor([...], dtype=torch.bool), torch.as_tensor(keep) of a
+                    # list of comparisons read from data
+                    result = BOOL_TENSOR
+                result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                return _named_tuple(name.rpartition(".")[2], args, 1, result)
+            return UNKNOWN
+        if self._is_torch(q):
+            return UNKNOWN
+        foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+        if foreign is not None:
+            return foreign
+        if self._is_local(q):
+            self._call_fact(q, node)
+            self._site(q, node, args, False)
+            if "r:" + q in self.env:
+                return self._returned(q, None)
+            known = self.reexports.get(q + RETURNS)
+            if known is not None:
+                return TENSOR if known == "tensor" else inst(known.partition(":")[2])
+            last = q.rpartition(".")[2]
+            # What a repo function in another file returns is known only after the first
+            # round; ("ret", q) acts as unknown, and asks for a second round only if the code
+            # calls a method on it (where the answer matters).
+            return inst(q) if last[:1].isupper() else ("ret", q)
+        if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
+            # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
+            # function whose parameters the bound arguments would reach)
+            return (LAYER, self._layer_classes(args.vals[0]))
+        if q == "functools.partial" and args.vals and not args.star:
+            made = fresh("unknown", None)
+            bound = _Args(
+                args.vals[1:], args.positional - 1, args.keywords, False, dict(args.kwvals)
+            )
+            self.partials[id(made)] = (made, args.vals[0], bound)
+            return made
+        if q in PASS_THROUGH:
+            if q in ("copy.copy", "copy.deepcopy") and args.vals:
+                return args.vals[0]  # a copy of a module is a module
+            return UNKNOWN
+        root = q.partition(".")[0]
+        if root in ARRAY_PACKAGES:
+            return ARRAY
+        if root in NON_TORCH_PACKAGES:
+            return NONTORCH
+        if is_non_torch_class(q):
+            return inst(q)
+        return UNKNOWN
+
+    def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
+        kind = fv[0]
+        if node is not None and (kind == "unknown" or kind == "inst"):
+            applied = self._apply_special(fv, args, node)
+            if applied is not None:
+                return applied
+        if node is not None:
+            if kind in ("func", "class"):
+                self._call_fact(f"{self.module_name}.{fv[1]}", node)
+                self._site(f"{self.module_name}.{fv[1]}", node, args, kind == "class")
+            elif kind == "inst" and not self._is_torch(fv[1]):
+                self._call_fact(f"{fv[1]}.forward", node)
+                self._site(f"{fv[1]}.forward", node, args, True)
+        if kind == "class":
+            return inst(f"{self.module_name}.{fv[1]}")
+        if kind == "inst":
+            cls = fv[1]
+            if self._is_torch(cls):
+                return TENSOR if self.owners.role(cls) == "module" else UNKNOWN
+            info = self._own_class(cls)
+            if info is not None and self._module_kind(info):
+                # a forward whose result is not known may return a dict or a tuple: a tensor
+                # only probably (`loss_dict = criterion(out, tgt)`; `loss_dict.values()`)
+                fwd = self._returned(f"{cls}.forward", info.returns.get("forward"))
+                return fwd if fwd[0] != "unknown" else PTENSOR
+            if f"r:{cls}.forward" in self.env:
+                return self._returned(f"{cls}.forward", None)
+            return PTENSOR
+        if kind == "func":
+            return self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+        if kind == "builtin":
+            name = fv[1]
+            first = args.vals[0] if args and args.vals else UNKNOWN
+            if (
+                name in ("int", "float", "bool")
+                and node is not None
+                and first[0] == "tensor"
+                and (first != ARG_TENSOR or name != "bool")
+            ):
+                # ``int(p)`` of a forward parameter: converted because it is a tensor (a
+                # plain number needs no int()), so its value is read on the host
+                call = node if type(node) is cst.Call else None
+                if call is not None and call.args and self._reads_random(call.args[0].value):
+                    return fresh(RAND[0], RAND[1])
+                return self.shapes.on_sync(node, first)
+            if name == "len" and node is not None and is_dyn_tensor(first):
+                return self.shapes.size_read(node, first)
+            size = self.shapes.sample_size(first) if name == "len" else None
+            if size is not None:
+                return size
+            if name in ("max", "min") and args and len(args.vals) == 1:
+                inner = self._element(first)
+                if inner in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX) or (
+                    inner[0] in ("unknown", "nontorch")
+                    and self.shapes.sample_kind(inner) is not None
+                ):
+                    # ``max(s[0] for s in sizes)``: the largest of what each element holds
+                    return BATCH_MAX  # the largest sample of the batch
+            if name in ("int", "float", "round", "abs", "min", "max") and args:
+                for v in args.vals:
+                    if is_dyn_number(v) or v == RAND:
+                        return v
+            if name in NON_TORCH_BUILTINS:
+                return NONTORCH
+            if name in SEQ_BUILTINS:
+                return seq(self._element(first))
+            if name == "next":
+                return self._element(first)
+            if name == "enumerate":
+                return seq(("tuple", (NONTORCH, self._element(first))))
+            if name == "zip" and args and not args.vals and len(args.starred) == 1:
+                # ``zip(*rows)``: the columns of the rows, each a sequence of their elements
+                return seq(seq(self._element(self._element(args.starred[0]))))
+            if name == "zip" and args:
+                return seq(("tuple", tuple(self._element(v) for v in args.vals)))
+            if name == "super":
+                info = self._current_class()
+                return ("super", info.qualname if info else "")
+            if name == "getattr" and type(node) is cst.Call:
+                self._getattr_methods(node)
+            return UNKNOWN
+        return UNKNOWN
+
+    def _apply_special(self, fv: Val, args: _Args | None, node: cst.CSTNode) -> Val | None:
+        """Calling a ``functools.partial`` (its function with the bound arguments first, then
+        the call's) or an ``nn.Sequential`` whose children are known (each child's forward in
+        turn with the previous output), so that the solver sees those calls' arguments."""
+        entry = self.partials.get(id(fv))
+        if entry is not None and entry[0] is fv:
+            _, func, bound = entry
+            more = args or _Args([], 0, (), False)
+            combined = _Args(
+                [*bound.vals, *more.vals],
+                bound.positional + more.positional,
+                (*bound.keywords, *more.keywords),
+                bound.star or more.star,
+                {**bound.kwvals, **more.kwvals},
+            )
+            if func[0] == "qual":
+                q = func[1]
+                if not self._is_local(q) or self._is_torch(q):
+                    return UNKNOWN
+                self._call_fact(q, node)
+                self._site(q, node, combined, False)
+                return self._returned(q, None) if "r:" + q in self.env else UNKNOWN
+            return self._call_value(func, combined, node)
+        seq_entry = self.sequentials.get(id(fv))
+        if seq_entry is not None and seq_entry[0] is fv:
+            out = args.vals[0] if args is not None and args.vals else UNKNOWN
+            for child in seq_entry[1]:
+                prev = out
+                out = self._call_value(child, _Args([prev], 1, (), False), node)
+                torch_layer = child[0] == "inst" and self._is_torch(child[1])
+                if torch_layer and is_dyn_tensor(prev) and out[0] == "tensor":
+                    out = DYN_TENSOR  # a torch layer keeps the rows it is given
+            # what calling a torch module gives, unless the children say more (data)
+            return out if _carries_data(out) else None
+        return None
+
+
+def _name_prefix(expr: cst.BaseExpression) -> str:
+    """The constant start of a string expression: ``"loss_" + k``, ``f"loss_{k}"``, a constant."""
+    if type(expr) is cst.SimpleString:
+        v = expr.evaluated_value
+        return v if isinstance(v, str) else ""
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Add:
+        return _name_prefix(expr.left)
+    if type(expr) is cst.FormattedString and expr.parts:
+        first = expr.parts[0]
+        return first.value if type(first) is cst.FormattedStringText else ""
+    return ""
+
+
+def _through_dunder(q: str) -> bool:
+    """`torch.__version__`, `torch.__version__.split`: module metadata, not an API."""
+    return any(_is_dunder(part) for part in q.split(".")[1:])
+
+
+def _is_dunder(part: str) -> bool:
+    return len(part) > 4 and part.startswith("__") and part.endswith("__")
