@@ -20,7 +20,6 @@ comprehension's element is written before its ``for``), the later part is first 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,12 +43,9 @@ from apiscan.extract.interp.base import (
     Ref,
     Scope,
     _Args,
-    _bool_dtype,
     _carries_data,
-    _named_tuple,
-    _root_name,
+    _const_str,
     _sized_by_data,
-    _variable,
 )
 from apiscan.extract.interp.calls import BOOL_FUNCTIONS, DATALOADER, JOINS, SEQUENTIAL, CallsMixin
 from apiscan.extract.interp.members import (
@@ -61,6 +57,7 @@ from apiscan.extract.interp.members import (
     MembersMixin,
 )
 from apiscan.extract.interp.scopes import FOREIGN_FRAMEWORKS, ScopesMixin
+from apiscan.extract.interp.shape_facts import MASK_NAME, SYNC_METHODS, ShapeFactsMixin
 from apiscan.extract.interp.solver_facts import SolverFactsMixin
 from apiscan.extract.interp.statements import StatementsMixin
 from apiscan.extract.records import RETURNS, ClassFact
@@ -68,34 +65,17 @@ from apiscan.extract.shapes import (
     BATCH_MAX,
     BOOL_TENSOR,
     DYN_TENSOR,
-    HOST_DATA,
-    RAND,
     SAMPLE_SIZE,
     NullShapeTracker,
     ShapeTracker,
     Why,
     is_dyn_number,
-    is_dyn_tensor,
-    is_host_dyn,
-    is_variable,
     merge_numbers,
 )
 from apiscan.program import values as pv
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.torch_api import TorchApi, is_torch_name
-from apiscan.resolve.values import (
-    ARG_TENSOR,
-    ARRAY,
-    NONTORCH,
-    PTENSOR,
-    TENSOR,
-    UNKNOWN,
-    Val,
-    element,
-    inst,
-    join,
-    seq,
-)
+from apiscan.resolve.values import ARG_TENSOR, NONTORCH, PTENSOR, TENSOR, UNKNOWN, Val, join, seq
 
 __all__ = [
     "ATTR",
@@ -130,19 +110,10 @@ __all__ = [
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 
-#: Names that code gives to boolean masks (a tensor parameter of unknown dtype named so).
-MASK_NAME = re.compile(r"(^|_)(mask|masks|keep|valid|inside|is_[a-z]+)($|_)")
 
-#: Tensor methods whose result is a host number or list read from tensor values.
-SYNC_METHODS = frozenset({"item", "tolist"})
-
-#: Tensor methods that change the dtype (a mask cast to numbers is no longer a mask).
-_CASTS = frozenset(
-    {"float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "type"}
-)
-
-
-class Extractor(ScopesMixin, StatementsMixin, MembersMixin, CallsMixin, SolverFactsMixin):
+class Extractor(
+    ScopesMixin, StatementsMixin, MembersMixin, CallsMixin, ShapeFactsMixin, SolverFactsMixin
+):
     """Walks one module. Create one per file; call :meth:`run`."""
 
     def __init__(
@@ -383,152 +354,6 @@ class Extractor(ScopesMixin, StatementsMixin, MembersMixin, CallsMixin, SolverFa
         recv = self.expr(node.value)
         return self._member_ref(recv, node, call=False)[0]
 
-    def _tensor_call(self, api: str, attr: str, recv: Val, node: cst.Call, args: _Args) -> Val:
-        """Result of a Tensor method call, with the dynamic-shape facts it creates."""
-        if attr in SYNC_METHODS:
-            if type(node.func) is cst.Attribute and self._reads_random(node.func.value):
-                return fresh(RAND[0], RAND[1])  # a random size broadcast through a tensor
-            return self.shapes.on_sync(node, recv)
-        if attr == "size" and not args.vals:
-            return self.shapes.shape_of(node, recv)
-        if attr == "size":
-            first = node.args[0].value if node.args else None
-            dim = int(first.value, 0) if type(first) is cst.Integer else None
-            size = self.shapes.sample_size(recv, dim)
-            if size is not None:
-                return size
-        if attr == "numpy":
-            return HOST_DATA  # the tensor's data, now on the host
-        if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
-            return self.shapes.size_read(node, recv)
-        result = self.owners.call_result(api, recv, attr)
-        if attr == "type" and (args.vals or args.keywords):
-            result = recv  # x.type(torch.float32) / x.type(y.type()): a tensor, not a str
-        if recv == BOOL_TENSOR and result is recv and _casts(attr, args):
-            result = TENSOR  # mask.float(), mask.to(torch.long): no longer a mask
-        if attr in BOOL_METHODS or (attr in ("to", "type") and _bool_dtype(args)):
-            result = BOOL_TENSOR
-        result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
-        return _named_tuple(attr, args, 0, result)
-
-    def _truths(self, v: Val) -> bool:
-        """A list of truth values compared from data (the elements of a future mask)."""
-        return v[0] == "seq" and self.truths.get(id(v[1])) is v[1]
-
-    def _is_row(self, v: Val) -> bool:
-        """Is ``v`` one element of a data-dependent tensor (a loop variable over it)?"""
-        return self.rows.get(id(v)) is v
-
-    def _subscript(self, node: cst.Subscript, store: bool = False) -> Val:
-        self._count(node, SUB)
-        recv = self.value(node.value)
-        index: Val = UNKNOWN
-        const_index: int | None = None
-        indexes: list[Val] = []
-        bounds: list[Val] = []
-        named_mask = False
-        for el in node.slice:
-            s = el.slice
-            if type(s) is cst.Index:
-                index = self.value(s.value)
-                if (
-                    index in (TENSOR, PTENSOR, ARG_TENSOR)
-                    and type(s.value) is cst.Name
-                    and MASK_NAME.search(s.value.value)
-                ):
-                    index = BOOL_TENSOR  # x[mask], x[keep], x[valid]: named as masks are
-                    named_mask = True
-                indexes.append(index)
-                if type(s.value) is cst.Integer:
-                    const_index = int(s.value.value, 0)
-            else:
-                for part in (s.lower, s.upper, s.step):
-                    if part is not None:
-                        bounds.append(self.value(part))
-        if not store and self._fixed_window(node.slice, bounds):
-            self.shapes.on_window()
-        first = node.slice[0].slice if node.slice else None
-        if recv[0] == "tensor":
-            scalar_first = type(first) is cst.Index and (
-                type(first.value) is cst.Integer or self._is_row(indexes[0])
-            )
-            dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
-            if dyn is not None:
-                return dyn
-        elif recv[0] == "unknown" and not named_mask and BOOL_TENSOR in indexes:
-            # ``value[keep]`` with ``keep`` a boolean tensor: only a tensor (or an array,
-            # known as such) takes one, whatever holds ``value`` (a container's dict of
-            # fields filtered by one mask)
-            return self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store) or DYN_TENSOR
-        elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
-            self._sensitive(recv)
-        if is_dyn_number(recv):  # an element of a list read from tensor data
-            return recv
-        if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
-            return recv
-        if recv[0] == "seq":
-            size = self.shapes.sample_dim(recv, const_index)
-            if size is not None:
-                return size  # ``t["boxes"].shape[0]``
-        if recv[0] in ("seq", "tuple", "dict", "nontorch", "unknown", "inst"):
-            for i in indexes:
-                if is_dyn_number(i):
-                    return i  # ``table[label.item()]``: which element is read is data
-        kind = self.shapes.sample_kind(recv)
-        if kind is not None and len(indexes) == 1 and not bounds and type(first) is cst.Index:
-            key = first.value
-            if type(key) in (cst.SimpleString, cst.Integer):
-                # ``t["labels"]`` of a per-sample record (strong), ``item[0]`` of a batch item
-                got = _index(recv, index, const_index, self.owners)
-                return self.shapes.sample(got, kind or type(key) is cst.SimpleString)
-        if recv[0] == "dict":
-            key = _const_str(node.slice[0].slice) if len(node.slice) == 1 else None
-            items = dict(recv[1])
-            other = items.get(None, UNKNOWN)  # what any other key maps to (a state dict's)
-            return items.get(key, other) if key is not None else other
-        if recv[0] == "inst":
-            info = self._own_class(recv[1])
-            if info is not None:
-                return info.returns.get("__getitem__", UNKNOWN)
-        return _index(recv, index, const_index, self.owners)
-
-    def _fixed_window(self, slices: Sequence[cst.SubscriptElement], bounds: Sequence[Val]) -> bool:
-        """``a[y : y + h, x : x + w]`` or ``a[:h, :w]``: at least two dimensions cut to an
-        extent neither drawn at random nor read from tensor data, the others untouched
-        (``:``, ``::-1``) or indexed. ``bounds`` holds the values of the slices' parts."""
-        it = iter(bounds)
-        windows = 0
-        for el in slices:
-            s = el.slice
-            if type(s) is not cst.Slice:
-                continue
-            parts = [next(it) for p in (s.lower, s.upper, s.step) if p is not None]
-            upper = s.upper
-            if upper is None:
-                if s.lower is not None:
-                    return False
-                continue
-            if s.lower is None:
-                extent = parts[0]
-            elif (
-                type(upper) is cst.BinaryOperation
-                and type(upper.operator) is cst.Add
-                and upper.left.deep_equals(s.lower)
-            ):
-                right = upper.right
-                if type(right) is cst.Integer:
-                    extent = NONTORCH
-                elif type(right) is cst.Name:
-                    extent = self.lookup(right.value)
-                else:
-                    return False
-            else:
-                return False
-            if extent == RAND or is_variable(extent):
-                return False
-            windows += 1
-        return windows >= 2
-
     def _binop(self, node: cst.BinaryOperation) -> Val:
         self._count(node, BINOP)
         left = self.value(node.left)
@@ -690,56 +515,6 @@ class Extractor(ScopesMixin, StatementsMixin, MembersMixin, CallsMixin, SolverFa
         v = self.value(node.value)
         self.bind_target(binder, v)
         return v
-
-    def _reads_random(self, expr: cst.BaseExpression) -> bool:
-        """Is ``expr`` (``t[0]``, ``t``) a tensor a random number was written into here?"""
-        root = _root_name(expr)
-        return root is not None and (self._function(), root) in self.random_filled
-
-
-def _casts(attr: str, args: _Args) -> bool:
-    if attr in _CASTS:
-        return True
-    if attr == "to":  # .to(torch.float32) casts; .to(device) does not
-        return any(
-            v[0] == "qual" and str(v[1]).startswith("torch.") and v[1] != "torch.device"
-            for v in [*args.vals, *args.kwvals.values()]
-        )
-    return False
-
-
-def _const_str(node: cst.CSTNode) -> str | None:
-    if type(node) is cst.Index:
-        node = node.value  # type: ignore[attr-defined]
-    if type(node) is cst.SimpleString:
-        raw: str = node.value  # type: ignore[attr-defined]
-        prefix = node.prefix.lower()  # type: ignore[attr-defined]
-        if prefix in ("", "u", "r") and "\r" not in raw and (prefix == "r" or "\\" not in raw):
-            # Nothing to unescape: the text between the quotes is the value (evaluating it
-            # compiles the literal, ~0.1 ms each, and a file can hold thousands).
-            quote = len(node.quote)  # type: ignore[attr-defined]
-            return raw[len(prefix) + quote : -quote]
-        value = node.evaluated_value  # type: ignore[attr-defined]
-        return value if isinstance(value, str) else None
-    return None
-
-
-def _index(recv: Val, index: Val, const_index: int | None, owners: Owners) -> Val:
-    kind = recv[0]
-    if kind == "tensor":
-        return recv
-    if kind == "tuple" and const_index is not None:
-        elems = recv[1]
-        if -len(elems) <= const_index < len(elems):
-            return elems[const_index]  # type: ignore[no-any-return]
-        return UNKNOWN
-    if kind in ("seq", "tuple"):
-        return element(recv)
-    if recv == ARRAY:
-        return ARRAY
-    if kind == "inst" and str(recv[1]).startswith("torch.") and owners.role(recv[1]) == "module":
-        return inst("torch.nn.Module")
-    return UNKNOWN
 
 
 def _nontorch(_node: cst.CSTNode) -> Val:
