@@ -16,16 +16,25 @@ Source order matters twice: Python binds names in that order, and the position m
 nodes of each kind in pre-order. Where evaluation order differs from source order (a
 comprehension's element is written before its ``for``), the later part is first evaluated
 *silently* (no counting, no reporting) to learn the types, then visited for real.
+
+The interpreter is split by concern into mixins under :mod:`apiscan.extract.interp`, the way
+mypy keeps semantic analysis, expression checking and member lookup apart: bindings and scopes
+(:mod:`~apiscan.extract.interp.scopes`), statements (:mod:`~apiscan.extract.interp.statements`),
+expressions (:mod:`~apiscan.extract.interp.expressions`), owners and types
+(:mod:`~apiscan.extract.interp.members`), calls and arguments
+(:mod:`~apiscan.extract.interp.calls`), dynamic-shape facts
+(:mod:`~apiscan.extract.interp.shape_facts`) and the whole-program solver's facts
+(:mod:`~apiscan.extract.interp.solver_facts`). :class:`Extractor` combines them and owns the
+walker's state (``__init__``), the dispatch tables and the results read after the walk.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import (
     ATTR,
     BINOP,
@@ -43,11 +52,9 @@ from apiscan.extract.interp.base import (
     Ref,
     Scope,
     _Args,
-    _carries_data,
-    _const_str,
-    _sized_by_data,
 )
 from apiscan.extract.interp.calls import BOOL_FUNCTIONS, DATALOADER, JOINS, SEQUENTIAL, CallsMixin
+from apiscan.extract.interp.expressions import ExpressionsMixin
 from apiscan.extract.interp.members import (
     BUILTIN_METHODS,
     NAMED_FIELDS,
@@ -61,21 +68,11 @@ from apiscan.extract.interp.shape_facts import MASK_NAME, SYNC_METHODS, ShapeFac
 from apiscan.extract.interp.solver_facts import SolverFactsMixin
 from apiscan.extract.interp.statements import StatementsMixin
 from apiscan.extract.records import RETURNS, ClassFact
-from apiscan.extract.shapes import (
-    BATCH_MAX,
-    BOOL_TENSOR,
-    DYN_TENSOR,
-    SAMPLE_SIZE,
-    NullShapeTracker,
-    ShapeTracker,
-    Why,
-    is_dyn_number,
-    merge_numbers,
-)
+from apiscan.extract.shapes import NullShapeTracker, ShapeTracker, Why
 from apiscan.program import values as pv
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.torch_api import TorchApi, is_torch_name
-from apiscan.resolve.values import ARG_TENSOR, NONTORCH, PTENSOR, TENSOR, UNKNOWN, Val, join, seq
+from apiscan.resolve.values import NONTORCH, Val
 
 __all__ = [
     "ATTR",
@@ -108,11 +105,15 @@ __all__ = [
     "Scope",
 ]
 
-_CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
-
 
 class Extractor(
-    ScopesMixin, StatementsMixin, MembersMixin, CallsMixin, ShapeFactsMixin, SolverFactsMixin
+    ScopesMixin,
+    StatementsMixin,
+    ExpressionsMixin,
+    MembersMixin,
+    CallsMixin,
+    ShapeFactsMixin,
+    SolverFactsMixin,
 ):
     """Walks one module. Create one per file; call :meth:`run`."""
 
@@ -316,205 +317,6 @@ class Extractor(
 
     def _function(self) -> str:
         return ".".join(self.func_stack)
-
-    def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
-        """Evaluate an expression whose value is used (so a bare torch name is a use)."""
-        v = self.expr(node)
-        if v[0] == "qual" and type(node) in (cst.Name, cst.Attribute):
-            self._emit_qual(v[1], node, node, "annotation" if self.annotating else usage)
-        return v
-
-    def expr(self, node: cst.BaseExpression) -> Val:
-        h = self._expr.get(type(node))
-        if h is not None:
-            return h(node)
-        return self._generic(node)
-
-    def _generic(self, node: cst.CSTNode) -> Val:
-        """Visit children of node types without a dedicated handler, in source order."""
-        for child in node.children:
-            if isinstance(child, cst.BaseExpression):
-                self.value(child)
-            elif isinstance(child, cst.BaseStatement | cst.BaseSmallStatement):
-                self.stmt(child)
-            elif isinstance(child, cst.Name):
-                self._name(child)
-            else:
-                self._generic(child)
-        return UNKNOWN
-
-    def _name(self, node: cst.Name) -> Val:
-        if node.value in _CONSTANT_NAMES:
-            return NONTORCH
-        self._count(node, NAME)
-        return self.lookup(node.value)
-
-    def _attribute(self, node: cst.Attribute) -> Val:
-        self._count(node, ATTR)
-        recv = self.expr(node.value)
-        return self._member_ref(recv, node, call=False)[0]
-
-    def _binop(self, node: cst.BinaryOperation) -> Val:
-        self._count(node, BINOP)
-        left = self.value(node.left)
-        right = self.value(node.right)
-        op = type(node.operator)
-        if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and BOOL_TENSOR in (left, right):
-            return BOOL_TENSOR
-        if DYN_TENSOR in (left, right):
-            return DYN_TENSOR
-        if (
-            ARG_TENSOR in (left, right)
-            and all(v == ARG_TENSOR or v[0] in ("nontorch", "unknown") for v in (left, right))
-            and op is not cst.MatrixMultiply
-        ):
-            return ARG_TENSOR  # H % 2 with H a forward argument: maybe an int, maybe a tensor
-        if left[0] == "tensor" or right[0] == "tensor":
-            certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
-            if type(node.operator) is cst.MatrixMultiply:
-                self.emit(
-                    "torch.Tensor.matmul",
-                    "operator",
-                    "certain" if certain else "probable",
-                    (node, "s"),
-                    (node, "e"),
-                )
-            return TENSOR if certain else PTENSOR
-        merged = merge_numbers(left, right)
-        if merged is not None:
-            return merged
-        if op is cst.Add and ("seq" in (left[0], right[0]) or "tuple" in (left[0], right[0])):
-            # ``(n,) + max_size``: a shape joined from parts keeps the part read from data
-            for v in (left, right):
-                if v[0] in ("seq", "tuple") and _sized_by_data(v):
-                    return v
-        if left[0] == "nontorch" and right[0] == "nontorch":
-            return NONTORCH
-        return UNKNOWN
-
-    def _concat(self, node: cst.ConcatenatedString) -> Val:
-        self.expr(node.left)
-        self.expr(node.right)
-        return NONTORCH
-
-    def _fstring(self, node: cst.FormattedString) -> Val:
-        self.fstring += 1
-        try:
-            self._fstring_parts(node.parts)
-        finally:
-            self.fstring -= 1
-        return NONTORCH
-
-    def _fstring_parts(self, parts: Sequence[cst.BaseFormattedStringContent]) -> None:
-        for part in parts:
-            if isinstance(part, cst.FormattedStringExpression):
-                self.value(part.expression)
-                if part.format_spec:
-                    self._fstring_parts(part.format_spec)
-
-    def _elements(self, elements: Sequence[cst.BaseElement]) -> list[Val]:
-        return [self.value(e.value) for e in elements]
-
-    def _tuple(self, node: cst.Tuple) -> Val:
-        return ("tuple", tuple(self._elements(node.elements)))
-
-    def _list(self, node: cst.List) -> Val:
-        vals = self._elements(node.elements)
-        if not vals:
-            return seq(UNKNOWN)
-        v = vals[0]
-        for other in vals[1:]:
-            v = join(v, other)
-        if v[0] == "nontorch":
-            # ``[0, extra]`` with ``extra`` read from data: the list holds data
-            v = next((e for e in vals if _carries_data(e) or e in (SAMPLE_SIZE, BATCH_MAX)), v)
-        return seq(v)
-
-    def _set(self, node: cst.Set) -> Val:
-        self._elements(node.elements)
-        return NONTORCH
-
-    def _dict(self, node: cst.Dict) -> Val:
-        items: list[tuple[str, Val]] = []
-        literal = True
-        for el in node.elements:
-            if isinstance(el, cst.DictElement):
-                self.value(el.key)
-                key = _const_str(el.key)
-                v = self.value(el.value)
-                if key is None:
-                    literal = False
-                else:
-                    items.append((key, v))
-            else:
-                self.value(el.value)
-                literal = False
-        return ("dict", tuple(items)) if literal else NONTORCH
-
-    def _unary(self, node: cst.UnaryOperation) -> Val:
-        v = self.value(node.expression)
-        if type(node.operator) is cst.Not:
-            return v if v[0] == "tensor" or is_dyn_number(v) else NONTORCH
-        return v if v[0] in ("tensor", "nontorch") else UNKNOWN
-
-    def _boolop(self, node: cst.BooleanOperation) -> Val:
-        left, right = self.value(node.left), self.value(node.right)
-        classes = self._layer_classes(right)
-        if type(node.operator) is cst.Or and classes and left[0] in ("unknown", LAYER):
-            # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
-            return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
-        for v in (left, right):
-            if self.shapes.read_from_data(v):
-                return v  # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data
-        return join(left, right)
-
-    def _compare(self, node: cst.Comparison) -> Val:
-        vals = [self.value(node.left)]
-        tensorish = True
-        for target in node.comparisons:
-            vals.append(self.value(target.comparator))
-            if type(target.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
-                tensorish = False
-        if tensorish:
-            for v in vals:
-                if v[0] == "tensor" and v != ARG_TENSOR:
-                    return BOOL_TENSOR
-            if ARG_TENSOR in vals:
-                return ARG_TENSOR
-            for v in vals:
-                if is_dyn_number(v):
-                    truth = fresh(v[0], v[1])  # a truth value read from data
-                    self.truths[id(truth)] = truth
-                    return truth
-        if all(v[0] == "nontorch" for v in vals):
-            return NONTORCH
-        return NONTORCH if not tensorish else UNKNOWN
-
-    def _ifexp(self, node: cst.IfExp) -> Val:
-        body = self.value(node.body)
-        self.shapes.on_condition(node, self.value(node.test), "conditional expression")
-        orelse = self.value(node.orelse)
-        one, other = self._layer_classes(body), self._layer_classes(orelse)
-        if one and other and body != orelse:
-            return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear
-        return join(body, orelse)
-
-    def _await(self, node: cst.Await) -> Val:
-        return self.value(node.expression)
-
-    def _yield(self, node: cst.Yield) -> Val:
-        v = node.value
-        if isinstance(v, cst.From):
-            self.value(v.item)
-        elif v is not None:
-            self.value(v)
-        return UNKNOWN
-
-    def _namedexpr(self, node: cst.NamedExpr) -> Val:
-        binder = self.target(node.target)
-        v = self.value(node.value)
-        self.bind_target(binder, v)
-        return v
 
 
 def _nontorch(_node: cst.CSTNode) -> Val:
