@@ -1,11 +1,14 @@
 """Records, constants and small value helpers shared by the extractor's parts.
 
-Everything here is plain data or a pure function of walker values (``Val``): the use record
-(:class:`Emit`), what the walk knows of a class of the file (:class:`ClassInfo`) and of a scope
-(:class:`Scope`), a call's evaluated arguments (:class:`_Args`), and the numbering of node
-kinds that :mod:`apiscan.extract.positions` maps back to ``ast`` positions. It lives apart so
-that every part (:mod:`apiscan.extract.interp`) can import it without importing the
-:class:`~apiscan.extract.api_uses.Extractor` that combines them.
+Everything here is plain data or a pure function of walker values (``Val``) that two or more
+parts need: the use record (:class:`Emit`), what the walk knows of a class of the file
+(:class:`ClassInfo`) and of a scope (:class:`Scope`), a call's evaluated arguments
+(:class:`_Args`), the numbering of node kinds that :mod:`apiscan.extract.positions` maps back
+to ``ast`` positions, the tables of mask-making and named-tuple-returning torch operations, and
+the tests of whether a value carries data-dependence. A table or helper one part alone uses
+lives in that part. This module imports no part, so that every part (:mod:`apiscan.extract.interp`)
+can import it without importing the :class:`~apiscan.extract.api_uses.Extractor` that combines
+them.
 """
 
 from __future__ import annotations
