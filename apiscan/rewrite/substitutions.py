@@ -35,7 +35,7 @@ from typing import Any
 
 from apiscan.model import CallArgs
 from apiscan.rewrite.template import DROP, Arg, Template
-from apiscan.verify.cases import InputSpec, parse_inputs
+from apiscan.verify.cases import InputSpec
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,10 @@ class _Table:
         call = CallArgs(
             setting("receiver"), tuple(entry.get("args", ())), tuple(entry.get("kw", {}).items())
         )
-        return Sample(
-            entry["label"], call, parse_inputs(setting("inputs"), grad=True), setting("probe")
+        inputs = tuple(
+            InputSpec(**{**spec, "shape": tuple(spec["shape"])}) for spec in setting("inputs")
         )
+        return Sample(entry["label"], call, inputs, setting("probe"))
 
     def recipe(self, entry: dict[str, Any]) -> Recipe:
         where = f"recipe {entry.get('api')}"

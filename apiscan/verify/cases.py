@@ -14,7 +14,6 @@ name and every parameter of the current variant by its name.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -58,40 +57,6 @@ class InputSpec:
     high: float = 1.0
     grad: bool = True
     special: Special = ""
-
-
-_SPEC = re.compile(
-    r"(?P<name>\w+)=(?P<kind>float|int|bool|binary)\[(?P<shape>[\d,]*)\]"
-    r"(?:@(?P<low>-?[\d.]+):(?P<high>-?[\d.]+))?(?:!(?P<special>\w+))?$"
-)
-
-
-def parse_inputs(text: str, grad: bool = False) -> tuple[InputSpec, ...]:
-    """``x=float[3,4]!nan;i=int[3,2]@0:3`` → input specs (kind, shape, range, special): the
-    notation of the catalogue's tables and the substitution table. ``grad`` is every
-    input's (the substitution samples check gradients of their inputs, table rows do not)."""
-    specs = []
-    for part in filter(None, text.split(";")):
-        found = _SPEC.match(part)
-        if not found:
-            raise ValueError(f"bad input spec {part!r}")
-        shape = tuple(int(d) for d in found["shape"].split(",") if d)
-        kind = found["kind"]
-        low, high = (-1.0, 1.0) if kind != "bool" else (0.0, 1.0)
-        if found["low"] is not None:
-            low, high = float(found["low"]), float(found["high"])
-        specs.append(
-            InputSpec(
-                found["name"],
-                shape,
-                kind,  # type: ignore[arg-type]
-                low,
-                high,
-                grad=grad,
-                special=found["special"] or "",  # type: ignore[arg-type]
-            )
-        )
-    return tuple(specs)
 
 
 @dataclass(frozen=True)

@@ -215,7 +215,7 @@ def test_the_substitution_table_expands_its_shared_parts_and_rejects_typos() -> 
     from apiscan.rewrite.substitutions import _Table
 
     table = {
-        "defaults": {"inputs": "x=float[3,4]", "probe": "{}"},
+        "defaults": {"inputs": [{"name": "x", "shape": [3, 4]}], "probe": "{}"},
         "why": {"placement": "global"},
         "args": {
             "device": {"name": "device", "default": "None", "drop": ["*"], "why": "$placement"}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from apiscan.verify.cases import Case, InputSpec, Variant, parse_inputs
+import re
 
-__all__ = ["binary", "dims", "floats", "labels", "mask", "parse_inputs", "parse_layer", "unary"]
+from apiscan.verify.cases import Case, InputSpec, Variant
 
 
 def floats(
@@ -44,6 +44,38 @@ def unary(api: str, ms_api: str, low: float = -2.0, high: float = 2.0, grad: boo
 def dims(*values: int) -> tuple[Variant, ...]:
     """One variant per ``dim`` value."""
     return tuple(Variant(f"dim={d}", (("dim", d),)) for d in values)
+
+
+_SPEC = re.compile(
+    r"(?P<name>\w+)=(?P<kind>float|int|bool|binary)\[(?P<shape>[\d,]*)\]"
+    r"(?:@(?P<low>-?[\d.]+):(?P<high>-?[\d.]+))?(?:!(?P<special>\w+))?$"
+)
+
+
+def parse_inputs(text: str) -> tuple[InputSpec, ...]:
+    """``x=float[3,4]!nan;i=int[3,2]@0:3`` → input specs (kind, shape, range, special)."""
+    specs = []
+    for part in filter(None, text.split(";")):
+        found = _SPEC.match(part)
+        if not found:
+            raise ValueError(f"bad input spec {part!r}")
+        shape = tuple(int(d) for d in found["shape"].split(",") if d)
+        kind = found["kind"]
+        low, high = (-1.0, 1.0) if kind != "bool" else (0.0, 1.0)
+        if found["low"] is not None:
+            low, high = float(found["low"]), float(found["high"])
+        specs.append(
+            InputSpec(
+                found["name"],
+                shape,
+                kind,  # type: ignore[arg-type]
+                low,
+                high,
+                grad=False,
+                special=found["special"] or "",  # type: ignore[arg-type]
+            )
+        )
+    return tuple(specs)
 
 
 def parse_layer(text: str) -> tuple[tuple[str, str], ...] | None:
