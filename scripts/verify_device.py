@@ -19,7 +19,7 @@ Result format (``"format": 1``)::
       "claims_not_holding": ["torch.round[claim: torch.round(x, decimals=1)]", ...],
       "documented_elsewhere": ["<case id>", ...],   # no kernel here; docs list other devices
       "dtype_differs": {"<case id>": "output 1: int64 (torch) vs int32 (MindSpore)", ...},
-      "results": [<CaseResult as a dict: case_id, api, status, max_abs, detail, ...>, ...]
+      "results": [<CaseResult as a dict: case_id, api, status, max_abs, detail, log, ...>, ...]
     }
 
 Exit status: 0 when it ran (whatever the verdicts), 2 when torch or MindSpore is missing.

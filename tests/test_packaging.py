@@ -62,6 +62,14 @@ def test_the_wheel_holds_every_subpackage_and_the_data(wheel: Path) -> None:
         "apiscan/py.typed",
     ):
         assert data in names
+    # the package's own tables (catalogue CSVs, the substitution table) travel with it
+    tables = {
+        p.relative_to(REPO).as_posix()
+        for p in (REPO / "apiscan").rglob("*")
+        if p.suffix in {".csv", ".toml", ".json"} and "__pycache__" not in p.parts
+    }
+    assert "apiscan/rewrite/substitutions.toml" in tables
+    assert not tables - names, sorted(tables - names)
     csvs = {
         p.relative_to(REPO / "mapping_data").as_posix() for p in REPO.glob("mapping_data/**/*.csv")
     }

@@ -218,8 +218,24 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
         heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
         rows = [f"{bullet}{r.case_id}: {r.dtype_diff}" for r in differ]
         dtypes = heading + "\n" + "\n".join(rows) + "\n\n"
+    logged = [r for r in results if r.log]
+    logs = ""
+    if logged:
+        heading = "Log lines the frameworks wrote while a case ran (every line in -f json)"
+        heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
+        rows = [f"{bullet}{r.case_id}: {_log_summary(r.log)}" for r in logged]
+        logs = heading + "\n" + "\n".join(rows) + "\n\n"
     body = details + "\n\n" if details else ""
-    return f"{table}\n\n{body}{claims}{dtypes}{summary}\n"
+    return f"{table}\n\n{body}{claims}{dtypes}{logs}{summary}\n"
+
+
+def _log_summary(log: str) -> str:
+    """One line for a case's captured log: its first error line (else its first line) and how
+    many more there are."""
+    lines = log.splitlines()
+    first = next((line for line in lines if line.startswith("[ERROR]")), lines[0])
+    more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
+    return first + more
 
 
 def broken_claims(results: Sequence[CaseResult]) -> list[CaseResult]:

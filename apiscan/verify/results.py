@@ -23,7 +23,7 @@ from apiscan.verify.cases import Case
 Status = str  # "pass" | "fail" | "error" | "skipped"
 STATUSES = ("pass", "fail", "error", "skipped")
 #: Bump when the harness changes what a result means, so that old cache entries are ignored.
-RESULT_FORMAT = 6
+RESULT_FORMAT = 7
 #: The detail of a claim case whose table target has no kernel on the device: the claim does
 #: not hold there (a result, not a harness skip). :func:`apiscan.cli.verify.broken_claims`
 #: and the scan's linked substitutions read this prefix.
@@ -58,6 +58,10 @@ class CaseResult:
     #: counts break code downstream (indexing, ``bincount`` results used as sizes) without a
     #: single value being wrong.
     dtype_diff: str = ""
+    #: What the frameworks wrote to stdout/stderr while the case ran (MindSpore's C++
+    #: ``[ERROR] KERNEL ...`` lines, Python warnings), one distinct line each, captured by the
+    #: runner's child instead of reaching the terminal.
+    log: str = ""
 
     @property
     def dtype_differs(self) -> bool:

@@ -11,13 +11,23 @@ fresh interpreter started with ``-I`` (no current directory, no ``PYTHONPATH``, 
 in a temporary working directory of its own, told explicitly where the running apiscan
 package lives. A ``signal.py`` or ``pickle.py`` in the directory where ``verify`` runs is
 never imported (multiprocessing's ``spawn`` child put ``''`` on ``sys.path`` and imported it).
+
+Nothing the frameworks write reaches the user's terminal: MindSpore's C++ logging (``[ERROR]
+KERNEL ...``, ``[WARNING] ME ...``) writes straight to file descriptor 2, below anything Python
+could redirect, so the child's stdout and stderr are a file in its private directory. After
+each case the child reads what was written meanwhile and attaches it to that case's result
+(:attr:`CaseResult.log`, shown by ``verify``'s reports); when a child dies or hangs, the parent
+attaches the file's last lines to the error instead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
+import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +38,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import TracebackType
+from typing import BinaryIO
 
 import apiscan
 from apiscan.verify.cases import Case, InputSpec
@@ -65,9 +76,17 @@ def default_cache() -> ResultCache:
 #: The child's whole command line program: only the standard library and apiscan, found at
 #: the location the parent passes (``-I`` ignores ``PYTHONPATH``, so nothing else would).
 _BOOTSTRAP = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from apiscan.verify.runner import _child_main; _child_main(int(sys.argv[2]), sys.argv[3])"
+    "import sys; sys.path.insert(0, sys.argv[1]); from apiscan.verify.runner import _child_main; "
+    "_child_main(int(sys.argv[2]), sys.argv[3], sys.argv[4])"
 )
+#: The file in a child's private directory that holds its stdout and stderr.
+LOG_NAME = "output.log"
+#: At most this many distinct log lines are kept per case, each at most LOG_LINE_CHARS long.
+LOG_LINES = 20
+LOG_LINE_CHARS = 300
+#: MindSpore's line header: process and thread ids and a timestamp, which differ on every run
+#: (``[ERROR] KERNEL(26647,7f73e0a526c0,python):2026-11-26-20:00:51.879.892 [file.cc:100] ...``).
+_LOG_HEADER = re.compile(r"^(\[[A-Z]+\] \w+)\([^)]*\):\d{4}-\d\d-\d\d-[\d:.]+ ")
 
 
 def _package_root() -> str:
@@ -75,20 +94,23 @@ def _package_root() -> str:
     return str(Path(apiscan.__file__).resolve().parent.parent)
 
 
-def _child_main(fd: int, device: str) -> None:
+def _child_main(fd: int, device: str, log_path: str) -> None:
     """Entry point of the child started by :func:`spawn_child`."""
     from apiscan.lifetime import die_with_parent
 
     die_with_parent()
-    _serve(Connection(fd), device)
+    with open(log_path, "rb") as log:
+        _serve(Connection(fd), device, log)
 
 
-def _serve(conn: Connection, device: str) -> None:
-    """The child's loop: receive (case, dtype), send back its result; ``None`` or a closed
-    pipe (the parent is gone) stops it."""
+def _serve(conn: Connection, device: str, log: BinaryIO | None = None) -> None:
+    """The child's loop: receive (case, dtype), send back its result with the lines written
+    to its stdout and stderr meanwhile (``log``: a reader of the file they go to); ``None`` or
+    a closed pipe (the parent is gone) stops it."""
     from apiscan.verify.harness import run_case, set_device
 
     set_device(device)
+    _written(log)  # start-up chatter (deprecation warnings on import) belongs to no case
     while True:
         try:
             job = conn.recv()
@@ -97,7 +119,38 @@ def _serve(conn: Connection, device: str) -> None:
         if job is None:
             return
         case, dtype = job
-        conn.send(run_case(case, device, dtype))
+        result = run_case(case, device, dtype)
+        lines = log_lines(_written(log))
+        conn.send(dataclasses.replace(result, log=lines) if lines else result)
+
+
+def _written(log: BinaryIO | None) -> str:
+    """What the process wrote to its stdout and stderr since the last call (Python's own
+    buffers flushed first; MindSpore's C++ logging writes unbuffered)."""
+    if log is None:
+        return ""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return log.read().decode("utf-8", "replace")
+
+
+def log_lines(text: str) -> str:
+    """The log lines worth attaching to a result: each distinct line once, in order, without
+    MindSpore's per-run process ids and timestamps, at most :data:`LOG_LINES` of them; a line
+    that repeats says how often (``(x7)``)."""
+    counts: dict[str, int] = {}
+    for raw in text.splitlines():
+        line = _LOG_HEADER.sub(r"\1 ", raw.rstrip())
+        if line.strip():
+            counts[line] = counts.get(line, 0) + 1
+    shown = [
+        (line if len(line) <= LOG_LINE_CHARS else line[: LOG_LINE_CHARS - 1] + "…")
+        + (f" (x{n})" if n > 1 else "")
+        for line, n in counts.items()
+    ]
+    if len(shown) > LOG_LINES:
+        shown = [*shown[:LOG_LINES], f"... {len(shown) - LOG_LINES} more lines"]
+    return "\n".join(shown)
 
 
 @dataclass
@@ -107,6 +160,21 @@ class Child:
     process: subprocess.Popen[bytes]
     conn: Connection
     workdir: str
+
+    @property
+    def log_path(self) -> str:
+        return os.path.join(self.workdir, LOG_NAME)
+
+    def log_tail(self, lines: int = LOG_LINES) -> str:
+        """The last lines the child wrote (why it died or where it hung), read before its
+        directory goes."""
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(max(0, log.seek(0, os.SEEK_END) - 64 * 1024))
+                text = log.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        return log_lines("\n".join(text.splitlines()[-lines:]))
 
     def is_alive(self) -> bool:
         return self.process.poll() is None
@@ -131,17 +199,22 @@ class Child:
 def spawn_child(device: str) -> Child:
     """Start one verification child: isolated interpreter (``-I``: no current directory or
     script directory on ``sys.path``, environment variables such as ``PYTHONPATH`` ignored),
-    its own temporary working directory, stdin closed, and a duplex pipe to the parent."""
+    its own temporary working directory, stdin closed, stdout and stderr to a file there (see
+    the module docstring), and a duplex pipe to the parent."""
     parent, child = multiprocessing.Pipe(duplex=True)
     workdir = tempfile.mkdtemp(prefix="apiscan-verify-")
+    log_path = os.path.join(workdir, LOG_NAME)
+    argv = [_package_root(), str(child.fileno()), device, log_path]
     try:
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOTSTRAP, _package_root(), str(child.fileno()), device],
-            cwd=workdir,
-            stdin=subprocess.DEVNULL,
-            stdout=2,  # the frameworks' chatter goes to stderr, never into a report on stdout
-            pass_fds=(child.fileno(),),
-        )
+        with open(log_path, "ab") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-I", "-c", _BOOTSTRAP, *argv],
+                cwd=workdir,
+                stdin=subprocess.DEVNULL,
+                stdout=log,  # never into a report on stdout, nor onto the user's terminal
+                stderr=log,
+                pass_fds=(child.fileno(),),
+            )
     except BaseException:
         parent.close()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -245,14 +318,19 @@ class Runner:
                 return result, True
             why = f"timeout: no result within {self.timeout:g} s"
         except (EOFError, OSError):
+            if self._child is not None:
+                self._child.join(timeout=5)  # the pipe closes a moment before the exit status
             code = self._child.exitcode if self._child else None
             why = f"the child process died (exit code {code})"
+        log = ""
         if self._child is not None:
             self._child.kill()
+            self._child.join()
+            log = self._child.log_tail()
         self.close()
-        return self._failed(case, why), False
+        return self._failed(case, why, log), False
 
-    def _failed(self, case: Case, why: str) -> CaseResult:
+    def _failed(self, case: Case, why: str, log: str = "") -> CaseResult:
         torch_version, ms_version = framework_versions()
         return CaseResult(
             case_id=case.case_id,
@@ -270,6 +348,7 @@ class Runner:
             mindspore_version=ms_version,
             grad_checked=case.grad,
             detail=why,
+            log=log,
         )
 
 

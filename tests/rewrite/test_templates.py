@@ -209,3 +209,37 @@ def test_dispose_never_calls_plumbing_a_custom_op() -> None:
             "a.py", Span(1, 1, 1, 2), api, "missing", None, "certain", "", "call", "torch"
         )
         assert dispose(finding).disposition != "custom-op", api
+
+
+def test_the_substitution_table_expands_its_shared_parts_and_rejects_typos() -> None:
+    from apiscan.rewrite.substitutions import _Table
+
+    table = {
+        "defaults": {"inputs": [{"name": "x", "shape": [3, 4]}], "probe": "{}"},
+        "why": {"placement": "global"},
+        "args": {
+            "device": {"name": "device", "default": "None", "drop": ["*"], "why": "$placement"}
+        },
+        "family": {"creation": {"args": [{"name": "size", "varargs": True}, "$device"]}},
+        "recipe": [
+            {
+                "family": "creation",
+                "api": "torch.zeros",
+                "target": "mindspore.mint.zeros",
+                "samples": [{"label": "one", "args": ["2"], "kw": {"device": "'cpu'"}}],
+            }
+        ],
+    }
+    [recipe] = _Table(table).recipes
+    device = recipe.template.args[1]
+    assert (device.to, device.drop_exact, device.drop_why) == (None, ("*",), "global")
+    [sample] = recipe.samples
+    assert sample.call == CallArgs("", ("2",), (("device", "'cpu'"),))
+    assert [(i.name, i.shape, i.grad) for i in sample.inputs] == [("x", (3, 4), True)]
+    table["recipe"][0]["samples"][0]["kwargs"] = {}
+    with pytest.raises(ValueError, match="unknown keys kwargs"):
+        _Table(table)
+    table["recipe"][0]["samples"][0].pop("kwargs")
+    table["recipe"][0]["family"] = "creations"
+    with pytest.raises(ValueError, match="no shared family creations"):
+        _Table(table)

@@ -63,3 +63,34 @@ def test_render_formats() -> None:
     assert "Mapping-table claims that did not hold (numbers, errors, no kernel):" in text
     assert "torch.bad -> mint.x(x): max abs 0.5 > 1e-05" in text
     assert "## Mapping-table claims that did not hold (numbers, errors, no kernel)" in markdown
+
+
+def test_a_case_log_is_cleaned_and_rendered_in_every_format() -> None:
+    from dataclasses import replace
+
+    from apiscan.verify.runner import LOG_LINES, log_lines
+
+    written = (
+        "[WARNING] KERNEL(26647,7f73e0a526c0,python):2026-11-26-20:00:51.879.892 "
+        "[kernel.h:252] CheckShapeNull] the shape of input cannot contain zero\n"
+        "[ERROR] KERNEL(26647,7f73e0a526c0,python):2026-11-26-20:00:51.880.001 "
+        "[unary_op_cpu_kernel.cc:191] Init] For 'Conj', it got empty inputs\n"
+        "\n"
+        "[ERROR] KERNEL(26647,7f73e0a526c1,python):2026-11-26-20:00:51.880.002 "
+        "[unary_op_cpu_kernel.cc:191] Init] For 'Conj', it got empty inputs\n"
+    )
+    # the per-run process ids and timestamps go, so a repeated line is one line with a count
+    log = log_lines(written)
+    assert log.splitlines() == [
+        "[WARNING] KERNEL [kernel.h:252] CheckShapeNull] the shape of input cannot contain zero",
+        "[ERROR] KERNEL [unary_op_cpu_kernel.cc:191] Init] For 'Conj', it got empty inputs (x2)",
+    ]
+    many = log_lines("\n".join(f"line {i}" for i in range(LOG_LINES + 5)))
+    assert many.splitlines()[-1] == "... 5 more lines" and len(many.splitlines()) == LOG_LINES + 1
+    results = [replace(_result("torch.conj", "error", None, "mindspore: RuntimeError"), log=log)]
+    text = render(results, "text")
+    # the summary line names the case's first error line
+    assert "  torch.conj: [ERROR] KERNEL [unary_op_cpu_kernel.cc:191] Init] For 'Conj'" in text
+    assert "(+1 more)" in text
+    assert "## Log lines the frameworks wrote while a case ran" in render(results, "markdown")
+    assert json.loads(render(results, "json"))["results"][0]["log"] == log

@@ -161,3 +161,27 @@ def test_parallel_children_keep_case_order(tmp_path: Path) -> None:
     assert by_id["torch.zeros[claim: torch.zeros(2, 3)]"].status == "error"
     assert by_id["torch.Tensor.max[claim: x.max(y)]"].status == "error"
     assert by_id["torch.zeros[claim: torch.zeros((2, 3))]"].status == "pass"
+
+
+def test_native_logs_go_into_the_case_result_not_onto_the_terminal(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """MindSpore's C++ logging writes to file descriptor 2 directly: the child's stderr is a
+    file, read after each case into that case's result; a child that dies leaves its last
+    lines in the error it causes."""
+    empty = Case("torch.conj", "torch.conj(x)", "ops.conj(x)", "mapped", (InputSpec("x", (0, 4)),))
+    dying = replace(
+        RELU,
+        api="torch.dying",
+        torch_expr="__import__('sys').stderr.write('dying now\\n') and __import__('os')._exit(3)",
+    )
+    with Runner("CPU", "float32", timeout=60) as fresh:  # started under capfd
+        logged, after, died = fresh.run([empty, RELU, dying])
+        passed = fresh.run([RELU])[0]  # in a new child
+    assert logged.status == "error"
+    assert "[ERROR] KERNEL [" in logged.log and "'Conj'" in logged.log
+    assert after.status == "pass" and after.log == ""  # each case gets its own lines
+    assert died.detail == "the child process died (exit code 3)" and "dying now" in died.log
+    assert passed.status == "pass" and passed.log == ""
+    err = capfd.readouterr().err
+    assert "[ERROR]" not in err and "dying now" not in err
