@@ -206,7 +206,7 @@ def _stages(
     keep_facts: bool,
     render: tuple[str, Callable[[ScanResult], str]] | None,
 ) -> tuple[ScanResult | None, list[FileAnalysis] | None, dict[str, str], Rendered | None]:
-    from apiscan.mapping.store import load_table
+    from apiscan.mapping.store import load_table, normalize_version
 
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -221,9 +221,8 @@ def _stages(
     stats["discover_s"] = time.perf_counter() - t0
     if options.require_files and not files and not walk_errors:
         _nothing_to_scan(options)
-    t1 = time.perf_counter()
-    table = load_table(options.ms_version)  # raises on an unknown version
-    stats["load_table_s"] = time.perf_counter() - t1
+    # The table itself is read only when the result is not cached: its version names it.
+    version = normalize_version(options.ms_version)  # raises on an unknown version
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
     tasks: list[FileTask] = []
@@ -250,8 +249,8 @@ def _stages(
         [task_key(t, ctx) for t in tasks],
         str(options.path),
         options.paths,
-        table.version,
-        table.merged,
+        version,
+        True,  # the table merged with the older ones (load_table's default)
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
         options.ignores,
@@ -289,6 +288,9 @@ def _stages(
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
+    t1 = time.perf_counter()
+    table = load_table(options.ms_version)
+    stats["load_table_s"] = time.perf_counter() - t1
     result = join(
         str(options.path),
         analyses,
