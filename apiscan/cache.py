@@ -340,9 +340,16 @@ class AnalysisCache:
         return out
 
     def put_many(self, items: Iterable[tuple[str, FileAnalysis]]) -> None:
+        self.put_many_pickled(
+            (k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items
+        )
+
+    def put_many_pickled(self, items: Iterable[tuple[str, bytes]]) -> None:
+        """:meth:`put_many` of analyses already pickled (as workers send them), in one
+        transaction."""
         if self.conn is None or self.readonly:
             return
-        rows = [(k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) for k, v in items]
+        rows = list(items)
         try:
             with self.conn:
                 self.conn.executemany(

@@ -154,6 +154,30 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
+def finish(code: int) -> None:
+    """End the program once its report is written: flush the output and exit without the
+    interpreter's teardown (freeing every object of a scan one by one: a quarter of a second
+    after a medium repository's report). Only when no child process is left, whose exit
+    hooks would join it, and no thread Python would wait for; else return and let Python exit
+    as usual. Only for the command line's entry point: a library caller keeps its
+    interpreter."""
+    import multiprocessing
+
+    if multiprocessing.active_children() or any(
+        t.is_alive() and not t.daemon and t is not threading.main_thread()
+        for t in threading.enumerate()
+    ):
+        return  # a child or a thread Python's exit would wait for
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with the descriptor closed
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            return  # let Python's own exit report what it cannot write
+    os._exit(code)
+
+
 def _say(line: str) -> None:
     with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from apiscan.verify.results import ResultCache
+    from apiscan.workers import StickyPool
 
 TORCH_INDEX_VERSION = "2.13.0"
 #: Walk-and-solve rounds at most (YOLOX's SimOTA needs 4: a mask built in one method,
@@ -205,7 +206,7 @@ def _stages(
     keep_facts: bool,
     render: tuple[str, Callable[[ScanResult], str]] | None,
 ) -> tuple[ScanResult | None, list[FileAnalysis] | None, dict[str, str], Rendered | None]:
-    from apiscan.mapping.store import load_table
+    from apiscan.mapping.store import load_table, normalize_version
 
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -220,9 +221,8 @@ def _stages(
     stats["discover_s"] = time.perf_counter() - t0
     if options.require_files and not files and not walk_errors:
         _nothing_to_scan(options)
-    t1 = time.perf_counter()
-    table = load_table(options.ms_version)  # raises on an unknown version
-    stats["load_table_s"] = time.perf_counter() - t1
+    # The table itself is read only when the result is not cached: its version names it.
+    version = normalize_version(options.ms_version)  # raises on an unknown version
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
     tasks: list[FileTask] = []
@@ -249,8 +249,8 @@ def _stages(
         [task_key(t, ctx) for t in tasks],
         str(options.path),
         options.paths,
-        table.version,
-        table.merged,
+        version,
+        True,  # the table merged with the older ones (load_table's default)
         repr((walk_errors, read_errors)),
         _candidate_index_version(),
         options.ignores,
@@ -279,27 +279,18 @@ def _stages(
         cache.close()
         return result, None, {}, rendered
     runner = _Runner(cache, ctx, local_roots, options)
-    analyses = runner.run(tasks)
-
-    # Round 2: files that imported torch names through the repo's own modules.
-    reexports = resolve_reexports(analyses)
-    redo = []
-    for task, fa in zip(tasks, analyses, strict=True):
-        subset = reexport_subset(fa.local_refs, reexports)
-        if subset:
-            redo.append(replace(task, reexports=subset))
-    if redo:
-        again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
-        analyses = [again.get(fa.path, fa) for fa in analyses]
-    current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
-
-    # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
-    analyses = _whole_program(analyses, current, runner, stats, rewalk=options.dynamic_shape)
+    try:
+        analyses, reexports = _rounds(tasks, runner, stats, options)
+    finally:
+        runner.close()
     stats["analyse_s"] = time.perf_counter() - t0
     stats["files_analysed"] = runner.analysed
     stats["files_cached"] = runner.cached
     stats["position_fallbacks"] = sum(1 for fa in analyses if fa.position_fallback)
 
+    t1 = time.perf_counter()
+    table = load_table(options.ms_version)
+    stats["load_table_s"] = time.perf_counter() - t1
     result = join(
         str(options.path),
         analyses,
@@ -317,6 +308,31 @@ def _stages(
     rendered = _keep_report(cache, report_key, render, result)
     cache.close()
     return result, (analyses if keep_facts else None), reexports, rendered
+
+
+def _rounds(
+    tasks: list[FileTask], runner: _Runner, stats: dict[str, float], options: ScanOptions
+) -> tuple[list[FileAnalysis], dict[str, str]]:
+    """Every walk of the files: the first, the re-exports round, the whole-program rounds."""
+    analyses = runner.run(tasks)
+
+    # Round 2: files that imported torch names through the repo's own modules.
+    reexports = resolve_reexports(analyses)
+    redo = []
+    for task, fa in zip(tasks, analyses, strict=True):
+        subset = reexport_subset(fa.local_refs, reexports)
+        if subset:
+            redo.append(replace(task, reexports=subset))
+    if redo:
+        again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
+        analyses = [again.get(fa.path, fa) for fa in analyses]
+    current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
+
+    # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
+    analyses = _whole_program(analyses, current, runner, stats, rewalk=options.dynamic_shape)
+    if runner.pool is not None:
+        stats["files_same_worker"] = runner.pool.sticky_hits
+    return analyses, reexports
 
 
 def _keep_report(
@@ -455,8 +471,11 @@ class _Runner:
         self.warm: threading.Thread | None = None
         self.analysed = 0
         self.cached = 0
+        self.pool: StickyPool | None = None
 
     def run(self, tasks: list[FileTask]) -> list[FileAnalysis]:
+        import pickle
+
         keys = [task_key(t, self.ctx) for t in tasks]
         hits = self.cache.get_many(keys)
         self.cached += len(hits)
@@ -467,74 +486,72 @@ class _Runner:
             self.warm = self._start_warmup()
         fresh = self._analyse([t for _, t in todo])
         self.analysed += len(todo)
-        self.cache.put_many(zip((k for k, _ in todo), fresh, strict=True))
+        self.cache.put_many_pickled(
+            (k, blob if blob is not None else pickle.dumps(fa, pickle.HIGHEST_PROTOCOL))
+            for (k, _), (fa, blob) in zip(todo, fresh, strict=True)
+        )
         results = dict(hits)
-        results.update(zip((k for k, _ in todo), fresh, strict=True))
+        results.update((k, fa) for (k, _), (fa, _b) in zip(todo, fresh, strict=True))
         return [results[k] for k in keys]
 
-    def _analyse(self, tasks: list[FileTask]) -> list[FileAnalysis]:
+    def _analyse(self, tasks: list[FileTask]) -> list[tuple[FileAnalysis, bytes | None]]:
         """Analyse in worker processes, always: a parser crash (LibCST's native parser can
-        segfault on pathological input) then costs one file, not the scan."""
+        segfault on pathological input) then costs one file, not the scan. Each analysis
+        comes with its pickle (None when it was made here), which the cache stores as is.
+        The workers are forked on the first call and serve every round (see
+        :mod:`apiscan.workers`)."""
         if not tasks:
             return []
         if self.warm is not None:  # never fork while a thread may hold an import lock
             self.warm.join()
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
+        import pickle
 
         # Load what every worker needs once, before forking, so workers inherit it.
         import apiscan.extract.api_uses  # noqa: F401
         from apiscan.resolve.torch_api import load_torch_api
+        from apiscan.workers import StickyPool
 
         load_torch_api()
-        jobs = self.options.jobs or os.cpu_count() or 1
-        size = sum(len(t.data) for t in tasks)
-        if size < POOL_MIN_BYTES:
-            jobs = 1  # one worker: isolation without the cost of starting several
-        jobs = min(jobs, len(tasks))
-        order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i].data))
-        results: list[FileAnalysis | None] = [None] * len(tasks)
-        ctx = multiprocessing.get_context("fork")
-        chunk = max(1, min(16, len(tasks) // (jobs * 8)))
+        if self.pool is None:
+            jobs = self.options.jobs or os.cpu_count() or 1
+            if sum(len(t.data) for t in tasks) < POOL_MIN_BYTES:
+                jobs = 1  # one worker: isolation without the cost of starting several
+            self.pool = StickyPool(
+                min(jobs, len(tasks)),
+                _analyse_one,
+                (self.local_roots, self.options.max_file_size),
+                _worker_start,
+                (os.getpid(),),
+            )
         progress = None
         warm = None
         try:
-            with (
-                ProcessPoolExecutor(
-                    max_workers=jobs,
-                    mp_context=ctx,
-                    initializer=_worker_start,
-                    initargs=(os.getpid(),),
-                ) as pool,
-                _stopped_on_interrupt(pool),
-            ):
-                with signals_deferred():  # map() forks the workers
-                    mapped = pool.map(
-                        _analyse_one,
-                        (tasks[i] for i in order),
-                        [self.local_roots] * len(order),
-                        [self.options.max_file_size] * len(order),
-                        chunksize=chunk,
-                    )
-                # Threads start only now that the workers are forked.
-                warm = self._start_warmup()
-                self.warm = self.warm or warm
-                progress = _progress(len(tasks)) if self.options.progress else None
-                for done, (i, fa) in enumerate(zip(order, mapped, strict=True), 1):
-                    results[i] = fa
-                    if progress:
-                        progress(done)
-        except BrokenProcessPool:
-            for i in order:
-                if results[i] is None:
-                    results[i] = self._isolated(tasks[i], ctx)
+            self.pool.start(len(tasks))
+            # Threads start only now that the workers are forked.
+            warm = self._start_warmup()
+            self.warm = self.warm or warm
+            progress = _progress(len(tasks)) if self.options.progress else None
+            pickled = self.pool.run(tasks, progress)
         finally:
             if progress:
                 progress(-1)
             if warm is not None:
                 warm.join()
-        return [r for r in results if r is not None]
+        ctx = multiprocessing.get_context("fork")
+        out: list[tuple[FileAnalysis, bytes | None]] = []
+        for task, blob in zip(tasks, pickled, strict=True):
+            if blob is None:  # its worker died: alone, so a crash is pinned on its file
+                out.append((self._isolated(task, ctx), None))
+            else:
+                out.append((pickle.loads(blob), blob))
+        return out
+
+    def close(self) -> None:
+        """Stop the workers (the scan's last round is done)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def _isolated(self, task: FileTask, ctx: object) -> FileAnalysis:
         """Re-run one file alone after a worker died, so a crash is pinned on its file."""
@@ -607,7 +624,12 @@ def _worker_start(parent: int) -> None:
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:
-    return analyse(task, local_roots, max_size)
+    from apiscan.workers import forget, kept_parse
+
+    fa = analyse(task, local_roots, max_size, kept_parse)
+    if not (fa.summaries or fa.sites or fa.classes or fa.local_refs):
+        forget(task.relpath)  # no later round can walk it again: its parse is not kept
+    return fa
 
 
 def _progress(total: int) -> Callable[[int], None]:

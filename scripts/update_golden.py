@@ -19,7 +19,16 @@ from apiscan.pipeline import ScanOptions, scan  # noqa: E402
 from apiscan.report import formats, get_reporter  # noqa: E402
 
 #: Fixture repositories with golden reports, scanned from the repository root.
-GOLDEN_FIXTURES = ("tinydet", "textcls", "bad_inputs", "dynshape", "crossfn")
+GOLDEN_FIXTURES = (
+    "tinydet",
+    "textcls",
+    "bad_inputs",
+    "dynshape",
+    "crossfn",
+    "setloss",
+    "setpred",
+    "promptseg",
+)
 GOLDEN_DIR = REPO / "tests" / "golden"
 
 

@@ -32,3 +32,21 @@ def test_golden(fixture: str, monkeypatch: pytest.MonkeyPatch) -> None:
         assert text == golden, f"{fixture} report{suffix} differs from its golden file"
     validate_json(json.loads(rendered[".json"]))
     validate_sarif(json.loads(rendered[".sarif"]))
+
+
+@pytest.mark.parametrize("fixture", update_golden.GOLDEN_FIXTURES)
+def test_golden_json_with_two_workers(fixture: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON report is the same when the files are spread over two workers, each keeping
+    the parses of the files it walked first for the later rounds (re-exports, whole-program
+    facts), as when one worker walks them all."""
+    import apiscan.pipeline
+    from apiscan.report import get_reporter
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(apiscan.pipeline, "POOL_MIN_BYTES", 0)  # really fork two
+    options = apiscan.pipeline.ScanOptions(f"fixtures/{fixture}", cache_dir=None, jobs=2)
+    result = apiscan.pipeline.scan(options)
+    golden = (update_golden.GOLDEN_DIR / fixture / "report.json").read_text("utf-8")
+    assert get_reporter("json").render(result) == golden
+    if fixture in ("tinydet", "dynshape", "crossfn", "setloss", "setpred"):  # re-walked files
+        assert result.stats["files_same_worker"] > 0

@@ -488,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     """Every subcommand runs guarded: SIGINT/SIGTERM exit 130/143 with one line, a report
     that cannot be written exits 2 with one line (see :mod:`apiscan.lifetime`)."""
     from apiscan.isolation import isolate
-    from apiscan.lifetime import EXIT_SIGINT, EXIT_SIGTERM, exit_now, run_guarded
+    from apiscan.lifetime import EXIT_SIGINT, EXIT_SIGTERM, exit_now, finish, run_guarded
 
     isolate()  # no child process may import the scanned workspace's modules
     as_program = argv is None
@@ -497,6 +497,8 @@ def main(argv: list[str] | None = None) -> int:
     code = run_guarded(name, lambda: _dispatch(argv))
     if as_program and code in (EXIT_SIGINT, EXIT_SIGTERM):
         exit_now(code)  # no exit hook may wait on a half-stopped worker pool
+    if as_program:
+        finish(code)  # the report is out: no interpreter teardown
     return code
 
 

@@ -1,0 +1,294 @@
+"""The worker processes of one scan: forked once, used by every round, each file on one worker.
+
+A cold scan walks some files more than once: a second round gives the files that import torch
+names through the repository's own modules those re-exports, and the whole-program rounds give
+files the facts the solver found (:mod:`apiscan.pipeline`). A pool started per round paid the
+forks every round, and every re-walk paid LibCST's parse again (two thirds of a walk). Here the
+workers live for the whole scan, a file goes back to the worker that analysed it first, and
+that worker keeps the file's LibCST module (:func:`kept_parse`) within a byte budget: a re-walk
+then costs the walk alone.
+
+Load still balances: the first round hands files out as workers finish them (largest first),
+and an idle worker takes another's queued files rather than wait (it parses them again).
+
+Results come back as pickled bytes (one pickle per file, made in the worker): the cache stores
+them as they are and the main process unpickles each once. A worker that dies (LibCST's native
+parser can crash) loses its unanswered files, which the caller analyses one by one in
+isolation; the pool forks a fresh worker for that slot on the next round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING, Any
+
+from apiscan.lifetime import signals_deferred
+
+if TYPE_CHECKING:
+    import ast
+    from multiprocessing.context import ForkProcess
+
+    import libcst as cst
+
+    from apiscan.extract import FileTask
+    from apiscan.model import FileError
+
+#: Files a worker has been sent and not yet answered: one in hand, one waiting, so a worker
+#: never idles between files and a crash costs at most two files their shared process.
+DEPTH = 2
+#: Characters of source whose LibCST modules one worker keeps for re-walks (a module takes
+#: about 60 bytes per character: ~240 MB at most per worker). The first files kept stay.
+KEEP_CHARS = 4_000_000
+
+
+@dataclass
+class _Slot:
+    process: ForkProcess | None = None
+    conn: Connection | None = None
+    #: task indexes sent and not answered, oldest first
+    sent: deque[int] = field(default_factory=deque)
+    #: task indexes this worker should take next (files it analysed before)
+    queue: deque[int] = field(default_factory=deque)
+
+
+class StickyPool:
+    """``jobs`` forked workers running ``fn(task, *args)``; see the module docstring.
+
+    ``init(*init_args)`` runs first in each worker. Use as a context manager: leaving it
+    stops the workers (killed at once on an interrupt)."""
+
+    def __init__(
+        self,
+        jobs: int,
+        fn: Callable[..., object],
+        args: tuple[Any, ...],
+        init: Callable[..., None],
+        init_args: tuple[Any, ...],
+    ) -> None:
+        self.slots = [_Slot() for _ in range(max(1, jobs))]
+        self.fn, self.args, self.init, self.init_args = fn, args, init, init_args
+        #: relpath -> slot index of the worker that analysed it (and may keep its parse)
+        self.owner: dict[str, int] = {}
+        self.sticky_hits = 0
+
+    def __enter__(self) -> StickyPool:
+        return self
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if exc is not None and not isinstance(exc, Exception):
+            self.kill()  # Ctrl-C, SIGTERM: no waiting on queued files
+        else:
+            self.close()
+
+    def run(
+        self, tasks: Sequence[FileTask], done: Callable[[int], None] | None = None
+    ) -> list[bytes | None]:
+        """Each task's pickled result, in order; None where its worker died. ``done(n)`` is
+        called after each result with the number received so far."""
+        try:
+            return self._run(tasks, done)
+        except BaseException:
+            self.kill()  # workers may hold unanswered files: no clean stop is possible
+            raise
+
+    def _run(
+        self, tasks: Sequence[FileTask], done: Callable[[int], None] | None
+    ) -> list[bytes | None]:
+        results: list[bytes | None] = [None] * len(tasks)
+        if not tasks:
+            return results
+        self.start(len(tasks))
+        live = [i for i, s in enumerate(self.slots) if s.conn is not None]
+        shared: deque[int] = deque()
+        for i in sorted(range(len(tasks)), key=lambda i: (-len(tasks[i].data), i)):
+            w = self.owner.get(tasks[i].relpath)
+            if w is not None and w in live:
+                self.slots[w].queue.append(i)
+            else:
+                shared.append(i)
+        for w in live:
+            for _ in range(DEPTH):
+                self._feed(w, tasks, shared)
+        received = 0
+        while any(self.slots[w].sent for w in live):
+            by_conn = {self.slots[w].conn: w for w in live if self.slots[w].sent}
+            for conn in wait(list(by_conn)):
+                w = by_conn[conn]  # type: ignore[index]
+                slot = self.slots[w]
+                try:
+                    message = slot.conn.recv_bytes()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    self._lost(w, shared)
+                    live.remove(w)
+                    if not live:  # every worker died: the rest is isolated by the caller
+                        return results
+                    for other in live:  # the dead worker's queue went to the shared one
+                        while len(self.slots[other].sent) < DEPTH and self._feed(
+                            other, tasks, shared
+                        ):
+                            pass
+                    continue
+                index = int.from_bytes(message[:4], "little")
+                slot.sent.remove(index)
+                results[index] = message[4:]
+                received += 1
+                if done is not None:
+                    done(received)
+                self._feed(w, tasks, shared)
+        return results
+
+    def _feed(self, w: int, tasks: Sequence[FileTask], shared: deque[int]) -> bool:
+        """Send worker ``w`` its next file: its own first, then a shared one, then the
+        smallest waiting for another worker. False when nothing is left."""
+        slot = self.slots[w]
+        if slot.queue:
+            index = slot.queue.popleft()
+        elif shared:
+            index = shared.popleft()
+        else:
+            other = max(self.slots, key=lambda s: len(s.queue))
+            if not other.queue:
+                return False
+            index = other.queue.pop()
+        relpath = tasks[index].relpath
+        if self.owner.get(relpath) == w:
+            self.sticky_hits += 1
+        self.owner[relpath] = w
+        slot.sent.append(index)
+        slot.conn.send((index, tasks[index]))  # type: ignore[union-attr]
+        return True
+
+    def _lost(self, w: int, shared: deque[int]) -> None:
+        """Worker ``w`` died: its queued files go to the others, its unanswered ones to the
+        caller (None results)."""
+        slot = self.slots[w]
+        shared.extend(slot.queue)
+        slot.queue.clear()
+        slot.sent.clear()
+        self._stop(slot, kill=True)
+        for relpath in [r for r, o in self.owner.items() if o == w]:
+            del self.owner[relpath]
+
+    def start(self, files: int) -> None:
+        """Fork the workers ``files`` files need (no more workers than files) into empty
+        slots; the parent's signals are held while forking (see
+        :func:`apiscan.lifetime.signals_deferred`). Call it before starting any thread."""
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        with signals_deferred():
+            for slot in self.slots[: max(1, files)]:
+                if slot.conn is not None:
+                    continue
+                parent_end, child_end = ctx.Pipe()
+                process = ctx.Process(
+                    target=_serve,
+                    args=(child_end, self.fn, self.args, self.init, self.init_args),
+                    name="apiscan-worker",
+                    daemon=True,
+                )
+                process.start()
+                child_end.close()
+                slot.process, slot.conn = process, parent_end
+
+    def close(self) -> None:
+        """Ask every worker to stop and wait for it (they exit without tearing down what
+        they kept)."""
+        for slot in self.slots:
+            if slot.conn is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    slot.conn.send(None)
+        for slot in self.slots:
+            self._stop(slot, kill=False)
+
+    def kill(self) -> None:
+        for slot in self.slots:
+            self._stop(slot, kill=True)
+
+    @staticmethod
+    def _stop(slot: _Slot, kill: bool) -> None:
+        if slot.process is not None:
+            if kill:
+                with contextlib.suppress(OSError, ValueError):
+                    slot.process.kill()
+            slot.process.join()
+            with contextlib.suppress(ValueError):
+                slot.process.close()
+        if slot.conn is not None:
+            slot.conn.close()
+        slot.process = slot.conn = None
+
+
+def _serve(
+    conn: Connection,
+    fn: Callable[..., object],
+    args: tuple[Any, ...],
+    init: Callable[..., None],
+    init_args: tuple[Any, ...],
+) -> None:
+    """A worker's loop: ``(index, task)`` in, ``index`` (4 bytes) + pickled result out;
+    ``None`` or a closed pipe ends it. It ends with ``os._exit``: freeing the kept modules
+    one by one would cost as much CPU as a walk."""
+    init(*init_args)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            break
+        if message is None:
+            break
+        index, task = message
+        result = fn(task, *args)
+        payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            conn.send_bytes(index.to_bytes(4, "little") + payload)
+        except OSError:
+            break
+    conn.close()
+    os._exit(0)
+
+
+#: This worker's kept parses: relpath -> (text, LibCST module), and their characters.
+_KEPT: dict[str, tuple[str, cst.Module]] = {}
+_KEPT_CHARS = [0]
+
+
+def kept_parse(
+    text: str, relpath: str
+) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
+    """:func:`apiscan.extract.parse_both`, reusing this worker's LibCST module of the same
+    text (Python's parse runs again: it is cheap, and its tree takes memory too). The first
+    :data:`KEEP_CHARS` characters of modules parsed are kept."""
+    import libcst as cst
+
+    from apiscan.extract import parse_both
+    from apiscan.model import FileError
+    from apiscan.parsing import parse_python
+
+    hit = _KEPT.get(relpath)
+    if hit is not None and hit[0] == text:
+        tree = parse_python(text, relpath)
+        if not isinstance(tree, FileError):
+            return tree, hit[1]
+    tree, module = parse_both(text, relpath)
+    if (
+        isinstance(module, cst.Module)
+        and relpath not in _KEPT
+        and _KEPT_CHARS[0] + len(text) <= KEEP_CHARS
+    ):
+        _KEPT[relpath] = (text, module)
+        _KEPT_CHARS[0] += len(text)
+    return tree, module
+
+
+def forget(relpath: str) -> None:
+    """Drop this worker's kept parse of ``relpath`` (no later round will walk it)."""
+    kept = _KEPT.pop(relpath, None)
+    if kept is not None:
+        _KEPT_CHARS[0] -= len(kept[0])
