@@ -47,6 +47,8 @@ from apiscan.extract.shapes import (
     is_host_dyn,
     is_variable,
     merge_numbers,
+    record_of_dynamic,
+    takes_tensor_only,
 )
 from apiscan.program import values as pv
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING, TENSOR_CLASSES, Owners
@@ -886,10 +888,14 @@ class Extractor:
             or len(args.vals) != 1
             or args.keywords
             or args.star
-            or args.vals[0][0] != "tensor"
+            or args.vals[0][0] not in ("tensor", "tuple")
             or type(node.value) is not cst.Name
             or self.lookup(node.value.value) is not recv
         ):
+            return
+        if args.vals[0][0] == "tuple":
+            if record_of_dynamic(args.vals[0]):
+                self.bind(node.value.value, seq(args.vals[0]))  # per-image (rows, cols) pairs
             return
         certain = args.vals[0][1] is not False
         self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))
@@ -1207,7 +1213,7 @@ class Extractor:
             self._call_fact(q, node)
             self._site(q, node, args, False)
             if "r:" + q in self.env:
-                return self._returned(q, None)
+                return self.shapes.of_sizes(self._returned(q, None), args.vals)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
@@ -1215,7 +1221,7 @@ class Extractor:
             # What a repo function in another file returns is known only after the first
             # round; ("ret", q) acts as unknown, and asks for a second round only if the code
             # calls a method on it (where the answer matters).
-            return inst(q) if last[:1].isupper() else ("ret", q)
+            return inst(q) if last[:1].isupper() else self.shapes.of_sizes(("ret", q), args.vals)
         if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
             # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
             # function whose parameters the bound arguments would reach)
@@ -1269,10 +1275,12 @@ class Extractor:
                 return self._returned(f"{cls}.forward", None)
             return PTENSOR
         if kind == "func":
-            return self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+            got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+            return self.shapes.of_sizes(got, args.vals if args else ())
         if kind == "builtin":
             name = fv[1]
             first = args.vals[0] if args and args.vals else UNKNOWN
+            self.shapes.on_builtin(name, node, args.vals if args else ())
             if (
                 name in ("int", "float", "bool")
                 and node is not None
@@ -1467,10 +1475,10 @@ class Extractor:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
                 return dyn
-        elif recv[0] == "unknown" and not named_mask and BOOL_TENSOR in indexes:
-            # ``value[keep]`` with ``keep`` a boolean tensor: only a tensor (or an array,
-            # known as such) takes one, whatever holds ``value`` (a container's dict of
-            # fields filtered by one mask)
+        elif recv[0] == "unknown" and not named_mask and any(map(takes_tensor_only, indexes)):
+            # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
+            # data-dependent length): only a tensor (or an array, known as such) takes one,
+            # whatever holds ``value`` (a container's dict of fields filtered by one mask)
             return self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store) or DYN_TENSOR
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
@@ -1720,6 +1728,7 @@ class Extractor:
         data (the result's length is then decided by data)."""
         binder = self.target(cf.target)
         it = self.value(cf.iter)
+        self.shapes.on_loop(cf.iter, it, "comprehension's for")
         self._bind_loop(binder, it)
         filtered = False
         for cif in cf.ifs:
@@ -1957,6 +1966,7 @@ class Extractor:
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
         it = self.value(node.iter)
+        self.shapes.on_loop(node.iter, it)
         self._bind_loop(binder, it)
         self._block(node.body)
         if node.orelse is not None:
