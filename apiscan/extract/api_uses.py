@@ -47,6 +47,7 @@ from apiscan.extract.shapes import (
     is_host_dyn,
     is_variable,
     merge_numbers,
+    names_read,
     record_of_dynamic,
     takes_tensor_only,
 )
@@ -1293,6 +1294,9 @@ class Extractor:
                 if call is not None and call.args and self._reads_random(call.args[0].value):
                     return fresh(RAND[0], RAND[1])
                 return self.shapes.on_sync(node, first)
+            if name == "int" and type(node) is cst.Call and first[0] == "unknown":
+                for ref in names_read(node):  # int(box[2] - box[0]): is ``box`` a tensor?
+                    self._sensitive(self.lookup(ref))
             if name == "len" and node is not None and is_dyn_tensor(first):
                 return self.shapes.size_read(node, first)
             size = self.shapes.sample_size(first) if name == "len" else None
@@ -1479,7 +1483,8 @@ class Extractor:
             # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
             # data-dependent length): only a tensor (or an array, known as such) takes one,
             # whatever holds ``value`` (a container's dict of fields filtered by one mask)
-            return self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store) or DYN_TENSOR
+            got = self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
+            return got if BOOL_TENSOR in indexes else UNKNOWN  # maybe a container of tensors
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
@@ -1670,6 +1675,9 @@ class Extractor:
             vals.append(self.value(target.comparator))
             if type(target.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
                 tensorish = False
+        if not tensorish and all(type(t.operator) in (cst.In, cst.NotIn) for t in node.comparisons):
+            # ``label.item() in thing_ids``: whether it is there is read from tensor data
+            return self.shapes.on_membership(node, vals[0])
         if tensorish:
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:

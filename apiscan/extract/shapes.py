@@ -320,6 +320,10 @@ class ShapeTracker:
     #: its number of elements data (``n`` read from tensor data, ``x`` of a data-dependent
     #: shape), for :meth:`on_loop`
     _counted: dict[int, list[Val]] = field(default_factory=dict)
+    #: ids of host lists read from a tensor of a data-dependent shape (``keep.tolist()``):
+    #: their length is data too; ``_keep`` holds them so that the ids stay theirs
+    _dyn_lists: set[int] = field(default_factory=set)
+    _keep: list[Val] = field(default_factory=list)
 
     # ---------------------------------------------------------------- per-sample values
     def sample(self, v: Val, strong: bool) -> Val:
@@ -625,7 +629,11 @@ class ShapeTracker:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
         if source[0] == "tensor":
             self._sync_function.setdefault(id(node), self.function())
-            return dyn_number(node)
+            number = dyn_number(node)
+            if is_dyn_tensor(source):
+                self._dyn_lists.add(id(number))  # ``keep.tolist()``: as many as survived
+                self._keep.append(number)
+            return number
         if is_dyn_number(source):
             return source
         return NONTORCH
@@ -725,6 +733,13 @@ class ShapeTracker:
             return True
         return False
 
+    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+        """``item in container``: a truth read from tensor data when ``item`` is a number read
+        from it or a tensor (each comparison syncs), else a host value."""
+        if is_dyn_number(item) or (item[0] == "tensor" and item[1] != "arg"):
+            return self.on_sync(node, item)
+        return NONTORCH
+
     def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
         """What a repository function returns when it is handed the sizes of every element
         of a batch (``largest_per_axis([img.shape for img in images])``) and gives back host
@@ -745,7 +760,7 @@ class ShapeTracker:
         if name == "range":
             bad = [a for a in args if is_dyn_number(a) or (a[0] == "tensor" and a[1] != "arg")]
         elif name in LOOP_THROUGH:
-            bad = [a for a in args if is_dyn_tensor(a)]
+            bad = [a for a in args if is_dyn_tensor(a) or id(a) in self._dyn_lists]
             bad += [v for arg in node.args for v in self._counted.get(id(arg.value), ())]
         else:
             return
@@ -758,15 +773,17 @@ class ShapeTracker:
         ``range`` of a number read from tensor data (``range(int(count))``). A graph unrolls
         a loop over a tensor when compiling, so it needs that number ahead of time; iterating
         a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
-        bad = [it] if is_dyn_tensor(it) else self._counted.get(id(node), [])
-        if not bad:
+        dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists
+        bad = [it] if dyn else self._counted.get(id(node), [])
+        if not bad or _joined_along_another_dim(node):
             return False
-        numbers = [v for v in bad if v[0] != "tensor"]
+        numbers = [v for v in bad if v[0] != "tensor" and id(v) not in self._dyn_lists]
         if numbers:
             what = f"its trip count {self._source_words(numbers)}"
         else:
             what = "it runs once per element of a data-dependent shape"
-        why, chain = self._why(f"the {keyword} loop stops on data: {what}", bad)
+        detail = f"the {keyword} loop runs a data-dependent number of times: {what}"
+        why, chain = self._why(detail, bad)
         self.hit("DS116", node, detail=why, chain=chain)
         for v in numbers:
             self._syncs(v, "a loop's trip count")
@@ -867,6 +884,21 @@ class ShapeTracker:
             self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
+def names_read(node: cst.Call) -> list[str]:
+    """The plain names read in a call's arguments (``int(box[2] - box[0])`` reads ``box``)."""
+    out: list[str] = []
+    stack: list[cst.CSTNode] = [a.value for a in node.args]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            out.append(n.value)
+        elif type(n) in (cst.Subscript, cst.BinaryOperation, cst.UnaryOperation, cst.Index):
+            stack.extend(n.children)
+        elif type(n) is cst.SubscriptElement:
+            stack.append(n.slice)
+    return out
+
+
 def _element_sizes(v: Val) -> bool:
     """A sequence of the shapes (or sizes) of the elements of an iterated sequence."""
     if v[0] != "seq":
@@ -898,6 +930,16 @@ def _joins_first_dim(node: cst.Call) -> bool:
             v = arg.value
             return isinstance(v, cst.Integer) and v.value == "0"
     return True
+
+
+def _joined_along_another_dim(node: cst.BaseExpression) -> bool:
+    """``cat(levels, dim=1)``: iterating it walks the first dimension of its parts (the batch
+    of per-level outputs), not the joined one that may vary."""
+    if type(node) is not cst.Call:
+        return False
+    func = node.func
+    name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
+    return name in JOIN_NAMES and not _joins_first_dim(node)
 
 
 def _call_text(node: object) -> str:
@@ -1025,6 +1067,9 @@ class NullShapeTracker(ShapeTracker):
 
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         return False
+
+    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+        return NONTORCH
 
     def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
         return result
