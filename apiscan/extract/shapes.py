@@ -735,10 +735,9 @@ class ShapeTracker:
 
     def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
         """``item in container``: a truth read from tensor data when ``item`` is a number read
-        from it or a tensor (each comparison syncs), else a host value."""
-        if is_dyn_number(item) or (item[0] == "tensor" and item[1] != "arg"):
-            return self.on_sync(node, item)
-        return NONTORCH
+        from it (``label.item() in thing_ids``), else a host value. A tensor itself is looked
+        up by identity in a set or dict (``if p in memo``): no data is read."""
+        return item if is_dyn_number(item) else NONTORCH
 
     def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
         """What a repository function returns when it is handed the sizes of every element
