@@ -20,7 +20,7 @@ def result() -> ScanResult:
 
 
 def test_exactly_the_marked_lines(result: ScanResult) -> None:
-    assert_exactly_marked(result, FIXTURE, at_least=45)
+    assert_exactly_marked(result, FIXTURE, at_least=90)
 
 
 def _message(result: ScanResult, path: str, text: str, rule: str) -> str:

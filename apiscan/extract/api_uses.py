@@ -882,17 +882,24 @@ class Extractor:
         """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
         ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
         attribute. Data-dependence is not carried over (a list of masks stays a list of
-        tensors): the shape rules follow lists on their own."""
+        tensors): the shape rules follow lists on their own. Two exceptions: a matcher's
+        ``(rows, cols)`` pairs of data-dependent length, and host values appended under a
+        data-dependent branch (the list is as long as the data says: a round trip if it
+        comes back to torch)."""
         if (
             recv[1] != UNKNOWN
             or args is None
             or len(args.vals) != 1
             or args.keywords
             or args.star
-            or args.vals[0][0] not in ("tensor", "tuple")
             or type(node.value) is not cst.Name
             or self.lookup(node.value.value) is not recv
         ):
+            return
+        if args.vals[0][0] not in ("tensor", "tuple"):
+            if args.vals[0][0] == "nontorch" and self.shapes.conditional():
+                # `keep.append(k)` under `if area > 0:`: a host list as long as data says
+                self.bind(node.value.value, host_dyn(node))
             return
         if args.vals[0][0] == "tuple":
             if record_of_dynamic(args.vals[0]):
@@ -1949,6 +1956,7 @@ class Extractor:
             # `if isinstance(out, dict):` — inside, `out` is a dict, not the tensor it was
             # guessed to be (a model returning a dict of losses).
             names[narrowed] = NONTORCH
+        self.shapes.enter_if(dynamic, node.body)
         self._block(node.body)
         if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
             names[narrowed] = before[narrowed]
@@ -1958,6 +1966,7 @@ class Extractor:
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
+        self.shapes.leave_if(dynamic)
         if not dynamic:
             return
         body_returns = returns[start:middle]
@@ -1976,7 +1985,9 @@ class Extractor:
         it = self.value(node.iter)
         self.shapes.on_loop(node.iter, it)
         self._bind_loop(binder, it)
+        self.shapes.enter_loop()
         self._block(node.body)
+        self.shapes.leave_loop()
         if node.orelse is not None:
             self._block(node.orelse.body)
 

@@ -324,6 +324,11 @@ class ShapeTracker:
     #: their length is data too; ``_keep`` holds them so that the ids stay theirs
     _dyn_lists: set[int] = field(default_factory=set)
     _keep: list[Val] = field(default_factory=list)
+    #: how many bodies of data-dependent ``if``s the walk is inside; per enclosing loop,
+    #: whether such an ``if`` may ``continue``/``break`` it (the rest of its body is then
+    #: conditional on data too)
+    _data_ifs: int = 0
+    _cut_loops: list[bool] = field(default_factory=list)
 
     # ---------------------------------------------------------------- per-sample values
     def sample(self, v: Val, strong: bool) -> Val:
@@ -733,6 +738,29 @@ class ShapeTracker:
             return True
         return False
 
+    def enter_if(self, dynamic: bool, body: cst.BaseSuite) -> None:
+        """The walk enters an ``if`` (``dynamic``: its condition reads data)."""
+        if not dynamic:
+            return
+        self._data_ifs += 1
+        if self._cut_loops and _leaves_loop(body):
+            self._cut_loops[-1] = True
+
+    def leave_if(self, dynamic: bool) -> None:
+        if dynamic:
+            self._data_ifs -= 1
+
+    def enter_loop(self) -> None:
+        self._cut_loops.append(False)
+
+    def leave_loop(self) -> None:
+        self._cut_loops.pop()
+
+    def conditional(self) -> bool:
+        """Does the code being walked run only when tensor data says so (inside a
+        data-dependent ``if``, or after one that may skip the rest of the loop body)?"""
+        return self._data_ifs > 0 or any(self._cut_loops)
+
     def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
         """``item in container``: a truth read from tensor data when ``item`` is a number read
         from it (``label.item() in thing_ids``), else a host value. A tensor itself is looked
@@ -881,6 +909,18 @@ class ShapeTracker:
         if pending is not None and not cropped:
             node, api, detail, chain = pending
             self.pipeline(node, api, detail, function=fn, chain=chain)
+
+
+def _leaves_loop(body: cst.BaseSuite) -> bool:
+    """A ``continue`` or ``break`` among the body's own statements (not in a nested loop)."""
+    lines = body.body
+    for stmt in lines:
+        small = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
+        if isinstance(body, cst.SimpleStatementSuite):
+            small = (stmt,)
+        if any(type(s) in (cst.Continue, cst.Break) for s in small):
+            return True
+    return False
 
 
 def names_read(node: cst.Call) -> list[str]:
@@ -1069,6 +1109,21 @@ class NullShapeTracker(ShapeTracker):
 
     def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
         return NONTORCH
+
+    def enter_if(self, dynamic: bool, body: cst.BaseSuite) -> None:
+        return None
+
+    def leave_if(self, dynamic: bool) -> None:
+        return None
+
+    def enter_loop(self) -> None:
+        return None
+
+    def leave_loop(self) -> None:
+        return None
+
+    def conditional(self) -> bool:
+        return False
 
     def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
         return result
