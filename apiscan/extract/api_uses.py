@@ -1491,7 +1491,10 @@ class Extractor:
             # data-dependent length): only a tensor (or an array, known as such) takes one,
             # whatever holds ``value`` (a container's dict of fields filtered by one mask)
             got = self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
-            return got if BOOL_TENSOR in indexes else UNKNOWN  # maybe a container of tensors
+            if BOOL_TENSOR in indexes:
+                return got
+            self._sensitive(recv)  # a parameter the solver may prove a tensor: walk again
+            return UNKNOWN  # or a container of tensors (detectron2's Instances)
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
