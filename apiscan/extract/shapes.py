@@ -789,6 +789,10 @@ class ShapeTracker:
         elif name in LOOP_THROUGH:
             bad = [a for a in args if is_dyn_tensor(a) or id(a) in self._dyn_lists]
             bad += [v for arg in node.args for v in self._counted.get(id(arg.value), ())]
+            if name == "zip" and len(bad) < len(args):
+                # zip stops at its shortest argument: beside a sequence of static length
+                # (``zip(scores, labels, boxes)`` of one batch) the count is that length
+                return
         else:
             return
         if bad:
