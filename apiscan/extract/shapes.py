@@ -77,6 +77,20 @@ def is_dyn_tensor(v: Val) -> bool:
     return v == DYN_TENSOR
 
 
+def takes_tensor_only(v: Val) -> bool:
+    """An index only a tensor takes: a boolean mask or an index tensor of a data-dependent
+    length (a list or dict indexed with one would fail), so ``value[keep]`` indexes a tensor
+    even when nothing else says what ``value`` is."""
+    return v == BOOL_TENSOR or is_dyn_tensor(v)
+
+
+def record_of_dynamic(v: Val) -> bool:
+    """A tuple of tensors, one of them of a data-dependent shape (a matcher's ``(rows, cols)``
+    for one image): appended to an empty list, the list holds such records, as a list
+    comprehension building the same would."""
+    return v[0] == "tuple" and all(e[0] == "tensor" for e in v[1]) and _any_elem(v, is_dyn_tensor)
+
+
 def is_variable(v: Val) -> bool:
     """Would this value make a shape vary at run time? (a tensor, or a number from data)"""
     return (
@@ -233,6 +247,8 @@ BATCH_PADDING = "padded to the largest sample of each batch, so every batch has 
 JOIN_NAMES = frozenset({"cat", "concat", "concatenate"})
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
+#: Builtins a loop iterates through: as many steps as their argument(s) have elements.
+LOOP_THROUGH = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
 
 
 @dataclass(slots=True)
@@ -300,6 +316,19 @@ class ShapeTracker:
     _samples: dict[int, tuple[Val, bool]] = field(default_factory=dict)
     #: id -> the shapes read from per-sample fields (their first entry is per-sample)
     _sample_shapes: dict[int, Val] = field(default_factory=dict)
+    #: id(call node) of ``range(n)`` / ``enumerate(x)`` / ``zip(...)`` -> the values that make
+    #: its number of elements data (``n`` read from tensor data, ``x`` of a data-dependent
+    #: shape), for :meth:`on_loop`
+    _counted: dict[int, list[Val]] = field(default_factory=dict)
+    #: ids of host lists read from a tensor of a data-dependent shape (``keep.tolist()``):
+    #: their length is data too; ``_keep`` holds them so that the ids stay theirs
+    _dyn_lists: set[int] = field(default_factory=set)
+    _keep: list[Val] = field(default_factory=list)
+    #: how many bodies of data-dependent ``if``s the walk is inside; per enclosing loop,
+    #: whether such an ``if`` may ``continue``/``break`` it (the rest of its body is then
+    #: conditional on data too)
+    _data_ifs: int = 0
+    _cut_loops: list[bool] = field(default_factory=list)
 
     # ---------------------------------------------------------------- per-sample values
     def sample(self, v: Val, strong: bool) -> Val:
@@ -467,6 +496,10 @@ class ShapeTracker:
             if came:
                 self.hit("DS121", node, api, self._round_trip_words(came))
                 return DYN_TENSOR
+            if args and (is_dyn_tensor(args[0]) or args[0] == BOOL_TENSOR):
+                # ``torch.as_tensor(keep, device=d)`` of a tensor is that tensor: still the mask
+                # (or the index tensor of a data-dependent length) it was
+                return args[0]
         if name in JOIN_NAMES and recv is None and args and _joins_first_dim(node):
             parts = args[0]
             if parts[0] == "seq" and self.sample_kind(parts[1]):
@@ -550,7 +583,9 @@ class ShapeTracker:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
             if any(a == BATCH_MAX or _any_elem(a, BATCH_MAX.__eq__) for a in chosen):
-                self.pipeline(node, api, BATCH_PADDING)
+                # each tensor sized by the batch maximum is a shape of its own (the images and
+                # their padding mask): reported where it is built, not once per function
+                self.hit("DS119", node, api, BATCH_PADDING)
             drawn = [a for a in chosen if a == RAND or _any_elem(a, lambda e: e == RAND)]
             if name == "interpolate" and drawn:
                 self.random_resize(node, api, *self._why(RANDOM_RESIZE, drawn))
@@ -599,7 +634,11 @@ class ShapeTracker:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
         if source[0] == "tensor":
             self._sync_function.setdefault(id(node), self.function())
-            return dyn_number(node)
+            number = dyn_number(node)
+            if is_dyn_tensor(source):
+                self._dyn_lists.add(id(number))  # ``keep.tolist()``: as many as survived
+                self._keep.append(number)
+            return number
         if is_dyn_number(source):
             return source
         return NONTORCH
@@ -699,6 +738,88 @@ class ShapeTracker:
             return True
         return False
 
+    def enter_if(self, dynamic: bool, body: cst.BaseSuite) -> None:
+        """The walk enters an ``if`` (``dynamic``: its condition reads data)."""
+        if not dynamic:
+            return
+        self._data_ifs += 1
+        if self._cut_loops and _leaves_loop(body):
+            self._cut_loops[-1] = True
+
+    def leave_if(self, dynamic: bool) -> None:
+        if dynamic:
+            self._data_ifs -= 1
+
+    def enter_loop(self) -> None:
+        self._cut_loops.append(False)
+
+    def leave_loop(self) -> None:
+        self._cut_loops.pop()
+
+    def conditional(self) -> bool:
+        """Does the code being walked run only when tensor data says so (inside a
+        data-dependent ``if``, or after one that may skip the rest of the loop body)?"""
+        return self._data_ifs > 0 or any(self._cut_loops)
+
+    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+        """``item in container``: a truth read from tensor data when ``item`` is a number read
+        from it (``label.item() in thing_ids``), else a host value. A tensor itself is looked
+        up by identity in a set or dict (``if p in memo``): no data is read."""
+        return item if is_dyn_number(item) else NONTORCH
+
+    def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
+        """What a repository function returns when it is handed the sizes of every element
+        of a batch (``largest_per_axis([img.shape for img in images])``) and gives back host
+        numbers: an aggregate of them (the largest, a sum), which varies from batch to batch
+        like :data:`BATCH_MAX`. A tensor or a known value it returns stays what it is."""
+        plain = result[1] if result[0] == "seq" else result
+        if plain[0] not in ("unknown", "ret", "nontorch") or (plain[0] == "nontorch" and plain[1]):
+            return result
+        if any(_element_sizes(a) for a in args):
+            return ("seq", BATCH_MAX)
+        return result
+
+    def on_builtin(self, name: str, node: cst.CSTNode | None, args: Sequence[Val]) -> None:
+        """``range(n)``, ``enumerate(x)``, ``zip(a, b)``...: remember whether the number of
+        elements they yield is data (see :meth:`on_loop`)."""
+        if type(node) is not cst.Call:
+            return
+        if name == "range":
+            bad = [a for a in args if is_dyn_number(a) or (a[0] == "tensor" and a[1] != "arg")]
+        elif name in LOOP_THROUGH:
+            bad = [a for a in args if is_dyn_tensor(a) or id(a) in self._dyn_lists]
+            bad += [v for arg in node.args for v in self._counted.get(id(arg.value), ())]
+            if name == "zip" and len(bad) < len(args):
+                # zip stops at its shortest argument: beside a sequence of static length
+                # (``zip(scores, labels, boxes)`` of one batch) the count is that length
+                return
+        else:
+            return
+        if bad:
+            self._counted[id(node)] = bad
+
+    def on_loop(self, node: cst.BaseExpression, it: Val, keyword: str = "for") -> bool:
+        """A loop over ``it`` (written ``node``) whose number of iterations is data: a tensor
+        of a data-dependent shape (``for i in keep``, ``enumerate(labels[mask])``) or a
+        ``range`` of a number read from tensor data (``range(int(count))``). A graph unrolls
+        a loop over a tensor when compiling, so it needs that number ahead of time; iterating
+        a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
+        dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists
+        bad = [it] if dyn else self._counted.get(id(node), [])
+        if not bad or _joined_along_another_dim(node):
+            return False
+        numbers = [v for v in bad if v[0] != "tensor" and id(v) not in self._dyn_lists]
+        if numbers:
+            what = f"its trip count {self._source_words(numbers)}"
+        else:
+            what = "it runs once per element of a data-dependent shape"
+        detail = f"the {keyword} loop runs a data-dependent number of times: {what}"
+        why, chain = self._why(detail, bad)
+        self.hit("DS116", node, detail=why, chain=chain)
+        for v in numbers:
+            self._syncs(v, "a loop's trip count")
+        return True
+
     def on_branches(self, node: cst.CSTNode, pairs: Sequence[tuple[Val, Val]]) -> None:
         """A data-dependent ``if`` whose branches give the same name (or the function's
         result) tensors of different shapes: (value in the if branch, value in the other)."""
@@ -794,6 +915,43 @@ class ShapeTracker:
             self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
+def _leaves_loop(body: cst.BaseSuite) -> bool:
+    """A ``continue`` or ``break`` among the body's own statements (not in a nested loop)."""
+    lines = body.body
+    for stmt in lines:
+        small = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
+        if isinstance(body, cst.SimpleStatementSuite):
+            small = (stmt,)
+        if any(type(s) in (cst.Continue, cst.Break) for s in small):
+            return True
+    return False
+
+
+def names_read(node: cst.Call) -> list[str]:
+    """The plain names read in a call's arguments (``int(box[2] - box[0])`` reads ``box``)."""
+    out: list[str] = []
+    stack: list[cst.CSTNode] = [a.value for a in node.args]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            out.append(n.value)
+        elif type(n) in (cst.Subscript, cst.BinaryOperation, cst.UnaryOperation, cst.Index):
+            stack.extend(n.children)
+        elif type(n) is cst.SubscriptElement:
+            stack.append(n.slice)
+    return out
+
+
+def _element_sizes(v: Val) -> bool:
+    """A sequence of the shapes (or sizes) of the elements of an iterated sequence."""
+    if v[0] != "seq":
+        return False
+    inner = v[1]
+    return inner in (ELEM_SIZE, SAMPLE_SIZE) or (
+        inner[0] == "seq" and inner[1] in (ELEM_SIZE, SAMPLE_SIZE)
+    )
+
+
 def _returns_tuple(node: cst.Call) -> bool:
     """``nonzero(as_tuple=True)``, ``unique(..., return_counts=True)``: a tuple of tensors."""
     for arg in node.args:
@@ -815,6 +973,16 @@ def _joins_first_dim(node: cst.Call) -> bool:
             v = arg.value
             return isinstance(v, cst.Integer) and v.value == "0"
     return True
+
+
+def _joined_along_another_dim(node: cst.BaseExpression) -> bool:
+    """``cat(levels, dim=1)``: iterating it walks the first dimension of its parts (the batch
+    of per-level outputs), not the joined one that may vary."""
+    if type(node) is not cst.Call:
+        return False
+    func = node.func
+    name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
+    return name in JOIN_NAMES and not _joins_first_dim(node)
 
 
 def _call_text(node: object) -> str:
@@ -941,6 +1109,33 @@ class NullShapeTracker(ShapeTracker):
         return out
 
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
+        return False
+
+    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+        return NONTORCH
+
+    def enter_if(self, dynamic: bool, body: cst.BaseSuite) -> None:
+        return None
+
+    def leave_if(self, dynamic: bool) -> None:
+        return None
+
+    def enter_loop(self) -> None:
+        return None
+
+    def leave_loop(self) -> None:
+        return None
+
+    def conditional(self) -> bool:
+        return False
+
+    def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
+        return result
+
+    def on_builtin(self, name: str, node: cst.CSTNode | None, args: Sequence[Val]) -> None:
+        return None
+
+    def on_loop(self, node: cst.BaseExpression, it: Val, keyword: str = "for") -> bool:
         return False
 
     def on_branches(self, node: cst.CSTNode, pairs: Sequence[tuple[Val, Val]]) -> None:

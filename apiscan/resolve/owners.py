@@ -26,7 +26,14 @@ from apiscan.resolve.values import (
 if TYPE_CHECKING:
     from apiscan.resolve.torch_api import TorchApi
 
-TENSOR_CLASSES: frozenset[str] = frozenset({"torch.Tensor", "torch.nn.Parameter"})
+#: Classes whose instances are tensors: ``torch.ByteTensor(storage)`` (the legacy typed
+#: constructors, CPU and CUDA) builds one whose ``view``/``reshape`` sizes matter like any other.
+_TYPED = ("Float", "Double", "Half", "BFloat16", "Byte", "Char", "Short", "Int", "Long", "Bool")
+TENSOR_CLASSES: frozenset[str] = frozenset(
+    {"torch.Tensor", "torch.nn.Parameter"}
+    | {f"torch.{t}Tensor" for t in _TYPED}
+    | {f"torch.cuda.{t}Tensor" for t in _TYPED}
+)
 TENSOR_ATTRS_TENSOR: frozenset[str] = frozenset(
     {"data", "grad", "T", "mT", "H", "mH", "real", "imag"}
 )

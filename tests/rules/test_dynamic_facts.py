@@ -168,7 +168,7 @@ CASES = {
         def crops(masks: torch.Tensor, scores: torch.Tensor):
             keep = torch.nonzero(scores > 0.5).squeeze(1)  # expect: DS103
             out = []
-            for i in keep:
+            for i in keep:  # expect: DS116
                 out.append(masks[i])
             first = masks[keep[0]]
             rows = masks[keep]  # expect: DS111

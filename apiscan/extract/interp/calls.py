@@ -38,6 +38,7 @@ from apiscan.extract.shapes import (
     SAMPLE_SIZE,
     is_dyn_number,
     is_dyn_tensor,
+    names_read,
 )
 from apiscan.resolve.values import (
     ARG_TENSOR,
@@ -267,7 +268,7 @@ class CallsMixin:
             self._call_fact(q, node)
             self._site(q, node, args, False)
             if "r:" + q in self.env:
-                return self._returned(q, None)
+                return self.shapes.of_sizes(self._returned(q, None), args.vals)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
@@ -275,7 +276,7 @@ class CallsMixin:
             # What a repo function in another file returns is known only after the first
             # round; ("ret", q) acts as unknown, and asks for a second round only if the code
             # calls a method on it (where the answer matters).
-            return inst(q) if last[:1].isupper() else ("ret", q)
+            return inst(q) if last[:1].isupper() else self.shapes.of_sizes(("ret", q), args.vals)
         if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
             # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
             # function whose parameters the bound arguments would reach)
@@ -329,10 +330,12 @@ class CallsMixin:
                 return self._returned(f"{cls}.forward", None)
             return PTENSOR
         if kind == "func":
-            return self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+            got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+            return self.shapes.of_sizes(got, args.vals if args else ())
         if kind == "builtin":
             name = fv[1]
             first = args.vals[0] if args and args.vals else UNKNOWN
+            self.shapes.on_builtin(name, node, args.vals if args else ())
             if (
                 name in ("int", "float", "bool")
                 and node is not None
@@ -345,6 +348,9 @@ class CallsMixin:
                 if call is not None and call.args and self._reads_random(call.args[0].value):
                     return fresh(RAND[0], RAND[1])
                 return self.shapes.on_sync(node, first)
+            if name == "int" and type(node) is cst.Call and first[0] == "unknown":
+                for ref in names_read(node):  # int(box[2] - box[0]): is ``box`` a tensor?
+                    self._sensitive(self.lookup(ref))
             if name == "len" and node is not None and is_dyn_tensor(first):
                 return self.shapes.size_read(node, first)
             size = self.shapes.sample_size(first) if name == "len" else None

@@ -199,6 +199,9 @@ class ExpressionsMixin:
             vals.append(self.value(target.comparator))
             if type(target.operator) in (cst.Is, cst.IsNot, cst.In, cst.NotIn):
                 tensorish = False
+        if not tensorish and all(type(t.operator) in (cst.In, cst.NotIn) for t in node.comparisons):
+            # ``label.item() in thing_ids``: whether it is there is read from tensor data
+            return self.shapes.on_membership(node, vals[0])
         if tensorish:
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:

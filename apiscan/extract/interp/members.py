@@ -24,7 +24,13 @@ from apiscan.extract.interp.base import (
     _variable,
 )
 from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
-from apiscan.extract.shapes import HOST_DATA, is_dyn_tensor, is_host_dyn
+from apiscan.extract.shapes import (
+    HOST_DATA,
+    host_dyn,
+    is_dyn_tensor,
+    is_host_dyn,
+    record_of_dynamic,
+)
 from apiscan.resolve.owners import MODULE_TENSOR_ATTRS, SELF_RETURNING
 from apiscan.resolve.values import (
     ARRAY,
@@ -295,17 +301,28 @@ class MembersMixin:
         """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
         ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
         attribute. Data-dependence is not carried over (a list of masks stays a list of
-        tensors): the shape rules follow lists on their own."""
+        tensors): the shape rules follow lists on their own. Two exceptions: a matcher's
+        ``(rows, cols)`` pairs of data-dependent length, and host values appended under a
+        data-dependent branch (the list is as long as the data says: a round trip if it
+        comes back to torch)."""
         if (
             recv[1] != UNKNOWN
             or args is None
             or len(args.vals) != 1
             or args.keywords
             or args.star
-            or args.vals[0][0] != "tensor"
             or type(node.value) is not cst.Name
             or self.lookup(node.value.value) is not recv
         ):
+            return
+        if args.vals[0][0] not in ("tensor", "tuple"):
+            if args.vals[0][0] == "nontorch" and self.shapes.conditional():
+                # `keep.append(k)` under `if area > 0:`: a host list as long as data says
+                self.bind(node.value.value, host_dyn(node))
+            return
+        if args.vals[0][0] == "tuple":
+            if record_of_dynamic(args.vals[0]):
+                self.bind(node.value.value, seq(args.vals[0]))  # per-image (rows, cols) pairs
             return
         certain = args.vals[0][1] is not False
         self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))

@@ -450,6 +450,7 @@ class ScopesMixin:
         data (the result's length is then decided by data)."""
         binder = self.target(cf.target)
         it = self.value(cf.iter)
+        self.shapes.on_loop(cf.iter, it, "comprehension's for")
         self._bind_loop(binder, it)
         filtered = False
         for cif in cf.ifs:

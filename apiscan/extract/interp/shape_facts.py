@@ -30,13 +30,13 @@ from apiscan.extract.interp.base import (
 )
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
-    DYN_TENSOR,
     HOST_DATA,
     RAND,
     is_dyn_number,
     is_dyn_tensor,
     is_host_dyn,
     is_variable,
+    takes_tensor_only,
 )
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.values import (
@@ -130,11 +130,15 @@ class ShapeFactsMixin:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
                 return dyn
-        elif recv[0] == "unknown" and not named_mask and BOOL_TENSOR in indexes:
-            # ``value[keep]`` with ``keep`` a boolean tensor: only a tensor (or an array,
-            # known as such) takes one, whatever holds ``value`` (a container's dict of
-            # fields filtered by one mask)
-            return self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store) or DYN_TENSOR
+        elif recv[0] == "unknown" and not named_mask and any(map(takes_tensor_only, indexes)):
+            # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
+            # data-dependent length): only a tensor (or an array, known as such) takes one,
+            # whatever holds ``value`` (a container's dict of fields filtered by one mask)
+            got = self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
+            if BOOL_TENSOR in indexes:
+                return got
+            self._sensitive(recv)  # a parameter the solver may prove a tensor: walk again
+            return UNKNOWN  # or a container of tensors (detectron2's Instances)
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data

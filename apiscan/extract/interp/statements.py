@@ -118,6 +118,7 @@ class StatementsMixin:
             # `if isinstance(out, dict):` — inside, `out` is a dict, not the tensor it was
             # guessed to be (a model returning a dict of losses).
             names[narrowed] = NONTORCH
+        self.shapes.enter_if(dynamic, node.body)
         self._block(node.body)
         if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
             names[narrowed] = before[narrowed]
@@ -127,6 +128,7 @@ class StatementsMixin:
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
+        self.shapes.leave_if(dynamic)
         if not dynamic:
             return
         body_returns = returns[start:middle]
@@ -143,8 +145,11 @@ class StatementsMixin:
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
         it = self.value(node.iter)
+        self.shapes.on_loop(node.iter, it)
         self._bind_loop(binder, it)
+        self.shapes.enter_loop()
         self._block(node.body)
+        self.shapes.leave_loop()
         if node.orelse is not None:
             self._block(node.orelse.body)
 

@@ -3,11 +3,14 @@ from apiscan.rules.base import Rule, severities
 
 class DataDependentControlFlow(Rule):
     """An ``if``, ``while`` or conditional expression whose condition reads tensor values
-    (``if x.any():``, ``if t.item() > 0:``, ``while (a > b).sum():``).
+    (``if x.any():``, ``if t.item() > 0:``, ``while (a > b).sum():``, ``if keep[i]:``), or a
+    ``for`` loop (or comprehension) whose number of iterations is data: over a tensor of a
+    data-dependent shape (``for i in keep`` after NMS) or a ``range`` of a number read from
+    tensor data (``range(int(count))``).
 
     Conditions on Python values are fine: ``if self.training:``, ``if mask is None:``, a
     static tensor's shape or rank (``if x.shape[0] == 0:``, ``if x.dim() == 4:``), a
-    configuration flag.
+    configuration flag; so are loops over static tensors, shapes and per-sample lists.
 
     Why it breaks on MindSpore
     --------------------------
@@ -156,5 +159,18 @@ class DataDependentControlFlow(Rule):
             while (a > b).sum():  # error
                 a = a - step
             return a
+        """,
+        """
+        import torch
+        from torchvision.ops import nms
+
+
+        def keep_best(boxes: torch.Tensor, scores: torch.Tensor, masks: torch.Tensor):
+            kept = nms(boxes, scores, 0.5)
+            best = [masks[i] for i in kept]  # error
+            count = (scores > 0.5).sum()
+            for _ in range(int(count)):  # error
+                scores = scores * 0.5
+            return best, scores
         """,
     )
