@@ -76,12 +76,14 @@ def review(options: ScanOptions) -> Review:
         recipe = tuple(item for item in recipe if item.category != "augmentation")
     recipe = tuple(item for item in recipe if _recipe_file(ancillary.why(item.where.path)))
     recipe += work_recipe(items)
+    tops = structure.top_models(sources, modules, ancillary.why, hierarchy)
+    modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,
         tool_version=__version__,
         recipe=recipe,
         modules=modules,
-        top_models=structure.top_models(sources, modules, ancillary.why, hierarchy),
+        top_models=tops,
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),
