@@ -138,7 +138,7 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
-    r"|rotate(?!d)|erasing|augment",
+    r"|rotate(?!d)|erasing|augment|^random_(?!seed|state|split|sample)|(^|_)shift_\w*(cloud|image|img)",
     re.IGNORECASE,
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
@@ -159,6 +159,8 @@ _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
      "evaluate", "wrapper", "func"}
 )  # fmt: skip
+#: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
+_FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 #: Functions that build a list of augmentations.
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
@@ -179,7 +181,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
             r"|augment|degrees|translate|shear|perspective|erasing|random_crop).*",
         ),
-        ("loss", r".*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
+        ("loss", r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
@@ -708,6 +710,12 @@ class _Recipe:
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
         }
+        #: (path, function qualname) of code the scan places in the network graph
+        self.network_functions = {
+            (f.path, f.function) for f in result.api_findings if f.scope == "network"
+        }
+        #: the repository's own top-level packages (a loss class of another is third-party)
+        self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -1006,6 +1014,10 @@ class _Recipe:
                     call = calls[0]  # imported under another name
                 if call is None or id(call) in self.composed_calls:
                     continue
+                if category == "augmentation" and (
+                    PurePosixPath(path).parent == PurePosixPath(src.path).parent
+                ):
+                    continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
                 note = f"defined at {src.loc(node)}"
                 self.add(category, key, caller.where(call), values, note)
@@ -1033,11 +1045,12 @@ class _Recipe:
                         return category
             if self.hierarchy.is_dataset(key) and not _TRANSFORM_CLASS.search(name):
                 return None
-        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
-            return "scheduler"
         module = isinstance(node, ast.ClassDef) and (
             "torch.nn.Module" in self.hierarchy.torch_ancestors(key)
         )
+        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+            # a Module named "schedule" is a network (a learned noise schedule), not the LR's
+            return None if module else "scheduler"
         if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
             return "loss"
         if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
@@ -1069,6 +1082,15 @@ class _Recipe:
             elif name in _FOREIGN_SEEDS:
                 values = [("seed", self.values.describe(src, a)) for a in call.args[:1]]
                 self.add("seed", name, src.where(call), values)
+            elif (
+                name is not None
+                and name.partition(".")[0] not in self.local | {"torch"}
+                and _FOREIGN_LOSS.search(name.rpartition(".")[2])
+            ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", describe(src, a)) for i, a in enumerate(call.args)]
+                values += [(k.arg or "**", describe(src, k.value)) for k in call.keywords]
+                self.add("loss", name, src.where(call), values, "third-party loss")
             elif _NO_AUG.search(callee_name(call)):
                 self._no_aug_call(src, call)
 
@@ -1345,6 +1367,8 @@ class _Recipe:
                     continue  # a definition: the composition says which ones are used
                 if not self._called(src, qual):
                     continue  # defined, never called: not part of what runs
+                if self._network_def(src, qual, node):
+                    continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
                 kind = "class" if isinstance(node, ast.ClassDef) else "function"
                 self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
@@ -1354,14 +1378,28 @@ class _Recipe:
 
     def _called(self, src: Source, qual: str) -> bool:
         """Whether the repository calls the def (or a method of the class) ``qual`` of
-        ``src`` anywhere outside tests."""
+        ``src`` outside tests and outside its own file: a helper only its own module calls
+        (``get_affine_matrix`` under ``random_affine``, ``auto_augment_policy_v0`` under
+        ``auto_augment_policy``) is a definition, shown by whatever calls it."""
         key = f"{src.module}.{qual}"
         return any(
-            not is_test_path(path)
+            not is_test_path(path) and path != src.path
             for k, sites in self.repo.call_sites.items()
             if k == key or k.startswith(key + ".")
             for path, _ in sites
         )
+
+    def _network_def(self, src: Source, qual: str, node: Def) -> bool:
+        """A def of the model: an ``nn.Module`` (a class, or the class of a method) or a
+        function the scan places in the network graph."""
+        owner = node if isinstance(node, ast.ClassDef) else src.class_of(node)
+        if (
+            owner is not None
+            and src.module
+            and self.hierarchy.is_module(f"{src.module}.{src.qualname[owner]}")
+        ):
+            return True
+        return (src.path, qual) in self.network_functions
 
     def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
