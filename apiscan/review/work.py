@@ -147,6 +147,7 @@ class Ancillary:
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
+        self._read = frozenset(sources.modules)
         local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
         for src in sources.all(tests=True):
             why = self._classify(src, local)
@@ -184,8 +185,15 @@ class Ancillary:
         return ""
 
     def why(self, path: str) -> str:
-        """Why ``path`` is counted apart; "" when it is ported."""
-        return self._why.get(path, "")
+        """Why ``path`` is counted apart; "" when it is ported. A file the review does not
+        read (a visualiser's ``.cpp``) is told by its folders, or the configured patterns."""
+        if path in self._why or path in self._read:
+            return self._why.get(path, "")
+        if self.patterns is not None:
+            hit = next((p for p in self.patterns if path_matches(path, p)), None)
+            return f"matches {hit!r}" if hit else ""
+        folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
+        return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
 
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""

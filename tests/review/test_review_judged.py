@@ -1,0 +1,184 @@
+"""Classes of invented and missing items a migration lead found in reviews of real
+repositories, each on a small repository written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apiscan.review.build import build_review
+from apiscan.review.gaps import is_custom_op
+from apiscan.review.model import Review
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+NET = """\
+import numpy as np
+import torch
+from torch import nn
+import torchvision.models as tv_models
+
+
+class learned_noise_schedule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(1, 1)
+
+    def forward(self, t):
+        return self.net(t)
+
+
+class Net(nn.Module):
+    def __init__(self, arch):
+        super().__init__()
+        self.backbone = tv_models.__dict__[arch]()
+        self.sched = learned_noise_schedule()
+        self.sizes = np.arange(4).tolist()  # numpy at construction: no round trip
+
+    def forward(self, x):
+        return self.backbone(x)
+"""
+
+TRAIN = """\
+import argparse
+
+import torch
+import torchvision.transforms as T
+from timm.loss import LabelSmoothingCrossEntropy
+
+import provider
+from net import Net
+
+LARGE_COST_VALUE = 100000
+
+
+def main(args):
+    model = Net(args.arch)
+    student = torch.hub.load("org/zoo:main", args.arch, num_classes=0)
+    teacher = torch.hub.load("org/zoo:main", args.arch, num_classes=0)
+    criterion = LabelSmoothingCrossEntropy(smoothing=args.smoothing)
+    tf = T.Compose([T.RandomResizedCrop(224), T.ToTensor()])
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for points, target in []:
+        points = provider.random_scale_point_cloud(points)
+        loss = criterion(model(points), target)
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--arch", default="resnet50")
+    parser.add_argument("--smoothing", default=0.1, type=float)
+    main(parser.parse_args())
+"""
+
+PROVIDER = """\
+import numpy as np
+
+
+def _jitter_helper(x):
+    return x + np.random.randn(*x.shape)
+
+
+def random_scale_point_cloud(x):
+    return _jitter_helper(x) * np.random.uniform(0.8, 1.25)
+
+
+def flip_helper(x):  # only this file calls it: a definition
+    return x[::-1]
+
+
+def rotate_all(x):
+    return flip_helper(x)
+"""
+
+EVAL = """\
+import torch
+import torchvision.transforms as T
+from torch.distributions import Categorical
+
+from net import Net
+
+
+def sample(logits):
+    return Categorical(logits=logits).sample()
+
+
+if __name__ == "__main__":
+    tf = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor()])
+    model = Net("resnet50")
+"""
+
+KERNELS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def median_kernel(x_ptr, BLOCK: tl.constexpr):
+    pass
+"""
+
+
+def _review(tmp_path: Path) -> Review:
+    _write(
+        tmp_path,
+        {
+            "net.py": NET,
+            "train.py": TRAIN,
+            "provider.py": PROVIDER,
+            "eval_knn.py": EVAL,
+            "triton_ops.py": KERNELS,
+            "log/run1/net.py": NET,  # the training script's copy of the model
+            "visualizer/render.cpp": "int main() { return 0; }\n",
+        },
+    )
+    return build_review(str(tmp_path), jobs=1)
+
+
+def test_invented_and_missing_items(tmp_path: Path) -> None:
+    review = _review(tmp_path)
+    recipe = {(i.category, i.name, i.where.path) for i in review.recipe}
+    # a learned noise schedule is a network, never the LR schedule
+    assert not [i for i in review.recipe if i.category == "scheduler"]
+    # a sentinel constant is no loss weight; the third-party loss is the loss, with its value
+    assert ("loss", "LARGE_COST_VALUE", "train.py") not in recipe
+    loss = next(i for i in review.recipe if i.name == "timm.loss.LabelSmoothingCrossEntropy")
+    assert dict(loss.values)["smoothing"].startswith("0.1")
+    # the evaluation script's transforms preprocess; the training composition augments
+    augment = {(name, path) for cat, name, path in recipe if cat == "augmentation"}
+    assert ("composition in main", "train.py") in augment
+    assert not [a for a in augment if a[1] == "eval_knn.py"]
+    # a helper the training loop calls is an augmentation; one only its own file calls is not
+    assert ("random_scale_point_cloud", "provider.py") in augment
+    assert not [a for a in augment if a[0] in ("flip_helper", "_jitter_helper")]
+
+    backbones = [w for w in review.work if w.kind == "pretrained-backbone"]
+    assert [(w.what, len(w.where)) for w in backbones] == [
+        ("torchvision.models.<arch>", 1),
+        # student and teacher: one architecture, one set of weights, one item
+        ('torch.hub.load("org/zoo:main", args.arch, pretrained weights)', 2),
+    ]
+    assert not [w for w in review.work if w.kind == "host-round-trip"]
+
+    apart = dict(review.ancillary)
+    assert apart["log/run1/net.py"] == "training output"
+    assert [what for what, _ in review.extensions] == [
+        "Triton kernel median_kernel (CUDA only: a fallback or a port)"
+    ]
+    assert "visualizer/render.cpp" not in {w.path for _, w in review.extensions}
+
+
+def test_a_categorical_draw_is_a_composition_not_a_custom_op(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan
+
+    _write(tmp_path, {"eval_knn.py": EVAL, "net.py": NET})
+    result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    draws = [f for f in result.api_findings if f.api.startswith("torch.distributions.")]
+    assert draws and not [f for f in draws if is_custom_op(f)]
