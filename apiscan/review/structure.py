@@ -147,13 +147,38 @@ class StructureBuilder:
         for f in result.api_findings:
             self.findings.setdefault(f.path, {}).setdefault(f.function, []).append(f)
         self._is_layer: dict[str, bool] = {}
+        self.local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
 
     def is_node(self, cls: str) -> bool:
-        """``nn.Module`` subclasses, and loss classes the scope counts as network (a plain
-        ``class DetectionLoss`` with a ``__call__``, as YOLOv5's ``ComputeLoss``)."""
-        return self.hierarchy.is_module(cls) or bool(
-            _LOSS_CLASS.fullmatch(cls.rpartition(".")[2])
-            and (self.hierarchy.method(cls, "forward") or self.hierarchy.method(cls, "__call__"))
+        """``nn.Module`` subclasses, loss classes the scope counts as network (a plain
+        ``class DetectionLoss`` with a ``__call__``, as YOLOv5's ``ComputeLoss``), and
+        classes with a ``forward`` that extend another package's model (MAE's
+        ``VisionTransformer(timm.models.vision_transformer.VisionTransformer)``)."""
+        if any(
+            a.startswith("torchvision.transforms.") for a in self.hierarchy.torch_ancestors(cls)
+        ):
+            return False  # a transform is data processing, whatever class it derives from
+        return (
+            self.hierarchy.is_module(cls)
+            or bool(
+                _LOSS_CLASS.fullmatch(cls.rpartition(".")[2])
+                and (
+                    self.hierarchy.method(cls, "forward") or self.hierarchy.method(cls, "__call__")
+                )
+            )
+            or self._extends_foreign_model(cls)
+        )
+
+    def _extends_foreign_model(self, cls: str) -> bool:
+        fact = self.classes[cls][1] if cls in self.classes else None
+        if fact is None or not any(m.startswith("forward") for m in fact.methods):
+            return False
+        return any(
+            "." in base
+            and base.partition(".")[0] not in self.local | {"torch", "builtins"}
+            and base.rpartition(".")[2][:1].isupper()
+            for base in fact.bases
+            if base
         )
 
     def is_layer(self, api: str) -> bool:
@@ -511,6 +536,10 @@ class _Builders:
         if src is None:
             return []
         parts: list[tuple[str, str]] = []
+        fact = self.hierarchy.classes.facts.get(cls) if self.hierarchy is not None else None
+        for base in fact.bases if fact is not None else ():
+            if base.partition(".")[0] not in self.local | {"torch", ""}:
+                parts.append(("extends", base))  # timm's VisionTransformer, built by timm
         config = src.defs.get(f"{name}.from_config")
         if isinstance(config, ast.FunctionDef | ast.AsyncFunctionDef):
             for node in ast.walk(config):

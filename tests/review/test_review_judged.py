@@ -182,3 +182,39 @@ def test_a_categorical_draw_is_a_composition_not_a_custom_op(tmp_path: Path) -> 
     result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     draws = [f for f in result.api_findings if f.api.startswith("torch.distributions.")]
     assert draws and not [f for f in draws if is_custom_op(f)]
+
+
+def test_a_model_extending_another_package_and_the_training_scripts_values(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "models_vit.py": (
+                "import timm.models.vision_transformer\n\n"
+                "class VisionTransformer(timm.models.vision_transformer.VisionTransformer):\n"
+                "    def forward_features(self, x):\n"
+                "        return x\n\n"
+                "def vit_base(**kw):\n"
+                "    return VisionTransformer(**kw)\n\n"
+                "def configure(model, lr):\n"
+                "    import torch\n"
+                "    return torch.optim.AdamW(model.parameters(), lr=lr)\n"
+            ),
+            "train.py": (
+                "import argparse\nimport models_vit\n\n"
+                "parser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--model', default='vit_base')\n"
+                "args = parser.parse_args()\n"
+                "model = models_vit.__dict__[args.model]()\n"
+                "optimizer = models_vit.configure(model, 6e-4)\n"
+            ),
+            "bench.py": "import models_vit\noptimizer = models_vit.configure(None, 1e-4)\n",
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = review.top_models[0]
+    assert top.cls == "models_vit.VisionTransformer"
+    assert top.parts[1:] == (("extends", "timm.models.vision_transformer.VisionTransformer"),)
+    optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
+    assert dict(optimizer.values)["lr"].startswith("6e-4")  # train.py's, not bench.py's
