@@ -539,8 +539,8 @@ class _Values:
         out = []
         for path, fact in self.repo.call_sites.get(target, ()):
             caller = self.sources.get(path)
-            if caller is None:
-                continue
+            if caller is None or fact.role != "call":
+                continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
             for call in caller.calls_on.get(fact.line, ()):
                 if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
                     out.append((caller, call))

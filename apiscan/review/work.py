@@ -234,18 +234,22 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     place that builds it: a student and a teacher, or each evaluation script, load one
     architecture and convert one set of weights."""
     groups: dict[str, list[WorkItem]] = {}
-    for item in found:
-        groups.setdefault(item.what, []).append(item)
-    return [
-        WorkItem(
-            kind=items[0].kind,
-            what=what,
-            where=tuple(dict.fromkeys(w for i in items for w in i.where)),
-            why=items[0].why,
-            uses=len(items),
+    for item in found:  # with or without "pretrained weights": the same architecture
+        key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
+        groups.setdefault(key, []).append(item)
+    out = []
+    for items in groups.values():
+        shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
+        out.append(
+            WorkItem(
+                kind=shown.kind,
+                what=shown.what,
+                where=tuple(dict.fromkeys(w for i in items for w in i.where)),
+                why=shown.why,
+                uses=len(items),
+            )
         )
-        for what, items in groups.items()
-    ]
+    return out
 
 
 def _functions(src: Source) -> Iterable[tuple[str, FuncDef]]:

@@ -218,3 +218,32 @@ def test_a_model_extending_another_package_and_the_training_scripts_values(
     assert top.parts[1:] == (("extends", "timm.models.vision_transformer.VisionTransformer"),)
     optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
     assert dict(optimizer.values)["lr"].startswith("6e-4")  # train.py's, not bench.py's
+
+
+def test_an_instance_handed_on_as_a_transform_is_no_call_of_its_class(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "train.py": (
+                "import argparse\nimport torch\nimport torchvision.transforms as T\n"
+                "from torchvision.datasets import ImageFolder\n\n"
+                "class Aug:\n"
+                "    def __init__(self, scale):\n"
+                "        self.t = T.Compose([T.RandomResizedCrop(224, scale=scale)])\n\n"
+                "    def __call__(self, img):\n"
+                "        return self.t(img)\n\n"
+                "def main(args):\n"
+                "    aug = Aug(args.scale)\n"
+                "    data = ImageFolder(args.data, transform=aug)\n"
+                "    optimizer = torch.optim.SGD([], lr=0.1)\n\n"
+                "parser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--scale', default=(0.4, 1.0))\n"
+                "parser.add_argument('--data', default='/path/to/train')\n"
+                "main(parser.parse_args())\n"
+            )
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    composition = next(i for i in review.recipe if i.name == "composition in __init__")
+    crop = dict(composition.values)["1"]
+    assert "(0.4, 1.0)" in crop and "/path/to/train" not in crop
