@@ -174,8 +174,8 @@ class StructureBuilder:
         if fact is None or not any(m.startswith("forward") for m in fact.methods):
             return False
         return any(
-            "." in base
-            and base.partition(".")[0] not in self.local | {"torch", "builtins"}
+            base.partition(".")[0] in TORCH_MODEL_PACKAGES
+            and base.partition(".")[0] not in self.local
             and base.rpartition(".")[2][:1].isupper()
             for base in fact.bases
             if base
@@ -345,6 +345,11 @@ def module_nodes(
     return StructureBuilder(result, analyses, sources, hierarchy, api).build()
 
 
+#: PyTorch model libraries whose model classes a repository may extend (a MegEngine or
+#: TensorFlow class with a forward is another framework's, never the model's).
+TORCH_MODEL_PACKAGES = frozenset(
+    {"timm", "torchvision", "transformers", "torchaudio", "segmentation_models_pytorch"}
+)
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
 #: Roles that are never the top model (a criterion is built beside it, not around it).

@@ -210,12 +210,19 @@ def test_a_model_extending_another_package_and_the_training_scripts_values(
                 "optimizer = models_vit.configure(model, 6e-4)\n"
             ),
             "bench.py": "import models_vit\noptimizer = models_vit.configure(None, 1e-4)\n",
+            "demo/mge/yolox.py": (  # another framework's model with a forward: not ours
+                "import megengine.module as M\n\n"
+                "class YOLOX(M.Module):\n"
+                "    def forward(self, x):\n"
+                "        return x\n"
+            ),
         },
     )
     review = build_review(str(tmp_path), jobs=1)
     top = review.top_models[0]
     assert top.cls == "models_vit.VisionTransformer"
     assert top.parts[1:] == (("extends", "timm.models.vision_transformer.VisionTransformer"),)
+    assert [m.cls for m in review.modules] == ["models_vit.VisionTransformer"]
     optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
     assert dict(optimizer.values)["lr"].startswith("6e-4")  # train.py's, not bench.py's
 
