@@ -374,11 +374,24 @@ class _Builders:
         self.classes = {m.cls: m for m in modules}
         self.by_module: dict[str, Source] = {}
         self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
+        self._global_names: dict[str, frozenset[str]] = {}
         self.skip = skip
         for src in sources.all():
             for module in src.modules:
                 self.by_module.setdefault(module, src)
         self.registries = Registries(sources.all(), self.dotted, self.by_module)
+
+    def _globals(self, src: Source) -> frozenset[str]:
+        """Names the module binds by assignment (``META_ARCH_REGISTRY = Registry(...)``)."""
+        if src.path not in self._global_names:
+            self._global_names[src.path] = frozenset(
+                t.id
+                for node in src.tree.body
+                if isinstance(node, ast.Assign)
+                for t in node.targets
+                if isinstance(t, ast.Name)
+            )
+        return self._global_names[src.path]
 
     def _imports(self, src: Source) -> dict[str, str]:
         table = dict(src.imports)
@@ -407,8 +420,8 @@ class _Builders:
         table = self._imports(src)
         if expr.id in table:
             head = table[expr.id]
-        elif expr.id in src.defs:
-            head = f"{src.module}.{expr.id}"
+        elif expr.id in src.defs or expr.id in self._globals(src):
+            head = f"{src.module}.{expr.id}"  # a def, or a module-level object (a registry)
         else:
             return None
         dotted = ".".join([head, *reversed(parts)])
@@ -449,12 +462,19 @@ class _Builders:
                 return names[index]
         return f"arg{index + 1}"
 
-    def _def(self, dotted: str) -> tuple[Source, FuncDef] | None:
+    def _def(self, dotted: str, depth: int = 0) -> tuple[Source, FuncDef] | None:
+        """The function ``dotted`` names, through a package's re-exports
+        (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
         src = self.by_module.get(module)
-        node = src.defs.get(name) if src is not None else None
-        if src is not None and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if src is None:
+            return None
+        node = src.defs.get(name)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             return src, node
+        target = self._imports(src).get(name)
+        if node is None and target and target != dotted and depth < 3:
+            return self._def(target, depth + 1)
         return None
 
     def built(
@@ -643,13 +663,22 @@ class _Builders:
                         found.append(model)
         # One entry per model a registry picks: the training entry's pick first.
         for picks in named.values():
-            found.append(min(picks, key=lambda m: (not _trains(m.where.path, m.builder),)))
+            found.append(
+                min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
+            )
         if not found:
             found = self._roots()
+        inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
         tops = sorted(
-            found, key=lambda m: (m.cls in injected, -len(m.parts), m.where.path, m.where.line)
+            found,
+            key=lambda m: (
+                m.cls in injected or m.cls.rpartition(".")[2] in inside,
+                -len(m.parts),
+                m.where.path,
+                m.where.line,
+            ),
         )
         return tuple(tops[:TOP_MODELS])
 
@@ -716,18 +745,23 @@ def top_models(
     return _Builders(sources, modules, skip, hierarchy).top_models()
 
 
+def _named_parts(tops: Sequence[TopModel]) -> set[str]:
+    """Short class names the top models list as their parts."""
+    return {
+        piece.partition(" (")[0]
+        for m in tops
+        for name, part in m.parts
+        if name not in ("selected by", "extends")
+        for piece in part.split(", ")
+    }
+
+
 def with_top_roles(
     modules: Sequence[ModuleNode], tops: Sequence[TopModel]
 ) -> tuple[ModuleNode, ...]:
     """A class the code builds as its top model is the model, whatever its name says
     (``GPT``, ``Whisper``, ``MaskedAutoencoderViT``), unless its name gave it a role."""
-    inside = {  # classes named as a part of some top model are parts, not the model
-        piece.partition(" (")[0]
-        for m in tops
-        for name, part in m.parts
-        if name != "selected by"
-        for piece in part.split(", ")
-    }
+    inside = _named_parts(tops)  # classes named as a part of some top model are parts
     chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
     return tuple(
         replace(m, role="model") if m.cls in chosen and m.role in ("other", "block") else m

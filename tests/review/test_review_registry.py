@@ -41,7 +41,7 @@ def test_registry_get_reads_the_config_default_and_from_config_parts(review: Rev
     top = _top(review, "zoonet.meta_arch.Detector")
     assert "cfg.MODEL.META_ARCHITECTURE = 'Detector'" in dict(top.parts)["selected by"]
     # the backbone goes through a second registry, keyed by cfg.MODEL.BACKBONE.NAME
-    assert top.parts[1:] == (("backbone", "ResNet (build_backbone(cfg))"), ("head", "Head"))
+    assert top.parts[1:] == (("backbone", "ResNet (backbone)"), ("head", "Head"))
 
 
 def test_create_model_by_name_reaches_the_class_a_generic_builder_gets(review: Review) -> None:
