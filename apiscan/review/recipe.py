@@ -151,7 +151,7 @@ _TRANSFORM_CLASS = re.compile(
 _DATA_MODULE = re.compile(r"data|transform|augment|pipeline|preprocess|input", re.IGNORECASE)
 #: Repo classes that make the loss: losses, criteria, and the matchers/assigners they use.
 _LOSS_CLASS_NAME = re.compile(
-    r"(Loss|Criterion|Matcher|Assigner)(?![a-z])|loss$|^(loss|criterion|matcher)"
+    r"(Loss|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$|^(loss|criterion|matcher)"
 )
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_set_aux_loss`` packs outputs, ``get_loss`` dispatches, ``reduce_loss`` averages).

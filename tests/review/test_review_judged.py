@@ -254,3 +254,28 @@ def test_an_instance_handed_on_as_a_transform_is_no_call_of_its_class(tmp_path: 
     composition = next(i for i in review.recipe if i.name == "composition in __init__")
     crop = dict(composition.values)["1"]
     assert "(0.4, 1.0)" in crop and "/path/to/train" not in crop
+
+
+def test_a_repository_cross_entropy_class_is_a_loss(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "losses.py": (
+                "from torch import nn\n\n"
+                "class LabelSmoothingCrossEntropy(nn.Module):\n"
+                "    def __init__(self, smoothing=0.1):\n"
+                "        super().__init__()\n"
+                "        self.smoothing = smoothing\n\n"
+                "    def forward(self, x, target):\n"
+                "        return x.mean()\n"
+            ),
+            "train.py": (
+                "import torch\nfrom losses import LabelSmoothingCrossEntropy\n"
+                "loss_fn = LabelSmoothingCrossEntropy(smoothing=0.2)\n"
+                "optimizer = torch.optim.SGD([], lr=0.1)\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    loss = next(i for i in review.recipe if i.name == "losses.LabelSmoothingCrossEntropy")
+    assert (loss.category, dict(loss.values)["smoothing"]) == ("loss", "0.2")
