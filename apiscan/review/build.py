@@ -82,7 +82,13 @@ def review(options: ScanOptions) -> Review:
             if item.category != "augmentation"
             or not _evaluation_script(sources, item.where.path, training)
         )
-    recipe = tuple(item for item in recipe if _recipe_file(ancillary.why(item.where.path)))
+    recipe = tuple(
+        item
+        for item in recipe
+        if _recipe_file(ancillary.why(item.where.path))
+        # a notebook is the recipe only when it trains (transformer_sizing.ipynb sizes)
+        and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
+    )
     recipe += work_recipe(items)
     tops = structure.top_models(sources, modules, ancillary.why, hierarchy)
     modules = structure.with_top_roles(modules, tops)

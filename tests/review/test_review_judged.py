@@ -279,3 +279,27 @@ def test_a_repository_cross_entropy_class_is_a_loss(tmp_path: Path) -> None:
     review = build_review(str(tmp_path), jobs=1)
     loss = next(i for i in review.recipe if i.name == "losses.LabelSmoothingCrossEntropy")
     assert (loss.category, dict(loss.values)["smoothing"]) == ("loss", "0.2")
+
+
+def test_a_notebook_that_trains_nothing_is_no_recipe(tmp_path: Path) -> None:
+    import json
+
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    notebook = {
+        "cells": [{**cell, "source": ["batch_size = 20 * 5\n"]}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    _write(
+        tmp_path,
+        {
+            "sizing.ipynb": json.dumps(notebook),
+            "train.py": "import torch\nbatch_size = 12\noptimizer = torch.optim.SGD([], lr=0.1)\n",
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    sizes = [
+        (i.where.path, dict(i.values)["value"]) for i in review.recipe if i.name == "batch_size"
+    ]
+    assert sizes == [("train.py", "12")]
