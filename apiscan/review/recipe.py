@@ -138,7 +138,7 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
-    r"|rotate(?!d)|erasing|augment|^random_(?!seed|state|split|sample)|(^|_)shift_\w*(cloud|image|img)",
+    r"|rotate(?!d)|erasing|augment|^random_\w*(drop|scale|shift|rotat|crop|flip|jitter|eras|noise|resize|affine)|(^|_)shift_\w*(cloud|image|img)",
     re.IGNORECASE,
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
@@ -1234,10 +1234,12 @@ class _Recipe:
         if isinstance(call.func, ast.Name) and call.func.id in src.defs:
             self.composed_modules.add(src.module)
             return
-        dotted = src.dotted(call.func) or ""
+        dotted = src.dotted(call.func) or _relative(src, call.func)
         key = self.repo.canonical.get(dotted)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
+        elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
+            self.composed_modules.add(dotted.rpartition(".")[0])
 
     def _argument(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
         if isinstance(expr, ast.Call) or (
@@ -1367,8 +1369,10 @@ class _Recipe:
                 and not _NO_AUG.search(name)
                 and not _NOT_AUG_CONTEXT.search(f"{src.path}:{qual}")
             ):
-                if src.module in self.composed_modules:
-                    continue  # a definition: the composition says which ones are used
+                if any(
+                    src.module == m or src.module.startswith(m + ".") for m in self.composed_modules
+                ):  # a definition: the composition says which are used (T = the package)
+                    continue
                 if not self._called(src, qual):
                     continue  # defined, never called: not part of what runs
                 if self._network_def(src, qual, node):
@@ -1510,6 +1514,28 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _relative(src: Source, expr: ast.expr) -> str:
+    """``T.RandomFlip`` after ``from . import transforms as T`` as a dotted name ("" when the
+    head is not bound by a relative import): the shared import table keeps absolute ones."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or not src.module:
+        return ""
+    base = src.module.split(".")
+    package = base if src.path.endswith("__init__.py") else base[:-1]
+    for node in src.imports_made:
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        for alias in node.names:
+            if (alias.asname or alias.name) == expr.id:
+                up = package[: len(package) - (node.level - 1)]
+                head = [*up, *(node.module.split(".") if node.module else []), alias.name]
+                return ".".join([*head, *reversed(parts)])
+    return ""
 
 
 def _is_loss_function(name: str) -> bool:
