@@ -1377,6 +1377,11 @@ class _Recipe:
                     continue  # defined, never called: not part of what runs
                 if self._network_def(src, qual, node):
                     continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
+                if any(
+                    i.name == f"composition in {qual}" and i.where.path == src.path
+                    for i in self.out
+                ):
+                    continue  # a builder whose composition is already a row
                 kind = "class" if isinstance(node, ast.ClassDef) else "function"
                 self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(

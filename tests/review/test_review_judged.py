@@ -303,3 +303,36 @@ def test_a_notebook_that_trains_nothing_is_no_recipe(tmp_path: Path) -> None:
         (i.where.path, dict(i.values)["value"]) for i in review.recipe if i.name == "batch_size"
     ]
     assert sizes == [("train.py", "12")]
+
+
+def test_a_composed_package_through_a_relative_import_has_no_rows_by_name(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/transforms/__init__.py": "from .impl import RandomFlip, ResizeShortestEdge\n",
+            "pkg/transforms/impl.py": (
+                "class Augmentation:\n    pass\n\n"
+                "class RandomFlip(Augmentation):\n    pass\n\n"
+                "class ResizeShortestEdge(Augmentation):\n    pass\n"
+            ),
+            "pkg/utils.py": (
+                "from . import transforms as T\n\n"
+                "def build_augmentation(cfg):\n"
+                "    augmentation = [T.ResizeShortestEdge()]\n"
+                "    augmentation.append(T.RandomFlip())\n"
+                "    return augmentation\n"
+            ),
+            "train.py": (
+                "import torch\nfrom pkg.utils import build_augmentation\n"
+                "augs = build_augmentation(None)\n"
+                "optimizer = torch.optim.SGD([], lr=0.1)\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    augment = [i for i in review.recipe if i.category == "augmentation"]
+    assert [i.name for i in augment] == ["composition in build_augmentation"]
+    assert [v for _, v in augment[0].values] == ["ResizeShortestEdge()", "RandomFlip()"]
