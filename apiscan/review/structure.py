@@ -661,7 +661,15 @@ class _Builders:
                         (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
                     ):
                         found.append(model)
-        # One entry per model a registry picks: the training entry's pick first.
+        # One entry per model a registry picks: the training entry's pick first; an
+        # evaluation or benchmark script's default (validate.py's dpn92) is not the model
+        # when a training script picks one.
+        if any(_trains(m.where.path, m.builder) for picks in named.values() for m in picks):
+            named = {
+                cls: kept
+                for cls, picks in named.items()
+                if (kept := [m for m in picks if not _side_script(m.where.path)])
+            }
         for picks in named.values():
             found.append(
                 min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
@@ -727,6 +735,14 @@ class _Builders:
                     tuple(self.parts_of(node.cls)),
                 )
         return list(found.values())
+
+
+def _side_script(path: str) -> bool:
+    """A top-level script that evaluates, benchmarks, infers or exports."""
+    name = PurePosixPath(path).name
+    return "/" not in path and name.startswith(
+        ("validate", "eval", "benchmark", "bench", "inference", "infer", "demo", "export")
+    )
 
 
 def _trains(path: str, builder: str = "") -> bool:
