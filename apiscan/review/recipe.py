@@ -138,26 +138,29 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
-    r"|rotate(?!d)|erasing|augment|^random_\w*(drop|scale|shift|rotat|crop|flip|jitter|eras|noise|resize|affine)|(^|_)shift_\w*(cloud|image|img)",
+    r"|rotate(?!d)|erasing|augment(?!ed)|^random_\w*(drop|scale|shift|rotat|crop|flip|jitter|eras|noise|resize|affine)|(^|_)shift_\w*(cloud|image|img)",
     re.IGNORECASE,
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
 _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
-    r"transform(?!er)|augment|mosaic|mix_?up", re.IGNORECASE
+    r"transform(?!er)|augment(?!ed)|mosaic|mix_?up", re.IGNORECASE
 )  # not Transformer: a model
+#: Datasets whose names say they augment what they load.
+_AUG_DATASET = re.compile(r"augment(?!ed)|mosaic|mix_?up|cutmix", re.IGNORECASE)
 #: Modules whose transform classes are data transforms (not box coders or model parts).
 _DATA_MODULE = re.compile(r"data|transform|augment|pipeline|preprocess|input", re.IGNORECASE)
 #: Repo classes that make the loss: losses, criteria, and the matchers/assigners they use.
 _LOSS_CLASS_NAME = re.compile(
-    r"(Loss|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$|^(loss|criterion|matcher)"
+    r"(Loss(?!Scal)|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$"
+    r"|^(loss|criterion|matcher)"
 )
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_set_aux_loss`` packs outputs, ``get_loss`` dispatches, ``reduce_loss`` averages).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
-     "evaluate", "wrapper", "func"}
+     "evaluate", "wrapper", "func", "scale", "scaler"}
 )  # fmt: skip
 #: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
 _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
@@ -179,7 +182,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
-            r"|augment|degrees|translate|shear|perspective|erasing|random_crop).*",
+            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|random_crop).*",
         ),
         ("loss", r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
         ("warmup", r".*warm_?up.*"),
@@ -1047,8 +1050,8 @@ class _Recipe:
                         category != "dataloader" or _SAMPLERS.fullmatch(ancestor)
                     ):
                         return category
-            if self.hierarchy.is_dataset(key) and not _TRANSFORM_CLASS.search(name):
-                return None
+            if self.hierarchy.is_dataset(key) and not _AUG_DATASET.search(name):
+                return None  # TransformEosLangPairDataset rewrites tokens; MosaicDetection augments
         module = isinstance(node, ast.ClassDef) and (
             "torch.nn.Module" in self.hierarchy.torch_ancestors(key)
         )

@@ -336,3 +336,37 @@ def test_a_composed_package_through_a_relative_import_has_no_rows_by_name(
     augment = [i for i in review.recipe if i.category == "augmentation"]
     assert [i.name for i in augment] == ["composition in build_augmentation"]
     assert [v for _, v in augment[0].values] == ["ResizeShortestEdge()", "RandomFlip()"]
+
+
+def test_model_words_that_look_like_recipe_words(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "scaler.py": (
+                "class DynamicLossScaler:\n"
+                "    def __init__(self, init_scale=2.0**15):\n"
+                "        self.loss_scale = init_scale\n\n"
+                "    def _decrease_loss_scale(self):\n"
+                "        self.loss_scale /= 2\n"
+            ),
+            "data.py": (
+                "from torch.utils.data import Dataset\n\n"
+                "class TransformEosDataset(Dataset):\n"
+                "    def __getitem__(self, i):\n"
+                "        return i\n\n"
+                "    def __len__(self):\n"
+                "        return 1\n"
+            ),
+            "train.py": (
+                "import argparse\nimport torch\n"
+                "from scaler import DynamicLossScaler\nfrom data import TransformEosDataset\n"
+                "parser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--augmented-cross-attention', action='store_true')\n"
+                "scaler = DynamicLossScaler()\nscaler._decrease_loss_scale()\n"
+                "data = TransformEosDataset()\n"
+                "optimizer = torch.optim.SGD([], lr=0.1)\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert not [i.name for i in review.recipe if i.category in ("loss", "augmentation")]
