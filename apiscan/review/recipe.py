@@ -505,7 +505,7 @@ class _Values:
         # The training script's call is the recipe (nanoGPT's bench.py calls the same
         # configure_optimizers with a benchmark's values).
         training = [site for site in sites if "train" in PurePosixPath(site[0].path).name]
-        sites = training or sites
+        sites = training or [site for site in sites if not _side_script(site[0].path)]
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
             for caller_src, call in sites:
@@ -1522,6 +1522,15 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _side_script(path: str) -> bool:
+    """A top-level script that benchmarks, evaluates, samples or demonstrates: its values
+    are not the training recipe's (nanoGPT's bench.py passes its own learning rate)."""
+    name = PurePosixPath(path).name
+    return "/" not in path and name.startswith(
+        ("bench", "eval", "validate", "sample", "demo", "infer", "export", "profile")
+    )
 
 
 def _relative(src: Source, expr: ast.expr) -> str:

@@ -225,6 +225,12 @@ def test_a_model_extending_another_package_and_the_training_scripts_values(
     assert [m.cls for m in review.modules] == ["models_vit.VisionTransformer"]
     optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
     assert dict(optimizer.values)["lr"].startswith("6e-4")  # train.py's, not bench.py's
+    (tmp_path / "train.py").write_text(  # the training call not resolved: no bench values
+        (tmp_path / "train.py").read_text().replace("models_vit.configure(model, 6e-4)", "0")
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
+    assert "1e-4" not in dict(optimizer.values)["lr"]
 
 
 def test_an_instance_handed_on_as_a_transform_is_no_call_of_its_class(tmp_path: Path) -> None:
