@@ -119,9 +119,25 @@ def is_custom_op(f: ApiFinding) -> bool:
     return (
         f.disposition == "custom-op"
         and not is_uncertain_method(f)
-        and f.api not in COMPOSITIONS
+        and not _composed(f.api)
         and not is_private(f.api)
     )
+
+
+#: Initialisers run once, at construction, on parameters: never an operator to implement.
+INITIALISERS = "torch.nn.init."
+_INIT_REWRITE = (
+    "an initialiser, run once at construction: param.set_data(mindspore.common.initializer."
+    "initializer(Init(...), param.shape, param.dtype)) (Dirac, Orthogonal, TruncatedNormal...), "
+    "or the values computed with numpy"
+)
+
+
+def _composed(api: str) -> str:
+    """What a custom-op finding of ``api`` is composed of instead ("" when it is one)."""
+    if api in COMPOSITIONS:
+        return COMPOSITIONS[api]
+    return _INIT_REWRITE if api.startswith(INITIALISERS) else ""
 
 
 def is_private(api: str) -> bool:
@@ -195,9 +211,7 @@ def network_gaps(
 
 def _disposition(finding: ApiFinding) -> str:
     """The finding's disposition; a composition of existing ops is a rewrite, not a custom op."""
-    if finding.disposition == "custom-op" and (
-        finding.api in COMPOSITIONS or is_private(finding.api)
-    ):
+    if finding.disposition == "custom-op" and (_composed(finding.api) or is_private(finding.api)):
         return "rewrite"
     return finding.disposition
 
@@ -229,8 +243,8 @@ def runnable_verify(text: str) -> str:
 def _proposal(finding: ApiFinding) -> str:
     """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
     where = str(Where(finding.path, finding.span.line, finding.cell))
-    if finding.api in COMPOSITIONS and finding.disposition == "custom-op":
-        return f"rewrite ({where}): compose it from existing ops: {COMPOSITIONS[finding.api]}"
+    if _composed(finding.api) and finding.disposition == "custom-op":
+        return f"rewrite ({where}): compose it from existing ops: {_composed(finding.api)}"
     if is_private(finding.api) and finding.disposition == "custom-op":
         return f"rewrite ({where}): a private helper of the library: rewrite the code around it"
     if finding.rewrite:

@@ -376,3 +376,23 @@ def test_model_words_that_look_like_recipe_words(tmp_path: Path) -> None:
     )
     review = build_review(str(tmp_path), jobs=1)
     assert not [i.name for i in review.recipe if i.category in ("loss", "augmentation")]
+
+
+def test_an_initialiser_is_never_a_custom_op(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan
+
+    _write(
+        tmp_path,
+        {
+            "net.py": (
+                "from torch import nn\n\n"
+                "class Conv(nn.Conv1d):\n"
+                "    def __init__(self):\n"
+                "        super().__init__(2, 2, 3)\n"
+                "        nn.init.dirac_(self.weight)\n"
+            )
+        },
+    )
+    result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    inits = [f for f in result.api_findings if f.api == "torch.nn.init.dirac_"]
+    assert inits and not [f for f in inits if is_custom_op(f)]
