@@ -12,6 +12,7 @@ stored in, import statements).
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from apiscan import __version__
@@ -74,19 +75,34 @@ def review(options: ScanOptions) -> Review:
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
         recipe = tuple(item for item in recipe if item.category != "augmentation")
-    recipe = tuple(item for item in recipe if _recipe_file(ancillary.why(item.where.path)))
+    else:  # an evaluation or demo script's transforms preprocess, they do not augment
+        recipe = tuple(
+            item
+            for item in recipe
+            if item.category != "augmentation"
+            or not _evaluation_script(sources, item.where.path, training)
+        )
+    recipe = tuple(
+        item
+        for item in recipe
+        if _recipe_file(ancillary.why(item.where.path))
+        # a notebook is the recipe only when it trains (transformer_sizing.ipynb sizes)
+        and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
+    )
     recipe += work_recipe(items)
+    tops = structure.top_models(sources, modules, ancillary.why, hierarchy)
+    modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,
         tool_version=__version__,
         recipe=recipe,
         modules=modules,
-        top_models=structure.top_models(sources, modules, ancillary.why, hierarchy),
+        top_models=tops,
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),
         sparse=gaps.sparse_uses(result),
-        extensions=gaps.extensions(root, result, analyses, hierarchy),
+        extensions=gaps.extensions(root, result, analyses, hierarchy, sources, ancillary.why),
         third_party=gaps.third_party(analyses, sources),
         effort=effort.estimate(
             result, network_gaps, items, ancillary, padded_batches(result, sources, ancillary)
@@ -117,6 +133,21 @@ def training_files(result: ScanResult) -> frozenset[str]:
 
 #: Files counted apart that may still hold the training entry (``tools/train.py``).
 _ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples", "notebook", "notebooks"})
+
+
+def _evaluation_script(sources: Sources, path: str, training: frozenset[str]) -> bool:
+    """A script run on its own (``if __name__ == "__main__"``) that trains nothing:
+    ``eval_knn.py``, ``video_generation.py`` beside ``main_dino.py``."""
+    if path in training:
+        return False
+    src = sources.get(path)
+    return src is not None and any(
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+        for node in src.tree.body
+    )
 
 
 def _recipe_file(why: str) -> bool:

@@ -39,6 +39,8 @@ NATIVE_SUFFIXES: dict[str, str] = {
 }
 CPP_EXTENSION = "torch.utils.cpp_extension"
 AUTOGRAD_FUNCTION = "torch.autograd.Function"
+#: Decorators that compile a function into a GPU kernel (``@triton.jit``, ``@triton.autotune``).
+TRITON = ("triton.jit", "triton.autotune", "triton.heuristics")
 #: The module that may offer substitutions for gaps (issue 4); used when it is installed.
 SUGGEST_MODULE = "apiscan.suggest"
 
@@ -80,6 +82,12 @@ COMPOSITIONS: dict[str, str] = {
     "torch.Tensor.clamp_max": "x.clamp(max=v)",
     "torch.Tensor.clamp_max_": "x.clamp(max=v)",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
+    "torch.distributions.Categorical": (
+        "a categorical draw: mindspore.ops.multinomial(mindspore.ops.softmax(logits), 1)"
+    ),
+    "torch.distributions.Categorical.sample": (
+        "mindspore.ops.multinomial(probs, 1) (probs = softmax(logits))"
+    ),
     "torchvision.ops.batched_nms": (
         "NMS of the boxes offset per class (boxes + idxs[:, None] * (boxes.max() + 1)): "
         "mindspore.ops.NMSWithMask, then select with its mask"
@@ -111,9 +119,25 @@ def is_custom_op(f: ApiFinding) -> bool:
     return (
         f.disposition == "custom-op"
         and not is_uncertain_method(f)
-        and f.api not in COMPOSITIONS
+        and not _composed(f.api)
         and not is_private(f.api)
     )
+
+
+#: Initialisers run once, at construction, on parameters: never an operator to implement.
+INITIALISERS = "torch.nn.init."
+_INIT_REWRITE = (
+    "an initialiser, run once at construction: param.set_data(mindspore.common.initializer."
+    "initializer(Init(...), param.shape, param.dtype)) (Dirac, Orthogonal, TruncatedNormal...), "
+    "or the values computed with numpy"
+)
+
+
+def _composed(api: str) -> str:
+    """What a custom-op finding of ``api`` is composed of instead ("" when it is one)."""
+    if api in COMPOSITIONS:
+        return COMPOSITIONS[api]
+    return _INIT_REWRITE if api.startswith(INITIALISERS) else ""
 
 
 def is_private(api: str) -> bool:
@@ -187,9 +211,7 @@ def network_gaps(
 
 def _disposition(finding: ApiFinding) -> str:
     """The finding's disposition; a composition of existing ops is a rewrite, not a custom op."""
-    if finding.disposition == "custom-op" and (
-        finding.api in COMPOSITIONS or is_private(finding.api)
-    ):
+    if finding.disposition == "custom-op" and (_composed(finding.api) or is_private(finding.api)):
         return "rewrite"
     return finding.disposition
 
@@ -221,8 +243,8 @@ def runnable_verify(text: str) -> str:
 def _proposal(finding: ApiFinding) -> str:
     """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
     where = str(Where(finding.path, finding.span.line, finding.cell))
-    if finding.api in COMPOSITIONS and finding.disposition == "custom-op":
-        return f"rewrite ({where}): compose it from existing ops: {COMPOSITIONS[finding.api]}"
+    if _composed(finding.api) and finding.disposition == "custom-op":
+        return f"rewrite ({where}): compose it from existing ops: {_composed(finding.api)}"
     if is_private(finding.api) and finding.disposition == "custom-op":
         return f"rewrite ({where}): a private helper of the library: rewrite the code around it"
     if finding.rewrite:
@@ -293,14 +315,29 @@ def extensions(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
+    sources: Sources | None = None,
+    apart: Callable[[str], str] | None = None,
 ) -> tuple[tuple[str, Where], ...]:
     """Custom native code: CUDA/C++ files, ``torch.utils.cpp_extension`` uses (building or
-    loading an extension) and ``torch.autograd.Function`` subclasses (hand-written backward
-    passes, usually around such an extension), each with where it is."""
+    loading an extension), Triton kernels (``@triton.jit``) and ``torch.autograd.Function``
+    subclasses (hand-written backward passes, usually around such an extension), each with
+    where it is. Code in files counted apart (``apart(path)`` non-empty: a visualiser's C++,
+    a side project's kernels, a deployment example) is not the model's, and neither are
+    ``cpp_extension``'s constants (``CUDA_HOME`` read by an environment report)."""
     found: set[tuple[str, Where]] = set(native_sources(root) if root.is_dir() else ())
     for f in result.api_findings:
-        if f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + "."):
+        extension = f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + ".")
+        if extension and not f.api.rpartition(".")[2].isupper():
             found.add((f.api, Where(f.path, f.span.line, f.cell)))
+    for src in sources.all() if sources is not None else ():
+        for qual, node in src.defs.items():
+            if any(
+                (src.dotted(d.func if isinstance(d, ast.Call) else d) or "").startswith(TRITON)
+                for d in node.decorator_list
+            ):
+                found.add(
+                    (f"Triton kernel {qual} (CUDA only: a fallback or a port)", src.where(node))
+                )
     for fa in analyses:
         if not fa.modules:
             continue
@@ -309,6 +346,8 @@ def extensions(
             if AUTOGRAD_FUNCTION in hierarchy.torch_ancestors(cls):
                 where = place(fa, fact.line or 1)
                 found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", where))
+    if apart is not None:
+        found = {(what, where) for what, where in found if not apart(where.path)}
     return tuple(sorted(found, key=lambda e: (e[1].path, e[1].line, e[0])))
 
 

@@ -138,27 +138,32 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
-    r"|rotate(?!d)|erasing|augment",
+    r"|rotate(?!d)|erasing|augment(?!ed)|^random_\w*(drop|scale|shift|rotat|crop|flip|jitter|eras|noise|resize|affine)|(^|_)shift_\w*(cloud|image|img)",
     re.IGNORECASE,
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
 _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
-    r"transform(?!er)|augment|mosaic|mix_?up", re.IGNORECASE
+    r"transform(?!er)|augment(?!ed)|mosaic|mix_?up", re.IGNORECASE
 )  # not Transformer: a model
+#: Datasets whose names say they augment what they load.
+_AUG_DATASET = re.compile(r"augment(?!ed)|mosaic|mix_?up|cutmix", re.IGNORECASE)
 #: Modules whose transform classes are data transforms (not box coders or model parts).
 _DATA_MODULE = re.compile(r"data|transform|augment|pipeline|preprocess|input", re.IGNORECASE)
 #: Repo classes that make the loss: losses, criteria, and the matchers/assigners they use.
 _LOSS_CLASS_NAME = re.compile(
-    r"(Loss|Criterion|Matcher|Assigner)(?![a-z])|loss$|^(loss|criterion|matcher)"
+    r"(Loss(?!Scal)|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$"
+    r"|^(loss|criterion|matcher)"
 )
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_set_aux_loss`` packs outputs, ``get_loss`` dispatches, ``reduce_loss`` averages).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
-     "evaluate", "wrapper", "func"}
+     "evaluate", "wrapper", "func", "scale", "scaler"}
 )  # fmt: skip
+#: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
+_FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 #: Functions that build a list of augmentations.
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
@@ -177,9 +182,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
-            r"|augment|degrees|translate|shear|perspective|erasing|random_crop).*",
+            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|random_crop).*",
         ),
-        ("loss", r".*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
+        ("loss", r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
@@ -497,6 +502,10 @@ class _Values:
             if not (caller is src and _inside(src, call, fn))
         ]
         defaulted = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
+        # The training script's call is the recipe (nanoGPT's bench.py calls the same
+        # configure_optimizers with a benchmark's values).
+        training = [site for site in sites if "train" in PurePosixPath(site[0].path).name]
+        sites = training or [site for site in sites if not _side_script(site[0].path)]
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
             for caller_src, call in sites:
@@ -533,8 +542,8 @@ class _Values:
         out = []
         for path, fact in self.repo.call_sites.get(target, ()):
             caller = self.sources.get(path)
-            if caller is None:
-                continue
+            if caller is None or fact.role != "call":
+                continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
             for call in caller.calls_on.get(fact.line, ()):
                 if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
                     out.append((caller, call))
@@ -708,6 +717,12 @@ class _Recipe:
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
         }
+        #: (path, function qualname) of code the scan places in the network graph
+        self.network_functions = {
+            (f.path, f.function) for f in result.api_findings if f.scope == "network"
+        }
+        #: the repository's own top-level packages (a loss class of another is third-party)
+        self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -1006,6 +1021,10 @@ class _Recipe:
                     call = calls[0]  # imported under another name
                 if call is None or id(call) in self.composed_calls:
                     continue
+                if category == "augmentation" and (
+                    PurePosixPath(path).parent == PurePosixPath(src.path).parent
+                ):
+                    continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
                 note = f"defined at {src.loc(node)}"
                 self.add(category, key, caller.where(call), values, note)
@@ -1031,13 +1050,14 @@ class _Recipe:
                         category != "dataloader" or _SAMPLERS.fullmatch(ancestor)
                     ):
                         return category
-            if self.hierarchy.is_dataset(key) and not _TRANSFORM_CLASS.search(name):
-                return None
-        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
-            return "scheduler"
+            if self.hierarchy.is_dataset(key) and not _AUG_DATASET.search(name):
+                return None  # TransformEosLangPairDataset rewrites tokens; MosaicDetection augments
         module = isinstance(node, ast.ClassDef) and (
             "torch.nn.Module" in self.hierarchy.torch_ancestors(key)
         )
+        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+            # a Module named "schedule" is a network (a learned noise schedule), not the LR's
+            return None if module else "scheduler"
         if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
             return "loss"
         if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
@@ -1069,6 +1089,15 @@ class _Recipe:
             elif name in _FOREIGN_SEEDS:
                 values = [("seed", self.values.describe(src, a)) for a in call.args[:1]]
                 self.add("seed", name, src.where(call), values)
+            elif (
+                name is not None
+                and name.partition(".")[0] not in self.local | {"torch"}
+                and _FOREIGN_LOSS.search(name.rpartition(".")[2])
+            ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", describe(src, a)) for i, a in enumerate(call.args)]
+                values += [(k.arg or "**", describe(src, k.value)) for k in call.keywords]
+                self.add("loss", name, src.where(call), values, "third-party loss")
             elif _NO_AUG.search(callee_name(call)):
                 self._no_aug_call(src, call)
 
@@ -1208,10 +1237,12 @@ class _Recipe:
         if isinstance(call.func, ast.Name) and call.func.id in src.defs:
             self.composed_modules.add(src.module)
             return
-        dotted = src.dotted(call.func) or ""
+        dotted = src.dotted(call.func) or _relative(src, call.func)
         key = self.repo.canonical.get(dotted)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
+        elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
+            self.composed_modules.add(dotted.rpartition(".")[0])
 
     def _argument(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
         if isinstance(expr, ast.Call) or (
@@ -1341,10 +1372,19 @@ class _Recipe:
                 and not _NO_AUG.search(name)
                 and not _NOT_AUG_CONTEXT.search(f"{src.path}:{qual}")
             ):
-                if src.module in self.composed_modules:
-                    continue  # a definition: the composition says which ones are used
+                if any(
+                    src.module == m or src.module.startswith(m + ".") for m in self.composed_modules
+                ):  # a definition: the composition says which are used (T = the package)
+                    continue
                 if not self._called(src, qual):
                     continue  # defined, never called: not part of what runs
+                if self._network_def(src, qual, node):
+                    continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
+                if any(
+                    i.name == f"composition in {qual}" and i.where.path == src.path
+                    for i in self.out
+                ):
+                    continue  # a builder whose composition is already a row
                 kind = "class" if isinstance(node, ast.ClassDef) else "function"
                 self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
@@ -1354,14 +1394,28 @@ class _Recipe:
 
     def _called(self, src: Source, qual: str) -> bool:
         """Whether the repository calls the def (or a method of the class) ``qual`` of
-        ``src`` anywhere outside tests."""
+        ``src`` outside tests and outside its own file: a helper only its own module calls
+        (``get_affine_matrix`` under ``random_affine``, ``auto_augment_policy_v0`` under
+        ``auto_augment_policy``) is a definition, shown by whatever calls it."""
         key = f"{src.module}.{qual}"
         return any(
-            not is_test_path(path)
+            not is_test_path(path) and path != src.path
             for k, sites in self.repo.call_sites.items()
             if k == key or k.startswith(key + ".")
             for path, _ in sites
         )
+
+    def _network_def(self, src: Source, qual: str, node: Def) -> bool:
+        """A def of the model: an ``nn.Module`` (a class, or the class of a method) or a
+        function the scan places in the network graph."""
+        owner = node if isinstance(node, ast.ClassDef) else src.class_of(node)
+        if (
+            owner is not None
+            and src.module
+            and self.hierarchy.is_module(f"{src.module}.{src.qualname[owner]}")
+        ):
+            return True
+        return (src.path, qual) in self.network_functions
 
     def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
@@ -1468,6 +1522,37 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _side_script(path: str) -> bool:
+    """A top-level script that benchmarks, evaluates, samples or demonstrates: its values
+    are not the training recipe's (nanoGPT's bench.py passes its own learning rate)."""
+    name = PurePosixPath(path).name
+    return "/" not in path and name.startswith(
+        ("bench", "eval", "validate", "sample", "demo", "infer", "export", "profile")
+    )
+
+
+def _relative(src: Source, expr: ast.expr) -> str:
+    """``T.RandomFlip`` after ``from . import transforms as T`` as a dotted name ("" when the
+    head is not bound by a relative import): the shared import table keeps absolute ones."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or not src.module:
+        return ""
+    base = src.module.split(".")
+    package = base if src.path.endswith("__init__.py") else base[:-1]
+    for node in src.imports_made:
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        for alias in node.names:
+            if (alias.asname or alias.name) == expr.id:
+                up = package[: len(package) - (node.level - 1)]
+                head = [*up, *(node.module.split(".") if node.module else []), alias.name]
+                return ".".join([*head, *reversed(parts)])
+    return ""
 
 
 def _is_loss_function(name: str) -> bool:

@@ -21,13 +21,15 @@ import ast
 import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, TopModel, Where
+from apiscan.review.registry import Registries
 from apiscan.review.sources import FuncDef, Source, Sources, place
 from apiscan.scope.classify import _LOSS_CLASS
 
@@ -145,13 +147,38 @@ class StructureBuilder:
         for f in result.api_findings:
             self.findings.setdefault(f.path, {}).setdefault(f.function, []).append(f)
         self._is_layer: dict[str, bool] = {}
+        self.local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
 
     def is_node(self, cls: str) -> bool:
-        """``nn.Module`` subclasses, and loss classes the scope counts as network (a plain
-        ``class DetectionLoss`` with a ``__call__``, as YOLOv5's ``ComputeLoss``)."""
-        return self.hierarchy.is_module(cls) or bool(
-            _LOSS_CLASS.fullmatch(cls.rpartition(".")[2])
-            and (self.hierarchy.method(cls, "forward") or self.hierarchy.method(cls, "__call__"))
+        """``nn.Module`` subclasses, loss classes the scope counts as network (a plain
+        ``class DetectionLoss`` with a ``__call__``, as YOLOv5's ``ComputeLoss``), and
+        classes with a ``forward`` that extend another package's model (MAE's
+        ``VisionTransformer(timm.models.vision_transformer.VisionTransformer)``)."""
+        if any(
+            a.startswith("torchvision.transforms.") for a in self.hierarchy.torch_ancestors(cls)
+        ):
+            return False  # a transform is data processing, whatever class it derives from
+        return (
+            self.hierarchy.is_module(cls)
+            or bool(
+                _LOSS_CLASS.fullmatch(cls.rpartition(".")[2])
+                and (
+                    self.hierarchy.method(cls, "forward") or self.hierarchy.method(cls, "__call__")
+                )
+            )
+            or self._extends_foreign_model(cls)
+        )
+
+    def _extends_foreign_model(self, cls: str) -> bool:
+        fact = self.classes[cls][1] if cls in self.classes else None
+        if fact is None or not any(m.startswith("forward") for m in fact.methods):
+            return False
+        return any(
+            base.partition(".")[0] in TORCH_MODEL_PACKAGES
+            and base.partition(".")[0] not in self.local
+            and base.rpartition(".")[2][:1].isupper()
+            for base in fact.bases
+            if base
         )
 
     def is_layer(self, api: str) -> bool:
@@ -318,6 +345,11 @@ def module_nodes(
     return StructureBuilder(result, analyses, sources, hierarchy, api).build()
 
 
+#: PyTorch model libraries whose model classes a repository may extend (a MegEngine or
+#: TensorFlow class with a forward is another framework's, never the model's).
+TORCH_MODEL_PACKAGES = frozenset(
+    {"timm", "torchvision", "transformers", "torchaudio", "segmentation_models_pytorch"}
+)
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
 #: Roles that are never the top model (a criterion is built beside it, not around it).
@@ -341,10 +373,25 @@ class _Builders:
         self.hierarchy = hierarchy
         self.classes = {m.cls: m for m in modules}
         self.by_module: dict[str, Source] = {}
+        self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
+        self._global_names: dict[str, frozenset[str]] = {}
         self.skip = skip
         for src in sources.all():
             for module in src.modules:
                 self.by_module.setdefault(module, src)
+        self.registries = Registries(sources.all(), self.dotted, self.by_module)
+
+    def _globals(self, src: Source) -> frozenset[str]:
+        """Names the module binds by assignment (``META_ARCH_REGISTRY = Registry(...)``)."""
+        if src.path not in self._global_names:
+            self._global_names[src.path] = frozenset(
+                t.id
+                for node in src.tree.body
+                if isinstance(node, ast.Assign)
+                for t in node.targets
+                if isinstance(t, ast.Name)
+            )
+        return self._global_names[src.path]
 
     def _imports(self, src: Source) -> dict[str, str]:
         table = dict(src.imports)
@@ -359,8 +406,12 @@ class _Builders:
         return table
 
     def callee(self, src: Source, call: ast.Call) -> str | None:
+        return self.dotted(src, call.func)
+
+    def dotted(self, src: Source, expr: ast.expr) -> str | None:
+        """The dotted name ``expr`` stands for in ``src`` (imports, relative ones too, and
+        the module's own defs); a re-exported class by its defining module."""
         parts: list[str] = []
-        expr: ast.expr = call.func
         while isinstance(expr, ast.Attribute):
             parts.append(expr.attr)
             expr = expr.value
@@ -369,8 +420,8 @@ class _Builders:
         table = self._imports(src)
         if expr.id in table:
             head = table[expr.id]
-        elif expr.id in src.defs:
-            head = f"{src.module}.{expr.id}"
+        elif expr.id in src.defs or expr.id in self._globals(src):
+            head = f"{src.module}.{expr.id}"  # a def, or a module-level object (a registry)
         else:
             return None
         dotted = ".".join([head, *reversed(parts)])
@@ -411,12 +462,19 @@ class _Builders:
                 return names[index]
         return f"arg{index + 1}"
 
-    def _def(self, dotted: str) -> tuple[Source, FuncDef] | None:
+    def _def(self, dotted: str, depth: int = 0) -> tuple[Source, FuncDef] | None:
+        """The function ``dotted`` names, through a package's re-exports
+        (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
         src = self.by_module.get(module)
-        node = src.defs.get(name) if src is not None else None
-        if src is not None and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if src is None:
+            return None
+        node = src.defs.get(name)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             return src, node
+        target = self._imports(src).get(name)
+        if node is None and target and target != dotted and depth < 3:
+            return self._def(target, depth + 1)
         return None
 
     def built(
@@ -429,29 +487,51 @@ class _Builders:
         if isinstance(expr, ast.Tuple) and expr.elts:
             return self.built(src, expr.elts[0], fn, depth)
         if isinstance(expr, ast.Name) and fn is not None:
-            bound = sorted(
+            above = sorted(
                 (
                     n
                     for n in ast.walk(fn)
                     if isinstance(n, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
                     and n.lineno < expr.lineno
-                    and self._same_branch(src, n, expr)
+                    and not n.lineno <= expr.lineno <= (n.end_lineno or n.lineno)
                 ),
                 key=lambda n: n.lineno,
-            )  # the last assignment above the use (model = Bench(model) reads the one before)
-            return self.built(src, bound[-1].value, fn, depth + 1) if bound else None
+            )
+            # The last assignment above the use (model = Bench(model) reads the one before);
+            # when every one is in a branch the use is not in (``if arch in vits: student =
+            # ...`` / ``elif xcit: ...``), the first of them that builds a module.
+            bound = [n for n in above if self._same_branch(src, n, expr)]
+            if bound:
+                return self.built(src, bound[-1].value, fn, depth + 1)
+            for n in above:
+                cls = self.built(src, n.value, fn, depth + 1)
+                if cls is not None:
+                    return cls
+            return None
         if not isinstance(expr, ast.Call):
             return None
+        lookup = self.registries.lookup(src, expr, fn)
+        if lookup is not None:  # REGISTRY.get(cfg.NAME)(cfg): the registered default
+            return self._returned(lookup.target, depth)
         dotted = self.callee(src, expr)
         if dotted is None:
             return None
+        return self._returned(dotted, depth) or self._class_argument(src, expr, dotted)
+
+    def _returned(self, dotted: str, depth: int) -> str | None:
+        """The module class ``dotted`` is, or that the def ``dotted`` returns: its return
+        annotation (``-> ResNet``), else what its ``return`` statements build."""
         if dotted in self.classes:
             return dotted
         found = self._def(dotted)
         if found is None:
             return None
         fsrc, fdef = found
+        if fdef.returns is not None:
+            annotated = self.dotted(fsrc, fdef.returns)
+            if annotated in self.classes:
+                return annotated
         for node in ast.walk(fdef):
             if isinstance(node, ast.Return):
                 cls = self.built(fsrc, node.value, fdef, depth + 1)
@@ -459,13 +539,102 @@ class _Builders:
                     return cls
         return None
 
+    def _class_argument(self, src: Source, call: ast.Call, dotted: str) -> str | None:
+        """A generic builder handed the class to build (timm's ``build_model_with_cfg(
+        ResNet, variant, ...)``): the module class passed first."""
+        if not any(w in dotted.rpartition(".")[2].lower() for w in ("build", "create")):
+            return None
+        for arg in call.args[:1]:
+            named = self.dotted(src, arg) if isinstance(arg, ast.Name | ast.Attribute) else None
+            if named in self.classes:
+                return named
+        return None
+
+    def parts_of(self, cls: str, limit: int = 8) -> list[tuple[str, str]]:
+        """What a model is made of, as its constructor says: the entries of the dict its
+        ``from_config`` returns (detectron2's ``configurable`` classes: ``"backbone":
+        build_backbone(cfg)``), else each ``self.<attr> = ...`` of ``__init__`` that builds a
+        repository module or a third-party one (``self.blocks = ModuleList([Block(...)])``
+        with timm's ``Block``)."""
+        module, _, name = cls.rpartition(".")
+        src = self.by_module.get(module)
+        if src is None:
+            return []
+        parts: list[tuple[str, str]] = []
+        fact = self.hierarchy.classes.facts.get(cls) if self.hierarchy is not None else None
+        for base in fact.bases if fact is not None else ():
+            if base.partition(".")[0] not in self.local | {"torch", ""}:
+                parts.append(("extends", base))  # timm's VisionTransformer, built by timm
+        config = src.defs.get(f"{name}.from_config")
+        if isinstance(config, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(config):
+                if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
+                    for key, value in zip(node.value.keys, node.value.values, strict=True):
+                        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+                            continue
+                        built = self.built(src, value, config)
+                        if built is not None and built != cls:
+                            parts.append((key.value, self._shown(src, built, value)))
+        init = src.defs.get(f"{name}.__init__")
+        if not parts and isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(init):
+                target = node.targets[0] if isinstance(node, ast.Assign) else None
+                if not (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and target.attr not in {p for p, _ in parts}
+                ):
+                    continue
+                part = self._part(src, node.value, init, cls)
+                if part is not None:
+                    parts.append((target.attr, part))
+        return parts[:limit]
+
+    def _part(self, src: Source, value: ast.expr, fn: FuncDef, owner: str) -> str | None:
+        """The modules a constructor's assignment builds: repository classes, classes and
+        model-zoo constructors of other packages (never torch's own layers)."""
+        found: list[str] = []
+        for node in ast.walk(value):
+            if not isinstance(node, ast.Call):
+                continue
+            built = self.built(src, node, fn)
+            dotted = self.dotted(src, node.func) or ""
+            top = dotted.partition(".")[0]
+            tail = dotted.rpartition(".")[2]
+            if built is not None and built != owner:
+                shown = self._shown(src, built, node)
+            elif (
+                top
+                and top != "torch"
+                and top not in self.local
+                and (tail[:1].isupper() or tail in ("create_model", "from_pretrained"))
+            ):
+                shown = dotted
+            else:
+                continue
+            if shown not in found:
+                found.append(shown)
+        return ", ".join(sorted(found)) if found else None
+
+    @staticmethod
+    def _shown(src: Source, cls: str, expr: ast.expr) -> str:
+        via = src.text(expr, 60)
+        shown = cls.rpartition(".")[2]
+        return shown if via.startswith(shown) else f"{shown} ({via})"
+
     def top_models(self) -> tuple[TopModel, ...]:
         found: list[TopModel] = []
+        named: dict[str, list[TopModel]] = {}
         injected: set[str] = set()  # classes that are parts of another construction
         for src in self.sources.all():
             if self.skip(src.path):
                 continue
             for call in src.calls:
+                by_name = self._by_name(src, call)
+                if by_name is not None:
+                    named.setdefault(by_name.cls, []).append(by_name)
+                    continue
                 dotted = self.callee(src, call)
                 if dotted not in self.classes or self.classes[dotted].role in _NOT_TOP:
                     continue
@@ -492,12 +661,93 @@ class _Builders:
                         (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
                     ):
                         found.append(model)
+        # One entry per model a registry picks: the training entry's pick first; an
+        # evaluation or benchmark script's default (validate.py's dpn92) is not the model
+        # when a training script picks one.
+        if any(_trains(m.where.path, m.builder) for picks in named.values() for m in picks):
+            named = {
+                cls: kept
+                for cls, picks in named.items()
+                if (kept := [m for m in picks if not _side_script(m.where.path)])
+            }
+        for picks in named.values():
+            found.append(
+                min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
+            )
+        if not found:
+            found = self._roots()
+        inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
         tops = sorted(
-            found, key=lambda m: (m.cls in injected, -len(m.parts), m.where.path, m.where.line)
+            found,
+            key=lambda m: (
+                m.cls in injected or m.cls.rpartition(".")[2] in inside,
+                -len(m.parts),
+                m.where.path,
+                m.where.line,
+            ),
         )
         return tuple(tops[:TOP_MODELS])
+
+    def _by_name(self, src: Source, call: ast.Call) -> TopModel | None:
+        """A model a registry builds by name (see :mod:`apiscan.review.registry`), with the
+        name it takes by default and the parts its constructor builds."""
+        fn = src.function_of(call)
+        lookup = self.registries.lookup(src, call, fn)
+        if lookup is None:
+            return None
+        cls = self._returned(lookup.target, 0)
+        if cls is None or self.classes[cls].role in _NOT_TOP:
+            return None
+        how = lookup.how
+        if lookup.target != cls:  # a registered function: the variant it builds
+            how += f" → {lookup.target.rpartition('.')[2]}()"
+        parts = (("selected by", how), *self.parts_of(cls))
+        return TopModel(cls, src.where(call), fn.name if fn else "", parts)
+
+    def _roots(self) -> list[TopModel]:
+        """When no builder injects parts and no registry picks the model: each root module
+        (built by no other module, not a loss) that a function constructs, with its parts;
+        a model's own ``__init__`` and files counted apart never count."""
+        parents = {child for m in self.classes.values() for child in m.children}
+        found: dict[str, TopModel] = {}
+        for src in self.sources.all():
+            if self.skip(src.path):
+                continue
+            for call in src.calls:
+                dotted = self.callee(src, call)
+                node = self.classes.get(dotted or "")
+                fn = src.function_of(call)
+                if (
+                    node is None
+                    or (node.cls in found and not _trains(src.path, fn.name if fn else ""))
+                    or node.cls in parents
+                    or node.role in _NOT_TOP
+                    or not node.children
+                    or (fn is not None and src.class_of(fn) is not None and fn.name == "__init__")
+                ):
+                    continue
+                found[node.cls] = TopModel(
+                    node.cls,
+                    src.where(call),
+                    fn.name if fn else "",
+                    tuple(self.parts_of(node.cls)),
+                )
+        return list(found.values())
+
+
+def _side_script(path: str) -> bool:
+    """A top-level script that evaluates, benchmarks, infers or exports."""
+    name = PurePosixPath(path).name
+    return "/" not in path and name.startswith(
+        ("validate", "eval", "benchmark", "bench", "inference", "infer", "demo", "export")
+    )
+
+
+def _trains(path: str, builder: str = "") -> bool:
+    """A training script's construction is the one a reader looks for first."""
+    return "train" in PurePosixPath(path).name or "train" in builder
 
 
 def top_models(
@@ -509,3 +759,27 @@ def top_models(
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again)."""
     return _Builders(sources, modules, skip, hierarchy).top_models()
+
+
+def _named_parts(tops: Sequence[TopModel]) -> set[str]:
+    """Short class names the top models list as their parts."""
+    return {
+        piece.partition(" (")[0]
+        for m in tops
+        for name, part in m.parts
+        if name not in ("selected by", "extends")
+        for piece in part.split(", ")
+    }
+
+
+def with_top_roles(
+    modules: Sequence[ModuleNode], tops: Sequence[TopModel]
+) -> tuple[ModuleNode, ...]:
+    """A class the code builds as its top model is the model, whatever its name says
+    (``GPT``, ``Whisper``, ``MaskedAutoencoderViT``), unless its name gave it a role."""
+    inside = _named_parts(tops)  # classes named as a part of some top model are parts
+    chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
+    return tuple(
+        replace(m, role="model") if m.cls in chosen and m.role in ("other", "block") else m
+        for m in modules
+    )

@@ -43,6 +43,14 @@ ANCILLARY_DIRS: dict[str, str] = {
     "benchmarks": "benchmarks",
     "benchmark": "benchmarks",
     "projects": "side projects",
+    "log": "training output",
+    "logs": "training output",
+    "runs": "training output",
+    "work_dirs": "training output",
+    "wandb": "training output",
+    "visualizer": "plotting",
+    "visualization": "plotting",
+    "vis": "plotting",
 }
 #: File name patterns of code that is not ported with the model.
 ANCILLARY_FILES: dict[str, str] = {
@@ -139,6 +147,7 @@ class Ancillary:
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
+        self._read = frozenset(sources.modules)
         local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
         for src in sources.all(tests=True):
             why = self._classify(src, local)
@@ -166,6 +175,9 @@ class Ancillary:
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
             if path_matches(parts[-1].lower(), pattern):
+                folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
+                if why == "notebook" and folder:  # demo/visualize.ipynb: a demo
+                    return ANCILLARY_DIRS[folder]
                 return why
         for part in parts[:-1]:
             if part.lower() in ANCILLARY_DIRS:
@@ -173,8 +185,15 @@ class Ancillary:
         return ""
 
     def why(self, path: str) -> str:
-        """Why ``path`` is counted apart; "" when it is ported."""
-        return self._why.get(path, "")
+        """Why ``path`` is counted apart; "" when it is ported. A file the review does not
+        read (a visualiser's ``.cpp``) is told by its folders, or the configured patterns."""
+        if path in self._why or path in self._read:
+            return self._why.get(path, "")
+        if self.patterns is not None:
+            hit = next((p for p in self.patterns if path_matches(path, p)), None)
+            return f"matches {hit!r}" if hit else ""
+        folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
+        return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
 
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
@@ -192,6 +211,7 @@ def work_items(
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
     network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
     items: list[WorkItem] = []
+    backbones: list[WorkItem] = []
     local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
     for src in sources.all():
         if ancillary.why(src.path):
@@ -199,13 +219,37 @@ def work_items(
         items.extend(
             _with_callers(t, sources, ancillary) for t in _round_trips(src, network, hierarchy)
         )
-        items.extend(b for b in _backbones(src) if b.what.partition(".")[0] not in local)
+        backbones.extend(b for b in _backbones(src) if b.what.partition(".")[0] not in local)
+    items.extend(_one_per_backbone(backbones))
     items.extend(_checkpoints(ported(result.api_findings, ancillary)))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
+    """One item per backbone (the same constructor with the same arguments), with every
+    place that builds it: a student and a teacher, or each evaluation script, load one
+    architecture and convert one set of weights."""
+    groups: dict[str, list[WorkItem]] = {}
+    for item in found:  # with or without "pretrained weights": the same architecture
+        key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
+        groups.setdefault(key, []).append(item)
+    out = []
+    for items in groups.values():
+        shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
+        out.append(
+            WorkItem(
+                kind=shown.kind,
+                what=shown.what,
+                where=tuple(dict.fromkeys(w for i in items for w in i.where)),
+                why=shown.why,
+                uses=len(items),
+            )
+        )
+    return out
 
 
 def _functions(src: Source) -> Iterable[tuple[str, FuncDef]]:
@@ -244,7 +288,7 @@ def _round_trips(
                 back = True
             elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
                 out = True
-        if host and out:
+        if host and out and back:  # numpy arrays alone (.tolist() of an np array) go nowhere
             names = sorted({n for n, _ in host})
             yield WorkItem(
                 kind="host-round-trip",
@@ -253,8 +297,7 @@ def _round_trips(
                 why=(
                     "tensors leave the device for "
                     + ", ".join(names)
-                    + " and come back"
-                    + (" (.cpu()/.numpy() then torch.as_tensor)" if out and back else "")
+                    + " and come back (.cpu()/.numpy() then torch.as_tensor)"
                     + " every time this runs in the network or loss path: a graph break "
                     "under GRAPH_MODE and a device synchronisation per call; keep it on the "
                     "host outside the compiled cell, or write the computation with MindSpore ops"
@@ -385,7 +428,10 @@ def _is_zoo_constructor(name: str) -> bool:
         return True
     if name.startswith("transformers.") and name.endswith(".from_pretrained"):
         return not _NOT_WEIGHTS.search(name)
-    module, _, tail = name.rpartition(".")
+    head, bracket, key = name.partition("<")  # torchvision.models.<args.arch>
+    module, _, tail = head.rpartition(".") if bracket else name.rpartition(".")
+    if bracket:
+        tail = bracket + key
     return (
         module in ZOO_MODULES
         and not tail.startswith("_")
@@ -413,6 +459,8 @@ def _backbones(src: Source) -> Iterable[WorkItem]:
             pretrained.insert(0, "pretrained weights")  # what these calls load by default
         norm = keywords.get("norm_layer")
         details = pretrained + ([f"norm_layer={src.text(norm, 40)}"] if norm is not None else [])
+        if name == "torch.hub.load" and call.args:  # which hub repository and model
+            details = [src.text(a, 40) for a in call.args[:2]] + details
         why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
         if pretrained:
             why += (

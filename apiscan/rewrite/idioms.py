@@ -82,7 +82,8 @@ IDIOMS: tuple[Idiom, ...] = (
     # ---------------------------------------------------------------- train/eval mode
     Idiom(
         "module-mode",
-        ("torch.nn.Module.train",),
+        # DistributedDataParallel overrides train(): the same mode switch
+        ("torch.nn.Module.train", "torch.nn.parallel.DistributedDataParallel.train"),
         "idiom",
         "net.set_train(mode)",
         CELL,
@@ -668,6 +669,14 @@ IDIOMS: tuple[Idiom, ...] = (
         "delete",
         "delete the TorchScript annotation (typing.Final / list remain plain Python)",
         JIT,
+    ),
+    Idiom(
+        "autograd",
+        ("torch.autograd.Variable", "torch.autograd.variable.Variable"),
+        "delete",
+        "delete the wrapper: Variable(x) is x since PyTorch 0.4 (requires_grad belongs to a "
+        "mindspore.Parameter)",
+        GRAD,
     ),
     Idiom(
         "constants",

@@ -1,0 +1,398 @@
+"""Classes of invented and missing items a migration lead found in reviews of real
+repositories, each on a small repository written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apiscan.review.build import build_review
+from apiscan.review.gaps import is_custom_op
+from apiscan.review.model import Review
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+NET = """\
+import numpy as np
+import torch
+from torch import nn
+import torchvision.models as tv_models
+
+
+class learned_noise_schedule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(1, 1)
+
+    def forward(self, t):
+        return self.net(t)
+
+
+class Net(nn.Module):
+    def __init__(self, arch):
+        super().__init__()
+        self.backbone = tv_models.__dict__[arch]()
+        self.sched = learned_noise_schedule()
+        self.sizes = np.arange(4).tolist()  # numpy at construction: no round trip
+
+    def forward(self, x):
+        return self.backbone(x)
+"""
+
+TRAIN = """\
+import argparse
+
+import torch
+import torchvision.transforms as T
+from timm.loss import LabelSmoothingCrossEntropy
+
+import provider
+from net import Net
+
+LARGE_COST_VALUE = 100000
+
+
+def main(args):
+    model = Net(args.arch)
+    student = torch.hub.load("org/zoo:main", args.arch, num_classes=0)
+    teacher = torch.hub.load("org/zoo:main", args.arch, num_classes=0)
+    criterion = LabelSmoothingCrossEntropy(smoothing=args.smoothing)
+    tf = T.Compose([T.RandomResizedCrop(224), T.ToTensor()])
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for points, target in []:
+        points = provider.random_scale_point_cloud(points)
+        loss = criterion(model(points), target)
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--arch", default="resnet50")
+    parser.add_argument("--smoothing", default=0.1, type=float)
+    main(parser.parse_args())
+"""
+
+PROVIDER = """\
+import numpy as np
+
+
+def _jitter_helper(x):
+    return x + np.random.randn(*x.shape)
+
+
+def random_scale_point_cloud(x):
+    return _jitter_helper(x) * np.random.uniform(0.8, 1.25)
+
+
+def flip_helper(x):  # only this file calls it: a definition
+    return x[::-1]
+
+
+def rotate_all(x):
+    return flip_helper(x)
+"""
+
+EVAL = """\
+import torch
+import torchvision.transforms as T
+from torch.distributions import Categorical
+
+from net import Net
+
+
+def sample(logits):
+    return Categorical(logits=logits).sample()
+
+
+if __name__ == "__main__":
+    tf = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor()])
+    model = Net("resnet50")
+"""
+
+KERNELS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def median_kernel(x_ptr, BLOCK: tl.constexpr):
+    pass
+"""
+
+
+def _review(tmp_path: Path) -> Review:
+    _write(
+        tmp_path,
+        {
+            "net.py": NET,
+            "train.py": TRAIN,
+            "provider.py": PROVIDER,
+            "eval_knn.py": EVAL,
+            "triton_ops.py": KERNELS,
+            "log/run1/net.py": NET,  # the training script's copy of the model
+            "visualizer/render.cpp": "int main() { return 0; }\n",
+        },
+    )
+    return build_review(str(tmp_path), jobs=1)
+
+
+def test_invented_and_missing_items(tmp_path: Path) -> None:
+    review = _review(tmp_path)
+    recipe = {(i.category, i.name, i.where.path) for i in review.recipe}
+    # a learned noise schedule is a network, never the LR schedule
+    assert not [i for i in review.recipe if i.category == "scheduler"]
+    # a sentinel constant is no loss weight; the third-party loss is the loss, with its value
+    assert ("loss", "LARGE_COST_VALUE", "train.py") not in recipe
+    loss = next(i for i in review.recipe if i.name == "timm.loss.LabelSmoothingCrossEntropy")
+    assert dict(loss.values)["smoothing"].startswith("0.1")
+    # the evaluation script's transforms preprocess; the training composition augments
+    augment = {(name, path) for cat, name, path in recipe if cat == "augmentation"}
+    assert ("composition in main", "train.py") in augment
+    assert not [a for a in augment if a[1] == "eval_knn.py"]
+    # a helper the training loop calls is an augmentation; one only its own file calls is not
+    assert ("random_scale_point_cloud", "provider.py") in augment
+    assert not [a for a in augment if a[0] in ("flip_helper", "_jitter_helper")]
+
+    backbones = [w for w in review.work if w.kind == "pretrained-backbone"]
+    assert [(w.what, len(w.where)) for w in backbones] == [
+        ("torchvision.models.<arch>", 1),
+        # student and teacher: one architecture, one set of weights, one item
+        ('torch.hub.load("org/zoo:main", args.arch, pretrained weights)', 2),
+    ]
+    assert not [w for w in review.work if w.kind == "host-round-trip"]
+
+    apart = dict(review.ancillary)
+    assert apart["log/run1/net.py"] == "training output"
+    assert [what for what, _ in review.extensions] == [
+        "Triton kernel median_kernel (CUDA only: a fallback or a port)"
+    ]
+    assert "visualizer/render.cpp" not in {w.path for _, w in review.extensions}
+
+
+def test_a_categorical_draw_is_a_composition_not_a_custom_op(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan
+
+    _write(tmp_path, {"eval_knn.py": EVAL, "net.py": NET})
+    result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    draws = [f for f in result.api_findings if f.api.startswith("torch.distributions.")]
+    assert draws and not [f for f in draws if is_custom_op(f)]
+
+
+def test_a_model_extending_another_package_and_the_training_scripts_values(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "models_vit.py": (
+                "import timm.models.vision_transformer\n\n"
+                "class VisionTransformer(timm.models.vision_transformer.VisionTransformer):\n"
+                "    def forward_features(self, x):\n"
+                "        return x\n\n"
+                "def vit_base(**kw):\n"
+                "    return VisionTransformer(**kw)\n\n"
+                "def configure(model, lr):\n"
+                "    import torch\n"
+                "    return torch.optim.AdamW(model.parameters(), lr=lr)\n"
+            ),
+            "train.py": (
+                "import argparse\nimport models_vit\n\n"
+                "parser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--model', default='vit_base')\n"
+                "args = parser.parse_args()\n"
+                "model = models_vit.__dict__[args.model]()\n"
+                "optimizer = models_vit.configure(model, 6e-4)\n"
+            ),
+            "bench.py": "import models_vit\noptimizer = models_vit.configure(None, 1e-4)\n",
+            "demo/mge/yolox.py": (  # another framework's model with a forward: not ours
+                "import megengine.module as M\n\n"
+                "class YOLOX(M.Module):\n"
+                "    def forward(self, x):\n"
+                "        return x\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = review.top_models[0]
+    assert top.cls == "models_vit.VisionTransformer"
+    assert top.parts[1:] == (("extends", "timm.models.vision_transformer.VisionTransformer"),)
+    assert [m.cls for m in review.modules] == ["models_vit.VisionTransformer"]
+    optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
+    assert dict(optimizer.values)["lr"].startswith("6e-4")  # train.py's, not bench.py's
+    (tmp_path / "train.py").write_text(  # the training call not resolved: no bench values
+        (tmp_path / "train.py").read_text().replace("models_vit.configure(model, 6e-4)", "0")
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    optimizer = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
+    assert "1e-4" not in dict(optimizer.values)["lr"]
+
+
+def test_an_instance_handed_on_as_a_transform_is_no_call_of_its_class(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "train.py": (
+                "import argparse\nimport torch\nimport torchvision.transforms as T\n"
+                "from torchvision.datasets import ImageFolder\n\n"
+                "class Aug:\n"
+                "    def __init__(self, scale):\n"
+                "        self.t = T.Compose([T.RandomResizedCrop(224, scale=scale)])\n\n"
+                "    def __call__(self, img):\n"
+                "        return self.t(img)\n\n"
+                "def main(args):\n"
+                "    aug = Aug(args.scale)\n"
+                "    data = ImageFolder(args.data, transform=aug)\n"
+                "    optimizer = torch.optim.SGD([], lr=0.1)\n\n"
+                "parser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--scale', default=(0.4, 1.0))\n"
+                "parser.add_argument('--data', default='/path/to/train')\n"
+                "main(parser.parse_args())\n"
+            )
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    composition = next(i for i in review.recipe if i.name == "composition in __init__")
+    crop = dict(composition.values)["1"]
+    assert "(0.4, 1.0)" in crop and "/path/to/train" not in crop
+
+
+def test_a_repository_cross_entropy_class_is_a_loss(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "losses.py": (
+                "from torch import nn\n\n"
+                "class LabelSmoothingCrossEntropy(nn.Module):\n"
+                "    def __init__(self, smoothing=0.1):\n"
+                "        super().__init__()\n"
+                "        self.smoothing = smoothing\n\n"
+                "    def forward(self, x, target):\n"
+                "        return x.mean()\n"
+            ),
+            "train.py": (
+                "import torch\nfrom losses import LabelSmoothingCrossEntropy\n"
+                "loss_fn = LabelSmoothingCrossEntropy(smoothing=0.2)\n"
+                "optimizer = torch.optim.SGD([], lr=0.1)\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    loss = next(i for i in review.recipe if i.name == "losses.LabelSmoothingCrossEntropy")
+    assert (loss.category, dict(loss.values)["smoothing"]) == ("loss", "0.2")
+
+
+def test_a_notebook_that_trains_nothing_is_no_recipe(tmp_path: Path) -> None:
+    import json
+
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    notebook = {
+        "cells": [{**cell, "source": ["batch_size = 20 * 5\n"]}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    _write(
+        tmp_path,
+        {
+            "sizing.ipynb": json.dumps(notebook),
+            "train.py": "import torch\nbatch_size = 12\noptimizer = torch.optim.SGD([], lr=0.1)\n",
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    sizes = [
+        (i.where.path, dict(i.values)["value"]) for i in review.recipe if i.name == "batch_size"
+    ]
+    assert sizes == [("train.py", "12")]
+
+
+def test_a_composed_package_through_a_relative_import_has_no_rows_by_name(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/transforms/__init__.py": "from .impl import RandomFlip, ResizeShortestEdge\n",
+            "pkg/transforms/impl.py": (
+                "class Augmentation:\n    pass\n\n"
+                "class RandomFlip(Augmentation):\n    pass\n\n"
+                "class ResizeShortestEdge(Augmentation):\n    pass\n"
+            ),
+            "pkg/utils.py": (
+                "from . import transforms as T\n\n"
+                "def build_augmentation(cfg):\n"
+                "    augmentation = [T.ResizeShortestEdge()]\n"
+                "    augmentation.append(T.RandomFlip())\n"
+                "    return augmentation\n"
+            ),
+            "train.py": (
+                "import torch\nfrom pkg.utils import build_augmentation\n"
+                "augs = build_augmentation(None)\n"
+                "optimizer = torch.optim.SGD([], lr=0.1)\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    augment = [i for i in review.recipe if i.category == "augmentation"]
+    assert [i.name for i in augment] == ["composition in build_augmentation"]
+    assert [v for _, v in augment[0].values] == ["ResizeShortestEdge()", "RandomFlip()"]
+
+
+def test_model_words_that_look_like_recipe_words(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "scaler.py": (
+                "class DynamicLossScaler:\n"
+                "    def __init__(self, init_scale=2.0**15):\n"
+                "        self.loss_scale = init_scale\n\n"
+                "    def _decrease_loss_scale(self):\n"
+                "        self.loss_scale /= 2\n"
+            ),
+            "data.py": (
+                "from torch.utils.data import Dataset\n\n"
+                "class TransformEosDataset(Dataset):\n"
+                "    def __getitem__(self, i):\n"
+                "        return i\n\n"
+                "    def __len__(self):\n"
+                "        return 1\n"
+            ),
+            "train.py": (
+                "import argparse\nimport torch\n"
+                "from scaler import DynamicLossScaler\nfrom data import TransformEosDataset\n"
+                "parser = argparse.ArgumentParser()\n"
+                "parser.add_argument('--augmented-cross-attention', action='store_true')\n"
+                "scaler = DynamicLossScaler()\nscaler._decrease_loss_scale()\n"
+                "data = TransformEosDataset()\n"
+                "optimizer = torch.optim.SGD([], lr=0.1)\n"
+            ),
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert not [i.name for i in review.recipe if i.category in ("loss", "augmentation")]
+
+
+def test_an_initialiser_is_never_a_custom_op(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan
+
+    _write(
+        tmp_path,
+        {
+            "net.py": (
+                "from torch import nn\n\n"
+                "class Conv(nn.Conv1d):\n"
+                "    def __init__(self):\n"
+                "        super().__init__(2, 2, 3)\n"
+                "        nn.init.dirac_(self.weight)\n"
+            )
+        },
+    )
+    result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    inits = [f for f in result.api_findings if f.api == "torch.nn.init.dirac_"]
+    assert inits and not [f for f in inits if is_custom_op(f)]
