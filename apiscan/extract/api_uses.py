@@ -880,6 +880,11 @@ class Extractor:
         ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
         attribute. Data-dependence is not carried over (a list of masks stays a list of
         tensors): the shape rules follow lists on their own."""
+        if args is not None and len(args.vals) == 1 and type(node.value) is cst.Name:
+            held = self.shapes.collect(recv[1], args.vals[0])  # a data-dependent element
+            if held is not None and self.lookup(node.value.value) is recv:
+                self.bind(node.value.value, seq(held))
+                return
         if (
             recv[1] != UNKNOWN
             or args is None

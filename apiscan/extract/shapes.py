@@ -246,6 +246,23 @@ class Hit:
     chain: tuple[ChainStep, ...] = ()
 
 
+GETITEM = "torch.Tensor.__getitem__"
+SETITEM = "torch.Tensor.__setitem__"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingStore:
+    """A store ``x[index] = value`` waiting for its value (:meth:`ShapeTracker.settle_stores`)."""
+
+    node: cst.CSTNode
+    rule: str
+    api: str
+    why: str
+    chain: tuple[ChainStep, ...]
+    #: whether a host value keeps the store quiet
+    host_quiet: bool = True
+
+
 #: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
 Why = tuple[str, tuple[ChainStep, ...]]
 
@@ -291,9 +308,7 @@ class ShapeTracker:
     defer_stores: bool = False
     #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
     #: the words and the chain of their DS104 hit
-    _pending_stores: list[tuple[cst.CSTNode, str, tuple[ChainStep, ...]]] = field(
-        default_factory=list
-    )
+    _pending_stores: list[PendingStore] = field(default_factory=list)
     #: id(value) -> (value, strong): per-sample values — elements of an iterated sequence
     #: (weak when the sequence may be a tensor, whose rows all have one shape) and the fields
     #: read from them by key (strong: ``t["labels"]`` proves ``t`` a record, not a row)
@@ -594,6 +609,16 @@ class ShapeTracker:
                     stack.extend(x[1])
         return "host data whose length was decided by data comes back into torch"
 
+    # ---------------------------------------------------------------- containers
+    def collect(self, held: Val, added: Val) -> Val | None:
+        """``kept.append(boxes[keep])``: a list that collects a tensor of data-dependent
+        shape holds data-dependent tensors from then on (what ``torch.cat(kept)``,
+        ``len(kept[0])`` and ``for b in kept: len(b)`` read), whatever it held before; None
+        when ``added`` changes nothing."""
+        if not is_dyn_tensor(added) or is_dyn_tensor(held):
+            return None
+        return self.relay([added], DYN_TENSOR)
+
     # ---------------------------------------------------------------- host syncs
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
@@ -650,8 +675,11 @@ class ShapeTracker:
         for idx in indexes:
             if idx == BOOL_TENSOR:
                 why, chain = self._why("indexing with a boolean mask", [idx])
-                if store and self.defer_stores and len(node.slice) == 1:
-                    self._pending_stores.append((node, why, chain))  # settle_stores decides
+                if store and self.defer_stores:
+                    # settle_stores decides, once the stored value is known
+                    self._pending_stores.append(
+                        PendingStore(node, "DS104", SETITEM, why, chain, len(node.slice) == 1)
+                    )
                 else:
                     api = "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__"
                     self.hit("DS104", node, api, why, chain=chain)
@@ -659,12 +687,18 @@ class ShapeTracker:
                 return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx) or (idx[0] in ("tuple", "seq") and _any_elem(idx, is_dyn_tensor)):
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
-                self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
+                if store and self.defer_stores:
+                    self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
+                else:
+                    self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
             why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
-            self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
+            if store and self.defer_stores:
+                self._pending_stores.append(PendingStore(node, "DS109", GETITEM, why, chain))
+            else:
+                self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
             for b in bad:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR
@@ -683,13 +717,20 @@ class ShapeTracker:
         ``x[:, mask] = 1.0`` and a tensor value still build ``NonZero`` + ``TensorScatterUpdate``).
         A tensor value may hold one row per ``True`` (``x[mask] = y``): still reported, and
         so is an unknown value ``computed`` by a call or an index (``x[keep] = t.cls[idx]``),
-        which may be one."""
+        which may be one.
+
+        The same holds of a store through an index tensor of data-dependent length or
+        between slice bounds read from data (``pos_mask[pos_idx] = 1``, ``logits[k, a:b] =
+        -inf``): a host value fills a region of a tensor whose own shape stays static, so the
+        line creates no shape; the index is reported where it was made (DS103, DS108...) and
+        a host sync of the bounds as DS118. A tensor value (``classes[idx] = labels``) is
+        reported: it must hold one row per index."""
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
-        if host and not is_dyn_number(value):
-            return
-        for node, why, chain in pending:
-            self.hit("DS104", node, "torch.Tensor.__setitem__", why, chain=chain)
+        quiet = host and not is_dyn_number(value)
+        for p in pending:
+            if not (quiet and p.host_quiet):
+                self.hit(p.rule, p.node, p.api, p.why, chain=p.chain)
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
@@ -916,6 +957,9 @@ class NullShapeTracker(ShapeTracker):
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
+
+    def collect(self, held: Val, added: Val) -> Val | None:
+        return None
 
     def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
