@@ -26,7 +26,9 @@ def test_exactly_the_marked_lines(result: ScanResult) -> None:
 def test_sizes_name_the_list_they_come_from(result: ScanResult) -> None:
     src = (FIXTURE / "roiheads/pool.py").read_text().splitlines()
     line = next(n for n, text in enumerate(src, 1) if "torch.zeros((num_rois" in text)
-    found = [f for f in result.shape_findings if (f.path, f.span.line) == ("roiheads/pool.py", line)]
+    found = [
+        f for f in result.shape_findings if (f.path, f.span.line) == ("roiheads/pool.py", line)
+    ]
     assert [f.rule for f in found] == ["DS113"]
     # the list reached the pooler through a Module's forward, whose parameter the callers
     # passed a list to: the chain names the head that kept the proposals
