@@ -31,5 +31,5 @@ def test_sizes_name_the_list_they_come_from(result: ScanResult) -> None:
     ]
     assert [f.rule for f in found] == ["DS113"]
     # the list reached the pooler through a Module's forward, whose parameter the callers
-    # passed a list to: the chain names the head that kept the proposals
-    assert "Heads.forward" in found[0].message
+    # passed a list to: the chain names the calls it took
+    assert "`Pooler.forward` → `pool_levels`" in found[0].message

@@ -1946,6 +1946,7 @@ class Extractor:
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
+        self.shapes.keep_collections(names, [after_body] if orelse else [before, after_body])
         if not dynamic:
             return
         body_returns = returns[start:middle]

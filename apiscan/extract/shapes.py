@@ -613,11 +613,36 @@ class ShapeTracker:
     def collect(self, held: Val, added: Val) -> Val | None:
         """``kept.append(boxes[keep])``: a list that collects a tensor of data-dependent
         shape holds data-dependent tensors from then on (what ``torch.cat(kept)``,
-        ``len(kept[0])`` and ``for b in kept: len(b)`` read), whatever it held before; None
-        when ``added`` changes nothing."""
-        if not is_dyn_tensor(added) or is_dyn_tensor(held):
+        ``len(kept[0])`` and ``for b in kept: len(b)`` read), whatever it held before, and
+        one that collects dicts holding such tensors holds those dicts; None when ``added``
+        changes nothing."""
+        if is_dyn_tensor(held) or (held[0] == "dict" and any(is_dyn_tensor(v) for _, v in held[1])):
             return None
-        return self.relay([added], DYN_TENSOR)
+        if is_dyn_tensor(added):
+            return self.relay([added], DYN_TENSOR)
+        if added[0] == "dict" and any(is_dyn_tensor(v) for _, v in added[1]):
+            # ``result.append({"boxes": boxes[i], ...})``: one record per image, whose fields
+            # ``[p["boxes"] for p in result]`` reads back
+            return added
+        return None
+
+    def keep_collections(self, names: dict[str, Val], paths: Sequence[dict[str, Val]]) -> None:
+        """After an ``if``: a list or dict that holds data-dependent tensors on one path
+        (``kp = [p["boxes"] for p in detections]``, then ``if self.training: kp = []`` filled
+        otherwise) may hold them after it, whatever the last path walked left in ``names``."""
+        for name, v in list(names.items()):
+            if v[0] not in ("seq", "dict", "unknown") or _holds_dyn(v):
+                continue
+            for path in paths:
+                other = path.get(name)
+                if (
+                    other is not None
+                    and other is not v
+                    and _holds_dyn(other)
+                    and v[0] in (other[0], "unknown")
+                ):
+                    names[name] = other
+                    break
 
     # ---------------------------------------------------------------- host syncs
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
@@ -835,6 +860,15 @@ class ShapeTracker:
             self.pipeline(node, api, detail, function=fn, chain=chain)
 
 
+def _holds_dyn(v: Val) -> bool:
+    """A list of data-dependent tensors, or a dict (or a list of dicts) holding one."""
+    if v[0] == "seq":
+        return is_dyn_tensor(v[1]) or _holds_dyn(v[1])
+    if v[0] == "dict":
+        return any(is_dyn_tensor(e) for _, e in v[1])
+    return False
+
+
 def _returns_tuple(node: cst.Call) -> bool:
     """``nonzero(as_tuple=True)``, ``unique(..., return_counts=True)``: a tuple of tensors."""
     for arg in node.args:
@@ -959,6 +993,9 @@ class NullShapeTracker(ShapeTracker):
         return NONTORCH
 
     def collect(self, held: Val, added: Val) -> Val | None:
+        return None
+
+    def keep_collections(self, names: dict[str, Val], paths: Sequence[dict[str, Val]]) -> None:
         return None
 
     def size_read(self, node: cst.CSTNode, source: Val) -> Val:
