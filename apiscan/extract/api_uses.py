@@ -1472,10 +1472,11 @@ class Extractor:
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
                 return dyn
-        elif recv[0] == "unknown" and not named_mask and BOOL_TENSOR in indexes:
-            # ``value[keep]`` with ``keep`` a boolean tensor: only a tensor (or an array,
-            # known as such) takes one, whatever holds ``value`` (a container's dict of
-            # fields filtered by one mask)
+        elif recv[0] == "unknown" and not named_mask and any(map(self.shapes.selects, indexes)):
+            # ``value[keep]`` with ``keep`` a boolean tensor, or an index tensor of
+            # data-dependent length (``matched[img][pos]``): only a tensor (or an array, known
+            # as such) takes one, whatever holds ``value`` (a container's dict of fields
+            # filtered by one mask, a list of per-image tensors read by position)
             return self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store) or DYN_TENSOR
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)

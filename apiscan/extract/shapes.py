@@ -644,6 +644,12 @@ class ShapeTracker:
                     names[name] = other
                     break
 
+    @staticmethod
+    def selects(index: Val) -> bool:
+        """An index that only a tensor (or an array) takes: a boolean mask, or a tensor of
+        data-dependent length (a list takes neither)."""
+        return index == BOOL_TENSOR or is_dyn_tensor(index)
+
     # ---------------------------------------------------------------- host syncs
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""

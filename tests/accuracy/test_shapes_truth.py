@@ -145,3 +145,55 @@ def test_trace_shapes_cli_writes_records(tmp_path: Path) -> None:
     kinds = Counter(r["record"] for r in records)
     assert kinds["op"] >= 2 and kinds["sync"] == 1 and kinds["executed"] == 1
     assert {"record": "executed", "path": "app.py", "lines": [1, 2, 3]} in records
+
+
+def test_a_shape_made_from_data_in_every_run_is_dynamic_though_the_sets_agree() -> None:
+    # each run drew one image with 1 box and one with 3 (the same set of shapes in both), from
+    # inputs of one shape: the mask index made them, so the line is a source; a loop over
+    # pyramid levels (other inputs, other outputs, the same set) stays static
+    trace = measure_shapes.ShapeTrace()
+    for _ in range(2):
+        trace.add_run(
+            [
+                {
+                    "record": "op",
+                    "path": "m.py",
+                    "line": 1,
+                    "op": "__getitem__",
+                    "inputs": [[4], [4]],
+                    "output": [1],
+                    "count": 1,
+                },
+                {
+                    "record": "op",
+                    "path": "m.py",
+                    "line": 1,
+                    "op": "__getitem__",
+                    "inputs": [[4], [4]],
+                    "output": [3],
+                    "count": 1,
+                },
+                {
+                    "record": "op",
+                    "path": "m.py",
+                    "line": 2,
+                    "op": "conv2d",
+                    "inputs": [[8]],
+                    "output": [8],
+                    "count": 1,
+                },
+                {
+                    "record": "op",
+                    "path": "m.py",
+                    "line": 2,
+                    "op": "conv2d",
+                    "inputs": [[4]],
+                    "output": [4],
+                    "count": 1,
+                },
+                {"record": "executed", "path": "m.py", "lines": [1, 2]},
+            ]
+        )
+    dynamic = trace.dynamic_ops()
+    assert set(dynamic) == {("m.py", 1)}
+    assert trace.source_lines(dynamic) == {("m.py", 1)}
