@@ -80,12 +80,14 @@ def build(torchvision, name: str, size: int):  # type: ignore[no-untyped-def]
         "box_head": TwoMLPHead(width * 7 * 7, 64),
         "box_predictor": FastRCNNPredictor(64, classes),
         "rpn_pre_nms_top_n_train": 300,
-        "rpn_post_nms_top_n_train": 150,
         "rpn_pre_nms_top_n_test": 200,
-        "rpn_post_nms_top_n_test": 100,
+        # torchvision's default caps after NMS (1000 proposals at test, 100 detections):
+        # tighter ones always bind on an untrained model, and hide how many NMS keeps
+        "rpn_post_nms_top_n_train": 1000,
+        "rpn_post_nms_top_n_test": 1000,
         "rpn_batch_size_per_image": 64,
         "box_batch_size_per_image": 64,
-        "box_detections_per_img": 20,
+        "box_detections_per_img": 100,
         **common,
     }
     if name == "maskrcnn":
