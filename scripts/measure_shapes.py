@@ -33,9 +33,8 @@ Ground truth, per repository line:
 - *branch varied*: the lines that ran right after it differed between runs (an ``if`` on a
   count read from data two lines earlier, ``if boxes.numel() == 0:``).
 
-An operation that returned other shapes on same-shaped tensor arguments is dynamic even when
-every run saw the same set of shapes (each run drew its boxes per image from the same range),
-and so is one seen in one run only (a rare branch) that did so within that run.
+An operation seen in one run only (a rare branch) is dynamic when it returned other shapes on
+same-shaped tensor arguments within that run.
 
 Scores. A finding covers the lines from its ``line`` to its ``end_line``. Recall: the source
 lines (and, reported too, all dynamic lines) that a dynamic-shape finding covers. Precision,
@@ -136,12 +135,10 @@ class ShapeTrace:
         seen_varying = {key[:3] for key, outputs in self.by_inputs.items() if len(outputs) > 1}
         for (path, line, op), per_run in self.outputs.items():
             sets = list(per_run.values())
-            # same tensor arguments, other result shapes (within a run or across runs): the
-            # op makes the shape from data, even where both runs saw the same set of shapes
-            # (boxes per image drawn from 1 to 4 in each run)
-            varies = (path, line, op) in seen_varying
-            if len(sets) > 1 and not varies:
+            if len(sets) > 1:
                 varies = any(s != sets[0] for s in sets[1:])
+            else:  # ran in one run only: nothing to compare with but itself
+                varies = (path, line, op) in seen_varying
             if varies:
                 found[(path, line)].append(op)
         return found
