@@ -145,4 +145,3 @@ def test_trace_shapes_cli_writes_records(tmp_path: Path) -> None:
     kinds = Counter(r["record"] for r in records)
     assert kinds["op"] >= 2 and kinds["sync"] == 1 and kinds["executed"] == 1
     assert {"record": "executed", "path": "app.py", "lines": [1, 2, 3]} in records
-
