@@ -262,6 +262,23 @@ class Hit:
     chain: tuple[ChainStep, ...] = ()
 
 
+GETITEM = "torch.Tensor.__getitem__"
+SETITEM = "torch.Tensor.__setitem__"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingStore:
+    """A store ``x[index] = value`` waiting for its value (:meth:`ShapeTracker.settle_stores`)."""
+
+    node: cst.CSTNode
+    rule: str
+    api: str
+    why: str
+    chain: tuple[ChainStep, ...]
+    #: whether a host value keeps the store quiet
+    host_quiet: bool = True
+
+
 #: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
 Why = tuple[str, tuple[ChainStep, ...]]
 
@@ -307,9 +324,7 @@ class ShapeTracker:
     defer_stores: bool = False
     #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
     #: the words and the chain of their DS104 hit
-    _pending_stores: list[tuple[cst.CSTNode, str, tuple[ChainStep, ...]]] = field(
-        default_factory=list
-    )
+    _pending_stores: list[PendingStore] = field(default_factory=list)
     #: id(value) -> (value, strong): per-sample values — elements of an iterated sequence
     #: (weak when the sequence may be a tensor, whose rows all have one shape) and the fields
     #: read from them by key (strong: ``t["labels"]`` proves ``t`` a record, not a row)
@@ -629,6 +644,41 @@ class ShapeTracker:
                     stack.extend(x[1])
         return "host data whose length was decided by data comes back into torch"
 
+    # ---------------------------------------------------------------- containers
+    def collect(self, held: Val, added: Val) -> Val | None:
+        """``kept.append(boxes[keep])``: a list that collects a tensor of data-dependent
+        shape holds data-dependent tensors from then on (what ``torch.cat(kept)``,
+        ``len(kept[0])`` and ``for b in kept: len(b)`` read), whatever it held before, and
+        one that collects dicts holding such tensors holds those dicts; None when ``added``
+        changes nothing."""
+        if is_dyn_tensor(held) or (held[0] == "dict" and any(is_dyn_tensor(v) for _, v in held[1])):
+            return None
+        if is_dyn_tensor(added):
+            return self.relay([added], DYN_TENSOR)
+        if added[0] == "dict" and any(is_dyn_tensor(v) for _, v in added[1]):
+            # ``result.append({"boxes": boxes[i], ...})``: one record per image, whose fields
+            # ``[p["boxes"] for p in result]`` reads back
+            return added
+        return None
+
+    def keep_collections(self, names: dict[str, Val], paths: Sequence[dict[str, Val]]) -> None:
+        """After an ``if``: a list or dict that holds data-dependent tensors on one path
+        (``kp = [p["boxes"] for p in detections]``, then ``if self.training: kp = []`` filled
+        otherwise) may hold them after it, whatever the last path walked left in ``names``."""
+        for name, v in list(names.items()):
+            if v[0] not in ("seq", "dict", "unknown") or _holds_dyn(v):
+                continue
+            for path in paths:
+                other = path.get(name)
+                if (
+                    other is not None
+                    and other is not v
+                    and _holds_dyn(other)
+                    and v[0] in (other[0], "unknown")
+                ):
+                    names[name] = other
+                    break
+
     # ---------------------------------------------------------------- host syncs
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
@@ -689,8 +739,11 @@ class ShapeTracker:
         for idx in indexes:
             if idx == BOOL_TENSOR:
                 why, chain = self._why("indexing with a boolean mask", [idx])
-                if store and self.defer_stores and len(node.slice) == 1:
-                    self._pending_stores.append((node, why, chain))  # settle_stores decides
+                if store and self.defer_stores:
+                    # settle_stores decides, once the stored value is known
+                    self._pending_stores.append(
+                        PendingStore(node, "DS104", SETITEM, why, chain, len(node.slice) == 1)
+                    )
                 else:
                     api = "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__"
                     self.hit("DS104", node, api, why, chain=chain)
@@ -698,12 +751,18 @@ class ShapeTracker:
                 return self._varying(dim) if dim is not None else DYN_TENSOR
             if is_dyn_tensor(idx) or (idx[0] in ("tuple", "seq") and _any_elem(idx, is_dyn_tensor)):
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
-                self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
+                if store and self.defer_stores:
+                    self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
+                else:
+                    self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
             why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
-            self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
+            if store and self.defer_stores:
+                self._pending_stores.append(PendingStore(node, "DS109", GETITEM, why, chain))
+            else:
+                self.hit("DS109", node, "torch.Tensor.__getitem__", why, chain=chain)
             for b in bad:
                 self._syncs(b, "a slice bound")
             return DYN_TENSOR
@@ -722,13 +781,20 @@ class ShapeTracker:
         ``x[:, mask] = 1.0`` and a tensor value still build ``NonZero`` + ``TensorScatterUpdate``).
         A tensor value may hold one row per ``True`` (``x[mask] = y``): still reported, and
         so is an unknown value ``computed`` by a call or an index (``x[keep] = t.cls[idx]``),
-        which may be one."""
+        which may be one.
+
+        The same holds of a store through an index tensor of data-dependent length or
+        between slice bounds read from data (``pos_mask[pos_idx] = 1``, ``logits[k, a:b] =
+        -inf``): a host value fills a region of a tensor whose own shape stays static, so the
+        line creates no shape; the index is reported where it was made (DS103, DS108...) and
+        a host sync of the bounds as DS118. A tensor value (``classes[idx] = labels``) is
+        reported: it must hold one row per index."""
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
-        if host and not is_dyn_number(value):
-            return
-        for node, why, chain in pending:
-            self.hit("DS104", node, "torch.Tensor.__setitem__", why, chain=chain)
+        quiet = host and not is_dyn_number(value)
+        for p in pending:
+            if not (quiet and p.host_quiet):
+                self.hit(p.rule, p.node, p.api, p.why, chain=p.chain)
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
@@ -952,6 +1018,15 @@ def _element_sizes(v: Val) -> bool:
     )
 
 
+def _holds_dyn(v: Val) -> bool:
+    """A list of data-dependent tensors, or a dict (or a list of dicts) holding one."""
+    if v[0] == "seq":
+        return is_dyn_tensor(v[1]) or _holds_dyn(v[1])
+    if v[0] == "dict":
+        return any(is_dyn_tensor(e) for _, e in v[1])
+    return False
+
+
 def _returns_tuple(node: cst.Call) -> bool:
     """``nonzero(as_tuple=True)``, ``unique(..., return_counts=True)``: a tuple of tensors."""
     for arg in node.args:
@@ -1084,6 +1159,12 @@ class NullShapeTracker(ShapeTracker):
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
+
+    def collect(self, held: Val, added: Val) -> Val | None:
+        return None
+
+    def keep_collections(self, names: dict[str, Val], paths: Sequence[dict[str, Val]]) -> None:
+        return None
 
     def size_read(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH

@@ -119,7 +119,12 @@ class _Index:
             return n in self.spelled or n in facts or is_torch(n) or n.rpartition(".")[0] in facts
 
         q = follow(callee, h.classes.aliases, known)
-        if q is None or is_torch(q):
+        if q is None:
+            return None
+        # torchvision.ops.nms is a torch name; scanned as a repository of its own (its
+        # functions are defined here), its functions are what its calls reach
+        local = q in self.spelled or q in facts or q.rpartition(".")[0] in facts
+        if is_torch(q) and not local:
             return None
         if q in self.spelled:
             return self.spelled[q], False

@@ -339,7 +339,13 @@ def _uncertain(f: Fact) -> Fact:
 
 def refine(declared: Fact, passed: Fact) -> Fact:
     """A parameter whose function declares what it is (an annotation, a default), passed
-    ``passed`` by its callers: the declaration stands, the callers add "may be dynamic"."""
+    ``passed`` by its callers: the declaration stands, the callers add "may be dynamic".
+
+    ``forward``'s parameters are declared tensors only by convention (``arg``): where the
+    callers pass a list or a tuple (``self.pool(features, proposals)``, one tensor per image),
+    what they pass is what the function gets."""
+    if isinstance(declared, Tensor) and declared.arg and isinstance(passed, Seq | Tup):
+        return passed
     if isinstance(declared, Tensor) and isinstance(passed, Tensor):
         return replace(
             passed,

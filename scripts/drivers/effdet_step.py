@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     data = torch.Generator().manual_seed(1000 + options.seed)
     config = get_efficientdet_config("efficientdet_d0")
     config.update({"num_classes": 5, "image_size": (options.size, options.size)})
-    config.update({"fpn_channels": 16, "box_class_repeats": 1, "max_det_per_image": 20})
+    # effdet's own default cap (100): NMS, not the cap, decides how many detections stay
+    config.update({"fpn_channels": 16, "box_class_repeats": 1, "max_det_per_image": 100})
     model = EfficientDet(config, pretrained_backbone=False)
     bench = DetBenchTrain(model, create_labeler=True)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)

@@ -9,8 +9,11 @@ here: it builds ``yolov8n.yaml`` and calls ``DetectionModel.loss`` as its traine
     python scripts/trace_shapes.py --root UL_ROOT --out t.jsonl -- \\
         /abs/path/scripts/drivers/ultralytics_step.py --torchvision TV_ROOT --seed 1
 
-Same shapes for every seed: 2 images of 3 x 128 x 128 with 2 and 3 boxes; the seed changes the
-pixels, the boxes and their classes.
+Same shapes for every seed: 2 images of 3 x 128 x 128 and 5 boxes; the seed changes the
+pixels, the boxes, their classes and how the 5 boxes fall to the 2 images (each batch draws
+its own split, as a real loader's batches do; an image may have none): the loss pads the
+targets to the batch's largest count, which so varies with the data as in training, while the
+input tensors keep their shapes.
 """
 
 from __future__ import annotations
@@ -48,11 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     model = DetectionModel("yolov8n.yaml", nc=5, verbose=False)
     model.args = get_cfg()
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
-    counts = (2, 3)
+    total = 5
     model.train()
     for _ in range(2):
+        first = int(torch.randint(0, total + 1, (1,), generator=data))
+        counts = (first, total - first)  # boxes per image: this batch's own split
         images = torch.rand(len(counts), 3, options.size, options.size, generator=data)
-        total = sum(counts)
         wh = torch.rand(total, 2, generator=data) * 0.4 + 0.05
         xy = wh / 2 + torch.rand(total, 2, generator=data) * (1 - wh)
         batch = {

@@ -202,3 +202,34 @@ def test_a_sync_used_in_another_file_is_placed_at_the_sync(tmp_path: Path) -> No
     ]
     # the suppression comment in the sync's own file is honoured
     assert syncs == [("pkg/count.py", 5, "positives", "network")]
+
+
+def test_a_package_whose_names_are_torch_names_solves_its_own_calls(tmp_path: Path) -> None:
+    # scanned as a repository (a library's own source, such as torchvision's), the module's
+    # functions are what its calls reach, though their names are in the torch API index
+    root = write_repo(
+        tmp_path,
+        {
+            "torchvision/__init__.py": "",
+            "torchvision/ops/__init__.py": "",
+            "torchvision/ops/pool.py": """
+                import torch
+
+
+                def pool(boxes):
+                    rois = torch.cat(boxes, 0)
+                    return torch.zeros((len(rois), 4))
+
+
+                def head(scores):
+                    scores = torch.sigmoid(scores)
+                    kept = []
+                    for s in scores:
+                        keep = s > 0.5
+                        kept.append(s[keep])
+                    return pool(kept)
+            """,
+        },
+    )
+    found = {(f.path, f.span.line, f.rule) for f in scan_repo(root).shape_findings}
+    assert ("torchvision/ops/pool.py", 6, "DS113") in found

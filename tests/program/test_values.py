@@ -90,3 +90,15 @@ def test_chain_steps_are_located() -> None:
     assert pv.steps(pv.passed_by(pv.STATIC, hop)) == ()
     # recursion adds no step: the same hop again, or the same function calling on
     assert pv.passed_by(fact, hop) == fact
+
+
+def test_a_forward_parameter_takes_the_list_its_callers_pass() -> None:
+    # forward's parameters are tensors by convention only: a list of data-dependent tensors
+    # passed by the callers (per-image proposals) is what the parameter holds
+    passed = pv.Seq(pv.Tensor(dynamic=True))
+    assert pv.refine(pv.Tensor(arg=True), passed) == passed
+    assert pv.refine(pv.Tensor(arg=True), pv.Tup((passed, pv.STATIC))) == pv.Tup(
+        (passed, pv.STATIC)
+    )
+    # a tensor declared by other means (an annotation) is not overruled that way
+    assert pv.refine(pv.Tensor(), passed) != passed

@@ -305,6 +305,11 @@ class MembersMixin:
         ``(rows, cols)`` pairs of data-dependent length, and host values appended under a
         data-dependent branch (the list is as long as the data says: a round trip if it
         comes back to torch)."""
+        if args is not None and len(args.vals) == 1 and type(node.value) is cst.Name:
+            held = self.shapes.collect(recv[1], args.vals[0])  # a data-dependent element
+            if held is not None and self.lookup(node.value.value) is recv:
+                self.bind(node.value.value, seq(held))
+                return
         if (
             recv[1] != UNKNOWN
             or args is None

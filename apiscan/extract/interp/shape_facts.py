@@ -30,6 +30,7 @@ from apiscan.extract.interp.base import (
 )
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
+    DYN_TENSOR,
     HOST_DATA,
     RAND,
     is_dyn_number,
@@ -133,12 +134,12 @@ class ShapeFactsMixin:
         elif recv[0] == "unknown" and not named_mask and any(map(takes_tensor_only, indexes)):
             # ``value[keep]`` with ``keep`` a boolean tensor (or an index tensor of a
             # data-dependent length): only a tensor (or an array, known as such) takes one,
-            # whatever holds ``value`` (a container's dict of fields filtered by one mask)
+            # whatever holds ``value`` (a container's dict of fields filtered by one mask, a
+            # list of per-image tensors read by position: ``matched[img][pos]``)
             got = self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
-            if BOOL_TENSOR in indexes:
-                return got
-            self._sensitive(recv)  # a parameter the solver may prove a tensor: walk again
-            return UNKNOWN  # or a container of tensors (detectron2's Instances)
+            if BOOL_TENSOR not in indexes:
+                self._sensitive(recv)  # a parameter the solver may prove a tensor: walk again
+            return got or DYN_TENSOR
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data

@@ -128,6 +128,7 @@ class StatementsMixin:
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
+        self.shapes.keep_collections(names, [after_body] if orelse else [before, after_body])
         self.shapes.leave_if(dynamic)
         if not dynamic:
             return
