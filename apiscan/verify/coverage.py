@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from apiscan.verify.cases import Case
+from apiscan.verify.results import DOCUMENTED_ELSEWHERE_PREFIX
 
 #: Coverage classes of one (row, parameter) pair.
 COVERED, CANNOT, NOT_CLAIM, UNCOVERED = "covered", "cannot run here", "not a claim", "uncovered"
@@ -97,12 +98,18 @@ def _passed(case: Case, params: Sequence[tuple[str, str, bool]]) -> set[str]:
     return found
 
 
-def _ran(result: Mapping[str, object] | None) -> bool:
+def _verdict(result: Mapping[str, object] | None) -> str:
+    """``ran`` for a result that is a verdict on the claim; ``elsewhere`` for a target with
+    no kernel here that its docs list for other devices only (untestable here, a reason);
+    ``""`` for nothing comparable (no result, a form PyTorch rejects, a harness fault)."""
     if result is None:
-        return False
+        return ""
+    detail = str(result.get("detail", ""))
     if result.get("status") in ("pass", "fail"):
-        return True
-    return not str(result.get("detail", "")).startswith(_NO_VERDICT)
+        return "ran"
+    if detail.startswith(DOCUMENTED_ELSEWHERE_PREFIX):
+        return "elsewhere"
+    return "" if detail.startswith(_NO_VERDICT) else "ran"
 
 
 def measure(
@@ -132,9 +139,15 @@ def measure(
     index = torch_index(mapping_data_dir())
     general = general_params()
     by_api: dict[str, list[Case]] = {}
+    elsewhere: dict[str, str] = {}  # case id → why it could not run on this device
     for case in cases:
-        if results is not None and not _ran(results.get(case.case_id)):
-            continue
+        if results is not None:
+            result = results.get(case.case_id)
+            verdict = _verdict(result)
+            if verdict == "elsewhere" and result is not None:
+                elsewhere[case.case_id] = str(result.get("detail", "")).split(" (", 1)[0]
+            elif verdict != "ran":
+                continue
         by_api.setdefault(case.api, []).append(case)
     out: list[ParamCoverage] = []
     for row in table:
@@ -150,9 +163,12 @@ def measure(
             or (not claim_target(c) and c.strategy == "mapped" and alias(target) in c.ms_expr)
         ]
         passed: dict[str, str] = {}
+        untestable: dict[str, str] = {}
         for case in mine:
+            found = untestable if case.case_id in elsewhere else passed
             for name in _passed(case, params):
-                passed.setdefault(name, case.case_id)
+                found.setdefault(name, case.case_id)
+        ran = [c for c in mine if c.case_id not in elsewhere]
         if entry is None or ("p" not in entry and entry.get("k") != "property"):
             reason = cannot_run_here(api, target, "")
             state = CANNOT if reason else UNCOVERED
@@ -174,10 +190,13 @@ def measure(
                 state, why = NOT_CLAIM, f"the table's general difference: {general[name]}"
             elif name in passed:
                 state, why = COVERED, passed[name]
-            elif required and mine:
-                state, why = COVERED, mine[0].case_id
+            elif required and ran:
+                state, why = COVERED, ran[0].case_id
             elif reason:
                 state, why = CANNOT, reason
+            elif name in untestable or (required and mine):
+                state = CANNOT
+                why = elsewhere[untestable.get(name) or mine[0].case_id]
             else:
                 state, why = (
                     UNCOVERED,

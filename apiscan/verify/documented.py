@@ -288,6 +288,7 @@ LAYER_NON_DEFAULT: dict[str, str] = {
     "elementwise_affine": "False",
     "track_running_stats": "False",
     "dtype": "torch.float32",
+    "end_dim": "1",
     "weight": "torch.tensor([0.5, 1.0, 1.5, 2.0])",
     "pos_weight": "torch.tensor([0.5, 1.0, 1.5, 2.0])",
 }
@@ -299,11 +300,37 @@ COMPANIONS: dict[str, str] = {
     "output_padding": "stride=2",
     "norm_type": "max_norm=1.0",
     "recompute_scale_factor": "scale_factor=2",
+    # an interpolation that aligns corners: a size and a linear mode
+    "torch.nn.functional.interpolate:align_corners": "scale_factor=2, mode='bilinear'",
+    "torch.nn.Upsample:align_corners": "scale_factor=2, mode='bilinear'",
+    "dim1": "dim2=0",
+}
+#: Operand kinds by the API's name: what its tensors must be for PyTorch to accept the call
+#: at all (integer-only bit operations, square matrices, vectors); the forms of such an API
+#: draw ``x`` (and ``y``) of that kind instead of a float matrix.
+_INT_OPERANDS = ("x=int[3,4]@0:8", "y=int[3,4]@1:8")
+_SQUARE_OPERANDS = ("x=float[3,3]", "y=float[3,3]")
+_VECTOR_OPERANDS = ("x=float[4]", "y=float[4]")
+OPERAND_KINDS: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(
+        ("bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm", "bitwise_left_shift"),
+        _INT_OPERANDS,
+    ),
+    "bincount": ("x=int[6]@0:5", "y=float[6]"),
+    **dict.fromkeys(
+        ("inverse", "logdet", "slogdet", "det", "matrix_power", "matrix_exp"), _SQUARE_OPERANDS
+    ),
+    **dict.fromkeys(("dot", "outer", "vander", "ger", "vdot"), _VECTOR_OPERANDS),
+    "is_nonzero": ("x=float[1]", "y=float[1]"),
+    "mvlgamma": ("x=float[3,4]@1:3", "y=float[3,4]"),  # defined above (p - 1) / 2
 }
 #: How a form's output is read when its order is unspecified (``topk(sorted=False)``): the
 #: values, sorted, so both sides compare whatever order they return.
 PROBES: dict[str, str] = {
     "sorted": "np.sort(np.asarray({}[0]), axis=-1)",
+    # unique returns one tensor unless asked for inverse or counts
+    "torch.unique:sorted": "np.sort(np.asarray({}), axis=None)",
+    "torch.Tensor.unique:sorted": "np.sort(np.asarray({}), axis=None)",
 }
 #: Parameters not exercised: they steer where a result goes, not what it is (``out``,
 #: ``device``, ``layout``, ``pin_memory``, ``requires_grad``), are deprecated (the losses'
@@ -367,7 +394,7 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.topk": {"k": "2"},
     # ``p`` is an int here (1 or 2), a float norm order elsewhere
     "torch.nn.MultiMarginLoss": {"p": "2"},
-    "torch.nn.functional.multi_margin_loss": {"p": "2"},
+    "torch.nn.functional.multi_margin_loss": {"p": "2", "target": "c3", "weight": "g4"},
     "torch.nn.functional.rrelu": {"upper": "0.5", "lower": "0.2"},
     "torch.nn.RReLU": {"upper": "0.5", "lower": "0.2"},
     "torch.nn.functional.hardtanh": {"min_val": "-0.5", "max_val": "0.5"},
@@ -377,6 +404,31 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.addmv": {"input": "v3"},
     "torch.tensordot": {"dims": "([1], [1])"},
     "torch.cdist": {"x2": "w"},
+    "torch.rot90": {"dims": "(1, 0)"},
+    "torch.select": {"index": "1"},
+    "torch.tril_indices": {"dtype": "torch.int32"},
+    "torch.triu_indices": {"dtype": "torch.int32"},
+    "torch.Tensor.mvlgamma": {"p": "2"},
+    "torch.mvlgamma": {"p": "2"},
+    "torch.Tensor.repeat_interleave": {"output_size": "24"},
+    "torch.repeat_interleave": {"output_size": "24"},
+    "torch.Tensor.sum_to_size": {"size": "(1, 4)"},
+    "torch.linalg.matrix_norm": {"dim": "(1, 0)"},
+    "torch.lerp": {"weight": "0.5"},
+    "torch.Tensor.lerp": {"weight": "0.5"},
+    "torch.Tensor.index_put": {"indices": "(i1,)", "values": "v"},
+    "torch.nn.ConvTranspose2d": {"padding_mode": "'zeros'"},  # the one mode it accepts
+    "torch.nn.functional.unfold": {"input": "img"},
+    "torch.nn.functional.binary_cross_entropy": {"input": "p", "target": "s01", "weight": "g4"},
+    "torch.Tensor.expand": {"size": "(2, 3, 4)"},
+    "torch.nn.functional.binary_cross_entropy_with_logits": {"pos_weight": "pw", "weight": "g4"},
+    "torch.nn.functional.multilabel_soft_margin_loss": {"weight": "g4"},
+    "torch.nn.functional.l1_loss": {"weight": "p"},
+    "torch.nn.functional.mse_loss": {"weight": "p"},
+    # class-index targets and per-class weights
+    "torch.nn.functional.cross_entropy": {"weight": "g4"},
+    "torch.nn.functional.nll_loss": {"target": "c3", "weight": "g4"},
+    "torch.nn.functional.multilabel_margin_loss": {"target": "ml"},
     # movedim's source is an axis, index_add's a tensor
     **{
         api: {"source": "0"}
@@ -404,7 +456,6 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.Tensor.ormqr": {"input2": "t3", "input3": "a"},
     "torch.nn.functional.bilinear": {"weight": "w3", "bias": "b5"},
     "torch.nn.functional.pixel_shuffle": {"input": "c8"},
-    "torch.nn.functional.binary_cross_entropy_with_logits": {"pos_weight": "pw"},
     "torch.nn.functional.conv1d": {"weight": "k1", "bias": "b4"},
     "torch.nn.functional.conv2d": {"weight": "k2", "bias": "b4"},
     "torch.nn.functional.conv3d": {"weight": "k3", "bias": "b4"},
@@ -487,7 +538,12 @@ _NAMED_INPUTS = {
     "kt": "kt=float[3,4,3,3]",
     "sg": "sg=sign[3,4]",
     "ix": "ix=int[3,4]@0:5",
-    "img": IMG,
+    "c3": "c3=int[3]@0:4",
+    "ml": "ml=int[3,4]@-1:4",
+    "(i1,)": "i1=int[2]@0:3",
+    "v": "v=float[4]",
+    "img": "img=float[2,3,8,8]",
+    "s01": "s01=float[3,4]@0:1",
     "fx": "fx=float[1,4,1]",
     "sg3": "sg3=sign[3]",
 }
@@ -603,6 +659,13 @@ def row_params(api: str, entry: dict) -> list[tuple[str, str, bool]]:
     return _params(api, entry)
 
 
+def _companion(api: str, pname: str) -> str:
+    """The keyword arguments ``pname`` needs beside it in a form of ``api`` (with the
+    separator), ``""`` for none: :data:`COMPANIONS` by ``api:param``, then by name."""
+    found = COMPANIONS.get(f"{api}:{pname}", COMPANIONS.get(pname, ""))
+    return f"{found}, " if found else ""
+
+
 def _dispatch_only(entry: dict | None) -> bool:
     """A signature that says nothing: ``(*args, **kwargs)`` of a dispatching wrapper."""
     return entry is not None and {k for _, k, _ in entry.get("p", [])} == {"var_pos", "var_kw"}
@@ -664,6 +727,16 @@ NOT_EXERCISED: dict[str, str] = {
     "torch.nn.Module.apply": "takes a function applied to every submodule: no tensor to compare",
     "torch.Generator": "a generator object: its draws are compared by the generator= forms",
     "torch.Tensor": "the legacy constructor has no documented signature (torch.tensor has)",
+    "torch.imag": "needs a complex input: the harness draws real tensors",
+    "torch.view_as_real": "needs a complex input: the harness draws real tensors",
+    **dict.fromkeys(
+        (f"torch.nn.{name}" for name in ("MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d")),
+        "its indices must come from a max pooling of the same input: drawn independently",
+    ),
+    **dict.fromkeys(
+        (f"torch.nn.functional.max_unpool{n}d" for n in (1, 2, 3)),
+        "its indices must come from a max pooling of the same input: drawn independently",
+    ),
 }
 
 
@@ -759,6 +832,11 @@ def forms_for(
     if kind not in ("function", "method"):
         return [], f"a {kind} outside torch.nn: its forms are hand-written"
     params = [p for p in _params(api, entry) if p[0] not in IGNORED]
+    # ``torch.rand(*size)``: a variadic size is passed as one tuple, which torch accepts
+    params = [
+        (n, "pos_only", False) if k == "var_pos" and n == "size" else (n, k, d)
+        for n, k, d in params
+    ]
     params = [p for p in params if p[1] not in ("var_pos", "var_kw")]
     method = api.startswith("torch.Tensor.")
     name = api.rpartition(".")[2]
@@ -799,7 +877,7 @@ def forms_for(
         extra = (_NAMED_INPUTS[value],) if value in _NAMED_INPUTS else ()
         joined = _merge_inputs([*inputs, extra])
         sep = ", " if base else ""
-        companion = f"{COMPANIONS[pname]}, " if pname in COMPANIONS else ""
+        companion = _companion(api, pname)
         out.append(
             Form(
                 api,
@@ -809,7 +887,7 @@ def forms_for(
                 "keyword",
                 f"{head}{base}{sep}{companion}{pname}={value})",
                 joined,
-                PROBES.get(pname, probe) if probe == "{}" else probe,
+                PROBES.get(f"{api}:{pname}", PROBES.get(pname, probe)) if probe == "{}" else probe,
             )
         )
         if (
@@ -873,7 +951,33 @@ def forms_for(
         out.append(Form(api, target, status, "", "positional", call, _merge_inputs(inputs), probe))
     if not out:
         return [], "no documented parameter to exercise and no tensor operand"
+    if name in OPERAND_KINDS:
+        out = [_with_operands(f, OPERAND_KINDS[name]) for f in out]
+        out = [f for f in out if f is not None]
     return out, ""
+
+
+def _with_operands(form: Form, kinds: tuple[str, str]) -> Form | None:
+    """``form`` drawing ``x`` and ``y`` of the API's operand kind; an edge case keeps its
+    meaning (empty: a zero first dimension; NaN, inf, non-contiguous: float operands of
+    two dimensions only, else dropped)."""
+    x_spec, y_spec = kinds
+    if form.form == "edge" and form.param in ("int64", "bool", "broadcast"):
+        return None  # dtype and broadcast variants of a kind-bound operand: not its forms
+    if form.form == "edge" and form.param not in ("plain", "empty"):
+        if "=float[" not in x_spec or x_spec.count(",") < 1:
+            return None
+        x_spec = f"{x_spec}!{form.param}"
+    if form.param == "empty":
+        x_spec = re.sub(r"\[\d+", "[0", x_spec, count=1)
+    specs = []
+    for spec in form.inputs.split(";"):
+        if spec.startswith("x="):
+            spec = x_spec
+        elif spec.startswith("y="):
+            spec = y_spec
+        specs.append(spec)
+    return replace(form, inputs=";".join(specs))
 
 
 #: Optimizers: a non-default value per constructor parameter (one form each, on top of
@@ -924,6 +1028,23 @@ def _optimizer_forms(api: str, target: str, status: str, entry: dict) -> tuple[l
     return out, ""
 
 
+#: Layers whose input must be an image batch whatever their name says.
+_IMAGE_LAYERS = frozenset(
+    {
+        "LocalResponseNorm",
+        "SyncBatchNorm",
+        "GroupNorm",
+        "ChannelShuffle",
+        "PixelUnshuffle",
+        "PixelShuffle",
+        "Upsample",
+        "UpsamplingNearest2d",
+        "UpsamplingBilinear2d",
+        "Unfold",
+    }
+)
+
+
 def _layer_input(name: str) -> str:
     signed = {
         "HingeEmbeddingLoss": f"{X};sg=sign[3,4]",
@@ -938,7 +1059,11 @@ def _layer_input(name: str) -> str:
         return "x=float[5,2,4]"  # (sequence, batch, input_size)
     if name in ("RNNCell", "GRUCell"):
         return f"{X};h=float[3,3]"  # MindSpore's cells take the hidden state as required
-    if name in ("LocalResponseNorm", "SyncBatchNorm"):
+    if name in ("NLLLoss", "MultiMarginLoss"):
+        return f"{X};c3=int[3]@0:4"  # class indices
+    if name == "MultiLabelMarginLoss":
+        return f"{X};ml=int[3,4]@-1:4"  # class indices, -1 ends each row's list
+    if name in _IMAGE_LAYERS:
         return IMG
     if name == "Embedding":
         return "x=int[3,4]@0:10"  # indices into its 10 rows
@@ -1001,10 +1126,10 @@ def _layer_forms(
         if value is None or pname in unsupported or value in _NAMED_INPUTS:
             can_position = False
             continue
-        if pname in _NO_VALUE_FOR_LAYERS or pname in COMPANIONS or pname == "weights":
+        if pname in _NO_VALUE_FOR_LAYERS or _companion(api, pname) or pname == "weights":
             can_position = False  # a flag or a tensor: by keyword only
         sep = ", " if base else ""
-        companion = f"{COMPANIONS[pname]}, " if pname in COMPANIONS else ""
+        companion = _companion(api, pname)
         call = f"{api}({base}{sep}{companion}{pname}={value})"
         out.append(
             Form(api, target, status, f"{pname}={value}", "keyword", call, inputs, "{}", layer)

@@ -140,3 +140,18 @@ def test_another_consistent_rows_target_gets_its_own_forms() -> None:
 def test_sign_inputs_parse() -> None:
     [spec] = parse_inputs("sg=sign[3,4]")
     assert spec.kind == "sign" and spec.shape == (3, 4)
+
+
+def test_forms_of_another_rows_target_stay_out_of_scan_reports(tmp_path) -> None:
+    """A claim of mindspore.nn.SGD that does not hold says nothing about the
+    experimental.optim.SGD a scan picks for torch.optim.SGD."""
+    from verify_results import case_result
+
+    from apiscan.verify.lookup import substitutions
+    from apiscan.verify.results import ResultCache
+
+    cache = ResultCache(tmp_path)
+    [via] = [c for c in cases_for("torch.optim.SGD") if "via" in c.tags and "lr=0.05" in c.pattern]
+    detail = "mindspore: TypeError: got an unexpected keyword argument 'lr'"
+    cache.put(via, case_result(via.case_id, "error", api=via.api, detail=detail))
+    assert substitutions([], cache, claimed=["torch.optim.SGD"]) == ()
