@@ -10,11 +10,18 @@ PyTorch signature (the shipped torch index, ``mapping_data/torch_api``) into cal
 - the no-argument form on hypothesis-style inputs: an empty tensor, NaN and ±inf values, a
   non-contiguous view, int64 and bool tensors, a broadcast second operand.
 
-The values come from two tables (:data:`REQUIRED` fills what every call must pass,
-:data:`NON_DEFAULT` a non-default value per parameter name, :data:`PER_API` what a name
-means differently for one API); a row whose required parameters the tables cannot fill gets
-no forms and is listed with the reason (:func:`generate` returns both). The target is the
-one the scan picks today (``match_api``). The result is a plain table written by
+The values come from tables of strategies per parameter kind rather than per case:
+:data:`REQUIRED` fills what every call must pass (operands whose shapes chain, axes,
+factorisations), :data:`NON_DEFAULT` a non-default value per parameter name,
+:data:`LAYER_NON_DEFAULT` what a constructor flag means for a layer (``bias=False``),
+:data:`COMPANIONS` the parameters another one needs beside it, :data:`OPERAND_KINDS` the
+operands an API accepts at all (integers, square matrices, vectors), :data:`PER_API` what a
+name means differently for one API. Signatures the torch index could not record are found by
+rule or taken from the docs (:func:`row_entry`). A row whose required parameters the tables
+cannot fill gets no forms and is listed with the reason (:func:`generate` returns both), as
+is a row that cannot run on a CPU machine at all (:data:`CANNOT_RUN_HERE`). The targets are
+the one the scan picks today (``match_api``) and every other consistent row's (``via``).
+The result is a plain table written by
 ``scripts/gen_documented_forms.py`` into ``apiscan/verify/catalogue/documented_forms.csv``,
 which the catalogue reads (no mapping data is parsed when a scan imports the catalogue).
 
@@ -288,6 +295,7 @@ LAYER_NON_DEFAULT: dict[str, str] = {
     "elementwise_affine": "False",
     "track_running_stats": "False",
     "dtype": "torch.float32",
+    "start_dim": "0",
     "end_dim": "1",
     "weight": "torch.tensor([0.5, 1.0, 1.5, 2.0])",
     "pos_weight": "torch.tensor([0.5, 1.0, 1.5, 2.0])",
@@ -304,6 +312,7 @@ COMPANIONS: dict[str, str] = {
     "torch.nn.functional.interpolate:align_corners": "scale_factor=2, mode='bilinear'",
     "torch.nn.Upsample:align_corners": "scale_factor=2, mode='bilinear'",
     "dim1": "dim2=0",
+    "dim2": "dim1=1",
 }
 #: Operand kinds by the API's name: what its tensors must be for PyTorch to accept the call
 #: at all (integer-only bit operations, square matrices, vectors); the forms of such an API
@@ -322,6 +331,7 @@ OPERAND_KINDS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(("dot", "outer", "vander", "ger", "vdot"), _VECTOR_OPERANDS),
     "is_nonzero": ("x=float[1]", "y=float[1]"),
+    "cholesky_solve": _SQUARE_OPERANDS,
     "mvlgamma": ("x=float[3,4]@1:3", "y=float[3,4]"),  # defined above (p - 1) / 2
 }
 #: How a form's output is read when its order is unspecified (``topk(sorted=False)``): the
@@ -471,6 +481,7 @@ _LOSS_WORDS = ("loss", "cross_entropy", "nll", "kl_div", "binary_cross")
 SKIPPED: dict[str, str] = {}
 #: The operand of a ``torch.nn.functional`` API by the rank its name ends with.
 _RANKED_INPUTS = {"1d": "x=float[2,3,6]", "2d": IMG, "3d": "x=float[1,3,4,6,6]"}
+_RANKED_SIZES = {"1d": "2", "2d": "(2, 2)", "3d": "(2, 2, 2)"}
 #: Rows that cannot run on this CPU machine at all, by PyTorch or target name prefix, and
 #: why: never counted as covered (:mod:`apiscan.verify.coverage` lists them apart).
 CANNOT_RUN_HERE: dict[str, str] = {
@@ -796,6 +807,9 @@ def _fill(api: str, name: str) -> tuple[str, tuple[str, ...]] | None:
     rank = _RANKED_INPUTS.get(api.rpartition(".")[2][-2:])
     if name == "input" and rank and api.startswith("torch.nn.functional."):
         return "x", (rank,)  # F.max_pool2d, F.conv2d: an image batch, not a matrix
+    sizes = _RANKED_SIZES.get(api.rpartition(".")[2][-2:])
+    if name == "output_size" and sizes and name not in override:
+        return sizes, ()  # one size per spatial dimension
     if name in override:
         text = override[name]
         if text is None:
@@ -1179,7 +1193,7 @@ def _function_layer_forms(
     sep = ", " if base else ""
     out = [Form(api, target, status, "", "keyword", f"{api}({base})({operands})", inputs)]
     for pname, _, has_default in params:
-        value = NON_DEFAULT.get(pname)
+        value = LAYER_NON_DEFAULT.get(pname, NON_DEFAULT.get(pname))
         if has_default and value is not None and value not in _NAMED_INPUTS:
             call = f"{api}({base}{sep}{pname}={value})({operands})"
             out.append(Form(api, target, status, f"{pname}={value}", "keyword", call, inputs))
