@@ -23,7 +23,7 @@ from typing import Literal
 #: computes the same (Squeeze → Reshape); ``composed`` several APIs; ``custom`` a custom op.
 Strategy = Literal["mapped", "same-name", "equivalent", "composed", "custom"]
 STRATEGIES: tuple[Strategy, ...] = ("mapped", "same-name", "equivalent", "composed", "custom")
-InputKind = Literal["float", "binary", "int", "bool", "boxes"]
+InputKind = Literal["float", "binary", "sign", "int", "bool", "boxes"]
 #: Special values or layouts an input may carry (hypothesis-style edge cases): ``nan`` and
 #: ``inf`` plant NaN / ±inf among the drawn values, ``noncontig`` hands both frameworks a
 #: transposed (non-contiguous) view holding the same values, ``unique`` makes an int input's
@@ -43,7 +43,8 @@ FLOAT_DTYPES = ("float32", "float16")
 class InputSpec:
     """One random input: drawn with numpy from a fixed seed, so both frameworks see the same
     values. ``float`` inputs follow the run's dtype (``--dtype``), as do ``binary`` ones (0.0
-    or 1.0: labels and targets); ``int`` (int64) and ``bool`` keep theirs; ``boxes`` are
+    or 1.0: labels and targets) and ``sign`` ones (-1.0 or 1.0: the targets of hinge and
+    ranking losses); ``int`` (int64) and ``bool`` keep theirs; ``boxes`` are
     float32 ``(N, 4)`` ``(x1, y1, x2, y2)`` boxes with corners in [low, high) and sides of
     1 to half that range (detection ops). ``low``/``high``
     bound the values (ints: ``high`` exclusive). ``grad`` false keeps a float input out of

@@ -446,6 +446,8 @@ def _draw(spec: InputSpec, dtype: str, rng: np.random.Generator) -> np.ndarray:
         return values
     if spec.kind == "binary":
         return (rng.random(spec.shape) < 0.5).astype(dtype)
+    if spec.kind == "sign":
+        return np.where(rng.random(spec.shape) < 0.5, -1.0, 1.0).astype(dtype)
     if spec.kind == "boxes":
         corner = rng.uniform(spec.low, spec.high, (spec.shape[0], 2))
         side = rng.uniform(1.0, max(1.0, (spec.high - spec.low) / 2), (spec.shape[0], 2))

@@ -120,6 +120,21 @@ SAMPLE = [
     ("torch.Tensor.argmin", "claim: x.argmin(dim=0)", "pass"),
     ("torch.sort", "claim: torch.sort(x, dim=0)", "skipped"),  # documented Ascend-only
     ("torch.add", "claim: torch.add(x, y, alpha=2.0)", "pass"),
+    # strategies per parameter kind: integer operands, a per-class weight tensor written as
+    # MindSpore's, recurrent sizes with the same weights, -1/1 targets, a layer flag
+    ("torch.bitwise_and", "claim: torch.bitwise_and(x, y) on plain", "pass"),
+    (
+        "torch.nn.NLLLoss",
+        "claim: torch.nn.NLLLoss(weight=torch.tensor([0.5, 1.0, 1.5, 2.0]))",
+        "pass",
+    ),
+    ("torch.nn.LSTM", "claim: torch.nn.LSTM(4, 3, bidirectional=True)", "pass"),
+    (
+        "torch.nn.functional.hinge_embedding_loss",
+        "claim: torch.nn.functional.hinge_embedding_loss(x, sg, margin=0.5)",
+        "pass",
+    ),
+    ("torch.nn.BatchNorm2d", "claim: torch.nn.BatchNorm2d(3, bias=False)", "error"),
 ]
 
 

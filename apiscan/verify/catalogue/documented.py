@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import functools
+from dataclasses import replace
 from importlib import resources
 
 from apiscan.verify.cases import Case
@@ -33,9 +34,27 @@ def _rows() -> dict[str, tuple[dict[str, str], ...]]:
     return {api: tuple(rows) for api, rows in grouped.items()}
 
 
+#: Framework objects a form passes as values, written as MindSpore's on its side (the claim
+#: is about the call, as with dtypes): a random generator, a tensor-valued constructor
+#: argument (a loss's per-class ``weight``).
+_MS_VALUES = (("torch.Generator()", "ms.Generator()"), ("torch.tensor(", "ms.Tensor("))
+
+
 def _case(row: dict[str, str]) -> Case:
-    if row["layer"] == "optimizer":
-        return _optimizer(row)
+    case = _optimizer(row) if row["layer"] == "optimizer" else _claim(row)
+    ms_expr = case.ms_expr
+    for torch_text, ms_text in _MS_VALUES:
+        ms_expr = ms_expr.replace(torch_text, ms_text)
+    if row.get("via"):
+        # another consistent row's target than the scan's pick: its own case id and tag
+        target = row["target"]
+        return replace(
+            case, ms_expr=ms_expr, pattern=f"{case.pattern} via {target}", tags=(*case.tags, "via")
+        )
+    return replace(case, ms_expr=ms_expr) if ms_expr != case.ms_expr else case
+
+
+def _claim(row: dict[str, str]) -> Case:
     return claim(
         row["api"],
         row["target"],
