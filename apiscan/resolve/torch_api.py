@@ -184,8 +184,13 @@ class TorchApi:
         return real if real is not None and real in self._modules else None
 
     def is_module(self, name: str) -> bool:
-        """True for importable public torch modules and attribute paths that name one."""
-        return self._module_name(name) is not None
+        """True for importable public torch modules and attribute paths that name one.
+
+        A submodule shadowed by a function or class of the same name in its package's
+        ``__init__`` (``torch.nn.utils.weight_norm``, ``torch.nn.utils.spectral_norm``) is not
+        one: reading that attribute gives the function, so a call of it is an API use."""
+        real = self._module_name(name)
+        return real is not None and self.kind(real) in (None, "module")
 
     def spellings(self, name: str) -> tuple[str, ...]:
         """Every spelling of `name`'s object in the primary namespaces, canonical first: a

@@ -79,3 +79,29 @@ cmdclass = {"build_ext": BuildExtension}
         (7, "torch.utils.cpp_extension.BuildExtension"),
     }
     assert "unknown" not in found.values()
+
+
+SHADOWED = """\
+import torch
+import torch.nn as nn
+from torch.nn.utils import spectral_norm
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.last = nn.utils.weight_norm(nn.Linear(4, 4, bias=False))
+        self.proj = spectral_norm(nn.Linear(4, 4))
+        self.out = torch.nn.utils.weight_norm(nn.Linear(4, 2))
+"""
+
+
+def test_a_function_that_shadows_its_submodule_is_an_api_use(tmp_path: Path) -> None:
+    """``torch.nn.utils.weight_norm`` is also a submodule's name; the package's ``__init__``
+    binds the function over it, so these calls are uses (MindSpore has no counterpart)."""
+    found = {(f.span.line, f.api) for f in scan_snippet(tmp_path, SHADOWED)}
+    assert {
+        (9, "torch.nn.utils.weight_norm"),
+        (10, "torch.nn.utils.spectral_norm"),
+        (11, "torch.nn.utils.weight_norm"),
+    } <= found
