@@ -205,7 +205,21 @@ REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "any", "all", "numel", "item", "argmax", "argmin"}
 )
 #: torch functions that bring host data back (a round trip when its length came from data).
-FROM_HOST = frozenset({"as_tensor", "tensor", "from_numpy", "asarray", "Tensor", "LongTensor"})
+FROM_HOST = frozenset(
+    {
+        "as_tensor",
+        "tensor",
+        "from_numpy",
+        "asarray",
+        "Tensor",
+        "LongTensor",
+        "FloatTensor",
+        "IntTensor",
+        "ByteTensor",
+        "BoolTensor",
+        "DoubleTensor",
+    }
+)
 #: numpy functions whose result's length is read from the values of their input.
 NUMPY_DATA_LENGTH = frozenset(
     {
@@ -1068,6 +1082,8 @@ def _call_text(node: object) -> str:
             return f"{func.attr.value}(...)"
         if isinstance(func, cst.Name):
             return f"{func.value}(...)"
+    if isinstance(node, cst.BinaryOperation):
+        return "a list repeated a number of times read from data"
     if isinstance(node, cst.CSTNode):
         return "a list filtered on tensor values"
     return ""

@@ -188,6 +188,19 @@ CASES = {
                 flat = x.view(x.shape[0], -1)
                 return grid, top, flat
     """,
+    "host_lists_as_long_as_data": """
+        import torch
+
+
+        def labels_of(scores: torch.Tensor, c: int):
+            keep = scores > 0.5
+            n = keep.sum().item()
+            labels = torch.LongTensor(n * [c])  # expect: DS121
+            ids = torch.tensor([c] * n)  # expect: DS121
+            order = torch.LongTensor(range(n))  # expect: DS121
+            fixed = torch.LongTensor(4 * [c])
+            return labels, ids, order, fixed
+    """,
 }
 
 

@@ -36,6 +36,7 @@ from apiscan.extract.shapes import (
     FROM_HOST,
     RAND,
     SAMPLE_SIZE,
+    host_dyn,
     is_dyn_number,
     is_dyn_tensor,
     names_read,
@@ -241,6 +242,9 @@ class CallsMixin:
                 if name in SEQUENTIAL and args.vals and not args.star and not args.keywords:
                     made = fresh(made[0], made[1])
                     self.sequentials[id(made)] = (made, tuple(args.vals))
+                if name.rpartition(".")[2] in FROM_HOST:
+                    # ``torch.LongTensor(values)``: the legacy constructors take host data too
+                    made = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, made)
                 return made
             if kind == "function":
                 result = self.owners.function_result(name)
@@ -368,6 +372,10 @@ class CallsMixin:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
                         return v
+            if name == "range" and args and any(map(is_dyn_number, args.vals)):
+                # ``range(n)`` of a number read from data: as many values as data says (a
+                # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back)
+                return host_dyn(node)
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:

@@ -30,6 +30,7 @@ from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
     SAMPLE_SIZE,
+    host_dyn,
     is_dyn_number,
     merge_numbers,
 )
@@ -104,6 +105,10 @@ class ExpressionsMixin:
                     (node, "e"),
                 )
             return TENSOR if certain else PTENSOR
+        if op is cst.Multiply and any(
+            is_dyn_number(a) and b[0] == "seq" for a, b in ((left, right), (right, left))
+        ):
+            return host_dyn(node)  # ``n * [c]``: a host list as long as a number read from data
         merged = merge_numbers(left, right)
         if merged is not None:
             return merged
