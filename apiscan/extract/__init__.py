@@ -482,6 +482,9 @@ def _located(ext: Extractor, start: Ref, end: Ref, function: str) -> Emit:
         (s, start[1] if s is start[0] else "s"),
         (e, end[1] if e is end[0] else "e"),
         function,
+        # a node inside an f-string has its ordinal among the f-string nodes of its kind:
+        # looked up among the others it names another line of the file
+        in_fstring=id(s) in ext.fstring_nodes,
     )
 
 

@@ -175,6 +175,8 @@ class Extractor(
         self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)
         self.ords: dict[int, int] = {}
+        #: ids of the counted nodes inside f-strings (numbered apart: see FSTRING_OFFSET)
+        self.fstring_nodes: set[int] = set()
         self.silent = 0
         self.fstring = 0
         self.annotating = 0
@@ -305,6 +307,7 @@ class Extractor(
         if not self.silent:
             if self.fstring:
                 kind += FSTRING_OFFSET
+                self.fstring_nodes.add(id(node))
             self.ords[id(node)] = self.counts[kind]
             self.counts[kind] += 1
 

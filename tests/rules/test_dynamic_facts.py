@@ -208,3 +208,18 @@ CASES = {
 def test_class(tmp_path: Path, name: str) -> None:
     write_repo(tmp_path, {f"{name}.py": CASES[name]})
     assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=0)
+
+
+def test_a_finding_inside_an_f_string_is_placed_there(tmp_path: Path) -> None:
+    """Nodes inside f-strings are numbered apart from the others of their kind; a dynamic-shape
+    finding on one was once looked up among the others and reported on another line."""
+    src = (
+        "import torch\n\n\n"
+        "def first_minus_last(a):\n"
+        "    return a[-1] - a[0]\n\n\n"
+        "def report(x: torch.Tensor, thr: float):\n"
+        '    print(f"past={x[x > thr].mean():.3f}")\n'
+    )
+    write_repo(tmp_path, {"m.py": src})
+    found = [(f.span.line, f.span.column, f.rule) for f in scan_repo(tmp_path).shape_findings]
+    assert found == [(9, 19, "DS104")]
