@@ -14,13 +14,14 @@ import ast
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.model import ApiFinding, FileError, Span
 from apiscan.notebook import is_notebook, notebook_source
 from apiscan.parsing import parse_python
 from apiscan.review.model import Where
+from apiscan.scope.classify import is_test_path
 from apiscan.source import DecodedSource, decode_source, read_source_file
 
 #: Longest source text shown for one value.
@@ -28,17 +29,6 @@ TEXT_LIMIT = 100
 
 FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-
-
-def is_test_path(path: str) -> bool:
-    """Tests build optimizers and seed generators too, but they are not the recipe."""
-    p = PurePosixPath(path)
-    return (
-        any(part in {"test", "tests", "testing"} for part in p.parts[:-1])
-        or p.name.startswith("test_")
-        or p.name.endswith("_test.py")
-        or p.name == "conftest.py"
-    )
 
 
 class Source:

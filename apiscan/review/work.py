@@ -25,6 +25,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
 from apiscan.review.sources import FuncDef, Source, Sources, is_test_path
+from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
 ANCILLARY_DIRS: dict[str, str] = {
@@ -37,12 +38,11 @@ ANCILLARY_DIRS: dict[str, str] = {
     "notebooks": "notebooks",
     "docs": "documentation",
     "doc": "documentation",
-    "deploy": "deployment/export",
-    "deployment": "deployment/export",
-    "export": "deployment/export",
     "benchmarks": "benchmarks",
     "benchmark": "benchmarks",
     "projects": "side projects",
+    # the scope's export folders (``export/``, ``deploy/``, ``onnx/``...): one list for both
+    **dict.fromkeys(sorted(EXPORT_DIRS), "deployment/export"),
 }
 #: File name patterns of code that is not ported with the model.
 ANCILLARY_FILES: dict[str, str] = {

@@ -125,6 +125,21 @@ def test_ancillary_patterns_come_from_the_configuration(tmp_path: Path) -> None:
     assert dict(build_review(str(tmp_path)).ancillary) == {"net.py": "matches 'net.py'"}
 
 
+def test_export_folders_are_the_scopes(tmp_path: Path) -> None:
+    """The scope's export folders are the review's: one list (``onnx/`` included)."""
+    from apiscan.review.work import ANCILLARY_DIRS
+    from apiscan.scope.classify import EXPORT_DIRS, is_export_path
+
+    assert {d: ANCILLARY_DIRS[d] for d in EXPORT_DIRS} == dict.fromkeys(
+        EXPORT_DIRS, "deployment/export"
+    )
+    (tmp_path / "onnx").mkdir()
+    (tmp_path / "onnx" / "run.py").write_text("import torch\ntorch.load('a')\n")
+    (tmp_path / "net.py").write_text("import torch\ntorch.load('b')\n")
+    assert is_export_path("onnx/run.py")
+    assert dict(build_review(str(tmp_path)).ancillary) == {"onnx/run.py": "deployment/export"}
+
+
 def test_top_model_reads_the_branch_the_construction_is_in(tmp_path: Path) -> None:
     (tmp_path / "net.py").write_text(
         "from torch import nn\n\n"
