@@ -66,10 +66,10 @@ def review(options: ScanOptions) -> Review:
     network_gaps = gaps.network_gaps(result, gaps.load_suggester())
     training = training_files(result)
     ancillary = Ancillary(
-        sources, resolve_settings(options.path, {})["review-ancillary"], keep=training
+        analyses, resolve_settings(options.path, {})["review-ancillary"], keep=training
     )
-    items = work_items(result, sources, hierarchy, ancillary)
-    modules = structure.module_nodes(result, analyses, sources, hierarchy, api)
+    items = work_items(result, analyses, hierarchy, ancillary)
+    modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, sources, hierarchy)
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
@@ -87,9 +87,9 @@ def review(options: ScanOptions) -> Review:
         dynamic_shape=gaps.dynamic_shape(result),
         sparse=gaps.sparse_uses(result),
         extensions=gaps.extensions(root, result, analyses, hierarchy),
-        third_party=gaps.third_party(analyses, sources),
+        third_party=gaps.third_party(analyses),
         effort=effort.estimate(
-            result, network_gaps, items, ancillary, padded_batches(result, sources, ancillary)
+            result, network_gaps, items, ancillary, padded_batches(result, analyses, ancillary)
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

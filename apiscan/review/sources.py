@@ -13,10 +13,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import SyntaxFacts
 from apiscan.model import ApiFinding, FileError, Span
 from apiscan.notebook import is_notebook, notebook_source
 from apiscan.parsing import parse_python
@@ -267,3 +268,15 @@ def place(fa: FileAnalysis, line: int) -> Where:
         cell, in_cell = fa.cells[line - 1]
         return Where(fa.path, in_cell, cell)
     return Where(fa.path, line)
+
+
+def with_facts(
+    analyses: Iterable[FileAnalysis], tests: bool = False
+) -> Iterator[tuple[FileAnalysis, SyntaxFacts]]:
+    """The files the scan analysed without error, in path order, with the facts its worker
+    read from their syntax (test files only when ``tests``): what the review reads instead of
+    parsing a file again."""
+    for fa in sorted(analyses, key=lambda a: a.path):
+        if fa.errors or fa.syntax is None or (not tests and is_test_path(fa.path)):
+            continue
+        yield fa, fa.syntax

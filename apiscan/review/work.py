@@ -15,16 +15,17 @@ plotting, notebooks and adapters for other frameworks are counted apart
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.config import path_matches
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
-from apiscan.review.sources import FuncDef, Source, Sources, is_test_path
+from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -74,23 +75,6 @@ FOREIGN_FRAMEWORKS = frozenset(
         "pytorch_lightning",
     }
 )
-#: Host libraries whose calls in the network or loss path mean a device → host → device trip.
-HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools.")
-#: Calls that take a tensor to the host, and that bring a host value back as a tensor.
-TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
-FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
-#: ``from_pretrained`` of what holds no weights: tokenizers, configs, processors.
-_NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor")
-#: Model zoos whose constructors are pretrained backbones.
-ZOO_MODULES = frozenset(
-    {
-        "torchvision.models",
-        "torchvision.models.detection",
-        "torchvision.models.segmentation",
-        "torchvision.models.video",
-    }
-)
-ZOO_EXCLUDED = ("torchvision.models._utils", "torchvision.models.feature_extraction")
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
 CHECKPOINT_APIS = frozenset(
@@ -131,7 +115,7 @@ class Ancillary:
 
     def __init__(
         self,
-        sources: Sources,
+        analyses: Sequence[FileAnalysis],
         patterns: Sequence[str] | None = None,
         keep: Iterable[str] = (),
     ) -> None:
@@ -139,14 +123,13 @@ class Ancillary:
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
-        local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
-        for src in sources.all(tests=True):
-            why = self._classify(src, local)
+        local = _local_packages(analyses)
+        for fa, facts in with_facts(analyses, tests=True):
+            why = self._classify(fa.path, facts, local)
             if why:
-                self._why[src.path] = why
+                self._why[fa.path] = why
 
-    def _classify(self, src: Source, local: set[str]) -> str:
-        path = src.path
+    def _classify(self, path: str, facts: SyntaxFacts, local: set[str]) -> str:
         if is_test_path(path):
             return "tests"
         if self.patterns is not None:
@@ -155,7 +138,7 @@ class Ancillary:
         foreign = sorted(
             {
                 top
-                for name in src.imports.values()
+                for _, name in facts.imports
                 if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS and top not in local
             }
         )
@@ -186,20 +169,29 @@ def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFind
     return [f for f in findings if not ancillary.why(f.path)]
 
 
+def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """The repository's own top-level packages (of the files analysed without error)."""
+    return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+
+
 def work_items(
-    result: ScanResult, sources: Sources, hierarchy: Hierarchy, ancillary: Ancillary
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    hierarchy: Hierarchy,
+    ancillary: Ancillary,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
     network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
     items: list[WorkItem] = []
-    local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
-    for src in sources.all():
-        if ancillary.why(src.path):
+    local = _local_packages(analyses)
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
             continue
         items.extend(
-            _with_callers(t, sources, ancillary) for t in _round_trips(src, network, hierarchy)
+            _with_callers(t, analyses, ancillary)
+            for t in _round_trips(fa, facts, network, hierarchy)
         )
-        items.extend(b for b in _backbones(src) if b.what.partition(".")[0] not in local)
+        items.extend(b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local)
     items.extend(_checkpoints(ported(result.api_findings, ancillary)))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
     order = list(WORK_KINDS)
@@ -208,105 +200,72 @@ def work_items(
     )
 
 
-def _functions(src: Source) -> Iterable[tuple[str, FuncDef]]:
-    for qual, node in src.defs.items():
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield qual, node
-
-
-def _is_module_method(src: Source, fn: FuncDef, hierarchy: Hierarchy) -> bool:
-    owner = src.class_of(fn)
-    if owner is None or not src.module or not _PATH_METHOD.fullmatch(fn.name):
+def _is_module_method(module: str, cls: str, name: str, hierarchy: Hierarchy) -> bool:
+    if not cls or not module or not _PATH_METHOD.fullmatch(name):
         return False
-    cls = f"{src.module}.{src.qualname[owner]}"
-    return "torch.nn.Module" in hierarchy.torch_ancestors(cls)
+    return "torch.nn.Module" in hierarchy.torch_ancestors(f"{module}.{cls}")
 
 
 def _round_trips(
-    src: Source, network: set[tuple[str, str]], hierarchy: Hierarchy
+    fa: FileAnalysis, facts: SyntaxFacts, network: set[tuple[str, str]], hierarchy: Hierarchy
 ) -> Iterable[WorkItem]:
     """Functions of the network or loss path (a Module's method, or a function the scan
-    placed in the network graph) that send tensors to a host library and back."""
-    for qual, fn in _functions(src):
-        if _NOT_NETWORK.search(fn.name):
+    placed in the network graph) that send tensors to a host library and back (the worker's
+    :class:`~apiscan.extract.syntax.HostTrip` records)."""
+    module = fa.modules[0] if fa.modules else ""
+    for trip in facts.host_trips:
+        qual = trip.function
+        name = qual.rpartition(".")[2]
+        if _NOT_NETWORK.search(name):
             continue  # visualisation and logging helpers of a Module run beside the step
-        if (src.path, qual) not in network and not _is_module_method(src, fn, hierarchy):
+        if (fa.path, qual) not in network and not _is_module_method(
+            module, trip.cls, name, hierarchy
+        ):
             continue
-        host: list[tuple[str, ast.Call]] = []
-        out = back = False
-        for node in ast.walk(fn):
-            if not isinstance(node, ast.Call):
-                continue
-            name = src.dotted(node.func) or ""
-            if name.startswith(HOST_LIBRARIES):
-                host.append((name, node))
-            elif name in FROM_HOST:
-                back = True
-            elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
-                out = True
-        if host and out:
-            names = sorted({n for n, _ in host})
-            yield WorkItem(
-                kind="host-round-trip",
-                what=f"{qual}: {', '.join(names)}",
-                where=tuple(dict.fromkeys(src.where(c) for _, c in host)),
-                why=(
-                    "tensors leave the device for "
-                    + ", ".join(names)
-                    + " and come back"
-                    + (" (.cpu()/.numpy() then torch.as_tensor)" if out and back else "")
-                    + " every time this runs in the network or loss path: a graph break "
-                    "under GRAPH_MODE and a device synchronisation per call; keep it on the "
-                    "host outside the compiled cell, or write the computation with MindSpore ops"
-                ),
-                uses=len(host),
-            )
-
-
-#: Tensor constructors a collate function fills when it pads a batch to its largest item.
-_PAD_CONSTRUCTORS = frozenset({"zeros", "ones", "full", "empty", "new_zeros", "new_full", "pad"})
+        names = sorted({n for n, _ in trip.host})
+        yield WorkItem(
+            kind="host-round-trip",
+            what=f"{qual}: {', '.join(names)}",
+            where=tuple(dict.fromkeys(place(fa, line) for _, line in trip.host)),
+            why=(
+                "tensors leave the device for "
+                + ", ".join(names)
+                + " and come back"
+                + (" (.cpu()/.numpy() then torch.as_tensor)" if trip.back else "")
+                + " every time this runs in the network or loss path: a graph break "
+                "under GRAPH_MODE and a device synchronisation per call; keep it on the "
+                "host outside the compiled cell, or write the computation with MindSpore ops"
+            ),
+            uses=len(trip.host),
+        )
 
 
 def padded_batches(
-    result: ScanResult, sources: Sources, ancillary: Ancillary
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> tuple[tuple[str, str], ...]:
     """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
     one call deep) that pad each batch to its largest item: a ``max`` over the items and a
-    tensor built to that size. Every batch then has its own shape, as with multi-scale
-    training: the compiled network needs fixed buckets or one padded size."""
-    defs: dict[str, list[tuple[Source, FuncDef]]] = {}
-    for src in sources.all():
-        for qual, fn in _functions(src):
-            defs.setdefault(qual.rpartition(".")[2], []).append((src, fn))
+    tensor built to that size (the worker's ``padders``). Every batch then has its own shape,
+    as with multi-scale training: the compiled network needs fixed buckets or one padded
+    size."""
+    #: a function's last name -> (path, qualified name, the callee names it calls, pads)
+    defs: dict[str, list[tuple[str, str, tuple[str, ...], bool]]] = {}
+    for fa, facts in with_facts(analyses):
+        callees = dict(facts.callee_names)
+        padders = set(facts.padders)
+        for qual in dict.fromkeys([*callees, *facts.padders]):
+            entry = (fa.path, qual, callees.get(qual, ()), qual in padders)
+            defs.setdefault(qual.rpartition(".")[2], []).append(entry)
     found: set[tuple[str, str]] = set()
     for f in result.api_findings:
         if f.api != "torch.utils.data.DataLoader" or f.args is None or ancillary.why(f.path):
             continue
         collate = next((text for name, text in f.args.keywords if name == "collate_fn"), "")
         name = collate.rpartition(".")[2]
-        for src, fn in defs.get(name, []):
-            todo = [(src, fn)] + [
-                target
-                for call in ast.walk(fn)
-                if isinstance(call, ast.Call)
-                for target in defs.get(_callee_tail(call), [])
-            ]
-            for fsrc, fdef in todo:
-                if _pads_to_max(fdef):
-                    found.add((fsrc.path, fsrc.qualname.get(fdef, fdef.name)))
+        for entry in defs.get(name, []):
+            todo = [entry] + [target for callee in entry[2] for target in defs.get(callee, [])]
+            found.update((path, qual) for path, qual, _, pads in todo if pads)
     return tuple(sorted(found))
-
-
-def _callee_tail(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
-def _pads_to_max(fn: FuncDef) -> bool:
-    calls = [_callee_tail(c) for c in ast.walk(fn) if isinstance(c, ast.Call)]
-    return any("max" in c for c in calls) and any(c in _PAD_CONSTRUCTORS for c in calls)
 
 
 def _attribute_names(cls: str) -> set[str]:
@@ -316,7 +275,9 @@ def _attribute_names(cls: str) -> set[str]:
     return {words[-1].lower(), "_".join(w.lower() for w in words)} if words else set()
 
 
-def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> WorkItem:
+def _with_callers(
+    item: WorkItem, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> WorkItem:
     """A round trip in ``Cls.forward`` with the places that call the module through the
     attribute it is usually stored in (``self.matcher(...)``), saying which run in a loop:
     each call is one more trip per step."""
@@ -326,19 +287,12 @@ def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> Wor
         return item
     names = _attribute_names(cls.rpartition(".")[2])
     calls: list[tuple[Where, bool]] = []
-    for src in sources.all():
-        if ancillary.why(src.path):
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
             continue
-        for call in src.calls:
-            func = call.func
-            if (
-                isinstance(func, ast.Attribute)
-                and func.attr in names
-                and isinstance(func.value, ast.Name)
-                and func.value.id == "self"
-            ):
-                looped = src.enclosing(call, (ast.For, ast.While, ast.comprehension))
-                calls.append((src.where(call), looped is not None))
+        for attr, line, looped in facts.self_calls:
+            if attr in names:
+                calls.append((place(fa, line), looped))
     if not calls:
         return item
     listed = ", ".join(f"{w}{' (in a loop)' if loop else ''}" for w, loop in calls)
@@ -353,66 +307,23 @@ def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> Wor
     )
 
 
-def _zoo_callee(src: Source, call: ast.Call) -> str | None:
-    """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
-    ``getattr(torchvision.models, name)(...)``; None for anything else."""
-    func = call.func
-    if (
-        isinstance(func, ast.Subscript)
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "__dict__"
-    ):  # torchvision.models.__dict__[args.arch]()
-        owner = src.dotted(func.value.value)
-        return f"{owner}.<{src.text(func.slice, 40)}>" if owner else None
-    if (
-        isinstance(func, ast.Call)
-        and isinstance(func.func, ast.Name)
-        and func.func.id == "getattr"
-        and func.args
-    ):
-        owner = src.dotted(func.args[0])
-        if owner is None:
-            return None
-        return f"{owner}.<{src.text(func.args[1], 40)}>" if len(func.args) > 1 else owner
-    return src.dotted(func)
-
-
-def _is_zoo_constructor(name: str) -> bool:
-    """``torchvision.models.resnet50`` (or ``.detection.<fn>``, ``.<getattr name>``),
-    ``timm.create_model``, ``torch.hub.load``; never a layer, helper, weights enum or class
-    that a zoo package also exports (``timm.models.layers.DropPath``)."""
-    if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
-        return True
-    if name.startswith("transformers.") and name.endswith(".from_pretrained"):
-        return not _NOT_WEIGHTS.search(name)
-    module, _, tail = name.rpartition(".")
-    return (
-        module in ZOO_MODULES
-        and not tail.startswith("_")
-        and (tail.startswith("<") or tail[:1].islower())
-    )
-
-
-def _backbones(src: Source) -> Iterable[WorkItem]:
-    for call in src.calls:
-        name = _zoo_callee(src, call)
-        if not name or name.startswith(ZOO_EXCLUDED):
-            continue
-        if not _is_zoo_constructor(name):
-            continue
-        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
+    """The model-zoo constructors the worker found (:class:`~apiscan.extract.syntax.ZooCall`)."""
+    for call in facts.zoo_calls:
+        name = call.callee
+        keywords = dict(call.keywords)
         pretrained = [
-            f"{k}={src.text(v, 40)}"
+            f"{k}={shorten(v, 40)}"
             for k, v in keywords.items()
-            if k in PRETRAINED_KEYWORDS and src.text(v) not in NEUTRAL_VALUES
+            if k in PRETRAINED_KEYWORDS and v not in NEUTRAL_VALUES
         ]
         explicit = keywords.get("pretrained")
         if (name.endswith(".from_pretrained") or name == "torch.hub.load") and (
-            explicit is None or src.text(explicit) not in NEUTRAL_VALUES
+            explicit is None or explicit not in NEUTRAL_VALUES
         ):
             pretrained.insert(0, "pretrained weights")  # what these calls load by default
         norm = keywords.get("norm_layer")
-        details = pretrained + ([f"norm_layer={src.text(norm, 40)}"] if norm is not None else [])
+        details = pretrained + ([f"norm_layer={shorten(norm, 40)}"] if norm is not None else [])
         why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
         if pretrained:
             why += (
@@ -424,7 +335,7 @@ def _backbones(src: Source) -> Iterable[WorkItem]:
         yield WorkItem(
             kind="pretrained-backbone",
             what=name + (f"({', '.join(details)})" if details else ""),
-            where=(src.where(call),),
+            where=(place(fa, call.line),),
             why=why,
         )
 
