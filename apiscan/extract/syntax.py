@@ -65,11 +65,10 @@ class ZooCall:
 @dataclass(frozen=True, slots=True)
 class HostTrip:
     """A function that calls a host library and takes something to the host (``.cpu()``,
-    ``.numpy()``, ``.tolist()``): a round trip if the network or loss path runs it."""
+    ``.numpy()``, ``.tolist()``): how the review names a host round trip the scan found there
+    (DS121)."""
 
     function: str
-    #: module-relative qualified name of the class it is defined in (directly), else ""
-    cls: str
     #: (library function, line) of each host call, in the order ``ast.walk`` meets them
     host: tuple[tuple[str, int], ...]
     back: bool  # brings a host value back as a tensor (``torch.as_tensor``...)
@@ -241,10 +240,9 @@ class _Reader:
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 self.imports_made.append(node)
         self.imports = import_table(self.imports_made)
-        #: every def's qualified name, the first def of each name, each def's direct class
+        #: every def's qualified name, and the first def of each name
         self.qualname: dict[ast.AST, str] = {}
         self.first: dict[str, _Def] = {}
-        self.owner: dict[ast.AST, ast.ClassDef] = {}
         stack: list[tuple[ast.AST, str]] = [(tree, "")]
         while stack:
             node, prefix = stack.pop()
@@ -253,8 +251,6 @@ class _Reader:
                     q = f"{prefix}.{child.name}" if prefix else child.name
                     self.qualname[child] = q
                     self.first.setdefault(q, child)
-                    if isinstance(node, ast.ClassDef):
-                        self.owner[child] = node
                     stack.append((child, q))
                 elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
                     stack.append((child, prefix))
@@ -401,5 +397,4 @@ class _Reader:
                 elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
                     out = True
             if host and out:
-                owner = self.owner.get(fn)
-                yield HostTrip(qual, self.qualname[owner] if owner else "", tuple(host), back)
+                yield HostTrip(qual, tuple(host), back)

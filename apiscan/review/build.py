@@ -1,13 +1,14 @@
 """Builds the feasibility review of a repository: one scan, then each section from its facts.
 
 The scan runs once (``scan_with_facts``: findings, with the verification results the cache
-holds linked to them, plus the per-file records: classes and their lines, calls, functions),
-through the same cache as ``apiscan scan``, so a review after a scan re-analyses nothing. No
-section re-runs name resolution: a torch API is whatever the scan's findings say it is, a repo
-call reaches whatever the solver's call edges say. The source files are parsed once with
-``ast`` (:class:`~apiscan.review.sources.Sources`), shared by the sections that read what no
-record carries (the recipe's argument expressions and loops, the attribute a child module is
-stored in, import statements).
+holds linked to them, plus the per-file records: classes and their lines, calls, functions, and
+what the syntax says beyond torch APIs: imports, packages used, ``self.x`` assignments and
+calls, model-zoo constructors, host round trips, padded batches), through the same cache as
+``apiscan scan``, so a review after a scan re-analyses nothing. No section re-runs name
+resolution: a torch API is whatever the scan's findings say it is, a repo call reaches whatever
+the solver's call edges say. The recipe and the top-model builder still parse the source files
+once with ``ast`` (:class:`~apiscan.review.sources.Sources`) for the expressions they follow
+across files (argument values, loops, builder functions).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def review(options: ScanOptions) -> Review:
     ancillary = Ancillary(
         analyses, resolve_settings(options.path, {})["review-ancillary"], keep=training
     )
-    items = work_items(result, analyses, hierarchy, ancillary)
+    items = work_items(result, analyses, ancillary)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, sources, hierarchy)
     inference = not training

@@ -21,9 +21,8 @@ from pathlib import PurePosixPath
 
 from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.syntax import SyntaxFacts, shorten
-from apiscan.model import ApiFinding, ScanResult
-from apiscan.program.index import Hierarchy
+from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
+from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
@@ -102,9 +101,6 @@ PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin
 
 #: Folders of side projects and examples: their own training loops are not the repository's.
 _SIDE_DIRS = frozenset({"examples", "projects", "demo", "demos", "docs", "benchmarks"})
-#: Module methods that run in the network or loss path without the scan's help.
-_PATH_METHOD = re.compile(r"forward\w*|__call__|\w*(loss|match|assign)\w*")
-_NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
 
 class Ancillary:
@@ -177,21 +173,15 @@ def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
 def work_items(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
-    hierarchy: Hierarchy,
     ancillary: Ancillary,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
-    network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
-    items: list[WorkItem] = []
+    trips = _round_trips(result, analyses, ancillary)
+    items = [_with_callers(t, analyses, ancillary) for t in trips]
     local = _local_packages(analyses)
     for fa, facts in with_facts(analyses):
-        if ancillary.why(fa.path):
-            continue
-        items.extend(
-            _with_callers(t, analyses, ancillary)
-            for t in _round_trips(fa, facts, network, hierarchy)
-        )
-        items.extend(b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local)
+        if not ancillary.why(fa.path):
+            items.extend(b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local)
     items.extend(_checkpoints(ported(result.api_findings, ancillary)))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
     order = list(WORK_KINDS)
@@ -200,43 +190,60 @@ def work_items(
     )
 
 
-def _is_module_method(module: str, cls: str, name: str, hierarchy: Hierarchy) -> bool:
-    if not cls or not module or not _PATH_METHOD.fullmatch(name):
-        return False
-    return "torch.nn.Module" in hierarchy.torch_ancestors(f"{module}.{cls}")
+#: The scan's rule for data sized on a host library that comes back into torch.
+ROUND_TRIP_RULE = "DS121"
+#: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
+_NAMED_CALL = re.compile(r"`([^`]+)` computed")
 
 
 def _round_trips(
-    fa: FileAnalysis, facts: SyntaxFacts, network: set[tuple[str, str]], hierarchy: Hierarchy
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
-    """Functions of the network or loss path (a Module's method, or a function the scan
-    placed in the network graph) that send tensors to a host library and back (the worker's
-    :class:`~apiscan.extract.syntax.HostTrip` records)."""
-    module = fa.modules[0] if fa.modules else ""
-    for trip in facts.host_trips:
-        qual = trip.function
-        name = qual.rpartition(".")[2]
-        if _NOT_NETWORK.search(name):
-            continue  # visualisation and logging helpers of a Module run beside the step
-        if (fa.path, qual) not in network and not _is_module_method(
-            module, trip.cls, name, hierarchy
-        ):
-            continue
-        names = sorted({n for n, _ in trip.host})
+    """The functions of the network graph that send tensor data to a host library and bring
+    the result back, one item each: where the scan found data sized on the host coming back
+    (DS121), and where the worker saw a tensor taken to the host, a host library called and
+    its result made a tensor again in a function the scan placed in the network graph (a
+    round trip that keeps the length: DS121 is silent, the graph break and the device
+    synchronisation remain). Named by the host library calls the worker recorded there
+    (:class:`~apiscan.extract.syntax.HostTrip`), else by the scan's words."""
+    found: dict[tuple[str, str], list[ShapeFinding]] = {}
+    for f in result.shape_findings:
+        if f.rule == ROUND_TRIP_RULE and f.scope == "network" and not ancillary.why(f.path):
+            found.setdefault((f.path, f.function), []).append(f)
+    network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
+    for fa, facts in with_facts(analyses):
+        if not ancillary.why(fa.path):
+            for trip in facts.host_trips:
+                key = (fa.path, trip.function)
+                if key in found or (trip.back and key in network):
+                    trips[key] = (fa, trip)
+    for path, function in sorted(found.keys() | trips.keys()):
+        if (path, function) in trips:
+            fa, trip = trips[path, function]
+            names = sorted({n for n, _ in trip.host})
+            where = tuple(dict.fromkeys(place(fa, line) for _, line in trip.host))
+            back, uses = trip.back, len(trip.host)
+        else:  # the host call is in another function: the scan's words for it
+            findings = found[path, function]
+            named = (_NAMED_CALL.search(f.message) for f in findings)
+            names = sorted({m.group(1) for m in named if m} or {f.api for f in findings})
+            where = tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
+            back, uses = True, len(findings)
         yield WorkItem(
             kind="host-round-trip",
-            what=f"{qual}: {', '.join(names)}",
-            where=tuple(dict.fromkeys(place(fa, line) for _, line in trip.host)),
+            what=f"{function}: {', '.join(names)}",
+            where=where,
             why=(
                 "tensors leave the device for "
                 + ", ".join(names)
                 + " and come back"
-                + (" (.cpu()/.numpy() then torch.as_tensor)" if trip.back else "")
+                + (" (.cpu()/.numpy() then torch.as_tensor)" if back else "")
                 + " every time this runs in the network or loss path: a graph break "
                 "under GRAPH_MODE and a device synchronisation per call; keep it on the "
                 "host outside the compiled cell, or write the computation with MindSpore ops"
             ),
-            uses=len(trip.host),
+            uses=uses,
         )
 
 
