@@ -60,6 +60,9 @@ class ZooCall:
     line: int
     #: (keyword, its source text cut at :data:`TEXT_LIMIT`), in the call's order
     keywords: tuple[tuple[str, str], ...]
+    #: the positional arguments' source texts, cut alike (``torch.hub.load``'s repository
+    #: and model)
+    args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,11 @@ class SyntaxFacts:
     padders: tuple[str, ...] = ()
     #: function → the last names of the callees it calls (nested functions included)
     callee_names: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: (def or class, line of its ``def``/``class``, decorators named through the imports:
+    #: ``triton.jit``, ``torch.no_grad``) of every decorated one whose decorators resolve
+    decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    #: the module runs as a script: an ``if __name__ == ...`` statement at its top level
+    main_guard: bool = False
 
 
 def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
@@ -282,7 +290,24 @@ class _Reader:
             host_trips=tuple(self._host_trips(functions)),
             padders=tuple(padders),
             callee_names=tuple(callee_names),
+            decorators=tuple(self._decorators()),
+            main_guard=any(
+                isinstance(node, ast.If)
+                and isinstance(node.test, ast.Compare)
+                and isinstance(node.test.left, ast.Name)
+                and node.test.left.id == "__name__"
+                for node in self.tree.body
+            ),
         )
+
+    def _decorators(self) -> Iterator[tuple[str, int, tuple[str, ...]]]:
+        for qual, node in self.first.items():
+            names = [
+                self.dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list
+            ]
+            resolved = tuple(n for n in names if n)
+            if resolved:
+                yield qual, node.lineno, resolved
 
     def dotted(self, expr: ast.AST) -> str | None:
         """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
@@ -378,7 +403,12 @@ class _Reader:
             if not name or name.startswith(ZOO_EXCLUDED) or not is_zoo_constructor(name):
                 continue
             keywords = {k.arg: k.value for k in call.keywords if k.arg}
-            yield ZooCall(name, call.lineno, tuple((k, self.text(v)) for k, v in keywords.items()))
+            yield ZooCall(
+                name,
+                call.lineno,
+                tuple((k, self.text(v)) for k, v in keywords.items()),
+                tuple(self.text(a) for a in call.args),
+            )
 
     def _host_trips(self, functions: Sequence[tuple[str, _FuncDef]]) -> Iterator[HostTrip]:
         if not any(f"{name}.".startswith(HOST_LIBRARIES) for name in self.imports.values()):

@@ -12,6 +12,7 @@ from apiscan.extract.syntax import HostTrip, ZooCall, syntax_facts
 CODE = textwrap.dedent(
     """
     import numpy as np
+    import torch
     import torchvision
     from scipy.optimize import linear_sum_assignment
     from torch import nn
@@ -49,6 +50,18 @@ CODE = textwrap.dedent(
     def collate(batch):
         size = max(b.shape[0] for b in batch)
         return torch.zeros(len(batch), size)
+
+
+    hub = torch.hub.load("facebookresearch/dinov2", "dinov2_vits14")
+
+
+    @torch.no_grad()
+    @local_decorator
+    def kernel(x):
+        return x
+
+    if __name__ == "__main__":
+        kernel(1)
     """
 )
 
@@ -63,28 +76,32 @@ def test_facts_of_a_module() -> None:
     assert uses["scipy"] == ("scipy.optimize.linear_sum_assignment",)
     assert "torch" not in uses  # torch's names are the scan's findings
     assigns = {(a, first, last): fns for a, first, last, fns in facts.self_assigns}
-    assert assigns[("backbone", 12, 14)] == ("Model.__init__",)
-    assert assigns[("head", 15, 17)] == ("Model.__init__",)
-    assert assigns[("extra", 20, 20)] == ("Model.__init__", "Model.__init__.later")
+    assert assigns[("backbone", 13, 15)] == ("Model.__init__",)
+    assert assigns[("head", 16, 18)] == ("Model.__init__",)
+    assert assigns[("extra", 21, 21)] == ("Model.__init__", "Model.__init__.later")
     # the setter is the second def named Model.size: the first one is meant
-    assert assigns[("_size", 28, 28)] == ()
+    assert assigns[("_size", 29, 29)] == ()
     # breadth first, as the review lists a module's callers; the call in the loop says so
-    assert facts.self_calls == (("head", 34, False), ("head", 32, True))
+    assert facts.self_calls == (("head", 35, False), ("head", 33, True))
+    # breadth first: the module-level call before the one nested in a method
     assert facts.zoo_calls == (
+        ZooCall("torch.hub.load", 43, (), ('"facebookresearch/dinov2"', '"dinov2_vits14"')),
         ZooCall(
             "torchvision.models.resnet50",
-            12,
+            13,
             (("weights", '"IMAGENET1K_V1"'), ("norm_layer", "FrozenBN")),
         ),
     )
     assert facts.host_trips == (
         HostTrip(
             "Model.forward",
-            (("scipy.optimize.linear_sum_assignment", 33), ("numpy.asarray", 34)),
+            (("scipy.optimize.linear_sum_assignment", 34), ("numpy.asarray", 35)),
             back=False,
         ),
     )
     assert facts.padders == ("collate",)
+    assert facts.decorators == (("kernel", 48, ("torch.no_grad",)),)  # the `def` line
+    assert facts.main_guard
     assert dict(facts.callee_names)["collate"] == ("len", "max", "zeros")
 
 
