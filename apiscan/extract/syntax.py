@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -96,10 +97,8 @@ class SyntaxFacts:
     zoo_calls: tuple[ZooCall, ...] = ()
     host_trips: tuple[HostTrip, ...] = ()
     #: functions that pad a batch to its largest item (a call of some ``max`` and a tensor
-    #: constructor, :data:`PAD_CONSTRUCTORS`), with the callee names each calls
+    #: constructor, :data:`PAD_CONSTRUCTORS`, nested functions included)
     padders: tuple[str, ...] = ()
-    #: function → the last names of the callees it calls (nested functions included)
-    callee_names: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: (def or class, line of its ``def``/``class``, decorators named through the imports:
     #: ``triton.jit``, ``torch.no_grad``) of every decorated one whose decorators resolve
     decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
@@ -232,22 +231,12 @@ def _package_uses(
 
 
 class _Reader:
-    """One pass over the tree gathering the node kinds, then each fact from them."""
+    """Two passes over the tree: the statements (to name every def), then every node once,
+    breadth first as ``ast.walk`` goes, with the functions and loops around it."""
 
     def __init__(self, tree: ast.Module, text: str) -> None:
         self.tree = tree
         self.lines = text.split("\n")
-        self.calls: list[ast.Call] = []
-        self.attributes: list[ast.Attribute] = []
-        self.imports_made: list[ast.Import | ast.ImportFrom] = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute):
-                self.attributes.append(node)
-            elif isinstance(node, ast.Call):
-                self.calls.append(node)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                self.imports_made.append(node)
-        self.imports = import_table(self.imports_made)
         #: every def's qualified name, and the first def of each name
         self.qualname: dict[ast.AST, str] = {}
         self.first: dict[str, _Def] = {}
@@ -262,21 +251,51 @@ class _Reader:
                     stack.append((child, q))
                 elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
                     stack.append((child, prefix))
+        #: each call with the functions around it (first defs of their names, outermost
+        #: first) and whether a loop is around it (a function defined in a loop included)
+        self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
+        self.attributes: list[ast.Attribute] = []
+        self.imports_made: list[ast.Import | ast.ImportFrom] = []
+        #: (attribute, first line, last line of the value, functions) of ``self.x = ...``
+        self.assigns: list[tuple[str, int, int, tuple[str, ...]]] = []
+        todo: deque[tuple[ast.AST, tuple[str, ...], bool]] = deque([(tree, (), False)])
+        while todo:
+            node, functions, looped = todo.popleft()
+            if isinstance(node, ast.Attribute):
+                self.attributes.append(node)
+            elif isinstance(node, ast.Call):
+                self.calls.append((node, functions, looped))
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                self.imports_made.append(node)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                self._self_assign(node, functions)
+            elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
+                functions = (*functions, self.qualname[node])
+            looped = looped or isinstance(node, _LOOPS)
+            todo.extend((child, functions, looped) for child in ast.iter_child_nodes(node))
+        self.imports = import_table(self.imports_made)
+
+    def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            return
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                last = value.end_lineno or value.lineno
+                self.assigns.append((target.attr, value.lineno, last, functions))
 
     def facts(self) -> SyntaxFacts:
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
         # in the order the defs were named (a nested def after every def of its level)
-        functions = [(q, node) for q, node in self.first.items() if isinstance(node, _FuncDef)]
-        callee_names: list[tuple[str, tuple[str, ...]]] = []
-        padders: list[str] = []
-        for q, fn in functions:
-            names = sorted({callee_name(c) for c in ast.walk(fn) if isinstance(c, ast.Call)})
-            if any("max" in n for n in names) and any(n in PAD_CONSTRUCTORS for n in names):
-                padders.append(q)
-            names = [n for n in names if n]
-            if names:
-                callee_names.append((q, tuple(names)))
+        padders = [q for q in self.first if {"max", "pad"} <= self.called.get(q, set())]
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -287,9 +306,8 @@ class _Reader:
             self_assigns=tuple(assigns),
             self_calls=tuple(self_calls),
             zoo_calls=tuple(self._zoo_calls()),
-            host_trips=tuple(self._host_trips(functions)),
+            host_trips=tuple(self._host_trips()),
             padders=tuple(padders),
-            callee_names=tuple(callee_names),
             decorators=tuple(self._decorators()),
             main_guard=any(
                 isinstance(node, ast.If)
@@ -326,53 +344,31 @@ class _Reader:
         self,
     ) -> tuple[list[tuple[str, int, int, tuple[str, ...]]], list[tuple[str, int, bool]]]:
         """``self.x = ...`` with the functions around it; ``self.x(...)`` with whether a loop
-        (anywhere above it, a function defined in a loop included) runs it."""
-        assigns: list[tuple[str, int, int, tuple[str, ...]]] = []
-        in_loop: dict[int, bool] = {}
-        for node, functions, looped in self._walk(self.tree, (), False):
-            if isinstance(node, ast.Call):
-                in_loop[id(node)] = looped
-                continue
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                targets, value = [node.target], node.value
-            else:
-                continue
-            for target in targets:
-                if (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                ):
-                    last = value.end_lineno or value.lineno
-                    assigns.append((target.attr, value.lineno, last, functions))
-        assigns.sort(key=lambda a: (a[1], a[2], a[0], a[3]))
-        calls = [  # breadth first, as the review lists them
-            (call.func.attr, call.lineno, in_loop[id(call)])
-            for call in self.calls
-            if isinstance(call.func, ast.Attribute)
-            and isinstance(call.func.value, ast.Name)
-            and call.func.value.id == "self"
-        ]
-        return assigns, calls
-
-    def _walk(
-        self, node: ast.AST, functions: tuple[str, ...], looped: bool
-    ) -> Iterator[tuple[ast.AST, tuple[str, ...], bool]]:
-        """Every node below ``node`` with the functions around it (those that are the first
-        def of their name) and whether a loop is around it, without recursion."""
-        todo = [(child, functions, looped) for child in ast.iter_child_nodes(node)]
-        while todo:
-            current, around, in_loop = todo.pop()
-            yield current, around, in_loop
+        runs it; and what each function calls as far as padding and host libraries go."""
+        #: "max" (some ``max``), "pad" (a tensor constructor), "host" (a host library)
+        self.called: dict[str, set[str]] = {}
+        host_imported = any(f"{n}.".startswith(HOST_LIBRARIES) for n in self.imports.values())
+        calls: list[tuple[str, int, bool]] = []  # breadth first, as the review lists them
+        for call, functions, looped in self.calls:
+            func = call.func
             if (
-                isinstance(current, _FuncDef)
-                and self.first.get(self.qualname.get(current, "")) is current
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
             ):
-                around = (*around, self.qualname[current])
-            in_loop = in_loop or isinstance(current, _LOOPS)
-            todo.extend((child, around, in_loop) for child in ast.iter_child_nodes(current))
+                calls.append((func.attr, call.lineno, looped))
+            if not functions:
+                continue
+            name = callee_name(call)
+            kinds = {"max"} if "max" in name else set()
+            if name in PAD_CONSTRUCTORS:
+                kinds.add("pad")
+            if host_imported and (self.dotted(func) or "").startswith(HOST_LIBRARIES):
+                kinds.add("host")
+            for fn in functions if kinds else ():
+                self.called.setdefault(fn, set()).update(kinds)
+        assigns = sorted(self.assigns, key=lambda a: (a[1], a[2], a[0], a[3]))
+        return assigns, calls
 
     def _zoo_callee(self, call: ast.Call) -> str | None:
         """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
@@ -398,7 +394,7 @@ class _Reader:
         return self.dotted(func)
 
     def _zoo_calls(self) -> Iterator[ZooCall]:
-        for call in self.calls:
+        for call, _, _ in self.calls:
             name = self._zoo_callee(call)
             if not name or name.startswith(ZOO_EXCLUDED) or not is_zoo_constructor(name):
                 continue
@@ -410,10 +406,10 @@ class _Reader:
                 tuple(self.text(a) for a in call.args),
             )
 
-    def _host_trips(self, functions: Sequence[tuple[str, _FuncDef]]) -> Iterator[HostTrip]:
-        if not any(f"{name}.".startswith(HOST_LIBRARIES) for name in self.imports.values()):
-            return  # nothing names a host library
-        for qual, fn in functions:
+    def _host_trips(self) -> Iterator[HostTrip]:
+        for qual, fn in self.first.items():
+            if "host" not in self.called.get(qual, ()) or not isinstance(fn, _FuncDef):
+                continue  # no host library call below it
             host: list[tuple[str, int]] = []
             out = back = False
             for node in ast.walk(fn):

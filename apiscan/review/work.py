@@ -251,27 +251,30 @@ def padded_batches(
     result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> tuple[tuple[str, str], ...]:
     """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
-    one call deep) that pad each batch to its largest item: a ``max`` over the items and a
-    tensor built to that size (the worker's ``padders``). Every batch then has its own shape,
-    as with multi-scale training: the compiled network needs fixed buckets or one padded
-    size."""
-    #: a function's last name -> (path, qualified name, the callee names it calls, pads)
-    defs: dict[str, list[tuple[str, str, tuple[str, ...], bool]]] = {}
+    one call deep through the scan's call facts) that pad each batch to its largest item: a
+    ``max`` over the items and a tensor built to that size (the worker's ``padders``). Every
+    batch then has its own shape, as with multi-scale training: the compiled network needs
+    fixed buckets or one padded size."""
+    #: a function's last name -> (its file's analysis, qualified name, pads)
+    defs: dict[str, list[tuple[FileAnalysis, str, bool]]] = {}
     for fa, facts in with_facts(analyses):
-        callees = dict(facts.callee_names)
         padders = set(facts.padders)
-        for qual in dict.fromkeys([*callees, *facts.padders]):
-            entry = (fa.path, qual, callees.get(qual, ()), qual in padders)
-            defs.setdefault(qual.rpartition(".")[2], []).append(entry)
+        for qual in dict.fromkeys(fn.qualname for fn in fa.functions):
+            defs.setdefault(qual.rpartition(".")[2], []).append((fa, qual, qual in padders))
     found: set[tuple[str, str]] = set()
     for f in result.api_findings:
         if f.api != "torch.utils.data.DataLoader" or f.args is None or ancillary.why(f.path):
             continue
         collate = next((text for name, text in f.args.keywords if name == "collate_fn"), "")
-        name = collate.rpartition(".")[2]
-        for entry in defs.get(name, []):
-            todo = [entry] + [target for callee in entry[2] for target in defs.get(callee, [])]
-            found.update((path, qual) for path, qual, _, pads in todo if pads)
+        for fa, qual, pads in defs.get(collate.rpartition(".")[2], []):
+            todo = [(fa, qual, pads)] + [
+                target
+                for call in fa.calls
+                if call.role == "call"
+                and (call.caller == qual or call.caller.startswith(qual + "."))
+                for target in defs.get(call.callee.rpartition(".")[2], [])
+            ]
+            found.update((t.path, q) for t, q, p in todo if p)
     return tuple(sorted(found))
 
 
