@@ -53,14 +53,10 @@ class Source:
         self.loops: list[ast.For | ast.AsyncFor] = []
         self.assigns: list[ast.Assign] = []
         self.subscripts: list[ast.Subscript] = []
-        #: attribute chains and import statements, breadth first (``ast.walk``'s order: a
-        #: chain's outermost link comes first), for the third-party packages
-        self.attributes: list[ast.Attribute] = []
+        #: import statements, breadth first (``ast.walk``'s order)
         self.imports_made: list[ast.Import | ast.ImportFrom] = []
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute):
-                self.attributes.append(node)
-            elif isinstance(node, ast.Call):
+            if isinstance(node, ast.Call):
                 self.calls.append(node)
             elif isinstance(node, ast.For | ast.AsyncFor):
                 self.loops.append(node)
