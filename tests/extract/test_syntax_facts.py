@@ -109,3 +109,19 @@ def test_the_worker_records_them_cheaply() -> None:
     fa = analyse(task, frozenset({"pkg"}))
     assert not fa.errors and fa.syntax == syntax_facts(ast.parse(CODE), CODE)
     assert pickle.loads(pickle.dumps(fa)) == fa
+
+
+def test_a_zoo_picked_by_a_key_with_dots() -> None:
+    code = textwrap.dedent(
+        """
+        import torchvision.models as tv_models
+
+        net = tv_models.__dict__[args.arch]()
+        lookup = getattr(tv_models, cfg.model.name)(num_classes=10)
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert [z.callee for z in facts.zoo_calls] == [
+        "torchvision.models.<args.arch>",
+        "torchvision.models.<cfg.model.name>",
+    ]
