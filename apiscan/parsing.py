@@ -40,8 +40,9 @@ TOO_DEEP = FileError("E008", "too deeply nested to analyse (Python's parser refu
 AST_RECURSION_BUDGET = 1000
 
 
-def parse_python(text: str, relpath: str) -> ast.Module | FileError:
-    """Python's own parse: the guard before LibCST, and the source of positions."""
+def parse_python(text: str, relpath: str, checked: bool = True) -> ast.Module | FileError:
+    """Python's own parse: the guard before LibCST, and the source of positions. ``checked``:
+    also run the compiler's checks (off for text the scan has already accepted)."""
     limit = sys.getrecursionlimit()
     depth = _depth()
     sys.setrecursionlimit(depth + AST_RECURSION_BUDGET)
@@ -52,7 +53,8 @@ def parse_python(text: str, relpath: str) -> ast.Module | FileError:
             # The compiler's own checks, which the parser leaves to it: ``return`` outside a
             # function, a duplicate argument, ``nonlocal`` at module level, ``break`` outside
             # a loop... (about a tenth of LibCST's parse, on the tree already built).
-            compile(tree, relpath, "exec", dont_inherit=True)
+            if checked:
+                compile(tree, relpath, "exec", dont_inherit=True)
             return tree
     except SyntaxError as exc:
         return syntax_error(text, exc.msg, exc.lineno or 1, (exc.offset or 1) - 1)

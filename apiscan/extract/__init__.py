@@ -170,6 +170,7 @@ def _analyse_text(
     from apiscan.extract.api_uses import Extractor
     from apiscan.extract.degraded import degraded_analysis
     from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
+    from apiscan.extract.syntax import syntax_facts
     from apiscan.resolve.owners import Owners
     from apiscan.resolve.torch_api import load_torch_api
 
@@ -180,8 +181,10 @@ def _analyse_text(
         return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
     assert module is not None  # only None when Python refused the text
     api = load_torch_api()
+    syntax = syntax_facts(tree, text)  # the review's facts, from the tree parsed for positions
     if isinstance(module, FileError):  # valid Python LibCST cannot read: Python's tree alone
-        return degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
+        degraded = degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
+        return replace(degraded, syntax=syntax)
     ext = Extractor(
         api,
         _owners(api, Owners),
@@ -199,7 +202,8 @@ def _analyse_text(
     try:
         ext.run(module)
     except RecursionError:  # a chain of thousands of operands: valid, too deep to walk
-        return degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
+        degraded = degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
+        return replace(degraded, syntax=syntax)
     finally:
         sys.setrecursionlimit(limit)
     # Everything that needs a position goes through one mapping: API uses, dynamic-shape
@@ -321,6 +325,7 @@ def _analyse_text(
         sites=sites,
         param_uses=tuple(sorted(set(param_uses))),
         sensitive=tuple(sorted(ext.sensitive)),
+        syntax=syntax,
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from apiscan.extract.syntax import SyntaxFacts
 from apiscan.model import ApiUse, ChainStep, FileError, Span
 from apiscan.program.values import Fact
 
@@ -194,3 +195,6 @@ class FileAnalysis:
     env: tuple[tuple[str, Fact], ...] = ()
     #: A notebook's (cell, line in cell) for each line of its joined code; () for a module.
     cells: tuple[tuple[int, int], ...] = ()
+    #: what the text says beyond torch APIs (imports, ``self.x`` assignments and calls,
+    #: model-zoo constructors, host round trips...), for the review; None when not parsed
+    syntax: SyntaxFacts | None = None

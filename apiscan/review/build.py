@@ -1,22 +1,24 @@
 """Builds the feasibility review of a repository: one scan, then each section from its facts.
 
 The scan runs once (``scan_with_facts``: findings, with the verification results the cache
-holds linked to them, plus the per-file records: classes and their lines, calls, functions),
-through the same cache as ``apiscan scan``, so a review after a scan re-analyses nothing. No
-section re-runs name resolution: a torch API is whatever the scan's findings say it is, a repo
-call reaches whatever the solver's call edges say. The source files are parsed once with
-``ast`` (:class:`~apiscan.review.sources.Sources`), shared by the sections that read what no
-record carries (the recipe's argument expressions and loops, the attribute a child module is
-stored in, import statements).
+holds linked to them, plus the per-file records: classes and their lines, calls, functions, and
+what the syntax says beyond torch APIs: imports, packages used, ``self.x`` assignments and
+calls, model-zoo constructors, host round trips, padded batches), through the same cache as
+``apiscan scan``, so a review after a scan re-analyses nothing. No section re-runs name
+resolution: a torch API is whatever the scan's findings say it is, a repo call reaches whatever
+the solver's call edges say. The recipe and the top-model builder still parse the source files
+once with ``ast`` (:class:`~apiscan.review.sources.Sources`) for the expressions they follow
+across files (argument values, loops, builder functions).
 """
 
 from __future__ import annotations
 
-import ast
+from collections.abc import Sequence
 from pathlib import Path
 
 from apiscan import __version__
 from apiscan.config import resolve as resolve_settings
+from apiscan.extract.records import FileAnalysis
 from apiscan.model import ScanResult
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
@@ -67,20 +69,21 @@ def review(options: ScanOptions) -> Review:
     network_gaps = gaps.network_gaps(result, gaps.load_suggester())
     training = training_files(result)
     ancillary = Ancillary(
-        sources, resolve_settings(options.path, {})["review-ancillary"], keep=training
+        analyses, resolve_settings(options.path, {})["review-ancillary"], keep=training
     )
-    items = work_items(result, sources, hierarchy, ancillary)
-    modules = structure.module_nodes(result, analyses, sources, hierarchy, api)
+    items = work_items(result, analyses, ancillary)
+    modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, sources, hierarchy)
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
         recipe = tuple(item for item in recipe if item.category != "augmentation")
     else:  # an evaluation or demo script's transforms preprocess, they do not augment
+        scripts = _scripts(analyses)
         recipe = tuple(
             item
             for item in recipe
             if item.category != "augmentation"
-            or not _evaluation_script(sources, item.where.path, training)
+            or not _evaluation_script(scripts, item.where.path, training)
         )
     recipe = tuple(
         item
@@ -102,10 +105,10 @@ def review(options: ScanOptions) -> Review:
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),
         sparse=gaps.sparse_uses(result),
-        extensions=gaps.extensions(root, result, analyses, hierarchy, sources, ancillary.why),
-        third_party=gaps.third_party(analyses, sources),
+        extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why),
+        third_party=gaps.third_party(analyses),
         effort=effort.estimate(
-            result, network_gaps, items, ancillary, padded_batches(result, sources, ancillary)
+            result, network_gaps, items, ancillary, padded_batches(result, analyses, ancillary)
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -135,19 +138,20 @@ def training_files(result: ScanResult) -> frozenset[str]:
 _ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples", "notebook", "notebooks"})
 
 
-def _evaluation_script(sources: Sources, path: str, training: frozenset[str]) -> bool:
+def _scripts(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """Files that run as a script (``if __name__ == "__main__"`` at their top level), as
+    their workers recorded it."""
+    return frozenset(
+        fa.path
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.main_guard
+    )
+
+
+def _evaluation_script(scripts: frozenset[str], path: str, training: frozenset[str]) -> bool:
     """A script run on its own (``if __name__ == "__main__"``) that trains nothing:
     ``eval_knn.py``, ``video_generation.py`` beside ``main_dino.py``."""
-    if path in training:
-        return False
-    src = sources.get(path)
-    return src is not None and any(
-        isinstance(node, ast.If)
-        and isinstance(node.test, ast.Compare)
-        and isinstance(node.test.left, ast.Name)
-        and node.test.left.id == "__name__"
-        for node in src.tree.body
-    )
+    return path not in training and path in scripts
 
 
 def _recipe_file(why: str) -> bool:

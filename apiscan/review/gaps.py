@@ -3,12 +3,12 @@ of the network graph, dynamic shapes, sparse tensors, native extensions and thir
 
 The first four come straight from the scan's findings (the review never re-decides a status or
 a scope). Extensions and third-party packages need what the scan does not look at: non-Python
-files in the tree, and imports of packages other than torch, read with ``ast``.
+files in the tree, Triton kernels, and the packages other than torch the files import, which
+the workers record from the syntax (:mod:`apiscan.extract.syntax`).
 """
 
 from __future__ import annotations
 
-import ast
 import importlib
 import os
 import re
@@ -22,7 +22,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
-from apiscan.review.sources import Source, Sources, place
+from apiscan.review.sources import place, with_facts
 
 #: Statuses that need work, in the order the review lists them.
 #: A candidate is a gap until a micro-test verifies it (then it is "verified", not listed).
@@ -315,7 +315,6 @@ def extensions(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
-    sources: Sources | None = None,
     apart: Callable[[str], str] | None = None,
 ) -> tuple[tuple[str, Where], ...]:
     """Custom native code: CUDA/C++ files, ``torch.utils.cpp_extension`` uses (building or
@@ -329,14 +328,11 @@ def extensions(
         extension = f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + ".")
         if extension and not f.api.rpartition(".")[2].isupper():
             found.add((f.api, Where(f.path, f.span.line, f.cell)))
-    for src in sources.all() if sources is not None else ():
-        for qual, node in src.defs.items():
-            if any(
-                (src.dotted(d.func if isinstance(d, ast.Call) else d) or "").startswith(TRITON)
-                for d in node.decorator_list
-            ):
+    for fa, facts in with_facts(analyses):  # decorators named through the file's imports
+        for qual, line, decorators in facts.decorators:
+            if any(d.startswith(TRITON) for d in decorators):
                 found.add(
-                    (f"Triton kernel {qual} (CUDA only: a fallback or a port)", src.where(node))
+                    (f"Triton kernel {qual} (CUDA only: a fallback or a port)", place(fa, line))
                 )
     for fa in analyses:
         if not fa.modules:
@@ -351,78 +347,16 @@ def extensions(
     return tuple(sorted(found, key=lambda e: (e[1].path, e[1].line, e[0])))
 
 
-class _ImportUses:
-    """What one file uses from each imported top-level package.
-
-    ``from timm.models import create_model`` uses ``timm.models.create_model``; ``import
-    numpy as np`` then ``np.random.default_rng(...)`` uses ``numpy.random.default_rng`` (the
-    whole attribute chain, not each link). Names are bound file-wide: an approximation, a local
-    variable shadowing ``np`` is not told apart.
-    """
-
-    def __init__(self) -> None:
-        self.bound: dict[str, str] = {}  # local name -> dotted module path
-        self.uses: dict[str, set[str]] = {}  # top-level package -> dotted names
-
-    def _import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            top = alias.name.partition(".")[0]
-            self.uses.setdefault(top, set())
-            if alias.asname:
-                self.bound[alias.asname] = alias.name
-            else:
-                self.bound[top] = top
-            if "." in alias.name:
-                self.uses[top].add(alias.name)
-
-    def _import_from(self, node: ast.ImportFrom) -> None:
-        if node.level or not node.module:
-            return  # relative: the repository's own code
-        top = node.module.partition(".")[0]
-        used = self.uses.setdefault(top, set())
-        for alias in node.names:
-            if alias.name == "*":
-                used.add(f"{node.module}.*")
-            else:
-                used.add(f"{node.module}.{alias.name}")
-                self.bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-
-    def collect(self, src: Source) -> dict[str, set[str]]:
-        """From the nodes the file's one walk gathered (breadth first: a chain's outermost
-        link comes first)."""
-        for node in src.imports_made:
-            if isinstance(node, ast.Import):
-                self._import(node)
-            else:
-                self._import_from(node)
-        attributes = src.attributes
-        # Names are resolved once every import is bound: a name may be used in a function
-        # above the (function-level or late) import that binds it.
-        inner: set[int] = set()  # ids of the inner links of chains already recorded
-        for node in attributes:
-            if id(node) in inner:
-                continue
-            parts: list[str] = []
-            current: ast.expr = node
-            while isinstance(current, ast.Attribute):
-                parts.append(current.attr)
-                current = current.value
-                inner.add(id(current))
-            if isinstance(current, ast.Name) and current.id in self.bound:
-                dotted = ".".join([self.bound[current.id], *reversed(parts)])
-                self.uses[dotted.partition(".")[0]].add(dotted)
-        return self.uses
-
-
-def third_party(analyses: Sequence[FileAnalysis], sources: Sources) -> tuple[ThirdParty, ...]:
+def third_party(analyses: Sequence[FileAnalysis]) -> tuple[ThirdParty, ...]:
     """Packages the code imports that are neither the standard library, torch, nor the
-    repository's own, with the dotted names used from each and how many files import it."""
+    repository's own, with the dotted names used from each and how many files import it
+    (the names each file uses from each package, as its worker recorded them)."""
     local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
     excluded = local | set(sys.stdlib_module_names) | {"torch"}
     uses: dict[str, set[str]] = {}
     files: Counter[str] = Counter()
-    for src in sources.all(tests=True):
-        for top, names in _ImportUses().collect(src).items():
+    for _, facts in with_facts(analyses, tests=True):
+        for top, names in facts.package_uses:
             if top in excluded:
                 continue
             uses.setdefault(top, set()).update(names)

@@ -1,44 +1,33 @@
-"""The repository's source files as the review reads them: each parsed once with ``ast``, for
-every section that needs what the scan's records do not carry (argument expressions, loops,
-assignments, import statements).
+"""The repository's files as the review reads them.
 
-The scan has already parsed and analysed every file; the review only re-reads the text of the
-files the scan could analyse (a file with an error finding is reported by the scan and skipped
-here), once, shared by the recipe, the structure and the third-party section. Notebooks are read
-as the scan reads them: their code cells joined, positions mapped back to cells.
+Most sections read the facts the scan's workers recorded from each file's syntax
+(:func:`with_facts`: imports, packages used, ``self.x`` assignments and calls, model-zoo
+constructors, host round trips, padded batches; :mod:`apiscan.extract.syntax`). Two still
+parse the files again with ``ast`` (:class:`Sources`), for the expressions they follow across
+files: the recipe (argument values through names, parameters, call sites and argparse
+defaults; loops) and the top-model builder (constructions through builder functions). Only the
+files the scan analysed without error are read, once, shared by both. Notebooks are read as
+the scan reads them: their code cells joined, positions mapped back to cells.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-import re
-from collections.abc import Iterator, Sequence
-from pathlib import Path, PurePosixPath
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts, callee_name, import_table, node_text
 from apiscan.model import ApiFinding, FileError, Span
 from apiscan.notebook import is_notebook, notebook_source
 from apiscan.parsing import parse_python
 from apiscan.review.model import Where
+from apiscan.scope.classify import is_test_path
 from apiscan.source import DecodedSource, decode_source, read_source_file
-
-#: Longest source text shown for one value.
-TEXT_LIMIT = 100
 
 FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-
-
-def is_test_path(path: str) -> bool:
-    """Tests build optimizers and seed generators too, but they are not the recipe."""
-    p = PurePosixPath(path)
-    return (
-        any(part in {"test", "tests", "testing"} for part in p.parts[:-1])
-        or p.name.startswith("test_")
-        or p.name.endswith("_test.py")
-        or p.name == "conftest.py"
-    )
 
 
 class Source:
@@ -64,14 +53,10 @@ class Source:
         self.loops: list[ast.For | ast.AsyncFor] = []
         self.assigns: list[ast.Assign] = []
         self.subscripts: list[ast.Subscript] = []
-        #: attribute chains and import statements, breadth first (``ast.walk``'s order: a
-        #: chain's outermost link comes first), for the third-party packages
-        self.attributes: list[ast.Attribute] = []
+        #: import statements, breadth first (``ast.walk``'s order)
         self.imports_made: list[ast.Import | ast.ImportFrom] = []
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute):
-                self.attributes.append(node)
-            elif isinstance(node, ast.Call):
+            if isinstance(node, ast.Call):
                 self.calls.append(node)
             elif isinstance(node, ast.For | ast.AsyncFor):
                 self.loops.append(node)
@@ -126,24 +111,7 @@ class Source:
 
     def text(self, node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
         """The node's source on one line (whitespace runs collapsed), cut at ``limit``."""
-        lineno = getattr(node, "lineno", None)
-        end_lineno = getattr(node, "end_lineno", None)
-        col = getattr(node, "col_offset", None)
-        end_col = getattr(node, "end_col_offset", None)
-        if lineno is None or end_lineno is None or col is None or end_col is None:
-            return ast.unparse(node)
-        chunks = [line.encode("utf-8") for line in self.lines[lineno - 1 : end_lineno]]
-        if not chunks:
-            return ast.unparse(node)
-        if len(chunks) == 1:
-            chunks[0] = chunks[0][col:end_col]
-        else:
-            chunks[0], chunks[-1] = chunks[0][col:], chunks[-1][:end_col]
-        text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
-        text = re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", text)  # "( x )" left by line breaks
-        if limit is not None and len(text) > limit:
-            return text[: limit - 1] + "…"
-        return text
+        return node_text(self.lines, node, limit)
 
     def call_for(self, finding: ApiFinding) -> ast.Call | None:
         """The call a finding points at: its span ends where the call ends (a method call's
@@ -200,32 +168,6 @@ class Source:
         return self._joined.get((cell, line), line) if cell else line
 
 
-def import_table(nodes: Sequence[ast.Import | ast.ImportFrom]) -> dict[str, str]:
-    """Every absolute import of the file, flattened (function-level ones included): enough to
-    name torchvision, numpy and ``random`` calls, which the scan does not resolve."""
-    table: dict[str, str] = {}
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    table[alias.asname] = alias.name
-                else:
-                    root = alias.name.partition(".")[0]
-                    table[root] = root
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                if alias.name != "*":
-                    table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return table
-
-
-def callee_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
 class Sources:
     """The files the scan analysed without error, each read and parsed on first use, once."""
 
@@ -263,8 +205,9 @@ class Sources:
             if not isinstance(decoded, DecodedSource):
                 return None  # the scan already reports why this file could not be read
             text = decoded.text
-        # The scan's own guarded parse (recursion limit pinned, MemoryError caught).
-        tree = parse_python(text, path)
+        # The scan's own guarded parse (recursion limit pinned, MemoryError caught), without
+        # the compiler's checks: the scan accepted this text already.
+        tree = parse_python(text, path, checked=False)
         if not isinstance(tree, ast.Module):
             return None
         return Source(path, self.modules[path], text, tree, cells)
@@ -277,3 +220,15 @@ def place(fa: FileAnalysis, line: int) -> Where:
         cell, in_cell = fa.cells[line - 1]
         return Where(fa.path, in_cell, cell)
     return Where(fa.path, line)
+
+
+def with_facts(
+    analyses: Iterable[FileAnalysis], tests: bool = False
+) -> Iterator[tuple[FileAnalysis, SyntaxFacts]]:
+    """The files the scan analysed without error, in path order, with the facts its worker
+    read from their syntax (test files only when ``tests``): what the review reads instead of
+    parsing a file again."""
+    for fa in sorted(analyses, key=lambda a: a.path):
+        if fa.errors or fa.syntax is None or (not tests and is_test_path(fa.path)):
+            continue
+        yield fa, fa.syntax

@@ -6,9 +6,9 @@ and each class's line (``ClassFact.line``), the call facts of each constructor
 (``self.backbone = Backbone(...)`` is a call of a repo class from ``TinyDet.__init__``; a
 ``self._make_layer(...)`` helper, through which ResNet-like constructors build most of their
 layers, is a call of ``<class>._make_layer``, followed to the method the instance runs), and the
-API findings of the torch layers built there. The source tree is read only for the one thing no
-record carries: the attribute a child is assigned to (``self.neck = ...`` says "neck" even when
-the class is ``YOLOPAFPN``).
+API findings of the torch layers built there, and the attribute a child is assigned to
+(``self.neck = ...`` says "neck" even when the class is ``YOLOPAFPN``: the worker's
+``self_assigns``).
 
 Roles are told from names first (the class's own last word, then the attributes it is stored
 in, then its module's name), then from position: a root module containing a backbone and a
@@ -95,24 +95,12 @@ class _Node:
     layers: Counter[str] = field(default_factory=Counter)
 
 
-def _self_assignments(func: ast.AST) -> list[tuple[str, int, int]]:
-    """``self.<attr> = <value>``: (attr, first line, last line of the value)."""
-    out = []
-    for node in ast.walk(func):
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        else:
-            continue
-        for target in targets:
-            if (
-                isinstance(target, ast.Attribute)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == "self"
-            ):
-                out.append((target.attr, value.lineno, value.end_lineno or value.lineno))
-    return out
+def _self_assignments(fa: FileAnalysis, function: str) -> list[tuple[str, int, int]]:
+    """``self.<attr> = <value>`` in ``function`` (nested functions included): (attr, first
+    line, last line of the value), from the worker's records."""
+    if fa.syntax is None:
+        return []
+    return [(a, first, last) for a, first, last, fns in fa.syntax.self_assigns if function in fns]
 
 
 class StructureBuilder:
@@ -122,13 +110,11 @@ class StructureBuilder:
         self,
         result: ScanResult,
         analyses: Sequence[FileAnalysis],
-        sources: Sources,
         hierarchy: Hierarchy,
         api: TorchApi,
     ) -> None:
         self.hierarchy = hierarchy
         self.api = api
-        self.sources = sources
         #: canonical class -> (its file's analysis, its fact)
         self.classes: dict[str, tuple[FileAnalysis, ClassFact]] = {}
         for fa in analyses:
@@ -227,9 +213,7 @@ class StructureBuilder:
                 continue
             fa, fact = self.classes[owner]
             qualname = f"{fact.qualname}.{name}"
-            src = self.sources.get(fa.path)
-            func = src.defs.get(qualname) if src is not None else None
-            assignments = _self_assignments(func) if func is not None else []
+            assignments = [] if fa.errors else _self_assignments(fa, qualname)
             lineage = self._lineage(owner)
             for call in fa.calls:
                 if call.caller != qualname and not call.caller.startswith(qualname + "."):
@@ -337,12 +321,11 @@ class _Roles:
 def module_nodes(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
-    sources: Sources,
     hierarchy: Hierarchy,
     api: TorchApi,
 ) -> tuple[ModuleNode, ...]:
     """The repository's module classes, sorted by file and line."""
-    return StructureBuilder(result, analyses, sources, hierarchy, api).build()
+    return StructureBuilder(result, analyses, hierarchy, api).build()
 
 
 #: PyTorch model libraries whose model classes a repository may extend (a MegEngine or

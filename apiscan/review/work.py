@@ -15,16 +15,17 @@ plotting, notebooks and adapters for other frameworks are counted apart
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.config import path_matches
-from apiscan.model import ApiFinding, ScanResult
-from apiscan.program.index import Hierarchy
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
+from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
-from apiscan.review.sources import FuncDef, Source, Sources, is_test_path
+from apiscan.review.sources import is_test_path, place, with_facts
+from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
 ANCILLARY_DIRS: dict[str, str] = {
@@ -37,9 +38,6 @@ ANCILLARY_DIRS: dict[str, str] = {
     "notebooks": "notebooks",
     "docs": "documentation",
     "doc": "documentation",
-    "deploy": "deployment/export",
-    "deployment": "deployment/export",
-    "export": "deployment/export",
     "benchmarks": "benchmarks",
     "benchmark": "benchmarks",
     "projects": "side projects",
@@ -51,6 +49,8 @@ ANCILLARY_DIRS: dict[str, str] = {
     "visualizer": "plotting",
     "visualization": "plotting",
     "vis": "plotting",
+    # the scope's export folders (``export/``, ``deploy/``, ``onnx/``...): one list for both
+    **dict.fromkeys(sorted(EXPORT_DIRS), "deployment/export"),
 }
 #: File name patterns of code that is not ported with the model.
 ANCILLARY_FILES: dict[str, str] = {
@@ -82,23 +82,6 @@ FOREIGN_FRAMEWORKS = frozenset(
         "pytorch_lightning",
     }
 )
-#: Host libraries whose calls in the network or loss path mean a device → host → device trip.
-HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools.")
-#: Calls that take a tensor to the host, and that bring a host value back as a tensor.
-TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
-FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
-#: ``from_pretrained`` of what holds no weights: tokenizers, configs, processors.
-_NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor")
-#: Model zoos whose constructors are pretrained backbones.
-ZOO_MODULES = frozenset(
-    {
-        "torchvision.models",
-        "torchvision.models.detection",
-        "torchvision.models.segmentation",
-        "torchvision.models.video",
-    }
-)
-ZOO_EXCLUDED = ("torchvision.models._utils", "torchvision.models.feature_extraction")
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
 CHECKPOINT_APIS = frozenset(
@@ -126,9 +109,6 @@ PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin
 
 #: Folders of side projects and examples: their own training loops are not the repository's.
 _SIDE_DIRS = frozenset({"examples", "projects", "demo", "demos", "docs", "benchmarks"})
-#: Module methods that run in the network or loss path without the scan's help.
-_PATH_METHOD = re.compile(r"forward\w*|__call__|\w*(loss|match|assign)\w*")
-_NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
 
 class Ancillary:
@@ -139,7 +119,7 @@ class Ancillary:
 
     def __init__(
         self,
-        sources: Sources,
+        analyses: Sequence[FileAnalysis],
         patterns: Sequence[str] | None = None,
         keep: Iterable[str] = (),
     ) -> None:
@@ -147,15 +127,15 @@ class Ancillary:
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
-        self._read = frozenset(sources.modules)
-        local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
-        for src in sources.all(tests=True):
-            why = self._classify(src, local)
+        #: the files the scan analysed without error: their reasons are all in ``_why``
+        self._read = frozenset(fa.path for fa in analyses if not fa.errors)
+        local = _local_packages(analyses)
+        for fa, facts in with_facts(analyses, tests=True):
+            why = self._classify(fa.path, facts, local)
             if why:
-                self._why[src.path] = why
+                self._why[fa.path] = why
 
-    def _classify(self, src: Source, local: set[str]) -> str:
-        path = src.path
+    def _classify(self, path: str, facts: SyntaxFacts, local: set[str]) -> str:
         if is_test_path(path):
             return "tests"
         if self.patterns is not None:
@@ -164,7 +144,7 @@ class Ancillary:
         foreign = sorted(
             {
                 top
-                for name in src.imports.values()
+                for _, name in facts.imports
                 if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS and top not in local
             }
         )
@@ -205,21 +185,26 @@ def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFind
     return [f for f in findings if not ancillary.why(f.path)]
 
 
+def _local_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """The repository's own top-level packages (of the files analysed without error)."""
+    return {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+
+
 def work_items(
-    result: ScanResult, sources: Sources, hierarchy: Hierarchy, ancillary: Ancillary
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
-    network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
-    items: list[WorkItem] = []
+    trips = _round_trips(result, analyses, ancillary)
+    items = [_with_callers(t, analyses, ancillary) for t in trips]
     backbones: list[WorkItem] = []
-    local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
-    for src in sources.all():
-        if ancillary.why(src.path):
-            continue
-        items.extend(
-            _with_callers(t, sources, ancillary) for t in _round_trips(src, network, hierarchy)
-        )
-        backbones.extend(b for b in _backbones(src) if b.what.partition(".")[0] not in local)
+    local = _local_packages(analyses)
+    for fa, facts in with_facts(analyses):
+        if not ancillary.why(fa.path):
+            backbones.extend(
+                b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local
+            )
     items.extend(_one_per_backbone(backbones))
     items.extend(_checkpoints(ported(result.api_findings, ancillary)))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
@@ -252,104 +237,97 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     return out
 
 
-def _functions(src: Source) -> Iterable[tuple[str, FuncDef]]:
-    for qual, node in src.defs.items():
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield qual, node
-
-
-def _is_module_method(src: Source, fn: FuncDef, hierarchy: Hierarchy) -> bool:
-    owner = src.class_of(fn)
-    if owner is None or not src.module or not _PATH_METHOD.fullmatch(fn.name):
-        return False
-    cls = f"{src.module}.{src.qualname[owner]}"
-    return "torch.nn.Module" in hierarchy.torch_ancestors(cls)
+#: The scan's rule for data sized on a host library that comes back into torch.
+ROUND_TRIP_RULE = "DS121"
+#: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
+_NAMED_CALL = re.compile(r"`([^`]+)` computed")
+#: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
+_NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
 
 def _round_trips(
-    src: Source, network: set[tuple[str, str]], hierarchy: Hierarchy
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
-    """Functions of the network or loss path (a Module's method, or a function the scan
-    placed in the network graph) that send tensors to a host library and back."""
-    for qual, fn in _functions(src):
-        if _NOT_NETWORK.search(fn.name):
-            continue  # visualisation and logging helpers of a Module run beside the step
-        if (src.path, qual) not in network and not _is_module_method(src, fn, hierarchy):
+    """The functions of the network graph that send tensor data to a host library and bring
+    the result back, one item each: where the scan found data sized on the host coming back
+    (DS121), and where the worker saw a tensor taken to the host, a host library called and
+    its result made a tensor again in a function the scan placed in the network graph (a
+    round trip that keeps the length: DS121 is silent, the graph break and the device
+    synchronisation remain). Named by the host library calls the worker recorded there
+    (:class:`~apiscan.extract.syntax.HostTrip`), else by the scan's words. Visualisation and
+    logging helpers (``show_boxes``, ``log_images``) run beside the step: never a trip."""
+    found: dict[tuple[str, str], list[ShapeFinding]] = {}
+    for f in result.shape_findings:
+        if f.rule == ROUND_TRIP_RULE and f.scope == "network" and not ancillary.why(f.path):
+            found.setdefault((f.path, f.function), []).append(f)
+    network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
+    for fa, facts in with_facts(analyses):
+        if not ancillary.why(fa.path):
+            for trip in facts.host_trips:
+                key = (fa.path, trip.function)
+                if key in found or (trip.back and key in network):
+                    trips[key] = (fa, trip)
+    for path, function in sorted(found.keys() | trips.keys()):
+        if _NOT_NETWORK.search(function.rpartition(".")[2]):
             continue
-        host: list[tuple[str, ast.Call]] = []
-        out = back = False
-        for node in ast.walk(fn):
-            if not isinstance(node, ast.Call):
-                continue
-            name = src.dotted(node.func) or ""
-            if name.startswith(HOST_LIBRARIES):
-                host.append((name, node))
-            elif name in FROM_HOST:
-                back = True
-            elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
-                out = True
-        if host and out and back:  # numpy arrays alone (.tolist() of an np array) go nowhere
-            names = sorted({n for n, _ in host})
-            yield WorkItem(
-                kind="host-round-trip",
-                what=f"{qual}: {', '.join(names)}",
-                where=tuple(dict.fromkeys(src.where(c) for _, c in host)),
-                why=(
-                    "tensors leave the device for "
-                    + ", ".join(names)
-                    + " and come back (.cpu()/.numpy() then torch.as_tensor)"
-                    + " every time this runs in the network or loss path: a graph break "
-                    "under GRAPH_MODE and a device synchronisation per call; keep it on the "
-                    "host outside the compiled cell, or write the computation with MindSpore ops"
-                ),
-                uses=len(host),
-            )
-
-
-#: Tensor constructors a collate function fills when it pads a batch to its largest item.
-_PAD_CONSTRUCTORS = frozenset({"zeros", "ones", "full", "empty", "new_zeros", "new_full", "pad"})
+        if (path, function) in trips:
+            fa, trip = trips[path, function]
+            names = sorted({n for n, _ in trip.host})
+            where = tuple(dict.fromkeys(place(fa, line) for _, line in trip.host))
+            back, uses = trip.back, len(trip.host)
+        else:  # the host call is in another function: the scan's words for it
+            findings = found[path, function]
+            named = (_NAMED_CALL.search(f.message) for f in findings)
+            names = sorted({m.group(1) for m in named if m} or {f.api for f in findings})
+            where = tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
+            back, uses = True, len(findings)
+        yield WorkItem(
+            kind="host-round-trip",
+            what=f"{function}: {', '.join(names)}",
+            where=where,
+            why=(
+                "tensors leave the device for "
+                + ", ".join(names)
+                + " and come back"
+                + (" (.cpu()/.numpy() then torch.as_tensor)" if back else "")
+                + " every time this runs in the network or loss path: a graph break "
+                "under GRAPH_MODE and a device synchronisation per call; keep it on the "
+                "host outside the compiled cell, or write the computation with MindSpore ops"
+            ),
+            uses=uses,
+        )
 
 
 def padded_batches(
-    result: ScanResult, sources: Sources, ancillary: Ancillary
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> tuple[tuple[str, str], ...]:
     """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
-    one call deep) that pad each batch to its largest item: a ``max`` over the items and a
-    tensor built to that size. Every batch then has its own shape, as with multi-scale
-    training: the compiled network needs fixed buckets or one padded size."""
-    defs: dict[str, list[tuple[Source, FuncDef]]] = {}
-    for src in sources.all():
-        for qual, fn in _functions(src):
-            defs.setdefault(qual.rpartition(".")[2], []).append((src, fn))
+    one call deep through the scan's call facts) that pad each batch to its largest item: a
+    ``max`` over the items and a tensor built to that size (the worker's ``padders``). Every
+    batch then has its own shape, as with multi-scale training: the compiled network needs
+    fixed buckets or one padded size."""
+    #: a function's last name -> (its file's analysis, qualified name, pads)
+    defs: dict[str, list[tuple[FileAnalysis, str, bool]]] = {}
+    for fa, facts in with_facts(analyses):
+        padders = set(facts.padders)
+        for qual in dict.fromkeys(fn.qualname for fn in fa.functions):
+            defs.setdefault(qual.rpartition(".")[2], []).append((fa, qual, qual in padders))
     found: set[tuple[str, str]] = set()
     for f in result.api_findings:
         if f.api != "torch.utils.data.DataLoader" or f.args is None or ancillary.why(f.path):
             continue
         collate = next((text for name, text in f.args.keywords if name == "collate_fn"), "")
-        name = collate.rpartition(".")[2]
-        for src, fn in defs.get(name, []):
-            todo = [(src, fn)] + [
+        for fa, qual, pads in defs.get(collate.rpartition(".")[2], []):
+            todo = [(fa, qual, pads)] + [
                 target
-                for call in ast.walk(fn)
-                if isinstance(call, ast.Call)
-                for target in defs.get(_callee_tail(call), [])
+                for call in fa.calls
+                if call.role == "call"
+                and (call.caller == qual or call.caller.startswith(qual + "."))
+                for target in defs.get(call.callee.rpartition(".")[2], [])
             ]
-            for fsrc, fdef in todo:
-                if _pads_to_max(fdef):
-                    found.add((fsrc.path, fsrc.qualname.get(fdef, fdef.name)))
+            found.update((t.path, q) for t, q, p in todo if p)
     return tuple(sorted(found))
-
-
-def _callee_tail(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
-def _pads_to_max(fn: FuncDef) -> bool:
-    calls = [_callee_tail(c) for c in ast.walk(fn) if isinstance(c, ast.Call)]
-    return any("max" in c for c in calls) and any(c in _PAD_CONSTRUCTORS for c in calls)
 
 
 def _attribute_names(cls: str) -> set[str]:
@@ -359,7 +337,9 @@ def _attribute_names(cls: str) -> set[str]:
     return {words[-1].lower(), "_".join(w.lower() for w in words)} if words else set()
 
 
-def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> WorkItem:
+def _with_callers(
+    item: WorkItem, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> WorkItem:
     """A round trip in ``Cls.forward`` with the places that call the module through the
     attribute it is usually stored in (``self.matcher(...)``), saying which run in a loop:
     each call is one more trip per step."""
@@ -369,19 +349,12 @@ def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> Wor
         return item
     names = _attribute_names(cls.rpartition(".")[2])
     calls: list[tuple[Where, bool]] = []
-    for src in sources.all():
-        if ancillary.why(src.path):
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
             continue
-        for call in src.calls:
-            func = call.func
-            if (
-                isinstance(func, ast.Attribute)
-                and func.attr in names
-                and isinstance(func.value, ast.Name)
-                and func.value.id == "self"
-            ):
-                looped = src.enclosing(call, (ast.For, ast.While, ast.comprehension))
-                calls.append((src.where(call), looped is not None))
+        for attr, line, looped in facts.self_calls:
+            if attr in names:
+                calls.append((place(fa, line), looped))
     if not calls:
         return item
     listed = ", ".join(f"{w}{' (in a loop)' if loop else ''}" for w, loop in calls)
@@ -396,71 +369,25 @@ def _with_callers(item: WorkItem, sources: Sources, ancillary: Ancillary) -> Wor
     )
 
 
-def _zoo_callee(src: Source, call: ast.Call) -> str | None:
-    """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
-    ``getattr(torchvision.models, name)(...)``; None for anything else."""
-    func = call.func
-    if (
-        isinstance(func, ast.Subscript)
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "__dict__"
-    ):  # torchvision.models.__dict__[args.arch]()
-        owner = src.dotted(func.value.value)
-        return f"{owner}.<{src.text(func.slice, 40)}>" if owner else None
-    if (
-        isinstance(func, ast.Call)
-        and isinstance(func.func, ast.Name)
-        and func.func.id == "getattr"
-        and func.args
-    ):
-        owner = src.dotted(func.args[0])
-        if owner is None:
-            return None
-        return f"{owner}.<{src.text(func.args[1], 40)}>" if len(func.args) > 1 else owner
-    return src.dotted(func)
-
-
-def _is_zoo_constructor(name: str) -> bool:
-    """``torchvision.models.resnet50`` (or ``.detection.<fn>``, ``.<getattr name>``),
-    ``timm.create_model``, ``torch.hub.load``; never a layer, helper, weights enum or class
-    that a zoo package also exports (``timm.models.layers.DropPath``)."""
-    if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
-        return True
-    if name.startswith("transformers.") and name.endswith(".from_pretrained"):
-        return not _NOT_WEIGHTS.search(name)
-    head, bracket, key = name.partition("<")  # torchvision.models.<args.arch>
-    module, _, tail = head.rpartition(".") if bracket else name.rpartition(".")
-    if bracket:
-        tail = bracket + key
-    return (
-        module in ZOO_MODULES
-        and not tail.startswith("_")
-        and (tail.startswith("<") or tail[:1].islower())
-    )
-
-
-def _backbones(src: Source) -> Iterable[WorkItem]:
-    for call in src.calls:
-        name = _zoo_callee(src, call)
-        if not name or name.startswith(ZOO_EXCLUDED):
-            continue
-        if not _is_zoo_constructor(name):
-            continue
-        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
+    """The model-zoo constructors the worker found (:class:`~apiscan.extract.syntax.ZooCall`)."""
+    for call in facts.zoo_calls:
+        name = call.callee
+        keywords = dict(call.keywords)
         pretrained = [
-            f"{k}={src.text(v, 40)}"
+            f"{k}={shorten(v, 40)}"
             for k, v in keywords.items()
-            if k in PRETRAINED_KEYWORDS and src.text(v) not in NEUTRAL_VALUES
+            if k in PRETRAINED_KEYWORDS and v not in NEUTRAL_VALUES
         ]
         explicit = keywords.get("pretrained")
         if (name.endswith(".from_pretrained") or name == "torch.hub.load") and (
-            explicit is None or src.text(explicit) not in NEUTRAL_VALUES
+            explicit is None or explicit not in NEUTRAL_VALUES
         ):
             pretrained.insert(0, "pretrained weights")  # what these calls load by default
         norm = keywords.get("norm_layer")
-        details = pretrained + ([f"norm_layer={src.text(norm, 40)}"] if norm is not None else [])
+        details = pretrained + ([f"norm_layer={shorten(norm, 40)}"] if norm is not None else [])
         if name == "torch.hub.load" and call.args:  # which hub repository and model
-            details = [src.text(a, 40) for a in call.args[:2]] + details
+            details = [shorten(a, 40) for a in call.args[:2]] + details
         why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
         if pretrained:
             why += (
@@ -472,7 +399,7 @@ def _backbones(src: Source) -> Iterable[WorkItem]:
         yield WorkItem(
             kind="pretrained-backbone",
             what=name + (f"({', '.join(details)})" if details else ""),
-            where=(src.where(call),),
+            where=(place(fa, call.line),),
             why=why,
         )
 

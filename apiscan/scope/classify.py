@@ -77,7 +77,9 @@ _SAMPLER = re.compile(r"torch\.utils\.data\.(?:\w+\.)*\w*Sampler")
 _EVAL_STEM = re.compile(r"(?:^|_)eval(?:uat\w*)?(?:_|$)", re.IGNORECASE)
 #: ``postprocess``, ``_postprocess``, ``post_process_segm``, ``PostProcessPanoptic``.
 _POSTPROCESS = re.compile(r"post_?process", re.IGNORECASE)
-_EXPORT_DIRS = frozenset({"export", "exporter", "exporters", "deploy", "deployment", "onnx"})
+#: Folders of export and deployment code, anywhere in a path: the scope keeps them out of the
+#: network and the review counts them apart from the effort (one list for both).
+EXPORT_DIRS = frozenset({"export", "exporter", "exporters", "deploy", "deployment", "onnx"})
 #: ``export_onnx.py``, ``onnx_export.py``, ``export.py``, ``deploy_trt.py``.
 _EXPORT_STEM = re.compile(r"(?:^|_)(?:export\w*|onnx|deploy\w*|tensorrt|trt)(?:_|$)", re.I)
 
@@ -104,7 +106,7 @@ def is_data_path(path: str) -> bool:
 def is_export_path(path: str) -> bool:
     """A file of an export package or module (``export/``, ``export_onnx.py``)."""
     p = PurePosixPath(path)
-    return not _EXPORT_DIRS.isdisjoint(p.parts[:-1]) or bool(_EXPORT_STEM.search(p.stem))
+    return not EXPORT_DIRS.isdisjoint(p.parts[:-1]) or bool(_EXPORT_STEM.search(p.stem))
 
 
 def is_postprocess(qualname: str) -> bool:

@@ -19,7 +19,6 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.build import scan_root
 from apiscan.review.model import ModuleNode, Where
-from apiscan.review.sources import Sources
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,24 +28,20 @@ class Facts:
     root: Path
     result: ScanResult
     analyses: list[FileAnalysis]
-    sources: Sources
     hierarchy: Hierarchy
     api: TorchApi
 
     def modules(self) -> dict[str, ModuleNode]:
-        nodes = structure.module_nodes(
-            self.result, self.analyses, self.sources, self.hierarchy, self.api
-        )
+        nodes = structure.module_nodes(self.result, self.analyses, self.hierarchy, self.api)
         return {n.cls: n for n in nodes}
 
 
 def facts(root: Path) -> Facts:
     result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
     base = scan_root(root)
-    sources = Sources(base, analyses)
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
-    return Facts(base, result, analyses, sources, hierarchy, api)
+    return Facts(base, result, analyses, hierarchy, api)
 
 
 @pytest.fixture(scope="module")
@@ -460,7 +455,7 @@ def test_third_party_packages_and_what_is_used(tmp_path: Path) -> None:
         },
     )
     f = facts(tmp_path)
-    found = {tp.package: tp for tp in gaps.third_party(f.analyses, f.sources)}
+    found = {tp.package: tp for tp in gaps.third_party(f.analyses)}
     assert sorted(found) == ["apex", "einops", "mmcv", "numpy", "timm", "torchvision"]
     assert found["numpy"].files == 2
     assert found["numpy"].uses == (

@@ -125,6 +125,21 @@ def test_ancillary_patterns_come_from_the_configuration(tmp_path: Path) -> None:
     assert dict(build_review(str(tmp_path)).ancillary) == {"net.py": "matches 'net.py'"}
 
 
+def test_export_folders_are_the_scopes(tmp_path: Path) -> None:
+    """The scope's export folders are the review's: one list (``onnx/`` included)."""
+    from apiscan.review.work import ANCILLARY_DIRS
+    from apiscan.scope.classify import EXPORT_DIRS, is_export_path
+
+    assert {d: ANCILLARY_DIRS[d] for d in EXPORT_DIRS} == dict.fromkeys(
+        EXPORT_DIRS, "deployment/export"
+    )
+    (tmp_path / "onnx").mkdir()
+    (tmp_path / "onnx" / "run.py").write_text("import torch\ntorch.load('a')\n")
+    (tmp_path / "net.py").write_text("import torch\ntorch.load('b')\n")
+    assert is_export_path("onnx/run.py")
+    assert dict(build_review(str(tmp_path)).ancillary) == {"onnx/run.py": "deployment/export"}
+
+
 def test_top_model_reads_the_branch_the_construction_is_in(tmp_path: Path) -> None:
     (tmp_path / "net.py").write_text(
         "from torch import nn\n\n"
@@ -171,6 +186,41 @@ def test_a_round_trip_names_where_its_module_is_called(reviews) -> None:
         "models/setpred.py:101",
     ]
     assert "models/setpred.py:101 (in a loop)" in trip.why
+
+
+def test_round_trips_are_the_scans_and_those_that_keep_the_length(tmp_path: Path) -> None:
+    """DS121 (data sized on the host comes back) makes an item even when the host call is in
+    a helper; a trip that keeps the length is one too; host data that never comes back as a
+    tensor (a metric) is not."""
+    (tmp_path / "match.py").write_text(
+        "import numpy as np\n"
+        "import torch\n"
+        "from torch import nn\n"
+        "from scipy.optimize import linear_sum_assignment\n"
+        "from sklearn.metrics import f1_score\n\n"
+        "def solve(cost):\n"
+        "    rows, cols = linear_sum_assignment(cost.detach().cpu())\n"
+        "    return rows\n\n"
+        "class Matcher(nn.Module):\n"
+        "    def forward(self, cost):\n"
+        "        return torch.as_tensor(solve(cost), dtype=torch.int64)\n\n"
+        "class Nearest(nn.Module):\n"
+        "    def forward(self, cost):\n"
+        "        return torch.from_numpy(np.argmin(cost.cpu().numpy(), axis=1))\n\n"
+        "class Scored(nn.Module):\n"
+        "    def forward(self, x, y):\n"
+        "        self.score = f1_score(y.cpu(), x.argmax(1).cpu())\n"
+        "        return x.relu()\n"
+    )
+    trips = {
+        i.what: [str(w) for w in i.where]
+        for i in build_review(str(tmp_path)).work
+        if i.kind == "host-round-trip"
+    }
+    assert trips == {
+        "Matcher.forward: linear_sum_assignment(...)": ["match.py:13"],
+        "Nearest.forward: numpy.argmin": ["match.py:17"],
+    }
 
 
 def test_private_helpers_and_uncertain_receivers_are_no_custom_ops() -> None:

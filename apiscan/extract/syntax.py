@@ -1,0 +1,429 @@
+"""What a file's syntax says beyond its torch APIs: plain records for the feasibility review.
+
+The review asks questions no torch API marks: which packages a file imports and what it uses
+from them, which attribute a constructor stores a child module in (``self.neck = ...``), where
+a module stored as ``self.matcher`` is called and whether a loop runs the call, which model-zoo
+constructors run with pretrained weights, which functions send tensors to a host library, which
+pad a batch to its largest item. The worker answers them from Python's tree, which it has
+already built for positions, so the review never reads or parses a file again (the facts are
+cached with the rest of the file's analysis).
+
+Every fact here is a string, a number or a tuple of them: cheap to pickle, deterministic
+(source order). A *function* is named by its module-relative qualified name (``Head.forward``,
+nested ``outer.inner``); when a file defines two functions with one name (``@property`` and its
+setter), the first one defined is the one meant, as the review always read it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+#: Longest source text kept for one value (an argument of a model-zoo constructor).
+TEXT_LIMIT = 100
+#: Host libraries whose calls in the network or loss path mean a device → host → device trip.
+HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools.")
+#: Calls that take a tensor to the host, and that bring a host value back as a tensor.
+TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
+FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
+#: Tensor constructors a collate function fills when it pads a batch to its largest item.
+PAD_CONSTRUCTORS = frozenset({"zeros", "ones", "full", "empty", "new_zeros", "new_full", "pad"})
+#: ``from_pretrained`` of what holds no weights: tokenizers, configs, processors.
+_NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor")
+#: Model zoos whose constructors are pretrained backbones.
+ZOO_MODULES = frozenset(
+    {
+        "torchvision.models",
+        "torchvision.models.detection",
+        "torchvision.models.segmentation",
+        "torchvision.models.video",
+    }
+)
+ZOO_EXCLUDED = ("torchvision.models._utils", "torchvision.models.feature_extraction")
+#: Packages whose names the file uses are not recorded for: torch's are the scan's findings.
+_UNRECORDED_PACKAGES = frozenset({"torch"})
+
+_FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+_Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+_LOOPS = (ast.For, ast.While, ast.comprehension)
+
+
+@dataclass(frozen=True, slots=True)
+class ZooCall:
+    """A model-zoo constructor called (``torchvision.models.resnet50(weights=...)``,
+    ``torchvision.models.<args.arch>`` for ``getattr(torchvision.models, args.arch)()``,
+    ``timm.create_model``, ``torch.hub.load``, ``transformers.X.from_pretrained``)."""
+
+    callee: str
+    line: int
+    #: (keyword, its source text cut at :data:`TEXT_LIMIT`), in the call's order
+    keywords: tuple[tuple[str, str], ...]
+    #: the positional arguments' source texts, cut alike (``torch.hub.load``'s repository
+    #: and model)
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HostTrip:
+    """A function that calls a host library and takes something to the host (``.cpu()``,
+    ``.numpy()``, ``.tolist()``): how the review names a host round trip the scan found there
+    (DS121)."""
+
+    function: str
+    #: (library function, line) of each host call, in the order ``ast.walk`` meets them
+    host: tuple[tuple[str, int], ...]
+    back: bool  # brings a host value back as a tensor (``torch.as_tensor``...)
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxFacts:
+    """The review's facts of one file (module docstring); lines are of the parsed text (a
+    notebook's joined code: ``FileAnalysis.cells`` maps them to cells)."""
+
+    #: local name → absolute dotted name, for every absolute import in the file (function
+    #: level included; relative imports left out)
+    imports: tuple[tuple[str, str], ...] = ()
+    #: top-level package → the dotted names the file uses from it (whole attribute chains
+    #: through the names its imports bind; torch left out)
+    package_uses: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: (attribute, first line, last line of the value, functions it is in) of every
+    #: ``self.<attribute> = <value>``; the functions are every enclosing one, outermost first
+    self_assigns: tuple[tuple[str, int, int, tuple[str, ...]], ...] = ()
+    #: (attribute, line, inside a loop) of every call ``self.<attribute>(...)``
+    self_calls: tuple[tuple[str, int, bool], ...] = ()
+    zoo_calls: tuple[ZooCall, ...] = ()
+    host_trips: tuple[HostTrip, ...] = ()
+    #: functions that pad a batch to its largest item (a call of some ``max`` and a tensor
+    #: constructor, :data:`PAD_CONSTRUCTORS`, nested functions included)
+    padders: tuple[str, ...] = ()
+    #: (def or class, line of its ``def``/``class``, decorators named through the imports:
+    #: ``triton.jit``, ``torch.no_grad``) of every decorated one whose decorators resolve
+    decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    #: the module runs as a script: an ``if __name__ == ...`` statement at its top level
+    main_guard: bool = False
+
+
+def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
+    """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`)."""
+    return _Reader(tree, text).facts()
+
+
+def node_text(lines: Sequence[str], node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
+    """The node's source on one line (whitespace runs collapsed), cut at ``limit``."""
+    lineno = getattr(node, "lineno", None)
+    end_lineno = getattr(node, "end_lineno", None)
+    col = getattr(node, "col_offset", None)
+    end_col = getattr(node, "end_col_offset", None)
+    if lineno is None or end_lineno is None or col is None or end_col is None:
+        return ast.unparse(node)
+    chunks = [line.encode("utf-8") for line in lines[lineno - 1 : end_lineno]]
+    if not chunks:
+        return ast.unparse(node)
+    if len(chunks) == 1:
+        chunks[0] = chunks[0][col:end_col]
+    else:
+        chunks[0], chunks[-1] = chunks[0][col:], chunks[-1][:end_col]
+    text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
+    text = re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", text)  # "( x )" left by line breaks
+    return shorten(text, limit)
+
+
+def shorten(text: str, limit: int | None) -> str:
+    """``text`` cut at ``limit`` characters, an ellipsis marking the cut."""
+    if limit is not None and len(text) > limit:
+        return text[: limit - 1] + "…"
+    return text
+
+
+def import_table(nodes: Iterable[ast.Import | ast.ImportFrom]) -> dict[str, str]:
+    """Every absolute import of the file, flattened (function-level ones included): enough to
+    name torchvision, numpy and ``random`` calls, which the scan does not resolve."""
+    table: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    table[alias.asname] = alias.name
+                else:
+                    root = alias.name.partition(".")[0]
+                    table[root] = root
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.name != "*":
+                    table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return table
+
+
+def callee_name(call: ast.Call) -> str:
+    """The last name of what a call calls (``f`` of ``a.b.f(...)``), "" for anything else."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def is_zoo_constructor(name: str) -> bool:
+    """``torchvision.models.resnet50`` (or ``.detection.<fn>``, ``.<getattr name>``),
+    ``timm.create_model``, ``torch.hub.load``; never a layer, helper, weights enum or class
+    that a zoo package also exports (``timm.models.layers.DropPath``)."""
+    if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
+        return True
+    if name.startswith("transformers.") and name.endswith(".from_pretrained"):
+        return not _NOT_WEIGHTS.search(name)
+    head, bracket, key = name.partition("<")  # torchvision.models.<args.arch>: dots in the key
+    module, _, tail = head.rpartition(".") if bracket else name.rpartition(".")
+    if bracket:
+        tail = bracket + key
+    return (
+        module in ZOO_MODULES
+        and not tail.startswith("_")
+        and (tail.startswith("<") or tail[:1].islower())
+    )
+
+
+def _package_uses(
+    imports: Sequence[ast.Import | ast.ImportFrom], attributes: Sequence[ast.Attribute]
+) -> dict[str, set[str]]:
+    """What the file uses from each imported top-level package: ``from timm.models import
+    create_model`` uses ``timm.models.create_model``; ``import numpy as np`` then
+    ``np.random.default_rng(...)`` uses ``numpy.random.default_rng`` (the whole attribute
+    chain, not each link). Names are bound file-wide: an approximation, a local variable
+    shadowing ``np`` is not told apart. ``attributes`` come breadth first (a chain's
+    outermost link first)."""
+    bound: dict[str, str] = {}  # local name -> dotted module path
+    uses: dict[str, set[str]] = {}  # top-level package -> dotted names
+    for node in imports:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.partition(".")[0]
+                uses.setdefault(top, set())
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    bound[top] = top
+                if "." in alias.name:
+                    uses[top].add(alias.name)
+        elif not node.level and node.module:  # relative: the repository's own code
+            top = node.module.partition(".")[0]
+            used = uses.setdefault(top, set())
+            for alias in node.names:
+                if alias.name == "*":
+                    used.add(f"{node.module}.*")
+                else:
+                    used.add(f"{node.module}.{alias.name}")
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    # Names are resolved once every import is bound: a name may be used in a function above
+    # the (function-level or late) import that binds it.
+    inner: set[int] = set()  # ids of the inner links of chains already recorded
+    for node in attributes:
+        if id(node) in inner:
+            continue
+        parts: list[str] = []
+        current: ast.expr = node
+        while isinstance(current, ast.Attribute):
+            parts.append(current.attr)
+            current = current.value
+            inner.add(id(current))
+        if isinstance(current, ast.Name) and current.id in bound:
+            dotted = ".".join([bound[current.id], *reversed(parts)])
+            uses[dotted.partition(".")[0]].add(dotted)
+    return uses
+
+
+class _Reader:
+    """Two passes over the tree: the statements (to name every def), then every node once,
+    breadth first as ``ast.walk`` goes, with the functions and loops around it."""
+
+    def __init__(self, tree: ast.Module, text: str) -> None:
+        self.tree = tree
+        self.lines = text.split("\n")
+        #: every def's qualified name, and the first def of each name
+        self.qualname: dict[ast.AST, str] = {}
+        self.first: dict[str, _Def] = {}
+        stack: list[tuple[ast.AST, str]] = [(tree, "")]
+        while stack:
+            node, prefix = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, _Def):
+                    q = f"{prefix}.{child.name}" if prefix else child.name
+                    self.qualname[child] = q
+                    self.first.setdefault(q, child)
+                    stack.append((child, q))
+                elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                    stack.append((child, prefix))
+        #: each call with the functions around it (first defs of their names, outermost
+        #: first) and whether a loop is around it (a function defined in a loop included)
+        self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
+        self.attributes: list[ast.Attribute] = []
+        self.imports_made: list[ast.Import | ast.ImportFrom] = []
+        #: (attribute, first line, last line of the value, functions) of ``self.x = ...``
+        self.assigns: list[tuple[str, int, int, tuple[str, ...]]] = []
+        todo: deque[tuple[ast.AST, tuple[str, ...], bool]] = deque([(tree, (), False)])
+        while todo:
+            node, functions, looped = todo.popleft()
+            if isinstance(node, ast.Attribute):
+                self.attributes.append(node)
+            elif isinstance(node, ast.Call):
+                self.calls.append((node, functions, looped))
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                self.imports_made.append(node)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                self._self_assign(node, functions)
+            elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
+                functions = (*functions, self.qualname[node])
+            looped = looped or isinstance(node, _LOOPS)
+            todo.extend((child, functions, looped) for child in ast.iter_child_nodes(node))
+        self.imports = import_table(self.imports_made)
+
+    def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            return
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                last = value.end_lineno or value.lineno
+                self.assigns.append((target.attr, value.lineno, last, functions))
+
+    def facts(self) -> SyntaxFacts:
+        uses = _package_uses(self.imports_made, self.attributes)
+        assigns, self_calls = self._self_facts()
+        # in the order the defs were named (a nested def after every def of its level)
+        padders = [q for q in self.first if {"max", "pad"} <= self.called.get(q, set())]
+        return SyntaxFacts(
+            imports=tuple(sorted(self.imports.items())),
+            package_uses=tuple(
+                (top, tuple(sorted(names)))
+                for top, names in sorted(uses.items())
+                if top not in _UNRECORDED_PACKAGES
+            ),
+            self_assigns=tuple(assigns),
+            self_calls=tuple(self_calls),
+            zoo_calls=tuple(self._zoo_calls()),
+            host_trips=tuple(self._host_trips()),
+            padders=tuple(padders),
+            decorators=tuple(self._decorators()),
+            main_guard=any(
+                isinstance(node, ast.If)
+                and isinstance(node.test, ast.Compare)
+                and isinstance(node.test.left, ast.Name)
+                and node.test.left.id == "__name__"
+                for node in self.tree.body
+            ),
+        )
+
+    def _decorators(self) -> Iterator[tuple[str, int, tuple[str, ...]]]:
+        for qual, node in self.first.items():
+            names = [
+                self.dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list
+            ]
+            resolved = tuple(n for n in names if n)
+            if resolved:
+                yield qual, node.lineno, resolved
+
+    def dotted(self, expr: ast.AST) -> str | None:
+        """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name) or expr.id not in self.imports:
+            return None
+        return ".".join([self.imports[expr.id], *reversed(parts)])
+
+    def text(self, node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
+        return node_text(self.lines, node, limit)
+
+    def _self_facts(
+        self,
+    ) -> tuple[list[tuple[str, int, int, tuple[str, ...]]], list[tuple[str, int, bool]]]:
+        """``self.x = ...`` with the functions around it; ``self.x(...)`` with whether a loop
+        runs it; and what each function calls as far as padding and host libraries go."""
+        #: "max" (some ``max``), "pad" (a tensor constructor), "host" (a host library)
+        self.called: dict[str, set[str]] = {}
+        host_imported = any(f"{n}.".startswith(HOST_LIBRARIES) for n in self.imports.values())
+        calls: list[tuple[str, int, bool]] = []  # breadth first, as the review lists them
+        for call, functions, looped in self.calls:
+            func = call.func
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+            ):
+                calls.append((func.attr, call.lineno, looped))
+            if not functions:
+                continue
+            name = callee_name(call)
+            kinds = {"max"} if "max" in name else set()
+            if name in PAD_CONSTRUCTORS:
+                kinds.add("pad")
+            if host_imported and (self.dotted(func) or "").startswith(HOST_LIBRARIES):
+                kinds.add("host")
+            for fn in functions if kinds else ():
+                self.called.setdefault(fn, set()).update(kinds)
+        assigns = sorted(self.assigns, key=lambda a: (a[1], a[2], a[0], a[3]))
+        return assigns, calls
+
+    def _zoo_callee(self, call: ast.Call) -> str | None:
+        """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
+        ``getattr(torchvision.models, name)(...)``; None for anything else."""
+        func = call.func
+        if (
+            isinstance(func, ast.Subscript)
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "__dict__"
+        ):  # torchvision.models.__dict__[args.arch]()
+            owner = self.dotted(func.value.value)
+            return f"{owner}.<{self.text(func.slice, 40)}>" if owner else None
+        if (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr"
+            and func.args
+        ):
+            owner = self.dotted(func.args[0])
+            if owner is None:
+                return None
+            return f"{owner}.<{self.text(func.args[1], 40)}>" if len(func.args) > 1 else owner
+        return self.dotted(func)
+
+    def _zoo_calls(self) -> Iterator[ZooCall]:
+        for call, _, _ in self.calls:
+            name = self._zoo_callee(call)
+            if not name or name.startswith(ZOO_EXCLUDED) or not is_zoo_constructor(name):
+                continue
+            keywords = {k.arg: k.value for k in call.keywords if k.arg}
+            yield ZooCall(
+                name,
+                call.lineno,
+                tuple((k, self.text(v)) for k, v in keywords.items()),
+                tuple(self.text(a) for a in call.args),
+            )
+
+    def _host_trips(self) -> Iterator[HostTrip]:
+        for qual, fn in self.first.items():
+            if "host" not in self.called.get(qual, ()) or not isinstance(fn, _FuncDef):
+                continue  # no host library call below it
+            host: list[tuple[str, int]] = []
+            out = back = False
+            for node in ast.walk(fn):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = self.dotted(node.func) or ""
+                if name.startswith(HOST_LIBRARIES):
+                    host.append((name, node.lineno))
+                elif name in FROM_HOST:
+                    back = True
+                elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
+                    out = True
+            if host and out:
+                yield HostTrip(qual, tuple(host), back)

@@ -1,0 +1,127 @@
+"""The worker's syntax facts: what the review reads instead of parsing a file again."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+import textwrap
+
+from apiscan.extract import FileTask, analyse
+from apiscan.extract.syntax import HostTrip, ZooCall, syntax_facts
+
+CODE = textwrap.dedent(
+    """
+    import numpy as np
+    import torch
+    import torchvision
+    from scipy.optimize import linear_sum_assignment
+    from torch import nn
+    from . import sibling
+
+
+    class Model(nn.Module):
+        def __init__(self, arch):
+            super().__init__()
+            self.backbone = torchvision.models.resnet50(
+                weights="IMAGENET1K_V1", norm_layer=FrozenBN
+            )
+            self.head: nn.Module = Head(
+                256,
+            )
+
+            def later():
+                self.extra = 1
+
+        @property
+        def size(self):
+            return self._size
+
+        @size.setter
+        def size(self, value):
+            self._size = value
+
+        def forward(self, x):
+            for part in x:
+                self.head(part)
+            rows, _ = linear_sum_assignment(x.cpu())
+            return self.head(np.asarray(rows))
+
+
+    def collate(batch):
+        size = max(b.shape[0] for b in batch)
+        return torch.zeros(len(batch), size)
+
+
+    hub = torch.hub.load("facebookresearch/dinov2", "dinov2_vits14")
+
+
+    @torch.no_grad()
+    @local_decorator
+    def kernel(x):
+        return x
+
+    if __name__ == "__main__":
+        kernel(1)
+    """
+)
+
+
+def test_facts_of_a_module() -> None:
+    facts = syntax_facts(ast.parse(CODE), CODE)
+    imports = dict(facts.imports)
+    assert imports["np"] == "numpy" and imports["nn"] == "torch.nn"
+    assert "sibling" not in imports  # relative: the repository's own code
+    uses = dict(facts.package_uses)
+    assert uses["numpy"] == ("numpy.asarray",)
+    assert uses["scipy"] == ("scipy.optimize.linear_sum_assignment",)
+    assert "torch" not in uses  # torch's names are the scan's findings
+    assigns = {(a, first, last): fns for a, first, last, fns in facts.self_assigns}
+    assert assigns[("backbone", 13, 15)] == ("Model.__init__",)
+    assert assigns[("head", 16, 18)] == ("Model.__init__",)
+    assert assigns[("extra", 21, 21)] == ("Model.__init__", "Model.__init__.later")
+    # the setter is the second def named Model.size: the first one is meant
+    assert assigns[("_size", 29, 29)] == ()
+    # breadth first, as the review lists a module's callers; the call in the loop says so
+    assert facts.self_calls == (("head", 35, False), ("head", 33, True))
+    # breadth first: the module-level call before the one nested in a method
+    assert facts.zoo_calls == (
+        ZooCall("torch.hub.load", 43, (), ('"facebookresearch/dinov2"', '"dinov2_vits14"')),
+        ZooCall(
+            "torchvision.models.resnet50",
+            13,
+            (("weights", '"IMAGENET1K_V1"'), ("norm_layer", "FrozenBN")),
+        ),
+    )
+    assert facts.host_trips == (
+        HostTrip(
+            "Model.forward",
+            (("scipy.optimize.linear_sum_assignment", 34), ("numpy.asarray", 35)),
+            back=False,
+        ),
+    )
+    assert facts.padders == ("collate",)
+    assert facts.decorators == (("kernel", 48, ("torch.no_grad",)),)  # the `def` line
+    assert facts.main_guard
+
+
+def test_the_worker_records_them_cheaply() -> None:
+    task = FileTask("pkg/model.py", ("pkg.model",), False, CODE.encode())
+    fa = analyse(task, frozenset({"pkg"}))
+    assert not fa.errors and fa.syntax == syntax_facts(ast.parse(CODE), CODE)
+    assert pickle.loads(pickle.dumps(fa)) == fa
+
+
+def test_a_zoo_picked_by_a_key_with_dots() -> None:
+    code = textwrap.dedent(
+        """
+        import torchvision.models as tv_models
+
+        net = tv_models.__dict__[args.arch]()
+        lookup = getattr(tv_models, cfg.model.name)(num_classes=10)
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert [z.callee for z in facts.zoo_calls] == [
+        "torchvision.models.<args.arch>",
+        "torchvision.models.<cfg.model.name>",
+    ]
