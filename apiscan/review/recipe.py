@@ -157,7 +157,7 @@ _LOSS_CLASS_NAME = re.compile(
     r"|^(loss|criterion|matcher)"
 )
 #: Words that make a function with "loss" in its name a helper, not a loss
-#: (``_set_aux_loss`` packs outputs, ``get_loss`` dispatches, ``reduce_loss`` averages).
+#: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
      "evaluate", "wrapper", "func", "scale", "scaler"}

@@ -340,9 +340,9 @@ _NOT_TOP = frozenset({"loss"})
 
 
 class _Builders:
-    """Follows builder functions to the module classes they construct: ``build(args)``
-    returning ``Model(backbone, transformer, ...)`` where ``backbone = build_backbone(args)``
-    returns a ``Joiner``. Reads the parsed sources; relative imports are resolved here
+    """Follows builder functions to the module classes they construct: ``create(cfg)``
+    returning ``Net(trunk, head, ...)`` where ``trunk = make_trunk(cfg)`` returns a
+    ``TrunkWithPositions``. Reads the parsed sources; relative imports are resolved here
     because the shared import table keeps only absolute ones."""
 
     def __init__(

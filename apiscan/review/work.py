@@ -332,7 +332,7 @@ def padded_batches(
 
 def _attribute_names(cls: str) -> set[str]:
     """What a Module instance of ``cls`` is usually stored as: ``matcher`` and
-    ``hungarian_matcher`` for ``HungarianMatcher``."""
+    ``box_matcher`` for ``BoxMatcher``."""
     words = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+", cls)
     return {words[-1].lower(), "_".join(w.lower() for w in words)} if words else set()
 

@@ -32,22 +32,22 @@ def _work(review: Review, kind: str) -> list[str]:
 def test_recipe_reads_the_composition_used_and_the_loss_weights(reviews) -> None:
     recipe = reviews["setpred"].recipe
     augment = [i for i in recipe if i.category == "augmentation"]
-    assert [i.name for i in augment] == ["composition in make_coco_transforms"] * 2
+    assert [i.name for i in augment] == ["composition in coco_pipeline"] * 2
     train = dict(augment[0].values)
-    assert train["when"] == 'image_set == "train"'
-    assert train["1"] == "RandomHorizontalFlip()"
-    assert "max_size=1333" in train["2"] and "800" in train["2"] and "RandomSizeCrop" in train["2"]
-    assert "Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])" in train["3"]
-    assert not any("RandomPad" in v for i in augment for _, v in i.values)  # defined, unused
+    assert train["when"] == 'split == "train"'
+    assert train["1"] == "FlipLeftRight()"
+    assert "longest=1333" in train["2"] and "800" in train["2"] and "CropRandomSize" in train["2"]
+    assert "Standardize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])" in train["3"]
+    assert not any("ShiftRight" in v for i in augment for _, v in i.values)  # defined, unused
     assert not any("Transformer" in i.name for i in recipe if i.category == "augmentation")
     losses = {i.name: dict(i.values) for i in recipe if i.category == "loss"}
-    assert "models.setpred.SetPredictor._set_aux_loss" not in losses  # packs outputs
-    assert losses["models.setpred.SetCriterion"]["weight_dict"].startswith(
-        "{loss_ce: 1, loss_bbox: 5, loss_giou: 2}"
+    assert "models.detector.QueryDetector._get_aux_loss_inputs" not in losses  # packs outputs
+    assert losses["models.detector.PairedCriterion"]["weights"].startswith(
+        "{label: 1, l1: 5, giou: 2}"
     )
-    assert losses["models.matcher.HungarianMatcher"]["cost_bbox"].startswith("5 ")
-    assert losses["argparse --no_aux_loss"]["default"] == "True"
-    assert losses["argparse --eos_coef"]["default"] == "0.1"
+    assert losses["models.matcher.OneToOneMatcher"]["l1_weight"].startswith("5 ")
+    assert losses["argparse --drop_aux_loss"]["default"] == "True"
+    assert losses["argparse --void_coef"]["default"] == "0.1"
     assert {i.category for i in recipe} >= {"backbone", "checkpoint"}
     assert not reviews["setpred"].inference_only
 
@@ -56,11 +56,11 @@ def test_gaps_from_the_whole_scan(reviews) -> None:
     review = reviews["setpred"]
     trips = [i for i in review.work if i.kind == "host-round-trip"]
     assert [t.what for t in trips] == [
-        "HungarianMatcher.forward: scipy.optimize.linear_sum_assignment"
+        "OneToOneMatcher.forward: scipy.optimize.linear_sum_assignment"
     ]
-    assert str(trips[0].where[0]) == "models/matcher.py:29"
+    assert str(trips[0].where[0]) == "models/matcher.py:35"
     assert _work(review, "pretrained-backbone") == [
-        "torchvision.models.<name>(pretrained=True, norm_layer=FrozenBatchNorm2d)"
+        "torchvision.models.<arch>(pretrained=True, norm_layer=FixedBatchNorm)"
     ]
     assert _work(review, "checkpoint") == ["torch.hub.load_state_dict_from_url, torch.load"]
     assert _work(review, "unsupported-param") == ["torch.nn.functional.interpolate(antialias=True)"]
@@ -86,7 +86,7 @@ def test_effort_counts_the_ported_parts_within_2x(reviews) -> None:
         "d2/adapter.py": "adapter for detectron2",
         "d2/train_net.py": "adapter for detectron2",  # trains the adapter, not the model
         "hubconf.py": "torch.hub entry points",
-        "tools/plot_utils.py": "plotting",
+        "tools/plot_curves.py": "plotting",
     }
     assert dict(reviews["promptseg"].ancillary) == {"scripts/export_onnx.py": "deployment/export"}
 
@@ -96,13 +96,13 @@ def test_inference_only_and_top_model_through_builders(reviews) -> None:
     assert review.inference_only
     assert not [i for i in review.recipe if i.category == "augmentation"]
     top = review.top_models[0]
-    assert (top.cls, top.builder) == ("promptseg.modeling.segmenter.Segmenter", "_build")
-    assert [p for p, _ in top.parts] == ["image_encoder", "prompt_encoder", "mask_decoder"]
+    assert (top.cls, top.builder) == ("promptseg.modeling.segmenter.PromptSegmenter", "_assemble")
+    assert [p for p, _ in top.parts] == ["image_tower", "prompt_tower", "mask_head"]
     model = reviews["setpred"].top_models[0]
-    assert model.cls == "models.setpred.SetPredictor"
+    assert model.cls == "models.detector.QueryDetector"
     assert model.parts == (
-        ("backbone", "Joiner (backbone)"),
-        ("transformer", "Transformer (transformer)"),
+        ("trunk", "TrunkWithPositions (trunk)"),
+        ("transformer", "QueryTransformer (transformer)"),
     )
 
 
@@ -173,19 +173,19 @@ def test_a_collate_function_padding_to_the_largest_item_is_an_input_pipeline(rev
     effort = reviews["setpred"].effort
     assert effort.input_shape_rewrites == 2
     sentence = next(s for s in effort.explanation if "input pipeline" in s)
-    assert "datasets/transforms.py:resize" in sentence
-    assert "util/misc.py:nested_tensor_from_tensor_list" in sentence
+    assert "datasets/transforms.py:rescale_pair" in sentence
+    assert "util/batching.py:pad_to_batch" in sentence
     assert reviews["promptseg"].effort.input_shape_rewrites == 0
 
 
 def test_a_round_trip_names_where_its_module_is_called(reviews) -> None:
     trip = next(i for i in reviews["setpred"].work if i.kind == "host-round-trip")
     assert [str(w) for w in trip.where] == [
-        "models/matcher.py:29",
-        "models/setpred.py:93",
-        "models/setpred.py:101",
+        "models/matcher.py:35",
+        "models/detector.py:112",
+        "models/detector.py:114",
     ]
-    assert "models/setpred.py:101 (in a loop)" in trip.why
+    assert "models/detector.py:114 (in a loop)" in trip.why
 
 
 def test_round_trips_are_the_scans_and_those_that_keep_the_length(tmp_path: Path) -> None:
