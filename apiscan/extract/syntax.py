@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
@@ -332,13 +332,7 @@ class _Reader:
 
     def dotted(self, expr: ast.AST) -> str | None:
         """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
-        parts: list[str] = []
-        while isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        if not isinstance(expr, ast.Name) or expr.id not in self.imports:
-            return None
-        return ".".join([self.imports[expr.id], *reversed(parts)])
+        return dotted_name(self.imports, expr)
 
     def text(self, node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
         return node_text(self.lines, node, limit)
@@ -427,3 +421,15 @@ class _Reader:
                     out = True
             if host and out:
                 yield HostTrip(qual, tuple(host), back)
+
+
+def dotted_name(imports: Mapping[str, str], expr: ast.AST) -> str | None:
+    """The dotted name ``expr`` spells through a file's imports (local name → module path):
+    ``T.RandomCrop`` → ``torchvision.transforms.RandomCrop``; None when it starts elsewhere."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or expr.id not in imports:
+        return None
+    return ".".join([imports[expr.id], *reversed(parts)])

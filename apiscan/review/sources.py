@@ -18,7 +18,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts, callee_name, import_table, node_text
+from apiscan.extract.syntax import (
+    TEXT_LIMIT,
+    SyntaxFacts,
+    callee_name,
+    dotted_name,
+    import_table,
+    node_text,
+)
 from apiscan.model import ApiFinding, FileError, Span
 from apiscan.notebook import is_notebook, notebook_source
 from apiscan.parsing import parse_python
@@ -144,13 +151,7 @@ class Source:
 
     def dotted(self, expr: ast.AST) -> str | None:
         """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
-        parts: list[str] = []
-        while isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        if not isinstance(expr, ast.Name) or expr.id not in self.imports:
-            return None
-        return ".".join([self.imports[expr.id], *reversed(parts)])
+        return dotted_name(self.imports, expr)
 
     def where(self, node: ast.AST) -> Where:
         """The node's place as a reader finds it (a notebook's cell and line in the cell)."""
