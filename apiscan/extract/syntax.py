@@ -51,6 +51,25 @@ _Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 _LOOPS = (ast.For, ast.While, ast.comprehension)
 
 
+def def_names(tree: ast.Module) -> tuple[dict[ast.AST, str], dict[str, _Def]]:
+    """Every def's and class's module-relative qualified name (``Net.forward``), through
+    statements only (not expressions), and the first def of each name."""
+    qualname: dict[ast.AST, str] = {}
+    first: dict[str, _Def] = {}
+    stack: list[tuple[ast.AST, str]] = [(tree, "")]
+    while stack:
+        node, prefix = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _Def):
+                q = f"{prefix}.{child.name}" if prefix else child.name
+                qualname[child] = q
+                first.setdefault(q, child)
+                stack.append((child, q))
+            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                stack.append((child, prefix))
+    return qualname, first
+
+
 @dataclass(frozen=True, slots=True)
 class ZooCall:
     """A model-zoo constructor called (``torchvision.models.resnet50(weights=...)``,
@@ -241,19 +260,7 @@ class _Reader:
         self.tree = tree
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
-        self.qualname: dict[ast.AST, str] = {}
-        self.first: dict[str, _Def] = {}
-        stack: list[tuple[ast.AST, str]] = [(tree, "")]
-        while stack:
-            node, prefix = stack.pop()
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, _Def):
-                    q = f"{prefix}.{child.name}" if prefix else child.name
-                    self.qualname[child] = q
-                    self.first.setdefault(q, child)
-                    stack.append((child, q))
-                elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
-                    stack.append((child, prefix))
+        self.qualname, self.first = def_names(tree)
         #: each call with the functions around it (first defs of their names, outermost
         #: first) and whether a loop is around it (a function defined in a loop included)
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []

@@ -22,6 +22,7 @@ from apiscan.extract.syntax import (
     TEXT_LIMIT,
     SyntaxFacts,
     callee_name,
+    def_names,
     dotted_name,
     import_table,
     node_text,
@@ -81,19 +82,7 @@ class Source:
                 self.calls_at[call.end_lineno, end] = call
             self.calls_on.setdefault(call.lineno, []).append(call)
         #: module-relative qualname of every def and class, and the reverse
-        self.qualname: dict[ast.AST, str] = {}
-        self.defs: dict[str, Def] = {}
-        stack: list[tuple[ast.AST, str]] = [(tree, "")]
-        while stack:
-            node, prefix = stack.pop()
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    q = f"{prefix}.{child.name}" if prefix else child.name
-                    self.qualname[child] = q
-                    self.defs.setdefault(q, child)
-                    stack.append((child, q))
-                elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
-                    stack.append((child, prefix))
+        self.qualname, self.defs = def_names(tree)
         self.imports = import_table(self.imports_made)
 
     @functools.cached_property
