@@ -60,3 +60,16 @@ def assert_exactly_marked(result: ScanResult, root: Path, at_least: int) -> None
     assert len(want) >= at_least
     assert found - want == set(), "reported but not marked (a static twin flagged?)"
     assert want - found == set(), "marked but not reported"
+
+
+def message_on_line(result: ScanResult, root: Path, path: str, rule: str, text: str) -> str:
+    """The message of the ``rule`` finding on the one line of ``root/path`` holding ``text``
+    (the line is found by its text, so that editing the fixture above it moves nothing)."""
+    src = (root / path).read_text().splitlines()
+    lines = [n for n, line in enumerate(src, 1) if text in line]
+    assert len(lines) == 1, text
+    found = [
+        f for f in result.shape_findings if (f.path, f.span.line, f.rule) == (path, lines[0], rule)
+    ]
+    assert found, (path, lines[0], rule)
+    return found[0].message

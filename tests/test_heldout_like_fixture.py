@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scan_helpers import assert_exactly_marked, scan_repo
+from scan_helpers import assert_exactly_marked, message_on_line, scan_repo
 
 from apiscan.model import ScanResult
 
@@ -24,19 +24,13 @@ def test_exactly_the_marked_lines(result: ScanResult) -> None:
 
 
 def _message(result: ScanResult, path: str, text: str, rule: str) -> str:
-    src = (FIXTURE / path).read_text().splitlines()
-    lines = [n for n, line in enumerate(src, 1) if text in line]
-    assert lines, text
-    found = [
-        f for f in result.shape_findings if (f.path, f.span.line, f.rule) == (path, lines[0], rule)
-    ]
-    assert found, (path, lines[0], rule)
-    return found[0].message
+    return message_on_line(result, FIXTURE, path, rule, text)
 
 
 def test_loops_say_why(result: ScanResult) -> None:
-    # a loop over the survivors of NMS runs once per element of a data-dependent shape
-    words = _message(result, "hl/automask.py", "for i in keep:", "DS116")
+    # a loop over the survivors of NMS runs once per element of a data-dependent shape (the
+    # one inside the method: the module-level loop below it is indented less)
+    words = _message(result, "hl/automask.py", "        for i in keep:", "DS116")
     assert "once per element of a data-dependent shape" in words
     # a range of a count read from data: the sync is reported as a loop's trip count
     words = _message(result, "hl/layers.py", "range(int(count))", "DS116")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scan_helpers import assert_exactly_marked, scan_repo
+from scan_helpers import assert_exactly_marked, message_on_line, scan_repo
 
 from apiscan.model import ScanResult
 
@@ -23,14 +23,7 @@ def test_exactly_the_marked_lines(result: ScanResult) -> None:
 
 
 def _finding(result: ScanResult, path: str, rule: str, text: str) -> str:
-    src = (FIXTURE / path).read_text().splitlines()
-    lines = [n for n, line in enumerate(src, 1) if text in line]
-    assert len(lines) == 1, text
-    found = [
-        f for f in result.shape_findings if (f.path, f.span.line, f.rule) == (path, lines[0], rule)
-    ]
-    assert found, (path, lines[0], rule)
-    return found[0].message
+    return message_on_line(result, FIXTURE, path, rule, text)
 
 
 def test_findings_name_where_the_shape_comes_from(result: ScanResult) -> None:
