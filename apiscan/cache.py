@@ -65,7 +65,7 @@ def task_key(task: FileTask, context: str) -> str:
     h.update("|".join(task.modules).encode("utf-8", "surrogateescape"))
     h.update(b"\1" if task.is_package else b"\0")
     h.update(repr((task.reexports, task.dynamic_shape, task.env)).encode())
-    h.update(b"\0")
+    h.update(b"\0" if task.syntax else b"\0nosyntax\0")
     h.update(task.data)
     return h.hexdigest()
 

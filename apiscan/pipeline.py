@@ -237,7 +237,9 @@ def _stages(
                 )
             )
             continue
-        tasks.append(FileTask(f.relpath, f.modules, f.is_package, data, (), options.dynamic_shape))
+        task = FileTask(f.relpath, f.modules, f.is_package, data, (), options.dynamic_shape)
+        # the review's syntax facts only for a caller that reads the records (the review)
+        tasks.append(task if keep_facts else replace(task, syntax=False))
     stats["read_s"] = time.perf_counter() - t0
 
     cache = AnalysisCache(options.cache_dir)
@@ -624,9 +626,9 @@ def _worker_start(parent: int) -> None:
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:
-    from apiscan.workers import forget, kept_parse
+    from apiscan.workers import forget, keep_facts, kept_parse
 
-    fa = analyse(task, local_roots, max_size, kept_parse)
+    fa = analyse(task, local_roots, max_size, kept_parse, keep_facts)
     if not (fa.summaries or fa.sites or fa.classes or fa.local_refs):
         forget(task.relpath)  # no later round can walk it again: its parse is not kept
     return fa

@@ -5,8 +5,9 @@ names through the repository's own modules those re-exports, and the whole-progr
 files the facts the solver found (:mod:`apiscan.pipeline`). A pool started per round paid the
 forks every round, and every re-walk paid LibCST's parse again (two thirds of a walk). Here the
 workers live for the whole scan, a file goes back to the worker that analysed it first, and
-that worker keeps the file's LibCST module (:func:`kept_parse`) within a byte budget: a re-walk
-then costs the walk alone.
+that worker keeps the file's LibCST module (:func:`kept_parse`), and what the analysis read from
+Python's tree (positions, def and class lines, the review's facts: :func:`keep_facts`), within a
+byte budget: a re-walk then costs the walk alone, with no parse at all.
 
 Load still balances: the first round hands files out as workers finish them (largest first),
 and an idle worker takes another's queued files rather than wait (it parses them again).
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
     import libcst as cst
 
-    from apiscan.extract import FileTask
+    from apiscan.extract import FileTask, TreeFacts
     from apiscan.model import FileError
 
 #: Files a worker has been sent and not yet answered: one in hand, one waiting, so a worker
@@ -254,17 +255,18 @@ def _serve(
     os._exit(0)
 
 
-#: This worker's kept parses: relpath -> (text, LibCST module), and their characters.
-_KEPT: dict[str, tuple[str, cst.Module]] = {}
+#: This worker's kept parses: relpath -> (text, LibCST module, what Python's tree said or
+#: None), and their characters.
+_KEPT: dict[str, tuple[str, cst.Module, TreeFacts | None]] = {}
 _KEPT_CHARS = [0]
 
 
 def kept_parse(
     text: str, relpath: str
-) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
+) -> tuple[ast.Module | TreeFacts | FileError, cst.Module | FileError | None]:
     """:func:`apiscan.extract.parse_both`, reusing this worker's LibCST module of the same
-    text (Python's parse runs again: it is cheap, and its tree takes memory too). The first
-    :data:`KEEP_CHARS` characters of modules parsed are kept."""
+    text and the facts the analysis read from Python's tree (:func:`keep_facts`): a re-walk
+    parses nothing. The first :data:`KEEP_CHARS` characters of modules parsed are kept."""
     import libcst as cst
 
     from apiscan.extract import parse_both
@@ -273,7 +275,9 @@ def kept_parse(
 
     hit = _KEPT.get(relpath)
     if hit is not None and hit[0] == text:
-        tree = parse_python(text, relpath)
+        if hit[2] is not None:
+            return hit[2], hit[1]
+        tree = parse_python(text, relpath, checked=False)  # accepted when it was kept
         if not isinstance(tree, FileError):
             return tree, hit[1]
     tree, module = parse_both(text, relpath)
@@ -282,9 +286,18 @@ def kept_parse(
         and relpath not in _KEPT
         and _KEPT_CHARS[0] + len(text) <= KEEP_CHARS
     ):
-        _KEPT[relpath] = (text, module)
+        _KEPT[relpath] = (text, module, None)
         _KEPT_CHARS[0] += len(text)
     return tree, module
+
+
+def keep_facts(relpath: str, text: str, facts: TreeFacts) -> None:
+    """Keep the facts read from Python's tree beside the kept parse of the same text (the
+    analysis' ``keep``): small plain tuples, where the tree itself is larger than LibCST's
+    module."""
+    kept = _KEPT.get(relpath)
+    if kept is not None and kept[0] == text:
+        _KEPT[relpath] = (text, kept[1], facts)
 
 
 def forget(relpath: str) -> None:

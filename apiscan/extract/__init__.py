@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from apiscan.extract.api_uses import Emit, Extractor, Ref
+    from apiscan.extract.positions import AstNodes
+    from apiscan.extract.syntax import SyntaxFacts
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,9 @@ class FileTask:
     #: the functions it calls, attributes of its classes), keyed "p:", "r:", "a:"; see
     #: :mod:`apiscan.program.solver`
     env: tuple[tuple[str, Fact], ...] = ()
+    #: compute the review's syntax facts (:mod:`apiscan.extract.syntax`); off for a plain
+    #: scan, whose report never reads them (a tenth of a walk's CPU)
+    syntax: bool = True
 
 
 def count_lines(text: str) -> int:
@@ -59,8 +64,50 @@ def count_lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-#: Text and path → (Python's tree, LibCST's module), each or a FileError: how a file is parsed.
-Parser = Callable[[str, str], "tuple[ast.Module | FileError, cst.Module | FileError | None]"]
+@dataclass(frozen=True, slots=True)
+class TreeFacts:
+    """What the analysis reads from Python's tree, computed in one go: a worker keeps them
+    with a file's LibCST module, so a re-walk of the file (a later round) needs neither
+    Python's parse nor its tree (:mod:`apiscan.workers`)."""
+
+    nodes: AstNodes  # the reported-kind nodes, for positions
+    def_lines: list[int]  # the ``def`` lines in pre-order (see :func:`_def_lines`)
+    class_lines: dict[str, int]  # see :func:`_class_lines`
+    syntax: SyntaxFacts | None  # the review's facts; None when not asked for
+
+
+#: The last tree's facts (an editor analyses a buffer twice from one parse).
+_LAST_FACTS: tuple[ast.Module, TreeFacts] | None = None
+
+
+def tree_facts(tree: ast.Module, text: str, syntax: bool = True) -> TreeFacts:
+    """:class:`TreeFacts` of ``tree`` (Python's tree of ``text``)."""
+    global _LAST_FACTS
+    last = _LAST_FACTS
+    if last is not None and last[0] is tree and (last[1].syntax is not None or not syntax):
+        return last[1]
+    from apiscan.extract.positions import ast_nodes
+    from apiscan.extract.syntax import syntax_facts
+
+    facts = TreeFacts(
+        ast_nodes(tree),
+        _ast_def_lines(tree),
+        _class_lines(tree),
+        # the review's facts, from the tree parsed for positions
+        syntax_facts(tree, text) if syntax else None,
+    )
+    _LAST_FACTS = (tree, facts)
+    return facts
+
+
+#: Text and path → (Python's tree, LibCST's module), each or a FileError: how a file is
+#: parsed. A parser that kept the file's :class:`TreeFacts` (handed to the analysis' ``keep``)
+#: may answer them in place of the tree.
+Parser = Callable[
+    [str, str], "tuple[ast.Module | TreeFacts | FileError, cst.Module | FileError | None]"
+]
+#: Keeps a file's :class:`TreeFacts` for its next walk: (path, text, facts).
+Keeper = Callable[[str, str, TreeFacts], None]
 
 
 def parse_both(
@@ -82,14 +129,16 @@ def analyse(
     local_roots: frozenset[str],
     max_file_size: int = 1_000_000,
     parser: Parser | None = None,
+    keep: Keeper | None = None,
 ) -> FileAnalysis:
     """Analyse one file; never raises. ``parser``: how to parse (default :func:`parse_both`);
     an editor passes one that remembers its last parse, so a file analysed twice (without
-    and with the project's re-exports) is parsed once."""
+    and with the project's re-exports) is parsed once. ``keep``: given the facts read from
+    Python's tree of a file LibCST parsed (a worker keeps them for the file's re-walks)."""
     sha = hashlib.sha256(task.data).hexdigest()
     base = FileAnalysis(task.relpath, task.modules, sha, 0)
     try:
-        result = _analyse(task, local_roots, max_file_size, parser or parse_both, base)
+        result = _analyse(task, local_roots, max_file_size, parser or parse_both, base, keep)
     except RecursionError:
         result = _with_error(base, TOO_DEEP_TO_ANALYSE)
     except Exception as exc:  # a bug of ours must not lose the other files' results
@@ -116,6 +165,7 @@ def _analyse(
     max_file_size: int,
     parser: Parser,
     base: FileAnalysis,
+    keep: Keeper | None = None,
 ) -> FileAnalysis:
     sha = base.sha256
     notebook_file = is_notebook(task.relpath)
@@ -139,7 +189,7 @@ def _analyse(
         decoded = decode_source(task.data)
     if isinstance(decoded, FileError):
         return _with_error(base, decoded)
-    analysis = _analyse_text(task, decoded, sha, local_roots, parser)
+    analysis = _analyse_text(task, decoded, sha, local_roots, parser, keep)
     return replace(analysis, cells=cells) if cells else analysis
 
 
@@ -165,12 +215,13 @@ def _analyse_text(
     sha: str,
     local_roots: frozenset[str],
     parser: Parser = parse_both,
+    keep: Keeper | None = None,
 ) -> FileAnalysis:
     # Imported here: the warm (all-cached) path never needs libcst.
     from apiscan.extract.api_uses import Extractor
     from apiscan.extract.degraded import degraded_analysis
     from apiscan.extract.positions import PositionMismatch, spans_from_ast, spans_from_libcst
-    from apiscan.extract.syntax import syntax_facts
+    from apiscan.parsing import parse_python
     from apiscan.resolve.owners import Owners
     from apiscan.resolve.torch_api import load_torch_api
 
@@ -180,9 +231,20 @@ def _analyse_text(
     if isinstance(tree, FileError):
         return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
     assert module is not None  # only None when Python refused the text
+    if isinstance(tree, TreeFacts) and task.syntax and tree.syntax is None:
+        tree = parse_python(text, task.relpath, checked=False)  # kept without the review's
+        if isinstance(tree, FileError):  # facts (not for a text LibCST parsed)
+            return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
+    if isinstance(tree, TreeFacts):  # a re-walk: what Python's tree said was kept
+        facts = tree
+    else:
+        facts = tree_facts(tree, text, task.syntax)
+        if keep is not None and not isinstance(module, FileError):
+            keep(task.relpath, text, facts)
     api = load_torch_api()
-    syntax = syntax_facts(tree, text)  # the review's facts, from the tree parsed for positions
+    syntax = facts.syntax
     if isinstance(module, FileError):  # valid Python LibCST cannot read: Python's tree alone
+        assert isinstance(tree, ast.Module)  # facts are kept only with a LibCST module
         degraded = degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
         return replace(degraded, syntax=syntax)
     ext = Extractor(
@@ -202,6 +264,10 @@ def _analyse_text(
     try:
         ext.run(module)
     except RecursionError:  # a chain of thousands of operands: valid, too deep to walk
+        if not isinstance(tree, ast.Module):  # a re-walk: Python's tree was not kept
+            tree = parse_python(text, task.relpath, checked=False)
+            if isinstance(tree, FileError):
+                return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
         degraded = degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
         return replace(degraded, syntax=syntax)
     finally:
@@ -219,7 +285,7 @@ def _analyse_text(
     fallback = False
     if emits:
         try:
-            all_spans = spans_from_ast(tree, text, emits, ext.ords, ext.counts)
+            all_spans = spans_from_ast(facts.nodes, text, emits, ext.ords, ext.counts)
         except (PositionMismatch, IndexError, KeyError):  # trees that disagree: slow path
             all_spans = spans_from_libcst(module, emits, text)
             fallback = True
@@ -303,7 +369,9 @@ def _analyse_text(
     )
     functions = tuple(
         FunctionFact(qn, cls, line)
-        for (qn, cls, _), line in zip(ext.function_facts, _def_lines(tree, ext), strict=True)
+        for (qn, cls, _), line in zip(
+            ext.function_facts, _def_lines(facts.def_lines, ext), strict=True
+        )
     )
     return FileAnalysis(
         task.relpath,
@@ -313,7 +381,7 @@ def _analyse_text(
         tuple(uses),
         tuple(pending),
         ext.exports(),
-        ext.class_facts(_class_lines(tree)),
+        ext.class_facts(facts.class_lines),
         tuple(sorted(ext.local_refs)),
         (),
         fallback,
@@ -509,23 +577,15 @@ def _anchor(ext: Extractor, node: cst.CSTNode, first: bool) -> cst.CSTNode:
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def _def_lines(tree: ast.Module, ext: Extractor) -> list[int]:
-    """Lines of the ``def`` statements, by pre-order match with ast (0 when they disagree)."""
-    lines = _ast_def_lines(tree)
+def _def_lines(lines: list[int], ext: Extractor) -> list[int]:
+    """Lines of the ``def`` statements (``lines``: :func:`_ast_def_lines`), by pre-order match
+    with ast (0 when they disagree)."""
     if len(lines) != len(ext.function_facts):
         return [0] * len(ext.function_facts)
     return lines
 
 
-#: The last tree's ``def`` lines (an editor analyses a buffer twice from one parse).
-_LAST_DEFS: tuple[ast.Module, list[int]] | None = None
-
-
 def _ast_def_lines(tree: ast.Module) -> list[int]:
-    global _LAST_DEFS
-    last = _LAST_DEFS
-    if last is not None and last[0] is tree:
-        return last[1]
     # A def is a statement: only statement lists can hold one (not expressions), so walking
     # them alone finds every def in a fraction of a full ``ast.walk``.
     defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
@@ -541,9 +601,7 @@ def _ast_def_lines(tree: ast.Module) -> list[int]:
             [(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)]
         )
     )
-    lines = [d.lineno for d in defs]
-    _LAST_DEFS = (tree, lines)
-    return lines
+    return [d.lineno for d in defs]
 
 
 def _class_lines(tree: ast.Module) -> dict[str, int]:

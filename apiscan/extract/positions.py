@@ -52,40 +52,58 @@ class PositionMismatch(Exception):
     """The two trees disagree; the caller falls back to PositionProvider."""
 
 
-#: The last tree's node lists: an editor's buffer is analysed twice from one parse (without
-#: and with the project's re-exports), and the lists are only read.
-_LAST: tuple[ast.Module, list[list[ast.AST]]] | None = None
+#: One reported-kind node of Python's tree, as its position alone: (line, byte column, end
+#: line, end byte column, name) where the name is a Name's ``id`` or an Attribute's ``attr``
+#: (None for the other kinds). Plain tuples, not the nodes: a worker keeps them for a file's
+#: re-walks (:mod:`apiscan.workers`) without keeping Python's tree, which is larger than
+#: LibCST's module.
+AstNode = tuple[int, int, int, int, "str | None"]
+#: The nodes of each kind (:data:`~apiscan.extract.api_uses.NODE_KINDS`, then the same kinds
+#: inside f-strings), each list in LibCST's pre-order.
+AstNodes = list[list[AstNode]]
 
 
-def _ast_nodes(tree: ast.Module) -> list[list[ast.AST]]:
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] is tree:
-        return last[1]
-    lists = _walk_ast_nodes(tree)
-    _LAST = (tree, lists)
-    return lists
-
-
-def _walk_ast_nodes(tree: ast.Module) -> list[list[ast.AST]]:
-    lists: list[list[ast.AST]] = [[] for _ in range(2 * FSTRING_OFFSET)]
+def ast_nodes(tree: ast.Module) -> AstNodes:
+    """The reported-kind nodes of ``tree`` (see :data:`AstNodes`), from one walk."""
+    lists: AstNodes = [[] for _ in range(2 * FSTRING_OFFSET)]
     kinds = _AST_KINDS
+    named = _NAMED
+    node_type = ast.AST
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, offset = stack.pop()
         k = kinds.get(type(node))
         if k is not None:
-            lists[k + offset].append(node)
+            lists[k + offset].append(
+                (
+                    node.lineno,  # type: ignore[attr-defined]
+                    node.col_offset,  # type: ignore[attr-defined]
+                    node.end_lineno or 0,  # type: ignore[attr-defined]
+                    node.end_col_offset or 0,  # type: ignore[attr-defined]
+                    getattr(node, named[k]) if k in named else None,
+                )
+            )
         inner = FSTRING_OFFSET if type(node) is ast.JoinedStr else offset
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, inner))
+        # ast.iter_child_nodes, inlined: the walk visits every node of the file
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if isinstance(child, node_type):
+                stack.append((child, inner))
+            elif type(child) is list:
+                for item in child:
+                    if isinstance(item, node_type):
+                        stack.append((item, inner))
     for lst in lists:
         lst.sort(key=_order_key)
     return lists
 
 
-def _order_key(n: ast.AST) -> tuple[int, int, int, int]:
-    return (n.lineno, n.col_offset, -(n.end_lineno or 0), -(n.end_col_offset or 0))  # type: ignore[attr-defined]
+#: The kinds whose nodes carry a name, and its field.
+_NAMED = {NAME: "id", ATTR: "attr"}
+
+
+def _order_key(n: AstNode) -> tuple[int, int, int, int]:
+    return (n[0], n[1], -n[2], -n[3])
 
 
 class _Lines:
@@ -103,17 +121,22 @@ class _Lines:
 
 
 def spans_from_ast(
-    tree: ast.Module, text: str, emits: Sequence[Emit], ords: dict[int, int], counts: Sequence[int]
+    tree: ast.Module | AstNodes,
+    text: str,
+    emits: Sequence[Emit],
+    ords: dict[int, int],
+    counts: Sequence[int],
 ) -> list[Span]:
-    """Spans for ``emits`` via the ordinal mapping; raises PositionMismatch if unsafe."""
-    lists = _ast_nodes(tree)
+    """Spans for ``emits`` via the ordinal mapping (``tree``: Python's tree of ``text``, or its
+    :func:`ast_nodes`); raises PositionMismatch if unsafe."""
+    lists = ast_nodes(tree) if isinstance(tree, ast.Module) else tree
     if [len(lst) for lst in lists] != list(counts):
         raise PositionMismatch(
             f"node counts differ: libcst {list(counts)} vs ast {[len(x) for x in lists]}"
         )
     lines = _Lines(text)
 
-    def ast_node(node: cst.CSTNode, fstring: bool) -> ast.AST:
+    def ast_node(node: cst.CSTNode, fstring: bool) -> AstNode:
         k = NODE_KINDS[type(node)] + (FSTRING_OFFSET if fstring else 0)
         return lists[k][ords[id(node)]]
 
@@ -121,14 +144,13 @@ def spans_from_ast(
         node, mode = ref
         a = ast_node(node, fstring)
         if mode == "s":
-            return a.lineno, lines.col(a.lineno, a.col_offset)  # type: ignore[attr-defined]
-        end_line: int = a.end_lineno  # type: ignore[attr-defined]
-        end_col: int = a.end_col_offset  # type: ignore[attr-defined]
+            return a[0], lines.col(a[0], a[1])
+        end_line, end_col = a[2], a[3]
         if mode == "e":
             return end_line, lines.col(end_line, end_col)
         # "a": start of the attribute name, which ends the Attribute node
         assert isinstance(node, cst.Attribute)
-        if not isinstance(a, ast.Attribute) or a.attr != node.attr.value:
+        if a[4] != node.attr.value:  # an Attribute's node (the ATTR kind): its attr
             raise PositionMismatch("attribute mismatch")
         return end_line, lines.col(end_line, end_col - len(node.attr.value.encode("utf-8")))
 
@@ -136,8 +158,8 @@ def spans_from_ast(
     for e in emits:
         node = e.start[0]
         a = ast_node(node, e.in_fstring)
-        if type(node) is cst.Name and getattr(a, "id", None) != node.value:
-            raise PositionMismatch(f"name mismatch: {node.value} vs {getattr(a, 'id', None)}")
+        if type(node) is cst.Name and a[4] != node.value:  # a Name's node: its id
+            raise PositionMismatch(f"name mismatch: {node.value} vs {a[4]}")
         (l1, c1), (l2, c2) = point(e.start, e.in_fstring), point(e.end, e.in_fstring)
         if e.in_fstring:
             _check_text(lines, e, l1, c1, l2, c2)
