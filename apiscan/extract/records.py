@@ -198,3 +198,60 @@ class FileAnalysis:
     #: what the text says beyond torch APIs (imports, ``self.x`` assignments and calls,
     #: model-zoo constructors, host round trips...), for the review; None when not parsed
     syntax: SyntaxFacts | None = None
+
+
+def _pickled_as_calls(*classes: type) -> None:
+    """Pickle each record class as a call of its constructor with its fields: the
+    ``__getstate__``/``__setstate__`` a slotted dataclass gets look its fields up and set
+    them one by one in Python, for each of the hundreds of thousands of records a cold scan
+    sends from the workers and stores in the cache (a third of its pickling CPU). Records
+    pickled the old way still load (the dataclass' ``__setstate__`` stays)."""
+    from dataclasses import fields
+    from operator import attrgetter
+
+    for cls in classes:
+        names = tuple(f.name for f in fields(cls))
+        assert all(f.init for f in fields(cls)), cls  # every field goes through __init__
+        get = attrgetter(*names)
+        if len(names) == 1:
+            cls.__reduce__ = lambda self, c=cls, g=get: (c, (g(self),))  # type: ignore[method-assign]
+        else:
+            cls.__reduce__ = lambda self, c=cls, g=get: (c, g(self))  # type: ignore[method-assign]
+
+
+def _record_classes() -> tuple[type, ...]:
+    from apiscan import model
+    from apiscan.extract import syntax
+    from apiscan.program import values
+
+    return (
+        ClassFact,
+        PendingMember,
+        FunctionFact,
+        CallFact,
+        ShapeHit,
+        ParamInfo,
+        FunctionSummary,
+        CallSite,
+        FileAnalysis,
+        model.Span,
+        model.ApiUse,
+        model.CallArgs,
+        model.FileError,
+        model.ChainStep,
+        syntax.SyntaxFacts,
+        syntax.ZooCall,
+        syntax.HostTrip,
+        values.Site,
+        values.Hop,
+        values.Tensor,
+        values.HostNumber,
+        values.RandomNumber,
+        values.Instance,
+        values.Seq,
+        values.Tup,
+        values.Param,
+    )
+
+
+_pickled_as_calls(*_record_classes())
