@@ -72,6 +72,8 @@ class ShapeFactsMixin:
         if attr in SYNC_METHODS:
             if type(node.func) is cst.Attribute and self._reads_random(node.func.value):
                 return fresh(RAND[0], RAND[1])  # a random size broadcast through a tensor
+            if type(node.func) is cst.Attribute and self._reads_state(node.func.value, recv):
+                return NONTORCH
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
@@ -208,6 +210,39 @@ class ShapeFactsMixin:
                 return False
             windows += 1
         return windows >= 2
+
+    def _reads_state(self, expr: cst.BaseExpression, v: Val) -> bool:
+        """Is ``expr`` (whose value is ``v``) a tensor an object keeps, read through one of its
+        attributes (``model.stride.max()``, ``self.anchors[i]``), rather than data computed
+        here? A model's strides, anchors and buffers are set when it is built: reading one on
+        the host (``int(model.stride.max())``) reads a constant, not data. Not so for a
+        tensor known to be data-dependent, nor for an attribute of a per-sample record, a
+        container or an object of a class known to be no ``nn.Module`` (a detection
+        container's ``boxes.tensor`` holds data)."""
+        if v[0] != "tensor" or v[1] in ("dyn", "bool"):
+            return False
+        while True:
+            t = type(expr)
+            if t is cst.Call and type(expr.func) is cst.Attribute:  # type: ignore[attr-defined]
+                expr = expr.func.value  # type: ignore[attr-defined]
+            elif t is cst.Subscript:
+                expr = expr.value  # type: ignore[attr-defined]
+            else:
+                break
+        if type(expr) is not cst.Attribute:
+            return False
+        root = expr.value
+        while type(root) is cst.Attribute:
+            root = root.value  # type: ignore[attr-defined]
+        if type(root) is not cst.Name:
+            return False
+        owner = self.lookup(root.value)
+        if self.shapes.sample_kind(owner) is not None or owner[0] in ("dict", "seq", "tuple"):
+            return False
+        if owner[0] == "inst" and not self._is_torch(owner[1]):
+            info = self._own_class(owner[1])
+            return info is None or self._module_kind(info) is not False
+        return owner[0] in ("inst", "unknown", "ret")
 
     def _truths(self, v: Val) -> bool:
         """A list of truth values compared from data (the elements of a future mask)."""
