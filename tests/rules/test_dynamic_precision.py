@@ -84,6 +84,33 @@ CASES = {
             y = step(x, use_cache=(x > 0).any())
             return step_any(y, flag=(x > 0).any())
     """,
+    # A mask a factory filled with constants selects a number of elements the code decides
+    # (the tokens a decoder may emit): a static shape. Once an index read from data is stored
+    # into it (NMS survivors), it is a data mask like any other.
+    "constant_masks": """
+        import torch
+
+
+        def suppress(logits: torch.Tensor, banned: list[int]):
+            allowed = torch.ones(logits.shape[-1], dtype=torch.bool)
+            allowed[banned] = False
+            logits[:, ~allowed] = -1e9
+            return logits[:, allowed]
+
+
+        def survivors(boxes: torch.Tensor, scores: torch.Tensor):
+            order = scores.argsort(descending=True)
+            kept = torch.nonzero(scores[order] > 0.5)  # expect: DS103
+            keep_mask = torch.zeros_like(scores, dtype=torch.bool)
+            keep_mask[kept] = True
+            return boxes[keep_mask]  # expect: DS104
+
+
+        def refilled(x: torch.Tensor, scores: torch.Tensor):
+            picked = torch.zeros(x.shape[0], dtype=torch.bool)
+            picked[:] = scores > 0.5
+            return x[picked]  # expect: DS104
+    """,
 }
 
 

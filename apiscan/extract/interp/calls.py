@@ -264,6 +264,8 @@ class CallsMixin:
                     # list of comparisons read from data
                     result = BOOL_TENSOR
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                if result == BOOL_TENSOR and short in CONST_FACTORIES:
+                    result = self._const_mask()
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
         if self._is_torch(q):
@@ -439,6 +441,12 @@ class CallsMixin:
             # what calling a torch module gives, unless the children say more (data)
             return out if _carries_data(out) else None
         return None
+
+
+#: Factories whose boolean tensor holds constants (all True, all False), not data.
+CONST_FACTORIES = frozenset(
+    {"ones", "zeros", "full", "empty", "ones_like", "zeros_like", "full_like", "empty_like"}
+)
 
 
 def _on_host(result: Val, args: Sequence[Val]) -> Val:

@@ -123,6 +123,8 @@ class ShapeFactsMixin:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if store and self._is_const_mask(recv):
+            self._store_into_mask(node, [*indexes, *bounds])
         if not store and self._fixed_window(node.slice, bounds):
             self.shapes.on_window()
         first = node.slice[0].slice if node.slice else None
@@ -243,6 +245,30 @@ class ShapeFactsMixin:
             info = self._own_class(owner[1])
             return info is None or self._module_kind(info) is not False
         return owner[0] in ("inst", "unknown", "ret")
+
+    def _const_mask(self) -> Val:
+        """A boolean tensor a factory filled with constants (``torch.ones(n,
+        dtype=torch.bool)``, then ``mask[list_of_ids] = False``): which elements are True is
+        decided by the code, not by data, so indexing with it keeps a static shape. It
+        behaves as a plain tensor until data is stored into it (:meth:`_store_into_mask`)."""
+        v = fresh(TENSOR[0], TENSOR[1])
+        self.const_masks[id(v)] = v
+        return v
+
+    def _is_const_mask(self, v: Val) -> bool:
+        return self.const_masks.get(id(v)) is v
+
+    def _store_into_mask(self, node: cst.Subscript, keys: Sequence[Val]) -> None:
+        """``mask[index] = ...`` into a constant mask: an index read from tensor values
+        (``keep_mask[kept] = True`` after NMS) makes its True count data, a mask like any
+        other from then on."""
+        if any(k[0] == "tensor" or is_dyn_number(k) for k in keys):
+            self._mask_holds_data(node)
+
+    def _mask_holds_data(self, node: cst.Subscript) -> None:
+        root = _root_name(node.value)
+        if root is not None:
+            self.bind(root, BOOL_TENSOR)
 
     def _truths(self, v: Val) -> bool:
         """A list of truth values compared from data (the elements of a future mask)."""
