@@ -111,6 +111,57 @@ CASES = {
             picked[:] = scores > 0.5
             return x[picked]  # expect: DS104
     """,
+    # ``.min()`` on a value whose type was lost on the way (an array kept in an attribute
+    # and read back) is only guessed a tensor from the method's name: a branch on it proves
+    # no data is read. A parameter's tensor, or one made here, still counts.
+    "guessed_from_a_method_name": """
+        import numpy as np
+        import torch
+
+
+        class Shapes:
+            def __init__(self, sizes):
+                self.ratios = np.array(sizes)[:, 1] / np.array(sizes)[:, 0]
+
+            def rect(self, batch):
+                ratios = self.ratios
+                part = ratios[batch]
+                low, high = part.min(), part.max()
+                if high < 1:
+                    return [high, 1]
+                elif low > 1:
+                    return [1, 1 / low]
+                return [1, 1]
+
+
+        def gate(scores: torch.Tensor):
+            if scores.max() < 1:  # expect: DS116
+                return scores * 2
+            return scores
+    """,
+    # A method only numpy's arrays have says the receiver is an array: what it returns,
+    # and the comparisons of that, are host values.
+    "numpy_only_methods": """
+        import torch
+
+
+        def paste(labels, segments, w: int, h: int):
+            kept = []
+            for j in range(len(segments)):
+                row = labels[j]
+                box = row[1].astype(int).clip(0, w - 1), row[2].astype(int).clip(0, h - 1)
+                if box[1] <= box[0]:
+                    continue
+                kept.append(box)
+            return kept
+
+
+        def clipped(x: torch.Tensor):
+            y = x.clip(0, 1)
+            if y.sum() > 0:  # expect: DS116
+                return y
+            return x
+    """,
 }
 
 

@@ -208,6 +208,9 @@ class ExpressionsMixin:
             # ``label.item() in thing_ids``: whether it is there is read from tensor data
             return self.shapes.on_membership(node, vals[0])
         if tensorish:
+            tensors = [v for v in vals if v[0] == "tensor" and v != ARG_TENSOR]
+            if tensors and all(map(self._is_guessed, tensors)):
+                return self._guess(PTENSOR)  # ``ari.min() > 1``: still a guess
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
