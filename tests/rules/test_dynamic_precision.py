@@ -162,6 +162,23 @@ CASES = {
                 return y
             return x
     """,
+    # Gathering rows of a tensor whose first dimension alone varies, with an index tensor of
+    # static shape, gives the index's shape: the assigner's ``labels.flatten()[gt_idx]``.
+    # Reading the varying length itself still is data.
+    "gather_by_a_static_index": """
+        import torch
+
+
+        def assign(labels: torch.Tensor, valid: torch.Tensor, gt_idx: torch.Tensor):
+            kept = labels[valid]  # expect: DS104
+            flat = kept.flatten()
+            picked = flat[gt_idx]
+            scores = torch.zeros((picked.shape[0], picked.shape[1], 80))
+            rows = kept[gt_idx]
+            table = torch.zeros(rows.shape[0], 4)
+            count = torch.zeros(flat.shape[0])  # expect: DS113
+            return scores, table, count
+    """,
 }
 
 

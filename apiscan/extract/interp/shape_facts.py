@@ -130,7 +130,11 @@ class ShapeFactsMixin:
         first = node.slice[0].slice if node.slice else None
         if recv[0] == "tensor":
             scalar_first = type(first) is cst.Index and (
-                type(first.value) is cst.Integer or self._is_row(indexes[0])
+                type(first.value) is cst.Integer
+                or self._is_row(indexes[0])
+                # ``flat[idx]`` with ``idx`` an index tensor of static shape: the result has
+                # idx's shape where the varying first dimension was
+                or (indexes[0][0] == "tensor" and self.shapes.varying_dim(recv) == 0)
             )
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
