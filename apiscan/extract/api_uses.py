@@ -174,8 +174,6 @@ class Extractor(
         #: id(value) -> value: boolean tensors a factory filled with constants
         #: (``torch.ones(n, dtype=torch.bool)``): no data mask until data is stored in them
         self.const_masks: dict[int, Val] = {}
-        #: id(value) -> value: tensors guessed from a method's name alone (see _guess)
-        self.guessed: dict[int, Val] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
         self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)
@@ -186,9 +184,7 @@ class Extractor(
         self.fstring = 0
         self.annotating = 0
         tracker = ShapeTracker if dynamic_shape else NullShapeTracker
-        self.shapes = tracker(
-            self._function, lambda: self.silent > 0, self._explain, self._is_guessed
-        )
+        self.shapes = tracker(self._function, lambda: self.silent > 0, self._explain)
         self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
         self.function_facts: list[tuple[str, str, cst.FunctionDef]] = []
         self.returns: list[list[Val]] = []

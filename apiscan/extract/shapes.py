@@ -301,10 +301,6 @@ def _unexplained(_v: Val) -> Why:
     return "", ()
 
 
-def _never(_v: Val) -> bool:
-    return False
-
-
 @dataclass(slots=True)
 class ShapeTracker:
     """Collects dynamic-shape hits for one file; called by the extractor at its hook points."""
@@ -314,9 +310,6 @@ class ShapeTracker:
     #: words for a value the whole-program solver supplied (where it came from), else "",
     #: with the structured chain of the same (origin first)
     explain: Callable[[Val], Why] = _unexplained
-    #: whether a value is a tensor only by a guess from a method's name, on a receiver
-    #: nothing else says is one (``ari.min()`` of an array read back from an attribute)
-    guessed: Callable[[Val], bool] = _never
     hits: list[Hit] = field(default_factory=list)
     #: id(dynamic tensor) -> (it, the one dimension known to vary)
     _dims: dict[int, tuple[Val, int]] = field(default_factory=dict)
@@ -821,8 +814,6 @@ class ShapeTracker:
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
-        if self.guessed(test):
-            return False  # precision first: a guess alone is no proof that data is read
         if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
             self.hit("DS116", node, detail=f"the {keyword} condition reads tensor values")
             return True

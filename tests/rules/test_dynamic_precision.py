@@ -111,27 +111,44 @@ CASES = {
             picked[:] = scores > 0.5
             return x[picked]  # expect: DS104
     """,
-    # ``.min()`` on a value whose type was lost on the way (an array kept in an attribute
-    # and read back) is only guessed a tensor from the method's name: a branch on it proves
-    # no data is read. A parameter's tensor, or one made here, still counts.
-    "guessed_from_a_method_name": """
+    # An array computed from an array kept in an attribute stays an array, and so does what
+    # ``.numpy()`` hands back, whatever held it: their methods' results are host values, and
+    # branches on them read no tensor data. A tensor's own reduction still counts.
+    "arrays_stay_arrays": """
         import numpy as np
         import torch
 
 
         class Shapes:
             def __init__(self, sizes):
-                self.ratios = np.array(sizes)[:, 1] / np.array(sizes)[:, 0]
+                self.sizes = np.array(sizes)
 
             def rect(self, batch):
-                ratios = self.ratios
-                part = ratios[batch]
+                s = self.sizes
+                ratios = s[:, 1] / s[:, 0]
+                order = ratios.argsort()
+                part = ratios[order][batch]
                 low, high = part.min(), part.max()
                 if high < 1:
                     return [high, 1]
                 elif low > 1:
                     return [1, 1 / low]
                 return [1, 1]
+
+
+        def corners(x):
+            y = x.copy()
+            y[:, 2:] = x[:, :2] + x[:, 2:]
+            return y
+
+
+        def plot(targets, i):
+            targets = targets.cpu().numpy()
+            mine = targets[targets[:, 0] == i]
+            boxes = corners(mine[:, 2:6]).T
+            if boxes.max() <= 1.01:
+                boxes = boxes * 640
+            return boxes
 
 
         def gate(scores: torch.Tensor):

@@ -286,7 +286,9 @@ class CallsMixin:
             # What a repo function in another file returns is known only after the first
             # round; ("ret", q) acts as unknown, and asks for a second round only if the code
             # calls a method on it (where the answer matters).
-            return inst(q) if last[:1].isupper() else self.shapes.of_sizes(("ret", q), args.vals)
+            if last[:1].isupper():
+                return inst(q)
+            return self.shapes.of_sizes(_on_host(("ret", q), args.vals), args.vals)
         if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
             # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
             # function whose parameters the bound arguments would reach)
@@ -452,12 +454,16 @@ CONST_FACTORIES = frozenset(
 def _on_host(result: Val, args: Sequence[Val]) -> Val:
     """What a repository function returns when called with host arrays: its result is only
     probably a tensor (guessed from the methods it calls, ``(x[:, :4] * w).sum(1)``, or joined
-    over its callers) and this call hands it numpy arrays and no tensor, so the same methods
-    run on numpy here (``fitness(np.array(results))``): an array, whose comparisons read no
-    tensor data."""
-    if result != PTENSOR or not any(a in (ARRAY, HOST_DATA) for a in args):
+    over its callers), or not known at all, and this call hands it numpy arrays (and no
+    tensor), so the same methods run on numpy here (``fitness(np.array(results))``): an
+    array, whose comparisons read no tensor data."""
+    if not any(a in (ARRAY, HOST_DATA) for a in args):
         return result
-    return result if any(a[0] == "tensor" for a in args) else ARRAY
+    if result == PTENSOR:
+        return result if any(a[0] == "tensor" for a in args) else ARRAY
+    if result[0] in ("ret", "unknown") and all(a[0] == "nontorch" for a in args):
+        return ARRAY  # ``xywh2xyxy(labels[:, 1:5])`` of an array: nothing says otherwise
+    return result
 
 
 def _name_prefix(expr: cst.BaseExpression) -> str:

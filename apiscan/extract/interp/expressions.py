@@ -34,7 +34,17 @@ from apiscan.extract.shapes import (
     is_dyn_number,
     merge_numbers,
 )
-from apiscan.resolve.values import ARG_TENSOR, NONTORCH, PTENSOR, TENSOR, UNKNOWN, Val, join, seq
+from apiscan.resolve.values import (
+    ARG_TENSOR,
+    ARRAY,
+    NONTORCH,
+    PTENSOR,
+    TENSOR,
+    UNKNOWN,
+    Val,
+    join,
+    seq,
+)
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 
@@ -117,6 +127,8 @@ class ExpressionsMixin:
             for v in (left, right):
                 if v[0] in ("seq", "tuple") and _sized_by_data(v):
                     return v
+        if ARRAY in (left, right) and all(v[0] in ("nontorch", "unknown") for v in (left, right)):
+            return ARRAY  # ``s[:, 1] / s[:, 0]`` of a numpy array: an array (its methods too)
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -208,9 +220,6 @@ class ExpressionsMixin:
             # ``label.item() in thing_ids``: whether it is there is read from tensor data
             return self.shapes.on_membership(node, vals[0])
         if tensorish:
-            tensors = [v for v in vals if v[0] == "tensor" and v != ARG_TENSOR]
-            if tensors and all(map(self._is_guessed, tensors)):
-                return self._guess(PTENSOR)  # ``ari.min() > 1``: still a guess
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR

@@ -252,10 +252,10 @@ class MembersMixin:
             if guess is None or (args is not None and self.owners.rejects(guess[0], args.keywords)):
                 return UNKNOWN, True
             api, result = guess
+            if attr == "numpy":
+                result = ARRAY  # whatever the receiver, ``.numpy()`` hands back a numpy array
             source = self._param_source(recv)
             self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
-            if source is None and api.startswith("torch.Tensor.") and recv[0] == "unknown":
-                result = self._guess(result, node.value)
             if source is not None and api.startswith("torch.Tensor."):
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):

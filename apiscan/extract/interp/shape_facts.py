@@ -250,43 +250,6 @@ class ShapeFactsMixin:
             return info is None or self._module_kind(info) is not False
         return owner[0] in ("inst", "unknown", "ret")
 
-    def _guess(self, v: Val, receiver: cst.BaseExpression | None = None) -> Val:
-        """``v``, a tensor guessed from a method's name on a receiver of unknown type that
-        reads no parameter (``ari.min()``, ``boxes.max()`` of values whose type was lost on
-        the way): remembered, so that a branch on it (or on a comparison of it) is not
-        reported as reading data. A helper's ``(x[:, :2] * w).sum(1)`` on its parameter
-        ``x`` is no such guess: the solver tells what ``x`` is. Other facts hold as before."""
-        if v[0] != "tensor" or v[1] in ("dyn", "bool"):
-            return v
-        if receiver is not None and self._reads_parameter(receiver):
-            return v
-        v = fresh(v[0], v[1])
-        self.guessed[id(v)] = v
-        return v
-
-    def _reads_parameter(self, expr: cst.BaseExpression) -> bool:
-        """Does ``expr`` read a parameter of the function (or a value computed from one)?"""
-        stack: list[cst.CSTNode] = [expr]
-        while stack:
-            n = stack.pop()
-            t = type(n)
-            if t is cst.Name:
-                if self._param_source(self.lookup(n.value)) is not None:  # type: ignore[attr-defined]
-                    return True
-            elif t is cst.Attribute:
-                stack.append(n.value)  # type: ignore[attr-defined]
-            elif t is cst.Call:
-                stack.append(n.func)  # type: ignore[attr-defined]
-                stack.extend(a.value for a in n.args)  # type: ignore[attr-defined]
-            elif t in (cst.Subscript, cst.BinaryOperation, cst.UnaryOperation, cst.Index):
-                stack.extend(n.children)
-            elif t is cst.SubscriptElement:
-                stack.append(n.slice)  # type: ignore[attr-defined]
-        return False
-
-    def _is_guessed(self, v: Val) -> bool:
-        return self.guessed.get(id(v)) is v
-
     def _const_mask(self) -> Val:
         """A boolean tensor a factory filled with constants (``torch.ones(n,
         dtype=torch.bool)``, then ``mask[list_of_ids] = False``): which elements are True is
