@@ -171,6 +171,9 @@ class Extractor(
         self.truths: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
+        #: id(value) -> value: boolean tensors a factory filled with constants
+        #: (``torch.ones(n, dtype=torch.bool)``): no data mask until data is stored in them
+        self.const_masks: dict[int, Val] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
         self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)

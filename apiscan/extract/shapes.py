@@ -623,7 +623,8 @@ class ShapeTracker:
             # is static whatever the receiver's shape, unless it reduces another dimension
             # than the one known to vary (``x[:, mask].argmax(0)`` keeps the masked length)
             if name not in REDUCTIONS:
-                return self.relay([recv], DYN_TENSOR)
+                # ``x.flatten()``: one dimension left, the one that varies
+                return self.relay([recv], self._varying(0) if _flattens(node) else DYN_TENSOR)
             varying, reduced = self.varying_dim(recv), _reduced_dim(node)
             if varying is not None and reduced is not None and reduced != varying:
                 return self._varying(varying - 1 if reduced < varying else varying)
@@ -1102,6 +1103,25 @@ def _indexed_dim(node: cst.Subscript) -> int | None:
                 return None
             return i
     return None
+
+
+def _flattens(node: cst.Call) -> bool:
+    """``x.flatten()``, ``x.ravel()``, ``x.view(-1)``, ``x.reshape(-1)``: a 1-D result."""
+    func = node.func
+    if type(func) is not cst.Attribute:
+        return False
+    name = func.attr.value
+    if name in ("flatten", "ravel"):
+        return not node.args
+    if name in ("view", "reshape") and len(node.args) == 1 and node.args[0].keyword is None:
+        v = node.args[0].value
+        return (
+            type(v) is cst.UnaryOperation
+            and type(v.operator) is cst.Minus
+            and type(v.expression) is cst.Integer
+            and v.expression.value == "1"
+        )
+    return False
 
 
 def _reduced_dim(node: cst.Call) -> int | None:

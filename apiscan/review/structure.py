@@ -134,6 +134,8 @@ class StructureBuilder:
             self.findings.setdefault(f.path, {}).setdefault(f.function, []).append(f)
         self._is_layer: dict[str, bool] = {}
         self.local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
+        #: module -> its file's path, to find what a builder function builds
+        self.paths = {m: fa.path for fa in analyses for m in fa.modules}
 
     def is_node(self, cls: str) -> bool:
         """``nn.Module`` subclasses, loss classes the scope counts as network (a plain
@@ -224,6 +226,8 @@ class StructureBuilder:
                     if target is not None and target not in seen:
                         queue.append(target)
                 child = self._built_class(call.callee)
+                if child is None:
+                    node.layers.update(self._builder_layers(call.callee))
                 if child is None or child not in nodes or child == node.cls:
                     continue
                 node.children.add(child)
@@ -235,6 +239,23 @@ class StructureBuilder:
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
+
+    def _builder_layers(self, callee: str) -> list[str]:
+        """The torch layers a module-level repository function builds (``self.act =
+        get_activation(act)``, whose branches build ``nn.SiLU``, ``nn.ReLU``...): they are the
+        calling constructor's layers. Each layer it may build counts once."""
+        module, _, name = callee.rpartition(".")
+        path = self.paths.get(module)
+        found = self.findings.get(path, {}) if path is not None else {}
+        return sorted(
+            {
+                f.api
+                for function, fs in found.items()
+                if function == name or function.startswith(name + ".")
+                for f in fs
+                if f.usage == "call" and self.is_layer(f.api)
+            }
+        )
 
     def _lineage(self, cls: str) -> set[str]:
         """``cls`` and its repository ancestors: a call on any of them from one of its own

@@ -65,6 +65,10 @@ _WIDTH = {NETWORK: 0, DATA: 1, HOST: 2}
 #: ``__call__``, and functions such as ``focal_loss`` or ``compute_loss`` called from the loop.
 _LOSS_FUNCTION = re.compile(r"(?:[a-z0-9]+_)*loss(?:_fn|_func)?", re.IGNORECASE)
 _LOSS_CLASS = re.compile(r"\w*(?:Loss|Criterion)")
+#: ``ComputeLossOTA``, ``ComputeLossAuxOTA``: a loss class whose name goes on after the word
+#: (a variant's suffix). Counted only with a ``forward`` or ``__call__`` of its own: a
+#: ``DynamicLossScaler`` or a ``LossMeter`` computes no loss.
+_LOSS_VARIANT = re.compile(r"\w*(?:Loss|Criterion)[A-Z]\w*")
 
 _TEST_DIRS = frozenset({"test", "tests", "testing"})
 _DATA_DIRS = frozenset({"data", "dataset", "datasets", "transforms"})
@@ -136,6 +140,7 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
         if (
             hierarchy.is_module(cls)
             or _LOSS_CLASS.fullmatch(name)
+            or (_LOSS_VARIANT.fullmatch(name) and _computes(hierarchy, cls))
             # ``forward`` on a class whose base the scan cannot see (a package outside it)
             or (own_forward and hierarchy.unknown_ancestor(cls))
         ):
@@ -169,6 +174,11 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
         ) and not is_test_path(data["path"]):
             roots.add(node)
     return roots
+
+
+def _computes(hierarchy: Hierarchy, cls: str) -> bool:
+    """Does ``cls`` define its own ``forward`` or ``__call__`` (a loss it computes)?"""
+    return any(hierarchy.method(cls, m) == f"{cls}.{m}" for m in ("forward", "__call__"))
 
 
 def data_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:

@@ -139,6 +139,52 @@ def test_helper_methods_called_from_init_build_children(tmp_path: Path) -> None:
     assert nodes["net.resnet.Base"].layers == ()
 
 
+def test_layers_a_builder_function_makes_are_the_constructors(tmp_path: Path) -> None:
+    """``self.act = make_act(name)``: the activation a module-level helper builds is a layer of
+    the block that calls it from ``__init__`` (every one it may build, once each); a helper
+    called from ``forward`` builds nothing for the table."""
+    write_repo(
+        tmp_path,
+        {
+            "net/__init__.py": "",
+            "net/acts.py": """
+                import torch.nn as nn
+
+                def make_act(name="silu"):
+                    if name == "silu":
+                        return nn.SiLU(inplace=True)
+                    if name == "relu":
+                        return nn.ReLU(inplace=True)
+                    raise ValueError(name)
+
+                def make_pool():
+                    return nn.MaxPool2d(2)
+            """,
+            "net/blocks.py": """
+                import torch.nn as nn
+                from net.acts import make_act, make_pool
+
+                class ConvAct(nn.Module):
+                    def __init__(self, c, act="silu"):
+                        super().__init__()
+                        self.conv = nn.Conv2d(c, c, 3)
+                        self.bn = nn.BatchNorm2d(c)
+                        self.act = make_act(act)
+
+                    def forward(self, x):
+                        return make_pool()(self.act(self.bn(self.conv(x))))
+            """,
+        },
+    )
+    block = facts(tmp_path).modules()["net.blocks.ConvAct"]
+    assert dict(block.layers) == {
+        "torch.nn.Conv2d": 1,
+        "torch.nn.BatchNorm2d": 1,
+        "torch.nn.SiLU": 1,
+        "torch.nn.ReLU": 1,
+    }
+
+
 def test_roles_from_attribute_names_and_builder_functions(tmp_path: Path) -> None:
     write_repo(
         tmp_path,

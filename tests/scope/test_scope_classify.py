@@ -105,6 +105,37 @@ def test_module_with_an_unknown_mixin_and_non_module_losses_are_network() -> Non
     }
 
 
+def test_a_loss_class_named_with_a_variant_suffix_is_network() -> None:
+    """``ComputeLossOTA`` (a loss whose name goes on after the word) is the training loss when
+    it computes one (a ``__call__``); a ``DynamicLossScaler`` without one is host code."""
+    analyses = [
+        record(
+            "m.py",
+            "m",
+            functions=[
+                "ComputeLossOTA.__call__",
+                "ComputeLossOTA.build_targets",
+                "DynamicLossScaler.__init__",
+                "DynamicLossScaler.update",
+                "train",
+            ],
+            classes=[
+                ClassFact("ComputeLossOTA", (), ("__call__", "build_targets")),
+                ClassFact("DynamicLossScaler", (), ("__init__", "update")),
+            ],
+            calls=[
+                ("ComputeLossOTA.__call__", "m.ComputeLossOTA.build_targets"),
+                ("train", "m.DynamicLossScaler.update"),
+            ],
+        )
+    ]
+    got = scopes_of(analyses)
+    assert got["m.ComputeLossOTA.__call__"] == "network"
+    assert got["m.ComputeLossOTA.build_targets"] == "network"
+    assert got["m.DynamicLossScaler.__init__"] == "host"
+    assert got["m.DynamicLossScaler.update"] == "host"
+
+
 def test_dataset_kinds_and_a_dataset_inheriting_getitem_from_another_file() -> None:
     analyses = [
         record(

@@ -12,6 +12,8 @@ uses, the call graph's edges (``call_facts``: calls, references, data-pipeline r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from apiscan.extract.facts import fresh
@@ -34,6 +36,7 @@ from apiscan.extract.shapes import (
     DYN_TENSOR,
     ELEM_SIZE,
     FROM_HOST,
+    HOST_DATA,
     RAND,
     SAMPLE_SIZE,
     host_dyn,
@@ -261,6 +264,8 @@ class CallsMixin:
                     # list of comparisons read from data
                     result = BOOL_TENSOR
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
+                if result == BOOL_TENSOR and short in CONST_FACTORIES:
+                    result = self._const_mask()
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
         if self._is_torch(q):
@@ -272,7 +277,8 @@ class CallsMixin:
             self._call_fact(q, node)
             self._site(q, node, args, False)
             if "r:" + q in self.env:
-                return self.shapes.of_sizes(self._returned(q, None), args.vals)
+                got = _on_host(self._returned(q, None), args.vals)
+                return self.shapes.of_sizes(got, args.vals)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
@@ -280,7 +286,9 @@ class CallsMixin:
             # What a repo function in another file returns is known only after the first
             # round; ("ret", q) acts as unknown, and asks for a second round only if the code
             # calls a method on it (where the answer matters).
-            return inst(q) if last[:1].isupper() else self.shapes.of_sizes(("ret", q), args.vals)
+            if last[:1].isupper():
+                return inst(q)
+            return self.shapes.of_sizes(_on_host(("ret", q), args.vals), args.vals)
         if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
             # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
             # function whose parameters the bound arguments would reach)
@@ -335,6 +343,7 @@ class CallsMixin:
             return PTENSOR
         if kind == "func":
             got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+            got = _on_host(got, args.vals if args else ())
             return self.shapes.of_sizes(got, args.vals if args else ())
         if kind == "builtin":
             name = fv[1]
@@ -351,6 +360,8 @@ class CallsMixin:
                 call = node if type(node) is cst.Call else None
                 if call is not None and call.args and self._reads_random(call.args[0].value):
                     return fresh(RAND[0], RAND[1])
+                if call is not None and call.args and self._reads_state(call.args[0].value, first):
+                    return NONTORCH  # ``int(model.stride.max())``: a model's constant
                 return self.shapes.on_sync(node, first)
             if name == "int" and type(node) is cst.Call and first[0] == "unknown":
                 for ref in names_read(node):  # int(box[2] - box[0]): is ``box`` a tensor?
@@ -432,6 +443,27 @@ class CallsMixin:
             # what calling a torch module gives, unless the children say more (data)
             return out if _carries_data(out) else None
         return None
+
+
+#: Factories whose boolean tensor holds constants (all True, all False), not data.
+CONST_FACTORIES = frozenset(
+    {"ones", "zeros", "full", "empty", "ones_like", "zeros_like", "full_like", "empty_like"}
+)
+
+
+def _on_host(result: Val, args: Sequence[Val]) -> Val:
+    """What a repository function returns when called with host arrays: its result is only
+    probably a tensor (guessed from the methods it calls, ``(x[:, :4] * w).sum(1)``, or joined
+    over its callers), or not known at all, and this call hands it numpy arrays (and no
+    tensor), so the same methods run on numpy here (``fitness(np.array(results))``): an
+    array, whose comparisons read no tensor data."""
+    if not any(a in (ARRAY, HOST_DATA) for a in args):
+        return result
+    if result == PTENSOR:
+        return result if any(a[0] == "tensor" for a in args) else ARRAY
+    if result[0] in ("ret", "unknown") and all(a[0] == "nontorch" for a in args):
+        return ARRAY  # ``xywh2xyxy(labels[:, 1:5])`` of an array: nothing says otherwise
+    return result
 
 
 def _name_prefix(expr: cst.BaseExpression) -> str:

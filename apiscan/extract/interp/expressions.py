@@ -34,7 +34,17 @@ from apiscan.extract.shapes import (
     is_dyn_number,
     merge_numbers,
 )
-from apiscan.resolve.values import ARG_TENSOR, NONTORCH, PTENSOR, TENSOR, UNKNOWN, Val, join, seq
+from apiscan.resolve.values import (
+    ARG_TENSOR,
+    ARRAY,
+    NONTORCH,
+    PTENSOR,
+    TENSOR,
+    UNKNOWN,
+    Val,
+    join,
+    seq,
+)
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 
@@ -117,6 +127,8 @@ class ExpressionsMixin:
             for v in (left, right):
                 if v[0] in ("seq", "tuple") and _sized_by_data(v):
                     return v
+        if ARRAY in (left, right) and all(v[0] in ("nontorch", "unknown") for v in (left, right)):
+            return ARRAY  # ``s[:, 1] / s[:, 0]`` of a numpy array: an array (its methods too)
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN

@@ -146,6 +146,10 @@ BUILTIN_METHODS = frozenset(
 )
 
 
+#: Methods of numpy arrays that no torch class has: the receiver is an array.
+NUMPY_ONLY_METHODS = frozenset({"astype", "tobytes", "tofile", "ptp", "argpartition", "itemset"})
+
+
 class MembersMixin:
     """Member lookup, class hierarchy and owner confidence; mixed into ``Extractor``."""
 
@@ -238,10 +242,18 @@ class MembersMixin:
                         self.emit(api, "reference", "probable", (node, "a"), (end, "e"))
                     return (NONTORCH if attr != "grad" else PTENSOR), True
                 return (SIZE if attr == "shape" else UNKNOWN), True
+            if attr in NUMPY_ONLY_METHODS:
+                # ``l[1].astype(int)``: no torch class has the method, numpy's arrays do; what
+                # it returns (and so what ``.clip()`` on it returns) is an array
+                if type(node.value) is cst.Name and self.lookup(node.value.value) is recv:
+                    self.bind(node.value.value, ARRAY)
+                return ARRAY, True
             guess = self.owners.guess(attr, _hint(node.value))
             if guess is None or (args is not None and self.owners.rejects(guess[0], args.keywords)):
                 return UNKNOWN, True
             api, result = guess
+            if attr == "numpy":
+                result = ARRAY  # whatever the receiver, ``.numpy()`` hands back a numpy array
             source = self._param_source(recv)
             self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
             if source is not None and api.startswith("torch.Tensor."):

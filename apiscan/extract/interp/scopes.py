@@ -280,6 +280,8 @@ class ScopesMixin:
             hint = None
             if p.annotation is not None:
                 hint = self._annotation(p.annotation.annotation)
+                if _plain_type(p.annotation.annotation):
+                    hint = PLAIN  # ``use_cache: bool | None``: never a tensor (see PLAIN)
             if p.default is not None:
                 d = self.value(p.default)
                 if hint is None and type(p.default) is not cst.Name:
@@ -337,6 +339,8 @@ class ScopesMixin:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
                 if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
                     v = self._supplied(f, _param_words(name, qn))
+                    if hint is PLAIN and v[0] == "tensor":
+                        v = NONTORCH  # a join over callers that one of them got wrong
                 else:
                     v = fresh(v[0], v[1])
                 self.param_ids[id(v)] = (qn, name, v)
@@ -503,6 +507,30 @@ class ScopesMixin:
     def _dictcomp(self, node: cst.DictComp) -> Val:
         self._comprehension([node.key, node.value], node.for_in)
         return NONTORCH
+
+
+#: The hint of a parameter annotated with plain Python types (``flag: bool``, ``n: int |
+#: None``, ``Optional[float]``): a host value. The solver's join over the callers may still
+#: say "tensor" (one caller's argument was guessed one, or a keyword of the same name passed
+#: through ``**kwargs``); the annotation is the function's own word and wins over that guess,
+#: not over a number read from data (a host number that ``n: int`` may well receive).
+PLAIN: Val = fresh("nontorch", None)
+_PLAIN_NAMES = frozenset({"bool", "int", "float", "str", "None", "bytes", "complex"})
+
+
+def _plain_type(node: cst.BaseExpression) -> bool:
+    """``bool``, ``int | None``, ``Optional[bool]``, ``Union[int, float]``: plain types only."""
+    t = type(node)
+    if t is cst.Name:
+        return node.value in _PLAIN_NAMES  # type: ignore[attr-defined]
+    if t is cst.BinaryOperation and type(node.operator) is cst.BitOr:  # type: ignore[attr-defined]
+        return _plain_type(node.left) and _plain_type(node.right)  # type: ignore[attr-defined]
+    if t is cst.Subscript and _dotted(node.value).rpartition(".")[2] in ("Optional", "Union"):  # type: ignore[attr-defined]
+        return all(
+            type(el.slice) is cst.Index and _plain_type(el.slice.value)
+            for el in node.slice  # type: ignore[attr-defined]
+        )
+    return False
 
 
 def _bound_names(binder: tuple[Any, ...]) -> list[str]:

@@ -72,6 +72,8 @@ class ShapeFactsMixin:
         if attr in SYNC_METHODS:
             if type(node.func) is cst.Attribute and self._reads_random(node.func.value):
                 return fresh(RAND[0], RAND[1])  # a random size broadcast through a tensor
+            if type(node.func) is cst.Attribute and self._reads_state(node.func.value, recv):
+                return NONTORCH
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)
@@ -121,12 +123,18 @@ class ShapeFactsMixin:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if store and self._is_const_mask(recv):
+            self._store_into_mask(node, [*indexes, *bounds])
         if not store and self._fixed_window(node.slice, bounds):
             self.shapes.on_window()
         first = node.slice[0].slice if node.slice else None
         if recv[0] == "tensor":
             scalar_first = type(first) is cst.Index and (
-                type(first.value) is cst.Integer or self._is_row(indexes[0])
+                type(first.value) is cst.Integer
+                or self._is_row(indexes[0])
+                # ``flat[idx]`` with ``idx`` an index tensor of static shape: the result has
+                # idx's shape where the varying first dimension was
+                or (indexes[0][0] == "tensor" and self.shapes.varying_dim(recv) == 0)
             )
             dyn = self.shapes.on_subscript(node, recv, indexes, bounds, store, scalar_first)
             if dyn is not None:
@@ -208,6 +216,63 @@ class ShapeFactsMixin:
                 return False
             windows += 1
         return windows >= 2
+
+    def _reads_state(self, expr: cst.BaseExpression, v: Val) -> bool:
+        """Is ``expr`` (whose value is ``v``) a tensor an object keeps, read through one of its
+        attributes (``model.stride.max()``, ``self.anchors[i]``), rather than data computed
+        here? A model's strides, anchors and buffers are set when it is built: reading one on
+        the host (``int(model.stride.max())``) reads a constant, not data. Not so for a
+        tensor known to be data-dependent, nor for an attribute of a per-sample record, a
+        container or an object of a class known to be no ``nn.Module`` (a detection
+        container's ``boxes.tensor`` holds data)."""
+        if v[0] != "tensor" or v[1] in ("dyn", "bool"):
+            return False
+        while True:
+            t = type(expr)
+            if t is cst.Call and type(expr.func) is cst.Attribute:  # type: ignore[attr-defined]
+                expr = expr.func.value  # type: ignore[attr-defined]
+            elif t is cst.Subscript:
+                expr = expr.value  # type: ignore[attr-defined]
+            else:
+                break
+        if type(expr) is not cst.Attribute:
+            return False
+        root = expr.value
+        while type(root) is cst.Attribute:
+            root = root.value  # type: ignore[attr-defined]
+        if type(root) is not cst.Name:
+            return False
+        owner = self.lookup(root.value)
+        if self.shapes.sample_kind(owner) is not None or owner[0] in ("dict", "seq", "tuple"):
+            return False
+        if owner[0] == "inst" and not self._is_torch(owner[1]):
+            info = self._own_class(owner[1])
+            return info is None or self._module_kind(info) is not False
+        return owner[0] in ("inst", "unknown", "ret")
+
+    def _const_mask(self) -> Val:
+        """A boolean tensor a factory filled with constants (``torch.ones(n,
+        dtype=torch.bool)``, then ``mask[list_of_ids] = False``): which elements are True is
+        decided by the code, not by data, so indexing with it keeps a static shape. It
+        behaves as a plain tensor until data is stored into it (:meth:`_store_into_mask`)."""
+        v = fresh(TENSOR[0], TENSOR[1])
+        self.const_masks[id(v)] = v
+        return v
+
+    def _is_const_mask(self, v: Val) -> bool:
+        return self.const_masks.get(id(v)) is v
+
+    def _store_into_mask(self, node: cst.Subscript, keys: Sequence[Val]) -> None:
+        """``mask[index] = ...`` into a constant mask: an index read from tensor values
+        (``keep_mask[kept] = True`` after NMS) makes its True count data, a mask like any
+        other from then on."""
+        if any(k[0] == "tensor" or is_dyn_number(k) for k in keys):
+            self._mask_holds_data(node)
+
+    def _mask_holds_data(self, node: cst.Subscript) -> None:
+        root = _root_name(node.value)
+        if root is not None:
+            self.bind(root, BOOL_TENSOR)
 
     def _truths(self, v: Val) -> bool:
         """A list of truth values compared from data (the elements of a future mask)."""

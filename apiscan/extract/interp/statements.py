@@ -58,6 +58,12 @@ class StatementsMixin:
         else:
             v = self.value(value)
         self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call))
+        if v[0] == "tensor":  # ``mask[:] = scores > t``: a constant mask now holds data
+            for t in node.targets:
+                if type(t.target) is cst.Subscript:
+                    root = _root_name(t.target)
+                    if root is not None and self._is_const_mask(self.lookup(root)):
+                        self._mask_holds_data(t.target)
         # ``self.x = None`` says "nothing yet", not "not a tensor": another method (or a
         # later line) gives x its value, and the last write seen must not erase what it is
         none = type(value) is cst.Name and value.value == "None"

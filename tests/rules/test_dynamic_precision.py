@@ -1,0 +1,205 @@
+"""False dynamic-shape findings found on repositories nobody had tuned for, one snippet per
+class of error: exactly the lines marked ``# expect: DSxxx`` are reported. Each snippet keeps a
+twin that must still be reported, so that a fix which only silences is caught."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import assert_exactly_marked, scan_repo, write_repo
+
+CASES = {
+    # A detector's strides live in the model (a buffer or an attribute set when it is built):
+    # reading one on the host reads a constant, and sizes computed from it are static. A
+    # maximum read from the scores is data.
+    "model_state_is_no_data": """
+        import torch
+        from torch import nn
+
+
+        class Detector(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stride = torch.tensor([8.0, 16.0, 32.0])
+
+            def forward(self, x):
+                return x * int(self.stride.max())
+
+
+        def warm_up(model, size: int, scores: torch.Tensor):
+            grid = max(int(model.stride.max()), 32)
+            side = size // grid * grid
+            blank = torch.zeros(1, 3, side, side)
+            top = int(scores.max())  # expect: DS118
+            picked = torch.zeros(top)  # expect: DS113
+            return blank, picked
+    """,
+    # A helper written for numpy arrays, whose methods share names with a tensor's, returns
+    # an array when it is handed one: its comparisons branch on host numbers, not on data. The
+    # same helper handed a tensor returns a tensor.
+    "numpy_through_a_helper": """
+        import numpy as np
+        import torch
+
+
+        def weighted(x):
+            w = [0.1, 0.9]
+            return (x[:, :2] * w).sum(1)
+
+
+        def keep_best(results, best):
+            score = weighted(np.array(results).reshape(1, -1))
+            if score > best:
+                best = score
+            return best
+
+
+        def keep_best_on_device(preds: torch.Tensor, best):
+            score = weighted(preds)
+            if score > best:  # expect: DS116
+                best = score
+            return best
+    """,
+    # A parameter annotated with a plain Python type is a host value, whatever a caller
+    # passes for it (here a tensor, by mistake or through a keyword of the same name); an
+    # unannotated one that receives a tensor reads data.
+    "plain_annotation_wins": """
+        import torch
+
+
+        def step(x: torch.Tensor, use_cache: bool | None = None):
+            if use_cache:
+                x = x + 1
+            return x
+
+
+        def step_any(x: torch.Tensor, flag=None):
+            if flag:  # expect: DS116
+                x = x + 1
+            return x
+
+
+        def run(x: torch.Tensor):
+            y = step(x, use_cache=(x > 0).any())
+            return step_any(y, flag=(x > 0).any())
+    """,
+    # A mask a factory filled with constants selects a number of elements the code decides
+    # (the tokens a decoder may emit): a static shape. Once an index read from data is stored
+    # into it (NMS survivors), it is a data mask like any other.
+    "constant_masks": """
+        import torch
+
+
+        def suppress(logits: torch.Tensor, banned: list[int]):
+            allowed = torch.ones(logits.shape[-1], dtype=torch.bool)
+            allowed[banned] = False
+            logits[:, ~allowed] = -1e9
+            return logits[:, allowed]
+
+
+        def survivors(boxes: torch.Tensor, scores: torch.Tensor):
+            order = scores.argsort(descending=True)
+            kept = torch.nonzero(scores[order] > 0.5)  # expect: DS103
+            keep_mask = torch.zeros_like(scores, dtype=torch.bool)
+            keep_mask[kept] = True
+            return boxes[keep_mask]  # expect: DS104
+
+
+        def refilled(x: torch.Tensor, scores: torch.Tensor):
+            picked = torch.zeros(x.shape[0], dtype=torch.bool)
+            picked[:] = scores > 0.5
+            return x[picked]  # expect: DS104
+    """,
+    # An array computed from an array kept in an attribute stays an array, and so does what
+    # ``.numpy()`` hands back, whatever held it: their methods' results are host values, and
+    # branches on them read no tensor data. A tensor's own reduction still counts.
+    "arrays_stay_arrays": """
+        import numpy as np
+        import torch
+
+
+        class Shapes:
+            def __init__(self, sizes):
+                self.sizes = np.array(sizes)
+
+            def rect(self, batch):
+                s = self.sizes
+                ratios = s[:, 1] / s[:, 0]
+                order = ratios.argsort()
+                part = ratios[order][batch]
+                low, high = part.min(), part.max()
+                if high < 1:
+                    return [high, 1]
+                elif low > 1:
+                    return [1, 1 / low]
+                return [1, 1]
+
+
+        def corners(x):
+            y = x.copy()
+            y[:, 2:] = x[:, :2] + x[:, 2:]
+            return y
+
+
+        def plot(targets, i):
+            targets = targets.cpu().numpy()
+            mine = targets[targets[:, 0] == i]
+            boxes = corners(mine[:, 2:6]).T
+            if boxes.max() <= 1.01:
+                boxes = boxes * 640
+            return boxes
+
+
+        def gate(scores: torch.Tensor):
+            if scores.max() < 1:  # expect: DS116
+                return scores * 2
+            return scores
+    """,
+    # A method only numpy's arrays have says the receiver is an array: what it returns,
+    # and the comparisons of that, are host values.
+    "numpy_only_methods": """
+        import torch
+
+
+        def paste(labels, segments, w: int, h: int):
+            kept = []
+            for j in range(len(segments)):
+                row = labels[j]
+                box = row[1].astype(int).clip(0, w - 1), row[2].astype(int).clip(0, h - 1)
+                if box[1] <= box[0]:
+                    continue
+                kept.append(box)
+            return kept
+
+
+        def clipped(x: torch.Tensor):
+            y = x.clip(0, 1)
+            if y.sum() > 0:  # expect: DS116
+                return y
+            return x
+    """,
+    # Gathering rows of a tensor whose first dimension alone varies, with an index tensor of
+    # static shape, gives the index's shape: the assigner's ``labels.flatten()[gt_idx]``.
+    # Reading the varying length itself still is data.
+    "gather_by_a_static_index": """
+        import torch
+
+
+        def assign(labels: torch.Tensor, valid: torch.Tensor, gt_idx: torch.Tensor):
+            kept = labels[valid]  # expect: DS104
+            flat = kept.flatten()
+            picked = flat[gt_idx]
+            scores = torch.zeros((picked.shape[0], picked.shape[1], 80))
+            rows = kept[gt_idx]
+            table = torch.zeros(rows.shape[0], 4)
+            count = torch.zeros(flat.shape[0])  # expect: DS113
+            return scores, table, count
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_class(tmp_path: Path, name: str) -> None:
+    write_repo(tmp_path, {f"{name}.py": CASES[name]})
+    assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=1)
