@@ -280,6 +280,7 @@ class ScopesMixin:
             hint = None
             if p.annotation is not None:
                 hint = self._annotation(p.annotation.annotation)
+                hint = hint or self._container_hint(p.annotation.annotation)
             if p.default is not None:
                 d = self.value(p.default)
                 if hint is None and type(p.default) is not cst.Name:
@@ -355,6 +356,7 @@ class ScopesMixin:
             decos = self._decorators(node.decorators)
             is_static = any(d == ("builtin", "staticmethod") for d in decos)
             hints = self._params(node.params)
+            self._type_comment_hints(node, hints, cls is not None and not is_static)
             if node.returns is not None:
                 self._annotation(node.returns.annotation)
         finally:
@@ -476,7 +478,7 @@ class ScopesMixin:
             if v is not None and (
                 v[0] == "unknown" or (v[0] == "tensor" and v[1] not in ("dyn", "bool"))
             ):
-                self.scopes[-1].names[name] = self.shapes.sample(v, False)
+                self.scopes[-1].names[name] = self._keep_source(v, self.shapes.sample(v, False))
 
     def _comprehension(self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor) -> Val:
         self.scopes.append(Scope("comp", {}))

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import libcst as cst
+
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.shapes import Why
+from apiscan.extract.interp.base import _Args
+from apiscan.extract.shapes import Why, is_dyn_tensor
 from apiscan.program import values as pv
-from apiscan.resolve.values import UNKNOWN, Val
+from apiscan.resolve.values import UNKNOWN, Val, inst, seq
 
 
 class SolverFactsMixin:
@@ -103,3 +106,51 @@ class SolverFactsMixin:
         source = self._param_source(v)
         if source is not None and not self.silent:
             self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
+
+    def _element_of_param(self, seq_val: Val, elem: Val) -> Val:
+        """``elem``, an element of ``seq_val``, marked as coming from the parameter
+        ``seq_val`` came from (``for m in matched_idxs``, ``zip(targets, matched_idxs)``):
+        compared into a mask, it is a place where the solver proving the parameter a list
+        of tensors changes a finding (see :meth:`_sensitive`)."""
+        source = self._param_source(seq_val)
+        if source is None or elem[0] != "unknown":
+            return elem
+        elem = fresh(elem[0], elem[1])
+        self.derived[id(elem)] = (elem, source)
+        return elem
+
+    def _keep_source(self, old: Val, new: Val) -> Val:
+        """``new`` (a copy of ``old`` made to carry another fact by identity) still marked as
+        computed from ``old``'s parameter."""
+        source = self._param_source(old)
+        if source is not None and new is not old:
+            self.derived[id(new)] = (new, source)
+        return new
+
+    def _store_item(self, name: str, v: Val) -> None:
+        """``proposals[i] = proposals[i][keep]``: an element of a list replaced, one image at a
+        time, by a tensor of a data-dependent shape. The list then holds such tensors (what
+        its callers are handed, and what ``torch.cat(proposals)`` joins)."""
+        held = self.lookup(name)
+        if held[0] == "seq" and is_dyn_tensor(v) and not is_dyn_tensor(held[1]):
+            self.bind(name, self.shapes.relay([v], seq(v)))
+
+    def _own_package_call(
+        self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool
+    ) -> Val | None:
+        """A call of a torchvision (torchaudio...) name while the repository scanned is that
+        package itself: the name stays torch's API for the report, but the call reaches the
+        package's own code, so the solver sees its arguments (``self.box_roi_pool(features,
+        proposals)`` hands the pooler per-image boxes) and a data-dependent value it returns
+        comes back (None: nothing more than the API tables say)."""
+        if callee.partition(".")[0] not in self.own_torch_roots:
+            return None
+        self._call_fact(callee, node)
+        self._site(callee, node, args, bound)
+        f = self.env.get("r:" + callee)
+        return self._returned(callee, None) if f is not None and pv.is_dynamic(f) else None
+
+    def _own_package_class(self, q: str) -> Val | None:
+        """An instance of class ``q`` of the scanned torchvision (torchaudio...) itself, which
+        the API tables do not list: its methods are the package's own code."""
+        return inst(q) if q.partition(".")[0] in self.own_torch_roots else None
