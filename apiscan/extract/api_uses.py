@@ -137,6 +137,9 @@ class Extractor(
         self.local_roots = local_roots - {"torch", "torchvision", "torchaudio", "torchtext"}
         #: torchvision... when it is the repository scanned (its calls reach its own code)
         self.own_torch_roots = local_roots & {"torchvision", "torchaudio", "torchtext"}
+        #: functions of this file returning their parameter at this position (see
+        #: ``SolverFactsMixin._note_passthrough``)
+        self.passthrough: dict[str, int] = {}
         self.reexports = reexports
         #: facts from the whole-program solver: "p:<function>:<param>", "r:<callee>",
         #: "a:<class>:<attr>" (see apiscan.program.solver)

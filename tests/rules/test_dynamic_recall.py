@@ -215,3 +215,28 @@ OWN_PACKAGE = {
 def test_torchvision_scanned_as_its_own_repository(tmp_path: Path) -> None:
     write_repo(tmp_path, OWN_PACKAGE)
     assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=2)
+
+
+def test_a_helper_returning_its_argument_returns_each_callers_own(tmp_path: Path) -> None:
+    """``maybe_cast`` is handed a static feature map by one call and data-dependent boxes by
+    another: each call gets back what it passed, so the map's size stays static."""
+    src = """
+        import torch
+
+
+        def maybe_cast(t):
+            if torch.is_autocast_enabled():
+                return t.float()
+            return t
+
+
+        def align(feature: torch.Tensor, scores: torch.Tensor):
+            boxes = maybe_cast(torch.nonzero(scores > 0.5))  # expect: DS103
+            feature = maybe_cast(feature)
+            n, channels, h, w = feature.size()
+            idx = torch.arange(channels)
+            rows = torch.arange(boxes.shape[0])  # expect: DS113
+            return idx, rows
+    """
+    write_repo(tmp_path, {"align.py": src})
+    assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=2)

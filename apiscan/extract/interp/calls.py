@@ -348,6 +348,9 @@ class CallsMixin:
                 return self._returned(f"{cls}.forward", None)
             return PTENSOR
         if kind == "func":
+            through = self._passed_through(fv[1], args)
+            if through is not None:
+                return through
             got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
             return self.shapes.of_sizes(got, args.vals if args else ())
         if kind == "builtin":

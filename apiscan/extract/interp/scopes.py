@@ -383,6 +383,7 @@ class ScopesMixin:
             self.func_stack.pop()
             self.scopes.pop()
         result = _join_all(found) if found else NONTORCH
+        self._note_passthrough(qn, node, cls is not None, params)
         if not self.silent:
             self.summaries.append(
                 (qn, cls.qualname if cls is not None else "", params, bound, found or [NONTORCH])

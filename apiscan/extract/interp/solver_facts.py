@@ -154,3 +154,53 @@ class SolverFactsMixin:
         """An instance of class ``q`` of the scanned torchvision (torchaudio...) itself, which
         the API tables do not list: its methods are the package's own code."""
         return inst(q) if q.partition(".")[0] in self.own_torch_roots else None
+
+    def _note_passthrough(
+        self, qn: str, node: cst.FunctionDef, method: bool, params: list[tuple[str, str, Val, bool]]
+    ) -> None:
+        """Remember a plain function of this file whose every ``return`` gives back one of its
+        parameters, as is or cast (``def maybe_cast(t): return t.float() if c else t``): at
+        each call it returns what that call passes, not the join of every caller's argument
+        (``input = maybe_cast(input)`` stays the static feature map although another call
+        passes the data-dependent boxes)."""
+        if method:
+            return
+        names = {_returned_name(r.value) for r in _returns(node.body)}
+        positional = [name for name, kind, _v, _d in params if kind in ("posonly", "pos")]
+        if len(names) == 1 and (name := next(iter(names))) in positional:
+            self.passthrough[qn] = positional.index(name)
+
+    def _passed_through(self, qn: str, args: _Args | None) -> Val | None:
+        """What a call of a pass-through function of this file returns: its argument."""
+        at = self.passthrough.get(qn)
+        if at is None or args is None or args.star or at >= args.positional:
+            return None
+        got = args.vals[at]
+        return got if got[0] == "tensor" else None
+
+
+#: Tensor methods that give back the same tensor, cast or moved (its shape unchanged).
+_SAME_SHAPE = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
+    | {"detach", "clone", "cpu", "cuda"}
+)
+
+
+def _returned_name(value: cst.BaseExpression | None) -> str | None:
+    """``t`` for ``return t`` or ``return t.float()``, else None."""
+    while type(value) is cst.Call and type(value.func) is cst.Attribute:
+        if value.func.attr.value not in _SAME_SHAPE:
+            return None
+        value = value.func.value
+    return value.value if type(value) is cst.Name else None
+
+
+def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements of a function body (not of the functions nested in it)."""
+    out = []
+    for child in node.children:
+        if type(child) is cst.Return:
+            out.append(child)
+        elif not isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            out += _returns(child)
+    return out
