@@ -140,6 +140,8 @@ class Extractor(
         #: functions of this file returning their parameter at this position (see
         #: ``SolverFactsMixin._note_passthrough``)
         self.passthrough: dict[str, int] = {}
+        #: id -> (element of a parameter's sequence, (function, parameter))
+        self.elements_of: dict[int, tuple[Val, tuple[str, str]]] = {}
         self.reexports = reexports
         #: facts from the whole-program solver: "p:<function>:<param>", "r:<callee>",
         #: "a:<class>:<attr>" (see apiscan.program.solver)

@@ -103,7 +103,7 @@ class SolverFactsMixin:
         """A parameter in a place where being a tensor would make a dynamic-shape finding
         (``x[:n]`` with ``n`` read from data and ``x`` a parameter of unknown type): the file
         is walked again if the solver finds that the parameter is a tensor."""
-        source = self._param_source(v)
+        source = self._param_source(v) or self._element_source(v)
         if source is not None and not self.silent:
             self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
 
@@ -112,19 +112,26 @@ class SolverFactsMixin:
         ``seq_val`` came from (``for m in matched_idxs``, ``zip(targets, matched_idxs)``):
         compared into a mask, it is a place where the solver proving the parameter a list
         of tensors changes a finding (see :meth:`_sensitive`)."""
-        source = self._param_source(seq_val)
+        source = self._param_source(seq_val) or self._element_source(seq_val)
         if source is None or elem[0] != "unknown":
             return elem
         elem = fresh(elem[0], elem[1])
-        self.derived[id(elem)] = (elem, source)
+        self.elements_of[id(elem)] = (elem, source)
         return elem
+
+    def _element_source(self, v: Val) -> tuple[str, str] | None:
+        """The parameter whose elements ``v`` is one of (see :meth:`_element_of_param`); kept
+        apart from :attr:`derived`, which proves owners: an element is no tensor computed
+        from the parameter itself."""
+        entry = self.elements_of.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else None
 
     def _keep_source(self, old: Val, new: Val) -> Val:
         """``new`` (a copy of ``old`` made to carry another fact by identity) still marked as
         computed from ``old``'s parameter."""
-        source = self._param_source(old)
+        source = self._element_source(old)
         if source is not None and new is not old:
-            self.derived[id(new)] = (new, source)
+            self.elements_of[id(new)] = (new, source)
         return new
 
     def _store_item(self, name: str, v: Val) -> None:
