@@ -35,6 +35,7 @@ from typing import Any
 
 import libcst as cst
 
+from apiscan.extract.interp.annotations import AnnotationHintsMixin
 from apiscan.extract.interp.base import (
     ATTR,
     BINOP,
@@ -114,6 +115,7 @@ class Extractor(
     CallsMixin,
     ShapeFactsMixin,
     SolverFactsMixin,
+    AnnotationHintsMixin,
 ):
     """Walks one module. Create one per file; call :meth:`run`."""
 
@@ -133,6 +135,13 @@ class Extractor(
         self.module_name = module_name
         self.package = module_name if is_package else module_name.rpartition(".")[0]
         self.local_roots = local_roots - {"torch", "torchvision", "torchaudio", "torchtext"}
+        #: torchvision... when it is the repository scanned (its calls reach its own code)
+        self.own_torch_roots = local_roots & {"torchvision", "torchaudio", "torchtext"}
+        #: functions of this file returning their parameter at this position (see
+        #: ``SolverFactsMixin._note_passthrough``)
+        self.passthrough: dict[str, int] = {}
+        #: id -> (element of a parameter's sequence, (function, parameter))
+        self.elements_of: dict[int, tuple[Val, tuple[str, str]]] = {}
         self.reexports = reexports
         #: facts from the whole-program solver: "p:<function>:<param>", "r:<callee>",
         #: "a:<class>:<attr>" (see apiscan.program.solver)

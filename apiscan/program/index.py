@@ -75,6 +75,10 @@ def follow(
     return None
 
 
+#: torch's sibling packages, which a scan may have as its repository
+_TORCH_FAMILY = frozenset({"torchvision", "torchaudio", "torchtext"})
+
+
 def is_torch(q: str) -> bool:
     from apiscan.resolve.torch_api import is_torch_name
 
@@ -123,22 +127,29 @@ class ClassTable:
         self.aliases = module_aliases(analyses)
         self.modules = module_names(analyses)
         self._resolved: dict[str, str | None] = {}
+        #: torchvision (torchaudio...) when it is the repository scanned: its classes and
+        #: functions are followed into its own code, not taken as torch's
+        self.own_roots = frozenset(m.partition(".")[0] for m in self.modules) & _TORCH_FAMILY
+
+    def torch(self, q: str) -> bool:
+        """A torch name that is not the scanned repository's own code."""
+        return is_torch(q) and q.partition(".")[0] not in self.own_roots
 
     def _find(self, cls: str) -> ClassFact | str | None:
         """The repo class ``cls`` names, or the torch class it aliases, or None."""
-        if is_torch(cls):
+        if self.torch(cls):
             return cls
         q = self.resolve(cls)
         if q is None:
             return None
-        return q if is_torch(q) else self.facts[q]
+        return self.facts.get(q, q)
 
     def resolve(self, name: str) -> str | None:
         """``name`` followed through the repo's re-exports to a class or a torch name
         (memoised: the join asks for the same few classes thousands of times)."""
         if name in self._resolved:
             return self._resolved[name]
-        q = follow(name, self.aliases, lambda n: n in self.facts or is_torch(n), self.modules)
+        q = follow(name, self.aliases, lambda n: n in self.facts or self.torch(n), self.modules)
         self._resolved[name] = q
         return q
 
@@ -193,7 +204,7 @@ class Hierarchy:
     def resolve(self, name: str) -> str | None:
         """The canonical repo class or the torch name ``name`` spells, else None."""
         q = self.classes.resolve(name)
-        if q is None or is_torch(q):
+        if q is None or self.classes.torch(q):
             return q
         return self.canonical.get(q, q)
 
@@ -213,7 +224,7 @@ class Hierarchy:
 
     def _search(self, cls: str, name: str) -> str | None:
         q = self.resolve(cls)
-        if q is None or is_torch(q):
+        if q is None or self.classes.torch(q):
             return None
         fact = self.classes.facts.get(q)
         if fact is None:
@@ -259,7 +270,7 @@ class Hierarchy:
             self._torch[cls] = frozenset()  # cycle guard
             q = self.resolve(cls)
             found: set[str] = set()
-            if q is not None and is_torch(q):
+            if q is not None and self.classes.torch(q):
                 found.add(q)
             elif q is not None and q in self.classes.facts:
                 for base in self.classes.facts[q].bases:
@@ -273,7 +284,7 @@ class Hierarchy:
         packages known not to hold Modules (``argparse.Action``, ``abc.ABC``...)? Such a class
         may well be an ``nn.Module`` reached through a package the scan cannot see."""
         q = self.resolve(cls)
-        if depth > 30 or (q is not None and is_torch(q)):
+        if depth > 30 or (q is not None and self.classes.torch(q)):
             return False
         fact = self.classes.facts.get(q) if q is not None else None
         if fact is None:

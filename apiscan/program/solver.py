@@ -116,7 +116,12 @@ class _Index:
         facts = h.classes.facts
 
         def known(n: str) -> bool:
-            return n in self.spelled or n in facts or is_torch(n) or n.rpartition(".")[0] in facts
+            return (
+                n in self.spelled
+                or n in facts
+                or h.classes.torch(n)
+                or n.rpartition(".")[0] in facts
+            )
 
         q = follow(callee, h.classes.aliases, known)
         if q is None:
@@ -124,7 +129,7 @@ class _Index:
         # torchvision.ops.nms is a torch name; scanned as a repository of its own (its
         # functions are defined here), its functions are what its calls reach
         local = q in self.spelled or q in facts or q.rpartition(".")[0] in facts
-        if is_torch(q) and not local:
+        if h.classes.torch(q) and not local:
             return None
         if q in self.spelled:
             return self.spelled[q], False
@@ -418,7 +423,7 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
             continue  # a longer chain alone changes words, not findings: not worth a walk
         if pv.is_dynamic(was) or pv.is_dynamic(now):
             return True
-        if key in sensitive and isinstance(now, pv.Tensor):
+        if key in sensitive and pv.holds_tensor(now):
             return True
     return False
 

@@ -181,6 +181,11 @@ def is_dynamic(f: Fact) -> bool:
     return _any_leaf(f, _dynamic_leaf)
 
 
+def holds_tensor(f: Fact) -> bool:
+    """A tensor, or a list or tuple holding some (a per-image list of index tensors)."""
+    return _any_leaf(f, lambda leaf: isinstance(leaf, Tensor))
+
+
 def is_informative(f: Fact) -> bool:
     """Worth handing to a worker: anything but Unknown/Static/Param."""
     return _any_leaf(f, lambda leaf: not isinstance(leaf, Unknown | Static | Param))
@@ -355,6 +360,8 @@ def refine(declared: Fact, passed: Fact) -> Fact:
         )
     if isinstance(passed, Unknown):
         return declared
+    if isinstance(declared, Seq | Tup) and not isinstance(passed, Seq | Tup):
+        return declared  # ``proposals: list[Tensor]``, whatever a caller's guess says
     return join(declared, passed)
 
 

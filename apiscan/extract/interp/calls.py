@@ -237,6 +237,13 @@ class CallsMixin:
                 return foreign
         if name is not None:
             kind = self.api.kind(name)
+            own = self._own_package_call(q, node, args, kind == "class" or _class_like(q))
+            if own is not None:
+                return own
+            if kind not in ("class", "function") and _class_like(q):
+                own = self._own_package_class(q)
+                if own is not None:
+                    return own
             if name == DATALOADER and args.vals:
                 first = next(a.value for a in node.args if a.keyword is None and not a.star)
                 self._call_role("dataset", args.vals[0], first)
@@ -269,7 +276,10 @@ class CallsMixin:
                 return _named_tuple(name.rpartition(".")[2], args, 1, result)
             return UNKNOWN
         if self._is_torch(q):
-            return UNKNOWN
+            own = self._own_package_call(q, node, args, _class_like(q))
+            if own is None and _class_like(q):
+                own = self._own_package_class(q)  # RoIHeads(...) in torchvision itself
+            return own or UNKNOWN
         foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
         if foreign is not None:
             return foreign
@@ -326,6 +336,10 @@ class CallsMixin:
             elif kind == "inst" and not self._is_torch(fv[1]):
                 self._call_fact(f"{fv[1]}.forward", node)
                 self._site(f"{fv[1]}.forward", node, args, True)
+            elif kind == "inst":
+                own = self._own_package_call(f"{fv[1]}.forward", node, args, True)
+                if own is not None:
+                    return own
         if kind == "class":
             return inst(f"{self.module_name}.{fv[1]}")
         if kind == "inst":
@@ -342,6 +356,9 @@ class CallsMixin:
                 return self._returned(f"{cls}.forward", None)
             return PTENSOR
         if kind == "func":
+            through = self._passed_through(fv[1], args)
+            if through is not None:
+                return through
             got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
             got = _on_host(got, args.vals if args else ())
             return self.shapes.of_sizes(got, args.vals if args else ())
@@ -486,3 +503,8 @@ def _through_dunder(q: str) -> bool:
 
 def _is_dunder(part: str) -> bool:
     return len(part) > 4 and part.startswith("__") and part.endswith("__")
+
+
+def _class_like(q: str) -> bool:
+    """A dotted name whose last part is capitalised, as classes are named."""
+    return q.rpartition(".")[2][:1].isupper()

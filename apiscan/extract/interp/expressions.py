@@ -223,6 +223,9 @@ class ExpressionsMixin:
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
+            for v in vals:
+                if v[0] == "unknown":
+                    self._sensitive(v)  # ``m >= 0`` of a parameter: a mask if it is a tensor
             if ARG_TENSOR in vals:
                 return ARG_TENSOR
             for v in vals:

@@ -355,13 +355,15 @@ class MembersMixin:
         end: cst.CSTNode,
         usage: str,
     ) -> Val:
-        if self._is_torch(cls):
-            return self._torch_member(cls, recv, node, attr, call, args, end, usage)
         info = (
             self.classes.get(cls[len(self.module_name) + 1 :])
             if cls.startswith(self.module_name + ".")
             else None
         )
+        if self._is_torch(cls) and info is None:
+            own = self._own_package_call(f"{cls}.{attr}", end, args, True) if call else None
+            made = self._torch_member(cls, recv, node, attr, call, args, end, usage)
+            return own if own is not None else made
         if info is None:
             if not self._is_local(cls):
                 # a third-party class known not to be torch's (detectron2's Boxes): its
@@ -527,7 +529,7 @@ class MembersMixin:
             row = fresh(TENSOR[0], TENSOR[1])
             self.rows[id(row)] = row
             return row
-        return self.shapes.relay([v], element(v))
+        return self._element_of_param(v, self.shapes.relay([v], element(v)))
 
     def _module_kind(self, info: ClassInfo) -> bool | None:
         if info.module_kind is not None:

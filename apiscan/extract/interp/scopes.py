@@ -282,6 +282,7 @@ class ScopesMixin:
                 hint = self._annotation(p.annotation.annotation)
                 if _plain_type(p.annotation.annotation):
                     hint = PLAIN  # ``use_cache: bool | None``: never a tensor (see PLAIN)
+                hint = hint or self._container_hint(p.annotation.annotation)
             if p.default is not None:
                 d = self.value(p.default)
                 if hint is None and type(p.default) is not cst.Name:
@@ -359,6 +360,7 @@ class ScopesMixin:
             decos = self._decorators(node.decorators)
             is_static = any(d == ("builtin", "staticmethod") for d in decos)
             hints = self._params(node.params)
+            self._type_comment_hints(node, hints, cls is not None and not is_static)
             if node.returns is not None:
                 self._annotation(node.returns.annotation)
         finally:
@@ -385,6 +387,7 @@ class ScopesMixin:
             self.func_stack.pop()
             self.scopes.pop()
         result = _join_all(found) if found else NONTORCH
+        self._note_passthrough(qn, node, cls is not None, params)
         if not self.silent:
             self.summaries.append(
                 (qn, cls.qualname if cls is not None else "", params, bound, found or [NONTORCH])
@@ -480,7 +483,7 @@ class ScopesMixin:
             if v is not None and (
                 v[0] == "unknown" or (v[0] == "tensor" and v[1] not in ("dyn", "bool"))
             ):
-                self.scopes[-1].names[name] = self.shapes.sample(v, False)
+                self.scopes[-1].names[name] = self._keep_source(v, self.shapes.sample(v, False))
 
     def _comprehension(self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor) -> Val:
         self.scopes.append(Scope("comp", {}))

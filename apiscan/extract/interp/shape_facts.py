@@ -178,6 +178,8 @@ class ShapeFactsMixin:
             info = self._own_class(recv[1])
             if info is not None:
                 return info.returns.get("__getitem__", UNKNOWN)
+        if recv[0] == "seq" and all(type(el.slice) is cst.Slice for el in node.slice):
+            return recv  # ``x[1:]`` of a list is a list, not one of its elements
         return _index(recv, index, const_index, self.owners)
 
     def _fixed_window(self, slices: Sequence[cst.SubscriptElement], bounds: Sequence[Val]) -> bool:

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import libcst as cst
+
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.shapes import Why
+from apiscan.extract.interp.base import _Args
+from apiscan.extract.shapes import Why, is_dyn_tensor
 from apiscan.program import values as pv
-from apiscan.resolve.values import UNKNOWN, Val
+from apiscan.resolve.values import UNKNOWN, Val, inst, seq
 
 
 class SolverFactsMixin:
@@ -100,6 +103,111 @@ class SolverFactsMixin:
         """A parameter in a place where being a tensor would make a dynamic-shape finding
         (``x[:n]`` with ``n`` read from data and ``x`` a parameter of unknown type): the file
         is walked again if the solver finds that the parameter is a tensor."""
-        source = self._param_source(v)
+        source = self._param_source(v) or self._element_source(v)
         if source is not None and not self.silent:
             self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
+
+    def _element_of_param(self, seq_val: Val, elem: Val) -> Val:
+        """``elem``, an element of ``seq_val``, marked as coming from the parameter
+        ``seq_val`` came from (``for m in matched_idxs``, ``zip(targets, matched_idxs)``):
+        compared into a mask, it is a place where the solver proving the parameter a list
+        of tensors changes a finding (see :meth:`_sensitive`)."""
+        source = self._param_source(seq_val) or self._element_source(seq_val)
+        if source is None or elem[0] != "unknown":
+            return elem
+        elem = fresh(elem[0], elem[1])
+        self.elements_of[id(elem)] = (elem, source)
+        return elem
+
+    def _element_source(self, v: Val) -> tuple[str, str] | None:
+        """The parameter whose elements ``v`` is one of (see :meth:`_element_of_param`); kept
+        apart from :attr:`derived`, which proves owners: an element is no tensor computed
+        from the parameter itself."""
+        entry = self.elements_of.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else None
+
+    def _keep_source(self, old: Val, new: Val) -> Val:
+        """``new`` (a copy of ``old`` made to carry another fact by identity) still marked as
+        computed from ``old``'s parameter."""
+        source = self._element_source(old)
+        if source is not None and new is not old:
+            self.elements_of[id(new)] = (new, source)
+        return new
+
+    def _store_item(self, name: str, v: Val) -> None:
+        """``proposals[i] = proposals[i][keep]``: an element of a list replaced, one image at a
+        time, by a tensor of a data-dependent shape. The list then holds such tensors (what
+        its callers are handed, and what ``torch.cat(proposals)`` joins)."""
+        held = self.lookup(name)
+        if held[0] == "seq" and is_dyn_tensor(v) and not is_dyn_tensor(held[1]):
+            self.bind(name, self.shapes.relay([v], seq(v)))
+
+    def _own_package_call(
+        self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool
+    ) -> Val | None:
+        """A call of a torchvision (torchaudio...) name while the repository scanned is that
+        package itself: the name stays torch's API for the report, but the call reaches the
+        package's own code, so the solver sees its arguments (``self.box_roi_pool(features,
+        proposals)`` hands the pooler per-image boxes) and a data-dependent value it returns
+        comes back (None: nothing more than the API tables say)."""
+        if callee.partition(".")[0] not in self.own_torch_roots:
+            return None
+        self._call_fact(callee, node)
+        self._site(callee, node, args, bound)
+        f = self.env.get("r:" + callee)
+        return self._returned(callee, None) if f is not None and pv.is_dynamic(f) else None
+
+    def _own_package_class(self, q: str) -> Val | None:
+        """An instance of class ``q`` of the scanned torchvision (torchaudio...) itself, which
+        the API tables do not list: its methods are the package's own code."""
+        return inst(q) if q.partition(".")[0] in self.own_torch_roots else None
+
+    def _note_passthrough(
+        self, qn: str, node: cst.FunctionDef, method: bool, params: list[tuple[str, str, Val, bool]]
+    ) -> None:
+        """Remember a plain function of this file whose every ``return`` gives back one of its
+        parameters, as is or cast (``def maybe_cast(t): return t.float() if c else t``): at
+        each call it returns what that call passes, not the join of every caller's argument
+        (``input = maybe_cast(input)`` stays the static feature map although another call
+        passes the data-dependent boxes)."""
+        if method:
+            return
+        names = {_returned_name(r.value) for r in _returns(node.body)}
+        positional = [name for name, kind, _v, _d in params if kind in ("posonly", "pos")]
+        if len(names) == 1 and (name := next(iter(names))) in positional:
+            self.passthrough[qn] = positional.index(name)
+
+    def _passed_through(self, qn: str, args: _Args | None) -> Val | None:
+        """What a call of a pass-through function of this file returns: its argument."""
+        at = self.passthrough.get(qn)
+        if at is None or args is None or args.star or at >= args.positional:
+            return None
+        got = args.vals[at]
+        return got if got[0] == "tensor" else None
+
+
+#: Tensor methods that give back the same tensor, cast or moved (its shape unchanged).
+_SAME_SHAPE = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
+    | {"detach", "clone", "cpu", "cuda"}
+)
+
+
+def _returned_name(value: cst.BaseExpression | None) -> str | None:
+    """``t`` for ``return t`` or ``return t.float()``, else None."""
+    while type(value) is cst.Call and type(value.func) is cst.Attribute:
+        if value.func.attr.value not in _SAME_SHAPE:
+            return None
+        value = value.func.value
+    return value.value if type(value) is cst.Name else None
+
+
+def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements of a function body (not of the functions nested in it)."""
+    out = []
+    for child in node.children:
+        if type(child) is cst.Return:
+            out.append(child)
+        elif not isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            out += _returns(child)
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.interp.base import ATTR, NAME, _carries_data, _root_name
-from apiscan.extract.shapes import RAND
+from apiscan.extract.shapes import RAND, is_dyn_number
 from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
@@ -134,6 +134,11 @@ class StatementsMixin:
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
+            for name in _set_to_none(orelse.body):
+                if name in after_body and after_body[name][0] not in ("nontorch", "unknown"):
+                    names[name] = after_body[name]  # ``else: x = None``: x is the other's
+        if orelse is None:
+            self._keep_variable(before, names)
         self.shapes.keep_collections(names, [after_body] if orelse else [before, after_body])
         self.shapes.leave_if(dynamic)
         if not dynamic:
@@ -148,6 +153,21 @@ class StatementsMixin:
             if before.get(name) is not v and name in names and after_body[name] is not names[name]:
                 pairs.append((v, names[name]))
         self.shapes.on_branches(node.test, pairs)
+
+    def _keep_variable(self, before: dict[str, Val], names: dict[str, Val]) -> None:
+        """After an ``if`` without ``else``, a name the body rebound to a host value or to
+        something unknown may still hold what it held before: a tensor or a number read from
+        data is kept, as the solver's joins keep "may depend on data" (``n = counts.max()``
+        then ``if mps: n = 1 << ...``: ``n`` sizes a tensor either way)."""
+        for name, old in before.items():
+            new = names.get(name)
+            if (
+                new is not None
+                and new is not old
+                and (new[0] == "unknown" or new == NONTORCH)
+                and ((old[0] == "tensor" and old[1] != "arg") or is_dyn_number(old))
+            ):
+                names[name] = old
 
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
@@ -261,6 +281,8 @@ class StatementsMixin:
             return ("attr", recv, node.attr.value, node)
         if t is cst.Subscript:
             self._subscript(node, store=True)
+            if type(node.value) is cst.Name and len(node.slice) == 1:
+                return ("item", node.value.value)
             return ("none",)
         if t in (cst.Tuple, cst.List):
             parts = []
@@ -302,6 +324,26 @@ class StatementsMixin:
                     self.bind_target(part, item)
         elif kind == "star":
             self.bind_target(binder[1], seq(element(v)))
+        elif kind == "item":
+            self._store_item(binder[1], v)
+
+
+def _set_to_none(body: cst.BaseSuite) -> list[str]:
+    """The names a block sets to ``None`` among its own statements (``else: pos = None``):
+    after the ``if``, such a name holds what the other branch gave it, or nothing."""
+    out = []
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for line in lines:
+        if not isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            continue
+        for small in line.body:
+            if (
+                type(small) is cst.Assign
+                and type(small.value) is cst.Name
+                and small.value.value == "None"
+            ):
+                out += [t.target.value for t in small.targets if type(t.target) is cst.Name]
+    return out
 
 
 def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:

@@ -1,0 +1,242 @@
+"""Facts that let the runtime-truth benchmark's missed source lines be found, one snippet per
+fact: exactly the lines marked ``# expect: DSxxx`` are reported (static twins stay quiet).
+
+Each snippet is a small program of our own in the shape the benchmark met the class in: a
+detector's per-image lists of index tensors handed from function to function, types declared
+only in containers or in TorchScript comments, a list element replaced image by image, a name
+left ``None`` on the other branch, a size kept through a branch that rewrites it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import assert_exactly_marked, scan_repo, write_repo
+
+CASES = {
+    # elements of a list parameter (one index tensor per image) compared into masks: the
+    # solver proves the list holds tensors, and the file is walked again with that fact
+    "per_image_lists_compared_into_masks": """
+        import torch
+        from torch import nn
+
+
+        class Assigner:
+            def __call__(self, quality):
+                best, idx = quality.max(dim=0)
+                idx[best < 0.4] = -1
+                return idx
+
+
+        class Head(nn.Module):
+            def loss(self, logits, assigned):
+                total = []
+                for lg, a in zip(logits, assigned):
+                    fg = a >= 0
+                    total.append(lg[fg].sum())  # expect: DS104
+                    total.append(lg[a].sum())
+                return total
+
+
+        class Detector(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+                self.assign = Assigner()
+
+            def forward(self, images, count: int):
+                feats = images.flatten(1)
+                assigned = []
+                for _ in range(count):
+                    assigned.append(self.assign(torch.rand(5, 7)))
+                return self.head.loss(feats, assigned)
+    """,
+    # ``list[Tensor]``, ``Optional[...]`` and TorchScript's type comments declare containers
+    "declared_containers": """
+        from typing import Optional
+
+        import torch
+        from torch import Tensor
+
+
+        def by_annotation(scores: list[Tensor], extra: Optional[list[Tensor]] = None):
+            return [s[s > 0.5] for s in scores]  # expect: DS104
+
+
+        def by_comment(scores, limit):
+            # type: (list[Tensor], int) -> list[Tensor]
+            return [s[s > limit] for s in scores]  # expect: DS104
+
+
+        def by_parameter_comment(
+            self_like,
+            scores,  # type: list[Tensor]
+            shapes,  # type: list[tuple[int, int]]
+        ):
+            return [s[s > 0] for s in scores]  # expect: DS104
+
+
+        def plain(scores, limit):
+            return [s[s > limit] for s in scores]
+
+
+        def first_rest(xs: list[Tensor]) -> Tensor:
+            acc = xs[0]
+            for x in xs[1:]:
+                acc = acc + x
+            return acc
+    """,
+    # ``boxes[i] = boxes[i][keep]``: the list now holds data-dependent tensors, and what is
+    # built from it (their concatenation, sized by its length) downstream is too
+    "list_element_replaced_per_image": """
+        import torch
+
+
+        def choose(scores: list[torch.Tensor]):
+            picked = []
+            for s in scores:
+                picked.append(torch.where(s > 0)[0])  # expect: DS103
+            return picked
+
+
+        def subsample(boxes: list[torch.Tensor], scores: list[torch.Tensor]):
+            picked = choose(scores)
+            for i in range(len(boxes)):
+                boxes[i] = boxes[i][picked[i]]  # expect: DS111
+            return boxes
+
+
+        def pool(boxes: list[torch.Tensor]):
+            rois = torch.cat(boxes, dim=0)
+            return torch.zeros((len(rois), 4))  # expect: DS113
+
+
+        def fixed(boxes: list[torch.Tensor]):
+            for i in range(len(boxes)):
+                boxes[i] = boxes[i][:, :4]
+            rois = torch.cat(boxes, dim=0)
+            return torch.zeros((len(rois), 4))
+
+
+        def run(boxes: list[torch.Tensor], scores: list[torch.Tensor]):
+            return pool(subsample(boxes, scores)), fixed(boxes)
+    """,
+    # ``else: idxs = None``: after the ``if``, ``idxs`` is the list the other branch built
+    "none_on_the_other_branch": """
+        import torch
+
+
+        def loss(logits, idxs):
+            # type: (Tensor, list[Tensor]) -> Tensor
+            labels = torch.cat([i for i in idxs], dim=0)
+            return logits[torch.arange(labels.shape[0]), labels]  # expect: DS111, DS113
+
+
+        def step(logits, labels: list[torch.Tensor], training: bool):
+            if training:
+                idxs = []
+                for lab in labels:
+                    idxs.append(torch.where(lab > 0)[0])  # expect: DS103
+            else:
+                idxs = None
+            return loss(logits, idxs)
+    """,
+    # a branch that rewrites a size from data with a host expression leaves the size a value
+    # read from data on the other path
+    "size_kept_through_a_branch": """
+        import torch
+
+
+        def pad(targets: torch.Tensor, batch: int, device: torch.device):
+            idx = targets[:, 0].long()
+            _, counts = idx.unique(return_counts=True)  # expect: DS101
+            n = counts.max()
+            if device.type == "mps":
+                n = 1 << (int(n) - 1).bit_length()
+            width = targets.shape[1]
+            if batch > 8:
+                width = 6
+            return torch.zeros(batch, n, 5), torch.zeros(batch, width)  # expect: DS113
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fact(tmp_path: Path, name: str) -> None:
+    write_repo(tmp_path, {f"{name}.py": CASES[name]})
+    assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=1)
+
+
+#: torchvision scanned as a repository of its own: its names are torch's API for the report,
+#: but its heads hand per-image boxes to its pooler (a module of another file held in an
+#: attribute), and the pooler's size is read from what they hand it
+OWN_PACKAGE = {
+    "torchvision/__init__.py": "",
+    "torchvision/ops/__init__.py": "from .pooling import BoxPool\n",
+    "torchvision/ops/pooling.py": """
+        import torch
+        from torch import nn
+
+
+        def to_rois(boxes: list[torch.Tensor]) -> torch.Tensor:
+            return torch.cat(boxes, dim=0)
+
+
+        class BoxPool(nn.Module):
+            def forward(self, feats, boxes):
+                rois = to_rois(boxes)
+                out = torch.zeros((len(rois), feats.shape[1], 7, 7))  # expect: DS113
+                fixed = torch.zeros((feats.shape[0], 7))
+                return out, fixed
+    """,
+    "torchvision/models/heads.py": """
+        import torch
+        from torch import nn
+
+        from torchvision.ops import BoxPool
+
+
+        class Heads(nn.Module):
+            def __init__(self, pool=None):
+                super().__init__()
+                if pool is None:
+                    pool = BoxPool()
+                self.pool = pool
+
+            def forward(self, feats, boxes: list[torch.Tensor], scores: list[torch.Tensor]):
+                kept = []
+                for b, s in zip(boxes, scores):
+                    kept.append(b[s > 0.5])  # expect: DS104
+                return self.pool(feats, kept)
+    """,
+}
+
+
+def test_torchvision_scanned_as_its_own_repository(tmp_path: Path) -> None:
+    write_repo(tmp_path, OWN_PACKAGE)
+    assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=2)
+
+
+def test_a_helper_returning_its_argument_returns_each_callers_own(tmp_path: Path) -> None:
+    """``maybe_cast`` is handed a static feature map by one call and data-dependent boxes by
+    another: each call gets back what it passed, so the map's size stays static."""
+    src = """
+        import torch
+
+
+        def maybe_cast(t):
+            if torch.is_autocast_enabled():
+                return t.float()
+            return t
+
+
+        def align(feature: torch.Tensor, scores: torch.Tensor):
+            boxes = maybe_cast(torch.nonzero(scores > 0.5))  # expect: DS103
+            feature = maybe_cast(feature)
+            n, channels, h, w = feature.size()
+            idx = torch.arange(channels)
+            rows = torch.arange(boxes.shape[0])  # expect: DS113
+            return idx, rows
+    """
+    write_repo(tmp_path, {"align.py": src})
+    assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=2)
