@@ -13,6 +13,7 @@ across files (argument values, loops, builder functions).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -79,11 +80,15 @@ def review(options: ScanOptions) -> Review:
         recipe = tuple(item for item in recipe if item.category != "augmentation")
     else:  # an evaluation or demo script's transforms preprocess, they do not augment
         scripts = _scripts(analyses)
+        files = {fa.path: fa for fa in analyses if not fa.errors}
         recipe = tuple(
             item
             for item in recipe
             if item.category != "augmentation"
-            or not _evaluation_script(scripts, item.where.path, training)
+            or not (
+                _evaluation_script(scripts, item.where.path, training)
+                or _evaluation_time(item, files.get(item.where.path))
+            )
         )
     recipe = tuple(
         item
@@ -152,6 +157,34 @@ def _evaluation_script(scripts: frozenset[str], path: str, training: frozenset[s
     """A script run on its own (``if __name__ == "__main__"``) that trains nothing:
     ``eval_knn.py``, ``video_generation.py`` beside ``main_dino.py``."""
     return path not in training and path in scripts
+
+
+#: Words of a name that say it runs at evaluation time (``ValTransform``,
+#: ``transforms_imagenet_eval``, ``get_eval_loader``): its transforms preprocess.
+_EVALUATION_WORDS = frozenset(
+    {"eval", "evaluate", "evaluation", "val", "valid", "validate", "validation", "test"}
+    | {"testing", "infer", "inference", "predict", "prediction", "demo"}
+)
+_CALLED = re.compile(r"^([\w.]+)\(")
+
+
+def _words(name: str) -> set[str]:
+    """``ValTransform`` → {val, transform}; ``get_eval_loader`` → {get, eval, loader}."""
+    return {w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+", name)}
+
+
+def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
+    """An augmentation row that only preprocesses for evaluation: the transform's name or
+    the builder its value calls says so, or the function it is built in does (the scan's
+    spans of the file's defs)."""
+    names = [item.name.rpartition(".")[2]]
+    names += [m.group(1).rpartition(".")[2] for _, v in item.values if (m := _CALLED.match(v))]
+    if fa is not None and fa.syntax is not None:
+        line = item.where.line
+        if item.where.cell:  # a notebook: the joined line of (cell, line in cell)
+            line = next((n for n, at in enumerate(fa.cells, 1) if at == (item.where.cell, line)), 0)
+        names += fa.syntax.enclosing(line).split(".")
+    return any(_words(name) & _EVALUATION_WORDS for name in names)
 
 
 def _recipe_file(why: str) -> bool:

@@ -1275,12 +1275,16 @@ class _Recipe:
     def _no_aug_call(self, src: Source, call: ast.Call) -> None:
         values = [("call", src.text(call))]
         test = src.enclosing(call, ast.If)
-        if isinstance(test, ast.If):
-            values.append(("when", src.text(test.test)))
-        self.add(
-            "augmentation", "last epochs without augmentation", src.where(call), values,
-            "augmentation switched off for the final epochs",
-        )  # fmt: skip
+        when = src.text(test.test) if isinstance(test, ast.If) else ""
+        if when:
+            values.append(("when", when))
+        if "epoch" in when or "epoch" in values[0][1]:
+            name = "last epochs without augmentation"
+            note = "augmentation switched off for the final epochs"
+        else:  # timm's --no-aug: a switch for the whole run, not a schedule
+            name = "training without augmentation"
+            note = "augmentation switched off by a setting"
+        self.add("augmentation", name, src.where(call), values, note)
 
     def _ema_loops(self, src: Source) -> None:
         """An average of the weights kept by hand: a loop over ``state_dict()`` /
