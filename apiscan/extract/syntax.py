@@ -413,7 +413,8 @@ class _Reader:
             if qual not in self.host_callers or not isinstance(fn, _FuncDef):
                 continue  # no host library call below it
             host: list[tuple[str, int]] = []
-            out = back = False
+            out: list[int] = []  # lines taking a tensor to the host
+            back: list[int] = []  # lines making a host value a tensor again
             for node in ast.walk(fn):
                 if not isinstance(node, ast.Call):
                     continue
@@ -421,11 +422,16 @@ class _Reader:
                 if name.startswith(HOST_LIBRARIES):
                     host.append((name, node.lineno))
                 elif name in FROM_HOST:
-                    back = True
+                    back.append(node.lineno)
                 elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
-                    out = True
-            if host and out:
-                yield HostTrip(qual, tuple(host), back)
+                    out.append(node.lineno)
+            # A trip starts on the device: a tensor goes to the host before the host library
+            # runs. A host value put through torch and handed back as numpy (detectron2's
+            # ``BoxMode.convert``: ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``)
+            # runs the other way, on data the host already holds.
+            last = max((line for _, line in host), default=0)
+            if host and any(line <= last for line in out):
+                yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
 
 
 def dotted_name(imports: Mapping[str, str], expr: ast.AST) -> str | None:

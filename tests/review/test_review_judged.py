@@ -396,3 +396,74 @@ def test_an_initialiser_is_never_a_custom_op(tmp_path: Path) -> None:
     result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     inits = [f for f in result.api_findings if f.api == "torch.nn.init.dirac_"]
     assert inits and not [f for f in inits if is_custom_op(f)]
+
+
+BOXES = """\
+import numpy as np
+import torch
+from torch import nn
+
+
+def convert(box):
+    # a host box put through torch and handed back as numpy: no device round trip
+    is_numpy = isinstance(box, np.ndarray)
+    arr = torch.from_numpy(np.asarray(box)).clone() if is_numpy else box.clone()
+    arr[:, 2] += arr[:, 0]
+    return arr.numpy() if is_numpy else arr
+
+
+def assign(cost):
+    # a tensor taken to the host, matched there and brought back: a round trip
+    rows = np.argmin(cost.detach().cpu().numpy(), axis=1)
+    return torch.as_tensor(rows)
+
+
+class Head(nn.Module):
+    def forward(self, x):
+        return assign(convert(x) @ x.t())
+"""
+
+EVAL_TIME = """\
+import torch
+import torchvision.transforms as T
+
+from boxes import Head
+
+
+class ValTransform:
+    def __call__(self, img):
+        return img
+
+
+def build_eval_transform():
+    return T.Compose([T.Resize(256), T.CenterCrop(224)])
+
+
+def main(no_aug):
+    model = Head()
+    train_tf = T.Compose([T.RandomHorizontalFlip(), T.ToTensor()])
+    if no_aug:
+        train_tf = close_mosaic()
+    val_tf = ValTransform()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer.step()
+
+
+def close_mosaic():
+    return None
+"""
+
+
+def test_a_host_value_through_torch_and_evaluation_transforms(tmp_path: Path) -> None:
+    _write(tmp_path, {"boxes.py": BOXES, "data/train.py": EVAL_TIME})
+    review = build_review(str(tmp_path), jobs=1)
+    trips = [w.what for w in review.work if w.kind == "host-round-trip"]
+    assert trips == ["assign: numpy.argmin"]
+    augment = {(i.name, i.where.line) for i in review.recipe if i.category == "augmentation"}
+    # the training composition augments; the evaluation function's and ValTransform do not
+    assert ("composition in main", 18) in augment
+    assert not [a for a in augment if a[1] in (13, 21)]
+    # a switch no epoch test guards turns augmentation off for the whole run
+    names = {name for name, _ in augment}
+    assert "training without augmentation" in names
+    assert "last epochs without augmentation" not in names
