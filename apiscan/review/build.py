@@ -165,7 +165,9 @@ _EVALUATION_WORDS = frozenset(
     {"eval", "evaluate", "evaluation", "val", "valid", "validate", "validation", "test"}
     | {"testing", "infer", "inference", "predict", "prediction", "demo"}
 )
+_TRAINING_WORDS = frozenset({"train", "training", "aug", "augment", "augmentation"})
 _CALLED = re.compile(r"^([\w.]+)\(")
+_STORED = re.compile(r"stored as ([\w.]+)")
 
 
 def _words(name: str) -> set[str]:
@@ -177,6 +179,11 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
     """An augmentation row that only preprocesses for evaluation: the transform's name or
     the builder its value calls says so, or the function it is built in does (the scan's
     spans of the file's defs)."""
+    stored = _STORED.search(item.note)
+    if stored:  # what the composition is stored as says it first: train_transform, val_tf
+        words = _words(stored.group(1))
+        if words & _TRAINING_WORDS or words & _EVALUATION_WORDS:
+            return not words & _TRAINING_WORDS
     names = [item.name.rpartition(".")[2]]
     names += [m.group(1).rpartition(".")[2] for _, v in item.values if (m := _CALLED.match(v))]
     if fa is not None and fa.syntax is not None:

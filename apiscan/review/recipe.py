@@ -143,6 +143,12 @@ _AUG_NAME = re.compile(
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
 _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
+#: A repository function named for a schedule (``cosine_scheduler``): its category waits
+#: for what its result is stored as.
+_SCHEDULE_FUNCTION = "schedule function"
+#: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
+#: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
+_LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
     r"transform(?!er)|augment(?!ed)|mosaic|mix_?up", re.IGNORECASE
@@ -1021,13 +1027,22 @@ class _Recipe:
                     call = calls[0]  # imported under another name
                 if call is None or id(call) in self.composed_calls:
                     continue
-                if category == "augmentation" and (
+                note, row = f"defined at {src.loc(node)}", category
+                if category == _SCHEDULE_FUNCTION:
+                    # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
+                    # per-step values, the LR's or the weight decay's by what it is stored as
+                    # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
+                    target = _single_target(caller.parent.get(call) or call)
+                    stored = caller.text(target) if target is not None else ""
+                    if not _LR_SCHEDULE.search(stored):
+                        continue
+                    note, row = f"stored as {stored}, {note}", "scheduler"
+                if row == "augmentation" and (
                     PurePosixPath(path).parent == PurePosixPath(src.path).parent
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
-                note = f"defined at {src.loc(node)}"
-                self.add(category, key, caller.where(call), values, note)
+                self.add(row, key, caller.where(call), values, note)
 
     def _repo_positional(self, key: str, src: Source, node: Def) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -1058,6 +1073,8 @@ class _Recipe:
         if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
             return None if module else "scheduler"
+        if not isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+            return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
         if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
             return "loss"
         if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
@@ -1118,8 +1135,11 @@ class _Recipe:
             if isinstance(test, ast.If) and (fn is None or src.function_of(test) is fn):
                 values.append(("when", src.text(test.test)))
             where = fn.name if fn is not None else "module code"
-            self.add("augmentation", f"composition in {where}", src.where(call), values,
-                     "the transforms applied, in order")  # fmt: skip
+            note = "the transforms applied, in order"
+            target = _single_target(src.parent.get(call) or call)
+            if isinstance(target, ast.Name | ast.Attribute):  # val_transform = T.Compose(...)
+                note += f", stored as {src.text(target)}"
+            self.add("augmentation", f"composition in {where}", src.where(call), values, note)
 
     def _inside_composition(self, src: Source, call: ast.Call) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""

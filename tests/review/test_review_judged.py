@@ -467,3 +467,40 @@ def test_a_host_value_through_torch_and_evaluation_transforms(tmp_path: Path) ->
     names = {name for name, _ in augment}
     assert "training without augmentation" in names
     assert "last epochs without augmentation" not in names
+
+
+SCHEDULES = """\
+import numpy as np
+import torch
+
+
+def cosine_scheduler(base_value, final_value, epochs, warmup_epochs=0):
+    return np.linspace(base_value, final_value, epochs)
+
+
+def cosine_beta_schedule(timesteps):
+    return np.linspace(0.0001, 0.02, timesteps)
+
+
+def main(model, lr=5e-4):
+    optimizer = torch.optim.AdamW(model.parameters())
+    lr_schedule = cosine_scheduler(lr, 1e-6, 100, warmup_epochs=10)
+    wd_schedule = cosine_scheduler(0.04, 0.4, 100)
+    momentum_schedule = cosine_scheduler(0.996, 1, 100)
+    betas = cosine_beta_schedule(1000)
+    for it in range(100):
+        optimizer.param_groups[0]["lr"] = lr_schedule[it]
+        optimizer.step()
+"""
+
+
+def test_a_schedule_function_is_the_lr_schedule_it_is_stored_as(tmp_path: Path) -> None:
+    _write(tmp_path, {"train.py": SCHEDULES})
+    review = build_review(str(tmp_path), jobs=1)
+    rows = [i for i in review.recipe if i.category == "scheduler"]
+    # the LR's and the weight decay's; the EMA momentum's and the noise schedule are not
+    assert [(i.where.line, i.note.partition(",")[0]) for i in rows] == [
+        (15, "stored as lr_schedule"),
+        (16, "stored as wd_schedule"),
+    ]
+    assert dict(rows[0].values)["warmup_epochs"] == "10"
