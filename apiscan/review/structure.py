@@ -335,6 +335,9 @@ TORCH_MODEL_PACKAGES = frozenset(
 )
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
+#: Classes that wrap whatever model they are handed (distributed training, proxies): never
+#: the top model, though a builder constructs them with a module injected.
+_WRAPPER = re.compile(r"Wrapper$|DataParallel|^Distributed")
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -558,6 +561,28 @@ class _Builders:
                         built = self.built(src, value, config)
                         if built is not None and built != cls:
                             parts.append((key.value, self._shown(src, built, value)))
+        builder = src.defs.get(f"{name}.build_model")
+        if not parts and isinstance(builder, ast.FunctionDef | ast.AsyncFunctionDef):
+            # fairseq's classmethod: ``decoder = TransformerDecoder(...); return cls(decoder)``
+            for node in ast.walk(builder):
+                if not (
+                    isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name)
+                    and node.value.func.id == "cls"
+                ):
+                    continue
+                call = node.value
+                for i, arg in enumerate([*call.args, *(k.value for k in call.keywords)]):
+                    built = self.built(src, arg, builder)
+                    if built is None or built == cls:
+                        continue
+                    key = (
+                        call.keywords[i - len(call.args)].arg
+                        if i >= len(call.args)
+                        else self._parameter(cls, i)
+                    )
+                    parts.append((key or "**", self._shown(src, built, arg)))
         init = src.defs.get(f"{name}.__init__")
         if not parts and isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef):
             for node in ast.walk(init):
@@ -657,8 +682,18 @@ class _Builders:
             found.append(
                 min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
             )
-        if not found:
-            found = self._roots()
+        run_time: TopModel | None = None
+        if not named:  # picked at run time with no default: the registry's main model
+            picked = self.registries.most_variants(
+                c for c, m in self.classes.items() if m.role not in _NOT_TOP
+            )
+            if picked is not None:
+                cls, why = picked
+                parts = (("selected by", why), *self.parts_of(cls))
+                run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
+        found = [m for m in found if not _WRAPPER.search(m.cls.rpartition(".")[2])]
+        if not found and run_time is None:
+            found = [m for m in self._roots() if not _WRAPPER.search(m.cls.rpartition(".")[2])]
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
@@ -671,6 +706,8 @@ class _Builders:
                 m.where.line,
             ),
         )
+        if run_time is not None:  # the registry's main model first, then what builds it
+            tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
 
     def _by_name(self, src: Source, call: ast.Call) -> TopModel | None:

@@ -504,3 +504,114 @@ def test_a_schedule_function_is_the_lr_schedule_it_is_stored_as(tmp_path: Path) 
         (16, "stored as wd_schedule"),
     ]
     assert dict(rows[0].values)["warmup_epochs"] == "10"
+
+
+REGISTRY = """\
+from torch import nn
+
+MODELS = {}
+
+
+def register_model(name):
+    def wrap(cls):
+        MODELS[name] = cls
+        return cls
+
+    return wrap
+
+
+def register_model_architecture(model, arch):
+    def wrap(fn):
+        return fn
+
+    return wrap
+
+
+class Decoder(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+
+@register_model("conv")
+class ConvModel(nn.Module):
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+
+@register_model("lm")
+class LanguageModel(nn.Module):
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+    @classmethod
+    def build_model(cls, args):
+        decoder = Decoder(args.dim)
+        return cls(decoder)
+
+
+@register_model("other")
+class OtherModel(nn.Module):
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+
+@register_model_architecture("lm", "lm_big")
+def lm_big(args):
+    args.dim = 1024
+
+
+@register_model_architecture("lm", "lm_small")
+def lm_small(args):
+    args.dim = 256
+
+
+@register_model_architecture("conv", "conv_small")
+def conv_small(args):
+    args.dim = 256
+
+
+class ModuleProxyWrapper(nn.Module):
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+
+def wrap(args, model):
+    return ModuleProxyWrapper(model)
+"""
+
+REGISTRY_TRAIN = """\
+import argparse
+
+import torch
+
+from models import MODELS, wrap
+
+
+def main(args):
+    model = MODELS[args.arch].build_model(args)
+    model = wrap(args, model)
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--arch", required=True)
+    main(parser.parse_args())
+"""
+
+
+def test_a_model_named_only_at_run_time_and_a_wrapper(tmp_path: Path) -> None:
+    _write(tmp_path, {"models.py": REGISTRY, "train.py": REGISTRY_TRAIN})
+    review = build_review(str(tmp_path), jobs=1)
+    # no default name: the registered model with the most architectures, said so
+    top = review.top_models[0]
+    assert top.cls == "models.LanguageModel"
+    assert "run time" in dict(top.parts)["selected by"]
+    assert dict(top.parts)["decoder"].startswith("Decoder")
+    # a proxy handed the model is no top model
+    assert not [m for m in review.top_models if m.cls.endswith("Wrapper")]
