@@ -121,7 +121,19 @@ def is_custom_op(f: ApiFinding) -> bool:
         and not is_uncertain_method(f)
         and not _composed(f.api)
         and not is_private(f.api)
+        and not is_setting(f.api)
     )
+
+
+#: Process-wide settings and queries (``torch.set_float32_matmul_precision``,
+#: ``torch.backends.cudnn...``, ``torch.is_grad_enabled``): no tensor is computed.
+_SETTING = re.compile(r"torch\.(set_|get_|is_|backends\.)")
+
+
+def is_setting(api: str) -> bool:
+    """A setting or query of the process, never an operator to implement: its MindSpore
+    counterpart is a context option, or nothing."""
+    return bool(_SETTING.match(api))
 
 
 #: Initialisers run once, at construction, on parameters: never an operator to implement.

@@ -615,3 +615,19 @@ def test_a_model_named_only_at_run_time_and_a_wrapper(tmp_path: Path) -> None:
     assert dict(top.parts)["decoder"].startswith("Decoder")
     # a proxy handed the model is no top model
     assert not [m for m in review.top_models if m.cls.endswith("Wrapper")]
+
+
+def test_a_process_setting_is_no_custom_op() -> None:
+    from apiscan.model import ApiFinding, Span
+
+    def finding(api: str) -> ApiFinding:
+        return ApiFinding(
+            path="net.py", span=Span(1, 0, 1, 1), api=api, status="missing",
+            mindspore_api=None, confidence="high", note="", usage="call",
+            namespace="torch", disposition="custom-op", scope="network",
+        )  # fmt: skip
+
+    # detectron2 sets the matmul precision once: a context option, no operator to write
+    assert not is_custom_op(finding("torch.set_float32_matmul_precision"))
+    assert not is_custom_op(finding("torch.get_float32_matmul_precision"))
+    assert is_custom_op(finding("torchvision.ops.RoIPool"))
