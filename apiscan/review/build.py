@@ -78,16 +78,18 @@ def review(options: ScanOptions) -> Review:
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
         recipe = tuple(item for item in recipe if item.category != "augmentation")
-    else:  # an evaluation or demo script's transforms preprocess, they do not augment
+    else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         files = {fa.path: fa for fa in analyses if not fa.errors}
         recipe = tuple(
             item
             for item in recipe
-            if item.category != "augmentation"
-            or not (
-                _evaluation_script(scripts, item.where.path, training)
-                or _evaluation_time(item, files.get(item.where.path))
+            # a script that trains nothing (validate.py, tools/eval.py, clean_checkpoint.py)
+            # sets its own batch size, AMP and EMA flags: not the training recipe's
+            if not _evaluation_script(scripts, item.where.path, training)
+            and not (
+                item.category == "augmentation"
+                and _evaluation_time(item, files.get(item.where.path))
             )
         )
     recipe = tuple(
