@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
@@ -472,11 +472,11 @@ class _Builders:
             return None
         if isinstance(expr, ast.Tuple) and expr.elts:
             return self.built(src, expr.elts[0], fn, depth)
-        if isinstance(expr, ast.Name) and fn is not None:
+        if isinstance(expr, ast.Name):
             above = sorted(
                 (
                     n
-                    for n in ast.walk(fn)
+                    for n in (ast.walk(fn) if fn is not None else _module_code(src.tree))
                     if isinstance(n, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
                     and n.lineno < expr.lineno
@@ -663,10 +663,13 @@ class _Builders:
                     parts.append(
                         (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
                     )
-                if parts and fn is not None and fn.name != "__init__":
-                    model = TopModel(dotted, src.where(call), fn.name, tuple(parts))
+                # a builder function, or a script's module code (``diffusion =
+                # GaussianDiffusion(Unet(...))`` under ``if __name__ == "__main__"``)
+                if parts and (fn is None or fn.name != "__init__"):
+                    builder = fn.name if fn is not None else ""
+                    model = TopModel(dotted, src.where(call), builder, tuple(parts))
                     if not any(
-                        (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
+                        (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
                     ):
                         found.append(model)
         # One entry per model a registry picks: the training entry's pick first; an
@@ -755,6 +758,20 @@ class _Builders:
                     tuple(self.parts_of(node.cls)),
                 )
         return list(found.values())
+
+
+def _module_code(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes of a module's own code (an ``if __name__ == "__main__":`` block included),
+    never inside a def or class: the scope a module-level name is bound in."""
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        )
 
 
 def _side_script(path: str) -> bool:

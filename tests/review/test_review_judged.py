@@ -631,3 +631,41 @@ def test_a_process_setting_is_no_custom_op() -> None:
     assert not is_custom_op(finding("torch.set_float32_matmul_precision"))
     assert not is_custom_op(finding("torch.get_float32_matmul_precision"))
     assert is_custom_op(finding("torchvision.ops.RoIPool"))
+
+
+DIFFUSION = """\
+import torch
+from torch import nn
+
+
+class Unet(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.conv = nn.Conv2d(3, dim, 3)
+        self.out = nn.Conv2d(dim, 3, 3)
+
+
+class GaussianDiffusion(nn.Module):
+    def __init__(self, model, timesteps=1000):
+        super().__init__()
+        self.model = model
+
+
+if __name__ == "__main__":
+    model = Unet(dim=64)
+    diffusion = GaussianDiffusion(model, timesteps=1000)
+    loss = diffusion(torch.randn(8, 3, 128, 128))
+    loss.backward()
+"""
+
+
+def test_a_model_a_script_builds_in_its_module_code(tmp_path: Path) -> None:
+    _write(tmp_path, {"diffusion.py": DIFFUSION})
+    review = build_review(str(tmp_path), jobs=1)
+    # the example under `if __name__ == "__main__"` injects the Unet into the diffusion
+    top = review.top_models[0]
+    assert (top.cls, top.builder, top.parts) == (
+        "diffusion.GaussianDiffusion",
+        "",
+        (("model", "Unet (model)"),),
+    )
