@@ -75,6 +75,13 @@ def review(options: ScanOptions) -> Review:
     items = work_items(result, analyses, ancillary)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, sources, hierarchy)
+    # a script that builds the repository's own optimizer class trains too (MAE's
+    # main_linprobe.py: lars.LARS, its backward pass in another file)
+    training |= {
+        item.where.path
+        for item in recipe
+        if item.category == "optimizer" and not item.name.startswith("argparse")
+    }
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
         recipe = tuple(item for item in recipe if item.category != "augmentation")

@@ -146,9 +146,12 @@ _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
 #: for what its result is stored as.
 _SCHEDULE_FUNCTION = "schedule function"
+#: Names of such functions: ``cosine_scheduler``, MAE's ``adjust_learning_rate``.
+_SCHEDULE_NAME = re.compile(r"sched|(adjust|set|update)_(lr|learning_rate)", re.IGNORECASE)
 #: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
 #: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
 _LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
+_LR_NAME = re.compile(r"(^|_)(lr|learning_rate)(_|$)", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
     r"transform(?!er)|augment(?!ed)|mosaic|mix_?up", re.IGNORECASE
@@ -213,7 +216,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "optimizer",
-            r"(base_|basic_|init_|initial_|max_)?(lr|learning_rate)(_per_img)?|momentum"
+            r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
             r"|weight_decay|nesterov|opt(imi[sz]er)?|betas",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
@@ -1032,11 +1035,17 @@ class _Recipe:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
                     # per-step values, the LR's or the weight decay's by what it is stored as
                     # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
-                    target = _single_target(caller.parent.get(call) or call)
+                    statement = caller.parent.get(call) or call
+                    target = _single_target(statement)
                     stored = caller.text(target) if target is not None else ""
-                    if not _LR_SCHEDULE.search(stored):
+                    if _LR_SCHEDULE.search(stored):
+                        note, row = f"stored as {stored}, {note}", "scheduler"
+                    elif isinstance(statement, ast.Expr) and _LR_NAME.search(node.name):
+                        # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
+                        # args) in the training loop: it sets the LR at each call
+                        note, row = f"sets the LR where it is called, {note}", "scheduler"
+                    else:
                         continue
-                    note, row = f"stored as {stored}, {note}", "scheduler"
                 if row == "augmentation" and (
                     PurePosixPath(path).parent == PurePosixPath(src.path).parent
                 ):
@@ -1073,7 +1082,7 @@ class _Recipe:
         if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
             return None if module else "scheduler"
-        if not isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+        if not isinstance(node, ast.ClassDef) and _SCHEDULE_NAME.search(name):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
         if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
             return "loss"
