@@ -212,7 +212,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "scheduler",
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
-            r"|milestones|cos_lr",
+            r"|milestones|cos_lr|(lr_)?step_size",
         ),
         (
             "optimizer",

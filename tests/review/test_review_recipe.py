@@ -613,3 +613,13 @@ def test_test_files_are_not_the_recipe(tmp_path: Path) -> None:
         ("optimizer", "torch.optim.Adam", "train.py")
     ]
     assert dict(items[0].values)["betas"] == "(0.9, 0.99)"
+
+
+def test_step_decay_settings_are_the_schedule() -> None:
+    from apiscan.review.recipe import _setting_category
+
+    # PointNet++: lr * lr_decay ** (epoch // step_size), written out in the loop
+    assert _setting_category("step_size") == "scheduler"
+    assert _setting_category("lr_decay") == "scheduler"
+    # MAE: lr = blr * batch / 256
+    assert _setting_category("blr") == "optimizer"
