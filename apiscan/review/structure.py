@@ -335,9 +335,12 @@ TORCH_MODEL_PACKAGES = frozenset(
 )
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
-#: Classes that wrap whatever model they are handed (distributed training, proxies): never
-#: the top model, though a builder constructs them with a module injected.
-_WRAPPER = re.compile(r"Wrapper$|DataParallel|^Distributed")
+#: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
+#: copy, timm's ClassificationTask pairing it with its loss for the training step): never the
+#: top model, though a builder constructs them with a module injected.
+_WRAPPER = re.compile(
+    r"Wrapper$|DataParallel|^Distributed|^ModelEma|EMA$|Ema(V\d+)?$|(?<!Multi)Task$"
+)
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 

@@ -588,7 +588,22 @@ class ModuleProxyWrapper(nn.Module):
         self.module = module
 
 
+class ModelEmaV3(nn.Module):
+    def __init__(self, model, decay=0.9998):
+        super().__init__()
+        self.module = model
+
+
+class ClassificationTask(nn.Module):
+    def __init__(self, model, criterion):
+        super().__init__()
+        self.model = model
+        self.criterion = criterion
+
+
 def wrap(args, model):
+    ema = ModelEmaV3(model)
+    task = ClassificationTask(model, nn.CrossEntropyLoss())
     return ModuleProxyWrapper(model)
 """
 
@@ -621,8 +636,9 @@ def test_a_model_named_only_at_run_time_and_a_wrapper(tmp_path: Path) -> None:
     assert top.cls == "models.LanguageModel"
     assert "run time" in dict(top.parts)["selected by"]
     assert dict(top.parts)["decoder"].startswith("Decoder")
-    # a proxy handed the model is no top model
-    assert not [m for m in review.top_models if m.cls.endswith("Wrapper")]
+    # a proxy, an EMA copy or a task pairing the model with its loss is no top model
+    wrappers = ("Wrapper", "ModelEmaV3", "ClassificationTask")
+    assert not [m for m in review.top_models if m.cls.endswith(wrappers)]
 
 
 def test_a_process_setting_is_no_custom_op() -> None:
