@@ -82,6 +82,13 @@ COMPOSITIONS: dict[str, str] = {
     "torch.Tensor.clamp_max": "x.clamp(max=v)",
     "torch.Tensor.clamp_max_": "x.clamp(max=v)",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
+    "torch.Tensor.unfold": (
+        "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "
+        "step * arange(n)[:, None] (whisper's median filter)"
+    ),
+    "torch.Tensor.to_sparse": (
+        "keep the tensor dense (a mask buffer), or mindspore.COOTensor(indices, values, shape)"
+    ),
     "torch.distributions.Categorical": (
         "a categorical draw: mindspore.ops.multinomial(mindspore.ops.softmax(logits), 1)"
     ),

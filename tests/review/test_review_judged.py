@@ -655,6 +655,9 @@ def test_a_process_setting_is_no_custom_op() -> None:
     assert not is_custom_op(finding("torch.set_float32_matmul_precision"))
     assert not is_custom_op(finding("torch.get_float32_matmul_precision"))
     assert is_custom_op(finding("torchvision.ops.RoIPool"))
+    # whisper's sliding-window median and sparse mask buffer: compositions, not operators
+    assert not is_custom_op(finding("torch.Tensor.unfold"))
+    assert not is_custom_op(finding("torch.Tensor.to_sparse"))
 
 
 DIFFUSION = """\
