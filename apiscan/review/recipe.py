@@ -208,7 +208,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
         ("amp", r"(use_)?(fp16|amp|mixed_precision|bf16|half)"),
         ("grad_clip", r".*(clip_grad|grad_clip|max_grad_norm|clip_norm).*"),
-        ("grad_accum", r".*accum.*"),
+        ("grad_accum", r".*accum.*|update_freq"),
         (
             "scheduler",
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
@@ -364,7 +364,7 @@ class _Repo:
         found = self.attrs.setdefault(cls, [])
         for stmt in node.body:
             target = _single_target(stmt)
-            value = getattr(stmt, "value", None)
+            value = _field_default(getattr(stmt, "value", None))
             if isinstance(target, ast.Name) and isinstance(value, ast.expr):
                 found.append(_AttrSet(cls, "", target.id, value, src, stmt))
         for method in node.body:
@@ -384,6 +384,20 @@ class _Repo:
                     found.append(fact)
                     if method.name == "__init__" and _is_literal(value):
                         self.attrs_by_name.setdefault(target.attr, []).append(fact)
+
+
+def _field_default(value: ast.AST | None) -> ast.AST | None:
+    """A dataclass field's default: ``seed: int = field(default=1, metadata=...)`` → ``1``,
+    ``lr: List[float] = field(default_factory=lambda: [0.25])`` → ``[0.25]`` (fairseq's
+    configuration dataclasses); any other value as it is."""
+    if not (isinstance(value, ast.Call) and callee_name(value) == "field"):
+        return value
+    for keyword in value.keywords:
+        if keyword.arg == "default":
+            return keyword.value
+        if keyword.arg == "default_factory" and isinstance(keyword.value, ast.Lambda):
+            return keyword.value.body
+    return value
 
 
 def _single_target(stmt: ast.AST) -> ast.expr | None:
