@@ -3,7 +3,7 @@
 The scan runs once (``scan_with_facts``: findings, with the verification results the cache
 holds linked to them, plus the per-file records: classes and their lines, calls, functions, and
 what the syntax says beyond torch APIs: imports, packages used, ``self.x`` assignments and
-calls, model-zoo constructors, host round trips, padded batches), through the same cache as
+calls, model-zoo constructors, host round trips, the spans of defs), through the same cache as
 ``apiscan scan``, so a review after a scan re-analyses nothing. No section re-runs name
 resolution: a torch API is whatever the scan's findings say it is, a repo call reaches whatever
 the solver's call edges say. The recipe and the top-model builder still parse the source files
