@@ -189,8 +189,13 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
     the builder its value calls says so, or the function it is built in does (the scan's
     spans of the file's defs)."""
     stored = _STORED.search(item.note)
-    if stored:  # what the composition is stored as says it first: train_transform, val_tf
-        words = _words(stored.group(1))
+    when = dict(item.values).get("when", "")
+    # what the composition is stored as says it first (train_transform, val_tf), then the
+    # test that picks it (``if split == "val":``)
+    if re.search(r"\bnot\b|!=", when):
+        when = ""  # ``if not is_train:``: the words would say the opposite
+    for said in (stored.group(1) if stored else "", " ".join(re.findall(r"\w+", when))):
+        words = set().union(*(_words(w) for w in said.split())) if said else set()
         if words & _TRAINING_WORDS or words & _EVALUATION_WORDS:
             return not words & _TRAINING_WORDS
     names = [item.name.rpartition(".")[2]]
