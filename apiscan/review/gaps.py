@@ -86,6 +86,34 @@ COMPOSITIONS: dict[str, str] = {
         "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "
         "step * arange(n)[:, None] (whisper's median filter)"
     ),
+    "torch.nn.Embedding.from_pretrained": (
+        "mindspore.nn.Embedding(n, dim, embedding_table=weights) (frozen: requires_grad=False)"
+    ),
+    "torch.nn.Linear.reset_parameters": (
+        "re-initialise with mindspore.common.initializer (HeUniform weight, Uniform bias)"
+    ),
+    "torch.nn.functional.instance_norm": (
+        "(x - mean) / sqrt(var + eps) over the spatial axes, per sample and channel"
+    ),
+    "torch.nn.functional.rms_norm": "x * rsqrt(mean(x ** 2, -1) + eps) * weight",
+    "torch.nn.utils.rnn.pack_padded_sequence": (
+        "nothing to pack: MindSpore's RNNs take the padded batch and seq_length"
+    ),
+    "torch.nn.utils.rnn.pad_packed_sequence": (
+        "nothing to unpack: MindSpore's RNNs return the padded batch"
+    ),
+    "torch.expand_copy": "x.expand(shape).copy()",
+    "torchvision.ops.FrozenBatchNorm2d": (
+        "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
+        "shift = bias - running_mean * scale (fixed buffers)"
+    ),
+    "torchvision.ops.misc.FrozenBatchNorm2d": (
+        "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
+        "shift = bias - running_mean * scale (fixed buffers)"
+    ),
+    "torch.distributions.Beta": (
+        "a Beta draw for mixup: numpy.random.beta on the host, or mindspore.ops.gamma ratios"
+    ),
     "torch.Tensor.to_sparse": (
         "keep the tensor dense (a mask buffer), or mindspore.COOTensor(indices, values, shape)"
     ),

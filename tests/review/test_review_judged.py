@@ -658,6 +658,16 @@ def test_a_process_setting_is_no_custom_op() -> None:
     # whisper's sliding-window median and sparse mask buffer: compositions, not operators
     assert not is_custom_op(finding("torch.Tensor.unfold"))
     assert not is_custom_op(finding("torch.Tensor.to_sparse"))
+    # fairseq's and timm's: a constructor, an initialiser, formulas, RNN packing
+    for api in (
+        "torch.nn.Embedding.from_pretrained",
+        "torch.nn.Linear.reset_parameters",
+        "torch.nn.functional.instance_norm",
+        "torch.nn.functional.rms_norm",
+        "torch.nn.utils.rnn.pack_padded_sequence",
+        "torchvision.ops.FrozenBatchNorm2d",
+    ):
+        assert not is_custom_op(finding(api)), api
 
 
 DIFFUSION = """\
