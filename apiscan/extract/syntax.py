@@ -4,7 +4,7 @@ The review asks questions no torch API marks: which packages a file imports and 
 from them, which attribute a constructor stores a child module in (``self.neck = ...``), where
 a module stored as ``self.matcher`` is called and whether a loop runs the call, which model-zoo
 constructors run with pretrained weights, which functions send tensors to a host library, which
-pad a batch to its largest item. The worker answers them from Python's tree, which it has
+def encloses a line. The worker answers them from Python's tree, which it has
 already built for positions, so the review never reads or parses a file again (the facts are
 cached with the rest of the file's analysis).
 
@@ -29,8 +29,6 @@ HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools."
 #: Calls that take a tensor to the host, and that bring a host value back as a tensor.
 TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
 FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
-#: Tensor constructors a collate function fills when it pads a batch to its largest item.
-PAD_CONSTRUCTORS = frozenset({"zeros", "ones", "full", "empty", "new_zeros", "new_full", "pad"})
 #: ``from_pretrained`` of what holds no weights: tokenizers, configs, processors.
 _NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor")
 #: Model zoos whose constructors are pretrained backbones.
@@ -115,14 +113,20 @@ class SyntaxFacts:
     self_calls: tuple[tuple[str, int, bool], ...] = ()
     zoo_calls: tuple[ZooCall, ...] = ()
     host_trips: tuple[HostTrip, ...] = ()
-    #: functions that pad a batch to its largest item (a call of some ``max`` and a tensor
-    #: constructor, :data:`PAD_CONSTRUCTORS`, nested functions included)
-    padders: tuple[str, ...] = ()
     #: (def or class, line of its ``def``/``class``, decorators named through the imports:
     #: ``triton.jit``, ``torch.no_grad``) of every decorated one whose decorators resolve
     decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     #: the module runs as a script: an ``if __name__ == ...`` statement at its top level
     main_guard: bool = False
+    #: (def or class, first line, last line) of every one (the first of each name), in the
+    #: order they were named: what encloses a line (an evaluation function's transforms)
+    spans: tuple[tuple[str, int, int], ...] = ()
+
+    def enclosing(self, line: int) -> str:
+        """The innermost def or class around ``line`` (a line of the parsed text), "" at
+        module level."""
+        inside = [(first, q) for q, first, last in self.spans if first <= line <= last]
+        return max(inside)[1] if inside else ""
 
 
 def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
@@ -304,8 +308,6 @@ class _Reader:
     def facts(self) -> SyntaxFacts:
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
-        # in the order the defs were named (a nested def after every def of its level)
-        padders = [q for q in self.first if {"max", "pad"} <= self.called.get(q, set())]
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -317,7 +319,6 @@ class _Reader:
             self_calls=tuple(self_calls),
             zoo_calls=tuple(self._zoo_calls()),
             host_trips=tuple(self._host_trips()),
-            padders=tuple(padders),
             decorators=tuple(self._decorators()),
             main_guard=any(
                 isinstance(node, ast.If)
@@ -325,6 +326,9 @@ class _Reader:
                 and isinstance(node.test.left, ast.Name)
                 and node.test.left.id == "__name__"
                 for node in self.tree.body
+            ),
+            spans=tuple(
+                (q, node.lineno, node.end_lineno or node.lineno) for q, node in self.first.items()
             ),
         )
 
@@ -348,9 +352,9 @@ class _Reader:
         self,
     ) -> tuple[list[tuple[str, int, int, tuple[str, ...]]], list[tuple[str, int, bool]]]:
         """``self.x = ...`` with the functions around it; ``self.x(...)`` with whether a loop
-        runs it; and what each function calls as far as padding and host libraries go."""
-        #: "max" (some ``max``), "pad" (a tensor constructor), "host" (a host library)
-        self.called: dict[str, set[str]] = {}
+        runs it; and which functions call a host library."""
+        #: the functions that call a host library (nested ones and those around them)
+        self.host_callers: set[str] = set()
         host_imported = any(f"{n}.".startswith(HOST_LIBRARIES) for n in self.imports.values())
         calls: list[tuple[str, int, bool]] = []  # breadth first, as the review lists them
         for call, functions, looped in self.calls:
@@ -363,14 +367,8 @@ class _Reader:
                 calls.append((func.attr, call.lineno, looped))
             if not functions:
                 continue
-            name = callee_name(call)
-            kinds = {"max"} if "max" in name else set()
-            if name in PAD_CONSTRUCTORS:
-                kinds.add("pad")
             if host_imported and (self.dotted(func) or "").startswith(HOST_LIBRARIES):
-                kinds.add("host")
-            for fn in functions if kinds else ():
-                self.called.setdefault(fn, set()).update(kinds)
+                self.host_callers.update(functions)
         assigns = sorted(self.assigns, key=lambda a: (a[1], a[2], a[0], a[3]))
         return assigns, calls
 
@@ -412,10 +410,11 @@ class _Reader:
 
     def _host_trips(self) -> Iterator[HostTrip]:
         for qual, fn in self.first.items():
-            if "host" not in self.called.get(qual, ()) or not isinstance(fn, _FuncDef):
+            if qual not in self.host_callers or not isinstance(fn, _FuncDef):
                 continue  # no host library call below it
             host: list[tuple[str, int]] = []
-            out = back = False
+            out: list[int] = []  # lines taking a tensor to the host
+            back: list[int] = []  # lines making a host value a tensor again
             for node in ast.walk(fn):
                 if not isinstance(node, ast.Call):
                     continue
@@ -423,11 +422,16 @@ class _Reader:
                 if name.startswith(HOST_LIBRARIES):
                     host.append((name, node.lineno))
                 elif name in FROM_HOST:
-                    back = True
+                    back.append(node.lineno)
                 elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
-                    out = True
-            if host and out:
-                yield HostTrip(qual, tuple(host), back)
+                    out.append(node.lineno)
+            # A trip starts on the device: a tensor goes to the host before the host library
+            # runs. A host value put through torch and handed back as numpy (detectron2's
+            # ``BoxMode.convert``: ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``)
+            # runs the other way, on data the host already holds.
+            last = max((line for _, line in host), default=0)
+            if host and any(line <= last for line in out):
+                yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
 
 
 def dotted_name(imports: Mapping[str, str], expr: ast.AST) -> str | None:

@@ -3,7 +3,7 @@
 The scan runs once (``scan_with_facts``: findings, with the verification results the cache
 holds linked to them, plus the per-file records: classes and their lines, calls, functions, and
 what the syntax says beyond torch APIs: imports, packages used, ``self.x`` assignments and
-calls, model-zoo constructors, host round trips, padded batches), through the same cache as
+calls, model-zoo constructors, host round trips, the spans of defs), through the same cache as
 ``apiscan scan``, so a review after a scan re-analyses nothing. No section re-runs name
 resolution: a torch API is whatever the scan's findings say it is, a repo call reaches whatever
 the solver's call edges say. The recipe and the top-model builder still parse the source files
@@ -13,6 +13,7 @@ across files (argument values, loops, builder functions).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -74,16 +75,29 @@ def review(options: ScanOptions) -> Review:
     items = work_items(result, analyses, ancillary)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, sources, hierarchy)
+    # a script that builds the repository's own optimizer class trains too (MAE's
+    # main_linprobe.py: lars.LARS, its backward pass in another file)
+    training |= {
+        item.where.path
+        for item in recipe
+        if item.category == "optimizer" and not item.name.startswith("argparse")
+    }
     inference = not training
     if inference:  # nothing is trained: transforms are preprocessing, not augmentation
         recipe = tuple(item for item in recipe if item.category != "augmentation")
-    else:  # an evaluation or demo script's transforms preprocess, they do not augment
+    else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
+        files = {fa.path: fa for fa in analyses if not fa.errors}
         recipe = tuple(
             item
             for item in recipe
-            if item.category != "augmentation"
-            or not _evaluation_script(scripts, item.where.path, training)
+            # a script that trains nothing (validate.py, tools/eval.py, clean_checkpoint.py)
+            # sets its own batch size, AMP and EMA flags: not the training recipe's
+            if not _evaluation_script(scripts, item.where.path, training)
+            and not (
+                item.category == "augmentation"
+                and _evaluation_time(item, files.get(item.where.path))
+            )
         )
     recipe = tuple(
         item
@@ -152,6 +166,46 @@ def _evaluation_script(scripts: frozenset[str], path: str, training: frozenset[s
     """A script run on its own (``if __name__ == "__main__"``) that trains nothing:
     ``eval_knn.py``, ``video_generation.py`` beside ``main_dino.py``."""
     return path not in training and path in scripts
+
+
+#: Words of a name that say it runs at evaluation time (``ValTransform``,
+#: ``transforms_imagenet_eval``, ``get_eval_loader``): its transforms preprocess.
+_EVALUATION_WORDS = frozenset(
+    {"eval", "evaluate", "evaluation", "val", "valid", "validate", "validation", "test"}
+    | {"testing", "infer", "inference", "predict", "prediction", "demo"}
+)
+_TRAINING_WORDS = frozenset({"train", "training", "aug", "augment", "augmentation"})
+_CALLED = re.compile(r"^([\w.]+)\(")
+_STORED = re.compile(r"stored as ([\w.]+)")
+
+
+def _words(name: str) -> set[str]:
+    """``ValTransform`` → {val, transform}; ``get_eval_loader`` → {get, eval, loader}."""
+    return {w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+", name)}
+
+
+def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
+    """An augmentation row that only preprocesses for evaluation: the transform's name or
+    the builder its value calls says so, or the function it is built in does (the scan's
+    spans of the file's defs)."""
+    stored = _STORED.search(item.note)
+    when = dict(item.values).get("when", "")
+    # what the composition is stored as says it first (train_transform, val_tf), then the
+    # test that picks it (``if split == "val":``)
+    if re.search(r"\bnot\b|!=", when):
+        when = ""  # ``if not is_train:``: the words would say the opposite
+    for said in (stored.group(1) if stored else "", " ".join(re.findall(r"\w+", when))):
+        words = set().union(*(_words(w) for w in said.split())) if said else set()
+        if words & _TRAINING_WORDS or words & _EVALUATION_WORDS:
+            return not words & _TRAINING_WORDS
+    names = [item.name.rpartition(".")[2]]
+    names += [m.group(1).rpartition(".")[2] for _, v in item.values if (m := _CALLED.match(v))]
+    if fa is not None and fa.syntax is not None:
+        line = item.where.line
+        if item.where.cell:  # a notebook: the joined line of (cell, line in cell)
+            line = next((n for n, at in enumerate(fa.cells, 1) if at == (item.where.cell, line)), 0)
+        names += fa.syntax.enclosing(line).split(".")
+    return any(_words(name) & _EVALUATION_WORDS for name in names)
 
 
 def _recipe_file(why: str) -> bool:

@@ -13,7 +13,7 @@ from collections import Counter
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.review.gaps import counted, is_custom_op
 from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
-from apiscan.review.work import Ancillary
+from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
 #: an attribute is data, and is renamed rather than implemented.
@@ -53,8 +53,6 @@ RATES: dict[str, tuple[float, float]] = {
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
 }
-#: The rule for multi-scale training and dataset-dependent input shapes.
-INPUT_SHAPE_RULE = "DS119"
 #: Contributors named as what drives the range.
 DRIVERS = 3
 

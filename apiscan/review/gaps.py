@@ -82,6 +82,41 @@ COMPOSITIONS: dict[str, str] = {
     "torch.Tensor.clamp_max": "x.clamp(max=v)",
     "torch.Tensor.clamp_max_": "x.clamp(max=v)",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
+    "torch.Tensor.unfold": (
+        "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "
+        "step * arange(n)[:, None] (whisper's median filter)"
+    ),
+    "torch.nn.Embedding.from_pretrained": (
+        "mindspore.nn.Embedding(n, dim, embedding_table=weights) (frozen: requires_grad=False)"
+    ),
+    "torch.nn.Linear.reset_parameters": (
+        "re-initialise with mindspore.common.initializer (HeUniform weight, Uniform bias)"
+    ),
+    "torch.nn.functional.instance_norm": (
+        "(x - mean) / sqrt(var + eps) over the spatial axes, per sample and channel"
+    ),
+    "torch.nn.functional.rms_norm": "x * rsqrt(mean(x ** 2, -1) + eps) * weight",
+    "torch.nn.utils.rnn.pack_padded_sequence": (
+        "nothing to pack: MindSpore's RNNs take the padded batch and seq_length"
+    ),
+    "torch.nn.utils.rnn.pad_packed_sequence": (
+        "nothing to unpack: MindSpore's RNNs return the padded batch"
+    ),
+    "torch.expand_copy": "x.expand(shape).copy()",
+    "torchvision.ops.FrozenBatchNorm2d": (
+        "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
+        "shift = bias - running_mean * scale (fixed buffers)"
+    ),
+    "torchvision.ops.misc.FrozenBatchNorm2d": (
+        "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
+        "shift = bias - running_mean * scale (fixed buffers)"
+    ),
+    "torch.distributions.Beta": (
+        "a Beta draw for mixup: numpy.random.beta on the host, or mindspore.ops.gamma ratios"
+    ),
+    "torch.Tensor.to_sparse": (
+        "keep the tensor dense (a mask buffer), or mindspore.COOTensor(indices, values, shape)"
+    ),
     "torch.distributions.Categorical": (
         "a categorical draw: mindspore.ops.multinomial(mindspore.ops.softmax(logits), 1)"
     ),
@@ -121,7 +156,19 @@ def is_custom_op(f: ApiFinding) -> bool:
         and not is_uncertain_method(f)
         and not _composed(f.api)
         and not is_private(f.api)
+        and not is_setting(f.api)
     )
+
+
+#: Process-wide settings and queries (``torch.set_float32_matmul_precision``,
+#: ``torch.backends.cudnn...``, ``torch.is_grad_enabled``): no tensor is computed.
+_SETTING = re.compile(r"torch\.(set_|get_|is_|backends\.)")
+
+
+def is_setting(api: str) -> bool:
+    """A setting or query of the process, never an operator to implement: its MindSpore
+    counterpart is a context option, or nothing."""
+    return bool(_SETTING.match(api))
 
 
 #: Initialisers run once, at construction, on parameters: never an operator to implement.

@@ -143,6 +143,15 @@ _AUG_NAME = re.compile(
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
 _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
+#: A repository function named for a schedule (``cosine_scheduler``): its category waits
+#: for what its result is stored as.
+_SCHEDULE_FUNCTION = "schedule function"
+#: Names of such functions: ``cosine_scheduler``, MAE's ``adjust_learning_rate``.
+_SCHEDULE_NAME = re.compile(r"sched|(adjust|set|update)_(lr|learning_rate)", re.IGNORECASE)
+#: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
+#: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
+_LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
+_LR_NAME = re.compile(r"(^|_)(lr|learning_rate)(_|$)", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
     r"transform(?!er)|augment(?!ed)|mosaic|mix_?up", re.IGNORECASE
@@ -199,15 +208,15 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
         ("amp", r"(use_)?(fp16|amp|mixed_precision|bf16|half)"),
         ("grad_clip", r".*(clip_grad|grad_clip|max_grad_norm|clip_norm).*"),
-        ("grad_accum", r".*accum.*"),
+        ("grad_accum", r".*accum.*|update_freq"),
         (
             "scheduler",
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
-            r"|milestones|cos_lr",
+            r"|milestones|cos_lr|(lr_)?step_size",
         ),
         (
             "optimizer",
-            r"(base_|basic_|init_|initial_|max_)?(lr|learning_rate)(_per_img)?|momentum"
+            r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
             r"|weight_decay|nesterov|opt(imi[sz]er)?|betas",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
@@ -355,7 +364,7 @@ class _Repo:
         found = self.attrs.setdefault(cls, [])
         for stmt in node.body:
             target = _single_target(stmt)
-            value = getattr(stmt, "value", None)
+            value = _field_default(getattr(stmt, "value", None))
             if isinstance(target, ast.Name) and isinstance(value, ast.expr):
                 found.append(_AttrSet(cls, "", target.id, value, src, stmt))
         for method in node.body:
@@ -375,6 +384,20 @@ class _Repo:
                     found.append(fact)
                     if method.name == "__init__" and _is_literal(value):
                         self.attrs_by_name.setdefault(target.attr, []).append(fact)
+
+
+def _field_default(value: ast.AST | None) -> ast.AST | None:
+    """A dataclass field's default: ``seed: int = field(default=1, metadata=...)`` → ``1``,
+    ``lr: List[float] = field(default_factory=lambda: [0.25])`` → ``[0.25]`` (fairseq's
+    configuration dataclasses); any other value as it is."""
+    if not (isinstance(value, ast.Call) and callee_name(value) == "field"):
+        return value
+    for keyword in value.keywords:
+        if keyword.arg == "default":
+            return keyword.value
+        if keyword.arg == "default_factory" and isinstance(keyword.value, ast.Lambda):
+            return keyword.value.body
+    return value
 
 
 def _single_target(stmt: ast.AST) -> ast.expr | None:
@@ -1021,13 +1044,28 @@ class _Recipe:
                     call = calls[0]  # imported under another name
                 if call is None or id(call) in self.composed_calls:
                     continue
-                if category == "augmentation" and (
+                note, row = f"defined at {src.loc(node)}", category
+                if category == _SCHEDULE_FUNCTION:
+                    # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
+                    # per-step values, the LR's or the weight decay's by what it is stored as
+                    # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
+                    statement = caller.parent.get(call) or call
+                    target = _single_target(statement)
+                    stored = caller.text(target) if target is not None else ""
+                    if _LR_SCHEDULE.search(stored):
+                        note, row = f"stored as {stored}, {note}", "scheduler"
+                    elif isinstance(statement, ast.Expr) and _LR_NAME.search(node.name):
+                        # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
+                        # args) in the training loop: it sets the LR at each call
+                        note, row = f"sets the LR where it is called, {note}", "scheduler"
+                    else:
+                        continue
+                if row == "augmentation" and (
                     PurePosixPath(path).parent == PurePosixPath(src.path).parent
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
-                note = f"defined at {src.loc(node)}"
-                self.add(category, key, caller.where(call), values, note)
+                self.add(row, key, caller.where(call), values, note)
 
     def _repo_positional(self, key: str, src: Source, node: Def) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -1058,6 +1096,8 @@ class _Recipe:
         if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
             return None if module else "scheduler"
+        if not isinstance(node, ast.ClassDef) and _SCHEDULE_NAME.search(name):
+            return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
         if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
             return "loss"
         if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
@@ -1118,8 +1158,11 @@ class _Recipe:
             if isinstance(test, ast.If) and (fn is None or src.function_of(test) is fn):
                 values.append(("when", src.text(test.test)))
             where = fn.name if fn is not None else "module code"
-            self.add("augmentation", f"composition in {where}", src.where(call), values,
-                     "the transforms applied, in order")  # fmt: skip
+            note = "the transforms applied, in order"
+            target = _single_target(src.parent.get(call) or call)
+            if isinstance(target, ast.Name | ast.Attribute):  # val_transform = T.Compose(...)
+                note += f", stored as {src.text(target)}"
+            self.add("augmentation", f"composition in {where}", src.where(call), values, note)
 
     def _inside_composition(self, src: Source, call: ast.Call) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""
@@ -1275,12 +1318,16 @@ class _Recipe:
     def _no_aug_call(self, src: Source, call: ast.Call) -> None:
         values = [("call", src.text(call))]
         test = src.enclosing(call, ast.If)
-        if isinstance(test, ast.If):
-            values.append(("when", src.text(test.test)))
-        self.add(
-            "augmentation", "last epochs without augmentation", src.where(call), values,
-            "augmentation switched off for the final epochs",
-        )  # fmt: skip
+        when = src.text(test.test) if isinstance(test, ast.If) else ""
+        if when:
+            values.append(("when", when))
+        if "epoch" in when or "epoch" in values[0][1]:
+            name = "last epochs without augmentation"
+            note = "augmentation switched off for the final epochs"
+        else:  # timm's --no-aug: a switch for the whole run, not a schedule
+            name = "training without augmentation"
+            note = "augmentation switched off by a setting"
+        self.add("augmentation", name, src.where(call), values, note)
 
     def _ema_loops(self, src: Source) -> None:
         """An average of the weights kept by hand: a loop over ``state_dict()`` /

@@ -74,6 +74,9 @@ class Registries:
         self.options: dict[str, list[tuple[Source, ast.expr]]] = {}
         #: dotted configuration key suffix ("MODEL.META_ARCHITECTURE") -> (file, value)
         self.config: dict[str, list[tuple[Source, ast.Assign]]] = {}
+        #: registered model name -> the architectures registered for it (fairseq's
+        #: ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``)
+        self.architectures: dict[str, int] = {}
         for src in sources:
             self._index(src)
 
@@ -82,6 +85,9 @@ class Registries:
             if "." in qual or isinstance(node, ast.Lambda):
                 continue
             for dec in node.decorator_list:
+                model = _architecture_of(dec)
+                if model is not None:
+                    self.architectures[model] = self.architectures.get(model, 0) + 1
                 found = _register_key(dec, node.name)
                 if found is None:
                     continue
@@ -138,6 +144,25 @@ class Registries:
             value = node.value
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 return value.value, f"{text} = {value.value!r}, default at {csrc.loc(node)}"
+        return None
+
+    def most_variants(self, classes: Iterable[str]) -> tuple[str, str] | None:
+        """When the model is named only at run time (fairseq's ``--arch``, no default):
+        (the registered model class with the most registered architectures, why), among
+        the module classes ``classes``; None when no registry counts architectures."""
+        modules = set(classes)
+        for registry, table in sorted(self.tables.items()):
+            models = {name: target for name, target in table.items() if target in modules}
+            counted = {name: self.architectures.get(name, 0) for name in models}
+            if len(models) < 3 or not any(counted.values()):
+                continue
+            name = max(sorted(counted), key=lambda n: counted[n])
+            why = (
+                f"a name given at run time, no default: {registry.rpartition('.')[2]} "
+                f"registers {len(models)} models and {sum(counted.values())} architectures; "
+                f"{name!r} has the most ({counted[name]})"
+            )
+            return models[name], why
         return None
 
     # -------------------------------------------------------------------- the look-ups
@@ -232,6 +257,19 @@ class Registries:
                 return None
             name = alias.id
         return None
+
+
+def _architecture_of(dec: ast.expr) -> str | None:
+    """The model name an architecture decorator registers a variant of:
+    ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``."""
+    if not isinstance(dec, ast.Call) or not dec.args:
+        return None
+    func = dec.func
+    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    first = dec.args[0]
+    if not tail.endswith("_architecture") or not isinstance(first, ast.Constant):
+        return None
+    return first.value if isinstance(first.value, str) else None
 
 
 def _chain(expr: ast.expr) -> list[str] | None:

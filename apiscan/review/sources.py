@@ -2,7 +2,7 @@
 
 Most sections read the facts the scan's workers recorded from each file's syntax
 (:func:`with_facts`: imports, packages used, ``self.x`` assignments and calls, model-zoo
-constructors, host round trips, padded batches; :mod:`apiscan.extract.syntax`). Two still
+constructors, host round trips, the spans of defs; :mod:`apiscan.extract.syntax`). Two still
 parse the files again with ``ast`` (:class:`Sources`), for the expressions they follow across
 files: the recipe (argument values through names, parameters, call sites and argparse
 defaults; loops) and the top-model builder (constructions through builder functions). Only the

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
@@ -356,6 +356,12 @@ TORCH_MODEL_PACKAGES = frozenset(
 )
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
+#: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
+#: copy, timm's ClassificationTask pairing it with its loss for the training step): never the
+#: top model, though a builder constructs them with a module injected.
+_WRAPPER = re.compile(
+    r"Wrapper$|DataParallel|^Distributed|^ModelEma|EMA$|Ema(V\d+)?$|(?<!Multi)Task$"
+)
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -490,11 +496,11 @@ class _Builders:
             return None
         if isinstance(expr, ast.Tuple) and expr.elts:
             return self.built(src, expr.elts[0], fn, depth)
-        if isinstance(expr, ast.Name) and fn is not None:
+        if isinstance(expr, ast.Name):
             above = sorted(
                 (
                     n
-                    for n in ast.walk(fn)
+                    for n in (ast.walk(fn) if fn is not None else _module_code(src.tree))
                     if isinstance(n, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
                     and n.lineno < expr.lineno
@@ -579,6 +585,28 @@ class _Builders:
                         built = self.built(src, value, config)
                         if built is not None and built != cls:
                             parts.append((key.value, self._shown(src, built, value)))
+        builder = src.defs.get(f"{name}.build_model")
+        if not parts and isinstance(builder, ast.FunctionDef | ast.AsyncFunctionDef):
+            # fairseq's classmethod: ``decoder = TransformerDecoder(...); return cls(decoder)``
+            for node in ast.walk(builder):
+                if not (
+                    isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name)
+                    and node.value.func.id == "cls"
+                ):
+                    continue
+                call = node.value
+                for i, arg in enumerate([*call.args, *(k.value for k in call.keywords)]):
+                    built = self.built(src, arg, builder)
+                    if built is None or built == cls:
+                        continue
+                    key = (
+                        call.keywords[i - len(call.args)].arg
+                        if i >= len(call.args)
+                        else self._parameter(cls, i)
+                    )
+                    parts.append((key or "**", self._shown(src, built, arg)))
         init = src.defs.get(f"{name}.__init__")
         if not parts and isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef):
             for node in ast.walk(init):
@@ -659,10 +687,13 @@ class _Builders:
                     parts.append(
                         (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
                     )
-                if parts and fn is not None and fn.name != "__init__":
-                    model = TopModel(dotted, src.where(call), fn.name, tuple(parts))
+                # a builder function, or a script's module code (``diffusion =
+                # GaussianDiffusion(Unet(...))`` under ``if __name__ == "__main__"``)
+                if parts and (fn is None or fn.name != "__init__"):
+                    builder = fn.name if fn is not None else ""
+                    model = TopModel(dotted, src.where(call), builder, tuple(parts))
                     if not any(
-                        (m.cls, m.builder, m.parts) == (dotted, fn.name, model.parts) for m in found
+                        (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
                     ):
                         found.append(model)
         # One entry per model a registry picks: the training entry's pick first; an
@@ -678,8 +709,18 @@ class _Builders:
             found.append(
                 min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
             )
-        if not found:
-            found = self._roots()
+        run_time: TopModel | None = None
+        if not named:  # picked at run time with no default: the registry's main model
+            picked = self.registries.most_variants(
+                c for c, m in self.classes.items() if m.role not in _NOT_TOP
+            )
+            if picked is not None:
+                cls, why = picked
+                parts = (("selected by", why), *self.parts_of(cls))
+                run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
+        found = [m for m in found if not _WRAPPER.search(m.cls.rpartition(".")[2])]
+        if not found and run_time is None:
+            found = [m for m in self._roots() if not _WRAPPER.search(m.cls.rpartition(".")[2])]
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
@@ -692,6 +733,8 @@ class _Builders:
                 m.where.line,
             ),
         )
+        if run_time is not None:  # the registry's main model first, then what builds it
+            tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
 
     def _by_name(self, src: Source, call: ast.Call) -> TopModel | None:
@@ -739,6 +782,20 @@ class _Builders:
                     tuple(self.parts_of(node.cls)),
                 )
         return list(found.values())
+
+
+def _module_code(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes of a module's own code (an ``if __name__ == "__main__":`` block included),
+    never inside a def or class: the scope a module-level name is bound in."""
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        )
 
 
 def _side_script(path: str) -> bool:

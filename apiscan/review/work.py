@@ -21,6 +21,7 @@ from pathlib import PurePosixPath
 
 from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
@@ -299,34 +300,44 @@ def _round_trips(
         )
 
 
+#: The rule for multi-scale training and dataset-dependent input shapes (padded batches too).
+INPUT_SHAPE_RULE = "DS119"
+
+
 def padded_batches(
     result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> tuple[tuple[str, str], ...]:
     """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
-    one call deep through the scan's call facts) that pad each batch to its largest item: a
-    ``max`` over the items and a tensor built to that size (the worker's ``padders``). Every
-    batch then has its own shape, as with multi-scale training: the compiled network needs
-    fixed buckets or one padded size."""
-    #: a function's last name -> (its file's analysis, qualified name, pads)
-    defs: dict[str, list[tuple[FileAnalysis, str, bool]]] = {}
-    for fa, facts in with_facts(analyses):
-        padders = set(facts.padders)
+    one call deep through the scan's call facts) where DS119 found a batch padded to its
+    largest item, whatever their scope (the rule decides what pads; this only asks whether
+    a loader collates with it). Every batch then has its own shape, as with multi-scale
+    training: the compiled network needs fixed buckets or one padded size."""
+    padding = {
+        (f.path, f.function)
+        for f in result.shape_findings
+        if f.rule == INPUT_SHAPE_RULE and BATCH_PADDING in f.message
+    }
+    if not padding:
+        return ()
+    #: a function's last name -> (its file's analysis, qualified name)
+    defs: dict[str, list[tuple[FileAnalysis, str]]] = {}
+    for fa, _ in with_facts(analyses):
         for qual in dict.fromkeys(fn.qualname for fn in fa.functions):
-            defs.setdefault(qual.rpartition(".")[2], []).append((fa, qual, qual in padders))
+            defs.setdefault(qual.rpartition(".")[2], []).append((fa, qual))
     found: set[tuple[str, str]] = set()
     for f in result.api_findings:
         if f.api != "torch.utils.data.DataLoader" or f.args is None or ancillary.why(f.path):
             continue
         collate = next((text for name, text in f.args.keywords if name == "collate_fn"), "")
-        for fa, qual, pads in defs.get(collate.rpartition(".")[2], []):
-            todo = [(fa, qual, pads)] + [
+        for fa, qual in defs.get(collate.rpartition(".")[2], []):
+            todo = [(fa, qual)] + [
                 target
                 for call in fa.calls
                 if call.role == "call"
                 and (call.caller == qual or call.caller.startswith(qual + "."))
                 for target in defs.get(call.callee.rpartition(".")[2], [])
             ]
-            found.update((t.path, q) for t, q, p in todo if p)
+            found.update((t.path, q) for t, q in todo if (t.path, q) in padding)
     return tuple(sorted(found))
 
 

@@ -99,9 +99,13 @@ def test_facts_of_a_module() -> None:
             back=False,
         ),
     )
-    assert facts.padders == ("collate",)
     assert facts.decorators == (("kernel", 48, ("torch.no_grad",)),)  # the `def` line
     assert facts.main_guard
+    # what encloses a line: the innermost def (the nested one), the method, module level
+    assert facts.enclosing(21) == "Model.__init__.later"
+    assert facts.enclosing(16) == "Model.__init__"
+    assert facts.enclosing(39) == "collate"
+    assert facts.enclosing(42) == ""
 
 
 def test_the_worker_records_them_cheaply() -> None:

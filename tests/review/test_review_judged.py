@@ -396,3 +396,313 @@ def test_an_initialiser_is_never_a_custom_op(tmp_path: Path) -> None:
     result = scan(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     inits = [f for f in result.api_findings if f.api == "torch.nn.init.dirac_"]
     assert inits and not [f for f in inits if is_custom_op(f)]
+
+
+BOXES = """\
+import numpy as np
+import torch
+from torch import nn
+
+
+def convert(box):
+    # a host box put through torch and handed back as numpy: no device round trip
+    is_numpy = isinstance(box, np.ndarray)
+    arr = torch.from_numpy(np.asarray(box)).clone() if is_numpy else box.clone()
+    arr[:, 2] += arr[:, 0]
+    return arr.numpy() if is_numpy else arr
+
+
+def assign(cost):
+    # a tensor taken to the host, matched there and brought back: a round trip
+    rows = np.argmin(cost.detach().cpu().numpy(), axis=1)
+    return torch.as_tensor(rows)
+
+
+class Head(nn.Module):
+    def forward(self, x):
+        return assign(convert(x) @ x.t())
+"""
+
+EVAL_TIME = """\
+import torch
+import torchvision.transforms as T
+
+from boxes import Head
+
+
+class ValTransform:
+    def __call__(self, img):
+        return img
+
+
+def build_eval_transform():
+    return T.Compose([T.Resize(256), T.CenterCrop(224)])
+
+
+def main(no_aug):
+    model = Head()
+    train_tf = T.Compose([T.RandomHorizontalFlip(), T.ToTensor()])
+    if no_aug:
+        train_tf = close_mosaic()
+    val_tf = ValTransform()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    optimizer.step()
+
+
+def close_mosaic():
+    return None
+"""
+
+
+def test_a_host_value_through_torch_and_evaluation_transforms(tmp_path: Path) -> None:
+    _write(tmp_path, {"boxes.py": BOXES, "data/train.py": EVAL_TIME})
+    review = build_review(str(tmp_path), jobs=1)
+    trips = [w.what for w in review.work if w.kind == "host-round-trip"]
+    assert trips == ["assign: numpy.argmin"]
+    augment = {(i.name, i.where.line) for i in review.recipe if i.category == "augmentation"}
+    # the training composition augments; the evaluation function's and ValTransform do not
+    assert ("composition in main", 18) in augment
+    assert not [a for a in augment if a[1] in (13, 21)]
+    # a switch no epoch test guards turns augmentation off for the whole run
+    names = {name for name, _ in augment}
+    assert "training without augmentation" in names
+    assert "last epochs without augmentation" not in names
+
+
+SCHEDULES = """\
+import numpy as np
+import torch
+
+
+def cosine_scheduler(base_value, final_value, epochs, warmup_epochs=0):
+    return np.linspace(base_value, final_value, epochs)
+
+
+def cosine_beta_schedule(timesteps):
+    return np.linspace(0.0001, 0.02, timesteps)
+
+
+def adjust_learning_rate(optimizer, epoch, base):
+    for group in optimizer.param_groups:
+        group["lr"] = base * 0.5 * (1.0 + np.cos(np.pi * epoch / 100))
+
+
+def main(model, lr=5e-4):
+    optimizer = torch.optim.AdamW(model.parameters())
+    lr_schedule = cosine_scheduler(lr, 1e-6, 100, warmup_epochs=10)
+    wd_schedule = cosine_scheduler(0.04, 0.4, 100)
+    momentum_schedule = cosine_scheduler(0.996, 1, 100)
+    betas = cosine_beta_schedule(1000)
+    for it in range(100):
+        optimizer.param_groups[0]["lr"] = lr_schedule[it]
+        adjust_learning_rate(optimizer, it / 10, lr)
+        optimizer.step()
+"""
+
+
+def test_a_schedule_function_is_the_lr_schedule_it_is_stored_as(tmp_path: Path) -> None:
+    _write(tmp_path, {"train.py": SCHEDULES})
+    review = build_review(str(tmp_path), jobs=1)
+    rows = [i for i in review.recipe if i.category == "scheduler"]
+    # the LR's and the weight decay's; the EMA momentum's and the noise schedule are not
+    assert [(i.where.line, i.note.partition(",")[0]) for i in rows] == [
+        (20, "stored as lr_schedule"),
+        (21, "stored as wd_schedule"),
+        # MAE's half-cycle cosine, set in the loop by a call that returns nothing
+        (26, "sets the LR where it is called"),
+    ]
+    assert dict(rows[0].values)["warmup_epochs"] == "10"
+
+
+REGISTRY = """\
+from torch import nn
+
+MODELS = {}
+
+
+def register_model(name):
+    def wrap(cls):
+        MODELS[name] = cls
+        return cls
+
+    return wrap
+
+
+def register_model_architecture(model, arch):
+    def wrap(fn):
+        return fn
+
+    return wrap
+
+
+class Decoder(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+
+@register_model("conv")
+class ConvModel(nn.Module):
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+
+@register_model("lm")
+class LanguageModel(nn.Module):
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+    @classmethod
+    def build_model(cls, args):
+        decoder = Decoder(args.dim)
+        return cls(decoder)
+
+
+@register_model("other")
+class OtherModel(nn.Module):
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+
+@register_model_architecture("lm", "lm_big")
+def lm_big(args):
+    args.dim = 1024
+
+
+@register_model_architecture("lm", "lm_small")
+def lm_small(args):
+    args.dim = 256
+
+
+@register_model_architecture("conv", "conv_small")
+def conv_small(args):
+    args.dim = 256
+
+
+class ModuleProxyWrapper(nn.Module):
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+
+class ModelEmaV3(nn.Module):
+    def __init__(self, model, decay=0.9998):
+        super().__init__()
+        self.module = model
+
+
+class ClassificationTask(nn.Module):
+    def __init__(self, model, criterion):
+        super().__init__()
+        self.model = model
+        self.criterion = criterion
+
+
+def wrap(args, model):
+    ema = ModelEmaV3(model)
+    task = ClassificationTask(model, nn.CrossEntropyLoss())
+    return ModuleProxyWrapper(model)
+"""
+
+REGISTRY_TRAIN = """\
+import argparse
+
+import torch
+
+from models import MODELS, wrap
+
+
+def main(args):
+    model = MODELS[args.arch].build_model(args)
+    model = wrap(args, model)
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--arch", required=True)
+    main(parser.parse_args())
+"""
+
+
+def test_a_model_named_only_at_run_time_and_a_wrapper(tmp_path: Path) -> None:
+    _write(tmp_path, {"models.py": REGISTRY, "train.py": REGISTRY_TRAIN})
+    review = build_review(str(tmp_path), jobs=1)
+    # no default name: the registered model with the most architectures, said so
+    top = review.top_models[0]
+    assert top.cls == "models.LanguageModel"
+    assert "run time" in dict(top.parts)["selected by"]
+    assert dict(top.parts)["decoder"].startswith("Decoder")
+    # a proxy, an EMA copy or a task pairing the model with its loss is no top model
+    wrappers = ("Wrapper", "ModelEmaV3", "ClassificationTask")
+    assert not [m for m in review.top_models if m.cls.endswith(wrappers)]
+
+
+def test_a_process_setting_is_no_custom_op() -> None:
+    from apiscan.model import ApiFinding, Span
+
+    def finding(api: str) -> ApiFinding:
+        return ApiFinding(
+            path="net.py", span=Span(1, 0, 1, 1), api=api, status="missing",
+            mindspore_api=None, confidence="high", note="", usage="call",
+            namespace="torch", disposition="custom-op", scope="network",
+        )  # fmt: skip
+
+    # detectron2 sets the matmul precision once: a context option, no operator to write
+    assert not is_custom_op(finding("torch.set_float32_matmul_precision"))
+    assert not is_custom_op(finding("torch.get_float32_matmul_precision"))
+    assert is_custom_op(finding("torchvision.ops.RoIPool"))
+    # whisper's sliding-window median and sparse mask buffer: compositions, not operators
+    assert not is_custom_op(finding("torch.Tensor.unfold"))
+    assert not is_custom_op(finding("torch.Tensor.to_sparse"))
+    # fairseq's and timm's: a constructor, an initialiser, formulas, RNN packing
+    for api in (
+        "torch.nn.Embedding.from_pretrained",
+        "torch.nn.Linear.reset_parameters",
+        "torch.nn.functional.instance_norm",
+        "torch.nn.functional.rms_norm",
+        "torch.nn.utils.rnn.pack_padded_sequence",
+        "torchvision.ops.FrozenBatchNorm2d",
+    ):
+        assert not is_custom_op(finding(api)), api
+
+
+DIFFUSION = """\
+import torch
+from torch import nn
+
+
+class Unet(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.conv = nn.Conv2d(3, dim, 3)
+        self.out = nn.Conv2d(dim, 3, 3)
+
+
+class GaussianDiffusion(nn.Module):
+    def __init__(self, model, timesteps=1000):
+        super().__init__()
+        self.model = model
+
+
+if __name__ == "__main__":
+    model = Unet(dim=64)
+    diffusion = GaussianDiffusion(model, timesteps=1000)
+    loss = diffusion(torch.randn(8, 3, 128, 128))
+    loss.backward()
+"""
+
+
+def test_a_model_a_script_builds_in_its_module_code(tmp_path: Path) -> None:
+    _write(tmp_path, {"diffusion.py": DIFFUSION})
+    review = build_review(str(tmp_path), jobs=1)
+    # the example under `if __name__ == "__main__"` injects the Unet into the diffusion
+    top = review.top_models[0]
+    assert (top.cls, top.builder, top.parts) == (
+        "diffusion.GaussianDiffusion",
+        "",
+        (("model", "Unet (model)"),),
+    )

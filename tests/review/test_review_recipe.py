@@ -613,3 +613,65 @@ def test_test_files_are_not_the_recipe(tmp_path: Path) -> None:
         ("optimizer", "torch.optim.Adam", "train.py")
     ]
     assert dict(items[0].values)["betas"] == "(0.9, 0.99)"
+
+
+def test_step_decay_settings_are_the_schedule() -> None:
+    from apiscan.review.recipe import _setting_category
+
+    # PointNet++: lr * lr_decay ** (epoch // step_size), written out in the loop
+    assert _setting_category("step_size") == "scheduler"
+    assert _setting_category("lr_decay") == "scheduler"
+    # MAE: lr = blr * batch / 256
+    assert _setting_category("blr") == "optimizer"
+
+
+CONFIGS = """\
+from dataclasses import dataclass, field
+from typing import List
+
+
+@dataclass
+class OptimizationConfig:
+    max_epoch: int = field(default=0, metadata={"help": "force stop at this epoch"})
+    clip_norm: float = field(default=0.0, metadata={"help": "clip threshold of gradients"})
+    update_freq: List[int] = field(default_factory=lambda: [1])
+    lr: List[float] = field(default_factory=lambda: [0.25])
+
+
+@dataclass
+class CommonConfig:
+    seed: int = field(default=1)
+"""
+
+CONFIG_TRAIN = """\
+import torch
+from cfg.configs import CommonConfig, OptimizationConfig
+
+
+def main(model):
+    cfg, common = OptimizationConfig(), CommonConfig()
+    torch.manual_seed(common.seed)
+    torch.optim.SGD(model.parameters(), lr=cfg.lr[0]).step()
+"""
+
+
+def test_dataclass_configuration_defaults_are_settings(tmp_path: Path) -> None:
+    from apiscan.review.build import build_review
+
+    for rel, text in {"cfg/configs.py": CONFIGS, "train.py": CONFIG_TRAIN}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    review = build_review(str(tmp_path), jobs=1)
+    # fairseq's configuration: field(default=...) and field(default_factory=lambda: ...)
+    settings = {
+        (i.category, i.name): dict(i.values)["value"]
+        for i in review.recipe
+        if i.name.startswith(("OptimizationConfig.", "CommonConfig."))
+    }
+    assert settings == {
+        ("epochs", "OptimizationConfig.max_epoch"): "0",
+        ("grad_clip", "OptimizationConfig.clip_norm"): "0.0",
+        ("grad_accum", "OptimizationConfig.update_freq"): "[1]",
+        ("optimizer", "OptimizationConfig.lr"): "[0.25]",
+        ("seed", "CommonConfig.seed"): "1",
+    }
