@@ -293,12 +293,23 @@ def _trainable(case: Case, module: Any) -> list[tuple[str, str]]:
     return [(t, m) for t, m in case.param_map if t in trained]
 
 
+#: An optimizer call that asks for a differentiable step (see :func:`_torch_steps`).
+_DIFFERENTIABLE = re.compile(r"\bdifferentiable\s*=\s*True\b")
+
+
 def _torch_steps(case: Case, params: dict[str, object], arrays: list[np.ndarray]) -> np.ndarray:
     """Optimizer/scheduler case on the torch side: the parameter (or the learning rate)
     after each step, stacked."""
     import torch
 
-    weight = torch.nn.Parameter(torch.tensor(arrays[0]))
+    if _DIFFERENTIABLE.search(case.torch_expr):
+        # differentiable=True runs step() inside the autograd graph, where an in-place update
+        # of a leaf that requires grad is refused: the parameter is what such code steps, a
+        # non-leaf that keeps its .grad (a clone of the leaf)
+        weight = torch.tensor(arrays[0], requires_grad=True).clone()
+        weight.retain_grad()
+    else:
+        weight = torch.nn.Parameter(torch.tensor(arrays[0]))
     namespace = {**_namespace(params), "params": [weight]}
     if case.kind == "scheduler":
         opt = namespace["opt"] = torch.optim.SGD([weight], lr=0.1)
@@ -436,6 +447,14 @@ _SPECIAL_EVERY = 3
 
 
 def _draw(spec: InputSpec, dtype: str, rng: np.random.Generator) -> np.ndarray:
+    if spec.kind == "float" and spec.special == "spd":
+        # M Mᵀ + n·I: symmetric, its eigenvalues at least n (well conditioned)
+        n = spec.shape[-1]
+        m = rng.uniform(spec.low, spec.high, spec.shape)
+        return (m @ np.swapaxes(m, -1, -2) + n * np.eye(n)).astype(dtype)
+    if spec.kind == "complex":
+        real, imag = (rng.uniform(spec.low, spec.high, spec.shape) for _ in range(2))
+        return (real + 1j * imag).astype(np.complex64)
     if spec.kind == "float":
         values = rng.uniform(spec.low, spec.high, spec.shape).astype(dtype)
         if spec.special in ("nan", "inf") and values.size:
@@ -452,6 +471,12 @@ def _draw(spec: InputSpec, dtype: str, rng: np.random.Generator) -> np.ndarray:
         corner = rng.uniform(spec.low, spec.high, (spec.shape[0], 2))
         side = rng.uniform(1.0, max(1.0, (spec.high - spec.low) / 2), (spec.shape[0], 2))
         return np.concatenate([corner, corner + side], axis=1).astype(np.float32)
+    if spec.kind == "int" and spec.special == "planes":
+        planes = int(np.prod(spec.shape[:2]))
+        size = int(np.prod(spec.shape[2:]))
+        pool = np.arange(int(spec.low), int(spec.high))
+        picked = [rng.permutation(pool)[:size] for _ in range(planes)]
+        return np.array(picked, dtype=np.int64).reshape(spec.shape)
     if spec.kind == "int" and spec.special == "unique":
         rows = int(np.prod(spec.shape[:-1]))
         pool = np.arange(int(spec.low), int(spec.high))
@@ -592,6 +617,9 @@ def _compare(
             detail = "" if same else f"{_name(ref)} (torch) vs {_name(got)} (MindSpore)"
             diffs.append(Difference(where, 0.0 if same else np.inf, 0.0, 0.0, same, detail))
             continue
+        if np.iscomplexobj(ref) or np.iscomplexobj(got):
+            # complex values: their real and imaginary parts, compared alike
+            ref, got = (np.stack([np.real(a), np.imag(a)]) for a in (ref, got))
         r = ref.astype(np.float64)
         g = got.astype(np.float64)
         if r.size == 0:
