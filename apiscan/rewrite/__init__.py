@@ -237,6 +237,16 @@ def _ms_dtype(text: str) -> str:
     return convert_dtype(text) if _TORCH_DTYPE.match(text) else text
 
 
+def _unverified(api: str) -> str:
+    """What a same-name candidate still needs: its micro-test when the catalogue has one
+    (``apiscan verify X`` exits 2 for an API without a case, so none is recommended then)."""
+    from apiscan.verify.catalogue import cases_for  # plain data: no torch, no MindSpore
+
+    if cases_for(api):
+        return f"same name, unverified: apiscan verify {api}"
+    return "same name, unverified: no micro-test in the catalogue yet, compare it by hand"
+
+
 def _candidate_misfit(finding: ApiFinding) -> str:
     """Why a same-name candidate cannot take the call as written (``x.softmax(dim=-1)``:
     ``mindspore.Tensor.softmax`` takes ``axis``), by the MindSpore name index; "" if it can."""
@@ -408,11 +418,7 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         misfit = _candidate_misfit(finding)
         if misfit:
             r = Rendered("", misfit)
-        proof = (
-            "verified by its micro-test"
-            if finding.status == "verified"
-            else (f"same name, unverified: apiscan verify {api}")
-        )
+        proof = "verified by its micro-test" if finding.status == "verified" else _unverified(api)
         return _set(finding, "rewrite", r.text, "; ".join(x for x in (r.note, proof) if x))
     if finding.status == "different":
         if finding.usage != "call" and finding.mindspore_api:

@@ -23,14 +23,18 @@ from typing import Literal
 #: computes the same (Squeeze → Reshape); ``composed`` several APIs; ``custom`` a custom op.
 Strategy = Literal["mapped", "same-name", "equivalent", "composed", "custom"]
 STRATEGIES: tuple[Strategy, ...] = ("mapped", "same-name", "equivalent", "composed", "custom")
-InputKind = Literal["float", "binary", "sign", "int", "bool", "boxes"]
+InputKind = Literal["float", "binary", "sign", "int", "bool", "boxes", "complex"]
 #: Special values or layouts an input may carry (hypothesis-style edge cases): ``nan`` and
 #: ``inf`` plant NaN / ±inf among the drawn values, ``noncontig`` hands both frameworks a
 #: transposed (non-contiguous) view holding the same values, ``unique`` makes an int input's
 #: values distinct along its last axis (scatter indices: a duplicate makes torch's result
-#: depend on the order of writes). An empty input is a shape with a zero dimension.
-Special = Literal["", "nan", "inf", "noncontig", "unique"]
-SPECIALS: tuple[Special, ...] = ("", "nan", "inf", "noncontig", "unique")
+#: depend on the order of writes), ``planes`` makes them distinct over each ``(N, C)`` plane
+#: (every axis after the first two: max-unpooling indices, which scatter into a plane), and
+#: ``spd`` makes a float input's last two axes a symmetric positive-definite matrix
+#: (Cholesky factorisations reject anything else). An empty input is a shape with a zero
+#: dimension.
+Special = Literal["", "nan", "inf", "noncontig", "unique", "planes", "spd"]
+SPECIALS: tuple[Special, ...] = ("", "nan", "inf", "noncontig", "unique", "planes", "spd")
 #: How the two expressions are used: see :class:`Case`.
 CaseKind = Literal["function", "layer", "optimizer", "scheduler"]
 CASE_KINDS: tuple[CaseKind, ...] = ("function", "layer", "optimizer", "scheduler")
@@ -46,7 +50,8 @@ class InputSpec:
     or 1.0: labels and targets) and ``sign`` ones (-1.0 or 1.0: the targets of hinge and
     ranking losses); ``int`` (int64) and ``bool`` keep theirs; ``boxes`` are
     float32 ``(N, 4)`` ``(x1, y1, x2, y2)`` boxes with corners in [low, high) and sides of
-    1 to half that range (detection ops). ``low``/``high``
+    1 to half that range (detection ops); ``complex`` ones are complex64 with real and
+    imaginary parts uniform in [low, high) (``torch.imag``, ``view_as_real``). ``low``/``high``
     bound the values (ints: ``high`` exclusive). ``grad`` false keeps a float input out of
     the gradient check. ``special`` adds NaN/inf values or a non-contiguous layout (see
     :data:`SPECIALS`); an empty input is a shape with a zero dimension."""
@@ -169,6 +174,16 @@ def validate(case: Case) -> list[str]:
             spec.kind != "int" or not spec.shape or spec.shape[-1] > spec.high - spec.low
         ):
             problems.append(f"{where}: input {spec.name}: too few distinct values for unique")
+        if spec.special == "planes" and (
+            spec.kind != "int"
+            or len(spec.shape) < 3
+            or _product(spec.shape[2:]) > spec.high - spec.low
+        ):
+            problems.append(f"{where}: input {spec.name}: too few distinct values for planes")
+        if spec.special == "spd" and (
+            spec.kind != "float" or len(spec.shape) < 2 or spec.shape[-1] != spec.shape[-2]
+        ):
+            problems.append(f"{where}: input {spec.name}: spd needs square float matrices")
         if spec.special == "noncontig" and len(spec.shape) < 2:
             problems.append(f"{where}: input {spec.name}: a non-contiguous view needs 2 dims")
     if not case.variants:
@@ -184,3 +199,10 @@ def validate(case: Case) -> list[str]:
     if case.threshold is not None and case.threshold <= 0:
         problems.append(f"{where}: threshold must be positive")
     return problems
+
+
+def _product(dims: tuple[int, ...]) -> int:
+    out = 1
+    for d in dims:
+        out *= d
+    return out

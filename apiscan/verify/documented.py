@@ -332,6 +332,10 @@ OPERAND_KINDS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("dot", "outer", "vander", "ger", "vdot"), _VECTOR_OPERANDS),
     "is_nonzero": ("x=float[1]", "y=float[1]"),
     "cholesky_solve": _SQUARE_OPERANDS,
+    # a factorisation of a symmetric positive-definite matrix; a Householder product of a
+    # tall matrix (rows >= columns) and one scale per reflector
+    "cholesky": ("x=float[3,3]!spd", "y=float[3,3]"),
+    "orgqr": ("x=float[4,3]", "y=float[3]"),
     "mvlgamma": ("x=float[3,4]@1:3", "y=float[3,4]"),  # defined above (p - 1) / 2
 }
 #: How a form's output is read when its order is unspecified (``topk(sorted=False)``): the
@@ -453,7 +457,24 @@ PER_API: dict[str, dict[str, str | None]] = {
     "torch.nn.functional.embedding": {"input": "ix"},
     "torch.nn.functional.pixel_unshuffle": {"input": "img"},
     "torch.nn.functional.prelu": {"weight": "g4"},
-    "torch.nn.functional.fold": {"input": "fx"},
+    "torch.nn.functional.fold": {"input": "fx", "output_size": "(4, 4)"},
+    "torch.nn.Fold": {"output_size": "4", "stride": "2"},
+    # complex operands
+    "torch.imag": {"input": "z"},
+    "torch.view_as_real": {"input": "z"},
+    # max-unpooling: indices distinct within each plane and inside the smallest output of
+    # every form (a stride of 3 keeps the stride-and-padding form's output larger than its
+    # input), an output size within a stride of the default
+    **{
+        f"torch.nn.functional.max_unpool{n}d": {
+            "input": f"xu{n}",
+            "indices": f"u{n}",
+            "stride": "3",
+            "output_size": ("(9,)", "(9, 9)", "(5, 5, 5)")[n - 1],
+        }
+        for n in (1, 2, 3)
+    },
+    **{f"torch.nn.MaxUnpool{n}d": {"stride": "3"} for n in (1, 2, 3)},
     "torch.trapz": {"x": "s4"},
     "torch.multinomial": {"input": "p"},
     "torch.nn.functional.linear": {"bias": "b5"},
@@ -528,6 +549,15 @@ PARAM_CANNOT_RUN: dict[str, str] = {
     "device_ids": "device ids of a process group, which MindSpore cannot create on CPU",
     "group": "a process group, which MindSpore cannot create on CPU",
 }
+#: Max-unpooling operands by rank: an input of spatial size 4 (2 for 3-d) and its indices.
+_UNPOOL_INPUTS = {
+    "xu1": "xu1=float[2,3,4]",
+    "u1": "u1=int[2,3,4]@0:4!planes",
+    "xu2": "xu2=float[2,3,4,4]",
+    "u2": "u2=int[2,3,4,4]@0:16!planes",
+    "xu3": "xu3=float[1,3,2,2,2]",
+    "u3": "u3=int[1,3,2,2,2]@0:8!planes",
+}
 #: Extra inputs the per-API names above refer to.
 _NAMED_INPUTS = {
     "p": "p=float[3,4]@0.05:0.95",
@@ -561,8 +591,10 @@ _NAMED_INPUTS = {
     "v": "v=float[4]",
     "img": "img=float[2,3,8,8]",
     "s01": "s01=float[3,4]@0:1",
-    "fx": "fx=float[1,4,1]",
+    "fx": "fx=float[1,4,9]",
     "sg3": "sg3=sign[3]",
+    "z": "z=complex[3,4]",
+    **_UNPOOL_INPUTS,
 }
 #: Inputs of the edge-case forms of a tensor's first operand.
 EDGE_INPUTS: dict[str, str] = {
@@ -736,25 +768,7 @@ DEPRECATED: dict[str, str] = {
 }
 #: Parameters and rows not exercised although they could run here, and why (gaps of the
 #: harness, listed as uncovered with the reason, never as covered).
-NOT_EXERCISED: dict[str, str] = {
-    "differentiable": (
-        "differentiable=True puts step() in the autograd graph: torch refuses it on the"
-        " nn.Parameter leaves the optimizer harness steps"
-    ),
-    "torch.nn.Module.apply": "takes a function applied to every submodule: no tensor to compare",
-    "torch.Generator": "a generator object: its draws are compared by the generator= forms",
-    "torch.Tensor": "the legacy constructor has no documented signature (torch.tensor has)",
-    "torch.imag": "needs a complex input: the harness draws real tensors",
-    "torch.view_as_real": "needs a complex input: the harness draws real tensors",
-    **dict.fromkeys(
-        (f"torch.nn.{name}" for name in ("MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d")),
-        "its indices must come from a max pooling of the same input: drawn independently",
-    ),
-    **dict.fromkeys(
-        (f"torch.nn.functional.max_unpool{n}d" for n in (1, 2, 3)),
-        "its indices must come from a max pooling of the same input: drawn independently",
-    ),
-}
+NOT_EXERCISED: dict[str, str] = {}
 
 
 def row_entry(api: str, index: dict[str, dict]) -> dict | None:
@@ -811,7 +825,7 @@ def _positional_ok(api: str, entry: dict, given: list[str], pname: str) -> bool:
 def _fill(api: str, name: str) -> tuple[str, tuple[str, ...]] | None:
     override = PER_API.get(api, {})
     rank = _RANKED_INPUTS.get(api.rpartition(".")[2][-2:])
-    if name == "input" and rank and api.startswith("torch.nn.functional."):
+    if name == "input" and rank and api.startswith("torch.nn.functional.") and name not in override:
         return "x", (rank,)  # F.max_pool2d, F.conv2d: an image batch, not a matrix
     sizes = _RANKED_SIZES.get(api.rpartition(".")[2][-2:])
     if name == "output_size" and sizes and name not in override:
@@ -906,7 +920,7 @@ def forms_for(
                 f"{pname}={value}",
                 "keyword",
                 f"{head}{base}{sep}{companion}{pname}={value})",
-                joined,
+                _sized(f"{head}{base}{sep}{companion}{pname}={value})", joined),
                 PROBES.get(f"{api}:{pname}", PROBES.get(pname, probe)) if probe == "{}" else probe,
             )
         )
@@ -928,7 +942,10 @@ def forms_for(
                     f"{pname}={value}",
                     "positional",
                     f"{head}{base}{sep}{', '.join(positional_done)})",
-                    _merge_inputs([*inputs, *positional_inputs]),
+                    _sized(
+                        f"{head}{base}{sep}{', '.join(positional_done)})",
+                        _merge_inputs([*inputs, *positional_inputs]),
+                    ),
                     probe,
                 )
             )
@@ -977,6 +994,43 @@ def forms_for(
     return out, ""
 
 
+#: Calls whose input's shape follows from their arguments: ``fold`` takes one column per
+#: sliding block, and how many blocks there are depends on every geometry argument.
+_FOLD_CALLS = ("torch.nn.Fold(", "torch.nn.functional.fold(")
+
+
+def _sized(call: str, inputs: str) -> str:
+    """``inputs`` with the first operand's shape fitted to ``call`` where the call decides it
+    (:data:`_FOLD_CALLS`: ``(N, C·kernel, blocks)``), else unchanged."""
+    if not call.startswith(_FOLD_CALLS):
+        return inputs
+    import ast
+
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call)
+    args = [ast.literal_eval(a) for a in node.args if not isinstance(a, ast.Name)]
+    names = ("output_size", "kernel_size", "dilation", "padding", "stride")
+    geometry = dict(zip(names, args, strict=False))
+    geometry.update({k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg})
+    size, kernel = _pair(geometry["output_size"]), _pair(geometry["kernel_size"])
+    dilation, padding = _pair(geometry.get("dilation", 1)), _pair(geometry.get("padding", 0))
+    stride = _pair(geometry.get("stride", 1))
+    blocks = 1
+    for o, k, d, p, st in zip(size, kernel, dilation, padding, stride, strict=True):
+        blocks *= (o + 2 * p - d * (k - 1) - 1) // st + 1
+    name, _, spec = inputs.split(";")[0].partition("=")
+    rest = inputs.split(";")[1:]
+    dims = spec[spec.index("[") + 1 : spec.index("]")].split(",")
+    shaped = f"{name}=float[{dims[0]},{dims[1]},{blocks}]{spec[spec.index(']') + 1 :]}"
+    return ";".join([shaped, *rest])
+
+
+def _pair(value: object) -> tuple[int, int]:
+    if isinstance(value, tuple):
+        return (int(value[0]), int(value[1]))
+    return (int(value), int(value))  # type: ignore[call-overload]
+
+
 def _with_operands(form: Form, kinds: tuple[str, str]) -> Form | None:
     """``form`` drawing ``x`` and ``y`` of the API's operand kind; an edge case keeps its
     meaning (empty: a zero first dimension; NaN, inf, non-contiguous: float operands of
@@ -984,6 +1038,8 @@ def _with_operands(form: Form, kinds: tuple[str, str]) -> Form | None:
     x_spec, y_spec = kinds
     if form.form == "edge" and form.param in ("int64", "bool", "broadcast"):
         return None  # dtype and broadcast variants of a kind-bound operand: not its forms
+    if form.form == "edge" and form.param != "plain" and "!" in x_spec:
+        return None  # values drawn to a structure (positive definite): no edge variants
     if form.form == "edge" and form.param not in ("plain", "empty"):
         if "=float[" not in x_spec or x_spec.count(",") < 1:
             return None
@@ -1001,8 +1057,10 @@ def _with_operands(form: Form, kinds: tuple[str, str]) -> Form | None:
 
 
 #: Optimizers: a non-default value per constructor parameter (one form each, on top of
-#: ``lr=0.01``); ``nesterov`` needs momentum. ``foreach``, ``capturable``,
-#: ``differentiable`` and ``fused`` choose an implementation, not the update: left out.
+#: ``lr=0.01``); ``nesterov`` needs momentum. ``foreach``, ``fused`` and ``differentiable``
+#: choose an implementation, not the update, yet a target must accept them (a
+#: differentiable step runs on a non-leaf parameter, see the harness); ``capturable`` needs
+#: CUDA (:data:`PARAM_CANNOT_RUN`).
 OPTIMIZER_VALUES: dict[str, str] = {
     "lr": "0.05",
     "momentum": "0.9",
@@ -1026,6 +1084,7 @@ OPTIMIZER_VALUES: dict[str, str] = {
     "step_sizes": "(1e-05, 1.0)",
     "foreach": "True",
     "fused": "True",
+    "differentiable": "True",
 }
 OPTIMIZER_INPUTS = "w=float[4,5];g=float[4,4,5]"
 
@@ -1085,6 +1144,11 @@ def _layer_input(name: str) -> str:
         return f"{X};ml=int[3,4]@-1:4"  # class indices, -1 ends each row's list
     if name in _IMAGE_LAYERS:
         return IMG
+    if name.startswith("MaxUnpool"):
+        n = name[-2]
+        return f"x={_UNPOOL_INPUTS[f'xu{n}'].split('=', 1)[1]};{_UNPOOL_INPUTS[f'u{n}']}"
+    if name == "Fold":
+        return "x=float[1,12,9]"  # Fold(4, 2): 3 channels of 2x2 blocks, 3x3 of them
     if name == "Embedding":
         return "x=int[3,4]@0:10"  # indices into its 10 rows
     if name == "KLDivLoss":
@@ -1119,7 +1183,7 @@ def _layer_forms(
     for pname, pkind, has_default in params:
         if has_default:
             continue
-        value = CLASS_REQUIRED.get(pname)
+        value = PER_API.get(api, {}).get(pname, CLASS_REQUIRED.get(pname))
         if value is None:
             return [], f"no value for its required constructor parameter {pname!r}"
         layer = _WEIGHTS.get(pname, layer)
@@ -1152,7 +1216,17 @@ def _layer_forms(
         companion = _companion(api, pname)
         call = f"{api}({base}{sep}{companion}{pname}={value})"
         out.append(
-            Form(api, target, status, f"{pname}={value}", "keyword", call, inputs, "{}", layer)
+            Form(
+                api,
+                target,
+                status,
+                f"{pname}={value}",
+                "keyword",
+                call,
+                _sized(call, inputs),
+                "{}",
+                layer,
+            )
         )
         if (
             pkind in ("pos_or_kw", "pos_only")
@@ -1164,7 +1238,15 @@ def _layer_forms(
             call = f"{api}({base}{sep}{', '.join(done)})"
             out.append(
                 Form(
-                    api, target, status, f"{pname}={value}", "positional", call, inputs, "{}", layer
+                    api,
+                    target,
+                    status,
+                    f"{pname}={value}",
+                    "positional",
+                    call,
+                    _sized(call, inputs),
+                    "{}",
+                    layer,
                 )
             )
         else:

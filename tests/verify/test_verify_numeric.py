@@ -144,6 +144,50 @@ def test_a_skip_keeps_the_child_when_the_health_probe_passes() -> None:
         assert runner.children_started == 1 and runner.probes_passed == 1
 
 
+#: Raises MindSpore's kernel set-up error whenever the child ran it before: an error of the
+#: shared child's history, not of the case.
+FLAKY = Case(
+    "torch.relu",
+    "torch.relu(x)",
+    "ops.relu(x) if not hasattr(np, '_apiscan_ran') and not setattr(np, '_apiscan_ran', 1)"
+    " else (_ for _ in ()).throw(RuntimeError('KernelMod Init Failed: Fake'))",
+    "mapped",
+    X,
+    pattern="kernel set-up depends on the child's history",
+)
+
+
+def test_a_kernel_set_up_error_is_judged_in_a_fresh_child() -> None:
+    """The verdict of a case does not depend on what ran before it in the same child."""
+    with Runner("CPU", "float32", timeout=60) as runner:
+        first, again = runner.run([FLAKY, FLAKY])
+    assert (first.status, again.status) == ("pass", "pass"), again.detail
+    assert runner.isolated_reruns == 1 and runner.children_started == 2
+
+
+def test_an_empty_inputs_verdict_does_not_depend_on_what_ran_before() -> None:
+    """MindSpore's full sum of an empty tensor leaves its output unwritten: a fresh child read
+    -6.8e-35 (within tolerance), one that ran other cases 5e9 or 0.0. Poisoned free memory
+    and an exact comparison give the same verdict whatever ran first."""
+    picked = [
+        next(c for c in cases_for(api) if c.pattern == pattern)
+        for api, pattern in (
+            ("torch.Tensor.sum", "claim: x.sum() on empty"),
+            ("torch.nansum", "claim: torch.nansum(x) on empty"),
+            ("torch.Tensor.sum_to_size", "claim: x.sum_to_size((1, 4)) on empty"),
+        )
+    ]
+    verdicts = []
+    for before in ((), (RELU, WRONG, *picked[::-1])):
+        with Runner("CPU", "float32", timeout=60) as runner:
+            results = runner.run([*before, *picked])[len(before) :]
+        verdicts.append([(r.status, r.detail) for r in results])
+    assert verdicts[0] == verdicts[1]
+    (sum_status, sum_detail), (nansum_status, _), (to_size, _) = verdicts[0]
+    assert sum_status == nansum_status == "fail" and "empty input" in sum_detail
+    assert to_size == "pass"  # an empty result: nothing unwritten to read
+
+
 def test_parallel_children_keep_case_order(tmp_path: Path) -> None:
     from apiscan.verify.runner import run_parallel
 

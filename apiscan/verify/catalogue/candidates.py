@@ -67,6 +67,21 @@ CASES: tuple[Case, ...] = (
         "Same-name ops.stft, magnitudes.",
     ),
     _same(
+        "torch.nn.Module.register_forward_hook",
+        "(lambda net: (net.register_forward_hook(lambda m, i, o: o * 2 + i[0].sum()), net)[1])"
+        "(torch.nn.ReLU())(x)",
+        "(lambda net: (net.register_forward_hook(lambda c, i, o: o * 2 + i[0].sum()), net)[1])"
+        "(mint.nn.ReLU())(x)",
+        "A hook that sees the inputs and replaces the output: its return value is the output.",
+    ),
+    _same("torch.relu", "torch.relu(x)", "ops.relu(x)", "Same-name ops.relu."),
+    _same(
+        "torch.distributed.is_initialized",
+        "torch.distributed.is_initialized()",
+        "mint.distributed.is_initialized()",
+        "Whether a process group was initialised: none here, on both sides.",
+    ),
+    _same(
         "torch.distributed.is_available",
         "torch.distributed.is_available()",
         "mint.distributed.is_available()",

@@ -47,7 +47,7 @@ def dims(*values: int) -> tuple[Variant, ...]:
 
 
 _SPEC = re.compile(
-    r"(?P<name>\w+)=(?P<kind>float|int|bool|binary|sign)\[(?P<shape>[\d,]*)\]"
+    r"(?P<name>\w+)=(?P<kind>float|int|bool|binary|sign|complex)\[(?P<shape>[\d,]*)\]"
     r"(?:@(?P<low>-?[\d.]+):(?P<high>-?[\d.]+))?(?:!(?P<special>\w+))?$"
 )
 

@@ -695,4 +695,24 @@ _CPU_ROUTES: tuple[Case, ...] = (
     _cpu(_MAPPED["torch.nn.KLDivLoss[batchmean]"], "msnn.KLDivLoss(reduction='batchmean')"),
 )
 
-CASES: tuple[Case, ...] = (*_LAYERS, *_FUNCTIONAL, *_LOSSES, *_CPU_ROUTES)
+#: ``Module.apply(fn)`` ↔ ``Cell.apply(fn)``: the function differs per framework (it sets
+#: parameters), so the claim is checked by what it does: each visited module's own
+#: parameters set to a value that counts the visits, then the network's output compared —
+#: a different traversal order or a missed submodule changes the numbers.
+_APPLY = Case(
+    "torch.nn.Module.apply",
+    "torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.ReLU(), torch.nn.Linear(5, 2))"
+    ".apply(lambda m, seen=[]: (seen.append(m), [torch.nn.init.constant_(p, 0.1 * len(seen)"
+    " - 0.05 * i) for i, p in enumerate(m.parameters(recurse=False))]))(x)",
+    "msnn.SequentialCell([mint.nn.Linear(4, 5), mint.nn.ReLU(), mint.nn.Linear(5, 2)])"
+    ".apply(lambda m, seen=[]: (seen.append(m), [p.set_data(ops.full(p.shape, 0.1 * len(seen)"
+    " - 0.05 * i, dtype=p.dtype)) for i, p in enumerate(m.get_parameters(expand=False))]))(x)",
+    "mapped",
+    (floats("x", 3, 4, grad=False),),
+    pattern="claim: model.apply(fn)",
+    note="The table's claim torch.nn.Module.apply ↔ mindspore.nn.Cell.apply: fn sees every"
+    " submodule, children first, then the module itself.",
+    tags=("claim", "target=mindspore.nn.Cell.apply"),
+)
+
+CASES: tuple[Case, ...] = (*_LAYERS, *_FUNCTIONAL, *_LOSSES, *_CPU_ROUTES, _APPLY)
