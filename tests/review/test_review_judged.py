@@ -706,3 +706,37 @@ def test_a_model_a_script_builds_in_its_module_code(tmp_path: Path) -> None:
         "",
         (("model", "Unet (model)"),),
     )
+
+
+LAUNCH = """\
+import argparse
+
+from trainer import fit
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", default=64)
+    fit(parser.parse_args())
+"""
+
+TRAINER = """\
+import torch
+
+
+def fit(args):
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    model(torch.ones(args.batch_size, 2)).sum().backward()
+    optimizer.step()
+"""
+
+
+def test_a_launcher_is_the_recipe_an_evaluation_script_is_not(tmp_path: Path) -> None:
+    # YOLOX: tools/train.py only parses options and hands them to the trainer
+    _write(
+        tmp_path,
+        {"tools/train.py": LAUNCH, "tools/eval.py": LAUNCH, "trainer.py": TRAINER},
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    sizes = {i.where.path for i in review.recipe if i.category == "batch_size"}
+    assert sizes == {"tools/train.py"}
