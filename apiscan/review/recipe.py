@@ -193,7 +193,11 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
             r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|random_crop).*",
         ),
-        ("loss", r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
+        (
+            "loss",
+            r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"
+            r"|mask(ing)?_ratio|norm_pix_loss",
+        ),
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",

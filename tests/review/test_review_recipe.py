@@ -621,8 +621,10 @@ def test_step_decay_settings_are_the_schedule() -> None:
     # PointNet++: lr * lr_decay ** (epoch // step_size), written out in the loop
     assert _setting_category("step_size") == "scheduler"
     assert _setting_category("lr_decay") == "scheduler"
-    # MAE: lr = blr * batch / 256
+    # MAE: lr = blr * batch / 256; the loss is on the masked patches' normalised pixels
     assert _setting_category("blr") == "optimizer"
+    assert _setting_category("mask_ratio") == "loss"
+    assert _setting_category("norm_pix_loss") == "loss"
 
 
 CONFIGS = """\
