@@ -666,6 +666,7 @@ def test_a_process_setting_is_no_custom_op() -> None:
         "torch.nn.functional.rms_norm",
         "torch.nn.utils.rnn.pack_padded_sequence",
         "torchvision.ops.FrozenBatchNorm2d",
+        "torch.distributions.Distribution.sample",
     ):
         assert not is_custom_op(finding(api)), api
 
