@@ -601,7 +601,14 @@ class ClassificationTask(nn.Module):
         self.criterion = criterion
 
 
+class MultiCropWrapper(nn.Module):
+    def __init__(self, backbone, head):
+        super().__init__()
+        self.backbone, self.head = backbone, head
+
+
 def wrap(args, model):
+    student = MultiCropWrapper(Decoder(args.dim), Decoder(args.dim))
     ema = ModelEmaV3(model)
     task = ClassificationTask(model, nn.CrossEntropyLoss())
     return ModuleProxyWrapper(model)
@@ -637,8 +644,10 @@ def test_a_model_named_only_at_run_time_and_a_wrapper(tmp_path: Path) -> None:
     assert "run time" in dict(top.parts)["selected by"]
     assert dict(top.parts)["decoder"].startswith("Decoder")
     # a proxy, an EMA copy or a task pairing the model with its loss is no top model
-    wrappers = ("Wrapper", "ModelEmaV3", "ClassificationTask")
+    wrappers = ("ModuleProxyWrapper", "ModelEmaV3", "ClassificationTask")
     assert not [m for m in review.top_models if m.cls.endswith(wrappers)]
+    # DINO's MultiCropWrapper is built of a backbone and a head: a model
+    assert "models.MultiCropWrapper" in {m.cls for m in review.top_models}
 
 
 def test_a_process_setting_is_no_custom_op() -> None:
