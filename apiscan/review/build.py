@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from apiscan import __version__
 from apiscan.config import resolve as resolve_settings
@@ -91,9 +91,14 @@ def review(options: ScanOptions) -> Review:
         recipe = tuple(
             item
             for item in recipe
-            # a script that trains nothing (validate.py, tools/eval.py, clean_checkpoint.py)
-            # sets its own batch size, AMP and EMA flags: not the training recipe's
-            if not _evaluation_script(scripts, item.where.path, training)
+            # a script that trains nothing preprocesses (eval_knn.py); one named for
+            # evaluation or a tool (validate.py, tools/eval.py, clean_checkpoint.py) sets its
+            # own batch size, AMP and EMA flags too: not the training recipe's. A launcher
+            # (tools/train.py: the optimizer and the backward pass live elsewhere) is kept.
+            if not (
+                _evaluation_script(scripts, item.where.path, training)
+                and (item.category == "augmentation" or _side_tool(item.where.path))
+            )
             and not (
                 item.category == "augmentation"
                 and _evaluation_time(item, files.get(item.where.path))
@@ -160,6 +165,17 @@ def _scripts(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
         for fa in analyses
         if not fa.errors and fa.syntax is not None and fa.syntax.main_guard
     )
+
+
+#: Words of a script's name that say it is a tool beside training, not its launcher.
+_TOOL_WORDS = frozenset({"checkpoint", "checkpoints", "export", "convert", "bench", "benchmark"})
+
+
+def _side_tool(path: str) -> bool:
+    """A script named for evaluation or as a tool (``validate.py``, ``eval_linear.py``,
+    ``clean_checkpoint.py``), never for training (``tools/train.py``, ``main_pretrain.py``)."""
+    words = _words(PurePosixPath(path).stem)
+    return bool(words & (_EVALUATION_WORDS | _TOOL_WORDS)) and not words & {"train", "pretrain"}
 
 
 def _evaluation_script(scripts: frozenset[str], path: str, training: frozenset[str]) -> bool:

@@ -111,6 +111,10 @@ COMPOSITIONS: dict[str, str] = {
         "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
         "shift = bias - running_mean * scale (fixed buffers)"
     ),
+    "torch.distributions.Distribution.sample": (
+        "the draw of the distribution's MindSpore counterpart "
+        "(mindspore.nn.probability.distribution), or numpy on the host for a scalar"
+    ),
     "torch.distributions.Beta": (
         "a Beta draw for mixup: numpy.random.beta on the host, or mindspore.ops.gamma ratios"
     ),

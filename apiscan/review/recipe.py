@@ -193,7 +193,11 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
             r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|random_crop).*",
         ),
-        ("loss", r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"),
+        (
+            "loss",
+            r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"
+            r"|mask(ing)?_ratio|norm_pix_loss",
+        ),
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
@@ -343,6 +347,8 @@ class _Repo:
     canonical: dict[str, str] = field(default_factory=dict)
     #: canonical def name -> the call facts that reach it, with the caller's path
     call_sites: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
+    #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
+    config_chains: dict[str, list[tuple[Source, ast.stmt]]] = field(default_factory=dict)
 
     def add_source(self, src: Source) -> None:
         for q, node in src.defs.items():
@@ -359,6 +365,11 @@ class _Repo:
             target = _single_target(stmt)
             if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
                 self.constants.append((target.id, stmt, src))
+            elif isinstance(target, ast.Attribute) and _is_literal(getattr(stmt, "value", None)):
+                # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
+                chain = ast.unparse(target).split(".")
+                if len(chain) >= 3:
+                    self.config_chains.setdefault(".".join(chain[-2:]), []).append((src, stmt))
 
     def _class_attrs(self, src: Source, cls: str, node: ast.ClassDef) -> None:
         found = self.attrs.setdefault(cls, [])
@@ -475,6 +486,24 @@ class _Values:
                 found = self._config(expr, depth)
                 if found is not None:
                     return found
+            head = receiver.partition(".")[0]
+            if head in _CONFIG_RECEIVERS and last.isupper() and expr.attr.isupper():
+                sets = self.repo.config_chains.get(f"{last}.{expr.attr}", [])
+                found = [
+                    (
+                        _Val(
+                            csrc.text(stmt.value),
+                            True,
+                            (f"{text}: default at {csrc.loc(stmt)}",),
+                        ),
+                        csrc.loc(stmt),
+                    )
+                    for csrc, stmt in sets
+                    if isinstance(stmt, ast.Assign)
+                ]
+                merged = _merge(found)
+                if merged is not None:
+                    return merged
         return _Val(text, False)
 
     # -- names

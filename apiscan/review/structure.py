@@ -718,9 +718,9 @@ class _Builders:
                 cls, why = picked
                 parts = (("selected by", why), *self.parts_of(cls))
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
-        found = [m for m in found if not _WRAPPER.search(m.cls.rpartition(".")[2])]
+        found = [m for m in found if not _wraps_one(m)]
         if not found and run_time is None:
-            found = [m for m in self._roots() if not _WRAPPER.search(m.cls.rpartition(".")[2])]
+            found = [m for m in self._roots() if not _wraps_one(m)]
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
@@ -782,6 +782,13 @@ class _Builders:
                     tuple(self.parts_of(node.cls)),
                 )
         return list(found.values())
+
+
+def _wraps_one(model: TopModel) -> bool:
+    """A wrapper of whatever model it is handed: named so (:data:`_WRAPPER`) and built
+    around one part. DINO's MultiCropWrapper(backbone, head) is built of two: the model."""
+    parts = [name for name, _ in model.parts if name not in ("selected by", "extends")]
+    return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
 
 
 def _module_code(tree: ast.Module) -> Iterator[ast.AST]:

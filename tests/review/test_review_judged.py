@@ -601,7 +601,14 @@ class ClassificationTask(nn.Module):
         self.criterion = criterion
 
 
+class MultiCropWrapper(nn.Module):
+    def __init__(self, backbone, head):
+        super().__init__()
+        self.backbone, self.head = backbone, head
+
+
 def wrap(args, model):
+    student = MultiCropWrapper(Decoder(args.dim), Decoder(args.dim))
     ema = ModelEmaV3(model)
     task = ClassificationTask(model, nn.CrossEntropyLoss())
     return ModuleProxyWrapper(model)
@@ -637,8 +644,10 @@ def test_a_model_named_only_at_run_time_and_a_wrapper(tmp_path: Path) -> None:
     assert "run time" in dict(top.parts)["selected by"]
     assert dict(top.parts)["decoder"].startswith("Decoder")
     # a proxy, an EMA copy or a task pairing the model with its loss is no top model
-    wrappers = ("Wrapper", "ModelEmaV3", "ClassificationTask")
+    wrappers = ("ModuleProxyWrapper", "ModelEmaV3", "ClassificationTask")
     assert not [m for m in review.top_models if m.cls.endswith(wrappers)]
+    # DINO's MultiCropWrapper is built of a backbone and a head: a model
+    assert "models.MultiCropWrapper" in {m.cls for m in review.top_models}
 
 
 def test_a_process_setting_is_no_custom_op() -> None:
@@ -666,6 +675,7 @@ def test_a_process_setting_is_no_custom_op() -> None:
         "torch.nn.functional.rms_norm",
         "torch.nn.utils.rnn.pack_padded_sequence",
         "torchvision.ops.FrozenBatchNorm2d",
+        "torch.distributions.Distribution.sample",
     ):
         assert not is_custom_op(finding(api)), api
 
@@ -706,3 +716,37 @@ def test_a_model_a_script_builds_in_its_module_code(tmp_path: Path) -> None:
         "",
         (("model", "Unet (model)"),),
     )
+
+
+LAUNCH = """\
+import argparse
+
+from trainer import fit
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", default=64)
+    fit(parser.parse_args())
+"""
+
+TRAINER = """\
+import torch
+
+
+def fit(args):
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    model(torch.ones(args.batch_size, 2)).sum().backward()
+    optimizer.step()
+"""
+
+
+def test_a_launcher_is_the_recipe_an_evaluation_script_is_not(tmp_path: Path) -> None:
+    # YOLOX: tools/train.py only parses options and hands them to the trainer
+    _write(
+        tmp_path,
+        {"tools/train.py": LAUNCH, "tools/eval.py": LAUNCH, "trainer.py": TRAINER},
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    sizes = {i.where.path for i in review.recipe if i.category == "batch_size"}
+    assert sizes == {"tools/train.py"}

@@ -621,8 +621,10 @@ def test_step_decay_settings_are_the_schedule() -> None:
     # PointNet++: lr * lr_decay ** (epoch // step_size), written out in the loop
     assert _setting_category("step_size") == "scheduler"
     assert _setting_category("lr_decay") == "scheduler"
-    # MAE: lr = blr * batch / 256
+    # MAE: lr = blr * batch / 256; the loss is on the masked patches' normalised pixels
     assert _setting_category("blr") == "optimizer"
+    assert _setting_category("mask_ratio") == "loss"
+    assert _setting_category("norm_pix_loss") == "loss"
 
 
 CONFIGS = """\
@@ -675,3 +677,34 @@ def test_dataclass_configuration_defaults_are_settings(tmp_path: Path) -> None:
         ("optimizer", "OptimizationConfig.lr"): "[0.25]",
         ("seed", "CommonConfig.seed"): "1",
     }
+
+
+YACS = """\
+from types import SimpleNamespace as CN
+
+_C = CN()
+_C.SOLVER = CN()
+_C.SOLVER.BASE_LR = 0.001
+_C.SOLVER.MOMENTUM = 0.9
+"""
+
+YACS_TRAIN = """\
+import torch
+
+
+def build_optimizer(cfg, model):
+    return torch.optim.SGD(model.parameters(), lr=cfg.SOLVER.BASE_LR, momentum=cfg.SOLVER.MOMENTUM)
+"""
+
+
+def test_yacs_configuration_defaults_are_followed(tmp_path: Path) -> None:
+    from apiscan.review.build import build_review
+
+    for rel, text in {"cfg/defaults.py": YACS, "solver.py": YACS_TRAIN}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    review = build_review(str(tmp_path), jobs=1)
+    (sgd,) = [i for i in review.recipe if i.name == "torch.optim.SGD"]
+    # detectron2: cfg.SOLVER.BASE_LR is _C.SOLVER.BASE_LR's default
+    assert dict(sgd.values)["lr"] == ("0.001 (cfg.SOLVER.BASE_LR: default at cfg/defaults.py:5)")
+    assert dict(sgd.values)["momentum"].startswith("0.9 ")
