@@ -158,6 +158,29 @@ CASES = {
                 width = 6
             return torch.zeros(batch, n, 5), torch.zeros(batch, width)  # expect: DS113
     """,
+    # a container of per-box tensors annotated as such, indexed by a data-dependent index
+    "container_indexed_by_data": """
+        from typing import List
+
+        import torch
+
+
+        class Boxes:
+            def __init__(self, t):
+                self.t = t
+
+            def __getitem__(self, item):
+                return Boxes(self.t[item])
+
+
+        def visible(items: List[Boxes], scores: List[torch.Tensor]):
+            out = []
+            for it, s in zip(items, scores):
+                keep = torch.nonzero(s > 0)[:, 0]  # expect: DS103
+                out.append(it[keep])  # expect: DS111
+                out.append(it[0])
+            return out
+    """,
 }
 
 

@@ -148,6 +148,15 @@ class ShapeFactsMixin:
             if BOOL_TENSOR not in indexes:
                 self._sensitive(recv)  # a parameter the solver may prove a tensor: walk again
             return got or DYN_TENSOR
+        elif (
+            recv[0] == "inst"
+            and not self._is_torch(str(recv[1]))
+            and any(map(takes_tensor_only, indexes))
+        ):
+            # ``instances[keep]`` of a repository class that holds per-box tensors: it indexes
+            # each of them, so the container keeps as many boxes as the index says
+            self.shapes.on_subscript(node, PTENSOR, indexes, bounds, store)
+            return recv
         elif any(_variable(i) or i == BOOL_TENSOR for i in indexes) or any(map(_variable, bounds)):
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data

@@ -148,14 +148,14 @@ class SolverFactsMixin:
         """A call of a torchvision (torchaudio...) name while the repository scanned is that
         package itself: the name stays torch's API for the report, but the call reaches the
         package's own code, so the solver sees its arguments (``self.box_roi_pool(features,
-        proposals)`` hands the pooler per-image boxes) and a data-dependent value it returns
-        comes back (None: nothing more than the API tables say)."""
-        if callee.partition(".")[0] not in self.own_torch_roots:
-            return None
-        self._call_fact(callee, node)
-        self._site(callee, node, args, bound)
-        f = self.env.get("r:" + callee)
-        return self._returned(callee, None) if f is not None and pv.is_dynamic(f) else None
+        proposals)`` hands the pooler per-image boxes). What the call returns stays what the
+        API tables say: the solver's return fact joins every caller's arguments (a box coder
+        decoding static anchors for one caller and sampled proposals for another), which
+        would make the static caller's shapes data-dependent. Always None for now."""
+        if callee.partition(".")[0] in self.own_torch_roots:
+            self._call_fact(callee, node)
+            self._site(callee, node, args, bound)
+        return None
 
     def _own_package_class(self, q: str) -> Val | None:
         """An instance of class ``q`` of the scanned torchvision (torchaudio...) itself, which
