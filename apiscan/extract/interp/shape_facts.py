@@ -221,11 +221,15 @@ class ShapeFactsMixin:
         """Is ``expr`` (whose value is ``v``) a tensor an object keeps, read through one of its
         attributes (``model.stride.max()``, ``self.anchors[i]``), rather than data computed
         here? A model's strides, anchors and buffers are set when it is built: reading one on
-        the host (``int(model.stride.max())``) reads a constant, not data. Not so for a
-        tensor known to be data-dependent, nor for an attribute of a per-sample record, a
-        container or an object of a class known to be no ``nn.Module`` (a detection
-        container's ``boxes.tensor`` holds data)."""
-        if v[0] != "tensor" or v[1] in ("dyn", "bool"):
+        the host (``int(model.stride.max())``) reads a constant, not data. Only a probable
+        tensor counts (the attribute's type is not known: a buffer registered by name, a
+        stride set from outside); not a tensor known as such (a learned ``nn.Parameter``
+        changes at every step), nor an attribute of a per-sample record, a container or an
+        object of a class known to be no ``nn.Module`` (a detection container's
+        ``boxes.tensor`` holds data)."""
+        if v != PTENSOR:
+            # a tensor known as such (``self.span = nn.Parameter(...)``, learned: its value
+            # changes from step to step) or one of data-dependent shape is read as data
             return False
         while True:
             t = type(expr)
