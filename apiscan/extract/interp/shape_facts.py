@@ -26,11 +26,13 @@ from apiscan.extract.interp.base import (
     _const_str,
     _named_tuple,
     _root_name,
+    _sized_by_data,
     _variable,
 )
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
+    ELEM_SIZE,
     HOST_DATA,
     RAND,
     is_dyn_number,
@@ -268,9 +270,10 @@ class ShapeFactsMixin:
 
     def _store_into_mask(self, node: cst.Subscript, keys: Sequence[Val]) -> None:
         """``mask[index] = ...`` into a constant mask: an index read from tensor values
-        (``keep_mask[kept] = True`` after NMS) makes its True count data, a mask like any
-        other from then on."""
-        if any(k[0] == "tensor" or is_dyn_number(k) for k in keys):
+        (``keep_mask[kept] = True`` after NMS), or bounds that are one sample's size
+        (``padding[i, :h, :w] = False`` of a batch's padding mask), make its True count data,
+        a mask like any other from then on."""
+        if any(k[0] == "tensor" or _sized_by_data(k) or k == ELEM_SIZE for k in keys):
             self._mask_holds_data(node)
 
     def _mask_holds_data(self, node: cst.Subscript) -> None:
