@@ -12,7 +12,8 @@ from scan_helpers import assert_exactly_marked, scan_repo, write_repo
 CASES = {
     # A detector's strides live in the model (a buffer or an attribute set when it is built):
     # reading one on the host reads a constant, and sizes computed from it are static. A
-    # maximum read from the scores is data.
+    # maximum read from the scores is data, and so is a learned parameter's value (an
+    # adaptive attention span changes at every step).
     "model_state_is_no_data": """
         import torch
         from torch import nn
@@ -25,6 +26,17 @@ CASES = {
 
             def forward(self, x):
                 return x * int(self.stride.max())
+
+
+        class AdaptiveSpan(nn.Module):
+            def __init__(self, size: int):
+                super().__init__()
+                self.span = nn.Parameter(torch.zeros(1) + 0.5)
+                self.size = size
+
+            def forward(self, key):
+                trim = int(self.span.max().item() * self.size)  # expect: DS118
+                return key[:, trim:]  # expect: DS109
 
 
         def warm_up(model, size: int, scores: torch.Tensor):

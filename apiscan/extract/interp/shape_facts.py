@@ -26,11 +26,13 @@ from apiscan.extract.interp.base import (
     _const_str,
     _named_tuple,
     _root_name,
+    _sized_by_data,
     _variable,
 )
 from apiscan.extract.shapes import (
     BOOL_TENSOR,
     DYN_TENSOR,
+    ELEM_SIZE,
     HOST_DATA,
     RAND,
     is_dyn_number,
@@ -232,11 +234,15 @@ class ShapeFactsMixin:
         """Is ``expr`` (whose value is ``v``) a tensor an object keeps, read through one of its
         attributes (``model.stride.max()``, ``self.anchors[i]``), rather than data computed
         here? A model's strides, anchors and buffers are set when it is built: reading one on
-        the host (``int(model.stride.max())``) reads a constant, not data. Not so for a
-        tensor known to be data-dependent, nor for an attribute of a per-sample record, a
-        container or an object of a class known to be no ``nn.Module`` (a detection
-        container's ``boxes.tensor`` holds data)."""
-        if v[0] != "tensor" or v[1] in ("dyn", "bool"):
+        the host (``int(model.stride.max())``) reads a constant, not data. Only a probable
+        tensor counts (the attribute's type is not known: a buffer registered by name, a
+        stride set from outside); not a tensor known as such (a learned ``nn.Parameter``
+        changes at every step), nor an attribute of a per-sample record, a container or an
+        object of a class known to be no ``nn.Module`` (a detection container's
+        ``boxes.tensor`` holds data)."""
+        if v != PTENSOR:
+            # a tensor known as such (``self.span = nn.Parameter(...)``, learned: its value
+            # changes from step to step) or one of data-dependent shape is read as data
             return False
         while True:
             t = type(expr)
@@ -275,9 +281,10 @@ class ShapeFactsMixin:
 
     def _store_into_mask(self, node: cst.Subscript, keys: Sequence[Val]) -> None:
         """``mask[index] = ...`` into a constant mask: an index read from tensor values
-        (``keep_mask[kept] = True`` after NMS) makes its True count data, a mask like any
-        other from then on."""
-        if any(k[0] == "tensor" or is_dyn_number(k) for k in keys):
+        (``keep_mask[kept] = True`` after NMS), or bounds that are one sample's size
+        (``padding[i, :h, :w] = False`` of a batch's padding mask), make its True count data,
+        a mask like any other from then on."""
+        if any(k[0] == "tensor" or _sized_by_data(k) or k == ELEM_SIZE for k in keys):
             self._mask_holds_data(node)
 
     def _mask_holds_data(self, node: cst.Subscript) -> None:
