@@ -260,6 +260,8 @@ def broken_claims(results: Sequence[CaseResult]) -> list[CaseResult]:
 
 def _why_broken(r: CaseResult) -> str:
     """One line: the difference of a failing claim, or what its error says."""
+    if r.status == "fail" and r.max_abs is None:
+        return r.detail  # nothing compared: the two sides built different layers
     if r.status == "fail":
         detail = f"; {r.detail}" if r.detail else ""
         return f"max abs {_num(r.max_abs)} > {r.threshold:g} ({r.worst or 'output'}){detail}"

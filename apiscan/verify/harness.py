@@ -50,6 +50,12 @@ class HarnessError(Exception):
     never a verdict on the claim."""
 
 
+class ParameterGap(Exception):
+    """The MindSpore cell builds fewer parameters than the torch module (``nn.Conv1d``: torch
+    builds ``bias`` by default, MindSpore's ``has_bias`` defaults to False). Not a fault of
+    the case: the two layers compute different functions, so the form does not hold."""
+
+
 class SideError(Exception):
     """An exception raised by one framework, tagged with the side so the report says which."""
 
@@ -93,6 +99,16 @@ def run_case(case: Case, device: str = "CPU", dtype: str = "float32", seed: int 
     try:
         for variant in case.variants:
             diffs.extend(_run_variant(case, variant, dtype, threshold, seed, dtypes))
+    except ParameterGap as exc:
+        return CaseResult(
+            **base,
+            status="fail",
+            max_abs=None,
+            mean_abs=None,
+            rel_diff=None,
+            detail=_shorten(str(exc)),
+            seconds=time.monotonic() - started,
+        )
     except SideError as exc:
         message = str(exc)
         status, detail = classify_side_error(case, exc.side, message, device, dtype)
@@ -396,6 +412,8 @@ def _ms_steps(case: Case, params: dict[str, object], arrays: list[np.ndarray]) -
 def _side(side: str, thunk: Callable[[], Any]) -> Any:
     try:
         return thunk()
+    except ParameterGap:
+        raise
     except HarnessError as exc:
         raise SideError("harness", exc) from exc
     except Exception as exc:
@@ -457,6 +475,16 @@ def _ms_callable(
         if torch_name not in state:
             continue  # torch builds none here (InstanceNorm's affine=False): MindSpore's init
         value = state[torch_name].detach().cpu().numpy().astype(dtype)
+        if ms_name not in cell_params and len(cell_params) < len(
+            dict(torch_module.named_parameters())
+        ):
+            missing = torch_name.rpartition(".")[2]
+            raise ParameterGap(
+                f"MindSpore builds no parameter {ms_name!r} where torch builds {torch_name!r} "
+                f"(it has {', '.join(sorted(cell_params)) or 'none'}): a default differs "
+                f"(torch's {missing}=True is MindSpore's has_{missing}=False or similar), so "
+                "the layers compute different functions"
+            )
         if ms_name not in cell_params:
             # not the claim failing: the case cannot put the same weights on both sides
             raise HarnessError(

@@ -229,3 +229,14 @@ def test_native_logs_go_into_the_case_result_not_onto_the_terminal(
     assert passed.status == "pass" and passed.log == ""
     err = capfd.readouterr().err
     assert "[ERROR]" not in err and "dying now" not in err
+
+
+def test_a_layer_missing_a_parameter_torch_builds_is_a_failed_form(runner: Runner) -> None:
+    """MindSpore's ``nn.Conv1d`` builds no bias by default (``has_bias=False``) where torch's
+    does: the layers compute different functions, a verdict on the form, not a harness
+    error (it used to read "harness: cannot copy 'bias'")."""
+    [case] = [c for c in cases_for("torch.nn.Conv1d") if c.case_id.endswith("on plain]")]
+    [result] = runner.run([case])
+    assert result.status == "fail", result.detail
+    assert "builds no parameter 'bias'" in result.detail and "has_bias" in result.detail
+    assert result.max_abs is None  # nothing was compared
