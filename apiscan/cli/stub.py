@@ -79,8 +79,10 @@ def run_stub(argv: Sequence[str]) -> int:
             )
         for note in result.notes:
             print(f"  {result.api}: {note}")
-    if any(r.written for r in results):
+    if any(r.written and not r.composed for r in results):
         print(f"next: implement _compute in each scaffold, then: python -m pytest {out_dir}")
+    elif any(r.written for r in results):
+        print(f"next: python -m pytest {out_dir} (compositions: nothing to implement)")
     return status
 
 

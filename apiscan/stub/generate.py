@@ -35,6 +35,9 @@ class StubResult:
     kept: tuple[Path, ...] = ()
     skipped: str = ""
     notes: tuple[str, ...] = field(default=())
+    #: A reviewed composition of existing ops (nothing to implement), not an ``ops.Custom``
+    #: scaffold whose ``_compute`` the user writes.
+    composed: bool = False
 
     @property
     def paths(self) -> tuple[Path, ...]:
@@ -98,6 +101,7 @@ def _write_composition(
         unchanged=tuple(unchanged),
         kept=tuple(kept),
         notes=tuple(notes),
+        composed=True,
     )
 
 

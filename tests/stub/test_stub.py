@@ -322,6 +322,7 @@ def test_a_composition_comes_before_a_custom_op(tmp_path: Path) -> None:
     assert "cases_for(API)" in test and "torchvision.ops.batched_nms" in test
     [summary] = result.notes
     assert "NMSWithMask" in summary and "data-dependent output length" in summary
+    assert result.composed  # the command line then asks for no _compute to be written
 
 
 def test_a_torchvision_api_is_described_from_the_shipped_index() -> None:
