@@ -15,6 +15,7 @@ import ast
 import sys
 
 from apiscan.extract.records import ClassFact, FileAnalysis, FunctionFact
+from apiscan.extract.syntax import dotted_name
 from apiscan.model import ARG_TEXT_LIMIT, ApiUse, CallArgs, Span
 from apiscan.resolve.torch_api import TorchApi, is_torch_name
 
@@ -187,13 +188,7 @@ class _Walker(ast.NodeVisitor):
             self._emit(node, self.reference)
 
     def _dotted(self, node: ast.expr) -> str | None:
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name) or node.id not in self.aliases:
-            return None
-        return ".".join([self.aliases[node.id], *reversed(parts)])
+        return dotted_name(self.aliases, node)
 
     def _emit(self, node: ast.expr, usage: str, call: ast.Call | None = None) -> str | None:
         """Record a use of the torch name ``node`` spells (the call ``call`` when given);

@@ -434,13 +434,24 @@ class _Reader:
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
 
 
-def dotted_name(imports: Mapping[str, str], expr: ast.AST) -> str | None:
-    """The dotted name ``expr`` spells through a file's imports (local name → module path):
-    ``T.RandomCrop`` → ``torchvision.transforms.RandomCrop``; None when it starts elsewhere."""
+def name_chain(expr: ast.AST) -> list[str] | None:
+    """``cfg.MODEL.META_ARCHITECTURE`` → ``["cfg", "MODEL", "META_ARCHITECTURE"]``: the names
+    of an attribute chain from its root name; None when the root is not a plain name (a
+    call, a subscript)."""
     parts: list[str] = []
     while isinstance(expr, ast.Attribute):
         parts.append(expr.attr)
         expr = expr.value
-    if not isinstance(expr, ast.Name) or expr.id not in imports:
+    if not isinstance(expr, ast.Name):
         return None
-    return ".".join([imports[expr.id], *reversed(parts)])
+    parts.append(expr.id)
+    return parts[::-1]
+
+
+def dotted_name(imports: Mapping[str, str], expr: ast.AST) -> str | None:
+    """The dotted name ``expr`` spells through a file's imports (local name → module path):
+    ``T.RandomCrop`` → ``torchvision.transforms.RandomCrop``; None when it starts elsewhere."""
+    parts = name_chain(expr)
+    if parts is None or parts[0] not in imports:
+        return None
+    return ".".join([imports[parts[0]], *parts[1:]])

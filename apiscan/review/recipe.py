@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
+from apiscan.extract.syntax import name_chain
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -1612,11 +1613,8 @@ def _side_script(path: str) -> bool:
 def _relative(src: Source, expr: ast.expr) -> str:
     """``T.RandomFlip`` after ``from . import transforms as T`` as a dotted name ("" when the
     head is not bound by a relative import): the shared import table keeps absolute ones."""
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name) or not src.module:
+    parts = name_chain(expr)
+    if parts is None or not src.module:
         return ""
     base = src.module.split(".")
     package = base if src.path.endswith("__init__.py") else base[:-1]
@@ -1624,10 +1622,10 @@ def _relative(src: Source, expr: ast.expr) -> str:
         if not isinstance(node, ast.ImportFrom) or not node.level:
             continue
         for alias in node.names:
-            if (alias.asname or alias.name) == expr.id:
+            if (alias.asname or alias.name) == parts[0]:
                 up = package[: len(package) - (node.level - 1)]
                 head = [*up, *(node.module.split(".") if node.module else []), alias.name]
-                return ".".join([*head, *reversed(parts)])
+                return ".".join([*head, *parts[1:]])
     return ""
 
 

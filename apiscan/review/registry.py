@@ -17,6 +17,7 @@ import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from apiscan.extract.syntax import name_chain
 from apiscan.review.sources import FuncDef, Source
 
 #: Decorator names that register the def they decorate (``@register_model``,
@@ -100,7 +101,7 @@ class Registries:
                 self.options.setdefault(option[0], []).append((src, option[1]))
         for node in src.assigns:
             if len(node.targets) == 1 and isinstance(node.value, ast.Constant):
-                parts = _chain(node.targets[0])
+                parts = name_chain(node.targets[0])
                 if parts and len(parts) >= 3:  # _C.MODEL.META_ARCHITECTURE = "..."
                     self.config.setdefault(".".join(parts[-2:]), []).append((src, node))
 
@@ -127,7 +128,7 @@ class Registries:
                 last = max(bound, key=lambda n: n.lineno)
                 return self.key(src, last.value, fn, depth + 1)
             return None
-        parts = _chain(expr)
+        parts = name_chain(expr)
         if not parts or len(parts) < 2:
             return None
         text = ".".join(parts)
@@ -270,18 +271,6 @@ def _architecture_of(dec: ast.expr) -> str | None:
     if not tail.endswith("_architecture") or not isinstance(first, ast.Constant):
         return None
     return first.value if isinstance(first.value, str) else None
-
-
-def _chain(expr: ast.expr) -> list[str] | None:
-    """``cfg.MODEL.META_ARCHITECTURE`` → [cfg, MODEL, META_ARCHITECTURE]; None otherwise."""
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    parts.append(expr.id)
-    return parts[::-1]
 
 
 def _option(call: ast.Call) -> tuple[str, ast.expr] | None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.extract.syntax import name_chain
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
@@ -421,20 +422,18 @@ class _Builders:
     def dotted(self, src: Source, expr: ast.expr) -> str | None:
         """The dotted name ``expr`` stands for in ``src`` (imports, relative ones too, and
         the module's own defs); a re-exported class by its defining module."""
-        parts: list[str] = []
-        while isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        if not isinstance(expr, ast.Name):
+        parts = name_chain(expr)
+        if parts is None:
             return None
+        root = parts[0]
         table = self._imports(src)
-        if expr.id in table:
-            head = table[expr.id]
-        elif expr.id in src.defs or expr.id in self._globals(src):
-            head = f"{src.module}.{expr.id}"  # a def, or a module-level object (a registry)
+        if root in table:
+            head = table[root]
+        elif root in src.defs or root in self._globals(src):
+            head = f"{src.module}.{root}"  # a def, or a module-level object (a registry)
         else:
             return None
-        dotted = ".".join([head, *reversed(parts)])
+        dotted = ".".join([head, *parts[1:]])
         if dotted not in self.classes and self.hierarchy is not None:
             # a re-export (``from yolox.models import YOLOX``) spells the class elsewhere
             resolved = self.hierarchy.resolve(dotted)
