@@ -203,30 +203,34 @@ def render(results: Sequence[CaseResult], fmt: str) -> str:
     table = tabulate(rows, header, tablefmt="github" if fmt == "markdown" else "simple")
     bullet = "- " if fmt == "markdown" else "  "
     details = "\n".join(bullet + n for n in notes)
-    claims = ""
-    if broken:
-        heading = "Mapping-table claims that did not hold (numbers, errors, no kernel)"
-        heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
-        rows = [f"{bullet}{r.case_id} -> {r.ms_expr}: {_why_broken(r)}" for r in broken]
-        claims = heading + "\n" + "\n".join(rows) + "\n\n"
-    dtypes = ""
-    if differ:
-        heading = (
-            "dtype differs (int32 indices, float counts: code downstream may break even"
-            " where the values agree)"
-        )
-        heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
-        rows = [f"{bullet}{r.case_id}: {r.dtype_diff}" for r in differ]
-        dtypes = heading + "\n" + "\n".join(rows) + "\n\n"
-    logged = [r for r in results if r.log]
-    logs = ""
-    if logged:
-        heading = "Log lines the frameworks wrote while a case ran (every line in -f json)"
-        heading = f"## {heading}" if fmt == "markdown" else f"{heading}:"
-        rows = [f"{bullet}{r.case_id}: {_log_summary(r.log)}" for r in logged]
-        logs = heading + "\n" + "\n".join(rows) + "\n\n"
+    claims = _section(
+        "Mapping-table claims that did not hold (numbers, errors, no kernel)",
+        [f"{r.case_id} -> {r.ms_expr}: {_why_broken(r)}" for r in broken],
+        fmt,
+    )
+    dtypes = _section(
+        "dtype differs (int32 indices, float counts: code downstream may break even"
+        " where the values agree)",
+        [f"{r.case_id}: {r.dtype_diff}" for r in differ],
+        fmt,
+    )
+    logs = _section(
+        "Log lines the frameworks wrote while a case ran (every line in -f json)",
+        [f"{r.case_id}: {_log_summary(r.log)}" for r in results if r.log],
+        fmt,
+    )
     body = details + "\n\n" if details else ""
     return f"{table}\n\n{body}{claims}{dtypes}{logs}{summary}\n"
+
+
+def _section(heading: str, lines: list[str], fmt: str) -> str:
+    """A titled list after the table ("## heading" in Markdown, "heading:" in text), or ""
+    when there is nothing to list."""
+    if not lines:
+        return ""
+    bullet = "- " if fmt == "markdown" else "  "
+    title = f"## {heading}" if fmt == "markdown" else f"{heading}:"
+    return title + "\n" + "\n".join(bullet + line for line in lines) + "\n\n"
 
 
 def _log_summary(log: str) -> str:
