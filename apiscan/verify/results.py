@@ -23,7 +23,7 @@ from apiscan.verify.cases import Case
 Status = str  # "pass" | "fail" | "error" | "skipped"
 STATUSES = ("pass", "fail", "error", "skipped")
 #: Bump when the harness changes what a result means, so that old cache entries are ignored.
-RESULT_FORMAT = 7
+RESULT_FORMAT = 8
 #: The detail of a claim case whose table target has no kernel on the device: the claim does
 #: not hold there (a result, not a harness skip). :func:`apiscan.cli.verify.broken_claims`
 #: and the scan's linked substitutions read this prefix.
