@@ -13,7 +13,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -151,36 +151,33 @@ def _root_name(expr: cst.BaseExpression) -> str | None:
     return expr.value if type(expr) is cst.Name else None  # type: ignore[attr-defined]
 
 
+def _nested_any(v: Val, leaf: Callable[[Val], bool]) -> bool:
+    """``leaf`` holds for ``v`` or for a value anywhere inside its sequences and tuples."""
+    if v[0] == "seq":
+        return _nested_any(v[1], leaf)
+    if v[0] == "tuple":
+        return any(_nested_any(e, leaf) for e in v[1])
+    return leaf(v)
+
+
+def _data_leaf(v: Val) -> bool:
+    return is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR, RAND)
+
+
 def _carries_data(v: Val) -> bool:
     """A value whose shape or number comes from tensor data (a mask included) or is drawn
     at random: worth a step in a chain where it is returned or stored."""
-    if is_dyn_number(v) or v in (DYN_TENSOR, BOOL_TENSOR, RAND):
-        return True
-    if v[0] == "seq":
-        return _carries_data(v[1])
-    if v[0] == "tuple":
-        return any(_carries_data(e) for e in v[1])
-    return False
+    return _nested_any(v, _data_leaf)
 
 
 def _variable(v: Val) -> bool:
     """A value that makes a shape vary when it is a size or an index: read from data."""
-    if is_dyn_number(v) or v == DYN_TENSOR:
-        return True
-    if v[0] == "seq":
-        return _variable(v[1])
-    if v[0] == "tuple":
-        return any(_variable(e) for e in v[1])
-    return False
+    return _nested_any(v, lambda e: is_dyn_number(e) or e == DYN_TENSOR)
 
 
 def _sized_by_data(v: Val) -> bool:
     """A sequence holding a number read from data, drawn at random or a batch maximum."""
-    if v[0] == "seq":
-        return _sized_by_data(v[1])
-    if v[0] == "tuple":
-        return any(_sized_by_data(e) for e in v[1])
-    return _carries_data(v) or v in (BATCH_MAX, SAMPLE_SIZE)
+    return _nested_any(v, lambda e: _data_leaf(e) or e in (BATCH_MAX, SAMPLE_SIZE))
 
 
 def _const_str(node: cst.CSTNode) -> str | None:
