@@ -18,7 +18,8 @@ something else. Dynamic shape needs three more facts, kept in the same tuples:
   (``len(t["boxes"])`` of a per-image target): each sample has its own;
   ``("nontorch", "elemsize")``: a size of an element of an iterated sequence (an image of a
   batch list, or one feature level: not flagged by itself); ``("nontorch", "batchmax")``: the
-  largest of either (padding to it gives every batch its own shape, DS119).
+  largest of either (padding to it gives every batch its own shape, DS119);
+  :data:`SIZES_TENSOR` / :data:`BATCH_MAX_TENSOR` the same held in tensors.
 - per-sample values (identity, :meth:`ShapeTracker.sample`): an element of a sequence that is
   iterated (``for t in targets``, weak) and the fields read from it by key (``t["labels"]``,
   strong: a record per sample); fields concatenated along the first dimension give a
@@ -40,7 +41,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.model import ChainStep
-from apiscan.resolve.values import NONTORCH, TENSOR, Val
+from apiscan.resolve.values import NONTORCH, PTENSOR, TENSOR, Val
 
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
@@ -52,6 +53,12 @@ ELEM_SIZE: Val = ("nontorch", "elemsize")
 #: a numpy array holding a tensor's data (``t.cpu().numpy()``)
 HOST_DATA: Val = ("nontorch", "hostdata")
 BATCH_MAX: Val = ("nontorch", "batchmax")
+#: a tensor holding the sizes of the elements of a batch (``torch.as_tensor(img.shape[-2:])``
+#: per image, ``torch.stack`` of them), and the largest of them along the batch
+#: (``.max(0).values``): padding to it is padding to the batch maximum, whatever the sizes
+#: were written as (detectron2's ``ImageList.from_tensors``)
+SIZES_TENSOR: Val = ("tensor", "elemsizes")
+BATCH_MAX_TENSOR: Val = ("tensor", "batchmax")
 
 
 def host_dyn(origin: cst.CSTNode | None) -> Val:
@@ -520,6 +527,9 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
+        sizes = _batch_sizes(name, recv, args, kwargs, result)
+        if sizes is not None:
+            return sizes
         if name in FROM_HOST and recv is None:
             came = [a for a in [*args, *kwargs.values()] if is_host_dyn(a)]
             if came:
@@ -598,7 +608,8 @@ class ShapeTracker:
             rest = list(args[offset:])
             chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
             chosen += [kwargs[k] for k in keywords if k in kwargs]
-            bad = [a for a in chosen if is_variable(a)]
+            padded = [a for a in chosen if _batch_max(a)]
+            bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
             if bad:
                 what = {
                     "DS110": "k",
@@ -611,7 +622,7 @@ class ShapeTracker:
                 for a in bad:
                     self._syncs(a, what)
                 return _dyn_like(result) if result[0] in ("tensor", "seq") else result
-            if any(a == BATCH_MAX or _any_elem(a, BATCH_MAX.__eq__) for a in chosen):
+            if padded:
                 # each tensor sized by the batch maximum is a shape of its own (the images and
                 # their padding mask): reported where it is built, not once per function
                 self.hit("DS119", node, api, BATCH_PADDING)
@@ -697,6 +708,10 @@ class ShapeTracker:
     # ---------------------------------------------------------------- host syncs
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         """``t.item()``, ``int(t)``, ``t.tolist()``, ``len(dyn)``: a number from data."""
+        if source == BATCH_MAX_TENSOR:
+            # the batch's largest sizes read back (``max_size.tolist()``): a batch's shape
+            listed = type(node) is cst.Call and _method(node) == "tolist"
+            return ("seq", BATCH_MAX) if listed else BATCH_MAX
         if source[0] == "tensor":
             self._sync_function.setdefault(id(node), self.function())
             number = dyn_number(node)
@@ -854,6 +869,10 @@ class ShapeTracker:
         numbers: an aggregate of them (the largest, a sum), which varies from batch to batch
         like :data:`BATCH_MAX`. A tensor or a known value it returns stays what it is."""
         plain = result[1] if result[0] == "seq" else result
+        if (result[0] in ("unknown", "ret") or result in (TENSOR, PTENSOR)) and any(
+            _one_elem_sizes(a) for a in args
+        ):
+            return SIZES_TENSOR  # ``shapes_to_tensor(image_size)``: one image's sizes
         if plain[0] not in ("unknown", "ret", "nontorch") or (plain[0] == "nontorch" and plain[1]):
             return result
         if any(_element_sizes(a) for a in args):
@@ -1023,14 +1042,58 @@ def names_read(node: cst.Call) -> list[str]:
     return out
 
 
+def _method(call: cst.Call) -> str:
+    """The method a call calls (``x.tolist()``: ``tolist``), "" for a plain call."""
+    func = call.func
+    return func.attr.value if type(func) is cst.Attribute else ""
+
+
+def _one_elem_sizes(v: Val) -> bool:
+    """The sizes of one element of an iterated sequence: ``(im.shape[-2], im.shape[-1])``,
+    ``im.shape[-2:]``."""
+    if v in (ELEM_SIZE, SAMPLE_SIZE):
+        return True
+    if v[0] == "seq":
+        return v[1] in (ELEM_SIZE, SAMPLE_SIZE)
+    return v[0] == "tuple" and bool(v[1]) and all(e in (ELEM_SIZE, SAMPLE_SIZE) for e in v[1])
+
+
+def _batch_max(v: Val) -> bool:
+    """A size that is the batch maximum (a host number or a tensor holding it), or a shape
+    holding one."""
+    return v in (BATCH_MAX, BATCH_MAX_TENSOR) or _any_elem(
+        v, lambda e: e in (BATCH_MAX, BATCH_MAX_TENSOR)
+    )
+
+
+#: torch functions making one tensor of host numbers or of a list of tensors.
+SIZES_MAKERS = frozenset({"as_tensor", "tensor", "LongTensor", "IntTensor", "Tensor", "stack"})
+
+
+def _batch_sizes(
+    name: str, recv: Val | None, args: Sequence[Val], kwargs: dict[str, Val], result: Val
+) -> Val | None:
+    """The sizes of a batch's elements held in a tensor (:data:`SIZES_TENSOR`), the largest
+    of them along the batch (:data:`BATCH_MAX_TENSOR`), and what arithmetic on it keeps; None
+    for any other call."""
+    if recv is None and name in SIZES_MAKERS and args:
+        first = args[0]
+        if _element_sizes(first) or _one_elem_sizes(first) or _any_elem(first, SIZES_TENSOR.__eq__):
+            return SIZES_TENSOR
+        return None
+    source = recv if recv is not None else (args[0] if args else None)
+    if source == SIZES_TENSOR and name in ("max", "amax"):
+        return BATCH_MAX_TENSOR  # ``torch.stack(sizes).max(0)``: the batch's largest size
+    if recv == BATCH_MAX_TENSOR and result[0] == "tensor" and name not in ("item", "tolist"):
+        return BATCH_MAX_TENSOR  # ``(max_size + 31).div(32, rounding_mode="floor")``
+    return None
+
+
 def _element_sizes(v: Val) -> bool:
     """A sequence of the shapes (or sizes) of the elements of an iterated sequence."""
     if v[0] != "seq":
         return False
-    inner = v[1]
-    return inner in (ELEM_SIZE, SAMPLE_SIZE) or (
-        inner[0] == "seq" and inner[1] in (ELEM_SIZE, SAMPLE_SIZE)
-    )
+    return _one_elem_sizes(v[1])
 
 
 def _holds_dyn(v: Val) -> bool:

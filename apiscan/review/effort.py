@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from apiscan.model import ApiFinding, ScanResult
+from apiscan.extract.shapes import BATCH_PADDING
+from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, is_custom_op
 from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
 from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
@@ -96,13 +97,24 @@ def estimate(
     custom = sorted({f.api for f in apis if is_custom_op(f)})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
     idiom_patterns = len({f.api for f in apis if f.disposition == "idiom"})
-    shapes = [f for f in result.shape_findings if f.scope == "network" and kept(f.path)]
+
+    def pipeline(f: ShapeFinding) -> bool:
+        """Multi-scale training and batches padded to their largest item, wherever the
+        padding runs (detectron2 pads in the model's preprocessing): an input pipeline to
+        bucket, not a function to rewrite."""
+        return f.rule == INPUT_SHAPE_RULE and (f.scope != "network" or BATCH_PADDING in f.message)
+
+    shapes = [
+        f
+        for f in result.shape_findings
+        if f.scope == "network" and kept(f.path) and not pipeline(f)
+    ]
     functions = sorted({(f.path, f.function or "<module>") for f in shapes})
     inputs = sorted(
         {
             (f.path, f.function or "<module>")
             for f in result.shape_findings
-            if f.rule == INPUT_SHAPE_RULE and f.scope != "network" and kept(f.path)
+            if pipeline(f) and kept(f.path)
         }
         | set(padded)
     )

@@ -134,6 +134,46 @@ CASES = {
             fixed = torch.full((len(batch), 512), 0)
             return tokens, fixed
     """,
+    "batch_max_in_tensors_and_loops": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def as_sizes(size):
+            return torch.as_tensor(size)
+
+
+        def stacked(tensors: list[torch.Tensor], stride: int = 32):
+            image_sizes = [(im.shape[-2], im.shape[-1]) for im in tensors]
+            max_size = torch.stack([as_sizes(x) for x in image_sizes]).max(0).values
+            if stride > 1:
+                max_size = (max_size + (stride - 1)).div(stride, rounding_mode="floor") * stride
+            shape = [len(tensors)] + list(tensors[0].shape[:-2]) + list(max_size)
+            return tensors[0].new_full(shape, 0.0)  # expect: DS119
+
+
+        def listed(tensors: list[torch.Tensor]):
+            sizes = torch.tensor([im.shape[-2:] for im in tensors])
+            top = sizes.max(dim=0)[0].tolist()
+            return tensors[0].new_zeros(len(tensors), top[0], top[1])  # expect: DS119
+
+
+        def running(images: list[torch.Tensor]):
+            h, w = 0, 0
+            for img in images:
+                h = max(h, img.shape[1])
+                w = max(w, img.shape[2])
+            return torch.zeros(len(images), 3, h, w)  # expect: DS119
+
+
+        def one_image(images: list[torch.Tensor], boxes: torch.Tensor):
+            out = []
+            for img in images:
+                side = max(img.shape[1], 32)
+                out.append(F.pad(img, [0, side - img.shape[2]]))
+            total = boxes.new_zeros(int(boxes.max()), 4)  # expect: DS113, DS118
+            return out, total
+    """,
     "branches_on_data": """
         import torch
 

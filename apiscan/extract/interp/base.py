@@ -20,6 +20,7 @@ import libcst as cst
 
 from apiscan.extract.shapes import (
     BATCH_MAX,
+    BATCH_MAX_TENSOR,
     BOOL_TENSOR,
     DYN_TENSOR,
     RAND,
@@ -177,7 +178,9 @@ def _variable(v: Val) -> bool:
 
 def _sized_by_data(v: Val) -> bool:
     """A sequence holding a number read from data, drawn at random or a batch maximum."""
-    return _nested_any(v, lambda e: _data_leaf(e) or e in (BATCH_MAX, SAMPLE_SIZE))
+    return _nested_any(
+        v, lambda e: _data_leaf(e) or e in (BATCH_MAX, BATCH_MAX_TENSOR, SAMPLE_SIZE)
+    )
 
 
 def _const_str(node: cst.CSTNode) -> str | None:

@@ -396,6 +396,8 @@ class CallsMixin:
                 ):
                     # ``max(s[0] for s in sizes)``: the largest of what each element holds
                     return BATCH_MAX  # the largest sample of the batch
+            if name == "max" and args and _accumulates(node, args.vals):
+                return BATCH_MAX  # ``h = max(h, img.shape[1])`` over the batch's images
             if name in ("int", "float", "round", "abs", "min", "max") and args:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
@@ -508,3 +510,13 @@ def _is_dunder(part: str) -> bool:
 def _class_like(q: str) -> bool:
     """A dotted name whose last part is capitalised, as classes are named."""
     return q.rpartition(".")[2][:1].isupper()
+
+
+def _accumulates(node: cst.CSTNode | None, vals: Sequence[Val]) -> bool:
+    """``max(h, img.shape[1])``: a running maximum (a name beside a size of one element of
+    an iterated sequence, or beside a batch maximum) that ends as the batch's largest."""
+    if type(node) is not cst.Call or len(vals) < 2:
+        return False
+    sizes = [v for v in vals if v in (SAMPLE_SIZE, ELEM_SIZE, BATCH_MAX)]
+    named = any(type(a.value) is cst.Name for a in node.args)
+    return bool(sizes) and named and len(sizes) < len(vals) + (BATCH_MAX in sizes)

@@ -27,6 +27,7 @@ from apiscan.extract.interp.base import (
 )
 from apiscan.extract.shapes import (
     BATCH_MAX,
+    BATCH_MAX_TENSOR,
     BOOL_TENSOR,
     DYN_TENSOR,
     SAMPLE_SIZE,
@@ -98,6 +99,10 @@ class ExpressionsMixin:
             return BOOL_TENSOR
         if DYN_TENSOR in (left, right):
             return DYN_TENSOR
+        if BATCH_MAX_TENSOR in (left, right) and all(
+            v == BATCH_MAX_TENSOR or v[0] in ("nontorch", "unknown") for v in (left, right)
+        ):
+            return BATCH_MAX_TENSOR  # ``max_size[-1] - h``: still the batch's largest size
         if (
             ARG_TENSOR in (left, right)
             and all(v == ARG_TENSOR or v[0] in ("nontorch", "unknown") for v in (left, right))

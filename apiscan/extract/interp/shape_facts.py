@@ -30,6 +30,7 @@ from apiscan.extract.interp.base import (
     _variable,
 )
 from apiscan.extract.shapes import (
+    BATCH_MAX_TENSOR,
     BOOL_TENSOR,
     DYN_TENSOR,
     ELEM_SIZE,
@@ -130,6 +131,8 @@ class ShapeFactsMixin:
         if not store and self._fixed_window(node.slice, bounds):
             self.shapes.on_window()
         first = node.slice[0].slice if node.slice else None
+        if recv == BATCH_MAX_TENSOR and not store:
+            return recv  # ``max_size[-1]``: one of the batch's largest sizes
         if recv[0] == "tensor":
             scalar_first = type(first) is cst.Index and (
                 type(first.value) is cst.Integer
