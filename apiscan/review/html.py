@@ -24,6 +24,7 @@ from urllib.parse import quote
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER
 from apiscan.review.model import (
     INFERENCE_ONLY,
+    RARE_CATEGORIES,
     RECIPE_CATEGORIES,
     WORK_KINDS,
     Gap,
@@ -471,7 +472,11 @@ def _recipe(review: Review) -> str:
                 f"<td>{_code(item.name)}</td><td>{_values(item)}</td>"
                 f"<td>{_link(review.root, item.where)}</td></tr>"
             )
-    absent = [label for category, label in RECIPE_CATEGORIES.items() if category not in groups]
+    absent = [
+        label
+        for category, label in RECIPE_CATEGORIES.items()
+        if category not in groups and category not in RARE_CATEGORIES
+    ]
     body = [
         '<p class="lead">Read from the code as written; values that come from argparse '
         "defaults or config literals say where they are set.</p>"

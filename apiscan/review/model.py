@@ -16,6 +16,7 @@ REVIEW_SCHEMA_VERSION = "1.3"
 RECIPE_CATEGORIES: dict[str, str] = {
     "optimizer": "Optimizer",
     "scheduler": "LR schedule",
+    "bn_momentum": "BN momentum schedule",
     "warmup": "Warm-up",
     "loss": "Loss",
     "amp": "Mixed precision",
@@ -32,6 +33,10 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "backbone": "Backbone",
     "checkpoint": "Checkpoint",
 }
+
+
+#: Categories a recipe rarely has: not listed among those "not found in the code".
+RARE_CATEGORIES = frozenset({"bn_momentum"})
 
 
 @dataclass(frozen=True, slots=True)

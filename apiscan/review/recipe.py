@@ -617,7 +617,10 @@ class _Values:
         for o in options:
             place = o.src.loc(o.node)
             step = f"argparse {o.option} at {place}"
-            if o.default is not None:
+            computed = self._computed_option(src, expr, depth) if _is_none(o.default) else None
+            if computed is not None:
+                found.append((computed.then(f"{step} defaults to None"), place))
+            elif o.default is not None:
                 value = self.resolve(o.src, o.default, depth + 1)
                 if value.literal:
                     found.append((value.then(f"{text}: default of {step}"), place))
@@ -629,6 +632,35 @@ class _Values:
             else:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
+
+    def _computed_option(self, src: Source, expr: ast.Attribute, depth: int) -> _Val | None:
+        """An option left at None and computed by the script (MAE's ``args.lr = args.blr *
+        eff_batch_size / 256`` when ``--lr`` is not given): the formula, with what each of
+        its settings resolves to."""
+        receiver = src.text(expr.value)
+        for stmt in src.assigns:
+            target = _single_target(stmt)
+            if (
+                isinstance(target, ast.Attribute)
+                and target.attr == expr.attr
+                and src.text(target.value) == receiver
+                and not _is_none(stmt.value)
+            ):
+                nodes = list(ast.walk(stmt.value))
+                owned = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
+                parts = [
+                    f"{src.text(n)} = {self.resolve(src, n, depth + 1).text}"
+                    for n in nodes
+                    if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name))
+                    or (isinstance(n, ast.Name) and id(n) not in owned)
+                ]
+                shown = "; ".join(dict.fromkeys(parts))
+                return _Val(
+                    src.text(stmt.value),
+                    False,
+                    (f"computed at {src.loc(stmt)}" + (f": {shown}" if shown else ""),),
+                )
+        return None
 
     def _self_attr(self, src: Source, expr: ast.Attribute, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
@@ -807,6 +839,7 @@ class _Recipe:
             self._flips(src)
             self._named_defs(src)
             self._cudnn(src)
+            self._hand_schedules(src)
         self._repo_instances()
         self._settings()
         self._launchers()
@@ -1551,6 +1584,43 @@ class _Recipe:
             if category and stmt.value is not None and _is_literal(stmt.value):
                 self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
 
+    def _hand_schedules(self, src: Source) -> None:
+        """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s
+        ``lr = max(lr0 * decay ** (epoch // step), clip)`` and ``momentum = 0.1 * 0.5 **
+        (epoch // step)`` set on every BatchNorm through ``model.apply``): the formula with
+        its constants, and the floor an ``if`` puts under it."""
+        sets_bn = any(
+            isinstance(t, ast.Attribute) and t.attr == "momentum"
+            for stmt in src.assigns
+            for t in stmt.targets
+        )
+        for stmt in src.assigns:
+            target = _single_target(stmt)
+            if not isinstance(target, ast.Name) or not _reads_epoch(stmt.value):
+                continue
+            if _LR_NAME.search(target.id):
+                category, name, note = "scheduler", f"{target.id} computed by hand", ""
+            elif target.id.endswith("momentum") and sets_bn:
+                category, name = "bn_momentum", f"{target.id} computed by hand"
+                note = (
+                    "set on the BatchNorm layers each epoch; MindSpore's BatchNorm momentum "
+                    "is 1 − torch's (torch 0.1 is MindSpore 0.9): convert every value"
+                )
+            else:
+                continue
+            values = [("formula", src.text(stmt.value))]
+            # constants (``MOMENTUM_ORIGINAL = 0.1``) and settings (``args.lr_decay``)
+            refs = {
+                src.text(n): n
+                for n in ast.walk(stmt.value)
+                if (isinstance(n, ast.Name) and n.id.isupper()) or isinstance(n, ast.Attribute)
+            }
+            values += [(text, self.values.describe(src, refs[text])) for text in sorted(refs)]
+            floor = _floor(src, stmt, target.id)
+            if floor:
+                values.append(("floor", floor))
+            self.add(category, name, src.where(stmt), values, note)
+
     def _launchers(self) -> None:
         """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""
         for script in sorted(_scripts(self.root)):
@@ -1599,6 +1669,38 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _is_none(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _reads_epoch(expr: ast.expr) -> bool:
+    """A value computed from the epoch (or iteration) it is set for."""
+    return any(
+        (isinstance(n, ast.Name) and re.search(r"epoch|^it(er)?$", n.id, re.IGNORECASE))
+        or (isinstance(n, ast.Attribute) and "epoch" in n.attr.lower())
+        for n in ast.walk(expr)
+    ) and any(isinstance(n, ast.BinOp) for n in ast.walk(expr))
+
+
+def _floor(src: Source, stmt: ast.Assign, name: str) -> str:
+    """``if momentum < 0.01: momentum = 0.01`` right after ``stmt``: the floor's text."""
+    body = getattr(src.parent.get(stmt), "body", [])
+    for n, node in enumerate(body):
+        if node is stmt and n + 1 < len(body):
+            after = body[n + 1]
+            if (
+                isinstance(after, ast.If)
+                and isinstance(after.test, ast.Compare)
+                and isinstance(after.test.left, ast.Name)
+                and after.test.left.id == name
+                and isinstance(after.test.ops[0], ast.Lt | ast.LtE)
+                and after.body
+                and _single_target(after.body[0]) is not None
+            ):
+                return src.text(after.test.comparators[0])
+    return ""
 
 
 def _side_script(path: str) -> bool:
