@@ -601,6 +601,20 @@ class _Values:
                 if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
                     out.append((caller, call))
                     break
+        return out or self._star_call_sites(src.module, name)
+
+    def _star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
+        """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
+        calls ``transforms_coco_train(img_size, ...)`` so): the scan's call facts leave a
+        name a star import brought unresolved."""
+        out = []
+        for caller in self.sources.all():
+            if any(_star_from(caller, node) == module for node in caller.imports_made):
+                out += [
+                    (caller, call)
+                    for call in caller.calls
+                    if isinstance(call.func, ast.Name) and call.func.id == name
+                ]
         return out
 
     # -- attributes
@@ -1669,6 +1683,18 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:
+    """The module ``from x import *`` (relative or not) names, else None."""
+    if not isinstance(node, ast.ImportFrom) or [a.name for a in node.names] != ["*"]:
+        return None
+    if not node.level:
+        return node.module
+    base = src.module.split(".")
+    package = base if src.path.endswith("__init__.py") else base[:-1]
+    parts = package[: len(package) - (node.level - 1)]
+    return ".".join([*parts, node.module] if node.module else parts)
 
 
 def _is_none(node: ast.AST | None) -> bool:
