@@ -858,6 +858,7 @@ class _Recipe:
         self._settings()
         self._launchers()
         self._accumulation()
+        self._registry_choices()
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -1597,6 +1598,75 @@ class _Recipe:
             category = _setting_category(constant)
             if category and stmt.value is not None and _is_literal(stmt.value):
                 self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
+
+    def _registry_choices(self) -> None:
+        """Losses picked by name on the command line (fairseq's ``--criterion``, set up by
+        ``registry.setup_registry("--criterion", ..., default="cross_entropy")``): one row
+        with the option, its default and where the default is registered, instead of a row
+        for every registered criterion's own loss calls (only the selected one runs)."""
+        for src in self.sources.all():
+            for stmt in src.assigns:
+                call = stmt.value
+                if not (
+                    isinstance(call, ast.Call)
+                    and callee_name(call) == "setup_registry"
+                    and call.args
+                    and isinstance(call.args[0], ast.Constant)
+                    and str(call.args[0].value).startswith("--")
+                ):
+                    continue
+                option = str(call.args[0].value)
+                if "criterion" not in option and "loss" not in option:
+                    continue
+                default = next((k.value for k in call.keywords if k.arg == "default"), None)
+                shown = src.text(default) if default is not None else "none"
+                names = {
+                    n.id
+                    for t in stmt.targets
+                    for n in ast.walk(t)
+                    if isinstance(n, ast.Name) and n.id.startswith("register")
+                }
+                registered = self._registered(names)
+                if not registered:
+                    continue
+                chosen = next(
+                    (
+                        w
+                        for key, w in registered
+                        if isinstance(default, ast.Constant) and key == default.value
+                    ),
+                    None,
+                )
+                files = {w.path for _, w in registered}
+                self.out = [
+                    i for i in self.out if i.category != "loss" or i.where.path not in files
+                ]
+                values = [("default", shown), ("registered", f"{len(registered)} choices")]
+                if chosen is not None:
+                    values.append(("default defined at", str(chosen)))
+                self.add(
+                    "loss",
+                    f"{option} (picked by name)",
+                    src.where(stmt),
+                    values,
+                    "the loss is the one the command line names; the registered ones' own "
+                    "loss calls are not listed",
+                )
+
+    def _registered(self, decorators: set[str]) -> list[tuple[str, Where]]:
+        """(name, place) of every def decorated ``@register_x("name")``."""
+        out = []
+        for src in self.sources.all():
+            for node in src.defs.values():
+                for dec in getattr(node, "decorator_list", ()):
+                    if (
+                        isinstance(dec, ast.Call)
+                        and callee_name(dec) in decorators
+                        and dec.args
+                        and isinstance(dec.args[0], ast.Constant)
+                    ):
+                        out.append((str(dec.args[0].value), src.where(node)))
+        return out
 
     def _hand_schedules(self, src: Source) -> None:
         """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s
