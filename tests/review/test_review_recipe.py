@@ -708,3 +708,157 @@ def test_yacs_configuration_defaults_are_followed(tmp_path: Path) -> None:
     # detectron2: cfg.SOLVER.BASE_LR is _C.SOLVER.BASE_LR's default
     assert dict(sgd.values)["lr"] == ("0.001 (cfg.SOLVER.BASE_LR: default at cfg/defaults.py:5)")
     assert dict(sgd.values)["momentum"].startswith("0.9 ")
+
+
+# ------------------------------------------------- values computed by the training script
+SCRIPTED = {
+    "train.py": """
+        import argparse
+
+        import torch
+        from torch import nn
+
+        from pkg.loader import make_loader
+        from pkg import registry
+
+
+        def parse():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--lr", type=float, default=None)
+            parser.add_argument("--blr", type=float, default=1e-3)
+            parser.add_argument("--batch_size", type=int, default=64)
+            parser.add_argument("--step_size", type=int, default=20)
+            return parser.parse_args()
+
+
+        def bn_momentum_adjust(m, momentum):
+            if isinstance(m, nn.BatchNorm2d):
+                m.momentum = momentum
+
+
+        def main(args):
+            model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8))
+            if args.lr is None:
+                args.lr = args.blr * args.batch_size / 256
+            optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+            MOMENTUM_ORIGINAL = 0.1
+            MOMENTUM_DECAY = 0.5
+            loader = make_loader(320)
+            criterion = registry.build_criterion("smooth")
+            for epoch in range(10):
+                momentum = MOMENTUM_ORIGINAL * (MOMENTUM_DECAY ** (epoch // args.step_size))
+                if momentum < 0.01:
+                    momentum = 0.01
+                model.apply(lambda m: bn_momentum_adjust(m, momentum))
+                for x, y in loader:
+                    loss = criterion(model(x), y)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+
+
+        if __name__ == "__main__":
+            main(parse())
+    """,
+    "pkg/__init__.py": "",
+    "pkg/transforms.py": """
+        import torchvision.transforms as T
+
+
+        def train_transforms(img_size=224):
+            return T.Compose([T.RandomResizedCrop(img_size), T.RandomHorizontalFlip()])
+    """,
+    "pkg/loader.py": """
+        from torch.utils.data import DataLoader
+        from torchvision.datasets import FakeData
+
+        from .transforms import *
+
+
+        def make_loader(size):
+            return DataLoader(FakeData(transform=train_transforms(size)), batch_size=8)
+    """,
+    "pkg/registry.py": """
+        import torch.nn.functional as F
+        from torch import nn
+
+        CRITERIA = {}
+
+
+        def setup_registry(option, default=None):
+            def register(name):
+                def wrap(cls):
+                    CRITERIA[name] = cls
+                    return cls
+                return wrap
+
+            def build(name):
+                return CRITERIA[name or default]()
+
+            return build, register
+
+
+        build_criterion, register_criterion = setup_registry("--criterion", default="plain")
+
+
+        @register_criterion("plain")
+        class PlainCriterion(nn.Module):
+            def forward(self, out, y):
+                return F.cross_entropy(out, y)
+
+
+        @register_criterion("smooth")
+        class SmoothCriterion(nn.Module):
+            def forward(self, out, y):
+                return F.cross_entropy(out, y, label_smoothing=0.1)
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def scripted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, tuple[RecipeItem, ...]]:
+    root = tmp_path_factory.mktemp("scripted")
+    write_repo(root, SCRIPTED)
+    return root, recipe_of(root)
+
+
+def test_an_option_left_at_none_shows_the_formula_that_computes_it(scripted) -> None:
+    root, items = scripted
+    line = line_of(root, "train.py", "optimizer = torch.optim.AdamW(")
+    lr = pick(items, "optimizer", "torch.optim.AdamW", "train.py", line)["lr"]
+    computed = line_of(root, "train.py", "args.lr = args.blr")
+    assert lr.startswith("args.blr * args.batch_size / 256 (")
+    assert f"computed at train.py:{computed}" in lr
+    assert "args.blr = 1e-3" in lr and "args.batch_size = 64" in lr
+
+
+def test_bn_momentum_decay_by_hand_with_constants_and_floor(scripted) -> None:
+    root, items = scripted
+    line = line_of(root, "train.py", "momentum = MOMENTUM_ORIGINAL *")
+    values = pick(items, "bn_momentum", "momentum computed by hand", "train.py", line)
+    assert values["MOMENTUM_ORIGINAL"].startswith("0.1 (")
+    assert values["MOMENTUM_DECAY"].startswith("0.5 (")
+    assert values["args.step_size"].startswith("20 (")
+    assert values["floor"] == "0.01"
+    assert "1 − torch's" in values["<note>"]
+    # an LR schedule only by its argparse step: the momentum formula is no LR
+    assert names(items, "scheduler") == ["argparse --step_size"]
+
+
+def test_a_parameter_passed_through_a_star_import_is_the_callers_value(scripted) -> None:
+    _, items = scripted
+    composed = [i for i in items if i.name == "composition in train_transforms"]
+    assert [dict(i.values) for i in composed] == [
+        {"1": "RandomResizedCrop(320)", "2": "RandomHorizontalFlip()"}
+    ]
+
+
+def test_losses_picked_by_name_are_one_row_with_the_default(scripted) -> None:
+    root, items = scripted
+    losses = [i for i in items if i.category == "loss"]
+    assert [i.name for i in losses] == ["--criterion (picked by name)"], losses
+    values = dict(losses[0].values)
+    assert values["default"] == '"plain"'
+    assert values["registered"] == "2 choices"
+    plain = line_of(root, "pkg/registry.py", "class PlainCriterion(")
+    assert values["default defined at"] == f"pkg/registry.py:{plain}"
