@@ -83,8 +83,12 @@ def review(options: ScanOptions) -> Review:
         if item.category == "optimizer" and not item.name.startswith("argparse")
     }
     inference = not training
-    if inference:  # nothing is trained: transforms are preprocessing, not augmentation
-        recipe = tuple(item for item in recipe if item.category != "augmentation")
+    if inference:
+        # nothing is trained: transforms are preprocessing, not augmentation; and where a
+        # checkpoint is loaded, the weights come from it, not from the initialisers
+        loads = any(item.kind == "checkpoint" for item in items)
+        dropped = {"augmentation", "init"} if loads else {"augmentation"}
+        recipe = tuple(item for item in recipe if item.category not in dropped)
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         files = {fa.path: fa for fa in analyses if not fa.errors}
@@ -104,10 +108,14 @@ def review(options: ScanOptions) -> Review:
                 and _evaluation_time(item, files.get(item.where.path))
             )
         )
+    # examples are the recipe only when the repository trains nowhere else (fairseq's
+    # examples/ hold dozens of research projects beside fairseq_cli/train.py)
+    trained_here = any(ancillary.why(p) != "examples" for p in training)
     recipe = tuple(
         item
         for item in recipe
         if _recipe_file(ancillary.why(item.where.path))
+        and not (trained_here and ancillary.why(item.where.path) == "examples")
         # a notebook is the recipe only when it trains (transformer_sizing.ipynb sizes)
         and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
     )

@@ -75,6 +75,11 @@ COMPOSITIONS: dict[str, str] = {
         "mindspore.ops.flash_attention_score on Ascend"
     ),
     "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
+    "torch.nn.functional.multi_head_attention_forward": (
+        "mindspore.nn.MultiheadAttention with the in/out projection weights copied, or "
+        "linear q/k/v projections, softmax(q @ k.swapaxes(-2, -1) * scale + mask) @ v and "
+        "the output projection (CLIP's attention pooling)"
+    ),
     "torch.nn.functional.has_torch_function": "nothing to compute: torch-function dispatch",
     "torch.nn.functional.handle_torch_function": "nothing to compute: torch-function dispatch",
     "torch.Tensor.clamp_min": "x.clamp(min=v)",

@@ -88,6 +88,8 @@ PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"}
 CHECKPOINT_APIS = frozenset(
     {
         "torch.load",
+        # a released TorchScript archive (CLIP's): its state_dict is what gets converted
+        "torch.jit.load",
         "torch.hub.load_state_dict_from_url",
         "torch.utils.model_zoo.load_url",
     }
