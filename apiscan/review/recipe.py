@@ -601,9 +601,9 @@ class _Values:
                 if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
                     out.append((caller, call))
                     break
-        return out or self._star_call_sites(src.module, name)
+        return out or self.star_call_sites(src.module, name)
 
-    def _star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
+    def star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
         calls ``transforms_coco_train(img_size, ...)`` so): the scan's call facts leave a
         name a star import brought unresolved."""
@@ -805,6 +805,8 @@ class _Recipe:
         self.composed_calls: set[int] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
         self.composed_modules: set[str] = set()
+        #: (path, first line, last line) of the functions shown as threaded pipelines
+        self.threaded_spans: list[tuple[str, int, int]] = []
         #: path -> lines (of the parsed text) where ``torch.nn.init`` functions are used
         self.init_lines: dict[str, set[int]] = {}
         for f in result.api_findings:
@@ -854,11 +856,23 @@ class _Recipe:
             self._named_defs(src)
             self._cudnn(src)
             self._hand_schedules(src)
+            self._threaded(src)
         self._repo_instances()
         self._settings()
         self._launchers()
         self._accumulation()
         self._registry_choices()
+        self.out = [
+            i
+            for i in self.out
+            if not (
+                i.category == "augmentation"
+                and not i.name.startswith("pipeline in ")
+                and any(
+                    p == i.where.path and a <= i.where.line <= b for p, a, b in self.threaded_spans
+                )
+            )
+        ]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -1103,7 +1117,8 @@ class _Recipe:
     def _repo_instances(self) -> None:
         """Repo schedulers, losses, loaders, samplers and transforms, by torch ancestor or
         by name, at each place the repository calls them."""
-        for key, sites in sorted(self.repo.call_sites.items()):
+        keys = sorted(set(self.repo.call_sites) | set(self.repo.defs))
+        for key in keys:
             found = self.repo.defs.get(key)
             if found is None:
                 continue
@@ -1112,7 +1127,8 @@ class _Recipe:
             if category is None:
                 continue
             positional = self._repo_positional(key, src, node)
-            for path, fact in sites:
+            calls_made: list[tuple[Source, ast.Call]] = []
+            for path, fact in self.repo.call_sites.get(key, ()):
                 caller = self.sources.get(path)
                 if caller is None or is_test_path(path) or fact.role != "call":
                     continue
@@ -1120,7 +1136,19 @@ class _Recipe:
                 call = next((c for c in calls if callee_name(c) == node.name), None)
                 if call is None and len(calls) == 1:
                     call = calls[0]  # imported under another name
-                if call is None or id(call) in self.composed_calls:
+                if call is not None:
+                    calls_made.append((caller, call))
+            if key not in self.repo.call_sites and "." in key.removeprefix(src.module + "."):
+                continue  # a method: star imports bring module-level names only
+            if key not in self.repo.call_sites:
+                # ``from utils import *`` then ``adjust_learning_rate(...)``: no call fact
+                calls_made = [
+                    (caller, call)
+                    for caller, call in self.values.star_call_sites(src.module, node.name)
+                    if not is_test_path(caller.path)
+                ]
+            for caller, call in calls_made:
+                if id(call) in self.composed_calls:
                     continue
                 note, row = f"defined at {src.loc(node)}", category
                 if category == _SCHEDULE_FUNCTION:
@@ -1139,7 +1167,7 @@ class _Recipe:
                     else:
                         continue
                 if row == "augmentation" and (
-                    PurePosixPath(path).parent == PurePosixPath(src.path).parent
+                    PurePosixPath(caller.path).parent == PurePosixPath(src.path).parent
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
@@ -1350,6 +1378,42 @@ class _Recipe:
                 self.add("augmentation", f"composition in {qual}", src.where(fn), values,
                          "the transforms the builder returns, in order")  # fmt: skip
                 self.composed_modules.discard(src.module)
+
+    def _threaded(self, src: Source) -> None:
+        """An augmentation written as statements that thread one image through calls (the
+        SSD tutorial's ``transform()``: ``new_image = photometric_distort(new_image)``, then
+        ``expand``, ``random_crop``, ``flip`` under ``if random.random() < 0.5``, ``resize``,
+        ``normalize``): the pipeline in order, each step with the test it runs under. The
+        calls inside it are then shown by this row, not one row each."""
+        for qual, fn in src.defs.items():
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if not _PIPELINE_NAME.search(fn.name) or _NOT_AUG_CONTEXT.search(qual):
+                continue
+            steps: list[tuple[str, ast.Call]] = []
+            for stmt, when in _statements(fn.body, ""):
+                call = stmt.value if isinstance(stmt, ast.Assign) else None
+                if not isinstance(call, ast.Call):
+                    continue
+                stored = {
+                    n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                }
+                passed = {n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+                if stored & passed and _IMAGE_NAME.search(" ".join(stored & passed)):
+                    shown = src.text(call)
+                    steps.append((f"{shown} (if {when})" if when else shown, call))
+            if len(steps) < MIN_THREADED:
+                continue
+            values = [(f"{i}", text) for i, (text, _) in enumerate(steps, 1)]
+            self.add("augmentation", f"pipeline in {qual}", src.where(fn), values,
+                     "the calls the image goes through, in order")  # fmt: skip
+            # the pipeline and the file's own steps (``flip`` calling ``FT.hflip``)
+            shown = [fn] + [
+                src.defs[c.func.id]
+                for _, c in steps
+                if isinstance(c.func, ast.Name) and c.func.id in src.defs
+            ]
+            self.threaded_spans += [(src.path, d.lineno, d.end_lineno or d.lineno) for d in shown]
 
     def _composed(self, src: Source, call: ast.Call) -> None:
         """Marks a step's call as shown, and its class's module as one whose transform
@@ -1682,7 +1746,7 @@ class _Recipe:
             target = _single_target(stmt)
             if not isinstance(target, ast.Name) or not _reads_epoch(stmt.value):
                 continue
-            if _LR_NAME.search(target.id):
+            if re.search(r"(^|_)(lr|learning_rate)$", target.id, re.IGNORECASE):
                 category, name, note = "scheduler", f"{target.id} computed by hand", ""
             elif target.id.endswith("momentum") and sets_bn:
                 category, name = "bn_momentum", f"{target.id} computed by hand"
@@ -1753,6 +1817,30 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+#: Functions that may apply a data pipeline step by step.
+_PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
+#: Names of what such a pipeline threads: the image (its boxes follow it).
+_IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
+#: Fewer threaded calls than this are a helper, not a pipeline.
+MIN_THREADED = 3
+
+
+def _statements(body: Sequence[ast.stmt], when: str) -> Iterator[tuple[ast.stmt, str]]:
+    """Statements in order, into ``if`` bodies (with their test) and plain blocks; the
+    ``else`` of an ``if`` with the test negated."""
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            test = ast.unparse(stmt.test)
+            inner = f"{when} and {test}" if when else test
+            yield from _statements(stmt.body, inner)
+            other = f"{when} and not ({test})" if when else f"not ({test})"
+            yield from _statements(stmt.orelse, other)
+        elif isinstance(stmt, ast.With | ast.For | ast.While | ast.Try):
+            yield from _statements(stmt.body, when)
+        else:
+            yield stmt, when
 
 
 def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:

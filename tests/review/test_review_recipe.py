@@ -720,6 +720,7 @@ SCRIPTED = {
 
         from pkg.loader import make_loader
         from pkg import registry
+        from pkg.utils import *
 
 
         def parse():
@@ -750,6 +751,8 @@ SCRIPTED = {
                 if momentum < 0.01:
                     momentum = 0.01
                 model.apply(lambda m: bn_momentum_adjust(m, momentum))
+                if epoch == 8:
+                    adjust_learning_rate(optimizer, 0.1)
                 for x, y in loader:
                     loss = criterion(model(x), y)
                     optimizer.zero_grad()
@@ -761,6 +764,31 @@ SCRIPTED = {
             main(parse())
     """,
     "pkg/__init__.py": "",
+    "pkg/utils.py": """
+        import random
+
+        import torchvision.transforms.functional as FT
+
+
+        def adjust_learning_rate(optimizer, scale):
+            for group in optimizer.param_groups:
+                group["lr"] = group["lr"] * scale
+
+
+        def flip(image, boxes):
+            return FT.hflip(image), boxes
+
+
+        def transform(image, boxes, split):
+            new_image, new_boxes = image, boxes
+            if split == "TRAIN":
+                new_image = FT.adjust_brightness(new_image, 1.2)
+                if random.random() < 0.5:
+                    new_image, new_boxes = flip(new_image, new_boxes)
+            new_image = FT.resize(new_image, (300, 300))
+            new_image = FT.normalize(FT.to_tensor(new_image), mean=[0.5], std=[0.2])
+            return new_image, new_boxes
+    """,
     "pkg/transforms.py": """
         import torchvision.transforms as T
 
@@ -841,8 +869,8 @@ def test_bn_momentum_decay_by_hand_with_constants_and_floor(scripted) -> None:
     assert values["args.step_size"].startswith("20 (")
     assert values["floor"] == "0.01"
     assert "1 − torch's" in values["<note>"]
-    # an LR schedule only by its argparse step: the momentum formula is no LR
-    assert names(items, "scheduler") == ["argparse --step_size"]
+    # the momentum formula is no LR schedule
+    assert names(items, "scheduler") == ["argparse --step_size", "pkg.utils.adjust_learning_rate"]
 
 
 def test_a_parameter_passed_through_a_star_import_is_the_callers_value(scripted) -> None:
@@ -862,3 +890,23 @@ def test_losses_picked_by_name_are_one_row_with_the_default(scripted) -> None:
     assert values["registered"] == "2 choices"
     plain = line_of(root, "pkg/registry.py", "class PlainCriterion(")
     assert values["default defined at"] == f"pkg/registry.py:{plain}"
+
+
+def test_a_pipeline_written_as_statements_is_one_row_in_order(scripted) -> None:
+    _, items = scripted
+    rows = [i for i in items if i.category == "augmentation" and i.where.path == "pkg/utils.py"]
+    assert [i.name for i in rows] == ["pipeline in transform"]
+    assert dict(rows[0].values) == {
+        "1": "FT.adjust_brightness(new_image, 1.2) (if split == 'TRAIN')",
+        "2": "flip(new_image, new_boxes) (if split == 'TRAIN' and random.random() < 0.5)",
+        "3": "FT.resize(new_image, (300, 300))",
+        "4": "FT.normalize(FT.to_tensor(new_image), mean=[0.5], std=[0.2])",
+    }
+
+
+def test_a_schedule_function_called_through_a_star_import(scripted) -> None:
+    root, items = scripted
+    line = line_of(root, "train.py", "adjust_learning_rate(optimizer, 0.1)")
+    values = pick(items, "scheduler", "pkg.utils.adjust_learning_rate", "train.py", line)
+    assert values["scale"] == "0.1"
+    assert values["<note>"].startswith("sets the LR where it is called")
