@@ -242,6 +242,8 @@ def _record_classes() -> tuple[type, ...]:
         syntax.SyntaxFacts,
         syntax.ZooCall,
         syntax.HostTrip,
+        syntax.Pipeline,
+        syntax.RegistrySetup,
         values.Site,
         values.Hop,
         values.Tensor,

@@ -96,6 +96,33 @@ class HostTrip:
 
 
 @dataclass(frozen=True, slots=True)
+class Pipeline:
+    """A function that threads an image through calls statement by statement (the SSD
+    tutorial's ``transform()``: ``new_image = photometric_distort(new_image)``, then
+    ``expand``, ``random_crop``, ``flip`` under ``if random.random() < 0.5``...): the data
+    augmentation written without a ``Compose``."""
+
+    function: str  # qualified name of the def
+    line: int
+    end_line: int
+    #: (the call's source text, the test it runs under ("" when always), the name of the
+    #: file's own function it calls ("" for any other callee)), in the order they run
+    steps: tuple[tuple[str, str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrySetup:
+    """``build, register, ... = setup_registry("--criterion", default="cross_entropy")``:
+    classes registered under names and picked by a command-line option (fairseq)."""
+
+    option: str
+    default: str | None  # the default name, when a literal
+    #: the names bound to the register decorators (``register_criterion``)
+    registers: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class SyntaxFacts:
     """The review's facts of one file (module docstring); lines are of the parsed text (a
     notebook's joined code: ``FileAnalysis.cells`` maps them to cells)."""
@@ -121,6 +148,11 @@ class SyntaxFacts:
     #: (def or class, first line, last line) of every one (the first of each name), in the
     #: order they were named: what encloses a line (an evaluation function's transforms)
     spans: tuple[tuple[str, int, int], ...] = ()
+    pipelines: tuple[Pipeline, ...] = ()
+    registry_setups: tuple[RegistrySetup, ...] = ()
+    #: (decorator's last name, the name it registers, line of the def) of every
+    #: ``@register_x("name")`` with a literal name
+    registered: tuple[tuple[str, str, int], ...] = ()
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -330,7 +362,67 @@ class _Reader:
             spans=tuple(
                 (q, node.lineno, node.end_lineno or node.lineno) for q, node in self.first.items()
             ),
+            pipelines=tuple(self._pipelines()),
+            registry_setups=tuple(self._registry_setups()),
+            registered=tuple(self._registered()),
         )
+
+    def _pipelines(self) -> Iterator[Pipeline]:
+        for qual, fn in self.first.items():
+            if not isinstance(fn, _FuncDef) or not PIPELINE_NAME.search(fn.name):
+                continue
+            steps = []
+            for stmt, when in _statements(fn.body, ""):
+                call = stmt.value if isinstance(stmt, ast.Assign) else None
+                if not isinstance(call, ast.Call):
+                    continue
+                stored = {
+                    n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                }
+                passed = {n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+                if stored & passed and IMAGE_NAME.search(" ".join(sorted(stored & passed))):
+                    own = call.func.id if isinstance(call.func, ast.Name) else ""
+                    steps.append((self.text(call), when, own if own in self.first else ""))
+            if len(steps) >= MIN_THREADED:
+                yield Pipeline(qual, fn.lineno, fn.end_lineno or fn.lineno, tuple(steps))
+
+    def _registry_setups(self) -> Iterator[RegistrySetup]:
+        for node in self.tree.body:
+            call = node.value if isinstance(node, ast.Assign) else None
+            if not (
+                isinstance(node, ast.Assign)
+                and isinstance(call, ast.Call)
+                and callee_name(call) == "setup_registry"
+                and call.args
+                and isinstance(call.args[0], ast.Constant)
+                and str(call.args[0].value).startswith("--")
+            ):
+                continue
+            default = next((k.value for k in call.keywords if k.arg == "default"), None)
+            registers = tuple(
+                n.id
+                for t in node.targets
+                for n in ast.walk(t)
+                if isinstance(n, ast.Name) and n.id.startswith("register")
+            )
+            literal = default.value if isinstance(default, ast.Constant) else None
+            yield RegistrySetup(
+                str(call.args[0].value),
+                None if literal is None else str(literal),
+                registers,
+                node.lineno,
+            )
+
+    def _registered(self) -> Iterator[tuple[str, str, int]]:
+        for node in self.first.values():
+            for dec in node.decorator_list:
+                if (
+                    isinstance(dec, ast.Call)
+                    and callee_name(dec).startswith("register")
+                    and dec.args
+                    and isinstance(dec.args[0], ast.Constant)
+                ):
+                    yield callee_name(dec), str(dec.args[0].value), node.lineno
 
     def _decorators(self) -> Iterator[tuple[str, int, tuple[str, ...]]]:
         for qual, node in self.first.items():
@@ -432,6 +524,35 @@ class _Reader:
             last = max((line for _, line in host), default=0)
             if host and any(line <= last for line in out):
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
+
+
+#: Functions that may apply a data pipeline step by step.
+PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
+#: Names of what such a pipeline threads: the image (its boxes follow it).
+IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
+#: Fewer threaded calls than this are a helper, not a pipeline.
+MIN_THREADED = 3
+
+
+def _names(exprs: Iterable[ast.AST]) -> set[str]:
+    """Every name read or bound anywhere in ``exprs``."""
+    return {n.id for e in exprs for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _statements(body: Sequence[ast.stmt], when: str) -> Iterator[tuple[ast.stmt, str]]:
+    """Statements in the order they run, into ``if`` bodies (with their test; the ``else``
+    with it negated) and the bodies of ``with``, loops and ``try``."""
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            test = ast.unparse(stmt.test)
+            yield from _statements(stmt.body, f"{when} and {test}" if when else test)
+            yield from _statements(
+                stmt.orelse, f"{when} and not ({test})" if when else f"not ({test})"
+            )
+        elif isinstance(stmt, ast.With | ast.For | ast.While | ast.Try):
+            yield from _statements(stmt.body, when)
+        else:
+            yield stmt, when
 
 
 def name_chain(expr: ast.AST) -> list[str] | None:

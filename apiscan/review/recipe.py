@@ -51,6 +51,8 @@ from apiscan.review.sources import (
     Sources,
     callee_name,
     is_test_path,
+    place,
+    with_facts,
 )
 
 #: Order of the recipe's sections (the checklist of the seed guides).
@@ -856,12 +858,12 @@ class _Recipe:
             self._named_defs(src)
             self._cudnn(src)
             self._hand_schedules(src)
-            self._threaded(src)
         self._repo_instances()
         self._settings()
         self._launchers()
         self._accumulation()
         self._registry_choices()
+        self._pipelines()
         self.out = [
             i
             for i in self.out
@@ -1379,42 +1381,6 @@ class _Recipe:
                          "the transforms the builder returns, in order")  # fmt: skip
                 self.composed_modules.discard(src.module)
 
-    def _threaded(self, src: Source) -> None:
-        """An augmentation written as statements that thread one image through calls (the
-        SSD tutorial's ``transform()``: ``new_image = photometric_distort(new_image)``, then
-        ``expand``, ``random_crop``, ``flip`` under ``if random.random() < 0.5``, ``resize``,
-        ``normalize``): the pipeline in order, each step with the test it runs under. The
-        calls inside it are then shown by this row, not one row each."""
-        for qual, fn in src.defs.items():
-            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            if not _PIPELINE_NAME.search(fn.name) or _NOT_AUG_CONTEXT.search(qual):
-                continue
-            steps: list[tuple[str, ast.Call]] = []
-            for stmt, when in _statements(fn.body, ""):
-                call = stmt.value if isinstance(stmt, ast.Assign) else None
-                if not isinstance(call, ast.Call):
-                    continue
-                stored = {
-                    n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)
-                }
-                passed = {n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)}
-                if stored & passed and _IMAGE_NAME.search(" ".join(stored & passed)):
-                    shown = src.text(call)
-                    steps.append((f"{shown} (if {when})" if when else shown, call))
-            if len(steps) < MIN_THREADED:
-                continue
-            values = [(f"{i}", text) for i, (text, _) in enumerate(steps, 1)]
-            self.add("augmentation", f"pipeline in {qual}", src.where(fn), values,
-                     "the calls the image goes through, in order")  # fmt: skip
-            # the pipeline and the file's own steps (``flip`` calling ``FT.hflip``)
-            shown = [fn] + [
-                src.defs[c.func.id]
-                for _, c in steps
-                if isinstance(c.func, ast.Name) and c.func.id in src.defs
-            ]
-            self.threaded_spans += [(src.path, d.lineno, d.end_lineno or d.lineno) for d in shown]
-
     def _composed(self, src: Source, call: ast.Call) -> None:
         """Marks a step's call as shown, and its class's module as one whose transform
         definitions the composition stands for."""
@@ -1663,74 +1629,63 @@ class _Recipe:
             if category and stmt.value is not None and _is_literal(stmt.value):
                 self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
 
+    def _pipelines(self) -> None:
+        """Augmentations written as statements threading the image through calls (the
+        scan's :class:`~apiscan.extract.syntax.Pipeline` facts): one row with the steps in
+        order and the tests they run under. The calls inside the pipeline and inside the
+        file's own step functions (``flip`` calling ``FT.hflip``) are then shown by this row,
+        not one row each."""
+        for fa, facts in with_facts(self.analyses):
+            spans = {q.rpartition(".")[2]: (first, last) for q, first, last in facts.spans}
+            for pipe in facts.pipelines:
+                if _NOT_AUG_CONTEXT.search(pipe.function):
+                    continue
+                values = [
+                    (f"{i}", f"{text} (if {when})" if when else text)
+                    for i, (text, when, _) in enumerate(pipe.steps, 1)
+                ]
+                self.add("augmentation", f"pipeline in {pipe.function}", place(fa, pipe.line),
+                         values, "the calls the image goes through, in order")  # fmt: skip
+                shown = [(pipe.line, pipe.end_line)]
+                shown += [spans[own] for _, _, own in pipe.steps if own in spans]
+                self.threaded_spans += [(fa.path, first, last) for first, last in shown]
+
     def _registry_choices(self) -> None:
         """Losses picked by name on the command line (fairseq's ``--criterion``, set up by
         ``registry.setup_registry("--criterion", ..., default="cross_entropy")``): one row
         with the option, its default and where the default is registered, instead of a row
-        for every registered criterion's own loss calls (only the selected one runs)."""
-        for src in self.sources.all():
-            for stmt in src.assigns:
-                call = stmt.value
-                if not (
-                    isinstance(call, ast.Call)
-                    and callee_name(call) == "setup_registry"
-                    and call.args
-                    and isinstance(call.args[0], ast.Constant)
-                    and str(call.args[0].value).startswith("--")
-                ):
+        for every registered criterion's own loss calls (only the selected one runs). Read
+        from the scan's syntax facts."""
+        files = list(with_facts(self.analyses))
+        for fa, facts in files:
+            for setup in facts.registry_setups:
+                if "criterion" not in setup.option and "loss" not in setup.option:
                     continue
-                option = str(call.args[0].value)
-                if "criterion" not in option and "loss" not in option:
-                    continue
-                default = next((k.value for k in call.keywords if k.arg == "default"), None)
-                shown = src.text(default) if default is not None else "none"
-                names = {
-                    n.id
-                    for t in stmt.targets
-                    for n in ast.walk(t)
-                    if isinstance(n, ast.Name) and n.id.startswith("register")
-                }
-                registered = self._registered(names)
+                registered = [
+                    (key, place(other, line))
+                    for other, other_facts in files
+                    for name, key, line in other_facts.registered
+                    if name in setup.registers
+                ]
                 if not registered:
                     continue
-                chosen = next(
-                    (
-                        w
-                        for key, w in registered
-                        if isinstance(default, ast.Constant) and key == default.value
-                    ),
-                    None,
-                )
-                files = {w.path for _, w in registered}
+                chosen = next((w for key, w in registered if key == setup.default), None)
+                where = {w.path for _, w in registered}
                 self.out = [
-                    i for i in self.out if i.category != "loss" or i.where.path not in files
+                    i for i in self.out if i.category != "loss" or i.where.path not in where
                 ]
+                shown = "none" if setup.default is None else f'"{setup.default}"'
                 values = [("default", shown), ("registered", f"{len(registered)} choices")]
                 if chosen is not None:
                     values.append(("default defined at", str(chosen)))
                 self.add(
                     "loss",
-                    f"{option} (picked by name)",
-                    src.where(stmt),
+                    f"{setup.option} (picked by name)",
+                    place(fa, setup.line),
                     values,
                     "the loss is the one the command line names; the registered ones' own "
                     "loss calls are not listed",
                 )
-
-    def _registered(self, decorators: set[str]) -> list[tuple[str, Where]]:
-        """(name, place) of every def decorated ``@register_x("name")``."""
-        out = []
-        for src in self.sources.all():
-            for node in src.defs.values():
-                for dec in getattr(node, "decorator_list", ()):
-                    if (
-                        isinstance(dec, ast.Call)
-                        and callee_name(dec) in decorators
-                        and dec.args
-                        and isinstance(dec.args[0], ast.Constant)
-                    ):
-                        out.append((str(dec.args[0].value), src.where(node)))
-        return out
 
     def _hand_schedules(self, src: Source) -> None:
         """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s
@@ -1817,30 +1772,6 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
-
-
-#: Functions that may apply a data pipeline step by step.
-_PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
-#: Names of what such a pipeline threads: the image (its boxes follow it).
-_IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
-#: Fewer threaded calls than this are a helper, not a pipeline.
-MIN_THREADED = 3
-
-
-def _statements(body: Sequence[ast.stmt], when: str) -> Iterator[tuple[ast.stmt, str]]:
-    """Statements in order, into ``if`` bodies (with their test) and plain blocks; the
-    ``else`` of an ``if`` with the test negated."""
-    for stmt in body:
-        if isinstance(stmt, ast.If):
-            test = ast.unparse(stmt.test)
-            inner = f"{when} and {test}" if when else test
-            yield from _statements(stmt.body, inner)
-            other = f"{when} and not ({test})" if when else f"not ({test})"
-            yield from _statements(stmt.orelse, other)
-        elif isinstance(stmt, ast.With | ast.For | ast.While | ast.Try):
-            yield from _statements(stmt.body, when)
-        else:
-            yield stmt, when
 
 
 def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:

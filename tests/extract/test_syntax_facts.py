@@ -129,3 +129,59 @@ def test_a_zoo_picked_by_a_key_with_dots() -> None:
         "torchvision.models.<args.arch>",
         "torchvision.models.<cfg.model.name>",
     ]
+
+
+def test_pipelines_and_registries_are_recorded_and_pickle() -> None:
+    """What the review's recipe reads of an augmentation written statement by statement and
+    of losses registered under names, without parsing the file again."""
+    code = textwrap.dedent(
+        """
+        import random
+
+        build, register_criterion = setup_registry("--criterion", default="ce")
+
+
+        @register_criterion("ce")
+        class CE:
+            pass
+
+
+        def flip(image):
+            return image
+
+
+        def transform(image, boxes, split):
+            new_image = image
+            if split == "TRAIN":
+                new_image = distort(new_image)
+                if random.random() < 0.5:
+                    new_image = flip(new_image)
+            else:
+                new_image = center(new_image)
+            new_image = resize(new_image, (300, 300))
+            return new_image
+
+
+        def transform_boxes(boxes):
+            boxes = scale(boxes)
+            return boxes
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    (pipe,) = facts.pipelines
+    assert (pipe.function, pipe.line) == ("transform", 16)
+    assert pipe.steps == (
+        ("distort(new_image)", "split == 'TRAIN'", ""),
+        ("flip(new_image)", "split == 'TRAIN' and random.random() < 0.5", "flip"),
+        ("center(new_image)", "not (split == 'TRAIN')", ""),
+        ("resize(new_image, (300, 300))", "", ""),
+    )
+    (setup,) = facts.registry_setups
+    assert (setup.option, setup.default, setup.registers, setup.line) == (
+        "--criterion",
+        "ce",
+        ("register_criterion",),
+        4,
+    )
+    assert facts.registered == (("register_criterion", "ce", 8),)
+    assert pickle.loads(pickle.dumps(facts)) == facts
