@@ -1701,6 +1701,11 @@ class _Recipe:
             target = _single_target(stmt)
             if not isinstance(target, ast.Name) or not _reads_epoch(stmt.value):
                 continue
+            fn = src.function_of(stmt)
+            if (fn is not None and _SCHEDULE_NAME.search(src.qualname.get(fn, ""))) or (
+                _SCHEDULE_NAME.search(PurePosixPath(src.path).stem)
+            ):
+                continue  # a scheduler's own formula: its row is the scheduler's
             if re.search(r"(^|_)(lr|learning_rate)$", target.id, re.IGNORECASE):
                 category, name, note = "scheduler", f"{target.id} computed by hand", ""
             elif target.id.endswith("momentum") and sets_bn:
@@ -1716,7 +1721,8 @@ class _Recipe:
             refs = {
                 src.text(n): n
                 for n in ast.walk(stmt.value)
-                if (isinstance(n, ast.Name) and n.id.isupper()) or isinstance(n, ast.Attribute)
+                if (isinstance(n, ast.Name) and n.id.isupper())
+                or (isinstance(n, ast.Attribute) and name_chain(n) and not src.dotted(n))
             }
             values += [(text, self.values.describe(src, refs[text])) for text in sorted(refs)]
             floor = _floor(src, stmt, target.id)
