@@ -75,6 +75,10 @@ COMPOSITIONS: dict[str, str] = {
         "mindspore.ops.flash_attention_score on Ascend"
     ),
     "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
+    "torch.Tensor.dequantize": (
+        "nothing to compute for a float tensor: the `if x.is_quantized:` branch it sits in "
+        "is deleted (detectron2's ROIAlign)"
+    ),
     "torch.nn.functional.multi_head_attention_forward": (
         "mindspore.nn.MultiheadAttention with the in/out projection weights copied, or "
         "linear q/k/v projections, softmax(q @ k.swapaxes(-2, -1) * scale + mask) @ v and "
