@@ -1651,7 +1651,8 @@ class _Recipe:
                 self.threaded_spans += [(fa.path, first, last) for first, last in shown]
 
     def _registry_choices(self) -> None:
-        """Losses picked by name on the command line (fairseq's ``--criterion``, set up by
+        """Losses, optimizers and LR schedules picked by name on the command line
+        (fairseq's ``--criterion``, ``--optimizer``, ``--lr-scheduler``, set up by
         ``registry.setup_registry("--criterion", ..., default="cross_entropy")``): one row
         with the option, its default and where the default is registered, instead of a row
         for every registered criterion's own loss calls (only the selected one runs). Read
@@ -1659,7 +1660,8 @@ class _Recipe:
         files = list(with_facts(self.analyses))
         for fa, facts in files:
             for setup in facts.registry_setups:
-                if "criterion" not in setup.option and "loss" not in setup.option:
+                category = _registry_category(setup.option)
+                if category is None:
                     continue
                 registered = [
                     (key, place(other, line))
@@ -1672,19 +1674,20 @@ class _Recipe:
                 chosen = next((w for key, w in registered if key == setup.default), None)
                 where = {w.path for _, w in registered}
                 self.out = [
-                    i for i in self.out if i.category != "loss" or i.where.path not in where
+                    i for i in self.out if i.category != category or i.where.path not in where
                 ]
                 shown = "none" if setup.default is None else f'"{setup.default}"'
                 values = [("default", shown), ("registered", f"{len(registered)} choices")]
                 if chosen is not None:
                     values.append(("default defined at", str(chosen)))
+                what = RECIPE_CATEGORIES[category].lower()
                 self.add(
-                    "loss",
+                    category,
                     f"{setup.option} (picked by name)",
                     place(fa, setup.line),
                     values,
-                    "the loss is the one the command line names; the registered ones' own "
-                    "loss calls are not listed",
+                    f"the {what} is the one the command line names; the registered ones' own "
+                    "rows are not listed",
                 )
 
     def _hand_schedules(self, src: Source) -> None:
@@ -1778,6 +1781,19 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _registry_category(option: str) -> str | None:
+    """The recipe row a registry's command-line option picks: ``--criterion`` a loss,
+    ``--optimizer`` an optimizer, ``--lr-scheduler`` an LR schedule."""
+    word = option.lstrip("-").replace("_", "-").lower()
+    if "criterion" in word or "loss" in word:
+        return "loss"
+    if "sched" in word:
+        return "scheduler"
+    if word.startswith("optim"):
+        return "optimizer"
+    return None
 
 
 def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:
