@@ -12,7 +12,7 @@ from collections import Counter
 
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
-from apiscan.review.gaps import counted, is_custom_op
+from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
 from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
 from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
 
@@ -79,6 +79,9 @@ def estimate(
     network = [f for f in apis if f.scope == "network"]
 
     def disposition(f: ApiFinding) -> str:
+        known = gap_rewrite(f.api) if f.disposition == "gap" else None
+        if known is not None:
+            return known[0]  # a dtype's tensor constructor, a module cast...
         return "rewrite" if f.disposition == "custom-op" and not is_custom_op(f) else f.disposition
 
     rows = []

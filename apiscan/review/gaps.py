@@ -269,11 +269,60 @@ def network_gaps(
     )
 
 
+#: Gaps (no counterpart in the tables) the port handles in a known way: (disposition, how).
+_TENSOR_TYPES = {
+    "IntTensor": "int32",
+    "LongTensor": "int64",
+    "FloatTensor": "float32",
+    "DoubleTensor": "float64",
+    "HalfTensor": "float16",
+    "BoolTensor": "bool_",
+    "ByteTensor": "uint8",
+}
+GAP_REWRITES: dict[str, tuple[str, str]] = {
+    **{
+        f"torch.{name}": ("rewrite", f"mindspore.Tensor(data, dtype=mindspore.{dtype})")
+        for name, dtype in _TENSOR_TYPES.items()
+    },
+    **{
+        f"torch.nn.Module.{cast}": ("rewrite", f"net.to_float(mindspore.{dtype})")
+        for cast, dtype in (("float", "float32"), ("half", "float16"), ("double", "float64"))
+    },
+    "torch.jit.load": (
+        "delete",
+        "the released archive is converted once (Porting work: checkpoint loading) and "
+        "loaded with mindspore.load_checkpoint",
+    ),
+    "torch.nn.utils.weight_norm": (
+        "rewrite",
+        "keep g and v as parameters and compute w = g * v / v.norm(dim=1, keepdim=True) in "
+        "construct (DINO's head)",
+    ),
+}
+#: Prefixes of enumerations with a MindSpore twin.
+_GAP_PREFIXES = (
+    (
+        "torchvision.transforms.InterpolationMode.",
+        ("rewrite", "mindspore.dataset.vision.Inter of the same name"),
+    ),
+)
+
+
+def gap_rewrite(api: str) -> tuple[str, str] | None:
+    """How a gap API is handled when the port knows a way (a dtype's tensor constructor, a
+    module cast, an interpolation mode), else None."""
+    if api in GAP_REWRITES:
+        return GAP_REWRITES[api]
+    return next((how for prefix, how in _GAP_PREFIXES if api.startswith(prefix)), None)
+
+
 def _disposition(finding: ApiFinding) -> str:
-    """The finding's disposition; a composition of existing ops is a rewrite, not a custom op."""
+    """The finding's disposition; a composition of existing ops is a rewrite, not a custom op,
+    and a gap with a known way is that way."""
     if finding.disposition == "custom-op" and (_composed(finding.api) or is_private(finding.api)):
         return "rewrite"
-    return finding.disposition
+    known = gap_rewrite(finding.api) if finding.disposition == "gap" else None
+    return known[0] if known is not None else finding.disposition
 
 
 _VERIFY = re.compile(r"apiscan verify ([\w.]*\w)")
@@ -307,6 +356,9 @@ def _proposal(finding: ApiFinding) -> str:
         return f"rewrite ({where}): compose it from existing ops: {_composed(finding.api)}"
     if is_private(finding.api) and finding.disposition == "custom-op":
         return f"rewrite ({where}): a private helper of the library: rewrite the code around it"
+    known = gap_rewrite(finding.api) if finding.disposition == "gap" else None
+    if known is not None:
+        return f"{known[0]} ({where}): {known[1]}"
     if finding.rewrite:
         text = f"{finding.disposition} ({where}): {finding.rewrite}"
         return f"{text} — {finding.rewrite_note}" if finding.rewrite_note else text

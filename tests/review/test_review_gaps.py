@@ -1,0 +1,53 @@
+"""Gaps the port handles in a known way are counted as that way, not as gaps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import write_repo
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.effort import estimate
+from apiscan.review.gaps import gap_rewrite, network_gaps
+
+
+def test_known_ways_for_gap_apis() -> None:
+    assert gap_rewrite("torch.LongTensor") == (
+        "rewrite",
+        "mindspore.Tensor(data, dtype=mindspore.int64)",
+    )
+    assert gap_rewrite("torch.nn.Module.half") == ("rewrite", "net.to_float(mindspore.float16)")
+    assert gap_rewrite("torch.jit.load")[0] == "delete"
+    assert gap_rewrite("torchvision.transforms.InterpolationMode.BICUBIC")[0] == "rewrite"
+    assert gap_rewrite("torch.nn.functional.conv2d") is None
+
+
+def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "model.py": """
+                import torch
+                from torch import nn
+
+
+                class Net(nn.Module):
+                    def forward(self, x):
+                        ids = torch.LongTensor([1, 2])
+                        return x[ids]
+
+
+                def load(path):
+                    net = torch.jit.load(path)
+                    return net.float()
+            """
+        },
+    )
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    gapped = {f.api for f in result.api_findings if f.disposition == "gap"}
+    assert {"torch.LongTensor", "torch.jit.load"} <= gapped
+    effort = estimate(result, network_gaps(result))
+    assert "gap" not in effort.formula, effort.formula
+    shown = {g.api: g for g in network_gaps(result)}
+    assert shown["torch.LongTensor"].disposition == "rewrite"
+    assert "dtype=mindspore.int64" in shown["torch.LongTensor"].suggestion
