@@ -393,10 +393,11 @@ def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
             if k in PRETRAINED_KEYWORDS and v not in NEUTRAL_VALUES
         ]
         explicit = keywords.get("pretrained")
-        if (name.endswith(".from_pretrained") or name == "torch.hub.load") and (
-            explicit is None or explicit not in NEUTRAL_VALUES
+        hub_default = name == "torch.hub.load" and explicit is None and not pretrained
+        if name.endswith(".from_pretrained") or (
+            name == "torch.hub.load" and explicit is not None and explicit not in NEUTRAL_VALUES
         ):
-            pretrained.insert(0, "pretrained weights")  # what these calls load by default
+            pretrained.insert(0, "pretrained weights")  # what these calls load
         norm = keywords.get("norm_layer")
         details = pretrained + ([f"norm_layer={shorten(norm, 40)}"] if norm is not None else [])
         if name == "torch.hub.load" and call.args:  # which hub repository and model
@@ -406,6 +407,12 @@ def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
             why += (
                 " and its pretrained weights converted to a MindSpore checkpoint (parameter "
                 "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
+            )
+        elif hub_default:
+            # the hub entry point decides (xcit's and torchvision's default to no weights)
+            why += (
+                "; whether it loads pretrained weights is the hub entry point's default: "
+                "if it does, convert them to a MindSpore checkpoint too"
             )
         if norm is not None:
             why += "; the custom normalisation layer it is built with must be ported too"
