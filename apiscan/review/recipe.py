@@ -1676,7 +1676,11 @@ class _Recipe:
                 self.out = [
                     i for i in self.out if i.category != category or i.where.path not in where
                 ]
-                shown = "none" if setup.default is None else f'"{setup.default}"'
+                shown = (
+                    "none: the command line must name one"
+                    if setup.default is None
+                    else f'"{setup.default}"'
+                )
                 values = [("default", shown), ("registered", f"{len(registered)} choices")]
                 if chosen is not None:
                     values.append(("default defined at", str(chosen)))
