@@ -244,6 +244,7 @@ def _record_classes() -> tuple[type, ...]:
         syntax.HostTrip,
         syntax.Pipeline,
         syntax.RegistrySetup,
+        syntax.LazyAugmentations,
         values.Site,
         values.Hop,
         values.Tensor,

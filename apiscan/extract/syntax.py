@@ -123,6 +123,17 @@ class RegistrySetup:
 
 
 @dataclass(frozen=True, slots=True)
+class LazyAugmentations:
+    """The augmentations a lazy config hands a training data mapper (detectron2's
+    ``L(DatasetMapper)(is_train=True, augmentations=[L(T.ResizeShortestEdge)(...), ...])``),
+    each step as its class and arguments."""
+
+    stored: str  # what the config stores the loader in (``dataloader.train``), or ""
+    line: int
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SyntaxFacts:
     """The review's facts of one file (module docstring); lines are of the parsed text (a
     notebook's joined code: ``FileAnalysis.cells`` maps them to cells)."""
@@ -153,6 +164,7 @@ class SyntaxFacts:
     #: (decorator's last name, the name it registers, line of the def) of every
     #: ``@register_x("name")`` with a literal name
     registered: tuple[tuple[str, str, int], ...] = ()
+    lazy_augmentations: tuple[LazyAugmentations, ...] = ()
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -365,7 +377,35 @@ class _Reader:
             pipelines=tuple(self._pipelines()),
             registry_setups=tuple(self._registry_setups()),
             registered=tuple(self._registered()),
+            lazy_augmentations=tuple(self._lazy_augmentations()),
         )
+
+    def _lazy_augmentations(self) -> Iterator[LazyAugmentations]:
+        for node in self.tree.body:
+            if not isinstance(node, ast.Assign | ast.Expr):
+                continue
+            stored = self.text(node.targets[0]) if isinstance(node, ast.Assign) else ""
+            for call in ast.walk(node):
+                lazy = _lazy_class(call)
+                if lazy is None or not isinstance(call, ast.Call):
+                    continue
+                keywords = {k.arg: k.value for k in call.keywords if k.arg}
+                train = keywords.get("is_train")
+                augs = keywords.get("augmentations")
+                if not isinstance(augs, ast.List) or (
+                    isinstance(train, ast.Constant) and train.value is False
+                ):
+                    continue
+                steps = []
+                for step in augs.elts:
+                    inner = _lazy_class(step)
+                    if inner is not None and isinstance(step, ast.Call):
+                        args = [self.text(a) for a in step.args]
+                        args += [f"{k.arg}={self.text(k.value)}" for k in step.keywords if k.arg]
+                        steps.append(f"{self.text(inner)}({', '.join(args)})")
+                    else:
+                        steps.append(self.text(step))
+                yield LazyAugmentations(stored, call.lineno, tuple(steps))
 
     def _pipelines(self) -> Iterator[Pipeline]:
         for qual, fn in self.first.items():
@@ -532,6 +572,16 @@ PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
 IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
 #: Fewer threaded calls than this are a helper, not a pipeline.
 MIN_THREADED = 3
+
+
+def _lazy_class(node: ast.AST) -> ast.expr | None:
+    """``X`` of ``L(X)(...)`` / ``LazyCall(X)(...)`` (a lazy config's deferred call)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Call):
+        return None
+    inner = node.func
+    if callee_name(inner) in ("L", "LazyCall") and len(inner.args) == 1:
+        return inner.args[0]
+    return None
 
 
 def _names(exprs: Iterable[ast.AST]) -> set[str]:

@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from apiscan import __version__
 from apiscan.config import resolve as resolve_settings
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.shapes import RANDOM_RESIZE
 from apiscan.model import ScanResult
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
@@ -135,7 +136,11 @@ def review(options: ScanOptions) -> Review:
         extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why),
         third_party=gaps.third_party(analyses),
         effort=effort.estimate(
-            result, network_gaps, items, ancillary, padded_batches(result, analyses, ancillary)
+            result,
+            network_gaps,
+            items,
+            ancillary,
+            padded_batches(result, analyses, ancillary) + multi_scale(result, recipe),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -230,6 +235,31 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
             line = next((n for n, at in enumerate(fa.cells, 1) if at == (item.where.cell, line)), 0)
         names += fa.syntax.enclosing(line).split(".")
     return any(_words(name) & _EVALUATION_WORDS for name in names)
+
+
+#: A resize step over several sizes (three or more, or a size range sampled): multi-scale.
+_MULTI_SCALE = re.compile(
+    r"(\w*(?:Resize|Scale)\w*)\(.*?([(\[]\s*\d+\s*(,\s*\d+\s*){2,}[)\]]"
+    r"|sample_style=['\"](choice|range)['\"])"
+)
+
+
+def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tuple[str, str], ...]:
+    """(path, step) of the augmentation rows that resize to one of several sizes
+    (detectron2's lazy config: ``ResizeShortestEdge(short_edge_length=(640, ..., 800),
+    sample_style="choice")``) when the scan itself found no random resize (DS119): every
+    batch then has its own shape, an input pipeline to bucket."""
+    if any(RANDOM_RESIZE in f.message for f in result.shape_findings):
+        return ()
+    found = set()
+    for item in recipe:
+        if item.category != "augmentation":
+            continue
+        for _, value in item.values:
+            hit = _MULTI_SCALE.search(value)
+            if hit:
+                found.add((item.where.path, f"multi-scale {hit.group(1)}"))
+    return tuple(sorted(found))
 
 
 def _recipe_file(why: str) -> bool:

@@ -864,6 +864,7 @@ class _Recipe:
         self._accumulation()
         self._registry_choices()
         self._pipelines()
+        self._lazy_compositions()
         self.out = [
             i
             for i in self.out
@@ -1649,6 +1650,19 @@ class _Recipe:
                 shown = [(pipe.line, pipe.end_line)]
                 shown += [spans[own] for _, _, own in pipe.steps if own in spans]
                 self.threaded_spans += [(fa.path, first, last) for first, last in shown]
+
+    def _lazy_compositions(self) -> None:
+        """The augmentations a lazy config hands its training mapper (the scan's
+        :class:`~apiscan.extract.syntax.LazyAugmentations` facts): detectron2's
+        ``configs/common/data/coco.py`` resizes the shortest edge to one of six sizes."""
+        for fa, facts in with_facts(self.analyses):
+            for lazy in facts.lazy_augmentations:
+                if not lazy.steps:
+                    continue
+                values = [(f"{i}", step) for i, step in enumerate(lazy.steps, 1)]
+                name = f"composition in {lazy.stored or 'a lazy config'}"
+                self.add("augmentation", name, place(fa, lazy.line), values,
+                         "the augmentations the lazy config hands its training mapper")  # fmt: skip
 
     def _registry_choices(self) -> None:
         """Losses, optimizers and LR schedules picked by name on the command line

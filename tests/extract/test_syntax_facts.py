@@ -185,3 +185,20 @@ def test_pipelines_and_registries_are_recorded_and_pickle() -> None:
     )
     assert facts.registered == (("register_criterion", "ce", 8),)
     assert pickle.loads(pickle.dumps(facts)) == facts
+
+
+def test_a_lazy_configs_training_augmentations_are_recorded() -> None:
+    code = textwrap.dedent(
+        """
+        train = L(build_loader)(
+            mapper=L(Mapper)(is_train=True, augmentations=[L(T.Resize)(size=(640, 800)), flip]),
+        )
+        test = L(build_loader)(mapper=L(Mapper)(is_train=False, augmentations=[L(T.Resize)(800)]))
+        """
+    )
+    (lazy,) = syntax_facts(ast.parse(code), code).lazy_augmentations
+    assert (lazy.stored, lazy.line, lazy.steps) == (
+        "train",
+        3,
+        ("T.Resize(size=(640, 800))", "flip"),
+    )

@@ -752,3 +752,89 @@ def test_a_launcher_is_the_recipe_an_evaluation_script_is_not(tmp_path: Path) ->
     review = build_review(str(tmp_path), jobs=1)
     sizes = {i.where.path for i in review.recipe if i.category == "batch_size"}
     assert sizes == {"tools/train.py"}
+
+
+LAZY_DATA = """
+import lazylib.transforms as T
+from lazylib.config import LazyCall as L
+from lazylib.data import DatasetMapper, build_detection_train_loader
+
+dataloader = {}
+dataloader["train"] = L(build_detection_train_loader)(
+    mapper=L(DatasetMapper)(
+        is_train=True,
+        augmentations=[
+            L(T.ResizeShortestEdge)(
+                short_edge_length=(640, 672, 704, 736, 768, 800),
+                sample_style="choice",
+                max_size=1333,
+            ),
+            L(T.RandomFlip)(horizontal=True),
+        ],
+    ),
+    total_batch_size=16,
+)
+dataloader["test"] = L(build_detection_train_loader)(
+    mapper=L(DatasetMapper)(
+        is_train=False,
+        augmentations=[L(T.ResizeShortestEdge)(short_edge_length=800, max_size=1333)],
+    ),
+)
+"""
+
+LAZY_TRAIN = """
+import torch
+
+from net import Net
+
+
+def main():
+    model = Net()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.02)
+    for x in range(3):
+        loss = model(torch.zeros(1, 3)).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+LAZY_NET = """
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+"""
+
+
+def test_a_lazy_configs_multi_scale_training_is_an_input_pipeline(tmp_path: Path) -> None:
+    """detectron2's lazy configs hand the training mapper a shortest-edge resize over six
+    sizes: the recipe shows the composition, and the effort counts a multi-scale pipeline."""
+    lazylib = {  # the library the config defers calls to (detectron2's own, in its repo)
+        "lazylib/__init__.py": "",
+        "lazylib/config.py": "def LazyCall(target):\n    return target\n",
+        "lazylib/transforms.py": "class ResizeShortestEdge:\n    pass\n\n\n"
+        "class RandomFlip:\n    pass\n",
+        "lazylib/data.py": "class DatasetMapper:\n    pass\n\n\n"
+        "def build_detection_train_loader(mapper):\n    return mapper\n",
+    }
+    files = {"configs/data.py": LAZY_DATA, "train.py": LAZY_TRAIN, "net.py": LAZY_NET}
+    _write(tmp_path, files | lazylib)
+    review = build_review(str(tmp_path), jobs=1)
+    rows = [i for i in review.recipe if i.name.startswith("composition in dataloader")]
+    assert [(i.name, i.where.line) for i in rows] == [('composition in dataloader["train"]', 8)]
+    assert dict(rows[0].values) == {
+        "1": "T.ResizeShortestEdge(short_edge_length=(640, 672, 704, 736, 768, 800), "
+        'sample_style="choice", max_size=1333)',
+        "2": "T.RandomFlip(horizontal=True)",
+    }
+    assert review.effort.input_shape_rewrites == 1
+    assert any(
+        "configs/data.py:multi-scale ResizeShortestEdge" in line
+        for line in review.effort.explanation
+    ), review.effort.explanation
