@@ -302,6 +302,22 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
 #: Prefixes of enumerations with a MindSpore twin.
 _GAP_PREFIXES = (
     (
+        "torchvision.models.",
+        (
+            "rewrite",
+            "counted under Porting work (pretrained backbone): a MindSpore counterpart of the "
+            "architecture and, with pretrained weights, their conversion",
+        ),
+    ),
+    (
+        "torchvision.transforms.functional.",
+        (
+            "rewrite",
+            "the mindspore.dataset.vision transform of the same operation (AdjustBrightness, "
+            "HorizontalFlip, Resize, Normalize, ToTensor...), or PIL/numpy in the data pipeline",
+        ),
+    ),
+    (
         "torchvision.transforms.InterpolationMode.",
         ("rewrite", "mindspore.dataset.vision.Inter of the same name"),
     ),
@@ -310,7 +326,8 @@ _GAP_PREFIXES = (
 
 def gap_rewrite(api: str) -> tuple[str, str] | None:
     """How a gap API is handled when the port knows a way (a dtype's tensor constructor, a
-    module cast, an interpolation mode), else None."""
+    module cast, a model-zoo constructor counted as a backbone, a functional image transform,
+    an interpolation mode), else None."""
     if api in GAP_REWRITES:
         return GAP_REWRITES[api]
     return next((how for prefix, how in _GAP_PREFIXES if api.startswith(prefix)), None)

@@ -19,6 +19,8 @@ def test_known_ways_for_gap_apis() -> None:
     assert gap_rewrite("torch.nn.Module.half") == ("rewrite", "net.to_float(mindspore.float16)")
     assert gap_rewrite("torch.jit.load")[0] == "delete"
     assert gap_rewrite("torchvision.transforms.InterpolationMode.BICUBIC")[0] == "rewrite"
+    assert gap_rewrite("torchvision.models.vgg16")[1].startswith("counted under Porting work")
+    assert gap_rewrite("torchvision.transforms.functional.adjust_hue")[0] == "rewrite"
     assert gap_rewrite("torch.nn.functional.conv2d") is None
 
 
