@@ -27,7 +27,10 @@ Ground truth, per repository line:
   rather than carrying one that came from its inputs (``bboxes_iou(gt, preds)`` on already
   data-dependent boxes; a call of a repository function, whose shapes come from the lines
   inside it). A source op whose inputs were themselves data-dependent in every
-  observation cannot show this and is counted as carried: the listing says so.
+  observation cannot show this and is counted as carried: the listing says so. A call of a
+  module whose ``forward`` is the repository's own (``self.rpn(images, features)``) is such a
+  call, and two indexings of one line in other forms (``y[:, None] * x[None, :]``) are two
+  operations (``trace_shapes`` records the index's form, never its bounds).
 - *sync*: the line read tensor data on the host (``.item()``, ``.tolist()``, ``int(t)``,
   ``bool(t)`` / ``if t:``, ``float(t)``, ``__index__``, ``.numpy()``).
 - *branch varied*: the lines that ran right after it differed between runs (an ``if`` on a

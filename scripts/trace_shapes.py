@@ -27,6 +27,17 @@ The shape signature of a value: a tensor → its shape (a list of ints); ``torch
 ``["size", [...]]``; a list or tuple → the signatures of its elements (``["list", n]`` when they
 are plain numbers, whose count is what matters); anything else → null (not recorded).
 
+Two calls that only look alike are told apart, so that neither passes for a source:
+
+- an indexing's index *form* (where its ``None``, slices, integers and tensors are, never the
+  values of its bounds) is part of its arguments: ``y[:, None, :] * x[:, :, None]`` and
+  ``x[:, :4], x[:, 4]`` index same-shaped tensors on one line in two ways, while ``x[:n]``
+  with ``n`` read from data keeps one form and stays a source;
+- a call of a module whose ``forward`` is the repository's own code is a repository call
+  (``self.rpn(images, features)`` carries what the lines of its ``forward`` made), as is a
+  driver's stand-in that hands its call on to a repository function (a compiled operator's
+  pure-Python reference, called with a fixed sampling grid).
+
 Output, JSON lines: ``{"record": "op", "path", "line", "op", "inputs", "output", "count"}``
 per distinct (line, operation, input shapes, output shape); ``{"record": "sync", "path",
 "line", "name", "count"}``; ``{"record": "next", "path", "line", "next"}``: the lines that
@@ -99,6 +110,24 @@ def _arguments(values: Iterable[Any]) -> Signature:
     return tuple(found)
 
 
+def index_form(index: Any) -> str:
+    """Where an index puts ``None``, slices, integers, ``...`` and tensors (``":N:"`` for
+    ``[:, None, :]``), without the values of its bounds: two indexings of one line that select
+    differently are two operations, a slice bound read from data keeps its form."""
+    parts = index if isinstance(index, tuple) else (index,)
+    marks = {type(None): "N", slice: ":", type(Ellipsis): "E", bool: "b", int: "i"}
+    return "".join("T" if isinstance(p, torch.Tensor) else marks.get(type(p), "?") for p in parts)
+
+
+def module_forward(frame: types.FrameType) -> str | None:
+    """The file of the module's ``forward`` when `frame` is torch's ``Module.__call__``."""
+    if frame.f_code.co_name not in ("_wrapped_call_impl", "_call_impl"):
+        return None
+    forward = getattr(type(frame.f_locals.get("self")), "forward", None)
+    code = getattr(forward, "__code__", None)
+    return code.co_filename if code is not None else None
+
+
 def _jsonable(sig: Signature) -> Any:
     if isinstance(sig, tuple):
         return [_jsonable(s) for s in sig]
@@ -129,6 +158,8 @@ class ShapeTracer:
             if filename.startswith(SCRIPTS_DIR) and not filename.startswith(DRIVERS_DIR):
                 return  # this tracer's mode
             inside = self.files.path(filename) is not None  # its lines are traced one by one
+            if inside and frame.f_back is not None:
+                self._delegated(frame.f_back)
             if not inside and filename.startswith(TORCH_DIR) and "<locals>" in code.co_qualname:
                 return  # a torch decorator's wrapper (``@torch.no_grad()``) around repo code
             caller = frame.f_back
@@ -142,6 +173,8 @@ class ShapeTracer:
             ):
                 return
             local = frame.f_locals
+            forward = module_forward(frame) if filename.startswith(TORCH_DIR) else None
+            own_module = forward is not None and self.files.path(forward) is not None
             count = code.co_argcount + code.co_kwonlyargcount
             values: list[Any] = [local.get(n) for n in code.co_varnames[:count]]
             if code.co_flags & inspect.CO_VARARGS:
@@ -149,7 +182,7 @@ class ShapeTracer:
                 if isinstance(extra, tuple):
                     values.extend(extra)
             module = frame.f_globals.get("__name__", "?")
-            name = f"{REPO_CALL if inside else ''}{module}.{code.co_qualname}"
+            name = f"{REPO_CALL if inside or own_module else ''}{module}.{code.co_qualname}"
             self._open[frame] = (rel, caller.f_lineno, name, _arguments(values))
         elif event == "return":
             site = self._open.pop(frame, None)
@@ -157,6 +190,17 @@ class ShapeTracer:
                 output = signature(arg)
                 if output is not None:
                     self.ops[(*site, output)] += 1
+
+    def _delegated(self, caller: types.FrameType) -> None:
+        """A repository function called by a driver's stand-in that a repository line called:
+        the stand-in's call is that repository function's (its shapes are made inside)."""
+        site = self._open.get(caller)
+        if (
+            site is not None
+            and caller.f_code.co_filename.startswith(DRIVERS_DIR)
+            and not site[2].startswith(REPO_CALL)
+        ):
+            self._open[caller] = (site[0], site[1], REPO_CALL + site[2], site[3])
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Callable[..., Any] | None:
         if self.files.path(frame.f_code.co_filename) is None:
@@ -194,6 +238,8 @@ class ShapeTracer:
         if output is None:
             return
         inputs = _arguments([*args, *kwargs.values()])
+        if name in ("__getitem__", "__setitem__") and len(args) > 1:
+            inputs = (*inputs, index_form(args[1]))
         self.ops[(rel, frame.f_lineno, name, inputs, output)] += 1
 
     # --- running -----------------------------------------------------------------------------

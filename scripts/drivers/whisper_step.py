@@ -4,9 +4,9 @@ random log-mel input, on CPU, for the tracers.
 Runs from the root of a whisper checkout (the tracers set the working directory to the root)
 and imports ``whisper`` from there, with its tokenizer files; nothing of it is copied here. A
 tiny randomly initialised model (2 layers, 64 channels, 100 mel frames) with the multilingual
-vocabulary. The end-of-text token's embedding is scaled up so that, with random weights, some
-hypotheses end early and others run to the length limit, as real decoding does: how long each
-one gets depends on the input, whose shape the seed never changes::
+vocabulary. The end-of-text logit is given a term the input moves, so that, with random
+weights, some hypotheses end early and others run to the length limit, as real decoding does:
+how long each one gets depends on the input, whose shape the seed never changes::
 
     python scripts/trace_shapes.py --root WHISPER --out t.jsonl -- \\
         /abs/path/scripts/drivers/whisper_step.py --seed 1
@@ -61,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     model = Whisper(dims)
     tokenizer = get_tokenizer(True, num_languages=model.num_languages, task="transcribe")
     with torch.no_grad():
-        model.decoder.token_embedding.weight[tokenizer.eot] *= 6.0
+        # the text decoder's positional embedding is ``torch.empty`` until a checkpoint is
+        # loaded: left so, runs differ by whatever memory held (a NaN loss, other lengths)
+        model.decoder.positional_embedding.normal_(0.0, 0.02)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     model.train()
     for _ in range(2):
@@ -75,8 +77,22 @@ def main(argv: list[str] | None = None) -> int:
         loss.backward()
         optimizer.step()
     model.eval()
+    # Two training steps on random text leave a model that repeats one token: the end-of-text
+    # logit is given a term that the input moves, ``scale * (n . u + 1)`` for the decoder's
+    # normalised output ``n`` and a unit vector ``u`` (its last layer norm's bias and the
+    # end-of-text embedding), so that where decoding stops depends on the audio. The scales
+    # sit where the two seeds stop at other steps, greedy and beam search alike.
+    unit = torch.nn.functional.normalize(torch.randn(dims.n_text_state), dim=0)
+
+    def end_of_text(scale: float) -> None:
+        with torch.no_grad():
+            model.decoder.ln.bias.copy_(unit)
+            model.decoder.token_embedding.weight[tokenizer.eot] = scale * unit
+
     mel = torch.randn(2, 80, 100, generator=data)
+    end_of_text(16.0)
     greedy = whisper.decode(model, mel, whisper.DecodingOptions(sample_len=12, fp16=False))
+    end_of_text(18.0)
     beams = whisper.decode(  # one audio: this version's beam search broadcasts its features
         model,
         mel[:1],

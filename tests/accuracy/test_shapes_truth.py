@@ -43,6 +43,16 @@ if count > 25:  # M:branch
 else:
     label = "few"
 fixed = x.view(5, 10).sum(0)  # M:static
+head = x[:count]  # M:bound
+outer = kept[:, None] * kept[None, :]  # M:twoforms
+
+
+class Keep(torch.nn.Module):
+    def forward(self, t):
+        return t[t > 0.5]  # M:inner
+
+
+picked = Keep()(x)  # M:module
 """
 
 
@@ -66,7 +76,11 @@ def test_tracer_tells_created_carried_static_and_synced_lines(app_trace: Any) ->
     dynamic = trace.dynamic_ops()
     at = {name: ("app.py", n) for name, n in lines.items()}
     assert at["mask"] in dynamic and at["carried"] in dynamic
-    assert trace.source_lines(dynamic) == {at["mask"]}  # same input shape, other result
+    # same input shape, other result; a slice bound read from data too
+    assert trace.source_lines(dynamic) == {at["mask"], at["bound"], at["inner"]}
+    # two indexings of one line in two forms, a call of the repository's own module: they
+    # carry the shapes made before or inside them
+    assert at["twoforms"] in dynamic and at["module"] in dynamic
     assert at["loop"] not in dynamic  # two shapes per run, the same two in every run
     assert at["static"] not in dynamic and at["sync"] not in dynamic
     assert trace.syncs[at["sync"]] == Counter({"__int__": 2})  # once per run

@@ -181,6 +181,39 @@ CASES = {
                 out.append(it[0])
             return out
     """,
+    # a beam search's candidates kept as the keys of a dict (token sequences read from tensor
+    # data): iterating the dict yields data, a branch on it is a branch on data, and the list
+    # filled under that branch comes back to torch with a length the data chose; the twin
+    # keys its dict by position and rebuilds a tensor of a fixed length
+    "dict_keyed_by_data": """
+        import torch
+
+
+        def step(tokens: torch.Tensor, logprobs: torch.Tensor, eot: int):
+            scores = {}
+            for row in range(tokens.shape[0]):
+                prefix = tokens[row].tolist()
+                for logprob, token in zip(*logprobs[row].topk(3)):
+                    scores[tuple(prefix + [token.item()])] = logprob.item()
+            kept = []
+            for sequence in sorted(scores, key=scores.get, reverse=True):
+                if sequence[-1] == eot:  # expect: DS116
+                    continue
+                kept.append(sequence)
+            return torch.tensor(kept)  # expect: DS121
+
+
+        def step_static(tokens: torch.Tensor, eot: int):
+            rows = {}
+            for row in range(tokens.shape[0]):
+                rows[row] = row * 2
+            kept = []
+            for key in sorted(rows):
+                if key == eot:
+                    continue
+                kept.append(key)
+            return torch.tensor(kept)
+    """,
 }
 
 

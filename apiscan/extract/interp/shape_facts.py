@@ -128,6 +128,8 @@ class ShapeFactsMixin:
                         bounds.append(self.value(part))
         if store and self._is_const_mask(recv):
             self._store_into_mask(node, [*indexes, *bounds])
+        if store:
+            self._store_data_key(node, recv, indexes)
         if not store and self._fixed_window(node.slice, bounds):
             self.shapes.on_window()
         first = node.slice[0].slice if node.slice else None
@@ -195,6 +197,27 @@ class ShapeFactsMixin:
         if recv[0] == "seq" and all(type(el.slice) is cst.Slice for el in node.slice):
             return recv  # ``x[1:]`` of a list is a list, not one of its elements
         return _index(recv, index, const_index, self.owners)
+
+    def _store_data_key(self, node: cst.Subscript, recv: Val, indexes: Sequence[Val]) -> None:
+        """``scores[seq] = p`` with ``seq`` read from tensor data (``tuple(t.tolist())``,
+        ``label.item()``) into a dict built here: its keys are data, so iterating it (``for s
+        in sorted(scores)``) yields data and its length is data. The name then holds that
+        data (what reading, iterating or counting it gives)."""
+        key = indexes[0] if len(indexes) == 1 else UNKNOWN
+        while key[0] == "seq" or (key[0] == "tuple" and key[1]):
+            # ``tuple(prefix + [token.item()])``: a sequence of numbers read from data
+            key = (
+                key[1]
+                if key[0] == "seq"
+                else next((e for e in key[1] if is_dyn_number(e)), key[1][0])
+            )
+        if (
+            recv[0] == "dict"
+            and is_dyn_number(key)
+            and type(node.value) is cst.Name
+            and self.lookup(node.value.value) is recv
+        ):
+            self.bind(node.value.value, key)
 
     def _fixed_window(self, slices: Sequence[cst.SubscriptElement], bounds: Sequence[Val]) -> bool:
         """``a[y : y + h, x : x + w]`` or ``a[:h, :w]``: at least two dimensions cut to an
