@@ -14,7 +14,8 @@ rules; a driver script outside the root may stand in for an entry point). Two ho
 
 - a ``TorchFunctionMode``: every tensor function, method, operator and attribute read whose
   Python caller is a repository line (``torch.cat``, ``x[mask]``, ``x.nonzero()``, ``x.shape``),
-  with the shapes of its tensor arguments and of what it returned. Host reads of tensor data
+  with the shapes of its tensor arguments and of what it returned (for a store ``x[i] = v``,
+  which returns nothing, the shape of the value it wrote). Host reads of tensor data
   (``.item()``, ``.tolist()``, ``int(t)``, ``float(t)``, ``bool(t)`` and so ``if t:``,
   ``t.__index__`` as a slice bound, ``.numpy()``) are recorded as syncs of that line.
 - ``sys.setprofile``: a Python function outside the repository (a module's ``__call__``,
@@ -191,6 +192,10 @@ class ShapeTracer:
             self.syncs[(rel, frame.f_lineno, name)] += 1
             return
         output = signature(result)
+        if output is None and name == "__setitem__" and len(args) > 2:
+            # a store returns nothing: what it writes is its value, which holds one row per
+            # selected element when the index is data-dependent (``overlaps[idx] = values``)
+            output = signature(args[2])
         if output is None:
             return
         inputs = _arguments([*args, *kwargs.values()])

@@ -43,6 +43,9 @@ if count > 25:  # M:branch
 else:
     label = "few"
 fixed = x.view(5, 10).sum(0)  # M:static
+out = torch.zeros(50)
+out[mask] = kept  # M:store
+out[mask] = 0.0  # M:hoststore
 """
 
 
@@ -69,6 +72,10 @@ def test_tracer_tells_created_carried_static_and_synced_lines(app_trace: Any) ->
     assert trace.source_lines(dynamic) == {at["mask"]}  # same input shape, other result
     assert at["loop"] not in dynamic  # two shapes per run, the same two in every run
     assert at["static"] not in dynamic and at["sync"] not in dynamic
+    # a store writes its value: one row per selected element here, carried from the mask;
+    # a host value writes no shape
+    assert at["store"] in dynamic and at["store"] not in trace.source_lines(dynamic)
+    assert at["hoststore"] not in dynamic
     assert trace.syncs[at["sync"]] == Counter({"__int__": 2})  # once per run
     # seeds 1 and 4 keep 23 and 26 of 50: the branch goes both ways
     assert trace.branch_varied(at["branch"])
