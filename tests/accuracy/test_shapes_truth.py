@@ -46,6 +46,10 @@ fixed = x.view(5, 10).sum(0)  # M:static
 out = torch.zeros(50)
 out[mask] = kept  # M:store
 out[mask] = 0.0  # M:hoststore
+for i in range(len(kept)):  # M:trips
+    pass
+for i in range(len(x)):  # M:fixedtrips
+    pass
 """
 
 
@@ -76,6 +80,8 @@ def test_tracer_tells_created_carried_static_and_synced_lines(app_trace: Any) ->
     # a host value writes no shape
     assert at["store"] in dynamic and at["store"] not in trace.source_lines(dynamic)
     assert at["hoststore"] not in dynamic
+    # a loop as long as a data-dependent length runs another number of times
+    assert at["trips"] in dynamic and at["fixedtrips"] not in dynamic
     assert trace.syncs[at["sync"]] == Counter({"__int__": 2})  # once per run
     # seeds 1 and 4 keep 23 and 26 of 50: the branch goes both ways
     assert trace.branch_varied(at["branch"])
