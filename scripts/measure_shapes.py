@@ -18,7 +18,9 @@ Ground truth, per repository line:
 - *dynamic*: some operation of the line (a torch function, method, operator or attribute
   read, a call of a library function such as ``torchvision.ops.nms``, or a call of one of the
   repository's own functions) produced a different
-  set of output shapes in one run than in another run where it also ran. Comparing sets over a
+  set of output shapes in one run than in another run where it also ran. A store
+  (``x[idx] = values``) returns nothing: its output is the value it wrote, which has one row
+  per selected element when the index came from data. Comparing sets over a
   whole run keeps loops over pyramid levels static (the same three shapes every run) and keeps
   static a line that only runs a data-dependent number of times.
 - *source*: a dynamic line where the same operation, on tensor arguments of the same shapes,

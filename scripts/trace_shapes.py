@@ -14,9 +14,11 @@ rules; a driver script outside the root may stand in for an entry point). Two ho
 
 - a ``TorchFunctionMode``: every tensor function, method, operator and attribute read whose
   Python caller is a repository line (``torch.cat``, ``x[mask]``, ``x.nonzero()``, ``x.shape``),
-  with the shapes of its tensor arguments and of what it returned. Host reads of tensor data
-  (``.item()``, ``.tolist()``, ``int(t)``, ``float(t)``, ``bool(t)`` and so ``if t:``,
-  ``t.__index__`` as a slice bound, ``.numpy()``) are recorded as syncs of that line.
+  with the shapes of its tensor arguments and of what it returned (for a store ``x[i] = v``,
+  which returns nothing, the shape of the value it wrote; for ``len(t)``, the length). Host
+  reads of tensor data (``.item()``, ``.tolist()``, ``int(t)``, ``float(t)``, ``bool(t)`` and
+  so ``if t:``, ``t.__index__`` as a slice bound, ``.numpy()``) are recorded as syncs of that
+  line.
 - ``sys.setprofile``: a Python function outside the repository (a module's ``__call__``,
   ``torchvision.ops.nms``, a driver's stand-in for a compiled operator) called from a
   repository line, with the shapes of its tensor arguments and of its return value; the same
@@ -188,6 +190,10 @@ class ShapeTracer:
             site = self._open.pop(frame, None)
             if site is not None:
                 output = signature(arg)
+                if site[2].endswith("Tensor.__len__") and isinstance(arg, int):
+                    # ``len(t)`` is a length of ``t``'s shape, as ``t.shape`` is:
+                    # ``range(len(rois))`` runs as many times as it says
+                    output = ("len", arg)
                 if output is not None:
                     self.ops[(*site, output)] += 1
 
@@ -235,6 +241,10 @@ class ShapeTracer:
             self.syncs[(rel, frame.f_lineno, name)] += 1
             return
         output = signature(result)
+        if output is None and name == "__setitem__" and len(args) > 2:
+            # a store returns nothing: what it writes is its value, which holds one row per
+            # selected element when the index is data-dependent (``overlaps[idx] = values``)
+            output = signature(args[2])
         if output is None:
             return
         inputs = _arguments([*args, *kwargs.values()])

@@ -12,8 +12,9 @@ a model with the public builders (no weights) and calls it as a training loop wo
 Same input shapes for every seed: ``--batch`` images of 3 x ``--size`` x ``--size`` and, per
 image, the same number of boxes (image i has i + 2), with their masks or keypoints; the seed
 changes the pixels, where the boxes are, their sizes and classes. Two SGD steps in training
-mode, then one eval forward (proposals, NMS, score threshold, mask pasting); SSD's score
-threshold is set from the eval images' own scores (see ``ssd_threshold``).
+mode, then one eval forward (proposals, NMS, score threshold, mask pasting); the score
+thresholds of SSD and the R-CNNs are set from the eval images' own scores
+(``ssd_threshold``, ``rcnn_threshold``).
 """
 
 from __future__ import annotations
@@ -61,7 +62,16 @@ def build(torchvision, name: str, size: int):  # type: ignore[no-untyped-def]
         # a threshold about the untrained scores (classification prior 0.01; FCOS takes the
         # square root of its product with a centerness about 0.5)
         cls, thresh = (RetinaNet, 0.01) if name == "retinanet" else (FCOS, 0.07)
-        return cls(backbone, num_classes=5, topk_candidates=100, score_thresh=thresh, **common)
+        # 300 detections (RetinaNet's default; FCOS's 100 always bound on an untrained model,
+        # hiding how many boxes NMS keeps)
+        return cls(
+            backbone,
+            num_classes=5,
+            topk_candidates=100,
+            score_thresh=thresh,
+            detections_per_img=300,
+            **common,
+        )
     four = {"layer1": "0", "layer2": "1", "layer3": "2", "layer4": "3"}
     backbone = BackboneWithFPN(resnet18(), four, [64, 128, 256, 512], width)
     from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
@@ -86,7 +96,10 @@ def build(torchvision, name: str, size: int):  # type: ignore[no-untyped-def]
         "rpn_post_nms_top_n_train": 1000,
         "rpn_post_nms_top_n_test": 1000,
         "rpn_batch_size_per_image": 64,
-        "box_batch_size_per_image": 64,
+        # torchvision's default: above the proposals an image keeps here (a few hundred),
+        # so the sampler takes them all and each image trains on its own number of RoIs, as
+        # on small images or sparse scenes (a smaller batch always filled up, hiding it)
+        "box_batch_size_per_image": 512,
         "box_detections_per_img": 100,
         **common,
     }
@@ -144,6 +157,22 @@ def ssd_threshold(torch, model, images) -> float:  # type: ignore[no-untyped-def
     return float(scores.flatten().quantile(0.99))
 
 
+def rcnn_threshold(torch, model, images) -> float:  # type: ignore[no-untyped-def]
+    """A class-score threshold that the eval images' proposals straddle: the 99th
+    percentile of their class scores. Untrained, nearly every proposal scores about
+    1 / classes, so a fixed threshold keeps all (the 100-detection cap then decides) or none;
+    a trained model keeps a few boxes per image, a number the threshold and NMS decide. This
+    puts the untrained model in that regime: each image keeps its own number of detections."""
+    batch, _ = model.transform(images)
+    features = model.backbone(batch.tensors)
+    proposals, _ = model.rpn(batch, features)
+    heads = model.roi_heads
+    pooled = heads.box_roi_pool(features, proposals, batch.image_sizes)
+    logits, _ = heads.box_predictor(heads.box_head(pooled))
+    scores = torch.softmax(logits, -1)[:, 1:]
+    return float(scores.flatten().quantile(0.99))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", choices=MODELS, default="fasterrcnn")
@@ -174,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     with torch.no_grad():
         if options.model == "ssdlite":
             model.score_thresh = ssd_threshold(torch, model, images)
+        elif options.model in ("fasterrcnn", "maskrcnn", "keypointrcnn"):
+            model.roi_heads.score_thresh = rcnn_threshold(torch, model, images)
         detections = model(images)
     kept = [int(d["boxes"].shape[0]) for d in detections]
     print(f"{options.model} seed {options.seed}: loss {float(loss):.3f}, detections {kept}")

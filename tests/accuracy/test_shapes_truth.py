@@ -53,6 +53,13 @@ class Keep(torch.nn.Module):
 
 
 picked = Keep()(x)  # M:module
+out = torch.zeros(50)
+out[mask] = kept  # M:store
+out[mask] = 0.0  # M:hoststore
+for i in range(len(kept)):  # M:trips
+    pass
+for i in range(len(x)):  # M:fixedtrips
+    pass
 """
 
 
@@ -83,6 +90,12 @@ def test_tracer_tells_created_carried_static_and_synced_lines(app_trace: Any) ->
     assert at["twoforms"] in dynamic and at["module"] in dynamic
     assert at["loop"] not in dynamic  # two shapes per run, the same two in every run
     assert at["static"] not in dynamic and at["sync"] not in dynamic
+    # a store writes its value: one row per selected element here, carried from the mask;
+    # a host value writes no shape
+    assert at["store"] in dynamic and at["store"] not in trace.source_lines(dynamic)
+    assert at["hoststore"] not in dynamic
+    # a loop as long as a data-dependent length runs another number of times
+    assert at["trips"] in dynamic and at["fixedtrips"] not in dynamic
     assert trace.syncs[at["sync"]] == Counter({"__int__": 2})  # once per run
     # seeds 1 and 4 keep 23 and 26 of 50: the branch goes both ways
     assert trace.branch_varied(at["branch"])

@@ -208,6 +208,35 @@ CASES = {
             count = torch.zeros(flat.shape[0])  # expect: DS113
             return scores, table, count
     """,
+    # A tensor made of the sizes of a list's tensors (the crop widths of a multi-crop batch)
+    # holds shapes, not data: grouping it (``unique_consecutive``) and looping over the
+    # groups is decided by the input shapes. Labels gathered from per-sample records are data.
+    "sizes_in_a_tensor": """
+        import torch
+        from torch import nn
+
+
+        class MultiCrop(nn.Module):
+            def __init__(self, backbone):
+                super().__init__()
+                self.backbone = backbone
+
+            def forward(self, crops):
+                if not isinstance(crops, list):
+                    crops = [crops]
+                widths = torch.tensor([c.shape[-1] for c in crops])
+                ends = torch.cumsum(torch.unique_consecutive(widths, return_counts=True)[1], 0)
+                start, out = 0, []
+                for end in ends:
+                    out.append(self.backbone(torch.cat(crops[start:end])))
+                    start = end
+                return torch.cat(out)
+
+
+        def present(targets):
+            ids = torch.tensor([t["label"] for t in targets])
+            return torch.unique(ids)  # expect: DS101
+    """,
 }
 
 
