@@ -360,9 +360,6 @@ class ShapeTracker:
     #: their length is data too; ``_keep`` holds them so that the ids stay theirs
     _dyn_lists: set[int] = field(default_factory=set)
     _keep: list[Val] = field(default_factory=list)
-    #: id -> tensor built from host sizes of shapes only (``torch.tensor([c.shape[-1] for c
-    #: in crops])``): its values are decided by shapes, not data (see :meth:`_of_sizes`)
-    _size_tensors: dict[int, Val] = field(default_factory=dict)
     #: how many bodies of data-dependent ``if``s the walk is inside; per enclosing loop,
     #: whether such an ``if`` may ``continue``/``break`` it (the rest of its body is then
     #: conditional on data too)
@@ -518,14 +515,6 @@ class ShapeTracker:
                     function=self._sync_function.get(id(origin)),
                 )
 
-    def _of_sizes(self, v: Val) -> bool:
-        """A tensor built from host sizes of shapes only. Such sizes (:data:`ELEM_SIZE`) are
-        not data anywhere else in the lattice (``torch.zeros(img.shape[-1])`` is not
-        flagged), so a value-dependent op on them (``unique``, ``nonzero``) has a shape
-        decided by the input shapes too."""
-        entry = self._size_tensors.get(id(v))
-        return entry is not None and entry is v
-
     # ---------------------------------------------------------------- torch calls
     def on_torch_call(
         self,
@@ -542,10 +531,6 @@ class ShapeTracker:
         if sizes is not None:
             return sizes
         if name in FROM_HOST and recv is None:
-            if args and result[0] == "tensor" and _all_sizes(args[0]):
-                made = (result[0], result[1])
-                self._size_tensors[id(made)] = made
-                return made
             came = [a for a in [*args, *kwargs.values()] if is_host_dyn(a)]
             if came:
                 self.hit("DS121", node, api, self._round_trip_words(came))
@@ -566,8 +551,10 @@ class ShapeTracker:
                 return DYN_TENSOR
         rule = ALWAYS_DYNAMIC.get(name)
         first = recv if recv is not None else (args[0] if args else NONTORCH)
-        if rule is not None and self._of_sizes(first):
-            # ``unique`` of the crop widths: as many as the shapes say, like the sizes themselves
+        if rule is not None and first == SIZES_TENSOR:
+            # ``unique`` of the crop widths (``torch.tensor([c.shape[-1] for c in crops])``):
+            # sizes of shapes are not data anywhere in the lattice (``torch.zeros(img.shape[-1])``
+            # is not flagged), so a value-dependent op on them has a shape the input shapes decide
             return ("seq", TENSOR) if _returns_tuple(node) else TENSOR
         if rule is not None:
             if rule:
@@ -1113,13 +1100,6 @@ def _element_sizes(v: Val) -> bool:
     if v[0] != "seq":
         return False
     return _one_elem_sizes(v[1])
-
-
-def _all_sizes(v: Val) -> bool:
-    """A list or tuple of sizes read from the shapes of a sequence's elements only."""
-    if v[0] == "seq":
-        return v[1] == ELEM_SIZE
-    return v[0] == "tuple" and bool(v[1]) and all(e == ELEM_SIZE for e in v[1])
 
 
 def _holds_dyn(v: Val) -> bool:
