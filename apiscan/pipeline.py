@@ -620,7 +620,10 @@ def _worker_start(parent: int) -> None:
     at the same peak memory."""
     import gc
 
+    import apiscan.parsing
+
     die_with_parent(parent)
+    apiscan.parsing.TRUST_PARSER = True  # see there: LibCST's node validation is skipped
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLD)
 

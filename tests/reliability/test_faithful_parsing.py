@@ -121,3 +121,22 @@ def test_generated_programs_bounded() -> None:
 
     check()
     assert tally.files >= 40
+
+
+def test_trusted_parse_builds_the_same_tree_and_keeps_validation_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's parse skips LibCST's node validation (``TRUST_PARSER``): the same tree,
+    and nodes built by hand afterwards are still validated."""
+    import libcst as cst
+
+    import apiscan.parsing as parsing
+
+    text = (REPO / "fixtures" / "tinydet" / "tinydet" / "head.py").read_text()
+    checked = parsing.libcst_parse(text)
+    monkeypatch.setattr(parsing, "TRUST_PARSER", True)
+    trusted = parsing.libcst_parse(text)
+    assert trusted.deep_equals(checked)
+    assert trusted.code == text
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
