@@ -623,7 +623,7 @@ def _worker_start(parent: int) -> None:
     import apiscan.parsing
 
     die_with_parent(parent)
-    apiscan.parsing.TRUST_PARSER = True  # see there: LibCST's node validation is skipped
+    apiscan.parsing.for_workers()  # no node validation, one parse thread (see there)
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLD)
 
