@@ -11,6 +11,7 @@ its grammar lacks is reported as a syntax error naming LibCST.
 from __future__ import annotations
 
 import ast
+import queue
 import re
 import sys
 import threading
@@ -89,6 +90,11 @@ _T = TypeVar("_T")
 def on_big_stack(fn: Callable[[str], _T], text: str) -> _T:
     """``fn(text)`` on a thread with :data:`PARSER_STACK` bytes of stack (its exception is
     raised here). For every LibCST parse: of files, of edited statements, of fixes."""
+    global _PARSE_THREAD
+    if REUSE_THREAD:
+        if _PARSE_THREAD is None:
+            _PARSE_THREAD = _ParseThread()
+        return _PARSE_THREAD.call(fn, text)
     box: dict[str, object] = {}
 
     def run() -> None:
@@ -110,9 +116,76 @@ def on_big_stack(fn: Callable[[str], _T], text: str) -> _T:
     return box["value"]  # type: ignore[return-value]
 
 
+#: Set in the scan's worker processes, which parse one file at a time and never fork: one
+#: big-stack thread serves every parse (:class:`_ParseThread`) instead of a thread per file,
+#: whose fresh 512 MB stack the parser's recursion faults in again each time (~8% of a parse).
+REUSE_THREAD = False
+_PARSE_THREAD: _ParseThread | None = None
+
+
+class _ParseThread:
+    """A long-lived thread with :data:`PARSER_STACK` bytes of stack running the calls handed
+    to it one at a time (the caller waits for each)."""
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[tuple[Callable[[str], object], str]] = queue.SimpleQueue()
+        self._results: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()
+        with _STACK_LOCK:  # the stack size is process-wide: set it for this thread alone
+            previous = threading.stack_size(PARSER_STACK)
+            try:
+                thread = threading.Thread(target=self._serve, name="apiscan-parse", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(previous)
+
+    def _serve(self) -> None:
+        while True:
+            fn, text = self._calls.get()
+            try:
+                self._results.put((True, fn(text)))
+            except BaseException as exc:
+                self._results.put((False, exc))
+
+    def call(self, fn: Callable[[str], _T], text: str) -> _T:
+        self._calls.put((fn, text))
+        ok, value = self._results.get()
+        if not ok:
+            raise value  # type: ignore[misc]
+        return value  # type: ignore[return-value]
+
+
+def for_workers() -> None:
+    """A scan worker's parsing: see :data:`TRUST_PARSER` and :data:`REUSE_THREAD`."""
+    global TRUST_PARSER, REUSE_THREAD
+    TRUST_PARSER = REUSE_THREAD = True
+
+
 def libcst_parse(text: str) -> cst.Module:
     """``cst.parse_module(text)`` on a big stack (see :data:`PARSER_STACK`)."""
-    return on_big_stack(cst.parse_module, text)
+    return on_big_stack(_parse_trusted if TRUST_PARSER else cst.parse_module, text)
+
+
+#: Set in the scan's worker processes: the modules their parser builds skip LibCST's per-node
+#: validation (``CSTNode.__post_init__``), which checks invariants the parser's own output
+#: meets by construction (LibCST's source says as much) and costs about a tenth of a parse.
+#: Nodes built by hand (fixes, rewrites) run in other processes and are still validated.
+TRUST_PARSER = False
+
+
+def _parse_trusted(text: str) -> cst.Module:
+    """``cst.parse_module`` without node validation (see :data:`TRUST_PARSER`). A worker
+    parses one file at a time and builds no other node while it waits for the parse."""
+    node = cst.CSTNode
+    validate = node.__dict__["__post_init__"]
+    node.__post_init__ = _unvalidated  # type: ignore[method-assign]
+    try:
+        return cst.parse_module(text)
+    finally:
+        node.__post_init__ = validate  # type: ignore[method-assign]
+
+
+def _unvalidated(self: cst.CSTNode) -> None:
+    """``CSTNode.__post_init__`` while a worker parses: no validation."""
 
 
 #: Above this many ``ast`` nodes a file is too big for LibCST (it would take half a minute and

@@ -87,7 +87,7 @@ class ScanOptions:
     #: then their common directory and only these are scanned.
     paths: tuple[str, ...] = ()
     #: Slow imports to run in a background thread once the workers are forked (the text
-    #: report's pandas): they then cost nothing on a cold scan's wall time.
+    #: report's tabulate): they then cost nothing on a cold scan's wall time.
     warmup: Callable[[], None] | None = None
     #: A directory without a single Python file to scan is a usage error (the command line:
     #: a mistyped path must not look like a finished migration), not an empty result.
@@ -120,7 +120,7 @@ def scan_rendered(options: ScanOptions, name: str, render: Callable[[ScanResult]
     A report is a function of the result alone, and the result of the whole-scan key and of
     the verification results the link step reads; a warm re-scan of an unchanged tree then
     costs discovery, hashing and one lookup (no unpickling of the result, no link step, no
-    reporter imports such as pandas).
+    reporter imports such as tabulate).
     """
     result, _analyses, _reexports, rendered = _scan(
         options, keep_facts=False, render=(name, render)
@@ -620,7 +620,10 @@ def _worker_start(parent: int) -> None:
     at the same peak memory."""
     import gc
 
+    import apiscan.parsing
+
     die_with_parent(parent)
+    apiscan.parsing.for_workers()  # no node validation, one parse thread (see there)
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLD)
 

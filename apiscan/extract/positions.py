@@ -69,6 +69,7 @@ def ast_nodes(tree: ast.Module) -> AstNodes:
     kinds = _AST_KINDS
     named = _NAMED
     node_type = ast.AST
+    child_fields = _CHILD_FIELDS
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, offset = stack.pop()
@@ -85,7 +86,10 @@ def ast_nodes(tree: ast.Module) -> AstNodes:
             )
         inner = FSTRING_OFFSET if type(node) is ast.JoinedStr else offset
         # ast.iter_child_nodes, inlined: the walk visits every node of the file
-        for field in node._fields:
+        fields = child_fields.get(type(node))
+        if fields is None:
+            fields = child_fields[type(node)] = _fields_with_children(type(node))
+        for field in fields:
             child = getattr(node, field, None)
             if isinstance(child, node_type):
                 stack.append((child, inner))
@@ -96,6 +100,18 @@ def ast_nodes(tree: ast.Module) -> AstNodes:
     for lst in lists:
         lst.sort(key=_order_key)
     return lists
+
+
+#: Fields that hold no reported node: expression contexts and operators (``Load()``,
+#: ``Add()``: leaf nodes on every name, attribute and operation, a third of all the nodes a
+#: walk would otherwise visit).
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
+#: Node type -> the fields :func:`ast_nodes` descends into (filled as types are met).
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_with_children(cls: type) -> tuple[str, ...]:
+    return tuple(f for f in cls._fields if f not in _LEAF_FIELDS)  # type: ignore[attr-defined]
 
 
 #: The kinds whose nodes carry a name, and its field.

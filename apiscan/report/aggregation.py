@@ -1,9 +1,10 @@
-"""The roll-ups the human-readable reports share, the API tables computed with pandas.
+"""The roll-ups the human-readable reports share (top API tables, per-file counts).
 
-Only the text and Markdown reporters need these, and they import this module inside
-``render()``: pandas costs about 0.4 s to import, which the JSON and CSV formats (the ones CI
-runs) must never pay. Every ordering below is explicit and ends on a unique key, so the same
-:class:`~apiscan.model.ScanResult` always yields the same rows in the same order.
+Only the text and Markdown reporters need these. They are plain dictionaries and sorts over
+the findings: pandas computed them once, and its import alone (about 0.4 s of CPU with numpy)
+cost more than a small repository's whole analysis. Every ordering below is explicit and ends
+on a unique key, so the same :class:`~apiscan.model.ScanResult` always yields the same rows in
+the same order.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import NamedTuple
 
 from apiscan.model import STATUS_ORDER, ApiFinding, ScanResult, ShapeFinding
 
@@ -86,31 +86,54 @@ class FileTable:
     quiet_files: int
 
 
-def api_frame(result: ScanResult) -> pd.DataFrame:
+class ApiRow(NamedTuple):
+    """One API finding with the columns the "top" tables fold (see :func:`api_frame`)."""
+
+    path: str
+    line: int
+    cell: int
+    api: str
+    status: str
+    mindspore_api: str
+    probable: bool
+    note: str
+    unsupported_params: tuple[str, ...]
+    scope_rank: int
+    changes: tuple[tuple[str, str], ...]
+    severity_rank: int
+    diff_url: str
+    mapping_version: str
+    backends: str
+    targets: str
+    backend_gap: bool
+    history: tuple[str, ...]
+
+
+def api_frame(result: ScanResult) -> list[ApiRow]:
     """One row per API finding, in the result's (already sorted) order."""
-    apis = result.api_findings
-    return pd.DataFrame(
-        {
-            "path": [f.path for f in apis],
-            "line": pd.Series([f.span.line for f in apis], dtype="int64"),
-            "cell": pd.Series([f.cell for f in apis], dtype="int64"),
-            "api": [f.api for f in apis],
-            "status": [f.status for f in apis],
-            "mindspore_api": [f.mindspore_api or "" for f in apis],
-            "probable": pd.Series([f.confidence == "probable" for f in apis], dtype="bool"),
-            "note": [f.note for f in apis],
-            "unsupported_params": [f.unsupported_params for f in apis],
-            "scope_rank": pd.Series([SCOPE_RANK.get(f.scope, 2) for f in apis], dtype="int64"),
-            "changes": [tuple((c.headline(), c.note) for c in f.param_changes) for f in apis],
-            "severity_rank": pd.Series([_severity_rank(f) for f in apis], dtype="int64"),
-            "diff_url": [f.diff_url for f in apis],
-            "mapping_version": [f.mapping_version or "" for f in apis],
-            "backends": [" ".join(f.backends) for f in apis],
-            "targets": [" / ".join(f.mindspore_apis) for f in apis],
-            "backend_gap": pd.Series([f.backend_gap for f in apis], dtype="bool"),
-            "history": [f.history for f in apis],
-        }
-    )
+    return [
+        ApiRow(
+            f.path,
+            f.span.line,
+            f.cell,
+            f.api,
+            f.status,
+            f.mindspore_api or "",
+            f.confidence == "probable",
+            f.note,
+            f.unsupported_params,
+            SCOPE_RANK.get(f.scope, 2),
+            tuple((c.headline(), c.note) for c in f.param_changes),
+            _severity_rank(f),
+            f.diff_url,
+            f.mapping_version or "",
+            " ".join(f.backends),
+            " / ".join(f.mindspore_apis),
+            f.backend_gap,
+            f.history,
+        )
+        for f in result.api_findings
+    ]
 
 
 def _severity_rank(finding: ApiFinding) -> int:
@@ -125,45 +148,46 @@ def _severity_rank(finding: ApiFinding) -> int:
     return 2
 
 
-def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -> TopApis:
+def top_apis(frame: list[ApiRow], status: str, limit: int, locations: int = 3) -> TopApis:
     """The first ``limit`` APIs with call sites of ``status``, ranked by scope (network
     first), then severity (a call that cannot run before one that needs editing), then
     call sites, files and name: a blocker inside the network outranks a frequent host call
     (timm's 41 network ``scaled_dot_product_attention`` sites before 325 ``jit.ignore``)."""
-    sites = frame[frame["status"] == status]
-    if sites.empty:
+    sites = [row for row in frame if row.status == status]
+    if not sites:
         return TopApis(rows=(), total=0)
-    grouped = sites.groupby("api")
-    stats = pd.DataFrame(
-        {
-            "sites": grouped.size(),
-            "files": grouped["path"].nunique(),
-            "probable": grouped["probable"].sum(),
-            "scope_rank": grouped["scope_rank"].min(),
-            "severity_rank": grouped["severity_rank"].min(),
-            "backend_gap": grouped["backend_gap"].any(),
-        }
-    ).reset_index()
-    stats = stats.sort_values(
-        ["scope_rank", "severity_rank", "sites", "files", "api"],
-        ascending=[True, True, False, False, True],
+    by_api: dict[str, list[ApiRow]] = {}
+    for row in sites:
+        by_api.setdefault(row.api, []).append(row)
+    # api, sites, files, probable, scope rank, severity rank, backend gap
+    stats = sorted(
+        (
+            (
+                api,
+                len(group),
+                len({r.path for r in group}),
+                sum(r.probable for r in group),
+                min(r.scope_rank for r in group),
+                min(r.severity_rank for r in group),
+                any(r.backend_gap for r in group),
+            )
+            for api, group in by_api.items()
+        ),
+        key=lambda s: (s[4], s[5], -s[1], -s[2], s[0]),
     )
     total = len(stats)
-    stats = stats.head(limit)
-    chosen = sites[sites["api"].isin(stats["api"])]
+    stats = stats[:limit]
+    chosen = [row for row in sites if row.api in {s[0] for s in stats}]
 
-    places = chosen.drop_duplicates(["api", "path", "cell", "line"])
-    place_count = places.groupby("api").size()
-    first: dict[str, list[tuple[str, int, int]]] = {}
-    shown = places.groupby("api").head(locations)[["api", "path", "line", "cell"]]
-    for api, path, line, cell in shown.itertuples(index=False):
-        first.setdefault(api, []).append((path, int(line), int(cell)))
-
-    params = chosen[["api", "unsupported_params"]].explode("unsupported_params").dropna()
-    seen = params.drop_duplicates().sort_values(["api", "unsupported_params"])
-    unsupported: dict[str, tuple[str, ...]] = {
-        api: tuple(group["unsupported_params"]) for api, group in seen.groupby("api")
-    }
+    places: dict[str, dict[tuple[str, int, int], None]] = {}
+    for row in chosen:
+        places.setdefault(row.api, {})[(row.path, row.line, row.cell)] = None
+    first = {api: list(found)[:locations] for api, found in places.items()}
+    unsupported: dict[str, tuple[str, ...]] = {}
+    for row in chosen:
+        if row.unsupported_params:
+            unsupported[row.api] = (*unsupported.get(row.api, ()), *row.unsupported_params)
+    unsupported = {api: tuple(sorted(set(found))) for api, found in unsupported.items()}
     notes = _most_frequent(chosen, "note")
     targets = _most_frequent(chosen, "mindspore_api")
     extra = {
@@ -171,43 +195,41 @@ def top_apis(frame: pd.DataFrame, status: str, limit: int, locations: int = 3) -
         for column in ("diff_url", "mapping_version", "backends", "targets")
     }
     changes: dict[str, tuple[tuple[str, str], ...]] = {}
-    for api, found in chosen[["api", "changes"]].itertuples(index=False):
-        changes[api] = tuple(dict.fromkeys([*changes.get(api, ()), *found]))
+    for row in chosen:
+        changes[row.api] = tuple(dict.fromkeys([*changes.get(row.api, ()), *row.changes]))
     history: dict[str, tuple[str, ...]] = {}
-    for api, found in chosen[["api", "history"]].itertuples(index=False):
-        history[api] = tuple(dict.fromkeys([*history.get(api, ()), *found]))
+    for row in chosen:
+        history[row.api] = tuple(dict.fromkeys([*history.get(row.api, ()), *row.history]))
     scope_names = {rank: name for name, rank in SCOPE_RANK.items()}
 
     rows = tuple(
         ApiRollup(
             api=api,
             mindspore_api=targets.get(api, ""),
-            sites=int(n_sites),
-            files=int(n_files),
-            probable=int(n_probable),
+            sites=n_sites,
+            files=n_files,
+            probable=n_probable,
             locations=tuple(first[api]),
-            more_locations=int(place_count[api]) - len(first[api]),
+            more_locations=len(places[api]) - len(first[api]),
             note=notes.get(api, ""),
             unsupported_params=unsupported.get(api, ()),
-            scope=scope_names[int(scope_rank)],
+            scope=scope_names[scope_rank],
             changes=changes.get(api, ()),
             diff_url=extra["diff_url"].get(api, ""),
             mapping_version=extra["mapping_version"].get(api, ""),
             backends=extra["backends"].get(api, ""),
             targets=extra["targets"].get(api, ""),
-            backend_gap=bool(gap),
+            backend_gap=gap,
             history=disagreeing_history(
                 history.get(api, ()), status, extra["targets"].get(api, "")
             ),
         )
-        for api, n_sites, n_files, n_probable, scope_rank, gap in stats[
-            ["api", "sites", "files", "probable", "scope_rank", "backend_gap"]
-        ].itertuples(index=False)
+        for api, n_sites, n_files, n_probable, scope_rank, _severity, gap in stats
     )
     return TopApis(rows=rows, total=total)
 
 
-def revised_consistent(frame: pd.DataFrame, limit: int) -> TopApis:
+def revised_consistent(frame: list[ApiRow], limit: int) -> TopApis:
     """The top consistent APIs an older table disagreed on (``torch.nn.SELU`` was r1.10's
     ``ops.SeLU``, "different"): worth knowing when code or docs follow the older table."""
     everything = top_apis(frame, "consistent", max(len(frame), 1), 1)
@@ -230,15 +252,19 @@ def disagreeing_history(history: Sequence[str], status: str, targets: str) -> tu
     return tuple(f"{', '.join(vs)}: {said}" for said, vs in versions.items())
 
 
-def _most_frequent(sites: pd.DataFrame, column: str) -> dict[str, str]:
+def _most_frequent(sites: list[ApiRow], column: str) -> dict[str, str]:
     """Per API, the most frequent non-empty value of ``column`` (ties: alphabetically first)."""
-    present = sites[sites[column] != ""]
-    if present.empty:
-        return {}
-    counts = present.groupby(["api", column]).size().reset_index(name="n")
-    counts = counts.sort_values(["api", "n", column], ascending=[True, False, True])
-    best = counts.drop_duplicates("api")
-    return dict(zip(best["api"], best[column], strict=True))
+    counts: Counter[tuple[str, str]] = Counter()
+    for row in sites:
+        value = getattr(row, column)
+        if value != "" and value is not None:
+            counts[(row.api, value)] += 1
+    best: dict[str, tuple[int, str]] = {}
+    for (api, value), n in counts.items():
+        held = best.get(api)
+        if held is None or n > held[0] or (n == held[0] and value < held[1]):
+            best[api] = (n, value)
+    return {api: value for api, (_n, value) in sorted(best.items())}
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,40 +332,29 @@ def describe_backends(rows: tuple[BackendSummary, ...]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def file_table(result: ScanResult, frame: pd.DataFrame) -> FileTable:
+def file_table(result: ScanResult, frame: list[ApiRow]) -> FileTable:
     """Per-file counts, sorted by path, leaving out files with neither API uses nor errors.
 
     Status and error counts come from the findings (like ``ScanResult.summary()``), lines from
     the file summaries; a path known from only one side still gets a row. Dynamic-shape
     findings have their own section, grouped by file (:func:`shape_files`).
     """
-    files = pd.DataFrame(
-        {
-            "path": [f.path for f in result.files],
-            "lines": pd.Series([f.lines for f in result.files], dtype="Int64"),
-        }
-    ).set_index("path")
-    counts = pd.crosstab(frame["path"], frame["status"]) if not frame.empty else pd.DataFrame()
-    counts = counts.reindex(columns=list(STATUS_ORDER), fill_value=0)
-    errors = pd.Series([f.path for f in result.error_findings], dtype="object")
-    table = files.join(counts, how="outer").join(
-        errors.value_counts().rename("errors"), how="outer"
-    )
-    table[[*STATUS_ORDER, "errors"]] = table[[*STATUS_ORDER, "errors"]].fillna(0).astype("int64")
-    table["uses"] = table[list(STATUS_ORDER)].sum(axis=1)
-    active = table[(table["uses"] > 0) | (table["errors"] > 0)].sort_index()
-    columns = ["lines", "uses", *STATUS_ORDER, "errors"]
-    rows = tuple(
-        FileRow(
-            path=str(path),
-            lines=None if pd.isna(lines) else int(lines),
-            uses=int(uses),
-            counts=tuple(int(n) for n in counts),
-            errors=int(n_errors),
-        )
-        for path, lines, uses, *counts, n_errors in active[columns].itertuples(index=True)
-    )
-    return FileTable(rows=rows, quiet_files=len(table) - len(active))
+    lines: dict[str, int | None] = {f.path: f.lines for f in result.files}
+    column = {status: i for i, status in enumerate(STATUS_ORDER)}
+    counts: dict[str, list[int]] = {}
+    for row in frame:
+        per_status = counts.setdefault(row.path, [0] * len(STATUS_ORDER))
+        if row.status in column:
+            per_status[column[row.status]] += 1
+    errors = Counter(f.path for f in result.error_findings)
+    paths = {*lines, *counts, *errors}
+    rows = []
+    for path in sorted(paths):
+        per_status = counts.get(path, [0] * len(STATUS_ORDER))
+        uses = sum(per_status)
+        if uses or errors[path]:
+            rows.append(FileRow(path, lines.get(path), uses, tuple(per_status), errors[path]))
+    return FileTable(rows=tuple(rows), quiet_files=len(paths) - len(rows))
 
 
 @dataclass(frozen=True, slots=True)

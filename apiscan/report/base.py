@@ -7,7 +7,7 @@ one value, so golden files are stable and a new format cannot change what a scan
 The CLI only ever calls ``get_reporter(fmt).render(result)``; formats are found here by name, so
 adding one never touches an ``if format == ...`` chain. The built-in reporters are imported on
 the first look-up rather than at import time, because some of them pull in heavy libraries
-(pandas) that a caller asking for JSON should never pay for.
+(tabulate) that a caller asking for JSON should never pay for.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Protocol, cast
 from apiscan.model import ScanResult, Substitution
 
 #: The built-in formats and the module whose import registers each: only the one asked for
-#: is imported (the text report's tabulate and pandas cost nothing to a JSON run).
+#: is imported (the text report's tabulate costs nothing to a JSON run).
 _BUILTIN_MODULES: dict[str, str] = {
     "text": "apiscan.report.text",
     "json": "apiscan.report.json",

@@ -42,11 +42,11 @@ class MarkdownReporter:
         self.locations = locations
 
     def prepare(self) -> None:
-        """Load pandas ahead of time; the pipeline calls this while workers parse."""
+        """Load the roll-ups ahead of time; the pipeline calls this while workers parse."""
         from apiscan.report import aggregation  # noqa: F401
 
     def render(self, result: ScanResult) -> str:
-        # pandas loads here, not at import, so that the JSON and CSV formats never pay for it.
+        # the roll-ups load here, not at import, so that the JSON and CSV formats never pay.
         from apiscan.report import aggregation
 
         summary = result.summary()

@@ -43,14 +43,14 @@ class TextReporter:
         self.locations = locations
 
     def prepare(self) -> None:
-        """Load pandas and tabulate ahead of time; the pipeline calls this while workers
+        """Load tabulate and the roll-ups ahead of time; the pipeline calls this while workers
         parse."""
         import tabulate  # noqa: F401
 
         from apiscan.report import aggregation  # noqa: F401
 
     def render(self, result: ScanResult) -> str:
-        # pandas loads here, not at import, so that other formats never pay for it.
+        # the roll-ups load here, not at import, so that other formats never pay for them.
         from apiscan.report import aggregation
 
         summary = result.summary()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from apiscan.extract import FileTask, analyse
+from apiscan.model import FileError
 from apiscan.parsing import normalise_for_libcst, parse_module
 from apiscan.source import DecodedSource, decode_source
 
@@ -121,3 +122,45 @@ def test_generated_programs_bounded() -> None:
 
     check()
     assert tally.files >= 40
+
+
+def test_trusted_parse_builds_the_same_tree_and_keeps_validation_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's parse skips LibCST's node validation (``TRUST_PARSER``): the same tree,
+    and nodes built by hand afterwards are still validated."""
+    import libcst as cst
+
+    import apiscan.parsing as parsing
+
+    text = (REPO / "fixtures" / "tinydet" / "tinydet" / "head.py").read_text()
+    checked = parsing.libcst_parse(text)
+    monkeypatch.setattr(parsing, "TRUST_PARSER", True)
+    trusted = parsing.libcst_parse(text)
+    assert trusted.deep_equals(checked)
+    assert trusted.code == text
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not a name")
+
+
+def test_one_parse_thread_serves_a_workers_parses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``REUSE_THREAD``: every parse runs on one big-stack thread, and its errors come back."""
+    import threading
+
+    import libcst as cst
+
+    import apiscan.parsing as parsing
+
+    monkeypatch.setattr(parsing, "REUSE_THREAD", True)
+    monkeypatch.setattr(parsing, "_PARSE_THREAD", None)
+
+    def where(text: str) -> tuple[int | None, str]:
+        return threading.get_ident(), text
+
+    first, second = parsing.on_big_stack(where, "a"), parsing.on_big_stack(where, "b")
+    assert first[0] == second[0] != threading.get_ident()
+    assert (first[1], second[1]) == ("a", "b")
+    assert parsing.libcst_parse("x = 1\n").code == "x = 1\n"
+    with pytest.raises(cst.ParserSyntaxError):
+        parsing.libcst_parse("x = (\n")
+    assert isinstance(parsing.parse_module("x = (\n", "m.py"), FileError)

@@ -203,11 +203,27 @@ def _returned_name(value: cst.BaseExpression | None) -> str | None:
 
 
 def _returns(node: cst.CSTNode) -> list[cst.Return]:
-    """The ``return`` statements of a function body (not of the functions nested in it)."""
+    """The ``return`` statements of a function body (not of the functions nested in it).
+
+    A ``return`` is a small statement, so only statement lists can hold one: walking them
+    alone (not every expression and whitespace node, as ``children`` would) finds them all."""
     out = []
-    for child in node.children:
-        if type(child) is cst.Return:
-            out.append(child)
-        elif not isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):
-            out += _returns(child)
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            out += [s for s in n.body if type(s) is cst.Return]
+        elif not isinstance(n, cst.FunctionDef | cst.ClassDef):
+            for name in _BLOCK_FIELDS:
+                part = getattr(n, name, None)
+                if part is None:
+                    continue
+                if isinstance(part, cst.CSTNode):
+                    stack.append(part)
+                else:
+                    stack.extend(part)
     return out
+
+
+#: The fields of blocks and compound statements that hold statements or blocks.
+_BLOCK_FIELDS = ("body", "orelse", "handlers", "finalbody", "cases")
