@@ -87,6 +87,18 @@ _STACK_LOCK = threading.Lock()
 _T = TypeVar("_T")
 
 
+def _big_stack_thread(target: Callable[[], None]) -> threading.Thread:
+    """A started daemon thread running ``target`` with :data:`PARSER_STACK` bytes of stack."""
+    with _STACK_LOCK:  # the stack size is process-wide: set it for this thread alone
+        previous = threading.stack_size(PARSER_STACK)
+        try:
+            thread = threading.Thread(target=target, name="apiscan-parse", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    return thread
+
+
 def on_big_stack(fn: Callable[[str], _T], text: str) -> _T:
     """``fn(text)`` on a thread with :data:`PARSER_STACK` bytes of stack (its exception is
     raised here). For every LibCST parse: of files, of edited statements, of fixes."""
@@ -103,14 +115,7 @@ def on_big_stack(fn: Callable[[str], _T], text: str) -> _T:
         except BaseException as exc:
             box["error"] = exc
 
-    with _STACK_LOCK:  # the stack size is process-wide: set it for this thread alone
-        previous = threading.stack_size(PARSER_STACK)
-        try:
-            thread = threading.Thread(target=run, name="apiscan-parse", daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(previous)
-    thread.join()
+    _big_stack_thread(run).join()
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
@@ -130,13 +135,7 @@ class _ParseThread:
     def __init__(self) -> None:
         self._calls: queue.SimpleQueue[tuple[Callable[[str], object], str]] = queue.SimpleQueue()
         self._results: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()
-        with _STACK_LOCK:  # the stack size is process-wide: set it for this thread alone
-            previous = threading.stack_size(PARSER_STACK)
-            try:
-                thread = threading.Thread(target=self._serve, name="apiscan-parse", daemon=True)
-                thread.start()
-            finally:
-                threading.stack_size(previous)
+        _big_stack_thread(self._serve)
 
     def _serve(self) -> None:
         while True:
