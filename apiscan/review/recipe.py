@@ -1818,12 +1818,7 @@ def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:
     """The module ``from x import *`` (relative or not) names, else None."""
     if not isinstance(node, ast.ImportFrom) or [a.name for a in node.names] != ["*"]:
         return None
-    if not node.level:
-        return node.module
-    base = src.module.split(".")
-    package = base if src.path.endswith("__init__.py") else base[:-1]
-    parts = package[: len(package) - (node.level - 1)]
-    return ".".join([*parts, node.module] if node.module else parts)
+    return src.from_module(node)
 
 
 def _is_none(node: ast.AST | None) -> bool:
@@ -1873,15 +1868,13 @@ def _relative(src: Source, expr: ast.expr) -> str:
     parts = name_chain(expr)
     if parts is None or not src.module:
         return ""
-    base = src.module.split(".")
-    package = base if src.path.endswith("__init__.py") else base[:-1]
     for node in src.imports_made:
         if not isinstance(node, ast.ImportFrom) or not node.level:
             continue
         for alias in node.names:
             if (alias.asname or alias.name) == parts[0]:
-                up = package[: len(package) - (node.level - 1)]
-                head = [*up, *(node.module.split(".") if node.module else []), alias.name]
+                prefix = src.from_module(node)
+                head = [prefix, alias.name] if prefix else [alias.name]
                 return ".".join([*head, *parts[1:]])
     return ""
 

@@ -98,6 +98,16 @@ class Source:
     def module(self) -> str:
         return self.modules[0] if self.modules else ""
 
+    def from_module(self, node: ast.ImportFrom) -> str:
+        """The absolute module ``from X import ...`` names in this file, ``X`` relative
+        (``from ..ops import``, ``from . import``) or not."""
+        if not node.level:
+            return node.module or ""
+        base = self.module.split(".")
+        package = base if self.path.endswith("__init__.py") else base[:-1]
+        parts = package[: len(package) - (node.level - 1)]
+        return ".".join([*parts, node.module] if node.module else parts)
+
     def char_col(self, lineno: int, byte_col: int) -> int:
         """``ast`` counts UTF-8 bytes; the scan (and readers) count characters."""
         line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""

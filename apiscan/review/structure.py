@@ -406,12 +406,9 @@ class _Builders:
 
     def _imports(self, src: Source) -> dict[str, str]:
         table = dict(src.imports)
-        base = src.module.split(".")
-        package = base if src.path.endswith("__init__.py") else base[:-1]
         for node in src.imports_made:
             if isinstance(node, ast.ImportFrom) and node.level:
-                parts = package[: len(package) - (node.level - 1)] if node.level > 1 else package
-                prefix = ".".join([*parts, node.module] if node.module else parts)
+                prefix = src.from_module(node)
                 for alias in node.names:
                     table[alias.asname or alias.name] = f"{prefix}.{alias.name}"
         return table
