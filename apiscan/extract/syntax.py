@@ -416,10 +416,8 @@ class _Reader:
                 call = stmt.value if isinstance(stmt, ast.Assign) else None
                 if not isinstance(call, ast.Call):
                     continue
-                stored = {
-                    n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)
-                }
-                passed = {n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+                stored = _names(stmt.targets)
+                passed = _names(call.args)
                 if stored & passed and IMAGE_NAME.search(" ".join(sorted(stored & passed))):
                     own = call.func.id if isinstance(call.func, ast.Name) else ""
                     steps.append((self.text(call), when, own if own in self.first else ""))

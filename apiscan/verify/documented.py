@@ -912,6 +912,7 @@ def forms_for(
         joined = _merge_inputs([*inputs, extra])
         sep = ", " if base else ""
         companion = _companion(api, pname)
+        call = f"{head}{base}{sep}{companion}{pname}={value})"
         out.append(
             Form(
                 api,
@@ -919,8 +920,8 @@ def forms_for(
                 status,
                 f"{pname}={value}",
                 "keyword",
-                f"{head}{base}{sep}{companion}{pname}={value})",
-                _sized(f"{head}{base}{sep}{companion}{pname}={value})", joined),
+                call,
+                _sized(call, joined),
                 PROBES.get(f"{api}:{pname}", PROBES.get(pname, probe)) if probe == "{}" else probe,
             )
         )
