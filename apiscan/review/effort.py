@@ -15,6 +15,7 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
 from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
 from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
+from apiscan.rewrite.idioms import idiom_for
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
 #: an attribute is data, and is renamed rather than implemented.
@@ -27,6 +28,15 @@ def _listing(names: list[str]) -> str:
     shown = ", ".join(names[:LISTED])
     more = len(names) - LISTED
     return shown + (f" and {more} more" if more > 0 else "")
+
+
+def idiom_pattern(f: ApiFinding) -> str:
+    """The pattern an idiom use belongs to: the idiom catalogue's key (``train-step`` for
+    ``backward``, ``optimizer.step`` and ``zero_grad`` alike, ``checkpoint`` for ``save``,
+    ``load`` and every ``state_dict``), else the API. A pattern is rewritten once and applied
+    at each of its sites, so the effort counts patterns, not the APIs that spell them."""
+    idiom = idiom_for(f.api, f.usage)
+    return idiom.key if idiom is not None else f.api
 
 
 def _count(n: int, noun: str) -> str:
@@ -99,7 +109,7 @@ def estimate(
     to_change = [f for f in network if disposition(f) in ("idiom", "rewrite", "custom-op", "gap")]
     custom = sorted({f.api for f in apis if is_custom_op(f)})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
-    idiom_patterns = len({f.api for f in apis if f.disposition == "idiom"})
+    idiom_patterns = len({idiom_pattern(f) for f in apis if f.disposition == "idiom"})
 
     def pipeline(f: ShapeFinding) -> bool:
         """Multi-scale training and batches padded to their largest item, wherever the

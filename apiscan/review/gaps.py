@@ -298,7 +298,58 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
         "keep g and v as parameters and compute w = g * v / v.norm(dim=1, keepdim=True) in "
         "construct (DINO's head)",
     ),
+    # a shape is a tuple in MindSpore: torch.Size(...) is the tuple itself (DPT's Unflatten)
+    "torch.Size": ("rewrite", "a tuple of ints: MindSpore shapes are plain tuples"),
+    # weights fetched by URL or through the hub: converted once, counted under Porting work
+    **dict.fromkeys(
+        (
+            "torch.hub.load_state_dict_from_url",
+            "torch.utils.model_zoo.load_url",
+        ),
+        (
+            "delete",
+            "the downloaded weights are converted once to a MindSpore checkpoint (counted "
+            "under Porting work) and loaded with mindspore.load_checkpoint",
+        ),
+    ),
+    "torch.hub.load": (
+        "delete",
+        "counted under Porting work (pretrained backbone): a MindSpore counterpart of the "
+        "hub model and, with its weights, their conversion",
+    ),
+    **dict.fromkeys(
+        (
+            "torch.optim.lr_scheduler.ReduceLROnPlateau",
+            "torch.optim.lr_scheduler.ReduceLROnPlateau.step",
+        ),
+        (
+            "rewrite",
+            "mindspore.experimental.optim.lr_scheduler.ReduceLROnPlateau(optimizer, ...) "
+            "and its step(metric)",
+        ),
+    ),
 }
+GAP_REWRITES["torch.utils.data.TensorDataset"] = (
+    "rewrite",
+    "mindspore.dataset.NumpySlicesDataset((x, y), column_names=[...]) over the arrays",
+)
+#: Quantization stubs of a float model: ``FloatFunctional().add(a, b)`` is ``a + b`` until
+#: the model is quantized (DPT's residual units), so the port writes the plain op.
+_FLOAT_FUNCTIONAL = ("torch.ao.nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional")
+for _module in _FLOAT_FUNCTIONAL:
+    GAP_REWRITES[_module] = (
+        "rewrite",
+        "nothing to build: a float model's FloatFunctional is the plain op (delete the module)",
+    )
+    for _op, _plain in (
+        ("add", "a + b"),
+        ("add_scalar", "a + s"),
+        ("mul", "a * b"),
+        ("mul_scalar", "a * s"),
+        ("add_relu", "relu(a + b)"),
+        ("cat", "mindspore.ops.cat"),
+    ):
+        GAP_REWRITES[f"{_module}.{_op}"] = ("rewrite", f"the plain op: {_plain}")
 #: Prefixes of enumerations with a MindSpore twin.
 _GAP_PREFIXES = (
     (
@@ -320,6 +371,11 @@ _GAP_PREFIXES = (
     (
         "torchvision.transforms.InterpolationMode.",
         ("rewrite", "mindspore.dataset.vision.Inter of the same name"),
+    ),
+    (
+        # download and checksum helpers of the data sets: plain Python, kept as they are
+        "torchvision.datasets.utils.",
+        ("rewrite", "plain Python on the host: keep torchvision's helper, or urllib/hashlib"),
     ),
 )
 

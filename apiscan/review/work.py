@@ -94,6 +94,8 @@ CHECKPOINT_APIS = frozenset(
         "torch.utils.model_zoo.load_url",
     }
 )
+#: Torch APIs that download weights by URL (a backbone's ImageNet weights, usually).
+URL_WEIGHTS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
 #: Parameter values that pass nothing MindSpore would miss.
 NEUTRAL_VALUES = frozenset({"False", "None", "0", "()", "[]", "{}"})
 #: Packages whose APIs a parameter gap is plumbing for (loaders, optimizers): they have idioms.
@@ -242,6 +244,11 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
 
 #: The scan's rule for data sized on a host library that comes back into torch.
 ROUND_TRIP_RULE = "DS121"
+#: What a DS121 message says of a host list built from a size alone (``[i] * len(keep)``,
+#: RetinaNet's per-class labels after NMS): no tensor value leaves the device, only its
+#: data-dependent length, which the dynamic-shape rewrite of the function already counts
+#: (``mindspore.ops.full((n,), i)``).
+SIZED_LIST = "a list repeated a number of times read from data"
 #: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
@@ -261,6 +268,8 @@ def _round_trips(
     logging helpers (``show_boxes``, ``log_images``) run beside the step: never a trip."""
     found: dict[tuple[str, str], list[ShapeFinding]] = {}
     for f in result.shape_findings:
+        if SIZED_LIST in f.message:
+            continue  # ``torch.tensor([i] * len(keep))``: a size, not data, left the device
         if f.rule == ROUND_TRIP_RULE and f.scope == "network" and not ancillary.why(f.path):
             found.setdefault((f.path, f.function), []).append(f)
     network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
@@ -424,12 +433,51 @@ def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
         )
 
 
+#: Words of a URL argument that name the model's own checkpoint (``args.resume``).
+_CHECKPOINT_WORDS = re.compile(r"resume|checkpoint|ckpt|args|opt", re.IGNORECASE)
+#: A URL argument that picks released weights by name: a literal or a table of URLs.
+_WEIGHTS_URL = re.compile(r"""^['"]|url""", re.IGNORECASE)
+
+
+def _pretrained_download(f: ApiFinding) -> bool:
+    """A download of released weights when the model is built (``load_url(model_urls[arch])``,
+    a literal URL); a URL the user passes to resume from (``load_state_dict_from_url(
+    args.resume)``) is the model's checkpoint."""
+    if f.api not in URL_WEIGHTS or f.args is None:
+        return False
+    url = f.args.positional[0] if f.args.positional else (f.args.keyword("url") or "")
+    return bool(_WEIGHTS_URL.search(url)) and not _CHECKPOINT_WORDS.search(url)
+
+
 def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
-    """One item for all the checkpoint loading: one format to convert, however many calls."""
-    found = sorted(
+    """One item for the weights downloaded by URL at construction (``model_zoo.load_url(
+    model_urls['resnet50'])`` into the repository's own ResNet: the ImageNet initialisation
+    of a backbone it defines itself), and one for all the other checkpoint loading: one format
+    to convert, however many calls."""
+    calls = sorted(
         (f for f in findings if f.api in CHECKPOINT_APIS and f.usage == "call"),
         key=lambda f: f.sort_key(),
     )
+    downloads = [f for f in calls if _pretrained_download(f)]
+    if downloads:
+        args = downloads[0].args
+        first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
+        shown = f"{downloads[0].api}({shorten(first, 40)})" if first else downloads[0].api
+        more = sorted({f.api for f in downloads} - {downloads[0].api})
+        yield WorkItem(
+            kind="pretrained-backbone",
+            what="pretrained weights downloaded by URL: " + ", ".join([shown, *more]),
+            where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in downloads)),
+            why=(
+                "weights released for PyTorch (ImageNet backbones) are loaded into the "
+                "repository's own architecture when it is built: convert them once to a "
+                "MindSpore checkpoint (parameter names, BatchNorm gamma/beta/moving statistics) "
+                "and load them with load_param_into_net; check the converted network's "
+                "outputs against PyTorch's"
+            ),
+            uses=len(downloads),
+        )
+    found = [f for f in calls if not _pretrained_download(f)]
     if not found:
         return
     yield WorkItem(

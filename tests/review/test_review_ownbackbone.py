@@ -1,0 +1,77 @@
+"""The review of fixtures/ownbackbone: a repository that defines its own ResNet and initialises
+it from weights downloaded by URL, with a hub-loaded branch, a float model's quantization
+stubs, ``torch.Size`` shapes and a training script spelling each plumbing pattern with
+several APIs. What a lead expects: the downloaded weights are one pretrained-weights item, no
+API with a known way is a 1-2 day gap, a size-built host list is no round trip, and the
+idioms are counted once per pattern."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.gaps import gap_rewrite
+from apiscan.review.model import Review
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review("fixtures/ownbackbone", jobs=1)
+    finally:
+        os.chdir(cwd)
+
+
+def test_weights_downloaded_by_url_are_a_pretrained_backbone_item(review) -> None:
+    items = {(i.kind, i.what): [str(w) for w in i.where] for i in review.work}
+    assert items == {
+        (
+            "pretrained-backbone",
+            "pretrained weights downloaded by URL: "
+            'torch.utils.model_zoo.load_url(model_urls["resnet18"]), '
+            "torch.hub.load_state_dict_from_url",
+        ): ["ownnet/backbone.py:37", "ownnet/backbone.py:44"],
+        ("pretrained-backbone", 'torch.hub.load("someone/zoo", "tiny_net")'): ["ownnet/head.py:13"],
+        # the resume checkpoint alone: the downloads are not counted twice
+        ("checkpoint", "torch.load"): ["train.py:18"],
+    }
+
+
+def test_apis_with_a_known_way_are_no_gaps(review) -> None:
+    shown = {g.api: g.disposition for g in review.gaps}
+    assert shown["torch.Size"] == "rewrite"
+    assert shown["torch.ao.nn.quantized.FloatFunctional"] == "rewrite"
+    assert shown["torch.ao.nn.quantized.FloatFunctional.add"] == "rewrite"
+    # counted under Porting work, not again as APIs with nothing known
+    assert shown["torch.hub.load"] == "delete"
+    assert shown["torch.utils.model_zoo.load_url"] == "delete"
+    assert "gap" not in shown.values()
+    assert " gap " not in review.effort.formula, review.effort.formula
+    assert gap_rewrite("torch.utils.data.TensorDataset")[0] == "rewrite"
+    assert gap_rewrite("torch.optim.lr_scheduler.ReduceLROnPlateau.step")[0] == "rewrite"
+    assert gap_rewrite("torchvision.datasets.utils.download_url")[0] == "rewrite"
+    assert "a + b" in gap_rewrite("torch.nn.quantized.FloatFunctional.add")[1]
+
+
+def test_a_host_list_built_from_a_size_is_no_round_trip(review) -> None:
+    # ``torch.tensor([i] * keep.shape[0])`` after NMS: the length is data (DS121, a
+    # dynamic-shape rewrite of detect), but no tensor value went to the host and back
+    assert any(w[1] == "DS121" for w in review.dynamic_shape)
+    assert not [i for i in review.work if i.kind == "host-round-trip"]
+    assert "1 dynamic-shape" in review.effort.formula
+
+
+def test_idioms_are_counted_once_per_pattern(review) -> None:
+    # module-base, module-walk, module-mode, checkpoint, train-step, data: twelve APIs
+    # (backward, step, state_dict, load_state_dict, save, load, train, parameters...)
+    assert "6 idiom × 0.5–1" in review.effort.formula, review.effort.formula
+    low, high = review.effort.person_days
+    assert high <= 2 * low
+    assert (low, high) == (9.3, 18.6)
