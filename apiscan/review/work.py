@@ -219,6 +219,12 @@ def work_items(
     )
 
 
+#: Model-zoo factories whose first argument names the architecture.
+_NAMED_ZOO = ("timm.create_model", "timm.models.create_model")
+#: The architecture name a factory's item shows first (``timm.create_model("vit_b16"``).
+_ARCH_NAME = re.compile(r"^([\w.]+\()(['\"][^'\"]*['\"])")
+
+
 def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     """One item per backbone (the same constructor with the same arguments), with every
     place that builds it: a student and a teacher, or each evaluation script, load one
@@ -226,14 +232,22 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     groups: dict[str, list[WorkItem]] = {}
     for item in found:  # with or without "pretrained weights": the same architecture
         key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
+        # the variants one factory builds by name are one port and one conversion script
+        key = _ARCH_NAME.sub(r"\1<name>", key) if key.startswith(_NAMED_ZOO) else key
         groups.setdefault(key, []).append(item)
     out = []
     for items in groups.values():
+        items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
         shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
+        names = list(dict.fromkeys(m.group(2) for i in items if (m := _ARCH_NAME.match(i.what))))
+        what = shown.what
+        if len(names) > 1:  # timm.create_model("vit_large_patch16_384" | "vit_base_...", ...)
+            listed = " | ".join(names)
+            what = _ARCH_NAME.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
         out.append(
             WorkItem(
                 kind=shown.kind,
-                what=shown.what,
+                what=what,
                 where=tuple(dict.fromkeys(w for i in items for w in i.where)),
                 why=shown.why,
                 uses=len(items),
@@ -411,6 +425,8 @@ def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
         details = pretrained + ([f"norm_layer={shorten(norm, 40)}"] if norm is not None else [])
         if name == "torch.hub.load" and call.args:  # which hub repository and model
             details = [shorten(a, 40) for a in call.args[:2]] + details
+        elif name in _NAMED_ZOO and call.args:  # which architecture (DPT's five ViTs)
+            details = [shorten(call.args[0], 40), *details]
         why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
         if pretrained:
             why += (
