@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from apiscan import __version__
@@ -85,11 +86,18 @@ def review(options: ScanOptions) -> Review:
     }
     inference = not training
     if inference:
-        # nothing is trained: transforms are preprocessing, not augmentation; and where a
-        # checkpoint is loaded, the weights come from it, not from the initialisers
+        # nothing is trained: transforms are the inference path's preprocessing, not
+        # augmentation (DPT's keep-aspect resize to a multiple of 32, its mean and std); and
+        # where a checkpoint is loaded, the weights come from it, not from the initialisers
+        # A composition or a pipeline of statements is the path an input takes; a lone
+        # functional call (``to_pil_image`` inside a resizer's helper) is one of its steps.
         loads = any(item.kind == "checkpoint" for item in items)
-        dropped = {"augmentation", "init"} if loads else {"augmentation"}
-        recipe = tuple(item for item in recipe if item.category not in dropped)
+        recipe = tuple(
+            replace(item, category="preprocessing") if item.category == "augmentation" else item
+            for item in recipe
+            if not (loads and item.category == "init")
+            and not (item.category == "augmentation" and not item.name.startswith(_PATHS))
+        )
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         files = {fa.path: fa for fa in analyses if not fa.errors}
@@ -152,6 +160,8 @@ def review(options: ScanOptions) -> Review:
     )
 
 
+#: Recipe rows that are an input's whole path: a composition, a pipeline of statements.
+_PATHS = ("composition in ", "pipeline in ")
 #: APIs that show the code trains: an optimizer, a backward pass.
 _TRAINING = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
 

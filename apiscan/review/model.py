@@ -25,6 +25,8 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "grad_accum": "Gradient accumulation",
     "distributed": "Distributed training",
     "augmentation": "Data augmentation",
+    # an inference-only repository's input transforms: the inference path's preprocessing
+    "preprocessing": "Preprocessing (inference)",
     "dataloader": "Data loading",
     "batch_size": "Batch size",
     "epochs": "Epochs",
@@ -36,7 +38,7 @@ RECIPE_CATEGORIES: dict[str, str] = {
 
 
 #: Categories a recipe rarely has: not listed among those "not found in the code".
-RARE_CATEGORIES = frozenset({"bn_momentum"})
+RARE_CATEGORIES = frozenset({"bn_momentum", "preprocessing"})
 
 
 @dataclass(frozen=True, slots=True)

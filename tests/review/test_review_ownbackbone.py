@@ -1,4 +1,5 @@
-"""The review of fixtures/ownbackbone: a repository that defines its own ResNet and initialises
+"""The reviews of fixtures/ownbackbone and fixtures/densepred. ownbackbone: a repository that
+defines its own ResNet and initialises
 it from weights downloaded by URL, with a hub-loaded branch, a float model's quantization
 stubs, ``torch.Size`` shapes and a training script spelling each plumbing pattern with
 several APIs. What a lead expects: the downloaded weights are one pretrained-weights item, no
@@ -81,3 +82,22 @@ def test_idioms_are_counted_once_per_pattern(review) -> None:
     low, high = review.effort.person_days
     assert high <= 2 * low
     assert (low, high) == (10.8, 21.6)
+
+
+def test_an_inference_only_repository_lists_its_preprocessing() -> None:
+    """fixtures/densepred trains nothing: its transform composition is the inference path's
+    preprocessing (listed, with its values), never data augmentation."""
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        review = build_review("fixtures/densepred", jobs=1)
+    finally:
+        os.chdir(cwd)
+    assert review.inference_only
+    assert not [i for i in review.recipe if i.category == "augmentation"]
+    rows = [i for i in review.recipe if i.category == "preprocessing"]
+    assert [(i.name, str(i.where)) for i in rows] == [("composition in run", "run.py:16")]
+    values = dict(rows[0].values)
+    assert values["1"] == "Resize(384, 384, keep_aspect_ratio=True, multiple_of=32)"
+    assert values["2"] == "Normalize(mean=[0.5, 0.5, 0.5], std=[0.5, 0.5, 0.5])"
+    assert [i.category for i in review.recipe] == ["preprocessing", "checkpoint"]
