@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
@@ -561,7 +561,31 @@ class _Reader:
             # runs the other way, on data the host already holds.
             last = max((line for _, line in host), default=0)
             if host and any(line <= last for line in out):
+                back += _indexing_lines(fn, HOST_LIBRARIES, self.dotted)
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
+
+
+def _indexing_lines(
+    fn: ast.AST, libraries: tuple[str, ...], dotted: Callable[[ast.AST], str | None]
+) -> list[int]:
+    """Lines where a name bound to a host library's result indexes something (``gt_idxs,
+    shift_idxs = linear_sum_assignment(cost.cpu().numpy())`` then ``labels[shift_idxs]``):
+    the host's answer comes back into torch as an index, with no ``torch.as_tensor``."""
+    names: set[str] = set()
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and (dotted(node.value.func) or "").startswith(libraries)
+        ):
+            for target in node.targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return [
+        node.lineno
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Subscript)
+        and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.slice))
+    ]
 
 
 #: Functions that may apply a data pipeline step by step.

@@ -27,8 +27,8 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.model import RecipeItem, Review, WorkItem
-from apiscan.review.sources import Sources, is_test_path
+from apiscan.review.model import RecipeItem, Review, Where, WorkItem
+from apiscan.review.sources import Sources, is_test_path, place, with_facts
 from apiscan.review.work import Ancillary, padded_batches, work_items
 
 
@@ -84,7 +84,12 @@ def review(options: ScanOptions) -> Review:
         for item in recipe
         if item.category == "optimizer" and not item.name.startswith("argparse")
     }
-    inference = not training
+    # a model that computes its losses with no optimizer or backward pass in the repository
+    # is trained by a framework's trainer (DeFCN's FCOS.losses, run by cvpods): not inference
+    losses = loss_uses(result, analyses, ancillary) if not training else ()
+    inference = not training and not losses
+    if losses:
+        recipe += (_external_training(losses),)
     if inference:
         # nothing is trained: transforms are the inference path's preprocessing, not
         # augmentation (DPT's keep-aspect resize to a multiple of 32, its mean and std); and
@@ -173,6 +178,53 @@ def training_files(result: ScanResult) -> frozenset[str]:
         f.path
         for f in result.api_findings
         if f.api.startswith(_TRAINING) and not is_test_path(f.path)
+    )
+
+
+#: The last name of a loss function or class (``cross_entropy``, ``FocalLoss``,
+#: ``sigmoid_focal_loss_jit``, a Module's ``losses`` method).
+_LOSS_NAME = re.compile(r"(?i)(^|_)loss(es)?($|_)|Loss$|^cross_entropy$|^nll_loss$")
+
+
+def loss_uses(
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> tuple[tuple[str, Where], ...]:
+    """(name, where) of the losses the ported files compute: torch's loss functions and
+    classes in the network graph, another package's loss functions, the repository's own
+    loss methods called from the model. In a repository with no optimizer this says the
+    training loop lives in a framework, not that the code only infers."""
+    found: dict[str, Where] = {}
+    for f in result.api_findings:
+        last = f.api.rpartition(".")[2]
+        if f.scope == "network" and _LOSS_NAME.search(last) and not ancillary.why(f.path):
+            found.setdefault(f.api, Where(f.path, f.span.line, f.cell))
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
+        for call in fa.calls:
+            if call.role == "call" and _LOSS_NAME.search(call.callee.rpartition(".")[2]):
+                found.setdefault(call.callee, place(fa, call.line))
+        for top, names in facts.package_uses:
+            for name in names:
+                if top != "torch" and _LOSS_NAME.search(name.rpartition(".")[2]):
+                    found.setdefault(name, Where(fa.path, 1))
+    # a call with its line first; a package use is known only by its file
+    return tuple(sorted(found.items(), key=lambda t: (t[1].line == 1, t[1].path, t[1].line, t[0])))
+
+
+def _external_training(losses: tuple[tuple[str, Where], ...]) -> RecipeItem:
+    """The recipe row of a model trained outside the repository: its losses, and where the
+    optimizer and schedule must be read instead."""
+    names = ", ".join(name for name, _ in losses[:6]) + (" ..." if len(losses) > 6 else "")
+    return RecipeItem(
+        "loss",
+        names,
+        losses[0][1],
+        note=(
+            "the model computes its losses, but no optimizer or backward pass is in the "
+            "repository: a framework's trainer runs the step (its optimizer, schedule and "
+            "augmentation come from that framework and its config)"
+        ),
     )
 
 

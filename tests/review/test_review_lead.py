@@ -1,10 +1,13 @@
-"""The reviews of fixtures/ownbackbone and fixtures/densepred. ownbackbone: a repository that
-defines its own ResNet and initialises
-it from weights downloaded by URL, with a hub-loaded branch, a float model's quantization
-stubs, ``torch.Size`` shapes and a training script spelling each plumbing pattern with
-several APIs. What a lead expects: the downloaded weights are one pretrained-weights item, no
-API with a known way is a 1-2 day gap, a size-built host list is no round trip, and the
-idioms are counted once per pattern."""
+"""What a migration lead expects of the reviews of three fixtures written for it.
+
+fixtures/ownbackbone defines its own ResNet and initialises it from weights downloaded by URL,
+with a hub-loaded branch, timm encoders, a float model's quantization stubs, ``torch.Size``
+shapes and a training script spelling each plumbing pattern with several APIs: the downloaded
+weights are one pretrained-weights item, no API with a known way is a 1-2 day gap, a host list
+built from a size is no round trip, and idioms are counted once per pattern.
+fixtures/densepred only infers: its transforms are the inference path's preprocessing.
+fixtures/podsdet computes its losses for a framework's trainer, with a host assignment whose
+answer comes back as an index: it trains (elsewhere), and the trip is work."""
 
 from __future__ import annotations
 
@@ -101,3 +104,24 @@ def test_an_inference_only_repository_lists_its_preprocessing() -> None:
     assert values["1"] == "Resize(384, 384, keep_aspect_ratio=True, multiple_of=32)"
     assert values["2"] == "Normalize(mean=[0.5, 0.5, 0.5], std=[0.5, 0.5, 0.5])"
     assert [i.category for i in review.recipe] == ["preprocessing", "checkpoint"]
+
+
+def test_a_model_trained_by_a_framework_is_not_inference_only() -> None:
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        review = build_review("fixtures/podsdet", jobs=1)
+    finally:
+        os.chdir(cwd)
+    assert not review.inference_only
+    loss = [i for i in review.recipe if i.category == "loss"]
+    assert [(i.name, str(i.where)) for i in loss] == [
+        (
+            "detector.Detector.losses, podsfw.losses.giou_loss, podsfw.losses.sigmoid_focal_loss",
+            "detector.py:31",
+        )
+    ]
+    assert "a framework's trainer runs the step" in loss[0].note
+    # linear_sum_assignment's answer indexes the targets: back in torch with no as_tensor
+    trips = [(i.what, [str(w) for w in i.where]) for i in review.work]
+    assert trips == [("Detector.assign: scipy.optimize.linear_sum_assignment", ["detector.py:39"])]
