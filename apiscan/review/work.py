@@ -451,18 +451,25 @@ def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
 
 #: Words of a URL argument that name the model's own checkpoint (``args.resume``).
 _CHECKPOINT_WORDS = re.compile(r"resume|checkpoint|ckpt|args|opt", re.IGNORECASE)
-#: A URL argument that picks released weights by name: a literal or a table of URLs.
-_WEIGHTS_URL = re.compile(r"""^['"]|url""", re.IGNORECASE)
+#: A URL argument that picks a backbone's released weights: a table of URLs by architecture
+#: (``model_urls['resnet50']``, ``settings['url']``), or a literal naming an ImageNet
+#: architecture. A plain name (YOLOX's ``weights_url`` of a whole detector) is a checkpoint.
+_BACKBONE_URL = re.compile(
+    r"""^\w*url\w*\[|\[['"]url['"]\]$|^['"].*(resnet|resnext|mobilenet|vgg|efficientnet|"""
+    r"""xception|densenet|hrnet|imagenet)""",
+    re.IGNORECASE,
+)
 
 
 def _pretrained_download(f: ApiFinding) -> bool:
-    """A download of released weights when the model is built (``load_url(model_urls[arch])``,
-    a literal URL); a URL the user passes to resume from (``load_state_dict_from_url(
-    args.resume)``) is the model's checkpoint."""
+    """A download of a backbone's released weights when the model is built
+    (``load_url(model_urls[arch])``); a URL the user passes to resume from
+    (``load_state_dict_from_url(args.resume)``) or a whole model's released weights by name
+    are the model's checkpoint."""
     if f.api not in URL_WEIGHTS or f.args is None:
         return False
     url = f.args.positional[0] if f.args.positional else (f.args.keyword("url") or "")
-    return bool(_WEIGHTS_URL.search(url)) and not _CHECKPOINT_WORDS.search(url)
+    return bool(_BACKBONE_URL.search(url)) and not _CHECKPOINT_WORDS.search(url)
 
 
 def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
