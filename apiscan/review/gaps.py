@@ -281,9 +281,19 @@ _TENSOR_TYPES = {
 }
 GAP_REWRITES: dict[str, tuple[str, str]] = {
     **{
-        f"torch.{name}": ("rewrite", f"mindspore.Tensor(data, dtype=mindspore.{dtype})")
+        f"{module}.{name}": ("rewrite", f"mindspore.Tensor(data, dtype=mindspore.{dtype})")
         for name, dtype in _TENSOR_TYPES.items()
+        for module in ("torch", "torch.cuda")  # placement is global in MindSpore
     },
+    # a pickled object sent through a collective (YOLOX's all_gather of arbitrary objects)
+    **dict.fromkeys(
+        ("torch.TypedStorage.from_buffer", "torch.ByteStorage.from_buffer"),
+        ("rewrite", "mindspore.Tensor(numpy.frombuffer(buffer, dtype=numpy.uint8))"),
+    ),
+    "torch.distributed.group.WORLD": (
+        "rewrite",
+        "mindspore.communication.GlobalComm.WORLD_COMM_GROUP",
+    ),
     **{
         f"torch.nn.Module.{cast}": ("rewrite", f"net.to_float(mindspore.{dtype})")
         for cast, dtype in (("float", "float32"), ("half", "float16"), ("double", "float64"))
@@ -371,6 +381,18 @@ _GAP_PREFIXES = (
     (
         "torchvision.transforms.InterpolationMode.",
         ("rewrite", "mindspore.dataset.vision.Inter of the same name"),
+    ),
+    (
+        "torch.distributed.ReduceOp.",
+        ("rewrite", "mindspore.ops.ReduceOp of the same name (SUM, MAX, MIN, PROD)"),
+    ),
+    (
+        # a logger of host scalars: no tensor computation
+        "torch.utils.tensorboard.",
+        (
+            "rewrite",
+            "mindspore.SummaryRecord (add_value + record), or tensorboardX on host scalars",
+        ),
     ),
     (
         # download and checksum helpers of the data sets: plain Python, kept as they are

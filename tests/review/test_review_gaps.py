@@ -24,6 +24,17 @@ def test_known_ways_for_gap_apis() -> None:
     assert gap_rewrite("torch.nn.functional.conv2d") is None
 
 
+def test_plumbing_gaps_of_a_trainer_have_a_known_way() -> None:
+    """YOLOX's distributed helpers, logger and evaluator tensors: plumbing with a known
+    MindSpore spelling, never an API with nothing known (1-2 days each)."""
+    assert gap_rewrite("torch.cuda.FloatTensor")[1].endswith("dtype=mindspore.float32)")
+    assert gap_rewrite("torch.distributed.ReduceOp.SUM")[0] == "rewrite"
+    assert gap_rewrite("torch.distributed.group.WORLD")[0] == "rewrite"
+    assert "SummaryRecord" in gap_rewrite("torch.utils.tensorboard.SummaryWriter.add_scalar")[1]
+    assert "frombuffer" in gap_rewrite("torch.TypedStorage.from_buffer")[1]
+    assert gap_rewrite("torch.utils.cpp_extension.load") is None  # an extension stays work
+
+
 def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:
     write_repo(
         tmp_path,
