@@ -290,6 +290,8 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
         ("torch.TypedStorage.from_buffer", "torch.ByteStorage.from_buffer"),
         ("rewrite", "mindspore.Tensor(numpy.frombuffer(buffer, dtype=numpy.uint8))"),
     ),
+    # a dtype in an annotation or an isinstance test: MindSpore's dtype class
+    "torch.dtype": ("rewrite", "mindspore.Type (mindspore.float32 and friends are its values)"),
     "torch.distributed.group.WORLD": (
         "rewrite",
         "mindspore.communication.GlobalComm.WORLD_COMM_GROUP",
@@ -381,6 +383,15 @@ _GAP_PREFIXES = (
     (
         "torchvision.transforms.InterpolationMode.",
         ("rewrite", "mindspore.dataset.vision.Inter of the same name"),
+    ),
+    (
+        # pickle allow-lists of torch.load: the checkpoint is converted once instead
+        "torch.serialization.",
+        (
+            "delete",
+            "the checkpoint is converted once (Porting work: checkpoint loading); "
+            "mindspore.load_checkpoint reads no pickles",
+        ),
     ),
     (
         "torch.distributed.ReduceOp.",

@@ -33,6 +33,9 @@ def test_plumbing_gaps_of_a_trainer_have_a_known_way() -> None:
     assert "SummaryRecord" in gap_rewrite("torch.utils.tensorboard.SummaryWriter.add_scalar")[1]
     assert "frombuffer" in gap_rewrite("torch.TypedStorage.from_buffer")[1]
     assert gap_rewrite("torch.utils.cpp_extension.load") is None  # an extension stays work
+    # timm: dtype annotations, torch.load's pickle allow-lists
+    assert gap_rewrite("torch.dtype")[0] == "rewrite"
+    assert gap_rewrite("torch.serialization.safe_globals")[0] == "delete"
 
 
 def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:
