@@ -112,6 +112,7 @@ COMPOSITIONS: dict[str, str] = {
         "nothing to unpack: MindSpore's RNNs return the padded batch"
     ),
     "torch.expand_copy": "x.expand(shape).copy()",
+    "torch.split_with_sizes": "mindspore.ops.split(x, sizes, axis)",
     "torchvision.ops.FrozenBatchNorm2d": (
         "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
         "shift = bias - running_mean * scale (fixed buffers)"
@@ -290,6 +291,40 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
         ("torch.TypedStorage.from_buffer", "torch.ByteStorage.from_buffer"),
         ("rewrite", "mindspore.Tensor(numpy.frombuffer(buffer, dtype=numpy.uint8))"),
     ),
+    # markers of tracing, profiling, cuDNN and device placement: nothing to port
+    **dict.fromkeys(
+        (
+            "torch.jit.script_if_tracing",
+            "torch.fx.proxy.TraceError",
+            "torch.autograd.profiler.record_function",
+            "torch.legacy_contiguous_format",
+            "torch.nn.RNNBase.flatten_parameters",
+            "torch.backends.cudnn.flags",
+            "torch.cuda.device",
+            "torch.cuda.device_of",
+            "torch.cuda.current_device",
+            "torch.Tensor.is_quantized",
+        ),
+        (
+            "delete",
+            "nothing to port: a tracing, profiling or cuDNN marker, or device placement "
+            "(global in MindSpore), deleted with the branch or statement it guards",
+        ),
+    ),
+    "torch.nn.Module.__init__": ("rewrite", "mindspore.nn.Cell.__init__(self)"),
+    "torch.nn.Module.__call__": ("rewrite", "mindspore.nn.Cell.__call__ (construct runs)"),
+    **dict.fromkeys(
+        ("torch.nn.utils.spectral_norm", "torch.nn.utils.remove_weight_norm"),
+        (
+            "rewrite",
+            "keep the raw weight as a parameter and normalise it in construct (spectral: "
+            "one power iteration on a buffered vector); removing it folds the weight once",
+        ),
+    ),
+    **dict.fromkeys(
+        ("torch.onnx.operators.shape_as_tensor", "torch.onnx.operators.reshape_from_tensor_shape"),
+        ("rewrite", "x.shape and x.reshape(shape): the ONNX-export spellings of the plain ops"),
+    ),
     # a dtype in an annotation or an isinstance test: MindSpore's dtype class
     "torch.dtype": ("rewrite", "mindspore.Type (mindspore.float32 and friends are its values)"),
     "torch.distributed.group.WORLD": (
@@ -413,12 +448,22 @@ _GAP_PREFIXES = (
 )
 
 
+#: A layer's parameter read as an attribute (``conv.weight`` for an initialiser): the
+#: MindSpore cell has the same Parameter (BatchNorm's are gamma/beta).
+_PARAMETER = re.compile(r"^torch\.nn\.[A-Z]\w*\.(weight|bias)$")
+
+
 def gap_rewrite(api: str) -> tuple[str, str] | None:
     """How a gap API is handled when the port knows a way (a dtype's tensor constructor, a
     module cast, a model-zoo constructor counted as a backbone, a functional image transform,
-    an interpolation mode), else None."""
+    an interpolation mode, a layer's parameter), else None."""
     if api in GAP_REWRITES:
         return GAP_REWRITES[api]
+    if _PARAMETER.match(api):
+        return (
+            "rewrite",
+            "the MindSpore cell's Parameter of the same name (BatchNorm: gamma/beta)",
+        )
     return next((how for prefix, how in _GAP_PREFIXES if api.startswith(prefix)), None)
 
 

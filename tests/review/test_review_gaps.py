@@ -36,6 +36,14 @@ def test_plumbing_gaps_of_a_trainer_have_a_known_way() -> None:
     # timm: dtype annotations, torch.load's pickle allow-lists
     assert gap_rewrite("torch.dtype")[0] == "rewrite"
     assert gap_rewrite("torch.serialization.safe_globals")[0] == "delete"
+    # detectron2 and fairseq: a layer's parameters, markers, explicit base-class calls
+    assert gap_rewrite("torch.nn.Conv2d.weight")[0] == "rewrite"
+    assert gap_rewrite("torch.nn.Embedding.bias")[0] == "rewrite"
+    assert gap_rewrite("torch.nn.Conv2d.padding") is None
+    assert gap_rewrite("torch.jit.script_if_tracing")[0] == "delete"
+    assert gap_rewrite("torch.cuda.device_of")[0] == "delete"
+    assert gap_rewrite("torch.nn.Module.__init__")[0] == "rewrite"
+    assert gap_rewrite("torch.distributed.rpc.init_rpc") is None  # pipeline parallelism: work
 
 
 def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:
