@@ -311,17 +311,39 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
     (detectron2's lazy config: ``ResizeShortestEdge(short_edge_length=(640, ..., 800),
     sample_style="choice")``) when the scan itself found no random resize (DS119): every
     batch then has its own shape, an input pipeline to bucket."""
-    if any(RANDOM_RESIZE in f.message for f in result.shape_findings):
-        return ()
     found = set()
     for item in recipe:
-        if item.category != "augmentation":
+        if item.category == "preprocessing":
+            found.update((item.where.path, step) for step in _own_sizes(item))
+        if item.category != "augmentation" or any(
+            RANDOM_RESIZE in f.message for f in result.shape_findings
+        ):
             continue
         for _, value in item.values:
             hit = _MULTI_SCALE.search(value)
             if hit:
                 found.add((item.where.path, f"multi-scale {hit.group(1)}"))
     return tuple(sorted(found))
+
+
+#: A resize that keeps each image's aspect ratio (``keep_aspect_ratio=True``), and a later
+#: step that makes the size fixed again (a crop, a pad to a square).
+_KEEPS_RATIO = re.compile(r"^(\w+)\(.*\bkeep_(?:aspect_)?ratio\s*=\s*True")
+_FIXES_SIZE = re.compile(r"^\w*(Crop|Pad)\w*\(", re.IGNORECASE)
+
+
+def _own_sizes(item: RecipeItem) -> list[str]:
+    """The inference path's resize steps that give every image its own size (DPT's resize
+    to a multiple of 32 keeping the aspect ratio), with no crop or pad after them: the
+    compiled network sees one shape per image size (set_inputs with dynamic axes, or a
+    fixed size)."""
+    steps = [value for key, value in item.values if key.isdigit()]
+    out = []
+    for i, value in enumerate(steps):
+        hit = _KEEPS_RATIO.match(value)
+        if hit and not any(_FIXES_SIZE.match(later) for later in steps[i + 1 :]):
+            out.append(f"per-image sizes {hit.group(1)}")
+    return out
 
 
 def _recipe_file(why: str) -> bool:

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from apiscan.review.build import build_review
+from apiscan.review.build import build_review, multi_scale
 from apiscan.review.gaps import gap_rewrite
-from apiscan.review.model import Review
+from apiscan.review.model import RecipeItem, Review, Where
 
 REPO = Path(__file__).resolve().parents[2]
+#: multi_scale reads only the scan's dynamic-shape findings: none here
+_NO_FINDINGS = SimpleNamespace(shape_findings=())
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +111,23 @@ def test_an_inference_only_repository_lists_its_preprocessing() -> None:
     assert values["1"] == "Resize(384, 384, keep_aspect_ratio=True, multiple_of=32)"
     assert values["2"] == "Normalize(mean=[0.5, 0.5, 0.5], std=[0.5, 0.5, 0.5])"
     assert [i.category for i in review.recipe] == ["preprocessing", "checkpoint"]
+    # the resize keeps each image's aspect ratio and nothing crops after it: one input
+    # shape per image size for the compiled network
+    assert review.effort.input_shape_rewrites == 1
+    assert "run.py:per-image sizes Resize" in " ".join(review.effort.explanation)
+
+
+def test_a_crop_after_an_aspect_keeping_resize_fixes_the_size() -> None:
+    def row(*steps: str) -> RecipeItem:
+        values = tuple((str(i), s) for i, s in enumerate(steps, 1))
+        return RecipeItem("preprocessing", "composition in run", Where("run.py", 3), values)
+
+    kept = "Resize(384, 384, keep_aspect_ratio=True)"
+    assert multi_scale(_NO_FINDINGS, (row(kept, "Normalize()"),)) == (
+        ("run.py", "per-image sizes Resize"),
+    )
+    assert multi_scale(_NO_FINDINGS, (row(kept, "CenterCrop(384)"),)) == ()
+    assert multi_scale(_NO_FINDINGS, (row("Resize(384)", "Normalize()"),)) == ()
 
 
 def test_a_model_trained_by_a_framework_is_not_inference_only() -> None:
