@@ -311,6 +311,36 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
             "(global in MindSpore), deleted with the branch or statement it guards",
         ),
     ),
+    **dict.fromkeys(
+        (
+            "torch.backends.cudnn.allow_tf32",
+            "torch.compiler.disable",
+            "torch.jit.save",
+            "torch.version.debug",
+            "torch.cuda.get_device_name",
+            "torch.cuda.get_device_capability",
+            # gradient compression of DDP's all-reduce: an optimisation, not the algorithm
+            "torch.distributed.algorithms.ddp_comm_hooks.default_hooks.fp16_compress_hook",
+            "torch.nn.parallel.DistributedDataParallel.register_comm_hook",
+        ),
+        (
+            "delete",
+            "nothing to port: a backend setting, compiler or TorchScript switch, device "
+            "report or communication optimisation of the PyTorch runtime",
+        ),
+    ),
+    "torch.distributed.Backend.NCCL": (
+        "rewrite",
+        "mindspore.communication.init('nccl') on GPU, init('hccl') on Ascend",
+    ),
+    "torch.GradScaler.get_scale": (
+        "rewrite",
+        "the loss scale of mindspore.amp.DynamicLossScaler (its scale_value)",
+    ),
+    "torch.utils.data.IterableDataset": (
+        "rewrite",
+        "mindspore.dataset.GeneratorDataset over the iterable (its __iter__ as the source)",
+    ),
     "torch.nn.Module.__init__": ("rewrite", "mindspore.nn.Cell.__init__(self)"),
     "torch.nn.Module.__call__": ("rewrite", "mindspore.nn.Cell.__call__ (construct runs)"),
     **dict.fromkeys(
@@ -428,6 +458,18 @@ _GAP_PREFIXES = (
             "mindspore.load_checkpoint reads no pickles",
         ),
     ),
+    *(
+        (
+            prefix,
+            ("delete", "nothing to port: profiling, ONNX export or environment reporting"),
+        )
+        for prefix in (
+            "torch.profiler.",
+            "torch.autograd.profiler.",
+            "torch.onnx.",
+            "torch.utils.collect_env.",
+        )
+    ),
     (
         "torch.distributed.ReduceOp.",
         ("rewrite", "mindspore.ops.ReduceOp of the same name (SUM, MAX, MIN, PROD)"),
@@ -444,6 +486,14 @@ _GAP_PREFIXES = (
         # download and checksum helpers of the data sets: plain Python, kept as they are
         "torchvision.datasets.utils.",
         ("rewrite", "plain Python on the host: keep torchvision's helper, or urllib/hashlib"),
+    ),
+    (
+        "torchvision.datasets.",
+        (
+            "rewrite",
+            "mindspore.dataset's loader of the same data set (ImageFolderDataset, "
+            "Cifar10Dataset, CocoDataset...), or a GeneratorDataset over the torchvision one",
+        ),
     ),
 )
 

@@ -63,6 +63,8 @@ ANCILLARY_FILES: dict[str, str] = {
     "*visuali[sz]*.py": "plotting",
     "*demo*.py": "demo",
     "*.ipynb": "notebook",
+    "*collect_env*.py": "environment report",
+    "testing.py": "test helpers",
 }
 #: Frameworks a file adapts the model to (an adapter is not ported with the model).
 FOREIGN_FRAMEWORKS = frozenset(

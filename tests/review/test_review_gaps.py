@@ -44,6 +44,18 @@ def test_plumbing_gaps_of_a_trainer_have_a_known_way() -> None:
     assert gap_rewrite("torch.cuda.device_of")[0] == "delete"
     assert gap_rewrite("torch.nn.Module.__init__")[0] == "rewrite"
     assert gap_rewrite("torch.distributed.rpc.init_rpc") is None  # pipeline parallelism: work
+    # detectron2's trainer: profilers, ONNX registration, comm hooks, data sets, loss scale
+    assert gap_rewrite("torch.profiler.tensorboard_trace_handler")[0] == "delete"
+    assert gap_rewrite("torch.onnx.register_custom_op_symbolic")[0] == "delete"
+    assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.register_comm_hook")[0] == (
+        "delete"
+    )
+    assert "ImageFolderDataset" in gap_rewrite("torchvision.datasets.ImageNet")[1]
+    assert "urllib" in gap_rewrite("torchvision.datasets.utils.download_url")[1]
+    assert gap_rewrite("torch.utils.data.IterableDataset")[0] == "rewrite"
+    assert gap_rewrite("torch.GradScaler.get_scale")[0] == "rewrite"
+    # a hand-written backward pass stays work
+    assert gap_rewrite("torch.autograd.Function") is None
 
 
 def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:

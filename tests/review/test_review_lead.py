@@ -149,3 +149,22 @@ def test_a_model_trained_by_a_framework_is_not_inference_only() -> None:
     # linear_sum_assignment's answer indexes the targets: back in torch with no as_tensor
     trips = [(i.what, [str(w) for w in i.where]) for i in review.work]
     assert trips == [("Detector.assign: scipy.optimize.linear_sum_assignment", ["detector.py:39"])]
+
+
+def test_environment_reports_and_test_helpers_are_counted_apart(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.work import Ancillary
+
+    (tmp_path / "pkg" / "utils").mkdir(parents=True)
+    (tmp_path / "pkg" / "utils" / "collect_env.py").write_text(
+        "import torch\n\ndef info():\n    return torch.cuda.get_device_name(0)\n"
+    )
+    (tmp_path / "pkg" / "utils" / "testing.py").write_text(
+        "import torch\n\ndef export(m, x):\n    torch.onnx.export(m, x, 'm.onnx')\n"
+    )
+    (tmp_path / "pkg" / "net.py").write_text("from torch import nn\n\nNet = nn.Linear\n")
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    apart = Ancillary(analyses)
+    assert apart.why("pkg/utils/collect_env.py") == "environment report"
+    assert apart.why("pkg/utils/testing.py") == "test helpers"
+    assert apart.why("pkg/net.py") == ""
