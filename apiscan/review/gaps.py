@@ -113,6 +113,16 @@ COMPOSITIONS: dict[str, str] = {
     ),
     "torch.expand_copy": "x.expand(shape).copy()",
     "torch.split_with_sizes": "mindspore.ops.split(x, sizes, axis)",
+    # counterparts under another name (fairseq's vocoders and examples)
+    "torch.pinverse": "mindspore.ops.pinv(x)",
+    "torch.fft.rfft": "mindspore.ops.rfft(x, n, dim)",
+    "torch.nn.functional.conv_transpose1d": (
+        "mindspore.nn.Conv1dTranspose with the weight set, or conv2d_transpose on an added axis"
+    ),
+    "torch.nn.GRU.forward": "mindspore.nn.GRU called as a cell (its construct)",
+    "torch.distributions.Normal": "mean + std * mindspore.ops.standard_normal(shape)",
+    "torch.distributions.Normal.rsample": "mean + std * mindspore.ops.standard_normal(shape)",
+    "torch.distributions.Uniform": "low + (high - low) * mindspore.ops.uniform(shape, 0, 1)",
     "torchvision.ops.FrozenBatchNorm2d": (
         "x * scale + shift with scale = weight * rsqrt(running_var + eps), "
         "shift = bias - running_mean * scale (fixed buffers)"
@@ -336,6 +346,10 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
     "torch.GradScaler.get_scale": (
         "rewrite",
         "the loss scale of mindspore.amp.DynamicLossScaler (its scale_value)",
+    ),
+    "torch.nn.ParameterList.append": (
+        "rewrite",
+        "collect the Parameters in a list first, then mindspore.ParameterTuple (immutable)",
     ),
     "torch.utils.data.IterableDataset": (
         "rewrite",

@@ -54,6 +54,7 @@ def test_plumbing_gaps_of_a_trainer_have_a_known_way() -> None:
     assert "urllib" in gap_rewrite("torchvision.datasets.utils.download_url")[1]
     assert gap_rewrite("torch.utils.data.IterableDataset")[0] == "rewrite"
     assert gap_rewrite("torch.GradScaler.get_scale")[0] == "rewrite"
+    assert gap_rewrite("torch.nn.ParameterList.append")[0] == "rewrite"
     # a hand-written backward pass stays work
     assert gap_rewrite("torch.autograd.Function") is None
 
@@ -87,3 +88,12 @@ def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:
     shown = {g.api: g for g in network_gaps(result)}
     assert shown["torch.LongTensor"].disposition == "rewrite"
     assert "dtype=mindspore.int64" in shown["torch.LongTensor"].suggestion
+
+
+def test_custom_ops_with_a_counterpart_under_another_name_are_compositions() -> None:
+    from apiscan.review.gaps import _composed
+
+    assert "pinv" in _composed("torch.pinverse")
+    assert "rfft" in _composed("torch.fft.rfft")
+    assert "standard_normal" in _composed("torch.distributions.Normal.rsample")
+    assert _composed("torch.Tensor.as_strided") == ""  # no counterpart: stays a custom op
