@@ -131,6 +131,32 @@ def test_a_zoo_picked_by_a_key_with_dots() -> None:
     ]
 
 
+def test_a_host_answer_that_indexes_tensors_comes_back() -> None:
+    """``linear_sum_assignment``'s indices used as an index (``label[cols] = ...``) bring
+    the host's answer back into torch with no ``torch.as_tensor``; a host value only
+    stored (a metric) does not."""
+    code = textwrap.dedent(
+        """
+        from scipy.optimize import linear_sum_assignment
+        from sklearn.metrics import f1_score
+
+        def assign(cost, label, gt):
+            rows, cols = linear_sum_assignment(cost.cpu().numpy(), maximize=True)
+            label[cols] = gt[rows]
+            return label
+
+        def score(x, y):
+            value = f1_score(y.cpu(), x.cpu())
+            return value
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert [(t.function, t.back) for t in facts.host_trips] == [
+        ("assign", True),
+        ("score", False),
+    ]
+
+
 def test_pipelines_and_registries_are_recorded_and_pickle() -> None:
     """What the review's recipe reads of an augmentation written statement by statement and
     of losses registered under names, without parsing the file again."""
