@@ -312,9 +312,11 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
     sample_style="choice")``) when the scan itself found no random resize (DS119): every
     batch then has its own shape, an input pipeline to bucket."""
     found = set()
+    steps: dict[str, str] = {}  # one per resize step: two scripts running it are one pipeline
     for item in recipe:
         if item.category == "preprocessing":
-            found.update((item.where.path, step) for step in _own_sizes(item))
+            for step in _own_sizes(item):
+                steps.setdefault(step, item.where.path)
         if item.category != "augmentation" or any(
             RANDOM_RESIZE in f.message for f in result.shape_findings
         ):
@@ -323,7 +325,7 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
             hit = _MULTI_SCALE.search(value)
             if hit:
                 found.add((item.where.path, f"multi-scale {hit.group(1)}"))
-    return tuple(sorted(found))
+    return tuple(sorted(found | {(path, step) for step, path in steps.items()}))
 
 
 #: A resize that keeps each image's aspect ratio (``keep_aspect_ratio=True``), and a later

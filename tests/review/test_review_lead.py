@@ -127,6 +127,9 @@ def test_a_crop_after_an_aspect_keeping_resize_fixes_the_size() -> None:
         ("run.py", "per-image sizes Resize"),
     )
     assert multi_scale(_NO_FINDINGS, (row(kept, "CenterCrop(384)"),)) == ()
+    # the same resize in a second script (DPT's depth and segmentation runs): one pipeline
+    other = RecipeItem("preprocessing", "composition in run", Where("seg.py", 9), row(kept).values)
+    assert multi_scale(_NO_FINDINGS, (row(kept), other)) == (("run.py", "per-image sizes Resize"),)
     assert multi_scale(_NO_FINDINGS, (row("Resize(384)", "Normalize()"),)) == ()
 
 
