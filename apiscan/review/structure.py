@@ -458,7 +458,12 @@ class _Builders:
         return True
 
     def _parameter(self, cls: str, index: int) -> str:
-        """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown)."""
+        """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown).
+        An inherited constructor names them (``class DeepLabV3(_SimpleSegmentationModel):
+        pass`` takes its base's ``backbone`` and ``classifier``)."""
+        defining = self.hierarchy.method(cls, "__init__") if self.hierarchy else None
+        if defining is not None:
+            cls = defining.rpartition(".")[0]
         module, _, name = cls.rpartition(".")
         src = self.by_module.get(module)
         init = src.defs.get(f"{name}.__init__") if src is not None else None

@@ -17,7 +17,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.build import scan_root
+from apiscan.review.build import build_review, scan_root
 from apiscan.review.model import ModuleNode, Where
 
 REPO = Path(__file__).resolve().parents[2]
@@ -518,3 +518,59 @@ def test_third_party_packages_and_what_is_used(tmp_path: Path) -> None:
     )
     assert found["einops"].uses == ("einops.rearrange",)
     assert found["apex"].uses == ()
+
+
+def test_parts_passed_to_an_inherited_constructor_take_its_parameter_names(
+    tmp_path: Path,
+) -> None:
+    """``class SegModel(_Simple): pass`` is built with its base's ``(backbone, classifier)``:
+    the parts are named by those parameters, not ``arg1``/``arg2``."""
+    write_repo(
+        tmp_path,
+        {
+            "seg/__init__.py": "",
+            "seg/model.py": """
+                import torch.nn as nn
+
+                class _Simple(nn.Module):
+                    def __init__(self, backbone, classifier):
+                        super().__init__()
+                        self.backbone = backbone
+                        self.classifier = classifier
+
+                    def forward(self, x):
+                        return self.classifier(self.backbone(x))
+
+                class SegModel(_Simple):
+                    pass
+
+                class Trunk(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 8, 3)
+
+                    def forward(self, x):
+                        return self.conv(x)
+
+                class Head(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 2, 1)
+
+                    def forward(self, x):
+                        return self.conv(x)
+
+                def build():
+                    return SegModel(Trunk(), Head())
+            """,
+            "train.py": """
+                from seg.model import build
+
+                model = build()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = next(m for m in review.top_models if m.cls == "seg.model.SegModel")
+    names = [name for name, _ in top.parts]
+    assert names[:2] == ["backbone", "classifier"], top.parts
