@@ -357,6 +357,8 @@ TORCH_MODEL_PACKAGES = frozenset(
 )
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
+#: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
+ALSO_BUILT_BY = "also built by"
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
 #: copy, timm's ClassificationTask pairing it with its loss for the training step): never the
 #: top model, though a builder constructs them with a module injected.
@@ -760,6 +762,8 @@ class _Builders:
         a model's own ``__init__`` and files counted apart never count."""
         parents = {child for m in self.classes.values() for child in m.children}
         found: dict[str, TopModel] = {}
+        #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
+        builders: dict[str, list[str]] = {}
         for src in self.sources.all():
             if self.skip(src.path):
                 continue
@@ -775,20 +779,38 @@ class _Builders:
                     or not node.children
                     or (fn is not None and src.class_of(fn) is not None and fn.name == "__init__")
                 ):
+                    if node is not None and node.cls in found and _builder(src, fn):
+                        builders.setdefault(node.cls, []).append(fn.name)
                     continue
+                if _builder(src, fn):
+                    builders.setdefault(node.cls, []).append(fn.name)
                 found[node.cls] = TopModel(
                     node.cls,
                     src.where(call),
                     fn.name if fn else "",
                     tuple(self.parts_of(node.cls)),
                 )
+        for cls, model in found.items():
+            # one entry per root, but a depth or size picked among several builders is a choice
+            # the lead should see, not hidden behind the first builder met
+            others = [b for b in dict.fromkeys(builders.get(cls, ())) if b != model.builder]
+            if others:
+                also = (ALSO_BUILT_BY, ", ".join(others))
+                found[cls] = replace(model, parts=(*model.parts, also))
         return list(found.values())
+
+
+def _builder(src: Source, fn: FuncDef | None) -> bool:
+    """A module-level function (``def resnet50(...)``): a builder, not a method or script."""
+    return fn is not None and src.class_of(fn) is None
 
 
 def _wraps_one(model: TopModel) -> bool:
     """A wrapper of whatever model it is handed: named so (:data:`_WRAPPER`) and built
     around one part. DINO's MultiCropWrapper(backbone, head) is built of two: the model."""
-    parts = [name for name, _ in model.parts if name not in ("selected by", "extends")]
+    parts = [
+        name for name, _ in model.parts if name not in ("selected by", "extends", ALSO_BUILT_BY)
+    ]
     return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
 
 

@@ -574,3 +574,41 @@ def test_parts_passed_to_an_inherited_constructor_take_its_parameter_names(
     top = next(m for m in review.top_models if m.cls == "seg.model.SegModel")
     names = [name for name, _ in top.parts]
     assert names[:2] == ["backbone", "classifier"], top.parts
+
+
+def test_a_root_built_by_several_builders_names_the_others(tmp_path: Path) -> None:
+    """``resnet18()`` ... ``resnet50()`` each build ``ResNet``: the one entry says which other
+    builders there are, since the training script picks among them (a depth option)."""
+    write_repo(
+        tmp_path,
+        {
+            "net/__init__.py": "",
+            "net/model.py": """
+                import torch.nn as nn
+
+                class Block(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 3)
+
+                class ResNet(nn.Module):
+                    def __init__(self, layers):
+                        super().__init__()
+                        self.blocks = nn.Sequential(*[Block() for _ in range(layers)])
+                        self.head = nn.Linear(8, 2)
+
+                    def _grow(self):
+                        return ResNet(1)
+
+                def resnet18():
+                    return ResNet(2)
+
+                def resnet50():
+                    return ResNet(4)
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = next(m for m in review.top_models if m.cls == "net.model.ResNet")
+    assert top.builder == "resnet18"
+    assert dict(top.parts)[structure.ALSO_BUILT_BY] == "resnet50"  # not the method _grow
