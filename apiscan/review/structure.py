@@ -359,6 +359,8 @@ TORCH_MODEL_PACKAGES = frozenset(
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
 ALSO_BUILT_BY = "also built by"
+#: A method name that says it builds something (``build_backbone``, ``make_layer``).
+_BUILDER_NAME = re.compile(r"(build|make|create)_")
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
 #: copy, timm's ClassificationTask pairing it with its loss for the training step): never the
 #: top model, though a builder constructs them with a module injected.
@@ -630,11 +632,27 @@ class _Builders:
         """The modules a constructor's assignment builds: repository classes, classes and
         model-zoo constructors of other packages (never torch's own layers)."""
         found: list[str] = []
-        for node in ast.walk(value):
+        todo: list[ast.AST] = [value]
+        while todo:
+            node = todo.pop(0)
             if not isinstance(node, ast.Call):
+                todo.extend(ast.iter_child_nodes(node))
                 continue
             built = self.built(src, node, fn)
             dotted = self.dotted(src, node.func) or ""
+            if (
+                built is None
+                and not dotted
+                and isinstance(node.func, ast.Attribute)
+                and _BUILDER_NAME.match(node.func.attr)
+            ):
+                # a builder handed in at run time (``cfg.build_backbone(cfg, input_shape=
+                # ShapeSpec(...))``): it builds the part; its arguments are only its inputs
+                shown = f"{src.text(node.func, 40)}(...)"
+                if shown not in found:
+                    found.append(shown)
+                continue
+            todo.extend(ast.iter_child_nodes(node))
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:

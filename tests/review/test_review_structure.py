@@ -612,3 +612,36 @@ def test_a_root_built_by_several_builders_names_the_others(tmp_path: Path) -> No
     top = next(m for m in review.top_models if m.cls == "net.model.ResNet")
     assert top.builder == "resnet18"
     assert dict(top.parts)[structure.ALSO_BUILT_BY] == "resnet50"  # not the method _grow
+
+
+def test_a_part_built_by_a_builder_handed_in_at_run_time_is_that_builder(tmp_path: Path) -> None:
+    """``self.backbone = cfg.build_backbone(cfg, input_shape=ShapeSpec(...))``: the part is what
+    the injected builder returns, not the ``ShapeSpec`` passed to it."""
+    write_repo(
+        tmp_path,
+        {
+            "det/__init__.py": "",
+            "det/model.py": """
+                import torch.nn as nn
+                from somelib.layers import ShapeSpec
+
+                class Head(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 2, 1)
+
+                class Detector(nn.Module):
+                    def __init__(self, cfg):
+                        super().__init__()
+                        self.backbone = cfg.build_backbone(cfg, input_shape=ShapeSpec(channels=3))
+                        self.head = Head()
+
+                def build_model(cfg):
+                    return Detector(cfg)
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = next(m for m in review.top_models if m.cls == "det.model.Detector")
+    assert dict(top.parts)["backbone"] == "cfg.build_backbone(...)"
+    assert not [p for _, p in top.parts if "ShapeSpec" in p]
