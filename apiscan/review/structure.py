@@ -645,9 +645,12 @@ class _Builders:
                 and not dotted
                 and isinstance(node.func, ast.Attribute)
                 and _BUILDER_NAME.match(node.func.attr)
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
             ):
                 # a builder handed in at run time (``cfg.build_backbone(cfg, input_shape=
-                # ShapeSpec(...))``): it builds the part; its arguments are only its inputs
+                # ShapeSpec(...))``): it builds the part; its arguments are only its inputs.
+                # The class's own methods are the repository's (SSD's create_prior_boxes
+                # makes a tensor): what they build is known, or not a part.
                 shown = f"{src.text(node.func, 40)}(...)"
                 if shown not in found:
                     found.append(shown)
