@@ -357,6 +357,10 @@ TORCH_MODEL_PACKAGES = frozenset(
 )
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
+#: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
+ALSO_BUILT_BY = "also built by"
+#: A method name that says it builds something (``build_backbone``, ``make_layer``).
+_BUILDER_NAME = re.compile(r"(build|make|create)_")
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
 #: copy, timm's ClassificationTask pairing it with its loss for the training step): never the
 #: top model, though a builder constructs them with a module injected.
@@ -458,7 +462,12 @@ class _Builders:
         return True
 
     def _parameter(self, cls: str, index: int) -> str:
-        """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown)."""
+        """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown).
+        An inherited constructor names them (``class DeepLabV3(_SimpleSegmentationModel):
+        pass`` takes its base's ``backbone`` and ``classifier``)."""
+        defining = self.hierarchy.method(cls, "__init__") if self.hierarchy else None
+        if defining is not None:
+            cls = defining.rpartition(".")[0]
         module, _, name = cls.rpartition(".")
         src = self.by_module.get(module)
         init = src.defs.get(f"{name}.__init__") if src is not None else None
@@ -623,11 +632,30 @@ class _Builders:
         """The modules a constructor's assignment builds: repository classes, classes and
         model-zoo constructors of other packages (never torch's own layers)."""
         found: list[str] = []
-        for node in ast.walk(value):
+        todo: list[ast.AST] = [value]
+        while todo:
+            node = todo.pop(0)
             if not isinstance(node, ast.Call):
+                todo.extend(ast.iter_child_nodes(node))
                 continue
             built = self.built(src, node, fn)
             dotted = self.dotted(src, node.func) or ""
+            if (
+                built is None
+                and not dotted
+                and isinstance(node.func, ast.Attribute)
+                and _BUILDER_NAME.match(node.func.attr)
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
+            ):
+                # a builder handed in at run time (``cfg.build_backbone(cfg, input_shape=
+                # ShapeSpec(...))``): it builds the part; its arguments are only its inputs.
+                # The class's own methods are the repository's (SSD's create_prior_boxes
+                # makes a tensor): what they build is known, or not a part.
+                shown = f"{src.text(node.func, 40)}(...)"
+                if shown not in found:
+                    found.append(shown)
+                continue
+            todo.extend(ast.iter_child_nodes(node))
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
@@ -755,6 +783,8 @@ class _Builders:
         a model's own ``__init__`` and files counted apart never count."""
         parents = {child for m in self.classes.values() for child in m.children}
         found: dict[str, TopModel] = {}
+        #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
+        builders: dict[str, list[str]] = {}
         for src in self.sources.all():
             if self.skip(src.path):
                 continue
@@ -770,20 +800,38 @@ class _Builders:
                     or not node.children
                     or (fn is not None and src.class_of(fn) is not None and fn.name == "__init__")
                 ):
+                    if node is not None and node.cls in found and _builder(src, fn):
+                        builders.setdefault(node.cls, []).append(fn.name)
                     continue
+                if _builder(src, fn):
+                    builders.setdefault(node.cls, []).append(fn.name)
                 found[node.cls] = TopModel(
                     node.cls,
                     src.where(call),
                     fn.name if fn else "",
                     tuple(self.parts_of(node.cls)),
                 )
+        for cls, model in found.items():
+            # one entry per root, but a depth or size picked among several builders is a choice
+            # the lead should see, not hidden behind the first builder met
+            others = [b for b in dict.fromkeys(builders.get(cls, ())) if b != model.builder]
+            if others:
+                also = (ALSO_BUILT_BY, ", ".join(others))
+                found[cls] = replace(model, parts=(*model.parts, also))
         return list(found.values())
+
+
+def _builder(src: Source, fn: FuncDef | None) -> bool:
+    """A module-level function (``def resnet50(...)``): a builder, not a method or script."""
+    return fn is not None and src.class_of(fn) is None
 
 
 def _wraps_one(model: TopModel) -> bool:
     """A wrapper of whatever model it is handed: named so (:data:`_WRAPPER`) and built
     around one part. DINO's MultiCropWrapper(backbone, head) is built of two: the model."""
-    parts = [name for name, _ in model.parts if name not in ("selected by", "extends")]
+    parts = [
+        name for name, _ in model.parts if name not in ("selected by", "extends", ALSO_BUILT_BY)
+    ]
     return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
 
 

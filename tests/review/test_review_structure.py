@@ -17,7 +17,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.build import scan_root
+from apiscan.review.build import build_review, scan_root
 from apiscan.review.model import ModuleNode, Where
 
 REPO = Path(__file__).resolve().parents[2]
@@ -518,3 +518,130 @@ def test_third_party_packages_and_what_is_used(tmp_path: Path) -> None:
     )
     assert found["einops"].uses == ("einops.rearrange",)
     assert found["apex"].uses == ()
+
+
+def test_parts_passed_to_an_inherited_constructor_take_its_parameter_names(
+    tmp_path: Path,
+) -> None:
+    """``class SegModel(_Simple): pass`` is built with its base's ``(backbone, classifier)``:
+    the parts are named by those parameters, not ``arg1``/``arg2``."""
+    write_repo(
+        tmp_path,
+        {
+            "seg/__init__.py": "",
+            "seg/model.py": """
+                import torch.nn as nn
+
+                class _Simple(nn.Module):
+                    def __init__(self, backbone, classifier):
+                        super().__init__()
+                        self.backbone = backbone
+                        self.classifier = classifier
+
+                    def forward(self, x):
+                        return self.classifier(self.backbone(x))
+
+                class SegModel(_Simple):
+                    pass
+
+                class Trunk(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 8, 3)
+
+                    def forward(self, x):
+                        return self.conv(x)
+
+                class Head(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 2, 1)
+
+                    def forward(self, x):
+                        return self.conv(x)
+
+                def build():
+                    return SegModel(Trunk(), Head())
+            """,
+            "train.py": """
+                from seg.model import build
+
+                model = build()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = next(m for m in review.top_models if m.cls == "seg.model.SegModel")
+    names = [name for name, _ in top.parts]
+    assert names[:2] == ["backbone", "classifier"], top.parts
+
+
+def test_a_root_built_by_several_builders_names_the_others(tmp_path: Path) -> None:
+    """``resnet18()`` ... ``resnet50()`` each build ``ResNet``: the one entry says which other
+    builders there are, since the training script picks among them (a depth option)."""
+    write_repo(
+        tmp_path,
+        {
+            "net/__init__.py": "",
+            "net/model.py": """
+                import torch.nn as nn
+
+                class Block(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 3)
+
+                class ResNet(nn.Module):
+                    def __init__(self, layers):
+                        super().__init__()
+                        self.blocks = nn.Sequential(*[Block() for _ in range(layers)])
+                        self.head = nn.Linear(8, 2)
+
+                    def _grow(self):
+                        return ResNet(1)
+
+                def resnet18():
+                    return ResNet(2)
+
+                def resnet50():
+                    return ResNet(4)
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = next(m for m in review.top_models if m.cls == "net.model.ResNet")
+    assert top.builder == "resnet18"
+    assert dict(top.parts)[structure.ALSO_BUILT_BY] == "resnet50"  # not the method _grow
+
+
+def test_a_part_built_by_a_builder_handed_in_at_run_time_is_that_builder(tmp_path: Path) -> None:
+    """``self.backbone = cfg.build_backbone(cfg, input_shape=ShapeSpec(...))``: the part is what
+    the injected builder returns, not the ``ShapeSpec`` passed to it."""
+    write_repo(
+        tmp_path,
+        {
+            "det/__init__.py": "",
+            "det/model.py": """
+                import torch.nn as nn
+                from somelib.layers import ShapeSpec
+
+                class Head(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 2, 1)
+
+                class Detector(nn.Module):
+                    def __init__(self, cfg):
+                        super().__init__()
+                        self.backbone = cfg.build_backbone(cfg, input_shape=ShapeSpec(channels=3))
+                        self.head = Head()
+
+                def build_model(cfg):
+                    return Detector(cfg)
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = next(m for m in review.top_models if m.cls == "det.model.Detector")
+    assert dict(top.parts)["backbone"] == "cfg.build_backbone(...)"
+    assert not [p for _, p in top.parts if "ShapeSpec" in p]
