@@ -191,7 +191,7 @@ def _validate(path: Path, where: str, key: str, value: Any) -> Any:
             checked[pattern] = _rule_list(ids, lambda e, m=message: ConfigError(m.format(e)))
         return checked
     if key == "ms-version":
-        from apiscan.mapping.store import KNOWN_VERSIONS
+        from apiscan.mapping.versions import KNOWN_VERSIONS
 
         if not isinstance(value, str) or value not in KNOWN_VERSIONS:
             raise bad(f"one of {', '.join(KNOWN_VERSIONS)}")

@@ -39,7 +39,7 @@ FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "diffe
 
 
 def _scan_parser() -> argparse.ArgumentParser:
-    from apiscan.mapping.store import DEFAULT_VERSION, KNOWN_VERSIONS
+    from apiscan.mapping.versions import DEFAULT_VERSION, KNOWN_VERSIONS
 
     p = argparse.ArgumentParser(
         prog="apiscan",
@@ -180,7 +180,7 @@ def run_scan(argv: list[str]) -> int:
     args = _scan_parser().parse_args(argv)
     from apiscan.config import ConfigError
     from apiscan.discovery import DiscoveryError
-    from apiscan.mapping.store import UnknownVersionError
+    from apiscan.mapping.versions import UnknownVersionError
     from apiscan.pipeline import ScanOptions, scan, scan_rendered
     from apiscan.report import formats, get_reporter
     from apiscan.report.base import prepare_hook

@@ -29,9 +29,12 @@ from apiscan.mapping.schema import (
     MappingRow,
     ParamDiff,
 )
-
-KNOWN_VERSIONS: tuple[str, ...] = ("2.6", "2.4", "2.3", "2.0", "1.10")
-DEFAULT_VERSION: str = "2.6"
+from apiscan.mapping.versions import (
+    DEFAULT_VERSION,
+    KNOWN_VERSIONS,
+    UnknownVersionError,
+    normalize_version,
+)
 
 __all__ = [
     "DEFAULT_VERSION",
@@ -43,18 +46,8 @@ __all__ = [
     "UnknownVersionError",
     "load_table",
     "mapping_data_dir",
+    "normalize_version",
 ]
-
-
-class UnknownVersionError(ValueError):
-    """A mapping version no shipped table covers."""
-
-    def __init__(self, version: str) -> None:
-        self.version = version
-        super().__init__(
-            f"unknown MindSpore mapping version {version!r};"
-            f" known versions: {', '.join(KNOWN_VERSIONS)}"
-        )
 
 
 def mapping_data_dir() -> Path:
@@ -129,18 +122,6 @@ class MappingTable:
 
     def __iter__(self) -> Iterator[MappingRow]:
         return iter(self.rows)
-
-
-def normalize_version(ms_version: str | None) -> str:
-    """``None`` → the default; ``"2.4.0"``/``"r2.4.0"`` → ``"2.4"``; unknown → error."""
-    if ms_version is None:
-        return DEFAULT_VERSION
-    text = ms_version.strip().removeprefix("r")
-    parts = text.split(".")
-    candidate = ".".join(parts[:2])
-    if candidate in KNOWN_VERSIONS and all(part.isdigit() for part in parts):
-        return candidate
-    raise UnknownVersionError(ms_version)
 
 
 def load_table(ms_version: str | None = None, *, merge: bool = True) -> MappingTable:
