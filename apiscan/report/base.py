@@ -15,9 +15,10 @@ from __future__ import annotations
 import importlib
 from collections import Counter
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
-from apiscan.model import ScanResult, Substitution
+if TYPE_CHECKING:  # the registry is read before any result exists (an empty scan has none)
+    from apiscan.model import ScanResult, Substitution
 
 #: The built-in formats and the module whose import registers each: only the one asked for
 #: is imported (the text report's tabulate costs nothing to a JSON run).
