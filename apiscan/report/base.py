@@ -76,6 +76,14 @@ def get_reporter(name: str) -> Reporter:
         raise KeyError(f"unknown report format {name!r}; known formats: {known}") from None
 
 
+def is_builtin(name: str) -> bool:
+    """Whether format ``name`` is one of apiscan's own (no module is imported)."""
+    current = _registry.get(name)
+    if current is None:
+        return name in _BUILTIN_MODULES
+    return type(current).__module__.startswith("apiscan.report.")
+
+
 def formats() -> tuple[str, ...]:
     """Names of every format, built-in or registered, sorted (no module is imported)."""
     return tuple(sorted({*_BUILTIN_MODULES, *_registry}))
