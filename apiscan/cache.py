@@ -31,13 +31,16 @@ import zlib
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from apiscan import __version__
 from apiscan.errors import warn
-from apiscan.extract import FileTask
-from apiscan.extract.records import FileAnalysis
-from apiscan.model import ScanResult
+
+if TYPE_CHECKING:  # imported where used: the command line reads default_cache_dir alone
+    from apiscan.extract import FileTask
+    from apiscan.extract.records import FileAnalysis
+    from apiscan.model import ScanResult
 
 #: How many whole scan results the cache keeps (most recently used first), and as many
 #: rendered reports.
@@ -320,6 +323,8 @@ class AnalysisCache:
     def get_many(self, keys: Iterable[str]) -> dict[str, FileAnalysis]:
         if self.conn is None:
             return {}
+        from apiscan.extract.records import FileAnalysis
+
         out: dict[str, FileAnalysis] = {}
         keys = list(keys)
         try:
@@ -377,6 +382,8 @@ class AnalysisCache:
 
     def get_scan(self, key: str) -> ScanResult | None:
         """A whole previous result for exactly these inputs, or None."""
+        from apiscan.model import ScanResult
+
         blob = self._scan_row(key)
         if blob is None:
             return None

@@ -29,7 +29,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -129,6 +128,8 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
                 continue
             if name == "apiscan.toml":
                 return candidate
+            import tomllib  # here: a tree without a pyproject.toml never needs it
+
             try:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -150,6 +151,8 @@ def _read_quietly(path: Path) -> str:
 
 def load_config(path: Path) -> Config:
     """Read and validate one configuration file."""
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -191,7 +194,7 @@ def _validate(path: Path, where: str, key: str, value: Any) -> Any:
             checked[pattern] = _rule_list(ids, lambda e, m=message: ConfigError(m.format(e)))
         return checked
     if key == "ms-version":
-        from apiscan.mapping.store import KNOWN_VERSIONS
+        from apiscan.mapping.versions import KNOWN_VERSIONS
 
         if not isinstance(value, str) or value not in KNOWN_VERSIONS:
             raise bad(f"one of {', '.join(KNOWN_VERSIONS)}")

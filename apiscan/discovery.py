@@ -11,12 +11,15 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from apiscan.ignorefiles import IgnoreRules
-from apiscan.model import ErrorFinding, Span
 from apiscan.notebook import SUFFIX as NOTEBOOK_SUFFIX
+
+if TYPE_CHECKING:  # built on the error paths alone (an empty directory never loads the model)
+    from apiscan.model import ErrorFinding
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
 SKIP_DIRS: frozenset[str] = frozenset(
@@ -252,7 +255,7 @@ def discover(
     )
     for i, f in enumerate(files):
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
-    errors = [ErrorFinding(safe_name(_clean(e.path)), e.span, e.code, e.message) for e in errors]
+    errors = [replace(e, path=safe_name(_clean(e.path))) for e in errors]
     files.sort(key=lambda f: f.relpath)
     return base, files, errors
 
@@ -322,6 +325,8 @@ def _clean(rel: str) -> str:
 
 
 def _walk_error(rel: str, code: str, message: str) -> ErrorFinding:
+    from apiscan.model import ErrorFinding, Span
+
     return ErrorFinding(rel, Span(1, 1, 1, 1), code, message)
 
 
@@ -357,9 +362,7 @@ def discover_many(
                 found.setdefault(
                     f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
                 )
-            errors += [
-                ErrorFinding(prefix + e.path, e.span, e.code, e.message) for e in walk_errors
-            ]
+            errors += [replace(e, path=prefix + e.path) for e in walk_errors]
             continue
         resolved = p.resolve()
         rel = resolved.relative_to(base).as_posix()

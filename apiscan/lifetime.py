@@ -161,9 +161,9 @@ def finish(code: int) -> None:
     hooks would join it, and no thread Python would wait for; else return and let Python exit
     as usual. Only for the command line's entry point: a library caller keeps its
     interpreter."""
-    import multiprocessing
-
-    if multiprocessing.active_children() or any(
+    # multiprocessing is imported by whatever starts a child: not imported, none was started
+    multiprocessing = sys.modules.get("multiprocessing")
+    if (multiprocessing is not None and multiprocessing.active_children()) or any(
         t.is_alive() and not t.daemon and t is not threading.main_thread()
         for t in threading.enumerate()
     ):

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from apiscan.model import FileError
+if TYPE_CHECKING:  # imported by the error path alone: discovery reads SUFFIX
+    from apiscan.model import FileError
 
 SUFFIX = ".ipynb"
 #: The error code of a notebook that cannot be read as one (see apiscan/errors.py).
@@ -39,6 +41,8 @@ def is_notebook(path: str) -> bool:
 
 
 def _error(message: str) -> FileError:
+    from apiscan.model import FileError
+
     return FileError(MALFORMED, f"malformed notebook: {message}")
 
 

@@ -21,27 +21,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from apiscan.cache import (
-    AnalysisCache,
-    context_key,
-    default_cache_dir,
-    report_cache_key,
-    scan_key,
-    task_key,
-)
+from apiscan.cache import default_cache_dir
 from apiscan.config import Ignores
 from apiscan.discovery import DiscoveryError, discover, discover_many
-from apiscan.extract import FileTask, analyse, reexport_subset
-from apiscan.extract.records import FileAnalysis
-from apiscan.lifetime import die_with_parent, signals_deferred
-from apiscan.model import ErrorFinding, FileError, ScanResult, Span
-from apiscan.program.index import resolve_reexports
-from apiscan.results import join
-from apiscan.source import read_source_file
 
+# The stages past discovery are imported where they run: a scan that finds nothing to do
+# (an empty directory, a mistyped path) never loads the records, the extractor or the join.
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from apiscan.cache import AnalysisCache
+    from apiscan.extract import FileTask
+    from apiscan.extract.records import FileAnalysis
+    from apiscan.model import ScanResult
     from apiscan.verify.results import ResultCache
     from apiscan.workers import StickyPool
 
@@ -206,7 +198,7 @@ def _stages(
     keep_facts: bool,
     render: tuple[str, Callable[[ScanResult], str]] | None,
 ) -> tuple[ScanResult | None, list[FileAnalysis] | None, dict[str, str], Rendered | None]:
-    from apiscan.mapping.store import load_table, normalize_version
+    from apiscan.mapping.versions import normalize_version
 
     stats: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -223,6 +215,13 @@ def _stages(
         _nothing_to_scan(options)
     # The table itself is read only when the result is not cached: its version names it.
     version = normalize_version(options.ms_version)  # raises on an unknown version
+
+    from apiscan.cache import AnalysisCache, context_key, report_cache_key, scan_key, task_key
+    from apiscan.extract import FileTask
+    from apiscan.mapping.store import load_table
+    from apiscan.model import ErrorFinding, Span
+    from apiscan.results import join
+    from apiscan.source import read_source_file
 
     local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
     tasks: list[FileTask] = []
@@ -316,6 +315,9 @@ def _rounds(
     tasks: list[FileTask], runner: _Runner, stats: dict[str, float], options: ScanOptions
 ) -> tuple[list[FileAnalysis], dict[str, str]]:
     """Every walk of the files: the first, the re-exports round, the whole-program rounds."""
+    from apiscan.extract import reexport_subset
+    from apiscan.program.index import resolve_reexports
+
     analyses = runner.run(tasks)
 
     # Round 2: files that imported torch names through the repo's own modules.
@@ -478,6 +480,8 @@ class _Runner:
     def run(self, tasks: list[FileTask]) -> list[FileAnalysis]:
         import pickle
 
+        from apiscan.cache import task_key
+
         keys = [task_key(t, self.ctx) for t in tasks]
         hits = self.cache.get_many(keys)
         self.cached += len(hits)
@@ -560,6 +564,10 @@ class _Runner:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
+        from apiscan.extract.records import FileAnalysis
+        from apiscan.lifetime import signals_deferred
+        from apiscan.model import FileError
+
         try:
             with (
                 ProcessPoolExecutor(
@@ -621,6 +629,7 @@ def _worker_start(parent: int) -> None:
     import gc
 
     import apiscan.parsing
+    from apiscan.lifetime import die_with_parent
 
     die_with_parent(parent)
     apiscan.parsing.for_workers()  # no node validation, one parse thread (see there)
@@ -629,6 +638,7 @@ def _worker_start(parent: int) -> None:
 
 
 def _analyse_one(task: FileTask, local_roots: frozenset[str], max_size: int) -> FileAnalysis:
+    from apiscan.extract import analyse
     from apiscan.workers import forget, keep_facts, kept_parse
 
     fa = analyse(task, local_roots, max_size, kept_parse, keep_facts)

@@ -209,7 +209,7 @@ def bench(
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("paths", nargs="+")
+    p.add_argument("paths", nargs="*", help="repositories to scan (none: --startup alone)")
     p.add_argument("--jobs", type=int, default=None)
     p.add_argument("--runs", type=int, default=3, help="best of N (default 3)")
     p.add_argument("--format", default="text")
@@ -226,6 +226,8 @@ def main() -> int:
         help="also time apiscan --version and an empty directory's scan",
     )
     args = p.parse_args()
+    if not args.paths and not args.startup:
+        p.error("give a repository to scan, or --startup")
     rows: list[list[object]] = []
     for path in args.paths:
         rows += bench(Path(path).name, path, args)
@@ -235,28 +237,10 @@ def main() -> int:
         rows += bench(args.corpus, list(args.paths), args)
     print(
         f"apiscan benchmark: {os.cpu_count()} cores, jobs={args.jobs or 'all'}, "
-        f"format={args.format}, best of {args.runs}"
+        f"format={args.format}, best of {args.runs}, load {os.getloadavg()[0]:.1f}"
     )
-    print(
-        tabulate(
-            rows,
-            headers=[
-                "repo",
-                "run",
-                "files",
-                "lines",
-                "ast.parse s",
-                "wall s",
-                "lines/s",
-                "vs ast",
-                "cpu s",
-                "libcst floor s",
-                "vs floor",
-                "peak MB",
-            ],
-            disable_numparse=True,
-        )
-    )
+    if rows:
+        print(_scan_table(rows))
     if args.startup:
         print()
         print(f"start-up (best of {args.runs})")
@@ -270,6 +254,28 @@ def main() -> int:
     if args.ds_overhead:
         print_ds_overhead(args)
     return 0
+
+
+def _scan_table(rows: list[list[object]]) -> str:
+    table: str = tabulate(
+        rows,
+        headers=[
+            "repo",
+            "run",
+            "files",
+            "lines",
+            "ast.parse s",
+            "wall s",
+            "lines/s",
+            "vs ast",
+            "cpu s",
+            "libcst floor s",
+            "vs floor",
+            "peak MB",
+        ],
+        disable_numparse=True,
+    )
+    return table
 
 
 def print_ds_overhead(args: argparse.Namespace) -> None:

@@ -19,6 +19,7 @@ import pytest
 from scan_helpers import scan_repo, write_repo
 
 import apiscan.pipeline
+import apiscan.source
 from apiscan.errors import ERROR_CODES
 from apiscan.extract import FileTask
 from apiscan.extract.records import FileAnalysis
@@ -189,14 +190,14 @@ def _unreadable(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[Expected]:
     """chmod means nothing to root, so the read itself is made to fail for this one path."""
     locked = root / "locked.py"
     locked.write_text(OK_SRC)
-    real = apiscan.pipeline.read_source_file
+    real = apiscan.source.read_source_file
 
     def read_source_file(path: str) -> bytes:
         if path.endswith("locked.py"):
             raise PermissionError(13, "Permission denied", path)
         return real(path)
 
-    monkeypatch.setattr(apiscan.pipeline, "read_source_file", read_source_file)
+    monkeypatch.setattr(apiscan.source, "read_source_file", read_source_file)
     return [Expected("locked.py", "E001", "Permission denied")]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,7 +40,7 @@ FAIL_ON = {"missing": ("missing",), "different": ("missing", "candidate", "diffe
 
 
 def _scan_parser() -> argparse.ArgumentParser:
-    from apiscan.mapping.store import DEFAULT_VERSION, KNOWN_VERSIONS
+    from apiscan.mapping.versions import DEFAULT_VERSION, KNOWN_VERSIONS
 
     p = argparse.ArgumentParser(
         prog="apiscan",
@@ -180,17 +181,20 @@ def run_scan(argv: list[str]) -> int:
     args = _scan_parser().parse_args(argv)
     from apiscan.config import ConfigError
     from apiscan.discovery import DiscoveryError
-    from apiscan.mapping.store import UnknownVersionError
+    from apiscan.mapping.versions import UnknownVersionError
     from apiscan.pipeline import ScanOptions, scan, scan_rendered
     from apiscan.report import formats, get_reporter
-    from apiscan.report.base import prepare_hook
+    from apiscan.report.base import is_builtin, prepare_hook
 
-    try:
-        reporter = get_reporter(args.format)
-    except KeyError:
+    if args.format not in formats():
         return _usage_error(
             f"unknown format {args.format!r}; choose one of: {', '.join(formats())}"
         )
+    # One of apiscan's own reporters, whose output depends on the result alone (a plug-in's
+    # might not, so its report is never cached), loads only when a report is rendered: a
+    # scan with nothing to scan, or a warm one whose report is cached, never imports it.
+    cached_report = not args.verify and not args.stubs and is_builtin(args.format)
+    reporter = None if cached_report else get_reporter(args.format)
     if args.jobs is not None and args.jobs < 1:
         return _usage_error("--jobs must be at least 1")
     for path in args.path:
@@ -225,7 +229,7 @@ def run_scan(argv: list[str]) -> int:
         max_file_size=settings["max-file-size"],
         dynamic_shape=not args.no_dynamic_shape,
         progress=not args.no_progress and sys.stderr.isatty(),
-        warmup=prepare_hook(reporter),
+        warmup=prepare_hook(reporter) if reporter else _prepare_later(args.format),
         verify_device=settings["verify-device"],
         verify_dtype=settings["verify-dtype"],
         ignores=settings.ignores(base),
@@ -234,11 +238,12 @@ def run_scan(argv: list[str]) -> int:
         target_platform=args.target,
         require_files=True,
     )
-    if not args.verify and not args.stubs and _builtin(reporter):
+    if reporter is None:
         # The report alone is needed: it is cached with the result (a warm re-scan of an
         # unchanged tree renders nothing).
+        fmt = args.format
         try:
-            rendered = scan_rendered(options, reporter.name, reporter.render)
+            rendered = scan_rendered(options, fmt, lambda result: get_reporter(fmt).render(result))
         except (DiscoveryError, UnknownVersionError) as exc:
             return _usage_error(str(exc))
         write_output(rendered.text, args.output)
@@ -274,10 +279,19 @@ def format_stats(stats: dict[str, float]) -> str:
     return "".join(lines)
 
 
-def _builtin(reporter: object) -> bool:
-    """One of apiscan's own reporters, whose output depends on the result alone (a plug-in's
-    might not, so its report is never cached)."""
-    return type(reporter).__module__.startswith("apiscan.report.")
+def _prepare_later(fmt: str) -> Callable[[], None]:
+    """The warm-up of format ``fmt``'s reporter, its import included (the pipeline runs it in
+    a thread while the workers parse)."""
+
+    def prepare() -> None:
+        from apiscan.report import get_reporter
+        from apiscan.report.base import prepare_hook
+
+        hook = prepare_hook(get_reporter(fmt))
+        if hook is not None:
+            hook()
+
+    return prepare
 
 
 #: Namespaces whose missing APIs compute on tensors, so that a custom op can stand in for

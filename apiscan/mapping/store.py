@@ -10,8 +10,11 @@ an older table than reported as missing, as long as each row says which table it
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
+import pickle
 import warnings
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,9 +32,12 @@ from apiscan.mapping.schema import (
     MappingRow,
     ParamDiff,
 )
-
-KNOWN_VERSIONS: tuple[str, ...] = ("2.6", "2.4", "2.3", "2.0", "1.10")
-DEFAULT_VERSION: str = "2.6"
+from apiscan.mapping.versions import (
+    DEFAULT_VERSION,
+    KNOWN_VERSIONS,
+    UnknownVersionError,
+    normalize_version,
+)
 
 __all__ = [
     "DEFAULT_VERSION",
@@ -43,18 +49,8 @@ __all__ = [
     "UnknownVersionError",
     "load_table",
     "mapping_data_dir",
+    "normalize_version",
 ]
-
-
-class UnknownVersionError(ValueError):
-    """A mapping version no shipped table covers."""
-
-    def __init__(self, version: str) -> None:
-        self.version = version
-        super().__init__(
-            f"unknown MindSpore mapping version {version!r};"
-            f" known versions: {', '.join(KNOWN_VERSIONS)}"
-        )
 
 
 def mapping_data_dir() -> Path:
@@ -131,18 +127,6 @@ class MappingTable:
         return iter(self.rows)
 
 
-def normalize_version(ms_version: str | None) -> str:
-    """``None`` → the default; ``"2.4.0"``/``"r2.4.0"`` → ``"2.4"``; unknown → error."""
-    if ms_version is None:
-        return DEFAULT_VERSION
-    text = ms_version.strip().removeprefix("r")
-    parts = text.split(".")
-    candidate = ".".join(parts[:2])
-    if candidate in KNOWN_VERSIONS and all(part.isdigit() for part in parts):
-        return candidate
-    raise UnknownVersionError(ms_version)
-
-
 def load_table(ms_version: str | None = None, *, merge: bool = True) -> MappingTable:
     """The mapping table of ``ms_version`` (default: the newest, ``DEFAULT_VERSION``).
 
@@ -153,8 +137,67 @@ def load_table(ms_version: str | None = None, *, merge: bool = True) -> MappingT
     return _load_table(MAPPING_DATA_DIR, normalize_version(ms_version), merge)
 
 
+#: The default table, merged (what every scan without ``--ms-version`` reads), compiled by
+#: ``scripts/compile_mapping.py``: unpickling it costs a fraction of parsing the CSVs and
+#: building thousands of rows on every run. It is used only while the fingerprint it was
+#: compiled under (:func:`table_fingerprint`) still holds, else the CSVs are read.
+COMPILED_FILE = "compiled_table.pickle.z"
+
+
 @cache
 def _load_table(data_dir: Path, version: str, merge: bool) -> MappingTable:
+    if version == DEFAULT_VERSION and merge:
+        compiled = _compiled_table(data_dir)
+        if compiled is not None:
+            return compiled
+    return build_table(data_dir, version, merge)
+
+
+def table_fingerprint(data_dir: Path, version: str = DEFAULT_VERSION, merge: bool = True) -> str:
+    """What a compiled table depends on: the bytes of every file :func:`build_table` reads
+    and of the code that turns them into rows (this module and the row types'), and the
+    pickle protocol."""
+    chain = KNOWN_VERSIONS[KNOWN_VERSIONS.index(version) :] if merge else (version,)
+    files = [data_dir / MANIFEST_FILE, data_dir / MS_TARGETS_FILE, data_dir / SIGNATURES_FILE]
+    files.append(data_dir / version / GENERAL_PARAMS_FILE)
+    for source_version in chain:
+        files += [
+            data_dir / source_version / API_MAP_FILE,
+            data_dir / source_version / PARAM_DIFFS_FILE,
+        ]
+    here = Path(__file__)
+    files += [here, here.with_name("schema.py"), here.with_name("versions.py")]
+    digest = hashlib.sha256(f"{version}|{merge}|{pickle.HIGHEST_PROTOCOL}".encode())
+    for path in files:
+        digest.update(path.name.encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+    return digest.hexdigest()
+
+
+def compile_table(data_dir: Path) -> bytes:
+    """The default merged table and its fingerprint, pickled and compressed: the contents of
+    :data:`COMPILED_FILE`."""
+    table = build_table(data_dir, DEFAULT_VERSION, True)
+    blob = pickle.dumps((table_fingerprint(data_dir), table), pickle.HIGHEST_PROTOCOL)
+    return zlib.compress(blob, 9)
+
+
+def _compiled_table(data_dir: Path) -> MappingTable | None:
+    """The compiled default table, or None when it is missing, unreadable or stale."""
+    try:
+        fingerprint, table = pickle.loads(zlib.decompress((data_dir / COMPILED_FILE).read_bytes()))
+    except Exception:  # missing, truncated, or pickled by another layout: read the CSVs
+        return None
+    if fingerprint != table_fingerprint(data_dir) or not isinstance(table, MappingTable):
+        return None
+    return table
+
+
+def build_table(data_dir: Path, version: str, merge: bool) -> MappingTable:
+    """The table of ``version`` (merged or not) read from the CSVs under ``data_dir``."""
     manifest = _manifest(data_dir)
     chain = KNOWN_VERSIONS[KNOWN_VERSIONS.index(version) :] if merge else (version,)
     per_version = [_version_rows(data_dir, source_version) for source_version in chain]

@@ -15,9 +15,10 @@ from __future__ import annotations
 import importlib
 from collections import Counter
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
-from apiscan.model import ScanResult, Substitution
+if TYPE_CHECKING:  # the registry is read before any result exists (an empty scan has none)
+    from apiscan.model import ScanResult, Substitution
 
 #: The built-in formats and the module whose import registers each: only the one asked for
 #: is imported (the text report's tabulate costs nothing to a JSON run).
@@ -73,6 +74,14 @@ def get_reporter(name: str) -> Reporter:
     except KeyError:
         known = ", ".join(formats())
         raise KeyError(f"unknown report format {name!r}; known formats: {known}") from None
+
+
+def is_builtin(name: str) -> bool:
+    """Whether format ``name`` is one of apiscan's own (no module is imported)."""
+    current = _registry.get(name)
+    if current is None:
+        return name in _BUILTIN_MODULES
+    return type(current).__module__.startswith("apiscan.report.")
 
 
 def formats() -> tuple[str, ...]:
