@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+import networkx as nx
+
 from apiscan.extract.records import CallSite, FileAnalysis, FunctionSummary
 from apiscan.program import values as pv
-from apiscan.program.digraph import DiGraph, components_in_order
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
 
 #: Methods the framework calls without a call site in the repository.
@@ -229,14 +230,15 @@ def _solve_params(
     for node in index.functions:
         if node not in edges:
             sol.params.update(_param_facts(node, index, edges, sol))
-    graph = DiGraph()
+    graph = nx.DiGraph()
     graph.add_nodes_from(edges)
     for callee, sites in edges.items():
         for caller, _site, _bound in sites:
             if caller in edges:
                 graph.add_edge(caller, callee)
-    for component in components_in_order(graph):
-        members = sorted(component)
+    condensed = nx.condensation(graph)
+    for comp in nx.topological_sort(condensed):
+        members = sorted(condensed.nodes[comp]["members"])
         # one pass settles a function that does not call itself
         once = len(members) == 1 and not graph.has_edge(members[0], members[0])
         for _ in range(1 if once else MAX_ITERATIONS):

@@ -43,7 +43,10 @@ class TextReporter:
         self.locations = locations
 
     def prepare(self) -> None:
-        """Load the roll-ups ahead of time; the pipeline calls this while workers parse."""
+        """Load tabulate and the roll-ups ahead of time; the pipeline calls this while workers
+        parse."""
+        import tabulate  # noqa: F401
+
         from apiscan.report import aggregation  # noqa: F401
 
     def render(self, result: ScanResult) -> str:
@@ -241,10 +244,13 @@ def _dispositions(result: ScanResult) -> str:
     title = _title("By disposition")
     if not rows:
         return f"{title}\nNothing to change beyond renames."
-    table = _table(
+    from tabulate import tabulate  # imported by the first table, not at start-up
+
+    table = tabulate(
         rows,
         headers=["disposition", "call sites", "network", "APIs"],
-        align=["left", "right", "right", "right"],
+        tablefmt="simple",
+        colalign=("left", "right", "right", "right"),
     )
     note = (
         "delete: no counterpart needed; idiom: a MindSpore pattern (template and page in the "
@@ -294,45 +300,17 @@ def _probable(row: aggregation.ApiRollup) -> str:
 
 
 def _table(rows: Iterable[Iterable[object]], headers: list[str], align: list[str]) -> str:
-    """A plain table in tabulate's ``simple`` format: each column as wide as its widest cell
-    or its header plus two, two spaces between columns, a dashed rule under the headers,
-    cells stripped, lines right-stripped. Written out because importing tabulate (and the
-    ``importlib.metadata`` it reads its version with) cost every text report ~50 ms of CPU;
-    a cell whose width is not its length (wide or combining characters, colour codes, line
-    breaks) goes to tabulate, which measures those."""
-    body = [["" if c is None else str(c) for c in row] for row in rows]
-    if not all(_plain(cell) for cell in [*headers, *(c for row in body for c in row)]):
-        from tabulate import tabulate
+    """A plain table; numbers arrive pre-formatted so tabulate never re-parses them."""
+    from tabulate import tabulate
 
-        table: str = tabulate(
-            body, headers=headers, tablefmt="simple", colalign=align, disable_numparse=True
-        )
-        return table
-    body = [[c.strip() for c in row] for row in body]
-    widths = [
-        max([len(header) + 2, *(len(row[i]) for row in body if i < len(row))])
-        for i, header in enumerate(headers)
-    ]
-
-    def line(cells: list[str], aligns: list[str]) -> str:
-        padded = (
-            cell.rjust(width) if how == "right" else cell.ljust(width)
-            for cell, width, how in zip(cells, widths, aligns, strict=True)
-        )
-        return "  ".join(padded).rstrip()
-
-    # tabulate aligns the headers of a table without rows to the left
-    lines = [
-        line(headers, align if body else ["left"] * len(headers)),
-        "  ".join("-" * w for w in widths),
-    ]
-    lines.extend(line(row, align) for row in body)
-    return "\n".join(lines)
-
-
-def _plain(text: str) -> bool:
-    """Printable ASCII only: one column per character."""
-    return text.isascii() and text.isprintable()
+    table: str = tabulate(
+        [list(r) for r in rows],
+        headers=headers,
+        tablefmt="simple",
+        colalign=align,
+        disable_numparse=True,
+    )
+    return table
 
 
 def _header(result: ScanResult) -> str:

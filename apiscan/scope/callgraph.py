@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import networkx as nx
+
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, REF, FileAnalysis
-from apiscan.program.digraph import DiGraph
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
@@ -39,7 +40,7 @@ def module_node(module: str) -> str:
     return f"{module}.{MODULE_CODE}"
 
 
-def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> DiGraph:
+def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> nx.DiGraph:
     """Functions and module code as nodes, calls as edges (see the module docstring).
 
     Node attributes: ``path``, ``qualname`` (module-relative, ``""`` for module code), ``cls``
@@ -55,13 +56,13 @@ class _Builder:
     def __init__(self, analyses: Sequence[FileAnalysis], hierarchy: Hierarchy) -> None:
         self.analyses = analyses
         self.hierarchy = hierarchy
-        self.graph = DiGraph(unresolved=0, external=0)
+        self.graph = nx.DiGraph(unresolved=0, external=0)
         #: every spelling of a function (one per module name of its file) -> its node
         self.spelled: dict[str, str] = {}
         self._targets: dict[tuple[str, str], tuple[str, ...] | None] = {}
         self._named: dict[str, list[str]] | None = None
 
-    def build(self) -> DiGraph:
+    def build(self) -> nx.DiGraph:
         for fa in self.analyses:
             self._add_nodes(fa)
         edges: list[tuple[str, str, str, int]] = []

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import networkx as nx
 import pytest
 
 from apiscan.extract.records import CallFact, ClassFact, FileAnalysis, FunctionFact
-from apiscan.program.digraph import DiGraph
 from apiscan.program.index import ClassTable
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.scope import ScopeMap, build_call_graph, classify
@@ -162,12 +162,12 @@ def tinydet() -> list[FileAnalysis]:
     ]
 
 
-def graph_of(analyses: list[FileAnalysis]) -> tuple[DiGraph, ClassTable]:
+def graph_of(analyses: list[FileAnalysis]) -> tuple[nx.DiGraph, ClassTable]:
     classes = ClassTable(analyses, load_torch_api())
     return build_call_graph(analyses, classes), classes
 
 
-def roles(graph: DiGraph, caller: str) -> dict[str, str]:
+def roles(graph: nx.DiGraph, caller: str) -> dict[str, str]:
     return {callee: role for _, callee, role in graph.out_edges(caller, data="role")}
 
 
