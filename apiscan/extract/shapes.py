@@ -61,6 +61,12 @@ SIZES_TENSOR: Val = ("tensor", "elemsizes")
 BATCH_MAX_TENSOR: Val = ("tensor", "batchmax")
 
 
+#: The detail of a value-dependent op found on a receiver only guessed to be a tensor.
+GUESSED_RECEIVER = (
+    "the receiver's type is not resolved; the method is a Tensor's, so it is probably a tensor"
+)
+
+
 def host_dyn(origin: cst.CSTNode | None) -> Val:
     return ("nontorch", ("host", origin))
 
@@ -656,6 +662,20 @@ class ShapeTracker:
             # torch.cat([x[mask], ...]), torch.max(dyn, other): still data
             return self.relay(args, DYN_TENSOR)
         return result
+
+    def on_guessed_call(self, api: str, node: cst.Call, result: Val) -> Val | None:
+        """``field.nonzero()`` on a receiver whose type the walk did not resolve (a tensor
+        kept in a repository container: ``boxlist.get_field("labels")``, an untyped
+        parameter) but whose method only a tensor has here: the owner pass guessed a probable
+        ``torch.Tensor`` method, and an op whose output length is read from the values
+        (:data:`ALWAYS_DYNAMIC`) is data-dependent on that receiver as on a known tensor.
+        None when ``api`` is no such op. Arrays, pandas objects and other known non-tensors
+        never reach here: their kinds are known before the method is looked up."""
+        rule = ALWAYS_DYNAMIC.get(api.rpartition(".")[2])
+        if not rule or not api.startswith("torch.Tensor."):
+            return None
+        self.hit(rule, node, api, GUESSED_RECEIVER)
+        return ("seq", DYN_TENSOR) if _returns_tuple(node) else _dyn_like(result)
 
     def _round_trip_words(self, vals: Sequence[Val]) -> str:
         for v in vals:
@@ -1261,6 +1281,9 @@ class NullShapeTracker(ShapeTracker):
         result: Val,
     ) -> Val:
         return result
+
+    def on_guessed_call(self, api: str, node: cst.Call, result: Val) -> Val | None:
+        return None
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH
