@@ -371,6 +371,10 @@ class ShapeTracker:
     #: conditional on data too)
     _data_ifs: int = 0
     _cut_loops: list[bool] = field(default_factory=list)
+    #: id -> data-dependent tensors made by a value-dependent op on a receiver only guessed
+    #: to be a tensor (:meth:`on_guessed_call`), and what was computed from them: their
+    #: methods are probable Tensor methods, not certain ones
+    _guessed: dict[int, Val] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- per-sample values
     def sample(self, v: Val, strong: bool) -> Val:
@@ -465,6 +469,14 @@ class ShapeTracker:
         if self._explained(out)[0]:
             return out  # its own words (a tuple element the solver supplied) say more
         why = self._why("", sources)
+        if any(map(self.guessed, sources)) and is_dyn_tensor(out):
+            copy = self._guess((out[0], out[1]))  # ``guessed.nonzero().squeeze(1)``
+            if why[0]:
+                self._relayed[id(copy)] = (copy, (why[0].removeprefix(": "), why[1]))
+            dim = self.varying_dim(out)
+            if dim is not None:
+                self._dims[id(copy)] = (copy, dim)
+            return copy
         if not why[0]:
             return out
         copy = (out[0], out[1])
@@ -675,7 +687,18 @@ class ShapeTracker:
         if not rule or not api.startswith("torch.Tensor."):
             return None
         self.hit(rule, node, api, GUESSED_RECEIVER)
-        return ("seq", DYN_TENSOR) if _returns_tuple(node) else _dyn_like(result)
+        out = self._guess(("tensor", "dyn"))
+        return ("seq", out) if _returns_tuple(node) or result[0] == "seq" else out
+
+    def _guess(self, v: Val) -> Val:
+        self._guessed[id(v)] = v
+        return v
+
+    def guessed(self, v: Val) -> bool:
+        """Whether ``v`` is only as much a tensor as a guessed receiver was (see
+        :meth:`on_guessed_call`): a data-dependent shape all the same, a probable owner."""
+        entry = self._guessed.get(id(v))
+        return entry is not None and entry is v
 
     def _round_trip_words(self, vals: Sequence[Val]) -> str:
         for v in vals:

@@ -150,7 +150,15 @@ def test_guessed_receivers(tmp_path: Path, name: str) -> None:
 
 
 def test_a_guessed_receiver_says_so(tmp_path: Path) -> None:
-    """The finding on a guessed receiver tells the reader the receiver was guessed."""
+    """The finding on a guessed receiver tells the reader the receiver was guessed, and what
+    is computed from its result stays a probable tensor (``.nonzero().squeeze(1)``)."""
     write_repo(tmp_path, CASES["container_field"])
-    text = message_on_line(scan_repo(tmp_path), tmp_path, "boxes/sampler.py", "DS101", ".unique()")
+    result = scan_repo(tmp_path)
+    text = message_on_line(result, tmp_path, "boxes/sampler.py", "DS101", ".unique()")
     assert "probably a tensor" in text
+    squeeze = [
+        f
+        for f in result.api_findings
+        if (f.path, f.api) == ("boxes/sampler.py", "torch.Tensor.squeeze")
+    ]
+    assert squeeze and {f.confidence for f in squeeze} == {"probable"}

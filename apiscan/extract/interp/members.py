@@ -193,7 +193,7 @@ class MembersMixin:
                 return UNKNOWN, True
             if call and args is not None and self.owners.rejects(api, args.keywords):
                 return UNKNOWN, True  # `masks.repeat(2, axis=0)`: not a tensor after all
-            conf = "certain" if recv[1] else "probable"
+            conf = "certain" if recv[1] and not self.shapes.guessed(recv) else "probable"
             source = self._param_source(recv) if conf == "probable" else None
             self.emit(
                 api,
@@ -529,7 +529,7 @@ class MembersMixin:
         if is_dyn_tensor(v):
             # one row of a data-dependent tensor (``for i in keep``: one index, ``for box in
             # boxes[mask]``: one box) has a static shape; only how many there are varies
-            row = fresh(TENSOR[0], TENSOR[1])
+            row = fresh(TENSOR[0], not self.shapes.guessed(v))  # ``for c in guessed.unique()``
             self.rows[id(row)] = row
             return row
         return self._element_of_param(v, self.shapes.relay([v], element(v)))
