@@ -93,7 +93,12 @@ CASES: dict[str, dict[str, str]] = {
     },
     # pandas: a frame from a pandas call, its columns and their unique() are pandas', and a
     # frame built from a list too; ``unique`` of a tensor read from the same frame is data.
+    # In a file that does not handle torch at all, an untyped frame's unique() is no guess.
     "pandas_unique": {
+        "stats.py": """
+            def speakers_of(df):
+                return df["speaker"].unique()
+        """,
         "manifest.py": """
             import pandas as pd
             import torch

@@ -256,9 +256,11 @@ class MembersMixin:
                 result = ARRAY  # whatever the receiver, ``.numpy()`` hands back a numpy array
             source = self._param_source(recv)
             self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
-            guessed = self.shapes.on_guessed_call(api, call_node, result) if call_node else None
-            if guessed is not None:
-                return guessed, True  # ``field.nonzero()``: data-dependent on a probable tensor
+            if call_node is not None and self.says_torch:
+                # ``field.nonzero()`` in a file that handles torch: data on a probable tensor
+                guessed = self.shapes.on_guessed_call(api, call_node, result)
+                if guessed is not None:
+                    return guessed, True
             if source is not None and api.startswith("torch.Tensor."):
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):
