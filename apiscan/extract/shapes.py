@@ -687,7 +687,7 @@ class ShapeTracker:
         if not rule or not api.startswith("torch.Tensor."):
             return None
         self.hit(rule, node, api, GUESSED_RECEIVER)
-        out = self._guess(("tensor", "dyn"))
+        out = self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))  # a new tuple: identity is the fact
         return ("seq", out) if _returns_tuple(node) or result[0] == "seq" else out
 
     def _guess(self, v: Val) -> Val:
@@ -834,6 +834,10 @@ class ShapeTracker:
                     self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
                 else:
                     self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
+                if recv[1] is False and self.guessed(idx):
+                    # ``boxes[inds]``, ``boxes`` untyped and ``inds`` from a guessed receiver:
+                    # the result is as much a tensor as either
+                    return self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
