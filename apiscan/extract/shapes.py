@@ -688,7 +688,9 @@ class ShapeTracker:
             return None
         self.hit(rule, node, api, GUESSED_RECEIVER)
         out = self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))  # a new tuple: identity is the fact
-        return ("seq", out) if _returns_tuple(node) or result[0] == "seq" else out
+        # one tensor unless asked for more (``return_counts=``): ``for c in x.unique()`` then
+        # meets one row at a time, ``masks[c]`` a static shape
+        return ("seq", out) if _returns_tuple(node) else out
 
     def _guess(self, v: Val) -> Val:
         self._guessed[id(v)] = v

@@ -54,6 +54,15 @@ CASES: dict[str, dict[str, str]] = {
                 return pos, classes, scores, torch.zeros(2)
 
 
+            def per_image(boxlist, masks, pmask):
+                images = boxlist.get_field("image_index")
+                total = 0
+                for bi in images.unique():  # expect: DS101, DS116
+                    j = images == bi
+                    total = total + (masks[bi] * pmask[j]).sum()  # expect: DS104
+                return total
+
+
             def gather(boxlist, j):
                 inds = (boxlist.get_field("labels") == j).nonzero().view(-1)  # expect: DS103
                 return boxlist.bbox[inds, :].view(-1, 4)  # expect: DS111
@@ -164,7 +173,7 @@ def test_a_guessed_receiver_says_so(tmp_path: Path) -> None:
     is computed from its result stays a probable tensor (``.nonzero().squeeze(1)``)."""
     write_repo(tmp_path, CASES["container_field"])
     result = scan_repo(tmp_path)
-    text = message_on_line(result, tmp_path, "boxes/sampler.py", "DS101", ".unique()")
+    text = message_on_line(result, tmp_path, "boxes/sampler.py", "DS101", '"labels").unique()')
     assert "probably a tensor" in text
     derived = [
         f
