@@ -73,7 +73,7 @@ from apiscan.extract.shapes import NullShapeTracker, ShapeTracker, Why
 from apiscan.program import values as pv
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.torch_api import TorchApi, is_torch_name
-from apiscan.resolve.values import NONTORCH, Val
+from apiscan.resolve.values import ARRAY_PACKAGES, NONTORCH, Val
 
 __all__ = [
     "ATTR",
@@ -282,7 +282,11 @@ class Extractor(
     def exports(self) -> tuple[tuple[str, str], ...]:
         out = []
         for name, v in self.scopes[0].names.items():
-            if v[0] == "qual" and (self._is_torch(v[1]) or self._is_local(v[1])):
+            if v[0] == "qual" and (
+                self._is_torch(v[1])
+                or self._is_local(v[1])
+                or v[1].partition(".")[0] in ARRAY_PACKAGES  # ``np``, for a star import
+            ):
                 out.append((name, v[1]))
             elif v[0] == "class":
                 out.append((name, f"{self.module_name}.{v[1]}"))

@@ -56,7 +56,7 @@ def to_fact(
             return pv.HostNumber(site_of(origin) if origin is not None else None)
         if payload == "rand":
             return pv.RandomNumber()
-        return pv.STATIC
+        return pv.Static(array=True) if payload == "array" else pv.STATIC
     if kind == "inst":
         return pv.Instance(str(payload))
     if kind == "seq":
@@ -83,7 +83,7 @@ def to_val(f: pv.Fact) -> Val:
     if isinstance(f, pv.RandomNumber):
         return fresh("nontorch", "rand")
     if isinstance(f, pv.Static):
-        return fresh("nontorch", None)
+        return fresh("nontorch", "array" if f.array else None)
     if isinstance(f, pv.Instance):
         return fresh("inst", f.cls)
     if isinstance(f, pv.Seq):

@@ -61,6 +61,12 @@ SIZES_TENSOR: Val = ("tensor", "elemsizes")
 BATCH_MAX_TENSOR: Val = ("tensor", "batchmax")
 
 
+#: The detail of a value-dependent op found on a receiver only guessed to be a tensor.
+GUESSED_RECEIVER = (
+    "the receiver's type is not resolved; the method is a Tensor's, so it is probably a tensor"
+)
+
+
 def host_dyn(origin: cst.CSTNode | None) -> Val:
     return ("nontorch", ("host", origin))
 
@@ -365,6 +371,10 @@ class ShapeTracker:
     #: conditional on data too)
     _data_ifs: int = 0
     _cut_loops: list[bool] = field(default_factory=list)
+    #: id -> data-dependent tensors made by a value-dependent op on a receiver only guessed
+    #: to be a tensor (:meth:`on_guessed_call`), and what was computed from them: their
+    #: methods are probable Tensor methods, not certain ones
+    _guessed: dict[int, Val] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- per-sample values
     def sample(self, v: Val, strong: bool) -> Val:
@@ -459,6 +469,14 @@ class ShapeTracker:
         if self._explained(out)[0]:
             return out  # its own words (a tuple element the solver supplied) say more
         why = self._why("", sources)
+        if any(map(self.guessed, sources)) and is_dyn_tensor(out):
+            copy = self._guess((out[0], out[1]))  # ``guessed.nonzero().squeeze(1)``
+            if why[0]:
+                self._relayed[id(copy)] = (copy, (why[0].removeprefix(": "), why[1]))
+            dim = self.varying_dim(out)
+            if dim is not None:
+                self._dims[id(copy)] = (copy, dim)
+            return copy
         if not why[0]:
             return out
         copy = (out[0], out[1])
@@ -657,6 +675,33 @@ class ShapeTracker:
             return self.relay(args, DYN_TENSOR)
         return result
 
+    def on_guessed_call(self, api: str, node: cst.Call, result: Val) -> Val | None:
+        """``field.nonzero()`` on a receiver whose type the walk did not resolve (a tensor
+        kept in a repository container: ``boxlist.get_field("labels")``, an untyped
+        parameter) but whose method only a tensor has here: the owner pass guessed a probable
+        ``torch.Tensor`` method, and an op whose output length is read from the values
+        (:data:`ALWAYS_DYNAMIC`) is data-dependent on that receiver as on a known tensor.
+        None when ``api`` is no such op. Arrays, pandas objects and other known non-tensors
+        never reach here: their kinds are known before the method is looked up."""
+        rule = ALWAYS_DYNAMIC.get(api.rpartition(".")[2])
+        if not rule or not api.startswith("torch.Tensor."):
+            return None
+        self.hit(rule, node, api, GUESSED_RECEIVER)
+        out = self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))  # a new tuple: identity is the fact
+        # one tensor unless asked for more (``return_counts=``): ``for c in x.unique()`` then
+        # meets one row at a time, ``masks[c]`` a static shape
+        return ("seq", out) if _returns_tuple(node) else out
+
+    def _guess(self, v: Val) -> Val:
+        self._guessed[id(v)] = v
+        return v
+
+    def guessed(self, v: Val) -> bool:
+        """Whether ``v`` is only as much a tensor as a guessed receiver was (see
+        :meth:`on_guessed_call`): a data-dependent shape all the same, a probable owner."""
+        entry = self._guessed.get(id(v))
+        return entry is not None and entry is v
+
     def _round_trip_words(self, vals: Sequence[Val]) -> str:
         for v in vals:
             stack = [v]
@@ -791,6 +836,10 @@ class ShapeTracker:
                     self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
                 else:
                     self.hit("DS111", node, "torch.Tensor.__getitem__", why, chain=chain)
+                if recv[1] is False and self.guessed(idx):
+                    # ``boxes[inds]``, ``boxes`` untyped and ``inds`` from a guessed receiver:
+                    # the result is as much a tensor as either
+                    return self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))
                 return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
@@ -1261,6 +1310,9 @@ class NullShapeTracker(ShapeTracker):
         result: Val,
     ) -> Val:
         return result
+
+    def on_guessed_call(self, api: str, node: cst.Call, result: Val) -> Val | None:
+        return None
 
     def on_sync(self, node: cst.CSTNode, source: Val) -> Val:
         return NONTORCH

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
-from apiscan.resolve.values import NON_TORCH_PACKAGES
+from apiscan.resolve.values import ARRAY_PACKAGES, NON_TORCH_PACKAGES
 
 if TYPE_CHECKING:
     from apiscan.resolve.torch_api import TorchApi
@@ -88,7 +88,8 @@ def is_torch(q: str) -> bool:
 def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
     """Cross-file facts a file's analysis can use, found after the first round.
 
-    ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names in disguise; and
+    ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names (or numpy, pandas...
+    names: ``utils.general.np`` → ``numpy``) in disguise; and
     ``tinydet.build_model()`` → ``inst:tinydet.model.Detector``: what repo functions return
     (keys ending in ``()``), followed through the modules that re-export the function.
     """
@@ -102,8 +103,16 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
                 if name.endswith(RETURNS):
                     returns[f"{module}.{name}"] = target
     out = {}
+    own_roots = frozenset(m.partition(".")[0] for m in modules)
+
+    def known(q: str) -> bool:
+        # torch, or a host array library the repo does not shadow: ``np`` star-imported from
+        # a repo module (``from utils.general import *``) is numpy, not an unknown receiver
+        root = q.partition(".")[0]
+        return is_torch(q) or (root in ARRAY_PACKAGES and root not in own_roots)
+
     for key in aliases:
-        target = follow(key, aliases, is_torch, modules)
+        target = follow(key, aliases, known, modules)
         if target is not None:
             out[key] = target
         func = follow(key, aliases, lambda q: q + RETURNS in returns, modules)

@@ -90,7 +90,11 @@ class Unknown:
 
 @dataclass(frozen=True, slots=True)
 class Static:
-    """A host value that does not come from tensor data (a literal, a config number, a str)."""
+    """A host value that does not come from tensor data (a literal, a config number, a str).
+    ``array``: a numpy-like array or a pandas frame (what a helper returning
+    ``pd.read_csv(...)`` gives its callers), whose items and methods are never torch's."""
+
+    array: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,9 +171,12 @@ def is_non_torch_class(q: str) -> bool:
     return q.startswith(NON_TORCH_CLASS_MODULES) and q.rpartition(".")[2][:1].isupper()
 
 
-#: Packages whose functions return numpy-like arrays.
+#: Packages whose functions return numpy-like arrays. pandas is one: a DataFrame's columns,
+#: rows and methods (``df["id"].unique()``) are frames, series or arrays, never tensors, as
+#: an array's are (a dict, by contrast, may hold tensors, so a plain non-torch value's items
+#: stay unknown).
 ARRAY_PACKAGES: frozenset[str] = frozenset(
-    {"numpy", "cv2", "PIL", "scipy", "skimage", "imageio", "h5py", "pycocotools"}
+    {"numpy", "cv2", "PIL", "scipy", "skimage", "imageio", "h5py", "pycocotools", "pandas"}
 )
 
 #: Non-torch functions that hand back (a copy of) what they were given, which may be torch.

@@ -102,3 +102,18 @@ def test_a_forward_parameter_takes_the_list_its_callers_pass() -> None:
     )
     # a tensor declared by other means (an annotation) is not overruled that way
     assert pv.refine(pv.Tensor(), passed) != passed
+
+
+def test_an_array_stays_an_array_across_functions() -> None:
+    """A helper returning ``pd.read_csv(...)`` or a numpy array hands its callers an array
+    (whose columns and methods are never torch's), not a plain host value (whose items may
+    be tensors); joined with any other host value it says no more than "static"."""
+    from apiscan.extract.facts import to_fact, to_val
+    from apiscan.resolve.values import ARRAY, NONTORCH
+
+    fact = to_fact(ARRAY, lambda _v: None, lambda _n: None)
+    assert fact == pv.Static(array=True)
+    assert to_val(fact) == ARRAY
+    assert to_val(to_fact(NONTORCH, lambda _v: None, lambda _n: None)) == NONTORCH
+    assert pv.join(fact, pv.STATIC) == pv.STATIC
+    assert pv.join(fact, fact) == fact

@@ -30,6 +30,7 @@ from apiscan.extract.shapes import (
     BATCH_MAX_TENSOR,
     BOOL_TENSOR,
     DYN_TENSOR,
+    HOST_DATA,
     SAMPLE_SIZE,
     host_dyn,
     is_dyn_number,
@@ -132,8 +133,8 @@ class ExpressionsMixin:
             for v in (left, right):
                 if v[0] in ("seq", "tuple") and _sized_by_data(v):
                     return v
-        if ARRAY in (left, right) and all(v[0] in ("nontorch", "unknown") for v in (left, right)):
-            return ARRAY  # ``s[:, 1] / s[:, 0]`` of a numpy array: an array (its methods too)
+        if _array_operands([left, right]):
+            return ARRAY  # ``s[:, 1] / s[:, 0]``, ``a & b`` of numpy arrays: an array
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -238,6 +239,8 @@ class ExpressionsMixin:
                     truth = fresh(v[0], v[1])  # a truth value read from data
                     self.truths[id(truth)] = truth
                     return truth
+            if _array_operands(vals):
+                return ARRAY  # ``tokens.numpy() == eos``: a numpy mask (its nonzero is numpy's)
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
         return NONTORCH if not tensorish else UNKNOWN
@@ -267,3 +270,11 @@ class ExpressionsMixin:
         v = self.value(node.value)
         self.bind_target(binder, v)
         return v
+
+
+def _array_operands(vals: Sequence[Val]) -> bool:
+    """Operands of which one is a numpy-like array (or a tensor's data on the host) and none
+    is known to be anything but a plain value: numpy computes the result, an array too."""
+    return any(v in (ARRAY, HOST_DATA) for v in vals) and all(
+        v[0] in ("nontorch", "unknown") for v in vals
+    )

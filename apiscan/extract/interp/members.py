@@ -193,7 +193,7 @@ class MembersMixin:
                 return UNKNOWN, True
             if call and args is not None and self.owners.rejects(api, args.keywords):
                 return UNKNOWN, True  # `masks.repeat(2, axis=0)`: not a tensor after all
-            conf = "certain" if recv[1] else "probable"
+            conf = "certain" if recv[1] and not self.shapes.guessed(recv) else "probable"
             source = self._param_source(recv) if conf == "probable" else None
             self.emit(
                 api,
@@ -256,6 +256,11 @@ class MembersMixin:
                 result = ARRAY  # whatever the receiver, ``.numpy()`` hands back a numpy array
             source = self._param_source(recv)
             self.emit(api, usage, "probable", (node, "a"), (end, "e"), args, param=source)
+            if call_node is not None and self.says_torch:
+                # ``field.nonzero()`` in a file that handles torch: data on a probable tensor
+                guessed = self.shapes.on_guessed_call(api, call_node, result)
+                if guessed is not None:
+                    return guessed, True
             if source is not None and api.startswith("torch.Tensor."):
                 result = self._derive(result, source)
                 if args is not None and any(_variable(v) for v in args.vals):
@@ -526,7 +531,7 @@ class MembersMixin:
         if is_dyn_tensor(v):
             # one row of a data-dependent tensor (``for i in keep``: one index, ``for box in
             # boxes[mask]``: one box) has a static shape; only how many there are varies
-            row = fresh(TENSOR[0], TENSOR[1])
+            row = fresh(TENSOR[0], not self.shapes.guessed(v))  # ``for c in guessed.unique()``
             self.rows[id(row)] = row
             return row
         return self._element_of_param(v, self.shapes.relay([v], element(v)))
