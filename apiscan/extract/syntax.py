@@ -165,6 +165,13 @@ class SyntaxFacts:
     #: ``@register_x("name")`` with a literal name
     registered: tuple[tuple[str, str, int], ...] = ()
     lazy_augmentations: tuple[LazyAugmentations, ...] = ()
+    #: (switch, its value's source text, line) of every ``torch.backends.cudnn.deterministic
+    #: = ...`` / ``cudnn.benchmark = ...`` (a single-target assignment)
+    cudnn_flags: tuple[tuple[str, str, int], ...] = ()
+    #: (line, the subscript's text, the test of the ``if`` around it, the function, the class
+    #: the function is a method of or "") of every ``x[..., ::-1]`` under an ``if`` of the
+    #: function it is in: a random flip written as indexing, when the function handles data
+    flips: tuple[tuple[int, str, str, str, str], ...] = ()
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -316,6 +323,10 @@ class _Reader:
         self.imports_made: list[ast.Import | ast.ImportFrom] = []
         #: (attribute, first line, last line of the value, functions) of ``self.x = ...``
         self.assigns: list[tuple[str, int, int, tuple[str, ...]]] = []
+        #: single-target assignments to an attribute (``cudnn.benchmark = True``)
+        self.attr_assigns: list[ast.Assign] = []
+        #: subscripts that reverse an axis (``img[:, ::-1]``)
+        self.reversed: list[ast.Subscript] = []
         todo: deque[tuple[ast.AST, tuple[str, ...], bool]] = deque([(tree, (), False)])
         while todo:
             node, functions, looped = todo.popleft()
@@ -327,6 +338,14 @@ class _Reader:
                 self.imports_made.append(node)
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 self._self_assign(node, functions)
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Attribute)
+                ):
+                    self.attr_assigns.append(node)
+            elif isinstance(node, ast.Subscript) and reverses(node.slice):
+                self.reversed.append(node)
             elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
                 functions = (*functions, self.qualname[node])
             looped = looped or isinstance(node, _LOOPS)
@@ -378,7 +397,36 @@ class _Reader:
             registry_setups=tuple(self._registry_setups()),
             registered=tuple(self._registered()),
             lazy_augmentations=tuple(self._lazy_augmentations()),
+            cudnn_flags=tuple(self._cudnn_flags()),
+            flips=tuple(self._flips()),
         )
+
+    def _cudnn_flags(self) -> Iterator[tuple[str, str, int]]:
+        for node in self.attr_assigns:
+            name = self.dotted(node.targets[0])
+            if name in CUDNN_FLAGS:
+                yield name, self.text(node.value), node.lineno
+
+    def _flips(self) -> Iterator[tuple[int, str, str, str, str]]:
+        for node in self.reversed:
+            path = _ancestors(self.tree, node)
+            at = [i for i, n in enumerate(path) if isinstance(n, _FuncDef)]
+            if not at:
+                continue  # module code
+            fn = path[at[-1]]
+            # the innermost ``if`` around the subscript, when it is in the same function
+            innermost = next((n for n in reversed(path) if isinstance(n, ast.If)), None)
+            if innermost is None or innermost not in path[at[-1] + 1 :]:
+                continue
+            owner = path[at[-1] - 1]
+            cls = self.qualname.get(owner, "") if isinstance(owner, ast.ClassDef) else ""
+            yield (
+                node.lineno,
+                self.text(node),
+                self.text(innermost.test),
+                self.qualname.get(fn, ""),
+                cls,
+            )
 
     def _lazy_augmentations(self) -> Iterator[LazyAugmentations]:
         for node in self.tree.body:
@@ -570,6 +618,67 @@ PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
 IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
 #: Fewer threaded calls than this are a helper, not a pipeline.
 MIN_THREADED = 3
+
+
+#: The cuDNN switches a recipe's reproducibility rows show.
+CUDNN_FLAGS = frozenset({"torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark"})
+
+
+def reverses(index: ast.AST) -> bool:
+    """``::-1`` among a subscript's slices (a step that is the literal -1)."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(p, ast.Slice) and literal_value(p.step) == -1 for p in parts)
+
+
+#: The node kinds a literal is built of (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``).
+_LITERAL_KINDS = (
+    ast.Constant,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.Tuple,
+    ast.List,
+    ast.Set,
+    ast.Dict,
+    ast.operator,
+    ast.unaryop,
+    ast.expr_context,
+)
+
+
+def is_literal(node: ast.AST) -> bool:
+    """Built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``)."""
+    return all(isinstance(n, _LITERAL_KINDS) for n in ast.walk(node))
+
+
+def literal_value(node: ast.AST | None) -> object:
+    """The Python value of a literal, or None when it is not one."""
+    if node is None or not is_literal(node):
+        return None
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None  # "0.01 / 64.0": a literal, but not one literal_eval computes
+
+
+def _ancestors(tree: ast.AST, target: ast.AST) -> list[ast.AST]:
+    """The nodes from ``tree`` down to ``target``'s parent: a search that skips every
+    statement whose lines do not hold ``target`` (a file with a flip pays for one path, not
+    for a parent map of the whole tree)."""
+    line = getattr(target, "lineno", 0)
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    path: list[ast.AST] = []
+    while stack:
+        node, depth = stack.pop()
+        del path[depth:]
+        if node is target:
+            return path
+        path.append(node)
+        for child in ast.iter_child_nodes(node):
+            first = getattr(child, "lineno", None)
+            if first is not None and not first <= line <= (child.end_lineno or first):
+                continue
+            stack.append((child, depth + 1))
+    return []
 
 
 def _lazy_class(node: ast.AST) -> ast.expr | None:

@@ -37,7 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import name_chain
+from apiscan.extract.syntax import is_literal, literal_value, name_chain
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -262,33 +262,6 @@ def _setting_category(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------- source files
-def _is_literal(node: ast.AST) -> bool:
-    """Built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``)."""
-    allowed = (
-        ast.Constant,
-        ast.UnaryOp,
-        ast.BinOp,
-        ast.Tuple,
-        ast.List,
-        ast.Set,
-        ast.Dict,
-        ast.operator,
-        ast.unaryop,
-        ast.expr_context,
-    )
-    return all(isinstance(n, allowed) for n in ast.walk(node))
-
-
-def _literal_value(node: ast.AST | None) -> object:
-    """The Python value of a literal argument, or None when it is not one."""
-    if node is None or not _is_literal(node):
-        return None
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None  # "0.01 / 64.0": a literal, but not one literal_eval computes
-
-
 def _walk_body(fn: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a function's own body: nested functions and classes are other scopes."""
     stack = list(ast.iter_child_nodes(fn))
@@ -368,7 +341,7 @@ class _Repo:
             target = _single_target(stmt)
             if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
                 self.constants.append((target.id, stmt, src))
-            elif isinstance(target, ast.Attribute) and _is_literal(getattr(stmt, "value", None)):
+            elif isinstance(target, ast.Attribute) and is_literal(getattr(stmt, "value", None)):
                 # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
                 chain = ast.unparse(target).split(".")
                 if len(chain) >= 3:
@@ -396,7 +369,7 @@ class _Repo:
                 ):
                     fact = _AttrSet(cls, method.name, target.attr, value, src, sub)
                     found.append(fact)
-                    if method.name == "__init__" and _is_literal(value):
+                    if method.name == "__init__" and is_literal(value):
                         self.attrs_by_name.setdefault(target.attr, []).append(fact)
 
 
@@ -470,7 +443,7 @@ class _Values:
 
     def resolve(self, src: Source, expr: ast.expr, depth: int) -> _Val:
         text = src.text(expr)
-        if _is_literal(expr):
+        if is_literal(expr):
             return _Val(text, True)
         if depth >= MAX_DEPTH:
             return _Val(text, False)
@@ -854,10 +827,10 @@ class _Recipe:
         for src in self.sources.all():
             self._foreign_calls(src)
             self._ema_loops(src)
-            self._flips(src)
             self._named_defs(src)
-            self._cudnn(src)
             self._hand_schedules(src)
+        self._flips()
+        self._cudnn()
         self._repo_instances()
         self._settings()
         self._launchers()
@@ -1093,8 +1066,8 @@ class _Recipe:
         target = _single_target(holder) if holder is not None else None
         named_warm = target is not None and "warm" in src.text(target).lower()
         if last == "LinearLR":
-            start = _literal_value(bound.get("start_factor"))
-            end = _literal_value(bound.get("end_factor"))
+            start = literal_value(bound.get("start_factor"))
+            end = literal_value(bound.get("end_factor"))
             start = 1 / 3 if "start_factor" not in bound else start
             end = 1.0 if "end_factor" not in bound else end
             rising = not (isinstance(start, int | float) and isinstance(end, int | float)) or (
@@ -1491,31 +1464,18 @@ class _Recipe:
         where = src.where(holder) if holder is not None else src.where(loop)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
 
-    def _flips(self, src: Source) -> None:
+    def _flips(self) -> None:
         """A reversed slice under a condition in data-processing code: a random flip written
-        as indexing (``img[:, ::-1]``)."""
-        for node in src.subscripts:
-            if not _reverses(node.slice):
-                continue
-            fn = src.function_of(node)
-            if fn is None or not self._is_data_code(src, fn):
-                continue
-            test = src.enclosing(node, ast.If)
-            if not isinstance(test, ast.If) or src.function_of(test) is not fn:
-                continue
-            values = [("expression", src.text(node)), ("when", src.text(test.test))]
-            self.add("augmentation", "flip (reversed slice)", src.where(node), values)
-
-    def _is_data_code(self, src: Source, fn: FuncDef) -> bool:
-        qual = src.qualname.get(fn, "")
-        if (src.path, qual) in self.data_functions:
-            return True
-        cls = src.class_of(fn)
-        return (
-            cls is not None
-            and bool(src.module)
-            and (self.hierarchy.is_dataset(f"{src.module}.{src.qualname[cls]}"))
-        )
+        as indexing (``img[:, ::-1]``), from the scan's syntax facts."""
+        for fa, facts in with_facts(self.analyses):
+            module = fa.modules[0] if fa.modules else ""
+            for line, expression, when, function, cls in facts.flips:
+                if (fa.path, function) not in self.data_functions and not (
+                    cls and module and self.hierarchy.is_dataset(f"{module}.{cls}")
+                ):
+                    continue
+                values = [("expression", expression), ("when", when)]
+                self.add("augmentation", "flip (reversed slice)", place(fa, line), values)
 
     def _named_defs(self, src: Source) -> None:
         """Augmentations and initialisations the repository writes itself, by their names."""
@@ -1583,7 +1543,7 @@ class _Recipe:
             target = _single_target(node)
             value = getattr(node, "value", None)
             if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(target, ast.Attribute):
-                if isinstance(value, ast.expr) and _is_literal(value):
+                if isinstance(value, ast.expr) and is_literal(value):
                     found.append((node.lineno, node.col_offset, src.text(target), src.text(value)))
             elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLS:
                 args = ", ".join(src.text(a) for a in node.args)
@@ -1592,15 +1552,12 @@ class _Recipe:
             values = [(key, value) for _, _, key, value in sorted(found)]
             self.add("init", qual, src.where(fn), values, "repo initialisation routine")
 
-    def _cudnn(self, src: Source) -> None:
-        """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches."""
-        for node in src.assigns:
-            target = _single_target(node)
-            if not isinstance(target, ast.Attribute):
-                continue
-            name = src.dotted(target)
-            if name in ("torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark"):
-                self.add("seed", name, src.where(node), [("value", src.text(node.value))])
+    def _cudnn(self) -> None:
+        """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches
+        (the scan's syntax facts)."""
+        for fa, facts in with_facts(self.analyses):
+            for name, value, line in facts.cudnn_flags:
+                self.add("seed", name, place(fa, line), [("value", value)])
 
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
@@ -1622,12 +1579,12 @@ class _Recipe:
                 continue
             for a in sets:
                 category = _setting_category(a.attr)
-                if category and a.method in ("__init__", "") and _is_literal(a.value):
+                if category and a.method in ("__init__", "") and is_literal(a.value):
                     name = f"{cls.rpartition('.')[2]}.{a.attr}"
                     self.add(category, name, a.src.where(a.node), [("value", a.src.text(a.value))])
         for constant, stmt, src in self.repo.constants:
             category = _setting_category(constant)
-            if category and stmt.value is not None and _is_literal(stmt.value):
+            if category and stmt.value is not None and is_literal(stmt.value):
                 self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
 
     def _pipelines(self) -> None:
@@ -1968,12 +1925,6 @@ def _ema_update(loop: ast.For | ast.AsyncFor, names: set[str]) -> ast.AST | None
                 if mixes and mentions:
                     return node
     return None
-
-
-def _reverses(index: ast.AST) -> bool:
-    """``::-1`` among the subscript's slices."""
-    parts = index.elts if isinstance(index, ast.Tuple) else [index]
-    return any(isinstance(p, ast.Slice) and _literal_value(p.step) == -1 for p in parts)
 
 
 def _modulo_guard(src: Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:
