@@ -172,6 +172,14 @@ class SyntaxFacts:
     #: the function is a method of or "") of every ``x[..., ::-1]`` under an ``if`` of the
     #: function it is in: a random flip written as indexing, when the function handles data
     flips: tuple[tuple[int, str, str, str, str], ...] = ()
+    #: (def or class, is a class, the class it is a method of or "") of every one named in
+    #: :attr:`spans`, in that order
+    def_kinds: tuple[tuple[str, bool, str], ...] = ()
+    #: (function, first line, last line, what it sets) of every function named as a weight
+    #: initialisation (:data:`INIT_NAME`) that sets something: (target, literal value) of
+    #: each literal attribute assignment, (callee, arguments) of each ``fill_``/``normal_``...
+    #: call, in source order
+    init_routines: tuple[tuple[str, int, int, tuple[tuple[str, str], ...]], ...] = ()
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -399,7 +407,39 @@ class _Reader:
             lazy_augmentations=tuple(self._lazy_augmentations()),
             cudnn_flags=tuple(self._cudnn_flags()),
             flips=tuple(self._flips()),
+            def_kinds=tuple(self._def_kinds()),
+            init_routines=tuple(self._init_routines()),
         )
+
+    def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:
+        methods = {
+            child: self.qualname[node]
+            for node in self.first.values()
+            if isinstance(node, ast.ClassDef)
+            for child in node.body
+            if isinstance(child, _FuncDef)
+        }
+        for qual, node in self.first.items():
+            yield qual, isinstance(node, ast.ClassDef), methods.get(node, "")
+
+    def _init_routines(self) -> Iterator[tuple[str, int, int, tuple[tuple[str, str], ...]]]:
+        for qual, fn in self.first.items():
+            if not isinstance(fn, _FuncDef) or not INIT_NAME.fullmatch(fn.name):
+                continue
+            found: list[tuple[int, int, str, str]] = []
+            for node in _own_body(fn):
+                if isinstance(node, ast.Assign | ast.AnnAssign):
+                    target = _single_target(node)
+                    if isinstance(target, ast.Attribute) and is_literal(node.value):
+                        found.append(
+                            (node.lineno, node.col_offset, self.text(target), self.text(node.value))
+                        )
+                elif isinstance(node, ast.Call) and callee_name(node) in INIT_CALLS:
+                    args = ", ".join(self.text(a) for a in node.args)
+                    found.append((node.lineno, node.col_offset, self.text(node.func), args))
+            if found:
+                values = tuple((key, value) for _, _, key, value in sorted(found))
+                yield qual, fn.lineno, fn.end_lineno or fn.lineno, values
 
     def _cudnn_flags(self) -> Iterator[tuple[str, str, int]]:
         for node in self.attr_assigns:
@@ -618,6 +658,32 @@ PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
 IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
 #: Fewer threaded calls than this are a helper, not a pipeline.
 MIN_THREADED = 3
+
+
+#: Functions named for a weight initialisation, and the in-place calls that set weights.
+INIT_NAME = re.compile(
+    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
+)
+INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
+
+
+def _single_target(stmt: ast.AST) -> ast.expr | None:
+    """The target of an assignment to one target (``x = v``, ``x: T = v``), else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return stmt.targets[0]
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        return stmt.target
+    return None
+
+
+def _own_body(fn: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function's own body: nested functions and classes are other scopes."""
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 #: The cuDNN switches a recipe's reproducibility rows show.

@@ -180,10 +180,6 @@ _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
-_INIT_NAME = re.compile(
-    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
-)
-_INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
@@ -827,8 +823,8 @@ class _Recipe:
         for src in self.sources.all():
             self._foreign_calls(src)
             self._ema_loops(src)
-            self._named_defs(src)
             self._hand_schedules(src)
+        self._named_defs()
         self._flips()
         self._cudnn()
         self._repo_instances()
@@ -1477,80 +1473,69 @@ class _Recipe:
                 values = [("expression", expression), ("when", when)]
                 self.add("augmentation", "flip (reversed slice)", place(fa, line), values)
 
-    def _named_defs(self, src: Source) -> None:
-        """Augmentations and initialisations the repository writes itself, by their names."""
-        for qual, node in src.defs.items():
-            name = node.name
-            if name.startswith("__"):
-                continue
-            if (
-                _AUG_NAME.search(name)
-                and not _NO_AUG.search(name)
-                and not _NOT_AUG_CONTEXT.search(f"{src.path}:{qual}")
-            ):
-                if any(
-                    src.module == m or src.module.startswith(m + ".") for m in self.composed_modules
-                ):  # a definition: the composition says which are used (T = the package)
+    def _named_defs(self) -> None:
+        """Augmentations and initialisations the repository writes itself, by their names
+        (the defs the scan's syntax facts name)."""
+        for fa, facts in with_facts(self.analyses):
+            module = fa.modules[0] if fa.modules else ""
+            lines = {qual: first for qual, first, _ in facts.spans}
+            routines = {r[0]: r for r in facts.init_routines}
+            for qual, is_class, owner in facts.def_kinds:
+                name = qual.rpartition(".")[2]
+                if name.startswith("__"):
                     continue
-                if not self._called(src, qual):
-                    continue  # defined, never called: not part of what runs
-                if self._network_def(src, qual, node):
-                    continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
-                if any(
-                    i.name == f"composition in {qual}" and i.where.path == src.path
-                    for i in self.out
+                if (
+                    _AUG_NAME.search(name)
+                    and not _NO_AUG.search(name)
+                    and not _NOT_AUG_CONTEXT.search(f"{fa.path}:{qual}")
                 ):
-                    continue  # a builder whose composition is already a row
-                kind = "class" if isinstance(node, ast.ClassDef) else "function"
-                self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
-                name
-            ):
-                self._init_def(src, qual, node)
+                    if any(
+                        module == m or module.startswith(m + ".") for m in self.composed_modules
+                    ):  # a definition: the composition says which are used (T = the package)
+                        continue
+                    if not self._called(fa.path, module, qual):
+                        continue  # defined, never called: not part of what runs
+                    if self._network_def(fa.path, module, qual, qual if is_class else owner):
+                        continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
+                    if any(
+                        i.name == f"composition in {qual}" and i.where.path == fa.path
+                        for i in self.out
+                    ):
+                        continue  # a builder whose composition is already a row
+                    kind = "class" if is_class else "function"
+                    self.add("augmentation", qual, place(fa, lines[qual]),
+                             note=f"repo {kind}, by its name")  # fmt: skip
+                elif qual in routines:
+                    self._init_def(fa, routines[qual])
 
-    def _called(self, src: Source, qual: str) -> bool:
+    def _called(self, path: str, module: str, qual: str) -> bool:
         """Whether the repository calls the def (or a method of the class) ``qual`` of
-        ``src`` outside tests and outside its own file: a helper only its own module calls
-        (``get_affine_matrix`` under ``random_affine``, ``auto_augment_policy_v0`` under
+        the file ``path`` outside tests and outside that file: a helper only its own module
+        calls (``get_affine_matrix`` under ``random_affine``, ``auto_augment_policy_v0`` under
         ``auto_augment_policy``) is a definition, shown by whatever calls it."""
-        key = f"{src.module}.{qual}"
+        key = f"{module}.{qual}"
         return any(
-            not is_test_path(path) and path != src.path
+            not is_test_path(site) and site != path
             for k, sites in self.repo.call_sites.items()
             if k == key or k.startswith(key + ".")
-            for path, _ in sites
+            for site, _ in sites
         )
 
-    def _network_def(self, src: Source, qual: str, node: Def) -> bool:
-        """A def of the model: an ``nn.Module`` (a class, or the class of a method) or a
-        function the scan places in the network graph."""
-        owner = node if isinstance(node, ast.ClassDef) else src.class_of(node)
-        if (
-            owner is not None
-            and src.module
-            and self.hierarchy.is_module(f"{src.module}.{src.qualname[owner]}")
-        ):
+    def _network_def(self, path: str, module: str, qual: str, owner: str) -> bool:
+        """A def of the model: an ``nn.Module`` (a class, or the class ``owner`` of a method)
+        or a function the scan places in the network graph."""
+        if owner and module and self.hierarchy.is_module(f"{module}.{owner}"):
             return True
-        return (src.path, qual) in self.network_functions
+        return (path, qual) in self.network_functions
 
-    def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
+    def _init_def(
+        self, fa: FileAnalysis, routine: tuple[str, int, int, tuple[tuple[str, str], ...]]
+    ) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
-        span = range(fn.lineno, (fn.end_lineno or fn.lineno) + 1)
-        if any(line in span for line in self.init_lines.get(src.path, ())):
+        qual, first, last, values = routine
+        if any(first <= line <= last for line in self.init_lines.get(fa.path, ())):
             return
-        found: list[tuple[int, int, str, str]] = []
-        for node in _walk_body(fn):
-            target = _single_target(node)
-            value = getattr(node, "value", None)
-            if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(target, ast.Attribute):
-                if isinstance(value, ast.expr) and is_literal(value):
-                    found.append((node.lineno, node.col_offset, src.text(target), src.text(value)))
-            elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLS:
-                args = ", ".join(src.text(a) for a in node.args)
-                found.append((node.lineno, node.col_offset, src.text(node.func), args))
-        if found:
-            values = [(key, value) for _, _, key, value in sorted(found)]
-            self.add("init", qual, src.where(fn), values, "repo initialisation routine")
+        self.add("init", qual, place(fa, first), values, "repo initialisation routine")
 
     def _cudnn(self) -> None:
         """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches

@@ -255,3 +255,44 @@ def test_cudnn_switches_and_flips_are_recorded() -> None:
     fa = analyse(task, frozenset({"pkg"}))
     assert fa.syntax is not None and fa.syntax.flips == facts.flips
     assert pickle.loads(pickle.dumps(fa)) == fa
+
+
+def test_def_kinds_and_init_routines_are_recorded() -> None:
+    """What the recipe's rows for defs named as augmentations or initialisations read: each
+    def's kind and class, and what an initialisation routine sets (nested scopes apart)."""
+    code = textwrap.dedent(
+        """
+        class Net:
+            def init_weights(self):
+                self.conv.weight.data.normal_(0, 0.01)
+                self.bias = 0.0
+                self.name = make()
+
+                def later():
+                    self.other.fill_(1)
+
+            if True:
+                def random_flip(self):
+                    pass
+
+
+        def init_params(m):
+            pass
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert dict((q, (c, o)) for q, c, o in facts.def_kinds) == {
+        "Net": (True, ""),
+        "Net.init_weights": (False, "Net"),
+        "Net.init_weights.later": (False, ""),
+        "Net.random_flip": (False, ""),  # in the class's ``if``, not directly a method
+        "init_params": (False, ""),
+    }
+    assert facts.init_routines == (
+        (
+            "Net.init_weights",
+            3,
+            9,
+            (("self.conv.weight.data.normal_", "0, 0.01"), ("self.bias", "0.0")),
+        ),
+    )
