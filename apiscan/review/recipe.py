@@ -180,6 +180,10 @@ _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
+#: Optimizer arguments that pick a CUDA implementation (nanoGPT passes ``fused=True`` through
+#: ``**extra_args``), and the values that leave it off.
+_KERNEL_SWITCHES = frozenset({"fused", "foreach", "capturable"})
+_OFF = ("False", "None")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
@@ -930,7 +934,8 @@ class _Recipe:
             entries = self._dict_entries(src, call, expr)
             if entries:
                 shown = ", ".join(
-                    f"{k}: {self.values.resolve(src, v, 0).text}" for k, v in entries.items()
+                    f"{k}: {self.values.resolve(src, v, 0).text}{_when(src, test)}"
+                    for k, (v, test) in entries.items()
                 )
                 return f"{{{shown}}} ({expr.id} set in {fn.name})"
         return self.values.describe(src, expr)
@@ -938,18 +943,27 @@ class _Recipe:
     def _expanded(
         self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
     ) -> list[tuple[str, str]]:
-        """``**kwargs`` where ``kwargs`` is a dict literal of the same function, with the
-        ``kwargs["key"] = v`` assignments made to it before the call."""
+        """``**kwargs`` where ``kwargs`` is a dict of the same function (a literal, a
+        ``dict(k=v)`` call, one of them under a condition), with the ``kwargs["key"] = v``
+        assignments made to it before the call."""
         entries = self._dict_entries(src, call, value)
         if not entries:
             return [("**", src.text(value))]
-        return [(k, self._value(src, k, v)) for k, v in entries.items() if k not in skip]
+        return [
+            (k, self._value(src, k, v) + _when(src, test))
+            for k, (v, test) in entries.items()
+            if k not in skip
+        ]
 
-    def _dict_entries(self, src: Source, call: ast.Call, value: ast.expr) -> dict[str, ast.expr]:
-        """The entries of a dict literal bound to ``value`` (a name) in the function of
-        ``call``, with the ``name["key"] = v`` assignments made to it before the call."""
+    def _dict_entries(
+        self, src: Source, call: ast.Call, value: ast.expr
+    ) -> dict[str, tuple[ast.expr, ast.expr | None]]:
+        """The entries of a dict bound to ``value`` (a name) in the function of ``call``,
+        with the ``name["key"] = v`` assignments made to it before the call: (value, the
+        test it is passed under or None). nanoGPT's ``extra_args = dict(fused=True) if
+        use_fused else dict()`` passes ``fused=True`` when ``use_fused``."""
         fn = src.function_of(call)
-        entries: dict[str, ast.expr] = {}
+        entries: dict[str, tuple[ast.expr, ast.expr | None]] = {}
         if not isinstance(value, ast.Name) or fn is None:
             return entries
         for node in sorted(_walk_body(fn), key=lambda n: getattr(n, "lineno", 0)):
@@ -957,10 +971,14 @@ class _Recipe:
                 break
             target = _single_target(node)
             val = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.Dict):
-                for key, item in zip(val.keys, val.values, strict=True):
-                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                        entries[key.value] = item
+            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.expr):
+                if isinstance(val, ast.IfExp):
+                    for key, item in _dict_items(val.body):
+                        entries[key] = (item, val.test)
+                    for key, item in _dict_items(val.orelse):
+                        entries.setdefault(key, (item, None))
+                else:
+                    entries.update((key, (item, None)) for key, item in _dict_items(val))
             elif (
                 isinstance(target, ast.Subscript)
                 and isinstance(target.value, ast.Name)
@@ -969,7 +987,7 @@ class _Recipe:
                 and isinstance(target.slice.value, str)
                 and isinstance(val, ast.expr)
             ):
-                entries[target.slice.value] = val
+                entries[target.slice.value] = (val, None)
         return entries
 
     def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
@@ -988,6 +1006,14 @@ class _Recipe:
         if params is not None:
             groups, note = self._param_groups(src, params)
             values = [*groups, *values]
+        kernels = [k for k, v in values if k in _KERNEL_SWITCHES and not v.startswith(_OFF)]
+        if kernels:
+            switches = "/".join(kernels)
+            flagged = (
+                f"{switches} passed: a CUDA kernel choice MindSpore's optimizers do not "
+                "take; drop it when porting"
+            )
+            note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)
 
     def _param_groups(self, src: Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
@@ -1910,6 +1936,24 @@ def _ema_update(loop: ast.For | ast.AsyncFor, names: set[str]) -> ast.AST | None
                 if mixes and mentions:
                     return node
     return None
+
+
+def _dict_items(expr: ast.expr) -> list[tuple[str, ast.expr]]:
+    """(key, value) of a dict literal's string keys, or of a ``dict(key=value)`` call."""
+    if isinstance(expr, ast.Dict):
+        return [
+            (key.value, item)
+            for key, item in zip(expr.keys, expr.values, strict=True)
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        ]
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
+        return [(k.arg, k.value) for k in expr.keywords if k.arg]
+    return []
+
+
+def _when(src: Source, test: ast.expr | None) -> str:
+    """`` (if use_fused)``: the test an entry of a conditional dict is passed under."""
+    return f" (if {src.text(test)})" if test is not None else ""
 
 
 def _modulo_guard(src: Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:

@@ -473,6 +473,37 @@ def test_gradient_accumulation_and_its_absence(tmp_path: Path) -> None:
     ]
 
 
+def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> None:
+    """nanoGPT's ``extra_args = dict(fused=True) if use_fused else dict()`` passed as
+    ``**extra_args``: the optimizer row shows ``fused`` with its condition and says it is a
+    CUDA kernel choice to drop; a ``dict(...)`` call is opened like a literal."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch
+
+                def configure(params, device_type):
+                    use_fused = device_type == "cuda"
+                    extra_args = dict(fused=True) if use_fused else dict()
+                    return torch.optim.AdamW(params, lr=3e-4, **extra_args)
+
+                def plain(params):
+                    options = dict(momentum=0.9, nesterov=True)
+                    return torch.optim.SGD(params, lr=0.1, **options)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    adamw = pick(items, "optimizer", "torch.optim.AdamW", "train.py", 6)
+    assert adamw["lr"] == "3e-4"
+    assert adamw["fused"] == "True (if use_fused)"
+    assert "fused passed: a CUDA kernel choice" in adamw["<note>"]
+    sgd = pick(items, "optimizer", "torch.optim.SGD", "train.py", 10)
+    assert (sgd["momentum"], sgd["nesterov"]) == ("0.9", "True")
+    assert "CUDA kernel" not in sgd["<note>"]
+
+
 def test_distributed_training_and_launcher(tmp_path: Path) -> None:
     write_repo(
         tmp_path,
