@@ -323,6 +323,9 @@ class _Repo:
     canonical: dict[str, str] = field(default_factory=dict)
     #: canonical def name -> the call facts that reach it, with the caller's path
     call_sites: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
+    #: method name -> the calls of it on a receiver the scan could not type (nanoGPT's
+    #: ``model.configure_optimizers(...)`` after ``model`` is built in three branches)
+    untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
     config_chains: dict[str, list[tuple[Source, ast.stmt]]] = field(default_factory=dict)
 
@@ -437,6 +440,8 @@ class _Values:
         self.repo = repo
         self.hierarchy = hierarchy
         self.sources = sources
+        #: last name -> how many of the repository's defs have it (built on first use)
+        self._last_names: dict[str, int] | None = None
 
     def describe(self, src: Source, expr: ast.expr) -> str:
         return self.resolve(src, expr, 0).show()
@@ -567,8 +572,19 @@ class _Values:
             if owner is not None:
                 target = f"{src.module}.{src.qualname[owner]}"
         name = target.rpartition(".")[2]
+        sites = self.repo.call_sites.get(target, [])
+        if (
+            isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+            and fn.name != "__init__"
+            and src.class_of(fn) is not None
+            and self._unique_method(name)
+        ):
+            # a method no other def of the repository is named like: its calls on a receiver
+            # the scan could not type are calls of it too (nanoGPT's train.py builds its
+            # model in three branches; only bench.py's call is typed)
+            sites = [*sites, *self.repo.untyped_calls.get(name, ())]
         out = []
-        for path, fact in self.repo.call_sites.get(target, ()):
+        for path, fact in sites:
             caller = self.sources.get(path)
             if caller is None or fact.role != "call":
                 continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
@@ -577,6 +593,20 @@ class _Values:
                     out.append((caller, call))
                     break
         return out or self.star_call_sites(src.module, name)
+
+    def _unique_method(self, name: str) -> bool:
+        """Whether exactly one def of the repository has the last name ``name``, and no torch
+        class has a member so named (``step``, ``forward``: an untyped receiver may be an
+        optimizer or any module); never a dunder."""
+        if name.startswith("__") or self.hierarchy.classes.api.classes_with_member(name):
+            return False
+        if self._last_names is None:
+            counts: dict[str, int] = {}
+            for canonical in set(self.repo.canonical.values()):
+                last = canonical.rpartition(".")[2]
+                counts[last] = counts.get(last, 0) + 1
+            self._last_names = counts
+        return self._last_names.get(name, 0) == 1
 
     def star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
@@ -816,6 +846,10 @@ class _Recipe:
                     key = node.rpartition(".")[0] if via_class else node
                 if key in self.repo.defs:
                     self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
+        for fa in self.analyses:
+            for fact in fa.calls:
+                if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
+                    self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
 
     def items(self) -> tuple[RecipeItem, ...]:
         for src in self.sources.all():

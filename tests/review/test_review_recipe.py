@@ -504,6 +504,45 @@ def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> No
     assert "CUDA kernel" not in sgd["<note>"]
 
 
+def test_a_unique_method_called_on_an_untyped_receiver_is_a_call_site(tmp_path: Path) -> None:
+    """nanoGPT: ``train.py`` builds its model in branches the scan cannot type, then calls
+    ``model.configure_optimizers(weight_decay, learning_rate)``; a method no other def is
+    named like is followed to that call. ``step``, a torch member, never is."""
+    write_repo(
+        tmp_path,
+        {
+            "model.py": """
+                import torch
+
+                class GPT(torch.nn.Module):
+                    @classmethod
+                    def from_pretrained(cls, name):
+                        return load(name)
+
+                    def configure_optimizers(self, weight_decay, learning_rate):
+                        return torch.optim.AdamW(
+                            self.parameters(), lr=learning_rate, weight_decay=weight_decay
+                        )
+                """,
+            "train.py": """
+                from model import GPT
+
+                learning_rate = 6e-4
+                weight_decay = 1e-1
+                if init_from == "scratch":
+                    model = GPT()
+                else:
+                    model = GPT.from_pretrained(init_from)
+                optimizer = model.configure_optimizers(weight_decay, learning_rate)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    adamw = pick(items, "optimizer", "torch.optim.AdamW", "model.py", 9)
+    assert adamw["lr"].startswith("6e-4 (parameter learning_rate of GPT.configure_optimizers()")
+    assert adamw["weight_decay"].startswith("1e-1 (")
+
+
 def test_distributed_training_and_launcher(tmp_path: Path) -> None:
     write_repo(
         tmp_path,
