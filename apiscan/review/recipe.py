@@ -180,8 +180,9 @@ _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
-#: Optimizer arguments that pick a CUDA implementation (nanoGPT passes ``fused=True`` through
-#: ``**extra_args``), and the values that leave it off.
+#: Optimizer arguments that pick torch's fused or multi-tensor implementation (nanoGPT passes
+#: ``fused=True`` through ``**extra_args``, detectron2 ``foreach=True``), and the values that
+#: leave it off.
 _KERNEL_SWITCHES = frozenset({"fused", "foreach", "capturable"})
 _OFF = ("False", "None")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
@@ -1044,8 +1045,8 @@ class _Recipe:
         if kernels:
             switches = "/".join(kernels)
             flagged = (
-                f"{switches} passed: a CUDA kernel choice MindSpore's optimizers do not "
-                "take; drop it when porting"
+                f"{switches} passed: picks torch's fused or multi-tensor implementation, "
+                "a switch MindSpore's optimizers do not take; drop it when porting"
             )
             note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)

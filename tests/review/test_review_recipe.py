@@ -475,8 +475,8 @@ def test_gradient_accumulation_and_its_absence(tmp_path: Path) -> None:
 
 def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> None:
     """nanoGPT's ``extra_args = dict(fused=True) if use_fused else dict()`` passed as
-    ``**extra_args``: the optimizer row shows ``fused`` with its condition and says it is a
-    CUDA kernel choice to drop; a ``dict(...)`` call is opened like a literal."""
+    ``**extra_args``: the optimizer row shows ``fused`` with its condition and says it is an
+    implementation switch to drop; a ``dict(...)`` call is opened like a literal."""
     write_repo(
         tmp_path,
         {
@@ -498,10 +498,10 @@ def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> No
     adamw = pick(items, "optimizer", "torch.optim.AdamW", "train.py", 6)
     assert adamw["lr"] == "3e-4"
     assert adamw["fused"] == "True (if use_fused)"
-    assert "fused passed: a CUDA kernel choice" in adamw["<note>"]
+    assert "fused passed: picks torch's fused or multi-tensor implementation" in adamw["<note>"]
     sgd = pick(items, "optimizer", "torch.optim.SGD", "train.py", 10)
     assert (sgd["momentum"], sgd["nesterov"]) == ("0.9", "True")
-    assert "CUDA kernel" not in sgd["<note>"]
+    assert "passed: picks" not in sgd["<note>"]
 
 
 def test_a_unique_method_called_on_an_untyped_receiver_is_a_call_site(tmp_path: Path) -> None:
