@@ -1023,6 +1023,16 @@ class _Recipe:
                 and isinstance(val, ast.expr)
             ):
                 entries[target.slice.value] = (val, None)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == value.id
+            ):  # timm's loader_args.update(batch_size=batch_size, ...)
+                for arg in node.args[:1]:
+                    entries.update((key, (item, None)) for key, item in _dict_items(arg))
+                entries.update((k.arg, (k.value, None)) for k in node.keywords if k.arg)
         return entries
 
     def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:

@@ -476,7 +476,8 @@ def test_gradient_accumulation_and_its_absence(tmp_path: Path) -> None:
 def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> None:
     """nanoGPT's ``extra_args = dict(fused=True) if use_fused else dict()`` passed as
     ``**extra_args``: the optimizer row shows ``fused`` with its condition and says it is an
-    implementation switch to drop; a ``dict(...)`` call is opened like a literal."""
+    implementation switch to drop; a ``dict(...)`` call is opened like a literal,
+    with the ``.update(k=v)`` calls made to it."""
     write_repo(
         tmp_path,
         {
@@ -490,6 +491,7 @@ def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> No
 
                 def plain(params):
                     options = dict(momentum=0.9, nesterov=True)
+                    options.update(dampening=0.0)
                     return torch.optim.SGD(params, lr=0.1, **options)
                 """,
         },
@@ -499,8 +501,8 @@ def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> No
     assert adamw["lr"] == "3e-4"
     assert adamw["fused"] == "True (if use_fused)"
     assert "fused passed: picks torch's fused or multi-tensor implementation" in adamw["<note>"]
-    sgd = pick(items, "optimizer", "torch.optim.SGD", "train.py", 10)
-    assert (sgd["momentum"], sgd["nesterov"]) == ("0.9", "True")
+    sgd = pick(items, "optimizer", "torch.optim.SGD", "train.py", 11)
+    assert (sgd["momentum"], sgd["nesterov"], sgd["dampening"]) == ("0.9", "True", "0.0")
     assert "passed: picks" not in sgd["<note>"]
 
 
