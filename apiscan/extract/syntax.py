@@ -434,8 +434,8 @@ class _Reader:
                         found.append(
                             (node.lineno, node.col_offset, self.text(target), self.text(node.value))
                         )
-                elif isinstance(node, ast.Call) and callee_name(node) in INIT_CALLS:
-                    args = ", ".join(self.text(a) for a in node.args)
+                elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLEES:
+                    args = ", ".join(self.text(a) for a in [*node.args, *node.keywords])
                     found.append((node.lineno, node.col_offset, self.text(node.func), args))
             if found:
                 values = tuple((key, value) for _, _, key, value in sorted(found))
@@ -665,6 +665,26 @@ INIT_NAME = re.compile(
     r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
 )
 INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
+#: the in-place initialisers torch.nn.init names, which repositories also define themselves
+#: (DINO's and timm's ``trunc_normal_``, written before torch had one)
+INIT_FUNCTIONS = frozenset(
+    {
+        "trunc_normal_",
+        "xavier_uniform_",
+        "xavier_normal_",
+        "kaiming_uniform_",
+        "kaiming_normal_",
+        "orthogonal_",
+        "zeros_",
+        "ones_",
+        "eye_",
+        "dirac_",
+        "sparse_",
+        "lecun_normal_",
+        "variance_scaling_",
+    }
+)
+_INIT_CALLEES = INIT_CALLS | INIT_FUNCTIONS
 
 
 def _single_target(stmt: ast.AST) -> ast.expr | None:

@@ -37,7 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import is_literal, literal_value, name_chain
+from apiscan.extract.syntax import INIT_FUNCTIONS, is_literal, literal_value, name_chain
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -455,6 +455,12 @@ class _Values:
             return _Val(text, False)
         if isinstance(expr, ast.Name):
             return self._name(src, expr, depth)
+        if isinstance(expr, ast.Tuple | ast.List):
+            return self._elements(src, expr, depth)
+        if isinstance(expr, ast.Call):
+            return self._call(src, expr, depth)
+        if isinstance(expr, ast.Subscript):
+            return self._indexed(src, expr, depth)
         if isinstance(expr, ast.Attribute):
             receiver = src.text(expr.value, limit=None)
             last = receiver.rpartition(".")[2]
@@ -487,6 +493,60 @@ class _Values:
                 if merged is not None:
                     return merged
         return _Val(text, False)
+
+    # -- compound values
+    def _elements(self, src: Source, expr: ast.Tuple | ast.List, depth: int) -> _Val:
+        """``(beta1, beta2)``: each element followed; ``(0.9, 0.95)`` when every one reaches
+        a literal, with the steps of each."""
+        if not 0 < len(expr.elts) <= 8 or any(isinstance(e, ast.Starred) for e in expr.elts):
+            return _Val(src.text(expr), False)
+        values = [self.resolve(src, e, depth + 1) for e in expr.elts]
+        if not all(v.literal for v in values):
+            return _Val(src.text(expr), False)
+        open_, close = ("(", ")") if isinstance(expr, ast.Tuple) else ("[", "]")
+        if isinstance(expr, ast.Tuple) and len(values) == 1:
+            close = ",)"
+        text = open_ + ", ".join(v.text for v in values) + close
+        trail = tuple(step for v in values for step in v.trail)
+        return _Val(text, True, trail)
+
+    def _call(self, src: Source, expr: ast.Call, depth: int) -> _Val:
+        """A value computed by a call (dino's ``utils.cosine_scheduler(args.momentum_teacher,
+        1, args.epochs, len(data_loader))``): the call as written, each argument that reaches
+        a literal shown by it (``0.996``), so the setting is read where the helper is fed."""
+        text = src.text(expr)
+        steps: list[str] = []
+        args: list[str] = []
+        changed = False
+        for arg in [*expr.args, *(k.value for k in expr.keywords)]:
+            shown = src.text(arg)
+            if not isinstance(arg, ast.Starred) and not is_literal(arg):
+                value = self.resolve(src, arg, depth + 1)
+                if value.literal:
+                    changed = True
+                    steps += value.trail or (f"{shown} = {value.text}",)
+                    shown = value.text
+            args.append(shown)
+        if not changed:
+            return _Val(text, False)
+        names = [""] * len(expr.args) + [f"{k.arg}=" if k.arg else "**" for k in expr.keywords]
+        inner = ", ".join(f"{n}{a}" for n, a in zip(names, args, strict=True))
+        return _Val(f"{src.text(expr.func)}({inner})", False, tuple(steps))
+
+    def _indexed(self, src: Source, expr: ast.Subscript, depth: int) -> _Val:
+        """``momentum_schedule[it]``: one element of what the container is built from (a
+        schedule array indexed by the iteration), the index kept as written."""
+        text = src.text(expr)
+        fn = src.function_of(expr)
+        if not (
+            isinstance(expr.slice, ast.Name) and fn is not None and _loop_var(fn, expr.slice.id)
+        ):
+            return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
+        base = self.resolve(src, expr.value, depth + 1)
+        if base.text == src.text(expr.value):
+            return _Val(text, False, base.trail)
+        step = f"{src.text(expr.value)} indexed by {src.text(expr.slice)}"
+        return _Val(f"{base.text}[{src.text(expr.slice)}]", False, (step, *base.trail))
 
     # -- names
     def _name(self, src: Source, expr: ast.Name, depth: int) -> _Val:
@@ -815,11 +875,15 @@ class _Recipe:
         self.threaded_spans: list[tuple[str, int, int]] = []
         #: path -> lines (of the parsed text) where ``torch.nn.init`` functions are used
         self.init_lines: dict[str, set[int]] = {}
+        #: path -> (line, function name) of those uses (``constant_``)
+        self.init_names: dict[str, set[tuple[int, str]]] = {}
         for f in result.api_findings:
             if f.api.startswith("torch.nn.init."):
                 src = sources.get(f.path)
                 line = src.joined_line(f.span.line, f.cell) if src else f.span.line
                 self.init_lines.setdefault(f.path, set()).add(line)
+                last = f.api.rpartition(".")[2]
+                self.init_names.setdefault(f.path, set()).add((line, last))
         #: (path, function qualname) of code that runs in data processing
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
@@ -1524,6 +1588,10 @@ class _Recipe:
                 if _DECAY_PARAM.search(name):
                     val = self.values.parameter(src, decay_fn, name, default, 0)
                     values.append((name, val.show()))
+        factor = _ema_factor(update)
+        if len(values) == 1 and factor is not None and not is_literal(factor):
+            # no decay parameter: the factor the update uses (``m = momentum_schedule[it]``)
+            values.append(("decay", self.values.describe(src, factor)))
         if holder is not None:
             for caller, call in self.values.call_sites(src, holder)[:5]:
                 values.append(("used at", f"{caller.loc(call)}: {caller.text(call)}"))
@@ -1604,8 +1672,21 @@ class _Recipe:
     ) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
         qual, first, last, values = routine
-        if any(first <= line <= last for line in self.init_lines.get(fa.path, ())):
-            return
+        torch_inits = {
+            name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
+        }
+        if torch_inits:
+            # the nn.init calls are rows of their own; what is left is the initialisers the
+            # repository defines itself (DINO's ``trunc_normal_(m.weight, std=.02)`` beside
+            # ``nn.init.constant_``), which no torch API row shows
+            values = tuple(
+                (key, value)
+                for key, value in values
+                if key.rpartition(".")[2] in INIT_FUNCTIONS
+                and key.rpartition(".")[2] not in torch_inits
+            )
+            if not values:
+                return
         self.add("init", qual, place(fa, first), values, "repo initialisation routine")
 
     def _cudnn(self) -> None:
@@ -1935,6 +2016,35 @@ def _bind_torch(params: Sequence[tuple[str, str, bool]], call: ast.Call) -> dict
         bound[name] = arg
     bound.update({k.arg: k.value for k in call.keywords if k.arg})
     return bound
+
+
+def _ema_factor(update: ast.AST) -> ast.expr | None:
+    """The decay an in-place average update scales by: ``mul_(d)``'s, ``lerp_(x, w)``'s
+    weight (found by :func:`_ema_update`); None for ``v *= d; v += ...``, whose update is
+    the addition."""
+    if not (isinstance(update, ast.Call) and isinstance(update.func, ast.Attribute)):
+        return None
+    if update.func.attr == "lerp_" and len(update.args) == 2:
+        return update.args[1]
+    receiver = update.func.value
+    if (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Attribute)
+        and receiver.func.attr == "mul_"
+        and len(receiver.args) == 1
+    ):
+        return receiver.args[0]
+    return None
+
+
+def _loop_var(fn: FuncDef, name: str) -> bool:
+    """Whether ``name`` is a target of a ``for`` loop of ``fn`` (an iteration counter)."""
+    return any(
+        isinstance(n, ast.Name) and n.id == name
+        for node in _walk_body(fn)
+        if isinstance(node, ast.For | ast.AsyncFor)
+        for n in ast.walk(node.target)
+    )
 
 
 def _root_name(expr: ast.AST) -> str | None:
