@@ -522,7 +522,8 @@ class _Values:
             shown = src.text(arg)
             if not isinstance(arg, ast.Starred) and not is_literal(arg):
                 value = self.resolve(src, arg, depth + 1)
-                if value.literal:
+                # None is "not given" (``default(sigma, fallback)``): the name says more
+                if value.literal and value.text != "None":
                     changed = True
                     steps += value.trail or (f"{shown} = {value.text}",)
                     shown = value.text

@@ -1071,17 +1071,19 @@ def test_tuples_schedules_indexed_by_iteration_and_repo_initialisers(tmp_path: P
 
 def test_an_index_or_a_call_that_reaches_no_literal_is_shown_as_written(tmp_path: Path) -> None:
     """A literal index is a lookup, not a schedule step; a call none of whose arguments
-    reaches a literal, or a tuple with an element that does not, is left as written."""
+    reaches a literal (a None default is not one), or a tuple with an element that does
+    not, is left as written."""
     write_repo(
         tmp_path,
         {
             "train.py": """
                 import torch
 
-                def main(model, cfg, b2):
+                def main(model, cfg, b2, eps=None):
                     decay = cfg["wd"]
                     opt = torch.optim.AdamW(
-                        model.parameters(), lr=make_lr(cfg), betas=(0.9, b2), weight_decay=decay
+                        model.parameters(), lr=make_lr(cfg), betas=(0.9, b2), weight_decay=decay,
+                        eps=fallback(eps, 1e-8),
                     )
                 """,
         },
@@ -1091,6 +1093,7 @@ def test_an_index_or_a_call_that_reaches_no_literal_is_shown_as_written(tmp_path
     assert adamw["lr"] == "make_lr(cfg)"
     assert adamw["betas"].startswith("(0.9, b2)")
     assert adamw["weight_decay"].startswith('cfg["wd"]')
+    assert adamw["eps"] == "fallback(eps, 1e-8)"  # a None default is "not given": kept
 
 
 def test_an_ema_decay_read_from_a_schedule_by_the_iteration(tmp_path: Path) -> None:
