@@ -426,12 +426,14 @@ class _Val(NamedTuple):
     text: str
     literal: bool
     trail: tuple[str, ...] = ()
+    #: a call some of whose arguments reached literals (a schedule helper fed its settings)
+    computed: bool = False
 
     def show(self) -> str:
         return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
 
     def then(self, step: str) -> _Val:
-        return _Val(self.text, self.literal, (step, *self.trail))
+        return _Val(self.text, self.literal, (step, *self.trail), self.computed)
 
 
 class _Values:
@@ -532,11 +534,12 @@ class _Values:
             return _Val(text, False)
         names = [""] * len(expr.args) + [f"{k.arg}=" if k.arg else "**" for k in expr.keywords]
         inner = ", ".join(f"{n}{a}" for n, a in zip(names, args, strict=True))
-        return _Val(f"{src.text(expr.func)}({inner})", False, tuple(steps))
+        return _Val(f"{src.text(expr.func)}({inner})", False, tuple(steps), True)
 
     def _indexed(self, src: Source, expr: ast.Subscript, depth: int) -> _Val:
         """``momentum_schedule[it]``: one element of what the container is built from (a
-        schedule array indexed by the iteration), the index kept as written."""
+        schedule array indexed by the iteration), the index kept as written; only when that
+        is a literal or a call fed literals."""
         text = src.text(expr)
         fn = src.function_of(expr)
         if not (
@@ -544,8 +547,8 @@ class _Values:
         ):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
         base = self.resolve(src, expr.value, depth + 1)
-        if base.text == src.text(expr.value):
-            return _Val(text, False, base.trail)
+        if not (base.literal or base.computed):
+            return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
         step = f"{src.text(expr.value)} indexed by {src.text(expr.slice)}"
         return _Val(f"{base.text}[{src.text(expr.slice)}]", False, (step, *base.trail))
 

@@ -1098,7 +1098,8 @@ def test_an_index_or_a_call_that_reaches_no_literal_is_shown_as_written(tmp_path
 
 def test_an_ema_decay_read_from_a_schedule_by_the_iteration(tmp_path: Path) -> None:
     """No decay parameter: the factor of ``mul_(m)`` is followed, ``m = schedule[it]`` to the
-    schedule helper's call and its argparse default; a mask index is a lookup, not followed."""
+    schedule helper's call and its argparse default; a mask index is a lookup, and a tensor
+    built from no setting is not a schedule, so neither is followed."""
     write_repo(
         tmp_path,
         {
@@ -1124,6 +1125,7 @@ def test_an_ema_decay_read_from_a_schedule_by_the_iteration(tmp_path: Path) -> N
                             m = schedule[it]
                             for q, k in zip(student.parameters(), teacher.parameters()):
                                 k.mul_(m).add_((1 - m) * q.detach())
+                        loss = loss + torch.nn.functional.mse_loss(boxes[it], x)
                     return loss
                 """,
         },
@@ -1135,3 +1137,6 @@ def test_an_ema_decay_read_from_a_schedule_by_the_iteration(tmp_path: Path) -> N
     assert "args.ema: default of argparse --ema at train.py:" in decay
     l1 = pick(items, "loss", "torch.nn.functional.l1_loss", "train.py", 16)
     assert l1["input"] == "boxes[keep]"
+    # indexed by the loop counter, but built from no setting: a tensor, left as written
+    mse = pick(items, "loss", "torch.nn.functional.mse_loss", "train.py", 22)
+    assert mse["input"] == "boxes[it]"
