@@ -165,6 +165,21 @@ class SyntaxFacts:
     #: ``@register_x("name")`` with a literal name
     registered: tuple[tuple[str, str, int], ...] = ()
     lazy_augmentations: tuple[LazyAugmentations, ...] = ()
+    #: (switch, its value's source text, line) of every ``torch.backends.cudnn.deterministic
+    #: = ...`` / ``cudnn.benchmark = ...`` (a single-target assignment)
+    cudnn_flags: tuple[tuple[str, str, int], ...] = ()
+    #: (line, the subscript's text, the test of the ``if`` around it, the function, the class
+    #: the function is a method of or "") of every ``x[..., ::-1]`` under an ``if`` of the
+    #: function it is in: a random flip written as indexing, when the function handles data
+    flips: tuple[tuple[int, str, str, str, str], ...] = ()
+    #: (def or class, is a class, the class it is a method of or "") of every one named in
+    #: :attr:`spans`, in that order
+    def_kinds: tuple[tuple[str, bool, str], ...] = ()
+    #: (function, first line, last line, what it sets) of every function named as a weight
+    #: initialisation (:data:`INIT_NAME`) that sets something: (target, literal value) of
+    #: each literal attribute assignment, (callee, arguments) of each ``fill_``/``normal_``...
+    #: call, in source order
+    init_routines: tuple[tuple[str, int, int, tuple[tuple[str, str], ...]], ...] = ()
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -316,6 +331,10 @@ class _Reader:
         self.imports_made: list[ast.Import | ast.ImportFrom] = []
         #: (attribute, first line, last line of the value, functions) of ``self.x = ...``
         self.assigns: list[tuple[str, int, int, tuple[str, ...]]] = []
+        #: single-target assignments to an attribute (``cudnn.benchmark = True``)
+        self.attr_assigns: list[ast.Assign] = []
+        #: subscripts that reverse an axis (``img[:, ::-1]``)
+        self.reversed: list[ast.Subscript] = []
         todo: deque[tuple[ast.AST, tuple[str, ...], bool]] = deque([(tree, (), False)])
         while todo:
             node, functions, looped = todo.popleft()
@@ -327,6 +346,14 @@ class _Reader:
                 self.imports_made.append(node)
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 self._self_assign(node, functions)
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Attribute)
+                ):
+                    self.attr_assigns.append(node)
+            elif isinstance(node, ast.Subscript) and reverses(node.slice):
+                self.reversed.append(node)
             elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
                 functions = (*functions, self.qualname[node])
             looped = looped or isinstance(node, _LOOPS)
@@ -378,7 +405,68 @@ class _Reader:
             registry_setups=tuple(self._registry_setups()),
             registered=tuple(self._registered()),
             lazy_augmentations=tuple(self._lazy_augmentations()),
+            cudnn_flags=tuple(self._cudnn_flags()),
+            flips=tuple(self._flips()),
+            def_kinds=tuple(self._def_kinds()),
+            init_routines=tuple(self._init_routines()),
         )
+
+    def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:
+        methods = {
+            child: self.qualname[node]
+            for node in self.first.values()
+            if isinstance(node, ast.ClassDef)
+            for child in node.body
+            if isinstance(child, _FuncDef)
+        }
+        for qual, node in self.first.items():
+            yield qual, isinstance(node, ast.ClassDef), methods.get(node, "")
+
+    def _init_routines(self) -> Iterator[tuple[str, int, int, tuple[tuple[str, str], ...]]]:
+        for qual, fn in self.first.items():
+            if not isinstance(fn, _FuncDef) or not INIT_NAME.fullmatch(fn.name):
+                continue
+            found: list[tuple[int, int, str, str]] = []
+            for node in _own_body(fn):
+                if isinstance(node, ast.Assign | ast.AnnAssign):
+                    target = _single_target(node)
+                    if isinstance(target, ast.Attribute) and is_literal(node.value):
+                        found.append(
+                            (node.lineno, node.col_offset, self.text(target), self.text(node.value))
+                        )
+                elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLEES:
+                    args = ", ".join(self.text(a) for a in [*node.args, *node.keywords])
+                    found.append((node.lineno, node.col_offset, self.text(node.func), args))
+            if found:
+                values = tuple((key, value) for _, _, key, value in sorted(found))
+                yield qual, fn.lineno, fn.end_lineno or fn.lineno, values
+
+    def _cudnn_flags(self) -> Iterator[tuple[str, str, int]]:
+        for node in self.attr_assigns:
+            name = self.dotted(node.targets[0])
+            if name in CUDNN_FLAGS:
+                yield name, self.text(node.value), node.lineno
+
+    def _flips(self) -> Iterator[tuple[int, str, str, str, str]]:
+        for node in self.reversed:
+            path = _ancestors(self.tree, node)
+            at = [i for i, n in enumerate(path) if isinstance(n, _FuncDef)]
+            if not at:
+                continue  # module code
+            fn = path[at[-1]]
+            # the innermost ``if`` around the subscript, when it is in the same function
+            innermost = next((n for n in reversed(path) if isinstance(n, ast.If)), None)
+            if innermost is None or innermost not in path[at[-1] + 1 :]:
+                continue
+            owner = path[at[-1] - 1]
+            cls = self.qualname.get(owner, "") if isinstance(owner, ast.ClassDef) else ""
+            yield (
+                node.lineno,
+                self.text(node),
+                self.text(innermost.test),
+                self.qualname.get(fn, ""),
+                cls,
+            )
 
     def _lazy_augmentations(self) -> Iterator[LazyAugmentations]:
         for node in self.tree.body:
@@ -594,6 +682,113 @@ PIPELINE_NAME = re.compile(r"transform|augment|preprocess", re.IGNORECASE)
 IMAGE_NAME = re.compile(r"im(a?ge?)?|img|pic|sample", re.IGNORECASE)
 #: Fewer threaded calls than this are a helper, not a pipeline.
 MIN_THREADED = 3
+
+
+#: Functions named for a weight initialisation, and the in-place calls that set weights.
+INIT_NAME = re.compile(
+    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
+)
+INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
+#: the in-place initialisers torch.nn.init names, which repositories also define themselves
+#: (DINO's and timm's ``trunc_normal_``, written before torch had one)
+INIT_FUNCTIONS = frozenset(
+    {
+        "trunc_normal_",
+        "xavier_uniform_",
+        "xavier_normal_",
+        "kaiming_uniform_",
+        "kaiming_normal_",
+        "orthogonal_",
+        "zeros_",
+        "ones_",
+        "eye_",
+        "dirac_",
+        "sparse_",
+        "lecun_normal_",
+        "variance_scaling_",
+    }
+)
+_INIT_CALLEES = INIT_CALLS | INIT_FUNCTIONS
+
+
+def _single_target(stmt: ast.AST) -> ast.expr | None:
+    """The target of an assignment to one target (``x = v``, ``x: T = v``), else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return stmt.targets[0]
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        return stmt.target
+    return None
+
+
+def _own_body(fn: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function's own body: nested functions and classes are other scopes."""
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+#: The cuDNN switches a recipe's reproducibility rows show.
+CUDNN_FLAGS = frozenset({"torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark"})
+
+
+def reverses(index: ast.AST) -> bool:
+    """``::-1`` among a subscript's slices (a step that is the literal -1)."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(p, ast.Slice) and literal_value(p.step) == -1 for p in parts)
+
+
+#: The node kinds a literal is built of (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``).
+_LITERAL_KINDS = (
+    ast.Constant,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.Tuple,
+    ast.List,
+    ast.Set,
+    ast.Dict,
+    ast.operator,
+    ast.unaryop,
+    ast.expr_context,
+)
+
+
+def is_literal(node: ast.AST) -> bool:
+    """Built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``)."""
+    return all(isinstance(n, _LITERAL_KINDS) for n in ast.walk(node))
+
+
+def literal_value(node: ast.AST | None) -> object:
+    """The Python value of a literal, or None when it is not one."""
+    if node is None or not is_literal(node):
+        return None
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None  # "0.01 / 64.0": a literal, but not one literal_eval computes
+
+
+def _ancestors(tree: ast.AST, target: ast.AST) -> list[ast.AST]:
+    """The nodes from ``tree`` down to ``target``'s parent: a search that skips every
+    statement whose lines do not hold ``target`` (a file with a flip pays for one path, not
+    for a parent map of the whole tree)."""
+    line = getattr(target, "lineno", 0)
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    path: list[ast.AST] = []
+    while stack:
+        node, depth = stack.pop()
+        del path[depth:]
+        if node is target:
+            return path
+        path.append(node)
+        for child in ast.iter_child_nodes(node):
+            first = getattr(child, "lineno", None)
+            if first is not None and not first <= line <= (child.end_lineno or first):
+                continue
+            stack.append((child, depth + 1))
+    return []
 
 
 def _lazy_class(node: ast.AST) -> ast.expr | None:

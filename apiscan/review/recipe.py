@@ -37,7 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import name_chain
+from apiscan.extract.syntax import INIT_FUNCTIONS, is_literal, literal_value, name_chain
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -180,10 +180,11 @@ _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
-_INIT_NAME = re.compile(
-    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
-)
-_INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
+#: Optimizer arguments that pick torch's fused or multi-tensor implementation (nanoGPT passes
+#: ``fused=True`` through ``**extra_args``, detectron2 ``foreach=True``), and the values that
+#: leave it off.
+_KERNEL_SWITCHES = frozenset({"fused", "foreach", "capturable"})
+_OFF = ("False", "None")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
@@ -262,33 +263,6 @@ def _setting_category(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------- source files
-def _is_literal(node: ast.AST) -> bool:
-    """Built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``, ``-1``)."""
-    allowed = (
-        ast.Constant,
-        ast.UnaryOp,
-        ast.BinOp,
-        ast.Tuple,
-        ast.List,
-        ast.Set,
-        ast.Dict,
-        ast.operator,
-        ast.unaryop,
-        ast.expr_context,
-    )
-    return all(isinstance(n, allowed) for n in ast.walk(node))
-
-
-def _literal_value(node: ast.AST | None) -> object:
-    """The Python value of a literal argument, or None when it is not one."""
-    if node is None or not _is_literal(node):
-        return None
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None  # "0.01 / 64.0": a literal, but not one literal_eval computes
-
-
 def _walk_body(fn: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a function's own body: nested functions and classes are other scopes."""
     stack = list(ast.iter_child_nodes(fn))
@@ -350,6 +324,9 @@ class _Repo:
     canonical: dict[str, str] = field(default_factory=dict)
     #: canonical def name -> the call facts that reach it, with the caller's path
     call_sites: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
+    #: method name -> the calls of it on a receiver the scan could not type (nanoGPT's
+    #: ``model.configure_optimizers(...)`` after ``model`` is built in three branches)
+    untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
     config_chains: dict[str, list[tuple[Source, ast.stmt]]] = field(default_factory=dict)
 
@@ -368,7 +345,7 @@ class _Repo:
             target = _single_target(stmt)
             if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
                 self.constants.append((target.id, stmt, src))
-            elif isinstance(target, ast.Attribute) and _is_literal(getattr(stmt, "value", None)):
+            elif isinstance(target, ast.Attribute) and is_literal(getattr(stmt, "value", None)):
                 # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
                 chain = ast.unparse(target).split(".")
                 if len(chain) >= 3:
@@ -396,7 +373,7 @@ class _Repo:
                 ):
                     fact = _AttrSet(cls, method.name, target.attr, value, src, sub)
                     found.append(fact)
-                    if method.name == "__init__" and _is_literal(value):
+                    if method.name == "__init__" and is_literal(value):
                         self.attrs_by_name.setdefault(target.attr, []).append(fact)
 
 
@@ -449,12 +426,14 @@ class _Val(NamedTuple):
     text: str
     literal: bool
     trail: tuple[str, ...] = ()
+    #: a call some of whose arguments reached literals (a schedule helper fed its settings)
+    computed: bool = False
 
     def show(self) -> str:
         return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
 
     def then(self, step: str) -> _Val:
-        return _Val(self.text, self.literal, (step, *self.trail))
+        return _Val(self.text, self.literal, (step, *self.trail), self.computed)
 
 
 class _Values:
@@ -464,18 +443,26 @@ class _Values:
         self.repo = repo
         self.hierarchy = hierarchy
         self.sources = sources
+        #: last name -> how many of the repository's defs have it (built on first use)
+        self._last_names: dict[str, int] | None = None
 
     def describe(self, src: Source, expr: ast.expr) -> str:
         return self.resolve(src, expr, 0).show()
 
     def resolve(self, src: Source, expr: ast.expr, depth: int) -> _Val:
         text = src.text(expr)
-        if _is_literal(expr):
+        if is_literal(expr):
             return _Val(text, True)
         if depth >= MAX_DEPTH:
             return _Val(text, False)
         if isinstance(expr, ast.Name):
             return self._name(src, expr, depth)
+        if isinstance(expr, ast.Tuple | ast.List):
+            return self._elements(src, expr, depth)
+        if isinstance(expr, ast.Call):
+            return self._call(src, expr, depth)
+        if isinstance(expr, ast.Subscript):
+            return self._indexed(src, expr, depth)
         if isinstance(expr, ast.Attribute):
             receiver = src.text(expr.value, limit=None)
             last = receiver.rpartition(".")[2]
@@ -508,6 +495,62 @@ class _Values:
                 if merged is not None:
                     return merged
         return _Val(text, False)
+
+    # -- compound values
+    def _elements(self, src: Source, expr: ast.Tuple | ast.List, depth: int) -> _Val:
+        """``(beta1, beta2)``: each element followed; ``(0.9, 0.95)`` when every one reaches
+        a literal, with the steps of each."""
+        if not 0 < len(expr.elts) <= 8 or any(isinstance(e, ast.Starred) for e in expr.elts):
+            return _Val(src.text(expr), False)
+        values = [self.resolve(src, e, depth + 1) for e in expr.elts]
+        if not all(v.literal for v in values):
+            return _Val(src.text(expr), False)
+        open_, close = ("(", ")") if isinstance(expr, ast.Tuple) else ("[", "]")
+        if isinstance(expr, ast.Tuple) and len(values) == 1:
+            close = ",)"
+        text = open_ + ", ".join(v.text for v in values) + close
+        trail = tuple(step for v in values for step in v.trail)
+        return _Val(text, True, trail)
+
+    def _call(self, src: Source, expr: ast.Call, depth: int) -> _Val:
+        """A value computed by a call (dino's ``utils.cosine_scheduler(args.momentum_teacher,
+        1, args.epochs, len(data_loader))``): the call as written, each argument that reaches
+        a literal shown by it (``0.996``), so the setting is read where the helper is fed."""
+        text = src.text(expr)
+        steps: list[str] = []
+        args: list[str] = []
+        changed = False
+        for arg in [*expr.args, *(k.value for k in expr.keywords)]:
+            shown = src.text(arg)
+            if not isinstance(arg, ast.Starred) and not is_literal(arg):
+                value = self.resolve(src, arg, depth + 1)
+                # None is "not given" (``default(sigma, fallback)``): the name says more
+                if value.literal and value.text != "None":
+                    changed = True
+                    steps += value.trail or (f"{shown} = {value.text}",)
+                    shown = value.text
+            args.append(shown)
+        if not changed:
+            return _Val(text, False)
+        names = [""] * len(expr.args) + [f"{k.arg}=" if k.arg else "**" for k in expr.keywords]
+        inner = ", ".join(f"{n}{a}" for n, a in zip(names, args, strict=True))
+        return _Val(f"{src.text(expr.func)}({inner})", False, tuple(steps), True)
+
+    def _indexed(self, src: Source, expr: ast.Subscript, depth: int) -> _Val:
+        """``momentum_schedule[it]``: one element of what the container is built from (a
+        schedule array indexed by the iteration), the index kept as written; only when that
+        is a literal or a call fed literals."""
+        text = src.text(expr)
+        fn = src.function_of(expr)
+        if not (
+            isinstance(expr.slice, ast.Name) and fn is not None and _loop_var(fn, expr.slice.id)
+        ):
+            return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
+        base = self.resolve(src, expr.value, depth + 1)
+        if not (base.literal or base.computed):
+            return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
+        step = f"{src.text(expr.value)} indexed by {src.text(expr.slice)}"
+        return _Val(f"{base.text}[{src.text(expr.slice)}]", False, (step, *base.trail))
 
     # -- names
     def _name(self, src: Source, expr: ast.Name, depth: int) -> _Val:
@@ -594,8 +637,19 @@ class _Values:
             if owner is not None:
                 target = f"{src.module}.{src.qualname[owner]}"
         name = target.rpartition(".")[2]
+        sites = self.repo.call_sites.get(target, [])
+        if (
+            isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+            and fn.name != "__init__"
+            and src.class_of(fn) is not None
+            and self._unique_method(name)
+        ):
+            # a method no other def of the repository is named like: its calls on a receiver
+            # the scan could not type are calls of it too (nanoGPT's train.py builds its
+            # model in three branches; only bench.py's call is typed)
+            sites = [*sites, *self.repo.untyped_calls.get(name, ())]
         out = []
-        for path, fact in self.repo.call_sites.get(target, ()):
+        for path, fact in sites:
             caller = self.sources.get(path)
             if caller is None or fact.role != "call":
                 continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
@@ -604,6 +658,20 @@ class _Values:
                     out.append((caller, call))
                     break
         return out or self.star_call_sites(src.module, name)
+
+    def _unique_method(self, name: str) -> bool:
+        """Whether exactly one def of the repository has the last name ``name``, and no torch
+        class has a member so named (``step``, ``forward``: an untyped receiver may be an
+        optimizer or any module); never a dunder."""
+        if name.startswith("__") or self.hierarchy.classes.api.classes_with_member(name):
+            return False
+        if self._last_names is None:
+            counts: dict[str, int] = {}
+            for canonical in set(self.repo.canonical.values()):
+                last = canonical.rpartition(".")[2]
+                counts[last] = counts.get(last, 0) + 1
+            self._last_names = counts
+        return self._last_names.get(name, 0) == 1
 
     def star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
@@ -811,11 +879,15 @@ class _Recipe:
         self.threaded_spans: list[tuple[str, int, int]] = []
         #: path -> lines (of the parsed text) where ``torch.nn.init`` functions are used
         self.init_lines: dict[str, set[int]] = {}
+        #: path -> (line, function name) of those uses (``constant_``)
+        self.init_names: dict[str, set[tuple[int, str]]] = {}
         for f in result.api_findings:
             if f.api.startswith("torch.nn.init."):
                 src = sources.get(f.path)
                 line = src.joined_line(f.span.line, f.cell) if src else f.span.line
                 self.init_lines.setdefault(f.path, set()).add(line)
+                last = f.api.rpartition(".")[2]
+                self.init_names.setdefault(f.path, set()).add((line, last))
         #: (path, function qualname) of code that runs in data processing
         self.data_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "data"
@@ -843,6 +915,10 @@ class _Recipe:
                     key = node.rpartition(".")[0] if via_class else node
                 if key in self.repo.defs:
                     self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
+        for fa in self.analyses:
+            for fact in fa.calls:
+                if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
+                    self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
 
     def items(self) -> tuple[RecipeItem, ...]:
         for src in self.sources.all():
@@ -854,10 +930,10 @@ class _Recipe:
         for src in self.sources.all():
             self._foreign_calls(src)
             self._ema_loops(src)
-            self._flips(src)
-            self._named_defs(src)
-            self._cudnn(src)
             self._hand_schedules(src)
+        self._named_defs()
+        self._flips()
+        self._cudnn()
         self._repo_instances()
         self._settings()
         self._launchers()
@@ -961,7 +1037,8 @@ class _Recipe:
             entries = self._dict_entries(src, call, expr)
             if entries:
                 shown = ", ".join(
-                    f"{k}: {self.values.resolve(src, v, 0).text}" for k, v in entries.items()
+                    f"{k}: {self.values.resolve(src, v, 0).text}{_when(src, test)}"
+                    for k, (v, test) in entries.items()
                 )
                 return f"{{{shown}}} ({expr.id} set in {fn.name})"
         return self.values.describe(src, expr)
@@ -969,18 +1046,27 @@ class _Recipe:
     def _expanded(
         self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
     ) -> list[tuple[str, str]]:
-        """``**kwargs`` where ``kwargs`` is a dict literal of the same function, with the
-        ``kwargs["key"] = v`` assignments made to it before the call."""
+        """``**kwargs`` where ``kwargs`` is a dict of the same function (a literal, a
+        ``dict(k=v)`` call, one of them under a condition), with the ``kwargs["key"] = v``
+        assignments made to it before the call."""
         entries = self._dict_entries(src, call, value)
         if not entries:
             return [("**", src.text(value))]
-        return [(k, self._value(src, k, v)) for k, v in entries.items() if k not in skip]
+        return [
+            (k, self._value(src, k, v) + _when(src, test))
+            for k, (v, test) in entries.items()
+            if k not in skip
+        ]
 
-    def _dict_entries(self, src: Source, call: ast.Call, value: ast.expr) -> dict[str, ast.expr]:
-        """The entries of a dict literal bound to ``value`` (a name) in the function of
-        ``call``, with the ``name["key"] = v`` assignments made to it before the call."""
+    def _dict_entries(
+        self, src: Source, call: ast.Call, value: ast.expr
+    ) -> dict[str, tuple[ast.expr, ast.expr | None]]:
+        """The entries of a dict bound to ``value`` (a name) in the function of ``call``,
+        with the ``name["key"] = v`` assignments made to it before the call: (value, the
+        test it is passed under or None). nanoGPT's ``extra_args = dict(fused=True) if
+        use_fused else dict()`` passes ``fused=True`` when ``use_fused``."""
         fn = src.function_of(call)
-        entries: dict[str, ast.expr] = {}
+        entries: dict[str, tuple[ast.expr, ast.expr | None]] = {}
         if not isinstance(value, ast.Name) or fn is None:
             return entries
         for node in sorted(_walk_body(fn), key=lambda n: getattr(n, "lineno", 0)):
@@ -988,10 +1074,14 @@ class _Recipe:
                 break
             target = _single_target(node)
             val = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.Dict):
-                for key, item in zip(val.keys, val.values, strict=True):
-                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                        entries[key.value] = item
+            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.expr):
+                if isinstance(val, ast.IfExp):
+                    for key, item in _dict_items(val.body):
+                        entries[key] = (item, val.test)
+                    for key, item in _dict_items(val.orelse):
+                        entries.setdefault(key, (item, None))
+                else:
+                    entries.update((key, (item, None)) for key, item in _dict_items(val))
             elif (
                 isinstance(target, ast.Subscript)
                 and isinstance(target.value, ast.Name)
@@ -1000,7 +1090,17 @@ class _Recipe:
                 and isinstance(target.slice.value, str)
                 and isinstance(val, ast.expr)
             ):
-                entries[target.slice.value] = val
+                entries[target.slice.value] = (val, None)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == value.id
+            ):  # timm's loader_args.update(batch_size=batch_size, ...)
+                for arg in node.args[:1]:
+                    entries.update((key, (item, None)) for key, item in _dict_items(arg))
+                entries.update((k.arg, (k.value, None)) for k in node.keywords if k.arg)
         return entries
 
     def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
@@ -1019,6 +1119,14 @@ class _Recipe:
         if params is not None:
             groups, note = self._param_groups(src, params)
             values = [*groups, *values]
+        kernels = [k for k, v in values if k in _KERNEL_SWITCHES and not v.startswith(_OFF)]
+        if kernels:
+            switches = "/".join(kernels)
+            flagged = (
+                f"{switches} passed: picks torch's fused or multi-tensor implementation, "
+                "a switch MindSpore's optimizers do not take; drop it when porting"
+            )
+            note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)
 
     def _param_groups(self, src: Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
@@ -1093,8 +1201,8 @@ class _Recipe:
         target = _single_target(holder) if holder is not None else None
         named_warm = target is not None and "warm" in src.text(target).lower()
         if last == "LinearLR":
-            start = _literal_value(bound.get("start_factor"))
-            end = _literal_value(bound.get("end_factor"))
+            start = literal_value(bound.get("start_factor"))
+            end = literal_value(bound.get("end_factor"))
             start = 1 / 3 if "start_factor" not in bound else start
             end = 1.0 if "end_factor" not in bound else end
             rising = not (isinstance(start, int | float) and isinstance(end, int | float)) or (
@@ -1484,6 +1592,10 @@ class _Recipe:
                 if _DECAY_PARAM.search(name):
                     val = self.values.parameter(src, decay_fn, name, default, 0)
                     values.append((name, val.show()))
+        factor = _ema_factor(update)
+        if len(values) == 1 and factor is not None and not is_literal(factor):
+            # no decay parameter: the factor the update uses (``m = momentum_schedule[it]``)
+            values.append(("decay", self.values.describe(src, factor)))
         if holder is not None:
             for caller, call in self.values.call_sites(src, holder)[:5]:
                 values.append(("used at", f"{caller.loc(call)}: {caller.text(call)}"))
@@ -1491,116 +1603,102 @@ class _Recipe:
         where = src.where(holder) if holder is not None else src.where(loop)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
 
-    def _flips(self, src: Source) -> None:
+    def _flips(self) -> None:
         """A reversed slice under a condition in data-processing code: a random flip written
-        as indexing (``img[:, ::-1]``)."""
-        for node in src.subscripts:
-            if not _reverses(node.slice):
-                continue
-            fn = src.function_of(node)
-            if fn is None or not self._is_data_code(src, fn):
-                continue
-            test = src.enclosing(node, ast.If)
-            if not isinstance(test, ast.If) or src.function_of(test) is not fn:
-                continue
-            values = [("expression", src.text(node)), ("when", src.text(test.test))]
-            self.add("augmentation", "flip (reversed slice)", src.where(node), values)
-
-    def _is_data_code(self, src: Source, fn: FuncDef) -> bool:
-        qual = src.qualname.get(fn, "")
-        if (src.path, qual) in self.data_functions:
-            return True
-        cls = src.class_of(fn)
-        return (
-            cls is not None
-            and bool(src.module)
-            and (self.hierarchy.is_dataset(f"{src.module}.{src.qualname[cls]}"))
-        )
-
-    def _named_defs(self, src: Source) -> None:
-        """Augmentations and initialisations the repository writes itself, by their names."""
-        for qual, node in src.defs.items():
-            name = node.name
-            if name.startswith("__"):
-                continue
-            if (
-                _AUG_NAME.search(name)
-                and not _NO_AUG.search(name)
-                and not _NOT_AUG_CONTEXT.search(f"{src.path}:{qual}")
-            ):
-                if any(
-                    src.module == m or src.module.startswith(m + ".") for m in self.composed_modules
-                ):  # a definition: the composition says which are used (T = the package)
-                    continue
-                if not self._called(src, qual):
-                    continue  # defined, never called: not part of what runs
-                if self._network_def(src, qual, node):
-                    continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
-                if any(
-                    i.name == f"composition in {qual}" and i.where.path == src.path
-                    for i in self.out
+        as indexing (``img[:, ::-1]``), from the scan's syntax facts."""
+        for fa, facts in with_facts(self.analyses):
+            module = fa.modules[0] if fa.modules else ""
+            for line, expression, when, function, cls in facts.flips:
+                if (fa.path, function) not in self.data_functions and not (
+                    cls and module and self.hierarchy.is_dataset(f"{module}.{cls}")
                 ):
-                    continue  # a builder whose composition is already a row
-                kind = "class" if isinstance(node, ast.ClassDef) else "function"
-                self.add("augmentation", qual, src.where(node), note=f"repo {kind}, by its name")
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _INIT_NAME.fullmatch(
-                name
-            ):
-                self._init_def(src, qual, node)
+                    continue
+                values = [("expression", expression), ("when", when)]
+                self.add("augmentation", "flip (reversed slice)", place(fa, line), values)
 
-    def _called(self, src: Source, qual: str) -> bool:
+    def _named_defs(self) -> None:
+        """Augmentations and initialisations the repository writes itself, by their names
+        (the defs the scan's syntax facts name)."""
+        for fa, facts in with_facts(self.analyses):
+            module = fa.modules[0] if fa.modules else ""
+            lines = {qual: first for qual, first, _ in facts.spans}
+            routines = {r[0]: r for r in facts.init_routines}
+            for qual, is_class, owner in facts.def_kinds:
+                name = qual.rpartition(".")[2]
+                if name.startswith("__"):
+                    continue
+                if (
+                    _AUG_NAME.search(name)
+                    and not _NO_AUG.search(name)
+                    and not _NOT_AUG_CONTEXT.search(f"{fa.path}:{qual}")
+                ):
+                    if any(
+                        module == m or module.startswith(m + ".") for m in self.composed_modules
+                    ):  # a definition: the composition says which are used (T = the package)
+                        continue
+                    if not self._called(fa.path, module, qual):
+                        continue  # defined, never called: not part of what runs
+                    if self._network_def(fa.path, module, qual, qual if is_class else owner):
+                        continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
+                    if any(
+                        i.name == f"composition in {qual}" and i.where.path == fa.path
+                        for i in self.out
+                    ):
+                        continue  # a builder whose composition is already a row
+                    kind = "class" if is_class else "function"
+                    self.add("augmentation", qual, place(fa, lines[qual]),
+                             note=f"repo {kind}, by its name")  # fmt: skip
+                elif qual in routines:
+                    self._init_def(fa, routines[qual])
+
+    def _called(self, path: str, module: str, qual: str) -> bool:
         """Whether the repository calls the def (or a method of the class) ``qual`` of
-        ``src`` outside tests and outside its own file: a helper only its own module calls
-        (``get_affine_matrix`` under ``random_affine``, ``auto_augment_policy_v0`` under
+        the file ``path`` outside tests and outside that file: a helper only its own module
+        calls (``get_affine_matrix`` under ``random_affine``, ``auto_augment_policy_v0`` under
         ``auto_augment_policy``) is a definition, shown by whatever calls it."""
-        key = f"{src.module}.{qual}"
+        key = f"{module}.{qual}"
         return any(
-            not is_test_path(path) and path != src.path
+            not is_test_path(site) and site != path
             for k, sites in self.repo.call_sites.items()
             if k == key or k.startswith(key + ".")
-            for path, _ in sites
+            for site, _ in sites
         )
 
-    def _network_def(self, src: Source, qual: str, node: Def) -> bool:
-        """A def of the model: an ``nn.Module`` (a class, or the class of a method) or a
-        function the scan places in the network graph."""
-        owner = node if isinstance(node, ast.ClassDef) else src.class_of(node)
-        if (
-            owner is not None
-            and src.module
-            and self.hierarchy.is_module(f"{src.module}.{src.qualname[owner]}")
-        ):
+    def _network_def(self, path: str, module: str, qual: str, owner: str) -> bool:
+        """A def of the model: an ``nn.Module`` (a class, or the class ``owner`` of a method)
+        or a function the scan places in the network graph."""
+        if owner and module and self.hierarchy.is_module(f"{module}.{owner}"):
             return True
-        return (src.path, qual) in self.network_functions
+        return (path, qual) in self.network_functions
 
-    def _init_def(self, src: Source, qual: str, fn: FuncDef) -> None:
+    def _init_def(
+        self, fa: FileAnalysis, routine: tuple[str, int, int, tuple[tuple[str, str], ...]]
+    ) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
-        span = range(fn.lineno, (fn.end_lineno or fn.lineno) + 1)
-        if any(line in span for line in self.init_lines.get(src.path, ())):
-            return
-        found: list[tuple[int, int, str, str]] = []
-        for node in _walk_body(fn):
-            target = _single_target(node)
-            value = getattr(node, "value", None)
-            if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(target, ast.Attribute):
-                if isinstance(value, ast.expr) and _is_literal(value):
-                    found.append((node.lineno, node.col_offset, src.text(target), src.text(value)))
-            elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLS:
-                args = ", ".join(src.text(a) for a in node.args)
-                found.append((node.lineno, node.col_offset, src.text(node.func), args))
-        if found:
-            values = [(key, value) for _, _, key, value in sorted(found)]
-            self.add("init", qual, src.where(fn), values, "repo initialisation routine")
+        qual, first, last, values = routine
+        torch_inits = {
+            name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
+        }
+        if torch_inits:
+            # the nn.init calls are rows of their own; what is left is the initialisers the
+            # repository defines itself (DINO's ``trunc_normal_(m.weight, std=.02)`` beside
+            # ``nn.init.constant_``), which no torch API row shows
+            values = tuple(
+                (key, value)
+                for key, value in values
+                if key.rpartition(".")[2] in INIT_FUNCTIONS
+                and key.rpartition(".")[2] not in torch_inits
+            )
+            if not values:
+                return
+        self.add("init", qual, place(fa, first), values, "repo initialisation routine")
 
-    def _cudnn(self, src: Source) -> None:
-        """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches."""
-        for node in src.assigns:
-            target = _single_target(node)
-            if not isinstance(target, ast.Attribute):
-                continue
-            name = src.dotted(target)
-            if name in ("torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark"):
-                self.add("seed", name, src.where(node), [("value", src.text(node.value))])
+    def _cudnn(self) -> None:
+        """``cudnn.deterministic = True`` / ``cudnn.benchmark``: reproducibility switches
+        (the scan's syntax facts)."""
+        for fa, facts in with_facts(self.analyses):
+            for name, value, line in facts.cudnn_flags:
+                self.add("seed", name, place(fa, line), [("value", value)])
 
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:
@@ -1622,12 +1720,12 @@ class _Recipe:
                 continue
             for a in sets:
                 category = _setting_category(a.attr)
-                if category and a.method in ("__init__", "") and _is_literal(a.value):
+                if category and a.method in ("__init__", "") and is_literal(a.value):
                     name = f"{cls.rpartition('.')[2]}.{a.attr}"
                     self.add(category, name, a.src.where(a.node), [("value", a.src.text(a.value))])
         for constant, stmt, src in self.repo.constants:
             category = _setting_category(constant)
-            if category and stmt.value is not None and _is_literal(stmt.value):
+            if category and stmt.value is not None and is_literal(stmt.value):
                 self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
 
     def _pipelines(self) -> None:
@@ -1924,6 +2022,35 @@ def _bind_torch(params: Sequence[tuple[str, str, bool]], call: ast.Call) -> dict
     return bound
 
 
+def _ema_factor(update: ast.AST) -> ast.expr | None:
+    """The decay an in-place average update scales by: ``mul_(d)``'s, ``lerp_(x, w)``'s
+    weight (found by :func:`_ema_update`); None for ``v *= d; v += ...``, whose update is
+    the addition."""
+    if not (isinstance(update, ast.Call) and isinstance(update.func, ast.Attribute)):
+        return None
+    if update.func.attr == "lerp_" and len(update.args) == 2:
+        return update.args[1]
+    receiver = update.func.value
+    if (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Attribute)
+        and receiver.func.attr == "mul_"
+        and len(receiver.args) == 1
+    ):
+        return receiver.args[0]
+    return None
+
+
+def _loop_var(fn: FuncDef, name: str) -> bool:
+    """Whether ``name`` is a target of a ``for`` loop of ``fn`` (an iteration counter)."""
+    return any(
+        isinstance(n, ast.Name) and n.id == name
+        for node in _walk_body(fn)
+        if isinstance(node, ast.For | ast.AsyncFor)
+        for n in ast.walk(node.target)
+    )
+
+
 def _root_name(expr: ast.AST) -> str | None:
     while isinstance(expr, ast.Attribute | ast.Subscript):
         expr = expr.value
@@ -1970,10 +2097,22 @@ def _ema_update(loop: ast.For | ast.AsyncFor, names: set[str]) -> ast.AST | None
     return None
 
 
-def _reverses(index: ast.AST) -> bool:
-    """``::-1`` among the subscript's slices."""
-    parts = index.elts if isinstance(index, ast.Tuple) else [index]
-    return any(isinstance(p, ast.Slice) and _literal_value(p.step) == -1 for p in parts)
+def _dict_items(expr: ast.expr) -> list[tuple[str, ast.expr]]:
+    """(key, value) of a dict literal's string keys, or of a ``dict(key=value)`` call."""
+    if isinstance(expr, ast.Dict):
+        return [
+            (key.value, item)
+            for key, item in zip(expr.keys, expr.values, strict=True)
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        ]
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
+        return [(k.arg, k.value) for k in expr.keywords if k.arg]
+    return []
+
+
+def _when(src: Source, test: ast.expr | None) -> str:
+    """`` (if use_fused)``: the test an entry of a conditional dict is passed under."""
+    return f" (if {src.text(test)})" if test is not None else ""
 
 
 def _modulo_guard(src: Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:

@@ -228,3 +228,97 @@ def test_a_lazy_configs_training_augmentations_are_recorded() -> None:
         3,
         ("T.Resize(size=(640, 800))", "flip"),
     )
+
+
+def test_cudnn_switches_and_flips_are_recorded() -> None:
+    """The recipe's reproducibility switches and flips written as indexing, read from the
+    worker's facts: the flip under an ``if`` of its own function, with its class; never one
+    whose ``if`` is outside the function, nor one in module code."""
+    code = textwrap.dedent(
+        """
+        import random
+        import torch.backends.cudnn as cudnn
+        import torch
+
+        cudnn.benchmark = True
+        torch.backends.cudnn.deterministic = False
+        other.benchmark = True
+
+
+        class Data:
+            def __getitem__(self, index):
+                img = self.images[index]
+                if random.random() < 0.5:
+                    for _ in range(1):
+                        img = img[:, ::-1]
+                return img
+
+
+        if True:
+            def outside(img):
+                return img[::-1]
+
+
+        def nested(img, flip):
+            if flip:
+                def inner():
+                    return img[..., ::(-1)]
+            return img[::1]
+
+
+        rev = x[::-1] if random.random() < 0.5 else x
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert facts.cudnn_flags == (
+        ("torch.backends.cudnn.benchmark", "True", 6),
+        ("torch.backends.cudnn.deterministic", "False", 7),
+    )
+    assert facts.flips == (
+        (16, "img[:, ::-1]", "random.random() < 0.5", "Data.__getitem__", "Data"),
+    )
+    task = FileTask("pkg/data.py", ("pkg.data",), False, code.encode())
+    fa = analyse(task, frozenset({"pkg"}))
+    assert fa.syntax is not None and fa.syntax.flips == facts.flips
+    assert pickle.loads(pickle.dumps(fa)) == fa
+
+
+def test_def_kinds_and_init_routines_are_recorded() -> None:
+    """What the recipe's rows for defs named as augmentations or initialisations read: each
+    def's kind and class, and what an initialisation routine sets (nested scopes apart)."""
+    code = textwrap.dedent(
+        """
+        class Net:
+            def init_weights(self):
+                self.conv.weight.data.normal_(0, 0.01)
+                self.bias = 0.0
+                self.name = make()
+
+                def later():
+                    self.other.fill_(1)
+
+            if True:
+                def random_flip(self):
+                    pass
+
+
+        def init_params(m):
+            pass
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    assert dict((q, (c, o)) for q, c, o in facts.def_kinds) == {
+        "Net": (True, ""),
+        "Net.init_weights": (False, "Net"),
+        "Net.init_weights.later": (False, ""),
+        "Net.random_flip": (False, ""),  # in the class's ``if``, not directly a method
+        "init_params": (False, ""),
+    }
+    assert facts.init_routines == (
+        (
+            "Net.init_weights",
+            3,
+            9,
+            (("self.conv.weight.data.normal_", "0, 0.01"), ("self.bias", "0.0")),
+        ),
+    )

@@ -249,7 +249,11 @@ def test_textcls_recipe() -> None:
     assert adamw["weight_decay"] == "0.01"
     lambda_line = line_of(TEXTCLS, train, "scheduler = LambdaLR(")
     schedule = pick(items, "scheduler", "torch.optim.lr_scheduler.LambdaLR", train, lambda_line)
-    assert schedule["lr_lambda"] == "warmup_then_linear(max(1, args.steps // 5), args.steps)"
+    steps_option = line_of(TEXTCLS, train, '"--steps"')
+    assert schedule["lr_lambda"] == (  # the helper's argument reached: its argparse default
+        "warmup_then_linear(max(1, args.steps // 5), 30)"
+        f" (args.steps: default of argparse --steps at {train}:{steps_option})"
+    )
     warm = pick(items, "warmup", "LambdaLR warm-up", train, lambda_line)
     assert warm["<note>"] == "warm-up in lr_lambda"
     loss = pick(
@@ -471,6 +475,78 @@ def test_gradient_accumulation_and_its_absence(tmp_path: Path) -> None:
         "torch.nn.functional.mse_loss",
         "torch.nn.functional.mse_loss",
     ]
+
+
+def test_kwargs_built_by_dict_under_a_condition_are_opened(tmp_path: Path) -> None:
+    """nanoGPT's ``extra_args = dict(fused=True) if use_fused else dict()`` passed as
+    ``**extra_args``: the optimizer row shows ``fused`` with its condition and says it is an
+    implementation switch to drop; a ``dict(...)`` call is opened like a literal,
+    with the ``.update(k=v)`` calls made to it."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch
+
+                def configure(params, device_type):
+                    use_fused = device_type == "cuda"
+                    extra_args = dict(fused=True) if use_fused else dict()
+                    return torch.optim.AdamW(params, lr=3e-4, **extra_args)
+
+                def plain(params):
+                    options = dict(momentum=0.9, nesterov=True)
+                    options.update(dampening=0.0)
+                    return torch.optim.SGD(params, lr=0.1, **options)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    adamw = pick(items, "optimizer", "torch.optim.AdamW", "train.py", 6)
+    assert adamw["lr"] == "3e-4"
+    assert adamw["fused"] == "True (if use_fused)"
+    assert "fused passed: picks torch's fused or multi-tensor implementation" in adamw["<note>"]
+    sgd = pick(items, "optimizer", "torch.optim.SGD", "train.py", 11)
+    assert (sgd["momentum"], sgd["nesterov"], sgd["dampening"]) == ("0.9", "True", "0.0")
+    assert "passed: picks" not in sgd["<note>"]
+
+
+def test_a_unique_method_called_on_an_untyped_receiver_is_a_call_site(tmp_path: Path) -> None:
+    """nanoGPT: ``train.py`` builds its model in branches the scan cannot type, then calls
+    ``model.configure_optimizers(weight_decay, learning_rate)``; a method no other def is
+    named like is followed to that call. ``step``, a torch member, never is."""
+    write_repo(
+        tmp_path,
+        {
+            "model.py": """
+                import torch
+
+                class GPT(torch.nn.Module):
+                    @classmethod
+                    def from_pretrained(cls, name):
+                        return load(name)
+
+                    def configure_optimizers(self, weight_decay, learning_rate):
+                        return torch.optim.AdamW(
+                            self.parameters(), lr=learning_rate, weight_decay=weight_decay
+                        )
+                """,
+            "train.py": """
+                from model import GPT
+
+                learning_rate = 6e-4
+                weight_decay = 1e-1
+                if init_from == "scratch":
+                    model = GPT()
+                else:
+                    model = GPT.from_pretrained(init_from)
+                optimizer = model.configure_optimizers(weight_decay, learning_rate)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    adamw = pick(items, "optimizer", "torch.optim.AdamW", "model.py", 9)
+    assert adamw["lr"].startswith("6e-4 (parameter learning_rate of GPT.configure_optimizers()")
+    assert adamw["weight_decay"].startswith("1e-1 (")
 
 
 def test_distributed_training_and_launcher(tmp_path: Path) -> None:
@@ -910,3 +986,157 @@ def test_a_schedule_function_called_through_a_star_import(scripted) -> None:
     values = pick(items, "scheduler", "pkg.utils.adjust_learning_rate", "train.py", line)
     assert values["scale"] == "0.1"
     assert values["<note>"].startswith("sets the LR where it is called")
+
+
+def test_tuples_schedules_indexed_by_iteration_and_repo_initialisers(tmp_path: Path) -> None:
+    """nanoGPT's ``betas=(beta1, beta2)`` is followed element by element; DINO's EMA momentum
+    is ``momentum_schedule[it]``, built by a schedule helper from an argparse default, and its
+    ``_init_weights`` (run through ``self.apply``) calls the repository's own
+    ``trunc_normal_`` beside ``nn.init.constant_``."""
+    write_repo(
+        tmp_path,
+        {
+            "utils.py": """
+                import torch
+
+                def cosine_scheduler(base_value, final_value, epochs, niter_per_ep):
+                    return [base_value] * (epochs * niter_per_ep) + [final_value]
+
+                def trunc_normal_(tensor, mean=0.0, std=1.0):
+                    with torch.no_grad():
+                        return tensor.normal_(mean, std)
+                """,
+            "net.py": """
+                import torch.nn as nn
+                from utils import trunc_normal_
+
+                class Net(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.fc = nn.Linear(4, 4)
+                        self.apply(self._init_weights)
+
+                    def _init_weights(self, m):
+                        if isinstance(m, nn.Linear):
+                            trunc_normal_(m.weight, std=.02)
+                            nn.init.constant_(m.bias, 0)
+                """,
+            "train.py": """
+                import argparse
+                import torch
+                import utils
+                from net import Net
+
+                beta1 = 0.9
+                beta2 = 0.95
+
+                def train_one_epoch(student, teacher, loader, momentum_schedule):
+                    for it, batch in enumerate(loader):
+                        with torch.no_grad():
+                            m = momentum_schedule[it]
+                            for q, k in zip(student.parameters(), teacher.parameters()):
+                                k.data.mul_(m).add_((1 - m) * q.detach().data)
+
+                def main():
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--momentum_teacher", default=0.996, type=float)
+                    parser.add_argument("--epochs", default=100, type=int)
+                    args = parser.parse_args()
+                    student, teacher = Net(), Net()
+                    opt = torch.optim.AdamW(student.parameters(), lr=1e-3, betas=(beta1, beta2))
+                    loader = [1, 2]
+                    momentum_schedule = utils.cosine_scheduler(
+                        args.momentum_teacher, 1, args.epochs, len(loader)
+                    )
+                    train_one_epoch(student, teacher, loader, momentum_schedule)
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    adamw = pick(
+        items, "optimizer", "torch.optim.AdamW", "train.py", line_of(tmp_path, "train.py", "AdamW")
+    )
+    assert adamw["betas"] == "(0.9, 0.95) (beta1 set at train.py:6; beta2 set at train.py:7)"
+    [ema] = [i for i in items if i.category == "ema"]
+    schedule = dict(ema.values)["momentum_schedule"]
+    assert schedule.startswith("utils.cosine_scheduler(0.996, 1, 100, len(loader)) (")
+    assert "args.momentum_teacher: default of argparse --momentum_teacher at train.py:" in schedule
+    init = pick(
+        items, "init", "Net._init_weights", "net.py", line_of(tmp_path, "net.py", "def _init_")
+    )
+    assert init == {"trunc_normal_": "m.weight, std=.02", "<note>": "repo initialisation routine"}
+    # the torch initialiser keeps its own row, and is not repeated in the routine's
+    assert "torch.nn.init.constant_" in names(items, "init")
+
+
+def test_an_index_or_a_call_that_reaches_no_literal_is_shown_as_written(tmp_path: Path) -> None:
+    """A literal index is a lookup, not a schedule step; a call none of whose arguments
+    reaches a literal (a None default is not one), or a tuple with an element that does
+    not, is left as written."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch
+
+                def main(model, cfg, b2, eps=None):
+                    decay = cfg["wd"]
+                    opt = torch.optim.AdamW(
+                        model.parameters(), lr=make_lr(cfg), betas=(0.9, b2), weight_decay=decay,
+                        eps=fallback(eps, 1e-8),
+                    )
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    adamw = pick(items, "optimizer", "torch.optim.AdamW", "train.py", 5)
+    assert adamw["lr"] == "make_lr(cfg)"
+    assert adamw["betas"].startswith("(0.9, b2)")
+    assert adamw["weight_decay"].startswith('cfg["wd"]')
+    assert adamw["eps"] == "fallback(eps, 1e-8)"  # a None default is "not given": kept
+
+
+def test_an_ema_decay_read_from_a_schedule_by_the_iteration(tmp_path: Path) -> None:
+    """No decay parameter: the factor of ``mul_(m)`` is followed, ``m = schedule[it]`` to the
+    schedule helper's call and its argparse default; a mask index is a lookup, and a tensor
+    built from no setting is not a schedule, so neither is followed."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import argparse
+                import torch
+
+                def cosine(base, final, steps):
+                    return [base] * steps + [final]
+
+                def decode(x):
+                    return x * 2
+
+                def main(student, teacher, loader, x, keep):
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--ema", default=0.999, type=float)
+                    args = parser.parse_args()
+                    schedule = cosine(args.ema, 1.0, len(loader))
+                    boxes = decode(x)
+                    loss = torch.nn.functional.l1_loss(boxes[keep], x)
+                    for it, batch in enumerate(loader):
+                        with torch.no_grad():
+                            m = schedule[it]
+                            for q, k in zip(student.parameters(), teacher.parameters()):
+                                k.mul_(m).add_((1 - m) * q.detach())
+                        loss = loss + torch.nn.functional.mse_loss(boxes[it], x)
+                    return loss
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    decay = pick(items, "ema", "EMA of weights (main)", "train.py", 10)["decay"]
+    assert decay.startswith("cosine(0.999, 1.0, len(loader))[it] (m set at train.py:")
+    assert "schedule indexed by it" in decay
+    assert "args.ema: default of argparse --ema at train.py:" in decay
+    l1 = pick(items, "loss", "torch.nn.functional.l1_loss", "train.py", 16)
+    assert l1["input"] == "boxes[keep]"
+    # indexed by the loop counter, but built from no setting: a tensor, left as written
+    mse = pick(items, "loss", "torch.nn.functional.mse_loss", "train.py", 22)
+    assert mse["input"] == "boxes[it]"
