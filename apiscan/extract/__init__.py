@@ -368,8 +368,8 @@ def _analyse_text(
         {key: origin_at[id(node)] for key, node in carriers},
     )
     functions = tuple(
-        FunctionFact(qn, cls, line)
-        for (qn, cls, _), line in zip(
+        FunctionFact(qn, cls, line, no_grad)
+        for (qn, cls, _, no_grad), line in zip(
             ext.function_facts, _def_lines(facts.def_lines, ext), strict=True
         )
     )

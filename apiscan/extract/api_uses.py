@@ -195,7 +195,7 @@ class Extractor(
         tracker = ShapeTracker if dynamic_shape else NullShapeTracker
         self.shapes = tracker(self._function, lambda: self.silent > 0, self._explain)
         self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
-        self.function_facts: list[tuple[str, str, cst.FunctionDef]] = []
+        self.function_facts: list[tuple[str, str, cst.FunctionDef, bool]] = []
         self.returns: list[list[Val]] = []
         #: per function: data-dependent `if`s without else whose body returned (test node,
         #: returned values, index of the returns that follow the `if`)

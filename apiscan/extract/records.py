@@ -50,6 +50,22 @@ class FunctionFact:
     qualname: str  # module-relative: "collate", "Backbone.forward", nested: "outer.inner"
     cls: str  # module-relative qualname of the class a method belongs to, else ""
     line: int
+    #: decorated ``@torch.no_grad()`` or ``@torch.inference_mode()``: it differentiates
+    #: nothing, so a name like ``estimate_loss`` does not make it a loss the network compiles
+    no_grad: bool = False
+
+
+#: The gradient-off contexts a decorator may name (what ``@torch.no_grad()`` resolves to).
+NO_GRAD_CONTEXTS = frozenset(
+    {
+        "torch.no_grad",
+        "torch.inference_mode",
+        "torch.autograd.no_grad",
+        "torch.autograd.inference_mode",
+        "torch.autograd.grad_mode.no_grad",
+        "torch.autograd.grad_mode.inference_mode",
+    }
+)
 
 
 #: Callee prefix of ``obj.name(...)`` where ``obj``'s class is unknown (``?.to_heatmap``).

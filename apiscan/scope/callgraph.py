@@ -98,18 +98,16 @@ class _Builder:
         nodes = [(module_node(first), top)]
         for fn in fa.functions:
             node = f"{first}.{fn.qualname}"
-            nodes.append(
-                (
-                    node,
-                    {
-                        "path": fa.path,
-                        "qualname": fn.qualname,
-                        "cls": f"{first}.{fn.cls}" if fn.cls else "",
-                        "line": fn.line,
-                        "kind": "method" if fn.cls else "function",
-                    },
-                )
-            )
+            attrs: dict[str, object] = {
+                "path": fa.path,
+                "qualname": fn.qualname,
+                "cls": f"{first}.{fn.cls}" if fn.cls else "",
+                "line": fn.line,
+                "kind": "method" if fn.cls else "function",
+            }
+            if fn.no_grad:  # ``@torch.no_grad()``: never a loss root, whatever its name
+                attrs["no_grad"] = True
+            nodes.append((node, attrs))
             for module in fa.modules:
                 self.spelled[f"{module}.{fn.qualname}"] = node
         self.graph.add_nodes_from(nodes)

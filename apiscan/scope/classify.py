@@ -171,7 +171,8 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             # a head's ``losses(predictions, proposals)``, called through a submodule
             # built by a factory the call graph cannot follow
             or (data["kind"] == "method" and name == "losses")
-        ) and not is_test_path(data["path"]):
+        ) and not (is_test_path(data["path"]) or data.get("no_grad")):
+            # ``@torch.no_grad() def estimate_loss()`` evaluates; it differentiates nothing
             roots.add(node)
     return roots
 

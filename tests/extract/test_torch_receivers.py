@@ -181,6 +181,22 @@ def test_a_repository_context_manager_binds_its_own_instance(tmp_path: Path) -> 
     assert not [f for f in found if f[0] == "pkg/test_events.py"], found
 
 
+def test_a_torch_context_manager_that_enters_itself_binds_its_instance(tmp_path: Path) -> None:
+    # `with torch.profiler.profile(...) as prof: prof.step()` steps the profiler (nanoGPT's
+    # bench.py), not an optimizer guessed from the method's name
+    src = """
+        import torch
+
+        def bench(steps):
+            with torch.profiler.profile(record_shapes=False) as prof:
+                for _ in range(steps):
+                    prof.step()
+        """
+    found = {(line, api) for line, api, _ in apis(scan_snippet(tmp_path, src))}
+    assert (6, "torch.profiler.profile.step") in found
+    assert not [f for f in found if f[1] == "torch.optim.Optimizer.step"], found
+
+
 def test_a_list_collecting_tensors_yields_tensors(tmp_path: Path) -> None:
     # runtime-measured on YOLOX (yolo_head.py): `outputs.append(torch.cat(...))` in a loop over
     # levels, then `[x.shape[-2:] for x in outputs]` read Tensor.shape, not reported before

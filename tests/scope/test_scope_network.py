@@ -299,3 +299,36 @@ def test_sequential_subclasses_and_builder_defaults_are_network(tmp_path: Path) 
     assert got[(4, "torch.nn.GELU")] == "network"  # a default of a builder the network calls
     assert got[(9, "torch.nn.BatchNorm2d")] == "network"  # forward is nn.Sequential's
     assert got[(10, "torch.nn.Conv2d")] == "network"
+
+
+def test_a_loss_named_function_under_no_grad_evaluates_and_is_no_network_root(
+    tmp_path: Path,
+) -> None:
+    """``@torch.no_grad() def estimate_loss()`` (nanoGPT) averages losses for a log line: it
+    differentiates nothing, so the batch sampler it calls is not compiled into the network.
+    The same body without the decorator is a loss, and its helper network."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch
+
+                def get_batch(n):
+                    ix = torch.randint(100, (n,))
+                    return ix
+
+                def sample_batch(n):
+                    return torch.randperm(n)
+
+                @torch.no_grad()
+                def estimate_loss(model):
+                    return model(get_batch(4)).mean()
+
+                def batch_loss(model):
+                    return model(sample_batch(4)).mean()
+            """,
+        },
+    )
+    got = {(f.path, f.span.line, f.api): f.scope for f in scan_repo(tmp_path).api_findings}
+    assert got["train.py", 4, "torch.randint"] == "host"
+    assert got["train.py", 8, "torch.randperm"] == "network"

@@ -22,7 +22,7 @@ import libcst as cst
 
 from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import LAYER, ClassInfo, Scope, _join_all
-from apiscan.extract.records import RETURNS
+from apiscan.extract.records import NO_GRAD_CONTEXTS, RETURNS
 from apiscan.extract.shapes import host_dyn, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.owners import TENSOR_CLASSES
@@ -370,7 +370,8 @@ class ScopesMixin:
         qn = ".".join([*self.func_stack, fname])
         self.bind(fname, ("func", qn))
         if not self.silent:
-            self.function_facts.append((qn, cls.qualname if cls is not None else "", node))
+            no_grad = any(d[0] in ("inst", "qual") and d[1] in NO_GRAD_CONTEXTS for d in decos)
+            self.function_facts.append((qn, cls.qualname if cls is not None else "", node, no_grad))
         self.scopes.append(Scope("function", {}))
         self.func_stack.append(fname)
         self.returns.append([])

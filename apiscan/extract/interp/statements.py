@@ -226,10 +226,17 @@ class StatementsMixin:
                 binder = self.target(item.asname.name)
                 # `with Storage() as s`: a repository class's __enter__ conventionally
                 # returns self, so `s.step()` is the class's own method, not a guess by name
-                # (Optimizer.step). What a torch context manager yields stays unknown.
-                own = v[0] == "inst" and not self._is_torch(v[1])
+                # (Optimizer.step). A torch class's too (`with torch.profiler.profile() as
+                # prof: prof.step()`), unless its __enter__ is declared to return None.
+                own = v[0] == "inst" and (not self._is_torch(v[1]) or self._enters_self(v[1]))
                 self.bind_target(binder, v if v[0] == "tensor" or own else UNKNOWN)
         self._block(node.body)
+
+    def _enters_self(self, cls: str) -> bool:
+        """A torch context manager whose ``__enter__`` gives the instance back: one the index
+        knows, not annotated ``-> None`` (``saved_tensors_hooks``)."""
+        enter = self.api.member(cls, "__enter__")
+        return enter is not None and self.api.return_text(enter) != "None"
 
     def _match(self, node: cst.Match) -> None:
         self.value(node.subject)
