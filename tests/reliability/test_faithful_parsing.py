@@ -200,3 +200,29 @@ def test_slot_storing_node_inits_build_the_same_trees() -> None:
     finally:
         for cls, init in own.items():
             cls.__init__ = init  # type: ignore[misc]
+
+
+def test_a_trusted_parse_freezes_its_tree_and_no_garbage() -> None:
+    """A worker's parse puts the new tree out of the collector's reach (it holds no cycle)
+    after collecting what was there: a cycle the last walk left is freed, not frozen."""
+    import gc
+    import weakref
+
+    import apiscan.parsing as parsing
+
+    class Node:
+        pass
+
+    left = Node()
+    left.self = left  # type: ignore[attr-defined]
+    alive = weakref.ref(left)
+    del left
+    frozen = gc.get_freeze_count()
+    try:
+        module = parsing._parse_trusted("def f(x):\n    return x + 1\n")
+        assert alive() is None
+        assert gc.get_freeze_count() > frozen
+        assert gc.isenabled()
+        assert module.code == "def f(x):\n    return x + 1\n"
+    finally:
+        gc.unfreeze()
