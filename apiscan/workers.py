@@ -44,8 +44,7 @@ if TYPE_CHECKING:
 #: never idles between files and a crash costs at most two files their shared process.
 DEPTH = 2
 #: Characters of source whose LibCST modules one worker keeps for re-walks (a module takes
-#: about 60 bytes per character: ~240 MB at most per worker). A smaller file takes the
-#: place of larger ones (see :func:`_room_for`).
+#: about 60 bytes per character: ~240 MB at most per worker). The first files kept stay.
 KEEP_CHARS = 4_000_000
 
 
@@ -267,8 +266,7 @@ def kept_parse(
 ) -> tuple[ast.Module | TreeFacts | FileError, cst.Module | FileError | None]:
     """:func:`apiscan.extract.parse_both`, reusing this worker's LibCST module of the same
     text and the facts the analysis read from Python's tree (:func:`keep_facts`): a re-walk
-    parses nothing. Up to :data:`KEEP_CHARS` characters of modules are kept, the smallest
-    files first (:func:`_room_for`)."""
+    parses nothing. The first :data:`KEEP_CHARS` characters of modules parsed are kept."""
     import libcst as cst
 
     from apiscan.extract import parse_both
@@ -283,34 +281,14 @@ def kept_parse(
         if not isinstance(tree, FileError):
             return tree, hit[1]
     tree, module = parse_both(text, relpath)
-    if isinstance(module, cst.Module) and relpath not in _KEPT and _room_for(len(text)):
+    if (
+        isinstance(module, cst.Module)
+        and relpath not in _KEPT
+        and _KEPT_CHARS[0] + len(text) <= KEEP_CHARS
+    ):
         _KEPT[relpath] = (text, module, None)
         _KEPT_CHARS[0] += len(text)
     return tree, module
-
-
-def _room_for(chars: int) -> bool:
-    """Whether a module of ``chars`` characters can be kept, making room by dropping kept
-    modules of larger files, largest first, where that is enough. The first round sends the
-    largest files first, so a budget filled in order would keep the largest files and turn
-    away the small ones, which the re-walks take first (the solver's rounds re-walk the
-    smallest files first within their budget): on the 405k-line corpus two thirds of the
-    re-walked files were parsed again. Freeing a module costs about 1% of its parse."""
-    free = KEEP_CHARS - _KEPT_CHARS[0]
-    if chars <= free:
-        return True
-    larger = sorted(
-        ((len(kept[0]), path) for path, kept in _KEPT.items() if len(kept[0]) > chars),
-        reverse=True,
-    )
-    if free + sum(size for size, _ in larger) < chars:
-        return False
-    for size, path in larger:
-        forget(path)
-        free += size
-        if chars <= free:
-            break
-    return True
 
 
 def keep_facts(relpath: str, text: str, facts: TreeFacts) -> None:

@@ -88,24 +88,6 @@ def test_kept_facts_are_plain_and_dropped_with_their_parse(clean_worker: None) -
     assert task.relpath not in workers._KEPT and workers._KEPT_CHARS[0] == 0
 
 
-def test_a_smaller_file_takes_the_place_of_larger_kept_ones(
-    clean_worker: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the first round sends the largest files first; the re-walks take the smallest first
-    monkeypatch.setattr(workers, "KEEP_CHARS", 100)
-    for path, size in (("big.py", 60), ("mid.py", 30), ("small.py", 20)):
-        workers.kept_parse("x = 1\n" + "#" * (size - 7) + "\n", path)
-    assert sorted(workers._KEPT) == ["mid.py", "small.py"]  # big.py made room for small.py
-    assert workers._KEPT_CHARS[0] == 50
-    workers.kept_parse("y = 2\n" + "#" * 63 + "\n", "larger.py")  # no larger one to drop
-    assert sorted(workers._KEPT) == ["mid.py", "small.py"]
-    workers.kept_parse("z = 3\n" + "#" * 38 + "\n", "next.py")  # 45: fits as it is
-    assert workers._KEPT_CHARS[0] == 95
-    workers.kept_parse("t = 4\n" + "#" * 3 + "\n", "tiny.py")  # 10: drops next.py alone
-    assert sorted(workers._KEPT) == ["mid.py", "small.py", "tiny.py"]
-    assert workers._KEPT_CHARS[0] == 60
-
-
 def test_plain_scan_leaves_out_the_syntax_facts_a_reader_gets(tmp_path: Path) -> None:
     root = FIXTURES / "crossfn"
     options = ScanOptions(str(root), cache_dir=tmp_path / "cache", jobs=1)
