@@ -666,7 +666,9 @@ def call_texts(module: cst.Module, call: cst.Call) -> CallArgs:
     import libcst as cst
 
     def text(node: cst.CSTNode) -> str:
-        code = module.code_for_node(node).strip()
+        code = _simple_code(node)
+        if code is None:
+            code = module.code_for_node(node).strip()
         # A call spread over lines reads as one line in a report.
         return " ".join(code.split()) if "\n" in code else code
 
@@ -695,3 +697,41 @@ def call_texts(module: cst.Module, call: cst.Call) -> CallArgs:
         else:
             positional.append(kept(arg.value))
     return CallArgs(receiver, tuple(positional), tuple(keywords), star, truncated)
+
+
+def _simple_code(node: object) -> str | None:
+    """The code of a name, a dotted name or a plain number or string without parentheses
+    or whitespace inside (most call arguments and receivers), read from its fields; None for
+    anything else, which LibCST's code generation renders (the same text, at ten times the
+    cost)."""
+    import libcst as cst
+
+    kind = type(node)
+    if kind is cst.Name or kind is cst.Integer or kind is cst.SimpleString:
+        if node.lpar or node.rpar:  # type: ignore[attr-defined]
+            return None
+        return node.value  # type: ignore[attr-defined,no-any-return]
+    if kind is cst.Attribute:
+        if node.lpar or node.rpar or not _tight(node.dot):  # type: ignore[attr-defined]
+            return None
+        value = _simple_code(node.value)  # type: ignore[attr-defined]
+        attr = node.attr  # type: ignore[attr-defined]
+        if value is None or attr.lpar or attr.rpar:
+            return None
+        return f"{value}.{attr.value}"
+    return None
+
+
+def _tight(dot: object) -> bool:
+    """Whether an attribute's dot has no whitespace (nor comment) on either side."""
+    import libcst as cst
+
+    if type(dot) is not cst.Dot:
+        return False
+    before, after = dot.whitespace_before, dot.whitespace_after  # type: ignore[attr-defined]
+    return (
+        type(before) is cst.SimpleWhitespace
+        and before.value == ""
+        and type(after) is cst.SimpleWhitespace
+        and after.value == ""
+    )

@@ -164,3 +164,65 @@ def test_one_parse_thread_serves_a_workers_parses(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(cst.ParserSyntaxError):
         parsing.libcst_parse("x = (\n")
     assert isinstance(parsing.parse_module("x = (\n", "m.py"), FileError)
+
+
+def test_slot_storing_node_inits_build_the_same_trees() -> None:
+    """A worker's node classes store their fields through their slots
+    (:func:`apiscan.parsing.fast_node_inits`): the same trees, the same defaults, and a node
+    built by hand is still validated."""
+    import libcst as cst
+
+    import apiscan.parsing as parsing
+
+    classes: list[type] = []
+    todo: list[type] = [cst.CSTNode]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in classes:
+                classes.append(sub)
+                todo.append(sub)
+    own = {c: c.__dict__["__init__"] for c in classes if "__init__" in c.__dict__}
+    texts = [p.read_text() for p in sorted((REPO / "fixtures" / "tinydet").rglob("*.py"))]
+    before = [cst.parse_module(t) for t in texts]
+    try:
+        assert parsing.fast_node_inits() > 100
+        assert parsing.fast_node_inits() == 0  # idempotent
+        after = [cst.parse_module(t) for t in texts]
+        pairs = zip(after, before, strict=True)
+        assert all(a.deep_equals(b) and a.code == b.code for a, b in pairs)
+        assert cst.Name("x").lpar == ()
+        assert cst.Param(cst.Name("a")).star is cst.MaybeSentinel.DEFAULT
+        assert cst.Comma().whitespace_before.deep_equals(cst.SimpleWhitespace(""))
+        with pytest.raises(cst.CSTValidationError):
+            cst.Name("not a name")
+        with pytest.raises(TypeError):
+            cst.Name()  # type: ignore[call-arg]
+    finally:
+        for cls, init in own.items():
+            cls.__init__ = init  # type: ignore[misc]
+
+
+def test_a_trusted_parse_freezes_its_tree_and_no_garbage() -> None:
+    """A worker's parse puts the new tree out of the collector's reach (it holds no cycle)
+    after collecting what was there: a cycle the last walk left is freed, not frozen."""
+    import gc
+    import weakref
+
+    import apiscan.parsing as parsing
+
+    class Node:
+        pass
+
+    left = Node()
+    left.self = left  # type: ignore[attr-defined]
+    alive = weakref.ref(left)
+    del left
+    frozen = gc.get_freeze_count()
+    try:
+        module = parsing._parse_trusted("def f(x):\n    return x + 1\n")
+        assert alive() is None
+        assert gc.get_freeze_count() > frozen
+        assert gc.isenabled()
+        assert module.code == "def f(x):\n    return x + 1\n"
+    finally:
+        gc.unfreeze()

@@ -1,0 +1,51 @@
+"""The argument texts a call's record carries (:func:`apiscan.extract.call_texts`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+
+from apiscan.extract import _simple_code, call_texts
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_names_and_literals_read_from_their_fields_match_the_generated_code() -> None:
+    """The shortcut for names, dotted names, numbers and strings gives LibCST's own code for
+    every node it answers, and leaves parenthesised or spaced forms to the code generator."""
+    answered = 0
+    for path in sorted((REPO / "fixtures").rglob("*.py")):
+        try:
+            module = cst.parse_module(path.read_bytes())
+        except (cst.ParserSyntaxError, UnicodeDecodeError):  # fixtures of bad input
+            continue
+        for node in _nodes(module):
+            code = _simple_code(node)
+            if code is not None:
+                answered += 1
+                assert code == module.code_for_node(node).strip(), path
+    assert answered > 1000
+    for source in ("(a).b", "a . b", "a.\\\n b", "(x)", "(1)", "a.b"):
+        expr = cst.parse_expression(source)
+        code = _simple_code(expr)
+        assert code is None or code == cst.Module([]).code_for_node(expr), source
+
+
+def test_call_texts_of_a_call_spread_over_lines() -> None:
+    module = cst.parse_module('y = self.norm.forward(x, """a\n  b""", k=(1), m=torch.nn)\n')
+    call = module.body[0].body[0].value  # type: ignore[attr-defined]
+    args = call_texts(module, call)
+    assert args.receiver == "self.norm"
+    assert args.positional == ("x", '"""a b"""')
+    assert args.keywords == (("k", "(1)"), ("m", "torch.nn"))
+
+
+def _nodes(module: cst.Module) -> list[cst.CSTNode]:
+    out: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.children)
+    return out
