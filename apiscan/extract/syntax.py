@@ -427,7 +427,7 @@ class _Reader:
             if not isinstance(fn, _FuncDef) or not INIT_NAME.fullmatch(fn.name):
                 continue
             found: list[tuple[int, int, str, str]] = []
-            for node in _own_body(fn):
+            for node in own_body(fn):
                 if isinstance(node, ast.Assign | ast.AnnAssign):
                     target = _single_target(node)
                     if isinstance(target, ast.Attribute) and is_literal(node.value):
@@ -720,7 +720,7 @@ def _single_target(stmt: ast.AST) -> ast.expr | None:
     return None
 
 
-def _own_body(fn: ast.AST) -> Iterator[ast.AST]:
+def own_body(fn: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a function's own body: nested functions and classes are other scopes."""
     stack = list(ast.iter_child_nodes(fn))
     while stack:

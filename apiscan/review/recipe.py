@@ -37,7 +37,13 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import INIT_FUNCTIONS, is_literal, literal_value, name_chain
+from apiscan.extract.syntax import (
+    INIT_FUNCTIONS,
+    is_literal,
+    literal_value,
+    name_chain,
+    own_body,
+)
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -263,16 +269,6 @@ def _setting_category(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------- source files
-def _walk_body(fn: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of a function's own body: nested functions and classes are other scopes."""
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            stack.extend(ast.iter_child_nodes(node))
-
-
 def _params(fn: FuncDef) -> list[tuple[str, ast.expr | None]]:
     """(name, default) of every named parameter, in order."""
     args = fn.args
@@ -361,7 +357,7 @@ class _Repo:
         for method in node.body:
             if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
-            for sub in _walk_body(method):
+            for sub in own_body(method):
                 target = _single_target(sub)
                 value = getattr(sub, "value", None)
                 if (
@@ -564,7 +560,7 @@ class _Values:
             for param, default in _params(fn):
                 if param == name:
                     found.append(self.parameter(src, fn, name, default, depth))
-            found += self._assignments(src, name, _walk_body(fn), depth)
+            found += self._assignments(src, name, own_body(fn), depth)
         if not found:
             found = self._assignments(src, name, iter(src.tree.body), depth)
         if not found:
@@ -1069,7 +1065,7 @@ class _Recipe:
         entries: dict[str, tuple[ast.expr, ast.expr | None]] = {}
         if not isinstance(value, ast.Name) or fn is None:
             return entries
-        for node in sorted(_walk_body(fn), key=lambda n: getattr(n, "lineno", 0)):
+        for node in sorted(own_body(fn), key=lambda n: getattr(n, "lineno", 0)):
             if getattr(node, "lineno", 0) > call.lineno:
                 break
             target = _single_target(node)
@@ -1138,14 +1134,12 @@ class _Recipe:
             if found is not None:
                 owner, fn = found
                 where = f"built by {owner.qualname.get(fn, fn.name)}() at {owner.loc(fn)}"
-                returned = [
-                    n.value for n in _walk_body(fn) if isinstance(n, ast.Return) and n.value
-                ]
+                returned = [n.value for n in own_body(fn) if isinstance(n, ast.Return) and n.value]
                 built = returned[-1] if returned else params
         if isinstance(built, ast.Name):
             bound = [
                 getattr(n, "value", None)
-                for n in _walk_body(owner.function_of(built) or owner.tree)
+                for n in own_body(owner.function_of(built) or owner.tree)
                 if isinstance(_single_target(n), ast.Name)
                 and getattr(_single_target(n), "id", None) == built.id
             ]
@@ -1427,7 +1421,7 @@ class _Recipe:
                 steps = [self._step(src, fn, e, depth + 1) for e in bound.elts]
                 appended = [
                     node
-                    for node in _walk_body(fn)
+                    for node in own_body(fn)
                     if isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute)
                     and node.func.attr in ("append", "extend")
@@ -1478,7 +1472,7 @@ class _Recipe:
                 continue
             returned = [
                 n.value
-                for n in _walk_body(fn)
+                for n in own_body(fn)
                 if isinstance(n, ast.Return) and isinstance(n.value, ast.Name | ast.List)
             ]
             if len(returned) != 1:
@@ -1522,7 +1516,7 @@ class _Recipe:
         """The last ``name = value`` of ``fn`` before line ``before``."""
         bound = [
             node
-            for node in _walk_body(fn)
+            for node in own_body(fn)
             if isinstance(node, ast.Assign)
             and node.lineno < before
             and len(node.targets) == 1
@@ -1877,7 +1871,7 @@ class _Recipe:
             seen.add((f.path, fn.lineno))
             steps = [
                 n
-                for n in _walk_body(fn)
+                for n in own_body(fn)
                 if isinstance(n, ast.Call)
                 and isinstance(n.func, ast.Attribute)
                 and n.func.attr == "step"
@@ -2045,7 +2039,7 @@ def _loop_var(fn: FuncDef, name: str) -> bool:
     """Whether ``name`` is a target of a ``for`` loop of ``fn`` (an iteration counter)."""
     return any(
         isinstance(n, ast.Name) and n.id == name
-        for node in _walk_body(fn)
+        for node in own_body(fn)
         if isinstance(node, ast.For | ast.AsyncFor)
         for n in ast.walk(node.target)
     )
