@@ -156,6 +156,8 @@ class SyntaxFacts:
     decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     #: the module runs as a script: an ``if __name__ == ...`` statement at its top level
     main_guard: bool = False
+    #: (first line, last line) of that top-level ``if __name__ == ...`` block, (0, 0) if none
+    main_block: tuple[int, int] = (0, 0)
     #: (def or class, first line, last line) of every one (the first of each name), in the
     #: order they were named: what encloses a line (an evaluation function's transforms)
     spans: tuple[tuple[str, int, int], ...] = ()
@@ -379,6 +381,14 @@ class _Reader:
     def facts(self) -> SyntaxFacts:
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
+        main_blocks = [
+            (node.lineno, node.end_lineno or node.lineno)
+            for node in self.tree.body
+            if isinstance(node, ast.If)
+            and isinstance(node.test, ast.Compare)
+            and isinstance(node.test.left, ast.Name)
+            and node.test.left.id == "__name__"
+        ]
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -391,13 +401,8 @@ class _Reader:
             zoo_calls=tuple(self._zoo_calls()),
             host_trips=tuple(self._host_trips()),
             decorators=tuple(self._decorators()),
-            main_guard=any(
-                isinstance(node, ast.If)
-                and isinstance(node.test, ast.Compare)
-                and isinstance(node.test.left, ast.Name)
-                and node.test.left.id == "__name__"
-                for node in self.tree.body
-            ),
+            main_guard=bool(main_blocks),
+            main_block=main_blocks[0] if main_blocks else (0, 0),
             spans=tuple(
                 (q, node.lineno, node.end_lineno or node.lineno) for q, node in self.first.items()
             ),

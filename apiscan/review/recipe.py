@@ -259,6 +259,41 @@ def extract_recipe(
     return _Recipe(result, analyses, sources, hierarchy).items()
 
 
+#: What each cuDNN switch means for the port (one row category with the seeds: both are
+#: about reproducing a run, though ``benchmark`` trades it for speed rather than seeding).
+_CUDNN_NOTES = {
+    "torch.backends.cudnn.deterministic": (
+        "deterministic kernels, not a seed: mindspore.set_deterministic(True)"
+    ),
+    "torch.backends.cudnn.benchmark": (
+        "cuDNN's algorithm search for speed, not a seed: MindSpore picks kernels itself; drop it"
+    ),
+}
+
+
+def _self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
+    """path → lines of the ``if __name__ == "__main__":`` block of each module that other
+    files of the repository import: a backbone file's self-test (DeepLabV3+'s hrnetv2.py
+    setting ``cudnn.deterministic`` to try the model), not the training entry, which nothing
+    imports."""
+    referenced = {ref for fa in analyses for r in fa.local_refs for ref in _prefixes(r, fa.modules)}
+    return {
+        fa.path: fa.syntax.main_block
+        for fa in analyses
+        if fa.syntax is not None
+        and fa.syntax.main_block != (0, 0)
+        and any(m in referenced for m in fa.modules)
+    }
+
+
+def _prefixes(ref: str, own: Sequence[str]) -> list[str]:
+    """Every dotted prefix of ``ref`` (``a.b.c`` → ``a``, ``a.b``, ``a.b.c``), unless ``ref``
+    is the referencing file's own module (a module naming itself imports nothing)."""
+    parts = ref.split(".")
+    found = [".".join(parts[: i + 1]) for i in range(len(parts))]
+    return [p for p in found if p not in own]
+
+
 def _setting_category(name: str) -> str | None:
     """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``)."""
     key = name.lower().lstrip("-").replace("-", "_")
@@ -867,6 +902,7 @@ class _Recipe:
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.sources)
         self.out: list[RecipeItem] = []
+        self._self_tests = _self_tests(analyses)
         #: ids of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[int] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
@@ -965,6 +1001,9 @@ class _Recipe:
         values: Sequence[tuple[str, str]] = (),
         note: str = "",
     ) -> None:
+        block = self._self_tests.get(where.path)
+        if block is not None and block[0] <= where.line <= block[1]:
+            return  # a library module's own demo, not what training runs
         self.out.append(RecipeItem(category, name, where, tuple(values), note))
 
     # -- API findings
@@ -1692,7 +1731,9 @@ class _Recipe:
         (the scan's syntax facts)."""
         for fa, facts in with_facts(self.analyses):
             for name, value, line in facts.cudnn_flags:
-                self.add("seed", name, place(fa, line), [("value", value)])
+                self.add(
+                    "seed", name, place(fa, line), [("value", value)], _CUDNN_NOTES.get(name, "")
+                )
 
     # -- settings: argparse options, config attributes, module constants
     def _settings(self) -> None:

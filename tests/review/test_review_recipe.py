@@ -691,6 +691,41 @@ def test_test_files_are_not_the_recipe(tmp_path: Path) -> None:
     assert dict(items[0].values)["betas"] == "(0.9, 0.99)"
 
 
+def test_a_library_modules_self_test_is_not_the_recipe(tmp_path: Path) -> None:
+    """A backbone file's ``if __name__ == "__main__":`` demo (imported by the model code) sets
+    ``cudnn.deterministic`` to try the backbone: not what training runs. The training script's
+    own main block, which nothing imports, is the recipe; each cuDNN row says what it means."""
+    write_repo(
+        tmp_path,
+        {
+            "net/__init__.py": "",
+            "net/backbone.py": """
+                import torch
+
+                def backbone():
+                    return torch.nn.Conv2d(3, 8, 3)
+
+                if __name__ == "__main__":
+                    torch.backends.cudnn.deterministic = True
+                    print(backbone())
+                """,
+            "train.py": """
+                import torch
+                from net.backbone import backbone
+
+                if __name__ == "__main__":
+                    torch.backends.cudnn.benchmark = True
+                    model = backbone()
+                """,
+        },
+    )
+    items = [i for i in recipe_of(tmp_path) if i.category == "seed"]
+    assert [(i.name, i.where.path) for i in items] == [
+        ("torch.backends.cudnn.benchmark", "train.py")
+    ]
+    assert "not a seed" in items[0].note and "drop it" in items[0].note
+
+
 def test_step_decay_settings_are_the_schedule() -> None:
     from apiscan.review.recipe import _setting_category
 
