@@ -186,6 +186,8 @@ _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
 _COMPOSE_NAMES = frozenset({"Compose", "Sequential", "OneOf", "SomeOf", "RandomApply"})
+#: What takes a composition as one of its steps (a random pick among pipelines included).
+_COMPOSITIONS = _COMPOSE_NAMES | {"RandomSelect", "RandomChoice", "RandomOrder"}
 #: Optimizer arguments that pick torch's fused or multi-tensor implementation (nanoGPT passes
 #: ``fused=True`` through ``**extra_args``, detectron2 ``foreach=True``), and the values that
 #: leave it off.
@@ -292,6 +294,25 @@ def _prefixes(ref: str, own: Sequence[str]) -> list[str]:
     parts = ref.split(".")
     found = [".".join(parts[: i + 1]) for i in range(len(parts))]
     return [p for p in found if p not in own]
+
+
+def _is_compose(name: str | None) -> bool:
+    """A composition of transforms: torchvision's ``Compose`` or a repository's own spelled
+    like it (DeepLabV3+'s ``ExtCompose`` of joint image/mask transforms)."""
+    return bool(name) and (name == "Compose" or (name.endswith("Compose") and name[:1].isupper()))
+
+
+def _transform_internal(src: Source, fn: FuncDef | None) -> bool:
+    """``fn`` is a method of a transform class (one with ``__call__`` and no
+    ``__getitem__``) other than its constructor: a composition it builds at each call
+    (ColorJitter's ``get_params`` shuffling its brightness/contrast steps) is how that one
+    step works, not the pipeline. What the constructor composes (DINO's multi-crop
+    ``DataAugmentation.__init__``) is the pipeline the class applies."""
+    cls = src.class_of(fn) if fn is not None else None
+    if cls is None or fn is None or fn.name == "__init__":
+        return False
+    methods = {b.name for b in cls.body if isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return "__call__" in methods and "__getitem__" not in methods
 
 
 def _setting_category(name: str) -> str | None:
@@ -1396,10 +1417,12 @@ class _Recipe:
         the transforms it applies, in order, with their values followed (``scales`` → the
         list it is set to); the ``if`` it sits under says which split uses it."""
         for call in src.calls:
-            if callee_name(call) != "Compose" or id(call) in self.composed_calls:
+            if not _is_compose(callee_name(call)) or id(call) in self.composed_calls:
                 continue
             fn = src.function_of(call)
             self.composed_calls.add(id(call))
+            if _transform_internal(src, fn):
+                continue  # ColorJitter.get_params' own Compose: how one step is made
             steps = self._steps(src, fn, call.args[0] if call.args else None, 0)
             if self._inside_composition(src, call) or not steps:
                 continue
@@ -1418,11 +1441,9 @@ class _Recipe:
         """A composition used as a step of another (``normalize`` in the training one)."""
         parent = src.parent.get(call)
         while parent is not None and not isinstance(parent, ast.stmt):
-            if isinstance(parent, ast.Call) and callee_name(parent) in _COMPOSE_NAMES | {
-                "RandomSelect",
-                "RandomChoice",
-                "RandomOrder",
-            }:
+            if isinstance(parent, ast.Call) and (
+                _is_compose(callee_name(parent)) or callee_name(parent) in _COMPOSITIONS
+            ):
                 return True
             parent = src.parent.get(parent)
         stmt = parent
@@ -1442,7 +1463,7 @@ class _Recipe:
     def _inside_composition_name(self, src: Source, node: ast.AST) -> bool:
         parent = src.parent.get(node)
         while parent is not None and not isinstance(parent, ast.stmt):
-            if isinstance(parent, ast.Call) and callee_name(parent) == "Compose":
+            if isinstance(parent, ast.Call) and _is_compose(callee_name(parent)):
                 return True
             parent = src.parent.get(parent)
         return False
@@ -1490,7 +1511,7 @@ class _Recipe:
             return src.text(expr)
         self._composed(src, expr)
         name = callee_name(expr) or src.text(expr.func)
-        if name == "Compose":
+        if _is_compose(name):
             inner = self._steps(src, fn, expr.args[0] if expr.args else None, depth + 1)
             return "[" + ", ".join(inner) + "]"
         args = []

@@ -726,6 +726,74 @@ def test_a_library_modules_self_test_is_not_the_recipe(tmp_path: Path) -> None:
     assert "not a seed" in items[0].note and "drop it" in items[0].note
 
 
+def test_a_repositorys_own_compose_is_the_pipeline_and_a_steps_internal_one_is_not(
+    tmp_path: Path,
+) -> None:
+    """``et.ExtCompose([...])`` of joint image/mask transforms in the training script is the
+    composition; the ``Compose`` a jitter step builds in its ``get_params`` at each call is
+    how that step works, not a second pipeline."""
+    write_repo(
+        tmp_path,
+        {
+            "utils/__init__.py": "",
+            "utils/ext_transforms.py": """
+                import random
+
+                class Compose:
+                    def __init__(self, steps):
+                        self.steps = steps
+
+                class ExtCompose:
+                    def __init__(self, steps):
+                        self.steps = steps
+
+                    def __call__(self, img, lbl):
+                        for t in self.steps:
+                            img, lbl = t(img, lbl)
+                        return img, lbl
+
+                class ExtRandomCrop:
+                    def __init__(self, size, pad_if_needed=False):
+                        self.size = size
+
+                    def __call__(self, img, lbl):
+                        return img, lbl
+
+                class ExtColorJitter:
+                    def __init__(self, brightness=0.0):
+                        self.brightness = brightness
+
+                    @staticmethod
+                    def get_params(brightness):
+                        steps = [lambda img: img * brightness]
+                        random.shuffle(steps)
+                        return Compose(steps)
+
+                    def __call__(self, img, lbl):
+                        return self.get_params(self.brightness)(img), lbl
+                """,
+            "train.py": """
+                import argparse
+                from utils import ext_transforms as et
+
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--crop_size", type=int, default=513)
+                opts = parser.parse_args()
+
+                train_transform = et.ExtCompose([
+                    et.ExtRandomCrop(size=(opts.crop_size, opts.crop_size), pad_if_needed=True),
+                    et.ExtColorJitter(brightness=0.5),
+                ])
+                """,
+        },
+    )
+    rows = [i for i in recipe_of(tmp_path) if i.name.startswith("composition in")]
+    assert [(i.name, i.where.path) for i in rows] == [("composition in module code", "train.py")]
+    steps = dict(rows[0].values)
+    assert steps["1"] == "ExtRandomCrop(size=(513, 513), pad_if_needed=True)"
+    assert steps["2"] == "ExtColorJitter(brightness=0.5)"
+
+
 def test_step_decay_settings_are_the_schedule() -> None:
     from apiscan.review.recipe import _setting_category
 
