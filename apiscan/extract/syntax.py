@@ -434,7 +434,7 @@ class _Reader:
             found: list[tuple[int, int, str, str]] = []
             for node in own_body(fn):
                 if isinstance(node, ast.Assign | ast.AnnAssign):
-                    target = _single_target(node)
+                    target = single_target(node)
                     if isinstance(target, ast.Attribute) and is_literal(node.value):
                         found.append(
                             (node.lineno, node.col_offset, self.text(target), self.text(node.value))
@@ -716,7 +716,7 @@ INIT_FUNCTIONS = frozenset(
 _INIT_CALLEES = INIT_CALLS | INIT_FUNCTIONS
 
 
-def _single_target(stmt: ast.AST) -> ast.expr | None:
+def single_target(stmt: ast.AST) -> ast.expr | None:
     """The target of an assignment to one target (``x = v``, ``x: T = v``), else None."""
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
         return stmt.targets[0]

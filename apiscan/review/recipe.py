@@ -43,6 +43,7 @@ from apiscan.extract.syntax import (
     literal_value,
     name_chain,
     own_body,
+    single_target,
 )
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
@@ -394,7 +395,7 @@ class _Repo:
             if option is not None:
                 self.argparse.setdefault(option[0], []).append(option[1])
         for stmt in src.tree.body:
-            target = _single_target(stmt)
+            target = single_target(stmt)
             if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
                 self.constants.append((target.id, stmt, src))
             elif isinstance(target, ast.Attribute) and is_literal(getattr(stmt, "value", None)):
@@ -406,7 +407,7 @@ class _Repo:
     def _class_attrs(self, src: Source, cls: str, node: ast.ClassDef) -> None:
         found = self.attrs.setdefault(cls, [])
         for stmt in node.body:
-            target = _single_target(stmt)
+            target = single_target(stmt)
             value = _field_default(getattr(stmt, "value", None))
             if isinstance(target, ast.Name) and isinstance(value, ast.expr):
                 found.append(_AttrSet(cls, "", target.id, value, src, stmt))
@@ -414,7 +415,7 @@ class _Repo:
             if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for sub in own_body(method):
-                target = _single_target(sub)
+                target = single_target(sub)
                 value = getattr(sub, "value", None)
                 if (
                     isinstance(sub, ast.Assign | ast.AnnAssign)
@@ -441,14 +442,6 @@ def _field_default(value: ast.AST | None) -> ast.AST | None:
         if keyword.arg == "default_factory" and isinstance(keyword.value, ast.Lambda):
             return keyword.value.body
     return value
-
-
-def _single_target(stmt: ast.AST) -> ast.expr | None:
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        return stmt.targets[0]
-    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-        return stmt.target
-    return None
 
 
 def _argparse_option(src: Source, call: ast.Call) -> tuple[str, _ArgOption] | None:
@@ -630,7 +623,7 @@ class _Values:
     ) -> list[_Val]:
         bound = []
         for node in nodes:
-            target = _single_target(node)
+            target = single_target(node)
             value = getattr(node, "value", None)
             if isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.expr):
                 bound.append((getattr(node, "lineno", 0), node, value))
@@ -775,7 +768,7 @@ class _Values:
         its settings resolves to."""
         receiver = src.text(expr.value)
         for stmt in src.assigns:
-            target = _single_target(stmt)
+            target = single_target(stmt)
             if (
                 isinstance(target, ast.Attribute)
                 and target.attr == expr.attr
@@ -1128,7 +1121,7 @@ class _Recipe:
         for node in sorted(own_body(fn), key=lambda n: getattr(n, "lineno", 0)):
             if getattr(node, "lineno", 0) > call.lineno:
                 break
-            target = _single_target(node)
+            target = single_target(node)
             val = getattr(node, "value", None)
             if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.expr):
                 if isinstance(val, ast.IfExp):
@@ -1200,8 +1193,8 @@ class _Recipe:
             bound = [
                 getattr(n, "value", None)
                 for n in own_body(owner.function_of(built) or owner.tree)
-                if isinstance(_single_target(n), ast.Name)
-                and getattr(_single_target(n), "id", None) == built.id
+                if isinstance(single_target(n), ast.Name)
+                and getattr(single_target(n), "id", None) == built.id
             ]
             if len(bound) == 1 and isinstance(bound[0], ast.List):
                 built = bound[0]
@@ -1252,7 +1245,7 @@ class _Recipe:
         bound = _bind_torch(params, call)
         last = f.api.rpartition(".")[2]
         holder = src.parent.get(call)
-        target = _single_target(holder) if holder is not None else None
+        target = single_target(holder) if holder is not None else None
         named_warm = target is not None and "warm" in src.text(target).lower()
         if last == "LinearLR":
             start = literal_value(bound.get("start_factor"))
@@ -1321,7 +1314,7 @@ class _Recipe:
                     # per-step values, the LR's or the weight decay's by what it is stored as
                     # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
                     statement = caller.parent.get(call) or call
-                    target = _single_target(statement)
+                    target = single_target(statement)
                     stored = caller.text(target) if target is not None else ""
                     if _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
@@ -1432,7 +1425,7 @@ class _Recipe:
                 values.append(("when", src.text(test.test)))
             where = fn.name if fn is not None else "module code"
             note = "the transforms applied, in order"
-            target = _single_target(src.parent.get(call) or call)
+            target = single_target(src.parent.get(call) or call)
             if isinstance(target, ast.Name | ast.Attribute):  # val_transform = T.Compose(...)
                 note += f", stored as {src.text(target)}"
             self.add("augmentation", f"composition in {where}", src.where(call), values, note)
@@ -1873,7 +1866,7 @@ class _Recipe:
             for t in stmt.targets
         )
         for stmt in src.assigns:
-            target = _single_target(stmt)
+            target = single_target(stmt)
             if not isinstance(target, ast.Name) or not _reads_epoch(stmt.value):
                 continue
             fn = src.function_of(stmt)
@@ -2001,7 +1994,7 @@ def _floor(src: Source, stmt: ast.Assign, name: str) -> str:
                 and after.test.left.id == name
                 and isinstance(after.test.ops[0], ast.Lt | ast.LtE)
                 and after.body
-                and _single_target(after.body[0]) is not None
+                and single_target(after.body[0]) is not None
             ):
                 return src.text(after.test.comparators[0])
     return ""
