@@ -794,17 +794,16 @@ class _Builders:
                 fn = src.function_of(call)
                 if (
                     node is None
-                    or (node.cls in found and not _trains(src.path, fn.name if fn else ""))
                     or node.cls in parents
                     or node.role in _NOT_TOP
                     or not node.children
                     or (fn is not None and src.class_of(fn) is not None and fn.name == "__init__")
                 ):
-                    if node is not None and node.cls in found and _builder(src, fn):
-                        builders.setdefault(node.cls, []).append(fn.name)
                     continue
                 if _builder(src, fn):
                     builders.setdefault(node.cls, []).append(fn.name)
+                if node.cls in found and not _trains(src.path, fn.name if fn else ""):
+                    continue
                 found[node.cls] = TopModel(
                     node.cls,
                     src.where(call),

@@ -187,6 +187,11 @@ class Ancillary:
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
 
 
+def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
+    """Where the findings are, each place once, in their order."""
+    return tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
+
+
 def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
     """The findings in files that are ported with the model."""
     return [f for f in findings if not ancillary.why(f.path)]
@@ -308,7 +313,7 @@ def _round_trips(
             findings = found[path, function]
             named = (_NAMED_CALL.search(f.message) for f in findings)
             names = sorted({m.group(1) for m in named if m} or {f.api for f in findings})
-            where = tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
+            where = _places(findings)
             back, uses = True, len(findings)
         yield WorkItem(
             kind="host-round-trip",
@@ -492,7 +497,7 @@ def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
         yield WorkItem(
             kind="pretrained-backbone",
             what="pretrained weights downloaded by URL: " + ", ".join([shown, *more]),
-            where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in downloads)),
+            where=_places(downloads),
             why=(
                 "weights released for PyTorch (ImageNet backbones) are loaded into the "
                 "repository's own architecture when it is built: convert them once to a "
@@ -508,7 +513,7 @@ def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
     yield WorkItem(
         kind="checkpoint",
         what=", ".join(sorted({f.api for f in found})),
-        where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in found)),
+        where=_places(found),
         why=(
             "PyTorch checkpoints (pickled state dicts) do not load into MindSpore: convert "
             "each released checkpoint once (parameter names, BatchNorm gamma/beta/moving "
@@ -546,7 +551,7 @@ def _parameters(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
         yield WorkItem(
             kind="unsupported-param",
             what=f"{api}({param}={' | '.join(values)})",
-            where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in found)),
+            where=_places(found),
             why=(note or "MindSpore has no such parameter")
             + f" (scope: {', '.join(sorted({f.scope for f in found}))}): the behaviour it "
             "selects must be reproduced, or the difference measured",
