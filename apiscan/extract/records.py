@@ -237,7 +237,7 @@ def _pickled_as_calls(*classes: type) -> None:
 
 def _record_classes() -> tuple[type, ...]:
     from apiscan import model
-    from apiscan.extract import syntax
+    from apiscan.extract import input_steps, syntax
     from apiscan.program import values
 
     return (
@@ -261,6 +261,8 @@ def _record_classes() -> tuple[type, ...]:
         syntax.Pipeline,
         syntax.RegistrySetup,
         syntax.LazyAugmentations,
+        input_steps.InputStep,
+        input_steps.NamedLiteral,
         values.Site,
         values.Hop,
         values.Tensor,

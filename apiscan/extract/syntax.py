@@ -22,6 +22,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from apiscan.extract.input_steps import InputStep, NamedLiteral, read_input_steps
+
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
 #: Host libraries whose calls in the network or loss path mean a device → host → device trip.
@@ -182,6 +184,10 @@ class SyntaxFacts:
     #: each literal attribute assignment, (callee, arguments) of each ``fill_``/``normal_``...
     #: call, in source order
     init_routines: tuple[tuple[str, int, int, tuple[tuple[str, str], ...]], ...] = ()
+    #: the inference path's steps written as code (normalise, pad, scale the longer side,
+    #: upscale, threshold) and the literals they may name (:mod:`apiscan.extract.input_steps`)
+    input_steps: tuple[InputStep, ...] = ()
+    named_literals: tuple[NamedLiteral, ...] = ()
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -389,6 +395,7 @@ class _Reader:
             and isinstance(node.test.left, ast.Name)
             and node.test.left.id == "__name__"
         ]
+        steps, literals = read_input_steps(self.tree, self.qualname, self.text)
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -414,6 +421,8 @@ class _Reader:
             flips=tuple(self._flips()),
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
+            input_steps=steps,
+            named_literals=literals,
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

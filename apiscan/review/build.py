@@ -27,6 +27,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
+from apiscan.review.inference import inference_steps
 from apiscan.review.model import RecipeItem, Review, Where, WorkItem
 from apiscan.review.sources import Sources, is_test_path, place, with_facts
 from apiscan.review.work import Ancillary, padded_batches, work_items
@@ -103,6 +104,9 @@ def review(options: ScanOptions) -> Review:
             if not (loads and item.category == "init")
             and not (item.category == "augmentation" and not item.name.startswith(_PATHS))
         )
+        # and the steps written as code around the network (a resize to the longer side,
+        # normalisation by buffers, padding, upscaled and thresholded masks)
+        recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)))
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         files = {fa.path: fa for fa in analyses if not fa.errors}

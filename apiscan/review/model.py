@@ -27,6 +27,8 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "augmentation": "Data augmentation",
     # an inference-only repository's input transforms: the inference path's preprocessing
     "preprocessing": "Preprocessing (inference)",
+    # and what it does to the network's output (upscale to the input's size, threshold)
+    "postprocessing": "Postprocessing (inference)",
     "dataloader": "Data loading",
     "batch_size": "Batch size",
     "epochs": "Epochs",
@@ -38,7 +40,7 @@ RECIPE_CATEGORIES: dict[str, str] = {
 
 
 #: Categories a recipe rarely has: not listed among those "not found in the code".
-RARE_CATEGORIES = frozenset({"bn_momentum", "preprocessing"})
+RARE_CATEGORIES = frozenset({"bn_momentum", "preprocessing", "postprocessing"})
 
 
 @dataclass(frozen=True, slots=True)

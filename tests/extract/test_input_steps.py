@@ -1,0 +1,144 @@
+"""The inference path's steps written as code, and the literals they name (worker side)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from apiscan.extract.input_steps import InputStep, NamedLiteral
+from apiscan.extract.syntax import syntax_facts
+
+
+def _facts(code: str) -> tuple[tuple[InputStep, ...], tuple[NamedLiteral, ...]]:
+    text = textwrap.dedent(code)
+    facts = syntax_facts(ast.parse(text), text)
+    return facts.input_steps, facts.named_literals
+
+
+def _kinds(code: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(s.kind, s.function, s.refs) for s in _facts(code)[0]]
+
+
+VALID = [
+    # standardised by buffers, padded to the tower's side (a local bound to the chain)
+    (
+        """
+        class Model:
+            mask_threshold: float = 0.0
+
+            def preprocess(self, x):
+                x = (x - self.pixel_mean) / self.pixel_std
+                h, w = x.shape[-2:]
+                side = self.encoder.img_size
+                return F.pad(x, (0, side - w, 0, side - h))
+
+            def forward(self, x):
+                return self.net(x) > self.mask_threshold
+        """,
+        [
+            ("normalise", "Model.preprocess", ("self.pixel_mean", "self.pixel_std")),
+            ("pad", "Model.preprocess", ("self.encoder.img_size",)),
+            ("threshold", "Model.forward", ("mask_threshold",)),
+        ],
+    ),
+    # padding amounts bound to names first; a long side scaled by a ratio
+    (
+        """
+        def shape_for(oldh, oldw, long_side_length):
+            scale = long_side_length * 1.0 / max(oldh, oldw)
+            return int(oldh * scale), int(oldw * scale)
+
+        def pad(self, x):
+            padh = self.size - x.shape[-2]
+            padw = self.size - x.shape[-1]
+            return F.pad(x, (0, padw, 0, padh))
+        """,
+        [
+            ("long_side", "shape_for", ("long_side_length",)),
+            ("pad", "pad", ("self.size",)),
+        ],
+    ),
+    # x.sub(mean).div(std), and masks brought back to the original size
+    (
+        """
+        def run(img, original_size):
+            img = img.sub(MEAN).div(STD)
+            return F.interpolate(img, original_size, mode="bilinear")
+        """,
+        [
+            ("normalise", "run", ("MEAN", "STD")),
+            ("upscale", "run", ("original_size",)),
+        ],
+    ),
+]
+
+INVALID = [
+    # a statistic of the data itself, not the constants an input is prepared with
+    """
+    def align(weights):
+        std, mean = torch.std_mean(weights, dim=-2, keepdim=True)
+        return (weights - mean) / std
+    """,
+    # a ratio, not a side scaled to a length
+    """
+    def recall(ap, ag):
+        return np.count_nonzero(ap & ag) / max(np.count_nonzero(ag), 1)
+    """,
+    # a count compared with a setting made in __init__, not a class-level threshold
+    """
+    class Decoder:
+        def __init__(self, beam_size):
+            self.beam_size = beam_size
+
+        def finished(self, sequences):
+            return len(sequences) >= self.beam_size
+    """,
+    # padding by constants
+    """
+    def border(x):
+        return F.pad(x, (1, 1, 1, 1))
+    """,
+]
+
+
+@pytest.mark.parametrize(("code", "expected"), VALID)
+def test_steps_found(code: str, expected: list[tuple[str, str, tuple[str, ...]]]) -> None:
+    assert sorted(_kinds(code)) == sorted(expected)
+
+
+@pytest.mark.parametrize("code", INVALID)
+def test_not_steps(code: str) -> None:
+    assert _kinds(code) == []
+
+
+def test_literals_a_step_may_name() -> None:
+    _, literals = _facts(
+        """
+        SIDE = 1024
+
+        class Segmenter:
+            cut: float = 0.5
+
+            def __init__(self, tower, pixel_mean=(0.0, 0.0, 0.0), eps=1e-6):
+                self.register_buffer("mean", torch.Tensor(pixel_mean).view(-1, 1, 1), False)
+                self.tower = tower
+
+        def build():
+            size = 512
+            return Segmenter(Tower(side=SIDE, width=size), pixel_mean=[123.675, 116.28, 103.53])
+        """
+    )
+    got = {(lit.kind, lit.owner, lit.name, lit.text) for lit in literals}
+    assert {
+        ("default", "", "SIDE", "1024"),
+        ("default", "Segmenter", "cut", "0.5"),
+        ("default", "Segmenter", "pixel_mean", "(0.0, 0.0, 0.0)"),
+        ("default", "Segmenter", "eps", "1e-6"),
+        ("binding", "Segmenter", "mean", "pixel_mean"),
+        ("binding", "Segmenter", "tower", "tower"),
+        ("keyword", "Tower", "side", "1024"),
+        ("keyword", "Tower", "width", "512"),
+        ("keyword", "Segmenter", "pixel_mean", "[123.675, 116.28, 103.53]"),
+    } <= got
