@@ -41,7 +41,8 @@ class InputStep:
     """One step of the inference path written as code, not as a transform class.
 
     ``kind``: ``normalise`` (refs: the mean's and the std's text), ``pad`` (refs: the size
-    padded up to), ``long_side`` (refs: the length the longer side is scaled to),
+    padded up to), ``resize`` (refs: the fixed size an input is interpolated to),
+    ``long_side`` (refs: the length the longer side is scaled to),
     ``threshold`` (refs: the class attribute compared with), ``upscale`` (refs: the size
     interpolated to)."""
 
@@ -138,6 +139,7 @@ def _function_steps(
         if isinstance(n, ast.Name)
         and not isinstance(assigned.get(n.id), ast.Attribute | ast.Constant | ast.List | ast.Tuple)
     }
+    yield from dict.fromkeys(_round_trip(fn, name, text_of))
     for node in _body_nodes(fn):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             steps = _division(node, name, _local_text(text_of, assigned))
@@ -197,7 +199,7 @@ def _call_step(
     node: ast.Call, name: str, text_of: _Text, assigned: Mapping[str, ast.expr]
 ) -> Iterator[InputStep]:
     callee = node.func
-    last = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
+    last = _last_name(callee)
     if last in ("sub", "sub_") and isinstance(callee, ast.Attribute) and node.args:
         # x.sub(mean).div(std): the chain's outer call is the division
         return
@@ -227,8 +229,67 @@ def _call_step(
         if sizes:
             refs = tuple(dict.fromkeys(sizes))
             yield InputStep("pad", name, node.lineno, text_of(node), refs)
-    elif last == "interpolate" and len(node.args) >= 2 and _ORIGINAL.search(text_of(node.args[1])):
-        yield InputStep("upscale", name, node.lineno, text_of(node), (text_of(node.args[1]),))
+    elif last == "interpolate" and _ORIGINAL.search(text_of(_target(node))):
+        yield InputStep("upscale", name, node.lineno, text_of(node), (text_of(_target(node)),))
+
+
+def _target(call: ast.Call) -> ast.AST:
+    """The size an ``interpolate``/``resize`` call is given (second argument or ``size=``)."""
+    if len(call.args) >= 2:
+        return call.args[1]
+    return next((kw.value for kw in call.keywords if kw.arg == "size"), ast.Constant(None))
+
+
+def _round_trip(fn: _FuncDef, name: str, text_of: _Text) -> Iterator[InputStep]:
+    """An input resized to the network's fixed size and the output resized back to the
+    input's own size in one function (``x = interpolate(x, size=(self.img_size,
+    self.img_size))`` ... ``interpolate(depth, size=(H, W))`` with ``H, W`` from ``x.shape``):
+    preprocessing and postprocessing around the network, not a layer of it."""
+    if fn.name == "forward":
+        return
+    params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    shape_of: dict[str, str] = {}  # a name bound from a parameter's shape → the parameter
+    calls: list[ast.Call] = []
+    for node in _body_nodes(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            base = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+            if (
+                isinstance(base, ast.Attribute)
+                and base.attr == "shape"
+                and isinstance(base.value, ast.Name)
+                and base.value.id in params
+            ):
+                for n in ast.walk(node.targets[0]):
+                    if isinstance(n, ast.Name):
+                        shape_of[n.id] = base.value.id
+        elif isinstance(node, ast.Call) and _last_name(node.func) == "interpolate" and node.args:
+            calls.append(node)
+    fixed, back = [], []
+    for call in calls:
+        size = _target(call)
+        parts = size.elts if isinstance(size, ast.Tuple | ast.List) else []
+        source = call.args[0]
+        if (
+            parts
+            and isinstance(source, ast.Name)
+            and source.id in params
+            and all(_self_attr(p) or isinstance(p, ast.Constant) for p in parts)
+            and not all(isinstance(p, ast.Constant) for p in parts)
+        ):
+            fixed.append((call, source.id, parts))
+        elif parts and all(isinstance(p, ast.Name) and p.id in shape_of for p in parts):
+            back.append((call, {shape_of[p.id] for p in parts if isinstance(p, ast.Name)}))
+    for call, source, parts in fixed:
+        refs = tuple(dict.fromkeys(text_of(p) for p in parts))
+        yield InputStep("resize", name, call.lineno, text_of(call), refs)
+        for later, sources in back:
+            if sources == {source} and later.lineno > call.lineno:
+                refs = (text_of(_target(later)),)
+                yield InputStep("upscale", name, later.lineno, text_of(later), refs)
+
+
+def _last_name(func: ast.AST) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _is_one(node: ast.AST) -> bool:

@@ -30,6 +30,12 @@ _ROWS: dict[str, tuple[str, str, str]] = {
         "keeps the aspect ratio: each image has its own size until it is padded; resize the "
         "same way (same rounding) in the port",
     ),
+    "resize": (
+        "preprocessing",
+        "resize (to a fixed size)",
+        "every input is interpolated to the network's fixed size: the network sees one static "
+        "shape; interpolate the same way (mode, corners) in the port",
+    ),
     "normalise": (
         "preprocessing",
         "normalise",
@@ -57,6 +63,7 @@ _ROWS: dict[str, tuple[str, str, str]] = {
 #: What each kind's references are called in the row.
 _REF_NAMES: dict[str, tuple[str, ...]] = {
     "long_side": ("longer side",),
+    "resize": ("size",),
     "normalise": ("mean", "std"),
     "pad": ("padded to",),
     "upscale": ("size",),

@@ -60,6 +60,21 @@ VALID = [
             ("pad", "pad", ("self.size",)),
         ],
     ),
+    # resized to the network's fixed size, the output resized back to the input's own size
+    (
+        """
+        class Depth:
+            def infer(self, x, mode="bilinear"):
+                _, _, H, W = x.shape
+                x = F.interpolate(x, size=(self.img_size, self.img_size), mode=mode)
+                depth = self.forward(x)
+                return F.interpolate(depth, size=(H, W), mode=mode)
+        """,
+        [
+            ("resize", "Depth.infer", ("self.img_size",)),
+            ("upscale", "Depth.infer", ("(H, W)",)),
+        ],
+    ),
     # x.sub(mean).div(std), and masks brought back to the original size
     (
         """
@@ -94,6 +109,18 @@ INVALID = [
 
         def finished(self, sequences):
             return len(sequences) >= self.beam_size
+    """,
+    # a feature pyramid's layer: one map resized to another's shape
+    """
+    class FPN:
+        def _upsample_add(self, x, y):
+            _, _, H, W = y.shape
+            return F.interpolate(x, size=(H, W), mode="bilinear") + y
+
+        def forward(self, x):
+            h, w = x.shape[-2:]
+            x = F.interpolate(x, size=(self.side, self.side))
+            return F.interpolate(self.body(x), size=(h, w))
     """,
     # padding by constants
     """
