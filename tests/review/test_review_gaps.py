@@ -57,6 +57,9 @@ def test_plumbing_gaps_of_a_trainer_have_a_known_way() -> None:
     assert gap_rewrite("torch.nn.ParameterList.append")[0] == "rewrite"
     # a hand-written backward pass stays work
     assert gap_rewrite("torch.autograd.Function") is None
+    # ml-depth-pro: a device check for a backend MindSpore lacks; a Lambda transform
+    assert gap_rewrite("torch.backends.mps.is_available")[0] == "delete"
+    assert "callables" in gap_rewrite("torchvision.transforms.Lambda")[1]
 
 
 def test_effort_counts_them_as_rewrites(tmp_path: Path) -> None:
