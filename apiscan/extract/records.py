@@ -238,6 +238,7 @@ def _pickled_as_calls(*classes: type) -> None:
 def _record_classes() -> tuple[type, ...]:
     from apiscan import model
     from apiscan.extract import syntax
+    from apiscan.extract import values as file_values
     from apiscan.program import values
 
     return (
@@ -261,6 +262,11 @@ def _record_classes() -> tuple[type, ...]:
         syntax.Pipeline,
         syntax.RegistrySetup,
         syntax.LazyAugmentations,
+        file_values.Expr,
+        file_values.AssignValues,
+        file_values.DefValues,
+        file_values.CallValues,
+        file_values.FileValues,
         values.Site,
         values.Hop,
         values.Tensor,

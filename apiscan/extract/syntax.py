@@ -20,7 +20,11 @@ import ast
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from apiscan.extract.values import FileValues
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
@@ -182,6 +186,8 @@ class SyntaxFacts:
     #: each literal attribute assignment, (callee, arguments) of each ``fill_``/``normal_``...
     #: call, in source order
     init_routines: tuple[tuple[str, int, int, tuple[tuple[str, str], ...]], ...] = ()
+    #: what the recipe's value follower reads (:mod:`apiscan.extract.values`)
+    values: FileValues | None = None
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -192,7 +198,9 @@ class SyntaxFacts:
 
 def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
     """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`)."""
-    return _Reader(tree, text).facts()
+    from apiscan.extract.values import file_values
+
+    return replace(_Reader(tree, text).facts(), values=file_values(tree, text))
 
 
 def node_text(lines: Sequence[str], node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:

@@ -45,6 +45,14 @@ from apiscan.extract.syntax import (
     own_body,
     single_target,
 )
+from apiscan.extract.values import (
+    AssignValues,
+    CallValues,
+    DefValues,
+    Expr,
+    FileValues,
+    ValueReader,
+)
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -326,25 +334,69 @@ def _setting_category(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------- source files
-def _params(fn: FuncDef) -> list[tuple[str, ast.expr | None]]:
-    """(name, default) of every named parameter, in order."""
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
-    defaults += list(args.defaults)
-    out = [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
-    out += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
-    return out
+class _File:
+    """One file as the value follower reads it: the record its worker wrote
+    (:class:`~apiscan.extract.values.FileValues`), with the places of its lines."""
+
+    def __init__(self, fa: FileAnalysis, values: FileValues) -> None:
+        self.fa = fa
+        self.path = fa.path
+        self.modules = fa.modules
+        self.module = fa.modules[0] if fa.modules else ""
+        self.values = values
+        self.defs = values.defs
+        #: qualified name -> index of the first def so named
+        self.first: dict[str, int] = {}
+        for n, d in enumerate(values.defs):
+            self.first.setdefault(d.qual, n)
+        #: line -> the calls that start on it, in ``ast.walk`` order
+        self.calls_on: dict[int, list[CallValues]] = {}
+        for call in values.calls:
+            self.calls_on.setdefault(call.expr.line, []).append(call)
+        #: every single-target assignment with the function it is in, in ``ast.walk`` order
+        scoped = [(a, -1) for a in values.assigns]
+        scoped += [(a, d.function) for d in values.defs for a in d.assigns]
+        self.assigns = sorted(scoped, key=lambda s: s[0].order)
+
+    def where(self, line: int) -> Where:
+        return place(self.fa, line)
+
+    def loc(self, line: int) -> str:
+        return str(self.where(line))
+
+    def from_module(self, level: int, module: str) -> str:
+        """The absolute module ``from X import ...`` names in this file (relative or not)."""
+        if not level:
+            return module
+        base = self.module.split(".")
+        package = base if self.path.endswith("__init__.py") else base[:-1]
+        parts = package[: len(package) - (level - 1)]
+        return ".".join([*parts, module] if module else parts)
+
+    def top_assigns(self, index: int) -> list[AssignValues]:
+        """The statements ``x = v`` directly in the body of def ``index`` (-1: the module),
+        in source order."""
+        found = self.values.assigns if index < 0 else self.defs[index].assigns
+        return sorted((a for a in found if a.top), key=lambda a: a.order)
+
+
+def _files(analyses: Sequence[FileAnalysis]) -> dict[str, _File]:
+    """The files the scan analysed without error that have value records, by path."""
+    return {
+        fa.path: _File(fa, fa.syntax.values)
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    }
 
 
 # -------------------------------------------------------------------------- the repository
 @dataclass(frozen=True)
 class _ArgOption:
     option: str  # "--batch-size"
-    default: ast.expr | None
+    default: Expr | None
     action: str
-    src: Source
-    node: ast.Call
+    file: _File
+    call: CallValues
 
 
 @dataclass(frozen=True)
@@ -354,9 +406,11 @@ class _AttrSet:
     cls: str  # fully qualified
     method: str
     attr: str
-    value: ast.expr
-    src: Source
-    node: ast.stmt
+    value: Expr
+    file: _File
+    line: int
+    #: the function the value is read in (the method; the class body's own: -1 mostly)
+    function: int
 
     @property
     def owner(self) -> str:
@@ -371,8 +425,10 @@ class _Repo:
     argparse: dict[str, list[_ArgOption]] = field(default_factory=dict)
     attrs: dict[str, list[_AttrSet]] = field(default_factory=dict)  # by class
     attrs_by_name: dict[str, list[_AttrSet]] = field(default_factory=dict)  # literal, in __init__
-    constants: list[tuple[str, ast.Assign | ast.AnnAssign, Source]] = field(default_factory=list)
-    defs: dict[str, tuple[Source, Def]] = field(default_factory=dict)  # every module spelling
+    #: module-level ``NAME = value``: (name, the assignment, its file)
+    constants: list[tuple[str, AssignValues, _File]] = field(default_factory=list)
+    #: every module spelling of a def -> (its file, its index there)
+    defs: dict[str, tuple[_File, int]] = field(default_factory=dict)
     #: every module spelling of a def -> the one with the file's first module name
     canonical: dict[str, str] = field(default_factory=dict)
     #: canonical def name -> the call facts that reach it, with the caller's path
@@ -381,87 +437,96 @@ class _Repo:
     #: ``model.configure_optimizers(...)`` after ``model`` is built in three branches)
     untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
-    config_chains: dict[str, list[tuple[Source, ast.stmt]]] = field(default_factory=dict)
+    config_chains: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
 
-    def add_source(self, src: Source) -> None:
-        for q, node in src.defs.items():
-            for module in src.modules:
-                self.defs.setdefault(f"{module}.{q}", (src, node))
-                self.canonical.setdefault(f"{module}.{q}", f"{src.module}.{q}")
-            if isinstance(node, ast.ClassDef) and src.module:
-                self._class_attrs(src, f"{src.module}.{q}", node)
-        for call in src.calls:
-            option = _argparse_option(src, call)
+    def add_file(self, f: _File) -> None:
+        for q, n in f.first.items():
+            for module in f.modules:
+                self.defs.setdefault(f"{module}.{q}", (f, n))
+                self.canonical.setdefault(f"{module}.{q}", f"{f.module}.{q}")
+            if f.defs[n].is_class and f.module:
+                self._class_attrs(f, f"{f.module}.{q}", n)
+        for call in f.values.calls:
+            option = _argparse_option(f, call)
             if option is not None:
                 self.argparse.setdefault(option[0], []).append(option[1])
-        for stmt in src.tree.body:
-            target = single_target(stmt)
-            if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
-                self.constants.append((target.id, stmt, src))
-            elif isinstance(target, ast.Attribute) and is_literal(getattr(stmt, "value", None)):
+        for stmt in f.top_assigns(-1):
+            target = stmt.target
+            if target.kind == "Name":
+                self.constants.append((target.name, stmt, f))
+            elif target.kind == "Attribute" and stmt.value.literal:
                 # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
-                chain = ast.unparse(target).split(".")
+                chain = _unparsed(target).split(".")
                 if len(chain) >= 3:
-                    self.config_chains.setdefault(".".join(chain[-2:]), []).append((src, stmt))
+                    self.config_chains.setdefault(".".join(chain[-2:]), []).append((f, stmt))
 
-    def _class_attrs(self, src: Source, cls: str, node: ast.ClassDef) -> None:
+    def _class_attrs(self, f: _File, cls: str, index: int) -> None:
         found = self.attrs.setdefault(cls, [])
-        for stmt in node.body:
-            target = single_target(stmt)
-            value = _field_default(getattr(stmt, "value", None))
-            if isinstance(target, ast.Name) and isinstance(value, ast.expr):
-                found.append(_AttrSet(cls, "", target.id, value, src, stmt))
-        for method in node.body:
-            if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+        node = f.defs[index]
+        for stmt in f.top_assigns(index):
+            value = _field_default(stmt.value)
+            if stmt.target.kind == "Name":
+                found.append(
+                    _AttrSet(cls, "", stmt.target.name, value, f, stmt.line, node.function)
+                )
+        for method in f.defs:
+            if method.owner != index or method.is_class:
                 continue
-            for sub in own_body(method):
-                target = single_target(sub)
-                value = getattr(sub, "value", None)
+            for sub in method.assigns:
+                target = sub.target
                 if (
-                    isinstance(sub, ast.Assign | ast.AnnAssign)
-                    and isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                    and isinstance(value, ast.expr)
+                    target.kind == "Attribute"
+                    and target.target.kind == "Name"
+                    and (target.target.name == "self")
                 ):
-                    fact = _AttrSet(cls, method.name, target.attr, value, src, sub)
+                    fact = _AttrSet(
+                        cls, method.name, target.name, sub.value, f, sub.line, method.function
+                    )
                     found.append(fact)
-                    if method.name == "__init__" and is_literal(value):
-                        self.attrs_by_name.setdefault(target.attr, []).append(fact)
+                    if method.name == "__init__" and sub.value.literal:
+                        self.attrs_by_name.setdefault(target.name, []).append(fact)
 
 
-def _field_default(value: ast.AST | None) -> ast.AST | None:
+def _unparsed(expr: Expr) -> str:
+    """An attribute chain as ``ast.unparse`` writes it (``cfg.SOLVER.LR``); other targets
+    as written."""
+    chain = expr.chain()
+    return ".".join(chain) if chain is not None else expr.full()
+
+
+def _field_default(value: Expr) -> Expr:
     """A dataclass field's default: ``seed: int = field(default=1, metadata=...)`` → ``1``,
     ``lr: List[float] = field(default_factory=lambda: [0.25])`` → ``[0.25]`` (fairseq's
     configuration dataclasses); any other value as it is."""
-    if not (isinstance(value, ast.Call) and callee_name(value) == "field"):
+    if not (value.kind == "Call" and value.callee() == "field"):
         return value
     for keyword in value.keywords:
-        if keyword.arg == "default":
-            return keyword.value
-        if keyword.arg == "default_factory" and isinstance(keyword.value, ast.Lambda):
-            return keyword.value.body
+        if keyword.name == "default":
+            return keyword.target
+        if keyword.name == "default_factory" and keyword.target.kind == "Lambda":
+            return keyword.target.parts[-1]
     return value
 
 
-def _argparse_option(src: Source, call: ast.Call) -> tuple[str, _ArgOption] | None:
+def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | None:
     """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option)."""
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+    expr = call.expr
+    if not (expr.func.kind == "Attribute" and expr.func.name == "add_argument"):
         return None
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
     if not names:
         return None
-    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    keywords = {k.name: k.target for k in expr.keywords if k.name}
     longs = [n for n in names if n.startswith("--")]
     option = longs[0] if longs else names[0]
     dest_node = keywords.get("dest")
-    if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+    if dest_node is not None and dest_node.kind == "Constant" and isinstance(dest_node.value, str):
         dest = dest_node.value
     else:
         dest = option.lstrip("-").replace("-", "_")
     action_node = keywords.get("action")
-    action = action_node.value if isinstance(action_node, ast.Constant) else ""
-    return dest, _ArgOption(option, keywords.get("default"), str(action), src, call)
+    action = action_node.value if action_node is not None and action_node.kind == "Constant" else ""
+    return dest, _ArgOption(option, keywords.get("default"), str(action), f, call)
 
 
 # ------------------------------------------------------------------------------ the values
@@ -482,39 +547,43 @@ class _Val(NamedTuple):
 
 
 class _Values:
-    """Follows an argument to the literal it stands for, or says where it comes from."""
+    """Follows an argument to the literal it stands for, or says where it comes from.
 
-    def __init__(self, repo: _Repo, hierarchy: Hierarchy, sources: Sources) -> None:
+    An expression is read in its file and the function it is in (``fn``, an index into the
+    file's defs; -1 at module level or in a class body outside any function): a name is that
+    function's parameter or assignment."""
+
+    def __init__(self, repo: _Repo, hierarchy: Hierarchy, files: dict[str, _File]) -> None:
         self.repo = repo
         self.hierarchy = hierarchy
-        self.sources = sources
+        self.files = files
         #: last name -> how many of the repository's defs have it (built on first use)
         self._last_names: dict[str, int] | None = None
 
-    def describe(self, src: Source, expr: ast.expr) -> str:
-        return self.resolve(src, expr, 0).show()
+    def describe(self, f: _File, fn: int, expr: Expr) -> str:
+        return self.resolve(f, fn, expr, 0).show()
 
-    def resolve(self, src: Source, expr: ast.expr, depth: int) -> _Val:
-        text = src.text(expr)
-        if is_literal(expr):
+    def resolve(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
+        text = expr.text
+        if expr.literal:
             return _Val(text, True)
         if depth >= MAX_DEPTH:
             return _Val(text, False)
-        if isinstance(expr, ast.Name):
-            return self._name(src, expr, depth)
-        if isinstance(expr, ast.Tuple | ast.List):
-            return self._elements(src, expr, depth)
-        if isinstance(expr, ast.Call):
-            return self._call(src, expr, depth)
-        if isinstance(expr, ast.Subscript):
-            return self._indexed(src, expr, depth)
-        if isinstance(expr, ast.Attribute):
-            receiver = src.text(expr.value, limit=None)
+        if expr.kind == "Name":
+            return self._name(f, fn, expr, depth)
+        if expr.kind in ("Tuple", "List"):
+            return self._elements(f, fn, expr, depth)
+        if expr.kind == "Call":
+            return self._call(f, fn, expr, depth)
+        if expr.kind == "Subscript":
+            return self._indexed(f, fn, expr, depth)
+        if expr.kind == "Attribute":
+            receiver = expr.target.full()
             last = receiver.rpartition(".")[2]
             if receiver == "self":
-                return self._self_attr(src, expr, depth)
+                return self._self_attr(f, fn, expr, depth)
             if last in _ARG_RECEIVERS:
-                found = self._argparse(src, expr, depth)
+                found = self._argparse(f, fn, expr, depth)
                 if found is not None:
                     return found
             if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
@@ -522,53 +591,54 @@ class _Values:
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
-            if head in _CONFIG_RECEIVERS and last.isupper() and expr.attr.isupper():
-                sets = self.repo.config_chains.get(f"{last}.{expr.attr}", [])
-                found = [
+            if head in _CONFIG_RECEIVERS and last.isupper() and expr.name.isupper():
+                sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
+                found_sets = [
                     (
                         _Val(
-                            csrc.text(stmt.value),
+                            stmt.value.text,
                             True,
-                            (f"{text}: default at {csrc.loc(stmt)}",),
+                            (f"{text}: default at {cf.loc(stmt.line)}",),
                         ),
-                        csrc.loc(stmt),
+                        cf.loc(stmt.line),
                     )
-                    for csrc, stmt in sets
-                    if isinstance(stmt, ast.Assign)
+                    for cf, stmt in sets
+                    if not stmt.annotated
                 ]
-                merged = _merge(found)
+                merged = _merge(found_sets)
                 if merged is not None:
                     return merged
         return _Val(text, False)
 
     # -- compound values
-    def _elements(self, src: Source, expr: ast.Tuple | ast.List, depth: int) -> _Val:
+    def _elements(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``(beta1, beta2)``: each element followed; ``(0.9, 0.95)`` when every one reaches
         a literal, with the steps of each."""
-        if not 0 < len(expr.elts) <= 8 or any(isinstance(e, ast.Starred) for e in expr.elts):
-            return _Val(src.text(expr), False)
-        values = [self.resolve(src, e, depth + 1) for e in expr.elts]
+        if not 0 < len(expr.parts) <= 8 or any(e.kind == "Starred" for e in expr.parts):
+            return _Val(expr.text, False)
+        values = [self.resolve(f, fn, e, depth + 1) for e in expr.parts]
         if not all(v.literal for v in values):
-            return _Val(src.text(expr), False)
-        open_, close = ("(", ")") if isinstance(expr, ast.Tuple) else ("[", "]")
-        if isinstance(expr, ast.Tuple) and len(values) == 1:
+            return _Val(expr.text, False)
+        open_, close = ("(", ")") if expr.kind == "Tuple" else ("[", "]")
+        if expr.kind == "Tuple" and len(values) == 1:
             close = ",)"
         text = open_ + ", ".join(v.text for v in values) + close
         trail = tuple(step for v in values for step in v.trail)
         return _Val(text, True, trail)
 
-    def _call(self, src: Source, expr: ast.Call, depth: int) -> _Val:
+    def _call(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """A value computed by a call (dino's ``utils.cosine_scheduler(args.momentum_teacher,
         1, args.epochs, len(data_loader))``): the call as written, each argument that reaches
         a literal shown by it (``0.996``), so the setting is read where the helper is fed."""
-        text = src.text(expr)
+        text = expr.text
         steps: list[str] = []
         args: list[str] = []
         changed = False
-        for arg in [*expr.args, *(k.value for k in expr.keywords)]:
-            shown = src.text(arg)
-            if not isinstance(arg, ast.Starred) and not is_literal(arg):
-                value = self.resolve(src, arg, depth + 1)
+        positional, keywords = expr.args, expr.keywords
+        for arg in [*positional, *(k.target for k in keywords)]:
+            shown = arg.text
+            if arg.kind != "Starred" and not arg.literal:
+                value = self.resolve(f, fn, arg, depth + 1)
                 # None is "not given" (``default(sigma, fallback)``): the name says more
                 if value.literal and value.text != "None":
                     changed = True
@@ -577,41 +647,38 @@ class _Values:
             args.append(shown)
         if not changed:
             return _Val(text, False)
-        names = [""] * len(expr.args) + [f"{k.arg}=" if k.arg else "**" for k in expr.keywords]
+        names = [""] * len(positional) + [f"{k.name}=" if k.name else "**" for k in keywords]
         inner = ", ".join(f"{n}{a}" for n, a in zip(names, args, strict=True))
-        return _Val(f"{src.text(expr.func)}({inner})", False, tuple(steps), True)
+        return _Val(f"{expr.func.text}({inner})", False, tuple(steps), True)
 
-    def _indexed(self, src: Source, expr: ast.Subscript, depth: int) -> _Val:
+    def _indexed(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``momentum_schedule[it]``: one element of what the container is built from (a
         schedule array indexed by the iteration), the index kept as written; only when that
         is a literal or a call fed literals."""
-        text = src.text(expr)
-        fn = src.function_of(expr)
-        if not (
-            isinstance(expr.slice, ast.Name) and fn is not None and _loop_var(fn, expr.slice.id)
-        ):
+        text = expr.text
+        container, index = expr.parts[0], expr.parts[1]
+        if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
-        base = self.resolve(src, expr.value, depth + 1)
+        base = self.resolve(f, fn, container, depth + 1)
         if not (base.literal or base.computed):
             return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
-        step = f"{src.text(expr.value)} indexed by {src.text(expr.slice)}"
-        return _Val(f"{base.text}[{src.text(expr.slice)}]", False, (step, *base.trail))
+        step = f"{container.text} indexed by {index.text}"
+        return _Val(f"{base.text}[{index.text}]", False, (step, *base.trail))
 
     # -- names
-    def _name(self, src: Source, expr: ast.Name, depth: int) -> _Val:
+    def _name(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """A local name: the parameter it may be and every assignment to it in the function
         (``lr = self.warmup_lr`` in one branch, ``lr = base * bs`` in the other); else the
         module-level assignments."""
-        name = expr.id
-        fn = src.function_of(expr)
+        name = expr.name
         found: list[_Val] = []
-        if fn is not None:
-            for param, default in _params(fn):
+        if fn >= 0:
+            for param, default in f.defs[fn].params:
                 if param == name:
-                    found.append(self.parameter(src, fn, name, default, depth))
-            found += self._assignments(src, name, own_body(fn), depth)
+                    found.append(self.parameter(f, fn, name, default, depth))
+            found += self._assignments(f, fn, name, f.defs[fn].assigns, depth)
         if not found:
-            found = self._assignments(src, name, iter(src.tree.body), depth)
+            found = self._assignments(f, -1, name, f.top_assigns(-1), depth)
         if not found:
             return _Val(name, False)
         if len(found) == 1:
@@ -619,46 +686,41 @@ class _Values:
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
 
     def _assignments(
-        self, src: Source, name: str, nodes: Iterator[ast.AST], depth: int
+        self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
     ) -> list[_Val]:
-        bound = []
-        for node in nodes:
-            target = single_target(node)
-            value = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.expr):
-                bound.append((getattr(node, "lineno", 0), node, value))
+        bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
         return [
-            self.resolve(src, value, depth + 1).then(f"{name} set at {src.loc(node)}")
-            for _, node, value in sorted(bound, key=lambda b: b[0])[:3]
+            self.resolve(f, fn, a.value, depth + 1).then(f"{name} set at {f.loc(a.line)}")
+            for a in sorted(bound, key=lambda a: a.line)[:3]
         ]
 
-    def parameter(
-        self, src: Source, fn: FuncDef, name: str, default: ast.expr | None, depth: int
-    ) -> _Val:
-        """A parameter: what its call sites pass (each, when there are a few), else its
-        default."""
-        qual = src.qualname.get(fn, fn.name)
+    def parameter(self, f: _File, fn: int, name: str, default: Expr | None, depth: int) -> _Val:
+        """A parameter of def ``fn``: what its call sites pass (each, when there are a few),
+        else its default."""
+        d = f.defs[fn]
         # A recursive call passes the parameter on: it says nothing of where it comes from.
         sites = [
             (caller, call)
-            for caller, call in self.call_sites(src, fn)
-            if not (caller is src and _inside(src, call, fn))
+            for caller, call in self.call_sites(f, fn)
+            if not (caller is f and d.line <= call.expr.line <= d.end_line)
         ]
-        defaulted = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
+        defaulted = f"default of parameter {name} of {d.qual}() at {f.loc(d.line)}"
         # The training script's call is the recipe (nanoGPT's bench.py calls the same
         # configure_optimizers with a benchmark's values).
         training = [site for site in sites if "train" in PurePosixPath(site[0].path).name]
         sites = training or [site for site in sites if not _side_script(site[0].path)]
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
-            for caller_src, call in sites:
-                passed = _bind_def(src, fn, call).get(name)
-                place = caller_src.loc(call)
+            for caller, call in sites:
+                passed = _bind_def(d, call.expr).get(name)
+                place = caller.loc(call.expr.line)
                 if passed is not None:
-                    step = f"parameter {name} of {qual}(), passed at {place}"
-                    found.append((self.resolve(caller_src, passed, depth + 1).then(step), place))
-                elif default is not None and not _unpacks(call):
-                    found.append((self.resolve(src, default, depth + 1).then(defaulted), place))
+                    step = f"parameter {name} of {d.qual}(), passed at {place}"
+                    value = self.resolve(caller, call.function, passed, depth + 1)
+                    found.append((value.then(step), place))
+                elif default is not None and not _unpacks(call.expr):
+                    value = self.resolve(f, fn, default, depth + 1)
+                    found.append((value.then(defaulted), place))
                 else:
                     break  # maybe passed in *args / **kwargs: not followed
             else:
@@ -666,43 +728,37 @@ class _Values:
                 if merged is not None:
                     return merged
         if default is not None:
-            return self.resolve(src, default, depth + 1).then(defaulted)
+            return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
-        return _Val(name, False, (f"parameter of {qual}() at {src.loc(fn)}, {where}",))
+        return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
 
-    def call_sites(self, src: Source, fn: FuncDef | ast.ClassDef) -> list[tuple[Source, ast.Call]]:
-        """Where the repository calls ``fn`` (or instantiates a class whose ``__init__`` it is),
-        from the scan's call facts."""
-        qual = src.qualname.get(fn)
-        if qual is None or not src.module:
+    def call_sites(self, f: _File, index: int) -> list[tuple[_File, CallValues]]:
+        """Where the repository calls def ``index`` of ``f`` (or instantiates a class whose
+        ``__init__`` it is), from the scan's call facts."""
+        if not f.module:
             return []
-        target = f"{src.module}.{qual}"
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.name == "__init__":
-            owner = src.class_of(fn)
-            if owner is not None:
-                target = f"{src.module}.{src.qualname[owner]}"
+        d = f.defs[index]
+        target = f"{f.module}.{d.qual}"
+        if not d.is_class and d.name == "__init__" and d.owner >= 0:
+            target = f"{f.module}.{f.defs[d.owner].qual}"
         name = target.rpartition(".")[2]
         sites = self.repo.call_sites.get(target, [])
-        if (
-            isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-            and fn.name != "__init__"
-            and src.class_of(fn) is not None
-            and self._unique_method(name)
-        ):
+        if not d.is_class and d.name != "__init__" and d.owner >= 0 and self._unique_method(name):
             # a method no other def of the repository is named like: its calls on a receiver
             # the scan could not type are calls of it too (nanoGPT's train.py builds its
             # model in three branches; only bench.py's call is typed)
             sites = [*sites, *self.repo.untyped_calls.get(name, ())]
         out = []
         for path, fact in sites:
-            caller = self.sources.get(path)
+            caller = self.files.get(path)
             if caller is None or fact.role != "call":
                 continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
-            for call in caller.calls_on.get(fact.line, ()):
-                if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
+            on_line = caller.calls_on.get(fact.line, [])
+            for call in on_line:
+                if call.expr.callee() == name or len(on_line) == 1:
                     out.append((caller, call))
                     break
-        return out or self.star_call_sites(src.module, name)
+        return out or self.star_call_sites(f.module, name)
 
     def _unique_method(self, name: str) -> bool:
         """Whether exactly one def of the repository has the last name ``name``, and no torch
@@ -718,39 +774,42 @@ class _Values:
             self._last_names = counts
         return self._last_names.get(name, 0) == 1
 
-    def star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
+    def star_call_sites(self, module: str, name: str) -> list[tuple[_File, CallValues]]:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
         calls ``transforms_coco_train(img_size, ...)`` so): the scan's call facts leave a
         name a star import brought unresolved."""
         out = []
-        for caller in self.sources.all():
-            if any(_star_from(caller, node) == module for node in caller.imports_made):
+        for path in sorted(self.files):
+            caller = self.files[path]
+            if is_test_path(path):
+                continue
+            if any(caller.from_module(*star) == module for star in caller.values.star_imports):
                 out += [
                     (caller, call)
-                    for call in caller.calls
-                    if isinstance(call.func, ast.Name) and call.func.id == name
+                    for call in caller.values.calls
+                    if call.expr.func.kind == "Name" and call.expr.func.name == name
                 ]
         return out
 
     # -- attributes
-    def _argparse(self, src: Source, expr: ast.Attribute, depth: int) -> _Val | None:
-        options = self.repo.argparse.get(expr.attr)
+    def _argparse(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        options = self.repo.argparse.get(expr.name)
         if not options:
             return None
         # The parser of this file, else the training script's, else every one there is.
-        local = [o for o in options if o.src.path == src.path]
-        training = [o for o in options if "train" in PurePosixPath(o.src.path).name]
+        local = [o for o in options if o.file.path == f.path]
+        training = [o for o in options if "train" in PurePosixPath(o.file.path).name]
         options = local or training or options
-        text = src.text(expr)
+        text = expr.text
         found = []
         for o in options:
-            place = o.src.loc(o.node)
+            place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
-            computed = self._computed_option(src, expr, depth) if _is_none(o.default) else None
+            computed = self._computed_option(f, expr, depth) if _is_none(o.default) else None
             if computed is not None:
                 found.append((computed.then(f"{step} defaults to None"), place))
             elif o.default is not None:
-                value = self.resolve(o.src, o.default, depth + 1)
+                value = self.resolve(o.file, o.call.function, o.default, depth + 1)
                 if value.literal:
                     found.append((value.then(f"{text}: default of {step}"), place))
                 else:
@@ -762,74 +821,76 @@ class _Values:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
 
-    def _computed_option(self, src: Source, expr: ast.Attribute, depth: int) -> _Val | None:
+    def _computed_option(self, f: _File, expr: Expr, depth: int) -> _Val | None:
         """An option left at None and computed by the script (MAE's ``args.lr = args.blr *
         eff_batch_size / 256`` when ``--lr`` is not given): the formula, with what each of
         its settings resolves to."""
-        receiver = src.text(expr.value)
-        for stmt in src.assigns:
-            target = single_target(stmt)
+        receiver = expr.target.text
+        for stmt, fn in f.assigns:
+            target = stmt.target
             if (
-                isinstance(target, ast.Attribute)
-                and target.attr == expr.attr
-                and src.text(target.value) == receiver
+                not stmt.annotated
+                and target.kind == "Attribute"
+                and target.name == expr.name
+                and target.target.text == receiver
                 and not _is_none(stmt.value)
             ):
-                nodes = list(ast.walk(stmt.value))
-                owned = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
+                nodes = stmt.value.walk()
+                owned = {id(n.target) for n in nodes if n.kind == "Attribute"}
                 parts = [
-                    f"{src.text(n)} = {self.resolve(src, n, depth + 1).text}"
+                    f"{n.text} = {self.resolve(f, fn, n, depth + 1).text}"
                     for n in nodes
-                    if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name))
-                    or (isinstance(n, ast.Name) and id(n) not in owned)
+                    if (n.kind == "Attribute" and n.target.kind == "Name")
+                    or (n.kind == "Name" and id(n) not in owned)
                 ]
                 shown = "; ".join(dict.fromkeys(parts))
                 return _Val(
-                    src.text(stmt.value),
+                    stmt.value.text,
                     False,
-                    (f"computed at {src.loc(stmt)}" + (f": {shown}" if shown else ""),),
+                    (f"computed at {f.loc(stmt.line)}" + (f": {shown}" if shown else ""),),
                 )
         return None
 
-    def _self_attr(self, src: Source, expr: ast.Attribute, depth: int) -> _Val:
+    def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
-        cls_node = src.class_of(src.function_of(expr))
-        text = src.text(expr)
-        if cls_node is None or not src.module:
+        owner = f.defs[fn].owner if fn >= 0 else -1
+        text = expr.text
+        if owner < 0 or not f.module:
             return _Val(text, False)
-        cls = f"{src.module}.{src.qualname[cls_node]}"
-        for owner in self._lineage(cls):
-            sets = [a for a in self.repo.attrs.get(owner, ()) if a.attr == expr.attr]
+        cls = f"{f.module}.{f.defs[owner].qual}"
+        for ancestor in self._lineage(cls):
+            sets = [a for a in self.repo.attrs.get(ancestor, ()) if a.attr == expr.name]
             if not sets:
                 continue
             init = [a for a in sets if a.method in ("__init__", "")]
             found = [
                 (
-                    self.resolve(a.src, a.value, depth + 1).then(
-                        f"{text} set in {a.owner} at {a.src.loc(a.node)}"
+                    self.resolve(a.file, a.function, a.value, depth + 1).then(
+                        f"{text} set in {a.owner} at {a.file.loc(a.line)}"
                     ),
-                    a.src.loc(a.node),
+                    a.file.loc(a.line),
                 )
                 for a in init or sets
             ]
             merged = _merge(found)
             if merged is not None:
                 return merged
-        return _Val(text, False, (f"not set as a literal in {cls_node.name} or its bases",))
+        name = f.defs[owner].name
+        return _Val(text, False, (f"not set as a literal in {name} or its bases",))
 
-    def _config(self, expr: ast.Attribute, depth: int) -> _Val | None:
+    def _config(self, expr: Expr, depth: int) -> _Val | None:
         """``exp.max_epoch`` / ``cfg.lr``: the literal some class sets in ``__init__``; base
         classes first, since they hold the defaults subclasses override."""
         sets = sorted(
-            self.repo.attrs_by_name.get(expr.attr, ()),
-            key=lambda a: (len(self._lineage(a.cls)), a.src.path, a.node.lineno),
+            self.repo.attrs_by_name.get(expr.name, ()),
+            key=lambda a: (len(self._lineage(a.cls)), a.file.path, a.line),
         )
         found = [
             (
-                self.resolve(a.src, a.value, depth + 1).then(
-                    f"{ast.unparse(expr)}: {a.owner} sets it at {a.src.loc(a.node)}"
+                self.resolve(a.file, a.function, a.value, depth + 1).then(
+                    f"{_unparsed(expr)}: {a.owner} sets it at {a.file.loc(a.line)}"
                 ),
-                a.src.loc(a.node),
+                a.file.loc(a.line),
             )
             for a in sets
         ]
@@ -867,32 +928,32 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 
-def _unpacks(call: ast.Call) -> bool:
+def _unpacks(call: Expr) -> bool:
     """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
-    return any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    )
+    return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
 
 
-def _bind_def(src: Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:
+def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
-    names = [p for p, _ in _params(fn)]
-    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-    is_method = src.class_of(fn) is not None and not any(
-        isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list
-    )
+    names = [p for p, _ in fn.params]
+    positional = list(fn.positional)
+    is_method = fn.owner >= 0 and not fn.static
     if is_method and positional:
         positional = positional[1:]
         names = names[1:]
-    bound: dict[str, ast.expr] = {}
+    bound: dict[str, Expr] = {}
     for name, arg in zip(positional, call.args, strict=False):
-        if isinstance(arg, ast.Starred):
+        if arg.kind == "Starred":
             break
         bound[name] = arg
     for kw in call.keywords:
-        if kw.arg in names:
-            bound[kw.arg] = kw.value
+        if kw.name in names:
+            bound[kw.name] = kw.target
     return bound
+
+
+def _is_none(node: Expr | None) -> bool:
+    return node is not None and node.kind == "Constant" and node.value is None
 
 
 # ----------------------------------------------------------------------------- the recipe
@@ -910,11 +971,17 @@ class _Recipe:
         self.sources = sources
         self.api = hierarchy.classes.api
         self.hierarchy = hierarchy
+        #: every file's value record (test files included: they may call what is followed)
+        self.files = _files(analyses)
         self.repo = _Repo()
-        for src in self.sources.all():
-            self.repo.add_source(src)
+        for path in sorted(self.files):
+            if not is_test_path(path):
+                self.repo.add_file(self.files[path])
         self._index_call_sites(analyses)
-        self.values = _Values(self.repo, self.hierarchy, self.sources)
+        self.values = _Values(self.repo, self.hierarchy, self.files)
+        #: path -> the reader of a parsed file's expressions, for the detectors that still
+        #: hold ``ast`` nodes (:meth:`_describe`)
+        self._readers: dict[str, ValueReader] = {}
         self.out: list[RecipeItem] = []
         self._self_tests = _self_tests(analyses)
         #: ids of the calls inside a composition of transforms (shown in its row)
@@ -944,6 +1011,55 @@ class _Recipe:
         }
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
+
+    # -- what the detectors still reading Source hand the value follower
+    def _record(self, src: Source, node: ast.AST) -> tuple[_File, int, Expr] | None:
+        """The value record of an expression a detector found in ``src``'s tree: the file's
+        record, the def it is in, the expression read as the worker reads it."""
+        f = self.files.get(src.path)
+        if f is None:
+            return None
+        reader = self._readers.get(src.path)
+        if reader is None:
+            reader = self._readers[src.path] = ValueReader(src.tree, "\n".join(src.lines))
+        fn = src.function_of(node)
+        return f, (self._def_index(src, fn) if fn is not None else -1), reader.expr(node)
+
+    def _def_index(self, src: Source, node: ast.AST) -> int:
+        f = self.files.get(src.path)
+        qual = src.qualname.get(node)
+        line = getattr(node, "lineno", 0)
+        if f is None or qual is None:
+            return -1
+        return next((n for n, d in enumerate(f.defs) if d.qual == qual and d.line == line), -1)
+
+    def _resolve(self, src: Source, node: ast.expr) -> _Val:
+        found = self._record(src, node)
+        if found is None:
+            return _Val(src.text(node), False)
+        return self.values.resolve(*found, 0)
+
+    def _describe(self, src: Source, node: ast.expr) -> str:
+        return self._resolve(src, node).show()
+
+    def _source_def(self, f: _File, index: int) -> tuple[Source, Def] | None:
+        src = self.sources.get(f.path)
+        node = src.defs.get(f.defs[index].qual) if src is not None else None
+        return (src, node) if src is not None and node is not None else None
+
+    def _source_call(self, f: _File, call: CallValues) -> tuple[Source, ast.Call] | None:
+        src = self.sources.get(f.path)
+        if src is None:
+            return None
+        e = call.expr
+        for node in src.calls_on.get(e.line, ()):
+            if (node.col_offset, node.end_lineno, node.end_col_offset) == (
+                e.col,
+                e.end_line,
+                e.end_col,
+            ):
+                return src, node
+        return None
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -1086,11 +1202,11 @@ class _Recipe:
             entries = self._dict_entries(src, call, expr)
             if entries:
                 shown = ", ".join(
-                    f"{k}: {self.values.resolve(src, v, 0).text}{_when(src, test)}"
+                    f"{k}: {self._resolve(src, v).text}{_when(src, test)}"
                     for k, (v, test) in entries.items()
                 )
                 return f"{{{shown}}} ({expr.id} set in {fn.name})"
-        return self.values.describe(src, expr)
+        return self._describe(src, expr)
 
     def _expanded(
         self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
@@ -1219,7 +1335,7 @@ class _Recipe:
         for key, value in zip(group.keys, group.values, strict=True):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 shown = src.text(value) if key.value == "params" else None
-                out.append((key.value, shown or self.values.describe(src, value)))
+                out.append((key.value, shown or self._describe(src, value)))
         return out
 
     def _repo_function(self, src: Source, call: ast.Call) -> tuple[Source, FuncDef] | None:
@@ -1230,7 +1346,8 @@ class _Recipe:
                 continue
             for path, fact in sites:
                 if path == src.path and fact.line == call.lineno:
-                    found = self.repo.defs.get(key)
+                    record = self.repo.defs.get(key)
+                    found = self._source_def(*record) if record is not None else None
                     if found and isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
                         return found[0], found[1]
         local = src.defs.get(name)
@@ -1267,7 +1384,7 @@ class _Recipe:
                 self.add("warmup", f"{last} warm-up", where, values[:1], "warm-up in lr_lambda")
         elif last == "OneCycleLR":
             pct = bound.get("pct_start")
-            shown = self.values.describe(src, pct) if pct is not None else "0.3 (default)"
+            shown = self._describe(src, pct) if pct is not None else "0.3 (default)"
             self.add("warmup", "OneCycleLR warm-up", where, [("pct_start", shown)])
         self.add("scheduler", f.api, where, values)
 
@@ -1277,7 +1394,8 @@ class _Recipe:
         by name, at each place the repository calls them."""
         keys = sorted(set(self.repo.call_sites) | set(self.repo.defs))
         for key in keys:
-            found = self.repo.defs.get(key)
+            record = self.repo.defs.get(key)
+            found = self._source_def(*record) if record is not None else None
             if found is None:
                 continue
             src, node = found
@@ -1301,9 +1419,10 @@ class _Recipe:
             if key not in self.repo.call_sites:
                 # ``from utils import *`` then ``adjust_learning_rate(...)``: no call fact
                 calls_made = [
-                    (caller, call)
+                    found_call
                     for caller, call in self.values.star_call_sites(src.module, node.name)
                     if not is_test_path(caller.path)
+                    and (found_call := self._source_call(caller, call)) is not None
                 ]
             for caller, call in calls_made:
                 if id(call) in self.composed_calls:
@@ -1391,14 +1510,14 @@ class _Recipe:
                     values += [(k.arg or "**", src.text(k.value)) for k in call.keywords]
                     self.add("augmentation", name, src.where(call), values)
             elif name in _FOREIGN_SEEDS:
-                values = [("seed", self.values.describe(src, a)) for a in call.args[:1]]
+                values = [("seed", self._describe(src, a)) for a in call.args[:1]]
                 self.add("seed", name, src.where(call), values)
             elif (
                 name is not None
                 and name.partition(".")[0] not in self.local | {"torch"}
                 and _FOREIGN_LOSS.search(name.rpartition(".")[2])
             ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
-                describe = self.values.describe
+                describe = self._describe
                 values = [(f"arg{i + 1}", describe(src, a)) for i, a in enumerate(call.args)]
                 values += [(k.arg or "**", describe(src, k.value)) for k in call.keywords]
                 self.add("loss", name, src.where(call), values, "third-party loss")
@@ -1562,7 +1681,7 @@ class _Recipe:
             isinstance(e, ast.Call) for e in expr.elts
         ):
             return "[" + ", ".join(self._step(src, fn, e, depth + 1) for e in expr.elts) + "]"
-        return self.values.resolve(src, expr, 0).text
+        return self._resolve(src, expr).text
 
     @staticmethod
     def _local_value(fn: FuncDef, name: str, before: int) -> ast.expr | None:
@@ -1634,18 +1753,21 @@ class _Recipe:
         if cls is not None:
             init = src.defs.get(f"{src.qualname[cls]}.__init__")
             decay_fn = init if isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef) else fn
-        if decay_fn is not None:
-            for name, default in _params(decay_fn):
+        f = self.files.get(src.path)
+        if decay_fn is not None and f is not None:
+            index = self._def_index(src, decay_fn)
+            for name, default in f.defs[index].params:
                 if _DECAY_PARAM.search(name):
-                    val = self.values.parameter(src, decay_fn, name, default, 0)
+                    val = self.values.parameter(f, index, name, default, 0)
                     values.append((name, val.show()))
         factor = _ema_factor(update)
         if len(values) == 1 and factor is not None and not is_literal(factor):
             # no decay parameter: the factor the update uses (``m = momentum_schedule[it]``)
-            values.append(("decay", self.values.describe(src, factor)))
-        if holder is not None:
-            for caller, call in self.values.call_sites(src, holder)[:5]:
-                values.append(("used at", f"{caller.loc(call)}: {caller.text(call)}"))
+            values.append(("decay", self._describe(src, factor)))
+        if holder is not None and f is not None:
+            for caller, call in self.values.call_sites(f, self._def_index(src, holder))[:5]:
+                line = call.expr.line
+                values.append(("used at", f"{caller.loc(line)}: {call.expr.text}"))
         label = f"{holder.name}" if holder is not None else "module code"
         where = src.where(holder) if holder is not None else src.where(loop)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
@@ -1757,25 +1879,25 @@ class _Recipe:
                 continue
             for o in options:
                 if o.default is not None:
-                    value = self.values.describe(o.src, o.default)
+                    value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
                 else:
                     value = "no default"
-                where = o.src.where(o.node)
+                where = o.file.where(o.call.expr.line)
                 self.add(category, f"argparse {o.option}", where, [("default", value)])
         for cls, sets in self.repo.attrs.items():
             if self.hierarchy.is_module(cls) or self.hierarchy.is_dataset(cls):
                 continue
             for a in sets:
                 category = _setting_category(a.attr)
-                if category and a.method in ("__init__", "") and is_literal(a.value):
+                if category and a.method in ("__init__", "") and a.value.literal:
                     name = f"{cls.rpartition('.')[2]}.{a.attr}"
-                    self.add(category, name, a.src.where(a.node), [("value", a.src.text(a.value))])
-        for constant, stmt, src in self.repo.constants:
+                    self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+        for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
-            if category and stmt.value is not None and is_literal(stmt.value):
-                self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
+            if category and stmt.value.literal:
+                self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
     def _pipelines(self) -> None:
         """Augmentations written as statements threading the image through calls (the
@@ -1892,7 +2014,7 @@ class _Recipe:
                 if (isinstance(n, ast.Name) and n.id.isupper())
                 or (isinstance(n, ast.Attribute) and name_chain(n) and not src.dotted(n))
             }
-            values += [(text, self.values.describe(src, refs[text])) for text in sorted(refs)]
+            values += [(text, self._describe(src, refs[text])) for text in sorted(refs)]
             floor = _floor(src, stmt, target.id)
             if floor:
                 values.append(("floor", floor))
@@ -1941,7 +2063,7 @@ class _Recipe:
                 continue
             values = [
                 ("condition", src.text(guard[0].test)),
-                ("every", self.values.describe(src, guard[1])),
+                ("every", self._describe(src, guard[1])),
                 ("backward", src.loc(call)),
             ]
             self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
@@ -1959,17 +2081,6 @@ def _registry_category(option: str) -> str | None:
     if word.startswith("optim"):
         return "optimizer"
     return None
-
-
-def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:
-    """The module ``from x import *`` (relative or not) names, else None."""
-    if not isinstance(node, ast.ImportFrom) or [a.name for a in node.names] != ["*"]:
-        return None
-    return src.from_module(node)
-
-
-def _is_none(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _reads_epoch(expr: ast.expr) -> bool:
@@ -2088,16 +2199,6 @@ def _ema_factor(update: ast.AST) -> ast.expr | None:
     ):
         return receiver.args[0]
     return None
-
-
-def _loop_var(fn: FuncDef, name: str) -> bool:
-    """Whether ``name`` is a target of a ``for`` loop of ``fn`` (an iteration counter)."""
-    return any(
-        isinstance(n, ast.Name) and n.id == name
-        for node in own_body(fn)
-        if isinstance(node, ast.For | ast.AsyncFor)
-        for n in ast.walk(node.target)
-    )
 
 
 def _root_name(expr: ast.AST) -> str | None:
