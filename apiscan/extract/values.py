@@ -39,6 +39,7 @@ from apiscan.extract.syntax import (
 #: Node kinds whose children an :class:`Expr` keeps (operators and contexts are named by
 #: their parent: a ``BinOp``'s ``name`` is its operator's).
 _KEPT = (ast.expr, ast.keyword, ast.comprehension)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _SPACED = re.compile(r"([(\[{]) | ([)\]}])")
 
 
@@ -142,6 +143,9 @@ class AssignValues:
     annotated: bool
     #: its place in ``ast.walk``'s order over the file (sorting by it gives that order)
     order: int
+    #: the test of the ``if`` that follows it in the same body when that ``if`` starts by
+    #: assigning (``lr = ...`` then ``if lr < 1e-5: lr = 1e-5``: ``lr < 1e-5``), else None
+    guard: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +179,48 @@ class DefValues:
 
 
 @dataclass(frozen=True, slots=True)
+class IfValues:
+    """An ``if`` statement: its test, the function it is in, its span."""
+
+    test: Expr
+    function: int
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateValues:
+    """A statement's in-place update in a loop body: an augmented assignment
+    (``v *= d``: ``op`` "Mult") or a call (``v.mul_(d).add_(...)``: ``op`` "")."""
+
+    #: the augmented assignment's target, or the call
+    node: Expr
+    op: str
+    #: the statement holding it: its text (whole for an augmented assignment, cut at
+    #: TEXT_LIMIT for a call's statement) and line
+    statement: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoopValues:
+    """A ``for`` loop: what it iterates, the names it binds, what its body updates."""
+
+    iter: Expr
+    names: tuple[str, ...]
+    function: int
+    line: int
+    #: the texts of the ``with`` items around it and of the decorators of the functions
+    #: around it, up to its class or module (``torch.no_grad()``), innermost first
+    contexts: tuple[str, ...]
+    #: every augmented assignment and call of its body, statement by statement, each
+    #: statement's breadth first (``ast.walk``'s order)
+    updates: tuple[UpdateValues, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CallValues:
     """A call, with the function it is in."""
 
@@ -183,6 +229,28 @@ class CallValues:
     function: int
     #: the end column in characters (the scan's findings end there)
     end_char: int
+    #: index of the def or class whose own body holds the call (-1: the module's; -2: none,
+    #: the call is in a lambda)
+    scope: int = -1
+    #: the ``if`` statements around the call, innermost first
+    ifs: tuple[IfValues, ...] = ()
+    #: the call is a statement of its own (``lr_sched.adjust_learning_rate(...)``)
+    statement: bool = False
+    #: what the call's result is assigned to (``x = call(...)``, one target), else None
+    stored: Expr | None = None
+    #: the names the statement holding the call assigns (``t = [T.Resize(...)]``: ``t``)
+    assigned: tuple[str, ...] = ()
+    #: its place in :func:`~apiscan.extract.syntax.own_body`'s order over its scope
+    own_order: int = -1
+
+    @property
+    def when(self) -> Expr | None:
+        """The test of the nearest ``if`` around the call."""
+        return self.ifs[0].test if self.ifs else None
+
+    @property
+    def when_function(self) -> int:
+        return self.ifs[0].function if self.ifs else -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +267,10 @@ class FileValues:
     star_imports: tuple[tuple[int, str], ...] = ()
     #: (bound name, level, module, imported name) of every relative ``from .X import y``
     relative_imports: tuple[tuple[str, int, str, str], ...] = ()
+    #: the attribute names some ``=`` statement assigns (``m.momentum = ...``), sorted
+    assigned_attrs: tuple[str, ...] = ()
+    #: every ``for`` loop, in ``ast.walk`` order
+    loops: tuple[LoopValues, ...] = ()
 
 
 def file_values(tree: ast.Module, text: str) -> FileValues:
@@ -214,6 +286,10 @@ class ValueReader:
         self.lines = [line.encode("utf-8") for line in text.split("\n")]
         self.ascii = [line.isascii() for line in text.split("\n")]
         self.made: dict[int, Expr] = {}
+        #: id of each node -> its parent, and its place in ``ast.walk``'s order (build)
+        self.parent: dict[int, ast.AST] = {}
+        self.order: dict[int, int] = {}
+        self.ifs: dict[int, IfValues] = {}
 
     # -- expressions
     def expr(self, node: ast.AST) -> Expr:
@@ -287,6 +363,72 @@ class ValueReader:
         text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
         return _SPACED.sub(r"\1\2", text)
 
+    def if_values(self, node: ast.If, function: int) -> IfValues:
+        made = self.ifs.get(id(node))
+        if made is None:
+            made = self.ifs[id(node)] = IfValues(
+                self.expr(node.test),
+                function,
+                node.lineno,
+                node.col_offset,
+                node.end_lineno or node.lineno,
+                node.end_col_offset or 0,
+            )
+        return made
+
+    def loop(self, node: ast.For | ast.AsyncFor, function: int) -> LoopValues:
+        contexts: list[str] = []
+        current = self.parent.get(id(node))
+        while current is not None and not isinstance(current, ast.ClassDef | ast.Module):
+            if isinstance(current, ast.With | ast.AsyncWith):
+                contexts += [self.cut(i.context_expr) for i in current.items]
+            elif isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+                contexts += [self.cut(d) for d in current.decorator_list]
+            current = self.parent.get(id(current))
+        updates = []
+        for stmt in node.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.AugAssign):
+                    text = self.text(sub)
+                    updates.append(
+                        UpdateValues(self.expr(sub.target), type(sub.op).__name__, text, sub.lineno)
+                    )
+                elif isinstance(sub, ast.Call):
+                    around = self.statement_of(sub)
+                    updates.append(
+                        UpdateValues(
+                            self.expr(sub), "", self.cut(around), getattr(around, "lineno", 0)
+                        )
+                    )
+        names = tuple(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        return LoopValues(
+            self.expr(node.iter),
+            names,
+            function,
+            node.lineno,
+            tuple(contexts),
+            tuple(updates),
+        )
+
+    def statement_of(self, node: ast.AST) -> ast.AST:
+        current = node
+        while not isinstance(current, ast.stmt) and id(current) in self.parent:
+            current = self.parent[id(current)]
+        return current
+
+    def cut(self, node: ast.AST) -> str:
+        """The text cut at :data:`TEXT_LIMIT`, reading only the first lines of a long
+        statement when they already hold more than the cut keeps."""
+        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if first is not None and last is not None and last - first > 8:
+            chunks = self.lines[first - 1 : first + 8]
+            chunks = [chunks[0][getattr(node, "col_offset", 0) :], *chunks[1:]]
+            head = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
+            head = _SPACED.sub(r"\1\2", head)
+            if len(head) > TEXT_LIMIT + 10:
+                return shorten(head, TEXT_LIMIT)
+        return shorten(self.text(node), TEXT_LIMIT)
+
     def char_col(self, lineno: int, byte_col: int) -> int:
         if not 0 < lineno <= len(self.lines) or self.ascii[lineno - 1]:
             return byte_col
@@ -301,6 +443,12 @@ class ValueReader:
             target = single_target(node)
             value = getattr(node, "value", None)
             if target is not None and isinstance(value, ast.expr):
+                siblings = getattr(self.parent.get(id(node)), "body", [])
+                n = next((i for i, s in enumerate(siblings) if s is node), -1)
+                after = siblings[n + 1] if 0 <= n < len(siblings) - 1 else None
+                guard = None
+                if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
+                    guard = self.expr(after.test)
                 out.append(
                     AssignValues(
                         self.expr(target),
@@ -309,6 +457,7 @@ class ValueReader:
                         id(node) in top,
                         isinstance(node, ast.AnnAssign),
                         order[id(node)],
+                        guard,
                     )
                 )
         return out
@@ -327,6 +476,7 @@ class ValueReader:
                 parent[id(child)] = node
                 walked.append(child)
         self.order = {id(node): n for n, node in enumerate(walked)}
+        self.parent = parent
 
         def function_of(node: ast.AST) -> int:
             current = parent.get(id(node))
@@ -336,11 +486,22 @@ class ValueReader:
                 current = parent.get(id(current))
             return index.get(id(current), -1) if current is not None else -1
 
+        def scope(node: ast.AST) -> int:
+            current = parent.get(id(node))
+            while current is not None and not isinstance(current, _SCOPES):
+                current = parent.get(id(current))
+            if isinstance(current, ast.Lambda):
+                return -2
+            return index.get(id(current), -1) if current is not None else -1
+
+        module_own = list(own_body(self.tree))
+        own_order = {id(n): i for i, n in enumerate(module_own) if isinstance(n, ast.Call)}
         defs = []
         for node in nodes:
             assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
             owner = parent.get(id(node))
             own = list(own_body(node))
+            own_order.update((id(n), i) for i, n in enumerate(own) if isinstance(n, ast.Call))
             returns = tuple(
                 self.expr(n.value) for n in own if isinstance(n, ast.Return) and n.value
             )
@@ -387,18 +548,44 @@ class ValueReader:
                 )
             )
         calls = []
+        loops: list[LoopValues] = []
+        attrs: set[str] = set()
         stars: list[tuple[int, str]] = []
         relative: list[tuple[str, int, str, str]] = []
         for node in walked:
             if isinstance(node, ast.Call):
                 end = node.end_lineno or node.lineno
+                holder = parent.get(id(node))
+                stored = single_target(holder) if holder is not None else None
+                ifs = []
+                current = parent.get(id(node))
+                while current is not None:
+                    if isinstance(current, ast.If):
+                        ifs.append(self.if_values(current, function_of(current)))
+                    current = parent.get(id(current))
+                statement = holder
+                while statement is not None and not isinstance(statement, ast.stmt):
+                    statement = parent.get(id(statement))
+                assigned = ()
+                if isinstance(statement, ast.Assign):
+                    assigned = tuple(t.id for t in statement.targets if isinstance(t, ast.Name))
                 calls.append(
                     CallValues(
                         self.expr(node),
                         function_of(node),
                         self.char_col(end, node.end_col_offset or 0) + 1,
+                        scope(node),
+                        tuple(ifs),
+                        isinstance(holder, ast.Expr),
+                        self.expr(stored) if stored is not None else None,
+                        assigned,
+                        own_order.get(id(node), -1),
                     )
                 )
+            elif isinstance(node, ast.For | ast.AsyncFor):
+                loops.append(self.loop(node, function_of(node)))
+            elif isinstance(node, ast.Assign):
+                attrs.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
             elif isinstance(node, ast.ImportFrom):
                 if [a.name for a in node.names] == ["*"]:
                     stars.append((node.level, node.module or ""))
@@ -409,8 +596,10 @@ class ValueReader:
                     ]
         return FileValues(
             defs=tuple(defs),
-            assigns=tuple(self.assigns(list(own_body(self.tree)), self.tree.body)),
+            assigns=tuple(self.assigns(module_own, self.tree.body)),
             calls=tuple(calls),
             star_imports=tuple(stars),
             relative_imports=tuple(relative),
+            assigned_attrs=tuple(sorted(attrs)),
+            loops=tuple(loops),
         )

@@ -9,27 +9,28 @@ the file and line it comes from so a reader can check it.
 Where it reads from:
 
 - The scan's API findings anchor everything torch marks (``torch.optim.SGD``, ``LinearLR``,
-  ``torch.autocast``, ``clip_grad_norm_``...): the finding's span locates the ``ast.Call`` in
-  the file, and the call's arguments are bound to the API's parameter names from the torch
-  index the scan already uses. Names are never re-resolved here.
-- What no torch API marks is read from the same trees: argparse options, attributes set by
+  ``torch.autocast``, ``clip_grad_norm_``...): the finding's span locates the call in the
+  file's value record, and the call's arguments are bound to the API's parameter names from
+  the torch index the scan already uses. Names are never re-resolved here.
+- What no torch API marks is read from the same records: argparse options, attributes set by
   config classes (YOLOX-style ``Exp``), hand-written EMA loops, gradient accumulation, repo
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
 
-Each file is parsed once for the whole review (:class:`~apiscan.review.sources.Sources`).
-Calls of repository functions and classes are the scan's call facts, resolved to the def they
-reach by the solver's own lookup (:func:`apiscan.program.solver.callee_resolver`). Values are
-followed where they are literals in the repository (:class:`_Values`): the scan's abstract
-values say whether a value is static or read from tensor data, not which literal it is, so the
-argument expressions are read here; otherwise the text says where the value comes from. Test
-files are left out: their optimizers and seeds are not the training recipe.
+No file is read or parsed again: each file's expressions, defs, calls, assignments and loops
+are the records its worker wrote from the tree it already had
+(:class:`~apiscan.extract.values.FileValues`, in the syntax facts). Calls of repository
+functions and classes are the scan's call facts, resolved to the def they reach by the
+solver's own lookup (:func:`apiscan.program.solver.callee_resolver`). Values are followed where
+they are literals in the repository (:class:`_Values`): the scan's abstract values say whether
+a value is static or read from tensor data, not which literal it is, so the argument
+expressions are read here; otherwise the text says where the value comes from. Test files are
+left out: their optimizers and seeds are not the training recipe.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -37,21 +38,16 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import (
-    INIT_FUNCTIONS,
-    is_literal,
-    literal_value,
-    name_chain,
-    own_body,
-    single_target,
-)
+from apiscan.extract.syntax import INIT_FUNCTIONS, shorten
 from apiscan.extract.values import (
     AssignValues,
     CallValues,
     DefValues,
     Expr,
     FileValues,
-    ValueReader,
+    IfValues,
+    LoopValues,
+    UpdateValues,
 )
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
@@ -60,11 +56,6 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
     TEXT_LIMIT,
-    Def,
-    FuncDef,
-    Source,
-    Sources,
-    callee_name,
     is_test_path,
     place,
     with_facts,
@@ -257,17 +248,14 @@ def extract_recipe(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     root: Path,
-    sources: Sources | None = None,
     hierarchy: Hierarchy | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
-    ``sources`` and ``hierarchy`` are the review's own when it has them (each file is then
-    parsed once for the whole review)."""
-    if sources is None:
-        sources = Sources(Path(root), analyses)
+    ``hierarchy`` is the review's own when it has one. Read from the records the scan's
+    workers wrote (no file is read or parsed again), and from ``root``'s shell scripts."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
-    return _Recipe(result, analyses, sources, hierarchy).items()
+    return _Recipe(result, analyses, Path(root), hierarchy).items()
 
 
 #: What each cuDNN switch means for the port (one row category with the seeds: both are
@@ -311,16 +299,16 @@ def _is_compose(name: str | None) -> bool:
     return bool(name) and (name == "Compose" or (name.endswith("Compose") and name[:1].isupper()))
 
 
-def _transform_internal(src: Source, fn: FuncDef | None) -> bool:
-    """``fn`` is a method of a transform class (one with ``__call__`` and no
+def _transform_internal(file: _File, fn: int) -> bool:
+    """Def ``fn`` is a method of a transform class (one with ``__call__`` and no
     ``__getitem__``) other than its constructor: a composition it builds at each call
     (ColorJitter's ``get_params`` shuffling its brightness/contrast steps) is how that one
     step works, not the pipeline. What the constructor composes (DINO's multi-crop
     ``DataAugmentation.__init__``) is the pipeline the class applies."""
-    cls = src.class_of(fn) if fn is not None else None
-    if cls is None or fn is None or fn.name == "__init__":
+    cls = file.defs[fn].owner if fn >= 0 else -1
+    if cls < 0 or file.defs[fn].name == "__init__":
         return False
-    methods = {b.name for b in cls.body if isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef)}
+    methods = {d.name for d in file.defs if d.owner == cls and not d.is_class}
     return "__call__" in methods and "__getitem__" not in methods
 
 
@@ -357,6 +345,92 @@ class _File:
         scoped = [(a, -1) for a in values.assigns]
         scoped += [(a, d.function) for d in values.defs for a in d.assigns]
         self.assigns = sorted(scoped, key=lambda s: s[0].order)
+        #: local name -> absolute dotted name, from the file's absolute imports
+        self.imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        #: a notebook's (cell, line in cell) -> line of its joined code
+        self._joined = {place: n for n, place in enumerate(fa.cells, 1)}
+        self._own: dict[int, list[tuple[int, AssignValues | None, Expr | None]]] = {}
+        self._ends: dict[tuple[int, int], CallValues] | None = None
+
+    def joined_line(self, line: int, cell: int = 0) -> int:
+        """A finding's line (in its cell, for a notebook) as a line of the parsed text."""
+        return self._joined.get((cell, line), line) if cell else line
+
+    def dotted(self, expr: Expr) -> str | None:
+        """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
+        parts = expr.chain()
+        if parts is None or parts[0] not in self.imports:
+            return None
+        return ".".join([self.imports[parts[0]], *parts[1:]])
+
+    def call_for(self, finding: ApiFinding) -> CallValues | None:
+        """The call a finding points at: its span ends where the call ends (a method call's
+        span starts at the method name, a plain call's at the callee)."""
+        span = finding.span
+        if self._ends is None:
+            self._ends = {(c.expr.end_line, c.end_char): c for c in self.values.calls}
+        found = self._ends.get((self.joined_line(span.end_line, finding.cell), span.end_column))
+        if found is not None:
+            return found
+        last = finding.api.rpartition(".")[2]
+        for call in self.calls_on.get(self.joined_line(span.line, finding.cell), ()):
+            if call.expr.callee() == last:
+                return call
+        return None
+
+    def call_around(self, expr: Expr) -> CallValues | None:
+        """The innermost call whose arguments hold ``expr``."""
+        found: CallValues | None = None
+        span = (expr.line, expr.col, expr.end_line, expr.end_col)
+        for call in self.values.calls:
+            e = call.expr
+            around = (e.line, e.col) <= span[:2] and span[2:] <= (e.end_line, e.end_col)
+            inner = found is None or (e.line, e.col) >= (found.expr.line, found.expr.col)
+            if around and inner and (e.line, e.col, e.end_line, e.end_col) != span:
+                found = call
+        return found
+
+    def own_statements(self, fn: int) -> list[tuple[int, AssignValues | None, Expr | None]]:
+        """The single-target assignments and the ``name.update(...)`` calls of def ``fn``'s
+        own body, by line: (line, assignment, None) or (line, None, call)."""
+        found = self._own.get(fn)
+        if found is None:
+            merged = [
+                (a.line, -a.target.col, n, a, None) for n, a in enumerate(self.defs[fn].assigns)
+            ]
+            merged += [
+                (c.expr.line, -c.expr.col, len(merged) + n, None, c.expr)
+                for n, c in enumerate(self.values.calls)
+                if c.scope == fn
+                and c.expr.func.kind == "Attribute"
+                and c.expr.func.name == "update"
+                and c.expr.func.target.kind == "Name"
+            ]
+            found = self._own[fn] = [(line, a, c) for line, _, _, a, c in sorted(merged)]
+        return found
+
+    def local_value(self, fn: int, name: str, before: int) -> Expr | None:
+        """The last ``name = value`` of def ``fn``'s own body before line ``before``."""
+        bound = [
+            a
+            for a in self.defs[fn].assigns
+            if not a.annotated
+            and a.line < before
+            and a.target.kind == "Name"
+            and a.target.name == name
+        ]
+        return max(bound, key=lambda a: a.line).value if bound else None
+
+    def calls_around(self, expr: Expr) -> list[CallValues]:
+        """The calls whose arguments hold ``expr`` (at any depth)."""
+        span = (expr.line, expr.col, expr.end_line, expr.end_col)
+        return [
+            call
+            for call in self.values.calls
+            if (call.expr.line, call.expr.col) <= span[:2]
+            and span[2:] <= (call.expr.end_line, call.expr.end_col)
+            and (call.expr.line, call.expr.col, call.expr.end_line, call.expr.end_col) != span
+        ]
 
     def where(self, line: int) -> Where:
         return place(self.fa, line)
@@ -962,13 +1036,12 @@ class _Recipe:
         self,
         result: ScanResult,
         analyses: Sequence[FileAnalysis],
-        sources: Sources,
+        root: Path,
         hierarchy: Hierarchy,
     ) -> None:
         self.result = result
         self.analyses = [fa for fa in analyses if not is_test_path(fa.path)]
-        self.root = sources.root
-        self.sources = sources
+        self.root = root
         self.api = hierarchy.classes.api
         self.hierarchy = hierarchy
         #: every file's value record (test files included: they may call what is followed)
@@ -979,13 +1052,10 @@ class _Recipe:
                 self.repo.add_file(self.files[path])
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
-        #: path -> the reader of a parsed file's expressions, for the detectors that still
-        #: hold ``ast`` nodes (:meth:`_describe`)
-        self._readers: dict[str, ValueReader] = {}
         self.out: list[RecipeItem] = []
         self._self_tests = _self_tests(analyses)
-        #: ids of the calls inside a composition of transforms (shown in its row)
-        self.composed_calls: set[int] = set()
+        #: places of the calls inside a composition of transforms (shown in its row)
+        self.composed_calls: set[tuple[str, int, int, int, int]] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
         self.composed_modules: set[str] = set()
         #: (path, first line, last line) of the functions shown as threaded pipelines
@@ -996,8 +1066,8 @@ class _Recipe:
         self.init_names: dict[str, set[tuple[int, str]]] = {}
         for f in result.api_findings:
             if f.api.startswith("torch.nn.init."):
-                src = sources.get(f.path)
-                line = src.joined_line(f.span.line, f.cell) if src else f.span.line
+                file = self.files.get(f.path)
+                line = file.joined_line(f.span.line, f.cell) if file else f.span.line
                 self.init_lines.setdefault(f.path, set()).add(line)
                 last = f.api.rpartition(".")[2]
                 self.init_names.setdefault(f.path, set()).add((line, last))
@@ -1010,56 +1080,7 @@ class _Recipe:
             (f.path, f.function) for f in result.api_findings if f.scope == "network"
         }
         #: the repository's own top-level packages (a loss class of another is third-party)
-        self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
-
-    # -- what the detectors still reading Source hand the value follower
-    def _record(self, src: Source, node: ast.AST) -> tuple[_File, int, Expr] | None:
-        """The value record of an expression a detector found in ``src``'s tree: the file's
-        record, the def it is in, the expression read as the worker reads it."""
-        f = self.files.get(src.path)
-        if f is None:
-            return None
-        reader = self._readers.get(src.path)
-        if reader is None:
-            reader = self._readers[src.path] = ValueReader(src.tree, "\n".join(src.lines))
-        fn = src.function_of(node)
-        return f, (self._def_index(src, fn) if fn is not None else -1), reader.expr(node)
-
-    def _def_index(self, src: Source, node: ast.AST) -> int:
-        f = self.files.get(src.path)
-        qual = src.qualname.get(node)
-        line = getattr(node, "lineno", 0)
-        if f is None or qual is None:
-            return -1
-        return next((n for n, d in enumerate(f.defs) if d.qual == qual and d.line == line), -1)
-
-    def _resolve(self, src: Source, node: ast.expr) -> _Val:
-        found = self._record(src, node)
-        if found is None:
-            return _Val(src.text(node), False)
-        return self.values.resolve(*found, 0)
-
-    def _describe(self, src: Source, node: ast.expr) -> str:
-        return self._resolve(src, node).show()
-
-    def _source_def(self, f: _File, index: int) -> tuple[Source, Def] | None:
-        src = self.sources.get(f.path)
-        node = src.defs.get(f.defs[index].qual) if src is not None else None
-        return (src, node) if src is not None and node is not None else None
-
-    def _source_call(self, f: _File, call: CallValues) -> tuple[Source, ast.Call] | None:
-        src = self.sources.get(f.path)
-        if src is None:
-            return None
-        e = call.expr
-        for node in src.calls_on.get(e.line, ()):
-            if (node.col_offset, node.end_lineno, node.end_col_offset) == (
-                e.col,
-                e.end_line,
-                e.end_col,
-            ):
-                return src, node
-        return None
+        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -1083,16 +1104,17 @@ class _Recipe:
                     self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
 
     def items(self) -> tuple[RecipeItem, ...]:
-        for src in self.sources.all():
-            self._compositions(src)
-            self._built_lists(src)
+        files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]
+        for file in files:
+            self._compositions(file)
+            self._built_lists(file)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
-        for src in self.sources.all():
-            self._foreign_calls(src)
-            self._ema_loops(src)
-            self._hand_schedules(src)
+        for file in files:
+            self._foreign_calls(file)
+            self._ema_loops(file)
+            self._hand_schedules(file)
         self._named_defs()
         self._flips()
         self._cudnn()
@@ -1143,146 +1165,146 @@ class _Recipe:
         category = _category(f.api)
         if category is None:
             return
-        src = self.sources.get(f.path)
-        call = src.call_for(f) if src is not None else None
+        file = self.files.get(f.path)
+        call = file.call_for(f) if file is not None else None
         where = Where(f.path, f.span.line, f.cell)
-        if src is None or call is None:
+        if file is None or call is None:
             self.add(category, f.api, where, note="arguments not read: call not found in source")
             return
         if category == "optimizer":
-            self._optimizer(f, src, call)
+            self._optimizer(f, file, call)
         elif category == "scheduler":
-            self._scheduler(f, src, call)
+            self._scheduler(f, file, call)
         else:
             functional = f.api.startswith("torch.nn.functional.")
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
-            self.add(category, f.api, where, self._bind_api(f.api, src, call), note)
+            self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
 
     def _bind_api(
-        self, api: str, src: Source, call: ast.Call, skip: tuple[str, ...] = ()
+        self, api: str, file: _File, call: CallValues, skip: tuple[str, ...] = ()
     ) -> list[tuple[str, str]]:
         """(parameter, value) of every argument a torch API call passes."""
-        return self._arguments(src, call, self._torch_positional(api), skip)
+        return self._arguments(file, call, self._torch_positional(api), skip)
 
     def _torch_positional(self, api: str) -> list[str]:
         params = self.api.params(self.api.canonical(api) or api) or ()
         return [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
 
     def _arguments(
-        self, src: Source, call: ast.Call, positional: Sequence[str], skip: tuple[str, ...] = ()
+        self, file: _File, call: CallValues, positional: Sequence[str], skip: tuple[str, ...] = ()
     ) -> list[tuple[str, str]]:
         """(parameter, value) of every argument, in the call's order; positional arguments
         are named by ``positional``, ``**kwargs`` is opened when it is a local dict."""
         out: list[tuple[str, str]] = []
-        for i, arg in enumerate(call.args):
-            if isinstance(arg, ast.Starred):
-                out.append(("*", src.text(arg)))
+        for i, arg in enumerate(call.expr.args):
+            if arg.kind == "Starred":
+                out.append(("*", arg.text))
                 break
             name = positional[i] if i < len(positional) else f"arg{i + 1}"
             if name not in skip:
-                out.append((name, self._value(src, name, arg)))
-        for kw in call.keywords:
-            if kw.arg is None:
-                out.extend(self._expanded(src, call, kw.value, skip))
-            elif kw.arg not in skip:
-                out.append((kw.arg, self._value(src, kw.arg, kw.value)))
+                out.append((name, self._value(file, call.function, name, arg)))
+        for kw in call.expr.keywords:
+            if not kw.name:
+                out.extend(self._expanded(file, call, kw.target, skip))
+            elif kw.name not in skip:
+                out.append((kw.name, self._value(file, call.function, kw.name, kw.target)))
         return out
 
-    def _value(self, src: Source, name: str, expr: ast.expr) -> str:
+    def _value(self, file: _File, fn: int, name: str, expr: Expr) -> str:
         """Data arguments (the model, the dataset, a tensor) are shown as written: where they
         were built says nothing about the recipe. A local dict (a loss's ``weight_dict``) is
         opened, with the ``d["key"] = v`` assignments made to it, each value followed."""
         if name in _DATA_PARAMS:
-            return src.text(expr)
-        call = src.enclosing(expr, ast.Call) if isinstance(expr, ast.Name) else None
-        fn = src.function_of(call) if isinstance(call, ast.Call) else None
-        if isinstance(call, ast.Call) and fn is not None and isinstance(expr, ast.Name):
-            entries = self._dict_entries(src, call, expr)
+            return expr.text
+        call = file.call_around(expr) if expr.kind == "Name" else None
+        if call is not None and call.function >= 0:
+            entries = self._dict_entries(file, call, expr)
             if entries:
                 shown = ", ".join(
-                    f"{k}: {self._resolve(src, v).text}{_when(src, test)}"
+                    f"{k}: {self.values.resolve(file, call.function, v, 0).text}{_when(test)}"
                     for k, (v, test) in entries.items()
                 )
-                return f"{{{shown}}} ({expr.id} set in {fn.name})"
-        return self._describe(src, expr)
+                return f"{{{shown}}} ({expr.name} set in {file.defs[call.function].name})"
+        return self.values.describe(file, fn, expr)
 
     def _expanded(
-        self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
+        self, file: _File, call: CallValues, value: Expr, skip: tuple[str, ...]
     ) -> list[tuple[str, str]]:
         """``**kwargs`` where ``kwargs`` is a dict of the same function (a literal, a
         ``dict(k=v)`` call, one of them under a condition), with the ``kwargs["key"] = v``
         assignments made to it before the call."""
-        entries = self._dict_entries(src, call, value)
+        entries = self._dict_entries(file, call, value)
         if not entries:
-            return [("**", src.text(value))]
+            return [("**", value.text)]
         return [
-            (k, self._value(src, k, v) + _when(src, test))
+            (k, self._value(file, call.function, k, v) + _when(test))
             for k, (v, test) in entries.items()
             if k not in skip
         ]
 
     def _dict_entries(
-        self, src: Source, call: ast.Call, value: ast.expr
-    ) -> dict[str, tuple[ast.expr, ast.expr | None]]:
+        self, file: _File, call: CallValues, value: Expr
+    ) -> dict[str, tuple[Expr, Expr | None]]:
         """The entries of a dict bound to ``value`` (a name) in the function of ``call``,
         with the ``name["key"] = v`` assignments made to it before the call: (value, the
         test it is passed under or None). nanoGPT's ``extra_args = dict(fused=True) if
         use_fused else dict()`` passes ``fused=True`` when ``use_fused``."""
-        fn = src.function_of(call)
-        entries: dict[str, tuple[ast.expr, ast.expr | None]] = {}
-        if not isinstance(value, ast.Name) or fn is None:
+        fn = call.function
+        entries: dict[str, tuple[Expr, Expr | None]] = {}
+        if value.kind != "Name" or fn < 0:
             return entries
-        for node in sorted(own_body(fn), key=lambda n: getattr(n, "lineno", 0)):
-            if getattr(node, "lineno", 0) > call.lineno:
+        name = value.name
+        for line, assign, update in file.own_statements(fn):
+            if line > call.expr.line:
                 break
-            target = single_target(node)
-            val = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.expr):
-                if isinstance(val, ast.IfExp):
-                    for key, item in _dict_items(val.body):
-                        entries[key] = (item, val.test)
-                    for key, item in _dict_items(val.orelse):
-                        entries.setdefault(key, (item, None))
-                else:
-                    entries.update((key, (item, None)) for key, item in _dict_items(val))
-            elif (
-                isinstance(target, ast.Subscript)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == value.id
-                and isinstance(target.slice, ast.Constant)
-                and isinstance(target.slice.value, str)
-                and isinstance(val, ast.expr)
-            ):
-                entries[target.slice.value] = (val, None)
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "update"
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == value.id
-            ):  # timm's loader_args.update(batch_size=batch_size, ...)
-                for arg in node.args[:1]:
+            if assign is not None:
+                target, val = assign.target, assign.value
+                if target.kind == "Name" and target.name == name:
+                    if val.kind == "IfExp":
+                        test, body, orelse = val.parts
+                        for key, item in _dict_items(body):
+                            entries[key] = (item, test)
+                        for key, item in _dict_items(orelse):
+                            entries.setdefault(key, (item, None))
+                    else:
+                        entries.update((key, (item, None)) for key, item in _dict_items(val))
+                elif (
+                    target.kind == "Subscript"
+                    and target.parts[0].kind == "Name"
+                    and target.parts[0].name == name
+                    and target.parts[1].kind == "Constant"
+                    and isinstance(target.parts[1].value, str)
+                ):
+                    entries[target.parts[1].value] = (val, None)
+            elif update is not None and update.func.target.name == name:
+                # timm's loader_args.update(batch_size=batch_size, ...)
+                for arg in update.args[:1]:
                     entries.update((key, (item, None)) for key, item in _dict_items(arg))
-                entries.update((k.arg, (k.value, None)) for k in node.keywords if k.arg)
+                entries.update((k.name, (k.target, None)) for k in update.keywords if k.name)
         return entries
 
-    def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
+    def _optimizer(self, f: ApiFinding, file: _File, call: CallValues) -> None:
         where = Where(f.path, f.span.line, f.cell)
+        args = call.expr.args
         if f.api.endswith(".add_param_group"):
-            group = call.args[0] if call.args else None
-            values = self._group_values(src, group) if isinstance(group, ast.Dict) else []
+            group = args[0] if args else None
+            values = (
+                self._group_values(file, call.function, group)
+                if group is not None and group.kind == "Dict"
+                else []
+            )
             self.add("optimizer", f.api, where, values, "an extra parameter group")
             return
-        values = self._bind_api(f.api, src, call, skip=("params",))
-        params = call.args[0] if call.args else None
-        for kw in call.keywords:
-            if kw.arg == "params":
-                params = kw.value
+        values = self._bind_api(f.api, file, call, skip=("params",))
+        params = args[0] if args else None
+        for kw in call.expr.keywords:
+            if kw.name == "params":
+                params = kw.target
         note = ""
         if params is not None:
-            groups, note = self._param_groups(src, params)
+            groups, note = self._param_groups(file, call.function, params)
             values = [*groups, *values]
         kernels = [k for k, v in values if k in _KERNEL_SWITCHES and not v.startswith(_OFF)]
         if kernels:
@@ -1294,79 +1316,78 @@ class _Recipe:
             note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)
 
-    def _param_groups(self, src: Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
+    def _param_groups(
+        self, file: _File, fn: int, params: Expr
+    ) -> tuple[list[tuple[str, str]], str]:
         """A list of dicts (written there, or returned by a repo function) is parameter groups:
         name each group's settings."""
-        owner, where, built = src, "", params
-        if isinstance(params, ast.Call):
-            found = self._repo_function(src, params)
+        owner, where, built, built_fn = file, "", params, fn
+        if params.kind == "Call":
+            found = self._repo_function(file, params)
             if found is not None:
-                owner, fn = found
-                where = f"built by {owner.qualname.get(fn, fn.name)}() at {owner.loc(fn)}"
-                returned = [n.value for n in own_body(fn) if isinstance(n, ast.Return) and n.value]
-                built = returned[-1] if returned else params
-        if isinstance(built, ast.Name):
+                owner, index = found
+                d = owner.defs[index]
+                where = f"built by {d.qual}() at {owner.loc(d.line)}"
+                if d.returns:
+                    built, built_fn = d.returns[-1], index
+        if built.kind == "Name":
+            assigns = owner.values.assigns if built_fn < 0 else owner.defs[built_fn].assigns
             bound = [
-                getattr(n, "value", None)
-                for n in own_body(owner.function_of(built) or owner.tree)
-                if isinstance(single_target(n), ast.Name)
-                and getattr(single_target(n), "id", None) == built.id
+                a.value for a in assigns if a.target.kind == "Name" and a.target.name == built.name
             ]
-            if len(bound) == 1 and isinstance(bound[0], ast.List):
+            if len(bound) == 1 and bound[0].kind == "List":
                 built = bound[0]
-        if not (isinstance(built, ast.List) and built.elts):
-            text = src.text(params)
+        if not (built.kind == "List" and built.parts):
+            text = params.text
             return [("params", f"{text} ({where})" if where else text)], ""
-        if not all(isinstance(e, ast.Dict) for e in built.elts):
-            return [("params", src.text(params))], ""
-        out = [("params", f"{len(built.elts)} parameter groups" + (f", {where}" if where else ""))]
+        if not all(e.kind == "Dict" for e in built.parts):
+            return [("params", params.text)], ""
+        groups = built.parts
+        out = [("params", f"{len(groups)} parameter groups" + (f", {where}" if where else ""))]
         keys: set[str] = set()
-        for n, group in enumerate(built.elts, 1):
-            assert isinstance(group, ast.Dict)
-            for key, value in self._group_values(owner, group):
+        for n, group in enumerate(groups, 1):
+            for key, value in self._group_values(owner, built_fn, group):
                 if key != "params":
                     keys.add(key)
                     out.append((f"group {n}: {key}", value))
         note = f"per-group keys: {', '.join(sorted(keys))}" if keys else "parameter groups"
         return out, note
 
-    def _group_values(self, src: Source, group: ast.Dict) -> list[tuple[str, str]]:
+    def _group_values(self, file: _File, fn: int, group: Expr) -> list[tuple[str, str]]:
         out = []
-        for key, value in zip(group.keys, group.values, strict=True):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                shown = src.text(value) if key.value == "params" else None
-                out.append((key.value, shown or self._describe(src, value)))
+        for key, value in zip(group.keys, group.items, strict=True):
+            if key is not None:
+                shown = value.text if key == "params" else None
+                out.append((key, shown or self.values.describe(file, fn, value)))
         return out
 
-    def _repo_function(self, src: Source, call: ast.Call) -> tuple[Source, FuncDef] | None:
+    def _repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
         """The repo function a call runs: from the call facts, else a def of the same file."""
-        name = callee_name(call)
+        name = call.callee()
         for key, sites in self.repo.call_sites.items():
             if key.rpartition(".")[2] != name:
                 continue
             for path, fact in sites:
-                if path == src.path and fact.line == call.lineno:
-                    record = self.repo.defs.get(key)
-                    found = self._source_def(*record) if record is not None else None
-                    if found and isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
-                        return found[0], found[1]
-        local = src.defs.get(name)
-        if isinstance(local, ast.FunctionDef | ast.AsyncFunctionDef):
-            return src, local
+                if path == file.path and fact.line == call.line:
+                    found = self.repo.defs.get(key)
+                    if found and not found[0].defs[found[1]].is_class:
+                        return found
+        local = file.first.get(name)
+        if local is not None and not file.defs[local].is_class:
+            return file, local
         return None
 
-    def _scheduler(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
+    def _scheduler(self, f: ApiFinding, file: _File, call: CallValues) -> None:
         where = Where(f.path, f.span.line, f.cell)
-        values = self._bind_api(f.api, src, call, skip=("optimizer",))
+        values = self._bind_api(f.api, file, call, skip=("optimizer",))
         params = self.api.params(self.api.canonical(f.api) or f.api) or ()
-        bound = _bind_torch(params, call)
+        bound = _bind_torch(params, call.expr)
         last = f.api.rpartition(".")[2]
-        holder = src.parent.get(call)
-        target = single_target(holder) if holder is not None else None
-        named_warm = target is not None and "warm" in src.text(target).lower()
+        target = call.stored
+        named_warm = target is not None and "warm" in target.text.lower()
         if last == "LinearLR":
-            start = literal_value(bound.get("start_factor"))
-            end = literal_value(bound.get("end_factor"))
+            start = _literal_value(bound.get("start_factor"))
+            end = _literal_value(bound.get("end_factor"))
             start = 1 / 3 if "start_factor" not in bound else start
             end = 1.0 if "end_factor" not in bound else end
             rising = not (isinstance(start, int | float) and isinstance(end, int | float)) or (
@@ -1380,11 +1401,15 @@ class _Recipe:
             return
         elif last in ("LambdaLR", "MultiplicativeLR"):
             factor = bound.get("lr_lambda")
-            if factor is not None and "warm" in src.text(factor, limit=None).lower():
+            if factor is not None and "warm" in factor.full().lower():
                 self.add("warmup", f"{last} warm-up", where, values[:1], "warm-up in lr_lambda")
         elif last == "OneCycleLR":
             pct = bound.get("pct_start")
-            shown = self._describe(src, pct) if pct is not None else "0.3 (default)"
+            shown = (
+                self.values.describe(file, call.function, pct)
+                if pct is not None
+                else "0.3 (default)"
+            )
             self.add("warmup", "OneCycleLR warm-up", where, [("pct_start", shown)])
         self.add("scheduler", f.api, where, values)
 
@@ -1394,77 +1419,75 @@ class _Recipe:
         by name, at each place the repository calls them."""
         keys = sorted(set(self.repo.call_sites) | set(self.repo.defs))
         for key in keys:
-            record = self.repo.defs.get(key)
-            found = self._source_def(*record) if record is not None else None
+            found = self.repo.defs.get(key)
             if found is None:
                 continue
-            src, node = found
+            file, index = found
+            node = file.defs[index]
             category = self._repo_category(key, node)
             if category is None:
                 continue
-            positional = self._repo_positional(key, src, node)
-            calls_made: list[tuple[Source, ast.Call]] = []
+            positional = self._repo_positional(key, file, node)
+            calls_made: list[tuple[_File, CallValues]] = []
             for path, fact in self.repo.call_sites.get(key, ()):
-                caller = self.sources.get(path)
+                caller = self.files.get(path)
                 if caller is None or is_test_path(path) or fact.role != "call":
                     continue
                 calls = caller.calls_on.get(fact.line, [])
-                call = next((c for c in calls if callee_name(c) == node.name), None)
+                call = next((c for c in calls if c.expr.callee() == node.name), None)
                 if call is None and len(calls) == 1:
                     call = calls[0]  # imported under another name
                 if call is not None:
                     calls_made.append((caller, call))
-            if key not in self.repo.call_sites and "." in key.removeprefix(src.module + "."):
+            if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
                 continue  # a method: star imports bring module-level names only
             if key not in self.repo.call_sites:
                 # ``from utils import *`` then ``adjust_learning_rate(...)``: no call fact
                 calls_made = [
-                    found_call
-                    for caller, call in self.values.star_call_sites(src.module, node.name)
+                    (caller, call)
+                    for caller, call in self.values.star_call_sites(file.module, node.name)
                     if not is_test_path(caller.path)
-                    and (found_call := self._source_call(caller, call)) is not None
                 ]
             for caller, call in calls_made:
-                if id(call) in self.composed_calls:
+                if _place_key(caller.path, call.expr) in self.composed_calls:
                     continue
-                note, row = f"defined at {src.loc(node)}", category
+                note, row = f"defined at {file.loc(node.line)}", category
                 if category == _SCHEDULE_FUNCTION:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
                     # per-step values, the LR's or the weight decay's by what it is stored as
                     # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
-                    statement = caller.parent.get(call) or call
-                    target = single_target(statement)
-                    stored = caller.text(target) if target is not None else ""
+                    stored = call.stored.text if call.stored is not None else ""
                     if _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
-                    elif isinstance(statement, ast.Expr) and _LR_NAME.search(node.name):
+                    elif call.statement and _LR_NAME.search(node.name):
                         # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
                         # args) in the training loop: it sets the LR at each call
                         note, row = f"sets the LR where it is called, {note}", "scheduler"
                     else:
                         continue
                 if row == "augmentation" and (
-                    PurePosixPath(caller.path).parent == PurePosixPath(src.path).parent
+                    PurePosixPath(caller.path).parent == PurePosixPath(file.path).parent
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
-                self.add(row, key, caller.where(call), values, note)
+                self.add(row, key, caller.where(call.expr.line), values, note)
 
-    def _repo_positional(self, key: str, src: Source, node: Def) -> list[str]:
+    def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
         passes ``*args`` on (or has none) takes its torch ancestor's."""
-        fn: ast.AST | None = node
-        if isinstance(node, ast.ClassDef):
-            fn = src.defs.get(f"{src.qualname[node]}.__init__")
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.args.vararg is None:
-            names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-            return names[1:] if src.class_of(fn) is not None else names
+        fn: DefValues | None = node
+        if node.is_class:
+            init = file.first.get(f"{node.qual}.__init__")
+            fn = file.defs[init] if init is not None else None
+        if fn is not None and not fn.is_class and not fn.vararg:
+            names = list(fn.positional)
+            return names[1:] if fn.owner >= 0 else names
         ancestors = sorted(self.hierarchy.torch_ancestors(key))
         return self._torch_positional(ancestors[0]) if ancestors else []
 
-    def _repo_category(self, key: str, node: Def) -> str | None:
+    def _repo_category(self, key: str, node: DefValues) -> str | None:
         name = node.name
-        if isinstance(node, ast.ClassDef):
+        if node.is_class:
             for ancestor in sorted(self.hierarchy.torch_ancestors(key)):
                 for prefix, category in _ANCESTOR_CATEGORY:
                     if ancestor.startswith(prefix) and (
@@ -1473,20 +1496,18 @@ class _Recipe:
                         return category
             if self.hierarchy.is_dataset(key) and not _AUG_DATASET.search(name):
                 return None  # TransformEosLangPairDataset rewrites tokens; MosaicDetection augments
-        module = isinstance(node, ast.ClassDef) and (
-            "torch.nn.Module" in self.hierarchy.torch_ancestors(key)
-        )
-        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+        module = node.is_class and ("torch.nn.Module" in self.hierarchy.torch_ancestors(key))
+        if node.is_class and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
             return None if module else "scheduler"
-        if not isinstance(node, ast.ClassDef) and _SCHEDULE_NAME.search(name):
+        if not node.is_class and _SCHEDULE_NAME.search(name):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
-        if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
+        if node.is_class and _LOSS_CLASS_NAME.search(name):
             return "loss"
-        if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
+        if not node.is_class and _is_loss_function(name):
             return "loss"
         if (
-            isinstance(node, ast.ClassDef)
+            node.is_class
             and not module
             and _TRANSFORM_CLASS.search(name)
             and _DATA_MODULE.search(key.rpartition(".")[0])
@@ -1495,213 +1516,183 @@ class _Recipe:
         return None
 
     # -- patterns read from the trees
-    def _foreign_calls(self, src: Source) -> None:
+    def _foreign_calls(self, file: _File) -> None:
         """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
         that end augmentation for the last epochs (``close_mosaic()``)."""
-        for call in src.calls:
-            name = src.dotted(call.func)
+        for call in file.values.calls:
+            expr = call.expr
+            name = file.dotted(expr.func)
             if name is not None and name.startswith(_AUG_PACKAGES):
-                if id(call) in self.composed_calls:
+                if _place_key(file.path, expr) in self.composed_calls:
                     continue  # shown in its composition's row
                 if self.composed_modules and not name.rpartition(".")[2][:1].isupper():
                     continue  # a functional transform inside a transform's definition
                 if name.rpartition(".")[2] != "Compose":
-                    values = [(f"arg{i + 1}", src.text(a)) for i, a in enumerate(call.args)]
-                    values += [(k.arg or "**", src.text(k.value)) for k in call.keywords]
-                    self.add("augmentation", name, src.where(call), values)
+                    values = [(f"arg{i + 1}", a.text) for i, a in enumerate(expr.args)]
+                    values += [(k.name or "**", k.target.text) for k in expr.keywords]
+                    self.add("augmentation", name, file.where(expr.line), values)
             elif name in _FOREIGN_SEEDS:
-                values = [("seed", self._describe(src, a)) for a in call.args[:1]]
-                self.add("seed", name, src.where(call), values)
+                values = [
+                    ("seed", self.values.describe(file, call.function, a)) for a in expr.args[:1]
+                ]
+                self.add("seed", name, file.where(expr.line), values)
             elif (
                 name is not None
                 and name.partition(".")[0] not in self.local | {"torch"}
                 and _FOREIGN_LOSS.search(name.rpartition(".")[2])
             ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
-                describe = self._describe
-                values = [(f"arg{i + 1}", describe(src, a)) for i, a in enumerate(call.args)]
-                values += [(k.arg or "**", describe(src, k.value)) for k in call.keywords]
-                self.add("loss", name, src.where(call), values, "third-party loss")
-            elif _NO_AUG.search(callee_name(call)):
-                self._no_aug_call(src, call)
+                fn = call.function
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
+                values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
+                self.add("loss", name, file.where(expr.line), values, "third-party loss")
+            elif _NO_AUG.search(expr.callee()):
+                self._no_aug_call(file, call)
 
-    def _compositions(self, src: Source) -> None:
+    def _compositions(self, file: _File) -> None:
         """Each outermost composition of transforms (``T.Compose([...])``) as one row with
         the transforms it applies, in order, with their values followed (``scales`` → the
         list it is set to); the ``if`` it sits under says which split uses it."""
-        for call in src.calls:
-            if not _is_compose(callee_name(call)) or id(call) in self.composed_calls:
+        for call in file.values.calls:
+            if not _is_compose(call.expr.callee()):
                 continue
-            fn = src.function_of(call)
-            self.composed_calls.add(id(call))
-            if _transform_internal(src, fn):
+            if _place_key(file.path, call.expr) in self.composed_calls:
+                continue
+            fn = call.function
+            self.composed_calls.add(_place_key(file.path, call.expr))
+            if _transform_internal(file, fn):
                 continue  # ColorJitter.get_params' own Compose: how one step is made
-            steps = self._steps(src, fn, call.args[0] if call.args else None, 0)
-            if self._inside_composition(src, call) or not steps:
+            args = call.expr.args
+            steps = self._steps(file, fn, args[0] if args else None, 0)
+            if self._inside_composition(file, call) or not steps:
                 continue
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
-            test = src.enclosing(call, ast.If)
-            if isinstance(test, ast.If) and (fn is None or src.function_of(test) is fn):
-                values.append(("when", src.text(test.test)))
-            where = fn.name if fn is not None else "module code"
+            if call.when is not None and (fn < 0 or call.when_function == fn):
+                values.append(("when", call.when.text))
+            where = file.defs[fn].name if fn >= 0 else "module code"
             note = "the transforms applied, in order"
-            target = single_target(src.parent.get(call) or call)
-            if isinstance(target, ast.Name | ast.Attribute):  # val_transform = T.Compose(...)
-                note += f", stored as {src.text(target)}"
-            self.add("augmentation", f"composition in {where}", src.where(call), values, note)
+            target = call.stored
+            if target is not None and target.kind in ("Name", "Attribute"):
+                note += f", stored as {target.text}"  # val_transform = T.Compose(...)
+            self.add(
+                "augmentation", f"composition in {where}", file.where(call.expr.line), values, note
+            )
 
-    def _inside_composition(self, src: Source, call: ast.Call) -> bool:
+    def _inside_composition(self, file: _File, call: CallValues) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""
-        parent = src.parent.get(call)
-        while parent is not None and not isinstance(parent, ast.stmt):
-            if isinstance(parent, ast.Call) and (
-                _is_compose(callee_name(parent)) or callee_name(parent) in _COMPOSITIONS
-            ):
-                return True
-            parent = src.parent.get(parent)
-        stmt = parent
-        fn = src.function_of(call)
-        if isinstance(stmt, ast.Assign) and fn is not None:
-            names = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
-            for node in ast.walk(fn):
-                if (
-                    isinstance(node, ast.Name)
-                    and node.id in names
-                    and isinstance(node.ctx, ast.Load)
-                    and self._inside_composition_name(src, node)
-                ):
-                    return True
-        return False
+        if any(
+            _is_compose(outer.expr.callee()) or outer.expr.callee() in _COMPOSITIONS
+            for outer in file.calls_around(call.expr)
+        ):
+            return True
+        fn = call.function
+        if not (call.assigned and fn >= 0):
+            return False
+        names = set(call.assigned)
+        d = file.defs[fn]
+        return any(
+            _is_compose(other.expr.callee())
+            and any(n.kind == "Name" and n.name in names for n in other.expr.walk()[1:])
+            for other in file.values.calls
+            if d.line <= other.expr.line <= d.end_line
+        )
 
-    def _inside_composition_name(self, src: Source, node: ast.AST) -> bool:
-        parent = src.parent.get(node)
-        while parent is not None and not isinstance(parent, ast.stmt):
-            if isinstance(parent, ast.Call) and _is_compose(callee_name(parent)):
-                return True
-            parent = src.parent.get(parent)
-        return False
-
-    def _steps(
-        self, src: Source, fn: FuncDef | None, expr: ast.expr | None, depth: int
-    ) -> list[str]:
+    def _steps(self, file: _File, fn: int, expr: Expr | None, depth: int) -> list[str]:
         """The transforms of a composition's list, each as ``Name(arg=value, ...)``."""
         if expr is None:
             return []
-        if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
-            bound = self._local_value(fn, expr.id, expr.lineno)
-            if isinstance(bound, ast.List | ast.Tuple):
+        if expr.kind == "Name" and fn >= 0 and depth < MAX_DEPTH:
+            bound = file.local_value(fn, expr.name, expr.line)
+            if bound is not None and bound.kind in ("List", "Tuple"):
                 # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
-                steps = [self._step(src, fn, e, depth + 1) for e in bound.elts]
+                steps = [self._step(file, fn, e, depth + 1) for e in bound.parts]
                 appended = [
-                    node
-                    for node in own_body(fn)
-                    if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in ("append", "extend")
-                    and isinstance(node.func.value, ast.Name)
-                    and node.func.value.id == expr.id
-                    and node.lineno < expr.lineno
-                    and node.args
+                    c.expr
+                    for c in file.values.calls
+                    if c.scope == fn
+                    and c.expr.func.kind == "Attribute"
+                    and c.expr.func.name in ("append", "extend")
+                    and c.expr.func.target.kind == "Name"
+                    and c.expr.func.target.name == expr.name
+                    and c.expr.line < expr.line
+                    and c.expr.args
                 ]
-                for node in sorted(appended, key=lambda n: (n.lineno, n.col_offset)):
-                    steps.extend(self._steps(src, fn, node.args[0], depth + 1))
+                for node in sorted(appended, key=lambda n: (n.line, n.col)):
+                    steps.extend(self._steps(file, fn, node.args[0], depth + 1))
                 return steps
             if bound is not None:
-                return self._steps(src, fn, bound, depth + 1)
-        if isinstance(expr, ast.List | ast.Tuple):
-            return [self._step(src, fn, e, depth + 1) for e in expr.elts]
-        return [self._step(src, fn, expr, depth + 1)]
+                return self._steps(file, fn, bound, depth + 1)
+        if expr.kind in ("List", "Tuple"):
+            return [self._step(file, fn, e, depth + 1) for e in expr.parts]
+        return [self._step(file, fn, expr, depth + 1)]
 
-    def _step(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
-        for node in ast.walk(expr):  # T.Flip() if flip else nn.Identity(): shown here too
-            if isinstance(node, ast.Call):
-                self._composed(src, node)
-        if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
-            bound = self._local_value(fn, expr.id, expr.lineno)
-            if isinstance(bound, ast.Call):
-                return self._step(src, fn, bound, depth + 1)
-        if not isinstance(expr, ast.Call) or depth >= MAX_DEPTH:
-            return src.text(expr)
-        self._composed(src, expr)
-        name = callee_name(expr) or src.text(expr.func)
+    def _step(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
+        for node in expr.walk():  # T.Flip() if flip else nn.Identity(): shown here too
+            if node.kind == "Call":
+                self._composed(file, node)
+        if expr.kind == "Name" and fn >= 0 and depth < MAX_DEPTH:
+            bound = file.local_value(fn, expr.name, expr.line)
+            if bound is not None and bound.kind == "Call":
+                return self._step(file, fn, bound, depth + 1)
+        if expr.kind != "Call" or depth >= MAX_DEPTH:
+            return expr.text
+        self._composed(file, expr)
+        name = expr.callee() or expr.func.text
         if _is_compose(name):
-            inner = self._steps(src, fn, expr.args[0] if expr.args else None, depth + 1)
+            args = expr.args
+            inner = self._steps(file, fn, args[0] if args else None, depth + 1)
             return "[" + ", ".join(inner) + "]"
-        args = []
-        for arg in expr.args:
-            args.append(self._argument(src, fn, arg, depth))
+        shown = [self._argument(file, fn, arg, depth) for arg in expr.args]
         for kw in expr.keywords:
-            args.append(f"{kw.arg or '**'}={self._argument(src, fn, kw.value, depth)}")
-        return f"{name}({', '.join(args)})"
+            shown.append(f"{kw.name or '**'}={self._argument(file, fn, kw.target, depth)}")
+        return f"{name}({', '.join(shown)})"
 
-    def _built_lists(self, src: Source) -> None:
+    def _built_lists(self, file: _File) -> None:
         """A builder of augmentations that returns a list (detectron2's
         ``build_augmentation``: ``augmentation = [T.ResizeShortestEdge(...)]`` then
         ``augmentation.append(T.RandomFlip(...))``) is a composition too."""
-        for qual, fn in src.defs.items():
-            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        for qual, index in file.first.items():
+            fn = file.defs[index]
+            if fn.is_class or not _AUG_BUILDER.fullmatch(fn.name) or fn.owner >= 0:
                 continue
-            if not _AUG_BUILDER.fullmatch(fn.name) or src.class_of(fn) is not None:
-                continue
-            returned = [
-                n.value
-                for n in own_body(fn)
-                if isinstance(n, ast.Return) and isinstance(n.value, ast.Name | ast.List)
-            ]
+            returned = [r for r in fn.returns if r.kind in ("Name", "List")]
             if len(returned) != 1:
                 continue
-            steps = self._steps(src, fn, returned[0], 0)
+            steps = self._steps(file, index, returned[0], 0)
             if steps:
                 values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
-                self.add("augmentation", f"composition in {qual}", src.where(fn), values,
+                self.add("augmentation", f"composition in {qual}", file.where(fn.line), values,
                          "the transforms the builder returns, in order")  # fmt: skip
-                self.composed_modules.discard(src.module)
+                self.composed_modules.discard(file.module)
 
-    def _composed(self, src: Source, call: ast.Call) -> None:
+    def _composed(self, file: _File, call: Expr) -> None:
         """Marks a step's call as shown, and its class's module as one whose transform
         definitions the composition stands for."""
-        self.composed_calls.add(id(call))
-        if isinstance(call.func, ast.Name) and call.func.id in src.defs:
-            self.composed_modules.add(src.module)
+        self.composed_calls.add(_place_key(file.path, call))
+        if call.func.kind == "Name" and call.func.name in file.first:
+            self.composed_modules.add(file.module)
             return
-        dotted = src.dotted(call.func) or _relative(src, call.func)
+        dotted = file.dotted(call.func) or _relative(file, call.func)
         key = self.repo.canonical.get(dotted)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
         elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
             self.composed_modules.add(dotted.rpartition(".")[0])
 
-    def _argument(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
-        if isinstance(expr, ast.Call) or (
-            isinstance(expr, ast.Name)
-            and fn is not None
-            and isinstance(self._local_value(fn, expr.id, expr.lineno), ast.Call)
+    def _argument(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
+        if expr.kind == "Call" or (
+            expr.kind == "Name"
+            and fn >= 0
+            and _kind(file.local_value(fn, expr.name, expr.line)) == "Call"
         ):
-            return self._step(src, fn, expr, depth + 1)
-        if isinstance(expr, ast.List | ast.Tuple) and any(
-            isinstance(e, ast.Call) for e in expr.elts
-        ):
-            return "[" + ", ".join(self._step(src, fn, e, depth + 1) for e in expr.elts) + "]"
-        return self._resolve(src, expr).text
+            return self._step(file, fn, expr, depth + 1)
+        if expr.kind in ("List", "Tuple") and any(e.kind == "Call" for e in expr.parts):
+            return "[" + ", ".join(self._step(file, fn, e, depth + 1) for e in expr.parts) + "]"
+        return self.values.resolve(file, fn, expr, 0).text
 
-    @staticmethod
-    def _local_value(fn: FuncDef, name: str, before: int) -> ast.expr | None:
-        """The last ``name = value`` of ``fn`` before line ``before``."""
-        bound = [
-            node
-            for node in own_body(fn)
-            if isinstance(node, ast.Assign)
-            and node.lineno < before
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id == name
-        ]
-        found = max(bound, key=lambda n: n.lineno).value if bound else None
-        return found
-
-    def _no_aug_call(self, src: Source, call: ast.Call) -> None:
-        values = [("call", src.text(call))]
-        test = src.enclosing(call, ast.If)
-        when = src.text(test.test) if isinstance(test, ast.If) else ""
+    def _no_aug_call(self, file: _File, call: CallValues) -> None:
+        values = [("call", call.expr.text)]
+        when = call.when.text if call.when is not None else ""
         if when:
             values.append(("when", when))
         if "epoch" in when or "epoch" in values[0][1]:
@@ -1710,66 +1701,48 @@ class _Recipe:
         else:  # timm's --no-aug: a switch for the whole run, not a schedule
             name = "training without augmentation"
             note = "augmentation switched off by a setting"
-        self.add("augmentation", name, src.where(call), values, note)
+        self.add("augmentation", name, file.where(call.expr.line), values, note)
 
-    def _ema_loops(self, src: Source) -> None:
+    def _ema_loops(self, file: _File) -> None:
         """An average of the weights kept by hand: a loop over ``state_dict()`` /
         ``parameters()`` that updates each tensor in place with a decay (``mul_(d).add_``,
         ``lerp_``, ``v *= d; v += ...``), under ``no_grad`` (or on ``.data``)."""
-        for loop in src.loops:
-            if not _WEIGHT_ITER.search(src.text(loop.iter, limit=None)):
+        for loop in file.values.loops:
+            if not _WEIGHT_ITER.search(loop.iter.full()):
                 continue
-            names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-            update = _ema_update(loop, names)
+            update = _ema_update(loop, set(loop.names))
             if update is None:
                 continue
-            if not (self._under_no_grad(src, loop) or ".data" in src.text(update, limit=None)):
+            text = update.statement if update.op else update.node.full()
+            if not (any(_NO_GRAD.search(c) for c in loop.contexts) or ".data" in text):
                 continue
-            self._ema_item(src, loop, update)
+            self._ema_item(file, loop, update)
 
-    def _under_no_grad(self, src: Source, node: ast.AST) -> bool:
-        current = src.parent.get(node)
-        while current is not None and not isinstance(current, ast.ClassDef | ast.Module):
-            if isinstance(current, ast.With | ast.AsyncWith) and any(
-                _NO_GRAD.search(src.text(i.context_expr)) for i in current.items
-            ):
-                return True
-            if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                _NO_GRAD.search(src.text(d)) for d in current.decorator_list
-            ):
-                return True
-            current = src.parent.get(current)
-        return False
-
-    def _ema_item(self, src: Source, loop: ast.AST, update: ast.AST) -> None:
-        fn = src.function_of(loop)
-        cls = src.class_of(fn)
-        stmt = update
-        while not isinstance(stmt, ast.stmt) and stmt in src.parent:
-            stmt = src.parent[stmt]
-        values = [("update", f"{src.text(stmt)} at {src.loc(stmt)}")]
-        holder: Def | None = cls or fn
-        decay_fn: FuncDef | None = fn
-        if cls is not None:
-            init = src.defs.get(f"{src.qualname[cls]}.__init__")
-            decay_fn = init if isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef) else fn
-        f = self.files.get(src.path)
-        if decay_fn is not None and f is not None:
-            index = self._def_index(src, decay_fn)
-            for name, default in f.defs[index].params:
+    def _ema_item(self, file: _File, loop: LoopValues, update: UpdateValues) -> None:
+        fn = loop.function
+        cls = file.defs[fn].owner if fn >= 0 else -1
+        statement = shorten(update.statement, TEXT_LIMIT)
+        values = [("update", f"{statement} at {file.loc(update.line)}")]
+        holder = cls if cls >= 0 else fn
+        decay_fn = fn
+        if cls >= 0:
+            init = file.first.get(f"{file.defs[cls].qual}.__init__")
+            decay_fn = init if init is not None and not file.defs[init].is_class else fn
+        if decay_fn >= 0:
+            for name, default in file.defs[decay_fn].params:
                 if _DECAY_PARAM.search(name):
-                    val = self.values.parameter(f, index, name, default, 0)
+                    val = self.values.parameter(file, decay_fn, name, default, 0)
                     values.append((name, val.show()))
         factor = _ema_factor(update)
-        if len(values) == 1 and factor is not None and not is_literal(factor):
+        if len(values) == 1 and factor is not None and not factor.literal:
             # no decay parameter: the factor the update uses (``m = momentum_schedule[it]``)
-            values.append(("decay", self._describe(src, factor)))
-        if holder is not None and f is not None:
-            for caller, call in self.values.call_sites(f, self._def_index(src, holder))[:5]:
+            values.append(("decay", self.values.describe(file, fn, factor)))
+        if holder >= 0:
+            for caller, call in self.values.call_sites(file, holder)[:5]:
                 line = call.expr.line
                 values.append(("used at", f"{caller.loc(line)}: {call.expr.text}"))
-        label = f"{holder.name}" if holder is not None else "module code"
-        where = src.where(holder) if holder is not None else src.where(loop)
+        label = file.defs[holder].name if holder >= 0 else "module code"
+        where = file.where(file.defs[holder].line if holder >= 0 else loop.line)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
 
     def _flips(self) -> None:
@@ -1977,48 +1950,43 @@ class _Recipe:
                     "rows are not listed",
                 )
 
-    def _hand_schedules(self, src: Source) -> None:
+    def _hand_schedules(self, file: _File) -> None:
         """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s
         ``lr = max(lr0 * decay ** (epoch // step), clip)`` and ``momentum = 0.1 * 0.5 **
         (epoch // step)`` set on every BatchNorm through ``model.apply``): the formula with
         its constants, and the floor an ``if`` puts under it."""
-        sets_bn = any(
-            isinstance(t, ast.Attribute) and t.attr == "momentum"
-            for stmt in src.assigns
-            for t in stmt.targets
-        )
-        for stmt in src.assigns:
-            target = single_target(stmt)
-            if not isinstance(target, ast.Name) or not _reads_epoch(stmt.value):
+        sets_bn = "momentum" in file.values.assigned_attrs
+        for stmt, fn in file.assigns:
+            target = stmt.target
+            if stmt.annotated or target.kind != "Name" or not _reads_epoch(stmt.value):
                 continue
-            fn = src.function_of(stmt)
-            if (fn is not None and _SCHEDULE_NAME.search(src.qualname.get(fn, ""))) or (
-                _SCHEDULE_NAME.search(PurePosixPath(src.path).stem)
+            if (fn >= 0 and _SCHEDULE_NAME.search(file.defs[fn].qual)) or (
+                _SCHEDULE_NAME.search(PurePosixPath(file.path).stem)
             ):
                 continue  # a scheduler's own formula: its row is the scheduler's
-            if re.search(r"(^|_)(lr|learning_rate)$", target.id, re.IGNORECASE):
-                category, name, note = "scheduler", f"{target.id} computed by hand", ""
-            elif target.id.endswith("momentum") and sets_bn:
-                category, name = "bn_momentum", f"{target.id} computed by hand"
+            if re.search(r"(^|_)(lr|learning_rate)$", target.name, re.IGNORECASE):
+                category, name, note = "scheduler", f"{target.name} computed by hand", ""
+            elif target.name.endswith("momentum") and sets_bn:
+                category, name = "bn_momentum", f"{target.name} computed by hand"
                 note = (
                     "set on the BatchNorm layers each epoch; MindSpore's BatchNorm momentum "
                     "is 1 − torch's (torch 0.1 is MindSpore 0.9): convert every value"
                 )
             else:
                 continue
-            values = [("formula", src.text(stmt.value))]
+            values = [("formula", stmt.value.text)]
             # constants (``MOMENTUM_ORIGINAL = 0.1``) and settings (``args.lr_decay``)
             refs = {
-                src.text(n): n
-                for n in ast.walk(stmt.value)
-                if (isinstance(n, ast.Name) and n.id.isupper())
-                or (isinstance(n, ast.Attribute) and name_chain(n) and not src.dotted(n))
+                n.text: n
+                for n in stmt.value.walk()
+                if (n.kind == "Name" and n.name.isupper())
+                or (n.kind == "Attribute" and n.chain() and not file.dotted(n))
             }
-            values += [(text, self._describe(src, refs[text])) for text in sorted(refs)]
-            floor = _floor(src, stmt, target.id)
+            values += [(text, self.values.describe(file, fn, refs[text])) for text in sorted(refs)]
+            floor = _floor(stmt, target.name)
             if floor:
                 values.append(("floor", floor))
-            self.add(category, name, src.where(stmt), values, note)
+            self.add(category, name, file.where(stmt.line), values, note)
 
     def _launchers(self) -> None:
         """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""
@@ -2040,33 +2008,36 @@ class _Recipe:
         for f in self.result.api_findings:
             if f.api != "torch.Tensor.backward" or f.usage != "call" or is_test_path(f.path):
                 continue
-            src = self.sources.get(f.path)
-            call = src.call_for(f) if src is not None else None
-            fn = src.function_of(call) if src is not None and call is not None else None
-            if src is None or call is None or fn is None or (f.path, fn.lineno) in seen:
+            file = self.files.get(f.path)
+            call = file.call_for(f) if file is not None else None
+            fn = call.function if call is not None else -1
+            if file is None or call is None or fn < 0 or (f.path, file.defs[fn].line) in seen:
                 continue
-            seen.add((f.path, fn.lineno))
-            steps = [
-                n
-                for n in own_body(fn)
-                if isinstance(n, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and n.func.attr == "step"
-                and re.search(r"optim|scaler", src.text(n.func.value), re.IGNORECASE)
-            ]
-            guards = [_modulo_guard(src, step, fn) for step in steps]
+            seen.add((f.path, file.defs[fn].line))
+            steps = sorted(
+                (
+                    c
+                    for c in file.values.calls
+                    if c.scope == fn
+                    and c.expr.func.kind == "Attribute"
+                    and c.expr.func.name == "step"
+                    and re.search(r"optim|scaler", c.expr.func.target.text, re.IGNORECASE)
+                ),
+                key=lambda c: c.own_order,
+            )
+            guards = [_modulo_guard(step, fn) for step in steps]
             if not steps or any(g is None for g in guards):
                 continue
             guard = guards[0]
             assert guard is not None
-            if _inside(src, call, guard[0]):
-                continue
+            if guard[0] in call.ifs:
+                continue  # the backward runs under the same test
             values = [
-                ("condition", src.text(guard[0].test)),
-                ("every", self._describe(src, guard[1])),
-                ("backward", src.loc(call)),
+                ("condition", guard[0].test.text),
+                ("every", self.values.describe(file, guard[0].function, guard[1])),
+                ("backward", file.loc(call.expr.line)),
             ]
-            self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
+            self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values,
                      "optimizer step every n backward passes")  # fmt: skip
 
 
@@ -2083,31 +2054,27 @@ def _registry_category(option: str) -> str | None:
     return None
 
 
-def _reads_epoch(expr: ast.expr) -> bool:
+def _reads_epoch(expr: Expr) -> bool:
     """A value computed from the epoch (or iteration) it is set for."""
+    nodes = expr.walk()
     return any(
-        (isinstance(n, ast.Name) and re.search(r"epoch|^it(er)?$", n.id, re.IGNORECASE))
-        or (isinstance(n, ast.Attribute) and "epoch" in n.attr.lower())
-        for n in ast.walk(expr)
-    ) and any(isinstance(n, ast.BinOp) for n in ast.walk(expr))
+        (n.kind == "Name" and re.search(r"epoch|^it(er)?$", n.name, re.IGNORECASE))
+        or (n.kind == "Attribute" and "epoch" in n.name.lower())
+        for n in nodes
+    ) and any(n.kind == "BinOp" for n in nodes)
 
 
-def _floor(src: Source, stmt: ast.Assign, name: str) -> str:
+def _floor(stmt: AssignValues, name: str) -> str:
     """``if momentum < 0.01: momentum = 0.01`` right after ``stmt``: the floor's text."""
-    body = getattr(src.parent.get(stmt), "body", [])
-    for n, node in enumerate(body):
-        if node is stmt and n + 1 < len(body):
-            after = body[n + 1]
-            if (
-                isinstance(after, ast.If)
-                and isinstance(after.test, ast.Compare)
-                and isinstance(after.test.left, ast.Name)
-                and after.test.left.id == name
-                and isinstance(after.test.ops[0], ast.Lt | ast.LtE)
-                and after.body
-                and single_target(after.body[0]) is not None
-            ):
-                return src.text(after.test.comparators[0])
+    test = stmt.guard
+    if (
+        test is not None
+        and test.kind == "Compare"
+        and test.parts[0].kind == "Name"
+        and test.parts[0].name == name
+        and test.name in ("Lt", "LtE")
+    ):
+        return test.parts[1].text
     return ""
 
 
@@ -2120,21 +2087,22 @@ def _side_script(path: str) -> bool:
     )
 
 
-def _relative(src: Source, expr: ast.expr) -> str:
+def _relative(file: _File, expr: Expr) -> str:
     """``T.RandomFlip`` after ``from . import transforms as T`` as a dotted name ("" when the
     head is not bound by a relative import): the shared import table keeps absolute ones."""
-    parts = name_chain(expr)
-    if parts is None or not src.module:
+    parts = expr.chain()
+    if parts is None or not file.module:
         return ""
-    for node in src.imports_made:
-        if not isinstance(node, ast.ImportFrom) or not node.level:
-            continue
-        for alias in node.names:
-            if (alias.asname or alias.name) == parts[0]:
-                prefix = src.from_module(node)
-                head = [prefix, alias.name] if prefix else [alias.name]
-                return ".".join([*head, *parts[1:]])
+    for bound, level, module, name in file.values.relative_imports:
+        if bound == parts[0]:
+            prefix = file.from_module(level, module)
+            head = [prefix, name] if prefix else [name]
+            return ".".join([*head, *parts[1:]])
     return ""
+
+
+def _kind(expr: Expr | None) -> str:
+    return expr.kind if expr is not None else ""
 
 
 def _is_loss_function(name: str) -> bool:
@@ -2171,119 +2139,128 @@ def _category(api: str) -> str | None:
     return None
 
 
-def _bind_torch(params: Sequence[tuple[str, str, bool]], call: ast.Call) -> dict[str, ast.expr]:
+def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str, Expr]:
     positional = [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
-    bound: dict[str, ast.expr] = {}
+    bound: dict[str, Expr] = {}
     for name, arg in zip(positional, call.args, strict=False):
-        if isinstance(arg, ast.Starred):
+        if arg.kind == "Starred":
             break
         bound[name] = arg
-    bound.update({k.arg: k.value for k in call.keywords if k.arg})
+    bound.update({k.name: k.target for k in call.keywords if k.name})
     return bound
 
 
-def _ema_factor(update: ast.AST) -> ast.expr | None:
+def _literal_value(expr: Expr | None) -> object:
+    """The Python value of a literal number, string or sequence of them (what
+    ``ast.literal_eval`` computes of it), else None."""
+    if expr is None or not expr.literal:
+        return None
+    if expr.kind == "Constant":
+        return expr.value
+    if expr.kind == "UnaryOp" and expr.name in ("USub", "UAdd"):
+        inner = _literal_value(expr.parts[0])
+        if isinstance(inner, int | float | complex) and not isinstance(inner, bool):
+            return -inner if expr.name == "USub" else +inner
+        return None
+    if expr.kind in ("Tuple", "List"):
+        items = [_literal_value(p) for p in expr.parts]
+        if any(i is None and p.text != "None" for i, p in zip(items, expr.parts, strict=True)):
+            return None
+        return tuple(items) if expr.kind == "Tuple" else items
+    return None
+
+
+def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
+    """Where a call is: the key of a call shown in a composition's row."""
+    return path, node.line, node.col, node.end_line, node.end_col
+
+
+def _ema_factor(update: UpdateValues) -> Expr | None:
     """The decay an in-place average update scales by: ``mul_(d)``'s, ``lerp_(x, w)``'s
     weight (found by :func:`_ema_update`); None for ``v *= d; v += ...``, whose update is
     the addition."""
-    if not (isinstance(update, ast.Call) and isinstance(update.func, ast.Attribute)):
+    node = update.node
+    if update.op or node.kind != "Call" or node.func.kind != "Attribute":
         return None
-    if update.func.attr == "lerp_" and len(update.args) == 2:
-        return update.args[1]
-    receiver = update.func.value
+    if node.func.name == "lerp_" and len(node.args) == 2:
+        return node.args[1]
+    receiver = node.func.target
     if (
-        isinstance(receiver, ast.Call)
-        and isinstance(receiver.func, ast.Attribute)
-        and receiver.func.attr == "mul_"
+        receiver.kind == "Call"
+        and receiver.func.kind == "Attribute"
+        and receiver.func.name == "mul_"
         and len(receiver.args) == 1
     ):
         return receiver.args[0]
     return None
 
 
-def _root_name(expr: ast.AST) -> str | None:
-    while isinstance(expr, ast.Attribute | ast.Subscript):
-        expr = expr.value
-    return expr.id if isinstance(expr, ast.Name) else None
+def _root_name(expr: Expr) -> str | None:
+    while expr.kind in ("Attribute", "Subscript"):
+        expr = expr.parts[0]
+    return expr.name if expr.kind == "Name" else None
 
 
-def _ema_update(loop: ast.For | ast.AsyncFor, names: set[str]) -> ast.AST | None:
+def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
     """The in-place decayed update of a loop variable, if the loop body makes one."""
     scaled: set[str] = set()
-    for stmt in loop.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.AugAssign) and _root_name(node.target) in names:
-                root = _root_name(node.target) or ""
-                if isinstance(node.op, ast.Mult):
-                    scaled.add(root)
-                elif isinstance(node.op, ast.Add | ast.Sub) and root in scaled:
-                    return node
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                continue
-            method, receiver = node.func.attr, node.func.value
-            if method == "lerp_" and _root_name(receiver) in names:
-                return node
-            if (
-                method in ("add_", "sub_")
-                and isinstance(receiver, ast.Call)
-                and isinstance(receiver.func, ast.Attribute)
-                and receiver.func.attr == "mul_"
-                and _root_name(receiver.func.value) in names
-            ):
-                return node
-            if method in ("copy_", "sub_") and _root_name(receiver) in names:
-                mixes = any(
-                    isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
-                    for a in node.args
-                    for n in ast.walk(a)
-                )
-                mentions = any(
-                    isinstance(n, ast.Name) and n.id == _root_name(receiver)
-                    for a in node.args
-                    for n in ast.walk(a)
-                )
-                if mixes and mentions:
-                    return node
+    for update in loop.updates:
+        node = update.node
+        if update.op:  # an augmented assignment to ``node``
+            root = _root_name(node)
+            if root in names:
+                if update.op == "Mult":
+                    scaled.add(root or "")
+                elif update.op in ("Add", "Sub") and root in scaled:
+                    return update
+            continue
+        if node.func.kind != "Attribute":
+            continue
+        method, receiver = node.func.name, node.func.target
+        if method == "lerp_" and _root_name(receiver) in names:
+            return update
+        if (
+            method in ("add_", "sub_")
+            and receiver.kind == "Call"
+            and receiver.func.kind == "Attribute"
+            and receiver.func.name == "mul_"
+            and _root_name(receiver.func.target) in names
+        ):
+            return update
+        if method in ("copy_", "sub_") and _root_name(receiver) in names:
+            walked = [n for a in node.args for n in a.walk()]
+            mixes = any(n.kind == "BinOp" and n.name == "Mult" for n in walked)
+            mentions = any(n.kind == "Name" and n.name == _root_name(receiver) for n in walked)
+            if mixes and mentions:
+                return update
     return None
 
 
-def _dict_items(expr: ast.expr) -> list[tuple[str, ast.expr]]:
+def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:
     """(key, value) of a dict literal's string keys, or of a ``dict(key=value)`` call."""
-    if isinstance(expr, ast.Dict):
+    if expr.kind == "Dict":
         return [
-            (key.value, item)
-            for key, item in zip(expr.keys, expr.values, strict=True)
-            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+            (key, item) for key, item in zip(expr.keys, expr.items, strict=True) if key is not None
         ]
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
-        return [(k.arg, k.value) for k in expr.keywords if k.arg]
+    if expr.kind == "Call" and expr.func.kind == "Name" and expr.func.name == "dict":
+        return [(k.name, k.target) for k in expr.keywords if k.name]
     return []
 
 
-def _when(src: Source, test: ast.expr | None) -> str:
+def _when(test: Expr | None) -> str:
     """`` (if use_fused)``: the test an entry of a conditional dict is passed under."""
-    return f" (if {src.text(test)})" if test is not None else ""
+    return f" (if {test.text})" if test is not None else ""
 
 
-def _modulo_guard(src: Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:
-    """The ``if (i + 1) % n == 0:`` above ``node`` (inside ``fn``), and its ``n``."""
-    current = src.parent.get(node)
-    while current is not None and current is not fn:
-        if isinstance(current, ast.If):
-            for sub in ast.walk(current.test):
-                if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod):
-                    return current, sub.right
-        current = src.parent.get(current)
+def _modulo_guard(node: CallValues, fn: int) -> tuple[IfValues, Expr] | None:
+    """The ``if (i + 1) % n == 0:`` above ``node`` (inside def ``fn``), and its ``n``."""
+    for branch in node.ifs:
+        if branch.function != fn:
+            break
+        for sub in branch.test.walk():
+            if sub.kind == "BinOp" and sub.name == "Mod":
+                return branch, sub.parts[1]
     return None
-
-
-def _inside(src: Source, node: ast.AST, ancestor: ast.AST) -> bool:
-    current = src.parent.get(node)
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = src.parent.get(current)
-    return False
 
 
 def _scripts(root: Path) -> Iterator[Path]:

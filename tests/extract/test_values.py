@@ -141,3 +141,68 @@ def test_records_pickle_and_reach_the_syntax_facts() -> None:
     assert facts.values == _facts()
     again = pickle.loads(pickle.dumps(facts))
     assert again == facts and isinstance(again.values.calls[0].expr, Expr)
+
+
+LOOPS = """\
+import torch
+
+
+class Ema:
+    @torch.no_grad()
+    def update(self, model, it):
+        d = self.decay
+        for ema_v, model_v in zip(self.ema.state_dict().values(), model.state_dict().values()):
+            ema_v *= d
+            ema_v += (1 - d) * model_v
+        for p in model.parameters():
+            p.mul_(d).add_(p)
+
+
+def train(loader, optimizer, accum):
+    lr = 0.1 * 0.5 ** (epoch // 20)
+    if lr < 1e-5:
+        lr = 1e-5
+    for i, batch in enumerate(loader):
+        loss.backward()
+        if (i + 1) % accum == 0:
+            optimizer.step()
+            t = [T.Resize(8)]
+"""
+
+
+def test_loops_record_their_updates_and_contexts() -> None:
+    values = file_values(ast.parse(LOOPS), LOOPS)
+    # ast.walk's order: breadth first, so train's loop (less deep) comes first
+    third, first, second = values.loops
+    assert first.iter.full().startswith("zip(self.ema.state_dict()")
+    assert first.names == ("ema_v", "model_v") and first.contexts == ("torch.no_grad()",)
+    assert [(u.op, u.statement, u.line) for u in first.updates if u.op] == [
+        ("Mult", "ema_v *= d", 9),
+        ("Add", "ema_v += (1 - d) * model_v", 10),
+    ]
+    # calls: each with the statement holding it, in the body's breadth-first order
+    assert [(u.node.text, u.statement) for u in second.updates] == [
+        ("p.mul_(d).add_(p)", "p.mul_(d).add_(p)"),
+        ("p.mul_(d)", "p.mul_(d).add_(p)"),
+    ]
+    assert third.contexts == () and third.names == ("i", "batch")
+    assert values.defs[third.function].qual == "train"
+
+
+def test_calls_know_their_ifs_statement_and_order() -> None:
+    values = file_values(ast.parse(LOOPS), LOOPS)
+    by = {c.expr.callee(): c for c in values.calls}
+    step = by["step"]
+    (guard,) = step.ifs
+    assert guard.test.text == "(i + 1) % accum == 0" and guard.line == 21
+    assert values.defs[guard.function].qual == "train" and step.when is guard.test
+    assert step.statement and step.stored is None and step.scope == step.function
+    assert by["backward"].ifs == () and by["backward"].own_order >= 0
+    resize = by["Resize"]
+    assert resize.assigned == ("t",) and resize.stored is None
+    assert by["state_dict"].scope == [d.qual for d in values.defs].index("Ema.update")
+    # an assignment followed by an ``if`` that assigns: its floor's test
+    train = values.defs[[d.qual for d in values.defs].index("train")]
+    (lr,) = [a for a in train.assigns if a.target.text == "lr" and a.top]
+    assert lr.guard is not None and lr.guard.text == "lr < 1e-5" and lr.guard.name == "Lt"
+    assert "momentum" not in values.assigned_attrs
