@@ -7,17 +7,18 @@ and standard deviation, padded up to the network's square input, and the masks a
 back to the original size and cut at a logit threshold. These steps are often written as
 plain arithmetic in a model method (``(x - self.pixel_mean) / self.pixel_std``,
 ``F.pad(x, (0, side - w, 0, side - h))``, ``long_side / max(h, w)``), not as a ``Compose``
-the recipe could show, so the worker records them here as :class:`InputStep` records, with
-the literals a step may refer to (:class:`NamedLiteral`: parameter defaults, class-level
-values, constructor keywords, buffers bound from parameters). The review joins them across
-files (:mod:`apiscan.review.inference`); nothing here follows values beyond one file.
+the recipe could show, so the worker records them here as :class:`InputStep` records. The
+literals a step names (a buffer's constructor argument, a class-level threshold) are read by
+the review from the value records the worker writes for the recipe
+(:mod:`apiscan.extract.values`, :mod:`apiscan.review.inference`); nothing here follows a value
+beyond its function.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 #: A name read as a mean or a standard deviation (``pixel_mean``, ``self.std``, ``MEAN``).
@@ -53,50 +54,31 @@ class InputStep:
     refs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class NamedLiteral:
-    """A literal a step may name, and who holds it.
-
-    ``kind``: ``default`` (``owner``'s ``__init__`` parameter ``name`` defaults to it, or a
-    class-level ``name = literal``; owner "" for a module-level constant), ``keyword`` (a
-    construction ``owner(..., name=literal)``; owner is the callee's last name; a name bound
-    to a literal in the calling function or module counts), ``binding`` (``owner``'s
-    ``__init__`` stores parameter ``text`` as attribute or buffer ``name``)."""
-
-    kind: str
-    owner: str
-    name: str
-    text: str
-    line: int
-
-
 def read_input_steps(
     tree: ast.Module,
     qualname: Mapping[ast.AST, str],
     text_of: _Text,
-) -> tuple[tuple[InputStep, ...], tuple[NamedLiteral, ...]]:
-    """The steps and literals of one file (module docstring); ``qualname`` names every def
-    and class, ``text_of`` gives a node's source on one line."""
-    steps: list[InputStep] = []
-    literals: list[NamedLiteral] = list(_module_literals(tree, text_of))
+) -> tuple[InputStep, ...]:
+    """The steps of one file (module docstring); ``qualname`` names every def and class,
+    ``text_of`` gives a node's source on one line."""
     numbers: dict[str, frozenset[str]] = {}
     for node, name in qualname.items():
         if isinstance(node, ast.ClassDef):
-            found = list(_class_literals(node, name, text_of))
-            literals += found
+            first_def = _first_def(node)
             numbers[name] = frozenset(
-                lit.name for lit in found if lit.kind == "default" and lit.line < _first_def(node)
+                target.id
+                for stmt in node.body
+                if stmt.lineno < first_def
+                for target, value in [_single(stmt)]
+                if isinstance(target, ast.Name) and _literal(value)
             )
+    steps: list[InputStep] = []
     for node, name in qualname.items():
         if isinstance(node, _FuncDef):
-            steps += _function_steps(
-                node, name, text_of, numbers.get(name.rpartition(".")[0], frozenset())
-            )
-            literals += _keywords(node, tree, text_of)
-    literals += _keywords(None, tree, text_of)
+            cls = numbers.get(name.rpartition(".")[0], frozenset())
+            steps += _function_steps(node, name, text_of, cls)
     steps.sort(key=lambda s: (s.line, s.kind, s.text))
-    literals.sort(key=lambda lit: (lit.line, lit.kind, lit.owner, lit.name))
-    return tuple(steps), tuple(dict.fromkeys(literals))
+    return tuple(steps)
 
 
 def _first_def(cls: ast.ClassDef) -> int:
@@ -315,103 +297,9 @@ def _literal(node: ast.AST | None) -> bool:
     return False
 
 
-def _module_literals(tree: ast.Module, text_of: _Text) -> Iterator[NamedLiteral]:
-    for stmt in tree.body:
-        target, value = _single(stmt)
-        if isinstance(target, ast.Name) and _literal(value):
-            assert value is not None
-            yield NamedLiteral("default", "", target.id, text_of(value), stmt.lineno)
-
-
 def _single(stmt: ast.AST) -> tuple[ast.expr | None, ast.expr | None]:
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
         return stmt.targets[0], stmt.value
     if isinstance(stmt, ast.AnnAssign):
         return stmt.target, stmt.value
     return None, None
-
-
-def _class_literals(cls: ast.ClassDef, owner: str, text_of: _Text) -> Iterator[NamedLiteral]:
-    for stmt in cls.body:
-        target, value = _single(stmt)
-        if isinstance(target, ast.Name) and _literal(value):
-            assert value is not None
-            yield NamedLiteral("default", owner, target.id, text_of(value), stmt.lineno)
-        if not (isinstance(stmt, _FuncDef) and stmt.name == "__init__"):
-            continue
-        args = stmt.args
-        positional = [*args.posonlyargs, *args.args]
-        pairs = list(
-            zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
-        )
-        pairs += [
-            (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
-        ]
-        params = {a.arg for a in [*positional, *args.kwonlyargs]} - {"self"}
-        for arg, default in pairs:
-            if _literal(default):
-                yield NamedLiteral("default", owner, arg.arg, text_of(default), default.lineno)
-        yield from _bindings(stmt, owner, params)
-
-
-def _bindings(init: _FuncDef, owner: str, params: set[str]) -> Iterator[NamedLiteral]:
-    """``self.register_buffer("pixel_mean", torch.Tensor(pixel_mean)...)`` and
-    ``self.mean = mean``: the attribute a parameter is stored as."""
-    for node in _body_nodes(init):
-        stored: str | None = None
-        value: ast.AST | None = None
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "register_buffer"
-            and len(node.args) >= 2
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
-            stored, value = node.args[0].value, node.args[1]
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            target, value = _single(node)
-            stored = target.attr if target is not None and _self_attr(target) else None
-        if stored is None or value is None:
-            continue
-        used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and n.id in params}
-        if len(used) == 1:
-            yield NamedLiteral("binding", owner, stored, used.pop(), node.lineno)
-
-
-def _keywords(fn: _FuncDef | None, tree: ast.Module, text_of: _Text) -> Iterator[NamedLiteral]:
-    """Constructions ``Cls(..., name=literal)`` in ``fn`` (module code when None), a name
-    bound to a literal in the same scope counting as that literal."""
-    scope: Sequence[ast.AST] = list(_body_nodes(fn)) if fn is not None else _module_code(tree)
-    bound: dict[str, ast.expr] = {}
-    for node in [*(tree.body if fn is not None else ()), *scope]:
-        target, value = _single(node)
-        if isinstance(target, ast.Name) and _literal(value):
-            assert value is not None
-            bound[target.id] = value
-    for node in scope:
-        if not isinstance(node, ast.Call):
-            continue
-        callee = node.func
-        last = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
-        if not last[:1].isupper():
-            continue
-        for kw in node.keywords:
-            value = kw.value
-            if isinstance(value, ast.Name) and value.id in bound:
-                value = bound[value.id]
-            if kw.arg and _literal(value):
-                yield NamedLiteral("keyword", last, kw.arg, text_of(value), node.lineno)
-
-
-def _module_code(tree: ast.Module) -> list[ast.AST]:
-    """Module-level nodes outside defs and classes."""
-    out: list[ast.AST] = []
-    todo: list[ast.AST] = list(tree.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, _FuncDef | ast.ClassDef | ast.Lambda):
-            continue
-        out.append(node)
-        todo.extend(ast.iter_child_nodes(node))
-    return out

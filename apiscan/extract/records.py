@@ -238,6 +238,7 @@ def _pickled_as_calls(*classes: type) -> None:
 def _record_classes() -> tuple[type, ...]:
     from apiscan import model
     from apiscan.extract import input_steps, syntax
+    from apiscan.extract import values as file_values
     from apiscan.program import values
 
     return (
@@ -262,7 +263,11 @@ def _record_classes() -> tuple[type, ...]:
         syntax.RegistrySetup,
         syntax.LazyAugmentations,
         input_steps.InputStep,
-        input_steps.NamedLiteral,
+        file_values.Expr,
+        file_values.AssignValues,
+        file_values.DefValues,
+        file_values.CallValues,
+        file_values.FileValues,
         values.Site,
         values.Hop,
         values.Tensor,

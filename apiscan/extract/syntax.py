@@ -20,9 +20,13 @@ import ast
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from apiscan.extract.input_steps import InputStep, NamedLiteral, read_input_steps
+if TYPE_CHECKING:
+    from apiscan.extract.values import FileValues
+
+from apiscan.extract.input_steps import InputStep, read_input_steps
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
@@ -184,10 +188,11 @@ class SyntaxFacts:
     #: each literal attribute assignment, (callee, arguments) of each ``fill_``/``normal_``...
     #: call, in source order
     init_routines: tuple[tuple[str, int, int, tuple[tuple[str, str], ...]], ...] = ()
-    #: the inference path's steps written as code (normalise, pad, scale the longer side,
-    #: upscale, threshold) and the literals they may name (:mod:`apiscan.extract.input_steps`)
+    #: the inference path's steps written as code (normalise, pad, resize, upscale,
+    #: threshold: :mod:`apiscan.extract.input_steps`)
     input_steps: tuple[InputStep, ...] = ()
-    named_literals: tuple[NamedLiteral, ...] = ()
+    #: what the recipe's value follower reads (:mod:`apiscan.extract.values`)
+    values: FileValues | None = None
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -198,7 +203,9 @@ class SyntaxFacts:
 
 def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
     """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`)."""
-    return _Reader(tree, text).facts()
+    from apiscan.extract.values import file_values
+
+    return replace(_Reader(tree, text).facts(), values=file_values(tree, text))
 
 
 def node_text(lines: Sequence[str], node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
@@ -395,7 +402,7 @@ class _Reader:
             and isinstance(node.test.left, ast.Name)
             and node.test.left.id == "__name__"
         ]
-        steps, literals = read_input_steps(self.tree, self.qualname, self.text)
+        steps = read_input_steps(self.tree, self.qualname, self.text)
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -422,7 +429,6 @@ class _Reader:
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
             input_steps=steps,
-            named_literals=literals,
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

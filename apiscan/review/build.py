@@ -77,7 +77,7 @@ def review(options: ScanOptions) -> Review:
     )
     items = work_items(result, analyses, ancillary)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
-    recipe = extract_recipe(result, analyses, root, sources, hierarchy)
+    recipe = extract_recipe(result, analyses, root, hierarchy)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
     training |= {

@@ -7,9 +7,10 @@ the network's input length, ``(x - self.pixel_mean) / self.pixel_std``, pad to a
 read the output the same way (upscale the masks back to the original size, cut them at a
 logit threshold). A port must reproduce each exactly, and the per-image sizes between the
 resize and the pad are where a static graph meets a variable shape. The workers record
-these steps and the literals they may name (:mod:`apiscan.extract.input_steps`); this module
-joins them across files: ``self.pixel_mean`` → the constructor parameter stored as that
-buffer → the literal a construction passes for it (or its default).
+these steps (:mod:`apiscan.extract.input_steps`) beside the value records the recipe reads
+(:mod:`apiscan.extract.values`); this module joins them across files: ``self.pixel_mean`` →
+the constructor parameter stored as that buffer → the literal a construction passes for it
+(or its default).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from apiscan.extract.input_steps import InputStep, NamedLiteral
+from apiscan.extract.input_steps import InputStep
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.values import AssignValues, Expr, FileValues
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import place, with_facts
 
@@ -72,23 +74,70 @@ _REF_NAMES: dict[str, tuple[str, ...]] = {
 
 
 class _Literals:
-    """The literals of the whole repository, by who holds them."""
+    """The numeric literals of the whole repository, by who holds them, read from the value
+    records the workers write for the recipe (:mod:`apiscan.extract.values`): constructor
+    parameter defaults (``defaults``), class-level values (``class_values``), the literals
+    constructions pass by keyword (``keywords``; a name the calling function or module binds
+    to a literal counts), and which parameter a constructor stores as an attribute or buffer
+    (``bindings``: ``self.register_buffer("pixel_mean", torch.Tensor(pixel_mean))``)."""
 
-    def __init__(self, found: Iterable[tuple[FileAnalysis, NamedLiteral]]) -> None:
+    def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
         self.defaults: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
+        self.class_values: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
         self.keywords: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
         self.bindings: dict[tuple[str, str], str] = {}
         self.by_name: dict[str, list[tuple[str, Where]]] = defaultdict(list)
-        for fa, lit in found:
-            where = place(fa, lit.line)
-            owner = lit.owner.rpartition(".")[2]
-            if lit.kind == "binding":
-                self.bindings.setdefault((owner, lit.name), lit.text)
-                continue
-            table = self.keywords if lit.kind == "keyword" else self.defaults
-            table[(owner, lit.name)].append((lit.text, where))
-            if owner:  # a module constant's name says nothing about another module's
-                self.by_name[lit.name].append((lit.text, where))
+        for fa, values in files:
+            self._read(fa, values)
+
+    def _read(self, fa: FileAnalysis, values: FileValues) -> None:
+        module = _bound(values.assigns)
+        for d in values.defs:
+            if d.is_class:
+                for a in d.assigns:
+                    if a.target.kind == "Name" and _numeric(a.value):
+                        where = place(fa, a.line)
+                        self.class_values[(d.name, a.target.name)].append((a.value.text, where))
+                        self.by_name[a.target.name].append((a.value.text, where))
+            elif d.name == "__init__" and d.owner >= 0:
+                cls = values.defs[d.owner].name
+                params = {name for name, _ in d.params} - {"self"}
+                for name, default in d.params:
+                    if default is not None and _numeric(default):
+                        self._default(cls, name, default.text, place(fa, default.line))
+                for a in d.assigns:
+                    if a.target.kind == "Attribute" and a.target.target.text == "self":
+                        self._bind(cls, a.target.name, a.value, params)
+        for call in values.calls:
+            expr = call.expr
+            callee = expr.callee()
+            if callee == "register_buffer" and call.function >= 0:
+                init = values.defs[call.function]
+                args = expr.args
+                if init.name == "__init__" and init.owner >= 0 and len(args) >= 2:
+                    params = {name for name, _ in init.params} - {"self"}
+                    if isinstance(args[0].value, str):
+                        cls = values.defs[init.owner].name
+                        self._bind(cls, args[0].value, args[1], params)
+            elif callee[:1].isupper():
+                local = _bound(values.defs[call.function].assigns) if call.function >= 0 else {}
+                for kw in expr.keywords:
+                    value = kw.target
+                    if value.kind == "Name":
+                        value = local.get(value.name) or module.get(value.name) or value
+                    if kw.name and _numeric(value):
+                        where = place(fa, expr.line)
+                        self.keywords[(callee, kw.name)].append((value.text, where))
+                        self.by_name[kw.name].append((value.text, where))
+
+    def _default(self, cls: str, name: str, text: str, where: Where) -> None:
+        self.defaults[(cls, name)].append((text, where))
+        self.by_name[name].append((text, where))
+
+    def _bind(self, cls: str, attr: str, value: Expr, params: set[str]) -> None:
+        used = {e.name for e in value.walk() if e.kind == "Name" and e.name in params}
+        if len(used) == 1:
+            self.bindings.setdefault((cls, attr), used.pop())
 
     def value(self, cls: str, ref: str) -> str | None:
         """What ``ref`` (as written in a method of ``cls``) is, when the literals say it."""
@@ -103,13 +152,31 @@ class _Literals:
                 default = _one(self.defaults.get((cls, param), []), f"default of {param}")
                 if default:
                     return default
-            return _one(self.defaults.get((cls, attr), []), f"{cls}.{attr}")
+            return _one(self.class_values.get((cls, attr), []), f"{cls}.{attr}")
         if len(parts) >= 2 and parts[0] == "self" and all(p.isidentifier() for p in parts):
             # self.image_encoder.img_size: the one value every holder of that name agrees on
             return _one(self.by_name.get(parts[-1], []), parts[-1])
         if len(parts) == 1 and parts[0].isidentifier():
-            return _one(self.defaults.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
+            return _one(self.class_values.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
         return None
+
+
+def _bound(assigns: Iterable[AssignValues]) -> dict[str, Expr]:
+    """Names a scope binds to a number (``image_size = 1024``), by name."""
+    return {
+        a.target.name: a.value for a in assigns if a.target.kind == "Name" and _numeric(a.value)
+    }
+
+
+def _numeric(expr: Expr) -> bool:
+    """A number, or a list or tuple of numbers (a mean, a size, a threshold)."""
+    if expr.kind == "UnaryOp" and expr.name == "USub" and expr.parts:
+        expr = expr.parts[0]
+    if expr.kind == "Constant":
+        return isinstance(expr.value, int | float) and not isinstance(expr.value, bool)
+    if expr.kind in ("List", "Tuple"):
+        return bool(expr.parts) and all(_numeric(p) for p in expr.parts)
+    return False
 
 
 def _one(found: Sequence[tuple[str, Where]], what: str) -> str | None:
@@ -131,7 +198,7 @@ def inference_steps(
     row's; one in a file counted apart (an export script, a demo: ``apart(path)``) is not the
     repository's inference path."""
     facts = list(with_facts(analyses))
-    literals = _Literals((fa, lit) for fa, sf in facts for lit in sf.named_literals)
+    literals = _Literals((fa, sf.values) for fa, sf in facts if sf.values is not None)
     listed = " ".join(value for item in shown for _, value in item.values)
     rows: list[RecipeItem] = []
     for fa, sf in facts:

@@ -9,27 +9,28 @@ the file and line it comes from so a reader can check it.
 Where it reads from:
 
 - The scan's API findings anchor everything torch marks (``torch.optim.SGD``, ``LinearLR``,
-  ``torch.autocast``, ``clip_grad_norm_``...): the finding's span locates the ``ast.Call`` in
-  the file, and the call's arguments are bound to the API's parameter names from the torch
-  index the scan already uses. Names are never re-resolved here.
-- What no torch API marks is read from the same trees: argparse options, attributes set by
+  ``torch.autocast``, ``clip_grad_norm_``...): the finding's span locates the call in the
+  file's value record, and the call's arguments are bound to the API's parameter names from
+  the torch index the scan already uses. Names are never re-resolved here.
+- What no torch API marks is read from the same records: argparse options, attributes set by
   config classes (YOLOX-style ``Exp``), hand-written EMA loops, gradient accumulation, repo
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
 
-Each file is parsed once for the whole review (:class:`~apiscan.review.sources.Sources`).
-Calls of repository functions and classes are the scan's call facts, resolved to the def they
-reach by the solver's own lookup (:func:`apiscan.program.solver.callee_resolver`). Values are
-followed where they are literals in the repository (:class:`_Values`): the scan's abstract
-values say whether a value is static or read from tensor data, not which literal it is, so the
-argument expressions are read here; otherwise the text says where the value comes from. Test
-files are left out: their optimizers and seeds are not the training recipe.
+No file is read or parsed again: each file's expressions, defs, calls, assignments and loops
+are the records its worker wrote from the tree it already had
+(:class:`~apiscan.extract.values.FileValues`, in the syntax facts). Calls of repository
+functions and classes are the scan's call facts, resolved to the def they reach by the
+solver's own lookup (:func:`apiscan.program.solver.callee_resolver`). Values are followed where
+they are literals in the repository (:class:`_Values`): the scan's abstract values say whether
+a value is static or read from tensor data, not which literal it is, so the argument
+expressions are read here; otherwise the text says where the value comes from. Test files are
+left out: their optimizers and seeds are not the training recipe.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -37,13 +38,16 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import (
-    INIT_FUNCTIONS,
-    is_literal,
-    literal_value,
-    name_chain,
-    own_body,
-    single_target,
+from apiscan.extract.syntax import INIT_FUNCTIONS, shorten
+from apiscan.extract.values import (
+    AssignValues,
+    CallValues,
+    DefValues,
+    Expr,
+    FileValues,
+    IfValues,
+    LoopValues,
+    UpdateValues,
 )
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
@@ -52,11 +56,6 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
     TEXT_LIMIT,
-    Def,
-    FuncDef,
-    Source,
-    Sources,
-    callee_name,
     is_test_path,
     place,
     with_facts,
@@ -249,17 +248,14 @@ def extract_recipe(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     root: Path,
-    sources: Sources | None = None,
     hierarchy: Hierarchy | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
-    ``sources`` and ``hierarchy`` are the review's own when it has them (each file is then
-    parsed once for the whole review)."""
-    if sources is None:
-        sources = Sources(Path(root), analyses)
+    ``hierarchy`` is the review's own when it has one. Read from the records the scan's
+    workers wrote (no file is read or parsed again), and from ``root``'s shell scripts."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
-    return _Recipe(result, analyses, sources, hierarchy).items()
+    return _Recipe(result, analyses, Path(root), hierarchy).items()
 
 
 #: What each cuDNN switch means for the port (one row category with the seeds: both are
@@ -303,16 +299,16 @@ def _is_compose(name: str | None) -> bool:
     return bool(name) and (name == "Compose" or (name.endswith("Compose") and name[:1].isupper()))
 
 
-def _transform_internal(src: Source, fn: FuncDef | None) -> bool:
-    """``fn`` is a method of a transform class (one with ``__call__`` and no
+def _transform_internal(file: _File, fn: int) -> bool:
+    """Def ``fn`` is a method of a transform class (one with ``__call__`` and no
     ``__getitem__``) other than its constructor: a composition it builds at each call
     (ColorJitter's ``get_params`` shuffling its brightness/contrast steps) is how that one
     step works, not the pipeline. What the constructor composes (DINO's multi-crop
     ``DataAugmentation.__init__``) is the pipeline the class applies."""
-    cls = src.class_of(fn) if fn is not None else None
-    if cls is None or fn is None or fn.name == "__init__":
+    cls = file.defs[fn].owner if fn >= 0 else -1
+    if cls < 0 or file.defs[fn].name == "__init__":
         return False
-    methods = {b.name for b in cls.body if isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef)}
+    methods = {d.name for d in file.defs if d.owner == cls and not d.is_class}
     return "__call__" in methods and "__getitem__" not in methods
 
 
@@ -326,25 +322,155 @@ def _setting_category(name: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------- source files
-def _params(fn: FuncDef) -> list[tuple[str, ast.expr | None]]:
-    """(name, default) of every named parameter, in order."""
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
-    defaults += list(args.defaults)
-    out = [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
-    out += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
-    return out
+class _File:
+    """One file as the value follower reads it: the record its worker wrote
+    (:class:`~apiscan.extract.values.FileValues`), with the places of its lines."""
+
+    def __init__(self, fa: FileAnalysis, values: FileValues) -> None:
+        self.fa = fa
+        self.path = fa.path
+        self.modules = fa.modules
+        self.module = fa.modules[0] if fa.modules else ""
+        self.values = values
+        self.defs = values.defs
+        #: qualified name -> index of the first def so named
+        self.first: dict[str, int] = {}
+        for n, d in enumerate(values.defs):
+            self.first.setdefault(d.qual, n)
+        #: line -> the calls that start on it, in ``ast.walk`` order
+        self.calls_on: dict[int, list[CallValues]] = {}
+        for call in values.calls:
+            self.calls_on.setdefault(call.expr.line, []).append(call)
+        #: every single-target assignment with the function it is in, in ``ast.walk`` order
+        scoped = [(a, -1) for a in values.assigns]
+        scoped += [(a, d.function) for d in values.defs for a in d.assigns]
+        self.assigns = sorted(scoped, key=lambda s: s[0].order)
+        #: local name -> absolute dotted name, from the file's absolute imports
+        self.imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        #: a notebook's (cell, line in cell) -> line of its joined code
+        self._joined = {place: n for n, place in enumerate(fa.cells, 1)}
+        self._own: dict[int, list[tuple[int, AssignValues | None, Expr | None]]] = {}
+        self._ends: dict[tuple[int, int], CallValues] | None = None
+
+    def joined_line(self, line: int, cell: int = 0) -> int:
+        """A finding's line (in its cell, for a notebook) as a line of the parsed text."""
+        return self._joined.get((cell, line), line) if cell else line
+
+    def dotted(self, expr: Expr) -> str | None:
+        """``T.RandomCrop`` → ``torchvision.transforms.RandomCrop`` through the file's imports."""
+        parts = expr.chain()
+        if parts is None or parts[0] not in self.imports:
+            return None
+        return ".".join([self.imports[parts[0]], *parts[1:]])
+
+    def call_for(self, finding: ApiFinding) -> CallValues | None:
+        """The call a finding points at: its span ends where the call ends (a method call's
+        span starts at the method name, a plain call's at the callee)."""
+        span = finding.span
+        if self._ends is None:
+            self._ends = {(c.expr.end_line, c.end_char): c for c in self.values.calls}
+        found = self._ends.get((self.joined_line(span.end_line, finding.cell), span.end_column))
+        if found is not None:
+            return found
+        last = finding.api.rpartition(".")[2]
+        for call in self.calls_on.get(self.joined_line(span.line, finding.cell), ()):
+            if call.expr.callee() == last:
+                return call
+        return None
+
+    def call_around(self, expr: Expr) -> CallValues | None:
+        """The innermost call whose arguments hold ``expr``."""
+        found: CallValues | None = None
+        span = (expr.line, expr.col, expr.end_line, expr.end_col)
+        for call in self.values.calls:
+            e = call.expr
+            around = (e.line, e.col) <= span[:2] and span[2:] <= (e.end_line, e.end_col)
+            inner = found is None or (e.line, e.col) >= (found.expr.line, found.expr.col)
+            if around and inner and (e.line, e.col, e.end_line, e.end_col) != span:
+                found = call
+        return found
+
+    def own_statements(self, fn: int) -> list[tuple[int, AssignValues | None, Expr | None]]:
+        """The single-target assignments and the ``name.update(...)`` calls of def ``fn``'s
+        own body, by line: (line, assignment, None) or (line, None, call)."""
+        found = self._own.get(fn)
+        if found is None:
+            merged = [
+                (a.line, -a.target.col, n, a, None) for n, a in enumerate(self.defs[fn].assigns)
+            ]
+            merged += [
+                (c.expr.line, -c.expr.col, len(merged) + n, None, c.expr)
+                for n, c in enumerate(self.values.calls)
+                if c.scope == fn
+                and c.expr.func.kind == "Attribute"
+                and c.expr.func.name == "update"
+                and c.expr.func.target.kind == "Name"
+            ]
+            found = self._own[fn] = [(line, a, c) for line, _, _, a, c in sorted(merged)]
+        return found
+
+    def local_value(self, fn: int, name: str, before: int) -> Expr | None:
+        """The last ``name = value`` of def ``fn``'s own body before line ``before``."""
+        bound = [
+            a
+            for a in self.defs[fn].assigns
+            if not a.annotated
+            and a.line < before
+            and a.target.kind == "Name"
+            and a.target.name == name
+        ]
+        return max(bound, key=lambda a: a.line).value if bound else None
+
+    def calls_around(self, expr: Expr) -> list[CallValues]:
+        """The calls whose arguments hold ``expr`` (at any depth)."""
+        span = (expr.line, expr.col, expr.end_line, expr.end_col)
+        return [
+            call
+            for call in self.values.calls
+            if (call.expr.line, call.expr.col) <= span[:2]
+            and span[2:] <= (call.expr.end_line, call.expr.end_col)
+            and (call.expr.line, call.expr.col, call.expr.end_line, call.expr.end_col) != span
+        ]
+
+    def where(self, line: int) -> Where:
+        return place(self.fa, line)
+
+    def loc(self, line: int) -> str:
+        return str(self.where(line))
+
+    def from_module(self, level: int, module: str) -> str:
+        """The absolute module ``from X import ...`` names in this file (relative or not)."""
+        if not level:
+            return module
+        base = self.module.split(".")
+        package = base if self.path.endswith("__init__.py") else base[:-1]
+        parts = package[: len(package) - (level - 1)]
+        return ".".join([*parts, module] if module else parts)
+
+    def top_assigns(self, index: int) -> list[AssignValues]:
+        """The statements ``x = v`` directly in the body of def ``index`` (-1: the module),
+        in source order."""
+        found = self.values.assigns if index < 0 else self.defs[index].assigns
+        return sorted((a for a in found if a.top), key=lambda a: a.order)
+
+
+def _files(analyses: Sequence[FileAnalysis]) -> dict[str, _File]:
+    """The files the scan analysed without error that have value records, by path."""
+    return {
+        fa.path: _File(fa, fa.syntax.values)
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    }
 
 
 # -------------------------------------------------------------------------- the repository
 @dataclass(frozen=True)
 class _ArgOption:
     option: str  # "--batch-size"
-    default: ast.expr | None
+    default: Expr | None
     action: str
-    src: Source
-    node: ast.Call
+    file: _File
+    call: CallValues
 
 
 @dataclass(frozen=True)
@@ -354,9 +480,11 @@ class _AttrSet:
     cls: str  # fully qualified
     method: str
     attr: str
-    value: ast.expr
-    src: Source
-    node: ast.stmt
+    value: Expr
+    file: _File
+    line: int
+    #: the function the value is read in (the method; the class body's own: -1 mostly)
+    function: int
 
     @property
     def owner(self) -> str:
@@ -371,8 +499,10 @@ class _Repo:
     argparse: dict[str, list[_ArgOption]] = field(default_factory=dict)
     attrs: dict[str, list[_AttrSet]] = field(default_factory=dict)  # by class
     attrs_by_name: dict[str, list[_AttrSet]] = field(default_factory=dict)  # literal, in __init__
-    constants: list[tuple[str, ast.Assign | ast.AnnAssign, Source]] = field(default_factory=list)
-    defs: dict[str, tuple[Source, Def]] = field(default_factory=dict)  # every module spelling
+    #: module-level ``NAME = value``: (name, the assignment, its file)
+    constants: list[tuple[str, AssignValues, _File]] = field(default_factory=list)
+    #: every module spelling of a def -> (its file, its index there)
+    defs: dict[str, tuple[_File, int]] = field(default_factory=dict)
     #: every module spelling of a def -> the one with the file's first module name
     canonical: dict[str, str] = field(default_factory=dict)
     #: canonical def name -> the call facts that reach it, with the caller's path
@@ -381,87 +511,96 @@ class _Repo:
     #: ``model.configure_optimizers(...)`` after ``model`` is built in three branches)
     untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
-    config_chains: dict[str, list[tuple[Source, ast.stmt]]] = field(default_factory=dict)
+    config_chains: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
 
-    def add_source(self, src: Source) -> None:
-        for q, node in src.defs.items():
-            for module in src.modules:
-                self.defs.setdefault(f"{module}.{q}", (src, node))
-                self.canonical.setdefault(f"{module}.{q}", f"{src.module}.{q}")
-            if isinstance(node, ast.ClassDef) and src.module:
-                self._class_attrs(src, f"{src.module}.{q}", node)
-        for call in src.calls:
-            option = _argparse_option(src, call)
+    def add_file(self, f: _File) -> None:
+        for q, n in f.first.items():
+            for module in f.modules:
+                self.defs.setdefault(f"{module}.{q}", (f, n))
+                self.canonical.setdefault(f"{module}.{q}", f"{f.module}.{q}")
+            if f.defs[n].is_class and f.module:
+                self._class_attrs(f, f"{f.module}.{q}", n)
+        for call in f.values.calls:
+            option = _argparse_option(f, call)
             if option is not None:
                 self.argparse.setdefault(option[0], []).append(option[1])
-        for stmt in src.tree.body:
-            target = single_target(stmt)
-            if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign | ast.AnnAssign):
-                self.constants.append((target.id, stmt, src))
-            elif isinstance(target, ast.Attribute) and is_literal(getattr(stmt, "value", None)):
+        for stmt in f.top_assigns(-1):
+            target = stmt.target
+            if target.kind == "Name":
+                self.constants.append((target.name, stmt, f))
+            elif target.kind == "Attribute" and stmt.value.literal:
                 # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
-                chain = ast.unparse(target).split(".")
+                chain = _unparsed(target).split(".")
                 if len(chain) >= 3:
-                    self.config_chains.setdefault(".".join(chain[-2:]), []).append((src, stmt))
+                    self.config_chains.setdefault(".".join(chain[-2:]), []).append((f, stmt))
 
-    def _class_attrs(self, src: Source, cls: str, node: ast.ClassDef) -> None:
+    def _class_attrs(self, f: _File, cls: str, index: int) -> None:
         found = self.attrs.setdefault(cls, [])
-        for stmt in node.body:
-            target = single_target(stmt)
-            value = _field_default(getattr(stmt, "value", None))
-            if isinstance(target, ast.Name) and isinstance(value, ast.expr):
-                found.append(_AttrSet(cls, "", target.id, value, src, stmt))
-        for method in node.body:
-            if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+        node = f.defs[index]
+        for stmt in f.top_assigns(index):
+            value = _field_default(stmt.value)
+            if stmt.target.kind == "Name":
+                found.append(
+                    _AttrSet(cls, "", stmt.target.name, value, f, stmt.line, node.function)
+                )
+        for method in f.defs:
+            if method.owner != index or method.is_class:
                 continue
-            for sub in own_body(method):
-                target = single_target(sub)
-                value = getattr(sub, "value", None)
+            for sub in method.assigns:
+                target = sub.target
                 if (
-                    isinstance(sub, ast.Assign | ast.AnnAssign)
-                    and isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                    and isinstance(value, ast.expr)
+                    target.kind == "Attribute"
+                    and target.target.kind == "Name"
+                    and (target.target.name == "self")
                 ):
-                    fact = _AttrSet(cls, method.name, target.attr, value, src, sub)
+                    fact = _AttrSet(
+                        cls, method.name, target.name, sub.value, f, sub.line, method.function
+                    )
                     found.append(fact)
-                    if method.name == "__init__" and is_literal(value):
-                        self.attrs_by_name.setdefault(target.attr, []).append(fact)
+                    if method.name == "__init__" and sub.value.literal:
+                        self.attrs_by_name.setdefault(target.name, []).append(fact)
 
 
-def _field_default(value: ast.AST | None) -> ast.AST | None:
+def _unparsed(expr: Expr) -> str:
+    """An attribute chain as ``ast.unparse`` writes it (``cfg.SOLVER.LR``); other targets
+    as written."""
+    chain = expr.chain()
+    return ".".join(chain) if chain is not None else expr.full()
+
+
+def _field_default(value: Expr) -> Expr:
     """A dataclass field's default: ``seed: int = field(default=1, metadata=...)`` → ``1``,
     ``lr: List[float] = field(default_factory=lambda: [0.25])`` → ``[0.25]`` (fairseq's
     configuration dataclasses); any other value as it is."""
-    if not (isinstance(value, ast.Call) and callee_name(value) == "field"):
+    if not (value.kind == "Call" and value.callee() == "field"):
         return value
     for keyword in value.keywords:
-        if keyword.arg == "default":
-            return keyword.value
-        if keyword.arg == "default_factory" and isinstance(keyword.value, ast.Lambda):
-            return keyword.value.body
+        if keyword.name == "default":
+            return keyword.target
+        if keyword.name == "default_factory" and keyword.target.kind == "Lambda":
+            return keyword.target.parts[-1]
     return value
 
 
-def _argparse_option(src: Source, call: ast.Call) -> tuple[str, _ArgOption] | None:
+def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | None:
     """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option)."""
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+    expr = call.expr
+    if not (expr.func.kind == "Attribute" and expr.func.name == "add_argument"):
         return None
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
     if not names:
         return None
-    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    keywords = {k.name: k.target for k in expr.keywords if k.name}
     longs = [n for n in names if n.startswith("--")]
     option = longs[0] if longs else names[0]
     dest_node = keywords.get("dest")
-    if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+    if dest_node is not None and dest_node.kind == "Constant" and isinstance(dest_node.value, str):
         dest = dest_node.value
     else:
         dest = option.lstrip("-").replace("-", "_")
     action_node = keywords.get("action")
-    action = action_node.value if isinstance(action_node, ast.Constant) else ""
-    return dest, _ArgOption(option, keywords.get("default"), str(action), src, call)
+    action = action_node.value if action_node is not None and action_node.kind == "Constant" else ""
+    return dest, _ArgOption(option, keywords.get("default"), str(action), f, call)
 
 
 # ------------------------------------------------------------------------------ the values
@@ -482,39 +621,43 @@ class _Val(NamedTuple):
 
 
 class _Values:
-    """Follows an argument to the literal it stands for, or says where it comes from."""
+    """Follows an argument to the literal it stands for, or says where it comes from.
 
-    def __init__(self, repo: _Repo, hierarchy: Hierarchy, sources: Sources) -> None:
+    An expression is read in its file and the function it is in (``fn``, an index into the
+    file's defs; -1 at module level or in a class body outside any function): a name is that
+    function's parameter or assignment."""
+
+    def __init__(self, repo: _Repo, hierarchy: Hierarchy, files: dict[str, _File]) -> None:
         self.repo = repo
         self.hierarchy = hierarchy
-        self.sources = sources
+        self.files = files
         #: last name -> how many of the repository's defs have it (built on first use)
         self._last_names: dict[str, int] | None = None
 
-    def describe(self, src: Source, expr: ast.expr) -> str:
-        return self.resolve(src, expr, 0).show()
+    def describe(self, f: _File, fn: int, expr: Expr) -> str:
+        return self.resolve(f, fn, expr, 0).show()
 
-    def resolve(self, src: Source, expr: ast.expr, depth: int) -> _Val:
-        text = src.text(expr)
-        if is_literal(expr):
+    def resolve(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
+        text = expr.text
+        if expr.literal:
             return _Val(text, True)
         if depth >= MAX_DEPTH:
             return _Val(text, False)
-        if isinstance(expr, ast.Name):
-            return self._name(src, expr, depth)
-        if isinstance(expr, ast.Tuple | ast.List):
-            return self._elements(src, expr, depth)
-        if isinstance(expr, ast.Call):
-            return self._call(src, expr, depth)
-        if isinstance(expr, ast.Subscript):
-            return self._indexed(src, expr, depth)
-        if isinstance(expr, ast.Attribute):
-            receiver = src.text(expr.value, limit=None)
+        if expr.kind == "Name":
+            return self._name(f, fn, expr, depth)
+        if expr.kind in ("Tuple", "List"):
+            return self._elements(f, fn, expr, depth)
+        if expr.kind == "Call":
+            return self._call(f, fn, expr, depth)
+        if expr.kind == "Subscript":
+            return self._indexed(f, fn, expr, depth)
+        if expr.kind == "Attribute":
+            receiver = expr.target.full()
             last = receiver.rpartition(".")[2]
             if receiver == "self":
-                return self._self_attr(src, expr, depth)
+                return self._self_attr(f, fn, expr, depth)
             if last in _ARG_RECEIVERS:
-                found = self._argparse(src, expr, depth)
+                found = self._argparse(f, fn, expr, depth)
                 if found is not None:
                     return found
             if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
@@ -522,53 +665,54 @@ class _Values:
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
-            if head in _CONFIG_RECEIVERS and last.isupper() and expr.attr.isupper():
-                sets = self.repo.config_chains.get(f"{last}.{expr.attr}", [])
-                found = [
+            if head in _CONFIG_RECEIVERS and last.isupper() and expr.name.isupper():
+                sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
+                found_sets = [
                     (
                         _Val(
-                            csrc.text(stmt.value),
+                            stmt.value.text,
                             True,
-                            (f"{text}: default at {csrc.loc(stmt)}",),
+                            (f"{text}: default at {cf.loc(stmt.line)}",),
                         ),
-                        csrc.loc(stmt),
+                        cf.loc(stmt.line),
                     )
-                    for csrc, stmt in sets
-                    if isinstance(stmt, ast.Assign)
+                    for cf, stmt in sets
+                    if not stmt.annotated
                 ]
-                merged = _merge(found)
+                merged = _merge(found_sets)
                 if merged is not None:
                     return merged
         return _Val(text, False)
 
     # -- compound values
-    def _elements(self, src: Source, expr: ast.Tuple | ast.List, depth: int) -> _Val:
+    def _elements(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``(beta1, beta2)``: each element followed; ``(0.9, 0.95)`` when every one reaches
         a literal, with the steps of each."""
-        if not 0 < len(expr.elts) <= 8 or any(isinstance(e, ast.Starred) for e in expr.elts):
-            return _Val(src.text(expr), False)
-        values = [self.resolve(src, e, depth + 1) for e in expr.elts]
+        if not 0 < len(expr.parts) <= 8 or any(e.kind == "Starred" for e in expr.parts):
+            return _Val(expr.text, False)
+        values = [self.resolve(f, fn, e, depth + 1) for e in expr.parts]
         if not all(v.literal for v in values):
-            return _Val(src.text(expr), False)
-        open_, close = ("(", ")") if isinstance(expr, ast.Tuple) else ("[", "]")
-        if isinstance(expr, ast.Tuple) and len(values) == 1:
+            return _Val(expr.text, False)
+        open_, close = ("(", ")") if expr.kind == "Tuple" else ("[", "]")
+        if expr.kind == "Tuple" and len(values) == 1:
             close = ",)"
         text = open_ + ", ".join(v.text for v in values) + close
         trail = tuple(step for v in values for step in v.trail)
         return _Val(text, True, trail)
 
-    def _call(self, src: Source, expr: ast.Call, depth: int) -> _Val:
+    def _call(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """A value computed by a call (dino's ``utils.cosine_scheduler(args.momentum_teacher,
         1, args.epochs, len(data_loader))``): the call as written, each argument that reaches
         a literal shown by it (``0.996``), so the setting is read where the helper is fed."""
-        text = src.text(expr)
+        text = expr.text
         steps: list[str] = []
         args: list[str] = []
         changed = False
-        for arg in [*expr.args, *(k.value for k in expr.keywords)]:
-            shown = src.text(arg)
-            if not isinstance(arg, ast.Starred) and not is_literal(arg):
-                value = self.resolve(src, arg, depth + 1)
+        positional, keywords = expr.args, expr.keywords
+        for arg in [*positional, *(k.target for k in keywords)]:
+            shown = arg.text
+            if arg.kind != "Starred" and not arg.literal:
+                value = self.resolve(f, fn, arg, depth + 1)
                 # None is "not given" (``default(sigma, fallback)``): the name says more
                 if value.literal and value.text != "None":
                     changed = True
@@ -577,41 +721,38 @@ class _Values:
             args.append(shown)
         if not changed:
             return _Val(text, False)
-        names = [""] * len(expr.args) + [f"{k.arg}=" if k.arg else "**" for k in expr.keywords]
+        names = [""] * len(positional) + [f"{k.name}=" if k.name else "**" for k in keywords]
         inner = ", ".join(f"{n}{a}" for n, a in zip(names, args, strict=True))
-        return _Val(f"{src.text(expr.func)}({inner})", False, tuple(steps), True)
+        return _Val(f"{expr.func.text}({inner})", False, tuple(steps), True)
 
-    def _indexed(self, src: Source, expr: ast.Subscript, depth: int) -> _Val:
+    def _indexed(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``momentum_schedule[it]``: one element of what the container is built from (a
         schedule array indexed by the iteration), the index kept as written; only when that
         is a literal or a call fed literals."""
-        text = src.text(expr)
-        fn = src.function_of(expr)
-        if not (
-            isinstance(expr.slice, ast.Name) and fn is not None and _loop_var(fn, expr.slice.id)
-        ):
+        text = expr.text
+        container, index = expr.parts[0], expr.parts[1]
+        if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
-        base = self.resolve(src, expr.value, depth + 1)
+        base = self.resolve(f, fn, container, depth + 1)
         if not (base.literal or base.computed):
             return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
-        step = f"{src.text(expr.value)} indexed by {src.text(expr.slice)}"
-        return _Val(f"{base.text}[{src.text(expr.slice)}]", False, (step, *base.trail))
+        step = f"{container.text} indexed by {index.text}"
+        return _Val(f"{base.text}[{index.text}]", False, (step, *base.trail))
 
     # -- names
-    def _name(self, src: Source, expr: ast.Name, depth: int) -> _Val:
+    def _name(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """A local name: the parameter it may be and every assignment to it in the function
         (``lr = self.warmup_lr`` in one branch, ``lr = base * bs`` in the other); else the
         module-level assignments."""
-        name = expr.id
-        fn = src.function_of(expr)
+        name = expr.name
         found: list[_Val] = []
-        if fn is not None:
-            for param, default in _params(fn):
+        if fn >= 0:
+            for param, default in f.defs[fn].params:
                 if param == name:
-                    found.append(self.parameter(src, fn, name, default, depth))
-            found += self._assignments(src, name, own_body(fn), depth)
+                    found.append(self.parameter(f, fn, name, default, depth))
+            found += self._assignments(f, fn, name, f.defs[fn].assigns, depth)
         if not found:
-            found = self._assignments(src, name, iter(src.tree.body), depth)
+            found = self._assignments(f, -1, name, f.top_assigns(-1), depth)
         if not found:
             return _Val(name, False)
         if len(found) == 1:
@@ -619,46 +760,41 @@ class _Values:
         return _Val(" | ".join(v.show() for v in found), all(v.literal for v in found))
 
     def _assignments(
-        self, src: Source, name: str, nodes: Iterator[ast.AST], depth: int
+        self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
     ) -> list[_Val]:
-        bound = []
-        for node in nodes:
-            target = single_target(node)
-            value = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.expr):
-                bound.append((getattr(node, "lineno", 0), node, value))
+        bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
         return [
-            self.resolve(src, value, depth + 1).then(f"{name} set at {src.loc(node)}")
-            for _, node, value in sorted(bound, key=lambda b: b[0])[:3]
+            self.resolve(f, fn, a.value, depth + 1).then(f"{name} set at {f.loc(a.line)}")
+            for a in sorted(bound, key=lambda a: a.line)[:3]
         ]
 
-    def parameter(
-        self, src: Source, fn: FuncDef, name: str, default: ast.expr | None, depth: int
-    ) -> _Val:
-        """A parameter: what its call sites pass (each, when there are a few), else its
-        default."""
-        qual = src.qualname.get(fn, fn.name)
+    def parameter(self, f: _File, fn: int, name: str, default: Expr | None, depth: int) -> _Val:
+        """A parameter of def ``fn``: what its call sites pass (each, when there are a few),
+        else its default."""
+        d = f.defs[fn]
         # A recursive call passes the parameter on: it says nothing of where it comes from.
         sites = [
             (caller, call)
-            for caller, call in self.call_sites(src, fn)
-            if not (caller is src and _inside(src, call, fn))
+            for caller, call in self.call_sites(f, fn)
+            if not (caller is f and d.line <= call.expr.line <= d.end_line)
         ]
-        defaulted = f"default of parameter {name} of {qual}() at {src.loc(fn)}"
+        defaulted = f"default of parameter {name} of {d.qual}() at {f.loc(d.line)}"
         # The training script's call is the recipe (nanoGPT's bench.py calls the same
         # configure_optimizers with a benchmark's values).
         training = [site for site in sites if "train" in PurePosixPath(site[0].path).name]
         sites = training or [site for site in sites if not _side_script(site[0].path)]
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
-            for caller_src, call in sites:
-                passed = _bind_def(src, fn, call).get(name)
-                place = caller_src.loc(call)
+            for caller, call in sites:
+                passed = _bind_def(d, call.expr).get(name)
+                place = caller.loc(call.expr.line)
                 if passed is not None:
-                    step = f"parameter {name} of {qual}(), passed at {place}"
-                    found.append((self.resolve(caller_src, passed, depth + 1).then(step), place))
-                elif default is not None and not _unpacks(call):
-                    found.append((self.resolve(src, default, depth + 1).then(defaulted), place))
+                    step = f"parameter {name} of {d.qual}(), passed at {place}"
+                    value = self.resolve(caller, call.function, passed, depth + 1)
+                    found.append((value.then(step), place))
+                elif default is not None and not _unpacks(call.expr):
+                    value = self.resolve(f, fn, default, depth + 1)
+                    found.append((value.then(defaulted), place))
                 else:
                     break  # maybe passed in *args / **kwargs: not followed
             else:
@@ -666,43 +802,37 @@ class _Values:
                 if merged is not None:
                     return merged
         if default is not None:
-            return self.resolve(src, default, depth + 1).then(defaulted)
+            return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
-        return _Val(name, False, (f"parameter of {qual}() at {src.loc(fn)}, {where}",))
+        return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
 
-    def call_sites(self, src: Source, fn: FuncDef | ast.ClassDef) -> list[tuple[Source, ast.Call]]:
-        """Where the repository calls ``fn`` (or instantiates a class whose ``__init__`` it is),
-        from the scan's call facts."""
-        qual = src.qualname.get(fn)
-        if qual is None or not src.module:
+    def call_sites(self, f: _File, index: int) -> list[tuple[_File, CallValues]]:
+        """Where the repository calls def ``index`` of ``f`` (or instantiates a class whose
+        ``__init__`` it is), from the scan's call facts."""
+        if not f.module:
             return []
-        target = f"{src.module}.{qual}"
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.name == "__init__":
-            owner = src.class_of(fn)
-            if owner is not None:
-                target = f"{src.module}.{src.qualname[owner]}"
+        d = f.defs[index]
+        target = f"{f.module}.{d.qual}"
+        if not d.is_class and d.name == "__init__" and d.owner >= 0:
+            target = f"{f.module}.{f.defs[d.owner].qual}"
         name = target.rpartition(".")[2]
         sites = self.repo.call_sites.get(target, [])
-        if (
-            isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-            and fn.name != "__init__"
-            and src.class_of(fn) is not None
-            and self._unique_method(name)
-        ):
+        if not d.is_class and d.name != "__init__" and d.owner >= 0 and self._unique_method(name):
             # a method no other def of the repository is named like: its calls on a receiver
             # the scan could not type are calls of it too (nanoGPT's train.py builds its
             # model in three branches; only bench.py's call is typed)
             sites = [*sites, *self.repo.untyped_calls.get(name, ())]
         out = []
         for path, fact in sites:
-            caller = self.sources.get(path)
+            caller = self.files.get(path)
             if caller is None or fact.role != "call":
                 continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
-            for call in caller.calls_on.get(fact.line, ()):
-                if callee_name(call) == name or len(caller.calls_on[fact.line]) == 1:
+            on_line = caller.calls_on.get(fact.line, [])
+            for call in on_line:
+                if call.expr.callee() == name or len(on_line) == 1:
                     out.append((caller, call))
                     break
-        return out or self.star_call_sites(src.module, name)
+        return out or self.star_call_sites(f.module, name)
 
     def _unique_method(self, name: str) -> bool:
         """Whether exactly one def of the repository has the last name ``name``, and no torch
@@ -718,39 +848,42 @@ class _Values:
             self._last_names = counts
         return self._last_names.get(name, 0) == 1
 
-    def star_call_sites(self, module: str, name: str) -> list[tuple[Source, ast.Call]]:
+    def star_call_sites(self, module: str, name: str) -> list[tuple[_File, CallValues]]:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
         calls ``transforms_coco_train(img_size, ...)`` so): the scan's call facts leave a
         name a star import brought unresolved."""
         out = []
-        for caller in self.sources.all():
-            if any(_star_from(caller, node) == module for node in caller.imports_made):
+        for path in sorted(self.files):
+            caller = self.files[path]
+            if is_test_path(path):
+                continue
+            if any(caller.from_module(*star) == module for star in caller.values.star_imports):
                 out += [
                     (caller, call)
-                    for call in caller.calls
-                    if isinstance(call.func, ast.Name) and call.func.id == name
+                    for call in caller.values.calls
+                    if call.expr.func.kind == "Name" and call.expr.func.name == name
                 ]
         return out
 
     # -- attributes
-    def _argparse(self, src: Source, expr: ast.Attribute, depth: int) -> _Val | None:
-        options = self.repo.argparse.get(expr.attr)
+    def _argparse(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        options = self.repo.argparse.get(expr.name)
         if not options:
             return None
         # The parser of this file, else the training script's, else every one there is.
-        local = [o for o in options if o.src.path == src.path]
-        training = [o for o in options if "train" in PurePosixPath(o.src.path).name]
+        local = [o for o in options if o.file.path == f.path]
+        training = [o for o in options if "train" in PurePosixPath(o.file.path).name]
         options = local or training or options
-        text = src.text(expr)
+        text = expr.text
         found = []
         for o in options:
-            place = o.src.loc(o.node)
+            place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
-            computed = self._computed_option(src, expr, depth) if _is_none(o.default) else None
+            computed = self._computed_option(f, expr, depth) if _is_none(o.default) else None
             if computed is not None:
                 found.append((computed.then(f"{step} defaults to None"), place))
             elif o.default is not None:
-                value = self.resolve(o.src, o.default, depth + 1)
+                value = self.resolve(o.file, o.call.function, o.default, depth + 1)
                 if value.literal:
                     found.append((value.then(f"{text}: default of {step}"), place))
                 else:
@@ -762,74 +895,76 @@ class _Values:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
 
-    def _computed_option(self, src: Source, expr: ast.Attribute, depth: int) -> _Val | None:
+    def _computed_option(self, f: _File, expr: Expr, depth: int) -> _Val | None:
         """An option left at None and computed by the script (MAE's ``args.lr = args.blr *
         eff_batch_size / 256`` when ``--lr`` is not given): the formula, with what each of
         its settings resolves to."""
-        receiver = src.text(expr.value)
-        for stmt in src.assigns:
-            target = single_target(stmt)
+        receiver = expr.target.text
+        for stmt, fn in f.assigns:
+            target = stmt.target
             if (
-                isinstance(target, ast.Attribute)
-                and target.attr == expr.attr
-                and src.text(target.value) == receiver
+                not stmt.annotated
+                and target.kind == "Attribute"
+                and target.name == expr.name
+                and target.target.text == receiver
                 and not _is_none(stmt.value)
             ):
-                nodes = list(ast.walk(stmt.value))
-                owned = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
+                nodes = stmt.value.walk()
+                owned = {id(n.target) for n in nodes if n.kind == "Attribute"}
                 parts = [
-                    f"{src.text(n)} = {self.resolve(src, n, depth + 1).text}"
+                    f"{n.text} = {self.resolve(f, fn, n, depth + 1).text}"
                     for n in nodes
-                    if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name))
-                    or (isinstance(n, ast.Name) and id(n) not in owned)
+                    if (n.kind == "Attribute" and n.target.kind == "Name")
+                    or (n.kind == "Name" and id(n) not in owned)
                 ]
                 shown = "; ".join(dict.fromkeys(parts))
                 return _Val(
-                    src.text(stmt.value),
+                    stmt.value.text,
                     False,
-                    (f"computed at {src.loc(stmt)}" + (f": {shown}" if shown else ""),),
+                    (f"computed at {f.loc(stmt.line)}" + (f": {shown}" if shown else ""),),
                 )
         return None
 
-    def _self_attr(self, src: Source, expr: ast.Attribute, depth: int) -> _Val:
+    def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
-        cls_node = src.class_of(src.function_of(expr))
-        text = src.text(expr)
-        if cls_node is None or not src.module:
+        owner = f.defs[fn].owner if fn >= 0 else -1
+        text = expr.text
+        if owner < 0 or not f.module:
             return _Val(text, False)
-        cls = f"{src.module}.{src.qualname[cls_node]}"
-        for owner in self._lineage(cls):
-            sets = [a for a in self.repo.attrs.get(owner, ()) if a.attr == expr.attr]
+        cls = f"{f.module}.{f.defs[owner].qual}"
+        for ancestor in self._lineage(cls):
+            sets = [a for a in self.repo.attrs.get(ancestor, ()) if a.attr == expr.name]
             if not sets:
                 continue
             init = [a for a in sets if a.method in ("__init__", "")]
             found = [
                 (
-                    self.resolve(a.src, a.value, depth + 1).then(
-                        f"{text} set in {a.owner} at {a.src.loc(a.node)}"
+                    self.resolve(a.file, a.function, a.value, depth + 1).then(
+                        f"{text} set in {a.owner} at {a.file.loc(a.line)}"
                     ),
-                    a.src.loc(a.node),
+                    a.file.loc(a.line),
                 )
                 for a in init or sets
             ]
             merged = _merge(found)
             if merged is not None:
                 return merged
-        return _Val(text, False, (f"not set as a literal in {cls_node.name} or its bases",))
+        name = f.defs[owner].name
+        return _Val(text, False, (f"not set as a literal in {name} or its bases",))
 
-    def _config(self, expr: ast.Attribute, depth: int) -> _Val | None:
+    def _config(self, expr: Expr, depth: int) -> _Val | None:
         """``exp.max_epoch`` / ``cfg.lr``: the literal some class sets in ``__init__``; base
         classes first, since they hold the defaults subclasses override."""
         sets = sorted(
-            self.repo.attrs_by_name.get(expr.attr, ()),
-            key=lambda a: (len(self._lineage(a.cls)), a.src.path, a.node.lineno),
+            self.repo.attrs_by_name.get(expr.name, ()),
+            key=lambda a: (len(self._lineage(a.cls)), a.file.path, a.line),
         )
         found = [
             (
-                self.resolve(a.src, a.value, depth + 1).then(
-                    f"{ast.unparse(expr)}: {a.owner} sets it at {a.src.loc(a.node)}"
+                self.resolve(a.file, a.function, a.value, depth + 1).then(
+                    f"{_unparsed(expr)}: {a.owner} sets it at {a.file.loc(a.line)}"
                 ),
-                a.src.loc(a.node),
+                a.file.loc(a.line),
             )
             for a in sets
         ]
@@ -867,32 +1002,32 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 
-def _unpacks(call: ast.Call) -> bool:
+def _unpacks(call: Expr) -> bool:
     """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
-    return any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    )
+    return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
 
 
-def _bind_def(src: Source, fn: FuncDef, call: ast.Call) -> dict[str, ast.expr]:
+def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
-    names = [p for p, _ in _params(fn)]
-    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-    is_method = src.class_of(fn) is not None and not any(
-        isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list
-    )
+    names = [p for p, _ in fn.params]
+    positional = list(fn.positional)
+    is_method = fn.owner >= 0 and not fn.static
     if is_method and positional:
         positional = positional[1:]
         names = names[1:]
-    bound: dict[str, ast.expr] = {}
+    bound: dict[str, Expr] = {}
     for name, arg in zip(positional, call.args, strict=False):
-        if isinstance(arg, ast.Starred):
+        if arg.kind == "Starred":
             break
         bound[name] = arg
     for kw in call.keywords:
-        if kw.arg in names:
-            bound[kw.arg] = kw.value
+        if kw.name in names:
+            bound[kw.name] = kw.target
     return bound
+
+
+def _is_none(node: Expr | None) -> bool:
+    return node is not None and node.kind == "Constant" and node.value is None
 
 
 # ----------------------------------------------------------------------------- the recipe
@@ -901,24 +1036,26 @@ class _Recipe:
         self,
         result: ScanResult,
         analyses: Sequence[FileAnalysis],
-        sources: Sources,
+        root: Path,
         hierarchy: Hierarchy,
     ) -> None:
         self.result = result
         self.analyses = [fa for fa in analyses if not is_test_path(fa.path)]
-        self.root = sources.root
-        self.sources = sources
+        self.root = root
         self.api = hierarchy.classes.api
         self.hierarchy = hierarchy
+        #: every file's value record (test files included: they may call what is followed)
+        self.files = _files(analyses)
         self.repo = _Repo()
-        for src in self.sources.all():
-            self.repo.add_source(src)
+        for path in sorted(self.files):
+            if not is_test_path(path):
+                self.repo.add_file(self.files[path])
         self._index_call_sites(analyses)
-        self.values = _Values(self.repo, self.hierarchy, self.sources)
+        self.values = _Values(self.repo, self.hierarchy, self.files)
         self.out: list[RecipeItem] = []
         self._self_tests = _self_tests(analyses)
-        #: ids of the calls inside a composition of transforms (shown in its row)
-        self.composed_calls: set[int] = set()
+        #: places of the calls inside a composition of transforms (shown in its row)
+        self.composed_calls: set[tuple[str, int, int, int, int]] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
         self.composed_modules: set[str] = set()
         #: (path, first line, last line) of the functions shown as threaded pipelines
@@ -929,8 +1066,8 @@ class _Recipe:
         self.init_names: dict[str, set[tuple[int, str]]] = {}
         for f in result.api_findings:
             if f.api.startswith("torch.nn.init."):
-                src = sources.get(f.path)
-                line = src.joined_line(f.span.line, f.cell) if src else f.span.line
+                file = self.files.get(f.path)
+                line = file.joined_line(f.span.line, f.cell) if file else f.span.line
                 self.init_lines.setdefault(f.path, set()).add(line)
                 last = f.api.rpartition(".")[2]
                 self.init_names.setdefault(f.path, set()).add((line, last))
@@ -943,7 +1080,7 @@ class _Recipe:
             (f.path, f.function) for f in result.api_findings if f.scope == "network"
         }
         #: the repository's own top-level packages (a loss class of another is third-party)
-        self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
+        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -967,16 +1104,17 @@ class _Recipe:
                     self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
 
     def items(self) -> tuple[RecipeItem, ...]:
-        for src in self.sources.all():
-            self._compositions(src)
-            self._built_lists(src)
+        files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]
+        for file in files:
+            self._compositions(file)
+            self._built_lists(file)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
-        for src in self.sources.all():
-            self._foreign_calls(src)
-            self._ema_loops(src)
-            self._hand_schedules(src)
+        for file in files:
+            self._foreign_calls(file)
+            self._ema_loops(file)
+            self._hand_schedules(file)
         self._named_defs()
         self._flips()
         self._cudnn()
@@ -1027,146 +1165,146 @@ class _Recipe:
         category = _category(f.api)
         if category is None:
             return
-        src = self.sources.get(f.path)
-        call = src.call_for(f) if src is not None else None
+        file = self.files.get(f.path)
+        call = file.call_for(f) if file is not None else None
         where = Where(f.path, f.span.line, f.cell)
-        if src is None or call is None:
+        if file is None or call is None:
             self.add(category, f.api, where, note="arguments not read: call not found in source")
             return
         if category == "optimizer":
-            self._optimizer(f, src, call)
+            self._optimizer(f, file, call)
         elif category == "scheduler":
-            self._scheduler(f, src, call)
+            self._scheduler(f, file, call)
         else:
             functional = f.api.startswith("torch.nn.functional.")
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
-            self.add(category, f.api, where, self._bind_api(f.api, src, call), note)
+            self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
 
     def _bind_api(
-        self, api: str, src: Source, call: ast.Call, skip: tuple[str, ...] = ()
+        self, api: str, file: _File, call: CallValues, skip: tuple[str, ...] = ()
     ) -> list[tuple[str, str]]:
         """(parameter, value) of every argument a torch API call passes."""
-        return self._arguments(src, call, self._torch_positional(api), skip)
+        return self._arguments(file, call, self._torch_positional(api), skip)
 
     def _torch_positional(self, api: str) -> list[str]:
         params = self.api.params(self.api.canonical(api) or api) or ()
         return [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
 
     def _arguments(
-        self, src: Source, call: ast.Call, positional: Sequence[str], skip: tuple[str, ...] = ()
+        self, file: _File, call: CallValues, positional: Sequence[str], skip: tuple[str, ...] = ()
     ) -> list[tuple[str, str]]:
         """(parameter, value) of every argument, in the call's order; positional arguments
         are named by ``positional``, ``**kwargs`` is opened when it is a local dict."""
         out: list[tuple[str, str]] = []
-        for i, arg in enumerate(call.args):
-            if isinstance(arg, ast.Starred):
-                out.append(("*", src.text(arg)))
+        for i, arg in enumerate(call.expr.args):
+            if arg.kind == "Starred":
+                out.append(("*", arg.text))
                 break
             name = positional[i] if i < len(positional) else f"arg{i + 1}"
             if name not in skip:
-                out.append((name, self._value(src, name, arg)))
-        for kw in call.keywords:
-            if kw.arg is None:
-                out.extend(self._expanded(src, call, kw.value, skip))
-            elif kw.arg not in skip:
-                out.append((kw.arg, self._value(src, kw.arg, kw.value)))
+                out.append((name, self._value(file, call.function, name, arg)))
+        for kw in call.expr.keywords:
+            if not kw.name:
+                out.extend(self._expanded(file, call, kw.target, skip))
+            elif kw.name not in skip:
+                out.append((kw.name, self._value(file, call.function, kw.name, kw.target)))
         return out
 
-    def _value(self, src: Source, name: str, expr: ast.expr) -> str:
+    def _value(self, file: _File, fn: int, name: str, expr: Expr) -> str:
         """Data arguments (the model, the dataset, a tensor) are shown as written: where they
         were built says nothing about the recipe. A local dict (a loss's ``weight_dict``) is
         opened, with the ``d["key"] = v`` assignments made to it, each value followed."""
         if name in _DATA_PARAMS:
-            return src.text(expr)
-        call = src.enclosing(expr, ast.Call) if isinstance(expr, ast.Name) else None
-        fn = src.function_of(call) if isinstance(call, ast.Call) else None
-        if isinstance(call, ast.Call) and fn is not None and isinstance(expr, ast.Name):
-            entries = self._dict_entries(src, call, expr)
+            return expr.text
+        call = file.call_around(expr) if expr.kind == "Name" else None
+        if call is not None and call.function >= 0:
+            entries = self._dict_entries(file, call, expr)
             if entries:
                 shown = ", ".join(
-                    f"{k}: {self.values.resolve(src, v, 0).text}{_when(src, test)}"
+                    f"{k}: {self.values.resolve(file, call.function, v, 0).text}{_when(test)}"
                     for k, (v, test) in entries.items()
                 )
-                return f"{{{shown}}} ({expr.id} set in {fn.name})"
-        return self.values.describe(src, expr)
+                return f"{{{shown}}} ({expr.name} set in {file.defs[call.function].name})"
+        return self.values.describe(file, fn, expr)
 
     def _expanded(
-        self, src: Source, call: ast.Call, value: ast.expr, skip: tuple[str, ...]
+        self, file: _File, call: CallValues, value: Expr, skip: tuple[str, ...]
     ) -> list[tuple[str, str]]:
         """``**kwargs`` where ``kwargs`` is a dict of the same function (a literal, a
         ``dict(k=v)`` call, one of them under a condition), with the ``kwargs["key"] = v``
         assignments made to it before the call."""
-        entries = self._dict_entries(src, call, value)
+        entries = self._dict_entries(file, call, value)
         if not entries:
-            return [("**", src.text(value))]
+            return [("**", value.text)]
         return [
-            (k, self._value(src, k, v) + _when(src, test))
+            (k, self._value(file, call.function, k, v) + _when(test))
             for k, (v, test) in entries.items()
             if k not in skip
         ]
 
     def _dict_entries(
-        self, src: Source, call: ast.Call, value: ast.expr
-    ) -> dict[str, tuple[ast.expr, ast.expr | None]]:
+        self, file: _File, call: CallValues, value: Expr
+    ) -> dict[str, tuple[Expr, Expr | None]]:
         """The entries of a dict bound to ``value`` (a name) in the function of ``call``,
         with the ``name["key"] = v`` assignments made to it before the call: (value, the
         test it is passed under or None). nanoGPT's ``extra_args = dict(fused=True) if
         use_fused else dict()`` passes ``fused=True`` when ``use_fused``."""
-        fn = src.function_of(call)
-        entries: dict[str, tuple[ast.expr, ast.expr | None]] = {}
-        if not isinstance(value, ast.Name) or fn is None:
+        fn = call.function
+        entries: dict[str, tuple[Expr, Expr | None]] = {}
+        if value.kind != "Name" or fn < 0:
             return entries
-        for node in sorted(own_body(fn), key=lambda n: getattr(n, "lineno", 0)):
-            if getattr(node, "lineno", 0) > call.lineno:
+        name = value.name
+        for line, assign, update in file.own_statements(fn):
+            if line > call.expr.line:
                 break
-            target = single_target(node)
-            val = getattr(node, "value", None)
-            if isinstance(target, ast.Name) and target.id == value.id and isinstance(val, ast.expr):
-                if isinstance(val, ast.IfExp):
-                    for key, item in _dict_items(val.body):
-                        entries[key] = (item, val.test)
-                    for key, item in _dict_items(val.orelse):
-                        entries.setdefault(key, (item, None))
-                else:
-                    entries.update((key, (item, None)) for key, item in _dict_items(val))
-            elif (
-                isinstance(target, ast.Subscript)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == value.id
-                and isinstance(target.slice, ast.Constant)
-                and isinstance(target.slice.value, str)
-                and isinstance(val, ast.expr)
-            ):
-                entries[target.slice.value] = (val, None)
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "update"
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == value.id
-            ):  # timm's loader_args.update(batch_size=batch_size, ...)
-                for arg in node.args[:1]:
+            if assign is not None:
+                target, val = assign.target, assign.value
+                if target.kind == "Name" and target.name == name:
+                    if val.kind == "IfExp":
+                        test, body, orelse = val.parts
+                        for key, item in _dict_items(body):
+                            entries[key] = (item, test)
+                        for key, item in _dict_items(orelse):
+                            entries.setdefault(key, (item, None))
+                    else:
+                        entries.update((key, (item, None)) for key, item in _dict_items(val))
+                elif (
+                    target.kind == "Subscript"
+                    and target.parts[0].kind == "Name"
+                    and target.parts[0].name == name
+                    and target.parts[1].kind == "Constant"
+                    and isinstance(target.parts[1].value, str)
+                ):
+                    entries[target.parts[1].value] = (val, None)
+            elif update is not None and update.func.target.name == name:
+                # timm's loader_args.update(batch_size=batch_size, ...)
+                for arg in update.args[:1]:
                     entries.update((key, (item, None)) for key, item in _dict_items(arg))
-                entries.update((k.arg, (k.value, None)) for k in node.keywords if k.arg)
+                entries.update((k.name, (k.target, None)) for k in update.keywords if k.name)
         return entries
 
-    def _optimizer(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
+    def _optimizer(self, f: ApiFinding, file: _File, call: CallValues) -> None:
         where = Where(f.path, f.span.line, f.cell)
+        args = call.expr.args
         if f.api.endswith(".add_param_group"):
-            group = call.args[0] if call.args else None
-            values = self._group_values(src, group) if isinstance(group, ast.Dict) else []
+            group = args[0] if args else None
+            values = (
+                self._group_values(file, call.function, group)
+                if group is not None and group.kind == "Dict"
+                else []
+            )
             self.add("optimizer", f.api, where, values, "an extra parameter group")
             return
-        values = self._bind_api(f.api, src, call, skip=("params",))
-        params = call.args[0] if call.args else None
-        for kw in call.keywords:
-            if kw.arg == "params":
-                params = kw.value
+        values = self._bind_api(f.api, file, call, skip=("params",))
+        params = args[0] if args else None
+        for kw in call.expr.keywords:
+            if kw.name == "params":
+                params = kw.target
         note = ""
         if params is not None:
-            groups, note = self._param_groups(src, params)
+            groups, note = self._param_groups(file, call.function, params)
             values = [*groups, *values]
         kernels = [k for k, v in values if k in _KERNEL_SWITCHES and not v.startswith(_OFF)]
         if kernels:
@@ -1178,78 +1316,78 @@ class _Recipe:
             note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)
 
-    def _param_groups(self, src: Source, params: ast.expr) -> tuple[list[tuple[str, str]], str]:
+    def _param_groups(
+        self, file: _File, fn: int, params: Expr
+    ) -> tuple[list[tuple[str, str]], str]:
         """A list of dicts (written there, or returned by a repo function) is parameter groups:
         name each group's settings."""
-        owner, where, built = src, "", params
-        if isinstance(params, ast.Call):
-            found = self._repo_function(src, params)
+        owner, where, built, built_fn = file, "", params, fn
+        if params.kind == "Call":
+            found = self._repo_function(file, params)
             if found is not None:
-                owner, fn = found
-                where = f"built by {owner.qualname.get(fn, fn.name)}() at {owner.loc(fn)}"
-                returned = [n.value for n in own_body(fn) if isinstance(n, ast.Return) and n.value]
-                built = returned[-1] if returned else params
-        if isinstance(built, ast.Name):
+                owner, index = found
+                d = owner.defs[index]
+                where = f"built by {d.qual}() at {owner.loc(d.line)}"
+                if d.returns:
+                    built, built_fn = d.returns[-1], index
+        if built.kind == "Name":
+            assigns = owner.values.assigns if built_fn < 0 else owner.defs[built_fn].assigns
             bound = [
-                getattr(n, "value", None)
-                for n in own_body(owner.function_of(built) or owner.tree)
-                if isinstance(single_target(n), ast.Name)
-                and getattr(single_target(n), "id", None) == built.id
+                a.value for a in assigns if a.target.kind == "Name" and a.target.name == built.name
             ]
-            if len(bound) == 1 and isinstance(bound[0], ast.List):
+            if len(bound) == 1 and bound[0].kind == "List":
                 built = bound[0]
-        if not (isinstance(built, ast.List) and built.elts):
-            text = src.text(params)
+        if not (built.kind == "List" and built.parts):
+            text = params.text
             return [("params", f"{text} ({where})" if where else text)], ""
-        if not all(isinstance(e, ast.Dict) for e in built.elts):
-            return [("params", src.text(params))], ""
-        out = [("params", f"{len(built.elts)} parameter groups" + (f", {where}" if where else ""))]
+        if not all(e.kind == "Dict" for e in built.parts):
+            return [("params", params.text)], ""
+        groups = built.parts
+        out = [("params", f"{len(groups)} parameter groups" + (f", {where}" if where else ""))]
         keys: set[str] = set()
-        for n, group in enumerate(built.elts, 1):
-            assert isinstance(group, ast.Dict)
-            for key, value in self._group_values(owner, group):
+        for n, group in enumerate(groups, 1):
+            for key, value in self._group_values(owner, built_fn, group):
                 if key != "params":
                     keys.add(key)
                     out.append((f"group {n}: {key}", value))
         note = f"per-group keys: {', '.join(sorted(keys))}" if keys else "parameter groups"
         return out, note
 
-    def _group_values(self, src: Source, group: ast.Dict) -> list[tuple[str, str]]:
+    def _group_values(self, file: _File, fn: int, group: Expr) -> list[tuple[str, str]]:
         out = []
-        for key, value in zip(group.keys, group.values, strict=True):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                shown = src.text(value) if key.value == "params" else None
-                out.append((key.value, shown or self.values.describe(src, value)))
+        for key, value in zip(group.keys, group.items, strict=True):
+            if key is not None:
+                shown = value.text if key == "params" else None
+                out.append((key, shown or self.values.describe(file, fn, value)))
         return out
 
-    def _repo_function(self, src: Source, call: ast.Call) -> tuple[Source, FuncDef] | None:
+    def _repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
         """The repo function a call runs: from the call facts, else a def of the same file."""
-        name = callee_name(call)
+        name = call.callee()
         for key, sites in self.repo.call_sites.items():
             if key.rpartition(".")[2] != name:
                 continue
             for path, fact in sites:
-                if path == src.path and fact.line == call.lineno:
+                if path == file.path and fact.line == call.line:
                     found = self.repo.defs.get(key)
-                    if found and isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
-                        return found[0], found[1]
-        local = src.defs.get(name)
-        if isinstance(local, ast.FunctionDef | ast.AsyncFunctionDef):
-            return src, local
+                    if found and not found[0].defs[found[1]].is_class:
+                        return found
+        local = file.first.get(name)
+        if local is not None and not file.defs[local].is_class:
+            return file, local
         return None
 
-    def _scheduler(self, f: ApiFinding, src: Source, call: ast.Call) -> None:
+    def _scheduler(self, f: ApiFinding, file: _File, call: CallValues) -> None:
         where = Where(f.path, f.span.line, f.cell)
-        values = self._bind_api(f.api, src, call, skip=("optimizer",))
+        values = self._bind_api(f.api, file, call, skip=("optimizer",))
         params = self.api.params(self.api.canonical(f.api) or f.api) or ()
-        bound = _bind_torch(params, call)
+        bound = _bind_torch(params, call.expr)
         last = f.api.rpartition(".")[2]
-        holder = src.parent.get(call)
-        target = single_target(holder) if holder is not None else None
-        named_warm = target is not None and "warm" in src.text(target).lower()
+        target = call.stored
+        named_warm = target is not None and "warm" in target.text.lower()
         if last == "LinearLR":
-            start = literal_value(bound.get("start_factor"))
-            end = literal_value(bound.get("end_factor"))
+            start = _literal_value(bound.get("start_factor"))
+            end = _literal_value(bound.get("end_factor"))
             start = 1 / 3 if "start_factor" not in bound else start
             end = 1.0 if "end_factor" not in bound else end
             rising = not (isinstance(start, int | float) and isinstance(end, int | float)) or (
@@ -1263,11 +1401,15 @@ class _Recipe:
             return
         elif last in ("LambdaLR", "MultiplicativeLR"):
             factor = bound.get("lr_lambda")
-            if factor is not None and "warm" in src.text(factor, limit=None).lower():
+            if factor is not None and "warm" in factor.full().lower():
                 self.add("warmup", f"{last} warm-up", where, values[:1], "warm-up in lr_lambda")
         elif last == "OneCycleLR":
             pct = bound.get("pct_start")
-            shown = self.values.describe(src, pct) if pct is not None else "0.3 (default)"
+            shown = (
+                self.values.describe(file, call.function, pct)
+                if pct is not None
+                else "0.3 (default)"
+            )
             self.add("warmup", "OneCycleLR warm-up", where, [("pct_start", shown)])
         self.add("scheduler", f.api, where, values)
 
@@ -1280,72 +1422,72 @@ class _Recipe:
             found = self.repo.defs.get(key)
             if found is None:
                 continue
-            src, node = found
+            file, index = found
+            node = file.defs[index]
             category = self._repo_category(key, node)
             if category is None:
                 continue
-            positional = self._repo_positional(key, src, node)
-            calls_made: list[tuple[Source, ast.Call]] = []
+            positional = self._repo_positional(key, file, node)
+            calls_made: list[tuple[_File, CallValues]] = []
             for path, fact in self.repo.call_sites.get(key, ()):
-                caller = self.sources.get(path)
+                caller = self.files.get(path)
                 if caller is None or is_test_path(path) or fact.role != "call":
                     continue
                 calls = caller.calls_on.get(fact.line, [])
-                call = next((c for c in calls if callee_name(c) == node.name), None)
+                call = next((c for c in calls if c.expr.callee() == node.name), None)
                 if call is None and len(calls) == 1:
                     call = calls[0]  # imported under another name
                 if call is not None:
                     calls_made.append((caller, call))
-            if key not in self.repo.call_sites and "." in key.removeprefix(src.module + "."):
+            if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
                 continue  # a method: star imports bring module-level names only
             if key not in self.repo.call_sites:
                 # ``from utils import *`` then ``adjust_learning_rate(...)``: no call fact
                 calls_made = [
                     (caller, call)
-                    for caller, call in self.values.star_call_sites(src.module, node.name)
+                    for caller, call in self.values.star_call_sites(file.module, node.name)
                     if not is_test_path(caller.path)
                 ]
             for caller, call in calls_made:
-                if id(call) in self.composed_calls:
+                if _place_key(caller.path, call.expr) in self.composed_calls:
                     continue
-                note, row = f"defined at {src.loc(node)}", category
+                note, row = f"defined at {file.loc(node.line)}", category
                 if category == _SCHEDULE_FUNCTION:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
                     # per-step values, the LR's or the weight decay's by what it is stored as
                     # (``momentum_schedule`` is the EMA's, ``betas`` a noise schedule)
-                    statement = caller.parent.get(call) or call
-                    target = single_target(statement)
-                    stored = caller.text(target) if target is not None else ""
+                    stored = call.stored.text if call.stored is not None else ""
                     if _LR_SCHEDULE.search(stored):
                         note, row = f"stored as {stored}, {note}", "scheduler"
-                    elif isinstance(statement, ast.Expr) and _LR_NAME.search(node.name):
+                    elif call.statement and _LR_NAME.search(node.name):
                         # lr_sched.adjust_learning_rate(optimizer, step / len(loader) + epoch,
                         # args) in the training loop: it sets the LR at each call
                         note, row = f"sets the LR where it is called, {note}", "scheduler"
                     else:
                         continue
                 if row == "augmentation" and (
-                    PurePosixPath(caller.path).parent == PurePosixPath(src.path).parent
+                    PurePosixPath(caller.path).parent == PurePosixPath(file.path).parent
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
-                self.add(row, key, caller.where(call), values, note)
+                self.add(row, key, caller.where(call.expr.line), values, note)
 
-    def _repo_positional(self, key: str, src: Source, node: Def) -> list[str]:
+    def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
         passes ``*args`` on (or has none) takes its torch ancestor's."""
-        fn: ast.AST | None = node
-        if isinstance(node, ast.ClassDef):
-            fn = src.defs.get(f"{src.qualname[node]}.__init__")
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.args.vararg is None:
-            names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-            return names[1:] if src.class_of(fn) is not None else names
+        fn: DefValues | None = node
+        if node.is_class:
+            init = file.first.get(f"{node.qual}.__init__")
+            fn = file.defs[init] if init is not None else None
+        if fn is not None and not fn.is_class and not fn.vararg:
+            names = list(fn.positional)
+            return names[1:] if fn.owner >= 0 else names
         ancestors = sorted(self.hierarchy.torch_ancestors(key))
         return self._torch_positional(ancestors[0]) if ancestors else []
 
-    def _repo_category(self, key: str, node: Def) -> str | None:
+    def _repo_category(self, key: str, node: DefValues) -> str | None:
         name = node.name
-        if isinstance(node, ast.ClassDef):
+        if node.is_class:
             for ancestor in sorted(self.hierarchy.torch_ancestors(key)):
                 for prefix, category in _ANCESTOR_CATEGORY:
                     if ancestor.startswith(prefix) and (
@@ -1354,20 +1496,18 @@ class _Recipe:
                         return category
             if self.hierarchy.is_dataset(key) and not _AUG_DATASET.search(name):
                 return None  # TransformEosLangPairDataset rewrites tokens; MosaicDetection augments
-        module = isinstance(node, ast.ClassDef) and (
-            "torch.nn.Module" in self.hierarchy.torch_ancestors(key)
-        )
-        if isinstance(node, ast.ClassDef) and re.search(r"sched", name, re.IGNORECASE):
+        module = node.is_class and ("torch.nn.Module" in self.hierarchy.torch_ancestors(key))
+        if node.is_class and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
             return None if module else "scheduler"
-        if not isinstance(node, ast.ClassDef) and _SCHEDULE_NAME.search(name):
+        if not node.is_class and _SCHEDULE_NAME.search(name):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
-        if isinstance(node, ast.ClassDef) and _LOSS_CLASS_NAME.search(name):
+        if node.is_class and _LOSS_CLASS_NAME.search(name):
             return "loss"
-        if not isinstance(node, ast.ClassDef) and _is_loss_function(name):
+        if not node.is_class and _is_loss_function(name):
             return "loss"
         if (
-            isinstance(node, ast.ClassDef)
+            node.is_class
             and not module
             and _TRANSFORM_CLASS.search(name)
             and _DATA_MODULE.search(key.rpartition(".")[0])
@@ -1376,213 +1516,183 @@ class _Recipe:
         return None
 
     # -- patterns read from the trees
-    def _foreign_calls(self, src: Source) -> None:
+    def _foreign_calls(self, file: _File) -> None:
         """torchvision / albumentations transforms, numpy and ``random`` seeds, and calls
         that end augmentation for the last epochs (``close_mosaic()``)."""
-        for call in src.calls:
-            name = src.dotted(call.func)
+        for call in file.values.calls:
+            expr = call.expr
+            name = file.dotted(expr.func)
             if name is not None and name.startswith(_AUG_PACKAGES):
-                if id(call) in self.composed_calls:
+                if _place_key(file.path, expr) in self.composed_calls:
                     continue  # shown in its composition's row
                 if self.composed_modules and not name.rpartition(".")[2][:1].isupper():
                     continue  # a functional transform inside a transform's definition
                 if name.rpartition(".")[2] != "Compose":
-                    values = [(f"arg{i + 1}", src.text(a)) for i, a in enumerate(call.args)]
-                    values += [(k.arg or "**", src.text(k.value)) for k in call.keywords]
-                    self.add("augmentation", name, src.where(call), values)
+                    values = [(f"arg{i + 1}", a.text) for i, a in enumerate(expr.args)]
+                    values += [(k.name or "**", k.target.text) for k in expr.keywords]
+                    self.add("augmentation", name, file.where(expr.line), values)
             elif name in _FOREIGN_SEEDS:
-                values = [("seed", self.values.describe(src, a)) for a in call.args[:1]]
-                self.add("seed", name, src.where(call), values)
+                values = [
+                    ("seed", self.values.describe(file, call.function, a)) for a in expr.args[:1]
+                ]
+                self.add("seed", name, file.where(expr.line), values)
             elif (
                 name is not None
                 and name.partition(".")[0] not in self.local | {"torch"}
                 and _FOREIGN_LOSS.search(name.rpartition(".")[2])
             ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
+                fn = call.function
                 describe = self.values.describe
-                values = [(f"arg{i + 1}", describe(src, a)) for i, a in enumerate(call.args)]
-                values += [(k.arg or "**", describe(src, k.value)) for k in call.keywords]
-                self.add("loss", name, src.where(call), values, "third-party loss")
-            elif _NO_AUG.search(callee_name(call)):
-                self._no_aug_call(src, call)
+                values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
+                values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
+                self.add("loss", name, file.where(expr.line), values, "third-party loss")
+            elif _NO_AUG.search(expr.callee()):
+                self._no_aug_call(file, call)
 
-    def _compositions(self, src: Source) -> None:
+    def _compositions(self, file: _File) -> None:
         """Each outermost composition of transforms (``T.Compose([...])``) as one row with
         the transforms it applies, in order, with their values followed (``scales`` → the
         list it is set to); the ``if`` it sits under says which split uses it."""
-        for call in src.calls:
-            if not _is_compose(callee_name(call)) or id(call) in self.composed_calls:
+        for call in file.values.calls:
+            if not _is_compose(call.expr.callee()):
                 continue
-            fn = src.function_of(call)
-            self.composed_calls.add(id(call))
-            if _transform_internal(src, fn):
+            if _place_key(file.path, call.expr) in self.composed_calls:
+                continue
+            fn = call.function
+            self.composed_calls.add(_place_key(file.path, call.expr))
+            if _transform_internal(file, fn):
                 continue  # ColorJitter.get_params' own Compose: how one step is made
-            steps = self._steps(src, fn, call.args[0] if call.args else None, 0)
-            if self._inside_composition(src, call) or not steps:
+            args = call.expr.args
+            steps = self._steps(file, fn, args[0] if args else None, 0)
+            if self._inside_composition(file, call) or not steps:
                 continue
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
-            test = src.enclosing(call, ast.If)
-            if isinstance(test, ast.If) and (fn is None or src.function_of(test) is fn):
-                values.append(("when", src.text(test.test)))
-            where = fn.name if fn is not None else "module code"
+            if call.when is not None and (fn < 0 or call.when_function == fn):
+                values.append(("when", call.when.text))
+            where = file.defs[fn].name if fn >= 0 else "module code"
             note = "the transforms applied, in order"
-            target = single_target(src.parent.get(call) or call)
-            if isinstance(target, ast.Name | ast.Attribute):  # val_transform = T.Compose(...)
-                note += f", stored as {src.text(target)}"
-            self.add("augmentation", f"composition in {where}", src.where(call), values, note)
+            target = call.stored
+            if target is not None and target.kind in ("Name", "Attribute"):
+                note += f", stored as {target.text}"  # val_transform = T.Compose(...)
+            self.add(
+                "augmentation", f"composition in {where}", file.where(call.expr.line), values, note
+            )
 
-    def _inside_composition(self, src: Source, call: ast.Call) -> bool:
+    def _inside_composition(self, file: _File, call: CallValues) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""
-        parent = src.parent.get(call)
-        while parent is not None and not isinstance(parent, ast.stmt):
-            if isinstance(parent, ast.Call) and (
-                _is_compose(callee_name(parent)) or callee_name(parent) in _COMPOSITIONS
-            ):
-                return True
-            parent = src.parent.get(parent)
-        stmt = parent
-        fn = src.function_of(call)
-        if isinstance(stmt, ast.Assign) and fn is not None:
-            names = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
-            for node in ast.walk(fn):
-                if (
-                    isinstance(node, ast.Name)
-                    and node.id in names
-                    and isinstance(node.ctx, ast.Load)
-                    and self._inside_composition_name(src, node)
-                ):
-                    return True
-        return False
+        if any(
+            _is_compose(outer.expr.callee()) or outer.expr.callee() in _COMPOSITIONS
+            for outer in file.calls_around(call.expr)
+        ):
+            return True
+        fn = call.function
+        if not (call.assigned and fn >= 0):
+            return False
+        names = set(call.assigned)
+        d = file.defs[fn]
+        return any(
+            _is_compose(other.expr.callee())
+            and any(n.kind == "Name" and n.name in names for n in other.expr.walk()[1:])
+            for other in file.values.calls
+            if d.line <= other.expr.line <= d.end_line
+        )
 
-    def _inside_composition_name(self, src: Source, node: ast.AST) -> bool:
-        parent = src.parent.get(node)
-        while parent is not None and not isinstance(parent, ast.stmt):
-            if isinstance(parent, ast.Call) and _is_compose(callee_name(parent)):
-                return True
-            parent = src.parent.get(parent)
-        return False
-
-    def _steps(
-        self, src: Source, fn: FuncDef | None, expr: ast.expr | None, depth: int
-    ) -> list[str]:
+    def _steps(self, file: _File, fn: int, expr: Expr | None, depth: int) -> list[str]:
         """The transforms of a composition's list, each as ``Name(arg=value, ...)``."""
         if expr is None:
             return []
-        if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
-            bound = self._local_value(fn, expr.id, expr.lineno)
-            if isinstance(bound, ast.List | ast.Tuple):
+        if expr.kind == "Name" and fn >= 0 and depth < MAX_DEPTH:
+            bound = file.local_value(fn, expr.name, expr.line)
+            if bound is not None and bound.kind in ("List", "Tuple"):
                 # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
-                steps = [self._step(src, fn, e, depth + 1) for e in bound.elts]
+                steps = [self._step(file, fn, e, depth + 1) for e in bound.parts]
                 appended = [
-                    node
-                    for node in own_body(fn)
-                    if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in ("append", "extend")
-                    and isinstance(node.func.value, ast.Name)
-                    and node.func.value.id == expr.id
-                    and node.lineno < expr.lineno
-                    and node.args
+                    c.expr
+                    for c in file.values.calls
+                    if c.scope == fn
+                    and c.expr.func.kind == "Attribute"
+                    and c.expr.func.name in ("append", "extend")
+                    and c.expr.func.target.kind == "Name"
+                    and c.expr.func.target.name == expr.name
+                    and c.expr.line < expr.line
+                    and c.expr.args
                 ]
-                for node in sorted(appended, key=lambda n: (n.lineno, n.col_offset)):
-                    steps.extend(self._steps(src, fn, node.args[0], depth + 1))
+                for node in sorted(appended, key=lambda n: (n.line, n.col)):
+                    steps.extend(self._steps(file, fn, node.args[0], depth + 1))
                 return steps
             if bound is not None:
-                return self._steps(src, fn, bound, depth + 1)
-        if isinstance(expr, ast.List | ast.Tuple):
-            return [self._step(src, fn, e, depth + 1) for e in expr.elts]
-        return [self._step(src, fn, expr, depth + 1)]
+                return self._steps(file, fn, bound, depth + 1)
+        if expr.kind in ("List", "Tuple"):
+            return [self._step(file, fn, e, depth + 1) for e in expr.parts]
+        return [self._step(file, fn, expr, depth + 1)]
 
-    def _step(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
-        for node in ast.walk(expr):  # T.Flip() if flip else nn.Identity(): shown here too
-            if isinstance(node, ast.Call):
-                self._composed(src, node)
-        if isinstance(expr, ast.Name) and fn is not None and depth < MAX_DEPTH:
-            bound = self._local_value(fn, expr.id, expr.lineno)
-            if isinstance(bound, ast.Call):
-                return self._step(src, fn, bound, depth + 1)
-        if not isinstance(expr, ast.Call) or depth >= MAX_DEPTH:
-            return src.text(expr)
-        self._composed(src, expr)
-        name = callee_name(expr) or src.text(expr.func)
+    def _step(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
+        for node in expr.walk():  # T.Flip() if flip else nn.Identity(): shown here too
+            if node.kind == "Call":
+                self._composed(file, node)
+        if expr.kind == "Name" and fn >= 0 and depth < MAX_DEPTH:
+            bound = file.local_value(fn, expr.name, expr.line)
+            if bound is not None and bound.kind == "Call":
+                return self._step(file, fn, bound, depth + 1)
+        if expr.kind != "Call" or depth >= MAX_DEPTH:
+            return expr.text
+        self._composed(file, expr)
+        name = expr.callee() or expr.func.text
         if _is_compose(name):
-            inner = self._steps(src, fn, expr.args[0] if expr.args else None, depth + 1)
+            args = expr.args
+            inner = self._steps(file, fn, args[0] if args else None, depth + 1)
             return "[" + ", ".join(inner) + "]"
-        args = []
-        for arg in expr.args:
-            args.append(self._argument(src, fn, arg, depth))
+        shown = [self._argument(file, fn, arg, depth) for arg in expr.args]
         for kw in expr.keywords:
-            args.append(f"{kw.arg or '**'}={self._argument(src, fn, kw.value, depth)}")
-        return f"{name}({', '.join(args)})"
+            shown.append(f"{kw.name or '**'}={self._argument(file, fn, kw.target, depth)}")
+        return f"{name}({', '.join(shown)})"
 
-    def _built_lists(self, src: Source) -> None:
+    def _built_lists(self, file: _File) -> None:
         """A builder of augmentations that returns a list (detectron2's
         ``build_augmentation``: ``augmentation = [T.ResizeShortestEdge(...)]`` then
         ``augmentation.append(T.RandomFlip(...))``) is a composition too."""
-        for qual, fn in src.defs.items():
-            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        for qual, index in file.first.items():
+            fn = file.defs[index]
+            if fn.is_class or not _AUG_BUILDER.fullmatch(fn.name) or fn.owner >= 0:
                 continue
-            if not _AUG_BUILDER.fullmatch(fn.name) or src.class_of(fn) is not None:
-                continue
-            returned = [
-                n.value
-                for n in own_body(fn)
-                if isinstance(n, ast.Return) and isinstance(n.value, ast.Name | ast.List)
-            ]
+            returned = [r for r in fn.returns if r.kind in ("Name", "List")]
             if len(returned) != 1:
                 continue
-            steps = self._steps(src, fn, returned[0], 0)
+            steps = self._steps(file, index, returned[0], 0)
             if steps:
                 values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
-                self.add("augmentation", f"composition in {qual}", src.where(fn), values,
+                self.add("augmentation", f"composition in {qual}", file.where(fn.line), values,
                          "the transforms the builder returns, in order")  # fmt: skip
-                self.composed_modules.discard(src.module)
+                self.composed_modules.discard(file.module)
 
-    def _composed(self, src: Source, call: ast.Call) -> None:
+    def _composed(self, file: _File, call: Expr) -> None:
         """Marks a step's call as shown, and its class's module as one whose transform
         definitions the composition stands for."""
-        self.composed_calls.add(id(call))
-        if isinstance(call.func, ast.Name) and call.func.id in src.defs:
-            self.composed_modules.add(src.module)
+        self.composed_calls.add(_place_key(file.path, call))
+        if call.func.kind == "Name" and call.func.name in file.first:
+            self.composed_modules.add(file.module)
             return
-        dotted = src.dotted(call.func) or _relative(src, call.func)
+        dotted = file.dotted(call.func) or _relative(file, call.func)
         key = self.repo.canonical.get(dotted)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
         elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
             self.composed_modules.add(dotted.rpartition(".")[0])
 
-    def _argument(self, src: Source, fn: FuncDef | None, expr: ast.expr, depth: int) -> str:
-        if isinstance(expr, ast.Call) or (
-            isinstance(expr, ast.Name)
-            and fn is not None
-            and isinstance(self._local_value(fn, expr.id, expr.lineno), ast.Call)
+    def _argument(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
+        if expr.kind == "Call" or (
+            expr.kind == "Name"
+            and fn >= 0
+            and _kind(file.local_value(fn, expr.name, expr.line)) == "Call"
         ):
-            return self._step(src, fn, expr, depth + 1)
-        if isinstance(expr, ast.List | ast.Tuple) and any(
-            isinstance(e, ast.Call) for e in expr.elts
-        ):
-            return "[" + ", ".join(self._step(src, fn, e, depth + 1) for e in expr.elts) + "]"
-        return self.values.resolve(src, expr, 0).text
+            return self._step(file, fn, expr, depth + 1)
+        if expr.kind in ("List", "Tuple") and any(e.kind == "Call" for e in expr.parts):
+            return "[" + ", ".join(self._step(file, fn, e, depth + 1) for e in expr.parts) + "]"
+        return self.values.resolve(file, fn, expr, 0).text
 
-    @staticmethod
-    def _local_value(fn: FuncDef, name: str, before: int) -> ast.expr | None:
-        """The last ``name = value`` of ``fn`` before line ``before``."""
-        bound = [
-            node
-            for node in own_body(fn)
-            if isinstance(node, ast.Assign)
-            and node.lineno < before
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id == name
-        ]
-        found = max(bound, key=lambda n: n.lineno).value if bound else None
-        return found
-
-    def _no_aug_call(self, src: Source, call: ast.Call) -> None:
-        values = [("call", src.text(call))]
-        test = src.enclosing(call, ast.If)
-        when = src.text(test.test) if isinstance(test, ast.If) else ""
+    def _no_aug_call(self, file: _File, call: CallValues) -> None:
+        values = [("call", call.expr.text)]
+        when = call.when.text if call.when is not None else ""
         if when:
             values.append(("when", when))
         if "epoch" in when or "epoch" in values[0][1]:
@@ -1591,63 +1701,48 @@ class _Recipe:
         else:  # timm's --no-aug: a switch for the whole run, not a schedule
             name = "training without augmentation"
             note = "augmentation switched off by a setting"
-        self.add("augmentation", name, src.where(call), values, note)
+        self.add("augmentation", name, file.where(call.expr.line), values, note)
 
-    def _ema_loops(self, src: Source) -> None:
+    def _ema_loops(self, file: _File) -> None:
         """An average of the weights kept by hand: a loop over ``state_dict()`` /
         ``parameters()`` that updates each tensor in place with a decay (``mul_(d).add_``,
         ``lerp_``, ``v *= d; v += ...``), under ``no_grad`` (or on ``.data``)."""
-        for loop in src.loops:
-            if not _WEIGHT_ITER.search(src.text(loop.iter, limit=None)):
+        for loop in file.values.loops:
+            if not _WEIGHT_ITER.search(loop.iter.full()):
                 continue
-            names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-            update = _ema_update(loop, names)
+            update = _ema_update(loop, set(loop.names))
             if update is None:
                 continue
-            if not (self._under_no_grad(src, loop) or ".data" in src.text(update, limit=None)):
+            text = update.statement if update.op else update.node.full()
+            if not (any(_NO_GRAD.search(c) for c in loop.contexts) or ".data" in text):
                 continue
-            self._ema_item(src, loop, update)
+            self._ema_item(file, loop, update)
 
-    def _under_no_grad(self, src: Source, node: ast.AST) -> bool:
-        current = src.parent.get(node)
-        while current is not None and not isinstance(current, ast.ClassDef | ast.Module):
-            if isinstance(current, ast.With | ast.AsyncWith) and any(
-                _NO_GRAD.search(src.text(i.context_expr)) for i in current.items
-            ):
-                return True
-            if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                _NO_GRAD.search(src.text(d)) for d in current.decorator_list
-            ):
-                return True
-            current = src.parent.get(current)
-        return False
-
-    def _ema_item(self, src: Source, loop: ast.AST, update: ast.AST) -> None:
-        fn = src.function_of(loop)
-        cls = src.class_of(fn)
-        stmt = update
-        while not isinstance(stmt, ast.stmt) and stmt in src.parent:
-            stmt = src.parent[stmt]
-        values = [("update", f"{src.text(stmt)} at {src.loc(stmt)}")]
-        holder: Def | None = cls or fn
-        decay_fn: FuncDef | None = fn
-        if cls is not None:
-            init = src.defs.get(f"{src.qualname[cls]}.__init__")
-            decay_fn = init if isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef) else fn
-        if decay_fn is not None:
-            for name, default in _params(decay_fn):
+    def _ema_item(self, file: _File, loop: LoopValues, update: UpdateValues) -> None:
+        fn = loop.function
+        cls = file.defs[fn].owner if fn >= 0 else -1
+        statement = shorten(update.statement, TEXT_LIMIT)
+        values = [("update", f"{statement} at {file.loc(update.line)}")]
+        holder = cls if cls >= 0 else fn
+        decay_fn = fn
+        if cls >= 0:
+            init = file.first.get(f"{file.defs[cls].qual}.__init__")
+            decay_fn = init if init is not None and not file.defs[init].is_class else fn
+        if decay_fn >= 0:
+            for name, default in file.defs[decay_fn].params:
                 if _DECAY_PARAM.search(name):
-                    val = self.values.parameter(src, decay_fn, name, default, 0)
+                    val = self.values.parameter(file, decay_fn, name, default, 0)
                     values.append((name, val.show()))
         factor = _ema_factor(update)
-        if len(values) == 1 and factor is not None and not is_literal(factor):
+        if len(values) == 1 and factor is not None and not factor.literal:
             # no decay parameter: the factor the update uses (``m = momentum_schedule[it]``)
-            values.append(("decay", self.values.describe(src, factor)))
-        if holder is not None:
-            for caller, call in self.values.call_sites(src, holder)[:5]:
-                values.append(("used at", f"{caller.loc(call)}: {caller.text(call)}"))
-        label = f"{holder.name}" if holder is not None else "module code"
-        where = src.where(holder) if holder is not None else src.where(loop)
+            values.append(("decay", self.values.describe(file, fn, factor)))
+        if holder >= 0:
+            for caller, call in self.values.call_sites(file, holder)[:5]:
+                line = call.expr.line
+                values.append(("used at", f"{caller.loc(line)}: {call.expr.text}"))
+        label = file.defs[holder].name if holder >= 0 else "module code"
+        where = file.where(file.defs[holder].line if holder >= 0 else loop.line)
         self.add("ema", f"EMA of weights ({label})", where, values, "exponential moving average")
 
     def _flips(self) -> None:
@@ -1757,25 +1852,25 @@ class _Recipe:
                 continue
             for o in options:
                 if o.default is not None:
-                    value = self.values.describe(o.src, o.default)
+                    value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
                 else:
                     value = "no default"
-                where = o.src.where(o.node)
+                where = o.file.where(o.call.expr.line)
                 self.add(category, f"argparse {o.option}", where, [("default", value)])
         for cls, sets in self.repo.attrs.items():
             if self.hierarchy.is_module(cls) or self.hierarchy.is_dataset(cls):
                 continue
             for a in sets:
                 category = _setting_category(a.attr)
-                if category and a.method in ("__init__", "") and is_literal(a.value):
+                if category and a.method in ("__init__", "") and a.value.literal:
                     name = f"{cls.rpartition('.')[2]}.{a.attr}"
-                    self.add(category, name, a.src.where(a.node), [("value", a.src.text(a.value))])
-        for constant, stmt, src in self.repo.constants:
+                    self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+        for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
-            if category and stmt.value is not None and is_literal(stmt.value):
-                self.add(category, constant, src.where(stmt), [("value", src.text(stmt.value))])
+            if category and stmt.value.literal:
+                self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
     def _pipelines(self) -> None:
         """Augmentations written as statements threading the image through calls (the
@@ -1855,48 +1950,43 @@ class _Recipe:
                     "rows are not listed",
                 )
 
-    def _hand_schedules(self, src: Source) -> None:
+    def _hand_schedules(self, file: _File) -> None:
         """An LR or BatchNorm momentum computed by hand from the epoch (PointNet++'s
         ``lr = max(lr0 * decay ** (epoch // step), clip)`` and ``momentum = 0.1 * 0.5 **
         (epoch // step)`` set on every BatchNorm through ``model.apply``): the formula with
         its constants, and the floor an ``if`` puts under it."""
-        sets_bn = any(
-            isinstance(t, ast.Attribute) and t.attr == "momentum"
-            for stmt in src.assigns
-            for t in stmt.targets
-        )
-        for stmt in src.assigns:
-            target = single_target(stmt)
-            if not isinstance(target, ast.Name) or not _reads_epoch(stmt.value):
+        sets_bn = "momentum" in file.values.assigned_attrs
+        for stmt, fn in file.assigns:
+            target = stmt.target
+            if stmt.annotated or target.kind != "Name" or not _reads_epoch(stmt.value):
                 continue
-            fn = src.function_of(stmt)
-            if (fn is not None and _SCHEDULE_NAME.search(src.qualname.get(fn, ""))) or (
-                _SCHEDULE_NAME.search(PurePosixPath(src.path).stem)
+            if (fn >= 0 and _SCHEDULE_NAME.search(file.defs[fn].qual)) or (
+                _SCHEDULE_NAME.search(PurePosixPath(file.path).stem)
             ):
                 continue  # a scheduler's own formula: its row is the scheduler's
-            if re.search(r"(^|_)(lr|learning_rate)$", target.id, re.IGNORECASE):
-                category, name, note = "scheduler", f"{target.id} computed by hand", ""
-            elif target.id.endswith("momentum") and sets_bn:
-                category, name = "bn_momentum", f"{target.id} computed by hand"
+            if re.search(r"(^|_)(lr|learning_rate)$", target.name, re.IGNORECASE):
+                category, name, note = "scheduler", f"{target.name} computed by hand", ""
+            elif target.name.endswith("momentum") and sets_bn:
+                category, name = "bn_momentum", f"{target.name} computed by hand"
                 note = (
                     "set on the BatchNorm layers each epoch; MindSpore's BatchNorm momentum "
                     "is 1 − torch's (torch 0.1 is MindSpore 0.9): convert every value"
                 )
             else:
                 continue
-            values = [("formula", src.text(stmt.value))]
+            values = [("formula", stmt.value.text)]
             # constants (``MOMENTUM_ORIGINAL = 0.1``) and settings (``args.lr_decay``)
             refs = {
-                src.text(n): n
-                for n in ast.walk(stmt.value)
-                if (isinstance(n, ast.Name) and n.id.isupper())
-                or (isinstance(n, ast.Attribute) and name_chain(n) and not src.dotted(n))
+                n.text: n
+                for n in stmt.value.walk()
+                if (n.kind == "Name" and n.name.isupper())
+                or (n.kind == "Attribute" and n.chain() and not file.dotted(n))
             }
-            values += [(text, self.values.describe(src, refs[text])) for text in sorted(refs)]
-            floor = _floor(src, stmt, target.id)
+            values += [(text, self.values.describe(file, fn, refs[text])) for text in sorted(refs)]
+            floor = _floor(stmt, target.name)
             if floor:
                 values.append(("floor", floor))
-            self.add(category, name, src.where(stmt), values, note)
+            self.add(category, name, file.where(stmt.line), values, note)
 
     def _launchers(self) -> None:
         """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""
@@ -1918,33 +2008,36 @@ class _Recipe:
         for f in self.result.api_findings:
             if f.api != "torch.Tensor.backward" or f.usage != "call" or is_test_path(f.path):
                 continue
-            src = self.sources.get(f.path)
-            call = src.call_for(f) if src is not None else None
-            fn = src.function_of(call) if src is not None and call is not None else None
-            if src is None or call is None or fn is None or (f.path, fn.lineno) in seen:
+            file = self.files.get(f.path)
+            call = file.call_for(f) if file is not None else None
+            fn = call.function if call is not None else -1
+            if file is None or call is None or fn < 0 or (f.path, file.defs[fn].line) in seen:
                 continue
-            seen.add((f.path, fn.lineno))
-            steps = [
-                n
-                for n in own_body(fn)
-                if isinstance(n, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and n.func.attr == "step"
-                and re.search(r"optim|scaler", src.text(n.func.value), re.IGNORECASE)
-            ]
-            guards = [_modulo_guard(src, step, fn) for step in steps]
+            seen.add((f.path, file.defs[fn].line))
+            steps = sorted(
+                (
+                    c
+                    for c in file.values.calls
+                    if c.scope == fn
+                    and c.expr.func.kind == "Attribute"
+                    and c.expr.func.name == "step"
+                    and re.search(r"optim|scaler", c.expr.func.target.text, re.IGNORECASE)
+                ),
+                key=lambda c: c.own_order,
+            )
+            guards = [_modulo_guard(step, fn) for step in steps]
             if not steps or any(g is None for g in guards):
                 continue
             guard = guards[0]
             assert guard is not None
-            if _inside(src, call, guard[0]):
-                continue
+            if guard[0] in call.ifs:
+                continue  # the backward runs under the same test
             values = [
-                ("condition", src.text(guard[0].test)),
-                ("every", self.values.describe(src, guard[1])),
-                ("backward", src.loc(call)),
+                ("condition", guard[0].test.text),
+                ("every", self.values.describe(file, guard[0].function, guard[1])),
+                ("backward", file.loc(call.expr.line)),
             ]
-            self.add("grad_accum", "gradient accumulation", src.where(guard[0]), values,
+            self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values,
                      "optimizer step every n backward passes")  # fmt: skip
 
 
@@ -1961,42 +2054,27 @@ def _registry_category(option: str) -> str | None:
     return None
 
 
-def _star_from(src: Source, node: ast.Import | ast.ImportFrom) -> str | None:
-    """The module ``from x import *`` (relative or not) names, else None."""
-    if not isinstance(node, ast.ImportFrom) or [a.name for a in node.names] != ["*"]:
-        return None
-    return src.from_module(node)
-
-
-def _is_none(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
-def _reads_epoch(expr: ast.expr) -> bool:
+def _reads_epoch(expr: Expr) -> bool:
     """A value computed from the epoch (or iteration) it is set for."""
+    nodes = expr.walk()
     return any(
-        (isinstance(n, ast.Name) and re.search(r"epoch|^it(er)?$", n.id, re.IGNORECASE))
-        or (isinstance(n, ast.Attribute) and "epoch" in n.attr.lower())
-        for n in ast.walk(expr)
-    ) and any(isinstance(n, ast.BinOp) for n in ast.walk(expr))
+        (n.kind == "Name" and re.search(r"epoch|^it(er)?$", n.name, re.IGNORECASE))
+        or (n.kind == "Attribute" and "epoch" in n.name.lower())
+        for n in nodes
+    ) and any(n.kind == "BinOp" for n in nodes)
 
 
-def _floor(src: Source, stmt: ast.Assign, name: str) -> str:
+def _floor(stmt: AssignValues, name: str) -> str:
     """``if momentum < 0.01: momentum = 0.01`` right after ``stmt``: the floor's text."""
-    body = getattr(src.parent.get(stmt), "body", [])
-    for n, node in enumerate(body):
-        if node is stmt and n + 1 < len(body):
-            after = body[n + 1]
-            if (
-                isinstance(after, ast.If)
-                and isinstance(after.test, ast.Compare)
-                and isinstance(after.test.left, ast.Name)
-                and after.test.left.id == name
-                and isinstance(after.test.ops[0], ast.Lt | ast.LtE)
-                and after.body
-                and single_target(after.body[0]) is not None
-            ):
-                return src.text(after.test.comparators[0])
+    test = stmt.guard
+    if (
+        test is not None
+        and test.kind == "Compare"
+        and test.parts[0].kind == "Name"
+        and test.parts[0].name == name
+        and test.name in ("Lt", "LtE")
+    ):
+        return test.parts[1].text
     return ""
 
 
@@ -2009,21 +2087,22 @@ def _side_script(path: str) -> bool:
     )
 
 
-def _relative(src: Source, expr: ast.expr) -> str:
+def _relative(file: _File, expr: Expr) -> str:
     """``T.RandomFlip`` after ``from . import transforms as T`` as a dotted name ("" when the
     head is not bound by a relative import): the shared import table keeps absolute ones."""
-    parts = name_chain(expr)
-    if parts is None or not src.module:
+    parts = expr.chain()
+    if parts is None or not file.module:
         return ""
-    for node in src.imports_made:
-        if not isinstance(node, ast.ImportFrom) or not node.level:
-            continue
-        for alias in node.names:
-            if (alias.asname or alias.name) == parts[0]:
-                prefix = src.from_module(node)
-                head = [prefix, alias.name] if prefix else [alias.name]
-                return ".".join([*head, *parts[1:]])
+    for bound, level, module, name in file.values.relative_imports:
+        if bound == parts[0]:
+            prefix = file.from_module(level, module)
+            head = [prefix, name] if prefix else [name]
+            return ".".join([*head, *parts[1:]])
     return ""
+
+
+def _kind(expr: Expr | None) -> str:
+    return expr.kind if expr is not None else ""
 
 
 def _is_loss_function(name: str) -> bool:
@@ -2060,129 +2139,128 @@ def _category(api: str) -> str | None:
     return None
 
 
-def _bind_torch(params: Sequence[tuple[str, str, bool]], call: ast.Call) -> dict[str, ast.expr]:
+def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str, Expr]:
     positional = [p for p, kind, _ in params if kind in ("pos_only", "pos_or_kw")]
-    bound: dict[str, ast.expr] = {}
+    bound: dict[str, Expr] = {}
     for name, arg in zip(positional, call.args, strict=False):
-        if isinstance(arg, ast.Starred):
+        if arg.kind == "Starred":
             break
         bound[name] = arg
-    bound.update({k.arg: k.value for k in call.keywords if k.arg})
+    bound.update({k.name: k.target for k in call.keywords if k.name})
     return bound
 
 
-def _ema_factor(update: ast.AST) -> ast.expr | None:
+def _literal_value(expr: Expr | None) -> object:
+    """The Python value of a literal number, string or sequence of them (what
+    ``ast.literal_eval`` computes of it), else None."""
+    if expr is None or not expr.literal:
+        return None
+    if expr.kind == "Constant":
+        return expr.value
+    if expr.kind == "UnaryOp" and expr.name in ("USub", "UAdd"):
+        inner = _literal_value(expr.parts[0])
+        if isinstance(inner, int | float | complex) and not isinstance(inner, bool):
+            return -inner if expr.name == "USub" else +inner
+        return None
+    if expr.kind in ("Tuple", "List"):
+        items = [_literal_value(p) for p in expr.parts]
+        if any(i is None and p.text != "None" for i, p in zip(items, expr.parts, strict=True)):
+            return None
+        return tuple(items) if expr.kind == "Tuple" else items
+    return None
+
+
+def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
+    """Where a call is: the key of a call shown in a composition's row."""
+    return path, node.line, node.col, node.end_line, node.end_col
+
+
+def _ema_factor(update: UpdateValues) -> Expr | None:
     """The decay an in-place average update scales by: ``mul_(d)``'s, ``lerp_(x, w)``'s
     weight (found by :func:`_ema_update`); None for ``v *= d; v += ...``, whose update is
     the addition."""
-    if not (isinstance(update, ast.Call) and isinstance(update.func, ast.Attribute)):
+    node = update.node
+    if update.op or node.kind != "Call" or node.func.kind != "Attribute":
         return None
-    if update.func.attr == "lerp_" and len(update.args) == 2:
-        return update.args[1]
-    receiver = update.func.value
+    if node.func.name == "lerp_" and len(node.args) == 2:
+        return node.args[1]
+    receiver = node.func.target
     if (
-        isinstance(receiver, ast.Call)
-        and isinstance(receiver.func, ast.Attribute)
-        and receiver.func.attr == "mul_"
+        receiver.kind == "Call"
+        and receiver.func.kind == "Attribute"
+        and receiver.func.name == "mul_"
         and len(receiver.args) == 1
     ):
         return receiver.args[0]
     return None
 
 
-def _loop_var(fn: FuncDef, name: str) -> bool:
-    """Whether ``name`` is a target of a ``for`` loop of ``fn`` (an iteration counter)."""
-    return any(
-        isinstance(n, ast.Name) and n.id == name
-        for node in own_body(fn)
-        if isinstance(node, ast.For | ast.AsyncFor)
-        for n in ast.walk(node.target)
-    )
+def _root_name(expr: Expr) -> str | None:
+    while expr.kind in ("Attribute", "Subscript"):
+        expr = expr.parts[0]
+    return expr.name if expr.kind == "Name" else None
 
 
-def _root_name(expr: ast.AST) -> str | None:
-    while isinstance(expr, ast.Attribute | ast.Subscript):
-        expr = expr.value
-    return expr.id if isinstance(expr, ast.Name) else None
-
-
-def _ema_update(loop: ast.For | ast.AsyncFor, names: set[str]) -> ast.AST | None:
+def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
     """The in-place decayed update of a loop variable, if the loop body makes one."""
     scaled: set[str] = set()
-    for stmt in loop.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.AugAssign) and _root_name(node.target) in names:
-                root = _root_name(node.target) or ""
-                if isinstance(node.op, ast.Mult):
-                    scaled.add(root)
-                elif isinstance(node.op, ast.Add | ast.Sub) and root in scaled:
-                    return node
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                continue
-            method, receiver = node.func.attr, node.func.value
-            if method == "lerp_" and _root_name(receiver) in names:
-                return node
-            if (
-                method in ("add_", "sub_")
-                and isinstance(receiver, ast.Call)
-                and isinstance(receiver.func, ast.Attribute)
-                and receiver.func.attr == "mul_"
-                and _root_name(receiver.func.value) in names
-            ):
-                return node
-            if method in ("copy_", "sub_") and _root_name(receiver) in names:
-                mixes = any(
-                    isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
-                    for a in node.args
-                    for n in ast.walk(a)
-                )
-                mentions = any(
-                    isinstance(n, ast.Name) and n.id == _root_name(receiver)
-                    for a in node.args
-                    for n in ast.walk(a)
-                )
-                if mixes and mentions:
-                    return node
+    for update in loop.updates:
+        node = update.node
+        if update.op:  # an augmented assignment to ``node``
+            root = _root_name(node)
+            if root in names:
+                if update.op == "Mult":
+                    scaled.add(root or "")
+                elif update.op in ("Add", "Sub") and root in scaled:
+                    return update
+            continue
+        if node.func.kind != "Attribute":
+            continue
+        method, receiver = node.func.name, node.func.target
+        if method == "lerp_" and _root_name(receiver) in names:
+            return update
+        if (
+            method in ("add_", "sub_")
+            and receiver.kind == "Call"
+            and receiver.func.kind == "Attribute"
+            and receiver.func.name == "mul_"
+            and _root_name(receiver.func.target) in names
+        ):
+            return update
+        if method in ("copy_", "sub_") and _root_name(receiver) in names:
+            walked = [n for a in node.args for n in a.walk()]
+            mixes = any(n.kind == "BinOp" and n.name == "Mult" for n in walked)
+            mentions = any(n.kind == "Name" and n.name == _root_name(receiver) for n in walked)
+            if mixes and mentions:
+                return update
     return None
 
 
-def _dict_items(expr: ast.expr) -> list[tuple[str, ast.expr]]:
+def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:
     """(key, value) of a dict literal's string keys, or of a ``dict(key=value)`` call."""
-    if isinstance(expr, ast.Dict):
+    if expr.kind == "Dict":
         return [
-            (key.value, item)
-            for key, item in zip(expr.keys, expr.values, strict=True)
-            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+            (key, item) for key, item in zip(expr.keys, expr.items, strict=True) if key is not None
         ]
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
-        return [(k.arg, k.value) for k in expr.keywords if k.arg]
+    if expr.kind == "Call" and expr.func.kind == "Name" and expr.func.name == "dict":
+        return [(k.name, k.target) for k in expr.keywords if k.name]
     return []
 
 
-def _when(src: Source, test: ast.expr | None) -> str:
+def _when(test: Expr | None) -> str:
     """`` (if use_fused)``: the test an entry of a conditional dict is passed under."""
-    return f" (if {src.text(test)})" if test is not None else ""
+    return f" (if {test.text})" if test is not None else ""
 
 
-def _modulo_guard(src: Source, node: ast.AST, fn: FuncDef) -> tuple[ast.If, ast.expr] | None:
-    """The ``if (i + 1) % n == 0:`` above ``node`` (inside ``fn``), and its ``n``."""
-    current = src.parent.get(node)
-    while current is not None and current is not fn:
-        if isinstance(current, ast.If):
-            for sub in ast.walk(current.test):
-                if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod):
-                    return current, sub.right
-        current = src.parent.get(current)
+def _modulo_guard(node: CallValues, fn: int) -> tuple[IfValues, Expr] | None:
+    """The ``if (i + 1) % n == 0:`` above ``node`` (inside def ``fn``), and its ``n``."""
+    for branch in node.ifs:
+        if branch.function != fn:
+            break
+        for sub in branch.test.walk():
+            if sub.kind == "BinOp" and sub.name == "Mod":
+                return branch, sub.parts[1]
     return None
-
-
-def _inside(src: Source, node: ast.AST, ancestor: ast.AST) -> bool:
-    current = src.parent.get(node)
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = src.parent.get(current)
-    return False
 
 
 def _scripts(root: Path) -> Iterator[Path]:

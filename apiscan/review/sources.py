@@ -4,13 +4,11 @@ Most sections read the facts the scan's workers recorded from each file's syntax
 (:func:`with_facts`: imports, packages used, ``self.x`` assignments and calls, model-zoo
 constructors, host round trips, the spans and kinds of defs, threaded pipelines, registries,
 lazy-config augmentations, cuDNN switches, flips written as indexing, weight-initialisation
-routines; :mod:`apiscan.extract.syntax`). Two still parse the files again with ``ast``
-(:class:`Sources`), for the expressions they follow across files: the recipe (argument values
-through names, parameters, call sites and argparse defaults; compositions, EMA loops,
-schedules computed by hand, gradient accumulation) and the top-model builder (constructions
-through builder functions and registries). Only the
-files the scan analysed without error are read, once, shared by both. Notebooks are read as
-the scan reads them: their code cells joined, positions mapped back to cells.
+routines; :mod:`apiscan.extract.syntax`), and the recipe reads the value records the workers
+wrote (:mod:`apiscan.extract.values`). The top-model builder still parses the files again with
+``ast`` (:class:`Sources`), for the constructions it follows through builder functions and
+registries. Only the files the scan analysed without error are read, once. Notebooks are read
+as the scan reads them: their code cells joined, positions mapped back to cells.
 """
 
 from __future__ import annotations

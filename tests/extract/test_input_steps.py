@@ -7,18 +7,17 @@ import textwrap
 
 import pytest
 
-from apiscan.extract.input_steps import InputStep, NamedLiteral
+from apiscan.extract.input_steps import InputStep
 from apiscan.extract.syntax import syntax_facts
 
 
-def _facts(code: str) -> tuple[tuple[InputStep, ...], tuple[NamedLiteral, ...]]:
+def _facts(code: str) -> tuple[InputStep, ...]:
     text = textwrap.dedent(code)
-    facts = syntax_facts(ast.parse(text), text)
-    return facts.input_steps, facts.named_literals
+    return syntax_facts(ast.parse(text), text).input_steps
 
 
 def _kinds(code: str) -> list[tuple[str, str, tuple[str, ...]]]:
-    return [(s.kind, s.function, s.refs) for s in _facts(code)[0]]
+    return [(s.kind, s.function, s.refs) for s in _facts(code)]
 
 
 VALID = [
@@ -140,8 +139,15 @@ def test_not_steps(code: str) -> None:
     assert _kinds(code) == []
 
 
-def test_literals_a_step_may_name() -> None:
-    _, literals = _facts(
+def test_literals_a_step_names_from_the_value_records() -> None:
+    """The review reads a step's literals from the recipe's value records: a buffer's
+    constructor argument passed by keyword (a name bound to a literal counts), a parameter's
+    default, a class-level threshold, the one value every holder of a name agrees on."""
+    from apiscan.extract.records import FileAnalysis
+    from apiscan.extract.values import file_values
+    from apiscan.review.inference import _Literals
+
+    text = textwrap.dedent(
         """
         SIDE = 1024
 
@@ -152,20 +158,21 @@ def test_literals_a_step_may_name() -> None:
                 self.register_buffer("mean", torch.Tensor(pixel_mean).view(-1, 1, 1), False)
                 self.tower = tower
 
+        class Tower:
+            def __init__(self, side=512, width=64):
+                self.side = side
+
         def build():
             size = 512
             return Segmenter(Tower(side=SIDE, width=size), pixel_mean=[123.675, 116.28, 103.53])
         """
     )
-    got = {(lit.kind, lit.owner, lit.name, lit.text) for lit in literals}
-    assert {
-        ("default", "", "SIDE", "1024"),
-        ("default", "Segmenter", "cut", "0.5"),
-        ("default", "Segmenter", "pixel_mean", "(0.0, 0.0, 0.0)"),
-        ("default", "Segmenter", "eps", "1e-6"),
-        ("binding", "Segmenter", "mean", "pixel_mean"),
-        ("binding", "Segmenter", "tower", "tower"),
-        ("keyword", "Tower", "side", "1024"),
-        ("keyword", "Tower", "width", "512"),
-        ("keyword", "Segmenter", "pixel_mean", "[123.675, 116.28, 103.53]"),
-    } <= got
+    fa = FileAnalysis("m.py", ("m",), "", 0)
+    literals = _Literals([(fa, file_values(ast.parse(text), text))])
+    assert literals.value("Segmenter", "self.mean").startswith("[123.675, 116.28, 103.53]")
+    assert literals.value("Segmenter", "self.cut").startswith("0.5 (Segmenter.cut")
+    # the default (512) and the construction (SIDE = 1024) disagree: no single value
+    assert literals.value("Segmenter", "self.tower.side") is None
+    # a construction's keyword wins over the default; a module constant counts as its value
+    assert literals.value("Tower", "self.side").startswith("1024 (side= at m.py:")
+    assert literals.value("Segmenter", "eps") is None  # a parameter, not an attribute

@@ -1243,3 +1243,42 @@ def test_an_ema_decay_read_from_a_schedule_by_the_iteration(tmp_path: Path) -> N
     # indexed by the loop counter, but built from no setting: a tensor, left as written
     mse = pick(items, "loss", "torch.nn.functional.mse_loss", "train.py", 22)
     assert mse["input"] == "boxes[it]"
+
+
+# ------------------------------------------------------------------- one home for facts
+def test_recipe_reads_the_scan_records_not_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recipe is built from what the scan's workers recorded: with every analysed file
+    deleted after the scan, and parsing or reading a file made to fail, it is the same as
+    the recipe built with the files in place (the fixture's optimizer groups, schedules,
+    compositions, EMA and settings included, so every detector is exercised)."""
+    import ast
+    import shutil
+
+    import apiscan.parsing
+    import apiscan.review.sources
+    import apiscan.source
+
+    root = tmp_path / "tinydet"
+    shutil.copytree(TINYDET, root)
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    expected = extract_recipe(result, analyses, root)
+    assert {i.category for i in expected} >= {"optimizer", "scheduler", "augmentation", "ema"}
+    for fa in analyses:
+        (root / fa.path).unlink()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the recipe parsed or read a file")
+
+    with monkeypatch.context() as patched:  # undone before a failure is reported
+        for module, name in (
+            (ast, "parse"),
+            (apiscan.parsing, "parse_python"),
+            (apiscan.review.sources, "parse_python"),
+            (apiscan.review.sources, "read_source_file"),
+            (apiscan.source, "read_source_file"),
+        ):
+            patched.setattr(module, name, refuse)
+        got = extract_recipe(result, analyses, root)
+    assert got == expected

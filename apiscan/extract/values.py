@@ -1,0 +1,605 @@
+"""The values the review's recipe follows, recorded by the worker from Python's tree.
+
+The recipe follows an argument to the literal it stands for (a name to its assignments, a
+parameter to its call sites and default, ``args.lr`` to its argparse default, ``self.lr`` and
+``cfg.lr`` to the class that sets them). It reads these records instead of parsing the file a
+second time: the worker already holds the tree when a review is asked for
+(``task.syntax``), so it writes down, once, what the follower asks of a file:
+
+- every expression it may follow, as a small :class:`Expr` tree carrying its source text and
+  place (never an ``ast`` node: records cross processes and live in the cache);
+- every def and class (:class:`DefValues`): its parameters with their defaults, the
+  single-target assignments of its own body, what it returns, the names its loops bind;
+- every call (:class:`CallValues`), in the order ``ast.walk`` meets them, with the function
+  it is in (call sites, argparse options, repository calls);
+- the module's own single-target assignments, and the star and relative imports.
+
+Positions are those of Python's tree (lines of the parsed text, columns in UTF-8 bytes); a
+call also carries its end column in characters, as the scan's findings count them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from apiscan.extract.syntax import (
+    _LITERAL_KINDS as _LITERAL,
+)
+from apiscan.extract.syntax import (
+    TEXT_LIMIT,
+    def_names,
+    own_body,
+    shorten,
+    single_target,
+)
+
+#: Node kinds whose children an :class:`Expr` keeps (operators and contexts are named by
+#: their parent: a ``BinOp``'s ``name`` is its operator's).
+_KEPT = (ast.expr, ast.keyword, ast.comprehension)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_SPACED = re.compile(r"([(\[{]) | ([)\]}])")
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """An expression as the recipe reads it.
+
+    ``kind`` is the ``ast`` class name (``Name``, ``Attribute``, ``Call``, ``keyword``...);
+    ``parts`` its children in ``ast.iter_child_nodes`` order (expressions, keywords and
+    comprehensions only), so a walk over them meets names in the order ``ast.walk`` does."""
+
+    kind: str
+    #: source text on one line, whitespace runs collapsed, cut at :data:`TEXT_LIMIT`
+    text: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    #: a ``Name``'s id, an ``Attribute``'s attr, a ``keyword``'s arg ("" for ``**``), an
+    #: operator's class name for ``BinOp``/``UnaryOp``/``BoolOp``/``Compare`` (its first)
+    name: str = ""
+    parts: tuple[Expr, ...] = ()
+    #: a ``Dict``'s keys: the string of each constant string key, else None
+    keys: tuple[str | None, ...] = ()
+    #: built only from constants and operators (``0.01 / 64.0``, ``(0.9, 0.999)``)
+    literal: bool = False
+    #: a ``Constant``'s value
+    value: object = None
+    #: the whole text when :attr:`text` was cut, else None
+    whole: str | None = None
+
+    def full(self) -> str:
+        return self.text if self.whole is None else self.whole
+
+    def shown(self, limit: int | None = TEXT_LIMIT) -> str:
+        """The text cut at ``limit`` (None: never)."""
+        return shorten(self.full(), limit)
+
+    # -- the children by role
+    @property
+    def func(self) -> Expr:
+        """A call's callee."""
+        return self.parts[0]
+
+    @property
+    def args(self) -> tuple[Expr, ...]:
+        """A call's positional arguments."""
+        return tuple(p for p in self.parts[1:] if p.kind != "keyword")
+
+    @property
+    def keywords(self) -> tuple[Expr, ...]:
+        """A call's keyword arguments (``keyword`` nodes: ``name`` and ``value``)."""
+        return tuple(p for p in self.parts if p.kind == "keyword")
+
+    @property
+    def target(self) -> Expr:
+        """An attribute's, subscript's, starred's or keyword's inner value."""
+        return self.parts[0]
+
+    @property
+    def items(self) -> tuple[Expr, ...]:
+        """A dict's values (one per :attr:`keys`)."""
+        return self.parts[len(self.parts) - len(self.keys) :] if self.keys else ()
+
+    def callee(self) -> str:
+        """The last name of what a call calls (``f`` of ``a.b.f(...)``), "" for anything else."""
+        func = self.parts[0] if self.parts else None
+        return func.name if func is not None and func.kind in ("Name", "Attribute") else ""
+
+    def walk(self) -> list[Expr]:
+        """This expression and every part, breadth first (``ast.walk``'s order)."""
+        out = [self]
+        i = 0
+        while i < len(out):
+            out.extend(out[i].parts)
+            i += 1
+        return out
+
+    def chain(self) -> list[str] | None:
+        """``cfg.MODEL.NAME`` → ``["cfg", "MODEL", "NAME"]``; None unless rooted at a name."""
+        parts: list[str] = []
+        node = self
+        while node.kind == "Attribute":
+            parts.append(node.name)
+            node = node.parts[0]
+        if node.kind != "Name":
+            return None
+        parts.append(node.name)
+        return parts[::-1]
+
+
+@dataclass(frozen=True, slots=True)
+class AssignValues:
+    """``target = value`` (one target; ``target: T = value`` too)."""
+
+    target: Expr
+    value: Expr
+    line: int
+    #: a statement of its scope's own body, not nested in an ``if``/``for``/``with``...
+    top: bool
+    annotated: bool
+    #: its place in ``ast.walk``'s order over the file (sorting by it gives that order)
+    order: int
+    #: the test of the ``if`` that follows it in the same body when that ``if`` starts by
+    #: assigning (``lr = ...`` then ``if lr < 1e-5: lr = 1e-5``: ``lr < 1e-5``), else None
+    guard: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DefValues:
+    """A def or class of the file."""
+
+    #: module-relative qualified name (``Net.forward``)
+    qual: str
+    name: str
+    is_class: bool
+    line: int
+    end_line: int
+    #: index (in :attr:`FileValues.defs`) of the class this def is a method of, else -1
+    owner: int
+    #: index of the function ``ast``'s nearest enclosing function is for this def's own
+    #: body: the def itself for a function, the function around a class (-1 if none)
+    function: int
+    #: (name, default) of every named parameter, positional ones first
+    params: tuple[tuple[str, Expr | None], ...] = ()
+    #: names of the positional parameters (``self`` included)
+    positional: tuple[str, ...] = ()
+    vararg: bool = False
+    static: bool = False
+    #: single-target assignments of its own body (nested defs left out), in
+    #: :func:`~apiscan.extract.syntax.own_body` order
+    assigns: tuple[AssignValues, ...] = ()
+    #: values of its own ``return`` statements, in the same order
+    returns: tuple[Expr, ...] = ()
+    #: names bound by the targets of its own ``for`` loops
+    loop_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class IfValues:
+    """An ``if`` statement: its test, the function it is in, its span."""
+
+    test: Expr
+    function: int
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateValues:
+    """A statement's in-place update in a loop body: an augmented assignment
+    (``v *= d``: ``op`` "Mult") or a call (``v.mul_(d).add_(...)``: ``op`` "")."""
+
+    #: the augmented assignment's target, or the call
+    node: Expr
+    op: str
+    #: the statement holding it: its text (whole for an augmented assignment, cut at
+    #: TEXT_LIMIT for a call's statement) and line
+    statement: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class LoopValues:
+    """A ``for`` loop: what it iterates, the names it binds, what its body updates."""
+
+    iter: Expr
+    names: tuple[str, ...]
+    function: int
+    line: int
+    #: the texts of the ``with`` items around it and of the decorators of the functions
+    #: around it, up to its class or module (``torch.no_grad()``), innermost first
+    contexts: tuple[str, ...]
+    #: every augmented assignment and call of its body, statement by statement, each
+    #: statement's breadth first (``ast.walk``'s order)
+    updates: tuple[UpdateValues, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallValues:
+    """A call, with the function it is in."""
+
+    expr: Expr
+    #: index of the nearest enclosing function (in :attr:`FileValues.defs`), else -1
+    function: int
+    #: the end column in characters (the scan's findings end there)
+    end_char: int
+    #: index of the def or class whose own body holds the call (-1: the module's; -2: none,
+    #: the call is in a lambda)
+    scope: int = -1
+    #: the ``if`` statements around the call, innermost first
+    ifs: tuple[IfValues, ...] = ()
+    #: the call is a statement of its own (``lr_sched.adjust_learning_rate(...)``)
+    statement: bool = False
+    #: what the call's result is assigned to (``x = call(...)``, one target), else None
+    stored: Expr | None = None
+    #: the names the statement holding the call assigns (``t = [T.Resize(...)]``: ``t``)
+    assigned: tuple[str, ...] = ()
+    #: its place in :func:`~apiscan.extract.syntax.own_body`'s order over its scope
+    own_order: int = -1
+
+    @property
+    def when(self) -> Expr | None:
+        """The test of the nearest ``if`` around the call."""
+        return self.ifs[0].test if self.ifs else None
+
+    @property
+    def when_function(self) -> int:
+        return self.ifs[0].function if self.ifs else -1
+
+
+@dataclass(frozen=True, slots=True)
+class FileValues:
+    """What the recipe's value follower reads of one file (module docstring)."""
+
+    #: every def and class, in :func:`~apiscan.extract.syntax.def_names` order
+    defs: tuple[DefValues, ...] = ()
+    #: single-target assignments of the module's own body, in ``own_body`` order
+    assigns: tuple[AssignValues, ...] = ()
+    #: every call, in ``ast.walk`` order
+    calls: tuple[CallValues, ...] = ()
+    #: (level, module) of every ``from X import *``
+    star_imports: tuple[tuple[int, str], ...] = ()
+    #: (bound name, level, module, imported name) of every relative ``from .X import y``
+    relative_imports: tuple[tuple[str, int, str, str], ...] = ()
+    #: the attribute names some ``=`` statement assigns (``m.momentum = ...``), sorted
+    assigned_attrs: tuple[str, ...] = ()
+    #: every ``for`` loop, in ``ast.walk`` order
+    loops: tuple[LoopValues, ...] = ()
+
+
+def file_values(tree: ast.Module, text: str) -> FileValues:
+    """The value record of a file from Python's tree of ``text``."""
+    return ValueReader(tree, text).build()
+
+
+class ValueReader:
+    """Builds the records of one tree (:func:`file_values`); :meth:`expr` reads one expression."""
+
+    def __init__(self, tree: ast.Module, text: str) -> None:
+        self.tree = tree
+        self.lines = [line.encode("utf-8") for line in text.split("\n")]
+        self.ascii = [line.isascii() for line in text.split("\n")]
+        self.made: dict[int, Expr] = {}
+        #: id of each node -> its parent, and its place in ``ast.walk``'s order (build)
+        self.parent: dict[int, ast.AST] = {}
+        self.order: dict[int, int] = {}
+        self.ifs: dict[int, IfValues] = {}
+
+    # -- expressions
+    def expr(self, node: ast.AST) -> Expr:
+        made = self.made.get(id(node))
+        if made is not None:
+            return made
+        parts_list: list[Expr] = []
+        literal = isinstance(node, _LITERAL)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _KEPT):
+                part = self.expr(child)
+                parts_list.append(part)
+                literal = literal and part.literal
+            elif not isinstance(child, _LITERAL):
+                literal = False
+        parts = tuple(parts_list)
+        name = ""
+        value: object = None
+        keys: tuple[str | None, ...] = ()
+        if isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.keyword):
+            name = node.arg or ""
+        elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp):
+            name = type(node.op).__name__
+        elif isinstance(node, ast.Compare):
+            name = type(node.ops[0]).__name__
+        elif isinstance(node, ast.Constant):
+            value = node.value
+        elif isinstance(node, ast.Dict):
+            keys = tuple(
+                k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
+                for k in node.keys
+            )
+        whole = self.text(node)
+        text = shorten(whole, TEXT_LIMIT)
+        made = Expr(
+            type(node).__name__,
+            text,
+            getattr(node, "lineno", 0),
+            getattr(node, "col_offset", 0),
+            getattr(node, "end_lineno", 0) or 0,
+            getattr(node, "end_col_offset", 0) or 0,
+            name,
+            parts,
+            keys,
+            literal,
+            value,
+            whole if text != whole else None,
+        )
+        self.made[id(node)] = made
+        return made
+
+    def text(self, node: ast.AST) -> str:
+        """:func:`~apiscan.extract.syntax.node_text` without a limit, on encoded lines."""
+        lineno = getattr(node, "lineno", None)
+        end_lineno = getattr(node, "end_lineno", None)
+        col = getattr(node, "col_offset", None)
+        end_col = getattr(node, "end_col_offset", None)
+        if lineno is None or end_lineno is None or col is None or end_col is None:
+            return ast.unparse(node)
+        chunks = self.lines[lineno - 1 : end_lineno]
+        if not chunks:
+            return ast.unparse(node)
+        if len(chunks) == 1:
+            chunks = [chunks[0][col:end_col]]
+        else:
+            chunks = [chunks[0][col:], *chunks[1:-1], chunks[-1][:end_col]]
+        text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
+        return _SPACED.sub(r"\1\2", text)
+
+    def if_values(self, node: ast.If, function: int) -> IfValues:
+        made = self.ifs.get(id(node))
+        if made is None:
+            made = self.ifs[id(node)] = IfValues(
+                self.expr(node.test),
+                function,
+                node.lineno,
+                node.col_offset,
+                node.end_lineno or node.lineno,
+                node.end_col_offset or 0,
+            )
+        return made
+
+    def loop(self, node: ast.For | ast.AsyncFor, function: int) -> LoopValues:
+        contexts: list[str] = []
+        current = self.parent.get(id(node))
+        while current is not None and not isinstance(current, ast.ClassDef | ast.Module):
+            if isinstance(current, ast.With | ast.AsyncWith):
+                contexts += [self.cut(i.context_expr) for i in current.items]
+            elif isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+                contexts += [self.cut(d) for d in current.decorator_list]
+            current = self.parent.get(id(current))
+        updates = []
+        for stmt in node.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.AugAssign):
+                    text = self.text(sub)
+                    updates.append(
+                        UpdateValues(self.expr(sub.target), type(sub.op).__name__, text, sub.lineno)
+                    )
+                elif isinstance(sub, ast.Call):
+                    around = self.statement_of(sub)
+                    updates.append(
+                        UpdateValues(
+                            self.expr(sub), "", self.cut(around), getattr(around, "lineno", 0)
+                        )
+                    )
+        names = tuple(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        return LoopValues(
+            self.expr(node.iter),
+            names,
+            function,
+            node.lineno,
+            tuple(contexts),
+            tuple(updates),
+        )
+
+    def statement_of(self, node: ast.AST) -> ast.AST:
+        current = node
+        while not isinstance(current, ast.stmt) and id(current) in self.parent:
+            current = self.parent[id(current)]
+        return current
+
+    def cut(self, node: ast.AST) -> str:
+        """The text cut at :data:`TEXT_LIMIT`, reading only the first lines of a long
+        statement when they already hold more than the cut keeps."""
+        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if first is not None and last is not None and last - first > 8:
+            chunks = self.lines[first - 1 : first + 8]
+            chunks = [chunks[0][getattr(node, "col_offset", 0) :], *chunks[1:]]
+            head = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
+            head = _SPACED.sub(r"\1\2", head)
+            if len(head) > TEXT_LIMIT + 10:
+                return shorten(head, TEXT_LIMIT)
+        return shorten(self.text(node), TEXT_LIMIT)
+
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        if not 0 < lineno <= len(self.lines) or self.ascii[lineno - 1]:
+            return byte_col
+        return len(self.lines[lineno - 1][:byte_col].decode("utf-8", errors="ignore"))
+
+    # -- statements
+    def assigns(self, nodes: Sequence[ast.AST], body: Sequence[ast.AST]) -> list[AssignValues]:
+        top = {id(n) for n in body}
+        order = self.order
+        out = []
+        for node in nodes:
+            target = single_target(node)
+            value = getattr(node, "value", None)
+            if target is not None and isinstance(value, ast.expr):
+                siblings = getattr(self.parent.get(id(node)), "body", [])
+                n = next((i for i, s in enumerate(siblings) if s is node), -1)
+                after = siblings[n + 1] if 0 <= n < len(siblings) - 1 else None
+                guard = None
+                if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
+                    guard = self.expr(after.test)
+                out.append(
+                    AssignValues(
+                        self.expr(target),
+                        self.expr(value),
+                        getattr(node, "lineno", 0),
+                        id(node) in top,
+                        isinstance(node, ast.AnnAssign),
+                        order[id(node)],
+                        guard,
+                    )
+                )
+        return out
+
+    def build(self) -> FileValues:
+        qualname, _ = def_names(self.tree)
+        nodes = list(qualname)
+        index = {id(node): n for n, node in enumerate(nodes)}
+        parent: dict[int, ast.AST] = {}
+        walked: list[ast.AST] = [self.tree]  # ast.walk's order
+        i = 0
+        while i < len(walked):
+            node = walked[i]
+            i += 1
+            for child in ast.iter_child_nodes(node):
+                parent[id(child)] = node
+                walked.append(child)
+        self.order = {id(node): n for n, node in enumerate(walked)}
+        self.parent = parent
+
+        def function_of(node: ast.AST) -> int:
+            current = parent.get(id(node))
+            while current is not None and not isinstance(
+                current, ast.FunctionDef | ast.AsyncFunctionDef
+            ):
+                current = parent.get(id(current))
+            return index.get(id(current), -1) if current is not None else -1
+
+        def scope(node: ast.AST) -> int:
+            current = parent.get(id(node))
+            while current is not None and not isinstance(current, _SCOPES):
+                current = parent.get(id(current))
+            if isinstance(current, ast.Lambda):
+                return -2
+            return index.get(id(current), -1) if current is not None else -1
+
+        module_own = list(own_body(self.tree))
+        own_order = {id(n): i for i, n in enumerate(module_own) if isinstance(n, ast.Call)}
+        defs = []
+        for node in nodes:
+            assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            owner = parent.get(id(node))
+            own = list(own_body(node))
+            own_order.update((id(n), i) for i, n in enumerate(own) if isinstance(n, ast.Call))
+            returns = tuple(
+                self.expr(n.value) for n in own if isinstance(n, ast.Return) and n.value
+            )
+            loop_names = tuple(
+                dict.fromkeys(
+                    n.id
+                    for loop in own
+                    if isinstance(loop, ast.For | ast.AsyncFor)
+                    for n in ast.walk(loop.target)
+                    if isinstance(n, ast.Name)
+                )
+            )
+            common = dict(
+                qual=qualname[node],
+                name=node.name,
+                line=node.lineno,
+                end_line=node.end_lineno or node.lineno,
+                owner=index.get(id(owner), -1) if isinstance(owner, ast.ClassDef) else -1,
+                assigns=tuple(self.assigns(own, node.body)),
+                returns=returns,
+                loop_names=loop_names,
+            )
+            if isinstance(node, ast.ClassDef):
+                defs.append(DefValues(is_class=True, function=function_of(node), **common))
+                continue
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+            defaults += list(args.defaults)
+            params = [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
+            params += [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+            defs.append(
+                DefValues(
+                    is_class=False,
+                    function=index[id(node)],
+                    params=tuple((p, self.expr(d) if d else None) for p, d in params),
+                    positional=tuple(a.arg for a in positional),
+                    vararg=args.vararg is not None,
+                    static=any(
+                        isinstance(d, ast.Name) and d.id == "staticmethod"
+                        for d in node.decorator_list
+                    ),
+                    **common,
+                )
+            )
+        calls = []
+        loops: list[LoopValues] = []
+        attrs: set[str] = set()
+        stars: list[tuple[int, str]] = []
+        relative: list[tuple[str, int, str, str]] = []
+        for node in walked:
+            if isinstance(node, ast.Call):
+                end = node.end_lineno or node.lineno
+                holder = parent.get(id(node))
+                stored = single_target(holder) if holder is not None else None
+                ifs = []
+                current = parent.get(id(node))
+                while current is not None:
+                    if isinstance(current, ast.If):
+                        ifs.append(self.if_values(current, function_of(current)))
+                    current = parent.get(id(current))
+                statement = holder
+                while statement is not None and not isinstance(statement, ast.stmt):
+                    statement = parent.get(id(statement))
+                assigned = ()
+                if isinstance(statement, ast.Assign):
+                    assigned = tuple(t.id for t in statement.targets if isinstance(t, ast.Name))
+                calls.append(
+                    CallValues(
+                        self.expr(node),
+                        function_of(node),
+                        self.char_col(end, node.end_col_offset or 0) + 1,
+                        scope(node),
+                        tuple(ifs),
+                        isinstance(holder, ast.Expr),
+                        self.expr(stored) if stored is not None else None,
+                        assigned,
+                        own_order.get(id(node), -1),
+                    )
+                )
+            elif isinstance(node, ast.For | ast.AsyncFor):
+                loops.append(self.loop(node, function_of(node)))
+            elif isinstance(node, ast.Assign):
+                attrs.update(t.attr for t in node.targets if isinstance(t, ast.Attribute))
+            elif isinstance(node, ast.ImportFrom):
+                if [a.name for a in node.names] == ["*"]:
+                    stars.append((node.level, node.module or ""))
+                elif node.level:
+                    relative += [
+                        (a.asname or a.name, node.level, node.module or "", a.name)
+                        for a in node.names
+                    ]
+        return FileValues(
+            defs=tuple(defs),
+            assigns=tuple(self.assigns(module_own, self.tree.body)),
+            calls=tuple(calls),
+            star_imports=tuple(stars),
+            relative_imports=tuple(relative),
+            assigned_attrs=tuple(sorted(attrs)),
+            loops=tuple(loops),
+        )

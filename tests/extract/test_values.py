@@ -1,0 +1,208 @@
+"""The value records the worker writes for the review's recipe (apiscan.extract.values)."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+
+from apiscan.extract.syntax import syntax_facts
+from apiscan.extract.values import Expr, file_values
+
+CODE = """\
+import argparse
+from .ops import *
+from ..data import transforms as T
+
+LR = 0.01 / 64.0
+_C.SOLVER.BASE_LR = 0.1
+if __name__ == "__main__":
+    MAIN = 1
+
+
+def schedule(base, epochs=90, *rest, warm: int = 5):
+    lr = base * 2
+    for it, (a, b) in enumerate(range(epochs)):
+        lr = lr[it]
+    return lr
+
+
+class Trainer(Base):
+    momentum: float = field(default=0.9)
+
+    def __init__(self, lr=1e-3):
+        self.lr = lr
+        if lr:
+            self.decay = (0.9, 0.999)
+
+    @staticmethod
+    def build(x):
+        return x
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-b", "--batch-size", default=64, type=int)
+    args = parser.parse_args()
+    opt = SGD(model.parameters(), lr=args.lr, **extra)
+    déjà = f(x)
+"""
+
+
+def _facts():
+    return file_values(ast.parse(CODE), CODE)
+
+
+def test_defs_params_and_scopes() -> None:
+    values = _facts()
+    quals = [d.qual for d in values.defs]
+    # def_names' order: a scope's defs together, in source order
+    assert quals == ["schedule", "Trainer", "main", "Trainer.__init__", "Trainer.build"]
+    by = {d.qual: d for d in values.defs}
+    sched = by["schedule"]
+    assert [(p, d.text if d else None) for p, d in sched.params] == [
+        ("base", None),
+        ("epochs", "90"),
+        ("warm", "5"),
+    ]
+    assert sched.positional == ("base", "epochs") and sched.vararg and not sched.static
+    assert sched.function == quals.index("schedule") and sched.owner == -1
+    # own-body assignments, loop names and returns
+    assert sorted((a.target.text, a.value.text, a.line) for a in sched.assigns) == [
+        ("lr", "base * 2", 12),
+        ("lr", "lr[it]", 14),
+    ]
+    assert sched.loop_names == ("it", "a", "b")
+    assert [r.text for r in sched.returns] == ["lr"]
+    init = by["Trainer.__init__"]
+    assert init.owner == quals.index("Trainer")
+    assert sorted((a.target.text, a.top) for a in init.assigns) == [
+        ("self.decay", False),
+        ("self.lr", True),
+    ]
+    assert by["Trainer.build"].static
+    cls = by["Trainer"]
+    assert cls.is_class and cls.function == -1
+    (field_set,) = cls.assigns
+    assert field_set.annotated and field_set.value.callee() == "field"
+    assert field_set.value.keywords[0].name == "default"
+    assert field_set.value.keywords[0].target.value == 0.9
+
+
+def test_module_assigns_calls_and_imports() -> None:
+    values = _facts()
+    top = sorted((a.target.text, a.value.text, a.value.literal) for a in values.assigns if a.top)
+    assert top == [("LR", "0.01 / 64.0", True), ("_C.SOLVER.BASE_LR", "0.1", True)]
+    assert [a.target.text for a in values.assigns if not a.top] == ["MAIN"]
+    assert values.star_imports == ((1, "ops"),)
+    assert values.relative_imports == (("T", 2, "data", "transforms"),)
+    by_callee = {c.expr.callee(): c for c in values.calls}
+    add = by_callee["add_argument"].expr
+    assert [a.value for a in add.args] == ["-b", "--batch-size"]
+    assert [(k.name, k.target.text) for k in add.keywords] == [("default", "64"), ("type", "int")]
+    sgd = by_callee["SGD"]
+    assert sgd.function == [d.qual for d in values.defs].index("main")
+    assert [k.name for k in sgd.expr.keywords] == ["lr", ""]  # "" is **extra
+    lr = sgd.expr.keywords[0].target
+    assert (lr.kind, lr.name, lr.target.kind, lr.target.name) == ("Attribute", "lr", "Name", "args")
+    assert lr.chain() == ["args", "lr"]
+    # the end column counts characters, as the scan's findings do (déjà is not ASCII)
+    f_call = by_callee["f"]
+    line = CODE.split("\n")[f_call.expr.line - 1]
+    assert f_call.end_char == line.index("f(x)") + len("f(x)") + 1
+    assert f_call.expr.end_col == len(line.encode())
+
+
+def test_expressions_walk_as_ast_does() -> None:
+    code = "x = a.b(c, k=d[e]) + {'k': 1, **m}\n"
+    tree = ast.parse(code)
+    (assign,) = file_values(tree, code).assigns
+    walked = [(n.kind, n.name) for n in assign.value.walk()]
+    expected = [
+        (type(n).__name__, getattr(n, "id", None) or getattr(n, "attr", None) or "")
+        for n in ast.walk(tree.body[0].value)
+        if isinstance(n, ast.expr | ast.keyword)
+    ]
+    assert [k for k, _ in walked] == [k for k, _ in expected]
+    dict_expr = assign.value.parts[1]
+    assert dict_expr.keys == ("k", None) and [v.text for v in dict_expr.items] == ["1", "m"]
+    assert assign.value.name == "Add" and not assign.value.literal
+
+
+def test_long_text_is_cut_but_kept_whole() -> None:
+    long = " + ".join(f"v{i}" for i in range(60))
+    code = f"x = {long}\n"
+    (assign,) = file_values(ast.parse(code), code).assigns
+    assert len(assign.value.text) == 100 and assign.value.text.endswith("…")
+    assert assign.value.full() == long and assign.value.shown(None) == long
+
+
+def test_records_pickle_and_reach_the_syntax_facts() -> None:
+    facts = syntax_facts(ast.parse(CODE), CODE)
+    assert facts.values == _facts()
+    again = pickle.loads(pickle.dumps(facts))
+    assert again == facts and isinstance(again.values.calls[0].expr, Expr)
+
+
+LOOPS = """\
+import torch
+
+
+class Ema:
+    @torch.no_grad()
+    def update(self, model, it):
+        d = self.decay
+        for ema_v, model_v in zip(self.ema.state_dict().values(), model.state_dict().values()):
+            ema_v *= d
+            ema_v += (1 - d) * model_v
+        for p in model.parameters():
+            p.mul_(d).add_(p)
+
+
+def train(loader, optimizer, accum):
+    lr = 0.1 * 0.5 ** (epoch // 20)
+    if lr < 1e-5:
+        lr = 1e-5
+    for i, batch in enumerate(loader):
+        loss.backward()
+        if (i + 1) % accum == 0:
+            optimizer.step()
+            t = [T.Resize(8)]
+"""
+
+
+def test_loops_record_their_updates_and_contexts() -> None:
+    values = file_values(ast.parse(LOOPS), LOOPS)
+    # ast.walk's order: breadth first, so train's loop (less deep) comes first
+    third, first, second = values.loops
+    assert first.iter.full().startswith("zip(self.ema.state_dict()")
+    assert first.names == ("ema_v", "model_v") and first.contexts == ("torch.no_grad()",)
+    assert [(u.op, u.statement, u.line) for u in first.updates if u.op] == [
+        ("Mult", "ema_v *= d", 9),
+        ("Add", "ema_v += (1 - d) * model_v", 10),
+    ]
+    # calls: each with the statement holding it, in the body's breadth-first order
+    assert [(u.node.text, u.statement) for u in second.updates] == [
+        ("p.mul_(d).add_(p)", "p.mul_(d).add_(p)"),
+        ("p.mul_(d)", "p.mul_(d).add_(p)"),
+    ]
+    assert third.contexts == () and third.names == ("i", "batch")
+    assert values.defs[third.function].qual == "train"
+
+
+def test_calls_know_their_ifs_statement_and_order() -> None:
+    values = file_values(ast.parse(LOOPS), LOOPS)
+    by = {c.expr.callee(): c for c in values.calls}
+    step = by["step"]
+    (guard,) = step.ifs
+    assert guard.test.text == "(i + 1) % accum == 0" and guard.line == 21
+    assert values.defs[guard.function].qual == "train" and step.when is guard.test
+    assert step.statement and step.stored is None and step.scope == step.function
+    assert by["backward"].ifs == () and by["backward"].own_order >= 0
+    resize = by["Resize"]
+    assert resize.assigned == ("t",) and resize.stored is None
+    assert by["state_dict"].scope == [d.qual for d in values.defs].index("Ema.update")
+    # an assignment followed by an ``if`` that assigns: its floor's test
+    train = values.defs[[d.qual for d in values.defs].index("train")]
+    (lr,) = [a for a in train.assigns if a.target.text == "lr" and a.top]
+    assert lr.guard is not None and lr.guard.text == "lr < 1e-5" and lr.guard.name == "Lt"
+    assert "momentum" not in values.assigned_attrs
