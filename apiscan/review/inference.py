@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from apiscan.extract.input_steps import InputStep
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.values import AssignValues, Expr, FileValues
+from apiscan.extract.values import AssignValues, DefValues, Expr, FileValues
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import place, with_facts
 
@@ -86,6 +86,12 @@ class _Literals:
         self.class_values: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
         self.keywords: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
         self.bindings: dict[tuple[str, str], str] = {}
+        #: each def's positional parameters (``self`` included) by its name, and each call by
+        #: its callee's last name: (positional arguments, keywords, the caller's class, where)
+        self.params: dict[str, list[DefValues]] = defaultdict(list)
+        self.calls: dict[str, list[tuple[tuple[Expr, ...], dict[str, Expr], str, Where, bool]]] = (
+            defaultdict(list)
+        )
         self.by_name: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         for fa, values in files:
             self._read(fa, values)
@@ -93,6 +99,9 @@ class _Literals:
     def _read(self, fa: FileAnalysis, values: FileValues) -> None:
         module = _bound(values.assigns)
         for d in values.defs:
+            if not d.is_class:
+                owner = values.defs[d.owner].name if d.owner >= 0 else ""
+                self.params[owner if d.name == "__init__" and owner else d.name].append(d)
             if d.is_class:
                 for a in d.assigns:
                     if a.target.kind == "Name" and _numeric(a.value):
@@ -111,6 +120,11 @@ class _Literals:
         for call in values.calls:
             expr = call.expr
             callee = expr.callee()
+            caller = values.defs[call.function] if call.function >= 0 else None
+            caller_cls = values.defs[caller.owner].name if caller and caller.owner >= 0 else ""
+            keywords = {kw.name: kw.target for kw in expr.keywords if kw.name}
+            via = expr.func.kind == "Attribute"
+            self.calls[callee].append((expr.args, keywords, caller_cls, place(fa, expr.line), via))
             if callee == "register_buffer" and call.function >= 0:
                 init = values.defs[call.function]
                 args = expr.args
@@ -139,8 +153,11 @@ class _Literals:
         if len(used) == 1:
             self.bindings.setdefault((cls, attr), used.pop())
 
-    def value(self, cls: str, ref: str) -> str | None:
-        """What ``ref`` (as written in a method of ``cls``) is, when the literals say it."""
+    def value(self, cls: str, ref: str, function: str = "", depth: int = 0) -> str | None:
+        """What ``ref`` (as written in ``function``, a method of ``cls`` or a function) is,
+        when the literals say it: a buffer's constructor argument, a class-level value, a
+        parameter's arguments at its call sites, the one value every holder of a chain's last
+        name agrees on."""
         parts = ref.split(".")
         if len(parts) == 2 and parts[0] == "self":
             attr = parts[1]
@@ -149,16 +166,44 @@ class _Literals:
                 passed = _one(self.keywords.get((cls, param), []), f"{param}=")
                 if passed:
                     return passed
+                passed = self.argument(cls, param, depth)
+                if passed:
+                    return passed
                 default = _one(self.defaults.get((cls, param), []), f"default of {param}")
                 if default:
                     return default
             return _one(self.class_values.get((cls, attr), []), f"{cls}.{attr}")
-        if len(parts) >= 2 and parts[0] == "self" and all(p.isidentifier() for p in parts):
+        if len(parts) >= 2 and all(p.isidentifier() for p in parts):
             # self.image_encoder.img_size: the one value every holder of that name agrees on
             return _one(self.by_name.get(parts[-1], []), parts[-1])
         if len(parts) == 1 and parts[0].isidentifier():
-            return _one(self.class_values.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
+            found = _one(self.class_values.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
+            return found or self.argument(function.rpartition(".")[2], parts[0], depth)
         return None
+
+    def argument(self, callee: str, param: str, depth: int) -> str | None:
+        """The value every call of ``callee`` (a function's or a class's last name) passes
+        for ``param``, when they agree: positional arguments mapped through the def's
+        parameters, each followed once more in its caller (``self.target_length`` there)."""
+        defs = self.params.get(callee, [])
+        if depth > 3 or len(defs) != 1:
+            return None
+        positional = list(defs[0].positional)
+        found: list[tuple[str, Where]] = []
+        for args, keywords, caller_cls, where, via in self.calls.get(callee, []):
+            shift = 1 if positional[:1] == ["self"] and (via or callee[:1].isupper()) else 0
+            index = positional.index(param) - shift if param in positional else -1
+            arg = keywords.get(param) or (args[index] if 0 <= index < len(args) else None)
+            if arg is None:
+                continue
+            if _numeric(arg):
+                found.append((arg.text, where))
+                continue
+            known = self.value(caller_cls, arg.text, "", depth + 1)
+            if known is None:
+                return None  # a call that passes something unknown: no single value
+            found.append((f"{arg.text} = {known}", where))
+        return _one(found, f"{param} of {callee}()")
 
 
 def _bound(assigns: Iterable[AssignValues]) -> dict[str, Expr]:
@@ -218,7 +263,7 @@ def _row(fa: FileAnalysis, step: InputStep, cls: str, literals: _Literals) -> Re
     labels = _REF_NAMES[step.kind]
     for n, ref in enumerate(step.refs):
         label = labels[min(n, len(labels) - 1)]
-        known = literals.value(cls, ref)
+        known = literals.value(cls, ref, step.function)
         values.append((label, f"{ref} = {known}" if known else ref))
     return RecipeItem(
         category, f"{name} in {step.function}", place(fa, step.line), tuple(values), note

@@ -176,3 +176,49 @@ def test_literals_a_step_names_from_the_value_records() -> None:
     # a construction's keyword wins over the default; a module constant counts as its value
     assert literals.value("Tower", "self.side").startswith("1024 (side= at m.py:")
     assert literals.value("Segmenter", "eps") is None  # a parameter, not an attribute
+
+
+def test_a_length_followed_through_call_sites_and_a_positional_construction() -> None:
+    """The longer side's length: a static method's parameter, passed ``self.target_length``
+    by the class's methods, stored from the constructor's first argument, which the
+    predictor passes as an attribute chain whose last name every holder sets to 1024."""
+    from apiscan.extract.records import FileAnalysis
+    from apiscan.extract.values import file_values
+    from apiscan.review.inference import _Literals
+
+    text = textwrap.dedent(
+        """
+        class Encoder:
+            def __init__(self, img_size=1024, depth=12):
+                self.img_size = img_size
+
+        class LongestSide:
+            def __init__(self, target_length):
+                self.target_length = target_length
+
+            def apply(self, image):
+                return self.shape_of(image.shape[0], image.shape[1], self.target_length)
+
+            @staticmethod
+            def shape_of(oldh, oldw, long_side_length):
+                scale = long_side_length * 1.0 / max(oldh, oldw)
+                return int(oldh * scale), int(oldw * scale)
+
+        class Predictor:
+            def __init__(self, model):
+                self.transform = LongestSide(model.encoder.img_size)
+
+        def build():
+            size = 1024
+            return Encoder(img_size=size)
+        """
+    )
+    tree = ast.parse(text)
+    steps = syntax_facts(tree, text).input_steps
+    assert [(s.kind, s.function, s.refs) for s in steps] == [
+        ("long_side", "LongestSide.shape_of", ("long_side_length",))
+    ]
+    literals = _Literals([(FileAnalysis("m.py", ("m",), "", 0), file_values(tree, text))])
+    found = literals.value("LongestSide", "long_side_length", "LongestSide.shape_of")
+    assert found is not None and found.startswith("self.target_length = model.encoder.img_size")
+    assert "= 1024 (img_size at m.py:" in found
