@@ -207,7 +207,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "loss",
-            r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w|focal_\w+)"
+            # focal_alpha, focal_loss_gamma: a focal loss; focal_length_x is a camera's
+            r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w"
+            r"|focal_(loss|alpha|gamma|weight)\w*)"
             r"|mask(ing)?_ratio|norm_pix_loss",
         ),
         ("warmup", r".*warm_?up.*"),

@@ -804,6 +804,10 @@ def test_step_decay_settings_are_the_schedule() -> None:
     assert _setting_category("blr") == "optimizer"
     assert _setting_category("mask_ratio") == "loss"
     assert _setting_category("norm_pix_loss") == "loss"
+    # a focal loss's settings, not a camera's focal length (Depth-Anything's point-cloud tool)
+    assert _setting_category("focal_alpha") == "loss"
+    assert _setting_category("--focal_loss_gamma") == "loss"
+    assert _setting_category("--focal-length-x") is None
 
 
 CONFIGS = """\
