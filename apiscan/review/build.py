@@ -137,7 +137,7 @@ def review(options: ScanOptions) -> Review:
         # a notebook is the recipe only when it trains (transformer_sizing.ipynb sizes)
         and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
     )
-    recipe += work_recipe(items)
+    recipe = _grouped_inits(recipe + work_recipe(items))
     tops = structure.top_models(sources, modules, ancillary.why, hierarchy)
     modules = structure.with_top_roles(modules, tops)
     return Review(
@@ -167,6 +167,58 @@ def review(options: ScanOptions) -> Review:
         inference_only=inference,
         ancillary=ancillary.listing(),
     )
+
+
+#: Arguments of an initialiser that name what it fills, not how (``tensor`` = ``m.bias``).
+_FILLED = frozenset({"tensor", "module", "m", "w", "weight", "param", "params"})
+#: Places an initialisation row names when it stands for several.
+_SHOWN_PLACES = 3
+
+
+def _grouped_inits(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
+    """Initialisation rows that fill different tensors the same way are one row with its
+    places: a lead reads how the weights start (timm's 113 ``zeros_`` of biases, 65
+    ``constant_(val=0)``), not one row per tensor; the row keeps its first place and says
+    which tensors and how many places it stands for."""
+    groups: dict[tuple[object, ...], list[RecipeItem]] = {}
+    order: list[RecipeItem | tuple[object, ...]] = []
+    for item in recipe:
+        if item.category != "init":
+            order.append(item)
+            continue
+        how = tuple((k, v) for k, v in item.values if k not in _FILLED)
+        key = (item.name, how, item.note)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(item)
+    out: list[RecipeItem] = []
+    for entry in order:
+        if isinstance(entry, RecipeItem):
+            out.append(entry)
+            continue
+        items = sorted(groups[entry], key=lambda i: (i.where.path, i.where.line, i.where.cell))
+        if len(items) == 1:
+            out.append(items[0])
+            continue
+        first = items[0]
+        filled = list(dict.fromkeys(v for i in items for k, v in i.values if k in _FILLED))
+        shown = ", ".join(filled[:_SHOWN_PLACES]) + (
+            f" and {len(filled) - _SHOWN_PLACES} more" if len(filled) > _SHOWN_PLACES else ""
+        )
+        values = tuple((k, v) for k, v in first.values if k not in _FILLED)
+        if filled:
+            values = ((_filled_key(first), shown), *values)
+        others = [f"{i.where.path}:{i.where.line}" for i in items[1 : 1 + _SHOWN_PLACES]]
+        more = len(items) - 1 - len(others)
+        also = f"also at {', '.join(others)}" + (f" and {more} more places" if more else "")
+        note = f"{first.note}; {also}" if first.note else also
+        out.append(replace(first, values=values, note=f"{len(items)} places; {note}"))
+    return tuple(out)
+
+
+def _filled_key(item: RecipeItem) -> str:
+    return next((k for k, _ in item.values if k in _FILLED), "tensor")
 
 
 #: Recipe rows that are an input's whole path: a composition, a pipeline of statements.

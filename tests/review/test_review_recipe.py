@@ -1286,3 +1286,28 @@ def test_recipe_reads_the_scan_records_not_the_files(
             patched.setattr(module, name, refuse)
         got = extract_recipe(result, analyses, root)
     assert got == expected
+
+
+def test_initialisations_filling_tensors_the_same_way_are_one_row() -> None:
+    """timm's 113 ``zeros_`` of biases are one row with its places, not 113 rows; an
+    initialiser with other arguments stays its own row."""
+    from apiscan.review.build import _grouped_inits
+    from apiscan.review.model import Where
+
+    def init(name: str, line: int, tensor: str, **how: str) -> RecipeItem:
+        values = (("tensor", tensor), *how.items())
+        return RecipeItem("init", name, Where("m.py", line), values)
+
+    rows = (
+        init("torch.nn.init.zeros_", 9, "m.bias"),
+        init("torch.nn.init.normal_", 3, "m.weight", std="0.02"),
+        init("torch.nn.init.zeros_", 4, "self.head.bias"),
+        init("torch.nn.init.normal_", 5, "m.weight", std="0.01"),
+        init("torch.nn.init.zeros_", 7, "m.bias"),
+    )
+    grouped = _grouped_inits(rows)
+    zeros = [r for r in grouped if r.name == "torch.nn.init.zeros_"]
+    assert len(zeros) == 1 and len(grouped) == 3
+    assert zeros[0].where.line == 4
+    assert zeros[0].values == (("tensor", "self.head.bias, m.bias"),)
+    assert zeros[0].note == "3 places; also at m.py:7, m.py:9"
