@@ -262,7 +262,6 @@ def _record_classes() -> tuple[type, ...]:
         syntax.Pipeline,
         syntax.RegistrySetup,
         syntax.LazyAugmentations,
-        file_values.Expr,
         file_values.AssignValues,
         file_values.DefValues,
         file_values.CallValues,
