@@ -23,6 +23,8 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import queue
+import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -237,11 +239,13 @@ def _serve(
     ``None`` or a closed pipe ends it. It ends with ``os._exit``: freeing the kept modules
     one by one would cost as much CPU as a walk."""
     init(*init_args)
+    # Tasks are read as they arrive, whatever the worker is doing: the parent may be sending
+    # the next file (a large one) while this worker sends a large result (a review's value
+    # records), and neither may wait for the other to read.
+    incoming: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    threading.Thread(target=_read_tasks, args=(conn, incoming), daemon=True).start()
     while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            break
+        message = incoming.get()
         if message is None:
             break
         index, task = message
@@ -253,6 +257,18 @@ def _serve(
             break
     conn.close()
     os._exit(0)
+
+
+def _read_tasks(conn: Connection, incoming: queue.SimpleQueue[Any]) -> None:
+    """Move the parent's messages into ``incoming`` until ``None`` or a closed pipe."""
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            message = None
+        incoming.put(message)
+        if message is None:
+            return
 
 
 #: This worker's kept parses: relpath -> (text, LibCST module, what Python's tree said or

@@ -24,6 +24,8 @@ import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
+from typing import NamedTuple
 
 from apiscan.extract.syntax import (
     _LITERAL_KINDS as _LITERAL,
@@ -31,7 +33,6 @@ from apiscan.extract.syntax import (
 from apiscan.extract.syntax import (
     TEXT_LIMIT,
     def_names,
-    own_body,
     shorten,
     single_target,
 )
@@ -41,11 +42,13 @@ from apiscan.extract.syntax import (
 _KEPT = (ast.expr, ast.keyword, ast.comprehension)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _SPACED = re.compile(r"([(\[{]) | ([)\]}])")
+#: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
+_RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
 
 
-@dataclass(frozen=True, slots=True)
-class Expr:
-    """An expression as the recipe reads it.
+class Expr(NamedTuple):
+    """An expression as the recipe reads it (a named tuple: cheap to build and to pickle,
+    and the record holds one per expression of the file).
 
     ``kind`` is the ``ast`` class name (``Name``, ``Attribute``, ``Call``, ``keyword``...);
     ``parts`` its children in ``ast.iter_child_nodes`` order (expressions, keywords and
@@ -283,9 +286,14 @@ class ValueReader:
 
     def __init__(self, tree: ast.Module, text: str) -> None:
         self.tree = tree
-        self.lines = [line.encode("utf-8") for line in text.split("\n")]
-        self.ascii = [line.isascii() for line in text.split("\n")]
+        self.strs = text.split("\n")
+        self.lines = [line.encode("utf-8") for line in self.strs]
+        self.ascii = [line.isascii() for line in self.strs]
         self.made: dict[int, Expr] = {}
+        #: id of each node -> its children (``ast.iter_child_nodes``), listed once
+        self.kids: dict[int, list[ast.AST]] = {}
+        #: id of each statement -> the statement after it in the same ``body``
+        self.after: dict[int, ast.stmt] = {}
         #: id of each node -> its parent, and its place in ``ast.walk``'s order (build)
         self.parent: dict[int, ast.AST] = {}
         self.order: dict[int, int] = {}
@@ -298,7 +306,8 @@ class ValueReader:
             return made
         parts_list: list[Expr] = []
         literal = isinstance(node, _LITERAL)
-        for child in ast.iter_child_nodes(node):
+        children = self.kids.get(id(node))
+        for child in ast.iter_child_nodes(node) if children is None else children:
             if isinstance(child, _KEPT):
                 part = self.expr(child)
                 parts_list.append(part)
@@ -326,7 +335,8 @@ class ValueReader:
                 k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
                 for k in node.keys
             )
-        whole = self.text(node)
+        # a name's text is its id: one string, pickled once
+        whole = node.id if isinstance(node, ast.Name) else self.text(node)
         text = shorten(whole, TEXT_LIMIT)
         made = Expr(
             type(node).__name__,
@@ -353,6 +363,10 @@ class ValueReader:
         end_col = getattr(node, "end_col_offset", None)
         if lineno is None or end_lineno is None or col is None or end_col is None:
             return ast.unparse(node)
+        if lineno == end_lineno and 0 < lineno <= len(self.strs) and self.ascii[lineno - 1]:
+            raw = self.strs[lineno - 1][col:end_col]  # most nodes: one ASCII line, as written
+            if not _RESPACED.search(raw):
+                return raw
         chunks = self.lines[lineno - 1 : end_lineno]
         if not chunks:
             return ast.unparse(node)
@@ -387,7 +401,7 @@ class ValueReader:
             current = self.parent.get(id(current))
         updates = []
         for stmt in node.body:
-            for sub in ast.walk(stmt):
+            for sub in self.walk(stmt):
                 if isinstance(sub, ast.AugAssign):
                     text = self.text(sub)
                     updates.append(
@@ -400,7 +414,7 @@ class ValueReader:
                             self.expr(sub), "", self.cut(around), getattr(around, "lineno", 0)
                         )
                     )
-        names = tuple(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        names = tuple(n.id for n in self.walk(node.target) if isinstance(n, ast.Name))
         return LoopValues(
             self.expr(node.iter),
             names,
@@ -409,6 +423,31 @@ class ValueReader:
             tuple(contexts),
             tuple(updates),
         )
+
+    def walk(self, node: ast.AST) -> list[ast.AST]:
+        """``ast.walk(node)``, on the children listed once."""
+        out = [node]
+        i = 0
+        kids = self.kids
+        while i < len(out):
+            current = out[i]
+            found = kids.get(id(current))
+            out.extend(ast.iter_child_nodes(current) if found is None else found)
+            i += 1
+        return out
+
+    def own(self, fn: ast.AST) -> list[ast.AST]:
+        """:func:`~apiscan.extract.syntax.own_body`, in its order, on the children listed
+        once."""
+        kids = self.kids
+        stack = list(kids.get(id(fn), ()))
+        out = []
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            if not isinstance(node, _SCOPES):
+                stack.extend(kids.get(id(node), ()))
+        return out
 
     def statement_of(self, node: ast.AST) -> ast.AST:
         current = node
@@ -443,9 +482,7 @@ class ValueReader:
             target = single_target(node)
             value = getattr(node, "value", None)
             if target is not None and isinstance(value, ast.expr):
-                siblings = getattr(self.parent.get(id(node)), "body", [])
-                n = next((i for i, s in enumerate(siblings) if s is node), -1)
-                after = siblings[n + 1] if 0 <= n < len(siblings) - 1 else None
+                after = self.after.get(id(node))
                 guard = None
                 if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
                     guard = self.expr(after.test)
@@ -472,9 +509,13 @@ class ValueReader:
         while i < len(walked):
             node = walked[i]
             i += 1
-            for child in ast.iter_child_nodes(node):
+            children = self.kids[id(node)] = list(ast.iter_child_nodes(node))
+            for child in children:
                 parent[id(child)] = node
                 walked.append(child)
+            body = getattr(node, "body", None)
+            if isinstance(body, list):
+                self.after.update((id(a), b) for a, b in pairwise(body))
         self.order = {id(node): n for n, node in enumerate(walked)}
         self.parent = parent
 
@@ -494,13 +535,13 @@ class ValueReader:
                 return -2
             return index.get(id(current), -1) if current is not None else -1
 
-        module_own = list(own_body(self.tree))
+        module_own = self.own(self.tree)
         own_order = {id(n): i for i, n in enumerate(module_own) if isinstance(n, ast.Call)}
         defs = []
         for node in nodes:
             assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
             owner = parent.get(id(node))
-            own = list(own_body(node))
+            own = self.own(node)
             own_order.update((id(n), i) for i, n in enumerate(own) if isinstance(n, ast.Call))
             returns = tuple(
                 self.expr(n.value) for n in own if isinstance(n, ast.Return) and n.value
@@ -510,7 +551,7 @@ class ValueReader:
                     n.id
                     for loop in own
                     if isinstance(loop, ast.For | ast.AsyncFor)
-                    for n in ast.walk(loop.target)
+                    for n in self.walk(loop.target)
                     if isinstance(n, ast.Name)
                 )
             )
