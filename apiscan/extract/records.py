@@ -237,7 +237,7 @@ def _pickled_as_calls(*classes: type) -> None:
 
 def _record_classes() -> tuple[type, ...]:
     from apiscan import model
-    from apiscan.extract import syntax
+    from apiscan.extract import models, syntax
     from apiscan.program import values
 
     return (
@@ -261,6 +261,10 @@ def _record_classes() -> tuple[type, ...]:
         syntax.Pipeline,
         syntax.RegistrySetup,
         syntax.LazyAugmentations,
+        models.ModelFacts,
+        models.Expr,
+        models.Function,
+        models.Assign,
         values.Site,
         values.Hop,
         values.Tensor,

@@ -21,6 +21,10 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from apiscan.extract.models import ModelFacts
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
@@ -182,6 +186,8 @@ class SyntaxFacts:
     #: each literal attribute assignment, (callee, arguments) of each ``fill_``/``normal_``...
     #: call, in source order
     init_routines: tuple[tuple[str, int, int, tuple[tuple[str, str], ...]], ...] = ()
+    #: what the model tree follows: constructions, builders' returns, registries
+    models: ModelFacts | None = None
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -379,6 +385,8 @@ class _Reader:
                 self.assigns.append((target.attr, value.lineno, last, functions))
 
     def facts(self) -> SyntaxFacts:
+        from apiscan.extract.models import model_facts  # it reads this module's helpers
+
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
         main_blocks = [
@@ -414,6 +422,7 @@ class _Reader:
             flips=tuple(self._flips()),
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
+            models=model_facts(self.tree, "\n".join(self.lines)),
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

@@ -134,7 +134,7 @@ def review(options: ScanOptions) -> Review:
         and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
     )
     recipe += work_recipe(items)
-    tops = structure.top_models(sources, modules, ancillary.why, hierarchy)
+    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy)
     modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,

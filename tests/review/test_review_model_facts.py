@@ -1,0 +1,200 @@
+"""The model tree reads the records the scan's workers made (apiscan.extract.models), never
+the files: the records of small inputs, and a tree built with parsing and reading refused."""
+
+from __future__ import annotations
+
+import ast
+import os
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from apiscan.extract.models import Expr, ModelFacts, model_facts
+from apiscan.review import structure
+from apiscan.review.build import build_review
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _facts(text: str) -> ModelFacts:
+    return model_facts(ast.parse(text), text)
+
+
+def _call(facts: ModelFacts, text: str) -> Expr:
+    return next(
+        facts.exprs[ref] for ref, _ in facts.calls if facts.exprs[ref].text.startswith(text)
+    )
+
+
+def test_a_construction_records_its_callee_arguments_keywords_and_def() -> None:
+    facts = _facts(
+        "def create(cfg):\n"
+        "    trunk = make_trunk(cfg)\n"
+        "    return models.Net(trunk, head=Head(cfg.dim), **extra)\n"
+    )
+    (create,) = facts.functions
+    assert (create.qualname, create.name, create.line, create.method) == (
+        "create",
+        "create",
+        1,
+        False,
+    )
+    net = _call(facts, "models.Net(")
+    assert net.kind == "call" and net.line == 3 and net.keywords == ("head", None)
+    func, trunk, head, extra = (facts.exprs[r] for r in net.refs)
+    assert (func.kind, func.value, func.text) == ("attr", "Net", "models.Net")
+    assert (facts.exprs[func.refs[0]].kind, facts.exprs[func.refs[0]].value) == ("name", "models")
+    assert (trunk.kind, trunk.value, trunk.line) == ("name", "trunk", 3)
+    assert (head.kind, head.text) == ("call", "Head(cfg.dim)")
+    assert extra.kind == "name"
+    # every call, with the def around it
+    assert {facts.exprs[r].text: fid for r, fid in facts.calls} == {
+        "make_trunk(cfg)": 0,
+        "models.Net(trunk, head=Head(cfg.dim), **extra)": 0,
+        "Head(cfg.dim)": 0,
+    }
+    (assign,) = facts.assigns
+    assert (assign.names, assign.single, assign.line, assign.functions) == (
+        ("trunk",),
+        True,
+        2,
+        (0,),
+    )
+    assert facts.exprs[assign.value].text == "make_trunk(cfg)"
+    ((returned, fids),) = facts.returns
+    assert facts.exprs[returned] is net and fids == (0,)
+
+
+def test_constructor_parameters_methods_annotations_and_self_parts() -> None:
+    facts = _facts(
+        "class Net(Base):\n"
+        "    def __init__(self, backbone, head=None):\n"
+        "        self.blocks = ModuleList([Block(i) for i in range(3)])\n"
+        "    def forward(self, *xs) -> Out:\n"
+        "        return xs\n"
+    )
+    init, forward = facts.functions
+    assert (init.qualname, init.method, init.params) == ("Net.__init__", True, ("backbone", "head"))
+    assert forward.params is None  # *args: positions unknown
+    assert facts.exprs[forward.annotation].value == "Out"
+    assert dict(facts.defs) == {"Net": -1, "Net.__init__": 0, "Net.forward": 1}
+    ((attr, value, fids),) = facts.self_parts
+    assert attr == "blocks" and fids == (0,)
+    blocks = facts.exprs[value]
+    (listed,) = (facts.exprs[r] for r in blocks.refs[1:])
+    # a comprehension is kept as the calls inside it
+    assert listed.kind == "other"
+    assert sorted(facts.exprs[r].text for r in listed.inner) == ["Block(i)", "range(3)"]
+
+
+def test_registries_options_config_aliases_and_relative_imports() -> None:
+    facts = _facts(
+        "from ..reg import REG\n"
+        "from . import heads as H\n"
+        "MODELS = Registry('m')\n"
+        "small = big\n"
+        "_C.MODEL.NAME = 'Det'\n"
+        "@REG.register()\n"
+        "class Det: pass\n"
+        "@register_model\n"
+        "def big(): pass\n"
+        "@register_model_architecture('transformer', 'tiny')\n"
+        "def tiny(args): pass\n"
+        "def main():\n"
+        "    p.add_argument('--model', default='big')\n"
+        "    p.add_argument('-a', '--arch-name', dest='arch', default=3)\n"
+    )
+    assert facts.relative_imports == ((2, "reg", (("REG", ""),)), (1, "", (("heads", "H"),)))
+    assert facts.globals == ("MODELS", "small")
+    assert facts.aliases == (("MODELS", ""), ("small", "big"))
+    assert facts.config == (("MODEL.NAME", "Det", 5),)
+    assert dict((q, d) for q, _, d in facts.decorated) == {
+        "Det": (("", ("REG",), "Det"),),
+        "big": (("", ("register_model",), "big"),),
+        "tiny": (("transformer", (), ""),),
+    }
+    assert facts.options == (("model", "big", 13), ("arch", None, 14))
+
+
+def test_branches_are_linked_to_the_statements_around_them() -> None:
+    facts = _facts(
+        "def f(task):\n    if task:\n        m = A()\n    else:\n        m = B()\n    return m\n"
+    )
+    first, second = facts.assigns
+    stmt1, is_def1, body1, up1 = facts.links[first.link]
+    stmt2, _, body2, up2 = facts.links[second.link]
+    assert stmt1 == stmt2 and not is_def1 and body1 and not body2 and up1 == up2
+    assert facts.links[up1][1]  # the def around the if
+    ((returned, _),) = facts.returns
+    assert facts.links[facts.exprs[returned].link] == facts.links[up1]
+
+
+def test_records_pickle_and_hold_no_syntax_nodes() -> None:
+    facts = _facts("import a\nclass M(a.B):\n    def __init__(self):\n        self.x = a.C(1)\n")
+    again = pickle.loads(pickle.dumps(facts))
+    assert again == facts
+    seen = []
+
+    def walk(value: object) -> None:
+        assert not isinstance(value, ast.AST)
+        if isinstance(value, tuple):
+            for v in value:
+                walk(v)
+        elif hasattr(value, "__slots__"):
+            for name in value.__slots__:  # type: ignore[attr-defined]
+                walk(getattr(value, name))
+        seen.append(value)
+
+    walk(facts)
+    assert seen
+
+
+def _refused(*args: object, **kwargs: object) -> object:
+    raise AssertionError("the model tree parsed or read a file again")
+
+
+@pytest.mark.parametrize("fixture", ["zoonet", "setpred", "ownbackbone", "promptseg"])
+def test_the_model_tree_reads_records_never_the_files(
+    fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review of a copy first (what it hands the model tree is kept); then, with the
+    copy deleted and parsing and reading refused, the model tree is built again from what
+    the scan recorded, and is the one the review gave."""
+    shutil.copytree(REPO / "fixtures" / fixture, tmp_path / fixture)
+    seen: list[tuple[object, ...]] = []
+    real = structure.top_models
+
+    def kept(*args: object) -> object:
+        tops = real(*args)  # type: ignore[arg-type]
+        seen.append((*args, tops))
+        return tops
+
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with monkeypatch.context() as spied:
+            spied.setattr(structure, "top_models", kept)
+            build_review(fixture, jobs=1)
+    finally:
+        os.chdir(cwd)
+    ((analyses, modules, skip, hierarchy, expected),) = seen
+    assert expected  # each fixture has a top model
+    shutil.rmtree(tmp_path / fixture)
+    import apiscan.parsing
+    import apiscan.review.sources
+
+    with monkeypatch.context() as refused:
+        refused.setattr(ast, "parse", _refused)
+        refused.setattr(apiscan.parsing, "parse_python", _refused)
+        refused.setattr(apiscan.review.sources, "parse_python", _refused)
+        refused.setattr(apiscan.review.sources, "read_source_file", _refused)
+        try:
+            tops = real(analyses, modules, skip, hierarchy)  # type: ignore[arg-type]
+        except AssertionError as error:
+            failed: AssertionError | None = error
+        else:
+            failed = None
+    assert failed is None, failed
+    assert tops == expected
