@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from apiscan.extract.syntax import def_names, name_chain, node_text
@@ -142,150 +142,140 @@ class ModelFacts:
 REGISTER = ("register", "register_module", "register_model")
 
 
-def model_facts(tree: ast.Module, text: str) -> ModelFacts:
-    """The model tree's facts of a file from Python's tree of ``text``."""
-    return _Recorder(tree, text).facts()
+def model_facts(
+    tree: ast.Module,
+    text: str,
+    first: Mapping[str, ast.AST] | None = None,
+    imports: Iterable[ast.Import | ast.ImportFrom] | None = None,
+) -> ModelFacts:
+    """The model tree's facts of a file from Python's tree of ``text``. ``first`` (the first
+    def of each qualified name: :func:`~apiscan.extract.syntax.def_names`) and ``imports``
+    (every import statement) are the syntax facts' own, when it has them."""
+    if first is None:
+        first = def_names(tree)[1]
+    if imports is None:
+        imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    return _Recorder(tree, text.split("\n"), first, imports).facts()
 
 
 class _Recorder:
-    def __init__(self, tree: ast.Module, text: str) -> None:
+    """One walk (``ast.walk``'s order, breadth first) with the defs, class and branch around
+    each node: the calls, assignments and returns the follower reads, in that order."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        lines: list[str],
+        first: Mapping[str, ast.AST],
+        imports: Iterable[ast.Import | ast.ImportFrom],
+    ) -> None:
         self.tree = tree
-        self.lines = text.split("\n")
+        self.lines = lines
+        self.first = first
         self.exprs: list[Expr] = []
         self.memo: dict[int, int] = {}
         self.functions: list[Function] = []
         self.fid: dict[int, int] = {}  # id(def) -> index in functions
         self.links: list[tuple[int, bool, bool, int]] = []
-        self.link_of: dict[tuple[int, bool], int] = {}
-        #: id(node) -> (defs around it, a class around it, innermost link)
-        self.context: dict[int, tuple[tuple[int, ...], bool, int]] = {}
-        self.methods: set[int] = set()  # ids of defs directly in a class body
-        self._contexts()
-
-    # ---------------------------------------------------------------- where things are
-    def _contexts(self) -> None:
-        """The defs, class and branch around every node, depth first."""
-        stmt_ids: dict[int, int] = {}
-        stack: list[tuple[ast.AST, tuple[int, ...], bool, int, str]] = [
-            (self.tree, (), False, -1, "")
-        ]
-        while stack:
-            node, fids, in_class, link, prefix = stack.pop()
-            self.context[id(node)] = (fids, in_class, link)
-            child_fids, child_class, child_prefix = fids, in_class, prefix
-            if isinstance(node, _FuncDef):
-                fid = len(self.functions)
-                self.fid[id(node)] = fid
-                qual = f"{prefix}.{node.name}" if prefix else node.name
-                names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)][1:]
-                self.functions.append(
-                    Function(
-                        qual,
-                        node.name,
-                        node.lineno,
-                        id(node) in self.methods,
-                        -1,
-                        None if node.args.vararg is not None else tuple(names),
-                    )
+        imported: dict[str, str] = {}  # local name -> module, absolute and relative imports
+        for node in imports:
+            for alias in node.names:
+                imported[alias.asname or alias.name.partition(".")[0]] = (
+                    alias.name if isinstance(node, ast.Import) else node.module or ""
                 )
-                child_fids = (*fids, fid)
-                child_prefix = qual
-                key = (id(node), True)
-                if key not in self.link_of:
-                    self.link_of[key] = len(self.links)
-                    self.links.append((len(stmt_ids), True, True, link))
-                    stmt_ids[id(node)] = len(stmt_ids)
-                def_link = self.link_of[key]
-            elif isinstance(node, ast.ClassDef):
-                child_class = True
-                child_prefix = f"{prefix}.{node.name}" if prefix else node.name
-            # pushed in reverse: popped in source order, so defs are numbered as written
-            for child in reversed(list(ast.iter_child_nodes(node))):
-                child_link = link
-                if isinstance(node, _FuncDef):
-                    child_link = def_link
-                elif isinstance(node, _BRANCHING):
-                    in_body = child in node.body
-                    key = (id(node), in_body)
-                    if key not in self.link_of:
-                        stmt = stmt_ids.setdefault(id(node), len(stmt_ids))
-                        self.link_of[key] = len(self.links)
-                        self.links.append((stmt, False, in_body, link))
-                    child_link = self.link_of[key]
-                if isinstance(child, _FuncDef) and isinstance(node, ast.ClassDef):
-                    self.methods.add(id(child))
-                stack.append((child, child_fids, child_class, child_link, child_prefix))
+        self.module_names = list(_module_names(tree))
+        #: names a callee's first name must be for the review to name what it calls
+        self.roots = (
+            set(imported)
+            | {q for q in first if "." not in q}
+            | {name for name, _ in self.module_names}
+        )
+        self.importlib = any(v.startswith("importlib") for v in imported.values())
 
     # ------------------------------------------------------------------- expressions
-    def text(self, node: ast.AST) -> str:
-        return node_text(self.lines, node, TEXT_LIMIT)
+    def may_build(self, call: ast.Call) -> bool:
+        """Whether the review can name what ``call`` builds: its callee starts at a name the
+        file imports or binds at module level, or it is a registry look-up on one
+        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``).
+        ``x.view(...)`` on a local, ``self.conv(x)``: never."""
+        func = call.func
+        parts = name_chain(func)
+        if parts is not None:
+            return parts[0] in self.roots or (self.importlib and len(parts) == 2)
+        if (
+            isinstance(func, ast.Subscript)
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "__dict__"
+        ):
+            parts = name_chain(func.value.value)
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Attribute)
+            and func.func.attr == "get"
+            and func.args
+        ):
+            parts = name_chain(func.func.value)
+        return parts is not None and parts[0] in self.roots
 
-    def encode(self, node: ast.AST, depth: int = 0) -> int:
+    def encode(
+        self, node: ast.AST, link: int, depth: int = 0, texted: bool = False, whole: bool = False
+    ) -> int:
         """The index of ``node`` in the expression table, recording it (and what the
-        follower reads below it) on first use."""
+        follower reads below it) on first use; ``link`` is the branch around it (one
+        expression is never split by a branch). ``texted``: its source text is shown (an
+        argument, a callee, a dict's value; a call's always is). ``whole``: every call
+        below is kept (a constructor's part: a builder handed in at run time is shown);
+        otherwise a call the review cannot name is kept as an empty ``other``."""
         found = self.memo.get(id(node))
         if found is not None:
             return found
         line = getattr(node, "lineno", 0)
+        text = node_text(self.lines, node, TEXT_LIMIT) if texted else ""
+        down = depth + 1
+
+        def sub(child: ast.AST, texted: bool = False) -> int:
+            return self.encode(child, link, down, texted, whole)
+
         if depth > _DEPTH:
-            expr = Expr("other", line, self.text(node), inner=())
+            expr = Expr("other", line, text)
         elif isinstance(node, ast.Name):
-            expr = Expr("name", line, value=node.id, link=self.context[id(node)][2])
+            expr = Expr("name", line, value=node.id, link=link)
         elif isinstance(node, ast.Attribute):
-            expr = Expr(
-                "attr", line, self.text(node), node.attr, (self.encode(node.value, depth + 1),)
-            )
+            expr = Expr("attr", line, text, node.attr, (sub(node.value),))
         elif isinstance(node, ast.Constant):
-            value = node.value if isinstance(node.value, str) else None
-            expr = Expr("const", line, self.text(node), value)
+            expr = Expr("const", line, text, node.value if isinstance(node.value, str) else None)
         elif isinstance(node, ast.Tuple) and node.elts:
-            expr = Expr(
-                "tuple",
-                line,
-                self.text(node),
-                refs=(self.encode(node.elts[0], depth + 1),),
-                inner=tuple(self._calls_in(list(node.elts[1:]), depth)),
-            )
+            inner = tuple(self._calls_in(list(node.elts[1:]), link, down, whole))
+            expr = Expr("tuple", line, text, refs=(sub(node.elts[0]),), inner=inner)
         elif isinstance(node, ast.Dict):
-            expr = Expr(
-                "dict",
-                line,
-                self.text(node),
-                refs=tuple(self.encode(v, depth + 1) for v in node.values),
-                keys=tuple(-1 if k is None else self.encode(k, depth + 1) for k in node.keys),
-            )
+            values = tuple(sub(v, True) for v in node.values)
+            keys = tuple(-1 if k is None else sub(k) for k in node.keys)
+            expr = Expr("dict", line, text, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
+            expr = Expr("sub", line, text, refs=(sub(node.value), sub(node.slice)))
+        elif isinstance(node, ast.Call) and (whole or self.may_build(node) or _makes_cls(node)):
+            parts = (node.func, *node.args, *(k.value for k in node.keywords))
+            keywords = tuple(k.arg for k in node.keywords)
+            text = text or node_text(self.lines, node, TEXT_LIMIT)
             expr = Expr(
-                "sub",
-                line,
-                self.text(node),
-                refs=(self.encode(node.value, depth + 1), self.encode(node.slice, depth + 1)),
+                "call", line, text, refs=tuple(sub(n, True) for n in parts), keywords=keywords
             )
         elif isinstance(node, ast.Call):
-            expr = Expr(
-                "call",
-                line,
-                self.text(node),
-                refs=tuple(
-                    self.encode(n, depth + 1)
-                    for n in (node.func, *node.args, *(k.value for k in node.keywords))
-                ),
-                keywords=tuple(k.arg for k in node.keywords),
-            )
+            expr = Expr("other", line, text)
         else:
-            inner = tuple(self._calls_in(list(ast.iter_child_nodes(node)), depth))
-            expr = Expr("other", line, self.text(node), inner=inner)
+            inner = tuple(self._calls_in(list(ast.iter_child_nodes(node)), link, down, whole))
+            expr = Expr("other", line, text, inner=inner)
         self.memo[id(node)] = len(self.exprs)
         self.exprs.append(expr)
         return len(self.exprs) - 1
 
-    def _calls_in(self, nodes: list[ast.AST], depth: int) -> Iterator[int]:
+    def _calls_in(self, nodes: list[ast.AST], link: int, depth: int, whole: bool) -> Iterator[int]:
         """The outermost calls among ``nodes`` and below them, encoded."""
         todo: deque[ast.AST] = deque(nodes)
         while todo:
             node = todo.popleft()
             if isinstance(node, ast.Call):
-                yield self.encode(node, depth + 1)
+                yield self.encode(node, link, depth, whole=whole)
             else:
                 todo.extend(ast.iter_child_nodes(node))
 
@@ -298,39 +288,46 @@ class _Recorder:
         relative: list[tuple[int, str, tuple[tuple[str, str], ...]]] = []
         options: list[tuple[str, str | None, int]] = []
         config: list[tuple[str, str | None, int]] = []
-        for node in ast.walk(self.tree):
-            fids, in_class, link = self.context[id(node)]
+        stmts = 0  # compound statements numbered as met
+        #: (node, defs around it, a class around it, the branch around it, its qualname
+        #: prefix), breadth first as ``ast.walk`` goes
+        #: (``owner``: 0 outside classes, 1 in one, 2 directly in a class body)
+        todo: deque[tuple[ast.AST, tuple[int, ...], int, int, str]] = deque(
+            [(self.tree, (), 0, -1, "")]
+        )
+        while todo:
+            node, fids, owner, link, prefix = todo.popleft()
+            in_class = min(owner, 1)
+            children = ast.iter_child_nodes(node)
             if isinstance(node, ast.Call):
-                calls.append((self.encode(node), fids[-1] if fids else -1))
+                if self.may_build(node):
+                    calls.append((self.encode(node, link), fids[-1] if fids else -1))
                 option = _option(node)
                 if option is not None:
                     options.append(option)
             elif isinstance(node, ast.Assign):
-                names = tuple(t.id for t in node.targets if isinstance(t, ast.Name))
-                if names:
-                    value = node.value
-                    kept = isinstance(
-                        value, ast.Call | ast.Name | ast.Attribute | ast.Tuple | ast.Constant
-                    )
-                    assigns.append(
-                        Assign(
-                            names,
-                            len(node.targets) == 1 and isinstance(node.targets[0], ast.Name),
-                            node.lineno,
-                            node.end_lineno or node.lineno,
-                            self.encode(value) if kept else -1,
-                            link,
-                            fids,
-                            not fids and not in_class,
-                        )
-                    )
                 first = node.targets[0]
                 if (
                     isinstance(first, ast.Attribute)
                     and isinstance(first.value, ast.Name)
                     and first.value.id == "self"
                 ):
-                    self_parts.append((first.attr, self.encode(node.value), fids))
+                    value = self.encode(node.value, link, whole=True)
+                    self_parts.append((first.attr, value, fids))
+                names = tuple(t.id for t in node.targets if isinstance(t, ast.Name))
+                if names:
+                    assigns.append(
+                        Assign(
+                            names,
+                            len(node.targets) == 1 and isinstance(node.targets[0], ast.Name),
+                            node.lineno,
+                            node.end_lineno or node.lineno,
+                            self._value(node.value, link),
+                            link,
+                            fids,
+                            not fids and not owner,
+                        )
+                    )
                 if len(node.targets) == 1 and isinstance(node.value, ast.Constant):
                     parts = name_chain(node.targets[0])
                     if parts and len(parts) >= 3:
@@ -342,15 +339,10 @@ class _Recorder:
                                 node.lineno,
                             )
                         )
-            elif isinstance(node, _FuncDef) and node.returns is not None:
-                fid = self.fid[id(node)]
-                f = self.functions[fid]
-                annotation = self.encode(node.returns)
-                self.functions[fid] = Function(
-                    f.qualname, f.name, f.line, f.method, annotation, f.params
-                )
             elif isinstance(node, ast.Return) and node.value is not None:
-                returns.append((self.encode(node.value), fids))
+                value = self._value(node.value, link, returned=True)
+                if value >= 0:
+                    returns.append((value, fids))
             elif isinstance(node, ast.ImportFrom) and node.level:
                 relative.append(
                     (
@@ -359,38 +351,95 @@ class _Recorder:
                         tuple((a.name, a.asname or "") for a in node.names),
                     )
                 )
-        first = def_names(self.tree)[1]
+            elif isinstance(node, _FuncDef):
+                fid = len(self.functions)
+                self.fid[id(node)] = fid
+                qual = f"{prefix}.{node.name}" if prefix else node.name
+                self.links.append((stmts, True, True, link))
+                stmts += 1
+                inner = len(self.links) - 1
+                names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)][1:]
+                self.functions.append(
+                    Function(
+                        qual,
+                        node.name,
+                        node.lineno,
+                        owner == 2,
+                        -1 if node.returns is None else self.encode(node.returns, inner),
+                        None if node.args.vararg is not None else tuple(names),
+                    )
+                )
+                todo.extend((c, (*fids, fid), in_class, inner, qual) for c in children)
+                continue
+            elif isinstance(node, ast.ClassDef):
+                qual = f"{prefix}.{node.name}" if prefix else node.name
+                todo.extend(
+                    (c, fids, 2 if isinstance(c, _FuncDef) else 1, link, qual) for c in children
+                )
+                continue
+            elif isinstance(node, _BRANCHING):
+                body = {id(c) for c in node.body}
+                sides: dict[bool, int] = {}
+                for child in children:
+                    in_body = id(child) in body
+                    if in_body not in sides:
+                        sides[in_body] = len(self.links)
+                        self.links.append((stmts, False, in_body, link))
+                    todo.append((child, fids, in_class, sides[in_body], prefix))
+                stmts += 1
+                continue
+            todo.extend((c, fids, in_class, link, prefix) for c in children)
         return ModelFacts(
             exprs=tuple(self.exprs),
             functions=tuple(self.functions),
-            defs=tuple((q, self.fid.get(id(node), -1)) for q, node in first.items()),
+            defs=tuple((q, self.fid.get(id(node), -1)) for q, node in self.first.items()),
             calls=tuple(calls),
             assigns=tuple(assigns),
             self_parts=tuple(self_parts),
             returns=tuple(returns),
             links=tuple(self.links),
             relative_imports=tuple(relative),
-            globals=tuple(
-                t.id
-                for node in self.tree.body
-                if isinstance(node, ast.Assign)
-                for t in node.targets
-                if isinstance(t, ast.Name)
-            ),
-            aliases=tuple(
-                (
-                    node.targets[0].id,
-                    node.value.id if isinstance(node.value, ast.Name) else "",
-                )
-                for node in self.tree.body
-                if isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-            ),
-            decorated=_decorated(first),
+            globals=tuple(name for name, _ in self.module_names),
+            aliases=tuple((name, alias) for name, alias in self.module_names if alias is not None),
+            decorated=_decorated(self.first),
             options=tuple(options),
             config=tuple(config),
         )
+
+    def _value(self, value: ast.expr, link: int, returned: bool = False) -> int:
+        """A value the follower may read (a construction, a name, a chain, a literal, a
+        tuple, a dict), encoded; -1 for any other. A method returns ``cls(...)`` (fairseq's
+        ``build_model`` classmethod: its parts are that call's arguments)."""
+        if (
+            isinstance(value, ast.Call)
+            and not self.may_build(value)
+            and not (returned and _makes_cls(value))
+        ):
+            return -1
+        if isinstance(value, ast.Constant) and not isinstance(value.value, str):
+            return -1
+        if isinstance(
+            value, ast.Call | ast.Name | ast.Attribute | ast.Tuple | ast.Constant | ast.Dict
+        ):
+            return self.encode(value, link)
+        return -1
+
+
+def _makes_cls(call: ast.Call) -> bool:
+    """``cls(...)``: a classmethod building its own class."""
+    return isinstance(call.func, ast.Name) and call.func.id == "cls"
+
+
+def _module_names(tree: ast.Module) -> Iterator[tuple[str, str | None]]:
+    """(name, the name assigned to it, "" for another value, None with several targets) of
+    every plain name the module's own assignments bind, in source order."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            single = len(node.targets) == 1
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    alias = node.value.id if isinstance(node.value, ast.Name) else ""
+                    yield target.id, alias if single else None
 
 
 def _decorated(

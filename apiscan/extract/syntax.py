@@ -422,7 +422,7 @@ class _Reader:
             flips=tuple(self._flips()),
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
-            models=model_facts(self.tree, "\n".join(self.lines)),
+            models=model_facts(self.tree, "\n".join(self.lines), self.first, self.imports_made),
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

@@ -30,41 +30,53 @@ def _call(facts: ModelFacts, text: str) -> Expr:
 
 def test_a_construction_records_its_callee_arguments_keywords_and_def() -> None:
     facts = _facts(
+        "import models\n"
+        "from .parts import Head, make_trunk\n"
         "def create(cfg):\n"
         "    trunk = make_trunk(cfg)\n"
+        "    x = trunk.view(2)\n"
         "    return models.Net(trunk, head=Head(cfg.dim), **extra)\n"
     )
     (create,) = facts.functions
-    assert (create.qualname, create.name, create.line, create.method) == (
-        "create",
-        "create",
-        1,
-        False,
-    )
+    assert (create.qualname, create.name, create.line) == ("create", "create", 3)
+    assert not create.method
     net = _call(facts, "models.Net(")
-    assert net.kind == "call" and net.line == 3 and net.keywords == ("head", None)
+    assert net.kind == "call" and net.line == 6 and net.keywords == ("head", None)
     func, trunk, head, extra = (facts.exprs[r] for r in net.refs)
     assert (func.kind, func.value, func.text) == ("attr", "Net", "models.Net")
     assert (facts.exprs[func.refs[0]].kind, facts.exprs[func.refs[0]].value) == ("name", "models")
-    assert (trunk.kind, trunk.value, trunk.line) == ("name", "trunk", 3)
+    assert (trunk.kind, trunk.value, trunk.line, trunk.text) == ("name", "trunk", 6, "")
     assert (head.kind, head.text) == ("call", "Head(cfg.dim)")
     assert extra.kind == "name"
-    # every call, with the def around it
+    # the calls whose callee the review can name (imported, or the module's own), with the
+    # def around each: a method of a local (trunk.view) never builds a module
     assert {facts.exprs[r].text: fid for r, fid in facts.calls} == {
         "make_trunk(cfg)": 0,
         "models.Net(trunk, head=Head(cfg.dim), **extra)": 0,
         "Head(cfg.dim)": 0,
     }
-    (assign,) = facts.assigns
-    assert (assign.names, assign.single, assign.line, assign.functions) == (
-        ("trunk",),
-        True,
-        2,
-        (0,),
-    )
-    assert facts.exprs[assign.value].text == "make_trunk(cfg)"
+    trunk_assign, x_assign = facts.assigns
+    assert (trunk_assign.names, trunk_assign.single, trunk_assign.line) == (("trunk",), True, 4)
+    assert trunk_assign.functions == (0,) and not trunk_assign.module
+    assert facts.exprs[trunk_assign.value].text == "make_trunk(cfg)"
+    assert x_assign.value == -1  # nothing the follower reads
     ((returned, fids),) = facts.returns
     assert facts.exprs[returned] is net and fids == (0,)
+
+
+def test_a_part_keeps_every_call_a_builder_handed_in_at_run_time_included() -> None:
+    facts = _facts(
+        "class Net(Base):\n"
+        "    def __init__(self, cfg):\n"
+        "        self.backbone = cfg.build_backbone(cfg, shape=Shape(3))\n"
+        "        self.x = cfg.build_head(cfg)\n"
+    )
+    assert facts.calls == ()  # no callee the file imports or defines
+    (backbone, fids), (head, _) = ((facts.exprs[v], fids) for _, v, fids in facts.self_parts)
+    assert fids == (0,) and head.text == "cfg.build_head(cfg)"
+    assert (backbone.kind, backbone.text) == ("call", "cfg.build_backbone(cfg, shape=Shape(3))")
+    assert facts.exprs[backbone.refs[0]].text == "cfg.build_backbone"
+    assert facts.exprs[backbone.refs[-1]].kind == "call"  # Shape(3), kept inside the part
 
 
 def test_constructor_parameters_methods_annotations_and_self_parts() -> None:
@@ -75,13 +87,14 @@ def test_constructor_parameters_methods_annotations_and_self_parts() -> None:
         "    def forward(self, *xs) -> Out:\n"
         "        return xs\n"
     )
-    init, forward = facts.functions
+    init, forward = sorted(facts.functions, key=lambda f: f.line)
     assert (init.qualname, init.method, init.params) == ("Net.__init__", True, ("backbone", "head"))
     assert forward.params is None  # *args: positions unknown
     assert facts.exprs[forward.annotation].value == "Out"
-    assert dict(facts.defs) == {"Net": -1, "Net.__init__": 0, "Net.forward": 1}
+    defs = dict(facts.defs)
+    assert defs["Net"] == -1 and facts.functions[defs["Net.forward"]] is forward
     ((attr, value, fids),) = facts.self_parts
-    assert attr == "blocks" and fids == (0,)
+    assert attr == "blocks" and fids == (facts.functions.index(init),)
     blocks = facts.exprs[value]
     (listed,) = (facts.exprs[r] for r in blocks.refs[1:])
     # a comprehension is kept as the calls inside it
