@@ -6,12 +6,15 @@ The model tree follows constructions across files: ``create(cfg)`` returning
 name it takes by default; the parts a constructor builds. The review answers that from these
 records instead of parsing every file again (:mod:`apiscan.review.structure`).
 
-The record is a small expression table (:class:`Expr`, referred to by index): every call of
-the file, the values of assignments to plain names, ``return`` values and return
-annotations, each expression with what the follower asks of it (a name and where it is read,
-an attribute chain, a string literal, a tuple's first element, a dict's keys and values, a
-call's callee, arguments and keyword names, and its source text cut at :data:`TEXT_LIMIT`).
-Anything else is kept only as the calls inside it. Built only when the scan is asked for a
+The record is a small expression table (:class:`Expr`, referred to by index): the calls whose
+callee the review can name (a name the file imports, defines or binds at module level, or a
+registry look-up on one: ``self.conv(x)`` or ``x.view(...)`` never build a module), the values
+of assignments to plain names, ``return`` values and return annotations, every value a
+constructor stores in ``self``, each expression with what the follower asks of it (a name
+and the branch it is read in, an attribute chain, a string literal, a tuple's first element,
+a dict's keys and values, a call's callee, arguments and keyword names, and the source text
+a review shows, cut at :data:`TEXT_LIMIT`). Anything else is kept only as the calls inside
+it. Built only when the scan is asked for a
 review (``FileTask.syntax``); plain tuples and frozen dataclasses, cached with the rest of the
 file's facts.
 
@@ -44,7 +47,8 @@ class Expr:
     ``sub`` (subscript), ``call`` or ``other``; ``refs`` are indexes of
     :attr:`ModelFacts.exprs`:
 
-    - name: ``value`` is the name, ``link`` the innermost branch around it (:class:`Link`);
+    - name: ``value`` is the name, ``link`` the innermost branch around it
+      (:attr:`ModelFacts.links`);
     - attr: ``value`` the attribute, ``refs`` (the object,);
     - const: ``value`` the string, None for any other constant;
     - tuple: ``refs`` (the first element,), ``inner`` the calls in the others;
@@ -107,7 +111,8 @@ class ModelFacts:
     #: (qualified name, index of its def in ``functions`` or -1 for a class) of the first def
     #: or class of each name
     defs: tuple[tuple[str, int], ...] = ()
-    #: every call: (its index in ``exprs``, the innermost def around it or -1), walk order
+    #: every call whose callee the review can name (module docstring): (its index in
+    #: ``exprs``, the innermost def around it or -1), walk order
     calls: tuple[tuple[int, int], ...] = ()
     assigns: tuple[Assign, ...] = ()
     #: (attribute, index of the value in ``exprs``, the defs around it) of every assignment
@@ -115,8 +120,9 @@ class ModelFacts:
     self_parts: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
     #: every ``return`` with a value: (its index in ``exprs``, the defs around it), walk order
     returns: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    #: (compound statement, is a def, the use is in its body, the link around it) per link:
-    #: the branches an expression or assignment is in, innermost first through ``parent``
+    #: (compound statement, is a def, in its body (not its test, ``else`` or handlers),
+    #: the link around it) per link: the ``if``/``try``/``for``/``while`` branches and defs
+    #: an expression or assignment is in, innermost first, followed through the last field
     links: tuple[tuple[int, bool, bool, int], ...] = ()
     #: (level, module, ((name, as-name or ""), ...)) of every relative import, walk order
     relative_imports: tuple[tuple[int, str, tuple[tuple[str, str], ...]], ...] = ()

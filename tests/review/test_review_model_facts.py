@@ -211,3 +211,26 @@ def test_the_model_tree_reads_records_never_the_files(
             failed = None
     assert failed is None, failed
     assert tops == expected
+
+
+def test_the_records_come_back_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review after a scan re-analyses nothing: the model records are cached with the
+    rest of the file's facts and come back equal, never recorded again."""
+    import apiscan.extract.models
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        options = ScanOptions("fixtures/zoonet", cache_dir=tmp_path / "cache", jobs=1)
+        _, cold = scan_with_facts(options)
+        monkeypatch.setattr(apiscan.extract.models, "model_facts", _refused)
+        _, warm = scan_with_facts(options)
+    finally:
+        os.chdir(cwd)
+    records = {fa.path: fa.syntax.models for fa in cold if fa.syntax is not None}
+    assert None not in records.values()
+    assert any(m.calls for m in records.values() if m is not None)
+    assert {fa.path: fa.syntax.models for fa in warm if fa.syntax is not None} == records
