@@ -37,6 +37,8 @@ TEXT_LIMIT = 60
 _DEPTH = 150
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+#: The index standing for an argument or a dict's value the follower never reads.
+_UNREAD = -1
 #: Compound statements whose branches decide which assignment a later use reads.
 _BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
 
@@ -56,18 +58,46 @@ class Expr:
     - sub: ``refs`` (the object, the index);
     - call: ``refs`` (the callee, positional arguments..., keyword values...), ``keywords``
       the names of the last ``len(keywords)`` refs (None for ``**x``);
-    - other: ``inner`` the outermost calls inside it.
+    - other: ``inner`` the outermost calls inside it (in a constructor's part).
+
+    Outside a constructor's part (``ModelFacts.self_parts``), an argument after the first
+    or a dict's value that cannot be a module (a literal, an attribute, an operation, a call
+    the review cannot name) is -1, and a tuple's or an operation's inner calls are left out
+    (each call the review can name is in ``ModelFacts.calls`` on its own).
     """
 
     kind: str
     line: int
-    text: str = ""  # source on one line, cut at TEXT_LIMIT ("" for a name: the name itself)
     value: str | None = None
+    link: int = -1
+    text: str = ""  # source on one line, cut at TEXT_LIMIT ("" for a name: the name itself)
     refs: tuple[int, ...] = ()
     keywords: tuple[str | None, ...] = ()
     keys: tuple[int, ...] = ()
     inner: tuple[int, ...] = ()
-    link: int = -1
+
+    def __reduce__(self) -> tuple[type[Expr], tuple[object, ...]]:
+        """Pickled as a call with the fields up to the last one that is not its default:
+        a name is four values, not nine (the table holds tens of thousands of them)."""
+        values = (
+            self.kind,
+            self.line,
+            self.value,
+            self.link,
+            self.text,
+            self.refs,
+            self.keywords,
+            self.keys,
+            self.inner,
+        )
+        end = len(values)
+        while end > 2 and values[end - 1] == _EXPR_DEFAULTS[end - 1]:
+            end -= 1
+        return Expr, values[:end]
+
+
+#: :class:`Expr`'s defaults, field by field (kind and line have none).
+_EXPR_DEFAULTS: tuple[object, ...] = ("", 0, None, -1, "", (), (), (), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,30 +213,37 @@ class _Recorder:
         self.functions: list[Function] = []
         self.fid: dict[int, int] = {}  # id(def) -> index in functions
         self.links: list[tuple[int, bool, bool, int]] = []
-        imported: dict[str, str] = {}  # local name -> module, absolute and relative imports
+        bound: set[str] = set()  # local names of the file's imports, absolute and relative
+        torch: set[str] = set()  # those bound only to torch's modules (``nn``, ``F``)
+        other: set[str] = set()
+        self.importlib = False
         for node in imports:
             for alias in node.names:
-                imported[alias.asname or alias.name.partition(".")[0]] = (
-                    alias.name if isinstance(node, ast.Import) else node.module or ""
-                )
+                local = alias.asname or alias.name.partition(".")[0]
+                source = alias.name if isinstance(node, ast.Import) else node.module or ""
+                bound.add(local)
+                level = getattr(node, "level", 0)
+                in_torch = not level and (source == "torch" or source.startswith("torch."))
+                (torch if in_torch else other).add(local)
+                self.importlib |= not level and source.startswith("importlib")
         self.module_names = list(_module_names(tree))
         #: names a callee's first name must be for the review to name what it calls
-        self.roots = (
-            set(imported)
-            | {q for q in first if "." not in q}
-            | {name for name, _ in self.module_names}
-        )
-        self.importlib = any(v.startswith("importlib") for v in imported.values())
+        self.roots = bound | {q for q in first if "." not in q} | {n for n, _ in self.module_names}
+        #: callees the review never follows: torch's own (``nn.Conv2d``, ``F.relu``)
+        self.torch = torch - other - (self.roots - bound)
 
     # ------------------------------------------------------------------- expressions
     def may_build(self, call: ast.Call) -> bool:
         """Whether the review can name what ``call`` builds: its callee starts at a name the
         file imports or binds at module level, or it is a registry look-up on one
         (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``).
-        ``x.view(...)`` on a local, ``self.conv(x)``: never."""
+        ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
+        constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
         func = call.func
         parts = name_chain(func)
         if parts is not None:
+            if parts[0] in self.torch:
+                return False
             return parts[0] in self.roots or (self.importlib and len(parts) == 2)
         if (
             isinstance(func, ast.Subscript)
@@ -224,64 +261,80 @@ class _Recorder:
         return parts is not None and parts[0] in self.roots
 
     def encode(
-        self, node: ast.AST, link: int, depth: int = 0, texted: bool = False, whole: bool = False
+        self, node: ast.AST, link: int, depth: int = 0, callee: bool = False, whole: bool = False
     ) -> int:
         """The index of ``node`` in the expression table, recording it (and what the
         follower reads below it) on first use; ``link`` is the branch around it (one
-        expression is never split by a branch). ``texted``: its source text is shown (an
-        argument, a callee, a dict's value; a call's always is). ``whole``: every call
+        expression is never split by a branch). The source text is kept where a review may
+        show it: a call's, a tuple's (a part built as its first element), a ``callee``'s
+        (how a registry look-up was read); a literal or a name is never shown. ``whole``: every call
         below is kept (a constructor's part: a builder handed in at run time is shown);
         otherwise a call the review cannot name is kept as an empty ``other``."""
         found = self.memo.get(id(node))
         if found is not None:
             return found
         line = getattr(node, "lineno", 0)
-        text = node_text(self.lines, node, TEXT_LIMIT) if texted else ""
+        shown = callee or isinstance(node, ast.Call | ast.Tuple)
+        text = node_text(self.lines, node, TEXT_LIMIT) if shown else ""
         down = depth + 1
 
-        def sub(child: ast.AST, texted: bool = False) -> int:
-            return self.encode(child, link, down, texted, whole)
+        def sub(child: ast.AST, callee: bool = False) -> int:
+            return self.encode(child, link, down, callee, whole)
 
         if depth > _DEPTH:
-            expr = Expr("other", line, text)
+            expr = Expr("other", line, text=text)
         elif isinstance(node, ast.Name):
-            expr = Expr("name", line, value=node.id, link=link)
+            expr = Expr("name", line, node.id, link)
         elif isinstance(node, ast.Attribute):
-            expr = Expr("attr", line, text, node.attr, (sub(node.value),))
+            expr = Expr("attr", line, node.attr, text=text, refs=(sub(node.value),))
         elif isinstance(node, ast.Constant):
-            expr = Expr("const", line, text, node.value if isinstance(node.value, str) else None)
+            value = node.value if isinstance(node.value, str) else None
+            expr = Expr("const", line, value, text=text)
         elif isinstance(node, ast.Tuple) and node.elts:
-            inner = tuple(self._calls_in(list(node.elts[1:]), link, down, whole))
-            expr = Expr("tuple", line, text, refs=(sub(node.elts[0]),), inner=inner)
+            inner = tuple(self._calls_in(list(node.elts[1:]), link, down)) if whole else ()
+            expr = Expr("tuple", line, text=text, refs=(sub(node.elts[0]),), inner=inner)
         elif isinstance(node, ast.Dict):
-            values = tuple(sub(v, True) for v in node.values)
+            values = tuple(sub(v) if self._read(v, whole) else _UNREAD for v in node.values)
             keys = tuple(-1 if k is None else sub(k) for k in node.keys)
-            expr = Expr("dict", line, text, refs=values, keys=keys)
+            expr = Expr("dict", line, text=text, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
-            expr = Expr("sub", line, text, refs=(sub(node.value), sub(node.slice)))
+            expr = Expr("sub", line, text=text, refs=(sub(node.value), sub(node.slice)))
         elif isinstance(node, ast.Call) and (whole or self.may_build(node) or _makes_cls(node)):
-            parts = (node.func, *node.args, *(k.value for k in node.keywords))
+            # the first argument is read whatever it is (the name a registry or a module
+            # look-up takes, the class a generic builder gets); the others only when they
+            # may be a module (timm's ``_cfg(url=..., mean=...)`` tables are literals)
+            refs = (sub(node.func, True), *(sub(n) for n in node.args[:1]))
+            later = (*node.args[1:], *(k.value for k in node.keywords))
+            refs += tuple(sub(n) if self._read(n, whole) else _UNREAD for n in later)
             keywords = tuple(k.arg for k in node.keywords)
-            text = text or node_text(self.lines, node, TEXT_LIMIT)
-            expr = Expr(
-                "call", line, text, refs=tuple(sub(n, True) for n in parts), keywords=keywords
-            )
+            expr = Expr("call", line, text=text, refs=refs, keywords=keywords)
         elif isinstance(node, ast.Call):
-            expr = Expr("other", line, text)
+            expr = Expr("other", line, text=text)
+        elif whole:
+            inner = tuple(self._calls_in(list(ast.iter_child_nodes(node)), link, down))
+            expr = Expr("other", line, text=text, inner=inner)
         else:
-            inner = tuple(self._calls_in(list(ast.iter_child_nodes(node)), link, down, whole))
-            expr = Expr("other", line, text, inner=inner)
+            expr = Expr("other", line, text=text)
         self.memo[id(node)] = len(self.exprs)
         self.exprs.append(expr)
         return len(self.exprs) - 1
 
-    def _calls_in(self, nodes: list[ast.AST], link: int, depth: int, whole: bool) -> Iterator[int]:
-        """The outermost calls among ``nodes`` and below them, encoded."""
+    def _read(self, node: ast.AST, whole: bool) -> bool:
+        """Whether the follower may read ``node`` as an argument or a dict's value: a name,
+        a tuple or a construction may be a module (in a constructor's part, anything: the
+        calls inside it are its parts)."""
+        return whole or (
+            isinstance(node, ast.Name | ast.Tuple)
+            or (isinstance(node, ast.Call) and (self.may_build(node) or _makes_cls(node)))
+        )
+
+    def _calls_in(self, nodes: list[ast.AST], link: int, depth: int) -> Iterator[int]:
+        """The outermost calls among ``nodes`` and below them, encoded whole."""
         todo: deque[ast.AST] = deque(nodes)
         while todo:
             node = todo.popleft()
             if isinstance(node, ast.Call):
-                yield self.encode(node, link, depth, whole=whole)
+                yield self.encode(node, link, depth, whole=True)
             else:
                 todo.extend(ast.iter_child_nodes(node))
 

@@ -262,7 +262,6 @@ def _record_classes() -> tuple[type, ...]:
         syntax.RegistrySetup,
         syntax.LazyAugmentations,
         models.ModelFacts,
-        models.Expr,
         models.Function,
         models.Assign,
         values.Site,

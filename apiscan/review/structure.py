@@ -607,7 +607,7 @@ class _Builders:
                 if shown not in found:
                     found.append(shown)
                 continue
-            todo.extend(expr.refs)
+            todo.extend(r for r in expr.refs if r >= 0)
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
