@@ -234,3 +234,45 @@ def test_the_records_come_back_from_the_cache(
     assert None not in records.values()
     assert any(m.calls for m in records.values() if m is not None)
     assert {fa.path: fa.syntax.models for fa in warm if fa.syntax is not None} == records
+
+
+def test_a_name_reads_the_assignment_of_its_own_branch(tmp_path: Path) -> None:
+    """``model = Train(model)`` under ``if task == "train"`` is not what the ``elif``
+    branch's ``Predict(model)`` reads: the branches recorded around each assignment and use
+    tell them apart."""
+    layer = "        self.l = nn.Linear(2, 2)\n"
+    (tmp_path / "model.py").write_text(
+        "from torch import nn\n\n"
+        + "".join(
+            f"class {name}(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            + layer
+            + "\n"
+            for name in ("Backbone", "Head")
+        )
+        + "class Net(nn.Module):\n"
+        "    def __init__(self, backbone, head):\n"
+        "        super().__init__()\n"
+        "        self.backbone, self.head = backbone, head\n\n"
+        "class Train(nn.Module):\n"
+        "    def __init__(self, model):\n"
+        "        super().__init__()\n"
+        "        self.model = model\n\n"
+        "class Predict(Train):\n"
+        "    pass\n"
+    )
+    (tmp_path / "run.py").write_text(
+        "from model import Backbone, Head, Net, Predict, Train\n\n"
+        "def main(task):\n"
+        "    model = Net(Backbone(), Head())\n"
+        "    if task == 'train':\n"
+        "        model = Train(model)\n"
+        "    elif task == 'predict':\n"
+        "        model = Predict(model)\n"
+        "    return model\n"
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    tops = {m.cls: m for m in review.top_models}
+    assert tops["model.Predict"].parts == (("model", "Net (model)"),)  # the inherited name
+    assert tops["model.Train"].parts == (("model", "Net (model)"),)
+    assert tops["model.Net"].parts == (("backbone", "Backbone"), ("head", "Head"))
+    assert str(tops["model.Predict"].where) == "run.py:8"
