@@ -49,7 +49,7 @@ KEPT_SCANS = 8
 REPORT_PREFIX = "report:"
 
 #: Bump when the records or the extraction logic change in a way the version does not show.
-CACHE_FORMAT = 11
+CACHE_FORMAT = 12
 
 
 def default_cache_dir() -> Path:
@@ -155,11 +155,11 @@ def record_layout() -> str:
     """A fingerprint of the cached records' fields: an entry pickled by an older layout
     (a field added since) gets another key instead of unpickling into a half-filled record."""
     from apiscan import model
-    from apiscan.extract import records
+    from apiscan.extract import models, records
     from apiscan.program import values
 
     parts = []
-    for module in (records, model, values):
+    for module in (records, model, values, models):
         for name in sorted(vars(module)):
             obj = getattr(module, name)
             if isinstance(obj, type) and dataclasses.is_dataclass(obj):

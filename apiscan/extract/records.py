@@ -237,7 +237,7 @@ def _pickled_as_calls(*classes: type) -> None:
 
 def _record_classes() -> tuple[type, ...]:
     from apiscan import model
-    from apiscan.extract import input_steps, syntax
+    from apiscan.extract import input_steps, models, syntax
     from apiscan.extract import values as file_values
     from apiscan.program import values
 
@@ -270,6 +270,9 @@ def _record_classes() -> tuple[type, ...]:
         file_values.UpdateValues,
         file_values.LoopValues,
         file_values.FileValues,
+        models.ModelFacts,
+        models.Function,
+        models.Assign,
         values.Site,
         values.Hop,
         values.Tensor,

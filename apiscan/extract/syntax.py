@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from apiscan.extract.models import ModelFacts
     from apiscan.extract.values import FileValues
 
 from apiscan.extract.input_steps import InputStep, read_input_steps
@@ -193,6 +194,8 @@ class SyntaxFacts:
     input_steps: tuple[InputStep, ...] = ()
     #: what the recipe's value follower reads (:mod:`apiscan.extract.values`)
     values: FileValues | None = None
+    #: what the model tree follows: constructions, builders' returns, registries
+    models: ModelFacts | None = None
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -392,6 +395,8 @@ class _Reader:
                 self.assigns.append((target.attr, value.lineno, last, functions))
 
     def facts(self) -> SyntaxFacts:
+        from apiscan.extract.models import model_facts  # it reads this module's helpers
+
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
         main_blocks = [
@@ -429,6 +434,7 @@ class _Reader:
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
             input_steps=steps,
+            models=model_facts(self.tree, "\n".join(self.lines), self.first, self.imports_made),
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

@@ -6,9 +6,9 @@ what the syntax says beyond torch APIs: imports, packages used, ``self.x`` assig
 calls, model-zoo constructors, host round trips, the spans of defs), through the same cache as
 ``apiscan scan``, so a review after a scan re-analyses nothing. No section re-runs name
 resolution: a torch API is whatever the scan's findings say it is, a repo call reaches whatever
-the solver's call edges say. The recipe and the top-model builder still parse the source files
-once with ``ast`` (:class:`~apiscan.review.sources.Sources`) for the expressions they follow
-across files (argument values, loops, builder functions).
+the solver's call edges say. No section reads a source file again: the recipe and the model
+tree follow values and constructions across files through the records the workers wrote
+(:mod:`apiscan.review.sources`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.inference import inference_steps
 from apiscan.review.model import RecipeItem, Review, Where, WorkItem
-from apiscan.review.sources import Sources, is_test_path, place, with_facts
+from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import Ancillary, padded_batches, work_items
 
 
@@ -67,7 +67,6 @@ def review(options: ScanOptions) -> Review:
 
     result, analyses = scan_with_facts(options)
     root = scan_root(options.path)
-    sources = Sources(root, analyses)
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
     network_gaps = gaps.network_gaps(result, gaps.load_suggester())
@@ -138,7 +137,7 @@ def review(options: ScanOptions) -> Review:
         and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
     )
     recipe = _grouped_inits(recipe + work_recipe(items))
-    tops = structure.top_models(sources, modules, ancillary.why, hierarchy)
+    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy)
     modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,

@@ -9,24 +9,138 @@ model and a registry builds it. ``models_mae.__dict__[args.model](...)`` (MAE, D
 (the argparse default, the configuration's default assignment, a literal) and that name to
 the class it builds; a look-up whose name cannot be resolved names no model (a guess among
 hundreds of registered variants would be noise).
+
+Everything is read from the records the scan's workers made of each file
+(:class:`~apiscan.extract.models.ModelFacts`): no file is parsed again.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from apiscan.extract.syntax import name_chain
-from apiscan.review.sources import FuncDef, Source
+from apiscan.extract.models import Assign, Expr, Function, ModelFacts
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import shorten
+from apiscan.review.model import Where
+from apiscan.review.sources import place
 
-#: Decorator names that register the def they decorate (``@register_model``,
-#: ``@REGISTRY.register()``, ``@MODELS.register_module()``).
-_REGISTER = ("register", "register_module", "register_model")
 #: Receivers whose attributes are command-line options or configuration values.
 _ARG_RECEIVERS = frozenset({"args", "opt", "opts", "flags", "FLAGS", "parsed", "hparams", "hp"})
 #: Functions that create a model from a registered name (timm's ``create_model``).
 _BY_NAME = frozenset({"create_model", "build_model", "get_model", "model_entrypoint"})
+
+
+class ModelFile:
+    """One file's model-tree records (:class:`~apiscan.extract.models.ModelFacts`) and the
+    questions the follower asks of them: an expression's text and name chain, the
+    assignments a def sees, its place as a reader finds it."""
+
+    def __init__(self, fa: FileAnalysis, facts: ModelFacts, imports: Iterable[tuple[str, str]]):
+        self.fa = fa
+        self.path = fa.path
+        self.modules = fa.modules
+        self.facts = facts
+        self.exprs = facts.exprs
+        self.functions = facts.functions
+        #: qualified name -> index of its (first) def in ``functions``, -1 for a class
+        self.defs = dict(facts.defs)
+        self.globals = frozenset(facts.globals)
+        #: local name -> absolute dotted name: the worker's absolute imports, then the
+        #: relative ones (in the order met), resolved against this file's module
+        self.imports = dict(imports)
+        for level, module, names in facts.relative_imports:
+            prefix = self.from_module(level, module)
+            for name, asname in names:
+                self.imports[asname or name] = f"{prefix}.{name}"
+        self._scopes: dict[int, list[Assign]] = {}
+
+    @property
+    def module(self) -> str:
+        return self.modules[0] if self.modules else ""
+
+    def from_module(self, level: int, module: str) -> str:
+        """The absolute module ``from X import ...`` names in this file, ``X`` relative
+        (``from ..ops import``, ``from . import``)."""
+        base = self.module.split(".")
+        package = base if self.path.endswith("__init__.py") else base[:-1]
+        parts = package[: len(package) - (level - 1)]
+        return ".".join([*parts, module] if module else parts)
+
+    def expr(self, ref: int) -> Expr | None:
+        return self.exprs[ref] if ref >= 0 else None
+
+    def function(self, fid: int) -> Function | None:
+        return self.functions[fid] if fid >= 0 else None
+
+    def text(self, ref: int, limit: int) -> str:
+        """The expression's source on one line, cut at ``limit`` (at most the record's)."""
+        expr = self.exprs[ref]
+        return shorten(expr.value or "" if expr.kind == "name" else expr.text, limit)
+
+    def chain(self, ref: int) -> list[str] | None:
+        """``cfg.MODEL.NAME`` → ``["cfg", "MODEL", "NAME"]``; None unless a name chain."""
+        parts: list[str] = []
+        expr = self.expr(ref)
+        while expr is not None and expr.kind == "attr":
+            parts.append(expr.value or "")
+            expr = self.exprs[expr.refs[0]]
+        if expr is None or expr.kind != "name":
+            return None
+        parts.append(expr.value or "")
+        return parts[::-1]
+
+    def args(self, call: Expr) -> tuple[int, ...]:
+        """A call's positional arguments."""
+        return call.refs[1 : len(call.refs) - len(call.keywords)]
+
+    def assigns_in(self, fid: int) -> list[Assign]:
+        """The name assignments ``ast.walk`` meets in the def ``fid`` (nested defs
+        included), or in the module's own code when ``fid`` is -1."""
+        if fid not in self._scopes:
+            self._scopes[fid] = [
+                a for a in self.facts.assigns if (fid in a.functions if fid >= 0 else a.module)
+            ]
+        return self._scopes[fid]
+
+    def returns_in(self, fid: int) -> list[int]:
+        """The values of the ``return`` statements in the def ``fid``, walk order."""
+        return [ref for ref, fids in self.facts.returns if fid in fids]
+
+    def same_branch(self, assign: Assign, use: Expr) -> bool:
+        """Whether ``use`` sees ``assign``: every compound statement around the assignment
+        is around the use too, in the same branch (``if task == "train": model =
+        Train(model)`` is not what ``elif task == "predict": Predict(model)`` reads)."""
+        links = self.facts.links
+        sides: dict[int, bool] = {}
+        link = use.link
+        while link >= 0:
+            stmt, _, in_body, link = links[link]
+            sides.setdefault(stmt, in_body)
+        link = assign.link
+        while link >= 0:
+            stmt, is_def, in_body, link = links[link]
+            if is_def:
+                break
+            if sides.get(stmt) is None or sides[stmt] != in_body:
+                return False
+        return True
+
+    def where(self, line: int) -> Where:
+        return place(self.fa, line)
+
+    def loc(self, line: int) -> str:
+        return str(self.where(line))
+
+
+def model_files(analyses: Iterable[FileAnalysis]) -> list[ModelFile]:
+    """The files the scan analysed without error whose workers recorded the model tree's
+    facts, in path order (test files included: the caller leaves them out)."""
+    return [
+        ModelFile(fa, fa.syntax.models, fa.syntax.imports)
+        for fa in sorted(analyses, key=lambda a: a.path)
+        if not fa.errors and fa.syntax is not None and fa.syntax.models is not None
+    ]
 
 
 @dataclass(frozen=True)
@@ -37,114 +151,84 @@ class Lookup:
     how: str  # "args.model = 'resnet50' (argparse default at train.py:112)"
 
 
-def _register_key(dec: ast.expr, default: str) -> tuple[ast.expr, str] | None:
-    """(the registry expression, the registered name) of a registering decorator."""
-    func = dec.func if isinstance(dec, ast.Call) else dec
-    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    if tail not in _REGISTER:
-        return None
-    key = default
-    if isinstance(dec, ast.Call):
-        named = [k.value for k in dec.keywords if k.arg in ("name", "module_name")]
-        for arg in [*dec.args[:1], *named]:
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                key = arg.value
-    # ``@REG.register()`` registers in REG; a bare ``@register_model`` in its own table.
-    registry = func.value if isinstance(func, ast.Attribute) and tail != "register_model" else func
-    return registry, key
-
-
 class Registries:
     """Every registration of the repository and the defaults that select one.
 
-    ``resolve(src, expr)`` gives the dotted name an expression stands for (imports, the
+    ``resolve(file, parts)`` gives the dotted name a name chain stands for (imports, the
     module's own defs); it is the caller's, so relative imports resolve as they do there.
     """
 
     def __init__(
         self,
-        sources: Iterable[Source],
-        resolve: Callable[[Source, ast.expr], str | None],
-        by_module: dict[str, Source],
+        files: Iterable[ModelFile],
+        resolve: Callable[[ModelFile, list[str] | None], str | None],
+        by_module: dict[str, ModelFile],
     ) -> None:
         self.resolve = resolve
         self.by_module = by_module
         #: registry (dotted) -> registered name -> dotted def
         self.tables: dict[str, dict[str, str]] = {}
-        #: argparse dest -> (file, default expression) of each option
-        self.options: dict[str, list[tuple[Source, ast.expr]]] = {}
-        #: dotted configuration key suffix ("MODEL.META_ARCHITECTURE") -> (file, value)
-        self.config: dict[str, list[tuple[Source, ast.Assign]]] = {}
+        #: argparse dest -> (file, default string or None, line of the default) per option
+        self.options: dict[str, list[tuple[ModelFile, str | None, int]]] = {}
+        #: dotted configuration key suffix ("MODEL.META_ARCHITECTURE") -> (file, value, line)
+        self.config: dict[str, list[tuple[ModelFile, str | None, int]]] = {}
         #: registered model name -> the architectures registered for it (fairseq's
         #: ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``)
         self.architectures: dict[str, int] = {}
-        for src in sources:
-            self._index(src)
+        for file in files:
+            self._index(file)
 
-    def _index(self, src: Source) -> None:
-        for qual, node in src.defs.items():
-            if "." in qual or isinstance(node, ast.Lambda):
-                continue
-            for dec in node.decorator_list:
-                model = _architecture_of(dec)
-                if model is not None:
+    def _index(self, file: ModelFile) -> None:
+        for qual, _, decorators in file.facts.decorated:
+            for model, chain, key in decorators:
+                if model:
                     self.architectures[model] = self.architectures.get(model, 0) + 1
-                found = _register_key(dec, node.name)
-                if found is None:
+                if not chain:
                     continue
-                registry = self.resolve(src, found[0])
+                registry = self.resolve(file, list(chain))
                 if registry is not None:
-                    self.tables.setdefault(registry, {})[found[1]] = f"{src.module}.{qual}"
-        for call in src.calls:
-            option = _option(call)
-            if option is not None:
-                self.options.setdefault(option[0], []).append((src, option[1]))
-        for node in src.assigns:
-            if len(node.targets) == 1 and isinstance(node.value, ast.Constant):
-                parts = name_chain(node.targets[0])
-                if parts and len(parts) >= 3:  # _C.MODEL.META_ARCHITECTURE = "..."
-                    self.config.setdefault(".".join(parts[-2:]), []).append((src, node))
+                    self.tables.setdefault(registry, {})[key] = f"{file.module}.{qual}"
+        for dest, default, line in file.facts.options:
+            self.options.setdefault(dest, []).append((file, default, line))
+        for suffix, value, line in file.facts.config:
+            self.config.setdefault(suffix, []).append((file, value, line))
+
+    def dotted(self, file: ModelFile, ref: int) -> str | None:
+        return self.resolve(file, file.chain(ref))
 
     # ------------------------------------------------------------------------ the name
-    def key(
-        self, src: Source, expr: ast.expr | None, fn: FuncDef | None, depth: int = 0
-    ) -> tuple[str, str] | None:
-        """(the name ``expr`` selects by default, how it was found)."""
+    def key(self, file: ModelFile, ref: int, fn: int, depth: int = 0) -> tuple[str, str] | None:
+        """(the name the expression ``ref`` selects by default, how it was found); ``fn``
+        is the def it is in (-1: the module's code)."""
+        expr = file.expr(ref)
         if expr is None or depth > 3:
             return None
-        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        if expr.kind == "const" and expr.value is not None:
             return expr.value, repr(expr.value)
-        if isinstance(expr, ast.Name) and fn is not None:
+        if expr.kind == "name" and fn >= 0:
             bound = [
-                n
-                for n in ast.walk(fn)
-                if isinstance(n, ast.Assign)
-                and len(n.targets) == 1
-                and isinstance(n.targets[0], ast.Name)
-                and n.targets[0].id == expr.id
-                and n.lineno <= expr.lineno
+                a
+                for a in file.assigns_in(fn)
+                if a.single and a.names[0] == expr.value and a.line <= expr.line
             ]
             if bound:
-                last = max(bound, key=lambda n: n.lineno)
-                return self.key(src, last.value, fn, depth + 1)
+                last = max(bound, key=lambda a: a.line)
+                return self.key(file, last.value, fn, depth + 1)
             return None
-        parts = name_chain(expr)
+        parts = file.chain(ref)
         if not parts or len(parts) < 2:
             return None
         text = ".".join(parts)
         if parts[0] in _ARG_RECEIVERS and len(parts) == 2:
             options = self.options.get(parts[1], [])
-            local = [o for o in options if o[0].path == src.path]
-            for osrc, default in local or options:
-                if isinstance(default, ast.Constant) and isinstance(default.value, str):
-                    return default.value, (
-                        f"{text} = {default.value!r}, argparse default at {osrc.loc(default)}"
-                    )
+            local = [o for o in options if o[0].path == file.path]
+            for ofile, default, line in local or options:
+                if default is not None:
+                    return default, (f"{text} = {default!r}, argparse default at {ofile.loc(line)}")
             return None
-        for csrc, node in self.config.get(".".join(parts[-2:]), []):
-            value = node.value
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                return value.value, f"{text} = {value.value!r}, default at {csrc.loc(node)}"
+        for cfile, value, line in self.config.get(".".join(parts[-2:]), []):
+            if value is not None:
+                return value, f"{text} = {value!r}, default at {cfile.loc(line)}"
         return None
 
     def most_variants(self, classes: Iterable[str]) -> tuple[str, str] | None:
@@ -167,64 +251,74 @@ class Registries:
         return None
 
     # -------------------------------------------------------------------- the look-ups
-    def lookup(self, src: Source, call: ast.Call, fn: FuncDef | None) -> Lookup | None:
-        """The def a call builds by name, when it is a registry look-up whose name is
-        known: ``M.__dict__[key](...)``, ``REG.get(key)(...)``, ``create_model(key, ...)``
-        over ``@register_model`` functions, ``importlib.import_module(key).attr(...)``."""
-        func = call.func
+    def lookup(self, file: ModelFile, ref: int, fn: int) -> Lookup | None:
+        """The def the call ``ref`` builds by name, when it is a registry look-up whose
+        name is known: ``M.__dict__[key](...)``, ``REG.get(key)(...)``, ``create_model(key,
+        ...)`` over ``@register_model`` functions, ``importlib.import_module(key).attr(...)``."""
+        call = file.exprs[ref]
+        func_ref = call.refs[0]
+        func = file.exprs[func_ref]
+        inner = file.expr(func.refs[0]) if func.refs else None
         if (
-            isinstance(func, ast.Subscript)
-            and isinstance(func.value, ast.Attribute)
-            and func.value.attr == "__dict__"
+            func.kind == "sub"
+            and inner is not None
+            and inner.kind == "attr"
+            and inner.value == "__dict__"
         ):
-            module = self.resolve(src, func.value.value)
-            found = self.key(src, func.slice, fn)
+            module = self.dotted(file, inner.refs[0])
+            found = self.key(file, func.refs[1], fn)
             if module in self.by_module and found is not None:
                 target = self._in_module(module, found[0])
-                text = src.text(func, 60)
+                text = file.text(func_ref, 60)
                 return Lookup(target, f"{text}: {found[1]}") if target else None
             return None
         if (
-            isinstance(func, ast.Call)
-            and isinstance(func.func, ast.Attribute)
-            and func.func.attr == "get"
-            and func.args
+            func.kind == "call"
+            and inner is not None
+            and inner.kind == "attr"
+            and inner.value == "get"
+            and file.args(func)
         ):
-            registry = self.resolve(src, func.func.value)
+            registry = self.dotted(file, inner.refs[0])
             table = self.tables.get(registry or "")
-            found = self.key(src, func.args[0], fn)
+            found = self.key(file, file.args(func)[0], fn)
             if table and found is not None and found[0] in table:
-                return Lookup(table[found[0]], f"{src.text(func, 60)}: {found[1]}")
+                return Lookup(table[found[0]], f"{file.text(func_ref, 60)}: {found[1]}")
             return None
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and fn:
-            module = self._imported_module(src, func.value, fn)
+        if func.kind == "attr" and inner is not None and inner.kind == "name" and fn >= 0:
+            module = self._imported_module(file, inner.value or "", fn)
             if module is not None:
-                target = self._in_module(module[0], func.attr)
-                return Lookup(target, f"{module[1]}, .{func.attr}") if target else None
-        callee = self.resolve(src, func)
-        if callee is None or callee.rpartition(".")[2] not in _BY_NAME or not call.args:
+                target = self._in_module(module[0], func.value or "")
+                return Lookup(target, f"{module[1]}, .{func.value}") if target else None
+        return self._by_name(file, call, func_ref, fn)
+
+    def _by_name(self, file: ModelFile, call: Expr, func_ref: int, fn: int) -> Lookup | None:
+        """``create_model(key, ...)`` over ``@register_model`` functions."""
+        callee = self.dotted(file, func_ref)
+        args = file.args(call)
+        if callee is None or callee.rpartition(".")[2] not in _BY_NAME or not args:
             return None
-        found = self.key(src, call.args[0], fn)
+        found = self.key(file, args[0], fn)
         if found is None:
             return None
         for registry, table in sorted(self.tables.items()):
             if registry.rpartition(".")[2] == "register_model" and found[0] in table:
-                return Lookup(table[found[0]], f"{src.text(func, 40)}({found[1]})")
+                return Lookup(table[found[0]], f"{file.text(func_ref, 40)}({found[1]})")
         return None
 
-    def _imported_module(self, src: Source, name: ast.Name, fn: FuncDef) -> tuple[str, str] | None:
+    def _imported_module(self, file: ModelFile, name: str, fn: int) -> tuple[str, str] | None:
         """``model = importlib.import_module(args.model)``: (the module it loads, how)."""
-        for node in ast.walk(fn):
+        for assign in file.assigns_in(fn):
+            value = file.expr(assign.value)
             if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == name.id
-                and isinstance(node.value, ast.Call)
-                and self.resolve(src, node.value.func) == "importlib.import_module"
-                and node.value.args
+                assign.single
+                and assign.names[0] == name
+                and value is not None
+                and value.kind == "call"
+                and self.dotted(file, value.refs[0]) == "importlib.import_module"
+                and file.args(value)
             ):
-                found = self.key(src, node.value.args[0], fn)
+                found = self.key(file, file.args(value)[0], fn)
                 if found is None:
                     return None
                 modules = sorted(
@@ -237,57 +331,14 @@ class Registries:
     def _in_module(self, module: str, name: str) -> str | None:
         """The def ``module.name`` stands for, through module-level aliases
         (``mae_vit_base_patch16 = mae_vit_base_patch16_dec512d8b``)."""
-        src = self.by_module.get(module)
+        file = self.by_module.get(module)
         for _ in range(3):
-            if src is None:
+            if file is None:
                 return None
-            if name in src.defs:
-                return f"{src.module}.{name}"  # the spelling the structure uses
-            alias = next(
-                (
-                    n.value
-                    for n in src.tree.body
-                    if isinstance(n, ast.Assign)
-                    and len(n.targets) == 1
-                    and isinstance(n.targets[0], ast.Name)
-                    and n.targets[0].id == name
-                ),
-                None,
-            )
-            if not isinstance(alias, ast.Name):
+            if name in file.defs:
+                return f"{file.module}.{name}"  # the spelling the structure uses
+            alias = next((value for n, value in file.facts.aliases if n == name), None)
+            if not alias:
                 return None
-            name = alias.id
+            name = alias
         return None
-
-
-def _architecture_of(dec: ast.expr) -> str | None:
-    """The model name an architecture decorator registers a variant of:
-    ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``."""
-    if not isinstance(dec, ast.Call) or not dec.args:
-        return None
-    func = dec.func
-    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    first = dec.args[0]
-    if not tail.endswith("_architecture") or not isinstance(first, ast.Constant):
-        return None
-    return first.value if isinstance(first.value, str) else None
-
-
-def _option(call: ast.Call) -> tuple[str, ast.expr] | None:
-    """``parser.add_argument("--model", default="resnet50")`` → ("model", default)."""
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
-        return None
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    default = next((k.value for k in call.keywords if k.arg == "default"), None)
-    if not names or default is None:
-        return None
-    dest = next(
-        (
-            k.value.value
-            for k in call.keywords
-            if k.arg == "dest" and isinstance(k.value, ast.Constant)
-        ),
-        None,
-    )
-    longs = [n for n in names if n.startswith("--")]
-    return str(dest or (longs or names)[0].lstrip("-").replace("-", "_")), default

@@ -17,22 +17,21 @@ head is the model; any other module built by another is a block.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
+from apiscan.extract.models import Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
-from apiscan.extract.syntax import name_chain
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, TopModel, Where
-from apiscan.review.registry import Registries
-from apiscan.review.sources import FuncDef, Source, Sources, place
-from apiscan.scope.classify import _LOSS_CLASS
+from apiscan.review.registry import ModelFile, Registries, model_files
+from apiscan.review.sources import place
+from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
 #: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).
 ROLES: tuple[str, ...] = ("model", "backbone", "neck", "head", "loss", "block", "other")
@@ -374,64 +373,44 @@ _NOT_TOP = frozenset({"loss"})
 class _Builders:
     """Follows builder functions to the module classes they construct: ``create(cfg)``
     returning ``Net(trunk, head, ...)`` where ``trunk = make_trunk(cfg)`` returns a
-    ``TrunkWithPositions``. Reads the parsed sources; relative imports are resolved here
-    because the shared import table keeps only absolute ones."""
+    ``TrunkWithPositions``. Reads the records the scan's workers made of each file
+    (:class:`~apiscan.review.registry.ModelFile`); relative imports are resolved here because the
+    shared import table keeps only absolute ones."""
 
     def __init__(
         self,
-        sources: Sources,
+        analyses: Sequence[FileAnalysis],
         modules: Sequence[ModuleNode],
         skip: Callable[[str], str],
         hierarchy: Hierarchy | None = None,
     ):
-        self.sources = sources
         self.hierarchy = hierarchy
         self.classes = {m.cls: m for m in modules}
-        self.by_module: dict[str, Source] = {}
-        self.local = {m.partition(".")[0] for mods in sources.modules.values() for m in mods}
-        self._global_names: dict[str, frozenset[str]] = {}
+        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         self.skip = skip
-        for src in sources.all():
-            for module in src.modules:
-                self.by_module.setdefault(module, src)
-        self.registries = Registries(sources.all(), self.dotted, self.by_module)
+        self.files = [f for f in model_files(analyses) if not is_test_path(f.path)]
+        self.by_module: dict[str, ModelFile] = {}
+        for file in self.files:
+            for module in file.modules:
+                self.by_module.setdefault(module, file)
+        self.registries = Registries(self.files, self.resolve, self.by_module)
 
-    def _globals(self, src: Source) -> frozenset[str]:
-        """Names the module binds by assignment (``META_ARCH_REGISTRY = Registry(...)``)."""
-        if src.path not in self._global_names:
-            self._global_names[src.path] = frozenset(
-                t.id
-                for node in src.tree.body
-                if isinstance(node, ast.Assign)
-                for t in node.targets
-                if isinstance(t, ast.Name)
-            )
-        return self._global_names[src.path]
+    def callee(self, file: ModelFile, call: Expr) -> str | None:
+        return self.dotted(file, call.refs[0])
 
-    def _imports(self, src: Source) -> dict[str, str]:
-        table = dict(src.imports)
-        for node in src.imports_made:
-            if isinstance(node, ast.ImportFrom) and node.level:
-                prefix = src.from_module(node)
-                for alias in node.names:
-                    table[alias.asname or alias.name] = f"{prefix}.{alias.name}"
-        return table
+    def dotted(self, file: ModelFile, ref: int) -> str | None:
+        return self.resolve(file, file.chain(ref))
 
-    def callee(self, src: Source, call: ast.Call) -> str | None:
-        return self.dotted(src, call.func)
-
-    def dotted(self, src: Source, expr: ast.expr) -> str | None:
-        """The dotted name ``expr`` stands for in ``src`` (imports, relative ones too, and
-        the module's own defs); a re-exported class by its defining module."""
-        parts = name_chain(expr)
+    def resolve(self, file: ModelFile, parts: list[str] | None) -> str | None:
+        """The dotted name a name chain stands for in ``file`` (imports, relative ones too,
+        and the module's own defs); a re-exported class by its defining module."""
         if parts is None:
             return None
         root = parts[0]
-        table = self._imports(src)
-        if root in table:
-            head = table[root]
-        elif root in src.defs or root in self._globals(src):
-            head = f"{src.module}.{root}"  # a def, or a module-level object (a registry)
+        if root in file.imports:
+            head = file.imports[root]
+        elif root in file.defs or root in file.globals:
+            head = f"{file.module}.{root}"  # a def, or a module-level object (a registry)
         else:
             return None
         dotted = ".".join([head, *parts[1:]])
@@ -442,25 +421,6 @@ class _Builders:
                 return resolved
         return dotted
 
-    @staticmethod
-    def _same_branch(src: Source, assign: ast.AST, use: ast.AST) -> bool:
-        """Whether ``use`` sees ``assign``: every compound statement around the assignment
-        is around the use too, in the same branch (``if task == "train": model =
-        Train(model)`` is not what ``elif task == "predict": Predict(model)`` reads)."""
-        path_of_use: dict[int, ast.AST] = {}  # ancestor -> its child on the way to use
-        child, node = use, src.parent.get(use)
-        while node is not None:
-            path_of_use[id(node)] = child
-            child, node = node, src.parent.get(node)
-        child, node = assign, src.parent.get(assign)
-        while node is not None and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            if isinstance(node, ast.If | ast.Try | ast.For | ast.While):
-                other = path_of_use.get(id(node))
-                if other is None or (child in node.body) != (other in node.body):
-                    return False
-            child, node = node, src.parent.get(node)
-        return True
-
     def _parameter(self, cls: str, index: int) -> str:
         """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown).
         An inherited constructor names them (``class DeepLabV3(_SimpleSegmentationModel):
@@ -469,70 +429,66 @@ class _Builders:
         if defining is not None:
             cls = defining.rpartition(".")[0]
         module, _, name = cls.rpartition(".")
-        src = self.by_module.get(module)
-        init = src.defs.get(f"{name}.__init__") if src is not None else None
-        if isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef) and init.args.vararg is None:
-            names = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
-            if index < len(names):
-                return names[index]
+        file = self.by_module.get(module)
+        init = file.function(file.defs.get(f"{name}.__init__", -1)) if file else None
+        if init is not None and init.params is not None and index < len(init.params):
+            return init.params[index]
         return f"arg{index + 1}"
 
-    def _def(self, dotted: str, depth: int = 0) -> tuple[Source, FuncDef] | None:
+    def _def(self, dotted: str, depth: int = 0) -> tuple[ModelFile, int] | None:
         """The function ``dotted`` names, through a package's re-exports
         (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
-        src = self.by_module.get(module)
-        if src is None:
+        file = self.by_module.get(module)
+        if file is None:
             return None
-        node = src.defs.get(name)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            return src, node
-        target = self._imports(src).get(name)
-        if node is None and target and target != dotted and depth < 3:
+        if name in file.defs:
+            fid = file.defs[name]
+            return (file, fid) if fid >= 0 else None
+        target = file.imports.get(name)
+        if target and target != dotted and depth < 3:
             return self._def(target, depth + 1)
         return None
 
-    def built(
-        self, src: Source, expr: ast.expr | None, fn: FuncDef | None, depth: int = 0
-    ) -> str | None:
-        """The module class ``expr`` evaluates to: a construction, a local name bound to
-        one, or a call of a builder that returns one."""
+    def built(self, file: ModelFile, ref: int, fn: int, depth: int = 0) -> str | None:
+        """The module class the expression ``ref`` evaluates to (in the def ``fn``, -1 for
+        the module's code): a construction, a local name bound to one, or a call of a
+        builder that returns one."""
+        expr = file.expr(ref)
         if expr is None or depth > 4:
             return None
-        if isinstance(expr, ast.Tuple) and expr.elts:
-            return self.built(src, expr.elts[0], fn, depth)
-        if isinstance(expr, ast.Name):
+        if expr.kind == "tuple":
+            return self.built(file, expr.refs[0], fn, depth)
+        if expr.kind == "name":
+            line = expr.line
             above = sorted(
                 (
-                    n
-                    for n in (ast.walk(fn) if fn is not None else _module_code(src.tree))
-                    if isinstance(n, ast.Assign)
-                    and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)
-                    and n.lineno < expr.lineno
-                    and not n.lineno <= expr.lineno <= (n.end_lineno or n.lineno)
+                    a
+                    for a in file.assigns_in(fn)
+                    if expr.value in a.names and a.line < line and not a.line <= line <= a.end_line
                 ),
-                key=lambda n: n.lineno,
+                key=lambda a: a.line,
             )
             # The last assignment above the use (model = Bench(model) reads the one before);
             # when every one is in a branch the use is not in (``if arch in vits: student =
             # ...`` / ``elif xcit: ...``), the first of them that builds a module.
-            bound = [n for n in above if self._same_branch(src, n, expr)]
+            bound = [a for a in above if file.same_branch(a, expr)]
             if bound:
-                return self.built(src, bound[-1].value, fn, depth + 1)
-            for n in above:
-                cls = self.built(src, n.value, fn, depth + 1)
+                return self.built(file, bound[-1].value, fn, depth + 1)
+            for a in above:
+                cls = self.built(file, a.value, fn, depth + 1)
                 if cls is not None:
                     return cls
             return None
-        if not isinstance(expr, ast.Call):
+        if expr.kind != "call":
             return None
-        lookup = self.registries.lookup(src, expr, fn)
+        lookup = self.registries.lookup(file, ref, fn)
         if lookup is not None:  # REGISTRY.get(cfg.NAME)(cfg): the registered default
             return self._returned(lookup.target, depth)
-        dotted = self.callee(src, expr)
+        dotted = self.callee(file, expr)
         if dotted is None:
             return None
-        return self._returned(dotted, depth) or self._class_argument(src, expr, dotted)
+        return self._returned(dotted, depth) or self._class_argument(file, expr, dotted)
 
     def _returned(self, dotted: str, depth: int) -> str | None:
         """The module class ``dotted`` is, or that the def ``dotted`` returns: its return
@@ -542,25 +498,25 @@ class _Builders:
         found = self._def(dotted)
         if found is None:
             return None
-        fsrc, fdef = found
-        if fdef.returns is not None:
-            annotated = self.dotted(fsrc, fdef.returns)
+        file, fid = found
+        function = file.functions[fid]
+        if function.annotation >= 0:
+            annotated = self.dotted(file, function.annotation)
             if annotated in self.classes:
                 return annotated
-        for node in ast.walk(fdef):
-            if isinstance(node, ast.Return):
-                cls = self.built(fsrc, node.value, fdef, depth + 1)
-                if cls is not None:
-                    return cls
+        for ref in file.returns_in(fid):
+            cls = self.built(file, ref, fid, depth + 1)
+            if cls is not None:
+                return cls
         return None
 
-    def _class_argument(self, src: Source, call: ast.Call, dotted: str) -> str | None:
+    def _class_argument(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
         """A generic builder handed the class to build (timm's ``build_model_with_cfg(
         ResNet, variant, ...)``): the module class passed first."""
         if not any(w in dotted.rpartition(".")[2].lower() for w in ("build", "create")):
             return None
-        for arg in call.args[:1]:
-            named = self.dotted(src, arg) if isinstance(arg, ast.Name | ast.Attribute) else None
+        for arg in file.args(call)[:1]:
+            named = self.dotted(file, arg) if file.exprs[arg].kind in ("name", "attr") else None
             if named in self.classes:
                 return named
         return None
@@ -572,94 +528,90 @@ class _Builders:
         repository module or a third-party one (``self.blocks = ModuleList([Block(...)])``
         with timm's ``Block``)."""
         module, _, name = cls.rpartition(".")
-        src = self.by_module.get(module)
-        if src is None:
+        file = self.by_module.get(module)
+        if file is None:
             return []
         parts: list[tuple[str, str]] = []
         fact = self.hierarchy.classes.facts.get(cls) if self.hierarchy is not None else None
         for base in fact.bases if fact is not None else ():
             if base.partition(".")[0] not in self.local | {"torch", ""}:
                 parts.append(("extends", base))  # timm's VisionTransformer, built by timm
-        config = src.defs.get(f"{name}.from_config")
-        if isinstance(config, ast.FunctionDef | ast.AsyncFunctionDef):
-            for node in ast.walk(config):
-                if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
-                    for key, value in zip(node.value.keys, node.value.values, strict=True):
-                        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
-                            continue
-                        built = self.built(src, value, config)
-                        if built is not None and built != cls:
-                            parts.append((key.value, self._shown(src, built, value)))
-        builder = src.defs.get(f"{name}.build_model")
-        if not parts and isinstance(builder, ast.FunctionDef | ast.AsyncFunctionDef):
-            # fairseq's classmethod: ``decoder = TransformerDecoder(...); return cls(decoder)``
-            for node in ast.walk(builder):
-                if not (
-                    isinstance(node, ast.Return)
-                    and isinstance(node.value, ast.Call)
-                    and isinstance(node.value.func, ast.Name)
-                    and node.value.func.id == "cls"
-                ):
+        config = file.defs.get(f"{name}.from_config", -1)
+        for ref in file.returns_in(config) if config >= 0 else ():
+            returned = file.exprs[ref]
+            if returned.kind != "dict":
+                continue
+            for key_ref, value in zip(returned.keys, returned.refs, strict=True):
+                key = file.expr(key_ref)
+                if key is None or key.kind != "const" or key.value is None:
                     continue
-                call = node.value
-                for i, arg in enumerate([*call.args, *(k.value for k in call.keywords)]):
-                    built = self.built(src, arg, builder)
+                built = self.built(file, value, config)
+                if built is not None and built != cls:
+                    parts.append((key.value, self._shown(file, built, value)))
+        builder = file.defs.get(f"{name}.build_model", -1)
+        if not parts and builder >= 0:
+            # fairseq's classmethod: ``decoder = TransformerDecoder(...); return cls(decoder)``
+            for ref in file.returns_in(builder):
+                call = file.exprs[ref]
+                func = file.expr(call.refs[0]) if call.kind == "call" else None
+                if func is None or func.kind != "name" or func.value != "cls":
+                    continue
+                args = file.args(call)
+                for i, arg in enumerate(call.refs[1:]):
+                    built = self.built(file, arg, builder)
                     if built is None or built == cls:
                         continue
                     key = (
-                        call.keywords[i - len(call.args)].arg
-                        if i >= len(call.args)
-                        else self._parameter(cls, i)
+                        call.keywords[i - len(args)] if i >= len(args) else self._parameter(cls, i)
                     )
-                    parts.append((key or "**", self._shown(src, built, arg)))
-        init = src.defs.get(f"{name}.__init__")
-        if not parts and isinstance(init, ast.FunctionDef | ast.AsyncFunctionDef):
-            for node in ast.walk(init):
-                target = node.targets[0] if isinstance(node, ast.Assign) else None
-                if not (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                    and target.attr not in {p for p, _ in parts}
-                ):
+                    parts.append((key or "**", self._shown(file, built, arg)))
+        init = file.defs.get(f"{name}.__init__", -1)
+        if not parts and init >= 0:
+            for attr, value, fids in file.facts.self_parts:
+                if init not in fids or attr in {p for p, _ in parts}:
                     continue
-                part = self._part(src, node.value, init, cls)
+                part = self._part(file, value, init, cls)
                 if part is not None:
-                    parts.append((target.attr, part))
+                    parts.append((attr, part))
         return parts[:limit]
 
-    def _part(self, src: Source, value: ast.expr, fn: FuncDef, owner: str) -> str | None:
+    def _part(self, file: ModelFile, value: int, fn: int, owner: str) -> str | None:
         """The modules a constructor's assignment builds: repository classes, classes and
         model-zoo constructors of other packages (never torch's own layers)."""
         found: list[str] = []
-        todo: list[ast.AST] = [value]
+        todo: deque[int] = deque([value])
         while todo:
-            node = todo.pop(0)
-            if not isinstance(node, ast.Call):
-                todo.extend(ast.iter_child_nodes(node))
+            ref = todo.popleft()
+            expr = file.exprs[ref]
+            if expr.kind != "call":
+                todo.extend(r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0)
                 continue
-            built = self.built(src, node, fn)
-            dotted = self.dotted(src, node.func) or ""
+            built = self.built(file, ref, fn)
+            dotted = self.callee(file, expr) or ""
+            func = file.exprs[expr.refs[0]]
+            receiver = file.expr(func.refs[0]) if func.kind == "attr" else None
             if (
                 built is None
                 and not dotted
-                and isinstance(node.func, ast.Attribute)
-                and _BUILDER_NAME.match(node.func.attr)
-                and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
+                and func.kind == "attr"
+                and _BUILDER_NAME.match(func.value or "")
+                and not (
+                    receiver is not None and receiver.kind == "name" and receiver.value == "self"
+                )
             ):
                 # a builder handed in at run time (``cfg.build_backbone(cfg, input_shape=
                 # ShapeSpec(...))``): it builds the part; its arguments are only its inputs.
                 # The class's own methods are the repository's (SSD's create_prior_boxes
                 # makes a tensor): what they build is known, or not a part.
-                shown = f"{src.text(node.func, 40)}(...)"
+                shown = f"{file.text(expr.refs[0], 40)}(...)"
                 if shown not in found:
                     found.append(shown)
                 continue
-            todo.extend(ast.iter_child_nodes(node))
+            todo.extend(r for r in expr.refs if r >= 0)
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
-                shown = self._shown(src, built, node)
+                shown = self._shown(file, built, ref)
             elif (
                 top
                 and top != "torch"
@@ -674,8 +626,8 @@ class _Builders:
         return ", ".join(sorted(found)) if found else None
 
     @staticmethod
-    def _shown(src: Source, cls: str, expr: ast.expr) -> str:
-        via = src.text(expr, 60)
+    def _shown(file: ModelFile, cls: str, ref: int) -> str:
+        via = file.text(ref, 60)
         shown = cls.rpartition(".")[2]
         return shown if via.startswith(shown) else f"{shown} ({via})"
 
@@ -683,30 +635,32 @@ class _Builders:
         found: list[TopModel] = []
         named: dict[str, list[TopModel]] = {}
         injected: set[str] = set()  # classes that are parts of another construction
-        for src in self.sources.all():
-            if self.skip(src.path):
+        for file in self.files:
+            if self.skip(file.path):
                 continue
-            for call in src.calls:
-                by_name = self._by_name(src, call)
+            for ref, fid in file.facts.calls:
+                call = file.exprs[ref]
+                by_name = self._by_name(file, ref, fid)
                 if by_name is not None:
                     named.setdefault(by_name.cls, []).append(by_name)
                     continue
-                dotted = self.callee(src, call)
+                dotted = self.callee(file, call)
                 if dotted not in self.classes or self.classes[dotted].role in _NOT_TOP:
                     continue
-                fn = src.function_of(call)
+                fn = file.function(fid)
                 parts = []
-                for i, arg in enumerate([*call.args, *(k.value for k in call.keywords)]):
-                    cls = self.built(src, arg, fn)
+                args = file.args(call)
+                for i, arg in enumerate(call.refs[1:]):
+                    cls = self.built(file, arg, fid)
                     if cls is None or cls == dotted or self.classes[cls].role in _NOT_TOP:
                         continue  # a criterion handed to a task is no part of a model
                     name = (
-                        call.keywords[i - len(call.args)].arg
-                        if i >= len(call.args)
+                        call.keywords[i - len(args)]
+                        if i >= len(args)
                         else self._parameter(dotted, i)
                     )
                     injected.add(cls)
-                    via = src.text(arg, 60)
+                    via = file.text(arg, 60)
                     shown = cls.rpartition(".")[2]
                     parts.append(
                         (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
@@ -715,7 +669,7 @@ class _Builders:
                 # GaussianDiffusion(Unet(...))`` under ``if __name__ == "__main__"``)
                 if parts and (fn is None or fn.name != "__init__"):
                     builder = fn.name if fn is not None else ""
-                    model = TopModel(dotted, src.where(call), builder, tuple(parts))
+                    model = TopModel(dotted, file.where(call.line), builder, tuple(parts))
                     if not any(
                         (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
                     ):
@@ -761,11 +715,10 @@ class _Builders:
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
 
-    def _by_name(self, src: Source, call: ast.Call) -> TopModel | None:
+    def _by_name(self, file: ModelFile, ref: int, fid: int) -> TopModel | None:
         """A model a registry builds by name (see :mod:`apiscan.review.registry`), with the
         name it takes by default and the parts its constructor builds."""
-        fn = src.function_of(call)
-        lookup = self.registries.lookup(src, call, fn)
+        lookup = self.registries.lookup(file, ref, fid)
         if lookup is None:
             return None
         cls = self._returned(lookup.target, 0)
@@ -775,7 +728,8 @@ class _Builders:
         if lookup.target != cls:  # a registered function: the variant it builds
             how += f" → {lookup.target.rpartition('.')[2]}()"
         parts = (("selected by", how), *self.parts_of(cls))
-        return TopModel(cls, src.where(call), fn.name if fn else "", parts)
+        fn = file.function(fid)
+        return TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
 
     def _roots(self) -> list[TopModel]:
         """When no builder injects parts and no registry picks the model: each root module
@@ -785,28 +739,29 @@ class _Builders:
         found: dict[str, TopModel] = {}
         #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
         builders: dict[str, list[str]] = {}
-        for src in self.sources.all():
-            if self.skip(src.path):
+        for file in self.files:
+            if self.skip(file.path):
                 continue
-            for call in src.calls:
-                dotted = self.callee(src, call)
+            for ref, fid in file.facts.calls:
+                call = file.exprs[ref]
+                dotted = self.callee(file, call)
                 node = self.classes.get(dotted or "")
-                fn = src.function_of(call)
+                fn = file.function(fid)
                 if (
                     node is None
                     or node.cls in parents
                     or node.role in _NOT_TOP
                     or not node.children
-                    or (fn is not None and src.class_of(fn) is not None and fn.name == "__init__")
+                    or (fn is not None and fn.method and fn.name == "__init__")
                 ):
                     continue
-                if _builder(src, fn):
+                if fn is not None and not fn.method:  # a module-level builder function
                     builders.setdefault(node.cls, []).append(fn.name)
-                if node.cls in found and not _trains(src.path, fn.name if fn else ""):
+                if node.cls in found and not _trains(file.path, fn.name if fn else ""):
                     continue
                 found[node.cls] = TopModel(
                     node.cls,
-                    src.where(call),
+                    file.where(call.line),
                     fn.name if fn else "",
                     tuple(self.parts_of(node.cls)),
                 )
@@ -820,11 +775,6 @@ class _Builders:
         return list(found.values())
 
 
-def _builder(src: Source, fn: FuncDef | None) -> bool:
-    """A module-level function (``def resnet50(...)``): a builder, not a method or script."""
-    return fn is not None and src.class_of(fn) is None
-
-
 def _wraps_one(model: TopModel) -> bool:
     """A wrapper of whatever model it is handed: named so (:data:`_WRAPPER`) and built
     around one part. DINO's MultiCropWrapper(backbone, head) is built of two: the model."""
@@ -832,20 +782,6 @@ def _wraps_one(model: TopModel) -> bool:
         name for name, _ in model.parts if name not in ("selected by", "extends", ALSO_BUILT_BY)
     ]
     return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
-
-
-def _module_code(tree: ast.Module) -> Iterator[ast.AST]:
-    """The nodes of a module's own code (an ``if __name__ == "__main__":`` block included),
-    never inside a def or class: the scope a module-level name is bound in."""
-    todo: list[ast.AST] = [tree]
-    while todo:
-        node = todo.pop()
-        yield node
-        todo.extend(
-            child
-            for child in ast.iter_child_nodes(node)
-            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-        )
 
 
 def _side_script(path: str) -> bool:
@@ -862,14 +798,14 @@ def _trains(path: str, builder: str = "") -> bool:
 
 
 def top_models(
-    sources: Sources,
+    analyses: Sequence[FileAnalysis],
     modules: Sequence[ModuleNode],
     skip: Callable[[str], str],
     hierarchy: Hierarchy | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again)."""
-    return _Builders(sources, modules, skip, hierarchy).top_models()
+    return _Builders(analyses, modules, skip, hierarchy).top_models()
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:

@@ -1,0 +1,579 @@
+"""What the review's model tree needs from a file's syntax, recorded by the worker.
+
+The model tree follows constructions across files: ``create(cfg)`` returning
+``Net(trunk, head)`` where ``trunk = make_trunk(cfg)`` returns a ``Trunk``; a registry look-up
+(``REGISTRY.get(cfg.MODEL.NAME)(cfg)``, ``models.__dict__[args.arch]()``) resolved to the
+name it takes by default; the parts a constructor builds. The review answers that from these
+records instead of parsing every file again (:mod:`apiscan.review.structure`).
+
+The record is a small expression table (:class:`Expr`, referred to by index): the calls whose
+callee the review can name (a name the file imports, defines or binds at module level, or a
+registry look-up on one: ``self.conv(x)`` or ``x.view(...)`` never build a module), the values
+of assignments to plain names, ``return`` values and return annotations, every value a
+constructor stores in ``self``, each expression with what the follower asks of it (a name
+and the branch it is read in, an attribute chain, a string literal, a tuple's first element,
+a dict's keys and values, a call's callee, arguments and keyword names, and the source text
+a review shows, cut at :data:`TEXT_LIMIT`). Anything else is kept only as the calls inside
+it. Built only when the scan is asked for a
+review (``FileTask.syntax``); plain tuples and frozen dataclasses, cached with the rest of the
+file's facts.
+
+Orders are Python's own walk (``ast.walk``, breadth first): where the follower takes the
+first or the last of several candidates, it takes the one it did when it walked the tree.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from apiscan.extract.syntax import def_names, name_chain, node_text
+
+#: Longest source text kept for one expression (a part shown as ``Backbone (build(cfg))``).
+TEXT_LIMIT = 60
+#: Nested expressions encoded at most (deeper ones are kept as the calls inside them).
+_DEPTH = 150
+
+_FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+#: The index standing for an argument or a dict's value the follower never reads.
+_UNREAD = -1
+#: Compound statements whose branches decide which assignment a later use reads.
+_BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """One expression. ``kind`` is ``name``, ``attr``, ``const``, ``tuple``, ``dict``,
+    ``sub`` (subscript), ``call`` or ``other``; ``refs`` are indexes of
+    :attr:`ModelFacts.exprs`:
+
+    - name: ``value`` is the name, ``link`` the innermost branch around it
+      (:attr:`ModelFacts.links`);
+    - attr: ``value`` the attribute, ``refs`` (the object,);
+    - const: ``value`` the string, None for any other constant;
+    - tuple: ``refs`` (the first element,), ``inner`` the calls in the others;
+    - dict: ``keys`` and ``refs`` its keys (-1 for ``**x``) and values;
+    - sub: ``refs`` (the object, the index);
+    - call: ``refs`` (the callee, positional arguments..., keyword values...), ``keywords``
+      the names of the last ``len(keywords)`` refs (None for ``**x``);
+    - other: ``inner`` the outermost calls inside it (in a constructor's part).
+
+    Outside a constructor's part (``ModelFacts.self_parts``), an argument after the first
+    or a dict's value that cannot be a module (a literal, an attribute, an operation, a call
+    the review cannot name) is -1, and a tuple's or an operation's inner calls are left out
+    (each call the review can name is in ``ModelFacts.calls`` on its own).
+    """
+
+    kind: str
+    line: int
+    value: str | None = None
+    link: int = -1
+    text: str = ""  # source on one line, cut at TEXT_LIMIT ("" for a name: the name itself)
+    refs: tuple[int, ...] = ()
+    keywords: tuple[str | None, ...] = ()
+    keys: tuple[int, ...] = ()
+    inner: tuple[int, ...] = ()
+
+    def __reduce__(self) -> tuple[type[Expr], tuple[object, ...]]:
+        """Pickled as a call with the fields up to the last one that is not its default:
+        a name is four values, not nine (the table holds tens of thousands of them)."""
+        values = (
+            self.kind,
+            self.line,
+            self.value,
+            self.link,
+            self.text,
+            self.refs,
+            self.keywords,
+            self.keys,
+            self.inner,
+        )
+        end = len(values)
+        while end > 2 and values[end - 1] == _EXPR_DEFAULTS[end - 1]:
+            end -= 1
+        return Expr, values[:end]
+
+
+#: :class:`Expr`'s defaults, field by field (kind and line have none).
+_EXPR_DEFAULTS: tuple[object, ...] = ("", 0, None, -1, "", (), (), (), ())
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A ``def`` (every one, nested ones and redefinitions included)."""
+
+    qualname: str
+    name: str
+    line: int
+    method: bool  # defined directly in a class body
+    #: the return annotation (an index of ``exprs``), -1 without one
+    annotation: int
+    #: names of the positional parameters after the first (``self``); None with ``*args``
+    params: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """``name = value`` (one of the targets a plain name)."""
+
+    names: tuple[str, ...]  # the plain names among its targets
+    single: bool  # one target, a plain name
+    line: int
+    end_line: int
+    value: int  # index of the value in ``exprs``; -1 when the follower never reads its kind
+    link: int  # the innermost branch around the statement
+    functions: tuple[int, ...]  # the defs around it (indexes of ``functions``), outermost first
+    module: bool  # the module's own code (no def or class around it)
+
+
+#: (top-level def or class, its name, (architecture, registry chain, key) per decorator)
+Decorated = tuple[str, str, tuple[tuple[str, tuple[str, ...], str], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFacts:
+    """The model tree's facts of one file (module docstring)."""
+
+    exprs: tuple[Expr, ...] = ()
+    functions: tuple[Function, ...] = ()
+    #: (qualified name, index of its def in ``functions`` or -1 for a class) of the first def
+    #: or class of each name
+    defs: tuple[tuple[str, int], ...] = ()
+    #: every call whose callee the review can name (module docstring): (its index in
+    #: ``exprs``, the innermost def around it or -1), walk order
+    calls: tuple[tuple[int, int], ...] = ()
+    assigns: tuple[Assign, ...] = ()
+    #: (attribute, index of the value in ``exprs``, the defs around it) of every assignment
+    #: whose first target is ``self.<attribute>``, walk order: the parts a constructor builds
+    self_parts: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
+    #: every ``return`` with a value: (its index in ``exprs``, the defs around it), walk order
+    returns: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    #: (compound statement, is a def, in its body (not its test, ``else`` or handlers),
+    #: the link around it) per link: the ``if``/``try``/``for``/``while`` branches and defs
+    #: an expression or assignment is in, innermost first, followed through the last field
+    links: tuple[tuple[int, bool, bool, int], ...] = ()
+    #: (level, module, ((name, as-name or ""), ...)) of every relative import, walk order
+    relative_imports: tuple[tuple[int, str, tuple[tuple[str, str], ...]], ...] = ()
+    #: names the module's own assignments bind (``META_ARCH_REGISTRY = Registry(...)``)
+    globals: tuple[str, ...] = ()
+    #: (name, the name assigned to it or "") of each single-name module-level assignment, in
+    #: source order (``mae_vit_base_patch16 = mae_vit_base_patch16_dec512d8b``)
+    aliases: tuple[tuple[str, str], ...] = ()
+    #: (top-level def or class, its name, ((architecture registered or "", registry name
+    #: chain or (), registered key) per decorator)): ``@register_model``,
+    #: ``@REGISTRY.register()``, ``@register_model_architecture("transformer", ...)``
+    decorated: tuple[Decorated, ...] = ()
+    #: (dest, default string or None, line of the default) of every ``add_argument`` with a
+    #: default, walk order
+    options: tuple[tuple[str, str | None, int], ...] = ()
+    #: (last two names of the target, string value or None, line) of every single-target
+    #: assignment of a literal to a chain of three names or more (``_C.MODEL.NAME = "x"``)
+    config: tuple[tuple[str, str | None, int], ...] = ()
+
+
+#: Decorator names that register the def they decorate (``@register_model``,
+#: ``@REGISTRY.register()``, ``@MODELS.register_module()``).
+REGISTER = ("register", "register_module", "register_model")
+
+
+def model_facts(
+    tree: ast.Module,
+    text: str,
+    first: Mapping[str, ast.AST] | None = None,
+    imports: Iterable[ast.Import | ast.ImportFrom] | None = None,
+) -> ModelFacts:
+    """The model tree's facts of a file from Python's tree of ``text``. ``first`` (the first
+    def of each qualified name: :func:`~apiscan.extract.syntax.def_names`) and ``imports``
+    (every import statement) are the syntax facts' own, when it has them."""
+    if first is None:
+        first = def_names(tree)[1]
+    if imports is None:
+        imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    return _Recorder(tree, text.split("\n"), first, imports).facts()
+
+
+class _Recorder:
+    """One walk (``ast.walk``'s order, breadth first) with the defs, class and branch around
+    each node: the calls, assignments and returns the follower reads, in that order."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        lines: list[str],
+        first: Mapping[str, ast.AST],
+        imports: Iterable[ast.Import | ast.ImportFrom],
+    ) -> None:
+        self.tree = tree
+        self.lines = lines
+        self.first = first
+        self.exprs: list[Expr] = []
+        self.memo: dict[int, int] = {}
+        self.functions: list[Function] = []
+        self.fid: dict[int, int] = {}  # id(def) -> index in functions
+        self.links: list[tuple[int, bool, bool, int]] = []
+        bound: set[str] = set()  # local names of the file's imports, absolute and relative
+        torch: set[str] = set()  # those bound only to torch's modules (``nn``, ``F``)
+        other: set[str] = set()
+        self.importlib = False
+        for node in imports:
+            for alias in node.names:
+                local = alias.asname or alias.name.partition(".")[0]
+                source = alias.name if isinstance(node, ast.Import) else node.module or ""
+                bound.add(local)
+                level = getattr(node, "level", 0)
+                in_torch = not level and (source == "torch" or source.startswith("torch."))
+                (torch if in_torch else other).add(local)
+                self.importlib |= not level and source.startswith("importlib")
+        self.module_names = list(_module_names(tree))
+        #: names a callee's first name must be for the review to name what it calls
+        self.roots = bound | {q for q in first if "." not in q} | {n for n, _ in self.module_names}
+        #: callees the review never follows: torch's own (``nn.Conv2d``, ``F.relu``)
+        self.torch = torch - other - (self.roots - bound)
+
+    # ------------------------------------------------------------------- expressions
+    def may_build(self, call: ast.Call) -> bool:
+        """Whether the review can name what ``call`` builds: its callee starts at a name the
+        file imports or binds at module level, or it is a registry look-up on one
+        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``).
+        ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
+        constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
+        func = call.func
+        parts = name_chain(func)
+        if parts is not None:
+            if parts[0] in self.torch:
+                return False
+            return parts[0] in self.roots or (self.importlib and len(parts) == 2)
+        if (
+            isinstance(func, ast.Subscript)
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "__dict__"
+        ):
+            parts = name_chain(func.value.value)
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Attribute)
+            and func.func.attr == "get"
+            and func.args
+        ):
+            parts = name_chain(func.func.value)
+        return parts is not None and parts[0] in self.roots
+
+    def encode(
+        self, node: ast.AST, link: int, depth: int = 0, callee: bool = False, whole: bool = False
+    ) -> int:
+        """The index of ``node`` in the expression table, recording it (and what the
+        follower reads below it) on first use; ``link`` is the branch around it (one
+        expression is never split by a branch). The source text is kept where a review may
+        show it: a call's, a tuple's (a part built as its first element), a ``callee``'s
+        (how a registry look-up was read); a literal or a name is never shown. ``whole``: every call
+        below is kept (a constructor's part: a builder handed in at run time is shown);
+        otherwise a call the review cannot name is kept as an empty ``other``."""
+        found = self.memo.get(id(node))
+        if found is not None:
+            return found
+        line = getattr(node, "lineno", 0)
+        shown = callee or isinstance(node, ast.Call | ast.Tuple)
+        text = node_text(self.lines, node, TEXT_LIMIT) if shown else ""
+        down = depth + 1
+
+        def sub(child: ast.AST, callee: bool = False) -> int:
+            return self.encode(child, link, down, callee, whole)
+
+        if depth > _DEPTH:
+            expr = Expr("other", line, text=text)
+        elif isinstance(node, ast.Name):
+            expr = Expr("name", line, node.id, link)
+        elif isinstance(node, ast.Attribute):
+            expr = Expr("attr", line, node.attr, text=text, refs=(sub(node.value),))
+        elif isinstance(node, ast.Constant):
+            value = node.value if isinstance(node.value, str) else None
+            expr = Expr("const", line, value, text=text)
+        elif isinstance(node, ast.Tuple) and node.elts:
+            inner = tuple(self._calls_in(list(node.elts[1:]), link, down)) if whole else ()
+            expr = Expr("tuple", line, text=text, refs=(sub(node.elts[0]),), inner=inner)
+        elif isinstance(node, ast.Dict):
+            values = tuple(sub(v) if self._read(v, whole) else _UNREAD for v in node.values)
+            keys = tuple(-1 if k is None else sub(k) for k in node.keys)
+            expr = Expr("dict", line, text=text, refs=values, keys=keys)
+        elif isinstance(node, ast.Subscript):
+            expr = Expr("sub", line, text=text, refs=(sub(node.value), sub(node.slice)))
+        elif isinstance(node, ast.Call) and (whole or self.may_build(node) or _makes_cls(node)):
+            # the first argument is read whatever it is (the name a registry or a module
+            # look-up takes, the class a generic builder gets); the others only when they
+            # may be a module (timm's ``_cfg(url=..., mean=...)`` tables are literals)
+            refs = (sub(node.func, True), *(sub(n) for n in node.args[:1]))
+            later = (*node.args[1:], *(k.value for k in node.keywords))
+            refs += tuple(sub(n) if self._read(n, whole) else _UNREAD for n in later)
+            keywords = tuple(k.arg for k in node.keywords)
+            expr = Expr("call", line, text=text, refs=refs, keywords=keywords)
+        elif isinstance(node, ast.Call):
+            expr = Expr("other", line, text=text)
+        elif whole:
+            inner = tuple(self._calls_in(list(ast.iter_child_nodes(node)), link, down))
+            expr = Expr("other", line, text=text, inner=inner)
+        else:
+            expr = Expr("other", line, text=text)
+        self.memo[id(node)] = len(self.exprs)
+        self.exprs.append(expr)
+        return len(self.exprs) - 1
+
+    def _read(self, node: ast.AST, whole: bool) -> bool:
+        """Whether the follower may read ``node`` as an argument or a dict's value: a name,
+        a tuple or a construction may be a module (in a constructor's part, anything: the
+        calls inside it are its parts)."""
+        return whole or (
+            isinstance(node, ast.Name | ast.Tuple)
+            or (isinstance(node, ast.Call) and (self.may_build(node) or _makes_cls(node)))
+        )
+
+    def _calls_in(self, nodes: list[ast.AST], link: int, depth: int) -> Iterator[int]:
+        """The outermost calls among ``nodes`` and below them, encoded whole."""
+        todo: deque[ast.AST] = deque(nodes)
+        while todo:
+            node = todo.popleft()
+            if isinstance(node, ast.Call):
+                yield self.encode(node, link, depth, whole=True)
+            else:
+                todo.extend(ast.iter_child_nodes(node))
+
+    # ------------------------------------------------------------------------- facts
+    def facts(self) -> ModelFacts:
+        calls: list[tuple[int, int]] = []
+        assigns: list[Assign] = []
+        returns: list[tuple[int, tuple[int, ...]]] = []
+        self_parts: list[tuple[str, int, tuple[int, ...]]] = []
+        relative: list[tuple[int, str, tuple[tuple[str, str], ...]]] = []
+        options: list[tuple[str, str | None, int]] = []
+        config: list[tuple[str, str | None, int]] = []
+        stmts = 0  # compound statements numbered as met
+        #: (node, defs around it, a class around it, the branch around it, its qualname
+        #: prefix), breadth first as ``ast.walk`` goes
+        #: (``owner``: 0 outside classes, 1 in one, 2 directly in a class body)
+        todo: deque[tuple[ast.AST, tuple[int, ...], int, int, str]] = deque(
+            [(self.tree, (), 0, -1, "")]
+        )
+        while todo:
+            node, fids, owner, link, prefix = todo.popleft()
+            in_class = min(owner, 1)
+            children = ast.iter_child_nodes(node)
+            if isinstance(node, ast.Call):
+                if self.may_build(node):
+                    calls.append((self.encode(node, link), fids[-1] if fids else -1))
+                option = _option(node)
+                if option is not None:
+                    options.append(option)
+            elif isinstance(node, ast.Assign):
+                first = node.targets[0]
+                if (
+                    isinstance(first, ast.Attribute)
+                    and isinstance(first.value, ast.Name)
+                    and first.value.id == "self"
+                ):
+                    value = self.encode(node.value, link, whole=True)
+                    self_parts.append((first.attr, value, fids))
+                names = tuple(t.id for t in node.targets if isinstance(t, ast.Name))
+                if names:
+                    assigns.append(
+                        Assign(
+                            names,
+                            len(node.targets) == 1 and isinstance(node.targets[0], ast.Name),
+                            node.lineno,
+                            node.end_lineno or node.lineno,
+                            self._value(node.value, link),
+                            link,
+                            fids,
+                            not fids and not owner,
+                        )
+                    )
+                if len(node.targets) == 1 and isinstance(node.value, ast.Constant):
+                    parts = name_chain(node.targets[0])
+                    if parts and len(parts) >= 3:
+                        value = node.value.value
+                        config.append(
+                            (
+                                ".".join(parts[-2:]),
+                                value if isinstance(value, str) else None,
+                                node.lineno,
+                            )
+                        )
+            elif isinstance(node, ast.Return) and node.value is not None:
+                value = self._value(node.value, link, returned=True)
+                if value >= 0:
+                    returns.append((value, fids))
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                relative.append(
+                    (
+                        node.level,
+                        node.module or "",
+                        tuple((a.name, a.asname or "") for a in node.names),
+                    )
+                )
+            elif isinstance(node, _FuncDef):
+                fid = len(self.functions)
+                self.fid[id(node)] = fid
+                qual = f"{prefix}.{node.name}" if prefix else node.name
+                self.links.append((stmts, True, True, link))
+                stmts += 1
+                inner = len(self.links) - 1
+                names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)][1:]
+                self.functions.append(
+                    Function(
+                        qual,
+                        node.name,
+                        node.lineno,
+                        owner == 2,
+                        -1 if node.returns is None else self.encode(node.returns, inner),
+                        None if node.args.vararg is not None else tuple(names),
+                    )
+                )
+                todo.extend((c, (*fids, fid), in_class, inner, qual) for c in children)
+                continue
+            elif isinstance(node, ast.ClassDef):
+                qual = f"{prefix}.{node.name}" if prefix else node.name
+                todo.extend(
+                    (c, fids, 2 if isinstance(c, _FuncDef) else 1, link, qual) for c in children
+                )
+                continue
+            elif isinstance(node, _BRANCHING):
+                body = {id(c) for c in node.body}
+                sides: dict[bool, int] = {}
+                for child in children:
+                    in_body = id(child) in body
+                    if in_body not in sides:
+                        sides[in_body] = len(self.links)
+                        self.links.append((stmts, False, in_body, link))
+                    todo.append((child, fids, in_class, sides[in_body], prefix))
+                stmts += 1
+                continue
+            todo.extend((c, fids, in_class, link, prefix) for c in children)
+        return ModelFacts(
+            exprs=tuple(self.exprs),
+            functions=tuple(self.functions),
+            defs=tuple((q, self.fid.get(id(node), -1)) for q, node in self.first.items()),
+            calls=tuple(calls),
+            assigns=tuple(assigns),
+            self_parts=tuple(self_parts),
+            returns=tuple(returns),
+            links=tuple(self.links),
+            relative_imports=tuple(relative),
+            globals=tuple(name for name, _ in self.module_names),
+            aliases=tuple((name, alias) for name, alias in self.module_names if alias is not None),
+            decorated=_decorated(self.first),
+            options=tuple(options),
+            config=tuple(config),
+        )
+
+    def _value(self, value: ast.expr, link: int, returned: bool = False) -> int:
+        """A value the follower may read (a construction, a name, a chain, a literal, a
+        tuple, a dict), encoded; -1 for any other. A method returns ``cls(...)`` (fairseq's
+        ``build_model`` classmethod: its parts are that call's arguments)."""
+        if (
+            isinstance(value, ast.Call)
+            and not self.may_build(value)
+            and not (returned and _makes_cls(value))
+        ):
+            return -1
+        if isinstance(value, ast.Constant) and not isinstance(value.value, str):
+            return -1
+        if isinstance(
+            value, ast.Call | ast.Name | ast.Attribute | ast.Tuple | ast.Constant | ast.Dict
+        ):
+            return self.encode(value, link)
+        return -1
+
+
+def _makes_cls(call: ast.Call) -> bool:
+    """``cls(...)``: a classmethod building its own class."""
+    return isinstance(call.func, ast.Name) and call.func.id == "cls"
+
+
+def _module_names(tree: ast.Module) -> Iterator[tuple[str, str | None]]:
+    """(name, the name assigned to it, "" for another value, None with several targets) of
+    every plain name the module's own assignments bind, in source order."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            single = len(node.targets) == 1
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    alias = node.value.id if isinstance(node.value, ast.Name) else ""
+                    yield target.id, alias if single else None
+
+
+def _decorated(
+    first: dict[str, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef],
+) -> tuple[Decorated, ...]:
+    """The decorators of the module's top-level defs and classes that register them."""
+    found = []
+    for qual, node in first.items():
+        if "." in qual or not node.decorator_list:
+            continue
+        decorators = []
+        for dec in node.decorator_list:
+            registered = _register_key(dec, node.name)
+            chain = name_chain(registered[0]) if registered is not None else None
+            decorators.append(
+                (
+                    _architecture_of(dec) or "",
+                    tuple(chain or ()),
+                    registered[1] if registered is not None else "",
+                )
+            )
+        found.append((qual, node.name, tuple(decorators)))
+    return tuple(found)
+
+
+def _register_key(dec: ast.expr, default: str) -> tuple[ast.expr, str] | None:
+    """(the registry expression, the registered name) of a registering decorator."""
+    func = dec.func if isinstance(dec, ast.Call) else dec
+    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if tail not in REGISTER:
+        return None
+    key = default
+    if isinstance(dec, ast.Call):
+        named = [k.value for k in dec.keywords if k.arg in ("name", "module_name")]
+        for arg in [*dec.args[:1], *named]:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                key = arg.value
+    # ``@REG.register()`` registers in REG; a bare ``@register_model`` in its own table.
+    registry = func.value if isinstance(func, ast.Attribute) and tail != "register_model" else func
+    return registry, key
+
+
+def _architecture_of(dec: ast.expr) -> str | None:
+    """The model name an architecture decorator registers a variant of:
+    ``@register_model_architecture("transformer", "transformer_iwslt_de_en")``."""
+    if not isinstance(dec, ast.Call) or not dec.args:
+        return None
+    func = dec.func
+    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    first = dec.args[0]
+    if not tail.endswith("_architecture") or not isinstance(first, ast.Constant):
+        return None
+    return first.value if isinstance(first.value, str) else None
+
+
+def _option(call: ast.Call) -> tuple[str, str | None, int] | None:
+    """``parser.add_argument("--model", default="resnet50")`` → ("model", "resnet50", line)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+        return None
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    default = next((k.value for k in call.keywords if k.arg == "default"), None)
+    if not names or default is None:
+        return None
+    dest = next(
+        (
+            k.value.value
+            for k in call.keywords
+            if k.arg == "dest" and isinstance(k.value, ast.Constant)
+        ),
+        None,
+    )
+    longs = [n for n in names if n.startswith("--")]
+    value = default.value if isinstance(default, ast.Constant) else None
+    return (
+        str(dest or (longs or names)[0].lstrip("-").replace("-", "_")),
+        value if isinstance(value, str) else None,
+        default.lineno,
+    )
