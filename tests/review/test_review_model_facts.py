@@ -196,13 +196,12 @@ def test_the_model_tree_reads_records_never_the_files(
     assert expected  # each fixture has a top model
     shutil.rmtree(tmp_path / fixture)
     import apiscan.parsing
-    import apiscan.review.sources
+    import apiscan.source
 
     with monkeypatch.context() as refused:
         refused.setattr(ast, "parse", _refused)
         refused.setattr(apiscan.parsing, "parse_python", _refused)
-        refused.setattr(apiscan.review.sources, "parse_python", _refused)
-        refused.setattr(apiscan.review.sources, "read_source_file", _refused)
+        refused.setattr(apiscan.source, "read_source_file", _refused)
         try:
             tops = real(analyses, modules, skip, hierarchy)  # type: ignore[arg-type]
         except AssertionError as error:

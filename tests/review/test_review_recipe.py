@@ -1261,7 +1261,6 @@ def test_recipe_reads_the_scan_records_not_the_files(
     import shutil
 
     import apiscan.parsing
-    import apiscan.review.sources
     import apiscan.source
 
     root = tmp_path / "tinydet"
@@ -1279,8 +1278,6 @@ def test_recipe_reads_the_scan_records_not_the_files(
         for module, name in (
             (ast, "parse"),
             (apiscan.parsing, "parse_python"),
-            (apiscan.review.sources, "parse_python"),
-            (apiscan.review.sources, "read_source_file"),
             (apiscan.source, "read_source_file"),
         ):
             patched.setattr(module, name, refuse)
