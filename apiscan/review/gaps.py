@@ -90,6 +90,13 @@ COMPOSITIONS: dict[str, str] = {
     "torch.Tensor.clamp_min_": "x.clamp(min=v)",
     "torch.Tensor.clamp_max": "x.clamp(max=v)",
     "torch.Tensor.clamp_max_": "x.clamp(max=v)",
+    # the function spellings of the same clamps
+    "torch.clamp_min": "mindspore.ops.clamp(x, min=v)",
+    "torch.clamp_max": "mindspore.ops.clamp(x, max=v)",
+    "torch.clamp_min_": "mindspore.ops.clamp(x, min=v)",
+    "torch.clamp_max_": "mindspore.ops.clamp(x, max=v)",
+    # a module whose functional form exists (RITM's ScaleLayer): call it in construct
+    "torch.nn.Softplus": "mindspore.ops.softplus(x, beta, threshold) in construct",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
     "torch.Tensor.unfold": (
         "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "
@@ -420,6 +427,37 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
         ),
     ),
 }
+# single-process DataParallel machinery (a repository's own DataParallel with chunk sizes,
+# CenterNet's): MindSpore's data parallelism is set once and replaces the whole module
+GAP_REWRITES.update(
+    dict.fromkeys(
+        (
+            "torch.nn.parallel.replicate",
+            "torch.nn.parallel.scatter",
+            "torch.nn.parallel.gather",
+            "torch.nn.parallel.parallel_apply",
+            "torch.nn.parallel.scatter_gather.scatter",
+            "torch.nn.parallel.scatter_gather.scatter_kwargs",
+            "torch.nn.parallel.scatter_gather.gather",
+        ),
+        (
+            "rewrite",
+            "nothing to replicate by hand: mindspore.set_auto_parallel_context("
+            "parallel_mode=ParallelMode.DATA_PARALLEL) replaces the DataParallel module it "
+            "belongs to",
+        ),
+    )
+)
+GAP_REWRITES["torch.utils.data.random_split"] = (
+    "rewrite",
+    "dataset.split([n_train, n_val], randomize=True) of the mindspore.dataset pipeline",
+)
+# a numerical gradient check of a hand-written backward pass: a test, never ported
+GAP_REWRITES["torch.autograd.gradcheck"] = (
+    "delete",
+    "a test of a hand-written backward pass: check the port's bprop against finite "
+    "differences in a test, not in the model",
+)
 GAP_REWRITES["torch.utils.data.TensorDataset"] = (
     "rewrite",
     "mindspore.dataset.NumpySlicesDataset((x, y), column_names=[...]) over the arrays",
@@ -517,12 +555,46 @@ _GAP_PREFIXES = (
 _PARAMETER = re.compile(r"^torch\.nn\.[A-Z]\w*\.(weight|bias)$")
 
 
+#: Queries of the device and runtime (``torch.backends.mps.is_available()``,
+#: ``torch.backends.cudnn.version()``) and the host's multiprocessing switches: they pick a
+#: device, report the environment or configure worker processes; MindSpore sets the target
+#: once (``mindspore.set_context(device_target=...)``) and runs its own dataset workers.
+_RUNTIME_QUERY = re.compile(
+    r"^torch\.(backends\.\w+\.(is_available|is_built|version)"
+    r"|multiprocessing\.(set|get)_\w+)$"
+)
+#: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is
+#: caught changes, nothing is computed.
+_EXCEPTION = re.compile(r"^torch\.([\w.]*\.)?\w*(Error|Exception)$")
+#: The context object of a hand-written backward pass (``ctx.save_for_backward``): ported
+#: with the ``torch.autograd.Function`` it belongs to, which is the work counted.
+_FUNCTION_CTX = "torch.autograd.function.FunctionCtx."
+
+
 def gap_rewrite(api: str) -> tuple[str, str] | None:
     """How a gap API is handled when the port knows a way (a dtype's tensor constructor, a
     module cast, a model-zoo constructor counted as a backbone, a functional image transform,
-    an interpolation mode, a layer's parameter), else None."""
+    an interpolation mode, a layer's parameter, a runtime query, an exception class, the
+    context of an autograd Function), else None."""
     if api in GAP_REWRITES:
         return GAP_REWRITES[api]
+    if _RUNTIME_QUERY.match(api):
+        return (
+            "delete",
+            "nothing to port: a device or runtime query, or a host multiprocessing switch "
+            "(MindSpore sets the device target once and runs its own dataset workers)",
+        )
+    if _EXCEPTION.match(api):
+        return (
+            "rewrite",
+            "catch what MindSpore raises instead (RuntimeError, MemoryError), or drop the handler",
+        )
+    if api.startswith(_FUNCTION_CTX):
+        return (
+            "rewrite",
+            "part of the torch.autograd.Function's port (a Cell with a bprop keeps what "
+            "construct needs as attributes or recomputes it): counted with that Function",
+        )
     if _PARAMETER.match(api):
         return (
             "rewrite",

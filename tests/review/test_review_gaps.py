@@ -97,3 +97,59 @@ def test_custom_ops_with_a_counterpart_under_another_name_are_compositions() -> 
     assert "rfft" in _composed("torch.fft.rfft")
     assert "standard_normal" in _composed("torch.distributions.Normal.rsample")
     assert _composed("torch.Tensor.as_strided") == ""  # no counterpart: stays a custom op
+
+
+def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way() -> None:
+    # VALID: device queries and host multiprocessing switches are deleted
+    assert gap_rewrite("torch.backends.mps.is_available")[0] == "delete"
+    assert gap_rewrite("torch.backends.cudnn.version")[0] == "delete"
+    assert gap_rewrite("torch.multiprocessing.set_sharing_strategy")[0] == "delete"
+    assert gap_rewrite("torch.multiprocessing.set_start_method")[0] == "delete"
+    # an exception class only changes what a handler catches
+    assert gap_rewrite("torch.cuda.OutOfMemoryError")[0] == "rewrite"
+    assert gap_rewrite("torch.OutOfMemoryError")[0] == "rewrite"
+    # a hand-made DataParallel is replaced by MindSpore's data parallel mode
+    for api in ("replicate", "parallel_apply", "gather", "scatter"):
+        assert "DATA_PARALLEL" in gap_rewrite(f"torch.nn.parallel.{api}")[1]
+    assert "randomize=True" in gap_rewrite("torch.utils.data.random_split")[1]
+    assert gap_rewrite("torch.autograd.gradcheck")[0] == "delete"
+    ctx = gap_rewrite("torch.autograd.function.FunctionCtx.save_for_backward")
+    assert ctx[0] == "rewrite" and "counted with that Function" in ctx[1]
+    # INVALID: real work keeps no known way
+    assert gap_rewrite("torch.autograd.Function") is None  # the extension is the work
+    assert gap_rewrite("torch.multiprocessing.spawn") is None
+    assert gap_rewrite("torch.backends.cudnn.benchmark") is None  # a recipe setting
+    assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.no_sync") is None
+
+
+def test_function_spellings_of_clamps_and_softplus_are_compositions(tmp_path: Path) -> None:
+    from apiscan.review.gaps import _composed, is_custom_op
+
+    assert "clamp(x, max=v)" in _composed("torch.clamp_max")
+    assert "clamp(x, min=v)" in _composed("torch.clamp_min")
+    assert "softplus" in _composed("torch.nn.Softplus")
+    assert _composed("torch.clamp") == ""  # mapped: not a custom-op finding at all
+    write_repo(
+        tmp_path,
+        {
+            "model.py": """
+                import torch
+                from torch import nn
+
+
+                class Scale(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.act = nn.Softplus(beta=2)
+
+                    def forward(self, x, y):
+                        return self.act(x) + torch.clamp_max(y, 1.0)
+            """
+        },
+    )
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    found = {f.api: f for f in result.api_findings}
+    assert found["torch.nn.Softplus"].disposition == "custom-op"  # the scan's word
+    assert not any(is_custom_op(f) for f in result.api_findings)  # the review composes it
+    effort = estimate(result, network_gaps(result))
+    assert effort.custom_ops == 0 and "custom-op" not in effort.formula, effort.formula
