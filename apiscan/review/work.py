@@ -230,6 +230,17 @@ def work_items(
 _NAMED_ZOO = ("timm.create_model", "timm.models.create_model")
 #: The architecture name a factory's item shows first (``timm.create_model("vit_b16"``).
 _ARCH_NAME = re.compile(r"^([\w.]+\()(['\"][^'\"]*['\"])")
+#: The model a hub entry point names after its repository (``torch.hub.load(REPO,
+#: 'gluon_resnet34_v1b', ...)``): the variants of one hub repository, loaded into the
+#: repository's own architecture by depth (RITM's ResNet-34/50/101/152), are one conversion.
+_HUB_NAME = re.compile(r"^(torch\.hub\.load\([^,()]+, )(['\"][^'\"]*['\"])")
+
+
+def _named(what: str) -> re.Pattern[str] | None:
+    """The pattern of the architecture name in a backbone item built by name, else None."""
+    if what.startswith(_NAMED_ZOO):
+        return _ARCH_NAME
+    return _HUB_NAME if _HUB_NAME.match(what) else None
 
 
 def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
@@ -240,17 +251,23 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     for item in found:  # with or without "pretrained weights": the same architecture
         key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
         # the variants one factory builds by name are one port and one conversion script
-        key = _ARCH_NAME.sub(r"\1<name>", key) if key.startswith(_NAMED_ZOO) else key
+        named = _named(key)
+        key = named.sub(r"\1<name>", key) if named is not None else key
         groups.setdefault(key, []).append(item)
     out = []
     for items in groups.values():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
         shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
-        names = list(dict.fromkeys(m.group(2) for i in items if (m := _ARCH_NAME.match(i.what))))
+        named = _named(shown.what)
+        names = list(
+            dict.fromkeys(
+                m.group(2) for i in items if named is not None and (m := named.match(i.what))
+            )
+        )
         what = shown.what
-        if len(names) > 1:  # timm.create_model("vit_large_patch16_384" | "vit_base_...", ...)
+        if named is not None and len(names) > 1:  # timm.create_model("vit_large" | "vit_b...")
             listed = " | ".join(names)
-            what = _ARCH_NAME.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
+            what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
         out.append(
             WorkItem(
                 kind=shown.kind,

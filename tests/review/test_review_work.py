@@ -253,3 +253,37 @@ def test_private_helpers_and_uncertain_receivers_are_no_custom_ops() -> None:
     assert not is_custom_op(replace(base, api="torch.Tensor.__len__"))
     assert not is_custom_op(replace(base, api="torch.Tensor.nanmedian", confidence="probable"))
     assert is_custom_op(replace(base, api="torch.Tensor.nanmedian"))
+
+
+def test_variants_of_one_hub_repository_are_one_backbone_item() -> None:
+    from apiscan.review.model import Where, WorkItem
+    from apiscan.review.work import _one_per_backbone
+
+    def hub(args: str, line: int) -> WorkItem:
+        return WorkItem(
+            "pretrained-backbone", f"torch.hub.load({args})", (Where("m.py", line),), "why"
+        )
+
+    found = _one_per_backbone(
+        [
+            # VALID: the depths of one family from one hub repository, one conversion
+            hub("HUB, 'gluon_resnet34_v1b', pretrained weights, pretrained=True", 3),
+            hub("HUB, 'gluon_resnet50_v1s', pretrained weights, pretrained=True", 9),
+            # INVALID: another hub repository, or other arguments, stay apart
+            hub("'someone/zoo', 'gluon_resnet34_v1b', pretrained weights, pretrained=True", 20),
+            hub("HUB, 'tiny_net'", 30),
+        ]
+    )
+    assert sorted((i.what, [w.line for w in i.where]) for i in found) == [
+        (
+            "torch.hub.load('someone/zoo', 'gluon_resnet34_v1b', pretrained weights, "
+            "pretrained=True)",
+            [20],
+        ),
+        (
+            "torch.hub.load(HUB, 'gluon_resnet34_v1b' | 'gluon_resnet50_v1s', pretrained weights, "
+            "pretrained=True)",
+            [3, 9],
+        ),
+        ("torch.hub.load(HUB, 'tiny_net')", [30]),
+    ]
