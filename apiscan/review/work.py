@@ -141,6 +141,31 @@ class Ancillary:
             why = self._classify(fa.path, facts, local)
             if why:
                 self._why[fa.path] = why
+        self._why.update(self._copies(analyses))
+
+    def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Ported files that are copies of another ported file (Depth-Anything-V2's
+        ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
+        ported once, so every copy of the shallowest one is counted apart. Copies
+        are told by their records, not their text: the same file name, length and torch uses
+        at the same places."""
+        first: dict[tuple[object, ...], str] = {}
+        copies: dict[str, str] = {}
+        # the shallowest file is the original (``pkg/`` before ``metric/pkg/``)
+        for fa in sorted(analyses, key=lambda fa: (len(PurePosixPath(fa.path).parts), fa.path)):
+            if fa.errors or not fa.uses or fa.path in self._why or fa.path in self.keep:
+                continue
+            key = (
+                PurePosixPath(fa.path).name,
+                fa.lines,
+                tuple((u.api, u.span.line, u.span.column) for u in fa.uses),
+                tuple(c.qualname for c in fa.classes),
+            )
+            if key in first:
+                copies[fa.path] = f"copy of {first[key]}"
+            else:
+                first[key] = fa.path
+        return copies
 
     def _classify(self, path: str, facts: SyntaxFacts, local: set[str]) -> str:
         if is_test_path(path):

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.gaps import has_verify_case, runnable_verify
@@ -287,3 +288,36 @@ def test_variants_of_one_hub_repository_are_one_backbone_item() -> None:
         ),
         ("torch.hub.load(HUB, 'tiny_net')", [30]),
     ]
+
+
+def test_a_copy_of_a_ported_file_is_counted_apart(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.work import Ancillary
+
+    layer = """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def forward(self, x):
+                return torch.relu(x)
+    """
+    write_repo(
+        tmp_path,
+        {
+            "pkg/layers/block.py": layer,
+            # VALID: the same file again in a second package: ported once
+            "metric/pkg/layers/block.py": layer,
+            # INVALID: same name, different uses; same uses, another name
+            "other/block.py": layer.replace("torch.relu(x)", "torch.sigmoid(x)"),
+            "pkg/layers/copy_named_otherwise.py": layer,
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    ancillary = Ancillary(analyses)
+    assert ancillary.why("metric/pkg/layers/block.py") == "copy of pkg/layers/block.py"
+    assert ancillary.why("pkg/layers/block.py") == ""
+    assert ancillary.why("other/block.py") == ""
+    assert ancillary.why("pkg/layers/copy_named_otherwise.py") == ""
+    assert ("metric/pkg/layers/block.py", "copy of pkg/layers/block.py") in ancillary.listing()
