@@ -36,6 +36,10 @@ NATIVE_SUFFIXES: dict[str, str] = {
     ".cpp": "C++ source",
     ".cc": "C++ source",
     ".cxx": "C++ source",
+    # compiled host code (CenterNet's soft-NMS, RITM's distance maps): it runs on numpy
+    # arrays and can stay as it is, but it is a build step, and where the network calls it
+    # a host round trip (listed under Porting work)
+    ".pyx": "Cython source",
 }
 CPP_EXTENSION = "torch.utils.cpp_extension"
 AUTOGRAD_FUNCTION = "torch.autograd.Function"

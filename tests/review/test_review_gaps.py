@@ -153,3 +153,18 @@ def test_function_spellings_of_clamps_and_softplus_are_compositions(tmp_path: Pa
     assert not any(is_custom_op(f) for f in result.api_findings)  # the review composes it
     effort = estimate(result, network_gaps(result))
     assert effort.custom_ops == 0 and "custom-op" not in effort.formula, effort.formula
+
+
+def test_cython_sources_are_native_code(tmp_path: Path) -> None:
+    from apiscan.review.gaps import native_sources
+
+    (tmp_path / "ext").mkdir()
+    (tmp_path / "ext" / "nms.pyx").write_text("def nms(): pass\n")  # VALID
+    (tmp_path / "ext" / "kernel.cu").write_text("\n")  # VALID
+    (tmp_path / "ext" / "nms.pyxbld").write_text("\n")  # INVALID: a build recipe
+    (tmp_path / "ext" / "helper.py").write_text("\n")  # INVALID: Python
+    found = {(what, str(where)) for what, where in native_sources(tmp_path)}
+    assert found == {
+        ("Cython source (.pyx)", "ext/nms.pyx:1"),
+        ("CUDA source (.cu)", "ext/kernel.cu:1"),
+    }
