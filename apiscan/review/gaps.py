@@ -570,6 +570,30 @@ _RUNTIME_QUERY = re.compile(
 #: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is
 #: caught changes, nothing is computed.
 _EXCEPTION = re.compile(r"^torch\.([\w.]*\.)?\w*(Error|Exception)$")
+#: The schedulers ``mindspore.experimental.optim.lr_scheduler`` has under the same name, with
+#: ``step`` and ``get_last_lr`` (no ``state_dict``), as MindSpore 2.x ships them.
+MS_LR_SCHEDULERS = frozenset(
+    {
+        "ConstantLR",
+        "CosineAnnealingLR",
+        "CosineAnnealingWarmRestarts",
+        "CyclicLR",
+        "ExponentialLR",
+        "LRScheduler",
+        "LambdaLR",
+        "LinearLR",
+        "MultiStepLR",
+        "MultiplicativeLR",
+        "PolynomialLR",
+        "ReduceLROnPlateau",
+        "SequentialLR",
+        "StepLR",
+    }
+)
+_LR_SCHEDULER = re.compile(r"^torch\.optim\.lr_scheduler\.(\w+)(?:\.(\w+))?$")
+#: A transform's random parameters drawn by its static ``get_params`` (``RandomCrop.
+#: get_params(img, size)`` in a paired image/target transform): plain host randomness.
+_GET_PARAMS = re.compile(r"^torchvision\.transforms\.(\w+\.)*\w+\.get_params$")
 #: The context object of a hand-written backward pass (``ctx.save_for_backward``): ported
 #: with the ``torch.autograd.Function`` it belongs to, which is the work counted.
 _FUNCTION_CTX = "torch.autograd.function.FunctionCtx."
@@ -592,6 +616,24 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
         return (
             "rewrite",
             "catch what MindSpore raises instead (RuntimeError, MemoryError), or drop the handler",
+        )
+    scheduler = _LR_SCHEDULER.match(api)
+    if scheduler is not None and scheduler.group(1) in MS_LR_SCHEDULERS:
+        cls, method = scheduler.groups()
+        target = f"mindspore.experimental.optim.lr_scheduler.{cls}"
+        if method in (None, "step", "get_last_lr"):
+            return ("rewrite", target + (f".{method}" if method else "(optimizer, ...)"))
+        if method in ("state_dict", "load_state_dict"):
+            return (
+                "rewrite",
+                f"{target} has no state_dict: save and restore its last_epoch (and the "
+                "optimizer's learning rates) with the checkpoint by hand",
+            )
+    if _GET_PARAMS.match(api):
+        return (
+            "rewrite",
+            "draw the same random parameters on the host (random.randint/uniform over the "
+            "same ranges), then apply the mindspore.dataset.vision op or a numpy slice",
         )
     if api.startswith(_FUNCTION_CTX):
         return (

@@ -168,3 +168,19 @@ def test_cython_sources_are_native_code(tmp_path: Path) -> None:
         ("Cython source (.pyx)", "ext/nms.pyx:1"),
         ("CUDA source (.cu)", "ext/kernel.cu:1"),
     }
+
+
+def test_schedulers_and_transform_parameters_have_a_known_way() -> None:
+    # VALID: a scheduler MindSpore has under the same name, its step and last lr
+    assert gap_rewrite("torch.optim.lr_scheduler.SequentialLR.step") == (
+        "rewrite",
+        "mindspore.experimental.optim.lr_scheduler.SequentialLR.step",
+    )
+    assert gap_rewrite("torch.optim.lr_scheduler.LRScheduler.get_last_lr")[0] == "rewrite"
+    assert "last_epoch" in gap_rewrite("torch.optim.lr_scheduler.SequentialLR.state_dict")[1]
+    assert "host" in gap_rewrite("torchvision.transforms.RandomCrop.get_params")[1]
+    assert gap_rewrite("torchvision.transforms.v2.RandomResizedCrop.get_params")[0] == "rewrite"
+    # INVALID: a scheduler MindSpore lacks, a method it lacks, a non-static transform call
+    assert gap_rewrite("torch.optim.lr_scheduler.OneCycleLR") is None
+    assert gap_rewrite("torch.optim.lr_scheduler.StepLR.print_lr") is None
+    assert gap_rewrite("torchvision.transforms.RandomCrop.forward") is None
