@@ -52,6 +52,8 @@ ANCILLARY_DIRS: dict[str, str] = {
     "vis": "plotting",
     # the scope's export folders (``export/``, ``deploy/``, ``onnx/``...): one list for both
     **dict.fromkeys(sorted(EXPORT_DIRS), "deployment/export"),
+    # a TorchScript-friendly copy of the model for export (MODNet's torchscript/)
+    "torchscript": "deployment/export",
 }
 #: File name patterns of code that is not ported with the model.
 ANCILLARY_FILES: dict[str, str] = {
@@ -59,6 +61,7 @@ ANCILLARY_FILES: dict[str, str] = {
     "setup.py": "packaging",
     "*export*.py": "deployment/export",
     "*onnx*.py": "deployment/export",
+    "*torchscript*.py": "deployment/export",
     "*plot*.py": "plotting",
     "*visuali[sz]*.py": "plotting",
     "*demo*.py": "demo",

@@ -321,3 +321,14 @@ def test_a_copy_of_a_ported_file_is_counted_apart(tmp_path: Path) -> None:
     assert ancillary.why("other/block.py") == ""
     assert ancillary.why("pkg/layers/copy_named_otherwise.py") == ""
     assert ("metric/pkg/layers/block.py", "copy of pkg/layers/block.py") in ancillary.listing()
+
+
+def test_a_torchscript_copy_of_the_model_is_counted_apart(tmp_path: Path) -> None:
+    for path in ("torchscript/net_ts.py", "tools_x/export_torchscript.py", "model/net.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(f"import torch\ntorch.load('{path}')\n")
+    # VALID: the export folder and an export script; INVALID: the model itself
+    assert dict(build_review(str(tmp_path)).ancillary) == {
+        "torchscript/net_ts.py": "deployment/export",
+        "tools_x/export_torchscript.py": "deployment/export",
+    }
