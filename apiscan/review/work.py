@@ -246,7 +246,8 @@ def work_items(
                 b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local
             )
     items.extend(_one_per_backbone(backbones))
-    items.extend(_checkpoints(ported(result.api_findings, ancillary)))
+    methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
+    items.extend(_checkpoints(ported(result.api_findings, ancillary), methods))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
     order = list(WORK_KINDS)
     return tuple(
@@ -513,18 +514,30 @@ _BACKBONE_URL = re.compile(
 )
 
 
-def _pretrained_download(f: ApiFinding) -> bool:
+#: A URL passed as a plain name (``load_url(url)``, ``load_url(model_url)``).
+_PLAIN_NAME = re.compile(r"^\w+$")
+
+
+def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = frozenset()) -> bool:
     """A download of a backbone's released weights when the model is built
-    (``load_url(model_urls[arch])``); a URL the user passes to resume from
-    (``load_state_dict_from_url(args.resume)``) or a whole model's released weights by name
-    are the model's checkpoint."""
+    (``load_url(model_urls[arch])``), or of any URL by name inside a method of a class
+    (``methods``: (path, qualified name)): the architecture initialising itself from released
+    weights (CenterNet's ``PoseResNet.init_weights``: ``load_url(url)``). A URL the user
+    passes to resume from (``load_state_dict_from_url(args.resume)``) or a whole model's
+    released weights by name in a builder function (YOLOX's ``create_yolox_model``) are the
+    model's checkpoint."""
     if f.api not in URL_WEIGHTS or f.args is None:
         return False
     url = f.args.positional[0] if f.args.positional else (f.args.keyword("url") or "")
-    return bool(_BACKBONE_URL.search(url)) and not _CHECKPOINT_WORDS.search(url)
+    if _CHECKPOINT_WORDS.search(url):
+        return False
+    in_method = (f.path, f.function) in methods and bool(_PLAIN_NAME.match(url))
+    return bool(_BACKBONE_URL.search(url)) or in_method
 
 
-def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
+def _checkpoints(
+    findings: Sequence[ApiFinding], methods: frozenset[tuple[str, str]] = frozenset()
+) -> Iterable[WorkItem]:
     """One item for the weights downloaded by URL at construction (``model_zoo.load_url(
     model_urls['resnet50'])`` into the repository's own ResNet: the ImageNet initialisation
     of a backbone it defines itself), and one for all the other checkpoint loading: one format
@@ -533,7 +546,7 @@ def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
         (f for f in findings if f.api in CHECKPOINT_APIS and f.usage == "call"),
         key=lambda f: f.sort_key(),
     )
-    downloads = [f for f in calls if _pretrained_download(f)]
+    downloads = [f for f in calls if _pretrained_download(f, methods)]
     if downloads:
         args = downloads[0].args
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
@@ -552,7 +565,7 @@ def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
             ),
             uses=len(downloads),
         )
-    found = [f for f in calls if not _pretrained_download(f)]
+    found = [f for f in calls if not _pretrained_download(f, methods)]
     if not found:
         return
     yield WorkItem(

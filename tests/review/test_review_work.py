@@ -332,3 +332,49 @@ def test_a_torchscript_copy_of_the_model_is_counted_apart(tmp_path: Path) -> Non
         "torchscript/net_ts.py": "deployment/export",
         "tools_x/export_torchscript.py": "deployment/export",
     }
+
+
+def test_a_download_by_name_in_a_method_is_the_backbones_weights(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "net/backbone.py": """
+                import torch
+                from torch import nn
+                from torch.utils import model_zoo
+
+                model_urls = {"resnet18": "https://download.pytorch.org/r18.pth"}
+
+
+                class PoseResNet(nn.Module):
+                    def init_weights(self, num_layers):
+                        url = model_urls["resnet{}".format(num_layers)]
+                        self.load_state_dict(model_zoo.load_url(url), strict=False)
+            """,
+            "net/build.py": """
+                import torch
+
+
+                def create_model(weights_url):
+                    return torch.hub.load_state_dict_from_url(weights_url)
+
+
+                class Trainer:
+                    def resume(self, args):
+                        return torch.hub.load_state_dict_from_url(args.resume)
+            """,
+        },
+    )
+    items = {(i.kind, i.what): [str(w) for w in i.where] for i in build_review(str(tmp_path)).work}
+    assert items == {
+        # VALID: the architecture initialises itself from released weights
+        (
+            "pretrained-backbone",
+            "pretrained weights downloaded by URL: torch.utils.model_zoo.load_url(url)",
+        ): ["net/backbone.py:11"],
+        # INVALID: a builder function's whole-model weights, a resume URL in a method
+        ("checkpoint", "torch.hub.load_state_dict_from_url"): [
+            "net/build.py:5",
+            "net/build.py:10",
+        ],
+    }
