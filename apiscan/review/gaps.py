@@ -452,6 +452,25 @@ GAP_REWRITES.update(
         ),
     )
 )
+# host I/O helpers: plain Python on the host, no tensor computation
+GAP_REWRITES["torch.hub.download_url_to_file"] = (
+    "rewrite",
+    "plain Python on the host: urllib.request.urlretrieve (and hashlib for the check)",
+)
+GAP_REWRITES["torchvision.utils.save_image"] = (
+    "rewrite",
+    "on the host: the array (a grid by numpy concatenation) saved with PIL.Image.fromarray",
+)
+# type tests of tensor kinds MindSpore spells as classes (an isinstance branch)
+GAP_REWRITES["torch.Tensor.is_sparse"] = (
+    "rewrite",
+    "isinstance(x, (mindspore.COOTensor, mindspore.CSRTensor))",
+)
+GAP_REWRITES["torch.distributed.tensor.DTensor"] = (
+    "rewrite",
+    "no distributed tensor class: MindSpore's parallel modes shard implicitly, so the "
+    "isinstance branch that tests for one is dropped",
+)
 GAP_REWRITES["torch.utils.data.random_split"] = (
     "rewrite",
     "dataset.split([n_train, n_val], randomize=True) of the mindspore.dataset pipeline",
@@ -564,7 +583,7 @@ _PARAMETER = re.compile(r"^torch\.nn\.[A-Z]\w*\.(weight|bias)$")
 #: device, report the environment or configure worker processes; MindSpore sets the target
 #: once (``mindspore.set_context(device_target=...)``) and runs its own dataset workers.
 _RUNTIME_QUERY = re.compile(
-    r"^torch\.(backends\.\w+\.(is_available|is_built|version)"
+    r"^torch\.(get_default_device|backends\.\w+\.(is_available|is_built|version)"
     r"|multiprocessing\.(set|get)_\w+)$"
 )
 #: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is

@@ -115,7 +115,14 @@ def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way(
     assert gap_rewrite("torch.autograd.gradcheck")[0] == "delete"
     ctx = gap_rewrite("torch.autograd.function.FunctionCtx.save_for_backward")
     assert ctx[0] == "rewrite" and "counted with that Function" in ctx[1]
+    assert gap_rewrite("torch.get_default_device")[0] == "delete"
+    # host I/O helpers and type tests of tensor kinds
+    assert "urllib" in gap_rewrite("torch.hub.download_url_to_file")[1]
+    assert "PIL" in gap_rewrite("torchvision.utils.save_image")[1]
+    assert "COOTensor" in gap_rewrite("torch.Tensor.is_sparse")[1]
+    assert gap_rewrite("torch.distributed.tensor.DTensor")[0] == "rewrite"
     # INVALID: real work keeps no known way
+    assert gap_rewrite("torch.optim.Optimizer.defaults") is None  # a custom optimizer's port
     assert gap_rewrite("torch.autograd.Function") is None  # the extension is the work
     assert gap_rewrite("torch.multiprocessing.spawn") is None
     assert gap_rewrite("torch.backends.cudnn.benchmark") is None  # a recipe setting
