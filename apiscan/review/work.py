@@ -543,7 +543,13 @@ def _checkpoints(
     of a backbone it defines itself), and one for all the other checkpoint loading: one format
     to convert, however many calls."""
     calls = sorted(
-        (f for f in findings if f.api in CHECKPOINT_APIS and f.usage == "call"),
+        (
+            f
+            for f in findings
+            # a dataset reading tensors saved to files (Pytorch-UNet's load_image of a
+            # ``.pt`` mask) loads data, not weights: it stays in the input pipeline
+            if f.api in CHECKPOINT_APIS and f.usage == "call" and f.scope != "data"
+        ),
         key=lambda f: f.sort_key(),
     )
     downloads = [f for f in calls if _pretrained_download(f, methods)]

@@ -378,3 +378,36 @@ def test_a_download_by_name_in_a_method_is_the_backbones_weights(tmp_path: Path)
             "net/build.py:10",
         ],
     }
+
+
+def test_a_dataset_loading_tensor_files_loads_data_not_a_checkpoint(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "data.py": """
+                import torch
+                from torch.utils.data import Dataset
+
+
+                class Masks(Dataset):
+                    def __init__(self, files):
+                        self.files = files
+
+                    def __getitem__(self, i):
+                        return torch.load(self.files[i])
+
+                    def __len__(self):
+                        return len(self.files)
+            """,
+            "predict.py": """
+                import torch
+
+
+                def main(path):
+                    return torch.load(path, map_location="cpu")
+            """,
+        },
+    )
+    items = {(i.kind, i.what): [str(w) for w in i.where] for i in build_review(str(tmp_path)).work}
+    # VALID: the script's weights; INVALID: the dataset's tensor files
+    assert items == {("checkpoint", "torch.load"): ["predict.py:5"]}
