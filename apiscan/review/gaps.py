@@ -613,9 +613,13 @@ _LR_SCHEDULER = re.compile(r"^torch\.optim\.lr_scheduler\.(\w+)(?:\.(\w+))?$")
 #: A transform's random parameters drawn by its static ``get_params`` (``RandomCrop.
 #: get_params(img, size)`` in a paired image/target transform): plain host randomness.
 _GET_PARAMS = re.compile(r"^torchvision\.transforms\.(\w+\.)*\w+\.get_params$")
-#: The context object of a hand-written backward pass (``ctx.save_for_backward``): ported
-#: with the ``torch.autograd.Function`` it belongs to, which is the work counted.
-_FUNCTION_CTX = "torch.autograd.function.FunctionCtx."
+#: The context object of a hand-written backward pass (``ctx.save_for_backward``) and the
+#: decorator of that backward (``@once_differentiable``): ported with the
+#: ``torch.autograd.Function`` they belong to, which is the work counted.
+_FUNCTION_PARTS = (
+    "torch.autograd.function.FunctionCtx.",
+    "torch.autograd.function.once_differentiable",
+)
 
 
 def gap_rewrite(api: str) -> tuple[str, str] | None:
@@ -654,7 +658,7 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
             "draw the same random parameters on the host (random.randint/uniform over the "
             "same ranges), then apply the mindspore.dataset.vision op or a numpy slice",
         )
-    if api.startswith(_FUNCTION_CTX):
+    if api.startswith(_FUNCTION_PARTS):
         return (
             "rewrite",
             "part of the torch.autograd.Function's port (a Cell with a bprop keeps what "

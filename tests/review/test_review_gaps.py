@@ -115,6 +115,7 @@ def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way(
     assert gap_rewrite("torch.autograd.gradcheck")[0] == "delete"
     ctx = gap_rewrite("torch.autograd.function.FunctionCtx.save_for_backward")
     assert ctx[0] == "rewrite" and "counted with that Function" in ctx[1]
+    assert gap_rewrite("torch.autograd.function.once_differentiable") == ctx
     assert gap_rewrite("torch.get_default_device")[0] == "delete"
     # host I/O helpers and type tests of tensor kinds
     assert "urllib" in gap_rewrite("torch.hub.download_url_to_file")[1]
