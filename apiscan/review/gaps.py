@@ -452,6 +452,13 @@ GAP_REWRITES.update(
         ),
     )
 )
+# the generator state saved with a checkpoint: MindSpore's global generator state
+GAP_REWRITES["torch.cuda.get_rng_state"] = ("rewrite", "mindspore.get_rng_state()")
+GAP_REWRITES["torch.cuda.set_rng_state"] = ("rewrite", "mindspore.set_rng_state(state)")
+GAP_REWRITES["torch.GradScaler.get_backoff_factor"] = (
+    "rewrite",
+    "the scale_factor of mindspore.amp.DynamicLossScaler (it divides the scale by it)",
+)
 # host I/O helpers: plain Python on the host, no tensor computation
 GAP_REWRITES["torch.hub.download_url_to_file"] = (
     "rewrite",
@@ -541,9 +548,21 @@ _GAP_PREFIXES = (
         for prefix in (
             "torch.profiler.",
             "torch.autograd.profiler.",
+            "torch.cuda.profiler.",
+            "torch.cuda.nvtx.",
             "torch.onnx.",
             "torch.utils.collect_env.",
         )
+    ),
+    (
+        # the helpers of a hand-written activation checkpointing (fairseq's
+        # checkpoint_activations): MindSpore recomputes a cell's activations itself
+        "torch.utils.checkpoint.",
+        (
+            "rewrite",
+            "cell.recompute() on the checkpointed cell replaces the hand-written "
+            "checkpointing function and its helpers",
+        ),
     ),
     (
         "torch.distributed.ReduceOp.",
@@ -583,7 +602,8 @@ _PARAMETER = re.compile(r"^torch\.nn\.[A-Z]\w*\.(weight|bias)$")
 #: device, report the environment or configure worker processes; MindSpore sets the target
 #: once (``mindspore.set_context(device_target=...)``) and runs its own dataset workers.
 _RUNTIME_QUERY = re.compile(
-    r"^torch\.(get_default_device|backends\.\w+\.(is_available|is_built|version)"
+    r"^torch\.(get_default_device|cuda\.get_device_properties"
+    r"|backends\.\w+\.(is_available|is_built|version)"
     r"|multiprocessing\.(set|get)_\w+)$"
 )
 #: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is

@@ -117,8 +117,14 @@ SPELLING = "has no parameter named"
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
-#: Folders of side projects and examples: their own training loops are not the repository's.
-_SIDE_DIRS = frozenset({"examples", "projects", "demo", "demos", "docs", "benchmarks"})
+#: Folders of side projects, examples, demos, documentation and benchmarks: their own
+#: training loops (a benchmark timing ``loss.backward()``) are not the repository's. Read
+#: from :data:`ANCILLARY_DIRS`, so ``benchmark/`` and ``benchmarks/`` both count.
+_SIDE_DIRS = frozenset(
+    d
+    for d, why in ANCILLARY_DIRS.items()
+    if why in ("examples", "side projects", "demo", "documentation", "benchmarks")
+)
 
 
 class Ancillary:

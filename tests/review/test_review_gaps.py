@@ -122,7 +122,13 @@ def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way(
     assert "PIL" in gap_rewrite("torchvision.utils.save_image")[1]
     assert "COOTensor" in gap_rewrite("torch.Tensor.is_sparse")[1]
     assert gap_rewrite("torch.distributed.tensor.DTensor")[0] == "rewrite"
+    assert gap_rewrite("torch.cuda.get_device_properties")[0] == "delete"
+    assert gap_rewrite("torch.cuda.profiler.profile")[0] == "delete"
+    assert gap_rewrite("torch.cuda.get_rng_state") == ("rewrite", "mindspore.get_rng_state()")
+    assert "recompute" in gap_rewrite("torch.utils.checkpoint.detach_variable")[1]
+    assert "scale_factor" in gap_rewrite("torch.GradScaler.get_backoff_factor")[1]
     # INVALID: real work keeps no known way
+    assert gap_rewrite("torch.cuda.memory.CUDAPluggableAllocator") is None
     assert gap_rewrite("torch.optim.Optimizer.defaults") is None  # a custom optimizer's port
     assert gap_rewrite("torch.autograd.Function") is None  # the extension is the work
     assert gap_rewrite("torch.multiprocessing.spawn") is None

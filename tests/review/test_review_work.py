@@ -411,3 +411,15 @@ def test_a_dataset_loading_tensor_files_loads_data_not_a_checkpoint(tmp_path: Pa
     items = {(i.kind, i.what): [str(w) for w in i.where] for i in build_review(str(tmp_path)).work}
     # VALID: the script's weights; INVALID: the dataset's tensor files
     assert items == {("checkpoint", "torch.load"): ["predict.py:5"]}
+
+
+def test_a_benchmark_timing_a_backward_pass_is_no_training_step(tmp_path: Path) -> None:
+    bench = "import torch\n\ndef run(m, x):\n    m(x).sum().backward()\n"
+    for path in ("pkg/benchmark/bench_attn.py", "pkg/benchmarks/bench_mlp.py", "train.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(bench)
+    # VALID: both spellings of the benchmark folder; INVALID: the training script
+    assert dict(build_review(str(tmp_path)).ancillary) == {
+        "pkg/benchmark/bench_attn.py": "benchmarks",
+        "pkg/benchmarks/bench_mlp.py": "benchmarks",
+    }
