@@ -108,6 +108,8 @@ def estimate(
     by = {d: (net, n, k) for d, net, n, k in rows}
     to_change = [f for f in network if disposition(f) in ("idiom", "rewrite", "custom-op", "gap")]
     custom = sorted({f.api for f in apis if is_custom_op(f)})
+    # the gap APIs are counted by name: named too, so a reader can check each one
+    gap_apis = sorted({f.api for f in apis if disposition(f) == "gap"})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
     idiom_patterns = len({idiom_pattern(f) for f in apis if f.disposition == "idiom"})
 
@@ -161,8 +163,9 @@ def estimate(
         f"TorchScript markers: no counterpart needed), {by['idiom'][1]:,} idiom sites of "
         f"{idiom_patterns:,} patterns (train step, AMP, checkpoints, data loading...), "
         f"{by['rewrite'][1]:,} rewrites, {_count(len(custom), 'API')} that may need a custom op "
-        f"and {by['gap'][1]:,} gap sites. Consistent rows need only the rename and are not "
-        "counted.",
+        f"and {by['gap'][1]:,} gap sites"
+        + (f" ({_listing(gap_apis)})" if gap_apis else "")
+        + ". Consistent rows need only the rename and are not counted.",
         f"{_count(len(custom), 'API')} may need a custom op: missing tensor computations with no "
         "MindSpore counterpart, idiom, substitution or composition of existing ops (method calls "
         "on receivers not known to be tensors are not counted)"

@@ -36,6 +36,10 @@ NATIVE_SUFFIXES: dict[str, str] = {
     ".cpp": "C++ source",
     ".cc": "C++ source",
     ".cxx": "C++ source",
+    # compiled host code (CenterNet's soft-NMS, RITM's distance maps): it runs on numpy
+    # arrays and can stay as it is, but it is a build step, and where the network calls it
+    # a host round trip (listed under Porting work)
+    ".pyx": "Cython source",
 }
 CPP_EXTENSION = "torch.utils.cpp_extension"
 AUTOGRAD_FUNCTION = "torch.autograd.Function"
@@ -90,6 +94,13 @@ COMPOSITIONS: dict[str, str] = {
     "torch.Tensor.clamp_min_": "x.clamp(min=v)",
     "torch.Tensor.clamp_max": "x.clamp(max=v)",
     "torch.Tensor.clamp_max_": "x.clamp(max=v)",
+    # the function spellings of the same clamps
+    "torch.clamp_min": "mindspore.ops.clamp(x, min=v)",
+    "torch.clamp_max": "mindspore.ops.clamp(x, max=v)",
+    "torch.clamp_min_": "mindspore.ops.clamp(x, min=v)",
+    "torch.clamp_max_": "mindspore.ops.clamp(x, max=v)",
+    # a module whose functional form exists (RITM's ScaleLayer): call it in construct
+    "torch.nn.Softplus": "mindspore.ops.softplus(x, beta, threshold) in construct",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
     "torch.Tensor.unfold": (
         "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "
@@ -420,6 +431,63 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
         ),
     ),
 }
+# single-process DataParallel machinery (a repository's own DataParallel with chunk sizes,
+# CenterNet's): MindSpore's data parallelism is set once and replaces the whole module
+GAP_REWRITES.update(
+    dict.fromkeys(
+        (
+            "torch.nn.parallel.replicate",
+            "torch.nn.parallel.scatter",
+            "torch.nn.parallel.gather",
+            "torch.nn.parallel.parallel_apply",
+            "torch.nn.parallel.scatter_gather.scatter",
+            "torch.nn.parallel.scatter_gather.scatter_kwargs",
+            "torch.nn.parallel.scatter_gather.gather",
+        ),
+        (
+            "rewrite",
+            "nothing to replicate by hand: mindspore.set_auto_parallel_context("
+            "parallel_mode=ParallelMode.DATA_PARALLEL) replaces the DataParallel module it "
+            "belongs to",
+        ),
+    )
+)
+# the generator state saved with a checkpoint: MindSpore's global generator state
+GAP_REWRITES["torch.cuda.get_rng_state"] = ("rewrite", "mindspore.get_rng_state()")
+GAP_REWRITES["torch.cuda.set_rng_state"] = ("rewrite", "mindspore.set_rng_state(state)")
+GAP_REWRITES["torch.GradScaler.get_backoff_factor"] = (
+    "rewrite",
+    "the scale_factor of mindspore.amp.DynamicLossScaler (it divides the scale by it)",
+)
+# host I/O helpers: plain Python on the host, no tensor computation
+GAP_REWRITES["torch.hub.download_url_to_file"] = (
+    "rewrite",
+    "plain Python on the host: urllib.request.urlretrieve (and hashlib for the check)",
+)
+GAP_REWRITES["torchvision.utils.save_image"] = (
+    "rewrite",
+    "on the host: the array (a grid by numpy concatenation) saved with PIL.Image.fromarray",
+)
+# type tests of tensor kinds MindSpore spells as classes (an isinstance branch)
+GAP_REWRITES["torch.Tensor.is_sparse"] = (
+    "rewrite",
+    "isinstance(x, (mindspore.COOTensor, mindspore.CSRTensor))",
+)
+GAP_REWRITES["torch.distributed.tensor.DTensor"] = (
+    "rewrite",
+    "no distributed tensor class: MindSpore's parallel modes shard implicitly, so the "
+    "isinstance branch that tests for one is dropped",
+)
+GAP_REWRITES["torch.utils.data.random_split"] = (
+    "rewrite",
+    "dataset.split([n_train, n_val], randomize=True) of the mindspore.dataset pipeline",
+)
+# a numerical gradient check of a hand-written backward pass: a test, never ported
+GAP_REWRITES["torch.autograd.gradcheck"] = (
+    "delete",
+    "a test of a hand-written backward pass: check the port's bprop against finite "
+    "differences in a test, not in the model",
+)
 GAP_REWRITES["torch.utils.data.TensorDataset"] = (
     "rewrite",
     "mindspore.dataset.NumpySlicesDataset((x, y), column_names=[...]) over the arrays",
@@ -494,9 +562,21 @@ _GAP_PREFIXES = (
         for prefix in (
             "torch.profiler.",
             "torch.autograd.profiler.",
+            "torch.cuda.profiler.",
+            "torch.cuda.nvtx.",
             "torch.onnx.",
             "torch.utils.collect_env.",
         )
+    ),
+    (
+        # the helpers of a hand-written activation checkpointing (fairseq's
+        # checkpoint_activations): MindSpore recomputes a cell's activations itself
+        "torch.utils.checkpoint.",
+        (
+            "rewrite",
+            "cell.recompute() on the checkpointed cell replaces the hand-written "
+            "checkpointing function and its helpers",
+        ),
     ),
     (
         "torch.distributed.ReduceOp.",
@@ -531,12 +611,93 @@ _GAP_PREFIXES = (
 _PARAMETER = re.compile(r"^torch\.nn\.[A-Z]\w*\.(weight|bias)$")
 
 
+#: Queries of the device and runtime (``torch.backends.mps.is_available()``,
+#: ``torch.backends.cudnn.version()``) and the host's multiprocessing switches: they pick a
+#: device, report the environment or configure worker processes; MindSpore sets the target
+#: once (``mindspore.set_context(device_target=...)``) and runs its own dataset workers.
+_RUNTIME_QUERY = re.compile(
+    r"^torch\.(get_default_device|cuda\.get_device_properties"
+    r"|backends\.\w+\.(is_available|is_built|version)"
+    r"|multiprocessing\.(set|get)_\w+)$"
+)
+#: An exception class of torch (``torch.cuda.OutOfMemoryError`` in an ``except``): what is
+#: caught changes, nothing is computed.
+_EXCEPTION = re.compile(r"^torch\.([\w.]*\.)?\w*(Error|Exception)$")
+#: The schedulers ``mindspore.experimental.optim.lr_scheduler`` has under the same name, with
+#: ``step`` and ``get_last_lr`` (no ``state_dict``), as MindSpore 2.x ships them.
+MS_LR_SCHEDULERS = frozenset(
+    {
+        "ConstantLR",
+        "CosineAnnealingLR",
+        "CosineAnnealingWarmRestarts",
+        "CyclicLR",
+        "ExponentialLR",
+        "LRScheduler",
+        "LambdaLR",
+        "LinearLR",
+        "MultiStepLR",
+        "MultiplicativeLR",
+        "PolynomialLR",
+        "ReduceLROnPlateau",
+        "SequentialLR",
+        "StepLR",
+    }
+)
+_LR_SCHEDULER = re.compile(r"^torch\.optim\.lr_scheduler\.(\w+)(?:\.(\w+))?$")
+#: A transform's random parameters drawn by its static ``get_params`` (``RandomCrop.
+#: get_params(img, size)`` in a paired image/target transform): plain host randomness.
+_GET_PARAMS = re.compile(r"^torchvision\.transforms\.(\w+\.)*\w+\.get_params$")
+#: The context object of a hand-written backward pass (``ctx.save_for_backward``) and the
+#: decorator of that backward (``@once_differentiable``): ported with the
+#: ``torch.autograd.Function`` they belong to, which is the work counted.
+_FUNCTION_PARTS = (
+    "torch.autograd.function.FunctionCtx.",
+    "torch.autograd.function.once_differentiable",
+)
+
+
 def gap_rewrite(api: str) -> tuple[str, str] | None:
     """How a gap API is handled when the port knows a way (a dtype's tensor constructor, a
     module cast, a model-zoo constructor counted as a backbone, a functional image transform,
-    an interpolation mode, a layer's parameter), else None."""
+    an interpolation mode, a layer's parameter, a runtime query, an exception class, the
+    context of an autograd Function), else None."""
     if api in GAP_REWRITES:
         return GAP_REWRITES[api]
+    if _RUNTIME_QUERY.match(api):
+        return (
+            "delete",
+            "nothing to port: a device or runtime query, or a host multiprocessing switch "
+            "(MindSpore sets the device target once and runs its own dataset workers)",
+        )
+    if _EXCEPTION.match(api):
+        return (
+            "rewrite",
+            "catch what MindSpore raises instead (RuntimeError, MemoryError), or drop the handler",
+        )
+    scheduler = _LR_SCHEDULER.match(api)
+    if scheduler is not None and scheduler.group(1) in MS_LR_SCHEDULERS:
+        cls, method = scheduler.groups()
+        target = f"mindspore.experimental.optim.lr_scheduler.{cls}"
+        if method in (None, "step", "get_last_lr"):
+            return ("rewrite", target + (f".{method}" if method else "(optimizer, ...)"))
+        if method in ("state_dict", "load_state_dict"):
+            return (
+                "rewrite",
+                f"{target} has no state_dict: save and restore its last_epoch (and the "
+                "optimizer's learning rates) with the checkpoint by hand",
+            )
+    if _GET_PARAMS.match(api):
+        return (
+            "rewrite",
+            "draw the same random parameters on the host (random.randint/uniform over the "
+            "same ranges), then apply the mindspore.dataset.vision op or a numpy slice",
+        )
+    if api.startswith(_FUNCTION_PARTS):
+        return (
+            "rewrite",
+            "part of the torch.autograd.Function's port (a Cell with a bprop keeps what "
+            "construct needs as attributes or recomputes it): counted with that Function",
+        )
     if _PARAMETER.match(api):
         return (
             "rewrite",

@@ -52,6 +52,8 @@ ANCILLARY_DIRS: dict[str, str] = {
     "vis": "plotting",
     # the scope's export folders (``export/``, ``deploy/``, ``onnx/``...): one list for both
     **dict.fromkeys(sorted(EXPORT_DIRS), "deployment/export"),
+    # a TorchScript-friendly copy of the model for export (MODNet's torchscript/)
+    "torchscript": "deployment/export",
 }
 #: File name patterns of code that is not ported with the model.
 ANCILLARY_FILES: dict[str, str] = {
@@ -59,6 +61,7 @@ ANCILLARY_FILES: dict[str, str] = {
     "setup.py": "packaging",
     "*export*.py": "deployment/export",
     "*onnx*.py": "deployment/export",
+    "*torchscript*.py": "deployment/export",
     "*plot*.py": "plotting",
     "*visuali[sz]*.py": "plotting",
     "*demo*.py": "demo",
@@ -114,8 +117,14 @@ SPELLING = "has no parameter named"
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
-#: Folders of side projects and examples: their own training loops are not the repository's.
-_SIDE_DIRS = frozenset({"examples", "projects", "demo", "demos", "docs", "benchmarks"})
+#: Folders of side projects, examples, demos, documentation and benchmarks: their own
+#: training loops (a benchmark timing ``loss.backward()``) are not the repository's. Read
+#: from :data:`ANCILLARY_DIRS`, so ``benchmark/`` and ``benchmarks/`` both count.
+_SIDE_DIRS = frozenset(
+    d
+    for d, why in ANCILLARY_DIRS.items()
+    if why in ("examples", "side projects", "demo", "documentation", "benchmarks")
+)
 
 
 class Ancillary:
@@ -141,6 +150,31 @@ class Ancillary:
             why = self._classify(fa.path, facts, local)
             if why:
                 self._why[fa.path] = why
+        self._why.update(self._copies(analyses))
+
+    def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Ported files that are copies of another ported file (Depth-Anything-V2's
+        ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
+        ported once, so every copy of the shallowest one is counted apart. Copies
+        are told by their records, not their text: the same file name, length and torch uses
+        at the same places."""
+        first: dict[tuple[object, ...], str] = {}
+        copies: dict[str, str] = {}
+        # the shallowest file is the original (``pkg/`` before ``metric/pkg/``)
+        for fa in sorted(analyses, key=lambda fa: (len(PurePosixPath(fa.path).parts), fa.path)):
+            if fa.errors or not fa.uses or fa.path in self._why or fa.path in self.keep:
+                continue
+            key = (
+                PurePosixPath(fa.path).name,
+                fa.lines,
+                tuple((u.api, u.span.line, u.span.column) for u in fa.uses),
+                tuple(c.qualname for c in fa.classes),
+            )
+            if key in first:
+                copies[fa.path] = f"copy of {first[key]}"
+            else:
+                first[key] = fa.path
+        return copies
 
     def _classify(self, path: str, facts: SyntaxFacts, local: set[str]) -> str:
         if is_test_path(path):
@@ -218,7 +252,8 @@ def work_items(
                 b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local
             )
     items.extend(_one_per_backbone(backbones))
-    items.extend(_checkpoints(ported(result.api_findings, ancillary)))
+    methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
+    items.extend(_checkpoints(ported(result.api_findings, ancillary), methods))
     items.extend(_parameters(ported(result.api_findings, ancillary)))
     order = list(WORK_KINDS)
     return tuple(
@@ -230,6 +265,17 @@ def work_items(
 _NAMED_ZOO = ("timm.create_model", "timm.models.create_model")
 #: The architecture name a factory's item shows first (``timm.create_model("vit_b16"``).
 _ARCH_NAME = re.compile(r"^([\w.]+\()(['\"][^'\"]*['\"])")
+#: The model a hub entry point names after its repository (``torch.hub.load(REPO,
+#: 'gluon_resnet34_v1b', ...)``): the variants of one hub repository, loaded into the
+#: repository's own architecture by depth (RITM's ResNet-34/50/101/152), are one conversion.
+_HUB_NAME = re.compile(r"^(torch\.hub\.load\([^,()]+, )(['\"][^'\"]*['\"])")
+
+
+def _named(what: str) -> re.Pattern[str] | None:
+    """The pattern of the architecture name in a backbone item built by name, else None."""
+    if what.startswith(_NAMED_ZOO):
+        return _ARCH_NAME
+    return _HUB_NAME if _HUB_NAME.match(what) else None
 
 
 def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
@@ -240,17 +286,23 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     for item in found:  # with or without "pretrained weights": the same architecture
         key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
         # the variants one factory builds by name are one port and one conversion script
-        key = _ARCH_NAME.sub(r"\1<name>", key) if key.startswith(_NAMED_ZOO) else key
+        named = _named(key)
+        key = named.sub(r"\1<name>", key) if named is not None else key
         groups.setdefault(key, []).append(item)
     out = []
     for items in groups.values():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
         shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
-        names = list(dict.fromkeys(m.group(2) for i in items if (m := _ARCH_NAME.match(i.what))))
+        named = _named(shown.what)
+        names = list(
+            dict.fromkeys(
+                m.group(2) for i in items if named is not None and (m := named.match(i.what))
+            )
+        )
         what = shown.what
-        if len(names) > 1:  # timm.create_model("vit_large_patch16_384" | "vit_base_...", ...)
+        if named is not None and len(names) > 1:  # timm.create_model("vit_large" | "vit_b...")
             listed = " | ".join(names)
-            what = _ARCH_NAME.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
+            what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
         out.append(
             WorkItem(
                 kind=shown.kind,
@@ -468,27 +520,45 @@ _BACKBONE_URL = re.compile(
 )
 
 
-def _pretrained_download(f: ApiFinding) -> bool:
+#: A URL passed as a plain name (``load_url(url)``, ``load_url(model_url)``).
+_PLAIN_NAME = re.compile(r"^\w+$")
+
+
+def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = frozenset()) -> bool:
     """A download of a backbone's released weights when the model is built
-    (``load_url(model_urls[arch])``); a URL the user passes to resume from
-    (``load_state_dict_from_url(args.resume)``) or a whole model's released weights by name
-    are the model's checkpoint."""
+    (``load_url(model_urls[arch])``), or of any URL by name inside a method of a class
+    (``methods``: (path, qualified name)): the architecture initialising itself from released
+    weights (CenterNet's ``PoseResNet.init_weights``: ``load_url(url)``). A URL the user
+    passes to resume from (``load_state_dict_from_url(args.resume)``) or a whole model's
+    released weights by name in a builder function (YOLOX's ``create_yolox_model``) are the
+    model's checkpoint."""
     if f.api not in URL_WEIGHTS or f.args is None:
         return False
     url = f.args.positional[0] if f.args.positional else (f.args.keyword("url") or "")
-    return bool(_BACKBONE_URL.search(url)) and not _CHECKPOINT_WORDS.search(url)
+    if _CHECKPOINT_WORDS.search(url):
+        return False
+    in_method = (f.path, f.function) in methods and bool(_PLAIN_NAME.match(url))
+    return bool(_BACKBONE_URL.search(url)) or in_method
 
 
-def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
+def _checkpoints(
+    findings: Sequence[ApiFinding], methods: frozenset[tuple[str, str]] = frozenset()
+) -> Iterable[WorkItem]:
     """One item for the weights downloaded by URL at construction (``model_zoo.load_url(
     model_urls['resnet50'])`` into the repository's own ResNet: the ImageNet initialisation
     of a backbone it defines itself), and one for all the other checkpoint loading: one format
     to convert, however many calls."""
     calls = sorted(
-        (f for f in findings if f.api in CHECKPOINT_APIS and f.usage == "call"),
+        (
+            f
+            for f in findings
+            # a dataset reading tensors saved to files (Pytorch-UNet's load_image of a
+            # ``.pt`` mask) loads data, not weights: it stays in the input pipeline
+            if f.api in CHECKPOINT_APIS and f.usage == "call" and f.scope != "data"
+        ),
         key=lambda f: f.sort_key(),
     )
-    downloads = [f for f in calls if _pretrained_download(f)]
+    downloads = [f for f in calls if _pretrained_download(f, methods)]
     if downloads:
         args = downloads[0].args
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
@@ -507,7 +577,7 @@ def _checkpoints(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
             ),
             uses=len(downloads),
         )
-    found = [f for f in calls if not _pretrained_download(f)]
+    found = [f for f in calls if not _pretrained_download(f, methods)]
     if not found:
         return
     yield WorkItem(

@@ -100,3 +100,104 @@ def test_custom_ops_with_a_counterpart_under_another_name_are_compositions() -> 
     assert "rfft" in _composed("torch.fft.rfft")
     assert "standard_normal" in _composed("torch.distributions.Normal.rsample")
     assert _composed("torch.Tensor.as_strided") == ""  # no counterpart: stays a custom op
+
+
+def test_runtime_queries_exceptions_and_data_parallel_plumbing_have_a_known_way() -> None:
+    # VALID: device queries and host multiprocessing switches are deleted
+    assert gap_rewrite("torch.backends.mps.is_available")[0] == "delete"
+    assert gap_rewrite("torch.backends.cudnn.version")[0] == "delete"
+    assert gap_rewrite("torch.multiprocessing.set_sharing_strategy")[0] == "delete"
+    assert gap_rewrite("torch.multiprocessing.set_start_method")[0] == "delete"
+    # an exception class only changes what a handler catches
+    assert gap_rewrite("torch.cuda.OutOfMemoryError")[0] == "rewrite"
+    assert gap_rewrite("torch.OutOfMemoryError")[0] == "rewrite"
+    # a hand-made DataParallel is replaced by MindSpore's data parallel mode
+    for api in ("replicate", "parallel_apply", "gather", "scatter"):
+        assert "DATA_PARALLEL" in gap_rewrite(f"torch.nn.parallel.{api}")[1]
+    assert "randomize=True" in gap_rewrite("torch.utils.data.random_split")[1]
+    assert gap_rewrite("torch.autograd.gradcheck")[0] == "delete"
+    ctx = gap_rewrite("torch.autograd.function.FunctionCtx.save_for_backward")
+    assert ctx[0] == "rewrite" and "counted with that Function" in ctx[1]
+    assert gap_rewrite("torch.autograd.function.once_differentiable") == ctx
+    assert gap_rewrite("torch.get_default_device")[0] == "delete"
+    # host I/O helpers and type tests of tensor kinds
+    assert "urllib" in gap_rewrite("torch.hub.download_url_to_file")[1]
+    assert "PIL" in gap_rewrite("torchvision.utils.save_image")[1]
+    assert "COOTensor" in gap_rewrite("torch.Tensor.is_sparse")[1]
+    assert gap_rewrite("torch.distributed.tensor.DTensor")[0] == "rewrite"
+    assert gap_rewrite("torch.cuda.get_device_properties")[0] == "delete"
+    assert gap_rewrite("torch.cuda.profiler.profile")[0] == "delete"
+    assert gap_rewrite("torch.cuda.get_rng_state") == ("rewrite", "mindspore.get_rng_state()")
+    assert "recompute" in gap_rewrite("torch.utils.checkpoint.detach_variable")[1]
+    assert "scale_factor" in gap_rewrite("torch.GradScaler.get_backoff_factor")[1]
+    # INVALID: real work keeps no known way
+    assert gap_rewrite("torch.cuda.memory.CUDAPluggableAllocator") is None
+    assert gap_rewrite("torch.optim.Optimizer.defaults") is None  # a custom optimizer's port
+    assert gap_rewrite("torch.autograd.Function") is None  # the extension is the work
+    assert gap_rewrite("torch.multiprocessing.spawn") is None
+    assert gap_rewrite("torch.backends.cudnn.benchmark") is None  # a recipe setting
+    assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.no_sync") is None
+
+
+def test_function_spellings_of_clamps_and_softplus_are_compositions(tmp_path: Path) -> None:
+    from apiscan.review.gaps import _composed, is_custom_op
+
+    assert "clamp(x, max=v)" in _composed("torch.clamp_max")
+    assert "clamp(x, min=v)" in _composed("torch.clamp_min")
+    assert "softplus" in _composed("torch.nn.Softplus")
+    assert _composed("torch.clamp") == ""  # mapped: not a custom-op finding at all
+    write_repo(
+        tmp_path,
+        {
+            "model.py": """
+                import torch
+                from torch import nn
+
+
+                class Scale(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.act = nn.Softplus(beta=2)
+
+                    def forward(self, x, y):
+                        return self.act(x) + torch.clamp_max(y, 1.0)
+            """
+        },
+    )
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    found = {f.api: f for f in result.api_findings}
+    assert found["torch.nn.Softplus"].disposition == "custom-op"  # the scan's word
+    assert not any(is_custom_op(f) for f in result.api_findings)  # the review composes it
+    effort = estimate(result, network_gaps(result))
+    assert effort.custom_ops == 0 and "custom-op" not in effort.formula, effort.formula
+
+
+def test_cython_sources_are_native_code(tmp_path: Path) -> None:
+    from apiscan.review.gaps import native_sources
+
+    (tmp_path / "ext").mkdir()
+    (tmp_path / "ext" / "nms.pyx").write_text("def nms(): pass\n")  # VALID
+    (tmp_path / "ext" / "kernel.cu").write_text("\n")  # VALID
+    (tmp_path / "ext" / "nms.pyxbld").write_text("\n")  # INVALID: a build recipe
+    (tmp_path / "ext" / "helper.py").write_text("\n")  # INVALID: Python
+    found = {(what, str(where)) for what, where in native_sources(tmp_path)}
+    assert found == {
+        ("Cython source (.pyx)", "ext/nms.pyx:1"),
+        ("CUDA source (.cu)", "ext/kernel.cu:1"),
+    }
+
+
+def test_schedulers_and_transform_parameters_have_a_known_way() -> None:
+    # VALID: a scheduler MindSpore has under the same name, its step and last lr
+    assert gap_rewrite("torch.optim.lr_scheduler.SequentialLR.step") == (
+        "rewrite",
+        "mindspore.experimental.optim.lr_scheduler.SequentialLR.step",
+    )
+    assert gap_rewrite("torch.optim.lr_scheduler.LRScheduler.get_last_lr")[0] == "rewrite"
+    assert "last_epoch" in gap_rewrite("torch.optim.lr_scheduler.SequentialLR.state_dict")[1]
+    assert "host" in gap_rewrite("torchvision.transforms.RandomCrop.get_params")[1]
+    assert gap_rewrite("torchvision.transforms.v2.RandomResizedCrop.get_params")[0] == "rewrite"
+    # INVALID: a scheduler MindSpore lacks, a method it lacks, a non-static transform call
+    assert gap_rewrite("torch.optim.lr_scheduler.OneCycleLR") is None
+    assert gap_rewrite("torch.optim.lr_scheduler.StepLR.print_lr") is None
+    assert gap_rewrite("torchvision.transforms.RandomCrop.forward") is None

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.gaps import has_verify_case, runnable_verify
@@ -253,3 +254,172 @@ def test_private_helpers_and_uncertain_receivers_are_no_custom_ops() -> None:
     assert not is_custom_op(replace(base, api="torch.Tensor.__len__"))
     assert not is_custom_op(replace(base, api="torch.Tensor.nanmedian", confidence="probable"))
     assert is_custom_op(replace(base, api="torch.Tensor.nanmedian"))
+
+
+def test_variants_of_one_hub_repository_are_one_backbone_item() -> None:
+    from apiscan.review.model import Where, WorkItem
+    from apiscan.review.work import _one_per_backbone
+
+    def hub(args: str, line: int) -> WorkItem:
+        return WorkItem(
+            "pretrained-backbone", f"torch.hub.load({args})", (Where("m.py", line),), "why"
+        )
+
+    found = _one_per_backbone(
+        [
+            # VALID: the depths of one family from one hub repository, one conversion
+            hub("HUB, 'gluon_resnet34_v1b', pretrained weights, pretrained=True", 3),
+            hub("HUB, 'gluon_resnet50_v1s', pretrained weights, pretrained=True", 9),
+            # INVALID: another hub repository, or other arguments, stay apart
+            hub("'someone/zoo', 'gluon_resnet34_v1b', pretrained weights, pretrained=True", 20),
+            hub("HUB, 'tiny_net'", 30),
+        ]
+    )
+    assert sorted((i.what, [w.line for w in i.where]) for i in found) == [
+        (
+            "torch.hub.load('someone/zoo', 'gluon_resnet34_v1b', pretrained weights, "
+            "pretrained=True)",
+            [20],
+        ),
+        (
+            "torch.hub.load(HUB, 'gluon_resnet34_v1b' | 'gluon_resnet50_v1s', pretrained weights, "
+            "pretrained=True)",
+            [3, 9],
+        ),
+        ("torch.hub.load(HUB, 'tiny_net')", [30]),
+    ]
+
+
+def test_a_copy_of_a_ported_file_is_counted_apart(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.work import Ancillary
+
+    layer = """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def forward(self, x):
+                return torch.relu(x)
+    """
+    write_repo(
+        tmp_path,
+        {
+            "pkg/layers/block.py": layer,
+            # VALID: the same file again in a second package: ported once
+            "metric/pkg/layers/block.py": layer,
+            # INVALID: same name, different uses; same uses, another name
+            "other/block.py": layer.replace("torch.relu(x)", "torch.sigmoid(x)"),
+            "pkg/layers/copy_named_otherwise.py": layer,
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    ancillary = Ancillary(analyses)
+    assert ancillary.why("metric/pkg/layers/block.py") == "copy of pkg/layers/block.py"
+    assert ancillary.why("pkg/layers/block.py") == ""
+    assert ancillary.why("other/block.py") == ""
+    assert ancillary.why("pkg/layers/copy_named_otherwise.py") == ""
+    assert ("metric/pkg/layers/block.py", "copy of pkg/layers/block.py") in ancillary.listing()
+
+
+def test_a_torchscript_copy_of_the_model_is_counted_apart(tmp_path: Path) -> None:
+    for path in ("torchscript/net_ts.py", "tools_x/export_torchscript.py", "model/net.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(f"import torch\ntorch.load('{path}')\n")
+    # VALID: the export folder and an export script; INVALID: the model itself
+    assert dict(build_review(str(tmp_path)).ancillary) == {
+        "torchscript/net_ts.py": "deployment/export",
+        "tools_x/export_torchscript.py": "deployment/export",
+    }
+
+
+def test_a_download_by_name_in_a_method_is_the_backbones_weights(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "net/backbone.py": """
+                import torch
+                from torch import nn
+                from torch.utils import model_zoo
+
+                model_urls = {"resnet18": "https://download.pytorch.org/r18.pth"}
+
+
+                class PoseResNet(nn.Module):
+                    def init_weights(self, num_layers):
+                        url = model_urls["resnet{}".format(num_layers)]
+                        self.load_state_dict(model_zoo.load_url(url), strict=False)
+            """,
+            "net/build.py": """
+                import torch
+
+
+                def create_model(weights_url):
+                    return torch.hub.load_state_dict_from_url(weights_url)
+
+
+                class Trainer:
+                    def resume(self, args):
+                        return torch.hub.load_state_dict_from_url(args.resume)
+            """,
+        },
+    )
+    items = {(i.kind, i.what): [str(w) for w in i.where] for i in build_review(str(tmp_path)).work}
+    assert items == {
+        # VALID: the architecture initialises itself from released weights
+        (
+            "pretrained-backbone",
+            "pretrained weights downloaded by URL: torch.utils.model_zoo.load_url(url)",
+        ): ["net/backbone.py:11"],
+        # INVALID: a builder function's whole-model weights, a resume URL in a method
+        ("checkpoint", "torch.hub.load_state_dict_from_url"): [
+            "net/build.py:5",
+            "net/build.py:10",
+        ],
+    }
+
+
+def test_a_dataset_loading_tensor_files_loads_data_not_a_checkpoint(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "data.py": """
+                import torch
+                from torch.utils.data import Dataset
+
+
+                class Masks(Dataset):
+                    def __init__(self, files):
+                        self.files = files
+
+                    def __getitem__(self, i):
+                        return torch.load(self.files[i])
+
+                    def __len__(self):
+                        return len(self.files)
+            """,
+            "predict.py": """
+                import torch
+
+
+                def main(path):
+                    return torch.load(path, map_location="cpu")
+            """,
+        },
+    )
+    items = {(i.kind, i.what): [str(w) for w in i.where] for i in build_review(str(tmp_path)).work}
+    # VALID: the script's weights; INVALID: the dataset's tensor files
+    assert items == {("checkpoint", "torch.load"): ["predict.py:5"]}
+
+
+def test_a_benchmark_timing_a_backward_pass_is_no_training_step(tmp_path: Path) -> None:
+    bench = "import torch\n\ndef run(m, x):\n    m(x).sum().backward()\n"
+    for path in ("pkg/benchmark/bench_attn.py", "pkg/benchmarks/bench_mlp.py", "train.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(bench)
+    # VALID: both spellings of the benchmark folder; INVALID: the training script
+    assert dict(build_review(str(tmp_path)).ancillary) == {
+        "pkg/benchmark/bench_attn.py": "benchmarks",
+        "pkg/benchmarks/bench_mlp.py": "benchmarks",
+    }
