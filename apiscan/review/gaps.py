@@ -509,15 +509,8 @@ for _module in _FLOAT_FUNCTIONAL:
         ("cat", "mindspore.ops.cat"),
     ):
         GAP_REWRITES[f"{_module}.{_op}"] = ("rewrite", f"the plain op: {_plain}")
-#: Apple's MPS backend checks: MindSpore has no such backend, so the branch that picks it goes
-#: (ml-depth-pro's device choice); a ``Lambda`` transform is the Python function itself, which
-#: ``mindspore.dataset`` maps as it is.
-for _check in ("is_available", "is_built"):
-    GAP_REWRITES[f"torch.backends.mps.{_check}"] = (
-        "delete",
-        "MindSpore has no MPS backend: drop the branch that picks it; mindspore.set_device "
-        "chooses the device once at start-up",
-    )
+#: A ``Lambda`` transform is the Python function itself, which ``mindspore.dataset`` maps as
+#: it is (ml-depth-pro's ``Lambda(lambda x: x.to(device))``).
 for _lambda in ("torchvision.transforms.Lambda", "torchvision.transforms.v2.Lambda"):
     GAP_REWRITES[_lambda] = (
         "rewrite",
