@@ -292,6 +292,7 @@ def _stages(
     t1 = time.perf_counter()
     table = load_table(options.ms_version)
     stats["load_table_s"] = time.perf_counter() - t1
+    t1 = time.perf_counter()
     result = join(
         str(options.path),
         analyses,
@@ -301,11 +302,15 @@ def _stages(
         options.ignores,
         target_platform=options.target_platform,
     )
+    stats["join_s"] = time.perf_counter() - t1
+    t1 = time.perf_counter()
     cache.put_scan(whole, replace(result, stats={}))
+    stats["put_scan_s"] = time.perf_counter() - t1
     t1 = time.perf_counter()
     result = _link_verification(result, options)
     stats["link_s"] = time.perf_counter() - t1
     stats["total_s"] = time.perf_counter() - t0
+    stats["main_cpu_s"] = time.process_time()
     rendered = _keep_report(cache, report_key, render, result)
     cache.close()
     return result, (analyses if keep_facts else None), reexports, rendered
@@ -318,7 +323,9 @@ def _rounds(
     from apiscan.extract import reexport_subset
     from apiscan.program.index import resolve_reexports
 
+    t0 = time.perf_counter()
     analyses = runner.run(tasks)
+    stats["walk_s"] = time.perf_counter() - t0
 
     # Round 2: files that imported torch names through the repo's own modules.
     reexports = resolve_reexports(analyses)
@@ -328,8 +335,11 @@ def _rounds(
         if subset:
             redo.append(replace(task, reexports=subset))
     if redo:
+        t0 = time.perf_counter()
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         analyses = [again.get(fa.path, fa) for fa in analyses]
+        stats["reexport_walk_s"] = time.perf_counter() - t0
+    stats["files_reexport_walked"] = len(redo)
     current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
 
     # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
@@ -395,8 +405,11 @@ def _whole_program(
     rounds = iterations = rewalked = 0
     total = sum(len(t.data) for t in current.values())
     budget = max(REWALK_MIN_BYTES, int(total * REWALK_SHARE))
+    solve_s = rewalk_s = 0.0
     for _ in range(MAX_ROUNDS):
+        t0 = time.perf_counter()
         sol = solve(analyses, classes)
+        solve_s += time.perf_counter() - t0
         iterations += sol.iterations
         redo = []
         for fa in analyses if rewalk else ():
@@ -413,12 +426,18 @@ def _whole_program(
             break
         rounds += 1
         rewalked += len(redo)
+        t0 = time.perf_counter()
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
+        rewalk_s += time.perf_counter() - t0
         current.update((t.relpath, t) for t in redo)
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
+        t0 = time.perf_counter()
         sol = solve(analyses, classes)  # the facts of the last walks, for the owners
+        solve_s += time.perf_counter() - t0
         iterations += sol.iterations
+    stats["solve_s"] = solve_s
+    stats["rewalk_s"] = rewalk_s
     stats["solver_rounds"] = rounds
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
