@@ -539,6 +539,7 @@ class _Runner:
 
         load_torch_api()
         if self.pool is None:
+            _before_fork()
             jobs = self.options.jobs or os.cpu_count() or 1
             if sum(len(t.data) for t in tasks) < POOL_MIN_BYTES:
                 jobs = 1  # one worker: isolation without the cost of starting several
@@ -637,6 +638,21 @@ def _stopped_on_interrupt(pool: ProcessPoolExecutor) -> Iterator[None]:
 #: A worker's garbage collector: the first generation is collected every this many net
 #: allocations (Python's default, 700, runs it thousands of times per file of LibCST nodes).
 WORKER_GC_THRESHOLD = (50_000, 20, 100)
+
+
+def _before_fork() -> None:
+    """What each worker would otherwise do for itself when it starts, done once here: the
+    modules a walk imports late (positions, the degraded path, the parser's set-up, ctypes for
+    the parent-death signal) and LibCST's faster node constructors (~20 ms of CPU per worker;
+    the same constructors, for this process too, see :func:`apiscan.parsing.fast_node_inits`)."""
+    import ctypes  # noqa: F401
+    import queue  # noqa: F401
+
+    import apiscan.extract.degraded
+    import apiscan.extract.positions
+    import apiscan.parsing
+
+    apiscan.parsing.fast_node_inits()
 
 
 def _worker_start(parent: int) -> None:
