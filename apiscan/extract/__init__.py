@@ -77,7 +77,9 @@ class TreeFacts:
     #: id(call) -> (the call, its argument texts) for the calls the walks of this file
     #: reported: a re-walk of the kept module reads them here instead of rendering the code
     #: again (a fifth of a re-walk's CPU); the node is held, so an id is never reused
-    call_args: dict[int, tuple[cst.Call, CallArgs]] = field(default_factory=dict)
+    call_args: dict[int, tuple[cst.Call, CallArgs]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 #: The last tree's facts (an editor analyses a buffer twice from one parse).
