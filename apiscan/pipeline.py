@@ -641,18 +641,16 @@ WORKER_GC_THRESHOLD = (50_000, 20, 100)
 
 
 def _before_fork() -> None:
-    """What each worker would otherwise do for itself when it starts, done once here: the
-    modules a walk imports late (positions, the degraded path, the parser's set-up, ctypes for
-    the parent-death signal) and LibCST's faster node constructors (~20 ms of CPU per worker;
-    the same constructors, for this process too, see :func:`apiscan.parsing.fast_node_inits`)."""
+    """What each worker would otherwise import for itself, imported once here: the modules a
+    walk imports late (positions, the degraded path, the parser's set-up, ctypes for the
+    parent-death signal). LibCST's faster node constructors stay the workers' own
+    (:func:`apiscan.parsing.for_workers`): this process's classes are left as they were."""
     import ctypes  # noqa: F401
     import queue  # noqa: F401
 
     import apiscan.extract.degraded
     import apiscan.extract.positions
-    import apiscan.parsing
-
-    apiscan.parsing.fast_node_inits()
+    import apiscan.parsing  # noqa: F401
 
 
 def _worker_start(parent: int) -> None:
