@@ -292,6 +292,7 @@ def _stages(
     t1 = time.perf_counter()
     table = load_table(options.ms_version)
     stats["load_table_s"] = time.perf_counter() - t1
+    t1 = time.perf_counter()
     result = join(
         str(options.path),
         analyses,
@@ -301,11 +302,15 @@ def _stages(
         options.ignores,
         target_platform=options.target_platform,
     )
+    stats["join_s"] = time.perf_counter() - t1
+    t1 = time.perf_counter()
     cache.put_scan(whole, replace(result, stats={}))
+    stats["put_scan_s"] = time.perf_counter() - t1
     t1 = time.perf_counter()
     result = _link_verification(result, options)
     stats["link_s"] = time.perf_counter() - t1
     stats["total_s"] = time.perf_counter() - t0
+    stats["main_cpu_s"] = time.process_time()
     rendered = _keep_report(cache, report_key, render, result)
     cache.close()
     return result, (analyses if keep_facts else None), reexports, rendered
@@ -318,7 +323,9 @@ def _rounds(
     from apiscan.extract import reexport_subset
     from apiscan.program.index import resolve_reexports
 
+    t0 = time.perf_counter()
     analyses = runner.run(tasks)
+    stats["walk_s"] = time.perf_counter() - t0
 
     # Round 2: files that imported torch names through the repo's own modules.
     reexports = resolve_reexports(analyses)
@@ -328,8 +335,11 @@ def _rounds(
         if subset:
             redo.append(replace(task, reexports=subset))
     if redo:
+        t0 = time.perf_counter()
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
         analyses = [again.get(fa.path, fa) for fa in analyses]
+        stats["reexport_walk_s"] = time.perf_counter() - t0
+    stats["files_reexport_walked"] = len(redo)
     current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
 
     # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
@@ -395,8 +405,11 @@ def _whole_program(
     rounds = iterations = rewalked = 0
     total = sum(len(t.data) for t in current.values())
     budget = max(REWALK_MIN_BYTES, int(total * REWALK_SHARE))
+    solve_s = rewalk_s = 0.0
     for _ in range(MAX_ROUNDS):
+        t0 = time.perf_counter()
         sol = solve(analyses, classes)
+        solve_s += time.perf_counter() - t0
         iterations += sol.iterations
         redo = []
         for fa in analyses if rewalk else ():
@@ -413,12 +426,18 @@ def _whole_program(
             break
         rounds += 1
         rewalked += len(redo)
+        t0 = time.perf_counter()
         again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
+        rewalk_s += time.perf_counter() - t0
         current.update((t.relpath, t) for t in redo)
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
+        t0 = time.perf_counter()
         sol = solve(analyses, classes)  # the facts of the last walks, for the owners
+        solve_s += time.perf_counter() - t0
         iterations += sol.iterations
+    stats["solve_s"] = solve_s
+    stats["rewalk_s"] = rewalk_s
     stats["solver_rounds"] = rounds
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
@@ -520,6 +539,7 @@ class _Runner:
 
         load_torch_api()
         if self.pool is None:
+            _before_fork()
             jobs = self.options.jobs or os.cpu_count() or 1
             if sum(len(t.data) for t in tasks) < POOL_MIN_BYTES:
                 jobs = 1  # one worker: isolation without the cost of starting several
@@ -618,6 +638,19 @@ def _stopped_on_interrupt(pool: ProcessPoolExecutor) -> Iterator[None]:
 #: A worker's garbage collector: the first generation is collected every this many net
 #: allocations (Python's default, 700, runs it thousands of times per file of LibCST nodes).
 WORKER_GC_THRESHOLD = (50_000, 20, 100)
+
+
+def _before_fork() -> None:
+    """What each worker would otherwise import for itself, imported once here: the modules a
+    walk imports late (positions, the degraded path, the parser's set-up, ctypes for the
+    parent-death signal). LibCST's faster node constructors stay the workers' own
+    (:func:`apiscan.parsing.for_workers`): this process's classes are left as they were."""
+    import ctypes  # noqa: F401
+    import queue  # noqa: F401
+
+    import apiscan.extract.degraded
+    import apiscan.extract.positions
+    import apiscan.parsing  # noqa: F401
 
 
 def _worker_start(parent: int) -> None:

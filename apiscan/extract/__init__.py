@@ -12,7 +12,7 @@ import hashlib
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import (
@@ -74,6 +74,12 @@ class TreeFacts:
     def_lines: list[int]  # the ``def`` lines in pre-order (see :func:`_def_lines`)
     class_lines: dict[str, int]  # see :func:`_class_lines`
     syntax: SyntaxFacts | None  # the review's facts; None when not asked for
+    #: id(call) -> (the call, its argument texts) for the calls the walks of this file
+    #: reported: a re-walk of the kept module reads them here instead of rendering the code
+    #: again (a fifth of a re-walk's CPU); the node is held, so an id is never reused
+    call_args: dict[int, tuple[cst.Call, CallArgs]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 #: The last tree's facts (an editor analyses a buffer twice from one parse).
@@ -305,7 +311,7 @@ def _analyse_text(
     for e, span in zip(emits, spans, strict=True):
         if e.param is not None and not e.pending_cls:
             param_uses.append((span, e.api, e.param[0], e.param[1]))
-        call_args = call_texts(module, e.call) if e.call is not None else None
+        call_args = _call_texts(facts, module, e.call) if e.call is not None else None
         use = ApiUse(
             e.api,
             span,
@@ -657,6 +663,16 @@ def reexport_subset(
         elif ref in reexports:
             out[ref] = reexports[ref]
     return tuple(sorted(out.items()))
+
+
+def _call_texts(facts: TreeFacts, module: cst.Module, call: cst.Call) -> CallArgs:
+    """:func:`call_texts`, remembered with the file's tree facts for its re-walks."""
+    known = facts.call_args.get(id(call))
+    if known is not None and known[0] is call:
+        return known[1]
+    texts = call_texts(module, call)
+    facts.call_args[id(call)] = (call, texts)
+    return texts
 
 
 def call_texts(module: cst.Module, call: cst.Call) -> CallArgs:

@@ -106,6 +106,12 @@ class ResultCache:
         under our name, an older layout) is a miss and is removed, so the next ``apiscan
         verify`` writes a sound one in its place: the cache heals instead of hiding the case
         behind a broken file forever."""
+        try:
+            os.stat(self.directory)
+        except FileNotFoundError:  # nothing verified yet (most scans): no key to compute
+            return None
+        except OSError:
+            pass  # said below, once
         path = self.directory / f"{self.key(case, device, dtype)}.json"
         try:
             raw = path.read_bytes()

@@ -106,3 +106,20 @@ def test_records_round_trip_through_pickle() -> None:
     for task in tasks:
         fa = analyse(task, roots)
         assert pickle.loads(pickle.dumps(fa, pickle.HIGHEST_PROTOCOL)) == fa
+
+
+def test_a_rewalk_renders_no_argument_text_again(
+    clean_worker: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import apiscan.extract
+
+    tasks, roots = _tasks("crossfn")
+    first = [analyse(t, roots, parser=workers.kept_parse, keep=workers.keep_facts) for t in tasks]
+    assert any(u.args is not None for fa in first for u in fa.uses)
+
+    def no_render(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a re-walk rendered a call's argument texts again")
+
+    monkeypatch.setattr(apiscan.extract, "call_texts", no_render)
+    again = [analyse(t, roots, parser=workers.kept_parse, keep=workers.keep_facts) for t in tasks]
+    assert again == first

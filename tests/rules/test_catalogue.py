@@ -171,6 +171,17 @@ def test_malformed_rule_raises(case: str) -> None:
         build_registry([rule])
 
 
+def test_the_import_time_registry_leaves_the_examples_to_the_tests() -> None:
+    """The registry built on import checks everything but the examples (parsed and
+    tokenized on every scan otherwise); :func:`test_rule_is_complete` checks them."""
+    rule = make_rule(INVALID=("import torch\ndef f(:  # error\n",))
+    assert build_registry([rule], examples=False) == {"DS901": rule}
+    with pytest.raises(RuleDefinitionError, match="does not parse"):
+        build_registry([rule])
+    with pytest.raises(RuleDefinitionError, match="kebab-case"):
+        build_registry([make_rule(name="Made_Up")], examples=False)
+
+
 def test_well_formed_made_up_rule_passes() -> None:
     """The base of every malformed case is itself valid, so each case breaks exactly one thing."""
     rule = make_rule()

@@ -34,6 +34,24 @@ def test_a_sound_entry_round_trips(tmp_path: Path) -> None:
     assert [p.suffix for p in tmp_path.iterdir()] == [".json"]  # no temporary file left
 
 
+def test_no_results_directory_is_a_miss_without_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing verified yet (most scans): a lookup computes no key (hashes and the frameworks'
+    versions, per case), and a result written later is found by the same cache."""
+    cache = ResultCache(tmp_path / "results")
+    real_key = ResultCache.key
+
+    def no_key(*args: object) -> str:
+        raise AssertionError("a key was computed for a cache with no directory")
+
+    monkeypatch.setattr(ResultCache, "key", no_key)
+    assert cache.get(CASE, "CPU", "float32") is None
+    monkeypatch.setattr(ResultCache, "key", real_key)
+    cache.put(CASE, GOOD)
+    assert cache.get(CASE, "CPU", "float32") == GOOD
+
+
 @pytest.mark.parametrize(
     "content",
     [
