@@ -34,7 +34,7 @@ from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import is_test_path, place
 
 #: At most this many configs are shown when the training entry names none.
-MAX_SHOWN = 2
+MAX_SHOWN = 1
 #: Prefix of every row's name: what marks a row as read from a config file.
 PREFIX = "config "
 
@@ -154,8 +154,13 @@ def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
             notes.append(f"loaded by {named[path]}")
         for base in evaluated[path].missing:
             notes.append(f"base {base} is not in the repository: its values are not shown")
-        if others:
+        if others and path in named:
             notes.append(f"{others} other config{'s' if others > 1 else ''} not shown")
+        elif others:
+            notes.append(
+                f"1 of {others + 1} configs, the shortest-named (the training entry names "
+                "none): the others are not shown"
+            )
         extra = "; ".join(notes)
         for item in rows[path]:
             note = "; ".join(n for n in (item.note, extra) if n)
@@ -370,7 +375,7 @@ def _rows(config: _Config, files: dict[str, FileAnalysis]) -> list[RecipeItem]:
         )
     backbone = _backbone(root)
     if backbone is not None:
-        rows[("backbone", ("model", "backbone"))] = backbone
+        rows[("backbone", backbone.keys)] = backbone
     for row in rows.values():
         item = _item(row, files)
         if item is not None:
@@ -522,15 +527,16 @@ def _leaf(low: list[str]) -> tuple[str, int] | None:
 def _backbone(root: dict[str, _Node]) -> _Row | None:
     """The pretrained backbone: ``model.pretrained``, the backbone's
     ``init_cfg=dict(type='Pretrained', checkpoint=...)``, or cvpods' ``MODEL.WEIGHTS``."""
-    model = next((v for k, v in root.items() if k.lower() == "model" and v.kind == "dict"), None)
-    if model is None:
+    found = [(k, v) for k, v in root.items() if k.lower() == "model" and v.kind == "dict"]
+    if not found:
         return None
+    key, model = found[0]
     items = {k.lower(): v for k, v in model.items.items()}
     backbone = items.get("backbone")
     values: list[tuple[str, _Node]] = []
     source = items.get("pretrained") or items.get("weights")
     if source is not None and not source.none and source.text not in ('""', "''"):
-        values.append(("model.pretrained" if "pretrained" in items else "MODEL.WEIGHTS", source))
+        values.append(("pretrained" if "pretrained" in items else "WEIGHTS", source))
     if backbone is not None and backbone.kind == "dict":
         init = backbone.items.get("init_cfg")
         if init is not None and init.kind == "dict" and "checkpoint" in init.items:
@@ -545,7 +551,9 @@ def _backbone(root: dict[str, _Node]) -> _Row | None:
         values += [(f"RESNETS.{k}", v) for k, v in resnets.items.items() if k == "DEPTH"]
     if not values:
         return None
-    return _Row("backbone", ("model", "backbone"), backbone or model, values)
+    if backbone is None or backbone.kind != "dict":
+        return _Row("backbone", (key,), model, values)  # cvpods: MODEL.WEIGHTS, RESNETS
+    return _Row("backbone", (key, "backbone"), backbone, values)
 
 
 def _item(row: _Row, files: dict[str, FileAnalysis]) -> RecipeItem | None:
