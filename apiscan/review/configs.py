@@ -107,9 +107,13 @@ class _Node:
         """The value as written, a dict or list rebuilt from what it holds (``**cfg`` spliced)."""
         if self.kind == "dict":
             return "dict(" + ", ".join(f"{k}={v.shown()}" for k, v in self.items.items()) + ")"
+        if self.kind == "list" and all(e.kind == "leaf" for e in self.elems):
+            return self.text  # (800,) as written
         if self.kind == "list":
             inner = ", ".join(e.shown() for e in self.elems)
-            return f"({inner})" if self.text.startswith("(") else f"[{inner}]"
+            if not self.text.startswith("("):
+                return f"[{inner}]"
+            return f"({inner},)" if len(self.elems) == 1 else f"({inner})"
         return self.text
 
 
@@ -543,9 +547,9 @@ def _backbone(root: dict[str, _Node]) -> _Row | None:
             values.append(("init_cfg.checkpoint", init.items["checkpoint"]))
         if "pretrained" in backbone.items and not backbone.items["pretrained"].none:
             values.append(("pretrained", backbone.items["pretrained"]))
-        for key in ("type", "depth", "arch", "frozen_stages", "norm_eval"):
-            if key in backbone.items and values:
-                values.append((key, backbone.items[key]))
+        for setting in ("type", "depth", "arch", "frozen_stages", "norm_eval"):
+            if setting in backbone.items and values:
+                values.append((setting, backbone.items[setting]))
     resnets = items.get("resnets")
     if resnets is not None and resnets.kind == "dict" and values:
         values += [(f"RESNETS.{k}", v) for k, v in resnets.items.items() if k == "DEPTH"]
@@ -562,8 +566,9 @@ def _item(row: _Row, files: dict[str, FileAnalysis]) -> RecipeItem | None:
         return None
     node = row.node or values[0][1]
     name = PREFIX + ".".join(row.keys) if row.keys else PREFIX + values[0][0]
-    if row.node is not None and row.node.kind == "dict" and row.category != "warmup":
-        for key in _TYPE_KEYS:
+    if row.node is not None and row.node.kind == "dict":
+        # lr_config's policy names its schedule, not the warm-up read from the same dict
+        for key in _TYPE_KEYS if row.category != "warmup" else ("type",):
             kind = row.node.items.get(key) or row.node.items.get(key.upper())
             if kind is not None and kind.string():
                 name += f": {kind.string()}"
