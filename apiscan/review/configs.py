@@ -145,31 +145,50 @@ def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
     named = _named(files, configs)
     bases = {b for c in evaluated.values() for b in c.bases}
     leaves = [p for p in configs if p not in bases] or configs
-    candidates = sorted(named) if named else leaves
-    rows = {p: _rows(evaluated[p], files) for p in sorted({*candidates, *leaves})}
-    with_rows = sorted((p for p in candidates if rows[p]), key=lambda p: (len(p), p))
-    shown = with_rows if named else with_rows[:MAX_SHOWN]
-    # the configs a reader could have picked instead: every other one with recipe values
-    others = len([p for p in leaves if p not in shown and rows[p]])
+    rows = {p: _rows(evaluated[p], files) for p in sorted({*named, *leaves})}
     out: list[RecipeItem] = []
-    for path in shown:
-        notes = []
-        if path in named:
-            notes.append(f"loaded by {named[path]}")
-        for base in evaluated[path].missing:
-            notes.append(f"base {base} is not in the repository: its values are not shown")
-        if others and path in named:
-            notes.append(f"{others} other config{'s' if others > 1 else ''} not shown")
-        elif others:
-            notes.append(
-                f"1 of {others + 1} configs, the shortest-named (the training entry names "
-                "none): the others are not shown"
-            )
-        extra = "; ".join(notes)
-        for item in rows[path]:
-            note = "; ".join(n for n in (item.note, extra) if n)
-            out.append(replace(item, note=note))
+    # each project of the repository (detection/configs, segmentation/configs) on its own
+    for project in sorted({_project(p) for p in leaves}):
+        mine = [p for p in leaves if _project(p) == project]
+        chosen = sorted(p for p in named if _project(p) == project)
+        with_rows = sorted((p for p in chosen or mine if rows[p]), key=lambda p: (len(p), p))
+        shown = with_rows if chosen else with_rows[:MAX_SHOWN]
+        # the configs a reader could have picked instead: every other one with recipe values
+        others = len([p for p in mine if p not in shown and rows[p]])
+        for path in shown:
+            out += _noted(rows[path], path, named, evaluated[path].missing, others)
     return tuple(out)
+
+
+def _noted(
+    items: list[RecipeItem], path: str, named: dict[str, str], missing: list[str], others: int
+) -> list[RecipeItem]:
+    """The rows of a shown config, with what loads it, the bases not in the repository,
+    and how many configs are not shown."""
+    notes = []
+    if path in named:
+        notes.append(f"loaded by {named[path]}")
+    for base in missing:
+        notes.append(f"base {base} is not in the repository: its values are not shown")
+    if others and path in named:
+        notes.append(f"{others} other config{'s' if others > 1 else ''} not shown")
+    elif others:
+        notes.append(
+            f"1 of {others + 1} configs, the shortest-named (the training entry names none): "
+            "the others are not shown"
+        )
+    extra = "; ".join(notes)
+    return [replace(i, note="; ".join(n for n in (i.note, extra) if n)) for i in items]
+
+
+def _project(path: str) -> str:
+    """The folder above a config's ``configs/`` folder (``detection`` of
+    ``detection/configs/x.py``): a repository of several projects shows each one's."""
+    parts = PurePosixPath(path).parts
+    for n, part in enumerate(parts[:-1]):
+        if part in _FOLDERS:
+            return "/".join(parts[:n])
+    return ""
 
 
 def _values(fa: FileAnalysis) -> FileValues:
