@@ -434,6 +434,7 @@ def _walk(
         found = _leaf(low)
         if found is not None:
             category, depth = found
+            depth = min(depth, len(path) - 1)  # clip_grad=0.1: the leaf names its row
             holder = chain[depth - 1] if depth else None
             row = rows.setdefault((category, path[:depth]), _Row(category, path[:depth], holder))
             row.values.append((".".join(path[depth:]) or path[-1], value))

@@ -339,6 +339,35 @@ def test_a_module_of_config_dicts_outside_a_configs_folder_is_a_config(tmp_path:
     assert rows["optimizer", "config optimizer: SGD"].note == ""
 
 
+def test_each_project_shows_its_shortest_config_and_a_leaf_can_name_its_row(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "detection/configs/retina_a.py": SCHEDULE,
+            "detection/configs/retina_longer.py": SCHEDULE,
+            "detection/configs/retina_longest.py": SCHEDULE,
+            "classification/configs/small.py": 'cfg = dict(model="net", clip_grad=5.0, fp16=True)',
+        },
+    )
+    rows = [i for i in recipe_of(tmp_path) if PREFIX in i.name]
+    assert sorted({i.where.path for i in rows}) == [
+        "classification/configs/small.py",
+        "detection/configs/retina_a.py",
+    ]
+    sgd = [i for i in rows if i.name == "config optimizer: SGD"]
+    assert [i.note for i in sgd] == [
+        "1 of 3 configs, the shortest-named (the training entry names none): the others are "
+        "not shown"
+    ]
+    small = {(i.category, i.name): dict(i.values) for i in rows if "small" in i.where.path}
+    assert small == {
+        ("grad_clip", "config cfg"): {"clip_grad": "5.0"},
+        ("amp", "config cfg"): {"fp16": "True"},
+    }
+
+
 def test_only_configs_and_no_training_code_is_not_inference_only(tmp_path: Path) -> None:
     from apiscan.review.build import build_review
 
