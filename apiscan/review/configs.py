@@ -37,6 +37,8 @@ from apiscan.review.sources import is_test_path, place
 MAX_SHOWN = 1
 #: Prefix of every row's name: what marks a row as read from a config file.
 PREFIX = "config "
+#: The recipe's own rows kept in a config file (besides torch APIs: dotted names).
+_KEPT_ROWS = ("composition in ", "pipeline in ")
 
 _FOLDERS = frozenset({"configs", "config", "cfgs", "cfg"})
 #: Top-level names of OpenMMLab configs (one of them makes an unnamed module a config).
@@ -144,7 +146,9 @@ def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
     evaluated = {p: reader.config(p) for p in configs}
     named = _named(files, configs)
     bases = {b for c in evaluated.values() for b in c.bases}
-    leaves = [p for p in configs if p not in bases] or configs
+    # what a trainer is pointed at: a config no other one inherits, outside _base_ folders
+    leaves = [p for p in configs if p not in bases and "_base_" not in PurePosixPath(p).parts]
+    leaves = leaves or [p for p in configs if p not in bases] or configs
     rows = {p: _rows(evaluated[p], files) for p in sorted({*named, *leaves})}
     out: list[RecipeItem] = []
     # each project of the repository (detection/configs, segmentation/configs) on its own
@@ -617,6 +621,21 @@ def with_config_rows(
     found = config_recipe(analyses)
     if not found:
         return items
+    # a config file's values are this module's rows: the recipe's bare settings read from
+    # the same files (``fp16 = dict(...)`` as a setting with no value) would repeat them for
+    # every config; torch APIs and compositions found there stay
+    configs = {
+        fa.path
+        for fa in analyses
+        if fa.syntax is not None
+        and fa.syntax.values is not None
+        and _looks_like_config(fa.path, fa.syntax.values)
+    }
+    items = tuple(
+        i
+        for i in items
+        if i.where.path not in configs or "." in i.name or i.name.startswith(_KEPT_ROWS)
+    )
     order = {c: n for n, c in enumerate(RECIPE_CATEGORIES)}
     return tuple(
         sorted(
