@@ -388,3 +388,18 @@ def test_only_configs_and_no_training_code_is_not_inference_only(tmp_path: Path)
     review = build_review(str(tmp_path), jobs=1)
     assert not review.inference_only
     assert any(i.name == "config optimizer: SGD" for i in review.recipe)
+
+
+def test_a_config_files_own_settings_give_way_to_its_config_rows(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "configs/retina_fp16.py": SCHEDULE + "    fp16 = dict(loss_scale=512.0)\n",
+            "configs/retina_fp16_b.py": SCHEDULE + "    fp16 = dict(loss_scale=512.0)\n",
+        },
+    )
+    amp = [i for i in recipe_of(tmp_path) if i.category == "amp"]
+    # one row, from the shown config, with its value (never a bare ``fp16`` per config)
+    assert [(i.name, str(i.where), i.values) for i in amp] == [
+        ("config fp16", "configs/retina_fp16.py:7", (("loss_scale", "512.0"),))
+    ]
