@@ -320,7 +320,16 @@ class _Reader:
             bound = own.get(expr.name, base.get(expr.name))
             if bound is not None:
                 return bound
-        return _Node("leaf", path, expr.line, expr.text, value=expr.value)
+        # lr=0.0001 * gpu_multiples: the names' values said beside the formula
+        known = {
+            f"{n.name} = {b.text}"
+            for n in expr.walk()[1:]
+            if n.kind == "Name"
+            and (b := own.get(n.name, base.get(n.name))) is not None
+            and b.kind == "leaf"
+        }
+        text = expr.text + (f" ({', '.join(sorted(known))})" if known else "")
+        return _Node("leaf", path, expr.line, text, value=expr.value)
 
     def mapping(
         self,
@@ -542,6 +551,8 @@ def _leaf(low: list[str]) -> tuple[str, int] | None:
             return "scheduler", n + 1
         if key == "optimizer":
             return "optimizer", n + 1
+    if len(parents) == 1 and last in _SOLVER_OPTIMIZER:  # cfg = dict(lr=..., ...)
+        return "optimizer", 1
     if parents and parents[-1] == "solver":
         if last in _SOLVER_SCHEDULE:
             return "scheduler", len(parents)

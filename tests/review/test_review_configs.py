@@ -348,7 +348,10 @@ def test_each_project_shows_its_shortest_config_and_a_leaf_can_name_its_row(
             "detection/configs/retina_a.py": SCHEDULE,
             "detection/configs/retina_longer.py": SCHEDULE,
             "detection/configs/retina_longest.py": SCHEDULE,
-            "classification/configs/small.py": 'cfg = dict(model="net", clip_grad=5.0, fp16=True)',
+            "classification/configs/small.py": """
+                gpus = 2
+                cfg = dict(model="net", clip_grad=5.0, fp16=True, lr=0.1 * gpus)
+            """,
         },
     )
     rows = [i for i in recipe_of(tmp_path) if PREFIX in i.name]
@@ -365,6 +368,7 @@ def test_each_project_shows_its_shortest_config_and_a_leaf_can_name_its_row(
     assert small == {
         ("grad_clip", "config cfg"): {"clip_grad": "5.0"},
         ("amp", "config cfg"): {"fp16": "True"},
+        ("optimizer", "config cfg"): {"lr": "0.1 * gpus (gpus = 2)"},
     }
 
 
