@@ -407,3 +407,22 @@ def test_a_config_files_own_settings_give_way_to_its_config_rows(tmp_path: Path)
     assert [(i.name, str(i.where), i.values) for i in amp] == [
         ("config fp16", "configs/retina_fp16.py:7", (("loss_scale", "512.0"),))
     ]
+
+
+def test_a_config_file_option_default_names_the_config_shown(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "configs/a.py": SCHEDULE,
+            "configs/b_named_by_default.py": SCHEDULE,
+            "tools/train_net.py": """
+                import argparse
+
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--config-file", default="configs/b_named_by_default.py")
+            """,
+        },
+    )
+    rows = [i for i in recipe_of(tmp_path) if PREFIX in i.name]
+    assert {i.where.path for i in rows} == {"configs/b_named_by_default.py"}
+    assert {i.note for i in rows} == {"loaded by tools/train_net.py:4; 1 other config not shown"}
