@@ -17,7 +17,9 @@ like configs are read: under a ``configs/`` folder or named ``config*.py`` and h
 assignments, or a module with no functions whose top level is mostly dict assignments. A
 repository with hundreds of configs shows the ones its training entry loads
 (``Config.fromfile("configs/x.py")``, a ``--config-file`` default), else the shortest-named
-few, and says how many others there are.
+one of each project (the folder above ``configs/``) outside ``_base_`` folders, and says how
+many others there are. A config file's values are this module's rows: the recipe's bare
+settings read from the same file give way to them.
 """
 
 from __future__ import annotations
