@@ -63,6 +63,7 @@ def build_review(
 def review(options: ScanOptions) -> Review:
     """Scan with ``options`` (cache, configuration, verification results included) and
     assemble the review of what it found."""
+    from apiscan.review.configs import PREFIX as CONFIG
     from apiscan.review.recipe import extract_recipe  # the one section with its own module
 
     result, analyses = scan_with_facts(options)
@@ -82,12 +83,14 @@ def review(options: ScanOptions) -> Review:
     training |= {
         item.where.path
         for item in recipe
-        if item.category == "optimizer" and not item.name.startswith("argparse")
+        if item.category == "optimizer" and not item.name.startswith(("argparse", CONFIG))
     }
     # a model that computes its losses with no optimizer or backward pass in the repository
     # is trained by a framework's trainer (DeFCN's FCOS.losses, run by cvpods): not inference
     losses = loss_uses(result, analyses, ancillary) if not training else ()
-    inference = not training and not losses
+    # a dict config's optimizer: a framework's trainer trains with it
+    configured = any(i.category == "optimizer" and i.name.startswith(CONFIG) for i in recipe)
+    inference = not training and not losses and not configured
     if losses:
         recipe += (_external_training(losses),)
     if inference:

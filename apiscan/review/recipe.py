@@ -53,6 +53,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
+from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
     TEXT_LIMIT,
@@ -257,7 +258,8 @@ def extract_recipe(
     workers wrote (no file is read or parsed again), and from ``root``'s shell scripts."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
-    return _Recipe(result, analyses, Path(root), hierarchy).items()
+    # dict configs (OpenMMLab, cvpods) are read in their own module
+    return with_config_rows(_Recipe(result, analyses, Path(root), hierarchy).items(), analyses)
 
 
 #: What each cuDNN switch means for the port (one row category with the seeds: both are
