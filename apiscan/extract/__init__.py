@@ -112,14 +112,14 @@ Keeper = Callable[[str, str, TreeFacts], None]
 
 
 def parse_both(
-    text: str, relpath: str
+    text: str, relpath: str, checked: bool = True
 ) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
     """Python's parse, then LibCST's of what Python accepted (None when Python refused; a
     FileError when LibCST refuses it or it is too big for LibCST, and the file is then
-    analysed from Python's tree alone)."""
+    analysed from Python's tree alone). ``checked``: see :func:`~apiscan.parsing.parse_python`."""
     from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 
-    tree = parse_python(text, relpath)
+    tree = parse_python(text, relpath, checked)
     if isinstance(tree, FileError):
         return tree, None
     return tree, too_big_for_libcst(text, tree) or parse_module(text, relpath)
