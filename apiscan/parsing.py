@@ -18,7 +18,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import libcst as cst
 
@@ -163,15 +163,12 @@ def for_workers() -> None:
 
 
 def fast_node_inits() -> int:
-    """Give LibCST's node classes an ``__init__`` that stores each field through its slot
-    (``descriptor.__set__``) instead of ``object.__setattr__(self, name, value)``, which
-    looks the name up along the class's MRO for every field of every node. Same signature,
-    defaults, default factories and ``__post_init__`` call as the dataclass's own: only the
-    stores change, and a node's construction (a tenth of a parse, the native parser calls
-    it for every node) takes about 30% less. The number of classes changed; a class whose
-    fields are not all slots keeps its ``__init__``. Idempotent."""
-    import dataclasses
-    import inspect
+    """Give LibCST's node classes the ``__init__`` of :func:`apiscan.slotinit.slot_init`,
+    which stores each field through its slot instead of ``object.__setattr__(self, name,
+    value)``: a node's construction (a tenth of a parse, the native parser calls it for
+    every node) takes about 30% less. The number of classes changed; a class whose fields
+    are not all slots keeps its ``__init__``. Idempotent."""
+    from apiscan.slotinit import slot_init
 
     count = 0
     seen: set[type] = set()
@@ -183,48 +180,11 @@ def fast_node_inits() -> int:
                 seen.add(sub)
                 todo.append(sub)
                 if "__init__" in sub.__dict__ and "__dataclass_fields__" in sub.__dict__:
-                    init = _slot_init(sub, dataclasses, inspect)
+                    init = slot_init(sub)
                     if init is not None:
                         sub.__init__ = init  # type: ignore[misc]
                         count += 1
     return count
-
-
-#: Marks a field left to its default factory (as the dataclass ``__init__`` does).
-_FACTORY = object()
-
-
-def _slot_init(cls: type, dataclasses: Any, inspect: Any) -> Callable[..., None] | None:
-    """The slot-storing ``__init__`` of one node class (see :func:`fast_node_inits`)."""
-    if getattr(cls.__init__, "__apiscan_slots__", False):
-        return None
-    scope: dict[str, object] = {"_FACTORY": _FACTORY}
-    params, body = [], []
-    for i, f in enumerate(dataclasses.fields(cls)):
-        try:
-            slot = inspect.getattr_static(cls, f.name)
-        except AttributeError:
-            return None
-        if not f.init or f.kw_only or type(slot).__name__ != "member_descriptor":
-            return None
-        scope[f"_set{i}"] = slot.__set__
-        if f.default is not dataclasses.MISSING:
-            scope[f"_default{i}"] = f.default
-            params.append(f"{f.name}=_default{i}")
-        elif f.default_factory is not dataclasses.MISSING:
-            scope[f"_factory{i}"] = f.default_factory
-            params.append(f"{f.name}=_FACTORY")
-            body.append(f"    if {f.name} is _FACTORY:\n        {f.name} = _factory{i}()")
-        else:
-            params.append(f.name)
-        body.append(f"    _set{i}(self, {f.name})")
-    body.append("    self.__post_init__()")
-    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"
-    exec(source, scope)  # generated from the class's own field names
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
-    init.__apiscan_slots__ = True  # type: ignore[attr-defined]
-    return init  # type: ignore[return-value]
 
 
 def libcst_parse(text: str) -> cst.Module:

@@ -71,8 +71,8 @@ class TreeFacts:
     Python's parse nor its tree (:mod:`apiscan.workers`)."""
 
     nodes: AstNodes  # the reported-kind nodes, for positions
-    def_lines: list[int]  # the ``def`` lines in pre-order (see :func:`_def_lines`)
-    class_lines: dict[str, int]  # see :func:`_class_lines`
+    def_lines: list[int]  # the ``def`` lines in pre-order (see :func:`_statement_lines`)
+    class_lines: dict[str, int]  # see :func:`_statement_lines`
     syntax: SyntaxFacts | None  # the review's facts; None when not asked for
     #: id(call) -> (the call, its argument texts) for the calls the walks of this file
     #: reported: a re-walk of the kept module reads them here instead of rendering the code
@@ -95,10 +95,11 @@ def tree_facts(tree: ast.Module, text: str, syntax: bool = True) -> TreeFacts:
     from apiscan.extract.positions import ast_nodes
     from apiscan.extract.syntax import syntax_facts
 
+    def_lines, class_lines = _statement_lines(tree)
     facts = TreeFacts(
         ast_nodes(tree),
-        _ast_def_lines(tree),
-        _class_lines(tree),
+        def_lines,
+        class_lines,
         # the review's facts, from the tree parsed for positions
         syntax_facts(tree, text) if syntax else None,
     )
@@ -117,14 +118,14 @@ Keeper = Callable[[str, str, TreeFacts], None]
 
 
 def parse_both(
-    text: str, relpath: str
+    text: str, relpath: str, checked: bool = True
 ) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
     """Python's parse, then LibCST's of what Python accepted (None when Python refused; a
     FileError when LibCST refuses it or it is too big for LibCST, and the file is then
-    analysed from Python's tree alone)."""
+    analysed from Python's tree alone). ``checked``: see :func:`~apiscan.parsing.parse_python`."""
     from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 
-    tree = parse_python(text, relpath)
+    tree = parse_python(text, relpath, checked)
     if isinstance(tree, FileError):
         return tree, None
     return tree, too_big_for_libcst(text, tree) or parse_module(text, relpath)
@@ -584,49 +585,47 @@ _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _def_lines(lines: list[int], ext: Extractor) -> list[int]:
-    """Lines of the ``def`` statements (``lines``: :func:`_ast_def_lines`), by pre-order match
+    """Lines of the ``def`` statements (``lines``: :func:`_statement_lines`), by pre-order match
     with ast (0 when they disagree)."""
     if len(lines) != len(ext.function_facts):
         return [0] * len(ext.function_facts)
     return lines
 
 
-def _ast_def_lines(tree: ast.Module) -> list[int]:
-    # A def is a statement: only statement lists can hold one (not expressions), so walking
-    # them alone finds every def in a fraction of a full ``ast.walk``.
+def _statement_lines(tree: ast.Module) -> tuple[list[int], dict[str, int]]:
+    """The ``def`` lines in pre-order (:func:`_def_lines`) and the line of each ``class``
+    statement by qualname, named as the extractor names classes (``Outer.Inner``,
+    ``build.Local``; the first of two same-named definitions wins), from one walk. A
+    definition is a statement: only statement lists can hold one (never an expression), so
+    walking them alone finds every one in a fraction of a full ``ast.walk``."""
     defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            defs.append(node)
-        for name in _STATEMENT_LISTS:
-            stack.extend(getattr(node, name, ()))
-    defs.sort(
-        key=lambda n: min(
-            [(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)]
-        )
-    )
-    return [d.lineno for d in defs]
-
-
-def _class_lines(tree: ast.Module) -> dict[str, int]:
-    """The line of each ``class`` statement by qualname, named as the extractor names classes
-    (``Outer.Inner``, ``build.Local``); the first of two same-named definitions wins. Only
-    statements are walked: definitions never sit in expressions."""
-    found: dict[str, int] = {}
+    classes: dict[str, int] = {}
+    function_def, async_def, class_def = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
     stack: list[tuple[str, ast.AST]] = [("", tree)]
     while stack:
         prefix, node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                name = f"{prefix}{child.name}"
-                if isinstance(child, ast.ClassDef):
-                    found[name] = min(found.get(name, child.lineno), child.lineno)
-                stack.append((f"{name}.", child))
-            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
-                stack.append((prefix, child))
-    return found
+        for name in _STATEMENT_LISTS:
+            for child in getattr(node, name, ()):
+                kind = type(child)
+                if kind is function_def or kind is async_def or kind is class_def:
+                    qualname = f"{prefix}{child.name}"
+                    if kind is class_def:
+                        line = classes.get(qualname)
+                        if line is None or child.lineno < line:
+                            classes[qualname] = child.lineno
+                    else:
+                        defs.append(child)
+                    stack.append((f"{qualname}.", child))
+                else:
+                    stack.append((prefix, child))
+    defs.sort(
+        key=lambda n: (
+            min([(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)])
+            if n.decorator_list
+            else (n.lineno, n.col_offset)
+        )
+    )
+    return [d.lineno for d in defs], classes
 
 
 def _suppressions(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:

@@ -64,16 +64,36 @@ AstNodes = list[list[AstNode]]
 
 
 def ast_nodes(tree: ast.Module) -> AstNodes:
-    """The reported-kind nodes of ``tree`` (see :data:`AstNodes`), from one walk."""
+    """The reported-kind nodes of ``tree`` (see :data:`AstNodes`), from one walk (the
+    f-strings' subtrees after the rest, each as one piece: the same order per list)."""
     lists: AstNodes = [[] for _ in range(2 * FSTRING_OFFSET)]
+    fstrings: list[ast.AST] = []
+    _walk([tree], lists, 0, fstrings)
+    if fstrings:
+        for node in fstrings:
+            _walk(_children(node), lists, FSTRING_OFFSET, None)
+    for lst in lists:
+        lst.sort(key=_order_key)
+    return lists
+
+
+def _walk(
+    roots: list[ast.AST], lists: AstNodes, offset: int, fstrings: list[ast.AST] | None
+) -> None:
+    """Append the reported-kind nodes under ``roots`` (depth first, as a stack pops them) to
+    ``lists`` at ``offset``; with ``fstrings``, an f-string's subtree is left to the caller
+    (its nodes are numbered in their own sequence)."""
     kinds = _AST_KINDS
     named = _NAMED
     node_type = ast.AST
+    joined = ast.JoinedStr
     child_fields = _CHILD_FIELDS
-    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    stack = roots
+    pop, push = stack.pop, stack.append
     while stack:
-        node, offset = stack.pop()
-        k = kinds.get(type(node))
+        node = pop()
+        cls = type(node)
+        k = kinds.get(cls)
         if k is not None:
             lists[k + offset].append(
                 (
@@ -84,30 +104,64 @@ def ast_nodes(tree: ast.Module) -> AstNodes:
                     getattr(node, named[k]) if k in named else None,
                 )
             )
-        inner = FSTRING_OFFSET if type(node) is ast.JoinedStr else offset
+        elif cls is joined and fstrings is not None:
+            fstrings.append(node)
+            continue
         # ast.iter_child_nodes, inlined: the walk visits every node of the file
-        fields = child_fields.get(type(node))
+        fields = child_fields.get(cls)
         if fields is None:
-            fields = child_fields[type(node)] = _fields_with_children(type(node))
+            fields = child_fields[cls] = _fields_with_children(cls)
         for field in fields:
             child = getattr(node, field, None)
-            if isinstance(child, node_type):
-                stack.append((child, inner))
-            elif type(child) is list:
+            if type(child) is list:
                 for item in child:
                     if isinstance(item, node_type):
-                        stack.append((item, inner))
-    for lst in lists:
-        lst.sort(key=_order_key)
-    return lists
+                        push(item)
+            elif isinstance(child, node_type):
+                push(child)
 
 
-#: Fields that hold no reported node: expression contexts and operators (``Load()``,
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes :func:`_walk` would push for ``node``, in the same order."""
+    out: list[ast.AST] = []
+    for field in _CHILD_FIELDS.get(type(node)) or _fields_with_children(type(node)):
+        child = getattr(node, field, None)
+        if type(child) is list:
+            out.extend(item for item in child if isinstance(item, ast.AST))
+        elif isinstance(child, ast.AST):
+            out.append(child)
+    return out
+
+
+#: Fields that never hold a reported node: expression contexts and operators (``Load()``,
 #: ``Add()``: leaf nodes on every name, attribute and operation, a third of all the nodes a
-#: walk would otherwise visit).
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
+#: walk would otherwise visit), names and numbers (a string or an int in every node type
+#: that has the field), and the aliases of imports (``names``: aliases, or strings).
+_LEAF_FIELDS = frozenset(
+    {
+        "ctx",
+        "op",
+        "ops",
+        "id",
+        "attr",
+        "arg",
+        "name",
+        "names",
+        "asname",
+        "module",
+        "level",
+        "type_comment",
+        "type_ignores",
+        "kind",
+        "conversion",
+        "is_async",
+        "simple",
+        "rest",
+        "kwd_attrs",
+    }
+)
 #: Node type -> the fields :func:`ast_nodes` descends into (filled as types are met).
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
 
 
 def _fields_with_children(cls: type) -> tuple[str, ...]:
