@@ -76,22 +76,23 @@ _REF_NAMES: dict[str, tuple[str, ...]] = {
 class _Literals:
     """The numeric literals of the whole repository, by who holds them, read from the value
     records the workers write for the recipe (:mod:`apiscan.extract.values`): constructor
-    parameter defaults (``defaults``), class-level values (``class_values``), the literals
-    constructions pass by keyword (``keywords``; a name the calling function or module binds
-    to a literal counts), and which parameter a constructor stores as an attribute or buffer
-    (``bindings``: ``self.register_buffer("pixel_mean", torch.Tensor(pixel_mean))``)."""
+    parameter defaults (``defaults``), class-level values (``class_values``), every call's
+    arguments (``calls``; a name the calling function or module binds to a number reads as
+    that number), which parameter a constructor stores as an attribute or buffer
+    (``bindings``: ``self.register_buffer("pixel_mean", torch.Tensor(pixel_mean))``), and the
+    numbers each name is given anywhere (``by_name``)."""
 
     def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
         self.defaults: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
         self.class_values: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
-        self.keywords: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
         self.bindings: dict[tuple[str, str], str] = {}
         #: each def's positional parameters (``self`` included) by its name, and each call by
-        #: its callee's last name: (positional arguments, keywords, the caller's class, where)
+        #: its callee's last name: (positional arguments, keywords, the caller's class, where,
+        #: called on an attribute, passes ``*args``/``**kwargs``)
         self.params: dict[str, list[DefValues]] = defaultdict(list)
-        self.calls: dict[str, list[tuple[tuple[Expr, ...], dict[str, Expr], str, Where, bool]]] = (
-            defaultdict(list)
-        )
+        self.calls: dict[
+            str, list[tuple[tuple[Expr, ...], dict[str, Expr], str, Where, bool, bool]]
+        ] = defaultdict(list)
         self.by_name: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         for fa, values in files:
             self._read(fa, values)
@@ -117,32 +118,44 @@ class _Literals:
                 for a in d.assigns:
                     if a.target.kind == "Attribute" and a.target.target.text == "self":
                         self._bind(cls, a.target.name, a.value, params)
+        scopes: dict[int, dict[str, Expr]] = {}  # a function's names bound to numbers
+
+        def literal(e: Expr, function: int) -> Expr:
+            """A name its function or module binds to a number reads as that number."""
+            if e.kind != "Name":
+                return e
+            if function >= 0 and function not in scopes:
+                scopes[function] = _bound(values.defs[function].assigns)
+            local = scopes.get(function, {})
+            return local.get(e.name) or module.get(e.name) or e
+
         for call in values.calls:
             expr = call.expr
             callee = expr.callee()
             caller = values.defs[call.function] if call.function >= 0 else None
             caller_cls = values.defs[caller.owner].name if caller and caller.owner >= 0 else ""
-            keywords = {kw.name: kw.target for kw in expr.keywords if kw.name}
+            keywords = {
+                kw.name: literal(kw.target, call.function) for kw in expr.keywords if kw.name
+            }
+            args = tuple(literal(a, call.function) for a in expr.args)
             via = expr.func.kind == "Attribute"
-            self.calls[callee].append((expr.args, keywords, caller_cls, place(fa, expr.line), via))
+            # ``f(*args)``, ``Cls(**cfg)``: any parameter it does not name may be set there
+            spread = any(not kw.name for kw in expr.keywords) or any(
+                a.kind == "Starred" for a in expr.args
+            )
+            where = place(fa, expr.line)
+            self.calls[callee].append((args, keywords, caller_cls, where, via, spread))
             if callee == "register_buffer" and call.function >= 0:
                 init = values.defs[call.function]
-                args = expr.args
                 if init.name == "__init__" and init.owner >= 0 and len(args) >= 2:
                     params = {name for name, _ in init.params} - {"self"}
                     if isinstance(args[0].value, str):
                         cls = values.defs[init.owner].name
-                        self._bind(cls, args[0].value, args[1], params)
+                        self._bind(cls, args[0].value, expr.args[1], params)
             elif callee[:1].isupper():
-                local = _bound(values.defs[call.function].assigns) if call.function >= 0 else {}
-                for kw in expr.keywords:
-                    value = kw.target
-                    if value.kind == "Name":
-                        value = local.get(value.name) or module.get(value.name) or value
-                    if kw.name and _numeric(value):
-                        where = place(fa, expr.line)
-                        self.keywords[(callee, kw.name)].append((value.text, where))
-                        self.by_name[kw.name].append((value.text, where))
+                for name, value in keywords.items():
+                    if _numeric(value):
+                        self.by_name[name].append((value.text, where))
 
     def _default(self, cls: str, name: str, text: str, where: Where) -> None:
         self.defaults[(cls, name)].append((text, where))
@@ -163,11 +176,8 @@ class _Literals:
             attr = parts[1]
             param = self.bindings.get((cls, attr))
             if param is not None:
-                passed = _one(self.keywords.get((cls, param), []), f"{param}=")
-                if passed:
-                    return passed
-                passed = self.argument(cls, param, depth)
-                if passed:
+                passed, complete = self.argument(cls, param, depth)
+                if passed or not complete:
                     return passed
                 default = _one(self.defaults.get((cls, param), []), f"default of {param}")
                 if default:
@@ -178,32 +188,41 @@ class _Literals:
             return _one(self.by_name.get(parts[-1], []), parts[-1])
         if len(parts) == 1 and parts[0].isidentifier():
             found = _one(self.class_values.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
-            return found or self.argument(function.rpartition(".")[2], parts[0], depth)
+            return found or self.argument(function.rpartition(".")[2], parts[0], depth)[0]
         return None
 
-    def argument(self, callee: str, param: str, depth: int) -> str | None:
+    def argument(self, callee: str, param: str, depth: int) -> tuple[str | None, bool]:
         """The value every call of ``callee`` (a function's or a class's last name) passes
         for ``param``, when they agree: positional arguments mapped through the def's
-        parameters, each followed once more in its caller (``self.target_length`` there)."""
+        parameters, each followed once more in its caller (``self.target_length`` there).
+        The flag says whether the calls were all read: a call that may pass ``param``
+        through ``*args``/``**kwargs``, or that leaves it to the default while others pass
+        it, leaves the value unknown (and its default is then no answer either)."""
         defs = self.params.get(callee, [])
         if depth > 3 or len(defs) != 1:
-            return None
+            return None, True
         positional = list(defs[0].positional)
         found: list[tuple[str, Where]] = []
-        for args, keywords, caller_cls, where, via in self.calls.get(callee, []):
+        defaulted = False
+        for args, keywords, caller_cls, where, via, spread in self.calls.get(callee, []):
             shift = 1 if positional[:1] == ["self"] and (via or callee[:1].isupper()) else 0
             index = positional.index(param) - shift if param in positional else -1
             arg = keywords.get(param) or (args[index] if 0 <= index < len(args) else None)
-            if arg is None:
+            if arg is None or arg.kind == "Starred":
+                if spread:
+                    return None, False
+                defaulted = True
                 continue
             if _numeric(arg):
                 found.append((arg.text, where))
                 continue
             known = self.value(caller_cls, arg.text, "", depth + 1)
             if known is None:
-                return None  # a call that passes something unknown: no single value
+                return None, False  # a call that passes something unknown: no single value
             found.append((f"{arg.text} = {known}", where))
-        return _one(found, f"{param} of {callee}()")
+        if found and defaulted:
+            return None, False
+        return _one(found, f"{param} of {callee}()"), True
 
 
 def _bound(assigns: Iterable[AssignValues]) -> dict[str, Expr]:

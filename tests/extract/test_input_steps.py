@@ -174,7 +174,7 @@ def test_literals_a_step_names_from_the_value_records() -> None:
     # the default (512) and the construction (SIDE = 1024) disagree: no single value
     assert literals.value("Segmenter", "self.tower.side") is None
     # a construction's keyword wins over the default; a module constant counts as its value
-    assert literals.value("Tower", "self.side").startswith("1024 (side= at m.py:")
+    assert literals.value("Tower", "self.side").startswith("1024 (side of Tower() at m.py:")
     assert literals.value("Segmenter", "eps") is None  # a parameter, not an attribute
 
 
@@ -222,3 +222,29 @@ def test_a_length_followed_through_call_sites_and_a_positional_construction() ->
     found = literals.value("LongestSide", "long_side_length", "LongestSide.shape_of")
     assert found is not None and found.startswith("self.target_length = model.encoder.img_size")
     assert "= 1024 (img_size at m.py:" in found
+
+
+def test_a_construction_that_may_pass_the_value_through_kwargs_leaves_it_unknown() -> None:
+    """``Resizer(**cfg)`` may set the length: neither the keyword another construction
+    passes nor the constructor's default is the answer."""
+    from apiscan.extract.records import FileAnalysis
+    from apiscan.extract.values import file_values
+    from apiscan.review.inference import _Literals
+
+    def value_of(build: str) -> str | None:
+        text = textwrap.dedent(
+            """
+            class Resizer:
+                def __init__(self, length=512):
+                    self.length = length
+
+            """
+        ) + textwrap.dedent(build)
+        tree = ast.parse(text)
+        literals = _Literals([(FileAnalysis("m.py", ("m",), "", 0), file_values(tree, text))])
+        return literals.value("Resizer", "self.length")
+
+    assert value_of("a = Resizer(length=1024)\n").startswith("1024 (length of Resizer()")
+    assert value_of("a = Resizer()\n").startswith("512 (default of length")
+    assert value_of("a = Resizer(length=1024)\nb = Resizer(**cfg)\n") is None
+    assert value_of("a = Resizer(length=1024)\nb = Resizer()\n") is None
