@@ -139,13 +139,13 @@ def review(options: ScanOptions) -> Review:
         # a notebook is the recipe only when it trains (transformer_sizing.ipynb sizes)
         and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
     )
-    recipe = _grouped_inits(recipe + work_recipe(items))
+    recipe += work_recipe(items)
     tops = structure.top_models(analyses, modules, ancillary.why, hierarchy)
     modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,
         tool_version=__version__,
-        recipe=recipe,
+        recipe=_grouped_rows(recipe),
         modules=modules,
         top_models=tops,
         coverage=gaps.coverage(result),
@@ -177,19 +177,29 @@ _FILLED = frozenset({"tensor", "module", "m", "w", "weight", "param", "params"})
 _SHOWN_PLACES = 3
 
 
-def _grouped_inits(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
-    """Initialisation rows that fill different tensors the same way are one row with its
-    places: a lead reads how the weights start (timm's 113 ``zeros_`` of biases, 65
-    ``constant_(val=0)``), not one row per tensor; the row keeps its first place and says
-    which tensors and how many places it stands for."""
+#: Categories whose rows repeat word for word across files: a composition copied into each
+#: model's config (RITM's 21 identical ``composition in train`` rows).
+_REPEATED = frozenset({"augmentation", "preprocessing"})
+
+
+def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
+    """Rows that say the same thing at several places are one row with its places.
+    Initialisation rows that fill different tensors the same way are one: a lead reads how
+    the weights start (timm's 113 ``zeros_`` of biases, 65 ``constant_(val=0)``), not one row
+    per tensor; so are compositions identical to the value. The row keeps its first place and
+    says which tensors and how many places it stands for. Shown rows only: the effort counts
+    from the rows as found."""
     groups: dict[tuple[object, ...], list[RecipeItem]] = {}
     order: list[RecipeItem | tuple[object, ...]] = []
     for item in recipe:
-        if item.category != "init":
+        if item.category not in _REPEATED and item.category != "init":
             order.append(item)
             continue
-        how = tuple((k, v) for k, v in item.values if k not in _FILLED)
-        key = (item.name, how, item.note)
+        if item.category == "init":
+            how = tuple((k, v) for k, v in item.values if k not in _FILLED)
+        else:
+            how = item.values
+        key = (item.category, item.name, how, item.note)
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -204,11 +214,16 @@ def _grouped_inits(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
             out.append(items[0])
             continue
         first = items[0]
-        filled = list(dict.fromkeys(v for i in items for k, v in i.values if k in _FILLED))
+        fills = first.category == "init"
+        filled = (
+            []
+            if not fills
+            else list(dict.fromkeys(v for i in items for k, v in i.values if k in _FILLED))
+        )
         shown = ", ".join(filled[:_SHOWN_PLACES]) + (
             f" and {len(filled) - _SHOWN_PLACES} more" if len(filled) > _SHOWN_PLACES else ""
         )
-        values = tuple((k, v) for k, v in first.values if k not in _FILLED)
+        values = tuple((k, v) for k, v in first.values if not fills or k not in _FILLED)
         if filled:
             values = ((_filled_key(first), shown), *values)
         others = [f"{i.where.path}:{i.where.line}" for i in items[1 : 1 + _SHOWN_PLACES]]

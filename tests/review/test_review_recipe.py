@@ -1288,7 +1288,7 @@ def test_recipe_reads_the_scan_records_not_the_files(
 def test_initialisations_filling_tensors_the_same_way_are_one_row() -> None:
     """timm's 113 ``zeros_`` of biases are one row with its places, not 113 rows; an
     initialiser with other arguments stays its own row."""
-    from apiscan.review.build import _grouped_inits
+    from apiscan.review.build import _grouped_rows
     from apiscan.review.model import Where
 
     def init(name: str, line: int, tensor: str, **how: str) -> RecipeItem:
@@ -1302,9 +1302,31 @@ def test_initialisations_filling_tensors_the_same_way_are_one_row() -> None:
         init("torch.nn.init.normal_", 5, "m.weight", std="0.01"),
         init("torch.nn.init.zeros_", 7, "m.bias"),
     )
-    grouped = _grouped_inits(rows)
+    grouped = _grouped_rows(rows)
     zeros = [r for r in grouped if r.name == "torch.nn.init.zeros_"]
     assert len(zeros) == 1 and len(grouped) == 3
     assert zeros[0].where.line == 4
     assert zeros[0].values == (("tensor", "self.head.bias, m.bias"),)
     assert zeros[0].note == "3 places; also at m.py:7, m.py:9"
+
+
+def test_a_composition_repeated_word_for_word_is_one_row() -> None:
+    """A composition copied into each model's config file is one row naming its places; a
+    composition with other values stays its own row."""
+    from apiscan.review.build import _grouped_rows
+    from apiscan.review.model import Where
+
+    steps = (("1", "HorizontalFlip()"), ("2", "RandomCrop(320)"))
+    copies = [
+        RecipeItem("augmentation", "composition in train", Where(f"models/m{i}.py", 40), steps)
+        for i in range(5)
+    ]
+    other = RecipeItem("augmentation", "composition in train", Where("models/x.py", 40), steps[:1])
+    rows = (*copies, other)
+    grouped = _grouped_rows(rows)
+    assert len(grouped) == 2
+    first = next(r for r in grouped if r.values == steps)
+    assert first.where.path == "models/m0.py"
+    assert first.note == (
+        "5 places; also at models/m1.py:40, models/m2.py:40, models/m3.py:40 and 1 more places"
+    )
