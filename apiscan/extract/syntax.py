@@ -213,22 +213,40 @@ def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
 
 def node_text(lines: Sequence[str], node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
     """The node's source on one line (whitespace runs collapsed), cut at ``limit``."""
+    place = node_position(node)
+    if place is None:
+        return ast.unparse(node)
+    lineno, end_lineno, col, end_col = place
+    chunks = [line.encode("utf-8") for line in lines[lineno - 1 : end_lineno]]
+    if not chunks:
+        return ast.unparse(node)
+    return shorten(joined_text(chunks, col, end_col), limit)
+
+
+def node_position(node: ast.AST) -> tuple[int, int, int, int] | None:
+    """(line, end line, byte column, end byte column) of a node; None for one without."""
     lineno = getattr(node, "lineno", None)
     end_lineno = getattr(node, "end_lineno", None)
     col = getattr(node, "col_offset", None)
     end_col = getattr(node, "end_col_offset", None)
     if lineno is None or end_lineno is None or col is None or end_col is None:
-        return ast.unparse(node)
-    chunks = [line.encode("utf-8") for line in lines[lineno - 1 : end_lineno]]
-    if not chunks:
-        return ast.unparse(node)
+        return None
+    return lineno, end_lineno, col, end_col
+
+
+#: "( x )" left by joining a node's lines.
+_SPACED = re.compile(r"([(\[{]) | ([)\]}])")
+
+
+def joined_text(chunks: Sequence[bytes], col: int, end_col: int) -> str:
+    """The source of a node spanning ``chunks`` (its lines, UTF-8 encoded; byte columns) on
+    one line: whitespace runs collapsed, no space left inside brackets by line breaks."""
     if len(chunks) == 1:
-        chunks[0] = chunks[0][col:end_col]
+        parts = [chunks[0][col:end_col]]
     else:
-        chunks[0], chunks[-1] = chunks[0][col:], chunks[-1][:end_col]
-    text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
-    text = re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", text)  # "( x )" left by line breaks
-    return shorten(text, limit)
+        parts = [chunks[0][col:], *chunks[1:-1], chunks[-1][:end_col]]
+    text = " ".join(b"\n".join(parts).decode("utf-8", errors="replace").split())
+    return _SPACED.sub(r"\1\2", text)
 
 
 def shorten(text: str, limit: int | None) -> str:

@@ -31,8 +31,11 @@ from apiscan.extract.syntax import (
     _LITERAL_KINDS as _LITERAL,
 )
 from apiscan.extract.syntax import (
+    _SPACED,
     TEXT_LIMIT,
     def_names,
+    joined_text,
+    node_position,
     shorten,
     single_target,
 )
@@ -41,7 +44,6 @@ from apiscan.extract.syntax import (
 #: their parent: a ``BinOp``'s ``name`` is its operator's).
 _KEPT = (ast.expr, ast.keyword, ast.comprehension)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_SPACED = re.compile(r"([(\[{]) | ([)\]}])")
 #: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
 _RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
 
@@ -357,12 +359,10 @@ class ValueReader:
 
     def text(self, node: ast.AST) -> str:
         """:func:`~apiscan.extract.syntax.node_text` without a limit, on encoded lines."""
-        lineno = getattr(node, "lineno", None)
-        end_lineno = getattr(node, "end_lineno", None)
-        col = getattr(node, "col_offset", None)
-        end_col = getattr(node, "end_col_offset", None)
-        if lineno is None or end_lineno is None or col is None or end_col is None:
+        place = node_position(node)
+        if place is None:
             return ast.unparse(node)
+        lineno, end_lineno, col, end_col = place
         if lineno == end_lineno and 0 < lineno <= len(self.strs) and self.ascii[lineno - 1]:
             raw = self.strs[lineno - 1][col:end_col]  # most nodes: one ASCII line, as written
             if not _RESPACED.search(raw):
@@ -370,12 +370,7 @@ class ValueReader:
         chunks = self.lines[lineno - 1 : end_lineno]
         if not chunks:
             return ast.unparse(node)
-        if len(chunks) == 1:
-            chunks = [chunks[0][col:end_col]]
-        else:
-            chunks = [chunks[0][col:], *chunks[1:-1], chunks[-1][:end_col]]
-        text = " ".join(b"\n".join(chunks).decode("utf-8", errors="replace").split())
-        return _SPACED.sub(r"\1\2", text)
+        return joined_text(chunks, col, end_col)
 
     def if_values(self, node: ast.If, function: int) -> IfValues:
         made = self.ifs.get(id(node))
