@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+
+from apiscan.extract.syntax import callee_name, own_body, single_target
 
 #: A name read as a mean or a standard deviation (``pixel_mean``, ``self.std``, ``MEAN``).
 _MEAN = re.compile(r"mean", re.IGNORECASE)
@@ -69,8 +71,8 @@ def read_input_steps(
                 target.id
                 for stmt in node.body
                 if stmt.lineno < first_def
-                for target, value in [_single(stmt)]
-                if isinstance(target, ast.Name) and _literal(value)
+                for target in [single_target(stmt)]
+                if isinstance(target, ast.Name) and _literal(getattr(stmt, "value", None))
             )
     steps: list[InputStep] = []
     for node, name in qualname.items():
@@ -86,25 +88,15 @@ def _first_def(cls: ast.ClassDef) -> int:
     return min((s.lineno for s in cls.body if isinstance(s, _FuncDef)), default=1 << 30)
 
 
-def _body_nodes(fn: _FuncDef) -> Iterator[ast.AST]:
-    """The function's own nodes, not those of the defs or classes nested in it."""
-    todo: list[ast.AST] = [*fn.args.defaults, *fn.body]
-    while todo:
-        node = todo.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, _FuncDef | ast.ClassDef | ast.Lambda):
-                todo.append(child)
-
-
 def _function_steps(
     fn: _FuncDef, name: str, text_of: _Text, class_values: frozenset[str] = frozenset()
 ) -> Iterator[InputStep]:
     """The steps in ``fn``; ``class_values``: the names its class binds to a number in its
     body (``mask_threshold: float = 0.0``), the only attributes a comparison is a
     threshold with (a count compared with ``self.beam_size`` is not)."""
+    nodes = list(own_body(fn))  # walked once, read by each detector below
     assigned: dict[str, ast.expr] = {}
-    for node in _body_nodes(fn):
+    for node in nodes:
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -115,14 +107,14 @@ def _function_steps(
     # data itself, not the constants an input is prepared with
     computed = {
         n.id
-        for node in _body_nodes(fn)
+        for node in nodes
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For)
         for n in ast.walk(node.targets[0] if isinstance(node, ast.Assign) else node.target)
         if isinstance(n, ast.Name)
         and not isinstance(assigned.get(n.id), ast.Attribute | ast.Constant | ast.List | ast.Tuple)
     }
-    yield from dict.fromkeys(_round_trip(fn, name, text_of))
-    for node in _body_nodes(fn):
+    yield from dict.fromkeys(_round_trip(fn, nodes, name, text_of))
+    for node in nodes:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             steps = _division(node, name, _local_text(text_of, assigned))
             yield from (s for s in steps if not computed.intersection(s.refs))
@@ -181,7 +173,7 @@ def _call_step(
     node: ast.Call, name: str, text_of: _Text, assigned: Mapping[str, ast.expr]
 ) -> Iterator[InputStep]:
     callee = node.func
-    last = _last_name(callee)
+    last = callee_name(node)
     if last in ("sub", "sub_") and isinstance(callee, ast.Attribute) and node.args:
         # x.sub(mean).div(std): the chain's outer call is the division
         return
@@ -222,7 +214,9 @@ def _target(call: ast.Call) -> ast.AST:
     return next((kw.value for kw in call.keywords if kw.arg == "size"), ast.Constant(None))
 
 
-def _round_trip(fn: _FuncDef, name: str, text_of: _Text) -> Iterator[InputStep]:
+def _round_trip(
+    fn: _FuncDef, nodes: Sequence[ast.AST], name: str, text_of: _Text
+) -> Iterator[InputStep]:
     """An input resized to the network's fixed size and the output resized back to the
     input's own size in one function (``x = interpolate(x, size=(self.img_size,
     self.img_size))`` ... ``interpolate(depth, size=(H, W))`` with ``H, W`` from ``x.shape``):
@@ -232,7 +226,7 @@ def _round_trip(fn: _FuncDef, name: str, text_of: _Text) -> Iterator[InputStep]:
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
     shape_of: dict[str, str] = {}  # a name bound from a parameter's shape → the parameter
     calls: list[ast.Call] = []
-    for node in _body_nodes(fn):
+    for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             base = node.value.value if isinstance(node.value, ast.Subscript) else node.value
             if (
@@ -244,7 +238,7 @@ def _round_trip(fn: _FuncDef, name: str, text_of: _Text) -> Iterator[InputStep]:
                 for n in ast.walk(node.targets[0]):
                     if isinstance(n, ast.Name):
                         shape_of[n.id] = base.value.id
-        elif isinstance(node, ast.Call) and _last_name(node.func) == "interpolate" and node.args:
+        elif isinstance(node, ast.Call) and callee_name(node) == "interpolate" and node.args:
             calls.append(node)
     fixed, back = [], []
     for call in calls:
@@ -270,10 +264,6 @@ def _round_trip(fn: _FuncDef, name: str, text_of: _Text) -> Iterator[InputStep]:
                 yield InputStep("upscale", name, later.lineno, text_of(later), refs)
 
 
-def _last_name(func: ast.AST) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-
-
 def _is_one(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value in (1, 1.0)
 
@@ -295,11 +285,3 @@ def _literal(node: ast.AST | None) -> bool:
     if isinstance(node, ast.Tuple | ast.List):
         return bool(node.elts) and all(_literal(e) for e in node.elts)
     return False
-
-
-def _single(stmt: ast.AST) -> tuple[ast.expr | None, ast.expr | None]:
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        return stmt.targets[0], stmt.value
-    if isinstance(stmt, ast.AnnAssign):
-        return stmt.target, stmt.value
-    return None, None

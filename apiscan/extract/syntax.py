@@ -24,10 +24,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from apiscan.extract.input_steps import InputStep
     from apiscan.extract.models import ModelFacts
     from apiscan.extract.values import FileValues
-
-from apiscan.extract.input_steps import InputStep, read_input_steps
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
@@ -425,6 +424,8 @@ class _Reader:
             and isinstance(node.test.left, ast.Name)
             and node.test.left.id == "__name__"
         ]
+        from apiscan.extract.input_steps import read_input_steps  # it reads this module's helpers
+
         steps = read_input_steps(self.tree, self.qualname, self.text)
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
