@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass, fields
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +75,9 @@ def framework_versions() -> tuple[str, str]:
     """Installed torch and MindSpore versions, read from package metadata without importing
     them (``"absent"`` when one is missing). Read once per process: every cached result's key
     holds them, and parsing the metadata for each of a scan's hundreds of lookups cost
-    seconds."""
+    seconds. ``importlib.metadata`` is imported here, not with the module: a scan that
+    links no verification result never asks (the import costs ~30 ms of CPU)."""
+    from importlib import metadata
 
     def version(name: str) -> str:
         try:
