@@ -490,7 +490,10 @@ class _Runner:
         self, cache: AnalysisCache, ctx: str, local_roots: frozenset[str], options: ScanOptions
     ) -> None:
         self.cache, self.ctx, self.local_roots, self.options = cache, ctx, local_roots, options
-        self.options_warmup = _with_tail(options.warmup, options.ms_version)  # at most once
+        self.options_warmup = options.warmup  # run at most once
+        #: the tail's imports and data (:func:`_prepare_tail`) ride on the first warm-up
+        #: started while workers walk: then the main process only waits
+        self.tail_pending = True
         self.warm: threading.Thread | None = None
         self.analysed = 0
         self.cached = 0
@@ -508,7 +511,7 @@ class _Runner:
         if not todo and self.warm is None:
             # Nothing to parse: no worker will be forked, so the reporter's slow imports can
             # start now, in a thread (joined before any fork, see _analyse).
-            self.warm = self._start_warmup()
+            self.warm = self._start_warmup(tail=False)
         fresh = self._analyse([t for _, t in todo])
         self.analysed += len(todo)
         self.cache.put_many_pickled(
@@ -555,7 +558,7 @@ class _Runner:
         try:
             self.pool.start(len(tasks))
             # Threads start only now that the workers are forked.
-            warm = self._start_warmup()
+            warm = self._start_warmup(tail=True)
             self.warm = self.warm or warm
             progress = _progress(len(tasks)) if self.options.progress else None
             pickled = self.pool.run(tasks, progress)
@@ -611,8 +614,13 @@ class _Runner:
             )
             return FileAnalysis(task.relpath, task.modules, "", 0, errors=(err,))
 
-    def _start_warmup(self) -> threading.Thread | None:
+    def _start_warmup(self, tail: bool) -> threading.Thread | None:
+        """The warm-up thread: the options' hook (at most once) and, with ``tail`` (workers
+        are walking: this process has nothing else to do), the tail's share."""
         hook, self.options_warmup = self.options_warmup, None
+        if tail and self.tail_pending:
+            self.tail_pending = False
+            hook = _with_tail(hook, self.options.ms_version)
         if hook is None:
             return None
         thread = threading.Thread(target=hook, name="apiscan-warmup", daemon=True)
