@@ -26,4 +26,8 @@ lines) and the argument texts of its calls (:class:`apiscan.extract.TreeFacts`),
 the file again (:mod:`apiscan.workers`). Re-walking only the functions a changed fact can
 reach is not done: a walk's intra-file state (returns of the file's own functions, class
 attributes, the node ordinals positions are read from) runs through every function after.
+Keeping a file's last analysis when its environment changed only under keys its walk never
+read was measured and left out: on YOLOX every changed key of the 28 re-walks is one the
+walk reads, and 27 of them change the analysis (the re-walks cost ~0.2 s of CPU, 80% of it
+the interpreter).
 """
