@@ -202,9 +202,10 @@ def test_slot_storing_node_inits_build_the_same_trees() -> None:
             cls.__init__ = init  # type: ignore[misc]
 
 
-def test_a_trusted_parse_freezes_its_tree_and_no_garbage() -> None:
+def test_a_trusted_parse_freezes_its_tree_and_no_garbage(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker's parse puts the new tree out of the collector's reach (it holds no cycle)
-    after collecting what was there: a cycle the last walk left is freed, not frozen."""
+    after Python's parse collected what was there: a cycle the last walk left is freed, not
+    frozen."""
     import gc
     import weakref
 
@@ -219,7 +220,11 @@ def test_a_trusted_parse_freezes_its_tree_and_no_garbage() -> None:
     del left
     frozen = gc.get_freeze_count()
     try:
-        module = parsing._parse_trusted("def f(x):\n    return x + 1\n")
+        monkeypatch.setattr(parsing, "TRUST_PARSER", True)
+        text = "def f(x):\n    return x + 1\n"
+        assert not isinstance(parsing.parse_python(text, "m.py"), FileError)
+        assert alive() is None
+        module = parsing._parse_trusted(text)
         assert alive() is None
         assert gc.get_freeze_count() > frozen
         assert gc.isenabled()
