@@ -9,10 +9,11 @@ second time: the worker already holds the tree when a review is asked for
 - every expression it may follow, as a small :class:`Expr` tree carrying its source text and
   place (never an ``ast`` node: records cross processes and live in the cache);
 - every def and class (:class:`DefValues`): its parameters with their defaults, the
-  single-target assignments of its own body, what it returns, the names its loops bind;
+  assignments of its own body (each target of a chained one), what it returns, the names
+  its loops bind;
 - every call (:class:`CallValues`), in the order ``ast.walk`` meets them, with the function
   it is in (call sites, argparse options, repository calls);
-- the module's own single-target assignments, and the star and relative imports.
+- the module's own assignments, and the star and relative imports.
 
 Positions are those of Python's tree (lines of the parsed text, columns in UTF-8 bytes); a
 call also carries its end column in characters, as the scan's findings count them.
@@ -136,9 +137,39 @@ class Expr(NamedTuple):
         return parts[::-1]
 
 
+def literal_value(expr: Expr | None) -> object:
+    """The Python value of a literal number, string or sequence of them (what
+    ``ast.literal_eval`` computes of it), else None: the one reading of a literal the
+    review's recipe and inference steps share."""
+    if expr is None or not expr.literal:
+        return None
+    if expr.kind == "Constant":
+        return expr.value
+    if expr.kind == "UnaryOp" and expr.name in ("USub", "UAdd"):
+        inner = literal_value(expr.parts[0])
+        if isinstance(inner, int | float | complex) and not isinstance(inner, bool):
+            return -inner if expr.name == "USub" else +inner
+        return None
+    if expr.kind in ("Tuple", "List"):
+        items = [literal_value(p) for p in expr.parts]
+        if any(i is None and p.text != "None" for i, p in zip(items, expr.parts, strict=True)):
+            return None
+        return tuple(items) if expr.kind == "Tuple" else items
+    return None
+
+
+def is_numeric(value: object) -> bool:
+    """A number, or a non-empty list or tuple of them (a mean, a size, a threshold): of
+    :func:`literal_value`'s values, those a setting or a preprocessing step is."""
+    if isinstance(value, list | tuple):
+        return bool(value) and all(is_numeric(v) for v in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True, slots=True)
 class AssignValues:
-    """``target = value`` (one target; ``target: T = value`` too)."""
+    """``target = value`` (``target: T = value`` too); a chained ``a = b = value`` is one
+    record per target, left to right, sharing the statement's line and order."""
 
     target: Expr
     value: Expr
@@ -174,7 +205,7 @@ class DefValues:
     positional: tuple[str, ...] = ()
     vararg: bool = False
     static: bool = False
-    #: single-target assignments of its own body (nested defs left out), in
+    #: assignments of its own body (one per target) (nested defs left out), in
     #: :func:`~apiscan.extract.syntax.own_body` order
     assigns: tuple[AssignValues, ...] = ()
     #: values of its own ``return`` statements, in the same order
@@ -264,7 +295,7 @@ class FileValues:
 
     #: every def and class, in :func:`~apiscan.extract.syntax.def_names` order
     defs: tuple[DefValues, ...] = ()
-    #: single-target assignments of the module's own body, in ``own_body`` order
+    #: assignments of the module's own body, in ``own_body`` order
     assigns: tuple[AssignValues, ...] = ()
     #: every call, in ``ast.walk`` order
     calls: tuple[CallValues, ...] = ()
@@ -474,24 +505,30 @@ class ValueReader:
         order = self.order
         out = []
         for node in nodes:
-            target = single_target(node)
-            value = getattr(node, "value", None)
-            if target is not None and isinstance(value, ast.expr):
-                after = self.after.get(id(node))
-                guard = None
-                if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
-                    guard = self.expr(after.test)
-                out.append(
-                    AssignValues(
-                        self.expr(target),
-                        self.expr(value),
-                        getattr(node, "lineno", 0),
-                        id(node) in top,
-                        isinstance(node, ast.AnnAssign),
-                        order[id(node)],
-                        guard,
-                    )
+            if isinstance(node, ast.Assign):
+                targets = node.targets  # ``net_w = net_h = 480``: each target, left to right
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets = [node.target]
+            else:
+                continue
+            value = node.value
+            after = self.after.get(id(node))
+            guard = None
+            if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
+                guard = self.expr(after.test)
+            made = self.expr(value)
+            out += [
+                AssignValues(
+                    self.expr(target),
+                    made,
+                    node.lineno,
+                    id(node) in top,
+                    isinstance(node, ast.AnnAssign),
+                    order[id(node)],
+                    guard,
                 )
+                for target in targets
+            ]
         return out
 
     def build(self) -> FileValues:
