@@ -191,10 +191,15 @@ class SyntaxFacts:
     #: the inference path's steps written as code (normalise, pad, resize, upscale,
     #: threshold: :mod:`apiscan.extract.input_steps`)
     input_steps: tuple[InputStep, ...] = ()
-    #: what the recipe's value follower reads (:mod:`apiscan.extract.values`)
+    #: the file's expression table and what the recipe's value follower reads
+    #: (:mod:`apiscan.extract.values`), the model tree's index over it included
     values: FileValues | None = None
-    #: what the model tree follows: constructions, builders' returns, registries
-    models: ModelFacts | None = None
+
+    @property
+    def models(self) -> ModelFacts | None:
+        """What the model tree follows: constructions, builders' returns, registries (an
+        index over the value records' expressions, kept in them)."""
+        return self.values.models if self.values is not None else None
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -205,9 +210,14 @@ class SyntaxFacts:
 
 def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
     """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`)."""
-    from apiscan.extract.values import file_values
+    from apiscan.extract.models import model_facts
+    from apiscan.extract.values import ValueReader
 
-    return replace(_Reader(tree, text).facts(), values=file_values(tree, text))
+    reader = _Reader(tree, text)
+    table = ValueReader(tree, text)  # one expression table: both records read it
+    values = table.build()
+    models = model_facts(tree, text, reader.first, reader.imports_made, table)
+    return replace(reader.facts(), values=replace(values, models=models))
 
 
 def node_text(lines: Sequence[str], node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
@@ -412,8 +422,6 @@ class _Reader:
                 self.assigns.append((target.attr, value.lineno, last, functions))
 
     def facts(self) -> SyntaxFacts:
-        from apiscan.extract.models import model_facts  # it reads this module's helpers
-
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
         main_blocks = [
@@ -453,7 +461,6 @@ class _Reader:
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
             input_steps=steps,
-            models=model_facts(self.tree, "\n".join(self.lines), self.first, self.imports_made),
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

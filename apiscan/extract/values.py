@@ -22,11 +22,14 @@ call also carries its end column in characters, as the scan's findings count the
 from __future__ import annotations
 
 import ast
+import pickle
 import re
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from itertools import pairwise
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from apiscan.extract.syntax import (
     _LITERAL_KINDS as _LITERAL,
@@ -40,6 +43,9 @@ from apiscan.extract.syntax import (
     shorten,
     single_target,
 )
+
+if TYPE_CHECKING:
+    from apiscan.extract.models import ModelFacts
 
 #: Node kinds whose children an :class:`Expr` keeps (operators and contexts are named by
 #: their parent: a ``BinOp``'s ``name`` is its operator's).
@@ -307,6 +313,24 @@ class FileValues:
     assigned_attrs: tuple[str, ...] = ()
     #: every ``for`` loop, in ``ast.walk`` order
     loops: tuple[LoopValues, ...] = ()
+    #: the model tree's index over the same expressions (:mod:`apiscan.extract.models`)
+    models: ModelFacts | None = None
+
+    def __reduce__(self) -> tuple[Callable[[bytes], FileValues], tuple[bytes]]:
+        """Pickled as one compressed blob of its fields: the expression table is most of a
+        reviewed file's cache entry (a tree of small tuples whose texts repeat their
+        parts'), and a quarter of that size once compressed; the value records and the
+        model tree's index share their expressions inside it."""
+        fields = tuple(getattr(self, name) for name in _FIELDS)
+        return _unpacked, (zlib.compress(pickle.dumps(fields, pickle.HIGHEST_PROTOCOL), 1),)
+
+
+_FIELDS = tuple(f.name for f in dataclass_fields(FileValues))
+
+
+def _unpacked(blob: bytes) -> FileValues:
+    """A :class:`FileValues` from its pickled blob (:meth:`FileValues.__reduce__`)."""
+    return FileValues(*pickle.loads(zlib.decompress(blob)))
 
 
 def file_values(tree: ast.Module, text: str) -> FileValues:
@@ -331,6 +355,11 @@ class ValueReader:
         self.parent: dict[int, ast.AST] = {}
         self.order: dict[int, int] = {}
         self.ifs: dict[int, IfValues] = {}
+        self.around: dict[int, tuple[int, int, ast.If | None]] = {}
+        self.walked: list[ast.AST] = []
+        self.defs: list[ast.AST] = []
+        self.qualname: dict[ast.AST, str] = {}
+        self.def_index: dict[int, int] = {}
 
     # -- expressions
     def expr(self, node: ast.AST) -> Expr:
@@ -531,41 +560,62 @@ class ValueReader:
             ]
         return out
 
-    def build(self) -> FileValues:
+    def index(self) -> list[ast.AST]:
+        """Walk the tree once (``ast.walk``'s order, returned): each node's children, parent,
+        place in that order, the statement after each statement, and the def the
+        :func:`~apiscan.extract.syntax.def_names` order numbers around each node. Every
+        record of the file (these value records, the model tree's) reads this walk."""
+        if self.walked:
+            return self.walked
         qualname, _ = def_names(self.tree)
-        nodes = list(qualname)
-        index = {id(node): n for n, node in enumerate(nodes)}
-        parent: dict[int, ast.AST] = {}
-        walked: list[ast.AST] = [self.tree]  # ast.walk's order
+        self.defs = list(qualname)
+        self.qualname = qualname
+        index = self.def_index = {id(node): n for n, node in enumerate(self.defs)}
+        parent = self.parent
+        kids = self.kids
+        after = self.after
+        #: id -> (nearest function, nearest scope, nearest ``if``) strictly above the node
+        around = self.around
+        around[id(self.tree)] = (-1, -1, None)
+        walked: list[ast.AST] = [self.tree]
         i = 0
         while i < len(walked):
             node = walked[i]
             i += 1
-            children = self.kids[id(node)] = list(ast.iter_child_nodes(node))
+            children = kids[id(node)] = list(ast.iter_child_nodes(node))
+            if not children:
+                continue
+            fn, scope, near = around[id(node)]
+            if isinstance(node, _SCOPES):
+                scope = -2 if isinstance(node, ast.Lambda) else index.get(id(node), -1)
+                if not isinstance(node, ast.ClassDef | ast.Lambda):
+                    fn = scope
+            elif isinstance(node, ast.If):
+                near = node
+            here = (fn, scope, near)
             for child in children:
                 parent[id(child)] = node
-                walked.append(child)
+                around[id(child)] = here
+            walked += children
             body = getattr(node, "body", None)
             if isinstance(body, list):
-                self.after.update((id(a), b) for a, b in pairwise(body))
+                after.update((id(a), b) for a, b in pairwise(body))
         self.order = {id(node): n for n, node in enumerate(walked)}
-        self.parent = parent
+        self.walked = walked
+        return walked
 
-        def function_of(node: ast.AST) -> int:
-            current = parent.get(id(node))
-            while current is not None and not isinstance(
-                current, ast.FunctionDef | ast.AsyncFunctionDef
-            ):
-                current = parent.get(id(current))
-            return index.get(id(current), -1) if current is not None else -1
+    def function_of(self, node: ast.AST) -> int:
+        """The nearest function around ``node`` (an index of the defs), else -1."""
+        return self.around[id(node)][0]
 
-        def scope(node: ast.AST) -> int:
-            current = parent.get(id(node))
-            while current is not None and not isinstance(current, _SCOPES):
-                current = parent.get(id(current))
-            if isinstance(current, ast.Lambda):
-                return -2
-            return index.get(id(current), -1) if current is not None else -1
+    def build(self) -> FileValues:
+        walked = self.index()
+        qualname = self.qualname
+        nodes = self.defs
+        index = self.def_index
+        parent = self.parent
+        around = self.around
+        function_of = self.function_of
 
         module_own = self.own(self.tree)
         own_order = {id(n): i for i, n in enumerate(module_own) if isinstance(n, ast.Call)}
@@ -631,11 +681,10 @@ class ValueReader:
                 holder = parent.get(id(node))
                 stored = single_target(holder) if holder is not None else None
                 ifs = []
-                current = parent.get(id(node))
-                while current is not None:
-                    if isinstance(current, ast.If):
-                        ifs.append(self.if_values(current, function_of(current)))
-                    current = parent.get(id(current))
+                fn, scope, near = around[id(node)]
+                while near is not None:
+                    ifs.append(self.if_values(near, function_of(near)))
+                    near = around[id(near)][2]
                 statement = holder
                 while statement is not None and not isinstance(statement, ast.stmt):
                     statement = parent.get(id(statement))
@@ -645,9 +694,9 @@ class ValueReader:
                 calls.append(
                     CallValues(
                         self.expr(node),
-                        function_of(node),
+                        fn,
                         self.char_col(end, node.end_col_offset or 0) + 1,
-                        scope(node),
+                        scope,
                         tuple(ifs),
                         isinstance(holder, ast.Expr),
                         self.expr(stored) if stored is not None else None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import pickle
+from dataclasses import replace
 
 from apiscan.extract.syntax import syntax_facts
 from apiscan.extract.values import Expr, file_values, is_numeric, literal_value
@@ -138,9 +139,29 @@ def test_long_text_is_cut_but_kept_whole() -> None:
 
 def test_records_pickle_and_reach_the_syntax_facts() -> None:
     facts = syntax_facts(ast.parse(CODE), CODE)
-    assert facts.values == _facts()
+    assert facts.values is not None and facts.models is facts.values.models
+    assert replace(facts.values, models=None) == _facts()
     again = pickle.loads(pickle.dumps(facts))
     assert again == facts and isinstance(again.values.calls[0].expr, Expr)
+
+
+def test_model_records_index_the_same_expressions() -> None:
+    """One expression table: the model tree's entries hold the value records' expressions
+    (recorded once, shared through the cache), not texts of their own."""
+    for facts in (
+        syntax_facts(ast.parse(CODE), CODE),
+        pickle.loads(pickle.dumps(syntax_facts(ast.parse(CODE), CODE))),
+    ):
+        assert facts.values is not None and facts.models is not None
+        calls = {(c.expr.line, c.expr.col): c.expr for c in facts.values.calls}
+        shared = [
+            e for e in facts.models.exprs if e.kind == "call" and calls.get((e.line, e.node.col))
+        ]
+        assert shared and all(calls[(e.line, e.node.col)] is e.node for e in shared)
+        made = next(e for e in shared if e.node.callee() == "ArgumentParser")
+        assert made.text == "argparse.ArgumentParser()" and made.value is None
+        callee = facts.models.exprs[made.refs[0]]
+        assert callee.node is made.node.func and callee.value == "ArgumentParser"
 
 
 LOOPS = """\
