@@ -213,8 +213,9 @@ def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
     from apiscan.extract.models import model_facts
     from apiscan.extract.values import ValueReader
 
-    reader = _Reader(tree, text)
     table = ValueReader(tree, text)  # one expression table: both records read it
+    table.index()  # one walk: the children it lists serve every reader
+    reader = _Reader(tree, text, table.kids, (table.qualname, table.first))
     values = table.build()
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
     return replace(reader.facts(), values=replace(values, models=models))
@@ -364,11 +365,19 @@ class _Reader:
     """Two passes over the tree: the statements (to name every def), then every node once,
     breadth first as ``ast.walk`` goes, with the functions and loops around it."""
 
-    def __init__(self, tree: ast.Module, text: str) -> None:
+    def __init__(
+        self,
+        tree: ast.Module,
+        text: str,
+        kids: Mapping[int, list[ast.AST]] | None = None,
+        names: tuple[dict[ast.AST, str], dict[str, _Def]] | None = None,
+    ) -> None:
+        """``kids`` (each node's children by id) and ``names`` (:func:`def_names`) when the
+        file's walk already listed them."""
         self.tree = tree
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
-        self.qualname, self.first = def_names(tree)
+        self.qualname, self.first = def_names(tree) if names is None else names
         #: each call with the functions around it (first defs of their names, outermost
         #: first) and whether a loop is around it (a function defined in a loop included)
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
@@ -402,7 +411,8 @@ class _Reader:
             elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
                 functions = (*functions, self.qualname[node])
             looped = looped or isinstance(node, _LOOPS)
-            todo.extend((child, functions, looped) for child in ast.iter_child_nodes(node))
+            children = ast.iter_child_nodes(node) if kids is None else kids[id(node)]
+            todo.extend((child, functions, looped) for child in children)
         self.imports = import_table(self.imports_made)
 
     def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:

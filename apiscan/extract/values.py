@@ -333,6 +333,19 @@ def _unpacked(blob: bytes) -> FileValues:
     return FileValues(*pickle.loads(zlib.decompress(blob)))
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the
+    children of every node of the file once)."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        field = getattr(node, name, None)
+        if isinstance(field, ast.AST):
+            out.append(field)
+        elif isinstance(field, list):
+            out += [item for item in field if isinstance(item, ast.AST)]
+    return out
+
+
 def file_values(tree: ast.Module, text: str) -> FileValues:
     """The value record of a file from Python's tree of ``text``."""
     return ValueReader(tree, text).build()
@@ -359,6 +372,7 @@ class ValueReader:
         self.walked: list[ast.AST] = []
         self.defs: list[ast.AST] = []
         self.qualname: dict[ast.AST, str] = {}
+        self.first: dict[str, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = {}
         self.def_index: dict[int, int] = {}
 
     # -- expressions
@@ -567,7 +581,7 @@ class ValueReader:
         record of the file (these value records, the model tree's) reads this walk."""
         if self.walked:
             return self.walked
-        qualname, _ = def_names(self.tree)
+        qualname, self.first = def_names(self.tree)
         self.defs = list(qualname)
         self.qualname = qualname
         index = self.def_index = {id(node): n for n, node in enumerate(self.defs)}
@@ -582,7 +596,7 @@ class ValueReader:
         while i < len(walked):
             node = walked[i]
             i += 1
-            children = kids[id(node)] = list(ast.iter_child_nodes(node))
+            children = kids[id(node)] = _children(node)
             if not children:
                 continue
             fn, scope, near = around[id(node)]
