@@ -29,7 +29,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from apiscan.extract.syntax import def_names, name_chain, node_text
+from apiscan.extract.syntax import def_names, name_chain, shorten
+from apiscan.extract.values import Expr as ValueExpr
+from apiscan.extract.values import ValueReader
 
 #: Longest source text kept for one expression (a part shown as ``Backbone (build(cfg))``).
 TEXT_LIMIT = 60
@@ -45,14 +47,17 @@ _BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
 
 @dataclass(frozen=True, slots=True)
 class Expr:
-    """One expression. ``kind`` is ``name``, ``attr``, ``const``, ``tuple``, ``dict``,
+    """One expression as the model tree follows it: an entry of the file's expression table
+    (:attr:`node`, the :class:`~apiscan.extract.values.Expr` the value records hold too:
+    its line, name and text are recorded once) with the branch it is read in and the parts
+    the follower reads. ``kind`` is ``name``, ``attr``, ``const``, ``tuple``, ``dict``,
     ``sub`` (subscript), ``call`` or ``other``; ``refs`` are indexes of
     :attr:`ModelFacts.exprs`:
 
-    - name: ``value`` is the name, ``link`` the innermost branch around it
+    - name: :attr:`value` is the name, ``link`` the innermost branch around it
       (:attr:`ModelFacts.links`);
-    - attr: ``value`` the attribute, ``refs`` (the object,);
-    - const: ``value`` the string, None for any other constant;
+    - attr: :attr:`value` the attribute, ``refs`` (the object,);
+    - const: :attr:`value` the string, None for any other constant;
     - tuple: ``refs`` (the first element,), ``inner`` the calls in the others;
     - dict: ``keys`` and ``refs`` its keys (-1 for ``**x``) and values;
     - sub: ``refs`` (the object, the index);
@@ -67,24 +72,47 @@ class Expr:
     """
 
     kind: str
-    line: int
-    value: str | None = None
+    #: the expression in the file's table (shared with the value records)
+    node: ValueExpr
     link: int = -1
-    text: str = ""  # source on one line, cut at TEXT_LIMIT ("" for a name: the name itself)
+    #: a review may show its source (a call, a tuple, a callee): :attr:`text` is kept
+    shown: bool = False
     refs: tuple[int, ...] = ()
     keywords: tuple[str | None, ...] = ()
     keys: tuple[int, ...] = ()
     inner: tuple[int, ...] = ()
 
+    @property
+    def line(self) -> int:
+        return self.node.line
+
+    @property
+    def value(self) -> str | None:
+        """A name's name, an attribute's attribute, a string constant's string."""
+        kind = self.kind
+        if kind in ("name", "attr"):
+            return self.node.name
+        if kind == "const":
+            value = self.node.value
+            return value if isinstance(value, str) else None
+        return None
+
+    @property
+    def text(self) -> str:
+        """The source on one line, cut at :data:`TEXT_LIMIT`, where a review may show it
+        ("" for a name: the name itself)."""
+        if not self.shown or self.kind == "name":
+            return ""
+        return shorten(self.node.full(), TEXT_LIMIT)
+
     def __reduce__(self) -> tuple[type[Expr], tuple[object, ...]]:
         """Pickled as a call with the fields up to the last one that is not its default:
-        a name is four values, not nine (the table holds tens of thousands of them)."""
+        a name is three values, not eight (the table holds tens of thousands of them)."""
         values = (
             self.kind,
-            self.line,
-            self.value,
+            self.node,
             self.link,
-            self.text,
+            self.shown,
             self.refs,
             self.keywords,
             self.keys,
@@ -96,8 +124,8 @@ class Expr:
         return Expr, values[:end]
 
 
-#: :class:`Expr`'s defaults, field by field (kind and line have none).
-_EXPR_DEFAULTS: tuple[object, ...] = ("", 0, None, -1, "", (), (), (), ())
+#: :class:`Expr`'s defaults, field by field (kind and node have none).
+_EXPR_DEFAULTS: tuple[object, ...] = ("", None, -1, False, (), (), (), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,15 +211,21 @@ def model_facts(
     text: str,
     first: Mapping[str, ast.AST] | None = None,
     imports: Iterable[ast.Import | ast.ImportFrom] | None = None,
+    table: ValueReader | None = None,
 ) -> ModelFacts:
     """The model tree's facts of a file from Python's tree of ``text``. ``first`` (the first
     def of each qualified name: :func:`~apiscan.extract.syntax.def_names`) and ``imports``
-    (every import statement) are the syntax facts' own, when it has them."""
+    (every import statement) are the syntax facts' own, when it has them; ``table`` is the
+    file's expression table the value records were built with (its walk and expressions are
+    shared: :class:`Expr`)."""
     if first is None:
         first = def_names(tree)[1]
     if imports is None:
         imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
-    return _Recorder(tree, text.split("\n"), first, imports).facts()
+    if table is None:
+        table = ValueReader(tree, text)
+    table.index()
+    return _Recorder(tree, table, first, imports).facts()
 
 
 class _Recorder:
@@ -201,12 +235,13 @@ class _Recorder:
     def __init__(
         self,
         tree: ast.Module,
-        lines: list[str],
+        table: ValueReader,
         first: Mapping[str, ast.AST],
         imports: Iterable[ast.Import | ast.ImportFrom],
     ) -> None:
         self.tree = tree
-        self.lines = lines
+        self.table = table
+        self.kids = table.kids
         self.first = first
         self.exprs: list[Expr] = []
         self.memo: dict[int, int] = {}
@@ -273,32 +308,30 @@ class _Recorder:
         found = self.memo.get(id(node))
         if found is not None:
             return found
-        line = getattr(node, "lineno", 0)
         shown = callee or isinstance(node, ast.Call | ast.Tuple)
-        text = node_text(self.lines, node, TEXT_LIMIT) if shown else ""
+        made = self.table.expr(node)
         down = depth + 1
 
         def sub(child: ast.AST, callee: bool = False) -> int:
             return self.encode(child, link, down, callee, whole)
 
         if depth > _DEPTH:
-            expr = Expr("other", line, text=text)
+            expr = Expr("other", made, shown=shown)
         elif isinstance(node, ast.Name):
-            expr = Expr("name", line, node.id, link)
+            expr = Expr("name", made, link)
         elif isinstance(node, ast.Attribute):
-            expr = Expr("attr", line, node.attr, text=text, refs=(sub(node.value),))
+            expr = Expr("attr", made, shown=shown, refs=(sub(node.value),))
         elif isinstance(node, ast.Constant):
-            value = node.value if isinstance(node.value, str) else None
-            expr = Expr("const", line, value, text=text)
+            expr = Expr("const", made, shown=shown)
         elif isinstance(node, ast.Tuple) and node.elts:
             inner = tuple(self._calls_in(list(node.elts[1:]), link, down)) if whole else ()
-            expr = Expr("tuple", line, text=text, refs=(sub(node.elts[0]),), inner=inner)
+            expr = Expr("tuple", made, shown=shown, refs=(sub(node.elts[0]),), inner=inner)
         elif isinstance(node, ast.Dict):
             values = tuple(sub(v) if self._read(v, whole) else _UNREAD for v in node.values)
             keys = tuple(-1 if k is None else sub(k) for k in node.keys)
-            expr = Expr("dict", line, text=text, refs=values, keys=keys)
+            expr = Expr("dict", made, shown=shown, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
-            expr = Expr("sub", line, text=text, refs=(sub(node.value), sub(node.slice)))
+            expr = Expr("sub", made, shown=shown, refs=(sub(node.value), sub(node.slice)))
         elif isinstance(node, ast.Call) and (whole or self.may_build(node) or _makes_cls(node)):
             # the first argument is read whatever it is (the name a registry or a module
             # look-up takes, the class a generic builder gets); the others only when they
@@ -307,14 +340,14 @@ class _Recorder:
             later = (*node.args[1:], *(k.value for k in node.keywords))
             refs += tuple(sub(n) if self._read(n, whole) else _UNREAD for n in later)
             keywords = tuple(k.arg for k in node.keywords)
-            expr = Expr("call", line, text=text, refs=refs, keywords=keywords)
+            expr = Expr("call", made, shown=shown, refs=refs, keywords=keywords)
         elif isinstance(node, ast.Call):
-            expr = Expr("other", line, text=text)
+            expr = Expr("other", made, shown=shown)
         elif whole:
-            inner = tuple(self._calls_in(list(ast.iter_child_nodes(node)), link, down))
-            expr = Expr("other", line, text=text, inner=inner)
+            inner = tuple(self._calls_in(self.kids.get(id(node), []), link, down))
+            expr = Expr("other", made, shown=shown, inner=inner)
         else:
-            expr = Expr("other", line, text=text)
+            expr = Expr("other", made, shown=shown)
         self.memo[id(node)] = len(self.exprs)
         self.exprs.append(expr)
         return len(self.exprs) - 1
@@ -336,7 +369,7 @@ class _Recorder:
             if isinstance(node, ast.Call):
                 yield self.encode(node, link, depth, whole=True)
             else:
-                todo.extend(ast.iter_child_nodes(node))
+                todo.extend(self.kids.get(id(node), ()))
 
     # ------------------------------------------------------------------------- facts
     def facts(self) -> ModelFacts:
@@ -357,7 +390,7 @@ class _Recorder:
         while todo:
             node, fids, owner, link, prefix = todo.popleft()
             in_class = min(owner, 1)
-            children = ast.iter_child_nodes(node)
+            children = self.kids[id(node)]
             if isinstance(node, ast.Call):
                 if self.may_build(node):
                     calls.append((self.encode(node, link), fids[-1] if fids else -1))

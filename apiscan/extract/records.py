@@ -272,6 +272,7 @@ def _record_classes() -> tuple[type, ...]:
         file_values.LoopValues,
         file_values.FileValues,
         models.ModelFacts,
+        models.Expr,
         models.Function,
         models.Assign,
         values.Site,
@@ -286,7 +287,8 @@ def _record_classes() -> tuple[type, ...]:
     )
 
 
-_pickled_as_calls(*_record_classes())
+# (a class that packs itself keeps its own ``__reduce__``: FileValues)
+_pickled_as_calls(*(cls for cls in _record_classes() if "__reduce__" not in vars(cls)))
 # Built in the workers and again in the main process as each analysis is unpickled
 # (constructor calls, see above): a third less CPU with slot stores.
 use_slot_inits(*_record_classes())

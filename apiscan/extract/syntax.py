@@ -191,10 +191,15 @@ class SyntaxFacts:
     #: the inference path's steps written as code (normalise, pad, resize, upscale,
     #: threshold: :mod:`apiscan.extract.input_steps`)
     input_steps: tuple[InputStep, ...] = ()
-    #: what the recipe's value follower reads (:mod:`apiscan.extract.values`)
+    #: the file's expression table and what the recipe's value follower reads
+    #: (:mod:`apiscan.extract.values`), the model tree's index over it included
     values: FileValues | None = None
-    #: what the model tree follows: constructions, builders' returns, registries
-    models: ModelFacts | None = None
+
+    @property
+    def models(self) -> ModelFacts | None:
+        """What the model tree follows: constructions, builders' returns, registries (an
+        index over the value records' expressions, kept in them)."""
+        return self.values.models if self.values is not None else None
 
     def enclosing(self, line: int) -> str:
         """The innermost def or class around ``line`` (a line of the parsed text), "" at
@@ -205,9 +210,15 @@ class SyntaxFacts:
 
 def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
     """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`)."""
-    from apiscan.extract.values import file_values
+    from apiscan.extract.models import model_facts
+    from apiscan.extract.values import ValueReader
 
-    return replace(_Reader(tree, text).facts(), values=file_values(tree, text))
+    table = ValueReader(tree, text)  # one expression table: both records read it
+    table.index()  # one walk: the children it lists serve every reader
+    reader = _Reader(tree, text, table.kids, (table.qualname, table.first))
+    values = table.build()
+    models = model_facts(tree, text, reader.first, reader.imports_made, table)
+    return replace(reader.facts(), values=replace(values, models=models))
 
 
 def node_text(lines: Sequence[str], node: ast.AST, limit: int | None = TEXT_LIMIT) -> str:
@@ -354,11 +365,19 @@ class _Reader:
     """Two passes over the tree: the statements (to name every def), then every node once,
     breadth first as ``ast.walk`` goes, with the functions and loops around it."""
 
-    def __init__(self, tree: ast.Module, text: str) -> None:
+    def __init__(
+        self,
+        tree: ast.Module,
+        text: str,
+        kids: Mapping[int, list[ast.AST]] | None = None,
+        names: tuple[dict[ast.AST, str], dict[str, _Def]] | None = None,
+    ) -> None:
+        """``kids`` (each node's children by id) and ``names`` (:func:`def_names`) when the
+        file's walk already listed them."""
         self.tree = tree
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
-        self.qualname, self.first = def_names(tree)
+        self.qualname, self.first = def_names(tree) if names is None else names
         #: each call with the functions around it (first defs of their names, outermost
         #: first) and whether a loop is around it (a function defined in a loop included)
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
@@ -392,7 +411,8 @@ class _Reader:
             elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
                 functions = (*functions, self.qualname[node])
             looped = looped or isinstance(node, _LOOPS)
-            todo.extend((child, functions, looped) for child in ast.iter_child_nodes(node))
+            children = ast.iter_child_nodes(node) if kids is None else kids[id(node)]
+            todo.extend((child, functions, looped) for child in children)
         self.imports = import_table(self.imports_made)
 
     def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:
@@ -412,8 +432,6 @@ class _Reader:
                 self.assigns.append((target.attr, value.lineno, last, functions))
 
     def facts(self) -> SyntaxFacts:
-        from apiscan.extract.models import model_facts  # it reads this module's helpers
-
         uses = _package_uses(self.imports_made, self.attributes)
         assigns, self_calls = self._self_facts()
         main_blocks = [
@@ -453,7 +471,6 @@ class _Reader:
             def_kinds=tuple(self._def_kinds()),
             init_routines=tuple(self._init_routines()),
             input_steps=steps,
-            models=model_facts(self.tree, "\n".join(self.lines), self.first, self.imports_made),
         )
 
     def _def_kinds(self) -> Iterator[tuple[str, bool, str]]:

@@ -9,10 +9,11 @@ second time: the worker already holds the tree when a review is asked for
 - every expression it may follow, as a small :class:`Expr` tree carrying its source text and
   place (never an ``ast`` node: records cross processes and live in the cache);
 - every def and class (:class:`DefValues`): its parameters with their defaults, the
-  single-target assignments of its own body, what it returns, the names its loops bind;
+  assignments of its own body (each target of a chained one), what it returns, the names
+  its loops bind;
 - every call (:class:`CallValues`), in the order ``ast.walk`` meets them, with the function
   it is in (call sites, argparse options, repository calls);
-- the module's own single-target assignments, and the star and relative imports.
+- the module's own assignments, and the star and relative imports.
 
 Positions are those of Python's tree (lines of the parsed text, columns in UTF-8 bytes); a
 call also carries its end column in characters, as the scan's findings count them.
@@ -21,11 +22,14 @@ call also carries its end column in characters, as the scan's findings count the
 from __future__ import annotations
 
 import ast
+import pickle
 import re
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from itertools import pairwise
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from apiscan.extract.syntax import (
     _LITERAL_KINDS as _LITERAL,
@@ -39,6 +43,9 @@ from apiscan.extract.syntax import (
     shorten,
     single_target,
 )
+
+if TYPE_CHECKING:
+    from apiscan.extract.models import ModelFacts
 
 #: Node kinds whose children an :class:`Expr` keeps (operators and contexts are named by
 #: their parent: a ``BinOp``'s ``name`` is its operator's).
@@ -136,9 +143,39 @@ class Expr(NamedTuple):
         return parts[::-1]
 
 
+def literal_value(expr: Expr | None) -> object:
+    """The Python value of a literal number, string or sequence of them (what
+    ``ast.literal_eval`` computes of it), else None: the one reading of a literal the
+    review's recipe and inference steps share."""
+    if expr is None or not expr.literal:
+        return None
+    if expr.kind == "Constant":
+        return expr.value
+    if expr.kind == "UnaryOp" and expr.name in ("USub", "UAdd"):
+        inner = literal_value(expr.parts[0])
+        if isinstance(inner, int | float | complex) and not isinstance(inner, bool):
+            return -inner if expr.name == "USub" else +inner
+        return None
+    if expr.kind in ("Tuple", "List"):
+        items = [literal_value(p) for p in expr.parts]
+        if any(i is None and p.text != "None" for i, p in zip(items, expr.parts, strict=True)):
+            return None
+        return tuple(items) if expr.kind == "Tuple" else items
+    return None
+
+
+def is_numeric(value: object) -> bool:
+    """A number, or a non-empty list or tuple of them (a mean, a size, a threshold): of
+    :func:`literal_value`'s values, those a setting or a preprocessing step is."""
+    if isinstance(value, list | tuple):
+        return bool(value) and all(is_numeric(v) for v in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True, slots=True)
 class AssignValues:
-    """``target = value`` (one target; ``target: T = value`` too)."""
+    """``target = value`` (``target: T = value`` too); a chained ``a = b = value`` is one
+    record per target, left to right, sharing the statement's line and order."""
 
     target: Expr
     value: Expr
@@ -174,7 +211,7 @@ class DefValues:
     positional: tuple[str, ...] = ()
     vararg: bool = False
     static: bool = False
-    #: single-target assignments of its own body (nested defs left out), in
+    #: assignments of its own body (one per target) (nested defs left out), in
     #: :func:`~apiscan.extract.syntax.own_body` order
     assigns: tuple[AssignValues, ...] = ()
     #: values of its own ``return`` statements, in the same order
@@ -264,7 +301,7 @@ class FileValues:
 
     #: every def and class, in :func:`~apiscan.extract.syntax.def_names` order
     defs: tuple[DefValues, ...] = ()
-    #: single-target assignments of the module's own body, in ``own_body`` order
+    #: assignments of the module's own body, in ``own_body`` order
     assigns: tuple[AssignValues, ...] = ()
     #: every call, in ``ast.walk`` order
     calls: tuple[CallValues, ...] = ()
@@ -276,6 +313,37 @@ class FileValues:
     assigned_attrs: tuple[str, ...] = ()
     #: every ``for`` loop, in ``ast.walk`` order
     loops: tuple[LoopValues, ...] = ()
+    #: the model tree's index over the same expressions (:mod:`apiscan.extract.models`)
+    models: ModelFacts | None = None
+
+    def __reduce__(self) -> tuple[Callable[[bytes], FileValues], tuple[bytes]]:
+        """Pickled as one compressed blob of its fields: the expression table is most of a
+        reviewed file's cache entry (a tree of small tuples whose texts repeat their
+        parts'), and a quarter of that size once compressed; the value records and the
+        model tree's index share their expressions inside it."""
+        fields = tuple(getattr(self, name) for name in _FIELDS)
+        return _unpacked, (zlib.compress(pickle.dumps(fields, pickle.HIGHEST_PROTOCOL), 1),)
+
+
+_FIELDS = tuple(f.name for f in dataclass_fields(FileValues))
+
+
+def _unpacked(blob: bytes) -> FileValues:
+    """A :class:`FileValues` from its pickled blob (:meth:`FileValues.__reduce__`)."""
+    return FileValues(*pickle.loads(zlib.decompress(blob)))
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the
+    children of every node of the file once)."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        field = getattr(node, name, None)
+        if isinstance(field, ast.AST):
+            out.append(field)
+        elif isinstance(field, list):
+            out += [item for item in field if isinstance(item, ast.AST)]
+    return out
 
 
 def file_values(tree: ast.Module, text: str) -> FileValues:
@@ -300,6 +368,12 @@ class ValueReader:
         self.parent: dict[int, ast.AST] = {}
         self.order: dict[int, int] = {}
         self.ifs: dict[int, IfValues] = {}
+        self.around: dict[int, tuple[int, int, ast.If | None]] = {}
+        self.walked: list[ast.AST] = []
+        self.defs: list[ast.AST] = []
+        self.qualname: dict[ast.AST, str] = {}
+        self.first: dict[str, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = {}
+        self.def_index: dict[int, int] = {}
 
     # -- expressions
     def expr(self, node: ast.AST) -> Expr:
@@ -474,61 +548,88 @@ class ValueReader:
         order = self.order
         out = []
         for node in nodes:
-            target = single_target(node)
-            value = getattr(node, "value", None)
-            if target is not None and isinstance(value, ast.expr):
-                after = self.after.get(id(node))
-                guard = None
-                if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
-                    guard = self.expr(after.test)
-                out.append(
-                    AssignValues(
-                        self.expr(target),
-                        self.expr(value),
-                        getattr(node, "lineno", 0),
-                        id(node) in top,
-                        isinstance(node, ast.AnnAssign),
-                        order[id(node)],
-                        guard,
-                    )
+            if isinstance(node, ast.Assign):
+                targets = node.targets  # ``net_w = net_h = 480``: each target, left to right
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets = [node.target]
+            else:
+                continue
+            value = node.value
+            after = self.after.get(id(node))
+            guard = None
+            if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
+                guard = self.expr(after.test)
+            made = self.expr(value)
+            out += [
+                AssignValues(
+                    self.expr(target),
+                    made,
+                    node.lineno,
+                    id(node) in top,
+                    isinstance(node, ast.AnnAssign),
+                    order[id(node)],
+                    guard,
                 )
+                for target in targets
+            ]
         return out
 
-    def build(self) -> FileValues:
-        qualname, _ = def_names(self.tree)
-        nodes = list(qualname)
-        index = {id(node): n for n, node in enumerate(nodes)}
-        parent: dict[int, ast.AST] = {}
-        walked: list[ast.AST] = [self.tree]  # ast.walk's order
+    def index(self) -> list[ast.AST]:
+        """Walk the tree once (``ast.walk``'s order, returned): each node's children, parent,
+        place in that order, the statement after each statement, and the def the
+        :func:`~apiscan.extract.syntax.def_names` order numbers around each node. Every
+        record of the file (these value records, the model tree's) reads this walk."""
+        if self.walked:
+            return self.walked
+        qualname, self.first = def_names(self.tree)
+        self.defs = list(qualname)
+        self.qualname = qualname
+        index = self.def_index = {id(node): n for n, node in enumerate(self.defs)}
+        parent = self.parent
+        kids = self.kids
+        after = self.after
+        #: id -> (nearest function, nearest scope, nearest ``if``) strictly above the node
+        around = self.around
+        around[id(self.tree)] = (-1, -1, None)
+        walked: list[ast.AST] = [self.tree]
         i = 0
         while i < len(walked):
             node = walked[i]
             i += 1
-            children = self.kids[id(node)] = list(ast.iter_child_nodes(node))
+            children = kids[id(node)] = _children(node)
+            if not children:
+                continue
+            fn, scope, near = around[id(node)]
+            if isinstance(node, _SCOPES):
+                scope = -2 if isinstance(node, ast.Lambda) else index.get(id(node), -1)
+                if not isinstance(node, ast.ClassDef | ast.Lambda):
+                    fn = scope
+            elif isinstance(node, ast.If):
+                near = node
+            here = (fn, scope, near)
             for child in children:
                 parent[id(child)] = node
-                walked.append(child)
+                around[id(child)] = here
+            walked += children
             body = getattr(node, "body", None)
             if isinstance(body, list):
-                self.after.update((id(a), b) for a, b in pairwise(body))
+                after.update((id(a), b) for a, b in pairwise(body))
         self.order = {id(node): n for n, node in enumerate(walked)}
-        self.parent = parent
+        self.walked = walked
+        return walked
 
-        def function_of(node: ast.AST) -> int:
-            current = parent.get(id(node))
-            while current is not None and not isinstance(
-                current, ast.FunctionDef | ast.AsyncFunctionDef
-            ):
-                current = parent.get(id(current))
-            return index.get(id(current), -1) if current is not None else -1
+    def function_of(self, node: ast.AST) -> int:
+        """The nearest function around ``node`` (an index of the defs), else -1."""
+        return self.around[id(node)][0]
 
-        def scope(node: ast.AST) -> int:
-            current = parent.get(id(node))
-            while current is not None and not isinstance(current, _SCOPES):
-                current = parent.get(id(current))
-            if isinstance(current, ast.Lambda):
-                return -2
-            return index.get(id(current), -1) if current is not None else -1
+    def build(self) -> FileValues:
+        walked = self.index()
+        qualname = self.qualname
+        nodes = self.defs
+        index = self.def_index
+        parent = self.parent
+        around = self.around
+        function_of = self.function_of
 
         module_own = self.own(self.tree)
         own_order = {id(n): i for i, n in enumerate(module_own) if isinstance(n, ast.Call)}
@@ -594,11 +695,10 @@ class ValueReader:
                 holder = parent.get(id(node))
                 stored = single_target(holder) if holder is not None else None
                 ifs = []
-                current = parent.get(id(node))
-                while current is not None:
-                    if isinstance(current, ast.If):
-                        ifs.append(self.if_values(current, function_of(current)))
-                    current = parent.get(id(current))
+                fn, scope, near = around[id(node)]
+                while near is not None:
+                    ifs.append(self.if_values(near, function_of(near)))
+                    near = around[id(near)][2]
                 statement = holder
                 while statement is not None and not isinstance(statement, ast.stmt):
                     statement = parent.get(id(statement))
@@ -608,9 +708,9 @@ class ValueReader:
                 calls.append(
                     CallValues(
                         self.expr(node),
-                        function_of(node),
+                        fn,
                         self.char_col(end, node.end_col_offset or 0) + 1,
-                        scope(node),
+                        scope,
                         tuple(ifs),
                         isinstance(holder, ast.Expr),
                         self.expr(stored) if stored is not None else None,

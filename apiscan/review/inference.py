@@ -20,7 +20,14 @@ from collections.abc import Callable, Iterable, Sequence
 
 from apiscan.extract.input_steps import InputStep
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.values import AssignValues, DefValues, Expr, FileValues
+from apiscan.extract.values import (
+    AssignValues,
+    DefValues,
+    Expr,
+    FileValues,
+    is_numeric,
+    literal_value,
+)
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import place, with_facts
 
@@ -234,13 +241,7 @@ def _bound(assigns: Iterable[AssignValues]) -> dict[str, Expr]:
 
 def _numeric(expr: Expr) -> bool:
     """A number, or a list or tuple of numbers (a mean, a size, a threshold)."""
-    if expr.kind == "UnaryOp" and expr.name == "USub" and expr.parts:
-        expr = expr.parts[0]
-    if expr.kind == "Constant":
-        return isinstance(expr.value, int | float) and not isinstance(expr.value, bool)
-    if expr.kind in ("List", "Tuple"):
-        return bool(expr.parts) and all(_numeric(p) for p in expr.parts)
-    return False
+    return is_numeric(literal_value(expr))
 
 
 def _one(found: Sequence[tuple[str, Where]], what: str) -> str | None:

@@ -49,6 +49,7 @@ from apiscan.extract.values import (
     LoopValues,
     UpdateValues,
 )
+from apiscan.extract.values import literal_value as _literal_value
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
@@ -2152,26 +2153,6 @@ def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str
         bound[name] = arg
     bound.update({k.name: k.target for k in call.keywords if k.name})
     return bound
-
-
-def _literal_value(expr: Expr | None) -> object:
-    """The Python value of a literal number, string or sequence of them (what
-    ``ast.literal_eval`` computes of it), else None."""
-    if expr is None or not expr.literal:
-        return None
-    if expr.kind == "Constant":
-        return expr.value
-    if expr.kind == "UnaryOp" and expr.name in ("USub", "UAdd"):
-        inner = _literal_value(expr.parts[0])
-        if isinstance(inner, int | float | complex) and not isinstance(inner, bool):
-            return -inner if expr.name == "USub" else +inner
-        return None
-    if expr.kind in ("Tuple", "List"):
-        items = [_literal_value(p) for p in expr.parts]
-        if any(i is None and p.text != "None" for i, p in zip(items, expr.parts, strict=True)):
-            return None
-        return tuple(items) if expr.kind == "Tuple" else items
-    return None
 
 
 def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ast
 import pickle
+from dataclasses import replace
 
 from apiscan.extract.syntax import syntax_facts
-from apiscan.extract.values import Expr, file_values
+from apiscan.extract.values import Expr, file_values, is_numeric, literal_value
 
 CODE = """\
 import argparse
@@ -138,9 +139,29 @@ def test_long_text_is_cut_but_kept_whole() -> None:
 
 def test_records_pickle_and_reach_the_syntax_facts() -> None:
     facts = syntax_facts(ast.parse(CODE), CODE)
-    assert facts.values == _facts()
+    assert facts.values is not None and facts.models is facts.values.models
+    assert replace(facts.values, models=None) == _facts()
     again = pickle.loads(pickle.dumps(facts))
     assert again == facts and isinstance(again.values.calls[0].expr, Expr)
+
+
+def test_model_records_index_the_same_expressions() -> None:
+    """One expression table: the model tree's entries hold the value records' expressions
+    (recorded once, shared through the cache), not texts of their own."""
+    for facts in (
+        syntax_facts(ast.parse(CODE), CODE),
+        pickle.loads(pickle.dumps(syntax_facts(ast.parse(CODE), CODE))),
+    ):
+        assert facts.values is not None and facts.models is not None
+        calls = {(c.expr.line, c.expr.col): c.expr for c in facts.values.calls}
+        shared = [
+            e for e in facts.models.exprs if e.kind == "call" and calls.get((e.line, e.node.col))
+        ]
+        assert shared and all(calls[(e.line, e.node.col)] is e.node for e in shared)
+        made = next(e for e in shared if e.node.callee() == "ArgumentParser")
+        assert made.text == "argparse.ArgumentParser()" and made.value is None
+        callee = facts.models.exprs[made.refs[0]]
+        assert callee.node is made.node.func and callee.value == "ArgumentParser"
 
 
 LOOPS = """\
@@ -206,3 +227,28 @@ def test_calls_know_their_ifs_statement_and_order() -> None:
     (lr,) = [a for a in train.assigns if a.target.text == "lr" and a.top]
     assert lr.guard is not None and lr.guard.text == "lr < 1e-5" and lr.guard.name == "Lt"
     assert "momentum" not in values.assigned_attrs
+
+
+def test_chained_assignment_records_every_target() -> None:
+    code = "net_w = net_h = 480\n\ndef f():\n    a = self.b = c = [0.5, -0.5]\n"
+    values = file_values(ast.parse(code), code)
+    assert [(a.target.text, a.value.text, a.line) for a in values.assigns] == [
+        ("net_w", "480", 1),
+        ("net_h", "480", 1),
+    ]
+    (fn,) = values.defs
+    assert [a.target.text for a in fn.assigns] == ["a", "self.b", "c"]
+    # one value, one order: the targets read the statement's
+    assert len({(id(a.value), a.order) for a in fn.assigns}) == 1
+
+
+def test_literal_values_and_numbers_have_one_reading() -> None:
+    code = "x = (-1, 2.5, [3])\ny = 'a'\nz = (1, None)\nw = +True\nv = []\nu = 1 / 255\n"
+    values = {a.target.name: a.value for a in file_values(ast.parse(code), code).assigns}
+    assert literal_value(values["x"]) == (-1, 2.5, [3])
+    assert is_numeric(literal_value(values["x"]))
+    assert literal_value(values["y"]) == "a" and not is_numeric("a")
+    assert literal_value(values["z"]) == (1, None) and not is_numeric((1, None))
+    assert not is_numeric(literal_value(values["w"]))  # a bool is no number
+    assert not is_numeric(literal_value(values["v"]))  # nor an empty list
+    assert literal_value(values["u"]) is None  # an operation is not read
