@@ -412,7 +412,10 @@ class _Builders:
         elif root in file.defs or root in file.globals:
             head = f"{file.module}.{root}"  # a def, or a module-level object (a registry)
         else:
-            return None
+            star = self._star_source(file, root)
+            if star is None:
+                return None
+            head = f"{star}.{root}"  # ``from .parts import *``: where the name is bound
         dotted = ".".join([head, *parts[1:]])
         if dotted not in self.classes and self.hierarchy is not None:
             # a re-export (``from yolox.models import YOLOX``) spells the class elsewhere
@@ -420,6 +423,19 @@ class _Builders:
             if resolved in self.classes:
                 return resolved
         return dotted
+
+    def _star_source(self, file: ModelFile, name: str, depth: int = 0) -> str | None:
+        """The module a star import of ``file`` takes ``name`` from: one that defines it,
+        binds it at module level or imports it, or star-imports it in turn."""
+        for module in file.stars:
+            source = self.by_module.get(module)
+            if source is None or source is file:
+                continue
+            if name in source.defs or name in source.globals or name in source.imports:
+                return module
+            if depth < 3 and self._star_source(source, name, depth + 1) is not None:
+                return module  # re-bound there by its own star import: spelled from it
+        return None
 
     def _parameter(self, cls: str, index: int) -> str:
         """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown).
@@ -446,6 +462,8 @@ class _Builders:
             fid = file.defs[name]
             return (file, fid) if fid >= 0 else None
         target = file.imports.get(name)
+        if target is None and (star := self._star_source(file, name)) is not None:
+            target = f"{star}.{name}"
         if target and target != dotted and depth < 3:
             return self._def(target, depth + 1)
         return None
