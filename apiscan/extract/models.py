@@ -242,7 +242,8 @@ class _Recorder:
     def may_build(self, call: ast.Call) -> bool:
         """Whether the review can name what ``call`` builds: its callee starts at a name the
         file imports or binds at module level, or it is a registry look-up on one
-        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``).
+        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``), or
+        an entry of a table (``BACKBONES[k](...)``, ``model_zoo[k](...)``).
         ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
         constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
         func = call.func
@@ -261,6 +262,11 @@ class _Recorder:
             and func.value.attr == "__dict__"
         ):
             parts = name_chain(func.value.value)
+        elif isinstance(func, ast.Subscript):
+            # an entry of a table of classes or builders (``BACKBONES[name](...)``,
+            # ``model_zoo[name](...)``); a module's own layers (``self.blocks[i](x)``) never
+            parts = name_chain(func.value)
+            return parts is not None and parts[0] != "self" and parts[0] not in self.torch
         elif (
             isinstance(func, ast.Call)
             and isinstance(func.func, ast.Attribute)

@@ -394,6 +394,8 @@ class _Builders:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
         self.registries = Registries(self.files, self.resolve, self.by_module)
+        #: root module -> how many files' builder functions build it (:meth:`_roots`)
+        self.built_in: dict[str, int] = {}
 
     def callee(self, file: ModelFile, call: Expr) -> str | None:
         return self.dotted(file, call.refs[0])
@@ -505,8 +507,77 @@ class _Builders:
             return self._returned(lookup.target, depth)
         dotted = self.callee(file, expr)
         if dotted is None:
-            return None
+            return self._table_entry(file, expr, fn, depth)
         return self._returned(dotted, depth) or self._class_argument(file, expr, dotted)
+
+    def _table_entry(self, file: ModelFile, call: Expr, fn: int, depth: int) -> str | None:
+        """A call of an entry of a dict of classes or builders picked at run time
+        (``SUPPORTED_BACKBONES[arch](...)``, ``model_zoo[model_name](...)``): the module
+        class of the entry its key selects by default when that is known (a literal, an
+        argparse or configuration default), else the class most entries build (DINOv2's
+        ``vit_small`` ... ``vit_giant2`` all build ``DinoVisionTransformer``), the first
+        entry's on a tie."""
+        func = file.exprs[call.refs[0]]
+        if func.kind != "sub":
+            return None
+        found = self._table(file, func.refs[0], fn)
+        if found is None:
+            return None
+        tfile, table, tfn = found
+        key = self.registries.key(file, func.refs[1], fn)
+        entries = list(zip(table.keys, table.refs, strict=True))
+        if key is not None:
+            chosen = [
+                (k, v)
+                for k, v in entries
+                if (kexpr := tfile.expr(k)) is not None and kexpr.value == key[0]
+            ]
+            entries = chosen or entries
+        built: Counter[str] = Counter()
+        for _, value in entries:
+            cls = self._entry_class(tfile, value, tfn, depth)
+            if cls is not None:
+                built[cls] += 1
+        return built.most_common(1)[0][0] if built else None
+
+    def _entry_class(self, file: ModelFile, ref: int, fn: int, depth: int) -> str | None:
+        """The module class a table's entry is or builds: a class or a builder function
+        named (``MobileNetV2Backbone``, ``vit_small``), or a construction."""
+        expr = file.expr(ref)
+        if expr is None or depth > 4:
+            return None
+        if expr.kind in ("name", "attr"):
+            dotted = self.dotted(file, ref)
+            if dotted is not None:
+                cls = self._returned(dotted, depth + 1)
+                if cls is not None:
+                    return cls
+        return self.built(file, ref, fn, depth + 1)
+
+    def _table(self, file: ModelFile, ref: int, fn: int) -> tuple[ModelFile, Expr, int] | None:
+        """The dict literal the name ``ref`` is bound to: in the def ``fn``, in its module,
+        or in the module it is imported from (``from .backbones import
+        SUPPORTED_BACKBONES``): (its file, the dict, the def it is in)."""
+        expr = file.expr(ref)
+        if expr is None or expr.kind != "name":
+            return None
+        for scope in (fn, -1) if fn >= 0 else (-1,):
+            bound = [a for a in file.assigns_in(scope) if a.single and a.names[0] == expr.value]
+            value = file.expr(bound[-1].value) if bound else None
+            if value is not None and value.kind == "dict":
+                return file, value, scope
+        dotted = self.dotted(file, ref)
+        for _ in range(3):
+            module, _, name = (dotted or "").rpartition(".")
+            source = self.by_module.get(module)
+            if source is None:
+                return None
+            bound = [a for a in source.assigns_in(-1) if a.single and a.names[0] == name]
+            value = source.expr(bound[-1].value) if bound else None
+            if value is not None and value.kind == "dict":
+                return source, value, -1
+            dotted = source.imports.get(name)  # re-exported by a package's __init__
+        return None
 
     def _returned(self, dotted: str, depth: int) -> str | None:
         """The module class ``dotted`` is, or that the def ``dotted`` returns: its return
@@ -583,15 +654,38 @@ class _Builders:
                         call.keywords[i - len(args)] if i >= len(args) else self._parameter(cls, i)
                     )
                     parts.append((key or "**", self._shown(file, built, arg)))
-        init = file.defs.get(f"{name}.__init__", -1)
-        if not parts and init >= 0:
-            for attr, value, fids in file.facts.self_parts:
-                if init not in fids or attr in {p for p, _ in parts}:
-                    continue
-                part = self._part(file, value, init, cls)
-                if part is not None:
-                    parts.append((attr, part))
+        if not parts:
+            # its own constructor's parts, then those its repository bases' constructors
+            # build (RITM's HRNetModel: its feature extractor, ISModel's distance maps)
+            for owner, owner_file in [(cls, file), *self._repo_bases(cls)]:
+                owner_name = owner.rpartition(".")[2]
+                init = owner_file.defs.get(f"{owner_name}.__init__", -1)
+                for attr, value, fids in owner_file.facts.self_parts if init >= 0 else ():
+                    if init not in fids or attr in {p for p, _ in parts}:
+                        continue
+                    part = self._part(owner_file, value, init, cls)
+                    if part is not None:
+                        parts.append((attr, part))
         return parts[:limit]
+
+    def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
+        """The repository classes ``cls`` derives from, nearest first, with their files."""
+        found: list[tuple[str, ModelFile]] = []
+        if self.hierarchy is None:
+            return found
+        facts = self.hierarchy.classes.facts
+        todo = list(facts[cls].bases) if cls in facts else []
+        seen = {cls}
+        while todo and len(seen) < 12:
+            base = self.hierarchy.resolve(todo.pop(0))
+            if base is None or base in seen or base not in facts:
+                continue
+            seen.add(base)
+            file = self.by_module.get(base.rpartition(".")[0])
+            if file is not None:
+                found.append((base, file))
+            todo.extend(b for b in facts[base].bases if b)
+        return found
 
     def _part(self, file: ModelFile, value: int, fn: int, owner: str) -> str | None:
         """The modules a constructor's assignment builds: repository classes, classes and
@@ -717,6 +811,11 @@ class _Builders:
         found = [m for m in found if not _wraps_one(m)]
         if not found and run_time is None:
             found = [m for m in self._roots() if not _wraps_one(m)]
+        if not found and run_time is None:
+            # built only by files counted apart (MODNet's demos and export scripts build
+            # ``MODNet(backbone_pretrained=False)``; its trainer takes the model in): the
+            # repository's own model, as they build it
+            found = [m for m in self._roots(apart=True) if not _wraps_one(m)]
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
@@ -724,6 +823,7 @@ class _Builders:
             found,
             key=lambda m: (
                 m.cls in injected or m.cls.rpartition(".")[2] in inside,
+                -self.built_in.get(m.cls, 0),  # the root most model scripts build first
                 -len(m.parts),
                 m.where.path,
                 m.where.line,
@@ -749,16 +849,20 @@ class _Builders:
         fn = file.function(fid)
         return TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
 
-    def _roots(self) -> list[TopModel]:
+    def _roots(self, apart: bool = False) -> list[TopModel]:
         """When no builder injects parts and no registry picks the model: each root module
         (built by no other module, not a loss) that a function constructs, with its parts;
-        a model's own ``__init__`` and files counted apart never count."""
+        a model's own ``__init__`` never counts, nor files counted apart unless ``apart``
+        (then only classes defined in the files that are ported)."""
         parents = {child for m in self.classes.values() for child in m.children}
         found: dict[str, TopModel] = {}
         #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
         builders: dict[str, list[str]] = {}
+        #: the files whose builder functions build each root (RITM's 22 model scripts, each
+        #: an ``init_model`` the training script loads by path)
+        scripts: dict[str, set[str]] = {}
         for file in self.files:
-            if self.skip(file.path):
+            if self.skip(file.path) and not apart:
                 continue
             for ref, fid in file.facts.calls:
                 call = file.exprs[ref]
@@ -771,10 +875,12 @@ class _Builders:
                     or node.role in _NOT_TOP
                     or not node.children
                     or (fn is not None and fn.method and fn.name == "__init__")
+                    or (apart and self.skip(node.where.path))
                 ):
                     continue
                 if fn is not None and not fn.method:  # a module-level builder function
                     builders.setdefault(node.cls, []).append(fn.name)
+                    scripts.setdefault(node.cls, set()).add(file.path)
                 if node.cls in found and not _trains(file.path, fn.name if fn else ""):
                     continue
                 found[node.cls] = TopModel(
@@ -787,9 +893,13 @@ class _Builders:
             # one entry per root, but a depth or size picked among several builders is a choice
             # the lead should see, not hidden behind the first builder met
             others = [b for b in dict.fromkeys(builders.get(cls, ())) if b != model.builder]
+            elsewhere = len(scripts.get(cls, set()) - {model.where.path})
+            if elsewhere > 1 and len(scripts) > 1:  # one of several models picked by file
+                others.append(f"{model.builder or 'the module'} in {elsewhere} other files")
             if others:
                 also = (ALSO_BUILT_BY, ", ".join(others))
                 found[cls] = replace(model, parts=(*model.parts, also))
+        self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
 
 

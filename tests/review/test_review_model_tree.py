@@ -138,3 +138,211 @@ def test_star_imports_chain_through_a_package_and_a_namespace_directory(tmp_path
     assert top.cls == net
     assert top.builder == "init_model"
     assert dict(top.parts) == {"stem": "ConvPair", "down": "Shrink"}
+
+
+_TRUNKS = """
+    import torch.nn as nn
+
+    class LightTrunk(nn.Module):
+        def __init__(self, cin):
+            super().__init__()
+            self.conv = nn.Conv2d(cin, 8, 3)
+
+        def forward(self, x):
+            return self.conv(x)
+
+    class WideTrunk(nn.Module):
+        def __init__(self, cin):
+            super().__init__()
+            self.conv = nn.Conv2d(cin, 32, 3)
+
+        def forward(self, x):
+            return self.conv(x)
+"""
+
+
+def test_a_part_picked_from_a_dict_of_classes_is_the_class_its_key_selects(
+    tmp_path: Path,
+) -> None:
+    """``self.trunk = TRUNKS[self.arch](cin)`` over a module-level ``TRUNKS = {"light":
+    LightTrunk, "wide": WideTrunk}`` (imported from the package): the part is the class the
+    default key selects; the model is built only by a demo (counted apart), which still
+    names the repository's model."""
+    write_repo(
+        tmp_path,
+        {
+            "mat/__init__.py": "",
+            "mat/trunks/__init__.py": """
+                from .impl import *
+
+                TRUNKS = {"light": LightTrunk, "wide": WideTrunk}
+            """,
+            "mat/trunks/impl.py": _TRUNKS,
+            "mat/net.py": """
+                import torch.nn as nn
+                from .trunks import TRUNKS
+
+                class Branch(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 1, 1)
+
+                    def forward(self, x):
+                        return self.conv(x)
+
+                class Matter(nn.Module):
+                    def __init__(self, cin=3, arch="wide"):
+                        super().__init__()
+                        self.arch = arch
+                        self.trunk = TRUNKS[self.arch](cin)
+                        self.branch = Branch()
+
+                    def forward(self, x):
+                        return self.branch(self.trunk(x))
+            """,
+            "demo/run.py": """
+                from mat.net import Matter
+
+                net = Matter()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    parts = _parts(review, "mat.net.Matter")
+    # the key is an attribute set from a parameter: not known, the first entry's class
+    assert parts["trunk"].startswith("LightTrunk (TRUNKS[self.arch](cin))"), parts
+    assert parts["branch"] == "Branch"
+
+
+def test_a_builder_returning_an_entry_of_its_own_dict_of_builders(tmp_path: Path) -> None:
+    """``def make_encoder(name): zoo = {"s": enc_small, "b": enc_base}; return
+    zoo[name](...)`` where each builder returns ``Encoder(...)``: the encoder is a part of
+    the model that calls ``make_encoder``, and the model, not the encoder its builders
+    build, is the top model."""
+    write_repo(
+        tmp_path,
+        {
+            "depth/__init__.py": "",
+            "depth/encoder.py": """
+                import torch.nn as nn
+
+                class Layer(nn.Module):
+                    def __init__(self, dim):
+                        super().__init__()
+                        self.fc = nn.Linear(dim, dim)
+
+                class Encoder(nn.Module):
+                    def __init__(self, dim, depth):
+                        super().__init__()
+                        self.layers = nn.ModuleList([Layer(dim) for _ in range(depth)])
+
+                    def forward(self, x):
+                        return x
+
+                def enc_small(**kw):
+                    return Encoder(dim=64, depth=4, **kw)
+
+                def enc_base(**kw):
+                    return Encoder(dim=128, depth=8, **kw)
+
+                def make_encoder(name):
+                    zoo = {"s": enc_small, "b": enc_base}
+                    return zoo[name](dropout=0.0)
+            """,
+            "depth/model.py": """
+                import torch.nn as nn
+                from .encoder import make_encoder
+
+                class Decoder(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(64, 1, 1)
+
+                class DepthNet(nn.Module):
+                    def __init__(self, encoder="s"):
+                        super().__init__()
+                        self.encoder = make_encoder(name=encoder)
+                        self.decoder = Decoder()
+
+                    def forward(self, x):
+                        return self.decoder(self.encoder(x))
+            """,
+            "train.py": """
+                import torch
+                from depth.model import DepthNet
+
+                CONFIGS = {"s": {"encoder": "s"}, "b": {"encoder": "b"}}
+
+                def main(size):
+                    model = DepthNet(**CONFIGS[size])
+                    torch.optim.AdamW(model.parameters()).step()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = review.top_models[0]
+    assert top.cls == "depth.model.DepthNet"
+    assert dict(top.parts) == {
+        "encoder": "Encoder (make_encoder(name=encoder))",
+        "decoder": "Decoder",
+    }
+
+
+def test_one_of_several_model_scripts_picked_at_run_time(tmp_path: Path) -> None:
+    """A training script loads a model script by path, each script's ``init_model`` builds
+    one model (three build ``BigNet``, one ``SmallNet``): the model most scripts build comes
+    first and says how many other scripts build it; the parts of a repository base's
+    constructor are the model's too."""
+    nets = """
+        import torch.nn as nn
+
+        class Maps(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(2, 2, 1)
+
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.maps = Maps()
+
+        class Extractor(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 8, 3)
+
+        class BigNet(Base):
+            def __init__(self, width):
+                super().__init__()
+                self.extractor = Extractor()
+
+        class SmallNet(Base):
+            def __init__(self, width):
+                super().__init__()
+                self.extractor = Extractor()
+                self.extra = Extractor()
+    """
+    script = """
+        from nets import {cls}
+
+        def init_model(cfg):
+            model = {cls}(width={width})
+            return model
+
+        def main(cfg):
+            model = init_model(cfg)
+    """
+    files = {"nets.py": nets}
+    for i, cls in enumerate(["BigNet", "BigNet", "BigNet", "SmallNet"]):
+        files[f"configs/exp{i}.py"] = script.format(cls=cls, width=8 * (i + 1))
+    write_repo(tmp_path, files)
+    review = build_review(str(tmp_path), jobs=1)
+    first, second = review.top_models[:2]
+    assert (first.cls, second.cls) == ("nets.BigNet", "nets.SmallNet")
+    assert first.builder == "init_model"
+    assert dict(first.parts) == {
+        "extractor": "Extractor",
+        "maps": "Maps",  # built by Base.__init__
+        "also built by": "init_model in 2 other files",
+    }
+    assert "also built by" not in dict(second.parts)
