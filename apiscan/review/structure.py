@@ -396,6 +396,22 @@ class _Builders:
         self.registries = Registries(self.files, self.resolve, self.by_module)
         #: root module -> how many files' builder functions build it (:meth:`_roots`)
         self.built_in: dict[str, int] = {}
+        #: path -> (first, last line of its ``__main__`` block, other files import the
+        #: module, the module is in a package) of every module with such a block
+        referenced = {
+            ".".join(parts[:i])
+            for fa in analyses
+            for ref in fa.local_refs
+            if (parts := ref.split(".")) and ref.rpartition(".")[0] not in fa.modules
+            for i in range(1, len(parts) + 1)
+        }
+        self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}
+        for file in self.files:
+            syntax = file.fa.syntax
+            if syntax is not None and syntax.main_block != (0, 0):
+                imported = any(m in referenced for m in file.modules)
+                first, last = syntax.main_block
+                self.self_tests[file.path] = (first, last, imported, "." in file.module)
 
     def callee(self, file: ModelFile, call: Expr) -> str | None:
         return self.dotted(file, call.refs[0])
@@ -809,13 +825,28 @@ class _Builders:
                 parts = (("selected by", why), *self.parts_of(cls))
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
         found = [m for m in found if not _wraps_one(m)]
+        # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if
+        # __name__ == "__main__"`` in classifier_free_guidance.py) tries a model out: it
+        # is not the entry point that says which model the repository trains
+        tests = [m for m in found if self._in_self_test(m)]
+        found = [m for m in found if m not in tests]
         if not found and run_time is None:
-            found = [m for m in self._roots() if not _wraps_one(m)]
+            found = [m for m in self._roots() if not _wraps_one(m) and m not in tests]
+            found = [m for m in found if not self._in_self_test(m)]
         if not found and run_time is None:
             # built only by files counted apart (MODNet's demos and export scripts build
             # ``MODNet(backbone_pretrained=False)``; its trainer takes the model in): the
             # repository's own model, as they build it
             found = [m for m in self._roots(apart=True) if not _wraps_one(m)]
+            found = [m for m in found if not self._in_self_test(m)]
+        if not found and run_time is None and tests:
+            # only self-tests build a model: a library's; its package's main export is the
+            # model a user builds, the self-tests' models after it
+            export = self._package_export(tests)
+            found = tests if export is None else [export, *tests]
+            if export is not None:
+                injected.discard(export.cls)
+                return tuple([export, *(m for m in tests if m.cls != export.cls)][:TOP_MODELS])
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
@@ -832,6 +863,70 @@ class _Builders:
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
+
+    def _in_self_test(self, model: TopModel) -> bool:
+        """The construction is in the ``if __name__ == "__main__":`` block of a library
+        module: one other files import, or a package's module trying out a class it
+        defines (a training script in a package builds classes it imports)."""
+        block = self.self_tests.get(model.where.path)
+        if block is None or not block[0] <= model.where.line <= block[1]:
+            return False
+        imported, in_package = block[2], block[3]
+        defined = self.classes[model.cls].where.path if model.cls in self.classes else ""
+        return imported or (in_package and defined == model.where.path)
+
+    def _package_export(self, tests: Sequence[TopModel]) -> TopModel | None:
+        """The root module class the repository's top package exports first (``from
+        denoising_diffusion_pytorch import GaussianDiffusion``: its ``__init__.py`` imports
+        it first), with its parts; a part its constructor takes as a parameter is named as
+        the self-tests pass it to a class of the same name."""
+        parents = {child for m in self.classes.values() for child in m.children}
+        packages = sorted(
+            (f for f in self.files if f.path.endswith("__init__.py") and not self.skip(f.path)),
+            key=lambda f: (f.module.count("."), f.path),
+        )
+        tried = {m.cls.rpartition(".")[2] for m in tests}
+        for file in packages[:1]:
+            exported = {
+                node.cls: node
+                for target in file.imports.values()
+                if (node := self.classes.get(self._class_of(target) or "")) is not None
+                and node.cls not in parents
+                and node.role not in _NOT_TOP
+            }
+            # the class the self-tests try out (by name), then the one the package's
+            # namesake module defines (denoising_diffusion_pytorch/denoising_diffusion_
+            # pytorch.py), then the first defined
+            package = file.module.rpartition(".")[2]
+            for node in sorted(
+                exported.values(),
+                key=lambda n: (
+                    n.cls.rpartition(".")[2] not in tried,
+                    n.cls.rpartition(".")[0].rpartition(".")[2] != package,
+                    n.where.path,
+                    n.where.line,
+                ),
+            ):
+                parts = dict(self.parts_of(node.cls))
+                short = node.cls.rpartition(".")[2]
+                for test in tests:
+                    if test.cls.rpartition(".")[2] != short:
+                        continue
+                    for name, part in test.parts:
+                        if name not in parts and name not in ("selected by", ALSO_BUILT_BY):
+                            parts[name] = f"{part}, as the self-test at {test.where} passes it"
+                why = (
+                    f"the model the package exports ({file.path}); no script builds one, "
+                    "its modules' __main__ self-tests try models out"
+                )
+                return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
+        return None
+
+    def _class_of(self, dotted: str) -> str | None:
+        """The module class a dotted name stands for, through the repository's re-exports."""
+        if dotted in self.classes or self.hierarchy is None:
+            return dotted
+        return self.hierarchy.resolve(dotted)
 
     def _by_name(self, file: ModelFile, ref: int, fid: int) -> TopModel | None:
         """A model a registry builds by name (see :mod:`apiscan.review.registry`), with the

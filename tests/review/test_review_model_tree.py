@@ -346,3 +346,117 @@ def test_one_of_several_model_scripts_picked_at_run_time(tmp_path: Path) -> None
         "also built by": "init_model in 2 other files",
     }
     assert "also built by" not in dict(second.parts)
+
+
+_DIFFUSION = """
+    import torch.nn as nn
+
+    class Denoiser(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.conv = nn.Conv2d(dim, dim, 3)
+
+        def forward(self, x):
+            return self.conv(x)
+
+    class Diffuser(nn.Module):
+        def __init__(self, model, steps=10):
+            super().__init__()
+            self.model = model
+            self.steps = steps
+
+        def forward(self, x):
+            return self.model(x)
+
+    if __name__ == "__main__":
+        net = Denoiser(8)
+        diffusion = Diffuser(net, steps=4)
+"""
+
+
+def test_a_library_modules_self_test_is_not_the_entry_point(tmp_path: Path) -> None:
+    """``Diffuser(Denoiser(8))`` under ``if __name__ == "__main__":`` in a package's module
+    tries the module's classes out; the training script's ``Segmenter()`` is the model."""
+    write_repo(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/diffusion.py": _DIFFUSION,
+            "lib/seg.py": """
+                import torch.nn as nn
+
+                class Stem(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 8, 3)
+
+                class Segmenter(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.stem = Stem()
+                        self.out = nn.Conv2d(8, 2, 1)
+
+                    def forward(self, x):
+                        return self.out(self.stem(x))
+            """,
+            "train.py": """
+                import torch
+                from lib.seg import Segmenter
+
+                def main():
+                    model = Segmenter()
+                    torch.optim.SGD(model.parameters(), lr=0.1).step()
+
+                if __name__ == "__main__":
+                    main()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert [m.cls for m in review.top_models] == ["lib.seg.Segmenter"]
+    assert dict(review.top_models[0].parts) == {"stem": "Stem"}
+
+
+def test_a_library_without_scripts_names_the_model_its_package_exports(tmp_path: Path) -> None:
+    """Only self-tests build models (one in each of two modules, the second its own
+    ``Diffuser``); the package exports the main module's ``Diffuser`` and ``Denoiser``: the
+    exported ``Diffuser`` is the top model, its injected ``model`` named as the self-tests
+    pass it, and the self-tests' models follow."""
+    write_repo(
+        tmp_path,
+        {
+            "diffkit/__init__.py": """
+                from diffkit.diffkit import Diffuser, Denoiser
+                from diffkit.extras import Helper
+            """,
+            "diffkit/diffkit.py": """
+                import torch.nn as nn
+
+                class Denoiser(nn.Module):
+                    def __init__(self, dim):
+                        super().__init__()
+                        self.conv = nn.Conv2d(dim, dim, 3)
+
+                class Diffuser(nn.Module):
+                    def __init__(self, model, steps=10):
+                        super().__init__()
+                        self.model = model
+            """,
+            "diffkit/extras.py": """
+                import torch.nn as nn
+
+                class Helper(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 3, 1)
+            """,
+            "diffkit/guided.py": _DIFFUSION,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    first, *rest = review.top_models
+    assert first.cls == "diffkit.diffkit.Diffuser"
+    parts = dict(first.parts)
+    assert parts["selected by"].startswith("the model the package exports (diffkit/__init__.py)")
+    assert parts["model"].startswith("Denoiser (net), as the self-test at diffkit/guided.py:")
+    assert [m.cls for m in rest] == ["diffkit.guided.Diffuser"]
