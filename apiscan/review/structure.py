@@ -366,6 +366,10 @@ _BUILDER_NAME = re.compile(r"(build|make|create)_")
 _WRAPPER = re.compile(
     r"Wrapper$|DataParallel|^Distributed|^ModelEma|EMA$|Ema(V\d+)?$|(?<!Multi)Task$"
 )
+#: Steps a construction is followed through builders: two per function (its call, then the
+#: name its ``return`` reads), so DeepLabV3+'s ``deeplabv3plus_mobilenet`` → ``_load_model``
+#: → ``_segm_mobilenet`` → ``DeepLabV3(backbone, classifier)`` is reached.
+_FOLLOW = 7
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -394,6 +398,10 @@ class _Builders:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
         self.registries = Registries(self.files, self.resolve, self.by_module)
+        #: the builder functions a registry's pick went through to its class, innermost
+        #: first (``_segm_mobilenet``, ``_load_model``, ``deeplabv3plus_mobilenet``)
+        self.trail: list[str] | None = None
+        self.trails: dict[TopModel, tuple[str, ...]] = {}
         #: root module -> how many files' builder functions build it (:meth:`_roots`)
         self.built_in: dict[str, int] = {}
         #: path -> (first, last line of its ``__main__`` block, other files import the
@@ -491,7 +499,7 @@ class _Builders:
         the module's code): a construction, a local name bound to one, or a call of a
         builder that returns one."""
         expr = file.expr(ref)
-        if expr is None or depth > 4:
+        if expr is None or depth > _FOLLOW:
             return None
         if expr.kind == "tuple":
             return self.built(file, expr.refs[0], fn, depth)
@@ -612,6 +620,8 @@ class _Builders:
         for ref in file.returns_in(fid):
             cls = self.built(file, ref, fid, depth + 1)
             if cls is not None:
+                if self.trail is not None:
+                    self.trail.append(function.name)
                 return cls
         return None
 
@@ -812,9 +822,10 @@ class _Builders:
                 if (kept := [m for m in picks if not _side_script(m.where.path)])
             }
         for picks in named.values():
-            found.append(
-                min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
+            pick = min(
+                picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path))
             )
+            found.append(self._with_builder_parts(pick, found))
         run_time: TopModel | None = None
         if not named:  # picked at run time with no default: the registry's main model
             picked = self.registries.most_variants(
@@ -863,6 +874,21 @@ class _Builders:
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
+
+    def _with_builder_parts(self, pick: TopModel, found: list[TopModel]) -> TopModel:
+        """A registry's pick whose constructor takes its parts in (``DeepLabV3(backbone,
+        classifier)``) has the parts the builder on its way injects (``_segm_mobilenet``
+        reached from ``deeplabv3plus_mobilenet``); that builder's entry is the same model,
+        so it is dropped from ``found``."""
+        if any(name != "selected by" for name, _ in pick.parts):
+            return pick
+        trail = self.trails.get(pick, ())
+        for model in found:
+            if model.cls == pick.cls and model.builder and model.builder in trail:
+                found.remove(model)
+                how = f"{pick.parts[0][1]} → {model.builder}()"
+                return replace(pick, parts=(("selected by", how), *model.parts))
+        return pick
 
     def _in_self_test(self, model: TopModel) -> bool:
         """The construction is in the ``if __name__ == "__main__":`` block of a library
@@ -934,7 +960,9 @@ class _Builders:
         lookup = self.registries.lookup(file, ref, fid)
         if lookup is None:
             return None
+        self.trail = []
         cls = self._returned(lookup.target, 0)
+        trail, self.trail = self.trail, None
         if cls is None or self.classes[cls].role in _NOT_TOP:
             return None
         how = lookup.how
@@ -942,7 +970,9 @@ class _Builders:
             how += f" → {lookup.target.rpartition('.')[2]}()"
         parts = (("selected by", how), *self.parts_of(cls))
         fn = file.function(fid)
-        return TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
+        model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
+        self.trails[model] = tuple(trail)
+        return model
 
     def _roots(self, apart: bool = False) -> list[TopModel]:
         """When no builder injects parts and no registry picks the model: each root module

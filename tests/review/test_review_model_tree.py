@@ -460,3 +460,79 @@ def test_a_library_without_scripts_names_the_model_its_package_exports(tmp_path:
     assert parts["selected by"].startswith("the model the package exports (diffkit/__init__.py)")
     assert parts["model"].startswith("Denoiser (net), as the self-test at diffkit/guided.py:")
     assert [m.cls for m in rest] == ["diffkit.guided.Diffuser"]
+
+
+def test_a_registry_pick_takes_the_parts_its_builder_chain_injects(tmp_path: Path) -> None:
+    """``seg.zoo.__dict__[args.model](...)`` with the default ``seg_light`` → ``_load`` →
+    ``_build_light`` → ``SegModel(Trunk(), Head())`` (three builders deep, the last two in
+    branches): the pick is the top model, with the parts the builder on its way injects, and
+    that builder's own entry is not listed again."""
+    write_repo(
+        tmp_path,
+        {
+            "seg/__init__.py": "from .zoo import *\n",
+            "seg/zoo.py": """
+                import torch.nn as nn
+
+                class Trunk(nn.Module):
+                    def __init__(self, wide=False):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 16 if wide else 8, 3)
+
+                class Head(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 2, 1)
+
+                class SegModel(nn.Module):
+                    def __init__(self, trunk, head):
+                        super().__init__()
+                        self.trunk = trunk
+                        self.head = head
+
+                def _build_light(classes):
+                    trunk = Trunk()
+                    model = SegModel(trunk, Head())
+                    return model
+
+                def _build_wide(classes):
+                    trunk = Trunk(wide=True)
+                    model = SegModel(trunk, Head())
+                    return model
+
+                def _load(kind, classes):
+                    if kind == "light":
+                        model = _build_light(classes)
+                    else:
+                        model = _build_wide(classes)
+                    return model
+
+                def seg_light(classes=2):
+                    return _load("light", classes)
+
+                def seg_wide(classes=2):
+                    return _load("wide", classes)
+            """,
+            "train.py": """
+                import argparse
+                import torch
+                import seg
+
+                def main():
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--model", default="seg_light")
+                    args = parser.parse_args()
+                    model = seg.zoo.__dict__[args.model](classes=3)
+                    torch.optim.SGD(model.parameters(), lr=0.1).step()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    top = review.top_models[0]
+    assert top.cls == "seg.zoo.SegModel"
+    assert top.where.path == "train.py"
+    parts = dict(top.parts)
+    assert parts["selected by"].endswith("→ seg_light() → _build_light()"), parts
+    assert parts["trunk"].startswith("Trunk") and parts["head"] == "Head"
+    builders = [m.builder for m in review.top_models if m.cls == "seg.zoo.SegModel"]
+    assert "_build_light" not in builders
