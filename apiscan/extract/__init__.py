@@ -11,7 +11,7 @@ import ast
 import hashlib
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -264,6 +264,7 @@ def _analyse_text(
         task.dynamic_shape,
         dict(task.env),
     )
+    ext.package = import_package(task.modules, task.is_package)
     limit = sys.getrecursionlimit()
     # Pinned, not max(limit, ...): a library may have raised the limit far beyond what the
     # C stack holds; the walker needs ~3 frames per nesting level of the code it reads.
@@ -646,6 +647,18 @@ def _owners(api: object, factory: type) -> object:
     if key not in _OWNERS:
         _OWNERS[key] = factory(api)
     return _OWNERS[key]
+
+
+def import_package(modules: Sequence[str], is_package: bool) -> str:
+    """The package a file's relative imports start from: its package chain's (the first
+    module name), or, for a file in a directory without ``__init__.py`` (a namespace
+    package, imported by its path from the root: ``from .modeling.deeplab_v3 import ...``
+    in ``isegm/model/``), the root-relative name's. A top-level module has none."""
+    for name in modules:
+        package = name if is_package else name.rpartition(".")[0]
+        if package:
+            return package
+    return ""
 
 
 def reexport_subset(

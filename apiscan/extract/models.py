@@ -25,6 +25,7 @@ first or the last of several candidates, it takes the one it did when it walked 
 from __future__ import annotations
 
 import ast
+import builtins
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ _DEPTH = 150
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 #: The index standing for an argument or a dict's value the follower never reads.
 _UNREAD = -1
+#: Python's own names: never what a star import binds.
+_BUILTINS = frozenset(dir(builtins))
 #: Compound statements whose branches decide which assignment a later use reads.
 _BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
 
@@ -252,6 +255,8 @@ class _Recorder:
         torch: set[str] = set()  # those bound only to torch's modules (``nn``, ``F``)
         other: set[str] = set()
         self.importlib = False
+        #: ``from .parts import *`` (not torch's): any name the file calls may come from it
+        self.star = False
         for node in imports:
             for alias in node.names:
                 local = alias.asname or alias.name.partition(".")[0]
@@ -261,6 +266,7 @@ class _Recorder:
                 in_torch = not level and (source == "torch" or source.startswith("torch."))
                 (torch if in_torch else other).add(local)
                 self.importlib |= not level and source.startswith("importlib")
+                self.star |= alias.name == "*" and not in_torch
         self.module_names = list(_module_names(tree))
         #: names a callee's first name must be for the review to name what it calls
         self.roots = bound | {q for q in first if "." not in q} | {n for n, _ in self.module_names}
@@ -271,7 +277,8 @@ class _Recorder:
     def may_build(self, call: ast.Call) -> bool:
         """Whether the review can name what ``call`` builds: its callee starts at a name the
         file imports or binds at module level, or it is a registry look-up on one
-        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``).
+        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``), or
+        an entry of a table (``BACKBONES[k](...)``, ``model_zoo[k](...)``).
         ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
         constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
         func = call.func
@@ -279,13 +286,22 @@ class _Recorder:
         if parts is not None:
             if parts[0] in self.torch:
                 return False
-            return parts[0] in self.roots or (self.importlib and len(parts) == 2)
+            return (
+                parts[0] in self.roots
+                or (self.importlib and len(parts) == 2)
+                or (self.star and parts[0] not in _BUILTINS)
+            )
         if (
             isinstance(func, ast.Subscript)
             and isinstance(func.value, ast.Attribute)
             and func.value.attr == "__dict__"
         ):
             parts = name_chain(func.value.value)
+        elif isinstance(func, ast.Subscript):
+            # an entry of a table of classes or builders (``BACKBONES[name](...)``,
+            # ``model_zoo[name](...)``); a module's own layers (``self.blocks[i](x)``) never
+            parts = name_chain(func.value)
+            return parts is not None and parts[0] != "self" and parts[0] not in self.torch
         elif (
             isinstance(func, ast.Call)
             and isinstance(func.func, ast.Attribute)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.program.stars import star_bindings
 from apiscan.resolve.values import ARRAY_PACKAGES, NON_TORCH_PACKAGES
 
 if TYPE_CHECKING:
@@ -91,7 +92,9 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
     ``tinydet.layers.nn`` → ``torch.nn``: repo names that are torch names (or numpy, pandas...
     names: ``utils.general.np`` → ``numpy``) in disguise; and
     ``tinydet.build_model()`` → ``inst:tinydet.model.Detector``: what repo functions return
-    (keys ending in ``()``), followed through the modules that re-export the function.
+    (keys ending in ``()``), followed through the modules that re-export the function; and
+    the repository names a local module binds, for the files that star-import it
+    (:mod:`apiscan.program.stars`).
     """
     analyses = list(analyses)
     aliases = module_aliases(analyses)
@@ -119,6 +122,7 @@ def resolve_reexports(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
         if func is not None:
             out[key + RETURNS] = returns[func + RETURNS]
     out.update(returns)
+    out.update(star_bindings(analyses, out))  # ``from .parts import *``: its classes too
     return out
 
 

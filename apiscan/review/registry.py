@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from apiscan.extract import import_package
 from apiscan.extract.models import Assign, Expr, Function, ModelFacts
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import shorten
@@ -52,7 +53,11 @@ class ModelFile:
         for level, module, names in facts.relative_imports:
             prefix = self.from_module(level, module)
             for name, asname in names:
-                self.imports[asname or name] = f"{prefix}.{name}"
+                if name != "*":
+                    self.imports[asname or name] = f"{prefix}.{name}"
+        #: the repository modules it star-imports (``from .unet_parts import *``), as the
+        #: scan resolved them: a name bound nowhere else may come from one of them
+        self.stars = tuple(ref[:-2] for ref in fa.local_refs if ref.endswith(".*"))
         self._scopes: dict[int, list[Assign]] = {}
 
     @property
@@ -62,8 +67,7 @@ class ModelFile:
     def from_module(self, level: int, module: str) -> str:
         """The absolute module ``from X import ...`` names in this file, ``X`` relative
         (``from ..ops import``, ``from . import``)."""
-        base = self.module.split(".")
-        package = base if self.path.endswith("__init__.py") else base[:-1]
+        package = import_package(self.modules, self.path.endswith("__init__.py")).split(".")
         parts = package[: len(package) - (level - 1)]
         return ".".join([*parts, module] if module else parts)
 

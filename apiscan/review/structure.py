@@ -366,6 +366,10 @@ _BUILDER_NAME = re.compile(r"(build|make|create)_")
 _WRAPPER = re.compile(
     r"Wrapper$|DataParallel|^Distributed|^ModelEma|EMA$|Ema(V\d+)?$|(?<!Multi)Task$"
 )
+#: Steps a construction is followed through builders: two per function (its call, then the
+#: name its ``return`` reads), so DeepLabV3+'s ``deeplabv3plus_mobilenet`` → ``_load_model``
+#: → ``_segm_mobilenet`` → ``DeepLabV3(backbone, classifier)`` is reached.
+_FOLLOW = 7
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -394,6 +398,28 @@ class _Builders:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
         self.registries = Registries(self.files, self.resolve, self.by_module)
+        #: the builder functions a registry's pick went through to its class, innermost
+        #: first (``_segm_mobilenet``, ``_load_model``, ``deeplabv3plus_mobilenet``)
+        self.trail: list[str] | None = None
+        self.trails: dict[TopModel, tuple[str, ...]] = {}
+        #: root module -> how many files' builder functions build it (:meth:`_roots`)
+        self.built_in: dict[str, int] = {}
+        #: path -> (first, last line of its ``__main__`` block, other files import the
+        #: module, the module is in a package) of every module with such a block
+        referenced = {
+            ".".join(parts[:i])
+            for fa in analyses
+            for ref in fa.local_refs
+            if (parts := ref.split(".")) and ref.rpartition(".")[0] not in fa.modules
+            for i in range(1, len(parts) + 1)
+        }
+        self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}
+        for file in self.files:
+            syntax = file.fa.syntax
+            if syntax is not None and syntax.main_block != (0, 0):
+                imported = any(m in referenced for m in file.modules)
+                first, last = syntax.main_block
+                self.self_tests[file.path] = (first, last, imported, "." in file.module)
 
     def callee(self, file: ModelFile, call: Expr) -> str | None:
         return self.dotted(file, call.refs[0])
@@ -412,7 +438,10 @@ class _Builders:
         elif root in file.defs or root in file.globals:
             head = f"{file.module}.{root}"  # a def, or a module-level object (a registry)
         else:
-            return None
+            star = self._star_source(file, root)
+            if star is None:
+                return None
+            head = f"{star}.{root}"  # ``from .parts import *``: where the name is bound
         dotted = ".".join([head, *parts[1:]])
         if dotted not in self.classes and self.hierarchy is not None:
             # a re-export (``from yolox.models import YOLOX``) spells the class elsewhere
@@ -420,6 +449,19 @@ class _Builders:
             if resolved in self.classes:
                 return resolved
         return dotted
+
+    def _star_source(self, file: ModelFile, name: str, depth: int = 0) -> str | None:
+        """The module a star import of ``file`` takes ``name`` from: one that defines it,
+        binds it at module level or imports it, or star-imports it in turn."""
+        for module in file.stars:
+            source = self.by_module.get(module)
+            if source is None or source is file:
+                continue
+            if name in source.defs or name in source.globals or name in source.imports:
+                return module
+            if depth < 3 and self._star_source(source, name, depth + 1) is not None:
+                return module  # re-bound there by its own star import: spelled from it
+        return None
 
     def _parameter(self, cls: str, index: int) -> str:
         """The name of ``cls.__init__``'s positional parameter ``index`` (``argN`` unknown).
@@ -446,6 +488,8 @@ class _Builders:
             fid = file.defs[name]
             return (file, fid) if fid >= 0 else None
         target = file.imports.get(name)
+        if target is None and (star := self._star_source(file, name)) is not None:
+            target = f"{star}.{name}"
         if target and target != dotted and depth < 3:
             return self._def(target, depth + 1)
         return None
@@ -455,7 +499,7 @@ class _Builders:
         the module's code): a construction, a local name bound to one, or a call of a
         builder that returns one."""
         expr = file.expr(ref)
-        if expr is None or depth > 4:
+        if expr is None or depth > _FOLLOW:
             return None
         if expr.kind == "tuple":
             return self.built(file, expr.refs[0], fn, depth)
@@ -487,8 +531,77 @@ class _Builders:
             return self._returned(lookup.target, depth)
         dotted = self.callee(file, expr)
         if dotted is None:
-            return None
+            return self._table_entry(file, expr, fn, depth)
         return self._returned(dotted, depth) or self._class_argument(file, expr, dotted)
+
+    def _table_entry(self, file: ModelFile, call: Expr, fn: int, depth: int) -> str | None:
+        """A call of an entry of a dict of classes or builders picked at run time
+        (``SUPPORTED_BACKBONES[arch](...)``, ``model_zoo[model_name](...)``): the module
+        class of the entry its key selects by default when that is known (a literal, an
+        argparse or configuration default), else the class most entries build (DINOv2's
+        ``vit_small`` ... ``vit_giant2`` all build ``DinoVisionTransformer``), the first
+        entry's on a tie."""
+        func = file.exprs[call.refs[0]]
+        if func.kind != "sub":
+            return None
+        found = self._table(file, func.refs[0], fn)
+        if found is None:
+            return None
+        tfile, table, tfn = found
+        key = self.registries.key(file, func.refs[1], fn)
+        entries = list(zip(table.keys, table.refs, strict=True))
+        if key is not None:
+            chosen = [
+                (k, v)
+                for k, v in entries
+                if (kexpr := tfile.expr(k)) is not None and kexpr.value == key[0]
+            ]
+            entries = chosen or entries
+        built: Counter[str] = Counter()
+        for _, value in entries:
+            cls = self._entry_class(tfile, value, tfn, depth)
+            if cls is not None:
+                built[cls] += 1
+        return built.most_common(1)[0][0] if built else None
+
+    def _entry_class(self, file: ModelFile, ref: int, fn: int, depth: int) -> str | None:
+        """The module class a table's entry is or builds: a class or a builder function
+        named (``MobileNetV2Backbone``, ``vit_small``), or a construction."""
+        expr = file.expr(ref)
+        if expr is None or depth > 4:
+            return None
+        if expr.kind in ("name", "attr"):
+            dotted = self.dotted(file, ref)
+            if dotted is not None:
+                cls = self._returned(dotted, depth + 1)
+                if cls is not None:
+                    return cls
+        return self.built(file, ref, fn, depth + 1)
+
+    def _table(self, file: ModelFile, ref: int, fn: int) -> tuple[ModelFile, Expr, int] | None:
+        """The dict literal the name ``ref`` is bound to: in the def ``fn``, in its module,
+        or in the module it is imported from (``from .backbones import
+        SUPPORTED_BACKBONES``): (its file, the dict, the def it is in)."""
+        expr = file.expr(ref)
+        if expr is None or expr.kind != "name":
+            return None
+        for scope in (fn, -1) if fn >= 0 else (-1,):
+            bound = [a for a in file.assigns_in(scope) if a.single and a.names[0] == expr.value]
+            value = file.expr(bound[-1].value) if bound else None
+            if value is not None and value.kind == "dict":
+                return file, value, scope
+        dotted = self.dotted(file, ref)
+        for _ in range(3):
+            module, _, name = (dotted or "").rpartition(".")
+            source = self.by_module.get(module)
+            if source is None:
+                return None
+            bound = [a for a in source.assigns_in(-1) if a.single and a.names[0] == name]
+            value = source.expr(bound[-1].value) if bound else None
+            if value is not None and value.kind == "dict":
+                return source, value, -1
+            dotted = source.imports.get(name)  # re-exported by a package's __init__
+        return None
 
     def _returned(self, dotted: str, depth: int) -> str | None:
         """The module class ``dotted`` is, or that the def ``dotted`` returns: its return
@@ -507,6 +620,8 @@ class _Builders:
         for ref in file.returns_in(fid):
             cls = self.built(file, ref, fid, depth + 1)
             if cls is not None:
+                if self.trail is not None:
+                    self.trail.append(function.name)
                 return cls
         return None
 
@@ -565,15 +680,38 @@ class _Builders:
                         call.keywords[i - len(args)] if i >= len(args) else self._parameter(cls, i)
                     )
                     parts.append((key or "**", self._shown(file, built, arg)))
-        init = file.defs.get(f"{name}.__init__", -1)
-        if not parts and init >= 0:
-            for attr, value, fids in file.facts.self_parts:
-                if init not in fids or attr in {p for p, _ in parts}:
-                    continue
-                part = self._part(file, value, init, cls)
-                if part is not None:
-                    parts.append((attr, part))
+        if not parts:
+            # its own constructor's parts, then those its repository bases' constructors
+            # build (RITM's HRNetModel: its feature extractor, ISModel's distance maps)
+            for owner, owner_file in [(cls, file), *self._repo_bases(cls)]:
+                owner_name = owner.rpartition(".")[2]
+                init = owner_file.defs.get(f"{owner_name}.__init__", -1)
+                for attr, value, fids in owner_file.facts.self_parts if init >= 0 else ():
+                    if init not in fids or attr in {p for p, _ in parts}:
+                        continue
+                    part = self._part(owner_file, value, init, cls)
+                    if part is not None:
+                        parts.append((attr, part))
         return parts[:limit]
+
+    def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
+        """The repository classes ``cls`` derives from, nearest first, with their files."""
+        found: list[tuple[str, ModelFile]] = []
+        if self.hierarchy is None:
+            return found
+        facts = self.hierarchy.classes.facts
+        todo = list(facts[cls].bases) if cls in facts else []
+        seen = {cls}
+        while todo and len(seen) < 12:
+            base = self.hierarchy.resolve(todo.pop(0))
+            if base is None or base in seen or base not in facts:
+                continue
+            seen.add(base)
+            file = self.by_module.get(base.rpartition(".")[0])
+            if file is not None:
+                found.append((base, file))
+            todo.extend(b for b in facts[base].bases if b)
+        return found
 
     def _part(self, file: ModelFile, value: int, fn: int, owner: str) -> str | None:
         """The modules a constructor's assignment builds: repository classes, classes and
@@ -684,9 +822,10 @@ class _Builders:
                 if (kept := [m for m in picks if not _side_script(m.where.path)])
             }
         for picks in named.values():
-            found.append(
-                min(picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path)))
+            pick = min(
+                picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path))
             )
+            found.append(self._with_builder_parts(pick, found))
         run_time: TopModel | None = None
         if not named:  # picked at run time with no default: the registry's main model
             picked = self.registries.most_variants(
@@ -697,8 +836,28 @@ class _Builders:
                 parts = (("selected by", why), *self.parts_of(cls))
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
         found = [m for m in found if not _wraps_one(m)]
+        # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if
+        # __name__ == "__main__"`` in classifier_free_guidance.py) tries a model out: it
+        # is not the entry point that says which model the repository trains
+        tests = [m for m in found if self._in_self_test(m)]
+        found = [m for m in found if m not in tests]
         if not found and run_time is None:
-            found = [m for m in self._roots() if not _wraps_one(m)]
+            found = [m for m in self._roots() if not _wraps_one(m) and m not in tests]
+            found = [m for m in found if not self._in_self_test(m)]
+        if not found and run_time is None:
+            # built only by files counted apart (MODNet's demos and export scripts build
+            # ``MODNet(backbone_pretrained=False)``; its trainer takes the model in): the
+            # repository's own model, as they build it
+            found = [m for m in self._roots(apart=True) if not _wraps_one(m)]
+            found = [m for m in found if not self._in_self_test(m)]
+        if not found and run_time is None and tests:
+            # only self-tests build a model: a library's; its package's main export is the
+            # model a user builds, the self-tests' models after it
+            export = self._package_export(tests)
+            found = tests if export is None else [export, *tests]
+            if export is not None:
+                injected.discard(export.cls)
+                return tuple([export, *(m for m in tests if m.cls != export.cls)][:TOP_MODELS])
         inside = _named_parts(found)  # a registry's pick inside another pick is a part
         # Models nothing else wraps first; a model a wrapper takes (DETR in a segmentation
         # head built only with --masks) is still listed: the wrapper may be optional.
@@ -706,6 +865,7 @@ class _Builders:
             found,
             key=lambda m: (
                 m.cls in injected or m.cls.rpartition(".")[2] in inside,
+                -self.built_in.get(m.cls, 0),  # the root most model scripts build first
                 -len(m.parts),
                 m.where.path,
                 m.where.line,
@@ -715,13 +875,94 @@ class _Builders:
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
 
+    def _with_builder_parts(self, pick: TopModel, found: list[TopModel]) -> TopModel:
+        """A registry's pick whose constructor takes its parts in (``DeepLabV3(backbone,
+        classifier)``) has the parts the builder on its way injects (``_segm_mobilenet``
+        reached from ``deeplabv3plus_mobilenet``); that builder's entry is the same model,
+        so it is dropped from ``found``."""
+        if any(name != "selected by" for name, _ in pick.parts):
+            return pick
+        trail = self.trails.get(pick, ())
+        for model in found:
+            if model.cls == pick.cls and model.builder and model.builder in trail:
+                found.remove(model)
+                how = f"{pick.parts[0][1]} → {model.builder}()"
+                return replace(pick, parts=(("selected by", how), *model.parts))
+        return pick
+
+    def _in_self_test(self, model: TopModel) -> bool:
+        """The construction is in the ``if __name__ == "__main__":`` block of a library
+        module: one other files import, or a package's module trying out a class it
+        defines (a training script in a package builds classes it imports)."""
+        block = self.self_tests.get(model.where.path)
+        if block is None or not block[0] <= model.where.line <= block[1]:
+            return False
+        imported, in_package = block[2], block[3]
+        defined = self.classes[model.cls].where.path if model.cls in self.classes else ""
+        return imported or (in_package and defined == model.where.path)
+
+    def _package_export(self, tests: Sequence[TopModel]) -> TopModel | None:
+        """The root module class the repository's top package exports first (``from
+        denoising_diffusion_pytorch import GaussianDiffusion``: its ``__init__.py`` imports
+        it first), with its parts; a part its constructor takes as a parameter is named as
+        the self-tests pass it to a class of the same name."""
+        parents = {child for m in self.classes.values() for child in m.children}
+        packages = sorted(
+            (f for f in self.files if f.path.endswith("__init__.py") and not self.skip(f.path)),
+            key=lambda f: (f.module.count("."), f.path),
+        )
+        tried = {m.cls.rpartition(".")[2] for m in tests}
+        for file in packages[:1]:
+            exported = {
+                node.cls: node
+                for target in file.imports.values()
+                if (node := self.classes.get(self._class_of(target) or "")) is not None
+                and node.cls not in parents
+                and node.role not in _NOT_TOP
+            }
+            # the class the self-tests try out (by name), then the one the package's
+            # namesake module defines (denoising_diffusion_pytorch/denoising_diffusion_
+            # pytorch.py), then the first defined
+            package = file.module.rpartition(".")[2]
+            for node in sorted(
+                exported.values(),
+                key=lambda n: (
+                    n.cls.rpartition(".")[2] not in tried,
+                    n.cls.rpartition(".")[0].rpartition(".")[2] != package,
+                    n.where.path,
+                    n.where.line,
+                ),
+            ):
+                parts = dict(self.parts_of(node.cls))
+                short = node.cls.rpartition(".")[2]
+                for test in tests:
+                    if test.cls.rpartition(".")[2] != short:
+                        continue
+                    for name, part in test.parts:
+                        if name not in parts and name not in ("selected by", ALSO_BUILT_BY):
+                            parts[name] = f"{part}, as the self-test at {test.where} passes it"
+                why = (
+                    f"the model the package exports ({file.path}); no script builds one, "
+                    "its modules' __main__ self-tests try models out"
+                )
+                return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
+        return None
+
+    def _class_of(self, dotted: str) -> str | None:
+        """The module class a dotted name stands for, through the repository's re-exports."""
+        if dotted in self.classes or self.hierarchy is None:
+            return dotted
+        return self.hierarchy.resolve(dotted)
+
     def _by_name(self, file: ModelFile, ref: int, fid: int) -> TopModel | None:
         """A model a registry builds by name (see :mod:`apiscan.review.registry`), with the
         name it takes by default and the parts its constructor builds."""
         lookup = self.registries.lookup(file, ref, fid)
         if lookup is None:
             return None
+        self.trail = []
         cls = self._returned(lookup.target, 0)
+        trail, self.trail = self.trail, None
         if cls is None or self.classes[cls].role in _NOT_TOP:
             return None
         how = lookup.how
@@ -729,18 +970,24 @@ class _Builders:
             how += f" → {lookup.target.rpartition('.')[2]}()"
         parts = (("selected by", how), *self.parts_of(cls))
         fn = file.function(fid)
-        return TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
+        model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
+        self.trails[model] = tuple(trail)
+        return model
 
-    def _roots(self) -> list[TopModel]:
+    def _roots(self, apart: bool = False) -> list[TopModel]:
         """When no builder injects parts and no registry picks the model: each root module
         (built by no other module, not a loss) that a function constructs, with its parts;
-        a model's own ``__init__`` and files counted apart never count."""
+        a model's own ``__init__`` never counts, nor files counted apart unless ``apart``
+        (then only classes defined in the files that are ported)."""
         parents = {child for m in self.classes.values() for child in m.children}
         found: dict[str, TopModel] = {}
         #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
         builders: dict[str, list[str]] = {}
+        #: the files whose builder functions build each root (RITM's 22 model scripts, each
+        #: an ``init_model`` the training script loads by path)
+        scripts: dict[str, set[str]] = {}
         for file in self.files:
-            if self.skip(file.path):
+            if self.skip(file.path) and not apart:
                 continue
             for ref, fid in file.facts.calls:
                 call = file.exprs[ref]
@@ -753,10 +1000,12 @@ class _Builders:
                     or node.role in _NOT_TOP
                     or not node.children
                     or (fn is not None and fn.method and fn.name == "__init__")
+                    or (apart and self.skip(node.where.path))
                 ):
                     continue
                 if fn is not None and not fn.method:  # a module-level builder function
                     builders.setdefault(node.cls, []).append(fn.name)
+                    scripts.setdefault(node.cls, set()).add(file.path)
                 if node.cls in found and not _trains(file.path, fn.name if fn else ""):
                     continue
                 found[node.cls] = TopModel(
@@ -769,9 +1018,13 @@ class _Builders:
             # one entry per root, but a depth or size picked among several builders is a choice
             # the lead should see, not hidden behind the first builder met
             others = [b for b in dict.fromkeys(builders.get(cls, ())) if b != model.builder]
+            elsewhere = len(scripts.get(cls, set()) - {model.where.path})
+            if elsewhere > 1 and len(scripts) > 1:  # one of several models picked by file
+                others.append(f"{model.builder or 'the module'} in {elsewhere} other files")
             if others:
                 also = (ALSO_BUILT_BY, ", ".join(others))
                 found[cls] = replace(model, parts=(*model.parts, also))
+        self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
 
 
