@@ -212,3 +212,26 @@ def test_test_time_scaling_around_the_model_is_no_round_trip_in_the_graph(
     items = _items(build_review(str(tmp_path)), "host-round-trip")
     # VALID: Smooth.forward; INVALID: the inference script's test-time scaling
     assert list(items) == ["Smooth.forward: scipy.ndimage.gaussian_filter"]
+
+
+def test_rewrites_the_template_renders_are_counted_apart(tmp_path: Path) -> None:
+    """pytorch-segmentation's 143 ``x.size(...)`` → ``x.shape[...]``: the new text is given,
+    so each site costs a check of the line, not a rewrite by hand (the range halved)."""
+    write_repo(
+        tmp_path,
+        {
+            "net.py": """
+                import torch
+                from torch import nn
+
+
+                class Net(nn.Module):
+                    def forward(self, x):
+                        h, w = x.size(2), x.size(3)
+                        return x.view(-1, h * w)
+            """,
+        },
+    )
+    effort = build_review(str(tmp_path)).effort
+    assert "2 rendered × 0.02–0.04" in effort.formula, effort.formula
+    assert "rewrite × 0.08–0.15" not in effort.formula  # no hand-written rewrite here
