@@ -311,6 +311,10 @@ _WEIGHTS_DETAIL = re.compile(
 )
 
 
+#: A torchvision constructor named by family and depth (``resnet101``, ``vgg16_bn``).
+_FAMILY = re.compile(r"^(torchvision\.models\.(?:[a-z_]+\.)*)([a-z_]*[a-z])\d+(?:_bn)?(?=\(|$)")
+
+
 def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     """One item per backbone (the same constructor with the same arguments), with every
     place that builds it: a student and a teacher, or each evaluation script, load one
@@ -324,6 +328,9 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
             key = named.sub(r"\1<name>", key)
         else:  # one constructor (torchvision's), whether it loads weights or not
             key = _WEIGHTS_DETAIL.sub("", key).replace("(, ", "(").replace("()", "")
+            # the depths of one family (resnet50, resnet101; vgg16, vgg16_bn) are one port
+            # of the architecture and one conversion script
+            key = _FAMILY.sub(r"\1\2<depth>", key)
         groups.setdefault(key, []).append(item)
     out = []
     for items in groups.values():
@@ -339,6 +346,11 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
         if named is not None and len(names) > 1:  # timm.create_model("vit_large" | "vit_b...")
             listed = " | ".join(names)
             what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
+        callees = list(dict.fromkeys(i.what.partition("(")[0] for i in items))
+        if named is None and len(callees) > 1:  # torchvision.models.resnet50 | resnet101
+            head = shown.what.partition("(")[0]
+            listed = " | ".join([head, *(c.rpartition(".")[2] for c in callees if c != head)])
+            what = listed + shown.what[len(head) :]
         out.append(
             WorkItem(
                 kind=shown.kind,

@@ -93,6 +93,13 @@ def test_torchvision_pretrained_by_position_and_self_tests(tmp_path: Path) -> No
                     def __init__(self, backbone):
                         super().__init__()
                         self.body = getattr(torchvision.models, backbone)(pretrained=False)
+
+
+                class Deep(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.a = torchvision.models.resnet101(pretrained=True)
+                        self.b = torchvision.models.resnet50()
             """,
             "utils/sched.py": """
                 import torch
@@ -128,6 +135,11 @@ def test_torchvision_pretrained_by_position_and_self_tests(tmp_path: Path) -> No
         "torchvision.models.<backbone>(pretrained=pretrained)": [
             "models/seg.py:9",
             "models/seg.py:15",
+        ],
+        # VALID: the depths of one family are one port and one conversion
+        "torchvision.models.resnet101 | resnet50(pretrained=True)": [
+            "models/seg.py:21",
+            "models/seg.py:22",
         ],
         # VALID: built in the main block of the entry script, which nothing imports
         "torchvision.models.vgg16": ["train.py:7"],
