@@ -275,7 +275,7 @@ def work_items(
                 for b in _backbones(fa, facts, names)
                 if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
             )
-            backbones.extend(_zoo_subclasses(fa))
+            backbones.extend(_zoo_subclasses(fa, local))
     items.extend(_one_per_backbone(backbones))
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
     findings = ported(result.api_findings, ancillary)
@@ -594,16 +594,18 @@ _ZOO_CLASSES = ("timm.models.", "torchvision.models.")
 _ZOO_LAYERS = ("timm.models.layers.", "timm.layers.")
 
 
-def _zoo_subclasses(fa: FileAnalysis) -> Iterable[WorkItem]:
+def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
     """The model classes of a zoo package the repository's own classes extend: the
     architecture itself lives in that package (moco-v3's ViT is timm's VisionTransformer
     with its position embedding and initialisation changed), so the port needs a MindSpore
-    counterpart of it for the subclass to build on."""
+    counterpart of it for the subclass to build on. Never the zoo package's own classes
+    extending each other (timm itself reviewed: ``local`` holds its top-level packages)."""
     for cls in fa.classes:
         for base in cls.bases:
             tail = base.rpartition(".")[2]
             if (
                 base.startswith(_ZOO_CLASSES)
+                and base.partition(".")[0] not in local
                 and not base.startswith(_ZOO_LAYERS)
                 and tail[:1].isupper()
                 and not tail.endswith("Weights")

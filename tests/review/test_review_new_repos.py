@@ -179,6 +179,27 @@ def test_a_model_class_of_a_zoo_package_extended_is_its_architecture(tmp_path: P
             "vits.py:6"
         ]
     }
+    zoo = write_repo(
+        tmp_path / "zoo",
+        {
+            # INVALID: timm reviewed itself: its classes extending its own are its code
+            "timm/models/deit.py": """
+                from timm.models.vision_transformer import VisionTransformer
+
+
+                class VisionTransformerDistilled(VisionTransformer):
+                    pass
+            """,
+            "timm/models/vision_transformer.py": """
+                from torch import nn
+
+
+                class VisionTransformer(nn.Module):
+                    pass
+            """,
+        },
+    )
+    assert _items(build_review(str(zoo)), "pretrained-backbone") == {}
 
 
 def test_test_time_scaling_around_the_model_is_no_round_trip_in_the_graph(
