@@ -591,7 +591,14 @@ def _backbones(
 #: timm.models.vision_transformer.VisionTransformer)``), with their layer modules left out
 #: (``timm.models.layers.PatchEmbed`` is a layer the subclass's port writes with the rest).
 _ZOO_CLASSES = ("timm.models.", "torchvision.models.")
-_ZOO_LAYERS = ("timm.models.layers.", "timm.layers.")
+_ZOO_LAYERS = (
+    "timm.models.layers.",
+    "timm.layers.",
+    # wrappers that pick a model's intermediate outputs: plumbing around an architecture
+    "timm.models._features",
+    "torchvision.models._utils.",
+    "torchvision.models.feature_extraction.",
+)
 
 
 def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:

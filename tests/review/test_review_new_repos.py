@@ -156,6 +156,7 @@ def test_a_model_class_of_a_zoo_package_extended_is_its_architecture(tmp_path: P
                 from timm.models.layers import PatchEmbed
                 from timm.models.vision_transformer import VisionTransformer
                 from torch import nn
+                from torchvision.models._utils import IntermediateLayerGetter
 
 
                 class VisionTransformerMoCo(VisionTransformer):
@@ -167,16 +168,21 @@ def test_a_model_class_of_a_zoo_package_extended_is_its_architecture(tmp_path: P
                     pass
 
 
+                class Taps(IntermediateLayerGetter):
+                    pass
+
+
                 class Head(nn.Module):
                     pass
             """,
         },
     )
     items = _items(build_review(str(tmp_path)), "pretrained-backbone")
-    # VALID: the model class; INVALID: a layer of timm, a torch.nn base
+    # VALID: the model class; INVALID: a layer of timm, torchvision's output picker, a torch.nn
+    # base
     assert items == {
         "timm.models.vision_transformer.VisionTransformer (extended by VisionTransformerMoCo)": [
-            "vits.py:6"
+            "vits.py:7"
         ]
     }
     zoo = write_repo(
