@@ -30,7 +30,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.inference import inference_steps
 from apiscan.review.model import RecipeItem, Review, Where, WorkItem
 from apiscan.review.sources import is_test_path, place, with_facts
-from apiscan.review.work import Ancillary, padded_batches, work_items
+from apiscan.review.work import Ancillary, name_values, padded_batches, work_items
 
 
 def scan_root(path: str | Path) -> Path:
@@ -70,12 +70,13 @@ def review(options: ScanOptions) -> Review:
     root = scan_root(options.path)
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
-    network_gaps = gaps.network_gaps(result, gaps.load_suggester())
+    names = name_values(analyses)
+    network_gaps = gaps.network_gaps(result, gaps.load_suggester(), names=names)
     training = training_files(result)
     ancillary = Ancillary(
         analyses, resolve_settings(options.path, {})["review-ancillary"], keep=training
     )
-    items = work_items(result, analyses, ancillary)
+    items = work_items(result, analyses, ancillary, names)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, hierarchy)
     # a script that builds the repository's own optimizer class trains too (MAE's

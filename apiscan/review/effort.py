@@ -55,6 +55,10 @@ RATES: dict[str, tuple[float, float]] = {
     "delete": (0.01, 0.02),
     "idiom": (0.5, 1.0),
     "rewrite": (0.08, 0.15),
+    # a rewrite the template renders from the call itself (``x.size(2)`` → ``x.shape[2]``):
+    # the new text is given (``apiscan fix`` applies it once ``apiscan verify`` passes its
+    # form), so a site costs a check of one line, not a rewrite written by hand
+    "rendered": (0.02, 0.04),
     "custom-op": (3.0, 5.0),
     "gap": (1.0, 2.0),
     "dynamic-shape": (1.5, 3.0),
@@ -134,10 +138,13 @@ def estimate(
         | set(padded)
     )
     work_counts = Counter(item.kind for item in work)
+    rewrites = [f for f in apis if disposition(f) == "rewrite"]
+    rendered = [f for f in rewrites if f.rewrite]
     units = {
         "delete": by["delete"][1],
         "idiom": idiom_patterns,
-        "rewrite": by["rewrite"][1],
+        "rewrite": len(rewrites) - len(rendered),
+        "rendered": len(rendered),
         "custom-op": len(custom),
         "gap": by["gap"][2],
         "dynamic-shape": len(functions),
@@ -182,8 +189,10 @@ def estimate(
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
         "backbones, checkpoint formats, unsupported parameters), each listed under Porting work.",
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
-        "pattern, rewritten site, custom op, gap API, function, input pipeline, work item; "
-        "replace them with your own)." + (f" What drives it: {driven}." if driven else ""),
+        "pattern, site rewritten by hand, site whose rewrite the template renders (applied by "
+        "`apiscan fix` once `apiscan verify` passes its form), custom op, gap API, function, "
+        "input pipeline, work item; replace them with your own)."
+        + (f" What drives it: {driven}." if driven else ""),
     ]
     if ancillary is not None:
         files = ancillary.listing()

@@ -22,6 +22,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
+from apiscan.review.names import NameValues
 from apiscan.review.sources import place, with_facts
 
 #: Statuses that need work, in the order the review lists them.
@@ -253,12 +254,17 @@ def load_suggester() -> Suggester | None:
 
 
 def network_gaps(
-    result: ScanResult, suggester: Suggester | None = None, places: int = GAP_PLACES
+    result: ScanResult,
+    suggester: Suggester | None = None,
+    places: int = GAP_PLACES,
+    names: NameValues | None = None,
 ) -> tuple[Gap, ...]:
     """Missing, candidate and different APIs used in the network graph, one entry per
     (API, status),
     most used first. The note is the one most of the uses got (notes differ when the
-    parameters passed differ); ties go to the first place in the file order."""
+    parameters passed differ); ties go to the first place in the file order. ``names``
+    (the values the repository gives each name) tells a parameter that cannot be dropped
+    from one passed through a name that only ever holds a harmless literal."""
     groups: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in result.api_findings:
         if f.scope == "network" and f.status in GAP_STATUSES and counted(f):
@@ -279,7 +285,7 @@ def network_gaps(
                 mindspore_api=target,
                 note=note,
                 suggestion=runnable_verify(
-                    _proposal(shown) or (suggester(api, status) if suggester else "")
+                    _proposal(shown, names) or (suggester(api, status) if suggester else "")
                 ),
                 disposition=_disposition(shown),
             )
@@ -637,6 +643,15 @@ MS_LR_SCHEDULERS = frozenset(
     }
 )
 _LR_SCHEDULER = re.compile(r"^torch\.optim\.lr_scheduler\.(\w+)(?:\.(\w+))?$")
+#: A sampler's epoch hook (``DistributedSampler.set_epoch(epoch)``): it reseeds the shuffle.
+_SET_EPOCH = re.compile(r"^torch\.utils\.data\.(?:distributed\.)?\w*Sampler\.set_epoch$")
+#: torchvision's image-grid and drawing helpers: pictures for a logger or a file.
+_VISUALISATION = (
+    "torchvision.utils.make_grid",
+    "torchvision.utils.save_image",
+    "torchvision.utils.draw_",
+    "torchvision.utils.flow_to_image",
+)
 #: A transform's random parameters drawn by its static ``get_params`` (``RandomCrop.
 #: get_params(img, size)`` in a paired image/target transform): plain host randomness.
 _GET_PARAMS = re.compile(r"^torchvision\.transforms\.(\w+\.)*\w+\.get_params$")
@@ -679,6 +694,30 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
                 f"{target} has no state_dict: save and restore its last_epoch (and the "
                 "optimizer's learning rates) with the checkpoint by hand",
             )
+    if (
+        scheduler is not None
+        and scheduler.group(1)[:1].isupper()
+        and scheduler.group(2) in (None, "step", "get_last_lr")
+    ):
+        # OneCycleLR and the others MindSpore lacks are a closed formula of the step
+        return (
+            "rewrite",
+            "mindspore.experimental.optim.lr_scheduler.LambdaLR with the schedule's formula "
+            f"({scheduler.group(1)}'s), or the per-step rates computed once as a list "
+            "(mindspore.nn dynamic learning rate)",
+        )
+    if _SET_EPOCH.match(api):
+        return (
+            "delete",
+            "nothing to port: mindspore.dataset's samplers reshuffle at every epoch themselves "
+            "(DistributedSampler(num_shards, shard_id, shuffle=True))",
+        )
+    if api.startswith(_VISUALISATION):
+        return (
+            "rewrite",
+            "a picture for the logs, not the model: tile the arrays with numpy "
+            "(numpy.concatenate) or PIL on the host, or keep torchvision on a copy",
+        )
     if _GET_PARAMS.match(api):
         return (
             "rewrite",
@@ -732,9 +771,22 @@ def runnable_verify(text: str) -> str:
     )
 
 
-def _proposal(finding: ApiFinding) -> str:
+#: The rewrite's note for a parameter MindSpore lacks, passed with a value it cannot drop.
+_UNDROPPED = re.compile(r"^(\w+)=(.+?) cannot be dropped exactly: ")
+
+
+def _proposal(finding: ApiFinding, names: NameValues | None = None) -> str:
     """The finding's own rewrite (rendered from its call) or idiom, never a test expression."""
     where = str(Where(finding.path, finding.span.line, finding.cell))
+    undropped = _UNDROPPED.match(finding.rewrite_note or "")
+    if undropped and names is not None:
+        param, value = undropped.groups()
+        literal = names.neutral(value)
+        if literal is not None:
+            return (
+                f"{finding.disposition} ({where}): drop {param}: {value} is {literal} wherever "
+                "the repository sets it, the MindSpore call's own behaviour"
+            )
     if _composed(finding.api) and finding.disposition == "custom-op":
         return f"rewrite ({where}): compose it from existing ops: {_composed(finding.api)}"
     if is_private(finding.api) and finding.disposition == "custom-op":

@@ -25,6 +25,7 @@ from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
+from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
@@ -102,7 +103,6 @@ CHECKPOINT_APIS = frozenset(
 #: Torch APIs that download weights by URL (a backbone's ImageNet weights, usually).
 URL_WEIGHTS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
 #: Parameter values that pass nothing MindSpore would miss.
-NEUTRAL_VALUES = frozenset({"False", "None", "0", "()", "[]", "{}"})
 #: Packages whose APIs a parameter gap is plumbing for (loaders, optimizers): they have idioms.
 PLUMBING = (
     "torch.optim.",
@@ -226,6 +226,23 @@ def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
     return tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
 
 
+def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
+    """path → lines of the ``if __name__ == "__main__":`` block of each module other files
+    import: that module's self-test (pytorch-segmentation's lr_scheduler.py building a
+    torchvision ResNet-34 to plot its schedule), never the model a port builds. The recipe's
+    rule, read from its one home. Only the zoo constructors there are left out: a module
+    that is also a script (RAFT's evaluate.py, imported by train.py) loads the released
+    checkpoint in that block."""
+    from apiscan.review.recipe import _self_tests  # the recipe's rule: one home
+
+    return _self_tests(analyses)
+
+
+def name_values(analyses: Sequence[FileAnalysis]) -> NameValues:
+    """The values each name is given in the files the scan analysed without error."""
+    return NameValues(sf.values for _, sf in with_facts(analyses) if sf.values is not None)
+
+
 def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
     """The findings in files that are ported with the model."""
     return [f for f in findings if not ancillary.why(f.path)]
@@ -240,21 +257,30 @@ def work_items(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
+    names: NameValues | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
+    if names is None:
+        names = name_values(analyses)
+    tests = self_tests(analyses)
     trips = _round_trips(result, analyses, ancillary)
     items = [_with_callers(t, analyses, ancillary) for t in trips]
     backbones: list[WorkItem] = []
     local = _local_packages(analyses)
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
+            first, last = tests.get(fa.path, (0, 0))
             backbones.extend(
-                b for b in _backbones(fa, facts) if b.what.partition(".")[0] not in local
+                b
+                for b in _backbones(fa, facts, names)
+                if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
             )
+            backbones.extend(_zoo_subclasses(fa, local))
     items.extend(_one_per_backbone(backbones))
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
-    items.extend(_checkpoints(ported(result.api_findings, ancillary), methods))
-    items.extend(_parameters(ported(result.api_findings, ancillary)))
+    findings = ported(result.api_findings, ancillary)
+    items.extend(_checkpoints(findings, methods))
+    items.extend(_parameters(findings, names))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -278,16 +304,33 @@ def _named(what: str) -> re.Pattern[str] | None:
     return _HUB_NAME if _HUB_NAME.match(what) else None
 
 
+#: The details of a backbone item that say whether it loads weights (``pretrained=True``,
+#: ``weights=...``, ``pretrained weights``), removed to group the items by architecture.
+_WEIGHTS_DETAIL = re.compile(
+    r"(?:, )?(?:pretrained weights|(?:pretrained|weights|pretrained_backbone)=[^,()]*)"
+)
+
+
+#: A torchvision constructor named by family and depth (``resnet101``, ``vgg16_bn``).
+_FAMILY = re.compile(r"^(torchvision\.models\.(?:[a-z_]+\.)*)([a-z_]*[a-z])\d+(?:_bn)?(?=\(|$)")
+
+
 def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
     """One item per backbone (the same constructor with the same arguments), with every
     place that builds it: a student and a teacher, or each evaluation script, load one
     architecture and convert one set of weights."""
     groups: dict[str, list[WorkItem]] = {}
-    for item in found:  # with or without "pretrained weights": the same architecture
+    for item in found:  # with or without pretrained weights: the same architecture
         key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
         # the variants one factory builds by name are one port and one conversion script
         named = _named(key)
-        key = named.sub(r"\1<name>", key) if named is not None else key
+        if named is not None:
+            key = named.sub(r"\1<name>", key)
+        else:  # one constructor (torchvision's), whether it loads weights or not
+            key = _WEIGHTS_DETAIL.sub("", key).replace("(, ", "(").replace("()", "")
+            # the depths of one family (resnet50, resnet101; vgg16, vgg16_bn) are one port
+            # of the architecture and one conversion script
+            key = _FAMILY.sub(r"\1\2<depth>", key)
         groups.setdefault(key, []).append(item)
     out = []
     for items in groups.values():
@@ -303,6 +346,11 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
         if named is not None and len(names) > 1:  # timm.create_model("vit_large" | "vit_b...")
             listed = " | ".join(names)
             what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
+        callees = list(dict.fromkeys(i.what.partition("(")[0] for i in items))
+        if named is None and len(callees) > 1:  # torchvision.models.resnet50 | resnet101
+            head = shown.what.partition("(")[0]
+            listed = " | ".join([head, *(c.rpartition(".")[2] for c in callees if c != head)])
+            what = listed + shown.what[len(head) :]
         out.append(
             WorkItem(
                 kind=shown.kind,
@@ -324,6 +372,8 @@ ROUND_TRIP_RULE = "DS121"
 SIZED_LIST = "a list repeated a number of times read from data"
 #: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
+#: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
+_LAYER_CLASS = re.compile(r"^torch\.nn\.(?:\w+\.)*[A-Z]\w*$")
 #: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
 _NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
@@ -345,7 +395,14 @@ def _round_trips(
             continue  # ``torch.tensor([i] * len(keep))``: a size, not data, left the device
         if f.rule == ROUND_TRIP_RULE and f.scope == "network" and not ancillary.why(f.path):
             found.setdefault((f.path, f.function), []).append(f)
-    network = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    # a layer built where the tensors go to the host (an inference script's
+    # ``nn.Upsample`` beside its test-time scaling with scipy) does not put the function in
+    # the compiled graph: only a tensor computation the scan placed there does
+    network = {
+        (f.path, f.function)
+        for f in result.api_findings
+        if f.scope == "network" and not _LAYER_CLASS.match(f.api)
+    }
     trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
@@ -464,16 +521,38 @@ def _with_callers(
     )
 
 
-def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
-    """The model-zoo constructors the worker found (:class:`~apiscan.extract.syntax.ZooCall`)."""
+#: Model-zoo modules whose constructors take ``pretrained`` as their first positional
+#: argument (torchvision's ``resnet50(pretrained)`` before 0.13, still accepted after).
+_POSITIONAL_PRETRAINED = "torchvision.models."
+
+
+def _backbones(
+    fa: FileAnalysis, facts: SyntaxFacts, names: NameValues | None = None
+) -> Iterable[WorkItem]:
+    """The model-zoo constructors the worker found (:class:`~apiscan.extract.syntax.ZooCall`).
+    Pretrained weights are asked for by keyword or, for torchvision, by the first positional
+    argument (``getattr(models, backbone)(pretrained)``: pytorch-segmentation's six
+    backbones), unless the value is a harmless literal or a name the repository only ever
+    sets to one (``names``)."""
+
+    def passed(value: str) -> bool:
+        return value not in NEUTRAL_VALUES and (names is None or names.neutral(value) is None)
+
     for call in facts.zoo_calls:
         name = call.callee
         keywords = dict(call.keywords)
         pretrained = [
             f"{k}={shorten(v, 40)}"
             for k, v in keywords.items()
-            if k in PRETRAINED_KEYWORDS and v not in NEUTRAL_VALUES
+            if k in PRETRAINED_KEYWORDS and passed(v)
         ]
+        if (
+            name.startswith(_POSITIONAL_PRETRAINED)
+            and call.args
+            and not PRETRAINED_KEYWORDS & keywords.keys()
+            and passed(call.args[0])
+        ):
+            pretrained.append(f"pretrained={shorten(call.args[0], 40)}")
         explicit = keywords.get("pretrained")
         hub_default = name == "torch.hub.load" and explicit is None and not pretrained
         if name.endswith(".from_pretrained") or (
@@ -506,6 +585,49 @@ def _backbones(fa: FileAnalysis, facts: SyntaxFacts) -> Iterable[WorkItem]:
             where=(place(fa, call.line),),
             why=why,
         )
+
+
+#: Packages whose model classes a repository may extend (``class VisionTransformerMoCo(
+#: timm.models.vision_transformer.VisionTransformer)``), with their layer modules left out
+#: (``timm.models.layers.PatchEmbed`` is a layer the subclass's port writes with the rest).
+_ZOO_CLASSES = ("timm.models.", "torchvision.models.")
+_ZOO_LAYERS = (
+    "timm.models.layers.",
+    "timm.layers.",
+    # wrappers that pick a model's intermediate outputs: plumbing around an architecture
+    "timm.models._features",
+    "torchvision.models._utils.",
+    "torchvision.models.feature_extraction.",
+)
+
+
+def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
+    """The model classes of a zoo package the repository's own classes extend: the
+    architecture itself lives in that package (moco-v3's ViT is timm's VisionTransformer
+    with its position embedding and initialisation changed), so the port needs a MindSpore
+    counterpart of it for the subclass to build on. Never the zoo package's own classes
+    extending each other (timm itself reviewed: ``local`` holds its top-level packages)."""
+    for cls in fa.classes:
+        for base in cls.bases:
+            tail = base.rpartition(".")[2]
+            if (
+                base.startswith(_ZOO_CLASSES)
+                and base.partition(".")[0] not in local
+                and not base.startswith(_ZOO_LAYERS)
+                and tail[:1].isupper()
+                and not tail.endswith("Weights")
+            ):
+                package = base.partition(".")[0]
+                yield WorkItem(
+                    kind="pretrained-backbone",
+                    what=f"{base} (extended by {cls.qualname})",
+                    where=(place(fa, cls.line),),
+                    why=(
+                        f"the architecture is {package}'s: the repository's class extends it, "
+                        "so the port needs a MindSpore counterpart of that architecture "
+                        "(MindCV or a port of its code) for the subclass to build on"
+                    ),
+                )
 
 
 #: Words of a URL argument that name the model's own checkpoint (``args.resume``).
@@ -601,7 +723,13 @@ def _passed(f: ApiFinding, param: str) -> str | None:
     return next((text for name, text in f.args.keywords if name == param), None)
 
 
-def _parameters(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
+def _parameters(
+    findings: Sequence[ApiFinding], names: NameValues | None = None
+) -> Iterable[WorkItem]:
+    """One item per API, parameter and note that a call really sets to a value MindSpore
+    cannot take: a value passed by name (``antialias=self.interpolate_antialias``) counts
+    only when the repository gives that name something other than a harmless literal
+    everywhere (Depth-Anything-V2's DINOv2 sets it to False in every builder: nothing to do)."""
     groups: dict[tuple[str, str, str], list[ApiFinding]] = {}
     for f in findings:
         if f.api.startswith(PLUMBING) or f.disposition in ("idiom", "delete"):
@@ -614,6 +742,8 @@ def _parameters(findings: Sequence[ApiFinding]) -> Iterable[WorkItem]:
             value = _passed(f, change.param)
             if value is None or value in NEUTRAL_VALUES:
                 continue  # passed positionally or left at a harmless value: nothing to miss
+            if names is not None and names.neutral(value) is not None:
+                continue  # a name the repository only ever sets to a harmless literal
             groups.setdefault((f.api, change.param, change.note), []).append(f)
     for (api, param, note), found in sorted(groups.items()):
         found.sort(key=lambda f: f.sort_key())

@@ -197,7 +197,24 @@ def test_schedulers_and_transform_parameters_have_a_known_way() -> None:
     assert "last_epoch" in gap_rewrite("torch.optim.lr_scheduler.SequentialLR.state_dict")[1]
     assert "host" in gap_rewrite("torchvision.transforms.RandomCrop.get_params")[1]
     assert gap_rewrite("torchvision.transforms.v2.RandomResizedCrop.get_params")[0] == "rewrite"
-    # INVALID: a scheduler MindSpore lacks, a method it lacks, a non-static transform call
-    assert gap_rewrite("torch.optim.lr_scheduler.OneCycleLR") is None
+    # VALID: a scheduler MindSpore lacks is its formula in LambdaLR (RAFT's OneCycleLR)
+    how = gap_rewrite("torch.optim.lr_scheduler.OneCycleLR")
+    assert how is not None and how[0] == "rewrite" and "LambdaLR" in how[1]
+    assert "OneCycleLR" in gap_rewrite("torch.optim.lr_scheduler.OneCycleLR.step")[1]
+    # INVALID: a method it lacks, the private base class, a non-static transform call
+    assert gap_rewrite("torch.optim.lr_scheduler.OneCycleLR.state_dict") is None
+    assert gap_rewrite("torch.optim.lr_scheduler._LRScheduler") is None
     assert gap_rewrite("torch.optim.lr_scheduler.StepLR.print_lr") is None
     assert gap_rewrite("torchvision.transforms.RandomCrop.forward") is None
+
+
+def test_epoch_hooks_and_pictures_for_the_logs_are_no_gaps() -> None:
+    # VALID: a sampler's reshuffle hook (moco-v3), torchvision's grid for tensorboard
+    # (pytorch-segmentation's trainer): each a delete or a host rewrite, never a gap
+    assert gap_rewrite("torch.utils.data.DistributedSampler.set_epoch")[0] == "delete"
+    assert gap_rewrite("torch.utils.data.distributed.DistributedSampler.set_epoch")[0] == "delete"
+    assert gap_rewrite("torchvision.utils.make_grid")[0] == "rewrite"
+    assert gap_rewrite("torchvision.utils.draw_bounding_boxes")[0] == "rewrite"
+    # INVALID: other sampler methods, other torchvision.utils names
+    assert gap_rewrite("torch.utils.data.DistributedSampler.state_dict") is None
+    assert gap_rewrite("torchvision.utils.load_state_dict_from_url") is None

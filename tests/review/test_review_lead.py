@@ -91,7 +91,8 @@ def test_idioms_are_counted_once_per_pattern(review) -> None:
     assert "6 idiom × 0.5–1" in review.effort.formula, review.effort.formula
     low, high = review.effort.person_days
     assert high <= 2 * low
-    assert (low, high) == (10.8, 21.6)
+    # rewrites the template renders cost a check of the line, not a hand rewrite
+    assert (low, high) == (10.6, 21.2)
 
 
 def test_an_inference_only_repository_lists_its_preprocessing() -> None:
