@@ -194,6 +194,8 @@ _COMPOSITIONS = _COMPOSE_NAMES | {"RandomSelect", "RandomChoice", "RandomOrder"}
 #: leave it off.
 _KERNEL_SWITCHES = frozenset({"fused", "foreach", "capturable"})
 _OFF = ("False", "None")
+#: ``receiver.attr`` read through a receiver other than a bare ``self``.
+_OUTSIDE_READ = re.compile(r"(?<!\bself)\.([A-Za-z_]\w*)\b(?!\s*\()")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
@@ -1054,6 +1056,10 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
+        #: the repository's own top-level packages (a loss class of another is third-party)
+        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+        #: a def's name without its leading packages -> the def, when no other def ends so
+        self.path_imported: dict[str, str] = {}
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
         self.out: list[RecipeItem] = []
@@ -1083,8 +1089,6 @@ class _Recipe:
         self.network_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "network"
         }
-        #: the repository's own top-level packages (a loss class of another is third-party)
-        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -1106,6 +1110,40 @@ class _Recipe:
             for fact in fa.calls:
                 if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
                     self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
+        self._path_imported_call_sites()
+
+    def _path_imported_call_sites(self) -> None:
+        """Calls of repository code imported under a shorter module name than the scan
+        knows it by: CenterNet's ``src/_init_paths.py`` puts ``src/lib`` on ``sys.path`` and
+        ``from models.losses import FocalLoss`` then runs ``src/lib/models/losses.py``. The
+        scan resolves no call of them; a dotted name that is the tail of a repository def's
+        name (and of no other) is that def, and its calls are call sites of it."""
+        tails: dict[str, set[str]] = {}
+        for spelling, key in self.repo.canonical.items():
+            parts = spelling.split(".")
+            for n in range(1, len(parts) - 1):
+                tails.setdefault(".".join(parts[n:]), set()).add(key)
+        self.path_imported = {tail: min(keys) for tail, keys in tails.items() if len(keys) == 1}
+        for fa in self.analyses:
+            file = self.files.get(fa.path)
+            if file is None:
+                continue
+            for call in file.values.calls:
+                dotted = file.dotted(call.expr.func)
+                if dotted is None or dotted.partition(".")[0] in self.local | {"torch"}:
+                    continue
+                key = self.path_imported.get(dotted)
+                if key is not None:
+                    fact = CallFact(fa.path, key, call.expr.line, "call")
+                    self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
+
+    def repo_key(self, dotted: str) -> str | None:
+        """The repository def a dotted name is (``models.losses.FocalLoss`` imported
+        through a ``sys.path`` entry), or None: a module of the repository is the
+        repository's, whatever its first name."""
+        if dotted in self.repo.canonical:
+            return self.repo.canonical[dotted]
+        return self.path_imported.get(dotted)
 
     def items(self) -> tuple[RecipeItem, ...]:
         files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]
@@ -1543,6 +1581,7 @@ class _Recipe:
             elif (
                 name is not None
                 and name.partition(".")[0] not in self.local | {"torch"}
+                and self.repo_key(name) is None
                 and _FOREIGN_LOSS.search(name.rpartition(".")[2])
             ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
                 fn = call.function
@@ -1677,7 +1716,7 @@ class _Recipe:
             self.composed_modules.add(file.module)
             return
         dotted = file.dotted(call.func) or _relative(file, call.func)
-        key = self.repo.canonical.get(dotted)
+        key = self.repo_key(dotted)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
         elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
@@ -1863,18 +1902,54 @@ class _Recipe:
                     value = "no default"
                 where = o.file.where(o.call.expr.line)
                 self.add(category, f"argparse {o.option}", where, [("default", value)])
-        for cls, sets in self.repo.attrs.items():
-            if self.hierarchy.is_module(cls) or self.hierarchy.is_dataset(cls):
-                continue
-            for a in sets:
-                category = _setting_category(a.attr)
-                if category and a.method in ("__init__", "") and a.value.literal:
-                    name = f"{cls.rpartition('.')[2]}.{a.attr}"
-                    self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+        candidates = {
+            cls: found
+            for cls, sets in self.repo.attrs.items()
+            if not self.hierarchy.torch_ancestors(cls)  # a module, a dataset, a sampler
+            and (
+                found := [
+                    (category, a)
+                    for a in sets
+                    if a.method in ("__init__", "")
+                    and a.value.literal
+                    and (category := _setting_category(a.attr))
+                ]
+            )
+        }
+        read = self._attributes_read_outside({a.attr for c in candidates.values() for _, a in c})
+        for cls, found in candidates.items():
+            if not any(a.attr in read for _, a in found):
+                continue  # a visualiser's world_size: read by its own methods only
+            for category, a in found:
+                name = f"{cls.rpartition('.')[2]}.{a.attr}"
+                self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _attributes_read_outside(self, names: set[str]) -> set[str]:
+        """Which of ``names`` the repository reads as an attribute of something other than
+        ``self`` (``self.exp.max_epoch``, ``cfg.lr``): a class is a configuration when the
+        rest of the code reads its attributes; a visualiser or a helper whose attributes
+        (CenterNet's ``Debugger.world_size``) only its own methods use is not the recipe."""
+        if not names:
+            return set()
+        found: set[str] = set()
+        for path, file in self.files.items():
+            if is_test_path(path):
+                continue
+            exprs = [c.expr for c in file.values.calls if c.statement or c.stored is None]
+            exprs += [a.value for a, _ in file.assigns]
+            exprs += [loop.iter for loop in file.values.loops]
+            exprs += [r for d in file.defs for r in d.returns]
+            for expr in exprs:
+                found.update(
+                    hit.group(1)
+                    for hit in _OUTSIDE_READ.finditer(expr.full())
+                    if hit.group(1) in names
+                )
+        return found
 
     def _pipelines(self) -> None:
         """Augmentations written as statements threading the image through calls (the
