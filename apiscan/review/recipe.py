@@ -176,10 +176,11 @@ _LOSS_CLASS_NAME = re.compile(
     r"|^(loss|criterion|matcher)"
 )
 #: Words that make a function with "loss" in its name a helper, not a loss
-#: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages).
+#: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages,
+#: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
-     "evaluate", "wrapper", "func", "scale", "scaler"}
+     "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate"}
 )  # fmt: skip
 #: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
 _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
@@ -196,6 +197,15 @@ _KERNEL_SWITCHES = frozenset({"fused", "foreach", "capturable"})
 _OFF = ("False", "None")
 #: ``receiver.attr`` read through a receiver other than a bare ``self``.
 _OUTSIDE_READ = re.compile(r"(?<!\bself)\.([A-Za-z_]\w*)\b(?!\s*\()")
+#: A quoted name at the start of a followed value or of one of its alternatives.
+_QUOTED = re.compile(r"(?:^|\| )['\"](\w+)['\"]")
+#: A training script by its name (``train.py``, ``train_net.py``; not ``engine_pretrain.py``,
+#: one of several stages that call the same step).
+_TRAINING_FILE = re.compile(r"(^|[^a-z])train")
+#: How many callers' dicts an optimizer picked by name reads its settings from.
+_MAX_CALLERS = 40
+#: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
+_WEIGHT_SUFFIXES = ("_weight", "_coef", "_lambda", "_w")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
@@ -381,6 +391,17 @@ class _File:
         last = finding.api.rpartition(".")[2]
         for call in self.calls_on.get(self.joined_line(span.line, finding.cell), ()):
             if call.expr.callee() == last:
+                return call
+        return None
+
+    def call_around_reference(self, finding: ApiFinding) -> CallValues | None:
+        """The call whose first argument is the name a reference finding points at
+        (``partial(torch.optim.lr_scheduler.MultiStepLR, ...)``)."""
+        line = self.joined_line(finding.span.line, finding.cell)
+        last = finding.api.rpartition(".")[2]
+        for call in self.values.calls:
+            first = call.expr.args[:1]
+            if first and first[0].end_line == line and first[0].text.endswith(last):
                 return call
         return None
 
@@ -639,6 +660,10 @@ class _Values:
         self.files = files
         #: last name -> how many of the repository's defs have it (built on first use)
         self._last_names: dict[str, int] | None = None
+        #: (path, line) -> the defs the call facts on that line reach (built on first use)
+        self._facts_on: dict[tuple[str, int], list[str]] | None = None
+        #: (module, name) -> the modules a star import of which brings that name
+        self._exporters: dict[tuple[str, str], set[str]] = {}
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -787,7 +812,9 @@ class _Values:
         defaulted = f"default of parameter {name} of {d.qual}() at {f.loc(d.line)}"
         # The training script's call is the recipe (nanoGPT's bench.py calls the same
         # configure_optimizers with a benchmark's values).
-        training = [site for site in sites if "train" in PurePosixPath(site[0].path).name]
+        training = [
+            site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
+        ]
         sites = training or [site for site in sites if not _side_script(site[0].path)]
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
@@ -838,7 +865,66 @@ class _Values:
                 if call.expr.callee() == name or len(on_line) == 1:
                     out.append((caller, call))
                     break
+        if not d.is_class and d.name == "__call__" and d.owner >= 0:
+            out += self.instance_calls(f, d.owner)
         return out or self.star_call_sites(f.module, name)
+
+    def instance_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
+        """Calls of instances of class ``cls`` (its ``__call__`` runs): the name an instance
+        is stored as, called in the same function, or handed to a repository function whose
+        parameter is then called (MAE's ``loss_scaler = NativeScaler()`` passed to
+        ``train_one_epoch(..., loss_scaler, args.clip_grad, ...)``, which calls
+        ``loss_scaler(loss, optimizer, clip_grad=max_norm, ...)``)."""
+        out: list[tuple[_File, CallValues]] = []
+        for caller, built in self.call_sites(f, cls):
+            if built.function < 0 or not built.assigned:
+                continue
+            todo = [(caller, built.function, name) for name in built.assigned]
+            for _ in range(3):  # the instance handed on a few calls deep
+                more = []
+                for file, fn, name in todo:
+                    out += [(file, c) for c in file.values.calls if _calls_name(c, fn, name)]
+                    more += self._handed_to(file, fn, name)
+                todo = more
+        return list({_place_key(c.path, call.expr): (c, call) for c, call in out}.values())
+
+    def _handed_to(self, file: _File, fn: int, name: str) -> list[tuple[_File, int, str]]:
+        """(file, def, parameter) of the repository functions def ``fn`` passes ``name`` to."""
+        out = []
+        for call in file.values.calls:
+            if call.function != fn:
+                continue
+            passed = [a for a in call.expr.args if a.kind == "Name" and a.name == name]
+            passed += [
+                k for k in call.expr.keywords if k.target.kind == "Name" and k.target.name == name
+            ]
+            if not passed:
+                continue
+            found = self.repo_function(file, call.expr)
+            if found is None:
+                continue
+            callee, index = found
+            for param, arg in _bind_def(callee.defs[index], call.expr).items():
+                if arg.kind == "Name" and arg.name == name:
+                    out.append((callee, index, param))
+        return out
+
+    def repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
+        """The repository function a call runs, from the call facts on its line."""
+        name = call.callee()
+        if self._facts_on is None:
+            self._facts_on = {}
+            for key, sites in self.repo.call_sites.items():
+                for path, fact in sites:
+                    self._facts_on.setdefault((path, fact.line), []).append(key)
+        for key in self._facts_on.get((file.path, call.line), ()):
+            found = self.repo.defs.get(key)
+            if key.rpartition(".")[2] == name and found and not found[0].defs[found[1]].is_class:
+                return found
+        local = file.first.get(name)
+        if local is not None and not file.defs[local].is_class:
+            return file, local
+        return None
 
     def _unique_method(self, name: str) -> bool:
         """Whether exactly one def of the repository has the last name ``name``, and no torch
@@ -858,18 +944,43 @@ class _Values:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
         calls ``transforms_coco_train(img_size, ...)`` so): the scan's call facts leave a
         name a star import brought unresolved."""
+        modules = self._star_exporters(module, name)
         out = []
         for path in sorted(self.files):
             caller = self.files[path]
             if is_test_path(path):
                 continue
-            if any(caller.from_module(*star) == module for star in caller.values.star_imports):
+            if any(caller.from_module(*star) in modules for star in caller.values.star_imports):
                 out += [
                     (caller, call)
                     for call in caller.values.calls
                     if call.expr.func.kind == "Name" and call.expr.func.name == name
                 ]
         return out
+
+    def _star_exporters(self, module: str, name: str) -> set[str]:
+        """``module`` and the modules that pass its ``name`` on to a star import: by a star
+        import of their own or by importing ``name`` (RITM's model configs ``from
+        isegm.utils.exp_imports.default import *``, which does ``from isegm.model.losses
+        import *`` and ``from isegm.engine.trainer import ISTrainer``), a few levels deep."""
+        known = self._exporters.get((module, name))
+        if known is not None:
+            return known
+        found = {module}
+        found.update(*(f.modules for f in self.files.values() if module in f.modules))
+        for _ in range(3):
+            more = {
+                m
+                for f in self.files.values()
+                if any(f.from_module(*star) in found for star in f.values.star_imports)
+                or f.imports.get(name, "").rpartition(".")[0] in found
+                for m in f.modules
+            }
+            if more <= found:
+                break
+            found |= more
+        self._exporters[(module, name)] = found
+        return found
 
     # -- attributes
     def _argparse(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
@@ -1202,6 +1313,11 @@ class _Recipe:
 
     # -- API findings
     def _finding(self, f: ApiFinding) -> None:
+        if f.usage == "reference" and _category(f.api) == "optimizer":
+            self._picked_by_name(f)
+        if f.usage == "reference" and _category(f.api) in ("optimizer", "scheduler", "loss"):
+            self._partial(f)
+            return
         if f.usage not in ("call", "context_manager", "decorator"):
             return
         category = _category(f.api)
@@ -1358,6 +1474,113 @@ class _Recipe:
             note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)
 
+    def _picked_by_name(self, f: ApiFinding) -> None:
+        """An optimizer class that is a value of a dict the code picks from by name and
+        calls (RITM's ``{'sgd': torch.optim.SGD, 'adam': torch.optim.Adam}[opt_name.lower()]
+        (params, **opt_kwargs)``): a row for the one the name reaches (each, when the name
+        is not a literal), its settings read from the dicts the callers pass as
+        ``**opt_kwargs``."""
+        file = self.files.get(f.path)
+        if file is None:
+            return
+        line = file.joined_line(f.span.line, f.cell)
+        for call in file.values.calls:
+            func = call.expr.func
+            if func.kind != "Subscript" or not func.line <= line <= func.end_line:
+                continue
+            table, key = func.parts[0], func.parts[1]
+            if table.kind == "Name" and call.function >= 0:
+                table = file.local_value(call.function, table.name, call.expr.line) or table
+            if table.kind != "Dict":
+                continue
+            mine = [
+                k
+                for k, v in zip(table.keys, table.items, strict=True)
+                if k is not None and v.line == line and f.api.endswith(v.text.rpartition(".")[2])
+            ]
+            if not mine:
+                continue
+            while key.kind == "Call" and key.func.kind == "Attribute" and not key.args:
+                key = key.func.target  # opt_name.lower()
+            picked = self.values.resolve(file, call.function, key, 0)
+            names = {m.group(1).lower() for m in _QUOTED.finditer(picked.text)}
+            if names and not names & {k.lower() for k in mine}:
+                return  # the name picks another optimizer of the table
+            values = self._bind_api(f.api, file, call, skip=("params",))
+            values = [v for part in values for v in self._passed_dict(file, call, part)]
+            note = f"picked by name: {key.text} = {picked.show()}"
+            self.add("optimizer", f.api, Where(f.path, f.span.line, f.cell), values, note)
+            return
+
+    def _partial(self, f: ApiFinding) -> None:
+        """An optimizer, schedule or loss class bound to its settings by
+        ``functools.partial`` and built later (RITM's ``partial(MultiStepLR, milestones=[200,
+        220], gamma=0.1)``, called by the trainer with the optimizer): the partial is the
+        construction."""
+        file = self.files.get(f.path)
+        call = file.call_around_reference(f) if file is not None else None
+        if file is None or call is None or call.expr.callee() != "partial":
+            return
+        category = _category(f.api)
+        assert category is not None
+        fn = call.function
+        args = call.expr.args[1:]
+        values = [(f"arg{i}", self._value(file, fn, "", a)) for i, a in enumerate(args, 1)]
+        values += [
+            (k.name or "**", self._value(file, fn, k.name, k.target)) for k in call.expr.keywords
+        ]
+        stored = f", stored as {call.stored.text}" if call.stored is not None else ""
+        where = Where(f.path, f.span.line, f.cell)
+        self.add(category, f.api, where, values, f"bound by functools.partial{stored}")
+
+    def _passed_dict(
+        self, file: _File, call: CallValues, value: tuple[str, str]
+    ) -> list[tuple[str, str]]:
+        """A ``**kwargs`` left unopened whose name is a parameter: the dicts the callers
+        pass for it, key by key (each caller's value when they differ)."""
+        key, text = value
+        if key != "**" or call.function < 0 or not text.isidentifier():
+            return [value]
+        found = self._caller_dicts(file, call.function, text, call.expr.line, 0)
+        if not found:
+            return [value]
+        by_key: dict[str, list[tuple[str, str]]] = {}
+        for entries, where in found:
+            for k, shown in entries.items():
+                by_key.setdefault(k, []).append((shown, where))
+        out = []
+        for k, seen in by_key.items():
+            distinct = list(dict.fromkeys(shown for shown, _ in seen))
+            if len(distinct) == 1:
+                more = f"; {len(seen)} callers" if len(seen) > 1 else ""
+                out.append((k, f"{distinct[0]} (passed at {seen[0][1]}{more})"))
+            else:
+                shown = " | ".join(distinct[:3]) + (" | …" if len(distinct) > 3 else "")
+                out.append((k, f"{shown} (by caller; {len(seen)} callers)"))
+        return out
+
+    def _caller_dicts(
+        self, file: _File, fn: int, name: str, before: int, depth: int
+    ) -> list[tuple[dict[str, str], str]]:
+        """The dict literals ``name`` is bound to in def ``fn`` before line ``before``, or
+        when it is a parameter, the ones each call site passes (a few calls deep)."""
+        bound = file.local_value(fn, name, before)
+        if bound is not None:
+            entries = _dict_items(bound)
+            shown = {k: self.values.resolve(file, fn, v, 0).text for k, v in entries}
+            return [(shown, file.loc(bound.line))] if shown else []
+        d = file.defs[fn]
+        if depth >= MAX_DEPTH or name not in {p for p, _ in d.params}:
+            return []
+        out = []
+        for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:
+            passed = _bind_def(d, site.expr).get(name)
+            if passed is not None and passed.kind == "Name" and site.function >= 0:
+                out += self._caller_dicts(
+                    caller, site.function, passed.name, site.expr.line, depth + 1
+                )
+        return out
+
     def _param_groups(
         self, file: _File, fn: int, params: Expr
     ) -> tuple[list[tuple[str, str]], str]:
@@ -1483,12 +1706,14 @@ class _Recipe:
                     calls_made.append((caller, call))
             if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
                 continue  # a method: star imports bring module-level names only
-            if key not in self.repo.call_sites:
+            if "." not in node.qual:
                 # ``from utils import *`` then ``adjust_learning_rate(...)``: no call fact
-                calls_made = [
+                seen = {_place_key(caller.path, call.expr) for caller, call in calls_made}
+                calls_made += [
                     (caller, call)
                     for caller, call in self.values.star_call_sites(file.module, node.name)
                     if not is_test_path(caller.path)
+                    and _place_key(caller.path, call.expr) not in seen
                 ]
             for caller, call in calls_made:
                 if _place_key(caller.path, call.expr) in self.composed_calls:
@@ -1512,7 +1737,24 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
+                if row == "loss":
+                    values += self._loss_weight(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
+
+    def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The weight a loss stored by name is given beside it (RITM's
+        ``loss_cfg.instance_loss = NormalizedFocalLossSigmoid(...)`` then
+        ``loss_cfg.instance_loss_weight = 1.0``, read by the trainer as ``name + '_weight'``)."""
+        stored = call.stored
+        if stored is None or stored.kind not in ("Name", "Attribute"):
+            return []
+        names = {stored.full() + suffix for suffix in _WEIGHT_SUFFIXES}
+        fn = call.function
+        return [
+            ("weight", self.values.describe(file, fn, a.value))
+            for a, scope in file.assigns
+            if scope == fn and a.target.full() in names and not a.annotated
+        ][:1]
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -2313,6 +2555,12 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
             if mixes and mentions:
                 return update
     return None
+
+
+def _calls_name(call: CallValues, fn: int, name: str) -> bool:
+    """``call`` is ``name(...)`` in def ``fn``."""
+    func = call.expr.func
+    return call.function == fn and func.kind == "Name" and func.name == name
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:
