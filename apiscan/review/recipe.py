@@ -1241,8 +1241,8 @@ class _Recipe:
                 continue
             for call in file.values.calls:
                 dotted = file.dotted(call.expr.func)
-                if dotted is None or dotted.partition(".")[0] in self.local | {"torch"}:
-                    continue
+                if dotted is None or dotted in self.repo.canonical or dotted.startswith("torch."):
+                    continue  # resolved by the scan, or torch's
                 key = self.path_imported.get(dotted)
                 if key is not None:
                     fact = CallFact(fa.path, key, call.expr.line, "call")

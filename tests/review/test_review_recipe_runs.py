@@ -1,0 +1,152 @@
+"""The recipe from what runs, on repositories built the way new users' are: an optimizer picked
+by name from a dict of classes with its settings in each model config, the losses a trainer
+looks up by name (not the trainer's ``add_loss`` helper), repository code imported through a
+``sys.path`` entry, a visualiser's attributes (not settings), a scaler object whose
+``__call__`` clips, and OpenMMLab multi-scale resizing (``fixtures/runrecipe`` and inline
+configs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.model import ScanResult
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.build import _grouped_rows, multi_scale
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+
+RUNRECIPE = Path(__file__).resolve().parents[2] / "fixtures" / "runrecipe"
+
+
+def scanned(root: Path) -> tuple[ScanResult, tuple[RecipeItem, ...]]:
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    return result, extract_recipe(result, analyses, root)
+
+
+def rows(items: tuple[RecipeItem, ...], category: str) -> dict[tuple[str, str], RecipeItem]:
+    """The rows of a category by (name, place)."""
+    return {(i.name, str(i.where)): i for i in items if i.category == category}
+
+
+@pytest.fixture(scope="module")
+def runrecipe() -> tuple[RecipeItem, ...]:
+    return scanned(RUNRECIPE)[1]
+
+
+def test_an_optimizer_picked_by_name_reads_its_settings_from_the_callers(runrecipe) -> None:
+    optimizers = rows(runrecipe, "optimizer")
+    # SGD and AdamW are in the table too, but the name that reaches it is "adam"
+    picked = [k for k in optimizers if k[1].startswith("segkit/optim.py")]
+    assert picked == [("torch.optim.Adam", "segkit/optim.py:10")]
+    adam = optimizers[picked[0]]
+    values = dict(adam.values)
+    assert values["lr"] == "3e-4 | 5e-4 (by caller; 2 callers)"
+    assert values["betas"] == "(0.9, 0.999) (passed at models/seg_large.py:11; 2 callers)"
+    assert values["eps"].startswith("1e-8 ")
+    assert adam.note.startswith('picked by name: opt_name = "adam"')
+
+
+def test_a_schedule_bound_by_partial_is_its_construction(runrecipe) -> None:
+    schedules = rows(runrecipe, "scheduler")
+    small = schedules[("torch.optim.lr_scheduler.MultiStepLR", "models/seg_small.py:12")]
+    assert small.values == (("milestones", "[50, 55]"), ("gamma", "0.1"))
+    assert small.note == "bound by functools.partial, stored as lr_scheduler"
+
+
+def test_the_losses_a_trainer_looks_up_are_rows_with_their_weights(runrecipe) -> None:
+    losses = rows(runrecipe, "loss")
+    # reached through a star import of a module that star-imports the losses
+    focal = losses[("segkit.losses.SoftFocalLoss", "models/seg_small.py:7")]
+    assert focal.values == (("alpha", "0.5"), ("gamma", "2"), ("weight", "1.0"))
+    bce = losses[("segkit.losses.MaskBCELoss", "models/seg_small.py:9")]
+    assert bce.values == (("weight", "0.4"),)
+    # the trainer's helper that adds the configured loss to the total is not a loss
+    assert not [k for k in losses if "add_loss" in k[0]]
+    # the same loss built word for word in two model configs is one row with its places
+    grouped = [i for i in _grouped_rows(runrecipe) if i.name == "segkit.losses.MaskBCELoss"]
+    assert len(grouped) == 1 and grouped[0].note.startswith("2 places")
+
+
+def test_repository_code_on_sys_path_is_the_repositorys(runrecipe) -> None:
+    losses = rows(runrecipe, "loss")
+    heat = losses[("heat_losses.HeatmapFocalLoss", "src/lib/trains/det_trainer.py:9")]
+    assert heat.note == "defined at src/lib/models/heat_losses.py:4"
+    assert not [i for i in runrecipe if "third-party" in i.note]
+
+
+def test_only_configuration_classes_attributes_are_settings(runrecipe) -> None:
+    names = {i.name for i in runrecipe}
+    # Opts' attributes are read by the training code (opt.num_epochs, opt.weight_decay)
+    assert {"Opts.num_epochs", "Opts.batch_size", "Opts.weight_decay"} <= names
+    # the painter's are read by its own methods only: drawing, not training
+    assert not {n for n in names if n.startswith("Painter.")}
+
+
+def test_a_callable_objects_call_is_a_call_site_of_its_dunder_call(runrecipe) -> None:
+    clip = rows(runrecipe, "grad_clip")[("torch.nn.utils.clip_grad_norm_", "segkit/scaler.py:14")]
+    max_norm = dict(clip.values)["max_norm"]
+    assert max_norm.startswith("3.0 (parameter clip_grad of ClippingScaler.__call__(), passed at")
+    assert "args.clip_grad: default of argparse --clip_grad at finetune.py:13" in max_norm
+
+
+MM_TRAIN = """
+    train_pipeline = [
+        dict(type="LoadImageFromFile"),
+        dict(type="Resize", img_scale=(2048, 512), ratio_range=(0.5, 2.0)),
+        dict(type="RandomFlip", prob=0.5),
+    ]
+    data = dict(samples_per_gpu=2, train=dict(pipeline=train_pipeline))
+    optimizer = dict(type="AdamW", lr=0.0001)
+"""
+MM_ONE_SCALE = """
+    train_pipeline = [
+        dict(type="LoadImageFromFile"),
+        dict(type="Resize", img_scale=(1333, 800), keep_ratio=True),
+    ]
+    data = dict(samples_per_gpu=2, train=dict(pipeline=train_pipeline))
+    optimizer = dict(type="SGD", lr=0.02)
+"""
+MM_MSTRAIN = """
+    train_pipeline = [
+        dict(type="LoadImageFromFile"),
+        dict(
+            type="AutoAugment",
+            policies=[[dict(type="Resize", img_scale=[(480, 1333), (800, 1333)],
+                            multiscale_mode="value", keep_ratio=True)]],
+        ),
+    ]
+    data = dict(samples_per_gpu=2, train=dict(pipeline=train_pipeline))
+    optimizer = dict(type="SGD", lr=0.02)
+"""
+
+
+def test_openmmlab_ratio_ranges_and_scale_lists_are_multi_scale(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "segmentation/configs/seg_512.py": MM_TRAIN,
+            "detection/configs/det_1x.py": MM_ONE_SCALE,
+            "detection/configs/det_mstrain_3x.py": MM_MSTRAIN,
+        },
+    )
+    result, items = scanned(tmp_path)
+    found = dict(multi_scale(result, items))
+    # the segmentation config draws each image's scale from a ratio range
+    assert found["segmentation/configs/seg_512.py"] == "multi-scale Resize"
+    # the detection config shown trains at one scale; the one not shown at several
+    extra = [i for i in items if i.name.startswith("multi-scale ")]
+    assert [(i.name, i.where.path) for i in extra] == [
+        ("multi-scale composition in config train_pipeline", "detection/configs/det_mstrain_3x.py")
+    ]
+    assert extra[0].values == (
+        (
+            "1",
+            "AutoAugment(policies=[[Resize(img_scale=[(480, 1333), (800, 1333)], "
+            'multiscale_mode="value", keep_ratio=True)]])',
+        ),
+    )
+    assert found["detection/configs/det_mstrain_3x.py"] == "multi-scale Resize"
+    assert "detection/configs/det_1x.py" not in found
