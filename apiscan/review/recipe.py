@@ -2159,9 +2159,14 @@ class _Recipe:
             )
         }
         read = self._attributes_read_outside({a.attr for c in candidates.values() for _, a in c})
+        configs = {
+            cls for cls, found in candidates.items() if any(a.attr in read for _, a in found)
+        }
         for cls, found in candidates.items():
-            if not any(a.attr in read for _, a in found):
-                continue  # a visualiser's world_size: read by its own methods only
+            if not configs & set(self.values._lineage(cls)):
+                # a visualiser's world_size: read by its own methods only; a configuration
+                # subclass (YOLOX's exps overriding mosaic_prob) is one through its base
+                continue
             for category, a in found:
                 name = f"{cls.rpartition('.')[2]}.{a.attr}"
                 self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
