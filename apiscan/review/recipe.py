@@ -153,6 +153,13 @@ _AUG_NAME = re.compile(
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
 _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
+#: Inference code by its place: a folder of detectors, predictors or demos, a script named
+#: for inference or evaluation, a function named for prediction or test-time augmentation.
+_INFERENCE_PLACE = re.compile(
+    r"(^|/)(detectors?|inference|predictors?|demos?)/|(^|/)(demo|infer|predict|eval|test)\w*\.py:"
+    r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*)$",
+    re.IGNORECASE,
+)
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
 #: for what its result is stored as.
 _SCHEDULE_FUNCTION = "schedule function"
@@ -2065,6 +2072,8 @@ class _Recipe:
                         continue
                     if not self._called(fa.path, module, qual):
                         continue  # defined, never called: not part of what runs
+                    if self._inference_only(module, qual):
+                        continue  # CenterNet's flip_tensor: test-time flipping in detectors/
                     if self._network_def(fa.path, module, qual, qual if is_class else owner):
                         continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
                     if any(
@@ -2090,6 +2099,18 @@ class _Recipe:
             if k == key or k.startswith(key + ".")
             for site, _ in sites
         )
+
+    def _inference_only(self, module: str, qual: str) -> bool:
+        """Whether every call of the def ``qual`` (or of the class's methods) is made by
+        inference code: a flip averaged at test time is not a training augmentation."""
+        key = f"{module}.{qual}"
+        sites = [
+            f"{path}:{fact.caller}"
+            for k, found in self.repo.call_sites.items()
+            if k == key or k.startswith(key + ".")
+            for path, fact in found
+        ]
+        return bool(sites) and all(_INFERENCE_PLACE.search(site) for site in sites)
 
     def _network_def(self, path: str, module: str, qual: str, owner: str) -> bool:
         """A def of the model: an ``nn.Module`` (a class, or the class ``owner`` of a method)

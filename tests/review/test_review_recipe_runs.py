@@ -75,6 +75,8 @@ def test_repository_code_on_sys_path_is_the_repositorys(runrecipe) -> None:
     heat = losses[("heat_losses.HeatmapFocalLoss", "src/lib/trains/det_trainer.py:9")]
     assert heat.note == "defined at src/lib/models/heat_losses.py:4"
     assert not [i for i in runrecipe if "third-party" in i.note]
+    # a flip only a detector averages at test time is not a training augmentation
+    assert not [i for i in runrecipe if i.name == "flip_tensor"]
 
 
 def test_only_configuration_classes_attributes_are_settings(runrecipe) -> None:
