@@ -236,7 +236,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "epochs",
             r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
-            r"|(max_|num_|total_|train_)?(iters|iterations|steps)",
+            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)",
         ),
         (
             "batch_size",
@@ -1937,7 +1937,45 @@ class _Recipe:
         shown = [self._argument(file, fn, arg, depth) for arg in expr.args]
         for kw in expr.keywords:
             shown.append(f"{kw.name or '**'}={self._argument(file, fn, kw.target, depth)}")
+        shown += self._step_defaults(file, expr)
         return f"{name}({', '.join(shown)})"
+
+    def _step_defaults(self, file: _File, expr: Expr) -> list[str]:
+        """The literal defaults a repository transform class keeps for what a step leaves
+        out (pytorch-retinanet's ``Resizer()`` resizes to ``min_side=608, max_side=1024``):
+        the values the composition really runs with."""
+        if _unpacks(expr):
+            return []
+        local = file.first.get(expr.func.name) if expr.func.kind == "Name" else None
+        if local is not None:
+            owner, index = file, local
+        else:
+            dotted = file.dotted(expr.func) or _relative(file, expr.func)
+            key = self.repo_key(dotted) if dotted else None
+            found = self.repo.defs.get(key) if key else None
+            if found is None:
+                return []
+            owner, index = found
+        cls = owner.defs[index]
+        if not cls.is_class:
+            return []
+        out: list[str] = []
+        # what the constructor leaves at its defaults, and the settings ``__call__`` takes
+        # after the sample, which a composition never passes
+        for method, skip in (("__init__", 1), ("__call__", 2)):
+            found = owner.first.get(f"{cls.qual}.{method}")
+            if found is None or owner.defs[found].is_class or owner.defs[found].vararg:
+                continue
+            bound = _bind_def(owner.defs[found], expr) if method == "__init__" else {}
+            out += [
+                f"{param}={default.text}"
+                for param, default in owner.defs[found].params[skip:]
+                if param not in bound
+                and default is not None
+                and default.literal
+                and not _is_none(default)
+            ]
+        return out
 
     def _built_lists(self, file: _File) -> None:
         """A builder of augmentations that returns a list (detectron2's

@@ -152,3 +152,36 @@ def test_openmmlab_ratio_ranges_and_scale_lists_are_multi_scale(tmp_path: Path) 
     )
     assert found["detection/configs/det_mstrain_3x.py"] == "multi-scale Resize"
     assert "detection/configs/det_1x.py" not in found
+
+
+def test_a_repository_steps_defaults_are_the_values_it_runs_with(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "data/transforms.py": """
+                class Resizer:
+                    def __call__(self, sample, min_side=608, max_side=1024):
+                        return sample
+
+                class Flipper:
+                    def __init__(self, flip_x=0.5, seed=None):
+                        self.flip_x = flip_x
+
+                    def __call__(self, sample):
+                        return sample
+                """,
+            "train.py": """
+                from torchvision import transforms
+                from data.transforms import Flipper, Resizer
+
+                train_tf = transforms.Compose([Flipper(), Resizer()])
+                """,
+        },
+    )
+    _, items = scanned(tmp_path)
+    (row,) = [i for i in items if i.name.startswith("composition in ")]
+    # the constructor's defaults, and the settings __call__ takes after the sample
+    assert row.values == (
+        ("1", "Flipper(flip_x=0.5)"),
+        ("2", "Resizer(min_side=608, max_side=1024)"),
+    )
