@@ -148,6 +148,7 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
+    r"|color_aug"
     r"|rotate(?!d)|erasing|augment(?!ed)|^random_\w*(drop|scale|shift|rotat|crop|flip|jitter|eras|noise|resize|affine)|(^|_)shift_\w*(cloud|image|img)",
     re.IGNORECASE,
 )
@@ -160,6 +161,8 @@ _INFERENCE_PLACE = re.compile(
     r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*)$",
     re.IGNORECASE,
 )
+#: A setting named for testing or evaluation.
+_EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$)")
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
 #: for what its result is stored as.
 _SCHEDULE_FUNCTION = "schedule function"
@@ -336,8 +339,12 @@ def _transform_internal(file: _File, fn: int) -> bool:
 
 
 def _setting_category(name: str) -> str | None:
-    """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``)."""
+    """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``); none
+    for one named for testing or evaluation (``flip_test``, ``val_batch_size``): the recipe
+    is what training runs."""
     key = name.lower().lstrip("-").replace("-", "_")
+    if _EVALUATION_SETTING.search(key):
+        return None
     for category, pattern in _SETTINGS:
         if pattern.fullmatch(key):
             return category
@@ -1988,6 +1995,11 @@ class _Recipe:
             returned = [r for r in fn.returns if r.kind in ("Name", "List")]
             if len(returned) != 1:
                 continue
+            bound = returned[0]
+            if bound.kind == "Name":
+                bound = file.local_value(index, bound.name, bound.line) or bound
+            if bound.kind not in ("List", "Tuple"):
+                continue  # CenterNet's get_affine_transform returns a matrix, not steps
             steps = self._steps(file, index, returned[0], 0)
             if steps:
                 values = [(f"{i}", step) for i, step in enumerate(steps, 1)]

@@ -185,3 +185,50 @@ def test_a_repository_steps_defaults_are_the_values_it_runs_with(tmp_path: Path)
         ("1", "Flipper(flip_x=0.5)"),
         ("2", "Resizer(min_side=608, max_side=1024)"),
     )
+
+
+def test_evaluation_settings_and_matrix_builders_are_not_the_training_recipe(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "utils/image.py": """
+                import cv2
+                import numpy as np
+
+                def get_affine_transform(center, scale):
+                    trans = cv2.getAffineTransform(np.float32(center), np.float32(scale))
+                    return trans
+
+                def color_aug(rng, image):
+                    return image * rng.normal()
+                """,
+            "datasets/sample.py": """
+                from utils.image import color_aug, get_affine_transform
+
+                def load(rng, image, opt):
+                    get_affine_transform(0, 1)
+                    if not opt.no_color_aug:
+                        image = color_aug(rng, image)
+                    return image
+                """,
+            "train.py": """
+                import argparse
+
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--flip", type=float, default=0.5)
+                parser.add_argument("--flip_test", action="store_true")
+                parser.add_argument("--val_batch_size", type=int, default=4)
+                parser.add_argument("--batch_size", type=int, default=32)
+                """,
+        },
+    )
+    _, items = scanned(tmp_path)
+    names = {i.name for i in items}
+    assert {"argparse --flip", "argparse --batch_size"} <= names
+    # the test-time flip switch and the validation batch are not training settings
+    assert not {"argparse --flip_test", "argparse --val_batch_size"} & names
+    # a helper named get_*_transform that returns a matrix is no list of steps
+    assert not [n for n in names if n.startswith("composition in ")]
+    assert "color_aug" in names  # a colour augmentation the loader calls
