@@ -1998,8 +1998,16 @@ class _Recipe:
             bound = returned[0]
             if bound.kind == "Name":
                 bound = file.local_value(index, bound.name, bound.line) or bound
-            if bound.kind not in ("List", "Tuple"):
-                continue  # CenterNet's get_affine_transform returns a matrix, not steps
+            if not (
+                bound.kind in ("List", "Tuple")
+                or (
+                    bound.kind == "Call"
+                    and (_AUG_BUILDER.fullmatch(bound.callee()) or _is_compose(bound.callee()))
+                )
+            ):
+                # CenterNet's get_affine_transform returns cv2's matrix, not steps; MAE's
+                # build_transform returns what timm's create_transform builds
+                continue
             steps = self._steps(file, index, returned[0], 0)
             if steps:
                 values = [(f"{i}", step) for i, step in enumerate(steps, 1)]

@@ -213,9 +213,21 @@ def test_evaluation_settings_and_matrix_builders_are_not_the_training_recipe(
                         image = color_aug(rng, image)
                     return image
                 """,
+            "datasets/build.py": """
+                from timm.data import create_transform
+
+                def build_transform(is_train):
+                    if is_train:
+                        transform = create_transform(224, is_training=True, re_prob=0.25)
+                        return transform
+                    return None
+                """,
             "train.py": """
                 import argparse
 
+                from datasets.build import build_transform
+
+                train_tf = build_transform(True)
                 parser = argparse.ArgumentParser()
                 parser.add_argument("--flip", type=float, default=0.5)
                 parser.add_argument("--flip_test", action="store_true")
@@ -229,6 +241,13 @@ def test_evaluation_settings_and_matrix_builders_are_not_the_training_recipe(
     assert {"argparse --flip", "argparse --batch_size"} <= names
     # the test-time flip switch and the validation batch are not training settings
     assert not {"argparse --flip_test", "argparse --val_batch_size"} & names
-    # a helper named get_*_transform that returns a matrix is no list of steps
-    assert not [n for n in names if n.startswith("composition in ")]
+    # a helper named get_*_transform that returns a matrix is no list of steps; a builder
+    # returning what timm's create_transform builds is the composition
+    compositions = [i for i in items if i.name.startswith("composition in ")]
+    assert [(i.name, i.values) for i in compositions] == [
+        (
+            "composition in build_transform",
+            (("1", "create_transform(224, is_training=True, re_prob=0.25)"),),
+        )
+    ]
     assert "color_aug" in names  # a colour augmentation the loader calls
