@@ -1642,19 +1642,7 @@ class _Recipe:
 
     def _repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
         """The repo function a call runs: from the call facts, else a def of the same file."""
-        name = call.callee()
-        for key, sites in self.repo.call_sites.items():
-            if key.rpartition(".")[2] != name:
-                continue
-            for path, fact in sites:
-                if path == file.path and fact.line == call.line:
-                    found = self.repo.defs.get(key)
-                    if found and not found[0].defs[found[1]].is_class:
-                        return found
-        local = file.first.get(name)
-        if local is not None and not file.defs[local].is_class:
-            return file, local
-        return None
+        return self.values.repo_function(file, call)
 
     def _scheduler(self, f: ApiFinding, file: _File, call: CallValues) -> None:
         where = Where(f.path, f.span.line, f.cell)
