@@ -1720,6 +1720,8 @@ class _Recipe:
             for caller, call in calls_made:
                 if _place_key(caller.path, call.expr) in self.composed_calls:
                     continue
+                if category == "loss" and _INFERENCE_PLACE.search(f"{caller.path}:"):
+                    continue  # RITM's BRS losses, optimised per click in inference/predictors/
                 note, row = f"defined at {file.loc(node.line)}", category
                 if category == _SCHEDULE_FUNCTION:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of

@@ -65,6 +65,8 @@ def test_the_losses_a_trainer_looks_up_are_rows_with_their_weights(runrecipe) ->
     assert bce.values == (("weight", "0.4"),)
     # the trainer's helper that adds the configured loss to the total is not a loss
     assert not [k for k in losses if "add_loss" in k[0]]
+    # nor is a loss optimised at each click by the inference code
+    assert not [k for k in losses if "ClickRefineLoss" in k[0]]
     # the same loss built word for word in two model configs is one row with its places
     grouped = [i for i in _grouped_rows(runrecipe) if i.name == "segkit.losses.MaskBCELoss"]
     assert len(grouped) == 1 and grouped[0].note.startswith("2 places")
