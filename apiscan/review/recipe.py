@@ -1185,6 +1185,8 @@ class _Recipe:
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: a def's name without its leading packages -> the def, when no other def ends so
         self.path_imported: dict[str, str] = {}
+        #: module name -> its file (built on first use)
+        self._by_module: dict[str, _File] | None = None
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
         self.out: list[RecipeItem] = []
@@ -1949,6 +1951,8 @@ class _Recipe:
         else:
             dotted = file.dotted(expr.func) or _relative(file, expr.func)
             key = self.repo_key(dotted) if dotted else None
+            if key is None and not dotted and expr.func.kind == "Name":
+                key = self._star_def(file, expr.func.name)
             found = self.repo.defs.get(key) if key else None
             if found is None:
                 return []
@@ -2014,10 +2018,33 @@ class _Recipe:
             return
         dotted = file.dotted(call.func) or _relative(file, call.func)
         key = self.repo_key(dotted)
+        if key is None and not dotted and call.func.kind == "Name":
+            key = self._star_def(file, call.func.name)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
         elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
             self.composed_modules.add(dotted.rpartition(".")[0])
+
+    def _star_def(self, file: _File, name: str) -> str | None:
+        """The repository def a bare name of ``file`` is when a star import brought it, a few
+        star imports deep (RITM's model configs use ``UniformRandomResize`` from
+        ``isegm.data.transforms`` through ``isegm.utils.exp_imports.default``)."""
+        if self._by_module is None:
+            self._by_module = {m: f for f in self.files.values() for m in f.modules}
+        todo = [file.from_module(*star) for star in file.values.star_imports]
+        seen: set[str] = set()
+        while todo and len(seen) < 20:
+            module = todo.pop(0)
+            if module in seen:
+                continue
+            seen.add(module)
+            key = self.repo.canonical.get(f"{module}.{name}")
+            if key is not None:
+                return key
+            other = self._by_module.get(module)
+            if other is not None:
+                todo += [other.from_module(*star) for star in other.values.star_imports]
+        return None
 
     def _argument(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
         if expr.kind == "Call" or (

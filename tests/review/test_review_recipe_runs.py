@@ -44,14 +44,26 @@ def test_an_optimizer_picked_by_name_reads_its_settings_from_the_callers(runreci
     adam = optimizers[picked[0]]
     values = dict(adam.values)
     assert values["lr"] == "3e-4 | 5e-4 (by caller; 2 callers)"
-    assert values["betas"] == "(0.9, 0.999) (passed at models/seg_large.py:11; 2 callers)"
+    assert values["betas"] == "(0.9, 0.999) (passed at models/seg_large.py:12; 2 callers)"
     assert values["eps"].startswith("1e-8 ")
     assert adam.note.startswith('picked by name: opt_name = "adam"')
 
 
+def test_a_composition_of_star_imported_steps_stands_for_their_definitions(runrecipe) -> None:
+    (row,) = [
+        i for i in runrecipe if i.where.path == "models/seg_small.py" and "composition" in i.name
+    ]
+    assert row.values == (
+        ("1", "RandomRescale(scale_range=(0.75, 1.25), p=1.0)"),
+        ("2", "HorizontalFlip()"),
+    )
+    # the functional calls inside RandomRescale's definition are how the step works
+    assert not [i for i in runrecipe if i.where.path == "segkit/transforms.py"]
+
+
 def test_a_schedule_bound_by_partial_is_its_construction(runrecipe) -> None:
     schedules = rows(runrecipe, "scheduler")
-    small = schedules[("torch.optim.lr_scheduler.MultiStepLR", "models/seg_small.py:12")]
+    small = schedules[("torch.optim.lr_scheduler.MultiStepLR", "models/seg_small.py:13")]
     assert small.values == (("milestones", "[50, 55]"), ("gamma", "0.1"))
     assert small.note == "bound by functools.partial, stored as lr_scheduler"
 
