@@ -226,12 +226,16 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
-            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|random_crop).*",
+            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|rand(om)?_crop"
+            r"|(^|_)aug(_|$)).*",
         ),
         (
             "loss",
             # focal_alpha, focal_loss_gamma: a focal loss; focal_length_x is a camera's
+            # hm_weight, wh_weight, off_weight: CenterNet's weights of its loss terms
             r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w"
+            r"|(^|_)(hm|wh|off|hp|dep|dim|rot|cls|box|bbox|giou|iou|obj|mask|dice|ce|l1|reg|ctr)"
+            r"_weight$"
             r"|focal_(loss|alpha|gamma|weight)\w*)"
             r"|mask(ing)?_ratio|norm_pix_loss",
         ),

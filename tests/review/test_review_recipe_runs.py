@@ -247,12 +247,18 @@ def test_evaluation_settings_and_matrix_builders_are_not_the_training_recipe(
                 parser.add_argument("--flip_test", action="store_true")
                 parser.add_argument("--val_batch_size", type=int, default=4)
                 parser.add_argument("--batch_size", type=int, default=32)
+                parser.add_argument("--hm_weight", type=float, default=1)
+                parser.add_argument("--no_color_aug", action="store_true")
                 """,
         },
     )
     _, items = scanned(tmp_path)
     names = {i.name for i in items}
     assert {"argparse --flip", "argparse --batch_size"} <= names
+    categories = {i.name: i.category for i in items}
+    # a loss term's weight, a switch of the colour augmentation
+    assert categories["argparse --hm_weight"] == "loss"
+    assert categories["argparse --no_color_aug"] == "augmentation"
     # the test-time flip switch and the validation batch are not training settings
     assert not {"argparse --flip_test", "argparse --val_batch_size"} & names
     # a helper named get_*_transform that returns a matrix is no list of steps; a builder
