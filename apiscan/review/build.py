@@ -27,6 +27,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
+from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import inference_steps
 from apiscan.review.model import RecipeItem, Review, Where, WorkItem
 from apiscan.review.sources import is_test_path, place, with_facts
@@ -179,8 +180,9 @@ _SHOWN_PLACES = 3
 
 
 #: Categories whose rows repeat word for word across files: a composition copied into each
-#: model's config (RITM's 21 identical ``composition in train`` rows).
-_REPEATED = frozenset({"augmentation", "preprocessing"})
+#: model's config (RITM's 21 identical ``composition in train`` rows), and the loss, optimizer
+#: and schedule each of those configs builds.
+_REPEATED = frozenset({"augmentation", "preprocessing", "loss", "optimizer", "scheduler"})
 
 
 def _grouped_rows(recipe: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
@@ -373,13 +375,6 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
     return any(_words(name) & _EVALUATION_WORDS for name in names)
 
 
-#: A resize step over several sizes (three or more, or a size range sampled): multi-scale.
-_MULTI_SCALE = re.compile(
-    r"(\w*(?:Resize|Scale)\w*)\(.*?([(\[]\s*\d+\s*(,\s*\d+\s*){2,}[)\]]"
-    r"|sample_style=['\"](choice|range)['\"])"
-)
-
-
 def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tuple[str, str], ...]:
     """(path, step) of the augmentation rows that resize to one of several sizes
     (detectron2's lazy config: ``ResizeShortestEdge(short_edge_length=(640, ..., 800),
@@ -396,7 +391,7 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
         ):
             continue
         for _, value in item.values:
-            hit = _MULTI_SCALE.search(value)
+            hit = MULTI_SCALE.search(value)
             if hit:
                 found.add((item.where.path, f"multi-scale {hit.group(1)}"))
     return tuple(sorted(found | {(path, step) for step, path in steps.items()}))

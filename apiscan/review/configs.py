@@ -82,6 +82,16 @@ _ACCUM = frozenset({"cumulative_iters", "accumulative_counts", "accumulation_ste
 _AMP = frozenset({"fp16", "amp", "bf16"})
 #: Keys that name what a dict builds (shown in the row's name, not among its values).
 _TYPE_KEYS = ("type", "name", "policy")
+#: A resize step over several sizes: three sizes or more, a size range sampled (detectron2's
+#: ``sample_style="range"``, OpenMMLab's ``multiscale_mode='range'``), a list of image scales
+#: picked from, or a ratio range each image's scale is drawn from (``ratio_range=(0.5, 2.0)``).
+#: Every batch then has its own shape. The one home of the rule: the review counts the input
+#: pipelines it marks.
+MULTI_SCALE = re.compile(
+    r"(\w*(?:Resize|Scale)\w*)\(.*?([(\[]\s*\d+\s*(,\s*\d+\s*){2,}[)\]]"
+    r"|sample_style=['\"](choice|range)['\"]|multiscale_mode=['\"](value|range)['\"]"
+    r"|ratio_range=[(\[]|img_scale=\[\s*\(\s*\d+\s*,\s*\d+\s*\)\s*,\s*\()"
+)
 _LOSS_KEY = re.compile(r"(^|_)loss(_|$)|^focal_|_alpha$|_gamma$", re.IGNORECASE)
 _EMA_TYPE = re.compile(r"EMA", re.IGNORECASE)
 
@@ -109,6 +119,11 @@ class _Node:
 
     def shown(self) -> str:
         """The value as written, a dict or list rebuilt from what it holds (``**cfg`` spliced)."""
+        kind = self.items.get("type") if self.kind == "dict" else None
+        if kind is not None and kind.string():
+            # a step nested in another (AutoAugment's policies): written as the pipeline's
+            args = (f"{k}={v.shown()}" for k, v in self.items.items() if k != "type")
+            return f"{kind.string()}({', '.join(args)})"
         if self.kind == "dict":
             return "dict(" + ", ".join(f"{k}={v.shown()}" for k, v in self.items.items()) + ")"
         if self.kind == "list" and all(e.kind == "leaf" for e in self.elems):
@@ -163,7 +178,37 @@ def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
         others = len([p for p in mine if p not in shown and rows[p]])
         for path in shown:
             out += _noted(rows[path], path, named, evaluated[path].missing, others)
+        out += _multi_scale_elsewhere([rows[p] for p in shown], [rows[p] for p in mine])
     return tuple(out)
+
+
+def _multi_scale_elsewhere(
+    shown: list[list[RecipeItem]], configs: list[list[RecipeItem]]
+) -> list[RecipeItem]:
+    """When no config shown resizes to several scales but others of the project do (PVT's
+    ``*_mstrain`` detection configs: ``Resize(img_scale=[(480, 1333), ..., (800, 1333)],
+    multiscale_mode='value')``), the first of them as a row: the repository trains at
+    several input sizes, a shape the port must plan for, whichever config a user picks."""
+    if any(_multi_scale_steps(i) for items in shown for i in items):
+        return []
+    found = [(i, steps) for items in configs for i in items if (steps := _multi_scale_steps(i))]
+    if not found:
+        return []
+    item, steps = min(found, key=lambda f: (len(f[0].where.path), f[0].where.path))
+    places = len({i.where.path for i, _ in found})
+    note = (
+        f"the multi-scale steps of {places} config{'s' if places > 1 else ''} not shown (the "
+        "shortest-named of them here): training at several input sizes"
+    )
+    values = tuple((str(n), step) for n, step in enumerate(steps, 1))
+    return [RecipeItem("augmentation", f"multi-scale {item.name}", item.where, values, note)]
+
+
+def _multi_scale_steps(item: RecipeItem) -> list[str]:
+    """The multi-scale resize steps of a composition row."""
+    if item.category != "augmentation":
+        return []
+    return [value for _, value in item.values if MULTI_SCALE.search(value)]
 
 
 def _noted(

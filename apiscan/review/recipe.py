@@ -149,11 +149,21 @@ _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|na
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
+    r"|color_aug"
     r"|rotate(?!d)|erasing|augment(?!ed)|^random_\w*(drop|scale|shift|rotat|crop|flip|jitter|eras|noise|resize|affine)|(^|_)shift_\w*(cloud|image|img)",
     re.IGNORECASE,
 )
 #: Places whose flips and jitters draw pictures or evaluate, not augment.
 _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
+#: Inference code by its place: a folder of detectors, predictors or demos, a script named
+#: for inference or evaluation, a function named for prediction or test-time augmentation.
+_INFERENCE_PLACE = re.compile(
+    r"(^|/)(detectors?|inference|predictors?|demos?)/|(^|/)(demo|infer|predict|eval|test)\w*\.py:"
+    r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*)$",
+    re.IGNORECASE,
+)
+#: A setting named for testing or evaluation.
+_EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$)")
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
 #: for what its result is stored as.
 _SCHEDULE_FUNCTION = "schedule function"
@@ -177,10 +187,11 @@ _LOSS_CLASS_NAME = re.compile(
     r"|^(loss|criterion|matcher)"
 )
 #: Words that make a function with "loss" in its name a helper, not a loss
-#: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages).
+#: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages,
+#: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
 _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
-     "evaluate", "wrapper", "func", "scale", "scaler"}
+     "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate"}
 )  # fmt: skip
 #: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
 _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
@@ -195,6 +206,17 @@ _COMPOSITIONS = _COMPOSE_NAMES | {"RandomSelect", "RandomChoice", "RandomOrder"}
 #: leave it off.
 _KERNEL_SWITCHES = frozenset({"fused", "foreach", "capturable"})
 _OFF = ("False", "None")
+#: ``receiver.attr`` read through a receiver other than a bare ``self``.
+_OUTSIDE_READ = re.compile(r"(?<!\bself)\.([A-Za-z_]\w*)\b(?!\s*\()")
+#: A quoted name at the start of a followed value or of one of its alternatives.
+_QUOTED = re.compile(r"(?:^|\| )['\"](\w+)['\"]")
+#: A training script by its name (``train.py``, ``train_net.py``; not ``engine_pretrain.py``,
+#: one of several stages that call the same step).
+_TRAINING_FILE = re.compile(r"(^|[^a-z])train")
+#: How many callers' dicts an optimizer picked by name reads its settings from.
+_MAX_CALLERS = 40
+#: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
+_WEIGHT_SUFFIXES = ("_weight", "_coef", "_lambda", "_w")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
@@ -205,12 +227,16 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
-            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|random_crop).*",
+            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|rand(om)?_crop"
+            r"|(^|_)aug(_|$)).*",
         ),
         (
             "loss",
             # focal_alpha, focal_loss_gamma: a focal loss; focal_length_x is a camera's
+            # hm_weight, wh_weight, off_weight: CenterNet's weights of its loss terms
             r"(?!.*_value$).*(_coef|_cost|cost_\w+|aux_loss|loss_weight|_loss_w"
+            r"|(^|_)(hm|wh|off|hp|dep|dim|rot|cls|box|bbox|giou|iou|obj|mask|dice|ce|l1|reg|ctr)"
+            r"_weight$"
             r"|focal_(loss|alpha|gamma|weight)\w*)"
             r"|mask(ing)?_ratio|norm_pix_loss",
         ),
@@ -218,7 +244,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "epochs",
             r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
-            r"|(max_|num_|total_|train_)?(iters|iterations|steps)",
+            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)",
         ),
         (
             "batch_size",
@@ -318,8 +344,12 @@ def _transform_internal(file: _File, fn: int) -> bool:
 
 
 def _setting_category(name: str) -> str | None:
-    """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``)."""
+    """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``); none
+    for one named for testing or evaluation (``flip_test``, ``val_batch_size``): the recipe
+    is what training runs."""
     key = name.lower().lstrip("-").replace("-", "_")
+    if _EVALUATION_SETTING.search(key):
+        return None
     for category, pattern in _SETTINGS:
         if pattern.fullmatch(key):
             return category
@@ -380,6 +410,17 @@ class _File:
         last = finding.api.rpartition(".")[2]
         for call in self.calls_on.get(self.joined_line(span.line, finding.cell), ()):
             if call.expr.callee() == last:
+                return call
+        return None
+
+    def call_around_reference(self, finding: ApiFinding) -> CallValues | None:
+        """The call whose first argument is the name a reference finding points at
+        (``partial(torch.optim.lr_scheduler.MultiStepLR, ...)``)."""
+        line = self.joined_line(finding.span.line, finding.cell)
+        last = finding.api.rpartition(".")[2]
+        for call in self.values.calls:
+            first = call.expr.args[:1]
+            if first and first[0].end_line == line and first[0].text.endswith(last):
                 return call
         return None
 
@@ -638,6 +679,10 @@ class _Values:
         self.files = files
         #: last name -> how many of the repository's defs have it (built on first use)
         self._last_names: dict[str, int] | None = None
+        #: (path, line) -> the defs the call facts on that line reach (built on first use)
+        self._facts_on: dict[tuple[str, int], list[str]] | None = None
+        #: (module, name) -> the modules a star import of which brings that name
+        self._exporters: dict[tuple[str, str], set[str]] = {}
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -786,7 +831,9 @@ class _Values:
         defaulted = f"default of parameter {name} of {d.qual}() at {f.loc(d.line)}"
         # The training script's call is the recipe (nanoGPT's bench.py calls the same
         # configure_optimizers with a benchmark's values).
-        training = [site for site in sites if "train" in PurePosixPath(site[0].path).name]
+        training = [
+            site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
+        ]
         sites = training or [site for site in sites if not _side_script(site[0].path)]
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
@@ -837,7 +884,66 @@ class _Values:
                 if call.expr.callee() == name or len(on_line) == 1:
                     out.append((caller, call))
                     break
+        if not d.is_class and d.name == "__call__" and d.owner >= 0:
+            out += self.instance_calls(f, d.owner)
         return out or self.star_call_sites(f.module, name)
+
+    def instance_calls(self, f: _File, cls: int) -> list[tuple[_File, CallValues]]:
+        """Calls of instances of class ``cls`` (its ``__call__`` runs): the name an instance
+        is stored as, called in the same function, or handed to a repository function whose
+        parameter is then called (MAE's ``loss_scaler = NativeScaler()`` passed to
+        ``train_one_epoch(..., loss_scaler, args.clip_grad, ...)``, which calls
+        ``loss_scaler(loss, optimizer, clip_grad=max_norm, ...)``)."""
+        out: list[tuple[_File, CallValues]] = []
+        for caller, built in self.call_sites(f, cls):
+            if built.function < 0 or not built.assigned:
+                continue
+            todo = [(caller, built.function, name) for name in built.assigned]
+            for _ in range(3):  # the instance handed on a few calls deep
+                more = []
+                for file, fn, name in todo:
+                    out += [(file, c) for c in file.values.calls if _calls_name(c, fn, name)]
+                    more += self._handed_to(file, fn, name)
+                todo = more
+        return list({_place_key(c.path, call.expr): (c, call) for c, call in out}.values())
+
+    def _handed_to(self, file: _File, fn: int, name: str) -> list[tuple[_File, int, str]]:
+        """(file, def, parameter) of the repository functions def ``fn`` passes ``name`` to."""
+        out = []
+        for call in file.values.calls:
+            if call.function != fn:
+                continue
+            passed = [a for a in call.expr.args if a.kind == "Name" and a.name == name]
+            passed += [
+                k for k in call.expr.keywords if k.target.kind == "Name" and k.target.name == name
+            ]
+            if not passed:
+                continue
+            found = self.repo_function(file, call.expr)
+            if found is None:
+                continue
+            callee, index = found
+            for param, arg in _bind_def(callee.defs[index], call.expr).items():
+                if arg.kind == "Name" and arg.name == name:
+                    out.append((callee, index, param))
+        return out
+
+    def repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
+        """The repository function a call runs, from the call facts on its line."""
+        name = call.callee()
+        if self._facts_on is None:
+            self._facts_on = {}
+            for key, sites in self.repo.call_sites.items():
+                for path, fact in sites:
+                    self._facts_on.setdefault((path, fact.line), []).append(key)
+        for key in self._facts_on.get((file.path, call.line), ()):
+            found = self.repo.defs.get(key)
+            if key.rpartition(".")[2] == name and found and not found[0].defs[found[1]].is_class:
+                return found
+        local = file.first.get(name)
+        if local is not None and not file.defs[local].is_class:
+            return file, local
+        return None
 
     def _unique_method(self, name: str) -> bool:
         """Whether exactly one def of the repository has the last name ``name``, and no torch
@@ -857,18 +963,43 @@ class _Values:
         """Calls of ``name`` by files that ``from module import *`` (efficientdet's loader
         calls ``transforms_coco_train(img_size, ...)`` so): the scan's call facts leave a
         name a star import brought unresolved."""
+        modules = self._star_exporters(module, name)
         out = []
         for path in sorted(self.files):
             caller = self.files[path]
             if is_test_path(path):
                 continue
-            if any(caller.from_module(*star) == module for star in caller.values.star_imports):
+            if any(caller.from_module(*star) in modules for star in caller.values.star_imports):
                 out += [
                     (caller, call)
                     for call in caller.values.calls
                     if call.expr.func.kind == "Name" and call.expr.func.name == name
                 ]
         return out
+
+    def _star_exporters(self, module: str, name: str) -> set[str]:
+        """``module`` and the modules that pass its ``name`` on to a star import: by a star
+        import of their own or by importing ``name`` (RITM's model configs ``from
+        isegm.utils.exp_imports.default import *``, which does ``from isegm.model.losses
+        import *`` and ``from isegm.engine.trainer import ISTrainer``), a few levels deep."""
+        known = self._exporters.get((module, name))
+        if known is not None:
+            return known
+        found = {module}
+        found.update(*(f.modules for f in self.files.values() if module in f.modules))
+        for _ in range(3):
+            more = {
+                m
+                for f in self.files.values()
+                if any(f.from_module(*star) in found for star in f.values.star_imports)
+                or f.imports.get(name, "").rpartition(".")[0] in found
+                for m in f.modules
+            }
+            if more <= found:
+                break
+            found |= more
+        self._exporters[(module, name)] = found
+        return found
 
     # -- attributes
     def _argparse(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
@@ -1055,6 +1186,12 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
+        #: the repository's own top-level packages (a loss class of another is third-party)
+        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
+        #: a def's name without its leading packages -> the def, when no other def ends so
+        self.path_imported: dict[str, str] = {}
+        #: module name -> its file (built on first use)
+        self._by_module: dict[str, _File] | None = None
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
         self.out: list[RecipeItem] = []
@@ -1084,8 +1221,6 @@ class _Recipe:
         self.network_functions = {
             (f.path, f.function) for f in result.api_findings if f.scope == "network"
         }
-        #: the repository's own top-level packages (a loss class of another is third-party)
-        self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
         """The call facts by the def they reach, resolved as the solver resolves its call
@@ -1107,6 +1242,40 @@ class _Recipe:
             for fact in fa.calls:
                 if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
                     self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
+        self._path_imported_call_sites()
+
+    def _path_imported_call_sites(self) -> None:
+        """Calls of repository code imported under a shorter module name than the scan
+        knows it by: CenterNet's ``src/_init_paths.py`` puts ``src/lib`` on ``sys.path`` and
+        ``from models.losses import FocalLoss`` then runs ``src/lib/models/losses.py``. The
+        scan resolves no call of them; a dotted name that is the tail of a repository def's
+        name (and of no other) is that def, and its calls are call sites of it."""
+        tails: dict[str, set[str]] = {}
+        for spelling, key in self.repo.canonical.items():
+            parts = spelling.split(".")
+            for n in range(1, len(parts) - 1):
+                tails.setdefault(".".join(parts[n:]), set()).add(key)
+        self.path_imported = {tail: min(keys) for tail, keys in tails.items() if len(keys) == 1}
+        for fa in self.analyses:
+            file = self.files.get(fa.path)
+            if file is None:
+                continue
+            for call in file.values.calls:
+                dotted = file.dotted(call.expr.func)
+                if dotted is None or dotted in self.repo.canonical or dotted.startswith("torch."):
+                    continue  # resolved by the scan, or torch's
+                key = self.path_imported.get(dotted)
+                if key is not None:
+                    fact = CallFact(fa.path, key, call.expr.line, "call")
+                    self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
+
+    def repo_key(self, dotted: str) -> str | None:
+        """The repository def a dotted name is (``models.losses.FocalLoss`` imported
+        through a ``sys.path`` entry), or None: a module of the repository is the
+        repository's, whatever its first name."""
+        if dotted in self.repo.canonical:
+            return self.repo.canonical[dotted]
+        return self.path_imported.get(dotted)
 
     def items(self) -> tuple[RecipeItem, ...]:
         files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]
@@ -1165,6 +1334,11 @@ class _Recipe:
 
     # -- API findings
     def _finding(self, f: ApiFinding) -> None:
+        if f.usage == "reference" and _category(f.api) == "optimizer":
+            self._picked_by_name(f)
+        if f.usage == "reference" and _category(f.api) in ("optimizer", "scheduler", "loss"):
+            self._partial(f)
+            return
         if f.usage not in ("call", "context_manager", "decorator"):
             return
         category = _category(f.api)
@@ -1321,6 +1495,113 @@ class _Recipe:
             note = f"{note}; {flagged}" if note else flagged
         self.add("optimizer", f.api, where, values, note)
 
+    def _picked_by_name(self, f: ApiFinding) -> None:
+        """An optimizer class that is a value of a dict the code picks from by name and
+        calls (RITM's ``{'sgd': torch.optim.SGD, 'adam': torch.optim.Adam}[opt_name.lower()]
+        (params, **opt_kwargs)``): a row for the one the name reaches (each, when the name
+        is not a literal), its settings read from the dicts the callers pass as
+        ``**opt_kwargs``."""
+        file = self.files.get(f.path)
+        if file is None:
+            return
+        line = file.joined_line(f.span.line, f.cell)
+        for call in file.values.calls:
+            func = call.expr.func
+            if func.kind != "Subscript" or not func.line <= line <= func.end_line:
+                continue
+            table, key = func.parts[0], func.parts[1]
+            if table.kind == "Name" and call.function >= 0:
+                table = file.local_value(call.function, table.name, call.expr.line) or table
+            if table.kind != "Dict":
+                continue
+            mine = [
+                k
+                for k, v in zip(table.keys, table.items, strict=True)
+                if k is not None and v.line == line and f.api.endswith(v.text.rpartition(".")[2])
+            ]
+            if not mine:
+                continue
+            while key.kind == "Call" and key.func.kind == "Attribute" and not key.args:
+                key = key.func.target  # opt_name.lower()
+            picked = self.values.resolve(file, call.function, key, 0)
+            names = {m.group(1).lower() for m in _QUOTED.finditer(picked.text)}
+            if names and not names & {k.lower() for k in mine}:
+                return  # the name picks another optimizer of the table
+            values = self._bind_api(f.api, file, call, skip=("params",))
+            values = [v for part in values for v in self._passed_dict(file, call, part)]
+            note = f"picked by name: {key.text} = {picked.show()}"
+            self.add("optimizer", f.api, Where(f.path, f.span.line, f.cell), values, note)
+            return
+
+    def _partial(self, f: ApiFinding) -> None:
+        """An optimizer, schedule or loss class bound to its settings by
+        ``functools.partial`` and built later (RITM's ``partial(MultiStepLR, milestones=[200,
+        220], gamma=0.1)``, called by the trainer with the optimizer): the partial is the
+        construction."""
+        file = self.files.get(f.path)
+        call = file.call_around_reference(f) if file is not None else None
+        if file is None or call is None or call.expr.callee() != "partial":
+            return
+        category = _category(f.api)
+        assert category is not None
+        fn = call.function
+        args = call.expr.args[1:]
+        values = [(f"arg{i}", self._value(file, fn, "", a)) for i, a in enumerate(args, 1)]
+        values += [
+            (k.name or "**", self._value(file, fn, k.name, k.target)) for k in call.expr.keywords
+        ]
+        stored = f", stored as {call.stored.text}" if call.stored is not None else ""
+        where = Where(f.path, f.span.line, f.cell)
+        self.add(category, f.api, where, values, f"bound by functools.partial{stored}")
+
+    def _passed_dict(
+        self, file: _File, call: CallValues, value: tuple[str, str]
+    ) -> list[tuple[str, str]]:
+        """A ``**kwargs`` left unopened whose name is a parameter: the dicts the callers
+        pass for it, key by key (each caller's value when they differ)."""
+        key, text = value
+        if key != "**" or call.function < 0 or not text.isidentifier():
+            return [value]
+        found = self._caller_dicts(file, call.function, text, call.expr.line, 0)
+        if not found:
+            return [value]
+        by_key: dict[str, list[tuple[str, str]]] = {}
+        for entries, where in found:
+            for k, shown in entries.items():
+                by_key.setdefault(k, []).append((shown, where))
+        out = []
+        for k, seen in by_key.items():
+            distinct = list(dict.fromkeys(shown for shown, _ in seen))
+            if len(distinct) == 1:
+                more = f"; {len(seen)} callers" if len(seen) > 1 else ""
+                out.append((k, f"{distinct[0]} (passed at {seen[0][1]}{more})"))
+            else:
+                shown = " | ".join(distinct[:3]) + (" | …" if len(distinct) > 3 else "")
+                out.append((k, f"{shown} (by caller; {len(seen)} callers)"))
+        return out
+
+    def _caller_dicts(
+        self, file: _File, fn: int, name: str, before: int, depth: int
+    ) -> list[tuple[dict[str, str], str]]:
+        """The dict literals ``name`` is bound to in def ``fn`` before line ``before``, or
+        when it is a parameter, the ones each call site passes (a few calls deep)."""
+        bound = file.local_value(fn, name, before)
+        if bound is not None:
+            entries = _dict_items(bound)
+            shown = {k: self.values.resolve(file, fn, v, 0).text for k, v in entries}
+            return [(shown, file.loc(bound.line))] if shown else []
+        d = file.defs[fn]
+        if depth >= MAX_DEPTH or name not in {p for p, _ in d.params}:
+            return []
+        out = []
+        for caller, site in self.values.call_sites(file, fn)[:_MAX_CALLERS]:
+            passed = _bind_def(d, site.expr).get(name)
+            if passed is not None and passed.kind == "Name" and site.function >= 0:
+                out += self._caller_dicts(
+                    caller, site.function, passed.name, site.expr.line, depth + 1
+                )
+        return out
+
     def _param_groups(
         self, file: _File, fn: int, params: Expr
     ) -> tuple[list[tuple[str, str]], str]:
@@ -1368,19 +1649,7 @@ class _Recipe:
 
     def _repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
         """The repo function a call runs: from the call facts, else a def of the same file."""
-        name = call.callee()
-        for key, sites in self.repo.call_sites.items():
-            if key.rpartition(".")[2] != name:
-                continue
-            for path, fact in sites:
-                if path == file.path and fact.line == call.line:
-                    found = self.repo.defs.get(key)
-                    if found and not found[0].defs[found[1]].is_class:
-                        return found
-        local = file.first.get(name)
-        if local is not None and not file.defs[local].is_class:
-            return file, local
-        return None
+        return self.values.repo_function(file, call)
 
     def _scheduler(self, f: ApiFinding, file: _File, call: CallValues) -> None:
         where = Where(f.path, f.span.line, f.cell)
@@ -1446,16 +1715,20 @@ class _Recipe:
                     calls_made.append((caller, call))
             if key not in self.repo.call_sites and "." in key.removeprefix(file.module + "."):
                 continue  # a method: star imports bring module-level names only
-            if key not in self.repo.call_sites:
+            if "." not in node.qual:
                 # ``from utils import *`` then ``adjust_learning_rate(...)``: no call fact
-                calls_made = [
+                seen = {_place_key(caller.path, call.expr) for caller, call in calls_made}
+                calls_made += [
                     (caller, call)
                     for caller, call in self.values.star_call_sites(file.module, node.name)
                     if not is_test_path(caller.path)
+                    and _place_key(caller.path, call.expr) not in seen
                 ]
             for caller, call in calls_made:
                 if _place_key(caller.path, call.expr) in self.composed_calls:
                     continue
+                if category == "loss" and _INFERENCE_PLACE.search(f"{caller.path}:"):
+                    continue  # RITM's BRS losses, optimised per click in inference/predictors/
                 note, row = f"defined at {file.loc(node.line)}", category
                 if category == _SCHEDULE_FUNCTION:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
@@ -1475,7 +1748,24 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
+                if row == "loss":
+                    values += self._loss_weight(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
+
+    def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The weight a loss stored by name is given beside it (RITM's
+        ``loss_cfg.instance_loss = NormalizedFocalLossSigmoid(...)`` then
+        ``loss_cfg.instance_loss_weight = 1.0``, read by the trainer as ``name + '_weight'``)."""
+        stored = call.stored
+        if stored is None or stored.kind not in ("Name", "Attribute"):
+            return []
+        names = {stored.full() + suffix for suffix in _WEIGHT_SUFFIXES}
+        fn = call.function
+        return [
+            ("weight", self.values.describe(file, fn, a.value))
+            for a, scope in file.assigns
+            if scope == fn and a.target.full() in names and not a.annotated
+        ][:1]
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -1544,6 +1834,7 @@ class _Recipe:
             elif (
                 name is not None
                 and name.partition(".")[0] not in self.local | {"torch"}
+                and self.repo_key(name) is None
                 and _FOREIGN_LOSS.search(name.rpartition(".")[2])
             ):  # timm.loss.LabelSmoothingCrossEntropy(smoothing=args.smoothing)
                 fn = call.function
@@ -1650,7 +1941,47 @@ class _Recipe:
         shown = [self._argument(file, fn, arg, depth) for arg in expr.args]
         for kw in expr.keywords:
             shown.append(f"{kw.name or '**'}={self._argument(file, fn, kw.target, depth)}")
+        shown += self._step_defaults(file, expr)
         return f"{name}({', '.join(shown)})"
+
+    def _step_defaults(self, file: _File, expr: Expr) -> list[str]:
+        """The literal defaults a repository transform class keeps for what a step leaves
+        out (pytorch-retinanet's ``Resizer()`` resizes to ``min_side=608, max_side=1024``):
+        the values the composition really runs with."""
+        if _unpacks(expr):
+            return []
+        local = file.first.get(expr.func.name) if expr.func.kind == "Name" else None
+        if local is not None:
+            owner, index = file, local
+        else:
+            dotted = file.dotted(expr.func) or _relative(file, expr.func)
+            key = self.repo_key(dotted) if dotted else None
+            if key is None and not dotted and expr.func.kind == "Name":
+                key = self._star_def(file, expr.func.name)
+            found = self.repo.defs.get(key) if key else None
+            if found is None:
+                return []
+            owner, index = found
+        cls = owner.defs[index]
+        if not cls.is_class:
+            return []
+        out: list[str] = []
+        # what the constructor leaves at its defaults, and the settings ``__call__`` takes
+        # after the sample, which a composition never passes
+        for method, skip in (("__init__", 1), ("__call__", 2)):
+            found = owner.first.get(f"{cls.qual}.{method}")
+            if found is None or owner.defs[found].is_class or owner.defs[found].vararg:
+                continue
+            bound = _bind_def(owner.defs[found], expr) if method == "__init__" else {}
+            out += [
+                f"{param}={default.text}"
+                for param, default in owner.defs[found].params[skip:]
+                if param not in bound
+                and default is not None
+                and default.literal
+                and not _is_none(default)
+            ]
+        return out
 
     def _built_lists(self, file: _File) -> None:
         """A builder of augmentations that returns a list (detectron2's
@@ -1662,6 +1993,19 @@ class _Recipe:
                 continue
             returned = [r for r in fn.returns if r.kind in ("Name", "List")]
             if len(returned) != 1:
+                continue
+            bound = returned[0]
+            if bound.kind == "Name":
+                bound = file.local_value(index, bound.name, bound.line) or bound
+            if not (
+                bound.kind in ("List", "Tuple")
+                or (
+                    bound.kind == "Call"
+                    and (_AUG_BUILDER.fullmatch(bound.callee()) or _is_compose(bound.callee()))
+                )
+            ):
+                # CenterNet's get_affine_transform returns cv2's matrix, not steps; MAE's
+                # build_transform returns what timm's create_transform builds
                 continue
             steps = self._steps(file, index, returned[0], 0)
             if steps:
@@ -1678,11 +2022,34 @@ class _Recipe:
             self.composed_modules.add(file.module)
             return
         dotted = file.dotted(call.func) or _relative(file, call.func)
-        key = self.repo.canonical.get(dotted)
+        key = self.repo_key(dotted)
+        if key is None and not dotted and call.func.kind == "Name":
+            key = self._star_def(file, call.func.name)
         if key is not None:
             self.composed_modules.add(key.rpartition(".")[0])
         elif dotted.partition(".")[0] in self.local:  # T.ResizeShortestEdge: the package
             self.composed_modules.add(dotted.rpartition(".")[0])
+
+    def _star_def(self, file: _File, name: str) -> str | None:
+        """The repository def a bare name of ``file`` is when a star import brought it, a few
+        star imports deep (RITM's model configs use ``UniformRandomResize`` from
+        ``isegm.data.transforms`` through ``isegm.utils.exp_imports.default``)."""
+        if self._by_module is None:
+            self._by_module = {m: f for f in self.files.values() for m in f.modules}
+        todo = [file.from_module(*star) for star in file.values.star_imports]
+        seen: set[str] = set()
+        while todo and len(seen) < 20:
+            module = todo.pop(0)
+            if module in seen:
+                continue
+            seen.add(module)
+            key = self.repo.canonical.get(f"{module}.{name}")
+            if key is not None:
+                return key
+            other = self._by_module.get(module)
+            if other is not None:
+                todo += [other.from_module(*star) for star in other.values.star_imports]
+        return None
 
     def _argument(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
         if expr.kind == "Call" or (
@@ -1785,6 +2152,8 @@ class _Recipe:
                         continue
                     if not self._called(fa.path, module, qual):
                         continue  # defined, never called: not part of what runs
+                    if self._inference_only(module, qual):
+                        continue  # CenterNet's flip_tensor: test-time flipping in detectors/
                     if self._network_def(fa.path, module, qual, qual if is_class else owner):
                         continue  # rotate_half of rotary embeddings, an "Affine" layer: the model
                     if any(
@@ -1810,6 +2179,18 @@ class _Recipe:
             if k == key or k.startswith(key + ".")
             for site, _ in sites
         )
+
+    def _inference_only(self, module: str, qual: str) -> bool:
+        """Whether every call of the def ``qual`` (or of the class's methods) is made by
+        inference code: a flip averaged at test time is not a training augmentation."""
+        key = f"{module}.{qual}"
+        sites = [
+            f"{path}:{fact.caller}"
+            for k, found in self.repo.call_sites.items()
+            if k == key or k.startswith(key + ".")
+            for path, fact in found
+        ]
+        return bool(sites) and all(_INFERENCE_PLACE.search(site) for site in sites)
 
     def _network_def(self, path: str, module: str, qual: str, owner: str) -> bool:
         """A def of the model: an ``nn.Module`` (a class, or the class ``owner`` of a method)
@@ -1864,18 +2245,59 @@ class _Recipe:
                     value = "no default"
                 where = o.file.where(o.call.expr.line)
                 self.add(category, f"argparse {o.option}", where, [("default", value)])
-        for cls, sets in self.repo.attrs.items():
-            if self.hierarchy.is_module(cls) or self.hierarchy.is_dataset(cls):
+        candidates = {
+            cls: found
+            for cls, sets in self.repo.attrs.items()
+            if not self.hierarchy.torch_ancestors(cls)  # a module, a dataset, a sampler
+            and (
+                found := [
+                    (category, a)
+                    for a in sets
+                    if a.method in ("__init__", "")
+                    and a.value.literal
+                    and (category := _setting_category(a.attr))
+                ]
+            )
+        }
+        read = self._attributes_read_outside({a.attr for c in candidates.values() for _, a in c})
+        configs = {
+            cls for cls, found in candidates.items() if any(a.attr in read for _, a in found)
+        }
+        for cls, found in candidates.items():
+            if not configs & set(self.values._lineage(cls)):
+                # a visualiser's world_size: read by its own methods only; a configuration
+                # subclass (YOLOX's exps overriding mosaic_prob) is one through its base
                 continue
-            for a in sets:
-                category = _setting_category(a.attr)
-                if category and a.method in ("__init__", "") and a.value.literal:
-                    name = f"{cls.rpartition('.')[2]}.{a.attr}"
-                    self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+            for category, a in found:
+                name = f"{cls.rpartition('.')[2]}.{a.attr}"
+                self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _attributes_read_outside(self, names: set[str]) -> set[str]:
+        """Which of ``names`` the repository reads as an attribute of something other than
+        ``self`` (``self.exp.max_epoch``, ``cfg.lr``): a class is a configuration when the
+        rest of the code reads its attributes; a visualiser or a helper whose attributes
+        (CenterNet's ``Debugger.world_size``) only its own methods use is not the recipe."""
+        if not names:
+            return set()
+        found: set[str] = set()
+        for path, file in self.files.items():
+            if is_test_path(path):
+                continue
+            exprs = [c.expr for c in file.values.calls if c.statement or c.stored is None]
+            exprs += [a.value for a, _ in file.assigns]
+            exprs += [loop.iter for loop in file.values.loops]
+            exprs += [r for d in file.defs for r in d.returns]
+            for expr in exprs:
+                found.update(
+                    hit.group(1)
+                    for hit in _OUTSIDE_READ.finditer(expr.full())
+                    if hit.group(1) in names
+                )
+        return found
 
     def _pipelines(self) -> None:
         """Augmentations written as statements threading the image through calls (the
@@ -2219,6 +2641,12 @@ def _ema_update(loop: LoopValues, names: set[str]) -> UpdateValues | None:
             if mixes and mentions:
                 return update
     return None
+
+
+def _calls_name(call: CallValues, fn: int, name: str) -> bool:
+    """``call`` is ``name(...)`` in def ``fn``."""
+    func = call.expr.func
+    return call.function == fn and func.kind == "Name" and func.name == name
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:

@@ -37,7 +37,7 @@ def test_recipe_reads_the_composition_used_and_the_loss_weights(reviews) -> None
     assert [i.name for i in augment] == ["composition in coco_pipeline"]
     train = dict(augment[0].values)
     assert train["when"] == 'split == "train"'
-    assert train["1"] == "FlipLeftRight()"
+    assert train["1"] == "FlipLeftRight(prob=0.5)"  # the default the step runs with
     assert "longest=1333" in train["2"] and "800" in train["2"] and "CropRandomSize" in train["2"]
     assert "Standardize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])" in train["3"]
     assert not any("ShiftRight" in v for i in augment for _, v in i.values)  # defined, unused
