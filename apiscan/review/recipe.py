@@ -60,6 +60,7 @@ from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
     place,
+    self_tests,
     with_facts,
 )
 
@@ -299,29 +300,6 @@ _CUDNN_NOTES = {
         "cuDNN's algorithm search for speed, not a seed: MindSpore picks kernels itself; drop it"
     ),
 }
-
-
-def _self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
-    """path → lines of the ``if __name__ == "__main__":`` block of each module that other
-    files of the repository import: a backbone file's self-test (DeepLabV3+'s hrnetv2.py
-    setting ``cudnn.deterministic`` to try the model), not the training entry, which nothing
-    imports."""
-    referenced = {ref for fa in analyses for r in fa.local_refs for ref in _prefixes(r, fa.modules)}
-    return {
-        fa.path: fa.syntax.main_block
-        for fa in analyses
-        if fa.syntax is not None
-        and fa.syntax.main_block != (0, 0)
-        and any(m in referenced for m in fa.modules)
-    }
-
-
-def _prefixes(ref: str, own: Sequence[str]) -> list[str]:
-    """Every dotted prefix of ``ref`` (``a.b.c`` → ``a``, ``a.b``, ``a.b.c``), unless ``ref``
-    is the referencing file's own module (a module naming itself imports nothing)."""
-    parts = ref.split(".")
-    found = [".".join(parts[: i + 1]) for i in range(len(parts))]
-    return [p for p in found if p not in own]
 
 
 def _is_compose(name: str | None) -> bool:
@@ -1195,7 +1173,7 @@ class _Recipe:
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
         self.out: list[RecipeItem] = []
-        self._self_tests = _self_tests(analyses)
+        self._self_tests = self_tests(analyses)
         #: places of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[tuple[str, int, int, int, int]] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)

@@ -13,14 +13,21 @@ cells, mapped back to cells by :func:`place`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
 from apiscan.review.model import Where
 from apiscan.scope.classify import is_test_path
 
-__all__ = ["TEXT_LIMIT", "is_test_path", "place", "with_facts"]
+__all__ = [
+    "TEXT_LIMIT",
+    "imported_modules",
+    "is_test_path",
+    "place",
+    "self_tests",
+    "with_facts",
+]
 
 
 def place(fa: FileAnalysis, line: int) -> Where:
@@ -42,3 +49,32 @@ def with_facts(
         if fa.errors or fa.syntax is None or (not tests and is_test_path(fa.path)):
             continue
         yield fa, fa.syntax
+
+
+def imported_modules(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """Every module of the repository another file refers to, with the packages above it
+    (``a.b.C`` used elsewhere makes ``a``, ``a.b`` and ``a.b.C`` imported). A file naming its
+    own module's names imports nothing: a module is a library when others use it."""
+    return {
+        ".".join(parts[:i])
+        for fa in analyses
+        for ref in fa.local_refs
+        if (parts := ref.split(".")) and ref.rpartition(".")[0] not in fa.modules
+        for i in range(1, len(parts) + 1)
+    }
+
+
+def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
+    """path → lines of the ``if __name__ == "__main__":`` block of each module that other
+    files of the repository import: a library module trying itself out (a backbone file's
+    self-test setting ``cudnn.deterministic``, a scheduler module building a ResNet to plot
+    its schedule), never the training entry, which nothing imports. The recipe, the work
+    items and the model tree read this one rule."""
+    referenced = imported_modules(analyses)
+    return {
+        fa.path: fa.syntax.main_block
+        for fa in analyses
+        if fa.syntax is not None
+        and fa.syntax.main_block != (0, 0)
+        and any(m in referenced for m in fa.modules)
+    }

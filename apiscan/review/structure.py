@@ -30,7 +30,7 @@ from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.registry import ModelFile, Registries, model_files
-from apiscan.review.sources import place
+from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
 #: Roles in the order a reader meets them (also the order of ``ROLES`` in reports).
@@ -406,13 +406,7 @@ class _Builders:
         self.built_in: dict[str, int] = {}
         #: path -> (first, last line of its ``__main__`` block, other files import the
         #: module, the module is in a package) of every module with such a block
-        referenced = {
-            ".".join(parts[:i])
-            for fa in analyses
-            for ref in fa.local_refs
-            if (parts := ref.split(".")) and ref.rpartition(".")[0] not in fa.modules
-            for i in range(1, len(parts) + 1)
-        }
+        referenced = imported_modules(analyses)
         self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}
         for file in self.files:
             syntax = file.fa.syntax

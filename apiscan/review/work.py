@@ -26,7 +26,7 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
-from apiscan.review.sources import is_test_path, place, with_facts
+from apiscan.review.sources import is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -224,18 +224,6 @@ class Ancillary:
 def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
     """Where the findings are, each place once, in their order."""
     return tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
-
-
-def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
-    """path → lines of the ``if __name__ == "__main__":`` block of each module other files
-    import: that module's self-test (pytorch-segmentation's lr_scheduler.py building a
-    torchvision ResNet-34 to plot its schedule), never the model a port builds. The recipe's
-    rule, read from its one home. Only the zoo constructors there are left out: a module
-    that is also a script (RAFT's evaluate.py, imported by train.py) loads the released
-    checkpoint in that block."""
-    from apiscan.review.recipe import _self_tests  # the recipe's rule: one home
-
-    return _self_tests(analyses)
 
 
 def name_values(analyses: Sequence[FileAnalysis]) -> NameValues:
