@@ -1,0 +1,144 @@
+"""The recipe keeps what a training run uses: compositions stored for pictures or handed to a
+validation dataset are not augmentation, a flag set by a metering class's ``initialize`` is not
+weight initialisation, ``DataParallel`` in an inference script is not distributed training,
+``cudnn.benchmark`` is no seed, and an augmentor built with ``**aug_params`` shows the values
+its dataset's callers (through ``super().__init__``) pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import write_repo
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+
+
+def recipe_of(root: Path) -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, root)
+
+
+def test_compositions_for_pictures_and_validation_are_not_augmentation(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torchvision.transforms as T
+                from data import Folder
+
+                class Trainer:
+                    def __init__(self):
+                        self.restore_transform = T.Compose([T.ToPILImage()])
+                        self.viz_transform = T.Compose([T.Resize((400, 400)), T.ToTensor()])
+
+                def main():
+                    train = Folder(set_name="train2017",
+                                   transform=T.Compose([T.RandomHorizontalFlip(), T.ToTensor()]))
+                    val = Folder(set_name="val2017", transform=T.Compose([T.ToTensor()]))
+                    test = Folder(set_name="x", train=False, transform=T.Compose([T.ToTensor()]))
+                    return train, val, test
+                """,
+            "data.py": """
+                class Folder:
+                    def __init__(self, set_name, transform=None, train=True):
+                        self.transform = transform
+                """,
+        },
+    )
+    augment = [(i.name, i.where.line) for i in recipe_of(tmp_path) if i.category == "augmentation"]
+    # VALID: the training split's composition; INVALID: visualisation, val2017, train=False
+    assert augment == [("composition in main", 11)]
+
+
+def test_a_metering_flag_is_no_initialisation_and_a_module_init_stays(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "metrics.py": """
+                class AverageMeter:
+                    def initialize(self, val):
+                        self.val = val
+                        self.initialized = True
+                """,
+            "net.py": """
+                import torch
+
+                class Net(torch.nn.Module):
+                    def init_weights(self):
+                        self.scale = 1.0
+                """,
+        },
+    )
+    inits = [i.name for i in recipe_of(tmp_path) if i.category == "init"]
+    assert inits == ["Net.init_weights"]
+
+
+def test_inference_data_parallel_and_cudnn_benchmark_are_no_rows(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "test.py": """
+                import torch
+                import torch.backends.cudnn as cudnn
+
+                def run(net):
+                    net = torch.nn.DataParallel(net)
+                    cudnn.benchmark = False
+                    return net
+                """,
+            "train.py": """
+                import torch
+
+                def main(model):
+                    torch.backends.cudnn.deterministic = True
+                    model = torch.nn.DataParallel(model)
+                    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+                    opt.step()
+                """,
+        },
+    )
+    items = recipe_of(tmp_path)
+    assert [(i.name, i.where.path) for i in items if i.category == "distributed"] == [
+        ("torch.nn.DataParallel", "train.py")
+    ]
+    assert [i.name for i in items if i.category == "seed"] == ["torch.backends.cudnn.deterministic"]
+
+
+def test_an_augmentor_built_with_kwargs_shows_what_the_datasets_callers_pass(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/utils/__init__.py": "",
+            "core/utils/augmentor.py": """
+                class FlowAugmentor:
+                    def __init__(self, crop_size, min_scale=-0.2, max_scale=0.5):
+                        self.crop_size = crop_size
+                """,
+            "core/datasets.py": """
+                from core.utils.augmentor import FlowAugmentor
+
+                class FlowDataset:
+                    def __init__(self, aug_params=None):
+                        if aug_params is not None:
+                            self.augmentor = FlowAugmentor(**aug_params)
+
+                class Chairs(FlowDataset):
+                    def __init__(self, aug_params=None, split="training"):
+                        super(Chairs, self).__init__(aug_params)
+
+                def fetch(size):
+                    aug_params = {"crop_size": size, "min_scale": -0.1, "max_scale": 1.0}
+                    return Chairs(aug_params, split="training")
+                """,
+        },
+    )
+    (row,) = [i for i in recipe_of(tmp_path) if i.name == "core.utils.augmentor.FlowAugmentor"]
+    values = dict(row.values)
+    assert values["min_scale"].startswith("-0.1 (passed at core/datasets.py:13")
+    assert values["max_scale"].startswith("1.0 ")
+    assert "crop_size" in values
