@@ -298,8 +298,9 @@ def extract_recipe(
     workers wrote (no file is read or parsed again), and from ``root``'s shell scripts."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
-    # dict configs (OpenMMLab, cvpods) are read in their own module
-    return with_config_rows(_Recipe(result, analyses, Path(root), hierarchy).items(), analyses)
+    # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
+    items = _Recipe(result, analyses, Path(root), hierarchy).items()
+    return with_config_rows(items, analyses, Path(root))
 
 
 #: What each cuDNN switch means for the port (a row with the seeds: both are about
@@ -1292,10 +1293,12 @@ class _Recipe:
         self._registry_choices()
         self._pipelines()
         self._lazy_compositions()
+        unused = self._unused_loss_defs()
         self.out = [
             i
             for i in self.out
-            if not (
+            if not (i.category == "loss" and self._inside(i.where, unused))
+            and not (
                 i.category == "augmentation"
                 and not i.name.startswith("pipeline in ")
                 and any(
@@ -1311,6 +1314,49 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the outermost defs whose losses no run computes:
+        a module-level loss function nothing calls or names (pytorch-segmentation's
+        ``xloss``),
+        and the classes of a module the code picks from by a name it reads
+        (``getattr(losses, config['loss'])``: the config says which class; those the
+        repository builds itself stay)."""
+        picked: set[str] = set()
+        named: set[str] = set()
+        for file in self.files.values():
+            for call in file.values.calls:
+                for expr in call.expr.walk()[1:]:
+                    if expr.kind in ("Name", "Attribute"):
+                        named.add(expr.name)
+                args = call.expr.args
+                if call.expr.callee() == "getattr" and len(args) == 2:
+                    module = file.dotted(args[0]) if args[0].kind == "Name" else None
+                    if module is not None and args[1].kind != "Constant":
+                        picked.add(module)
+            for assign, _ in file.assigns:
+                named.update(e.name for e in assign.value.walk() if e.kind in ("Name", "Attribute"))
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, file in self.files.items():
+            for n, d in enumerate(file.defs):
+                if d.owner >= 0 or (d.is_class and d.function >= 0):
+                    continue  # a method, or a class inside a function
+                if not d.is_class and d.function != n:
+                    continue  # a nested function
+                if self._called(path, file.module, d.qual) or any(
+                    site == path
+                    for site, _ in self.repo.call_sites.get(f"{file.module}.{d.qual}", ())
+                ):
+                    continue
+                # a loss function by its name: an entry point run by a launcher is no loss
+                unnamed = not d.is_class and "loss" in d.name.lower() and d.name not in named
+                if unnamed or (d.is_class and file.module in picked):
+                    out.setdefault(path, []).append((d.line, d.end_line))
+        return out
+
+    @staticmethod
+    def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:
+        return any(a <= where.line <= b for a, b in spans.get(where.path, ()))
 
     def add(
         self,

@@ -142,3 +142,88 @@ def test_an_augmentor_built_with_kwargs_shows_what_the_datasets_callers_pass(
     assert values["min_scale"].startswith("-0.1 (passed at core/datasets.py:13")
     assert values["max_scale"].startswith("1.0 ")
     assert "crop_size" in values
+
+
+JSON_TRAIN = {
+    "config.json": """
+        {
+            "name": "Net",
+            "optimizer": {
+                "type": "SGD",
+                "args": {"lr": 0.01, "momentum": 0.9}
+            },
+            "loss": "CrossEntropy2d",
+            "lr_scheduler": {"type": "Poly", "args": {}},
+            "train_loader": {
+                "args": {"batch_size": 8, "crop_size": 380, "flip": true}
+            },
+            "val_loader": {
+                "args": {"batch_size": 4, "crop_size": 480}
+            },
+            "trainer": {"epochs": 80}
+        }
+        """,
+    "losses.py": """
+        import torch.nn as nn
+
+        class CrossEntropy2d(nn.Module):
+            def __init__(self, ignore_index=255):
+                super().__init__()
+                self.ce = nn.CrossEntropyLoss(ignore_index=ignore_index)
+
+        class Focal(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ce = nn.CrossEntropyLoss(reduce=False)
+
+        def xloss(logits, labels):
+            return nn.functional.cross_entropy(logits, labels)
+        """,
+    "train.py": """
+        import argparse
+        import json
+        import torch
+        import losses
+
+        def main(config, model):
+            optimizer = getattr(torch.optim, config["optimizer"]["type"])(
+                model.parameters(), **config["optimizer"]["args"])
+            loss = getattr(losses, config["loss"])(ignore_index=255)
+            optimizer.step()
+            return loss
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("-c", "--config", default="config.json")
+            args = parser.parse_args()
+            main(json.load(open(args.config)), None)
+        """,
+}
+
+
+def test_a_json_config_the_training_script_loads_is_the_recipe(tmp_path: Path) -> None:
+    write_repo(tmp_path, JSON_TRAIN)
+    items = recipe_of(tmp_path)
+    shown = {(i.category, i.name): dict(i.values) for i in items}
+    assert shown[("optimizer", "config optimizer: SGD")] == {
+        "args.lr": "0.01",
+        "args.momentum": "0.9",
+    }
+    assert ("scheduler", "config lr_scheduler: Poly") in shown
+    assert shown[("epochs", "config trainer")] == {"epochs": "80"}
+    assert shown[("batch_size", "config train_loader.args")] == {"batch_size": "8"}
+    # the training loader's crop and flip; the validation loader's crop is no augmentation
+    assert shown[("augmentation", "config train_loader.args")] == {
+        "crop_size": "380",
+        "flip": "True",
+    }
+    (loss,) = [i for i in items if i.category == "loss"]
+    # the class the config names, not every loss class the picked-from module defines
+    assert loss.name == "config loss: CrossEntropy2d"
+    assert "defined at losses.py:3" in loss.note and "loaded by train.py:15" in loss.note
+    assert loss.where.path == "config.json"
+
+
+def test_a_json_file_no_code_loads_is_not_read(tmp_path: Path) -> None:
+    write_repo(tmp_path, {**JSON_TRAIN, "train.py": "import torch\n"})
+    assert not [i for i in recipe_of(tmp_path) if i.where.path == "config.json"]
