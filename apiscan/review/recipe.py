@@ -2277,12 +2277,11 @@ class _Recipe:
         if (
             owner
             and not self.hierarchy.is_module(f"{module}.{owner}")
-            and not any(
-                key.rpartition(".")[2] in INIT_FUNCTIONS or _WEIGHT_ATTR.search(key)
-                for key, _ in values
-            )
+            and all(key.startswith("self.") and not _WEIGHT_ATTR.search(key) for key, _ in values)
         ):
-            return  # AverageMeter.initialize sets a flag: bookkeeping, not weights
+            # AverageMeter.initialize sets its own flags: bookkeeping, not weights (YOLOX's
+            # init_yolo inside Exp.get_model sets the BatchNorm layers' eps: it stays)
+            return
         torch_inits = {
             name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
         }

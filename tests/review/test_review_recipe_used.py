@@ -62,6 +62,16 @@ def test_a_metering_flag_is_no_initialisation_and_a_module_init_stays(tmp_path: 
                         self.val = val
                         self.initialized = True
                 """,
+            "exp.py": """
+                class Exp:
+                    def get_model(self, model):
+                        def init_yolo(M):
+                            for m in M.modules():
+                                m.eps = 1e-3
+
+                        model.apply(init_yolo)
+                        return model
+                """,
             "net.py": """
                 import torch
 
@@ -72,7 +82,8 @@ def test_a_metering_flag_is_no_initialisation_and_a_module_init_stays(tmp_path: 
         },
     )
     inits = [i.name for i in recipe_of(tmp_path) if i.category == "init"]
-    assert inits == ["Net.init_weights"]
+    # VALID: a module's routine and a configuration's BatchNorm settings; INVALID: the meter
+    assert inits == ["Exp.get_model.init_yolo", "Net.init_weights"]
 
 
 def test_inference_data_parallel_and_cudnn_benchmark_are_no_rows(tmp_path: Path) -> None:
