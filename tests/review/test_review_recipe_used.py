@@ -238,3 +238,43 @@ def test_a_json_config_the_training_script_loads_is_the_recipe(tmp_path: Path) -
 def test_a_json_file_no_code_loads_is_not_read(tmp_path: Path) -> None:
     write_repo(tmp_path, {**JSON_TRAIN, "train.py": "import torch\n"})
     assert not [i for i in recipe_of(tmp_path) if i.where.path == "config.json"]
+
+
+def test_a_loggers_step_counter_is_no_training_length(tmp_path: Path) -> None:
+    """RAFT's ``Logger.__init__`` sets ``self.total_steps = 0`` and counts up in ``push``;
+    the training loop keeps its own ``total_steps`` against ``--num_steps``."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import argparse
+                import torch
+
+                class Logger:
+                    def __init__(self, model):
+                        self.model = model
+                        self.total_steps = 0
+
+                    def push(self):
+                        self.total_steps += 1
+
+                def train(args, model):
+                    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+                    logger = Logger(model)
+                    total_steps = 0
+                    while total_steps < args.num_steps:
+                        optimizer.step()
+                        logger.push()
+                        total_steps += 1
+                    print(logger.total_steps)
+
+                if __name__ == "__main__":
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--lr", type=float, default=0.00002)
+                    parser.add_argument("--num_steps", type=int, default=100000)
+                    train(parser.parse_args(), None)
+                """,
+        },
+    )
+    epochs = [(i.name, dict(i.values)) for i in recipe_of(tmp_path) if i.category == "epochs"]
+    assert epochs == [("argparse --num_steps", {"default": "100000"})]
