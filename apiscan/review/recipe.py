@@ -2349,8 +2349,10 @@ class _Recipe:
                 # subclass (YOLOX's exps overriding mosaic_prob) is one through its base
                 continue
             for category, a in found:
-                if category == "epochs" and a.value.text in ("0", "0.0"):
-                    continue  # RAFT's Logger.total_steps = 0: a counter starting, no length
+                if category == "epochs" and a.method == "__init__" and a.value.text == "0":
+                    # RAFT's Logger.total_steps = 0 in __init__: a counter starting, no
+                    # length (fairseq's dataclass field max_epoch = 0 is "no limit": it stays)
+                    continue
                 name = f"{cls.rpartition('.')[2]}.{a.attr}"
                 self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
         for constant, stmt, f in self.repo.constants:
