@@ -24,11 +24,12 @@ settings read from the same file give way to them.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr, FileValues
@@ -301,7 +302,7 @@ def _named(files: dict[str, FileAnalysis], configs: Sequence[str]) -> dict[str, 
 def _candidates(source: str, written: str) -> Iterator[str]:
     """Where a config path written in ``source`` may point: from the root, from the file."""
     written = written.strip()
-    if not written.endswith(".py"):
+    if not written.endswith((".py", ".json")):
         return
     yield posixpath.normpath(written)
     yield posixpath.normpath(posixpath.join(posixpath.dirname(source), written))
@@ -563,6 +564,8 @@ def _leaf(low: list[str]) -> tuple[str, int] | None:
     """The category of a config value by its dict path, and how many of the path's keys
     name its row (``lr_config.warmup_iters``: a warm-up, shown in the ``lr_config`` row)."""
     last, parents = low[-1], low[:-1]
+    if last == "loss" and not parents:
+        return "loss", 0  # a JSON config's ``"loss": "CrossEntropyLoss2d"``, built by name
     if parents and parents[0] == "model":
         if last in _NORM_KEYS:
             return "dataloader", len(parents)
@@ -671,12 +674,160 @@ def _where(files: dict[str, FileAnalysis], node: _Node) -> Where:
     return place(fa, node.line) if fa is not None else Where(node.path, node.line)
 
 
-def with_config_rows(
-    items: tuple[RecipeItem, ...], analyses: Sequence[FileAnalysis]
+# ----------------------------------------------------------------------- JSON configs
+#: A JSON config's settings of the data pipeline that augment (pytorch-segmentation's
+#: ``train_loader.args``: ``augment``, ``flip``, ``rotate``, ``scale``, ``crop_size``).
+_JSON_AUGMENT = re.compile(
+    r"augment\w*|flip\w*|rotat\w*|scale|blur|crop_size|base_size|jitter\w*|mix_?up|mosaic"
+    r"|random_\w+",
+    re.IGNORECASE,
+)
+#: A JSON config larger than this is data, not a training configuration.
+_JSON_LIMIT = 200_000
+
+
+def json_config_recipe(
+    root: Path | None, analyses: Sequence[FileAnalysis]
 ) -> tuple[RecipeItem, ...]:
-    """The recipe's rows with the dict configs' added, in the recipe's order (category,
-    path, line, name)."""
+    """The recipe rows of the JSON configs the training code loads: a ``.json`` path
+    written in a file that calls ``json.load`` (pytorch-segmentation's ``--config`` default
+    ``config.json``, read by ``json.load(open(args.config))``; its optimizer, schedule and loss
+    are then built by name: ``getattr(torch.optim, config['optimizer']['type'])``). JSON is
+    no Python, so no worker records it: the file is read here, as the launch scripts are."""
+    if root is None or not root.is_dir():
+        return ()
+    out: list[RecipeItem] = []
+    loaded: dict[str, str] = {}
+    for fa in analyses:
+        if fa.errors or fa.syntax is None or fa.syntax.values is None or is_test_path(fa.path):
+            continue
+        values = fa.syntax.values
+        if not any(c.expr.func.text in ("json.load", "json.loads") for c in values.calls):
+            continue
+        for call in values.calls:
+            for expr in call.expr.walk():
+                text = expr.value if expr.kind == "Constant" else None
+                if not isinstance(text, str) or not text.endswith(".json"):
+                    continue
+                for candidate in _candidates(fa.path, text):
+                    if (root / candidate).is_file():
+                        loaded.setdefault(candidate, f"{fa.path}:{expr.line}")
+                        break
+    for path, by in sorted(loaded.items()):
+        out += _json_rows(root, path, by, analyses)
+    return tuple(out)
+
+
+def _json_rows(
+    root: Path, path: str, by: str, analyses: Sequence[FileAnalysis]
+) -> list[RecipeItem]:
+    """The rows of one JSON config, each at the line of its key."""
+    try:
+        text = (root / path).read_text(encoding="utf-8")
+        data = json.loads(text) if len(text) <= _JSON_LIMIT else None
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    lines = text.splitlines()
+    tree = _json_node(data, path, lines, 1)
+    root_items = {k: v for k, v in tree.items.items() if not _evaluation_key(k)}
+    items = _rows(_Config(path, root_items, [], []), {})
+    items += _json_augment(root_items)
+    classes = {
+        d.name: f"{fa.path}:{d.line}"
+        for fa in analyses
+        if fa.syntax is not None and fa.syntax.values is not None
+        for d in fa.syntax.values.defs
+        if d.is_class
+    }
+    noted = []
+    for item in items:
+        chosen = [v for k, v in item.values if k in ("loss", "type")]
+        picked = [classes[c.strip("'\"")] for c in chosen if c.strip("'\"") in classes]
+        name = item.name
+        if item.category == "loss" and picked:
+            name = f"{name}: {chosen[0].strip(chr(39) + chr(34))}"
+        extra = f"read from {path}, loaded by {by}"
+        extra += f"; defined at {picked[0]}" if picked else ""
+        note = "; ".join(n for n in (item.note, extra) if n)
+        noted.append(replace(item, name=name, note=note))
+    return noted
+
+
+def _evaluation_key(key: str) -> bool:
+    """``val_loader``, ``test_loader``: a validation split's settings, not the recipe."""
+    low = key.lower()
+    return low in _SKIPPED or low.startswith(("val_", "test_", "eval_", "valid_"))
+
+
+def _json_node(value: object, path: str, lines: list[str], line: int) -> _Node:
+    """A JSON value as a config node; a key's line is the first line at or after its
+    parent's that holds the quoted key."""
+    if isinstance(value, dict):
+        items: dict[str, _Node] = {}
+        at = line
+        for key, item in value.items():
+            at = _line_of(lines, f'"{key}"', at)
+            items[str(key)] = _json_node(item, path, lines, at)
+        return _Node("dict", path, line, "{...}", items)
+    if isinstance(value, list):
+        elems = tuple(_json_node(e, path, lines, line) for e in value)
+        return _Node("list", path, line, json.dumps(value)[:80], elems=elems)
+    if isinstance(value, str):
+        return _Node("leaf", path, line, repr(value), value=value)
+    shown = "None" if value is None else repr(value)
+    return _Node("leaf", path, line, shown, value=value)
+
+
+def _line_of(lines: list[str], quoted: str, start: int) -> int:
+    for n in range(max(start, 1), len(lines) + 1):
+        if quoted in lines[n - 1]:
+            return n
+    return start
+
+
+def _json_augment(root: dict[str, _Node]) -> list[RecipeItem]:
+    """The augmentation switches and sizes of a JSON config's training data, one row for
+    each dict that holds them (``train_loader.args``)."""
+    out: list[RecipeItem] = []
+
+    def visit(node: _Node, keys: tuple[str, ...]) -> None:
+        found = [
+            (k, v)
+            for k, v in node.items.items()
+            if v.kind == "leaf" and _JSON_AUGMENT.fullmatch(k) and not v.none
+        ]
+        if found:
+            values = tuple((k, v.shown()) for k, v in found)
+            where = Where(node.path, found[0][1].line)
+            name = f"{PREFIX}{'.'.join(keys)}"
+            out.append(RecipeItem("augmentation", name, where, values, "augmentation settings"))
+        for k, v in node.items.items():
+            if v.kind == "dict" and not _evaluation_key(k):
+                visit(v, (*keys, k))
+
+    for key, value in root.items():
+        if value.kind == "dict":
+            visit(value, (key,))
+    return out
+
+
+def with_config_rows(
+    items: tuple[RecipeItem, ...], analyses: Sequence[FileAnalysis], root: Path | None = None
+) -> tuple[RecipeItem, ...]:
+    """The recipe's rows with the dict configs' and the JSON configs' added, in the
+    recipe's order (category, path, line, name)."""
     found = config_recipe(analyses)
+    loaded = json_config_recipe(root, analyses)
+    order = {c: n for n, c in enumerate(RECIPE_CATEGORIES)}
+    if loaded:
+        items = tuple(
+            sorted(
+                (*items, *loaded),
+                key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
+            )
+        )
     if not found:
         return items
     # a config file's values are this module's rows: the recipe's bare settings read from
@@ -694,7 +845,6 @@ def with_config_rows(
         for i in items
         if i.where.path not in configs or "." in i.name or i.name.startswith(_KEPT_ROWS)
     )
-    order = {c: n for n, c in enumerate(RECIPE_CATEGORIES)}
     return tuple(
         sorted(
             (*items, *found),

@@ -163,6 +163,18 @@ _INFERENCE_PLACE = re.compile(
     r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*)$",
     re.IGNORECASE,
 )
+#: A name a composition is stored as when it is for pictures or evaluation, not training.
+_NOT_TRAINING_STORE = re.compile(
+    r"(^|_)(vi[sz]|visuali[sz]\w*|restore|show|display|plot|denorm\w*|inv(erse)?"
+    r"|val|valid|validation|test|eval)(_|$)",
+    re.IGNORECASE,
+)
+#: A split a dataset is built for that is not training (``'val2017'``, ``'test'``).
+_EVAL_SPLIT = re.compile(r"(val|valid|validation|test|eval)(\d*|[_-]\w*)", re.IGNORECASE)
+#: Keywords that build a dataset for training when true (``train=False``: the test split).
+_TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})
+#: An attribute an initialisation routine sets that holds weights.
+_WEIGHT_ATTR = re.compile(r"\b(weight|bias|data|param\w*|embed\w*|token\w*)\b")
 #: A setting named for testing or evaluation.
 _EVALUATION_SETTING = re.compile(r"(^|_)(test|eval|val|validation|inference)(_|$)")
 #: A repository function named for a schedule (``cosine_scheduler``): its category waits
@@ -286,18 +298,17 @@ def extract_recipe(
     workers wrote (no file is read or parsed again), and from ``root``'s shell scripts."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
-    # dict configs (OpenMMLab, cvpods) are read in their own module
-    return with_config_rows(_Recipe(result, analyses, Path(root), hierarchy).items(), analyses)
+    # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
+    items = _Recipe(result, analyses, Path(root), hierarchy).items()
+    return with_config_rows(items, analyses, Path(root))
 
 
-#: What each cuDNN switch means for the port (one row category with the seeds: both are
-#: about reproducing a run, though ``benchmark`` trades it for speed rather than seeding).
+#: What each cuDNN switch means for the port (a row with the seeds: both are about
+#: reproducing a run). ``cudnn.benchmark`` is no row: a kernel search for speed, with nothing
+#: of the recipe in it (MindSpore picks kernels itself), not a seed.
 _CUDNN_NOTES = {
     "torch.backends.cudnn.deterministic": (
         "deterministic kernels, not a seed: mindspore.set_deterministic(True)"
-    ),
-    "torch.backends.cudnn.benchmark": (
-        "cuDNN's algorithm search for speed, not a seed: MindSpore picks kernels itself; drop it"
     ),
 }
 
@@ -846,7 +857,12 @@ class _Values:
         if not d.is_class and d.name == "__init__" and d.owner >= 0:
             target = f"{f.module}.{f.defs[d.owner].qual}"
         name = target.rpartition(".")[2]
+        names = {name}
         sites = self.repo.call_sites.get(target, [])
+        if target != f"{f.module}.{d.qual}":
+            # a subclass's ``super().__init__(aug_params)`` calls the ``__init__`` itself
+            sites = [*sites, *self.repo.call_sites.get(f"{f.module}.{d.qual}", ())]
+            names.add("__init__")
         if not d.is_class and d.name != "__init__" and d.owner >= 0 and self._unique_method(name):
             # a method no other def of the repository is named like: its calls on a receiver
             # the scan could not type are calls of it too (nanoGPT's train.py builds its
@@ -859,7 +875,7 @@ class _Values:
                 continue  # ImageFolder(..., transform=t) hands the instance on: no call of it
             on_line = caller.calls_on.get(fact.line, [])
             for call in on_line:
-                if call.expr.callee() == name or len(on_line) == 1:
+                if call.expr.callee() in names or len(on_line) == 1:
                     out.append((caller, call))
                     break
         if not d.is_class and d.name == "__call__" and d.owner >= 0:
@@ -1277,10 +1293,12 @@ class _Recipe:
         self._registry_choices()
         self._pipelines()
         self._lazy_compositions()
+        unused = self._unused_loss_defs()
         self.out = [
             i
             for i in self.out
-            if not (
+            if not (i.category == "loss" and self._inside(i.where, unused))
+            and not (
                 i.category == "augmentation"
                 and not i.name.startswith("pipeline in ")
                 and any(
@@ -1296,6 +1314,49 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the outermost defs whose losses no run computes:
+        a module-level loss function nothing calls or names (pytorch-segmentation's
+        ``xloss``),
+        and the classes of a module the code picks from by a name it reads
+        (``getattr(losses, config['loss'])``: the config says which class; those the
+        repository builds itself stay)."""
+        picked: set[str] = set()
+        named: set[str] = set()
+        for file in self.files.values():
+            for call in file.values.calls:
+                for expr in call.expr.walk()[1:]:
+                    if expr.kind in ("Name", "Attribute"):
+                        named.add(expr.name)
+                args = call.expr.args
+                if call.expr.callee() == "getattr" and len(args) == 2:
+                    module = file.dotted(args[0]) if args[0].kind == "Name" else None
+                    if module is not None and args[1].kind != "Constant":
+                        picked.add(module)
+            for assign, _ in file.assigns:
+                named.update(e.name for e in assign.value.walk() if e.kind in ("Name", "Attribute"))
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, file in self.files.items():
+            for n, d in enumerate(file.defs):
+                if d.owner >= 0 or (d.is_class and d.function >= 0):
+                    continue  # a method, or a class inside a function
+                if not d.is_class and d.function != n:
+                    continue  # a nested function
+                if self._called(path, file.module, d.qual) or any(
+                    site == path
+                    for site, _ in self.repo.call_sites.get(f"{file.module}.{d.qual}", ())
+                ):
+                    continue
+                # a loss function by its name: an entry point run by a launcher is no loss
+                unnamed = not d.is_class and "loss" in d.name.lower() and d.name not in named
+                if unnamed or (d.is_class and file.module in picked):
+                    out.setdefault(path, []).append((d.line, d.end_line))
+        return out
+
+    @staticmethod
+    def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:
+        return any(a <= where.line <= b for a, b in spans.get(where.path, ()))
 
     def add(
         self,
@@ -1322,6 +1383,8 @@ class _Recipe:
         category = _category(f.api)
         if category is None:
             return
+        if category == "distributed" and _INFERENCE_PLACE.search(f"{f.path}:{f.function}"):
+            return  # CRAFT's test.py wraps the net in DataParallel to run it: no training
         file = self.files.get(f.path)
         call = file.call_for(f) if file is not None else None
         where = Where(f.path, f.span.line, f.cell)
@@ -1726,6 +1789,8 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
+                # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
+                values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
                     values += self._loss_weight(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
@@ -1840,6 +1905,8 @@ class _Recipe:
             steps = self._steps(file, fn, args[0] if args else None, 0)
             if self._inside_composition(file, call) or not steps:
                 continue
+            if self._not_for_training(file, call):
+                continue
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
             if call.when is not None and (fn < 0 or call.when_function == fn):
                 values.append(("when", call.when.text))
@@ -1851,6 +1918,29 @@ class _Recipe:
             self.add(
                 "augmentation", f"composition in {where}", file.where(call.expr.line), values, note
             )
+
+    def _not_for_training(self, file: _File, call: CallValues) -> bool:
+        """A composition that no training batch goes through: stored for visualisation
+        (pytorch-segmentation's ``self.restore_transform = Compose([DeNormalize(...),
+        ToPILImage()])``) or evaluation (``val_tf = ...``), or handed to a dataset built for a
+        validation split (RetinaNet's ``dataset_val = CocoDataset(path, set_name='val2017',
+        transform=Compose([...]))``)."""
+        stored = [call.stored] if call.stored is not None else []
+        for outer in file.calls_around(call.expr):
+            if outer.stored is not None:
+                stored.append(outer.stored)
+            passed = [*outer.expr.args, *(k.target for k in outer.expr.keywords)]
+            if any(
+                a.kind == "Constant" and isinstance(a.value, str) and _EVAL_SPLIT.fullmatch(a.value)
+                for a in passed
+            ):
+                return True
+            if any(
+                k.name in _TRAIN_SWITCHES and k.target.text == "False" for k in outer.expr.keywords
+            ):
+                return True
+        names = [t.text.rpartition(".")[2] for t in stored if t.kind in ("Name", "Attribute")]
+        return any(_NOT_TRAINING_STORE.search(name) for name in names)
 
     def _inside_composition(self, file: _File, call: CallValues) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""
@@ -2182,6 +2272,16 @@ class _Recipe:
     ) -> None:
         """A repo initialisation routine: what it sets, unless nn.init calls already say so."""
         qual, first, last, values = routine
+        owner = qual.rpartition(".")[0]
+        module = fa.modules[0] if fa.modules else ""
+        if (
+            owner
+            and not self.hierarchy.is_module(f"{module}.{owner}")
+            and all(key.startswith("self.") and not _WEIGHT_ATTR.search(key) for key, _ in values)
+        ):
+            # AverageMeter.initialize sets its own flags: bookkeeping, not weights (YOLOX's
+            # init_yolo inside Exp.get_model sets the BatchNorm layers' eps: it stays)
+            return
         torch_inits = {
             name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
         }
@@ -2204,6 +2304,8 @@ class _Recipe:
         (the scan's syntax facts)."""
         for fa, facts in with_facts(self.analyses):
             for name, value, line in facts.cudnn_flags:
+                if name not in _CUDNN_NOTES:
+                    continue  # cudnn.benchmark: a kernel search for speed, nothing to port
                 self.add(
                     "seed", name, place(fa, line), [("value", value)], _CUDNN_NOTES.get(name, "")
                 )
@@ -2247,6 +2349,10 @@ class _Recipe:
                 # subclass (YOLOX's exps overriding mosaic_prob) is one through its base
                 continue
             for category, a in found:
+                if category == "epochs" and a.method == "__init__" and a.value.text == "0":
+                    # RAFT's Logger.total_steps = 0 in __init__: a counter starting, no
+                    # length (fairseq's dataclass field max_epoch = 0 is "no limit": it stays)
+                    continue
                 name = f"{cls.rpartition('.')[2]}.{a.attr}"
                 self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
         for constant, stmt, f in self.repo.constants:
