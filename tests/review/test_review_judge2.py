@@ -1,0 +1,60 @@
+"""Work items read with a lead's eye on repositories new to the project (moco-v3,
+pytorch-segmentation): what a backbone item is called, backbones built through
+``functools.partial``, one item per architecture family, verify commands a CPU cannot run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+from apiscan.review.markdown import render_markdown
+from apiscan.review.model import (
+    BACKBONE_ARCHITECTURE,
+    HUB_BACKBONE,
+    Where,
+    WorkItem,
+    work_label,
+)
+
+
+def _item(what: str) -> WorkItem:
+    return WorkItem("pretrained-backbone", what, (Where("m.py", 1),), "why")
+
+
+def test_a_backbone_without_weights_is_labelled_an_architecture() -> None:
+    # VALID: weights asked for, by keyword, by the hub or by URL: a pretrained backbone
+    for what in (
+        "torchvision.models.resnet50(pretrained=True)",
+        "torchvision.models.resnet50(weights=ResNet50_Weights.DEFAULT)",
+        "torch.hub.load('x/y', 'm', pretrained weights)",
+        "pretrained weights downloaded by URL: torch.utils.model_zoo.load_url(url)",
+    ):
+        assert work_label(_item(what)) == "Pretrained backbone", what
+    # INVALID: no weights: the architecture alone; a hub entry point decides itself
+    assert work_label(_item("torchvision.models.<args.arch>")) == BACKBONE_ARCHITECTURE
+    assert (
+        work_label(_item("timm.models.vision_transformer.VisionTransformer (extended by V)"))
+        == BACKBONE_ARCHITECTURE
+    )
+    assert work_label(_item("torch.hub.load('x/y', 'm')")) == HUB_BACKBONE
+    other = WorkItem("checkpoint", "torch.load", (Where("m.py", 1),), "why")
+    assert work_label(other) == "Checkpoint loading"
+
+
+def test_the_review_heads_a_weightless_backbone_as_an_architecture(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torchvision.models as models
+
+                def build(arch):
+                    return models.__dict__[arch]()
+            """
+        },
+    )
+    text = render_markdown(build_review(str(tmp_path)))
+    assert f"| {BACKBONE_ARCHITECTURE} | `torchvision.models.<arch>` |" in text
+    assert "| Pretrained backbone |" not in text
