@@ -58,3 +58,37 @@ def test_the_review_heads_a_weightless_backbone_as_an_architecture(tmp_path: Pat
     text = render_markdown(build_review(str(tmp_path)))
     assert f"| {BACKBONE_ARCHITECTURE} | `torchvision.models.<arch>` |" in text
     assert "| Pretrained backbone |" not in text
+
+
+def test_a_backbone_bound_by_functools_partial_is_one_item_with_the_direct_call(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "main_train.py": """
+                from functools import partial
+                import functools
+                import torchvision.models as tvm
+                import mine
+
+                def build(args):
+                    # VALID: the constructor the partial binds, called later
+                    enc = partial(tvm.__dict__[args.arch], zero_init_residual=True)
+                    # INVALID: a partial of the repository's own constructor
+                    own = functools.partial(mine.__dict__[args.arch], depth=3)
+                    return enc, own
+            """,
+            "main_eval.py": """
+                import torchvision.models as tvm
+
+                def build(args):
+                    return tvm.__dict__[args.arch]()
+            """,
+            "mine.py": "def net(depth):\n    return depth\n",
+        },
+    )
+    items = [w for w in build_review(str(tmp_path)).work if w.kind == "pretrained-backbone"]
+    assert [(w.what, [str(p) for p in w.where]) for w in items] == [
+        ("torchvision.models.<args.arch>", ["main_eval.py:4", "main_train.py:8"])
+    ]
