@@ -264,7 +264,7 @@ def work_items(
                 if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
             )
             backbones.extend(_zoo_subclasses(fa, local))
-    items.extend(_one_per_backbone(backbones))
+    items.extend(_one_per_backbone(backbones, names))
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
     findings = ported(result.api_findings, ancillary)
     items.extend(_checkpoints(findings, methods))
@@ -303,10 +303,30 @@ _WEIGHTS_DETAIL = re.compile(
 _FAMILY = re.compile(r"^(torchvision\.models\.(?:[a-z_]+\.)*)([a-z_]*[a-z])\d+(?:_bn)?(?=\(|$)")
 
 
-def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
+#: A torchvision constructor picked by a name (``getattr(models, backbone)``): its key.
+_BY_NAME = re.compile(r"^(torchvision\.models\.(?:[a-z_]+\.)*)<([^<>]+)>")
+#: A literal that can name a torchvision constructor (``'resnet101'``).
+_ARCH_LITERAL = re.compile(r"^['\"]([a-z][a-z_0-9]*)['\"]$")
+
+
+def _by_name(key: str, names: NameValues | None) -> tuple[list[str], list[str]]:
+    """(the architectures a constructor picked by name can be, the family keys they reach)
+    for the key of ``torchvision.models.<backbone>``: the literals the repository gives
+    ``backbone`` (``'resnet101'`` → the key of ``torchvision.models.resnet<depth>``)."""
+    m = _BY_NAME.match(key)
+    if m is None or names is None:
+        return [], []
+    archs = [a.group(1) for v in names.candidates(m.group(2)) if (a := _ARCH_LITERAL.match(v))]
+    rest = key[m.end() :]
+    return archs, [_FAMILY.sub(r"\1\2<depth>", m.group(1) + a + rest) for a in archs]
+
+
+def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None) -> list[WorkItem]:
     """One item per backbone (the same constructor with the same arguments), with every
     place that builds it: a student and a teacher, or each evaluation script, load one
-    architecture and convert one set of weights."""
+    architecture and convert one set of weights. A torchvision constructor picked by a name
+    (``getattr(models, backbone)(pretrained)``) joins the family its values reach
+    (``backbone='resnet101'``: the ResNet item), saying which architectures it can be."""
     groups: dict[str, list[WorkItem]] = {}
     for item in found:  # with or without pretrained weights: the same architecture
         key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
@@ -320,10 +340,26 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
             # of the architecture and one conversion script
             key = _FAMILY.sub(r"\1\2<depth>", key)
         groups.setdefault(key, []).append(item)
+    #: why an item picked by name was merged into a family item: its places and choices
+    merged: dict[str, list[str]] = {}
+    for key in [k for k in groups if _BY_NAME.match(k)]:
+        archs, families = _by_name(key, names)
+        reached = [f for f in dict.fromkeys(families) if f in groups and f != key]
+        if not reached:
+            continue
+        items = groups.pop(key)
+        groups[reached[0]].extend(items)
+        places = ", ".join(str(w) for i in items for w in i.where[:1])
+        merged.setdefault(reached[0], []).append(
+            f"{items[0].what.partition('(')[0]} at {places} builds it by name: "
+            f"{_BY_NAME.match(key).group(2)} is {' | '.join(map(repr, archs))} "  # type: ignore[union-attr]
+            "where the repository sets it"
+        )
     out = []
-    for items in groups.values():
+    for group, items in groups.items():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
-        shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
+        # the pretrained one, named by its constructor rather than by a name it is picked by
+        shown = max(items, key=lambda i: ("<" not in i.what, len(i.why), len(i.what)))
         named = _named(shown.what)
         names = list(
             dict.fromkeys(
@@ -334,7 +370,10 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
         if named is not None and len(names) > 1:  # timm.create_model("vit_large" | "vit_b...")
             listed = " | ".join(names)
             what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
-        callees = list(dict.fromkeys(i.what.partition("(")[0] for i in items))
+        # the constructors named first, one picked by a name (``<backbone>``) after them
+        callees = sorted(
+            dict.fromkeys(i.what.partition("(")[0] for i in items), key=lambda c: "<" in c
+        )
         if named is None and len(callees) > 1:  # torchvision.models.resnet50 | resnet101
             head = shown.what.partition("(")[0]
             listed = " | ".join([head, *(c.rpartition(".")[2] for c in callees if c != head)])
@@ -344,7 +383,7 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
                 kind=shown.kind,
                 what=what,
                 where=tuple(dict.fromkeys(w for i in items for w in i.where)),
-                why=shown.why,
+                why="; ".join([shown.why, *merged.get(group, ())]),
                 uses=len(items),
             )
         )

@@ -92,3 +92,43 @@ def test_a_backbone_bound_by_functools_partial_is_one_item_with_the_direct_call(
     assert [(w.what, [str(p) for p in w.where]) for w in items] == [
         ("torchvision.models.<args.arch>", ["main_eval.py:4", "main_train.py:8"])
     ]
+
+
+def test_a_constructor_picked_by_name_joins_the_family_its_values_reach(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "models/psp.py": """
+                from torchvision import models
+
+                class PSP:
+                    def __init__(self, backbone='resnet152', pretrained=True):
+                        self.net = getattr(models, backbone)(pretrained)
+
+                class Small:
+                    def __init__(self, pretrained=True):
+                        self.net = models.resnet50(pretrained=pretrained)
+                        self.vgg = models.vgg16(pretrained)
+
+                def build():
+                    return PSP(backbone='resnet101')
+            """,
+            # INVALID: a name whose values reach no family item stays its own item
+            "models/other.py": """
+                from torchvision import models
+
+                def make(arch_name='mobilenet_v2'):
+                    return getattr(models, arch_name)()
+            """,
+        },
+    )
+    items = [w for w in build_review(str(tmp_path)).work if w.kind == "pretrained-backbone"]
+    whats = sorted(w.what for w in items)
+    assert whats == [
+        "torchvision.models.<arch_name>",
+        "torchvision.models.resnet50 | <backbone>(pretrained=pretrained)",
+        "torchvision.models.vgg16(pretrained=pretrained)",
+    ]
+    resnet = next(w for w in items if w.what.startswith("torchvision.models.resnet50"))
+    assert [str(w) for w in resnet.where] == ["models/psp.py:5", "models/psp.py:9"]
+    assert "backbone is 'resnet101' | 'resnet152' where the repository sets it" in resnet.why
