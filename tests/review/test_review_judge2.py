@@ -132,3 +132,26 @@ def test_a_constructor_picked_by_name_joins_the_family_its_values_reach(tmp_path
     resnet = next(w for w in items if w.what.startswith("torchvision.models.resnet50"))
     assert [str(w) for w in resnet.where] == ["models/psp.py:5", "models/psp.py:9"]
     assert "backbone is 'resnet101' | 'resnet152' where the repository sets it" in resnet.why
+
+
+def test_a_verify_command_whose_cases_cannot_run_on_cpu_names_its_device() -> None:
+    from apiscan.review.gaps import runnable_verify
+    from apiscan.verify.catalogue import device_limit
+
+    # INVALID on CPU: the only case needs InplaceUniform, which MindSpore lacks there
+    assert device_limit("torch.Tensor.uniform_") == (
+        "MindSpore has no CPU kernel InplaceUniform for it"
+    )
+    assert device_limit("torch.Tensor.uniform_", "Ascend") == ""
+    assert runnable_verify("same name: apiscan verify torch.Tensor.uniform_") == (
+        "same name: apiscan verify torch.Tensor.uniform_ --device Ascend (its case cannot "
+        "run on CPU: MindSpore has no CPU kernel InplaceUniform for it)"
+    )
+    # VALID: a case with a CPU route (masked_fill_[cpu]) runs there; no case at all is
+    # never recommended
+    assert device_limit("torch.Tensor.masked_fill_") == ""
+    assert runnable_verify("apiscan verify torch.Tensor.masked_fill_") == (
+        "apiscan verify torch.Tensor.masked_fill_"
+    )
+    assert device_limit("torch.no_such_api") == ""
+    assert "apiscan verify" not in runnable_verify("apiscan verify torch.no_such_api")
