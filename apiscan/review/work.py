@@ -401,6 +401,11 @@ SIZED_LIST = "a list repeated a number of times read from data"
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
 _LAYER_CLASS = re.compile(r"^torch\.nn\.(?:\w+\.)*[A-Z]\w*$")
+#: What a training step computes: a functional loss or the backward pass (a loss module
+#: constructed in ``main`` is no step).
+_TRAINING_STEP = re.compile(
+    r"^torch\.(?:Tensor\.backward|autograd\.backward|nn\.functional\.\w*(?:loss|entropy)\w*)$"
+)
 #: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
 _NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
@@ -430,6 +435,9 @@ def _round_trips(
         for f in result.api_findings
         if f.scope == "network" and not _LAYER_CLASS.match(f.api)
     }
+    # the training step: a function that computes a loss or runs the backward pass (MODNet's
+    # SOC adaptation step dilating its predicted matte with scipy), whatever its scope
+    network |= {(f.path, f.function) for f in result.api_findings if _TRAINING_STEP.match(f.api)}
     trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):

@@ -155,3 +155,36 @@ def test_a_verify_command_whose_cases_cannot_run_on_cpu_names_its_device() -> No
     )
     assert device_limit("torch.no_such_api") == ""
     assert "apiscan verify" not in runnable_verify("apiscan verify torch.no_such_api")
+
+
+def test_a_round_trip_in_the_training_step_is_a_work_item_whatever_its_scope(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "trainer.py": """
+                import numpy as np
+                import torch
+                import torch.nn.functional as F
+                from scipy.ndimage import grey_dilation
+
+                def adapt_step(net, image, optimizer):
+                    pred = net(image)
+                    # VALID: the boundary mask is dilated on the host on every step
+                    mask = grey_dilation(pred.detach().cpu().numpy(), size=(3, 3))
+                    boundary = torch.tensor(mask).float()
+                    loss = F.l1_loss(pred * boundary, image * boundary)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+
+                def report(pred):
+                    # INVALID: no loss, no backward pass: a host helper
+                    hist = np.histogram(pred.cpu().numpy())
+                    return torch.tensor(hist[0])
+            """
+        },
+    )
+    trips = [w for w in build_review(str(tmp_path)).work if w.kind == "host-round-trip"]
+    assert [w.what for w in trips] == ["adapt_step: scipy.ndimage.grey_dilation"]
