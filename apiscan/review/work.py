@@ -406,6 +406,8 @@ _LAYER_CLASS = re.compile(r"^torch\.nn\.(?:\w+\.)*[A-Z]\w*$")
 _TRAINING_STEP = re.compile(
     r"^torch\.(?:Tensor\.backward|autograd\.backward|nn\.functional\.\w*(?:loss|entropy)\w*)$"
 )
+#: The base of a torch module class (``torch.nn.Module``, ``torch.nn.modules.module.Module``).
+_TORCH_MODULE = re.compile(r"^torch\.nn\.(?:modules\.module\.)?Module$")
 #: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
 _NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
@@ -441,9 +443,14 @@ def _round_trips(
     trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
+            # a method of a torch.nn module runs in its forward or loss (DeFCN's
+            # ``FCOS.get_ground_truth`` matching with scipy), whatever scope the scan gave
+            # the file (its COCO variants' files were placed on the host)
+            modules = {c.qualname for c in fa.classes if any(map(_TORCH_MODULE.match, c.bases))}
             for trip in facts.host_trips:
                 key = (fa.path, trip.function)
-                if key in found or (trip.back and key in network):
+                method = trip.function.rpartition(".")[0] in modules
+                if key in found or (trip.back and (key in network or method)):
                     trips[key] = (fa, trip)
     for path, function in sorted(found.keys() | trips.keys()):
         if _NOT_NETWORK.search(function.rpartition(".")[2]):

@@ -188,3 +188,35 @@ def test_a_round_trip_in_the_training_step_is_a_work_item_whatever_its_scope(
     )
     trips = [w for w in build_review(str(tmp_path)).work if w.kind == "host-round-trip"]
     assert [w.what for w in trips] == ["adapt_step: scipy.ndimage.grey_dilation"]
+
+
+def test_a_round_trip_in_a_module_method_is_a_work_item_whatever_its_scope(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            # a detector under a config folder nothing imports: the scan may place it anywhere
+            "playground/coco/poto/fcos.py": """
+                import torch
+                from torch import nn
+                from scipy.optimize import linear_sum_assignment
+
+                class FCOS(nn.Module):
+                    def get_ground_truth(self, quality, labels):
+                        # VALID: matched on the host for every image of every step
+                        gt_idxs, shift_idxs = linear_sum_assignment(quality.cpu().numpy())
+                        return labels[shift_idxs]
+
+                class Evaluator:
+                    def summarize(self, scores):
+                        # INVALID: not a module: an evaluation helper on the host
+                        rows, cols = linear_sum_assignment(scores.cpu().numpy())
+                        return torch.as_tensor(rows)
+            """
+        },
+    )
+    trips = [w for w in build_review(str(tmp_path)).work if w.kind == "host-round-trip"]
+    assert [w.what for w in trips] == [
+        "FCOS.get_ground_truth: scipy.optimize.linear_sum_assignment"
+    ]
