@@ -267,7 +267,10 @@ def work_items(
     items.extend(_one_per_backbone(backbones, names))
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
     findings = ported(result.api_findings, ancillary)
-    items.extend(_checkpoints(findings, methods))
+    checkpoints = list(_checkpoints(findings, methods))
+    if not any(i.kind == "checkpoint" for i in checkpoints):
+        checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
+    items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     order = list(WORK_KINDS)
     return tuple(
@@ -688,6 +691,22 @@ _BACKBONE_URL = re.compile(
 _PLAIN_NAME = re.compile(r"^\w+$")
 
 
+#: A method that loads an architecture's released weights (``_load_pretrained_model``,
+#: ``load_pretrained_ckpt``, ``init_from_imagenet``).
+_PRETRAINED_METHOD = re.compile(r"pretrain|imagenet", re.IGNORECASE)
+
+
+def _pretrained_file(f: ApiFinding, methods: frozenset[tuple[str, str]]) -> bool:
+    """``torch.load`` in a method named for loading pretrained weights (MODNet's
+    ``MobileNetV2._load_pretrained_model``): the backbone initialising itself from a released
+    file, not the model's checkpoint."""
+    return (
+        f.api == "torch.load"
+        and (f.path, f.function) in methods
+        and bool(_PRETRAINED_METHOD.search(f.function.rpartition(".")[2]))
+    )
+
+
 def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = frozenset()) -> bool:
     """A download of a backbone's released weights when the model is built
     (``load_url(model_urls[arch])``), or of any URL by name inside a method of a class
@@ -696,6 +715,8 @@ def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = fr
     passes to resume from (``load_state_dict_from_url(args.resume)``) or a whole model's
     released weights by name in a builder function (YOLOX's ``create_yolox_model``) are the
     model's checkpoint."""
+    if _pretrained_file(f, methods):
+        return True
     if f.api not in URL_WEIGHTS or f.args is None:
         return False
     url = f.args.positional[0] if f.args.positional else (f.args.keyword("url") or "")
@@ -703,6 +724,41 @@ def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = fr
         return False
     in_method = (f.path, f.function) in methods and bool(_PLAIN_NAME.match(url))
     return bool(_BACKBONE_URL.search(url)) or in_method
+
+
+def _released_checkpoint(
+    findings: Sequence[ApiFinding], ancillary: Ancillary
+) -> Iterable[WorkItem]:
+    """The checkpoint loaded only where the effort does not count (MODNet's demos and export
+    scripts load its released matting checkpoint, the training code none): the model is
+    still used through that checkpoint, so converting it is work; tests never count."""
+    found = sorted(
+        (
+            f
+            for f in findings
+            if f.api in CHECKPOINT_APIS
+            and f.usage == "call"
+            and f.scope != "data"
+            and ancillary.why(f.path) not in ("", "tests")
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not found:
+        return
+    apart = sorted({ancillary.why(f.path) for f in found})
+    yield WorkItem(
+        kind="checkpoint",
+        what=", ".join(sorted({f.api for f in found})),
+        where=_places(found),
+        why=(
+            f"the released checkpoint is loaded only in files counted apart ({', '.join(apart)})"
+            ", but the ported model is used through it: PyTorch checkpoints (pickled state "
+            "dicts) do not load into MindSpore, so convert it once (parameter names, BatchNorm "
+            "gamma/beta/moving statistics) with mindspore.save_checkpoint and load it with "
+            "mindspore.load_checkpoint + load_param_into_net"
+        ),
+        uses=len(found),
+    )
 
 
 def _checkpoints(
@@ -728,9 +784,17 @@ def _checkpoints(
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
         shown = f"{downloads[0].api}({shorten(first, 40)})" if first else downloads[0].api
         more = sorted({f.api for f in downloads} - {downloads[0].api})
+        files = sum(1 for f in downloads if f.api not in URL_WEIGHTS)
+        how = (
+            "downloaded by URL"
+            if not files
+            else "loaded from a file"
+            if files == len(downloads)
+            else "downloaded by URL or loaded from a file"
+        )
         yield WorkItem(
             kind="pretrained-backbone",
-            what="pretrained weights downloaded by URL: " + ", ".join([shown, *more]),
+            what=f"pretrained weights {how}: " + ", ".join([shown, *more]),
             where=_places(downloads),
             why=(
                 "weights released for PyTorch (ImageNet backbones) are loaded into the "

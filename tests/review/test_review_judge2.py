@@ -220,3 +220,47 @@ def test_a_round_trip_in_a_module_method_is_a_work_item_whatever_its_scope(
     assert [w.what for w in trips] == [
         "FCOS.get_ground_truth: scipy.optimize.linear_sum_assignment"
     ]
+
+
+def test_backbone_weights_from_a_file_and_a_checkpoint_loaded_only_by_demos(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "src/models/backbone.py": """
+                import torch
+                from torch import nn
+
+                class MobileNet(nn.Module):
+                    def _load_pretrained_model(self, path):
+                        # VALID: the backbone's released weights, loaded into itself
+                        self.load_state_dict(torch.load(path, map_location="cpu"))
+            """,
+            "demo/infer.py": """
+                import torch
+                from src.models.backbone import MobileNet
+
+                # VALID: the released checkpoint, loaded only where the effort does not count
+                net = MobileNet()
+                net.load_state_dict(torch.load("pretrained/matting.ckpt"))
+            """,
+            "tests/test_net.py": """
+                import torch
+
+                def test_load():
+                    # INVALID: a test is never a place to convert
+                    torch.load("x.pt")
+            """,
+        },
+    )
+    review = build_review(str(tmp_path))
+    got = {(w.kind, w.what): [str(p) for p in w.where] for w in review.work}
+    assert got == {
+        ("pretrained-backbone", "pretrained weights loaded from a file: torch.load(path)"): [
+            "src/models/backbone.py:7"
+        ],
+        ("checkpoint", "torch.load"): ["demo/infer.py:6"],
+    }
+    demo = next(w for w in review.work if w.kind == "checkpoint")
+    assert demo.why.startswith("the released checkpoint is loaded only in files counted apart")
