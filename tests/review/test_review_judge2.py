@@ -264,3 +264,44 @@ def test_backbone_weights_from_a_file_and_a_checkpoint_loaded_only_by_demos(
     }
     demo = next(w for w in review.work if w.kind == "checkpoint")
     assert demo.why.startswith("the released checkpoint is loaded only in files counted apart")
+
+
+def test_a_config_naming_backbone_weights_is_a_pretrained_backbone_item(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "exps/det.r50/config.py": """
+                from somefw.configs import BaseConfig
+
+                _config_dict = dict(
+                    MODEL=dict(
+                        WEIGHTS="fw://ImageNet/R-50.pkl",
+                        RESNETS=dict(DEPTH=50),
+                    ),
+                    SOLVER=dict(OPTIMIZER=dict(BASE_LR=0.01)),
+                )
+
+                class DetConfig(BaseConfig):
+                    def __init__(self):
+                        super().__init__()
+                        self._register_configuration(_config_dict)
+
+                config = DetConfig()
+            """,
+            "exps/det.r50/net.py": """
+                from torch import nn
+
+                class Det(nn.Module):
+                    def losses(self, x):
+                        return x.sum()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path))
+    rows = [i for i in review.recipe if i.category == "backbone"]
+    items = [w for w in review.work if w.kind == "pretrained-backbone"]
+    assert [r.name for r in rows] == ["config MODEL"]
+    assert [w.what for w in items] == [
+        'pretrained weights "fw://ImageNet/R-50.pkl" (config MODEL: RESNETS.DEPTH=50)'
+    ]
+    assert work_label(items[0]) == "Pretrained backbone"
