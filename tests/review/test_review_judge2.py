@@ -233,6 +233,11 @@ def test_backbone_weights_from_a_file_and_a_checkpoint_loaded_only_by_demos(
                 from torch import nn
 
                 class MobileNet(nn.Module):
+                    def __init__(self, path=None):
+                        super().__init__()
+                        if path:
+                            self._load_pretrained_model(path)
+
                     def _load_pretrained_model(self, path):
                         # VALID: the backbone's released weights, loaded into itself
                         self.load_state_dict(torch.load(path, map_location="cpu"))
@@ -258,12 +263,31 @@ def test_backbone_weights_from_a_file_and_a_checkpoint_loaded_only_by_demos(
     got = {(w.kind, w.what): [str(p) for p in w.where] for w in review.work}
     assert got == {
         ("pretrained-backbone", "pretrained weights loaded from a file: torch.load(path)"): [
-            "src/models/backbone.py:7"
+            "src/models/backbone.py:12"
         ],
         ("checkpoint", "torch.load"): ["demo/infer.py:6"],
     }
     demo = next(w for w in review.work if w.kind == "checkpoint")
     assert demo.why.startswith("the released checkpoint is loaded only in files counted apart")
+
+
+def test_a_pretrained_loader_nothing_calls_is_no_backbone_item(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "models/fpn.py": """
+                import torch
+                from torch import nn
+
+                class Darknet(nn.Module):
+                    def load_pretrained_model(self, filename="./weights/darknet53.pth"):
+                        # INVALID as backbone weights: nothing calls it (YOLOX's YOLOFPN)
+                        self.load_state_dict(torch.load(filename))
+            """,
+        },
+    )
+    kinds = [(w.kind, w.what) for w in build_review(str(tmp_path)).work]
+    assert kinds == [("checkpoint", "torch.load")]
 
 
 def test_a_config_naming_backbone_weights_is_a_pretrained_backbone_item(tmp_path: Path) -> None:
