@@ -252,7 +252,7 @@ def work_items(
         names = name_values(analyses)
     tests = self_tests(analyses)
     trips = _round_trips(result, analyses, ancillary)
-    items = [_with_callers(t, analyses, ancillary) for t in trips]
+    items = _one_per_function([_with_callers(t, analyses, ancillary) for t in trips])
     backbones: list[WorkItem] = []
     local = _local_packages(analyses)
     for fa, facts in with_facts(analyses):
@@ -287,6 +287,34 @@ def work_items(
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def _one_per_function(trips: Sequence[WorkItem]) -> list[WorkItem]:
+    """One host round trip item per function and host calls: the same method in several
+    experiment folders (DeFCN's ``FCOS.get_ground_truth`` matching with scipy in nine
+    ``playground/`` variants) is one port of the computation, with every place listed."""
+    groups: dict[str, list[WorkItem]] = {}
+    for item in trips:
+        groups.setdefault(item.what, []).append(item)
+    out = []
+    for what, items in groups.items():
+        files = list(dict.fromkeys(i.where[0].path for i in items))
+        why = items[0].why
+        if len(files) > 1:
+            why += (
+                f"; the same function in {len(files)} files (variants of one model): one "
+                "port of the computation, checked in each"
+            )
+        out.append(
+            WorkItem(
+                kind=items[0].kind,
+                what=what,
+                where=tuple(dict.fromkeys(w for i in items for w in i.where)),
+                why=why,
+                uses=sum(i.uses for i in items),
+            )
+        )
+    return out
 
 
 #: Model-zoo factories whose first argument names the architecture.

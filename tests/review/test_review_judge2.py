@@ -329,3 +329,33 @@ def test_a_config_naming_backbone_weights_is_a_pretrained_backbone_item(tmp_path
         'pretrained weights "fw://ImageNet/R-50.pkl" (config MODEL: RESNETS.DEPTH=50)'
     ]
     assert work_label(items[0]) == "Pretrained backbone"
+
+
+def test_one_round_trip_item_for_the_same_function_in_variant_folders(tmp_path: Path) -> None:
+    matcher = """
+        from scipy.optimize import linear_sum_assignment
+        from torch import nn
+
+        class FCOS(nn.Module):
+            def get_ground_truth(self, quality, labels):
+                gt_idxs, shift_idxs = linear_sum_assignment(quality.cpu().numpy())
+                return labels[shift_idxs]
+    """
+    write_repo(
+        tmp_path,
+        {
+            "playground/poto.3x/fcos.py": matcher,
+            # the auxiliary-loss variant: the same matcher, one more method
+            "playground/poto.3x.aux/fcos.py": matcher
+            + "\n            def aux_losses(self, x):\n                return x.sum()\n",
+        },
+    )
+    trips = [w for w in build_review(str(tmp_path)).work if w.kind == "host-round-trip"]
+    assert [(w.what, [str(p) for p in w.where], w.uses) for w in trips] == [
+        (
+            "FCOS.get_ground_truth: scipy.optimize.linear_sum_assignment",
+            ["playground/poto.3x.aux/fcos.py:6", "playground/poto.3x/fcos.py:6"],
+            2,
+        )
+    ]
+    assert "the same function in 2 files" in trips[0].why
