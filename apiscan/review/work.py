@@ -266,18 +266,18 @@ def work_items(
             backbones.extend(_zoo_subclasses(fa, local))
     items.extend(_one_per_backbone(backbones, names))
     # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
-    # YOLOFPN.load_pretrained_model): it loads nothing, so it is no method here
+    # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
+    # nothing, neither a backbone's weights nor a checkpoint
     called = {c.callee.rpartition(".")[2] for fa in analyses for c in fa.calls if c.role == "call"}
-    methods = frozenset(
-        (fa.path, fn.qualname)
-        for fa in analyses
-        for fn in fa.functions
-        if fn.cls
-        and (
-            not _PRETRAINED_METHOD.search(name := fn.qualname.rpartition(".")[2]) or name in called
-        )
-    )
-    findings = ported(result.api_findings, ancillary)
+    methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
+    dead = {
+        (path, qual)
+        for path, qual in methods
+        if _PRETRAINED_METHOD.search(name := qual.rpartition(".")[2]) and name not in called
+    }
+    findings = [
+        f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
+    ]
     checkpoints = list(_checkpoints(findings, methods))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))

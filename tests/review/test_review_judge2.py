@@ -281,13 +281,13 @@ def test_a_pretrained_loader_nothing_calls_is_no_backbone_item(tmp_path: Path) -
 
                 class Darknet(nn.Module):
                     def load_pretrained_model(self, filename="./weights/darknet53.pth"):
-                        # INVALID as backbone weights: nothing calls it (YOLOX's YOLOFPN)
+                        # INVALID: nothing calls it (YOLOX's YOLOFPN): no backbone weights
                         self.load_state_dict(torch.load(filename))
             """,
         },
     )
-    kinds = [(w.kind, w.what) for w in build_review(str(tmp_path)).work]
-    assert kinds == [("checkpoint", "torch.load")]
+    # nor a checkpoint: dead code loads nothing
+    assert build_review(str(tmp_path)).work == ()
 
 
 def test_a_config_naming_backbone_weights_is_a_pretrained_backbone_item(tmp_path: Path) -> None:
