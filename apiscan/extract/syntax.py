@@ -652,10 +652,10 @@ class _Reader:
         assigns = sorted(self.assigns, key=lambda a: (a[1], a[2], a[0], a[3]))
         return assigns, calls
 
-    def _zoo_callee(self, call: ast.Call) -> str | None:
+    def _zoo_callee(self, func: ast.expr) -> str | None:
         """``torchvision.models.resnet50``, or ``torchvision.models.<name>`` for
-        ``getattr(torchvision.models, name)(...)``; None for anything else."""
-        func = call.func
+        ``getattr(torchvision.models, name)(...)``, of the callable ``func``; None for
+        anything else."""
         if (
             isinstance(func, ast.Subscript)
             and isinstance(func.value, ast.Attribute)
@@ -677,7 +677,12 @@ class _Reader:
 
     def _zoo_calls(self) -> Iterator[ZooCall]:
         for call, _, _ in self.calls:
-            name = self._zoo_callee(call)
+            name = self._zoo_callee(call.func)
+            args = call.args
+            if name == "functools.partial" and args:
+                # ``partial(torchvision.models.__dict__[args.arch], zero_init_residual=True)``
+                # (moco-v3): the constructor is called later with what the partial binds
+                name, args = self._zoo_callee(args[0]), args[1:]
             if not name or name.startswith(ZOO_EXCLUDED) or not is_zoo_constructor(name):
                 continue
             keywords = {k.arg: k.value for k in call.keywords if k.arg}
@@ -685,7 +690,7 @@ class _Reader:
                 name,
                 call.lineno,
                 tuple((k, self.text(v)) for k, v in keywords.items()),
-                tuple(self.text(a) for a in call.args),
+                tuple(self.text(a) for a in args),
             )
 
     def _host_trips(self) -> Iterator[HostTrip]:

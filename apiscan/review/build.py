@@ -29,7 +29,7 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import inference_steps
-from apiscan.review.model import RecipeItem, Review, Where, WorkItem
+from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import Ancillary, name_values, padded_batches, work_items
 
@@ -142,6 +142,8 @@ def review(options: ScanOptions) -> Review:
         and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
     )
     recipe += work_recipe(items)
+    # the backbone a framework builds from the config, with the weights the config names
+    items = _sorted_work(items + config_backbones(recipe, CONFIG))
     tops = structure.top_models(analyses, modules, ancillary.why, hierarchy)
     modules = structure.with_top_roles(modules, tops)
     return Review(
@@ -421,6 +423,57 @@ def _recipe_file(why: str) -> bool:
     """Whether a recipe fact in a file counted apart for ``why`` is part of the recipe:
     demos, exports, hub files, plotting, side projects and adapters are not."""
     return why in _ENTRY_PLACES or why.startswith("matches ")
+
+
+#: A config key naming the weights a framework loads into what it builds (``MODEL.WEIGHTS``,
+#: ``pretrained``, ``load_from``).
+_WEIGHTS_KEY = re.compile(r"(?:^|\.)(?:WEIGHTS|PRETRAINED|pretrained|load_from|checkpoint)$")
+#: Values that name no weights.
+_NO_WEIGHTS = frozenset({"", "None", "False", "0"})
+
+
+def config_backbones(recipe: Sequence[RecipeItem], prefix: str) -> tuple[WorkItem, ...]:
+    """A pretrained-backbone item for each backbone row read from a config (rows named
+    ``prefix``...) that names weights: DeFCN's ``MODEL.WEIGHTS =
+    "detectron2://ImageNetPretrained/MSRA/R-50.pkl"`` with ``RESNETS.DEPTH = 50``, built by
+    cvpods. The architecture lives in the framework and the weights are a PyTorch pickle:
+    both are porting work the API tables do not show."""
+    out = []
+    for item in recipe:
+        if item.category != "backbone" or not item.name.startswith(prefix):
+            continue
+        weights = [
+            v
+            for k, v in item.values
+            if _WEIGHTS_KEY.search(k) and v.strip("'\"") not in _NO_WEIGHTS
+        ]
+        if not weights:
+            continue
+        others = ", ".join(f"{k}={v}" for k, v in item.values if not _WEIGHTS_KEY.search(k))
+        built = f"{item.name}: {others}" if others else item.name
+        out.append(
+            WorkItem(
+                kind="pretrained-backbone",
+                what=f"pretrained weights {weights[0]} ({built})",
+                where=(item.where,),
+                why=(
+                    "the config names the backbone a framework builds and the pretrained "
+                    "weights loaded into it: it needs a MindSpore counterpart of that "
+                    "architecture (MindCV or a port) and the weights converted to a MindSpore "
+                    "checkpoint (parameter names and BatchNorm statistics mapped), checked "
+                    "against PyTorch's outputs" + (f"; {item.note}" if item.note else "")
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def _sorted_work(items: Sequence[WorkItem]) -> tuple[WorkItem, ...]:
+    """Work items in the order of :data:`~apiscan.review.model.WORK_KINDS`, then place."""
+    order = list(WORK_KINDS)
+    return tuple(
+        sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
+    )
 
 
 def work_recipe(items: tuple[WorkItem, ...]) -> tuple[RecipeItem, ...]:

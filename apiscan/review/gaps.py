@@ -758,17 +758,31 @@ def has_verify_case(api: str) -> bool:
     return bool(cases_for(api))
 
 
+def verify_device_limit(api: str) -> str:
+    """Why ``api``'s cases cannot run on a CPU machine (the catalogue's own record), ""
+    when they can."""
+    from apiscan.verify.catalogue import device_limit  # plain data: no torch, no MindSpore
+
+    return device_limit(api, "CPU")
+
+
 def runnable_verify(text: str) -> str:
     """``text`` with each ``apiscan verify X`` that has no case in the catalogue replaced by
-    what can be done instead: the review never recommends a command that exits 2."""
-    return _VERIFY.sub(
-        lambda m: (
-            m.group(0)
-            if has_verify_case(m.group(1))
-            else "no micro-test in the catalogue yet: compare it by hand"
-        ),
-        text,
-    )
+    what can be done instead: the review never recommends a command that exits 2. A command
+    whose cases MindSpore cannot run on CPU (``torch.Tensor.uniform_``: no InplaceUniform
+    kernel) names the device it runs on and says why, since on a CPU machine every case
+    would be skipped."""
+
+    def runnable(m: re.Match[str]) -> str:
+        api = m.group(1)
+        if not has_verify_case(api):
+            return "no micro-test in the catalogue yet: compare it by hand"
+        limit = verify_device_limit(api)
+        if limit:
+            return f"{m.group(0)} --device Ascend (its case cannot run on CPU: {limit})"
+        return m.group(0)
+
+    return _VERIFY.sub(runnable, text)
 
 
 #: The rewrite's note for a parameter MindSpore lacks, passed with a value it cannot drop.

@@ -26,12 +26,12 @@ from apiscan.review.model import (
     INFERENCE_ONLY,
     RARE_CATEGORIES,
     RECIPE_CATEGORIES,
-    WORK_KINDS,
     Gap,
     ModuleNode,
     RecipeItem,
     Review,
     Where,
+    work_label,
 )
 
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
@@ -690,7 +690,7 @@ def _dynamic_shape(review: Review) -> str:
 
 def _work(review: Review) -> str:
     rows = [
-        f"<tr><td>{_e(WORK_KINDS.get(item.kind, item.kind))}</td><td>{_code(item.what)}</td>"
+        f"<tr><td>{_e(work_label(item))}</td><td>{_code(item.what)}</td>"
         f"<td>{item.uses:,}</td><td>{_e(item.why)}</td>"
         f"<td>{_locations(review.root, item.where)}</td></tr>"
         for item in review.work

@@ -18,12 +18,12 @@ from apiscan.review.gaps import GAP_PLACES
 from apiscan.review.model import (
     INFERENCE_ONLY,
     RECIPE_CATEGORIES,
-    WORK_KINDS,
     ModuleNode,
     RecipeItem,
     Review,
     TopModel,
     Where,
+    work_label,
 )
 from apiscan.review.structure import ROLES
 
@@ -233,7 +233,7 @@ def _work(review: Review) -> str:
     if review.work:
         rows = [
             [
-                WORK_KINDS.get(item.kind, item.kind),
+                work_label(item),
                 _code(item.what),
                 f"{item.uses:,}",
                 cell(item.why),

@@ -155,6 +155,23 @@ WORK_KINDS: dict[str, str] = {
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
 }
+#: The heading of a model-zoo backbone item that loads no weights: the architecture alone.
+BACKBONE_ARCHITECTURE = "Backbone architecture"
+#: ... and of one built by a hub entry point that decides itself whether it loads weights.
+HUB_BACKBONE = "Backbone (hub default weights)"
+#: What a backbone item's ``what`` shows when it loads weights (``pretrained=True``,
+#: ``weights=...``, ``pretrained weights``, ``downloaded by URL``).
+_LOADS_WEIGHTS = ("pretrained", "weights=", "by URL")
+
+
+def work_label(item: WorkItem) -> str:
+    """The heading of a work item: its kind's, except that a model-zoo backbone built without
+    weights is a "Backbone architecture" (a port of the architecture, no weight conversion):
+    calling it pretrained would send a reader looking for a checkpoint that does not exist."""
+    label = WORK_KINDS.get(item.kind, item.kind)
+    if item.kind != "pretrained-backbone" or any(w in item.what for w in _LOADS_WEIGHTS):
+        return label
+    return HUB_BACKBONE if item.what.startswith("torch.hub.load(") else BACKBONE_ARCHITECTURE
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,26 @@ class NameValues:
         found = self.literal(text)
         return found if found in NEUTRAL_VALUES else None
 
+    def candidates(self, text: str) -> tuple[str, ...]:
+        """Every literal the name ``text`` is given where one is known, sorted: the choices
+        of a name picked by configuration (``getattr(models, backbone)``: ``'resnet101'``,
+        ``'resnet50'``). Values that are neither a literal nor a name are passed over."""
+        out: set[str] = set()
+        self._collect(_last_name(text), DEPTH, set(), out)
+        return tuple(sorted(out))
+
+    def _collect(self, name: str | None, depth: int, seen: set[str], out: set[str]) -> None:
+        if name is None or depth < 0 or name in seen or name not in self._given:
+            return
+        seen.add(name)
+        for value in self._given[name]:
+            if value is None:
+                continue
+            if value.literal:
+                out.add(value.text)
+            else:
+                self._collect(_last_name(value.text), depth - 1, seen, out)
+
     def _literals(self, name: str | None, depth: int, seen: set[str]) -> set[str] | None:
         if name is None or depth < 0 or name not in self._given:
             return None

@@ -252,7 +252,7 @@ def work_items(
         names = name_values(analyses)
     tests = self_tests(analyses)
     trips = _round_trips(result, analyses, ancillary)
-    items = [_with_callers(t, analyses, ancillary) for t in trips]
+    items = _one_per_function([_with_callers(t, analyses, ancillary) for t in trips])
     backbones: list[WorkItem] = []
     local = _local_packages(analyses)
     for fa, facts in with_facts(analyses):
@@ -264,15 +264,57 @@ def work_items(
                 if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
             )
             backbones.extend(_zoo_subclasses(fa, local))
-    items.extend(_one_per_backbone(backbones))
+    items.extend(_one_per_backbone(backbones, names))
+    # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
+    # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
+    # nothing, neither a backbone's weights nor a checkpoint
+    called = {c.callee.rpartition(".")[2] for fa in analyses for c in fa.calls if c.role == "call"}
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
-    findings = ported(result.api_findings, ancillary)
-    items.extend(_checkpoints(findings, methods))
+    dead = {
+        (path, qual)
+        for path, qual in methods
+        if _PRETRAINED_METHOD.search(name := qual.rpartition(".")[2]) and name not in called
+    }
+    findings = [
+        f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
+    ]
+    checkpoints = list(_checkpoints(findings, methods))
+    if not any(i.kind == "checkpoint" for i in checkpoints):
+        checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
+    items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def _one_per_function(trips: Sequence[WorkItem]) -> list[WorkItem]:
+    """One host round trip item per function and host calls: the same method in several
+    experiment folders (DeFCN's ``FCOS.get_ground_truth`` matching with scipy in nine
+    ``playground/`` variants) is one port of the computation, with every place listed."""
+    groups: dict[str, list[WorkItem]] = {}
+    for item in trips:
+        groups.setdefault(item.what, []).append(item)
+    out = []
+    for what, items in groups.items():
+        files = list(dict.fromkeys(i.where[0].path for i in items))
+        why = items[0].why
+        if len(files) > 1:
+            why += (
+                f"; the same function in {len(files)} files (variants of one model): one "
+                "port of the computation, checked in each"
+            )
+        out.append(
+            WorkItem(
+                kind=items[0].kind,
+                what=what,
+                where=tuple(dict.fromkeys(w for i in items for w in i.where)),
+                why=why,
+                uses=sum(i.uses for i in items),
+            )
+        )
+    return out
 
 
 #: Model-zoo factories whose first argument names the architecture.
@@ -303,10 +345,30 @@ _WEIGHTS_DETAIL = re.compile(
 _FAMILY = re.compile(r"^(torchvision\.models\.(?:[a-z_]+\.)*)([a-z_]*[a-z])\d+(?:_bn)?(?=\(|$)")
 
 
-def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
+#: A torchvision constructor picked by a name (``getattr(models, backbone)``): its key.
+_BY_NAME = re.compile(r"^(torchvision\.models\.(?:[a-z_]+\.)*)<([^<>]+)>")
+#: A literal that can name a torchvision constructor (``'resnet101'``).
+_ARCH_LITERAL = re.compile(r"^['\"]([a-z][a-z_0-9]*)['\"]$")
+
+
+def _by_name(key: str, names: NameValues | None) -> tuple[list[str], list[str]]:
+    """(the architectures a constructor picked by name can be, the family keys they reach)
+    for the key of ``torchvision.models.<backbone>``: the literals the repository gives
+    ``backbone`` (``'resnet101'`` → the key of ``torchvision.models.resnet<depth>``)."""
+    m = _BY_NAME.match(key)
+    if m is None or names is None:
+        return [], []
+    archs = [a.group(1) for v in names.candidates(m.group(2)) if (a := _ARCH_LITERAL.match(v))]
+    rest = key[m.end() :]
+    return archs, [_FAMILY.sub(r"\1\2<depth>", m.group(1) + a + rest) for a in archs]
+
+
+def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None) -> list[WorkItem]:
     """One item per backbone (the same constructor with the same arguments), with every
     place that builds it: a student and a teacher, or each evaluation script, load one
-    architecture and convert one set of weights."""
+    architecture and convert one set of weights. A torchvision constructor picked by a name
+    (``getattr(models, backbone)(pretrained)``) joins the family its values reach
+    (``backbone='resnet101'``: the ResNet item), saying which architectures it can be."""
     groups: dict[str, list[WorkItem]] = {}
     for item in found:  # with or without pretrained weights: the same architecture
         key = item.what.replace(", pretrained weights", "").replace("(pretrained weights)", "")
@@ -320,10 +382,26 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
             # of the architecture and one conversion script
             key = _FAMILY.sub(r"\1\2<depth>", key)
         groups.setdefault(key, []).append(item)
+    #: why an item picked by name was merged into a family item: its places and choices
+    merged: dict[str, list[str]] = {}
+    for key in [k for k in groups if _BY_NAME.match(k)]:
+        archs, families = _by_name(key, names)
+        reached = [f for f in dict.fromkeys(families) if f in groups and f != key]
+        if not reached:
+            continue
+        items = groups.pop(key)
+        groups[reached[0]].extend(items)
+        places = ", ".join(str(w) for i in items for w in i.where[:1])
+        merged.setdefault(reached[0], []).append(
+            f"{items[0].what.partition('(')[0]} at {places} builds it by name: "
+            f"{_BY_NAME.match(key).group(2)} is {' | '.join(map(repr, archs))} "  # type: ignore[union-attr]
+            "where the repository sets it"
+        )
     out = []
-    for items in groups.values():
+    for group, items in groups.items():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
-        shown = max(items, key=lambda i: (len(i.why), len(i.what)))  # the pretrained one
+        # the pretrained one, named by its constructor rather than by a name it is picked by
+        shown = max(items, key=lambda i: ("<" not in i.what, len(i.why), len(i.what)))
         named = _named(shown.what)
         names = list(
             dict.fromkeys(
@@ -334,7 +412,10 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
         if named is not None and len(names) > 1:  # timm.create_model("vit_large" | "vit_b...")
             listed = " | ".join(names)
             what = named.sub(lambda m, listed=listed: m.group(1) + listed, what, count=1)
-        callees = list(dict.fromkeys(i.what.partition("(")[0] for i in items))
+        # the constructors named first, one picked by a name (``<backbone>``) after them
+        callees = sorted(
+            dict.fromkeys(i.what.partition("(")[0] for i in items), key=lambda c: "<" in c
+        )
         if named is None and len(callees) > 1:  # torchvision.models.resnet50 | resnet101
             head = shown.what.partition("(")[0]
             listed = " | ".join([head, *(c.rpartition(".")[2] for c in callees if c != head)])
@@ -344,7 +425,7 @@ def _one_per_backbone(found: Sequence[WorkItem]) -> list[WorkItem]:
                 kind=shown.kind,
                 what=what,
                 where=tuple(dict.fromkeys(w for i in items for w in i.where)),
-                why=shown.why,
+                why="; ".join([shown.why, *merged.get(group, ())]),
                 uses=len(items),
             )
         )
@@ -362,6 +443,13 @@ SIZED_LIST = "a list repeated a number of times read from data"
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
 _LAYER_CLASS = re.compile(r"^torch\.nn\.(?:\w+\.)*[A-Z]\w*$")
+#: What a training step computes: a functional loss or the backward pass (a loss module
+#: constructed in ``main`` is no step).
+_TRAINING_STEP = re.compile(
+    r"^torch\.(?:Tensor\.backward|autograd\.backward|nn\.functional\.\w*(?:loss|entropy)\w*)$"
+)
+#: The base of a torch module class (``torch.nn.Module``, ``torch.nn.modules.module.Module``).
+_TORCH_MODULE = re.compile(r"^torch\.nn\.(?:modules\.module\.)?Module$")
 #: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
 _NOT_NETWORK = re.compile(r"visuali[sz]|plot|draw|show|log_|print", re.IGNORECASE)
 
@@ -391,12 +479,20 @@ def _round_trips(
         for f in result.api_findings
         if f.scope == "network" and not _LAYER_CLASS.match(f.api)
     }
+    # the training step: a function that computes a loss or runs the backward pass (MODNet's
+    # SOC adaptation step dilating its predicted matte with scipy), whatever its scope
+    network |= {(f.path, f.function) for f in result.api_findings if _TRAINING_STEP.match(f.api)}
     trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
+            # a method of a torch.nn module runs in its forward or loss (DeFCN's
+            # ``FCOS.get_ground_truth`` matching with scipy), whatever scope the scan gave
+            # the file (its COCO variants' files were placed on the host)
+            modules = {c.qualname for c in fa.classes if any(map(_TORCH_MODULE.match, c.bases))}
             for trip in facts.host_trips:
                 key = (fa.path, trip.function)
-                if key in found or (trip.back and key in network):
+                method = trip.function.rpartition(".")[0] in modules
+                if key in found or (trip.back and (key in network or method)):
                     trips[key] = (fa, trip)
     for path, function in sorted(found.keys() | trips.keys()):
         if _NOT_NETWORK.search(function.rpartition(".")[2]):
@@ -634,6 +730,22 @@ _BACKBONE_URL = re.compile(
 _PLAIN_NAME = re.compile(r"^\w+$")
 
 
+#: A method that loads an architecture's released weights (``_load_pretrained_model``,
+#: ``load_pretrained_ckpt``, ``init_from_imagenet``).
+_PRETRAINED_METHOD = re.compile(r"pretrain|imagenet", re.IGNORECASE)
+
+
+def _pretrained_file(f: ApiFinding, methods: frozenset[tuple[str, str]]) -> bool:
+    """``torch.load`` in a method named for loading pretrained weights (MODNet's
+    ``MobileNetV2._load_pretrained_model``): the backbone initialising itself from a released
+    file, not the model's checkpoint."""
+    return (
+        f.api == "torch.load"
+        and (f.path, f.function) in methods
+        and bool(_PRETRAINED_METHOD.search(f.function.rpartition(".")[2]))
+    )
+
+
 def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = frozenset()) -> bool:
     """A download of a backbone's released weights when the model is built
     (``load_url(model_urls[arch])``), or of any URL by name inside a method of a class
@@ -642,6 +754,8 @@ def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = fr
     passes to resume from (``load_state_dict_from_url(args.resume)``) or a whole model's
     released weights by name in a builder function (YOLOX's ``create_yolox_model``) are the
     model's checkpoint."""
+    if _pretrained_file(f, methods):
+        return True
     if f.api not in URL_WEIGHTS or f.args is None:
         return False
     url = f.args.positional[0] if f.args.positional else (f.args.keyword("url") or "")
@@ -649,6 +763,41 @@ def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = fr
         return False
     in_method = (f.path, f.function) in methods and bool(_PLAIN_NAME.match(url))
     return bool(_BACKBONE_URL.search(url)) or in_method
+
+
+def _released_checkpoint(
+    findings: Sequence[ApiFinding], ancillary: Ancillary
+) -> Iterable[WorkItem]:
+    """The checkpoint loaded only where the effort does not count (MODNet's demos and export
+    scripts load its released matting checkpoint, the training code none): the model is
+    still used through that checkpoint, so converting it is work; tests never count."""
+    found = sorted(
+        (
+            f
+            for f in findings
+            if f.api in CHECKPOINT_APIS
+            and f.usage == "call"
+            and f.scope != "data"
+            and ancillary.why(f.path) not in ("", "tests")
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not found:
+        return
+    apart = sorted({ancillary.why(f.path) for f in found})
+    yield WorkItem(
+        kind="checkpoint",
+        what=", ".join(sorted({f.api for f in found})),
+        where=_places(found),
+        why=(
+            f"the released checkpoint is loaded only in files counted apart ({', '.join(apart)})"
+            ", but the ported model is used through it: PyTorch checkpoints (pickled state "
+            "dicts) do not load into MindSpore, so convert it once (parameter names, BatchNorm "
+            "gamma/beta/moving statistics) with mindspore.save_checkpoint and load it with "
+            "mindspore.load_checkpoint + load_param_into_net"
+        ),
+        uses=len(found),
+    )
 
 
 def _checkpoints(
@@ -674,9 +823,17 @@ def _checkpoints(
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""
         shown = f"{downloads[0].api}({shorten(first, 40)})" if first else downloads[0].api
         more = sorted({f.api for f in downloads} - {downloads[0].api})
+        files = sum(1 for f in downloads if f.api not in URL_WEIGHTS)
+        how = (
+            "downloaded by URL"
+            if not files
+            else "loaded from a file"
+            if files == len(downloads)
+            else "downloaded by URL or loaded from a file"
+        )
         yield WorkItem(
             kind="pretrained-backbone",
-            what="pretrained weights downloaded by URL: " + ", ".join([shown, *more]),
+            what=f"pretrained weights {how}: " + ", ".join([shown, *more]),
             where=_places(downloads),
             why=(
                 "weights released for PyTorch (ImageNet backbones) are loaded into the "

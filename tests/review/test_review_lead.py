@@ -151,8 +151,15 @@ def test_a_model_trained_by_a_framework_is_not_inference_only() -> None:
     ]
     assert "a framework's trainer runs the step" in loss[0].note
     # linear_sum_assignment's answer indexes the targets: back in torch with no as_tensor
-    trips = [(i.what, [str(w) for w in i.where]) for i in review.work]
+    trips = [
+        (i.what, [str(w) for w in i.where]) for i in review.work if i.kind != "pretrained-backbone"
+    ]
     assert trips == [("Detector.assign: scipy.optimize.linear_sum_assignment", ["detector.py:39"])]
+    # the framework builds the backbone the config names, with the weights it names
+    backbones = [(i.what, str(i.where[0])) for i in review.work if i.kind == "pretrained-backbone"]
+    assert backbones == [
+        ('pretrained weights "https://example.org/R-50.pkl" (config MODEL)', "config.py:4")
+    ]
 
 
 def test_environment_reports_and_test_helpers_are_counted_apart(tmp_path: Path) -> None:

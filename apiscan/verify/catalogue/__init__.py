@@ -61,3 +61,26 @@ def __getattr__(name: str) -> tuple[Case, ...]:
     )
     globals()["CASES"] = every
     return every
+
+
+#: A case's tag saying MindSpore has no kernel for it on a device, and which kernel
+#: (``no-kernel=CPU:InplaceUniform``): the case is skipped there ("kernel unregistered"), as
+#: measured when the case was written.
+NO_KERNEL_TAG = "no-kernel="
+
+
+def device_limit(api: str, device: str = "CPU") -> str:
+    """Why no case of ``api`` can give a verdict on ``device``; "" when one can, or when
+    there is no case: a command recommended for a CPU machine must run something there.
+    Read from the cases' tags: no MindSpore is run to find out."""
+    found = cases_for(api)
+    kernels = [
+        t.partition(":")[2]
+        for c in found
+        for t in c.tags
+        if t.partition(":")[0] == f"{NO_KERNEL_TAG}{device}"
+    ]
+    if not found or len(kernels) < len(found):
+        return ""
+    named = " / ".join(dict.fromkeys(k for k in kernels if k))
+    return f"MindSpore has no {device} kernel{f' {named}' if named else ''} for it"

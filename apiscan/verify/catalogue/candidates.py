@@ -8,6 +8,8 @@ compute nothing comparable (``torch.cuda.max_memory_allocated``) have no case.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from apiscan.verify.cases import Case
 from apiscan.verify.catalogue.inputs import floats
 
@@ -52,11 +54,15 @@ CASES: tuple[Case, ...] = (
         "(ms.Tensor(np.ones((2, 3)), ms.bfloat16) * 3).float()",
         "mindspore.bfloat16 (compared after a cast: numpy has no bfloat16).",
     ),
-    _same(
-        "torch.Tensor.uniform_",
-        "(lambda t: ((t >= 0.25) & (t < 0.5)).all())(x.uniform_(0.25, 0.5))",
-        "(lambda t: ((t >= 0.25) & (t < 0.5)).all())(x.uniform_(0.25, 0.5))",
-        "Random: every value falls in [from, to) on both sides.",
+    replace(
+        _same(
+            "torch.Tensor.uniform_",
+            "(lambda t: ((t >= 0.25) & (t < 0.5)).all())(x.uniform_(0.25, 0.5))",
+            "(lambda t: ((t >= 0.25) & (t < 0.5)).all())(x.uniform_(0.25, 0.5))",
+            "Random: every value falls in [from, to) on both sides. MindSpore 2.10 has no CPU "
+            "kernel for InplaceUniform: on CPU the case is skipped; run it on Ascend.",
+        ),
+        tags=("candidate", "no-kernel=CPU:InplaceUniform"),
     ),
     _same("torch.Tensor.data", "x.data * 2", "x.data * 2", "The tensor's data."),
     _same("torch.fill", "torch.fill(x, 0.5)", "ops.fill(x, 0.5)", "Same-name ops.fill."),
