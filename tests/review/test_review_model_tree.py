@@ -536,3 +536,96 @@ def test_a_registry_pick_takes_the_parts_its_builder_chain_injects(tmp_path: Pat
     assert parts["trunk"].startswith("Trunk") and parts["head"] == "Head"
     builders = [m.builder for m in review.top_models if m.cls == "seg.zoo.SegModel"]
     assert "_build_light" not in builders
+
+
+_MOCO = {
+    "vits.py": """
+        import torch
+        import torch.nn as nn
+        from timm.models.vision_transformer import VisionTransformer
+        from timm.models.layers import PatchEmbed
+
+        class VisionTransformerMoCo(VisionTransformer):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.build_2d_sincos_position_embedding()
+
+            def build_2d_sincos_position_embedding(self, temperature=10000.0):
+                grid_w = torch.arange(16, dtype=torch.float32)
+                self.pos_embed = nn.Parameter(torch.cat([grid_w, grid_w]))
+
+        def vit_small(**kwargs):
+            return VisionTransformerMoCo(embed_dim=384, **kwargs)
+    """,
+    "moco/__init__.py": "",
+    "moco/builder.py": """
+        import torch
+        import torch.nn as nn
+
+        class MoCo(nn.Module):
+            def __init__(self, base_encoder, dim=256):
+                super().__init__()
+                self.base_encoder = base_encoder(num_classes=dim)
+                self.momentum_encoder = base_encoder(num_classes=dim)
+                self.predictor = nn.Linear(dim, dim)
+
+            def forward(self, x1, x2):
+                return self.predictor(self.base_encoder(x1)), self.momentum_encoder(x2)
+
+        class MoCo_ViT(MoCo):
+            def forward(self, x1, x2):
+                return super().forward(x1, x2)
+    """,
+    "main_moco.py": """
+        from functools import partial
+        import torch
+        import moco.builder
+        import vits
+
+        def main(args):
+            model = moco.builder.MoCo_ViT(partial(vits.__dict__[args.arch]), args.dim)
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            opt.step()
+    """,
+}
+
+
+def test_a_subclass_of_a_third_party_module_class_is_a_module(tmp_path: Path) -> None:
+    """``class VisionTransformerMoCo(timm...VisionTransformer)`` overrides no ``forward``, yet
+    it is an ``nn.Module`` (timm's model is one): a node of the model tree, and its
+    construction (the position-embedding builder its ``__init__`` calls) is network code,
+    not host code."""
+    write_repo(tmp_path, _MOCO)
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    scopes = {(f.function, f.api): f.scope for f in result.api_findings if f.path == "vits.py"}
+    builder = "VisionTransformerMoCo.build_2d_sincos_position_embedding"
+    assert scopes[(builder, "torch.arange")] == "network"
+    assert scopes[(builder, "torch.cat")] == "network"
+    review = build_review(str(tmp_path), jobs=1)
+    assert "vits.VisionTransformerMoCo" in {m.cls for m in review.modules}
+
+
+def test_known_third_party_module_classes() -> None:
+    """Model zoos' models and layers are Modules; their configurations, weights enums and
+    functions are not."""
+    from apiscan.program.index import foreign_module
+
+    for name in (
+        "timm.models.vision_transformer.VisionTransformer",
+        "timm.layers.PatchEmbed",
+        "mmengine.model.BaseModule",
+        "pytorch_lightning.LightningModule",
+        "transformers.BertModel",
+        "transformers.models.bert.modeling_bert.BertLayer",
+    ):
+        assert foreign_module(name), name
+    for name in (
+        "timm.models.create_model",
+        "timm.data.Mixup",
+        "timm.models.PretrainedCfg",
+        "transformers.BertConfig",
+        "transformers.PreTrainedModel.from_pretrained",
+        "detectron2.layers.ShapeSpec",
+        "sklearn.base.BaseEstimator",
+    ):
+        assert not foreign_module(name), name
