@@ -300,6 +300,11 @@ class _Roles:
         for cls, node in self.nodes.items():
             class_words = words(cls.rpartition(".")[2])
             attribute_words = [w for attr in sorted(node.attributes) for w in words(attr)]
+            if "".join(class_words[-2:]) == "bottleneck":
+                # ENet's ``BottleNeck`` (two words in CamelCase) is a residual block, as
+                # ``Bottleneck`` is, never an FPN-style neck
+                roles[cls] = "block"
+                continue
             roles[cls] = _role_of_words(class_words[-1:]) or _role_of_words(attribute_words)
         # Ancestors first, so a class in head.py built by another class of head.py is a block.
         for cls in sorted(self.nodes, key=lambda c: (len(self._ancestors(c)), c)):
@@ -739,6 +744,20 @@ class _Builders:
                 if shown not in found:
                     found.append(shown)
                 continue
+            function = file.function(fn)
+            if (
+                built is None
+                and not dotted
+                and func.kind == "name"
+                and function is not None
+                and func.value in (function.params or ())
+            ):
+                # a class or builder the constructor is handed (moco-v3's ``self.base_encoder
+                # = base_encoder(num_classes=mlp_dim)``): the caller picks the part
+                shown = f"{func.value}(...), passed in"
+                if shown not in found:
+                    found.append(shown)
+                continue
             todo.extend(r for r in expr.refs if r >= 0)
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
@@ -992,7 +1011,9 @@ class _Builders:
                     node is None
                     or node.cls in parents
                     or node.role in _NOT_TOP
-                    or not node.children
+                    # a root built of torch layers alone is a model too (CRAFT's RefineNet,
+                    # run after the main network; moco-v3's MoCo_ViT, its encoders injected)
+                    or not (node.children or node.layers)
                     or (fn is not None and fn.method and fn.name == "__init__")
                     or (apart and self.skip(node.where.path))
                 ):
@@ -1000,14 +1021,21 @@ class _Builders:
                 if fn is not None and not fn.method:  # a module-level builder function
                     builders.setdefault(node.cls, []).append(fn.name)
                     scripts.setdefault(node.cls, set()).add(file.path)
-                if node.cls in found and not _trains(file.path, fn.name if fn else ""):
-                    continue
-                found[node.cls] = TopModel(
+                model = TopModel(
                     node.cls,
                     file.where(call.line),
                     fn.name if fn else "",
                     tuple(self.parts_of(node.cls)),
                 )
+                # the first construction met, unless a training script's or one outside a
+                # library module's self-test comes later (CRAFT's craft.py tries CRAFT out
+                # under ``__main__``; test.py is the script that runs it)
+                if node.cls in found and not (
+                    _trains(file.path, fn.name if fn else "")
+                    or (self._in_self_test(found[node.cls]) and not self._in_self_test(model))
+                ):
+                    continue
+                found[node.cls] = model
         for cls, model in found.items():
             # one entry per root, but a depth or size picked among several builders is a choice
             # the lead should see, not hidden behind the first builder met

@@ -629,3 +629,74 @@ def test_known_third_party_module_classes() -> None:
         "sklearn.base.BaseEstimator",
     ):
         assert not foreign_module(name), name
+
+
+def test_injected_encoders_and_a_second_leaf_model(tmp_path: Path) -> None:
+    """moco-v3's ``MoCo_ViT`` builds its encoders from the class it is handed: it is the top
+    model (built by the training script, of torch layers and injected parts), with the parts
+    named as passed in. A script that also builds a refinement network of torch layers
+    alone (CRAFT's ``RefineNet``) builds a second model, not an "other" class; a library
+    module's ``__main__`` self-test trying the main model out does not hide the script that
+    runs it; ENet's ``BottleNeck`` is a block, not a neck."""
+    files = dict(_MOCO)
+    files["moco/builder.py"] = files["moco/builder.py"].replace(
+        "class MoCo_ViT(MoCo):",
+        "class BottleNeck(nn.Module):\n"
+        "            def __init__(self):\n"
+        "                super().__init__()\n"
+        "                self.conv = nn.Conv2d(4, 4, 1)\n\n"
+        "        class MoCo_ViT(MoCo):",
+    )
+    files["craft.py"] = """
+        import torch.nn as nn
+
+        class Stem(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 8, 3)
+
+        class CRAFT(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.basenet = Stem()
+
+            def forward(self, x):
+                return self.basenet(x)
+
+        if __name__ == "__main__":
+            model = CRAFT()
+    """
+    files["refinenet.py"] = """
+        import torch.nn as nn
+
+        class RefineNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.last_conv = nn.Sequential(nn.Conv2d(34, 64, 3), nn.ReLU())
+
+            def forward(self, y):
+                return self.last_conv(y)
+    """
+    files["run.py"] = """
+        from craft import CRAFT
+        from refinenet import RefineNet
+
+        def main():
+            net = CRAFT()
+            refine_net = RefineNet()
+            return net, refine_net
+    """
+    write_repo(tmp_path, files)
+    review = build_review(str(tmp_path), jobs=1)
+    roles = {m.cls: m.role for m in review.modules}
+    assert roles["moco.builder.MoCo_ViT"] == "model"
+    assert roles["refinenet.RefineNet"] == "model"
+    assert roles["craft.CRAFT"] == "model"
+    assert roles["moco.builder.BottleNeck"] == "block"
+    assert _parts(review, "moco.builder.MoCo_ViT") == {
+        "base_encoder": "base_encoder(...), passed in",
+        "momentum_encoder": "base_encoder(...), passed in",
+    }
+    craft = next(m for m in review.top_models if m.cls == "craft.CRAFT")
+    assert craft.where.path == "run.py"
+    assert dict(craft.parts) == {"basenet": "Stem"}
