@@ -763,6 +763,10 @@ class _Builders:
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
                 shown = self._shown(file, built, ref)
+            elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
+                # a repository builder that returns no class of its own (DPT's
+                # ``_make_encoder`` returning timm's ViT and a module of convolutions)
+                shown = f"{tail}(...)"
             elif (
                 top
                 and top != "torch"
@@ -993,6 +997,9 @@ class _Builders:
         a model's own ``__init__`` never counts, nor files counted apart unless ``apart``
         (then only classes defined in the files that are ported)."""
         parents = {child for m in self.classes.values() for child in m.children}
+        #: files defining module classes: a leaf module one of them builds (DPT's
+        #: ``get_readout_oper`` building a ``ProjectReadout``) is a piece, not a model
+        libraries = {m.where.path for m in self.classes.values()}
         found: dict[str, TopModel] = {}
         #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
         builders: dict[str, list[str]] = {}
@@ -1011,9 +1018,10 @@ class _Builders:
                     node is None
                     or node.cls in parents
                     or node.role in _NOT_TOP
-                    # a root built of torch layers alone is a model too (CRAFT's RefineNet,
-                    # run after the main network; moco-v3's MoCo_ViT, its encoders injected)
-                    or not (node.children or node.layers)
+                    # a root built of torch layers alone is a model too when a script builds
+                    # it (CRAFT's RefineNet, run after the main network; moco-v3's MoCo_ViT,
+                    # its encoders injected)
+                    or not (node.children or (node.layers and file.path not in libraries))
                     or (fn is not None and fn.method and fn.name == "__init__")
                     or (apart and self.skip(node.where.path))
                 ):

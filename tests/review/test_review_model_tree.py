@@ -700,3 +700,50 @@ def test_injected_encoders_and_a_second_leaf_model(tmp_path: Path) -> None:
     craft = next(m for m in review.top_models if m.cls == "craft.CRAFT")
     assert craft.where.path == "run.py"
     assert dict(craft.parts) == {"basenet": "Stem"}
+
+
+def test_parts_bound_by_a_tuple_target_from_a_builder(tmp_path: Path) -> None:
+    """DPT's ``self.pretrained, self.scratch = _make_encoder(...)``: both attributes are
+    parts of the model, built by the repository's builder (which returns no class of its
+    own: a timm model and a bare module of convolutions)."""
+    write_repo(
+        tmp_path,
+        {
+            "dpt/__init__.py": "",
+            "dpt/blocks.py": """
+                import timm
+                import torch.nn as nn
+
+                def _make_encoder(backbone, features):
+                    pretrained = timm.create_model(backbone, pretrained=True)
+                    scratch = nn.Module()
+                    scratch.layer1_rn = nn.Conv2d(256, features, 3)
+                    return pretrained, scratch
+            """,
+            "dpt/models.py": """
+                import torch.nn as nn
+                from .blocks import _make_encoder
+
+                class DPT(nn.Module):
+                    def __init__(self, features=256):
+                        super().__init__()
+                        self.pretrained, self.scratch = _make_encoder("vitb16_384", features)
+                        self.head = nn.Conv2d(features, 1, 1)
+
+                    def forward(self, x):
+                        return self.head(self.scratch.layer1_rn(self.pretrained(x)))
+            """,
+            "run.py": """
+                from dpt.models import DPT
+
+                def run():
+                    model = DPT()
+                    return model
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert _parts(review, "dpt.models.DPT") == {
+        "pretrained": "_make_encoder(...)",
+        "scratch": "_make_encoder(...)",
+    }
