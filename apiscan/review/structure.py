@@ -682,15 +682,23 @@ class _Builders:
         if not parts:
             # its own constructor's parts, then those its repository bases' constructors
             # build (RITM's HRNetModel: its feature extractor, ISModel's distance maps)
+            # an attribute assigned in each branch of an ``if`` (RAFT's ``if args.small:
+            # self.fnet = SmallEncoder(...) else: self.fnet = BasicEncoder(...)``) lists
+            # each branch's part
+            own: dict[str, list[str]] = {}
             for owner, owner_file in [(cls, file), *self._repo_bases(cls)]:
                 owner_name = owner.rpartition(".")[2]
                 init = owner_file.defs.get(f"{owner_name}.__init__", -1)
+                mine: dict[str, list[str]] = {}
                 for attr, value, fids in owner_file.facts.self_parts if init >= 0 else ():
-                    if init not in fids or attr in {p for p, _ in parts}:
-                        continue
+                    if init not in fids or (attr in own and attr not in mine):
+                        continue  # set by a subclass's constructor already
                     part = self._part(owner_file, value, init, cls)
-                    if part is not None:
-                        parts.append((attr, part))
+                    if part is not None and part not in mine.get(attr, []):
+                        mine.setdefault(attr, []).append(part)
+                for attr, found in mine.items():
+                    own.setdefault(attr, found)
+            parts.extend((attr, " or ".join(found)) for attr, found in own.items())
         return parts[:limit]
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:

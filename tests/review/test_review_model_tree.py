@@ -747,3 +747,61 @@ def test_parts_bound_by_a_tuple_target_from_a_builder(tmp_path: Path) -> None:
         "pretrained": "_make_encoder(...)",
         "scratch": "_make_encoder(...)",
     }
+
+
+def test_a_directory_on_sys_path_and_parts_built_in_either_branch(tmp_path: Path) -> None:
+    """RAFT's scripts run ``sys.path.append('core')`` and import ``from raft import RAFT``;
+    core/raft.py imports ``from update import BasicUpdateBlock``. Those names are core/'s
+    modules (the scan adds them to the files' own names), so RAFT's constructor builds its
+    parts, in an ``if args.small: ... else: ...``: each attribute lists both branches'."""
+    write_repo(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/update.py": """
+                import torch.nn as nn
+
+                class SmallUpdateBlock(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 3)
+
+                class BasicUpdateBlock(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(16, 16, 3)
+            """,
+            "core/raft.py": """
+                import torch.nn as nn
+                from update import BasicUpdateBlock, SmallUpdateBlock
+
+                class RAFT(nn.Module):
+                    def __init__(self, args):
+                        super().__init__()
+                        if args.small:
+                            self.update_block = SmallUpdateBlock()
+                        else:
+                            self.update_block = BasicUpdateBlock()
+            """,
+            "train.py": """
+                import sys
+                sys.path.append('core')
+                import torch
+                from raft import RAFT
+
+                def train(args):
+                    model = RAFT(args)
+                    torch.optim.AdamW(model.parameters()).step()
+            """,
+        },
+    )
+    from apiscan.discovery import discover
+
+    _, files, _ = discover(tmp_path)
+    modules = {f.relpath: f.modules for f in files}
+    assert modules["core/update.py"] == ("core.update", "update")
+    assert modules["train.py"] == ("train",)
+    review = build_review(str(tmp_path), jobs=1)
+    assert _parts(review, "core.raft.RAFT") == {
+        "update_block": "SmallUpdateBlock or BasicUpdateBlock"
+    }
