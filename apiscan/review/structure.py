@@ -875,6 +875,11 @@ class _Builders:
             # repository's own model, as they build it
             found = [m for m in self._roots(apart=True) if not _wraps_one(m)]
             found = [m for m in found if not self._in_self_test(m)]
+        if not found and run_time is None:
+            # picked by a name only a configuration file holds (pytorch-segmentation's
+            # ``getattr(models, config['arch']['type'])``): the models the package a
+            # training script imports exports
+            found = self._package_choices()
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -972,6 +977,39 @@ class _Builders:
                 )
                 return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
         return None
+
+    def _package_choices(self) -> list[TopModel]:
+        """The root module classes a package's ``__init__.py`` exports, when a training
+        script imports that package (``import models``) and at least two such models are
+        exported: one of them is picked at run time, by a name the code does not hold."""
+        parents = {child for m in self.classes.values() for child in m.children}
+        for script in self.files:
+            if self.skip(script.path) or not _trains(script.path):
+                continue
+            for target in sorted(set(script.imports.values())):
+                package = self.by_module.get(target)
+                if package is None or not package.path.endswith("__init__.py"):
+                    continue
+                exported = [
+                    node
+                    for name in package.imports.values()
+                    if (node := self.classes.get(self._class_of(name) or "")) is not None
+                    and node.cls not in parents
+                    and node.role not in _NOT_TOP
+                    and (node.children or node.layers)
+                ]
+                exported = list({n.cls: n for n in exported}.values())
+                if len(exported) < 2:
+                    continue
+                why = (
+                    f"a name given at run time: {script.path} imports {package.path}, "
+                    f"which exports {len(exported)} models"
+                )
+                return [
+                    TopModel(n.cls, n.where, "", (("selected by", why), *self.parts_of(n.cls)))
+                    for n in exported
+                ]
+        return []
 
     def _class_of(self, dotted: str) -> str | None:
         """The module class a dotted name stands for, through the repository's re-exports."""

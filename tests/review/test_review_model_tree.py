@@ -805,3 +805,56 @@ def test_a_directory_on_sys_path_and_parts_built_in_either_branch(tmp_path: Path
     assert _parts(review, "core.raft.RAFT") == {
         "update_block": "SmallUpdateBlock or BasicUpdateBlock"
     }
+
+
+def test_models_a_package_exports_for_a_name_only_a_config_holds(tmp_path: Path) -> None:
+    """pytorch-segmentation's train.py builds ``getattr(models, config['arch']['type'])
+    (...)`` with the name in config.json: the models ``models/__init__.py`` exports are the
+    candidates, each a top model with its parts (a block exported beside them is not)."""
+    write_repo(
+        tmp_path,
+        {
+            "models/__init__.py": "from .pspnet import PSPNet\nfrom .unet import UNet\n",
+            "models/pspnet.py": """
+                import torch.nn as nn
+
+                class _PSPModule(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 1)
+
+                class PSPNet(nn.Module):
+                    def __init__(self, num_classes):
+                        super().__init__()
+                        self.master_branch = _PSPModule()
+            """,
+            "models/unet.py": """
+                import torch.nn as nn
+
+                class UNet(nn.Module):
+                    def __init__(self, num_classes):
+                        super().__init__()
+                        self.final = nn.Conv2d(8, num_classes, 1)
+            """,
+            "train.py": """
+                import json
+                import torch
+                import models
+
+                def get_instance(module, name, config, *args):
+                    return getattr(module, config[name]['type'])(*args)
+
+                def main(config):
+                    model = get_instance(models, 'arch', config, 21)
+                    torch.optim.SGD(model.parameters(), lr=0.1).step()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    roles = {m.cls: m.role for m in review.modules}
+    assert roles["models.pspnet.PSPNet"] == roles["models.unet.UNet"] == "model"
+    assert roles["models.pspnet._PSPModule"] == "block"
+    parts = _parts(review, "models.pspnet.PSPNet")
+    assert parts["master_branch"] == "_PSPModule"
+    assert "train.py imports models/__init__.py" in parts["selected by"]
+    assert {m.cls for m in review.top_models} == {"models.pspnet.PSPNet", "models.unet.UNet"}
