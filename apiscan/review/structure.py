@@ -978,6 +978,24 @@ class _Builders:
                 return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
         return None
 
+    def _passed(
+        self, file: ModelFile, call: Expr, parts: list[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """Parts a constructor builds from what it is handed (``base_encoder(...), passed
+        in``) say what this construction hands it (moco-v3's ``partial(vits.__dict__[
+        args.arch], ...)``)."""
+        cls = self.callee(file, call) or ""
+        given = {
+            self._parameter(cls, i): file.text(arg, 60) for i, arg in enumerate(file.args(call))
+        }
+        out = []
+        for name, part in parts:
+            param = part.partition("(...), passed in")
+            if param[1] and not param[2] and param[0] in given:
+                part = f"{part}: {given[param[0]]}"
+            out.append((name, part))
+        return out
+
     def _package_choices(self) -> list[TopModel]:
         """The root module classes a package's ``__init__.py`` exports, when a training
         script imports that package (``import models``) and at least two such models are
@@ -1079,7 +1097,7 @@ class _Builders:
                     node.cls,
                     file.where(call.line),
                     fn.name if fn else "",
-                    tuple(self.parts_of(node.cls)),
+                    tuple(self._passed(file, call, self.parts_of(node.cls))),
                 )
                 # the first construction met, unless a training script's or one outside a
                 # library module's self-test comes later (CRAFT's craft.py tries CRAFT out
