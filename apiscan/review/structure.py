@@ -359,6 +359,9 @@ def module_nodes(
 TORCH_MODEL_PACKAGES = frozenset(
     {"timm", "torchvision", "transformers", "torchaudio", "segmentation_models_pytorch"}
 )
+#: A constructor's parameter naming a layer kind (``norm_layer=nn.LayerNorm``, ``act_layer``):
+#: what it builds is a layer of the part, not a part handed in.
+_LAYER_PARAMETER = re.compile(r"(?:\w+_)?(?:layer|norm|act|activation)")
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
@@ -759,6 +762,7 @@ class _Builders:
                 and func.kind == "name"
                 and function is not None
                 and func.value in (function.params or ())
+                and not _LAYER_PARAMETER.fullmatch(func.value or "")
             ):
                 # a class or builder the constructor is handed (moco-v3's ``self.base_encoder
                 # = base_encoder(num_classes=mlp_dim)``): the caller picks the part
