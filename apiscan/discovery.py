@@ -257,7 +257,54 @@ def discover(
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
     errors = [replace(e, path=safe_name(_clean(e.path))) for e in errors]
     files.sort(key=lambda f: f.relpath)
-    return base, files, errors
+    return base, _with_sys_path_names(base, files), errors
+
+
+#: ``sys.path.append('core')``, ``sys.path.insert(0, os.path.join(ROOT_DIR, 'models'))``: a
+#: literal directory a script puts on the import path (RAFT's scripts import ``from raft
+#: import RAFT`` out of ``core/``).
+_SYS_PATH = re.compile(
+    r"""sys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?"""
+    r"""(?:os\.path\.join\(\s*[\w.]+(?:\([^()]*\))?\s*,\s*)?["']([\w./-]+)["']"""
+)
+
+
+def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile]:
+    """Files under a directory some script adds to ``sys.path`` can also be imported by their
+    name relative to it (``core/update.py`` as ``update``): those names are added after the
+    file's own, which stay canonical. The directory is read relative to the scan root (where
+    scripts are run from) and to the script's own directory."""
+    dirs: set[Path] = set()
+    for f in files:
+        if not f.abspath.endswith(".py"):
+            continue
+        try:
+            text = Path(f.abspath).read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        if "sys.path" not in text:
+            continue
+        for match in _SYS_PATH.finditer(text):
+            for start in (base, Path(f.abspath).parent):
+                d = Path(os.path.normpath(start / match.group(1)))
+                if d != base and d.is_dir() and _inside(str(d), str(base)):
+                    dirs.add(d)
+    if not dirs:
+        return files
+    out: list[SourceFile] = []
+    for f in files:
+        extra: list[str] = []
+        for d in sorted(dirs):
+            try:
+                rel = Path(f.abspath).relative_to(d).with_suffix("")
+            except ValueError:
+                continue
+            parts = list(rel.parts[:-1] if f.is_package else rel.parts)
+            if parts and all(p.isidentifier() for p in parts):
+                extra.append(".".join(parts))
+        modules = tuple(dict.fromkeys([*f.modules, *extra]))
+        out.append(replace(f, modules=modules) if modules != f.modules else f)
+    return out
 
 
 def _inside(path: str, root: str) -> bool:

@@ -415,13 +415,19 @@ class _Recorder:
                     options.append(option)
             elif isinstance(node, ast.Assign):
                 first = node.targets[0]
-                if (
-                    isinstance(first, ast.Attribute)
-                    and isinstance(first.value, ast.Name)
-                    and first.value.id == "self"
-                ):
+                # ``self.pretrained, self.scratch = _make_encoder(...)`` (DPT): each attribute
+                # of a tuple target is a part the one value builds
+                targets = first.elts if isinstance(first, ast.Tuple) else [first]
+                attrs = [
+                    t.attr
+                    for t in targets
+                    if isinstance(t, ast.Attribute)
+                    and isinstance(t.value, ast.Name)
+                    and t.value.id == "self"
+                ]
+                if attrs:
                     value = self.encode(node.value, link, whole=True)
-                    self_parts.append((first.attr, value, fids))
+                    self_parts.extend((attr, value, fids) for attr in attrs)
                 names = tuple(t.id for t in node.targets if isinstance(t, ast.Name))
                 if names:
                     assigns.append(

@@ -9,6 +9,7 @@ It reads only the plain records of :mod:`apiscan.extract.records`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,74 @@ _MODULE_PROBE = ("parameters", "torch.nn.Module.parameters")
 _DATASET_PROBES = frozenset(
     {"torch.utils.data.Dataset.__add__", "torch.utils.data.IterableDataset.__add__"}
 )
+
+#: Packages outside the scan whose classes under these prefixes are ``nn.Module``s (model
+#: zoos' models and layers): ``class VisionTransformerMoCo(timm.models.vision_transformer.
+#: VisionTransformer)`` is a Module though the torch index never sees timm. A prefix ending
+#: in "." takes every CamelCase class below it; one without, that class alone.
+_FOREIGN_MODULES: tuple[str, ...] = (
+    "timm.models.",
+    "timm.layers.",
+    "segmentation_models_pytorch.",
+    "efficientnet_pytorch.",
+    "pretrainedmodels.",
+    "mmcv.cnn.",
+    "mmcv.ops.",
+    "mmdet.models.",
+    "mmseg.models.",
+    "mmdet3d.models.",
+    "mmpose.models.",
+    "mmcls.models.",
+    "mmpretrain.models.",
+    "detectron2.modeling.",
+    "detectron2.layers.",
+    "fairseq.models.",
+    "fairseq.modules.",
+    "torch_geometric.nn.",
+    "einops.layers.torch.",
+    "diffusers.models.",
+    "open_clip.model.",
+    "mmengine.model.BaseModule",
+    "mmengine.model.BaseModel",
+    "mmengine.model.base_module.BaseModule",
+    "mmcv.runner.BaseModule",
+    "mmcv.runner.base_module.BaseModule",
+    "pytorch_lightning.LightningModule",
+    "pytorch_lightning.core.LightningModule",
+    "pytorch_lightning.core.module.LightningModule",
+    "lightning.LightningModule",
+    "lightning.pytorch.LightningModule",
+    "transformers.PreTrainedModel",
+    "transformers.modeling_utils.PreTrainedModel",
+    "diffusers.ModelMixin",
+    "apex.normalization.FusedLayerNorm",
+    "apex.parallel.SyncBatchNorm",
+)
+#: ``transformers.BertModel``, ``transformers.BertForSequenceClassification``, and every
+#: class of a ``modeling_*`` module.
+_TRANSFORMERS_MODEL = re.compile(
+    r"transformers\.(?:\w+Model|\w+For[A-Z]\w*|(?:\w+\.)+modeling_\w+\.[A-Z]\w*)"
+)
+#: Classes below those prefixes that are no Module: configurations, weights enums, outputs,
+#: feature descriptions, registries, detectron2's ``ShapeSpec``.
+_NOT_MODULE = re.compile(
+    r"\w*(?:Cfg|Config|Configuration|Output|Outputs|Weights|Info|Spec|Registry|Hook|Hooks|"
+    r"Format|Type|Enum|Tokenizer|Processor)"
+)
+
+
+def foreign_module(q: str) -> bool:
+    """Is ``q`` a known ``nn.Module`` class of a package outside the scan and outside torch's
+    index (timm's models and layers, mmcv's ``BaseModule``, Lightning's ``LightningModule``,
+    transformers' models)? torchvision's classes are in the index already."""
+    name = q.rpartition(".")[2]
+    if not name[:1].isupper() or _NOT_MODULE.fullmatch(name):
+        return False
+    if _TRANSFORMERS_MODEL.fullmatch(q) and not name.endswith("PreTrainedModel"):
+        return True
+    return any(
+        q.startswith(prefix) if prefix.endswith(".") else q == prefix for prefix in _FOREIGN_MODULES
+    )
 
 
 def module_aliases(analyses: Iterable[FileAnalysis]) -> dict[str, str]:
@@ -213,6 +282,9 @@ class Hierarchy:
         self._methods: dict[tuple[str, str], str | None] = {}
         self._torch: dict[str, frozenset[str]] = {}
         self._children: dict[str, list[str]] | None = None
+        self._module: dict[str, bool] = {}
+        #: top-level names of the repository's modules (timm scanned as the repository)
+        self._local = frozenset(m.partition(".")[0] for m in classes.modules)
 
     def resolve(self, name: str) -> str | None:
         """The canonical repo class or the torch name ``name`` spells, else None."""
@@ -305,11 +377,34 @@ class Hierarchy:
             return bool(cls) and root not in NON_TORCH_PACKAGES and root not in _BUILTIN_BASES
         return any(self.unknown_ancestor(b, depth + 1) if b else True for b in fact.bases)
 
-    def is_module(self, cls: str) -> bool:
-        return any(
-            self.classes.member(t, _MODULE_PROBE[0]) == ("torch", _MODULE_PROBE[1])
-            for t in self.torch_ancestors(cls)
+    def foreign_ancestors(self, cls: str, depth: int = 0) -> frozenset[str]:
+        """The bases of ``cls`` (directly or through repo classes) that lie outside the repo
+        and torch, by the names the code spells them (``timm.models.vision_transformer.
+        VisionTransformer``)."""
+        q = self.resolve(cls)
+        if depth > 30 or (q is not None and self.classes.torch(q)):
+            return frozenset()
+        fact = self.classes.facts.get(q) if q is not None else None
+        if fact is None:
+            return frozenset({cls}) if cls else frozenset()
+        return frozenset().union(
+            *(self.foreign_ancestors(b, depth + 1) for b in fact.bases if b and b != cls)
         )
+
+    def is_module(self, cls: str) -> bool:
+        """An ``nn.Module`` subclass: through a torch ancestor (``nn.Module``, torchvision's
+        ``ResNet``), or a known Module class of another package (timm's
+        ``VisionTransformer``: :func:`foreign_module`) not shadowed by the repository's own
+        package of that name."""
+        if cls not in self._module:
+            self._module[cls] = any(
+                self.classes.member(t, _MODULE_PROBE[0]) == ("torch", _MODULE_PROBE[1])
+                for t in self.torch_ancestors(cls)
+            ) or any(
+                foreign_module(a) and a.partition(".")[0] not in self._local
+                for a in self.foreign_ancestors(cls)
+            )
+        return self._module[cls]
 
     def is_dataset(self, cls: str) -> bool:
         return any(

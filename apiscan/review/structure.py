@@ -300,6 +300,11 @@ class _Roles:
         for cls, node in self.nodes.items():
             class_words = words(cls.rpartition(".")[2])
             attribute_words = [w for attr in sorted(node.attributes) for w in words(attr)]
+            if "".join(class_words[-2:]) == "bottleneck":
+                # ENet's ``BottleNeck`` (two words in CamelCase) is a residual block, as
+                # ``Bottleneck`` is, never an FPN-style neck
+                roles[cls] = "block"
+                continue
             roles[cls] = _role_of_words(class_words[-1:]) or _role_of_words(attribute_words)
         # Ancestors first, so a class in head.py built by another class of head.py is a block.
         for cls in sorted(self.nodes, key=lambda c: (len(self._ancestors(c)), c)):
@@ -354,6 +359,9 @@ def module_nodes(
 TORCH_MODEL_PACKAGES = frozenset(
     {"timm", "torchvision", "transformers", "torchaudio", "segmentation_models_pytorch"}
 )
+#: A constructor's parameter naming a layer kind (``norm_layer=nn.LayerNorm``, ``act_layer``):
+#: what it builds is a layer of the part, not a part handed in.
+_LAYER_PARAMETER = re.compile(r"(?:\w+_)?(?:layer|norm|act|activation)")
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
@@ -677,15 +685,23 @@ class _Builders:
         if not parts:
             # its own constructor's parts, then those its repository bases' constructors
             # build (RITM's HRNetModel: its feature extractor, ISModel's distance maps)
+            # an attribute assigned in each branch of an ``if`` (RAFT's ``if args.small:
+            # self.fnet = SmallEncoder(...) else: self.fnet = BasicEncoder(...)``) lists
+            # each branch's part
+            own: dict[str, list[str]] = {}
             for owner, owner_file in [(cls, file), *self._repo_bases(cls)]:
                 owner_name = owner.rpartition(".")[2]
                 init = owner_file.defs.get(f"{owner_name}.__init__", -1)
+                mine: dict[str, list[str]] = {}
                 for attr, value, fids in owner_file.facts.self_parts if init >= 0 else ():
-                    if init not in fids or attr in {p for p, _ in parts}:
-                        continue
+                    if init not in fids or (attr in own and attr not in mine):
+                        continue  # set by a subclass's constructor already
                     part = self._part(owner_file, value, init, cls)
-                    if part is not None:
-                        parts.append((attr, part))
+                    if part is not None and part not in mine.get(attr, []):
+                        mine.setdefault(attr, []).append(part)
+                for attr, found in mine.items():
+                    own.setdefault(attr, found)
+            parts.extend((attr, " or ".join(found)) for attr, found in own.items())
         return parts[:limit]
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
@@ -739,11 +755,30 @@ class _Builders:
                 if shown not in found:
                     found.append(shown)
                 continue
+            function = file.function(fn)
+            if (
+                built is None
+                and not dotted
+                and func.kind == "name"
+                and function is not None
+                and func.value in (function.params or ())
+                and not _LAYER_PARAMETER.fullmatch(func.value or "")
+            ):
+                # a class or builder the constructor is handed (moco-v3's ``self.base_encoder
+                # = base_encoder(num_classes=mlp_dim)``): the caller picks the part
+                shown = f"{func.value}(...), passed in"
+                if shown not in found:
+                    found.append(shown)
+                continue
             todo.extend(r for r in expr.refs if r >= 0)
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
                 shown = self._shown(file, built, ref)
+            elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
+                # a repository builder that returns no class of its own (DPT's
+                # ``_make_encoder`` returning timm's ViT and a module of convolutions)
+                shown = f"{tail}(...)"
             elif (
                 top
                 and top != "torch"
@@ -844,6 +879,11 @@ class _Builders:
             # repository's own model, as they build it
             found = [m for m in self._roots(apart=True) if not _wraps_one(m)]
             found = [m for m in found if not self._in_self_test(m)]
+        if not found and run_time is None:
+            # picked by a name only a configuration file holds (pytorch-segmentation's
+            # ``getattr(models, config['arch']['type'])``): the models the package a
+            # training script imports exports
+            found = self._package_choices()
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -942,6 +982,57 @@ class _Builders:
                 return TopModel(node.cls, node.where, "", (("selected by", why), *parts.items()))
         return None
 
+    def _passed(
+        self, file: ModelFile, call: Expr, parts: list[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """Parts a constructor builds from what it is handed (``base_encoder(...), passed
+        in``) say what this construction hands it (moco-v3's ``partial(vits.__dict__[
+        args.arch], ...)``)."""
+        cls = self.callee(file, call) or ""
+        given = {
+            self._parameter(cls, i): file.text(arg, 60) for i, arg in enumerate(file.args(call))
+        }
+        out = []
+        for name, part in parts:
+            param = part.partition("(...), passed in")
+            if param[1] and not param[2] and param[0] in given:
+                part = f"{part}: {given[param[0]]}"
+            out.append((name, part))
+        return out
+
+    def _package_choices(self) -> list[TopModel]:
+        """The root module classes a package's ``__init__.py`` exports, when a training
+        script imports that package (``import models``) and at least two such models are
+        exported: one of them is picked at run time, by a name the code does not hold."""
+        parents = {child for m in self.classes.values() for child in m.children}
+        for script in self.files:
+            if self.skip(script.path) or not _trains(script.path):
+                continue
+            for target in sorted(set(script.imports.values())):
+                package = self.by_module.get(target)
+                if package is None or not package.path.endswith("__init__.py"):
+                    continue
+                exported = [
+                    node
+                    for name in package.imports.values()
+                    if (node := self.classes.get(self._class_of(name) or "")) is not None
+                    and node.cls not in parents
+                    and node.role not in _NOT_TOP
+                    and (node.children or node.layers)
+                ]
+                exported = list({n.cls: n for n in exported}.values())
+                if len(exported) < 2:
+                    continue
+                why = (
+                    f"a name given at run time: {script.path} imports {package.path}, "
+                    f"which exports {len(exported)} models"
+                )
+                return [
+                    TopModel(n.cls, n.where, "", (("selected by", why), *self.parts_of(n.cls)))
+                    for n in exported
+                ]
+        return []
+
     def _class_of(self, dotted: str) -> str | None:
         """The module class a dotted name stands for, through the repository's re-exports."""
         if dotted in self.classes or self.hierarchy is None:
@@ -974,6 +1065,9 @@ class _Builders:
         a model's own ``__init__`` never counts, nor files counted apart unless ``apart``
         (then only classes defined in the files that are ported)."""
         parents = {child for m in self.classes.values() for child in m.children}
+        #: files defining module classes: a leaf module one of them builds (DPT's
+        #: ``get_readout_oper`` building a ``ProjectReadout``) is a piece, not a model
+        libraries = {m.where.path for m in self.classes.values()}
         found: dict[str, TopModel] = {}
         #: every builder function of a root, in the order met (retinanet's resnet18 ... 152)
         builders: dict[str, list[str]] = {}
@@ -992,7 +1086,10 @@ class _Builders:
                     node is None
                     or node.cls in parents
                     or node.role in _NOT_TOP
-                    or not node.children
+                    # a root built of torch layers alone is a model too when a script builds
+                    # it (CRAFT's RefineNet, run after the main network; moco-v3's MoCo_ViT,
+                    # its encoders injected)
+                    or not (node.children or (node.layers and file.path not in libraries))
                     or (fn is not None and fn.method and fn.name == "__init__")
                     or (apart and self.skip(node.where.path))
                 ):
@@ -1000,14 +1097,21 @@ class _Builders:
                 if fn is not None and not fn.method:  # a module-level builder function
                     builders.setdefault(node.cls, []).append(fn.name)
                     scripts.setdefault(node.cls, set()).add(file.path)
-                if node.cls in found and not _trains(file.path, fn.name if fn else ""):
-                    continue
-                found[node.cls] = TopModel(
+                model = TopModel(
                     node.cls,
                     file.where(call.line),
                     fn.name if fn else "",
-                    tuple(self.parts_of(node.cls)),
+                    tuple(self._passed(file, call, self.parts_of(node.cls))),
                 )
+                # the first construction met, unless a training script's or one outside a
+                # library module's self-test comes later (CRAFT's craft.py tries CRAFT out
+                # under ``__main__``; test.py is the script that runs it)
+                if node.cls in found and not (
+                    _trains(file.path, fn.name if fn else "")
+                    or (self._in_self_test(found[node.cls]) and not self._in_self_test(model))
+                ):
+                    continue
+                found[node.cls] = model
         for cls, model in found.items():
             # one entry per root, but a depth or size picked among several builders is a choice
             # the lead should see, not hidden behind the first builder met

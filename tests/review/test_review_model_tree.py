@@ -536,3 +536,326 @@ def test_a_registry_pick_takes_the_parts_its_builder_chain_injects(tmp_path: Pat
     assert parts["trunk"].startswith("Trunk") and parts["head"] == "Head"
     builders = [m.builder for m in review.top_models if m.cls == "seg.zoo.SegModel"]
     assert "_build_light" not in builders
+
+
+_MOCO = {
+    "vits.py": """
+        import torch
+        import torch.nn as nn
+        from timm.models.vision_transformer import VisionTransformer
+        from timm.models.layers import PatchEmbed
+
+        class VisionTransformerMoCo(VisionTransformer):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.build_2d_sincos_position_embedding()
+
+            def build_2d_sincos_position_embedding(self, temperature=10000.0):
+                grid_w = torch.arange(16, dtype=torch.float32)
+                self.pos_embed = nn.Parameter(torch.cat([grid_w, grid_w]))
+
+        def vit_small(**kwargs):
+            return VisionTransformerMoCo(embed_dim=384, **kwargs)
+    """,
+    "moco/__init__.py": "",
+    "moco/builder.py": """
+        import torch
+        import torch.nn as nn
+
+        class MoCo(nn.Module):
+            def __init__(self, base_encoder, dim=256):
+                super().__init__()
+                self.base_encoder = base_encoder(num_classes=dim)
+                self.momentum_encoder = base_encoder(num_classes=dim)
+                self.predictor = nn.Linear(dim, dim)
+
+            def forward(self, x1, x2):
+                return self.predictor(self.base_encoder(x1)), self.momentum_encoder(x2)
+
+        class MoCo_ViT(MoCo):
+            def forward(self, x1, x2):
+                return super().forward(x1, x2)
+    """,
+    "main_moco.py": """
+        from functools import partial
+        import torch
+        import moco.builder
+        import vits
+
+        def main(args):
+            model = moco.builder.MoCo_ViT(partial(vits.__dict__[args.arch]), args.dim)
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            opt.step()
+    """,
+}
+
+
+def test_a_subclass_of_a_third_party_module_class_is_a_module(tmp_path: Path) -> None:
+    """``class VisionTransformerMoCo(timm...VisionTransformer)`` overrides no ``forward``, yet
+    it is an ``nn.Module`` (timm's model is one): a node of the model tree, and its
+    construction (the position-embedding builder its ``__init__`` calls) is network code,
+    not host code."""
+    write_repo(tmp_path, _MOCO)
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    scopes = {(f.function, f.api): f.scope for f in result.api_findings if f.path == "vits.py"}
+    builder = "VisionTransformerMoCo.build_2d_sincos_position_embedding"
+    assert scopes[(builder, "torch.arange")] == "network"
+    assert scopes[(builder, "torch.cat")] == "network"
+    review = build_review(str(tmp_path), jobs=1)
+    assert "vits.VisionTransformerMoCo" in {m.cls for m in review.modules}
+
+
+def test_known_third_party_module_classes() -> None:
+    """Model zoos' models and layers are Modules; their configurations, weights enums and
+    functions are not."""
+    from apiscan.program.index import foreign_module
+
+    for name in (
+        "timm.models.vision_transformer.VisionTransformer",
+        "timm.layers.PatchEmbed",
+        "mmengine.model.BaseModule",
+        "pytorch_lightning.LightningModule",
+        "transformers.BertModel",
+        "transformers.models.bert.modeling_bert.BertLayer",
+    ):
+        assert foreign_module(name), name
+    for name in (
+        "timm.models.create_model",
+        "timm.data.Mixup",
+        "timm.models.PretrainedCfg",
+        "transformers.BertConfig",
+        "transformers.PreTrainedModel.from_pretrained",
+        "detectron2.layers.ShapeSpec",
+        "sklearn.base.BaseEstimator",
+    ):
+        assert not foreign_module(name), name
+
+
+def test_injected_encoders_and_a_second_leaf_model(tmp_path: Path) -> None:
+    """moco-v3's ``MoCo_ViT`` builds its encoders from the class it is handed: it is the top
+    model (built by the training script, of torch layers and injected parts), with the parts
+    named as passed in. A script that also builds a refinement network of torch layers
+    alone (CRAFT's ``RefineNet``) builds a second model, not an "other" class; a library
+    module's ``__main__`` self-test trying the main model out does not hide the script that
+    runs it; ENet's ``BottleNeck`` is a block, not a neck."""
+    files = dict(_MOCO)
+    files["moco/builder.py"] = files["moco/builder.py"].replace(
+        "class MoCo_ViT(MoCo):",
+        "class BottleNeck(nn.Module):\n"
+        "            def __init__(self):\n"
+        "                super().__init__()\n"
+        "                self.conv = nn.Conv2d(4, 4, 1)\n\n"
+        "        class MoCo_ViT(MoCo):",
+    )
+    files["craft.py"] = """
+        import torch.nn as nn
+
+        class Stem(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 8, 3)
+
+        class CRAFT(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.basenet = Stem()
+
+            def forward(self, x):
+                return self.basenet(x)
+
+        if __name__ == "__main__":
+            model = CRAFT()
+    """
+    files["refinenet.py"] = """
+        import torch.nn as nn
+
+        class RefineNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.last_conv = nn.Sequential(nn.Conv2d(34, 64, 3), nn.ReLU())
+
+            def forward(self, y):
+                return self.last_conv(y)
+    """
+    files["run.py"] = """
+        from craft import CRAFT
+        from refinenet import RefineNet
+
+        def main():
+            net = CRAFT()
+            refine_net = RefineNet()
+            return net, refine_net
+    """
+    write_repo(tmp_path, files)
+    review = build_review(str(tmp_path), jobs=1)
+    roles = {m.cls: m.role for m in review.modules}
+    assert roles["moco.builder.MoCo_ViT"] == "model"
+    assert roles["refinenet.RefineNet"] == "model"
+    assert roles["craft.CRAFT"] == "model"
+    assert roles["moco.builder.BottleNeck"] == "block"
+    passed = "base_encoder(...), passed in: partial(vits.__dict__[args.arch])"
+    assert _parts(review, "moco.builder.MoCo_ViT") == {
+        "base_encoder": passed,
+        "momentum_encoder": passed,
+    }
+    craft = next(m for m in review.top_models if m.cls == "craft.CRAFT")
+    assert craft.where.path == "run.py"
+    assert dict(craft.parts) == {"basenet": "Stem"}
+
+
+def test_parts_bound_by_a_tuple_target_from_a_builder(tmp_path: Path) -> None:
+    """DPT's ``self.pretrained, self.scratch = _make_encoder(...)``: both attributes are
+    parts of the model, built by the repository's builder (which returns no class of its
+    own: a timm model and a bare module of convolutions)."""
+    write_repo(
+        tmp_path,
+        {
+            "dpt/__init__.py": "",
+            "dpt/blocks.py": """
+                import timm
+                import torch.nn as nn
+
+                def _make_encoder(backbone, features):
+                    pretrained = timm.create_model(backbone, pretrained=True)
+                    scratch = nn.Module()
+                    scratch.layer1_rn = nn.Conv2d(256, features, 3)
+                    return pretrained, scratch
+            """,
+            "dpt/models.py": """
+                import torch.nn as nn
+                from .blocks import _make_encoder
+
+                class DPT(nn.Module):
+                    def __init__(self, features=256):
+                        super().__init__()
+                        self.pretrained, self.scratch = _make_encoder("vitb16_384", features)
+                        self.head = nn.Conv2d(features, 1, 1)
+
+                    def forward(self, x):
+                        return self.head(self.scratch.layer1_rn(self.pretrained(x)))
+            """,
+            "run.py": """
+                from dpt.models import DPT
+
+                def run():
+                    model = DPT()
+                    return model
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert _parts(review, "dpt.models.DPT") == {
+        "pretrained": "_make_encoder(...)",
+        "scratch": "_make_encoder(...)",
+    }
+
+
+def test_a_directory_on_sys_path_and_parts_built_in_either_branch(tmp_path: Path) -> None:
+    """RAFT's scripts run ``sys.path.append('core')`` and import ``from raft import RAFT``;
+    core/raft.py imports ``from update import BasicUpdateBlock``. Those names are core/'s
+    modules (the scan adds them to the files' own names), so RAFT's constructor builds its
+    parts, in an ``if args.small: ... else: ...``: each attribute lists both branches'."""
+    write_repo(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/update.py": """
+                import torch.nn as nn
+
+                class SmallUpdateBlock(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 3)
+
+                class BasicUpdateBlock(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(16, 16, 3)
+            """,
+            "core/raft.py": """
+                import torch.nn as nn
+                from update import BasicUpdateBlock, SmallUpdateBlock
+
+                class RAFT(nn.Module):
+                    def __init__(self, args):
+                        super().__init__()
+                        if args.small:
+                            self.update_block = SmallUpdateBlock()
+                        else:
+                            self.update_block = BasicUpdateBlock()
+            """,
+            "train.py": """
+                import sys
+                sys.path.append('core')
+                import torch
+                from raft import RAFT
+
+                def train(args):
+                    model = RAFT(args)
+                    torch.optim.AdamW(model.parameters()).step()
+            """,
+        },
+    )
+    from apiscan.discovery import discover
+
+    _, files, _ = discover(tmp_path)
+    modules = {f.relpath: f.modules for f in files}
+    assert modules["core/update.py"] == ("core.update", "update")
+    assert modules["train.py"] == ("train",)
+    review = build_review(str(tmp_path), jobs=1)
+    assert _parts(review, "core.raft.RAFT") == {
+        "update_block": "SmallUpdateBlock or BasicUpdateBlock"
+    }
+
+
+def test_models_a_package_exports_for_a_name_only_a_config_holds(tmp_path: Path) -> None:
+    """pytorch-segmentation's train.py builds ``getattr(models, config['arch']['type'])
+    (...)`` with the name in config.json: the models ``models/__init__.py`` exports are the
+    candidates, each a top model with its parts (a block exported beside them is not)."""
+    write_repo(
+        tmp_path,
+        {
+            "models/__init__.py": "from .pspnet import PSPNet\nfrom .unet import UNet\n",
+            "models/pspnet.py": """
+                import torch.nn as nn
+
+                class _PSPModule(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(8, 8, 1)
+
+                class PSPNet(nn.Module):
+                    def __init__(self, num_classes):
+                        super().__init__()
+                        self.master_branch = _PSPModule()
+            """,
+            "models/unet.py": """
+                import torch.nn as nn
+
+                class UNet(nn.Module):
+                    def __init__(self, num_classes):
+                        super().__init__()
+                        self.final = nn.Conv2d(8, num_classes, 1)
+            """,
+            "train.py": """
+                import json
+                import torch
+                import models
+
+                def get_instance(module, name, config, *args):
+                    return getattr(module, config[name]['type'])(*args)
+
+                def main(config):
+                    model = get_instance(models, 'arch', config, 21)
+                    torch.optim.SGD(model.parameters(), lr=0.1).step()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    roles = {m.cls: m.role for m in review.modules}
+    assert roles["models.pspnet.PSPNet"] == roles["models.unet.UNet"] == "model"
+    assert roles["models.pspnet._PSPModule"] == "block"
+    parts = _parts(review, "models.pspnet.PSPNet")
+    assert parts["master_branch"] == "_PSPModule"
+    assert "train.py imports models/__init__.py" in parts["selected by"]
+    assert {m.cls for m in review.top_models} == {"models.pspnet.PSPNet", "models.unet.UNet"}
