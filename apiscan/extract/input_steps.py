@@ -25,7 +25,9 @@ from apiscan.extract.syntax import callee_name, own_body, single_target
 
 #: A name read as a mean or a standard deviation (``pixel_mean``, ``self.std``, ``MEAN``).
 _MEAN = re.compile(r"mean", re.IGNORECASE)
-_STD = re.compile(r"std|sigma", re.IGNORECASE)
+_STD = re.compile(r"std|sigma|variance", re.IGNORECASE)
+#: A parameter a comparison or ``cv2.threshold`` cuts an output at (``text_threshold``).
+_THRESHOLD = re.compile(r"thresh|thr$|^low_|cutoff", re.IGNORECASE)
 #: An interpolation target named after the input's original size (``original_size``).
 _ORIGINAL = re.compile(r"orig", re.IGNORECASE)
 #: An image's height or width (``h``, ``oldw``, ``height``, ``img.shape[1]``, ``self.w``).
@@ -46,8 +48,10 @@ class InputStep:
     ``kind``: ``normalise`` (refs: the mean's and the std's text), ``pad`` (refs: the size
     padded up to), ``resize`` (refs: the fixed size an input is interpolated to),
     ``long_side`` (refs: the length the longer side is scaled to),
-    ``threshold`` (refs: the class attribute compared with), ``upscale`` (refs: the size
-    interpolated to)."""
+    ``long_side_capped`` (refs: the ratio the longer side is magnified by, the length it is
+    capped at), ``pad_multiple`` (refs: the multiple each side is padded up to),
+    ``threshold`` (refs: the class attribute or the parameter compared with), ``upscale``
+    (refs: the size interpolated to)."""
 
     kind: str
     function: str  # qualified name of the def it is in ("Cls.method")
@@ -114,6 +118,8 @@ def _function_steps(
         and not isinstance(assigned.get(n.id), ast.Attribute | ast.Constant | ast.List | ast.Tuple)
     }
     yield from dict.fromkeys(_round_trip(fn, nodes, name, text_of))
+    params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    yield from _array_steps(nodes, name, text_of, assigned, computed, params)
     for node in nodes:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             steps = _division(node, name, _local_text(text_of, assigned))
@@ -129,6 +135,135 @@ def _function_steps(
                 and ref.attr in class_values
             ):
                 yield InputStep("threshold", name, node.lineno, text_of(node), (ref.attr,))
+
+
+def _array_steps(
+    nodes: Sequence[ast.AST],
+    name: str,
+    text_of: _Text,
+    assigned: Mapping[str, ast.expr],
+    computed: set[str],
+    params: set[str],
+) -> Iterator[InputStep]:
+    """The steps an image helper writes in numpy or plain arithmetic: ``img -= mean ...;
+    img /= std ...`` (augmented assignments on one name), the longer side magnified by a
+    ratio and capped (``target = mag_ratio * max(h, w)``, ``if target > size: target =
+    size``, ``target / max(h, w)``), each side padded up to a multiple (``h + (32 - h %
+    32)``), and an output cut at a threshold the function is given (``score < thresh``,
+    ``cv2.threshold(score, low_text, 1, 0)``)."""
+    ordered = sorted(
+        (n for n in nodes if hasattr(n, "lineno")),
+        key=lambda n: (n.lineno, n.col_offset),  # type: ignore[attr-defined]
+    )
+    subtracted: dict[str, ast.AugAssign] = {}
+    multiples: set[str] = set()
+    thresholds: set[str] = set()
+    for node in ordered:
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            target = node.target.id
+            if isinstance(node.op, ast.Sub):
+                subtracted[target] = node
+            elif isinstance(node.op, ast.Div) and target in subtracted:
+                sub = subtracted.pop(target)
+                mean = _named(sub.value, _MEAN, text_of)
+                std = _named(node.value, _STD, text_of)
+                if mean and std and not computed.intersection((mean, std)):
+                    text = f"{text_of(sub)}; {text_of(node)}"
+                    yield InputStep("normalise", name, node.lineno, text, (mean, std))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            capped = _capped_long_side(node, text_of, assigned, ordered)
+            if capped:
+                yield InputStep("long_side_capped", name, node.lineno, text_of(node), capped)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            multiple = _padded_multiple(node, text_of)
+            if multiple and multiple not in multiples:
+                multiples.add(multiple)
+                yield InputStep("pad_multiple", name, node.lineno, text_of(node), (multiple,))
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            sides = (node.left, node.comparators[0])
+            for side in sides:
+                if (
+                    isinstance(side, ast.Name)
+                    and side.id in params
+                    and _THRESHOLD.search(side.id)
+                    and side.id not in thresholds
+                ):
+                    thresholds.add(side.id)
+                    yield InputStep("threshold", name, node.lineno, text_of(node), (side.id,))
+        elif (
+            isinstance(node, ast.Call)
+            and callee_name(node) == "threshold"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Name)
+            and node.args[1].id in params
+            and node.args[1].id not in thresholds
+        ):
+            thresholds.add(node.args[1].id)
+            yield InputStep("threshold", name, node.lineno, text_of(node), (node.args[1].id,))
+
+
+def _named(value: ast.AST, pattern: re.Pattern[str], text_of: _Text) -> str | None:
+    """The one name in ``value`` that reads as a mean (a std), ``np.array([mean[0] * 255,
+    ...])`` → ``mean``; the whole text when it is itself such a chain (``self.mean``)."""
+    if isinstance(value, ast.Name | ast.Attribute) and pattern.search(text_of(value)):
+        return text_of(value)
+    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name) and pattern.search(n.id)}
+    return names.pop() if len(names) == 1 else None
+
+
+def _capped_long_side(
+    node: ast.BinOp, text_of: _Text, assigned: Mapping[str, ast.expr], ordered: Sequence[ast.AST]
+) -> tuple[str, str] | None:
+    """(ratio, cap) of ``length / max(h, w)`` where ``length = ratio * max(h, w)`` and an
+    ``if length > cap: length = cap`` comes between: the longer side is magnified and capped,
+    so each image keeps its own size."""
+    length, right = node.left, node.right
+    if not (isinstance(length, ast.Name) and _is_max_of_sides(right, text_of)):
+        return None
+    bound = assigned.get(length.id)
+    if not (
+        isinstance(bound, ast.BinOp)
+        and isinstance(bound.op, ast.Mult)
+        and _is_max_of_sides(bound.right, text_of)
+    ):
+        return None
+    for other in ordered:
+        if (
+            isinstance(other, ast.If)
+            and isinstance(other.test, ast.Compare)
+            and len(other.test.ops) == 1
+            and isinstance(other.test.ops[0], ast.Gt | ast.GtE)
+            and isinstance(other.test.left, ast.Name)
+            and other.test.left.id == length.id
+        ):
+            return text_of(bound.left), text_of(other.test.comparators[0])
+    return None
+
+
+def _is_max_of_sides(node: ast.AST, text_of: _Text) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "max"
+        and len(node.args) == 2
+        and all(_SIDE.fullmatch(text_of(arg)) for arg in node.args)
+    )
+
+
+def _padded_multiple(node: ast.BinOp, text_of: _Text) -> str | None:
+    """``N`` of ``side + (N - side % N)``: a side padded up to the next multiple of N."""
+    right = node.right
+    if not (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Sub)):
+        return None
+    rest = right.right
+    if (
+        isinstance(rest, ast.BinOp)
+        and isinstance(rest.op, ast.Mod)
+        and text_of(rest.left) == text_of(node.left)
+        and text_of(rest.right) == text_of(right.left)
+    ):
+        return text_of(right.left)
+    return None
 
 
 def _local_text(text_of: _Text, assigned: Mapping[str, ast.expr]) -> _Text:

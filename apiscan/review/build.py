@@ -28,7 +28,7 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
-from apiscan.review.inference import inference_steps
+from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
 from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import Ancillary, name_values, padded_batches, work_items
@@ -409,7 +409,10 @@ def _own_sizes(item: RecipeItem) -> list[str]:
     """The inference path's resize steps that give every image its own size (DPT's resize
     to a multiple of 32 keeping the aspect ratio), with no crop or pad after them: the
     compiled network sees one shape per image size (set_inputs with dynamic axes, or a
-    fixed size)."""
+    fixed size), and the code that pads each side up to a multiple (:data:`PER_IMAGE_PAD`)."""
+    if item.name.startswith(PER_IMAGE_PAD):
+        # padded up to a multiple of its own size (CRAFT's canvas): the shape still varies
+        return [f"per-image sizes {item.name.rpartition(' in ')[2]}"]
     steps = [value for key, value in item.values if key.isdigit()]
     out = []
     for i, value in enumerate(steps):

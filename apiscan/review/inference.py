@@ -31,6 +31,10 @@ from apiscan.extract.values import (
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import place, with_facts
 
+#: The name of a row that pads each side up to a multiple: each image keeps its own shape,
+#: an input pipeline the review counts as one with data-dependent shapes.
+PER_IMAGE_PAD = "pad (each side up to a multiple)"
+
 #: kind → (recipe category, what the row is called, what it means for the port)
 _ROWS: dict[str, tuple[str, str, str]] = {
     "long_side": (
@@ -38,6 +42,18 @@ _ROWS: dict[str, tuple[str, str, str]] = {
         "resize (longer side to a fixed length)",
         "keeps the aspect ratio: each image has its own size until it is padded; resize the "
         "same way (same rounding) in the port",
+    ),
+    "long_side_capped": (
+        "preprocessing",
+        "resize (longer side magnified by a ratio, capped at a length)",
+        "keeps the aspect ratio: each image has its own size (a variable input shape for the "
+        "network unless it is padded to a fixed size); resize the same way in the port",
+    ),
+    "pad_multiple": (
+        "preprocessing",
+        PER_IMAGE_PAD,
+        "the padded size still follows each image's own size: the compiled network sees a new "
+        "input shape per image size (dynamic axes with set_inputs, or fixed buckets)",
     ),
     "resize": (
         "preprocessing",
@@ -72,6 +88,8 @@ _ROWS: dict[str, tuple[str, str, str]] = {
 #: What each kind's references are called in the row.
 _REF_NAMES: dict[str, tuple[str, ...]] = {
     "long_side": ("longer side",),
+    "long_side_capped": ("longer side ×", "capped at"),
+    "pad_multiple": ("multiple of",),
     "resize": ("size",),
     "normalise": ("mean", "std"),
     "pad": ("padded to",),
@@ -95,10 +113,10 @@ class _Literals:
         self.bindings: dict[tuple[str, str], str] = {}
         #: each def's positional parameters (``self`` included) by its name, and each call by
         #: its callee's last name: (positional arguments, keywords, the caller's class, where,
-        #: called on an attribute, passes ``*args``/``**kwargs``)
+        #: called on an attribute, passes ``*args``/``**kwargs``, the calling function's name)
         self.params: dict[str, list[DefValues]] = defaultdict(list)
         self.calls: dict[
-            str, list[tuple[tuple[Expr, ...], dict[str, Expr], str, Where, bool, bool]]
+            str, list[tuple[tuple[Expr, ...], dict[str, Expr], str, Where, bool, bool, str]]
         ] = defaultdict(list)
         self.by_name: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         for fa, values in files:
@@ -151,7 +169,10 @@ class _Literals:
                 a.kind == "Starred" for a in expr.args
             )
             where = place(fa, expr.line)
-            self.calls[callee].append((args, keywords, caller_cls, where, via, spread))
+            caller_name = caller.name if caller and not caller.is_class else ""
+            self.calls[callee].append((args, keywords, caller_cls, where, via, spread, caller_name))
+            if callee == "add_argument" and args and isinstance(args[0].value, str):
+                self._option(args, keywords, where)
             if callee == "register_buffer" and call.function >= 0:
                 init = values.defs[call.function]
                 if init.name == "__init__" and init.owner >= 0 and len(args) >= 2:
@@ -163,6 +184,19 @@ class _Literals:
                 for name, value in keywords.items():
                     if _numeric(value):
                         self.by_name[name].append((value.text, where))
+
+    def _option(self, args: tuple[Expr, ...], keywords: dict[str, Expr], where: Where) -> None:
+        """An argparse option's numeric default (``add_argument('--low_text', default=0.4)``)
+        is what ``args.low_text`` holds when the command line leaves it."""
+        flags = [a.value for a in args if isinstance(a.value, str)]
+        dest = keywords.get("dest")
+        name = dest.value if dest is not None and isinstance(dest.value, str) else None
+        if name is None:
+            longs = [f for f in flags if f.startswith("--")] or flags
+            name = longs[0].lstrip("-").replace("-", "_")
+        default = keywords.get("default")
+        if default is not None and _numeric(default) and name.isidentifier():
+            self.by_name[name].append((default.text, where))
 
     def _default(self, cls: str, name: str, text: str, where: Where) -> None:
         self.defaults[(cls, name)].append((text, where))
@@ -195,8 +229,25 @@ class _Literals:
             return _one(self.by_name.get(parts[-1], []), parts[-1])
         if len(parts) == 1 and parts[0].isidentifier():
             found = _one(self.class_values.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
-            return found or self.argument(function.rpartition(".")[2], parts[0], depth)[0]
+            if found:
+                return found
+            callee = function.rpartition(".")[2]
+            passed, complete = self.argument(callee, parts[0], depth)
+            if passed or not complete or cls:
+                return passed
+            return self.function_default(callee, parts[0])
         return None
+
+    def function_default(self, callee: str, param: str) -> str | None:
+        """The numeric default of a plain function's parameter that no call passes
+        (``normalizeMeanVariance(img, mean=(0.485, 0.456, 0.406))``)."""
+        defs = self.params.get(callee, [])
+        if len(defs) != 1:
+            return None
+        default = dict(defs[0].params).get(param)
+        if default is None or not _numeric(default):
+            return None
+        return f"{default.text} (default of {param} in {callee}())"
 
     def argument(self, callee: str, param: str, depth: int) -> tuple[str | None, bool]:
         """The value every call of ``callee`` (a function's or a class's last name) passes
@@ -211,7 +262,7 @@ class _Literals:
         positional = list(defs[0].positional)
         found: list[tuple[str, Where]] = []
         defaulted = False
-        for args, keywords, caller_cls, where, via, spread in self.calls.get(callee, []):
+        for args, keywords, caller_cls, where, via, spread, caller in self.calls.get(callee, []):
             shift = 1 if positional[:1] == ["self"] and (via or callee[:1].isupper()) else 0
             index = positional.index(param) - shift if param in positional else -1
             arg = keywords.get(param) or (args[index] if 0 <= index < len(args) else None)
@@ -223,10 +274,11 @@ class _Literals:
             if _numeric(arg):
                 found.append((arg.text, where))
                 continue
-            known = self.value(caller_cls, arg.text, "", depth + 1)
+            known = self.value(caller_cls, arg.text, caller, depth + 1)
             if known is None:
                 return None, False  # a call that passes something unknown: no single value
-            found.append((f"{arg.text} = {known}", where))
+            # a parameter handed on under its own name reads once (``low_text = args.low_text``)
+            found.append((known if arg.text == param else f"{arg.text} = {known}", where))
         if found and defaulted:
             return None, False
         return _one(found, f"{param} of {callee}()"), True

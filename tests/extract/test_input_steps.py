@@ -86,9 +86,65 @@ VALID = [
             ("upscale", "run", ("original_size",)),
         ],
     ),
+    # numpy helpers: augmented assignments with the defaults' names, a longer side
+    # magnified and capped, each side padded to a multiple, thresholds the caller passes
+    (
+        """
+        def normalise(img, mean=(0.485, 0.456, 0.406), variance=(0.229, 0.224, 0.225)):
+            img = img.astype(np.float32)
+            img -= np.array([mean[0] * 255.0, mean[1] * 255.0, mean[2] * 255.0])
+            img /= np.array([variance[0] * 255.0, variance[1] * 255.0, variance[2] * 255.0])
+            return img
+
+        def fit(img, cap, mag=1.0):
+            height, width = img.shape[:2]
+            size = mag * max(height, width)
+            if size > cap:
+                size = cap
+            ratio = size / max(height, width)
+            out_h, out_w = int(height * ratio), int(width * ratio)
+            out_h = out_h + (32 - out_h % 32)
+            out_w = out_w + (32 - out_w % 32)
+            return out_h, out_w
+
+        def boxes(score, link, text_thresh, low_text):
+            _, keep = cv2.threshold(score, low_text, 1, 0)
+            return keep[score.max(axis=0) > text_thresh]
+        """,
+        [
+            ("normalise", "normalise", ("mean", "variance")),
+            ("long_side_capped", "fit", ("mag", "cap")),
+            ("pad_multiple", "fit", ("32",)),
+            ("threshold", "boxes", ("low_text",)),
+            ("threshold", "boxes", ("text_thresh",)),
+        ],
+    ),
 ]
 
 INVALID = [
+    # the inverse (a display helper): scaled back by the std, then shifted by the mean
+    """
+    def denormalise(img, mean=(0.5,), std=(0.5,)):
+        img *= std
+        img += mean
+        return img
+    """,
+    # a running statistic subtracted and divided: computed from the data, not constants
+    """
+    def whiten(x):
+        mean = x.mean()
+        std = x.std()
+        x -= mean
+        x /= std
+        return x
+    """,
+    # a count compared with a limit: no threshold name, and an offset that is no multiple
+    """
+    def clip(n, limit, step):
+        if n > limit:
+            n = limit
+        return n + (step - n % 8)
+    """,
     # a statistic of the data itself, not the constants an input is prepared with
     """
     def align(weights):

@@ -118,6 +118,44 @@ def test_an_inference_only_repository_lists_its_preprocessing() -> None:
     assert "run.py:per-image sizes Resize" in " ".join(review.effort.explanation)
 
 
+def test_an_inference_only_repository_reviews_its_numpy_input_path() -> None:
+    """fixtures/textspot prepares its input in numpy helpers a script calls and cuts the maps
+    at thresholds from argparse: each step is a row with the values that really run (the
+    helper's defaults, the options' defaults followed through the calls), and the padding to
+    a multiple keeps a per-image input shape, counted as one input pipeline."""
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        review = build_review("fixtures/textspot", jobs=1)
+    finally:
+        os.chdir(cwd)
+    assert review.inference_only
+    rows = {(i.category, i.name, str(i.where)): dict(i.values) for i in review.recipe}
+    norm = rows[("preprocessing", "normalise in standardise", "imageops.py:10")]
+    assert norm["mean"] == "mean = (0.5, 0.5, 0.5) (default of mean in standardise())"
+    assert norm["std"] == "std = (0.25, 0.25, 0.25) (default of std in standardise())"
+    assert norm["code"].startswith("out -= np.array([m * 255.0 for m in mean]")
+    name = "resize (longer side magnified by a ratio, capped at a length) in fit_longer_side"
+    scaled = rows[("preprocessing", name, "imageops.py:19")]
+    assert scaled["longer side ×"].startswith("ratio = args.magnify = 1.25 (magnify at detect.py")
+    assert scaled["capped at"].startswith("limit = args.canvas = 960 (canvas at detect.py:14)")
+    padded = rows[
+        ("preprocessing", "pad (each side up to a multiple) in fit_longer_side", "imageops.py:24")
+    ]
+    assert padded["multiple of"] == "16"
+    cuts = {
+        k[2]: v["cut at"].partition(" (")[0] for k, v in rows.items() if k[0] == "postprocessing"
+    }
+    # --link-thresh is read as args.link_thresh; both passed through detect() to regions()
+    assert cuts == {
+        "boxes.py:8": "score_thresh = args.score_thresh = 0.6",
+        "boxes.py:9": "link_thresh = args.link_thresh = 0.3",
+    }
+    assert not [i for i in review.recipe if i.category in ("augmentation", "loss", "optimizer")]
+    assert review.effort.input_shape_rewrites == 1
+    assert "imageops.py:per-image sizes fit_longer_side" in " ".join(review.effort.explanation)
+
+
 def test_a_crop_after_an_aspect_keeping_resize_fixes_the_size() -> None:
     def row(*steps: str) -> RecipeItem:
         values = tuple((str(i), s) for i, s in enumerate(steps, 1))
