@@ -179,7 +179,11 @@ def _array_steps(
             if multiple and multiple not in multiples:
                 multiples.add(multiple)
                 yield InputStep("pad_multiple", name, node.lineno, text_of(node), (multiple,))
-        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+        elif (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+        ):
             sides = (node.left, node.comparators[0])
             for side in sides:
                 if (

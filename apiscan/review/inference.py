@@ -15,6 +15,7 @@ the constructor parameter stored as that buffer → the literal a construction p
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
@@ -84,6 +85,10 @@ _ROWS: dict[str, tuple[str, str, str]] = {
         "the output is cut at this value; keep it in the port",
     ),
 }
+
+#: A file or function that scores predictions against ground truth (``eval/``,
+#: ``boundary_metrics.py``, ``compute_metric``): its cut-offs are no step of the inference path.
+_SCORING = re.compile(r"(?:^|/)eval(?:uation)?/|metric", re.IGNORECASE)
 
 #: What each kind's references are called in the row.
 _REF_NAMES: dict[str, tuple[str, ...]] = {
@@ -322,6 +327,8 @@ def inference_steps(
         if apart(fa.path):
             continue
         for step in sf.input_steps:
+            if step.kind == "threshold" and _SCORING.search(f"{fa.path}/{step.function}"):
+                continue
             cls = step.function.rpartition(".")[0].rpartition(".")[2]
             if cls and f"{cls}(" in listed:
                 continue

@@ -147,6 +147,7 @@ def test_an_inference_only_repository_reviews_its_numpy_input_path() -> None:
         k[2]: v["cut at"].partition(" (")[0] for k, v in rows.items() if k[0] == "postprocessing"
     }
     # --link-thresh is read as args.link_thresh; both passed through detect() to regions()
+    # eval/scores.py's match threshold scores predictions: no step of the inference path
     assert cuts == {
         "boxes.py:8": "score_thresh = args.score_thresh = 0.6",
         "boxes.py:9": "link_thresh = args.link_thresh = 0.3",
