@@ -274,17 +274,19 @@ def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile
     name relative to it (``core/update.py`` as ``update``): those names are added after the
     file's own, which stay canonical. The directory is read relative to the scan root (where
     scripts are run from) and to the script's own directory."""
+    from apiscan.source import read_source_file  # refuses a file swapped for a FIFO
+
     dirs: set[Path] = set()
     for f in files:
         if not f.abspath.endswith(".py"):
             continue
         try:
-            text = Path(f.abspath).read_text("utf-8", errors="replace")
+            data = read_source_file(f.abspath)
         except OSError:
             continue
-        if "sys.path" not in text:
+        if b"sys.path" not in data:  # most files: no decoding
             continue
-        for match in _SYS_PATH.finditer(text):
+        for match in _SYS_PATH.finditer(data.decode("utf-8", errors="replace")):
             for start in (base, Path(f.abspath).parent):
                 d = Path(os.path.normpath(start / match.group(1)))
                 if d != base and d.is_dir() and _inside(str(d), str(base)):
