@@ -25,8 +25,9 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "grad_accum": "Gradient accumulation",
     "distributed": "Distributed training",
     "augmentation": "Data augmentation",
-    # an inference-only repository's input transforms: the inference path's preprocessing
-    "preprocessing": "Preprocessing (inference)",
+    # an inference-only repository's input transforms (the inference path's preprocessing),
+    # and a training pipeline's steps applied to every input alike (ToTensor, Normalize)
+    "preprocessing": "Preprocessing (input steps)",
     # and what it does to the network's output (upscale to the input's size, threshold)
     "postprocessing": "Postprocessing (inference)",
     "dataloader": "Data loading",

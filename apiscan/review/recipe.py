@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -228,6 +228,15 @@ _QUOTED = re.compile(r"(?:^|\| )['\"](\w+)['\"]")
 _TRAINING_FILE = re.compile(r"(^|[^a-z])train")
 #: How many callers' dicts an optimizer picked by name reads its settings from.
 _MAX_CALLERS = 40
+#: Transforms applied to every input alike: conversions and standardisation, no augmentation
+_INPUT_STEPS = frozenset(
+    {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
+     "Normalize"}
+)  # fmt: skip
+#: An argparse option's help text saying it is an augmentation ("apply shift augmentation")
+_AUG_HELP = re.compile(r"\baugment", re.IGNORECASE)
+#: A row's note naming the def it constructs or calls (``defined at core/utils/augmentor.py:15``)
+_DEFINED_AT = re.compile(r"\bdefined at (\S+?:\d+)\b")
 #: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
 _WEIGHT_SUFFIXES = ("_weight", "_coef", "_lambda", "_w")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
@@ -1186,6 +1195,8 @@ class _Recipe:
         self.path_imported: dict[str, str] = {}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
+        #: (path, line) -> the call facts on it (built on first use)
+        self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
         self.out: list[RecipeItem] = []
@@ -1294,10 +1305,19 @@ class _Recipe:
         self._pipelines()
         self._lazy_compositions()
         unused = self._unused_loss_defs()
+        # a def shown where it is constructed (with the values passed) needs no row by its name
+        constructed = {
+            (i.category, hit.group(1)) for i in self.out for hit in _DEFINED_AT.finditer(i.note)
+        }
         self.out = [
             i
             for i in self.out
             if not (i.category == "loss" and self._inside(i.where, unused))
+            and not (
+                i.note.startswith("repo ")
+                and i.note.endswith(", by its name")
+                and (i.category, str(i.where)) in constructed
+            )
             and not (
                 i.category == "augmentation"
                 and not i.name.startswith("pipeline in ")
@@ -1306,6 +1326,7 @@ class _Recipe:
                 )
             )
         ]
+        self.out = [_input_step(i) for i in self.out]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -2314,8 +2335,13 @@ class _Recipe:
     def _settings(self) -> None:
         for dest, options in self.repo.argparse.items():
             category = _setting_category(dest)
+            if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
+                # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
+                category = "augmentation"
             if category is None:
                 continue
+            if category == "epochs" and self._model_argument_only(dest):
+                continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
                 if o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
@@ -2359,6 +2385,79 @@ class _Recipe:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _model_argument_only(self, dest: str) -> bool:
+        """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
+        model or of a module's constructor: a setting of the network (RAFT's GRU refinement
+        iterations, passed to ``model(image1, image2, iters=args.iters)``), not how long
+        training runs, whatever its name."""
+        reads = 0
+        for path, file in self.files.items():
+            if is_test_path(path):
+                continue
+            seen: set[tuple[int, int]] = set()
+            for root, fn in _file_roots(file):
+                for node in root.walk():
+                    if (
+                        not (
+                            node.kind == "Attribute"
+                            and node.name == dest
+                            and node.target.kind == "Name"
+                            and node.target.name in _ARG_RECEIVERS
+                        )
+                        or (node.line, node.col) in seen
+                    ):
+                        continue
+                    seen.add((node.line, node.col))
+                    reads += 1
+                    call = file.call_around(node)
+                    at = (node.line, node.col, node.end_line, node.end_col)
+                    passed = call is not None and any(
+                        (v.line, v.col, v.end_line, v.end_col) == at
+                        for a in call.expr.parts[1:]
+                        for v in (a.target if a.kind == "keyword" else a,)
+                    )
+                    if not (passed and self._module_call(file, call, fn)):
+                        return False
+        return reads > 0
+
+    def _module_call(self, file: _File, call: CallValues, fn: int) -> bool:
+        """``call`` constructs an ``nn.Module`` or calls one: its callee is a module class,
+        or a name the function binds to a module's construction (``model =
+        nn.DataParallel(RAFT(args))`` then ``model(image1, image2, ...)``)."""
+        func = call.expr.func
+        if self._module_class(file, call.expr):
+            return True
+        if func.kind != "Name" or call.function < 0:
+            return False
+        bound = file.local_value(call.function, func.name, call.expr.line)
+        return bound is not None and bound.kind == "Call" and self._module_class(file, bound)
+
+    def _module_class(self, file: _File, call: Expr) -> bool:
+        """The call ``call`` constructs a torch ``nn`` module or a repository class deriving
+        from one."""
+        dotted = file.dotted(call.func)
+        if dotted is not None and dotted.startswith("torch.nn.") and dotted[9:10].isupper():
+            return True
+        keys = [self.repo_key(dotted)] if dotted else []
+        keys += [
+            fact.callee
+            for _, fact in self._facts_on(file.path, call.line)
+            if fact.callee.rpartition(".")[2] == call.callee()
+        ]
+        for key in keys:
+            if key and any(a.startswith("torch.nn.") for a in self.hierarchy.torch_ancestors(key)):
+                return True
+        return False
+
+    def _facts_on(self, path: str, line: int) -> list[tuple[str, CallFact]]:
+        """The call facts of ``path`` on ``line``."""
+        if self._facts_by_line is None:
+            self._facts_by_line = {}
+            for fa in self.analyses:
+                for fact in fa.calls:
+                    self._facts_by_line.setdefault((fa.path, fact.line), []).append((fa.path, fact))
+        return self._facts_by_line.get((path, line), [])
 
     def _attributes_read_outside(self, names: set[str]) -> set[str]:
         """Which of ``names`` the repository reads as an attribute of something other than
@@ -2550,6 +2649,43 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _input_step(item: RecipeItem) -> RecipeItem:
+    """A transform that converts or standardises every input the same way (``ToTensor``,
+    ``Normalize``) is a step of the input, not an augmentation: the port repeats it exactly
+    (the same mean, std and channel order); an augmentation is random and is what the
+    training recipe varies."""
+    if item.category != "augmentation" or item.name.rpartition(".")[2] not in _INPUT_STEPS:
+        return item
+    note = "input step (every image, no randomness), not an augmentation"
+    note = f"{note}; {item.note}" if item.note else note
+    return replace(item, category="preprocessing", note=note)
+
+
+def _help(option: _ArgOption) -> str:
+    """An argparse option's ``help=`` text, "" when it has none or it is not a literal."""
+    for k in option.call.expr.keywords:
+        if k.name == "help" and k.target.kind == "Constant" and isinstance(k.target.value, str):
+            return k.target.value
+    return ""
+
+
+def _file_roots(file: _File) -> Iterator[tuple[Expr, int]]:
+    """Every top expression of a file's record with the function it is in: calls,
+    assignments' values, loops' iterables, ``if`` tests and returns (a read of a value is
+    inside one of them)."""
+    for call in file.values.calls:
+        yield call.expr, call.function
+        for test in call.ifs:
+            yield test.test, test.function
+    for a, fn in file.assigns:
+        yield a.value, fn
+    for loop in file.values.loops:
+        yield loop.iter, loop.function
+    for n, d in enumerate(file.defs):
+        for r in d.returns:
+            yield r, n
 
 
 def _registry_category(option: str) -> str | None:
