@@ -741,10 +741,20 @@ def _json_rows(
         for d in fa.syntax.values.defs
         if d.is_class
     }
+    passed = _passed_with(root_items, analyses)
+    formulas = _schedule_formulas(analyses)
     noted = []
     for item in items:
         chosen = [v for k, v in item.values if k in ("loss", "type")]
         picked = [classes[c.strip("'\"")] for c in chosen if c.strip("'\"") in classes]
+        extra_values = list(passed.get(item.name.removeprefix(PREFIX), []))
+        if item.category == "scheduler":
+            named = [c.strip("'\"") for c in chosen] + [item.name.rpartition(": ")[2]]
+            extra_values += [
+                ("formula", f) for c in dict.fromkeys(named) for f in formulas.get(c, ())
+            ]
+        if extra_values:
+            item = replace(item, values=(*item.values, *extra_values))
         name = item.name
         if item.category == "loss" and picked:
             name = f"{name}: {chosen[0].strip(chr(39) + chr(34))}"
@@ -753,6 +763,67 @@ def _json_rows(
         note = "; ".join(n for n in (item.note, extra) if n)
         noted.append(replace(item, name=name, note=note))
     return noted
+
+
+def _passed_with(
+    root: dict[str, _Node], analyses: Sequence[FileAnalysis]
+) -> dict[str, list[tuple[str, str]]]:
+    """Top-level settings of a JSON config the code passes to what another top-level key
+    builds, by that key: pytorch-segmentation builds its loss with
+    ``getattr(losses, config['loss'])(ignore_index=config['ignore_index'])``, so the loss's
+    row shows ``ignore_index=255``. A setting is read where its key is written as a constant
+    inside the same call as the building key."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    shown: set[tuple[str, str]] = set()
+    for fa in analyses:
+        if fa.errors or fa.syntax is None or fa.syntax.values is None or is_test_path(fa.path):
+            continue
+        for call in fa.syntax.values.calls:
+            keys = [
+                e.value
+                for e in call.expr.walk()
+                if e.kind == "Constant" and isinstance(e.value, str) and e.value in root
+            ]
+            builds = [k for k in keys if root[k].kind != "dict" and root[k].string() is not None]
+            for built in builds:
+                for key in keys:
+                    node = root[key]
+                    if key == built or node.kind != "leaf" or (built, key) in shown:
+                        continue
+                    shown.add((built, key))
+                    found.setdefault(built, []).append((key, node.shown()))
+    return found
+
+
+def _schedule_formulas(analyses: Sequence[FileAnalysis]) -> dict[str, list[str]]:
+    """A repository scheduler class's learning-rate formula, by class name: the statements
+    of its ``get_lr`` holding a constant other than 0 and 1 (pytorch-segmentation's
+    ``Poly``: ``factor = pow((1 - 1.0 * T / self.N), 0.9)``, the power 0.9 the config does
+    not say)."""
+    found: dict[str, list[str]] = {}
+    for fa in analyses:
+        if fa.errors or fa.syntax is None or fa.syntax.values is None:
+            continue
+        defs = fa.syntax.values.defs
+        for d in defs:
+            if d.is_class or d.owner < 0 or d.name not in ("get_lr", "_get_closed_form_lr"):
+                continue
+            texts = [f"{a.target.text} = {a.value.text}" for a in d.assigns if _tuned(a.value)]
+            texts += [f"return {r.text}" for r in d.returns if _tuned(r)]
+            if texts:
+                found.setdefault(defs[d.owner].name, texts)
+    return found
+
+
+def _tuned(expr: Expr) -> bool:
+    """``expr`` holds a number other than 0 and 1: a value someone chose."""
+    return any(
+        e.kind == "Constant"
+        and isinstance(e.value, int | float)
+        and not isinstance(e.value, bool)
+        and e.value not in (0, 1)
+        for e in expr.walk()
+    )
 
 
 def _evaluation_key(key: str) -> bool:

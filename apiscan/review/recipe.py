@@ -228,6 +228,8 @@ _QUOTED = re.compile(r"(?:^|\| )['\"](\w+)['\"]")
 _TRAINING_FILE = re.compile(r"(^|[^a-z])train")
 #: How many callers' dicts an optimizer picked by name reads its settings from.
 _MAX_CALLERS = 40
+#: A folder of evaluation code (``eval/``, ``evaluation/``, ``voc_eval_lib/``, ``coco_eval``)
+_EVAL_DIR = re.compile(r"(^|_)eval(uation|uator)?(_|$)", re.IGNORECASE)
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
 _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
@@ -1326,7 +1328,7 @@ class _Recipe:
                 )
             )
         ]
-        self.out = [_input_step(i) for i in self.out]
+        self.out = [_input_step(i) for i in self.out if not _evaluation_code(i)]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -1421,6 +1423,8 @@ class _Recipe:
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
+            if category == "dataloader" and _validation_loader(f.function, call):
+                return  # pytorch-segmentation's val_sampler and get_val_loader: no training
             self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
 
     def _bind_api(
@@ -2649,6 +2653,29 @@ class _Recipe:
             ]
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values,
                      "optimizer step every n backward passes")  # fmt: skip
+
+
+def _validation_loader(function: str, call: CallValues) -> bool:
+    """A sampler or loader of the validation split: built in a function named for it
+    (``get_val_loader``), stored as one (``val_sampler = SubsetRandomSampler(...)``) or
+    reading one (``DataLoader(sampler=self.val_sampler)``). What validation loads is not how
+    the model is trained."""
+    names = [part for part in function.split(".") if part]
+    if call.stored is not None and call.stored.kind in ("Name", "Attribute"):
+        names.append(call.stored.name)
+    passed = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+    names += [a.name for a in passed if a.kind in ("Name", "Attribute")]
+    return any(_NOT_TRAINING_STORE.search(name) for name in names)
+
+
+def _evaluation_code(item: RecipeItem) -> bool:
+    """A training-recipe row from a package of evaluation code (CenterNet's
+    ``tools/voc_eval_lib/``, an ``evaluation/`` folder): the seed or loader an evaluation
+    library sets up is not how the model is trained. Checkpoints, backbones and the
+    inference path's steps stay wherever they are."""
+    if item.category in ("checkpoint", "backbone", "preprocessing", "postprocessing"):
+        return False
+    return any(_EVAL_DIR.search(part) for part in PurePosixPath(item.where.path).parts[:-1])
 
 
 def _input_step(item: RecipeItem) -> RecipeItem:
