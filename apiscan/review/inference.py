@@ -124,6 +124,8 @@ class _Literals:
             str, list[tuple[tuple[Expr, ...], dict[str, Expr], str, Where, bool, bool, str]]
         ] = defaultdict(list)
         self.by_name: dict[str, list[tuple[str, Where]]] = defaultdict(list)
+        #: argparse options' numeric defaults by their dest
+        self.options: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         for fa, values in files:
             self._read(fa, values)
 
@@ -169,8 +171,17 @@ class _Literals:
             }
             args = tuple(literal(a, call.function) for a in expr.args)
             via = expr.func.kind == "Attribute"
+            # ``**args`` of ``args = parser.parse_args().__dict__`` (whisper's cli()): every
+            # parameter it does not name is an argparse option's, keyed "**" here
+            options = [
+                kw
+                for kw in expr.keywords
+                if not kw.name and _argparse_dict(values, call.function, kw.target)
+            ]
+            if options:
+                keywords["**"] = options[0].target
             # ``f(*args)``, ``Cls(**cfg)``: any parameter it does not name may be set there
-            spread = any(not kw.name for kw in expr.keywords) or any(
+            spread = any(not kw.name and kw not in options for kw in expr.keywords) or any(
                 a.kind == "Starred" for a in expr.args
             )
             where = place(fa, expr.line)
@@ -202,6 +213,7 @@ class _Literals:
         default = keywords.get("default")
         if default is not None and _numeric(default) and name.isidentifier():
             self.by_name[name].append((default.text, where))
+            self.options[name].append((default.text, where))
 
     def _default(self, cls: str, name: str, text: str, where: Where) -> None:
         self.defaults[(cls, name)].append((text, where))
@@ -261,7 +273,9 @@ class _Literals:
         The flag says whether the calls were all read: a call that may pass ``param``
         through ``*args``/``**kwargs``, or that leaves it to the default while others pass
         it, leaves the value unknown (and its default is then no answer either)."""
-        defs = self.params.get(callee, [])
+        # a def that has no such parameter is not the one (whisper's tokenizer property
+        # ``transcribe`` beside the ``transcribe()`` function)
+        defs = [d for d in self.params.get(callee, []) if param in dict(d.params)]
         if depth > 3 or len(defs) != 1:
             return None, True
         positional = list(defs[0].positional)
@@ -271,6 +285,12 @@ class _Literals:
             shift = 1 if positional[:1] == ["self"] and (via or callee[:1].isupper()) else 0
             index = positional.index(param) - shift if param in positional else -1
             arg = keywords.get(param) or (args[index] if 0 <= index < len(args) else None)
+            if arg is None and "**" in keywords:
+                option = _one(self.options.get(param, []), f"argparse --{param}")
+                if option is None:
+                    return None, False
+                found.append((option, where))
+                continue
             if arg is None or arg.kind == "Starred":
                 if spread:
                     return None, False
@@ -287,6 +307,19 @@ class _Literals:
         if found and defaulted:
             return None, False
         return _one(found, f"{param} of {callee}()"), True
+
+
+def _argparse_dict(values: FileValues, function: int, expr: Expr) -> bool:
+    """``expr`` is a name function ``function`` binds to the parsed command line as a dict
+    (``args = parser.parse_args().__dict__``, ``vars(parser.parse_args())``)."""
+    if expr.kind != "Name" or function < 0:
+        return False
+    for a in values.defs[function].assigns:
+        if a.target.kind == "Name" and a.target.name == expr.name:
+            text = a.value.full()
+            if "parse_args(" in text and (text.endswith(".__dict__") or text.startswith("vars(")):
+                return True
+    return False
 
 
 def _bound(assigns: Iterable[AssignValues]) -> dict[str, Expr]:
