@@ -1,0 +1,128 @@
+"""Recipe rows from what runs, on ``fixtures/flowseg`` (a RAFT/pytorch-segmentation-like
+training script written for these checks): each test is one class of error a lead found on a
+repository nobody here had read, and the rule that removes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.inference import _Literals
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+from apiscan.review.sources import with_facts
+
+FLOWSEG = Path(__file__).resolve().parents[2] / "fixtures" / "flowseg"
+
+
+@pytest.fixture(scope="module")
+def recipe() -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(FLOWSEG), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, FLOWSEG)
+
+
+def named(recipe: tuple[RecipeItem, ...], category: str) -> dict[str, RecipeItem]:
+    return {i.name: i for i in recipe if i.category == category}
+
+
+def test_an_option_only_passed_to_the_model_call_is_no_epoch_count(recipe) -> None:
+    epochs = named(recipe, "epochs")
+    # --iters: refinement steps of model(image, iters=args.iters); --num_steps ends the loop
+    assert "argparse --iters" not in epochs
+    assert dict(epochs["argparse --num_steps"].values) == {"default": "1000"}
+    assert not any("--iters" in i.name for i in recipe)
+
+
+def test_an_option_whose_help_says_augmentation_is_an_augmentation_setting(recipe) -> None:
+    shift = named(recipe, "augmentation")["argparse --shift"]
+    assert shift.values == (("default", "0.1"),)
+
+
+def test_a_constructed_augmentor_has_no_second_row_by_its_name(recipe) -> None:
+    rows = [i for i in recipe if "FlowAugmentor" in i.name]
+    assert [(r.name, str(r.where)) for r in rows] == [
+        ("flowseg.utils.augmentor.FlowAugmentor", "flowseg/data.py:11")
+    ]
+    assert dict(rows[0].values) == {"crop_size": "[368, 496]", "do_flip": "True"}
+
+
+def test_to_tensor_and_normalize_are_input_steps_not_augmentations(recipe) -> None:
+    augmentations = named(recipe, "augmentation")
+    assert not any(n.endswith(("ToTensor", "Normalize")) for n in augmentations)
+    steps = named(recipe, "preprocessing")
+    normalize = steps["torchvision.transforms.Normalize"]
+    assert dict(normalize.values)["arg1"] == "[0.485, 0.456, 0.406]"
+    assert normalize.note.startswith("input step")
+    assert "torchvision.transforms.ToTensor" in steps
+
+
+def test_validation_samplers_and_loaders_are_not_the_recipe(recipe) -> None:
+    loaders = [i for i in recipe if i.category == "dataloader"]
+    places = sorted(str(i.where) for i in loaders)
+    # the training sampler and the training loader only; val_sampler and get_val_loader go
+    assert places == ["flowseg/data.py:28", "flowseg/data.py:38"]
+
+
+def test_a_seed_set_by_an_evaluation_library_is_not_the_recipe(recipe) -> None:
+    seeds = [str(i.where) for i in recipe if i.category == "seed"]
+    assert seeds == ["train.py:45", "train.py:46"]
+
+
+def test_a_json_loss_shows_the_settings_its_construction_reads(recipe) -> None:
+    loss = named(recipe, "loss")["config loss: SegLoss"]
+    assert dict(loss.values) == {"loss": "'SegLoss'", "ignore_index": "255"}
+
+
+def test_a_repo_scheduler_picked_by_a_json_config_shows_its_formula(recipe) -> None:
+    poly = named(recipe, "scheduler")["config lr_scheduler: Poly"]
+    assert poly.values == (
+        ("formula", "factor = pow(1 - self.last_epoch / self.num_steps, 0.9)"),
+    )
+
+
+def test_a_parameter_spread_from_the_parsed_command_line_reads_its_option(tmp_path) -> None:
+    """whisper's cli(): ``args = parser.parse_args().__dict__`` then
+    ``transcribe(model, audio, **args)``: the thresholds are the options' defaults."""
+    root = write_repo(
+        tmp_path,
+        {
+            "asr/__init__.py": "",
+            "asr/tokens.py": """
+                class Tokenizer:
+                    @property
+                    def transcribe(self) -> int:
+                        return 3
+            """,
+            "asr/run.py": """
+                import argparse
+
+                def transcribe(model, audio, no_speech_threshold=0.6, logprob_threshold=-1.0):
+                    return no_speech_threshold, logprob_threshold
+
+                def other(model, audio, cut=0.2):
+                    return cut
+
+                def cli():
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("model")
+                    parser.add_argument("--no_speech_threshold", type=float, default=0.5)
+                    args = parser.parse_args().__dict__
+                    model = args.pop("model")
+                    transcribe(model, "a.wav", **args)
+                    options = dict(cut=0.3)
+                    other(model, "a.wav", **options)
+            """,
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    literals = _Literals((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values)
+    found, complete = literals.argument("transcribe", "no_speech_threshold", 0)
+    assert complete and found is not None
+    assert found.startswith("0.5 (argparse --no_speech_threshold at asr/run.py:12)")
+    # no option of that name: the spread dict says nothing, the value is unknown
+    assert literals.argument("transcribe", "logprob_threshold", 0) == (None, False)
+    # a dict that is not the command line may set anything
+    assert literals.argument("other", "cut", 0) == (None, False)
