@@ -262,7 +262,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|(^|_)(hm|wh|off|hp|dep|dim|rot|cls|box|bbox|giou|iou|obj|mask|dice|ce|l1|reg|ctr)"
             r"_weight$"
             r"|focal_(loss|alpha|gamma|weight)\w*)"
-            r"|mask(ing)?_ratio|norm_pix_loss",
+            r"|mask(ing)?_ratio|norm_pix_loss"
+            # stargan's lambda_cls, lambda_rec, lambda_gp: the weights of its loss terms
+            r"|lambda_\w+",
         ),
         ("warmup", r".*warm_?up.*"),
         (
@@ -282,12 +284,14 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "scheduler",
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
-            r"|milestones|cos_lr|(lr_)?step_size",
+            r"|milestones|cos_lr|(lr_)?step_size"
+            # stargan's linear decay: over the last num_iters_decay steps, every lr_update_step
+            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+",
         ),
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (
@@ -558,8 +562,18 @@ class _Repo:
     untyped_calls: dict[str, list[tuple[str, CallFact]]] = field(default_factory=dict)
     #: "SOLVER.BASE_LR" -> the module-level literal assignments of a yacs-style config
     config_chains: dict[str, list[tuple[_File, AssignValues]]] = field(default_factory=dict)
+    #: names the repository binds to a parsed command line (stargan's ``config =
+    #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
+    parsed_names: set[str] = field(default_factory=set)
 
     def add_file(self, f: _File) -> None:
+        for a, _ in f.assigns:
+            if (
+                a.target.kind == "Name"
+                and a.value.kind == "Call"
+                and a.value.callee() in ("parse_args", "parse_known_args")
+            ):
+                self.parsed_names.add(a.target.name)
         for q, n in f.first.items():
             for module in f.modules:
                 self.defs.setdefault(f"{module}.{q}", (f, n))
@@ -706,7 +720,7 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
-            if last in _ARG_RECEIVERS:
+            if last in _ARG_RECEIVERS or last in self.repo.parsed_names:
                 found = self._argparse(f, fn, expr, depth)
                 if found is not None:
                     return found
@@ -1979,11 +1993,14 @@ class _Recipe:
             return False
         names = set(call.assigned)
         d = file.defs[fn]
+        end = (call.expr.end_line, call.expr.end_col)
+        # only a later composition can use this one: stargan's ``transform =
+        # T.Compose(transform)`` rebinds its own list's name, no outer composition
         return any(
             _is_compose(other.expr.callee())
             and any(n.kind == "Name" and n.name in names for n in other.expr.walk()[1:])
             for other in file.values.calls
-            if d.line <= other.expr.line <= d.end_line
+            if d.line <= other.expr.line <= d.end_line and (other.expr.line, other.expr.col) >= end
         )
 
     def _steps(self, file: _File, fn: int, expr: Expr | None, depth: int) -> list[str]:

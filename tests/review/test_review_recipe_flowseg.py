@@ -78,9 +78,7 @@ def test_a_json_loss_shows_the_settings_its_construction_reads(recipe) -> None:
 
 def test_a_repo_scheduler_picked_by_a_json_config_shows_its_formula(recipe) -> None:
     poly = named(recipe, "scheduler")["config lr_scheduler: Poly"]
-    assert poly.values == (
-        ("formula", "factor = pow(1 - self.last_epoch / self.num_steps, 0.9)"),
-    )
+    assert poly.values == (("formula", "factor = pow(1 - self.last_epoch / self.num_steps, 0.9)"),)
 
 
 def test_a_parameter_spread_from_the_parsed_command_line_reads_its_option(tmp_path) -> None:
@@ -126,3 +124,71 @@ def test_a_parameter_spread_from_the_parsed_command_line_reads_its_option(tmp_pa
     assert literals.argument("transcribe", "logprob_threshold", 0) == (None, False)
     # a dict that is not the command line may set anything
     assert literals.argument("other", "cut", 0) == (None, False)
+
+
+def test_a_gan_solver_reads_its_options_through_the_parsed_namespace(tmp_path) -> None:
+    """stargan-style: ``config = parser.parse_args()`` handed to ``Solver(config)``, loss
+    weights named ``lambda_*``, Adam's ``beta1``/``beta2``, a linear decay over the last
+    ``num_iters_decay`` steps, and a list of transforms rebound to its own composition."""
+    root = write_repo(
+        tmp_path,
+        {
+            "main.py": """
+                import argparse
+                from solver import Solver
+                from data_loader import get_loader
+
+                if __name__ == "__main__":
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--lambda_rec", type=float, default=10)
+                    parser.add_argument("--g_lr", type=float, default=0.0001)
+                    parser.add_argument("--beta1", type=float, default=0.5)
+                    parser.add_argument("--num_iters_decay", type=int, default=100000)
+                    parser.add_argument("--lr_update_step", type=int, default=1000)
+                    parser.add_argument("--image_size", type=int, default=128)
+                    config = parser.parse_args()
+                    Solver(get_loader(config.image_size), config).train()
+            """,
+            "solver.py": """
+                import torch
+
+                class Solver:
+                    def __init__(self, loader, config):
+                        self.loader = loader
+                        self.g_lr = config.g_lr
+                        self.beta1 = config.beta1
+                        self.G = torch.nn.Linear(2, 2)
+
+                    def train(self):
+                        opt = torch.optim.Adam(self.G.parameters(), self.g_lr, [self.beta1, 0.999])
+                        for x in self.loader:
+                            opt.zero_grad()
+                            self.G(x).sum().backward()
+                            opt.step()
+            """,
+            "data_loader.py": """
+                from torch.utils import data
+                from torchvision import transforms as T
+
+                def get_loader(image_size, mode="train"):
+                    transform = []
+                    if mode == "train":
+                        transform.append(T.RandomHorizontalFlip())
+                    transform.append(T.Resize(image_size))
+                    transform = T.Compose(transform)
+                    return data.DataLoader(transform, batch_size=16)
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    recipe = extract_recipe(result, analyses, root)
+    adam = named(recipe, "optimizer")["torch.optim.Adam"]
+    assert dict(adam.values)["lr"].startswith("0.0001 (")
+    assert "argparse --beta1" in named(recipe, "optimizer")
+    assert "argparse --lambda_rec" in named(recipe, "loss")
+    schedule = named(recipe, "scheduler")
+    assert {"argparse --num_iters_decay", "argparse --lr_update_step"} <= set(schedule)
+    (composition,) = [i for i in recipe if i.name == "composition in get_loader"]
+    steps = [v for k, v in composition.values if k.isdigit()]
+    assert steps[0] == "RandomHorizontalFlip()"
+    assert steps[1] == "Resize(128)"  # the argparse default, through get_loader's parameter
