@@ -228,6 +228,8 @@ _QUOTED = re.compile(r"(?:^|\| )['\"](\w+)['\"]")
 _TRAINING_FILE = re.compile(r"(^|[^a-z])train")
 #: How many callers' dicts an optimizer picked by name reads its settings from.
 _MAX_CALLERS = 40
+#: A script that runs a trained model: detection, demonstration, prediction, inference
+_INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
 #: A folder of evaluation code (``eval/``, ``evaluation/``, ``voc_eval_lib/``, ``coco_eval``)
 _EVAL_DIR = re.compile(r"(^|_)eval(uation|uator)?(_|$)", re.IGNORECASE)
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
@@ -1211,6 +1213,8 @@ class _Recipe:
         self.path_imported: dict[str, str] = {}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
+        #: every attribute name the repository reads (built on first use)
+        self._read_attrs: set[str] | None = None
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
@@ -1342,7 +1346,11 @@ class _Recipe:
                 )
             )
         ]
-        self.out = [_input_step(i) for i in self.out if not _evaluation_code(i)]
+        self.out = [
+            _input_step(i)
+            for i in self.out
+            if not _evaluation_code(i) and not _inference_script_row(i)
+        ]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -1439,6 +1447,8 @@ class _Recipe:
                 note = "casts to float16 (not autocast)"
             if category == "dataloader" and _validation_loader(f.function, call):
                 return  # pytorch-segmentation's val_sampler and get_val_loader: no training
+            if category == "loss" and self._never_read(call):
+                return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
 
     def _bind_api(
@@ -2407,6 +2417,24 @@ class _Recipe:
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
+    def _never_read(self, call: CallValues) -> bool:
+        """``call`` builds a module stored as ``self.name`` and no file of the repository
+        reads an attribute so named (a subclass elsewhere may call it): a loss constructed in
+        ``__init__`` that no forward computes."""
+        stored = call.stored
+        if stored is None or stored.kind != "Attribute" or stored.target.text != "self":
+            return False
+        if self._read_attrs is None:
+            self._read_attrs = {
+                node.name
+                for path, file in self.files.items()
+                if not is_test_path(path)
+                for root, _ in _file_roots(file)
+                for node in root.walk()
+                if node.kind == "Attribute"
+            }
+        return stored.name not in self._read_attrs
+
     def _model_argument_only(self, dest: str) -> bool:
         """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
         model or of a module's constructor: a setting of the network (RAFT's GRU refinement
@@ -2683,6 +2711,16 @@ def _validation_loader(function: str, call: CallValues) -> bool:
     passed = [*call.expr.args, *(k.target for k in call.expr.keywords)]
     names += [a.name for a in passed if a.kind in ("Name", "Attribute")]
     return any(_NOT_TRAINING_STORE.search(name) for name in names)
+
+
+def _inference_script_row(item: RecipeItem) -> bool:
+    """A training-recipe row from a script that runs the trained model (PyTorch-YOLOv3's
+    ``detect.py`` with its own ``--batch_size`` and loader, a ``demo.py``, ``predict.py``):
+    how inference batches its inputs is not how the model is trained. What the inference
+    path itself needs (checkpoints, half precision, its input steps) stays."""
+    if item.category in ("checkpoint", "backbone", "preprocessing", "postprocessing", "amp"):
+        return False
+    return bool(_INFERENCE_SCRIPT.search(item.where.path))
 
 
 def _evaluation_code(item: RecipeItem) -> bool:

@@ -192,3 +192,14 @@ def test_a_gan_solver_reads_its_options_through_the_parsed_namespace(tmp_path) -
     steps = [v for k, v in composition.values if k.isdigit()]
     assert steps[0] == "RandomHorizontalFlip()"
     assert steps[1] == "Resize(128)"  # the argparse default, through get_loader's parameter
+
+
+def test_an_inference_script_s_loader_and_batch_size_are_not_the_recipe(recipe) -> None:
+    assert not any(i.where.path == "detect.py" and i.category != "checkpoint" for i in recipe)
+    assert [str(i.where) for i in recipe if i.category == "batch_size"] == ["train.py:41"]
+
+
+def test_a_loss_module_stored_and_never_called_is_no_loss_row(recipe) -> None:
+    assert not any("SmoothL1Loss" in i.name for i in recipe)
+    # the loss the training step computes stays
+    assert "config loss: SegLoss" in named(recipe, "loss")
