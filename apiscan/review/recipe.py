@@ -1314,6 +1314,7 @@ class _Recipe:
             self._foreign_calls(file)
             self._ema_loops(file)
             self._hand_schedules(file)
+            self._param_group_lr(file)
         self._named_defs()
         self._flips()
         self._cudnn()
@@ -2646,6 +2647,65 @@ class _Recipe:
             if floor:
                 values.append(("floor", floor))
             self.add(category, name, file.where(stmt.line), values, note)
+
+    def _param_group_lr(self, file: _File) -> None:
+        """An LR written into the optimizer's param groups by hand in the training loop
+        (PyTorch-YOLOv3: ``lr = hyperparams['learning_rate']``, ``lr *= batches_done /
+        burn_in`` for the warm-up, ``lr *= value`` past each step, then ``for g in
+        optimizer.param_groups: g['lr'] = lr``): the statements that compute it, in order,
+        as the schedule's row. Rows of a formula read from the epoch already show theirs."""
+        for stmt, fn in file.assigns:
+            target = stmt.target
+            if not (
+                fn >= 0
+                and target.kind == "Subscript"
+                and any(
+                    p.kind == "Constant" and p.value in ("lr", "learning_rate")
+                    for p in target.parts[1:]
+                )
+                and stmt.value.kind == "Name"
+            ):
+                continue
+            name = stmt.value.name
+            d = file.defs[fn]
+            if any(
+                i.category == "scheduler"
+                and i.where.path == file.path
+                and d.line <= i.where.line <= d.end_line
+                for i in self.out
+            ):
+                continue
+            steps: dict[int, str] = {
+                a.line: f"{name} = {a.value.text}"
+                for a in d.assigns
+                if a.target.kind == "Name" and a.target.name == name and a.line < stmt.line
+            }
+            # each update with its innermost loop: one opened after the LR's first value is
+            # part of the computation (``for threshold, value in lr_steps``), not the epochs
+            innermost: dict[int, tuple[LoopValues, str]] = {}
+            for loop in file.values.loops:
+                for u in loop.updates:
+                    if not (
+                        d.line <= u.line < stmt.line
+                        and u.op
+                        and u.node.kind == "Name"
+                        and u.node.name == name
+                    ):
+                        continue
+                    known = innermost.get(u.line)
+                    if known is None or loop.line > known[0].line:
+                        innermost[u.line] = (loop, u.statement)
+            first = min(steps, default=stmt.line)
+            for line, (loop, text) in innermost.items():
+                if loop.line > first:
+                    text = f"{text} (for {', '.join(loop.names)} in {loop.iter.text})"
+                steps[line] = text
+            if len(steps) < 2:
+                continue  # the LR handed on as it is: nothing computed here
+            values = [(f"{n}", text) for n, (_, text) in enumerate(sorted(steps.items()), 1)]
+            note = f"set on each param group by hand: {target.text} = {name}"
+            self.add("scheduler", f"{name} computed by hand in {d.qual}",
+                     file.where(stmt.line), values, note)  # fmt: skip
 
     def _launchers(self) -> None:
         """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""

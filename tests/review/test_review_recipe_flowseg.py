@@ -203,3 +203,45 @@ def test_a_loss_module_stored_and_never_called_is_no_loss_row(recipe) -> None:
     assert not any("SmoothL1Loss" in i.name for i in recipe)
     # the loss the training step computes stays
     assert "config loss: SegLoss" in named(recipe, "loss")
+
+
+def test_an_lr_written_into_the_param_groups_by_hand_is_the_schedule(tmp_path) -> None:
+    """PyTorch-YOLOv3's loop: burn-in warm-up then a step decay, computed in the loop and
+    written into every param group; no scheduler object anywhere."""
+    root = write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch
+
+                HYP = {"learning_rate": 0.001, "burn_in": 1000, "lr_steps": [(400, 0.1)]}
+
+                def run(model, loader, epochs=3):
+                    optimizer = torch.optim.SGD(model.parameters(), lr=HYP["learning_rate"])
+                    for epoch in range(epochs):
+                        for i, (x, y) in enumerate(loader):
+                            done = len(loader) * epoch + i
+                            model(x).sum().backward()
+                            lr = HYP["learning_rate"]
+                            if done < HYP["burn_in"]:
+                                lr *= done / HYP["burn_in"]
+                            else:
+                                for threshold, value in HYP["lr_steps"]:
+                                    if done > threshold:
+                                        lr *= value
+                            for g in optimizer.param_groups:
+                                g["lr"] = lr
+                            optimizer.step()
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    rows = named(extract_recipe(result, analyses, root), "scheduler")
+    row = rows["lr computed by hand in run"]
+    assert row.values == (
+        ("1", 'lr = HYP["learning_rate"]'),
+        ("2", 'lr *= done / HYP["burn_in"]'),
+        ("3", 'lr *= value (for threshold, value in HYP["lr_steps"])'),
+    )
+    assert row.note == 'set on each param group by hand: g["lr"] = lr'
+    assert str(row.where) == "train.py:19"
