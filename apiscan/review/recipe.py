@@ -228,6 +228,8 @@ _QUOTED = re.compile(r"(?:^|\| )['\"](\w+)['\"]")
 _TRAINING_FILE = re.compile(r"(^|[^a-z])train")
 #: How many callers' dicts an optimizer picked by name reads its settings from.
 _MAX_CALLERS = 40
+#: A function that restores a run (the LR it recomputes there is where a resume restarts)
+_RESUMING = re.compile(r"load|resume|restore", re.IGNORECASE)
 #: A script that runs a trained model: detection, demonstration, prediction, inference
 _INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
 #: A folder of evaluation code (``eval/``, ``evaluation/``, ``voc_eval_lib/``, ``coco_eval``)
@@ -2668,6 +2670,10 @@ class _Recipe:
                 continue
             name = stmt.value.name
             d = file.defs[fn]
+            if _SCHEDULE_NAME.search(f"{PurePosixPath(file.path).stem} {d.qual}"):
+                continue  # MAE's lr_sched.adjust_learning_rate: its callers' row is the schedule
+            if _RESUMING.search(d.name):
+                continue  # CenterNet's load_model: the LR a resumed run restarts from
             if any(
                 i.category == "scheduler"
                 and i.where.path == file.path
