@@ -255,7 +255,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "augmentation",
             r".*(no_?aug|close_mosaic|mosaic|mix_?up|cutmix|cutout|flip|mirror|hsv|jitter"
-            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|rand(om)?_crop"
+            r"|augment(?!ed)|degrees|translate|shear|perspective|erasing|rand(om)?_crop|multi_?scale"
             r"|(^|_)aug(_|$)).*",
         ),
         (
@@ -1959,6 +1959,8 @@ class _Recipe:
                 continue
             if self._not_for_training(file, call):
                 continue
+            if fn < 0 and call.stored is not None and self._read_for_evaluation(call.stored):
+                continue  # PyTorch-YOLOv3's DEFAULT_TRANSFORMS: validation's and detect.py's
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
             if call.when is not None and (fn < 0 or call.when_function == fn):
                 values.append(("when", call.when.text))
@@ -2419,6 +2421,34 @@ class _Recipe:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _read_for_evaluation(self, stored: Expr) -> bool:
+        """A module-level constant (``DEFAULT_TRANSFORMS = Compose([...])``) whose every
+        read is in an inference script or in a function named for validation, evaluation or
+        testing: no training batch goes through it."""
+        if stored.kind != "Name":
+            return False
+        reads = 0
+        for path, file in self.files.items():
+            if is_test_path(path):
+                continue
+            seen: set[tuple[int, int]] = set()
+            for root, fn in _file_roots(file):
+                for node in root.walk():
+                    if node.kind != "Name" or node.name != stored.name:
+                        continue
+                    if (node.line, node.col) in seen:
+                        continue
+                    seen.add((node.line, node.col))
+                    reads += 1
+                    names = file.defs[fn].qual.split(".") if fn >= 0 else []
+                    names.append(PurePosixPath(path).stem)
+                    if not (
+                        _INFERENCE_SCRIPT.search(path)
+                        or any(_NOT_TRAINING_STORE.search(n) for n in names)
+                    ):
+                        return False
+        return reads > 0
 
     def _never_read(self, call: CallValues) -> bool:
         """``call`` builds a module stored as ``self.name`` and no file of the repository

@@ -245,3 +245,53 @@ def test_an_lr_written_into_the_param_groups_by_hand_is_the_schedule(tmp_path) -
     )
     assert row.note == 'set on each param group by hand: g["lr"] = lr'
     assert str(row.where) == "train.py:19"
+
+
+def test_a_composition_constant_only_validation_reads_is_not_an_augmentation(tmp_path) -> None:
+    """PyTorch-YOLOv3: ``DEFAULT_TRANSFORMS`` is read by the validation loader and by
+    detect.py only; ``AUGMENTATION_TRANSFORMS`` by the training loader."""
+    root = write_repo(
+        tmp_path,
+        {
+            "yolo/__init__.py": "",
+            "yolo/transforms.py": """
+                from torchvision import transforms
+
+                DEFAULT_TRANSFORMS = transforms.Compose([transforms.ToTensor()])
+                AUGMENTATION_TRANSFORMS = transforms.Compose(
+                    [transforms.RandomHorizontalFlip(), transforms.ToTensor()]
+                )
+            """,
+            "yolo/test.py": """
+                from torch.utils.data import DataLoader
+                from yolo.transforms import DEFAULT_TRANSFORMS
+
+                def _create_validation_data_loader(dataset_cls):
+                    return DataLoader(dataset_cls(transform=DEFAULT_TRANSFORMS), batch_size=8)
+            """,
+            "yolo/detect.py": """
+                from yolo.transforms import DEFAULT_TRANSFORMS
+
+                def run(dataset_cls):
+                    return dataset_cls(transform=DEFAULT_TRANSFORMS)
+            """,
+            "yolo/train.py": """
+                import argparse
+                from torch.utils.data import DataLoader
+                from yolo.transforms import AUGMENTATION_TRANSFORMS
+
+                def _create_data_loader(dataset_cls):
+                    return DataLoader(dataset_cls(transform=AUGMENTATION_TRANSFORMS), batch_size=8)
+
+                def run():
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--multiscale_training", action="store_true")
+                    return parser.parse_args()
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    augmentations = named(extract_recipe(result, analyses, root), "augmentation")
+    compositions = [i for n, i in augmentations.items() if n.startswith("composition")]
+    assert [i.note.rpartition("stored as ")[2] for i in compositions] == ["AUGMENTATION_TRANSFORMS"]
+    assert dict(augmentations["argparse --multiscale_training"].values) == {"default": "False"}
