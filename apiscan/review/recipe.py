@@ -546,6 +546,14 @@ class _AttrSet:
         return f"{name}.{self.method}" if self.method else name
 
 
+class _Read(NamedTuple):
+    """A read of a name or an attribute: its file, the node, the function it is in."""
+
+    file: _File
+    node: Expr
+    fn: int
+
+
 @dataclass
 class _Repo:
     """Repository-wide tables: argparse options, attributes classes set, defs and call sites."""
@@ -1215,8 +1223,8 @@ class _Recipe:
         self.path_imported: dict[str, str] = {}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
-        #: every attribute name the repository reads (built on first use)
-        self._read_attrs: set[str] | None = None
+        #: the attributes and the names the repository reads, by name (built on first use)
+        self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
@@ -2422,33 +2430,46 @@ class _Recipe:
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
+    def _reads(self) -> tuple[dict[str, list[_Read]], dict[str, list[_Read]]]:
+        """Every attribute and every name the repository's code reads (test files aside),
+        each once, by its name: one pass over the value records, shared by the rules that
+        ask where a value goes."""
+        if self._read_index is None:
+            attributes: dict[str, list[_Read]] = {}
+            names: dict[str, list[_Read]] = {}
+            for path, file in sorted(self.files.items()):
+                if is_test_path(path):
+                    continue
+                seen: set[tuple[int, int, str]] = set()
+                for root, fn in _file_roots(file):
+                    for node in root.walk():
+                        if node.kind not in ("Attribute", "Name"):
+                            continue
+                        key = (node.line, node.col, node.kind)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        table = attributes if node.kind == "Attribute" else names
+                        table.setdefault(node.name, []).append(_Read(file, node, fn))
+            self._read_index = (attributes, names)
+        return self._read_index
+
     def _read_for_evaluation(self, stored: Expr) -> bool:
         """A module-level constant (``DEFAULT_TRANSFORMS = Compose([...])``) whose every
         read is in an inference script or in a function named for validation, evaluation or
         testing: no training batch goes through it."""
         if stored.kind != "Name":
             return False
-        reads = 0
-        for path, file in self.files.items():
-            if is_test_path(path):
-                continue
-            seen: set[tuple[int, int]] = set()
-            for root, fn in _file_roots(file):
-                for node in root.walk():
-                    if node.kind != "Name" or node.name != stored.name:
-                        continue
-                    if (node.line, node.col) in seen:
-                        continue
-                    seen.add((node.line, node.col))
-                    reads += 1
-                    names = file.defs[fn].qual.split(".") if fn >= 0 else []
-                    names.append(PurePosixPath(path).stem)
-                    if not (
-                        _INFERENCE_SCRIPT.search(path)
-                        or any(_NOT_TRAINING_STORE.search(n) for n in names)
-                    ):
-                        return False
-        return reads > 0
+        reads = self._reads()[1].get(stored.name, [])
+        for read in reads:
+            names = read.file.defs[read.fn].qual.split(".") if read.fn >= 0 else []
+            names.append(PurePosixPath(read.file.path).stem)
+            if not (
+                _INFERENCE_SCRIPT.search(read.file.path)
+                or any(_NOT_TRAINING_STORE.search(n) for n in names)
+            ):
+                return False
+        return bool(reads)
 
     def _never_read(self, call: CallValues) -> bool:
         """``call`` builds a module stored as ``self.name`` and no file of the repository
@@ -2457,51 +2478,33 @@ class _Recipe:
         stored = call.stored
         if stored is None or stored.kind != "Attribute" or stored.target.text != "self":
             return False
-        if self._read_attrs is None:
-            self._read_attrs = {
-                node.name
-                for path, file in self.files.items()
-                if not is_test_path(path)
-                for root, _ in _file_roots(file)
-                for node in root.walk()
-                if node.kind == "Attribute"
-            }
-        return stored.name not in self._read_attrs
+        return stored.name not in self._reads()[0]
 
     def _model_argument_only(self, dest: str) -> bool:
         """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
         model or of a module's constructor: a setting of the network (RAFT's GRU refinement
         iterations, passed to ``model(image1, image2, iters=args.iters)``), not how long
         training runs, whatever its name."""
-        reads = 0
-        for path, file in self.files.items():
-            if is_test_path(path):
-                continue
-            seen: set[tuple[int, int]] = set()
-            for root, fn in _file_roots(file):
-                for node in root.walk():
-                    if (
-                        not (
-                            node.kind == "Attribute"
-                            and node.name == dest
-                            and node.target.kind == "Name"
-                            and node.target.name in _ARG_RECEIVERS
-                        )
-                        or (node.line, node.col) in seen
-                    ):
-                        continue
-                    seen.add((node.line, node.col))
-                    reads += 1
-                    call = file.call_around(node)
-                    at = (node.line, node.col, node.end_line, node.end_col)
-                    passed = call is not None and any(
-                        (v.line, v.col, v.end_line, v.end_col) == at
-                        for a in call.expr.parts[1:]
-                        for v in (a.target if a.kind == "keyword" else a,)
-                    )
-                    if not (passed and self._module_call(file, call, fn)):
-                        return False
-        return reads > 0
+        reads = [
+            r
+            for r in self._reads()[0].get(dest, [])
+            if r.node.target.kind == "Name"
+            and (
+                r.node.target.name in _ARG_RECEIVERS or r.node.target.name in self.repo.parsed_names
+            )
+        ]
+        for read in reads:
+            node = read.node
+            call = read.file.call_around(node)
+            at = (node.line, node.col, node.end_line, node.end_col)
+            passed = call is not None and any(
+                (v.line, v.col, v.end_line, v.end_col) == at
+                for a in call.expr.parts[1:]
+                for v in (a.target if a.kind == "keyword" else a,)
+            )
+            if not (passed and self._module_call(read.file, call, read.fn)):
+                return False
+        return bool(reads)
 
     def _module_call(self, file: _File, call: CallValues, fn: int) -> bool:
         """``call`` constructs an ``nn.Module`` or calls one: its callee is a module class,
