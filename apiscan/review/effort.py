@@ -67,6 +67,10 @@ RATES: dict[str, tuple[float, float]] = {
     "pretrained-backbone": (1.5, 3.0),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
+    # an op of the repository's compiled extension: MindSpore's counterpart wired in and
+    # checked (forward and gradient), or a custom op written with its backward
+    "compiled-op": (1.0, 2.0),
+    "compiled-custom-op": (3.0, 5.0),
 }
 #: Contributors named as what drives the range.
 DRIVERS = 3
@@ -112,6 +116,10 @@ def estimate(
     by = {d: (net, n, k) for d, net, n, k in rows}
     to_change = [f for f in network if disposition(f) in ("idiom", "rewrite", "custom-op", "gap")]
     custom = sorted({f.api for f in apis if is_custom_op(f)})
+    # the ops of a compiled extension that MindSpore lacks are custom ops too
+    compiled = sorted(
+        item.what.partition(" (")[0] for item in work if item.kind == "compiled-custom-op"
+    )
     # the gap APIs are counted by name: named too, so a reader can check each one
     gap_apis = sorted({f.api for f in apis if disposition(f) == "gap"})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
@@ -187,7 +195,14 @@ def estimate(
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
-        "backbones, checkpoint formats, unsupported parameters), each listed under Porting work.",
+        "backbones, checkpoint formats, unsupported parameters, ops of compiled extensions), "
+        "each listed under Porting work"
+        + (
+            f"; {_count(len(compiled), 'compiled op')} with no MindSpore counterpart "
+            f"({_listing(compiled)}) to write as custom ops."
+            if compiled
+            else "."
+        ),
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
         "pattern, site rewritten by hand, site whose rewrite the template renders (applied by "
         "`apiscan fix` once `apiscan verify` passes its form), custom op, gap API, function, "
@@ -220,7 +235,7 @@ def estimate(
         )
     return Effort(
         call_sites_to_change=len(to_change),
-        custom_ops=len(custom),
+        custom_ops=len(custom) + len(compiled),
         dynamic_shape_rewrites=len(functions),
         explanation=tuple(sentences),
         by_disposition=tuple(rows),
