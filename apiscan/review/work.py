@@ -281,6 +281,7 @@ def work_items(
         f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
     ]
     checkpoints = list(_checkpoints(findings, methods))
+    checkpoints.extend(_array_loaders(findings, called))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     items.extend(checkpoints)
@@ -766,6 +767,56 @@ def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = fr
         return False
     in_method = (f.path, f.function) in methods and bool(_PLAIN_NAME.match(url))
     return bool(_BACKBONE_URL.search(url)) or in_method
+
+
+#: A function or file that loads weights (``load_darknet_weights``, ``c2_model_loading.py``,
+#: ``load_weights_from_keras``).
+_WEIGHT_LOADER = re.compile(
+    r"load\w*(?:weight|pretrain|ckpt|checkpoint|model)|(?:weight|ckpt|checkpoint|model)\w*load",
+    re.IGNORECASE,
+)
+#: Torch APIs that make a tensor of a host array (a weights file read with numpy).
+_FROM_ARRAY = frozenset({"torch.from_numpy"})
+
+
+def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable[WorkItem]:
+    """Weights read from a file in another format and copied into the parameters as arrays
+    (PyTorch-YOLOv3's ``load_darknet_weights``: ``numpy.fromfile`` then ``torch.from_numpy``
+    into each conv and BatchNorm; FCOS's Caffe2 pickles in ``c2_model_loading.py``): the
+    loader fills PyTorch parameters, so the port rewrites it for MindSpore's (or converts the
+    file once). A loader nothing calls (nerf-pytorch's ``load_weights_from_keras``) loads
+    nothing."""
+    found = sorted(
+        (
+            f
+            for f in findings
+            if f.api in _FROM_ARRAY
+            and f.usage == "call"
+            and f.scope != "data"
+            and f.function
+            and (name := f.function.rpartition(".")[2]) in called
+            and (_WEIGHT_LOADER.search(name) or _WEIGHT_LOADER.search(PurePosixPath(f.path).stem))
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not found:
+        return
+    functions = list(dict.fromkeys(f"{f.path}:{f.function}" for f in found))
+    yield WorkItem(
+        kind="checkpoint",
+        what="weights read as arrays into the parameters: "
+        + ", ".join(dict.fromkeys(f.function for f in found)),
+        where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in found)),
+        why=(
+            "a weights file in another format (Darknet, Caffe2, Keras...) is read with numpy "
+            "and copied into PyTorch's parameters by "
+            + ", ".join(functions)
+            + ": rewrite the loader to fill MindSpore's Parameters (set_data; BatchNorm "
+            "gamma/beta/moving_mean/moving_variance), or convert the file once to a MindSpore "
+            "checkpoint"
+        ),
+        uses=len(found),
+    )
 
 
 def _released_checkpoint(

@@ -78,3 +78,14 @@ def test_a_legacy_reduction_switch_that_is_set_is_an_unsupported_parameter(revie
     assert "reduction='sum'" in items[0].why
     # size_average=True is the default: dropping it changes nothing
     assert not [i for i in items if "smooth_l1_loss" in i.what]
+
+
+def test_a_weights_file_read_as_arrays_is_a_checkpoint_to_convert(review) -> None:
+    items = [i for i in review.work if i.kind == "checkpoint"]
+    assert [i.what for i in items] == [
+        "weights read as arrays into the parameters: load_flat_weights"
+    ]
+    assert [str(w) for w in items[0].where] == ["nativedet/weights.py:12"]
+    assert "MindSpore's Parameters" in items[0].why
+    # load_weights_from_keras is never called: it loads nothing
+    assert "keras" not in items[0].what
