@@ -43,6 +43,26 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
+#: Idiom patterns applied mechanically, a rename or a deletion at each site: walking the
+#: cells (``named_parameters`` → ``parameters_and_names``), the train/eval switch, ``no_grad``,
+#: device placement, seeds, dtype constants, buffers, initialisers, tensor creation,
+#: ``detach``, TorchScript markers. Minutes a site, not the day a train step or a data
+#: pipeline takes (rated apart, so a small repository is not priced by its renames).
+MECHANICAL_IDIOMS = frozenset(
+    {
+        "module-walk",
+        "module-mode",
+        "no-grad",
+        "device",
+        "seed",
+        "constants",
+        "buffer",
+        "init",
+        "creation",
+        "stop-gradient",
+        "jit",
+    }
+)
 #: Dispositions in the order the work is listed (the cheapest first).
 WORK = ("delete", "idiom", "rewrite", "custom-op", "gap")
 #: Person-day rates (low, high) per unit: a deleted call site, a distinct idiom pattern, a
@@ -54,6 +74,7 @@ WORK = ("delete", "idiom", "rewrite", "custom-op", "gap")
 RATES: dict[str, tuple[float, float]] = {
     "delete": (0.01, 0.02),
     "idiom": (0.5, 1.0),
+    "mechanical-idiom": (0.1, 0.2),
     "rewrite": (0.08, 0.15),
     # a rewrite the template renders from the call itself (``x.size(2)`` → ``x.shape[2]``):
     # the new text is given (``apiscan fix`` applies it once ``apiscan verify`` passes its
@@ -123,7 +144,9 @@ def estimate(
     # the gap APIs are counted by name: named too, so a reader can check each one
     gap_apis = sorted({f.api for f in apis if disposition(f) == "gap"})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
-    idiom_patterns = len({idiom_pattern(f) for f in apis if f.disposition == "idiom"})
+    patterns = {idiom_pattern(f) for f in apis if f.disposition == "idiom"}
+    idiom_patterns = len(patterns)
+    mechanical = len(patterns & MECHANICAL_IDIOMS)
 
     def pipeline(f: ShapeFinding) -> bool:
         """Multi-scale training and batches padded to their largest item, wherever the
@@ -150,7 +173,8 @@ def estimate(
     rendered = [f for f in rewrites if f.rewrite]
     units = {
         "delete": by["delete"][1],
-        "idiom": idiom_patterns,
+        "idiom": idiom_patterns - mechanical,
+        "mechanical-idiom": mechanical,
         "rewrite": len(rewrites) - len(rendered),
         "rendered": len(rendered),
         "custom-op": len(custom),
@@ -204,7 +228,9 @@ def estimate(
             else "."
         ),
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
-        "pattern, site rewritten by hand, site whose rewrite the template renders (applied by "
+        "pattern (train step, data loading, checkpoints, AMP, the Cell skeleton...), mechanical "
+        "idiom pattern (a rename or deletion: cell walks, mode switches, no_grad, device, "
+        "seeds...), site rewritten by hand, site whose rewrite the template renders (applied by "
         "`apiscan fix` once `apiscan verify` passes its form), custom op, gap API, function, "
         "input pipeline, work item; replace them with your own)."
         + (f" What drives it: {driven}." if driven else ""),
