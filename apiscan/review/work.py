@@ -995,6 +995,9 @@ def _parameters(
 #: name (the binding's, ``roi_align_forward``, or the class a submodule provides, ``DCN``);
 #: "" where MindSpore has none and the op is written as a custom op. The first match wins.
 COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # rotated boxes (detectron2's nms_rotated, roi_align_rotated, box_iou_rotated): no
+    # MindSpore op takes an angle
+    (re.compile(r"rotated", re.IGNORECASE), ""),
     (re.compile(r"psroi", re.IGNORECASE), ""),
     (
         re.compile(r"ml_?nms|batched_?nms", re.IGNORECASE),
@@ -1025,6 +1028,15 @@ COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
 #: The suffixes of one op's bindings (``roi_align_forward``, ``deform_conv_backward_input``):
 #: forward and backward of one op are one port.
 _BINDING_SUFFIX = re.compile(r"_(?:forward|backward)(?:_\w+)?$|_(?:cuda|cpu)$")
+#: Where the ops the repository registers with torch are called from.
+TORCH_OPS = "torch.ops."
+_OWN_EXTENSION = "the repository's CUDA/C++ extension"
+#: Bindings that score predictions (detectron2's ``COCOevalAccumulate``), and the files of
+#: evaluation code: an evaluator's C++ is no op of the network.
+_EVALUATION = re.compile(r"coco|eval", re.IGNORECASE)
+_EVALUATION_FILE = re.compile(r"(?:^|[/_.])(?:eval\w*|evaluation|coco\w*|metrics?)(?:[/_.]|$)")
+#: Binding names that say nothing of the op (the extension module's name does).
+_GENERIC_BINDINGS = frozenset({"forward", "backward", "apply", "run", "call"})
 #: ``path = ...`` and ``url = ...`` lines of a ``.gitmodules`` file.
 _SUBMODULE_FIELD = re.compile(r"^\s*(path|url)\s*=\s*(\S+)\s*$", re.MULTILINE)
 
@@ -1100,19 +1112,34 @@ def compiled_ops(
         for ref in fa.local_refs:
             parts = ref.split(".")
             hit = _extension_binding(parts, packages, modules, defined) if native else None
-            source = "the repository's CUDA/C++ extension"
+            source = _OWN_EXTENSION
             if hit is None:
                 hit, source = _submodule_binding(parts, submodules)
             if hit is None:
                 continue
             module, binding = hit
+            if _EVALUATION.search(binding) or _EVALUATION_FILE.search(fa.path):
+                continue  # detectron2's C++ COCO evaluation: scores, never the network
             op = _BINDING_SUFFIX.sub("", binding)
-            if source != "the repository's CUDA/C++ extension" and _counterpart(op) is None:
+            if op in _GENERIC_BINDINGS:  # ``ngram_repeat_block_cuda.forward``
+                op = module.rpartition(".")[2]
+            if source != _OWN_EXTENSION and _counterpart(op) is None:
                 continue  # a submodule's name that is no known op: nothing to claim
             line = next((c.line for c in fa.calls if c.callee == ref), 1)
             entry = ops.setdefault((module, op), (set(), [], source))
             entry[0].add(binding)
             entry[1].append(place(fa, line))
+    # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
+    # after one of the repository's own packages
+    local = _local_packages(analyses)
+    for f in result.api_findings if native else ():
+        namespace, _, binding = f.api.removeprefix(TORCH_OPS).partition(".")
+        if not f.api.startswith(TORCH_OPS) or namespace not in local or ancillary.why(f.path):
+            continue
+        op = _BINDING_SUFFIX.sub("", binding)
+        entry = ops.setdefault((TORCH_OPS + namespace, op), (set(), [], _OWN_EXTENSION))
+        entry[0].add(binding)
+        entry[1].append(Where(f.path, f.span.line, f.cell))
     items = []
     for (module, op), (bindings, where, source) in sorted(ops.items()):
         how = _counterpart(op)
