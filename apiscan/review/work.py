@@ -87,6 +87,8 @@ FOREIGN_FRAMEWORKS = frozenset(
         "mmcv",
         "lightning",
         "pytorch_lightning",
+        # Replicate's predictor (SwinIR's predict.py beside cog.yaml): a hosting entry point
+        "cog",
     }
 )
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
@@ -653,7 +655,11 @@ def _backbones(
             details = [shorten(a, 40) for a in call.args[:2]] + details
         elif name in _NAMED_ZOO and call.args:  # which architecture (DPT's five ViTs)
             details = [shorten(call.args[0], 40), *details]
-        why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
+        # a language model's weights come from transformers: MindNLP is its counterpart, and
+        # a repository that copies them into its own model (minGPT's GPT.from_pretrained)
+        # ports that model anyway
+        zoo = "MindNLP" if name.startswith("transformers.") else "MindCV"
+        why = f"needs a MindSpore counterpart of the architecture ({zoo} or a port)"
         if pretrained:
             why += (
                 " and its pretrained weights converted to a MindSpore checkpoint (parameter "
