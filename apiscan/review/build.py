@@ -77,7 +77,7 @@ def review(options: ScanOptions) -> Review:
     ancillary = Ancillary(
         analyses, resolve_settings(options.path, {})["review-ancillary"], keep=training
     )
-    items = work_items(result, analyses, ancillary, names)
+    items = work_items(result, analyses, ancillary, names, root)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     recipe = extract_recipe(result, analyses, root, hierarchy)
     # a script that builds the repository's own optimizer class trains too (MAE's
@@ -156,7 +156,8 @@ def review(options: ScanOptions) -> Review:
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),
         sparse=gaps.sparse_uses(result),
-        extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why),
+        extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
+        + submodule_extensions(items),
         third_party=gaps.third_party(analyses),
         effort=effort.estimate(
             result,
@@ -172,6 +173,16 @@ def review(options: ScanOptions) -> Review:
         work=items,
         inference_only=inference,
         ancillary=ancillary.listing(),
+    )
+
+
+def submodule_extensions(items: Sequence[WorkItem]) -> tuple[tuple[str, Where], ...]:
+    """The compiled ops the code imports from a git submodule that is not checked out
+    (CenterTrack's DCNv2): extensions too, though no source of them is in the tree."""
+    return tuple(
+        (f"{item.what} (git submodule not checked out)", item.where[0])
+        for item in items
+        if item.kind.startswith("compiled") and "git submodule" in item.why
     )
 
 

@@ -43,6 +43,26 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
+#: Idiom patterns applied mechanically, a rename or a deletion at each site: walking the
+#: cells (``named_parameters`` → ``parameters_and_names``), the train/eval switch, ``no_grad``,
+#: device placement, seeds, dtype constants, buffers, initialisers, tensor creation,
+#: ``detach``, TorchScript markers. Minutes a site, not the day a train step or a data
+#: pipeline takes (rated apart, so a small repository is not priced by its renames).
+MECHANICAL_IDIOMS = frozenset(
+    {
+        "module-walk",
+        "module-mode",
+        "no-grad",
+        "device",
+        "seed",
+        "constants",
+        "buffer",
+        "init",
+        "creation",
+        "stop-gradient",
+        "jit",
+    }
+)
 #: Dispositions in the order the work is listed (the cheapest first).
 WORK = ("delete", "idiom", "rewrite", "custom-op", "gap")
 #: Person-day rates (low, high) per unit: a deleted call site, a distinct idiom pattern, a
@@ -54,6 +74,7 @@ WORK = ("delete", "idiom", "rewrite", "custom-op", "gap")
 RATES: dict[str, tuple[float, float]] = {
     "delete": (0.01, 0.02),
     "idiom": (0.5, 1.0),
+    "mechanical-idiom": (0.1, 0.2),
     "rewrite": (0.08, 0.15),
     # a rewrite the template renders from the call itself (``x.size(2)`` → ``x.shape[2]``):
     # the new text is given (``apiscan fix`` applies it once ``apiscan verify`` passes its
@@ -67,6 +88,10 @@ RATES: dict[str, tuple[float, float]] = {
     "pretrained-backbone": (1.5, 3.0),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
+    # an op of the repository's compiled extension: MindSpore's counterpart wired in and
+    # checked (forward and gradient), or a custom op written with its backward
+    "compiled-op": (1.0, 2.0),
+    "compiled-custom-op": (3.0, 5.0),
 }
 #: Contributors named as what drives the range.
 DRIVERS = 3
@@ -112,10 +137,16 @@ def estimate(
     by = {d: (net, n, k) for d, net, n, k in rows}
     to_change = [f for f in network if disposition(f) in ("idiom", "rewrite", "custom-op", "gap")]
     custom = sorted({f.api for f in apis if is_custom_op(f)})
+    # the ops of a compiled extension that MindSpore lacks are custom ops too
+    compiled = sorted(
+        item.what.partition(" (")[0] for item in work if item.kind == "compiled-custom-op"
+    )
     # the gap APIs are counted by name: named too, so a reader can check each one
     gap_apis = sorted({f.api for f in apis if disposition(f) == "gap"})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
-    idiom_patterns = len({idiom_pattern(f) for f in apis if f.disposition == "idiom"})
+    patterns = {idiom_pattern(f) for f in apis if f.disposition == "idiom"}
+    idiom_patterns = len(patterns)
+    mechanical = len(patterns & MECHANICAL_IDIOMS)
 
     def pipeline(f: ShapeFinding) -> bool:
         """Multi-scale training and batches padded to their largest item, wherever the
@@ -142,7 +173,8 @@ def estimate(
     rendered = [f for f in rewrites if f.rewrite]
     units = {
         "delete": by["delete"][1],
-        "idiom": idiom_patterns,
+        "idiom": idiom_patterns - mechanical,
+        "mechanical-idiom": mechanical,
         "rewrite": len(rewrites) - len(rendered),
         "rendered": len(rendered),
         "custom-op": len(custom),
@@ -187,9 +219,18 @@ def estimate(
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
-        "backbones, checkpoint formats, unsupported parameters), each listed under Porting work.",
+        "backbones, checkpoint formats, unsupported parameters, ops of compiled extensions), "
+        "each listed under Porting work"
+        + (
+            f"; {_count(len(compiled), 'compiled op')} with no MindSpore counterpart "
+            f"({_listing(compiled)}) to write as custom ops."
+            if compiled
+            else "."
+        ),
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
-        "pattern, site rewritten by hand, site whose rewrite the template renders (applied by "
+        "pattern (train step, data loading, checkpoints, AMP, the Cell skeleton...), mechanical "
+        "idiom pattern (a rename or deletion: cell walks, mode switches, no_grad, device, "
+        "seeds...), site rewritten by hand, site whose rewrite the template renders (applied by "
         "`apiscan fix` once `apiscan verify` passes its form), custom op, gap API, function, "
         "input pipeline, work item; replace them with your own)."
         + (f" What drives it: {driven}." if driven else ""),
@@ -220,7 +261,7 @@ def estimate(
         )
     return Effort(
         call_sites_to_change=len(to_change),
-        custom_ops=len(custom),
+        custom_ops=len(custom) + len(compiled),
         dynamic_shape_rewrites=len(functions),
         explanation=tuple(sentences),
         by_disposition=tuple(rows),

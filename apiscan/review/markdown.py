@@ -80,7 +80,7 @@ def _effort(review: Review) -> str:
         "lr",
         [
             ["call sites to change in the network graph", f"{effort.call_sites_to_change:,}"],
-            ["APIs that may need a custom op", f"{effort.custom_ops:,}"],
+            ["APIs and compiled ops that may need a custom op", f"{effort.custom_ops:,}"],
             ["dynamic-shape rewrites (functions)", f"{effort.dynamic_shape_rewrites:,}"],
             [
                 "input pipelines with multi-scale or data-dependent shapes",

@@ -134,7 +134,8 @@ class WorkItem:
 
     ``kind`` is one of :data:`WORK_KINDS`: a host round trip in the network or loss path, a
     pretrained backbone from a model zoo, a checkpoint to convert, a parameter MindSpore
-    lacks that a call really passes.
+    lacks that a call really passes, an op of a compiled extension the ported code calls
+    (``compiled-op`` where MindSpore has a counterpart, ``compiled-custom-op`` where not).
     """
 
     kind: str
@@ -155,6 +156,9 @@ WORK_KINDS: dict[str, str] = {
     "pretrained-backbone": "Pretrained backbone",
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
+    # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)
+    "compiled-op": "Compiled op (MindSpore counterpart)",
+    "compiled-custom-op": "Compiled op (custom op)",
 }
 #: The heading of a model-zoo backbone item that loads no weights: the architecture alone.
 BACKBONE_ARCHITECTURE = "Backbone architecture"

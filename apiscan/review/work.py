@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
@@ -87,6 +87,8 @@ FOREIGN_FRAMEWORKS = frozenset(
         "mmcv",
         "lightning",
         "pytorch_lightning",
+        # Replicate's predictor (SwinIR's predict.py beside cog.yaml): a hosting entry point
+        "cog",
     }
 )
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
@@ -246,8 +248,10 @@ def work_items(
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
     names: NameValues | None = None,
+    root: Path | None = None,
 ) -> tuple[WorkItem, ...]:
-    """Every work item of the ported files, in the order of :data:`WORK_KINDS`."""
+    """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
+    compiled extensions when ``root`` (the scanned directory) is given."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -279,10 +283,12 @@ def work_items(
         f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
     ]
     checkpoints = list(_checkpoints(findings, methods))
+    checkpoints.extend(_array_loaders(findings, called))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
+    items.extend(compiled_ops(root, result, analyses, ancillary))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -649,7 +655,11 @@ def _backbones(
             details = [shorten(a, 40) for a in call.args[:2]] + details
         elif name in _NAMED_ZOO and call.args:  # which architecture (DPT's five ViTs)
             details = [shorten(call.args[0], 40), *details]
-        why = "needs a MindSpore counterpart of the architecture (MindCV or a port)"
+        # a language model's weights come from transformers: MindNLP is its counterpart, and
+        # a repository that copies them into its own model (minGPT's GPT.from_pretrained)
+        # ports that model anyway
+        zoo = "MindNLP" if name.startswith("transformers.") else "MindCV"
+        why = f"needs a MindSpore counterpart of the architecture ({zoo} or a port)"
         if pretrained:
             why += (
                 " and its pretrained weights converted to a MindSpore checkpoint (parameter "
@@ -765,6 +775,56 @@ def _pretrained_download(f: ApiFinding, methods: frozenset[tuple[str, str]] = fr
     return bool(_BACKBONE_URL.search(url)) or in_method
 
 
+#: A function or file that loads weights (``load_darknet_weights``, ``c2_model_loading.py``,
+#: ``load_weights_from_keras``).
+_WEIGHT_LOADER = re.compile(
+    r"load\w*(?:weight|pretrain|ckpt|checkpoint|model)|(?:weight|ckpt|checkpoint|model)\w*load",
+    re.IGNORECASE,
+)
+#: Torch APIs that make a tensor of a host array (a weights file read with numpy).
+_FROM_ARRAY = frozenset({"torch.from_numpy"})
+
+
+def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable[WorkItem]:
+    """Weights read from a file in another format and copied into the parameters as arrays
+    (PyTorch-YOLOv3's ``load_darknet_weights``: ``numpy.fromfile`` then ``torch.from_numpy``
+    into each conv and BatchNorm; FCOS's Caffe2 pickles in ``c2_model_loading.py``): the
+    loader fills PyTorch parameters, so the port rewrites it for MindSpore's (or converts the
+    file once). A loader nothing calls (nerf-pytorch's ``load_weights_from_keras``) loads
+    nothing."""
+    found = sorted(
+        (
+            f
+            for f in findings
+            if f.api in _FROM_ARRAY
+            and f.usage == "call"
+            and f.scope != "data"
+            and f.function
+            and (name := f.function.rpartition(".")[2]) in called
+            and (_WEIGHT_LOADER.search(name) or _WEIGHT_LOADER.search(PurePosixPath(f.path).stem))
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not found:
+        return
+    functions = list(dict.fromkeys(f"{f.path}:{f.function}" for f in found))
+    yield WorkItem(
+        kind="checkpoint",
+        what="weights read as arrays into the parameters: "
+        + ", ".join(dict.fromkeys(f.function for f in found)),
+        where=tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in found)),
+        why=(
+            "a weights file in another format (Darknet, Caffe2, Keras...) is read with numpy "
+            "and copied into PyTorch's parameters by "
+            + ", ".join(functions)
+            + ": rewrite the loader to fill MindSpore's Parameters (set_data; BatchNorm "
+            "gamma/beta/moving_mean/moving_variance), or convert the file once to a MindSpore "
+            "checkpoint"
+        ),
+        uses=len(found),
+    )
+
+
 def _released_checkpoint(
     findings: Sequence[ApiFinding], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -868,6 +928,35 @@ def _passed(f: ApiFinding, param: str) -> str | None:
     return next((text for name, text in f.args.keywords if name == param), None)
 
 
+#: The deprecated reduction switches of torch's losses and what a value other than their
+#: default selects (``size_average=False`` sums; ``reduce=False`` keeps every element).
+#: MindSpore's losses take only ``reduction``: the tables call them general parameters to
+#: drop, but dropping one that is set changes the loss (a sum becomes a mean).
+LEGACY_REDUCTION: dict[str, tuple[str, str]] = {
+    "size_average": ("True", "reduction='sum'"),
+    "reduce": ("True", "reduction='none'"),
+}
+
+
+def _legacy_reduction(f: ApiFinding, kind: str, param: str, names: NameValues | None) -> str:
+    """The note of a deprecated reduction switch the call sets to a value that changes the
+    result (``size_average=False``), "" otherwise: a default, None, or a name the repository
+    only ever sets so."""
+    if kind != "general" or param not in LEGACY_REDUCTION:
+        return ""
+    value = _passed(f, param)
+    default, replacement = LEGACY_REDUCTION[param]
+    if value is None or value in (default, "None"):
+        return ""
+    literal = names.literal(value) if names is not None else None
+    if literal in (default, "None"):
+        return ""
+    return (
+        f"{param}= is deprecated and MindSpore's loss has no such parameter: dropping it "
+        f"changes the loss ({param}={value} is {replacement}); pass {replacement} instead"
+    )
+
+
 def _parameters(
     findings: Sequence[ApiFinding], names: NameValues | None = None
 ) -> Iterable[WorkItem]:
@@ -880,6 +969,10 @@ def _parameters(
         if f.api.startswith(PLUMBING) or f.disposition in ("idiom", "delete"):
             continue
         for change in f.param_changes:
+            reduction = _legacy_reduction(f, change.kind, change.param, names)
+            if reduction:
+                groups.setdefault((f.api, change.param, reduction), []).append(f)
+                continue
             if change.kind != "unsupported" or change.param in PLACEMENT:
                 continue
             if SPELLING in change.note:
@@ -902,3 +995,222 @@ def _parameters(
             "selects must be reproduced, or the difference measured",
             uses=len(found),
         )
+
+
+#: Ops of compiled extensions with a MindSpore counterpart or a composition, by the op's
+#: name (the binding's, ``roi_align_forward``, or the class a submodule provides, ``DCN``);
+#: "" where MindSpore has none and the op is written as a custom op. The first match wins.
+COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # rotated boxes (detectron2's nms_rotated, roi_align_rotated, box_iou_rotated): no
+    # MindSpore op takes an angle
+    (re.compile(r"rotated", re.IGNORECASE), ""),
+    (re.compile(r"psroi", re.IGNORECASE), ""),
+    (
+        re.compile(r"ml_?nms|batched_?nms", re.IGNORECASE),
+        "NMS per class: mindspore.ops.NMSWithMask on the boxes offset by class "
+        "(boxes + labels[:, None] * (boxes.max() + 1)), then select with its mask",
+    ),
+    (re.compile(r"soft_?nms", re.IGNORECASE), ""),
+    (
+        re.compile(r"nms", re.IGNORECASE),
+        "mindspore.ops.NMSWithMask, then select with its mask",
+    ),
+    (
+        re.compile(r"roi_?align", re.IGNORECASE),
+        "mindspore.ops.ROIAlign (check sampling_ratio and the half-pixel offset)",
+    ),
+    (re.compile(r"roi_?pool", re.IGNORECASE), ""),
+    (
+        re.compile(r"sigmoid_?focal", re.IGNORECASE),
+        "a composition: p = sigmoid(x); -(alpha * (1 - p) ** gamma * log(p) on positives "
+        "+ (1 - alpha) * p ** gamma * log(1 - p) on negatives)",
+    ),
+    (
+        re.compile(r"deform|dcn", re.IGNORECASE),
+        "mindspore.ops.deformable_conv2d (the offsets with the modulation mask; "
+        "a mask of ones for DCN v1)",
+    ),
+)
+#: The suffixes of one op's bindings (``roi_align_forward``, ``deform_conv_backward_input``):
+#: forward and backward of one op are one port.
+_BINDING_SUFFIX = re.compile(r"_(?:forward|backward)(?:_\w+)?$|_(?:cuda|cpu)$")
+#: Where the ops the repository registers with torch are called from.
+TORCH_OPS = "torch.ops."
+_OWN_EXTENSION = "the repository's CUDA/C++ extension"
+#: Bindings that score predictions (detectron2's ``COCOevalAccumulate``), and the files of
+#: evaluation code: an evaluator's C++ is no op of the network.
+_EVALUATION = re.compile(r"coco|eval", re.IGNORECASE)
+_EVALUATION_FILE = re.compile(r"(?:^|[/_.])(?:eval\w*|evaluation|coco\w*|metrics?)(?:[/_.]|$)")
+#: Binding names that say nothing of the op (the extension module's name does).
+_GENERIC_BINDINGS = frozenset({"forward", "backward", "apply", "run", "call"})
+#: ``path = ...`` and ``url = ...`` lines of a ``.gitmodules`` file.
+_SUBMODULE_FIELD = re.compile(r"^\s*(path|url)\s*=\s*(\S+)\s*$", re.MULTILINE)
+
+
+def _counterpart(op: str) -> str | None:
+    """The MindSpore counterpart of a compiled op ("" when it needs a custom op), None when
+    the name says nothing (a submodule's class that is no known op)."""
+    return next((how for pattern, how in COMPILED_OPS if pattern.search(op)), None)
+
+
+def _submodules(root: Path) -> list[tuple[tuple[str, ...], str]]:
+    """(path components, url) of the git submodules not checked out under ``root`` (their
+    folder missing or empty): code the repository imports but does not hold."""
+    try:
+        text = (root / ".gitmodules").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = []
+    path = ""
+    for field, value in _SUBMODULE_FIELD.findall(text):
+        if field == "path":
+            path = value.strip("/")
+        elif path:
+            folder = root / path
+            if not folder.is_dir() or not any(folder.iterdir()):
+                found.append((tuple(PurePosixPath(path).parts), value))
+            path = ""
+    return found
+
+
+def _defined(analyses: Sequence[FileAnalysis]) -> set[str]:
+    """Qualified names the repository's Python files define or bind at module level."""
+    names: set[str] = set()
+    for fa in analyses:
+        for module in fa.modules:
+            names.update(f"{module}.{c.qualname.partition('.')[0]}" for c in fa.classes)
+            names.update(f"{module}.{f.qualname.partition('.')[0]}" for f in fa.functions)
+            names.update(f"{module}.{name}" for name, _ in fa.exports)
+    return names
+
+
+def compiled_ops(
+    root: Path | None,
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+) -> list[WorkItem]:
+    """The ops of compiled extensions that the ported code calls, one item per op (its
+    forward and backward bindings together): functions of an extension module the
+    repository builds from its CUDA/C++ sources (``from fcos_core import _C``;
+    ``_C.roi_align_forward``: no Python file defines ``fcos_core._C``), and the classes it
+    imports from a git submodule that is not checked out (CenterTrack's ``DCNv2.dcn_v2.DCN``).
+    Each is custom-op work: MindSpore's counterpart wired in and checked, forward and
+    gradient, or a custom op written where there is none."""
+    if root is None or not root.is_dir():
+        return []
+    from apiscan.review.gaps import CPP_EXTENSION, native_sources  # no cycle: gaps is leaf
+
+    native = bool(native_sources(root)) or any(
+        f.api.startswith(CPP_EXTENSION) for f in result.api_findings
+    )
+    submodules = _submodules(root)
+    if not native and not submodules:
+        return []
+    modules = {m for fa in analyses for m in fa.modules}
+    defined = _defined(analyses) | modules
+    packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
+    #: (module, op) -> (bindings, places, where the code comes from)
+    ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    for fa in analyses:
+        if fa.errors or ancillary.why(fa.path):
+            continue
+        for ref in fa.local_refs:
+            parts = ref.split(".")
+            hit = _extension_binding(parts, packages, modules, defined) if native else None
+            source = _OWN_EXTENSION
+            if hit is None:
+                hit, source = _submodule_binding(parts, submodules)
+            if hit is None:
+                continue
+            module, binding = hit
+            if _EVALUATION.search(binding) or _EVALUATION_FILE.search(fa.path):
+                continue  # detectron2's C++ COCO evaluation: scores, never the network
+            op = _BINDING_SUFFIX.sub("", binding)
+            if op in _GENERIC_BINDINGS:  # ``ngram_repeat_block_cuda.forward``
+                op = module.rpartition(".")[2]
+            if source != _OWN_EXTENSION and _counterpart(op) is None:
+                continue  # a submodule's name that is no known op: nothing to claim
+            line = next((c.line for c in fa.calls if c.callee == ref), 1)
+            entry = ops.setdefault((module, op), (set(), [], source))
+            entry[0].add(binding)
+            entry[1].append(place(fa, line))
+    # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
+    # after one of the repository's own packages
+    local = _local_packages(analyses)
+    for f in result.api_findings if native else ():
+        namespace, _, binding = f.api.removeprefix(TORCH_OPS).partition(".")
+        if not f.api.startswith(TORCH_OPS) or namespace not in local or ancillary.why(f.path):
+            continue
+        op = _BINDING_SUFFIX.sub("", binding)
+        entry = ops.setdefault((TORCH_OPS + namespace, op), (set(), [], _OWN_EXTENSION))
+        entry[0].add(binding)
+        entry[1].append(Where(f.path, f.span.line, f.cell))
+    items = []
+    for (module, op), (bindings, where, source) in sorted(ops.items()):
+        how = _counterpart(op)
+        listed = ", ".join(sorted(bindings))
+        what = f"{module}.{op}" + (f" ({listed})" if bindings != {op} else "")
+        if how:
+            why = (
+                f"an op of {source} that the ported code calls: MindSpore's counterpart is "
+                f"{how}; wire it in and check its output (and gradient, where it has one) "
+                "against PyTorch's"
+            )
+        else:
+            why = (
+                f"an op of {source} that the ported code calls, with no MindSpore "
+                "counterpart: write it as a custom op (mindspore.ops.Custom around the "
+                "kernel, or a composition of existing ops) with its backward, checked "
+                "against PyTorch's"
+            )
+        items.append(
+            WorkItem(
+                kind="compiled-op" if how else "compiled-custom-op",
+                what=what,
+                where=tuple(sorted(set(where), key=lambda w: (w.path, w.cell or 0, w.line))),
+                why=why,
+                uses=len(set(where)),
+            )
+        )
+    return items
+
+
+#: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).
+_EXTENSION_MODULE = re.compile(r"^_?(?:C|ext|\w*_(?:cuda|ext|cpp|C)|\w*backend)$")
+
+
+def _extension_binding(
+    parts: list[str], packages: set[str], modules: set[str], defined: set[str]
+) -> tuple[str, str] | None:
+    """(extension module, binding) when ``parts`` names a function of a module no Python
+    file defines, directly inside a package of the repository (``fcos_core._C.nms``). A name
+    under a plain module (``config._C.MODEL``: a value bound there) is never one."""
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in packages:
+            rest = parts[i:]
+            if len(rest) != 2 or f"{prefix}.{rest[0]}" in defined:
+                return None
+            if not _EXTENSION_MODULE.match(rest[0]):
+                return None
+            return f"{prefix}.{rest[0]}", rest[1]
+        if prefix in modules:
+            return None
+    return None
+
+
+def _submodule_binding(
+    parts: list[str], submodules: list[tuple[tuple[str, ...], str]]
+) -> tuple[tuple[str, str] | None, str]:
+    """(module, name) when ``parts`` reaches into a submodule not checked out, with where
+    its code comes from."""
+    for path, url in submodules:
+        last = path[-1]
+        for j, part in enumerate(parts[:-1]):
+            if part == last and j < len(path) and tuple(parts[:j]) == path[len(path) - 1 - j : -1]:
+                module = ".".join(parts[:-1])
+                return (module, parts[-1]), (
+                    f"the git submodule {'/'.join(path)} ({url}, not checked out here)"
+                )
+    return None, ""

@@ -423,3 +423,42 @@ def test_a_benchmark_timing_a_backward_pass_is_no_training_step(tmp_path: Path) 
         "pkg/benchmark/bench_attn.py": "benchmarks",
         "pkg/benchmarks/bench_mlp.py": "benchmarks",
     }
+
+
+def test_a_hosting_predictor_is_counted_apart_and_a_language_model_maps_to_mindnlp(
+    tmp_path: Path,
+) -> None:
+    write_repo(
+        tmp_path,
+        {
+            # VALID: Replicate's predictor beside cog.yaml is a hosting entry point
+            "predict.py": """
+                import cog
+                import torch
+
+                class Predictor(cog.BasePredictor):
+                    def setup(self):
+                        self.net = torch.load("weights.pth")
+            """,
+            # the weights of a language model come from transformers: MindNLP, not MindCV
+            "model.py": """
+                import torch
+                from transformers import GPT2LMHeadModel
+
+                class GPT(torch.nn.Module):
+                    @classmethod
+                    def from_pretrained(cls, name):
+                        hf = GPT2LMHeadModel.from_pretrained(name)
+                        model = cls()
+                        model.load_state_dict(hf.state_dict())
+                        return model
+            """,
+        },
+    )
+    review = build_review(str(tmp_path))
+    assert dict(review.ancillary) == {"predict.py": "adapter for cog"}
+    backbones = [i for i in review.work if i.kind == "pretrained-backbone"]
+    assert [i.what for i in backbones] == [
+        "transformers.GPT2LMHeadModel.from_pretrained(pretrained weights)"
+    ]
+    assert "MindNLP" in backbones[0].why and "MindCV" not in backbones[0].why
