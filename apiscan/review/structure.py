@@ -21,7 +21,7 @@ import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from apiscan.extract.models import Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
@@ -29,7 +29,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, TopModel, Where
-from apiscan.review.registry import ModelFile, Registries, model_files
+from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -378,6 +378,13 @@ _WRAPPER = re.compile(
 #: name its ``return`` reads), so DeepLabV3+'s ``deeplabv3plus_mobilenet`` → ``_load_model``
 #: → ``_segm_mobilenet`` → ``DeepLabV3(backbone, classifier)`` is reached.
 _FOLLOW = 7
+#: Repository functions a builder is followed through, and the models shown for one part.
+_BUILDER_DEPTH = 3
+_BUILDER_SHOWN = 6
+#: Another package's functions that build a model by the name they are given first.
+_BY_NAME_CALLS = frozenset({"create_model", "from_pretrained", "load", "get_model"})
+#: Keys of a config that name the model it builds (``"arch": {"type": "PSPNet"}``).
+_MODEL_KEYS = frozenset({"arch", "model", "architecture", "network", "net"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -395,8 +402,12 @@ class _Builders:
         modules: Sequence[ModuleNode],
         skip: Callable[[str], str],
         hierarchy: Hierarchy | None = None,
+        root: Path | None = None,
     ):
         self.hierarchy = hierarchy
+        self.root = root  # where a JSON config a script loads is read from
+        #: the model :meth:`_package_choices` lists first is a config's default
+        self.configured = False
         self.classes = {m.cls: m for m in modules}
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         self.skip = skip
@@ -696,7 +707,7 @@ class _Builders:
                 for attr, value, fids in owner_file.facts.self_parts if init >= 0 else ():
                     if init not in fids or (attr in own and attr not in mine):
                         continue  # set by a subclass's constructor already
-                    part = self._part(owner_file, value, init, cls)
+                    part = self._part(owner_file, value, init, cls, attr)
                     if part is not None and part not in mine.get(attr, []):
                         mine.setdefault(attr, []).append(part)
                 for attr, found in mine.items():
@@ -723,9 +734,10 @@ class _Builders:
             todo.extend(b for b in facts[base].bases if b)
         return found
 
-    def _part(self, file: ModelFile, value: int, fn: int, owner: str) -> str | None:
-        """The modules a constructor's assignment builds: repository classes, classes and
-        model-zoo constructors of other packages (never torch's own layers)."""
+    def _part(self, file: ModelFile, value: int, fn: int, owner: str, attr: str = "") -> str | None:
+        """The modules a constructor's assignment (to ``self.<attr>``) builds: repository
+        classes, classes and model-zoo constructors of other packages (never torch's own
+        layers)."""
         found: list[str] = []
         todo: deque[int] = deque([value])
         while todo:
@@ -777,8 +789,10 @@ class _Builders:
                 shown = self._shown(file, built, ref)
             elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
                 # a repository builder that returns no class of its own (DPT's
-                # ``_make_encoder`` returning timm's ViT and a module of convolutions)
-                shown = f"{tail}(...)"
+                # ``_make_encoder`` returning timm's ViT and a module of convolutions):
+                # followed to the models it builds for this attribute
+                inside = self._builder_builds(dotted, attr)
+                shown = f"{tail}(...)" + (f" → {' or '.join(inside)}" if inside else "")
             elif (
                 top
                 and top != "torch"
@@ -791,6 +805,63 @@ class _Builders:
             if shown not in found:
                 found.append(shown)
         return ", ".join(sorted(found)) if found else None
+
+    def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
+        """The models a repository builder function builds, each branch's (DPT's
+        ``_make_encoder`` → ``_make_pretrained_vitb_rn50_384`` → ``timm.create_model(
+        "vit_base_resnet50_384")``): a model zoo's constructor by the name it is given
+        (``timm vit_base_resnet50_384``), a repository module class, followed through the
+        repository functions it calls. ``self.pretrained, self.scratch = _make_encoder(...)``
+        reads, for ``pretrained``, what the builder assigns to its own ``pretrained``."""
+        found = self._def(dotted) if depth <= _BUILDER_DEPTH else None
+        if found is None:
+            return []
+        file, fid = found
+        refs = [a.value for a in file.assigns_in(fid) if attr and attr in a.names and a.value >= 0]
+        if not refs:  # everything it calls: the calls whose innermost def is the builder
+            refs = [ref for ref, inner in file.facts.calls if inner == fid]
+        out: list[str] = []
+        for ref in refs:
+            for shown in self._built_by_call(file, ref, fid, depth):
+                if shown not in out:
+                    out.append(shown)
+        return out[:_BUILDER_SHOWN]
+
+    def _built_by_call(self, file: ModelFile, ref: int, fid: int, depth: int) -> list[str]:
+        """What one call in a builder builds (see :meth:`_builder_builds`)."""
+        expr = file.expr(ref)
+        if expr is None or expr.kind != "call":
+            return []
+        dotted = self.callee(file, expr) or ""
+        zoo = self._zoo_model(file, expr, dotted)
+        if zoo is not None:
+            return [zoo]
+        cls = self.built(file, ref, fid)
+        if cls is not None:  # deeper down, a repository class is a piece of what it builds
+            return [cls.rpartition(".")[2]] if depth == 0 else []
+        if dotted.partition(".")[0] in self.local:
+            inside = self._builder_builds(dotted, "", depth + 1)
+            # a builder of torch layers alone (DPT's ``_make_scratch``) is named
+            return inside or ([f"{dotted.rpartition('.')[2]}(...)"] if depth == 0 else [])
+        return []
+
+    def _zoo_model(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
+        """A model another package builds by name: ``timm.create_model("vit_base_resnet50_
+        384")`` is ``timm vit_base_resnet50_384``, ``torch.hub.load("facebookresearch/WSL-
+        Images", ...)`` ``torch.hub facebookresearch/WSL-Images``, ``torchvision.models.
+        resnet50(...)`` ``torchvision.models.resnet50``."""
+        top, _, tail = dotted.rpartition(".")
+        package = dotted.partition(".")[0]
+        if not package or package in self.local:
+            return None
+        args = file.args(call)
+        first = file.expr(args[0]) if args else None
+        name = first.value if first is not None and first.kind == "const" else None
+        if tail in _BY_NAME_CALLS and name:
+            return f"{top if top != package else package} {name}"
+        if package in TORCH_MODEL_PACKAGES and ".models" in dotted and tail[:1].islower():
+            return dotted
+        return None
 
     @staticmethod
     def _shown(file: ModelFile, cls: str, ref: int) -> str:
@@ -884,6 +955,8 @@ class _Builders:
             # ``getattr(models, config['arch']['type'])``): the models the package a
             # training script imports exports
             found = self._package_choices()
+            if found and self.configured:  # a config's default is the main model
+                run_time = found[0]
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -1027,11 +1100,45 @@ class _Builders:
                     f"a name given at run time: {script.path} imports {package.path}, "
                     f"which exports {len(exported)} models"
                 )
+                picked = self._configured(script, exported)
+                self.configured = picked is not None
+                if picked is not None:  # the config's default first, the others after it
+                    node, how = picked
+                    exported = [node, *(n for n in exported if n is not node)]
+                    alternative = f"an alternative to {node.cls.rpartition('.')[2]}: {why}"
+                    why = f"{how}; {script.path} imports {package.path}, which exports "
+                    why += f"{len(exported)} models: the others are alternatives"
                 return [
-                    TopModel(n.cls, n.where, "", (("selected by", why), *self.parts_of(n.cls)))
-                    for n in exported
+                    TopModel(
+                        n.cls,
+                        n.where,
+                        "",
+                        (
+                            ("selected by", why if i == 0 or picked is None else alternative),
+                            *self.parts_of(n.cls),
+                        ),
+                    )
+                    for i, n in enumerate(exported)
                 ]
         return []
+
+    def _configured(
+        self, script: ModelFile, exported: Sequence[ModuleNode]
+    ) -> tuple[ModuleNode, str] | None:
+        """The exported model a JSON config the script loads names by default (``"arch":
+        {"type": "PSPNet"}``), with how: a value under a key naming the model (``arch``,
+        ``model``, ``type``, ``name``) first, else the first value naming one."""
+        by_name = {n.cls.rpartition(".")[2]: n for n in exported}
+        named = [
+            (path, key, value)
+            for path, key, value in json_config_names(self.root, script)
+            if value in by_name
+        ]
+        named.sort(key=lambda found: not _MODEL_KEYS & set(found[1].lower().split(".")))
+        if not named:
+            return None
+        path, key, value = named[0]
+        return by_name[value], f"{path}: {key} = {value!r}, the config {script.path} loads"
 
     def _class_of(self, dotted: str) -> str | None:
         """The module class a dotted name stands for, through the repository's re-exports."""
@@ -1153,10 +1260,12 @@ def top_models(
     modules: Sequence[ModuleNode],
     skip: Callable[[str], str],
     hierarchy: Hierarchy | None = None,
+    root: Path | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
-    files counted apart: a hub file or an adapter builds the same model again)."""
-    return _Builders(analyses, modules, skip, hierarchy).top_models()
+    files counted apart: a hub file or an adapter builds the same model again); ``root``,
+    the repository's directory, for the JSON configs that name a model."""
+    return _Builders(analyses, modules, skip, hierarchy, root).top_models()
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:
