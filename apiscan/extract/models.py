@@ -348,7 +348,9 @@ class _Recorder:
             expr = Expr("dict", made, shown=shown, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
             expr = Expr("sub", made, shown=shown, refs=(sub(node.value), sub(node.slice)))
-        elif isinstance(node, ast.Call) and (whole or self.may_build(node) or _makes_cls(node)):
+        elif isinstance(node, ast.Call) and (
+            whole or self.may_build(node) or _makes_cls(node) or _calls_local(node)
+        ):
             # the first argument is read whatever it is (the name a registry or a module
             # look-up takes, the class a generic builder gets); the others only when they
             # may be a module (timm's ``_cfg(url=..., mean=...)`` tables are literals)
@@ -528,15 +530,31 @@ class _Recorder:
             isinstance(value, ast.Call)
             and not self.may_build(value)
             and not (returned and _makes_cls(value))
+            and not _calls_local(value)
         ):
             return -1
         if isinstance(value, ast.Constant) and not isinstance(value.value, str):
             return -1
         if isinstance(
-            value, ast.Call | ast.Name | ast.Attribute | ast.Tuple | ast.Constant | ast.Dict
+            value,
+            # a subscript: ``meta_arch = _META_ARCHITECTURES[cfg.MODEL.META_ARCHITECTURE]``,
+            # then ``return meta_arch(cfg)`` (maskrcnn-benchmark's table of models)
+            ast.Call
+            | ast.Name
+            | ast.Attribute
+            | ast.Tuple
+            | ast.Constant
+            | ast.Dict
+            | ast.Subscript,
         ):
             return self.encode(value, link)
         return -1
+
+
+def _calls_local(call: ast.Call) -> bool:
+    """``meta_arch(cfg)``, ``model_class(...)``: a call of a plain local name, which may be
+    bound to an entry of a table of models (``meta_arch = _META_ARCHITECTURES[name]``)."""
+    return isinstance(call.func, ast.Name) and call.func.id not in _BUILTINS
 
 
 def _makes_cls(call: ast.Call) -> bool:

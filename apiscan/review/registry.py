@@ -279,6 +279,14 @@ class Registries:
                 text = file.text(func_ref, 60)
                 return Lookup(target, f"{text}: {found[1]}") if target else None
             return None
+        if func.kind == "sub":
+            # ``registry.BACKBONES[cfg.MODEL.BACKBONE.CONV_BODY](cfg)``: maskrcnn-benchmark's
+            # registries are dicts filled by ``@registry.BACKBONES.register("R-50-FPN")``
+            table = self.tables.get(self.dotted(file, func.refs[0]) or "")
+            found = self.key(file, func.refs[1], fn) if table else None
+            if table and found is not None and found[0] in table:
+                return Lookup(table[found[0]], f"{file.text(func_ref, 60)}: {found[1]}")
+            return None
         if (
             func.kind == "call"
             and inner is not None

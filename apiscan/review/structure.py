@@ -408,10 +408,15 @@ class _Builders:
         self.root = root  # where a JSON config a script loads is read from
         #: the model :meth:`_package_choices` lists first is a config's default
         self.configured = False
+        #: (path, def) -> parameter ("" the first) -> (the name it takes, how): what a
+        #: script's call hands a builder (:meth:`_scripted`)
+        self.arguments: dict[tuple[str, int], dict[str, tuple[str, str]]] = {}
+        self._suffixes: dict[str, ModelFile | None] = {}
         self.classes = {m.cls: m for m in modules}
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         self.skip = skip
         self.files = [f for f in model_files(analyses) if not is_test_path(f.path)]
+        self.by_path = {f.path: f for f in self.files}
         self.by_module: dict[str, ModelFile] = {}
         for file in self.files:
             for module in file.modules:
@@ -426,6 +431,15 @@ class _Builders:
         #: path -> (first, last line of its ``__main__`` block, other files import the
         #: module, the module is in a package) of every module with such a block
         referenced = imported_modules(analyses)
+        #: scripts no other file imports, run as ``__main__`` or named as an entry point
+        #: (train_net.py; CenterTrack's main.py calls ``main(opt)`` at module level)
+        self.entries = [
+            f
+            for f in self.files
+            if f.fa.syntax is not None
+            and (f.fa.syntax.main_block != (0, 0) or _entry_name(f.path))
+            and not any(m in referenced for m in f.modules)
+        ]
         self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}
         for file in self.files:
             syntax = file.fa.syntax
@@ -483,18 +497,39 @@ class _Builders:
         defining = self.hierarchy.method(cls, "__init__") if self.hierarchy else None
         if defining is not None:
             cls = defining.rpartition(".")[0]
-        module, _, name = cls.rpartition(".")
-        file = self.by_module.get(module)
+        name = cls.rpartition(".")[2]
+        file = self._class_file(cls)
         init = file.function(file.defs.get(f"{name}.__init__", -1)) if file else None
         if init is not None and init.params is not None and index < len(init.params):
             return init.params[index]
         return f"arg{index + 1}"
 
+    def _class_file(self, cls: str) -> ModelFile | None:
+        """The file defining a module class: where the structure found it, as two files
+        may share a module name (CenterTrack's networks/dla.py and backbones/dla.py, both
+        ``dla`` once ``src/lib/model/networks`` is a source folder)."""
+        node = self.classes.get(cls)
+        file = self.by_path.get(node.where.path) if node is not None else None
+        return file or self.by_module.get(cls.rpartition(".")[0])
+
+    def _module_file(self, module: str) -> ModelFile | None:
+        """The file of a module, also when a script puts its folder on ``sys.path`` in a
+        way the scan does not follow (CenterTrack's ``_init_paths`` adding ``src/lib``:
+        ``model.model`` is ``src.lib.model.model``): the one module ending so."""
+        file = self.by_module.get(module)
+        if file is not None or not module:
+            return file
+        if module not in self._suffixes:
+            tail = "." + module
+            found = {f.path: f for m, f in self.by_module.items() if m.endswith(tail)}
+            self._suffixes[module] = next(iter(found.values())) if len(found) == 1 else None
+        return self._suffixes[module]
+
     def _def(self, dotted: str, depth: int = 0) -> tuple[ModelFile, int] | None:
         """The function ``dotted`` names, through a package's re-exports
         (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
-        file = self.by_module.get(module)
+        file = self._module_file(module)
         if file is None:
             return None
         if name in file.defs:
@@ -529,6 +564,18 @@ class _Builders:
             # The last assignment above the use (model = Bench(model) reads the one before);
             # when every one is in a branch the use is not in (``if arch in vits: student =
             # ...`` / ``elif xcit: ...``), the first of them that builds a module.
+            # an assignment in a branch that returns before the use (Swin's ``if
+            # is_pretrain: model = build_simmim(config); return model``) never reaches it
+            exits = [
+                r
+                for ref in file.returns_in(fn)
+                if (r := file.exprs[ref]).kind == "name" and r.line < line
+            ]
+            above = [
+                a
+                for a in above
+                if not any(a.line < r.line and file.same_branch(a, r) for r in exits)
+            ]
             bound = [a for a in above if file.same_branch(a, expr)]
             if bound:
                 return self.built(file, bound[-1].value, fn, depth + 1)
@@ -555,20 +602,31 @@ class _Builders:
         ``vit_small`` ... ``vit_giant2`` all build ``DinoVisionTransformer``), the first
         entry's on a tie."""
         func = file.exprs[call.refs[0]]
+        if func.kind == "name" and fn >= 0:
+            # ``model_class = _network_factory[arch]; model = model_class(...)`` (CenterTrack,
+            # maskrcnn-benchmark's ``meta_arch``): the entry the name is bound to
+            bound = [
+                a
+                for a in file.assigns_in(fn)
+                if a.single and a.names[0] == func.value and a.line <= func.line
+            ]
+            value = file.expr(bound[-1].value) if bound else None
+            func = value if value is not None and value.kind == "sub" else func
         if func.kind != "sub":
             return None
         found = self._table(file, func.refs[0], fn)
         if found is None:
             return None
         tfile, table, tfn = found
-        key = self.registries.key(file, func.refs[1], fn)
+        key = self.registries.key(file, func.refs[1], fn) or self._argument(file, func.refs[1], fn)
         entries = list(zip(table.keys, table.refs, strict=True))
         if key is not None:
-            chosen = [
-                (k, v)
-                for k, v in entries
-                if (kexpr := tfile.expr(k)) is not None and kexpr.value == key[0]
-            ]
+            names = {k: kexpr.value for k, _ in entries if (kexpr := tfile.expr(k)) is not None}
+            chosen = [(k, v) for k, v in entries if names.get(k) == key[0]]
+            if not chosen:  # ``'dla_34'`` picks ``'dla'`` (the builder cuts the depth off)
+                prefixes = [n for n in names.values() if n and key[0].startswith(n)]
+                longest = max(prefixes, key=len) if prefixes else None
+                chosen = [(k, v) for k, v in entries if longest and names.get(k) == longest]
             entries = chosen or entries
         built: Counter[str] = Counter()
         for _, value in entries:
@@ -576,6 +634,23 @@ class _Builders:
             if cls is not None:
                 built[cls] += 1
         return built.most_common(1)[0][0] if built else None
+
+    def _argument(self, file: ModelFile, ref: int, fn: int) -> tuple[str, str] | None:
+        """The name a builder's parameter takes from the script that calls it (CenterTrack's
+        ``create_model(opt.arch, ...)``, ``--arch`` default ``'dla_34'``), when the key is
+        one: a parameter by its name, else a name the def rebinds that is none of its later
+        parameters (its first: ``arch = arch[:arch.find('_')]``)."""
+        expr = file.expr(ref)
+        function = file.function(fn)
+        given = self.arguments.get((file.path, fn))
+        if expr is None or expr.kind != "name" or function is None or given is None:
+            return None
+        name = expr.value or ""
+        if name in (function.params or ()):
+            return given.get(name)
+        if not function.method and name not in file.globals and name not in file.imports:
+            return given.get("")
+        return None
 
     def _entry_class(self, file: ModelFile, ref: int, fn: int, depth: int) -> str | None:
         """The module class a table's entry is or builds: a class or a builder function
@@ -638,6 +713,19 @@ class _Builders:
                 return cls
         return None
 
+    def _returned_each(self, dotted: str) -> list[str]:
+        """The module classes the def ``dotted`` returns, one per ``return``, in line order."""
+        found = self._def(dotted)
+        if found is None:
+            return []
+        file, fid = found
+        out: dict[str, int] = {}
+        for ref in file.returns_in(fid):
+            cls = self.built(file, ref, fid, 1)
+            if cls is not None:
+                out.setdefault(cls, file.exprs[ref].line)
+        return sorted(out, key=lambda c: out[c])
+
     def _class_argument(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
         """A generic builder handed the class to build (timm's ``build_model_with_cfg(
         ResNet, variant, ...)``): the module class passed first."""
@@ -655,8 +743,8 @@ class _Builders:
         build_backbone(cfg)``), else each ``self.<attr> = ...`` of ``__init__`` that builds a
         repository module or a third-party one (``self.blocks = ModuleList([Block(...)])``
         with timm's ``Block``)."""
-        module, _, name = cls.rpartition(".")
-        file = self.by_module.get(module)
+        name = cls.rpartition(".")[2]
+        file = self._class_file(cls)
         if file is None:
             return []
         parts: list[tuple[str, str]] = []
@@ -728,7 +816,7 @@ class _Builders:
             if base is None or base in seen or base not in facts:
                 continue
             seen.add(base)
-            file = self.by_module.get(base.rpartition(".")[0])
+            file = self._class_file(base)
             if file is not None:
                 found.append((base, file))
             todo.extend(b for b in facts[base].bases if b)
@@ -787,6 +875,12 @@ class _Builders:
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
                 shown = self._shown(file, built, ref)
+                either = self._returned_each(dotted) if dotted else []
+                if len(either) > 1 and built in either:
+                    # a builder returning one class per branch (maskrcnn-benchmark's
+                    # ``build_rpn``: FCOSModule if cfg.MODEL.FCOS_ON, RetinaNet, RPN)
+                    names = " or ".join(c.rpartition(".")[2] for c in either)
+                    shown = f"{names} ({file.text(ref, 60)})"
             elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
                 # a repository builder that returns no class of its own (DPT's
                 # ``_make_encoder`` returning timm's ViT and a module of convolutions):
@@ -811,8 +905,16 @@ class _Builders:
         ``_make_encoder`` → ``_make_pretrained_vitb_rn50_384`` → ``timm.create_model(
         "vit_base_resnet50_384")``): a model zoo's constructor by the name it is given
         (``timm vit_base_resnet50_384``), a repository module class, followed through the
-        repository functions it calls. ``self.pretrained, self.scratch = _make_encoder(...)``
-        reads, for ``pretrained``, what the builder assigns to its own ``pretrained``."""
+        repository functions and registered builders it calls. ``self.pretrained,
+        self.scratch = _make_encoder(...)`` reads, for ``pretrained``, what the builder
+        assigns to its own ``pretrained``."""
+        return [label for label, _ in self._builds(dotted, attr, depth)][:_BUILDER_SHOWN]
+
+    def _builds(self, dotted: str, attr: str, depth: int) -> list[tuple[str, bool]]:
+        """(label, weak) of what :meth:`_builder_builds` finds: weak, a repository class
+        met below the builder itself, shown only where its branch builds no stronger part
+        (DPT's readout ``Slice`` beside timm's ViT is a piece of it; maskrcnn-benchmark's
+        ``ResNet`` inside a registered backbone builder is the backbone)."""
         found = self._def(dotted) if depth <= _BUILDER_DEPTH else None
         if found is None:
             return []
@@ -820,29 +922,35 @@ class _Builders:
         refs = [a.value for a in file.assigns_in(fid) if attr and attr in a.names and a.value >= 0]
         if not refs:  # everything it calls: the calls whose innermost def is the builder
             refs = [ref for ref, inner in file.facts.calls if inner == fid]
-        out: list[str] = []
+        out: list[tuple[str, bool]] = []
         for ref in refs:
-            for shown in self._built_by_call(file, ref, fid, depth):
-                if shown not in out:
-                    out.append(shown)
-        return out[:_BUILDER_SHOWN]
+            branch = self._built_by_call(file, ref, fid, depth)
+            if any(not weak for _, weak in branch):
+                branch = [(label, weak) for label, weak in branch if not weak]
+            out += [item for item in branch if item[0] not in {o[0] for o in out}]
+        return out
 
-    def _built_by_call(self, file: ModelFile, ref: int, fid: int, depth: int) -> list[str]:
-        """What one call in a builder builds (see :meth:`_builder_builds`)."""
+    def _built_by_call(
+        self, file: ModelFile, ref: int, fid: int, depth: int
+    ) -> list[tuple[str, bool]]:
+        """What one call in a builder builds (see :meth:`_builds`)."""
         expr = file.expr(ref)
         if expr is None or expr.kind != "call":
             return []
         dotted = self.callee(file, expr) or ""
         zoo = self._zoo_model(file, expr, dotted)
         if zoo is not None:
-            return [zoo]
+            return [(zoo, False)]
         cls = self.built(file, ref, fid)
-        if cls is not None:  # deeper down, a repository class is a piece of what it builds
-            return [cls.rpartition(".")[2]] if depth == 0 else []
+        if cls is not None:
+            return [(cls.rpartition(".")[2], depth > 0)]
+        lookup = self.registries.lookup(file, ref, fid)
+        if lookup is not None:  # a registered builder returning no class of its own
+            dotted = lookup.target
         if dotted.partition(".")[0] in self.local:
-            inside = self._builder_builds(dotted, "", depth + 1)
+            inside = self._builds(dotted, "", depth + 1)
             # a builder of torch layers alone (DPT's ``_make_scratch``) is named
-            return inside or ([f"{dotted.rpartition('.')[2]}(...)"] if depth == 0 else [])
+            return inside or ([(f"{dotted.rpartition('.')[2]}(...)", False)] if depth == 0 else [])
         return []
 
     def _zoo_model(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
@@ -935,6 +1043,11 @@ class _Builders:
                 cls, why = picked
                 parts = (("selected by", why), *self.parts_of(cls))
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
+        if not named:  # an entry script's builder call says which model runs
+            scripted = self._scripted()
+            if scripted and run_time is None:  # with the parts its builder injects
+                run_time = self._injected_into(scripted[0], found)
+                found += scripted[1:]
         found = [m for m in found if not _wraps_one(m)]
         # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if
         # __name__ == "__main__"`` in classifier_free_guidance.py) tries a model out: it
@@ -981,6 +1094,76 @@ class _Builders:
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
+
+    def _scripted(self) -> list[TopModel]:
+        """The models the entry scripts build through a repository builder function
+        (maskrcnn-benchmark's ``model = build_detection_model(cfg)``, Swin's ``build_model(
+        config)``, CenterTrack's ``create_model(opt.arch, ...)``): the class the builder
+        returns for the names the script hands it (an argparse or configuration default),
+        followed through tables and registries; a training script's first, one per class."""
+        out: dict[str, TopModel] = {}
+        entries = sorted(
+            # a training script is one even where it is counted apart as a tool
+            # (maskrcnn-benchmark's tools/train_net.py: its loop lives in the package)
+            (f for f in self.entries if not self.skip(f.path) or _trains(f.path)),
+            key=lambda f: (not _trains(f.path), f.path.count("/"), len(f.path), f.path),
+        )
+        for file in entries:
+            for ref, fid in file.facts.calls:
+                call = file.exprs[ref]
+                dotted = self.callee(file, call)
+                if dotted is None or dotted in self.classes:
+                    continue
+                target = self._def(dotted)
+                if target is None or dotted.partition(".")[0] not in self.local:
+                    continue
+                self._hand(file, call, fid, target)
+                self.trail = []
+                cls = self.built(file, ref, fid)
+                trail, self.trail = self.trail, None
+                if (
+                    cls is None
+                    or cls in out
+                    or self.classes[cls].role in _NOT_TOP
+                    or _WRAPPER.search(cls.rpartition(".")[2])
+                ):
+                    continue
+                fn = file.function(fid)
+                how = f"{file.text(ref, 60)} in {file.path}"
+                if trail:
+                    how += " → " + " → ".join(f"{t}()" for t in reversed(trail))
+                parts = (("selected by", how), *self.parts_of(cls))
+                out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
+                self.trails[out[cls]] = tuple(trail)
+        return list(out.values())
+
+    def _hand(self, file: ModelFile, call: Expr, fid: int, target: tuple[ModelFile, int]) -> None:
+        """Record the names a script's call hands a builder's parameters (``""``: the first,
+        which the records do not name) for :meth:`_argument`."""
+        tfile, tfid = target
+        params = tfile.functions[tfid].params or ()
+        given: dict[str, tuple[str, str]] = {}
+        for i, arg in enumerate(file.args(call)):
+            key = self.registries.key(file, arg, fid)
+            name = "" if i == 0 else (params[i - 1] if i - 1 < len(params) else None)
+            if key is not None and name is not None:
+                given[name] = key
+        if given:
+            self.arguments[(tfile.path, tfid)] = given
+
+    def _injected_into(self, pick: TopModel, found: list[TopModel]) -> TopModel:
+        """A script's pick (:meth:`_scripted`) with the parts the builder on its way hands
+        the constructor (``assemble`` building ``QueryDetector(trunk, transformer)``), then
+        those its constructor builds itself; that builder's entry is the same model, so it
+        is dropped from ``found``."""
+        trail = self.trails.get(pick, ())
+        for model in found:
+            if model.cls == pick.cls and model.builder and model.builder in trail:
+                found.remove(model)
+                given = dict(model.parts)
+                own = [(n, p) for n, p in pick.parts[1:] if n not in given]
+                return replace(pick, parts=(pick.parts[0], *model.parts, *own))
+        return pick
 
     def _with_builder_parts(self, pick: TopModel, found: list[TopModel]) -> TopModel:
         """A registry's pick whose constructor takes its parts in (``DeepLabV3(backbone,
@@ -1248,6 +1431,12 @@ def _side_script(path: str) -> bool:
     return "/" not in path and name.startswith(
         ("validate", "eval", "benchmark", "bench", "inference", "infer", "demo", "export")
     )
+
+
+def _entry_name(path: str) -> bool:
+    """A script named as an entry point (main.py, train.py, run_*.py)."""
+    name = PurePosixPath(path).stem
+    return name in ("main", "run") or name.startswith(("train", "main_", "run_"))
 
 
 def _trains(path: str, builder: str = "") -> bool:
