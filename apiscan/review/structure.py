@@ -366,6 +366,8 @@ _LAYER_PARAMETER = re.compile(r"(?:\w+_)?(?:layer|norm|act|activation)")
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
 ALSO_BUILT_BY = "also built by"
+#: The pseudo-part naming the module classes a constructor builds that no attribute shows.
+ALSO_BUILDS = "also builds"
 #: A method name that says it builds something (``build_backbone``, ``make_layer``).
 _BUILDER_NAME = re.compile(r"(build|make|create)_")
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
@@ -801,6 +803,18 @@ class _Builders:
                 for attr, found in mine.items():
                     own.setdefault(attr, found)
             parts.extend((attr, " or ".join(found)) for attr, found in own.items())
+            # module classes the constructor builds that no attribute shows: blocks
+            # appended to a ``ModuleList`` (ConvNeXt's ``self.stages.append(stage)`` of
+            # ``Block``s, Swin's ``self.layers.append(BasicLayer(...))``)
+            shown = " ".join(part for _, part in parts)
+            node = self.classes.get(cls)
+            rest = [
+                short
+                for child in (node.children if node is not None else ())
+                if not re.search(rf"\b{re.escape(short := child.rpartition('.')[2])}\b", shown)
+            ]
+            if rest:
+                parts = [*parts[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
         return parts[:limit]
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
@@ -1115,7 +1129,11 @@ class _Builders:
                 if dotted is None or dotted in self.classes:
                     continue
                 target = self._def(dotted)
-                if target is None or dotted.partition(".")[0] not in self.local:
+                if (
+                    target is None
+                    or dotted.partition(".")[0] not in self.local
+                    or target[0] is file  # the script's own function: its constructions count
+                ):
                     continue
                 self._hand(file, call, fid, target)
                 self.trail = []
@@ -1420,7 +1438,9 @@ def _wraps_one(model: TopModel) -> bool:
     """A wrapper of whatever model it is handed: named so (:data:`_WRAPPER`) and built
     around one part. DINO's MultiCropWrapper(backbone, head) is built of two: the model."""
     parts = [
-        name for name, _ in model.parts if name not in ("selected by", "extends", ALSO_BUILT_BY)
+        name
+        for name, _ in model.parts
+        if name not in ("selected by", "extends", ALSO_BUILT_BY, ALSO_BUILDS)
     ]
     return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
 
@@ -1475,6 +1495,9 @@ def with_top_roles(
     (``GPT``, ``Whisper``, ``MaskedAutoencoderViT``), unless its name gave it a role."""
     inside = _named_parts(tops)  # classes named as a part of some top model are parts
     chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
+    # the first is the model the entry point builds, even where another model wraps it
+    # (Swin's SimMIM pre-training around its SwinTransformer)
+    chosen |= {m.cls for m in tops[:1] if any(name == "selected by" for name, _ in m.parts)}
     return tuple(
         replace(m, role="model") if m.cls in chosen and m.role in ("other", "block") else m
         for m in modules
