@@ -44,6 +44,10 @@ _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _UNREAD = -1
 #: Python's own names: never what a star import binds.
 _BUILTINS = frozenset(dir(builtins))
+#: ``nn.Module`` methods that return the module they are called on.
+SELF_RETURNING = frozenset(
+    {"to", "cuda", "cpu", "eval", "train", "float", "half", "double", "requires_grad_"}
+)
 #: Compound statements whose branches decide which assignment a later use reads.
 _BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
 
@@ -311,6 +315,17 @@ class _Recorder:
             parts = name_chain(func.func.value)
         return parts is not None and parts[0] in self.roots
 
+    def _chained(self, call: ast.Call) -> bool:
+        """``Darknet(path).to(device)``, ``Net().cuda()``: a method returning the module it
+        is called on, called on a construction the review can name."""
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in SELF_RETURNING
+            and isinstance(func.value, ast.Call)
+            and self.may_build(func.value)
+        )
+
     def encode(
         self, node: ast.AST, link: int, depth: int = 0, callee: bool = False, whole: bool = False
     ) -> int:
@@ -349,7 +364,11 @@ class _Recorder:
         elif isinstance(node, ast.Subscript):
             expr = Expr("sub", made, shown=shown, refs=(sub(node.value), sub(node.slice)))
         elif isinstance(node, ast.Call) and (
-            whole or self.may_build(node) or _makes_cls(node) or _calls_local(node)
+            whole
+            or self.may_build(node)
+            or _makes_cls(node)
+            or _calls_local(node)
+            or self._chained(node)
         ):
             # the first argument is read whatever it is (the name a registry or a module
             # look-up takes, the class a generic builder gets); the others only when they
@@ -531,6 +550,7 @@ class _Recorder:
             and not self.may_build(value)
             and not (returned and _makes_cls(value))
             and not _calls_local(value)
+            and not self._chained(value)
         ):
             return -1
         if isinstance(value, ast.Constant) and not isinstance(value.value, str):

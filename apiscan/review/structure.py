@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from apiscan.extract.models import Expr
+from apiscan.extract.models import SELF_RETURNING, Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
@@ -136,6 +136,11 @@ class StructureBuilder:
         self.local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
         #: module -> its file's path, to find what a builder function builds
         self.paths = {m: fa.path for fa in analyses for m in fa.modules}
+        self.analyses = {fa.path: fa for fa in analyses}
+        #: path -> the functions its calls are made from (a builder is one of them)
+        self.defs: dict[str, set[str]] = {}
+        for fa in analyses:
+            self.defs[fa.path] = {call.caller for call in fa.calls}
 
     def is_node(self, cls: str) -> bool:
         """``nn.Module`` subclasses, loss classes the scope counts as network (a plain
@@ -228,6 +233,13 @@ class StructureBuilder:
                 child = self._built_class(call.callee)
                 if child is None:
                     node.layers.update(self._builder_layers(call.callee))
+                    # the repository classes a module-level builder builds are children
+                    # too (PyTorch-YOLOv3's ``create_modules`` building its YOLOLayers)
+                    node.children.update(
+                        c
+                        for c in self._builder_classes(call.callee)
+                        if c in nodes and c != node.cls
+                    )
                 if child is None or child not in nodes or child == node.cls:
                     continue
                 node.children.add(child)
@@ -239,6 +251,19 @@ class StructureBuilder:
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
+
+    def _builder_classes(self, callee: str) -> set[str]:
+        """The repository classes a module-level repository function constructs itself."""
+        module, _, name = callee.rpartition(".")
+        fa = self.analyses.get(self.paths.get(module, ""))
+        if fa is None or name not in {d.split(".")[0] for d in self.defs.get(fa.path, ())}:
+            return set()
+        return {
+            cls
+            for call in fa.calls
+            if call.caller == name or call.caller.startswith(name + ".")
+            if (cls := self._built_class(call.callee)) is not None
+        }
 
     def _builder_layers(self, callee: str) -> list[str]:
         """The torch layers a module-level repository function builds (``self.act =
@@ -588,6 +613,10 @@ class _Builders:
             return None
         if expr.kind != "call":
             return None
+        func = file.exprs[expr.refs[0]]
+        inner = file.expr(func.refs[0]) if func.kind == "attr" and func.refs else None
+        if func.value in SELF_RETURNING and inner is not None and inner.kind == "call":
+            return self.built(file, func.refs[0], fn, depth + 1)  # ``Net(...).to(device)``
         lookup = self.registries.lookup(file, ref, fn)
         if lookup is not None:  # REGISTRY.get(cfg.NAME)(cfg): the registered default
             return self._returned(lookup.target, depth)
@@ -933,8 +962,9 @@ class _Builders:
         if found is None:
             return []
         file, fid = found
-        refs = [a.value for a in file.assigns_in(fid) if attr and attr in a.names and a.value >= 0]
-        if not refs:  # everything it calls: the calls whose innermost def is the builder
+        named = [a for a in file.assigns_in(fid) if attr and attr in a.names]
+        refs = [a.value for a in named if a.value >= 0]
+        if not named:  # everything it calls: the calls whose innermost def is the builder
             refs = [ref for ref, inner in file.facts.calls if inner == fid]
         out: list[tuple[str, bool]] = []
         for ref in refs:
