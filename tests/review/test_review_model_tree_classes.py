@@ -72,10 +72,13 @@ def test_a_meta_architecture_table_and_a_backbone_registry(reviews: dict[str, Re
 
 def test_a_factory_dict_keyed_by_the_argparse_default(reviews: dict[str, Review]) -> None:
     """``create_model(opt.arch, ...)`` with ``--arch`` defaulting to ``dla_34``; the builder
-    cuts the depth off and builds ``_network_factory['dla']``: DLASeg, not the first entry."""
+    cuts the depth off and builds ``_network_factory['dla']``: DLASeg, not the first entry;
+    its backbone is the ``dla<N>`` function ``globals()`` gives it."""
     cls, parts = _top(reviews["factory"])
     assert cls == "lib.model.networks.dla.DLASeg"
     assert parts["dla_up"] == "DLAUp"
+    # ``globals()["dla{}".format(num_layers)](...)``: the functions of that pattern's class
+    assert parts["base"] == "DLA (globals()['dla{}'...])"
     assert parts["selected by"] == "create_model(opt.arch, 80) in main.py → create_model()"
 
 
