@@ -412,6 +412,8 @@ _BUILDER_SHOWN = 6
 _BY_NAME_CALLS = frozenset({"create_model", "from_pretrained", "load", "get_model"})
 #: Keys of a config that name the model it builds (``"arch": {"type": "PSPNet"}``).
 _MODEL_KEYS = frozenset({"arch", "model", "architecture", "network", "net"})
+#: Roles of a model's parts (never a model beside the one an entry script builds).
+_PARTS = frozenset({"backbone", "neck", "head", "loss"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -975,34 +977,45 @@ class _Builders:
         return ", ".join(sorted(found)) if found else None
 
     def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
-        """The models a repository builder function builds, each branch's (DPT's
+        """The models a repository builder function builds, one entry per branch (DPT's
         ``_make_encoder`` → ``_make_pretrained_vitb_rn50_384`` → ``timm.create_model(
         "vit_base_resnet50_384")``): a model zoo's constructor by the name it is given
-        (``timm vit_base_resnet50_384``), a repository module class, followed through the
+        (``timm vit_base_resnet50_384``), repository module classes, followed through the
         repository functions and registered builders it calls. ``self.pretrained,
         self.scratch = _make_encoder(...)`` reads, for ``pretrained``, what the builder
-        assigns to its own ``pretrained``."""
-        return [label for label, _ in self._builds(dotted, attr, depth)][:_BUILDER_SHOWN]
+        assigns to its own ``pretrained``, each assignment a branch; what one branch builds
+        together is listed with commas."""
+        shown: list[str] = []
+        for group in self._builds(dotted, attr, depth):
+            text = ", ".join(label for label, _ in group)
+            if text and text not in shown:
+                shown.append(text)
+        return shown[:_BUILDER_SHOWN]
 
-    def _builds(self, dotted: str, attr: str, depth: int) -> list[tuple[str, bool]]:
-        """(label, weak) of what :meth:`_builder_builds` finds: weak, a repository class
-        met below the builder itself, shown only where its branch builds no stronger part
-        (DPT's readout ``Slice`` beside timm's ViT is a piece of it; maskrcnn-benchmark's
-        ``ResNet`` inside a registered backbone builder is the backbone)."""
+    def _builds(self, dotted: str, attr: str, depth: int) -> list[list[tuple[str, bool]]]:
+        """Per branch, (label, weak) of what :meth:`_builder_builds` finds: weak, a
+        repository class met below the builder itself, shown only where its branch builds no
+        stronger part (DPT's readout ``Slice`` beside timm's ViT is a piece of it;
+        maskrcnn-benchmark's ``ResNet`` inside a registered backbone builder is the
+        backbone)."""
         found = self._def(dotted) if depth <= _BUILDER_DEPTH else None
         if found is None:
             return []
         file, fid = found
         named = [a for a in file.assigns_in(fid) if attr and attr in a.names]
-        refs = [a.value for a in named if a.value >= 0]
-        if not named:  # everything it calls: the calls whose innermost def is the builder
-            refs = [ref for ref, inner in file.facts.calls if inner == fid]
-        out: list[tuple[str, bool]] = []
-        for ref in refs:
-            branch = self._built_by_call(file, ref, fid, depth)
-            if any(not weak for _, weak in branch):
-                branch = [(label, weak) for label, weak in branch if not weak]
-            out += [item for item in branch if item[0] not in {o[0] for o in out}]
+        groups = [[a.value] for a in named if a.value >= 0]
+        if not named:  # everything it calls, together: the calls whose innermost def it is
+            groups = [[ref for ref, inner in file.facts.calls if inner == fid]]
+        out: list[list[tuple[str, bool]]] = []
+        for group in groups:
+            built: list[tuple[str, bool]] = []
+            for ref in group:
+                for item in self._built_by_call(file, ref, fid, depth):
+                    if item[0] not in {label for label, _ in built}:
+                        built.append(item)
+            if any(not weak for _, weak in built):
+                built = [(label, weak) for label, weak in built if not weak]
+            out.append(built)
         return out
 
     def _built_by_call(
@@ -1023,7 +1036,7 @@ class _Builders:
         if lookup is not None:  # a registered builder returning no class of its own
             dotted = lookup.target
         if dotted.partition(".")[0] in self.local:
-            inside = self._builds(dotted, "", depth + 1)
+            inside = [item for group in self._builds(dotted, "", depth + 1) for item in group]
             # a builder of torch layers alone (DPT's ``_make_scratch``) is named
             return inside or ([(f"{dotted.rpartition('.')[2]}(...)", False)] if depth == 0 else [])
         return []
@@ -1122,6 +1135,9 @@ class _Builders:
             scripted = self._scripted()
             if scripted and run_time is None:  # with the parts its builder injects
                 run_time = self._injected_into(scripted[0], found)
+                # a neck or head wired up by a registered builder (maskrcnn-benchmark's
+                # ``FPN`` in ``build_resnet_fpn_backbone``) is a part of it, not a model
+                found = [m for m in found if self.classes[m.cls].role not in _PARTS]
                 found += scripted[1:]
         found = [m for m in found if not _wraps_one(m)]
         # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if

@@ -60,13 +60,17 @@ def test_a_meta_architecture_table_and_a_backbone_registry(reviews: dict[str, Re
     _DETECTION_META_ARCHITECTURES[cfg.MODEL.META_ARCHITECTURE]; return meta_arch(cfg)``
     (the configuration's default) is the model, not an FPN a backbone builder wires up;
     ``registry.BACKBONES[cfg.MODEL.BACKBONE.CONV_BODY](cfg)`` is followed to the registered
-    builder and the ResNet it wraps; ``build_rpn`` lists the module of each branch."""
-    cls, parts = _top(reviews["metaarch"])
+    builder (``R-50-FPN``, the configuration's default) and what it builds together;
+    ``build_rpn`` lists the module of each branch."""
+    review = reviews["metaarch"]
+    cls, parts = _top(review)
     assert cls == "detcore.modeling.detector.generalized.GeneralizedDetector"
+    # the FPN the registered builder wires up (its top block injected) is a part, not a model
+    assert [m.cls for m in review.top_models] == [cls]
     assert parts["selected by"] == (
         "build_detection_model(cfg) in tools/train_net.py → build_detection_model()"
     )
-    assert parts["backbone"] == "build_backbone(...) → ResNet"
+    assert parts["backbone"] == "build_backbone(...) → ResNet, FPN, LastLevelMaxPool"
     assert parts["rpn"].startswith("AnchorFreeModule or RPNModule (build_rpn(")
 
 
