@@ -1037,8 +1037,11 @@ class _Builders:
             dotted = lookup.target
         if dotted.partition(".")[0] in self.local:
             inside = [item for group in self._builds(dotted, "", depth + 1) for item in group]
-            # a builder of torch layers alone (DPT's ``_make_scratch``) is named
-            return inside or ([(f"{dotted.rpartition('.')[2]}(...)", False)] if depth == 0 else [])
+            # a builder of torch layers alone (DPT's ``_make_scratch``) is named; a helper
+            # that builds nothing by its name (timm's ``_is_blurpool``) is not
+            tail = dotted.rpartition(".")[2]
+            named = depth == 0 and _BUILDER_NAME.match(tail.lstrip("_"))
+            return inside or ([(f"{tail}(...)", False)] if named else [])
         return []
 
     def _zoo_model(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
