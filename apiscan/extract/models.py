@@ -313,6 +313,14 @@ class _Recorder:
             and func.args
         ):
             parts = name_chain(func.func.value)
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr"
+            and func.args
+        ):
+            # ``getattr(resnet, backbone)(pretrained)``: a module's function picked by name
+            parts = name_chain(func.args[0])
         return parts is not None and parts[0] in self.roots
 
     def _chained(self, call: ast.Call) -> bool:
@@ -369,6 +377,7 @@ class _Recorder:
             or _makes_cls(node)
             or _calls_local(node)
             or self._chained(node)
+            or _getattr(node)
         ):
             # the first argument is read whatever it is (the name a registry or a module
             # look-up takes, the class a generic builder gets); the others only when they
@@ -569,6 +578,11 @@ class _Recorder:
         ):
             return self.encode(value, link)
         return -1
+
+
+def _getattr(call: ast.Call) -> bool:
+    """``getattr(resnet, backbone)``: a module's function picked by name (then called)."""
+    return isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) >= 2
 
 
 def _calls_local(call: ast.Call) -> bool:

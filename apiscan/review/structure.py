@@ -635,6 +635,9 @@ class _Builders:
         ``vit_small`` ... ``vit_giant2`` all build ``DinoVisionTransformer``), the first
         entry's on a tie."""
         func = file.exprs[call.refs[0]]
+        picked = self._getattr_entry(file, func, fn, depth)
+        if picked is not None:
+            return picked
         if func.kind == "name" and fn >= 0:
             # ``model_class = _network_factory[arch]; model = model_class(...)`` (CenterTrack,
             # maskrcnn-benchmark's ``meta_arch``): the entry the name is bound to
@@ -666,6 +669,31 @@ class _Builders:
             cls = self._entry_class(tfile, value, tfn, depth)
             if cls is not None:
                 built[cls] += 1
+        return built.most_common(1)[0][0] if built else None
+
+    def _getattr_entry(self, file: ModelFile, func: Expr, fn: int, depth: int) -> str | None:
+        """``getattr(resnet, backbone)(...)`` on a repository module (pytorch-segmentation's
+        PSPNet): the class the function its name selects returns when the name is known,
+        else the class most of the module's functions return."""
+        if func.kind != "call" or self.callee(file, func) not in (None, "getattr"):
+            return None
+        head = file.exprs[func.refs[0]]
+        args = file.args(func)
+        if head.kind != "name" or head.value != "getattr" or len(args) < 2:
+            return None
+        module = self.dotted(file, args[0])
+        source = self._module_file(module or "")
+        if source is None:
+            return None
+        key = self.registries.key(file, args[1], fn)
+        if key is not None:
+            return self._returned(f"{source.module}.{key[0]}", depth + 1)
+        built: Counter[str] = Counter()
+        for name, fid in source.defs.items():
+            if "." not in name and fid >= 0 and not name.startswith("_"):
+                cls = self._returned(f"{source.module}.{name}", depth + 1)
+                if cls is not None:
+                    built[cls] += 1
         return built.most_common(1)[0][0] if built else None
 
     def _argument(self, file: ModelFile, ref: int, fn: int) -> tuple[str, str] | None:
@@ -858,7 +886,16 @@ class _Builders:
                         mine.setdefault(attr, []).append(part)
                 for attr, found in mine.items():
                     own.setdefault(attr, found)
-            parts.extend((attr, " or ".join(found)) for attr, found in own.items())
+            # attributes taken from one construction (``self.layer1 = model.layer1`` ...
+            # of ``model = getattr(resnet, backbone)(...)``) are one entry
+            shared: dict[str, list[str]] = {}
+            for attr, found in own.items():
+                shared.setdefault(" or ".join(found), []).append(attr)
+            for attr, found in own.items():
+                part = " or ".join(found)
+                attrs = shared[part] if " (" in part else [attr]
+                if attrs[0] == attr:
+                    parts.append((", ".join(attrs), part))
             # module classes the constructor builds that no attribute shows: blocks
             # appended to a ``ModuleList`` (ConvNeXt's ``self.stages.append(stage)`` of
             # ``Block``s, Swin's ``self.layers.append(BasicLayer(...))``)
@@ -898,9 +935,23 @@ class _Builders:
         layers)."""
         found: list[str] = []
         todo: deque[int] = deque([value])
+        followed: set[int] = set()
         while todo:
             ref = todo.popleft()
             expr = file.exprs[ref]
+            if expr.kind == "name" and fn >= 0 and ref not in followed:
+                # ``model = getattr(resnet, backbone)(...)``, then ``self.layer1 =
+                # model.layer1``: the stages of a backbone built into a local
+                followed.add(ref)
+                bound = [
+                    a
+                    for a in file.assigns_in(fn)
+                    if a.single and a.names[0] == expr.value and a.line < expr.line
+                ]
+                last = file.expr(bound[-1].value) if bound else None
+                if last is not None and last.kind == "call":
+                    todo.append(bound[-1].value)
+                continue
             if expr.kind != "call":
                 todo.extend(r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0)
                 continue

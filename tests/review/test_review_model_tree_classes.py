@@ -50,6 +50,11 @@ def test_a_json_config_singles_out_one_exported_model(reviews: dict[str, Review]
     assert cls == "models.pspnet.PSPNet"
     assert parts["selected by"].startswith("config.json: arch.type = 'PSPNet'")
     assert parts["master_branch"] == "_PSPModule"
+    # ``model = getattr(resnet, backbone)(...)``; ``self.layer1 = model.layer1``...: the
+    # backbone's stages, one entry (the class the module's builders return)
+    assert parts["initial, layer1, layer2"] == (
+        "ResNet (getattr(resnet, backbone)(pretrained=True))"
+    )
     others = {m.cls: dict(m.parts)["selected by"] for m in review.top_models[1:]}
     assert set(others) == {"models.unet.UNet", "models.enet.ENet"}
     assert all(why.startswith("an alternative to PSPNet") for why in others.values())
