@@ -44,6 +44,10 @@ _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _UNREAD = -1
 #: Python's own names: never what a star import binds.
 _BUILTINS = frozenset(dir(builtins))
+#: ``nn.Module`` methods that return the module they are called on.
+SELF_RETURNING = frozenset(
+    {"to", "cuda", "cpu", "eval", "train", "float", "half", "double", "requires_grad_"}
+)
 #: Compound statements whose branches decide which assignment a later use reads.
 _BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
 
@@ -309,7 +313,26 @@ class _Recorder:
             and func.args
         ):
             parts = name_chain(func.func.value)
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr"
+            and func.args
+        ):
+            # ``getattr(resnet, backbone)(pretrained)``: a module's function picked by name
+            parts = name_chain(func.args[0])
         return parts is not None and parts[0] in self.roots
+
+    def _chained(self, call: ast.Call) -> bool:
+        """``Darknet(path).to(device)``, ``Net().cuda()``: a method returning the module it
+        is called on, called on a construction the review can name."""
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in SELF_RETURNING
+            and isinstance(func.value, ast.Call)
+            and self.may_build(func.value)
+        )
 
     def encode(
         self, node: ast.AST, link: int, depth: int = 0, callee: bool = False, whole: bool = False
@@ -348,7 +371,14 @@ class _Recorder:
             expr = Expr("dict", made, shown=shown, refs=values, keys=keys)
         elif isinstance(node, ast.Subscript):
             expr = Expr("sub", made, shown=shown, refs=(sub(node.value), sub(node.slice)))
-        elif isinstance(node, ast.Call) and (whole or self.may_build(node) or _makes_cls(node)):
+        elif isinstance(node, ast.Call) and (
+            whole
+            or self.may_build(node)
+            or _makes_cls(node)
+            or _calls_local(node)
+            or self._chained(node)
+            or _getattr(node)
+        ):
             # the first argument is read whatever it is (the name a registry or a module
             # look-up takes, the class a generic builder gets); the others only when they
             # may be a module (timm's ``_cfg(url=..., mean=...)`` tables are literals)
@@ -528,15 +558,37 @@ class _Recorder:
             isinstance(value, ast.Call)
             and not self.may_build(value)
             and not (returned and _makes_cls(value))
+            and not _calls_local(value)
+            and not self._chained(value)
         ):
             return -1
         if isinstance(value, ast.Constant) and not isinstance(value.value, str):
             return -1
         if isinstance(
-            value, ast.Call | ast.Name | ast.Attribute | ast.Tuple | ast.Constant | ast.Dict
+            value,
+            # a subscript: ``meta_arch = _META_ARCHITECTURES[cfg.MODEL.META_ARCHITECTURE]``,
+            # then ``return meta_arch(cfg)`` (maskrcnn-benchmark's table of models)
+            ast.Call
+            | ast.Name
+            | ast.Attribute
+            | ast.Tuple
+            | ast.Constant
+            | ast.Dict
+            | ast.Subscript,
         ):
             return self.encode(value, link)
         return -1
+
+
+def _getattr(call: ast.Call) -> bool:
+    """``getattr(resnet, backbone)``: a module's function picked by name (then called)."""
+    return isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) >= 2
+
+
+def _calls_local(call: ast.Call) -> bool:
+    """``meta_arch(cfg)``, ``model_class(...)``: a call of a plain local name, which may be
+    bound to an entry of a table of models (``meta_arch = _META_ARCHITECTURES[name]``)."""
+    return isinstance(call.func, ast.Name) and call.func.id not in _BUILTINS
 
 
 def _makes_cls(call: ast.Call) -> bool:

@@ -144,7 +144,7 @@ def review(options: ScanOptions) -> Review:
     recipe += work_recipe(items)
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
-    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy)
+    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root)
     modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,

@@ -16,8 +16,11 @@ Everything is read from the records the scan's workers made of each file
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import json
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from apiscan.extract import import_package
 from apiscan.extract.models import Assign, Expr, Function, ModelFacts
@@ -276,6 +279,14 @@ class Registries:
                 text = file.text(func_ref, 60)
                 return Lookup(target, f"{text}: {found[1]}") if target else None
             return None
+        if func.kind == "sub":
+            # ``registry.BACKBONES[cfg.MODEL.BACKBONE.CONV_BODY](cfg)``: maskrcnn-benchmark's
+            # registries are dicts filled by ``@registry.BACKBONES.register("R-50-FPN")``
+            table = self.tables.get(self.dotted(file, func.refs[0]) or "")
+            found = self.key(file, func.refs[1], fn) if table else None
+            if table and found is not None and found[0] in table:
+                return Lookup(table[found[0]], f"{file.text(func_ref, 60)}: {found[1]}")
+            return None
         if (
             func.kind == "call"
             and inner is not None
@@ -346,3 +357,47 @@ class Registries:
                 return None
             name = alias
         return None
+
+
+#: A JSON file larger than this is data, not a configuration.
+_JSON_LIMIT = 200_000
+
+
+def json_config_names(root: Path | None, file: ModelFile) -> list[tuple[str, str, str]]:
+    """(JSON file, dotted key, string value) of every string in the JSON configs ``file``
+    names (an argparse default or a literal ending ``.json``: pytorch-segmentation's
+    ``--config`` default ``config.json``, whose ``arch.type`` names the model ``getattr(models,
+    config['arch']['type'])`` builds). JSON is no Python, so no worker records it: the file is
+    read here, as the recipe reads it. Paths are tried relative to the file, then the root."""
+    if root is None:
+        return []
+    written = [d for _, d, _ in file.facts.options if d and d.endswith(".json")]
+    written += [
+        e.value for e in file.exprs if e.kind == "const" and (e.value or "").endswith(".json")
+    ]
+    out: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for name in dict.fromkeys(v for v in written if v):
+        for candidate in (posixpath.join(posixpath.dirname(file.path), name), name):
+            candidate = posixpath.normpath(candidate)
+            path = root / candidate
+            if candidate in seen or candidate.startswith("..") or not path.is_file():
+                continue
+            seen.add(candidate)
+            try:
+                text = path.read_text(encoding="utf-8")
+                data = json.loads(text) if len(text) <= _JSON_LIMIT else None
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            out += [(candidate, key, value) for key, value in _strings(data, "")]
+            break
+    return out
+
+
+def _strings(data: object, prefix: str) -> Iterator[tuple[str, str]]:
+    """(dotted key, value) of every string in a JSON document, in document order."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _strings(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(data, str):
+        yield prefix, data

@@ -21,15 +21,15 @@ import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from apiscan.extract.models import Expr
+from apiscan.extract.models import SELF_RETURNING, Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.model import ModuleNode, TopModel, Where
-from apiscan.review.registry import ModelFile, Registries, model_files
+from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -136,6 +136,11 @@ class StructureBuilder:
         self.local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
         #: module -> its file's path, to find what a builder function builds
         self.paths = {m: fa.path for fa in analyses for m in fa.modules}
+        self.analyses = {fa.path: fa for fa in analyses}
+        #: path -> the functions its calls are made from (a builder is one of them)
+        self.defs: dict[str, set[str]] = {}
+        for fa in analyses:
+            self.defs[fa.path] = {call.caller for call in fa.calls}
 
     def is_node(self, cls: str) -> bool:
         """``nn.Module`` subclasses, loss classes the scope counts as network (a plain
@@ -228,6 +233,13 @@ class StructureBuilder:
                 child = self._built_class(call.callee)
                 if child is None:
                     node.layers.update(self._builder_layers(call.callee))
+                    # the repository classes a module-level builder builds are children
+                    # too (PyTorch-YOLOv3's ``create_modules`` building its YOLOLayers)
+                    node.children.update(
+                        c
+                        for c in self._builder_classes(call.callee)
+                        if c in nodes and c != node.cls
+                    )
                 if child is None or child not in nodes or child == node.cls:
                     continue
                 node.children.add(child)
@@ -239,6 +251,19 @@ class StructureBuilder:
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
+
+    def _builder_classes(self, callee: str) -> set[str]:
+        """The repository classes a module-level repository function constructs itself."""
+        module, _, name = callee.rpartition(".")
+        fa = self.analyses.get(self.paths.get(module, ""))
+        if fa is None or name not in {d.split(".")[0] for d in self.defs.get(fa.path, ())}:
+            return set()
+        return {
+            cls
+            for call in fa.calls
+            if call.caller == name or call.caller.startswith(name + ".")
+            if (cls := self._built_class(call.callee)) is not None
+        }
 
     def _builder_layers(self, callee: str) -> list[str]:
         """The torch layers a module-level repository function builds (``self.act =
@@ -366,6 +391,8 @@ _LAYER_PARAMETER = re.compile(r"(?:\w+_)?(?:layer|norm|act|activation)")
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).
 ALSO_BUILT_BY = "also built by"
+#: The pseudo-part naming the module classes a constructor builds that no attribute shows.
+ALSO_BUILDS = "also builds"
 #: A method name that says it builds something (``build_backbone``, ``make_layer``).
 _BUILDER_NAME = re.compile(r"(build|make|create)_")
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
@@ -378,6 +405,15 @@ _WRAPPER = re.compile(
 #: name its ``return`` reads), so DeepLabV3+'s ``deeplabv3plus_mobilenet`` → ``_load_model``
 #: → ``_segm_mobilenet`` → ``DeepLabV3(backbone, classifier)`` is reached.
 _FOLLOW = 7
+#: Repository functions a builder is followed through, and the models shown for one part.
+_BUILDER_DEPTH = 3
+_BUILDER_SHOWN = 6
+#: Another package's functions that build a model by the name they are given first.
+_BY_NAME_CALLS = frozenset({"create_model", "from_pretrained", "load", "get_model"})
+#: Keys of a config that name the model it builds (``"arch": {"type": "PSPNet"}``).
+_MODEL_KEYS = frozenset({"arch", "model", "architecture", "network", "net"})
+#: Roles of a model's parts (never a model beside the one an entry script builds).
+_PARTS = frozenset({"backbone", "neck", "head", "loss"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -395,12 +431,21 @@ class _Builders:
         modules: Sequence[ModuleNode],
         skip: Callable[[str], str],
         hierarchy: Hierarchy | None = None,
+        root: Path | None = None,
     ):
         self.hierarchy = hierarchy
+        self.root = root  # where a JSON config a script loads is read from
+        #: the model :meth:`_package_choices` lists first is a config's default
+        self.configured = False
+        #: (path, def) -> parameter ("" the first) -> (the name it takes, how): what a
+        #: script's call hands a builder (:meth:`_scripted`)
+        self.arguments: dict[tuple[str, int], dict[str, tuple[str, str]]] = {}
+        self._suffixes: dict[str, ModelFile | None] = {}
         self.classes = {m.cls: m for m in modules}
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         self.skip = skip
         self.files = [f for f in model_files(analyses) if not is_test_path(f.path)]
+        self.by_path = {f.path: f for f in self.files}
         self.by_module: dict[str, ModelFile] = {}
         for file in self.files:
             for module in file.modules:
@@ -415,6 +460,15 @@ class _Builders:
         #: path -> (first, last line of its ``__main__`` block, other files import the
         #: module, the module is in a package) of every module with such a block
         referenced = imported_modules(analyses)
+        #: scripts no other file imports, run as ``__main__`` or named as an entry point
+        #: (train_net.py; CenterTrack's main.py calls ``main(opt)`` at module level)
+        self.entries = [
+            f
+            for f in self.files
+            if f.fa.syntax is not None
+            and (f.fa.syntax.main_block != (0, 0) or _entry_name(f.path))
+            and not any(m in referenced for m in f.modules)
+        ]
         self.self_tests: dict[str, tuple[int, int, bool, bool]] = {}
         for file in self.files:
             syntax = file.fa.syntax
@@ -472,18 +526,39 @@ class _Builders:
         defining = self.hierarchy.method(cls, "__init__") if self.hierarchy else None
         if defining is not None:
             cls = defining.rpartition(".")[0]
-        module, _, name = cls.rpartition(".")
-        file = self.by_module.get(module)
+        name = cls.rpartition(".")[2]
+        file = self._class_file(cls)
         init = file.function(file.defs.get(f"{name}.__init__", -1)) if file else None
         if init is not None and init.params is not None and index < len(init.params):
             return init.params[index]
         return f"arg{index + 1}"
 
+    def _class_file(self, cls: str) -> ModelFile | None:
+        """The file defining a module class: where the structure found it, as two files
+        may share a module name (CenterTrack's networks/dla.py and backbones/dla.py, both
+        ``dla`` once ``src/lib/model/networks`` is a source folder)."""
+        node = self.classes.get(cls)
+        file = self.by_path.get(node.where.path) if node is not None else None
+        return file or self.by_module.get(cls.rpartition(".")[0])
+
+    def _module_file(self, module: str) -> ModelFile | None:
+        """The file of a module, also when a script puts its folder on ``sys.path`` in a
+        way the scan does not follow (CenterTrack's ``_init_paths`` adding ``src/lib``:
+        ``model.model`` is ``src.lib.model.model``): the one module ending so."""
+        file = self.by_module.get(module)
+        if file is not None or not module:
+            return file
+        if module not in self._suffixes:
+            tail = "." + module
+            found = {f.path: f for m, f in self.by_module.items() if m.endswith(tail)}
+            self._suffixes[module] = next(iter(found.values())) if len(found) == 1 else None
+        return self._suffixes[module]
+
     def _def(self, dotted: str, depth: int = 0) -> tuple[ModelFile, int] | None:
         """The function ``dotted`` names, through a package's re-exports
         (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
-        file = self.by_module.get(module)
+        file = self._module_file(module)
         if file is None:
             return None
         if name in file.defs:
@@ -518,6 +593,18 @@ class _Builders:
             # The last assignment above the use (model = Bench(model) reads the one before);
             # when every one is in a branch the use is not in (``if arch in vits: student =
             # ...`` / ``elif xcit: ...``), the first of them that builds a module.
+            # an assignment in a branch that returns before the use (Swin's ``if
+            # is_pretrain: model = build_simmim(config); return model``) never reaches it
+            exits = [
+                r
+                for ref in file.returns_in(fn)
+                if (r := file.exprs[ref]).kind == "name" and r.line < line
+            ]
+            above = [
+                a
+                for a in above
+                if not any(a.line < r.line and file.same_branch(a, r) for r in exits)
+            ]
             bound = [a for a in above if file.same_branch(a, expr)]
             if bound:
                 return self.built(file, bound[-1].value, fn, depth + 1)
@@ -528,6 +615,10 @@ class _Builders:
             return None
         if expr.kind != "call":
             return None
+        func = file.exprs[expr.refs[0]]
+        inner = file.expr(func.refs[0]) if func.kind == "attr" and func.refs else None
+        if func.value in SELF_RETURNING and inner is not None and inner.kind == "call":
+            return self.built(file, func.refs[0], fn, depth + 1)  # ``Net(...).to(device)``
         lookup = self.registries.lookup(file, ref, fn)
         if lookup is not None:  # REGISTRY.get(cfg.NAME)(cfg): the registered default
             return self._returned(lookup.target, depth)
@@ -544,20 +635,34 @@ class _Builders:
         ``vit_small`` ... ``vit_giant2`` all build ``DinoVisionTransformer``), the first
         entry's on a tie."""
         func = file.exprs[call.refs[0]]
+        picked = self._getattr_entry(file, func, fn, depth)
+        if picked is not None:
+            return picked
+        if func.kind == "name" and fn >= 0:
+            # ``model_class = _network_factory[arch]; model = model_class(...)`` (CenterTrack,
+            # maskrcnn-benchmark's ``meta_arch``): the entry the name is bound to
+            bound = [
+                a
+                for a in file.assigns_in(fn)
+                if a.single and a.names[0] == func.value and a.line <= func.line
+            ]
+            value = file.expr(bound[-1].value) if bound else None
+            func = value if value is not None and value.kind == "sub" else func
         if func.kind != "sub":
             return None
         found = self._table(file, func.refs[0], fn)
         if found is None:
             return None
         tfile, table, tfn = found
-        key = self.registries.key(file, func.refs[1], fn)
+        key = self.registries.key(file, func.refs[1], fn) or self._argument(file, func.refs[1], fn)
         entries = list(zip(table.keys, table.refs, strict=True))
         if key is not None:
-            chosen = [
-                (k, v)
-                for k, v in entries
-                if (kexpr := tfile.expr(k)) is not None and kexpr.value == key[0]
-            ]
+            names = {k: kexpr.value for k, _ in entries if (kexpr := tfile.expr(k)) is not None}
+            chosen = [(k, v) for k, v in entries if names.get(k) == key[0]]
+            if not chosen:  # ``'dla_34'`` picks ``'dla'`` (the builder cuts the depth off)
+                prefixes = [n for n in names.values() if n and key[0].startswith(n)]
+                longest = max(prefixes, key=len) if prefixes else None
+                chosen = [(k, v) for k, v in entries if longest and names.get(k) == longest]
             entries = chosen or entries
         built: Counter[str] = Counter()
         for _, value in entries:
@@ -565,6 +670,48 @@ class _Builders:
             if cls is not None:
                 built[cls] += 1
         return built.most_common(1)[0][0] if built else None
+
+    def _getattr_entry(self, file: ModelFile, func: Expr, fn: int, depth: int) -> str | None:
+        """``getattr(resnet, backbone)(...)`` on a repository module (pytorch-segmentation's
+        PSPNet): the class the function its name selects returns when the name is known,
+        else the class most of the module's functions return."""
+        if func.kind != "call" or self.callee(file, func) not in (None, "getattr"):
+            return None
+        head = file.exprs[func.refs[0]]
+        args = file.args(func)
+        if head.kind != "name" or head.value != "getattr" or len(args) < 2:
+            return None
+        module = self.dotted(file, args[0])
+        source = self._module_file(module or "")
+        if source is None:
+            return None
+        key = self.registries.key(file, args[1], fn)
+        if key is not None:
+            return self._returned(f"{source.module}.{key[0]}", depth + 1)
+        built: Counter[str] = Counter()
+        for name, fid in source.defs.items():
+            if "." not in name and fid >= 0 and not name.startswith("_"):
+                cls = self._returned(f"{source.module}.{name}", depth + 1)
+                if cls is not None:
+                    built[cls] += 1
+        return built.most_common(1)[0][0] if built else None
+
+    def _argument(self, file: ModelFile, ref: int, fn: int) -> tuple[str, str] | None:
+        """The name a builder's parameter takes from the script that calls it (CenterTrack's
+        ``create_model(opt.arch, ...)``, ``--arch`` default ``'dla_34'``), when the key is
+        one: a parameter by its name, else a name the def rebinds that is none of its later
+        parameters (its first: ``arch = arch[:arch.find('_')]``)."""
+        expr = file.expr(ref)
+        function = file.function(fn)
+        given = self.arguments.get((file.path, fn))
+        if expr is None or expr.kind != "name" or function is None or given is None:
+            return None
+        name = expr.value or ""
+        if name in (function.params or ()):
+            return given.get(name)
+        if not function.method and name not in file.globals and name not in file.imports:
+            return given.get("")
+        return None
 
     def _entry_class(self, file: ModelFile, ref: int, fn: int, depth: int) -> str | None:
         """The module class a table's entry is or builds: a class or a builder function
@@ -627,6 +774,44 @@ class _Builders:
                 return cls
         return None
 
+    def _globals_entry(self, file: ModelFile, func: Expr) -> str | None:
+        """A module function picked from ``globals()`` by a formatted name (CenterTrack's
+        ``self.base = globals()['dla{}'.format(num_layers)](...)``): the classes the
+        file's functions of that pattern build, with the look-up."""
+        table = file.expr(func.refs[0])
+        key = file.expr(func.refs[1]) if len(func.refs) > 1 else None
+        if table is None or key is None or table.kind != "call" or key.kind != "call":
+            return None
+        if file.text(func.refs[0], 20) != "globals()":
+            return None
+        form = file.expr(file.exprs[key.refs[0]].refs[0]) if key.refs else None
+        if form is None or form.kind != "const" or not form.value or "{}" not in form.value:
+            return None
+        pattern = re.compile(".*".join(re.escape(p) for p in form.value.split("{}")))
+        built = {
+            cls
+            for name in file.defs
+            if "." not in name and pattern.fullmatch(name)
+            if (cls := self._returned(f"{file.module}.{name}", 1)) is not None
+        }
+        if not built:
+            return None
+        names = " or ".join(sorted(c.rpartition(".")[2] for c in built))
+        return f"{names} ({file.text(func.refs[0], 20)}[{form.value!r}...])"
+
+    def _returned_each(self, dotted: str) -> list[str]:
+        """The module classes the def ``dotted`` returns, one per ``return``, in line order."""
+        found = self._def(dotted)
+        if found is None:
+            return []
+        file, fid = found
+        out: dict[str, int] = {}
+        for ref in file.returns_in(fid):
+            cls = self.built(file, ref, fid, 1)
+            if cls is not None:
+                out.setdefault(cls, file.exprs[ref].line)
+        return sorted(out, key=lambda c: out[c])
+
     def _class_argument(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
         """A generic builder handed the class to build (timm's ``build_model_with_cfg(
         ResNet, variant, ...)``): the module class passed first."""
@@ -644,8 +829,8 @@ class _Builders:
         build_backbone(cfg)``), else each ``self.<attr> = ...`` of ``__init__`` that builds a
         repository module or a third-party one (``self.blocks = ModuleList([Block(...)])``
         with timm's ``Block``)."""
-        module, _, name = cls.rpartition(".")
-        file = self.by_module.get(module)
+        name = cls.rpartition(".")[2]
+        file = self._class_file(cls)
         if file is None:
             return []
         parts: list[tuple[str, str]] = []
@@ -696,12 +881,33 @@ class _Builders:
                 for attr, value, fids in owner_file.facts.self_parts if init >= 0 else ():
                     if init not in fids or (attr in own and attr not in mine):
                         continue  # set by a subclass's constructor already
-                    part = self._part(owner_file, value, init, cls)
+                    part = self._part(owner_file, value, init, cls, attr)
                     if part is not None and part not in mine.get(attr, []):
                         mine.setdefault(attr, []).append(part)
                 for attr, found in mine.items():
                     own.setdefault(attr, found)
-            parts.extend((attr, " or ".join(found)) for attr, found in own.items())
+            # attributes taken from one construction (``self.layer1 = model.layer1`` ...
+            # of ``model = getattr(resnet, backbone)(...)``) are one entry
+            shared: dict[str, list[str]] = {}
+            for attr, found in own.items():
+                shared.setdefault(" or ".join(found), []).append(attr)
+            for attr, found in own.items():
+                part = " or ".join(found)
+                attrs = shared[part] if " (" in part else [attr]
+                if attrs[0] == attr:
+                    parts.append((", ".join(attrs), part))
+            # module classes the constructor builds that no attribute shows: blocks
+            # appended to a ``ModuleList`` (ConvNeXt's ``self.stages.append(stage)`` of
+            # ``Block``s, Swin's ``self.layers.append(BasicLayer(...))``)
+            shown = " ".join(part for _, part in parts)
+            node = self.classes.get(cls)
+            rest = [
+                short
+                for child in (node.children if node is not None else ())
+                if not re.search(rf"\b{re.escape(short := child.rpartition('.')[2])}\b", shown)
+            ]
+            if rest:
+                parts = [*parts[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
         return parts[:limit]
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
@@ -717,20 +923,35 @@ class _Builders:
             if base is None or base in seen or base not in facts:
                 continue
             seen.add(base)
-            file = self.by_module.get(base.rpartition(".")[0])
+            file = self._class_file(base)
             if file is not None:
                 found.append((base, file))
             todo.extend(b for b in facts[base].bases if b)
         return found
 
-    def _part(self, file: ModelFile, value: int, fn: int, owner: str) -> str | None:
-        """The modules a constructor's assignment builds: repository classes, classes and
-        model-zoo constructors of other packages (never torch's own layers)."""
+    def _part(self, file: ModelFile, value: int, fn: int, owner: str, attr: str = "") -> str | None:
+        """The modules a constructor's assignment (to ``self.<attr>``) builds: repository
+        classes, classes and model-zoo constructors of other packages (never torch's own
+        layers)."""
         found: list[str] = []
         todo: deque[int] = deque([value])
+        followed: set[int] = set()
         while todo:
             ref = todo.popleft()
             expr = file.exprs[ref]
+            if expr.kind == "name" and fn >= 0 and ref not in followed:
+                # ``model = getattr(resnet, backbone)(...)``, then ``self.layer1 =
+                # model.layer1``: the stages of a backbone built into a local
+                followed.add(ref)
+                bound = [
+                    a
+                    for a in file.assigns_in(fn)
+                    if a.single and a.names[0] == expr.value and a.line < expr.line
+                ]
+                last = file.expr(bound[-1].value) if bound else None
+                if last is not None and last.kind == "call":
+                    todo.append(bound[-1].value)
+                continue
             if expr.kind != "call":
                 todo.extend(r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0)
                 continue
@@ -770,15 +991,29 @@ class _Builders:
                 if shown not in found:
                     found.append(shown)
                 continue
+            if built is None and func.kind == "sub":
+                by_name = self._globals_entry(file, func)
+                if by_name is not None:  # ``globals()['dla{}'.format(num_layers)](...)``
+                    if by_name not in found:
+                        found.append(by_name)
+                    continue
             todo.extend(r for r in expr.refs if r >= 0)
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
             if built is not None and built != owner:
                 shown = self._shown(file, built, ref)
+                either = self._returned_each(dotted) if dotted else []
+                if len(either) > 1 and built in either:
+                    # a builder returning one class per branch (maskrcnn-benchmark's
+                    # ``build_rpn``: FCOSModule if cfg.MODEL.FCOS_ON, RetinaNet, RPN)
+                    names = " or ".join(c.rpartition(".")[2] for c in either)
+                    shown = f"{names} ({file.text(ref, 60)})"
             elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
                 # a repository builder that returns no class of its own (DPT's
-                # ``_make_encoder`` returning timm's ViT and a module of convolutions)
-                shown = f"{tail}(...)"
+                # ``_make_encoder`` returning timm's ViT and a module of convolutions):
+                # followed to the models it builds for this attribute
+                inside = self._builder_builds(dotted, attr)
+                shown = f"{tail}(...)" + (f" → {' or '.join(inside)}" if inside else "")
             elif (
                 top
                 and top != "torch"
@@ -791,6 +1026,92 @@ class _Builders:
             if shown not in found:
                 found.append(shown)
         return ", ".join(sorted(found)) if found else None
+
+    def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
+        """The models a repository builder function builds, one entry per branch (DPT's
+        ``_make_encoder`` → ``_make_pretrained_vitb_rn50_384`` → ``timm.create_model(
+        "vit_base_resnet50_384")``): a model zoo's constructor by the name it is given
+        (``timm vit_base_resnet50_384``), repository module classes, followed through the
+        repository functions and registered builders it calls. ``self.pretrained,
+        self.scratch = _make_encoder(...)`` reads, for ``pretrained``, what the builder
+        assigns to its own ``pretrained``, each assignment a branch; what one branch builds
+        together is listed with commas."""
+        shown: list[str] = []
+        for group in self._builds(dotted, attr, depth):
+            text = ", ".join(label for label, _ in group)
+            if text and text not in shown:
+                shown.append(text)
+        return shown[:_BUILDER_SHOWN]
+
+    def _builds(self, dotted: str, attr: str, depth: int) -> list[list[tuple[str, bool]]]:
+        """Per branch, (label, weak) of what :meth:`_builder_builds` finds: weak, a
+        repository class met below the builder itself, shown only where its branch builds no
+        stronger part (DPT's readout ``Slice`` beside timm's ViT is a piece of it;
+        maskrcnn-benchmark's ``ResNet`` inside a registered backbone builder is the
+        backbone)."""
+        found = self._def(dotted) if depth <= _BUILDER_DEPTH else None
+        if found is None:
+            return []
+        file, fid = found
+        named = [a for a in file.assigns_in(fid) if attr and attr in a.names]
+        groups = [[a.value] for a in named if a.value >= 0]
+        if not named:  # everything it calls, together: the calls whose innermost def it is
+            groups = [[ref for ref, inner in file.facts.calls if inner == fid]]
+        out: list[list[tuple[str, bool]]] = []
+        for group in groups:
+            built: list[tuple[str, bool]] = []
+            for ref in group:
+                for item in self._built_by_call(file, ref, fid, depth):
+                    if item[0] not in {label for label, _ in built}:
+                        built.append(item)
+            if any(not weak for _, weak in built):
+                built = [(label, weak) for label, weak in built if not weak]
+            out.append(built)
+        return out
+
+    def _built_by_call(
+        self, file: ModelFile, ref: int, fid: int, depth: int
+    ) -> list[tuple[str, bool]]:
+        """What one call in a builder builds (see :meth:`_builds`)."""
+        expr = file.expr(ref)
+        if expr is None or expr.kind != "call":
+            return []
+        dotted = self.callee(file, expr) or ""
+        zoo = self._zoo_model(file, expr, dotted)
+        if zoo is not None:
+            return [(zoo, False)]
+        cls = self.built(file, ref, fid)
+        if cls is not None:
+            return [(cls.rpartition(".")[2], depth > 0)]
+        lookup = self.registries.lookup(file, ref, fid)
+        if lookup is not None:  # a registered builder returning no class of its own
+            dotted = lookup.target
+        if dotted.partition(".")[0] in self.local:
+            inside = [item for group in self._builds(dotted, "", depth + 1) for item in group]
+            # a builder of torch layers alone (DPT's ``_make_scratch``) is named; a helper
+            # that builds nothing by its name (timm's ``_is_blurpool``) is not
+            tail = dotted.rpartition(".")[2]
+            named = depth == 0 and _BUILDER_NAME.match(tail.lstrip("_"))
+            return inside or ([(f"{tail}(...)", False)] if named else [])
+        return []
+
+    def _zoo_model(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
+        """A model another package builds by name: ``timm.create_model("vit_base_resnet50_
+        384")`` is ``timm vit_base_resnet50_384``, ``torch.hub.load("facebookresearch/WSL-
+        Images", ...)`` ``torch.hub facebookresearch/WSL-Images``, ``torchvision.models.
+        resnet50(...)`` ``torchvision.models.resnet50``."""
+        top, _, tail = dotted.rpartition(".")
+        package = dotted.partition(".")[0]
+        if not package or package in self.local:
+            return None
+        args = file.args(call)
+        first = file.expr(args[0]) if args else None
+        name = first.value if first is not None and first.kind == "const" else None
+        if tail in _BY_NAME_CALLS and name:
+            return f"{top if top != package else package} {name}"
+        if package in TORCH_MODEL_PACKAGES and ".models" in dotted and tail[:1].islower():
+            return dotted
+        return None
 
     @staticmethod
     def _shown(file: ModelFile, cls: str, ref: int) -> str:
@@ -864,6 +1185,14 @@ class _Builders:
                 cls, why = picked
                 parts = (("selected by", why), *self.parts_of(cls))
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
+        if not named:  # an entry script's builder call says which model runs
+            scripted = self._scripted()
+            if scripted and run_time is None:  # with the parts its builder injects
+                run_time = self._injected_into(scripted[0], found)
+                # a neck or head wired up by a registered builder (maskrcnn-benchmark's
+                # ``FPN`` in ``build_resnet_fpn_backbone``) is a part of it, not a model
+                found = [m for m in found if self.classes[m.cls].role not in _PARTS]
+                found += scripted[1:]
         found = [m for m in found if not _wraps_one(m)]
         # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if
         # __name__ == "__main__"`` in classifier_free_guidance.py) tries a model out: it
@@ -884,6 +1213,8 @@ class _Builders:
             # ``getattr(models, config['arch']['type'])``): the models the package a
             # training script imports exports
             found = self._package_choices()
+            if found and self.configured:  # a config's default is the main model
+                run_time = found[0]
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -908,6 +1239,80 @@ class _Builders:
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
+
+    def _scripted(self) -> list[TopModel]:
+        """The models the entry scripts build through a repository builder function
+        (maskrcnn-benchmark's ``model = build_detection_model(cfg)``, Swin's ``build_model(
+        config)``, CenterTrack's ``create_model(opt.arch, ...)``): the class the builder
+        returns for the names the script hands it (an argparse or configuration default),
+        followed through tables and registries; a training script's first, one per class."""
+        out: dict[str, TopModel] = {}
+        entries = sorted(
+            # a training script is one even where it is counted apart as a tool
+            # (maskrcnn-benchmark's tools/train_net.py: its loop lives in the package)
+            (f for f in self.entries if not self.skip(f.path) or _trains(f.path)),
+            key=lambda f: (not _trains(f.path), f.path.count("/"), len(f.path), f.path),
+        )
+        for file in entries:
+            for ref, fid in file.facts.calls:
+                call = file.exprs[ref]
+                dotted = self.callee(file, call)
+                if dotted is None or dotted in self.classes:
+                    continue
+                target = self._def(dotted)
+                if (
+                    target is None
+                    or dotted.partition(".")[0] not in self.local
+                    or target[0] is file  # the script's own function: its constructions count
+                ):
+                    continue
+                self._hand(file, call, fid, target)
+                self.trail = []
+                cls = self.built(file, ref, fid)
+                trail, self.trail = self.trail, None
+                if (
+                    cls is None
+                    or cls in out
+                    or self.classes[cls].role in _NOT_TOP
+                    or _WRAPPER.search(cls.rpartition(".")[2])
+                ):
+                    continue
+                fn = file.function(fid)
+                how = f"{file.text(ref, 60)} in {file.path}"
+                if trail:
+                    how += " → " + " → ".join(f"{t}()" for t in reversed(trail))
+                parts = (("selected by", how), *self.parts_of(cls))
+                out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
+                self.trails[out[cls]] = tuple(trail)
+        return list(out.values())
+
+    def _hand(self, file: ModelFile, call: Expr, fid: int, target: tuple[ModelFile, int]) -> None:
+        """Record the names a script's call hands a builder's parameters (``""``: the first,
+        which the records do not name) for :meth:`_argument`."""
+        tfile, tfid = target
+        params = tfile.functions[tfid].params or ()
+        given: dict[str, tuple[str, str]] = {}
+        for i, arg in enumerate(file.args(call)):
+            key = self.registries.key(file, arg, fid)
+            name = "" if i == 0 else (params[i - 1] if i - 1 < len(params) else None)
+            if key is not None and name is not None:
+                given[name] = key
+        if given:
+            self.arguments[(tfile.path, tfid)] = given
+
+    def _injected_into(self, pick: TopModel, found: list[TopModel]) -> TopModel:
+        """A script's pick (:meth:`_scripted`) with the parts the builder on its way hands
+        the constructor (``assemble`` building ``QueryDetector(trunk, transformer)``), then
+        those its constructor builds itself; that builder's entry is the same model, so it
+        is dropped from ``found``."""
+        trail = self.trails.get(pick, ())
+        for model in found:
+            if model.cls == pick.cls and model.builder and model.builder in trail:
+                found.remove(model)
+                given = dict(model.parts)
+                own = [(n, p) for n, p in pick.parts[1:] if n not in given]
+                return replace(pick, parts=(pick.parts[0], *model.parts, *own))
+        return pick
 
     def _with_builder_parts(self, pick: TopModel, found: list[TopModel]) -> TopModel:
         """A registry's pick whose constructor takes its parts in (``DeepLabV3(backbone,
@@ -1027,11 +1432,45 @@ class _Builders:
                     f"a name given at run time: {script.path} imports {package.path}, "
                     f"which exports {len(exported)} models"
                 )
+                picked = self._configured(script, exported)
+                self.configured = picked is not None
+                if picked is not None:  # the config's default first, the others after it
+                    node, how = picked
+                    exported = [node, *(n for n in exported if n is not node)]
+                    alternative = f"an alternative to {node.cls.rpartition('.')[2]}: {why}"
+                    why = f"{how}; {script.path} imports {package.path}, which exports "
+                    why += f"{len(exported)} models: the others are alternatives"
                 return [
-                    TopModel(n.cls, n.where, "", (("selected by", why), *self.parts_of(n.cls)))
-                    for n in exported
+                    TopModel(
+                        n.cls,
+                        n.where,
+                        "",
+                        (
+                            ("selected by", why if i == 0 or picked is None else alternative),
+                            *self.parts_of(n.cls),
+                        ),
+                    )
+                    for i, n in enumerate(exported)
                 ]
         return []
+
+    def _configured(
+        self, script: ModelFile, exported: Sequence[ModuleNode]
+    ) -> tuple[ModuleNode, str] | None:
+        """The exported model a JSON config the script loads names by default (``"arch":
+        {"type": "PSPNet"}``), with how: a value under a key naming the model (``arch``,
+        ``model``, ``type``, ``name``) first, else the first value naming one."""
+        by_name = {n.cls.rpartition(".")[2]: n for n in exported}
+        named = [
+            (path, key, value)
+            for path, key, value in json_config_names(self.root, script)
+            if value in by_name
+        ]
+        named.sort(key=lambda found: not _MODEL_KEYS & set(found[1].lower().split(".")))
+        if not named:
+            return None
+        path, key, value = named[0]
+        return by_name[value], f"{path}: {key} = {value!r}, the config {script.path} loads"
 
     def _class_of(self, dotted: str) -> str | None:
         """The module class a dotted name stands for, through the repository's re-exports."""
@@ -1130,7 +1569,9 @@ def _wraps_one(model: TopModel) -> bool:
     """A wrapper of whatever model it is handed: named so (:data:`_WRAPPER`) and built
     around one part. DINO's MultiCropWrapper(backbone, head) is built of two: the model."""
     parts = [
-        name for name, _ in model.parts if name not in ("selected by", "extends", ALSO_BUILT_BY)
+        name
+        for name, _ in model.parts
+        if name not in ("selected by", "extends", ALSO_BUILT_BY, ALSO_BUILDS)
     ]
     return bool(_WRAPPER.search(model.cls.rpartition(".")[2])) and len(parts) <= 1
 
@@ -1143,6 +1584,12 @@ def _side_script(path: str) -> bool:
     )
 
 
+def _entry_name(path: str) -> bool:
+    """A script named as an entry point (main.py, train.py, run_*.py)."""
+    name = PurePosixPath(path).stem
+    return name in ("main", "run") or name.startswith(("train", "main_", "run_"))
+
+
 def _trains(path: str, builder: str = "") -> bool:
     """A training script's construction is the one a reader looks for first."""
     return "train" in PurePosixPath(path).name or "train" in builder
@@ -1153,10 +1600,12 @@ def top_models(
     modules: Sequence[ModuleNode],
     skip: Callable[[str], str],
     hierarchy: Hierarchy | None = None,
+    root: Path | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
-    files counted apart: a hub file or an adapter builds the same model again)."""
-    return _Builders(analyses, modules, skip, hierarchy).top_models()
+    files counted apart: a hub file or an adapter builds the same model again); ``root``,
+    the repository's directory, for the JSON configs that name a model."""
+    return _Builders(analyses, modules, skip, hierarchy, root).top_models()
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:
@@ -1177,6 +1626,9 @@ def with_top_roles(
     (``GPT``, ``Whisper``, ``MaskedAutoencoderViT``), unless its name gave it a role."""
     inside = _named_parts(tops)  # classes named as a part of some top model are parts
     chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
+    # the first is the model the entry point builds, even where another model wraps it
+    # (Swin's SimMIM pre-training around its SwinTransformer)
+    chosen |= {m.cls for m in tops[:1] if any(name == "selected by" for name, _ in m.parts)}
     return tuple(
         replace(m, role="model") if m.cls in chosen and m.role in ("other", "block") else m
         for m in modules

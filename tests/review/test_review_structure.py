@@ -573,7 +573,9 @@ def test_parts_passed_to_an_inherited_constructor_take_its_parameter_names(
     review = build_review(str(tmp_path), jobs=1)
     top = next(m for m in review.top_models if m.cls == "seg.model.SegModel")
     names = [name for name, _ in top.parts]
-    assert names[:2] == ["backbone", "classifier"], top.parts
+    # train.py's ``build()`` is the entry point's pick, its injected parts after it
+    assert names[:3] == ["selected by", "backbone", "classifier"], top.parts
+    assert dict(top.parts)["selected by"] == "build() in train.py → build()"
 
 
 def test_a_root_built_by_several_builders_names_the_others(tmp_path: Path) -> None:

@@ -102,9 +102,12 @@ def test_inference_only_and_top_model_through_builders(reviews) -> None:
     assert [p for p, _ in top.parts] == ["image_tower", "prompt_tower", "mask_head"]
     model = reviews["setpred"].top_models[0]
     assert model.cls == "models.detector.QueryDetector"
+    # main.py's ``create(opts)`` picks it; ``assemble`` injects trunk and transformer
     assert model.parts == (
+        ("selected by", "create(opts) in main.py → create() → assemble()"),
         ("trunk", "TrunkWithPositions (trunk)"),
         ("transformer", "QueryTransformer (transformer)"),
+        ("box_head", "BoxRegressor"),
     )
 
 

@@ -1,0 +1,106 @@
+"""The model tree on the classes of repository a lead found it wrong on, each a small
+repository under fixtures/modeltree/ written for the case: a builder returning a timm
+backbone and a module of convolutions (DPT), a JSON config naming one of a package's models
+(pytorch-segmentation), a table of meta-architectures and a registry of backbone builders
+reached from a training script's ``build_detection_model(cfg)`` (maskrcnn-benchmark, FCOS),
+a model factory dict keyed by an argparse default cut at its ``_`` (CenterTrack), and a
+yacs-configured ``build_model`` whose pre-training branch returns early, with blocks
+appended to a ``ModuleList`` (Swin-Transformer, ConvNeXt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+
+_ROOT = "fixtures/modeltree"
+
+
+@pytest.fixture(scope="module")
+def reviews() -> dict[str, Review]:
+    names = ("encoderbuilder", "jsonarch", "metaarch", "factory", "yacsbuild")
+    return {name: build_review(f"{_ROOT}/{name}", jobs=1) for name in names}
+
+
+def _top(review: Review) -> tuple[str, dict[str, str]]:
+    first = review.top_models[0]
+    return first.cls, dict(first.parts)
+
+
+def test_a_builder_part_names_the_timm_backbone_it_creates(reviews: dict[str, Review]) -> None:
+    """``self.pretrained, self.scratch = _make_encoder(...)``: the builder is followed into
+    each branch's ``_make_pretrained_*`` to ``timm.create_model("vit_base_resnet50_384")``
+    (the readout ``Slice`` built beside it is a piece, not shown); ``scratch`` is what
+    ``_make_scratch`` returns, a module of convolutions named by its builder."""
+    cls, parts = _top(reviews["encoderbuilder"])
+    assert cls == "dpt.models.DepthModel"
+    assert parts["pretrained"] == (
+        "_make_encoder(...) → timm vit_large_patch16_384 or timm vit_base_resnet50_384"
+    )
+    assert parts["scratch"] == "_make_encoder(...) → _make_scratch(...)"
+
+
+def test_a_json_config_singles_out_one_exported_model(reviews: dict[str, Review]) -> None:
+    """``getattr(models, config['arch']['type'])`` with ``--config`` defaulting to
+    config.json, whose ``arch.type`` is ``PSPNet``: PSPNet first, the other exports after it
+    as alternatives."""
+    review = reviews["jsonarch"]
+    cls, parts = _top(review)
+    assert cls == "models.pspnet.PSPNet"
+    assert parts["selected by"].startswith("config.json: arch.type = 'PSPNet'")
+    assert parts["master_branch"] == "_PSPModule"
+    # ``model = getattr(resnet, backbone)(...)``; ``self.layer1 = model.layer1``...: the
+    # backbone's stages, one entry (the class the module's builders return)
+    assert parts["initial, layer1, layer2"] == (
+        "ResNet (getattr(resnet, backbone)(pretrained=True))"
+    )
+    others = {m.cls: dict(m.parts)["selected by"] for m in review.top_models[1:]}
+    assert set(others) == {"models.unet.UNet", "models.enet.ENet"}
+    assert all(why.startswith("an alternative to PSPNet") for why in others.values())
+
+
+def test_a_meta_architecture_table_and_a_backbone_registry(reviews: dict[str, Review]) -> None:
+    """tools/train_net.py's ``build_detection_model(cfg)`` → ``meta_arch =
+    _DETECTION_META_ARCHITECTURES[cfg.MODEL.META_ARCHITECTURE]; return meta_arch(cfg)``
+    (the configuration's default) is the model, not an FPN a backbone builder wires up;
+    ``registry.BACKBONES[cfg.MODEL.BACKBONE.CONV_BODY](cfg)`` is followed to the registered
+    builder (``R-50-FPN``, the configuration's default) and what it builds together;
+    ``build_rpn`` lists the module of each branch."""
+    review = reviews["metaarch"]
+    cls, parts = _top(review)
+    assert cls == "detcore.modeling.detector.generalized.GeneralizedDetector"
+    # the FPN the registered builder wires up (its top block injected) is a part, not a model
+    assert [m.cls for m in review.top_models] == [cls]
+    assert parts["selected by"] == (
+        "build_detection_model(cfg) in tools/train_net.py → build_detection_model()"
+    )
+    assert parts["backbone"] == "build_backbone(...) → ResNet, FPN, LastLevelMaxPool"
+    assert parts["rpn"].startswith("AnchorFreeModule or RPNModule (build_rpn(")
+
+
+def test_a_factory_dict_keyed_by_the_argparse_default(reviews: dict[str, Review]) -> None:
+    """``create_model(opt.arch, ...)`` with ``--arch`` defaulting to ``dla_34``; the builder
+    cuts the depth off and builds ``_network_factory['dla']``: DLASeg, not the first entry;
+    its backbone is the ``dla<N>`` function ``globals()`` gives it."""
+    cls, parts = _top(reviews["factory"])
+    assert cls == "lib.model.networks.dla.DLASeg"
+    assert parts["dla_up"] == "DLAUp"
+    # ``globals()["dla{}".format(num_layers)](...)``: the functions of that pattern's class
+    assert parts["base"] == "DLA (globals()['dla{}'...])"
+    assert parts["selected by"] == "create_model(opt.arch, 80) in main.py → create_model()"
+
+
+def test_a_yacs_build_model_and_blocks_appended_to_a_module_list(
+    reviews: dict[str, Review],
+) -> None:
+    """``build_model(config)``: the ``if is_pretrain:`` branch returns SimMIM itself, so the
+    final ``return model`` reads the branches after it (SwinTransformer first); the blocks
+    the constructor appends to ``self.layers`` are listed as what it also builds."""
+    review = reviews["yacsbuild"]
+    cls, parts = _top(review)
+    assert cls == "models.swin.SwinTransformer"
+    assert parts["patch_embed"] == "PatchEmbed"
+    assert parts["also builds"] == "BasicLayer"
+    roles = {m.cls: m.role for m in review.modules}
+    assert roles["models.swin.SwinTransformer"] == "model"
