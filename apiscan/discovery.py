@@ -7,6 +7,7 @@ tree. Problems met while walking (a symlink loop, an unreadable directory) becom
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import os
 import re
@@ -260,13 +261,127 @@ def discover(
     return base, _with_sys_path_names(base, files), errors
 
 
-#: ``sys.path.append('core')``, ``sys.path.insert(0, os.path.join(ROOT_DIR, 'models'))``: a
-#: literal directory a script puts on the import path (RAFT's scripts import ``from raft
-#: import RAFT`` out of ``core/``).
+#: The literal the regular expression below reads when a file does not parse as Python 3
+#: (a Python 2 script): ``sys.path.append('core')``, ``sys.path.insert(0,
+#: os.path.join(ROOT_DIR, 'models'))``.
 _SYS_PATH = re.compile(
     r"""sys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?"""
     r"""(?:os\.path\.join\(\s*[\w.]+(?:\([^()]*\))?\s*,\s*)?["']([\w./-]+)["']"""
 )
+#: a directory name a script may put on ``sys.path`` (what the regular expression accepts)
+_DIR_NAME = re.compile(r"[\w./-]+")
+
+
+def sys_path_dirs(data: bytes) -> tuple[str, ...]:
+    """The directories a file puts on ``sys.path``, as it spells them (relative to where it
+    runs from or to its own directory): the one home of that fact, read by discovery (module
+    names, hence resolution) and so by everything downstream (the review's call sites).
+
+    Read forms: a literal (``sys.path.append('core')``: RAFT's scripts then import ``from
+    raft import RAFT`` out of ``core/``), a join ending in one
+    (``sys.path.insert(0, os.path.join(ROOT_DIR, 'models'))``), and either reached through a
+    name assigned in the file or a parameter of a helper the file calls with one (CenterNet's
+    ``_init_paths.py``: ``lib_path = osp.join(this_dir, 'lib')``, ``add_path(lib_path)``,
+    ``def add_path(path): sys.path.insert(0, path)``). Files without ``sys.path`` in their
+    bytes (nearly all) are not decoded."""
+    if b"sys.path" not in data:
+        return ()
+    text = data.decode("utf-8", errors="replace")
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return tuple(dict.fromkeys(m.group(1) for m in _SYS_PATH.finditer(text)))
+    return tuple(dict.fromkeys(_SysPathReader(tree).dirs()))
+
+
+class _SysPathReader:
+    """Follows the argument of each ``sys.path.insert/append`` of one module to the
+    directory literal it stands for (see :func:`sys_path_dirs`)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.assigned: dict[str, list[ast.expr]] = {}
+        self.calls: list[ast.Call] = []
+        self.defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    self.assigned.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.defs.setdefault(node.name, node)
+
+    def dirs(self) -> list[str]:
+        out: list[str] = []
+        for call in self.calls:
+            func = call.func
+            if not (
+                isinstance(func, ast.Attribute)
+                and func.attr in ("insert", "append")
+                and _dotted(func.value) == "sys.path"
+            ):
+                continue
+            args = call.args[1:] if func.attr == "insert" else call.args
+            if len(args) == 1:
+                out += self._literals(args[0], call, 0)
+        return out
+
+    def _literals(self, expr: ast.expr, where: ast.AST, depth: int) -> list[str]:
+        """The directory literals ``expr`` (met at ``where``) stands for."""
+        if depth > 3:
+            return []
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            return [expr.value] if _DIR_NAME.fullmatch(expr.value) else []
+        if (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Attribute)
+            and expr.func.attr == "join"
+            and len(expr.args) == 2
+            and not expr.keywords
+        ):
+            last = expr.args[1]
+            if isinstance(last, ast.Constant) and isinstance(last.value, str):
+                return [last.value] if _DIR_NAME.fullmatch(last.value) else []
+            return []
+        if not isinstance(expr, ast.Name):
+            return []
+        fn = self._enclosing_def(where)
+        if fn is not None and expr.id in [a.arg for a in fn.args.posonlyargs + fn.args.args]:
+            index = [a.arg for a in fn.args.posonlyargs + fn.args.args].index(expr.id)
+            out: list[str] = []
+            for call in self.calls:
+                if (
+                    isinstance(call.func, ast.Name)
+                    and call.func.id == fn.name
+                    and index < len(call.args)
+                ):
+                    out += self._literals(call.args[index], call, depth + 1)
+            return out
+        return [
+            d
+            for value in self.assigned.get(expr.id, ())
+            for d in self._literals(value, value, depth + 1)
+        ]
+
+    def _enclosing_def(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        while node in self.parents:
+            node = self.parents[node]
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                return node
+        return None
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        inner = _dotted(expr.value)
+        return None if inner is None else f"{inner}.{expr.attr}"
+    return None
 
 
 def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile]:
@@ -284,11 +399,9 @@ def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile
             data = read_source_file(f.abspath)
         except OSError:
             continue
-        if b"sys.path" not in data:  # most files: no decoding
-            continue
-        for match in _SYS_PATH.finditer(data.decode("utf-8", errors="replace")):
+        for spelled in sys_path_dirs(data):
             for start in (base, Path(f.abspath).parent):
-                d = Path(os.path.normpath(start / match.group(1)))
+                d = Path(os.path.normpath(start / spelled))
                 if d != base and d.is_dir() and _inside(str(d), str(base)):
                     dirs.add(d)
     if not dirs:
