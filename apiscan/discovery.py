@@ -1,7 +1,9 @@
 """Stage 1: paths → the Python source files to scan, with their module names.
 
 Discovery never reads file contents (that is the workers' job, in parallel); it only walks the
-tree. Problems met while walking (a symlink loop, an unreadable directory) become
+tree. The names a ``sys.path`` entry gives files (:func:`with_sys_path_names`) are added by the
+scan from the bytes it reads for its workers, so that each file is read once. Problems met
+while walking (a symlink loop, an unreadable directory) become
 :class:`~apiscan.model.ErrorFinding` records so they reach every report, and the walk goes on.
 """
 
@@ -20,6 +22,8 @@ from apiscan.ignorefiles import IgnoreRules
 from apiscan.notebook import SUFFIX as NOTEBOOK_SUFFIX
 
 if TYPE_CHECKING:  # built on the error paths alone (an empty directory never loads the model)
+    from collections.abc import Mapping
+
     from apiscan.model import ErrorFinding
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
@@ -131,6 +135,7 @@ def discover(
     excludes: tuple[str, ...] = (),
     respect_ignore: bool = True,
     follow_symlinks: bool = False,
+    sys_path_names: bool = True,
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
 
@@ -143,7 +148,10 @@ def discover(
     repository).
 
     Returns the resolved root (reports name files relative to it), the files sorted by relative
-    path, and error findings for what could not be walked.
+    path, and error findings for what could not be walked. With ``sys_path_names``, the files
+    are read to add the names ``sys.path`` entries give them (:func:`with_sys_path_names`); the
+    scan turns that off and adds them from the bytes it reads anyway, so that each file is read
+    once.
     """
     root_path = Path(root)
     if not root_path.exists() and not root_path.is_symlink():
@@ -258,7 +266,9 @@ def discover(
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
     errors = [replace(e, path=safe_name(_clean(e.path))) for e in errors]
     files.sort(key=lambda f: f.relpath)
-    return base, _with_sys_path_names(base, files), errors
+    if sys_path_names:
+        files = with_sys_path_names(base, files, _read_sources(files))
+    return base, files, errors
 
 
 #: The literal the regular expression below reads when a file does not parse as Python 3
@@ -384,20 +394,20 @@ def _dotted(expr: ast.expr) -> str | None:
     return None
 
 
-def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile]:
+def with_sys_path_names(
+    base: Path, files: list[SourceFile], sources: Mapping[str, bytes]
+) -> list[SourceFile]:
     """Files under a directory some script adds to ``sys.path`` can also be imported by their
     name relative to it (``core/update.py`` as ``update``): those names are added after the
     file's own, which stay canonical. The directory is read relative to the scan root (where
-    scripts are run from) and to the script's own directory."""
-    from apiscan.source import read_source_file  # refuses a file swapped for a FIFO
+    scripts are run from) and to the script's own directory.
 
+    ``sources`` holds each file's bytes by absolute path, as the scan read them for its
+    workers (a file is read once); a file missing there (unreadable) adds nothing."""
     dirs: set[Path] = set()
     for f in files:
-        if not f.abspath.endswith(".py"):
-            continue
-        try:
-            data = read_source_file(f.abspath)
-        except OSError:
+        data = sources.get(f.abspath)
+        if data is None or not f.abspath.endswith(".py"):
             continue
         for spelled in sys_path_dirs(data):
             for start in (base, Path(f.abspath).parent):
@@ -419,6 +429,24 @@ def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile
                 extra.append(".".join(parts))
         modules = tuple(dict.fromkeys([*f.modules, *extra]))
         out.append(replace(f, modules=modules) if modules != f.modules else f)
+    return out
+
+
+def _read_sources(files: list[SourceFile]) -> dict[str, bytes]:
+    """The bytes of the files that mention ``sys.path``, for a caller of :func:`discover`
+    that does not read the files itself (the scan passes ``sys_path_names=False`` and the
+    bytes it reads for its workers instead)."""
+    from apiscan.source import read_source_file  # refuses a file swapped for a FIFO
+
+    out: dict[str, bytes] = {}
+    for f in files:
+        if f.abspath.endswith(".py"):
+            try:
+                data = read_source_file(f.abspath)
+            except OSError:
+                continue
+            if b"sys.path" in data:
+                out[f.abspath] = data
     return out
 
 
@@ -516,7 +544,10 @@ def discover_many(
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            root, files, walk_errors = discover(p, excludes, respect_ignore, follow_symlinks)
+            # the module names are the common base's (no sys.path names: never read them)
+            root, files, walk_errors = discover(
+                p, excludes, respect_ignore, follow_symlinks, sys_path_names=False
+            )
             prefix = root.relative_to(base).as_posix()
             prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:

@@ -314,3 +314,37 @@ def test_files_under_a_sys_path_helper_directory_get_its_names(tmp_path: Path) -
     modules = {f.relpath: f.modules for f in files}
     assert modules["src/lib/models/losses.py"] == ("models.losses", "src.lib.models.losses")
     assert modules["src/lib/models/__init__.py"] == ("models", "src.lib.models")
+
+
+def test_a_scan_reads_each_file_once_and_names_sys_path_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sys.path names come from the bytes the scan reads for its workers: no file is
+    read a second time for them (a large repository paid every read twice)."""
+    import apiscan.source
+
+    write_repo(
+        tmp_path,
+        {
+            "train.py": "import sys\nsys.path.append('core')\nfrom raft import RAFT\n",
+            "core/raft.py": "import torch\n\nclass RAFT(torch.nn.Module):\n    pass\n",
+            "core/update.py": USES_TORCH,
+            "core/__init__.py": "",
+        },
+    )
+    reads: list[str] = []
+    real = apiscan.source.read_source_file
+
+    def counted(path: str, *args: object, **kwargs: object) -> bytes:
+        reads.append(Path(path).name)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(apiscan.source, "read_source_file", counted)
+    result = scan_repo(tmp_path)
+    assert sorted(reads) == ["__init__.py", "raft.py", "train.py", "update.py"]
+    assert len(result.files) == 4 and result.api_findings
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    modules = {fa.path: fa.modules for fa in analyses}
+    assert modules["core/raft.py"] == ("core.raft", "raft")
