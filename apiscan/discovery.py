@@ -294,7 +294,7 @@ def sys_path_dirs(data: bytes) -> tuple[str, ...]:
     ``_init_paths.py``: ``lib_path = osp.join(this_dir, 'lib')``, ``add_path(lib_path)``,
     ``def add_path(path): sys.path.insert(0, path)``). Files without ``sys.path`` in their
     bytes (nearly all) are not decoded."""
-    if b"sys.path" not in data:
+    if b"sys.path.insert" not in data and b"sys.path.append" not in data:
         return ()
     text = data.decode("utf-8", errors="replace")
     try:
@@ -311,11 +311,8 @@ class _SysPathReader:
     def __init__(self, tree: ast.Module) -> None:
         self.assigned: dict[str, list[ast.expr]] = {}
         self.calls: list[ast.Call] = []
-        self.defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-        self.parents: dict[ast.AST, ast.AST] = {}
+        self.defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                self.parents[child] = node
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
@@ -323,7 +320,7 @@ class _SysPathReader:
             elif isinstance(node, ast.Call):
                 self.calls.append(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self.defs.setdefault(node.name, node)
+                self.defs.append(node)
 
     def dirs(self) -> list[str]:
         out: list[str] = []
@@ -337,11 +334,11 @@ class _SysPathReader:
                 continue
             args = call.args[1:] if func.attr == "insert" else call.args
             if len(args) == 1:
-                out += self._literals(args[0], call, 0)
+                out += self._literals(args[0], 0)
         return out
 
-    def _literals(self, expr: ast.expr, where: ast.AST, depth: int) -> list[str]:
-        """The directory literals ``expr`` (met at ``where``) stands for."""
+    def _literals(self, expr: ast.expr, depth: int) -> list[str]:
+        """The directory literals ``expr`` stands for (a name: in the def that holds it)."""
         if depth > 3:
             return []
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
@@ -359,7 +356,7 @@ class _SysPathReader:
             return []
         if not isinstance(expr, ast.Name):
             return []
-        fn = self._enclosing_def(where)
+        fn = self._enclosing_def(expr)
         if fn is not None and expr.id in [a.arg for a in fn.args.posonlyargs + fn.args.args]:
             index = [a.arg for a in fn.args.posonlyargs + fn.args.args].index(expr.id)
             out: list[str] = []
@@ -369,20 +366,23 @@ class _SysPathReader:
                     and call.func.id == fn.name
                     and index < len(call.args)
                 ):
-                    out += self._literals(call.args[index], call, depth + 1)
+                    out += self._literals(call.args[index], depth + 1)
             return out
         return [
-            d
-            for value in self.assigned.get(expr.id, ())
-            for d in self._literals(value, value, depth + 1)
+            d for value in self.assigned.get(expr.id, ()) for d in self._literals(value, depth + 1)
         ]
 
-    def _enclosing_def(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        while node in self.parents:
-            node = self.parents[node]
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                return node
-        return None
+    def _enclosing_def(self, node: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The innermost def whose lines hold ``node`` (asked only of a name passed to
+        ``sys.path``: no parent links for the whole tree)."""
+        around = [
+            d
+            for d in self.defs
+            if (d.lineno, d.col_offset) <= (node.lineno, node.col_offset)
+            and (node.end_lineno or 0, node.end_col_offset or 0)
+            <= (d.end_lineno or 0, d.end_col_offset or 0)
+        ]
+        return max(around, key=lambda d: (d.lineno, d.col_offset), default=None)
 
 
 def _dotted(expr: ast.expr) -> str | None:
