@@ -271,14 +271,9 @@ def discover(
     return base, files, errors
 
 
-#: The literal the regular expression below reads when a file does not parse as Python 3
-#: (a Python 2 script): ``sys.path.append('core')``, ``sys.path.insert(0,
-#: os.path.join(ROOT_DIR, 'models'))``.
-_SYS_PATH = re.compile(
-    r"""sys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?"""
-    r"""(?:os\.path\.join\(\s*[\w.]+(?:\([^()]*\))?\s*,\s*)?["']([\w./-]+)["']"""
-)
-#: a directory name a script may put on ``sys.path`` (what the regular expression accepts)
+#: a def's parameter list (up to the first closing parenthesis)
+_DEF_PARAMS = re.compile(r"\bdef[ \t]+\w+[ \t]*\(([^)]*)\)")
+#: a directory name a script may put on ``sys.path``
 _DIR_NAME = re.compile(r"[\w./-]+")
 
 
@@ -292,27 +287,109 @@ def sys_path_dirs(data: bytes) -> tuple[str, ...]:
     (``sys.path.insert(0, os.path.join(ROOT_DIR, 'models'))``), and either reached through a
     name assigned in the file or a parameter of a helper the file calls with one (CenterNet's
     ``_init_paths.py``: ``lib_path = osp.join(this_dir, 'lib')``, ``add_path(lib_path)``,
-    ``def add_path(path): sys.path.insert(0, path)``). Files without ``sys.path`` in their
-    bytes (nearly all) are not decoded."""
-    if b"sys.path.insert" not in data and b"sys.path.append" not in data:
+    ``def add_path(path): sys.path.insert(0, path)``). A commented-out call is none.
+
+    Cost: this runs in the main process before the workers, on the bytes read for them.
+    Files without such a call (nearly all) are not decoded; each call is parsed alone, and
+    the whole file only when a call passes a name the file may give a directory (an
+    assignment of a string or a join to it, or a def taking it): fairseq's ``sys.path``
+    calls pass paths computed from ``__file__``, which name no directory of the scan."""
+    if b"sys.path." not in data:  # one pass over the bytes of nearly every file
         return ()
     text = data.decode("utf-8", errors="replace")
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return tuple(dict.fromkeys(m.group(1) for m in _SYS_PATH.finditer(text)))
-    return tuple(dict.fromkeys(_SysPathReader(tree).dirs()))
+    calls = _sys_path_calls(text)
+    names = {arg.id for call in calls if isinstance(arg := _argument(call), ast.Name)}
+    if any(_may_name_a_dir(text, name) for name in names):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass  # a Python 2 script: its calls read alone
+        else:
+            reader = _SysPathReader(tree)
+            return tuple(dict.fromkeys(reader.dirs(reader.sys_path_calls())))
+    return tuple(dict.fromkeys(_SysPathReader(None).dirs(calls)))
+
+
+def _sys_path_calls(text: str) -> list[ast.Call]:
+    """Each ``sys.path.insert/append(...)`` call of ``text`` parsed alone (its text up to
+    the parenthesis that closes it), except on a line commented out before it."""
+    out: list[ast.Call] = []
+    starts = sorted(
+        i
+        for spelled in ("sys.path.insert(", "sys.path.append(")
+        for i in _occurrences(text, spelled)
+        if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")
+    )
+    for start in starts:
+        line_start = text.rfind("\n", 0, start) + 1
+        if "#" in text[line_start:start]:
+            continue
+        opening = text.index("(", start)
+        depth, end = 0, -1
+        for i in range(opening, min(len(text), opening + 2000)):
+            if text[i] == "(":
+                depth += 1
+            elif text[i] == ")":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+        if end < 0:
+            continue
+        try:
+            node = ast.parse(text[start:end], mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if isinstance(node, ast.Call):
+            out.append(node)
+    return out
+
+
+def _occurrences(text: str, spelled: str) -> list[int]:
+    """Where ``spelled`` starts in ``text`` (``str.find``: far faster than a regular
+    expression over a large file)."""
+    out: list[int] = []
+    i = text.find(spelled)
+    while i >= 0:
+        out.append(i)
+        i = text.find(spelled, i + 1)
+    return out
+
+
+def _argument(call: ast.Call) -> ast.expr | None:
+    """The directory argument of ``sys.path.insert(i, d)`` / ``sys.path.append(d)``, or None
+    for any other call."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("insert", "append")
+        and _dotted(func.value) == "sys.path"
+    ):
+        return None
+    args = call.args[1:] if func.attr == "insert" else call.args
+    return args[0] if len(args) == 1 else None
+
+
+def _may_name_a_dir(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` a string or a join, or has a def taking ``name``: a
+    whole-file parse can then find the directory the name stands for."""
+    n = re.escape(name)
+    assigned = rf"^[ \t]*{n}[ \t]*=[ \t]*(?:[rRuUbBfF]{{0,2}}['\"]|[^\n#]*\.join\()"
+    if re.search(assigned, text, re.MULTILINE):
+        return True
+    return any(name in re.findall(r"\w+", m.group(1)) for m in _DEF_PARAMS.finditer(text))
 
 
 class _SysPathReader:
     """Follows the argument of each ``sys.path.insert/append`` of one module to the
-    directory literal it stands for (see :func:`sys_path_dirs`)."""
+    directory literal it stands for (see :func:`sys_path_dirs`); without the module's tree
+    (``None``), a name stands for nothing."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module | None) -> None:
         self.assigned: dict[str, list[ast.expr]] = {}
         self.calls: list[ast.Call] = []
         self.defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        for node in ast.walk(tree):
+        for node in ast.walk(tree) if tree is not None else ():
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
@@ -322,19 +399,15 @@ class _SysPathReader:
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.defs.append(node)
 
-    def dirs(self) -> list[str]:
+    def sys_path_calls(self) -> list[ast.Call]:
+        return [call for call in self.calls if _argument(call) is not None]
+
+    def dirs(self, calls: list[ast.Call]) -> list[str]:
         out: list[str] = []
-        for call in self.calls:
-            func = call.func
-            if not (
-                isinstance(func, ast.Attribute)
-                and func.attr in ("insert", "append")
-                and _dotted(func.value) == "sys.path"
-            ):
-                continue
-            args = call.args[1:] if func.attr == "insert" else call.args
-            if len(args) == 1:
-                out += self._literals(args[0], 0)
+        for call in calls:
+            arg = _argument(call)
+            if arg is not None:
+                out += self._literals(arg, 0)
         return out
 
     def _literals(self, expr: ast.expr, depth: int) -> list[str]:
