@@ -31,6 +31,7 @@ from apiscan.extract.values import (
     DefValues,
     Expr,
     FileValues,
+    argparse_option,
     is_numeric,
     literal_value,
 )
@@ -161,8 +162,12 @@ class NameValues:
                     caller.name if caller and not caller.is_class else "",
                 )
             )
-            if callee == "add_argument" and args and isinstance(args[0].value, str):
-                self._option(args, keywords, where)
+            option = argparse_option(expr) if callee == "add_argument" else None
+            if option is not None and option.default is not None:
+                # what ``args.low_text`` holds when the command line leaves it
+                default = literal(option.default, call.function)
+                if _numeric(default) and option.dest.isidentifier():
+                    self.numbers[option.dest].append((default.text, where))
             if callee == "register_buffer" and call.function >= 0:
                 init = values.defs[call.function]
                 if init.name == "__init__" and init.owner >= 0 and len(args) >= 2:
@@ -174,19 +179,6 @@ class NameValues:
                 for name, value in keywords.items():
                     if _numeric(value):
                         self.numbers[name].append((value.text, where))
-
-    def _option(self, args: tuple[Expr, ...], keywords: dict[str, Expr], where: Where) -> None:
-        """An argparse option's numeric default (``add_argument('--low_text', default=0.4)``)
-        is what ``args.low_text`` holds when the command line leaves it."""
-        flags = [a.value for a in args if isinstance(a.value, str)]
-        dest = keywords.get("dest")
-        name = dest.value if dest is not None and isinstance(dest.value, str) else None
-        if name is None:
-            longs = [f for f in flags if f.startswith("--")] or flags
-            name = longs[0].lstrip("-").replace("-", "_")
-        default = keywords.get("default")
-        if default is not None and _numeric(default) and name.isidentifier():
-            self.numbers[name].append((default.text, where))
 
     def _bind(self, cls: str, attr: str, value: Expr, params: set[str]) -> None:
         used = {e.name for e in value.walk() if e.kind == "Name" and e.name in params}
