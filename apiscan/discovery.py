@@ -1,12 +1,15 @@
 """Stage 1: paths → the Python source files to scan, with their module names.
 
 Discovery never reads file contents (that is the workers' job, in parallel); it only walks the
-tree. Problems met while walking (a symlink loop, an unreadable directory) become
+tree. The names a ``sys.path`` entry gives files (:func:`with_sys_path_names`) are added by the
+scan from the bytes it reads for its workers, so that each file is read once. Problems met
+while walking (a symlink loop, an unreadable directory) become
 :class:`~apiscan.model.ErrorFinding` records so they reach every report, and the walk goes on.
 """
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import os
 import re
@@ -19,6 +22,8 @@ from apiscan.ignorefiles import IgnoreRules
 from apiscan.notebook import SUFFIX as NOTEBOOK_SUFFIX
 
 if TYPE_CHECKING:  # built on the error paths alone (an empty directory never loads the model)
+    from collections.abc import Mapping
+
     from apiscan.model import ErrorFinding
 
 #: Directory names never worth scanning: VCS data, virtualenvs, caches and build outputs.
@@ -130,6 +135,7 @@ def discover(
     excludes: tuple[str, ...] = (),
     respect_ignore: bool = True,
     follow_symlinks: bool = False,
+    sys_path_names: bool = True,
 ) -> tuple[Path, list[SourceFile], list[ErrorFinding]]:
     """Walk ``root`` (a directory or one ``.py`` file) and list the files to scan.
 
@@ -142,7 +148,10 @@ def discover(
     repository).
 
     Returns the resolved root (reports name files relative to it), the files sorted by relative
-    path, and error findings for what could not be walked.
+    path, and error findings for what could not be walked. With ``sys_path_names``, the files
+    are read to add the names ``sys.path`` entries give them (:func:`with_sys_path_names`); the
+    scan turns that off and adds them from the bytes it reads anyway, so that each file is read
+    once.
     """
     root_path = Path(root)
     if not root_path.exists() and not root_path.is_symlink():
@@ -257,38 +266,225 @@ def discover(
         files[i] = SourceFile(f.abspath, safe_name(_clean(f.relpath)), f.modules, f.is_package)
     errors = [replace(e, path=safe_name(_clean(e.path))) for e in errors]
     files.sort(key=lambda f: f.relpath)
-    return base, _with_sys_path_names(base, files), errors
+    if sys_path_names:
+        files = with_sys_path_names(base, files, _read_sources(files))
+    return base, files, errors
 
 
-#: ``sys.path.append('core')``, ``sys.path.insert(0, os.path.join(ROOT_DIR, 'models'))``: a
-#: literal directory a script puts on the import path (RAFT's scripts import ``from raft
-#: import RAFT`` out of ``core/``).
-_SYS_PATH = re.compile(
-    r"""sys\.path\.(?:append|insert)\(\s*(?:\d+\s*,\s*)?"""
-    r"""(?:os\.path\.join\(\s*[\w.]+(?:\([^()]*\))?\s*,\s*)?["']([\w./-]+)["']"""
-)
+#: a def's parameter list (up to the first closing parenthesis)
+_DEF_PARAMS = re.compile(r"\bdef[ \t]+\w+[ \t]*\(([^)]*)\)")
+#: a directory name a script may put on ``sys.path``
+_DIR_NAME = re.compile(r"[\w./-]+")
 
 
-def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile]:
+def sys_path_dirs(data: bytes) -> tuple[str, ...]:
+    """The directories a file puts on ``sys.path``, as it spells them (relative to where it
+    runs from or to its own directory): the one home of that fact, read by discovery (module
+    names, hence resolution) and so by everything downstream (the review's call sites).
+
+    Read forms: a literal (``sys.path.append('core')``: RAFT's scripts then import ``from
+    raft import RAFT`` out of ``core/``), a join ending in one
+    (``sys.path.insert(0, os.path.join(ROOT_DIR, 'models'))``), and either reached through a
+    name assigned in the file or a parameter of a helper the file calls with one (CenterNet's
+    ``_init_paths.py``: ``lib_path = osp.join(this_dir, 'lib')``, ``add_path(lib_path)``,
+    ``def add_path(path): sys.path.insert(0, path)``). A commented-out call is none.
+
+    Cost: this runs in the main process before the workers, on the bytes read for them.
+    Files without such a call (nearly all) are not decoded; each call is parsed alone, and
+    the whole file only when a call passes a name the file may give a directory (an
+    assignment of a string or a join to it, or a def taking it): fairseq's ``sys.path``
+    calls pass paths computed from ``__file__``, which name no directory of the scan."""
+    if b"sys.path." not in data:  # one pass over the bytes of nearly every file
+        return ()
+    text = data.decode("utf-8", errors="replace")
+    calls = _sys_path_calls(text)
+    names = {arg.id for call in calls if isinstance(arg := _argument(call), ast.Name)}
+    if any(_may_name_a_dir(text, name) for name in names):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass  # a Python 2 script: its calls read alone
+        else:
+            reader = _SysPathReader(tree)
+            return tuple(dict.fromkeys(reader.dirs(reader.sys_path_calls())))
+    return tuple(dict.fromkeys(_SysPathReader(None).dirs(calls)))
+
+
+def _sys_path_calls(text: str) -> list[ast.Call]:
+    """Each ``sys.path.insert/append(...)`` call of ``text`` parsed alone (its text up to
+    the parenthesis that closes it), except on a line commented out before it."""
+    out: list[ast.Call] = []
+    starts = sorted(
+        i
+        for spelled in ("sys.path.insert(", "sys.path.append(")
+        for i in _occurrences(text, spelled)
+        if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")
+    )
+    for start in starts:
+        line_start = text.rfind("\n", 0, start) + 1
+        if "#" in text[line_start:start]:
+            continue
+        opening = text.index("(", start)
+        depth, end = 0, -1
+        for i in range(opening, min(len(text), opening + 2000)):
+            if text[i] == "(":
+                depth += 1
+            elif text[i] == ")":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+        if end < 0:
+            continue
+        try:
+            node = ast.parse(text[start:end], mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if isinstance(node, ast.Call):
+            out.append(node)
+    return out
+
+
+def _occurrences(text: str, spelled: str) -> list[int]:
+    """Where ``spelled`` starts in ``text`` (``str.find``: far faster than a regular
+    expression over a large file)."""
+    out: list[int] = []
+    i = text.find(spelled)
+    while i >= 0:
+        out.append(i)
+        i = text.find(spelled, i + 1)
+    return out
+
+
+def _argument(call: ast.Call) -> ast.expr | None:
+    """The directory argument of ``sys.path.insert(i, d)`` / ``sys.path.append(d)``, or None
+    for any other call."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("insert", "append")
+        and _dotted(func.value) == "sys.path"
+    ):
+        return None
+    args = call.args[1:] if func.attr == "insert" else call.args
+    return args[0] if len(args) == 1 else None
+
+
+def _may_name_a_dir(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` a string or a join, or has a def taking ``name``: a
+    whole-file parse can then find the directory the name stands for."""
+    n = re.escape(name)
+    assigned = rf"^[ \t]*{n}[ \t]*=[ \t]*(?:[rRuUbBfF]{{0,2}}['\"]|[^\n#]*\.join\()"
+    if re.search(assigned, text, re.MULTILINE):
+        return True
+    return any(name in re.findall(r"\w+", m.group(1)) for m in _DEF_PARAMS.finditer(text))
+
+
+class _SysPathReader:
+    """Follows the argument of each ``sys.path.insert/append`` of one module to the
+    directory literal it stands for (see :func:`sys_path_dirs`); without the module's tree
+    (``None``), a name stands for nothing."""
+
+    def __init__(self, tree: ast.Module | None) -> None:
+        self.assigned: dict[str, list[ast.expr]] = {}
+        self.calls: list[ast.Call] = []
+        self.defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    self.assigned.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.defs.append(node)
+
+    def sys_path_calls(self) -> list[ast.Call]:
+        return [call for call in self.calls if _argument(call) is not None]
+
+    def dirs(self, calls: list[ast.Call]) -> list[str]:
+        out: list[str] = []
+        for call in calls:
+            arg = _argument(call)
+            if arg is not None:
+                out += self._literals(arg, 0)
+        return out
+
+    def _literals(self, expr: ast.expr, depth: int) -> list[str]:
+        """The directory literals ``expr`` stands for (a name: in the def that holds it)."""
+        if depth > 3:
+            return []
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            return [expr.value] if _DIR_NAME.fullmatch(expr.value) else []
+        if (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Attribute)
+            and expr.func.attr == "join"
+            and len(expr.args) == 2
+            and not expr.keywords
+        ):
+            last = expr.args[1]
+            if isinstance(last, ast.Constant) and isinstance(last.value, str):
+                return [last.value] if _DIR_NAME.fullmatch(last.value) else []
+            return []
+        if not isinstance(expr, ast.Name):
+            return []
+        fn = self._enclosing_def(expr)
+        if fn is not None and expr.id in [a.arg for a in fn.args.posonlyargs + fn.args.args]:
+            index = [a.arg for a in fn.args.posonlyargs + fn.args.args].index(expr.id)
+            out: list[str] = []
+            for call in self.calls:
+                if (
+                    isinstance(call.func, ast.Name)
+                    and call.func.id == fn.name
+                    and index < len(call.args)
+                ):
+                    out += self._literals(call.args[index], depth + 1)
+            return out
+        return [
+            d for value in self.assigned.get(expr.id, ()) for d in self._literals(value, depth + 1)
+        ]
+
+    def _enclosing_def(self, node: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The innermost def whose lines hold ``node`` (asked only of a name passed to
+        ``sys.path``: no parent links for the whole tree)."""
+        around = [
+            d
+            for d in self.defs
+            if (d.lineno, d.col_offset) <= (node.lineno, node.col_offset)
+            and (node.end_lineno or 0, node.end_col_offset or 0)
+            <= (d.end_lineno or 0, d.end_col_offset or 0)
+        ]
+        return max(around, key=lambda d: (d.lineno, d.col_offset), default=None)
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        inner = _dotted(expr.value)
+        return None if inner is None else f"{inner}.{expr.attr}"
+    return None
+
+
+def with_sys_path_names(
+    base: Path, files: list[SourceFile], sources: Mapping[str, bytes]
+) -> list[SourceFile]:
     """Files under a directory some script adds to ``sys.path`` can also be imported by their
     name relative to it (``core/update.py`` as ``update``): those names are added after the
     file's own, which stay canonical. The directory is read relative to the scan root (where
-    scripts are run from) and to the script's own directory."""
-    from apiscan.source import read_source_file  # refuses a file swapped for a FIFO
+    scripts are run from) and to the script's own directory.
 
+    ``sources`` holds each file's bytes by absolute path, as the scan read them for its
+    workers (a file is read once); a file missing there (unreadable) adds nothing."""
     dirs: set[Path] = set()
     for f in files:
-        if not f.abspath.endswith(".py"):
+        data = sources.get(f.abspath)
+        if data is None or not f.abspath.endswith(".py"):
             continue
-        try:
-            data = read_source_file(f.abspath)
-        except OSError:
-            continue
-        if b"sys.path" not in data:  # most files: no decoding
-            continue
-        for match in _SYS_PATH.finditer(data.decode("utf-8", errors="replace")):
+        for spelled in sys_path_dirs(data):
             for start in (base, Path(f.abspath).parent):
-                d = Path(os.path.normpath(start / match.group(1)))
+                d = Path(os.path.normpath(start / spelled))
                 if d != base and d.is_dir() and _inside(str(d), str(base)):
                     dirs.add(d)
     if not dirs:
@@ -306,6 +502,24 @@ def _with_sys_path_names(base: Path, files: list[SourceFile]) -> list[SourceFile
                 extra.append(".".join(parts))
         modules = tuple(dict.fromkeys([*f.modules, *extra]))
         out.append(replace(f, modules=modules) if modules != f.modules else f)
+    return out
+
+
+def _read_sources(files: list[SourceFile]) -> dict[str, bytes]:
+    """The bytes of the files that mention ``sys.path``, for a caller of :func:`discover`
+    that does not read the files itself (the scan passes ``sys_path_names=False`` and the
+    bytes it reads for its workers instead)."""
+    from apiscan.source import read_source_file  # refuses a file swapped for a FIFO
+
+    out: dict[str, bytes] = {}
+    for f in files:
+        if f.abspath.endswith(".py"):
+            try:
+                data = read_source_file(f.abspath)
+            except OSError:
+                continue
+            if b"sys.path" in data:
+                out[f.abspath] = data
     return out
 
 
@@ -403,7 +617,10 @@ def discover_many(
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            root, files, walk_errors = discover(p, excludes, respect_ignore, follow_symlinks)
+            # the module names are the common base's (no sys.path names: never read them)
+            root, files, walk_errors = discover(
+                p, excludes, respect_ignore, follow_symlinks, sys_path_names=False
+            )
             prefix = root.relative_to(base).as_posix()
             prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from apiscan.cache import default_cache_dir
 from apiscan.config import Ignores
-from apiscan.discovery import DiscoveryError, discover, discover_many
+from apiscan.discovery import DiscoveryError, discover, discover_many, with_sys_path_names
 
 # The stages past discovery are imported where they run: a scan that finds nothing to do
 # (an empty directory, a mistyped path) never loads the records, the extractor or the join.
@@ -185,7 +185,7 @@ def _nothing_to_scan(options: ScanOptions) -> None:
     named = options.paths or (options.path,)
     if any(Path(p).is_file() for p in named):
         return
-    if any(discover(p, (), respect_ignore=False)[1] for p in named):
+    if any(discover(p, (), respect_ignore=False, sys_path_names=False)[1] for p in named):
         raise DiscoveryError(
             f"every Python file in {options.path} is excluded (exclude patterns or ignore "
             "files): nothing to scan"
@@ -208,7 +208,11 @@ def _stages(
         )
     else:
         _root, files, walk_errors = discover(
-            options.path, options.excludes, options.respect_ignore, options.follow_symlinks
+            options.path,
+            options.excludes,
+            options.respect_ignore,
+            options.follow_symlinks,
+            sys_path_names=False,  # added below from the bytes read for the workers
         )
     stats["discover_s"] = time.perf_counter() - t0
     if options.require_files and not files and not walk_errors:
@@ -223,18 +227,24 @@ def _stages(
     from apiscan.results import join
     from apiscan.source import read_source_file
 
-    local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
-    tasks: list[FileTask] = []
+    sources: dict[str, bytes] = {}
     read_errors: list[ErrorFinding] = []
     for f in files:
         try:
-            data = read_source_file(f.abspath)
+            sources[f.abspath] = read_source_file(f.abspath)
         except OSError as exc:
             read_errors.append(
                 ErrorFinding(
                     f.relpath, Span(1, 1, 1, 1), "E001", f"cannot read file: {exc.strerror or exc}"
                 )
             )
+    if len(options.paths) <= 1:  # each file read once: its sys.path entries from these bytes
+        files = with_sys_path_names(_root, files, sources)
+    local_roots = frozenset(m.partition(".")[0] for f in files for m in f.modules)
+    tasks: list[FileTask] = []
+    for f in files:
+        data = sources.get(f.abspath)
+        if data is None:
             continue
         task = FileTask(f.relpath, f.modules, f.is_package, data, (), options.dynamic_shape)
         # the review's syntax facts only for a caller that reads the records (the review)

@@ -270,3 +270,81 @@ def test_fix_write_never_writes_outside_the_root(
     assert (outside / "victim.py").read_text() == fixable
     err = capsys.readouterr().err
     assert "ext/victim.py: not written: its real location is outside" in err
+
+
+def test_sys_path_dirs_follow_names_and_helpers() -> None:
+    """The one reading of what a file puts on ``sys.path``: literals, joins ending in one,
+    and either reached through a name or a helper's parameter (CenterNet's
+    ``_init_paths.py``); a commented-out line is no entry."""
+    from apiscan.discovery import sys_path_dirs
+
+    assert sys_path_dirs(b"import sys\nsys.path.append('core')\n") == ("core",)
+    assert sys_path_dirs(b"import os, sys\nsys.path.insert(0, os.path.join(R, 'models'))\n") == (
+        "models",
+    )
+    init_paths = b"""import os.path as osp
+import sys
+
+def add_path(path):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+this_dir = osp.dirname(__file__)
+lib_path = osp.join(this_dir, 'lib')
+add_path(lib_path)
+"""
+    assert sys_path_dirs(init_paths) == ("lib",)
+    assert sys_path_dirs(b"# sys.path.append('tacotron2')\nimport sys\n") == ()
+    assert sys_path_dirs(b"import torch\n") == ()
+    # a Python 2 script (no Python 3 tree): the literal forms are still read
+    assert sys_path_dirs(b"import sys\nprint 'x'\nsys.path.append('core')\n") == ("core",)
+
+
+def test_files_under_a_sys_path_helper_directory_get_its_names(tmp_path: Path) -> None:
+    (tmp_path / "src" / "lib" / "models").mkdir(parents=True)
+    (tmp_path / "src" / "lib" / "models" / "__init__.py").write_text("")
+    (tmp_path / "src" / "lib" / "models" / "losses.py").write_text("X = 1\n")
+    (tmp_path / "src" / "_init_paths.py").write_text(
+        "import os.path as osp, sys\n"
+        "lib_path = osp.join(osp.dirname(__file__), 'lib')\n"
+        "if lib_path not in sys.path:\n"
+        "    sys.path.insert(0, lib_path)\n"
+    )
+    _, files, _ = discover(tmp_path)
+    modules = {f.relpath: f.modules for f in files}
+    assert modules["src/lib/models/losses.py"] == ("models.losses", "src.lib.models.losses")
+    assert modules["src/lib/models/__init__.py"] == ("models", "src.lib.models")
+
+
+def test_a_scan_reads_each_file_once_and_names_sys_path_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sys.path names come from the bytes the scan reads for its workers: no file is
+    read a second time for them (a large repository paid every read twice)."""
+    import apiscan.source
+
+    write_repo(
+        tmp_path,
+        {
+            "train.py": "import sys\nsys.path.append('core')\nfrom raft import RAFT\n",
+            "core/raft.py": "import torch\n\nclass RAFT(torch.nn.Module):\n    pass\n",
+            "core/update.py": USES_TORCH,
+            "core/__init__.py": "",
+        },
+    )
+    reads: list[str] = []
+    real = apiscan.source.read_source_file
+
+    def counted(path: str, *args: object, **kwargs: object) -> bytes:
+        reads.append(Path(path).name)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(apiscan.source, "read_source_file", counted)
+    result = scan_repo(tmp_path)
+    assert sorted(reads) == ["__init__.py", "raft.py", "train.py", "update.py"]
+    assert len(result.files) == 4 and result.api_findings
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    modules = {fa.path: fa.modules for fa in analyses}
+    assert modules["core/raft.py"] == ("core.raft", "raft")

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from apiscan.extract.syntax import def_names, name_chain, shorten
 from apiscan.extract.values import Expr as ValueExpr
-from apiscan.extract.values import ValueReader
+from apiscan.extract.values import ValueReader, argparse_option
 
 #: Longest source text kept for one expression (a part shown as ``Backbone (build(cfg))``).
 TEXT_LIMIT = 60
@@ -417,6 +417,18 @@ class _Recorder:
             else:
                 todo.extend(self.kids.get(id(node), ()))
 
+    def _option(self, call: ast.Call) -> tuple[str, str | None, int] | None:
+        """``parser.add_argument("--model", default="resnet50")`` → ("model", "resnet50",
+        line of the default), read from the value table (:func:`argparse_option`, the one
+        reading of an argparse declaration); None without a default."""
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+            return None  # no table entry built for the other calls
+        found = argparse_option(self.table.expr(call))
+        if found is None or found.default is None:
+            return None
+        value = found.default.value if found.default.kind == "Constant" else None
+        return found.dest, value if isinstance(value, str) else None, found.default.line
+
     # ------------------------------------------------------------------------- facts
     def facts(self) -> ModelFacts:
         calls: list[tuple[int, int]] = []
@@ -440,7 +452,7 @@ class _Recorder:
             if isinstance(node, ast.Call):
                 if self.may_build(node):
                     calls.append((self.encode(node, link), fids[-1] if fids else -1))
-                option = _option(node)
+                option = self._option(node)
                 if option is not None:
                     options.append(option)
             elif isinstance(node, ast.Assign):
@@ -659,28 +671,3 @@ def _architecture_of(dec: ast.expr) -> str | None:
     if not tail.endswith("_architecture") or not isinstance(first, ast.Constant):
         return None
     return first.value if isinstance(first.value, str) else None
-
-
-def _option(call: ast.Call) -> tuple[str, str | None, int] | None:
-    """``parser.add_argument("--model", default="resnet50")`` → ("model", "resnet50", line)."""
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
-        return None
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    default = next((k.value for k in call.keywords if k.arg == "default"), None)
-    if not names or default is None:
-        return None
-    dest = next(
-        (
-            k.value.value
-            for k in call.keywords
-            if k.arg == "dest" and isinstance(k.value, ast.Constant)
-        ),
-        None,
-    )
-    longs = [n for n in names if n.startswith("--")]
-    value = default.value if isinstance(default, ast.Constant) else None
-    return (
-        str(dest or (longs or names)[0].lstrip("-").replace("-", "_")),
-        value if isinstance(value, str) else None,
-        default.lineno,
-    )

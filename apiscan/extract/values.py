@@ -172,6 +172,43 @@ def is_numeric(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+class ArgOption(NamedTuple):
+    """An argparse option as ``parser.add_argument(...)`` declares it."""
+
+    #: the attribute the parsed namespace holds it in (``batch_size`` for ``--batch-size``)
+    dest: str
+    #: the flag that names it (the first long one: ``--batch-size``)
+    option: str
+    #: the ``default=`` expression, None without one
+    default: Expr | None
+    #: the ``action=`` constant ("" without one)
+    action: str
+
+
+def argparse_option(expr: Expr) -> ArgOption | None:
+    """``parser.add_argument("-b", "--batch-size", default=64)`` → the option ``batch_size``;
+    None for any other call: the one reading of an argparse declaration (the recipe's
+    settings, the inference path's numbers and the model tree's default architecture)."""
+    if not (expr.kind == "Call" and expr.func.kind == "Attribute"):
+        return None
+    if expr.func.name != "add_argument":
+        return None
+    names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
+    if not names:
+        return None
+    keywords = {k.name: k.target for k in expr.keywords if k.name}
+    longs = [n for n in names if n.startswith("--")]
+    option = longs[0] if longs else names[0]
+    dest_node = keywords.get("dest")
+    if dest_node is not None and dest_node.kind == "Constant" and isinstance(dest_node.value, str):
+        dest = dest_node.value
+    else:
+        dest = option.lstrip("-").replace("-", "_")
+    action = keywords.get("action")
+    shown = action.value if action is not None and action.kind == "Constant" else ""
+    return ArgOption(dest, option, keywords.get("default"), str(shown))
+
+
 @dataclass(frozen=True, slots=True)
 class AssignValues:
     """``target = value`` (``target: T = value`` too); a chained ``a = b = value`` is one

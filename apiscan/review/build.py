@@ -110,7 +110,7 @@ def review(options: ScanOptions) -> Review:
         )
         # and the steps written as code around the network (a resize to the longer side,
         # normalisation by buffers, padding, upscaled and thresholded masks)
-        recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)))
+        recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)), names)
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         files = {fa.path: fa for fa in analyses if not fa.errors}

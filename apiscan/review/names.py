@@ -7,8 +7,12 @@ literal (the constructor's default ``interpolate_antialias=False`` and each buil
 The work items read it to tell a parameter a call really sets (``antialias=True``) from one
 that only looks set.
 
-This module is the one reader of :mod:`apiscan.extract.values` for that question (the value
-records' layout may change: only :func:`_given` knows it). A name counts as given a value by:
+The inference path asks the same records another question: which number ``self.pixel_mean``
+or ``args.low_text`` holds where a step reads it (a buffer's constructor argument, a
+class-level value, an argparse default), with the place that says it. Both are answered by
+one index (:class:`NameValues`), built once per review: this module is the one reader of
+:mod:`apiscan.extract.values` for values by name (the value records' layout may change: only
+:func:`_given` and :meth:`NameValues._read` know it). A name counts as given a value by:
 a parameter's default (a parameter without one is given whatever its callers pass by
 position: unknown), a keyword argument of any call, a dict key of a literal dict, and an
 assignment to the name or to ``self.<name>``. A given value that is a name is followed the
@@ -18,9 +22,21 @@ same way; anything else that is not a literal makes the value unknown.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
-from apiscan.extract.values import Expr, FileValues
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.values import (
+    AssignValues,
+    DefValues,
+    Expr,
+    FileValues,
+    argparse_option,
+    is_numeric,
+    literal_value,
+)
+from apiscan.review.model import Where
+from apiscan.review.sources import place
 
 #: Values that select nothing a MindSpore call would lack (``antialias=False``).
 NEUTRAL_VALUES = frozenset({"False", "None", "0", "()", "[]", "{}"})
@@ -30,32 +46,158 @@ DEPTH = 4
 UNKNOWN = None
 
 
-class NameValues:
-    """Every value each name is given in the repository's value records (module docstring)."""
+class _Call(NamedTuple):
+    """A call as the index keeps it, under its callee's last name."""
 
-    def __init__(self, files: Iterable[FileValues]) -> None:
+    #: positional arguments as written (``literal`` of them: a name the calling function or
+    #: module binds to a number reads as that number)
+    written: tuple[Expr, ...]
+    args: tuple[Expr, ...]
+    keywords: dict[str, Expr]
+    #: the class of the calling method ("" elsewhere)
+    caller_cls: str
+    where: Where
+    #: called on an attribute (``self.f(...)``, ``m.f(...)``)
+    via: bool
+    #: passes ``*args``/``**kwargs``: any parameter it does not name may be set there
+    spread: bool
+    #: the calling function's name ("" at module level or in a class body)
+    caller: str
+
+
+class NameValues:
+    """Every value each name is given in the repository's value records (module docstring),
+    and the numeric literals by who holds them: the one index of literal values by name
+    that the work items, the gaps and the inference path read.
+
+    Held per name: every value given (``literal``, ``neutral``, ``candidates``), and the
+    numbers with their places (``numbers``: a class-level value, a constructor's default, a
+    keyword of a class construction, an argparse default). Held per holder: constructor
+    parameter defaults (``defaults``), class-level values (``class_values``), which parameter
+    a constructor stores as an attribute or buffer (``bindings``:
+    ``self.register_buffer("pixel_mean", torch.Tensor(pixel_mean))``), each def by its name
+    (a class's ``__init__`` by the class: ``params``) and each call by its callee's last
+    name (``calls``)."""
+
+    def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
         self._given: dict[str, list[Expr | None]] = defaultdict(list)
-        #: a def's (or a class's, for its ``__init__``) positional parameters by its name
-        positional: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-        calls: list[tuple[str, bool, tuple[Expr, ...]]] = []
-        for values in files:
+        self.numbers: dict[str, list[tuple[str, Where]]] = defaultdict(list)
+        self.defaults: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
+        self.class_values: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
+        self.bindings: dict[tuple[str, str], str] = {}
+        self.params: dict[str, list[DefValues]] = defaultdict(list)
+        self.calls: dict[str, list[_Call]] = defaultdict(list)
+        #: argparse options' numeric defaults by their dest
+        self.options: dict[str, list[tuple[str, Where]]] = defaultdict(list)
+        for fa, values in files:
             for name, value in _given(values):
                 self._given[name].append(value)
-            for d in values.defs:
-                if not d.is_class:
-                    owner = values.defs[d.owner] if d.owner >= 0 else None
-                    init = d.name == "__init__" and owner is not None and owner.is_class
-                    positional[owner.name if init and owner else d.name].append(d.positional)
-            for call in values.calls:
-                expr = call.expr
-                if expr.args:
-                    calls.append((expr.callee(), expr.func.kind == "Attribute", expr.args))
+            self._read(fa, values)
         # an argument passed by position is the value of the parameter at that position
-        for callee, via, args in calls:
-            for params in positional.get(callee, ()):
-                shift = 1 if params[:1] == ("self",) and (via or callee[:1].isupper()) else 0
-                for name, arg in zip(params[shift:], args, strict=False):
-                    self._given[name].append(None if arg.kind == "Starred" else arg)
+        for callee, calls in self.calls.items():
+            for params in self.params.get(callee, ()):
+                positional = params.positional
+                for call in calls:
+                    shift = (
+                        1
+                        if positional[:1] == ("self",) and (call.via or callee[:1].isupper())
+                        else 0
+                    )
+                    for name, arg in zip(positional[shift:], call.written, strict=False):
+                        self._given[name].append(None if arg.kind == "Starred" else arg)
+
+    def _read(self, fa: FileAnalysis, values: FileValues) -> None:
+        module = _bound(values.assigns)
+        for d in values.defs:
+            if not d.is_class:
+                owner = values.defs[d.owner] if d.owner >= 0 else None
+                init = d.name == "__init__" and owner is not None and owner.is_class
+                self.params[owner.name if init and owner else d.name].append(d)
+            if d.is_class:
+                for a in d.assigns:
+                    if a.target.kind == "Name" and _numeric(a.value):
+                        where = place(fa, a.line)
+                        self.class_values[(d.name, a.target.name)].append((a.value.text, where))
+                        self.numbers[a.target.name].append((a.value.text, where))
+            elif d.name == "__init__" and d.owner >= 0:
+                cls = values.defs[d.owner].name
+                params = {name for name, _ in d.params} - {"self"}
+                for name, default in d.params:
+                    if default is not None and _numeric(default):
+                        where = place(fa, default.line)
+                        self.defaults[(cls, name)].append((default.text, where))
+                        self.numbers[name].append((default.text, where))
+                for a in d.assigns:
+                    if a.target.kind == "Attribute" and a.target.target.text == "self":
+                        self._bind(cls, a.target.name, a.value, params)
+        scopes: dict[int, dict[str, Expr]] = {}  # a function's names bound to numbers
+
+        def literal(e: Expr, function: int) -> Expr:
+            """A name its function or module binds to a number reads as that number."""
+            if e.kind != "Name":
+                return e
+            if function >= 0 and function not in scopes:
+                scopes[function] = _bound(values.defs[function].assigns)
+            local = scopes.get(function, {})
+            return local.get(e.name) or module.get(e.name) or e
+
+        for call in values.calls:
+            expr = call.expr
+            callee = expr.callee()
+            caller = values.defs[call.function] if call.function >= 0 else None
+            caller_cls = values.defs[caller.owner].name if caller and caller.owner >= 0 else ""
+            keywords = {
+                kw.name: literal(kw.target, call.function) for kw in expr.keywords if kw.name
+            }
+            args = tuple(literal(a, call.function) for a in expr.args)
+            # ``**args`` of ``args = parser.parse_args().__dict__`` (whisper's cli()): every
+            # parameter it does not name is an argparse option's, keyed "**" here
+            options = [
+                kw
+                for kw in expr.keywords
+                if not kw.name and _argparse_dict(values, call.function, kw.target)
+            ]
+            if options:
+                keywords["**"] = options[0].target
+            where = place(fa, expr.line)
+            self.calls[callee].append(
+                _Call(
+                    expr.args,
+                    args,
+                    keywords,
+                    caller_cls,
+                    where,
+                    expr.func.kind == "Attribute",
+                    any(not kw.name and kw not in options for kw in expr.keywords)
+                    or any(a.kind == "Starred" for a in expr.args),
+                    caller.name if caller and not caller.is_class else "",
+                )
+            )
+            option = argparse_option(expr) if callee == "add_argument" else None
+            if option is not None and option.default is not None:
+                # what ``args.low_text`` holds when the command line leaves it
+                default = literal(option.default, call.function)
+                if _numeric(default) and option.dest.isidentifier():
+                    self.numbers[option.dest].append((default.text, where))
+                    self.options[option.dest].append((default.text, where))
+            if callee == "register_buffer" and call.function >= 0:
+                init = values.defs[call.function]
+                if init.name == "__init__" and init.owner >= 0 and len(args) >= 2:
+                    params = {name for name, _ in init.params} - {"self"}
+                    if isinstance(args[0].value, str):
+                        cls = values.defs[init.owner].name
+                        self._bind(cls, args[0].value, expr.args[1], params)
+            elif callee[:1].isupper():
+                for name, value in keywords.items():
+                    if _numeric(value):
+                        self.numbers[name].append((value.text, where))
+
+    def _bind(self, cls: str, attr: str, value: Expr, params: set[str]) -> None:
+        used = {e.name for e in value.walk() if e.kind == "Name" and e.name in params}
+        if len(used) == 1:
+            self.bindings.setdefault((cls, attr), used.pop())
+
+    # -- one literal per name, anywhere
 
     def literal(self, text: str) -> str | None:
         """The one literal every value given to the name ``text`` reads (``self.x``, ``x``:
@@ -107,6 +249,128 @@ class NameValues:
                 return None
             out |= inner
         return out
+
+    # -- the number a reference holds where it is written
+
+    def value(self, cls: str, ref: str, function: str = "", depth: int = 0) -> str | None:
+        """What ``ref`` (as written in ``function``, a method of ``cls`` or a function) is,
+        when the numbers say it, with where: a buffer's constructor argument, a class-level
+        value, a parameter's arguments at its call sites, the one value every holder of a
+        chain's last name agrees on."""
+        parts = ref.split(".")
+        if len(parts) == 2 and parts[0] == "self":
+            attr = parts[1]
+            param = self.bindings.get((cls, attr))
+            if param is not None:
+                passed, complete = self.argument(cls, param, depth)
+                if passed or not complete:
+                    return passed
+                default = _one(self.defaults.get((cls, param), []), f"default of {param}")
+                if default:
+                    return default
+            return _one(self.class_values.get((cls, attr), []), f"{cls}.{attr}")
+        if len(parts) >= 2 and all(p.isidentifier() for p in parts):
+            # self.image_encoder.img_size: the one value every holder of that name agrees on
+            return _one(self.numbers.get(parts[-1], []), parts[-1])
+        if len(parts) == 1 and parts[0].isidentifier():
+            found = _one(self.class_values.get((cls, parts[0]), []), f"{cls}.{parts[0]}")
+            if found:
+                return found
+            callee = function.rpartition(".")[2]
+            passed, complete = self.argument(callee, parts[0], depth)
+            if passed or not complete or cls:
+                return passed
+            return self.function_default(callee, parts[0])
+        return None
+
+    def function_default(self, callee: str, param: str) -> str | None:
+        """The numeric default of a plain function's parameter that no call passes
+        (``normalizeMeanVariance(img, mean=(0.485, 0.456, 0.406))``)."""
+        defs = self.params.get(callee, [])
+        if len(defs) != 1:
+            return None
+        default = dict(defs[0].params).get(param)
+        if default is None or not _numeric(default):
+            return None
+        return f"{default.text} (default of {param} in {callee}())"
+
+    def argument(self, callee: str, param: str, depth: int) -> tuple[str | None, bool]:
+        """The value every call of ``callee`` (a function's or a class's last name) passes
+        for ``param``, when they agree: positional arguments mapped through the def's
+        parameters, each followed once more in its caller (``self.target_length`` there).
+        The flag says whether the calls were all read: a call that may pass ``param``
+        through ``*args``/``**kwargs``, or that leaves it to the default while others pass
+        it, leaves the value unknown (and its default is then no answer either)."""
+        # a def that has no such parameter is not the one (whisper's tokenizer property
+        # ``transcribe`` beside the ``transcribe()`` function)
+        defs = [d for d in self.params.get(callee, []) if param in dict(d.params)]
+        if depth > 3 or len(defs) != 1:
+            return None, True
+        positional = list(defs[0].positional)
+        found: list[tuple[str, Where]] = []
+        defaulted = False
+        for call in self.calls.get(callee, []):
+            shift = 1 if positional[:1] == ["self"] and (call.via or callee[:1].isupper()) else 0
+            index = positional.index(param) - shift if param in positional else -1
+            arg = call.keywords.get(param) or (
+                call.args[index] if 0 <= index < len(call.args) else None
+            )
+            if arg is None and "**" in call.keywords:
+                option = _one(self.options.get(param, []), f"argparse --{param}")
+                if option is None:
+                    return None, False
+                found.append((option, call.where))
+                continue
+            if arg is None or arg.kind == "Starred":
+                if call.spread:
+                    return None, False
+                defaulted = True
+                continue
+            if _numeric(arg):
+                found.append((arg.text, call.where))
+                continue
+            known = self.value(call.caller_cls, arg.text, call.caller, depth + 1)
+            if known is None:
+                return None, False  # a call that passes something unknown: no single value
+            # a parameter handed on under its own name reads once (``low_text = args.low_text``)
+            found.append((known if arg.text == param else f"{arg.text} = {known}", call.where))
+        if found and defaulted:
+            return None, False
+        return _one(found, f"{param} of {callee}()"), True
+
+
+def _argparse_dict(values: FileValues, function: int, expr: Expr) -> bool:
+    """``expr`` is a name function ``function`` binds to the parsed command line as a dict
+    (``args = parser.parse_args().__dict__``, ``vars(parser.parse_args())``)."""
+    if expr.kind != "Name" or function < 0:
+        return False
+    for a in values.defs[function].assigns:
+        if a.target.kind == "Name" and a.target.name == expr.name:
+            text = a.value.full()
+            if "parse_args(" in text and (text.endswith(".__dict__") or text.startswith("vars(")):
+                return True
+    return False
+
+
+def _bound(assigns: Iterable[AssignValues]) -> dict[str, Expr]:
+    """Names a scope binds to a number (``image_size = 1024``), by name."""
+    return {
+        a.target.name: a.value for a in assigns if a.target.kind == "Name" and _numeric(a.value)
+    }
+
+
+def _numeric(expr: Expr) -> bool:
+    """A number, or a list or tuple of numbers (a mean, a size, a threshold)."""
+    return is_numeric(literal_value(expr))
+
+
+def _one(found: Sequence[tuple[str, Where]], what: str) -> str | None:
+    """The value when every place agrees on one, with the first place that says it."""
+    texts = {text for text, _ in found}
+    if len(texts) != 1:
+        return None
+    text, where = min(found, key=lambda f: (f[1].path, f[1].line))
+    return f"{text} ({what} at {where.path}:{where.line})"
 
 
 def _last_name(text: str) -> str | None:

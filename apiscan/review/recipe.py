@@ -1219,8 +1219,6 @@ class _Recipe:
                 self.repo.add_file(self.files[path])
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
-        #: a def's name without its leading packages -> the def, when no other def ends so
-        self.path_imported: dict[str, str] = {}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
         #: the attributes and the names the repository reads, by name (built on first use)
@@ -1277,40 +1275,11 @@ class _Recipe:
             for fact in fa.calls:
                 if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
                     self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
-        self._path_imported_call_sites()
-
-    def _path_imported_call_sites(self) -> None:
-        """Calls of repository code imported under a shorter module name than the scan
-        knows it by: CenterNet's ``src/_init_paths.py`` puts ``src/lib`` on ``sys.path`` and
-        ``from models.losses import FocalLoss`` then runs ``src/lib/models/losses.py``. The
-        scan resolves no call of them; a dotted name that is the tail of a repository def's
-        name (and of no other) is that def, and its calls are call sites of it."""
-        tails: dict[str, set[str]] = {}
-        for spelling, key in self.repo.canonical.items():
-            parts = spelling.split(".")
-            for n in range(1, len(parts) - 1):
-                tails.setdefault(".".join(parts[n:]), set()).add(key)
-        self.path_imported = {tail: min(keys) for tail, keys in tails.items() if len(keys) == 1}
-        for fa in self.analyses:
-            file = self.files.get(fa.path)
-            if file is None:
-                continue
-            for call in file.values.calls:
-                dotted = file.dotted(call.expr.func)
-                if dotted is None or dotted in self.repo.canonical or dotted.startswith("torch."):
-                    continue  # resolved by the scan, or torch's
-                key = self.path_imported.get(dotted)
-                if key is not None:
-                    fact = CallFact(fa.path, key, call.expr.line, "call")
-                    self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
 
     def repo_key(self, dotted: str) -> str | None:
         """The repository def a dotted name is (``models.losses.FocalLoss`` imported
-        through a ``sys.path`` entry), or None: a module of the repository is the
-        repository's, whatever its first name."""
-        if dotted in self.repo.canonical:
-            return self.repo.canonical[dotted]
-        return self.path_imported.get(dotted)
+        through a ``sys.path`` entry: discovery names the file by it too), or None."""
+        return self.repo.canonical.get(dotted)
 
     def items(self) -> tuple[RecipeItem, ...]:
         files = [file for path, file in sorted(self.files.items()) if not is_test_path(path)]

@@ -230,7 +230,7 @@ def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
 
 def name_values(analyses: Sequence[FileAnalysis]) -> NameValues:
     """The values each name is given in the files the scan analysed without error."""
-    return NameValues(sf.values for _, sf in with_facts(analyses) if sf.values is not None)
+    return NameValues((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None)
 
 
 def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:

@@ -201,7 +201,7 @@ def test_literals_a_step_names_from_the_value_records() -> None:
     default, a class-level threshold, the one value every holder of a name agrees on."""
     from apiscan.extract.records import FileAnalysis
     from apiscan.extract.values import file_values
-    from apiscan.review.inference import _Literals
+    from apiscan.review.names import NameValues
 
     text = textwrap.dedent(
         """
@@ -224,7 +224,7 @@ def test_literals_a_step_names_from_the_value_records() -> None:
         """
     )
     fa = FileAnalysis("m.py", ("m",), "", 0)
-    literals = _Literals([(fa, file_values(ast.parse(text), text))])
+    literals = NameValues([(fa, file_values(ast.parse(text), text))])
     assert literals.value("Segmenter", "self.mean").startswith("[123.675, 116.28, 103.53]")
     assert literals.value("Segmenter", "self.cut").startswith("0.5 (Segmenter.cut")
     # the default (512) and the construction (SIDE = 1024) disagree: no single value
@@ -240,7 +240,7 @@ def test_a_length_followed_through_call_sites_and_a_positional_construction() ->
     predictor passes as an attribute chain whose last name every holder sets to 1024."""
     from apiscan.extract.records import FileAnalysis
     from apiscan.extract.values import file_values
-    from apiscan.review.inference import _Literals
+    from apiscan.review.names import NameValues
 
     text = textwrap.dedent(
         """
@@ -274,7 +274,7 @@ def test_a_length_followed_through_call_sites_and_a_positional_construction() ->
     assert [(s.kind, s.function, s.refs) for s in steps] == [
         ("long_side", "LongestSide.shape_of", ("long_side_length",))
     ]
-    literals = _Literals([(FileAnalysis("m.py", ("m",), "", 0), file_values(tree, text))])
+    literals = NameValues([(FileAnalysis("m.py", ("m",), "", 0), file_values(tree, text))])
     found = literals.value("LongestSide", "long_side_length", "LongestSide.shape_of")
     assert found is not None and found.startswith("self.target_length = model.encoder.img_size")
     assert "= 1024 (img_size at m.py:" in found
@@ -285,7 +285,7 @@ def test_a_construction_that_may_pass_the_value_through_kwargs_leaves_it_unknown
     passes nor the constructor's default is the answer."""
     from apiscan.extract.records import FileAnalysis
     from apiscan.extract.values import file_values
-    from apiscan.review.inference import _Literals
+    from apiscan.review.names import NameValues
 
     def value_of(build: str) -> str | None:
         text = textwrap.dedent(
@@ -297,7 +297,7 @@ def test_a_construction_that_may_pass_the_value_through_kwargs_leaves_it_unknown
             """
         ) + textwrap.dedent(build)
         tree = ast.parse(text)
-        literals = _Literals([(FileAnalysis("m.py", ("m",), "", 0), file_values(tree, text))])
+        literals = NameValues([(FileAnalysis("m.py", ("m",), "", 0), file_values(tree, text))])
         return literals.value("Resizer", "self.length")
 
     assert value_of("a = Resizer(length=1024)\n").startswith("1024 (length of Resizer()")
