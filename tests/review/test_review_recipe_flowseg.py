@@ -10,8 +10,8 @@ import pytest
 from scan_helpers import write_repo
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
-from apiscan.review.inference import _Literals
 from apiscan.review.model import RecipeItem
+from apiscan.review.names import NameValues
 from apiscan.review.recipe import extract_recipe
 from apiscan.review.sources import with_facts
 
@@ -116,7 +116,7 @@ def test_a_parameter_spread_from_the_parsed_command_line_reads_its_option(tmp_pa
         },
     )
     _, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
-    literals = _Literals((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values)
+    literals = NameValues((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values)
     found, complete = literals.argument("transcribe", "no_speech_threshold", 0)
     assert complete and found is not None
     assert found.startswith("0.5 (argparse --no_speech_threshold at asr/run.py:12)")
