@@ -48,6 +48,7 @@ from apiscan.extract.values import (
     IfValues,
     LoopValues,
     UpdateValues,
+    argparse_option,
 )
 from apiscan.extract.values import literal_value as _literal_value
 from apiscan.model import ApiFinding, ScanResult
@@ -655,24 +656,12 @@ def _field_default(value: Expr) -> Expr:
 
 
 def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | None:
-    """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option)."""
-    expr = call.expr
-    if not (expr.func.kind == "Attribute" and expr.func.name == "add_argument"):
+    """``parser.add_argument("-b", "--batch-size", default=64)`` → ("batch_size", option),
+    read by the one reading of an argparse declaration (:func:`argparse_option`)."""
+    option = argparse_option(call.expr)
+    if option is None:
         return None
-    names = [a.value for a in expr.args if a.kind == "Constant" and isinstance(a.value, str)]
-    if not names:
-        return None
-    keywords = {k.name: k.target for k in expr.keywords if k.name}
-    longs = [n for n in names if n.startswith("--")]
-    option = longs[0] if longs else names[0]
-    dest_node = keywords.get("dest")
-    if dest_node is not None and dest_node.kind == "Constant" and isinstance(dest_node.value, str):
-        dest = dest_node.value
-    else:
-        dest = option.lstrip("-").replace("-", "_")
-    action_node = keywords.get("action")
-    action = action_node.value if action_node is not None and action_node.kind == "Constant" else ""
-    return dest, _ArgOption(option, keywords.get("default"), str(action), f, call)
+    return option.dest, _ArgOption(option.option, option.default, option.action, f, call)
 
 
 # ------------------------------------------------------------------------------ the values
