@@ -320,7 +320,7 @@ def _rounds(
     tasks: list[FileTask], runner: _Runner, stats: dict[str, float], options: ScanOptions
 ) -> tuple[list[FileAnalysis], dict[str, str]]:
     """Every walk of the files: the first, the re-exports round, the whole-program rounds."""
-    from apiscan.extract import reexport_subset
+    from apiscan.extract import reexport_members, reexport_subset
     from apiscan.program.index import resolve_reexports
 
     t0 = time.perf_counter()
@@ -329,9 +329,10 @@ def _rounds(
 
     # Round 2: files that imported torch names through the repo's own modules.
     reexports = resolve_reexports(analyses)
+    members = reexport_members(reexports)
     redo = []
     for task, fa in zip(tasks, analyses, strict=True):
-        subset = reexport_subset(fa.local_refs, reexports)
+        subset = reexport_subset(fa.local_refs, reexports, members)
         if subset:
             redo.append(replace(task, reexports=subset))
     if redo:
