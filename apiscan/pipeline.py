@@ -399,17 +399,18 @@ def _whole_program(
     ``rewalk`` (no dynamic-shape rules) the solver runs once, for the owners it proves.
     """
     from apiscan.program.index import ClassTable
-    from apiscan.program.solver import needs_walk, solve, widen_env, with_owners
+    from apiscan.program.solver import Reuse, needs_walk, solve, widen_env, with_owners
     from apiscan.resolve.torch_api import load_torch_api
 
     classes = ClassTable(analyses, load_torch_api())
+    reuse = Reuse()  # the rounds re-walk files for new facts; names resolve as before
     rounds = iterations = rewalked = 0
     total = sum(len(t.data) for t in current.values())
     budget = max(REWALK_MIN_BYTES, int(total * REWALK_SHARE))
     solve_s = rewalk_s = 0.0
     for _ in range(MAX_ROUNDS):
         t0 = time.perf_counter()
-        sol = solve(analyses, classes)
+        sol = solve(analyses, classes, reuse)
         solve_s += time.perf_counter() - t0
         iterations += sol.iterations
         redo = []
@@ -434,7 +435,7 @@ def _whole_program(
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
         t0 = time.perf_counter()
-        sol = solve(analyses, classes)  # the facts of the last walks, for the owners
+        sol = solve(analyses, classes, reuse)  # the facts of the last walks, for the owners
         solve_s += time.perf_counter() - t0
         iterations += sol.iterations
     stats["solve_s"] = solve_s
