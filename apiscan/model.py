@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
+
+from apiscan.slotinit import pickle_as_calls, use_slot_inits
 
 SCHEMA_VERSION = "1.6"
 
@@ -456,15 +459,17 @@ class ScanResult:
     def substitutions_for(self, api: str) -> tuple[Substitution, ...]:
         return tuple(s for s in self.substitutions if s.api == api)
 
-    @property
+    # Computed once per result (it is frozen; a changed copy is a new object): reporters ask
+    # for them per row (a report's proposals: once per API shown, over every finding).
+    @cached_property
     def api_findings(self) -> tuple[ApiFinding, ...]:
         return tuple(f for f in self.findings if isinstance(f, ApiFinding))
 
-    @property
+    @cached_property
     def shape_findings(self) -> tuple[ShapeFinding, ...]:
         return tuple(f for f in self.findings if isinstance(f, ShapeFinding))
 
-    @property
+    @cached_property
     def error_findings(self) -> tuple[ErrorFinding, ...]:
         return tuple(f for f in self.findings if isinstance(f, ErrorFinding))
 
@@ -535,3 +540,9 @@ class ScanResult:
 
 def _pct(part: int, whole: int) -> float:
     return round(100.0 * part / whole, 1) if whole else 0.0
+
+
+# A large scan builds, copies (scope, rewrite, form check) and caches tens of thousands of
+# findings: slot-storing constructors and pickling as constructor calls (see apiscan.slotinit).
+use_slot_inits(ApiFinding, ShapeFinding, ErrorFinding, ParamChange, FileSummary)
+pickle_as_calls(ApiFinding, ShapeFinding, ErrorFinding, ParamChange, FileSummary)

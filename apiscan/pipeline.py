@@ -330,7 +330,7 @@ def _rounds(
     tasks: list[FileTask], runner: _Runner, stats: dict[str, float], options: ScanOptions
 ) -> tuple[list[FileAnalysis], dict[str, str]]:
     """Every walk of the files: the first, the re-exports round, the whole-program rounds."""
-    from apiscan.extract import reexport_subset
+    from apiscan.extract import reexport_members, reexport_subset
     from apiscan.program.index import resolve_reexports
 
     t0 = time.perf_counter()
@@ -339,9 +339,10 @@ def _rounds(
 
     # Round 2: files that imported torch names through the repo's own modules.
     reexports = resolve_reexports(analyses)
+    members = reexport_members(reexports)
     redo = []
     for task, fa in zip(tasks, analyses, strict=True):
-        subset = reexport_subset(fa.local_refs, reexports)
+        subset = reexport_subset(fa.local_refs, reexports, members)
         if subset:
             redo.append(replace(task, reexports=subset))
     if redo:
@@ -408,17 +409,18 @@ def _whole_program(
     ``rewalk`` (no dynamic-shape rules) the solver runs once, for the owners it proves.
     """
     from apiscan.program.index import ClassTable
-    from apiscan.program.solver import needs_walk, solve, widen_env, with_owners
+    from apiscan.program.solver import Reuse, needs_walk, solve, widen_env, with_owners
     from apiscan.resolve.torch_api import load_torch_api
 
     classes = ClassTable(analyses, load_torch_api())
+    reuse = Reuse()  # the rounds re-walk files for new facts; names resolve as before
     rounds = iterations = rewalked = 0
     total = sum(len(t.data) for t in current.values())
     budget = max(REWALK_MIN_BYTES, int(total * REWALK_SHARE))
     solve_s = rewalk_s = 0.0
     for _ in range(MAX_ROUNDS):
         t0 = time.perf_counter()
-        sol = solve(analyses, classes)
+        sol = solve(analyses, classes, reuse)
         solve_s += time.perf_counter() - t0
         iterations += sol.iterations
         redo = []
@@ -443,7 +445,7 @@ def _whole_program(
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
         t0 = time.perf_counter()
-        sol = solve(analyses, classes)  # the facts of the last walks, for the owners
+        sol = solve(analyses, classes, reuse)  # the facts of the last walks, for the owners
         solve_s += time.perf_counter() - t0
         iterations += sol.iterations
     stats["solve_s"] = solve_s

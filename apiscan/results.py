@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,7 @@ from apiscan.model import (
 )
 from apiscan.program.index import ClassTable
 from apiscan.rules.findings import ShapeFindings
+from apiscan.slotinit import replace
 
 if TYPE_CHECKING:
     from apiscan.mapping.store import MappingTable

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 #: Marks a field left to its default factory (as the dataclass ``__init__`` does).
 _FACTORY = object()
@@ -71,3 +74,84 @@ def use_slot_inits(*classes: type) -> int:
             cls.__init__ = init  # type: ignore[misc]
             count += 1
     return count
+
+
+#: Each class's generated :func:`replace` (None: the class is not eligible).
+_REPLACERS: dict[type, Callable[..., object] | None] = {}
+
+
+def replace(obj: _T, /, **changes: object) -> _T:
+    """``dataclasses.replace`` for the frozen, slotted records the join and the rewrite stage
+    copy once or twice per finding (tens of thousands on a large repository): the fields are
+    read through one ``attrgetter`` and stored through the slots' descriptors, without the
+    per-call field lookup and keyword dictionary of the generic version (a third of its
+    cost). Classes with a ``__post_init__``, keyword-only or non-``__init__`` fields, or
+    fields that are not slots, go through ``dataclasses.replace`` itself."""
+    cls = type(obj)
+    try:
+        fast = _REPLACERS[cls]
+    except KeyError:
+        fast = _REPLACERS[cls] = _replacer(cls)
+    if fast is None:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    return fast(obj, changes)  # type: ignore[return-value]
+
+
+def _replacer(cls: type) -> Callable[..., object] | None:
+    from operator import attrgetter
+
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        return None
+    fields = dataclasses.fields(cls)
+    if len(fields) < 2:
+        return None
+    names = [f.name for f in fields]
+    index = {name: i for i, name in enumerate(names)}
+    scope: dict[str, object] = {"_get": attrgetter(*names), "_new": object.__new__, "_cls": cls}
+    stores = []
+    for i, f in enumerate(fields):
+        slot = _static(cls, f.name)
+        if slot is None or not f.init or f.kw_only or type(slot).__name__ != "member_descriptor":
+            return None
+        scope[f"_set{i}"] = slot.__set__
+        stores.append(f"    _set{i}(new, v{i})")
+
+    def unknown(changes: dict[str, object]) -> TypeError:
+        bad = sorted(set(changes) - set(index))
+        return TypeError(f"{cls.__name__} has no field(s) {', '.join(bad)}")
+
+    scope["_index"], scope["_unknown"] = index, unknown
+    unpack = ", ".join(f"v{i}" for i in range(len(names)))
+    source = (
+        "def replace(obj, changes):\n"
+        "    values = _get(obj)\n"
+        "    if changes:\n"
+        "        values = list(values)\n"
+        "        try:\n"
+        "            for name, value in changes.items():\n"
+        "                values[_index[name]] = value\n"
+        "        except KeyError:\n"
+        "            raise _unknown(changes) from None\n"
+        f"    {unpack}, = values\n"
+        "    new = _new(_cls)\n" + "\n".join(stores) + "\n    return new\n"
+    )
+    exec(source, scope)  # generated from the class's own field names
+    return scope["replace"]  # type: ignore[return-value]
+
+
+def pickle_as_calls(*classes: type) -> None:
+    """Pickle each dataclass of ``classes`` as a call of its constructor with its fields
+    (read by one ``attrgetter``): the ``__getstate__``/``__setstate__`` a slotted dataclass
+    gets look its fields up and store them one by one in Python, for each of the tens of
+    thousands of findings a large scan keeps in its cache. Instances pickled the old way
+    still load (the dataclass' ``__setstate__`` stays)."""
+    from operator import attrgetter
+
+    for cls in classes:
+        fields = dataclasses.fields(cls)
+        assert all(f.init and not f.kw_only for f in fields), cls  # all through __init__
+        get = attrgetter(*(f.name for f in fields))
+        if len(fields) == 1:
+            cls.__reduce__ = lambda self, c=cls, g=get: (c, (g(self),))  # type: ignore[method-assign]
+        else:
+            cls.__reduce__ = lambda self, c=cls, g=get: (c, g(self))  # type: ignore[method-assign]

@@ -662,12 +662,19 @@ def import_package(modules: Sequence[str], is_package: bool) -> str:
 
 
 def reexport_subset(
-    local_refs: tuple[str, ...], reexports: Mapping[str, str]
+    local_refs: tuple[str, ...],
+    reexports: Mapping[str, str],
+    members: Mapping[str, list[tuple[str, str]]] | None = None,
 ) -> tuple[tuple[str, str], ...]:
-    """The re-exports a file's analysis depends on (they go into its cache key)."""
+    """The re-exports a file's analysis depends on (they go into its cache key). ``members``
+    (:func:`reexport_members` of ``reexports``) saves a pass over every re-export per star
+    import when the caller asks for many files."""
     out: dict[str, str] = {}
     for ref in local_refs:
         if ref.endswith(".*"):
+            if members is not None:
+                out.update(members.get(ref[:-2], ()))
+                continue
             prefix = ref[:-1]
             for k, v in reexports.items():
                 if k.startswith(prefix) and "." not in k[len(prefix) :]:
@@ -675,6 +682,17 @@ def reexport_subset(
         elif ref in reexports:
             out[ref] = reexports[ref]
     return tuple(sorted(out.items()))
+
+
+def reexport_members(reexports: Mapping[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """The re-exports by the module they are a direct member of (``a.b.c`` under ``a.b``):
+    what a ``from a.b import *`` brings in."""
+    members: dict[str, list[tuple[str, str]]] = {}
+    for k, v in reexports.items():
+        module, dot, _name = k.rpartition(".")
+        if dot:
+            members.setdefault(module, []).append((k, v))
+    return members
 
 
 def _call_texts(facts: TreeFacts, module: cst.Module, call: cst.Call) -> CallArgs:

@@ -58,7 +58,12 @@ class Solution:
 class _Index:
     """Function nodes by every spelling, and callee spellings resolved to nodes."""
 
-    def __init__(self, analyses: Sequence[FileAnalysis], hierarchy: Hierarchy) -> None:
+    def __init__(
+        self,
+        analyses: Sequence[FileAnalysis],
+        hierarchy: Hierarchy,
+        memo: dict[str, tuple[str, bool] | None] | None = None,
+    ) -> None:
         self.hierarchy = hierarchy
         self.functions: dict[str, tuple[str, FunctionSummary]] = {}
         #: function node -> the line of its ``def`` (where returns and writes are shown)
@@ -82,7 +87,8 @@ class _Index:
                     self.spelled[f"{module}.{s.qualname}"] = node
             for f in fa.functions:
                 self.lines.setdefault(f"{first}.{f.qualname}", f.line)
-        self._memo: dict[str, tuple[str, bool] | None] = {}
+        #: callee spelling -> resolved; depends only on the program's shape (:class:`Reuse`)
+        self._memo: dict[str, tuple[str, bool] | None] = {} if memo is None else memo
 
     def hop(self, node: str, kind: str, name: str = "") -> pv.Hop:
         """A return from (or an attribute write ``self.name = ...`` by) function ``node``,
@@ -145,16 +151,52 @@ class _Index:
         return (node, False) if node else None
 
 
-def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
-    """Every parameter, return and attribute fact, and each file's environment."""
-    hierarchy = Hierarchy(analyses, classes)
-    index = _Index(analyses, hierarchy)
+class Reuse:
+    """What one solve hands the next over a program of the same shape (the pipeline solves
+    again after each round of re-walks, which change facts, not names): the class hierarchy
+    and the callee spellings already resolved. The shape is every file's module names, its
+    functions' and classes' qualified names and its star imports, in order: all that
+    resolving a spelling reads besides the class table, which the rounds share."""
+
+    def __init__(self) -> None:
+        self.shape: tuple[object, ...] | None = None
+        self.hierarchy: Hierarchy | None = None
+        self.resolved: dict[str, tuple[str, bool] | None] = {}
+
+    def get(
+        self, analyses: Sequence[FileAnalysis], classes: ClassTable
+    ) -> tuple[Hierarchy, dict[str, tuple[str, bool] | None]]:
+        shape = tuple(
+            (
+                fa.modules,
+                tuple(s.qualname for s in fa.summaries),
+                tuple(c.qualname for c in fa.classes),
+                tuple(r for r in fa.local_refs if r.endswith(".*")),
+            )
+            for fa in analyses
+        )
+        if shape != self.shape or self.hierarchy is None or self.hierarchy.classes is not classes:
+            self.shape, self.hierarchy, self.resolved = shape, Hierarchy(analyses, classes), {}
+        return self.hierarchy, self.resolved
+
+
+def solve(
+    analyses: Sequence[FileAnalysis], classes: ClassTable, reuse: Reuse | None = None
+) -> Solution:
+    """Every parameter, return and attribute fact, and each file's environment. ``reuse``:
+    what an earlier solve of the same program shape found that still holds (see
+    :class:`Reuse`)."""
+    if reuse is not None:
+        hierarchy, memo = reuse.get(analyses, classes)
+    else:
+        hierarchy, memo = Hierarchy(analyses, classes), None
+    index = _Index(analyses, hierarchy, memo)
     sol = Solution()
     edges = _edges(analyses, index)
     sol.building = _building(index, edges)
     _solve_params(index, edges, sol)
     for node, (_path, s) in index.functions.items():
-        sol.returns[node] = pv.passed_by(_resolve(s.returns, node, sol), index.hop(node, "return"))
+        sol.returns[node] = _carried(_resolve(s.returns, node, sol), index, node, "return")
     for fa in analyses:
         if not fa.modules:
             continue
@@ -165,7 +207,7 @@ def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
             cls = f"{fa.modules[0]}.{s.cls}"
             construction = node in sol.building
             for attr, f in s.self_attrs:
-                f = pv.passed_by(_resolve(f, node, sol), index.hop(node, "attr", attr))
+                f = _carried(_resolve(f, node, sol), index, node, "attr", attr)
                 if construction:
                     f = pv.at_construction(f)
                 key = (cls, attr)
@@ -177,6 +219,14 @@ def solve(analyses: Sequence[FileAnalysis], classes: ClassTable) -> Solution:
     for fa in analyses:
         sol.envs[fa.path] = _env(fa, index, hierarchy, sol, by_class)
     return sol
+
+
+def _carried(f: pv.Fact, index: _Index, node: str, kind: str, name: str = "") -> pv.Fact:
+    """``f`` returned (or stored in ``self.<name>``) by ``node``: :func:`pv.passed_by` with
+    the hop, located only for a fact that keeps a chain (most facts keep none)."""
+    if not pv.is_dynamic(f):
+        return f  # what passed_by gives back for a fact without a chain
+    return pv.passed_by(f, index.hop(node, kind, name))
 
 
 def _edges(
@@ -323,6 +373,8 @@ def _as_passed(
     """What the callee receives as ``param``: the caller's parameters resolved, the call (in
     the caller, by its module-relative name, ``Criterion.forward``) added to the chain."""
     fact = _resolve(arg, caller, sol)
+    if not pv.is_dynamic(fact):
+        return fact  # passed_by keeps no chain for it: no hop to build
     known = index.functions.get(caller)
     if known is None:
         return fact
@@ -333,12 +385,13 @@ def _as_passed(
 
 def _resolve(f: pv.Fact, node: str, sol: Solution) -> pv.Fact:
     """Replace ``Param`` references by the current facts of ``node``'s parameters."""
-    if isinstance(f, pv.Param):
-        return sol.params.get((node, f.name), pv.UNKNOWN)
-    if isinstance(f, pv.Seq):
-        return pv.Seq(_resolve(f.elem, node, sol))
-    if isinstance(f, pv.Tup):
-        return pv.Tup(tuple(_resolve(e, node, sol) for e in f.elems))
+    kind = type(f)  # exact types: no class derives from a fact's
+    if kind is pv.Param:
+        return sol.params.get((node, f.name), pv.UNKNOWN)  # type: ignore[union-attr]
+    if kind is pv.Seq:
+        return pv.Seq(_resolve(f.elem, node, sol))  # type: ignore[union-attr]
+    if kind is pv.Tup:
+        return pv.Tup(tuple(_resolve(e, node, sol) for e in f.elems))  # type: ignore[union-attr]
     return f
 
 

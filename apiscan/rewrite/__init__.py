@@ -19,12 +19,12 @@ Pure data in, data out: no torch, no MindSpore, no source re-reading.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from apiscan.model import ApiFinding, CallArgs, ScanResult
 from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
 from apiscan.rewrite.substitutions import recipes_for
 from apiscan.rewrite.template import Rendered, convert_dtype, render
+from apiscan.slotinit import replace
 
 __all__ = ["apply", "dispose", "is_tensor_computation"]
 

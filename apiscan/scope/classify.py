@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import chain
 from pathlib import PurePosixPath
 
@@ -88,6 +89,7 @@ EXPORT_DIRS = frozenset({"export", "exporter", "exporters", "deploy", "deploymen
 _EXPORT_STEM = re.compile(r"(?:^|_)(?:export\w*|onnx|deploy\w*|tensorrt|trt)(?:_|$)", re.I)
 
 
+@lru_cache(maxsize=8192)  # asked per call-graph node: many nodes share a file
 def is_test_path(path: str) -> bool:
     """A file of the repository's tests (pytest and unittest conventions)."""
     p = PurePosixPath(path)
@@ -99,6 +101,7 @@ def is_test_path(path: str) -> bool:
     )
 
 
+@lru_cache(maxsize=8192)  # asked per call-graph node: many nodes share a file
 def is_data_path(path: str) -> bool:
     """A file of the data pipeline by its place: a data package or a transform module."""
     p = PurePosixPath(path)
@@ -107,6 +110,7 @@ def is_data_path(path: str) -> bool:
     return not _DATA_DIRS.isdisjoint(p.parts[:-1]) or bool(_DATA_STEM.search(p.stem))
 
 
+@lru_cache(maxsize=8192)  # asked per call-graph node: many nodes share a file
 def is_export_path(path: str) -> bool:
     """A file of an export package or module (``export/``, ``export_onnx.py``)."""
     p = PurePosixPath(path)

@@ -9,9 +9,9 @@ imports torch, MindSpore or numpy.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from apiscan.model import ApiFinding, ScanResult, Substitution
+from apiscan.slotinit import replace
 from apiscan.verify.cases import Case
 from apiscan.verify.results import NO_KERNEL_PREFIX, CaseResult, ResultCache
 
@@ -225,7 +225,7 @@ def check_forms(
 ) -> ScanResult:
     """Each finding whose rewrite came from a template gets the cached result of its own call
     form's micro-test: "verified for the form used at a.py:3", "fails for this form: ..."."""
-    if cache is None:
+    if cache is None or cache.empty():  # no result to show: each lookup would miss
         return result
     memo: dict[str, str] = {}
     findings = []

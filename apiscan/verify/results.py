@@ -132,6 +132,18 @@ class ResultCache:
             return None
         return result
 
+    def empty(self) -> bool:
+        """Whether no result is kept at all (no directory, or no result file in it): every
+        :meth:`get` would miss, so a scan's per-finding form checks can be skipped. A
+        directory that cannot be listed is not called empty (:meth:`get` says why)."""
+        try:
+            with os.scandir(self.directory) as entries:
+                return not any(e.name.endswith(".json") for e in entries)
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+
     def put(self, case: Case, result: CaseResult) -> None:
         """Writes the result atomically; a cache that cannot be written costs the cache, never
         the results of the run (one warning line)."""

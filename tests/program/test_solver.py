@@ -233,3 +233,39 @@ def test_a_package_whose_names_are_torch_names_solves_its_own_calls(tmp_path: Pa
     )
     found = {(f.path, f.span.line, f.rule) for f in scan_repo(root).shape_findings}
     assert ("torchvision/ops/pool.py", 6, "DS113") in found
+
+
+def test_a_solve_reusing_the_previous_ones_names_finds_the_same_facts(tmp_path: Path) -> None:
+    """The pipeline's rounds hand each solve what the previous one resolved (the hierarchy,
+    callee spellings): the facts are those of a solve from scratch, and a program of another
+    shape (a function renamed) starts afresh."""
+    from dataclasses import replace
+
+    from apiscan.program.index import ClassTable
+    from apiscan.program.solver import Reuse, solve
+    from apiscan.resolve.torch_api import load_torch_api
+
+    _result, analyses = scan_with_facts(
+        ScanOptions(str(write_repo(tmp_path, CALL_FORMS)), cache_dir=None, jobs=1)
+    )
+    classes = ClassTable(analyses, load_torch_api())
+    fresh = solve(analyses, classes)
+    reuse = Reuse()
+    first = solve(analyses, classes, reuse)
+    hierarchy = reuse.hierarchy
+    again = solve(list(analyses), classes, reuse)
+    assert reuse.hierarchy is hierarchy  # same shape: kept
+    for sol in (first, again):
+        assert (sol.params, sol.returns, sol.attrs, sol.envs, sol.building) == (
+            fresh.params,
+            fresh.returns,
+            fresh.attrs,
+            fresh.envs,
+            fresh.building,
+        )
+    renamed = [
+        replace(fa, summaries=tuple(replace(s, qualname=s.qualname + "_x") for s in fa.summaries))
+        for fa in analyses
+    ]
+    solve(renamed, classes, reuse)
+    assert reuse.hierarchy is not hierarchy

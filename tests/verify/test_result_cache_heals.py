@@ -103,3 +103,21 @@ def test_an_unwritable_cache_never_raises(
     cache.put(CASE, GOOD)
     assert "shown but not cached" in capsys.readouterr().err
     assert cache.get(CASE, "CPU", "float32") is None
+
+
+def test_empty_until_a_result_is_kept(tmp_path: Path) -> None:
+    """A scan skips its per-finding form checks only when no result could be found: no
+    directory, or a directory without result files (a leftover temporary file is none)."""
+    cache = ResultCache(tmp_path / "results")
+    assert cache.empty()
+    cache.directory.mkdir()
+    (cache.directory / "x.123.tmp").write_text("{}")
+    assert cache.empty()
+    cache.put(CASE, GOOD)
+    assert not cache.empty()
+
+
+def test_a_cache_path_that_is_a_file_is_not_called_empty(tmp_path: Path) -> None:
+    """An unlistable results path is left to ``get``, which says what is wrong."""
+    (tmp_path / "results").write_text("not a directory")
+    assert not ResultCache(tmp_path / "results").empty()
