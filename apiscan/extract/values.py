@@ -39,6 +39,7 @@ from apiscan.extract.syntax import (
     TEXT_LIMIT,
     def_names,
     joined_text,
+    node_kinds,
     node_position,
     shorten,
     single_target,
@@ -51,6 +52,10 @@ if TYPE_CHECKING:
 #: their parent: a ``BinOp``'s ``name`` is its operator's).
 _KEPT = (ast.expr, ast.keyword, ast.comprehension)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_KEPT_TYPES = node_kinds(_KEPT)
+_LITERAL_TYPES = node_kinds(_LITERAL)
+#: what :meth:`ValueReader.build` reads of the walk's other nodes
+_BUILT_TYPES = node_kinds((ast.Call, ast.For, ast.AsyncFor, ast.Assign, ast.ImportFrom))
 #: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
 _RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
 
@@ -381,41 +386,45 @@ class ValueReader:
         if made is not None:
             return made
         parts_list: list[Expr] = []
-        literal = isinstance(node, _LITERAL)
+        # kinds compared by type, not isinstance: this runs for every expression of the
+        # file, and ``ast.parse`` makes no subclasses of its node classes
+        kind = type(node)
+        literal = kind in _LITERAL_TYPES
         children = self.kids.get(id(node))
         for child in ast.iter_child_nodes(node) if children is None else children:
-            if isinstance(child, _KEPT):
+            child_kind = type(child)
+            if child_kind in _KEPT_TYPES:
                 part = self.expr(child)
                 parts_list.append(part)
                 literal = literal and part.literal
-            elif not isinstance(child, _LITERAL):
+            elif child_kind not in _LITERAL_TYPES:
                 literal = False
         parts = tuple(parts_list)
         name = ""
         value: object = None
         keys: tuple[str | None, ...] = ()
-        if isinstance(node, ast.Name):
-            name = node.id
-        elif isinstance(node, ast.Attribute):
-            name = node.attr
-        elif isinstance(node, ast.keyword):
-            name = node.arg or ""
-        elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp):
-            name = type(node.op).__name__
-        elif isinstance(node, ast.Compare):
-            name = type(node.ops[0]).__name__
-        elif isinstance(node, ast.Constant):
-            value = node.value
-        elif isinstance(node, ast.Dict):
+        if kind is ast.Name:
+            name = node.id  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            name = node.attr  # type: ignore[attr-defined]
+        elif kind is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+        elif kind is ast.keyword:
+            name = node.arg or ""  # type: ignore[attr-defined]
+        elif kind is ast.BinOp or kind is ast.UnaryOp or kind is ast.BoolOp:
+            name = type(node.op).__name__  # type: ignore[attr-defined]
+        elif kind is ast.Compare:
+            name = type(node.ops[0]).__name__  # type: ignore[attr-defined]
+        elif kind is ast.Dict:
             keys = tuple(
                 k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
-                for k in node.keys
+                for k in node.keys  # type: ignore[attr-defined]
             )
         # a name's text is its id: one string, pickled once
-        whole = node.id if isinstance(node, ast.Name) else self.text(node)
+        whole = name if kind is ast.Name else self.text(node)
         text = shorten(whole, TEXT_LIMIT)
         made = Expr(
-            type(node).__name__,
+            kind.__name__,
             text,
             getattr(node, "lineno", 0),
             getattr(node, "col_offset", 0),
@@ -690,6 +699,8 @@ class ValueReader:
         stars: list[tuple[int, str]] = []
         relative: list[tuple[str, int, str, str]] = []
         for node in walked:
+            if type(node) not in _BUILT_TYPES:
+                continue
             if isinstance(node, ast.Call):
                 end = node.end_lineno or node.lineno
                 holder = parent.get(id(node))
