@@ -847,15 +847,34 @@ _OTHER_SCOPES = node_kinds((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
-    """``list(ast.iter_child_nodes(node))`` without its generator."""
+    """``list(ast.iter_child_nodes(node))`` without its generator, reading only the fields
+    of the node's kind that can hold nodes (a name's ``id``, a constant's ``value``...
+    never do: the commonest nodes have one such field or none)."""
+    kind = type(node)
+    names = _NODE_FIELDS.get(kind)
+    if names is None:
+        names = _NODE_FIELDS[kind] = tuple(
+            name
+            for name in kind._fields
+            if name not in _SCALAR_FIELDS and not (kind is ast.Constant and name == "value")
+        )
     out: list[ast.AST] = []
-    for name in node._fields:
+    for name in names:
         field = getattr(node, name, None)
         if isinstance(field, ast.AST):
             out.append(field)
         elif isinstance(field, list):
             out += [item for item in field if isinstance(item, ast.AST)]
     return out
+
+
+#: Fields that hold an identifier, a number or a string in Python's grammar, never a node.
+_SCALAR_FIELDS = frozenset(
+    {"id", "attr", "arg", "name", "module", "level", "kind", "type_comment", "is_async"}
+    | {"conversion", "asname", "tag"}
+)
+#: each node kind's fields that may hold nodes (filled as kinds are met)
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 #: The cuDNN switches a recipe's reproducibility rows show.

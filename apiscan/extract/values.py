@@ -37,6 +37,7 @@ from apiscan.extract.syntax import (
 from apiscan.extract.syntax import (
     _SPACED,
     TEXT_LIMIT,
+    child_nodes,
     def_names,
     joined_text,
     node_kinds,
@@ -338,17 +339,9 @@ def _unpacked(blob: bytes) -> FileValues:
     return FileValues(*pickle.loads(zlib.decompress(blob)))
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
-    """``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the
-    children of every node of the file once)."""
-    out: list[ast.AST] = []
-    for name in node._fields:
-        field = getattr(node, name, None)
-        if isinstance(field, ast.AST):
-            out.append(field)
-        elif isinstance(field, list):
-            out += [item for item in field if isinstance(item, ast.AST)]
-    return out
+#: ``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the children
+#: of every node of the file once)
+_children = child_nodes
 
 
 def file_values(tree: ast.Module, text: str) -> FileValues:
