@@ -77,7 +77,7 @@ def def_names(tree: ast.Module) -> tuple[dict[ast.AST, str], dict[str, _Def]]:
     stack: list[tuple[ast.AST, str]] = [(tree, "")]
     while stack:
         node, prefix = stack.pop()
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, _Def):
                 q = f"{prefix}.{child.name}" if prefix else child.name
                 qualname[child] = q
@@ -575,7 +575,7 @@ class _Reader:
             if not isinstance(node, ast.Assign | ast.Expr):
                 continue
             stored = self.text(node.targets[0]) if isinstance(node, ast.Assign) else ""
-            for call in ast.walk(node):
+            for call in walk_nodes(node):
                 lazy = _lazy_class(call)
                 if lazy is None or not isinstance(call, ast.Call):
                     continue
@@ -740,7 +740,7 @@ class _Reader:
             host: list[tuple[str, int]] = []
             out: list[int] = []  # lines taking a tensor to the host
             back: list[int] = []  # lines making a host value a tensor again
-            for node in ast.walk(fn):
+            for node in walk_nodes(fn):
                 if not isinstance(node, ast.Call):
                     continue
                 name = self.dotted(node.func) or ""
@@ -767,7 +767,8 @@ def _indexing_lines(
     shift_idxs = linear_sum_assignment(cost.cpu().numpy())`` then ``labels[shift_idxs]``):
     the host's answer comes back into torch as an index, with no ``torch.as_tensor``."""
     names: set[str] = set()
-    for node in ast.walk(fn):
+    nodes = walk_nodes(fn)
+    for node in nodes:
         if (
             isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Call)
@@ -777,7 +778,7 @@ def _indexing_lines(
                 names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return [
         node.lineno
-        for node in ast.walk(fn)
+        for node in nodes
         if isinstance(node, ast.Subscript)
         and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.slice))
     ]
@@ -865,6 +866,16 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
             out.append(field)
         elif isinstance(field, list):
             out += [item for item in field if isinstance(item, ast.AST)]
+    return out
+
+
+def walk_nodes(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.walk(node))`` (the same breadth-first order) without its generators."""
+    out = [node]
+    i = 0
+    while i < len(out):
+        out += child_nodes(out[i])
+        i += 1
     return out
 
 

@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import TYPE_CHECKING, NamedTuple
 
 from apiscan.extract.syntax import (
@@ -56,6 +56,9 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _KEPT_TYPES = node_kinds(_KEPT)
 _LITERAL_TYPES = node_kinds(_LITERAL)
 #: what :meth:`ValueReader.build` reads of the walk's other nodes
+_SCOPE_TYPES = node_kinds(_SCOPES)
+#: the kinds with a ``body`` field (a list of statements, or a lambda's expression)
+_BODY_TYPES = frozenset(kind for kind in node_kinds((ast.AST,)) if "body" in kind._fields)
 _BUILT_TYPES = node_kinds((ast.Call, ast.For, ast.AsyncFor, ast.Assign, ast.ImportFrom))
 #: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
 _RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
@@ -513,10 +516,11 @@ class ValueReader:
         kids = self.kids
         stack = list(kids.get(id(fn), ()))
         out = []
+        scopes = _SCOPE_TYPES
         while stack:
             node = stack.pop()
             out.append(node)
-            if not isinstance(node, _SCOPES):
+            if type(node) not in scopes:
                 stack.extend(kids.get(id(node), ()))
         return out
 
@@ -595,27 +599,29 @@ class ValueReader:
         around[id(self.tree)] = (-1, -1, None)
         walked: list[ast.AST] = [self.tree]
         i = 0
+        scopes, bodies = _SCOPE_TYPES, _BODY_TYPES
         while i < len(walked):
             node = walked[i]
             i += 1
             children = kids[id(node)] = _children(node)
             if not children:
                 continue
+            kind = type(node)
             fn, scope, near = around[id(node)]
-            if isinstance(node, _SCOPES):
-                scope = -2 if isinstance(node, ast.Lambda) else index.get(id(node), -1)
-                if not isinstance(node, ast.ClassDef | ast.Lambda):
+            if kind in scopes:
+                scope = -2 if kind is ast.Lambda else index.get(id(node), -1)
+                if kind is not ast.ClassDef and kind is not ast.Lambda:
                     fn = scope
-            elif isinstance(node, ast.If):
+            elif kind is ast.If:
                 near = node
-            here = (fn, scope, near)
-            for child in children:
-                parent[id(child)] = node
-                around[id(child)] = here
+            ids = list(map(id, children))
+            parent.update(zip(ids, repeat(node)))
+            around.update(zip(ids, repeat((fn, scope, near))))
             walked += children
-            body = getattr(node, "body", None)
-            if isinstance(body, list):
-                after.update((id(a), b) for a, b in pairwise(body))
+            if kind in bodies:
+                body = node.body  # type: ignore[attr-defined]
+                if isinstance(body, list):
+                    after.update((id(a), b) for a, b in pairwise(body))
         self.order = {id(node): n for n, node in enumerate(walked)}
         self.walked = walked
         return walked
