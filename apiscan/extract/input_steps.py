@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from apiscan.extract.syntax import callee_name, own_body, single_target
+from apiscan.extract.syntax import callee_name, own_body, single_target, walk_nodes
 
 #: A name read as a mean or a standard deviation (``pixel_mean``, ``self.std``, ``MEAN``).
 _MEAN = re.compile(r"mean", re.IGNORECASE)
@@ -113,7 +113,7 @@ def _function_steps(
         n.id
         for node in nodes
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For)
-        for n in ast.walk(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+        for n in walk_nodes(node.targets[0] if isinstance(node, ast.Assign) else node.target)
         if isinstance(n, ast.Name)
         and not isinstance(assigned.get(n.id), ast.Attribute | ast.Constant | ast.List | ast.Tuple)
     }

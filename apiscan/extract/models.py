@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from apiscan.extract.syntax import def_names, name_chain, shorten
+from apiscan.extract.syntax import def_names, name_chain, node_kinds, shorten
 from apiscan.extract.values import Expr as ValueExpr
 from apiscan.extract.values import ValueReader, argparse_option
 
@@ -50,6 +50,19 @@ SELF_RETURNING = frozenset(
 )
 #: Compound statements whose branches decide which assignment a later use reads.
 _BRANCHING = (ast.If, ast.Try, ast.For, ast.While)
+#: the kinds :meth:`_Recorder.facts` reads (it only walks past the others)
+_FACT_TYPES = node_kinds(
+    (
+        ast.Call,
+        ast.Assign,
+        ast.Return,
+        ast.ImportFrom,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        *_BRANCHING,
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,6 +462,10 @@ class _Recorder:
             node, fids, owner, link, prefix = todo.popleft()
             in_class = min(owner, 1)
             children = self.kids[id(node)]
+            if type(node) not in _FACT_TYPES:
+                if children:
+                    todo.extend((c, fids, in_class, link, prefix) for c in children)
+                continue
             if isinstance(node, ast.Call):
                 if self.may_build(node):
                     calls.append((self.encode(node, link), fids[-1] if fids else -1))

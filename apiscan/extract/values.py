@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import TYPE_CHECKING, NamedTuple
 
 from apiscan.extract.syntax import (
@@ -37,8 +37,10 @@ from apiscan.extract.syntax import (
 from apiscan.extract.syntax import (
     _SPACED,
     TEXT_LIMIT,
+    child_nodes,
     def_names,
     joined_text,
+    node_kinds,
     node_position,
     shorten,
     single_target,
@@ -51,6 +53,13 @@ if TYPE_CHECKING:
 #: their parent: a ``BinOp``'s ``name`` is its operator's).
 _KEPT = (ast.expr, ast.keyword, ast.comprehension)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_KEPT_TYPES = node_kinds(_KEPT)
+_LITERAL_TYPES = node_kinds(_LITERAL)
+#: what :meth:`ValueReader.build` reads of the walk's other nodes
+_SCOPE_TYPES = node_kinds(_SCOPES)
+#: the kinds with a ``body`` field (a list of statements, or a lambda's expression)
+_BODY_TYPES = frozenset(kind for kind in node_kinds((ast.AST,)) if "body" in kind._fields)
+_BUILT_TYPES = node_kinds((ast.Call, ast.For, ast.AsyncFor, ast.Assign, ast.ImportFrom))
 #: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
 _RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
 
@@ -370,17 +379,9 @@ def _unpacked(blob: bytes) -> FileValues:
     return FileValues(*pickle.loads(zlib.decompress(blob)))
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
-    """``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the
-    children of every node of the file once)."""
-    out: list[ast.AST] = []
-    for name in node._fields:
-        field = getattr(node, name, None)
-        if isinstance(field, ast.AST):
-            out.append(field)
-        elif isinstance(field, list):
-            out += [item for item in field if isinstance(item, ast.AST)]
-    return out
+#: ``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the children
+#: of every node of the file once)
+_children = child_nodes
 
 
 def file_values(tree: ast.Module, text: str) -> FileValues:
@@ -418,41 +419,45 @@ class ValueReader:
         if made is not None:
             return made
         parts_list: list[Expr] = []
-        literal = isinstance(node, _LITERAL)
+        # kinds compared by type, not isinstance: this runs for every expression of the
+        # file, and ``ast.parse`` makes no subclasses of its node classes
+        kind = type(node)
+        literal = kind in _LITERAL_TYPES
         children = self.kids.get(id(node))
         for child in ast.iter_child_nodes(node) if children is None else children:
-            if isinstance(child, _KEPT):
+            child_kind = type(child)
+            if child_kind in _KEPT_TYPES:
                 part = self.expr(child)
                 parts_list.append(part)
                 literal = literal and part.literal
-            elif not isinstance(child, _LITERAL):
+            elif child_kind not in _LITERAL_TYPES:
                 literal = False
         parts = tuple(parts_list)
         name = ""
         value: object = None
         keys: tuple[str | None, ...] = ()
-        if isinstance(node, ast.Name):
-            name = node.id
-        elif isinstance(node, ast.Attribute):
-            name = node.attr
-        elif isinstance(node, ast.keyword):
-            name = node.arg or ""
-        elif isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp):
-            name = type(node.op).__name__
-        elif isinstance(node, ast.Compare):
-            name = type(node.ops[0]).__name__
-        elif isinstance(node, ast.Constant):
-            value = node.value
-        elif isinstance(node, ast.Dict):
+        if kind is ast.Name:
+            name = node.id  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            name = node.attr  # type: ignore[attr-defined]
+        elif kind is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+        elif kind is ast.keyword:
+            name = node.arg or ""  # type: ignore[attr-defined]
+        elif kind is ast.BinOp or kind is ast.UnaryOp or kind is ast.BoolOp:
+            name = type(node.op).__name__  # type: ignore[attr-defined]
+        elif kind is ast.Compare:
+            name = type(node.ops[0]).__name__  # type: ignore[attr-defined]
+        elif kind is ast.Dict:
             keys = tuple(
                 k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
-                for k in node.keys
+                for k in node.keys  # type: ignore[attr-defined]
             )
         # a name's text is its id: one string, pickled once
-        whole = node.id if isinstance(node, ast.Name) else self.text(node)
+        whole = name if kind is ast.Name else self.text(node)
         text = shorten(whole, TEXT_LIMIT)
         made = Expr(
-            type(node).__name__,
+            kind.__name__,
             text,
             getattr(node, "lineno", 0),
             getattr(node, "col_offset", 0),
@@ -548,10 +553,11 @@ class ValueReader:
         kids = self.kids
         stack = list(kids.get(id(fn), ()))
         out = []
+        scopes = _SCOPE_TYPES
         while stack:
             node = stack.pop()
             out.append(node)
-            if not isinstance(node, _SCOPES):
+            if type(node) not in scopes:
                 stack.extend(kids.get(id(node), ()))
         return out
 
@@ -630,27 +636,29 @@ class ValueReader:
         around[id(self.tree)] = (-1, -1, None)
         walked: list[ast.AST] = [self.tree]
         i = 0
+        scopes, bodies = _SCOPE_TYPES, _BODY_TYPES
         while i < len(walked):
             node = walked[i]
             i += 1
             children = kids[id(node)] = _children(node)
             if not children:
                 continue
+            kind = type(node)
             fn, scope, near = around[id(node)]
-            if isinstance(node, _SCOPES):
-                scope = -2 if isinstance(node, ast.Lambda) else index.get(id(node), -1)
-                if not isinstance(node, ast.ClassDef | ast.Lambda):
+            if kind in scopes:
+                scope = -2 if kind is ast.Lambda else index.get(id(node), -1)
+                if kind is not ast.ClassDef and kind is not ast.Lambda:
                     fn = scope
-            elif isinstance(node, ast.If):
+            elif kind is ast.If:
                 near = node
-            here = (fn, scope, near)
-            for child in children:
-                parent[id(child)] = node
-                around[id(child)] = here
+            ids = list(map(id, children))
+            parent.update(zip(ids, repeat(node)))
+            around.update(zip(ids, repeat((fn, scope, near))))
             walked += children
-            body = getattr(node, "body", None)
-            if isinstance(body, list):
-                after.update((id(a), b) for a, b in pairwise(body))
+            if kind in bodies:
+                body = node.body  # type: ignore[attr-defined]
+                if isinstance(body, list):
+                    after.update((id(a), b) for a, b in pairwise(body))
         self.order = {id(node): n for n, node in enumerate(walked)}
         self.walked = walked
         return walked
@@ -727,6 +735,8 @@ class ValueReader:
         stars: list[tuple[int, str]] = []
         relative: list[tuple[str, int, str, str]] = []
         for node in walked:
+            if type(node) not in _BUILT_TYPES:
+                continue
             if isinstance(node, ast.Call):
                 end = node.end_lineno or node.lineno
                 holder = parent.get(id(node))
