@@ -55,6 +55,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
+from apiscan.review.config_files import YamlConfigs, darknet_recipe, yaml_configs, yaml_rows
 from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
@@ -319,8 +320,11 @@ def extract_recipe(
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
-    items = _Recipe(result, analyses, Path(root), hierarchy).items()
-    return with_config_rows(items, analyses, Path(root))
+    recipe = _Recipe(result, analyses, Path(root), hierarchy)
+    items = recipe.items()
+    # YAML and Darknet .cfg files: read as data, in their own module
+    files = (*yaml_rows(recipe.repo.yaml), *darknet_recipe(Path(root), analyses))
+    return with_config_rows(items, analyses, Path(root), files)
 
 
 #: What each cuDNN switch means for the port (a row with the seeds: both are about
@@ -578,6 +582,8 @@ class _Repo:
     #: names the repository binds to a parsed command line (stargan's ``config =
     #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
     parsed_names: set[str] = field(default_factory=set)
+    #: the yacs YAML configs merged over those defaults (Swin-Transformer's configs/*.yaml)
+    yaml: YamlConfigs | None = None
 
     def add_file(self, f: _File) -> None:
         for a, _ in f.assigns:
@@ -745,9 +751,27 @@ class _Values:
                     if not stmt.annotated
                 ]
                 merged = _merge(found_sets)
+                by_yaml = self._yaml(expr)
+                if by_yaml is not None and by_yaml[0]:
+                    return _Val(by_yaml[0], True, (by_yaml[1],))
                 if merged is not None:
+                    if by_yaml is not None:  # after the default it qualifies
+                        merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
                     return merged
         return _Val(text, False)
+
+    def _yaml(self, expr: Expr) -> tuple[str, str] | None:
+        """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
+        value, or how many YAML files set it to what when none is the default."""
+        if self.repo.yaml is None:
+            return None
+        chain = [*expr.target.full().split("."), expr.name]
+        keys: list[str] = []
+        for part in reversed(chain):
+            if not part.isupper():
+                break
+            keys.insert(0, part)
+        return self.repo.yaml.step(".".join(keys), expr.text) if len(keys) >= 2 else None
 
     # -- compound values
     def _elements(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -1206,6 +1230,7 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
+        self.repo.yaml = yaml_configs(root, analyses)
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: module name -> its file (built on first use)
