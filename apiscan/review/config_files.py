@@ -145,7 +145,7 @@ def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlCon
         try:
             own, base = _read_yaml(root, path)
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError) as err:
-            found.notes.append(f"{path}: not read ({type(err).__name__})")
+            found.notes.append(f"{path} ({type(err).__name__})")
             continue
         if own is None:
             continue
@@ -315,49 +315,63 @@ def _candidates(source: str, written: str) -> Iterator[str]:
 
 
 def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
-    """The recipe rows of the YAML configs: with no default YAML, each learning rate,
-    length of training and batch size the YAML files set, by how many and to what; with
-    a default YAML, nothing here (its values show where the recipe reads the keys)."""
+    """The recipe rows of the YAML configs' learning rate, length of training and batch
+    size: the default YAML's values (its other values show where the recipe reads the
+    keys); with no default YAML, how many YAML files set each and to what."""
     if found is None:
         return ()
     out: list[RecipeItem] = []
     if found.chosen is not None:
-        return ()
-    keys = sorted({k for flat in found.flat.values() for k in flat})
-    why = (
-        f"no YAML config is the default ({found.option} names none)"
-        if found.option
-        else "no YAML config is named by default"
-    )
+        why = f"read from {found.chosen}, {found.chosen_by}"
+    elif found.option:
+        why = f"no YAML config is the default ({found.option} names none)"
+    else:
+        why = "no YAML config is named by default"
+    if found.chosen is None:
+        why += ": the Python defaults are shown elsewhere; the configs differ"
     if found.notes:
         why += f"; {len(found.notes)} YAML file(s) not read: " + ", ".join(found.notes[:3])
+    keys = sorted({k for flat in found.flat.values() for k in flat})
     for category, pattern in _SUMMARY:
         for key in keys:
             if not pattern.search(key) or key.split(".")[0] in ("TEST", "VAL"):
                 continue
-            step = found.step(key, f"cfg.{key}")
-            default = found.defaults.get(key)
-            setters = [f[key] for f in found.flat.values() if key in f]
-            values = sorted({s.text for s in setters}, key=_number_key)
-            shown: list[tuple[str, str]] = []
-            if default is not None:
-                shown.append(("default", f"{default.text} at {default.loc()}"))
-            shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
-            low, high = values[0], values[-1]
-            shown.append(("values", low if low == high else f"{low} … {high} ({len(values)})"))
-            first = setters[0] if setters else default
-            if step is None or first is None:
-                continue
-            out.append(
-                RecipeItem(
-                    category,
-                    f"config {key} across YAML configs",
-                    Where(first.path, first.line),
-                    tuple(shown),
-                    f"{why}: the Python defaults are shown elsewhere; the configs differ",
-                )
-            )
+            row = _summary_row(found, category, key, why)
+            if row is not None:
+                out.append(row)
     return tuple(out)
+
+
+def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> RecipeItem | None:
+    default = found.defaults.get(key)
+    shown: list[tuple[str, str]] = []
+    if found.chosen is not None:
+        setting = found.flat[found.chosen].get(key)
+        if setting is None:
+            return None
+        shown.append(("value", setting.text))
+        if default is not None:
+            shown.append(("default", f"{default.text} at {default.loc()}"))
+        return RecipeItem(
+            category, f"config {key}", Where(setting.path, setting.line), tuple(shown), why
+        )
+    setters = [f[key] for f in found.flat.values() if key in f]
+    if not setters:
+        return None
+    values = sorted({s.text for s in setters}, key=_number_key)
+    if default is not None:
+        shown.append(("default", f"{default.text} at {default.loc()}"))
+    shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
+    low, high = values[0], values[-1]
+    shown.append(("values", low if low == high else f"{low} … {high} ({len(values)} values)"))
+    first = setters[0]
+    return RecipeItem(
+        category,
+        f"config {key} across YAML configs",
+        Where(first.path, first.line),
+        tuple(shown),
+        why,
+    )
 
 
 # ---------------------------------------------------------------------------- Darknet
