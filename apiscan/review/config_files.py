@@ -101,12 +101,30 @@ class YamlConfigs:
             "none is the default"
         )
 
-    def model_keys(self) -> dict[str, str]:
-        """The keys naming the model in the chosen YAML (``MODEL.META_ARCHITECTURE``)."""
+    def model_keys(self) -> list[tuple[str, str, Setting]]:
+        """(key suffix, value, setting) of the keys naming the model in the default YAML
+        (``MODEL.META_ARCHITECTURE``, ``BACKBONE.CONV_BODY``): they pick the model over the
+        Python defaults. Empty with no default YAML (no pick is invented)."""
         if self.chosen is None:
-            return {}
+            return []
         own = self.flat.get(self.chosen, {})
-        return {k: own[k].text.strip("'\"") for k in MODEL_KEYS if k in own}
+        return [
+            (".".join(k.split(".")[-2:]), own[k].text.strip("'\""), own[k])
+            for k in MODEL_KEYS
+            if k in own
+        ]
+
+
+class YamlPlace:
+    """Where a default YAML's model key is set, for the model tree's "how it was picked"
+    (read like a model file's ``loc``)."""
+
+    def __init__(self, setting: Setting, chosen_by: str) -> None:
+        self.path = setting.path
+        self.chosen_by = chosen_by
+
+    def loc(self, line: int) -> str:
+        return f"{self.path}:{line} ({self.chosen_by})"
 
 
 def _number_key(text: str) -> tuple[int, float, str]:

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.build import build_review
 from apiscan.review.model import RecipeItem
 from apiscan.review.recipe import extract_recipe
 
@@ -115,3 +116,13 @@ def test_darknet_net_section_of_the_default_cfg_gives_the_recipe_rows() -> None:
     assert dict(size.values) == {"width": "320", "height": "320", "channels": "3"}
     # angle is in the [net] section but the code never reads it: no augmentation row
     assert not [i for i in items if i.name == "config [net] augmentation settings"]
+
+
+def test_the_default_yaml_picks_the_registered_model() -> None:
+    root = FIXTURES / "yacsnet"
+    review = build_review(str(root), jobs=1)
+    (top,) = review.top_models
+    assert top.cls == "yacsnet.meta_arch.TinyRetina"  # the Python default names TinyRCNN
+    (how,) = [part for parameter, part in top.parts if parameter == "selected by"]
+    assert "cfg.MODEL.META_ARCHITECTURE = 'TinyRetina', default at configs/Base-Tiny.yaml:2" in how
+    assert "(the default of --config-file at tools/train_net.py:12)" in how
