@@ -1182,6 +1182,15 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 
+#: imgaug's containers of augmenters: a class that builds one runs its steps.
+_IMGAUG_SEQUENCES = frozenset({"Sequential", "SomeOf", "OneOf", "Sometimes"})
+
+
+def _without_module(text: str) -> str:
+    """``iaa.Fliplr(0.5)`` → ``Fliplr(0.5)``: the step as the reader names it."""
+    return re.sub(r"^\w+\.(?=[A-Z])", "", text)
+
+
 def _unpacks(call: Expr) -> bool:
     """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
     return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
@@ -2058,7 +2067,9 @@ class _Recipe:
         for kw in expr.keywords:
             shown.append(f"{kw.name or '**'}={self._argument(file, fn, kw.target, depth)}")
         shown += self._step_defaults(file, expr)
-        return f"{name}({', '.join(shown)})"
+        sequence = self._step_sequence(file, expr)
+        text = f"{name}({', '.join(shown)})"
+        return f"{text} = {sequence}" if sequence else text
 
     def _step_defaults(self, file: _File, expr: Expr) -> list[str]:
         """The literal defaults a repository transform class keeps for what a step leaves
@@ -2066,18 +2077,10 @@ class _Recipe:
         the values the composition really runs with."""
         if _unpacks(expr):
             return []
-        local = file.first.get(expr.func.name) if expr.func.kind == "Name" else None
-        if local is not None:
-            owner, index = file, local
-        else:
-            dotted = file.dotted(expr.func) or _relative(file, expr.func)
-            key = self.repo_key(dotted) if dotted else None
-            if key is None and not dotted and expr.func.kind == "Name":
-                key = self._star_def(file, expr.func.name)
-            found = self.repo.defs.get(key) if key else None
-            if found is None:
-                return []
-            owner, index = found
+        found = self._step_class(file, expr)
+        if found is None:
+            return []
+        owner, index = found
         cls = owner.defs[index]
         if not cls.is_class:
             return []
@@ -2098,6 +2101,45 @@ class _Recipe:
                 and not _is_none(default)
             ]
         return out
+
+    def _step_class(self, file: _File, expr: Expr) -> tuple[_File, int] | None:
+        """The repository def a step's call constructs (its file and index), if any."""
+        local = file.first.get(expr.func.name) if expr.func.kind == "Name" else None
+        if local is not None:
+            return file, local
+        dotted = file.dotted(expr.func) or _relative(file, expr.func)
+        key = self.repo_key(dotted) if dotted else None
+        if key is None and not dotted and expr.func.kind == "Name":
+            key = self._star_def(file, expr.func.name)
+        return self.repo.defs.get(key) if key else None
+
+    def _step_sequence(self, file: _File, expr: Expr) -> str:
+        """What a repository transform class runs when its constructor builds an imgaug
+        sequence (PyTorch-YOLOv3's ``DefaultAug``: ``self.augmentations =
+        iaa.Sequential([iaa.Sharpen((0.0, 0.1)), iaa.Affine(...), ..., iaa.Fliplr(0.5)])``):
+        its steps with their values, as written; "" when it builds none."""
+        found = self._step_class(file, expr)
+        if found is None or not found[0].defs[found[1]].is_class:
+            return ""
+        owner, index = found
+        init = owner.first.get(f"{owner.defs[index].qual}.__init__")
+        if init is None:
+            return ""
+        for stmt in owner.defs[init].assigns:
+            value = stmt.value
+            if not (
+                stmt.target.kind == "Attribute"
+                and stmt.target.target.text == "self"
+                and value.kind == "Call"
+                and value.callee().rpartition(".")[2] in _IMGAUG_SEQUENCES
+                and (owner.dotted(value.func) or "").startswith("imgaug.")
+                and value.args
+                and value.args[0].kind in ("List", "Tuple")
+            ):
+                continue
+            steps = [_without_module(e.text) for e in value.args[0].parts]
+            return f"{value.callee().rpartition('.')[2]}([{', '.join(steps)}])"
+        return ""
 
     def _built_lists(self, file: _File) -> None:
         """A builder of augmentations that returns a list (detectron2's

@@ -126,3 +126,13 @@ def test_the_default_yaml_picks_the_registered_model() -> None:
     (how,) = [part for parameter, part in top.parts if parameter == "selected by"]
     assert "cfg.MODEL.META_ARCHITECTURE = 'TinyRetina', default at configs/Base-Tiny.yaml:2" in how
     assert "(the default of --config-file at tools/train_net.py:12)" in how
+
+
+def test_an_imgaug_sequence_a_transform_class_builds_is_expanded_into_its_steps() -> None:
+    items = recipe_of(FIXTURES / "darknet")
+    composition = row(items, "augmentation", "composition in module code")
+    assert dict(composition.values) == {
+        "1": "DefaultAug() = Sequential([Sharpen((0.0, 0.1)), Affine(rotate=(-0, 0), "
+        "translate_percent=(-0.1, 0.1), scale=(0.8, 1.5)), Fliplr(0.5)])",
+        "2": "Identity()",  # a plain list in its constructor is no imgaug sequence
+    }
