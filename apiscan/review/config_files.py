@@ -47,6 +47,10 @@ _SUMMARY = (
     ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCH|NUM_EPOCHS)$")),
     ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE)$")),
 )
+#: Scripts whose config option is not the training's: demos, evaluation, export.
+_SIDE_SCRIPT = re.compile(
+    r"(^|/)(demos?|deploy\w*|export\w*|notebooks?|inference)(/|$)|(demo|infer|eval|test|export)\w*\.py$"
+)
 #: Keys naming the model a yacs config builds.
 MODEL_KEYS = ("MODEL.META_ARCHITECTURE", "MODEL.BACKBONE.CONV_BODY", "MODEL.TYPE", "MODEL.NAME")
 
@@ -292,6 +296,13 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
                 options.append((not train, *option, f"{fa.path}:{call.expr.line}"))
     if any(not other for other, *_ in options):
         options = [o for o in options if not o[0]]
+    else:
+        # no training script declares it (detectron2's is in engine/defaults.py): a demo's
+        # or an evaluation's default is not the recipe, and when some option has no
+        # default the one the training reads cannot be told
+        options = [o for o in options if not _SIDE_SCRIPT.search(o[3].rpartition(":")[0])]
+        if any(not default for _, _, default, _ in options):
+            options = [o for o in options if not o[2]]
     named: list[tuple[str, str]] = []
     for _, flag, default, where in sorted(options):
         source = where.rpartition(":")[0]
@@ -382,7 +393,8 @@ def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> Recip
     shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
     low, high = values[0], values[-1]
     shown.append(("values", low if low == high else f"{low} … {high} ({len(values)} values)"))
-    first = setters[0]
+    # at the Python default the YAMLs override (else the first YAML that sets it)
+    first = default or setters[0]
     return RecipeItem(
         category,
         f"config {key} across YAML configs",

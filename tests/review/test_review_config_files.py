@@ -84,6 +84,7 @@ def test_yaml_files_are_not_read_without_a_yacs_merge(tmp_path: Path) -> None:
         train.read_text(encoding="utf-8").replace("cfg.merge_from_file(args.config_file)", "pass"),
         encoding="utf-8",
     )
+    shutil.rmtree(root / "demo")
     items = recipe_of(root)
     assert not [i for i in items if "YAML" in i.note or "yaml" in " ".join(v for _, v in i.values)]
     sgd = dict(row(items, "optimizer", "torch.optim.SGD").values)
@@ -136,3 +137,33 @@ def test_an_imgaug_sequence_a_transform_class_builds_is_expanded_into_its_steps(
         "translate_percent=(-0.1, 0.1), scale=(0.8, 1.5)), Fliplr(0.5)])",
         "2": "Identity()",  # a plain list in its constructor is no imgaug sequence
     }
+
+
+def test_a_demos_config_default_is_not_the_training_recipe(tmp_path: Path) -> None:
+    """detectron2: the training's ``--config-file`` is declared in a shared parser with no
+    default; only the demo names a YAML. No YAML is the config then."""
+    root = tmp_path / "yacsnet"
+    shutil.copytree(FIXTURES / "yacsnet", root)
+    train = root / "tools" / "train_net.py"
+    text = train.read_text(encoding="utf-8")
+    text = text.replace(
+        "from yacsnet.solver", "from yacsnet.args import parser_of\nfrom yacsnet.solver"
+    )
+    text = text.replace(
+        "    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--config-file", default="configs/tiny_R18_1x.yaml", type=str)\n',
+        "    parser = parser_of()\n",
+    )
+    train.write_text(text, encoding="utf-8")
+    (root / "yacsnet" / "args.py").write_text(
+        "import argparse\n\n\ndef parser_of():\n    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--config-file", default="")\n    return parser\n',
+        encoding="utf-8",
+    )
+    items = recipe_of(root)
+    sgd = dict(row(items, "optimizer", "torch.optim.SGD").values)
+    assert "none is the default" in sgd["lr"]
+    assert "demo" not in " ".join(i.note for i in items)
+    (lr,) = [i for i in items if i.name.startswith("config SOLVER.BASE_LR")]
+    assert lr.name == "config SOLVER.BASE_LR across YAML configs"
+    assert lr.note.startswith("no YAML config is the default (--config-file at yacsnet/args.py:6")
