@@ -40,6 +40,8 @@ _SIZE_LIMIT = 200_000
 #: At most this many YAML files are read (a repository of configs beyond it is sampled no
 #: further: the count says so).
 _MAX_YAML = 2000
+#: A value shown longer than this is cut (a list of dataset names).
+_TEXT_LIMIT = 120
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "docs", "site"})
 #: Keys whose values across the YAML files are summarised when no YAML is the default.
 _SUMMARY = (
@@ -166,7 +168,7 @@ def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlCon
     for path in _yaml_files(root):
         try:
             own, base = _read_yaml(root, path)
-        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError) as err:
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
             found.notes.append(f"{path} ({type(err).__name__})")
             continue
         if own is None:
@@ -247,7 +249,10 @@ def _flatten(path: str, keys: tuple[str, ...], node: yaml.Node, out: dict[str, S
         for key, value in node.value:
             _flatten(path, (*keys, str(key.value)), value, out)
         return
-    out[".".join(keys)] = Setting(_shown(node), path, node.start_mark.line + 1)
+    text = _shown(node)
+    if len(text) > _TEXT_LIMIT:
+        text = text[: _TEXT_LIMIT - 1] + "…"
+    out[".".join(keys)] = Setting(text, path, node.start_mark.line + 1)
 
 
 def _shown(node: yaml.Node) -> str:
