@@ -40,6 +40,8 @@ _SIZE_LIMIT = 200_000
 #: At most this many YAML files are read (a repository of configs beyond it is sampled no
 #: further: the count says so).
 _MAX_YAML = 2000
+#: At most this many folders' values are shown in a summary row (the largest).
+_FOLDERS_SHOWN = 4
 #: A value shown longer than this is cut (a list of dataset names).
 _TEXT_LIMIT = 120
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "docs", "site"})
@@ -131,6 +133,12 @@ class YamlPlace:
 
     def loc(self, line: int) -> str:
         return f"{self.path}:{line} ({self.chosen_by})"
+
+
+def _span(values: list[str]) -> str:
+    """Sorted values as ``low … high (n values)``, or the one value."""
+    low, high = values[0], values[-1]
+    return low if low == high else f"{low} … {high} ({len(values)} values)"
 
 
 def _number_key(text: str) -> tuple[int, float, str]:
@@ -396,8 +404,18 @@ def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> Recip
     if default is not None:
         shown.append(("default", f"{default.text} at {default.loc()}"))
     shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
-    low, high = values[0], values[-1]
-    shown.append(("values", low if low == high else f"{low} … {high} ({len(values)} values)"))
+    shown.append(("values", _span(values)))
+    # FCOS ships maskrcnn-benchmark's configs beside its own configs/fcos: each folder's
+    # values say which project uses which
+    folders: dict[str, list[str]] = {}
+    for path, flat in found.flat.items():
+        if key in flat:
+            folders.setdefault(str(PurePosixPath(path).parent), []).append(flat[key].text)
+    if len(folders) > 1:
+        biggest = sorted(folders, key=lambda f: (-len(folders[f]), f))[:_FOLDERS_SHOWN]
+        for folder in sorted(biggest):
+            texts = sorted(set(folders[folder]), key=_number_key)
+            shown.append((f"in {folder}/", f"{_span(texts)} ({len(folders[folder])} YAMLs)"))
     # at the Python default the YAMLs override (else the first YAML that sets it)
     first = default or setters[0]
     return RecipeItem(
