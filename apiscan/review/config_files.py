@@ -501,6 +501,9 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
             category = _DARKNET.get(key)
             if category is not None and key in read:
                 rows.setdefault(category, []).append((key, value, line))
+        if "optimizer" in read and "optimizer" not in net and "optimizer" in rows:
+            # PyTorch-YOLOv3: ``hyperparams.get('optimizer')`` is None, the Adam branch
+            rows["optimizer"].append(("optimizer", "not set (the code's default applies)", 0))
         for category, values in rows.items():
             note = f"read from {path}, {by}"
             if category == "batch_size" and {"batch", "subdivisions"} <= {k for k, *_ in values}:

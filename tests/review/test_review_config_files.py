@@ -99,6 +99,8 @@ def test_darknet_net_section_of_the_default_cfg_gives_the_recipe_rows() -> None:
         "momentum": "0.9",
         "decay": "0.0005",
         "learning_rate": "0.001",
+        # read with hyperparams.get("optimizer") and absent: the code's default branch
+        "optimizer": "not set (the code's default applies)",
     }
     assert optimizer.note == note
     assert (optimizer.where.path, optimizer.where.line) == ("config/tiny.cfg", 10)
