@@ -103,9 +103,11 @@ class YamlConfigs:
         if not setters:
             return None
         values = sorted({s.text for s in setters.values()}, key=_number_key)
-        listed = ", ".join(values[:4]) + (f" … {len(values) - 4} more" if len(values) > 4 else "")
+        # " | " between values: a list of scalars read as one size tuple would make a
+        # single-scale resize look multi-scale to the review
+        listed = " | ".join(values[:4]) + (f" … {len(values) - 4} more" if len(values) > 4 else "")
         return "", (
-            f"{shown}: {len(setters)} of {len(self.flat)} YAML configs set it ({listed}); "
+            f"{shown}: {len(setters)} of {len(self.flat)} YAML configs set it to {listed}; "
             "none is the default"
         )
 

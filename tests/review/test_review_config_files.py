@@ -62,7 +62,7 @@ def test_with_no_default_yaml_the_defaults_stay_and_the_configs_differ(tmp_path:
     sgd = dict(row(items, "optimizer", "torch.optim.SGD").values)
     assert sgd["lr"] == (
         "0.001 (cfg.SOLVER.BASE_LR: default at yacsnet/defaults.py:10; "
-        "cfg.SOLVER.BASE_LR: 3 of 3 YAML configs set it (0.01, 0.02); none is the default)"
+        "cfg.SOLVER.BASE_LR: 3 of 3 YAML configs set it to 0.01 | 0.02; none is the default)"
     )
     iters = row(items, "epochs", "config SOLVER.MAX_ITER across YAML configs")
     assert dict(iters.values) == {
