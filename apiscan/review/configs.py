@@ -885,12 +885,16 @@ def _json_augment(root: dict[str, _Node]) -> list[RecipeItem]:
 
 
 def with_config_rows(
-    items: tuple[RecipeItem, ...], analyses: Sequence[FileAnalysis], root: Path | None = None
+    items: tuple[RecipeItem, ...],
+    analyses: Sequence[FileAnalysis],
+    root: Path | None = None,
+    files: tuple[RecipeItem, ...] = (),
 ) -> tuple[RecipeItem, ...]:
-    """The recipe's rows with the dict configs' and the JSON configs' added, in the
-    recipe's order (category, path, line, name)."""
+    """The recipe's rows with the dict configs', the JSON configs' and ``files`` (the
+    YAML and Darknet configs' rows) added, in the recipe's order (category, path, line,
+    name)."""
     found = config_recipe(analyses)
-    loaded = json_config_recipe(root, analyses)
+    loaded = (*json_config_recipe(root, analyses), *files)
     order = {c: n for n, c in enumerate(RECIPE_CATEGORIES)}
     if loaded:
         items = tuple(

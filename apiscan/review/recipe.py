@@ -55,6 +55,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
+from apiscan.review.config_files import YamlConfigs, darknet_recipe, yaml_configs, yaml_rows
 from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
@@ -319,8 +320,11 @@ def extract_recipe(
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
-    items = _Recipe(result, analyses, Path(root), hierarchy).items()
-    return with_config_rows(items, analyses, Path(root))
+    recipe = _Recipe(result, analyses, Path(root), hierarchy)
+    items = recipe.items()
+    # YAML and Darknet .cfg files: read as data, in their own module
+    files = (*yaml_rows(recipe.repo.yaml), *darknet_recipe(Path(root), analyses))
+    return with_config_rows(items, analyses, Path(root), files)
 
 
 #: What each cuDNN switch means for the port (a row with the seeds: both are about
@@ -578,6 +582,8 @@ class _Repo:
     #: names the repository binds to a parsed command line (stargan's ``config =
     #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
     parsed_names: set[str] = field(default_factory=set)
+    #: the yacs YAML configs merged over those defaults (Swin-Transformer's configs/*.yaml)
+    yaml: YamlConfigs | None = None
 
     def add_file(self, f: _File) -> None:
         for a, _ in f.assigns:
@@ -745,9 +751,27 @@ class _Values:
                     if not stmt.annotated
                 ]
                 merged = _merge(found_sets)
+                by_yaml = self._yaml(expr)
+                if by_yaml is not None and by_yaml[0]:
+                    return _Val(by_yaml[0], True, (by_yaml[1],))
                 if merged is not None:
+                    if by_yaml is not None:  # after the default it qualifies
+                        merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
                     return merged
         return _Val(text, False)
+
+    def _yaml(self, expr: Expr) -> tuple[str, str] | None:
+        """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
+        value, or how many YAML files set it to what when none is the default."""
+        if self.repo.yaml is None:
+            return None
+        chain = [*expr.target.full().split("."), expr.name]
+        keys: list[str] = []
+        for part in reversed(chain):
+            if not part.isupper():
+                break
+            keys.insert(0, part)
+        return self.repo.yaml.step(".".join(keys), expr.text) if len(keys) >= 2 else None
 
     # -- compound values
     def _elements(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -1158,6 +1182,15 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 
+#: imgaug's containers of augmenters: a class that builds one runs its steps.
+_IMGAUG_SEQUENCES = frozenset({"Sequential", "SomeOf", "OneOf", "Sometimes"})
+
+
+def _without_module(text: str) -> str:
+    """``iaa.Fliplr(0.5)`` → ``Fliplr(0.5)``: the step as the reader names it."""
+    return re.sub(r"^\w+\.(?=[A-Z])", "", text)
+
+
 def _unpacks(call: Expr) -> bool:
     """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
     return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
@@ -1206,6 +1239,7 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
+        self.repo.yaml = yaml_configs(root, analyses)
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: module name -> its file (built on first use)
@@ -2033,7 +2067,9 @@ class _Recipe:
         for kw in expr.keywords:
             shown.append(f"{kw.name or '**'}={self._argument(file, fn, kw.target, depth)}")
         shown += self._step_defaults(file, expr)
-        return f"{name}({', '.join(shown)})"
+        sequence = self._step_sequence(file, expr)
+        text = f"{name}({', '.join(shown)})"
+        return f"{text} = {sequence}" if sequence else text
 
     def _step_defaults(self, file: _File, expr: Expr) -> list[str]:
         """The literal defaults a repository transform class keeps for what a step leaves
@@ -2041,18 +2077,10 @@ class _Recipe:
         the values the composition really runs with."""
         if _unpacks(expr):
             return []
-        local = file.first.get(expr.func.name) if expr.func.kind == "Name" else None
-        if local is not None:
-            owner, index = file, local
-        else:
-            dotted = file.dotted(expr.func) or _relative(file, expr.func)
-            key = self.repo_key(dotted) if dotted else None
-            if key is None and not dotted and expr.func.kind == "Name":
-                key = self._star_def(file, expr.func.name)
-            found = self.repo.defs.get(key) if key else None
-            if found is None:
-                return []
-            owner, index = found
+        found = self._step_class(file, expr)
+        if found is None:
+            return []
+        owner, index = found
         cls = owner.defs[index]
         if not cls.is_class:
             return []
@@ -2073,6 +2101,45 @@ class _Recipe:
                 and not _is_none(default)
             ]
         return out
+
+    def _step_class(self, file: _File, expr: Expr) -> tuple[_File, int] | None:
+        """The repository def a step's call constructs (its file and index), if any."""
+        local = file.first.get(expr.func.name) if expr.func.kind == "Name" else None
+        if local is not None:
+            return file, local
+        dotted = file.dotted(expr.func) or _relative(file, expr.func)
+        key = self.repo_key(dotted) if dotted else None
+        if key is None and not dotted and expr.func.kind == "Name":
+            key = self._star_def(file, expr.func.name)
+        return self.repo.defs.get(key) if key else None
+
+    def _step_sequence(self, file: _File, expr: Expr) -> str:
+        """What a repository transform class runs when its constructor builds an imgaug
+        sequence (PyTorch-YOLOv3's ``DefaultAug``: ``self.augmentations =
+        iaa.Sequential([iaa.Sharpen((0.0, 0.1)), iaa.Affine(...), ..., iaa.Fliplr(0.5)])``):
+        its steps with their values, as written; "" when it builds none."""
+        found = self._step_class(file, expr)
+        if found is None or not found[0].defs[found[1]].is_class:
+            return ""
+        owner, index = found
+        init = owner.first.get(f"{owner.defs[index].qual}.__init__")
+        if init is None:
+            return ""
+        for stmt in owner.defs[init].assigns:
+            value = stmt.value
+            if not (
+                stmt.target.kind == "Attribute"
+                and stmt.target.target.text == "self"
+                and value.kind == "Call"
+                and value.callee().rpartition(".")[2] in _IMGAUG_SEQUENCES
+                and (owner.dotted(value.func) or "").startswith("imgaug.")
+                and value.args
+                and value.args[0].kind in ("List", "Tuple")
+            ):
+                continue
+            steps = [_without_module(e.text) for e in value.args[0].parts]
+            return f"{value.callee().rpartition('.')[2]}([{', '.join(steps)}])"
+        return ""
 
     def _built_lists(self, file: _File) -> None:
         """A builder of augmentations that returns a list (detectron2's

@@ -28,6 +28,7 @@ from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
+from apiscan.review.config_files import YamlPlace, yaml_configs
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
 from apiscan.review.sources import imported_modules, place
@@ -451,6 +452,13 @@ class _Builders:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
         self.registries = Registries(self.files, self.resolve, self.by_module)
+        # the YAML config the training names by default picks the model over the Python
+        # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
+        yacs = yaml_configs(root, analyses)
+        for suffix, value, setting in yacs.model_keys() if yacs is not None else ():
+            at = YamlPlace(setting, yacs.chosen_by)  # type: ignore[union-attr]
+            found = self.registries.config.setdefault(suffix, [])
+            found.insert(0, (at, value, setting.line))  # type: ignore[arg-type]
         #: the builder functions a registry's pick went through to its class, innermost
         #: first (``_segm_mobilenet``, ``_load_model``, ``deeplabv3plus_mobilenet``)
         self.trail: list[str] | None = None

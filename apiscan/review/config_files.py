@@ -1,0 +1,559 @@
+"""The recipe kept in non-Python config files: yacs YAML and Darknet ``.cfg``.
+
+Two layouts keep a training recipe outside Python, where no worker records it:
+
+- **yacs** (Swin-Transformer, FCOS/maskrcnn-benchmark, detectron2): Python defaults
+  (``_C.SOLVER.BASE_LR = 0.001``) with a YAML file merged over them
+  (``cfg.merge_from_file(args.config_file)``). The recipe follows ``cfg.SOLVER.BASE_LR`` to the
+  default; this module says what the YAML files make of it. When the training entry's
+  argparse option names one YAML as its default, that YAML is the config: its values replace
+  the defaults, with the file and line. Otherwise (``--cfg`` required, ``--config-file``
+  defaulting to ``""``) no YAML is "the" config: the defaults stay, and the review says how
+  many YAML files set the key and to what.
+- **Darknet** (PyTorch-YOLOv3): the ``[net]`` section of the ``.cfg`` file the training's
+  argparse default names (``--model config/yolov3.cfg``) holds the learning rate, momentum,
+  decay, batch, subdivisions, burn-in, steps and input size, read by the training through
+  ``model.hyperparams[...]``.
+
+Config files are data: YAML is read with ``yaml.SafeLoader`` (no tag builds an object), a
+``.cfg`` as ``key=value`` lines. A file that does not parse is left out with a note; the
+rest of the review stands.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.values import Expr
+from apiscan.review.model import RecipeItem, Where
+from apiscan.review.sources import is_test_path
+
+#: A YAML or .cfg file larger than this is data, not a training configuration.
+_SIZE_LIMIT = 200_000
+#: At most this many YAML files are read (a repository of configs beyond it is sampled no
+#: further: the count says so).
+_MAX_YAML = 2000
+#: At most this many folders' values are shown in a summary row (the largest).
+_FOLDERS_SHOWN = 4
+#: A value shown longer than this is cut (a list of dataset names).
+_TEXT_LIMIT = 120
+_SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "docs", "site"})
+#: Keys whose values across the YAML files are summarised when no YAML is the default.
+_SUMMARY = (
+    ("optimizer", re.compile(r"(^|\.)(BASE_LR|LR)$")),
+    ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCH|NUM_EPOCHS)$")),
+    ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE)$")),
+)
+#: Scripts whose config option is not the training's: demos, evaluation, export.
+_SIDE_SCRIPT = re.compile(
+    r"(^|/)(demos?|deploy\w*|export\w*|notebooks?|inference)(/|$)|(demo|infer|eval|test|export)\w*\.py$"
+)
+#: Keys naming the model a yacs config builds.
+MODEL_KEYS = ("MODEL.META_ARCHITECTURE", "MODEL.BACKBONE.CONV_BODY", "MODEL.TYPE", "MODEL.NAME")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One value of a config file: as written, and where."""
+
+    text: str
+    path: str
+    line: int
+
+    def loc(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass
+class YamlConfigs:
+    """The yacs YAML configs of a repository, each flattened (``SOLVER.BASE_LR``) with its
+    ``_BASE_``/``BASE`` files merged underneath."""
+
+    #: the YAML the training entry's argparse default names, if any
+    chosen: str | None = None
+    #: where it is named (``default of --config-file at tools/train.py:12``)
+    chosen_by: str = ""
+    #: path -> dotted key -> setting (bases merged)
+    flat: dict[str, dict[str, Setting]] = field(default_factory=dict)
+    #: dotted key -> the Python default (``_C.SOLVER.BASE_LR = 0.001``)
+    defaults: dict[str, Setting] = field(default_factory=dict)
+    #: the option that names the YAML (``--cfg``) and where, when it has no default
+    option: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def step(self, key: str, shown: str) -> tuple[str, str] | None:
+        """What the YAML configs make of ``key``: (value, step) when the chosen YAML sets
+        it; ("", step) when several YAMLs set it and none is the default; else None."""
+        if self.chosen is not None:
+            setting = self.flat.get(self.chosen, {}).get(key)
+            if setting is None:
+                return None
+            default = self.defaults.get(key)
+            over = f", over the default {default.text} at {default.loc()}" if default else ""
+            by = f", {self.chosen_by}" if self.chosen_by else ""
+            return setting.text, f"{shown}: {setting.text} in {setting.loc()}{by}{over}"
+        setters = {p: f[key] for p, f in self.flat.items() if key in f}
+        if not setters:
+            return None
+        values = sorted({s.text for s in setters.values()}, key=_number_key)
+        # " | " between values: a list of scalars read as one size tuple would make a
+        # single-scale resize look multi-scale to the review
+        listed = " | ".join(values[:4]) + (f" … {len(values) - 4} more" if len(values) > 4 else "")
+        return "", (
+            f"{shown}: {len(setters)} of {len(self.flat)} YAML configs set it to {listed}; "
+            "none is the default"
+        )
+
+    def model_keys(self) -> list[tuple[str, str, Setting]]:
+        """(key suffix, value, setting) of the keys naming the model in the default YAML
+        (``MODEL.META_ARCHITECTURE``, ``BACKBONE.CONV_BODY``): they pick the model over the
+        Python defaults. Empty with no default YAML (no pick is invented)."""
+        if self.chosen is None:
+            return []
+        own = self.flat.get(self.chosen, {})
+        return [
+            (".".join(k.split(".")[-2:]), own[k].text.strip("'\""), own[k])
+            for k in MODEL_KEYS
+            if k in own
+        ]
+
+
+class YamlPlace:
+    """Where a default YAML's model key is set, for the model tree's "how it was picked"
+    (read like a model file's ``loc``)."""
+
+    def __init__(self, setting: Setting, chosen_by: str) -> None:
+        self.path = setting.path
+        self.chosen_by = chosen_by
+
+    def loc(self, line: int) -> str:
+        return f"{self.path}:{line} ({self.chosen_by})"
+
+
+def _span(values: list[str]) -> str:
+    """Sorted values as ``low … high (n values)``, or the one value."""
+    low, high = values[0], values[-1]
+    return low if low == high else f"{low} … {high} ({len(values)} values)"
+
+
+def _number_key(text: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(text), text)
+    except ValueError:
+        return (1, 0.0, text)
+
+
+# ----------------------------------------------------------------------------- YAML
+def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
+    """The repository's yacs YAML configs, or None when it merges none (no
+    ``merge_from_file`` call, or no YAML whose keys are its Python defaults')."""
+    if root is None or not root.is_dir():
+        return None
+    files = [
+        fa
+        for fa in analyses
+        if not fa.errors
+        and fa.syntax is not None
+        and fa.syntax.values is not None
+        and not is_test_path(fa.path)
+    ]
+    if not any(
+        c.expr.func.text.rpartition(".")[2] == "merge_from_file"
+        for fa in files
+        for c in fa.syntax.values.calls  # type: ignore[union-attr]
+    ):
+        return None
+    found = YamlConfigs(defaults=_yacs_defaults(files))
+    if not found.defaults:
+        return None
+    raw: dict[str, dict[str, Setting]] = {}
+    bases: dict[str, list[str]] = {}
+    for path in _yaml_files(root):
+        try:
+            own, base = _read_yaml(root, path)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+            found.notes.append(f"{path} ({type(err).__name__})")
+            continue
+        if own is None:
+            continue
+        raw[path] = own
+        bases[path] = base
+    for path in sorted(raw):
+        flat = _merged(path, raw, bases, set())
+        # a yacs config: most of its keys are the defaults' (a dataset list or a CI file
+        # that happens to be YAML is not)
+        hits = sum(1 for k in flat if k in found.defaults)
+        if hits and hits * 2 >= len(flat):
+            found.flat[path] = flat
+    if not found.flat:
+        return None
+    _choose(found, root, files)
+    return found
+
+
+def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
+    """``_C.SOLVER.BASE_LR = 0.001`` at module level: ``SOLVER.BASE_LR`` -> ``0.001``."""
+    out: dict[str, Setting] = {}
+    for fa in files:
+        for stmt in fa.syntax.values.assigns:  # type: ignore[union-attr]
+            target = stmt.target
+            if target.kind != "Attribute" or not stmt.value.literal:
+                continue
+            chain = target.full().split(".")
+            if len(chain) >= 3 and all(part.isupper() or part == "_C" for part in chain[1:]):
+                out.setdefault(".".join(chain[1:]), Setting(stmt.value.text, fa.path, stmt.line))
+    return out
+
+
+def _yaml_files(root: Path) -> Iterator[str]:
+    count = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
+        for name in sorted(names):
+            if not name.endswith((".yaml", ".yml")):
+                continue
+            rel = (Path(folder) / name).relative_to(root).as_posix()
+            if is_test_path(rel):
+                continue
+            count += 1
+            if count > _MAX_YAML:
+                return
+            yield rel
+
+
+def _read_yaml(root: Path, path: str) -> tuple[dict[str, Setting] | None, list[str]]:
+    """A YAML file's keys flattened (``SOLVER.BASE_LR``), each with its line, and the files
+    it names as bases; None when its top level is no mapping of upper-case keys."""
+    full = root / path
+    if full.stat().st_size > _SIZE_LIMIT:
+        return None, []
+    text = full.read_text(encoding="utf-8")
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(node, yaml.MappingNode):
+        return None, []
+    out: dict[str, Setting] = {}
+    bases: list[str] = []
+    for key, value in node.value:
+        name = str(key.value)
+        if name in ("_BASE_", "BASE"):
+            items = value.value if isinstance(value, yaml.SequenceNode) else [value]
+            bases += [str(i.value) for i in items if isinstance(i, yaml.ScalarNode) and i.value]
+            continue
+        if not name.isupper():
+            return None, []
+        _flatten(path, (name,), value, out)
+    folder = PurePosixPath(path).parent
+    resolved = [os.path.normpath((folder / b).as_posix()) for b in bases]
+    return out, [r for r in resolved if not r.startswith("..")]
+
+
+def _flatten(path: str, keys: tuple[str, ...], node: yaml.Node, out: dict[str, Setting]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _flatten(path, (*keys, str(key.value)), value, out)
+        return
+    text = _shown(node)
+    if len(text) > _TEXT_LIMIT:
+        text = text[: _TEXT_LIMIT - 1] + "…"
+    out[".".join(keys)] = Setting(text, path, node.start_mark.line + 1)
+
+
+def _shown(node: yaml.Node) -> str:
+    """A YAML value as written: ``0.01``, ``(800,)``, ``'giou'``, ``[2, 2, 18, 2]``."""
+    if isinstance(node, yaml.ScalarNode):
+        text = str(node.value)
+        if node.style in ("'", '"'):
+            return repr(text)
+        if node.tag.endswith((":int", ":float", ":bool", ":null")) or text[:1] in "([":
+            return text
+        try:  # yacs reads 5e-4 as a number (PyYAML's YAML 1.1 reads it as text)
+            float(text)
+            return text
+        except ValueError:
+            return repr(text)
+    if isinstance(node, yaml.SequenceNode):
+        return "[" + ", ".join(_shown(e) for e in node.value) + "]"
+    if isinstance(node, yaml.MappingNode):
+        return "{" + ", ".join(f"{k.value}: {_shown(v)}" for k, v in node.value) + "}"
+    return "?"
+
+
+def _merged(
+    path: str, raw: dict[str, dict[str, Setting]], bases: dict[str, list[str]], seen: set[str]
+) -> dict[str, Setting]:
+    """A YAML's keys over its bases' (the bases' first), as yacs merges them."""
+    out: dict[str, Setting] = {}
+    seen = seen | {path}
+    for base in bases.get(path, []):
+        if base in raw and base not in seen:
+            out.update(_merged(base, raw, bases, seen))
+    out.update(raw[path])
+    return out
+
+
+def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> None:
+    """The YAML the training entry's argparse option names as its default. When a training
+    script (``train`` in its name) declares a config option, only its default counts: a
+    demo's ``--config-file`` default is not the recipe."""
+    options: list[tuple[bool, str, str, str]] = []  # (not training, flag, default, where)
+    for fa in files:
+        train = "train" in PurePosixPath(fa.path).name
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if option is not None and re.search(r"cfg|config", option[0]):
+                options.append((not train, *option, f"{fa.path}:{call.expr.line}"))
+    if any(not other for other, *_ in options):
+        options = [o for o in options if not o[0]]
+    else:
+        # no training script declares it (detectron2's is in engine/defaults.py): a demo's
+        # or an evaluation's default is not the recipe, and when some option has no
+        # default the one the training reads cannot be told
+        options = [o for o in options if not _SIDE_SCRIPT.search(o[3].rpartition(":")[0])]
+        if any(not default for _, _, default, _ in options):
+            options = [o for o in options if not o[2]]
+    named: list[tuple[str, str]] = []
+    for _, flag, default, where in sorted(options):
+        source = where.rpartition(":")[0]
+        if not default:
+            found.option = found.option or f"{flag} at {where}"
+            continue
+        for candidate in _candidates(source, default):
+            if candidate in found.flat:
+                named.append((candidate, f"the default of {flag} at {where}"))
+                break
+    if named:
+        found.chosen, found.chosen_by = named[0]
+
+
+def _option(call: Expr) -> tuple[str, str] | None:
+    """``parser.add_argument("--config-file", default="x.yaml")``: (flag, default or "")."""
+    if call.func.text.rpartition(".")[2] != "add_argument" or not call.args:
+        return None
+    flags = [a.value for a in call.args if a.kind == "Constant" and isinstance(a.value, str)]
+    if not flags:
+        return None
+    flag = max(flags, key=len)
+    for kw in call.keywords:
+        if kw.name == "default":
+            value = kw.target.value if kw.target.kind == "Constant" else None
+            return flag, value if isinstance(value, str) else ""
+    return flag, ""
+
+
+def _candidates(source: str, written: str) -> Iterator[str]:
+    """A path written in ``source``: from the repository root, from the file's folder and
+    from each folder above it (a script run from its own folder or the root)."""
+    written = written.removeprefix("./")
+    yield os.path.normpath(written)
+    folder = PurePosixPath(source).parent
+    while str(folder) not in ("", "."):
+        yield os.path.normpath((folder / written).as_posix())
+        folder = folder.parent
+
+
+def yaml_rows(found: YamlConfigs | None) -> tuple[RecipeItem, ...]:
+    """The recipe rows of the YAML configs' learning rate, length of training and batch
+    size: the default YAML's values (its other values show where the recipe reads the
+    keys); with no default YAML, how many YAML files set each and to what."""
+    if found is None:
+        return ()
+    out: list[RecipeItem] = []
+    if found.chosen is not None:
+        why = f"read from {found.chosen}, {found.chosen_by}"
+    elif found.option:
+        why = f"no YAML config is the default ({found.option} names none)"
+    else:
+        why = "no YAML config is named by default"
+    if found.chosen is None:
+        why += ": the Python defaults are shown elsewhere; the configs differ"
+    if found.notes:
+        why += f"; {len(found.notes)} YAML file(s) not read: " + ", ".join(found.notes[:3])
+    keys = sorted({k for flat in found.flat.values() for k in flat})
+    for category, pattern in _SUMMARY:
+        for key in keys:
+            if not pattern.search(key) or key.split(".")[0] in ("TEST", "VAL"):
+                continue
+            row = _summary_row(found, category, key, why)
+            if row is not None:
+                out.append(row)
+    return tuple(out)
+
+
+def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> RecipeItem | None:
+    default = found.defaults.get(key)
+    shown: list[tuple[str, str]] = []
+    if found.chosen is not None:
+        setting = found.flat[found.chosen].get(key)
+        if setting is None:
+            return None
+        shown.append(("value", setting.text))
+        if default is not None:
+            shown.append(("default", f"{default.text} at {default.loc()}"))
+        return RecipeItem(
+            category, f"config {key}", Where(setting.path, setting.line), tuple(shown), why
+        )
+    setters = [f[key] for f in found.flat.values() if key in f]
+    if not setters:
+        return None
+    values = sorted({s.text for s in setters}, key=_number_key)
+    if default is not None:
+        shown.append(("default", f"{default.text} at {default.loc()}"))
+    shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
+    shown.append(("values", _span(values)))
+    # FCOS ships maskrcnn-benchmark's configs beside its own configs/fcos: each folder's
+    # values say which project uses which
+    folders: dict[str, list[str]] = {}
+    for path, flat in found.flat.items():
+        if key in flat:
+            folders.setdefault(str(PurePosixPath(path).parent), []).append(flat[key].text)
+    if len(folders) > 1:
+        biggest = sorted(folders, key=lambda f: (-len(folders[f]), f))[:_FOLDERS_SHOWN]
+        for folder in sorted(biggest):
+            texts = sorted(set(folders[folder]), key=_number_key)
+            shown.append((f"in {folder}/", f"{_span(texts)} ({len(folders[folder])} YAMLs)"))
+    # at the Python default the YAMLs override (else the first YAML that sets it)
+    first = default or setters[0]
+    return RecipeItem(
+        category,
+        f"config {key} across YAML configs",
+        Where(first.path, first.line),
+        tuple(shown),
+        why,
+    )
+
+
+# ---------------------------------------------------------------------------- Darknet
+#: A Darknet ``[net]`` key -> the recipe category its row is in.
+_DARKNET = {
+    "learning_rate": "optimizer",
+    "momentum": "optimizer",
+    "decay": "optimizer",
+    "optimizer": "optimizer",
+    "batch": "batch_size",
+    "subdivisions": "batch_size",
+    "burn_in": "warmup",
+    "policy": "scheduler",
+    "steps": "scheduler",
+    "scales": "scheduler",
+    "max_batches": "scheduler",
+    "width": "preprocessing",
+    "height": "preprocessing",
+    "channels": "preprocessing",
+    "angle": "augmentation",
+    "saturation": "augmentation",
+    "exposure": "augmentation",
+    "hue": "augmentation",
+    "jitter": "augmentation",
+    "mosaic": "augmentation",
+}
+_ROW_NAMES = {
+    "optimizer": "optimizer settings",
+    "batch_size": "batch and subdivisions",
+    "warmup": "burn-in",
+    "scheduler": "learning-rate steps",
+    "preprocessing": "input size",
+    "augmentation": "augmentation settings",
+}
+
+
+def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
+    """Rows from the ``[net]`` section of each Darknet ``.cfg`` an argparse option of the
+    training names as its default; only the keys the code reads (a string constant
+    somewhere in the repository: ``hyperparams['burn_in']``) are shown."""
+    if root is None or not root.is_dir():
+        return ()
+    files = [
+        fa
+        for fa in analyses
+        if not fa.errors
+        and fa.syntax is not None
+        and fa.syntax.values is not None
+        and not is_test_path(fa.path)
+    ]
+    named: dict[str, str] = {}
+    for fa in files:
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if option is None or not option[1].endswith(".cfg"):
+                continue
+            for candidate in _candidates(fa.path, option[1]):
+                if (root / candidate).is_file():
+                    train = "train" in PurePosixPath(fa.path).name
+                    where = f"the default of {option[0]} at {fa.path}:{call.expr.line}"
+                    if train or candidate not in named:
+                        named[candidate] = where
+                    break
+    if not named:
+        return ()
+    read = _constants(files)
+    out: list[RecipeItem] = []
+    for path, by in sorted(named.items()):
+        net = _darknet_net(root / path)
+        if net is None:
+            continue
+        rows: dict[str, list[tuple[str, str, int]]] = {}
+        for key, (value, line) in net.items():
+            category = _DARKNET.get(key)
+            if category is not None and key in read:
+                rows.setdefault(category, []).append((key, value, line))
+        if "optimizer" in read and "optimizer" not in net and "optimizer" in rows:
+            # PyTorch-YOLOv3: ``hyperparams.get('optimizer')`` is None, the Adam branch
+            rows["optimizer"].append(("optimizer", "not set (the code's default applies)", 0))
+        for category, values in rows.items():
+            note = f"read from {path}, {by}"
+            if category == "batch_size" and {"batch", "subdivisions"} <= {k for k, *_ in values}:
+                note += "; each step holds batch / subdivisions images"
+            out.append(
+                RecipeItem(
+                    category,
+                    f"config [net] {_ROW_NAMES[category]}",
+                    Where(path, values[0][2]),
+                    tuple((k, v) for k, v, _ in values),
+                    note,
+                )
+            )
+    return tuple(out)
+
+
+def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:
+    """The ``[net]`` (or ``[network]``) section: key -> (value, line); None if absent."""
+    try:
+        if path.stat().st_size > _SIZE_LIMIT:
+            return None
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    found: dict[str, tuple[str, int]] | None = None
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if text.startswith("["):
+            if found is not None:
+                break
+            if text in ("[net]", "[network]"):
+                found = {}
+            continue
+        if found is not None and "=" in text:
+            key, _, value = text.partition("=")
+            found[key.strip()] = (value.strip(), n)
+    return found
+
+
+def _constants(files: Sequence[FileAnalysis]) -> set[str]:
+    """Every string constant of the code's calls and assignments."""
+    out: set[str] = set()
+    for fa in files:
+        values = fa.syntax.values  # type: ignore[union-attr]
+        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+        exprs += [a.value for d in values.defs for a in d.assigns]
+        for expr in exprs:
+            for e in expr.walk():
+                if e.kind == "Constant" and isinstance(e.value, str) and len(e.value) < 40:
+                    out.add(e.value)
+    return out
