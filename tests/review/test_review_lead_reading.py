@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scan_helpers import write_repo
+
 from apiscan.review.build import build_review
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -25,3 +27,93 @@ def test_the_model_a_training_script_builds_through_an_alias_comes_first() -> No
     assert not any("pathlib" in part for _, part in review.top_models[0].parts)
     model = {m.cls: m.role for m in review.modules}
     assert model["models.yolo.DetectionModel"] == "model"
+
+
+def test_the_lock_around_an_extension_build_is_no_gap(tmp_path: Path) -> None:
+    """stylegan2-ada: custom_ops.py guards its just-in-time build with a ``FileBaton`` (four
+    APIs) and silences ``torch.jit.TracerWarning``: none is a gap of 1-2 person-days; the
+    compiled extension (``cpp_extension.load``) stays the one gap of the build."""
+    write_repo(
+        tmp_path,
+        {
+            "custom_ops.py": """
+                import os
+                import warnings
+
+                import torch
+                import torch.utils.cpp_extension
+                from torch.utils.file_baton import FileBaton
+
+
+                def get_plugin(name, sources):
+                    warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
+                    baton = torch.utils.cpp_extension.FileBaton(os.path.join("build", "lock"))
+                    if baton.try_acquire():
+                        try:
+                            module = torch.utils.cpp_extension.load(name=name, sources=sources)
+                        finally:
+                            baton.release()
+                    else:
+                        baton.wait()
+                        module = torch.utils.cpp_extension.load(name=name, sources=sources)
+                    return module
+            """,
+            "bias_act.py": """
+                import torch
+                from torch import nn
+
+                import custom_ops
+
+                _plugin = custom_ops.get_plugin("bias_act", ["bias_act.cpp"])
+
+
+                class BiasAct(nn.Module):
+                    def forward(self, x):
+                        return _plugin.bias_act(x)
+            """,
+        },
+    )
+    review = build_review(str(tmp_path))
+    by_disposition = {d: apis for d, _, _, apis in review.effort.by_disposition}
+    text = " ".join(review.effort.explanation)
+    assert "FileBaton" not in text.partition("gap sites")[2].partition(")")[0]
+    assert "TracerWarning" not in text.partition("gap sites")[2].partition(")")[0]
+    assert "torch.utils.cpp_extension.load" in text.partition("gap sites")[2]
+    assert by_disposition["gap"] == 1
+
+
+def test_an_export_stand_in_function_is_no_custom_extension(tmp_path: Path) -> None:
+    """yolov9's models/experimental.py: ``ORT_NMS`` is an autograd Function whose forward
+    returns placeholders and whose ``symbolic`` names the ONNX op; only a Function with a
+    backward is a hand-written op to port."""
+    write_repo(
+        tmp_path,
+        {
+            "ops.py": """
+                import torch
+
+
+                class ORT_NMS(torch.autograd.Function):
+                    @staticmethod
+                    def forward(ctx, boxes, scores):
+                        return torch.randint(0, 10, (5, 3))
+
+                    @staticmethod
+                    def symbolic(g, boxes, scores):
+                        return g.op("NonMaxSuppression", boxes, scores)
+
+
+                class Clamp(torch.autograd.Function):
+                    @staticmethod
+                    def forward(ctx, x):
+                        return x.clamp(0, 1)
+
+                    @staticmethod
+                    def backward(ctx, grad):
+                        return grad
+            """,
+        },
+    )
+    whats = [what for what, _ in build_review(str(tmp_path)).extensions]
+    assert any(w.endswith("subclass Clamp") for w in whats)
+    assert not any("ORT_NMS" in w for w in whats)
