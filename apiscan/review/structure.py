@@ -957,9 +957,16 @@ class _Builders:
                     for a in file.assigns_in(fn)
                     if a.single and a.names[0] == expr.value and a.line < expr.line
                 ]
-                last = file.expr(bound[-1].value) if bound else None
-                if last is not None and last.kind == "call":
-                    todo.append(bound[-1].value)
+                # the last binding the use sees; with none in its branch, each branch's
+                # (semseg's ``if layers == 50: resnet = models.resnet50(...) elif ... else
+                # resnet = models.resnet152(...)``: the depth is a choice, not the last one)
+                seen = [a for a in bound if file.same_branch(a, expr)][-1:] or bound[-1:]
+                if seen and not file.same_branch(seen[0], expr):
+                    seen = [a for a in bound if not file.same_branch(a, expr)]
+                for a in seen:
+                    last = file.expr(a.value)
+                    if last is not None and last.kind == "call":
+                        todo.append(a.value)
                 continue
             if expr.kind != "call":
                 todo.extend(r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0)
@@ -1037,7 +1044,7 @@ class _Builders:
                 continue
             if shown not in found:
                 found.append(shown)
-        return ", ".join(sorted(found)) if found else None
+        return ", ".join(sorted(_one_per_class(found))) if found else None
 
     def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
         """The models a repository builder function builds, one entry per branch (DPT's
@@ -1600,6 +1607,19 @@ class _Builders:
                 found[cls] = replace(model, parts=(*model.parts, also))
         self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
+
+
+def _one_per_class(shown: list[str]) -> list[str]:
+    """One entry per class, its constructions in source order: ``ResNet (models.resnet50(
+    ...) or models.resnet101(...))`` for a depth chosen in branches."""
+    vias: dict[str, list[str]] = {}
+    for entry in shown:
+        cls, sep, via = entry.partition(" (")
+        vias.setdefault(cls if sep else entry, []).append(via[:-1] if sep else "")
+    return [
+        f"{cls} ({' or '.join(v for v in ways if v)})" if any(ways) else cls
+        for cls, ways in vias.items()
+    ]
 
 
 def _wraps_one(model: TopModel) -> bool:

@@ -117,3 +117,67 @@ def test_an_export_stand_in_function_is_no_custom_extension(tmp_path: Path) -> N
     whats = [what for what, _ in build_review(str(tmp_path)).extensions]
     assert any(w.endswith("subclass Clamp") for w in whats)
     assert not any("ORT_NMS" in w for w in whats)
+
+
+def test_a_backbone_depth_chosen_in_branches_shows_each_choice(tmp_path: Path) -> None:
+    """semseg's PSPNet: ``if layers == 50: resnet = models.resnet50(...) elif ...: else:
+    resnet = models.resnet152(...)``, then ``self.layer1 = resnet.layer1``: the part is a
+    ResNet of the chosen depth, not the last branch's ResNet-152."""
+    write_repo(
+        tmp_path,
+        {
+            "model/resnet.py": """
+                from torch import nn
+
+
+                class ResNet(nn.Module):
+                    def __init__(self, depth):
+                        super().__init__()
+                        self.layer1 = nn.Conv2d(3, 8, 3)
+
+
+                def resnet50(pretrained=False):
+                    return ResNet(50)
+
+
+                def resnet152(pretrained=False):
+                    return ResNet(152)
+            """,
+            "model/pspnet.py": """
+                from torch import nn
+
+                import model.resnet as models
+
+
+                class PSPNet(nn.Module):
+                    def __init__(self, layers=50, pretrained=True):
+                        super().__init__()
+                        if layers == 50:
+                            resnet = models.resnet50(pretrained=pretrained)
+                        else:
+                            resnet = models.resnet152(pretrained=pretrained)
+                        self.layer1 = resnet.layer1
+                        self.cls = nn.Conv2d(8, 2, 1)
+            """,
+            "train.py": """
+                from torch import nn
+
+                from model.pspnet import PSPNet
+
+
+                def main():
+                    model = PSPNet(layers=50)
+                    return model
+
+
+                if __name__ == "__main__":
+                    main()
+            """,
+        },
+    )
+    tops = build_review(str(tmp_path)).top_models
+    parts = dict(tops[0].parts)
+    assert tops[0].cls.endswith("pspnet.PSPNet")  # model/ is a source folder
+    assert parts["layer1"] == (
+        "ResNet (models.resnet50(pretrained=pretrained) or models.resnet152(pretrained=pretrained))"
+    )
