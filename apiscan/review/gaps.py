@@ -74,6 +74,13 @@ COMPOSITIONS: dict[str, str] = {
     "torchvision.ops.clip_boxes_to_image": "clamp of each coordinate",
     "torchvision.ops.boxes.clip_boxes_to_image": "clamp of each coordinate",
     "torchvision.ops.remove_small_boxes": "a comparison and nonzero",
+    # yolov9's panoptic loss: sigmoid, BCE with logits, the (1 - p_t) ** gamma factor
+    **dict.fromkeys(
+        ("torchvision.ops.sigmoid_focal_loss", "torchvision.ops.focal_loss.sigmoid_focal_loss"),
+        "p = sigmoid(x); ce = binary_cross_entropy_with_logits(x, t, reduction='none'); "
+        "p_t = p * t + (1 - p) * (1 - t); ce * (1 - p_t) ** gamma, weighted by "
+        "alpha * t + (1 - alpha) * (1 - t), then the reduction",
+    ),
     "torchvision.ops.boxes.remove_small_boxes": "a comparison and nonzero",
     "torch.nn.functional.scaled_dot_product_attention": (
         "softmax(q @ k.swapaxes(-2, -1) * scale + mask) @ v, or "

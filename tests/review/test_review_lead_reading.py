@@ -181,3 +181,27 @@ def test_a_backbone_depth_chosen_in_branches_shows_each_choice(tmp_path: Path) -
     assert parts["layer1"] == (
         "ResNet (models.resnet50(pretrained=pretrained) or models.resnet152(pretrained=pretrained))"
     )
+
+
+def test_a_focal_loss_of_torchvision_is_a_composition_not_a_custom_op(tmp_path: Path) -> None:
+    """yolov9's panoptic loss calls ``torchvision.ops.sigmoid_focal_loss``: a sigmoid, a
+    BCE with logits and a power, composed of existing ops, never a custom op."""
+    write_repo(
+        tmp_path,
+        {
+            "loss.py": """
+                from torch import nn
+                from torchvision.ops import sigmoid_focal_loss
+
+
+                class MaskLoss(nn.Module):
+                    def forward(self, pred, gt):
+                        return sigmoid_focal_loss(pred, gt, alpha=0.25, gamma=2.0, reduction="mean")
+            """,
+        },
+    )
+    review = build_review(str(tmp_path))
+    assert review.effort.custom_ops == 0
+    gap = next(g for g in review.gaps if g.api == "torchvision.ops.sigmoid_focal_loss")
+    assert gap.disposition == "rewrite"
+    assert "binary_cross_entropy_with_logits" in gap.suggestion + gap.note
