@@ -74,6 +74,13 @@ COMPOSITIONS: dict[str, str] = {
     "torchvision.ops.clip_boxes_to_image": "clamp of each coordinate",
     "torchvision.ops.boxes.clip_boxes_to_image": "clamp of each coordinate",
     "torchvision.ops.remove_small_boxes": "a comparison and nonzero",
+    # yolov9's panoptic loss: sigmoid, BCE with logits, the (1 - p_t) ** gamma factor
+    **dict.fromkeys(
+        ("torchvision.ops.sigmoid_focal_loss", "torchvision.ops.focal_loss.sigmoid_focal_loss"),
+        "p = sigmoid(x); ce = binary_cross_entropy_with_logits(x, t, reduction='none'); "
+        "p_t = p * t + (1 - p) * (1 - t); ce * (1 - p_t) ** gamma, weighted by "
+        "alpha * t + (1 - alpha) * (1 - t), then the reduction",
+    ),
     "torchvision.ops.boxes.remove_small_boxes": "a comparison and nonzero",
     "torch.nn.functional.scaled_dot_product_attention": (
         "softmax(q @ k.swapaxes(-2, -1) * scale + mask) @ v, or "
@@ -568,6 +575,23 @@ _GAP_PREFIXES = (
         )
     ),
     (
+        # the build directory lock of a compiled extension's just-in-time build
+        # (stylegan2-ada's custom_ops.py: FileBaton, try_acquire, wait, release): it goes with
+        # the build; the compiled ops are the work, counted with cpp_extension.load and listed
+        # under Custom extensions
+        "torch.utils.cpp_extension.FileBaton",
+        (
+            "delete",
+            "nothing to port: a lock around the extension's build, which goes with it (the "
+            "compiled ops themselves are counted with torch.utils.cpp_extension.load)",
+        ),
+    ),
+    (
+        # a warning class silenced around tracing (warnings.filterwarnings): no tracing to do
+        "torch.jit.TracerWarning",
+        ("delete", "nothing to port: a warning class filtered around TorchScript tracing"),
+    ),
+    (
         # the helpers of a hand-written activation checkpointing (fairseq's
         # checkpoint_activations): MindSpore recomputes a cell's activations itself
         "torch.utils.checkpoint.",
@@ -880,7 +904,8 @@ def extensions(
 ) -> tuple[tuple[str, Where], ...]:
     """Custom native code: CUDA/C++ files, ``torch.utils.cpp_extension`` uses (building or
     loading an extension), Triton kernels (``@triton.jit``) and ``torch.autograd.Function``
-    subclasses (hand-written backward passes, usually around such an extension), each with
+    subclasses (hand-written backward passes, usually around such an extension; an export
+    stand-in with a ``symbolic`` method and no backward is not one), each with
     where it is. Code in files counted apart (``apart(path)`` non-empty: a visualiser's C++,
     a side project's kernels, a deployment example) is not the model's, and neither are
     ``cpp_extension``'s constants (``CUDA_HOME`` read by an environment report)."""
@@ -901,6 +926,10 @@ def extensions(
         for fact in fa.classes:
             cls = f"{fa.modules[0]}.{fact.qualname}"
             if AUTOGRAD_FUNCTION in hierarchy.torch_ancestors(cls):
+                if "symbolic" in fact.methods and "backward" not in fact.methods:
+                    # an ONNX/TensorRT export stand-in (yolov9's ORT_NMS, TRT_NMS: forward
+                    # returns placeholders, symbolic names the exported op): no op to port
+                    continue
                 where = place(fa, fact.line or 1)
                 found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", where))
     if apart is not None:

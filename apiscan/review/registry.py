@@ -275,7 +275,7 @@ class Registries:
             module = self.dotted(file, inner.refs[0])
             found = self.key(file, func.refs[1], fn)
             if module in self.by_module and found is not None:
-                target = self._in_module(module, found[0])
+                target = self.in_module(module, found[0])
                 text = file.text(func_ref, 60)
                 return Lookup(target, f"{text}: {found[1]}") if target else None
             return None
@@ -303,7 +303,7 @@ class Registries:
         if func.kind == "attr" and inner is not None and inner.kind == "name" and fn >= 0:
             module = self._imported_module(file, inner.value or "", fn)
             if module is not None:
-                target = self._in_module(module[0], func.value or "")
+                target = self.in_module(module[0], func.value or "")
                 return Lookup(target, f"{module[1]}, .{func.value}") if target else None
         return self._by_name(file, call, func_ref, fn)
 
@@ -343,7 +343,7 @@ class Registries:
                     return modules[0], f"importlib.import_module: {found[1]}"
         return None
 
-    def _in_module(self, module: str, name: str) -> str | None:
+    def in_module(self, module: str, name: str) -> str | None:
         """The def ``module.name`` stands for, through module-level aliases
         (``mae_vit_base_patch16 = mae_vit_base_patch16_dec512d8b``)."""
         file = self.by_module.get(module)

@@ -18,6 +18,7 @@ head is the model; any other module built by another is a block.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -512,6 +513,14 @@ class _Builders:
             resolved = self.hierarchy.resolve(dotted)
             if resolved in self.classes:
                 return resolved
+        if dotted not in self.classes:
+            # a module-level alias (yolov9's ``Model = DetectionModel`` in models/yolo.py,
+            # which every training script builds as ``Model(cfg, ch=3, nc=nc)``)
+            module, _, name = dotted.rpartition(".")
+            registries = getattr(self, "registries", None)  # None while it is being built
+            aliased = registries.in_module(module, name) if registries and module else None
+            if aliased is not None and aliased != dotted and aliased in self.classes:
+                return aliased
         return dotted
 
     def _star_source(self, file: ModelFile, name: str, depth: int = 0) -> str | None:
@@ -956,9 +965,16 @@ class _Builders:
                     for a in file.assigns_in(fn)
                     if a.single and a.names[0] == expr.value and a.line < expr.line
                 ]
-                last = file.expr(bound[-1].value) if bound else None
-                if last is not None and last.kind == "call":
-                    todo.append(bound[-1].value)
+                # the last binding the use sees; with none in its branch, each branch's
+                # (semseg's ``if layers == 50: resnet = models.resnet50(...) elif ... else
+                # resnet = models.resnet152(...)``: the depth is a choice, not the last one)
+                seen = [a for a in bound if file.same_branch(a, expr)][-1:] or bound[-1:]
+                if seen and not file.same_branch(seen[0], expr):
+                    seen = [a for a in bound if not file.same_branch(a, expr)]
+                for a in seen:
+                    last = file.expr(a.value)
+                    if last is not None and last.kind == "call":
+                        todo.append(a.value)
                 continue
             if expr.kind != "call":
                 todo.extend(r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0)
@@ -1026,6 +1042,9 @@ class _Builders:
                 top
                 and top != "torch"
                 and top not in self.local
+                # a standard-library object is no part (yolov9's ``self.yaml_file =
+                # Path(cfg).name``); a third-party model class is (timm's, transformers')
+                and top not in sys.stdlib_module_names
                 and (tail[:1].isupper() or tail in ("create_model", "from_pretrained"))
             ):
                 shown = dotted
@@ -1033,7 +1052,7 @@ class _Builders:
                 continue
             if shown not in found:
                 found.append(shown)
-        return ", ".join(sorted(found)) if found else None
+        return ", ".join(sorted(_one_per_class(found))) if found else None
 
     def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
         """The models a repository builder function builds, one entry per branch (DPT's
@@ -1200,7 +1219,8 @@ class _Builders:
                 # a neck or head wired up by a registered builder (maskrcnn-benchmark's
                 # ``FPN`` in ``build_resnet_fpn_backbone``) is a part of it, not a model
                 found = [m for m in found if self.classes[m.cls].role not in _PARTS]
-                found += scripted[1:]
+                known = {m.cls for m in found}  # built with its parts injected already
+                found += [m for m in scripted[1:] if m.cls not in known]
         found = [m for m in found if not _wraps_one(m)]
         # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if
         # __name__ == "__main__"`` in classifier_free_guidance.py) tries a model out: it
@@ -1265,7 +1285,10 @@ class _Builders:
             for ref, fid in file.facts.calls:
                 call = file.exprs[ref]
                 dotted = self.callee(file, call)
-                if dotted is None or dotted in self.classes:
+                if dotted is not None and dotted in self.classes:
+                    self._constructed(file, ref, fid, dotted, out)
+                    continue
+                if dotted is None:
                     continue
                 target = self._def(dotted)
                 if (
@@ -1293,6 +1316,27 @@ class _Builders:
                 out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
                 self.trails[out[cls]] = tuple(trail)
         return list(out.values())
+
+    def _constructed(
+        self, file: ModelFile, ref: int, fid: int, cls: str, out: dict[str, TopModel]
+    ) -> None:
+        """A model class a training script constructs itself, no builder between (yolov9's
+        train_dual.py: ``model = Model(cfg, ch=3, nc=nc)``) is what it trains: met in the
+        script's order with its builder calls, so a later ``attempt_load(best)`` that
+        evaluates the saved checkpoint does not come first."""
+        node = self.classes[cls]
+        if (
+            not _trains(file.path)
+            or cls in out
+            or node.role in _NOT_TOP
+            or _WRAPPER.search(cls.rpartition(".")[2])
+            or not (node.children or node.layers)
+        ):
+            return
+        fn = file.function(fid)
+        # no "selected by": the construction at ``where`` says it all (no builder, no name)
+        parts = tuple(self.parts_of(cls))
+        out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
 
     def _hand(self, file: ModelFile, call: Expr, fid: int, target: tuple[ModelFile, int]) -> None:
         """Record the names a script's call hands a builder's parameters (``""``: the first,
@@ -1571,6 +1615,19 @@ class _Builders:
                 found[cls] = replace(model, parts=(*model.parts, also))
         self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
+
+
+def _one_per_class(shown: list[str]) -> list[str]:
+    """One entry per class, its constructions in source order: ``ResNet (models.resnet50(
+    ...) or models.resnet101(...))`` for a depth chosen in branches."""
+    vias: dict[str, list[str]] = {}
+    for entry in shown:
+        cls, sep, via = entry.partition(" (")
+        vias.setdefault(cls if sep else entry, []).append(via[:-1] if sep else "")
+    return [
+        f"{cls} ({' or '.join(v for v in ways if v)})" if any(ways) else cls
+        for cls, ways in vias.items()
+    ]
 
 
 def _wraps_one(model: TopModel) -> bool:
