@@ -229,7 +229,7 @@ def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
 
     table = ValueReader(tree, text)  # one expression table: both records read it
     table.index()  # one walk: the children it lists serve every reader
-    reader = _Reader(tree, text, table.kids, (table.qualname, table.first))
+    reader = _Reader(tree, text, table.kids, (table.qualname, table.first), table.own)
     values = table.build()
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
     return replace(reader.facts(), values=replace(values, models=models))
@@ -402,10 +402,12 @@ class _Reader:
         text: str,
         kids: Mapping[int, list[ast.AST]] | None = None,
         names: tuple[dict[ast.AST, str], dict[str, _Def]] | None = None,
+        own: Callable[[ast.AST], Sequence[ast.AST]] | None = None,
     ) -> None:
-        """``kids`` (each node's children by id) and ``names`` (:func:`def_names`) when the
-        file's walk already listed them."""
+        """``kids`` (each node's children by id), ``names`` (:func:`def_names`) and ``own``
+        (each function's own body, listed once) when the file's walk already listed them."""
         self.tree = tree
+        self.own = own_body if own is None else own
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
         self.qualname, self.first = def_names(tree) if names is None else names
@@ -484,7 +486,7 @@ class _Reader:
         ]
         from apiscan.extract.input_steps import read_input_steps  # it reads this module's helpers
 
-        steps = read_input_steps(self.tree, self.qualname, self.text)
+        steps = read_input_steps(self.tree, self.qualname, self.text, self.own)
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -529,7 +531,7 @@ class _Reader:
             if not isinstance(fn, _FuncDef) or not INIT_NAME.fullmatch(fn.name):
                 continue
             found: list[tuple[int, int, str, str]] = []
-            for node in own_body(fn):
+            for node in self.own(fn):
                 if isinstance(node, ast.Assign | ast.AnnAssign):
                     target = single_target(node)
                     if isinstance(target, ast.Attribute) and is_literal(node.value):

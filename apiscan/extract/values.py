@@ -406,6 +406,8 @@ class ValueReader:
         self.parent: dict[int, ast.AST] = {}
         self.order: dict[int, int] = {}
         self.ifs: dict[int, IfValues] = {}
+        #: id of each scope -> its own body (:meth:`own`)
+        self.owns: dict[int, list[ast.AST]] = {}
         self.around: dict[int, tuple[int, int, ast.If | None]] = {}
         self.walked: list[ast.AST] = []
         self.defs: list[ast.AST] = []
@@ -549,7 +551,16 @@ class ValueReader:
 
     def own(self, fn: ast.AST) -> list[ast.AST]:
         """:func:`~apiscan.extract.syntax.own_body`, in its order, on the children listed
-        once."""
+        once; listed once per scope too (the value records, the inference path's steps and
+        the weight initialisations all read every function's own body). Callers never
+        change the list."""
+        made = self.owns.get(id(fn))
+        if made is not None:
+            return made
+        made = self.owns[id(fn)] = self._own(fn)
+        return made
+
+    def _own(self, fn: ast.AST) -> list[ast.AST]:
         kids = self.kids
         stack = list(kids.get(id(fn), ()))
         out = []
