@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from apiscan.extract.input_steps import InputStep
     from apiscan.extract.models import ModelFacts
-    from apiscan.extract.values import FileValues
+    from apiscan.extract.values import FileValues, ValueReader
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
@@ -52,7 +51,6 @@ _UNRECORDED_PACKAGES = frozenset({"torch"})
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-_LOOPS = (ast.For, ast.While, ast.comprehension)
 
 
 def node_kinds(bases: tuple[type, ...]) -> frozenset[type]:
@@ -229,7 +227,7 @@ def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
 
     table = ValueReader(tree, text)  # one expression table: both records read it
     table.index()  # one walk: the children it lists serve every reader
-    reader = _Reader(tree, text, table.kids, (table.qualname, table.first), table.own)
+    reader = _Reader(tree, text, table)
     values = table.build()
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
     return replace(reader.facts(), values=replace(values, models=models))
@@ -375,7 +373,7 @@ def _package_uses(
     return uses
 
 
-#: the kinds :class:`_Reader` reads (it only walks past the others), and the loops
+#: the kinds :class:`_Reader` reads (it only walks past the others)
 _READ_TYPES = node_kinds(
     (
         ast.Attribute,
@@ -385,32 +383,22 @@ _READ_TYPES = node_kinds(
         ast.Assign,
         ast.AnnAssign,
         ast.Subscript,
-        ast.FunctionDef,
-        ast.AsyncFunctionDef,
     )
 )
-_LOOP_TYPES = node_kinds(_LOOPS)
 
 
 class _Reader:
-    """Two passes over the tree: the statements (to name every def), then every node once,
-    breadth first as ``ast.walk`` goes, with the functions and loops around it."""
+    """Every node once, breadth first as ``ast.walk`` goes, with the functions and loops
+    around it: read from the expression table's one walk (its order, and the nearest
+    function and loop it notes above each node), never a walk of its own."""
 
-    def __init__(
-        self,
-        tree: ast.Module,
-        text: str,
-        kids: Mapping[int, list[ast.AST]] | None = None,
-        names: tuple[dict[ast.AST, str], dict[str, _Def]] | None = None,
-        own: Callable[[ast.AST], Sequence[ast.AST]] | None = None,
-    ) -> None:
-        """``kids`` (each node's children by id), ``names`` (:func:`def_names`) and ``own``
-        (each function's own body, listed once) when the file's walk already listed them."""
+    def __init__(self, tree: ast.Module, text: str, table: ValueReader) -> None:
         self.tree = tree
-        self.own = own_body if own is None else own
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
-        self.qualname, self.first = def_names(tree) if names is None else names
+        self.qualname, self.first = table.qualname, table.first
+        #: each function's own body, listed once by the table
+        self.own = table.own
         #: each call with the functions around it (first defs of their names, outermost
         #: first) and whether a loop is around it (a function defined in a loop included)
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
@@ -422,26 +410,36 @@ class _Reader:
         self.attr_assigns: list[ast.Assign] = []
         #: subscripts that reverse an axis (``img[:, ::-1]``)
         self.reversed: list[ast.Subscript] = []
-        todo: deque[tuple[ast.AST, tuple[str, ...], bool]] = deque([(tree, (), False)])
+        around = table.around
+        defs = table.defs
+        qualname, first = self.qualname, self.first
+        #: def index -> the functions (first defs of their names) from the outermost down
+        #: to that def, itself included when it is a function that is the first of its name
+        chains: dict[int, tuple[str, ...]] = {-1: ()}
+
+        def functions_of(fn: int) -> tuple[str, ...]:
+            made = chains.get(fn)
+            if made is None:
+                node = defs[fn]
+                outer = functions_of(around[id(node)][0])
+                qual = qualname[node]
+                made = chains[fn] = (*outer, qual) if first.get(qual) is node else outer
+            return made
+
         read = _READ_TYPES
-        loops = _LOOP_TYPES
-        while todo:
-            node, functions, looped = todo.popleft()
+        for node in table.walked:
             kind = type(node)
             if kind not in read:  # most nodes (names, constants, contexts...): walked past
-                looped = looped or kind in loops
-                children = ast.iter_child_nodes(node) if kids is None else kids[id(node)]
-                if children:
-                    todo.extend((child, functions, looped) for child in children)
                 continue
-            if isinstance(node, ast.Attribute):
-                self.attributes.append(node)
-            elif isinstance(node, ast.Call):
-                self.calls.append((node, functions, looped))
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                self.imports_made.append(node)
-            elif isinstance(node, ast.Assign | ast.AnnAssign):
-                self._self_assign(node, functions)
+            if kind is ast.Attribute:
+                self.attributes.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Call:
+                fn, _scope, _near, looped = around[id(node)]
+                self.calls.append((node, functions_of(fn), looped))  # type: ignore[arg-type]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self.imports_made.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Assign or kind is ast.AnnAssign:
+                self._self_assign(node, functions_of(around[id(node)][0]))  # type: ignore[arg-type]
                 if (
                     isinstance(node, ast.Assign)
                     and len(node.targets) == 1
@@ -450,11 +448,6 @@ class _Reader:
                     self.attr_assigns.append(node)
             elif isinstance(node, ast.Subscript) and reverses(node.slice):
                 self.reversed.append(node)
-            elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
-                functions = (*functions, self.qualname[node])
-            looped = looped or isinstance(node, _LOOPS)
-            children = ast.iter_child_nodes(node) if kids is None else kids[id(node)]
-            todo.extend((child, functions, looped) for child in children)
         self.imports = import_table(self.imports_made)
 
     def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:
