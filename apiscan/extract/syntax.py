@@ -397,8 +397,10 @@ class _Reader:
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
         self.qualname, self.first = table.qualname, table.first
-        #: each function's own body, listed once by the table
+        #: each function's own body, listed once by the table, and ``ast.walk`` on the
+        #: children it listed
         self.own = table.own
+        self.walk = table.walk
         #: each call with the functions around it (first defs of their names, outermost
         #: first) and whether a loop is around it (a function defined in a loop included)
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
@@ -479,7 +481,7 @@ class _Reader:
         ]
         from apiscan.extract.input_steps import read_input_steps  # it reads this module's helpers
 
-        steps = read_input_steps(self.tree, self.qualname, self.text, self.own)
+        steps = read_input_steps(self.tree, self.qualname, self.text, self.own, self.walk)
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -570,7 +572,7 @@ class _Reader:
             if not isinstance(node, ast.Assign | ast.Expr):
                 continue
             stored = self.text(node.targets[0]) if isinstance(node, ast.Assign) else ""
-            for call in walk_nodes(node):
+            for call in self.walk(node):
                 lazy = _lazy_class(call)
                 if lazy is None or not isinstance(call, ast.Call):
                     continue
@@ -735,7 +737,7 @@ class _Reader:
             host: list[tuple[str, int]] = []
             out: list[int] = []  # lines taking a tensor to the host
             back: list[int] = []  # lines making a host value a tensor again
-            for node in walk_nodes(fn):
+            for node in self.walk(fn):
                 if not isinstance(node, ast.Call):
                     continue
                 name = self.dotted(node.func) or ""
@@ -751,18 +753,20 @@ class _Reader:
             # runs the other way, on data the host already holds.
             last = max((line for _, line in host), default=0)
             if host and any(line <= last for line in out):
-                back += _indexing_lines(fn, HOST_LIBRARIES, self.dotted)
+                back += _indexing_lines(self.walk(fn), HOST_LIBRARIES, self.dotted)
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
 
 
 def _indexing_lines(
-    fn: ast.AST, libraries: tuple[str, ...], dotted: Callable[[ast.AST], str | None]
+    nodes: Sequence[ast.AST],
+    libraries: tuple[str, ...],
+    dotted: Callable[[ast.AST], str | None],
 ) -> list[int]:
     """Lines where a name bound to a host library's result indexes something (``gt_idxs,
     shift_idxs = linear_sum_assignment(cost.cpu().numpy())`` then ``labels[shift_idxs]``):
-    the host's answer comes back into torch as an index, with no ``torch.as_tensor``."""
+    the host's answer comes back into torch as an index, with no ``torch.as_tensor``.
+    ``nodes``: a function's, as ``ast.walk`` meets them."""
     names: set[str] = set()
-    nodes = walk_nodes(fn)
     for node in nodes:
         if (
             isinstance(node, ast.Assign)
