@@ -64,9 +64,13 @@ def read_input_steps(
     tree: ast.Module,
     qualname: Mapping[ast.AST, str],
     text_of: _Text,
+    own: Callable[[ast.AST], Sequence[ast.AST]] = own_body,
+    walk: Callable[[ast.AST], Sequence[ast.AST]] = walk_nodes,
 ) -> tuple[InputStep, ...]:
     """The steps of one file (module docstring); ``qualname`` names every def and class,
-    ``text_of`` gives a node's source on one line."""
+    ``text_of`` gives a node's source on one line, ``own`` a function's own body
+    (:func:`~apiscan.extract.syntax.own_body`, or the same list the value records read)
+    and ``walk`` a node's subtree (``ast.walk``'s order), on children listed once."""
     numbers: dict[str, frozenset[str]] = {}
     for node, name in qualname.items():
         if isinstance(node, ast.ClassDef):
@@ -82,7 +86,7 @@ def read_input_steps(
     for node, name in qualname.items():
         if isinstance(node, _FuncDef):
             cls = numbers.get(name.rpartition(".")[0], frozenset())
-            steps += _function_steps(node, name, text_of, cls)
+            steps += _function_steps(node, name, text_of, cls, own(node), walk)
     steps.sort(key=lambda s: (s.line, s.kind, s.text))
     return tuple(steps)
 
@@ -93,12 +97,19 @@ def _first_def(cls: ast.ClassDef) -> int:
 
 
 def _function_steps(
-    fn: _FuncDef, name: str, text_of: _Text, class_values: frozenset[str] = frozenset()
+    fn: _FuncDef,
+    name: str,
+    text_of: _Text,
+    class_values: frozenset[str] = frozenset(),
+    nodes: Sequence[ast.AST] | None = None,
+    walk: Callable[[ast.AST], Sequence[ast.AST]] = walk_nodes,
 ) -> Iterator[InputStep]:
     """The steps in ``fn``; ``class_values``: the names its class binds to a number in its
     body (``mask_threshold: float = 0.0``), the only attributes a comparison is a
-    threshold with (a count compared with ``self.beam_size`` is not)."""
-    nodes = list(own_body(fn))  # walked once, read by each detector below
+    threshold with (a count compared with ``self.beam_size`` is not); ``nodes``: its own
+    body when already listed."""
+    if nodes is None:
+        nodes = own_body(fn)  # walked once, read by each detector below
     assigned: dict[str, ast.expr] = {}
     for node in nodes:
         if (
@@ -113,7 +124,7 @@ def _function_steps(
         n.id
         for node in nodes
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For)
-        for n in walk_nodes(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+        for n in walk(node.targets[0] if isinstance(node, ast.Assign) else node.target)
         if isinstance(n, ast.Name)
         and not isinstance(assigned.get(n.id), ast.Attribute | ast.Constant | ast.List | ast.Tuple)
     }

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from apiscan.extract.input_steps import InputStep
     from apiscan.extract.models import ModelFacts
-    from apiscan.extract.values import FileValues
+    from apiscan.extract.values import FileValues, ValueReader
 
 #: Longest source text kept for one value (an argument of a model-zoo constructor).
 TEXT_LIMIT = 100
@@ -52,7 +51,6 @@ _UNRECORDED_PACKAGES = frozenset({"torch"})
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-_LOOPS = (ast.For, ast.While, ast.comprehension)
 
 
 def node_kinds(bases: tuple[type, ...]) -> frozenset[type]:
@@ -229,7 +227,7 @@ def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
 
     table = ValueReader(tree, text)  # one expression table: both records read it
     table.index()  # one walk: the children it lists serve every reader
-    reader = _Reader(tree, text, table.kids, (table.qualname, table.first))
+    reader = _Reader(tree, text, table)
     values = table.build()
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
     return replace(reader.facts(), values=replace(values, models=models))
@@ -375,7 +373,7 @@ def _package_uses(
     return uses
 
 
-#: the kinds :class:`_Reader` reads (it only walks past the others), and the loops
+#: the kinds :class:`_Reader` reads (it only walks past the others)
 _READ_TYPES = node_kinds(
     (
         ast.Attribute,
@@ -385,30 +383,24 @@ _READ_TYPES = node_kinds(
         ast.Assign,
         ast.AnnAssign,
         ast.Subscript,
-        ast.FunctionDef,
-        ast.AsyncFunctionDef,
     )
 )
-_LOOP_TYPES = node_kinds(_LOOPS)
 
 
 class _Reader:
-    """Two passes over the tree: the statements (to name every def), then every node once,
-    breadth first as ``ast.walk`` goes, with the functions and loops around it."""
+    """Every node once, breadth first as ``ast.walk`` goes, with the functions and loops
+    around it: read from the expression table's one walk (its order, and the nearest
+    function and loop it notes above each node), never a walk of its own."""
 
-    def __init__(
-        self,
-        tree: ast.Module,
-        text: str,
-        kids: Mapping[int, list[ast.AST]] | None = None,
-        names: tuple[dict[ast.AST, str], dict[str, _Def]] | None = None,
-    ) -> None:
-        """``kids`` (each node's children by id) and ``names`` (:func:`def_names`) when the
-        file's walk already listed them."""
+    def __init__(self, tree: ast.Module, text: str, table: ValueReader) -> None:
         self.tree = tree
         self.lines = text.split("\n")
         #: every def's qualified name, and the first def of each name
-        self.qualname, self.first = def_names(tree) if names is None else names
+        self.qualname, self.first = table.qualname, table.first
+        #: each function's own body, listed once by the table, and ``ast.walk`` on the
+        #: children it listed
+        self.own = table.own
+        self.walk = table.walk
         #: each call with the functions around it (first defs of their names, outermost
         #: first) and whether a loop is around it (a function defined in a loop included)
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
@@ -420,26 +412,36 @@ class _Reader:
         self.attr_assigns: list[ast.Assign] = []
         #: subscripts that reverse an axis (``img[:, ::-1]``)
         self.reversed: list[ast.Subscript] = []
-        todo: deque[tuple[ast.AST, tuple[str, ...], bool]] = deque([(tree, (), False)])
+        around = table.around
+        defs = table.defs
+        qualname, first = self.qualname, self.first
+        #: def index -> the functions (first defs of their names) from the outermost down
+        #: to that def, itself included when it is a function that is the first of its name
+        chains: dict[int, tuple[str, ...]] = {-1: ()}
+
+        def functions_of(fn: int) -> tuple[str, ...]:
+            made = chains.get(fn)
+            if made is None:
+                node = defs[fn]
+                outer = functions_of(around[id(node)][0])
+                qual = qualname[node]
+                made = chains[fn] = (*outer, qual) if first.get(qual) is node else outer
+            return made
+
         read = _READ_TYPES
-        loops = _LOOP_TYPES
-        while todo:
-            node, functions, looped = todo.popleft()
+        for node in table.walked:
             kind = type(node)
             if kind not in read:  # most nodes (names, constants, contexts...): walked past
-                looped = looped or kind in loops
-                children = ast.iter_child_nodes(node) if kids is None else kids[id(node)]
-                if children:
-                    todo.extend((child, functions, looped) for child in children)
                 continue
-            if isinstance(node, ast.Attribute):
-                self.attributes.append(node)
-            elif isinstance(node, ast.Call):
-                self.calls.append((node, functions, looped))
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                self.imports_made.append(node)
-            elif isinstance(node, ast.Assign | ast.AnnAssign):
-                self._self_assign(node, functions)
+            if kind is ast.Attribute:
+                self.attributes.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Call:
+                fn, _scope, _near, looped = around[id(node)]
+                self.calls.append((node, functions_of(fn), looped))  # type: ignore[arg-type]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self.imports_made.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Assign or kind is ast.AnnAssign:
+                self._self_assign(node, functions_of(around[id(node)][0]))  # type: ignore[arg-type]
                 if (
                     isinstance(node, ast.Assign)
                     and len(node.targets) == 1
@@ -448,11 +450,6 @@ class _Reader:
                     self.attr_assigns.append(node)
             elif isinstance(node, ast.Subscript) and reverses(node.slice):
                 self.reversed.append(node)
-            elif isinstance(node, _FuncDef) and self.first.get(self.qualname.get(node, "")) is node:
-                functions = (*functions, self.qualname[node])
-            looped = looped or isinstance(node, _LOOPS)
-            children = ast.iter_child_nodes(node) if kids is None else kids[id(node)]
-            todo.extend((child, functions, looped) for child in children)
         self.imports = import_table(self.imports_made)
 
     def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:
@@ -484,7 +481,7 @@ class _Reader:
         ]
         from apiscan.extract.input_steps import read_input_steps  # it reads this module's helpers
 
-        steps = read_input_steps(self.tree, self.qualname, self.text)
+        steps = read_input_steps(self.tree, self.qualname, self.text, self.own, self.walk)
         return SyntaxFacts(
             imports=tuple(sorted(self.imports.items())),
             package_uses=tuple(
@@ -529,7 +526,7 @@ class _Reader:
             if not isinstance(fn, _FuncDef) or not INIT_NAME.fullmatch(fn.name):
                 continue
             found: list[tuple[int, int, str, str]] = []
-            for node in own_body(fn):
+            for node in self.own(fn):
                 if isinstance(node, ast.Assign | ast.AnnAssign):
                     target = single_target(node)
                     if isinstance(target, ast.Attribute) and is_literal(node.value):
@@ -575,7 +572,7 @@ class _Reader:
             if not isinstance(node, ast.Assign | ast.Expr):
                 continue
             stored = self.text(node.targets[0]) if isinstance(node, ast.Assign) else ""
-            for call in walk_nodes(node):
+            for call in self.walk(node):
                 lazy = _lazy_class(call)
                 if lazy is None or not isinstance(call, ast.Call):
                     continue
@@ -740,7 +737,7 @@ class _Reader:
             host: list[tuple[str, int]] = []
             out: list[int] = []  # lines taking a tensor to the host
             back: list[int] = []  # lines making a host value a tensor again
-            for node in walk_nodes(fn):
+            for node in self.walk(fn):
                 if not isinstance(node, ast.Call):
                     continue
                 name = self.dotted(node.func) or ""
@@ -756,18 +753,20 @@ class _Reader:
             # runs the other way, on data the host already holds.
             last = max((line for _, line in host), default=0)
             if host and any(line <= last for line in out):
-                back += _indexing_lines(fn, HOST_LIBRARIES, self.dotted)
+                back += _indexing_lines(self.walk(fn), HOST_LIBRARIES, self.dotted)
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
 
 
 def _indexing_lines(
-    fn: ast.AST, libraries: tuple[str, ...], dotted: Callable[[ast.AST], str | None]
+    nodes: Sequence[ast.AST],
+    libraries: tuple[str, ...],
+    dotted: Callable[[ast.AST], str | None],
 ) -> list[int]:
     """Lines where a name bound to a host library's result indexes something (``gt_idxs,
     shift_idxs = linear_sum_assignment(cost.cpu().numpy())`` then ``labels[shift_idxs]``):
-    the host's answer comes back into torch as an index, with no ``torch.as_tensor``."""
+    the host's answer comes back into torch as an index, with no ``torch.as_tensor``.
+    ``nodes``: a function's, as ``ast.walk`` meets them."""
     names: set[str] = set()
-    nodes = walk_nodes(fn)
     for node in nodes:
         if (
             isinstance(node, ast.Assign)

@@ -59,6 +59,8 @@ _LITERAL_TYPES = node_kinds(_LITERAL)
 _SCOPE_TYPES = node_kinds(_SCOPES)
 #: the kinds with a ``body`` field (a list of statements, or a lambda's expression)
 _BODY_TYPES = frozenset(kind for kind in node_kinds((ast.AST,)) if "body" in kind._fields)
+#: the loops whose body (and target, iterable) the syntax facts call looped
+_LOOP_TYPES = node_kinds((ast.For, ast.While, ast.comprehension))
 _BUILT_TYPES = node_kinds((ast.Call, ast.For, ast.AsyncFor, ast.Assign, ast.ImportFrom))
 #: what collapsing whitespace or :data:`_SPACED` would change in a one-line text
 _RESPACED = re.compile(r"\s\s|[^\S ]|^\s|\s$|[(\[{] | [)\]}]")
@@ -406,7 +408,9 @@ class ValueReader:
         self.parent: dict[int, ast.AST] = {}
         self.order: dict[int, int] = {}
         self.ifs: dict[int, IfValues] = {}
-        self.around: dict[int, tuple[int, int, ast.If | None]] = {}
+        #: id of each scope -> its own body (:meth:`own`)
+        self.owns: dict[int, list[ast.AST]] = {}
+        self.around: dict[int, tuple[int, int, ast.If | None, bool]] = {}
         self.walked: list[ast.AST] = []
         self.defs: list[ast.AST] = []
         self.qualname: dict[ast.AST, str] = {}
@@ -549,7 +553,16 @@ class ValueReader:
 
     def own(self, fn: ast.AST) -> list[ast.AST]:
         """:func:`~apiscan.extract.syntax.own_body`, in its order, on the children listed
-        once."""
+        once; listed once per scope too (the value records, the inference path's steps and
+        the weight initialisations all read every function's own body). Callers never
+        change the list."""
+        made = self.owns.get(id(fn))
+        if made is not None:
+            return made
+        made = self.owns[id(fn)] = self._own(fn)
+        return made
+
+    def _own(self, fn: ast.AST) -> list[ast.AST]:
         kids = self.kids
         stack = list(kids.get(id(fn), ()))
         out = []
@@ -631,12 +644,13 @@ class ValueReader:
         parent = self.parent
         kids = self.kids
         after = self.after
-        #: id -> (nearest function, nearest scope, nearest ``if``) strictly above the node
+        #: id -> (nearest function, nearest scope, nearest ``if``, whether a loop is)
+        #: strictly above the node (the syntax facts' calls read the last)
         around = self.around
-        around[id(self.tree)] = (-1, -1, None)
+        around[id(self.tree)] = (-1, -1, None, False)
         walked: list[ast.AST] = [self.tree]
         i = 0
-        scopes, bodies = _SCOPE_TYPES, _BODY_TYPES
+        scopes, bodies, loops = _SCOPE_TYPES, _BODY_TYPES, _LOOP_TYPES
         while i < len(walked):
             node = walked[i]
             i += 1
@@ -644,16 +658,18 @@ class ValueReader:
             if not children:
                 continue
             kind = type(node)
-            fn, scope, near = around[id(node)]
+            fn, scope, near, looped = around[id(node)]
             if kind in scopes:
                 scope = -2 if kind is ast.Lambda else index.get(id(node), -1)
                 if kind is not ast.ClassDef and kind is not ast.Lambda:
                     fn = scope
             elif kind is ast.If:
                 near = node
+            elif kind in loops:
+                looped = True
             ids = list(map(id, children))
             parent.update(zip(ids, repeat(node)))
-            around.update(zip(ids, repeat((fn, scope, near))))
+            around.update(zip(ids, repeat((fn, scope, near, looped))))
             walked += children
             if kind in bodies:
                 body = node.body  # type: ignore[attr-defined]
@@ -742,7 +758,7 @@ class ValueReader:
                 holder = parent.get(id(node))
                 stored = single_target(holder) if holder is not None else None
                 ifs = []
-                fn, scope, near = around[id(node)]
+                fn, scope, near, _looped = around[id(node)]
                 while near is not None:
                     ifs.append(self.if_values(near, function_of(near)))
                     near = around[id(near)][2]
