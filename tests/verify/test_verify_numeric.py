@@ -135,10 +135,11 @@ def test_float16_runs_with_its_threshold_and_skips_missing_torch_kernels() -> No
 
 def test_a_skip_keeps_the_child_when_the_health_probe_passes() -> None:
     """A missing CPU kernel leaves nothing pending: the probe passes and the next case runs in
-    the same child instead of a fresh one."""
+    the same child instead of a fresh one. The timeout is generous: on a loaded machine a
+    probe that outlives a short one restarts the child, which is not what is tested here."""
     [no_kernel] = [c for c in cases_for("torch.full") if c.pattern == ""]
     [ok] = [c for c in cases_for("torch.nn.Flatten") if c.pattern == ""]
-    with Runner("CPU", "float32", timeout=60) as runner:
+    with Runner("CPU", "float32", timeout=300) as runner:
         skipped, passed = runner.run([no_kernel, ok])
         assert skipped.status == "skipped" and passed.status == "pass"
         assert runner.children_started == 1 and runner.probes_passed == 1
