@@ -24,7 +24,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
-from apiscan.review.model import WORK_KINDS, Where, WorkItem
+from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.sources import is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
@@ -206,6 +206,15 @@ class Ancillary:
             if part.lower() in ANCILLARY_DIRS:
                 return ANCILLARY_DIRS[part.lower()]
         return ""
+
+    def count_apart(self, found: dict[str, str]) -> None:
+        """Count apart more files, with why (:func:`unreached`: what no shipped config
+        selects). Configured ``patterns`` replace every built-in reason, these too: a lead
+        who lists what is counted apart is not second-guessed."""
+        if self.patterns is None:
+            for path, why in found.items():
+                if path not in self.keep:
+                    self._why.setdefault(path, why)
 
     def why(self, path: str) -> str:
         """Why ``path`` is counted apart; "" when it is ported. A file the review does not
@@ -1214,3 +1223,157 @@ def _submodule_binding(
                     f"the git submodule {'/'.join(path)} ({url}, not checked out here)"
                 )
     return None, ""
+
+
+#: Why a file the configured model never reaches is counted apart (see :func:`unreached`).
+UNREACHED = "not reached by the shipped configs"
+#: Configuration files read for the values they set (text only: keys and scalar values).
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".cfg", ".py")
+#: ``KEY: True`` (YAML) or ``KEY = True`` (Python): a flag a config switches on.
+_TRUTHY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:True|true|1)\s*(?:#.*)?$")
+#: The part of a branch class's name that its flag repeats (``RetinaNetModule`` ->
+#: ``RETINANET`` for ``MODEL.RETINANET_ON``).
+_BRANCH_SUFFIX = re.compile(r"(Module|Head|Block|Model|Net)$")
+
+
+def shipped_configs(root: Path | None) -> tuple[str, str]:
+    """(where, text) of the configuration files the repository ships for its model: the
+    ``configs/`` folder, or its sub-folder named after the repository when there is one
+    (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited). ("", "") when
+    the repository has no ``configs/`` folder: nothing is then known about what is selected."""
+    if root is None or not (root / "configs").is_dir():
+        return "", ""
+    folder = root / "configs"
+    own = [d for d in folder.iterdir() if d.is_dir() and d.name.lower() == root.name.lower()]
+    if own:
+        folder = own[0]
+    texts = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix.lower() in _CONFIG_SUFFIXES:
+            try:
+                texts.append(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+    return folder.relative_to(root).as_posix(), "\n".join(texts)
+
+
+def unreached(
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    tops: Iterable[TopModel],
+    modules: Iterable[ModuleNode],
+    kept: Iterable[str],
+) -> dict[str, str]:
+    """The ported files only the branches no shipped config selects reach, with why.
+
+    Two kinds of branch, both told from what the configs set, never from guessing:
+
+    - a registry entry (``@registry.BACKBONES.register("FBNet")``) whose name no shipped
+      config and no default names, in a registry the configs do select from;
+    - a part of the model tree (a builder's alternative: ``FCOSModule or RetinaNetModule or
+      RPNModule``; a head it also builds: ``ROIMaskHead``) whose flag the code declares off
+      by default (``MODEL.RETINANET_ON``, ``MODEL.MASK_ON``) and no shipped config turns on.
+
+    The files defining such an entry are counted apart, and then every file that only they
+    import. ``kept`` (the training step and its entry points) is never counted apart.
+    Conservative: no ``configs/`` folder, a registry the configs name nothing of, or a part
+    without a flag of its own leaves everything ported."""
+    folder, text = shipped_configs(root)
+    if not text:
+        return {}
+    files = {fa.path: fa for fa in analyses if not fa.errors and not is_test_path(fa.path)}
+    by_module = {m: fa.path for fa in files.values() for m in fa.modules}
+    defaults: dict[str, str] = {}  # a config key's last part -> its default (Python)
+    tables: dict[str, dict[str, str]] = {}  # registry -> name -> file registering it
+    for fa in files.values():
+        facts = fa.syntax.models if fa.syntax is not None else None
+        if facts is None:
+            continue
+        for suffix, value, _ in facts.config:
+            defaults.setdefault(suffix.rpartition(".")[2], value or "")
+        for _, _, decorators in facts.decorated:
+            for _, chain, key in decorators:
+                if chain:
+                    tables.setdefault(".".join(chain), {})[key] = fa.path
+    named = set(defaults.values())
+    seeds: dict[str, str] = {}
+    for registry, entries in sorted(tables.items()):
+        if "" in entries or len(entries) < 2:
+            continue  # unnamed entries (the class's own name): not told apart here
+        picked = {k for k in entries if _names(text, k)}
+        if not picked:
+            continue  # the configs do not select from this registry
+        for key in sorted(set(entries) - picked - named):
+            if not any(entries[k] == entries[key] for k in picked | (named & set(entries))):
+                seeds.setdefault(
+                    entries[key], f"{UNREACHED} ({registry} {key!r} named in no {folder}/ file)"
+                )
+    on = set(_TRUTHY.findall(text))
+    paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
+    for top in tops:
+        for _, part in top.parts:
+            for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
+                flag = _flag(name, defaults)
+                if flag and flag not in on and defaults[flag].strip() in _OFF:
+                    seeds.setdefault(
+                        paths[name],
+                        f"{UNREACHED} ({name}: {flag} is off by default and set in no "
+                        f"{folder}/ file)",
+                    )
+    keep = set(kept) | {t.where.path for t in tops}
+    apart = {p: w for p, w in seeds.items() if p in files and p not in keep}
+    # then the files only those import (RetinaNet's loss and inference beside its module)
+    importers: dict[str, set[str]] = {}
+    for fa in files.values():
+        for ref in fa.local_refs:
+            target = _module_file(ref, by_module)
+            if target and target != fa.path:
+                importers.setdefault(target, set()).add(fa.path)
+    changed = True
+    while changed:
+        changed = False
+        for path in sorted(files):
+            users = importers.get(path, set())
+            if path in apart or path in keep or not users or not users <= apart.keys():
+                continue
+            via = sorted(users)[0]
+            apart[path] = f"{UNREACHED} (imported only from {via})"
+            changed = True
+    return apart
+
+
+def _names(text: str, key: str) -> bool:
+    """Whether a config text names ``key`` as a whole value (``R-50-FPN`` is not named by
+    ``R-50-FPN-RETINANET``)."""
+    return bool(key) and re.search(rf"(?<![\w.-]){re.escape(key)}(?![\w-])", text) is not None
+
+
+def _flag(name: str, defaults: dict[str, str]) -> str:
+    """The configuration flag the code declares for the class ``name`` (``FCOS_ON`` for
+    ``FCOSModule``, ``MASK_ON`` for ``ROIMaskHead``): one of ``WORD_ON``/``USE_WORD`` for its
+    name or a word of it; "" when none or several are declared (not told apart)."""
+    words = [w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*", name)]
+    stem = _BRANCH_SUFFIX.sub("", name).upper()
+    found = {
+        flag
+        for word in {stem, *words} - _NOT_FLAG_WORDS
+        for flag in (f"{word}_ON", f"USE_{word}")
+        if flag in defaults
+    }
+    return found.pop() if len(found) == 1 else ""
+
+
+#: Words of a class name that name its kind, not a switchable part.
+_NOT_FLAG_WORDS = frozenset({"MODULE", "HEAD", "HEADS", "BLOCK", "MODEL", "NET", "LAYER", ""})
+#: Defaults that leave a flag off.
+_OFF = frozenset({"False", "false", "0", "None", ""})
+
+
+def _module_file(ref: str, by_module: dict[str, str]) -> str:
+    """The file of the longest module prefix of a dotted name, "" outside the repository."""
+    parts = ref.split(".")
+    for n in range(len(parts), 0, -1):
+        found = by_module.get(".".join(parts[:n]))
+        if found:
+            return found
+    return ""

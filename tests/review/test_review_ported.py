@@ -1,0 +1,104 @@
+"""What is ported and counted (issue 20 item 4), on fixtures/launcher: a detector whose
+training entry point under ``tools/`` delegates the loop and the optimizer to the library,
+with a builder branch and a registry entry that no shipped config selects."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+from apiscan.review.work import UNREACHED
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review("fixtures/launcher")
+    finally:
+        os.chdir(cwd)
+
+
+def test_a_training_entry_point_that_delegates_the_loop_is_ported(review: Review) -> None:
+    apart = dict(review.ancillary)
+    # tools/train_net.py builds the model, calls make_optimizer (re-exported by the solver
+    # package) and do_train: it is the training entry point, not a tool
+    assert "tools/train_net.py" not in apart
+    # the evaluation script builds the model too but reaches no optimizer nor backward pass
+    assert apart["tools/eval_net.py"] == "tools"
+
+
+def test_branches_no_shipped_config_selects_are_counted_apart(review: Review) -> None:
+    apart = dict(review.ancillary)
+    # build_head's alternative switched by MODEL.ANCHOR_ON, which configs/launcher/ never
+    # turns on (only configs/other/ does), and the loss only it imports
+    assert apart["det/modeling/anchor/anchor.py"].startswith(f"{UNREACHED} (AnchorModule:")
+    assert "ANCHOR_ON" in apart["det/modeling/anchor/anchor.py"]
+    assert apart["det/modeling/anchor/loss.py"] == (
+        f"{UNREACHED} (imported only from det/modeling/anchor/anchor.py)"
+    )
+    # a registry entry no config of the model names ("Tiny"), and its blocks
+    assert "'Tiny'" in apart["det/modeling/tiny.py"]
+    assert apart["det/modeling/tiny_blocks.py"].startswith(UNREACHED)
+    # the selected branch, the default registry entry and the shared code stay ported
+    for path in ("det/modeling/dense/dense.py", "det/modeling/backbone.py", "det/modeling/head.py"):
+        assert path not in apart
+    # the model tree still shows every alternative, for the lead to override
+    parts = dict(review.top_models[0].parts)
+    assert parts["head"].startswith("AnchorModule or DenseModule")
+    # their dynamic-shape functions (nonzero, boolean masks) are not in the effort
+    assert review.effort.dynamic_shape_rewrites == 0
+    assert not any("anchor" in w.path or "tiny" in w.path for i in review.work for w in i.where)
+
+
+def test_configured_patterns_override_what_the_configs_leave_out(tmp_path: Path) -> None:
+    root = tmp_path / "launcher"
+    shutil.copytree(REPO / "fixtures" / "launcher", root)
+    (root / "pyproject.toml").write_text('[tool.apiscan]\nreview-ancillary = ["tools/*"]\n')
+    apart = dict(build_review(str(root)).ancillary)
+    assert not any(w.startswith(UNREACHED) for w in apart.values())
+
+
+def test_without_a_configs_folder_nothing_is_counted_apart_as_unreached(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "pkg/registry.py": """
+                class Registry(dict):
+                    def register(self, name):
+                        def add(fn):
+                            self[name] = fn
+                            return fn
+                        return add
+                HEADS = Registry()
+            """,
+            "pkg/a.py": """
+                import torch
+                from pkg.registry import HEADS
+                @HEADS.register("A")
+                def build_a(cfg):
+                    return torch.nn.Linear(2, 2)
+            """,
+            "pkg/b.py": """
+                import torch
+                from pkg.registry import HEADS
+                @HEADS.register("B")
+                def build_b(cfg):
+                    return torch.nn.Linear(2, 3)
+            """,
+        },
+    )
+    assert not any(w.startswith(UNREACHED) for _, w in build_review(str(tmp_path)).ancillary)
+    # with configs naming only "A", the file registering "B" is counted apart
+    write_repo(tmp_path, {"configs/a.yaml": "MODEL:\n  HEAD: A\n"})
+    apart = dict(build_review(str(tmp_path)).ancillary)
+    assert apart == {"pkg/b.py": f"{UNREACHED} (HEADS 'B' named in no configs/ file)"}
