@@ -35,6 +35,7 @@ from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     Ancillary,
+    alternative_places,
     name_values,
     padded_batches,
     unreached,
@@ -92,7 +93,9 @@ def review(options: ScanOptions) -> Review:
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
     tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root)
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
-    items = work_items(result, analyses, ancillary, names, root)
+    items = work_items(
+        result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
+    )
     recipe = extract_recipe(result, analyses, root, hierarchy)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)

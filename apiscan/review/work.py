@@ -16,7 +16,8 @@ plotting, notebooks and adapters for other frameworks are counted apart
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from apiscan.config import path_matches
@@ -258,9 +259,13 @@ def work_items(
     ancillary: Ancillary,
     names: NameValues | None = None,
     root: Path | None = None,
+    unselected: Callable[[Where], str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
-    compiled extensions when ``root`` (the scanned directory) is given."""
+    compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
+    names the model a place belongs to when the configuration selects another one
+    (:func:`alternative_places`): the backbones only such models build are no work item,
+    only noted beside the selected model's."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -277,6 +282,16 @@ def work_items(
                 if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
             )
             backbones.extend(_zoo_subclasses(fa, local))
+    others: dict[str, list[str]] = {}
+    if unselected is not None:
+        kept = []
+        for b in backbones:
+            model = unselected(b.where[0])
+            if model:
+                others.setdefault(b.what.partition("(")[0], []).append(model)
+            else:
+                kept.append(b)
+        backbones = kept
     items.extend(_one_per_backbone(backbones, names))
     # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
     # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
@@ -292,6 +307,10 @@ def work_items(
         f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
     ]
     checkpoints = list(_checkpoints(findings, methods))
+    if unselected is not None:
+        checkpoints = _selected_downloads(checkpoints, unselected, others)
+    if others:  # noted on the selected model's first backbone item
+        items, checkpoints = _noted_alternatives(items, checkpoints, others)
     checkpoints.extend(_array_loaders(findings, called))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
@@ -302,6 +321,136 @@ def work_items(
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def _selected_downloads(
+    items: list[WorkItem], unselected: Callable[[Where], str], others: dict[str, list[str]]
+) -> list[WorkItem]:
+    """The weights downloaded at construction, less the places in models the configuration
+    does not select (``others`` collects them as alternatives)."""
+    out = []
+    for item in items:
+        if item.kind != "pretrained-backbone":
+            out.append(item)
+            continue
+        places = tuple(w for w in item.where if not unselected(w))
+        for w in item.where:
+            if unselected(w):
+                others.setdefault(f"weights downloaded at {w}", []).append(unselected(w))
+        if places:
+            out.append(replace(item, where=places, uses=len(places)))
+    return out
+
+
+def _noted_alternatives(
+    items: list[WorkItem], checkpoints: list[WorkItem], others: dict[str, list[str]]
+) -> tuple[list[WorkItem], list[WorkItem]]:
+    """The selected model's first backbone item noting the backbones only the models the
+    configuration does not select build (pytorch-segmentation's VGG of FCN8 and SegNet
+    beside PSPNet's ResNet): alternatives a lead may choose, not work."""
+    shown = "; ".join(
+        f"{what} ({', '.join(sorted(set(models)))})" for what, models in sorted(others.items())
+    )
+    note = f"; not counted, built only by models the config does not select: {shown}"
+    for group in (items, checkpoints):
+        for n, item in enumerate(group):
+            if item.kind == "pretrained-backbone":
+                group[n] = replace(item, why=item.why + note)
+                return items, checkpoints
+    return items, checkpoints
+
+
+def alternative_places(
+    tops: Sequence[TopModel], analyses: Sequence[FileAnalysis], modules: Iterable[ModuleNode]
+) -> Callable[[Where], str]:
+    """Which model a place belongs to when the configuration selects another: the class
+    around it is an alternative (a top model the tree calls ``an alternative to PSPNet``, or
+    a module class the package exports beside the selected model: pytorch-segmentation's
+    ``models/__init__.py`` exporting FCN8 and SegNet beside PSPNet), or its file defines
+    only alternatives (deeplabv3_plus.py's own ResNet, built by DeepLab). "" everywhere
+    when no configuration selects a model."""
+    alternative = {
+        t.cls
+        for t in tops
+        if t.parts and t.parts[0][0] == "selected by" and t.parts[0][1].startswith("an alt")
+    }
+    chosen = {
+        t.cls
+        for t in tops
+        if t.parts and t.parts[0][0] == "selected by" and t.cls not in alternative
+    }
+    if not alternative or not chosen:
+        return lambda where: ""
+    classes = {m.cls for m in modules}
+    for fa in analyses:
+        exported = {q for _, q in fa.exports}
+        if exported & chosen:
+            alternative |= (exported & classes) - chosen
+    used = {
+        n
+        for t in tops
+        if t.cls in chosen
+        for _, part in t.parts
+        for n in re.findall(r"\b[A-Z]\w*", part)
+    }
+    defined: dict[str, set[str]] = {}  # a class's short name -> the files defining it
+    inside: dict[str, set[str]] = {}  # a file -> the alternatives and chosen models it defines
+    starts: dict[str, list[tuple[int, str, str]]] = {}
+    for fa in analyses:
+        if fa.errors or not fa.modules:
+            continue
+        marks = []
+        for c in fa.classes:
+            dotted = f"{fa.modules[0]}.{c.qualname}"
+            defined.setdefault(c.qualname, set()).add(fa.path)
+            if dotted in alternative or dotted in chosen:
+                inside.setdefault(fa.path, set()).add(dotted)
+            if "." not in c.qualname:
+                marks.append((c.line, c.qualname, dotted))
+        marks += [(f.line, "", "") for f in fa.functions if not f.cls and "." not in f.qualname]
+        starts[fa.path] = sorted(marks)
+
+    # a model file beside the selected one that nothing imports (pytorch-segmentation's
+    # ``models/ deeplabv3_plus_xception.py``): a variant no configuration can reach
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    imported = {
+        target
+        for fa in analyses
+        for ref in fa.local_refs
+        if (target := _module_file(ref, by_module)) and target != fa.path
+    }
+    folders = {
+        str(PurePosixPath(fa.path).parent)
+        for fa in analyses
+        if any(c.startswith(f"{m}.") for c in chosen for m in fa.modules)
+    }
+    unused = {
+        fa.path
+        for fa in analyses
+        if str(PurePosixPath(fa.path).parent) in folders
+        and fa.path not in imported
+        and fa.path not in inside
+        and fa.classes
+        and not is_test_path(fa.path)
+    }
+
+    def model(where: Where) -> str:
+        if where.path in unused:
+            return f"{PurePosixPath(where.path).name}, imported by no file"
+        before = [m for m in starts.get(where.path, ()) if m[0] <= where.line]
+        name, dotted = (before[-1][1], before[-1][2]) if before else ("", "")
+        if dotted in chosen:
+            return ""
+        if dotted in alternative:
+            return name
+        here = inside.get(where.path, set())
+        if not here or not here <= alternative:
+            return ""
+        if name in used and defined.get(name) == {where.path}:
+            return ""  # the selected model builds this very class
+        return ", ".join(sorted(c.rpartition(".")[2] for c in here))
+
+    return model
 
 
 def _one_per_function(trips: Sequence[WorkItem]) -> list[WorkItem]:

@@ -102,3 +102,88 @@ def test_without_a_configs_folder_nothing_is_counted_apart_as_unreached(tmp_path
     write_repo(tmp_path, {"configs/a.yaml": "MODEL:\n  HEAD: A\n"})
     apart = dict(build_review(str(tmp_path)).ancillary)
     assert apart == {"pkg/b.py": f"{UNREACHED} (HEADS 'B' named in no configs/ file)"}
+
+
+_SEGMENTER = {
+    "config.json": '{"arch": {"type": "PSPNet", "args": {"backbone": "resnet50"}}}\n',
+    "train.py": """
+        import argparse
+        import json
+
+        import torch
+
+        import models
+
+
+        def get_instance(module, name, config, *args):
+            return getattr(module, config[name]["type"])(*args, **config[name]["args"])
+
+
+        def main(config):
+            model = get_instance(models, "arch", config, 2)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+            loss = model(torch.zeros(1, 3, 8, 8)).mean()
+            loss.backward()
+            optimizer.step()
+
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("-c", "--config", default="config.json", type=str)
+            args = parser.parse_args()
+            main(json.load(open(args.config)))
+    """,
+    "models/__init__.py": """
+        from .fcn import FCN8
+        from .pspnet import PSPNet
+    """,
+    "models/fcn.py": """
+        import torch
+        from torchvision import models
+
+
+        class FCN8(torch.nn.Module):
+            def __init__(self, num_classes):
+                super().__init__()
+                self.features = models.vgg16(pretrained=True).features
+                self.head = torch.nn.Conv2d(512, num_classes, 1)
+
+            def forward(self, x):
+                return self.head(self.features(x))
+    """,
+    "models/pspnet.py": """
+        import torch
+        from torchvision import models
+
+
+        class Pyramid(torch.nn.Module):
+            def __init__(self, channels):
+                super().__init__()
+                self.conv = torch.nn.Conv2d(channels, channels, 1)
+
+            def forward(self, x):
+                return self.conv(x)
+
+
+        class PSPNet(torch.nn.Module):
+            def __init__(self, num_classes, backbone="resnet50"):
+                super().__init__()
+                self.backbone = models.resnet50(pretrained=True)
+                self.pyramid = Pyramid(2048)
+                self.head = torch.nn.Conv2d(2048, num_classes, 1)
+
+            def forward(self, x):
+                return self.head(self.pyramid(self.backbone(x)))
+    """,
+}
+
+
+def test_only_the_configured_models_backbone_is_a_work_item(tmp_path: Path) -> None:
+    review = build_review(str(write_repo(tmp_path, _SEGMENTER)))
+    backbones = [i for i in review.work if i.kind == "pretrained-backbone"]
+    # config.json selects PSPNet: its ResNet-50 is the work; FCN8's VGG, exported beside it
+    # by models/__init__.py, is an alternative the lead may choose, noted and not counted
+    assert [i.what.partition("(")[0] for i in backbones] == ["torchvision.models.resnet50"]
+    assert backbones[0].where[0].path == "models/pspnet.py"
+    assert "not counted, built only by models the config does not select" in backbones[0].why
+    assert "torchvision.models.vgg16 (FCN8)" in backbones[0].why
