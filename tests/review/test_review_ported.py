@@ -68,9 +68,10 @@ def test_configured_patterns_override_what_the_configs_leave_out(tmp_path: Path)
     assert not any(w.startswith(UNREACHED) for w in apart.values())
 
 
-def test_without_a_configs_folder_nothing_is_counted_apart_as_unreached(tmp_path: Path) -> None:
+def test_registry_entries_are_told_apart_only_by_the_models_own_configs(tmp_path: Path) -> None:
+    root = tmp_path / "heads"
     write_repo(
-        tmp_path,
+        root,
         {
             "pkg/registry.py": """
                 class Registry(dict):
@@ -97,11 +98,15 @@ def test_without_a_configs_folder_nothing_is_counted_apart_as_unreached(tmp_path
             """,
         },
     )
-    assert not any(w.startswith(UNREACHED) for _, w in build_review(str(tmp_path)).ancillary)
-    # with configs naming only "A", the file registering "B" is counted apart
-    write_repo(tmp_path, {"configs/a.yaml": "MODEL:\n  HEAD: A\n"})
-    apart = dict(build_review(str(tmp_path)).ancillary)
-    assert apart == {"pkg/b.py": f"{UNREACHED} (HEADS 'B' named in no configs/ file)"}
+    assert not any(w.startswith(UNREACHED) for _, w in build_review(str(root)).ancillary)
+    # a library's configs/ naming only "A": "B" is an extension point its users build
+    write_repo(root, {"configs/a.yaml": "MODEL:\n  HEAD: A\n"})
+    assert not any(w.startswith(UNREACHED) for _, w in build_review(str(root)).ancillary)
+    # the model's own configs (configs/heads/) naming only "A": the file registering "B"
+    # is counted apart
+    write_repo(root, {"configs/heads/a.yaml": "MODEL:\n  HEAD: A\n"})
+    apart = dict(build_review(str(root)).ancillary)
+    assert apart == {"pkg/b.py": f"{UNREACHED} (HEADS 'B' named in no configs/heads/ file)"}
 
 
 _SEGMENTER = {
