@@ -1242,6 +1242,42 @@ def _defined(analyses: Sequence[FileAnalysis]) -> set[str]:
     return names
 
 
+def _jit_extensions(
+    result: ScanResult, analyses: Sequence[FileAnalysis]
+) -> dict[str, frozenset[str]]:
+    """Modules that build an extension at import (semseg's ``lib/psa/src/__init__.py``:
+    ``cpu = load('psamask_cpu', [...cpp])``), with the module-level names they bind: the
+    extensions are those names."""
+    from apiscan.review.gaps import CPP_EXTENSION  # no cycle: gaps is leaf
+
+    files = {
+        f.path
+        for f in result.api_findings
+        if f.api.startswith(CPP_EXTENSION + ".load") and f.usage == "call" and not f.function
+    }
+    out = {}
+    for fa in analyses:
+        facts = fa.syntax.models if fa.syntax is not None else None
+        if fa.path in files and facts is not None:
+            names = frozenset(facts.globals) - {f.qualname for f in fa.functions}
+            for module in fa.modules:
+                out[module] = names - {c.qualname for c in fa.classes}
+    return out
+
+
+def _jit_binding(
+    parts: list[str], jit: dict[str, frozenset[str]]
+) -> tuple[tuple[str, str] | None, str]:
+    """((the building module, the op's binding), how it is written) of a reference to a
+    function of an extension built at import (``lib.psa.src.cpu.psamask_forward``): the CPU
+    and CUDA builds of one op are one item."""
+    for k in range(len(parts) - 2, 0, -1):
+        module = ".".join(parts[:k])
+        if module in jit and parts[k] in jit[module] and len(parts) == k + 2:
+            return (module, parts[k + 1]), f"{parts[k]}.{parts[k + 1]}"
+    return None, ""
+
+
 def compiled_ops(
     root: Path | None,
     result: ScanResult,
@@ -1270,12 +1306,16 @@ def compiled_ops(
     packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     #: (module, op) -> (bindings, places, where the code comes from)
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    jit = _jit_extensions(result, analyses)
     for fa in analyses:
         if fa.errors or ancillary.why(fa.path):
             continue
         for ref in fa.local_refs:
             parts = ref.split(".")
             hit = _extension_binding(parts, packages, modules, defined) if native else None
+            shown = ""
+            if hit is None and jit:
+                hit, shown = _jit_binding(parts, jit)
             source = _OWN_EXTENSION
             if hit is None:
                 hit, source = _submodule_binding(parts, submodules)
@@ -1291,7 +1331,7 @@ def compiled_ops(
                 continue  # a submodule's name that is no known op: nothing to claim
             line = next((c.line for c in fa.calls if c.callee == ref), 1)
             entry = ops.setdefault((module, op), (set(), [], source))
-            entry[0].add(binding)
+            entry[0].add(shown or binding)
             entry[1].append(place(fa, line))
     # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
     # after one of the repository's own packages

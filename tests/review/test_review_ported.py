@@ -192,3 +192,46 @@ def test_only_the_configured_models_backbone_is_a_work_item(tmp_path: Path) -> N
     assert backbones[0].where[0].path == "models/pspnet.py"
     assert "not counted, built only by models the config does not select" in backbones[0].why
     assert "torchvision.models.vgg16 (FCN8)" in backbones[0].why
+
+
+def test_an_extension_built_at_import_is_a_compiled_op(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/psa/__init__.py": "",
+            "lib/psa/src/__init__.py": """
+                import os
+                from torch.utils.cpp_extension import load
+
+                here = os.path.dirname(__file__)
+                cpu = load("psamask_cpu", [os.path.join(here, "psamask.cpp")])
+            """,
+            "lib/psa/src/psamask.cpp": "// kernel\n",
+            "lib/psa/mask.py": """
+                import torch
+                from torch.autograd import Function
+
+                from lib.psa import src
+
+
+                class PSAMask(Function):
+                    @staticmethod
+                    def forward(ctx, x):
+                        out = torch.zeros_like(x)
+                        src.cpu.psamask_forward(x, out)
+                        return out
+
+                    @staticmethod
+                    def backward(ctx, grad):
+                        out = torch.zeros_like(grad)
+                        src.cpu.psamask_backward(grad, out)
+                        return out
+            """,
+        },
+    )
+    ops = [i for i in build_review(str(tmp_path)).work if i.kind.startswith("compiled")]
+    # semseg's PSAMask: ``cpu = load(...)`` at import, its forward and backward one op
+    assert len(ops) == 1
+    assert ops[0].what.endswith(".psamask (cpu.psamask_backward, cpu.psamask_forward)")
+    assert [w.path for w in ops[0].where] == ["lib/psa/mask.py", "lib/psa/mask.py"]
