@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from apiscan import __version__
+from apiscan.config import path_matches
 from apiscan.config import resolve as resolve_settings
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import RANDOM_RESIZE
@@ -31,7 +32,15 @@ from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
 from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
 from apiscan.review.sources import is_test_path, place, with_facts
-from apiscan.review.work import Ancillary, name_values, padded_batches, work_items
+from apiscan.review.work import (
+    ANCILLARY_FILES,
+    Ancillary,
+    alternative_places,
+    name_values,
+    padded_batches,
+    unreached,
+    work_items,
+)
 
 
 def scan_root(path: str | Path) -> Path:
@@ -75,10 +84,18 @@ def review(options: ScanOptions) -> Review:
     network_gaps = gaps.network_gaps(result, gaps.load_suggester(), names=names)
     training = training_files(result)
     ancillary = Ancillary(
-        analyses, resolve_settings(options.path, {})["review-ancillary"], keep=training
+        analyses,
+        resolve_settings(options.path, {})["review-ancillary"],
+        keep=training | entry_points(result, analyses),
     )
-    items = work_items(result, analyses, ancillary, names, root)
     modules = structure.module_nodes(result, analyses, hierarchy, api)
+    # the tree is read before the branches no config selects are counted apart: it still
+    # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
+    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root)
+    ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
+    items = work_items(
+        result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
+    )
     recipe = extract_recipe(result, analyses, root, hierarchy)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
@@ -144,7 +161,6 @@ def review(options: ScanOptions) -> Review:
     recipe += work_recipe(items)
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
-    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root)
     modules = structure.with_top_roles(modules, tops)
     return Review(
         root=result.root,
@@ -258,6 +274,123 @@ def _filled_key(item: RecipeItem) -> str:
 _PATHS = ("composition in ", "pipeline in ")
 #: APIs that show the code trains: an optimizer, a backward pass.
 _TRAINING = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
+
+
+#: What the training step itself does: build one of torch's optimizers (``torch.optim.SGD``,
+#: not a scheduler nor an optimizer's ``load_state_dict`` in a checkpointer), run a backward
+#: pass or an optimizer step. A script that reaches one of these trains.
+_STEP = re.compile(
+    r"^torch\.optim\.[A-Z]\w*$|^torch\.optim\.Optimizer\.step$"
+    r"|^torch\.(Tensor|autograd)\.backward$"
+)
+
+
+def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """Files outside tests whose own calls reach the training step through the repository's
+    functions and classes: a training entry point that delegates the loop and the optimizer
+    to the library (FCOS's ``tools/train_net.py``: ``make_optimizer``, ``do_train``;
+    detectron2's ``tools/train_net.py``: a ``DefaultTrainer`` subclass). Evaluation and demo
+    scripts reach the model, never the step, so they stay counted apart."""
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    # the repository's functions (module.qualname) and the calls each makes
+    edges: dict[str, set[str]] = {}
+    # a package re-export (``fcos_core.solver.make_optimizer``) -> the definition
+    alias: dict[str, str] = {}
+    bases: dict[str, tuple[str, ...]] = {}
+    for fa in files.values():
+        for module in fa.modules:
+            for name, target in fa.exports:
+                alias.setdefault(f"{module}.{name}", target)
+            for c in fa.calls:
+                if c.role == "call":
+                    edges.setdefault(f"{module}.{c.caller}".rstrip("."), set()).add(c.callee)
+            for cls in fa.classes:
+                bases[f"{module}.{cls.qualname}"] = cls.bases
+    step: set[str] = set()
+    for f in result.api_findings:
+        if _STEP.search(f.api) and f.path in files and not is_test_path(f.path):
+            step.update(f"{m}.{f.function}".rstrip(".") for m in files[f.path].modules)
+
+    def resolve(name: str) -> str:
+        """The definition ``name`` stands for, through re-exports of it or of its class
+        (``yolox.exp.Exp.get_trainer`` -> ``yolox.exp.yolox_base.Exp.get_trainer``)."""
+        for _ in range(4):  # a chain of re-exports, never a cycle
+            head, rest = name, ""
+            while head and head not in alias:
+                head, _, last = head.rpartition(".")
+                rest = f".{last}{rest}"
+            if not head or alias[head] == head:
+                break
+            name = alias[head] + rest
+        return name
+
+    def members(name: str) -> set[str]:
+        """A class stands for its methods and its bases' methods (a trainer subclass)."""
+        out, todo, seen = set(), [name], set()
+        while todo:
+            cls = todo.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            out.update(f for f in edges if f.startswith(cls + "."))
+            out.update(f for f in step if f.startswith(cls + "."))
+            todo.extend(resolve(b) for b in bases.get(cls, ()) if b)
+        return out
+
+    trains: dict[str, bool] = {}
+
+    def reaches(name: str, depth: int = 0) -> bool:
+        if name in trains:
+            return trains[name]
+        trains[name] = False  # a cycle reaches nothing new
+        todo = {name} | (members(name) if name in bases else set())
+        hit = bool(todo & step)
+        if not hit and depth < 12:
+            hit = any(
+                reaches(resolve(callee), depth + 1)
+                for f in todo
+                for callee in edges.get(f, ())
+                if not callee.startswith("?")
+            )
+        trains[name] = hit
+        return hit
+
+    # a method called on an object the file cannot type (YOLOX's ``exp.get_trainer(args)``):
+    # the repository's methods of that name, when the name is the repository's own (not
+    # ``train``/``eval``/``forward``, which every module has) and few define it
+    defined: dict[str, list[str]] = {}
+    for f in edges.keys() | step:
+        defined.setdefault(f.rpartition(".")[2], []).append(f)
+
+    def untyped(callee: str) -> bool:
+        name = callee.rpartition(".")[2]
+        found = defined.get(name, [])
+        return (
+            callee.startswith("?.")
+            and name not in _GENERIC_METHODS
+            and 0 < len(found) <= 2
+            and all(reaches(f) for f in found)
+        )
+
+    out = set()
+    for path, fa in files.items():
+        name = PurePosixPath(path).name.lower()
+        if is_test_path(path) or any(path_matches(name, p) for p in _NOT_ENTRY):
+            continue
+        callees = sorted({resolve(c.callee) for c in fa.calls if c.role == "call"})
+        if any(untyped(c) if c.startswith("?") else reaches(c) for c in callees):
+            out.add(path)
+    return frozenset(out)
+
+
+#: Methods every module or trainer has: an untyped call to one says nothing about training.
+_GENERIC_METHODS = frozenset(
+    {"train", "eval", "forward", "__call__", "__init__", "step", "run", "main", "update"}
+)
+#: Scripts that reach the training step but do not train the model: plotting an assigner
+#: (YOLOX's ``visualize_assign.py`` subclasses the trainer), timing a training step
+#: (detectron2's ``tools/benchmark.py``), demos and exports.
+_NOT_ENTRY = (*ANCILLARY_FILES, "*benchmark*.py", "*profil*.py")
 
 
 def training_files(result: ScanResult) -> frozenset[str]:

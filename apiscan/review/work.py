@@ -16,7 +16,8 @@ plotting, notebooks and adapters for other frameworks are counted apart
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from apiscan.config import path_matches
@@ -24,7 +25,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
-from apiscan.review.model import WORK_KINDS, Where, WorkItem
+from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.sources import is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
@@ -207,6 +208,15 @@ class Ancillary:
                 return ANCILLARY_DIRS[part.lower()]
         return ""
 
+    def count_apart(self, found: dict[str, str]) -> None:
+        """Count apart more files, with why (:func:`unreached`: what no shipped config
+        selects). Configured ``patterns`` replace every built-in reason, these too: a lead
+        who lists what is counted apart is not second-guessed."""
+        if self.patterns is None:
+            for path, why in found.items():
+                if path not in self.keep:
+                    self._why.setdefault(path, why)
+
     def why(self, path: str) -> str:
         """Why ``path`` is counted apart; "" when it is ported. A file the review does not
         read (a visualiser's ``.cpp``) is told by its folders, or the configured patterns."""
@@ -249,9 +259,13 @@ def work_items(
     ancillary: Ancillary,
     names: NameValues | None = None,
     root: Path | None = None,
+    unselected: Callable[[Where], str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
-    compiled extensions when ``root`` (the scanned directory) is given."""
+    compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
+    names the model a place belongs to when the configuration selects another one
+    (:func:`alternative_places`): the backbones only such models build are no work item,
+    only noted beside the selected model's."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -268,6 +282,16 @@ def work_items(
                 if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
             )
             backbones.extend(_zoo_subclasses(fa, local))
+    others: dict[str, list[str]] = {}
+    if unselected is not None:
+        kept = []
+        for b in backbones:
+            model = unselected(b.where[0])
+            if model:
+                others.setdefault(b.what.partition("(")[0], []).append(model)
+            else:
+                kept.append(b)
+        backbones = kept
     items.extend(_one_per_backbone(backbones, names))
     # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
     # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
@@ -283,6 +307,10 @@ def work_items(
         f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
     ]
     checkpoints = list(_checkpoints(findings, methods))
+    if unselected is not None:
+        checkpoints = _selected_downloads(checkpoints, unselected, others)
+    if others:  # noted on the selected model's first backbone item
+        items, checkpoints = _noted_alternatives(items, checkpoints, others)
     checkpoints.extend(_array_loaders(findings, called))
     if not any(i.kind == "checkpoint" for i in checkpoints):
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
@@ -293,6 +321,136 @@ def work_items(
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def _selected_downloads(
+    items: list[WorkItem], unselected: Callable[[Where], str], others: dict[str, list[str]]
+) -> list[WorkItem]:
+    """The weights downloaded at construction, less the places in models the configuration
+    does not select (``others`` collects them as alternatives)."""
+    out = []
+    for item in items:
+        if item.kind != "pretrained-backbone":
+            out.append(item)
+            continue
+        places = tuple(w for w in item.where if not unselected(w))
+        for w in item.where:
+            if unselected(w):
+                others.setdefault(f"weights downloaded at {w}", []).append(unselected(w))
+        if places:
+            out.append(replace(item, where=places, uses=len(places)))
+    return out
+
+
+def _noted_alternatives(
+    items: list[WorkItem], checkpoints: list[WorkItem], others: dict[str, list[str]]
+) -> tuple[list[WorkItem], list[WorkItem]]:
+    """The selected model's first backbone item noting the backbones only the models the
+    configuration does not select build (pytorch-segmentation's VGG of FCN8 and SegNet
+    beside PSPNet's ResNet): alternatives a lead may choose, not work."""
+    shown = "; ".join(
+        f"{what} ({', '.join(sorted(set(models)))})" for what, models in sorted(others.items())
+    )
+    note = f"; not counted, built only by models the config does not select: {shown}"
+    for group in (items, checkpoints):
+        for n, item in enumerate(group):
+            if item.kind == "pretrained-backbone":
+                group[n] = replace(item, why=item.why + note)
+                return items, checkpoints
+    return items, checkpoints
+
+
+def alternative_places(
+    tops: Sequence[TopModel], analyses: Sequence[FileAnalysis], modules: Iterable[ModuleNode]
+) -> Callable[[Where], str]:
+    """Which model a place belongs to when the configuration selects another: the class
+    around it is an alternative (a top model the tree calls ``an alternative to PSPNet``, or
+    a module class the package exports beside the selected model: pytorch-segmentation's
+    ``models/__init__.py`` exporting FCN8 and SegNet beside PSPNet), or its file defines
+    only alternatives (deeplabv3_plus.py's own ResNet, built by DeepLab). "" everywhere
+    when no configuration selects a model."""
+    alternative = {
+        t.cls
+        for t in tops
+        if t.parts and t.parts[0][0] == "selected by" and t.parts[0][1].startswith("an alt")
+    }
+    chosen = {
+        t.cls
+        for t in tops
+        if t.parts and t.parts[0][0] == "selected by" and t.cls not in alternative
+    }
+    if not alternative or not chosen:
+        return lambda where: ""
+    classes = {m.cls for m in modules}
+    for fa in analyses:
+        exported = {q for _, q in fa.exports}
+        if exported & chosen:
+            alternative |= (exported & classes) - chosen
+    used = {
+        n
+        for t in tops
+        if t.cls in chosen
+        for _, part in t.parts
+        for n in re.findall(r"\b[A-Z]\w*", part)
+    }
+    defined: dict[str, set[str]] = {}  # a class's short name -> the files defining it
+    inside: dict[str, set[str]] = {}  # a file -> the alternatives and chosen models it defines
+    starts: dict[str, list[tuple[int, str, str]]] = {}
+    for fa in analyses:
+        if fa.errors or not fa.modules:
+            continue
+        marks = []
+        for c in fa.classes:
+            dotted = f"{fa.modules[0]}.{c.qualname}"
+            defined.setdefault(c.qualname, set()).add(fa.path)
+            if dotted in alternative or dotted in chosen:
+                inside.setdefault(fa.path, set()).add(dotted)
+            if "." not in c.qualname:
+                marks.append((c.line, c.qualname, dotted))
+        marks += [(f.line, "", "") for f in fa.functions if not f.cls and "." not in f.qualname]
+        starts[fa.path] = sorted(marks)
+
+    # a model file beside the selected one that nothing imports (pytorch-segmentation's
+    # ``models/ deeplabv3_plus_xception.py``): a variant no configuration can reach
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    imported = {
+        target
+        for fa in analyses
+        for ref in fa.local_refs
+        if (target := _module_file(ref, by_module)) and target != fa.path
+    }
+    folders = {
+        str(PurePosixPath(fa.path).parent)
+        for fa in analyses
+        if any(c.startswith(f"{m}.") for c in chosen for m in fa.modules)
+    }
+    unused = {
+        fa.path
+        for fa in analyses
+        if str(PurePosixPath(fa.path).parent) in folders
+        and fa.path not in imported
+        and fa.path not in inside
+        and fa.classes
+        and not is_test_path(fa.path)
+    }
+
+    def model(where: Where) -> str:
+        if where.path in unused:
+            return f"{PurePosixPath(where.path).name}, imported by no file"
+        before = [m for m in starts.get(where.path, ()) if m[0] <= where.line]
+        name, dotted = (before[-1][1], before[-1][2]) if before else ("", "")
+        if dotted in chosen:
+            return ""
+        if dotted in alternative:
+            return name
+        here = inside.get(where.path, set())
+        if not here or not here <= alternative:
+            return ""
+        if name in used and defined.get(name) == {where.path}:
+            return ""  # the selected model builds this very class
+        return ", ".join(sorted(c.rpartition(".")[2] for c in here))
+
+    return model
 
 
 def _one_per_function(trips: Sequence[WorkItem]) -> list[WorkItem]:
@@ -1084,6 +1242,42 @@ def _defined(analyses: Sequence[FileAnalysis]) -> set[str]:
     return names
 
 
+def _jit_extensions(
+    result: ScanResult, analyses: Sequence[FileAnalysis]
+) -> dict[str, frozenset[str]]:
+    """Modules that build an extension at import (semseg's ``lib/psa/src/__init__.py``:
+    ``cpu = load('psamask_cpu', [...cpp])``), with the module-level names they bind: the
+    extensions are those names."""
+    from apiscan.review.gaps import CPP_EXTENSION  # no cycle: gaps is leaf
+
+    files = {
+        f.path
+        for f in result.api_findings
+        if f.api.startswith(CPP_EXTENSION + ".load") and f.usage == "call" and not f.function
+    }
+    out = {}
+    for fa in analyses:
+        facts = fa.syntax.models if fa.syntax is not None else None
+        if fa.path in files and facts is not None:
+            names = frozenset(facts.globals) - {f.qualname for f in fa.functions}
+            for module in fa.modules:
+                out[module] = names - {c.qualname for c in fa.classes}
+    return out
+
+
+def _jit_binding(
+    parts: list[str], jit: dict[str, frozenset[str]]
+) -> tuple[tuple[str, str] | None, str]:
+    """((the building module, the op's binding), how it is written) of a reference to a
+    function of an extension built at import (``lib.psa.src.cpu.psamask_forward``): the CPU
+    and CUDA builds of one op are one item."""
+    for k in range(len(parts) - 2, 0, -1):
+        module = ".".join(parts[:k])
+        if module in jit and parts[k] in jit[module] and len(parts) == k + 2:
+            return (module, parts[k + 1]), f"{parts[k]}.{parts[k + 1]}"
+    return None, ""
+
+
 def compiled_ops(
     root: Path | None,
     result: ScanResult,
@@ -1112,12 +1306,16 @@ def compiled_ops(
     packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     #: (module, op) -> (bindings, places, where the code comes from)
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
+    jit = _jit_extensions(result, analyses)
     for fa in analyses:
         if fa.errors or ancillary.why(fa.path):
             continue
         for ref in fa.local_refs:
             parts = ref.split(".")
             hit = _extension_binding(parts, packages, modules, defined) if native else None
+            shown = ""
+            if hit is None and jit:
+                hit, shown = _jit_binding(parts, jit)
             source = _OWN_EXTENSION
             if hit is None:
                 hit, source = _submodule_binding(parts, submodules)
@@ -1133,7 +1331,7 @@ def compiled_ops(
                 continue  # a submodule's name that is no known op: nothing to claim
             line = next((c.line for c in fa.calls if c.callee == ref), 1)
             entry = ops.setdefault((module, op), (set(), [], source))
-            entry[0].add(binding)
+            entry[0].add(shown or binding)
             entry[1].append(place(fa, line))
     # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
     # after one of the repository's own packages
@@ -1214,3 +1412,165 @@ def _submodule_binding(
                     f"the git submodule {'/'.join(path)} ({url}, not checked out here)"
                 )
     return None, ""
+
+
+#: Why a file the configured model never reaches is counted apart (see :func:`unreached`).
+UNREACHED = "not reached by the shipped configs"
+#: Configuration files read for the values they set (text only: keys and scalar values).
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".cfg", ".py")
+#: ``KEY: True`` (YAML) or ``KEY = True`` (Python): a flag a config switches on.
+_TRUTHY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:True|true|1)\s*(?:#.*)?$")
+#: The part of a branch class's name that its flag repeats (``RetinaNetModule`` ->
+#: ``RETINANET`` for ``MODEL.RETINANET_ON``).
+_BRANCH_SUFFIX = re.compile(r"(Module|Head|Block|Model|Net)$")
+
+
+def shipped_configs(root: Path | None, own_only: bool = False) -> tuple[str, str]:
+    """(where, text) of the configuration files the repository ships for its model: the
+    ``configs/`` folder, or its sub-folder named after the repository when there is one
+    (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited). ("", "") when
+    the repository has no ``configs/`` folder (or, ``own_only``, no sub-folder named after
+    it): nothing is then known about what is selected."""
+    if root is None or not (root / "configs").is_dir():
+        return "", ""
+    folder = root / "configs"
+    own = [d for d in folder.iterdir() if d.is_dir() and d.name.lower() == root.name.lower()]
+    if own:
+        folder = own[0]
+    elif own_only:
+        return "", ""
+    texts = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix.lower() in _CONFIG_SUFFIXES:
+            try:
+                texts.append(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+    return folder.relative_to(root).as_posix(), "\n".join(texts)
+
+
+def unreached(
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    tops: Iterable[TopModel],
+    modules: Iterable[ModuleNode],
+    kept: Iterable[str],
+) -> dict[str, str]:
+    """The ported files only the branches no shipped config selects reach, with why.
+
+    Two kinds of branch, both told from what the configs set, never from guessing:
+
+    - a registry entry (``@registry.BACKBONES.register("FBNet")``) whose name no config in
+      the model's own folder (``configs/<repository>/``) and no default names, in a registry
+      those configs do select from;
+    - a part of the model tree (a builder's alternative: ``FCOSModule or RetinaNetModule or
+      RPNModule``; a head it also builds: ``ROIMaskHead``) whose flag the code declares off
+      by default (``MODEL.RETINANET_ON``, ``MODEL.MASK_ON``) and no shipped config turns on.
+
+    The files defining such an entry are counted apart, and then every file that only they
+    import. ``kept`` (the training step and its entry points) is never counted apart.
+    Conservative: no ``configs/`` folder, a registry the configs name nothing of, or a part
+    without a flag of its own leaves everything ported."""
+    folder, text = shipped_configs(root)
+    if not text:
+        return {}
+    # a registry is a library's extension point (detectron2's RRPN, named by no config but
+    # built by its projects and users): its entries are counted apart only against the
+    # model's own configs (FCOS's configs/fcos/, beside those inherited with the library)
+    own = shipped_configs(root, own_only=True)[1]
+    files = {fa.path: fa for fa in analyses if not fa.errors and not is_test_path(fa.path)}
+    by_module = {m: fa.path for fa in files.values() for m in fa.modules}
+    defaults: dict[str, str] = {}  # a config key's last part -> its default (Python)
+    tables: dict[str, dict[str, str]] = {}  # registry -> name -> file registering it
+    for fa in files.values():
+        facts = fa.syntax.models if fa.syntax is not None else None
+        if facts is None:
+            continue
+        for suffix, value, _ in facts.config:
+            defaults.setdefault(suffix.rpartition(".")[2], value or "")
+        for _, _, decorators in facts.decorated:
+            for _, chain, key in decorators:
+                if chain:
+                    tables.setdefault(".".join(chain), {})[key] = fa.path
+    named = set(defaults.values())
+    seeds: dict[str, str] = {}
+    for registry, entries in sorted(tables.items() if own else ()):
+        if "" in entries or len(entries) < 2:
+            continue  # unnamed entries (the class's own name): not told apart here
+        picked = {k for k in entries if _names(text, k)}
+        if not picked:
+            continue  # the configs do not select from this registry
+        for key in sorted(set(entries) - picked - named):
+            if not any(entries[k] == entries[key] for k in picked | (named & set(entries))):
+                seeds.setdefault(
+                    entries[key], f"{UNREACHED} ({registry} {key!r} named in no {folder}/ file)"
+                )
+    on = set(_TRUTHY.findall(text))
+    paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
+    for top in tops:
+        for _, part in top.parts:
+            for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
+                flag = _flag(name, defaults)
+                if flag and flag not in on and defaults[flag].strip() in _OFF:
+                    seeds.setdefault(
+                        paths[name],
+                        f"{UNREACHED} ({name}: {flag} is off by default and set in no "
+                        f"{folder}/ file)",
+                    )
+    keep = set(kept) | {t.where.path for t in tops}
+    apart = {p: w for p, w in seeds.items() if p in files and p not in keep}
+    # then the files only those import (RetinaNet's loss and inference beside its module)
+    importers: dict[str, set[str]] = {}
+    for fa in files.values():
+        for ref in fa.local_refs:
+            target = _module_file(ref, by_module)
+            if target and target != fa.path:
+                importers.setdefault(target, set()).add(fa.path)
+    changed = True
+    while changed:
+        changed = False
+        for path in sorted(files):
+            users = importers.get(path, set())
+            if path in apart or path in keep or not users or not users <= apart.keys():
+                continue
+            via = sorted(users)[0]
+            apart[path] = f"{UNREACHED} (imported only from {via})"
+            changed = True
+    return apart
+
+
+def _names(text: str, key: str) -> bool:
+    """Whether a config text names ``key`` as a whole value (``R-50-FPN`` is not named by
+    ``R-50-FPN-RETINANET``)."""
+    return bool(key) and re.search(rf"(?<![\w.-]){re.escape(key)}(?![\w-])", text) is not None
+
+
+def _flag(name: str, defaults: dict[str, str]) -> str:
+    """The configuration flag the code declares for the class ``name`` (``FCOS_ON`` for
+    ``FCOSModule``, ``MASK_ON`` for ``ROIMaskHead``): one of ``WORD_ON``/``USE_WORD`` for its
+    name or a word of it; "" when none or several are declared (not told apart)."""
+    words = [w.upper() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*", name)]
+    stem = _BRANCH_SUFFIX.sub("", name).upper()
+    found = {
+        flag
+        for word in {stem, *words} - _NOT_FLAG_WORDS
+        for flag in (f"{word}_ON", f"USE_{word}")
+        if flag in defaults
+    }
+    return found.pop() if len(found) == 1 else ""
+
+
+#: Words of a class name that name its kind, not a switchable part.
+_NOT_FLAG_WORDS = frozenset({"MODULE", "HEAD", "HEADS", "BLOCK", "MODEL", "NET", "LAYER", ""})
+#: Defaults that leave a flag off.
+_OFF = frozenset({"False", "false", "0", "None", ""})
+
+
+def _module_file(ref: str, by_module: dict[str, str]) -> str:
+    """The file of the longest module prefix of a dotted name, "" outside the repository."""
+    parts = ref.split(".")
+    for n in range(len(parts), 0, -1):
+        found = by_module.get(".".join(parts[:n]))
+        if found:
+            return found
+    return ""
