@@ -150,13 +150,10 @@ def _number_key(text: str) -> tuple[int, float, str]:
         return (1, 0.0, text)
 
 
-# ----------------------------------------------------------------------------- YAML
-def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
-    """The repository's yacs YAML configs, or None when it merges none (no
-    ``merge_from_file`` call, or no YAML whose keys are its Python defaults')."""
-    if root is None or not root.is_dir():
-        return None
-    files = [
+def _with_values(analyses: Sequence[FileAnalysis]) -> list[FileAnalysis]:
+    """The files, tests left out, whose worker recorded value records: where the code that
+    reads a config (``merge_from_file``, ``hyperparams['lr']``) is found."""
+    return [
         fa
         for fa in analyses
         if not fa.errors
@@ -164,6 +161,15 @@ def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlCon
         and fa.syntax.values is not None
         and not is_test_path(fa.path)
     ]
+
+
+# ----------------------------------------------------------------------------- YAML
+def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
+    """The repository's yacs YAML configs, or None when it merges none (no
+    ``merge_from_file`` call, or no YAML whose keys are its Python defaults')."""
+    if root is None or not root.is_dir():
+        return None
+    files = _with_values(analyses)
     if not any(
         c.expr.func.text.rpartition(".")[2] == "merge_from_file"
         for fa in files
@@ -469,14 +475,7 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
     somewhere in the repository: ``hyperparams['burn_in']``) are shown."""
     if root is None or not root.is_dir():
         return ()
-    files = [
-        fa
-        for fa in analyses
-        if not fa.errors
-        and fa.syntax is not None
-        and fa.syntax.values is not None
-        and not is_test_path(fa.path)
-    ]
+    files = _with_values(analyses)
     named: dict[str, str] = {}
     for fa in files:
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
