@@ -104,3 +104,23 @@ def test_a_yacs_build_model_and_blocks_appended_to_a_module_list(
     assert parts["also builds"] == "BasicLayer"
     roles = {m.cls: m.role for m in review.modules}
     assert roles["models.swin.SwinTransformer"] == "model"
+
+
+def test_a_module_name_two_files_share_is_the_file_nearest_the_root() -> None:
+    """ConvNeXt: ``models/convnext.py`` and an adapter copy in
+    ``semantic_segmentation/backbone/convnext.py`` are both importable as ``convnext``. The
+    class the entry builds (``create_model`` → the registered ``tiny_net`` → ``Net``) is the
+    one in ``models/``, with its own parts; the copy keeps its own classes under its full
+    module name and is no model."""
+    review = build_review(f"{_ROOT}/sharedname", jobs=1)
+    cls, parts = _top(review)
+    assert cls == "net.Net"
+    assert parts["blocks"] == "Block" and "stages" not in parts
+    nodes = {m.cls: m for m in review.modules}
+    assert nodes["net.Net"].where.path == "models/net.py"
+    assert nodes["net.Net"].role == "model"
+    assert nodes["net.Block"].where.path == "models/net.py"
+    copy = nodes["seg.backbone.net.Net"]
+    assert copy.where.path == "seg/backbone/net.py" and copy.role != "model"
+    assert copy.children == ("seg.backbone.net.Block",)
+    assert nodes["seg.backbone.net.Block"].children == ("seg.backbone.net.Norm",)
