@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from apiscan.extract.models import SELF_RETURNING, Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.extract.values import Expr as ValueExpr
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
@@ -1306,9 +1307,56 @@ class _Builders:
                 m.where.line,
             ),
         )
+        if run_time is None:  # a class a by-name builder constructs from its dotted name
+            picks = self._class_named()
+            shown = {m.cls for m in picks}
+            tops = [*picks, *(m for m in tops if m.cls not in shown)]
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
         return tuple(tops[:TOP_MODELS])
+
+    def _class_named(self) -> list[TopModel]:
+        """The module classes a ``class_name=`` keyword (or a dict literal's
+        ``'class_name'`` entry) names by their dotted path, where the repository builds
+        objects by name (stylegan2-ada's ``G_kwargs = dnnlib.EasyDict(class_name=
+        'training.networks.Generator', ...)`` in train.py, built by
+        ``dnnlib.util.construct_class_by_name(**G_kwargs)``): that class is what the
+        training builds, however many other functions construct it directly (legacy.py's
+        checkpoint converters). Training scripts' picks first."""
+        builders = sorted(  # the one that names a class first (construct_class_by_name)
+            {
+                call.callee.rpartition(".")[2]
+                for file in self.files
+                for call in file.fa.calls
+                if _BY_NAME_BUILDER.fullmatch(call.callee.rpartition(".")[2])
+            }
+        )
+        if not builders:
+            return []
+        builders.sort(key=lambda name: ("class" not in name, name))
+        found: dict[str, TopModel] = {}
+        for file in self.files:
+            values = file.fa.syntax.values if file.fa.syntax is not None else None
+            if values is None or self.skip(file.path):
+                continue
+            exprs = [(call.expr, call.function) for call in values.calls]
+            exprs += [(a.value, -1) for a in values.assigns]  # a dict literal's entry
+            exprs += [(a.value, i) for i, d in enumerate(values.defs) for a in d.assigns]
+            for expr, fid in exprs:
+                for line, name in _class_name_entries(expr):
+                    cls = self._class_of(name) if "." in name else None
+                    if cls not in self.classes or cls in found:
+                        continue
+                    if self.classes[cls].role in _NOT_TOP or _DATA_WORDS & set(words(cls)):
+                        continue  # a loss, or an augmentation pipe built the same way
+                    builder = values.defs[fid].name if 0 <= fid < len(values.defs) else ""
+                    why = f"class_name={name!r} ({file.path}:{line}) → {builders[0]}()"
+                    parts = (("selected by", why), *self.parts_of(cls))
+                    found[cls] = TopModel(cls, file.where(line), builder, tuple(parts))
+        return sorted(
+            found.values(),
+            key=lambda m: (not _trains(m.where.path, m.builder), m.where.path, m.where.line),
+        )
 
     def _scripted(self) -> list[TopModel]:
         """The models the entry scripts build through a repository builder function
@@ -1657,6 +1705,30 @@ class _Builders:
                 found[cls] = replace(model, parts=(*model.parts, also))
         self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
+
+
+#: A function that builds an object from its dotted name (dnnlib's
+#: ``construct_class_by_name``, ``call_func_by_name``; hydra's ``instantiate``).
+#: Words of a class a by-name builder constructs that say it processes data, not a model.
+_DATA_WORDS = frozenset({"augment", "augmentation", "transform", "transforms"})
+_BY_NAME_BUILDER = re.compile(r"\w+_by_name|instantiate")
+
+
+def _class_name_entries(expr: ValueExpr) -> Iterator[tuple[int, str]]:
+    """(line, string) of each ``class_name='a.b.C'`` keyword and ``{'class_name': 'a.b.C'}``
+    entry in a call's value expression, nested calls and dicts included."""
+    todo = [expr]
+    while todo:
+        node = todo.pop()
+        if node.kind == "keyword" and node.name == "class_name" and node.parts:
+            value = node.parts[0]
+            if isinstance(value.value, str) and value.literal:
+                yield value.line, value.value
+        if node.kind == "Dict" and node.keys:  # its parts: the keys written, then the values
+            for key, value in zip(node.keys, node.parts[-len(node.keys) :], strict=False):
+                if key == "class_name" and isinstance(value.value, str) and value.literal:
+                    yield value.line, value.value
+        todo.extend(node.parts)
 
 
 def _one_per_class(shown: list[str]) -> list[str]:

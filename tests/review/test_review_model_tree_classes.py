@@ -124,3 +124,23 @@ def test_a_module_name_two_files_share_is_the_file_nearest_the_root() -> None:
     assert copy.where.path == "seg/backbone/net.py" and copy.role != "model"
     assert copy.children == ("seg.backbone.net.Block",)
     assert nodes["seg.backbone.net.Block"].children == ("seg.backbone.net.Norm",)
+
+
+def test_a_class_named_by_its_dotted_path_for_a_by_name_builder_is_the_model() -> None:
+    """stylegan2-ada: ``G_kwargs = dict(class_name='training.networks.Generator', ...)``
+    built by ``dnnlib.util.construct_class_by_name(**G_kwargs)``. The generator (with its
+    parts) and the discriminator (a dict literal's ``'class_name'`` entry) are the top
+    models, picked where the training names them, not at the checkpoint converters that
+    also construct them; the augmentation pipe built the same way is no model."""
+    review = build_review(f"{_ROOT}/classname", jobs=1)
+    tops = {m.cls: m for m in review.top_models}
+    first = review.top_models[0]
+    assert first.cls == "training.networks.Generator"
+    assert str(first.where) == "train.py:9"
+    parts = dict(first.parts)
+    assert parts["selected by"] == (
+        "class_name='training.networks.Generator' (train.py:9) → construct_class_by_name()"
+    )
+    assert parts["mapping"] == "MappingNetwork" and parts["synthesis"] == "SynthesisNetwork"
+    assert str(tops["training.networks.Discriminator"].where) == "train.py:10"
+    assert "training.augment.AugmentPipe" not in tops
