@@ -455,6 +455,9 @@ _BY_NAME_CALLS = frozenset({"create_model", "from_pretrained", "load", "get_mode
 _MODEL_KEYS = frozenset({"arch", "model", "architecture", "network", "net"})
 #: Roles of a model's parts (never a model beside the one an entry script builds).
 _PARTS = frozenset({"backbone", "neck", "head", "loss"})
+#: torch's container modules, and the calls that load a saved model (:meth:`_reloads`).
+_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"})
+_CHECKPOINT_LOADS = frozenset({"torch.load", "torch.jit.load"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -968,6 +971,8 @@ class _Builders:
             ]
             if rest:
                 parts = [*parts[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
+        if not parts:
+            parts = _yaml_parts(file, name)
         return parts[:limit]
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
@@ -1396,6 +1401,7 @@ class _Builders:
                     or cls in out
                     or self.classes[cls].role in _NOT_TOP
                     or _WRAPPER.search(cls.rpartition(".")[2])
+                    or self._reloads(cls, target)
                 ):
                     continue
                 fn = file.function(fid)
@@ -1406,6 +1412,20 @@ class _Builders:
                 out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
                 self.trails[out[cls]] = tuple(trail)
         return list(out.values())
+
+    def _reloads(self, cls: str, target: tuple[ModelFile, int]) -> bool:
+        """The builder fills a container module with checkpoints it loads (yolov9's
+        ``attempt_load`` appending each ``torch.load``-ed model to an ``Ensemble(
+        nn.ModuleList)`` to evaluate it): a trained model re-loaded, not a model built."""
+        if self.hierarchy is None or not _CONTAINERS & self.hierarchy.torch_ancestors(cls):
+            return False
+        file, fid = target
+        fn = file.function(fid)
+        return fn is not None and any(
+            use.api in _CHECKPOINT_LOADS
+            for use in file.fa.uses  # the scan's torch uses, by the function they are in
+            if use.function == fn.qualname or use.function.startswith(fn.qualname + ".")
+        )
 
     def _constructed(
         self, file: ModelFile, ref: int, fid: int, cls: str, out: dict[str, TopModel]
@@ -1705,6 +1725,25 @@ class _Builders:
                 found[cls] = replace(model, parts=(*model.parts, also))
         self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
+
+
+def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
+    """A constructor that reads a YAML file and hands what it read to a function of the
+    repository (yolov9's ``DetectionModel``: ``self.yaml = yaml.safe_load(f)``, then
+    ``self.model, self.save = parse_model(deepcopy(self.yaml), ch=[ch])``): its parts are
+    the YAML's layers, built by that function (read from the scan's value records)."""
+    values = file.fa.syntax.values if file.fa.syntax is not None else None
+    if values is None:
+        return []
+    init = next((i for i, d in enumerate(values.defs) if d.qual == f"{name}.__init__"), -1)
+    calls = [c.expr for c in values.calls if c.function == init >= 0]
+    callees = [c.parts[0].text if c.parts else "" for c in calls]
+    if not any(callee.startswith("yaml.") and "load" in callee for callee in callees):
+        return []
+    for call, callee in zip(calls, callees, strict=True):
+        if callee.isidentifier() and callee in file.defs and "yaml" in call.text[len(callee) :]:
+            return [("parts", f"from the model YAML the constructor reads, by {call.text}")]
+    return []
 
 
 #: A function that builds an object from its dotted name (dnnlib's

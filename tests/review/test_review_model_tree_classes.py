@@ -144,3 +144,16 @@ def test_a_class_named_by_its_dotted_path_for_a_by_name_builder_is_the_model() -
     assert parts["mapping"] == "MappingNetwork" and parts["synthesis"] == "SynthesisNetwork"
     assert str(tops["training.networks.Discriminator"].where) == "train.py:10"
     assert "training.augment.AugmentPipe" not in tops
+
+
+def test_a_reloaded_checkpoint_is_no_model_and_yaml_parts_are_named() -> None:
+    """yolov9: ``attempt_load(best)`` after training fills an ``Ensemble(nn.ModuleList)``
+    with ``torch.load``-ed checkpoints to evaluate them: no top model. ``DetectionModel``
+    builds its layers from the YAML its constructor reads, by ``parse_model(...)``: that is
+    its part, not an empty list."""
+    review = build_review(f"{_ROOT}/yamlparse", jobs=1)
+    assert [m.cls for m in review.top_models] == ["models.yolo.DetectionModel"]
+    assert dict(review.top_models[0].parts) == {
+        "parts": "from the model YAML the constructor reads, by "
+        "parse_model(deepcopy(self.yaml), ch=[ch])"
+    }
