@@ -208,8 +208,15 @@ _LOSS_CLASS_NAME = re.compile(
 _NOT_LOSS_ROLE = re.compile(
     r"Loss\w*(?i:sampler|scaler|logger|meter|tracker|monitor|recorder|plotter|hook|writer|averager)$"
 )
-#: Rows kept from any script: what the inference path or the weights need.
-_KEPT_EVERYWHERE = frozenset({"checkpoint", "backbone", "preprocessing", "postprocessing"})
+#: The rows a tool beside the training script (``projector.py``, ``calc_metrics.py``) or
+#: another task's folder (yolov9's ``segment/``) does not give this recipe: all but what the
+#: weights and the inference path need (a tool's half precision is the inference path's, as
+#: for ``detect.py``; another task's is that task's).
+_SEPARATE: dict[str, frozenset[str]] = {
+    "tool": frozenset(CATEGORIES)
+    - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
+    "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
+}
 #: What the training step does: build an optimizer, run the backward pass.
 _TRAINING_STEP = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
 #: Words that make a function with "loss" in its name a helper, not a loss
@@ -1371,7 +1378,7 @@ class _Recipe:
             for i in self.out
             if not _evaluation_code(i)
             and not _inference_script_row(i)
-            and not (side(i.where.path) and i.category not in _KEPT_EVERYWHERE)
+            and i.category not in _SEPARATE.get(side(i.where.path), ())
         ]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
@@ -1421,7 +1428,7 @@ class _Recipe:
                     out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
-    def _other_recipes(self) -> Callable[[str], bool]:
+    def _other_recipes(self) -> Callable[[str], str]:
         """Which files belong to scripts other than the training's, when the repository's
         root holds a training script (``train.py``, ``train_dual.py``): the other top-level
         scripts (stylegan2's ``projector.py`` optimizes a latent with Adam and seeds its own
@@ -1438,18 +1445,19 @@ class _Recipe:
         }
         training = {p for p in mains if _TRAINING_FILE.search(PurePosixPath(p).name)}
         if not any("/" not in p for p in training):
-            return lambda path: False
+            return lambda path: ""
         side = {p for p, used in mains.items() if not used and "/" not in p} - training
         tasks = {p.partition("/")[0] for p in training if p.count("/") == 1}
 
-        def other(path: str) -> bool:
-            return path in side or bool(tasks & set(PurePosixPath(path).parts[:-1]))
+        def other(path: str) -> str:
+            """``tool``, ``task`` (another task's folder) or "" (this recipe's)."""
+            if path in side:
+                return "tool"
+            return "task" if tasks & set(PurePosixPath(path).parts[:-1]) else ""
 
         return other
 
-    def _overridden_defaults(
-        self, other: Callable[[str], bool]
-    ) -> dict[str, list[tuple[int, int]]]:
+    def _overridden_defaults(self, other: Callable[[str], str]) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the parameter defaults that build something (a
         call) which every call of their def replaces: semseg's PSPNet and PSANet default to
         ``criterion=nn.CrossEntropyLoss(ignore_index=255)``, and ``tool/train.py`` passes its
