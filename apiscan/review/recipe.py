@@ -1378,7 +1378,7 @@ class _Recipe:
             for i in self.out
             if not _evaluation_code(i)
             and not _inference_script_row(i)
-            and i.category not in _SEPARATE.get(side(i.where.path), ())
+            and i.category not in _SEPARATE.get(self._whose(i.where, side), ())
         ]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
@@ -1430,9 +1430,10 @@ class _Recipe:
 
     def _other_recipes(self) -> Callable[[str], str]:
         """Which files belong to scripts other than the training's, when the repository's
-        root holds a training script (``train.py``, ``train_dual.py``): the other top-level
-        scripts (stylegan2's ``projector.py`` optimizes a latent with Adam and seeds its own
-        run, ``calc_metrics.py`` spawns its own processes), and the task folders beside the
+        root holds a training script (``train.py``, ``train_dual.py``): the other scripts
+        nothing imports (stylegan2's ``projector.py`` optimizes a latent with Adam and seeds
+        its own run, ``calc_metrics.py`` spawns its own processes, yolov9's
+        ``utils/loggers/comet/hpo.py`` has its own options), and the task folders beside the
         main task that hold their own training script (yolov9's ``classify/``, ``segment/``,
         ``panoptic/`` and ``utils/segment/``...: separate recipes, left out of this one)."""
         imported = imported_modules(self.analyses)
@@ -1446,7 +1447,7 @@ class _Recipe:
         training = {p for p in mains if _TRAINING_FILE.search(PurePosixPath(p).name)}
         if not any("/" not in p for p in training):
             return lambda path: ""
-        side = {p for p, used in mains.items() if not used and "/" not in p} - training
+        side = {p for p, used in mains.items() if not used} - training
         tasks = {p.partition("/")[0] for p in training if p.count("/") == 1}
 
         def other(path: str) -> str:
@@ -1456,6 +1457,22 @@ class _Recipe:
             return "task" if tasks & set(PurePosixPath(path).parts[:-1]) else ""
 
         return other
+
+    def _whose(self, where: Where, other: Callable[[str], str]) -> str:
+        """Whose recipe a row is: ``other``'s answer for its file, else, for a row inside a
+        module-level function every call of which comes from one other script or task
+        (yolov9's ``classify_transforms``, called by ``classify/`` only), theirs."""
+        own = other(where.path)
+        file = self.files.get(where.path)
+        if own or file is None:
+            return own
+        for n, d in enumerate(file.defs):
+            if d.owner < 0 and not d.is_class and d.line <= where.line <= d.end_line:
+                kinds = {other(caller.path) for caller, _ in self.values.call_sites(file, n)}
+                if len(kinds) == 1 and "" not in kinds:
+                    return kinds.pop()
+                break
+        return ""
 
     def _overridden_defaults(self, other: Callable[[str], str]) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the parameter defaults that build something (a
