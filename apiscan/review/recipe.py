@@ -32,7 +32,7 @@ left out: their optimizers and seeds are not the training recipe.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
@@ -60,6 +60,7 @@ from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
     TEXT_LIMIT,
+    imported_modules,
     is_test_path,
     place,
     self_tests,
@@ -201,6 +202,23 @@ _LOSS_CLASS_NAME = re.compile(
     r"(Loss(?!Scal)|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$"
     r"|^(loss|criterion|matcher)"
 )
+#: A class named for another role that merely mentions a loss (guided-diffusion's
+#: ``LossSecondMomentResampler`` and ``LossAwareSampler`` pick timesteps, a ``LossScaler``
+#: scales gradients, a ``LossMeter`` averages for the log): no loss unless it is a Module.
+_NOT_LOSS_ROLE = re.compile(
+    r"Loss\w*(?i:sampler|scaler|logger|meter|tracker|monitor|recorder|plotter|hook|writer|averager)$"
+)
+#: The rows a tool beside the training script (``projector.py``, ``calc_metrics.py``) or
+#: another task's folder (yolov9's ``segment/``) does not give this recipe: all but what the
+#: weights and the inference path need (a tool's half precision is the inference path's, as
+#: for ``detect.py``; another task's is that task's).
+_SEPARATE: dict[str, frozenset[str]] = {
+    "tool": frozenset(CATEGORIES)
+    - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
+    "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
+}
+#: What the training step does: build an optimizer, run the backward pass.
+_TRAINING_STEP = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages,
 #: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
@@ -234,8 +252,9 @@ _MAX_CALLERS = 40
 _RESUMING = re.compile(r"load|resume|restore", re.IGNORECASE)
 #: A script that runs a trained model: detection, demonstration, prediction, inference
 _INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
-#: A folder of evaluation code (``eval/``, ``evaluation/``, ``voc_eval_lib/``, ``coco_eval``)
-_EVAL_DIR = re.compile(r"(^|_)eval(uation|uator)?(_|$)", re.IGNORECASE)
+#: A folder of evaluation code (``eval/``, ``evaluation/``, ``voc_eval_lib/``, ``coco_eval``,
+#: stylegan2's ``metrics/`` computing FID with its own loader)
+_EVAL_DIR = re.compile(r"(^|_)(eval(uation|uator)?|metrics)(_|$)", re.IGNORECASE)
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
 _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",
@@ -1328,6 +1347,9 @@ class _Recipe:
         self._pipelines()
         self._lazy_compositions()
         unused = self._unused_loss_defs()
+        uncalled = self._uncalled_functions()
+        side = self._other_recipes()
+        overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
         constructed = {
             (i.category, hit.group(1)) for i in self.out for hit in _DEFINED_AT.finditer(i.note)
@@ -1336,6 +1358,8 @@ class _Recipe:
             i
             for i in self.out
             if not (i.category == "loss" and self._inside(i.where, unused))
+            and not self._inside(i.where, uncalled)
+            and not self._inside(i.where, overridden)
             and not (
                 i.note.startswith("repo ")
                 and i.note.endswith(", by its name")
@@ -1352,7 +1376,9 @@ class _Recipe:
         self.out = [
             _input_step(i)
             for i in self.out
-            if not _evaluation_code(i) and not _inference_script_row(i)
+            if not _evaluation_code(i)
+            and not _inference_script_row(i)
+            and i.category not in _SEPARATE.get(self._whose(i.where, side), ())
         ]
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
@@ -1402,9 +1428,153 @@ class _Recipe:
                     out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
+    def _other_recipes(self) -> Callable[[str], str]:
+        """Which files belong to scripts other than the training's, when the repository's
+        root holds a training script (``train.py``, ``train_dual.py``): the other scripts
+        nothing imports (stylegan2's ``projector.py`` optimizes a latent with Adam and seeds
+        its own run, ``calc_metrics.py`` spawns its own processes, yolov9's
+        ``utils/loggers/comet/hpo.py`` has its own options), and the task folders beside the
+        main task that hold their own training script (yolov9's ``classify/``, ``segment/``,
+        ``panoptic/`` and ``utils/segment/``...: separate recipes, left out of this one)."""
+        imported = imported_modules(self.analyses)
+        # a script runs as ``python x.py``; another may still import it (yolov9's
+        # ``panoptic/val.py`` imports from ``panoptic/train.py``)
+        mains = {
+            fa.path: any(m in imported for m in fa.modules)
+            for fa in self.analyses
+            if fa.syntax is not None and fa.syntax.main_block != (0, 0)
+        }
+        training = {p for p in mains if _TRAINING_FILE.search(PurePosixPath(p).name)}
+        if not any("/" not in p for p in training):
+            return lambda path: ""
+        side = {p for p, used in mains.items() if not used} - training
+        tasks = {p.partition("/")[0] for p in training if p.count("/") == 1}
+
+        def other(path: str) -> str:
+            """``tool``, ``task`` (another task's folder) or "" (this recipe's)."""
+            if path in side:
+                return "tool"
+            return "task" if tasks & set(PurePosixPath(path).parts[:-1]) else ""
+
+        return other
+
+    def _whose(self, where: Where, other: Callable[[str], str]) -> str:
+        """Whose recipe a row is: ``other``'s answer for its file, else, for a row inside a
+        module-level function every call of which comes from one other script or task
+        (yolov9's ``classify_transforms``, called by ``classify/`` only), theirs."""
+        own = other(where.path)
+        file = self.files.get(where.path)
+        if own or file is None:
+            return own
+        for n, d in enumerate(file.defs):
+            if d.owner < 0 and not d.is_class and d.line <= where.line <= d.end_line:
+                kinds = {other(caller.path) for caller, _ in self.values.call_sites(file, n)}
+                if len(kinds) == 1 and "" not in kinds:
+                    return kinds.pop()
+                break
+        return ""
+
+    def _overridden_defaults(self, other: Callable[[str], str]) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the parameter defaults that build something (a
+        call) which every call of their def replaces: semseg's PSPNet and PSANet default to
+        ``criterion=nn.CrossEntropyLoss(ignore_index=255)``, and ``tool/train.py`` passes its
+        own criterion. The caller's value is the recipe; the default never runs. Calls
+        from ``other`` files (tools, other tasks' scripts) are not the training's."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, file in self.files.items():
+            if is_test_path(path) or not file.module:
+                continue
+            for n, d in enumerate(file.defs):
+                built = [(p, e) for p, e in d.params if e is not None and e.kind == "Call"]
+                if d.is_class or not built:
+                    continue
+                # the calls that train: a module's own demo and the inference scripts
+                # (``tool/test.py``, ``tool/demo.py``) never compute the loss
+                sites = [
+                    (caller, call)
+                    for caller, call in self.values.call_sites(file, n)
+                    if not is_test_path(caller.path)
+                    and not self._in_self_test(caller.path, call.expr.line)
+                    and not _INFERENCE_PLACE.search(caller.path + ":")
+                    and not other(caller.path)
+                ]
+                if not sites:
+                    continue
+                bound = [_bind_def(d, call.expr) for _, call in sites]
+                for param, default in built:
+                    if all(param in b for b in bound):
+                        out.setdefault(path, []).append((default.line, default.end_line))
+        return out
+
+    def _uncalled_functions(self) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the module-level functions of a library module
+        that nothing runs: no call of them outside tests, no mention of their name anywhere
+        (a callback, a registry, an import). What such a function computes is a definition,
+        not the recipe (semseg's ``step_learning_rate`` beside the ``poly_learning_rate``
+        its training calls, its ``init_weights`` nothing calls)."""
+        named: set[str] = set()
+        for file in self.files.values():
+            for call in file.values.calls:
+                named.update(e.name for e in call.expr.walk() if e.kind in ("Name", "Attribute"))
+            for assign, _ in file.assigns:
+                named.update(e.name for e in assign.value.walk() if e.kind in ("Name", "Attribute"))
+            for d in file.defs:
+                for _, default in d.params:
+                    if default is not None:
+                        named.update(
+                            e.name for e in default.walk() if e.kind in ("Name", "Attribute")
+                        )
+                for value in d.returns:
+                    named.update(e.name for e in value.walk() if e.kind in ("Name", "Attribute"))
+        referenced = {
+            ref.rpartition(".")[2] for fa in self.analyses for ref in fa.local_refs
+        } | {  # re-exported by another module (a package's ``__init__``)
+            target.rpartition(".")[2]
+            for fa in self.analyses
+            for _, target in fa.exports
+            if not any(target.startswith(m + ".") for m in fa.modules)
+        }
+        called = set(self.repo.call_sites) | set(self.repo.untyped_calls)
+        # a function that builds the optimizer or runs the backward pass is the training
+        # itself, run by a launcher or a console script the records may not show
+        steps = {
+            (f.path, f.function.partition(".")[0])
+            for f in self.result.api_findings
+            if f.api.startswith(_TRAINING_STEP)
+        }
+        # only a library's functions: a module other files import from, which they pick
+        # from (a script's own functions run as its entry points, launchers, console scripts)
+        imported = imported_modules(self.analyses)
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, file in self.files.items():
+            if is_test_path(path) or not any(m in imported for m in file.modules):
+                continue
+            spans = [(d.line, d.end_line) for d in file.defs]
+            for d in file.defs:
+                if d.is_class or d.owner >= 0 or d.name.startswith("__"):
+                    continue
+                if any(a < d.line and d.end_line <= b for a, b in spans):
+                    continue  # nested in another def: its enclosing def decides
+                if (
+                    d.name == "main"
+                    or (path, d.qual) in steps
+                    or f"{file.module}.{d.qual}" in called
+                    or d.name in called
+                    or d.name in named
+                    or d.name in referenced
+                ):
+                    continue
+                out.setdefault(path, []).append((d.line, d.end_line))
+        return out
+
     @staticmethod
     def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:
         return any(a <= where.line <= b for a, b in spans.get(where.path, ()))
+
+    def _in_self_test(self, path: str, line: int) -> bool:
+        """Whether ``line`` of ``path`` is in the file's own ``__main__`` demo."""
+        block = self._self_tests.get(path)
+        return block is not None and block[0] <= line <= block[1]
 
     def add(
         self,
@@ -1893,7 +2063,8 @@ class _Recipe:
         if not node.is_class and _SCHEDULE_NAME.search(name):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
         if node.is_class and _LOSS_CLASS_NAME.search(name):
-            return "loss"
+            # guided-diffusion's LossSecondMomentResampler draws timesteps by their loss
+            return None if not module and _NOT_LOSS_ROLE.search(name) else "loss"
         if not node.is_class and _is_loss_function(name):
             return "loss"
         if (
@@ -2907,11 +3078,15 @@ def _registry_category(option: str) -> str | None:
     return None
 
 
+#: The epoch or iteration a schedule is computed for (semseg's ``curr_iter``).
+_EPOCH_NAME = r"epoch|^it(er)?$|^curr?(ent)?_iter$"
+
+
 def _reads_epoch(expr: Expr) -> bool:
     """A value computed from the epoch (or iteration) it is set for."""
     nodes = expr.walk()
     return any(
-        (n.kind == "Name" and re.search(r"epoch|^it(er)?$", n.name, re.IGNORECASE))
+        (n.kind == "Name" and re.search(_EPOCH_NAME, n.name, re.IGNORECASE))
         or (n.kind == "Attribute" and "epoch" in n.name.lower())
         for n in nodes
     ) and any(n.kind == "BinOp" for n in nodes)
