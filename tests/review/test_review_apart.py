@@ -255,3 +255,41 @@ def test_a_compiled_ops_wrapper_and_build_are_not_counted_again_as_gaps(tmp_path
     assert [i.kind for i in review.work] == ["compiled-custom-op"]
     # the op is one item; its wrapper and its build are not two more gaps in the effort
     assert "gap" not in review.effort.formula
+
+
+def test_training_scripts_under_scripts_are_ported(tmp_path: Path) -> None:
+    """guided-diffusion's ``scripts/image_train.py`` hands the loop to the package's
+    ``TrainLoop``: the entry point is ported; ``scripts/image_sample.py`` is a tool."""
+    root = write_repo(
+        tmp_path / "diffusion",
+        {
+            "gd/net.py": NET,
+            "gd/train_util.py": """
+                import torch
+                class TrainLoop:
+                    def __init__(self, model):
+                        self.model = model
+                        self.opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+                    def run_loop(self):
+                        self.model(torch.zeros(1, 2)).sum().backward()
+                        self.opt.step()
+            """,
+            "scripts/image_train.py": """
+                from gd.net import Net
+                from gd.train_util import TrainLoop
+                def main():
+                    TrainLoop(Net()).run_loop()
+                if __name__ == "__main__":
+                    main()
+            """,
+            "scripts/image_sample.py": """
+                import torch
+                from gd.net import Net
+                def main():
+                    print(Net()(torch.zeros(1, 2)))
+                if __name__ == "__main__":
+                    main()
+            """,
+        },
+    )
+    assert dict(build_review(str(root)).ancillary) == {"scripts/image_sample.py": "scripts"}
