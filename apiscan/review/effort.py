@@ -122,6 +122,24 @@ def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], boo
     return covered
 
 
+def _variants_once(shapes: list[ShapeFinding]) -> list[tuple[str, str]]:
+    """(path, function) of each function to rewrite, a variant counted once: the same
+    method in sibling files with the same findings (yolov9's ``BboxLoss.forward`` in
+    ``utils/loss_tal.py``, ``loss_tal_dual.py`` and ``loss_tal_triple.py``) is one rewrite
+    applied to each copy. The first file names it."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for f in shapes:
+        found.setdefault((f.path, f.function or "<module>"), []).append(f.rule)
+    first: dict[tuple[str, str, tuple[str, ...]], tuple[str, str]] = {}
+    for (path, function), rules in sorted(found.items()):
+        # a method (``Class.method``): a module-level name is too common to tell variants
+        key = (str(PurePosixPath(path).parent), function, tuple(sorted(rules)))
+        if "." not in function:
+            key = (path, *key[1:])
+        first.setdefault(key, (path, function))
+    return sorted(first.values())
+
+
 def estimate(
     result: ScanResult,
     gaps: tuple[Gap, ...],
@@ -189,7 +207,7 @@ def estimate(
         for f in result.shape_findings
         if f.scope == "network" and kept(f.path) and not pipeline(f)
     ]
-    functions = sorted({(f.path, f.function or "<module>") for f in shapes})
+    functions = _variants_once(shapes)
     inputs = sorted(
         {
             (f.path, f.function or "<module>")

@@ -4,6 +4,7 @@ the model's own files, and the other tasks of a multi-task repository (yolov9)."
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from scan_helpers import write_repo
@@ -293,3 +294,39 @@ def test_training_scripts_under_scripts_are_ported(tmp_path: Path) -> None:
         },
     )
     assert dict(build_review(str(root)).ancillary) == {"scripts/image_sample.py": "scripts"}
+
+
+def test_a_method_repeated_in_sibling_variant_files_is_one_rewrite(tmp_path: Path) -> None:
+    loss = textwrap.dedent(
+        """
+        import torch
+        class BboxLoss(torch.nn.Module):
+            def forward(self, pred, mask):
+                n = int(mask.sum())
+                return pred[mask].sum() + torch.nonzero(mask).shape[0] + torch.zeros(n).sum()
+        """
+    )
+    files = {
+        "net.py": NET,
+        "utils/loss_tal.py": loss,
+        # the dual-head variant: the same method, and a class of its own
+        "utils/loss_tal_dual.py": loss + "class DualLoss(BboxLoss):\n    pass\n",
+        "train.py": """
+            import torch
+            from net import Net
+            from utils.loss_tal import BboxLoss
+            from utils.loss_tal_dual import DualLoss
+            def main():
+                model = Net()
+                opt = torch.optim.SGD(model.parameters(), lr=0.1)
+                x = model(torch.zeros(1, 2))
+                (BboxLoss()(x, x > 0) + DualLoss()(x, x > 0)).backward()
+                opt.step()
+        """,
+    }
+    review = build_review(str(write_repo(tmp_path / "variants", files)))
+    assert {w.path for w, *_ in review.dynamic_shape} == {
+        "utils/loss_tal.py",
+        "utils/loss_tal_dual.py",
+    }
+    assert review.effort.dynamic_shape_rewrites == 1
