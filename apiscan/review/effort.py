@@ -9,6 +9,8 @@ code is counted beside them, since it can usually stay Python or NumPy.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from pathlib import PurePosixPath
 
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
@@ -97,6 +99,47 @@ RATES: dict[str, tuple[float, float]] = {
 DRIVERS = 3
 
 
+#: The APIs that build or wrap a compiled extension's op: the op's work item covers them.
+_EXTENSION_BUILD = "torch.utils.cpp_extension."
+_OP_WRAPPER = "torch.autograd.Function"
+
+
+def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], bool]:
+    """Whether a gap finding is part of a compiled op the work items already count (semseg's
+    PSAMask: its ``autograd.Function`` wrapper and the ``cpp_extension.load`` building it are
+    the one custom op, not two more gaps): the wrapper in the file that calls the op, the
+    build in the same package (the place's folder's parent: ``lib/psa/``)."""
+    files = {w.path for i in work if i.kind == "compiled-custom-op" for w in i.where}
+    packages = {str(PurePosixPath(p).parent.parent) + "/" for p in files}
+
+    def covered(f: ApiFinding) -> bool:
+        if f.api == _OP_WRAPPER or f.api.startswith(f"{_OP_WRAPPER}."):
+            return f.path in files
+        if f.api.startswith(_EXTENSION_BUILD):
+            return f.path in files or any(p != "./" and f.path.startswith(p) for p in packages)
+        return False
+
+    return covered
+
+
+def _variants_once(shapes: list[ShapeFinding]) -> list[tuple[str, str]]:
+    """(path, function) of each function to rewrite, a variant counted once: the same
+    method in sibling files with the same findings (yolov9's ``BboxLoss.forward`` in
+    ``utils/loss_tal.py``, ``loss_tal_dual.py`` and ``loss_tal_triple.py``) is one rewrite
+    applied to each copy. The first file names it."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for f in shapes:
+        found.setdefault((f.path, f.function or "<module>"), []).append(f.rule)
+    first: dict[tuple[str, str, tuple[str, ...]], tuple[str, str]] = {}
+    for (path, function), rules in sorted(found.items()):
+        # a method (``Class.method``): a module-level name is too common to tell variants
+        key = (str(PurePosixPath(path).parent), function, tuple(sorted(rules)))
+        if "." not in function:
+            key = (path, *key[1:])
+        first.setdefault(key, (path, function))
+    return sorted(first.values())
+
+
 def estimate(
     result: ScanResult,
     gaps: tuple[Gap, ...],
@@ -113,7 +156,12 @@ def estimate(
     def kept(path: str) -> bool:
         return ancillary is None or not ancillary.why(path)
 
-    apis = [f for f in result.api_findings if counted(f) and kept(f.path)]
+    covered = _compiled_op_sites(work)
+    apis = [
+        f
+        for f in result.api_findings
+        if counted(f) and kept(f.path) and not (f.disposition == "gap" and covered(f))
+    ]
     apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]
     network = [f for f in apis if f.scope == "network"]
 
@@ -159,7 +207,7 @@ def estimate(
         for f in result.shape_findings
         if f.scope == "network" and kept(f.path) and not pipeline(f)
     ]
-    functions = sorted({(f.path, f.function or "<module>") for f in shapes})
+    functions = _variants_once(shapes)
     inputs = sorted(
         {
             (f.path, f.function or "<module>")

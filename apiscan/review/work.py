@@ -120,6 +120,10 @@ SPELLING = "has no parameter named"
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
+#: Root-level packages of evaluation code: metrics computed beside the model, not ported with it.
+_EVALUATION_PACKAGES = frozenset({"metrics", "evaluation"})
+
+
 #: Folders of side projects, examples, demos, documentation and benchmarks: their own
 #: training loops (a benchmark timing ``loss.backward()``) are not the repository's. Read
 #: from :data:`ANCILLARY_DIRS`, so ``benchmark/`` and ``benchmarks/`` both count.
@@ -148,12 +152,102 @@ class Ancillary:
         self._why: dict[str, str] = {}
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
+        #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
+        self._torch_modules = frozenset(
+            fa.path
+            for fa in analyses
+            if any(b.startswith("torch.nn.") for c in fa.classes for b in c.bases)
+        )
         local = _local_packages(analyses)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
                 self._why[fa.path] = why
+        if self.patterns is None and self.keep:
+            self._imports = _import_graph(analyses)
+            self._adapted_parts()
+            self._why.update(self._other_tasks(analyses))
+            self._why.update(self._tools(analyses))
         self._why.update(self._copies(analyses))
+
+    def _ported_entries(self) -> set[str]:
+        """The training files that are ported (not adapters, side projects...)."""
+        return {p for p in self.keep if p in self._read and p not in self._why}
+
+    def _adapted_parts(self) -> None:
+        """A file the training entry imports, directly or through the repository's own
+        modules, is part of the model even when one of its classes adapts to another framework
+        (yolov9's ``models/common.py``: its blocks, and a multi-backend loader importing
+        TensorRT inside a method) and defines torch Modules is part of the model: ported, not
+        an adapter (an export script or a TensorFlow twin it imports stays one)."""
+        reached = _closure(self._ported_entries(), self._imports)
+        for path in reached & self._torch_modules:
+            if self._why.get(path, "").startswith("adapter for"):
+                del self._why[path]
+
+    def _other_tasks(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The other products of a multi-task repository whose root training entry trains one
+        task (yolov9's root ``train.py`` trains detection; ``classify/``, ``segment/``,
+        ``panoptic/`` hold their own training scripts): a top-level folder with its own
+        training script that no root-level training file imports, and the folders of the
+        same name elsewhere (``utils/segment/``). Listed, and overridable by
+        ``review-ancillary``."""
+        entries = {p for p in self._ported_entries() if len(PurePosixPath(p).parts) == 1}
+        if not entries:
+            return {}
+        direct = {q for p in entries for q in self._imports.get(p, ())}
+        imported_tops = {PurePosixPath(q).parts[0] for q in direct}
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        tasks = {
+            parts[0]
+            for p in self._ported_entries()
+            if p in scripts
+            and len(parts := PurePosixPath(p).parts) > 1
+            and parts[0] not in imported_tops
+            and parts[0].lower() not in ANCILLARY_DIRS
+        }
+        found: dict[str, str] = {}
+        for fa in analyses:
+            parts = PurePosixPath(fa.path).parts
+            task = next((d for d in parts[:-1] if d in tasks), None)
+            if task and fa.path not in direct and fa.path not in self._why:
+                found[fa.path] = f"other task ({task}/)"
+        return found
+
+    def _tools(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Root-level tools beside a training entry point: a script run on its own
+        (``if __name__ == "__main__"``, a click or argparse command) that does not reach the
+        training step and that no ported file imports (stylegan2's ``generate.py``,
+        ``projector.py``, ``calc_metrics.py``), and a root-level ``metrics/`` or
+        ``evaluation/`` package (evaluation runs on the host beside the model). Only where
+        the repository trains: an inference-only repository's script is its inference path."""
+        found: dict[str, str] = {}
+        candidates: dict[str, tuple[str, ...]] = {}
+        for fa in analyses:
+            if fa.errors or fa.path in self._why:
+                continue
+            parts = PurePosixPath(fa.path).parts
+            if fa.path in self.keep and not (len(parts) == 1 and _optimizes_inputs(fa)):
+                continue
+            if len(parts) > 1 and parts[0].lower() in _EVALUATION_PACKAGES:
+                found[fa.path] = "evaluation"
+            elif len(parts) == 1 and fa.syntax is not None and fa.syntax.main_guard:
+                candidates[fa.path] = fa.modules
+        # a projector optimising a latent is a tool only beside the model's own training
+        if not candidates or not self.keep - candidates.keys():
+            return found
+        # what the ported files import (a tool imported by the training loop is ported)
+        imported: set[str] = set()
+        for fa in analyses:
+            if fa.errors or fa.syntax is None or fa.path in self._why or fa.path in found:
+                continue
+            if fa.path in candidates:
+                continue
+            imported.update(name for _, name in fa.syntax.imports)
+        for path, modules in candidates.items():
+            if not any(n == m or n.startswith(m + ".") for m in modules for n in imported):
+                found[path] = "tools"
+        return found
 
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
@@ -233,6 +327,66 @@ class Ancillary:
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
 
 
+def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """path → the repository's files it imports (absolute imports, function level included),
+    each import name resolved to the longest module of the repository it starts with."""
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    graph: dict[str, set[str]] = {}
+    for fa in analyses:
+        if fa.errors or fa.syntax is None:
+            continue
+        out = graph.setdefault(fa.path, set())
+        for _, name in fa.syntax.imports:
+            while name and name not in by_module:
+                name = name.rpartition(".")[0]
+            if name and by_module[name] != fa.path:
+                out.add(by_module[name])
+    return graph
+
+
+def _closure(start: Iterable[str], graph: dict[str, set[str]]) -> set[str]:
+    """The files ``start`` imports, transitively (``start`` left out unless imported); a
+    package's ``__init__.py`` is reached but not followed (it imports all its modules, the
+    adapters among them, whichever one is used)."""
+    seen: set[str] = set()
+    todo = [q for p in start for q in graph.get(p, ())]
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            if PurePosixPath(path).name != "__init__.py":
+                todo.extend(graph.get(path, ()))
+    return seen
+
+
+#: What an optimizer's parameters are called when they are a network's (``model.parameters()``,
+#: ``param_groups``, ``params``).
+_NETWORK_PARAMETERS = re.compile(r"param", re.IGNORECASE)
+
+
+def _optimizes_inputs(fa: FileAnalysis) -> bool:
+    """Every optimizer the file builds optimises tensors, not a network's parameters
+    (stylegan2's ``projector.py``: ``Adam([w_opt] + list(noise_bufs.values()))``, a list of
+    tensors written out that names no parameters): a tool that fits an input, not the
+    training step."""
+    built = [
+        u.args
+        for u in fa.uses
+        if u.api.startswith("torch.optim.")
+        and u.api.count(".") == 2
+        and u.api.rpartition(".")[2][:1].isupper()
+        and u.args is not None
+    ]
+    if not built:
+        return False
+    for args in built:
+        first = args.positional[0] if args.positional else dict(args.keywords).get("params", "")
+        # a list of tensors written out; a name (``groups``) may hold a network's parameters
+        if not first.startswith("[") or _NETWORK_PARAMETERS.search(first):
+            return False
+    return True
+
+
 def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
     """Where the findings are, each place once, in their order."""
     return tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
@@ -303,6 +457,7 @@ def work_items(
         for path, qual in methods
         if _PRETRAINED_METHOD.search(name := qual.rpartition(".")[2]) and name not in called
     }
+    dead |= _uncalled_variants(analyses)
     findings = [
         f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
     ]
@@ -321,6 +476,33 @@ def work_items(
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
+    """(path, name) of the module-level functions nothing calls in a file whose sibling
+    functions other files call: the variants the model never builds (semseg's
+    ``resnet18``/``resnet34`` downloading ImageNet weights, while PSPNet calls only
+    ``resnet50``/``resnet101``/``resnet152``). Decorated functions are left alone (a registry
+    builds them by name: timm's ``@register_model``)."""
+    called_from: dict[str, set[str]] = {}
+    for fa in analyses:
+        for c in fa.calls:
+            if c.role == "call":
+                called_from.setdefault(c.callee.rpartition(".")[2], set()).add(fa.path)
+    decorated = {
+        (fa.path, name) for fa, facts in with_facts(analyses) for name, *_ in facts.decorators
+    }
+    out: set[tuple[str, str]] = set()
+    for fa in analyses:
+        plain = [fn.qualname for fn in fa.functions if not fn.cls and "." not in fn.qualname]
+        if not any(called_from.get(name, set()) - {fa.path} for name in plain):
+            continue  # no sibling is called from outside: a dispatch by name, or a script
+        out.update(
+            (fa.path, name)
+            for name in plain
+            if name not in called_from and (fa.path, name) not in decorated
+        )
+    return out
 
 
 def _selected_downloads(
@@ -988,15 +1170,18 @@ def _released_checkpoint(
 ) -> Iterable[WorkItem]:
     """The checkpoint loaded only where the effort does not count (MODNet's demos and export
     scripts load its released matting checkpoint, the training code none): the model is
-    still used through that checkpoint, so converting it is work; tests never count."""
+    still used through that checkpoint, so converting it is work; tests never count, nor
+    evaluation code, nor a TorchScript archive (a network with its own code: stylegan2's
+    metrics and projector load Inception and VGG16 feature networks, not its weights)."""
     found = sorted(
         (
             f
             for f in findings
             if f.api in CHECKPOINT_APIS
+            and f.api != "torch.jit.load"
             and f.usage == "call"
             and f.scope != "data"
-            and ancillary.why(f.path) not in ("", "tests")
+            and ancillary.why(f.path) not in ("", "tests", "evaluation")
         ),
         key=lambda f: f.sort_key(),
     )
