@@ -31,7 +31,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
 from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
-from apiscan.review.sources import is_test_path, place, with_facts
+from apiscan.review.sources import TRAINING_APIS, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     Ancillary,
@@ -272,8 +272,6 @@ def _filled_key(item: RecipeItem) -> str:
 
 #: Recipe rows that are an input's whole path: a composition, a pipeline of statements.
 _PATHS = ("composition in ", "pipeline in ")
-#: APIs that show the code trains: an optimizer, a backward pass.
-_TRAINING = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
 
 
 #: What the training step itself does: build one of torch's optimizers (``torch.optim.SGD``,
@@ -399,7 +397,7 @@ def training_files(result: ScanResult) -> frozenset[str]:
     return frozenset(
         f.path
         for f in result.api_findings
-        if f.api.startswith(_TRAINING) and not is_test_path(f.path)
+        if f.api.startswith(TRAINING_APIS) and not is_test_path(f.path)
     )
 
 

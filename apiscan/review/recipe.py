@@ -60,6 +60,7 @@ from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.sources import (
     TEXT_LIMIT,
+    TRAINING_APIS,
     imported_modules,
     is_test_path,
     place,
@@ -217,8 +218,6 @@ _SEPARATE: dict[str, frozenset[str]] = {
     - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
     "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
 }
-#: What the training step does: build an optimizer, run the backward pass.
-_TRAINING_STEP = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages,
 #: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
@@ -1540,7 +1539,7 @@ class _Recipe:
         steps = {
             (f.path, f.function.partition(".")[0])
             for f in self.result.api_findings
-            if f.api.startswith(_TRAINING_STEP)
+            if f.api.startswith(TRAINING_APIS)
         }
         # only a library's functions: a module other files import from, which they pick
         # from (a script's own functions run as its entry points, launchers, console scripts)

@@ -337,10 +337,9 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
             continue
         out = graph.setdefault(fa.path, set())
         for _, name in fa.syntax.imports:
-            while name and name not in by_module:
-                name = name.rpartition(".")[0]
-            if name and by_module[name] != fa.path:
-                out.add(by_module[name])
+            target = _module_file(name, by_module)
+            if target and target != fa.path:
+                out.add(target)
     return graph
 
 
