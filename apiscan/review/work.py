@@ -1609,20 +1609,18 @@ _TRUTHY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:True|true|1)
 _BRANCH_SUFFIX = re.compile(r"(Module|Head|Block|Model|Net)$")
 
 
-def shipped_configs(root: Path | None, own_only: bool = False) -> tuple[str, str]:
+def shipped_configs(root: Path | None) -> tuple[str, str]:
     """(where, text) of the configuration files the repository ships for its model: the
     ``configs/`` folder, or its sub-folder named after the repository when there is one
     (FCOS's ``configs/fcos/`` beside the Mask R-CNN configs it inherited). ("", "") when
-    the repository has no ``configs/`` folder (or, ``own_only``, no sub-folder named after
-    it): nothing is then known about what is selected."""
+    the repository has no ``configs/`` folder: nothing is then known about what is
+    selected."""
     if root is None or not (root / "configs").is_dir():
         return "", ""
     folder = root / "configs"
     own = [d for d in folder.iterdir() if d.is_dir() and d.name.lower() == root.name.lower()]
     if own:
         folder = own[0]
-    elif own_only:
-        return "", ""
     texts = []
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path.suffix.lower() in _CONFIG_SUFFIXES:
@@ -1660,8 +1658,9 @@ def unreached(
         return {}
     # a registry is a library's extension point (detectron2's RRPN, named by no config but
     # built by its projects and users): its entries are counted apart only against the
-    # model's own configs (FCOS's configs/fcos/, beside those inherited with the library)
-    own = shipped_configs(root, own_only=True)[1]
+    # model's own configs (FCOS's configs/fcos/, beside those inherited with the library):
+    # the text read above when it came from that sub-folder
+    own = text if PurePosixPath(folder) != PurePosixPath("configs") else ""
     files = {fa.path: fa for fa in analyses if not fa.errors and not is_test_path(fa.path)}
     by_module = {m: fa.path for fa in files.values() for m in fa.modules}
     defaults: dict[str, str] = {}  # a config key's last part -> its default (Python)
