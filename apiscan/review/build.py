@@ -31,13 +31,15 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
 from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
-from apiscan.review.sources import TRAINING_APIS, is_test_path, place, with_facts
+from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
+from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     Ancillary,
     alternative_places,
     name_values,
     padded_batches,
+    rectangular_batches,
     unreached,
     work_items,
 )
@@ -180,7 +182,9 @@ def review(options: ScanOptions) -> Review:
             network_gaps,
             items,
             ancillary,
-            padded_batches(result, analyses, ancillary) + multi_scale(result, recipe),
+            padded_batches(result, analyses, ancillary)
+            + multi_scale(result, recipe)
+            + rectangular_batches(analyses, ancillary),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -274,15 +278,6 @@ def _filled_key(item: RecipeItem) -> str:
 _PATHS = ("composition in ", "pipeline in ")
 
 
-#: What the training step itself does: build one of torch's optimizers (``torch.optim.SGD``,
-#: not a scheduler nor an optimizer's ``load_state_dict`` in a checkpointer), run a backward
-#: pass or an optimizer step. A script that reaches one of these trains.
-_STEP = re.compile(
-    r"^torch\.optim\.[A-Z]\w*$|^torch\.optim\.Optimizer\.step$"
-    r"|^torch\.(Tensor|autograd)\.backward$"
-)
-
-
 def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozenset[str]:
     """Files outside tests whose own calls reach the training step through the repository's
     functions and classes: a training entry point that delegates the loop and the optimizer
@@ -306,7 +301,7 @@ def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozen
                 bases[f"{module}.{cls.qualname}"] = cls.bases
     step: set[str] = set()
     for f in result.api_findings:
-        if _STEP.search(f.api) and f.path in files and not is_test_path(f.path):
+        if TRAINING_STEP.search(f.api) and f.path in files and not is_test_path(f.path):
             step.update(f"{m}.{f.function}".rstrip(".") for m in files[f.path].modules)
 
     def resolve(name: str) -> str:

@@ -94,6 +94,9 @@ RATES: dict[str, tuple[float, float]] = {
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),
     "compiled-custom-op": (3.0, 5.0),
+    # a sibling variant of a ported file (yolov9's ``train_dual.py`` beside ``train.py``, the
+    # ``loss_tal_dual.py`` it imports): its delta applied once the original is ported
+    "variant": (0.25, 0.5),
 }
 #: Contributors named as what drives the range.
 DRIVERS = 3
@@ -217,6 +220,7 @@ def estimate(
         | set(padded)
     )
     work_counts = Counter(item.kind for item in work)
+    variants = ancillary.variants() if ancillary is not None else ()
     rewrites = [f for f in apis if disposition(f) == "rewrite"]
     rendered = [f for f in rewrites if f.rewrite]
     units = {
@@ -230,6 +234,7 @@ def estimate(
         "dynamic-shape": len(functions),
         "input-shape": len(inputs),
         **{kind: work_counts.get(kind, 0) for kind in WORK_KINDS},
+        "variant": len(variants),
     }
     low = round(sum(units[k] * RATES[k][0] for k in units), 1)
     high = round(sum(units[k] * RATES[k][1] for k in units), 1)
@@ -283,6 +288,13 @@ def estimate(
         "input pipeline, work item; replace them with your own)."
         + (f" What drives it: {driven}." if driven else ""),
     ]
+    if variants:
+        sentences.append(
+            f"{_count(len(variants), 'variant')} of ported files counted as a delta each, "
+            "not a second port (sibling training scripts and the modules only they import): "
+            + _listing(list(variants))
+            + "."
+        )
     if ancillary is not None:
         files = ancillary.listing()
         sentences.append(

@@ -58,9 +58,10 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.config_files import YamlConfigs, darknet_recipe, yaml_configs, yaml_rows
 from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
+from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
+from apiscan.review.roles import TRAINING_APIS
 from apiscan.review.sources import (
     TEXT_LIMIT,
-    TRAINING_APIS,
     imported_modules,
     is_test_path,
     place,
@@ -251,9 +252,6 @@ _MAX_CALLERS = 40
 _RESUMING = re.compile(r"load|resume|restore", re.IGNORECASE)
 #: A script that runs a trained model: detection, demonstration, prediction, inference
 _INFERENCE_SCRIPT = re.compile(r"(^|/)(detect|demo|predict|infer(ence)?)(_\w+)?\.py$")
-#: A folder of evaluation code (``eval/``, ``evaluation/``, ``voc_eval_lib/``, ``coco_eval``,
-#: stylegan2's ``metrics/`` computing FID with its own loader)
-_EVAL_DIR = re.compile(r"(^|_)(eval(uation|uator)?|metrics)(_|$)", re.IGNORECASE)
 #: Transforms applied to every input alike: conversions and standardisation, no augmentation
 _INPUT_STEPS = frozenset(
     {"ToTensor", "ToTensorV2", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype",

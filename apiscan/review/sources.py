@@ -39,11 +39,6 @@ def place(fa: FileAnalysis, line: int) -> Where:
     return Where(fa.path, line)
 
 
-#: APIs that show the code trains: building one of torch's optimizers (a scheduler too), a
-#: backward pass. Prefixes, for ``str.startswith``.
-TRAINING_APIS = ("torch.optim.", "torch.Tensor.backward", "torch.autograd.backward")
-
-
 def with_facts(
     analyses: Iterable[FileAnalysis], tests: bool = False
 ) -> Iterator[tuple[FileAnalysis, SyntaxFacts]]:

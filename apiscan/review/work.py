@@ -27,6 +27,7 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
+from apiscan.review.roles import STEP_COMPUTATION, evaluation_file, evaluation_folder
 from apiscan.review.sources import is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
@@ -48,6 +49,8 @@ ANCILLARY_DIRS: dict[str, str] = {
     "logs": "training output",
     "runs": "training output",
     "work_dirs": "training output",
+    # experiment trackers' integrations (yolov9's utils/loggers/: wandb, comet, clearml)
+    "loggers": "training output",
     "wandb": "training output",
     "visualizer": "plotting",
     "visualization": "plotting",
@@ -86,12 +89,20 @@ FOREIGN_FRAMEWORKS = frozenset(
         "paddle",
         "mmdet",
         "mmcv",
+        # the rest of OpenMMLab (ConvNeXt's semantic_segmentation/ backbone registers into
+        # mmseg's BACKBONES)
+        "mmseg",
+        "mmpose",
         "lightning",
         "pytorch_lightning",
+        # NVIDIA Triton's inference-server client (yolov9's utils/triton.py)
+        "tritonclient",
         # Replicate's predictor (SwinIR's predict.py beside cog.yaml): a hosting entry point
         "cog",
     }
 )
+#: Why a file adapting the model to another framework is counted apart.
+ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
 #: Torch APIs that load a checkpoint.
 CHECKPOINT_APIS = frozenset(
@@ -120,10 +131,6 @@ SPELLING = "has no parameter named"
 PLACEMENT = frozenset({"device", "non_blocking", "memory_format", "layout", "pin_memory"})
 
 
-#: Root-level packages of evaluation code: metrics computed beside the model, not ported with it.
-_EVALUATION_PACKAGES = frozenset({"metrics", "evaluation"})
-
-
 #: Folders of side projects, examples, demos, documentation and benchmarks: their own
 #: training loops (a benchmark timing ``loss.backward()``) are not the repository's. Read
 #: from :data:`ANCILLARY_DIRS`, so ``benchmark/`` and ``benchmarks/`` both count.
@@ -132,6 +139,10 @@ _SIDE_DIRS = frozenset(
     for d, why in ANCILLARY_DIRS.items()
     if why in ("examples", "side projects", "demo", "documentation", "benchmarks")
 )
+
+
+#: File name patterns of plotting code (:data:`ANCILLARY_FILES`).
+_PLOTTING = tuple(p for p, why in ANCILLARY_FILES.items() if why == "plotting")
 
 
 class Ancillary:
@@ -167,8 +178,30 @@ class Ancillary:
             self._imports = _import_graph(analyses)
             self._adapted_parts()
             self._why.update(self._other_tasks(analyses))
+            self._why.update(self._variants(analyses))
             self._why.update(self._tools(analyses))
         self._why.update(self._copies(analyses))
+        if self.patterns is None:
+            self._why.update(self._adapter_configs(analyses))
+
+    def _adapter_configs(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The other files of a top-level folder that holds an adapter for another framework
+        and otherwise only files with no torch use (ConvNeXt's ``object_detection/``: the
+        mmdet backbone, mmcv hooks, and the mmdet dict configs beside them): the adapter's
+        configs, counted apart with it, so their multi-scale resize is no input pipeline of
+        the ported model."""
+        folders: dict[str, list[FileAnalysis]] = {}
+        for fa in analyses:
+            parts = PurePosixPath(fa.path).parts
+            if len(parts) > 1 and not fa.errors and not is_test_path(fa.path):
+                folders.setdefault(parts[0], []).append(fa)
+        found: dict[str, str] = {}
+        for folder, files in sorted(folders.items()):
+            adapters = [fa for fa in files if self._why.get(fa.path, "").startswith(ADAPTER)]
+            rest = [fa for fa in files if fa.path not in self._why]
+            if adapters and not any(fa.uses or fa.path in self.keep for fa in rest):
+                found.update((fa.path, f"configs of the adapters in {folder}/") for fa in rest)
+        return found
 
     def _ported_entries(self) -> set[str]:
         """The training files that are ported (not adapters, side projects...)."""
@@ -182,7 +215,7 @@ class Ancillary:
         an adapter (an export script or a TensorFlow twin it imports stays one)."""
         reached = _closure(self._ported_entries(), self._imports)
         for path in reached & self._torch_modules:
-            if self._why.get(path, "").startswith("adapter for"):
+            if self._why.get(path, "").startswith(ADAPTER):
                 del self._why[path]
 
     def _other_tasks(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -214,6 +247,79 @@ class Ancillary:
                 found[fa.path] = f"other task ({task}/)"
         return found
 
+    def _variants(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Files that are variants of a ported file, named after it in its folder: sibling
+        training scripts (yolov9's ``train_dual.py`` and ``train_triple.py`` beside
+        ``train.py``: one port, and a small delta each) and the modules only such variants
+        import (``utils/loss_tal_dual.py`` beside the ``utils/loss_tal.py`` that
+        ``train.py`` imports), or nothing imports (``utils/loss.py``). The script with the
+        shortest name is the one ported; a module is a variant only when it defines a public
+        class or function of the same name as its ported sibling, registers nothing (a
+        registry builds entries by name) and every file importing it is counted apart."""
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        entries = sorted(self._ported_entries() & scripts, key=lambda p: (len(p), p))
+        found: dict[str, str] = {}
+        for path in entries:
+            base = next((q for q in entries if _named_variant(q, path)), None)
+            if base is not None and base not in found:
+                found[path] = f"{VARIANT} {base}"
+        apart = self._why.keys() | found.keys()
+        entries_kept = self._ported_entries() - found.keys()
+        reached = _closure(entries_kept, self._imports) | entries_kept
+        folders: dict[PurePosixPath, list[str]] = {}
+        for path in sorted(reached):
+            folders.setdefault(PurePosixPath(path).parent, []).append(path)
+        by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+        importers: dict[str, set[str]] = {}
+        names: dict[str, set[str]] = {}
+        for fa in analyses:
+            if fa.errors or fa.syntax is None:
+                continue
+            for ref in fa.local_refs:
+                target = _module_file(ref, by_module)
+                if target and target != fa.path:
+                    importers.setdefault(target, set()).add(fa.path)
+            models = fa.syntax.models
+            if models is not None and any(
+                chain or arch for _, _, found_in in models.decorated for arch, chain, _ in found_in
+            ):
+                continue  # registered entries are built by name
+            names[fa.path] = {
+                n
+                for n in [c.qualname for c in fa.classes]
+                + [fn.qualname for fn in fa.functions if not fn.cls]
+                if "." not in n and not n.startswith("_")
+            }
+        for path in sorted(names):
+            if path in apart or path in reached or path in self.keep:
+                continue
+            if PurePosixPath(path).name == "__init__.py":
+                continue
+            if not importers.get(path, set()) <= apart:
+                continue
+            base = next(
+                (
+                    q
+                    for q in folders.get(PurePosixPath(path).parent, ())
+                    if (_named_variant(q, path) or _named_variant(path, q))
+                    and names[path] & names.get(q, set())
+                ),
+                None,
+            )
+            if base is not None:
+                used = bool(importers.get(path, set()) & found.keys())
+                found[path] = f"{VARIANT} {base}" + ("" if used else f" {UNUSED}")
+        return found
+
+    def variants(self) -> tuple[str, ...]:
+        """The variant files that are a delta to port after their ported sibling (a sibling
+        training script, a module such a script imports); unused variants are not."""
+        return tuple(
+            p
+            for p, w in sorted(self._why.items())
+            if w.startswith(VARIANT) and not w.endswith(UNUSED)
+        )
+
     def _tools(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Root-level tools beside a training entry point: a script run on its own
         (``if __name__ == "__main__"``, a click or argparse command) that does not reach the
@@ -229,7 +335,7 @@ class Ancillary:
             parts = PurePosixPath(fa.path).parts
             if fa.path in self.keep and not (len(parts) == 1 and _optimizes_inputs(fa)):
                 continue
-            if len(parts) > 1 and parts[0].lower() in _EVALUATION_PACKAGES:
+            if evaluation_folder(fa.path, root_only=True):
                 found[fa.path] = "evaluation"
             elif len(parts) == 1 and fa.syntax is not None and fa.syntax.main_guard:
                 candidates[fa.path] = fa.modules
@@ -287,8 +393,12 @@ class Ancillary:
             }
         )
         if foreign:  # a training script for detectron2 trains the adapter, not the model
-            return f"adapter for {', '.join(foreign)}"
+            return f"{ADAPTER} {', '.join(foreign)}"
         parts = PurePosixPath(path).parts
+        # a plotting module that steps a scheduler to draw it (yolov9's utils/plots.py:
+        # plot_lr_scheduler) uses torch.optim, but trains nothing
+        if any(path_matches(parts[-1].lower(), p) for p in _PLOTTING):
+            return "plotting"
         if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
@@ -325,6 +435,22 @@ class Ancillary:
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
+
+
+#: Why a variant of a ported file is counted apart: ``variant of train.py``.
+VARIANT = "variant of"
+#: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
+#: ``utils/loss.py``, imported only by the other tasks' losses): nothing to port.
+UNUSED = "(no ported file or variant imports it)"
+
+
+def _named_variant(base: str, path: str) -> bool:
+    """Whether ``path`` is named as a variant of ``base`` in the same folder
+    (``train_dual.py`` of ``train.py``, ``loss_tal.py`` of ``loss.py``)."""
+    b, p = PurePosixPath(base), PurePosixPath(path)
+    return (
+        b.parent == p.parent and b.suffix == p.suffix == ".py" and p.stem.startswith(b.stem + "_")
+    )
 
 
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
@@ -788,11 +914,6 @@ SIZED_LIST = "a list repeated a number of times read from data"
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
 _LAYER_CLASS = re.compile(r"^torch\.nn\.(?:\w+\.)*[A-Z]\w*$")
-#: What a training step computes: a functional loss or the backward pass (a loss module
-#: constructed in ``main`` is no step).
-_TRAINING_STEP = re.compile(
-    r"^torch\.(?:Tensor\.backward|autograd\.backward|nn\.functional\.\w*(?:loss|entropy)\w*)$"
-)
 #: The base of a torch module class (``torch.nn.Module``, ``torch.nn.modules.module.Module``).
 _TORCH_MODULE = re.compile(r"^torch\.nn\.(?:modules\.module\.)?Module$")
 #: Visualisation and logging helpers (of a Module too) run beside the step, not in it.
@@ -826,7 +947,7 @@ def _round_trips(
     }
     # the training step: a function that computes a loss or runs the backward pass (MODNet's
     # SOC adaptation step dilating its predicted matte with scipy), whatever its scope
-    network |= {(f.path, f.function) for f in result.api_findings if _TRAINING_STEP.match(f.api)}
+    network |= {(f.path, f.function) for f in result.api_findings if STEP_COMPUTATION.match(f.api)}
     trips: dict[tuple[str, str], tuple[FileAnalysis, HostTrip]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
@@ -908,6 +1029,39 @@ def padded_batches(
                 for target in defs.get(call.callee.rpartition(".")[2], [])
             ]
             found.update((t.path, q) for t, q in todo if (t.path, q) in padding)
+    return tuple(sorted(found))
+
+
+#: A loader built with rectangular batches (``create_dataloader(..., rect=True)`` in the
+#: YOLOv5 family): each batch is shaped by the aspect ratios of its images.
+_RECTANGULAR = re.compile(r"\brect\s*=\s*True\b")
+#: ... built by a loader (``create_dataloader``), not a dataset read for statistics
+#: (``kmean_anchors``' ``LoadImagesAndLabels(..., rect=True)``).
+_LOADER = re.compile(r"loader", re.IGNORECASE)
+
+
+def rectangular_batches(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> tuple[tuple[str, str], ...]:
+    """(path, what) of each call in a ported file that builds a loader with rectangular
+    batches (``rect=True`` written at the call: yolov9's validation loader in ``train.py``).
+    Every batch then has a shape read from the data, as with multi-scale training: an input
+    pipeline to bucket or pad. Told apart from a multi-scale finding in the same function
+    by its line."""
+    found: set[tuple[str, str]] = set()
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.models is None:
+            continue
+        callers = {c.line: c.caller for c in fa.calls if c.role == "call"}
+        for e in facts.models.exprs:
+            if (
+                e.kind == "call"
+                and "rect" in e.keywords
+                and _LOADER.search(e.node.full().partition("(")[0])
+                and _RECTANGULAR.search(e.node.full())
+            ):
+                function = callers.get(e.line) or "<module>"
+                found.add((fa.path, f"{function} (rect=True, line {e.line})"))
     return tuple(sorted(found))
 
 
@@ -1382,7 +1536,6 @@ _OWN_EXTENSION = "the repository's CUDA/C++ extension"
 #: Bindings that score predictions (detectron2's ``COCOevalAccumulate``), and the files of
 #: evaluation code: an evaluator's C++ is no op of the network.
 _EVALUATION = re.compile(r"coco|eval", re.IGNORECASE)
-_EVALUATION_FILE = re.compile(r"(?:^|[/_.])(?:eval\w*|evaluation|coco\w*|metrics?)(?:[/_.]|$)")
 #: Binding names that say nothing of the op (the extension module's name does).
 _GENERIC_BINDINGS = frozenset({"forward", "backward", "apply", "run", "call"})
 #: ``path = ...`` and ``url = ...`` lines of a ``.gitmodules`` file.
@@ -1506,7 +1659,7 @@ def compiled_ops(
             if hit is None:
                 continue
             module, binding = hit
-            if _EVALUATION.search(binding) or _EVALUATION_FILE.search(fa.path):
+            if _EVALUATION.search(binding) or evaluation_file(fa.path):
                 continue  # detectron2's C++ COCO evaluation: scores, never the network
             op = _BINDING_SUFFIX.sub("", binding)
             if op in _GENERIC_BINDINGS:  # ``ngram_repeat_block_cuda.forward``
@@ -1604,6 +1757,8 @@ UNREACHED = "not reached by the shipped configs"
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".cfg", ".py")
 #: ``KEY: True`` (YAML) or ``KEY = True`` (Python): a flag a config switches on.
 _TRUTHY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:True|true|1)\s*(?:#.*)?$")
+#: ``KEY: False`` (YAML) or ``KEY = False`` (Python): a flag a config switches off.
+_FALSY = re.compile(r"(?m)^\s*(?:\w+\.)*([A-Za-z_]\w*)\s*[:=]\s*(?:False|false|0)\s*(?:#.*)?$")
 #: The part of a branch class's name that its flag repeats (``RetinaNetModule`` ->
 #: ``RETINANET`` for ``MODEL.RETINANET_ON``).
 _BRANCH_SUFFIX = re.compile(r"(Module|Head|Block|Model|Net)$")
@@ -1689,8 +1844,17 @@ def unreached(
                     entries[key], f"{UNREACHED} ({registry} {key!r} named in no {folder}/ file)"
                 )
     on = set(_TRUTHY.findall(text))
+    off = set(_FALSY.findall(text))
     paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
     for top in tops:
+        # a file that also defines a builder the model calls (FCOS's rpn/rpn.py: the fallback
+        # RPNModule beside build_rpn, which builds the selected FCOSModule) stays ported
+        builders = {b for _, part in top.parts for b in re.findall(r"(\w+)\(", part)}
+        for why, name in _switched_off(top, on, off, defaults, paths):
+            fa = files.get(paths[name])
+            if fa is None or any(fn.qualname in builders for fn in fa.functions):
+                continue
+            seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {why} in {folder}/)")
         for _, part in top.parts:
             for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
                 flag = _flag(name, defaults)
@@ -1720,6 +1884,50 @@ def unreached(
             apart[path] = f"{UNREACHED} (imported only from {via})"
             changed = True
     return apart
+
+
+#: Parts of a top model that an ``X_ONLY`` flag keeps (the backbone, the builder's call).
+_ALWAYS_BUILT = frozenset({"backbone", "selected by"})
+
+
+def _switched_off(
+    top: TopModel,
+    on: set[str],
+    off: set[str],
+    defaults: dict[str, str],
+    paths: dict[str, str],
+) -> Iterable[tuple[str, str]]:
+    """(why, class) of the parts of ``top`` the shipped configs switch off by flags named
+    after the parts, beyond a flag of the part's own that is off by default:
+
+    - a builder's alternatives (``FCOSModule or RetinaNetModule or RPNModule``): once one
+      of them has a flag the configs set on and never off (``FCOS_ON: True``), an
+      alternative with no flag of its own is the fallback, never built (``RPNModule``);
+    - ``<PART>_ONLY`` (``MODEL.RPN_ONLY``) declared, set on by the configs, never off: the
+      model is its backbone and that part; the other heads (``roi_heads`` and what its
+      builder also builds: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY``) are not."""
+    for _, part in top.parts:
+        alternatives = re.findall(r"\b[A-Z]\w*", part.partition(" (")[0])
+        if " or " not in part or len(alternatives) < 2:
+            continue
+        flags = {name: _flag(name, defaults) for name in alternatives}
+        chosen = sorted(f for f in flags.values() if f and f in on and f not in off)
+        if chosen:
+            for name, flag in flags.items():
+                if not flag and name in paths:
+                    yield f"{chosen[0]} is set on and never off", name
+    parameters = {p for p, _ in top.parts}
+    for flag in sorted(on):
+        word, _, only = flag.rpartition("_")
+        if only != "ONLY" or word.lower() not in parameters or flag in off:
+            continue
+        if flag not in defaults or defaults[flag].strip() not in _OFF:
+            continue
+        for parameter, part in top.parts:
+            if parameter in _ALWAYS_BUILT or parameter == word.lower():
+                continue
+            for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
+                yield f"{flag} is set on, only the {word.lower()} is built", name
 
 
 def _names(text: str, key: str) -> bool:

@@ -1,0 +1,45 @@
+"""What a file or a torch call is for, as every review section reads it: evaluation code, the
+training step. One definition each, so the recipe, the work items and the count of what is
+ported never disagree about which folder holds evaluation code or which call trains.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+#: A name of evaluation code, one part of a path (a folder, or a file's stem): ``eval/``,
+#: ``evaluation/``, ``evaluator``, ``voc_eval_lib/``, ``coco_eval``, ``fast_eval_api``,
+#: stylegan2's ``metrics/`` computing FID with its own loader. Scores beside the model,
+#: never part of it nor of its training recipe.
+EVALUATION_PART = re.compile(r"(?:^|_)(?:eval\w*|metrics?)(?:_|$)", re.IGNORECASE)
+
+
+def evaluation_folder(path: str, root_only: bool = False) -> bool:
+    """Whether ``path`` lies in a folder of evaluation code (``root_only``: a top-level one,
+    the package a repository computes its metrics in)."""
+    folders = PurePosixPath(path).parts[:-1]
+    return any(EVALUATION_PART.search(part) for part in (folders[:1] if root_only else folders))
+
+
+def evaluation_file(path: str) -> bool:
+    """Whether ``path`` is evaluation code by its folders or its own name
+    (``detectron2/evaluation/fast_eval_api.py``)."""
+    return evaluation_folder(path) or bool(EVALUATION_PART.search(PurePosixPath(path).stem))
+
+
+#: The backward pass, as the scan's findings name it.
+BACKWARD_APIS = ("torch.Tensor.backward", "torch.autograd.backward")
+#: APIs that show the code trains: any use of ``torch.optim`` (an optimizer, a scheduler), a
+#: backward pass. Prefixes, for ``str.startswith``.
+TRAINING_APIS = ("torch.optim.", *BACKWARD_APIS)
+_BACKWARD = "|".join(re.escape(api) for api in BACKWARD_APIS)
+#: What the training step itself does: build one of torch's optimizers (``torch.optim.SGD``,
+#: not a scheduler nor an optimizer's ``load_state_dict`` in a checkpointer), run a backward
+#: pass or an optimizer step. A script that reaches one of these trains.
+TRAINING_STEP = re.compile(
+    rf"^(?:torch\.optim\.[A-Z]\w*|torch\.optim\.Optimizer\.step|{_BACKWARD})$"
+)
+#: What a function in the training step computes: a functional loss or the backward pass
+#: (a loss module constructed in ``main`` is no step).
+STEP_COMPUTATION = re.compile(rf"^(?:{_BACKWARD}|torch\.nn\.functional\.\w*(?:loss|entropy)\w*)$")
