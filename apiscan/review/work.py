@@ -1846,15 +1846,16 @@ def unreached(
     on = set(_TRUTHY.findall(text))
     off = set(_FALSY.findall(text))
     paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
+    # the selected alternative's file stays ported even when only a file counted apart
+    # imports it (FCOS's rpn/fcos/fcos.py, imported by rpn/rpn.py beside the RPNModule
+    # fallback, whose build_rpn dispatches to it in three lines)
+    selected: set[str] = set()
     for top in tops:
-        # a file that also defines a builder the model calls (FCOS's rpn/rpn.py: the fallback
-        # RPNModule beside build_rpn, which builds the selected FCOSModule) stays ported
-        builders = {b for _, part in top.parts for b in re.findall(r"(\w+)\(", part)}
         for why, name in _switched_off(top, on, off, defaults, paths):
-            fa = files.get(paths[name])
-            if fa is None or any(fn.qualname in builders for fn in fa.functions):
-                continue
-            seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {why} in {folder}/)")
+            if not why:
+                selected.add(paths[name])
+            else:
+                seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {why} in {folder}/)")
         for _, part in top.parts:
             for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
                 flag = _flag(name, defaults)
@@ -1864,7 +1865,7 @@ def unreached(
                         f"{UNREACHED} ({name}: {flag} is off by default and set in no "
                         f"{folder}/ file)",
                     )
-    keep = set(kept) | {t.where.path for t in tops}
+    keep = set(kept) | {t.where.path for t in tops} | selected
     apart = {p: w for p, w in seeds.items() if p in files and p not in keep}
     # then the files only those import (RetinaNet's loss and inference beside its module)
     importers: dict[str, set[str]] = {}
@@ -1898,7 +1899,8 @@ def _switched_off(
     paths: dict[str, str],
 ) -> Iterable[tuple[str, str]]:
     """(why, class) of the parts of ``top`` the shipped configs switch off by flags named
-    after the parts, beyond a flag of the part's own that is off by default:
+    after the parts, beyond a flag of the part's own that is off by default (why "" for an
+    alternative they select: ported, whoever imports it):
 
     - a builder's alternatives (``FCOSModule or RetinaNetModule or RPNModule``): once one
       of them has a flag the configs set on and never off (``FCOS_ON: True``), an
@@ -1914,7 +1916,9 @@ def _switched_off(
         chosen = sorted(f for f in flags.values() if f and f in on and f not in off)
         if chosen:
             for name, flag in flags.items():
-                if not flag and name in paths:
+                if flag in chosen and name in paths:
+                    yield "", name  # the alternative selected
+                elif not flag and name in paths:
                     yield f"{chosen[0]} is set on and never off", name
     parameters = {p for p, _ in top.parts}
     for flag in sorted(on):
