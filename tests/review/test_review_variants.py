@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from apiscan.review.build import TRAINING_STEP, build_review
+from apiscan.review.build import build_review
 from apiscan.review.model import TopModel, Where
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
+    TRAINING_STEP,
     evaluation_file,
     evaluation_folder,
 )
