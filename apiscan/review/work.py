@@ -86,6 +86,15 @@ FOREIGN_FRAMEWORKS = frozenset(
         "paddle",
         "mmdet",
         "mmcv",
+        # the OpenMMLab task frameworks beside mmdet (ConvNeXt's semantic_segmentation/
+        # registers its backbone with mmseg's BACKBONES)
+        "mmseg",
+        "mmpose",
+        "mmcls",
+        "mmpretrain",
+        "mmocr",
+        "mmrotate",
+        "mmdet3d",
         "lightning",
         "pytorch_lightning",
         # Replicate's predictor (SwinIR's predict.py beside cog.yaml): a hosting entry point
@@ -134,6 +143,11 @@ _SIDE_DIRS = frozenset(
 )
 
 
+#: Folders that hold a repository's code, not a task of its own (CenterNet's ``src/main.py``
+#: beside a root script is the same product's entry point).
+_CODE_ROOTS = frozenset({"src", "lib", "source", "code"})
+
+
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
     hub files, plotting, notebooks, adapters for other frameworks. ``patterns`` (globs as in
@@ -150,6 +164,11 @@ class Ancillary:
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
+        #: top-level folder -> why, for the adapter projects (their configs and data files
+        #: the scan does not read are counted apart with them)
+        self._adapter_dirs: dict[str, str] = {}
+        #: path -> "tool" or "task": a tool's or another task's training facts (the recipe's)
+        self._recipes: dict[str, str] = {}
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
         #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
@@ -166,8 +185,13 @@ class Ancillary:
         if self.patterns is None and self.keep:
             self._imports = _import_graph(analyses)
             self._adapted_parts()
-            self._why.update(self._other_tasks(analyses))
-            self._why.update(self._tools(analyses))
+            tasks = self._other_tasks(analyses)
+            tools = self._tools(analyses)
+            self._why.update(tasks)
+            self._why.update(tools)
+            self._why.update(self._adapter_projects(analyses))
+            self._recipes.update(dict.fromkeys(tasks, "task"))
+            self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
         self._why.update(self._copies(analyses))
 
     def _ported_entries(self) -> set[str]:
@@ -205,6 +229,7 @@ class Ancillary:
             and len(parts := PurePosixPath(p).parts) > 1
             and parts[0] not in imported_tops
             and parts[0].lower() not in ANCILLARY_DIRS
+            and parts[0].lower() not in _CODE_ROOTS
         }
         found: dict[str, str] = {}
         for fa in analyses:
@@ -212,6 +237,39 @@ class Ancillary:
             task = next((d for d in parts[:-1] if d in tasks), None)
             if task and fa.path not in direct and fa.path not in self._why:
                 found[fa.path] = f"other task ({task}/)"
+        return found
+
+    def _adapter_projects(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The top-level folders that are projects for another framework beside the
+        repository's own training (ConvNeXt's ``object_detection/`` and
+        ``semantic_segmentation/``: mmdet and mmseg adapters, their OpenMMLab configs, run by
+        those frameworks' trainers): a folder with an adapter in it, none of the ported
+        training entries, and nothing outside it that is ported importing from it. Its
+        every file is counted apart with the adapter (the configs too: their optimizer,
+        losses and pipeline are that framework's recipe, not this one's)."""
+        entries = self._ported_entries()
+        adapters: dict[str, set[str]] = {}
+        for path, why in self._why.items():
+            parts = PurePosixPath(path).parts
+            if len(parts) > 1 and why.startswith("adapter for "):
+                adapters.setdefault(parts[0], set()).update(why[12:].split(", "))
+        found: dict[str, str] = {}
+        for top, frameworks in sorted(adapters.items()):
+            inside = [fa.path for fa in analyses if PurePosixPath(fa.path).parts[0] == top]
+            if any(PurePosixPath(p).parts[0] == top for p in entries):
+                continue
+            importers = {
+                p
+                for p, targets in self._imports.items()
+                if PurePosixPath(p).parts[0] != top
+                and p not in self._why
+                and any(PurePosixPath(t).parts[0] == top for t in targets)
+            }
+            if importers:
+                continue
+            why = f"adapter for {', '.join(sorted(frameworks))} ({top}/)"
+            self._adapter_dirs[top] = why
+            found.update({p: why for p in inside if p not in self._why})
         return found
 
     def _tools(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -319,8 +377,18 @@ class Ancillary:
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
             return f"matches {hit!r}" if hit else ""
-        folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
+        parts = PurePosixPath(path).parts
+        if len(parts) > 1 and parts[0] in self._adapter_dirs:
+            return self._adapter_dirs[parts[0]]
+        folders = [d.lower() for d in parts[:-1]]
         return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+
+    def other_recipe(self, path: str) -> str:
+        """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
+        root-level tool beside the training script: stylegan2's ``projector.py`` optimizes a
+        latent with its own Adam), "task" (another task's folder: yolov9's ``classify/``);
+        "" otherwise. The recipe reads it from here (one home for what is counted apart)."""
+        return self._recipes.get(path, "")
 
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
