@@ -68,6 +68,7 @@ from apiscan.review.sources import (
     self_tests,
     with_facts,
 )
+from apiscan.review.structure import _BY_NAME_BUILDER, _class_name_entries
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
@@ -1491,6 +1492,7 @@ class _Recipe:
             self._param_group_lr(file)
         self._named_defs()
         self._partial_losses()
+        self._named_by_class_name()
         self._flips()
         self._cudnn()
         self._repo_instances()
@@ -2116,6 +2118,71 @@ class _Recipe:
                 target, index = defs[0]
                 node = target.defs[index]
                 self.add("loss", node.qual, file.where(expr.line), values, note)
+
+    def _named_by_class_name(self) -> None:
+        """Objects a repository builds from a dotted class name in a settings dict
+        (stylegan2-ada's ``G_opt_kwargs = dnnlib.EasyDict(class_name='torch.optim.Adam',
+        lr=spec.lrate, betas=[0,0.99], eps=1e-8)`` and ``loss_kwargs = dnnlib.EasyDict(
+        class_name='training.loss.StyleGAN2Loss', r1_gamma=spec.gamma)``, built by
+        ``dnnlib.util.construct_class_by_name(**kwargs)``): the optimizer, schedule, loss or
+        augmentation the name picks, with the settings written beside it. The entries are
+        read as the model tree reads them (:func:`~apiscan.review.structure._class_name_entries`),
+        and only where the repository has such a builder."""
+        builds = any(
+            _BY_NAME_BUILDER.fullmatch(fact.callee.rpartition(".")[2])
+            for fa in self.analyses
+            for fact in fa.calls
+        )
+        if not builds:
+            return
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path):
+                continue
+            for call in file.values.calls:
+                picked = {
+                    kw.target.value
+                    for kw in call.expr.keywords
+                    if kw.name == "class_name" and kw.target.kind == "Constant"
+                }
+                for line, name in _class_name_entries(call.expr):
+                    if name not in picked:
+                        continue  # a nested call's entry: that call's row
+                    picked.discard(name)
+                    category, shown, note = self._by_name_category(name)
+                    if category is None:
+                        continue
+                    values = [
+                        (kw.name, self._value(file, call.function, kw.name, kw.target))
+                        for kw in call.expr.keywords
+                        if kw.name and kw.name != "class_name"
+                    ]
+                    stored = f"stored as {call.stored.text}, " if call.stored is not None else ""
+                    self.add(
+                        category,
+                        shown,
+                        file.where(line),
+                        values,
+                        f"{stored}built by name (class_name={name!r}){note}",
+                    )
+
+    def _by_name_category(self, name: str) -> tuple[str | None, str, str]:
+        """(category, row name, note tail) of the class a dotted ``class_name`` names: a
+        torch optimizer, schedule or loss class, or a repository class whose role is one."""
+        if name.startswith("torch."):
+            return _category(name), name, ""
+        key = self.repo_key(name)
+        if key is None or key not in self.repo.defs:
+            return None, name, ""
+        target, index = self.repo.defs[key]
+        node = target.defs[index]
+        if not node.is_class:
+            return None, name, ""
+        category = self._repo_category(key, node)
+        if category is None and _AUG_DATASET.search(node.name):
+            category = "augmentation"  # stylegan2-ada's AugmentPipe (ADA), a Module
+        if category not in CATEGORIES:
+            return None, name, ""
+        return category, name, f", defined at {target.loc(node.line)}"
 
     def _passed_dict(
         self, file: _File, call: CallValues, value: tuple[str, str]
@@ -3185,6 +3252,15 @@ class _Recipe:
                 or (n.kind == "Attribute" and n.chain() and not file.dotted(n))
             }
             values += [(text, self.values.describe(file, fn, refs[text])) for text in sorted(refs)]
+            if fn >= 0:
+                # the settings the caller passes (semseg's ``poly_learning_rate(args.base_lr,
+                # current_iter, max_iter, power=args.power)``), the epoch itself left out
+                read = {n.name for n in stmt.value.walk() if n.kind == "Name"}
+                values += [
+                    (param, self.values.parameter(file, fn, param, default, 0).show())
+                    for param, default in file.defs[fn].params
+                    if param in read and not re.search(_EPOCH_NAME, param, re.IGNORECASE)
+                ]
             floor = _floor(stmt, target.name)
             if floor:
                 values.append(("floor", floor))
