@@ -72,6 +72,23 @@ from apiscan.review.structure import _BY_NAME_BUILDER, _class_name_entries
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
+
+
+class _Branch(NamedTuple):
+    """Where a row is built in an ``if``/``elif`` chain."""
+
+    #: (path, line, column) of the chain's first ``if``
+    chain: tuple[str, int, int]
+    #: (line, column) of the ``if`` or ``elif`` right around the call
+    inner: tuple[int, int]
+    #: whether that test holds with the defaults; None when it cannot be told
+    known: bool | None
+    test: str
+    #: what the call's result is stored as ("" when not stored)
+    stored: str
+    line: int
+
+
 #: A value :meth:`_Recipe._holds` cannot tell.
 _UNKNOWN = object()
 #: The comparisons :meth:`_Recipe._holds` evaluates, by their ``ast`` class name.
@@ -1324,7 +1341,7 @@ class _Recipe:
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
         #: True, False or None when it cannot be told, the test's text)
-        self.branches: dict[_RowKey, tuple[tuple[str, int, int], bool | None, str]] = {}
+        self.branches: dict[_RowKey, _Branch] = {}
         self._self_tests = self_tests(analyses)
         #: places of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[tuple[str, int, int, int, int]] = set()
@@ -1564,34 +1581,54 @@ class _Recipe:
                 break
             chain = outer
         verdict = self._holds(file, call.function, inner.test, 0)
-        known = verdict if isinstance(verdict, bool) else None
-        key = (category, where.path, where.line, name)
-        self.branches[key] = ((where.path, chain.line, chain.col), known, inner.test.shown())
+        self.branches[(category, where.path, where.line, name)] = _Branch(
+            (where.path, chain.line, chain.col),
+            (inner.line, inner.col),
+            verdict if isinstance(verdict, bool) else None,
+            inner.test.shown(),
+            call.stored.text if call.stored is not None else "",
+            call.expr.line,
+        )
 
     def _picked_branches(self) -> None:
-        """Of the rows built in the branches of one ``if``/``elif`` chain, keep the one whose
-        test holds with the defaults (``--opt adamw``: AdamW, not the five other optimizers
-        of the chain); when no test can be told, each row says it is one of the
-        alternatives and under which test."""
-        chains: dict[tuple[str, int, int], list[tuple[bool | None, str, _RowKey]]] = {}
-        for key, (chain, known, test) in self.branches.items():
-            chains.setdefault(chain, []).append((known, test, key))
+        """Of the rows built in the branches of one ``if``/``elif`` chain, keep the one the
+        defaults take (``--opt adamw``: AdamW, not the five other optimizers of the chain;
+        deep-text-recognition's ``if opt.adam: Adam(...) else: Adadelta(...)`` with
+        ``--adam`` off: Adadelta); when no test can be told, each row says it is one of the
+        alternatives and under which test. Of two rows under the same ``if`` that store the
+        same name, the later is its ``else`` (were both in the body, the later would replace
+        the earlier)."""
+        chains: dict[tuple[str, int, int], list[tuple[_RowKey, _Branch]]] = {}
+        for key, branch in self.branches.items():
+            chains.setdefault(branch.chain, []).append((key, branch))
         drop: set[_RowKey] = set()
         notes: dict[_RowKey, str] = {}
         for members in chains.values():
-            if len({key for _, _, key in members}) < 2:
+            if len(members) < 2:
                 continue
-            if any(known is True for known, _, _ in members):
-                for known, test, key in members:
+            taken: dict[_RowKey, tuple[bool | None, str]] = {}
+            for key, branch in members:
+                same = [
+                    b
+                    for _, b in members
+                    if b.inner == branch.inner and b.stored and b.stored == branch.stored
+                ]
+                if len(same) > 1 and branch.line == max(b.line for b in same):
+                    known = None if branch.known is None else not branch.known
+                    taken[key] = (known, f"else of if {branch.test}")
+                else:
+                    taken[key] = (branch.known, f"if {branch.test}")
+            if any(known is True for known, _ in taken.values()):
+                for key, (known, test) in taken.items():
                     if known is False:
                         drop.add(key)
                     elif known is True:
-                        notes[key] = f"the branch taken with the defaults: if {test}"
+                        notes[key] = f"the branch taken with the defaults: {test}"
             else:
-                for known, test, key in members:
+                for key, (known, test) in taken.items():
                     if known is None:
                         notes[key] = (
-                            f"one of {len(members)} alternatives, built if {test} "
+                            f"one of {len(members)} alternatives, built {test} "
                             "(the value that picks it is not known here)"
                         )
         kept = []

@@ -339,3 +339,36 @@ def test_options_from_a_dict_of_defaults_and_a_partial_loss(tmp_path: Path) -> N
     # the optimizer's learning rate is the dict's default
     adamw = next(i for i in items if i.name == "torch.optim.AdamW")
     assert dict(adamw.values)["lr"].startswith("1e-4 (")
+
+
+SWITCHED = """
+    import argparse
+    import torch
+    from torch import optim
+
+
+    def train(opt):
+        model = torch.nn.Linear(2, 2)
+        if opt.adam:
+            optimizer = optim.Adam(model.parameters(), lr=opt.lr)
+        else:
+            optimizer = optim.Adadelta(model.parameters(), lr=opt.lr)
+        model(torch.ones(2)).sum().backward()
+        optimizer.step()
+
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--adam', action='store_true')
+        parser.add_argument('--lr', type=float, default=1)
+        train(parser.parse_args())
+"""
+
+
+def test_the_else_branch_a_switch_left_off_takes(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"train.py": SWITCHED})
+    built = [i for i in named(recipe(tmp_path), "optimizer") if i.name.startswith("torch.")]
+    # --adam is off by default: the else branch builds Adadelta, Adam never runs
+    assert [(i.name, i.note) for i in built] == [
+        ("torch.optim.Adadelta", "the branch taken with the defaults: else of if opt.adam")
+    ]
