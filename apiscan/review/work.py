@@ -148,6 +148,10 @@ _SIDE_DIRS = frozenset(
 _CODE_ROOTS = frozenset({"src", "lib", "source", "code"})
 
 
+#: Scripts that run the training step to time it, not to train (timm's ``benchmark.py``).
+_TIMING = ("*benchmark*.py", "*profil*.py")
+
+
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
     hub files, plotting, notebooks, adapters for other frameworks. ``patterns`` (globs as in
@@ -276,7 +280,8 @@ class Ancillary:
         """Root-level tools beside a training entry point: a script run on its own
         (``if __name__ == "__main__"``, a click or argparse command) that does not reach the
         training step and that no ported file imports (stylegan2's ``generate.py``,
-        ``projector.py``, ``calc_metrics.py``), and a root-level ``metrics/`` or
+        ``projector.py``, ``calc_metrics.py``) or reaches it only to time it (timm's
+        ``benchmark.py``), and a root-level ``metrics/`` or
         ``evaluation/`` package (evaluation runs on the host beside the model). Only where
         the repository trains: an inference-only repository's script is its inference path."""
         found: dict[str, str] = {}
@@ -285,7 +290,10 @@ class Ancillary:
             if fa.errors or fa.path in self._why:
                 continue
             parts = PurePosixPath(fa.path).parts
-            if fa.path in self.keep and not (len(parts) == 1 and _optimizes_inputs(fa)):
+            if fa.path in self.keep and not (
+                len(parts) == 1
+                and (_optimizes_inputs(fa) or any(path_matches(parts[0], p) for p in _TIMING))
+            ):
                 continue
             if len(parts) > 1 and parts[0].lower() in _EVALUATION_PACKAGES:
                 found[fa.path] = "evaluation"
