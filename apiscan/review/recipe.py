@@ -342,7 +342,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "epochs",
             r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
-            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)",
+            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)"
+            # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
+            r"|(max_|num_|total_|train_)iter",
         ),
         (
             "batch_size",

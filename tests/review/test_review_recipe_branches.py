@@ -372,3 +372,15 @@ def test_the_else_branch_a_switch_left_off_takes(tmp_path: Path) -> None:
     assert [(i.name, i.note) for i in built] == [
         ("torch.optim.Adadelta", "the branch taken with the defaults: else of if opt.adam")
     ]
+
+
+def test_settings_named_for_the_training_length_and_the_gan_and_diffusion_recipes() -> None:
+    from apiscan.review.recipe import _setting_category
+
+    assert _setting_category("num_iter") == "epochs"  # deep-text-recognition's --num_iter
+    assert _setting_category("iter") is None  # a loop's counter
+    assert _setting_category("n_critic") == "optimizer"
+    assert _setting_category("fp16_scale_growth") == "amp"
+    assert _setting_category("noise_schedule") == "loss"
+    assert _setting_category("lr_anneal_steps") == "scheduler"
+    assert _setting_category("microbatch") == "grad_accum"
