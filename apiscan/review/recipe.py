@@ -1521,6 +1521,7 @@ class _Recipe:
         self._registry_choices()
         self._pipelines()
         self._lazy_compositions()
+        self._branch_rows()
         self._picked_branches()
         unused = self._unused_loss_defs()
         uncalled = self._uncalled_functions()
@@ -1588,9 +1589,31 @@ class _Recipe:
             (inner.line, inner.col),
             verdict if isinstance(verdict, bool) else None,
             inner.test.shown(),
-            call.stored.text if call.stored is not None else "",
+            # ``criterion = torch.nn.CTCLoss(...).to(device)``: the statement's target
+            call.stored.text if call.stored is not None else ",".join(call.assigned),
             call.expr.line,
         )
+
+    def _branch_rows(self) -> None:
+        """The loss and schedule rows built in a branch (deep-text-recognition's
+        ``if opt.baiduCTC: criterion = CTCLoss() else: criterion = torch.nn.CTCLoss(...)``),
+        found by the call on the row's line that builds what the row names; the optimizers
+        are recorded where they are read."""
+        for item in self.out:
+            key = (item.category, item.where.path, item.where.line, item.name)
+            if item.category not in ("loss", "scheduler") or key in self.branches:
+                continue
+            file = self.files.get(item.where.path)
+            if file is None or item.name.startswith(("argparse ", "config ")):
+                continue
+            last = item.name.rpartition(".")[2]
+            for call in file.values.calls:
+                if (
+                    call.expr.line == item.where.line
+                    and call.expr.callee().rpartition(".")[2] == last
+                ):
+                    self._note_branch(item.category, item.name, item.where, file, call)
+                    break
 
     def _picked_branches(self) -> None:
         """Of the rows built in the branches of one ``if``/``elif`` chain, keep the one the
