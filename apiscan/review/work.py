@@ -27,7 +27,7 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
-from apiscan.review.sources import is_test_path, place, self_tests, with_facts
+from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -196,6 +196,8 @@ class Ancillary:
             self._why.update(self._adapter_projects(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
+            for path, whose in _side_recipes(analyses).items():
+                self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
 
     def _ported_entries(self) -> set[str]:
@@ -394,13 +396,44 @@ class Ancillary:
     def other_recipe(self, path: str) -> str:
         """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
         root-level tool beside the training script: stylegan2's ``projector.py`` optimizes a
-        latent with its own Adam), "task" (another task's folder: yolov9's ``classify/``);
-        "" otherwise. The recipe reads it from here (one home for what is counted apart)."""
+        latent with its own Adam; a script nothing imports: fairseq's ``generate.py``),
+        "task" (another task's folder: yolov9's ``classify/``); "" otherwise. The recipe
+        reads it from here (one home for which files are which product's)."""
         return self._recipes.get(path, "")
 
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
+
+
+#: A training script by its name (``train.py``, ``train_dual.py``, ``image_train.py``).
+_TRAINING_NAME = re.compile(r"(^|[^a-z])train")
+
+
+def _side_recipes(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The scripts whose training facts are another recipe's, where the repository's root
+    holds a training script, though they stay ported: any script nothing imports beside the
+    training ones ("tool": fairseq's ``fairseq_cli/generate.py`` seeds and halves its own
+    run, yolov9's ``utils/loggers/comet/hpo.py`` has its own options), and the files under a
+    top-level folder holding its own training script ("task": yolov9's ``classify/``)."""
+    analyses = [fa for fa in analyses if not is_test_path(fa.path)]
+    imported = imported_modules(analyses)
+    # a script runs as ``python x.py``; another may still import it (yolov9's
+    # ``panoptic/val.py`` imports from ``panoptic/train.py``)
+    mains = {
+        fa.path: any(m in imported for m in fa.modules)
+        for fa in analyses
+        if fa.syntax is not None and fa.syntax.main_block != (0, 0)
+    }
+    training = {p for p in mains if _TRAINING_NAME.search(PurePosixPath(p).name)}
+    if not any("/" not in p for p in training):
+        return {}
+    found = {p: "tool" for p, used in mains.items() if not used and p not in training}
+    tasks = {p.partition("/")[0] for p in training if p.count("/") == 1}
+    for fa in analyses:
+        if fa.path not in found and tasks & set(PurePosixPath(fa.path).parts[:-1]):
+            found[fa.path] = "task"
+    return found
 
 
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
