@@ -87,6 +87,8 @@ class _Branch(NamedTuple):
     #: what the call's result is stored as ("" when not stored)
     stored: str
     line: int
+    #: the test of an ``if`` around the chain in the same function ("" if none)
+    within: str = ""
 
 
 #: A value :meth:`_Recipe._holds` cannot tell.
@@ -1576,11 +1578,15 @@ class _Recipe:
             return
         inner = call.ifs[0]
         chain = inner
+        within = ""
         # an ``elif`` is an ``if`` in its parent's ``else``, at the parent's column
         for outer in call.ifs[1:]:
-            if outer.function != inner.function or outer.col != chain.col:
+            if outer.function != inner.function:
                 break
-            if not (outer.line < chain.line <= chain.end_line <= outer.end_line):
+            if outer.col != chain.col or not (
+                outer.line < chain.line <= chain.end_line <= outer.end_line
+            ):
+                within = outer.test.shown()  # timm's bce_loss switch under mixup_active
                 break
             chain = outer
         verdict = self._holds(file, call.function, inner.test, 0)
@@ -1592,6 +1598,7 @@ class _Recipe:
             # ``criterion = torch.nn.CTCLoss(...).to(device)``: the statement's target
             call.stored.text if call.stored is not None else ",".join(call.assigned),
             call.expr.line,
+            within,
         )
 
     def _branch_rows(self) -> None:
@@ -1638,11 +1645,12 @@ class _Recipe:
                     for _, b in members
                     if b.inner == branch.inner and b.stored and b.stored == branch.stored
                 ]
+                inside = f" (inside if {branch.within}, not weighed here)" if branch.within else ""
                 if len(same) > 1 and branch.line == max(b.line for b in same):
                     known = None if branch.known is None else not branch.known
-                    taken[key] = (known, f"else of if {branch.test}")
+                    taken[key] = (known, f"else of if {branch.test}{inside}")
                 else:
-                    taken[key] = (branch.known, f"if {branch.test}")
+                    taken[key] = (branch.known, f"if {branch.test}{inside}")
             if any(known is True for known, _ in taken.values()):
                 for key, (known, test) in taken.items():
                     if known is False:
@@ -1725,6 +1733,10 @@ class _Recipe:
                 return self._holds(file, fn, local, depth + 1)
         if kind in ("Name", "Attribute"):
             found = self.values.resolve(file, fn, expr, 0)
+            if any(step.startswith("default of parameter") for step in found.trail):
+                # no caller found to say what it passes (yolov9's smart_optimizer(model,
+                # name='Adam') is called with --optimizer SGD): the default decides nothing
+                return _UNKNOWN
             if found.literal:
                 try:
                     return ast.literal_eval(found.text)

@@ -384,3 +384,26 @@ def test_settings_named_for_the_training_length_and_the_gan_and_diffusion_recipe
     assert _setting_category("noise_schedule") == "loss"
     assert _setting_category("lr_anneal_steps") == "scheduler"
     assert _setting_category("microbatch") == "grad_accum"
+
+
+NO_CALLER = """
+    import torch
+
+
+    def smart_optimizer(model, name='Adam', lr=0.001):
+        if name == 'Adam':
+            optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+        elif name == 'SGD':
+            optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+        else:
+            raise NotImplementedError(name)
+        return optimizer
+"""
+
+
+def test_a_parameter_default_with_no_caller_found_decides_no_branch(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"utils.py": NO_CALLER})
+    built = [i for i in named(recipe(tmp_path), "optimizer") if i.name.startswith("torch.")]
+    # the callers (not found) pass --optimizer: the default 'Adam' picks nothing
+    assert sorted(i.name for i in built) == ["torch.optim.Adam", "torch.optim.SGD"]
+    assert all(i.note.startswith("one of 2 alternatives") for i in built)
