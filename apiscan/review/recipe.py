@@ -1661,7 +1661,7 @@ class _Recipe:
                 for key, (known, test) in taken.items():
                     if known is None:
                         notes[key] = (
-                            f"one of {len(members)} alternatives, built {test} "
+                            f"one of {len(members)} alternatives shown, built {test} "
                             "(the value that picks it is not known here)"
                         )
         kept = []

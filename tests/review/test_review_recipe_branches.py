@@ -100,7 +100,7 @@ def test_a_name_no_default_decides_shows_each_branch_as_an_alternative(tmp_path:
         "torch.optim.SGD",
     ]
     assert all(
-        note.startswith("one of 4 alternatives, built if opt_lower == ") for _, note in built
+        note.startswith("one of 4 alternatives shown, built if opt_lower == ") for _, note in built
     )
 
 
@@ -406,4 +406,4 @@ def test_a_parameter_default_with_no_caller_found_decides_no_branch(tmp_path: Pa
     built = [i for i in named(recipe(tmp_path), "optimizer") if i.name.startswith("torch.")]
     # the callers (not found) pass --optimizer: the default 'Adam' picks nothing
     assert sorted(i.name for i in built) == ["torch.optim.Adam", "torch.optim.SGD"]
-    assert all(i.note.startswith("one of 2 alternatives") for i in built)
+    assert all(i.note.startswith("one of 2 alternatives shown") for i in built)
