@@ -89,6 +89,8 @@ class _Branch(NamedTuple):
     line: int
     #: the test of an ``if`` around the chain in the same function ("" if none)
     within: str = ""
+    #: whether the chain's earlier tests all fail with the defaults (None: not known)
+    passed: bool | None = True
 
 
 #: A value :meth:`_Recipe._holds` cannot tell.
@@ -1579,6 +1581,8 @@ class _Recipe:
         inner = call.ifs[0]
         chain = inner
         within = ""
+        #: whether every earlier branch of the chain is passed over (its test false)
+        passed: bool | None = True
         # an ``elif`` is an ``if`` in its parent's ``else``, at the parent's column
         for outer in call.ifs[1:]:
             if outer.function != inner.function:
@@ -1589,6 +1593,13 @@ class _Recipe:
                 within = outer.test.shown()  # timm's bce_loss switch under mixup_active
                 break
             chain = outer
+            # ConvNeXt's ``if mixup_fn is not None: ... elif args.smoothing > 0.: ...``: the
+            # elif is taken only if the test before it fails
+            earlier = self._holds(file, call.function, outer.test, 0)
+            if earlier is True:
+                passed = False
+            elif earlier is _UNKNOWN or not isinstance(earlier, bool):
+                passed = None if passed is not False else False
         verdict = self._holds(file, call.function, inner.test, 0)
         self.branches[(category, where.path, where.line, name)] = _Branch(
             (where.path, chain.line, chain.col),
@@ -1599,6 +1610,7 @@ class _Recipe:
             call.stored.text if call.stored is not None else ",".join(call.assigned),
             call.expr.line,
             within,
+            passed,
         )
 
     def _branch_rows(self) -> None:
@@ -1648,9 +1660,14 @@ class _Recipe:
                 inside = f" (inside if {branch.within}, not weighed here)" if branch.within else ""
                 if len(same) > 1 and branch.line == max(b.line for b in same):
                     known = None if branch.known is None else not branch.known
-                    taken[key] = (known, f"else of if {branch.test}{inside}")
+                    test = f"else of if {branch.test}{inside}"
                 else:
-                    taken[key] = (branch.known, f"if {branch.test}{inside}")
+                    known, test = branch.known, f"if {branch.test}{inside}"
+                if branch.passed is False or known is False:
+                    known = False
+                elif branch.passed is None or known is None:
+                    known = None
+                taken[key] = (known, test)
             if any(known is True for known, _ in taken.values()):
                 for key, (known, test) in taken.items():
                     if known is False:

@@ -407,3 +407,39 @@ def test_a_parameter_default_with_no_caller_found_decides_no_branch(tmp_path: Pa
     # the callers (not found) pass --optimizer: the default 'Adam' picks nothing
     assert sorted(i.name for i in built) == ["torch.optim.Adam", "torch.optim.SGD"]
     assert all(i.note.startswith("one of 2 alternatives shown") for i in built)
+
+
+LOSSES = """
+    import argparse
+    import torch
+    from timm.loss import LabelSmoothingCrossEntropy, SoftTargetCrossEntropy
+    from mixing import make_mixup
+
+
+    def main(args):
+        mixup_fn = make_mixup(args)
+        if mixup_fn is not None:
+            criterion = SoftTargetCrossEntropy()
+        elif args.smoothing > 0.:
+            criterion = LabelSmoothingCrossEntropy(smoothing=args.smoothing)
+        else:
+            criterion = torch.nn.CrossEntropyLoss()
+        model = torch.nn.Linear(2, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        criterion(model(torch.ones(1, 2)), torch.zeros(1).long()).backward()
+        optimizer.step()
+
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--smoothing', type=float, default=0.1)
+        main(parser.parse_args())
+"""
+
+
+def test_an_elif_whose_earlier_test_is_unknown_is_not_taken_for_sure(tmp_path: Path) -> None:
+    write_repo(tmp_path, {"main.py": LOSSES})
+    notes = {i.name: i.note for i in named(recipe(tmp_path), "loss")}
+    # smoothing 0.1 holds, but only if mixup_fn is None, which is not known here
+    assert "the branch taken" not in notes["timm.loss.LabelSmoothingCrossEntropy"]
+    assert "the branch taken" not in notes["timm.loss.SoftTargetCrossEntropy"]
