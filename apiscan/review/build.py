@@ -98,7 +98,7 @@ def review(options: ScanOptions) -> Review:
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
-    recipe = extract_recipe(result, analyses, root, hierarchy)
+    recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
     training |= {

@@ -31,6 +31,7 @@ left out: their optimizers and seeds are not the training recipe.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -68,6 +69,51 @@ from apiscan.review.sources import (
     self_tests,
     with_facts,
 )
+from apiscan.review.structure import _BY_NAME_BUILDER, _class_name_entries
+
+#: A row by its category, path, line and name.
+_RowKey = tuple[str, str, int, str]
+
+
+class _Branch(NamedTuple):
+    """Where a row is built in an ``if``/``elif`` chain."""
+
+    #: (path, line, column) of the chain's first ``if``
+    chain: tuple[str, int, int]
+    #: (line, column) of the ``if`` or ``elif`` right around the call
+    inner: tuple[int, int]
+    #: whether that test holds with the defaults; None when it cannot be told
+    known: bool | None
+    test: str
+    #: what the call's result is stored as ("" when not stored)
+    stored: str
+    line: int
+    #: the test of an ``if`` around the chain in the same function ("" if none)
+    within: str = ""
+    #: whether the chain's earlier tests all fail with the defaults (None: not known)
+    passed: bool | None = True
+
+
+#: A value :meth:`_Recipe._holds` cannot tell.
+_UNKNOWN = object()
+#: The comparisons :meth:`_Recipe._holds` evaluates, by their ``ast`` class name.
+_COMPARE: dict[str, Callable[[object, object], bool]] = {
+    "Eq": lambda a, b: a == b,
+    "NotEq": lambda a, b: a != b,
+    "In": lambda a, b: a in b,  # type: ignore[operator]
+    "NotIn": lambda a, b: a not in b,  # type: ignore[operator]
+    "Is": lambda a, b: a is b,
+    "IsNot": lambda a, b: a is not b,
+    "Lt": lambda a, b: a < b,  # type: ignore[operator]
+    "Gt": lambda a, b: a > b,  # type: ignore[operator]
+    "LtE": lambda a, b: a <= b,  # type: ignore[operator]
+    "GtE": lambda a, b: a >= b,  # type: ignore[operator]
+}
+#: String methods a picked name flows through (``args.opt.lower().split('_')[-1]``).
+_STRING_METHODS = frozenset(
+    {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "replace", "casefold",
+     "startswith", "endswith"}
+)  # fmt: skip
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
@@ -204,6 +250,9 @@ _LOSS_CLASS_NAME = re.compile(
     r"(Loss(?!Scal)|Criterion|Matcher|Assigner|CrossEntropy)(?![a-z])|loss$"
     r"|^(loss|criterion|matcher)"
 )
+#: An assigner named for the optimizer settings it hands out (a layer's learning-rate scale,
+#: its weight decay), not for the targets a loss is computed against.
+_SETTING_ASSIGNER = re.compile(r"(Decay|Value|Scale|Lr|LR|Rate)\w*Assigner$")
 #: A class named for another role that merely mentions a loss (guided-diffusion's
 #: ``LossSecondMomentResampler`` and ``LossAwareSampler`` pick timesteps, a ``LossScaler``
 #: scales gradients, a ``LossMeter`` averages for the log): no loss unless it is a Module.
@@ -286,13 +335,18 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|focal_(loss|alpha|gamma|weight)\w*)"
             r"|mask(ing)?_ratio|norm_pix_loss"
             # stargan's lambda_cls, lambda_rec, lambda_gp: the weights of its loss terms
-            r"|lambda_\w+",
+            r"|lambda_\w+"
+            # a diffusion model's objective: its noise schedule, its steps, what it predicts
+            r"|noise_schedule|(num_)?diffusion_steps|schedule_sampler|use_kl|learn_sigma"
+            r"|predict_xstart|rescale_learned_sigmas",
         ),
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
             r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
-            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)",
+            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)"
+            # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
+            r"|(max_|num_|total_|train_)iter",
         ),
         (
             "batch_size",
@@ -300,20 +354,27 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("seed", r"(random_|manual_|global_)?seed"),
         ("ema", r"(use_|model_)?ema(_decay|_rate|_momentum)?"),
-        ("amp", r"(use_)?(fp16|amp|mixed_precision|bf16|half)"),
+        (
+            "amp",
+            r"(use_)?(fp16|amp|mixed_precision|bf16|half)"
+            # the loss scale of a hand-written fp16 trainer (guided-diffusion's growth rate)
+            r"|(fp16_|loss_)?scale_growth\w*|(init(ial)?_)?loss_scale\w*",
+        ),
         ("grad_clip", r".*(clip_grad|grad_clip|max_grad_norm|clip_norm).*"),
-        ("grad_accum", r".*accum.*|update_freq"),
+        ("grad_accum", r".*accum.*|update_freq|micro_?batch(_size)?"),
         (
             "scheduler",
             r"(lr_)?sched(ule|uler)?|min_lr(_ratio)?|lr_(steps|decay\w*|gamma|milestones|policy)"
             r"|milestones|cos_lr|(lr_)?step_size"
             # stargan's linear decay: over the last num_iters_decay steps, every lr_update_step
-            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+",
+            r"|(num_)?(iters?|iterations|epochs?|steps)_decay|lr_update_\w+|lr_anneal\w*",
         ),
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]"
+            # a GAN's alternation: stargan's n_critic discriminator steps per generator step
+            r"|n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (
@@ -329,14 +390,24 @@ def extract_recipe(
     analyses: Sequence[FileAnalysis],
     root: Path,
     hierarchy: Hierarchy | None = None,
+    apart: Callable[[str], str] | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
-    ``hierarchy`` is the review's own when it has one. Read from the records the scan's
-    workers wrote (no file is read or parsed again), and from ``root``'s shell scripts."""
+    ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
+    training facts are when not this one's (:meth:`~apiscan.review.work.Ancillary.other_recipe`:
+    "tool", "task" or ""), built here the review's way when not given. Read from the records
+    the scan's workers wrote (no file is read or parsed again), and from ``root``'s shell
+    scripts."""
     if hierarchy is None:
         hierarchy = Hierarchy(analyses, ClassTable(analyses, load_torch_api()))
+    if apart is None:
+        from apiscan.review.build import entry_points, training_files
+        from apiscan.review.work import Ancillary
+
+        keep = training_files(result) | entry_points(result, analyses)
+        apart = Ancillary(analyses, None, keep=keep).other_recipe
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
-    recipe = _Recipe(result, analyses, Path(root), hierarchy)
+    recipe = _Recipe(result, analyses, Path(root), hierarchy, apart)
     items = recipe.items()
     # YAML and Darknet .cfg files: read as data, in their own module
     files = (*yaml_rows(recipe.repo.yaml), *darknet_recipe(Path(root), analyses))
@@ -1243,8 +1314,11 @@ class _Recipe:
         analyses: Sequence[FileAnalysis],
         root: Path,
         hierarchy: Hierarchy,
+        apart: Callable[[str], str],
     ) -> None:
         self.result = result
+        #: whose recipe a file's facts are: "tool", "task" or "" (the review's one answer)
+        self.apart = apart
         self.analyses = [fa for fa in analyses if not is_test_path(fa.path)]
         self.root = root
         self.api = hierarchy.classes.api
@@ -1266,7 +1340,12 @@ class _Recipe:
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files)
+        self._dict_options()
         self.out: list[RecipeItem] = []
+        #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
+        #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
+        #: True, False or None when it cannot be told, the test's text)
+        self.branches: dict[_RowKey, _Branch] = {}
         self._self_tests = self_tests(analyses)
         #: places of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[tuple[str, int, int, int, int]] = set()
@@ -1315,6 +1394,105 @@ class _Recipe:
                 if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
                     self.repo.untyped_calls.setdefault(fact.callee[2:], []).append((fa.path, fact))
 
+    def _dict_options(self) -> None:
+        """argparse options declared from a dict of defaults: a helper that loops over a
+        dict's items and declares each (guided-diffusion's ``add_dict_to_argparser(parser,
+        defaults)``: ``parser.add_argument(f"--{k}", default=v)``), called with a dict the
+        caller builds (``dict(lr=1e-4, ema_rate="0.9999", ...)``, updated with
+        ``model_and_diffusion_defaults()``). Each entry is an option whose default is the
+        entry's value, placed where that value is written."""
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path):
+                continue
+            done: set[int] = set()
+            for call in file.values.calls:
+                expr, fn = call.expr, call.function
+                if fn < 0 or fn in done or not _declares_from_format(expr):
+                    continue
+                param = next(
+                    (
+                        loop.iter.func.target.name
+                        for loop in file.values.loops
+                        if loop.function == fn
+                        and loop.iter.kind == "Call"
+                        and loop.iter.func.kind == "Attribute"
+                        and loop.iter.func.name == "items"
+                        and loop.iter.func.target.kind == "Name"
+                    ),
+                    None,
+                )
+                node = file.defs[fn]
+                if param is None or param not in {p for p, _ in node.params}:
+                    continue
+                done.add(fn)
+                sites = self.values.call_sites(file, fn)
+                # a training script's defaults, not a sampling script's
+                training = [
+                    (c, site)
+                    for c, site in sites
+                    if _TRAINING_FILE.search(PurePosixPath(c.path).name)
+                ]
+                for caller, site in training or sites:
+                    passed = _bind_def(node, site.expr).get(param)
+                    if passed is None:
+                        continue
+                    entries: dict[str, tuple[Expr, _File, int]] = {}
+                    self._dict_defaults(caller, site.function, passed, site.expr.line, entries, 0)
+                    for key, (value, where, index) in entries.items():
+                        option = _ArgOption(
+                            f"--{key}", value, "", where, CallValues(value, index, 0)
+                        )
+                        self.repo.argparse.setdefault(key, []).append(option)
+
+    def _dict_defaults(
+        self,
+        file: _File,
+        fn: int,
+        expr: Expr,
+        before: int,
+        out: dict[str, tuple[Expr, _File, int]],
+        depth: int,
+    ) -> None:
+        """The literal entries of the dict ``expr`` stands for, in ``out`` (a later entry
+        replaces an earlier one, as ``update`` does): ``dict(k=v)``, ``{"k": v}``, a local
+        name with the ``name.update(...)`` calls made to it before ``before``, a repository
+        function's returned dict."""
+        if depth > MAX_DEPTH:
+            return
+        if expr.kind == "Dict":
+            for key, value in zip(expr.keys, expr.items, strict=True):
+                if key is not None:
+                    out[key] = (value, file, fn)
+            return
+        if expr.kind == "Name" and fn >= 0:
+            local = file.local_value(fn, expr.name, before)
+            if local is None:
+                return
+            self._dict_defaults(file, fn, local, local.line, out, depth + 1)
+            for line, _, update in file.own_statements(fn):
+                if (
+                    update is not None
+                    and local.line < line < before
+                    and update.func.target.name == expr.name
+                    and len(update.args) == 1
+                ):
+                    self._dict_defaults(file, fn, update.args[0], line, out, depth + 1)
+            return
+        if expr.kind != "Call":
+            return
+        if expr.callee() == "dict":
+            if len(expr.args) == 1:
+                self._dict_defaults(file, fn, expr.args[0], before, out, depth + 1)
+            for kw in expr.keywords:
+                if kw.name:
+                    out[kw.name] = (kw.target, file, fn)
+            return
+        found = self.values.repo_function(file, expr)
+        if found is not None:
+            target, index = found
+            for value in target.defs[index].returns:
+                self._dict_defaults(target, index, value, value.end_line + 1, out, depth + 1)
+
     def repo_key(self, dotted: str) -> str | None:
         """The repository def a dotted name is (``models.losses.FocalLoss`` imported
         through a ``sys.path`` entry: discovery names the file by it too), or None."""
@@ -1334,6 +1512,8 @@ class _Recipe:
             self._hand_schedules(file)
             self._param_group_lr(file)
         self._named_defs()
+        self._partial_losses()
+        self._named_by_class_name()
         self._flips()
         self._cudnn()
         self._repo_instances()
@@ -1343,9 +1523,11 @@ class _Recipe:
         self._registry_choices()
         self._pipelines()
         self._lazy_compositions()
+        self._branch_rows()
+        self._picked_branches()
         unused = self._unused_loss_defs()
         uncalled = self._uncalled_functions()
-        side = self._other_recipes()
+        side = self.apart
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
         constructed = {
@@ -1386,6 +1568,197 @@ class _Recipe:
             )
         )
 
+    def _note_branch(
+        self, category: str, name: str, where: Where, file: _File, call: CallValues
+    ) -> None:
+        """Record the ``if``/``elif`` branch ``call`` is built in (timm-style
+        ``create_optimizer``: ``if opt_lower == 'sgd': ... elif opt_lower == 'adamw': ...``),
+        and whether its test holds with the values the code starts from."""
+        if not call.ifs or call.ifs[0].function != call.function:
+            return
+        inner = call.ifs[0]
+        chain = inner
+        within = ""
+        #: whether every earlier branch of the chain is passed over (its test false)
+        passed: bool | None = True
+        # an ``elif`` is an ``if`` in its parent's ``else``, at the parent's column
+        for outer in call.ifs[1:]:
+            if outer.function != inner.function:
+                break
+            if outer.col != chain.col or not (
+                outer.line < chain.line <= chain.end_line <= outer.end_line
+            ):
+                within = outer.test.shown()  # timm's bce_loss switch under mixup_active
+                break
+            chain = outer
+            # ConvNeXt's ``if mixup_fn is not None: ... elif args.smoothing > 0.: ...``: the
+            # elif is taken only if the test before it fails
+            earlier = self._holds(file, call.function, outer.test, 0)
+            if earlier is True:
+                passed = False
+            elif earlier is _UNKNOWN or not isinstance(earlier, bool):
+                passed = None if passed is not False else False
+        verdict = self._holds(file, call.function, inner.test, 0)
+        self.branches[(category, where.path, where.line, name)] = _Branch(
+            (where.path, chain.line, chain.col),
+            (inner.line, inner.col),
+            verdict if isinstance(verdict, bool) else None,
+            inner.test.shown(),
+            # ``criterion = torch.nn.CTCLoss(...).to(device)``: the statement's target
+            call.stored.text if call.stored is not None else ",".join(call.assigned),
+            call.expr.line,
+            within,
+            passed,
+        )
+
+    def _branch_rows(self) -> None:
+        """The loss and schedule rows built in a branch (deep-text-recognition's
+        ``if opt.baiduCTC: criterion = CTCLoss() else: criterion = torch.nn.CTCLoss(...)``),
+        found by the call on the row's line that builds what the row names; the optimizers
+        are recorded where they are read."""
+        for item in self.out:
+            key = (item.category, item.where.path, item.where.line, item.name)
+            if item.category not in ("loss", "scheduler") or key in self.branches:
+                continue
+            file = self.files.get(item.where.path)
+            if file is None or item.name.startswith(("argparse ", "config ")):
+                continue
+            last = item.name.rpartition(".")[2]
+            for call in file.values.calls:
+                if (
+                    call.expr.line == item.where.line
+                    and call.expr.callee().rpartition(".")[2] == last
+                ):
+                    self._note_branch(item.category, item.name, item.where, file, call)
+                    break
+
+    def _picked_branches(self) -> None:
+        """Of the rows built in the branches of one ``if``/``elif`` chain, keep the one the
+        defaults take (``--opt adamw``: AdamW, not the five other optimizers of the chain;
+        deep-text-recognition's ``if opt.adam: Adam(...) else: Adadelta(...)`` with
+        ``--adam`` off: Adadelta); when no test can be told, each row says it is one of the
+        alternatives and under which test. Of two rows under the same ``if`` that store the
+        same name, the later is its ``else`` (were both in the body, the later would replace
+        the earlier)."""
+        chains: dict[tuple[str, int, int], list[tuple[_RowKey, _Branch]]] = {}
+        for key, branch in self.branches.items():
+            chains.setdefault(branch.chain, []).append((key, branch))
+        drop: set[_RowKey] = set()
+        notes: dict[_RowKey, str] = {}
+        for members in chains.values():
+            if len(members) < 2:
+                continue
+            taken: dict[_RowKey, tuple[bool | None, str]] = {}
+            for key, branch in members:
+                same = [
+                    b
+                    for _, b in members
+                    if b.inner == branch.inner and b.stored and b.stored == branch.stored
+                ]
+                inside = f" (inside if {branch.within}, not weighed here)" if branch.within else ""
+                if len(same) > 1 and branch.line == max(b.line for b in same):
+                    known = None if branch.known is None else not branch.known
+                    test = f"else of if {branch.test}{inside}"
+                else:
+                    known, test = branch.known, f"if {branch.test}{inside}"
+                if branch.passed is False or known is False:
+                    known = False
+                elif branch.passed is None or known is None:
+                    known = None
+                taken[key] = (known, test)
+            if any(known is True for known, _ in taken.values()):
+                for key, (known, test) in taken.items():
+                    if known is False:
+                        drop.add(key)
+                    elif known is True:
+                        notes[key] = f"the branch taken with the defaults: {test}"
+            else:
+                for key, (known, test) in taken.items():
+                    if known is None:
+                        notes[key] = (
+                            f"one of {len(members)} alternatives shown, built {test} "
+                            "(the value that picks it is not known here)"
+                        )
+        kept = []
+        for item in self.out:
+            key = (item.category, item.where.path, item.where.line, item.name)
+            if key in drop:
+                continue
+            if key in notes:
+                note = f"{item.note}; {notes[key]}" if item.note else notes[key]
+                item = replace(item, note=note)
+            kept.append(item)
+        self.out = kept
+
+    def _holds(self, file: _File, fn: int, expr: Expr, depth: int) -> object:
+        """The value of ``expr`` with the defaults the code starts from (argparse defaults,
+        literals, local assignments), through simple string and container operations
+        (``lower``, ``split``, ``[-1]``, ``==``, ``in``, ``and``/``or``/``not``);
+        :data:`_UNKNOWN` when it cannot be told."""
+        if depth > 2 * MAX_DEPTH:
+            return _UNKNOWN
+        kind = expr.kind
+        if kind == "Constant":
+            return expr.value
+        if expr.literal:
+            try:
+                return ast.literal_eval(expr.full())
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return _UNKNOWN
+        if kind == "BoolOp":
+            values = [self._holds(file, fn, part, depth + 1) for part in expr.parts]
+            if expr.name == "And":
+                if any(v is not _UNKNOWN and not v for v in values):
+                    return False
+                return _UNKNOWN if _UNKNOWN in values else all(values)
+            if any(v is not _UNKNOWN and v for v in values):
+                return True
+            return _UNKNOWN if _UNKNOWN in values else False
+        if kind == "UnaryOp" and expr.name == "Not":
+            value = self._holds(file, fn, expr.parts[0], depth + 1)
+            return _UNKNOWN if value is _UNKNOWN else not value
+        if kind == "Compare" and len(expr.parts) == 2:
+            left, right = (self._holds(file, fn, part, depth + 1) for part in expr.parts)
+            if left is _UNKNOWN or right is _UNKNOWN:
+                return _UNKNOWN
+            compare = _COMPARE.get(expr.name)
+            try:
+                return compare(left, right) if compare is not None else _UNKNOWN
+            except TypeError:
+                return _UNKNOWN
+        if kind == "Subscript" and len(expr.parts) == 2:
+            target, index = (self._holds(file, fn, part, depth + 1) for part in expr.parts)
+            if isinstance(target, str | list | tuple) and isinstance(index, int):
+                return target[index] if -len(target) <= index < len(target) else _UNKNOWN
+            return _UNKNOWN
+        if kind == "Call" and expr.func.kind == "Attribute" and expr.func.name in _STRING_METHODS:
+            receiver = self._holds(file, fn, expr.func.target, depth + 1)
+            if not isinstance(receiver, str) or expr.keywords:
+                return _UNKNOWN
+            args = [self._holds(file, fn, a, depth + 1) for a in expr.args]
+            if any(not isinstance(a, str | int) or isinstance(a, bool) for a in args):
+                return _UNKNOWN
+            try:
+                return getattr(receiver, expr.func.name)(*args)
+            except (TypeError, ValueError):
+                return _UNKNOWN
+        if kind == "Name" and fn >= 0:
+            local = file.local_value(fn, expr.name, expr.line)
+            if local is not None:
+                return self._holds(file, fn, local, depth + 1)
+        if kind in ("Name", "Attribute"):
+            found = self.values.resolve(file, fn, expr, 0)
+            if any(step.startswith("default of parameter") for step in found.trail):
+                # no caller found to say what it passes (yolov9's smart_optimizer(model,
+                # name='Adam') is called with --optimizer SGD): the default decides nothing
+                return _UNKNOWN
+            if found.literal:
+                try:
+                    return ast.literal_eval(found.text)
+                except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                    return _UNKNOWN
+        return _UNKNOWN
+
     def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the outermost defs whose losses no run computes:
         a module-level loss function nothing calls or names (pytorch-segmentation's
@@ -1424,36 +1797,6 @@ class _Recipe:
                 if unnamed or (d.is_class and file.module in picked):
                     out.setdefault(path, []).append((d.line, d.end_line))
         return out
-
-    def _other_recipes(self) -> Callable[[str], str]:
-        """Which files belong to scripts other than the training's, when the repository's
-        root holds a training script (``train.py``, ``train_dual.py``): the other scripts
-        nothing imports (stylegan2's ``projector.py`` optimizes a latent with Adam and seeds
-        its own run, ``calc_metrics.py`` spawns its own processes, yolov9's
-        ``utils/loggers/comet/hpo.py`` has its own options), and the task folders beside the
-        main task that hold their own training script (yolov9's ``classify/``, ``segment/``,
-        ``panoptic/`` and ``utils/segment/``...: separate recipes, left out of this one)."""
-        imported = imported_modules(self.analyses)
-        # a script runs as ``python x.py``; another may still import it (yolov9's
-        # ``panoptic/val.py`` imports from ``panoptic/train.py``)
-        mains = {
-            fa.path: any(m in imported for m in fa.modules)
-            for fa in self.analyses
-            if fa.syntax is not None and fa.syntax.main_block != (0, 0)
-        }
-        training = {p for p in mains if _TRAINING_FILE.search(PurePosixPath(p).name)}
-        if not any("/" not in p for p in training):
-            return lambda path: ""
-        side = {p for p, used in mains.items() if not used} - training
-        tasks = {p.partition("/")[0] for p in training if p.count("/") == 1}
-
-        def other(path: str) -> str:
-            """``tool``, ``task`` (another task's folder) or "" (this recipe's)."""
-            if path in side:
-                return "tool"
-            return "task" if tasks & set(PurePosixPath(path).parts[:-1]) else ""
-
-        return other
 
     def _whose(self, where: Where, other: Callable[[str], str]) -> str:
         """Whose recipe a row is: ``other``'s answer for its file, else, for a row inside a
@@ -1615,8 +1958,13 @@ class _Recipe:
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
-            if category == "dataloader" and _validation_loader(f.function, call):
-                return  # pytorch-segmentation's val_sampler and get_val_loader: no training
+            if (
+                category == "dataloader"
+                or (category == "distributed" and f.api.endswith("Sampler"))
+            ) and _validation_loader(f.function, call):
+                # pytorch-segmentation's val_sampler and get_val_loader, ConvNeXt's
+                # ``sampler_val = DistributedSampler(dataset_val, ...)``: no training
+                return
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
@@ -1753,6 +2101,7 @@ class _Recipe:
                 "a switch MindSpore's optimizers do not take; drop it when porting"
             )
             note = f"{note}; {flagged}" if note else flagged
+        self._note_branch("optimizer", f.api, where, file, call)
         self.add("optimizer", f.api, where, values, note)
 
     def _picked_by_name(self, f: ApiFinding) -> None:
@@ -1813,6 +2162,116 @@ class _Recipe:
         stored = f", stored as {call.stored.text}" if call.stored is not None else ""
         where = Where(f.path, f.span.line, f.cell)
         self.add(category, f.api, where, values, f"bound by functools.partial{stored}")
+
+    def _partial_losses(self) -> None:
+        """A repository's loss method bound by ``functools.partial`` and called later
+        (guided-diffusion's ``compute_losses = functools.partial(self.diffusion.training_losses,
+        self.ddp_model, micro, t, model_kwargs=micro_cond)``, then ``compute_losses()``): the
+        partial is where the loss is computed, the method (one def of that name in the
+        repository) is what computes it."""
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path):
+                continue
+            for call in file.values.calls:
+                expr = call.expr
+                if expr.callee().rpartition(".")[2] != "partial" or not expr.args:
+                    continue
+                bound = expr.args[0]
+                if bound.kind not in ("Name", "Attribute"):
+                    continue
+                name = bound.name
+                words = set(name.lower().split("_"))
+                if not (
+                    _is_loss_function(name)
+                    or ("losses" in words and not words & _LOSS_HELPER_WORDS)
+                ):
+                    continue
+                if self.hierarchy.classes.api.classes_with_member(name):
+                    continue  # a torch class's method: not the repository's loss
+                named = {k for k in self.repo.canonical.values() if k.rpartition(".")[2] == name}
+                defs = sorted(
+                    (self.repo.defs[k] for k in named if k in self.repo.defs),
+                    key=lambda found: (found[0].path, found[1]),
+                )
+                if not defs or len(defs) > MAX_SITES:
+                    continue
+                fn = call.function
+                values = [
+                    (k.name, self._value(file, fn, k.name, k.target))
+                    for k in expr.keywords
+                    if k.name
+                ]
+                stored = f", stored as {call.stored.text}" if call.stored is not None else ""
+                places = ", ".join(f"{t.defs[i].qual} at {t.loc(t.defs[i].line)}" for t, i in defs)
+                note = f"bound by functools.partial{stored}; defined as {places}"
+                target, index = defs[0]
+                node = target.defs[index]
+                self.add("loss", node.qual, file.where(expr.line), values, note)
+
+    def _named_by_class_name(self) -> None:
+        """Objects a repository builds from a dotted class name in a settings dict
+        (stylegan2-ada's ``G_opt_kwargs = dnnlib.EasyDict(class_name='torch.optim.Adam',
+        lr=spec.lrate, betas=[0,0.99], eps=1e-8)`` and ``loss_kwargs = dnnlib.EasyDict(
+        class_name='training.loss.StyleGAN2Loss', r1_gamma=spec.gamma)``, built by
+        ``dnnlib.util.construct_class_by_name(**kwargs)``): the optimizer, schedule, loss or
+        augmentation the name picks, with the settings written beside it. The entries are
+        read as the model tree reads them (:func:`~apiscan.review.structure._class_name_entries`),
+        and only where the repository has such a builder."""
+        builds = any(
+            _BY_NAME_BUILDER.fullmatch(fact.callee.rpartition(".")[2])
+            for fa in self.analyses
+            for fact in fa.calls
+        )
+        if not builds:
+            return
+        for path, file in sorted(self.files.items()):
+            if is_test_path(path):
+                continue
+            for call in file.values.calls:
+                picked = {
+                    kw.target.value
+                    for kw in call.expr.keywords
+                    if kw.name == "class_name" and kw.target.kind == "Constant"
+                }
+                for line, name in _class_name_entries(call.expr):
+                    if name not in picked:
+                        continue  # a nested call's entry: that call's row
+                    picked.discard(name)
+                    category, shown, note = self._by_name_category(name)
+                    if category is None:
+                        continue
+                    values = [
+                        (kw.name, self._value(file, call.function, kw.name, kw.target))
+                        for kw in call.expr.keywords
+                        if kw.name and kw.name != "class_name"
+                    ]
+                    stored = f"stored as {call.stored.text}, " if call.stored is not None else ""
+                    self.add(
+                        category,
+                        shown,
+                        file.where(line),
+                        values,
+                        f"{stored}built by name (class_name={name!r}){note}",
+                    )
+
+    def _by_name_category(self, name: str) -> tuple[str | None, str, str]:
+        """(category, row name, note tail) of the class a dotted ``class_name`` names: a
+        torch optimizer, schedule or loss class, or a repository class whose role is one."""
+        if name.startswith("torch."):
+            return _category(name), name, ""
+        key = self.repo_key(name)
+        if key is None or key not in self.repo.defs:
+            return None, name, ""
+        target, index = self.repo.defs[key]
+        node = target.defs[index]
+        if not node.is_class:
+            return None, name, ""
+        category = self._repo_category(key, node)
+        if category is None and _AUG_DATASET.search(node.name):
+            category = "augmentation"  # stylegan2-ada's AugmentPipe (ADA), a Module
+        if category not in CATEGORIES:
+            return None, name, ""
+        return category, name, f", defined at {target.loc(node.line)}"
 
     def _passed_dict(
         self, file: _File, call: CallValues, value: tuple[str, str]
@@ -2059,6 +2518,10 @@ class _Recipe:
             return None if module else "scheduler"
         if not node.is_class and _SCHEDULE_NAME.search(name):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
+        if node.is_class and _SETTING_ASSIGNER.search(name):
+            # ConvNeXt's LayerDecayValueAssigner hands each layer its learning-rate scale:
+            # the optimizer's layer-wise decay, not a label assigner of the loss
+            return "optimizer"
         if node.is_class and _LOSS_CLASS_NAME.search(name):
             # guided-diffusion's LossSecondMomentResampler draws timesteps by their loss
             return None if not module and _NOT_LOSS_ROLE.search(name) else "loss"
@@ -2540,6 +3003,13 @@ class _Recipe:
             # AverageMeter.initialize sets its own flags: bookkeeping, not weights (YOLOX's
             # init_yolo inside Exp.get_model sets the BatchNorm layers' eps: it stays)
             return
+        if values and all(
+            key.partition(".")[0] in _ARG_RECEIVERS and key.rpartition(".")[2] not in INIT_FUNCTIONS
+            for key, _ in values
+        ):
+            # ConvNeXt's init_distributed_mode sets args.distributed and args.dist_backend:
+            # the run's options, not the weights
+            return
         torch_inits = {
             name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
         }
@@ -2871,6 +3341,15 @@ class _Recipe:
                 or (n.kind == "Attribute" and n.chain() and not file.dotted(n))
             }
             values += [(text, self.values.describe(file, fn, refs[text])) for text in sorted(refs)]
+            if fn >= 0:
+                # the settings the caller passes (semseg's ``poly_learning_rate(args.base_lr,
+                # current_iter, max_iter, power=args.power)``), the epoch itself left out
+                read = {n.name for n in stmt.value.walk() if n.kind == "Name"}
+                values += [
+                    (param, self.values.parameter(file, fn, param, default, 0).show())
+                    for param, default in file.defs[fn].params
+                    if param in read and not re.search(_EPOCH_NAME, param, re.IGNORECASE)
+                ]
             floor = _floor(stmt, target.name)
             if floor:
                 values.append(("floor", floor))
@@ -3130,9 +3609,22 @@ def _kind(expr: Expr | None) -> str:
     return expr.kind if expr is not None else ""
 
 
+def _declares_from_format(expr: Expr) -> bool:
+    """``parser.add_argument(f"--{k}", ...)``: an option whose name is formatted."""
+    return (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name == "add_argument"
+        and bool(expr.args)
+        and expr.args[0].kind == "JoinedStr"
+    )
+
+
 def _is_loss_function(name: str) -> bool:
+    """A function named for a loss, or for a penalty term added to one (stargan's
+    ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``)."""
     words = [w for w in name.lower().split("_") if w]
-    return "loss" in words and not (set(words) & _LOSS_HELPER_WORDS)
+    return bool({"loss", "penalty"} & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 
 def _category(api: str) -> str | None:

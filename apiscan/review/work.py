@@ -28,7 +28,7 @@ from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.roles import STEP_COMPUTATION, evaluation_file, evaluation_folder
-from apiscan.review.sources import is_test_path, place, self_tests, with_facts
+from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -89,10 +89,15 @@ FOREIGN_FRAMEWORKS = frozenset(
         "paddle",
         "mmdet",
         "mmcv",
-        # the rest of OpenMMLab (ConvNeXt's semantic_segmentation/ backbone registers into
-        # mmseg's BACKBONES)
+        # the OpenMMLab task frameworks beside mmdet (ConvNeXt's semantic_segmentation/
+        # registers its backbone with mmseg's BACKBONES)
         "mmseg",
         "mmpose",
+        "mmcls",
+        "mmpretrain",
+        "mmocr",
+        "mmrotate",
+        "mmdet3d",
         "lightning",
         "pytorch_lightning",
         # NVIDIA Triton's inference-server client (yolov9's utils/triton.py)
@@ -145,6 +150,15 @@ _SIDE_DIRS = frozenset(
 _PLOTTING = tuple(p for p, why in ANCILLARY_FILES.items() if why == "plotting")
 
 
+#: Folders that hold a repository's code, not a task of its own (CenterNet's ``src/main.py``
+#: beside a root script is the same product's entry point).
+_CODE_ROOTS = frozenset({"src", "lib", "source", "code"})
+
+
+#: Scripts that run the training step to time it, not to train (timm's ``benchmark.py``).
+_TIMING = ("*benchmark*.py", "*profil*.py")
+
+
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
     hub files, plotting, notebooks, adapters for other frameworks. ``patterns`` (globs as in
@@ -161,6 +175,11 @@ class Ancillary:
         #: files that hold the training step (an optimizer, a backward pass): always ported
         self.keep = frozenset(keep)
         self._why: dict[str, str] = {}
+        #: top-level folder -> why, for the adapter projects (their configs and data files
+        #: the scan does not read are counted apart with them)
+        self._adapter_dirs: dict[str, str] = {}
+        #: path -> "tool" or "task": a tool's or another task's training facts (the recipe's)
+        self._recipes: dict[str, str] = {}
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
         #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
@@ -177,9 +196,16 @@ class Ancillary:
         if self.patterns is None and self.keep:
             self._imports = _import_graph(analyses)
             self._adapted_parts()
-            self._why.update(self._other_tasks(analyses))
+            tasks = self._other_tasks(analyses)
+            self._why.update(tasks)
             self._why.update(self._variants(analyses))
-            self._why.update(self._tools(analyses))
+            tools = self._tools(analyses)
+            self._why.update(tools)
+            self._why.update(self._adapter_projects(analyses))
+            self._recipes.update(dict.fromkeys(tasks, "task"))
+            self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
+            for path, whose in _side_recipes(analyses).items():
+                self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
         if self.patterns is None:
             self._why.update(self._adapter_configs(analyses))
@@ -238,6 +264,7 @@ class Ancillary:
             and len(parts := PurePosixPath(p).parts) > 1
             and parts[0] not in imported_tops
             and parts[0].lower() not in ANCILLARY_DIRS
+            and parts[0].lower() not in _CODE_ROOTS
         }
         found: dict[str, str] = {}
         for fa in analyses:
@@ -320,11 +347,45 @@ class Ancillary:
             if w.startswith(VARIANT) and not w.endswith(UNUSED)
         )
 
+    def _adapter_projects(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The top-level folders that are projects for another framework beside the
+        repository's own training (ConvNeXt's ``object_detection/`` and
+        ``semantic_segmentation/``: mmdet and mmseg adapters, their OpenMMLab configs, run by
+        those frameworks' trainers): a folder with an adapter in it, none of the ported
+        training entries, and nothing outside it that is ported importing from it. Its
+        every file is counted apart with the adapter (the configs too: their optimizer,
+        losses and pipeline are that framework's recipe, not this one's)."""
+        entries = self._ported_entries()
+        adapters: dict[str, set[str]] = {}
+        for path, why in self._why.items():
+            parts = PurePosixPath(path).parts
+            if len(parts) > 1 and why.startswith("adapter for "):
+                adapters.setdefault(parts[0], set()).update(why[12:].split(", "))
+        found: dict[str, str] = {}
+        for top, frameworks in sorted(adapters.items()):
+            inside = [fa.path for fa in analyses if PurePosixPath(fa.path).parts[0] == top]
+            if any(PurePosixPath(p).parts[0] == top for p in entries):
+                continue
+            importers = {
+                p
+                for p, targets in self._imports.items()
+                if PurePosixPath(p).parts[0] != top
+                and p not in self._why
+                and any(PurePosixPath(t).parts[0] == top for t in targets)
+            }
+            if importers:
+                continue
+            why = f"adapter for {', '.join(sorted(frameworks))} ({top}/)"
+            self._adapter_dirs[top] = why
+            found.update({p: why for p in inside if p not in self._why})
+        return found
+
     def _tools(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Root-level tools beside a training entry point: a script run on its own
         (``if __name__ == "__main__"``, a click or argparse command) that does not reach the
         training step and that no ported file imports (stylegan2's ``generate.py``,
-        ``projector.py``, ``calc_metrics.py``), and a root-level ``metrics/`` or
+        ``projector.py``, ``calc_metrics.py``) or reaches it only to time it (timm's
+        ``benchmark.py``), and a root-level ``metrics/`` or
         ``evaluation/`` package (evaluation runs on the host beside the model). Only where
         the repository trains: an inference-only repository's script is its inference path."""
         found: dict[str, str] = {}
@@ -333,7 +394,10 @@ class Ancillary:
             if fa.errors or fa.path in self._why:
                 continue
             parts = PurePosixPath(fa.path).parts
-            if fa.path in self.keep and not (len(parts) == 1 and _optimizes_inputs(fa)):
+            if fa.path in self.keep and not (
+                len(parts) == 1
+                and (_optimizes_inputs(fa) or any(path_matches(parts[0], p) for p in _TIMING))
+            ):
                 continue
             if evaluation_folder(fa.path, root_only=True):
                 found[fa.path] = "evaluation"
@@ -429,8 +493,19 @@ class Ancillary:
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
             return f"matches {hit!r}" if hit else ""
-        folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
+        parts = PurePosixPath(path).parts
+        if len(parts) > 1 and parts[0] in self._adapter_dirs:
+            return self._adapter_dirs[parts[0]]
+        folders = [d.lower() for d in parts[:-1]]
         return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+
+    def other_recipe(self, path: str) -> str:
+        """Whose recipe the training facts of ``path`` are, when not this one's: "tool" (a
+        root-level tool beside the training script: stylegan2's ``projector.py`` optimizes a
+        latent with its own Adam; a script nothing imports: fairseq's ``generate.py``),
+        "task" (another task's folder: yolov9's ``classify/``); "" otherwise. The recipe
+        reads it from here (one home for which files are which product's)."""
+        return self._recipes.get(path, "")
 
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
@@ -451,6 +526,36 @@ def _named_variant(base: str, path: str) -> bool:
     return (
         b.parent == p.parent and b.suffix == p.suffix == ".py" and p.stem.startswith(b.stem + "_")
     )
+
+
+#: A training script by its name (``train.py``, ``train_dual.py``, ``image_train.py``).
+_TRAINING_NAME = re.compile(r"(^|[^a-z])train")
+
+
+def _side_recipes(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The scripts whose training facts are another recipe's, where the repository's root
+    holds a training script, though they stay ported: any script nothing imports beside the
+    training ones ("tool": fairseq's ``fairseq_cli/generate.py`` seeds and halves its own
+    run, yolov9's ``utils/loggers/comet/hpo.py`` has its own options), and the files under a
+    top-level folder holding its own training script ("task": yolov9's ``classify/``)."""
+    analyses = [fa for fa in analyses if not is_test_path(fa.path)]
+    imported = imported_modules(analyses)
+    # a script runs as ``python x.py``; another may still import it (yolov9's
+    # ``panoptic/val.py`` imports from ``panoptic/train.py``)
+    mains = {
+        fa.path: any(m in imported for m in fa.modules)
+        for fa in analyses
+        if fa.syntax is not None and fa.syntax.main_block != (0, 0)
+    }
+    training = {p for p in mains if _TRAINING_NAME.search(PurePosixPath(p).name)}
+    if not any("/" not in p for p in training):
+        return {}
+    found = {p: "tool" for p, used in mains.items() if not used and p not in training}
+    tasks = {p.partition("/")[0] for p in training if p.count("/") == 1}
+    for fa in analyses:
+        if fa.path not in found and tasks & set(PurePosixPath(fa.path).parts[:-1]):
+            found[fa.path] = "task"
+    return found
 
 
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
