@@ -762,6 +762,10 @@ class _Builders:
         (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
         file = self._module_file(module)
+        if file is None and "." in module:  # a method: ``pkg.mod.Class._make_stage``
+            module, _, owner = module.rpartition(".")
+            file = self._module_file(module)
+            name = f"{owner}.{name}"
         if file is None:
             return None
         if name in file.defs:
@@ -1196,6 +1200,32 @@ class _Builders:
                     found.append(shown)
                 continue
             function = file.function(fn)
+            if (
+                built is None
+                and func.kind == "attr"
+                and receiver is not None
+                and receiver.kind == "name"
+                and receiver.value == "self"
+                and _BUILDER_NAME.match((func.value or "").lstrip("_"))
+                and function is not None
+                and function.method
+            ):
+                # the class's own builder method (HRNet's ``self.stage2, _ =
+                # self._make_stage(...)`` of HighResolutionModules, ResNet's
+                # ``self._make_layer(Bottleneck, 64, 3)``): what it builds, else the module
+                # classes it is handed
+                method = f"{file.module}.{function.qualname.rpartition('.')[0]}.{func.value}"
+                inside = self._builder_builds(method, attr) or [
+                    name.rpartition(".")[2]
+                    for arg in file.args(expr)
+                    if file.exprs[arg].kind in ("name", "attr")
+                    and (name := self.dotted(file, arg) or "") in self.classes
+                ]
+                inside = [i for i in inside if not i.endswith("(...)")]
+                shown = f"{func.value}(...) → {' or '.join(inside)}" if inside else ""
+                if shown and shown not in found:
+                    found.append(shown)
+                continue
             if (
                 built is None
                 and not dotted
