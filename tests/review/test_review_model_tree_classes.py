@@ -5,7 +5,10 @@ backbone and a module of convolutions (DPT), a JSON config naming one of a packa
 reached from a training script's ``build_detection_model(cfg)`` (maskrcnn-benchmark, FCOS),
 a model factory dict keyed by an argparse default cut at its ``_`` (CenterTrack), and a
 yacs-configured ``build_model`` whose pre-training branch returns early, with blocks
-appended to a ``ModuleList`` (Swin-Transformer, ConvNeXt)."""
+appended to a ``ModuleList`` (Swin-Transformer, ConvNeXt); heads set by name in a loop over a
+dict (CenterTrack's ``self.__setattr__(head, fc)``), a yacs config named only by the README's
+training command whose keys decide which branches build parts (FCOS: ``RPN_ONLY``,
+``FCOS_ON``), and stages built by the class's own ``_make_stage`` method (HRNet)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,15 @@ _ROOT = "fixtures/modeltree"
 
 @pytest.fixture(scope="module")
 def reviews() -> dict[str, Review]:
-    names = ("encoderbuilder", "jsonarch", "metaarch", "factory", "yacsbuild", "cfgbranch")
+    names = (
+        "encoderbuilder",
+        "jsonarch",
+        "metaarch",
+        "factory",
+        "yacsbuild",
+        "cfgbranch",
+        "stagebuild",
+    )
     return {name: build_review(f"{_ROOT}/{name}", jobs=1) for name in names}
 
 
@@ -192,3 +203,15 @@ def test_the_readme_training_command_picks_the_config_and_its_branches(
     # the recipe reads the same config: its learning rate, not the default's
     lrs = [v for item in review.recipe for k, v in item.values if k == "lr"]
     assert any("0.01" in v and chosen in v for v in lrs), lrs
+
+
+def test_parts_built_by_the_class_s_own_builder_methods(reviews: dict[str, Review]) -> None:
+    """HRNet's ``self.stage2, channels = self._make_stage(...)`` appends
+    ``MultiBranchModule``s in a loop; ResNet-style ``self._make_layer(Bottleneck, 64, 4)``
+    builds the block class it is handed: each part names its classes, the stem's and the
+    final torch layers are no parts."""
+    cls, parts = _top(reviews["stagebuild"])
+    assert cls == "models.hrnet.PoseNet"
+    assert parts["layer1"] == "_make_layer(...) → Bottleneck"
+    assert parts["stage2"] == "_make_stage(...) → MultiBranchModule"
+    assert not {"conv1", "final_layer", "also builds"} & set(parts)
