@@ -10,7 +10,8 @@ shell scripts of the repository (a few small files), once per review, through
 
 Only commands that run a training script count (``train`` in the script's name, no
 ``--eval-only``): an evaluation or a demo's config is not the one trained. The config named
-most often wins; a tie goes to the first named (a README lists the main model first).
+most often wins; a tie picks none (HRNet's README trains on MPII and on COCO alike: the review
+then says the configs differ, as with no command).
 """
 
 from __future__ import annotations
@@ -40,14 +41,15 @@ _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "si
 
 def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     """(the config among ``configs`` (paths from the root) the training commands name most
-    often, where the first such command is: ``README.md:67``), or None."""
+    often, where the first such command is: ``README.md:67``), or None (no command, or a
+    tie)."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
     for path, line, words in _commands(root):
         script = next((w for w in words if w.endswith(".py")), "")
         if "train" not in Path(script).name or _NOT_TRAINING.search(" ".join(words)):
             continue
-        for flag, value in itertools.pairwise(words):
+        for flag, value in itertools.zip_longest(words, words[1:], fillvalue=""):
             name = value if flag in _CONFIG_FLAGS else ""
             if flag.partition("=")[0] in _CONFIG_FLAGS and "=" in flag:
                 name = flag.partition("=")[2]
@@ -58,9 +60,10 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     if not counts:
         return None
     best = max(counts.values())
-    order = list(first)  # first named first
-    chosen = next(c for c in order if counts[c] == best)
-    return chosen, first[chosen]
+    tied = [c for c in first if counts[c] == best]
+    if len(tied) > 1:  # HRNet's README trains MPII and COCO alike: neither is "the" config
+        return None
+    return tied[0], first[tied[0]]
 
 
 def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:

@@ -1261,8 +1261,11 @@ class _Builders:
                     shown = f"{names} ({file.text(ref, 60)})"
                     pick = self._branch_pick(dotted)
                     if pick is not None:
-                        self._not_picked.update(c for c in either if c != pick[0])
+                        others = [c for c in either if c != pick[0]]
+                        self._not_picked.update(others)
                         why = f"; {pick[1]}" if pick[1] else ""
+                        names = ", ".join(c.rpartition(".")[2] for c in others)
+                        why += f"; not picked: {names}" if others else ""
                         shown = f"{pick[0].rpartition('.')[2]} ({file.text(ref, 60)}{why})"
             elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
                 # a repository builder that returns no class of its own (DPT's

@@ -1692,6 +1692,9 @@ def unreached(
     paths = {m.cls.rpartition(".")[2]: m.where.path for m in modules}
     for top in tops:
         for _, part in top.parts:
+            # what a builder builds (``build_backbone(...) → ResNet, FPN``, up to a ``;``) is
+            # built: the config picked it, whatever flag its name resembles (USE_FPN)
+            part = re.sub(r"→[^;]*", "", part)
             for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
                 flag = _flag(name, defaults)
                 if flag and flag not in on and defaults[flag].strip() in _OFF:

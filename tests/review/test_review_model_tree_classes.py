@@ -191,7 +191,7 @@ def test_the_readme_training_command_picks_the_config_and_its_branches(
     chosen = "configs/cfgbranch/anchorfree_R_50.yaml"
     assert parts["rpn"] == (
         f"AnchorFreeModule (build_rpn(cfg, 256); MODEL.ANCHOR_FREE_ON = True at {chosen}:4 "
-        "(the training command at README.md:11))"
+        "(the training command at README.md:11); not picked: RetinaModule, RPNModule)"
     )
     assert parts["roi_heads"] == (
         "build_roi_heads(...) → CombinedHeads; not built by the config: BoxHead (not "
