@@ -75,7 +75,7 @@ class Expr:
     :attr:`ModelFacts.exprs`:
 
     - name: :attr:`value` is the name, ``link`` the innermost branch around it
-      (:attr:`ModelFacts.links`);
+      (:attr:`ModelFacts.links`; a call's too);
     - attr: :attr:`value` the attribute, ``refs`` (the object,);
     - const: :attr:`value` the string, None for any other constant;
     - tuple: ``refs`` (the first element,), ``inner`` the calls in the others;
@@ -194,7 +194,9 @@ class ModelFacts:
     calls: tuple[tuple[int, int], ...] = ()
     assigns: tuple[Assign, ...] = ()
     #: (attribute, index of the value in ``exprs``, the defs around it) of every assignment
-    #: whose first target is ``self.<attribute>``, walk order: the parts a constructor builds
+    #: whose first target is ``self.<attribute>``, and of every ``setattr(self, name, value)``
+    #: (an attribute that is no identifier: ``head in self.heads``), walk order: the parts a
+    #: constructor builds
     self_parts: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
     #: every ``return`` with a value: (its index in ``exprs``, the defs around it), walk order
     returns: tuple[tuple[int, tuple[int, ...]], ...] = ()
@@ -219,6 +221,9 @@ class ModelFacts:
     #: (last two names of the target, string value or None, line) of every single-target
     #: assignment of a literal to a chain of three names or more (``_C.MODEL.NAME = "x"``)
     config: tuple[tuple[str, str | None, int], ...] = ()
+    #: (compound statement, its test as written) of every ``if`` that reads a config key
+    #: (``if not cfg.MODEL.RPN_ONLY:``): the review evaluates it where the config says
+    tests: tuple[tuple[int, str], ...] = ()
 
 
 #: Decorator names that register the def they decorate (``@register_model``,
@@ -268,6 +273,7 @@ class _Recorder:
         self.functions: list[Function] = []
         self.fid: dict[int, int] = {}  # id(def) -> index in functions
         self.links: list[tuple[int, bool, bool, int]] = []
+        self.loops: list[ast.AST] | None = None  # see :meth:`_nodes`
         bound: set[str] = set()  # local names of the file's imports, absolute and relative
         torch: set[str] = set()  # those bound only to torch's modules (``nn``, ``F``)
         other: set[str] = set()
@@ -399,7 +405,8 @@ class _Recorder:
             later = (*node.args[1:], *(k.value for k in node.keywords))
             refs += tuple(sub(n) if self._read(n, whole) else _UNREAD for n in later)
             keywords = tuple(k.arg for k in node.keywords)
-            expr = Expr("call", made, shown=shown, refs=refs, keywords=keywords)
+            # a call keeps its branch too: the review evaluates the config tests around it
+            expr = Expr("call", made, link, shown=shown, refs=refs, keywords=keywords)
         elif isinstance(node, ast.Call):
             expr = Expr("other", made, shown=shown)
         elif whole:
@@ -451,6 +458,7 @@ class _Recorder:
         relative: list[tuple[int, str, tuple[tuple[str, str], ...]]] = []
         options: list[tuple[str, str | None, int]] = []
         config: list[tuple[str, str | None, int]] = []
+        tests: list[tuple[int, str]] = []
         stmts = 0  # compound statements numbered as met
         #: (node, defs around it, a class around it, the branch around it, its qualname
         #: prefix), breadth first as ``ast.walk`` goes
@@ -472,6 +480,12 @@ class _Recorder:
                 option = self._option(node)
                 if option is not None:
                     options.append(option)
+                dynamic = self._setattr(node)
+                if dynamic is not None:  # ``setattr(self, name, module)``: a part too
+                    attr, values = dynamic
+                    self_parts.extend(
+                        (attr, self.encode(value, link, whole=True), fids) for value in values
+                    )
             elif isinstance(node, ast.Assign):
                 first = node.targets[0]
                 # ``self.pretrained, self.scratch = _make_encoder(...)`` (DPT): each attribute
@@ -551,6 +565,8 @@ class _Recorder:
                 )
                 continue
             elif isinstance(node, _BRANCHING):
+                if isinstance(node, ast.If) and _reads_config(node.test):
+                    tests.append((stmts, shorten(ast.unparse(node.test), TEXT_LIMIT)))
                 body = {id(c) for c in node.body}
                 sides: dict[bool, int] = {}
                 for child in children:
@@ -577,7 +593,66 @@ class _Recorder:
             decorated=_decorated(self.first),
             options=tuple(options),
             config=tuple(config),
+            tests=tuple(tests),
         )
+
+    def _setattr(self, call: ast.Call) -> tuple[str, list[ast.expr]] | None:
+        """``setattr(self, name, value)`` or ``self.__setattr__(name, value)`` (CenterTrack's
+        heads, one per key of a dict): (the attribute, its values). A name given as a string
+        is the attribute; any other is its text, with the loop that binds it (``head in
+        self.heads``): one part per key of what the loop walks. A value given as a local name
+        is each value the def assigns that name before the call (``fc = nn.Sequential(...)``
+        in one branch, ``fc = nn.Conv2d(...)`` in the other): the torch layers a plain
+        assignment's record drops are what such a part is made of."""
+        func, args = call.func, call.args
+        if isinstance(func, ast.Name) and func.id == "setattr" and len(args) == 3:
+            owner, name, value = args
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "__setattr__"
+            and len(args) == 2
+            and not call.keywords
+        ):
+            owner, (name, value) = func.value, args
+        else:
+            return None
+        if not (isinstance(owner, ast.Name) and owner.id == "self"):
+            return None
+        values = [value]
+        if isinstance(value, ast.Name):
+            values = [
+                n.value
+                for fn in self._nodes(_FuncDef)
+                if fn.lineno <= call.lineno <= (fn.end_lineno or fn.lineno)
+                for n in ast.walk(fn)
+                if isinstance(n, ast.Assign)
+                and n.lineno < call.lineno
+                and [t.id for t in n.targets if isinstance(t, ast.Name)] == [value.id]
+            ] or values
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            return name.value, values
+        text = shorten(ast.unparse(name), TEXT_LIMIT)
+        if isinstance(name, ast.Name):
+            loops = [
+                loop
+                for loop in self._nodes(ast.For)
+                if isinstance(loop.target, ast.Name)
+                and loop.target.id == name.id
+                and loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno)
+            ]
+            if loops:  # the innermost loop binding the name
+                text = f"{text} in {shorten(ast.unparse(loops[-1].iter), TEXT_LIMIT)}"
+        return text if not text.isidentifier() else f"[{text}]", values
+
+    def _nodes(self, kind: type | tuple[type, ...]) -> list:  # type: ignore[type-arg]
+        """The file's nodes of ``kind`` (loops, defs), outermost first: read once, when a
+        ``setattr`` on ``self`` needs them (most files have none)."""
+        if self.loops is None:
+            self.loops = sorted(
+                (n for n in ast.walk(self.tree) if isinstance(n, ast.For | _FuncDef)),
+                key=lambda n: (n.lineno, -(n.end_lineno or n.lineno)),
+            )
+        return [n for n in self.loops if isinstance(n, kind)]
 
     def _value(self, value: ast.expr, link: int, returned: bool = False) -> int:
         """A value the follower may read (a construction, a name, a chain, a literal, a
@@ -607,6 +682,14 @@ class _Recorder:
         ):
             return self.encode(value, link)
         return -1
+
+
+def _reads_config(test: ast.expr) -> bool:
+    """Whether an ``if`` test reads an upper-case config key (``cfg.MODEL.FCOS_ON``)."""
+    return any(
+        isinstance(n, ast.Attribute) and n.attr.isupper() and len(n.attr) > 1
+        for n in ast.walk(test)
+    )
 
 
 def _getattr(call: ast.Call) -> bool:

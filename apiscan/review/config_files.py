@@ -32,6 +32,7 @@ import yaml
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr
+from apiscan.review.commands import commanded_config
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path
 
@@ -164,10 +165,27 @@ def _with_values(analyses: Sequence[FileAnalysis]) -> list[FileAnalysis]:
 
 
 # ----------------------------------------------------------------------------- YAML
+#: The last reading: (root, the analyses it was read for, what was read). The recipe and the
+#: model tree both ask, with the same analyses, once per review: the files are read once.
+_READ: list[tuple[Path, Sequence[FileAnalysis], YamlConfigs | None]] = []
+
+
 def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
     """The repository's yacs YAML configs, or None when it merges none (no
-    ``merge_from_file`` call, or no YAML whose keys are its Python defaults')."""
+    ``merge_from_file`` call, or no YAML whose keys are its Python defaults'); read once per
+    review (the same ``analyses`` asked again get the same object: treat it as read-only)."""
     if root is None or not root.is_dir():
+        return None
+    for read_root, read_for, found in _READ:
+        if read_for is analyses and read_root == root:
+            return found
+    found = _read_configs(root, analyses)
+    _READ[:] = [(root, analyses, found)]
+    return found
+
+
+def _read_configs(root: Path, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
+    if not root.is_dir():
         return None
     files = _with_values(analyses)
     if not any(
@@ -334,6 +352,10 @@ def _choose(found: YamlConfigs, root: Path, files: Sequence[FileAnalysis]) -> No
             if candidate in found.flat:
                 named.append((candidate, f"the default of {flag} at {where}"))
                 break
+    if not named and found.flat:  # no default: the config the README's training command names
+        commanded = commanded_config(root, set(found.flat))
+        if commanded is not None:
+            named.append((commanded[0], f"the training command at {commanded[1]}"))
     if named:
         found.chosen, found.chosen_by = named[0]
 

@@ -17,6 +17,7 @@ head is the model; any other module built by another is a block.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections import Counter, deque
@@ -26,6 +27,7 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.extract.models import SELF_RETURNING, Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.extract.syntax import name_chain
 from apiscan.extract.values import Expr as ValueExpr
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
@@ -458,6 +460,8 @@ _PARTS = frozenset({"backbone", "neck", "head", "loss"})
 #: torch's container modules, and the calls that load a saved model (:meth:`_reloads`).
 _CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"})
 _CHECKPOINT_LOADS = frozenset({"torch.load", "torch.jit.load"})
+#: Config values a test reads as false (yacs writes booleans as ``True``/``False``).
+_FALSE_VALUES = frozenset({"False", "false", "None", "null", "0", "0.0", "''", '""', "[]", "()"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -501,7 +505,7 @@ class _Builders:
         self.registries = Registries(self.files, self.resolve, self.by_module)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
-        yacs = yaml_configs(root, analyses)
+        yacs = self.yacs = yaml_configs(root, analyses)
         for suffix, value, setting in yacs.model_keys() if yacs is not None else ():
             at = YamlPlace(setting, yacs.chosen_by)  # type: ignore[union-attr]
             found = self.registries.config.setdefault(suffix, [])
@@ -510,6 +514,9 @@ class _Builders:
         #: first (``_segm_mobilenet``, ``_load_model``, ``deeplabv3plus_mobilenet``)
         self.trail: list[str] | None = None
         self.trails: dict[TopModel, tuple[str, ...]] = {}
+        self._unbuilt_memo: set[str] | None = None
+        #: the classes a per-branch builder returns that the chosen config does not pick
+        self._not_picked: set[str] = set()
         #: root module -> how many files' builder functions build it (:meth:`_roots`)
         self.built_in: dict[str, int] = {}
         #: path -> (first, last line of its ``__main__`` block, other files import the
@@ -534,6 +541,139 @@ class _Builders:
 
     def callee(self, file: ModelFile, call: Expr) -> str | None:
         return self.dotted(file, call.refs[0])
+
+    def conditions(self, file: ModelFile, link: int) -> list[tuple[str, bool | None, str]]:
+        """The config tests an expression is built under, innermost first, up to its def:
+        (the test as written, whether the branch it is in runs (None: the config does not
+        say), why: ``MODEL.RPN_ONLY = True at configs/fcos/x.yaml:5 (...)``). A branch is an
+        ``if``'s body (the test holds) or what follows it (the test fails)."""
+        tests = dict(file.facts.tests)
+        out: list[tuple[str, bool | None, str]] = []
+        links = file.facts.links
+        while link >= 0:
+            stmt, is_def, in_body, link = links[link]
+            if is_def:
+                break
+            if stmt in tests:
+                holds, why = self._evaluate(tests[stmt])
+                out.append((tests[stmt], None if holds is None else holds == in_body, why))
+        return out
+
+    def _evaluate(self, test: str) -> tuple[bool | None, str]:
+        """Whether a test of config keys holds in the chosen config (its YAML over the
+        Python defaults): ``cfg.MODEL.FCOS_ON``, ``not cfg.MODEL.RPN_ONLY``,
+        ``cfg.MODEL.NAME == "x"``; (None, "") when a value is unknown."""
+        try:
+            node = ast.parse(test, mode="eval").body
+        except SyntaxError:
+            return None, ""
+        negate = False
+        while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            negate, node = not negate, node.operand
+        against: str | None = None
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], ast.Eq | ast.NotEq)
+            and isinstance(node.comparators[0], ast.Constant)
+        ):
+            negate ^= isinstance(node.ops[0], ast.NotEq)
+            against = str(node.comparators[0].value)
+            node = node.left
+        chain = name_chain(node) if isinstance(node, ast.Attribute) else None
+        keys = [k for k in chain or () if k.isupper()]
+        if not chain or len(keys) < 2 or chain[-len(keys) :] != keys:
+            return None, ""
+        found = self._config_value(".".join(keys))
+        if found is None:
+            return None, ""
+        text, where = found
+        value = text.strip("'\"")
+        holds = value == against if against is not None else text not in _FALSE_VALUES
+        return holds != negate, f"{'.'.join(keys)} = {text} at {where}"
+
+    def _config_value(self, key: str) -> tuple[str, str] | None:
+        """A yacs key's value where the training reads it: the chosen YAML's, else the
+        Python default when no YAML sets the key (with several YAMLs and none chosen, a
+        key one of them sets is unknown)."""
+        yacs = self.yacs
+        if yacs is None:
+            return None
+        if yacs.chosen is not None:
+            setting = yacs.flat.get(yacs.chosen, {}).get(key)
+            if setting is not None:
+                return setting.text, f"{setting.loc()} ({yacs.chosen_by})"
+        elif any(key in flat for flat in yacs.flat.values()):
+            return None
+        default = yacs.defaults.get(key)
+        return (default.text, f"{default.loc()} (the default)") if default is not None else None
+
+    def _branch_pick(self, dotted: str) -> tuple[str, str] | None:
+        """The one class a builder with a ``return`` per config branch returns under the
+        chosen config (maskrcnn-benchmark's ``build_rpn``: ``if cfg.MODEL.FCOS_ON: return
+        build_fcos(...)``, then RetinaNet, then ``RPNModule``): (class, why), the returns
+        taken in line order, each skipped when a test around it fails; None when a test
+        before the pick cannot be evaluated."""
+        found = self._def(dotted)
+        if found is None:
+            return None
+        file, fid = found
+        for ref in sorted(file.returns_in(fid), key=lambda r: file.exprs[r].line):
+            tests = self.conditions(file, file.exprs[ref].link)
+            if any(runs is False for _, runs, _ in tests):
+                continue
+            if any(runs is None for _, runs, _ in tests):
+                return None
+            cls = self.built(file, ref, fid, 1)
+            if cls is None:
+                return None
+            return cls, "; ".join(why for _, _, why in tests)
+        return None
+
+    def _skipped_in(self, dotted: str) -> list[str]:
+        """What the builder ``dotted`` builds only in a branch the chosen config skips, each
+        with its test and the value that fails it (FCOS's ``build_roi_heads``: ``ROIBoxHead
+        (not cfg.MODEL.RPN_ONLY: MODEL.RPN_ONLY = True at configs/fcos/x.yaml:5 (...))``)."""
+        found = self._def(dotted) if self.yacs is not None else None
+        if found is None or not found[0].facts.tests:
+            return []
+        file, fid = found
+        out: list[str] = []
+        for ref, inner in file.facts.calls:
+            if inner != fid:
+                continue
+            failed = [t for t in self.conditions(file, file.exprs[ref].link) if t[1] is False]
+            cls = self.built(file, ref, fid, 1) if failed else None
+            if cls is not None:
+                test, _, why = failed[0]
+                shown = f"{cls.rpartition('.')[2]} ({test}: {why})"
+                if shown not in out:
+                    out.append(shown)
+        return out
+
+    def _unbuilt(self) -> set[str]:
+        """Module classes a builder builds only under a config test that fails: the call
+        that builds them (directly or through a builder) is in a branch the chosen config
+        does not run, and no call of the same def outside such a branch builds them
+        (maskrcnn-benchmark's ``if not cfg.MODEL.RPN_ONLY: ... build_roi_box_head(...)``,
+        FCOS's config setting ``RPN_ONLY: True``)."""
+        if self._unbuilt_memo is not None:
+            return self._unbuilt_memo
+        dead: set[str] = set()
+        alive: set[str] = set()
+        for file in self.files if self.yacs is not None else ():
+            if not file.facts.tests:
+                continue
+            for ref, fid in file.facts.calls:
+                tests = self.conditions(file, file.exprs[ref].link)
+                if not tests:
+                    continue
+                cls = self.built(file, ref, fid, 1)
+                if cls is None:
+                    continue
+                (dead if any(runs is False for _, runs, _ in tests) else alive).add(cls)
+        self._unbuilt_memo = dead - alive
+        return self._unbuilt_memo
 
     def dotted(self, file: ModelFile, ref: int) -> str | None:
         return self.resolve(file, file.chain(ref))
@@ -622,6 +762,10 @@ class _Builders:
         (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
         module, _, name = dotted.rpartition(".")
         file = self._module_file(module)
+        if file is None and "." in module:  # a method: ``pkg.mod.Class._make_stage``
+            module, _, owner = module.rpartition(".")
+            file = self._module_file(module)
+            name = f"{owner}.{name}"
         if file is None:
             return None
         if name in file.defs:
@@ -964,10 +1108,14 @@ class _Builders:
             # ``Block``s, Swin's ``self.layers.append(BasicLayer(...))``)
             shown = " ".join(part for _, part in parts)
             node = self.classes.get(cls)
+            # (a class built only in a config branch the chosen config skips is not built)
+            unbuilt = self._unbuilt()
             rest = [
                 short
                 for child in (node.children if node is not None else ())
                 if not re.search(rf"\b{re.escape(short := child.rpartition('.')[2])}\b", shown)
+                and child not in unbuilt
+                and child not in self._not_picked
             ]
             if rest:
                 parts = [*parts[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
@@ -997,7 +1145,10 @@ class _Builders:
     def _part(self, file: ModelFile, value: int, fn: int, owner: str, attr: str = "") -> str | None:
         """The modules a constructor's assignment (to ``self.<attr>``) builds: repository
         classes, classes and model-zoo constructors of other packages (never torch's own
-        layers)."""
+        layers, except in a part set by name, ``setattr(self, head, fc)`` in a loop over a
+        dict of heads: CenterTrack's heads are ``nn.Sequential`` of convolutions, one per
+        key)."""
+        set_by_name = bool(attr) and not attr.isidentifier()
         found: list[str] = []
         todo: deque[int] = deque([value])
         followed: set[int] = set()
@@ -1051,6 +1202,32 @@ class _Builders:
             function = file.function(fn)
             if (
                 built is None
+                and func.kind == "attr"
+                and receiver is not None
+                and receiver.kind == "name"
+                and receiver.value == "self"
+                and _BUILDER_NAME.match((func.value or "").lstrip("_"))
+                and function is not None
+                and function.method
+            ):
+                # the class's own builder method (HRNet's ``self.stage2, _ =
+                # self._make_stage(...)`` of HighResolutionModules, ResNet's
+                # ``self._make_layer(Bottleneck, 64, 3)``): what it builds, else the module
+                # classes it is handed
+                method = f"{file.module}.{function.qualname.rpartition('.')[0]}.{func.value}"
+                inside = self._builder_builds(method, attr) or [
+                    name.rpartition(".")[2]
+                    for arg in file.args(expr)
+                    if file.exprs[arg].kind in ("name", "attr")
+                    and (name := self.dotted(file, arg) or "") in self.classes
+                ]
+                inside = [i for i in inside if not i.endswith("(...)")]
+                shown = f"{func.value}(...) → {' or '.join(inside)}" if inside else ""
+                if shown and shown not in found:
+                    found.append(shown)
+                continue
+            if (
+                built is None
                 and not dotted
                 and func.kind == "name"
                 and function is not None
@@ -1069,31 +1246,47 @@ class _Builders:
                     if by_name not in found:
                         found.append(by_name)
                     continue
-            todo.extend(r for r in expr.refs if r >= 0)
             top = dotted.partition(".")[0]
             tail = dotted.rpartition(".")[2]
+            if not (set_by_name and top == "torch"):  # the container is the part, not its layers
+                todo.extend(r for r in expr.refs if r >= 0)
             if built is not None and built != owner:
                 shown = self._shown(file, built, ref)
                 either = self._returned_each(dotted) if dotted else []
                 if len(either) > 1 and built in either:
                     # a builder returning one class per branch (maskrcnn-benchmark's
-                    # ``build_rpn``: FCOSModule if cfg.MODEL.FCOS_ON, RetinaNet, RPN)
+                    # ``build_rpn``: FCOSModule if cfg.MODEL.FCOS_ON, RetinaNet, RPN): the
+                    # one the chosen config's values take, else each with its test
                     names = " or ".join(c.rpartition(".")[2] for c in either)
                     shown = f"{names} ({file.text(ref, 60)})"
+                    pick = self._branch_pick(dotted)
+                    if pick is not None:
+                        others = [c for c in either if c != pick[0]]
+                        self._not_picked.update(others)
+                        why = f"; {pick[1]}" if pick[1] else ""
+                        names = ", ".join(c.rpartition(".")[2] for c in others)
+                        why += f"; not picked: {names}" if others else ""
+                        shown = f"{pick[0].rpartition('.')[2]} ({file.text(ref, 60)}{why})"
             elif built is None and top in self.local and _BUILDER_NAME.match(tail.lstrip("_")):
                 # a repository builder that returns no class of its own (DPT's
                 # ``_make_encoder`` returning timm's ViT and a module of convolutions):
                 # followed to the models it builds for this attribute
                 inside = self._builder_builds(dotted, attr)
                 shown = f"{tail}(...)" + (f" → {' or '.join(inside)}" if inside else "")
+                skipped = self._skipped_in(dotted)
+                if skipped:
+                    shown += f"; not built by the config: {', '.join(skipped)}"
             elif (
-                top
-                and top != "torch"
-                and top not in self.local
-                # a standard-library object is no part (yolov9's ``self.yaml_file =
-                # Path(cfg).name``); a third-party model class is (timm's, transformers')
-                and top not in sys.stdlib_module_names
-                and (tail[:1].isupper() or tail in ("create_model", "from_pretrained"))
+                (
+                    top
+                    and top != "torch"
+                    and top not in self.local
+                    # a standard-library object is no part (yolov9's ``self.yaml_file =
+                    # Path(cfg).name``); a third-party model class is (timm's, transformers')
+                    and top not in sys.stdlib_module_names
+                    and (tail[:1].isupper() or tail in ("create_model", "from_pretrained"))
+                )
+                or (set_by_name and top == "torch" and tail[:1].isupper())
             ):
                 shown = dotted
             else:
@@ -1131,7 +1324,22 @@ class _Builders:
         named = [a for a in file.assigns_in(fid) if attr and attr in a.names]
         groups = [[a.value] for a in named if a.value >= 0]
         if not named:  # everything it calls, together: the calls whose innermost def it is
-            groups = [[ref for ref, inner in file.facts.calls if inner == fid]]
+            # (but those in a branch the chosen config skips: :meth:`_skipped_in` names them)
+            groups = [
+                [
+                    ref
+                    for ref, inner in file.facts.calls
+                    if inner == fid
+                    and not (
+                        file.facts.tests
+                        and self.yacs is not None
+                        and any(
+                            runs is False
+                            for _, runs, _ in self.conditions(file, file.exprs[ref].link)
+                        )
+                    )
+                ]
+            ]
         out: list[list[tuple[str, bool]]] = []
         for group in groups:
             built: list[tuple[str, bool]] = []

@@ -1962,6 +1962,9 @@ def unreached(
             else:
                 seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {why} in {folder}/)")
         for _, part in top.parts:
+            # what a builder builds (``build_backbone(...) → ResNet, FPN``, up to a ``;``) is
+            # built: the config picked it, whatever flag its name resembles (USE_FPN)
+            part = re.sub(r"→[^;]*", "", part)
             for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
                 flag = _flag(name, defaults)
                 if flag and flag not in on and defaults[flag].strip() in _OFF:

@@ -5,7 +5,10 @@ backbone and a module of convolutions (DPT), a JSON config naming one of a packa
 reached from a training script's ``build_detection_model(cfg)`` (maskrcnn-benchmark, FCOS),
 a model factory dict keyed by an argparse default cut at its ``_`` (CenterTrack), and a
 yacs-configured ``build_model`` whose pre-training branch returns early, with blocks
-appended to a ``ModuleList`` (Swin-Transformer, ConvNeXt)."""
+appended to a ``ModuleList`` (Swin-Transformer, ConvNeXt); heads set by name in a loop over a
+dict (CenterTrack's ``self.__setattr__(head, fc)``), a yacs config named only by the README's
+training command whose keys decide which branches build parts (FCOS: ``RPN_ONLY``,
+``FCOS_ON``), and stages built by the class's own ``_make_stage`` method (HRNet)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,15 @@ _ROOT = "fixtures/modeltree"
 
 @pytest.fixture(scope="module")
 def reviews() -> dict[str, Review]:
-    names = ("encoderbuilder", "jsonarch", "metaarch", "factory", "yacsbuild")
+    names = (
+        "encoderbuilder",
+        "jsonarch",
+        "metaarch",
+        "factory",
+        "yacsbuild",
+        "cfgbranch",
+        "stagebuild",
+    )
     return {name: build_review(f"{_ROOT}/{name}", jobs=1) for name in names}
 
 
@@ -82,13 +93,19 @@ def test_a_meta_architecture_table_and_a_backbone_registry(reviews: dict[str, Re
 def test_a_factory_dict_keyed_by_the_argparse_default(reviews: dict[str, Review]) -> None:
     """``create_model(opt.arch, ...)`` with ``--arch`` defaulting to ``dla_34``; the builder
     cuts the depth off and builds ``_network_factory['dla']``: DLASeg, not the first entry;
-    its backbone is the ``dla<N>`` function ``globals()`` gives it."""
+    its backbone is the ``dla<N>`` function ``globals()`` gives it; its heads are set by
+    name in its base class's constructor."""
     cls, parts = _top(reviews["factory"])
     assert cls == "lib.model.networks.dla.DLASeg"
     assert parts["dla_up"] == "DLAUp"
     # ``globals()["dla{}".format(num_layers)](...)``: the functions of that pattern's class
     assert parts["base"] == "DLA (globals()['dla{}'...])"
     assert parts["selected by"] == "create_model(opt.arch, 80) in main.py → create_model()"
+    # the base class's heads, set by name in a loop over a dict (``self.__setattr__(head,
+    # fc)``): one part per key, each branch's container; ``setattr(self, "refine",
+    # nn.Identity())`` is a plain layer, as ``self.refine = nn.Identity()`` would be
+    assert parts["head in self.heads"] == "torch.nn.Sequential or torch.nn.Conv2d"
+    assert "refine" not in parts
 
 
 def test_a_yacs_build_model_and_blocks_appended_to_a_module_list(
@@ -157,3 +174,44 @@ def test_a_reloaded_checkpoint_is_no_model_and_yaml_parts_are_named() -> None:
         "parts": "from the model YAML the constructor reads, by "
         "parse_model(deepcopy(self.yaml), ch=[ch])"
     }
+
+
+def test_the_readme_training_command_picks_the_config_and_its_branches(
+    reviews: dict[str, Review],
+) -> None:
+    """``--config-file`` defaults to ``""``: the README's training command names
+    configs/cfgbranch/anchorfree_R_50.yaml (its evaluation command, another YAML, does not
+    count). Its ``ANCHOR_FREE_ON: True`` picks ``build_rpn``'s first return; its ``RPN_ONLY:
+    True`` skips the box head built under ``if not cfg.MODEL.RPN_ONLY:`` and the default
+    ``MASK_ON = False`` the mask head: each is named with the test and the value, and the
+    classes of the other returns are not listed as built."""
+    review = reviews["cfgbranch"]
+    cls, parts = _top(review)
+    assert cls == "det.modeling.detector.Detector"
+    chosen = "configs/cfgbranch/anchorfree_R_50.yaml"
+    assert parts["rpn"] == (
+        f"AnchorFreeModule (build_rpn(cfg, 256); MODEL.ANCHOR_FREE_ON = True at {chosen}:4 "
+        "(the training command at README.md:11); not picked: RetinaModule, RPNModule)"
+    )
+    assert parts["roi_heads"] == (
+        "build_roi_heads(...) → CombinedHeads; not built by the config: BoxHead (not "
+        f"cfg.MODEL.RPN_ONLY: MODEL.RPN_ONLY = True at {chosen}:3 (the training command at "
+        "README.md:11)), MaskHead (cfg.MODEL.MASK_ON: MODEL.MASK_ON = False at "
+        "det/config/defaults.py:17 (the default))"
+    )
+    assert "also builds" not in parts
+    # the recipe reads the same config: its learning rate, not the default's
+    lrs = [v for item in review.recipe for k, v in item.values if k == "lr"]
+    assert any("0.01" in v and chosen in v for v in lrs), lrs
+
+
+def test_parts_built_by_the_class_s_own_builder_methods(reviews: dict[str, Review]) -> None:
+    """HRNet's ``self.stage2, channels = self._make_stage(...)`` appends
+    ``MultiBranchModule``s in a loop; ResNet-style ``self._make_layer(Bottleneck, 64, 4)``
+    builds the block class it is handed: each part names its classes, the stem's and the
+    final torch layers are no parts."""
+    cls, parts = _top(reviews["stagebuild"])
+    assert cls == "models.hrnet.PoseNet"
+    assert parts["layer1"] == "_make_layer(...) → Bottleneck"
+    assert parts["stage2"] == "_make_stage(...) → MultiBranchModule"
+    assert not {"conv1", "final_layer", "also builds"} & set(parts)

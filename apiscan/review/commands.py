@@ -1,0 +1,117 @@
+"""The config file a repository's documented training command names.
+
+A yacs repository whose training script declares ``--config-file`` with no default
+(maskrcnn-benchmark and FCOS: ``default=""``) still says which config it trains: its README's
+training command (``python -m torch.distributed.launch ... tools/train_net.py --config-file
+configs/fcos/fcos_imprv_R_50_FPN_1x.yaml``) or a shell script that runs the training. Those
+commands are text, no worker records them: this module reads the README at the root and the
+shell scripts of the repository (a few small files), once per review, through
+:func:`apiscan.review.config_files.yaml_configs`.
+
+Only commands that run a training script count (``train`` in the script's name, no
+``--eval-only``): an evaluation or a demo's config is not the one trained. The config named
+most often wins; a tie picks none (HRNet's README trains on MPII and on COCO alike: the review
+then says the configs differ, as with no command).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import shlex
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from apiscan.review.sources import is_test_path
+
+#: Files read for commands: the README at the root, shell scripts anywhere (not tests).
+_READMES = ("README.md", "README.rst", "README.txt", "README")
+#: A shell script or README larger than this is no list of commands.
+_SIZE_LIMIT = 100_000
+#: Shell scripts read at most.
+_MAX_SCRIPTS = 200
+#: Options that name the config a script reads.
+_CONFIG_FLAGS = frozenset({"--config-file", "--config_file", "--cfg", "--config", "-c"})
+#: A command that evaluates, tests or demonstrates (its config is not the training's).
+_NOT_TRAINING = re.compile(r"--eval-only|--eval_only|--test-only|--evaluate\b")
+_SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
+
+
+def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
+    """(the config among ``configs`` (paths from the root) the training commands name most
+    often, where the first such command is: ``README.md:67``), or None (no command, or a
+    tie)."""
+    counts: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for path, line, words in _commands(root):
+        script = next((w for w in words if w.endswith(".py")), "")
+        if "train" not in Path(script).name or _NOT_TRAINING.search(" ".join(words)):
+            continue
+        for flag, value in itertools.zip_longest(words, words[1:], fillvalue=""):
+            name = value if flag in _CONFIG_FLAGS else ""
+            if flag.partition("=")[0] in _CONFIG_FLAGS and "=" in flag:
+                name = flag.partition("=")[2]
+            name = os.path.normpath(name.removeprefix("./")) if name else ""
+            if name in configs:
+                counts[name] += 1
+                first.setdefault(name, f"{path}:{line}")
+    if not counts:
+        return None
+    best = max(counts.values())
+    tied = [c for c in first if counts[c] == best]
+    if len(tied) > 1:  # HRNet's README trains MPII and COCO alike: neither is "the" config
+        return None
+    return tied[0], first[tied[0]]
+
+
+def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:
+    """(file, line, words) of every command line in the root README and the shell scripts,
+    continuation lines (a trailing backslash) joined."""
+    for path in _files(root):
+        try:
+            full = root / path
+            if full.stat().st_size > _SIZE_LIMIT:
+                continue
+            text = full.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        start, pending = 0, ""
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if not pending:
+                start = number
+            if stripped.endswith("\\"):
+                pending += stripped[:-1] + " "
+                continue
+            command, pending = pending + stripped, ""
+            if "--" not in command and " -c " not in command:
+                continue
+            try:
+                words = shlex.split(command, comments=True)
+            except ValueError:
+                words = command.split()
+            if words:
+                yield path, start, words
+
+
+def _files(root: Path) -> Iterator[str]:
+    """The root README and the shell scripts below the root, sorted, tests left out."""
+    for name in _READMES:
+        if (root / name).is_file():
+            yield name
+            break
+    count = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
+        for name in sorted(names):
+            if not name.endswith(".sh"):
+                continue
+            rel = (Path(folder) / name).relative_to(root).as_posix()
+            if is_test_path(rel):
+                continue
+            count += 1
+            if count > _MAX_SCRIPTS:
+                return
+            yield rel

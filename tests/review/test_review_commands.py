@@ -1,0 +1,43 @@
+"""The config a repository's documented training command names (review/commands.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apiscan.review.commands import commanded_config
+
+_CONFIGS = {"configs/a/one.yaml", "configs/b/two.yaml"}
+
+
+def _repo(tmp_path: Path, readme: str, script: str = "") -> Path:
+    (tmp_path / "README.md").write_text(readme, encoding="utf-8")
+    if script:
+        (tmp_path / "scripts").mkdir()
+        (tmp_path / "scripts" / "train.sh").write_text(script, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_training_command_names_the_config_an_evaluation_does_not(tmp_path: Path) -> None:
+    readme = (
+        "Test:\n\n    python tools/test_net.py --config-file configs/b/two.yaml\n\n"
+        "Train:\n\n    python -m torch.distributed.launch \\\n        tools/train_net.py \\\n"
+        "        --config-file ./configs/a/one.yaml OUTPUT_DIR x\n"
+        "    python tools/train_net.py --config-file configs/b/two.yaml --eval-only\n"
+    )
+    assert commanded_config(_repo(tmp_path, readme), _CONFIGS) == (
+        "configs/a/one.yaml",
+        "README.md:7",
+    )
+
+
+def test_the_config_named_most_often_wins_a_tie_picks_none(tmp_path: Path) -> None:
+    readme = (
+        "    python tools/train.py --cfg configs/a/one.yaml\n"
+        "    python tools/train.py --cfg=configs/b/two.yaml\n"
+    )
+    assert commanded_config(_repo(tmp_path, readme), _CONFIGS) is None
+    (tmp_path / "README.md").unlink()
+    script = "#!/bin/sh\npython train.py -c configs/b/two.yaml  # the default run\n"
+    repo = _repo(tmp_path, readme, script)
+    assert commanded_config(repo, _CONFIGS) == ("configs/b/two.yaml", "README.md:2")
+    assert commanded_config(repo, {"configs/c/three.yaml"}) is None
