@@ -211,8 +211,6 @@ INDEX_ARGS: dict[str, tuple[int, str]] = {
 #: Factories: no input tensor comes first.
 FACTORIES = frozenset(
     {"zeros", "ones", "empty", "full", "rand", "randn", "arange", "randint", "randperm", "linspace"}
-    | {"Tensor", "FloatTensor", "LongTensor", "IntTensor", "DoubleTensor", "HalfTensor"}
-    | {"ByteTensor", "BoolTensor"}
 )
 #: In-place segment reductions: dynamic when the output tensor's length came from data.
 SEGMENT_OPS = frozenset(
@@ -647,7 +645,9 @@ class ShapeTracker:
             rule, positions, keywords = spec
             # Functions take the input tensor first (torch.topk(x, k)); methods and factories
             # (torch.zeros(n)) do not.
-            offset = 1 if recv is None and name not in FACTORIES else 0
+            # (the legacy typed constructors given sizes neither: ``torch.FloatTensor(n, 80)``)
+            factory = name in FACTORIES or name[:1].isupper()
+            offset = 1 if recv is None and not factory else 0
             rest = list(args[offset:])
             chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
             chosen += [kwargs[k] for k in keywords if k in kwargs]
