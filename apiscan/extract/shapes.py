@@ -653,6 +653,11 @@ class ShapeTracker:
             chosen += [kwargs[k] for k in keywords if k in kwargs]
             padded = [a for a in chosen if _batch_max(a)]
             bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
+            if name[:1].isupper():
+                # a legacy typed constructor is read for batch padding only: its other sizes
+                # (``torch.FloatTensor(sum(self.num_classes), d)``, a parameter's) are left to
+                # the ops that use the tensor, as before
+                bad = []
             if bad:
                 what = {
                     "DS110": "k",
