@@ -183,6 +183,21 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "transpose": ("DS112", (0, 1), ("dim0", "dim1")),
     "permute": ("DS112", None, ("dims",)),
     "movedim": ("DS112", (0, 1), ("source", "destination")),
+    # the legacy typed constructors given sizes (``torch.LongTensor(len(batch), n)``); given
+    # data (a list) they are no size (:func:`_legacy_data`)
+    **dict.fromkeys(
+        (
+            "Tensor",
+            "FloatTensor",
+            "LongTensor",
+            "IntTensor",
+            "DoubleTensor",
+            "HalfTensor",
+            "ByteTensor",
+            "BoolTensor",
+        ),
+        ("DS113", None, ()),
+    ),
     "multinomial": ("DS114", (0,), ("num_samples",)),
     "randperm": ("DS114", (0,), ("n",)),
 }
@@ -624,16 +639,25 @@ class ShapeTracker:
                 self.hit("DS111", node, api, why, chain=chain)
                 return DYN_TENSOR
         spec = SIZE_ARGS.get(name)
+        if spec is not None and name[:1].isupper() and (recv is not None or _legacy_data(args)):
+            spec = None  # ``torch.LongTensor([3, 4])``: data, not sizes
         if spec is not None:
             rule, positions, keywords = spec
             # Functions take the input tensor first (torch.topk(x, k)); methods and factories
             # (torch.zeros(n)) do not.
-            offset = 1 if recv is None and name not in FACTORIES else 0
+            # (the legacy typed constructors given sizes neither: ``torch.FloatTensor(n, 80)``)
+            factory = name in FACTORIES or name[:1].isupper()
+            offset = 1 if recv is None and not factory else 0
             rest = list(args[offset:])
             chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
             chosen += [kwargs[k] for k in keywords if k in kwargs]
             padded = [a for a in chosen if _batch_max(a)]
             bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
+            if name[:1].isupper():
+                # a legacy typed constructor is read for batch padding only: its other sizes
+                # (``torch.FloatTensor(sum(self.num_classes), d)``, a parameter's) are left to
+                # the ops that use the tensor, as before
+                bad = []
             if bad:
                 what = {
                     "DS110": "k",
@@ -1111,6 +1135,12 @@ def _one_elem_sizes(v: Val) -> bool:
     if v[0] == "seq":
         return v[1] in (ELEM_SIZE, SAMPLE_SIZE)
     return v[0] == "tuple" and bool(v[1]) and all(e in (ELEM_SIZE, SAMPLE_SIZE) for e in v[1])
+
+
+def _legacy_data(args: Sequence[Val]) -> bool:
+    """Whether a legacy typed constructor is given data (a list, a tuple, an array or a
+    tensor) rather than sizes (numbers): ``torch.FloatTensor([0.5])``."""
+    return not args or any(a[0] in ("seq", "tuple", "tensor") or a[1] == "array" for a in args)
 
 
 def _batch_max(v: Val) -> bool:

@@ -203,6 +203,11 @@ class CandidateIndex:
             return None
         return None
 
+    def has_member(self, owner: str, name: str) -> bool:
+        """Whether MindSpore's class ``owner`` (``mindspore.Tensor``) has a member ``name``."""
+        namespace = ":".join(owner.rsplit(".", 1))
+        return name in self._names.get(namespace, {})
+
     def misfit(self, target: str, positional: int, keywords: Sequence[str]) -> str:
         """Why a call with ``positional`` arguments and ``keywords`` cannot be passed to
         ``target`` unchanged, by its recorded parameters; "" when it can or nothing is

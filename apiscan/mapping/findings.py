@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from apiscan.resolve.torch_api import TorchApi
 
 
+#: Namespaces where torch exposes a function of ``torch.`` a second time, as its own object.
+_FUNCTIONAL_TWINS = ("torch.nn.functional.", "torch.special.")
+
+
 class Matcher:
     """Mapping verdicts, memoised per (api, parameters passed)."""
 
@@ -96,6 +100,16 @@ class Matcher:
             kinds = {self.api.kind(spelled), self.api.kind(twin)}
             if kinds == {"function", "method"} and twin not in twins:
                 twins.append(twin)
+        # the functional spelling of a torch function or its method twin: torch ships
+        # ``torch.log_softmax`` and ``torch.nn.functional.log_softmax`` as two Python objects
+        # of one op, and the tables list only the latter (``x.log_softmax(2)`` is no custom op)
+        for listed in (name, *spellings, *list(twins)):
+            if listed.count(".") != 1 or self.api.kind(listed) != "function":
+                continue
+            for namespace in _FUNCTIONAL_TWINS:
+                twin = namespace + listed.removeprefix("torch.")
+                if self.api.kind(twin) == "function" and twin not in twins:
+                    twins.append(twin)
         return tuple(dict.fromkeys([*spellings, *twins]))
 
     def match(

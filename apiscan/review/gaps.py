@@ -375,6 +375,11 @@ GAP_REWRITES: dict[str, tuple[str, str]] = {
         "rewrite",
         "collect the Parameters in a list first, then mindspore.ParameterTuple (immutable)",
     ),
+    "torch.utils.data.Subset": (
+        "rewrite",
+        "mindspore.dataset.GeneratorDataset(source, sampler=mindspore.dataset.SubsetSampler("
+        "indices)), or index the source's items with the indices before wrapping it",
+    ),
     "torch.utils.data.IterableDataset": (
         "rewrite",
         "mindspore.dataset.GeneratorDataset over the iterable (its __iter__ as the source)",

@@ -220,10 +220,35 @@ def _same_call(target: str, finding: ApiFinding) -> Rendered:
         *(f"{k}={_ms_dtype(v)}" for k, v in call.keywords),
     ]
     if _method(finding.api) and call.receiver:
+        if _function_only(finding, target):
+            # x.log_softmax(2) listed as F.log_softmax: mindspore.Tensor has no such method
+            return Rendered(f"{target}({', '.join([call.receiver, *parts])})")
         head = f"{call.receiver}.{target.rpartition('.')[2]}"
     else:
         head = target
     return Rendered(f"{head}({', '.join(parts)})")
+
+
+#: The note of a verdict read from a functional twin's row (``x.softmax(dim=-1)`` matched by
+#: ``torch.nn.functional.softmax``): the row's parameters are the function's.
+_FUNCTIONAL_ROW = re.compile(r"listed in the table as torch\.(?:nn\.functional|special)\.", re.I)
+
+
+def _function_only(finding: ApiFinding, target: str) -> bool:
+    """Whether a tensor method's counterpart is to be called as the MindSpore function
+    ``target(receiver, ...)``: the table lists the method's functional twin (whose row, not
+    ``mindspore.Tensor``'s method, says what the parameters are: ``Tensor.softmax`` takes
+    ``axis``), or ``mindspore.Tensor`` lacks the method (``log_softmax``)."""
+    api = finding.api
+    if not api.startswith("torch.Tensor.") or target.startswith("mindspore.Tensor."):
+        return False
+    if _FUNCTIONAL_ROW.search(finding.note or ""):
+        return True
+    from apiscan.mapping.candidates import load_candidates
+
+    index = load_candidates()
+    name = api.rpartition(".")[2]
+    return index is not None and not index.has_member("mindspore.Tensor", name)
 
 
 _TORCH_DTYPE = re.compile(
@@ -353,7 +378,30 @@ def catalogue_name(finding: ApiFinding) -> str:
     for name in (finding.api, finding.canonical):
         if name and (recipes_for(name) or idiom_for(name, finding.usage)):
             return name
+    twin = method_twin(finding)
+    if twin and idiom_for(twin, finding.usage):
+        return twin
     return finding.api
+
+
+def method_twin(finding: ApiFinding) -> str:
+    """``torch.Tensor.x`` for a call of the function ``torch.x(t, ...)`` whose method form the
+    idiom catalogue knows (``torch.detach(x)`` is ``x.detach()``: ``ops.stop_gradient``, no
+    custom op); "" otherwise. The call is read with its first argument as the receiver
+    (:func:`_as_method`)."""
+    api, call = finding.api, finding.args
+    if api.count(".") != 1 or not api.startswith("torch.") or finding.usage != "call":
+        return ""
+    if call is None or call.star or not call.positional:
+        return ""  # the receiver of a torch function is the module (``torch``, ``th``)
+    return "torch.Tensor." + api.removeprefix("torch.")
+
+
+def _as_method(call: CallArgs | None) -> CallArgs | None:
+    """``torch.x(t, a)`` read as ``t.x(a)``: the receiver a method idiom renders."""
+    if call is None or not call.positional:
+        return call
+    return replace(call, receiver=call.positional[0], positional=call.positional[1:])
 
 
 def dispose(finding: ApiFinding) -> ApiFinding:
@@ -393,6 +441,8 @@ def dispose(finding: ApiFinding) -> ApiFinding:
             )
     idiom = idiom_for(api, finding.usage)
     if idiom is not None:
+        if api != finding.api and api == method_twin(finding):
+            call = _as_method(call)
         return _idiom(finding, idiom, call)
     if finding.status == "unknown":
         return finding

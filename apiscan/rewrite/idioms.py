@@ -13,6 +13,7 @@ the page it comes from, and where the pattern maps call-for-call a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from apiscan.rewrite.template import DROP, Arg, Template
@@ -757,9 +758,18 @@ DELETE_STATEMENT = frozenset(
 )
 
 
+#: A member of a torch optimizer class (``torch.optim.Adadelta.step``): the base class's.
+_OPTIMIZER_MEMBER = re.compile(r"^torch\.optim\.[A-Z]\w*\.(\w+)$")
+
+
 def idiom_for(api: str, usage: str) -> Idiom | None:
-    """The idiom of one use: an entry restricted to this usage first, then a general one."""
+    """The idiom of one use: an entry restricted to this usage first, then a general one. A
+    member of any optimizer class is the base ``torch.optim.Optimizer``'s (Adadelta's
+    ``step`` is the train step as much as SGD's)."""
     found = _BY_API.get(api, ())
+    member = _OPTIMIZER_MEMBER.match(api)
+    if not found and member is not None:
+        found = _BY_API.get(f"torch.optim.Optimizer.{member.group(1)}", ())
     for idiom in found:
         if idiom.usages and usage in idiom.usages:
             return idiom

@@ -91,8 +91,9 @@ def test_idioms_are_counted_once_per_pattern(review) -> None:
     assert "4 idiom × 0.5–1 + 2 mechanical-idiom × 0.1–0.2" in review.effort.formula
     low, high = review.effort.person_days
     assert high <= 2 * low
-    # rewrites the template renders cost a check of the line, not a hand rewrite
-    assert (low, high) == (9.8, 19.6)
+    # rewrites the template renders cost a check of the line, not a hand rewrite (torch.relu
+    # is a consistent row, F.relu's: no rewrite to check)
+    assert (low, high) == (9.8, 19.5)
 
 
 def test_an_inference_only_repository_lists_its_preprocessing() -> None:

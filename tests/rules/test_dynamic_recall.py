@@ -214,6 +214,27 @@ CASES = {
                 kept.append(key)
             return torch.tensor(kept)
     """,
+    # a collate function padding each batch to its longest item (VITS's TextAudioCollate):
+    # the items' sizes read with ``.size(k)`` on untyped batch items, the buffers made with
+    # the legacy typed constructors; given data, those constructors are no size
+    "collate_padding_to_the_longest_item": """
+        import torch
+
+
+        class Collate:
+            def __call__(self, batch):
+                max_spec = max([x[1].size(1) for x in batch])
+                max_wav = max(x[2].size(1) for x in batch)
+                lengths = torch.LongTensor([x[1].size(1) for x in batch])
+                spec = torch.FloatTensor(len(batch), 80, max_spec)  # expect: DS119
+                wav = torch.zeros(len(batch), 1, max_wav)  # expect: DS119
+                fixed = torch.FloatTensor(len(batch), 80, 400)
+                return spec, wav, lengths, fixed
+
+
+        def main(ds):
+            return torch.utils.data.DataLoader(ds, batch_size=4, collate_fn=Collate())
+    """,
 }
 
 

@@ -286,6 +286,18 @@ class MembersMixin:
                 # ``labels.sum(dim=2)``: ``dim=`` is torch's spelling (numpy and pandas say
                 # ``axis=``), so the name holds a tensor from here on (probably)
                 self.bind(node.value.value, fresh("tensor", False))
+            if (
+                attr == "size"
+                and call_node is not None
+                and self.shapes.sample_kind(recv) is not None
+            ):
+                # ``x[1].size(1) for x in batch`` (a collate's items): one sample's own size,
+                # as ``x[1].shape[1]`` is
+                first = call_node.args[0].value if call_node.args else None
+                if first is None:
+                    return self.shapes.shape_of(node, recv), True
+                dim = int(first.value, 0) if type(first) is cst.Integer else None
+                return self.shapes.sample_size(recv, dim) or result, True
             return result, True
         if kind == "nontorch":
             if recv[1] == "array":
