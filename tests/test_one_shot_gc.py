@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from apiscan.cli.main import ONE_SHOT_GC_THRESHOLD, main
 from apiscan.pipeline import WORKER_GC_THRESHOLD
 
@@ -48,3 +50,30 @@ def test_an_in_process_scan_leaves_the_thresholds_alone(tmp_path: Path) -> None:
     before = gc.get_threshold()
     assert main([str(FIXTURE), "--no-cache", "--no-progress", "-o", str(tmp_path / "r")]) == 0
     assert gc.get_threshold() == before
+
+
+def test_a_scan_runs_without_the_collector_and_gives_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The main process scans with the cyclic collector off (its records hold almost no
+    cycles); a caller's collector is on again after, or stays off if it was off."""
+    import apiscan.results
+
+    seen: list[bool] = []
+    join = apiscan.results.join
+
+    def watched(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return join(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(apiscan.results, "join", watched)
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            out = tmp_path / f"r{enabled}"
+            assert main([str(FIXTURE), "--no-cache", "--no-progress", "-o", str(out)]) == 0
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False]

@@ -156,12 +156,18 @@ class Reuse:
     again after each round of re-walks, which change facts, not names): the class hierarchy
     and the callee spellings already resolved. The shape is every file's module names, its
     functions' and classes' qualified names and its star imports, in order: all that
-    resolving a spelling reads besides the class table, which the rounds share."""
+    resolving a spelling reads besides the class table, which the rounds share.
+
+    Also the parameter facts of functions no call site reaches (half of fairseq's 8,000):
+    those read only their own summary and the hierarchy, so a summary the re-walks left as
+    it was (the same object) keeps them (:func:`_solve_params`)."""
 
     def __init__(self) -> None:
         self.shape: tuple[object, ...] | None = None
         self.hierarchy: Hierarchy | None = None
         self.resolved: dict[str, tuple[str, bool] | None] = {}
+        #: function node -> (its summary, in ``building``, its parameter facts)
+        self.uncalled: dict[str, tuple[FunctionSummary, bool, dict[tuple[str, str], pv.Fact]]] = {}
 
     def get(
         self, analyses: Sequence[FileAnalysis], classes: ClassTable
@@ -177,6 +183,7 @@ class Reuse:
         )
         if shape != self.shape or self.hierarchy is None or self.hierarchy.classes is not classes:
             self.shape, self.hierarchy, self.resolved = shape, Hierarchy(analyses, classes), {}
+            self.uncalled = {}
         return self.hierarchy, self.resolved
 
 
@@ -188,13 +195,14 @@ def solve(
     :class:`Reuse`)."""
     if reuse is not None:
         hierarchy, memo = reuse.get(analyses, classes)
+        uncalled = reuse.uncalled
     else:
-        hierarchy, memo = Hierarchy(analyses, classes), None
+        hierarchy, memo, uncalled = Hierarchy(analyses, classes), None, {}
     index = _Index(analyses, hierarchy, memo)
     sol = Solution()
     edges = _edges(analyses, index)
     sol.building = _building(index, edges)
-    _solve_params(index, edges, sol)
+    _solve_params(index, edges, sol, uncalled)
     for node, (_path, s) in index.functions.items():
         sol.returns[node] = _carried(_resolve(s.returns, node, sol), index, node, "return")
     for fa in analyses:
@@ -273,13 +281,22 @@ def _building(index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]])
 
 
 def _solve_params(
-    index: _Index, edges: dict[str, list[tuple[str, CallSite, bool]]], sol: Solution
+    index: _Index,
+    edges: dict[str, list[tuple[str, CallSite, bool]]],
+    sol: Solution,
+    uncalled: dict[str, tuple[FunctionSummary, bool, dict[tuple[str, str], pv.Fact]]],
 ) -> None:
     """Parameter facts, callers before callees; only functions some call site reaches take
-    part in the iteration (the others keep what they declare)."""
-    for node in index.functions:
+    part in the iteration (the others keep what they declare: taken from ``uncalled``, an
+    earlier solve's, when the summary and its ``building`` flag are the same)."""
+    for node, (_path, summary) in index.functions.items():
         if node not in edges:
-            sol.params.update(_param_facts(node, index, edges, sol))
+            building = node in sol.building
+            kept = uncalled.get(node)
+            if kept is None or kept[0] is not summary or kept[1] != building:
+                kept = (summary, building, _param_facts(node, index, edges, sol))
+                uncalled[node] = kept
+            sol.params.update(kept[2])
     graph = nx.DiGraph()
     graph.add_nodes_from(edges)
     for callee, sites in edges.items():

@@ -241,12 +241,21 @@ def test_a_solve_reusing_the_previous_ones_names_finds_the_same_facts(tmp_path: 
     shape (a function renamed) starts afresh."""
     from dataclasses import replace
 
+    from apiscan.program import values as pv
     from apiscan.program.index import ClassTable
     from apiscan.program.solver import Reuse, solve
     from apiscan.resolve.torch_api import load_torch_api
 
     _result, analyses = scan_with_facts(
-        ScanOptions(str(write_repo(tmp_path, CALL_FORMS)), cache_dir=None, jobs=1)
+        ScanOptions(
+            str(
+                write_repo(
+                    tmp_path, {**CALL_FORMS, "pkg/lonely.py": "def lonely(x, n=3):\n    pass\n"}
+                )
+            ),
+            cache_dir=None,
+            jobs=1,
+        )
     )
     classes = ClassTable(analyses, load_torch_api())
     fresh = solve(analyses, classes)
@@ -263,6 +272,24 @@ def test_a_solve_reusing_the_previous_ones_names_finds_the_same_facts(tmp_path: 
             fresh.envs,
             fresh.building,
         )
+    assert reuse.uncalled  # functions no call site reaches: their facts are kept
+    # re-walked files give new summaries (same names, other declared facts): those are solved
+    # again, not taken from the earlier solve
+    declared = [
+        replace(
+            fa,
+            summaries=tuple(
+                replace(s, params=tuple(replace(p, declared=pv.Tensor(arg=True)) for p in s.params))
+                for s in fa.summaries
+            ),
+        )
+        for fa in analyses
+    ]
+    kept = solve(declared, classes, reuse)
+    assert reuse.hierarchy is hierarchy
+    scratch = solve(declared, classes)
+    assert kept.params == scratch.params != fresh.params
+    assert kept.envs == scratch.envs
     renamed = [
         replace(fa, summaries=tuple(replace(s, qualname=s.qualname + "_x") for s in fa.summaries))
         for fa in analyses
