@@ -207,27 +207,6 @@ class Ancillary:
             for path, whose in _side_recipes(analyses).items():
                 self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
-        if self.patterns is None:
-            self._why.update(self._adapter_configs(analyses))
-
-    def _adapter_configs(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
-        """The other files of a top-level folder that holds an adapter for another framework
-        and otherwise only files with no torch use (ConvNeXt's ``object_detection/``: the
-        mmdet backbone, mmcv hooks, and the mmdet dict configs beside them): the adapter's
-        configs, counted apart with it, so their multi-scale resize is no input pipeline of
-        the ported model."""
-        folders: dict[str, list[FileAnalysis]] = {}
-        for fa in analyses:
-            parts = PurePosixPath(fa.path).parts
-            if len(parts) > 1 and not fa.errors and not is_test_path(fa.path):
-                folders.setdefault(parts[0], []).append(fa)
-        found: dict[str, str] = {}
-        for folder, files in sorted(folders.items()):
-            adapters = [fa for fa in files if self._why.get(fa.path, "").startswith(ADAPTER)]
-            rest = [fa for fa in files if fa.path not in self._why]
-            if adapters and not any(fa.uses or fa.path in self.keep for fa in rest):
-                found.update((fa.path, f"configs of the adapters in {folder}/") for fa in rest)
-        return found
 
     def _ported_entries(self) -> set[str]:
         """The training files that are ported (not adapters, side projects...)."""

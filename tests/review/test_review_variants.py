@@ -70,7 +70,7 @@ def test_an_adapters_configs_make_no_item_of_the_ported_model(review) -> None:
     apart = dict(review.ancillary)
     assert apart["object_detection/backbone.py"] == "adapter for mmdet"
     assert apart["object_detection/configs/mask_rcnn_net_mstrain.py"] == (
-        "configs of the adapters in object_detection/"
+        "adapter for mmdet (object_detection/)"
     )
     # its multi-scale Resize is no input pipeline of the ported model, nor a recipe row
     assert not any("mask_rcnn" in s for s in review.effort.explanation)
