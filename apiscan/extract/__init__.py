@@ -747,7 +747,8 @@ def call_texts(module: cst.Module, call: cst.Call) -> CallArgs:
 
 def _simple_code(node: object) -> str | None:
     """The code of the expressions most call arguments and receivers are (names, dotted
-    names, numbers, strings, calls, subscripts, unary and binary operations of those, with
+    names, numbers, strings, calls, subscripts, operations, comparisons, lists and tuples of
+    those, with
     any parentheses and same-line whitespace), rendered from their fields as LibCST's code
     generation renders them; None for anything else (a comment or a line break inside, a
     list, a lambda...), which the code generation renders: the same text at several times
@@ -814,7 +815,7 @@ def _render_call(node: cst.Call, out: list[str]) -> bool:
                 out.append(" = ")
         elif not _render(equal, out):
             return False
-        if not _render(arg.value, out) or not _comma(arg.comma, i != last, out):
+        if not _render(arg.value, out) or not _comma(arg.comma, ", " if i != last else "", out):
             return False
         if not _space(arg.whitespace_after_arg, out):
             return False
@@ -837,7 +838,9 @@ def _render_subscript(node: cst.Subscript, out: list[str]) -> bool:
             return False  # slices (``a:b``) and starred indexes: the code generation
         if index.whitespace_after_star is not None and not _space(index.whitespace_after_star, out):
             return False
-        if not _render(index.value, out) or not _comma(element.comma, i != last, out):
+        if not _render(index.value, out) or not _comma(
+            element.comma, ", " if i != last else "", out
+        ):
             return False
     if not _space(node.rbracket.whitespace_before, out):
         return False
@@ -849,18 +852,59 @@ def _render_unary(node: cst.UnaryOperation, out: list[str]) -> bool:
     return _render(node.operator, out) and _render(node.expression, out)
 
 
-def _render_binary(node: cst.BinaryOperation, out: list[str]) -> bool:
+def _render_binary(node: cst.BinaryOperation | cst.BooleanOperation, out: list[str]) -> bool:
     return _render(node.left, out) and _render(node.operator, out) and _render(node.right, out)
 
 
-def _comma(comma: object, default_comma: bool, out: list[str]) -> bool:
-    """An argument's or element's comma as LibCST writes it (``, `` where it has none and
-    one is needed)."""
+def _render_comparison(node: cst.Comparison, out: list[str]) -> bool:
+    import libcst as cst
+
+    if not _render(node.left, out):
+        return False
+    for target in node.comparisons:
+        if type(target) is not cst.ComparisonTarget:
+            return False
+        if not (_render(target.operator, out) and _render(target.comparator, out)):
+            return False
+    return True
+
+
+def _render_list(node: cst.List, out: list[str]) -> bool:
+    out.append("[")
+    if not _space(node.lbracket.whitespace_after, out) or not _elements(node.elements, out):
+        return False
+    if not _space(node.rbracket.whitespace_before, out):
+        return False
+    out.append("]")
+    return True
+
+
+def _render_tuple(node: cst.Tuple, out: list[str]) -> bool:
+    return _elements(node.elements, out, single=",")
+
+
+def _elements(elements: Sequence[cst.BaseElement], out: list[str], single: str = "") -> bool:
+    """A list's or tuple's elements; ``single``: the comma an only element gets."""
+    import libcst as cst
+
+    last = len(elements) - 1
+    for i, element in enumerate(elements):
+        if type(element) is not cst.Element or not _render(element.value, out):
+            return False
+        default = single if last == 0 else (", " if i != last else "")
+        if not _comma(element.comma, default, out):
+            return False
+    return True
+
+
+def _comma(comma: object, default: str, out: list[str]) -> bool:
+    """An argument's or element's comma as LibCST writes it: ``default`` where it has none
+    (``, `` where one is needed, ``,`` after a tuple's only element, else nothing)."""
     import libcst as cst
 
     if comma is cst.MaybeSentinel.DEFAULT:
-        if default_comma:
-            out.append(", ")
+        if default:
+            out.append(default)
         return True
     return type(comma) is cst.Comma and _render(comma, out)
 
@@ -920,6 +964,10 @@ def _how(kind: type) -> object:
             cst.Subscript: _render_subscript,
             cst.UnaryOperation: _render_unary,
             cst.BinaryOperation: _render_binary,
+            cst.BooleanOperation: _render_binary,
+            cst.Comparison: _render_comparison,
+            cst.List: _render_list,
+            cst.Tuple: _render_tuple,
         }.get(kind)
     _HOW[kind] = how
     return how

@@ -32,6 +32,8 @@ def test_names_and_literals_read_from_their_fields_match_the_generated_code() ->
         *("f(a, *b, **c)", "f( a ,b= 1, )", "f(b = 1)", "(f)(x)(y)[0]", "x [1, 2] ", "x[a:b]"),
         *("x[*a]", "- 1", "-(1.5)", "not x", "~ x", "a .b( c )", "a+b * ( c-d )", "f(a # c\n)"),
         *("f(\n a)", "x[\n 0]", "a if b else c", "[a, b]", "f(a)(b)", "1j * 2", "'s' 't'"),
+        *("a < b <= c", "a not in b", "a is not b", "a and b or c", "[1, 2,]", "(1,)", "( 1 , )"),
+        *("()", "[]", "(a, b)", "[*a]", "x, y", "[ a ,b ]", "(a,b)", "[[1], (2, 3)]"),
     ):
         expr = cst.parse_expression(source)
         code = _simple_code(expr)
