@@ -185,7 +185,7 @@ def fast_node_inits() -> int:
                 seen.add(sub)
                 todo.append(sub)
                 if "__init__" in sub.__dict__ and "__dataclass_fields__" in sub.__dict__:
-                    init = slot_init(sub)
+                    init = slot_init(sub, _VALIDATE)
                     if init is not None:
                         sub.__init__ = init  # type: ignore[misc]
                         count += 1
@@ -204,12 +204,20 @@ def libcst_parse(text: str) -> cst.Module:
 TRUST_PARSER = False
 
 
+#: Whether the ``__init__`` of :func:`fast_node_inits` calls ``__post_init__`` (LibCST's
+#: node validation): off while a worker's parser builds a module.
+_VALIDATE = [True]
+
+
 def _parse_trusted(text: str) -> cst.Module:
     """``cst.parse_module`` without node validation (see :data:`TRUST_PARSER`). A worker
-    parses one file at a time and builds no other node while it waits for the parse."""
+    parses one file at a time and builds no other node while it waits for the parse. The
+    node classes given a fast ``__init__`` skip the call of ``__post_init__`` (see
+    :data:`_VALIDATE`); the others call a no-op in its place."""
     node = cst.CSTNode
     validate = node.__dict__["__post_init__"]
     node.__post_init__ = _unvalidated  # type: ignore[method-assign]
+    _VALIDATE[0] = False
     # The module's nodes outside the garbage collector's generations: a tree built by the
     # parser holds no reference cycle, yet each node would be traversed by the collections
     # that its allocations trigger (4% of a worker's CPU). What the collector tracked before
@@ -223,6 +231,7 @@ def _parse_trusted(text: str) -> cst.Module:
     finally:
         gc.freeze()
         gc.enable()
+        _VALIDATE[0] = True
         node.__post_init__ = validate  # type: ignore[method-assign]
 
 

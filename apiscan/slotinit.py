@@ -21,13 +21,16 @@ _T = TypeVar("_T")
 _FACTORY = object()
 
 
-def slot_init(cls: type) -> Callable[..., None] | None:
+def slot_init(cls: type, post_init: list[bool] | None = None) -> Callable[..., None] | None:
     """The slot-storing ``__init__`` of dataclass ``cls``; None when one of its fields is not
     a slot, is keyword-only or is left out of ``__init__`` (the class keeps its own), or when
-    its ``__init__`` is already one of these."""
+    its ``__init__`` is already one of these. ``post_init``: a switch the caller owns; the
+    ``__post_init__`` is called only while ``post_init[0]`` is true (LibCST's is validation,
+    which a worker's parses skip: a test of a flag costs less than the call of a no-op
+    method for each of the millions of nodes a scan's parses build)."""
     if getattr(cls.__init__, "__apiscan_slots__", False):  # type: ignore[misc]
         return None
-    scope: dict[str, object] = {"_FACTORY": _FACTORY}
+    scope: dict[str, object] = {"_FACTORY": _FACTORY, "_POST_INIT": post_init}
     params, body = [], []
     for i, f in enumerate(dataclasses.fields(cls)):
         slot = _static(cls, f.name)
@@ -45,7 +48,10 @@ def slot_init(cls: type) -> Callable[..., None] | None:
             params.append(f.name)
         body.append(f"    _set{i}(self, {f.name})")
     if hasattr(cls, "__post_init__"):
-        body.append("    self.__post_init__()")
+        if post_init is None:
+            body.append("    self.__post_init__()")
+        else:
+            body.append("    if _POST_INIT[0]:\n        self.__post_init__()")
     elif not body:
         body.append("    pass")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n"

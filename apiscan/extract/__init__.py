@@ -746,38 +746,228 @@ def call_texts(module: cst.Module, call: cst.Call) -> CallArgs:
 
 
 def _simple_code(node: object) -> str | None:
-    """The code of a name, a dotted name or a plain number or string without parentheses
-    or whitespace inside (most call arguments and receivers), read from its fields; None for
-    anything else, which LibCST's code generation renders (the same text, at ten times the
-    cost)."""
-    import libcst as cst
-
-    kind = type(node)
-    if kind is cst.Name or kind is cst.Integer or kind is cst.SimpleString:
-        if node.lpar or node.rpar:  # type: ignore[attr-defined]
-            return None
-        return node.value  # type: ignore[attr-defined,no-any-return]
-    if kind is cst.Attribute:
-        if node.lpar or node.rpar or not _tight(node.dot):  # type: ignore[attr-defined]
-            return None
-        value = _simple_code(node.value)  # type: ignore[attr-defined]
-        attr = node.attr  # type: ignore[attr-defined]
-        if value is None or attr.lpar or attr.rpar:
-            return None
-        return f"{value}.{attr.value}"
-    return None
+    """The code of the expressions most call arguments and receivers are (names, dotted
+    names, numbers, strings, calls, subscripts, operations, comparisons, lists and tuples of
+    those, with
+    any parentheses and same-line whitespace), rendered from their fields as LibCST's code
+    generation renders them; None for anything else (a comment or a line break inside, a
+    list, a lambda...), which the code generation renders: the same text at several times
+    the cost (its per-node context managers and tokens)."""
+    parts: list[str] = []
+    return "".join(parts).strip() if _render(node, parts) else None
 
 
-def _tight(dot: object) -> bool:
-    """Whether an attribute's dot has no whitespace (nor comment) on either side."""
-    import libcst as cst
-
-    if type(dot) is not cst.Dot:
+def _render(node: object, out: list[str]) -> bool:
+    """Append ``node``'s code to ``out`` (see :func:`_simple_code`); False when a node or a
+    whitespace on the way is not one this renderer knows (``out`` is then unusable)."""
+    how = _HOW.get(type(node))
+    if how is None:
+        how = _how(type(node))
+    if how == _VALUE:
+        if node.lpar:  # type: ignore[attr-defined]
+            if not _parens(node.lpar, out):  # type: ignore[attr-defined]
+                return False
+            out.append(node.value)  # type: ignore[attr-defined]
+            return _parens(node.rpar, out)  # type: ignore[attr-defined]
+        out.append(node.value)  # type: ignore[attr-defined]
+        return not node.rpar  # type: ignore[attr-defined]
+    if how == _OP:  # a one-token operator with whitespace on both sides
+        if not _space(node.whitespace_before, out):  # type: ignore[attr-defined]
+            return False
+        out.append(node._get_token())  # type: ignore[attr-defined]
+        return _space(node.whitespace_after, out)  # type: ignore[attr-defined]
+    if how == _UNARY_OP:
+        out.append(node._get_token())  # type: ignore[attr-defined]
+        return _space(node.whitespace_after, out)  # type: ignore[attr-defined]
+    if how is None or (node.lpar and not _parens(node.lpar, out)):  # type: ignore[attr-defined]
         return False
-    before, after = dot.whitespace_before, dot.whitespace_after  # type: ignore[attr-defined]
-    return (
-        type(before) is cst.SimpleWhitespace
-        and before.value == ""
-        and type(after) is cst.SimpleWhitespace
-        and after.value == ""
-    )
+    if not how(node, out):
+        return False
+    return not node.rpar or _parens(node.rpar, out)  # type: ignore[attr-defined]
+
+
+def _render_attribute(node: cst.Attribute, out: list[str]) -> bool:
+    return _render(node.value, out) and _render(node.dot, out) and _render(node.attr, out)
+
+
+def _render_call(node: cst.Call, out: list[str]) -> bool:
+    import libcst as cst
+
+    if not (_render(node.func, out) and _space(node.whitespace_after_func, out)):
+        return False
+    out.append("(")
+    if not _space(node.whitespace_before_args, out):
+        return False
+    last = len(node.args) - 1
+    default = cst.MaybeSentinel.DEFAULT
+    for i, arg in enumerate(node.args):
+        if type(arg) is not cst.Arg:
+            return False
+        out.append(arg.star)
+        if not _space(arg.whitespace_after_star, out):
+            return False
+        keyword = arg.keyword
+        if keyword is not None and not _render(keyword, out):
+            return False
+        equal = arg.equal
+        if equal is default:
+            if keyword is not None:
+                out.append(" = ")
+        elif not _render(equal, out):
+            return False
+        if not _render(arg.value, out) or not _comma(arg.comma, ", " if i != last else "", out):
+            return False
+        if not _space(arg.whitespace_after_arg, out):
+            return False
+    out.append(")")
+    return True
+
+
+def _render_subscript(node: cst.Subscript, out: list[str]) -> bool:
+    import libcst as cst
+
+    if not (_render(node.value, out) and _space(node.whitespace_after_value, out)):
+        return False
+    out.append("[")
+    if not _space(node.lbracket.whitespace_after, out):
+        return False
+    last = len(node.slice) - 1
+    for i, element in enumerate(node.slice):
+        index = element.slice
+        if type(index) is not cst.Index or index.star is not None:
+            return False  # slices (``a:b``) and starred indexes: the code generation
+        if index.whitespace_after_star is not None and not _space(index.whitespace_after_star, out):
+            return False
+        if not _render(index.value, out) or not _comma(
+            element.comma, ", " if i != last else "", out
+        ):
+            return False
+    if not _space(node.rbracket.whitespace_before, out):
+        return False
+    out.append("]")
+    return True
+
+
+def _render_unary(node: cst.UnaryOperation, out: list[str]) -> bool:
+    return _render(node.operator, out) and _render(node.expression, out)
+
+
+def _render_binary(node: cst.BinaryOperation | cst.BooleanOperation, out: list[str]) -> bool:
+    return _render(node.left, out) and _render(node.operator, out) and _render(node.right, out)
+
+
+def _render_comparison(node: cst.Comparison, out: list[str]) -> bool:
+    import libcst as cst
+
+    if not _render(node.left, out):
+        return False
+    for target in node.comparisons:
+        if type(target) is not cst.ComparisonTarget:
+            return False
+        if not (_render(target.operator, out) and _render(target.comparator, out)):
+            return False
+    return True
+
+
+def _render_list(node: cst.List, out: list[str]) -> bool:
+    out.append("[")
+    if not _space(node.lbracket.whitespace_after, out) or not _elements(node.elements, out):
+        return False
+    if not _space(node.rbracket.whitespace_before, out):
+        return False
+    out.append("]")
+    return True
+
+
+def _render_tuple(node: cst.Tuple, out: list[str]) -> bool:
+    return _elements(node.elements, out, single=",")
+
+
+def _elements(elements: Sequence[cst.BaseElement], out: list[str], single: str = "") -> bool:
+    """A list's or tuple's elements; ``single``: the comma an only element gets."""
+    import libcst as cst
+
+    last = len(elements) - 1
+    for i, element in enumerate(elements):
+        if type(element) is not cst.Element or not _render(element.value, out):
+            return False
+        default = single if last == 0 else (", " if i != last else "")
+        if not _comma(element.comma, default, out):
+            return False
+    return True
+
+
+def _comma(comma: object, default: str, out: list[str]) -> bool:
+    """An argument's or element's comma as LibCST writes it: ``default`` where it has none
+    (``, `` where one is needed, ``,`` after a tuple's only element, else nothing)."""
+    import libcst as cst
+
+    if comma is cst.MaybeSentinel.DEFAULT:
+        if default:
+            out.append(default)
+        return True
+    return type(comma) is cst.Comma and _render(comma, out)
+
+
+def _space(ws: object, out: list[str]) -> bool:
+    """Same-line whitespace (a line continuation included); False for whitespace holding a
+    line break or a comment, left to the code generation."""
+    import libcst as cst
+
+    if type(ws) is not cst.SimpleWhitespace:
+        return False
+    if ws.value:  # type: ignore[attr-defined]
+        out.append(ws.value)  # type: ignore[attr-defined]
+    return True
+
+
+def _parens(parens: Sequence[cst.LeftParen] | Sequence[cst.RightParen], out: list[str]) -> bool:
+    import libcst as cst
+
+    for paren in parens:
+        if type(paren) is cst.LeftParen:
+            out.append("(")
+            if not _space(paren.whitespace_after, out):
+                return False
+        else:
+            if not _space(paren.whitespace_before, out):  # type: ignore[union-attr]
+                return False
+            out.append(")")
+    return True
+
+
+#: How :func:`_render` writes a node type: a token with its parentheses (``_VALUE``), a
+#: one-token operator (``_OP``, ``_UNARY_OP``), a function of the node and the output, or
+#: None (left to the code generation). Filled as types are met.
+_VALUE, _OP, _UNARY_OP = "value", "op", "unary"
+_HOW: dict[type, object] = {}
+
+
+def _how(kind: type) -> object:
+    """:data:`_HOW` of ``kind``: only where LibCST's own ``_codegen_impl`` is the one this
+    renderer mirrors."""
+    import libcst as cst
+    from libcst._nodes.op import _BaseOneTokenOp
+
+    impl = getattr(kind, "_codegen_impl", None)
+    how: object = None
+    if kind in (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString):
+        how = _VALUE
+    elif impl is not None and impl is _BaseOneTokenOp._codegen_impl:
+        how = _OP
+    elif impl is not None and impl is cst.BaseUnaryOp._codegen_impl:
+        how = _UNARY_OP
+    else:
+        how = {
+            cst.Attribute: _render_attribute,
+            cst.Call: _render_call,
+            cst.Subscript: _render_subscript,
+            cst.UnaryOperation: _render_unary,
+            cst.BinaryOperation: _render_binary,
+            cst.BooleanOperation: _render_binary,
+            cst.Comparison: _render_comparison,
+            cst.List: _render_list,
+            cst.Tuple: _render_tuple,
+        }.get(kind)
+    _HOW[kind] = how
+    return how

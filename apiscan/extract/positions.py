@@ -85,11 +85,10 @@ def _walk(
     (its nodes are numbered in their own sequence)."""
     kinds = _AST_KINDS
     named = _NAMED
-    node_type = ast.AST
     joined = ast.JoinedStr
-    child_fields = _CHILD_FIELDS
+    child_specs = _CHILD_SPECS
     stack = roots
-    pop, push = stack.pop, stack.append
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node = pop()
         cls = type(node)
@@ -107,18 +106,35 @@ def _walk(
         elif cls is joined and fstrings is not None:
             fstrings.append(node)
             continue
-        # ast.iter_child_nodes, inlined: the walk visits every node of the file
-        fields = child_fields.get(cls)
-        if fields is None:
-            fields = child_fields[cls] = _fields_with_children(cls)
-        for field in fields:
-            child = getattr(node, field, None)
-            if type(child) is list:
-                for item in child:
-                    if isinstance(item, node_type):
-                        push(item)
-            elif isinstance(child, node_type):
+        # ast.iter_child_nodes, inlined: the walk visits every node of the file. A list
+        # field is pushed whole (its rare None items, a dict's ``**`` keys, are popped as
+        # leaves), in the same order as one push per item.
+        spec = child_specs.get(cls)
+        if spec is None:
+            spec = child_specs[cls] = _child_spec(node)
+        for field, is_list in spec:
+            child = getattr(node, field)
+            if is_list:
+                extend(child)
+            elif child is not None:
                 push(child)
+
+
+#: Node type -> (field, whether it holds a list) for the fields :func:`_walk` descends
+#: into, in field order (filled as types are met); anything that is not a node (a None
+#: from a list, a pattern's constant) has none.
+_CHILD_SPECS: dict[type, tuple[tuple[str, bool], ...]] = {ast.Constant: (), type(None): ()}
+
+
+def _child_spec(node: object) -> tuple[tuple[str, bool], ...]:
+    """:data:`_CHILD_SPECS` of ``node``'s type. Python's grammar fixes whether a field is a
+    sequence (always a list, maybe empty) or a single, optional node, so one node tells."""
+    if not isinstance(node, ast.AST):
+        return ()
+    return tuple(
+        (field, type(getattr(node, field, None)) is list)
+        for field in _fields_with_children(type(node))
+    )
 
 
 def _children(node: ast.AST) -> list[ast.AST]:
