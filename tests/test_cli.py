@@ -24,8 +24,10 @@ BAD_INPUTS = REPO / "fixtures" / "bad_inputs"
 
 #: One missing API (torch.set_num_threads) next to a consistent one (torch.zeros).
 MISSING_SRC = "import torch\n\ntorch.set_num_threads(2)\ny = torch.zeros(3)\n"
-#: torch.relu is not in the mapping table, but mindspore.ops.relu has its name.
-CANDIDATE_SRC = "import torch\n\ny = torch.relu(torch.zeros(3))\n"
+#: torch.nanmean is not in the mapping table (nor a twin of it), but mindspore.ops.nanmean
+#: has its name. (torch.relu was the example until it was matched through its
+#: torch.nn.functional twin.)
+CANDIDATE_SRC = "import torch\n\ny = torch.nanmean(torch.zeros(3))\n"
 #: One API whose mapping is "different" (r2.4.0: nn.GRU → nn.GRU, a diff page).
 DIFFERENT_SRC = "from torch import nn\n\nlayer = nn.GRU(4, 2)\n"
 #: Only a consistent API.
