@@ -32,8 +32,9 @@ from apiscan.extract.values import Expr as ValueExpr
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
-from apiscan.review.config_files import YamlPlace, yaml_configs
+from apiscan.review.config_files import YamlPlace
 from apiscan.review.model import ModuleNode, TopModel, Where
+from apiscan.review.readings import Readings
 from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
@@ -480,6 +481,7 @@ class _Builders:
         skip: Callable[[str], str],
         hierarchy: Hierarchy | None = None,
         root: Path | None = None,
+        readings: Readings | None = None,
     ):
         self.hierarchy = hierarchy
         self.root = root  # where a JSON config a script loads is read from
@@ -505,7 +507,7 @@ class _Builders:
         self.registries = Registries(self.files, self.resolve, self.by_module)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
-        yacs = self.yacs = yaml_configs(root, analyses)
+        yacs = self.yacs = (readings or Readings(root, analyses)).yaml
         for suffix, value, setting in yacs.model_keys() if yacs is not None else ():
             at = YamlPlace(setting, yacs.chosen_by)  # type: ignore[union-attr]
             found = self.registries.config.setdefault(suffix, [])
@@ -1541,7 +1543,7 @@ class _Builders:
                 call.callee.rpartition(".")[2]
                 for file in self.files
                 for call in file.fa.calls
-                if _BY_NAME_BUILDER.fullmatch(call.callee.rpartition(".")[2])
+                if BY_NAME_BUILDER.fullmatch(call.callee.rpartition(".")[2])
             }
         )
         if not builders:
@@ -1556,7 +1558,7 @@ class _Builders:
             exprs += [(a.value, -1) for a in values.assigns]  # a dict literal's entry
             exprs += [(a.value, i) for i, d in enumerate(values.defs) for a in d.assigns]
             for expr, fid in exprs:
-                for line, name in _class_name_entries(expr):
+                for line, name in class_name_entries(expr):
                     cls = self._class_of(name) if "." in name else None
                     if cls not in self.classes or cls in found:
                         continue
@@ -1958,10 +1960,10 @@ def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
 #: ``construct_class_by_name``, ``call_func_by_name``; hydra's ``instantiate``).
 #: Words of a class a by-name builder constructs that say it processes data, not a model.
 _DATA_WORDS = frozenset({"augment", "augmentation", "transform", "transforms"})
-_BY_NAME_BUILDER = re.compile(r"\w+_by_name|instantiate")
+BY_NAME_BUILDER = re.compile(r"\w+_by_name|instantiate")
 
 
-def _class_name_entries(expr: ValueExpr) -> Iterator[tuple[int, str]]:
+def class_name_entries(expr: ValueExpr) -> Iterator[tuple[int, str]]:
     """(line, string) of each ``class_name='a.b.C'`` keyword and ``{'class_name': 'a.b.C'}``
     entry in a call's value expression, nested calls and dicts included."""
     todo = [expr]
@@ -2027,11 +2029,13 @@ def top_models(
     skip: Callable[[str], str],
     hierarchy: Hierarchy | None = None,
     root: Path | None = None,
+    readings: Readings | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
-    the repository's directory, for the JSON configs that name a model."""
-    return _Builders(analyses, modules, skip, hierarchy, root).top_models()
+    the repository's directory, for the JSON configs that name a model; ``readings``, the
+    review's (its YAML configs read once), read here when not given."""
+    return _Builders(analyses, modules, skip, hierarchy, root, readings).top_models()
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:
