@@ -257,6 +257,20 @@ class Registries:
             return models[name], why
         return None
 
+    def registered_beside(self, target: str) -> list[str]:
+        """The other names registered in ``target``'s registry from ``target``'s module (the
+        other sizes of DeiT's ``deit_base_patch16_224`` in models.py), in registration
+        order: what the same option picks instead."""
+        module = target.rpartition(".")[0]
+        for _, table in sorted(self.tables.items()):
+            if target in table.values():
+                return [
+                    name
+                    for name, dotted in table.items()
+                    if dotted != target and dotted.rpartition(".")[0] == module
+                ]
+        return []
+
     # -------------------------------------------------------------------- the look-ups
     def lookup(self, file: ModelFile, ref: int, fn: int) -> Lookup | None:
         """The def the call ``ref`` builds by name, when it is a registry look-up whose

@@ -35,7 +35,13 @@ from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.config_files import YamlPlace
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.readings import Readings
-from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
+from apiscan.review.registry import (
+    Lookup,
+    ModelFile,
+    Registries,
+    json_config_names,
+    model_files,
+)
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -437,6 +443,8 @@ TOP_MODELS = 8
 ALSO_BUILT_BY = "also built by"
 #: The pseudo-part naming the module classes a constructor builds that no attribute shows.
 ALSO_BUILDS = "also builds"
+#: The part naming a third-party model class a registered function returns, with its sizes
+THIRD_PARTY = "third-party class"
 #: A method name that says it builds something (``build_backbone``, ``make_layer``).
 _BUILDER_NAME = re.compile(r"(build|make|create)_")
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
@@ -1859,7 +1867,9 @@ class _Builders:
         self.trail = []
         cls = self._returned(lookup.target, 0)
         trail, self.trail = self.trail, None
-        if cls is None or self.classes[cls].role in _NOT_TOP:
+        if cls is None:  # a registered function returning a third-party class (DeiT's)
+            return self._by_name_foreign(file, ref, fid, lookup)
+        if self.classes[cls].role in _NOT_TOP:
             return None
         how = lookup.how
         if lookup.target != cls:  # a registered function: the variant it builds
@@ -1869,6 +1879,65 @@ class _Builders:
         model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
         self.trails[model] = tuple(trail)
         return model
+
+    def _by_name_foreign(
+        self, file: ModelFile, ref: int, fid: int, lookup: Lookup
+    ) -> TopModel | None:
+        """A registered function that returns a third-party model class built with its
+        arguments (DeiT's ``@register_model def deit_base_patch16_224`` returning timm's
+        ``VisionTransformer(patch_size=16, embed_dim=768, ...)``): that class is the model,
+        shown with the constant arguments the function passes and the functions registered
+        beside it (the other sizes a ``--model`` name picks)."""
+        found = self._def(lookup.target)
+        if found is None:
+            return None
+        dfile, dfid = found
+        for ret in dfile.returns_in(dfid):
+            built = self._foreign_call(dfile, ret, dfid)
+            if built is None:
+                continue
+            cls, call = built
+            fn = file.function(fid)
+            name = lookup.target.rpartition(".")[2]
+            parts: list[tuple[str, str]] = [
+                ("selected by", f"{lookup.how} → {name}()"),
+                (THIRD_PARTY, f"{cls}({', '.join(_constant_keywords(call))})"),
+            ]
+            others = self.registries.registered_beside(lookup.target)
+            if others:
+                shown = ", ".join(others[:_BUILDER_SHOWN])
+                more = len(others) - _BUILDER_SHOWN
+                parts.append(("alternatives", shown + (f" and {more} more" if more > 0 else "")))
+            where = file.where(file.exprs[ref].line)
+            return TopModel(cls, where, fn.name if fn else "", tuple(parts))
+        return None
+
+    def _foreign_call(self, file: ModelFile, ref: int, fid: int) -> tuple[str, Expr] | None:
+        """(the third-party class, its construction) the returned expression ``ref`` is: a
+        construction, or a local name bound to one above the ``return``."""
+        expr = file.expr(ref)
+        if expr is not None and expr.kind == "name":
+            bound = [
+                a
+                for a in file.assigns_in(fid)
+                if a.single and a.names[0] == expr.value and a.line <= expr.line
+            ]
+            expr = file.expr(max(bound, key=lambda a: a.line).value) if bound else None
+        if expr is None or expr.kind != "call":
+            return None
+        dotted = self.callee(file, expr)
+        if dotted is None or dotted in self.classes:
+            return None
+        top, tail = dotted.partition(".")[0], dotted.rpartition(".")[2]
+        if (
+            "." not in dotted
+            or top in self.local
+            or top == "torch"
+            or top in sys.stdlib_module_names
+            or not tail[:1].isupper()
+        ):
+            return None
+        return dotted, expr
 
     def _roots(self, apart: bool = False) -> list[TopModel]:
         """When no builder injects parts and no registry picks the model: each root module
@@ -1935,6 +2004,17 @@ class _Builders:
                 found[cls] = replace(model, parts=(*model.parts, also))
         self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
+
+
+def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:
+    """``name=value`` for the keyword arguments of ``call`` given as literals (the sizes of
+    a third-party model: ``patch_size=16, embed_dim=768, depth=12, num_heads=12``), read
+    from the call's value record."""
+    return [
+        f"{k.name}={k.target.text}"
+        for k in call.node.keywords
+        if k.name and k.target.literal and len(k.target.text) <= 20
+    ][:limit]
 
 
 def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
