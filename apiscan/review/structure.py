@@ -1874,11 +1874,35 @@ class _Builders:
         how = lookup.how
         if lookup.target != cls:  # a registered function: the variant it builds
             how += f" → {lookup.target.rpartition('.')[2]}()"
-        parts = (("selected by", how), *self.parts_of(cls))
+        parts = (("selected by", how), *self.parts_of(cls), *self._alternatives(lookup))
         fn = file.function(fid)
         model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
         self.trails[model] = tuple(trail)
         return model
+
+    def _alternatives(self, lookup: Lookup) -> list[tuple[str, str]]:
+        """The other models the look-up's key picks (HRNet's ``PoseResNet`` from
+        ``models.pose_resnet.get_pose_net`` beside ``pose_hrnet``), each with how many of the
+        YAML configs name it."""
+        shown = []
+        yacs = self.yacs
+        for key, target in lookup.alternatives:
+            cls = self._returned(target, 0)
+            if cls is None:
+                continue
+            module, _, name = target.rpartition(".")
+            entry = f"{cls.rpartition('.')[2]} ({module.rpartition('.')[2]}.{name}"
+            if yacs is not None and yacs.flat:
+                named = sum(
+                    1
+                    for flat in yacs.flat.values()
+                    if any(
+                        k.endswith("NAME") and v.text.strip("'\"") == key for k, v in flat.items()
+                    )
+                )
+                entry += f"; named by {named} of {len(yacs.flat)} YAML configs"
+            shown.append(entry + ")")
+        return [("alternatives", ", ".join(shown))] if shown else []
 
     def _by_name_foreign(
         self, file: ModelFile, ref: int, fid: int, lookup: Lookup
