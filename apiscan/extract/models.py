@@ -300,7 +300,8 @@ class _Recorder:
     def may_build(self, call: ast.Call) -> bool:
         """Whether the review can name what ``call`` builds: its callee starts at a name the
         file imports or binds at module level, or it is a registry look-up on one
-        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``), or
+        (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``,
+        ``eval('models.' + k + '.f')(...)``), or
         an entry of a table (``BACKBONES[k](...)``, ``model_zoo[k](...)``).
         ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
         constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
@@ -340,6 +341,16 @@ class _Recorder:
         ):
             # ``getattr(resnet, backbone)(pretrained)``: a module's function picked by name
             parts = name_chain(func.args[0])
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "eval"
+            and len(func.args) == 1
+            and isinstance(func.args[0], ast.BinOp)
+        ):
+            # ``eval('models.' + cfg.MODEL.NAME + '.get_pose_net')(cfg)``: a function picked
+            # by a dotted name built from a config key (HRNet's train.py)
+            return True
         return parts is not None and parts[0] in self.roots
 
     def _chained(self, call: ast.Call) -> bool:

@@ -31,6 +31,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
 from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
+from apiscan.review.readings import Readings
 from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
@@ -93,12 +94,13 @@ def review(options: ScanOptions) -> Review:
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
-    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root)
+    readings = Readings(root, analyses)  # the YAML configs, read once for the tree and recipe
+    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root, readings)
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
-    recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe)
+    recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe, readings)
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
     training |= {

@@ -165,23 +165,14 @@ def _with_values(analyses: Sequence[FileAnalysis]) -> list[FileAnalysis]:
 
 
 # ----------------------------------------------------------------------------- YAML
-#: The last reading: (root, the analyses it was read for, what was read). The recipe and the
-#: model tree both ask, with the same analyses, once per review: the files are read once.
-_READ: list[tuple[Path, Sequence[FileAnalysis], YamlConfigs | None]] = []
-
-
 def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
     """The repository's yacs YAML configs, or None when it merges none (no
-    ``merge_from_file`` call, or no YAML whose keys are its Python defaults'); read once per
-    review (the same ``analyses`` asked again get the same object: treat it as read-only)."""
+    ``merge_from_file`` call, or no YAML whose keys are its Python defaults'). Reads the
+    files each call: a review reads them once, through its
+    :class:`~apiscan.review.readings.Readings`."""
     if root is None or not root.is_dir():
         return None
-    for read_root, read_for, found in _READ:
-        if read_for is analyses and read_root == root:
-            return found
-    found = _read_configs(root, analyses)
-    _READ[:] = [(root, analyses, found)]
-    return found
+    return _read_configs(root, analyses)
 
 
 def _read_configs(root: Path, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:

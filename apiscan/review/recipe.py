@@ -56,9 +56,10 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
-from apiscan.review.config_files import YamlConfigs, darknet_recipe, yaml_configs, yaml_rows
+from apiscan.review.config_files import YamlConfigs, darknet_recipe, yaml_rows
 from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
+from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.roles import TRAINING_APIS
 from apiscan.review.sources import (
@@ -69,7 +70,7 @@ from apiscan.review.sources import (
     self_tests,
     with_facts,
 )
-from apiscan.review.structure import _BY_NAME_BUILDER, _class_name_entries
+from apiscan.review.structure import BY_NAME_BUILDER, class_name_entries
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
@@ -391,6 +392,7 @@ def extract_recipe(
     root: Path,
     hierarchy: Hierarchy | None = None,
     apart: Callable[[str], str] | None = None,
+    readings: Readings | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
     ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
@@ -408,6 +410,7 @@ def extract_recipe(
         apart = Ancillary(analyses, None, keep=keep).other_recipe
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
     recipe = _Recipe(result, analyses, Path(root), hierarchy, apart)
+    recipe.repo.yaml = (readings or Readings(Path(root), analyses)).yaml
     items = recipe.items()
     # YAML and Darknet .cfg files: read as data, in their own module
     files = (*yaml_rows(recipe.repo.yaml), *darknet_recipe(Path(root), analyses))
@@ -1329,7 +1332,6 @@ class _Recipe:
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
-        self.repo.yaml = yaml_configs(root, analyses)
         #: the repository's own top-level packages (a loss class of another is third-party)
         self.local = {m.partition(".")[0] for fa in analyses if not fa.errors for m in fa.modules}
         #: module name -> its file (built on first use)
@@ -2215,10 +2217,10 @@ class _Recipe:
         class_name='training.loss.StyleGAN2Loss', r1_gamma=spec.gamma)``, built by
         ``dnnlib.util.construct_class_by_name(**kwargs)``): the optimizer, schedule, loss or
         augmentation the name picks, with the settings written beside it. The entries are
-        read as the model tree reads them (:func:`~apiscan.review.structure._class_name_entries`),
+        read as the model tree reads them (:func:`~apiscan.review.structure.class_name_entries`),
         and only where the repository has such a builder."""
         builds = any(
-            _BY_NAME_BUILDER.fullmatch(fact.callee.rpartition(".")[2])
+            BY_NAME_BUILDER.fullmatch(fact.callee.rpartition(".")[2])
             for fa in self.analyses
             for fact in fa.calls
         )
@@ -2233,7 +2235,7 @@ class _Recipe:
                     for kw in call.expr.keywords
                     if kw.name == "class_name" and kw.target.kind == "Constant"
                 }
-                for line, name in _class_name_entries(call.expr):
+                for line, name in class_name_entries(call.expr):
                     if name not in picked:
                         continue  # a nested call's entry: that call's row
                     picked.discard(name)

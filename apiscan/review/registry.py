@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from apiscan.extract import import_package
 from apiscan.extract.models import Assign, Expr, Function, ModelFacts
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import shorten
+from apiscan.extract.values import Expr as ValueExpr
 from apiscan.review.model import Where
 from apiscan.review.sources import place
 
@@ -156,6 +158,8 @@ class Lookup:
 
     target: str  # dotted def (function or class) the name resolves to
     how: str  # "args.model = 'resnet50' (argparse default at train.py:112)"
+    #: (the other names the same look-up takes, the def each resolves to), where known
+    alternatives: tuple[tuple[str, str], ...] = ()
 
 
 class Registries:
@@ -222,7 +226,11 @@ class Registries:
                 last = max(bound, key=lambda a: a.line)
                 return self.key(file, last.value, fn, depth + 1)
             return None
-        parts = file.chain(ref)
+        return self.chain_key(file, file.chain(ref))
+
+    def chain_key(self, file: ModelFile, parts: list[str] | None) -> tuple[str, str] | None:
+        """(the name an option or config key ``args.model`` / ``cfg.MODEL.NAME`` holds by
+        default, how it was found)."""
         if not parts or len(parts) < 2:
             return None
         text = ".".join(parts)
@@ -256,6 +264,20 @@ class Registries:
             )
             return models[name], why
         return None
+
+    def registered_beside(self, target: str) -> list[str]:
+        """The other names registered in ``target``'s registry from ``target``'s module (the
+        other sizes of DeiT's ``deit_base_patch16_224`` in models.py), in registration
+        order: what the same option picks instead."""
+        module = target.rpartition(".")[0]
+        for _, table in sorted(self.tables.items()):
+            if target in table.values():
+                return [
+                    name
+                    for name, dotted in table.items()
+                    if dotted != target and dotted.rpartition(".")[0] == module
+                ]
+        return []
 
     # -------------------------------------------------------------------- the look-ups
     def lookup(self, file: ModelFile, ref: int, fn: int) -> Lookup | None:
@@ -300,6 +322,12 @@ class Registries:
             if table and found is not None and found[0] in table:
                 return Lookup(table[found[0]], f"{file.text(func_ref, 60)}: {found[1]}")
             return None
+        if (
+            func.node.kind == "Call"
+            and func.node.func.kind == "Name"
+            and func.node.func.name == "eval"
+        ):
+            return self._evaluated(file, func)
         if func.kind == "attr" and inner is not None and inner.kind == "name" and fn >= 0:
             module = self._imported_module(file, inner.value or "", fn)
             if module is not None:
@@ -320,6 +348,37 @@ class Registries:
             if registry.rpartition(".")[2] == "register_model" and found[0] in table:
                 return Lookup(table[found[0]], f"{file.text(func_ref, 40)}({found[1]})")
         return None
+
+    def _evaluated(self, file: ModelFile, func: Expr) -> Lookup | None:
+        """``eval('models.' + cfg.MODEL.NAME + '.get_pose_net')(cfg)`` (HRNet's train.py):
+        the def the dotted name evaluates to with the key's default (the chosen YAML's when
+        one is), and the other modules that define the same function (its alternatives)."""
+        args = func.node.args
+        pieces = _concatenated(args[0]) if len(args) == 1 else None
+        keys = [p for p in pieces or () if not isinstance(p, str)]
+        if pieces is None or len(keys) != 1 or keys[0].kind != "Attribute":
+            return None
+        found = self.chain_key(file, keys[0].text.split("."))
+        form = "".join(p if isinstance(p, str) else "{}" for p in pieces)
+        if found is None or form.count("{}") != 1 or "{" in form.replace("{}", ""):
+            return None
+        module, _, name = form.rpartition(".")
+        prefix, _, suffix = module.partition("{}")
+        if not name or "." in suffix or "{}" in name:
+            return None
+        named: dict[str, str] = {}  # the key -> the def it picks
+        # the module as the script imports it (``models.pose_hrnet``) or under the
+        # repository's root (``lib.models.pose_hrnet``): the shortest spelling first
+        pattern = re.compile(rf"(?:\w+\.)*{re.escape(prefix)}(\w+){re.escape(suffix)}")
+        for dotted in sorted(self.by_module, key=lambda m: (len(m), m)):
+            match = pattern.fullmatch(dotted)
+            target = self.in_module(dotted, name) if match else None
+            if match and target is not None:
+                named.setdefault(match.group(1), target)
+        if found[0] not in named:
+            return None
+        alternatives = tuple((k, t) for k, t in sorted(named.items()) if k != found[0])
+        return Lookup(named[found[0]], f"{func.node.text}: {found[1]}", alternatives)
 
     def _imported_module(self, file: ModelFile, name: str, fn: int) -> tuple[str, str] | None:
         """``model = importlib.import_module(args.model)``: (the module it loads, how)."""
@@ -357,6 +416,16 @@ class Registries:
                 return None
             name = alias
         return None
+
+
+def _concatenated(expr: ValueExpr) -> list[str | ValueExpr] | None:
+    """The pieces of a string built with ``+`` (constants as strings), or None."""
+    if expr.kind == "Constant":
+        return [expr.value] if isinstance(expr.value, str) else None
+    if expr.kind == "BinOp" and expr.name == "Add" and len(expr.parts) == 2:
+        left, right = (_concatenated(p) for p in expr.parts)
+        return None if left is None or right is None else [*left, *right]
+    return [expr] if expr.kind in ("Attribute", "Name") else None
 
 
 #: A JSON file larger than this is data, not a configuration.

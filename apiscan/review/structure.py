@@ -32,9 +32,16 @@ from apiscan.extract.values import Expr as ValueExpr
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
-from apiscan.review.config_files import YamlPlace, yaml_configs
+from apiscan.review.config_files import YamlPlace
 from apiscan.review.model import ModuleNode, TopModel, Where
-from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
+from apiscan.review.readings import Readings
+from apiscan.review.registry import (
+    Lookup,
+    ModelFile,
+    Registries,
+    json_config_names,
+    model_files,
+)
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -436,6 +443,8 @@ TOP_MODELS = 8
 ALSO_BUILT_BY = "also built by"
 #: The pseudo-part naming the module classes a constructor builds that no attribute shows.
 ALSO_BUILDS = "also builds"
+#: The part naming a third-party model class a registered function returns, with its sizes
+THIRD_PARTY = "third-party class"
 #: A method name that says it builds something (``build_backbone``, ``make_layer``).
 _BUILDER_NAME = re.compile(r"(build|make|create)_")
 #: Classes that wrap whatever model they are handed (distributed training, proxies, an EMA
@@ -480,6 +489,7 @@ class _Builders:
         skip: Callable[[str], str],
         hierarchy: Hierarchy | None = None,
         root: Path | None = None,
+        readings: Readings | None = None,
     ):
         self.hierarchy = hierarchy
         self.root = root  # where a JSON config a script loads is read from
@@ -505,7 +515,7 @@ class _Builders:
         self.registries = Registries(self.files, self.resolve, self.by_module)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
-        yacs = self.yacs = yaml_configs(root, analyses)
+        yacs = self.yacs = (readings or Readings(root, analyses)).yaml
         for suffix, value, setting in yacs.model_keys() if yacs is not None else ():
             at = YamlPlace(setting, yacs.chosen_by)  # type: ignore[union-attr]
             found = self.registries.config.setdefault(suffix, [])
@@ -1541,7 +1551,7 @@ class _Builders:
                 call.callee.rpartition(".")[2]
                 for file in self.files
                 for call in file.fa.calls
-                if _BY_NAME_BUILDER.fullmatch(call.callee.rpartition(".")[2])
+                if BY_NAME_BUILDER.fullmatch(call.callee.rpartition(".")[2])
             }
         )
         if not builders:
@@ -1556,7 +1566,7 @@ class _Builders:
             exprs += [(a.value, -1) for a in values.assigns]  # a dict literal's entry
             exprs += [(a.value, i) for i, d in enumerate(values.defs) for a in d.assigns]
             for expr, fid in exprs:
-                for line, name in _class_name_entries(expr):
+                for line, name in class_name_entries(expr):
                     cls = self._class_of(name) if "." in name else None
                     if cls not in self.classes or cls in found:
                         continue
@@ -1857,16 +1867,101 @@ class _Builders:
         self.trail = []
         cls = self._returned(lookup.target, 0)
         trail, self.trail = self.trail, None
-        if cls is None or self.classes[cls].role in _NOT_TOP:
+        if cls is None:  # a registered function returning a third-party class (DeiT's)
+            return self._by_name_foreign(file, ref, fid, lookup)
+        if self.classes[cls].role in _NOT_TOP:
             return None
         how = lookup.how
         if lookup.target != cls:  # a registered function: the variant it builds
             how += f" → {lookup.target.rpartition('.')[2]}()"
-        parts = (("selected by", how), *self.parts_of(cls))
+        parts = (("selected by", how), *self.parts_of(cls), *self._alternatives(lookup))
         fn = file.function(fid)
         model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
         self.trails[model] = tuple(trail)
         return model
+
+    def _alternatives(self, lookup: Lookup) -> list[tuple[str, str]]:
+        """The other models the look-up's key picks (HRNet's ``PoseResNet`` from
+        ``models.pose_resnet.get_pose_net`` beside ``pose_hrnet``), each with how many of the
+        YAML configs name it."""
+        shown = []
+        yacs = self.yacs
+        for key, target in lookup.alternatives:
+            cls = self._returned(target, 0)
+            if cls is None:
+                continue
+            module, _, name = target.rpartition(".")
+            entry = f"{cls.rpartition('.')[2]} ({module.rpartition('.')[2]}.{name}"
+            if yacs is not None and yacs.flat:
+                named = sum(
+                    1
+                    for flat in yacs.flat.values()
+                    if any(
+                        k.endswith("NAME") and v.text.strip("'\"") == key for k, v in flat.items()
+                    )
+                )
+                entry += f"; named by {named} of {len(yacs.flat)} YAML configs"
+            shown.append(entry + ")")
+        return [("alternatives", ", ".join(shown))] if shown else []
+
+    def _by_name_foreign(
+        self, file: ModelFile, ref: int, fid: int, lookup: Lookup
+    ) -> TopModel | None:
+        """A registered function that returns a third-party model class built with its
+        arguments (DeiT's ``@register_model def deit_base_patch16_224`` returning timm's
+        ``VisionTransformer(patch_size=16, embed_dim=768, ...)``): that class is the model,
+        shown with the constant arguments the function passes and the functions registered
+        beside it (the other sizes a ``--model`` name picks)."""
+        found = self._def(lookup.target)
+        if found is None:
+            return None
+        dfile, dfid = found
+        for ret in dfile.returns_in(dfid):
+            built = self._foreign_call(dfile, ret, dfid)
+            if built is None:
+                continue
+            cls, call = built
+            fn = file.function(fid)
+            name = lookup.target.rpartition(".")[2]
+            parts: list[tuple[str, str]] = [
+                ("selected by", f"{lookup.how} → {name}()"),
+                (THIRD_PARTY, f"{cls}({', '.join(_constant_keywords(call))})"),
+            ]
+            others = self.registries.registered_beside(lookup.target)
+            if others:
+                shown = ", ".join(others[:_BUILDER_SHOWN])
+                more = len(others) - _BUILDER_SHOWN
+                parts.append(("alternatives", shown + (f" and {more} more" if more > 0 else "")))
+            where = file.where(file.exprs[ref].line)
+            return TopModel(cls, where, fn.name if fn else "", tuple(parts))
+        return None
+
+    def _foreign_call(self, file: ModelFile, ref: int, fid: int) -> tuple[str, Expr] | None:
+        """(the third-party class, its construction) the returned expression ``ref`` is: a
+        construction, or a local name bound to one above the ``return``."""
+        expr = file.expr(ref)
+        if expr is not None and expr.kind == "name":
+            bound = [
+                a
+                for a in file.assigns_in(fid)
+                if a.single and a.names[0] == expr.value and a.line <= expr.line
+            ]
+            expr = file.expr(max(bound, key=lambda a: a.line).value) if bound else None
+        if expr is None or expr.kind != "call":
+            return None
+        dotted = self.callee(file, expr)
+        if dotted is None or dotted in self.classes:
+            return None
+        top, tail = dotted.partition(".")[0], dotted.rpartition(".")[2]
+        if (
+            "." not in dotted
+            or top in self.local
+            or top == "torch"
+            or top in sys.stdlib_module_names
+            or not tail[:1].isupper()
+        ):
+            return None
+        return dotted, expr
 
     def _roots(self, apart: bool = False) -> list[TopModel]:
         """When no builder injects parts and no registry picks the model: each root module
@@ -1935,6 +2030,17 @@ class _Builders:
         return list(found.values())
 
 
+def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:
+    """``name=value`` for the keyword arguments of ``call`` given as literals (the sizes of
+    a third-party model: ``patch_size=16, embed_dim=768, depth=12, num_heads=12``), read
+    from the call's value record."""
+    return [
+        f"{k.name}={k.target.text}"
+        for k in call.node.keywords
+        if k.name and k.target.literal and len(k.target.text) <= 20
+    ][:limit]
+
+
 def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
     """A constructor that reads a YAML file and hands what it read to a function of the
     repository (yolov9's ``DetectionModel``: ``self.yaml = yaml.safe_load(f)``, then
@@ -1958,10 +2064,10 @@ def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
 #: ``construct_class_by_name``, ``call_func_by_name``; hydra's ``instantiate``).
 #: Words of a class a by-name builder constructs that say it processes data, not a model.
 _DATA_WORDS = frozenset({"augment", "augmentation", "transform", "transforms"})
-_BY_NAME_BUILDER = re.compile(r"\w+_by_name|instantiate")
+BY_NAME_BUILDER = re.compile(r"\w+_by_name|instantiate")
 
 
-def _class_name_entries(expr: ValueExpr) -> Iterator[tuple[int, str]]:
+def class_name_entries(expr: ValueExpr) -> Iterator[tuple[int, str]]:
     """(line, string) of each ``class_name='a.b.C'`` keyword and ``{'class_name': 'a.b.C'}``
     entry in a call's value expression, nested calls and dicts included."""
     todo = [expr]
@@ -2027,11 +2133,13 @@ def top_models(
     skip: Callable[[str], str],
     hierarchy: Hierarchy | None = None,
     root: Path | None = None,
+    readings: Readings | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
-    the repository's directory, for the JSON configs that name a model."""
-    return _Builders(analyses, modules, skip, hierarchy, root).top_models()
+    the repository's directory, for the JSON configs that name a model; ``readings``, the
+    review's (its YAML configs read once), read here when not given."""
+    return _Builders(analyses, modules, skip, hierarchy, root, readings).top_models()
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:

@@ -1,0 +1,30 @@
+"""What one review reads from the repository's files beyond the scan's records, read once.
+
+The recipe and the model tree both need the repository's YAML configs (the recipe's rows,
+the tree's ``MODEL.NAME`` pick); :func:`apiscan.review.build.review` creates one
+:class:`Readings` and hands it to both, so the files are read once per review and no
+module keeps state between reviews.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+
+from apiscan.extract.records import FileAnalysis
+from apiscan.review.config_files import YamlConfigs, yaml_configs
+
+
+class Readings:
+    """The files one review reads as data, each read on first use and kept for the review."""
+
+    def __init__(self, root: Path | None, analyses: Sequence[FileAnalysis]) -> None:
+        self.root = root
+        self.analyses = analyses
+
+    @cached_property
+    def yaml(self) -> YamlConfigs | None:
+        """The yacs YAML configs (:func:`~apiscan.review.config_files.yaml_configs`);
+        shared by the recipe and the model tree: treat it as read-only."""
+        return yaml_configs(self.root, self.analyses)
