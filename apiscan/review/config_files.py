@@ -745,6 +745,9 @@ class OptionFiles:
                         f"training {self.kind} files ({settings[0].loc()} first), none picked"
                     )
                 out.append((cls, why))
+        if len(out) > 1 and self.chosen is None:  # the others the files name, by use
+            others = ", ".join(cls.rpartition(".")[2] for cls, _ in out[1:])
+            out[0] = (out[0][0], f"{out[0][1]}; the other files name {others}")
         return out
 
 

@@ -83,6 +83,12 @@ def test_with_no_command_the_option_yamls_are_summarised(tmp_path: Path) -> None
         "torch.optim.lr_scheduler.MultiStepLR",
         "torch.optim.lr_scheduler.CosineAnnealingLR",
     } <= set(rows(items, "scheduler"))
+    top = build_review(str(root), jobs=1).top_models[0]
+    assert dict(top.parts)["selected by"] == (
+        "network_g.type: TinyNet in 2 of 3 training option YAML files "
+        "(options/train/deblur/TinyNet-w16.yml:10 first), none picked; "
+        "the other files name WideNet"
+    )
 
 
 def test_the_option_yamls_network_is_the_top_model() -> None:
