@@ -201,7 +201,7 @@ def _read_configs(root: Path, analyses: Sequence[FileAnalysis]) -> YamlConfigs |
     bases: dict[str, list[str]] = {}
     for path in _yaml_files(root):
         try:
-            own, base = _read_yaml(root, path)
+            own, base = _read_yaml(root, path, _composed(root, analyses))
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
             found.notes.append(f"{path} ({type(err).__name__})")
             continue
@@ -252,14 +252,50 @@ def _yaml_files(root: Path) -> Iterator[str]:
             yield rel
 
 
-def _read_yaml(root: Path, path: str) -> tuple[dict[str, Setting] | None, list[str]]:
+#: The YAML files composed for the last review: (root, its analyses, path -> the node, or
+#: the error reading it raised, or None when too large). The yacs and the option readers
+#: both walk the YAML files: each is read once per review.
+_COMPOSED: list[tuple[Path, Sequence[FileAnalysis], dict[str, yaml.Node | Exception | None]]] = []
+
+
+def _composed(
+    root: Path, analyses: Sequence[FileAnalysis]
+) -> dict[str, yaml.Node | Exception | None]:
+    for read_root, read_for, nodes in _COMPOSED:
+        if read_for is analyses and read_root == root:
+            return nodes
+    nodes: dict[str, yaml.Node | Exception | None] = {}
+    _COMPOSED[:] = [(root, analyses, nodes)]
+    return nodes
+
+
+def _compose(
+    root: Path, path: str, nodes: dict[str, yaml.Node | Exception | None]
+) -> yaml.Node | None:
+    """A YAML file composed (lines kept, no object built), once per review; raises what
+    reading it raised; None when it is too large to be a config."""
+    if path not in nodes:
+        full = root / path
+        try:
+            if full.stat().st_size > _SIZE_LIMIT:
+                nodes[path] = None
+            else:
+                text = full.read_text(encoding="utf-8")
+                nodes[path] = yaml.compose(text, Loader=yaml.SafeLoader)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+            nodes[path] = err
+    found = nodes[path]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def _read_yaml(
+    root: Path, path: str, nodes: dict[str, yaml.Node | Exception | None]
+) -> tuple[dict[str, Setting] | None, list[str]]:
     """A YAML file's keys flattened (``SOLVER.BASE_LR``), each with its line, and the files
     it names as bases; None when its top level is no mapping of upper-case keys."""
-    full = root / path
-    if full.stat().st_size > _SIZE_LIMIT:
-        return None, []
-    text = full.read_text(encoding="utf-8")
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    node = _compose(root, path, nodes)
     if not isinstance(node, yaml.MappingNode):
         return None, []
     out: dict[str, Setting] = {}
@@ -768,7 +804,7 @@ def option_files(
         if read_for is analyses and read_root == root:
             return found
     files = _with_values(analyses)
-    found = (_option_yamls(root, files), _json_hparams(root, files))
+    found = (_option_yamls(root, files, _composed(root, analyses)), _json_hparams(root, files))
     _READ_OPTIONS[:] = [(root, analyses, found)]
     return found
 
@@ -783,18 +819,17 @@ def _loads(files: Sequence[FileAnalysis], module: str) -> bool:
     )
 
 
-def _option_yamls(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
+def _option_yamls(
+    root: Path, files: Sequence[FileAnalysis], nodes: dict[str, yaml.Node | Exception | None]
+) -> OptionFiles | None:
     """YAML options built by name: the code loads YAML and reads a ``'type'`` key; a training
     option file is a YAML whose sections have ``type`` keys, one of them an optimizer's."""
     if not _loads(files, "yaml") or "type" not in _constants(files):
         return None
     found = OptionFiles("option YAML")
     for path in _yaml_files(root):
-        full = root / path
         try:
-            if full.stat().st_size > _SIZE_LIMIT:
-                continue
-            node = yaml.compose(full.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+            node = _compose(root, path, nodes)
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
             found.notes.append(f"{path} ({type(err).__name__})")
             continue
