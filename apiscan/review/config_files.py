@@ -634,7 +634,8 @@ _PLAIN = (
     ("batch_size", re.compile(r"^datasets?\.train\.\w*batch_size\w*$")),
     (
         "augmentation",
-        re.compile(r"^datasets?\.train\.(use_\w+|\w*(flip|rot|crop|gt_size|scale|mixup|aug)\w*)$"),
+        # switches and sizes of the random steps (``use_shuffle`` is the loader's, not one)
+        re.compile(r"^datasets?\.train\.\w*(flip|rot|crop|gt_size|scale|mixup|aug)\w*$"),
     ),
 )
 #: At most this many other values are listed beside the most common one.

@@ -30,7 +30,7 @@ def test_the_commanded_option_yaml_picks_optimizer_scheduler_loss_and_network() 
     # only the branch the YAML's type picks stays, saying so
     assert "torch.optim.Adam" not in optimizers
     adamw = optimizers["torch.optim.AdamW"]
-    assert "picked by train.optim_g.type: AdamW at options/train/deblur/TinyNet-w32.yml:16" in (
+    assert "picked by train.optim_g.type: AdamW at options/train/deblur/TinyNet-w32.yml:17" in (
         adamw.note
     )
     assert "not known here" not in adamw.note
@@ -63,7 +63,10 @@ def test_the_commanded_option_yaml_picks_optimizer_scheduler_loss_and_network() 
     assert dict(rows(items, "batch_size")["config datasets.train.batch_size_per_gpu"].values) == {
         "value": "4"
     }
-    assert "config datasets.train.use_flip" in rows(items, "augmentation")
+    augmentation = rows(items, "augmentation")
+    assert "config datasets.train.use_flip" in augmentation
+    # the loader's shuffle is no augmentation
+    assert "config datasets.train.use_shuffle" not in augmentation
 
 
 def test_with_no_command_the_option_yamls_are_summarised(tmp_path: Path) -> None:
@@ -97,7 +100,7 @@ def test_the_option_yamls_network_is_the_top_model() -> None:
     assert top.cls.endswith("TinyNet")
     parts = dict(top.parts)
     assert parts["selected by"].startswith(
-        "network_g.type: TinyNet in options/train/deblur/TinyNet-w32.yml:10"
+        "network_g.type: TinyNet in options/train/deblur/TinyNet-w32.yml:11"
     )
     assert "body" in parts
 
