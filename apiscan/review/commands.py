@@ -33,7 +33,9 @@ _SIZE_LIMIT = 100_000
 #: Shell scripts read at most.
 _MAX_SCRIPTS = 200
 #: Options that name the config a script reads.
-_CONFIG_FLAGS = frozenset({"--config-file", "--config_file", "--cfg", "--config", "-c"})
+_CONFIG_FLAGS = frozenset(
+    {"--config-file", "--config_file", "--cfg", "--config", "-c", "-opt", "--opt"}
+)
 #: A command that evaluates, tests or demonstrates (its config is not the training's).
 _NOT_TRAINING = re.compile(r"--eval-only|--eval_only|--test-only|--evaluate\b")
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "site"})
@@ -86,7 +88,7 @@ def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:
                 pending += stripped[:-1] + " "
                 continue
             command, pending = pending + stripped, ""
-            if "--" not in command and " -c " not in command:
+            if "--" not in command and not re.search(r"\s-(c|opt)\s", command):
                 continue
             try:
                 words = shlex.split(command, comments=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -165,19 +165,21 @@ def _with_values(analyses: Sequence[FileAnalysis]) -> list[FileAnalysis]:
 
 
 # ----------------------------------------------------------------------------- YAML
-def yaml_configs(root: Path | None, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
+def yaml_configs(
+    root: Path | None, analyses: Sequence[FileAnalysis], composed: Composed | None = None
+) -> YamlConfigs | None:
     """The repository's yacs YAML configs, or None when it merges none (no
     ``merge_from_file`` call, or no YAML whose keys are its Python defaults'). Reads the
     files each call: a review reads them once, through its
-    :class:`~apiscan.review.readings.Readings`."""
+    :class:`~apiscan.review.readings.Readings` (whose ``composed`` the option reader shares)."""
     if root is None or not root.is_dir():
         return None
-    return _read_configs(root, analyses)
+    return _read_configs(root, analyses, {} if composed is None else composed)
 
 
-def _read_configs(root: Path, analyses: Sequence[FileAnalysis]) -> YamlConfigs | None:
-    if not root.is_dir():
-        return None
+def _read_configs(
+    root: Path, analyses: Sequence[FileAnalysis], composed: Composed
+) -> YamlConfigs | None:
     files = _with_values(analyses)
     if not any(
         c.expr.func.text.rpartition(".")[2] == "merge_from_file"
@@ -192,7 +194,7 @@ def _read_configs(root: Path, analyses: Sequence[FileAnalysis]) -> YamlConfigs |
     bases: dict[str, list[str]] = {}
     for path in _yaml_files(root):
         try:
-            own, base = _read_yaml(root, path)
+            own, base = _read_yaml(root, path, composed)
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
             found.notes.append(f"{path} ({type(err).__name__})")
             continue
@@ -243,14 +245,40 @@ def _yaml_files(root: Path) -> Iterator[str]:
             yield rel
 
 
-def _read_yaml(root: Path, path: str) -> tuple[dict[str, Setting] | None, list[str]]:
+#: The YAML files composed for one review: path -> the node, or the error reading it raised,
+#: or None when too large. The yacs and the option readers both walk the YAML files; a
+#: review's :class:`~apiscan.review.readings.Readings` hands both the same dict, so each file
+#: is read once per review.
+Composed = dict[str, yaml.Node | Exception | None]
+
+
+def _compose(
+    root: Path, path: str, nodes: dict[str, yaml.Node | Exception | None]
+) -> yaml.Node | None:
+    """A YAML file composed (lines kept, no object built), once per review; raises what
+    reading it raised; None when it is too large to be a config."""
+    if path not in nodes:
+        full = root / path
+        try:
+            if full.stat().st_size > _SIZE_LIMIT:
+                nodes[path] = None
+            else:
+                text = full.read_text(encoding="utf-8")
+                nodes[path] = yaml.compose(text, Loader=yaml.SafeLoader)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+            nodes[path] = err
+    found = nodes[path]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def _read_yaml(
+    root: Path, path: str, nodes: dict[str, yaml.Node | Exception | None]
+) -> tuple[dict[str, Setting] | None, list[str]]:
     """A YAML file's keys flattened (``SOLVER.BASE_LR``), each with its line, and the files
     it names as bases; None when its top level is no mapping of upper-case keys."""
-    full = root / path
-    if full.stat().st_size > _SIZE_LIMIT:
-        return None, []
-    text = full.read_text(encoding="utf-8")
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    node = _compose(root, path, nodes)
     if not isinstance(node, yaml.MappingNode):
         return None, []
     out: dict[str, Setting] = {}
@@ -569,3 +597,412 @@ def _constants(files: Sequence[FileAnalysis]) -> set[str]:
                 if e.kind == "Constant" and isinstance(e.value, str) and len(e.value) < 40:
                     out.add(e.value)
     return out
+
+
+# ------------------------------------------------------------------ option files as data
+#: A section of an option YAML -> the recipe category its row is in, by the section's last
+#: key (``train.optim_g`` -> optimizer, ``train.pixel_opt`` -> loss, ``network_g`` -> the
+#: network, as backbone rows are).
+_SECTIONS = (
+    ("optimizer", re.compile(r"^optim")),
+    ("scheduler", re.compile(r"sched")),
+    ("loss", re.compile(r"_opt$|loss")),
+    ("backbone", re.compile(r"^(network|net|model|arch)(_\w+)?$")),
+)
+#: Plain keys of an option YAML's training sections -> their category (``train.total_iter``,
+#: ``datasets.train.batch_size_per_gpu``, ``datasets.train.use_flip``).
+_PLAIN = (
+    ("epochs", re.compile(r"^train\.(total_iter|total_epochs?|epochs|max_iter|num_epochs)$")),
+    ("warmup", re.compile(r"^train\.warmup\w*$")),
+    ("batch_size", re.compile(r"^datasets?\.train\.\w*batch_size\w*$")),
+    (
+        "augmentation",
+        # switches and sizes of the random steps (``use_shuffle`` is the loader's, not one)
+        re.compile(r"^datasets?\.train\.\w*(flip|rot|crop|gt_size|scale|mixup|aug)\w*$"),
+    ),
+)
+#: At most this many other values are listed beside the most common one.
+_OTHERS_SHOWN = 3
+
+
+@dataclass
+class OptionFiles:
+    """Option files the training reads as data and builds its objects from by name: YAML
+    options (``network_g: {type: NAFNet, width: 32}``, ``train.optim_g: {type: AdamW, lr:
+    1e-3}``: the code does ``getattr(module, opt['type'])``) or JSON hparams
+    (``hps.train.learning_rate``). Each file flattened (``train.optim_g.lr``)."""
+
+    #: "option YAML" or "JSON hparams"
+    kind: str
+    #: path -> dotted key -> setting
+    flat: dict[str, dict[str, Setting]] = field(default_factory=dict)
+    chosen: str | None = None
+    chosen_by: str = ""
+    #: the option that names the file and where, when its default names none of them
+    option: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def why(self) -> str:
+        """Where the values come from, for a row's note."""
+        if self.chosen is not None:
+            why = f"read from {self.chosen}, {self.chosen_by}"
+        else:
+            by = f" ({self.option} names none by default)" if self.option else ""
+            why = (
+                f"{len(self.flat)} training {self.kind} files, none picked{by}: "
+                "the most common value first, with how many files set it"
+            )
+        if self.notes:
+            why += f"; {len(self.notes)} file(s) not read: " + ", ".join(self.notes[:3])
+        return why
+
+    def files(self) -> dict[str, dict[str, Setting]]:
+        """The files whose values count: the chosen one, else all."""
+        if self.chosen is not None:
+            return {self.chosen: self.flat[self.chosen]}
+        return self.flat
+
+    def value(self, key: str) -> tuple[str, Setting, int] | None:
+        """(the value, a setting of it, how many files set it to it): the chosen file's, or
+        the most common one (ties: the smaller value first)."""
+        setters = [f[key] for f in self.files().values() if key in f]
+        if not setters:
+            return None
+        counts: dict[str, list[Setting]] = {}
+        for s in setters:
+            counts.setdefault(s.text, []).append(s)
+        text = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
+        return text, counts[text][0], len(counts[text])
+
+    def shown(self, key: str) -> str | None:
+        """A key's value as a row shows it: the chosen file's, or the most common with the
+        count and the others (``1e-3 (9 of 17 files; also 2e-4, 4e-4)``)."""
+        found = self.value(key)
+        if found is None:
+            return None
+        text, _, count = found
+        if self.chosen is not None:
+            return text
+        setters = [f[key].text for f in self.flat.values() if key in f]
+        others = sorted(set(setters) - {text}, key=_number_key)
+        also = ""
+        if others:
+            also = "; also " + ", ".join(others[:_OTHERS_SHOWN])
+            also += f" … {len(others) - _OTHERS_SHOWN} more" if len(others) > _OTHERS_SHOWN else ""
+        return f"{text} ({count} of {len(self.flat)} files{also})"
+
+    def step(self, key: str, shown: str) -> tuple[str, str] | None:
+        """What the files make of ``key`` (``train.learning_rate``): (value, step); the value
+        is "" when the files set it differently and none is picked."""
+        found = self.value(key)
+        if found is None:
+            return None
+        text, setting, count = found
+        if self.chosen is not None:
+            return text, f"{shown}: {text} in {setting.loc()}, {self.chosen_by}"
+        setters = [f[key] for f in self.flat.values() if key in f]
+        if count == len(setters) == len(self.flat):
+            return text, (
+                f"{shown}: {text} in all {len(self.flat)} {self.kind} files "
+                f"({setting.loc()} first); none is picked"
+            )
+        values = sorted({s.text for s in setters}, key=_number_key)
+        return "", (
+            f"{shown}: {len(setters)} of {len(self.flat)} {self.kind} files set it to "
+            + " | ".join(values[:4])
+            + "; none is picked"
+        )
+
+    def sections(self) -> list[tuple[str, str]]:
+        """(category, section key) of every section with a ``type`` the files build by name
+        (``train.optim_g``), sorted."""
+        keys = {k for f in self.files().values() for k in f if k.endswith(".type")}
+        out: set[tuple[str, str]] = set()
+        for key in keys:
+            section = key.removesuffix(".type")
+            last = section.rpartition(".")[2]
+            for category, pattern in _SECTIONS:
+                if pattern.search(last) and (category == "backbone") == ("." not in section):
+                    out.add((category, section))
+                    break
+        return sorted(out)
+
+    def types(self, category: str) -> dict[str, str]:
+        """Type name -> the section key naming it, of every section of ``category`` in the
+        files that count (what ``getattr(module, opt['type'])`` builds)."""
+        out: dict[str, str] = {}
+        for cat, section in self.sections():
+            if cat != category:
+                continue
+            for flat in self.files().values():
+                setting = flat.get(f"{section}.type")
+                if setting is not None:
+                    out.setdefault(setting.text.strip("'\""), section)
+        return out
+
+    def networks(self, classes: Iterable[str]) -> list[tuple[str, str]]:
+        """(class, why) of each network the files build by name (``network_g.type``) that is
+        one of ``classes`` (dotted names), the most used first."""
+        by_name: dict[str, list[str]] = {}
+        for cls in classes:
+            by_name.setdefault(cls.rpartition(".")[2], []).append(cls)
+        counts: dict[tuple[str, str], list[Setting]] = {}
+        for category, section in self.sections():
+            for flat in self.files().values() if category == "backbone" else ():
+                setting = flat.get(f"{section}.type")
+                if setting is not None:
+                    counts.setdefault((section, setting.text.strip("'\"")), []).append(setting)
+        out: list[tuple[str, str]] = []
+        for (section, name), settings in sorted(
+            counts.items(), key=lambda kv: (-len(kv[1]), kv[0])
+        ):
+            for cls in sorted(by_name.get(name, []))[:1]:
+                if self.chosen is not None:
+                    why = f"{section}.type: {name} in {settings[0].loc()}, {self.chosen_by}"
+                else:
+                    why = (
+                        f"{section}.type: {name} in {len(settings)} of {len(self.flat)} "
+                        f"training {self.kind} files ({settings[0].loc()} first), none picked"
+                    )
+                out.append((cls, why))
+        if len(out) > 1 and self.chosen is None:  # the others the files name, by use
+            others = ", ".join(cls.rpartition(".")[2] for cls, _ in out[1:])
+            out[0] = (out[0][0], f"{out[0][1]}; the other files name {others}")
+        return out
+
+
+def option_files(
+    root: Path | None, analyses: Sequence[FileAnalysis], composed: Composed | None = None
+) -> tuple[OptionFiles | None, OptionFiles | None]:
+    """(the option YAMLs, the JSON hparams) the training reads, each None when the code reads
+    none. Reads the files each call: a review reads them once, through its
+    :class:`~apiscan.review.readings.Readings`."""
+    if root is None or not root.is_dir():
+        return None, None
+    files = _with_values(analyses)
+    return (
+        _option_yamls(root, files, {} if composed is None else composed),
+        _json_hparams(root, files),
+    )
+
+
+def _loads(files: Sequence[FileAnalysis], module: str) -> bool:
+    """Some file calls ``module.load``/``loads``/``safe_load``/``full_load``."""
+    return any(
+        c.expr.func.text.partition(".")[0] == module
+        and c.expr.func.text.rpartition(".")[2] in ("load", "loads", "safe_load", "full_load")
+        for fa in files
+        for c in fa.syntax.values.calls  # type: ignore[union-attr]
+    )
+
+
+def _option_yamls(
+    root: Path, files: Sequence[FileAnalysis], nodes: dict[str, yaml.Node | Exception | None]
+) -> OptionFiles | None:
+    """YAML options built by name: the code loads YAML and reads a ``'type'`` key; a training
+    option file is a YAML whose sections have ``type`` keys, one of them an optimizer's."""
+    if not _loads(files, "yaml") or "type" not in _constants(files):
+        return None
+    found = OptionFiles("option YAML")
+    for path in _yaml_files(root):
+        try:
+            node = _compose(root, path, nodes)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+            found.notes.append(f"{path} ({type(err).__name__})")
+            continue
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        flat: dict[str, Setting] = {}
+        for key, value in node.value:
+            _flatten(path, (str(key.value),), value, flat)
+        if any(re.search(r"(^|\.)optim\w*\.type$", k) for k in flat):
+            found.flat[path] = flat
+    if not found.flat:
+        return None
+    _choose_option(found, root, files)
+    return found
+
+
+def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
+    """JSON hparams: the code loads JSON and a config option names a ``.json`` file (its
+    default, or the training command's); every JSON of that folder is a candidate."""
+    if not _loads(files, "json"):
+        return None
+    options: list[tuple[str, str, str]] = []  # (flag, default, where)
+    for fa in files:
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if (
+                option is not None
+                and re.search(r"cfg|config|hparams", option[0])
+                and option[1].endswith(".json")
+            ):
+                options.append((*option, f"{fa.path}:{call.expr.line}"))
+    if not options:
+        return None
+    found = OptionFiles("JSON hparams")
+    folders = {
+        os.path.normpath(c).rpartition("/")[0] or "."
+        for flag, default, where in options
+        for c in list(_candidates(where.rpartition(":")[0], default))[:1]
+    }
+    for folder in sorted(folders):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for full in sorted(base.glob("*.json")):
+            path = full.relative_to(root).as_posix()
+            try:
+                if full.stat().st_size > _SIZE_LIMIT:
+                    continue
+                text = full.read_text(encoding="utf-8")
+                # JSON is YAML: composed, every value keeps its line
+                node = yaml.compose(text, Loader=yaml.SafeLoader)
+            except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError) as err:
+                found.notes.append(f"{path} ({type(err).__name__})")
+                continue
+            if isinstance(node, yaml.MappingNode):
+                flat: dict[str, Setting] = {}
+                for key, value in node.value:
+                    _flatten(path, (str(key.value),), value, flat)
+                found.flat[path] = flat
+    if not found.flat:
+        return None
+    for flag, default, where in sorted(options):
+        for candidate in _candidates(where.rpartition(":")[0], default):
+            if candidate in found.flat:
+                found.chosen, found.chosen_by = candidate, f"the default of {flag} at {where}"
+                return found
+        found.option = found.option or f"{flag} at {where}"
+    commanded = commanded_config(root, set(found.flat))
+    if commanded is not None:
+        found.chosen, found.chosen_by = commanded[0], f"the training command at {commanded[1]}"
+    return found
+
+
+def _choose_option(found: OptionFiles, root: Path, files: Sequence[FileAnalysis]) -> None:
+    """The option YAML the training's option names by default, else the one its documented
+    command names; none when it is required (``-opt``) and no command settles it."""
+    for fa in files:
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if option is None or not re.search(r"opt|cfg|config", option[0]):
+                continue
+            where = f"{fa.path}:{call.expr.line}"
+            for candidate in _candidates(fa.path, option[1]) if option[1] else ():
+                if candidate in found.flat:
+                    found.chosen, found.chosen_by = candidate, f"the default of {option[0]}"
+                    found.chosen_by += f" at {where}"
+                    return
+            if not option[1] and "train" in PurePosixPath(fa.path).name:
+                found.option = found.option or f"{option[0]} at {where}"
+    commanded = commanded_config(root, set(found.flat))
+    if commanded is not None:
+        found.chosen, found.chosen_by = commanded[0], f"the training command at {commanded[1]}"
+
+
+def option_rows(
+    found: OptionFiles | None, analyses: Sequence[FileAnalysis]
+) -> tuple[RecipeItem, ...]:
+    """The rows of the option YAMLs: each section built by name (optimizer, scheduler,
+    losses, the network) with its type and values, and the plain training keys (length of
+    training, batch size, augmentation switches)."""
+    if found is None or found.kind != "option YAML":
+        return ()
+    classes = _class_lines(analyses)
+    why = found.why()
+    out: list[RecipeItem] = []
+    for category, section in found.sections():
+        picked = found.value(f"{section}.type")
+        if picked is None:
+            continue
+        type_name, setting, _ = picked
+        type_name = type_name.strip("'\"")
+        keys = sorted(
+            {
+                k
+                for f in found.files().values()
+                for k in f
+                if k.startswith(f"{section}.") and k.count(".") == section.count(".") + 1
+            },
+            key=lambda k: (k != f"{section}.type", k),
+        )
+        values = tuple((k.rpartition(".")[2], found.shown(k) or "") for k in keys)
+        note = why
+        defined = classes.get(type_name)
+        if defined:
+            note = f"{type_name} defined at {defined}; {note}"
+        name = f"config {section}: {type_name}"
+        out.append(RecipeItem(category, name, Where(setting.path, setting.line), values, note))
+    keys = sorted({k for f in found.files().values() for k in f})
+    for category, pattern in _PLAIN:
+        for key in keys:
+            if pattern.search(key):
+                picked = found.value(key)
+                if picked is not None:
+                    where = Where(picked[1].path, picked[1].line)
+                    row = RecipeItem(
+                        category, f"config {key}", where, (("value", found.shown(key) or ""),), why
+                    )
+                    out.append(row)
+    return tuple(out)
+
+
+def _quoted(name: str, text: str) -> bool:
+    """``name`` is written quoted in ``text`` (a branch's test: ``optim_type == 'AdamW'``)."""
+    return f"'{name}'" in text or f'"{name}"' in text
+
+
+def _class_lines(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """Class name -> ``path:line`` of its definition (the first, tests left out)."""
+    out: dict[str, str] = {}
+    for fa in sorted(analyses, key=lambda a: a.path):
+        if is_test_path(fa.path):
+            continue
+        for cls in fa.classes:
+            out.setdefault(cls.qualname.rpartition(".")[2], f"{fa.path}:{cls.line}")
+    return out
+
+
+def picked_by_options(
+    items: tuple[RecipeItem, ...], found: OptionFiles | None, analyses: Sequence[FileAnalysis]
+) -> tuple[RecipeItem, ...]:
+    """The code's rows with the option YAMLs' picks applied: of the optimizers and schedulers
+    built in branches on the type name (``if optim_type == 'Adam': ... elif 'AdamW'``), only
+    those some file picks stay, their note saying which; losses defined beside a loss class
+    the files build by name, inside none the files pick, go (``l1_loss`` beside the picked
+    ``PSNRLoss``)."""
+    if found is None or found.kind != "option YAML":
+        return items
+    loss_types = found.types("loss")
+    loss_files: dict[str, list[tuple[int, str]]] = {}
+    for fa in analyses:
+        spans = sorted((c.line, c.qualname.rpartition(".")[2]) for c in fa.classes)
+        if any(name in loss_types for _, name in spans):
+            loss_files[fa.path] = spans
+    out: list[RecipeItem] = []
+    for item in items:
+        if item.category in ("optimizer", "scheduler") and "alternatives" in item.note:
+            types = found.types(item.category)
+            last = item.name.rpartition(".")[2]
+            hit = next((t for t in types if t == last or _quoted(t, item.note)), None)
+            if types and hit is None:
+                continue
+            if hit is not None:
+                setting = found.value(f"{types[hit]}.type")
+                where = f" at {setting[1].loc()}" if setting else ""
+                item = RecipeItem(
+                    item.category,
+                    item.name,
+                    item.where,
+                    item.values,
+                    # the option files say the value that picks it
+                    item.note.replace(" (the value that picks it is not known here)", "")
+                    + f"; picked by {types[hit]}.type: {hit}{where}",
+                )
+        elif item.category == "loss" and item.where.path in loss_files:
+            inside = [n for line, n in loss_files[item.where.path] if line <= item.where.line]
+            if not inside or inside[-1] not in loss_types:
+                continue
+        out.append(item)
+    return tuple(out)

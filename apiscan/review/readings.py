@@ -1,7 +1,8 @@
 """What one review reads from the repository's files beyond the scan's records, read once.
 
 The recipe and the model tree both need the repository's YAML configs (the recipe's rows,
-the tree's ``MODEL.NAME`` pick); :func:`apiscan.review.build.review` creates one
+the tree's ``MODEL.NAME`` pick) and its option files (basicsr-style option YAMLs, JSON
+hparams); :func:`apiscan.review.build.review` creates one
 :class:`Readings` and hands it to both, so the files are read once per review and no
 module keeps state between reviews.
 """
@@ -13,7 +14,13 @@ from functools import cached_property
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.review.config_files import YamlConfigs, yaml_configs
+from apiscan.review.config_files import (
+    Composed,
+    OptionFiles,
+    YamlConfigs,
+    option_files,
+    yaml_configs,
+)
 
 
 class Readings:
@@ -22,9 +29,17 @@ class Readings:
     def __init__(self, root: Path | None, analyses: Sequence[FileAnalysis]) -> None:
         self.root = root
         self.analyses = analyses
+        #: each YAML file composed once, for both readers below
+        self.composed: Composed = {}
 
     @cached_property
     def yaml(self) -> YamlConfigs | None:
         """The yacs YAML configs (:func:`~apiscan.review.config_files.yaml_configs`);
         shared by the recipe and the model tree: treat it as read-only."""
-        return yaml_configs(self.root, self.analyses)
+        return yaml_configs(self.root, self.analyses, self.composed)
+
+    @cached_property
+    def options(self) -> tuple[OptionFiles | None, OptionFiles | None]:
+        """(the option YAMLs, the JSON hparams) the training reads
+        (:func:`~apiscan.review.config_files.option_files`); read-only, like :attr:`yaml`."""
+        return option_files(self.root, self.analyses, self.composed)

@@ -56,7 +56,14 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
-from apiscan.review.config_files import YamlConfigs, darknet_recipe, yaml_rows
+from apiscan.review.config_files import (
+    OptionFiles,
+    YamlConfigs,
+    darknet_recipe,
+    option_rows,
+    picked_by_options,
+    yaml_rows,
+)
 from apiscan.review.configs import with_config_rows
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
@@ -410,10 +417,17 @@ def extract_recipe(
         apart = Ancillary(analyses, None, keep=keep).other_recipe
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
     recipe = _Recipe(result, analyses, Path(root), hierarchy, apart)
-    recipe.repo.yaml = (readings or Readings(Path(root), analyses)).yaml
-    items = recipe.items()
-    # YAML and Darknet .cfg files: read as data, in their own module
-    files = (*yaml_rows(recipe.repo.yaml), *darknet_recipe(Path(root), analyses))
+    readings = readings or Readings(Path(root), analyses)
+    recipe.repo.yaml = readings.yaml
+    recipe.repo.hparams = readings.options[1]
+    # YAML, Darknet .cfg and option files: read as data, in their own module
+    options = readings.options[0]
+    items = picked_by_options(recipe.items(), options, analyses)
+    files = (
+        *yaml_rows(recipe.repo.yaml),
+        *darknet_recipe(Path(root), analyses),
+        *option_rows(options, analyses),
+    )
     return with_config_rows(items, analyses, Path(root), files)
 
 
@@ -674,6 +688,8 @@ class _Repo:
     parsed_names: set[str] = field(default_factory=set)
     #: the yacs YAML configs merged over those defaults (Swin-Transformer's configs/*.yaml)
     yaml: YamlConfigs | None = None
+    #: the JSON hparams the training reads (``hps.train.learning_rate``)
+    hparams: OptionFiles | None = None
 
     def add_file(self, f: _File) -> None:
         for a, _ in f.assigns:
@@ -848,7 +864,22 @@ class _Values:
                     if by_yaml is not None:  # after the default it qualifies
                         merged = merged._replace(trail=(*merged.trail, by_yaml[1]))
                     return merged
+            by_file = self._hparams(expr)
+            if by_file is not None:
+                return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
         return _Val(text, False)
+
+    def _hparams(self, expr: Expr) -> tuple[str, str] | None:
+        """What the JSON hparams make of ``hps.train.learning_rate``: the longest tail of
+        the chain (two keys at least) that the files set."""
+        if self.repo.hparams is None:
+            return None
+        chain = [*expr.target.full().split("."), expr.name]
+        for start in range(1, len(chain) - 1):
+            found = self.repo.hparams.step(".".join(chain[start:]), expr.text)
+            if found is not None:
+                return found
+        return None
 
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's

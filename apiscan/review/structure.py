@@ -515,7 +515,10 @@ class _Builders:
         self.registries = Registries(self.files, self.resolve, self.by_module)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
-        yacs = self.yacs = (readings or Readings(root, analyses)).yaml
+        readings = readings or Readings(root, analyses)
+        yacs = self.yacs = readings.yaml
+        #: option YAMLs that name the network built by name (``network_g: {type: NAFNet}``)
+        self.options = readings.options[0]
         for suffix, value, setting in yacs.model_keys() if yacs is not None else ():
             at = YamlPlace(setting, yacs.chosen_by)  # type: ignore[union-attr]
             found = self.registries.config.setdefault(suffix, [])
@@ -1502,6 +1505,12 @@ class _Builders:
             # repository's own model, as they build it
             found = [m for m in self._roots(apart=True) if not _wraps_one(m)]
             found = [m for m in found if not self._in_self_test(m)]
+        if not found and run_time is None and self.options is not None:
+            # built by name from an option file (``network_g: {type: NAFNet}``)
+            picks = self.options.networks(self.classes)
+            for cls, why in picks[:1]:
+                parts = (("selected by", why), *self.parts_of(cls))
+                run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
         if not found and run_time is None:
             # picked by a name only a configuration file holds (pytorch-segmentation's
             # ``getattr(models, config['arch']['type'])``): the models the package a
