@@ -33,6 +33,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.config_files import YamlPlace, yaml_configs
+from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.registry import ModelFile, Registries, json_config_names, model_files
 from apiscan.review.sources import imported_modules, place
@@ -502,6 +503,8 @@ class _Builders:
         for file in self.files:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
+        for file in self.files:  # an import the argparse defaults pick (``--arch``)
+            file.imports.update(picked_imports(file))
         self.registries = Registries(self.files, self.resolve, self.by_module)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
@@ -1933,6 +1936,45 @@ class _Builders:
                 found[cls] = replace(model, parts=(*model.parts, also))
         self.built_in.update({cls: len(paths) for cls, paths in scripts.items()})
         return list(found.values())
+
+
+def picked_imports(file: ModelFile) -> dict[str, str]:
+    """Local name -> the dotted name the import the file's argparse defaults pick binds,
+    for a name imported in several ``if``/``elif`` branches (stylegan2-pytorch's train.py:
+    ``if args.arch == 'stylegan2': from model import Generator`` / ``elif args.arch ==
+    'swagan': from swagan import Generator`` with ``--arch`` defaulting to 'stylegan2'
+    builds model.Generator, not the one imported last). The tests are evaluated by the
+    recipe's evaluator (:func:`~apiscan.review.evaluate.holds`), a name ``args.X`` valued by
+    the file's ``add_argument("--X", default=...)``; a name no branch is known to pick keeps
+    the plain import table's binding."""
+    by_name: dict[str, list[tuple[str, tuple[tuple[ValueExpr, bool], ...]]]] = {}
+    for found in file.facts.branch_imports:
+        module = file.from_module(found.level, found.module) if found.level else found.module
+        by_name.setdefault(found.local, []).append((f"{module}.{found.name}", found.tests))
+    if not by_name:
+        return {}
+    defaults = {dest: value for dest, value, _ in file.facts.options if value is not None}
+
+    def lookup(expr: ValueExpr, depth: int) -> object:
+        if expr.kind == "Name" and expr.name == "__name__":
+            return "__main__"  # the script is run: its ``__main__`` block holds the branches
+        chain = expr.chain() if expr.kind == "Attribute" else None
+        if chain is None or len(chain) != 2 or chain[1] not in defaults:
+            return UNKNOWN
+        return defaults[chain[1]]
+
+    out: dict[str, str] = {}
+    for local, choices in by_name.items():
+        if len({dotted for dotted, _ in choices}) < 2:
+            continue
+        taken = []
+        for dotted, tests in choices:
+            values = [(holds(test, lookup), in_body) for test, in_body in tests]
+            if all(v is not UNKNOWN and bool(v) == in_body for v, in_body in values):
+                taken.append(dotted)
+        if len(set(taken)) == 1:
+            out[local] = taken[0]
+    return out
 
 
 def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:
