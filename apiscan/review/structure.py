@@ -1203,6 +1203,17 @@ class _Builders:
                     found.append(shown)
                 continue
             function = file.function(fn)
+            table = (
+                self._self_table_parts(file, func.value or "", owner)
+                if built is None and func.kind == "attr" and receiver is not None
+                and receiver.kind == "name" and receiver.value == "self"
+                else []
+            )  # fmt: skip
+            if table:  # SimCLR's ``self._get_basemodel(name)``: ``self.resnet_dict[name]``
+                shown = " or ".join(table)
+                if shown not in found:
+                    found.append(shown)
+                continue
             if (
                 built is None
                 and func.kind == "attr"
@@ -1297,6 +1308,62 @@ class _Builders:
             if shown not in found:
                 found.append(shown)
         return ", ".join(sorted(_one_per_class(found))) if found else None
+
+    def _self_table_parts(self, file: ModelFile, method: str, owner: str) -> list[str]:
+        """The models a method of ``owner`` returns by picking an entry of a dict its
+        constructor fills (SimCLR's ``_get_basemodel(name)`` returning
+        ``self.resnet_dict[name]`` of ``{"resnet18": models.resnet18(...), "resnet50":
+        models.resnet50(...)}``): each entry's zoo constructor or repository class, in the
+        dict's order (the key is the caller's: each is a choice)."""
+        name = owner.rpartition(".")[2]
+        fid = file.defs.get(f"{name}.{method}", -1)
+        init = file.defs.get(f"{name}.__init__", -1)
+        if fid < 0 or init < 0:
+            return []
+        picked: list[int] = []
+        for ref in file.returns_in(fid):
+            returned = file.exprs[ref]
+            if returned.kind == "name":
+                picked += [
+                    a.value
+                    for a in file.assigns_in(fid)
+                    if a.single and a.names[0] == returned.value and a.value >= 0
+                ]
+            else:
+                picked.append(ref)
+        tables: set[str] = set()
+        for ref in picked:
+            sub = file.exprs[ref]
+            target = file.expr(sub.refs[0]) if sub.kind == "sub" and sub.refs else None
+            receiver = file.expr(target.refs[0]) if target and target.kind == "attr" else None
+            if receiver is not None and receiver.kind == "name" and receiver.value == "self":
+                tables.add(target.value or "")  # type: ignore[union-attr]
+        out: list[str] = []
+        defaults = {v for f in self.files for _, v, _ in f.facts.options if v is not None}
+        for attr, value, fids in file.facts.self_parts:
+            table = file.exprs[value]
+            if attr not in tables or init not in fids or table.kind != "dict":
+                continue
+            labels: dict[str, str] = {}
+            for key_ref, entry in zip(table.keys, table.refs, strict=True):
+                call = file.expr(entry)
+                key = file.expr(key_ref)
+                if call is None or call.kind != "call" or key is None:
+                    continue
+                label = self._zoo_model(file, call, self.callee(file, call) or "")
+                built = self.built(file, entry, init) if label is None else None
+                label = label or (built.rpartition(".")[2] if built is not None else None)
+                if label is not None:
+                    labels.setdefault(key.value or "", label)
+            # the key an argparse default names, when one alone is (SimCLR's ``--arch``
+            # defaults to "resnet18"): that entry, the others said to be not picked
+            chosen = [k for k in labels if k in defaults]
+            if len(chosen) == 1 and len(labels) > 1:
+                others = ", ".join(v for k, v in labels.items() if k != chosen[0])
+                pick = f"{labels[chosen[0]]} (default {chosen[0]!r}; not picked: {others})"
+                labels = {chosen[0]: pick}
+            out += [label for label in labels.values() if label not in out]
+        return out
 
     def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
         """The models a repository builder function builds, one entry per branch (DPT's

@@ -60,3 +60,16 @@ def test_an_unknown_option_keeps_the_plain_import(tmp_path: Path) -> None:
     _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     (train,) = [f for f in model_files(analyses) if f.path == "train.py"]
     assert picked_imports(train) == {}
+
+
+def test_a_backbone_picked_from_a_dict_the_constructor_fills() -> None:
+    """SimCLR's ``self.backbone = self._get_basemodel(base_model)`` returning
+    ``self.resnet_dict[name]`` of torchvision constructors: the entry the ``--arch``
+    default names is the part, the other said to be not picked."""
+    review = build_review(str(_ROOT / "zoodict"), jobs=1)
+    top = review.top_models[0]
+    assert top.cls == "models.contrastive.ContrastiveNet"
+    assert dict(top.parts) == {
+        "backbone": "torchvision.models.resnet18 (default 'resnet18'; "
+        "not picked: torchvision.models.resnet50)"
+    }
