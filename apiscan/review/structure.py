@@ -255,11 +255,64 @@ class StructureBuilder:
                 for attr, first, last in assignments:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
+            node.children.update(
+                c for c in self._evaluated_blocks(fa, qualname) if c in nodes and c != node.cls
+            )
             for function, found in self.findings.get(fa.path, {}).items():
                 if function == qualname or function.startswith(qualname + "."):
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
+
+    def _evaluated_blocks(self, fa: FileAnalysis, qualname: str) -> list[str]:
+        """The repository classes a constructor builds from a module-level block list it
+        is handed and ``eval``s (YOLOP's ``MCnet.__init__``: ``block = eval(block) if
+        isinstance(block, str) else block``, then ``block(*args)``, over ``YOLOP = [[...],
+        [-1, Focus, [3, 32, 3]], [-1, Conv, [...]], ...]``): the class names (or strings)
+        of the rows of the lists of the constructor's file that its code reads (all of them
+        when it reads none), in row order. The in-Python counterpart of a yolov5-style
+        YAML read by ``parse_model`` (:func:`_yaml_parts`)."""
+        values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
+        if values is None:
+            return []
+        inside = {n for n, d in enumerate(values.defs) if d.qual == qualname}
+        if not any(c.expr.callee() == "eval" and c.function in inside for c in values.calls):
+            return []
+        tables = {
+            a.target.name: a.value
+            for a in values.assigns
+            if a.target.kind == "Name"
+            and a.value.kind == "List"
+            and sum(p.kind == "List" for p in a.value.parts) >= 2
+        }
+        read = {
+            e.name
+            for a in (*values.assigns, *(x for d in values.defs for x in d.assigns))
+            for e in a.value.walk()
+            if e.kind == "Name" and e.name in tables
+        } | {
+            e.name
+            for c in values.calls
+            for e in c.expr.walk()
+            if e.kind == "Name" and e.name in tables
+        }
+        imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        module = self.keys.get(fa.path, fa.modules[0] if fa.modules else "")
+        out: list[str] = []
+        for name, table in tables.items():
+            if read and name not in read:
+                continue
+            for row in table.parts:
+                for item in row.parts if row.kind == "List" else ():
+                    text = item.name if item.kind == "Name" else item.value
+                    if not isinstance(text, str) or not text.isidentifier():
+                        continue
+                    dotted = imports.get(text) or f"{module}.{text}"
+                    cls = self.hierarchy.resolve(dotted) or dotted
+                    cls = cls if cls in self.classes else dotted
+                    if cls in self.classes and cls not in out:
+                        out.append(cls)
+        return out
 
     def _own(self, cls: str, fa: FileAnalysis) -> str:
         """``cls`` as ``fa`` itself spells it: a class of the module name ``fa`` shares with

@@ -73,3 +73,22 @@ def test_a_backbone_picked_from_a_dict_the_constructor_fills() -> None:
         "backbone": "torchvision.models.resnet18 (default 'resnet18'; "
         "not picked: torchvision.models.resnet50)"
     }
+
+
+def test_blocks_named_in_a_block_list_the_constructor_evals() -> None:
+    """YOLOP's ``MCnet.__init__`` ``eval``s each row's block name of a module-level list
+    (``YOLOP = [[...], [-1, Focus, [3, 32, 3]], [-1, 'Conv', ...], ...]``): the blocks of
+    the list the code reads are the model's children, names and strings alike; a list
+    nothing reads (``OLD_NET``, naming ``Unused``) adds none."""
+    review = build_review(str(_ROOT / "blocklist"), jobs=1)
+    top = review.top_models[0]
+    assert top.cls == "lib.net.BlockNet"
+    assert dict(top.parts)["also builds"] == "Conv, Detect, Focus"
+    nodes = {m.cls: m for m in review.modules}
+    assert nodes["lib.net.BlockNet"].children == (
+        "lib.common.Conv",
+        "lib.common.Detect",
+        "lib.common.Focus",
+    )
+    assert nodes["lib.common.Focus"].role == "block"
+    assert nodes["lib.common.Unused"].role == "other"
