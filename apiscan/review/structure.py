@@ -255,9 +255,9 @@ class StructureBuilder:
                 for attr, first, last in assignments:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
-            node.children.update(
-                c for c in self._evaluated_blocks(fa, qualname) if c in nodes and c != node.cls
-            )
+            blocks = self._evaluated_blocks(fa, qualname)
+            node.children.update(c for c in blocks if c in nodes and c != node.cls)
+            node.layers.update(c for c in blocks if c not in self.classes)  # ``nn.Upsample``
             for function, found in self.findings.get(fa.path, {}).items():
                 if function == qualname or function.startswith(qualname + "."):
                     node.layers.update(
@@ -270,8 +270,9 @@ class StructureBuilder:
         isinstance(block, str) else block``, then ``block(*args)``, over ``YOLOP = [[...],
         [-1, Focus, [3, 32, 3]], [-1, Conv, [...]], ...]``): the class names (or strings)
         of the rows of the lists of the constructor's file that its code reads (all of them
-        when it reads none), in row order. The in-Python counterpart of a yolov5-style
-        YAML read by ``parse_model`` (:func:`_yaml_parts`)."""
+        when it reads none), in row order; torch's layers named so too (``nn.Upsample``).
+        The in-Python counterpart of a yolov5-style YAML read by ``parse_model``
+        (:func:`_yaml_parts`)."""
         values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
         if values is None:
             return []
@@ -310,7 +311,8 @@ class StructureBuilder:
                     dotted = imports.get(text) or f"{module}.{text}"
                     cls = self.hierarchy.resolve(dotted) or dotted
                     cls = cls if cls in self.classes else dotted
-                    if cls in self.classes and cls not in out:
+                    known = cls in self.classes or self.is_layer(cls)
+                    if known and cls not in out:
                         out.append(cls)
         return out
 

@@ -91,4 +91,9 @@ def test_blocks_named_in_a_block_list_the_constructor_evals() -> None:
         "lib.common.Focus",
     )
     assert nodes["lib.common.Focus"].role == "block"
+    # a torch layer a row names is one of the layers it builds
+    assert dict(nodes["lib.net.BlockNet"].layers) == {
+        "torch.nn.Sequential": 1,
+        "torch.nn.Upsample": 1,
+    }
     assert nodes["lib.common.Unused"].role == "other"
