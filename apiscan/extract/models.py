@@ -224,6 +224,25 @@ class ModelFacts:
     #: (compound statement, its test as written) of every ``if`` that reads a config key
     #: (``if not cfg.MODEL.RPN_ONLY:``): the review evaluates it where the config says
     tests: tuple[tuple[int, str], ...] = ()
+    #: every ``from X import Y`` inside an ``if`` outside a def's own branches' reach:
+    #: the import a script's argparse default picks (stylegan2-pytorch's ``if args.arch ==
+    #: 'stylegan2': from model import Generator`` / ``elif ...: from swagan import ...``)
+    branch_imports: tuple[BranchImport, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BranchImport:
+    """One name a ``from`` import inside ``if`` branches binds, with the tests around it."""
+
+    #: the name it binds in the file, the level of a relative import, the module and name
+    local: str
+    level: int
+    module: str
+    name: str
+    line: int
+    #: (the ``if`` test, whether the import is in its body (else: its ``else``)),
+    #: innermost first, up to the def around it: an ``elif`` is an ``if`` in an ``else``
+    tests: tuple[tuple[ValueExpr, bool], ...]
 
 
 #: Decorator names that register the def they decorate (``@register_model``,
@@ -470,6 +489,8 @@ class _Recorder:
         options: list[tuple[str, str | None, int]] = []
         config: list[tuple[str, str | None, int]] = []
         tests: list[tuple[int, str]] = []
+        branch_imports: list[BranchImport] = []
+        ifs: dict[int, ast.If] = {}  # compound statement number -> the ``if``
         stmts = 0  # compound statements numbered as met
         #: (node, defs around it, a class around it, the branch around it, its qualname
         #: prefix), breadth first as ``ast.walk`` goes
@@ -541,14 +562,17 @@ class _Recorder:
                 value = self._value(node.value, link, returned=True)
                 if value >= 0:
                     returns.append((value, fids))
-            elif isinstance(node, ast.ImportFrom) and node.level:
-                relative.append(
-                    (
-                        node.level,
-                        node.module or "",
-                        tuple((a.name, a.asname or "") for a in node.names),
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    relative.append(
+                        (
+                            node.level,
+                            node.module or "",
+                            tuple((a.name, a.asname or "") for a in node.names),
+                        )
                     )
-                )
+                if link >= 0:
+                    branch_imports.extend(self._branch_imports(node, link, ifs))
             elif isinstance(node, _FuncDef):
                 fid = len(self.functions)
                 self.fid[id(node)] = fid
@@ -576,6 +600,8 @@ class _Recorder:
                 )
                 continue
             elif isinstance(node, _BRANCHING):
+                if isinstance(node, ast.If):
+                    ifs[stmts] = node
                 if isinstance(node, ast.If) and _reads_config(node.test):
                     tests.append((stmts, shorten(ast.unparse(node.test), TEXT_LIMIT)))
                 body = {id(c) for c in node.body}
@@ -605,7 +631,30 @@ class _Recorder:
             options=tuple(options),
             config=tuple(config),
             tests=tuple(tests),
+            branch_imports=tuple(branch_imports),
         )
+
+    def _branch_imports(
+        self, node: ast.ImportFrom, link: int, ifs: Mapping[int, ast.If]
+    ) -> list[BranchImport]:
+        """The names ``node`` binds with the ``if`` tests around it up to its def; none
+        when no ``if`` is around it (a ``try``'s fallback import is no pick)."""
+        tests: list[tuple[ValueExpr, bool]] = []
+        while link >= 0:
+            stmt, is_def, in_body, link = self.links[link]
+            if is_def:
+                break
+            if stmt in ifs:
+                tests.append((self.table.expr(ifs[stmt].test), in_body))
+        if not tests:
+            return []
+        return [
+            BranchImport(
+                a.asname or a.name, node.level, node.module or "", a.name, node.lineno, tuple(tests)
+            )
+            for a in node.names
+            if a.name != "*"
+        ]
 
     def _setattr(self, call: ast.Call) -> tuple[str, list[ast.expr]] | None:
         """``setattr(self, name, value)`` or ``self.__setattr__(name, value)`` (CenterTrack's

@@ -65,6 +65,7 @@ from apiscan.review.config_files import (
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
+from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
@@ -102,26 +103,8 @@ class _Branch(NamedTuple):
     passed: bool | None = True
 
 
-#: A value :meth:`_Recipe._holds` cannot tell.
-_UNKNOWN = object()
-#: The comparisons :meth:`_Recipe._holds` evaluates, by their ``ast`` class name.
-_COMPARE: dict[str, Callable[[object, object], bool]] = {
-    "Eq": lambda a, b: a == b,
-    "NotEq": lambda a, b: a != b,
-    "In": lambda a, b: a in b,  # type: ignore[operator]
-    "NotIn": lambda a, b: a not in b,  # type: ignore[operator]
-    "Is": lambda a, b: a is b,
-    "IsNot": lambda a, b: a is not b,
-    "Lt": lambda a, b: a < b,  # type: ignore[operator]
-    "Gt": lambda a, b: a > b,  # type: ignore[operator]
-    "LtE": lambda a, b: a <= b,  # type: ignore[operator]
-    "GtE": lambda a, b: a >= b,  # type: ignore[operator]
-}
-#: String methods a picked name flows through (``args.opt.lower().split('_')[-1]``).
-_STRING_METHODS = frozenset(
-    {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "replace", "casefold",
-     "startswith", "endswith"}
-)  # fmt: skip
+#: A value :meth:`_Recipe._holds` cannot tell (the shared evaluator's).
+_UNKNOWN = UNKNOWN
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
@@ -1725,62 +1708,15 @@ class _Recipe:
 
     def _holds(self, file: _File, fn: int, expr: Expr, depth: int) -> object:
         """The value of ``expr`` with the defaults the code starts from (argparse defaults,
-        literals, local assignments), through simple string and container operations
-        (``lower``, ``split``, ``[-1]``, ``==``, ``in``, ``and``/``or``/``not``);
-        :data:`_UNKNOWN` when it cannot be told."""
-        if depth > 2 * MAX_DEPTH:
-            return _UNKNOWN
-        kind = expr.kind
-        if kind == "Constant":
-            return expr.value
-        if expr.literal:
-            try:
-                return ast.literal_eval(expr.full())
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                return _UNKNOWN
-        if kind == "BoolOp":
-            values = [self._holds(file, fn, part, depth + 1) for part in expr.parts]
-            if expr.name == "And":
-                if any(v is not _UNKNOWN and not v for v in values):
-                    return False
-                return _UNKNOWN if _UNKNOWN in values else all(values)
-            if any(v is not _UNKNOWN and v for v in values):
-                return True
-            return _UNKNOWN if _UNKNOWN in values else False
-        if kind == "UnaryOp" and expr.name == "Not":
-            value = self._holds(file, fn, expr.parts[0], depth + 1)
-            return _UNKNOWN if value is _UNKNOWN else not value
-        if kind == "Compare" and len(expr.parts) == 2:
-            left, right = (self._holds(file, fn, part, depth + 1) for part in expr.parts)
-            if left is _UNKNOWN or right is _UNKNOWN:
-                return _UNKNOWN
-            compare = _COMPARE.get(expr.name)
-            try:
-                return compare(left, right) if compare is not None else _UNKNOWN
-            except TypeError:
-                return _UNKNOWN
-        if kind == "Subscript" and len(expr.parts) == 2:
-            target, index = (self._holds(file, fn, part, depth + 1) for part in expr.parts)
-            if isinstance(target, str | list | tuple) and isinstance(index, int):
-                return target[index] if -len(target) <= index < len(target) else _UNKNOWN
-            return _UNKNOWN
-        if kind == "Call" and expr.func.kind == "Attribute" and expr.func.name in _STRING_METHODS:
-            receiver = self._holds(file, fn, expr.func.target, depth + 1)
-            if not isinstance(receiver, str) or expr.keywords:
-                return _UNKNOWN
-            args = [self._holds(file, fn, a, depth + 1) for a in expr.args]
-            if any(not isinstance(a, str | int) or isinstance(a, bool) for a in args):
-                return _UNKNOWN
-            try:
-                return getattr(receiver, expr.func.name)(*args)
-            except (TypeError, ValueError):
-                return _UNKNOWN
-        if kind == "Name" and fn >= 0:
-            local = file.local_value(fn, expr.name, expr.line)
-            if local is not None:
-                return self._holds(file, fn, local, depth + 1)
-        if kind in ("Name", "Attribute"):
-            found = self.values.resolve(file, fn, expr, 0)
+        literals, local assignments), evaluated by the shared
+        :func:`~apiscan.review.evaluate.holds`; :data:`_UNKNOWN` when it cannot be told."""
+
+        def lookup(name: Expr, at: int) -> object:
+            if name.kind == "Name" and fn >= 0:
+                local = file.local_value(fn, name.name, name.line)
+                if local is not None:
+                    return self._holds(file, fn, local, at + 1)
+            found = self.values.resolve(file, fn, name, 0)
             if any(step.startswith("default of parameter") for step in found.trail):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
                 # name='Adam') is called with --optimizer SGD): the default decides nothing
@@ -1790,7 +1726,9 @@ class _Recipe:
                     return ast.literal_eval(found.text)
                 except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                     return _UNKNOWN
-        return _UNKNOWN
+            return _UNKNOWN
+
+        return holds(expr, lookup, depth, 2 * MAX_DEPTH)
 
     def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the outermost defs whose losses no run computes:

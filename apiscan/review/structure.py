@@ -33,6 +33,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.config_files import YamlPlace
+from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.readings import Readings
 from apiscan.review.registry import (
@@ -261,11 +262,66 @@ class StructureBuilder:
                 for attr, first, last in assignments:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
+            blocks = self._evaluated_blocks(fa, qualname)
+            node.children.update(c for c in blocks if c in nodes and c != node.cls)
+            node.layers.update(c for c in blocks if c not in self.classes)  # ``nn.Upsample``
             for function, found in self.findings.get(fa.path, {}).items():
                 if function == qualname or function.startswith(qualname + "."):
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
+
+    def _evaluated_blocks(self, fa: FileAnalysis, qualname: str) -> list[str]:
+        """The repository classes a constructor builds from a module-level block list it
+        is handed and ``eval``s (YOLOP's ``MCnet.__init__``: ``block = eval(block) if
+        isinstance(block, str) else block``, then ``block(*args)``, over ``YOLOP = [[...],
+        [-1, Focus, [3, 32, 3]], [-1, Conv, [...]], ...]``): the class names (or strings)
+        of the rows of the lists of the constructor's file that its code reads (all of them
+        when it reads none), in row order; torch's layers named so too (``nn.Upsample``).
+        The in-Python counterpart of a yolov5-style YAML read by ``parse_model``
+        (:func:`_yaml_parts`)."""
+        values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
+        if values is None:
+            return []
+        inside = {n for n, d in enumerate(values.defs) if d.qual == qualname}
+        if not any(c.expr.callee() == "eval" and c.function in inside for c in values.calls):
+            return []
+        tables = {
+            a.target.name: a.value
+            for a in values.assigns
+            if a.target.kind == "Name"
+            and a.value.kind == "List"
+            and sum(p.kind == "List" for p in a.value.parts) >= 2
+        }
+        read = {
+            e.name
+            for a in (*values.assigns, *(x for d in values.defs for x in d.assigns))
+            for e in a.value.walk()
+            if e.kind == "Name" and e.name in tables
+        } | {
+            e.name
+            for c in values.calls
+            for e in c.expr.walk()
+            if e.kind == "Name" and e.name in tables
+        }
+        imports = dict(fa.syntax.imports) if fa.syntax is not None else {}
+        module = self.keys.get(fa.path, fa.modules[0] if fa.modules else "")
+        out: list[str] = []
+        for name, table in tables.items():
+            if read and name not in read:
+                continue
+            for row in table.parts:
+                for item in row.parts if row.kind == "List" else ():
+                    text = item.name if item.kind == "Name" else item.value
+                    if not isinstance(text, str) or not text.isidentifier():
+                        continue
+                    dotted = imports.get(text) or f"{module}.{text}"
+                    cls = self.hierarchy.resolve(dotted) or dotted
+                    cls = cls if cls in self.classes else dotted
+                    known = cls in self.classes or self.is_layer(cls)
+                    if known and cls not in out:
+                        out.append(cls)
+        return out
 
     def _own(self, cls: str, fa: FileAnalysis) -> str:
         """``cls`` as ``fa`` itself spells it: a class of the module name ``fa`` shares with
@@ -512,6 +568,8 @@ class _Builders:
         for file in self.files:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
+        for file in self.files:  # an import the argparse defaults pick (``--arch``)
+            file.imports.update(picked_imports(file))
         self.registries = Registries(self.files, self.resolve, self.by_module)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
@@ -1213,6 +1271,17 @@ class _Builders:
                     found.append(shown)
                 continue
             function = file.function(fn)
+            table = (
+                self._self_table_parts(file, func.value or "", owner)
+                if built is None and func.kind == "attr" and receiver is not None
+                and receiver.kind == "name" and receiver.value == "self"
+                else []
+            )  # fmt: skip
+            if table:  # SimCLR's ``self._get_basemodel(name)``: ``self.resnet_dict[name]``
+                shown = " or ".join(table)
+                if shown not in found:
+                    found.append(shown)
+                continue
             if (
                 built is None
                 and func.kind == "attr"
@@ -1307,6 +1376,62 @@ class _Builders:
             if shown not in found:
                 found.append(shown)
         return ", ".join(sorted(_one_per_class(found))) if found else None
+
+    def _self_table_parts(self, file: ModelFile, method: str, owner: str) -> list[str]:
+        """The models a method of ``owner`` returns by picking an entry of a dict its
+        constructor fills (SimCLR's ``_get_basemodel(name)`` returning
+        ``self.resnet_dict[name]`` of ``{"resnet18": models.resnet18(...), "resnet50":
+        models.resnet50(...)}``): each entry's zoo constructor or repository class, in the
+        dict's order (the key is the caller's: each is a choice)."""
+        name = owner.rpartition(".")[2]
+        fid = file.defs.get(f"{name}.{method}", -1)
+        init = file.defs.get(f"{name}.__init__", -1)
+        if fid < 0 or init < 0:
+            return []
+        picked: list[int] = []
+        for ref in file.returns_in(fid):
+            returned = file.exprs[ref]
+            if returned.kind == "name":
+                picked += [
+                    a.value
+                    for a in file.assigns_in(fid)
+                    if a.single and a.names[0] == returned.value and a.value >= 0
+                ]
+            else:
+                picked.append(ref)
+        tables: set[str] = set()
+        for ref in picked:
+            sub = file.exprs[ref]
+            target = file.expr(sub.refs[0]) if sub.kind == "sub" and sub.refs else None
+            receiver = file.expr(target.refs[0]) if target and target.kind == "attr" else None
+            if receiver is not None and receiver.kind == "name" and receiver.value == "self":
+                tables.add(target.value or "")  # type: ignore[union-attr]
+        out: list[str] = []
+        defaults = {v for f in self.files for _, v, _ in f.facts.options if v is not None}
+        for attr, value, fids in file.facts.self_parts:
+            table = file.exprs[value]
+            if attr not in tables or init not in fids or table.kind != "dict":
+                continue
+            labels: dict[str, str] = {}
+            for key_ref, entry in zip(table.keys, table.refs, strict=True):
+                call = file.expr(entry)
+                key = file.expr(key_ref)
+                if call is None or call.kind != "call" or key is None:
+                    continue
+                label = self._zoo_model(file, call, self.callee(file, call) or "")
+                built = self.built(file, entry, init) if label is None else None
+                label = label or (built.rpartition(".")[2] if built is not None else None)
+                if label is not None:
+                    labels.setdefault(key.value or "", label)
+            # the key an argparse default names, when one alone is (SimCLR's ``--arch``
+            # defaults to "resnet18"): that entry, the others said to be not picked
+            chosen = [k for k in labels if k in defaults]
+            if len(chosen) == 1 and len(labels) > 1:
+                others = ", ".join(v for k, v in labels.items() if k != chosen[0])
+                pick = f"{labels[chosen[0]]} (default {chosen[0]!r}; not picked: {others})"
+                labels = {chosen[0]: pick}
+            out += [label for label in labels.values() if label not in out]
+        return out
 
     def _builder_builds(self, dotted: str, attr: str = "", depth: int = 0) -> list[str]:
         """The models a repository builder function builds, one entry per branch (DPT's
@@ -2048,6 +2173,45 @@ def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:
         for k in call.node.keywords
         if k.name and k.target.literal and len(k.target.text) <= 20
     ][:limit]
+
+
+def picked_imports(file: ModelFile) -> dict[str, str]:
+    """Local name -> the dotted name the import the file's argparse defaults pick binds,
+    for a name imported in several ``if``/``elif`` branches (stylegan2-pytorch's train.py:
+    ``if args.arch == 'stylegan2': from model import Generator`` / ``elif args.arch ==
+    'swagan': from swagan import Generator`` with ``--arch`` defaulting to 'stylegan2'
+    builds model.Generator, not the one imported last). The tests are evaluated by the
+    recipe's evaluator (:func:`~apiscan.review.evaluate.holds`), a name ``args.X`` valued by
+    the file's ``add_argument("--X", default=...)``; a name no branch is known to pick keeps
+    the plain import table's binding."""
+    by_name: dict[str, list[tuple[str, tuple[tuple[ValueExpr, bool], ...]]]] = {}
+    for found in file.facts.branch_imports:
+        module = file.from_module(found.level, found.module) if found.level else found.module
+        by_name.setdefault(found.local, []).append((f"{module}.{found.name}", found.tests))
+    if not by_name:
+        return {}
+    defaults = {dest: value for dest, value, _ in file.facts.options if value is not None}
+
+    def lookup(expr: ValueExpr, depth: int) -> object:
+        if expr.kind == "Name" and expr.name == "__name__":
+            return "__main__"  # the script is run: its ``__main__`` block holds the branches
+        chain = expr.chain() if expr.kind == "Attribute" else None
+        if chain is None or len(chain) != 2 or chain[1] not in defaults:
+            return UNKNOWN
+        return defaults[chain[1]]
+
+    out: dict[str, str] = {}
+    for local, choices in by_name.items():
+        if len({dotted for dotted, _ in choices}) < 2:
+            continue
+        taken = []
+        for dotted, tests in choices:
+            values = [(holds(test, lookup), in_body) for test, in_body in tests]
+            if all(v is not UNKNOWN and bool(v) == in_body for v, in_body in values):
+                taken.append(dotted)
+        if len(set(taken)) == 1:
+            out[local] = taken[0]
+    return out
 
 
 def _yaml_parts(file: ModelFile, name: str) -> list[tuple[str, str]]:

@@ -1,0 +1,96 @@
+"""The one evaluator of a branch test with the values the code starts from.
+
+The recipe keeps the ``if``/``elif`` branch the defaults take (``--opt adamw``: AdamW), and the
+model tree keeps the import a script's ``--arch`` default picks (``if args.arch ==
+'stylegan2': from model import Generator`` / ``elif args.arch == 'swagan': from swagan import
+Generator``). Both evaluate the test here; each says how a name is valued (the recipe follows
+assignments and argparse defaults through its value follower, the model tree reads the
+file's argparse defaults), so the operators, comparisons and string methods have one home.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from apiscan.extract.values import Expr
+
+#: A value :func:`holds` cannot tell.
+UNKNOWN = object()
+#: The comparisons :func:`holds` evaluates, by their ``ast`` class name.
+COMPARE: dict[str, Callable[[object, object], bool]] = {
+    "Eq": lambda a, b: a == b,
+    "NotEq": lambda a, b: a != b,
+    "In": lambda a, b: a in b,  # type: ignore[operator]
+    "NotIn": lambda a, b: a not in b,  # type: ignore[operator]
+    "Is": lambda a, b: a is b,
+    "IsNot": lambda a, b: a is not b,
+    "Lt": lambda a, b: a < b,  # type: ignore[operator]
+    "Gt": lambda a, b: a > b,  # type: ignore[operator]
+    "LtE": lambda a, b: a <= b,  # type: ignore[operator]
+    "GtE": lambda a, b: a >= b,  # type: ignore[operator]
+}
+#: String methods a picked name flows through (``args.opt.lower().split('_')[-1]``).
+STRING_METHODS = frozenset(
+    {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "replace", "casefold",
+     "startswith", "endswith"}
+)  # fmt: skip
+
+#: values a name takes: (the name's expression, the depth reached) -> its value or UNKNOWN
+Lookup = Callable[[Expr, int], object]
+
+
+def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object:
+    """The value of ``expr`` through simple string and container operations (``lower``,
+    ``split``, ``[-1]``, ``==``, ``in``, ``and``/``or``/``not``), its names valued by
+    ``lookup``; :data:`UNKNOWN` when it cannot be told or ``depth`` passes ``limit``."""
+    if depth > limit:
+        return UNKNOWN
+    kind = expr.kind
+    if kind == "Constant":
+        return expr.value
+    if expr.literal:
+        try:
+            return ast.literal_eval(expr.full())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return UNKNOWN
+    if kind == "BoolOp":
+        values = [holds(part, lookup, depth + 1, limit) for part in expr.parts]
+        if expr.name == "And":
+            if any(v is not UNKNOWN and not v for v in values):
+                return False
+            return UNKNOWN if UNKNOWN in values else all(values)
+        if any(v is not UNKNOWN and v for v in values):
+            return True
+        return UNKNOWN if UNKNOWN in values else False
+    if kind == "UnaryOp" and expr.name == "Not":
+        value = holds(expr.parts[0], lookup, depth + 1, limit)
+        return UNKNOWN if value is UNKNOWN else not value
+    if kind == "Compare" and len(expr.parts) == 2:
+        left, right = (holds(part, lookup, depth + 1, limit) for part in expr.parts)
+        if left is UNKNOWN or right is UNKNOWN:
+            return UNKNOWN
+        compare = COMPARE.get(expr.name)
+        try:
+            return compare(left, right) if compare is not None else UNKNOWN
+        except TypeError:
+            return UNKNOWN
+    if kind == "Subscript" and len(expr.parts) == 2:
+        target, index = (holds(part, lookup, depth + 1, limit) for part in expr.parts)
+        if isinstance(target, str | list | tuple) and isinstance(index, int):
+            return target[index] if -len(target) <= index < len(target) else UNKNOWN
+        return UNKNOWN
+    if kind == "Call" and expr.func.kind == "Attribute" and expr.func.name in STRING_METHODS:
+        receiver = holds(expr.func.target, lookup, depth + 1, limit)
+        if not isinstance(receiver, str) or expr.keywords:
+            return UNKNOWN
+        args = [holds(a, lookup, depth + 1, limit) for a in expr.args]
+        if any(not isinstance(a, str | int) or isinstance(a, bool) for a in args):
+            return UNKNOWN
+        try:
+            return getattr(receiver, expr.func.name)(*args)
+        except (TypeError, ValueError):
+            return UNKNOWN
+    if kind in ("Name", "Attribute"):
+        return lookup(expr, depth)
+    return UNKNOWN
