@@ -1366,6 +1366,8 @@ class _Recipe:
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
+        #: the rows dropped as built where training does not go with the defaults
+        self.untaken: list[RecipeItem] = []
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
@@ -1562,7 +1564,9 @@ class _Recipe:
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
         constructed = {
-            (i.category, hit.group(1)) for i in self.out for hit in _DEFINED_AT.finditer(i.note)
+            (i.category, hit.group(1))
+            for i in (*self.out, *self.untaken)
+            for hit in _DEFINED_AT.finditer(i.note)
         }
         self.out = [
             i
@@ -1734,6 +1738,8 @@ class _Recipe:
             if _LAUNCH_TEST.search(near.test.text):
                 continue  # how the run is launched (one GPU or many) is no recipe choice
             verdict = self._holds(file, fn, near.test, 0)
+            if isinstance(verdict, int | float | str) and not isinstance(verdict, bool):
+                verdict = bool(verdict)  # ``elif args.smoothing:`` with 0.1: taken
             if isinstance(verdict, bool) and verdict == in_else:
                 branch = "else" if in_else else "body"
                 return f"in the {branch} of if {near.test.shown()}, not taken with the defaults"
@@ -1846,10 +1852,11 @@ class _Recipe:
         d = file.defs[call.function]
         if d.owner >= 0:
             # a method's rows run when its class is built: deit's ``gray_scale.__init__``
-            # (``transforms.Grayscale(3)``), built only by the ThreeAugment generator
-            if d.name != "__init__":
-                return ""
+            # (``transforms.Grayscale(3)``), built only by the ThreeAugment generator; timm's
+            # ``JsdCrossEntropy.forward``, built only under ``if args.jsd_loss:``
             d = file.defs[d.owner]
+            if d.owner >= 0:
+                return ""  # a nested class: its builder is not followed
         key = f"{file.module}.{d.qual}"
         sites = [
             (path, fact)
@@ -1889,9 +1896,10 @@ class _Recipe:
         (deep-text-recognition's ``--beta1``, read by the Adam branch ``--adam`` leaves off)."""
         kept = []
         for item in self.out:
-            if item.category in _BRANCH_DECIDED and self._row_untaken(item):
-                continue
-            if item.category in ("loss", "augmentation") and self._in_evaluation(item):
+            if (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
+                item.category in ("loss", "augmentation") and self._in_evaluation(item)
+            ):
+                self.untaken.append(item)
                 continue
             kept.append(item)
         self.out = kept
@@ -1915,8 +1923,10 @@ class _Recipe:
         if file is None:
             return False
         for call in file.values.calls:
-            if call.expr.line == item.where.line and call.function >= 0:
-                names = file.defs[call.function].qual.split(".")
+            if call.expr.line == item.where.line:
+                names = file.defs[call.function].qual.split(".") if call.function >= 0 else []
+                if call.stored is not None and call.stored.kind in ("Name", "Attribute"):
+                    names.append(call.stored.name)  # timm's ``validate_loss_fn = ...``
                 return any(_EVALUATION_FUNCTION.match(n) for n in names)
         return False
 
