@@ -231,6 +231,12 @@ _EVALUATION_FUNCTION = re.compile(r"(evaluat|validat|val_|valid_|test_|eval_)|(v
 _LAUNCH_TEST = re.compile(
     r"distributed|world_size|\bws\b|local_rank|\brank\b|\bgpus?\b|cuda|device|ddp", re.IGNORECASE
 )
+#: A dataset's augmentation parameter by its name (HRNet's ``scale_factor``,
+#: ``rotation_factor``, ``prob_half_body``, ``num_joints_half_body``).
+_AUG_PARAMETER = re.compile(
+    r"(scale|rot|rotation|shift|translate|shear|color|colour)_factor|(prob|num_joints)_half_body"
+    r"|(random_)?(scale|rotation|rotate)_range|flip(_prob)?"
+)
 #: The rows an untaken branch drops (argparse and config rows are dropped by their reads).
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
@@ -3328,10 +3334,31 @@ class _Recipe:
                     continue
                 name = f"{cls.rpartition('.')[2]}.{a.attr}"
                 self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+        self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _dataset_config_settings(self) -> None:
+        """The augmentation values a dataset class copies from its config in ``__init__``
+        (HRNet's ``self.scale_factor = cfg.DATASET.SCALE_FACTOR``, ``ROT_FACTOR``,
+        ``PROB_HALF_BODY``), with the value the config gives: how far the training images
+        are scaled, rotated and cropped to half bodies."""
+        for cls, sets in sorted(self.repo.attrs.items()):
+            for a in sets:
+                if a.method != "__init__" or not _AUG_PARAMETER.fullmatch(a.attr.lower()):
+                    continue
+                root = a.value
+                while root.kind == "Attribute":
+                    root = root.target
+                if root.kind != "Name" or root.name not in _CONFIG_RECEIVERS:
+                    continue
+                # the value resolves through the YAML configs over the Python default
+                # (HRNet's YAMLs set SCALE_FACTOR 0.25 | 0.3 | 0.35 over 0.25)
+                values = [("value", self.values.describe(a.file, -1, a.value))]
+                name = f"{cls.rpartition('.')[2]}.{a.attr}"
+                self.add("augmentation", name, a.file.where(a.line), values)
 
     def _reads(self) -> tuple[dict[str, list[_Read]], dict[str, list[_Read]]]:
         """Every attribute and every name the repository's code reads (test files aside),

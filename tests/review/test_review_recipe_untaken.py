@@ -245,3 +245,71 @@ def test_image_size_and_label_length_settings() -> None:
     assert _setting_category("imgW") == "preprocessing"
     assert _setting_category("batch_max_length") == "preprocessing"
     assert _setting_category("max_length_of_ride") is None
+
+
+DEFAULTS = """
+    from yacs.config import CfgNode as CN
+
+    _C = CN()
+    _C.DATASET = CN()
+    _C.DATASET.SCALE_FACTOR = 0.25
+    _C.DATASET.ROT_FACTOR = 30
+"""
+
+JOINTS = """
+    from torch.utils.data import Dataset
+
+
+    class JointsDataset(Dataset):
+        def __init__(self, cfg, is_train):
+            self.is_train = is_train
+            self.scale_factor = cfg.DATASET.SCALE_FACTOR
+            self.rotation_factor = cfg.DATASET.ROT_FACTOR
+            self.output_path = cfg.OUTPUT_DIR
+"""
+
+TRAIN = """
+    import argparse
+    import torch
+    from lib.config.default import _C as cfg
+    from lib.dataset.joints import JointsDataset
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--cfg', required=True, type=str)
+        args = parser.parse_args()
+        cfg.merge_from_file(args.cfg)
+        dataset = JointsDataset(cfg, True)
+        model = torch.nn.Linear(2, 2)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        for x in torch.utils.data.DataLoader(dataset):
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+YAML = """
+DATASET:
+  SCALE_FACTOR: 0.35
+  ROT_FACTOR: 45
+"""
+
+
+def test_a_datasets_augmentation_values_from_its_config(tmp_path: Path) -> None:
+    write_repo(
+        tmp_path,
+        {"lib/config/default.py": DEFAULTS, "lib/dataset/joints.py": JOINTS, "train.py": TRAIN},
+    )
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "w32.yaml").write_text(YAML, encoding="utf-8")
+    items = {i.name: dict(i.values) for i in recipe(tmp_path) if i.category == "augmentation"}
+    assert set(items) >= {"JointsDataset.scale_factor", "JointsDataset.rotation_factor"}
+    assert "JointsDataset.output_path" not in items
+    # the Python default and what the YAML configs set it to
+    assert "0.25" in items["JointsDataset.scale_factor"]["value"]
+    assert "0.35" in items["JointsDataset.scale_factor"]["value"]
+    assert "45" in items["JointsDataset.rotation_factor"]["value"]
