@@ -354,6 +354,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"_weight$"
             r"|focal_(loss|alpha|gamma|weight)\w*)"
             r"|mask(ing)?_ratio|norm_pix_loss"
+            # deit's and timm's --smoothing 0.1: the label smoothing of the cross-entropy
+            r"|(label_)?smoothing"
             # stargan's lambda_cls, lambda_rec, lambda_gp: the weights of its loss terms
             r"|lambda_\w+"
             # a diffusion model's objective: its noise schedule, its steps, what it predicts

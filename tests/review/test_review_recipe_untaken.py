@@ -313,3 +313,8 @@ def test_a_datasets_augmentation_values_from_its_config(tmp_path: Path) -> None:
     assert "0.25" in items["JointsDataset.scale_factor"]["value"]
     assert "0.35" in items["JointsDataset.scale_factor"]["value"]
     assert "45" in items["JointsDataset.rotation_factor"]["value"]
+
+
+def test_label_smoothing_is_a_loss_setting() -> None:
+    assert _setting_category("smoothing") == "loss"
+    assert _setting_category("label_smoothing") == "loss"
