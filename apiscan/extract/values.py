@@ -278,6 +278,9 @@ class IfValues:
     col: int
     end_line: int
     end_col: int
+    #: the last line of the ``if``'s own body: a line after it (up to ``end_line``) is in
+    #: its ``elif``/``else``; 0 when not recorded
+    body_end: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,6 +505,7 @@ class ValueReader:
                 node.col_offset,
                 node.end_lineno or node.lineno,
                 node.end_col_offset or 0,
+                node.body[-1].end_lineno or node.lineno,
             )
         return made
 

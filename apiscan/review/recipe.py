@@ -202,7 +202,9 @@ _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 #: for inference or evaluation, a function named for prediction or test-time augmentation.
 _INFERENCE_PLACE = re.compile(
     r"(^|/)(detectors?|inference|predictors?|demos?)/|(^|/)(demo|infer|predict|eval|test)\w*\.py:"
-    r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*)$",
+    r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*"
+    # HRNet's ``validate`` flipping back its test-time flipped heatmaps
+    r"|validate\w*|validation\w*|evaluate\w*)$",
     re.IGNORECASE,
 )
 #: A name a composition is stored as when it is for pictures or evaluation, not training.
@@ -213,6 +215,24 @@ _NOT_TRAINING_STORE = re.compile(
 )
 #: A split a dataset is built for that is not training (``'val2017'``, ``'test'``).
 _EVAL_SPLIT = re.compile(r"(val|valid|validation|test|eval)(\d*|[_-]\w*)", re.IGNORECASE)
+#: A function named for evaluation: what it builds measures the model, it does not train it.
+_EVALUATION_FUNCTION = re.compile(r"(evaluat|validat|val_|valid_|test_|eval_)|(val|test|eval)$")
+#: A test on how the run is launched (deit's ``if args.distributed:``, set at run time): the
+#: recipe holds for every launch, so such a test decides no row.
+_LAUNCH_TEST = re.compile(
+    r"distributed|world_size|\bws\b|local_rank|\brank\b|\bgpus?\b|cuda|device|ddp", re.IGNORECASE
+)
+#: A dataset's augmentation parameter by its name (HRNet's ``scale_factor``,
+#: ``rotation_factor``, ``prob_half_body``, ``num_joints_half_body``).
+_AUG_PARAMETER = re.compile(
+    r"(scale|rot|rotation|shift|translate|shear|color|colour)_factor|(prob|num_joints)_half_body"
+    r"|(random_)?(scale|rotation|rotate)_range|flip(_prob)?"
+)
+#: The rows an untaken branch drops (argparse and config rows are dropped by their reads).
+_BRANCH_DECIDED = frozenset(
+    {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
+     "ema", "grad_clip", "amp"}
+)  # fmt: skip
 #: Keywords that build a dataset for training when true (``train=False``: the test split).
 _TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})
 #: An attribute an initialisation routine sets that holds weights.
@@ -325,6 +345,8 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"_weight$"
             r"|focal_(loss|alpha|gamma|weight)\w*)"
             r"|mask(ing)?_ratio|norm_pix_loss"
+            # deit's and timm's --smoothing 0.1: the label smoothing of the cross-entropy
+            r"|(label_)?smoothing"
             # stargan's lambda_cls, lambda_rec, lambda_gp: the weights of its loss terms
             r"|lambda_\w+"
             # a diffusion model's objective: its noise schedule, its steps, what it predicts
@@ -368,6 +390,12 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
+        (
+            "preprocessing",
+            # deep-text-recognition's --imgH 32 / --imgW 100 (every image resized to 32x100)
+            # and --batch_max_length 25 (labels padded to 25 characters)
+            r"img_?[hw]|image_?(height|width)|(batch_)?max_(label_)?length",
+        ),
         (
             "distributed",
             r"dist_(backend|url)|world_size|local_rank|num_machines|machine_rank|sync_bn",
@@ -1161,6 +1189,15 @@ class _Values:
         text = expr.text
         found = []
         for o in options:
+            # ``parser.set_defaults(repeated_aug=True)`` beside a store_true/store_false pair
+            # (deit's --repeated-aug / --no-repeated-aug) sets the value the run starts from
+            for call in o.file.values.calls:
+                if call.expr.callee().rpartition(".")[2] != "set_defaults":
+                    continue
+                for keyword in call.expr.keywords:
+                    if keyword.name == expr.name and keyword.target.literal:
+                        step = f"{text}: parser.set_defaults at {o.file.loc(call.expr.line)}"
+                        return _Val(keyword.target.text, True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
             computed = self._computed_option(f, expr, depth) if _is_none(o.default) else None
@@ -1352,6 +1389,9 @@ class _Recipe:
         self._by_module: dict[str, _File] | None = None
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
+        self._ifs_by_file: dict[str, list[IfValues]] = {}
+        #: the rows dropped as built where training does not go with the defaults
+        self.untaken: list[RecipeItem] = []
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
@@ -1541,13 +1581,16 @@ class _Recipe:
         self._lazy_compositions()
         self._branch_rows()
         self._picked_branches()
+        self._untaken_rows()
         unused = self._unused_loss_defs()
         uncalled = self._uncalled_functions()
         side = self.apart
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
         constructed = {
-            (i.category, hit.group(1)) for i in self.out for hit in _DEFINED_AT.finditer(i.note)
+            (i.category, hit.group(1))
+            for i in (*self.out, *self.untaken)
+            for hit in _DEFINED_AT.finditer(i.note)
         }
         self.out = [
             i
@@ -1705,6 +1748,211 @@ class _Recipe:
                 item = replace(item, note=note)
             kept.append(item)
         self.out = kept
+
+    def _untaken(self, file: _File, line: int, ifs: Sequence[IfValues], fn: int) -> str:
+        """Why the code at ``line`` (inside the ``if`` statements ``ifs``, innermost first)
+        does not run in training with the defaults, "" when it may: it sits in the body of an
+        ``if`` whose test is false with the defaults (deit's ``if args.bce_loss:``), in the
+        ``elif``/``else`` of one whose test is true, or on the evaluation side of a switch
+        named for training (``if not is_train:``; after an ``if is_train: ... return``)."""
+        for near in ifs:
+            if near.function != fn or not near.body_end:
+                continue
+            in_else = near.body_end < line <= near.end_line
+            if _LAUNCH_TEST.search(near.test.text):
+                continue  # how the run is launched (one GPU or many) is no recipe choice
+            verdict = self._holds(file, fn, near.test, 0)
+            if isinstance(verdict, int | float | str) and not isinstance(verdict, bool):
+                verdict = bool(verdict)  # ``elif args.smoothing:`` with 0.1: taken
+            if isinstance(verdict, bool) and verdict == in_else:
+                branch = "else" if in_else else "body"
+                return f"in the {branch} of if {near.test.shown()}, not taken with the defaults"
+            switch = _train_switch(near.test)
+            if switch is not None and switch == in_else:
+                return f"evaluation side of if {near.test.shown()}"
+        if fn < 0:
+            return ""
+        returns = [r.line for r in file.defs[fn].returns]
+        for near in self._file_ifs(file):
+            if near.function != fn or not near.body_end or near.end_line >= line:
+                continue
+            if (
+                _train_switch(near.test) is True
+                and any(near.line < r <= near.body_end for r in returns)
+                and near.body_end == near.end_line
+            ):
+                return f"after if {near.test.shown()}: ... return, the evaluation side"
+        return ""
+
+    def _file_ifs(self, file: _File) -> list[IfValues]:
+        """Every ``if`` statement around a call of ``file``, each once."""
+        found = self._ifs_by_file.get(file.path)
+        if found is None:
+            seen: dict[tuple[int, int], IfValues] = {}
+            for call in file.values.calls:
+                for near in call.ifs:
+                    seen.setdefault((near.line, near.col), near)
+            found = self._ifs_by_file[file.path] = list(seen.values())
+        return found
+
+    def _overwritten(self, file: _File, call: CallValues) -> str:
+        """Where the value ``call`` builds is replaced before anything reads it: every branch
+        of the ``if``/``elif``/``else`` chain that follows it in the same block assigns the
+        same name (deit's ``criterion = LabelSmoothingCrossEntropy()`` and then
+        ``if mixup_active: criterion = ... elif ...: ... else: criterion = ...``); "" when
+        it is not."""
+        stored = call.stored
+        if stored is None or stored.kind != "Name" or call.function < 0:
+            return ""
+        name, fn, line = stored.name, call.function, call.expr.line
+        ifs = sorted(
+            (i for i in self._file_ifs(file) if i.function == fn and i.body_end),
+            key=lambda i: (i.line, i.col),
+        )
+        head = next((i for i in ifs if i.line > line and i.col == stored.col), None)
+        if head is None:
+            return ""
+        around = {(i.line, i.col) for i in call.ifs}
+        if any(
+            (i.line, i.col) not in around and i.line <= line <= i.end_line and i.col < head.col
+            for i in ifs
+        ) or any(
+            r.file is file and r.fn == fn and line < r.node.line < head.line
+            for r in self._reads()[1].get(name, ())
+        ):
+            return ""  # read before the chain, or the chain is in another block
+        segments: list[tuple[IfValues, int, int]] = []
+        current = head
+        while True:
+            segments.append((current, current.line, current.body_end))
+            if current.body_end >= current.end_line:
+                return ""  # no else: the first value may stay
+            nxt = next(
+                (
+                    i
+                    for i in ifs
+                    if i.col == head.col
+                    and current.body_end < i.line
+                    and i.end_line == current.end_line
+                ),
+                None,
+            )
+            if nxt is None:
+                segments.append((current, current.body_end + 1, current.end_line))
+                break
+            current = nxt
+        for owner, first, last in segments:
+            if not any(
+                c.function == fn
+                and c.stored is not None
+                and c.stored.kind == "Name"
+                and c.stored.name == name
+                and c.ifs
+                and (c.ifs[0].line, c.ifs[0].col) == (owner.line, owner.col)
+                and first <= c.expr.line <= last
+                for c in file.values.calls
+            ):
+                return ""
+        return f"{name} is replaced in every branch of the if at {file.loc(head.line)}"
+
+    def _call_untaken(self, file: _File, call: CallValues) -> str:
+        return self._untaken(file, call.expr.line, call.ifs, call.function)
+
+    def _row_untaken(self, item: RecipeItem, depth: int = 0) -> str:
+        """Why the row ``item`` is not what training runs with the defaults ("" when it
+        may be): the call that builds it is in an untaken branch, or the function it is
+        built in is called only from untaken branches (deit's ``new_data_aug_generator``,
+        called under ``if args.ThreeAugment:``, off by default)."""
+        file = self.files.get(item.where.path)
+        if file is None or item.name.startswith(("argparse ", "config ")):
+            return ""
+        calls = [c for c in file.values.calls if c.expr.line == item.where.line]
+        if not calls:
+            return ""
+        call = calls[0]
+        why = self._call_untaken(file, call) or self._overwritten(file, call)
+        if why or depth > 1 or call.function < 0:
+            return why
+        d = file.defs[call.function]
+        if d.owner >= 0:
+            # a method's rows run when its class is built: deit's ``gray_scale.__init__``
+            # (``transforms.Grayscale(3)``), built only by the ThreeAugment generator; timm's
+            # ``JsdCrossEntropy.forward``, built only under ``if args.jsd_loss:``
+            d = file.defs[d.owner]
+            if d.owner >= 0:
+                return ""  # a nested class: its builder is not followed
+        key = f"{file.module}.{d.qual}"
+        sites = [
+            (path, fact)
+            for k, found in self.repo.call_sites.items()
+            if k in (key, f"{key}.__init__")
+            for path, fact in found
+            if not is_test_path(path)
+        ]
+        reasons = []
+        for path, fact in sites:
+            site_file = self.files.get(path)
+            if site_file is None:
+                return ""
+            site_calls = [
+                c
+                for c in site_file.values.calls
+                if c.expr.line == fact.line and c.expr.callee().rpartition(".")[2] == d.name
+            ]
+            if not site_calls:
+                return ""
+            reason = self._call_untaken(site_file, site_calls[0])
+            if not reason and depth < 1:
+                site = site_calls[0]
+                reason = self._row_untaken(
+                    RecipeItem("", site.expr.callee(), site_file.where(fact.line)), depth + 1
+                )
+            if not reason:
+                return ""
+            reasons.append(f"{d.name} is called only {reason} ({site_file.loc(fact.line)})")
+        return reasons[0] if reasons else ""
+
+    def _untaken_rows(self) -> None:
+        """Drop the rows built where training does not go with the defaults (a single
+        ``if`` whose test is false, an ``else`` whose ``if`` holds, the evaluation side of
+        ``is_train``), the rows an evaluation function builds (deit's ``evaluate`` with its
+        own ``CrossEntropyLoss``), and the argparse options read only there
+        (deep-text-recognition's ``--beta1``, read by the Adam branch ``--adam`` leaves off)."""
+        kept = []
+        for item in self.out:
+            if (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
+                item.category in ("loss", "augmentation") and self._in_evaluation(item)
+            ):
+                self.untaken.append(item)
+                continue
+            kept.append(item)
+        self.out = kept
+        dead_options: set[str] = set()
+        for dest, options in self.repo.argparse.items():
+            reads = self._reads()[0].get(dest, [])
+            if reads and all(self._read_untaken(read) for read in reads):
+                dead_options.update(f"argparse {o.option}" for o in options)
+        self.out = [i for i in self.out if i.name not in dead_options]
+
+    def _read_untaken(self, read: _Read) -> bool:
+        """Whether the attribute read ``read`` is an argument of a call in an untaken
+        branch (a read in an ``if`` test itself is the switch: it runs)."""
+        call = read.file.call_around(read.node)
+        return call is not None and bool(self._call_untaken(read.file, call))
+
+    def _in_evaluation(self, item: RecipeItem) -> bool:
+        """Whether the row is built in a function named for evaluation (``evaluate``,
+        ``validate``, ``test``): its loss or flip measures the model, it does not train it."""
+        file = self.files.get(item.where.path)
+        if file is None:
+            return False
+        for call in file.values.calls:
+            if call.expr.line == item.where.line:
+                names = file.defs[call.function].qual.split(".") if call.function >= 0 else []
+                if call.stored is not None and call.stored.kind in ("Name", "Attribute"):
+                    names.append(call.stored.name)  # timm's ``validate_loss_fn = ...``
+                return any(_EVALUATION_FUNCTION.match(n) for n in names)
+        return False
 
     def _holds(self, file: _File, fn: int, expr: Expr, depth: int) -> object:
         """The value of ``expr`` with the defaults the code starts from (argparse defaults,
@@ -3059,10 +3307,31 @@ class _Recipe:
                     continue
                 name = f"{cls.rpartition('.')[2]}.{a.attr}"
                 self.add(category, name, a.file.where(a.line), [("value", a.value.text)])
+        self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _dataset_config_settings(self) -> None:
+        """The augmentation values a dataset class copies from its config in ``__init__``
+        (HRNet's ``self.scale_factor = cfg.DATASET.SCALE_FACTOR``, ``ROT_FACTOR``,
+        ``PROB_HALF_BODY``), with the value the config gives: how far the training images
+        are scaled, rotated and cropped to half bodies."""
+        for cls, sets in sorted(self.repo.attrs.items()):
+            for a in sets:
+                if a.method != "__init__" or not _AUG_PARAMETER.fullmatch(a.attr.lower()):
+                    continue
+                root = a.value
+                while root.kind == "Attribute":
+                    root = root.target
+                if root.kind != "Name" or root.name not in _CONFIG_RECEIVERS:
+                    continue
+                # the value resolves through the YAML configs over the Python default
+                # (HRNet's YAMLs set SCALE_FACTOR 0.25 | 0.3 | 0.35 over 0.25)
+                values = [("value", self.values.describe(a.file, -1, a.value))]
+                name = f"{cls.rpartition('.')[2]}.{a.attr}"
+                self.add("augmentation", name, a.file.where(a.line), values)
 
     def _reads(self) -> tuple[dict[str, list[_Read]], dict[str, list[_Read]]]:
         """Every attribute and every name the repository's code reads (test files aside),
@@ -3442,6 +3711,17 @@ class _Recipe:
                      "optimizer step every n backward passes")  # fmt: skip
 
 
+def _train_switch(test: Expr) -> bool | None:
+    """True for a test that is a switch named for training (``is_train``,
+    ``self.training``, ``train``), False for its negation, None for any other test."""
+    negated = False
+    if test.kind == "UnaryOp" and test.name == "Not":
+        test, negated = test.parts[0], True
+    if test.kind in ("Name", "Attribute") and test.name in _TRAIN_SWITCHES:
+        return not negated
+    return None
+
+
 def _validation_loader(function: str, call: CallValues) -> bool:
     """A sampler or loader of the validation split: built in a function named for it
     (``get_val_loader``), stored as one (``val_sampler = SubsetRandomSampler(...)``) or
@@ -3480,7 +3760,17 @@ def _input_step(item: RecipeItem) -> RecipeItem:
     ``Normalize``) is a step of the input, not an augmentation: the port repeats it exactly
     (the same mean, std and channel order); an augmentation is random and is what the
     training recipe varies."""
-    if item.category != "augmentation" or item.name.rpartition(".")[2] not in _INPUT_STEPS:
+    if item.category != "augmentation":
+        return item
+    if item.name.startswith("composition in "):
+        # HRNet's ``transforms.Compose([ToTensor(), Normalize(...)])``: only input steps
+        steps = [re.sub(r"^(\w+\.)*", "", text.partition("(")[0]) for _, text in item.values]
+        if not steps or any(step not in _INPUT_STEPS for step in steps):
+            return item
+        note = "input steps only (every image, no randomness), not an augmentation"
+        note = f"{note}; {item.note}" if item.note else note
+        return replace(item, category="preprocessing", note=note)
+    if item.name.rpartition(".")[2] not in _INPUT_STEPS:
         return item
     note = "input step (every image, no randomness), not an augmentation"
     note = f"{note}; {item.note}" if item.note else note
