@@ -27,7 +27,12 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
-from apiscan.review.roles import STEP_COMPUTATION, evaluation_file, evaluation_folder
+from apiscan.review.roles import (
+    STEP_COMPUTATION,
+    TRAINING_APIS,
+    evaluation_file,
+    evaluation_folder,
+)
 from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
@@ -200,6 +205,9 @@ class Ancillary:
             self._why.update(tasks)
             self._why.update(self._variants(analyses))
             tools = self._tools(analyses)
+            self._why.update(tools)
+            # what only those tools reach (stylegan2's inception.py, lpips/) goes with them
+            tools.update(self._tool_reach(analyses))
             self._why.update(tools)
             self._why.update(self._adapter_projects(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
@@ -398,6 +406,53 @@ class Ancillary:
                 found[path] = "tools"
         return found
 
+    def _tool_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Root-level scripts beside a root training script that reach a training step only
+        through modules that script never imports (stylegan2's ``ppl.py``: LPIPS's own
+        ``lpips/dist_model.py`` optimizer, not the GAN's), and the modules that only such
+        tools import (stylegan2's ``inception.py`` for ``fid.py`` and ``calc_inception.py``,
+        ``lpips/`` for ``ppl.py``): counted apart with the tools, with every work item,
+        custom op, gap and recipe row they hold. A module that any ported file imports
+        stays ported; without a root training script nothing changes (a package's entry
+        points decide what it ports)."""
+        files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
+        scripts = {p for p, fa in files.items() if fa.syntax is not None and fa.syntax.main_guard}
+        roots = {
+            p for p in self._ported_entries() & scripts if "/" not in p and _TRAINING_NAME.search(p)
+        }
+        if not roots:
+            return {}
+        # relative imports too (``from . import networks_basic``): what a module refers to
+        graph = _reference_graph(analyses, self._imports)
+        core = roots | _closure(roots, graph)
+        found: dict[str, str] = {}
+        for path in sorted(self._ported_entries() & scripts - core):
+            trains_itself = any(u.api.startswith(TRAINING_APIS) for u in files[path].uses)
+            reached = _closure({path}, graph)
+            if "/" in path or trains_itself or reached & self.keep & core:
+                continue
+            found[path] = "tools"
+        tools = found.keys() | {p for p, w in self._why.items() if w == "tools" and "/" not in p}
+        apart = self._why.keys() | tools
+        # a tool's package is followed through its ``__init__.py`` (``import lpips``)
+        only = {p for p in _closure(tools, graph, packages=True) - core - apart}
+        only &= files.keys()
+        importers: dict[str, set[str]] = {}
+        for source, targets in graph.items():
+            for target in targets:
+                importers.setdefault(target, set()).add(source)
+        changed = True
+        while changed:  # a module any ported file imports is ported, and what it imports
+            kept = {p for p in only if not importers.get(p, set()) <= only | apart}
+            only -= kept
+            changed = bool(kept)
+        reach = {t: _closure({t}, graph, packages=True) for t in sorted(tools)}
+        for path in sorted(only):
+            users = [t for t, reached in reach.items() if path in reached]
+            found[path] = f"{TOOLS_ONLY} ({', '.join(users)})" if users else TOOLS_ONLY
+            self._recipes[path] = "tool"
+        return found
+
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
         ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
@@ -491,6 +546,8 @@ class Ancillary:
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
 
 
+#: Why a module that only root-level tools import is counted apart (with the tools).
+TOOLS_ONLY = "used only by tools"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
 VARIANT = "variant of"
 #: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
@@ -553,17 +610,34 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     return graph
 
 
-def _closure(start: Iterable[str], graph: dict[str, set[str]]) -> set[str]:
+def _reference_graph(
+    analyses: Sequence[FileAnalysis], imports: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """``imports`` (absolute imports) with the repository's names each file refers to,
+    relative imports resolved (``from . import networks_basic``)."""
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    graph = {path: set(targets) for path, targets in imports.items()}
+    for fa in analyses:
+        if fa.errors or fa.syntax is None:
+            continue
+        for ref in fa.local_refs:
+            target = _module_file(ref, by_module)
+            if target and target != fa.path:
+                graph.setdefault(fa.path, set()).add(target)
+    return graph
+
+
+def _closure(start: Iterable[str], graph: dict[str, set[str]], packages: bool = False) -> set[str]:
     """The files ``start`` imports, transitively (``start`` left out unless imported); a
     package's ``__init__.py`` is reached but not followed (it imports all its modules, the
-    adapters among them, whichever one is used)."""
+    adapters among them, whichever one is used) unless ``packages``."""
     seen: set[str] = set()
     todo = [q for p in start for q in graph.get(p, ())]
     while todo:
         path = todo.pop()
         if path not in seen:
             seen.add(path)
-            if PurePosixPath(path).name != "__init__.py":
+            if packages or PurePosixPath(path).name != "__init__.py":
                 todo.extend(graph.get(path, ()))
     return seen
 

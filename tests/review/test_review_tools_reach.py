@@ -1,0 +1,50 @@
+"""Code only tools reach, compiled ops built at import and second-order gradients (issue 20),
+on fixtures/gantools: a stylegan2-like layout with ``train.py`` at the root beside tool
+scripts (``fid.py`` and ``calc_inception.py`` reaching a pretrained Inception, ``ppl.py``
+reaching a perceptual metric package that trains its own calibration layers), and ``op/``
+modules building CUDA extensions at import with a native twin or a CPU path."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.work import TOOLS_ONLY
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def review():
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review("fixtures/gantools")
+    finally:
+        os.chdir(cwd)
+
+
+def test_modules_only_tools_reach_are_counted_apart_with_them(review) -> None:
+    apart = dict(review.ancillary)
+    # a root script reaching a training step only through the metric's own trainer is a tool
+    assert apart["ppl.py"] == "tools"
+    assert apart["fid.py"] == apart["calc_inception.py"] == "tools"
+    assert apart["inception.py"] == f"{TOOLS_ONLY} (calc_inception.py, fid.py)"
+    for path in ("percept/__init__.py", "percept/dist_model.py", "percept/networks.py"):
+        assert apart[path] == f"{TOOLS_ONLY} (ppl.py)", path
+    # what the training script reaches stays ported
+    for path in ("train.py", "model.py", "op/fused_act.py", "op/upfirdn2d.py"):
+        assert path not in apart, path
+
+
+def test_what_tools_reach_adds_no_work_custom_op_gap_or_recipe_row(review) -> None:
+    places = {w.path for item in review.work for w in item.where}
+    assert not places & {"inception.py", "percept/networks.py", "percept/dist_model.py"}
+    assert not any(i.kind == "pretrained-backbone" for i in review.work)
+    assert "torch.nn.DataParallel.forward" not in review.effort.formula
+    assert review.effort.custom_ops == 0
+    assert review.recipe
+    assert not any(r.where.path.startswith("percept/") for r in review.recipe)
