@@ -497,6 +497,8 @@ class Ancillary:
         # plot_lr_scheduler) uses torch.optim, but trains nothing
         if any(path_matches(parts[-1].lower(), p) for p in _PLOTTING):
             return "plotting"
+        if self._notebook_apart(path):
+            return ANCILLARY_FILES["*.ipynb"]
         if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
@@ -509,6 +511,15 @@ class Ancillary:
             if part.lower() in ANCILLARY_DIRS:
                 return ANCILLARY_DIRS[part.lower()]
         return ""
+
+    def _notebook_apart(self, path: str) -> bool:
+        """A notebook is counted apart even when it trains (SimCLR's
+        ``feature_eval/*.ipynb`` fits a linear probe and loads a checkpoint) wherever a
+        module trains too: its cells are an experiment beside the training, not the code
+        ported. Where only notebooks train, they are the training."""
+        if not path_matches(PurePosixPath(path).name.lower(), "*.ipynb"):
+            return False
+        return any(not path_matches(p.lower(), "*.ipynb") for p in self.keep)
 
     def count_apart(self, found: dict[str, str]) -> None:
         """Count apart more files, with why (:func:`unreached`: what no shipped config
@@ -1476,6 +1487,13 @@ def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable
     )
 
 
+def _experiment(why: str) -> bool:
+    """Whether a file counted apart for ``why`` is an experiment beside the model whose
+    checkpoint loading is no port's (a notebook probing features, a metric network only tools
+    use), unlike a demo or an export script that runs the released weights."""
+    return why == ANCILLARY_FILES["*.ipynb"] or why.startswith(TOOLS_ONLY)
+
+
 def _released_checkpoint(
     findings: Sequence[ApiFinding], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -1493,6 +1511,7 @@ def _released_checkpoint(
             and f.usage == "call"
             and f.scope != "data"
             and ancillary.why(f.path) not in ("", "tests", "evaluation")
+            and not _experiment(ancillary.why(f.path))
         ),
         key=lambda f: f.sort_key(),
     )

@@ -48,3 +48,19 @@ def test_what_tools_reach_adds_no_work_custom_op_gap_or_recipe_row(review) -> No
     assert review.effort.custom_ops == 0
     assert review.recipe
     assert not any(r.where.path.startswith("percept/") for r in review.recipe)
+
+
+def test_a_notebook_beside_the_training_is_counted_apart_facts_and_all() -> None:
+    """fixtures/nbprobe: ``train.py`` trains; ``eval/linear_probe.ipynb`` loads the
+    checkpoint and fits a linear probe with its own optimizer."""
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        review = build_review("fixtures/nbprobe")
+    finally:
+        os.chdir(cwd)
+    assert dict(review.ancillary) == {"eval/linear_probe.ipynb": "notebook"}
+    assert not any(w.path.endswith(".ipynb") for item in review.work for w in item.where)
+    assert not any(item.kind == "checkpoint" for item in review.work)
+    assert not any(r.where.path.endswith(".ipynb") for r in review.recipe)
+    assert any(r.name == "torch.optim.Adam" for r in review.recipe)
