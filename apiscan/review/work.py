@@ -766,6 +766,8 @@ def work_items(
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     items.extend(compiled_ops(root, result, analyses, ancillary))
+    items.extend(_import_built_ops(result, analyses, ancillary, items))
+    items.extend(_second_order_grads(result, analyses, ancillary))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -1886,6 +1888,134 @@ def compiled_ops(
             )
         )
     return items
+
+
+def _import_built_ops(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    items: Sequence[WorkItem],
+) -> list[WorkItem]:
+    """The extensions a ported module builds when imported and calls itself (stylegan2's
+    ``op/fused_act.py``: ``fused = load("fused", sources=[...cpp, ...cu])``, called inside
+    its ``autograd.Function``s, which run in every layer of the model): one compiled-op
+    item per build, with the Functions wrapping it, where :func:`compiled_ops` found no op
+    of that module (its ops are called from another file). A PyTorch path in the same file
+    (``upfirdn2d_native``, ``fused_leaky_relu``'s CPU branch through ``F.leaky_relu``) is
+    named: the composition to port, or the reference to check a custom op against."""
+    from apiscan.review.gaps import AUTOGRAD_FUNCTION, CPP_EXTENSION  # no cycle: gaps is leaf
+
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    covered = {i.what.partition(" (")[0].rpartition(".")[0] for i in items}
+    builds = sorted(
+        (
+            f
+            for f in result.api_findings
+            if f.api == CPP_EXTENSION + ".load"
+            and f.usage == "call"
+            and not f.function
+            and f.path in files
+            and not ancillary.why(f.path)
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    found: list[WorkItem] = []
+    for f in builds:
+        fa = files[f.path]
+        module = fa.modules[0] if fa.modules else f.path
+        if any(m in covered for m in fa.modules):
+            continue
+        first = f.args.positional[0] if f.args is not None and f.args.positional else ""
+        name = first.strip("\"'") or PurePosixPath(f.path).stem
+        wrappers = [
+            g
+            for g in result.api_findings
+            if g.path == f.path and g.api == AUTOGRAD_FUNCTION and g.usage != "call"
+        ]
+        native = sorted(
+            {
+                g.function
+                for g in result.api_findings
+                if g.path == f.path
+                and g.function
+                and "." not in g.function
+                and (g.api.startswith("torch.nn.functional.") or "native" in g.function)
+            }
+        )
+        note = (
+            f"; the file's PyTorch path ({', '.join(native)}) is the composition to port "
+            "instead, or the reference to check the custom op against"
+            if native
+            else ""
+        )
+        found.append(
+            WorkItem(
+                kind="compiled-custom-op",
+                what=f"{module}.{name} (built at import by {CPP_EXTENSION}.load)",
+                where=_places([f, *wrappers]),
+                why=(
+                    "a CUDA/C++ extension the ported model builds when imported and calls in "
+                    "its autograd Functions (forward and backward) on every pass: write it as "
+                    "a custom op (mindspore.ops.Custom around the kernel, or a composition of "
+                    "existing ops) with its backward, checked against PyTorch's" + note
+                ),
+                uses=1 + len(wrappers),
+            )
+        )
+    return found
+
+
+def _second_order_grads(
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """Gradients of gradients taken in the training step (``autograd.grad(...,
+    create_graph=True)``: stylegan2's R1 and path-length penalties) where the ported code
+    defines its own ``autograd.Function``s: every custom backward on that path must itself
+    be differentiable (a backward of the backward), the main risk of the port."""
+    from apiscan.review.gaps import AUTOGRAD_FUNCTION  # no cycle: gaps is leaf
+
+    functions = sorted(
+        {
+            c.qualname
+            for fa in analyses
+            if not fa.errors and not ancillary.why(fa.path)
+            for c in fa.classes
+            if AUTOGRAD_FUNCTION in c.bases
+        }
+    )
+    grads = sorted(
+        (
+            f
+            for f in result.api_findings
+            if f.api == "torch.autograd.grad"
+            and f.args is not None
+            and dict(f.args.keywords).get("create_graph") == "True"
+            and not ancillary.why(f.path)
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not functions or not grads:
+        return []
+    return [
+        WorkItem(
+            kind=SECOND_ORDER,
+            what="torch.autograd.grad(create_graph=True) through "
+            + shorten(", ".join(functions), 120),
+            where=_places(grads),
+            why=(
+                "the training step differentiates gradients (a gradient penalty) through the "
+                "repository's own autograd Functions: each custom backward must itself be "
+                "differentiable in MindSpore (a bprop whose ops have gradients, or a "
+                "composition of existing ops), checked with second-order gradients against "
+                "PyTorch's"
+            ),
+            uses=len(grads),
+        )
+    ]
+
+
+#: The work item kind of a second-order gradient through custom backward passes.
+SECOND_ORDER = "second-order-grad"
 
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).

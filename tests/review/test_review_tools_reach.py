@@ -45,7 +45,6 @@ def test_what_tools_reach_adds_no_work_custom_op_gap_or_recipe_row(review) -> No
     assert not places & {"inception.py", "percept/networks.py", "percept/dist_model.py"}
     assert not any(i.kind == "pretrained-backbone" for i in review.work)
     assert "torch.nn.DataParallel.forward" not in review.effort.formula
-    assert review.effort.custom_ops == 0
     assert review.recipe
     assert not any(r.where.path.startswith("percept/") for r in review.recipe)
 
@@ -64,3 +63,25 @@ def test_a_notebook_beside_the_training_is_counted_apart_facts_and_all() -> None
     assert not any(item.kind == "checkpoint" for item in review.work)
     assert not any(r.where.path.endswith(".ipynb") for r in review.recipe)
     assert any(r.name == "torch.optim.Adam" for r in review.recipe)
+
+
+def test_extensions_built_at_import_are_compiled_op_work_with_their_native_path(review) -> None:
+    ops = {i.what: i for i in review.work if i.kind == "compiled-custom-op"}
+    fused = ops["op.fused_act.fused (built at import by torch.utils.cpp_extension.load)"]
+    assert [(w.path, w.line) for w in fused.where] == [
+        ("op/fused_act.py", 12),
+        ("op/fused_act.py", 21),
+    ]
+    assert "(fused_leaky_relu)" in fused.why
+    up = ops["op.upfirdn2d.upfirdn2d (built at import by torch.utils.cpp_extension.load)"]
+    assert "(upfirdn2d_native)" in up.why
+    assert "2 compiled-custom-op × 3–5" in review.effort.formula
+    # the autograd.Function wrappers are that op's work, not gaps of their own
+    assert " gap × " not in review.effort.formula
+
+
+def test_second_order_gradients_through_custom_functions_are_a_work_item(review) -> None:
+    (item,) = [i for i in review.work if i.kind == "second-order-grad"]
+    assert item.where[0].path == "train.py" and item.where[0].line == 12
+    assert "FusedLeakyReLUFunction, UpFirDn2d" in item.what
+    assert "1 second-order-grad × 2–4" in review.effort.formula
