@@ -210,6 +210,7 @@ class Ancillary:
             tools.update(self._tool_reach(analyses))
             self._why.update(tools)
             self._why.update(self._adapter_projects(analyses))
+            self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
             for path, whose in _side_recipes(analyses).items():
@@ -453,6 +454,37 @@ class Ancillary:
             self._recipes[path] = "tool"
         return found
 
+    def _unimported(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
+        beside the ``lib/core/`` modules the training imports): not scripts, not a
+        package's ``__init__.py``, registering nothing by decorator, in a folder another of
+        whose modules is imported. Never where a file imports ``importlib`` (modules loaded
+        by name: YOLOX's experiment files)."""
+        files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
+        if any(n.partition(".")[0] == "importlib" for fa in files for _, n in fa.syntax.imports):
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        imported = {t for targets in graph.values() for t in targets}
+        used_folders = {PurePosixPath(p).parent for p in imported}
+        found: dict[str, str] = {}
+        for fa in files:
+            path = PurePosixPath(fa.path)
+            models = fa.syntax.models
+            if (
+                fa.path in imported
+                or fa.path in self._why
+                or fa.path in self.keep
+                or fa.syntax.main_guard
+                or path.suffix != ".py"
+                or path.name == "__init__.py"
+                or len(path.parts) == 1
+                or path.parent not in used_folders
+                or (models is not None and models.decorated)
+            ):
+                continue
+            found[fa.path] = UNIMPORTED
+        return found
+
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
         ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
@@ -557,6 +589,8 @@ class Ancillary:
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
 
 
+#: Why a package's module that nothing imports is counted apart.
+UNIMPORTED = "unused (nothing imports it)"
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from apiscan.model import ApiFinding, Span
 from apiscan.review.build import build_review
-from apiscan.review.work import TOOLS_ONLY
+from apiscan.review.gaps import counted, loader_attribute_read
+from apiscan.review.work import TOOLS_ONLY, UNIMPORTED
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,7 +60,7 @@ def test_a_notebook_beside_the_training_is_counted_apart_facts_and_all() -> None
         review = build_review("fixtures/nbprobe")
     finally:
         os.chdir(cwd)
-    assert dict(review.ancillary) == {"eval/linear_probe.ipynb": "notebook"}
+    assert dict(review.ancillary)["eval/linear_probe.ipynb"] == "notebook"
     assert not any(w.path.endswith(".ipynb") for item in review.work for w in item.where)
     assert not any(item.kind == "checkpoint" for item in review.work)
     assert not any(r.where.path.endswith(".ipynb") for r in review.recipe)
@@ -85,3 +87,44 @@ def test_second_order_gradients_through_custom_functions_are_a_work_item(review)
     assert item.where[0].path == "train.py" and item.where[0].line == 12
     assert "FusedLeakyReLUFunction, UpFirDn2d" in item.what
     assert "1 second-order-grad × 2–4" in review.effort.formula
+
+
+def test_a_package_module_nothing_imports_is_counted_apart() -> None:
+    """fixtures/nbprobe's ``lib/activations.py`` (an autograd.Function) beside the
+    ``lib/net.py`` that train.py imports."""
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        review = build_review("fixtures/nbprobe")
+    finally:
+        os.chdir(cwd)
+    apart = dict(review.ancillary)
+    assert apart["lib/activations.py"] == UNIMPORTED
+    assert "lib/net.py" not in apart and "lib/__init__.py" not in apart
+    assert "gap" not in review.effort.formula
+
+
+@pytest.mark.parametrize(
+    ("api", "usage", "read"),
+    [
+        ("torch.utils.data.DataLoader.dataset", "reference", True),
+        ("torch.utils.data.DataLoader.sampler", "reference", True),
+        ("torch.utils.data.TensorDataset", "call", False),
+        ("torch.autograd.Function", "base_class", False),
+    ],
+)
+def test_a_loader_attribute_read_is_no_gap_to_port(api: str, usage: str, read: bool) -> None:
+    f = ApiFinding(
+        path="train.py",
+        span=Span(3, 0, 3, 10),
+        api=api,
+        status="missing",
+        mindspore_api=None,
+        confidence="high",
+        note="",
+        usage=usage,
+        namespace="torch",
+        disposition="gap",
+    )
+    assert loader_attribute_read(f) is read
+    assert counted(f) is not read
