@@ -802,6 +802,7 @@ def work_items(
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_second_order_grads(result, analyses, ancillary))
+    items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -2046,6 +2047,73 @@ def _second_order_grads(
             uses=len(grads),
         )
     ]
+
+
+#: Tensor methods that copy data to the host.
+_TO_HOST = frozenset({"torch.Tensor.cpu", "torch.Tensor.numpy", "torch.Tensor.tolist"})
+#: A loss function or class by name (``MultiHeadLoss._forward_impl``, ``compute_loss``).
+_LOSS_PATH = re.compile(r"(?i)loss")
+
+
+def _host_calls_in_loss(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    items: Sequence[WorkItem],
+) -> list[WorkItem]:
+    """A loss that sends tensor data to the host into the repository's own code and uses
+    what comes back on every step (YOLOP's ``MultiHeadLoss``: ``metric.addBatch(pred.cpu(),
+    gt.cpu())`` into a NumPy ``SegmentationMetric`` whose IoU is added to the loss): a
+    device synchronisation and a graph break in the loss path, one item per function, where
+    no round trip item names it already."""
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    modules = {m for fa in files.values() for m in fa.modules}
+    known = {(w.path, w.line) for i in items if i.kind == "host-round-trip" for w in i.where}
+    found: dict[tuple[str, str], tuple[list[ApiFinding], set[str]]] = {}
+    for f in result.api_findings:
+        fa = files.get(f.path)
+        if (
+            fa is None
+            or f.api not in _TO_HOST
+            or f.usage != "call"
+            or f.scope != "network"
+            or not _LOSS_PATH.search(f.function)
+            or ancillary.why(f.path)
+            or (f.path, f.span.line) in known
+        ):
+            continue
+        callees = {
+            c.callee
+            for c in fa.calls
+            if c.role == "call"
+            and c.line == f.span.line
+            and c.caller == f.function
+            and any(c.callee.startswith(m + ".") for m in modules)
+        }
+        if callees:
+            entry = found.setdefault((f.path, f.function), ([], set()))
+            entry[0].append(f)
+            entry[1].update(callees)
+    out = []
+    for (_, function), (sent, callees) in sorted(found.items()):
+        names = ", ".join(sorted(".".join(c.split(".")[-2:]) for c in callees))
+        copies = ", ".join(sorted({f.api.rpartition(".")[2] + "()" for f in sent}))
+        out.append(
+            WorkItem(
+                kind="host-round-trip",
+                what=f"{function}: tensor data to the host into {names}",
+                where=_places(sent),
+                why=(
+                    f"the loss ({function}) copies tensors to the host ({copies}) into the "
+                    f"repository's {names} and uses what comes back on every step: a device "
+                    "synchronisation and a graph break in the loss path; compute it with "
+                    "MindSpore ops on the device, or keep it out of the loss (a host value "
+                    "carries no gradient)"
+                ),
+                uses=len(sent),
+            )
+        )
+    return out
 
 
 #: The work item kind of a second-order gradient through custom backward passes.

@@ -128,3 +128,20 @@ def test_a_loader_attribute_read_is_no_gap_to_port(api: str, usage: str, read: b
     )
     assert loader_attribute_read(f) is read
     assert counted(f) is not read
+
+
+def test_tensors_sent_to_the_host_into_a_repository_metric_in_the_loss_are_a_round_trip() -> None:
+    """fixtures/nbprobe's ``MultiTaskLoss`` feeds ``.cpu()`` tensors into a NumPy metric and
+    adds its IoU to the loss."""
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        review = build_review("fixtures/nbprobe")
+    finally:
+        os.chdir(cwd)
+    (trip,) = [i for i in review.work if i.kind == "host-round-trip"]
+    assert trip.what == (
+        "MultiTaskLoss.forward: tensor data to the host into SegmentationMetric.add_batch"
+    )
+    assert [(w.path, w.line) for w in trip.where] == [("lib/loss.py", 13)]
+    assert "1 host-round-trip × 1–2" in review.effort.formula
