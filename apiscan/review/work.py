@@ -529,8 +529,9 @@ class Ancillary:
         # plot_lr_scheduler) uses torch.optim, but trains nothing
         if any(path_matches(parts[-1].lower(), p) for p in _PLOTTING):
             return "plotting"
-        if self._notebook_apart(path):
-            return ANCILLARY_FILES["*.ipynb"]
+        if self._notebook_apart(path):  # in its folder's reason (examples/) if it has one
+            folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
+            return ANCILLARY_DIRS[folder] if folder else ANCILLARY_FILES["*.ipynb"]
         if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
@@ -549,7 +550,7 @@ class Ancillary:
         ``feature_eval/*.ipynb`` fits a linear probe and loads a checkpoint) wherever a
         module trains too: its cells are an experiment beside the training, not the code
         ported. Where only notebooks train, they are the training."""
-        if not path_matches(PurePosixPath(path).name.lower(), "*.ipynb"):
+        if path not in self.keep or not path_matches(PurePosixPath(path).name.lower(), "*.ipynb"):
             return False
         return any(not path_matches(p.lower(), "*.ipynb") for p in self.keep)
 
