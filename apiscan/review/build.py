@@ -159,8 +159,9 @@ def review(options: ScanOptions) -> Review:
         for item in recipe
         if _recipe_file(ancillary.why(item.where.path))
         and not (trained_here and ancillary.why(item.where.path) == "examples")
-        # a notebook is the recipe only when it trains (transformer_sizing.ipynb sizes)
-        and (ancillary.why(item.where.path) != "notebook" or item.where.path in training)
+        # a notebook is the recipe only when it is the training (transformer_sizing.ipynb
+        # sizes; a notebook beside a training module is counted apart, rows and all)
+        and ancillary.why(item.where.path) != "notebook"
     )
     recipe += work_recipe(items)
     # the backbone a framework builds from the config, with the weights the config names

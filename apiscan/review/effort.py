@@ -94,6 +94,8 @@ RATES: dict[str, tuple[float, float]] = {
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),
     "compiled-custom-op": (3.0, 5.0),
+    # every custom backward on a create_graph=True path made differentiable and checked
+    "second-order-grad": (2.0, 4.0),
     # a sibling variant of a ported file (yolov9's ``train_dual.py`` beside ``train.py``, the
     # ``loss_tal_dual.py`` it imports): its delta applied once the original is ported
     "variant": (0.25, 0.5),

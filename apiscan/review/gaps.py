@@ -237,8 +237,27 @@ def is_private(api: str) -> bool:
 
 
 def counted(f: ApiFinding) -> bool:
-    """Whether a finding is work the review counts (an uncertain receiver is not)."""
-    return not is_uncertain_method(f)
+    """Whether a finding is work the review counts (an uncertain receiver is not, nor a
+    data loader's attribute read)."""
+    return not is_uncertain_method(f) and not loader_attribute_read(f)
+
+
+#: Packages whose objects' attributes a script reads as plain values.
+_LOADER_PACKAGES = ("torch.utils.data.",)
+
+
+def loader_attribute_read(f: ApiFinding) -> bool:
+    """Whether a finding with no known counterpart is a data loader's attribute read, not a
+    call (YOLOP's ``len(val_loader.dataset)``, ``train_loader.sampler.set_epoch(epoch)``):
+    the loader is rewritten as a whole (a ``GeneratorDataset``), so the attribute is no API
+    of its own to port."""
+    last = f.api.rpartition(".")[2]
+    return (
+        f.disposition == "gap"
+        and f.usage == "reference"
+        and f.api.startswith(_LOADER_PACKAGES)
+        and last[:1].islower()
+    )
 
 
 def coverage(result: ScanResult) -> dict[str, dict[str, int]]:

@@ -159,6 +159,8 @@ WORK_KINDS: dict[str, str] = {
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)
     "compiled-op": "Compiled op (MindSpore counterpart)",
     "compiled-custom-op": "Compiled op (custom op)",
+    # gradients of gradients (a gradient penalty) through the repository's autograd Functions
+    "second-order-grad": "Second-order gradient through custom backward",
 }
 #: The heading of a model-zoo backbone item that loads no weights: the architecture alone.
 BACKBONE_ARCHITECTURE = "Backbone architecture"

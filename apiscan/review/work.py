@@ -27,7 +27,12 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
-from apiscan.review.roles import STEP_COMPUTATION, evaluation_file, evaluation_folder
+from apiscan.review.roles import (
+    STEP_COMPUTATION,
+    TRAINING_APIS,
+    evaluation_file,
+    evaluation_folder,
+)
 from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
 
@@ -201,7 +206,11 @@ class Ancillary:
             self._why.update(self._variants(analyses))
             tools = self._tools(analyses)
             self._why.update(tools)
+            # what only those tools reach (stylegan2's inception.py, lpips/) goes with them
+            tools.update(self._tool_reach(analyses))
+            self._why.update(tools)
             self._why.update(self._adapter_projects(analyses))
+            self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
             for path, whose in _side_recipes(analyses).items():
@@ -398,6 +407,84 @@ class Ancillary:
                 found[path] = "tools"
         return found
 
+    def _tool_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Root-level scripts beside a root training script that reach a training step only
+        through modules that script never imports (stylegan2's ``ppl.py``: LPIPS's own
+        ``lpips/dist_model.py`` optimizer, not the GAN's), and the modules that only such
+        tools import (stylegan2's ``inception.py`` for ``fid.py`` and ``calc_inception.py``,
+        ``lpips/`` for ``ppl.py``): counted apart with the tools, with every work item,
+        custom op, gap and recipe row they hold. A module that any ported file imports
+        stays ported; without a root training script nothing changes (a package's entry
+        points decide what it ports)."""
+        files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
+        scripts = {p for p, fa in files.items() if fa.syntax is not None and fa.syntax.main_guard}
+        roots = {
+            p for p in self._ported_entries() & scripts if "/" not in p and _TRAINING_NAME.search(p)
+        }
+        if not roots:
+            return {}
+        # relative imports too (``from . import networks_basic``): what a module refers to
+        graph = _reference_graph(analyses, self._imports)
+        core = roots | _closure(roots, graph)
+        found: dict[str, str] = {}
+        for path in sorted(self._ported_entries() & scripts - core):
+            trains_itself = any(u.api.startswith(TRAINING_APIS) for u in files[path].uses)
+            reached = _closure({path}, graph)
+            if "/" in path or trains_itself or reached & self.keep & core:
+                continue
+            found[path] = "tools"
+        tools = found.keys() | {p for p, w in self._why.items() if w == "tools" and "/" not in p}
+        apart = self._why.keys() | tools
+        # a tool's package is followed through its ``__init__.py`` (``import lpips``)
+        only = {p for p in _closure(tools, graph, packages=True) - core - apart}
+        only &= files.keys()
+        importers: dict[str, set[str]] = {}
+        for source, targets in graph.items():
+            for target in targets:
+                importers.setdefault(target, set()).add(source)
+        changed = True
+        while changed:  # a module any ported file imports is ported, and what it imports
+            kept = {p for p in only if not importers.get(p, set()) <= only | apart}
+            only -= kept
+            changed = bool(kept)
+        reach = {t: _closure({t}, graph, packages=True) for t in sorted(tools)}
+        for path in sorted(only):
+            users = [t for t, reached in reach.items() if path in reached]
+            found[path] = f"{TOOLS_ONLY} ({', '.join(users)})" if users else TOOLS_ONLY
+            self._recipes[path] = "tool"
+        return found
+
+    def _unimported(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
+        beside the ``lib/core/`` modules the training imports): not scripts, not a
+        package's ``__init__.py``, registering nothing by decorator, in a folder another of
+        whose modules is imported. Never where a file imports ``importlib`` (modules loaded
+        by name: YOLOX's experiment files)."""
+        files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
+        if any(n.partition(".")[0] == "importlib" for fa in files for _, n in fa.syntax.imports):
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        imported = {t for targets in graph.values() for t in targets}
+        used_folders = {PurePosixPath(p).parent for p in imported}
+        found: dict[str, str] = {}
+        for fa in files:
+            path = PurePosixPath(fa.path)
+            models = fa.syntax.models
+            if (
+                fa.path in imported
+                or fa.path in self._why
+                or fa.path in self.keep
+                or fa.syntax.main_guard
+                or path.suffix != ".py"
+                or path.name == "__init__.py"
+                or len(path.parts) == 1
+                or path.parent not in used_folders
+                or (models is not None and models.decorated)
+            ):
+                continue
+            found[fa.path] = UNIMPORTED
+        return found
+
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Ported files that are copies of another ported file (Depth-Anything-V2's
         ``metric_depth/depth_anything_v2/`` repeats ``depth_anything_v2/`` file for file):
@@ -442,6 +529,9 @@ class Ancillary:
         # plot_lr_scheduler) uses torch.optim, but trains nothing
         if any(path_matches(parts[-1].lower(), p) for p in _PLOTTING):
             return "plotting"
+        if self._notebook_apart(path):  # in its folder's reason (examples/) if it has one
+            folder = next((d.lower() for d in parts[:-1] if d.lower() in ANCILLARY_DIRS), "")
+            return ANCILLARY_DIRS[folder] if folder else ANCILLARY_FILES["*.ipynb"]
         if path in self.keep and not set(parts[:-1]) & _SIDE_DIRS:
             return ""  # the training step in tools/ or scripts/ is ported
         for pattern, why in ANCILLARY_FILES.items():  # tools/demo.py is a demo
@@ -454,6 +544,15 @@ class Ancillary:
             if part.lower() in ANCILLARY_DIRS:
                 return ANCILLARY_DIRS[part.lower()]
         return ""
+
+    def _notebook_apart(self, path: str) -> bool:
+        """A notebook is counted apart even when it trains (SimCLR's
+        ``feature_eval/*.ipynb`` fits a linear probe and loads a checkpoint) wherever a
+        module trains too: its cells are an experiment beside the training, not the code
+        ported. Where only notebooks train, they are the training."""
+        if path not in self.keep or not path_matches(PurePosixPath(path).name.lower(), "*.ipynb"):
+            return False
+        return any(not path_matches(p.lower(), "*.ipynb") for p in self.keep)
 
     def count_apart(self, found: dict[str, str]) -> None:
         """Count apart more files, with why (:func:`unreached`: what no shipped config
@@ -491,6 +590,10 @@ class Ancillary:
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
 
 
+#: Why a package's module that nothing imports is counted apart.
+UNIMPORTED = "unused (nothing imports it)"
+#: Why a module that only root-level tools import is counted apart (with the tools).
+TOOLS_ONLY = "used only by tools"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
 VARIANT = "variant of"
 #: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
@@ -553,17 +656,34 @@ def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     return graph
 
 
-def _closure(start: Iterable[str], graph: dict[str, set[str]]) -> set[str]:
+def _reference_graph(
+    analyses: Sequence[FileAnalysis], imports: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """``imports`` (absolute imports) with the repository's names each file refers to,
+    relative imports resolved (``from . import networks_basic``)."""
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
+    graph = {path: set(targets) for path, targets in imports.items()}
+    for fa in analyses:
+        if fa.errors or fa.syntax is None:
+            continue
+        for ref in fa.local_refs:
+            target = _module_file(ref, by_module)
+            if target and target != fa.path:
+                graph.setdefault(fa.path, set()).add(target)
+    return graph
+
+
+def _closure(start: Iterable[str], graph: dict[str, set[str]], packages: bool = False) -> set[str]:
     """The files ``start`` imports, transitively (``start`` left out unless imported); a
     package's ``__init__.py`` is reached but not followed (it imports all its modules, the
-    adapters among them, whichever one is used)."""
+    adapters among them, whichever one is used) unless ``packages``."""
     seen: set[str] = set()
     todo = [q for p in start for q in graph.get(p, ())]
     while todo:
         path = todo.pop()
         if path not in seen:
             seen.add(path)
-            if PurePosixPath(path).name != "__init__.py":
+            if packages or PurePosixPath(path).name != "__init__.py":
                 todo.extend(graph.get(path, ()))
     return seen
 
@@ -681,6 +801,9 @@ def work_items(
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
     items.extend(compiled_ops(root, result, analyses, ancillary))
+    items.extend(_import_built_ops(result, analyses, ancillary, items))
+    items.extend(_second_order_grads(result, analyses, ancillary))
+    items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -1402,6 +1525,13 @@ def _array_loaders(findings: Sequence[ApiFinding], called: set[str]) -> Iterable
     )
 
 
+def _experiment(why: str) -> bool:
+    """Whether a file counted apart for ``why`` is an experiment beside the model whose
+    checkpoint loading is no port's (a notebook probing features, a metric network only tools
+    use), unlike a demo or an export script that runs the released weights."""
+    return why == ANCILLARY_FILES["*.ipynb"] or why.startswith(TOOLS_ONLY)
+
+
 def _released_checkpoint(
     findings: Sequence[ApiFinding], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
@@ -1419,6 +1549,7 @@ def _released_checkpoint(
             and f.usage == "call"
             and f.scope != "data"
             and ancillary.why(f.path) not in ("", "tests", "evaluation")
+            and not _experiment(ancillary.why(f.path))
         ),
         key=lambda f: f.sort_key(),
     )
@@ -1793,6 +1924,201 @@ def compiled_ops(
             )
         )
     return items
+
+
+def _import_built_ops(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    items: Sequence[WorkItem],
+) -> list[WorkItem]:
+    """The extensions a ported module builds when imported and calls itself (stylegan2's
+    ``op/fused_act.py``: ``fused = load("fused", sources=[...cpp, ...cu])``, called inside
+    its ``autograd.Function``s, which run in every layer of the model): one compiled-op
+    item per build, with the Functions wrapping it, where :func:`compiled_ops` found no op
+    of that module (its ops are called from another file). A PyTorch path in the same file
+    (``upfirdn2d_native``, ``fused_leaky_relu``'s CPU branch through ``F.leaky_relu``) is
+    named: the composition to port, or the reference to check a custom op against."""
+    from apiscan.review.gaps import AUTOGRAD_FUNCTION, CPP_EXTENSION  # no cycle: gaps is leaf
+
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    covered = {i.what.partition(" (")[0].rpartition(".")[0] for i in items}
+    builds = sorted(
+        (
+            f
+            for f in result.api_findings
+            if f.api == CPP_EXTENSION + ".load"
+            and f.usage == "call"
+            and not f.function
+            and f.path in files
+            and not ancillary.why(f.path)
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    found: list[WorkItem] = []
+    for f in builds:
+        fa = files[f.path]
+        module = fa.modules[0] if fa.modules else f.path
+        if any(m in covered for m in fa.modules):
+            continue
+        first = f.args.positional[0] if f.args is not None and f.args.positional else ""
+        name = first.strip("\"'") or PurePosixPath(f.path).stem
+        wrappers = [
+            g
+            for g in result.api_findings
+            if g.path == f.path and g.api == AUTOGRAD_FUNCTION and g.usage != "call"
+        ]
+        native = sorted(
+            {
+                g.function
+                for g in result.api_findings
+                if g.path == f.path
+                and g.function
+                and "." not in g.function
+                and (g.api.startswith("torch.nn.functional.") or "native" in g.function)
+            }
+        )
+        note = (
+            f"; the file's PyTorch path ({', '.join(native)}) is the composition to port "
+            "instead, or the reference to check the custom op against"
+            if native
+            else ""
+        )
+        found.append(
+            WorkItem(
+                kind="compiled-custom-op",
+                what=f"{module}.{name} (built at import by {CPP_EXTENSION}.load)",
+                where=_places([f, *wrappers]),
+                why=(
+                    "a CUDA/C++ extension the ported model builds when imported and calls in "
+                    "its autograd Functions (forward and backward) on every pass: write it as "
+                    "a custom op (mindspore.ops.Custom around the kernel, or a composition of "
+                    "existing ops) with its backward, checked against PyTorch's" + note
+                ),
+                uses=1 + len(wrappers),
+            )
+        )
+    return found
+
+
+def _second_order_grads(
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """Gradients of gradients taken in the training step (``autograd.grad(...,
+    create_graph=True)``: stylegan2's R1 and path-length penalties) where the ported code
+    defines its own ``autograd.Function``s: every custom backward on that path must itself
+    be differentiable (a backward of the backward), the main risk of the port."""
+    from apiscan.review.gaps import AUTOGRAD_FUNCTION  # no cycle: gaps is leaf
+
+    functions = sorted(
+        {
+            c.qualname
+            for fa in analyses
+            if not fa.errors and not ancillary.why(fa.path)
+            for c in fa.classes
+            if AUTOGRAD_FUNCTION in c.bases
+        }
+    )
+    grads = sorted(
+        (
+            f
+            for f in result.api_findings
+            if f.api == "torch.autograd.grad"
+            and f.args is not None
+            and dict(f.args.keywords).get("create_graph") == "True"
+            and not ancillary.why(f.path)
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not functions or not grads:
+        return []
+    return [
+        WorkItem(
+            kind=SECOND_ORDER,
+            what="torch.autograd.grad(create_graph=True) through "
+            + shorten(", ".join(functions), 120),
+            where=_places(grads),
+            why=(
+                "the training step differentiates gradients (a gradient penalty) through the "
+                "repository's own autograd Functions: each custom backward must itself be "
+                "differentiable in MindSpore (a bprop whose ops have gradients, or a "
+                "composition of existing ops), checked with second-order gradients against "
+                "PyTorch's"
+            ),
+            uses=len(grads),
+        )
+    ]
+
+
+#: Tensor methods that copy data to the host.
+_TO_HOST = frozenset({"torch.Tensor.cpu", "torch.Tensor.numpy", "torch.Tensor.tolist"})
+#: A loss function or class by name (``MultiHeadLoss._forward_impl``, ``compute_loss``).
+_LOSS_PATH = re.compile(r"(?i)loss")
+
+
+def _host_calls_in_loss(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    items: Sequence[WorkItem],
+) -> list[WorkItem]:
+    """A loss that sends tensor data to the host into the repository's own code and uses
+    what comes back on every step (YOLOP's ``MultiHeadLoss``: ``metric.addBatch(pred.cpu(),
+    gt.cpu())`` into a NumPy ``SegmentationMetric`` whose IoU is added to the loss): a
+    device synchronisation and a graph break in the loss path, one item per function, where
+    no round trip item names it already."""
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    modules = {m for fa in files.values() for m in fa.modules}
+    known = {(w.path, w.line) for i in items if i.kind == "host-round-trip" for w in i.where}
+    found: dict[tuple[str, str], tuple[list[ApiFinding], set[str]]] = {}
+    for f in result.api_findings:
+        fa = files.get(f.path)
+        if (
+            fa is None
+            or f.api not in _TO_HOST
+            or f.usage != "call"
+            or f.scope != "network"
+            or not _LOSS_PATH.search(f.function)
+            or ancillary.why(f.path)
+            or (f.path, f.span.line) in known
+        ):
+            continue
+        callees = {
+            c.callee
+            for c in fa.calls
+            if c.role == "call"
+            and c.line == f.span.line
+            and c.caller == f.function
+            and any(c.callee.startswith(m + ".") for m in modules)
+        }
+        if callees:
+            entry = found.setdefault((f.path, f.function), ([], set()))
+            entry[0].append(f)
+            entry[1].update(callees)
+    out = []
+    for (_, function), (sent, callees) in sorted(found.items()):
+        names = ", ".join(sorted(".".join(c.split(".")[-2:]) for c in callees))
+        copies = ", ".join(sorted({f.api.rpartition(".")[2] + "()" for f in sent}))
+        out.append(
+            WorkItem(
+                kind="host-round-trip",
+                what=f"{function}: tensor data to the host into {names}",
+                where=_places(sent),
+                why=(
+                    f"the loss ({function}) copies tensors to the host ({copies}) into the "
+                    f"repository's {names} and uses what comes back on every step: a device "
+                    "synchronisation and a graph break in the loss path; compute it with "
+                    "MindSpore ops on the device, or keep it out of the loss (a host value "
+                    "carries no gradient)"
+                ),
+                uses=len(sent),
+            )
+        )
+    return out
+
+
+#: The work item kind of a second-order gradient through custom backward passes.
+SECOND_ORDER = "second-order-grad"
 
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).
