@@ -188,14 +188,29 @@ class Ancillary:
             for fa in analyses
             if any(b.startswith("torch.nn.") for c in fa.classes for b in c.bases)
         )
+        #: files that build one of the repository's torch Modules (MiDaS's
+        #: ``midas/model_loader.py``: ``DPTDepthModel(...)``, its classes subclassing
+        #: ``BaseModel``, a ``torch.nn.Module``)
+        self._builders = _module_builders(analyses)
         local = _local_packages(analyses)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
                 self._why[fa.path] = why
+        if self.patterns is None and not self.keep:
+            # inference only: the root scripts run the model (MiDaS's ``run.py``)
+            self._imports = _import_graph(analyses)
+            self._adapted_parts(
+                fa.path
+                for fa in analyses
+                if fa.syntax is not None
+                and fa.syntax.main_guard
+                and len(PurePosixPath(fa.path).parts) == 1
+                and fa.path not in self._why
+            )
         if self.patterns is None and self.keep:
             self._imports = _import_graph(analyses)
-            self._adapted_parts()
+            self._adapted_parts(self._ported_entries())
             tasks = self._other_tasks(analyses)
             self._why.update(tasks)
             self._why.update(self._variants(analyses))
@@ -212,14 +227,16 @@ class Ancillary:
         """The training files that are ported (not adapters, side projects...)."""
         return {p for p in self.keep if p in self._read and p not in self._why}
 
-    def _adapted_parts(self) -> None:
-        """A file the training entry imports, directly or through the repository's own
-        modules, is part of the model even when one of its classes adapts to another framework
-        (yolov9's ``models/common.py``: its blocks, and a multi-backend loader importing
-        TensorRT inside a method) and defines torch Modules is part of the model: ported, not
-        an adapter (an export script or a TensorFlow twin it imports stays one)."""
-        reached = _closure(self._ported_entries(), self._imports)
-        for path in reached & self._torch_modules:
+    def _adapted_parts(self, entries: Iterable[str]) -> None:
+        """A file the training entry (the inference script, where nothing trains) imports,
+        directly or through the repository's own modules, is part of the model even when one
+        of its classes adapts to another framework (yolov9's ``models/common.py``: its
+        blocks, and a multi-backend loader importing TensorRT inside a method) when it
+        defines torch Modules or builds them (MiDaS's ``model_loader.py``: the loader
+        ``run.py`` calls, importing openvino only in a branch): ported, not an adapter (an
+        export script or a TensorFlow twin it imports stays one)."""
+        reached = _closure(entries, self._imports)
+        for path in reached & (self._torch_modules | self._builders):
             if self._why.get(path, "").startswith(ADAPTER):
                 del self._why[path]
 
@@ -535,6 +552,32 @@ def _side_recipes(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         if fa.path not in found and tasks & set(PurePosixPath(fa.path).parts[:-1]):
             found[fa.path] = "task"
     return found
+
+
+def _module_builders(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The files that call one of the repository's torch Module classes (subclassing
+    ``torch.nn`` directly or through the repository's own classes) at module or function
+    level: they build the model."""
+    bases = {
+        f"{m}.{c.qualname}": c.bases
+        for fa in analyses
+        if not fa.errors
+        for m in fa.modules
+        for c in fa.classes
+    }
+    modules: set[str] = set()
+    grown = True
+    while grown:  # through the repository's own base classes (DPT → BaseModel → Module)
+        grown = False
+        for name, of in bases.items():
+            if name not in modules and any(b.startswith("torch.nn.") or b in modules for b in of):
+                modules.add(name)
+                grown = True
+    return frozenset(
+        fa.path
+        for fa in analyses
+        if not fa.errors and any(c.role == "call" and c.callee in modules for c in fa.calls)
+    )
 
 
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
@@ -1728,6 +1771,7 @@ def compiled_ops(
     #: (module, op) -> (bindings, places, where the code comes from)
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
     jit = _jit_extensions(result, analyses)
+    sources = _native_stems(root) if native else {}
     for fa in analyses:
         if fa.errors or ancillary.why(fa.path):
             continue
@@ -1735,9 +1779,18 @@ def compiled_ops(
             parts = ref.split(".")
             hit = _extension_binding(parts, packages, modules, defined) if native else None
             shown = ""
+            built = (
+                sources.get((str(PurePosixPath(fa.path).parent), parts[-2]), "")
+                if len(parts) > 1
+                else ""
+            )
+            if hit is None and built and ".".join(parts[:-1]) not in defined:
+                # vits's ``from .monotonic_align.core import maximum_path_c`` beside
+                # ``monotonic_align/core.pyx``: the module is built from that source
+                hit = (".".join(parts[:-1]), parts[-1])
             if hit is None and jit:
                 hit, shown = _jit_binding(parts, jit)
-            source = _OWN_EXTENSION
+            source = f"the repository's {built} extension" if built else _OWN_EXTENSION
             if hit is None:
                 hit, source = _submodule_binding(parts, submodules)
             if hit is None:
@@ -1748,7 +1801,7 @@ def compiled_ops(
             op = _BINDING_SUFFIX.sub("", binding)
             if op in _GENERIC_BINDINGS:  # ``ngram_repeat_block_cuda.forward``
                 op = module.rpartition(".")[2]
-            if source != _OWN_EXTENSION and _counterpart(op) is None:
+            if not source.startswith("the repository's") and _counterpart(op) is None:
                 continue  # a submodule's name that is no known op: nothing to claim
             line = next((c.line for c in fa.calls if c.callee == ref), 1)
             entry = ops.setdefault((module, op), (set(), [], source))
@@ -1770,7 +1823,15 @@ def compiled_ops(
         how = _counterpart(op)
         listed = ", ".join(sorted(bindings))
         what = f"{module}.{op}" + (f" ({listed})" if bindings != {op} else "")
-        if how:
+        if "Cython" in source:  # host code on numpy arrays: no kernel, no gradient
+            how = how or "none needed"
+            why = (
+                f"an op of {source} that the ported code calls: host code on numpy arrays, "
+                "it needs no MindSpore counterpart: build it in the MindSpore environment and "
+                "check its output against PyTorch's (the host round trip around it is its own "
+                "item), or write it with MindSpore ops to keep it in the graph"
+            )
+        elif how:
             why = (
                 f"an op of {source} that the ported code calls: MindSpore's counterpart is "
                 f"{how}; wire it in and check its output (and gradient, where it has one) "
@@ -1797,6 +1858,24 @@ def compiled_ops(
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).
 _EXTENSION_MODULE = re.compile(r"^_?(?:C|ext|\w*_(?:cuda|ext|cpp|C)|\w*backend)$")
+
+
+#: The native sources an extension module is built from, by suffix: which kind of extension.
+_BUILT_FROM = {".pyx": "Cython", ".cpp": "C++", ".cc": "C++", ".cxx": "C++", ".cu": "CUDA"}
+
+
+def _native_stems(root: Path) -> dict[tuple[str, str], str]:
+    """(folder, stem) -> kind of every native source a module can be built from (``.pyx``,
+    ``.cpp``, ``.cu``; headers are not): an import of ``<folder>.<stem>`` that no Python
+    file defines is that compiled module, whatever its name (vits's ``core.pyx``)."""
+    from apiscan.review.gaps import native_sources  # no cycle: gaps is leaf
+
+    out: dict[tuple[str, str], str] = {}
+    for _, where in native_sources(root):
+        path = PurePosixPath(where.path)
+        if path.suffix.lower() in _BUILT_FROM:
+            out.setdefault((str(path.parent), path.stem), _BUILT_FROM[path.suffix.lower()])
+    return out
 
 
 def _extension_binding(

@@ -1,0 +1,49 @@
+"""Work items and what is counted apart, per class of defect a lead found by hand: a loader
+importing an adapter framework in a branch (MiDaS), a Cython op (vits); fixtures/branchloader
+and fixtures/cythonop, written small."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _review(name: str) -> Review:
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review(f"fixtures/{name}", jobs=1)
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.fixture(scope="module")
+def loader() -> Review:
+    return _review("branchloader")
+
+
+@pytest.fixture(scope="module")
+def cython() -> Review:
+    return _review("cythonop")
+
+
+def test_a_loader_the_entry_imports_and_that_builds_the_model_is_ported(loader) -> None:
+    apart = dict(loader.ancillary)
+    # openvino is imported in a branch of the loader run.py calls: the loader is the model's
+    assert "depth/loader.py" not in apart
+    # a script about onnxruntime stays an adapter
+    assert apart["export/run_onnx.py"].startswith("adapter for onnxruntime")
+
+
+def test_a_cython_op_imported_beside_its_source_is_a_compiled_op(cython) -> None:
+    ops = [i for i in cython.work if i.kind.startswith("compiled")]
+    assert [(i.kind, i.what) for i in ops] == [("compiled-op", "align.align.core.maximum_path_c")]
+    assert "Cython" in ops[0].why and "host" in ops[0].why
+    assert [str(w) for w in ops[0].where] == ["align/__init__.py:14"]
