@@ -24,6 +24,7 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
+from apiscan.extract.values import argparse_option
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
@@ -679,16 +680,23 @@ def work_items(
     items = _one_per_function([_with_callers(t, analyses, ancillary) for t in trips])
     backbones: list[WorkItem] = []
     local = _local_packages(analyses)
+    defaults = option_defaults(analyses)
+    registered = _registered_models(analyses)
+    others: dict[str, list[str]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
-            backbones.extend(
-                b
-                for b in _backbones(fa, facts, names)
-                if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
-            )
+            for b in _backbones(fa, facts, names):
+                if b.what.partition(".")[0] in local or first <= b.where[0].line <= last:
+                    continue
+                if _own_model(b, fa, defaults, registered):
+                    continue  # deit's ``create_model(args.model)``: its own registered ViT
+                off = _switched_off_branch(fa, b.where[0].line, defaults)
+                if off:  # deit's teacher, built only with distillation on
+                    others.setdefault(b.what.partition("(")[0], []).append(off)
+                    continue
+                backbones.append(b)
             backbones.extend(_zoo_subclasses(fa, local))
-    others: dict[str, list[str]] = {}
     if unselected is not None:
         kept = []
         for b in backbones:
@@ -728,6 +736,117 @@ def work_items(
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def option_defaults(analyses: Sequence[FileAnalysis]) -> dict[str, set[object]]:
+    """dest -> the literal defaults of the argparse options declared with that dest
+    (``--model`` with ``default='deit_base_patch16_224'``); an option with no literal
+    default holds None."""
+    out: dict[str, set[object]] = {}
+    for _, facts in with_facts(analyses):
+        values = facts.values
+        for call in values.calls if values is not None else ():
+            option = argparse_option(call.expr)
+            if option is None:
+                continue
+            default = option.default
+            if default is None:
+                value: object = False if option.action == "store_true" else None
+                value = True if option.action == "store_false" else value
+            else:
+                value = default.value if default.kind == "Constant" else None
+            out.setdefault(option.dest, set()).add(value)
+    return out
+
+
+def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
+    """The functions the repository registers with a model zoo's registry by name (timm's
+    ``@register_model``: ``deit_base_patch16_224``), built by ``create_model(name)``."""
+    return {
+        name
+        for _, facts in with_facts(analyses)
+        for name, _, decorators in facts.decorators
+        if any(d.rpartition(".")[2] == "register_model" for d in decorators)
+    }
+
+
+#: An option read by a call (``args.model``, ``opt.teacher_model``): its dest.
+_OPTION = re.compile(r"^(?:args|opt|opts|cfg|config|FLAGS)\.(\w+)$")
+#: ``args.x != 'none'`` / ``args.x == "y"``: a test of an option against a string.
+_OPTION_TEST = re.compile(
+    r"^(not )?(?:args|opt|opts|cfg|config)\.(\w+)(?:\s*(==|!=)\s*(['\"])(.*)\4)?$"
+)
+
+
+def _own_model(
+    item: WorkItem, fa: FileAnalysis, defaults: dict[str, set[object]], registered: set[str]
+) -> bool:
+    """A zoo factory called with a name that is one the repository registers itself (deit's
+    ``create_model(args.model)`` with ``--model`` defaulting to its ``deit_base_patch16_224``):
+    the repository's own model, ported with it, not a third-party backbone."""
+    if not item.what.startswith(_NAMED_ZOO):
+        return False
+    arg = item.what.partition("(")[2].partition(",")[0].rstrip(")").strip()
+    if arg[:1] in "'\"" and arg:
+        return arg.strip("'\"") in registered
+    m = _OPTION.match(arg)
+    values = defaults.get(m.group(1), set()) if m else set()
+    return bool(values) and all(isinstance(v, str) and v in registered for v in values)
+
+
+def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[object]]) -> str:
+    """ "only if <test>, off by default" when the call on ``line`` is built under an ``if``
+    on an argparse option that its default turns off (deit's teacher under ``if
+    args.distillation_type != 'none'``, ``--distillation-type`` defaulting to ``'none'``);
+    "" when it is built, or that cannot be told."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    for call in values.calls if values is not None else ():
+        if call.expr.line != line or not call.ifs:
+            continue
+        test = call.ifs[0].test.shown()
+        m = _OPTION_TEST.match(test)
+        if m is None:
+            continue
+        negated, dest, op, _, literal = m.groups()
+        held = defaults.get(dest, set())
+        if len(held) != 1:
+            continue
+        (value,) = held
+        if op:
+            holds = (value == literal) == (op == "==")
+        elif isinstance(value, bool) or value is None:
+            holds = bool(value)
+        else:
+            continue
+        if holds == bool(negated):
+            return f"only if {test}, off by default"
+    return ""
+
+
+def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, str]]:
+    """(path, name) of the module-level functions of the repository that no file calls or
+    names (yolov9's ``prune`` in ``utils/torch_utils.py``: dead code, its
+    ``torch.nn.utils.prune`` gaps never run). A call is matched by its resolved name (a
+    method ``x.prune(...)`` of another object is not one); decorated functions (a registry
+    builds them by name) and scripts' functions (run from the command line) are left out."""
+    used: set[str] = set()
+    for fa in analyses:
+        used.update(c.callee for c in fa.calls)
+        used.update(fa.local_refs)
+        used.update(f"{fa.path}::{c.callee}" for c in fa.calls)
+    out: set[tuple[str, str]] = set()
+    for fa, facts in with_facts(analyses):
+        if facts.main_guard or not fa.modules:
+            continue
+        decorated = {name for name, *_ in facts.decorators}
+        for fn in fa.functions:
+            name = fn.qualname
+            if fn.cls or "." in name or name in decorated or name.startswith("__"):
+                continue
+            names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}"}
+            if not names & used:
+                out.add((fa.path, name))
+    return frozenset(out)
 
 
 def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
@@ -782,10 +901,19 @@ def _noted_alternatives(
     """The selected model's first backbone item noting the backbones only the models the
     configuration does not select build (pytorch-segmentation's VGG of FCN8 and SegNet
     beside PSPNet's ResNet): alternatives a lead may choose, not work."""
-    shown = "; ".join(
-        f"{what} ({', '.join(sorted(set(models)))})" for what, models in sorted(others.items())
-    )
-    note = f"; not counted, built only by models the config does not select: {shown}"
+
+    def listed(optional: bool) -> str:
+        return "; ".join(
+            f"{what} ({', '.join(sorted(m))})"
+            for what, models in sorted(others.items())
+            if (m := {x for x in models if x.startswith("only if ") == optional})
+        )
+
+    note = ""
+    if shown := listed(False):
+        note += f"; not counted, built only by models the config does not select: {shown}"
+    if shown := listed(True):  # a teacher built only with distillation switched on
+        note += f"; not counted, optional (a branch the defaults do not take): {shown}"
     for group in (items, checkpoints):
         for n, item in enumerate(group):
             if item.kind == "pretrained-backbone":

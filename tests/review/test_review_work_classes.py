@@ -47,3 +47,31 @@ def test_a_cython_op_imported_beside_its_source_is_a_compiled_op(cython) -> None
     assert [(i.kind, i.what) for i in ops] == [("compiled-op", "align.align.core.maximum_path_c")]
     assert "Cython" in ops[0].why and "host" in ops[0].why
     assert [str(w) for w in ops[0].where] == ["align/__init__.py:14"]
+
+
+@pytest.fixture(scope="module")
+def zoo() -> Review:
+    return _review("ownzoo")
+
+
+def test_a_zoo_factory_building_a_name_the_repository_registers_is_its_own_model(zoo) -> None:
+    backbones = [i for i in zoo.work if i.kind == "pretrained-backbone"]
+    # ``create_model(args.model)``, ``--model`` defaulting to the repository's registered
+    # ``own_vit_tiny``, is no third-party backbone; the timm class it extends is the one item
+    assert [i.what for i in backbones] == [
+        "timm.models.vision_transformer.VisionTransformer (extended by DistilledViT)"
+    ]
+    # the teacher is built only with distillation on (off by default): mentioned, not counted
+    assert "optional" in backbones[0].why
+    assert 'only if args.distillation_type != "none", off by default' in backbones[0].why
+    assert zoo.effort.formula.count("pretrained-backbone") == 1
+    assert "1 pretrained-backbone" in zoo.effort.formula
+
+
+def test_settings_are_deleted_and_dead_code_is_not_counted(zoo) -> None:
+    # torch.set_printoptions, torch.use_deterministic_algorithms and
+    # torch.distributed.is_nccl_available are settings; prune() is called by nothing
+    assert " gap " not in zoo.effort.formula
+    rows = {d: sites for d, _, sites, _ in zoo.effort.by_disposition}
+    assert rows["gap"] == 0
+    assert rows["delete"] >= 3
