@@ -278,6 +278,9 @@ class IfValues:
     col: int
     end_line: int
     end_col: int
+    #: the line its ``else`` part starts on (0 without one): a call at or after it runs
+    #: when the test fails
+    orelse: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,6 +505,7 @@ class ValueReader:
                 node.col_offset,
                 node.end_lineno or node.lineno,
                 node.end_col_offset or 0,
+                node.orelse[0].lineno if node.orelse else 0,
             )
         return made
 

@@ -682,6 +682,7 @@ def work_items(
     local = _local_packages(analyses)
     defaults = option_defaults(analyses)
     registered = _registered_models(analyses)
+    unchosen, given = _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
@@ -691,11 +692,13 @@ def work_items(
                     continue
                 if _own_model(b, fa, defaults, registered):
                     continue  # deit's ``create_model(args.model)``: its own registered ViT
-                off = _switched_off_branch(fa, b.where[0].line, defaults)
+                off = _switched_off_branch(fa, b.where[0].line, defaults) or unchosen(
+                    fa.path, b.where[0].line
+                )
                 if off:  # deit's teacher, built only with distillation on
                     others.setdefault(b.what.partition("(")[0], []).append(off)
                     continue
-                backbones.append(b)
+                backbones.append(_weights_given(b, given))
             backbones.extend(_zoo_subclasses(fa, local))
     if unselected is not None:
         kept = []
@@ -818,8 +821,9 @@ def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[ob
             holds = bool(value)
         else:
             continue
-        if holds == bool(negated):
-            return f"only if {test}, off by default"
+        in_else = 0 < call.ifs[0].orelse <= line  # its ``else``: run when the test fails
+        if (holds == bool(negated)) != in_else:
+            return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
 
 
@@ -847,6 +851,175 @@ def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str,
             if not names & used:
                 out.add((fa.path, name))
     return frozenset(out)
+
+
+#: ``name == "literal"`` / ``args.name != 'literal'``: a branch of a string-keyed chain.
+_STRING_TEST = re.compile(r"^(not )?(?:\w+\.)?(\w+)\s*(==|!=)\s*(['\"])([^'\"]*)\4$")
+
+
+#: A backbone item's weights asked for through a parameter (``pretrained=pretrained``).
+_WEIGHTS_PARAM = re.compile(r", (pretrained|weights)=([A-Za-z_]\w*)(?=[,)])")
+#: What a backbone item says of its pretrained weights.
+_WEIGHTS_WHY = (
+    " and its pretrained weights converted to a MindSpore checkpoint (parameter "
+    "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
+)
+
+
+def _weights_given(
+    item: WorkItem, given: Callable[[str, int, str], set[object] | None]
+) -> WorkItem:
+    """The item without pretrained weights when the parameter its weights are asked for
+    with is given only ``False``/``None`` by the calls that run (MiDaS's BEiT: the
+    architecture only; its weights come from the repository's checkpoint)."""
+    m = _WEIGHTS_PARAM.search(item.what)
+    if m is None:
+        return item
+    values = given(item.where[0].path, item.where[0].line, m.group(2))
+    if not values or any(v not in (False, None) for v in values):
+        return item
+    return replace(
+        item,
+        what=item.what[: m.start()] + item.what[m.end() :],
+        why=item.why.replace(_WEIGHTS_WHY, "")
+        + f" (architecture only: {m.group(2)} is {values.pop()} where the model builds it, "
+        "the weights come from the repository's checkpoint)",
+    )
+
+
+def _string_choices(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, defaults: dict[str, set[object]]
+) -> tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]:
+    """Which calls a string-keyed ``if``/``elif`` chain leaves out with the values the code
+    starts from (MiDaS: ``--model_type`` defaults to ``dpt_beit_large_512``; ``load_model``'s
+    branch for it builds ``DPTDepthModel(backbone="beitl16_512")``; ``_make_encoder``'s
+    branch for that backbone calls ``_make_pretrained_beitl16_512``, the one of its six
+    ``_make_pretrained_*`` functions that runs). A name's values are its argparse default,
+    else the literals the calls that run pass it by keyword; a call is left out when an
+    ``if`` around it compares such a name with another literal, and a module-level
+    function is left out when every call of it is. Returns, for a (path, line), what picks
+    it out ("" when it runs, or that cannot be told); and the literals a parameter of the
+    function around a (path, line) is given by the calls that run (MiDaS's
+    ``_make_pretrained_beitl16_512(pretrained)``: ``False``, passed down by ``DPT``'s
+    ``_make_encoder(backbone, features, False, ...)``), None when that cannot be told."""
+    calls: list[tuple[str, int, str, object, str]] = []  # path, line, function, call, test
+    functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or ancillary.why(fa.path):
+            continue
+        for d in values.defs:
+            # a module-level function, or a class: built by calling it by name
+            if d.owner < 0 and (d.is_class or d.function >= 0):
+                functions.setdefault(d.name, set()).add(fa.path)
+        for call in values.calls:
+            # every ``if`` around it in its function (an ``elif`` is an ``if`` in its
+            # parent's ``else``), negated where the call is in the ``else`` part
+            inner = "\n".join(
+                ("not " if 0 < i.orelse <= call.expr.line else "") + i.test.shown()
+                for i in call.ifs
+                if i.function == call.function
+            )
+            outer = values.defs[call.function] if call.function >= 0 else None
+            if outer is not None and outer.owner >= 0:  # a method: its class's
+                outer = values.defs[outer.owner]
+            name = outer.name if outer is not None and outer.owner < 0 else ""
+            calls.append((fa.path, call.expr.line, name, call, inner))
+    unique = {n for n, paths in functions.items() if len(paths) == 1}
+    #: a module-level function's positional parameter names (a class's are its __init__'s,
+    #: less ``self``)
+    params: dict[str, list[str]] = {}
+    for _, facts in with_facts(analyses):
+        for d in facts.values.defs if facts.values is not None else ():
+            if d.owner < 0 and not d.is_class and d.function >= 0:
+                params.setdefault(d.name, list(d.positional))
+    fixed = {k: {v for v in vs if isinstance(v, str)} for k, vs in defaults.items()}
+    fixed = {k: v for k, v in fixed.items() if v}
+    off_functions: set[str] = set()
+    off_calls: set[tuple[str, int]] = set()
+    for _ in range(6):  # a few rounds: entry → loader → model → encoder → backbone factory
+        chosen: dict[str, set[str]] = {k: set(v) for k, v in fixed.items()}
+        for path, line, fn, call, _ in calls:
+            if fn in off_functions or (path, line) in off_calls:
+                continue
+            for kw in call.expr.keywords:  # type: ignore[attr-defined]
+                target = kw.target
+                if (
+                    kw.name
+                    and kw.name not in fixed
+                    and target.kind == "Constant"
+                    and isinstance(target.value, str)
+                ):
+                    chosen.setdefault(kw.name, set()).add(target.value)
+        new_calls: set[tuple[str, int]] = set()
+        for path, line, _, _, tests_around in calls:
+            for test in tests_around.splitlines():
+                m = _STRING_TEST.match(test)
+                if m is None or m.group(2) not in chosen:
+                    continue
+                held = (m.group(5) in chosen[m.group(2)]) == (m.group(3) == "==")
+                if held == bool(m.group(1)):
+                    new_calls.add((path, line))
+                    break
+        callers: dict[str, list[bool]] = {}
+        for path, line, fn, call, _ in calls:
+            last = call.expr.callee().rpartition(".")[2]  # type: ignore[attr-defined]
+            if last in unique:
+                off = fn in off_functions or (path, line) in new_calls
+                callers.setdefault(last, []).append(off)
+        new_functions = {n for n, offs in callers.items() if offs and all(offs)}
+        if new_calls == off_calls and new_functions == off_functions:
+            break
+        off_calls, off_functions = new_calls, new_functions
+    tests = {(path, line): test.partition("\n")[0] for path, line, _, _, test in calls}
+    where_fn = {(path, line): fn for path, line, fn, _, _ in calls}
+
+    def unchosen(path: str, line: int) -> str:
+        if (path, line) in off_calls:
+            return (
+                f"{fn}() only if {tests[(path, line)]}"
+                if (fn := where_fn[(path, line)])
+                else (f"only if {tests[(path, line)]}")
+            )
+        fn = where_fn.get((path, line), "")
+        if fn in off_functions:
+            return f"{fn}()"
+        return ""
+
+    def passed(fn: str, param: str, depth: int = 0) -> set[object] | None:
+        """The literals the calls that run pass ``fn``'s parameter ``param`` (through
+        the callers' own parameters), None when one cannot be told."""
+        d = params.get(fn)
+        if d is None or depth > 4 or fn not in unique:
+            return None
+        index = d.index(param) if param in d else -1
+        out: set[object] = set()
+        for path, line, caller, call, _ in calls:
+            expr = call.expr  # type: ignore[attr-defined]
+            if expr.callee().rpartition(".")[2] != fn:
+                continue
+            if caller in off_functions or (path, line) in off_calls:
+                continue
+            given = next((k.target for k in expr.keywords if k.name == param), None)
+            if given is None and 0 <= index < len(expr.args):
+                given = expr.args[index]
+            if given is None:
+                return None
+            if given.kind == "Constant":
+                out.add(given.value)
+            elif given.kind == "Name" and caller in params:
+                more = passed(caller, given.name, depth + 1)
+                if more is None:
+                    return None
+                out |= more
+            else:
+                return None
+        return out or None
+
+    def literal(path: str, line: int, param: str) -> set[object] | None:
+        return passed(where_fn.get((path, line), ""), param)
+
+    return unchosen, literal
 
 
 def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
@@ -902,17 +1075,24 @@ def _noted_alternatives(
     configuration does not select build (pytorch-segmentation's VGG of FCN8 and SegNet
     beside PSPNet's ResNet): alternatives a lead may choose, not work."""
 
-    def listed(optional: bool) -> str:
+    def kind(model: str) -> str:
+        if model.startswith("only if ") and model.endswith("off by default"):
+            return "optional"
+        return "branch" if model.endswith(")") or " only if " in model else "model"
+
+    def listed(which: str) -> str:
         return "; ".join(
             f"{what} ({', '.join(sorted(m))})"
             for what, models in sorted(others.items())
-            if (m := {x for x in models if x.startswith("only if ") == optional})
+            if (m := {x for x in models if kind(x) == which})
         )
 
     note = ""
-    if shown := listed(False):
+    if shown := listed("model"):
         note += f"; not counted, built only by models the config does not select: {shown}"
-    if shown := listed(True):  # a teacher built only with distillation switched on
+    if shown := listed("branch"):  # MiDaS's other model types' backbones
+        note += f"; not counted, built only in branches the defaults do not take: {shown}"
+    if shown := listed("optional"):  # a teacher built only with distillation switched on
         note += f"; not counted, optional (a branch the defaults do not take): {shown}"
     for group in (items, checkpoints):
         for n, item in enumerate(group):

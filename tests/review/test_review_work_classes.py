@@ -42,6 +42,20 @@ def test_a_loader_the_entry_imports_and_that_builds_the_model_is_ported(loader) 
     assert apart["export/run_onnx.py"].startswith("adapter for onnxruntime")
 
 
+def test_only_the_backbone_the_default_model_type_selects_is_counted(loader) -> None:
+    # --model_type depth_large → DepthNet(backbone="large") → _make_encoder's "large"
+    # branch → _make_large; the other branches' backbones are alternatives, and the literal
+    # False passed down means the architecture only (the weights are the checkpoint's)
+    backbones = [i for i in loader.work if i.kind == "pretrained-backbone"]
+    assert [i.what for i in backbones] == ['timm.create_model("vit_large_patch16_384")']
+    why = backbones[0].why
+    assert "architecture only: pretrained is False" in why
+    assert "pretrained weights converted" not in why
+    assert "branches the defaults do not take" in why
+    assert "_make_small()" in why and "_make_resnet()" in why  # the else branch too
+    assert "1 pretrained-backbone" in loader.effort.formula
+
+
 def test_a_cython_op_imported_beside_its_source_is_a_compiled_op(cython) -> None:
     ops = [i for i in cython.work if i.kind.startswith("compiled")]
     assert [(i.kind, i.what) for i in ops] == [("compiled-op", "align.align.core.maximum_path_c")]
