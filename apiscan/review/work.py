@@ -192,7 +192,18 @@ class Ancillary:
         #: files that build one of the repository's torch Modules (MiDaS's
         #: ``midas/model_loader.py``: ``DPTDepthModel(...)``, its classes subclassing
         #: ``BaseModel``, a ``torch.nn.Module``)
-        self._builders = _module_builders(analyses)
+        builders = _module_builders(analyses)
+        self._builders = frozenset(
+            fa.path
+            for fa in analyses
+            if fa.path in builders
+            # a script of its own (yolov9's export.py, imported by a method of the model
+            # for its format table) or one named for an export stays an adapter
+            and not (fa.syntax is not None and fa.syntax.main_guard)
+            and not any(
+                path_matches(PurePosixPath(fa.path).name.lower(), p) for p in ANCILLARY_FILES
+            )
+        )
         local = _local_packages(analyses)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
