@@ -844,11 +844,15 @@ def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str,
     ``torch.nn.utils.prune`` gaps never run). A call is matched by its resolved name (a
     method ``x.prune(...)`` of another object is not one); decorated functions (a registry
     builds them by name) and scripts' functions (run from the command line) are left out."""
+    local = _local_packages(analyses)
     used: set[str] = set()
     for fa in analyses:
-        used.update(c.callee for c in fa.calls)
-        used.update(fa.local_refs)
+        refs = [c.callee for c in fa.calls] + list(fa.local_refs)
+        used.update(refs)
         used.update(f"{fa.path}::{c.callee}" for c in fa.calls)
+        # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
+        # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
+        used.update("::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local)
     out: set[tuple[str, str]] = set()
     for fa, facts in with_facts(analyses):
         if facts.main_guard or not fa.modules:
@@ -858,7 +862,7 @@ def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str,
             name = fn.qualname
             if fn.cls or "." in name or name in decorated or name.startswith("__"):
                 continue
-            names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}"}
+            names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
             if not names & used:
                 out.add((fa.path, name))
     return frozenset(out)
