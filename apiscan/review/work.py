@@ -853,6 +853,13 @@ def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str,
         # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
         # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
         used.update("::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local)
+    for _, facts in with_facts(analyses):
+        # a function passed by name (detectron2's ``@configurable(from_config=
+        # _train_loader_from_config)``, a callback, ``mp.spawn(worker, ...)``)
+        for call in facts.values.calls if facts.values is not None else ():
+            for e in (*call.expr.args, *(k.target for k in call.expr.keywords)):
+                if e.kind == "Name":
+                    used.add(f"::{e.name}")
     out: set[tuple[str, str]] = set()
     for fa, facts in with_facts(analyses):
         if facts.main_guard or not fa.modules:
