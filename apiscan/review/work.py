@@ -948,7 +948,6 @@ def _string_choices(
             name = outer.name if outer is not None and outer.owner < 0 else ""
             calls.append((fa.path, call.expr.line, name, call, inner))
     unique = {n for n, paths in functions.items() if len(paths) == 1}
-    dead = uncalled_functions(analyses)
     #: a module-level function's positional parameter names (a class's are its __init__'s,
     #: less ``self``)
     params: dict[str, list[str]] = {}
@@ -1007,8 +1006,6 @@ def _string_choices(
         fn = where_fn.get((path, line), "")
         if fn in off_functions:
             return f"{fn}()"
-        if (path, fn) in dead:  # DPT's _make_pretrained_deitb16_384: nothing calls it
-            return f"{fn}() (nothing calls it)"
         return ""
 
     def passed(fn: str, param: str, depth: int = 0) -> set[object] | None:

@@ -53,7 +53,6 @@ def test_only_the_backbone_the_default_model_type_selects_is_counted(loader) -> 
     assert "pretrained weights converted" not in why
     assert "branches the defaults do not take" in why
     assert "_make_small()" in why and "_make_resnet()" in why  # the else branch too
-    assert "_make_huge() (nothing calls it)" in why
     assert "1 pretrained-backbone" in loader.effort.formula
 
 
