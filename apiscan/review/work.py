@@ -2129,6 +2129,8 @@ def compiled_ops(
             if _EVALUATION.search(binding) or evaluation_file(fa.path):
                 continue  # detectron2's C++ COCO evaluation: scores, never the network
             op = _BINDING_SUFFIX.sub("", binding)
+            if "Cython" in source:  # host code: one build per module, whatever it exports
+                op, binding = module.rpartition(".")[2], binding.rstrip("()")
             if op in _GENERIC_BINDINGS:  # ``ngram_repeat_block_cuda.forward``
                 op = module.rpartition(".")[2]
             if not source.startswith("the repository's") and _counterpart(op) is None:

@@ -58,7 +58,9 @@ def test_only_the_backbone_the_default_model_type_selects_is_counted(loader) -> 
 
 def test_a_cython_op_imported_beside_its_source_is_a_compiled_op(cython) -> None:
     ops = [i for i in cython.work if i.kind.startswith("compiled")]
-    assert [(i.kind, i.what) for i in ops] == [("compiled-op", "align.align.core.maximum_path_c")]
+    assert [(i.kind, i.what) for i in ops] == [
+        ("compiled-op", "align.align.core.core (maximum_path_c)")
+    ]
     assert "Cython" in ops[0].why and "host" in ops[0].why
     assert [str(w) for w in ops[0].where] == ["align/__init__.py:14"]
 
