@@ -41,6 +41,7 @@ from apiscan.review.work import (
     name_values,
     padded_batches,
     rectangular_batches,
+    uncalled_functions,
     unreached,
     work_items,
 )
@@ -188,6 +189,7 @@ def review(options: ScanOptions) -> Review:
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
+            uncalled_functions(analyses),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

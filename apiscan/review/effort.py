@@ -151,11 +151,13 @@ def estimate(
     work: tuple[WorkItem, ...] = (),
     ancillary: Ancillary | None = None,
     padded: tuple[tuple[str, str], ...] = (),
+    dead: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
     ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
-    pad batches to their largest item: input pipelines like DS119's."""
+    pad batches to their largest item: input pipelines like DS119's. ``dead`` are the
+    (path, function) that nothing calls: their gaps never run (yolov9's ``prune``)."""
     del gaps  # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
@@ -165,7 +167,9 @@ def estimate(
     apis = [
         f
         for f in result.api_findings
-        if counted(f) and kept(f.path) and not (f.disposition == "gap" and covered(f))
+        if counted(f)
+        and kept(f.path)
+        and not (f.disposition == "gap" and (covered(f) or (f.path, f.function) in dead))
     ]
     apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]
     network = [f for f in apis if f.scope == "network"]

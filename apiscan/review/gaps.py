@@ -204,8 +204,13 @@ def is_custom_op(f: ApiFinding) -> bool:
 
 
 #: Process-wide settings and queries (``torch.set_float32_matmul_precision``,
-#: ``torch.backends.cudnn...``, ``torch.is_grad_enabled``): no tensor is computed.
-_SETTING = re.compile(r"torch\.(set_|get_|is_|backends\.)")
+#: ``torch.backends.cudnn...``, ``torch.is_grad_enabled``, ``torch.set_printoptions``,
+#: ``torch.use_deterministic_algorithms``, ``torch.distributed.is_nccl_available``): no
+#: tensor is computed.
+_SETTING = re.compile(
+    r"torch\.(set_|get_|is_|backends\.|use_deterministic_algorithms$"
+    r"|are_deterministic_algorithms_enabled$|distributed\.is_\w*(available|initialized)$)"
+)
 
 
 def is_setting(api: str) -> bool:
@@ -719,6 +724,13 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
     context of an autograd Function), else None."""
     if api in GAP_REWRITES:
         return GAP_REWRITES[api]
+    if is_setting(api) and not api.startswith("torch.backends."):
+        return (
+            "delete",
+            "a process setting or query, no tensor computed: delete it, or one context line "
+            "(mindspore.set_context(deterministic='ON') for determinism; printing options "
+            "have no counterpart)",
+        )
     if _RUNTIME_QUERY.match(api):
         return (
             "delete",

@@ -24,6 +24,7 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
+from apiscan.extract.values import argparse_option
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
@@ -193,14 +194,40 @@ class Ancillary:
             for fa in analyses
             if any(b.startswith("torch.nn.") for c in fa.classes for b in c.bases)
         )
+        #: files that build one of the repository's torch Modules (MiDaS's
+        #: ``midas/model_loader.py``: ``DPTDepthModel(...)``, its classes subclassing
+        #: ``BaseModel``, a ``torch.nn.Module``)
+        builders = _module_builders(analyses)
+        self._builders = frozenset(
+            fa.path
+            for fa in analyses
+            if fa.path in builders
+            # a script of its own (yolov9's export.py, imported by a method of the model
+            # for its format table) or one named for an export stays an adapter
+            and not (fa.syntax is not None and fa.syntax.main_guard)
+            and not any(
+                path_matches(PurePosixPath(fa.path).name.lower(), p) for p in ANCILLARY_FILES
+            )
+        )
         local = _local_packages(analyses)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
                 self._why[fa.path] = why
+        if self.patterns is None and not self.keep:
+            # inference only: the root scripts run the model (MiDaS's ``run.py``)
+            self._imports = _import_graph(analyses)
+            self._adapted_parts(
+                fa.path
+                for fa in analyses
+                if fa.syntax is not None
+                and fa.syntax.main_guard
+                and len(PurePosixPath(fa.path).parts) == 1
+                and fa.path not in self._why
+            )
         if self.patterns is None and self.keep:
             self._imports = _import_graph(analyses)
-            self._adapted_parts()
+            self._adapted_parts(self._ported_entries())
             tasks = self._other_tasks(analyses)
             self._why.update(tasks)
             self._why.update(self._variants(analyses))
@@ -221,14 +248,16 @@ class Ancillary:
         """The training files that are ported (not adapters, side projects...)."""
         return {p for p in self.keep if p in self._read and p not in self._why}
 
-    def _adapted_parts(self) -> None:
-        """A file the training entry imports, directly or through the repository's own
-        modules, is part of the model even when one of its classes adapts to another framework
-        (yolov9's ``models/common.py``: its blocks, and a multi-backend loader importing
-        TensorRT inside a method) and defines torch Modules is part of the model: ported, not
-        an adapter (an export script or a TensorFlow twin it imports stays one)."""
-        reached = _closure(self._ported_entries(), self._imports)
-        for path in reached & self._torch_modules:
+    def _adapted_parts(self, entries: Iterable[str]) -> None:
+        """A file the training entry (the inference script, where nothing trains) imports,
+        directly or through the repository's own modules, is part of the model even when one
+        of its classes adapts to another framework (yolov9's ``models/common.py``: its
+        blocks, and a multi-backend loader importing TensorRT inside a method) when it
+        defines torch Modules or builds them (MiDaS's ``model_loader.py``: the loader
+        ``run.py`` calls, importing openvino only in a branch): ported, not an adapter (an
+        export script or a TensorFlow twin it imports stays one)."""
+        reached = _closure(entries, self._imports)
+        for path in reached & (self._torch_modules | self._builders):
             if self._why.get(path, "").startswith(ADAPTER):
                 del self._why[path]
 
@@ -640,6 +669,32 @@ def _side_recipes(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
     return found
 
 
+def _module_builders(analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The files that call one of the repository's torch Module classes (subclassing
+    ``torch.nn`` directly or through the repository's own classes) at module or function
+    level: they build the model."""
+    bases = {
+        f"{m}.{c.qualname}": c.bases
+        for fa in analyses
+        if not fa.errors
+        for m in fa.modules
+        for c in fa.classes
+    }
+    modules: set[str] = set()
+    grown = True
+    while grown:  # through the repository's own base classes (DPT → BaseModel → Module)
+        grown = False
+        for name, of in bases.items():
+            if name not in modules and any(b.startswith("torch.nn.") or b in modules for b in of):
+                modules.add(name)
+                grown = True
+    return frozenset(
+        fa.path
+        for fa in analyses
+        if not fa.errors and any(c.role == "call" and c.callee in modules for c in fa.calls)
+    )
+
+
 def _import_graph(analyses: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     """path → the repository's files it imports (absolute imports, function level included),
     each import name resolved to the longest module of the repository it starts with."""
@@ -756,16 +811,26 @@ def work_items(
     items = _one_per_function([_with_callers(t, analyses, ancillary) for t in trips])
     backbones: list[WorkItem] = []
     local = _local_packages(analyses)
+    defaults = option_defaults(analyses)
+    registered = _registered_models(analyses)
+    unchosen, given = _string_choices(analyses, ancillary, defaults)
+    others: dict[str, list[str]] = {}
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
-            backbones.extend(
-                b
-                for b in _backbones(fa, facts, names)
-                if b.what.partition(".")[0] not in local and not first <= b.where[0].line <= last
-            )
+            for b in _backbones(fa, facts, names):
+                if b.what.partition(".")[0] in local or first <= b.where[0].line <= last:
+                    continue
+                if _own_model(b, fa, defaults, registered):
+                    continue  # deit's ``create_model(args.model)``: its own registered ViT
+                off = _switched_off_branch(fa, b.where[0].line, defaults) or unchosen(
+                    fa.path, b.where[0].line
+                )
+                if off:  # deit's teacher, built only with distillation on
+                    others.setdefault(b.what.partition("(")[0], []).append(off)
+                    continue
+                backbones.append(_weights_given(b, given))
             backbones.extend(_zoo_subclasses(fa, local))
-    others: dict[str, list[str]] = {}
     if unselected is not None:
         kept = []
         for b in backbones:
@@ -808,6 +873,298 @@ def work_items(
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
     )
+
+
+def option_defaults(analyses: Sequence[FileAnalysis]) -> dict[str, set[object]]:
+    """dest -> the literal defaults of the argparse options declared with that dest
+    (``--model`` with ``default='deit_base_patch16_224'``); an option with no literal
+    default holds None."""
+    out: dict[str, set[object]] = {}
+    for _, facts in with_facts(analyses):
+        values = facts.values
+        for call in values.calls if values is not None else ():
+            option = argparse_option(call.expr)
+            if option is None:
+                continue
+            default = option.default
+            if default is None:
+                value: object = False if option.action == "store_true" else None
+                value = True if option.action == "store_false" else value
+            else:
+                value = default.value if default.kind == "Constant" else None
+            out.setdefault(option.dest, set()).add(value)
+    return out
+
+
+def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
+    """The functions the repository registers with a model zoo's registry by name (timm's
+    ``@register_model``: ``deit_base_patch16_224``), built by ``create_model(name)``."""
+    return {
+        name
+        for _, facts in with_facts(analyses)
+        for name, _, decorators in facts.decorators
+        if any(d.rpartition(".")[2] == "register_model" for d in decorators)
+    }
+
+
+#: An option read by a call (``args.model``, ``opt.teacher_model``): its dest.
+_OPTION = re.compile(r"^(?:args|opt|opts|cfg|config|FLAGS)\.(\w+)$")
+#: ``args.x != 'none'`` / ``args.x == "y"``: a test of an option against a string.
+_OPTION_TEST = re.compile(
+    r"^(not )?(?:args|opt|opts|cfg|config)\.(\w+)(?:\s*(==|!=)\s*(['\"])(.*)\4)?$"
+)
+
+
+def _own_model(
+    item: WorkItem, fa: FileAnalysis, defaults: dict[str, set[object]], registered: set[str]
+) -> bool:
+    """A zoo factory called with a name that is one the repository registers itself (deit's
+    ``create_model(args.model)`` with ``--model`` defaulting to its ``deit_base_patch16_224``):
+    the repository's own model, ported with it, not a third-party backbone."""
+    if not item.what.startswith(_NAMED_ZOO):
+        return False
+    arg = item.what.partition("(")[2].partition(",")[0].rstrip(")").strip()
+    if arg[:1] in "'\"" and arg:
+        return arg.strip("'\"") in registered
+    m = _OPTION.match(arg)
+    values = defaults.get(m.group(1), set()) if m else set()
+    return bool(values) and all(isinstance(v, str) and v in registered for v in values)
+
+
+def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[object]]) -> str:
+    """ "only if <test>, off by default" when the call on ``line`` is built under an ``if``
+    on an argparse option that its default turns off (deit's teacher under ``if
+    args.distillation_type != 'none'``, ``--distillation-type`` defaulting to ``'none'``);
+    "" when it is built, or that cannot be told."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    for call in values.calls if values is not None else ():
+        if call.expr.line != line or not call.ifs:
+            continue
+        test = call.ifs[0].test.shown()
+        m = _OPTION_TEST.match(test)
+        if m is None:
+            continue
+        negated, dest, op, _, literal = m.groups()
+        held = defaults.get(dest, set())
+        if len(held) != 1:
+            continue
+        (value,) = held
+        if op:
+            holds = (value == literal) == (op == "==")
+        elif isinstance(value, bool) or value is None:
+            holds = bool(value)
+        else:
+            continue
+        in_else = 0 < call.ifs[0].body_end < line  # its ``else``: run when the test fails
+        if (holds == bool(negated)) != in_else:
+            return f"only if {'not ' if in_else else ''}{test}, off by default"
+    return ""
+
+
+def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, str]]:
+    """(path, name) of the module-level functions of the repository that no file calls or
+    names (yolov9's ``prune`` in ``utils/torch_utils.py``: dead code, its
+    ``torch.nn.utils.prune`` gaps never run). A call is matched by its resolved name (a
+    method ``x.prune(...)`` of another object is not one); decorated functions (a registry
+    builds them by name) and scripts' functions (run from the command line) are left out."""
+    local = _local_packages(analyses)
+    used: set[str] = set()
+    for fa in analyses:
+        refs = [c.callee for c in fa.calls] + list(fa.local_refs)
+        used.update(refs)
+        used.update(f"{fa.path}::{c.callee}" for c in fa.calls)
+        # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
+        # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
+        used.update("::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local)
+    for _, facts in with_facts(analyses):
+        # a function passed by name (detectron2's ``@configurable(from_config=
+        # _train_loader_from_config)``, a callback, ``mp.spawn(worker, ...)``)
+        for call in facts.values.calls if facts.values is not None else ():
+            for e in (*call.expr.args, *(k.target for k in call.expr.keywords)):
+                if e.kind == "Name":
+                    used.add(f"::{e.name}")
+    out: set[tuple[str, str]] = set()
+    for fa, facts in with_facts(analyses):
+        if facts.main_guard or not fa.modules:
+            continue
+        decorated = {name for name, *_ in facts.decorators}
+        for fn in fa.functions:
+            name = fn.qualname
+            if fn.cls or "." in name or name in decorated or name.startswith("__"):
+                continue
+            names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
+            if not names & used:
+                out.add((fa.path, name))
+    return frozenset(out)
+
+
+#: ``name == "literal"`` / ``args.name != 'literal'``: a branch of a string-keyed chain.
+_STRING_TEST = re.compile(r"^(not )?(?:\w+\.)?(\w+)\s*(==|!=)\s*(['\"])([^'\"]*)\4$")
+
+
+#: A backbone item's weights asked for through a parameter (``pretrained=pretrained``).
+_WEIGHTS_PARAM = re.compile(r", (pretrained|weights)=([A-Za-z_]\w*)(?=[,)])")
+#: What a backbone item says of its pretrained weights.
+_WEIGHTS_WHY = (
+    " and its pretrained weights converted to a MindSpore checkpoint (parameter "
+    "names and BatchNorm statistics mapped), checked against PyTorch's outputs"
+)
+
+
+def _weights_given(
+    item: WorkItem, given: Callable[[str, int, str], set[object] | None]
+) -> WorkItem:
+    """The item without pretrained weights when the parameter its weights are asked for
+    with is given only ``False``/``None`` by the calls that run (MiDaS's BEiT: the
+    architecture only; its weights come from the repository's checkpoint)."""
+    m = _WEIGHTS_PARAM.search(item.what)
+    if m is None:
+        return item
+    values = given(item.where[0].path, item.where[0].line, m.group(2))
+    if not values or any(v not in (False, None) for v in values):
+        return item
+    return replace(
+        item,
+        what=item.what[: m.start()] + item.what[m.end() :],
+        why=item.why.replace(_WEIGHTS_WHY, "")
+        + f" (architecture only: {m.group(2)} is {values.pop()} where the model builds it, "
+        "the weights come from the repository's checkpoint)",
+    )
+
+
+def _string_choices(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, defaults: dict[str, set[object]]
+) -> tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]:
+    """Which calls a string-keyed ``if``/``elif`` chain leaves out with the values the code
+    starts from (MiDaS: ``--model_type`` defaults to ``dpt_beit_large_512``; ``load_model``'s
+    branch for it builds ``DPTDepthModel(backbone="beitl16_512")``; ``_make_encoder``'s
+    branch for that backbone calls ``_make_pretrained_beitl16_512``, the one of its six
+    ``_make_pretrained_*`` functions that runs). A name's values are its argparse default,
+    else the literals the calls that run pass it by keyword; a call is left out when an
+    ``if`` around it compares such a name with another literal, and a module-level
+    function is left out when every call of it is. Returns, for a (path, line), what picks
+    it out ("" when it runs, or that cannot be told); and the literals a parameter of the
+    function around a (path, line) is given by the calls that run (MiDaS's
+    ``_make_pretrained_beitl16_512(pretrained)``: ``False``, passed down by ``DPT``'s
+    ``_make_encoder(backbone, features, False, ...)``), None when that cannot be told."""
+    calls: list[tuple[str, int, str, object, str]] = []  # path, line, function, call, test
+    functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or ancillary.why(fa.path):
+            continue
+        for d in values.defs:
+            # a module-level function, or a class: built by calling it by name
+            if d.owner < 0 and (d.is_class or d.function >= 0):
+                functions.setdefault(d.name, set()).add(fa.path)
+        for call in values.calls:
+            # every ``if`` around it in its function (an ``elif`` is an ``if`` in its
+            # parent's ``else``), negated where the call is in the ``else`` part
+            inner = "\n".join(
+                ("not " if 0 < i.body_end < call.expr.line else "") + i.test.shown()
+                for i in call.ifs
+                if i.function == call.function
+            )
+            outer = values.defs[call.function] if call.function >= 0 else None
+            if outer is not None and outer.owner >= 0:  # a method: its class's
+                outer = values.defs[outer.owner]
+            name = outer.name if outer is not None and outer.owner < 0 else ""
+            calls.append((fa.path, call.expr.line, name, call, inner))
+    unique = {n for n, paths in functions.items() if len(paths) == 1}
+    #: a module-level function's positional parameter names (a class's are its __init__'s,
+    #: less ``self``)
+    params: dict[str, list[str]] = {}
+    for _, facts in with_facts(analyses):
+        for d in facts.values.defs if facts.values is not None else ():
+            if d.owner < 0 and not d.is_class and d.function >= 0:
+                params.setdefault(d.name, list(d.positional))
+    fixed = {k: {v for v in vs if isinstance(v, str)} for k, vs in defaults.items()}
+    fixed = {k: v for k, v in fixed.items() if v}
+    off_functions: set[str] = set()
+    off_calls: set[tuple[str, int]] = set()
+    for _ in range(6):  # a few rounds: entry → loader → model → encoder → backbone factory
+        chosen: dict[str, set[str]] = {k: set(v) for k, v in fixed.items()}
+        for path, line, fn, call, _ in calls:
+            if fn in off_functions or (path, line) in off_calls:
+                continue
+            for kw in call.expr.keywords:  # type: ignore[attr-defined]
+                target = kw.target
+                if (
+                    kw.name
+                    and kw.name not in fixed
+                    and target.kind == "Constant"
+                    and isinstance(target.value, str)
+                ):
+                    chosen.setdefault(kw.name, set()).add(target.value)
+        new_calls: set[tuple[str, int]] = set()
+        for path, line, _, _, tests_around in calls:
+            for test in tests_around.splitlines():
+                m = _STRING_TEST.match(test)
+                if m is None or m.group(2) not in chosen:
+                    continue
+                held = (m.group(5) in chosen[m.group(2)]) == (m.group(3) == "==")
+                if held == bool(m.group(1)):
+                    new_calls.add((path, line))
+                    break
+        callers: dict[str, list[bool]] = {}
+        for path, line, fn, call, _ in calls:
+            last = call.expr.callee().rpartition(".")[2]  # type: ignore[attr-defined]
+            if last in unique:
+                off = fn in off_functions or (path, line) in new_calls
+                callers.setdefault(last, []).append(off)
+        new_functions = {n for n, offs in callers.items() if offs and all(offs)}
+        if new_calls == off_calls and new_functions == off_functions:
+            break
+        off_calls, off_functions = new_calls, new_functions
+    tests = {(path, line): test.partition("\n")[0] for path, line, _, _, test in calls}
+    where_fn = {(path, line): fn for path, line, fn, _, _ in calls}
+
+    def unchosen(path: str, line: int) -> str:
+        if (path, line) in off_calls:
+            return (
+                f"{fn}() only if {tests[(path, line)]}"
+                if (fn := where_fn[(path, line)])
+                else (f"only if {tests[(path, line)]}")
+            )
+        fn = where_fn.get((path, line), "")
+        if fn in off_functions:
+            return f"{fn}()"
+        return ""
+
+    def passed(fn: str, param: str, depth: int = 0) -> set[object] | None:
+        """The literals the calls that run pass ``fn``'s parameter ``param`` (through
+        the callers' own parameters), None when one cannot be told."""
+        d = params.get(fn)
+        if d is None or depth > 4 or fn not in unique:
+            return None
+        index = d.index(param) if param in d else -1
+        out: set[object] = set()
+        for path, line, caller, call, _ in calls:
+            expr = call.expr  # type: ignore[attr-defined]
+            if expr.callee().rpartition(".")[2] != fn:
+                continue
+            if caller in off_functions or (path, line) in off_calls:
+                continue
+            given = next((k.target for k in expr.keywords if k.name == param), None)
+            if given is None and 0 <= index < len(expr.args):
+                given = expr.args[index]
+            if given is None:
+                return None
+            if given.kind == "Constant":
+                out.add(given.value)
+            elif given.kind == "Name" and caller in params:
+                more = passed(caller, given.name, depth + 1)
+                if more is None:
+                    return None
+                out |= more
+            else:
+                return None
+        return out or None
+
+    def literal(path: str, line: int, param: str) -> set[object] | None:
+        return passed(where_fn.get((path, line), ""), param)
+
+    return unchosen, literal
 
 
 def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
@@ -862,10 +1219,26 @@ def _noted_alternatives(
     """The selected model's first backbone item noting the backbones only the models the
     configuration does not select build (pytorch-segmentation's VGG of FCN8 and SegNet
     beside PSPNet's ResNet): alternatives a lead may choose, not work."""
-    shown = "; ".join(
-        f"{what} ({', '.join(sorted(set(models)))})" for what, models in sorted(others.items())
-    )
-    note = f"; not counted, built only by models the config does not select: {shown}"
+
+    def kind(model: str) -> str:
+        if model.startswith("only if ") and model.endswith("off by default"):
+            return "optional"
+        return "branch" if model.endswith(")") or " only if " in model else "model"
+
+    def listed(which: str) -> str:
+        return "; ".join(
+            f"{what} ({', '.join(sorted(m))})"
+            for what, models in sorted(others.items())
+            if (m := {x for x in models if kind(x) == which})
+        )
+
+    note = ""
+    if shown := listed("model"):
+        note += f"; not counted, built only by models the config does not select: {shown}"
+    if shown := listed("branch"):  # MiDaS's other model types' backbones
+        note += f"; not counted, built only in branches the defaults do not take: {shown}"
+    if shown := listed("optional"):  # a teacher built only with distillation switched on
+        note += f"; not counted, optional (a branch the defaults do not take): {shown}"
     for group in (items, checkpoints):
         for n, item in enumerate(group):
             if item.kind == "pretrained-backbone":
@@ -1859,6 +2232,7 @@ def compiled_ops(
     #: (module, op) -> (bindings, places, where the code comes from)
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
     jit = _jit_extensions(result, analyses)
+    sources = _native_stems(root) if native else {}
     for fa in analyses:
         if fa.errors or ancillary.why(fa.path):
             continue
@@ -1866,9 +2240,18 @@ def compiled_ops(
             parts = ref.split(".")
             hit = _extension_binding(parts, packages, modules, defined) if native else None
             shown = ""
+            built = (
+                sources.get((str(PurePosixPath(fa.path).parent), parts[-2]), "")
+                if len(parts) > 1
+                else ""
+            )
+            if hit is None and built and ".".join(parts[:-1]) not in defined:
+                # vits's ``from .monotonic_align.core import maximum_path_c`` beside
+                # ``monotonic_align/core.pyx``: the module is built from that source
+                hit = (".".join(parts[:-1]), parts[-1])
             if hit is None and jit:
                 hit, shown = _jit_binding(parts, jit)
-            source = _OWN_EXTENSION
+            source = f"the repository's {built} extension" if built else _OWN_EXTENSION
             if hit is None:
                 hit, source = _submodule_binding(parts, submodules)
             if hit is None:
@@ -1877,9 +2260,11 @@ def compiled_ops(
             if _EVALUATION.search(binding) or evaluation_file(fa.path):
                 continue  # detectron2's C++ COCO evaluation: scores, never the network
             op = _BINDING_SUFFIX.sub("", binding)
+            if "Cython" in source:  # host code: one build per module, whatever it exports
+                op, binding = module.rpartition(".")[2], binding.rstrip("()")
             if op in _GENERIC_BINDINGS:  # ``ngram_repeat_block_cuda.forward``
                 op = module.rpartition(".")[2]
-            if source != _OWN_EXTENSION and _counterpart(op) is None:
+            if not source.startswith("the repository's") and _counterpart(op) is None:
                 continue  # a submodule's name that is no known op: nothing to claim
             line = next((c.line for c in fa.calls if c.callee == ref), 1)
             entry = ops.setdefault((module, op), (set(), [], source))
@@ -1901,7 +2286,15 @@ def compiled_ops(
         how = _counterpart(op)
         listed = ", ".join(sorted(bindings))
         what = f"{module}.{op}" + (f" ({listed})" if bindings != {op} else "")
-        if how:
+        if "Cython" in source:  # host code on numpy arrays: no kernel, no gradient
+            how = how or "none needed"
+            why = (
+                f"an op of {source} that the ported code calls: host code on numpy arrays, "
+                "it needs no MindSpore counterpart: build it in the MindSpore environment and "
+                "check its output against PyTorch's (the host round trip around it is its own "
+                "item), or write it with MindSpore ops to keep it in the graph"
+            )
+        elif how:
             why = (
                 f"an op of {source} that the ported code calls: MindSpore's counterpart is "
                 f"{how}; wire it in and check its output (and gradient, where it has one) "
@@ -2123,6 +2516,24 @@ SECOND_ORDER = "second-order-grad"
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).
 _EXTENSION_MODULE = re.compile(r"^_?(?:C|ext|\w*_(?:cuda|ext|cpp|C)|\w*backend)$")
+
+
+#: The native sources an extension module is built from, by suffix: which kind of extension.
+_BUILT_FROM = {".pyx": "Cython", ".cpp": "C++", ".cc": "C++", ".cxx": "C++", ".cu": "CUDA"}
+
+
+def _native_stems(root: Path) -> dict[tuple[str, str], str]:
+    """(folder, stem) -> kind of every native source a module can be built from (``.pyx``,
+    ``.cpp``, ``.cu``; headers are not): an import of ``<folder>.<stem>`` that no Python
+    file defines is that compiled module, whatever its name (vits's ``core.pyx``)."""
+    from apiscan.review.gaps import native_sources  # no cycle: gaps is leaf
+
+    out: dict[tuple[str, str], str] = {}
+    for _, where in native_sources(root):
+        path = PurePosixPath(where.path)
+        if path.suffix.lower() in _BUILT_FROM:
+            out.setdefault((str(path.parent), path.stem), _BUILT_FROM[path.suffix.lower()])
+    return out
 
 
 def _extension_binding(
