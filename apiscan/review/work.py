@@ -16,7 +16,7 @@ plotting, notebooks and adapters for other frameworks are counted apart
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -313,16 +313,13 @@ class Ancillary:
         folders: dict[PurePosixPath, list[str]] = {}
         for path in sorted(reached):
             folders.setdefault(PurePosixPath(path).parent, []).append(path)
-        by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
         importers: dict[str, set[str]] = {}
+        for path, target in _local_references(analyses):
+            importers.setdefault(target, set()).add(path)
         names: dict[str, set[str]] = {}
         for fa in analyses:
             if fa.errors or fa.syntax is None:
                 continue
-            for ref in fa.local_refs:
-                target = _module_file(ref, by_module)
-                if target and target != fa.path:
-                    importers.setdefault(target, set()).add(fa.path)
             models = fa.syntax.models
             if models is not None and any(
                 chain or arch for _, _, found_in in models.decorated for arch, chain, _ in found_in
@@ -716,16 +713,23 @@ def _reference_graph(
 ) -> dict[str, set[str]]:
     """``imports`` (absolute imports) with the repository's names each file refers to,
     relative imports resolved (``from . import networks_basic``)."""
-    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
     graph = {path: set(targets) for path, targets in imports.items()}
+    for path, target in _local_references(analyses):
+        graph.setdefault(path, set()).add(target)
+    return graph
+
+
+def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
+    """(file, the other repository file it refers to) for each of the repository's names a
+    file uses, relative imports resolved."""
+    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
     for fa in analyses:
         if fa.errors or fa.syntax is None:
             continue
         for ref in fa.local_refs:
             target = _module_file(ref, by_module)
             if target and target != fa.path:
-                graph.setdefault(fa.path, set()).add(target)
-    return graph
+                yield fa.path, target
 
 
 def _closure(start: Iterable[str], graph: dict[str, set[str]], packages: bool = False) -> set[str]:
