@@ -8,6 +8,7 @@ code is counted beside them, since it can usually stay Python or NumPy.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -15,7 +16,14 @@ from pathlib import PurePosixPath
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
-from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
+from apiscan.review.model import (
+    BACKBONE_ARCHITECTURE,
+    WORK_KINDS,
+    Effort,
+    Gap,
+    WorkItem,
+    work_label,
+)
 from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
 from apiscan.rewrite.idioms import idiom_for
 
@@ -88,6 +96,9 @@ RATES: dict[str, tuple[float, float]] = {
     "input-shape": (1.5, 3.0),
     "host-round-trip": (1.0, 2.0),
     "pretrained-backbone": (1.5, 3.0),
+    # a model-zoo architecture built without weights (SimCLR's ``resnet18(pretrained=False)``):
+    # the zoo's MindSpore counterpart (MindCV) swapped in, no weights to convert and compare
+    "backbone-architecture": (0.5, 1.0),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
     # an op of the repository's compiled extension: MindSpore's counterpart wired in and
@@ -102,6 +113,64 @@ RATES: dict[str, tuple[float, float]] = {
 }
 #: Contributors named as what drives the range.
 DRIVERS = 3
+#: Repeated work of one kind is priced on a learning curve (Wright's law): each doubling of a
+#: kind's count prices its next unit at this fraction of the unit half as far in, so the
+#: fourth dynamic-shape rewrite, which reuses the masks and fixed maxima of the first, costs
+#: 0.64 of it. Migration leads reading repositories by hand price the same way: at full
+#: rates the repositories with many sites or functions of one kind came out 1.4–1.8× above
+#: their readings, small ones within (``tests/review/test_review_effort_calibration.py``).
+REPEAT = 0.8
+#: ... down to this fraction of the first, reached at the ninth unit: every unit is still
+#: read, changed and checked in its own context, so a thousand sites of one API cost at
+#: least half of a thousand, and the largest repositories move no further than the readers
+#: found the large ones high. Nine units cost what 5.8 would at the full rate.
+PLATEAU = 0.5
+#: Group sizes of each kind's units (:func:`price`): like units are one group, on one curve.
+Units = dict[str, tuple[int, ...]]
+
+
+def repeated(groups: tuple[int, ...]) -> float:
+    """The units at the full rate that groups of like units cost on the learning curve: in a
+    group the i-th costs ``i ** log2(REPEAT)`` of the first (1, 0.8, 0.70, 0.64...), never
+    less than ``PLATEAU``, and each group starts again at the first."""
+    exponent = math.log2(REPEAT)
+    return sum(sum(max(i**exponent, PLATEAU) for i in range(1, n + 1)) for n in groups)
+
+
+def _priced_as(groups: tuple[int, ...]) -> str:
+    """`` as 5.8`` after a count that repetition lowers (nine dynamic-shape rewrites), else
+    nothing: the formula shows what each count is priced as."""
+    priced = repeated(groups)
+    return f" as {priced:.1f}" if priced < sum(groups) else ""
+
+
+def price(units: Units) -> tuple[float, float, str, str]:
+    """The person-day range of the units (each group of like units on the learning curve,
+    times its kind's rates), the formula that gives it and the sentence naming the kinds
+    that drive it. A kind's high rate is at most twice its low one, so the range is at most
+    2× wide."""
+    priced = {k: repeated(groups) for k, groups in units.items() if sum(groups)}
+    low = round(sum(priced[k] * RATES[k][0] for k in priced), 1)
+    high = round(sum(priced[k] * RATES[k][1] for k in priced), 1)
+    formula = (
+        " + ".join(
+            f"{sum(units[k])} {k}{_priced_as(units[k])} × {RATES[k][0]:g}–{RATES[k][1]:g}"
+            for k in priced
+        )
+        or "nothing to change"
+    )
+    drivers = sorted(((priced[k] * RATES[k][1], k) for k in priced), key=lambda t: (-t[0], t[1]))
+    driven = ", ".join(
+        f"{k} ({sum(units[k])}{_priced_as(units[k])} × up to {RATES[k][1]:g} = {round(v, 1):g})"
+        for v, k in drivers[:DRIVERS]
+    )
+    return low, high, formula, driven
+
+
+def _per_api(findings: list[ApiFinding]) -> tuple[int, ...]:
+    """The sites of each API: the same substitution repeated is one group on the curve (vits's
+    48 ``Conv1d`` rewrites), a different API starts a new one."""
+    return tuple(sorted(Counter(f.api for f in findings).values(), reverse=True))
 
 
 #: The APIs that build or wrap a compiled extension's op: the op's work item covers them.
@@ -225,33 +294,34 @@ def estimate(
         }
         | set(padded)
     )
-    work_counts = Counter(item.kind for item in work)
+    # a model-zoo architecture without weights is priced apart from one with them
+    work_counts = Counter(
+        "backbone-architecture" if work_label(item) == BACKBONE_ARCHITECTURE else item.kind
+        for item in work
+    )
     variants = ancillary.variants() if ancillary is not None else ()
     rewrites = [f for f in apis if disposition(f) == "rewrite"]
     rendered = [f for f in rewrites if f.rewrite]
-    units = {
-        "delete": by["delete"][1],
-        "idiom": idiom_patterns - mechanical,
-        "mechanical-idiom": mechanical,
-        "rewrite": len(rewrites) - len(rendered),
-        "rendered": len(rendered),
-        "custom-op": len(custom),
-        "gap": by["gap"][2],
-        "dynamic-shape": len(functions),
-        "input-shape": len(inputs),
-        **{kind: work_counts.get(kind, 0) for kind in WORK_KINDS},
-        "variant": len(variants),
+    # sites are grouped by API, an idiom pattern is work unlike any other, and the units of
+    # every other kind (functions, pipelines, work items...) are one group of like work
+    units: Units = {
+        "delete": _per_api([f for f in apis if disposition(f) == "delete"]),
+        "idiom": (1,) * (idiom_patterns - mechanical),
+        "mechanical-idiom": (1,) * mechanical,
+        "rewrite": _per_api([f for f in rewrites if not f.rewrite]),
+        "rendered": _per_api(rendered),
+        "custom-op": (len(custom),),
+        "gap": (by["gap"][2],),
+        "dynamic-shape": (len(functions),),
+        "input-shape": (len(inputs),),
+        **{
+            k: (work_counts.get(k, 0),)
+            for kind in WORK_KINDS
+            for k in (kind, "backbone-architecture")[: 2 if kind == "pretrained-backbone" else 1]
+        },
+        "variant": (len(variants),),
     }
-    low = round(sum(units[k] * RATES[k][0] for k in units), 1)
-    high = round(sum(units[k] * RATES[k][1] for k in units), 1)
-    formula = (
-        " + ".join(f"{units[k]} {k} × {RATES[k][0]:g}–{RATES[k][1]:g}" for k in units if units[k])
-        or "nothing to change"
-    )
-    drivers = sorted(
-        ((units[k] * RATES[k][1], k) for k in units if units[k]), key=lambda t: (-t[0], t[1])
-    )[:DRIVERS]
-    driven = ", ".join(f"{k} ({units[k]} × up to {RATES[k][1]:g} = {v:g})" for v, k in drivers)
+    low, high, formula, driven = price(units)
     sentences = [
         f"In the network graph: {by['delete'][0]:,} call sites to delete, {by['idiom'][0]:,} "
         f"to rewrite with a MindSpore idiom, {by['rewrite'][0]:,} API substitutions, "
@@ -291,8 +361,11 @@ def estimate(
         "idiom pattern (a rename or deletion: cell walks, mode switches, no_grad, device, "
         "seeds...), site rewritten by hand, site whose rewrite the template renders (applied by "
         "`apiscan fix` once `apiscan verify` passes its form), custom op, gap API, function, "
-        "input pipeline, work item; replace them with your own)."
-        + (f" What drives it: {driven}." if driven else ""),
+        "input pipeline, work item; replace them with your own). Repeated work is priced on a "
+        f"learning curve, each doubling of a count at {REPEAT:g}× the unit before, down to "
+        f"{PLATEAU:g}× the first (a count shown 'as' fewer units): one curve for each kind's "
+        "functions, pipelines or work items, one for the sites of each API; every idiom "
+        "pattern at the full rate." + (f" What drives it: {driven}." if driven else ""),
     ]
     if variants:
         sentences.append(

@@ -270,5 +270,5 @@ def test_rewrites_the_template_renders_are_counted_apart(tmp_path: Path) -> None
         },
     )
     effort = build_review(str(tmp_path)).effort
-    assert "2 rendered × 0.02–0.04" in effort.formula, effort.formula
+    assert "2 rendered as 1.8 × 0.02–0.04" in effort.formula, effort.formula
     assert "rewrite × 0.08–0.15" not in effort.formula  # no hand-written rewrite here

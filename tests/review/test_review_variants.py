@@ -49,7 +49,7 @@ def test_sibling_trainers_and_their_modules_are_one_port_plus_deltas(review) -> 
     # a superseded copy nothing imports: not even a delta
     assert apart["utils/loss.py"] == f"{VARIANT} utils/loss_tal.py {UNUSED}"
     formula = review.effort.formula
-    assert "3 variant × 0.25–0.5" in formula
+    assert "3 variant as 2.5 × 0.25–0.5" in formula
     assert any(
         s.startswith("3 variants of ported files")
         and "train_dual.py, utils/loss_tal_dual.py, val_dual.py" in s

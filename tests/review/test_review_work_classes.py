@@ -53,7 +53,8 @@ def test_only_the_backbone_the_default_model_type_selects_is_counted(loader) -> 
     assert "pretrained weights converted" not in why
     assert "branches the defaults do not take" in why
     assert "_make_small()" in why and "_make_resnet()" in why  # the else branch too
-    assert "1 pretrained-backbone" in loader.effort.formula
+    # priced as the architecture alone: no weights of the zoo's to convert
+    assert "1 backbone-architecture × 0.5–1" in loader.effort.formula
 
 
 def test_a_cython_op_imported_beside_its_source_is_a_compiled_op(cython) -> None:
@@ -80,8 +81,9 @@ def test_a_zoo_factory_building_a_name_the_repository_registers_is_its_own_model
     # the teacher is built only with distillation on (off by default): mentioned, not counted
     assert "optional" in backbones[0].why
     assert 'only if args.distillation_type != "none", off by default' in backbones[0].why
-    assert zoo.effort.formula.count("pretrained-backbone") == 1
-    assert "1 pretrained-backbone" in zoo.effort.formula
+    # an extended class, built without the zoo's weights: the architecture alone
+    assert zoo.effort.formula.count("backbone") == 1
+    assert "1 backbone-architecture × 0.5–1" in zoo.effort.formula
 
 
 def test_settings_are_deleted_and_dead_code_is_not_counted(zoo) -> None:

@@ -1,0 +1,358 @@
+"""The effort's calibration, pinned: the component counts the review reported for ten public
+repositories, the range a migration lead gave each after reading it by hand, and the range
+the rates and the learning curve now make of the counts.
+
+A count is given as the sizes of its groups of like units (:data:`apiscan.review.effort.Units`):
+the sites of each API, a kind's functions or work items together, every idiom pattern apart.
+With the counts priced linearly, two of the ten missed their reader (a small training-only
+repository at 7.6–15 against 4–7, a detector with nine dynamic-shape functions at 35.4–70.2
+against 20–35) and the larger ones sat 1.4–1.8× above; these rows keep every range within 2×
+and overlapping its reader's. A change of a rate or of the curve that moves a row out of its
+band shows here first.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from apiscan.review.effort import PLATEAU, RATES, REPEAT, Units, price, repeated
+
+#: (repository read, component counts, the reader's range, the range priced from the counts)
+READINGS: list[tuple[str, Units, tuple[float, float], tuple[float, float]]] = [
+    (
+        "facebookresearch/deit",
+        {
+            "delete": (30, 4, 3, 2, 2, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1),
+            "rewrite": (6, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1),
+            "rendered": (25, 12, 5, 5, 4, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "backbone-architecture": (1,),
+            "checkpoint": (1,),
+            "unsupported-param": (1,),
+        },
+        (8, 15),
+        (8.4, 16.7),
+    ),
+    (
+        "isl-org/MiDaS",
+        {
+            "delete": (4, 4, 2, 2, 1, 1, 1, 1),
+            "idiom": (1, 1, 1),
+            "mechanical-idiom": (1, 1, 1),
+            "rewrite": (13, 8, 3, 2, 2, 2, 2, 1),
+            "rendered": (23, 17, 13, 4, 2, 2, 2, 1, 1),
+            "backbone-architecture": (1,),
+            "checkpoint": (1,),
+        },
+        (8, 15),
+        (6.2, 12.1),
+    ),
+    (
+        "jaywalnut310/vits",
+        {
+            "delete": (12, 9, 2, 2, 1),
+            "idiom": (1, 1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1, 1),
+            "rewrite": (48, 14, 14, 12, 10, 7, 5, 5, 3, 2, 2, 2, 2, 1, 1, 1),
+            "rendered": (37, 27, 24, 18, 6, 4, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "dynamic-shape": (5,),
+            "input-shape": (2,),
+            "host-round-trip": (1,),
+            "checkpoint": (1,),
+            "compiled-op": (1,),
+            "variant": (1,),
+        },
+        (20, 35),
+        (24.1, 47.4),
+    ),
+    (
+        "clovaai/deep-text-recognition-benchmark",
+        {
+            "delete": (15, 6, 5, 1, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1, 1),
+            "rewrite": (7, 6, 6, 3, 2, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (14, 12, 11, 8, 2, 2, 2, 2, 2, 2, 1, 1, 1),
+            "checkpoint": (1,),
+        },
+        (8, 15),
+        (7.2, 14.2),
+    ),
+    (
+        "leoxiaobin/deep-high-resolution-net.pytorch",
+        {
+            "delete": (10, 5, 2, 1),
+            "idiom": (1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1),
+            "rewrite": (3, 2, 1, 1, 1, 1),
+            "rendered": (23, 15, 11, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1),
+            "checkpoint": (1,),
+            "compiled-op": (2,),
+        },
+        (9, 15.5),
+        (7.2, 14.4),
+    ),
+    (
+        "rosinality/stylegan2-pytorch",
+        {
+            "delete": (6, 4, 3, 1, 1, 1, 1, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1),
+            "rewrite": (3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (
+                19,
+                17,
+                10,
+                9,
+                8,
+                6,
+                4,
+                4,
+                3,
+                3,
+                2,
+                2,
+                2,
+                2,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+            ),
+            "gap": (1,),
+            "dynamic-shape": (1,),
+            "checkpoint": (1,),
+            "unsupported-param": (1,),
+            "compiled-custom-op": (2,),
+            "second-order-grad": (1,),
+        },
+        (12, 19),
+        (17.5, 33.1),
+    ),
+    (
+        "hustvl/YOLOP",
+        {
+            "delete": (19, 10, 4, 2, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1),
+            "rewrite": (4, 3, 2, 1, 1, 1, 1, 1),
+            "rendered": (13, 13, 6, 6, 3, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1),
+            "dynamic-shape": (3,),
+            "host-round-trip": (1,),
+            "checkpoint": (1,),
+            "unsupported-param": (1,),
+        },
+        (14, 21),
+        (12.6, 25.0),
+    ),
+    (
+        "sthalles/SimCLR",
+        {
+            "delete": (5, 2, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1),
+            "rewrite": (4, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "dynamic-shape": (1,),
+            "backbone-architecture": (1,),
+        },
+        (4, 7),
+        (6.4, 12.7),
+    ),
+    (
+        "WongKinYiu/yolov9",
+        {
+            "delete": (29, 9, 8, 7, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1),
+            "rewrite": (27, 5, 4, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (
+                38,
+                32,
+                27,
+                11,
+                8,
+                7,
+                7,
+                6,
+                5,
+                5,
+                4,
+                3,
+                3,
+                3,
+                3,
+                3,
+                3,
+                3,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+            ),
+            "gap": (1,),
+            "dynamic-shape": (9,),
+            "input-shape": (2,),
+            "pretrained-backbone": (1,),
+            "checkpoint": (1,),
+            "variant": (6,),
+        },
+        (20, 35),
+        (27.1, 53.8),
+    ),
+    (
+        "tianzhi0549/FCOS",
+        {
+            "delete": (14, 8, 3, 2, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1),
+            "rewrite": (
+                17,
+                13,
+                6,
+                6,
+                6,
+                3,
+                3,
+                3,
+                2,
+                2,
+                2,
+                2,
+                2,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+            ),
+            "rendered": (
+                24,
+                19,
+                18,
+                16,
+                15,
+                13,
+                11,
+                10,
+                10,
+                9,
+                9,
+                7,
+                5,
+                5,
+                5,
+                4,
+                3,
+                3,
+                3,
+                3,
+                2,
+                2,
+                2,
+                2,
+                2,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+            ),
+            "gap": (1,),
+            "dynamic-shape": (7,),
+            "checkpoint": (2,),
+            "compiled-op": (6,),
+            "compiled-custom-op": (2,),
+        },
+        (30, 50),
+        (30.7, 58.9),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("read", "units", "reader", "priced"), READINGS, ids=[r[0] for r in READINGS]
+)
+def test_the_counts_price_within_the_readers_range(
+    read: str, units: Units, reader: tuple[float, float], priced: tuple[float, float]
+) -> None:
+    low, high, formula, driven = price(units)
+    assert (low, high) == priced
+    assert 0 < low <= high <= 2 * low
+    # the range meets the reader's
+    assert low <= reader[1] and high >= reader[0]
+    assert formula.count(" + ") == len(units) - 1 and driven.count(" = ") == 3
+
+
+def test_the_learning_curve() -> None:
+    assert REPEAT == 0.8
+    assert repeated((1,)) == 1 and repeated((2,)) == pytest.approx(1.8)
+    # each doubling at 0.8× the unit before: 1, 0.8, 0.70, 0.64 ... nine cost what 5.8 would
+    assert repeated((4,)) == pytest.approx(1 + 0.8 + 3**-0.321928 + 0.64, abs=1e-4)
+    assert round(repeated((9,)), 1) == 5.8
+    # the curve levels off at half the first unit from the ninth on: a thousand sites of one
+    # API still cost half a thousand
+    assert repeated((9,)) - repeated((8,)) == PLATEAU == 0.5
+    assert repeated((1000,)) == pytest.approx(repeated((8,)) + 992 * 0.5)
+    # groups start again at the first unit: five idiom patterns are five units
+    assert repeated((1, 1, 1, 1, 1)) == 5
+    assert repeated((3, 1)) == repeated((3,)) + 1
+
+
+def test_the_formula_shows_what_a_repeated_count_is_priced_as() -> None:
+    low, high, formula, driven = price({"dynamic-shape": (9,), "idiom": (1, 1), "rewrite": (3, 1)})
+    assert formula == (
+        "9 dynamic-shape as 5.8 × 1.5–3 + 2 idiom × 0.5–1 + 4 rewrite as 3.5 × 0.08–0.15"
+    )
+    assert driven.startswith("dynamic-shape (9 as 5.8 × up to 3 = 17.5), idiom (2 × up to 1 = 2)")
+    assert (low, high) == (10.0, 20.1)
+    assert price({}) == (0, 0, "nothing to change", "")
+
+
+def test_a_backbone_without_weights_is_priced_below_one_with_them() -> None:
+    # the architecture alone (no weights to convert and compare) against architecture and
+    # weights: the same at most 2× wide rates, half of them
+    assert RATES["backbone-architecture"] == (0.5, 1.0)
+    assert RATES["pretrained-backbone"] == (1.5, 3.0)
+    assert all(high <= 2 * low for low, high in RATES.values())
