@@ -140,8 +140,8 @@ def repeated(groups: tuple[int, ...]) -> float:
 def _priced_as(groups: tuple[int, ...]) -> str:
     """`` as 5.8`` after a count that repetition lowers (nine dynamic-shape rewrites), else
     nothing: the formula shows what each count is priced as."""
-    priced = repeated(groups)
-    return f" as {priced:.1f}" if priced < sum(groups) else ""
+    priced = round(repeated(groups), 1)
+    return f" as {priced:g}" if priced < sum(groups) else ""
 
 
 def price(units: Units) -> tuple[float, float, str, str]:
@@ -149,7 +149,8 @@ def price(units: Units) -> tuple[float, float, str, str]:
     times its kind's rates), the formula that gives it and the sentence naming the kinds
     that drive it. A kind's high rate is at most twice its low one, so the range is at most
     2× wide."""
-    priced = {k: repeated(groups) for k, groups in units.items() if sum(groups)}
+    # priced as shown (a tenth of a unit), so the formula's figures multiply to the range
+    priced = {k: round(repeated(groups), 1) for k, groups in units.items() if sum(groups)}
     low = round(sum(priced[k] * RATES[k][0] for k in priced), 1)
     high = round(sum(priced[k] * RATES[k][1] for k in priced), 1)
     formula = (
