@@ -92,6 +92,9 @@ def review(options: ScanOptions) -> Review:
         resolve_settings(options.path, {})["review-ancillary"],
         keep=training | entry_points(result, analyses),
     )
+    # a vendored copy's own training (DINOv2's train/ beside Depth-Anything's inference
+    # code) does not make this repository train
+    training = frozenset(p for p in training if not ancillary.vendored(p))
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
@@ -107,7 +110,9 @@ def review(options: ScanOptions) -> Review:
     training |= {
         item.where.path
         for item in recipe
-        if item.category == "optimizer" and not item.name.startswith(("argparse", CONFIG))
+        if item.category == "optimizer"
+        and not item.name.startswith(("argparse", CONFIG))
+        and not ancillary.vendored(item.where.path)
     }
     # a model that computes its losses with no optimizer or backward pass in the repository
     # is trained by a framework's trainer (DeFCN's FCOS.losses, run by cvpods): not inference
