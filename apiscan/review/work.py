@@ -920,10 +920,11 @@ def work_items(
     registered = _registered_models(analyses)
     unchosen, given = _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
+    vendored = vendored_dirs(analyses)
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
-            for b in _backbones(fa, facts, names):
+            for b in _backbones(fa, facts, names, vendored):
                 if b.what.partition(".")[0] in local or first <= b.where[0].line <= last:
                     continue
                 if _own_model(b, fa, defaults, registered):
@@ -1795,19 +1796,25 @@ _POSITIONAL_PRETRAINED = "torchvision.models."
 
 
 def _backbones(
-    fa: FileAnalysis, facts: SyntaxFacts, names: NameValues | None = None
+    fa: FileAnalysis,
+    facts: SyntaxFacts,
+    names: NameValues | None = None,
+    vendored: Sequence[str] = (),
 ) -> Iterable[WorkItem]:
     """The model-zoo constructors the worker found (:class:`~apiscan.extract.syntax.ZooCall`).
     Pretrained weights are asked for by keyword or, for torchvision, by the first positional
     argument (``getattr(models, backbone)(pretrained)``: pytorch-segmentation's six
     backbones), unless the value is a harmless literal or a name the repository only ever
-    sets to one (``names``)."""
+    sets to one (``names``). A local hub load from a vendored copy (:func:`vendored_dirs`)
+    is none: the backbone's code is in the repository and ported with the network."""
 
     def passed(value: str) -> bool:
         return value not in NEUTRAL_VALUES and (names is None or names.neutral(value) is None)
 
     for call in facts.zoo_calls:
         name = call.callee
+        if name == "torch.hub.load" and _local_hub_dir(call.args, dict(call.keywords), vendored):
+            continue
         keywords = dict(call.keywords)
         pretrained = [
             f"{k}={shorten(v, 40)}"

@@ -97,3 +97,7 @@ def test_metric_before_another_word_names_no_evaluation_code() -> None:
     assert evaluation_folder("metrics/fid.py")
     assert evaluation_folder("depth_metric/score.py")
     assert evaluation_file("tools/coco_eval.py")
+
+
+def test_a_backbone_loaded_from_the_vendored_copy_is_ported_not_a_zoo_item(review) -> None:
+    assert not [w for w in review.work if w.kind == "pretrained-backbone"]
