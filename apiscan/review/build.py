@@ -30,7 +30,15 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
-from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
+from apiscan.review.model import (
+    WORK_KINDS,
+    ModuleNode,
+    RecipeItem,
+    Review,
+    TopModel,
+    Where,
+    WorkItem,
+)
 from apiscan.review.readings import Readings
 from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
 from apiscan.review.sources import is_test_path, place, with_facts
@@ -40,6 +48,7 @@ from apiscan.review.work import (
     alternative_places,
     name_values,
     padded_batches,
+    reached_from,
     rectangular_batches,
     uncalled_functions,
     unreached,
@@ -101,6 +110,7 @@ def review(options: ScanOptions) -> Review:
     readings = Readings(root, analyses)  # the YAML configs, read once for the tree and recipe
     tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root, readings)
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
+    tops = _untrained(tops, analyses, modules, training)
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
@@ -203,6 +213,35 @@ def review(options: ScanOptions) -> Review:
         work=items,
         inference_only=inference,
         ancillary=ancillary.listing(),
+    )
+
+
+#: The part a top model no training reaches shows (Depth-Anything's ``DepthAnything``: its
+#: package only infers; ``metric_depth/`` fine-tunes a model of its own).
+INFERENCE_ONLY_PART = (
+    "trained by",
+    "no training entry point reaches it: inference only (the training here trains another model)",
+)
+
+
+def _untrained(
+    tops: Sequence[TopModel],
+    analyses: Sequence[FileAnalysis],
+    modules: Sequence[ModuleNode],
+    training: frozenset[str],
+) -> tuple[TopModel, ...]:
+    """The top models, those that no training file reaches (neither the file defining the
+    class nor the place building it) saying they are inference only: a repository whose
+    main package has no training loop beside a subfolder that trains something else."""
+    if not training:
+        return tuple(tops)
+    reached = reached_from(analyses, training)
+    files = {m.cls: m.where.path for m in modules}
+    return tuple(
+        replace(top, parts=(*top.parts, INFERENCE_ONLY_PART))
+        if top.where.path not in reached and files.get(top.cls, "") not in reached
+        else top
+        for top in tops
     )
 
 

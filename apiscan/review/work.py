@@ -444,15 +444,18 @@ class Ancillary:
             if fa.path in candidates:
                 continue
             imported.update(name for _, name in fa.syntax.imports)
-        # what the training reaches: a script that runs only models it never reaches
-        # (Depth-Anything's run.py: depth_anything/ has no training loop, metric_depth/
-        # fine-tunes its own copy) is that model's inference path, not a tool beside it
-        trained = _closure(self._ported_entries(), self._imports) | self._ported_entries()
+        # where no training script sits at the root, one that runs only models the
+        # training never reaches (Depth-Anything's run.py: depth_anything/ has no training
+        # loop, metric_depth/ fine-tunes its own copy) is that model's inference path, not a
+        # tool beside it (stylegan2's fid.py beside its root train.py stays a tool)
+        entries = self._ported_entries()
+        trained = _closure(entries, self._imports) | entries
+        beside = any("/" not in p for p in entries)
         for path, modules in candidates.items():
             if any(n == m or n.startswith(m + ".") for m in modules for n in imported):
                 continue
             runs = self._imports.get(path, set()) & (self._torch_modules | self._builders)
-            if runs and not runs & trained:
+            if runs and not runs & trained and not beside:
                 continue
             found[path] = "tools"
         return found
@@ -818,6 +821,13 @@ def _reference_graph(
     for path, target in _local_references(analyses):
         graph.setdefault(path, set()).add(target)
     return graph
+
+
+def reached_from(analyses: Sequence[FileAnalysis], start: Iterable[str]) -> set[str]:
+    """The repository files ``start`` reaches through what they import and refer to,
+    packages followed through their ``__init__.py``, ``start`` included."""
+    graph = _reference_graph(analyses, _import_graph(analyses))
+    return _closure(start, graph, packages=True) | set(start)
 
 
 def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:

@@ -101,3 +101,79 @@ def test_metric_before_another_word_names_no_evaluation_code() -> None:
 
 def test_a_backbone_loaded_from_the_vendored_copy_is_ported_not_a_zoo_item(review) -> None:
     assert not [w for w in review.work if w.kind == "pretrained-backbone"]
+
+
+def _fine_tuned_beside(tmp_path: Path, reaches_main: bool):
+    """A main package only run by ``run.py`` and a ``metric_scale/`` folder fine-tuning a model:
+    its own (Depth-Anything's ``metric_depth/``) or, with ``reaches_main``, the main one."""
+    model = (
+        "from depthnet.model import Net as MetricNet"
+        if reaches_main
+        else "from metric_scale.zoo import MetricNet"
+    )
+    files = {
+        "depthnet/__init__.py": "",
+        "depthnet/model.py": """
+            import torch
+            class Net(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.conv = torch.nn.Conv2d(3, 1, 1)
+                def forward(self, x):
+                    return self.conv(x)
+        """,
+        "run.py": """
+            import torch
+            from depthnet.model import Net
+            def main():
+                model = Net.from_pretrained("acme/net")
+                print(model(torch.zeros(1, 3, 8, 8)).cpu().numpy())
+            if __name__ == "__main__":
+                main()
+        """,
+        "metric_scale/__init__.py": "",
+        "metric_scale/zoo.py": """
+            import torch
+            class MetricNet(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = torch.nn.Linear(2, 1)
+                def forward(self, x):
+                    return self.fc(x)
+        """,
+        "metric_scale/train.py": f"""
+            import torch
+            {model}
+            def main():
+                net = MetricNet()
+                opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+                net(torch.zeros(1, 2)).sum().backward()
+                opt.step()
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    return build_review(str(write_repo(tmp_path, files)))
+
+
+def test_a_main_model_no_training_reaches_is_inference_only_beside_a_fine_tuning(
+    tmp_path: Path,
+) -> None:
+    from apiscan.review.build import INFERENCE_ONLY_PART
+
+    review = _fine_tuned_beside(tmp_path, reaches_main=False)
+    assert review.inference_only is False
+    assert "torch.optim.Adam" in {row.name for row in review.recipe}
+    # run.py is the main model's inference path, not a tool beside the training
+    assert "run.py" not in dict(review.ancillary)
+    top = next(m for m in review.top_models if m.cls.endswith("model.Net"))
+    assert top.where.path == "run.py"
+    assert INFERENCE_ONLY_PART in top.parts
+
+
+def test_a_main_model_the_fine_tuning_trains_is_not_inference_only(tmp_path: Path) -> None:
+    from apiscan.review.build import INFERENCE_ONLY_PART
+
+    review = _fine_tuned_beside(tmp_path, reaches_main=True)
+    assert dict(review.ancillary).get("run.py") == "tools"
+    assert not any(INFERENCE_ONLY_PART in m.parts for m in review.top_models)
