@@ -9,8 +9,9 @@ really passes (``antialias=True``). Each item has its places and a sentence sayi
 matters.
 
 Which files are ported decides what the effort counts: tools, demos, export scripts, hub files,
-plotting, notebooks and adapters for other frameworks are counted apart
-(:class:`Ancillary`; ``review-ancillary`` in ``[tool.apiscan]`` replaces the patterns).
+plotting, notebooks, adapters for other frameworks and what the code never reaches in a vendored
+copy of another repository are counted apart (:class:`Ancillary`; ``review-ancillary`` in
+``[tool.apiscan]`` replaces the patterns).
 """
 
 from __future__ import annotations
@@ -168,7 +169,8 @@ _TIMING = ("*benchmark*.py", "*profil*.py")
 
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
-    hub files, plotting, notebooks, adapters for other frameworks. ``patterns`` (globs as in
+    hub files, plotting, notebooks, adapters for other frameworks, the parts of a vendored
+    copy the code never reaches (:func:`vendored_apart`). ``patterns`` (globs as in
     ``exclude``) replace the built-in directory and file-name lists when given; files in
     ``keep`` (the training step: ``tools/train.py`` building the optimizer) are ported."""
 
