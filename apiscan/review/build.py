@@ -30,7 +30,15 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
-from apiscan.review.model import WORK_KINDS, RecipeItem, Review, Where, WorkItem
+from apiscan.review.model import (
+    WORK_KINDS,
+    ModuleNode,
+    RecipeItem,
+    Review,
+    TopModel,
+    Where,
+    WorkItem,
+)
 from apiscan.review.readings import Readings
 from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
 from apiscan.review.sources import is_test_path, place, with_facts
@@ -40,6 +48,7 @@ from apiscan.review.work import (
     alternative_places,
     name_values,
     padded_batches,
+    reached_from,
     rectangular_batches,
     uncalled_functions,
     unreached,
@@ -92,12 +101,16 @@ def review(options: ScanOptions) -> Review:
         resolve_settings(options.path, {})["review-ancillary"],
         keep=training | entry_points(result, analyses),
     )
+    # a vendored copy's own training (DINOv2's train/ beside Depth-Anything's inference
+    # code) does not make this repository train
+    training = frozenset(p for p in training if not ancillary.vendored(p))
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
     readings = Readings(root, analyses)  # the YAML configs, read once for the tree and recipe
     tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root, readings)
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
+    tops = _untrained(tops, analyses, modules, training)
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
@@ -107,7 +120,9 @@ def review(options: ScanOptions) -> Review:
     training |= {
         item.where.path
         for item in recipe
-        if item.category == "optimizer" and not item.name.startswith(("argparse", CONFIG))
+        if item.category == "optimizer"
+        and not item.name.startswith(("argparse", CONFIG))
+        and not ancillary.vendored(item.where.path)
     }
     # a model that computes its losses with no optimizer or backward pass in the repository
     # is trained by a framework's trainer (DeFCN's FCOS.losses, run by cvpods): not inference
@@ -198,6 +213,35 @@ def review(options: ScanOptions) -> Review:
         work=items,
         inference_only=inference,
         ancillary=ancillary.listing(),
+    )
+
+
+#: The part a top model no training reaches shows (Depth-Anything's ``DepthAnything``: its
+#: package only infers; ``metric_depth/`` fine-tunes a model of its own).
+INFERENCE_ONLY_PART = (
+    "trained by",
+    "no training entry point reaches it: inference only (the training here trains another model)",
+)
+
+
+def _untrained(
+    tops: Sequence[TopModel],
+    analyses: Sequence[FileAnalysis],
+    modules: Sequence[ModuleNode],
+    training: frozenset[str],
+) -> tuple[TopModel, ...]:
+    """The top models, those that no training file reaches (neither the file defining the
+    class nor the place building it) saying they are inference only: a repository whose
+    main package has no training loop beside a subfolder that trains something else."""
+    if not training:
+        return tuple(tops)
+    reached = reached_from(analyses, training)
+    files = {m.cls: m.where.path for m in modules}
+    return tuple(
+        replace(top, parts=(*top.parts, INFERENCE_ONLY_PART))
+        if top.where.path not in reached and files.get(top.cls, "") not in reached
+        else top
+        for top in tops
     )
 
 

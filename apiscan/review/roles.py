@@ -10,9 +10,16 @@ from pathlib import PurePosixPath
 
 #: A name of evaluation code, one part of a path (a folder, or a file's stem): ``eval/``,
 #: ``evaluation/``, ``evaluator``, ``voc_eval_lib/``, ``coco_eval``, ``fast_eval_api``,
-#: stylegan2's ``metrics/`` computing FID with its own loader. Scores beside the model,
-#: never part of it nor of its training recipe.
-EVALUATION_PART = re.compile(r"(?:^|_)(?:eval\w*|metrics?)(?:_|$)", re.IGNORECASE)
+#: stylegan2's ``metrics/`` computing FID with its own loader, ``depth_metric``. Scores
+#: beside the model, never part of it nor of its training recipe. "metric" before another
+#: word qualifies it, it names no scores (Depth-Anything's ``metric_depth/`` trains a metric
+#: depth model).
+EVALUATION_PART = re.compile(r"(?:^|_)(?:(?:eval\w*|metrics)(?:_|$)|metric$)", re.IGNORECASE)
+
+
+#: Why a vendored copy's file is counted apart (``vendored facebookresearch_dinov2_main``): that
+#: project's code, its training scripts not the repository's entry points.
+VENDORED = "vendored"
 
 
 def evaluation_folder(path: str, root_only: bool = False) -> bool:

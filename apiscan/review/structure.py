@@ -43,6 +43,7 @@ from apiscan.review.registry import (
     json_config_names,
     model_files,
 )
+from apiscan.review.roles import VENDORED
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -1724,8 +1725,14 @@ class _Builders:
         out: dict[str, TopModel] = {}
         entries = sorted(
             # a training script is one even where it is counted apart as a tool
-            # (maskrcnn-benchmark's tools/train_net.py: its loop lives in the package)
-            (f for f in self.entries if not self.skip(f.path) or _trains(f.path)),
+            # (maskrcnn-benchmark's tools/train_net.py: its loop lives in the package), not
+            # a vendored copy's (DINOv2's train.py in Depth-Anything's torchhub/)
+            (
+                f
+                for f in self.entries
+                if not self.skip(f.path)
+                or (_trains(f.path) and not self.skip(f.path).startswith(VENDORED))
+            ),
             key=lambda f: (not _trains(f.path), f.path.count("/"), len(f.path), f.path),
         )
         for file in entries:
@@ -1736,6 +1743,15 @@ class _Builders:
                     self._constructed(file, ref, fid, dotted, out)
                     continue
                 if dotted is None:
+                    continue
+                owner = self._class_builder(dotted)
+                if owner is not None:
+                    if owner not in out:
+                        fn = file.function(fid)
+                        how = f"{file.text(ref, 60)} in {file.path}"
+                        parts = (("selected by", how), *self.parts_of(owner))
+                        where = file.where(call.line)
+                        out[owner] = TopModel(owner, where, fn.name if fn else "", parts)
                     continue
                 target = self._def(dotted)
                 if (
@@ -1764,6 +1780,19 @@ class _Builders:
                 out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
                 self.trails[out[cls]] = tuple(trail)
         return list(out.values())
+
+    def _class_builder(self, dotted: str) -> str | None:
+        """The repository's model class a script builds through a class-level builder it
+        inherits or defines (Depth-Anything's ``DepthAnything.from_pretrained(...)``, from
+        huggingface_hub's ``PyTorchModelHubMixin``; ``Model.from_config(cfg)``,
+        ``Net.build(args)``): the call returns an instance of the class, so it builds it.
+        None for any other call."""
+        owner, _, method = dotted.rpartition(".")
+        owner = self._class_of(owner) or owner
+        node = self.classes.get(owner)
+        if node is None or not _CLASS_BUILDER.match(method) or node.role in _NOT_TOP:
+            return None
+        return owner
 
     def _reloads(self, cls: str, target: tuple[ModelFile, int]) -> bool:
         """The builder fills a container module with checkpoints it loads (yolov9's
@@ -2293,6 +2322,11 @@ def _entry_name(path: str) -> bool:
     """A script named as an entry point (main.py, train.py, run_*.py)."""
     name = PurePosixPath(path).stem
     return name in ("main", "run") or name.startswith(("train", "main_", "run_"))
+
+
+#: Class-level builders that return an instance of their class (``from_pretrained``,
+#: ``from_config``, ``build``, ``create``, ``load_from_checkpoint``).
+_CLASS_BUILDER = re.compile(r"^(?:from_\w+|build(?:_model)?|create(?:_model)?|load_from_\w+)$")
 
 
 def _trains(path: str, builder: str = "") -> bool:

@@ -9,8 +9,9 @@ really passes (``antialias=True``). Each item has its places and a sentence sayi
 matters.
 
 Which files are ported decides what the effort counts: tools, demos, export scripts, hub files,
-plotting, notebooks and adapters for other frameworks are counted apart
-(:class:`Ancillary`; ``review-ancillary`` in ``[tool.apiscan]`` replaces the patterns).
+plotting, notebooks, adapters for other frameworks and what the code never reaches in a vendored
+copy of another repository are counted apart (:class:`Ancillary`; ``review-ancillary`` in
+``[tool.apiscan]`` replaces the patterns).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
+    VENDORED,
     evaluation_file,
     evaluation_folder,
 )
@@ -167,7 +169,8 @@ _TIMING = ("*benchmark*.py", "*profil*.py")
 
 class Ancillary:
     """Which files are counted apart from the effort, and why: tests, tools, demos, exports,
-    hub files, plotting, notebooks, adapters for other frameworks. ``patterns`` (globs as in
+    hub files, plotting, notebooks, adapters for other frameworks, the parts of a vendored
+    copy the code never reaches (:func:`vendored_apart`). ``patterns`` (globs as in
     ``exclude``) replace the built-in directory and file-name lists when given; files in
     ``keep`` (the training step: ``tools/train.py`` building the optimizer) are ported."""
 
@@ -209,11 +212,21 @@ class Ancillary:
                 path_matches(PurePosixPath(fa.path).name.lower(), p) for p in ANCILLARY_FILES
             )
         )
+        #: the vendored copies' files the repository's own code never reaches: another
+        #: project's training, evaluation and data code, counted apart (a training loop there
+        #: is not this repository's)
+        self._vendored: dict[str, str] = {}
+        if self.patterns is None:
+            self._vendored = vendored_apart(analyses)
+            self.keep -= self._vendored.keys()
         local = _local_packages(analyses)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
                 self._why[fa.path] = why
+        for path, why in self._vendored.items():
+            if self._why.get(path) != "tests":
+                self._why[path] = why
         if self.patterns is None and not self.keep:
             # inference only: the root scripts run the model (MiDaS's ``run.py``)
             self._imports = _import_graph(analyses)
@@ -243,6 +256,11 @@ class Ancillary:
             for path, whose in _side_recipes(analyses).items():
                 self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
+
+    def vendored(self, path: str) -> bool:
+        """Whether ``path`` is in a vendored copy of another repository and the repository's
+        own code never reaches it (:func:`vendored_apart`)."""
+        return path in self._vendored
 
     def _ported_entries(self) -> set[str]:
         """The training files that are ported (not adapters, side projects...)."""
@@ -428,9 +446,20 @@ class Ancillary:
             if fa.path in candidates:
                 continue
             imported.update(name for _, name in fa.syntax.imports)
+        # where no training script sits at the root, one that runs only models the
+        # training never reaches (Depth-Anything's run.py: depth_anything/ has no training
+        # loop, metric_depth/ fine-tunes its own copy) is that model's inference path, not a
+        # tool beside it (stylegan2's fid.py beside its root train.py stays a tool)
+        entries = self._ported_entries()
+        trained = _closure(entries, self._imports) | entries
+        beside = any("/" not in p for p in entries)
         for path, modules in candidates.items():
-            if not any(n == m or n.startswith(m + ".") for m in modules for n in imported):
-                found[path] = "tools"
+            if any(n == m or n.startswith(m + ".") for m in modules for n in imported):
+                continue
+            runs = self._imports.get(path, set()) & (self._torch_modules | self._builders)
+            if runs and not runs & trained and not beside:
+                continue
+            found[path] = "tools"
         return found
 
     def _tool_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -616,6 +645,83 @@ class Ancillary:
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
 
 
+#: Folders that hold copies of other projects, each child one project (``third_party/x/``).
+_THIRD_PARTY_DIRS = frozenset(
+    {"third_party", "third-party", "thirdparty", "3rdparty", "external", "externals"}
+    | {"extern", "vendor", "vendored"}
+)
+
+
+def vendored_dirs(analyses: Sequence[FileAnalysis]) -> tuple[str, ...]:
+    """The folders that hold a copy of another repository: a folder below the root with its
+    own ``hubconf.py`` (a torch.hub repository checked in, often under torch.hub's cache
+    name ``owner_repo_branch``: Depth-Anything's ``torchhub/facebookresearch_dinov2_main/``,
+    loaded with ``torch.hub.load(..., source='local')``), and each folder in a
+    ``third_party/``, ``external/`` or ``vendor/`` folder. The outermost one when they nest
+    (DINOv2's own ``thirdparty/CLIP/`` is part of the DINOv2 copy). The root's own
+    ``hubconf.py`` is the repository's entry points, never a copy."""
+    found: set[PurePosixPath] = set()
+    for fa in analyses:
+        path = PurePosixPath(fa.path)
+        if path.name == "hubconf.py" and len(path.parts) > 1:
+            found.add(path.parent)
+        for i, part in enumerate(path.parts[:-2]):
+            if part.lower() in _THIRD_PARTY_DIRS:
+                found.add(PurePosixPath(*path.parts[: i + 2]))
+                break
+    outer = {d for d in found if not any(o != d and o in d.parents for o in found)}
+    return tuple(sorted(str(d) for d in outer))
+
+
+def _in_dir(path: str, folder: str) -> bool:
+    return path.startswith(folder + "/")
+
+
+def _local_hub_dir(args: Sequence[str], keywords: dict[str, str], dirs: Sequence[str]) -> str:
+    """The vendored folder a ``torch.hub.load(DIR, ..., source='local')`` loads from: the one
+    whose path ends the literal ``DIR`` (``'../torchhub/x'`` from a subfolder, an absolute
+    path on the author's machine); "" for a hub repository on GitHub or a name."""
+    if keywords.get("source", "").strip("'\"") != "local" or not args:
+        return ""
+    literal = args[0]
+    if literal[:1] not in ("'", '"') or literal[-1:] != literal[:1]:
+        return ""
+    parts = [p for p in literal[1:-1].split("/") if p not in ("", ".", "..")]
+    for folder in dirs:
+        mine = folder.split("/")
+        if parts and mine[-len(parts) :] == parts[-len(mine) :]:
+            return folder
+    return ""
+
+
+def vendored_apart(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The files of the vendored copies (:func:`vendored_dirs`) that the repository's own
+    code never reaches, with why (``vendored <folder name>``). What its files import, refer
+    to or load with a local ``torch.hub.load`` (its hub entry point, then the model and the
+    layers that entry point imports) is ported with the network; the rest (the copy's
+    training loop, losses, data pipeline, evaluation, FSDP wrappers) is that project's code,
+    not this one's: counted apart, its recipe not this repository's."""
+    dirs = vendored_dirs(analyses)
+    if not dirs:
+        return {}
+    graph = _reference_graph(analyses, _import_graph(analyses))
+    for fa, facts in with_facts(analyses):
+        for call in facts.zoo_calls:
+            if call.callee != "torch.hub.load":
+                continue
+            folder = _local_hub_dir(call.args, dict(call.keywords), dirs)
+            if folder and not _in_dir(fa.path, folder):
+                graph.setdefault(fa.path, set()).add(f"{folder}/hubconf.py")
+    inside = {fa.path: folder for fa in analyses for folder in dirs if _in_dir(fa.path, folder)}
+    own = [fa.path for fa in analyses if fa.path not in inside and not is_test_path(fa.path)]
+    reached = _closure(own, graph, packages=True)
+    return {
+        path: f"{VENDORED} {PurePosixPath(folder).name}"
+        for path, folder in sorted(inside.items())
+        if path not in reached
+    }
+
+
 #: Why a package's module that nothing imports is counted apart.
 UNIMPORTED = "unused (nothing imports it)"
 #: Why a module that only root-level tools import is counted apart (with the tools).
@@ -719,6 +825,13 @@ def _reference_graph(
     return graph
 
 
+def reached_from(analyses: Sequence[FileAnalysis], start: Iterable[str]) -> set[str]:
+    """The repository files ``start`` reaches through what they import and refer to,
+    packages followed through their ``__init__.py``, ``start`` included."""
+    graph = _reference_graph(analyses, _import_graph(analyses))
+    return _closure(start, graph, packages=True) | set(start)
+
+
 def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
     """(file, the other repository file it refers to) for each of the repository's names a
     file uses, relative imports resolved."""
@@ -819,10 +932,11 @@ def work_items(
     registered = _registered_models(analyses)
     unchosen, given = _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
+    vendored = vendored_dirs(analyses)
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
-            for b in _backbones(fa, facts, names):
+            for b in _backbones(fa, facts, names, vendored):
                 if b.what.partition(".")[0] in local or first <= b.where[0].line <= last:
                     continue
                 if _own_model(b, fa, defaults, registered):
@@ -1694,19 +1808,25 @@ _POSITIONAL_PRETRAINED = "torchvision.models."
 
 
 def _backbones(
-    fa: FileAnalysis, facts: SyntaxFacts, names: NameValues | None = None
+    fa: FileAnalysis,
+    facts: SyntaxFacts,
+    names: NameValues | None = None,
+    vendored: Sequence[str] = (),
 ) -> Iterable[WorkItem]:
     """The model-zoo constructors the worker found (:class:`~apiscan.extract.syntax.ZooCall`).
     Pretrained weights are asked for by keyword or, for torchvision, by the first positional
     argument (``getattr(models, backbone)(pretrained)``: pytorch-segmentation's six
     backbones), unless the value is a harmless literal or a name the repository only ever
-    sets to one (``names``)."""
+    sets to one (``names``). A local hub load from a vendored copy (:func:`vendored_dirs`)
+    is none: the backbone's code is in the repository and ported with the network."""
 
     def passed(value: str) -> bool:
         return value not in NEUTRAL_VALUES and (names is None or names.neutral(value) is None)
 
     for call in facts.zoo_calls:
         name = call.callee
+        if name == "torch.hub.load" and _local_hub_dir(call.args, dict(call.keywords), vendored):
+            continue
         keywords = dict(call.keywords)
         pretrained = [
             f"{k}={shorten(v, 40)}"

@@ -9,7 +9,7 @@ from pathlib import Path
 from scan_helpers import write_repo
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
-from apiscan.review.build import build_review
+from apiscan.review.build import INFERENCE_ONLY_PART, build_review
 
 _BLOCKS = """
     import torch.nn as nn
@@ -700,7 +700,10 @@ def test_injected_encoders_and_a_second_leaf_model(tmp_path: Path) -> None:
     }
     craft = next(m for m in review.top_models if m.cls == "craft.CRAFT")
     assert craft.where.path == "run.py"
-    assert dict(craft.parts) == {"basenet": "Stem"}
+    # run.py is no training script and main_moco.py never reaches CRAFT: it only infers here
+    assert dict(craft.parts) == {"basenet": "Stem", "trained by": INFERENCE_ONLY_PART[1]}
+    moco = next(m for m in review.top_models if m.cls == "moco.builder.MoCo_ViT")
+    assert INFERENCE_ONLY_PART not in moco.parts
 
 
 def test_parts_bound_by_a_tuple_target_from_a_builder(tmp_path: Path) -> None:

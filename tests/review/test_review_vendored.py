@@ -1,0 +1,179 @@
+"""A repository that vendors another repository (issue 20: Depth-Anything's
+``torchhub/facebookresearch_dinov2_main/``), on fixtures/vendoredhub: the main package reaches a
+checked-in torch.hub repository through ``torch.hub.load(..., source='local')`` for its
+backbone; that copy ships its own ``train/`` (FSDP, AdamW, a cosine schedule) and a
+``third_party/`` package trains too. Only the modules the repository's code reaches in the copy
+are ported; the copy's training is not this repository's, so the repository only infers, and
+the model ``run.py`` builds through an inherited ``from_pretrained`` is the top model."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from scan_helpers import write_repo
+
+from apiscan.review.build import build_review
+from apiscan.review.roles import evaluation_file, evaluation_folder
+from apiscan.review.work import _local_hub_dir, vendored_apart
+
+REPO = Path(__file__).resolve().parents[2]
+COPY = "hub/acme_backbone_main"
+
+
+@pytest.fixture(scope="module")
+def review():
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review("fixtures/vendoredhub")
+    finally:
+        os.chdir(cwd)
+
+
+def test_the_vendored_copy_is_counted_apart_but_what_the_code_reaches_is_ported(review) -> None:
+    apart = dict(review.ancillary)
+    assert apart[f"{COPY}/backbone/train/train.py"] == "vendored acme_backbone_main"
+    assert apart[f"{COPY}/backbone/train/__init__.py"] == "vendored acme_backbone_main"
+    assert apart[f"{COPY}/setup.py"] == "vendored acme_backbone_main"
+    assert apart["third_party/tinyops/train_ops.py"] == "vendored tinyops"
+    # the hub entry point stays a hub file; the backbone it builds and its layers are ported
+    assert apart[f"{COPY}/hubconf.py"] == "torch.hub entry points"
+    for ported in ("vit.py", "backbone/layers/block.py", "backbone/layers/__init__.py"):
+        assert f"{COPY}/{ported}" not in apart
+    assert "run.py" not in apart and "depthnet/model.py" not in apart
+
+
+def test_the_copy_s_training_is_not_the_repository_s(review) -> None:
+    assert review.inference_only is True
+    names = {row.name for row in review.recipe}
+    assert not names & {"torch.optim.AdamW", "torch.optim.lr_scheduler.CosineAnnealingLR"}
+    assert not any(row.where.path.startswith(COPY + "/backbone/train") for row in review.recipe)
+    gaps = {g.api for g in review.gaps}
+    assert not any(api.startswith("torch.distributed.fsdp") for api in gaps)
+    assert not any(m.cls.endswith("SelfSupervised") for m in review.top_models)
+
+
+def test_a_class_level_builder_of_the_repository_s_model_builds_it(review) -> None:
+    top = review.top_models[0]
+    assert top.cls.endswith("model.DepthNet")
+    assert top.where.path == "run.py"
+    assert dict(top.parts)["selected by"].startswith("DepthNet.from_pretrained(")
+    roles = {m.cls.rpartition(".")[2]: m.role for m in review.modules}
+    assert roles["DepthNet"] == "model"
+
+
+def test_a_local_hub_load_names_the_copy_wherever_it_is_called_from() -> None:
+    dirs = ("hub/acme_backbone_main", "third_party/tinyops")
+    local = {"source": "'local'"}
+    assert _local_hub_dir(["'../hub/acme_backbone_main'", "'vit'"], local, dirs) == dirs[0]
+    assert _local_hub_dir(['"/home/me/x/hub/acme_backbone_main"'], local, dirs) == dirs[0]
+    # a GitHub hub repository, a name held in a variable, the repository itself
+    assert _local_hub_dir(["'acme/backbone'", "'vit'"], {}, dirs) == ""
+    assert _local_hub_dir(["repo_dir"], local, dirs) == ""
+    assert _local_hub_dir(["'.'"], local, dirs) == ""
+
+
+def test_a_root_hubconf_is_the_repository_s_own_entry_points(tmp_path: Path) -> None:
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+
+    write_repo(
+        tmp_path,
+        {
+            "hubconf.py": "from net import Net\ndef net(pretrained=False):\n    return Net()\n",
+            "net.py": "import torch\nclass Net(torch.nn.Module):\n    pass\n",
+            "train.py": "import torch\nfrom net import Net\n"
+            "opt = torch.optim.SGD(Net().parameters(), lr=0.1)\n",
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(tmp_path, cache_dir=None))
+    assert vendored_apart(analyses) == {}
+
+
+def test_metric_before_another_word_names_no_evaluation_code() -> None:
+    assert not evaluation_folder("metric_depth/train_mono.py")
+    assert not evaluation_file("metric_depth/zoedepth/trainers/loss.py")
+    assert evaluation_folder("metrics/fid.py")
+    assert evaluation_folder("depth_metric/score.py")
+    assert evaluation_file("tools/coco_eval.py")
+
+
+def test_a_backbone_loaded_from_the_vendored_copy_is_ported_not_a_zoo_item(review) -> None:
+    assert not [w for w in review.work if w.kind == "pretrained-backbone"]
+
+
+def _fine_tuned_beside(tmp_path: Path, reaches_main: bool):
+    """A main package only run by ``run.py`` and a ``metric_scale/`` folder fine-tuning a model:
+    its own (Depth-Anything's ``metric_depth/``) or, with ``reaches_main``, the main one."""
+    model = (
+        "from depthnet.model import Net as MetricNet"
+        if reaches_main
+        else "from metric_scale.zoo import MetricNet"
+    )
+    files = {
+        "depthnet/__init__.py": "",
+        "depthnet/model.py": """
+            import torch
+            class Net(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.conv = torch.nn.Conv2d(3, 1, 1)
+                def forward(self, x):
+                    return self.conv(x)
+        """,
+        "run.py": """
+            import torch
+            from depthnet.model import Net
+            def main():
+                model = Net.from_pretrained("acme/net")
+                print(model(torch.zeros(1, 3, 8, 8)).cpu().numpy())
+            if __name__ == "__main__":
+                main()
+        """,
+        "metric_scale/__init__.py": "",
+        "metric_scale/zoo.py": """
+            import torch
+            class MetricNet(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = torch.nn.Linear(2, 1)
+                def forward(self, x):
+                    return self.fc(x)
+        """,
+        "metric_scale/train.py": f"""
+            import torch
+            {model}
+            def main():
+                net = MetricNet()
+                opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+                net(torch.zeros(1, 2)).sum().backward()
+                opt.step()
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    return build_review(str(write_repo(tmp_path, files)))
+
+
+def test_a_main_model_no_training_reaches_is_inference_only_beside_a_fine_tuning(
+    tmp_path: Path,
+) -> None:
+    from apiscan.review.build import INFERENCE_ONLY_PART
+
+    review = _fine_tuned_beside(tmp_path, reaches_main=False)
+    assert review.inference_only is False
+    assert "torch.optim.Adam" in {row.name for row in review.recipe}
+    # run.py is the main model's inference path, not a tool beside the training
+    assert "run.py" not in dict(review.ancillary)
+    top = next(m for m in review.top_models if m.cls.endswith("model.Net"))
+    assert top.where.path == "run.py"
+    assert INFERENCE_ONLY_PART in top.parts
+
+
+def test_a_main_model_the_fine_tuning_trains_is_not_inference_only(tmp_path: Path) -> None:
+    from apiscan.review.build import INFERENCE_ONLY_PART
+
+    review = _fine_tuned_beside(tmp_path, reaches_main=True)
+    assert dict(review.ancillary).get("run.py") == "tools"
+    assert not any(INFERENCE_ONLY_PART in m.parts for m in review.top_models)
