@@ -90,6 +90,12 @@ RATES: dict[str, tuple[float, float]] = {
     "pretrained-backbone": (1.5, 3.0),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
+    # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port
+    "memory-param": (0.02, 0.04),
+    # a layer moved from forward to __init__ (or its functional op called)
+    "cell-in-construct": (0.1, 0.2),
+    # a data transform's torch computation rewritten with NumPy/PIL or a dataset op
+    "data-torch-op": (0.5, 1.0),
     # an op of the repository's compiled extension: MindSpore's counterpart wired in and
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),

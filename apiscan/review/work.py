@@ -25,7 +25,8 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import argparse_option
-from apiscan.model import ApiFinding, ScanResult, ShapeFinding
+from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
+from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.roles import (
@@ -33,6 +34,7 @@ from apiscan.review.roles import (
     TRAINING_APIS,
     evaluation_file,
     evaluation_folder,
+    is_composition,
 )
 from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
@@ -869,6 +871,9 @@ def work_items(
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
+    torch_api = load_torch_api()
+    items.extend(_cells_in_forward(findings, torch_api))
+    items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_second_order_grads(result, analyses, ancillary))
@@ -1575,6 +1580,125 @@ def _round_trips(
         )
 
 
+#: The methods that run when a Module is called: MindSpore's ``construct``.
+_FORWARD = re.compile(r"^forward(?:_\w+)?$")
+
+
+def _cells_in_forward(findings: Sequence[ApiFinding], torch_api: TorchApi) -> Iterable[WorkItem]:
+    """The torch.nn layers a Module builds inside its ``forward`` (YOLOP's ``m = nn.Sigmoid()``
+    on every call), one item per layer class with every method that does it (one change,
+    applied at each): MindSpore builds a Cell in ``__init__`` and calls it in
+    ``construct``; one built in ``construct`` is not supported under GRAPH_MODE (and in
+    PyTorch a layer with weights built there gets new untrained weights on every call)."""
+    found: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        method = f.function.rpartition(".")[2]
+        if (
+            f.usage == "call"
+            and f.scope == "network"
+            and "." in f.function
+            and _FORWARD.match(method)
+            and f.api.startswith("torch.nn.")
+            and torch_api.is_layer(f.api)
+        ):
+            found.setdefault(f.api, []).append(f)
+    for api, uses in sorted(found.items()):
+        uses.sort(key=lambda f: f.sort_key())
+        functions = list(dict.fromkeys(f.function for f in uses))
+        yield WorkItem(
+            kind="cell-in-construct",
+            what=f"{api} built in {', '.join(functions)}",
+            where=_places(uses),
+            why=(
+                "a layer is built inside forward, on every call: in MindSpore a Cell is built "
+                "once in __init__ and called in construct (GRAPH_MODE does not build Cells in "
+                "construct); build it in __init__, or call the functional op (mindspore.ops, "
+                "mindspore.mint.nn.functional) for a layer without weights"
+            ),
+            uses=len(uses),
+        )
+
+
+def _data_transforms(analyses: Sequence[FileAnalysis]) -> dict[str, Where]:
+    """The repository classes used as data transforms, each with the first place that uses
+    it so: passed as a loader's or dataset's ``transform`` (the call facts' data roles), or
+    built as a step of a composition (``Compose([..., GaussianBlur(k), ...])``, a
+    repository's ``ExtCompose``)."""
+    classes = {
+        f"{m}.{c.qualname}"
+        for fa in analyses
+        if not fa.errors
+        for m in fa.modules
+        for c in fa.classes
+    }
+    found: dict[str, Where] = {}
+    for fa, facts in with_facts(analyses):
+        spans = [
+            (call.expr.line, call.expr.end_line)
+            for call in (facts.values.calls if facts.values is not None else ())
+            if is_composition(call.expr.callee())
+        ]
+        for c in fa.calls:
+            if c.callee not in classes:
+                continue
+            step = any(first <= c.line <= last for first, last in spans)
+            if step or c.role in _TRANSFORM_ROLES:
+                found.setdefault(c.callee, place(fa, c.line))
+    return found
+
+
+#: The data roles that hand a transform to a dataset or loader.
+_TRANSFORM_ROLES = frozenset({"transform", "transforms", "target_transform"})
+#: What computes with torch: a torch.nn layer (its weights, its forward) or a functional op.
+_FUNCTIONAL = "torch.nn.functional."
+
+
+def _torch_in_data(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], torch_api: TorchApi
+) -> Iterable[WorkItem]:
+    """A data transform of the repository that computes with torch (SimCLR's
+    ``GaussianBlur`` built from ``nn.Conv2d`` and run in a torchvision ``Compose``), one
+    item per class: it runs per sample on the host, in the loader's workers; a MindSpore
+    dataset pipeline runs NumPy/PIL code or mindspore.dataset ops there, so the computation
+    is rewritten with them. Conversions (``torch.from_numpy``) and torchvision's own
+    transforms are API rewrites, not this."""
+    transforms = _data_transforms(analyses)
+    if not transforms:
+        return
+    by_class: dict[tuple[str, str], str] = {}
+    for fa in analyses:
+        for m in fa.modules:
+            for c in fa.classes:
+                if f"{m}.{c.qualname}" in transforms:
+                    by_class.setdefault((fa.path, c.qualname), f"{m}.{c.qualname}")
+    found: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        cls = f.function.rpartition(".")[0]
+        qual = by_class.get((f.path, cls))
+        if qual is None or f.usage not in ("call", "reference"):
+            continue
+        if f.api.startswith(_FUNCTIONAL) or (
+            f.api.startswith("torch.nn.") and torch_api.is_layer(f.api)
+        ):
+            found.setdefault(qual, []).append(f)
+    for qual, uses in sorted(found.items()):
+        uses.sort(key=lambda f: f.sort_key())
+        used = transforms[qual]
+        name = qual.rpartition(".")[2]
+        yield WorkItem(
+            kind="data-torch-op",
+            what=f"{name}: {', '.join(sorted({f.api for f in uses}))}",
+            where=(*_places(uses), used),
+            why=(
+                f"the data transform {name} (used at {used}) computes with torch on every "
+                "sample, on the host in the loader's workers: a MindSpore dataset pipeline "
+                "runs NumPy/PIL code or mindspore.dataset ops there, so rewrite it with "
+                "NumPy/OpenCV/PIL or a mindspore.dataset.vision op"
+            ),
+            uses=len(uses),
+        )
+
+
 #: The rule for multi-scale training and dataset-dependent input shapes (padded batches too).
 INPUT_SHAPE_RULE = "DS119"
 
@@ -2045,14 +2169,36 @@ def _legacy_reduction(f: ApiFinding, kind: str, param: str, names: NameValues | 
     )
 
 
+#: What the mapping's difference data says of a parameter whose only effect is where the
+#: result is written, not what it is: its name or the diff page's words speak of working in
+#: place (r2.4.0 LeakyReLU.html "whether to choose to perform the activation function
+#: in-place", Normalize.html "Whether to make this operation in-place", ELU's row "MindSpore
+#: has no parameter inplace.") or of memory. MindSpore computes out of place: the values are
+#: the same, the keyword is dropped.
+_MEMORY_ONLY = re.compile(r"in[- ]?place|\bmemory\b", re.IGNORECASE)
+
+
+def memory_only(change: ParamChange) -> bool:
+    """Whether an unsupported parameter only selects in-place or memory behaviour (its name or
+    the mapping's note says so): dropping it changes no value. ``antialias`` or
+    ``align_corners`` select what is computed and are never memory-only."""
+    return change.kind == "unsupported" and bool(
+        _MEMORY_ONLY.search(change.param) or _MEMORY_ONLY.search(change.note)
+    )
+
+
 def _parameters(
     findings: Sequence[ApiFinding], names: NameValues | None = None
 ) -> Iterable[WorkItem]:
     """One item per API, parameter and note that a call really sets to a value MindSpore
     cannot take: a value passed by name (``antialias=self.interpolate_antialias``) counts
     only when the repository gives that name something other than a harmless literal
-    everywhere (Depth-Anything-V2's DINOv2 sets it to False in every builder: nothing to do)."""
+    everywhere (Depth-Anything-V2's DINOv2 sets it to False in every builder: nothing to do).
+    A parameter whose only effect is in place or in memory (:func:`memory_only`:
+    ``LeakyReLU(inplace=True)``) changes no value: one low-effort note per parameter, every
+    API that passes it listed, so the parameter stays visible without being a port."""
     groups: dict[tuple[str, str, str], list[ApiFinding]] = {}
+    memory: dict[str, list[ApiFinding]] = {}
     for f in findings:
         if f.api.startswith(PLUMBING) or f.disposition in ("idiom", "delete"):
             continue
@@ -2070,7 +2216,30 @@ def _parameters(
                 continue  # passed positionally or left at a harmless value: nothing to miss
             if names is not None and names.neutral(value) is not None:
                 continue  # a name the repository only ever sets to a harmless literal
+            if memory_only(change):
+                memory.setdefault(change.param, []).append(f)
+                continue
             groups.setdefault((f.api, change.param, change.note), []).append(f)
+    for param, found in sorted(memory.items()):
+        found.sort(key=lambda f: f.sort_key())
+        values = sorted({_passed(f, param) or "" for f in found})
+        apis = sorted({f.api for f in found})
+        notes = sorted(
+            {c.note.strip() for f in found for c in f.param_changes if c.param == param} - {""}
+        )
+        words = f" (the mapping: {' / '.join(notes[:2])})" if notes else ""
+        yield WorkItem(
+            kind="memory-param",
+            what=f"{param}={' | '.join(values)}: {', '.join(apis)}",
+            where=_places(found),
+            why=(
+                f"MindSpore has no {param} parameter; it only selects in-place or memory "
+                f"behaviour{words}: MindSpore computes out of place with the same values, so "
+                "drop it at each call (check that no code reads the input back expecting it "
+                "overwritten)"
+            ),
+            uses=len(found),
+        )
     for (api, param, note), found in sorted(groups.items()):
         found.sort(key=lambda f: f.sort_key())
         values = sorted({_passed(f, param) or "" for f in found})
