@@ -38,6 +38,7 @@ from apiscan.review.work import (
     ANCILLARY_FILES,
     Ancillary,
     alternative_places,
+    data_pipeline_sites,
     name_values,
     padded_batches,
     rectangular_batches,
@@ -85,7 +86,6 @@ def review(options: ScanOptions) -> Review:
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
     names = name_values(analyses)
-    network_gaps = gaps.network_gaps(result, gaps.load_suggester(), names=names)
     training = training_files(result)
     ancillary = Ancillary(
         analyses,
@@ -100,6 +100,9 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
+    )
+    network_gaps = gaps.network_gaps(
+        result, gaps.load_suggester(), names=names, covered=data_pipeline_sites(items)
     )
     recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe, readings)
     # a script that builds the repository's own optimizer class trains too (MAE's

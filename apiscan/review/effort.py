@@ -16,7 +16,7 @@ from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
 from apiscan.review.model import WORK_KINDS, Effort, Gap, WorkItem
-from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
+from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary, data_pipeline_sites
 from apiscan.rewrite.idioms import idiom_for
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
@@ -170,11 +170,14 @@ def estimate(
         return ancillary is None or not ancillary.why(path)
 
     covered = _compiled_op_sites(work)
+    # a data transform's torch layers are rewritten by its work item, not as network sites
+    in_data = data_pipeline_sites(work)
     apis = [
         f
         for f in result.api_findings
         if counted(f)
         and kept(f.path)
+        and not in_data(f)
         and not (f.disposition == "gap" and (covered(f) or (f.path, f.function) in dead))
     ]
     apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]

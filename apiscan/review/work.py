@@ -1699,6 +1699,26 @@ def _torch_in_data(
         )
 
 
+def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool]:
+    """Whether a finding is part of a data transform that a ``data-torch-op`` item already
+    counts (SimCLR's blur: its ``nn.Sequential`` is rewritten with NumPy or a dataset op,
+    not as a SequentialCell of the network, and so are the ``from_numpy`` and ``copy_`` of
+    its ``__call__``): any finding in a method of that class, in the file of its places.
+    The network's gaps and the effort's call sites leave it out."""
+    classes = {
+        (w.path, item.what.partition(": ")[0])
+        for item in work
+        if item.kind == "data-torch-op"
+        for w in item.where[:-1]  # the last place is where the transform is used
+    }
+
+    def covered(f: ApiFinding) -> bool:
+        cls = f.function.rpartition(".")[0].rpartition(".")[2]
+        return bool(cls) and (f.path, cls) in classes
+
+    return covered
+
+
 #: The rule for multi-scale training and dataset-dependent input shapes (padded batches too).
 INPUT_SHAPE_RULE = "DS119"
 

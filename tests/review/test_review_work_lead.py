@@ -19,7 +19,7 @@ TRAIN = """
     from torch.utils.data import DataLoader
     from torchvision import datasets
 
-    from data.pipeline import train_transform
+    from data_aug.pipeline import train_transform
     from model import Net
 
 
@@ -76,9 +76,9 @@ def blur(tmp_path_factory: pytest.TempPathFactory) -> Review:
         {
             "train.py": TRAIN,
             "model.py": MODEL,
-            "data/__init__.py": "",
+            "data_aug/__init__.py": "",
             # the blur: torch layers built in a plain class and run per sample in __call__
-            "data/blur.py": """
+            "data_aug/blur.py": """
                 import numpy as np
                 import torch
                 from torch import nn
@@ -88,6 +88,7 @@ def blur(tmp_path_factory: pytest.TempPathFactory) -> Review:
                 class GaussianBlur(object):
                     def __init__(self, kernel_size):
                         self.conv = nn.Conv2d(3, 3, (kernel_size, 1), bias=False, groups=3)
+                        self.blur = nn.Sequential(nn.ReflectionPad2d(1), self.conv)
                         self.to_tensor = transforms.ToTensor()
 
                     def __call__(self, img):
@@ -95,10 +96,10 @@ def blur(tmp_path_factory: pytest.TempPathFactory) -> Review:
                         w = torch.from_numpy(np.ones(3)).view(3, 1, 3, 1)
                         self.conv.weight.data.copy_(w)
                         with torch.no_grad():
-                            return self.conv(x).squeeze()
+                            return self.blur(x).squeeze()
             """,
             # a plain transform with no torch computation: only a conversion
-            "data/convert.py": """
+            "data_aug/convert.py": """
                 import numpy as np
                 import torch
 
@@ -108,7 +109,7 @@ def blur(tmp_path_factory: pytest.TempPathFactory) -> Review:
                         return torch.from_numpy(np.asarray(img, dtype=np.float32))
             """,
             # a helper class that builds a layer but is no transform
-            "data/unused.py": """
+            "data_aug/unused.py": """
                 from torch import nn
 
 
@@ -116,12 +117,12 @@ def blur(tmp_path_factory: pytest.TempPathFactory) -> Review:
                     def __init__(self):
                         self.pool = nn.AvgPool2d(3)
             """,
-            "data/pipeline.py": """
+            "data_aug/pipeline.py": """
                 from torchvision import transforms
 
-                from data.blur import GaussianBlur
-                from data.convert import ToArray
-                from data.unused import Smoother
+                from data_aug.blur import GaussianBlur
+                from data_aug.convert import ToArray
+                from data_aug.unused import Smoother
 
 
                 def train_transform(size):
@@ -143,9 +144,13 @@ def _work(review: Review, kind: str) -> dict[str, list[str]]:
 
 def test_a_transform_computing_with_torch_layers_is_a_data_pipeline_item(blur: Review) -> None:
     items = _work(blur, "data-torch-op")
-    # VALID: the blur's Conv2d, built in __init__ and run in __call__, inside the Compose
+    # VALID: the blur's layers, built in __init__ and run in __call__, inside the Compose
     assert items == {
-        "GaussianBlur: torch.nn.Conv2d": ["data/blur.py:9", "data/pipeline.py:12"],
+        "GaussianBlur: torch.nn.Conv2d, torch.nn.ReflectionPad2d, torch.nn.Sequential": [
+            "data_aug/blur.py:9",
+            "data_aug/blur.py:10",
+            "data_aug/pipeline.py:12",
+        ],
     }
     item = next(i for i in blur.work if i.kind == "data-torch-op")
     assert "mindspore.dataset" in item.why and "NumPy" in item.why
@@ -153,6 +158,13 @@ def test_a_transform_computing_with_torch_layers_is_a_data_pipeline_item(blur: R
     # INVALID: a conversion (ToArray's from_numpy) and a class built outside the composition
     # (Smoother's AvgPool2d) are no such item
     assert not any("ToArray" in w or "Smoother" in w for w in items)
+    # the blur's layers and calls are the item's work, not the network's nor rewrites apart
+    gaps = {str(w) for g in blur.gaps for w in g.where}
+    assert not any(w.startswith("data_aug/blur.py") for w in gaps)
+    explained = " ".join(blur.effort.explanation)
+    assert "data_aug/blur.py" not in explained
+    rows = {d: n for d, _, n, _ in blur.effort.by_disposition}
+    assert rows["idiom"] >= 1  # the training loop's idioms are still counted
 
 
 def test_a_layer_built_in_forward_is_a_cell_built_in_construct(blur: Review) -> None:
