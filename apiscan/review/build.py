@@ -36,6 +36,7 @@ from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
+    INPUT_SHAPE_RULE,
     Ancillary,
     alternative_places,
     data_pipeline_sites,
@@ -193,6 +194,7 @@ def review(options: ScanOptions) -> Review:
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
             uncalled_functions(analyses),
+            cropped_resizes(result, recipe),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -547,7 +549,44 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
 #: A resize that keeps each image's aspect ratio (``keep_aspect_ratio=True``), and a later
 #: step that makes the size fixed again (a crop, a pad to a square).
 _KEEPS_RATIO = re.compile(r"^(\w+)\(.*\bkeep_(?:aspect_)?ratio\s*=\s*True")
-_FIXES_SIZE = re.compile(r"^\w*(Crop|Pad)\w*\(", re.IGNORECASE)
+_FIXES_SIZE = re.compile(r"^(?:\w+\.)*\w*(Crop|Pad)\w*\(", re.IGNORECASE)
+#: ... unless the crop is a fraction of each image (detectron2's ``RandomCrop("relative_range",
+#: (0.9, 0.9))``): the size still follows the image.
+_RELATIVE = re.compile(r"relative", re.IGNORECASE)
+
+
+def _fixed_after(steps: Sequence[str], i: int) -> bool:
+    """Whether a step after the ``i``-th of a composition crops or pads to a fixed size."""
+    return any(_FIXES_SIZE.match(s) and not _RELATIVE.search(s) for s in steps[i + 1 :])
+
+
+def cropped_resizes(result: ScanResult, recipe: Sequence[RecipeItem]) -> frozenset[tuple[str, str]]:
+    """(path, function) of the random resizes (DS119) in a transform class's method whose
+    every training composition crops or pads to a fixed size after it (DeepLabV3+'s
+    ``ExtRandomScale((0.5, 2.0))`` then ``ExtRandomCrop(size=(513, 513),
+    pad_if_needed=True)``): every batch then has one shape, no input pipeline to bucket. A
+    transform no composition row shows stays counted."""
+    compositions = [
+        [value for key, value in item.values if key.isdigit()]
+        for item in recipe
+        if item.category == "augmentation" and item.name.startswith("composition in ")
+    ]
+    fixed = set()
+    for f in result.shape_findings:
+        if f.rule != INPUT_SHAPE_RULE or RANDOM_RESIZE not in f.message:
+            continue
+        cls = (f.function or "").rpartition(".")[0].rpartition(".")[2]
+        if not cls:
+            continue
+        uses = [
+            (steps, i)
+            for steps in compositions
+            for i, step in enumerate(steps)
+            if step.partition("(")[0].rpartition(".")[2] == cls
+        ]
+        if uses and all(_fixed_after(steps, i) for steps, i in uses):
+            fixed.add((f.path, f.function))
+    return frozenset(fixed)
 
 
 def _own_sizes(item: RecipeItem) -> list[str]:
@@ -562,7 +601,7 @@ def _own_sizes(item: RecipeItem) -> list[str]:
     out = []
     for i, value in enumerate(steps):
         hit = _KEEPS_RATIO.match(value)
-        if hit and not any(_FIXES_SIZE.match(later) for later in steps[i + 1 :]):
+        if hit and not _fixed_after(steps, i):
             out.append(f"per-image sizes {hit.group(1)}")
     return out
 

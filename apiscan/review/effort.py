@@ -158,12 +158,15 @@ def estimate(
     ancillary: Ancillary | None = None,
     padded: tuple[tuple[str, str], ...] = (),
     dead: frozenset[tuple[str, str]] = frozenset(),
+    cropped: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
     ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
     pad batches to their largest item: input pipelines like DS119's. ``dead`` are the
-    (path, function) that nothing calls: their gaps never run (yolov9's ``prune``)."""
+    (path, function) that nothing calls: their gaps never run (yolov9's ``prune``).
+    ``cropped`` are the random resizes every composition crops to a fixed size afterwards:
+    no input pipeline."""
     del gaps  # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
@@ -230,7 +233,7 @@ def estimate(
         {
             (f.path, f.function or "<module>")
             for f in result.shape_findings
-            if pipeline(f) and kept(f.path)
+            if pipeline(f) and kept(f.path) and (f.path, f.function) not in cropped
         }
         | set(padded)
     )

@@ -6,6 +6,8 @@ the result (``antialias=True``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from scan_helpers import write_repo
 
@@ -210,3 +212,72 @@ def test_memory_only_reads_the_mapping_difference_data() -> None:
     assert not memory_only(ParamChange("antialias", "unsupported", note=antialias))
     assert not memory_only(ParamChange("align_corners", "unsupported", note="Corner pixels"))
     assert not memory_only(ParamChange("inplace", "renamed", "in_place"))
+
+
+SCALE = """
+    import random
+
+    import torchvision.transforms.functional as F
+
+
+    class RandomScale(object):
+        def __init__(self, scale_range):
+            self.scale_range = scale_range
+
+        def __call__(self, img):
+            scale = random.uniform(self.scale_range[0], self.scale_range[1])
+            target_size = (int(img.size[1] * scale), int(img.size[0] * scale))
+            return F.resize(img, target_size)
+
+
+    class RandomCrop(object):
+        def __init__(self, size, pad_if_needed=False):
+            self.size = size
+            self.pad_if_needed = pad_if_needed
+
+        def __call__(self, img):
+            return F.center_crop(img, self.size)
+"""
+
+
+def _scaled(root: Path, crop: str) -> Review:
+    write_repo(
+        root,
+        {
+            "train.py": TRAIN,
+            "model.py": MODEL,
+            "data_aug/__init__.py": "",
+            "data_aug/scale.py": SCALE,
+            "data_aug/pipeline.py": f"""
+                from torchvision import transforms
+
+                from data_aug.scale import RandomCrop, RandomScale
+
+
+                def train_transform(size):
+                    return transforms.Compose([
+                        RandomScale((0.5, 2.0)),
+                        {crop}
+                        transforms.ToTensor(),
+                    ])
+            """,
+        },
+    )
+    return build_review(str(root), jobs=1)
+
+
+def test_a_random_scale_cropped_to_a_fixed_size_is_no_input_pipeline(tmp_path: Path) -> None:
+    # VALID: DeepLabV3+'s ExtRandomScale then ExtRandomCrop(size=513, pad_if_needed=True):
+    # every batch has one shape
+    review = _scaled(tmp_path, "RandomCrop(size=(size, size), pad_if_needed=True),")
+    assert review.effort.input_shape_rewrites == 0
+    assert "input-shape" not in review.effort.formula
+    # the scan's finding itself stays listed
+    assert any(rule == "DS119" for _, rule, _, _ in review.dynamic_shape)
+
+
+def test_a_random_scale_with_no_fixed_crop_after_it_is_an_input_pipeline(tmp_path: Path) -> None:
+    # INVALID: nothing after the scale fixes the size
+    review = _scaled(tmp_path, "")
+    assert review.effort.input_shape_rewrites == 1
+    assert "1 input-shape × 1.5–3" in review.effort.formula
