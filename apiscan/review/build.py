@@ -102,8 +102,14 @@ def review(options: ScanOptions) -> Review:
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
+    # the gaps a port meets: not those of files counted apart (a module nothing imports, a
+    # demo), nor a data transform's torch layers, which its work item rewrites
+    in_data = data_pipeline_sites(items)
     network_gaps = gaps.network_gaps(
-        result, gaps.load_suggester(), names=names, covered=data_pipeline_sites(items)
+        result,
+        gaps.load_suggester(),
+        names=names,
+        covered=lambda f: in_data(f) or bool(ancillary.why(f.path)),
     )
     recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe, readings)
     # a script that builds the repository's own optimizer class trains too (MAE's

@@ -486,8 +486,10 @@ class Ancillary:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
         beside the ``lib/core/`` modules the training imports): not scripts, not a
         package's ``__init__.py``, registering nothing by decorator, in a folder another of
-        whose modules is imported. Never where a file imports ``importlib`` (modules loaded
-        by name: YOLOX's experiment files)."""
+        whose modules is imported. A module defining torch.nn Modules whose ``__main__`` only
+        tries them out (YOLOP's ``lib/models/light.py``, a variant of the model no script
+        builds) is no script: its self-test runs nothing of the training. Never where a file
+        imports ``importlib`` (modules loaded by name: YOLOX's experiment files)."""
         files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
         if any(n.partition(".")[0] == "importlib" for fa in files for _, n in fa.syntax.imports):
             return {}
@@ -502,7 +504,7 @@ class Ancillary:
                 fa.path in imported
                 or fa.path in self._why
                 or fa.path in self.keep
-                or fa.syntax.main_guard
+                or (fa.syntax.main_guard and not _defines_modules(fa))
                 or path.suffix != ".py"
                 or path.name == "__init__.py"
                 or len(path.parts) == 1
@@ -620,6 +622,13 @@ class Ancillary:
 
 #: Why a package's module that nothing imports is counted apart.
 UNIMPORTED = "unused (nothing imports it)"
+
+
+def _defines_modules(fa: FileAnalysis) -> bool:
+    """Whether the file defines a class derived from a torch.nn class (a model module)."""
+    return any(base.startswith("torch.nn.") for c in fa.classes for base in c.bases)
+
+
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.

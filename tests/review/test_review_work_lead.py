@@ -119,6 +119,20 @@ def blur(tmp_path_factory: pytest.TempPathFactory) -> Review:
                     def __init__(self):
                         self.pool = nn.AvgPool2d(3)
             """,
+            # a variant model nothing imports, with its own self-test: not ported
+            "data_aug/light.py": """
+                import torch
+                from torch import nn
+
+
+                class LightNet(nn.Module):
+                    def forward(self, x):
+                        return nn.Sigmoid()(x.size(0) * x)
+
+
+                if __name__ == "__main__":
+                    print(LightNet()(torch.zeros(1, 3, 8, 8)).shape)
+            """,
             "data_aug/pipeline.py": """
                 from torchvision import transforms
 
@@ -182,6 +196,14 @@ def test_a_layer_built_in_forward_is_a_cell_built_in_construct(blur: Review) -> 
     assert "model.py:25" not in items["torch.nn.Sigmoid built in Net.forward, Net.forward_features"]
     assert "2 cell-in-construct" not in blur.effort.formula
     assert "1 cell-in-construct × 0.1–0.2" in blur.effort.formula
+
+
+def test_a_model_module_nothing_imports_is_counted_apart_with_its_gaps(blur: Review) -> None:
+    # its __main__ only tries the model out: no script, nothing imports it
+    assert dict(blur.ancillary)["data_aug/light.py"] == "unused (nothing imports it)"
+    # its forward's Sigmoid and x.size(0) are no work item and no gap of the port
+    assert not any("LightNet" in i.what for i in blur.work)
+    assert not any(w.path == "data_aug/light.py" for g in blur.gaps for w in g.where)
 
 
 def test_memory_only_parameters_are_one_low_effort_note_per_parameter(blur: Review) -> None:
