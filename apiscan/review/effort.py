@@ -94,6 +94,8 @@ RATES: dict[str, tuple[float, float]] = {
     "memory-param": (0.02, 0.04),
     # a layer moved from forward to __init__ (or its functional op called)
     "cell-in-construct": (0.1, 0.2),
+    # BatchNorm momentum values written on the layers, converted to 1 − v
+    "bn-momentum": (0.1, 0.2),
     # a data transform's torch computation rewritten with NumPy/PIL or a dataset op
     "data-torch-op": (0.5, 1.0),
     # an op of the repository's compiled extension: MindSpore's counterpart wired in and

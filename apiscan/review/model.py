@@ -161,6 +161,8 @@ WORK_KINDS: dict[str, str] = {
     "memory-param": "Unsupported parameter (no numeric effect)",
     # a torch.nn layer built inside forward: a Cell built in construct
     "cell-in-construct": "Layer built in forward (Cell in construct)",
+    # BatchNorm momentum written on the layers (``m.momentum = 0.03``): 1 − v in MindSpore
+    "bn-momentum": "BatchNorm momentum set as an attribute",
     # a data transform computing with torch per sample (a blur from nn.Conv2d)
     "data-torch-op": "Torch computation in the data pipeline",
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)

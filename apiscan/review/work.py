@@ -883,6 +883,7 @@ def work_items(
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
+    items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_second_order_grads(result, analyses, ancillary))
@@ -1626,6 +1627,59 @@ def _cells_in_forward(findings: Sequence[ApiFinding], torch_api: TorchApi) -> It
             ),
             uses=len(uses),
         )
+
+
+#: BatchNorm layers of torch (``torch.nn.BatchNorm2d``, ``SyncBatchNorm``), as findings name them.
+_BATCH_NORM = re.compile(r"^torch\.nn\.(?:modules\.\w+\.)?(?:Sync)?BatchNorm\w*$")
+
+
+def _bn_momentum_writes(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    dead: frozenset[tuple[str, str]],
+) -> Iterable[WorkItem]:
+    """``m.momentum = v`` written on the BatchNorm layers a function picks out
+    (DeepLabV3+'s ``set_bn_momentum``: ``if isinstance(m, nn.BatchNorm2d): m.momentum =
+    momentum``; YOLOP's ``initialize_weights``: ``elif t is nn.BatchNorm2d: m.momentum =
+    0.03``), one item for the repository: MindSpore's BatchNorm momentum is 1 − PyTorch's,
+    and a value written as an attribute escapes the constructor's rewrite (``momentum=0.03``
+    → ``momentum=0.97``). A function that names a BatchNorm class and writes ``momentum``
+    on another object than ``self`` (an optimizer's or an EMA's own ``self.momentum`` is
+    not this) is one; a function nothing calls is not."""
+    named = {(f.path, f.function) for f in findings if _BATCH_NORM.match(f.api)}
+    places: list[tuple[Where, str]] = []
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or "momentum" not in values.assigned_attrs:
+            continue
+        for d in values.defs:
+            if (fa.path, d.qual) not in named or (fa.path, d.qual) in dead:
+                continue
+            for a in d.assigns:
+                target = a.target
+                receiver = target.parts[0] if target.parts else None
+                if (
+                    target.kind == "Attribute"
+                    and target.name == "momentum"
+                    and receiver is not None
+                    and receiver.kind == "Name"
+                    and receiver.name != "self"
+                ):
+                    places.append((place(fa, a.line), f"{target.text} = {a.value.text}"))
+    if not places:
+        return
+    written = sorted({text for _, text in places})
+    yield WorkItem(
+        kind="bn-momentum",
+        what="BatchNorm momentum written as an attribute: " + ", ".join(written),
+        where=tuple(dict.fromkeys(w for w, _ in places)),
+        why=(
+            "MindSpore's BatchNorm momentum is 1 − PyTorch's (PyTorch 0.03 is MindSpore 0.97); "
+            "a value written on the layers after construction escapes the constructor's "
+            "rewrite: write 1 − the value (or the running statistics follow the batch)"
+        ),
+        uses=len(places),
+    )
 
 
 def _data_transforms(analyses: Sequence[FileAnalysis]) -> dict[str, Where]:

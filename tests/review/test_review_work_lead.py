@@ -22,13 +22,14 @@ TRAIN = """
     from torchvision import datasets
 
     from data_aug.pipeline import train_transform
-    from model import Net
+    from model import Net, set_bn_momentum
 
 
     def main():
         ds = datasets.CIFAR10("data", train=True, transform=train_transform(32))
         loader = DataLoader(ds, batch_size=8, shuffle=True)
         net = Net()
+        set_bn_momentum(net, momentum=0.01)
         opt = torch.optim.SGD(net.parameters(), lr=0.1)
         for x, y in loader:
             loss = torch.nn.functional.cross_entropy(net(x), y)
@@ -67,6 +68,24 @@ MODEL = """
 
         def make_head(self):
             return nn.Sigmoid()
+
+
+    def set_bn_momentum(model, momentum=0.1):
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.momentum = momentum
+
+
+    def never_called(model):
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.momentum = 0.5
+
+
+    class Averager:
+        def __init__(self, model):
+            self.bn = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+            self.momentum = 0.9
 """
 
 
@@ -303,3 +322,16 @@ def test_a_random_scale_with_no_fixed_crop_after_it_is_an_input_pipeline(tmp_pat
     review = _scaled(tmp_path, "")
     assert review.effort.input_shape_rewrites == 1
     assert "1 input-shape × 1.5–3" in review.effort.formula
+
+
+def test_batch_norm_momentum_written_on_the_layers_is_an_item(blur: Review) -> None:
+    # VALID: set_bn_momentum writes m.momentum on the BatchNorm layers it picks out
+    assert _work(blur, "bn-momentum") == {
+        "BatchNorm momentum written as an attribute: m.momentum = momentum": ["model.py:31"]
+    }
+    item = next(i for i in blur.work if i.kind == "bn-momentum")
+    assert "1 − PyTorch's" in item.why
+    assert "1 bn-momentum × 0.1–0.2" in blur.effort.formula
+    # INVALID: a function nothing calls (model.py:37) and an object's own self.momentum
+    # (model.py:43) are not listed
+    assert item.where == (item.where[0],)
