@@ -147,6 +147,14 @@ class TorchApi:
                 return spelled
         return None
 
+    def is_layer(self, name: str) -> bool:
+        """Whether ``name`` is a torch class that is an ``nn.Module`` (``torch.nn.Conv2d``,
+        ``nn.Sequential``): it inherits ``torch.nn.Module.parameters``. ``nn.Parameter`` and
+        the functional ops are not."""
+        return self.kind(name) == "class" and (
+            self.member(name, "parameters") == "torch.nn.Module.parameters"
+        )
+
     def classes_members(self, cls: str) -> tuple[str, ...]:
         """Canonical names of the members defined on ``cls`` itself (``torch.Tensor.view``...)."""
         prefix = cls + "."

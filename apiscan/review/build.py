@@ -44,8 +44,10 @@ from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
+    INPUT_SHAPE_RULE,
     Ancillary,
     alternative_places,
+    data_pipeline_sites,
     name_values,
     padded_batches,
     reached_from,
@@ -94,7 +96,6 @@ def review(options: ScanOptions) -> Review:
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
     names = name_values(analyses)
-    network_gaps = gaps.network_gaps(result, gaps.load_suggester(), names=names)
     training = training_files(result)
     ancillary = Ancillary(
         analyses,
@@ -113,6 +114,15 @@ def review(options: ScanOptions) -> Review:
     tops = _untrained(tops, analyses, modules, training)
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
+    )
+    # the gaps a port meets: not those of files counted apart (a module nothing imports, a
+    # demo), nor a data transform's torch layers, which its work item rewrites
+    in_data = data_pipeline_sites(items)
+    network_gaps = gaps.network_gaps(
+        result,
+        gaps.load_suggester(),
+        names=names,
+        covered=lambda f: in_data(f) or bool(ancillary.why(f.path)),
     )
     recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe, readings)
     # a script that builds the repository's own optimizer class trains too (MAE's
@@ -205,6 +215,7 @@ def review(options: ScanOptions) -> Review:
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
             uncalled_functions(analyses),
+            cropped_resizes(result, recipe),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")
@@ -588,7 +599,44 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
 #: A resize that keeps each image's aspect ratio (``keep_aspect_ratio=True``), and a later
 #: step that makes the size fixed again (a crop, a pad to a square).
 _KEEPS_RATIO = re.compile(r"^(\w+)\(.*\bkeep_(?:aspect_)?ratio\s*=\s*True")
-_FIXES_SIZE = re.compile(r"^\w*(Crop|Pad)\w*\(", re.IGNORECASE)
+_FIXES_SIZE = re.compile(r"^(?:\w+\.)*\w*(Crop|Pad)\w*\(", re.IGNORECASE)
+#: ... unless the crop is a fraction of each image (detectron2's ``RandomCrop("relative_range",
+#: (0.9, 0.9))``): the size still follows the image.
+_RELATIVE = re.compile(r"relative", re.IGNORECASE)
+
+
+def _fixed_after(steps: Sequence[str], i: int) -> bool:
+    """Whether a step after the ``i``-th of a composition crops or pads to a fixed size."""
+    return any(_FIXES_SIZE.match(s) and not _RELATIVE.search(s) for s in steps[i + 1 :])
+
+
+def cropped_resizes(result: ScanResult, recipe: Sequence[RecipeItem]) -> frozenset[tuple[str, str]]:
+    """(path, function) of the random resizes (DS119) in a transform class's method whose
+    every training composition crops or pads to a fixed size after it (DeepLabV3+'s
+    ``ExtRandomScale((0.5, 2.0))`` then ``ExtRandomCrop(size=(513, 513),
+    pad_if_needed=True)``): every batch then has one shape, no input pipeline to bucket. A
+    transform no composition row shows stays counted."""
+    compositions = [
+        [value for key, value in item.values if key.isdigit()]
+        for item in recipe
+        if item.category == "augmentation" and item.name.startswith("composition in ")
+    ]
+    fixed = set()
+    for f in result.shape_findings:
+        if f.rule != INPUT_SHAPE_RULE or RANDOM_RESIZE not in f.message:
+            continue
+        cls = (f.function or "").rpartition(".")[0].rpartition(".")[2]
+        if not cls:
+            continue
+        uses = [
+            (steps, i)
+            for steps in compositions
+            for i, step in enumerate(steps)
+            if step.partition("(")[0].rpartition(".")[2] == cls
+        ]
+        if uses and all(_fixed_after(steps, i) for steps, i in uses):
+            fixed.add((f.path, f.function))
+    return frozenset(fixed)
 
 
 def _own_sizes(item: RecipeItem) -> list[str]:
@@ -603,7 +651,7 @@ def _own_sizes(item: RecipeItem) -> list[str]:
     out = []
     for i, value in enumerate(steps):
         hit = _KEEPS_RATIO.match(value)
-        if hit and not any(_FIXES_SIZE.match(later) for later in steps[i + 1 :]):
+        if hit and not _fixed_after(steps, i):
             out.append(f"per-image sizes {hit.group(1)}")
     return out
 

@@ -24,7 +24,7 @@ from apiscan.review.model import (
     WorkItem,
     work_label,
 )
-from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary
+from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary, data_pipeline_sites
 from apiscan.rewrite.idioms import idiom_for
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
@@ -101,6 +101,14 @@ RATES: dict[str, tuple[float, float]] = {
     "backbone-architecture": (0.5, 1.0),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
+    # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port
+    "memory-param": (0.02, 0.04),
+    # a layer moved from forward to __init__ (or its functional op called)
+    "cell-in-construct": (0.1, 0.2),
+    # BatchNorm momentum values written on the layers, converted to 1 − v
+    "bn-momentum": (0.1, 0.2),
+    # a data transform's torch computation rewritten with NumPy/PIL or a dataset op
+    "data-torch-op": (0.5, 1.0),
     # an op of the repository's compiled extension: MindSpore's counterpart wired in and
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),
@@ -222,23 +230,29 @@ def estimate(
     ancillary: Ancillary | None = None,
     padded: tuple[tuple[str, str], ...] = (),
     dead: frozenset[tuple[str, str]] = frozenset(),
+    cropped: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
     ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
     pad batches to their largest item: input pipelines like DS119's. ``dead`` are the
-    (path, function) that nothing calls: their gaps never run (yolov9's ``prune``)."""
+    (path, function) that nothing calls: their gaps never run (yolov9's ``prune``).
+    ``cropped`` are the random resizes every composition crops to a fixed size afterwards:
+    no input pipeline."""
     del gaps  # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
         return ancillary is None or not ancillary.why(path)
 
     covered = _compiled_op_sites(work)
+    # a data transform's torch layers are rewritten by its work item, not as network sites
+    in_data = data_pipeline_sites(work)
     apis = [
         f
         for f in result.api_findings
         if counted(f)
         and kept(f.path)
+        and not in_data(f)
         and not (f.disposition == "gap" and (covered(f) or (f.path, f.function) in dead))
     ]
     apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]
@@ -291,7 +305,7 @@ def estimate(
         {
             (f.path, f.function or "<module>")
             for f in result.shape_findings
-            if pipeline(f) and kept(f.path)
+            if pipeline(f) and kept(f.path) and (f.path, f.function) not in cropped
         }
         | set(padded)
     )

@@ -289,15 +289,19 @@ def network_gaps(
     suggester: Suggester | None = None,
     places: int = GAP_PLACES,
     names: NameValues | None = None,
+    covered: Callable[[ApiFinding], bool] | None = None,
 ) -> tuple[Gap, ...]:
     """Missing, candidate and different APIs used in the network graph, one entry per
     (API, status),
     most used first. The note is the one most of the uses got (notes differ when the
     parameters passed differ); ties go to the first place in the file order. ``names``
     (the values the repository gives each name) tells a parameter that cannot be dropped
-    from one passed through a name that only ever holds a harmless literal."""
+    from one passed through a name that only ever holds a harmless literal. ``covered``
+    findings are counted by a work item instead (a data transform's torch layers)."""
     groups: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in result.api_findings:
+        if covered is not None and covered(f):
+            continue
         if f.scope == "network" and f.status in GAP_STATUSES and counted(f):
             groups.setdefault((f.api, f.status), []).append(f)
     gaps = []

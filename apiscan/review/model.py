@@ -156,6 +156,15 @@ WORK_KINDS: dict[str, str] = {
     "pretrained-backbone": "Pretrained backbone",
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
+    # a parameter whose only effect is in place or in memory (``inplace=True``): dropped,
+    # the values are the same; one low-effort note per parameter
+    "memory-param": "Unsupported parameter (no numeric effect)",
+    # a torch.nn layer built inside forward: a Cell built in construct
+    "cell-in-construct": "Layer built in forward (Cell in construct)",
+    # BatchNorm momentum written on the layers (``m.momentum = 0.03``): 1 − v in MindSpore
+    "bn-momentum": "BatchNorm momentum set as an attribute",
+    # a data transform computing with torch per sample (a blur from nn.Conv2d)
+    "data-torch-op": "Torch computation in the data pipeline",
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)
     "compiled-op": "Compiled op (MindSpore counterpart)",
     "compiled-custom-op": "Compiled op (custom op)",

@@ -69,7 +69,7 @@ from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
-from apiscan.review.roles import TRAINING_APIS
+from apiscan.review.roles import TRAINING_APIS, is_composition
 from apiscan.review.sources import (
     TEXT_LIMIT,
     imported_modules,
@@ -450,12 +450,6 @@ _CUDNN_NOTES = {
         "deterministic kernels, not a seed: mindspore.set_deterministic(True)"
     ),
 }
-
-
-def _is_compose(name: str | None) -> bool:
-    """A composition of transforms: torchvision's ``Compose`` or a repository's own spelled
-    like it (DeepLabV3+'s ``ExtCompose`` of joint image/mask transforms)."""
-    return bool(name) and (name == "Compose" or (name.endswith("Compose") and name[:1].isupper()))
 
 
 def _transform_internal(file: _File, fn: int) -> bool:
@@ -2795,7 +2789,7 @@ class _Recipe:
         the transforms it applies, in order, with their values followed (``scales`` → the
         list it is set to); the ``if`` it sits under says which split uses it."""
         for call in file.values.calls:
-            if not _is_compose(call.expr.callee()):
+            if not is_composition(call.expr.callee()):
                 continue
             if _place_key(file.path, call.expr) in self.composed_calls:
                 continue
@@ -2849,7 +2843,7 @@ class _Recipe:
     def _inside_composition(self, file: _File, call: CallValues) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""
         if any(
-            _is_compose(outer.expr.callee()) or outer.expr.callee() in _COMPOSITIONS
+            is_composition(outer.expr.callee()) or outer.expr.callee() in _COMPOSITIONS
             for outer in file.calls_around(call.expr)
         ):
             return True
@@ -2862,7 +2856,7 @@ class _Recipe:
         # only a later composition can use this one: stargan's ``transform =
         # T.Compose(transform)`` rebinds its own list's name, no outer composition
         return any(
-            _is_compose(other.expr.callee())
+            is_composition(other.expr.callee())
             and any(n.kind == "Name" and n.name in names for n in other.expr.walk()[1:])
             for other in file.values.calls
             if d.line <= other.expr.line <= d.end_line and (other.expr.line, other.expr.col) >= end
@@ -2909,7 +2903,7 @@ class _Recipe:
             return expr.text
         self._composed(file, expr)
         name = expr.callee() or expr.func.text
-        if _is_compose(name):
+        if is_composition(name):
             args = expr.args
             inner = self._steps(file, fn, args[0] if args else None, depth + 1)
             return "[" + ", ".join(inner) + "]"
@@ -3009,7 +3003,7 @@ class _Recipe:
                 bound.kind in ("List", "Tuple")
                 or (
                     bound.kind == "Call"
-                    and (_AUG_BUILDER.fullmatch(bound.callee()) or _is_compose(bound.callee()))
+                    and (_AUG_BUILDER.fullmatch(bound.callee()) or is_composition(bound.callee()))
                 )
             ):
                 # CenterNet's get_affine_transform returns cv2's matrix, not steps; MAE's

@@ -50,3 +50,10 @@ TRAINING_STEP = re.compile(
 #: What a function in the training step computes: a functional loss or the backward pass
 #: (a loss module constructed in ``main`` is no step).
 STEP_COMPUTATION = re.compile(rf"^(?:{_BACKWARD}|torch\.nn\.functional\.\w*(?:loss|entropy)\w*)$")
+
+
+def is_composition(name: str | None) -> bool:
+    """A composition of transforms, by the last name of what a call calls: torchvision's
+    ``Compose`` or a repository's own spelled like it (DeepLabV3+'s ``ExtCompose`` of joint
+    image/mask transforms). The recipe reads its steps; the work items, what they compute."""
+    return bool(name) and (name == "Compose" or (name.endswith("Compose") and name[:1].isupper()))

@@ -73,8 +73,6 @@ _ROLE_SUFFIXES: tuple[tuple[str, str], ...] = (
 )
 #: Splits identifiers into words: ``YOLOXHead`` → YOLOX, Head; ``cls_head`` → cls, head.
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-#: The torch class every layer derives from, and the member that proves it (as the scope does).
-_MODULE_MEMBER = ("parameters", "torch.nn.Module.parameters")
 
 
 def words(identifier: str) -> list[str]:
@@ -193,10 +191,7 @@ class StructureBuilder:
     def is_layer(self, api: str) -> bool:
         """A torch class that is an ``nn.Module`` (``torch.nn.Conv2d``, ``nn.Sequential``)."""
         if api not in self._is_layer:
-            self._is_layer[api] = (
-                self.api.kind(api) == "class"
-                and self.api.member(api, _MODULE_MEMBER[0]) == _MODULE_MEMBER[1]
-            )
+            self._is_layer[api] = self.api.is_layer(api)
         return self._is_layer[api]
 
     def build(self) -> tuple[ModuleNode, ...]:

@@ -26,7 +26,8 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import argparse_option
-from apiscan.model import ApiFinding, ScanResult, ShapeFinding
+from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
+from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, NameValues
 from apiscan.review.roles import (
@@ -35,6 +36,7 @@ from apiscan.review.roles import (
     VENDORED,
     evaluation_file,
     evaluation_folder,
+    is_composition,
 )
 from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
@@ -513,8 +515,10 @@ class Ancillary:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
         beside the ``lib/core/`` modules the training imports): not scripts, not a
         package's ``__init__.py``, registering nothing by decorator, in a folder another of
-        whose modules is imported. Never where a file imports ``importlib`` (modules loaded
-        by name: YOLOX's experiment files)."""
+        whose modules is imported. A module defining torch.nn Modules whose ``__main__`` only
+        tries them out (YOLOP's ``lib/models/light.py``, a variant of the model no script
+        builds) is no script: its self-test runs nothing of the training. Never where a file
+        imports ``importlib`` (modules loaded by name: YOLOX's experiment files)."""
         files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
         if any(n.partition(".")[0] == "importlib" for fa in files for _, n in fa.syntax.imports):
             return {}
@@ -529,7 +533,7 @@ class Ancillary:
                 fa.path in imported
                 or fa.path in self._why
                 or fa.path in self.keep
-                or fa.syntax.main_guard
+                or (fa.syntax.main_guard and not _defines_modules(fa))
                 or path.suffix != ".py"
                 or path.name == "__init__.py"
                 or len(path.parts) == 1
@@ -724,6 +728,13 @@ def vendored_apart(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
 
 #: Why a package's module that nothing imports is counted apart.
 UNIMPORTED = "unused (nothing imports it)"
+
+
+def _defines_modules(fa: FileAnalysis) -> bool:
+    """Whether the file defines a class derived from a torch.nn class (a model module)."""
+    return any(base.startswith("torch.nn.") for c in fa.classes for base in c.bases)
+
+
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
@@ -983,6 +994,10 @@ def work_items(
         checkpoints.extend(_released_checkpoint(result.api_findings, ancillary))
     items.extend(checkpoints)
     items.extend(_parameters(findings, names))
+    torch_api = load_torch_api()
+    items.extend(_cells_in_forward(findings, torch_api))
+    items.extend(_torch_in_data(findings, analyses, torch_api))
+    items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_second_order_grads(result, analyses, ancillary))
@@ -1689,6 +1704,198 @@ def _round_trips(
         )
 
 
+#: The methods that run when a Module is called: MindSpore's ``construct``.
+_FORWARD = re.compile(r"^forward(?:_\w+)?$")
+
+
+def _cells_in_forward(findings: Sequence[ApiFinding], torch_api: TorchApi) -> Iterable[WorkItem]:
+    """The torch.nn layers a Module builds inside its ``forward`` (YOLOP's ``m = nn.Sigmoid()``
+    on every call), one item per layer class with every method that does it (one change,
+    applied at each): MindSpore builds a Cell in ``__init__`` and calls it in
+    ``construct``; one built in ``construct`` is not supported under GRAPH_MODE (and in
+    PyTorch a layer with weights built there gets new untrained weights on every call)."""
+    found: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        method = f.function.rpartition(".")[2]
+        if (
+            f.usage == "call"
+            and f.scope == "network"
+            and "." in f.function
+            and _FORWARD.match(method)
+            and f.api.startswith("torch.nn.")
+            and torch_api.is_layer(f.api)
+        ):
+            found.setdefault(f.api, []).append(f)
+    for api, uses in sorted(found.items()):
+        uses.sort(key=lambda f: f.sort_key())
+        functions = list(dict.fromkeys(f.function for f in uses))
+        yield WorkItem(
+            kind="cell-in-construct",
+            what=f"{api} built in {', '.join(functions)}",
+            where=_places(uses),
+            why=(
+                "a layer is built inside forward, on every call: in MindSpore a Cell is built "
+                "once in __init__ and called in construct (GRAPH_MODE does not build Cells in "
+                "construct); build it in __init__, or call the functional op (mindspore.ops, "
+                "mindspore.mint.nn.functional) for a layer without weights"
+            ),
+            uses=len(uses),
+        )
+
+
+#: BatchNorm layers of torch (``torch.nn.BatchNorm2d``, ``SyncBatchNorm``), as findings name them.
+_BATCH_NORM = re.compile(r"^torch\.nn\.(?:modules\.\w+\.)?(?:Sync)?BatchNorm\w*$")
+
+
+def _bn_momentum_writes(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    dead: frozenset[tuple[str, str]],
+) -> Iterable[WorkItem]:
+    """``m.momentum = v`` written on the BatchNorm layers a function picks out
+    (DeepLabV3+'s ``set_bn_momentum``: ``if isinstance(m, nn.BatchNorm2d): m.momentum =
+    momentum``; YOLOP's ``initialize_weights``: ``elif t is nn.BatchNorm2d: m.momentum =
+    0.03``), one item for the repository: MindSpore's BatchNorm momentum is 1 − PyTorch's,
+    and a value written as an attribute escapes the constructor's rewrite (``momentum=0.03``
+    → ``momentum=0.97``). A function that names a BatchNorm class and writes ``momentum``
+    on another object than ``self`` (an optimizer's or an EMA's own ``self.momentum`` is
+    not this) is one; a function nothing calls is not."""
+    named = {(f.path, f.function) for f in findings if _BATCH_NORM.match(f.api)}
+    places: list[tuple[Where, str]] = []
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or "momentum" not in values.assigned_attrs:
+            continue
+        for d in values.defs:
+            if (fa.path, d.qual) not in named or (fa.path, d.qual) in dead:
+                continue
+            for a in d.assigns:
+                target = a.target
+                receiver = target.parts[0] if target.parts else None
+                if (
+                    target.kind == "Attribute"
+                    and target.name == "momentum"
+                    and receiver is not None
+                    and receiver.kind == "Name"
+                    and receiver.name != "self"
+                ):
+                    places.append((place(fa, a.line), f"{target.text} = {a.value.text}"))
+    if not places:
+        return
+    written = sorted({text for _, text in places})
+    yield WorkItem(
+        kind="bn-momentum",
+        what="BatchNorm momentum written as an attribute: " + ", ".join(written),
+        where=tuple(dict.fromkeys(w for w, _ in places)),
+        why=(
+            "MindSpore's BatchNorm momentum is 1 − PyTorch's (PyTorch 0.03 is MindSpore 0.97); "
+            "a value written on the layers after construction escapes the constructor's "
+            "rewrite: write 1 − the value (or the running statistics follow the batch)"
+        ),
+        uses=len(places),
+    )
+
+
+def _data_transforms(analyses: Sequence[FileAnalysis]) -> dict[str, Where]:
+    """The repository classes used as data transforms, each with the first place that uses
+    it so: passed as a loader's or dataset's ``transform`` (the call facts' data roles), or
+    built as a step of a composition (``Compose([..., GaussianBlur(k), ...])``, a
+    repository's ``ExtCompose``)."""
+    classes = {
+        f"{m}.{c.qualname}"
+        for fa in analyses
+        if not fa.errors
+        for m in fa.modules
+        for c in fa.classes
+    }
+    found: dict[str, Where] = {}
+    for fa, facts in with_facts(analyses):
+        spans = [
+            (call.expr.line, call.expr.end_line)
+            for call in (facts.values.calls if facts.values is not None else ())
+            if is_composition(call.expr.callee())
+        ]
+        for c in fa.calls:
+            if c.callee not in classes:
+                continue
+            step = any(first <= c.line <= last for first, last in spans)
+            if step or c.role in _TRANSFORM_ROLES:
+                found.setdefault(c.callee, place(fa, c.line))
+    return found
+
+
+#: The data roles that hand a transform to a dataset or loader.
+_TRANSFORM_ROLES = frozenset({"transform", "transforms", "target_transform"})
+#: What computes with torch: a torch.nn layer (its weights, its forward) or a functional op.
+_FUNCTIONAL = "torch.nn.functional."
+
+
+def _torch_in_data(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], torch_api: TorchApi
+) -> Iterable[WorkItem]:
+    """A data transform of the repository that computes with torch (SimCLR's
+    ``GaussianBlur`` built from ``nn.Conv2d`` and run in a torchvision ``Compose``), one
+    item per class: it runs per sample on the host, in the loader's workers; a MindSpore
+    dataset pipeline runs NumPy/PIL code or mindspore.dataset ops there, so the computation
+    is rewritten with them. Conversions (``torch.from_numpy``) and torchvision's own
+    transforms are API rewrites, not this."""
+    transforms = _data_transforms(analyses)
+    if not transforms:
+        return
+    by_class: dict[tuple[str, str], str] = {}
+    for fa in analyses:
+        for m in fa.modules:
+            for c in fa.classes:
+                if f"{m}.{c.qualname}" in transforms:
+                    by_class.setdefault((fa.path, c.qualname), f"{m}.{c.qualname}")
+    found: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        cls = f.function.rpartition(".")[0]
+        qual = by_class.get((f.path, cls))
+        if qual is None or f.usage not in ("call", "reference"):
+            continue
+        if f.api.startswith(_FUNCTIONAL) or (
+            f.api.startswith("torch.nn.") and torch_api.is_layer(f.api)
+        ):
+            found.setdefault(qual, []).append(f)
+    for qual, uses in sorted(found.items()):
+        uses.sort(key=lambda f: f.sort_key())
+        used = transforms[qual]
+        name = qual.rpartition(".")[2]
+        yield WorkItem(
+            kind="data-torch-op",
+            what=f"{name}: {', '.join(sorted({f.api for f in uses}))}",
+            where=(*_places(uses), used),
+            why=(
+                f"the data transform {name} (used at {used}) computes with torch on every "
+                "sample, on the host in the loader's workers: a MindSpore dataset pipeline "
+                "runs NumPy/PIL code or mindspore.dataset ops there, so rewrite it with "
+                "NumPy/OpenCV/PIL or a mindspore.dataset.vision op"
+            ),
+            uses=len(uses),
+        )
+
+
+def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool]:
+    """Whether a finding is part of a data transform that a ``data-torch-op`` item already
+    counts (SimCLR's blur: its ``nn.Sequential`` is rewritten with NumPy or a dataset op,
+    not as a SequentialCell of the network, and so are the ``from_numpy`` and ``copy_`` of
+    its ``__call__``): any finding in a method of that class, in the file of its places.
+    The network's gaps and the effort's call sites leave it out."""
+    classes = {
+        (w.path, item.what.partition(": ")[0])
+        for item in work
+        if item.kind == "data-torch-op"
+        for w in item.where[:-1]  # the last place is where the transform is used
+    }
+
+    def covered(f: ApiFinding) -> bool:
+        cls = f.function.rpartition(".")[0].rpartition(".")[2]
+        return bool(cls) and (f.path, cls) in classes
+
+    return covered
+
+
 #: The rule for multi-scale training and dataset-dependent input shapes (padded batches too).
 INPUT_SHAPE_RULE = "DS119"
 
@@ -2165,14 +2372,36 @@ def _legacy_reduction(f: ApiFinding, kind: str, param: str, names: NameValues | 
     )
 
 
+#: What the mapping's difference data says of a parameter whose only effect is where the
+#: result is written, not what it is: its name or the diff page's words speak of working in
+#: place (r2.4.0 LeakyReLU.html "whether to choose to perform the activation function
+#: in-place", Normalize.html "Whether to make this operation in-place", ELU's row "MindSpore
+#: has no parameter inplace.") or of memory. MindSpore computes out of place: the values are
+#: the same, the keyword is dropped.
+_MEMORY_ONLY = re.compile(r"in[- ]?place|\bmemory\b", re.IGNORECASE)
+
+
+def memory_only(change: ParamChange) -> bool:
+    """Whether an unsupported parameter only selects in-place or memory behaviour (its name or
+    the mapping's note says so): dropping it changes no value. ``antialias`` or
+    ``align_corners`` select what is computed and are never memory-only."""
+    return change.kind == "unsupported" and bool(
+        _MEMORY_ONLY.search(change.param) or _MEMORY_ONLY.search(change.note)
+    )
+
+
 def _parameters(
     findings: Sequence[ApiFinding], names: NameValues | None = None
 ) -> Iterable[WorkItem]:
     """One item per API, parameter and note that a call really sets to a value MindSpore
     cannot take: a value passed by name (``antialias=self.interpolate_antialias``) counts
     only when the repository gives that name something other than a harmless literal
-    everywhere (Depth-Anything-V2's DINOv2 sets it to False in every builder: nothing to do)."""
+    everywhere (Depth-Anything-V2's DINOv2 sets it to False in every builder: nothing to do).
+    A parameter whose only effect is in place or in memory (:func:`memory_only`:
+    ``LeakyReLU(inplace=True)``) changes no value: one low-effort note per parameter, every
+    API that passes it listed, so the parameter stays visible without being a port."""
     groups: dict[tuple[str, str, str], list[ApiFinding]] = {}
+    memory: dict[str, list[ApiFinding]] = {}
     for f in findings:
         if f.api.startswith(PLUMBING) or f.disposition in ("idiom", "delete"):
             continue
@@ -2190,7 +2419,30 @@ def _parameters(
                 continue  # passed positionally or left at a harmless value: nothing to miss
             if names is not None and names.neutral(value) is not None:
                 continue  # a name the repository only ever sets to a harmless literal
+            if memory_only(change):
+                memory.setdefault(change.param, []).append(f)
+                continue
             groups.setdefault((f.api, change.param, change.note), []).append(f)
+    for param, found in sorted(memory.items()):
+        found.sort(key=lambda f: f.sort_key())
+        values = sorted({_passed(f, param) or "" for f in found})
+        apis = sorted({f.api for f in found})
+        notes = sorted(
+            {c.note.strip() for f in found for c in f.param_changes if c.param == param} - {""}
+        )
+        words = f" (the mapping: {' / '.join(notes[:2])})" if notes else ""
+        yield WorkItem(
+            kind="memory-param",
+            what=f"{param}={' | '.join(values)}: {', '.join(apis)}",
+            where=_places(found),
+            why=(
+                f"MindSpore has no {param} parameter; it only selects in-place or memory "
+                f"behaviour{words}: MindSpore computes out of place with the same values, so "
+                "drop it at each call (check that no code reads the input back expecting it "
+                "overwritten)"
+            ),
+            uses=len(found),
+        )
     for (api, param, note), found in sorted(groups.items()):
         found.sort(key=lambda f: f.sort_key())
         values = sorted({_passed(f, param) or "" for f in found})
