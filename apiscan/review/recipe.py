@@ -35,6 +35,7 @@ import ast
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -286,6 +287,10 @@ _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
      "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate"}
 )  # fmt: skip
+#: Words that name a loss or a term added to one.
+_LOSS_WORDS = frozenset(
+    {"loss", "penalty", "regularize", "regularise", "regularizer", "regulariser"}
+)
 #: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
 _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 #: Functions that build a list of augmentations.
@@ -1567,6 +1572,7 @@ class _Recipe:
             self._ema_loops(file)
             self._hand_schedules(file)
             self._param_group_lr(file)
+            self._normalising_arithmetic(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -2186,7 +2192,10 @@ class _Recipe:
                 return
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
-            self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
+            values = self._bind_api(f.api, file, call)
+            if category == "loss":
+                values += self._loss_factor(file, call)
+            self.add(category, f.api, where, values, note)
 
     def _bind_api(
         self, api: str, file: _File, call: CallValues, skip: tuple[str, ...] = ()
@@ -2689,7 +2698,7 @@ class _Recipe:
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
-                    values += self._loss_weight(caller, call)
+                    values += self._loss_weight(caller, call) or self._loss_factor(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -2706,6 +2715,54 @@ class _Recipe:
             for a, scope in file.assigns
             if scope == fn and a.target.full() in names and not a.annotated
         ][:1]
+
+    def _loss_factor(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The settings a loss is multiplied by in the function that computes it (VITS's
+        ``loss_mel = F.l1_loss(y_mel, y_hat_mel) * hps.train.c_mel``; stylegan2's
+        ``weighted_path_loss = args.path_regularize * args.g_reg_every * path_loss`` on the
+        name the loss is stored as, and ``(args.r1 / 2 * r1_loss * args.d_reg_every).backward()``):
+        the weight a port has to carry over with the loss, each setting followed to its value.
+        Factors that call something (a mask, a tensor) are data, not a weight."""
+        fn = call.function
+        expr = call.expr
+        place = (expr.line, expr.col, expr.end_line, expr.end_col)
+        stored = call.stored.name if call.stored is not None and call.stored.kind == "Name" else ""
+        roots = [a.value for a, scope in file.assigns if scope == fn and not a.annotated]
+        roots += [
+            c.expr.func.target
+            for c in file.values.calls
+            if c.function == fn and c.statement and c.expr.callee() == "backward"
+            and c.expr.func.kind == "Attribute"
+        ]  # fmt: skip
+        for root in roots:
+            if root.end_line < expr.line:
+                continue
+            for node in _outer_products(root):
+                factors = _factors(node)
+                hit = [
+                    f
+                    for f in factors
+                    if (f.line, f.col, f.end_line, f.end_col) == place
+                    or (stored and f.kind == "Name" and f.name == stored and f.line > expr.line)
+                ]
+                weights = [f for f in factors if f not in hit]
+                if len(hit) != 1 or not weights:
+                    continue
+                if any(n.kind in ("Call", "Subscript") for w in weights for n in w.walk()):
+                    continue
+                read = [
+                    (leaf, self.values.resolve(file, fn, leaf, 0))
+                    for w in weights
+                    for leaf in _leaves(w)
+                ]
+                if not all(value.literal for _, value in read):
+                    continue  # ``loss * mask``: a tensor, not a setting
+                if len(read) == 1 and read[0][0] == weights[0]:
+                    return [("weight", read[0][1].show())]  # one setting: its value
+                steps = [f"{leaf.text} = {value.show()}" for leaf, value in read]
+                text = " * ".join(w.text for w in weights)
+                return [("weight", f"{text} ({'; '.join(steps)})" if steps else text)]
+        return []
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -3088,15 +3145,35 @@ class _Recipe:
         ``parameters()`` that updates each tensor in place with a decay (``mul_(d).add_``,
         ``lerp_``, ``v *= d; v += ...``), under ``no_grad`` (or on ``.data``)."""
         for loop in file.values.loops:
+            names = set(loop.names)
             if not _WEIGHT_ITER.search(loop.iter.full()):
-                continue
-            update = _ema_update(loop, set(loop.names))
+                # stylegan2's ``par1 = dict(model1.named_parameters())`` then ``for k in
+                # par1.keys(): par1[k].data.mul_(decay).add_(...)``: the loop runs over a
+                # local dict of the weights, and that dict is what is updated
+                held = self._weight_dicts(file, loop.function)
+                root = _root_name(loop.iter.func if loop.iter.kind == "Call" else loop.iter)
+                if root is None or root not in held:
+                    continue
+                names |= held
+            update = _ema_update(loop, names)
             if update is None:
                 continue
             text = update.statement if update.op else update.node.full()
             if not (any(_NO_GRAD.search(c) for c in loop.contexts) or ".data" in text):
                 continue
             self._ema_item(file, loop, update)
+
+    @staticmethod
+    def _weight_dicts(file: _File, fn: int) -> set[str]:
+        """The local names def ``fn`` binds to the weights themselves
+        (``dict(model.named_parameters())``, ``model.state_dict()``)."""
+        if fn < 0:
+            return set()
+        return {
+            a.target.name
+            for a in file.defs[fn].assigns
+            if a.target.kind == "Name" and _WEIGHT_ITER.search(a.value.full())
+        }
 
     def _ema_item(self, file: _File, loop: LoopValues, update: UpdateValues) -> None:
         fn = loop.function
@@ -3601,24 +3678,20 @@ class _Recipe:
         burn_in`` for the warm-up, ``lr *= value`` past each step, then ``for g in
         optimizer.param_groups: g['lr'] = lr``): the statements that compute it, in order,
         as the schedule's row. Rows of a formula read from the epoch already show theirs."""
+        self._lr_scaled(file)
         for stmt, fn in file.assigns:
             target = stmt.target
-            if not (
-                fn >= 0
-                and target.kind == "Subscript"
-                and any(
-                    p.kind == "Constant" and p.value in ("lr", "learning_rate")
-                    for p in target.parts[1:]
-                )
-                and stmt.value.kind == "Name"
-            ):
+            if not (fn >= 0 and _is_lr_slot(target)):
                 continue
-            name = stmt.value.name
             d = file.defs[fn]
             if _SCHEDULE_NAME.search(f"{PurePosixPath(file.path).stem} {d.qual}"):
                 continue  # MAE's lr_sched.adjust_learning_rate: its callers' row is the schedule
             if _RESUMING.search(d.name):
                 continue  # CenterNet's load_model: the LR a resumed run restarts from
+            if stmt.value.kind != "Name":
+                self._lr_formula(file, fn, stmt)
+                continue
+            name = stmt.value.name
             if any(
                 i.category == "scheduler"
                 and i.where.path == file.path
@@ -3657,6 +3730,89 @@ class _Recipe:
             note = f"set on each param group by hand: {target.text} = {name}"
             self.add("scheduler", f"{name} computed by hand in {d.qual}",
                      file.where(stmt.line), values, note)  # fmt: skip
+
+    def _lr_formula(self, file: _File, fn: int, stmt: AssignValues) -> None:
+        """An LR computed and written into a param group in one statement (YOLOP's warm-up
+        ``x['lr'] = np.interp(num_iter, xi, [cfg.TRAIN.WARMUP_BIASE_LR ..., x['initial_lr']
+        * lf(epoch)])`` under ``if num_iter < num_warmup``): the formula, the settings it
+        reads and the test it runs under. A warm-up when the formula or that test says so."""
+        value = stmt.value
+        if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
+            return  # ``g['lr'] = lrs[i]``: handed on, computed elsewhere
+        tests = [
+            near.test.text
+            for near in self._file_ifs(file)
+            if near.function == fn and near.line < stmt.line <= (near.body_end or near.end_line)
+        ]
+        category = (
+            "warmup" if re.search(r"warm", " ".join([value.text, *tests]), re.I) else ("scheduler")
+        )
+        values = [("formula", value.text)]
+        for leaf in _leaves(value):
+            if leaf.kind == "Attribute" and leaf.chain() and file.dotted(leaf):
+                continue  # ``np.interp``: a function
+            found = self.values.resolve(file, fn, leaf, 0)
+            if found.literal and found.text != leaf.text:
+                values.append((leaf.text, found.show()))
+        values += [("when", test) for test in tests]
+        d = file.defs[fn]
+        self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
+                 f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
+
+    def _lr_scaled(self, file: _File) -> None:
+        """An LR scaled in place on each param group (simple-faster-rcnn's ``scale_lr``:
+        ``for param_group in self.optimizer.param_groups: param_group['lr'] *= decay``,
+        called once the training passes a given epoch): the update, the factor the callers
+        pass and where they call it."""
+        for loop in file.values.loops:
+            fn = loop.function
+            if fn < 0:
+                continue
+            d = file.defs[fn]
+            if _SCHEDULE_NAME.search(f"{PurePosixPath(file.path).stem} {d.qual}"):
+                continue
+            for u in loop.updates:
+                if u.op not in ("Mult", "Div") or not _is_lr_slot(u.node):
+                    continue
+                values = [("update", u.statement)]
+                read = set(re.findall(r"\w+", u.statement.partition("=")[2]))
+                values += [
+                    (param, self.values.parameter(file, fn, param, default, 0).show())
+                    for param, default in d.params
+                    if param in read
+                ]
+                for caller, call in self.values.call_sites(file, fn)[:3]:
+                    when = call.when
+                    shown = f"{caller.loc(call.expr.line)}: {call.expr.text}"
+                    values.append(("called at", f"{shown} if {when.text}" if when else shown))
+                self.add("scheduler", f"LR scaled by hand in {d.qual}", file.where(u.line),
+                         values, "applied to each param group where it is called")  # fmt: skip
+
+    def _resolve_in(self, file: _File, fn: int, expr: Expr) -> _Val:
+        return self.values.resolve(file, fn, expr, 0)
+
+    def _normalising_arithmetic(self, file: _File) -> None:
+        """Normalisation written as arithmetic in the data path (deep-text-recognition's
+        ``img.sub_(0.5).div_(0.5)``, ``img / 255.``, ``(x - mean) / std`` in a dataset's
+        ``__getitem__``): an input step the port repeats exactly, like ``Normalize``. Only
+        in functions the scan places in data processing (a plot's ``img * 0.5 + 0.5`` is
+        not one), and only with the constants an image is scaled by (:func:`_normalising`)."""
+        for fn, d in enumerate(file.defs):
+            if d.is_class or (file.path, d.qual) not in self.data_functions:
+                continue
+            roots = [a.value for a in d.assigns]
+            roots += [c.expr for c in file.values.calls if c.function == fn and c.statement]
+            seen: set[tuple[int, int]] = set()
+            resolve = partial(self._resolve_in, file, fn)
+            for root in sorted(roots, key=lambda r: (r.line, r.col)):
+                for node in _normalisations(root, resolve):
+                    if (node.line, node.col) in seen:
+                        continue
+                    seen.add((node.line, node.col))
+                    self.add("preprocessing", f"normalisation in {d.qual}", file.where(node.line),
+                             [("formula", node.text)],
+                             "written as arithmetic: an input step (every image, no "
+                             "randomness), repeated exactly by the port")  # fmt: skip
 
     def _launchers(self) -> None:
         """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""
@@ -3883,9 +4039,10 @@ def _declares_from_format(expr: Expr) -> bool:
 
 def _is_loss_function(name: str) -> bool:
     """A function named for a loss, or for a penalty term added to one (stargan's
-    ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``)."""
+    ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``; stylegan2's
+    ``g_path_regularize``, the path-length penalty)."""
     words = [w for w in name.lower().split("_") if w]
-    return bool({"loss", "penalty"} & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
+    return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 
 def _category(api: str) -> str | None:
@@ -3926,6 +4083,134 @@ def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str
         bound[name] = arg
     bound.update({k.name: k.target for k in call.keywords if k.name})
     return bound
+
+
+def _is_lr_slot(target: Expr) -> bool:
+    """``group['lr']``: a param group's learning rate."""
+    return target.kind == "Subscript" and any(
+        p.kind == "Constant" and p.value in ("lr", "learning_rate") for p in target.parts[1:]
+    )
+
+
+#: What an image is divided by to scale it to [0, 1] or [-1, 1].
+_IMAGE_SCALES = frozenset({255, 127.5})
+
+
+def _normalisations(expr: Expr, resolve: Callable[[Expr], _Val]) -> Iterator[Expr]:
+    """The normalising steps in ``expr``, outermost first (an inner one of a match is part
+    of it): ``x / 255.``, ``(x - a) / b`` and ``x.sub_(a).div_(b)`` where ``a`` and ``b`` are
+    the same constant (``0.5``, ``127.5``), constants within (0, 1] (a mean and a std), or
+    settings that read as literal sequences (``mean``, ``std`` lists). A box's ``(w - 1) / 2``
+    is none of these."""
+    divided = _divided(expr)
+    if divided is not None:
+        value, divisor = divided
+        scale = _number(divisor, resolve)
+        shifted = _shifted(value)
+        if shifted is None:
+            if scale in _IMAGE_SCALES:
+                yield expr
+                return
+        else:
+            shift = _number(shifted, resolve)
+            if (
+                scale is not None
+                and shift is not None
+                and (shift == scale or (0 < shift <= 1 and 0 < scale <= 1))
+            ) or (_sequence(shifted, resolve) and _sequence(divisor, resolve)):
+                yield expr
+                return
+    for part in expr.parts:
+        yield from _normalisations(part, resolve)
+
+
+def _divided(expr: Expr) -> tuple[Expr, Expr] | None:
+    """(what is divided, the divisor) of ``a / b`` or ``a.div_(b)`` / ``a.div(b)``."""
+    if expr.kind == "BinOp" and expr.name == "Div":
+        return expr.parts[0], expr.parts[1]
+    if (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in ("div", "div_")
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        return expr.func.target, expr.args[0]
+    return None
+
+
+def _shifted(expr: Expr) -> Expr | None:
+    """What is subtracted in ``a - b`` or ``a.sub_(b)`` / ``a.sub(b)``, else None."""
+    if expr.kind == "BinOp" and expr.name == "Sub":
+        return expr.parts[1]
+    if (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in ("sub", "sub_")
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        return expr.args[0]
+    return None
+
+
+def _number(expr: Expr, resolve: Callable[[Expr], _Val]) -> float | None:
+    """The number a literal or a setting that reads as one stands for."""
+    value = _literal_value(expr) if expr.literal else None
+    if value is None and expr.kind in ("Name", "Attribute"):
+        found = resolve(expr)
+        if found.literal:
+            try:
+                value = ast.literal_eval(found.text)
+            except (ValueError, SyntaxError):
+                value = None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _sequence(expr: Expr, resolve: Callable[[Expr], _Val]) -> bool:
+    """A literal list or tuple of numbers, written here or as a setting (a mean, a std)."""
+    if expr.kind not in ("Name", "Attribute", "List", "Tuple"):
+        return False
+    found = resolve(expr)
+    try:
+        value = ast.literal_eval(found.text) if found.literal else None
+    except (ValueError, SyntaxError):
+        return False
+    return (
+        isinstance(value, list | tuple)
+        and len(value) in (1, 3)
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _outer_products(expr: Expr) -> Iterator[Expr]:
+    """The products in ``expr`` that are no factor of a larger product (``a * b * c`` is one
+    product of three factors, not two products)."""
+    if expr.kind == "BinOp" and expr.name == "Mult":
+        yield expr
+        for factor in _factors(expr):
+            yield from _outer_products(factor)
+        return
+    for part in expr.parts:
+        yield from _outer_products(part)
+
+
+def _factors(expr: Expr) -> list[Expr]:
+    """The factors of a product, nested products flattened (``a / 2 * b * c``: ``a / 2``,
+    ``b``, ``c``)."""
+    if expr.kind == "BinOp" and expr.name == "Mult":
+        return [f for part in expr.parts for f in _factors(part)]
+    return [expr]
+
+
+def _leaves(expr: Expr) -> list[Expr]:
+    """The names and attribute chains an arithmetic expression reads (``args.r1 / 2``:
+    ``args.r1``)."""
+    if expr.kind in ("Name", "Attribute"):
+        return [expr]
+    return [leaf for part in expr.parts for leaf in _leaves(part)]
 
 
 def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
