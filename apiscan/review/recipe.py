@@ -1590,6 +1590,7 @@ class _Recipe:
         self._untaken_rows()
         unused = self._unused_loss_defs()
         uncalled = self._uncalled_functions()
+        unbuilt = self._unbuilt_families()
         side = self.apart
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
@@ -1603,6 +1604,7 @@ class _Recipe:
             for i in self.out
             if not (i.category == "loss" and self._inside(i.where, unused))
             and not self._inside(i.where, uncalled)
+            and not self._inside(i.where, unbuilt)
             and not self._inside(i.where, overridden)
             and not (
                 i.note.startswith("repo ")
@@ -2091,6 +2093,25 @@ class _Recipe:
                         )
                 for value in d.returns:
                     named.update(e.name for e in value.walk() if e.kind in ("Name", "Attribute"))
+        # a class is named by the classes it is a base of, and by a string a config or
+        # a table builds it from (``dict(type="RandomFlip")``)
+        named.update(base.rpartition(".")[2] for fa in self.analyses for c in fa.classes
+                     for base in c.bases)  # fmt: skip
+        strings = {
+            e.value
+            for file in self.files.values()
+            for expr in (
+                *(c.expr for c in file.values.calls),
+                *(a.value for a, _ in file.assigns),
+            )
+            for e in expr.walk()
+            if e.kind == "Constant" and isinstance(e.value, str)
+        }
+        registered = {
+            qual
+            for _, facts in with_facts(self.analyses)
+            for qual, _, _ in (facts.models.decorated if facts.models is not None else ())
+        }
         referenced = {
             ref.rpartition(".")[2] for fa in self.analyses for ref in fa.local_refs
         } | {  # re-exported by another module (a package's ``__init__``)
@@ -2116,10 +2137,18 @@ class _Recipe:
                 continue
             spans = [(d.line, d.end_line) for d in file.defs]
             for d in file.defs:
-                if d.is_class or d.owner >= 0 or d.name.startswith("__"):
+                if d.owner >= 0 or d.name.startswith("__"):
                     continue
                 if any(a < d.line and d.end_line <= b for a, b in spans):
                     continue  # nested in another def: its enclosing def decides
+                if d.is_class and (
+                    d.name in strings
+                    or d.qual in registered
+                    or any(k.startswith(f"{file.module}.{d.qual}.") for k in called)
+                ):
+                    # built from a config's string, registered, or a method called: the
+                    # class may run (deit's ``horizontal_flip``, built by nothing, may not)
+                    continue
                 if (
                     d.name == "main"
                     or (path, d.qual) in steps
@@ -2130,6 +2159,60 @@ class _Recipe:
                 ):
                     continue
                 out.setdefault(path, []).append((d.line, d.end_line))
+        return out
+
+    def _unbuilt_families(self) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the defs only the registered model builders the
+        defaults do not pick construct (deit: ``--model`` defaults to
+        ``deit_base_patch16_224``; CaiT, ResMLP, PatchConvnet and DeiT-III are registered
+        beside it, and their classes' initialisers are no part of what trains). A builder is
+        a top-level function a decorator registers by name (``@register_model``); picked
+        when an argparse default names it. Then every repo def whose every call site lies in
+        an unpicked builder or in a def already found, followed until nothing changes.
+        Nothing when no default names a registered builder (the pick is not known here)."""
+        builders: dict[str, tuple[str, int]] = {}
+        defaults: set[str] = set()
+        for fa, facts in with_facts(self.analyses):
+            models, file = facts.models, self.files.get(fa.path)
+            if models is None or file is None:
+                continue
+            defaults.update(default for _, default, _ in models.options if default)
+            for qual, _, decorators in models.decorated:
+                index = file.first.get(qual)
+                if index is None or file.defs[index].is_class:
+                    continue
+                for _, _, key in decorators:
+                    if key:
+                        builders[key] = (fa.path, index)
+        picked = {builders[k] for k in set(builders) & defaults}
+        if not picked or len(builders) < 2:
+            return {}
+        unbuilt = set(builders.values()) - picked
+        quals = {(path, self.files[path].defs[i].qual) for path, i in unbuilt}
+
+        def inside(path: str, caller: str) -> bool:
+            return any((path, q) in quals for q in (caller, *_enclosing_quals(caller)))
+
+        changed = True
+        while changed:
+            changed = False
+            for key, (file, index) in self.repo.defs.items():
+                place_ = (file.path, index)
+                if place_ in unbuilt or place_ in picked or file.defs[index].owner >= 0:
+                    continue
+                sites = [
+                    (path, fact)
+                    for k in (key, f"{key}.__init__")
+                    for path, fact in self.repo.call_sites.get(k, ())
+                ]
+                if sites and all(inside(path, fact.caller) for path, fact in sites):
+                    unbuilt.add(place_)
+                    quals.add((file.path, file.defs[index].qual))
+                    changed = True
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, index in sorted(unbuilt):
+            d = self.files[path].defs[index]
+            out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
     @staticmethod
@@ -4083,6 +4166,12 @@ def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str
         bound[name] = arg
     bound.update({k.name: k.target for k in call.keywords if k.name})
     return bound
+
+
+def _enclosing_quals(qual: str) -> list[str]:
+    """``A.b.c`` → ``A.b``, ``A``: the defs a qualified name is nested in."""
+    parts = qual.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts) - 1, 0, -1)]
 
 
 def _is_lr_slot(target: Expr) -> bool:
