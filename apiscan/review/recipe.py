@@ -729,11 +729,25 @@ class _Repo:
             target = stmt.target
             if target.kind == "Name":
                 self.constants.append((target.name, stmt, f))
+                self._config_instance(f, stmt.value)
             elif target.kind == "Attribute" and stmt.value.literal:
                 # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
                 chain = _unparsed(target).split(".")
                 if len(chain) >= 3:
                     self.config_chains.setdefault(".".join(chain[-2:]), []).append((f, stmt))
+
+    def _config_instance(self, f: _File, value: Expr) -> None:
+        """``opt = Config()`` at module level, ``Config`` a class of the file: the literals
+        its body sets (simple-faster-rcnn's ``lr_decay = 0.1``, ``use_adam = False``) are the
+        settings ``opt.lr_decay`` reads, as a config class's ``__init__`` literals are."""
+        if value.kind != "Call" or value.args or value.keywords or value.func.kind != "Name":
+            return
+        index = f.first.get(value.func.name)
+        if index is None or not f.defs[index].is_class:
+            return
+        for fact in self.attrs.get(f"{f.module}.{value.func.name}", ()):
+            if not fact.method and fact.value.literal:
+                self.attrs_by_name.setdefault(fact.attr, []).append(fact)
 
     def _class_attrs(self, f: _File, cls: str, index: int) -> None:
         found = self.attrs.setdefault(cls, [])
@@ -1739,7 +1753,9 @@ class _Recipe:
                         drop.add(key)
                     elif known is True:
                         notes[key] = f"the branch taken with the defaults: {test}"
-            else:
+            elif len({(b.inner, taken[k][1]) for k, b in members}) > 1:
+                # (stylegan2's generator and discriminator Adams, both in the body of one
+                # ``if __name__ == "__main__":``, are rows of one branch: no alternatives)
                 for key, (known, test) in taken.items():
                     if known is None:
                         notes[key] = (
@@ -2809,7 +2825,14 @@ class _Recipe:
         fn = call.function
         expr = call.expr
         place = (expr.line, expr.col, expr.end_line, expr.end_col)
-        stored = call.stored.name if call.stored is not None and call.stored.kind == "Name" else ""
+        stored = ""
+        if call.stored is not None and call.stored.kind == "Name":
+            stored = call.stored.name
+        elif call.stored is not None and call.stored.kind == "Tuple" and call.stored.parts:
+            # ``path_loss, mean_path_length, path_lengths = g_path_regularize(...)``: the
+            # loss comes first
+            first = call.stored.parts[0]
+            stored = first.name if first.kind == "Name" else ""
         roots = [a.value for a, scope in file.assigns if scope == fn and not a.annotated]
         roots += [
             c.expr.func.target

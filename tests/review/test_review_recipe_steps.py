@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.review.model import RecipeItem
@@ -29,26 +30,34 @@ def rows(items: tuple[RecipeItem, ...], category: str) -> dict[str, RecipeItem]:
 
 def test_a_loss_multiplied_by_a_json_hparam_carries_the_weight(items) -> None:
     losses = rows(items, "loss")
-    l1 = dict(losses["torch.nn.functional.l1_loss @ train.py:41"].values)
+    l1 = dict(losses["torch.nn.functional.l1_loss @ train.py:42"].values)
     assert l1["weight"] == (
         "45 (hps.train.c_rec: 45 in configs/base.json:4, the default of --config at utils.py:13)"
     )
-    kl = dict(losses["train.kl_loss @ train.py:42"].values)
+    kl = dict(losses["train.kl_loss @ train.py:43"].values)
     assert kl["weight"].startswith("1.0 (hps.train.c_kl: 1.0 in configs/base.json:5")
 
 
 def test_a_penalty_weighted_where_it_is_backpropagated_carries_its_factors(items) -> None:
-    r1 = dict(rows(items, "loss")["train.r1_loss @ train.py:47"].values)
+    r1 = dict(rows(items, "loss")["train.r1_loss @ train.py:48"].values)
     assert r1["weight"] == (
         "args.r1 / 2 * args.reg_every (args.r1 = 10 (args.r1: default of argparse --r1 at "
-        "train.py:55); args.reg_every = 16 (args.reg_every: default of argparse --reg_every "
-        "at train.py:56))"
+        "train.py:58); args.reg_every = 16 (args.reg_every: default of argparse --reg_every "
+        "at train.py:59))"
+    )
+
+
+def test_a_loss_stored_first_of_a_tuple_carries_its_weight(items) -> None:
+    # ``path_loss, mean_length = path_regularize(...)`` then ``args.path_weight * path_loss``
+    path = dict(rows(items, "loss")["train.path_regularize @ train.py:52"].values)
+    assert (
+        path["weight"] == "2 (args.path_weight: default of argparse --path_weight at train.py:62)"
     )
 
 
 def test_a_loss_multiplied_by_a_tensor_has_no_weight(items) -> None:
     # ``F.mse_loss(out, y) * y.gt(0).float()``: a mask, not a setting
-    mse = dict(rows(items, "loss")["torch.nn.functional.mse_loss @ train.py:43"].values)
+    mse = dict(rows(items, "loss")["torch.nn.functional.mse_loss @ train.py:44"].values)
     assert "weight" not in mse
 
 
@@ -60,13 +69,13 @@ def test_an_ema_kept_through_a_dict_of_the_parameters_is_a_row(items) -> None:
         "par1[k].data.mul_(decay).add_(par2[k].data, alpha=1 - decay) at train.py:16"
     )
     assert values["decay"] == (
-        "0.5 ** (32 / 10000) (parameter decay of accumulate(), passed at train.py:50)"
-        " | 0 (parameter decay of accumulate(), passed at train.py:66)"
+        "0.5 ** (32 / 10000) (parameter decay of accumulate(), passed at train.py:51)"
+        " | 0 (parameter decay of accumulate(), passed at train.py:70)"
     )
 
 
 def test_an_lr_written_into_the_param_groups_is_a_warmup_or_a_schedule(items) -> None:
-    warmup = rows(items, "warmup")["LR set by hand in train @ train.py:39"]
+    warmup = rows(items, "warmup")["LR set by hand in train @ train.py:40"]
     assert dict(warmup.values) == {
         "formula": "hps.train.learning_rate * (i + 1) / args.warmup_iters",
         "hps.train.learning_rate": (
@@ -74,17 +83,17 @@ def test_an_lr_written_into_the_param_groups_is_a_warmup_or_a_schedule(items) ->
             "--config at utils.py:13)"
         ),
         "args.warmup_iters": (
-            "500 (args.warmup_iters: default of argparse --warmup_iters at train.py:57)"
+            "500 (args.warmup_iters: default of argparse --warmup_iters at train.py:60)"
         ),
     }
     scaled = rows(items, "scheduler")["LR scaled by hand in scale_lr @ train.py:30"]
     assert dict(scaled.values) == {
         "update": 'group["lr"] *= decay',
         "decay": (
-            "0.2 (parameter decay of scale_lr(), passed at train.py:36; args.lr_decay: "
-            "default of argparse --lr_decay at train.py:58)"
+            "0.2 (parameter decay of scale_lr(), passed at train.py:37; args.lr_decay: "
+            "default of argparse --lr_decay at train.py:61)"
         ),
-        "called at": "train.py:36: scale_lr(optim, args.lr_decay) if i == 10000",
+        "called at": "train.py:37: scale_lr(optim, args.lr_decay) if i == 10000",
     }
 
 
@@ -99,3 +108,78 @@ def test_normalisation_written_as_arithmetic_in_the_data_path_is_an_input_step(i
         "normalisation in Images.__getitem__ @ data.py:15": "img / 255.0",
         "normalisation in Images.__getitem__ @ data.py:16": "img.sub_(0.5).div_(0.5)",
     }
+
+
+def test_two_optimizers_in_one_branch_are_no_alternatives(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "gan",
+        {
+            "train.py": """
+            import argparse
+            import torch
+
+            if __name__ == "__main__":
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--lr", type=float, default=0.002)
+                args = parser.parse_args()
+                generator, discriminator = torch.nn.Linear(4, 4), torch.nn.Linear(4, 1)
+                g_optim = torch.optim.Adam(generator.parameters(), lr=args.lr)
+                d_optim = torch.optim.Adam(discriminator.parameters(), lr=args.lr)
+                if args.lr > 1:
+                    opt = torch.optim.SGD(generator.parameters(), lr=args.lr)
+                elif args.lr > 0.5:
+                    opt = torch.optim.AdamW(generator.parameters(), lr=args.lr)
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    notes = {
+        (i.name, i.where.line): i.note
+        for i in extract_recipe(result, analyses, root)
+        if i.category == "optimizer" and not i.name.startswith("argparse")
+    }
+    assert notes == {("torch.optim.Adam", 9): "", ("torch.optim.Adam", 10): ""}
+
+
+def test_a_module_level_config_instance_gives_its_class_body_settings(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "det",
+        {
+            "config.py": """
+            class Config:
+                use_adam = False
+                lr = 1e-3
+
+
+            class Unused:
+                use_adam = True  # no instance of it: not the settings
+
+
+            opt = Config()
+            """,
+            "train.py": """
+            import torch
+
+            from config import opt
+
+            model = torch.nn.Linear(4, 4)
+            if opt.use_adam:
+                optimizer = torch.optim.Adam(model.parameters(), lr=opt.lr)
+            else:
+                optimizer = torch.optim.SGD(model.parameters(), lr=opt.lr, momentum=0.9)
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    rows = [
+        (i.name, dict(i.values).get("lr"), i.note)
+        for i in extract_recipe(result, analyses, root)
+        if i.category == "optimizer" and i.name.startswith("torch.")
+    ]
+    assert rows == [
+        (
+            "torch.optim.SGD",
+            "1e-3 (opt.lr: Config sets it at config.py:3)",
+            "the branch taken with the defaults: else of if opt.use_adam",
+        )
+    ]
