@@ -3845,6 +3845,8 @@ class _Recipe:
         value = stmt.value
         if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
             return  # ``g['lr'] = lrs[i]``: handed on, computed elsewhere
+        if self._optimizer_method(file, fn):
+            return  # timm's Adafactor._get_lr: the optimizer's own step size
         tests = [
             near.test.text
             for near in self._file_ifs(file)
@@ -3865,6 +3867,14 @@ class _Recipe:
         self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
                  f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
 
+    def _optimizer_method(self, file: _File, fn: int) -> bool:
+        """Def ``fn`` is a method of an optimizer class (a ``torch.optim.Optimizer``)."""
+        owner = file.defs[fn].owner
+        if owner < 0:
+            return False
+        key = f"{file.module}.{file.defs[owner].qual}"
+        return any(a.startswith("torch.optim.") for a in self.hierarchy.torch_ancestors(key))
+
     def _lr_scaled(self, file: _File) -> None:
         """An LR scaled in place on each param group (simple-faster-rcnn's ``scale_lr``:
         ``for param_group in self.optimizer.param_groups: param_group['lr'] *= decay``,
@@ -3875,7 +3885,9 @@ class _Recipe:
             if fn < 0:
                 continue
             d = file.defs[fn]
-            if _SCHEDULE_NAME.search(f"{PurePosixPath(file.path).stem} {d.qual}"):
+            if _SCHEDULE_NAME.search(
+                f"{PurePosixPath(file.path).stem} {d.qual}"
+            ) or self._optimizer_method(file, fn):
                 continue
             for u in loop.updates:
                 if u.op not in ("Mult", "Div") or not _is_lr_slot(u.node):

@@ -183,3 +183,41 @@ def test_a_module_level_config_instance_gives_its_class_body_settings(tmp_path: 
             "the branch taken with the defaults: else of if opt.use_adam",
         )
     ]
+
+
+def test_an_optimizer_writing_its_own_lr_is_no_schedule(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "opt",
+        {
+            "myopt.py": """
+            import torch
+
+
+            class Factor(torch.optim.Optimizer):
+                def step(self):
+                    for group in self.param_groups:
+                        group["lr"] = group["base"] * group["scale"] ** 0.5
+            """,
+            "train.py": """
+            import torch
+
+            from myopt import Factor
+
+
+            def train():
+                model = torch.nn.Linear(4, 4)
+                optimizer = Factor(model.parameters(), {})
+                for epoch in range(10):
+                    for group in optimizer.param_groups:
+                        group["lr"] = 0.1 * 0.5 ** (epoch // 3)
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    rows = [
+        (i.name, str(i.where), dict(i.values)["formula"])
+        for i in extract_recipe(result, analyses, root)
+        if i.name.startswith("LR set by hand")
+    ]
+    # the optimizer's own ``group["lr"] = ...`` in Factor.step is its step size, no row
+    assert rows == [("LR set by hand in train", "train.py:11", "0.1 * 0.5 ** (epoch // 3)")]
