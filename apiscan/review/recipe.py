@@ -40,7 +40,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import INIT_FUNCTIONS, shorten
+from apiscan.extract.syntax import INIT_FUNCTIONS, INIT_NAME, shorten
 from apiscan.extract.values import (
     AssignValues,
     CallValues,
@@ -1587,6 +1587,7 @@ class _Recipe:
             self._hand_schedules(file)
             self._param_group_lr(file)
             self._normalising_arithmetic(file)
+            self._norm_overrides(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -3905,6 +3906,44 @@ class _Recipe:
                     values.append(("called at", f"{shown} if {when.text}" if when else shown))
                 self.add("scheduler", f"LR scaled by hand in {d.qual}", file.where(u.line),
                          values, "applied to each param group where it is called")  # fmt: skip
+
+    def _norm_overrides(self, file: _File) -> None:
+        """BatchNorm settings overwritten after the layers are built, in a loop over the
+        model's modules outside an initialisation routine (YOLOv5-style ``for m in
+        model.modules(): if isinstance(m, nn.BatchNorm2d): m.eps = 1e-3; m.momentum =
+        0.03``): torch's defaults are not what trains, and MindSpore's momentum is 1 −
+        torch's. A routine named for initialisation shows them already (its own row)."""
+        for loop in file.values.loops:
+            fn = loop.function
+            if fn < 0 or not re.search(r"\b(named_)?modules\(", loop.iter.full()):
+                continue
+            d = file.defs[fn]
+            if INIT_NAME.fullmatch(d.name):
+                continue
+            sets = [
+                a
+                for a in d.assigns
+                if a.line > loop.line
+                and a.target.kind == "Attribute"
+                and a.target.name in ("momentum", "eps")
+                and a.target.target.kind == "Name"
+                and a.target.target.name in loop.names
+                and a.value.literal
+            ]
+            if not sets:
+                continue
+            values = [(a.target.text, a.value.text) for a in sorted(sets, key=lambda a: a.line)]
+            note = "set on the model's normalisation layers after they are built"
+            for a in sets:
+                value = _literal_value(a.value)
+                if a.target.name == "momentum" and isinstance(value, int | float):
+                    note += (
+                        "; MindSpore's BatchNorm momentum is 1 − torch's "
+                        f"(torch {a.value.text} is MindSpore {round(1 - value, 6):g})"
+                    )
+                    break
+            self.add("init", f"normalisation settings in {d.qual}", file.where(sets[0].line),
+                     values, note)  # fmt: skip
 
     def _resolve_in(self, file: _File, fn: int, expr: Expr) -> _Val:
         return self.values.resolve(file, fn, expr, 0)

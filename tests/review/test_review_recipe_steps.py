@@ -221,3 +221,18 @@ def test_an_optimizer_writing_its_own_lr_is_no_schedule(tmp_path: Path) -> None:
     ]
     # the optimizer's own ``group["lr"] = ...`` in Factor.step is its step size, no row
     assert rows == [("LR set by hand in train", "train.py:11", "0.1 * 0.5 ** (epoch // 3)")]
+
+
+def test_an_initialiser_named_for_its_distribution_and_a_norm_override_are_init_rows(
+    items,
+) -> None:
+    init = rows(items, "init")
+    assert dict(init["normal_init @ model.py:4"].values) == {
+        "m.weight.data.normal_": "mean, stddev",
+        "m.bias.data.zero_": "",
+    }
+    override = init["normalisation settings in main @ train.py:69"]
+    assert override.values == (("m.eps", "1e-3"), ("m.momentum", "0.03"))
+    assert override.note.endswith(
+        "MindSpore's BatchNorm momentum is 1 − torch's (torch 0.03 is MindSpore 0.97)"
+    )
