@@ -236,3 +236,43 @@ def test_an_initialiser_named_for_its_distribution_and_a_norm_override_are_init_
     assert override.note.endswith(
         "MindSpore's BatchNorm momentum is 1 − torch's (torch 0.03 is MindSpore 0.97)"
     )
+
+
+def test_a_config_dicts_lr_steps_are_the_schedule_and_its_steps_are_not(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "ssd",
+        {
+            "data/__init__.py": "",
+            "data/config.py": """
+            voc = {
+                "num_classes": 21,
+                "lr_steps": (80000, 100000, 120000),
+                "max_iter": 120000,
+                "steps": [8, 16, 32, 64, 100, 300],
+                "name": "VOC",
+            }
+            """,
+            "train.py": """
+            import torch
+
+            from data.config import voc
+
+            def train():
+                net = torch.nn.Linear(4, 4)
+                optimizer = torch.optim.SGD(net.parameters(), lr=1e-3)
+                for iteration in range(voc["max_iter"]):
+                    if iteration in voc["lr_steps"]:
+                        pass
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    rows = [
+        (i.category, i.values)
+        for i in extract_recipe(result, analyses, root)
+        if i.name.startswith("config ")
+    ]
+    assert rows == [
+        ("scheduler", (("lr_steps", "(80000, 100000, 120000)"),)),
+        ("epochs", (("max_iter", "120000"),)),
+    ]
