@@ -3848,6 +3848,15 @@ class _Recipe:
             return  # ``g['lr'] = lrs[i]``: handed on, computed elsewhere
         if self._optimizer_method(file, fn):
             return  # timm's Adafactor._get_lr: the optimizer's own step size
+        root = _root_name(stmt.target)
+        if not any(
+            loop.function == fn
+            and loop.line < stmt.line
+            and root in loop.names
+            and "param_groups" in loop.iter.full()
+            for loop in file.values.loops
+        ):
+            return  # detectron2's ``bias_overrides["lr"] = ...``: a group still being built
         tests = [
             near.test.text
             for near in self._file_ifs(file)
@@ -3890,8 +3899,14 @@ class _Recipe:
                 f"{PurePosixPath(file.path).stem} {d.qual}"
             ) or self._optimizer_method(file, fn):
                 continue
+            if "param_groups" not in loop.iter.full():
+                continue  # detectron2's ``hyperparams["lr"] *= ...``: a group being built
             for u in loop.updates:
-                if u.op not in ("Mult", "Div") or not _is_lr_slot(u.node):
+                if (
+                    u.op not in ("Mult", "Div")
+                    or not _is_lr_slot(u.node)
+                    or _root_name(u.node) not in loop.names
+                ):
                     continue
                 values = [("update", u.statement)]
                 read = set(re.findall(r"\w+", u.statement.partition("=")[2]))

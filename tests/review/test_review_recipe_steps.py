@@ -276,3 +276,33 @@ def test_a_config_dicts_lr_steps_are_the_schedule_and_its_steps_are_not(tmp_path
         ("scheduler", (("lr_steps", "(80000, 100000, 120000)"),)),
         ("epochs", (("max_iter", "120000"),)),
     ]
+
+
+def test_a_param_group_being_built_is_no_lr_schedule(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "groups",
+        {
+            "train.py": """
+            import torch
+
+            def get_params(model, base_lr, bias_lr_factor, decay):
+                params = []
+                for name, p in model.named_parameters():
+                    hyper = {"lr": base_lr}
+                    if name.endswith("bias"):
+                        hyper["lr"] = base_lr * bias_lr_factor
+                    for _ in range(2):
+                        hyper["lr"] *= decay
+                    params.append({"params": [p], **hyper})
+                return params
+
+            def train():
+                model = torch.nn.Linear(4, 4)
+                optimizer = torch.optim.SGD(get_params(model, 0.01, 2.0, 0.5), lr=0.01)
+                return optimizer
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    names = [i.name for i in extract_recipe(result, analyses, root) if i.category == "scheduler"]
+    assert names == []
