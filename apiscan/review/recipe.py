@@ -2294,7 +2294,7 @@ class _Recipe:
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
             if category == "loss":
-                values += self._loss_factor(file, call)
+                values += self._loss_terms(file, call)
             self.add(category, f.api, where, values, note)
 
     def _bind_api(
@@ -2799,6 +2799,7 @@ class _Recipe:
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
                     values += self._loss_weight(caller, call) or self._loss_factor(caller, call)
+                    values += self._lazy_every(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -2815,6 +2816,33 @@ class _Recipe:
             for a, scope in file.assigns
             if scope == fn and a.target.full() in names and not a.annotated
         ][:1]
+
+    def _loss_terms(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """What a loss row adds to the call's arguments: the weight it is multiplied by
+        (:meth:`_loss_factor`) and how often it is applied (:meth:`_lazy_every`)."""
+        return self._loss_factor(file, call) + self._lazy_every(file, call)
+
+    def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
+        = i % args.d_reg_every == 0`` then ``if d_regularize: r1_loss = d_r1_loss(...)``):
+        N, followed to its value. The test may be the modulo itself or a local name bound
+        to it just before."""
+        fn = call.function
+        for branch in call.ifs:
+            if branch.function != fn:
+                break
+            test = branch.test
+            if test.kind == "Name" and fn >= 0:
+                test = file.local_value(fn, test.name, branch.line) or test
+            for sub in test.walk():
+                if sub.kind == "BinOp" and sub.name == "Mod":
+                    every = sub.parts[1]
+                    value = self.values.resolve(file, fn, every, 0)
+                    if not value.literal:
+                        return []
+                    trail = f" ({'; '.join(value.trail)})" if value.trail else ""
+                    return [("every", f"{value.text} steps{trail}")]
+        return []
 
     def _loss_factor(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """The settings a loss is multiplied by in the function that computes it (VITS's

@@ -45,6 +45,9 @@ def test_a_penalty_weighted_where_it_is_backpropagated_carries_its_factors(items
         "train.py:58); args.reg_every = 16 (args.reg_every: default of argparse --reg_every "
         "at train.py:59))"
     )
+    assert r1["every"] == (
+        "16 steps (args.reg_every: default of argparse --reg_every at train.py:59)"
+    )
 
 
 def test_a_loss_stored_first_of_a_tuple_carries_its_weight(items) -> None:
@@ -306,3 +309,43 @@ def test_a_param_group_being_built_is_no_lr_schedule(tmp_path: Path) -> None:
     result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
     names = [i.name for i in extract_recipe(result, analyses, root) if i.category == "scheduler"]
     assert names == []
+
+
+def test_a_penalty_applied_every_n_steps_through_a_flag_says_how_often(tmp_path: Path) -> None:
+    root = write_repo(
+        tmp_path / "lazy",
+        {
+            "train.py": """
+            import torch
+
+            D_REG_EVERY = 16
+
+            def d_r1_loss(pred, real):
+                (grad,) = torch.autograd.grad(pred.sum(), real, create_graph=True)
+                return grad.pow(2).sum()
+
+            def train(net, loader):
+                for i, x in enumerate(loader):
+                    d_regularize = i % D_REG_EVERY == 0
+                    if d_regularize:
+                        r1 = d_r1_loss(net(x), x)
+                        r1.backward()
+                    if i > 100:
+                        late = d_r1_loss(net(x), x)
+                        late.backward()
+
+            if __name__ == "__main__":
+                net = torch.nn.Linear(4, 1)
+                optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+                train(net, [])
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    every = {
+        i.where.line: dict(i.values).get("every")
+        for i in extract_recipe(result, analyses, root)
+        if i.category == "loss"
+    }
+    # ``if i > 100`` is no modulo: the loss is applied at every step from then on
+    assert every == {13: "16 steps (D_REG_EVERY set at train.py:3)", 16: None}
