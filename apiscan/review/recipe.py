@@ -17,6 +17,13 @@ Where it reads from:
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
+- What a training step writes by hand: the settings a loss is multiplied by and the interval
+  of a lazily applied penalty, an LR written into the param groups, BatchNorm settings
+  overwritten after construction, normalisation written as arithmetic in the data path.
+
+Rows of code the defaults do not run are left out: untaken branches, functions and classes
+nothing calls or builds, and the model families registered beside the one an argparse default
+picks.
 
 No file is read or parsed again: each file's expressions, defs, calls, assignments and loops
 are the records its worker wrote from the tree it already had
