@@ -793,7 +793,9 @@ MIN_THREADED = 3
 
 #: Functions named for a weight initialisation, and the in-place calls that set weights.
 INIT_NAME = re.compile(
-    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+)"
+    r"_?(init_weights?|init_params|initiali[sz]e\w*|reset_parameters|weights?_init\w*|init_\w+"
+    # simple-faster-rcnn's ``normal_init(m, mean, stddev)``, mmcv-style ``kaiming_init``
+    r"|(normal|xavier|kaiming|constant|uniform|trunc_normal|msra|zeros?|orthogonal)_init)"
 )
 INIT_CALLS = frozenset({"fill_", "normal_", "uniform_", "zero_", "constant_", "copy_"})
 #: the in-place initialisers torch.nn.init names, which repositories also define themselves

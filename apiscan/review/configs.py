@@ -74,6 +74,8 @@ _SCHEDULE_DICTS = frozenset(
      "momentum_config"}
 )  # fmt: skip
 _SOLVER_SCHEDULE = frozenset({"steps", "milestones", "gamma", "lr_steps", "policy"})
+#: The milestones of a step schedule, by a name no other setting has.
+_LR_STEPS = frozenset({"lr_steps", "lr_milestones", "milestones", "lr_decay_steps"})
 _SOLVER_OPTIMIZER = frozenset(
     {"base_lr", "lr", "momentum", "weight_decay", "weight_decay_norm", "bias_lr_factor",
      "betas", "nesterov"}
@@ -603,6 +605,10 @@ def _leaf(low: list[str]) -> tuple[str, int] | None:
             return "optimizer", n + 1
     if len(parents) == 1 and last in _SOLVER_OPTIMIZER:  # cfg = dict(lr=..., ...)
         return "optimizer", 1
+    if len(parents) == 1 and last in _LR_STEPS:
+        # ssd.pytorch's ``voc = {'lr_steps': (80000, 100000, 120000), ...}`` (a bare
+        # ``steps`` there is the anchors' strides: not the schedule's)
+        return "scheduler", 1
     if parents and parents[-1] == "solver":
         if last in _SOLVER_SCHEDULE:
             return "scheduler", len(parents)

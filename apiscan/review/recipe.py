@@ -17,6 +17,13 @@ Where it reads from:
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
+- What a training step writes by hand: the settings a loss is multiplied by and the interval
+  of a lazily applied penalty, an LR written into the param groups, BatchNorm settings
+  overwritten after construction, normalisation written as arithmetic in the data path.
+
+Rows of code the defaults do not run are left out: untaken branches, functions and classes
+nothing calls or builds, and the model families registered beside the one an argparse default
+picks.
 
 No file is read or parsed again: each file's expressions, defs, calls, assignments and loops
 are the records its worker wrote from the tree it already had
@@ -35,11 +42,12 @@ import ast
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import INIT_FUNCTIONS, shorten
+from apiscan.extract.syntax import INIT_FUNCTIONS, INIT_NAME, shorten
 from apiscan.extract.values import (
     AssignValues,
     CallValues,
@@ -286,6 +294,10 @@ _LOSS_HELPER_WORDS = frozenset(
     {"set", "get", "log", "print", "plot", "reduce", "update", "show", "estimate", "eval",
      "evaluate", "wrapper", "func", "scale", "scaler", "add", "accumulate"}
 )  # fmt: skip
+#: Words that name a loss or a term added to one.
+_LOSS_WORDS = frozenset(
+    {"loss", "penalty", "regularize", "regularise", "regularizer", "regulariser"}
+)
 #: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
 _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
 #: Functions that build a list of augmentations.
@@ -718,11 +730,25 @@ class _Repo:
             target = stmt.target
             if target.kind == "Name":
                 self.constants.append((target.name, stmt, f))
+                self._config_instance(f, stmt.value)
             elif target.kind == "Attribute" and stmt.value.literal:
                 # yacs defaults: _C.SOLVER.BASE_LR = 0.001, keyed "SOLVER.BASE_LR"
                 chain = _unparsed(target).split(".")
                 if len(chain) >= 3:
                     self.config_chains.setdefault(".".join(chain[-2:]), []).append((f, stmt))
+
+    def _config_instance(self, f: _File, value: Expr) -> None:
+        """``opt = Config()`` at module level, ``Config`` a class of the file: the literals
+        its body sets (simple-faster-rcnn's ``lr_decay = 0.1``, ``use_adam = False``) are the
+        settings ``opt.lr_decay`` reads, as a config class's ``__init__`` literals are."""
+        if value.kind != "Call" or value.args or value.keywords or value.func.kind != "Name":
+            return
+        index = f.first.get(value.func.name)
+        if index is None or not f.defs[index].is_class:
+            return
+        for fact in self.attrs.get(f"{f.module}.{value.func.name}", ()):
+            if not fact.method and fact.value.literal:
+                self.attrs_by_name.setdefault(fact.attr, []).append(fact)
 
     def _class_attrs(self, f: _File, cls: str, index: int) -> None:
         found = self.attrs.setdefault(cls, [])
@@ -1561,6 +1587,8 @@ class _Recipe:
             self._ema_loops(file)
             self._hand_schedules(file)
             self._param_group_lr(file)
+            self._normalising_arithmetic(file)
+            self._norm_overrides(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -1578,6 +1606,7 @@ class _Recipe:
         self._untaken_rows()
         unused = self._unused_loss_defs()
         uncalled = self._uncalled_functions()
+        unbuilt = self._unbuilt_families()
         side = self.apart
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
@@ -1591,6 +1620,7 @@ class _Recipe:
             for i in self.out
             if not (i.category == "loss" and self._inside(i.where, unused))
             and not self._inside(i.where, uncalled)
+            and not self._inside(i.where, unbuilt)
             and not self._inside(i.where, overridden)
             and not (
                 i.note.startswith("repo ")
@@ -1725,7 +1755,9 @@ class _Recipe:
                         drop.add(key)
                     elif known is True:
                         notes[key] = f"the branch taken with the defaults: {test}"
-            else:
+            elif len({(b.inner, taken[k][1]) for k, b in members}) > 1:
+                # (stylegan2's generator and discriminator Adams, both in the body of one
+                # ``if __name__ == "__main__":``, are rows of one branch: no alternatives)
                 for key, (known, test) in taken.items():
                     if known is None:
                         notes[key] = (
@@ -2079,6 +2111,25 @@ class _Recipe:
                         )
                 for value in d.returns:
                     named.update(e.name for e in value.walk() if e.kind in ("Name", "Attribute"))
+        # a class is named by the classes it is a base of, and by a string a config or
+        # a table builds it from (``dict(type="RandomFlip")``)
+        named.update(base.rpartition(".")[2] for fa in self.analyses for c in fa.classes
+                     for base in c.bases)  # fmt: skip
+        strings = {
+            e.value
+            for file in self.files.values()
+            for expr in (
+                *(c.expr for c in file.values.calls),
+                *(a.value for a, _ in file.assigns),
+            )
+            for e in expr.walk()
+            if e.kind == "Constant" and isinstance(e.value, str)
+        }
+        registered = {
+            qual
+            for _, facts in with_facts(self.analyses)
+            for qual, _, _ in (facts.models.decorated if facts.models is not None else ())
+        }
         referenced = {
             ref.rpartition(".")[2] for fa in self.analyses for ref in fa.local_refs
         } | {  # re-exported by another module (a package's ``__init__``)
@@ -2104,10 +2155,18 @@ class _Recipe:
                 continue
             spans = [(d.line, d.end_line) for d in file.defs]
             for d in file.defs:
-                if d.is_class or d.owner >= 0 or d.name.startswith("__"):
+                if d.owner >= 0 or d.name.startswith("__"):
                     continue
                 if any(a < d.line and d.end_line <= b for a, b in spans):
                     continue  # nested in another def: its enclosing def decides
+                if d.is_class and (
+                    d.name in strings
+                    or d.qual in registered
+                    or any(k.startswith(f"{file.module}.{d.qual}.") for k in called)
+                ):
+                    # built from a config's string, registered, or a method called: the
+                    # class may run (deit's ``horizontal_flip``, built by nothing, may not)
+                    continue
                 if (
                     d.name == "main"
                     or (path, d.qual) in steps
@@ -2118,6 +2177,60 @@ class _Recipe:
                 ):
                     continue
                 out.setdefault(path, []).append((d.line, d.end_line))
+        return out
+
+    def _unbuilt_families(self) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the defs only the registered model builders the
+        defaults do not pick construct (deit: ``--model`` defaults to
+        ``deit_base_patch16_224``; CaiT, ResMLP, PatchConvnet and DeiT-III are registered
+        beside it, and their classes' initialisers are no part of what trains). A builder is
+        a top-level function a decorator registers by name (``@register_model``); picked
+        when an argparse default names it. Then every repo def whose every call site lies in
+        an unpicked builder or in a def already found, followed until nothing changes.
+        Nothing when no default names a registered builder (the pick is not known here)."""
+        builders: dict[str, tuple[str, int]] = {}
+        defaults: set[str] = set()
+        for fa, facts in with_facts(self.analyses):
+            models, file = facts.models, self.files.get(fa.path)
+            if models is None or file is None:
+                continue
+            defaults.update(default for _, default, _ in models.options if default)
+            for qual, _, decorators in models.decorated:
+                index = file.first.get(qual)
+                if index is None or file.defs[index].is_class:
+                    continue
+                for _, _, key in decorators:
+                    if key:
+                        builders[key] = (fa.path, index)
+        picked = {builders[k] for k in set(builders) & defaults}
+        if not picked or len(builders) < 2:
+            return {}
+        unbuilt = set(builders.values()) - picked
+        quals = {(path, self.files[path].defs[i].qual) for path, i in unbuilt}
+
+        def inside(path: str, caller: str) -> bool:
+            return any((path, q) in quals for q in (caller, *_enclosing_quals(caller)))
+
+        changed = True
+        while changed:
+            changed = False
+            for key, (file, index) in self.repo.defs.items():
+                place_ = (file.path, index)
+                if place_ in unbuilt or place_ in picked or file.defs[index].owner >= 0:
+                    continue
+                sites = [
+                    (path, fact)
+                    for k in (key, f"{key}.__init__")
+                    for path, fact in self.repo.call_sites.get(k, ())
+                ]
+                if sites and all(inside(path, fact.caller) for path, fact in sites):
+                    unbuilt.add(place_)
+                    quals.add((file.path, file.defs[index].qual))
+                    changed = True
+        out: dict[str, list[tuple[int, int]]] = {}
+        for path, index in sorted(unbuilt):
+            d = self.files[path].defs[index]
+            out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
     @staticmethod
@@ -2180,7 +2293,10 @@ class _Recipe:
                 return
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
-            self.add(category, f.api, where, self._bind_api(f.api, file, call), note)
+            values = self._bind_api(f.api, file, call)
+            if category == "loss":
+                values += self._loss_terms(file, call)
+            self.add(category, f.api, where, values, note)
 
     def _bind_api(
         self, api: str, file: _File, call: CallValues, skip: tuple[str, ...] = ()
@@ -2683,7 +2799,8 @@ class _Recipe:
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
-                    values += self._loss_weight(caller, call)
+                    values += self._loss_weight(caller, call) or self._loss_factor(caller, call)
+                    values += self._lazy_every(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -2700,6 +2817,88 @@ class _Recipe:
             for a, scope in file.assigns
             if scope == fn and a.target.full() in names and not a.annotated
         ][:1]
+
+    def _loss_terms(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """What a loss row adds to the call's arguments: the weight it is multiplied by
+        (:meth:`_loss_factor`) and how often it is applied (:meth:`_lazy_every`)."""
+        return self._loss_factor(file, call) + self._lazy_every(file, call)
+
+    def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
+        = i % args.d_reg_every == 0`` then ``if d_regularize: r1_loss = d_r1_loss(...)``):
+        N, followed to its value. The test may be the modulo itself or a local name bound
+        to it just before."""
+        fn = call.function
+        for branch in call.ifs:
+            if branch.function != fn:
+                break
+            test = branch.test
+            if test.kind == "Name" and fn >= 0:
+                test = file.local_value(fn, test.name, branch.line) or test
+            for sub in test.walk():
+                if sub.kind == "BinOp" and sub.name == "Mod":
+                    every = sub.parts[1]
+                    value = self.values.resolve(file, fn, every, 0)
+                    if not value.literal:
+                        return []
+                    trail = f" ({'; '.join(value.trail)})" if value.trail else ""
+                    return [("every", f"{value.text} steps{trail}")]
+        return []
+
+    def _loss_factor(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The settings a loss is multiplied by in the function that computes it (VITS's
+        ``loss_mel = F.l1_loss(y_mel, y_hat_mel) * hps.train.c_mel``; stylegan2's
+        ``weighted_path_loss = args.path_regularize * args.g_reg_every * path_loss`` on the
+        name the loss is stored as, and ``(args.r1 / 2 * r1_loss * args.d_reg_every).backward()``):
+        the weight a port has to carry over with the loss, each setting followed to its value.
+        Factors that call something (a mask, a tensor) are data, not a weight."""
+        fn = call.function
+        expr = call.expr
+        place = (expr.line, expr.col, expr.end_line, expr.end_col)
+        stored = ""
+        if call.stored is not None and call.stored.kind == "Name":
+            stored = call.stored.name
+        elif call.stored is not None and call.stored.kind == "Tuple" and call.stored.parts:
+            # ``path_loss, mean_path_length, path_lengths = g_path_regularize(...)``: the
+            # loss comes first
+            first = call.stored.parts[0]
+            stored = first.name if first.kind == "Name" else ""
+        roots = [a.value for a, scope in file.assigns if scope == fn and not a.annotated]
+        roots += [
+            c.expr.func.target
+            for c in file.values.calls
+            if c.function == fn and c.statement and c.expr.callee() == "backward"
+            and c.expr.func.kind == "Attribute"
+        ]  # fmt: skip
+        for root in roots:
+            if root.end_line < expr.line:
+                continue
+            for node in _outer_products(root):
+                factors = _factors(node)
+                hit = [
+                    f
+                    for f in factors
+                    if (f.line, f.col, f.end_line, f.end_col) == place
+                    or (stored and f.kind == "Name" and f.name == stored and f.line > expr.line)
+                ]
+                weights = [f for f in factors if f not in hit]
+                if len(hit) != 1 or not weights:
+                    continue
+                if any(n.kind in ("Call", "Subscript") for w in weights for n in w.walk()):
+                    continue
+                read = [
+                    (leaf, self.values.resolve(file, fn, leaf, 0))
+                    for w in weights
+                    for leaf in _leaves(w)
+                ]
+                if not all(value.literal for _, value in read):
+                    continue  # ``loss * mask``: a tensor, not a setting
+                if len(read) == 1 and read[0][0] == weights[0]:
+                    return [("weight", read[0][1].show())]  # one setting: its value
+                steps = [f"{leaf.text} = {value.show()}" for leaf, value in read]
+                text = " * ".join(w.text for w in weights)
+                return [("weight", f"{text} ({'; '.join(steps)})" if steps else text)]
+        return []
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -3082,15 +3281,35 @@ class _Recipe:
         ``parameters()`` that updates each tensor in place with a decay (``mul_(d).add_``,
         ``lerp_``, ``v *= d; v += ...``), under ``no_grad`` (or on ``.data``)."""
         for loop in file.values.loops:
+            names = set(loop.names)
             if not _WEIGHT_ITER.search(loop.iter.full()):
-                continue
-            update = _ema_update(loop, set(loop.names))
+                # stylegan2's ``par1 = dict(model1.named_parameters())`` then ``for k in
+                # par1.keys(): par1[k].data.mul_(decay).add_(...)``: the loop runs over a
+                # local dict of the weights, and that dict is what is updated
+                held = self._weight_dicts(file, loop.function)
+                root = _root_name(loop.iter.func if loop.iter.kind == "Call" else loop.iter)
+                if root is None or root not in held:
+                    continue
+                names |= held
+            update = _ema_update(loop, names)
             if update is None:
                 continue
             text = update.statement if update.op else update.node.full()
             if not (any(_NO_GRAD.search(c) for c in loop.contexts) or ".data" in text):
                 continue
             self._ema_item(file, loop, update)
+
+    @staticmethod
+    def _weight_dicts(file: _File, fn: int) -> set[str]:
+        """The local names def ``fn`` binds to the weights themselves
+        (``dict(model.named_parameters())``, ``model.state_dict()``)."""
+        if fn < 0:
+            return set()
+        return {
+            a.target.name
+            for a in file.defs[fn].assigns
+            if a.target.kind == "Name" and _WEIGHT_ITER.search(a.value.full())
+        }
 
     def _ema_item(self, file: _File, loop: LoopValues, update: UpdateValues) -> None:
         fn = loop.function
@@ -3595,24 +3814,20 @@ class _Recipe:
         burn_in`` for the warm-up, ``lr *= value`` past each step, then ``for g in
         optimizer.param_groups: g['lr'] = lr``): the statements that compute it, in order,
         as the schedule's row. Rows of a formula read from the epoch already show theirs."""
+        self._lr_scaled(file)
         for stmt, fn in file.assigns:
             target = stmt.target
-            if not (
-                fn >= 0
-                and target.kind == "Subscript"
-                and any(
-                    p.kind == "Constant" and p.value in ("lr", "learning_rate")
-                    for p in target.parts[1:]
-                )
-                and stmt.value.kind == "Name"
-            ):
+            if not (fn >= 0 and _is_lr_slot(target)):
                 continue
-            name = stmt.value.name
             d = file.defs[fn]
             if _SCHEDULE_NAME.search(f"{PurePosixPath(file.path).stem} {d.qual}"):
                 continue  # MAE's lr_sched.adjust_learning_rate: its callers' row is the schedule
             if _RESUMING.search(d.name):
                 continue  # CenterNet's load_model: the LR a resumed run restarts from
+            if stmt.value.kind != "Name":
+                self._lr_formula(file, fn, stmt)
+                continue
+            name = stmt.value.name
             if any(
                 i.category == "scheduler"
                 and i.where.path == file.path
@@ -3651,6 +3866,154 @@ class _Recipe:
             note = f"set on each param group by hand: {target.text} = {name}"
             self.add("scheduler", f"{name} computed by hand in {d.qual}",
                      file.where(stmt.line), values, note)  # fmt: skip
+
+    def _lr_formula(self, file: _File, fn: int, stmt: AssignValues) -> None:
+        """An LR computed and written into a param group in one statement (YOLOP's warm-up
+        ``x['lr'] = np.interp(num_iter, xi, [cfg.TRAIN.WARMUP_BIASE_LR ..., x['initial_lr']
+        * lf(epoch)])`` under ``if num_iter < num_warmup``): the formula, the settings it
+        reads and the test it runs under. A warm-up when the formula or that test says so."""
+        value = stmt.value
+        if value.literal or not any(n.kind in ("BinOp", "Call") for n in value.walk()):
+            return  # ``g['lr'] = lrs[i]``: handed on, computed elsewhere
+        if self._optimizer_method(file, fn):
+            return  # timm's Adafactor._get_lr: the optimizer's own step size
+        root = _root_name(stmt.target)
+        if not any(
+            loop.function == fn
+            and loop.line < stmt.line
+            and root in loop.names
+            and "param_groups" in loop.iter.full()
+            for loop in file.values.loops
+        ):
+            return  # detectron2's ``bias_overrides["lr"] = ...``: a group still being built
+        tests = [
+            near.test.text
+            for near in self._file_ifs(file)
+            if near.function == fn and near.line < stmt.line <= (near.body_end or near.end_line)
+        ]
+        category = (
+            "warmup" if re.search(r"warm", " ".join([value.text, *tests]), re.I) else ("scheduler")
+        )
+        values = [("formula", value.text)]
+        for leaf in _leaves(value):
+            if leaf.kind == "Attribute" and leaf.chain() and file.dotted(leaf):
+                continue  # ``np.interp``: a function
+            found = self.values.resolve(file, fn, leaf, 0)
+            if found.literal and found.text != leaf.text:
+                values.append((leaf.text, found.show()))
+        values += [("when", test) for test in tests]
+        d = file.defs[fn]
+        self.add(category, f"LR set by hand in {d.qual}", file.where(stmt.line), values,
+                 f"written into each param group: {stmt.target.text} = ...")  # fmt: skip
+
+    def _optimizer_method(self, file: _File, fn: int) -> bool:
+        """Def ``fn`` is a method of an optimizer class (a ``torch.optim.Optimizer``)."""
+        owner = file.defs[fn].owner
+        if owner < 0:
+            return False
+        key = f"{file.module}.{file.defs[owner].qual}"
+        return any(a.startswith("torch.optim.") for a in self.hierarchy.torch_ancestors(key))
+
+    def _lr_scaled(self, file: _File) -> None:
+        """An LR scaled in place on each param group (simple-faster-rcnn's ``scale_lr``:
+        ``for param_group in self.optimizer.param_groups: param_group['lr'] *= decay``,
+        called once the training passes a given epoch): the update, the factor the callers
+        pass and where they call it."""
+        for loop in file.values.loops:
+            fn = loop.function
+            if fn < 0:
+                continue
+            d = file.defs[fn]
+            if _SCHEDULE_NAME.search(
+                f"{PurePosixPath(file.path).stem} {d.qual}"
+            ) or self._optimizer_method(file, fn):
+                continue
+            if "param_groups" not in loop.iter.full():
+                continue  # detectron2's ``hyperparams["lr"] *= ...``: a group being built
+            for u in loop.updates:
+                if (
+                    u.op not in ("Mult", "Div")
+                    or not _is_lr_slot(u.node)
+                    or _root_name(u.node) not in loop.names
+                ):
+                    continue
+                values = [("update", u.statement)]
+                read = set(re.findall(r"\w+", u.statement.partition("=")[2]))
+                values += [
+                    (param, self.values.parameter(file, fn, param, default, 0).show())
+                    for param, default in d.params
+                    if param in read
+                ]
+                for caller, call in self.values.call_sites(file, fn)[:3]:
+                    when = call.when
+                    shown = f"{caller.loc(call.expr.line)}: {call.expr.text}"
+                    values.append(("called at", f"{shown} if {when.text}" if when else shown))
+                self.add("scheduler", f"LR scaled by hand in {d.qual}", file.where(u.line),
+                         values, "applied to each param group where it is called")  # fmt: skip
+
+    def _norm_overrides(self, file: _File) -> None:
+        """BatchNorm settings overwritten after the layers are built, in a loop over the
+        model's modules outside an initialisation routine (YOLOv5-style ``for m in
+        model.modules(): if isinstance(m, nn.BatchNorm2d): m.eps = 1e-3; m.momentum =
+        0.03``): torch's defaults are not what trains, and MindSpore's momentum is 1 −
+        torch's. A routine named for initialisation shows them already (its own row)."""
+        for loop in file.values.loops:
+            fn = loop.function
+            if fn < 0 or not re.search(r"\b(named_)?modules\(", loop.iter.full()):
+                continue
+            d = file.defs[fn]
+            if INIT_NAME.fullmatch(d.name):
+                continue
+            sets = [
+                a
+                for a in d.assigns
+                if a.line > loop.line
+                and a.target.kind == "Attribute"
+                and a.target.name in ("momentum", "eps")
+                and a.target.target.kind == "Name"
+                and a.target.target.name in loop.names
+                and a.value.literal
+            ]
+            if not sets:
+                continue
+            values = [(a.target.text, a.value.text) for a in sorted(sets, key=lambda a: a.line)]
+            note = "set on the model's normalisation layers after they are built"
+            for a in sets:
+                value = _literal_value(a.value)
+                if a.target.name == "momentum" and isinstance(value, int | float):
+                    note += (
+                        "; MindSpore's BatchNorm momentum is 1 − torch's "
+                        f"(torch {a.value.text} is MindSpore {round(1 - value, 6):g})"
+                    )
+                    break
+            self.add("init", f"normalisation settings in {d.qual}", file.where(sets[0].line),
+                     values, note)  # fmt: skip
+
+    def _resolve_in(self, file: _File, fn: int, expr: Expr) -> _Val:
+        return self.values.resolve(file, fn, expr, 0)
+
+    def _normalising_arithmetic(self, file: _File) -> None:
+        """Normalisation written as arithmetic in the data path (deep-text-recognition's
+        ``img.sub_(0.5).div_(0.5)``, ``img / 255.``, ``(x - mean) / std`` in a dataset's
+        ``__getitem__``): an input step the port repeats exactly, like ``Normalize``. Only
+        in functions the scan places in data processing (a plot's ``img * 0.5 + 0.5`` is
+        not one), and only with the constants an image is scaled by (:func:`_normalising`)."""
+        for fn, d in enumerate(file.defs):
+            if d.is_class or (file.path, d.qual) not in self.data_functions:
+                continue
+            roots = [a.value for a in d.assigns]
+            roots += [c.expr for c in file.values.calls if c.function == fn and c.statement]
+            seen: set[tuple[int, int]] = set()
+            resolve = partial(self._resolve_in, file, fn)
+            for root in sorted(roots, key=lambda r: (r.line, r.col)):
+                for node in _normalisations(root, resolve):
+                    if (node.line, node.col) in seen:
+                        continue
+                    seen.add((node.line, node.col))
+                    self.add("preprocessing", f"normalisation in {d.qual}", file.where(node.line),
+                             [("formula", node.text)],
+                             "written as arithmetic: an input step (every image, no "
+                             "randomness), repeated exactly by the port")  # fmt: skip
 
     def _launchers(self) -> None:
         """``torchrun`` / ``python -m torch.distributed.launch`` in the repository's scripts."""
@@ -3877,9 +4240,10 @@ def _declares_from_format(expr: Expr) -> bool:
 
 def _is_loss_function(name: str) -> bool:
     """A function named for a loss, or for a penalty term added to one (stargan's
-    ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``)."""
+    ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``; stylegan2's
+    ``g_path_regularize``, the path-length penalty)."""
     words = [w for w in name.lower().split("_") if w]
-    return bool({"loss", "penalty"} & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
+    return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 
 def _category(api: str) -> str | None:
@@ -3920,6 +4284,140 @@ def _bind_torch(params: Sequence[tuple[str, str, bool]], call: Expr) -> dict[str
         bound[name] = arg
     bound.update({k.name: k.target for k in call.keywords if k.name})
     return bound
+
+
+def _enclosing_quals(qual: str) -> list[str]:
+    """``A.b.c`` → ``A.b``, ``A``: the defs a qualified name is nested in."""
+    parts = qual.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts) - 1, 0, -1)]
+
+
+def _is_lr_slot(target: Expr) -> bool:
+    """``group['lr']``: a param group's learning rate."""
+    return target.kind == "Subscript" and any(
+        p.kind == "Constant" and p.value in ("lr", "learning_rate") for p in target.parts[1:]
+    )
+
+
+#: What an image is divided by to scale it to [0, 1] or [-1, 1].
+_IMAGE_SCALES = frozenset({255, 127.5})
+
+
+def _normalisations(expr: Expr, resolve: Callable[[Expr], _Val]) -> Iterator[Expr]:
+    """The normalising steps in ``expr``, outermost first (an inner one of a match is part
+    of it): ``x / 255.``, ``(x - a) / b`` and ``x.sub_(a).div_(b)`` where ``a`` and ``b`` are
+    the same constant (``0.5``, ``127.5``), constants within (0, 1] (a mean and a std), or
+    settings that read as literal sequences (``mean``, ``std`` lists). A box's ``(w - 1) / 2``
+    is none of these."""
+    divided = _divided(expr)
+    if divided is not None:
+        value, divisor = divided
+        scale = _number(divisor, resolve)
+        shifted = _shifted(value)
+        if shifted is None:
+            if scale in _IMAGE_SCALES:
+                yield expr
+                return
+        else:
+            shift = _number(shifted, resolve)
+            if (
+                scale is not None
+                and shift is not None
+                and (shift == scale or (0 < shift <= 1 and 0 < scale <= 1))
+            ) or (_sequence(shifted, resolve) and _sequence(divisor, resolve)):
+                yield expr
+                return
+    for part in expr.parts:
+        yield from _normalisations(part, resolve)
+
+
+def _divided(expr: Expr) -> tuple[Expr, Expr] | None:
+    """(what is divided, the divisor) of ``a / b`` or ``a.div_(b)`` / ``a.div(b)``."""
+    if expr.kind == "BinOp" and expr.name == "Div":
+        return expr.parts[0], expr.parts[1]
+    if (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in ("div", "div_")
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        return expr.func.target, expr.args[0]
+    return None
+
+
+def _shifted(expr: Expr) -> Expr | None:
+    """What is subtracted in ``a - b`` or ``a.sub_(b)`` / ``a.sub(b)``, else None."""
+    if expr.kind == "BinOp" and expr.name == "Sub":
+        return expr.parts[1]
+    if (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in ("sub", "sub_")
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        return expr.args[0]
+    return None
+
+
+def _number(expr: Expr, resolve: Callable[[Expr], _Val]) -> float | None:
+    """The number a literal or a setting that reads as one stands for."""
+    value = _literal_value(expr) if expr.literal else None
+    if value is None and expr.kind in ("Name", "Attribute"):
+        found = resolve(expr)
+        if found.literal:
+            try:
+                value = ast.literal_eval(found.text)
+            except (ValueError, SyntaxError):
+                value = None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _sequence(expr: Expr, resolve: Callable[[Expr], _Val]) -> bool:
+    """A literal list or tuple of numbers, written here or as a setting (a mean, a std)."""
+    if expr.kind not in ("Name", "Attribute", "List", "Tuple"):
+        return False
+    found = resolve(expr)
+    try:
+        value = ast.literal_eval(found.text) if found.literal else None
+    except (ValueError, SyntaxError):
+        return False
+    return (
+        isinstance(value, list | tuple)
+        and len(value) in (1, 3)
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _outer_products(expr: Expr) -> Iterator[Expr]:
+    """The products in ``expr`` that are no factor of a larger product (``a * b * c`` is one
+    product of three factors, not two products)."""
+    if expr.kind == "BinOp" and expr.name == "Mult":
+        yield expr
+        for factor in _factors(expr):
+            yield from _outer_products(factor)
+        return
+    for part in expr.parts:
+        yield from _outer_products(part)
+
+
+def _factors(expr: Expr) -> list[Expr]:
+    """The factors of a product, nested products flattened (``a / 2 * b * c``: ``a / 2``,
+    ``b``, ``c``)."""
+    if expr.kind == "BinOp" and expr.name == "Mult":
+        return [f for part in expr.parts for f in _factors(part)]
+    return [expr]
+
+
+def _leaves(expr: Expr) -> list[Expr]:
+    """The names and attribute chains an arithmetic expression reads (``args.r1 / 2``:
+    ``args.r1``)."""
+    if expr.kind in ("Name", "Attribute"):
+        return [expr]
+    return [leaf for part in expr.parts for leaf in _leaves(part)]
 
 
 def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
