@@ -84,7 +84,10 @@ def review(options: ScanOptions) -> Review:
     root = scan_root(options.path)
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
-    names = name_values(analyses)
+    # what one review reads beyond the scan's records, read once: the YAML configs (the tree
+    # and the recipe) and the argparse table (the names' values, the work items, the tree)
+    readings = Readings(root, analyses)
+    names = name_values(analyses, readings.argparse)
     network_gaps = gaps.network_gaps(result, gaps.load_suggester(), names=names)
     training = training_files(result)
     ancillary = Ancillary(
@@ -95,13 +98,19 @@ def review(options: ScanOptions) -> Review:
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
-    readings = Readings(root, analyses)  # the YAML configs, read once for the tree and recipe
-    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root, readings)
-    ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
+    not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
+    tops = structure.top_models(
+        analyses, modules, ancillary.why, hierarchy, root, readings, not_built
+    )
+    ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
-    recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe, readings)
+    # the functions nothing runs: no recipe rows, no effort for their gaps
+    uncalled = uncalled_functions(analyses, result)
+    recipe = extract_recipe(
+        result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
+    )
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
     training |= {
@@ -189,7 +198,7 @@ def review(options: ScanOptions) -> Review:
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
-            uncalled_functions(analyses),
+            frozenset(uncalled),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

@@ -21,6 +21,8 @@ from apiscan.review.config_files import (
     option_files,
     yaml_configs,
 )
+from apiscan.review.names import ArgparseDefaults
+from apiscan.review.sources import with_facts
 
 
 class Readings:
@@ -43,3 +45,12 @@ class Readings:
         """(the option YAMLs, the JSON hparams) the training reads
         (:func:`~apiscan.review.config_files.option_files`); read-only, like :attr:`yaml`."""
         return option_files(self.root, self.analyses, self.composed)
+
+    @cached_property
+    def argparse(self) -> ArgparseDefaults:
+        """Every argparse option of the repository's files (test files left out) with its
+        default: the one table the work items, the inference numbers and the model tree
+        read (:class:`~apiscan.review.names.ArgparseDefaults`)."""
+        return ArgparseDefaults(
+            (fa, sf.values) for fa, sf in with_facts(self.analyses) if sf.values is not None
+        )
