@@ -3,9 +3,15 @@
 The recipe keeps the ``if``/``elif`` branch the defaults take (``--opt adamw``: AdamW), and the
 model tree keeps the import a script's ``--arch`` default picks (``if args.arch ==
 'stylegan2': from model import Generator`` / ``elif args.arch == 'swagan': from swagan import
-Generator``). Both evaluate the test here; each says how a name is valued (the recipe follows
-assignments and argparse defaults through its value follower, the model tree reads the
-file's argparse defaults), so the operators, comparisons and string methods have one home.
+Generator``), and the branch a yacs config takes (``if not cfg.MODEL.RPN_ONLY``, the key
+valued from the chosen YAML over the Python default); the work items leave out a backbone
+built only under a test its option's default fails (deit's teacher under ``if
+args.distillation_type != 'none'``) or under a string-keyed chain's branch no running call
+picks (MiDaS's ``_make_encoder``). Each evaluates the test here and says how a name is
+valued (the recipe follows assignments and argparse defaults through its value follower,
+the model tree reads the file's argparse defaults and the config, the work items the
+review's argparse table and the literals calls pass, every value a name may take through
+:func:`outcomes`), so the operators, comparisons and string methods have one home.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ The recipe and the model tree both need the repository's YAML configs (the recip
 the tree's ``MODEL.NAME`` pick) and its option files (basicsr-style option YAMLs, JSON
 hparams); :func:`apiscan.review.build.review` creates one
 :class:`Readings` and hands it to both, so the files are read once per review and no
-module keeps state between reviews.
+module keeps state between reviews. It also holds the review's one table of argparse
+options (:attr:`Readings.argparse`), read from the scan's value records by the names'
+values, the work items and the model tree.
 """
 
 from __future__ import annotations

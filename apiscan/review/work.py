@@ -959,10 +959,10 @@ def uncalled_functions(
     default or a return (a callback, ``mp.spawn(worker, ...)``, detectron2's
     ``@configurable(from_config=_train_loader_from_config)``, a dict of step functions), or
     when it builds the optimizer or runs the backward pass (the training itself, run by a
-    launcher the records may not show). Only a
-    library's functions count: a module other files import, without a ``__main__`` block
-    (a script's functions run as its entry points); decorated functions (a registry
-    builds them by name), ``main`` and functions nested in another def are left out."""
+    launcher the records may not show). Only a library's functions count: a module other
+    files import, without a ``__main__`` block (a script's functions run as its entry
+    points); decorated functions (a registry builds them by name), ``main`` and functions
+    nested in another def are left out."""
     local = _local_packages(analyses)
     used: set[str] = set()  # resolved names, "path::name" and "::last name"
     named: set[str] = set()  # every name written in a call, an assignment, a default...
