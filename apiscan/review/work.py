@@ -1090,6 +1090,9 @@ def _string_choices(
     ``_make_encoder(backbone, features, False, ...)``), None when that cannot be told."""
     # path, line, function, call, the tests around it
     calls: list[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]] = []
+    #: id of each test -> the names it reads (:func:`_choice_key`), read once: most tests
+    #: read none the running calls give a value (the tests live as long as ``calls``)
+    reads: dict[int, frozenset[str]] = {}
     functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
     for fa, facts in with_facts(analyses):
         values = facts.values
@@ -1107,6 +1110,11 @@ def _string_choices(
                 for i in call.ifs
                 if i.function == call.function
             )
+            for test, _ in inner:
+                if id(test) not in reads:
+                    reads[id(test)] = frozenset(
+                        k for e in test.walk() if (k := _choice_key(e)) is not None
+                    )
             outer = values.defs[call.function] if call.function >= 0 else None
             if outer is not None and outer.owner >= 0:  # a method: its class's
                 outer = values.defs[outer.owner]
@@ -1141,6 +1149,8 @@ def _string_choices(
         new_calls: set[tuple[str, int]] = set()
         for path, line, _, _, tests_around in calls:
             for test, in_else in tests_around:
+                if reads[id(test)].isdisjoint(chosen):
+                    continue  # it reads no name the running calls give a value
                 if outcomes(test, _choice_key, chosen) == {in_else}:  # its branch never runs
                     new_calls.add((path, line))
                     break
