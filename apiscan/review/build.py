@@ -95,7 +95,10 @@ def review(options: ScanOptions) -> Review:
     root = scan_root(options.path)
     api = load_torch_api()
     hierarchy = Hierarchy(analyses, ClassTable(analyses, api))
-    names = name_values(analyses)
+    # what one review reads beyond the scan's records, read once: the YAML configs (the tree
+    # and the recipe) and the argparse table (the names' values, the work items, the tree)
+    readings = Readings(root, analyses)
+    names = name_values(analyses, readings.argparse)
     training = training_files(result)
     ancillary = Ancillary(
         analyses,
@@ -108,9 +111,11 @@ def review(options: ScanOptions) -> Review:
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
-    readings = Readings(root, analyses)  # the YAML configs, read once for the tree and recipe
-    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root, readings)
-    ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
+    not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
+    tops = structure.top_models(
+        analyses, modules, ancillary.why, hierarchy, root, readings, not_built
+    )
+    ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     tops = _untrained(tops, analyses, modules, training)
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
@@ -124,7 +129,11 @@ def review(options: ScanOptions) -> Review:
         names=names,
         covered=lambda f: in_data(f) or bool(ancillary.why(f.path)),
     )
-    recipe = extract_recipe(result, analyses, root, hierarchy, ancillary.other_recipe, readings)
+    # the functions nothing runs: no recipe rows, no effort for their gaps
+    uncalled = uncalled_functions(analyses, result)
+    recipe = extract_recipe(
+        result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
+    )
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)
     training |= {
@@ -214,7 +223,7 @@ def review(options: ScanOptions) -> Review:
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
-            uncalled_functions(analyses),
+            frozenset(uncalled),
             cropped_resizes(result, recipe),
         ),
         errors=tuple(

@@ -3,15 +3,23 @@
 The recipe keeps the ``if``/``elif`` branch the defaults take (``--opt adamw``: AdamW), and the
 model tree keeps the import a script's ``--arch`` default picks (``if args.arch ==
 'stylegan2': from model import Generator`` / ``elif args.arch == 'swagan': from swagan import
-Generator``). Both evaluate the test here; each says how a name is valued (the recipe follows
-assignments and argparse defaults through its value follower, the model tree reads the
-file's argparse defaults), so the operators, comparisons and string methods have one home.
+Generator``), and the branch a yacs config takes (``if not cfg.MODEL.RPN_ONLY``, the key
+valued from the chosen YAML over the Python default); the work items leave out a backbone
+built only under a test its option's default fails (deit's teacher under ``if
+args.distillation_type != 'none'``) or under a string-keyed chain's branch no running call
+picks (MiDaS's ``_make_encoder``). Each evaluates the test here and says how a name is
+valued (the recipe follows assignments and argparse defaults through its value follower,
+the model tree reads the file's argparse defaults and the config, the work items the
+review's argparse table and the literals calls pass, every value a name may take through
+:func:`outcomes`), so the operators, comparisons and string methods have one home.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
+from itertools import product
+from math import prod
 
 from apiscan.extract.values import Expr
 
@@ -94,3 +102,39 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
     if kind in ("Name", "Attribute"):
         return lookup(expr, depth)
     return UNKNOWN
+
+
+def outcomes(
+    expr: Expr,
+    key: Callable[[Expr], str | None],
+    values: Mapping[str, Collection[object]],
+    limit: int = 64,
+) -> set[object] | None:
+    """Every value :func:`holds` gives ``expr`` over the combinations of the values its
+    names may take (``key`` names a name's entry in ``values``, None for a name that is not
+    valued there); None when a combination cannot be told, or there are more than
+    ``limit``. A branch whose test is false in every outcome is left out by all of them
+    (``if args.distillation_type != 'none'`` with ``--distillation-type`` defaulting to
+    ``'none'``; ``if backbone == 'beitl16_512'`` where every call that runs passes
+    ``backbone='beitl16_384'``)."""
+    keys = sorted(
+        {k for e in expr.walk() if e.kind in ("Name", "Attribute") and (k := key(e)) in values}
+    )
+    if not keys:
+        return None
+    choices = [sorted(values[k], key=repr) for k in keys]
+    if any(not c for c in choices) or prod(len(c) for c in choices) > limit:
+        return None
+    out: set[object] = set()
+    for combination in product(*choices):
+        given = dict(zip(keys, combination, strict=True))
+
+        def lookup(e: Expr, depth: int, given: dict[str, object] = given) -> object:
+            k = key(e)
+            return given.get(k, UNKNOWN) if k is not None else UNKNOWN
+
+        value = holds(expr, lookup)
+        if value is UNKNOWN:
+            return None
+        out.add(bool(value))
+    return out

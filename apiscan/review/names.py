@@ -65,6 +65,110 @@ class _Call(NamedTuple):
     caller: str
 
 
+class OptionDefault(NamedTuple):
+    """One ``parser.add_argument(...)`` of the repository, read once
+    (:func:`~apiscan.extract.values.argparse_option`) for every reader of an option's
+    default."""
+
+    path: str
+    dest: str
+    #: the default as written, None when the option has none
+    written: Expr | None
+    #: :attr:`written`, a name its function or module binds to a number read as that number
+    #: (``default=IMG_SIZE`` with ``IMG_SIZE = 512``)
+    default: Expr | None
+    #: the ``action`` keyword's string ("" without one)
+    action: str
+    #: the ``add_argument`` call's place
+    line: int
+    col: int
+
+    @property
+    def value(self) -> object:
+        """What the option holds when the command line leaves it: the default's constant
+        (``store_true``: False; ``store_false``: True); None when it has no literal one."""
+        if self.written is None:
+            return {"store_true": False, "store_false": True}.get(self.action)
+        return self.written.value if self.written.kind == "Constant" else None
+
+    @property
+    def text(self) -> str | None:
+        """The default when it is written as a string (``default="resnet50"``), else None."""
+        written = self.written
+        if written is None or written.kind != "Constant":
+            return None
+        return written.value if isinstance(written.value, str) else None
+
+
+class ArgparseDefaults:
+    """Every argparse option of the repository with its default, in path order and each
+    file's call order: the one table the work items (``--model``'s default naming a
+    registered model; a backbone built under ``if args.x``), the numbers of the inference
+    path (:class:`NameValues`) and the model tree (``--arch``'s default picking an import or
+    a registry entry) read. Built once per review (:attr:`~apiscan.review.readings.Readings.
+    argparse`)."""
+
+    def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
+        self.all: list[OptionDefault] = []
+        #: (path, line, col) of the ``add_argument`` call -> its option
+        self.at: dict[tuple[str, int, int], OptionDefault] = {}
+        #: path -> its file's options, in call order
+        self.by_path: dict[str, list[OptionDefault]] = {}
+        for fa, values in files:
+            numbers = _Numbers(values)
+            for call in values.calls:
+                expr = call.expr
+                option = argparse_option(expr)
+                if option is None:
+                    continue
+                written = option.default
+                default = numbers.literal(written, call.function) if written is not None else None
+                found = OptionDefault(
+                    fa.path,
+                    option.dest,
+                    written,
+                    default,
+                    option.action,
+                    expr.line,
+                    expr.col,
+                )
+                self.all.append(found)
+                self.at[(fa.path, expr.line, expr.col)] = found
+                self.by_path.setdefault(fa.path, []).append(found)
+
+    def values(self) -> dict[str, set[object]]:
+        """dest -> what its options hold when the command line leaves them
+        (:attr:`OptionDefault.value`)."""
+        out: dict[str, set[object]] = {}
+        for option in self.all:
+            out.setdefault(option.dest, set()).add(option.value)
+        return out
+
+    def with_default(self, paths: Iterable[str] | None = None) -> list[OptionDefault]:
+        """The options declared with a default (of the files ``paths``; all without), in
+        order."""
+        chosen = self.by_path if paths is None else {p: self.by_path.get(p, []) for p in paths}
+        return [o for found in chosen.values() for o in found if o.written is not None]
+
+
+class _Numbers:
+    """The names a file's scopes bind to numbers (``image_size = 1024``), read lazily."""
+
+    def __init__(self, values: FileValues) -> None:
+        self.values = values
+        self.module = _bound(values.assigns)
+        self.scopes: dict[int, dict[str, Expr]] = {}
+
+    def literal(self, e: Expr, function: int) -> Expr:
+        """A name its function or module binds to a number reads as that number."""
+        if e.kind != "Name":
+            return e
+        if function >= 0 and function not in self.scopes:
+            self.scopes[function] = _bound(self.values.defs[function].assigns)
+        local = self.scopes.get(function, {})
+        return local.get(e.name) or self.module.get(e.name) or e
+
+
 class NameValues:
     """Every value each name is given in the repository's value records (module docstring),
     and the numeric literals by who holds them: the one index of literal values by name
@@ -79,7 +183,14 @@ class NameValues:
     (a class's ``__init__`` by the class: ``params``) and each call by its callee's last
     name (``calls``)."""
 
-    def __init__(self, files: Iterable[tuple[FileAnalysis, FileValues]]) -> None:
+    def __init__(
+        self,
+        files: Iterable[tuple[FileAnalysis, FileValues]],
+        argparse: ArgparseDefaults | None = None,
+    ) -> None:
+        files = list(files)
+        #: the review's argparse table (built here from ``files`` when none is given)
+        self.argparse = argparse if argparse is not None else ArgparseDefaults(files)
         self._given: dict[str, list[Expr | None]] = defaultdict(list)
         self.numbers: dict[str, list[tuple[str, Where]]] = defaultdict(list)
         self.defaults: dict[tuple[str, str], list[tuple[str, Where]]] = defaultdict(list)
@@ -107,7 +218,7 @@ class NameValues:
                         self._given[name].append(None if arg.kind == "Starred" else arg)
 
     def _read(self, fa: FileAnalysis, values: FileValues) -> None:
-        module = _bound(values.assigns)
+        numbers = _Numbers(values)
         for d in values.defs:
             if not d.is_class:
                 owner = values.defs[d.owner] if d.owner >= 0 else None
@@ -130,17 +241,7 @@ class NameValues:
                 for a in d.assigns:
                     if a.target.kind == "Attribute" and a.target.target.text == "self":
                         self._bind(cls, a.target.name, a.value, params)
-        scopes: dict[int, dict[str, Expr]] = {}  # a function's names bound to numbers
-
-        def literal(e: Expr, function: int) -> Expr:
-            """A name its function or module binds to a number reads as that number."""
-            if e.kind != "Name":
-                return e
-            if function >= 0 and function not in scopes:
-                scopes[function] = _bound(values.defs[function].assigns)
-            local = scopes.get(function, {})
-            return local.get(e.name) or module.get(e.name) or e
-
+        literal = numbers.literal
         for call in values.calls:
             expr = call.expr
             callee = expr.callee()
@@ -173,10 +274,14 @@ class NameValues:
                     caller.name if caller and not caller.is_class else "",
                 )
             )
-            option = argparse_option(expr) if callee == "add_argument" else None
+            option = (
+                self.argparse.at.get((fa.path, expr.line, expr.col))
+                if callee == "add_argument"
+                else None
+            )
             if option is not None and option.default is not None:
                 # what ``args.low_text`` holds when the command line leaves it
-                default = literal(option.default, call.function)
+                default = option.default
                 if _numeric(default) and option.dest.isidentifier():
                     self.numbers[option.dest].append((default.text, where))
                     self.options[option.dest].append((default.text, where))

@@ -4,7 +4,9 @@ The recipe and the model tree both need the repository's YAML configs (the recip
 the tree's ``MODEL.NAME`` pick) and its option files (basicsr-style option YAMLs, JSON
 hparams); :func:`apiscan.review.build.review` creates one
 :class:`Readings` and hands it to both, so the files are read once per review and no
-module keeps state between reviews.
+module keeps state between reviews. It also holds the review's one table of argparse
+options (:attr:`Readings.argparse`), read from the scan's value records by the names'
+values, the work items and the model tree.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from apiscan.review.config_files import (
     option_files,
     yaml_configs,
 )
+from apiscan.review.names import ArgparseDefaults
+from apiscan.review.sources import with_facts
 
 
 class Readings:
@@ -43,3 +47,12 @@ class Readings:
         """(the option YAMLs, the JSON hparams) the training reads
         (:func:`~apiscan.review.config_files.option_files`); read-only, like :attr:`yaml`."""
         return option_files(self.root, self.analyses, self.composed)
+
+    @cached_property
+    def argparse(self) -> ArgparseDefaults:
+        """Every argparse option of the repository's files (test files left out) with its
+        default: the one table the work items, the inference numbers and the model tree
+        read (:class:`~apiscan.review.names.ArgparseDefaults`)."""
+        return ArgparseDefaults(
+            (fa, sf.values) for fa, sf in with_facts(self.analyses) if sf.values is not None
+        )

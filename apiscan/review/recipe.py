@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -77,10 +77,9 @@ from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
-from apiscan.review.roles import TRAINING_APIS, is_composition
+from apiscan.review.roles import is_composition
 from apiscan.review.sources import (
     TEXT_LIMIT,
-    imported_modules,
     is_test_path,
     place,
     self_tests,
@@ -423,11 +422,14 @@ def extract_recipe(
     hierarchy: Hierarchy | None = None,
     apart: Callable[[str], str] | None = None,
     readings: Readings | None = None,
+    uncalled: Mapping[tuple[str, str], tuple[int, int]] | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
     ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
     training facts are when not this one's (:meth:`~apiscan.review.work.Ancillary.other_recipe`:
-    "tool", "task" or ""), built here the review's way when not given. Read from the records
+    "tool", "task" or ""), built here the review's way when not given; ``uncalled`` the
+    review's dead functions (:func:`~apiscan.review.work.uncalled_functions`, read here when
+    not given: their rows are no recipe). Read from the records
     the scan's workers wrote (no file is read or parsed again), and from ``root``'s shell
     scripts."""
     if hierarchy is None:
@@ -439,7 +441,11 @@ def extract_recipe(
         keep = training_files(result) | entry_points(result, analyses)
         apart = Ancillary(analyses, None, keep=keep).other_recipe
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
-    recipe = _Recipe(result, analyses, Path(root), hierarchy, apart)
+    if uncalled is None:
+        from apiscan.review.work import uncalled_functions
+
+        uncalled = uncalled_functions(analyses, result)
+    recipe = _Recipe(result, analyses, Path(root), hierarchy, apart, uncalled)
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
@@ -1389,8 +1395,13 @@ class _Recipe:
         root: Path,
         hierarchy: Hierarchy,
         apart: Callable[[str], str],
+        uncalled: Mapping[tuple[str, str], tuple[int, int]],
     ) -> None:
         self.result = result
+        #: path -> (first, last line) of the functions nothing runs (their rows are no recipe)
+        self.uncalled: dict[str, list[tuple[int, int]]] = {}
+        for (path, _), span in sorted(uncalled.items()):
+            self.uncalled.setdefault(path, []).append(span)
         #: whose recipe a file's facts are: "tool", "task" or "" (the review's one answer)
         self.apart = apart
         self.analyses = [fa for fa in analyses if not is_test_path(fa.path)]
@@ -1605,7 +1616,7 @@ class _Recipe:
         self._picked_branches()
         self._untaken_rows()
         unused = self._unused_loss_defs()
-        uncalled = self._uncalled_functions()
+        uncalled = self.uncalled
         unbuilt = self._unbuilt_families()
         side = self.apart
         overridden = self._overridden_defaults(side)
@@ -2089,94 +2100,6 @@ class _Recipe:
                 for param, default in built:
                     if all(param in b for b in bound):
                         out.setdefault(path, []).append((default.line, default.end_line))
-        return out
-
-    def _uncalled_functions(self) -> dict[str, list[tuple[int, int]]]:
-        """path -> (first, last line) of the module-level functions of a library module
-        that nothing runs: no call of them outside tests, no mention of their name anywhere
-        (a callback, a registry, an import). What such a function computes is a definition,
-        not the recipe (semseg's ``step_learning_rate`` beside the ``poly_learning_rate``
-        its training calls, its ``init_weights`` nothing calls)."""
-        named: set[str] = set()
-        for file in self.files.values():
-            for call in file.values.calls:
-                named.update(e.name for e in call.expr.walk() if e.kind in ("Name", "Attribute"))
-            for assign, _ in file.assigns:
-                named.update(e.name for e in assign.value.walk() if e.kind in ("Name", "Attribute"))
-            for d in file.defs:
-                for _, default in d.params:
-                    if default is not None:
-                        named.update(
-                            e.name for e in default.walk() if e.kind in ("Name", "Attribute")
-                        )
-                for value in d.returns:
-                    named.update(e.name for e in value.walk() if e.kind in ("Name", "Attribute"))
-        # a class is named by the classes it is a base of, and by a string a config or
-        # a table builds it from (``dict(type="RandomFlip")``)
-        named.update(base.rpartition(".")[2] for fa in self.analyses for c in fa.classes
-                     for base in c.bases)  # fmt: skip
-        strings = {
-            e.value
-            for file in self.files.values()
-            for expr in (
-                *(c.expr for c in file.values.calls),
-                *(a.value for a, _ in file.assigns),
-            )
-            for e in expr.walk()
-            if e.kind == "Constant" and isinstance(e.value, str)
-        }
-        registered = {
-            qual
-            for _, facts in with_facts(self.analyses)
-            for qual, _, _ in (facts.models.decorated if facts.models is not None else ())
-        }
-        referenced = {
-            ref.rpartition(".")[2] for fa in self.analyses for ref in fa.local_refs
-        } | {  # re-exported by another module (a package's ``__init__``)
-            target.rpartition(".")[2]
-            for fa in self.analyses
-            for _, target in fa.exports
-            if not any(target.startswith(m + ".") for m in fa.modules)
-        }
-        called = set(self.repo.call_sites) | set(self.repo.untyped_calls)
-        # a function that builds the optimizer or runs the backward pass is the training
-        # itself, run by a launcher or a console script the records may not show
-        steps = {
-            (f.path, f.function.partition(".")[0])
-            for f in self.result.api_findings
-            if f.api.startswith(TRAINING_APIS)
-        }
-        # only a library's functions: a module other files import from, which they pick
-        # from (a script's own functions run as its entry points, launchers, console scripts)
-        imported = imported_modules(self.analyses)
-        out: dict[str, list[tuple[int, int]]] = {}
-        for path, file in self.files.items():
-            if is_test_path(path) or not any(m in imported for m in file.modules):
-                continue
-            spans = [(d.line, d.end_line) for d in file.defs]
-            for d in file.defs:
-                if d.owner >= 0 or d.name.startswith("__"):
-                    continue
-                if any(a < d.line and d.end_line <= b for a, b in spans):
-                    continue  # nested in another def: its enclosing def decides
-                if d.is_class and (
-                    d.name in strings
-                    or d.qual in registered
-                    or any(k.startswith(f"{file.module}.{d.qual}.") for k in called)
-                ):
-                    # built from a config's string, registered, or a method called: the
-                    # class may run (deit's ``horizontal_flip``, built by nothing, may not)
-                    continue
-                if (
-                    d.name == "main"
-                    or (path, d.qual) in steps
-                    or f"{file.module}.{d.qual}" in called
-                    or d.name in called
-                    or d.name in named
-                    or d.name in referenced
-                ):
-                    continue
-                out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
     def _unbuilt_families(self) -> dict[str, list[tuple[int, int]]]:

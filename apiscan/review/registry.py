@@ -29,6 +29,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import shorten
 from apiscan.extract.values import Expr as ValueExpr
 from apiscan.review.model import Where
+from apiscan.review.names import ArgparseDefaults, OptionDefault
 from apiscan.review.sources import place
 
 #: Receivers whose attributes are command-line options or configuration values.
@@ -174,7 +175,9 @@ class Registries:
         files: Iterable[ModelFile],
         resolve: Callable[[ModelFile, list[str] | None], str | None],
         by_module: dict[str, ModelFile],
+        argparse: ArgparseDefaults,
     ) -> None:
+        files = list(files)
         self.resolve = resolve
         self.by_module = by_module
         #: registry (dotted) -> registered name -> dotted def
@@ -188,6 +191,10 @@ class Registries:
         self.architectures: dict[str, int] = {}
         for file in files:
             self._index(file)
+        by_path = {file.path: file for file in files}
+        for option in argparse.with_default(by_path):  # the review's argparse table
+            found = (by_path[option.path], option.text, option.written.line)  # type: ignore[union-attr]
+            self.options.setdefault(option.dest, []).append(found)
 
     def _index(self, file: ModelFile) -> None:
         for qual, _, decorators in file.facts.decorated:
@@ -199,8 +206,6 @@ class Registries:
                 registry = self.resolve(file, list(chain))
                 if registry is not None:
                     self.tables.setdefault(registry, {})[key] = f"{file.module}.{qual}"
-        for dest, default, line in file.facts.options:
-            self.options.setdefault(dest, []).append((file, default, line))
         for suffix, value, line in file.facts.config:
             self.config.setdefault(suffix, []).append((file, value, line))
 
@@ -432,7 +437,9 @@ def _concatenated(expr: ValueExpr) -> list[str | ValueExpr] | None:
 _JSON_LIMIT = 200_000
 
 
-def json_config_names(root: Path | None, file: ModelFile) -> list[tuple[str, str, str]]:
+def json_config_names(
+    root: Path | None, file: ModelFile, options: Iterable[OptionDefault] = ()
+) -> list[tuple[str, str, str]]:
     """(JSON file, dotted key, string value) of every string in the JSON configs ``file``
     names (an argparse default or a literal ending ``.json``: pytorch-segmentation's
     ``--config`` default ``config.json``, whose ``arch.type`` names the model ``getattr(models,
@@ -440,7 +447,7 @@ def json_config_names(root: Path | None, file: ModelFile) -> list[tuple[str, str
     read here, as the recipe reads it. Paths are tried relative to the file, then the root."""
     if root is None:
         return []
-    written = [d for _, d, _ in file.facts.options if d and d.endswith(".json")]
+    written = [o.text for o in options if o.text and o.text.endswith(".json")]
     written += [
         e.value for e in file.exprs if e.kind == "const" and (e.value or "").endswith(".json")
     ]

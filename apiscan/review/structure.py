@@ -27,14 +27,15 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.extract.models import SELF_RETURNING, Expr
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
-from apiscan.extract.syntax import name_chain
 from apiscan.extract.values import Expr as ValueExpr
+from apiscan.extract.values import ValueReader
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
 from apiscan.review.config_files import YamlPlace
 from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
+from apiscan.review.names import OptionDefault
 from apiscan.review.readings import Readings
 from apiscan.review.registry import (
     Lookup,
@@ -521,8 +522,6 @@ _PARTS = frozenset({"backbone", "neck", "head", "loss"})
 #: torch's container modules, and the calls that load a saved model (:meth:`_reloads`).
 _CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"})
 _CHECKPOINT_LOADS = frozenset({"torch.load", "torch.jit.load"})
-#: Config values a test reads as false (yacs writes booleans as ``True``/``False``).
-_FALSE_VALUES = frozenset({"False", "false", "None", "null", "0", "0.0", "''", '""', "[]", "()"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -564,12 +563,14 @@ class _Builders:
         for file in self.files:
             for module in file.modules:
                 self.by_module.setdefault(module, file)
+        readings = readings or Readings(root, analyses)
+        #: the review's argparse table (every option with its default)
+        self.argparse = readings.argparse
         for file in self.files:  # an import the argparse defaults pick (``--arch``)
-            file.imports.update(picked_imports(file))
-        self.registries = Registries(self.files, self.resolve, self.by_module)
+            file.imports.update(picked_imports(file, self.argparse.by_path.get(file.path, ())))
+        self.registries = Registries(self.files, self.resolve, self.by_module, self.argparse)
         # the YAML config the training names by default picks the model over the Python
         # default (yacs: MODEL.META_ARCHITECTURE in configs/x.yaml); read in the recipe's module
-        readings = readings or Readings(root, analyses)
         yacs = self.yacs = readings.yaml
         #: option YAMLs that name the network built by name (``network_g: {type: NAFNet}``)
         self.options = readings.options[0]
@@ -584,6 +585,9 @@ class _Builders:
         self._unbuilt_memo: set[str] | None = None
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
+        #: class -> (the test, why it fails) of the classes a builder builds only in a branch
+        #: the chosen config skips, and nothing builds elsewhere (:meth:`_skipped_in`)
+        self.not_built: dict[str, tuple[str, str]] = {}
         #: root module -> how many files' builder functions build it (:meth:`_roots`)
         self.built_in: dict[str, int] = {}
         #: path -> (first, last line of its ``__main__`` block, other files import the
@@ -629,35 +633,32 @@ class _Builders:
     def _evaluate(self, test: str) -> tuple[bool | None, str]:
         """Whether a test of config keys holds in the chosen config (its YAML over the
         Python defaults): ``cfg.MODEL.FCOS_ON``, ``not cfg.MODEL.RPN_ONLY``,
-        ``cfg.MODEL.NAME == "x"``; (None, "") when a value is unknown."""
+        ``cfg.MODEL.NAME == "x"``, evaluated by the one evaluator of a branch test
+        (:func:`~apiscan.review.evaluate.holds`), a key valued as the config writes it;
+        (None, "") when a value is unknown. The why names each key read, with its place."""
         try:
             node = ast.parse(test, mode="eval").body
         except SyntaxError:
             return None, ""
-        negate = False
-        while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            negate, node = not negate, node.operand
-        against: str | None = None
-        if (
-            isinstance(node, ast.Compare)
-            and len(node.ops) == 1
-            and isinstance(node.ops[0], ast.Eq | ast.NotEq)
-            and isinstance(node.comparators[0], ast.Constant)
-        ):
-            negate ^= isinstance(node.ops[0], ast.NotEq)
-            against = str(node.comparators[0].value)
-            node = node.left
-        chain = name_chain(node) if isinstance(node, ast.Attribute) else None
-        keys = [k for k in chain or () if k.isupper()]
-        if not chain or len(keys) < 2 or chain[-len(keys) :] != keys:
+        expr = ValueReader(ast.Module(body=[], type_ignores=[]), test).expr(node)
+        read: dict[str, None] = {}
+
+        def lookup(e: ValueExpr, depth: int) -> object:
+            chain = e.chain() if e.kind == "Attribute" else None
+            keys = [k for k in chain or () if k.isupper()]
+            if not chain or len(keys) < 2 or chain[-len(keys) :] != keys:
+                return UNKNOWN
+            found = self._config_value(".".join(keys))
+            if found is None:
+                return UNKNOWN
+            text, where = found
+            read[f"{'.'.join(keys)} = {text} at {where}"] = None
+            return config_value(text)
+
+        value = holds(expr, lookup)
+        if value is UNKNOWN or not read:
             return None, ""
-        found = self._config_value(".".join(keys))
-        if found is None:
-            return None, ""
-        text, where = found
-        value = text.strip("'\"")
-        holds = value == against if against is not None else text not in _FALSE_VALUES
-        return holds != negate, f"{'.'.join(keys)} = {text} at {where}"
+        return bool(value), "; ".join(read)
 
     def _config_value(self, key: str) -> tuple[str, str] | None:
         """A yacs key's value where the training reads it: the chosen YAML's, else the
@@ -713,6 +714,8 @@ class _Builders:
             cls = self.built(file, ref, fid, 1) if failed else None
             if cls is not None:
                 test, _, why = failed[0]
+                if cls in self._unbuilt():
+                    self.not_built.setdefault(cls, (test, why))
                 shown = f"{cls.rpartition('.')[2]} ({test}: {why})"
                 if shown not in out:
                     out.append(shown)
@@ -1403,7 +1406,7 @@ class _Builders:
             if receiver is not None and receiver.kind == "name" and receiver.value == "self":
                 tables.add(target.value or "")  # type: ignore[union-attr]
         out: list[str] = []
-        defaults = {v for f in self.files for _, v, _ in f.facts.options if v is not None}
+        defaults = {o.text for o in self.argparse.with_default(self.by_path) if o.text is not None}
         for attr, value, fids in file.facts.self_parts:
             table = file.exprs[value]
             if attr not in tables or init not in fids or table.kind != "dict":
@@ -2001,7 +2004,9 @@ class _Builders:
         by_name = {n.cls.rpartition(".")[2]: n for n in exported}
         named = [
             (path, key, value)
-            for path, key, value in json_config_names(self.root, script)
+            for path, key, value in json_config_names(
+                self.root, script, self.argparse.by_path.get(script.path, ())
+            )
             if value in by_name
         ]
         named.sort(key=lambda found: not _MODEL_KEYS & set(found[1].lower().split(".")))
@@ -2199,14 +2204,28 @@ def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:
     ][:limit]
 
 
-def picked_imports(file: ModelFile) -> dict[str, str]:
+def config_value(text: str) -> object:
+    """The value a config key's text stands for (``True``, ``0.5``, ``'x'``; YAML's
+    ``true``/``false``/``null``; an unquoted word is the string), so a test compares and
+    tests it as Python does."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    words = {"true": True, "false": False, "null": None, "~": None, "": None}
+    stripped = text.strip()
+    return words[stripped.lower()] if stripped.lower() in words else stripped.strip("'\"")
+
+
+def picked_imports(file: ModelFile, options: Iterable[OptionDefault]) -> dict[str, str]:
     """Local name -> the dotted name the import the file's argparse defaults pick binds,
     for a name imported in several ``if``/``elif`` branches (stylegan2-pytorch's train.py:
     ``if args.arch == 'stylegan2': from model import Generator`` / ``elif args.arch ==
     'swagan': from swagan import Generator`` with ``--arch`` defaulting to 'stylegan2'
     builds model.Generator, not the one imported last). The tests are evaluated by the
     recipe's evaluator (:func:`~apiscan.review.evaluate.holds`), a name ``args.X`` valued by
-    the file's ``add_argument("--X", default=...)``; a name no branch is known to pick keeps
+    the file's ``add_argument("--X", default=...)`` (``options``, its rows of the review's
+    argparse table); a name no branch is known to pick keeps
     the plain import table's binding."""
     by_name: dict[str, list[tuple[str, tuple[tuple[ValueExpr, bool], ...]]]] = {}
     for found in file.facts.branch_imports:
@@ -2214,7 +2233,7 @@ def picked_imports(file: ModelFile) -> dict[str, str]:
         by_name.setdefault(found.local, []).append((f"{module}.{found.name}", found.tests))
     if not by_name:
         return {}
-    defaults = {dest: value for dest, value, _ in file.facts.options if value is not None}
+    defaults = {o.dest: o.text for o in options if o.text is not None}
 
     def lookup(expr: ValueExpr, depth: int) -> object:
         if expr.kind == "Name" and expr.name == "__name__":
@@ -2336,12 +2355,19 @@ def top_models(
     hierarchy: Hierarchy | None = None,
     root: Path | None = None,
     readings: Readings | None = None,
+    not_built: dict[str, tuple[str, str]] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
     the repository's directory, for the JSON configs that name a model; ``readings``, the
-    review's (its YAML configs read once), read here when not given."""
-    return _Builders(analyses, modules, skip, hierarchy, root, readings).top_models()
+    review's (its YAML configs read once), read here when not given. ``not_built`` is
+    filled with the classes a part's builder builds only in a branch the chosen config
+    skips (class -> (the test, why it fails)), for the files those branches alone reach."""
+    builders = _Builders(analyses, modules, skip, hierarchy, root, readings)
+    tops = builders.top_models()
+    if not_built is not None:
+        not_built.update(builders.not_built)
+    return tops
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:

@@ -17,7 +17,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -25,11 +25,12 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import argparse_option
+from apiscan.extract.values import Expr
 from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
+from apiscan.review.evaluate import outcomes
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
-from apiscan.review.names import NEUTRAL_VALUES, NameValues
+from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
@@ -904,9 +905,14 @@ def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
     return tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
 
 
-def name_values(analyses: Sequence[FileAnalysis]) -> NameValues:
-    """The values each name is given in the files the scan analysed without error."""
-    return NameValues((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None)
+def name_values(
+    analyses: Sequence[FileAnalysis], argparse: ArgparseDefaults | None = None
+) -> NameValues:
+    """The values each name is given in the files the scan analysed without error (their
+    argparse options read from ``argparse``, the review's table, when given)."""
+    return NameValues(
+        ((fa, sf.values) for fa, sf in with_facts(analyses) if sf.values is not None), argparse
+    )
 
 
 def ported(findings: Iterable[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
@@ -939,7 +945,7 @@ def work_items(
     items = _one_per_function([_with_callers(t, analyses, ancillary) for t in trips])
     backbones: list[WorkItem] = []
     local = _local_packages(analyses)
-    defaults = option_defaults(analyses)
+    defaults = names.argparse.values()  # the review's argparse table
     registered = _registered_models(analyses)
     unchosen, given = _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
@@ -1008,27 +1014,6 @@ def work_items(
     )
 
 
-def option_defaults(analyses: Sequence[FileAnalysis]) -> dict[str, set[object]]:
-    """dest -> the literal defaults of the argparse options declared with that dest
-    (``--model`` with ``default='deit_base_patch16_224'``); an option with no literal
-    default holds None."""
-    out: dict[str, set[object]] = {}
-    for _, facts in with_facts(analyses):
-        values = facts.values
-        for call in values.calls if values is not None else ():
-            option = argparse_option(call.expr)
-            if option is None:
-                continue
-            default = option.default
-            if default is None:
-                value: object = False if option.action == "store_true" else None
-                value = True if option.action == "store_false" else value
-            else:
-                value = default.value if default.kind == "Constant" else None
-            out.setdefault(option.dest, set()).add(value)
-    return out
-
-
 def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
     """The functions the repository registers with a model zoo's registry by name (timm's
     ``@register_model``: ``deit_base_patch16_224``), built by ``create_model(name)``."""
@@ -1042,10 +1027,14 @@ def _registered_models(analyses: Sequence[FileAnalysis]) -> set[str]:
 
 #: An option read by a call (``args.model``, ``opt.teacher_model``): its dest.
 _OPTION = re.compile(r"^(?:args|opt|opts|cfg|config|FLAGS)\.(\w+)$")
-#: ``args.x != 'none'`` / ``args.x == "y"``: a test of an option against a string.
-_OPTION_TEST = re.compile(
-    r"^(not )?(?:args|opt|opts|cfg|config)\.(\w+)(?:\s*(==|!=)\s*(['\"])(.*)\4)?$"
-)
+#: The receivers an option is read from in a branch test (``args.distillation_type``).
+_OPTION_RECEIVERS = frozenset({"args", "opt", "opts", "cfg", "config"})
+
+
+def _option_key(expr: Expr) -> str | None:
+    """The dest an option read ``args.x`` names, None for any other expression."""
+    chain = expr.chain() if expr.kind == "Attribute" else None
+    return chain[1] if chain and len(chain) == 2 and chain[0] in _OPTION_RECEIVERS else None
 
 
 def _own_model(
@@ -1073,35 +1062,43 @@ def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[ob
     for call in values.calls if values is not None else ():
         if call.expr.line != line or not call.ifs:
             continue
-        test = call.ifs[0].test.shown()
-        m = _OPTION_TEST.match(test)
-        if m is None:
-            continue
-        negated, dest, op, _, literal = m.groups()
-        held = defaults.get(dest, set())
-        if len(held) != 1:
-            continue
-        (value,) = held
-        if op:
-            holds = (value == literal) == (op == "==")
-        elif isinstance(value, bool) or value is None:
-            holds = bool(value)
-        else:
+        found = outcomes(call.ifs[0].test, _option_key, defaults)
+        if found is None:
             continue
         in_else = 0 < call.ifs[0].body_end < line  # its ``else``: run when the test fails
-        if (holds == bool(negated)) != in_else:
+        if found == {in_else}:  # the branch around the call never runs
+            test = call.ifs[0].test.shown()
             return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
 
 
-def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str, str]]:
-    """(path, name) of the module-level functions of the repository that no file calls or
-    names (yolov9's ``prune`` in ``utils/torch_utils.py``: dead code, its
-    ``torch.nn.utils.prune`` gaps never run). A call is matched by its resolved name (a
-    method ``x.prune(...)`` of another object is not one); decorated functions (a registry
-    builds them by name) and scripts' functions (run from the command line) are left out."""
+def uncalled_functions(
+    analyses: Sequence[FileAnalysis], result: ScanResult | None = None
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, name) -> (first, last line) of the module-level functions of the repository's
+    library modules that nothing runs: dead code (yolov9's ``prune`` in
+    ``utils/torch_utils.py``, its ``torch.nn.utils.prune`` gaps never run; semseg's
+    ``step_learning_rate`` beside the ``poly_learning_rate`` its training calls, no recipe
+    row). The one rule the effort (gaps in them are not counted) and the recipe (their rows
+    are no recipe) read.
+
+    A function is used when a call or a reference names it: by its resolved name (a method
+    ``x.prune(...)`` of another object is not a call of ``prune``), through a package's
+    re-export, by its name as a value in a call's arguments, an assignment, a parameter
+    default or a return (a callback, ``mp.spawn(worker, ...)``, detectron2's
+    ``@configurable(from_config=_train_loader_from_config)``, a dict of step functions), or
+    when it builds the optimizer or runs the backward pass (the training itself, run by a
+    launcher the records may not show). Only a library's functions count: a module other
+    files import, without a ``__main__`` block (a script's functions run as its entry
+    points); decorated functions (a registry builds them by name), ``main`` and functions
+    nested in another def are left out. A module-level class is dead the same way, unless a
+    class names it as a base, a string written in a call or an assignment names it (a config's
+    ``type=``) or a method of it is called (deit's ``horizontal_flip`` transform, built by
+    nothing: no augmentation row)."""
     local = _local_packages(analyses)
-    used: set[str] = set()
+    used: set[str] = set()  # resolved names, "path::name" and "::last name"
+    named: set[str] = set()  # every name written in a call, an assignment, a default...
+    strings: set[str] = set()  # every string constant written there
     for fa in analyses:
         refs = [c.callee for c in fa.calls] + list(fa.local_refs)
         used.update(refs)
@@ -1109,30 +1106,88 @@ def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str,
         # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
         # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
         used.update("::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local)
-    for _, facts in with_facts(analyses):
-        # a function passed by name (detectron2's ``@configurable(from_config=
-        # _train_loader_from_config)``, a callback, ``mp.spawn(worker, ...)``)
-        for call in facts.values.calls if facts.values is not None else ():
-            for e in (*call.expr.args, *(k.target for k in call.expr.keywords)):
-                if e.kind == "Name":
-                    used.add(f"::{e.name}")
-    out: set[tuple[str, str]] = set()
+        named.update(ref.rpartition(".")[2] for ref in fa.local_refs)
+        # re-exported by another module (a package's ``__init__``)
+        named.update(
+            target.rpartition(".")[2]
+            for _, target in fa.exports
+            if not any(target.startswith(m + ".") for m in fa.modules)
+        )
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        if values is None:
+            continue
+        written = [call.expr for call in values.calls]
+        written += [a.value for a in values.assigns]
+        for d in values.defs:
+            written += [a.value for a in d.assigns]
+            written += [default for _, default in d.params if default is not None]
+            written += d.returns
+        named.update(name for x in written for name in _value_names(x))
+        # a class is named by the classes it is a base of, and by a string a config or a
+        # table builds it from (``dict(type="RandomFlip")``)
+        named.update(base.rpartition(".")[2] for c in fa.classes for base in c.bases)
+        strings.update(
+            e.value
+            for x in written
+            for e in x.walk()
+            if e.kind == "Constant" and isinstance(e.value, str)
+        )
+    # a function that builds the optimizer or runs the backward pass is the training itself
+    steps = {
+        (f.path, f.function.partition(".")[0])
+        for f in (result.api_findings if result is not None else ())
+        if f.api.startswith(TRAINING_APIS)
+    }
+    imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
+    out: dict[tuple[str, str], tuple[int, int]] = {}
     for fa, facts in with_facts(analyses):
-        if facts.main_guard or not fa.modules:
+        values = facts.values
+        if facts.main_guard or values is None or not any(m in imported for m in fa.modules):
             continue
         decorated = {name for name, *_ in facts.decorators}
-        for fn in fa.functions:
-            name = fn.qualname
-            if fn.cls or "." in name or name in decorated or name.startswith("__"):
+        spans = [(d.line, d.end_line) for d in values.defs]
+        for d in values.defs:
+            name = d.qual
+            if d.owner >= 0 or "." in name or name.startswith("__"):
                 continue
+            if d.is_class and (
+                name in strings
+                or any(u.startswith(f"{m}.{name}.") for m in fa.modules for u in used)
+            ):
+                continue  # built from a config's string, or a method of it called: it may run
+            if name in decorated or name == "main" or (fa.path, name) in steps:
+                continue
+            if any(a < d.line and d.end_line <= b for a, b in spans):
+                continue  # nested in another def: its enclosing def decides
             names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
-            if not names & used:
-                out.add((fa.path, name))
-    return frozenset(out)
+            if name not in named and not names & used:
+                out[(fa.path, name)] = (d.line, d.end_line)
+    return out
 
 
-#: ``name == "literal"`` / ``args.name != 'literal'``: a branch of a string-keyed chain.
-_STRING_TEST = re.compile(r"^(not )?(?:\w+\.)?(\w+)\s*(==|!=)\s*(['\"])([^'\"]*)\4$")
+def _value_names(expr: Expr) -> Iterator[str]:
+    """The names ``expr`` uses as values, not as what it calls (``prune.l1_unstructured(m)``
+    uses ``m``: the module alias ``prune`` it calls through is no use of a function
+    ``prune``)."""
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        if e.kind == "Call":
+            todo.extend(e.parts[1:])  # its arguments, not its callee
+            continue
+        if e.kind in ("Name", "Attribute"):
+            yield e.name
+        todo.extend(e.parts)
+
+
+def _choice_key(expr: Expr) -> str | None:
+    """The name a string-keyed chain tests (``backbone``, ``self.backbone``,
+    ``args.model_type``): a name, or an attribute of a name; None for any other expression."""
+    if expr.kind == "Name":
+        return expr.name
+    if expr.kind == "Attribute" and expr.parts[0].kind == "Name":
+        return expr.name
+    return None
 
 
 #: A backbone item's weights asked for through a parameter (``pretrained=pretrained``).
@@ -1180,7 +1235,11 @@ def _string_choices(
     function around a (path, line) is given by the calls that run (MiDaS's
     ``_make_pretrained_beitl16_512(pretrained)``: ``False``, passed down by ``DPT``'s
     ``_make_encoder(backbone, features, False, ...)``), None when that cannot be told."""
-    calls: list[tuple[str, int, str, object, str]] = []  # path, line, function, call, test
+    # path, line, function, call, the tests around it
+    calls: list[tuple[str, int, str, object, tuple[tuple[Expr, bool], ...]]] = []
+    #: id of each test -> the names it reads (:func:`_choice_key`), read once: most tests
+    #: read none the running calls give a value (the tests live as long as ``calls``)
+    reads: dict[int, frozenset[str]] = {}
     functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
     for fa, facts in with_facts(analyses):
         values = facts.values
@@ -1193,11 +1252,16 @@ def _string_choices(
         for call in values.calls:
             # every ``if`` around it in its function (an ``elif`` is an ``if`` in its
             # parent's ``else``), negated where the call is in the ``else`` part
-            inner = "\n".join(
-                ("not " if 0 < i.body_end < call.expr.line else "") + i.test.shown()
+            inner = tuple(
+                (i.test, 0 < i.body_end < call.expr.line)
                 for i in call.ifs
                 if i.function == call.function
             )
+            for test, _ in inner:
+                if id(test) not in reads:
+                    reads[id(test)] = frozenset(
+                        k for e in test.walk() if (k := _choice_key(e)) is not None
+                    )
             outer = values.defs[call.function] if call.function >= 0 else None
             if outer is not None and outer.owner >= 0:  # a method: its class's
                 outer = values.defs[outer.owner]
@@ -1231,12 +1295,10 @@ def _string_choices(
                     chosen.setdefault(kw.name, set()).add(target.value)
         new_calls: set[tuple[str, int]] = set()
         for path, line, _, _, tests_around in calls:
-            for test in tests_around.splitlines():
-                m = _STRING_TEST.match(test)
-                if m is None or m.group(2) not in chosen:
-                    continue
-                held = (m.group(5) in chosen[m.group(2)]) == (m.group(3) == "==")
-                if held == bool(m.group(1)):
+            for test, in_else in tests_around:
+                if reads[id(test)].isdisjoint(chosen):
+                    continue  # it reads no name the running calls give a value
+                if outcomes(test, _choice_key, chosen) == {in_else}:  # its branch never runs
                     new_calls.add((path, line))
                     break
         callers: dict[str, list[bool]] = {}
@@ -1249,7 +1311,11 @@ def _string_choices(
         if new_calls == off_calls and new_functions == off_functions:
             break
         off_calls, off_functions = new_calls, new_functions
-    tests = {(path, line): test.partition("\n")[0] for path, line, _, _, test in calls}
+    tests = {
+        (path, line): ("not " if around[0][1] else "") + around[0][0].shown()
+        for path, line, _, _, around in calls
+        if around
+    }
     where_fn = {(path, line): fn for path, line, fn, _, _ in calls}
 
     def unchosen(path: str, line: int) -> str:
@@ -1432,13 +1498,9 @@ def alternative_places(
 
     # a model file beside the selected one that nothing imports (pytorch-segmentation's
     # ``models/ deeplabv3_plus_xception.py``): a variant no configuration can reach
-    by_module = {m: fa.path for fa in analyses if not fa.errors for m in fa.modules}
-    imported = {
-        target
-        for fa in analyses
-        for ref in fa.local_refs
-        if (target := _module_file(ref, by_module)) and target != fa.path
-    }
+    # (a file that failed to parse refers to nothing the scan recorded: its records hold no
+    # names, so it imports no file here either)
+    imported = {target for _, target in _local_references(analyses)}
     folders = {
         str(PurePosixPath(fa.path).parent)
         for fa in analyses
@@ -2989,6 +3051,7 @@ def unreached(
     tops: Iterable[TopModel],
     modules: Iterable[ModuleNode],
     kept: Iterable[str],
+    not_built: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, str]:
     """The ported files only the branches no shipped config selects reach, with why.
 
@@ -3000,6 +3063,12 @@ def unreached(
     - a part of the model tree (a builder's alternative: ``FCOSModule or RetinaNetModule or
       RPNModule``; a head it also builds: ``ROIMaskHead``) whose flag the code declares off
       by default (``MODEL.RETINANET_ON``, ``MODEL.MASK_ON``) and no shipped config turns on.
+
+    A part the model tree found built only under a config test the chosen config fails
+    (``not_built``: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY`` with ``RPN_ONLY: True``,
+    evaluated by the tree) is told by that test; the flags recognised by name (``RPN_ONLY``
+    for the ``rpn`` part) decide only the parts no evaluated test does (a head built under
+    a test of something else: ``if roi_heads:``).
 
     The files defining such an entry are counted apart, and then every file that only they
     import. ``kept`` (the training step and its entry points) is never counted apart.
@@ -3014,7 +3083,6 @@ def unreached(
     # the text read above when it came from that sub-folder
     own = text if PurePosixPath(folder) != PurePosixPath("configs") else ""
     files = {fa.path: fa for fa in analyses if not fa.errors and not is_test_path(fa.path)}
-    by_module = {m: fa.path for fa in files.values() for m in fa.modules}
     defaults: dict[str, str] = {}  # a config key's last part -> its default (Python)
     tables: dict[str, dict[str, str]] = {}  # registry -> name -> file registering it
     for fa in files.values():
@@ -3047,8 +3115,18 @@ def unreached(
     # imports it (FCOS's rpn/fcos/fcos.py, imported by rpn/rpn.py beside the RPNModule
     # fallback, whose build_rpn dispatches to it in three lines)
     selected: set[str] = set()
+    # the tree evaluated the chosen config; a test counts here only when each flag it reads
+    # is the same in every shipped config (on in some and off in none, or off by default and
+    # on in none): then no shipped config builds the part either
+    evaluated = {
+        cls.rpartition(".")[2]: f"built only if {test}, but {why}"
+        for cls, (test, why) in (not_built or {}).items()
+        if all(_settled(flag, on, off, defaults) for flag in _flags_read(test))
+    }
     for top in tops:
-        for why, name in _switched_off(top, on, off, defaults, paths):
+        for name in sorted(_part_classes(top) & evaluated.keys() & paths.keys()):
+            seeds.setdefault(paths[name], f"{UNREACHED} ({name}: {evaluated[name]})")
+        for why, name in _switched_off(top, on, off, defaults, paths, set(evaluated)):
             if not why:
                 selected.add(paths[name])
             else:
@@ -3069,11 +3147,9 @@ def unreached(
     apart = {p: w for p, w in seeds.items() if p in files and p not in keep}
     # then the files only those import (RetinaNet's loss and inference beside its module)
     importers: dict[str, set[str]] = {}
-    for fa in files.values():
-        for ref in fa.local_refs:
-            target = _module_file(ref, by_module)
-            if target and target != fa.path:
-                importers.setdefault(target, set()).add(fa.path)
+    for path, target in _local_references(analyses):
+        if path in files and target in files:  # test files neither count nor are counted
+            importers.setdefault(target, set()).add(path)
     changed = True
     while changed:
         changed = False
@@ -3097,6 +3173,7 @@ def _switched_off(
     off: set[str],
     defaults: dict[str, str],
     paths: dict[str, str],
+    evaluated: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> Iterable[tuple[str, str]]:
     """(why, class) of the parts of ``top`` the shipped configs switch off by flags named
     after the parts, beyond a flag of the part's own that is off by default (why "" for an
@@ -3107,7 +3184,9 @@ def _switched_off(
       alternative with no flag of its own is the fallback, never built (``RPNModule``);
     - ``<PART>_ONLY`` (``MODEL.RPN_ONLY``) declared, set on by the configs, never off: the
       model is its backbone and that part; the other heads (``roi_heads`` and what its
-      builder also builds: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY``) are not."""
+      builder also builds: ``ROIBoxHead`` under ``if not cfg.MODEL.RPN_ONLY``) are not. The
+      fallback for the classes ``evaluated`` leaves out: those the model tree told by
+      evaluating the test they are built under (:func:`unreached`)."""
     for _, part in top.parts:
         alternatives = re.findall(r"\b[A-Z]\w*", part.partition(" (")[0])
         if " or " not in part or len(alternatives) < 2:
@@ -3130,8 +3209,32 @@ def _switched_off(
         for parameter, part in top.parts:
             if parameter in _ALWAYS_BUILT or parameter == word.lower():
                 continue
-            for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys()):
+            for name in sorted(set(re.findall(r"\b[A-Z]\w*", part)) & paths.keys() - evaluated):
                 yield f"{flag} is set on, only the {word.lower()} is built", name
+
+
+def _flags_read(test: str) -> list[str]:
+    """The config keys a test reads, by their last part (``MODEL.RPN_ONLY`` of ``not
+    cfg.MODEL.RPN_ONLY``); [""] when it reads something that is no config key."""
+    chains = re.findall(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", test)
+    last = [c.rpartition(".")[2] for c in chains]
+    return [k if k.isupper() else "" for k in last] or [""]
+
+
+def _settled(flag: str, on: set[str], off: set[str], defaults: dict[str, str]) -> bool:
+    """A boolean flag every shipped config leaves the same way: set on by some and off by
+    none, or off (on) by default and set on (off) by none."""
+    default = defaults.get(flag)
+    if default is None:
+        return False
+    if flag in on:
+        return flag not in off
+    return default.strip() in _OFF or (flag not in off and default.strip() in _ON)
+
+
+def _part_classes(top: TopModel) -> set[str]:
+    """The class names a top model's parts name (what a builder builds included)."""
+    return {n for _, part in top.parts for n in re.findall(r"\b[A-Z]\w*", part)}
 
 
 def _names(text: str, key: str) -> bool:
@@ -3159,6 +3262,8 @@ def _flag(name: str, defaults: dict[str, str]) -> str:
 _NOT_FLAG_WORDS = frozenset({"MODULE", "HEAD", "HEADS", "BLOCK", "MODEL", "NET", "LAYER", ""})
 #: Defaults that leave a flag off.
 _OFF = frozenset({"False", "false", "0", "None", ""})
+#: Defaults that leave a flag on.
+_ON = frozenset({"True", "true", "1"})
 
 
 def _module_file(ref: str, by_module: dict[str, str]) -> str:

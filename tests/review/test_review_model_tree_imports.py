@@ -13,6 +13,7 @@ import pytest
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.review.build import build_review
 from apiscan.review.model import Review
+from apiscan.review.readings import Readings
 from apiscan.review.registry import model_files
 from apiscan.review.structure import picked_imports
 
@@ -44,7 +45,8 @@ def test_the_branch_imports_are_recorded_with_their_tests() -> None:
     (train,) = [f for f in model_files(analyses) if f.path == "train.py"]
     found = {(b.module, b.local): [t.text for t, _ in b.tests] for b in train.facts.branch_imports}
     assert found[("wavelet", "Generator")][:2] == ['args.arch == "wavelet"', 'args.arch == "base"']
-    assert picked_imports(train) == {
+    options = Readings(None, analyses).argparse.by_path["train.py"]
+    assert picked_imports(train, options) == {
         "Generator": "model.Generator",
         "Discriminator": "model.Discriminator",
     }
@@ -59,7 +61,8 @@ def test_an_unknown_option_keeps_the_plain_import(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(text.replace(', default="base"', ""))
     _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     (train,) = [f for f in model_files(analyses) if f.path == "train.py"]
-    assert picked_imports(train) == {}
+    options = Readings(None, analyses).argparse.by_path["train.py"]
+    assert picked_imports(train, options) == {}
 
 
 def test_a_backbone_picked_from_a_dict_the_constructor_fills() -> None:
