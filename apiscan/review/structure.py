@@ -2164,6 +2164,34 @@ class _Builders:
         return list(found.values())
 
 
+def tree_roots(
+    modules: Sequence[ModuleNode],
+    tops: Sequence[TopModel],
+    apart: Iterable[tuple[str, str]],
+) -> tuple[list[ModuleNode], list[ModuleNode]]:
+    """(the roots of the model's tree, the roots listed apart), in ``modules``' order.
+
+    Classes defined in files the review counts apart (``apart``: the review's (path, why)
+    listing, the one home of what the training never reaches) are no roots beside the
+    model: YOLOP's ``lib/models/common2.py`` and ``lib/core/activations.py``, which
+    nothing imports, and ``export_onnx.py``'s own copy of the model; the reports list them
+    apart. What only they build is a root of the model's tree when its own file is ported
+    (a detectron2 adapter wrapping the detector the training builds), and a top model
+    stays a root wherever it is defined (MODNet's, built only by its demos)."""
+    paths = {path for path, _ in apart}
+    models = {t.cls for t in tops}
+    counted = {m.cls for m in modules if m.where.path in paths and m.cls not in models}
+    builders: dict[str, set[str]] = {}
+    for m in modules:
+        for child in m.children:
+            builders.setdefault(child, set()).add(m.cls)
+    roots = [
+        m for m in modules if m.cls not in counted and not builders.get(m.cls, set()) - counted
+    ]
+    unreached = [m for m in modules if m.cls in counted and not builders.get(m.cls)]
+    return roots, unreached
+
+
 def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:
     """``name=value`` for the keyword arguments of ``call`` given as literals (the sizes of
     a third-party model: ``patch_size=16, embed_dim=768, depth=12, num_heads=12``), read

@@ -482,7 +482,8 @@ class Ancillary:
 
     def _unimported(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
-        beside the ``lib/core/`` modules the training imports): not scripts, not a
+        beside the ``lib/core/`` modules the training imports): not scripts (a package's
+        module whose ``__main__`` block tries it out is no script), not a
         package's ``__init__.py``, registering nothing by decorator, in a folder another of
         whose modules is imported. Never where a file imports ``importlib`` (modules loaded
         by name: YOLOX's experiment files)."""
@@ -492,6 +493,14 @@ class Ancillary:
         graph = _reference_graph(analyses, self._imports)
         imported = {t for targets in graph.values() for t in targets}
         used_folders = {PurePosixPath(p).parent for p in imported}
+        # a package's module with a ``__main__`` block that nothing imports tries itself out
+        # (YOLOP's ``lib/models/light.py`` building its own MCnet): no script, since the
+        # training never reaches it; a script lives in a folder that is no package
+        packages = {
+            PurePosixPath(fa.path).parent
+            for fa in files
+            if PurePosixPath(fa.path).name == "__init__.py"
+        }
         found: dict[str, str] = {}
         for fa in files:
             path = PurePosixPath(fa.path)
@@ -500,7 +509,7 @@ class Ancillary:
                 fa.path in imported
                 or fa.path in self._why
                 or fa.path in self.keep
-                or fa.syntax.main_guard
+                or (fa.syntax.main_guard and path.parent not in packages)
                 or path.suffix != ".py"
                 or path.name == "__init__.py"
                 or len(path.parts) == 1
