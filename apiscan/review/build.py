@@ -41,6 +41,7 @@ from apiscan.review.work import (
     name_values,
     padded_batches,
     rectangular_batches,
+    string_choices,
     uncalled_functions,
     unreached,
     work_items,
@@ -96,7 +97,12 @@ def review(options: ScanOptions) -> Review:
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
     readings = Readings(root, analyses)  # the YAML configs, read once for the tree and recipe
-    tops = structure.top_models(analyses, modules, ancillary.why, hierarchy, root, readings)
+    # the string-keyed branches the defaults take, as the work items read them: a builder's
+    # branch they leave out is no alternative of a part (MiDaS's six encoders)
+    unchosen = string_choices(analyses, ancillary)[0]
+    tops = structure.top_models(
+        analyses, modules, ancillary.why, hierarchy, root, readings, unchosen
+    )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep))
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)

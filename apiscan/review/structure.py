@@ -546,8 +546,11 @@ class _Builders:
         hierarchy: Hierarchy | None = None,
         root: Path | None = None,
         readings: Readings | None = None,
+        unchosen: Callable[[str, int], str] | None = None,
     ):
         self.hierarchy = hierarchy
+        #: what leaves a (path, line) out of the branches the defaults take ("" it runs)
+        self.unchosen = unchosen
         self.root = root  # where a JSON config a script loads is read from
         #: the model :meth:`_package_choices` lists first is a config's default
         self.configured = False
@@ -1460,6 +1463,10 @@ class _Builders:
             return []
         file, fid = found
         named = [a for a in file.assigns_in(fid) if attr and attr in a.names]
+        # the branch the defaults take, where the work items tell it (MiDaS's
+        # ``_make_encoder`` assigns ``pretrained`` in six branches; the default's runs)
+        taken = [a for a in named if not (self.unchosen and self.unchosen(file.path, a.line))]
+        named = taken or named
         groups = [[a.value] for a in named if a.value >= 0]
         if not named:  # everything it calls, together: the calls whose innermost def it is
             # (but those in a branch the chosen config skips: :meth:`_skipped_in` names them)
@@ -1478,6 +1485,13 @@ class _Builders:
                     )
                 ]
             ]
+            # and those in a string-keyed branch the defaults leave out
+            taken_refs = [
+                ref
+                for ref in groups[0]
+                if not (self.unchosen and self.unchosen(file.path, file.exprs[ref].line))
+            ]
+            groups = [taken_refs or groups[0]]
         out: list[list[tuple[str, bool]]] = []
         for group in groups:
             built: list[tuple[str, bool]] = []
@@ -2335,12 +2349,16 @@ def top_models(
     hierarchy: Hierarchy | None = None,
     root: Path | None = None,
     readings: Readings | None = None,
+    unchosen: Callable[[str, int], str] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
     the repository's directory, for the JSON configs that name a model; ``readings``, the
-    review's (its YAML configs read once), read here when not given."""
-    return _Builders(analyses, modules, skip, hierarchy, root, readings).top_models()
+    review's (its YAML configs read once), read here when not given; ``unchosen(path,
+    line)``, non-empty for a call the string-keyed branches the defaults take leave out
+    (:func:`apiscan.review.work.string_choices`, the work items' own reading): a builder's
+    branch it leaves out is no alternative of a part."""
+    return _Builders(analyses, modules, skip, hierarchy, root, readings, unchosen).top_models()
 
 
 def _named_parts(tops: Sequence[TopModel]) -> set[str]:

@@ -1045,9 +1045,20 @@ def _weights_given(
     )
 
 
+#: (what picks a (path, line) out, "" when it runs; the literals a parameter there is given)
+StringChoices = tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]
+
+
+def string_choices(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> StringChoices:
+    """Which calls the string-keyed branches the defaults take leave out (see
+    :func:`_string_choices`): one home for the work items' selected backbone and the model
+    tree's parts (MiDaS's ``pretrained`` is the default's BEiT, not six alternatives)."""
+    return _string_choices(analyses, ancillary, option_defaults(analyses))
+
+
 def _string_choices(
     analyses: Sequence[FileAnalysis], ancillary: Ancillary, defaults: dict[str, set[object]]
-) -> tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]:
+) -> StringChoices:
     """Which calls a string-keyed ``if``/``elif`` chain leaves out with the values the code
     starts from (MiDaS: ``--model_type`` defaults to ``dpt_beit_large_512``; ``load_model``'s
     branch for it builds ``DPTDepthModel(backbone="beitl16_512")``; ``_make_encoder``'s
