@@ -1752,6 +1752,11 @@ class _Builders:
                 if dotted is None:
                     continue
                 target = self._def(dotted)
+                if target is None and dotted.partition(".")[0] in self.local:
+                    # a trainer class of the repository's, no module (XMem's ``XMemTrainer(
+                    # config)``): the model its constructor builds is the one trained
+                    self._trainer_model(file, ref, fid, dotted, out)
+                    continue
                 if (
                     target is None
                     or dotted.partition(".")[0] not in self.local
@@ -1778,6 +1783,39 @@ class _Builders:
                 out[cls] = TopModel(cls, file.where(call.line), fn.name if fn else "", parts)
                 self.trails[out[cls]] = tuple(trail)
         return list(out.values())
+
+    def _trainer_model(
+        self, file: ModelFile, ref: int, fid: int, trainer: str, out: dict[str, TopModel]
+    ) -> None:
+        """The model a training script's trainer class builds in its constructor (XMem's
+        train.py: ``XMemTrainer(config, ...)``, whose ``__init__`` wraps ``XMem(config)`` in
+        ``DistributedDataParallel``): the first module class constructed there that builds
+        parts or layers, no loss and no wrapper. Only a training script's trainer counts
+        (an evaluation script's ``Evaluator`` builds the model to reload it)."""
+        init = self._def(f"{trainer}.__init__")
+        if init is None or not _trains(file.path):
+            return
+        tfile, tfid = init
+        for tref, inner in tfile.facts.calls:
+            if inner != tfid:
+                continue
+            cls = self.callee(tfile, tfile.exprs[tref])
+            node = self.classes.get(cls or "")
+            if (
+                cls is None
+                or node is None
+                or cls in out
+                or node.role in _NOT_TOP
+                or _WRAPPER.search(cls.rpartition(".")[2])
+                or not (node.children or node.layers)
+            ):
+                continue
+            fn = file.function(fid)
+            short = trainer.rpartition(".")[2]
+            how = f"{file.text(ref, 60)} in {file.path} → {short}.__init__()"
+            parts = (("selected by", how), *self.parts_of(cls))
+            out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
+            return
 
     def _reloads(self, cls: str, target: tuple[ModelFile, int]) -> bool:
         """The builder fills a container module with checkpoints it loads (yolov9's
