@@ -1055,30 +1055,37 @@ class _Builders:
                 return cls
         return None
 
-    def _globals_entry(self, file: ModelFile, func: Expr) -> str | None:
+    def _globals_entry(self, file: ModelFile, func: Expr, owner: str = "") -> str | None:
         """A module function picked from ``globals()`` by a formatted name (CenterTrack's
         ``self.base = globals()['dla{}'.format(num_layers)](...)``): the classes the
-        file's functions of that pattern build, with the look-up."""
+        file's functions of that pattern build, with the look-up. By a plain name
+        (CenterNet's ``globals()[base_name]``, the caller formatting ``'dla{}'``): the
+        classes any of the file's functions build, ``owner`` (the class being built, which
+        the file's own builder returns) left out."""
         table = file.expr(func.refs[0])
         key = file.expr(func.refs[1]) if len(func.refs) > 1 else None
-        if table is None or key is None or table.kind != "call" or key.kind != "call":
+        if table is None or key is None or table.kind != "call" or key.kind not in ("call", "name"):
             return None
         if file.text(func.refs[0], 20) != "globals()":
             return None
-        form = file.expr(file.exprs[key.refs[0]].refs[0]) if key.refs else None
-        if form is None or form.kind != "const" or not form.value or "{}" not in form.value:
-            return None
-        pattern = re.compile(".*".join(re.escape(p) for p in form.value.split("{}")))
+        if key.kind == "name":
+            pattern, shown = re.compile(r".*"), f"{key.value}"
+        else:
+            form = file.expr(file.exprs[key.refs[0]].refs[0]) if key.refs else None
+            if form is None or form.kind != "const" or not form.value or "{}" not in form.value:
+                return None
+            pattern = re.compile(".*".join(re.escape(p) for p in form.value.split("{}")))
+            shown = f"{form.value!r}..."
         built = {
             cls
-            for name in file.defs
-            if "." not in name and pattern.fullmatch(name)
-            if (cls := self._returned(f"{file.module}.{name}", 1)) is not None
+            for name, fid in file.defs.items()
+            if "." not in name and fid >= 0 and pattern.fullmatch(name)
+            if (cls := self._returned(f"{file.module}.{name}", 1)) is not None and cls != owner
         }
         if not built:
             return None
         names = " or ".join(sorted(c.rpartition(".")[2] for c in built))
-        return f"{names} ({file.text(func.refs[0], 20)}[{form.value!r}...])"
+        return f"{names} ({file.text(func.refs[0], 20)}[{shown}])"
 
     def _returned_each(self, dotted: str) -> list[str]:
         """The module classes the def ``dotted`` returns, one per ``return``, in line order."""
@@ -1326,7 +1333,7 @@ class _Builders:
                     found.append(shown)
                 continue
             if built is None and func.kind == "sub":
-                by_name = self._globals_entry(file, func)
+                by_name = self._globals_entry(file, func, owner)
                 if by_name is not None:  # ``globals()['dla{}'.format(num_layers)](...)``
                     if by_name not in found:
                         found.append(by_name)
