@@ -13,8 +13,9 @@ repository (a few small files), once per review, through
 Only commands that run a training script count (``train`` in the script's name, no
 ``--eval-only``): an evaluation or a demo's config is not the one trained. The config named
 most often wins; a tie picks none (HRNet's README trains on MPII and on COCO alike: the review
-then says the configs differ, as with no command). :func:`commanded_configs` keeps every
-config the commands name, for a reader that counts what those configs set (the network
+then says the configs differ, as with no command); only the README's and the scripts'
+commands pick one. :func:`commanded_configs` keeps every config the commands name, the
+documentation pages' included, for a reader that counts what those configs set (the network
 most of NAFNet's documented commands train) rather than what every shipped file sets.
 """
 
@@ -54,7 +55,7 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     """(the config among ``configs`` (paths from the root) the training commands name most
     often, where the first such command is: ``README.md:67``), or None (no command, or a
     tie)."""
-    named = commanded_configs(root, configs)
+    named = commanded_configs(root, configs, docs=False)
     if not named:
         return None
     best = named[0][2]
@@ -63,12 +64,18 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     return named[0][0], named[0][1]
 
 
-def commanded_configs(root: Path, configs: set[str]) -> list[tuple[str, str, int]]:
+def commanded_configs(
+    root: Path, configs: set[str], docs: bool = True
+) -> list[tuple[str, str, int]]:
     """(config, where its first training command is, how many commands name it) for each of
-    ``configs`` a training command names, the most named first (ties: the first met)."""
+    ``configs`` a training command names, the most named first (ties: the first met).
+    ``docs``: the documentation pages' commands count too. A page's single command never
+    makes its config *the* one (:func:`commanded_config` reads the README and the scripts
+    alone: detectron2's ``docs/notes/benchmarks.md`` times one config); the pages only
+    weigh what the documented commands train, all together."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
-    for path, line, words in _commands(root):
+    for path, line, words in _commands(root, docs):
         script = next((w for w in words if w.endswith(".py")), "")
         if "train" not in Path(script).name or _NOT_TRAINING.search(" ".join(words)):
             continue
@@ -85,10 +92,11 @@ def commanded_configs(root: Path, configs: set[str]) -> list[tuple[str, str, int
     return [(c, first[c], counts[c]) for c in ranked]
 
 
-def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:
-    """(file, line, words) of every command line in the root README and the shell scripts,
-    continuation lines (a trailing backslash) joined."""
-    for path in _files(root):
+def _commands(root: Path, docs: bool = True) -> Iterator[tuple[str, int, list[str]]]:
+    """(file, line, words) of every command line in the root README, the documentation
+    pages (with ``docs``) and the shell scripts, continuation lines (a trailing backslash)
+    joined."""
+    for path in _files(root, docs):
         try:
             full = root / path
             if full.stat().st_size > _SIZE_LIMIT:
@@ -115,9 +123,9 @@ def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:
                 yield path, start, words
 
 
-def _files(root: Path) -> Iterator[str]:
-    """The root README (its name in any case), the pages of a root docs folder and the shell
-    scripts below the root, sorted, tests left out."""
+def _files(root: Path, docs: bool = True) -> Iterator[str]:
+    """The root README (its name in any case), the pages of a root docs folder (with
+    ``docs``) and the shell scripts below the root, sorted, tests left out."""
     try:
         names = {p.name.lower(): p.name for p in root.iterdir() if p.is_file()}
     except OSError:
@@ -126,15 +134,15 @@ def _files(root: Path) -> Iterator[str]:
         if name.lower() in names:
             yield names[name.lower()]
             break
-    docs = 0
-    for folder in _DOCS:
+    pages = 0
+    for folder in _DOCS if docs else ():
         base = root / folder
         if not base.is_dir():
             continue
         for page in sorted(base.rglob("*")):
             rel = page.relative_to(root).as_posix()
-            if page.suffix.lower() in _DOC_SUFFIXES and page.is_file() and docs < _MAX_DOCS:
-                docs += 1
+            if page.suffix.lower() in _DOC_SUFFIXES and page.is_file() and pages < _MAX_DOCS:
+                pages += 1
                 yield rel
     count = 0
     for folder, dirs, names_ in os.walk(root):

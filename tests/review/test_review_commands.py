@@ -45,7 +45,7 @@ def test_the_config_named_most_often_wins_a_tie_picks_none(tmp_path: Path) -> No
 
 def test_a_lower_case_readme_and_the_docs_pages_hold_commands(tmp_path: Path) -> None:
     """NAFNet's ``readme.md`` and ``docs/GoPro.md``: both are read; the pages' commands
-    count with the README's, and every named config is kept with its count."""
+    count with the README's in the list of every named config with its count."""
     (tmp_path / "readme.md").write_text(
         "See docs.\n    python train.py -opt configs/a/one.yaml\n", encoding="utf-8"
     )
@@ -58,10 +58,21 @@ def test_a_lower_case_readme_and_the_docs_pages_hold_commands(tmp_path: Path) ->
     (tmp_path / "docs" / "notes.txt").write_text(
         "python train.py -opt configs/a/one.yaml\n" * 3, encoding="utf-8"
     )  # not a documentation page: not read
-    assert commanded_config(tmp_path, _CONFIGS) == ("configs/b/two.yaml", "docs/GoPro.md:2")
+    # a page's commands never make a config the one trained: the README's alone pick
+    assert commanded_config(tmp_path, _CONFIGS) == ("configs/a/one.yaml", "readme.md:2")
     assert commanded_configs(tmp_path, _CONFIGS) == [
         ("configs/b/two.yaml", "docs/GoPro.md:2", 2),
         ("configs/a/one.yaml", "readme.md:2", 1),
     ]
     (tmp_path / "docs" / "GoPro.md").unlink()
     assert commanded_configs(tmp_path, _CONFIGS) == [("configs/a/one.yaml", "readme.md:2", 1)]
+    # INVALID: a page alone names a config once: listed, never picked
+    (tmp_path / "readme.md").write_text("# nothing to run\n", encoding="utf-8")
+    (tmp_path / "docs" / "notes").mkdir()
+    (tmp_path / "docs" / "notes" / "bench.md").write_text(
+        "    python tools/train_net.py --config-file configs/b/two.yaml\n", encoding="utf-8"
+    )
+    assert commanded_config(tmp_path, _CONFIGS) is None
+    assert commanded_configs(tmp_path, _CONFIGS) == [
+        ("configs/b/two.yaml", "docs/notes/bench.md:1", 1)
+    ]
