@@ -536,8 +536,8 @@ def _structure(review: Review) -> str:
         )
         if apart:
             body += (
-                '\n<p class="lead">Not reached by the training (defined in files counted '
-                f'apart):</p>\n<ul class="tree">\n{"".join(apart)}</ul>'
+                '\n<p class="lead">In files counted apart (not ported with the model):</p>'
+                f'\n<ul class="tree">\n{"".join(apart)}</ul>'
             )
     return _section(
         "structure",

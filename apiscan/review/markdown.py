@@ -166,8 +166,12 @@ def _structure(
     lines: list[str] = []
     shown: set[str] = set()
 
+    why = dict(apart)
+
     def visit(node: ModuleNode, depth: int, path: frozenset[str]) -> None:
         text = f"{'  ' * depth}- **{cell(_short(node.cls))}** ({node.role}) {_where(node.where)}"
+        if depth == 0 and node.cls in unreached:  # why its file is counted apart
+            text += f" ({cell(why.get(node.where.path, ''))})"
         if node.cls in shown:
             lines.append(text + " — see above")
             return
@@ -179,7 +183,7 @@ def _structure(
             if child in by_cls and child not in path:
                 visit(by_cls[child], depth + 1, path | {child})
 
-    heading = ["", "Not reached by the training (defined in files counted apart):", ""]
+    heading = ["", "In files counted apart (not ported with the model):", ""]
     for root in roots:
         if root.cls in unreached and heading:
             lines += heading if lines else heading[1:]

@@ -2231,12 +2231,14 @@ def tree_roots(
     """(the roots of the model's tree, the roots listed apart), in ``modules``' order.
 
     Classes defined in files the review counts apart (``apart``: the review's (path, why)
-    listing, the one home of what the training never reaches) are no roots beside the
-    model: YOLOP's ``lib/models/common2.py`` and ``lib/core/activations.py``, which
-    nothing imports, and ``export_onnx.py``'s own copy of the model; the reports list them
-    apart. What only they build is a root of the model's tree when its own file is ported
-    (a detectron2 adapter wrapping the detector the training builds), and a top model
-    stays a root wherever it is defined (MODNet's, built only by its demos)."""
+    listing: what is not ported with the model) are no roots beside the model: YOLOP's
+    ``lib/models/common2.py`` and ``lib/core/activations.py``, which nothing imports, and
+    ``export_onnx.py``'s own copy of the model; the reports list them apart, each with why
+    its file is counted apart (the review's own reason, whatever it is: timm's
+    ``vision_transformer.py`` reads "adapter for jax" there as everywhere in the review).
+    What only they build is a root of the model's tree when its own file is ported (a
+    detectron2 adapter wrapping the detector the training builds), and a top model stays a
+    root wherever it is defined (MODNet's, built only by its demos)."""
     paths = {path for path, _ in apart}
     models = {t.cls for t in tops}
     counted = {m.cls for m in modules if m.where.path in paths and m.cls not in models}
