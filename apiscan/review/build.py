@@ -52,6 +52,7 @@ from apiscan.review.work import (
     padded_batches,
     reached_from,
     rectangular_batches,
+    string_choices,
     uncalled_functions,
     unreached,
     work_items,
@@ -111,9 +112,12 @@ def review(options: ScanOptions) -> Review:
     modules = structure.module_nodes(result, analyses, hierarchy, api)
     # the tree is read before the branches no config selects are counted apart: it still
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
+    # the string-keyed branches the defaults take, as the work items read them: a builder's
+    # branch they leave out is no alternative of a part (MiDaS's six encoders)
+    unchosen = string_choices(analyses, ancillary)[0]
     not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
     tops = structure.top_models(
-        analyses, modules, ancillary.why, hierarchy, root, readings, not_built
+        analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     tops = _untrained(tops, analyses, modules, training)

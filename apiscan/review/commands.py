@@ -4,14 +4,19 @@ A yacs repository whose training script declares ``--config-file`` with no defau
 (maskrcnn-benchmark and FCOS: ``default=""``) still says which config it trains: its README's
 training command (``python -m torch.distributed.launch ... tools/train_net.py --config-file
 configs/fcos/fcos_imprv_R_50_FPN_1x.yaml``) or a shell script that runs the training. Those
-commands are text, no worker records them: this module reads the README at the root and the
-shell scripts of the repository (a few small files), once per review, through
+commands are text, no worker records them: this module reads the README at the root (any
+case: NAFNet's ``readme.md``), the Markdown pages of a root ``docs/`` folder (NAFNet's
+``docs/GoPro.md``, where each task's training command lives) and the shell scripts of the
+repository (a few small files), once per review, through
 :func:`apiscan.review.config_files.yaml_configs`.
 
 Only commands that run a training script count (``train`` in the script's name, no
 ``--eval-only``): an evaluation or a demo's config is not the one trained. The config named
 most often wins; a tie picks none (HRNet's README trains on MPII and on COCO alike: the review
-then says the configs differ, as with no command).
+then says the configs differ, as with no command); only the README's and the scripts'
+commands pick one. :func:`commanded_configs` keeps every config the commands name, the
+documentation pages' included, for a reader that counts what those configs set (the network
+most of NAFNet's documented commands train) rather than what every shipped file sets.
 """
 
 from __future__ import annotations
@@ -26,8 +31,13 @@ from pathlib import Path
 
 from apiscan.review.sources import is_test_path
 
-#: Files read for commands: the README at the root, shell scripts anywhere (not tests).
+#: Files read for commands: the README at the root (its name in any case), the documentation
+#: pages of a root docs folder, shell scripts anywhere (not tests).
 _READMES = ("README.md", "README.rst", "README.txt", "README")
+_DOCS = ("docs", "doc")
+_DOC_SUFFIXES = (".md", ".rst")
+#: Documentation pages read at most.
+_MAX_DOCS = 50
 #: A shell script or README larger than this is no list of commands.
 _SIZE_LIMIT = 100_000
 #: Shell scripts read at most.
@@ -45,9 +55,27 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
     """(the config among ``configs`` (paths from the root) the training commands name most
     often, where the first such command is: ``README.md:67``), or None (no command, or a
     tie)."""
+    named = commanded_configs(root, configs, docs=False)
+    if not named:
+        return None
+    best = named[0][2]
+    if sum(1 for _, _, count in named if count == best) > 1:
+        return None  # HRNet's README trains MPII and COCO alike: neither is "the" config
+    return named[0][0], named[0][1]
+
+
+def commanded_configs(
+    root: Path, configs: set[str], docs: bool = True
+) -> list[tuple[str, str, int]]:
+    """(config, where its first training command is, how many commands name it) for each of
+    ``configs`` a training command names, the most named first (ties: the first met).
+    ``docs``: the documentation pages' commands count too. A page's single command never
+    makes its config *the* one (:func:`commanded_config` reads the README and the scripts
+    alone: detectron2's ``docs/notes/benchmarks.md`` times one config); the pages only
+    weigh what the documented commands train, all together."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
-    for path, line, words in _commands(root):
+    for path, line, words in _commands(root, docs):
         script = next((w for w in words if w.endswith(".py")), "")
         if "train" not in Path(script).name or _NOT_TRAINING.search(" ".join(words)):
             continue
@@ -59,19 +87,16 @@ def commanded_config(root: Path, configs: set[str]) -> tuple[str, str] | None:
             if name in configs:
                 counts[name] += 1
                 first.setdefault(name, f"{path}:{line}")
-    if not counts:
-        return None
-    best = max(counts.values())
-    tied = [c for c in first if counts[c] == best]
-    if len(tied) > 1:  # HRNet's README trains MPII and COCO alike: neither is "the" config
-        return None
-    return tied[0], first[tied[0]]
+    order = list(first)
+    ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
+    return [(c, first[c], counts[c]) for c in ranked]
 
 
-def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:
-    """(file, line, words) of every command line in the root README and the shell scripts,
-    continuation lines (a trailing backslash) joined."""
-    for path in _files(root):
+def _commands(root: Path, docs: bool = True) -> Iterator[tuple[str, int, list[str]]]:
+    """(file, line, words) of every command line in the root README, the documentation
+    pages (with ``docs``) and the shell scripts, continuation lines (a trailing backslash)
+    joined."""
+    for path in _files(root, docs):
         try:
             full = root / path
             if full.stat().st_size > _SIZE_LIMIT:
@@ -98,16 +123,31 @@ def _commands(root: Path) -> Iterator[tuple[str, int, list[str]]]:
                 yield path, start, words
 
 
-def _files(root: Path) -> Iterator[str]:
-    """The root README and the shell scripts below the root, sorted, tests left out."""
+def _files(root: Path, docs: bool = True) -> Iterator[str]:
+    """The root README (its name in any case), the pages of a root docs folder (with
+    ``docs``) and the shell scripts below the root, sorted, tests left out."""
+    try:
+        names = {p.name.lower(): p.name for p in root.iterdir() if p.is_file()}
+    except OSError:
+        names = {}
     for name in _READMES:
-        if (root / name).is_file():
-            yield name
+        if name.lower() in names:
+            yield names[name.lower()]
             break
+    pages = 0
+    for folder in _DOCS if docs else ():
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for page in sorted(base.rglob("*")):
+            rel = page.relative_to(root).as_posix()
+            if page.suffix.lower() in _DOC_SUFFIXES and page.is_file() and pages < _MAX_DOCS:
+                pages += 1
+                yield rel
     count = 0
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names_ in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
-        for name in sorted(names):
+        for name in sorted(names_):
             if not name.endswith(".sh"):
                 continue
             rel = (Path(folder) / name).relative_to(root).as_posix()

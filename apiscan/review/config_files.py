@@ -32,7 +32,7 @@ import yaml
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr
-from apiscan.review.commands import commanded_config
+from apiscan.review.commands import commanded_config, commanded_configs
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path
 
@@ -641,6 +641,10 @@ class OptionFiles:
     #: the option that names the file and where, when its default names none of them
     option: str = ""
     notes: list[str] = field(default_factory=list)
+    #: (file, its first training command, how many commands name it), the most named first,
+    #: when the documented commands name several files alike and none is chosen (NAFNet's
+    #: docs train NAFNet, Baseline and NAFSSR options, each file once)
+    commanded: list[tuple[str, str, int]] = field(default_factory=list)
 
     def why(self) -> str:
         """Where the values come from, for a row's note."""
@@ -746,12 +750,20 @@ class OptionFiles:
         by_name: dict[str, list[str]] = {}
         for cls in classes:
             by_name.setdefault(cls.rpartition(".")[2], []).append(cls)
+        # with no file chosen, the files the documented training commands name count
+        # before the rest (NAFNet's docs train NAFNet five times, NAFSSR twice, though
+        # NAFSSR options are the most numerous): the network most commands train
+        commanded = {path: count for path, _, count in self.commanded}
+        files = self.files()
+        if self.chosen is None and commanded:
+            files = {p: f for p, f in files.items() if p in commanded}
         counts: dict[tuple[str, str], list[Setting]] = {}
         for category, section in self.sections():
-            for flat in self.files().values() if category == "backbone" else ():
+            for path, flat in files.items() if category == "backbone" else ():
                 setting = flat.get(f"{section}.type")
                 if setting is not None:
-                    counts.setdefault((section, setting.text.strip("'\"")), []).append(setting)
+                    key = (section, setting.text.strip("'\""))
+                    counts.setdefault(key, []).extend([setting] * commanded.get(path, 1))
         out: list[tuple[str, str]] = []
         for (section, name), settings in sorted(
             counts.items(), key=lambda kv: (-len(kv[1]), kv[0])
@@ -759,6 +771,14 @@ class OptionFiles:
             for cls in sorted(by_name.get(name, []))[:1]:
                 if self.chosen is not None:
                     why = f"{section}.type: {name} in {settings[0].loc()}, {self.chosen_by}"
+                elif commanded:
+                    paths = {s.path for s in settings}
+                    first = next(w for p, w, _ in self.commanded if p in paths)
+                    why = (
+                        f"{section}.type: {name} in {len(settings)} of "
+                        f"{sum(commanded.values())} documented training commands ({first} "
+                        "first), no file picked"
+                    )
                 else:
                     why = (
                         f"{section}.type: {name} in {len(settings)} of {len(self.flat)} "
@@ -899,6 +919,8 @@ def _choose_option(found: OptionFiles, root: Path, files: Sequence[FileAnalysis]
     commanded = commanded_config(root, set(found.flat))
     if commanded is not None:
         found.chosen, found.chosen_by = commanded[0], f"the training command at {commanded[1]}"
+    else:
+        found.commanded = commanded_configs(root, set(found.flat))
 
 
 def option_rows(

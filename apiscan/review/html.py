@@ -33,6 +33,7 @@ from apiscan.review.model import (
     Where,
     work_label,
 )
+from apiscan.review.structure import tree_roots
 
 #: Fill colours of the statuses; the screenshot test looks for these exact pixels.
 STATUS_COLOURS: dict[str, str] = {
@@ -504,11 +505,12 @@ def _values(item: RecipeItem) -> str:
 
 def _structure(review: Review) -> str:
     modules = {module.cls: module for module in review.modules}
-    children = {child for module in review.modules for child in module.children}
     ordered = sorted(review.modules, key=lambda m: (m.where.path, m.where.line, m.cls))
-    roots = [m for m in ordered if m.cls not in children]
+    roots, unreached = tree_roots(ordered, review.top_models, review.ancillary)
     shown: set[str] = set()
     trees = [_tree_node(review.root, top, modules, shown, frozenset()) for top in roots]
+    # the roots in files counted apart after the model's, so their parts read "see above"
+    apart = [_tree_node(review.root, m, modules, shown, frozenset()) for m in unreached]
     # Classes that only build each other (a cycle) have no root: list them at the top level.
     trees.extend(
         _tree_node(review.root, m, modules, shown, frozenset())
@@ -532,6 +534,11 @@ def _structure(review: Review) -> str:
             "<code>__init__</code> methods), with the PyTorch layers each one creates.</p>\n"
             f'<ul class="tree">\n{"".join(trees)}</ul>'
         )
+        if apart:
+            body += (
+                '\n<p class="lead">In files counted apart (not ported with the model):</p>'
+                f'\n<ul class="tree">\n{"".join(apart)}</ul>'
+            )
     return _section(
         "structure",
         "Network structure",

@@ -25,7 +25,7 @@ from apiscan.review.model import (
     Where,
     work_label,
 )
-from apiscan.review.structure import ROLES
+from apiscan.review.structure import ROLES, tree_roots
 
 #: The recipe checklist of the seed guides, in reading order, with its headings.
 #: Names listed in a cell before the rest are only counted.
@@ -38,7 +38,7 @@ def render_markdown(review: Review) -> str:
         _header(review),
         _effort(review),
         _recipe(review.recipe, review.inference_only),
-        _structure(review.modules, review.top_models),
+        _structure(review.modules, review.top_models, review.ancillary),
         _coverage(review),
         _gaps(review),
         _work(review),
@@ -150,18 +150,28 @@ def _top_models(top: Sequence[TopModel]) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _structure(modules: Sequence[ModuleNode], top: Sequence[TopModel] = ()) -> str:
+def _structure(
+    modules: Sequence[ModuleNode],
+    top: Sequence[TopModel] = (),
+    apart: Sequence[tuple[str, str]] = (),
+) -> str:
     if not modules:
         return "## Network structure\n\nNo `nn.Module` subclasses were found."
     by_cls = {m.cls: m for m in modules}
-    children = {c for m in modules for c in m.children}
-    roots = [m for m in modules if m.cls not in children]
-    roots.sort(key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
+    roots, apart_roots = tree_roots(modules, top, apart)
+    unreached = {m.cls for m in apart_roots}
+    # the roots in files counted apart come last, under their own heading
+    roots = sorted(roots, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
+    roots += sorted(apart_roots, key=lambda m: (ROLES.index(m.role), m.where.path, m.where.line))
     lines: list[str] = []
     shown: set[str] = set()
 
+    why = dict(apart)
+
     def visit(node: ModuleNode, depth: int, path: frozenset[str]) -> None:
         text = f"{'  ' * depth}- **{cell(_short(node.cls))}** ({node.role}) {_where(node.where)}"
+        if depth == 0 and node.cls in unreached:  # why its file is counted apart
+            text += f" ({cell(why.get(node.where.path, ''))})"
         if node.cls in shown:
             lines.append(text + " — see above")
             return
@@ -173,7 +183,11 @@ def _structure(modules: Sequence[ModuleNode], top: Sequence[TopModel] = ()) -> s
             if child in by_cls and child not in path:
                 visit(by_cls[child], depth + 1, path | {child})
 
+    heading = ["", "In files counted apart (not ported with the model):", ""]
     for root in roots:
+        if root.cls in unreached and heading:
+            lines += heading if lines else heading[1:]
+            heading = []
         visit(root, 0, frozenset({root.cls}))
     for node in modules:  # modules only reachable through a cycle of constructors
         if node.cls not in shown:

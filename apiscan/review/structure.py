@@ -541,8 +541,11 @@ class _Builders:
         hierarchy: Hierarchy | None = None,
         root: Path | None = None,
         readings: Readings | None = None,
+        unchosen: Callable[[str, int], str] | None = None,
     ):
         self.hierarchy = hierarchy
+        #: what leaves a (path, line) out of the branches the defaults take ("" it runs)
+        self.unchosen = unchosen
         self.root = root  # where a JSON config a script loads is read from
         #: the model :meth:`_package_choices` lists first is a config's default
         self.configured = False
@@ -1051,30 +1054,37 @@ class _Builders:
                 return cls
         return None
 
-    def _globals_entry(self, file: ModelFile, func: Expr) -> str | None:
+    def _globals_entry(self, file: ModelFile, func: Expr, owner: str = "") -> str | None:
         """A module function picked from ``globals()`` by a formatted name (CenterTrack's
         ``self.base = globals()['dla{}'.format(num_layers)](...)``): the classes the
-        file's functions of that pattern build, with the look-up."""
+        file's functions of that pattern build, with the look-up. By a plain name
+        (CenterNet's ``globals()[base_name]``, the caller formatting ``'dla{}'``): the
+        classes any of the file's functions build, ``owner`` (the class being built, which
+        the file's own builder returns) left out."""
         table = file.expr(func.refs[0])
         key = file.expr(func.refs[1]) if len(func.refs) > 1 else None
-        if table is None or key is None or table.kind != "call" or key.kind != "call":
+        if table is None or key is None or table.kind != "call" or key.kind not in ("call", "name"):
             return None
         if file.text(func.refs[0], 20) != "globals()":
             return None
-        form = file.expr(file.exprs[key.refs[0]].refs[0]) if key.refs else None
-        if form is None or form.kind != "const" or not form.value or "{}" not in form.value:
-            return None
-        pattern = re.compile(".*".join(re.escape(p) for p in form.value.split("{}")))
+        if key.kind == "name":
+            pattern, shown = re.compile(r".*"), f"{key.value}"
+        else:
+            form = file.expr(file.exprs[key.refs[0]].refs[0]) if key.refs else None
+            if form is None or form.kind != "const" or not form.value or "{}" not in form.value:
+                return None
+            pattern = re.compile(".*".join(re.escape(p) for p in form.value.split("{}")))
+            shown = f"{form.value!r}..."
         built = {
             cls
-            for name in file.defs
-            if "." not in name and pattern.fullmatch(name)
-            if (cls := self._returned(f"{file.module}.{name}", 1)) is not None
+            for name, fid in file.defs.items()
+            if "." not in name and fid >= 0 and pattern.fullmatch(name)
+            if (cls := self._returned(f"{file.module}.{name}", 1)) is not None and cls != owner
         }
         if not built:
             return None
         names = " or ".join(sorted(c.rpartition(".")[2] for c in built))
-        return f"{names} ({file.text(func.refs[0], 20)}[{form.value!r}...])"
+        return f"{names} ({file.text(func.refs[0], 20)}[{shown}])"
 
     def _returned_each(self, dotted: str) -> list[str]:
         """The module classes the def ``dotted`` returns, one per ``return``, in line order."""
@@ -1322,7 +1332,7 @@ class _Builders:
                     found.append(shown)
                 continue
             if built is None and func.kind == "sub":
-                by_name = self._globals_entry(file, func)
+                by_name = self._globals_entry(file, func, owner)
                 if by_name is not None:  # ``globals()['dla{}'.format(num_layers)](...)``
                     if by_name not in found:
                         found.append(by_name)
@@ -1459,6 +1469,10 @@ class _Builders:
             return []
         file, fid = found
         named = [a for a in file.assigns_in(fid) if attr and attr in a.names]
+        # the branch the defaults take, where the work items tell it (MiDaS's
+        # ``_make_encoder`` assigns ``pretrained`` in six branches; the default's runs)
+        taken = [a for a in named if not (self.unchosen and self.unchosen(file.path, a.line))]
+        named = taken or named
         groups = [[a.value] for a in named if a.value >= 0]
         if not named:  # everything it calls, together: the calls whose innermost def it is
             # (but those in a branch the chosen config skips: :meth:`_skipped_in` names them)
@@ -1477,6 +1491,13 @@ class _Builders:
                     )
                 ]
             ]
+            # and those in a string-keyed branch the defaults leave out
+            taken_refs = [
+                ref
+                for ref in groups[0]
+                if not (self.unchosen and self.unchosen(file.path, file.exprs[ref].line))
+            ]
+            groups = [taken_refs or groups[0]]
         out: list[list[tuple[str, bool]]] = []
         for group in groups:
             built: list[tuple[str, bool]] = []
@@ -1752,6 +1773,11 @@ class _Builders:
                         out[owner] = TopModel(owner, where, fn.name if fn else "", parts)
                     continue
                 target = self._def(dotted)
+                if target is None and dotted.partition(".")[0] in self.local:
+                    # a trainer class of the repository's, no module (XMem's ``XMemTrainer(
+                    # config)``): the model its constructor builds is the one trained
+                    self._trainer_model(file, ref, fid, dotted, out)
+                    continue
                 if (
                     target is None
                     or dotted.partition(".")[0] not in self.local
@@ -1791,6 +1817,39 @@ class _Builders:
         if node is None or not _CLASS_BUILDER.match(method) or node.role in _NOT_TOP:
             return None
         return owner
+
+    def _trainer_model(
+        self, file: ModelFile, ref: int, fid: int, trainer: str, out: dict[str, TopModel]
+    ) -> None:
+        """The model a training script's trainer class builds in its constructor (XMem's
+        train.py: ``XMemTrainer(config, ...)``, whose ``__init__`` wraps ``XMem(config)`` in
+        ``DistributedDataParallel``): the first module class constructed there that builds
+        parts or layers, no loss and no wrapper. Only a training script's trainer counts
+        (an evaluation script's ``Evaluator`` builds the model to reload it)."""
+        init = self._def(f"{trainer}.__init__")
+        if init is None or not _trains(file.path):
+            return
+        tfile, tfid = init
+        for tref, inner in tfile.facts.calls:
+            if inner != tfid:
+                continue
+            cls = self.callee(tfile, tfile.exprs[tref])
+            node = self.classes.get(cls or "")
+            if (
+                cls is None
+                or node is None
+                or cls in out
+                or node.role in _NOT_TOP
+                or _WRAPPER.search(cls.rpartition(".")[2])
+                or not (node.children or node.layers)
+            ):
+                continue
+            fn = file.function(fid)
+            short = trainer.rpartition(".")[2]
+            how = f"{file.text(ref, 60)} in {file.path} → {short}.__init__()"
+            parts = (("selected by", how), *self.parts_of(cls))
+            out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
+            return
 
     def _reloads(self, cls: str, target: tuple[ModelFile, int]) -> bool:
         """The builder fills a container module with checkpoints it loads (yolov9's
@@ -2193,6 +2252,36 @@ class _Builders:
         return list(found.values())
 
 
+def tree_roots(
+    modules: Sequence[ModuleNode],
+    tops: Sequence[TopModel],
+    apart: Iterable[tuple[str, str]],
+) -> tuple[list[ModuleNode], list[ModuleNode]]:
+    """(the roots of the model's tree, the roots listed apart), in ``modules``' order.
+
+    Classes defined in files the review counts apart (``apart``: the review's (path, why)
+    listing: what is not ported with the model) are no roots beside the model: YOLOP's
+    ``lib/models/common2.py`` and ``lib/core/activations.py``, which nothing imports, and
+    ``export_onnx.py``'s own copy of the model; the reports list them apart, each with why
+    its file is counted apart (the review's own reason, whatever it is: timm's
+    ``vision_transformer.py`` reads "adapter for jax" there as everywhere in the review).
+    What only they build is a root of the model's tree when its own file is ported (a
+    detectron2 adapter wrapping the detector the training builds), and a top model stays a
+    root wherever it is defined (MODNet's, built only by its demos)."""
+    paths = {path for path, _ in apart}
+    models = {t.cls for t in tops}
+    counted = {m.cls for m in modules if m.where.path in paths and m.cls not in models}
+    builders: dict[str, set[str]] = {}
+    for m in modules:
+        for child in m.children:
+            builders.setdefault(child, set()).add(m.cls)
+    roots = [
+        m for m in modules if m.cls not in counted and not builders.get(m.cls, set()) - counted
+    ]
+    unreached = [m for m in modules if m.cls in counted and not builders.get(m.cls)]
+    return roots, unreached
+
+
 def _constant_keywords(call: Expr, limit: int = 8) -> list[str]:
     """``name=value`` for the keyword arguments of ``call`` given as literals (the sizes of
     a third-party model: ``patch_size=16, embed_dim=768, depth=12, num_heads=12``), read
@@ -2356,14 +2445,18 @@ def top_models(
     root: Path | None = None,
     readings: Readings | None = None,
     not_built: dict[str, tuple[str, str]] | None = None,
+    unchosen: Callable[[str, int], str] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
     the repository's directory, for the JSON configs that name a model; ``readings``, the
-    review's (its YAML configs read once), read here when not given. ``not_built`` is
-    filled with the classes a part's builder builds only in a branch the chosen config
-    skips (class -> (the test, why it fails)), for the files those branches alone reach."""
-    builders = _Builders(analyses, modules, skip, hierarchy, root, readings)
+    review's (its YAML configs read once), read here when not given; ``unchosen(path,
+    line)``, non-empty for a call the string-keyed branches the defaults take leave out
+    (:func:`apiscan.review.work.string_choices`, the work items' own reading): a builder's
+    branch it leaves out is no alternative of a part. ``not_built`` is filled with the
+    classes a part's builder builds only in a branch the chosen config skips (class -> (the
+    test, why it fails)), for the files those branches alone reach."""
+    builders = _Builders(analyses, modules, skip, hierarchy, root, readings, unchosen)
     tops = builders.top_models()
     if not_built is not None:
         not_built.update(builders.not_built)

@@ -514,7 +514,8 @@ class Ancillary:
 
     def _unimported(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
-        beside the ``lib/core/`` modules the training imports): not scripts, not a
+        beside the ``lib/core/`` modules the training imports): not scripts (a package's
+        module whose ``__main__`` block tries it out is no script), not a
         package's ``__init__.py``, registering nothing by decorator, in a folder another of
         whose modules is imported. A module defining torch.nn Modules whose ``__main__`` only
         tries them out (YOLOP's ``lib/models/light.py``, a variant of the model no script
@@ -526,6 +527,14 @@ class Ancillary:
         graph = _reference_graph(analyses, self._imports)
         imported = {t for targets in graph.values() for t in targets}
         used_folders = {PurePosixPath(p).parent for p in imported}
+        # a package's module with a ``__main__`` block that nothing imports tries itself out
+        # (YOLOP's ``lib/models/light.py`` building its own MCnet): no script, since the
+        # training never reaches it; a script lives in a folder that is no package
+        packages = {
+            PurePosixPath(fa.path).parent
+            for fa in files
+            if PurePosixPath(fa.path).name == "__init__.py"
+        }
         found: dict[str, str] = {}
         for fa in files:
             path = PurePosixPath(fa.path)
@@ -534,7 +543,11 @@ class Ancillary:
                 fa.path in imported
                 or fa.path in self._why
                 or fa.path in self.keep
-                or (fa.syntax.main_guard and not _defines_modules(fa))
+                or (
+                    fa.syntax.main_guard
+                    and not _defines_modules(fa)
+                    and path.parent not in packages
+                )
                 or path.suffix != ".py"
                 or path.name == "__init__.py"
                 or len(path.parts) == 1
@@ -1220,9 +1233,20 @@ def _weights_given(
     )
 
 
+#: (what picks a (path, line) out, "" when it runs; the literals a parameter there is given)
+StringChoices = tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]
+
+
+def string_choices(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> StringChoices:
+    """Which calls the string-keyed branches the defaults take leave out (see
+    :func:`_string_choices`): one home for the work items' selected backbone and the model
+    tree's parts (MiDaS's ``pretrained`` is the default's BEiT, not six alternatives)."""
+    return _string_choices(analyses, ancillary, option_defaults(analyses))
+
+
 def _string_choices(
     analyses: Sequence[FileAnalysis], ancillary: Ancillary, defaults: dict[str, set[object]]
-) -> tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]:
+) -> StringChoices:
     """Which calls a string-keyed ``if``/``elif`` chain leaves out with the values the code
     starts from (MiDaS: ``--model_type`` defaults to ``dpt_beit_large_512``; ``load_model``'s
     branch for it builds ``DPTDepthModel(backbone="beitl16_512")``; ``_make_encoder``'s

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apiscan.review.commands import commanded_config
+from apiscan.review.commands import commanded_config, commanded_configs
 
 _CONFIGS = {"configs/a/one.yaml", "configs/b/two.yaml"}
 
@@ -41,3 +41,38 @@ def test_the_config_named_most_often_wins_a_tie_picks_none(tmp_path: Path) -> No
     repo = _repo(tmp_path, readme, script)
     assert commanded_config(repo, _CONFIGS) == ("configs/b/two.yaml", "README.md:2")
     assert commanded_config(repo, {"configs/c/three.yaml"}) is None
+
+
+def test_a_lower_case_readme_and_the_docs_pages_hold_commands(tmp_path: Path) -> None:
+    """NAFNet's ``readme.md`` and ``docs/GoPro.md``: both are read; the pages' commands
+    count with the README's in the list of every named config with its count."""
+    (tmp_path / "readme.md").write_text(
+        "See docs.\n    python train.py -opt configs/a/one.yaml\n", encoding="utf-8"
+    )
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "GoPro.md").write_text(
+        "```\npython -m torch.distributed.launch basicsr/train.py -opt configs/b/two.yaml\n"
+        "python basicsr/train.py -opt configs/b/two.yaml --launcher pytorch\n```\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "docs" / "notes.txt").write_text(
+        "python train.py -opt configs/a/one.yaml\n" * 3, encoding="utf-8"
+    )  # not a documentation page: not read
+    # a page's commands never make a config the one trained: the README's alone pick
+    assert commanded_config(tmp_path, _CONFIGS) == ("configs/a/one.yaml", "readme.md:2")
+    assert commanded_configs(tmp_path, _CONFIGS) == [
+        ("configs/b/two.yaml", "docs/GoPro.md:2", 2),
+        ("configs/a/one.yaml", "readme.md:2", 1),
+    ]
+    (tmp_path / "docs" / "GoPro.md").unlink()
+    assert commanded_configs(tmp_path, _CONFIGS) == [("configs/a/one.yaml", "readme.md:2", 1)]
+    # INVALID: a page alone names a config once: listed, never picked
+    (tmp_path / "readme.md").write_text("# nothing to run\n", encoding="utf-8")
+    (tmp_path / "docs" / "notes").mkdir()
+    (tmp_path / "docs" / "notes" / "bench.md").write_text(
+        "    python tools/train_net.py --config-file configs/b/two.yaml\n", encoding="utf-8"
+    )
+    assert commanded_config(tmp_path, _CONFIGS) is None
+    assert commanded_configs(tmp_path, _CONFIGS) == [
+        ("configs/b/two.yaml", "docs/notes/bench.md:1", 1)
+    ]

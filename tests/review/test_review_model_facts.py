@@ -192,7 +192,7 @@ def test_the_model_tree_reads_records_never_the_files(
             build_review(fixture, jobs=1)
     finally:
         os.chdir(cwd)
-    ((analyses, modules, skip, hierarchy, root, readings, _, expected),) = seen
+    ((analyses, modules, skip, hierarchy, root, readings, _, unchosen, expected),) = seen
     assert expected  # each fixture has a top model
     shutil.rmtree(tmp_path / fixture)
     import apiscan.parsing
@@ -203,7 +203,7 @@ def test_the_model_tree_reads_records_never_the_files(
         refused.setattr(apiscan.parsing, "parse_python", _refused)
         refused.setattr(apiscan.source, "read_source_file", _refused)
         try:
-            tops = real(analyses, modules, skip, hierarchy, root, readings)  # type: ignore[arg-type]
+            tops = real(analyses, modules, skip, hierarchy, root, readings, None, unchosen)  # type: ignore[arg-type]
         except AssertionError as error:
             failed: AssertionError | None = error
         else:

@@ -12,6 +12,9 @@ training command whose keys decide which branches build parts (FCOS: ``RPN_ONLY`
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from apiscan.review.build import build_review
@@ -43,12 +46,12 @@ def test_a_builder_part_names_the_timm_backbone_it_creates(reviews: dict[str, Re
     """``self.pretrained, self.scratch = _make_encoder(...)``: the builder is followed into
     each branch's ``_make_pretrained_*`` to ``timm.create_model("vit_base_resnet50_384")``
     (the readout ``Slice`` built beside it is a piece, not shown); ``scratch`` is what
-    ``_make_scratch`` returns, a module of convolutions named by its builder."""
+    ``_make_scratch`` returns, a module of convolutions named by its builder. run.py builds
+    ``DepthModel(backbone="vitb_rn50_384")``: the ``vitl16_384`` branch does not run, so
+    its ViT-L is no alternative (the work items' reading of the same branches)."""
     cls, parts = _top(reviews["encoderbuilder"])
     assert cls == "dpt.models.DepthModel"
-    assert parts["pretrained"] == (
-        "_make_encoder(...) → timm vit_large_patch16_384 or timm vit_base_resnet50_384"
-    )
+    assert parts["pretrained"] == "_make_encoder(...) → timm vit_base_resnet50_384"
     assert parts["scratch"] == "_make_encoder(...) → _make_scratch(...)"
 
 
@@ -88,6 +91,25 @@ def test_a_meta_architecture_table_and_a_backbone_registry(reviews: dict[str, Re
     )
     assert parts["backbone"] == "build_backbone(...) → ResNet, FPN, LastLevelMaxPool"
     assert parts["rpn"].startswith("AnchorFreeModule or RPNModule (build_rpn(")
+
+
+def test_a_globals_look_up_by_a_plain_name_lists_the_files_builders(tmp_path: Path) -> None:
+    """CenterNet's ``self.base = globals()[base_name](pretrained=pretrained)``, the caller
+    formatting the name: the classes the file's functions build (``dla34``, ``dla60``:
+    DLA), never the class being built, which the file's own builder returns."""
+    root = tmp_path / "factory"
+    shutil.copytree(f"{_ROOT}/factory", root)
+    dla = root / "lib" / "model" / "networks" / "dla.py"
+    text = dla.read_text(encoding="utf-8")
+    text = text.replace(
+        "def __init__(self, num_layers, heads):",
+        "def __init__(self, num_layers, heads, base_name='dla34'):",
+    )
+    text = text.replace('globals()["dla{}".format(num_layers)]', "globals()[base_name]")
+    dla.write_text(text + "\n\ndef get_seg(heads):\n    return DLASeg(34, heads)\n", "utf-8")
+    cls, parts = _top(build_review(str(root), jobs=1))
+    assert cls == "lib.model.networks.dla.DLASeg"
+    assert parts["base"] == "DLA (globals()[base_name])"
 
 
 def test_a_factory_dict_keyed_by_the_argparse_default(reviews: dict[str, Review]) -> None:

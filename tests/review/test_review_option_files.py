@@ -128,3 +128,33 @@ def test_json_hparams_with_no_pick_agree_or_say_they_differ(tmp_path: Path) -> N
         "2e-4 (hps.train.learning_rate: 2e-4 in all 2 JSON hparams files "
         "(configs/large.json:5 first); none is picked)"
     )
+
+
+def test_the_network_most_documented_commands_train_is_the_top_model(tmp_path: Path) -> None:
+    """NAFNet's class: a lower-case ``readme.md`` and ``docs/*.md`` pages whose commands
+    name three option files once each (no file chosen): the network two of the three train
+    is the top model, though TinyNet and WideNet are set by as many files."""
+    root = tmp_path / "optnet"
+    shutil.copytree(FIXTURES / "optnet", root)
+    (root / "README.md").unlink()
+    deblur = root / "options" / "train" / "deblur"
+    shutil.copy(deblur / "WideNet.yml", deblur / "WideNet-b.yml")
+    (root / "readme.md").write_text("# optnet\n\nSee docs/.\n", encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "docs" / "deblur.md").write_text(
+        "    python optnet/train.py -opt options/train/deblur/TinyNet-w16.yml\n"
+        "    python optnet/train.py -opt options/train/deblur/WideNet.yml\n"
+        "    python optnet/train.py -opt options/train/deblur/WideNet-b.yml\n",
+        encoding="utf-8",
+    )
+    top = build_review(str(root), jobs=1).top_models[0]
+    assert top.cls.endswith("WideNet")
+    assert dict(top.parts)["selected by"] == (
+        "network_g.type: WideNet in 2 of 3 documented training commands "
+        "(docs/deblur.md:2 first), no file picked; the other files name TinyNet"
+    )
+    # INVALID: with no documented command, the files alone count (a tie: the first name)
+    (root / "docs" / "deblur.md").unlink()
+    top = build_review(str(root), jobs=1).top_models[0]
+    assert top.cls.endswith("TinyNet")
+    assert "2 of 4 training option YAML files" in dict(top.parts)["selected by"]

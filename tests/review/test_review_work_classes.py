@@ -5,6 +5,7 @@ and fixtures/cythonop, written small."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,29 @@ def test_a_loader_the_entry_imports_and_that_builds_the_model_is_ported(loader) 
     assert "depth/loader.py" not in apart
     # a script about onnxruntime stays an adapter
     assert apart["export/run_onnx.py"].startswith("adapter for onnxruntime")
+
+
+def test_the_tree_reads_the_backbone_the_default_selects_as_the_work_items_do(
+    loader, tmp_path: Path
+) -> None:
+    """MiDaS's class: the model's ``pretrained`` part is the one encoder the default model
+    type's branch builds, read from the same branches the work items read, not the three
+    ``_make_encoder`` can build."""
+    (top,) = loader.top_models
+    assert top.cls == "depth.net.DepthNet"
+    assert dict(top.parts)["pretrained"] == "_make_encoder(...) → timm vit_large_patch16_384"
+    # INVALID: branches no string names (a length test) leave no encoder out: all listed
+    root = tmp_path / "branchloader"
+    shutil.copytree(REPO / "fixtures" / "branchloader", root)
+    encoder = root / "depth" / "encoder.py"
+    text = encoder.read_text(encoding="utf-8")
+    text = text.replace('backbone == "large"', "len(backbone) > 4")
+    encoder.write_text(text.replace('backbone == "small"', "len(backbone) > 3"), "utf-8")
+    (top,) = build_review(str(root), jobs=1).top_models
+    assert dict(top.parts)["pretrained"] == (
+        "_make_encoder(...) → timm vit_large_patch16_384, timm vit_small_patch16_224, "
+        "torchvision.models.resnet50"
+    )
 
 
 def test_only_the_backbone_the_default_model_type_selects_is_counted(loader) -> None:
