@@ -114,7 +114,7 @@ def review(options: ScanOptions) -> Review:
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
     # the string-keyed branches the defaults take, as the work items read them: a builder's
     # branch they leave out is no alternative of a part (MiDaS's six encoders)
-    unchosen = string_choices(analyses, ancillary)[0]
+    unchosen = string_choices(analyses, ancillary, readings.argparse)[0]
     not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
     tops = structure.top_models(
         analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen

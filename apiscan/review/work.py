@@ -1237,11 +1237,14 @@ def _weights_given(
 StringChoices = tuple[Callable[[str, int], str], Callable[[str, int, str], set[object] | None]]
 
 
-def string_choices(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> StringChoices:
+def string_choices(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary, argparse: ArgparseDefaults
+) -> StringChoices:
     """Which calls the string-keyed branches the defaults take leave out (see
-    :func:`_string_choices`): one home for the work items' selected backbone and the model
-    tree's parts (MiDaS's ``pretrained`` is the default's BEiT, not six alternatives)."""
-    return _string_choices(analyses, ancillary, option_defaults(analyses))
+    :func:`_string_choices`), with the review's argparse table: one home for the work items'
+    selected backbone and the model tree's parts (MiDaS's ``pretrained`` is the default's
+    BEiT, not six alternatives)."""
+    return _string_choices(analyses, ancillary, argparse.values())
 
 
 def _string_choices(
