@@ -346,17 +346,25 @@ def _rounds(
     # Round 2: files that imported torch names through the repo's own modules.
     reexports = resolve_reexports(analyses)
     members = reexport_members(reexports)
-    redo = []
+    redo, walk = [], []
+    known: dict[str, FileAnalysis] = {}
     for task, fa in zip(tasks, analyses, strict=True):
         subset = reexport_subset(fa.local_refs, reexports, members)
         if subset:
             redo.append(replace(task, reexports=subset))
-    if redo:
+            same = _walked_with_own_names(fa, subset)
+            if same is None:
+                walk.append(redo[-1])
+            else:
+                known[fa.path] = same
+    if walk:
         t0 = time.perf_counter()
-        again = dict(zip((t.relpath for t in redo), runner.run(redo), strict=True))
-        analyses = [again.get(fa.path, fa) for fa in analyses]
+        known.update(zip((t.relpath for t in walk), runner.run(walk), strict=True))
         stats["reexport_walk_s"] = time.perf_counter() - t0
-    stats["files_reexport_walked"] = len(redo)
+    if known:
+        analyses = [known.get(fa.path, fa) for fa in analyses]
+    stats["files_reexport_walked"] = len(walk)
+    stats["files_reexport_unwalked"] = len(redo) - len(walk)
     current = {t.relpath: t for t in [*tasks, *redo]}  # the redo entries win
 
     # Rounds 3+: whole-program facts (parameters, returns, attributes) back into the walks.
@@ -364,6 +372,29 @@ def _rounds(
     if runner.pool is not None:
         stats["files_same_worker"] = runner.pool.sticky_hits
     return analyses, reexports
+
+
+def _walked_with_own_names(
+    fa: FileAnalysis, subset: tuple[tuple[str, str], ...]
+) -> FileAnalysis | None:
+    """What the walk of ``fa``'s file with re-exports ``subset`` gives, when it is known
+    without walking: every re-export is a repository name that stands for itself (a module's
+    own class, found by :func:`apiscan.program.stars.star_bindings`: ``pkg.hooks.EvalHook`` →
+    ``pkg.hooks.EvalHook``), and the file star-imports no module of the repository. Such a
+    name then resolves to the same name as without it; the one difference is that the walk
+    no longer lists it among the names it looked up (``local_refs``: only a name the
+    re-exports do not know is listed, see ``ScopesMixin._local_qual``). None otherwise (a
+    torch alias, a function's return, or a star import, whose bindings the re-exports make):
+    the file is walked again. On the 405k-line corpus 135 of the 367 files of this round
+    (2.7 of its 6.8 MB) were such files."""
+    from apiscan.extract.records import RETURNS
+
+    if any(key != target or key.endswith(RETURNS) for key, target in subset):
+        return None
+    if any(ref.endswith(".*") for ref in fa.local_refs):
+        return None
+    own = {key for key, _ in subset}
+    return replace(fa, local_refs=tuple(r for r in fa.local_refs if r not in own))
 
 
 def _keep_report(

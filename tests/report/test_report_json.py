@@ -230,3 +230,35 @@ def test_validation_error_names_the_shape_field_that_is_wrong(mixed_result: Scan
     assert raised.value.problems == [
         f"$.findings[{index}].severity: 'urgent' is not one of ['high', 'medium', 'low']"
     ]
+
+
+PLAIN_DOCUMENTS = [
+    {},
+    [],
+    {"a": [], "b": {}, "c": ()},
+    {"findings": [{"kind": "api", "line": 3, "args": {"keywords": {"dim": "1"}}}], "n": None},
+    [1.5, -0.0, 1e300, 10**30, True, False, None, 'é"\\\n\t'],
+    [[1], [2, [3, {"k": [[]]}]]],
+    {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")},
+    "a string alone",
+    7,
+]
+
+
+@pytest.mark.parametrize("value", PLAIN_DOCUMENTS)
+def test_dumps_indented_is_json_dumps(value: object) -> None:
+    from apiscan.report.json import dumps_indented
+
+    assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_dumps_indented_leaves_other_values_to_json_dumps() -> None:
+    from apiscan.report.json import dumps_indented
+
+    # keys that are not strings: converted as json.dumps converts them
+    assert (
+        dumps_indented({1: "x", "a": {2.5: None}})
+        == '{\n  "1": "x",\n  "a": {\n    "2.5": null\n  }\n}'
+    )
+    with pytest.raises(TypeError):  # not JSON at all: the same error as json.dumps
+        dumps_indented({"a": {1, 2}})
