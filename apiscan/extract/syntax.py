@@ -172,6 +172,9 @@ class SyntaxFacts:
     #: (def or class, line of its ``def``/``class``, decorators named through the imports:
     #: ``triton.jit``, ``torch.no_grad``) of every decorated one whose decorators resolve
     decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    #: top-level packages imported only inside a function (a lazy import: timm's
+    #: ``_load_weights`` importing ``jax.numpy`` to read Flax checkpoints), sorted
+    lazy_imports: tuple[str, ...] = ()
     #: the module runs as a script: an ``if __name__ == ...`` statement at its top level
     main_guard: bool = False
     #: (first line, last line) of that top-level ``if __name__ == ...`` block, (0, 0) if none
@@ -406,6 +409,8 @@ class _Reader:
         self.calls: list[tuple[ast.Call, tuple[str, ...], bool]] = []
         self.attributes: list[ast.Attribute] = []
         self.imports_made: list[ast.Import | ast.ImportFrom] = []
+        #: ids of the imports made inside a def
+        self.lazy: set[int] = set()
         #: (attribute, first line, last line of the value, functions) of ``self.x = ...``
         self.assigns: list[tuple[str, int, int, tuple[str, ...]]] = []
         #: single-target assignments to an attribute (``cudnn.benchmark = True``)
@@ -440,6 +445,8 @@ class _Reader:
                 self.calls.append((node, functions_of(fn), looped))  # type: ignore[arg-type]
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self.imports_made.append(node)  # type: ignore[arg-type]
+                if around[id(node)][0] >= 0:  # inside a def
+                    self.lazy.add(id(node))
             elif kind is ast.Assign or kind is ast.AnnAssign:
                 self._self_assign(node, functions_of(around[id(node)][0]))  # type: ignore[arg-type]
                 if (
@@ -451,6 +458,20 @@ class _Reader:
             elif isinstance(node, ast.Subscript) and reverses(node.slice):
                 self.reversed.append(node)
         self.imports = import_table(self.imports_made)
+
+    def _lazy_imports(self) -> tuple[str, ...]:
+        """The top-level packages this file imports only inside functions."""
+        lazy: set[str] = set()
+        eager: set[str] = set()
+        for node in self.imports_made:
+            if isinstance(node, ast.Import):
+                tops = {a.name.partition(".")[0] for a in node.names}
+            elif node.module and not node.level:
+                tops = {node.module.partition(".")[0]}
+            else:
+                continue
+            (lazy if id(node) in self.lazy else eager).update(tops)
+        return tuple(sorted(lazy - eager))
 
     def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:
         if isinstance(node, ast.Assign):
@@ -494,6 +515,7 @@ class _Reader:
             zoo_calls=tuple(self._zoo_calls()),
             host_trips=tuple(self._host_trips()),
             decorators=tuple(self._decorators()),
+            lazy_imports=self._lazy_imports(),
             main_guard=bool(main_blocks),
             main_block=main_blocks[0] if main_blocks else (0, 0),
             spans=tuple(

@@ -588,11 +588,17 @@ class Ancillary:
         if self.patterns is not None:
             hit = next((p for p in self.patterns if path_matches(path, p)), None)
             return f"matches {hit!r}" if hit else ""
+        # a framework imported only inside a function of a file defining torch Modules is an
+        # optional converter of the network, not an adapter of it (timm's vision_transformer.py
+        # imports jax in the helper reading Flax checkpoints)
+        lazy = set(facts.lazy_imports) if path in self._torch_modules else set()
         foreign = sorted(
             {
                 top
                 for _, name in facts.imports
-                if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS and top not in local
+                if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS
+                and top not in local
+                and top not in lazy
             }
         )
         if foreign:  # a training script for detectron2 trains the adapter, not the model

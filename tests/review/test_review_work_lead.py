@@ -6,6 +6,7 @@ the result (``antialias=True``)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -335,3 +336,47 @@ def test_batch_norm_momentum_written_on_the_layers_is_an_item(blur: Review) -> N
     # INVALID: a function nothing calls (model.py:37) and an object's own self.momentum
     # (model.py:43) are not listed
     assert item.where == (item.where[0],)
+
+
+_CONVERTER = """
+    import torch
+    from torch import nn
+
+
+    class VitNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(8, 10)
+
+        def forward(self, x):
+            return self.fc(x)
+
+
+    def load_flax_weights(model, path):
+        import jax.numpy as jnp  # only to read a Flax checkpoint's bfloat16 arrays
+
+        return jnp.load(path)
+"""
+
+
+def _converter(root: Path, source: str) -> str:
+    """Why the review counts ``vit.py`` (a model file the training does not import) apart."""
+    write_repo(root, {"train.py": TRAIN, "model.py": MODEL, "vit.py": source})
+    write_repo(root, {"data_aug/__init__.py": "", "data_aug/scale.py": SCALE})
+    write_repo(root, {"data_aug/pipeline.py": "def train_transform(size):\n    return None\n"})
+    return dict(build_review(str(root), jobs=1).ancillary).get("vit.py", "")
+
+
+def test_a_framework_imported_in_one_helper_of_a_model_file_is_no_adapter(
+    tmp_path: Path,
+) -> None:
+    # VALID: timm's vision_transformer.py imports jax inside the helper reading Flax weights
+    assert not _converter(tmp_path, _CONVERTER).startswith("adapter for")
+
+
+def test_a_framework_imported_at_module_level_makes_an_adapter(tmp_path: Path) -> None:
+    # INVALID: the same model file importing jax at its top is an adapter for jax
+    eager = "import jax.numpy as jnp\n" + textwrap.dedent(
+        _CONVERTER.replace("import jax.numpy as jnp  #", "#")
+    )
+    assert _converter(tmp_path, eager).startswith("adapter for jax")
