@@ -198,6 +198,10 @@ _CONFIG_RECEIVERS = frozenset(
 )
 _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|named_buffers)\(")
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
+#: Methods that reduce a loss tensor to the number the step backpropagates.
+_REDUCTIONS = frozenset({"sum", "mean"})
+#: Methods that turn a tensor into a Python number or list: what a log or a score reads.
+_TO_NUMBER = frozenset({"item", "tolist"})
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
     r"|color_aug"
@@ -902,11 +906,17 @@ class _Values:
 
     def _hparams(self, expr: Expr) -> tuple[str, str] | None:
         """What the JSON hparams make of ``hps.train.learning_rate``: the longest tail of
-        the chain (two keys at least) that the files set."""
+        the chain (two keys at least) that the files set. A flat JSON's single key
+        (hifi-gan's ``h.learning_rate``) counts when one file is the config (its default or
+        the training command names it) and the chain is a plain name's attribute: across
+        files no one is picked from, a lone key is too weak a match."""
         if self.repo.hparams is None:
             return None
         chain = [*expr.target.full().split("."), expr.name]
-        for start in range(1, len(chain) - 1):
+        last = len(chain) - 1
+        if self.repo.hparams.chosen is not None and len(chain) == 2 and chain[0] != "self":
+            last = len(chain)
+        for start in range(1, last):
             found = self.repo.hparams.step(".".join(chain[start:]), expr.text)
             if found is not None:
                 return found
@@ -1968,16 +1978,54 @@ class _Recipe:
 
     def _in_evaluation(self, item: RecipeItem) -> bool:
         """Whether the row is built in a function named for evaluation (``evaluate``,
-        ``validate``, ``test``): its loss or flip measures the model, it does not train it."""
+        ``validate``, ``test``): its loss or flip measures the model, it does not train it.
+        A loss is a measure too when it is only read as a number (hifi-gan's
+        ``mel_error = F.l1_loss(y_mel, y_g_hat_mel).item()``, printed) or computed in a loop
+        under ``torch.no_grad()`` or over a validation loader (``for j, batch in
+        enumerate(validation_loader): val_err_tot += F.l1_loss(...).item()``)."""
         file = self.files.get(item.where.path)
         if file is None:
             return False
+        if item.category == "loss":
+            called = item.name.rpartition(".")[2]
+            if any(
+                c.expr.callee() == called and self._measured_only(file, c)
+                for c in file.calls_on.get(item.where.line, [])
+            ):
+                return True
         for call in file.values.calls:
             if call.expr.line == item.where.line:
                 names = file.defs[call.function].qual.split(".") if call.function >= 0 else []
                 if call.stored is not None and call.stored.kind in ("Name", "Attribute"):
                     names.append(call.stored.name)  # timm's ``validate_loss_fn = ...``
                 return any(_EVALUATION_FUNCTION.match(n) for n in names)
+        return False
+
+    @staticmethod
+    def _measured_only(file: _File, call: CallValues) -> bool:
+        """Whether a loss call's value is a number for a log or a validation score, not a
+        loss the step differentiates: converted at once (``.item()``, ``.tolist()``), or
+        computed in a loop under ``no_grad``/``inference_mode`` or over a loader of the
+        validation split."""
+        place = (call.expr.line, call.expr.col, call.expr.end_line, call.expr.end_col)
+        for other in file.calls_on.get(call.expr.line, []):
+            func = other.expr.func
+            if func.kind != "Attribute" or func.name not in _TO_NUMBER:
+                continue
+            target = func.target
+            if (target.line, target.col, target.end_line, target.end_col) == place:
+                return True
+        for loop in file.values.loops:
+            if loop.function != call.function or not any(
+                (u.node.line, u.node.col, u.node.end_line, u.node.end_col) == place
+                for u in loop.updates
+            ):
+                continue
+            iterated = [n.name for n in loop.iter.walk() if n.kind in ("Name", "Attribute")]
+            if any(_NO_GRAD.search(c) for c in loop.contexts) or any(
+                _NOT_TRAINING_STORE.search(n) for n in iterated
+            ):
+                return True
         return False
 
     def _holds(self, file: _File, fn: int, expr: Expr, depth: int) -> object:
@@ -2295,7 +2343,7 @@ class _Recipe:
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
             if category == "loss":
-                values += self._loss_terms(file, call)
+                values += self._loss_terms(file, call) or self._module_factor(file, call)
             self.add(category, f.api, where, values, note)
 
     def _bind_api(
@@ -2799,7 +2847,11 @@ class _Recipe:
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
-                    values += self._loss_weight(caller, call) or self._loss_factor(caller, call)
+                    values += (
+                        self._loss_weight(caller, call)
+                        or self._loss_factor(caller, call)
+                        or self._module_factor(caller, call)
+                    )
                     values += self._lazy_every(caller, call)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
@@ -2822,6 +2874,34 @@ class _Recipe:
         """What a loss row adds to the call's arguments: the weight it is multiplied by
         (:meth:`_loss_factor`) and how often it is applied (:meth:`_lazy_every`)."""
         return self._loss_factor(file, call) + self._lazy_every(file, call)
+
+    def _module_factor(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The weight of a loss module built into an attribute and called in another method
+        of its class (YOLOX's ``self.iou_loss = IOUloss(...)`` in ``__init__``, then
+        ``loss_iou = (self.iou_loss(...)).sum() / num_fg`` and ``reg_weight * loss_iou`` in
+        ``get_losses``): the weight found at the first call that has one."""
+        stored = call.stored
+        if (
+            stored is None
+            or stored.kind != "Attribute"
+            or stored.target.kind != "Name"
+            or stored.target.name != "self"
+            or call.function < 0
+        ):
+            return []
+        owner = file.defs[call.function].owner
+        if owner < 0:
+            return []
+        for other in file.values.calls:
+            if (
+                other.expr.func.text == stored.text
+                and other.function >= 0
+                and file.defs[other.function].owner == owner
+            ):
+                found = self._loss_factor(file, other)
+                if found:
+                    return found
+        return []
 
     def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
@@ -2864,6 +2944,19 @@ class _Recipe:
             first = call.stored.parts[0]
             stored = first.name if first.kind == "Name" else ""
         roots = [a.value for a, scope in file.assigns if scope == fn and not a.annotated]
+        if not stored:
+            # YOLOX's ``loss_iou = (self.iou_loss(pred, target)).sum() / num_fg``: the loss
+            # reduced and normalised, then weighted by name (``reg_weight * loss_iou``)
+            stored = next(
+                (
+                    a.target.name
+                    for a, scope in file.assigns
+                    if scope == fn and a.target.kind == "Name" and _reduces(a.value, place)
+                ),
+                "",
+            )
+        if fn >= 0:
+            roots += file.defs[fn].returns  # ``return box_weight * loss_box + loss_obj``
         roots += [
             c.expr.func.target
             for c in file.values.calls
@@ -3556,12 +3649,13 @@ class _Recipe:
             for path, file in sorted(self.files.items()):
                 if is_test_path(path):
                     continue
-                seen: set[tuple[int, int, str]] = set()
+                seen: set[tuple[int, int, int, int, str]] = set()
                 for root, fn in _file_roots(file):
                     for node in root.walk():
                         if node.kind not in ("Attribute", "Name"):
                             continue
-                        key = (node.line, node.col, node.kind)
+                        # ``self.obj_loss(...).sum`` and ``self.obj_loss`` start at one place
+                        key = (node.line, node.col, node.end_line, node.end_col, node.kind)
                         if key in seen:
                             continue
                         seen.add(key)
@@ -4410,6 +4504,24 @@ def _factors(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name == "Mult":
         return [f for part in expr.parts for f in _factors(part)]
     return [expr]
+
+
+def _reduces(expr: Expr, place: tuple[int, int, int, int]) -> bool:
+    """Whether ``expr`` is the call at ``place`` reduced or normalised, nothing mixed in
+    (``(loss_fn(p, t)).sum() / num_fg``, ``loss_fn(p, t).mean()``): what it is stored as is
+    that loss."""
+    if (expr.line, expr.col, expr.end_line, expr.end_col) == place:
+        return True
+    if expr.kind == "BinOp" and expr.name == "Div" and expr.parts:
+        return _reduces(expr.parts[0], place)
+    if (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in _REDUCTIONS
+        and not expr.args
+    ):
+        return _reduces(expr.func.target, place)
+    return False
 
 
 def _leaves(expr: Expr) -> list[Expr]:

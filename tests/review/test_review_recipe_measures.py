@@ -1,0 +1,78 @@
+"""Recipe rows from what a training step runs (``fixtures/vocoder``): a flat JSON config the
+training command names (``--config`` has no default), loss weights written as literal
+numbers or local constants (also on a loss module built in ``__init__`` and called in
+another method), and losses computed only as numbers for a log or a validation score, which
+are no training losses."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+
+VOCODER = Path(__file__).resolve().parents[2] / "fixtures" / "vocoder"
+
+
+def _recipe(root: Path) -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, root)
+
+
+@pytest.fixture(scope="module")
+def items() -> tuple[RecipeItem, ...]:
+    return _recipe(VOCODER)
+
+
+def rows(items: tuple[RecipeItem, ...], category: str) -> dict[str, RecipeItem]:
+    return {f"{i.name} @ {i.where}": i for i in items if i.category == category}
+
+
+def test_a_flat_json_named_by_the_training_command_resolves_the_settings(items) -> None:
+    adamw = dict(rows(items, "optimizer")["torch.optim.AdamW @ train.py:18"].values)
+    assert adamw["lr"] == (
+        "0.0002 (h.learning_rate: 0.0002 in config_a.json:3, the training command at README.md:6)"
+    )
+    assert adamw["betas"].startswith("[0.8, 0.99] (h.adam_b1: 0.8 in config_a.json:4")
+    (sched,) = rows(items, "scheduler").values()
+    assert dict(sched.values)["gamma"].startswith("0.999 (h.lr_decay: 0.999 in config_a.json:6")
+
+
+def test_without_a_training_command_no_json_is_the_config(tmp_path: Path) -> None:
+    # the same code, no README: config_a.json and config_b.json are alike candidates
+    root = tmp_path / "vocoder"
+    shutil.copytree(VOCODER, root)
+    (root / "README.md").unlink()
+    adamw = dict(rows(_recipe(root), "optimizer")["torch.optim.AdamW @ train.py:18"].values)
+    assert adamw["lr"] == "h.learning_rate"
+
+
+def test_literal_and_local_constant_weights_are_shown(items) -> None:
+    losses = rows(items, "loss")
+    assert dict(losses["torch.nn.functional.l1_loss @ train.py:22"].values)["weight"] == "45"
+    mse = dict(losses["torch.nn.functional.mse_loss @ train.py:24"].values)
+    assert mse["weight"] == "2.0 (rec_weight set at train.py:23)"
+
+
+def test_a_loss_module_weighted_in_another_method_carries_the_weight(items) -> None:
+    # ``self.box_loss = BoxLoss()``; ``loss_box = (self.box_loss(p, t)).sum() / num_fg``;
+    # ``return box_weight * loss_box + loss_obj``
+    losses = rows(items, "loss")
+    box = dict(losses["model.BoxLoss @ model.py:14"].values)
+    assert box["weight"] == "5.0 (box_weight set at model.py:26)"
+    # the unweighted one (``+ loss_obj``) has none, and is kept: it is read by ``.sum()``
+    bce = dict(losses["torch.nn.BCEWithLogitsLoss @ model.py:15"].values)
+    assert bce == {"reduction": '"none"'}
+
+
+def test_losses_only_measured_are_no_training_losses(items) -> None:
+    losses = rows(items, "loss")
+    # ``F.smooth_l1_loss(...).item()`` printed, ``F.huber_loss`` over the validation loader
+    assert not any("smooth_l1_loss" in k or "huber_loss" in k for k in losses)
+    # VALID: ``loss_kl = F.kl_div(...)`` is backpropagated; a later ``loss_kl.item()`` only
+    # logs it
+    assert "torch.nn.functional.kl_div @ train.py:25" in losses
