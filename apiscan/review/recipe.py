@@ -455,7 +455,7 @@ def extract_recipe(
         *darknet_recipe(Path(root), analyses),
         *option_rows(options, analyses),
     )
-    return with_config_rows(items, analyses, Path(root), files)
+    return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
 
 
 #: What each cuDNN switch means for the port (a row with the seeds: both are about
@@ -1975,6 +1975,59 @@ class _Recipe:
         branch (a read in an ``if`` test itself is the switch: it runs)."""
         call = read.file.call_around(read.node)
         return call is not None and bool(self._call_untaken(read.file, call))
+
+    def picked_configs(self, items: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
+        """The config rows with the dicts a branch on the defaults leaves unused dropped
+        (ssd.pytorch's ``if args.dataset == 'COCO': cfg = coco`` / ``elif args.dataset ==
+        'VOC': cfg = voc`` with ``--dataset`` defaulting to VOC: the ``coco`` dict's rows are
+        not the run's). A dict counts as unused only when every assignment of it to the
+        name is in an untaken branch while another dict of the same config file is assigned
+        to that name in a branch that runs; a dict no code assigns stays. The branches
+        are the ``if`` statements the records keep, those around some call (ssd's build the
+        dataset beside the pick)."""
+        prefix = "config "
+        tops: dict[str, set[str]] = {}  # config path -> the top-level names its rows show
+        for item in items:
+            if item.name.startswith(prefix):
+                top = re.split(r"[.:\s]", item.name.removeprefix(prefix), maxsplit=1)[0]
+                tops.setdefault(item.where.path, set()).add(top)
+        if not tops:
+            return items
+        dropped: set[tuple[str, str]] = set()
+        for path, names in tops.items():
+            # (target, dict name) -> whether any assignment of it runs with the defaults
+            runs: dict[tuple[str, str], bool] = {}
+            for other, file in self.files.items():
+                if other == path or is_test_path(other):
+                    continue
+                for a, fn in file.assigns:
+                    if a.value.kind != "Name" or a.value.name not in names:
+                        continue
+                    ifs = sorted(
+                        (
+                            i
+                            for i in self._file_ifs(file)
+                            if i.function == fn and i.line < a.line <= i.end_line
+                        ),
+                        key=lambda i: -i.line,
+                    )
+                    key = (a.target.text, a.value.name)
+                    taken = not ifs or not self._untaken(file, a.line, ifs, fn)
+                    runs[key] = runs.get(key, False) or taken
+            for (target, name), taken in runs.items():
+                rivals = [t for (tg, n), t in runs.items() if tg == target and n != name]
+                if not taken and any(rivals):
+                    dropped.add((path, name))
+        if not dropped:
+            return items
+        kept = []
+        for item in items:
+            top = re.split(r"[.:\s]", item.name.removeprefix(prefix), maxsplit=1)[0]
+            if item.name.startswith(prefix) and (item.where.path, top) in dropped:
+                self.untaken.append(item)
+                continue
+            kept.append(item)
+        return tuple(kept)
 
     def _in_evaluation(self, item: RecipeItem) -> bool:
         """Whether the row is built in a function named for evaluation (``evaluate``,

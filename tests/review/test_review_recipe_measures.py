@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.review.model import RecipeItem
@@ -76,3 +77,78 @@ def test_losses_only_measured_are_no_training_losses(items) -> None:
     # VALID: ``loss_kl = F.kl_div(...)`` is backpropagated; a later ``loss_kl.item()`` only
     # logs it
     assert "torch.nn.functional.kl_div @ train.py:25" in losses
+
+
+_DATASET_CONFIGS = {
+    "data/__init__.py": "from .config import *\n",
+    "data/config.py": """
+        voc = {
+            "num_classes": 21,
+            "lr_steps": (80000, 100000, 120000),
+            "max_iter": 120000,
+            "name": "VOC",
+        }
+        coco = {
+            "num_classes": 201,
+            "lr_steps": (280000, 360000, 400000),
+            "max_iter": 400000,
+            "name": "COCO",
+        }
+    """,
+    "train.py": """
+        import argparse
+
+        import torch
+        from torch import nn
+
+        from data import *
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--dataset", default=DEFAULT, choices=["VOC", "COCO"])
+        parser.add_argument("--lr", default=1e-3, type=float)
+        args = parser.parse_args()
+
+
+        def train():
+            if args.dataset == "COCO":
+                cfg = coco
+                print("training on COCO")
+            elif args.dataset == "VOC":
+                cfg = voc
+                print("training on VOC")
+            net = nn.Linear(4, cfg["num_classes"])
+            optimizer = torch.optim.SGD(net.parameters(), lr=args.lr)
+            for step in range(cfg["max_iter"]):
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            train()
+    """,
+}
+
+
+def _config_rows(tmp_path: Path, default: str) -> dict[str, RecipeItem]:
+    files = dict(_DATASET_CONFIGS)
+    files["train.py"] = files["train.py"].replace("DEFAULT", default)
+    root = write_repo(tmp_path / "det", files)
+    return {f"{i.category} {i.name}": i for i in _recipe(root) if i.name.startswith("config ")}
+
+
+def test_the_config_dict_a_branch_on_the_default_picks_is_the_only_one_shown(tmp_path) -> None:
+    found = _config_rows(tmp_path, '"VOC"')
+    assert sorted(found) == ["epochs config voc: VOC", "scheduler config voc: VOC"]
+    assert dict(found["scheduler config voc: VOC"].values) == {
+        "lr_steps": "(80000, 100000, 120000)"
+    }
+
+
+def test_with_no_default_to_decide_the_branch_every_config_dict_stays(tmp_path) -> None:
+    # ``--dataset`` with no default: neither branch is known to run
+    found = _config_rows(tmp_path, "None")
+    assert sorted(found) == [
+        "epochs config coco: COCO",
+        "epochs config voc: VOC",
+        "scheduler config coco: COCO",
+        "scheduler config voc: VOC",
+    ]
