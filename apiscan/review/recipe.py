@@ -334,7 +334,18 @@ _INPUT_STEPS = frozenset(
      "Normalize"}
 )  # fmt: skip
 #: An argparse option's help text saying it is an augmentation ("apply shift augmentation")
-_AUG_HELP = re.compile(r"\baugment", re.IGNORECASE)
+_AUG_HELP = re.compile(
+    # stylegan2's --mixing: "probability of latent code mixing", a random style mix per batch
+    r"\baugment|\bmixing\b",
+    re.IGNORECASE,
+)
+#: An argparse help that says an option is the length of training (stylegan2's bare
+#: ``--iter``: "total training iterations"; a bare ``iter`` name alone is a loop's counter).
+_LENGTH_HELP = re.compile(
+    r"\b(total|number of|num)\b[\w\s]*\b(iterations|iters|steps|epochs)\b"
+    r"|\btraining (iterations|iters|steps|epochs)\b",
+    re.IGNORECASE,
+)
 #: A row's note naming the def it constructs or calls (``defined at core/utils/augmentor.py:15``)
 _DEFINED_AT = re.compile(r"\bdefined at (\S+?:\d+)\b")
 #: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
@@ -1903,13 +1914,18 @@ class _Recipe:
         if file is None or item.name.startswith(("argparse ", "config ")):
             return ""
         calls = [c for c in file.values.calls if c.expr.line == item.where.line]
-        if not calls:
-            return ""
-        call = calls[0]
-        why = self._call_untaken(file, call) or self._overwritten(file, call)
-        if why or depth > 1 or call.function < 0:
-            return why
-        d = file.defs[call.function]
+        if calls:
+            call = calls[0]
+            why = self._call_untaken(file, call) or self._overwritten(file, call)
+            if why or depth > 1 or call.function < 0:
+                return why
+            d = file.defs[call.function]
+        else:
+            # a row at a def (stylegan2's ``augment`` and ``AdaptiveAugment``, by their
+            # names): untaken when every place that calls it is
+            d = next((d for d in file.defs if d.line == item.where.line), None)
+            if d is None or depth > 0:
+                return ""
         if d.owner >= 0:
             # a method's rows run when its class is built: deit's ``gray_scale.__init__``
             # (``transforms.Grayscale(3)``), built only by the ThreeAugment generator; timm's
@@ -3623,6 +3639,8 @@ class _Recipe:
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
+            if category is None and any(_LENGTH_HELP.search(_help(o)) for o in options):
+                category = "epochs"
             if category is None:
                 continue
             if category == "epochs" and self._model_argument_only(dest):

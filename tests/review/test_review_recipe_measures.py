@@ -152,3 +152,74 @@ def test_with_no_default_to_decide_the_branch_every_config_dict_stays(tmp_path) 
         "scheduler config coco: COCO",
         "scheduler config voc: VOC",
     ]
+
+
+_GAN = {
+    "augmentations.py": """
+        import torch
+
+
+        class AdaptiveAugment:
+            def __init__(self, target):
+                self.target = target
+
+
+        def augment(img, p):
+            return img.flip(-1) if torch.rand(()) < p else img
+
+
+        def random_flip(img):
+            return img.flip(-1)
+    """,
+    "train.py": """
+        import argparse
+
+        import torch
+        from torch import nn
+
+        from augmentations import AdaptiveAugment, augment, random_flip
+
+
+        def train(args, loader):
+            net = nn.Linear(4, 4)
+            optimizer = torch.optim.Adam(net.parameters(), lr=args.lr)
+            if args.augment:
+                ada = AdaptiveAugment(0.6)
+            for i in range(args.iter):
+                img = next(loader)
+                img = random_flip(img)
+                if args.augment:
+                    img = augment(img, 0.5)
+                net(img).mean().backward()
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument(
+                "--iter", type=int, default=800000, help="total training iterations"
+            )
+            parser.add_argument("--lr", type=float, default=0.002)
+            parser.add_argument(
+                "--mixing", type=float, default=0.9, help="probability of latent code mixing"
+            )
+            parser.add_argument("--augment", action="store_true", help="apply augmentation")
+            parser.add_argument("--n", type=int, default=3, help="number of samples to draw")
+            train(parser.parse_args(), iter([]))
+    """,
+}
+
+
+def test_augmentations_by_name_called_only_under_an_off_switch_are_left_out(tmp_path) -> None:
+    root = write_repo(tmp_path / "gan", _GAN)
+    names = {i.name for i in _recipe(root) if i.category == "augmentation"}
+    # ``augment`` and ``AdaptiveAugment`` run only under ``if args.augment:`` (off by default)
+    assert "augment" not in names and "AdaptiveAugment" not in names
+    # VALID: ``random_flip`` is called on every batch; the switch itself stays as a row
+    assert {"random_flip", "argparse --augment", "argparse --mixing"} <= names
+
+
+def test_a_bare_option_whose_help_says_training_length_is_the_epochs_row(tmp_path) -> None:
+    root = write_repo(tmp_path / "gan", _GAN)
+    epochs = {i.name: dict(i.values) for i in _recipe(root) if i.category == "epochs"}
+    assert epochs == {"argparse --iter": {"default": "800000"}}  # not --n ("number of samples")
