@@ -198,6 +198,8 @@ _CONFIG_RECEIVERS = frozenset(
 )
 _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|named_buffers)\(")
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
+#: A loss term's expression is cut here (a call with many keywords says little more).
+_TERM_LIMIT = 60
 #: Methods that reduce a loss tensor to the number the step backpropagates.
 _REDUCTIONS = frozenset({"sum", "mean"})
 #: Methods that turn a tensor into a Python number or list: what a log or a score reads.
@@ -1609,6 +1611,7 @@ class _Recipe:
             self._hand_schedules(file)
             self._param_group_lr(file)
             self._normalising_arithmetic(file)
+            self._latent_scaling(file)
             self._norm_overrides(file)
         self._named_defs()
         self._partial_losses()
@@ -2892,6 +2895,14 @@ class _Recipe:
             for caller, call in calls_made:
                 if _place_key(caller.path, call.expr) in self.composed_calls:
                     continue
+                func = call.expr.func
+                if (
+                    func.kind == "Attribute"
+                    and func.target.text == "super()"
+                    and call.function >= 0
+                    and caller.defs[call.function].name == node.name
+                ):
+                    continue  # an override passing on to the method it overrides: one row
                 if category == "loss" and _INFERENCE_PLACE.search(f"{caller.path}:"):
                     continue  # RITM's BRS losses, optimised per click in inference/predictors/
                 note, row = f"defined at {file.loc(node.line)}", category
@@ -2922,6 +2933,9 @@ class _Recipe:
                         or self._module_factor(caller, call)
                     )
                     values += self._lazy_every(caller, call)
+                    values += self._combined_terms(key, file, node)
+                    if "." in node.qual:
+                        self._loss_builder(caller, call, key)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -3072,8 +3086,85 @@ class _Recipe:
         if fn is not None and not fn.is_class and not fn.vararg:
             names = list(fn.positional)
             return names[1:] if fn.owner >= 0 else names
+        if not node.is_class and node.owner >= 0:
+            # DiT's ``SpacedDiffusion.training_losses(self, model, *args, **kwargs)``, which
+            # passes on to ``GaussianDiffusion.training_losses``: the base method's names
+            base = self._base_method(key, node.name)
+            if base is not None:
+                names = list(base[0].defs[base[1]].positional)[1:]
+                if names[: len(node.positional) - 1] == list(node.positional)[1:]:
+                    return names
         ancestors = sorted(self.hierarchy.torch_ancestors(key))
         return self._torch_positional(ancestors[0]) if ancestors else []
+
+    def _loss_builder(self, file: _File, call: CallValues, loss: str) -> None:
+        """The settings of the object whose loss method a step calls, built by a repository
+        factory (DiT's ``diffusion = create_diffusion(timestep_respacing="")`` then
+        ``diffusion.training_losses(model, x, t, model_kwargs)``): a row of the arguments
+        passed and the defaults of the factory's loss settings (``noise_schedule="linear"``,
+        ``learn_sigma=True``, ``diffusion_steps=1000``) the call leaves as they are."""
+        func = call.expr.func
+        if func.kind != "Attribute" or func.target.kind != "Name" or call.function < 0:
+            return
+        built = file.local_value(call.function, func.target.name, call.expr.line)
+        if built is None or built.kind != "Call":
+            return
+        found = self._repo_function(file, built)
+        if found is None:
+            return
+        where, index = found
+        factory = where.defs[index]
+        if factory.is_class:
+            return  # a loss class built in place is already a row of its own
+        site = next((c for c in file.calls_on.get(built.line, []) if c.expr == built), None)
+        if site is None:
+            return
+        values = self._arguments(file, site, [n for n, _ in factory.params])
+        passed = {n for n, _ in values}
+        values += [
+            (n, f"{default.text} (default at {where.loc(factory.line)})")
+            for n, default in factory.params
+            if n not in passed and default is not None and _setting_category(n) == "loss"
+        ]
+        key = f"{where.module}.{factory.qual}"
+        place_ = file.where(built.line)
+        if any(i.name == key and i.where == place_ for i in self.out):
+            return  # the loss method called at several places: one row of its builder
+        note = f"builds the object whose {loss.rpartition('.')[2]} the step calls"
+        self.add("loss", key, place_, values, note)
+
+    def _base_method(self, key: str, name: str) -> tuple[_File, int] | None:
+        """The nearest repo base class's own def of the method ``name`` that the method
+        ``key`` (``module.Class.name``) overrides, or None."""
+        for base in self.values._lineage(key.rpartition(".")[0])[1:]:
+            found = self.repo.defs.get(f"{base}.{name}")
+            if found is not None:
+                return found
+        return None
+
+    def _combined_terms(self, key: str, file: _File, node: DefValues) -> list[tuple[str, str]]:
+        """What a loss method stores as its ``"loss"`` entry (guided-diffusion's
+        ``terms["loss"] = terms["mse"] + terms["vb"]``), in the method or, when it only passes
+        on to ``super()``, in the base method it overrides: the terms the step's loss adds."""
+        places = [(file, node)]
+        if node.owner >= 0:
+            base = self._base_method(key, node.name)
+            if base is not None:
+                places.append((base[0], base[0].defs[base[1]]))
+        for where, d in places:
+            combined = [
+                a
+                for a in sorted(d.assigns, key=lambda a: a.line)
+                if a.target.kind == "Subscript"
+                and len(a.target.parts) > 1
+                and a.target.parts[1].value == "loss"
+            ]
+            if combined:
+                texts = " | ".join(
+                    dict.fromkeys(shorten(a.value.text, _TERM_LIMIT) for a in combined)
+                )
+                return [("terms", f"loss = {texts} ({where.loc(combined[0].line)})")]
+        return []
 
     def _repo_category(self, key: str, node: DefValues) -> str | None:
         name = node.name
@@ -4157,6 +4248,38 @@ class _Recipe:
     def _resolve_in(self, file: _File, fn: int, expr: Expr) -> _Val:
         return self.values.resolve(file, fn, expr, 0)
 
+    def _latent_scaling(self, file: _File) -> None:
+        """An input encoded by a pretrained autoencoder and scaled by a constant before the
+        network sees it (DiT's ``x = vae.encode(x).latent_dist.sample().mul_(0.18215)``): an
+        input step the port repeats exactly, with the same factor."""
+        for a, fn in file.assigns:
+            if fn < 0 or file.defs[fn].is_class:
+                continue
+            value = a.value
+            scale: Expr | None = None
+            inner: Expr | None = None
+            if (
+                value.kind == "Call"
+                and value.func.kind == "Attribute"
+                and value.func.name in ("mul_", "mul")
+                and len(value.args) == 1
+                and value.args[0].literal
+            ):
+                scale, inner = value.args[0], value.func.target
+            elif value.kind == "BinOp" and value.name == "Mult" and len(value.parts) == 2:
+                literal = [p for p in value.parts if p.literal]
+                if len(literal) == 1:
+                    scale = literal[0]
+                    inner = next(p for p in value.parts if not p.literal)
+            if scale is None or inner is None:
+                continue
+            if not any(n.kind == "Call" and n.callee().startswith("encode") for n in inner.walk()):
+                continue
+            self.add("preprocessing", f"latent scaling in {file.defs[fn].qual}",
+                     file.where(a.line), [("scale", scale.text), ("formula", value.text)],
+                     "the encoder's latents scaled before the network sees them: an input "
+                     "step the port repeats exactly")  # fmt: skip
+
     def _normalising_arithmetic(self, file: _File) -> None:
         """Normalisation written as arithmetic in the data path (deep-text-recognition's
         ``img.sub_(0.5).div_(0.5)``, ``img / 255.``, ``(x - mean) / std`` in a dataset's
@@ -4408,6 +4531,10 @@ def _is_loss_function(name: str) -> bool:
     ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``; stylegan2's
     ``g_path_regularize``, the path-length penalty)."""
     words = [w for w in name.lower().split("_") if w]
+    if len(words) > 1 and "losses" in words:
+        # a diffusion's ``training_losses``: the terms of the step's loss, in a dict (a bare
+        # ``losses`` method is a head's bookkeeping of its own terms, already rows)
+        words.append("loss")
     return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 

@@ -223,3 +223,109 @@ def test_a_bare_option_whose_help_says_training_length_is_the_epochs_row(tmp_pat
     root = write_repo(tmp_path / "gan", _GAN)
     epochs = {i.name: dict(i.values) for i in _recipe(root) if i.category == "epochs"}
     assert epochs == {"argparse --iter": {"default": "800000"}}  # not --n ("number of samples")
+
+
+_DIFFUSION = {
+    "diffusion/__init__.py": """
+        from .gaussian import GaussianDiffusion
+        from .spaced import SpacedDiffusion
+
+
+        def create_diffusion(respacing, noise_schedule="linear", learn_sigma=True,
+                             diffusion_steps=1000, sigma_small=False):
+            betas = [noise_schedule, diffusion_steps]
+            return SpacedDiffusion(betas, learn_sigma)
+    """,
+    "diffusion/gaussian.py": """
+        import torch
+
+
+        class GaussianDiffusion:
+            def __init__(self, betas, learn_sigma):
+                self.betas = betas
+                self.learn_sigma = learn_sigma
+
+            def training_losses(self, model, x_start, t, model_kwargs=None):
+                terms = {}
+                out = model(x_start, t, **model_kwargs)
+                terms["mse"] = ((out - x_start) ** 2).mean()
+                if self.learn_sigma:
+                    terms["vb"] = out.var()
+                    terms["loss"] = terms["mse"] + terms["vb"]
+                else:
+                    terms["loss"] = terms["mse"]
+                return terms
+    """,
+    "diffusion/spaced.py": """
+        from .gaussian import GaussianDiffusion
+
+
+        class SpacedDiffusion(GaussianDiffusion):
+            def training_losses(self, model, *args, **kwargs):
+                return super().training_losses(model, *args, **kwargs)
+    """,
+    "train.py": """
+        import torch
+        from torch import nn
+
+        from diffusion import create_diffusion
+
+
+        def main(loader, vae):
+            model = nn.Linear(4, 4)
+            opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            diffusion = create_diffusion(respacing="")
+            for x, y in loader:
+                with torch.no_grad():
+                    x = vae.encode(x).latent_dist.sample().mul_(0.18215)
+                    shown = vae.decode(x) * 0.5
+                t = torch.randint(0, 1000, (x.shape[0],))
+                loss = diffusion.training_losses(model, x, t, dict(y=y))["loss"].mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+
+
+        if __name__ == "__main__":
+            main([], None)
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def diffusion_items(tmp_path_factory) -> tuple[RecipeItem, ...]:
+    return _recipe(write_repo(tmp_path_factory.mktemp("dit"), _DIFFUSION))
+
+
+def test_a_loss_method_of_a_built_object_is_a_row_with_its_terms(diffusion_items) -> None:
+    losses = rows(diffusion_items, "loss")
+    # one row for the call the step makes; the override's ``super()`` call is not another
+    assert sorted(losses) == [
+        "diffusion.create_diffusion @ train.py:10",
+        "diffusion.spaced.SpacedDiffusion.training_losses @ train.py:16",
+    ]
+    step = dict(losses["diffusion.spaced.SpacedDiffusion.training_losses @ train.py:16"].values)
+    # the override passes ``*args`` on: the base method names them
+    assert list(step)[:4] == ["model", "x_start", "t", "model_kwargs"]
+    # each way the ``"loss"`` entry is stored, in the order written
+    assert step["terms"] == (
+        'loss = terms["mse"] + terms["vb"] | terms["mse"] (diffusion/gaussian.py:15)'
+    )
+
+
+def test_the_factory_of_the_loss_object_shows_its_loss_settings(diffusion_items) -> None:
+    built = dict(rows(diffusion_items, "loss")["diffusion.create_diffusion @ train.py:10"].values)
+    assert built == {
+        "respacing": '""',
+        "noise_schedule": '"linear" (default at diffusion/__init__.py:5)',
+        "learn_sigma": "True (default at diffusion/__init__.py:5)",
+        "diffusion_steps": "1000 (default at diffusion/__init__.py:5)",
+    }  # sigma_small is no loss setting by its name
+
+
+def test_latents_scaled_after_encoding_are_an_input_step(diffusion_items) -> None:
+    steps = rows(diffusion_items, "preprocessing")
+    (row,) = steps.values()  # INVALID: ``vae.decode(x) * 0.5`` decodes, it is no input step
+    assert row.name == "latent scaling in main"
+    assert row.where.line == 13
+    assert dict(row.values)["scale"] == "0.18215"
