@@ -928,12 +928,31 @@ class _Values:
         chain = [*expr.target.full().split("."), expr.name]
         last = len(chain) - 1
         if self.repo.hparams.chosen is not None and len(chain) == 2 and chain[0] != "self":
+            written = self._written(expr.text)
+            found = self.repo.hparams.step(chain[1], expr.text)
+            if written and found is not None:
+                # hifi-gan's ``h.num_gpus = torch.cuda.device_count()``: the file's 0 is
+                # replaced at run time, it is not the run's value
+                return "", f"{found[1]}, replaced at {written}"
             last = len(chain)
         for start in range(1, last):
             found = self.repo.hparams.step(".".join(chain[start:]), expr.text)
             if found is not None:
                 return found
         return None
+
+    def _written(self, text: str) -> str:
+        """Where an assignment of the repository (tests aside) writes the attribute chain
+        ``text`` (``h.num_gpus = ...``) and what: ``train.py:258 (torch.cuda.device_count())``;
+        "" when none does."""
+        last = text.rpartition(".")[2]
+        for path, f in sorted(self.files.items()):
+            if is_test_path(path) or last not in f.values.assigned_attrs:
+                continue
+            for a, _ in f.assigns:
+                if a.target.kind == "Attribute" and a.target.text == text:
+                    return f"{f.loc(a.line)} ({a.value.text})"
+        return ""
 
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's

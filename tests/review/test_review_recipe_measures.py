@@ -329,3 +329,13 @@ def test_latents_scaled_after_encoding_are_an_input_step(diffusion_items) -> Non
     assert row.name == "latent scaling in main"
     assert row.where.line == 13
     assert dict(row.values)["scale"] == "0.18215"
+
+
+def test_a_json_value_the_code_replaces_at_run_time_says_so(items) -> None:
+    # ``h.batch_size = int(h.batch_size / ...)`` after the JSON is read: 16 is not the run's
+    (loader,) = rows(items, "dataloader").values()
+    assert dict(loader.values)["batch_size"] == (
+        "h.batch_size (h.batch_size: 16 in config_a.json:2, the training command at "
+        "README.md:6, replaced at train.py:55 (int(h.batch_size / max(1, "
+        "torch.cuda.device_count()))))"
+    )
