@@ -385,8 +385,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
-            r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
-            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)"
+            # hifi-gan's --training_epochs
+            r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
+            r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
             # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
             r"|(max_|num_|total_|train_)iter",
         ),

@@ -336,6 +336,11 @@ def test_a_json_value_the_code_replaces_at_run_time_says_so(items) -> None:
     (loader,) = rows(items, "dataloader").values()
     assert dict(loader.values)["batch_size"] == (
         "h.batch_size (h.batch_size: 16 in config_a.json:2, the training command at "
-        "README.md:6, replaced at train.py:55 (int(h.batch_size / max(1, "
+        "README.md:6, replaced at train.py:56 (int(h.batch_size / max(1, "
         "torch.cuda.device_count()))))"
     )
+
+
+def test_an_option_named_training_epochs_is_the_length_of_training(items) -> None:
+    epochs = {i.name: dict(i.values) for i in items if i.category == "epochs"}
+    assert epochs == {"argparse --training_epochs": {"default": "3100"}}
