@@ -845,20 +845,26 @@ def _option_yamls(
 
 def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
     """JSON hparams: the code loads JSON and a config option names a ``.json`` file (its
-    default, or the training command's); every JSON of that folder is a candidate."""
+    default, or the training command's); every JSON of that folder is a candidate.
+
+    A training script's config option with no default (hifi-gan's ``--config``, read as
+    ``json.loads(open(a.config).read())``) counts only when the documented training command
+    names a JSON file beside the script (``python train.py --config config_v1.json``): with no
+    command, no JSON is the config and none is read."""
     if not _loads(files, "json"):
         return None
     options: list[tuple[str, str, str]] = []  # (flag, default, where)
+    bare: list[tuple[str, str, str]] = []  # a training script's option with no default
     for fa in files:
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             option = _option(call.expr)
-            if (
-                option is not None
-                and re.search(r"cfg|config|hparams", option[0])
-                and option[1].endswith(".json")
-            ):
+            if option is None or not re.search(r"cfg|config|hparams", option[0]):
+                continue
+            if option[1].endswith(".json"):
                 options.append((*option, f"{fa.path}:{call.expr.line}"))
-    if not options:
+            elif not option[1] and "train" in PurePosixPath(fa.path).name:
+                bare.append((*option, f"{fa.path}:{call.expr.line}"))
+    if not options and not bare:
         return None
     found = OptionFiles("JSON hparams")
     folders = {
@@ -866,6 +872,11 @@ def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
         for flag, default, where in options
         for c in list(_candidates(where.rpartition(":")[0], default))[:1]
     }
+    if not options:
+        # the script's folder and the root: where a command run beside either finds the file
+        folders = {"."} | {
+            str(PurePosixPath(where.rpartition(":")[0]).parent) for _, _, where in bare
+        }
     for folder in sorted(folders):
         base = root / folder
         if not base.is_dir():
@@ -888,6 +899,12 @@ def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
                 found.flat[path] = flat
     if not found.flat:
         return None
+    if not options:
+        commanded = commanded_config(root, set(found.flat))
+        if commanded is None:
+            return None  # no command names one: no JSON is the config
+        found.chosen, found.chosen_by = commanded[0], f"the training command at {commanded[1]}"
+        return found
     for flag, default, where in sorted(options):
         for candidate in _candidates(where.rpartition(":")[0], default):
             if candidate in found.flat:

@@ -197,6 +197,12 @@ _CONFIG_RECEIVERS = frozenset(
 )
 _WEIGHT_ITER = re.compile(r"\b(state_dict|parameters|named_parameters|buffers|named_buffers)\(")
 _NO_GRAD = re.compile(r"\b(no_grad|inference_mode)\b")
+#: A loss term's expression is cut here (a call with many keywords says little more).
+_TERM_LIMIT = 60
+#: Methods that reduce a loss tensor to the number the step backpropagates.
+_REDUCTIONS = frozenset({"sum", "mean"})
+#: Methods that turn a tensor into a Python number or list: what a log or a score reads.
+_TO_NUMBER = frozenset({"item", "tolist"})
 _AUG_NAME = re.compile(
     r"flip|mirror|random_?crop|jitter|hsv|mosaic|mix_?up|cutmix|cutout|affine|perspective"
     r"|color_aug"
@@ -329,7 +335,18 @@ _INPUT_STEPS = frozenset(
      "Normalize"}
 )  # fmt: skip
 #: An argparse option's help text saying it is an augmentation ("apply shift augmentation")
-_AUG_HELP = re.compile(r"\baugment", re.IGNORECASE)
+_AUG_HELP = re.compile(
+    # stylegan2's --mixing: "probability of latent code mixing", a random style mix per batch
+    r"\baugment|\bmixing\b",
+    re.IGNORECASE,
+)
+#: An argparse help that says an option is the length of training (stylegan2's bare
+#: ``--iter``: "total training iterations"; a bare ``iter`` name alone is a loop's counter).
+_LENGTH_HELP = re.compile(
+    r"\b(total|number of|num)\b[\w\s]*\b(iterations|iters|steps|epochs)\b"
+    r"|\btraining (iterations|iters|steps|epochs)\b",
+    re.IGNORECASE,
+)
 #: A row's note naming the def it constructs or calls (``defined at core/utils/augmentor.py:15``)
 _DEFINED_AT = re.compile(r"\bdefined at (\S+?:\d+)\b")
 #: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
@@ -367,8 +384,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("warmup", r".*warm_?up.*"),
         (
             "epochs",
-            r"(max_|num_|total_|train_|n_)?epochs?|max_?epoch"
-            r"|(max_|num_|total_|train_)?(iters|itrs|iterations|steps)"
+            # hifi-gan's --training_epochs
+            r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
+            r"|(max_|num_|total_|train_|training_)?(iters|itrs|iterations|steps)"
             # deep-text-recognition's --num_iter (a bare ``iter`` is a loop's counter)
             r"|(max_|num_|total_|train_)iter",
         ),
@@ -457,7 +475,7 @@ def extract_recipe(
         *darknet_recipe(Path(root), analyses),
         *option_rows(options, analyses),
     )
-    return with_config_rows(items, analyses, Path(root), files)
+    return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
 
 
 #: What each cuDNN switch means for the port (a row with the seeds: both are about
@@ -908,15 +926,40 @@ class _Values:
 
     def _hparams(self, expr: Expr) -> tuple[str, str] | None:
         """What the JSON hparams make of ``hps.train.learning_rate``: the longest tail of
-        the chain (two keys at least) that the files set."""
+        the chain (two keys at least) that the files set. A flat JSON's single key
+        (hifi-gan's ``h.learning_rate``) counts when one file is the config (its default or
+        the training command names it) and the chain is a plain name's attribute: across
+        files no one is picked from, a lone key is too weak a match."""
         if self.repo.hparams is None:
             return None
         chain = [*expr.target.full().split("."), expr.name]
-        for start in range(1, len(chain) - 1):
+        last = len(chain) - 1
+        if self.repo.hparams.chosen is not None and len(chain) == 2 and chain[0] != "self":
+            written = self._written(expr.text)
+            found = self.repo.hparams.step(chain[1], expr.text)
+            if written and found is not None:
+                # hifi-gan's ``h.num_gpus = torch.cuda.device_count()``: the file's 0 is
+                # replaced at run time, it is not the run's value
+                return "", f"{found[1]}, replaced at {written}"
+            last = len(chain)
+        for start in range(1, last):
             found = self.repo.hparams.step(".".join(chain[start:]), expr.text)
             if found is not None:
                 return found
         return None
+
+    def _written(self, text: str) -> str:
+        """Where an assignment of the repository (tests aside) writes the attribute chain
+        ``text`` (``h.num_gpus = ...``) and what: ``train.py:258 (torch.cuda.device_count())``;
+        "" when none does."""
+        last = text.rpartition(".")[2]
+        for path, f in sorted(self.files.items()):
+            if is_test_path(path) or last not in f.values.assigned_attrs:
+                continue
+            for a, _ in f.assigns:
+                if a.target.kind == "Attribute" and a.target.text == text:
+                    return f"{f.loc(a.line)} ({a.value.text})"
+        return ""
 
     def _yaml(self, expr: Expr) -> tuple[str, str] | None:
         """What the yacs YAML configs make of ``cfg.SOLVER.BASE_LR``: the default YAML's
@@ -1599,6 +1642,7 @@ class _Recipe:
             self._hand_schedules(file)
             self._param_group_lr(file)
             self._normalising_arithmetic(file)
+            self._latent_scaling(file)
             self._norm_overrides(file)
         self._named_defs()
         self._partial_losses()
@@ -1904,13 +1948,18 @@ class _Recipe:
         if file is None or item.name.startswith(("argparse ", "config ")):
             return ""
         calls = [c for c in file.values.calls if c.expr.line == item.where.line]
-        if not calls:
-            return ""
-        call = calls[0]
-        why = self._call_untaken(file, call) or self._overwritten(file, call)
-        if why or depth > 1 or call.function < 0:
-            return why
-        d = file.defs[call.function]
+        if calls:
+            call = calls[0]
+            why = self._call_untaken(file, call) or self._overwritten(file, call)
+            if why or depth > 1 or call.function < 0:
+                return why
+            d = file.defs[call.function]
+        else:
+            # a row at a def (stylegan2's ``augment`` and ``AdaptiveAugment``, by their
+            # names): untaken when every place that calls it is
+            d = next((d for d in file.defs if d.line == item.where.line), None)
+            if d is None or depth > 0:
+                return ""
         if d.owner >= 0:
             # a method's rows run when its class is built: deit's ``gray_scale.__init__``
             # (``transforms.Grayscale(3)``), built only by the ThreeAugment generator; timm's
@@ -1977,18 +2026,109 @@ class _Recipe:
         call = read.file.call_around(read.node)
         return call is not None and bool(self._call_untaken(read.file, call))
 
+    def picked_configs(self, items: tuple[RecipeItem, ...]) -> tuple[RecipeItem, ...]:
+        """The config rows with the dicts a branch on the defaults leaves unused dropped
+        (ssd.pytorch's ``if args.dataset == 'COCO': cfg = coco`` / ``elif args.dataset ==
+        'VOC': cfg = voc`` with ``--dataset`` defaulting to VOC: the ``coco`` dict's rows are
+        not the run's). A dict counts as unused only when every assignment of it to the
+        name is in an untaken branch while another dict of the same config file is assigned
+        to that name in a branch that runs; a dict no code assigns stays. The branches
+        are the ``if`` statements the records keep, those around some call (ssd's build the
+        dataset beside the pick)."""
+        prefix = "config "
+        tops: dict[str, set[str]] = {}  # config path -> the top-level names its rows show
+        for item in items:
+            if item.name.startswith(prefix):
+                top = re.split(r"[.:\s]", item.name.removeprefix(prefix), maxsplit=1)[0]
+                tops.setdefault(item.where.path, set()).add(top)
+        if not tops:
+            return items
+        dropped: set[tuple[str, str]] = set()
+        for path, names in tops.items():
+            # (target, dict name) -> whether any assignment of it runs with the defaults
+            runs: dict[tuple[str, str], bool] = {}
+            for other, file in self.files.items():
+                if other == path or is_test_path(other):
+                    continue
+                for a, fn in file.assigns:
+                    if a.value.kind != "Name" or a.value.name not in names:
+                        continue
+                    ifs = sorted(
+                        (
+                            i
+                            for i in self._file_ifs(file)
+                            if i.function == fn and i.line < a.line <= i.end_line
+                        ),
+                        key=lambda i: -i.line,
+                    )
+                    key = (a.target.text, a.value.name)
+                    taken = not ifs or not self._untaken(file, a.line, ifs, fn)
+                    runs[key] = runs.get(key, False) or taken
+            for (target, name), taken in runs.items():
+                rivals = [t for (tg, n), t in runs.items() if tg == target and n != name]
+                if not taken and any(rivals):
+                    dropped.add((path, name))
+        if not dropped:
+            return items
+        kept = []
+        for item in items:
+            top = re.split(r"[.:\s]", item.name.removeprefix(prefix), maxsplit=1)[0]
+            if item.name.startswith(prefix) and (item.where.path, top) in dropped:
+                self.untaken.append(item)
+                continue
+            kept.append(item)
+        return tuple(kept)
+
     def _in_evaluation(self, item: RecipeItem) -> bool:
         """Whether the row is built in a function named for evaluation (``evaluate``,
-        ``validate``, ``test``): its loss or flip measures the model, it does not train it."""
+        ``validate``, ``test``): its loss or flip measures the model, it does not train it.
+        A loss is a measure too when it is only read as a number (hifi-gan's
+        ``mel_error = F.l1_loss(y_mel, y_g_hat_mel).item()``, printed) or computed in a loop
+        under ``torch.no_grad()`` or over a validation loader (``for j, batch in
+        enumerate(validation_loader): val_err_tot += F.l1_loss(...).item()``)."""
         file = self.files.get(item.where.path)
         if file is None:
             return False
+        if item.category == "loss":
+            called = item.name.rpartition(".")[2]
+            if any(
+                c.expr.callee() == called and self._measured_only(file, c)
+                for c in file.calls_on.get(item.where.line, [])
+            ):
+                return True
         for call in file.values.calls:
             if call.expr.line == item.where.line:
                 names = file.defs[call.function].qual.split(".") if call.function >= 0 else []
                 if call.stored is not None and call.stored.kind in ("Name", "Attribute"):
                     names.append(call.stored.name)  # timm's ``validate_loss_fn = ...``
                 return any(_EVALUATION_FUNCTION.match(n) for n in names)
+        return False
+
+    @staticmethod
+    def _measured_only(file: _File, call: CallValues) -> bool:
+        """Whether a loss call's value is a number for a log or a validation score, not a
+        loss the step differentiates: converted at once (``.item()``, ``.tolist()``), or
+        computed in a loop under ``no_grad``/``inference_mode`` or over a loader of the
+        validation split."""
+        place = (call.expr.line, call.expr.col, call.expr.end_line, call.expr.end_col)
+        for other in file.calls_on.get(call.expr.line, []):
+            func = other.expr.func
+            if func.kind != "Attribute" or func.name not in _TO_NUMBER:
+                continue
+            target = func.target
+            if (target.line, target.col, target.end_line, target.end_col) == place:
+                return True
+        for loop in file.values.loops:
+            if loop.function != call.function or not any(
+                (u.node.line, u.node.col, u.node.end_line, u.node.end_col) == place
+                for u in loop.updates
+            ):
+                continue
+            iterated = [n.name for n in loop.iter.walk() if n.kind in ("Name", "Attribute")]
+            if any(_NO_GRAD.search(c) for c in loop.contexts) or any(
+                _NOT_TRAINING_STORE.search(n) for n in iterated
+            ):
+                return True
         return False
 
     def _holds(self, file: _File, fn: int, expr: Expr, depth: int) -> object:
@@ -2218,7 +2358,7 @@ class _Recipe:
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
             if category == "loss":
-                values += self._loss_terms(file, call)
+                values += self._loss_terms(file, call) or self._module_factor(file, call)
             self.add(category, f.api, where, values, note)
 
     def _bind_api(
@@ -2698,6 +2838,14 @@ class _Recipe:
             for caller, call in calls_made:
                 if _place_key(caller.path, call.expr) in self.composed_calls:
                     continue
+                func = call.expr.func
+                if (
+                    func.kind == "Attribute"
+                    and func.target.text == "super()"
+                    and call.function >= 0
+                    and caller.defs[call.function].name == node.name
+                ):
+                    continue  # an override passing on to the method it overrides: one row
                 if category == "loss" and _INFERENCE_PLACE.search(f"{caller.path}:"):
                     continue  # RITM's BRS losses, optimised per click in inference/predictors/
                 note, row = f"defined at {file.loc(node.line)}", category
@@ -2722,8 +2870,15 @@ class _Recipe:
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
-                    values += self._loss_weight(caller, call) or self._loss_factor(caller, call)
+                    values += (
+                        self._loss_weight(caller, call)
+                        or self._loss_factor(caller, call)
+                        or self._module_factor(caller, call)
+                    )
                     values += self._lazy_every(caller, call)
+                    values += self._combined_terms(key, file, node)
+                    if "." in node.qual:
+                        self._loss_builder(caller, call, key)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -2745,6 +2900,34 @@ class _Recipe:
         """What a loss row adds to the call's arguments: the weight it is multiplied by
         (:meth:`_loss_factor`) and how often it is applied (:meth:`_lazy_every`)."""
         return self._loss_factor(file, call) + self._lazy_every(file, call)
+
+    def _module_factor(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
+        """The weight of a loss module built into an attribute and called in another method
+        of its class (YOLOX's ``self.iou_loss = IOUloss(...)`` in ``__init__``, then
+        ``loss_iou = (self.iou_loss(...)).sum() / num_fg`` and ``reg_weight * loss_iou`` in
+        ``get_losses``): the weight found at the first call that has one."""
+        stored = call.stored
+        if (
+            stored is None
+            or stored.kind != "Attribute"
+            or stored.target.kind != "Name"
+            or stored.target.name != "self"
+            or call.function < 0
+        ):
+            return []
+        owner = file.defs[call.function].owner
+        if owner < 0:
+            return []
+        for other in file.values.calls:
+            if (
+                other.expr.func.text == stored.text
+                and other.function >= 0
+                and file.defs[other.function].owner == owner
+            ):
+                found = self._loss_factor(file, other)
+                if found:
+                    return found
+        return []
 
     def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
@@ -2787,6 +2970,19 @@ class _Recipe:
             first = call.stored.parts[0]
             stored = first.name if first.kind == "Name" else ""
         roots = [a.value for a, scope in file.assigns if scope == fn and not a.annotated]
+        if not stored:
+            # YOLOX's ``loss_iou = (self.iou_loss(pred, target)).sum() / num_fg``: the loss
+            # reduced and normalised, then weighted by name (``reg_weight * loss_iou``)
+            stored = next(
+                (
+                    a.target.name
+                    for a, scope in file.assigns
+                    if scope == fn and a.target.kind == "Name" and _reduces(a.value, place)
+                ),
+                "",
+            )
+        if fn >= 0:
+            roots += file.defs[fn].returns  # ``return box_weight * loss_box + loss_obj``
         roots += [
             c.expr.func.target
             for c in file.values.calls
@@ -2833,8 +3029,85 @@ class _Recipe:
         if fn is not None and not fn.is_class and not fn.vararg:
             names = list(fn.positional)
             return names[1:] if fn.owner >= 0 else names
+        if not node.is_class and node.owner >= 0:
+            # DiT's ``SpacedDiffusion.training_losses(self, model, *args, **kwargs)``, which
+            # passes on to ``GaussianDiffusion.training_losses``: the base method's names
+            base = self._base_method(key, node.name)
+            if base is not None:
+                names = list(base[0].defs[base[1]].positional)[1:]
+                if names[: len(node.positional) - 1] == list(node.positional)[1:]:
+                    return names
         ancestors = sorted(self.hierarchy.torch_ancestors(key))
         return self._torch_positional(ancestors[0]) if ancestors else []
+
+    def _loss_builder(self, file: _File, call: CallValues, loss: str) -> None:
+        """The settings of the object whose loss method a step calls, built by a repository
+        factory (DiT's ``diffusion = create_diffusion(timestep_respacing="")`` then
+        ``diffusion.training_losses(model, x, t, model_kwargs)``): a row of the arguments
+        passed and the defaults of the factory's loss settings (``noise_schedule="linear"``,
+        ``learn_sigma=True``, ``diffusion_steps=1000``) the call leaves as they are."""
+        func = call.expr.func
+        if func.kind != "Attribute" or func.target.kind != "Name" or call.function < 0:
+            return
+        built = file.local_value(call.function, func.target.name, call.expr.line)
+        if built is None or built.kind != "Call":
+            return
+        found = self._repo_function(file, built)
+        if found is None:
+            return
+        where, index = found
+        factory = where.defs[index]
+        if factory.is_class:
+            return  # a loss class built in place is already a row of its own
+        site = next((c for c in file.calls_on.get(built.line, []) if c.expr == built), None)
+        if site is None:
+            return
+        values = self._arguments(file, site, [n for n, _ in factory.params])
+        passed = {n for n, _ in values}
+        values += [
+            (n, f"{default.text} (default at {where.loc(factory.line)})")
+            for n, default in factory.params
+            if n not in passed and default is not None and _setting_category(n) == "loss"
+        ]
+        key = f"{where.module}.{factory.qual}"
+        place_ = file.where(built.line)
+        if any(i.name == key and i.where == place_ for i in self.out):
+            return  # the loss method called at several places: one row of its builder
+        note = f"builds the object whose {loss.rpartition('.')[2]} the step calls"
+        self.add("loss", key, place_, values, note)
+
+    def _base_method(self, key: str, name: str) -> tuple[_File, int] | None:
+        """The nearest repo base class's own def of the method ``name`` that the method
+        ``key`` (``module.Class.name``) overrides, or None."""
+        for base in self.values._lineage(key.rpartition(".")[0])[1:]:
+            found = self.repo.defs.get(f"{base}.{name}")
+            if found is not None:
+                return found
+        return None
+
+    def _combined_terms(self, key: str, file: _File, node: DefValues) -> list[tuple[str, str]]:
+        """What a loss method stores as its ``"loss"`` entry (guided-diffusion's
+        ``terms["loss"] = terms["mse"] + terms["vb"]``), in the method or, when it only passes
+        on to ``super()``, in the base method it overrides: the terms the step's loss adds."""
+        places = [(file, node)]
+        if node.owner >= 0:
+            base = self._base_method(key, node.name)
+            if base is not None:
+                places.append((base[0], base[0].defs[base[1]]))
+        for where, d in places:
+            combined = [
+                a
+                for a in sorted(d.assigns, key=lambda a: a.line)
+                if a.target.kind == "Subscript"
+                and len(a.target.parts) > 1
+                and a.target.parts[1].value == "loss"
+            ]
+            if combined:
+                texts = " | ".join(
+                    dict.fromkeys(shorten(a.value.text, _TERM_LIMIT) for a in combined)
+                )
+                return [("terms", f"loss = {texts} ({where.loc(combined[0].line)})")]
+        return []
 
     def _repo_category(self, key: str, node: DefValues) -> str | None:
         name = node.name
@@ -3400,6 +3673,8 @@ class _Recipe:
             if category is None and any(_AUG_HELP.search(_help(o)) for o in options):
                 # CenterNet's --scale / --shift: "apply scale augmentation" says what it is
                 category = "augmentation"
+            if category is None and any(_LENGTH_HELP.search(_help(o)) for o in options):
+                category = "epochs"
             if category is None:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
@@ -3479,12 +3754,13 @@ class _Recipe:
             for path, file in sorted(self.files.items()):
                 if is_test_path(path):
                     continue
-                seen: set[tuple[int, int, str]] = set()
+                seen: set[tuple[int, int, int, int, str]] = set()
                 for root, fn in _file_roots(file):
                     for node in root.walk():
                         if node.kind not in ("Attribute", "Name"):
                             continue
-                        key = (node.line, node.col, node.kind)
+                        # ``self.obj_loss(...).sum`` and ``self.obj_loss`` start at one place
+                        key = (node.line, node.col, node.end_line, node.end_col, node.kind)
                         if key in seen:
                             continue
                         seen.add(key)
@@ -3915,6 +4191,38 @@ class _Recipe:
     def _resolve_in(self, file: _File, fn: int, expr: Expr) -> _Val:
         return self.values.resolve(file, fn, expr, 0)
 
+    def _latent_scaling(self, file: _File) -> None:
+        """An input encoded by a pretrained autoencoder and scaled by a constant before the
+        network sees it (DiT's ``x = vae.encode(x).latent_dist.sample().mul_(0.18215)``): an
+        input step the port repeats exactly, with the same factor."""
+        for a, fn in file.assigns:
+            if fn < 0 or file.defs[fn].is_class:
+                continue
+            value = a.value
+            scale: Expr | None = None
+            inner: Expr | None = None
+            if (
+                value.kind == "Call"
+                and value.func.kind == "Attribute"
+                and value.func.name in ("mul_", "mul")
+                and len(value.args) == 1
+                and value.args[0].literal
+            ):
+                scale, inner = value.args[0], value.func.target
+            elif value.kind == "BinOp" and value.name == "Mult" and len(value.parts) == 2:
+                literal = [p for p in value.parts if p.literal]
+                if len(literal) == 1:
+                    scale = literal[0]
+                    inner = next(p for p in value.parts if not p.literal)
+            if scale is None or inner is None:
+                continue
+            if not any(n.kind == "Call" and n.callee().startswith("encode") for n in inner.walk()):
+                continue
+            self.add("preprocessing", f"latent scaling in {file.defs[fn].qual}",
+                     file.where(a.line), [("scale", scale.text), ("formula", value.text)],
+                     "the encoder's latents scaled before the network sees them: an input "
+                     "step the port repeats exactly")  # fmt: skip
+
     def _normalising_arithmetic(self, file: _File) -> None:
         """Normalisation written as arithmetic in the data path (deep-text-recognition's
         ``img.sub_(0.5).div_(0.5)``, ``img / 255.``, ``(x - mean) / std`` in a dataset's
@@ -4166,6 +4474,10 @@ def _is_loss_function(name: str) -> bool:
     ``gradient_penalty``, weighted by ``lambda_gp``; an ``r1_penalty``; stylegan2's
     ``g_path_regularize``, the path-length penalty)."""
     words = [w for w in name.lower().split("_") if w]
+    if len(words) > 1 and "losses" in words:
+        # a diffusion's ``training_losses``: the terms of the step's loss, in a dict (a bare
+        # ``losses`` method is a head's bookkeeping of its own terms, already rows)
+        words.append("loss")
     return bool(_LOSS_WORDS & set(words)) and not (set(words) & _LOSS_HELPER_WORDS)
 
 
@@ -4333,6 +4645,24 @@ def _factors(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name == "Mult":
         return [f for part in expr.parts for f in _factors(part)]
     return [expr]
+
+
+def _reduces(expr: Expr, place: tuple[int, int, int, int]) -> bool:
+    """Whether ``expr`` is the call at ``place`` reduced or normalised, nothing mixed in
+    (``(loss_fn(p, t)).sum() / num_fg``, ``loss_fn(p, t).mean()``): what it is stored as is
+    that loss."""
+    if (expr.line, expr.col, expr.end_line, expr.end_col) == place:
+        return True
+    if expr.kind == "BinOp" and expr.name == "Div" and expr.parts:
+        return _reduces(expr.parts[0], place)
+    if (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in _REDUCTIONS
+        and not expr.args
+    ):
+        return _reduces(expr.func.target, place)
+    return False
 
 
 def _leaves(expr: Expr) -> list[Expr]:
