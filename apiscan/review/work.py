@@ -1117,6 +1117,10 @@ def uncalled_functions(analyses: Sequence[FileAnalysis]) -> frozenset[tuple[str,
             for e in (*call.expr.args, *(k.target for k in call.expr.keywords)):
                 if e.kind == "Name":
                     used.add(f"::{e.name}")
+        # a function a module-level table names (DiT's ``DiT_models = {"DiT-B/4": DiT_B_4,
+        # ...}``, looked up by a command-line key)
+        for assign in facts.values.assigns if facts.values is not None else ():
+            used.update(f"::{e.name}" for e in assign.value.walk() if e.kind == "Name")
     out: set[tuple[str, str]] = set()
     for fa, facts in with_facts(analyses):
         if facts.main_guard or not fa.modules:
@@ -1309,8 +1313,12 @@ def _string_choices(
             if given is None and 0 <= index < len(expr.args):
                 given = expr.args[index]
             if given is None:
-                # omitted: the parameter's literal default (``CRAFT()``: pretrained=False)
-                if param not in defaults_of.get(fn, {}):
+                # omitted: the parameter's literal default (``CRAFT()``: pretrained=False),
+                # unless ``*args``/``**kwargs`` may pass it
+                unpacked = any(k.name == "" for k in expr.keywords) or any(
+                    a.kind == "Starred" for a in expr.args
+                )
+                if unpacked or param not in defaults_of.get(fn, {}):
                     return None
                 out.add(defaults_of[fn][param])
             elif given.kind == "Constant":

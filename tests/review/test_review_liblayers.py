@@ -191,3 +191,39 @@ def test_dynamic_shapes_of_files_counted_apart_are_left_out(review) -> None:
     assert [w.path for w, *_ in review.dynamic_shape] == []
     result, _ = scan_with_facts(ScanOptions(str(FIXTURE), cache_dir=None, jobs=1))
     assert [w.path for w, *_ in gaps.dynamic_shape(result)] == ["helpers/distinct.py"]
+
+
+def test_a_function_a_module_level_table_names_is_called(tmp_path: Path) -> None:
+    # VALID: the builders a dict of model names lists are reached by key; INVALID: the one no
+    # table, call or argument names is dead
+    from scan_helpers import write_repo
+
+    from apiscan.review.work import uncalled_functions
+
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                def small(**kw):
+                    return kw
+
+                def large(**kw):
+                    return kw
+
+                def orphan(**kw):
+                    return kw
+
+                MODELS = {"small": small, "large": large}
+            """,
+            "pkg/train.py": """
+                from pkg.models import MODELS
+
+                def build(name):
+                    return MODELS[name]()
+            """,
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    dead = {name for path, name in uncalled_functions(analyses) if path == "pkg/models.py"}
+    assert dead == {"orphan"}
