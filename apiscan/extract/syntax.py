@@ -35,7 +35,19 @@ HOST_LIBRARIES = ("numpy.", "scipy.", "cv2.", "sklearn.", "lap.", "pycocotools."
 TO_HOST_METHODS = frozenset({"cpu", "numpy", "tolist"})
 FROM_HOST = frozenset({"torch.as_tensor", "torch.from_numpy", "torch.tensor", "torch.Tensor"})
 #: ``from_pretrained`` of what holds no weights: tokenizers, configs, processors.
-_NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor")
+_NOT_WEIGHTS = re.compile(r"Tokeni[sz]er|Config|Processor|FeatureExtractor|Scheduler")
+#: Third-party model libraries whose ``X.from_pretrained(...)`` builds a released model with
+#: its weights (a language model, DiT's ``diffusers`` VAE encoding every batch, a CLIP
+#: encoder): the port needs a MindSpore counterpart of the model and its weights converted.
+PRETRAINED_LIBRARIES = ("transformers.", "diffusers.", "open_clip.", "sentence_transformers.")
+#: open_clip's constructors of a named architecture with ``pretrained=`` weights.
+_OPEN_CLIP = frozenset(
+    {
+        "open_clip.create_model",
+        "open_clip.create_model_and_transforms",
+        "open_clip.create_model_from_pretrained",
+    }
+)
 #: Model zoos whose constructors are pretrained backbones.
 ZOO_MODULES = frozenset(
     {
@@ -90,7 +102,8 @@ def def_names(tree: ast.Module) -> tuple[dict[ast.AST, str], dict[str, _Def]]:
 class ZooCall:
     """A model-zoo constructor called (``torchvision.models.resnet50(weights=...)``,
     ``torchvision.models.<args.arch>`` for ``getattr(torchvision.models, args.arch)()``,
-    ``timm.create_model``, ``torch.hub.load``, ``transformers.X.from_pretrained``)."""
+    ``timm.create_model``, ``torch.hub.load``, ``X.from_pretrained`` of a third-party model
+    library: :data:`PRETRAINED_LIBRARIES`)."""
 
     callee: str
     line: int
@@ -314,7 +327,9 @@ def is_zoo_constructor(name: str) -> bool:
     that a zoo package also exports (``timm.models.layers.DropPath``)."""
     if name in ("torch.hub.load", "timm.create_model", "timm.models.create_model"):
         return True
-    if name.startswith("transformers.") and name.endswith(".from_pretrained"):
+    if name in _OPEN_CLIP:
+        return True
+    if name.startswith(PRETRAINED_LIBRARIES) and name.endswith(".from_pretrained"):
         return not _NOT_WEIGHTS.search(name)
     head, bracket, key = name.partition("<")  # torchvision.models.<args.arch>: dots in the key
     module, _, tail = head.rpartition(".") if bracket else name.rpartition(".")

@@ -40,6 +40,26 @@ def is_torch_name(q: str) -> bool:
     return q.partition(".")[0] in TORCH_ROOTS
 
 
+#: Private torch classes that code subclasses (and tests with ``isinstance``) as if they were
+#: public, with the public class each stands for. The index lists public names only (the
+#: generator walks public modules), so without this a ``class PolyLR(_LRScheduler)`` has an
+#: unknown base and its class is not known to be a scheduler. Each target: the deprecated
+#: alias's own base (``_LRScheduler`` is ``LRScheduler``'s old name); the family's 2-D member
+#: for the layer bases, whose subclasses and ``isinstance`` checks mean "a convolution", "a
+#: batch norm" (``_ConvNd`` → ``Conv2d``, ``_BatchNorm``/``_NormBase`` → ``BatchNorm2d``:
+#: ``nn.Module`` would make ``isinstance(m, _BatchNorm)`` match every layer); ``nn.Module``
+#: for the loss bases, which compute nothing of their own. Kept by hand, not generated:
+#: which public class a private one stands for is a judgement, not introspection.
+PRIVATE_BASES: Final[Mapping[str, str]] = {
+    "torch.optim.lr_scheduler._LRScheduler": "torch.optim.lr_scheduler.LRScheduler",
+    "torch.nn.modules.loss._Loss": "torch.nn.Module",
+    "torch.nn.modules.loss._WeightedLoss": "torch.nn.Module",
+    "torch.nn.modules.conv._ConvNd": "torch.nn.Conv2d",
+    "torch.nn.modules.batchnorm._BatchNorm": "torch.nn.BatchNorm2d",
+    "torch.nn.modules.batchnorm._NormBase": "torch.nn.BatchNorm2d",
+}
+
+
 class TorchApi:
     """Queries over one torch version's public API; every name is canonicalised first."""
 
@@ -55,7 +75,10 @@ class TorchApi:
         self.owner_roots: tuple[str, ...] = tuple(meta["owner_roots"])
         self.primary_parents: frozenset[str] = frozenset(meta.get("primary_parents", ()))
         self._names: dict[str, dict[str, Any]] = data["names"]
-        self._aliases: dict[str, str] = data["aliases"]
+        self._aliases: dict[str, str] = {
+            **{k: v for k, v in PRIVATE_BASES.items() if v in data["names"]},
+            **data["aliases"],
+        }
         self._bases: dict[str, list[str]] = data["bases"]
         self._stars: dict[str, list[str]] = data["stars"]
         self._modules: frozenset[str] = frozenset(data["modules"])

@@ -214,8 +214,8 @@ def review(options: ScanOptions) -> Review:
         top_models=tops,
         coverage=gaps.coverage(result),
         gaps=network_gaps,
-        dynamic_shape=gaps.dynamic_shape(result),
-        sparse=gaps.sparse_uses(result),
+        dynamic_shape=gaps.dynamic_shape(result, ancillary.why),
+        sparse=gaps.sparse_uses(result, ancillary.why),
         extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
         + submodule_extensions(items),
         third_party=gaps.third_party(analyses),

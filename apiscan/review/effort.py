@@ -99,6 +99,9 @@ RATES: dict[str, tuple[float, float]] = {
     # a model-zoo architecture built without weights (SimCLR's ``resnet18(pretrained=False)``):
     # the zoo's MindSpore counterpart (MindCV) swapped in, no weights to convert and compare
     "backbone-architecture": (0.5, 1.0),
+    # a model library's layer built into the model (timm's Mlp, PatchEmbed): a few layers
+    # written as a Cell and checked, no weights of their own
+    "zoo-layer": (0.15, 0.3),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
     # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port
@@ -236,7 +239,8 @@ def estimate(
     rewrites, the work items and a person-day range with its formula, from the files that are
     ported (``ancillary`` files are counted apart). ``padded`` are the collate functions that
     pad batches to their largest item: input pipelines like DS119's. ``dead`` are the
-    (path, function) that nothing calls: their gaps never run (yolov9's ``prune``).
+    (path, function) that nothing calls: their gaps and custom ops never run (yolov9's
+    ``prune``).
     ``cropped`` are the random resizes every composition crops to a fixed size afterwards:
     no input pipeline."""
     del gaps  # the dispositions carry what the gap list used to decide
@@ -253,7 +257,10 @@ def estimate(
         if counted(f)
         and kept(f.path)
         and not in_data(f)
-        and not (f.disposition == "gap" and (covered(f) or (f.path, f.function) in dead))
+        and not (f.disposition == "gap" and covered(f))
+        # a gap or custom op in a function nothing calls never runs (DiT's unused
+        # ``continuous_gaussian_log_likelihood``): no op to write for it
+        and not (f.disposition in ("gap", "custom-op") and (f.path, f.function) in dead)
     ]
     apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]
     network = [f for f in apis if f.scope == "network"]
@@ -363,8 +370,8 @@ def estimate(
         "or padding so the compiled network sees a few static shapes"
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
-        "backbones, checkpoint formats, unsupported parameters, ops of compiled extensions), "
-        "each listed under Porting work"
+        "backbones, third-party layers, checkpoint formats, unsupported parameters, ops of "
+        "compiled extensions), each listed under Porting work"
         + (
             f"; {_count(len(compiled), 'compiled op')} with no MindSpore counterpart "
             f"({_listing(compiled)}) to write as custom ops."

@@ -154,6 +154,8 @@ INFERENCE_ONLY = (
 WORK_KINDS: dict[str, str] = {
     "host-round-trip": "Host round trip",
     "pretrained-backbone": "Pretrained backbone",
+    # a model library's layer built into the model (timm's PatchEmbed): a small port
+    "zoo-layer": "Third-party layer",
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
     # a parameter whose only effect is in place or in memory (``inplace=True``): dropped,

@@ -995,6 +995,7 @@ def work_items(
                 kept.append(b)
         backbones = kept
     items.extend(_one_per_backbone(backbones, names))
+    items.extend(zoo_layers(analyses, ancillary))
     # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
     # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
     # nothing, neither a backbone's weights nor a checkpoint
@@ -1210,7 +1211,7 @@ def _choice_key(expr: Expr) -> str | None:
 
 
 #: A backbone item's weights asked for through a parameter (``pretrained=pretrained``).
-_WEIGHTS_PARAM = re.compile(r", (pretrained|weights)=([A-Za-z_]\w*)(?=[,)])")
+_WEIGHTS_PARAM = re.compile(r"(?:, |(?<=\())(pretrained|weights)=([A-Za-z_]\w*)(?=[,)])")
 #: What a backbone item says of its pretrained weights.
 _WEIGHTS_WHY = (
     " and its pretrained weights converted to a MindSpore checkpoint (parameter "
@@ -1232,7 +1233,8 @@ def _weights_given(
         return item
     return replace(
         item,
-        what=item.what[: m.start()] + item.what[m.end() :],
+        # the first detail leaves "(" behind: "vgg16_bn(pretrained=pretrained)" → "vgg16_bn"
+        what=(item.what[: m.start()] + item.what[m.end() :]).replace("(, ", "(").replace("()", ""),
         why=item.why.replace(_WEIGHTS_WHY, "")
         + f" (architecture only: {m.group(2)} is {values.pop()} where the model builds it, "
         "the weights come from the repository's checkpoint)",
@@ -1274,15 +1276,30 @@ def _string_choices(
     #: read none the running calls give a value (the tests live as long as ``calls``)
     reads: dict[int, frozenset[str]] = {}
     functions: dict[str, set[str]] = {}  # a module-level function's name -> its paths
+    # a library module's self-test (CRAFT's ``CRAFT(pretrained=True)`` under ``__main__`` in
+    # craft.py) is not a call that runs when the model is used
+    tests = self_tests(analyses)
+    # (path, line, name) of each call the scan resolved to a repository function or class:
+    # a library call of the same last name (torchvision's ``models.vgg16_bn(...)`` inside
+    # CRAFT's own ``vgg16_bn`` class) passes nothing to the repository's function
+    repo_calls = {
+        (fa.path, c.line, c.callee.removesuffix(".__init__").rpartition(".")[2])
+        for fa in analyses
+        for c in fa.calls
+        if c.role == "call"
+    }
     for fa, facts in with_facts(analyses):
         values = facts.values
         if values is None or ancillary.why(fa.path):
             continue
+        first, last = tests.get(fa.path, (0, 0))
         for d in values.defs:
             # a module-level function, or a class: built by calling it by name
             if d.owner < 0 and (d.is_class or d.function >= 0):
                 functions.setdefault(d.name, set()).add(fa.path)
         for call in values.calls:
+            if first <= call.expr.line <= last:
+                continue
             # every ``if`` around it in its function (an ``elif`` is an ``if`` in its
             # parent's ``else``), negated where the call is in the ``else`` part
             inner = tuple(
@@ -1302,12 +1319,22 @@ def _string_choices(
             calls.append((fa.path, call.expr.line, name, call, inner))
     unique = {n for n, paths in functions.items() if len(paths) == 1}
     #: a module-level function's positional parameter names (a class's are its __init__'s,
-    #: less ``self``)
+    #: less ``self``), and the literal defaults of its parameters (CRAFT's
+    #: ``CRAFT.__init__(self, pretrained=False, ...)``: what a call that omits one passes)
     params: dict[str, list[str]] = {}
+    defaults_of: dict[str, dict[str, object]] = {}
     for _, facts in with_facts(analyses):
-        for d in facts.values.defs if facts.values is not None else ():
-            if d.owner < 0 and not d.is_class and d.function >= 0:
-                params.setdefault(d.name, list(d.positional))
+        defs = facts.values.defs if facts.values is not None else ()
+        for d in defs:
+            method = d.owner >= 0 and d.name == "__init__" and defs[d.owner].owner < 0
+            if (d.owner < 0 and not d.is_class and d.function >= 0) or method:
+                name = defs[d.owner].name if method else d.name
+                if name in params:
+                    continue
+                params[name] = list(d.positional[1:] if method else d.positional)
+                defaults_of[name] = {
+                    p: e.value for p, e in d.params if e is not None and e.kind == "Constant"
+                }
     fixed = {k: {v for v in vs if isinstance(v, str)} for k, vs in defaults.items()}
     fixed = {k: v for k, v in fixed.items() if v}
     off_functions: set[str] = set()
@@ -1373,7 +1400,7 @@ def _string_choices(
         out: set[object] = set()
         for path, line, caller, call, _ in calls:
             expr = call.expr  # type: ignore[attr-defined]
-            if expr.callee().rpartition(".")[2] != fn:
+            if expr.callee().rpartition(".")[2] != fn or (path, line, fn) not in repo_calls:
                 continue
             if caller in off_functions or (path, line) in off_calls:
                 continue
@@ -1381,8 +1408,15 @@ def _string_choices(
             if given is None and 0 <= index < len(expr.args):
                 given = expr.args[index]
             if given is None:
-                return None
-            if given.kind == "Constant":
+                # omitted: the parameter's literal default (``CRAFT()``: pretrained=False),
+                # unless ``*args``/``**kwargs`` may pass it
+                unpacked = any(k.name == "" for k in expr.keywords) or any(
+                    a.kind == "Starred" for a in expr.args
+                )
+                if unpacked or param not in defaults_of.get(fn, {}):
+                    return None
+                out.add(defaults_of[fn][param])
+            elif given.kind == "Constant":
                 out.add(given.value)
             elif given.kind == "Name" and caller in params:
                 more = passed(caller, given.name, depth + 1)
@@ -2104,6 +2138,18 @@ def _with_callers(
     )
 
 
+#: A string literal's source text (an f-string's too): a released model's name.
+_LITERAL = re.compile(r"""[fFrRbBuU]{0,2}['"]""")
+#: Where a third-party model library's MindSpore counterparts are (MindCV for the rest:
+#: torchvision's and timm's architectures); open_clip's models have none: a port.
+_ZOO_COUNTERPARTS = {
+    "transformers": "MindNLP or a port",
+    "sentence_transformers": "MindNLP or a port",
+    "diffusers": "mindone.diffusers or a port",
+    "open_clip": "a port of open_clip's model",
+}
+
+
 #: Model-zoo modules whose constructors take ``pretrained`` as their first positional
 #: argument (torchvision's ``resnet50(pretrained)`` before 0.13, still accepted after).
 _POSITIONAL_PRETRAINED = "torchvision.models."
@@ -2154,11 +2200,14 @@ def _backbones(
             details = [shorten(a, 40) for a in call.args[:2]] + details
         elif name in _NAMED_ZOO and call.args:  # which architecture (DPT's five ViTs)
             details = [shorten(call.args[0], 40), *details]
+        elif name.endswith(".from_pretrained") and call.args[:1] and _LITERAL.match(call.args[0]):
+            # which released model, when the code names it (DiT's ``"stabilityai/sd-vae-..."``)
+            details = [shorten(call.args[0], 40), *details]
         # a language model's weights come from transformers: MindNLP is its counterpart, and
         # a repository that copies them into its own model (minGPT's GPT.from_pretrained)
         # ports that model anyway
-        zoo = "MindNLP" if name.startswith("transformers.") else "MindCV"
-        why = f"needs a MindSpore counterpart of the architecture ({zoo} or a port)"
+        zoo = _ZOO_COUNTERPARTS.get(name.partition(".")[0], "MindCV or a port")
+        why = f"needs a MindSpore counterpart of the architecture ({zoo})"
         if pretrained:
             why += (
                 " and its pretrained weights converted to a MindSpore checkpoint (parameter "
@@ -2221,6 +2270,60 @@ def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
                         "(MindCV or a port of its code) for the subclass to build on"
                     ),
                 )
+
+
+#: Model libraries whose layer classes a repository builds as parts of its own model (DiT's
+#: ``PatchEmbed``, ``Attention`` and ``Mlp`` from ``timm.models.vision_transformer``): their
+#: code is outside the scan, so no API table counts it, yet the port needs it.
+_LAYER_LIBRARIES = ("timm.layers.", "timm.models.")
+#: Below those: a model's feature wrappers and helpers, never a layer built into the model.
+_NOT_LAYERS = re.compile(r"\._|Weights$|Cfg$|Config$")
+
+
+def zoo_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
+    """The layer classes of a model library (:data:`_LAYER_LIBRARIES`) that ported files
+    import and build (a call of the imported name in the same file), one item per class
+    with every place: each is a small port (a MindSpore Cell of the same few layers, or
+    MindCV's counterpart) that nothing else counts. A class the repository extends is the
+    architecture the subclass builds on (:func:`_zoo_subclasses`), and the library's own
+    files (timm reviewed itself) are its own code, not a dependency."""
+    local = _local_packages(analyses)
+    found: dict[str, list[Where]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        extended = {b for c in fa.classes for b in c.bases}
+        built = {c.expr.callee().rpartition(".")[2] for c in facts.values.calls}
+        lines = {
+            c.expr.callee().rpartition(".")[2]: c.expr.line for c in reversed(facts.values.calls)
+        }
+        for top, names in facts.package_uses:
+            if top in local:
+                continue
+            for name in names:
+                tail = name.rpartition(".")[2]
+                if (
+                    name.startswith(_LAYER_LIBRARIES)
+                    and tail[:1].isupper()
+                    and tail in built
+                    and name not in extended
+                    and not _NOT_LAYERS.search(name)
+                ):
+                    found.setdefault(name, []).append(place(fa, lines[tail]))
+    return [
+        WorkItem(
+            kind="zoo-layer",
+            what=name,
+            where=tuple(where),
+            why=(
+                f"a layer of {name.partition('.')[0]} built into the model: its code is not in "
+                "the repository, so the port writes it as a MindSpore Cell (or takes MindCV's "
+                "counterpart) and checks it against PyTorch's outputs"
+            ),
+            uses=len(where),
+        )
+        for name, where in sorted(found.items())
+    ]
 
 
 #: Words of a URL argument that name the model's own checkpoint (``args.resume``).
