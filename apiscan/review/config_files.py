@@ -999,16 +999,13 @@ def option_rows(
             continue
         type_name, setting, _ = picked
         type_name = type_name.strip("'\"")
+        # nested settings by their path in the section (a perceptual loss's
+        # ``layer_weights.conv1_2``: which VGG layers it compares, each with its weight)
         keys = sorted(
-            {
-                k
-                for f in found.files().values()
-                for k in f
-                if k.startswith(f"{section}.") and k.count(".") == section.count(".") + 1
-            },
-            key=lambda k: (k != f"{section}.type", k),
+            {k for f in found.files().values() for k in f if k.startswith(f"{section}.")},
+            key=lambda k: (k != f"{section}.type", k.count("."), k),
         )
-        values = tuple((k.rpartition(".")[2], found.shown(k) or "") for k in keys)
+        values = tuple((k[len(section) + 1 :], found.shown(k) or "") for k in keys)
         note = why
         defined = classes.get(type_name)
         if defined:

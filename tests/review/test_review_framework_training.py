@@ -42,9 +42,14 @@ def test_the_option_file_gives_the_recipe_with_its_places() -> None:
     losses = rows(review, "loss")
     assert dict(losses["config train.pixel_opt: L1Loss"].values)["loss_weight"] == "1.0"
     assert dict(losses["config train.gan_opt: GANLoss"].values)["loss_weight"] == "1e-1"
-    assert dict(losses["config train.perceptual_opt: PerceptualLoss"].values)["vgg_type"] == (
-        "'vgg19'"
-    )
+    # nested settings by their path: which VGG layers, with their weights
+    assert dict(losses["config train.perceptual_opt: PerceptualLoss"].values) == {
+        "type": "'PerceptualLoss'",
+        "perceptual_weight": "1.0",
+        "vgg_type": "'vgg19'",
+        "layer_weights.conv1_2": "0.1",
+        "layer_weights.conv5_4": "1",
+    }
     ema = rows(review, "ema")["config train.ema_decay"]
     assert dict(ema.values) == {"value": "0.999"}
     assert dict(rows(review, "epochs")["config train.total_iter"].values) == {"value": "2000"}
