@@ -616,6 +616,9 @@ _PLAIN = (
     ("epochs", re.compile(r"^train\.(total_iter|total_epochs?|epochs|max_iter|num_epochs)$")),
     ("warmup", re.compile(r"^train\.warmup\w*$")),
     ("ema", re.compile(r"^train\.ema\w*$")),
+    # a loss term the model class weighs itself (``train.r1_reg_weight``,
+    # ``train.identity_weight``): no section with a type, a weight all the same
+    ("loss", re.compile(r"^train\.\w+_weight$")),
     # the weights the training starts from (``path.pretrain_network_g``: an earlier stage's)
     ("checkpoint", re.compile(r"^path\.pretrain\w*$")),
     ("batch_size", re.compile(r"^datasets?\.train\.\w*batch_size\w*$")),

@@ -50,6 +50,8 @@ def test_the_option_file_gives_the_recipe_with_its_places() -> None:
         "layer_weights.conv1_2": "0.1",
         "layer_weights.conv5_4": "1",
     }
+    # a weight with no section of its own is a loss row too
+    assert dict(losses["config train.r1_reg_weight"].values) == {"value": "10"}
     ema = rows(review, "ema")["config train.ema_decay"]
     assert dict(ema.values) == {"value": "0.999"}
     assert dict(rows(review, "epochs")["config train.total_iter"].values) == {"value": "2000"}
