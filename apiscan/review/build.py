@@ -14,7 +14,7 @@ tree follow values and constructions across files through the records the worker
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -28,6 +28,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
+from apiscan.review.config_files import framework_keeps
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
 from apiscan.review.model import (
@@ -48,6 +49,7 @@ from apiscan.review.work import (
     Ancillary,
     alternative_places,
     data_pipeline_sites,
+    framework_item,
     name_values,
     padded_batches,
     reached_from,
@@ -124,6 +126,8 @@ def review(options: ScanOptions) -> Review:
     items = work_items(
         result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
     )
+    framework = framework_item(readings.options[0], analyses)
+    items = _sorted_work(items + ((framework,) if framework is not None else ()))
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
     # demo), nor a data transform's torch layers, which its work item rewrites
     in_data = data_pipeline_sites(items)
@@ -202,7 +206,9 @@ def review(options: ScanOptions) -> Review:
         # sizes; a notebook beside a training module is counted apart, rows and all)
         and ancillary.why(item.where.path) != "notebook"
     )
-    recipe += work_recipe(items)
+    # a framework's training loads its weights where the option file says, not where an
+    # inference helper does
+    recipe += work_recipe(items, framework_keeps(readings.options[0], analyses))
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
     modules = structure.with_top_roles(modules, tops)
@@ -263,7 +269,9 @@ def _untrained(
     files = {m.cls: m.where.path for m in modules}
     return tuple(
         replace(top, parts=(*top.parts, INFERENCE_ONLY_PART))
-        if top.where.path not in reached and files.get(top.cls, "") not in reached
+        if top.where.path not in reached
+        and files.get(top.cls, "") not in reached
+        and not any(key == structure.FRAMEWORK_BUILT for key, _ in top.parts)
         else top
         for top in tops
     )
@@ -726,16 +734,24 @@ def _sorted_work(items: Sequence[WorkItem]) -> tuple[WorkItem, ...]:
     )
 
 
-def work_recipe(items: tuple[WorkItem, ...]) -> tuple[RecipeItem, ...]:
-    """The backbones and checkpoint formats of the work items, as recipe facts."""
+def work_recipe(
+    items: tuple[WorkItem, ...], keeps: Callable[[str], bool] | None = None
+) -> tuple[RecipeItem, ...]:
+    """The backbones and checkpoint formats of the work items, as recipe facts. ``keeps``
+    (:func:`~apiscan.review.config_files.framework_keeps`), when a framework runs the
+    training, says which files' checkpoint loads are the training's: an inference helper's
+    ``torch.load`` is work (the weights are converted all the same) but no recipe row."""
     out = []
     for item in items:
         if item.kind == "pretrained-backbone":
             out.append(RecipeItem("backbone", item.what, item.where[0], note=item.why))
         elif item.kind == "checkpoint":
-            places = ", ".join(str(w) for w in item.where[1:4])
+            where = [w for w in item.where if keeps is None or keeps(w.path)]
+            if not where:
+                continue
+            places = ", ".join(str(w) for w in where[1:4])
             note = f"also at {places}" if places else ""
-            out.append(RecipeItem("checkpoint", item.what, item.where[0], note=note))
+            out.append(RecipeItem("checkpoint", item.what, where[0], note=note))
     return tuple(out)
 
 

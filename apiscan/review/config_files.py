@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -614,6 +615,12 @@ _SECTIONS = (
 _PLAIN = (
     ("epochs", re.compile(r"^train\.(total_iter|total_epochs?|epochs|max_iter|num_epochs)$")),
     ("warmup", re.compile(r"^train\.warmup\w*$")),
+    ("ema", re.compile(r"^train\.ema\w*$")),
+    # a loss term the model class weighs itself (``train.r1_reg_weight``,
+    # ``train.identity_weight``): no section with a type, a weight all the same
+    ("loss", re.compile(r"^train\.\w+_weight$")),
+    # the weights the training starts from (``path.pretrain_network_g``: an earlier stage's)
+    ("checkpoint", re.compile(r"^path\.pretrain\w*$")),
     ("batch_size", re.compile(r"^datasets?\.train\.\w*batch_size\w*$")),
     (
         "augmentation",
@@ -645,6 +652,8 @@ class OptionFiles:
     #: when the documented commands name several files alike and none is chosen (NAFNet's
     #: docs train NAFNet, Baseline and NAFSSR options, each file once)
     commanded: list[tuple[str, str, int]] = field(default_factory=list)
+    #: the installed framework the training hands the file to, when it does
+    framework: FrameworkTraining | None = None
 
     def why(self) -> str:
         """Where the values come from, for a row's note."""
@@ -747,6 +756,11 @@ class OptionFiles:
     def networks(self, classes: Iterable[str]) -> list[tuple[str, str]]:
         """(class, why) of each network the files build by name (``network_g.type``) that is
         one of ``classes`` (dotted names), the most used first."""
+        return [(cls, why) for cls, why, _ in self.named_networks(classes)]
+
+    def named_networks(self, classes: Iterable[str]) -> list[tuple[str, str, Where]]:
+        """(class, why, where the file names it) of each network the files build by name
+        that is one of ``classes`` (dotted names), the most used first."""
         by_name: dict[str, list[str]] = {}
         for cls in classes:
             by_name.setdefault(cls.rpartition(".")[2], []).append(cls)
@@ -764,7 +778,7 @@ class OptionFiles:
                 if setting is not None:
                     key = (section, setting.text.strip("'\""))
                     counts.setdefault(key, []).extend([setting] * commanded.get(path, 1))
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, str, Where]] = []
         for (section, name), settings in sorted(
             counts.items(), key=lambda kv: (-len(kv[1]), kv[0])
         ):
@@ -784,10 +798,11 @@ class OptionFiles:
                         f"{section}.type: {name} in {len(settings)} of {len(self.flat)} "
                         f"training {self.kind} files ({settings[0].loc()} first), none picked"
                     )
-                out.append((cls, why))
-        if len(out) > 1 and self.chosen is None:  # the others the files name, by use
-            others = ", ".join(cls.rpartition(".")[2] for cls, _ in out[1:])
-            out[0] = (out[0][0], f"{out[0][1]}; the other files name {others}")
+                out.append((cls, why, Where(settings[0].path, settings[0].line)))
+        # the others the files name, by use (a framework's training builds them all)
+        if len(out) > 1 and self.chosen is None and self.framework is None:
+            others = ", ".join(cls.rpartition(".")[2] for cls, _, _ in out[1:])
+            out[0] = (out[0][0], f"{out[0][1]}; the other files name {others}", out[0][2])
         return out
 
 
@@ -816,14 +831,61 @@ def _loads(files: Sequence[FileAnalysis], module: str) -> bool:
     )
 
 
+#: The dotted name of an installed training framework's entry point that is handed an
+#: option file and runs the whole training from it: a pipeline function (basicsr's
+#: ``train_pipeline``), a runner built from a config (mmengine's ``Runner.from_cfg``), a
+#: framework trainer (``DefaultTrainer``).
+_FRAMEWORK_ENTRY = re.compile(
+    r"\.(train_pipeline|run_training|(\w*Runner)\.from_cfg|\w*DefaultTrainer)$"
+)
+
+
+@dataclass(frozen=True)
+class FrameworkTraining:
+    """The training entry point hands control to an installed package's training framework:
+    the loop, the models it builds by name and the losses are that package's, configured by
+    the option file the training command names."""
+
+    #: the package (``basicsr``)
+    package: str
+    #: the dotted name called (``basicsr.train.train_pipeline``)
+    entry: str
+    where: Where
+
+
+def framework_training(analyses: Sequence[FileAnalysis]) -> FrameworkTraining | None:
+    """The first call, outside tests, of another package's training entry point
+    (:data:`_FRAMEWORK_ENTRY`) through the names the file imports; None when the repository
+    runs its own training (or the framework is the repository's own, vendored in-tree)."""
+    local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
+    excluded = local | set(sys.stdlib_module_names) | {"torch"}
+    for fa in sorted(analyses, key=lambda a: a.path):
+        if fa.syntax is None or fa.syntax.values is None or is_test_path(fa.path):
+            continue
+        imports = dict(fa.syntax.imports)
+        for call in fa.syntax.values.calls:
+            head, _, rest = call.expr.func.text.partition(".")
+            target = imports.get(head)
+            if target is None:
+                continue
+            dotted = f"{target}.{rest}" if rest else target
+            package = dotted.partition(".")[0]
+            if package not in excluded and _FRAMEWORK_ENTRY.search(dotted):
+                return FrameworkTraining(package, dotted, Where(fa.path, call.expr.line))
+    return None
+
+
 def _option_yamls(
     root: Path, files: Sequence[FileAnalysis], nodes: dict[str, yaml.Node | Exception | None]
 ) -> OptionFiles | None:
-    """YAML options built by name: the code loads YAML and reads a ``'type'`` key; a training
-    option file is a YAML whose sections have ``type`` keys, one of them an optimizer's."""
-    if not _loads(files, "yaml") or "type" not in _constants(files):
+    """YAML options built by name: the code loads YAML and reads a ``'type'`` key, or hands
+    the option file to an installed framework that does (:func:`framework_training`); a
+    training option file is a YAML whose sections have ``type`` keys, one of them an
+    optimizer's."""
+    framework = framework_training(files)
+    if framework is None and (not _loads(files, "yaml") or "type" not in _constants(files)):
         return None
-    found = OptionFiles("option YAML")
+    found = OptionFiles("option YAML", framework=framework)
     for path in _yaml_files(root):
         try:
             node = _compose(root, path, nodes)
@@ -957,16 +1019,13 @@ def option_rows(
             continue
         type_name, setting, _ = picked
         type_name = type_name.strip("'\"")
+        # nested settings by their path in the section (a perceptual loss's
+        # ``layer_weights.conv1_2``: which VGG layers it compares, each with its weight)
         keys = sorted(
-            {
-                k
-                for f in found.files().values()
-                for k in f
-                if k.startswith(f"{section}.") and k.count(".") == section.count(".") + 1
-            },
-            key=lambda k: (k != f"{section}.type", k),
+            {k for f in found.files().values() for k in f if k.startswith(f"{section}.")},
+            key=lambda k: (k != f"{section}.type", k.count("."), k),
         )
-        values = tuple((k.rpartition(".")[2], found.shown(k) or "") for k in keys)
+        values = tuple((k[len(section) + 1 :], found.shown(k) or "") for k in keys)
         note = why
         defined = classes.get(type_name)
         if defined:
@@ -978,13 +1037,19 @@ def option_rows(
         for key in keys:
             if pattern.search(key):
                 picked = found.value(key)
-                if picked is not None:
+                # ``pretrain_network_d: ~``: no weights to start from, no row
+                if picked is not None and not (category == "checkpoint" and _null(picked[0])):
                     where = Where(picked[1].path, picked[1].line)
                     row = RecipeItem(
                         category, f"config {key}", where, (("value", found.shown(key) or ""),), why
                     )
                     out.append(row)
     return tuple(out)
+
+
+def _null(text: str) -> bool:
+    """A YAML null or empty value, as written."""
+    return text.strip("'\"").lower() in ("~", "null", "none", "")
 
 
 def _quoted(name: str, text: str) -> bool:
@@ -1045,3 +1110,82 @@ def picked_by_options(
                 continue
         out.append(item)
     return tuple(out)
+
+
+#: Code rows an inference helper gives (its half-precision casts, its checkpoint loads) that
+#: a framework's training does not run: kept only in files defining a class the option
+#: files build by name.
+_HELPER_CATEGORIES = frozenset({"amp", "checkpoint"})
+#: ``self.mean`` passed to a step: the attribute the step reads its setting from.
+_SELF_ATTR = re.compile(r"^self\.(\w+)$")
+
+
+def framework_rows(
+    items: tuple[RecipeItem, ...], found: OptionFiles | None, analyses: Sequence[FileAnalysis]
+) -> tuple[RecipeItem, ...]:
+    """The code's rows that an installed framework's training runs, when the training entry
+    point hands control to one (:func:`framework_training`): the framework builds what the
+    option files name (``network_g.type``, ``datasets.train.type``, ``model_type``), so the
+    casts and checkpoint loads of a file defining none of those classes are an inference
+    helper's (a ``.half()`` for inference, its ``torch.load``), no recipe row; and a step
+    whose setting is an option no option file sets (``normalize(img, self.mean, ...)`` with
+    ``self.mean = opt['mean'] if 'mean' in opt else None``, run only ``if self.mean is not
+    None``) never runs in the training."""
+    keeps = framework_keeps(found, analyses)
+    if found is None or keeps is None:
+        return items
+    keys = {k.rpartition(".")[2] for f in found.flat.values() for k in f}
+    files = {fa.path: fa for fa in analyses}
+    out: list[RecipeItem] = []
+    for item in items:
+        fa = files.get(item.where.path)
+        if fa is not None:
+            if item.category in _HELPER_CATEGORIES and not keeps(item.where.path):
+                continue
+            if item.category in ("augmentation", "preprocessing") and _unset_options(
+                item, fa, keys
+            ):
+                continue
+        out.append(item)
+    return tuple(out)
+
+
+def framework_keeps(
+    found: OptionFiles | None, analyses: Sequence[FileAnalysis]
+) -> Callable[[str], bool] | None:
+    """None unless an installed framework runs the training (:func:`framework_training`);
+    then whether a file's casts and checkpoint loads are the training's: the entry point's
+    own, or a file defining a class the option files build by name (``type``,
+    ``model_type``); the rest are an inference helper's."""
+    if found is None or found.framework is None:
+        return None
+    named = {
+        s.text.strip("'\"")
+        for f in found.flat.values()
+        for k, s in f.items()
+        if k.rpartition(".")[2].endswith("type")
+    }
+    training = {
+        fa.path for fa in analyses if {c.qualname.rpartition(".")[2] for c in fa.classes} & named
+    }
+    training.add(found.framework.where.path)
+    return training.__contains__
+
+
+def _unset_options(item: RecipeItem, fa: FileAnalysis, keys: set[str]) -> bool:
+    """Some argument of the row is ``self.<attr>``, assigned in the file only from an
+    option of that name (``opt['mean'] if 'mean' in opt else None``), and no option file
+    sets that option."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    if values is None:
+        return False
+    assigns = [a for d in values.defs for a in d.assigns]
+    for _, text in item.values:
+        match = _SELF_ATTR.match(text)
+        if match is None or match[1] in keys:
+            continue
+        attr = match[1]
+        sources = [a.value.text for a in assigns if a.target.text == f"self.{attr}"]
+        if sources and all(_quoted(attr, s) and "None" in s for s in sources):
+            return True
+    return False

@@ -118,6 +118,10 @@ RATES: dict[str, tuple[float, float]] = {
     "compiled-custom-op": (3.0, 5.0),
     # every custom backward on a create_graph=True path made differentiable and checked
     "second-order-grad": (2.0, 4.0),
+    # each part of an installed framework's training the option file uses (its loop, a
+    # network, a loss the repository does not define): read from the package's source,
+    # written for MindSpore and checked against it, with no scan of that code to go by
+    "framework-training": (2.0, 4.0),
     # a sibling variant of a ported file (yolov9's ``train_dual.py`` beside ``train.py``, the
     # ``loss_tal_dual.py`` it imports): its delta applied once the original is ported
     "variant": (0.25, 0.5),
@@ -339,9 +343,12 @@ def estimate(
         **{
             k: (work_counts.get(k, 0),)
             for kind in WORK_KINDS
+            if kind != "framework-training"
             for k in (kind, "backbone-architecture")[: 2 if kind == "pretrained-backbone" else 1]
         },
         "variant": (len(variants),),
+        # a framework's training: each part it uses is a unit of like work
+        "framework-training": (sum(i.uses for i in work if i.kind == "framework-training"),),
     }
     low, high, formula, driven = price(units)
     sentences = [

@@ -172,6 +172,9 @@ WORK_KINDS: dict[str, str] = {
     "compiled-custom-op": "Compiled op (custom op)",
     # gradients of gradients (a gradient penalty) through the repository's autograd Functions
     "second-order-grad": "Second-order gradient through custom backward",
+    # the training loop, networks and losses of an installed framework the training entry
+    # point hands the option file to (basicsr's ``train_pipeline``): none of it scanned
+    "framework-training": "Training in a third-party framework",
 }
 #: The heading of a model-zoo backbone item that loads no weights: the architecture alone.
 BACKBONE_ARCHITECTURE = "Backbone architecture"

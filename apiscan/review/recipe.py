@@ -68,6 +68,7 @@ from apiscan.review.config_files import (
     OptionFiles,
     YamlConfigs,
     darknet_recipe,
+    framework_rows,
     option_rows,
     picked_by_options,
     yaml_rows,
@@ -469,7 +470,7 @@ def extract_recipe(
     recipe.repo.hparams = readings.options[1]
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
-    items = picked_by_options(recipe.items(), options, analyses)
+    items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
     files = (
         *yaml_rows(recipe.repo.yaml),
         *darknet_recipe(Path(root), analyses),

@@ -515,6 +515,9 @@ _BUILDER_DEPTH = 3
 _BUILDER_SHOWN = 6
 #: Another package's functions that build a model by the name they are given first.
 _BY_NAME_CALLS = frozenset({"create_model", "from_pretrained", "load", "get_model"})
+#: The part of a top model an installed framework's training builds from the option file:
+#: the framework's entry point trains it, whatever the repository's files reach.
+FRAMEWORK_BUILT = "built by the training framework"
 #: Keys of a config that name the model it builds (``"arch": {"type": "PSPNet"}``).
 _MODEL_KEYS = frozenset({"arch", "model", "architecture", "network", "net"})
 #: Roles of a model's parts (never a model beside the one an entry script builds).
@@ -1690,7 +1693,53 @@ class _Builders:
             tops = [*picks, *(m for m in tops if m.cls not in shown)]
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
+        picked = self._framework_networks()
+        if picked:  # what the framework's training builds comes before what scripts build
+            shown = {m.cls for m in picked}
+            tops = [*picked, *(m for m in tops if m.cls not in shown)]
         return tuple(tops[:TOP_MODELS])
+
+    def _framework_networks(self) -> list[TopModel]:
+        """The networks an installed framework's training builds from the option file by
+        name (``network_g: {type: RRDBNet}``, ``network_d: {type: UNetDiscriminatorSN}``),
+        the most used first, when the training entry point hands control to the framework
+        (:func:`~apiscan.review.config_files.framework_training`): the repository's class
+        where it defines one (registered with the framework), else the framework's own,
+        named by the dotted name the code imports it by (``basicsr.archs.rrdbnet_arch.
+        RRDBNet``) or under the package: a third-party part to port with the framework."""
+        options = self.options
+        if options is None or options.framework is None:
+            return []
+        package = options.framework.package
+        own = {cls.rpartition(".")[2] for cls in self.classes}
+        imported: dict[str, str] = {}
+        for file in self.files:
+            facts = file.fa.syntax
+            for top, names in facts.package_uses if facts is not None else ():
+                for name in names if top == package else ():
+                    imported.setdefault(name.rpartition(".")[2], name)
+        foreign = [
+            imported.get(name, f"{package}.{name}")
+            for name in options.types("backbone")
+            if name not in own
+        ]
+        entry = options.framework
+        built = (FRAMEWORK_BUILT, f"{entry.entry} at {entry.where}")
+        out: list[TopModel] = []
+        picks = options.named_networks([*self.classes, *foreign])
+        # the file's order (``network_g`` before ``network_d``), each class once
+        picks.sort(key=lambda p: (p[2].path, p[2].line))
+        for cls, why, where in picks:
+            if any(m.cls == cls for m in out):
+                continue
+            if cls in self.classes:
+                parts = (("selected by", why), built, *self.parts_of(cls))
+                out.append(TopModel(cls, self.classes[cls].where, "", tuple(parts)))
+            else:
+                third = f"{package} (third-party: port it with the framework)"
+                parts = (("selected by", why), built, ("defined in", third))
+                out.append(TopModel(cls, where, "", parts))
+        return out
 
     def _class_named(self) -> list[TopModel]:
         """The module classes a ``class_name=`` keyword (or a dict literal's

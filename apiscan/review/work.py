@@ -28,6 +28,7 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import Expr
 from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
+from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
@@ -3410,3 +3411,43 @@ def _module_file(ref: str, by_module: dict[str, str]) -> str:
         if found:
             return found
     return ""
+
+
+#: The sections of an option file whose classes an installed framework builds and a port
+#: has to bring along when they are the framework's: the networks and the losses (the
+#: optimizer and the schedule are torch's, mapped as any other API).
+_FRAMEWORK_PARTS = ("backbone", "loss")
+
+
+def framework_item(found: OptionFiles | None, analyses: Sequence[FileAnalysis]) -> WorkItem | None:
+    """The training an installed framework runs (:func:`~apiscan.review.config_files.
+    framework_training`: basicsr's ``train_pipeline`` given the option file): its training
+    loop (the GAN step, EMA, the schedule driven by iterations) and the networks and losses
+    the option files name that the repository does not define (``network_g: RRDBNet``,
+    ``perceptual_opt: PerceptualLoss``) are code of the package, never scanned, that a port
+    to MindSpore writes all the same. One item; ``uses`` counts the loop and each class,
+    which the effort prices one by one."""
+    if found is None or found.framework is None:
+        return None
+    own = {c.qualname.rpartition(".")[2] for fa in analyses for c in fa.classes}
+    parts: dict[str, str] = {}  # class -> the section naming it
+    for category in _FRAMEWORK_PARTS:
+        for name, section in found.types(category).items():
+            if name not in own:
+                parts.setdefault(name, section)
+    package, entry = found.framework.package, found.framework.entry
+    places: list[Where] = [found.framework.where]
+    for section in parts.values():
+        picked = found.value(f"{section}.type")
+        if picked is not None:
+            places.append(Where(picked[1].path, picked[1].line))
+    classes = ", ".join(f"{name} ({section})" for name, section in parts.items())
+    what = f"training loop, models and losses in {package}: port what the option file uses"
+    what += f" ({classes})" if classes else ""
+    why = (
+        f"the training entry point hands control to {entry}, which builds the networks and "
+        f"losses the option file names and runs the loop: none of it is in this repository, "
+        f"so the scan counts none of its APIs; the {package} code the option file uses "
+        "is ported (or replaced by a MindSpore counterpart) and checked against it"
+    )
+    return WorkItem("framework-training", what, tuple(places), why, uses=1 + len(parts))
