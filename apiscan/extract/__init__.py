@@ -86,12 +86,19 @@ class TreeFacts:
 _LAST_FACTS: tuple[ast.Module, TreeFacts] | None = None
 
 
-def tree_facts(tree: ast.Module, text: str, syntax: bool = True) -> TreeFacts:
-    """:class:`TreeFacts` of ``tree`` (Python's tree of ``text``)."""
+def tree_facts(
+    tree: ast.Module, text: str, syntax: bool = True, remember: bool = True
+) -> TreeFacts:
+    """:class:`TreeFacts` of ``tree`` (Python's tree of ``text``). ``remember``: keep the
+    tree and its facts for the next call (off in a worker, which keeps the facts of the
+    files it re-walks itself: a tree held until the next file would be traversed by every
+    full collection meanwhile, and by the one before each parse)."""
     global _LAST_FACTS
     last = _LAST_FACTS
     if last is not None and last[0] is tree and (last[1].syntax is not None or not syntax):
         return last[1]
+    if not remember:
+        _LAST_FACTS = None
     from apiscan.extract.positions import ast_nodes
     from apiscan.extract.syntax import syntax_facts
 
@@ -103,7 +110,8 @@ def tree_facts(tree: ast.Module, text: str, syntax: bool = True) -> TreeFacts:
         # the review's facts, from the tree parsed for positions
         syntax_facts(tree, text) if syntax else None,
     )
-    _LAST_FACTS = (tree, facts)
+    if remember:
+        _LAST_FACTS = (tree, facts)
     return facts
 
 
@@ -245,7 +253,7 @@ def _analyse_text(
     if isinstance(tree, TreeFacts):  # a re-walk: what Python's tree said was kept
         facts = tree
     else:
-        facts = tree_facts(tree, text, task.syntax)
+        facts = tree_facts(tree, text, task.syntax, remember=keep is None)
         if keep is not None and not isinstance(module, FileError):
             keep(task.relpath, text, facts)
     api = load_torch_api()

@@ -123,3 +123,19 @@ def test_a_rewalk_renders_no_argument_text_again(
     monkeypatch.setattr(apiscan.extract, "call_texts", no_render)
     again = [analyse(t, roots, parser=workers.kept_parse, keep=workers.keep_facts) for t in tasks]
     assert again == first
+
+
+def test_a_worker_holds_no_python_tree_between_files(clean_worker: None) -> None:
+    """A worker keeps what Python's tree said (TreeFacts) for its re-walks, never the tree
+    itself: after a file, no tree is left for the collections before the next parse to
+    traverse. An analysis without a keeper (an editor) remembers its last tree as before."""
+    import apiscan.extract as extract
+
+    tasks, roots = _tasks("tinydet")
+    task = next(t for t in tasks if t.relpath.endswith("head.py"))
+    analyse(task, roots)
+    assert extract._LAST_FACTS is not None  # an editor's second analysis reuses it
+    fa = analyse(task, roots, parser=workers.kept_parse, keep=workers.keep_facts)
+    assert extract._LAST_FACTS is None
+    assert isinstance(workers._KEPT[task.relpath][2], TreeFacts)
+    assert fa == analyse(task, roots)

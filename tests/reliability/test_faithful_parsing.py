@@ -143,6 +143,47 @@ def test_trusted_parse_builds_the_same_tree_and_keeps_validation_elsewhere(
         cst.Name("not a name")
 
 
+def test_a_trusted_parse_shares_equal_whitespace_and_tokens_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's parse builds one instance of each distinct whitespace or token node (the
+    commas of ``f(a, b, c)`` are one ``Comma``); names, calls and the rest stay one node per
+    place, the tree is the same, LibCST's classes are back in place afterwards, and the
+    analysis of a file is the same as from an unshared tree."""
+    import libcst as cst
+
+    import apiscan.parsing as parsing
+
+    text = "x = f(a, b, c)\ny = g(a, b)  # note\nz = [a , b]\n"
+    checked = parsing.libcst_parse(text)
+    monkeypatch.setattr(parsing, "TRUST_PARSER", True)
+    trusted = parsing.libcst_parse(text)
+    assert trusted.deep_equals(checked) and trusted.code == text
+    first, second = trusted.body[0].body[0], trusted.body[1].body[0]
+    assert isinstance(first, cst.Assign) and isinstance(second, cst.Assign)
+    call, other = first.value, second.value
+    assert isinstance(call, cst.Call) and isinstance(other, cst.Call)
+    assert call.args[0].comma is call.args[1].comma is other.args[0].comma
+    assert call.lpar is other.lpar  # the empty tuple
+    assert call.whitespace_after_func is other.whitespace_before_args
+    assert call.args[0].value is not other.args[0].value  # two names ``a``: two nodes
+    spaced = trusted.body[2].body[0].value
+    assert isinstance(spaced, cst.List)
+    assert spaced.elements[0].comma is not call.args[0].comma  # " , " is another comma
+    # a comment is not shared, and neither is the line ending it
+    trailing = [line.trailing_whitespace for line in trusted.body]
+    assert trailing[0] is trailing[2] is not trailing[1]
+    assert all(isinstance(getattr(cst, n), type) for n in ("Comma", "SimpleWhitespace", "Add"))
+    assert isinstance(cst.Comma(), cst.Comma)
+
+    path = REPO / "fixtures" / "tinydet" / "tinydet" / "head.py"
+    task = FileTask("tinydet/head.py", ("tinydet.head",), False, path.read_bytes())
+    shared = analyse(task, frozenset({"tinydet"}))
+    monkeypatch.setattr(parsing, "TRUST_PARSER", False)
+    assert analyse(task, frozenset({"tinydet"})) == shared
+    assert shared.uses
+
+
 def test_one_parse_thread_serves_a_workers_parses(monkeypatch: pytest.MonkeyPatch) -> None:
     """``REUSE_THREAD``: every parse runs on one big-stack thread, and its errors come back."""
     import threading
