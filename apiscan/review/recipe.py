@@ -439,7 +439,7 @@ def extract_recipe(
         from apiscan.review.work import Ancillary
 
         keep = training_files(result) | entry_points(result, analyses)
-        apart = Ancillary(analyses, None, keep=keep).other_recipe
+        apart = Ancillary(analyses, None, keep=keep, root=Path(root)).other_recipe
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
     if uncalled is None:
         from apiscan.review.work import uncalled_functions
@@ -837,8 +837,17 @@ class _Values:
     file's defs; -1 at module level or in a class body outside any function): a name is that
     function's parameter or assignment."""
 
-    def __init__(self, repo: _Repo, hierarchy: Hierarchy, files: dict[str, _File]) -> None:
+    def __init__(
+        self,
+        repo: _Repo,
+        hierarchy: Hierarchy,
+        files: dict[str, _File],
+        apart: Callable[[str], str] = lambda _: "",
+    ) -> None:
         self.repo = repo
+        #: whose recipe a file's facts are ("tool", "task", ""): another script's parser
+        #: gives no default to the training's ``args``
+        self.apart = apart
         self.hierarchy = hierarchy
         self.files = files
         #: last name -> how many of the repository's defs have it (built on first use)
@@ -1208,10 +1217,12 @@ class _Values:
         options = self.repo.argparse.get(expr.name)
         if not options:
             return None
-        # The parser of this file, else the training script's, else every one there is.
+        # The parser of this file, else the training script's, else every one there is but
+        # those of another task's scripts (a zero-shot benchmark's ``--batch-size 16``)
         local = [o for o in options if o.file.path == f.path]
-        training = [o for o in options if "train" in PurePosixPath(o.file.path).name]
-        options = local or training or options
+        own = [o for o in options if not self.apart(o.file.path)]
+        training = [o for o in own if "train" in PurePosixPath(o.file.path).name]
+        options = local or training or own or options
         text = expr.text
         found = []
         for o in options:
@@ -1426,7 +1437,7 @@ class _Recipe:
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
-        self.values = _Values(self.repo, self.hierarchy, self.files)
+        self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``

@@ -1,0 +1,95 @@
+"""The training a repository's documentation launches (issue 20), on fixtures/docentry: a
+package run as ``python -m docpkg_train.main`` (its README's command) beside a linear probe
+under ``scripts/``, a profiler and a legacy loop, each a script with its own optimizer,
+options or seed, and test modules defining stand-in networks and losses."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.commands import documented_entry
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "fixtures" / "docentry"
+
+
+def _review(path: Path):
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review(str(path))
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.fixture(scope="module")
+def review():
+    return _review(FIXTURE)
+
+
+def _rows(review) -> list[tuple[str, str, str]]:
+    return [(i.category, i.name, i.where.path) for i in review.recipe]
+
+
+def test_the_readme_command_names_the_training_script(tmp_path: Path) -> None:
+    scripts = {
+        "docpkg_train.main": "src/docpkg_train/main.py",
+        "src/docpkg_train/main.py": "src/docpkg_train/main.py",
+        "docpkg_train.legacy_main": "src/docpkg_train/legacy_main.py",
+    }
+    assert documented_entry(FIXTURE, scripts) == "src/docpkg_train/main.py"
+    # a launcher's path counts as its module does; ``python -m pytest`` launches nothing
+    (tmp_path / "README.md").write_text(
+        "    srun python -u src/docpkg_train/main.py --epochs 2\n"
+        "    python -m docpkg_train.legacy_main --epochs 2\n"
+        "    python -m pytest -x tests --maxfail 1\n",
+        encoding="utf-8",
+    )
+    assert documented_entry(tmp_path, scripts) is None  # a tie names none
+    (tmp_path / "README.md").write_text("    python -m pytest --maxfail 1\n", encoding="utf-8")
+    assert documented_entry(tmp_path, scripts) is None
+
+
+def test_other_scripts_give_no_recipe_row(review) -> None:
+    rows = _rows(review)
+    paths = {path for _, _, path in rows}
+    assert not paths & {
+        "scripts/linear_probe.py",
+        "src/docpkg_train/legacy_main.py",
+        "src/docpkg_train/profiler.py",
+    }
+    assert ("optimizer", "torch.optim.AdamW", "src/docpkg_train/main.py") in rows
+    assert not [r for r in rows if r[0] == "scheduler"]  # the probe's CosineAnnealingLR
+    seeds = [i for i in review.recipe if i.category == "seed" and i.name == "torch.manual_seed"]
+    seed = "0 (args.seed: default of argparse --seed at src/docpkg_train/params.py:22)"
+    assert [(i.where.path, i.values) for i in seeds] == [
+        ("src/docpkg_train/main.py", (("seed", seed),))
+    ]
+
+
+def test_a_shared_function_reads_the_training_parser_not_another_scripts(review) -> None:
+    loader = next(i for i in review.recipe if i.name == "torch.utils.data.DataLoader")
+    assert dict(loader.values)["batch_size"].startswith("64 (args.batch_size: default of ")
+    batches = [i.where.path for i in review.recipe if i.category == "batch_size"]
+    assert batches == ["src/docpkg_train/params.py"]
+
+
+def test_without_a_documented_command_every_script_stays(tmp_path: Path) -> None:
+    """INVALID: no README, no launcher: nothing says which script trains, so the probe's
+    rows are kept as before."""
+    copy = tmp_path / "docentry"
+    shutil.copytree(FIXTURE, copy)
+    (copy / "README.md").unlink()
+    paths = {path for _, _, path in _rows(_review(copy))}
+    assert "scripts/linear_probe.py" in paths
+
+
+def test_test_modules_give_no_model_node(review) -> None:
+    classes = [m.cls for m in review.modules]
+    assert classes == ["docpkg_train.model.Net"]
+    assert not [t for t in review.top_models if t.where.path.startswith("tests/")]
