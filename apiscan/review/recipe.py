@@ -1237,7 +1237,17 @@ class _Values:
                         return _Val(keyword.target.text, True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
-            computed = self._computed_option(f, expr, depth) if _is_none(o.default) else None
+            computed = None
+            if _is_none(o.default):
+                computed = (
+                    self._computed_option(f, expr, depth)
+                    or self.filled_by_defaults(o.file, expr.name, text, depth)
+                    or (
+                        self.filled_by_defaults(f, expr.name, text, depth)
+                        if f is not o.file
+                        else None
+                    )
+                )
             if computed is not None:
                 found.append((computed.then(f"{step} defaults to None"), place))
             elif o.default is not None:
@@ -1282,6 +1292,49 @@ class _Values:
                     (f"computed at {f.loc(stmt.line)}" + (f": {shown}" if shown else ""),),
                 )
         return None
+
+    def filled_by_defaults(self, f: _File, name: str, shown: str, depth: int) -> _Val | None:
+        """An option left at None and filled in from a dict of defaults a repository function
+        returns (open_clip's ``for name, val in get_default_params(args.model).items(): if
+        getattr(args, name) is None: setattr(args, name, val)``): the value under the
+        option's name in the dicts that function returns, each return's value when they
+        differ (the function picks one by a test of its argument: the model's name)."""
+        for loop in f.values.loops:
+            source = loop.iter.func if loop.iter.kind == "Call" else None
+            if (
+                source is None
+                or len(loop.names) != 2
+                or source.kind != "Attribute"
+                or source.name != "items"
+                or not any(_sets_attribute(u.node, loop.names[0]) for u in loop.updates)
+            ):
+                continue
+            made = source.target
+            if made.kind == "Name" and loop.function >= 0:
+                made = f.local_value(loop.function, made.name, loop.line) or made
+            found = self._returned_entry(f, loop.function, made, name, depth)
+            if found is not None:
+                return found.then(f"{shown} filled in by {made.text} at {f.loc(loop.line)}")
+        return None
+
+    def _returned_entry(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
+        """The value under ``key`` in the dict literals the repository function ``call``
+        runs returns, merged over its returns; None when it returns none with that key."""
+        if call.kind != "Call" or call.func.kind != "Name":
+            return None
+        name = call.func.name
+        index = f.first.get(name)
+        target = (f, index) if index is not None else self.repo.defs.get(f.imports.get(name, ""))
+        if target is None or target[1] is None:
+            return None
+        file, n = target
+        found = [
+            (self.resolve(file, n, item, depth + 1), file.loc(item.line))
+            for returned in file.defs[n].returns
+            for k, item in _dict_items(returned)
+            if k == key
+        ]
+        return _merge(found) if found else None
 
     def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
@@ -3416,7 +3469,12 @@ class _Recipe:
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
-                if o.default is not None:
+                filled = None
+                if _is_none(o.default):  # left at None for a function of defaults to fill in
+                    filled = self.values.filled_by_defaults(o.file, dest, o.option, 0)
+                if filled is not None:
+                    value = f"None, then {filled.show()}"
+                elif o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
@@ -4424,6 +4482,17 @@ def _calls_name(call: CallValues, fn: int, name: str) -> bool:
     """``call`` is ``name(...)`` in def ``fn``."""
     func = call.expr.func
     return call.function == fn and func.kind == "Name" and func.name == name
+
+
+def _sets_attribute(node: Expr, name: str) -> bool:
+    """``setattr(receiver, name, value)`` with the attribute's name held by ``name``."""
+    return (
+        node.kind == "Call"
+        and node.callee() == "setattr"
+        and len(node.args) == 3
+        and node.args[1].kind == "Name"
+        and node.args[1].name == name
+    )
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:

@@ -93,3 +93,36 @@ def test_test_modules_give_no_model_node(review) -> None:
     classes = [m.cls for m in review.modules]
     assert classes == ["docpkg_train.model.Net"]
     assert not [t for t in review.top_models if t.where.path.startswith("tests/")]
+
+
+def test_options_left_at_none_read_the_function_that_fills_them_in(review) -> None:
+    """``--lr``/``--beta1``/``--beta2``/``--eps`` default to None and a loop sets each
+    from ``get_default_params(args.model)``: the values are that function's dicts', one
+    value where its returns agree, each return's where they differ (a test of the model's
+    name picks one)."""
+    adamw = next(i for i in review.recipe if i.name == "torch.optim.AdamW")
+    values = dict(adamw.values)
+    assert values["lr"].startswith("5.0e-4 (argparse --lr at src/docpkg_train/params.py:15 ")
+    assert "args.lr filled in by get_default_params(args.model) at " in values["lr"]
+    assert values["betas"].startswith("(0.9, 0.999 | 0.98) (")
+    assert values["eps"].startswith("1.0e-8 | 1.0e-6 (")
+    options = {i.name: dict(i.values)["default"] for i in review.recipe if "argparse" in i.name}
+    assert options["argparse --lr"] == (
+        "None, then 5.0e-4 (--lr filled in by get_default_params(args.model) at "
+        "src/docpkg_train/params.py:25; same at src/docpkg_train/params.py:7)"
+    )
+    # INVALID: an option left at None that nothing fills in stays None
+    assert options["argparse --batch-size"] == "64"
+
+
+def test_a_loop_that_sets_no_attribute_fills_nothing_in(tmp_path: Path) -> None:
+    """INVALID: the same loop printing the defaults instead of setting them."""
+    copy = tmp_path / "docentry"
+    shutil.copytree(FIXTURE, copy)
+    params = copy / "src" / "docpkg_train" / "params.py"
+    text = params.read_text(encoding="utf-8")
+    params.write_text(text.replace("setattr(args, name, val)", "print(name, val)"), "utf-8")
+    options = {
+        i.name: dict(i.values)["default"] for i in _review(copy).recipe if "argparse" in i.name
+    }
+    assert options["argparse --lr"] == "None"
