@@ -2993,7 +2993,7 @@ class _Recipe:
                 continue  # PyTorch-YOLOv3's DEFAULT_TRANSFORMS: validation's and detect.py's
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
             if call.when is not None and (fn < 0 or call.when_function == fn):
-                values.append(("when", call.when.text))
+                values.append(("when", call.when_text))
             where = file.defs[fn].name if fn >= 0 else "module code"
             note = "the transforms applied, in order"
             target = call.stored
@@ -3058,7 +3058,7 @@ class _Recipe:
                 # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
                 steps = [self._step(file, fn, e, depth + 1) for e in bound.parts]
                 appended = [
-                    c.expr
+                    c
                     for c in file.values.calls
                     if c.scope == fn
                     and c.expr.func.kind == "Attribute"
@@ -3068,14 +3068,36 @@ class _Recipe:
                     and c.expr.line < expr.line
                     and c.expr.args
                 ]
-                for node in sorted(appended, key=lambda n: (n.line, n.col)):
-                    steps.extend(self._steps(file, fn, node.args[0], depth + 1))
+                for c in sorted(appended, key=lambda c: (c.expr.line, c.expr.col)):
+                    added = self._steps(file, fn, c.expr.args[0], depth + 1)
+                    runs = self._runs_under(file, fn, c, expr.line)
+                    if runs is False:
+                        continue  # ``if aug_cfg.color_jitter_prob:`` with a None default
+                    if runs is not True:
+                        added = [f"{step} (if {runs})" for step in added]
+                    steps.extend(added)
                 return steps
             if bound is not None:
                 return self._steps(file, fn, bound, depth + 1)
         if expr.kind in ("List", "Tuple"):
             return [self._step(file, fn, e, depth + 1) for e in expr.parts]
         return [self._step(file, fn, expr, depth + 1)]
+
+    def _runs_under(self, file: _File, fn: int, call: CallValues, used: int) -> bool | str:
+        """Whether the ``if`` of def ``fn`` nearest the call lets it run with the values the
+        code starts from: True (none, one around line ``used`` too, where the list is
+        composed, or its test holds), False (it fails), else the test as the call runs
+        under it (:attr:`CallValues.when_text`), for the row to say."""
+        if not call.ifs or call.when_function != fn:
+            return True
+        near = call.ifs[0]
+        if near.line <= used <= near.end_line:
+            return True  # the composition itself is under it: its row says so
+        value = self._holds(file, fn, near.test, 0)
+        if value is _UNKNOWN:
+            return call.when_text
+        in_else = bool(near.body_end) and near.body_end < call.expr.line <= near.end_line
+        return bool(value) != in_else
 
     def _step(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
         for node in expr.walk():  # T.Flip() if flip else nn.Identity(): shown here too
@@ -3252,7 +3274,7 @@ class _Recipe:
 
     def _no_aug_call(self, file: _File, call: CallValues) -> None:
         values = [("call", call.expr.text)]
-        when = call.when.text if call.when is not None else ""
+        when = call.when_text
         if when:
             values.append(("when", when))
         if "epoch" in when or "epoch" in values[0][1]:
