@@ -345,6 +345,20 @@ class CallValues:
     def when_function(self) -> int:
         return self.ifs[0].function if self.ifs else -1
 
+    @property
+    def when_text(self) -> str:
+        """The nearest ``if``'s test as the call runs under it, "" with none: negated for a
+        call in that ``if``'s ``else`` (open_clip's ``Compose`` in the ``else`` of ``if
+        use_timm:`` runs when ``not use_timm``)."""
+        if not self.ifs:
+            return ""
+        near = self.ifs[0]
+        text = near.test.text
+        if near.body_end and near.body_end < self.expr.line <= near.end_line:
+            simple = near.test.kind in ("Name", "Attribute", "Call", "Subscript")
+            return f"not {text}" if simple else f"not ({text})"
+        return text
+
 
 @dataclass(frozen=True, slots=True)
 class FileValues:

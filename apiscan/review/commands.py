@@ -26,7 +26,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from apiscan.review.sources import is_test_path
@@ -90,6 +90,55 @@ def commanded_configs(
     order = list(first)
     ranked = sorted(first, key=lambda c: (-counts[c], order.index(c)))
     return [(c, first[c], counts[c]) for c in ranked]
+
+
+#: Launchers a documented command runs a Python script through (``torchrun --nproc_per_node
+#: 8 -m pkg.main``, ``srun python -u src/pkg/main.py``).
+_LAUNCHERS = frozenset(
+    {"python", "python3", "torchrun", "srun", "deepspeed", "accelerate", "mpirun"}
+)
+
+
+def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
+    """The training script the documentation's commands run, when they name one: the README
+    at the root, the pages of a root docs folder and the shell scripts, each command's
+    ``-m pkg.main`` (``python -m``, ``torchrun ... -m``) or ``path.py`` after a launcher.
+    ``scripts`` maps each module name and path of the repository's runnable training scripts
+    (a ``__main__`` block reaching the training step; tests never) to its path. The script
+    named most often wins (open_clip's README launches ``open_clip_train.main`` nine times and
+    its ``legacy_main`` once); a tie names none. Then the rows of every other script are
+    another task's (a linear probe, a zero-shot benchmark, a profiler), not the recipe."""
+    counts: Counter[str] = Counter()
+    order: list[str] = []
+    for _, _, words in _commands(root, docs=True):
+        for path in _launched(words, scripts):
+            counts[path] += 1
+            if path not in order:
+                order.append(path)
+    if not counts:
+        return None
+    ranked = sorted(counts, key=lambda p: (-counts[p], order.index(p)))
+    if len(ranked) > 1 and counts[ranked[0]] == counts[ranked[1]]:
+        return None
+    return ranked[0]
+
+
+def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[str]:
+    """The scripts of ``scripts`` a command's words launch: the module after ``-m``, a
+    ``.py`` path (``./`` and a leading ``python`` path left aside) after a launcher."""
+    launched = False
+    for word, following in itertools.zip_longest(words, words[1:], fillvalue=""):
+        if Path(word).name in _LAUNCHERS:
+            launched = True
+        elif launched and word == "-m":
+            if following in scripts:  # ``python -m pytest`` launches no script of the repo
+                yield scripts[following]
+            return
+        elif launched and word.endswith(".py"):
+            name = os.path.normpath(word.removeprefix("./"))
+            if name in scripts:
+                yield scripts[name]
+            return
 
 
 def _commands(root: Path, docs: bool = True) -> Iterator[tuple[str, int, list[str]]]:

@@ -458,7 +458,7 @@ def extract_recipe(
         from apiscan.review.work import Ancillary
 
         keep = training_files(result) | entry_points(result, analyses)
-        apart = Ancillary(analyses, None, keep=keep).other_recipe
+        apart = Ancillary(analyses, None, keep=keep, root=Path(root)).other_recipe
     # dict configs (OpenMMLab, cvpods) and JSON configs are read in their own module
     if uncalled is None:
         from apiscan.review.work import uncalled_functions
@@ -856,8 +856,17 @@ class _Values:
     file's defs; -1 at module level or in a class body outside any function): a name is that
     function's parameter or assignment."""
 
-    def __init__(self, repo: _Repo, hierarchy: Hierarchy, files: dict[str, _File]) -> None:
+    def __init__(
+        self,
+        repo: _Repo,
+        hierarchy: Hierarchy,
+        files: dict[str, _File],
+        apart: Callable[[str], str] = lambda _: "",
+    ) -> None:
         self.repo = repo
+        #: whose recipe a file's facts are ("tool", "task", ""): another script's parser
+        #: gives no default to the training's ``args``
+        self.apart = apart
         self.hierarchy = hierarchy
         self.files = files
         #: last name -> how many of the repository's defs have it (built on first use)
@@ -1252,10 +1261,12 @@ class _Values:
         options = self.repo.argparse.get(expr.name)
         if not options:
             return None
-        # The parser of this file, else the training script's, else every one there is.
+        # The parser of this file, else the training script's, else every one there is but
+        # those of another task's scripts (a zero-shot benchmark's ``--batch-size 16``)
         local = [o for o in options if o.file.path == f.path]
-        training = [o for o in options if "train" in PurePosixPath(o.file.path).name]
-        options = local or training or options
+        own = [o for o in options if not self.apart(o.file.path)]
+        training = [o for o in own if "train" in PurePosixPath(o.file.path).name]
+        options = local or training or own or options
         text = expr.text
         found = []
         for o in options:
@@ -1270,7 +1281,17 @@ class _Values:
                         return _Val(keyword.target.text, True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
-            computed = self._computed_option(f, expr, depth) if _is_none(o.default) else None
+            computed = None
+            if _is_none(o.default):
+                computed = (
+                    self._computed_option(f, expr, depth)
+                    or self.filled_by_defaults(o.file, expr.name, text, depth)
+                    or (
+                        self.filled_by_defaults(f, expr.name, text, depth)
+                        if f is not o.file
+                        else None
+                    )
+                )
             if computed is not None:
                 found.append((computed.then(f"{step} defaults to None"), place))
             elif o.default is not None:
@@ -1315,6 +1336,49 @@ class _Values:
                     (f"computed at {f.loc(stmt.line)}" + (f": {shown}" if shown else ""),),
                 )
         return None
+
+    def filled_by_defaults(self, f: _File, name: str, shown: str, depth: int) -> _Val | None:
+        """An option left at None and filled in from a dict of defaults a repository function
+        returns (open_clip's ``for name, val in get_default_params(args.model).items(): if
+        getattr(args, name) is None: setattr(args, name, val)``): the value under the
+        option's name in the dicts that function returns, each return's value when they
+        differ (the function picks one by a test of its argument: the model's name)."""
+        for loop in f.values.loops:
+            source = loop.iter.func if loop.iter.kind == "Call" else None
+            if (
+                source is None
+                or len(loop.names) != 2
+                or source.kind != "Attribute"
+                or source.name != "items"
+                or not any(_sets_attribute(u.node, loop.names[0]) for u in loop.updates)
+            ):
+                continue
+            made = source.target
+            if made.kind == "Name" and loop.function >= 0:
+                made = f.local_value(loop.function, made.name, loop.line) or made
+            found = self._returned_entry(f, loop.function, made, name, depth)
+            if found is not None:
+                return found.then(f"{shown} filled in by {made.text} at {f.loc(loop.line)}")
+        return None
+
+    def _returned_entry(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
+        """The value under ``key`` in the dict literals the repository function ``call``
+        runs returns, merged over its returns; None when it returns none with that key."""
+        if call.kind != "Call" or call.func.kind != "Name":
+            return None
+        name = call.func.name
+        index = f.first.get(name)
+        target = (f, index) if index is not None else self.repo.defs.get(f.imports.get(name, ""))
+        if target is None or target[1] is None:
+            return None
+        file, n = target
+        found = [
+            (self.resolve(file, n, item, depth + 1), file.loc(item.line))
+            for returned in file.defs[n].returns
+            for k, item in _dict_items(returned)
+            if k == key
+        ]
+        return _merge(found) if found else None
 
     def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
@@ -1470,7 +1534,7 @@ class _Recipe:
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
-        self.values = _Values(self.repo, self.hierarchy, self.files)
+        self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
@@ -3203,7 +3267,7 @@ class _Recipe:
                 continue  # PyTorch-YOLOv3's DEFAULT_TRANSFORMS: validation's and detect.py's
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
             if call.when is not None and (fn < 0 or call.when_function == fn):
-                values.append(("when", call.when.text))
+                values.append(("when", call.when_text))
             where = file.defs[fn].name if fn >= 0 else "module code"
             note = "the transforms applied, in order"
             target = call.stored
@@ -3268,7 +3332,7 @@ class _Recipe:
                 # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
                 steps = [self._step(file, fn, e, depth + 1) for e in bound.parts]
                 appended = [
-                    c.expr
+                    c
                     for c in file.values.calls
                     if c.scope == fn
                     and c.expr.func.kind == "Attribute"
@@ -3278,14 +3342,36 @@ class _Recipe:
                     and c.expr.line < expr.line
                     and c.expr.args
                 ]
-                for node in sorted(appended, key=lambda n: (n.line, n.col)):
-                    steps.extend(self._steps(file, fn, node.args[0], depth + 1))
+                for c in sorted(appended, key=lambda c: (c.expr.line, c.expr.col)):
+                    added = self._steps(file, fn, c.expr.args[0], depth + 1)
+                    runs = self._runs_under(file, fn, c, expr.line)
+                    if runs is False:
+                        continue  # ``if aug_cfg.color_jitter_prob:`` with a None default
+                    if runs is not True:
+                        added = [f"{step} (if {runs})" for step in added]
+                    steps.extend(added)
                 return steps
             if bound is not None:
                 return self._steps(file, fn, bound, depth + 1)
         if expr.kind in ("List", "Tuple"):
             return [self._step(file, fn, e, depth + 1) for e in expr.parts]
         return [self._step(file, fn, expr, depth + 1)]
+
+    def _runs_under(self, file: _File, fn: int, call: CallValues, used: int) -> bool | str:
+        """Whether the ``if`` of def ``fn`` nearest the call lets it run with the values the
+        code starts from: True (none, one around line ``used`` too, where the list is
+        composed, or its test holds), False (it fails), else the test as the call runs
+        under it (:attr:`CallValues.when_text`), for the row to say."""
+        if not call.ifs or call.when_function != fn:
+            return True
+        near = call.ifs[0]
+        if near.line <= used <= near.end_line:
+            return True  # the composition itself is under it: its row says so
+        value = self._holds(file, fn, near.test, 0)
+        if value is _UNKNOWN:
+            return call.when_text
+        in_else = bool(near.body_end) and near.body_end < call.expr.line <= near.end_line
+        return bool(value) != in_else
 
     def _step(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
         for node in expr.walk():  # T.Flip() if flip else nn.Identity(): shown here too
@@ -3462,7 +3548,7 @@ class _Recipe:
 
     def _no_aug_call(self, file: _File, call: CallValues) -> None:
         values = [("call", call.expr.text)]
-        when = call.when.text if call.when is not None else ""
+        when = call.when_text
         if when:
             values.append(("when", when))
         if "epoch" in when or "epoch" in values[0][1]:
@@ -3681,7 +3767,12 @@ class _Recipe:
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
-                if o.default is not None:
+                filled = None
+                if _is_none(o.default):  # left at None for a function of defaults to fill in
+                    filled = self.values.filled_by_defaults(o.file, dest, o.option, 0)
+                if filled is not None:
+                    value = f"None, then {filled.show()}"
+                elif o.default is not None:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
@@ -4744,6 +4835,17 @@ def _calls_name(call: CallValues, fn: int, name: str) -> bool:
     """``call`` is ``name(...)`` in def ``fn``."""
     func = call.expr.func
     return call.function == fn and func.kind == "Name" and func.name == name
+
+
+def _sets_attribute(node: Expr, name: str) -> bool:
+    """``setattr(receiver, name, value)`` with the attribute's name held by ``name``."""
+    return (
+        node.kind == "Call"
+        and node.callee() == "setattr"
+        and len(node.args) == 3
+        and node.args[1].kind == "Name"
+        and node.args[1].name == name
+    )
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:

@@ -198,8 +198,9 @@ class StructureBuilder:
     def build(self) -> tuple[ModuleNode, ...]:
         nodes: dict[str, _Node] = {}
         for cls in sorted(self.classes):
-            if self.is_node(cls):
-                fa, fact = self.classes[cls]
+            fa, fact = self.classes[cls]
+            # a test's stand-ins (``TinyModel``, ``DummyLoss``) are no part of any model
+            if self.is_node(cls) and not is_test_path(fa.path):
                 nodes[cls] = _Node(cls, place(fa, fact.line or 1))
         for node in nodes.values():
             self._constructor(node, nodes)

@@ -28,6 +28,7 @@ from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import Expr
 from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
+from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
@@ -183,6 +184,7 @@ class Ancillary:
         analyses: Sequence[FileAnalysis],
         patterns: Sequence[str] | None = None,
         keep: Iterable[str] = (),
+        root: Path | None = None,
     ) -> None:
         self.patterns = tuple(patterns) if patterns is not None else None
         #: files that hold the training step (an optimizer, a backward pass): always ported
@@ -257,9 +259,23 @@ class Ancillary:
             self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
-            for path, whose in _side_recipes(analyses).items():
+            entry = documented_entry(root, self._scripts(analyses)) if root else None
+            for path, whose in _side_recipes(analyses, entry or "").items():
                 self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
+
+    def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """Each module name and path of the ported training scripts (a ``__main__`` block,
+        the training step reached) -> its path: what a documented command may launch."""
+        return {
+            name: fa.path
+            for fa in analyses
+            if fa.path in self._ported_entries()
+            and fa.syntax is not None
+            and fa.syntax.main_block != (0, 0)
+            and not is_test_path(fa.path)
+            for name in (*fa.modules, fa.path)
+        }
 
     def vendored(self, path: str) -> bool:
         """Whether ``path`` is in a vendored copy of another repository and the repository's
@@ -778,13 +794,26 @@ def _named_variant(base: str, path: str) -> bool:
 _TRAINING_NAME = re.compile(r"(^|[^a-z])train")
 
 
-def _side_recipes(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+def _side_recipes(analyses: Sequence[FileAnalysis], entry: str = "") -> dict[str, str]:
     """The scripts whose training facts are another recipe's, where the repository's root
     holds a training script, though they stay ported: any script nothing imports beside the
     training ones ("tool": fairseq's ``fairseq_cli/generate.py`` seeds and halves its own
     run, yolov9's ``utils/loggers/comet/hpo.py`` has its own options), and the files under a
-    top-level folder holding its own training script ("task": yolov9's ``classify/``)."""
+    top-level folder holding its own training script ("task": yolov9's ``classify/``).
+    ``entry``: the training script the documentation launches
+    (:func:`~apiscan.review.commands.documented_entry`), wherever it lives; then every other
+    script it does not import is a tool (open_clip's ``scripts/*_probe.py``, its profiler,
+    its ``legacy_main.py``), and so is what only those scripts import."""
     analyses = [fa for fa in analyses if not is_test_path(fa.path)]
+    if entry:
+        graph = _reference_graph(analyses, _import_graph(analyses))
+        reach = _closure({entry}, graph, packages=True) | {entry}
+        tools = {
+            fa.path
+            for fa in analyses
+            if fa.syntax is not None and fa.syntax.main_block != (0, 0) and fa.path not in reach
+        }
+        return dict.fromkeys(sorted(tools | _closure(tools, graph, packages=True) - reach), "tool")
     imported = imported_modules(analyses)
     # a script runs as ``python x.py``; another may still import it (yolov9's
     # ``panoptic/val.py`` imports from ``panoptic/train.py``)
