@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from apiscan.extract.syntax import child_nodes, name_chain, own_body, walk_nodes
@@ -49,6 +50,9 @@ _KEEPS = frozenset({"to", "cuda", "cpu", "train", "eval", "half", "float", "doub
 #: Reads of a tensor that carry its size or a host number, not its values: a target built
 #: for ``output.shape[0]`` samples, or from ``loss.item()``, is not computed from the output.
 _SIZE_ATTRS = frozenset({"shape", "ndim", "device", "dtype", "is_cuda", "requires_grad"})
+#: A line that may call a backward pass (not ``def backward(ctx, grad)``, nor a comment's
+#: "backward compatible").
+_CALLS_BACKWARD = re.compile(r"(?<!def )\bbackward\s*\(")
 _SIZE_CALLS = frozenset({"size", "dim", "numel", "item", "tolist", "numpy", "len"})
 
 
@@ -74,11 +78,16 @@ def loss_paths(tree: ast.Module, text: str) -> tuple[LossPath, ...]:
     ``backward``: the walk costs nothing on most files)."""
     if "backward" not in text:
         return ()
+    # only the defs and statements holding a line that calls ``backward`` are read
+    hot = [n for n, line in enumerate(text.splitlines(), 1) if _CALLS_BACKWARD.search(line)]
     out: list[LossPath] = []
     stack: list[tuple[ast.AST, str]] = [(tree, "")]
     while stack:
         node, prefix = stack.pop()
         for child in ast.iter_child_nodes(node):
+            first = getattr(child, "lineno", None)
+            if first is None or not _holds(hot, first, getattr(child, "end_lineno", first)):
+                continue
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 qual = f"{prefix}.{child.name}" if prefix else child.name
                 stack.append((child, qual))
@@ -90,6 +99,12 @@ def loss_paths(tree: ast.Module, text: str) -> tuple[LossPath, ...]:
                 stack.append((child, prefix))
     out.sort(key=lambda p: p.function)
     return tuple(out)
+
+
+def _holds(lines: list[int], first: int, last: int) -> bool:
+    """Is one of the sorted ``lines`` within ``first``..``last``?"""
+    at = bisect_left(lines, first)
+    return at < len(lines) and lines[at] <= last
 
 
 def _key(expr: ast.AST) -> str | None:
