@@ -44,6 +44,11 @@ _MODEL_NAME = re.compile(
     r"(?:_(?:[a-z]|\d+|ema|student|teacher))?"
 )
 _NET_LETTER = re.compile(r"net[A-Z]")
+#: First words of the functions that make or handle a model rather than name one.
+_VERBS = frozenset(
+    {"build", "create", "get", "load", "make", "init", "setup", "wrap", "unwrap", "convert"}
+    | {"prepare", "save", "freeze", "export", "copy", "update", "print", "count", "to"}
+)
 #: Bound-method wrappers of a module that keep it (``generator.to(device)``, ``.cuda()``):
 #: what the step calls is still an instance of the class constructed inside.
 _KEEPS = frozenset({"to", "cuda", "cpu", "train", "eval", "half", "float", "double"})
@@ -69,7 +74,10 @@ class LossPath:
 
 
 def is_model_name(name: str) -> bool:
-    """An object named like the network being trained (``model``, ``net_g``, ``netG``)."""
+    """An object named like the network being trained (``model``, ``net_g``, ``netG``); not
+    a function that makes or handles one (``create_model``, ``load_network``)."""
+    if name.partition("_")[0] in _VERBS:
+        return False
     return bool(_MODEL_NAME.fullmatch(name) or _NET_LETTER.match(name))
 
 
@@ -99,6 +107,13 @@ def loss_paths(tree: ast.Module, text: str) -> tuple[LossPath, ...]:
                 stack.append((child, prefix))
     out.sort(key=lambda p: p.function)
     return tuple(out)
+
+
+def _model_object(key: str) -> bool:
+    """A name or ``self`` attribute holding a model (``model``, ``self.net_g``); not another
+    object's attribute: ``args.model`` and ``cfg.teacher_model`` name a model to build."""
+    owner, _, name = key.rpartition(".")
+    return owner in ("", "self") and is_model_name(name)
 
 
 def _holds(lines: list[int], first: int, last: int) -> bool:
@@ -216,8 +231,8 @@ class _StepFlow:
         target = _key(func)
         if target is not None:
             parts = target.split(".")
-            if is_model_name(parts[-1]) or (
-                len(parts) > 1 and parts[-1].startswith("forward") and is_model_name(parts[-2])
+            if _model_object(target) or (
+                parts[-1].startswith("forward") and _model_object(".".join(parts[:-1]))
             ):
                 out.add(0)
             out.update(self.built.get(target, ()))
@@ -239,7 +254,7 @@ class _StepFlow:
             key = _key(expr)
             if key is not None:
                 out: set[int] = set()
-                if is_model_name(key.rpartition(".")[2]):
+                if _model_object(key):
                     out.add(0)
                 parts = key.split(".")
                 for n in range(len(parts), 0, -1):  # ``outputs.logits``: ``outputs`` too
@@ -254,7 +269,7 @@ class _StepFlow:
 
     def _is_model(self, key: str) -> bool:
         """A stored model object (by its name, or built from a class in the step)."""
-        return is_model_name(key.rpartition(".")[2]) or key in self.built
+        return _model_object(key) or key in self.built
 
     def _key_sources(self, key: str, line: int) -> frozenset[int]:
         if self._is_model(key):

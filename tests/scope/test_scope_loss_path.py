@@ -117,6 +117,10 @@ def test_passing_the_model_and_other_backward_spellings() -> None:
             terms = diffusion.training_terms(net_g, x, t)
             accelerator.backward(terms["loss"].mean())
 
+        def step3(args):
+            teacher = create_model(args.teacher_model)
+            (student(x) + teacher(x)).backward()
+
         def step2(model_kwargs):
             out = helper(model_kwargs)
             out.backward()
@@ -124,6 +128,8 @@ def test_passing_the_model_and_other_backward_spellings() -> None:
     )
     assert {name for _, name, _ in got["step"].calls} == {"training_terms", "mean"}
     assert got["step2"].calls == ()  # a training step, but ``model_kwargs`` is no model
+    # ``args.teacher_model`` names a model to build; ``create_model`` builds it
+    assert got["step3"].calls == ()
 
 
 @pytest.mark.parametrize(
@@ -139,6 +145,8 @@ def test_passing_the_model_and_other_backward_spellings() -> None:
         ("network_config", False),
         ("Generator", False),  # a class, not an object
         ("subnet_count", False),
+        ("create_model", False),  # a function that builds one
+        ("load_network", False),
     ],
 )
 def test_model_names(name: str, model: bool) -> None:
