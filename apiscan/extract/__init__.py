@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from apiscan.extract.api_uses import Emit, Extractor, Ref
+    from apiscan.extract.loss_path import LossPath
     from apiscan.extract.positions import AstNodes
     from apiscan.extract.syntax import SyntaxFacts
 
@@ -74,6 +75,8 @@ class TreeFacts:
     def_lines: list[int]  # the ``def`` lines in pre-order (see :func:`_statement_lines`)
     class_lines: dict[str, int]  # see :func:`_statement_lines`
     syntax: SyntaxFacts | None  # the review's facts; None when not asked for
+    #: the training steps' loss paths (:mod:`apiscan.extract.loss_path`), for the scope
+    loss_paths: tuple[LossPath, ...]
     #: id(call) -> (the call, its argument texts) for the calls the walks of this file
     #: reported: a re-walk of the kept module reads them here instead of rendering the code
     #: again (a fifth of a re-walk's CPU); the node is held, so an id is never reused
@@ -99,6 +102,7 @@ def tree_facts(
         return last[1]
     if not remember:
         _LAST_FACTS = None
+    from apiscan.extract.loss_path import loss_paths
     from apiscan.extract.positions import ast_nodes
     from apiscan.extract.syntax import syntax_facts
 
@@ -109,6 +113,7 @@ def tree_facts(
         class_lines,
         # the review's facts, from the tree parsed for positions
         syntax_facts(tree, text) if syntax else None,
+        loss_paths(tree, text),
     )
     if remember:
         _LAST_FACTS = (tree, facts)
@@ -261,7 +266,7 @@ def _analyse_text(
     if isinstance(module, FileError):  # valid Python LibCST cannot read: Python's tree alone
         assert isinstance(tree, ast.Module)  # facts are kept only with a LibCST module
         degraded = degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
-        return replace(degraded, syntax=syntax)
+        return replace(degraded, syntax=syntax, loss_paths=facts.loss_paths)
     ext = Extractor(
         api,
         _owners(api, Owners),
@@ -285,7 +290,7 @@ def _analyse_text(
             if isinstance(tree, FileError):
                 return FileAnalysis(task.relpath, task.modules, sha, lines, errors=(tree,))
         degraded = degraded_analysis(task.relpath, task.modules, sha, lines, tree, text, api)
-        return replace(degraded, syntax=syntax)
+        return replace(degraded, syntax=syntax, loss_paths=facts.loss_paths)
     finally:
         sys.setrecursionlimit(limit)
     # Everything that needs a position goes through one mapping: API uses, dynamic-shape
@@ -410,6 +415,7 @@ def _analyse_text(
         param_uses=tuple(sorted(set(param_uses))),
         sensitive=tuple(sorted(ext.sensitive)),
         syntax=syntax,
+        loss_paths=facts.loss_paths,
     )
 
 

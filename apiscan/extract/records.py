@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from apiscan.extract.loss_path import LossPath
 from apiscan.extract.syntax import SyntaxFacts
 from apiscan.model import ApiUse, ChainStep, FileError, Span
 from apiscan.program.values import Fact
@@ -215,6 +216,9 @@ class FileAnalysis:
     #: what the text says beyond torch APIs (imports, ``self.x`` assignments and calls,
     #: model-zoo constructors, host round trips...), for the review; None when not parsed
     syntax: SyntaxFacts | None = None
+    #: the calls between a model's outputs and the backward pass of each training step
+    #: (:mod:`apiscan.extract.loss_path`): the scope pass makes their callees network
+    loss_paths: tuple[LossPath, ...] = ()
 
 
 def _pickled_as_calls(*classes: type) -> None:
@@ -238,7 +242,7 @@ def _pickled_as_calls(*classes: type) -> None:
 
 def _record_classes() -> tuple[type, ...]:
     from apiscan import model
-    from apiscan.extract import input_steps, models, syntax
+    from apiscan.extract import input_steps, loss_path, models, syntax
     from apiscan.extract import values as file_values
     from apiscan.program import values
 
@@ -258,6 +262,7 @@ def _record_classes() -> tuple[type, ...]:
         model.FileError,
         model.ChainStep,
         syntax.SyntaxFacts,
+        loss_path.LossPath,
         syntax.ZooCall,
         syntax.HostTrip,
         syntax.Pipeline,

@@ -5,6 +5,12 @@ after the join those names are rewritten through the repo's own re-exports and c
 (the repository index, :mod:`apiscan.program.index`), so that ``self.head(x)`` on a subclass whose
 ``forward`` lives in a base class in another file still lands on the function that runs.
 
+A call edge is marked ``loss`` when the call lies on a training step's loss path (between a
+model's outputs and the backward pass, :mod:`apiscan.extract.loss_path`): its callee is part
+of the graph MindSpore differentiates, whatever its name or place. A source the step built
+from a class counts only when that class is one of the repository's ``nn.Module``s outside
+its data and test code (a ``Mixup()`` object called before the model starts no loss path).
+
 Besides call edges the graph carries two kinds the scope needs: ``defines`` (a function to the
 functions nested in it, which run in its context even when the call is not seen) and
 ``override`` (a method to the subclass methods overriding it: ``self.decode()`` in a base class
@@ -19,6 +25,9 @@ import networkx as nx
 
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, REF, FileAnalysis
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
+
+#: Edge attribute: the call lies on a training step's loss path.
+LOSS = "loss"
 
 #: Name of the node for a module's top-level code (not a valid identifier, so it never clashes
 #: with a function called the same as its module).
@@ -45,7 +54,9 @@ def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> n
 
     Node attributes: ``path``, ``qualname`` (module-relative, ``""`` for module code), ``cls``
     (fully qualified class of a method, else ``""``), ``line``, ``kind`` (``function``,
-    ``method`` or ``module``). Edge attributes: ``role`` and ``line`` (of the first such call).
+    ``method`` or ``module``), ``no_grad`` and ``trains`` (True: decorated ``@torch.no_grad()``,
+    runs a backward pass). Edge attributes: ``role`` and ``line`` (of the first such call),
+    and :data:`LOSS` (True) when some such call lies on a training step's loss path.
     Graph attributes: ``unresolved`` (calls whose callee names nothing known) and ``external``
     (calls into torch, or into methods a repo class inherits from outside the repo).
     """
@@ -65,11 +76,12 @@ class _Builder:
     def build(self) -> nx.DiGraph:
         for fa in self.analyses:
             self._add_nodes(fa)
-        edges: list[tuple[str, str, str, int]] = []
+        edges: list[tuple[str, str, str, int, bool]] = []
         for fa in self.analyses:
             if not fa.modules:
                 continue
             module = fa.modules[0]
+            loss = self._loss_calls(fa)
             for call in fa.calls:
                 caller = self._caller(module, call.caller)
                 targets = self._resolve(call.callee, call.role)
@@ -79,21 +91,52 @@ class _Builder:
                     self.graph.graph["unresolved"] += 1
                 elif not targets:
                     self.graph.graph["external"] += 1
+                on_path = bool(loss) and _on_path(loss, call.caller, call.line, call.callee)
                 for target in targets or ():
-                    edges.append((caller, target, call.role, call.line))
+                    edges.append((caller, target, call.role, call.line, on_path))
             for fn in fa.functions:
                 parent = fn.qualname.rpartition(".")[0]
                 node = f"{module}.{fn.qualname}"
                 if parent and f"{module}.{parent}" in self.graph:
-                    edges.append((f"{module}.{parent}", node, DEFINES, fn.line))
+                    edges.append((f"{module}.{parent}", node, DEFINES, fn.line, False))
         edges.extend(self._overrides())
         self._add_edges(edges)
         return self.graph
+
+    def _loss_calls(self, fa: FileAnalysis) -> dict[tuple[str, int], set[str]]:
+        """(training step, line) → the callees' last names of the calls on its loss path
+        that depend on a model: one named like a model, or an object the step built from
+        one of the repository's ``nn.Module`` classes (checked here, where classes are
+        known)."""
+        out: dict[tuple[str, int], set[str]] = {}
+        for lp in fa.loss_paths:
+            bound = {s for _, _, sources in lp.calls for s in sources if s}
+            models = {0} | {
+                c.line
+                for c in fa.calls
+                if c.caller == lp.function and c.line in bound and self._builds_module(c.callee)
+            }
+            for line, name, sources in lp.calls:
+                if models.intersection(sources):
+                    out.setdefault((lp.function, line), set()).add(name)
+        return out
+
+    def _builds_module(self, callee: str) -> bool:
+        """``callee`` is one of the repository's ``nn.Module`` classes, defined outside its
+        data and test code (the class a training step builds its model from)."""
+        h = self.hierarchy
+        cls = h.resolve(follow(callee, h.classes.aliases, lambda n: n in h.classes.facts) or "")
+        if cls is None or cls not in h.classes.facts or not h.is_module(cls):
+            return False
+        init = self.spelled.get(h.method(cls, "__init__") or "")
+        path = self.graph.nodes[init]["path"] if init is not None else ""
+        return not (path and (_is_test_path(path) or _is_data_path(path)))
 
     def _add_nodes(self, fa: FileAnalysis) -> None:
         if not fa.modules:
             return
         first = fa.modules[0]
+        steps = {lp.function for lp in fa.loss_paths}
         top = {"path": fa.path, "qualname": "", "cls": "", "line": 1, "kind": "module"}
         nodes = [(module_node(first), top)]
         for fn in fa.functions:
@@ -107,6 +150,8 @@ class _Builder:
             }
             if fn.no_grad:  # ``@torch.no_grad()``: never a loss root, whatever its name
                 attrs["no_grad"] = True
+            if fn.qualname in steps:  # runs a backward pass: a training step, not a loss
+                attrs["trains"] = True
             nodes.append((node, attrs))
             for module in fa.modules:
                 self.spelled[f"{module}.{fn.qualname}"] = node
@@ -182,7 +227,7 @@ class _Builder:
             out.append(node)
         return tuple(out)
 
-    def _overrides(self) -> Iterator[tuple[str, str, str, int]]:
+    def _overrides(self) -> Iterator[tuple[str, str, str, int, bool]]:
         """Edges from each method to the methods overriding it in direct or deeper
         subclasses (through the nearest ancestor that defines it)."""
         h = self.hierarchy
@@ -198,15 +243,44 @@ class _Builder:
                     inherited = h.method(base, name) if base else None
                     if inherited is not None and inherited in self.spelled:
                         line = self.graph.nodes[node]["line"]
-                        yield self.spelled[inherited], node, OVERRIDE, line
+                        yield self.spelled[inherited], node, OVERRIDE, line, False
                         break
 
-    def _add_edges(self, edges: Sequence[tuple[str, str, str, int]]) -> None:
-        merged: dict[tuple[str, str], dict[str, str | int]] = {}
-        for caller, callee, role, line in edges:
+    def _add_edges(self, edges: Sequence[tuple[str, str, str, int, bool]]) -> None:
+        merged: dict[tuple[str, str], dict[str, str | int | bool]] = {}
+        for caller, callee, role, line, on_path in edges:
             data = merged.get((caller, callee))
             if data is None:
-                merged[caller, callee] = {"role": role, "line": line}
+                data = merged[caller, callee] = {"role": role, "line": line}
             elif _ROLE_RANK.get(role, 1) > _ROLE_RANK.get(str(data["role"]), 1):
                 data["role"] = role
+            if on_path:  # one call on the loss path is enough
+                data[LOSS] = True
         self.graph.add_edges_from((u, v, d) for (u, v), d in merged.items())
+
+
+#: The names a call fact's callee ends with when the call is of an object (``crit(out, y)``
+#: lands on ``Crit.forward``): the loss path names the call by the object instead.
+_OBJECT_CALLS = frozenset({"forward", "__call__"})
+
+
+def _on_path(loss: dict[tuple[str, int], set[str]], caller: str, line: int, callee: str) -> bool:
+    """Is the call of ``callee`` on ``line`` of ``caller`` one the loss path names?"""
+    names = loss.get((caller, line))
+    if not names:
+        return False
+    last = callee.rpartition(".")[2]
+    return last in names or last in _OBJECT_CALLS
+
+
+def _is_test_path(path: str) -> bool:
+    # imported here: the classification imports this module to build its graph
+    from apiscan.scope.classify import is_test_path
+
+    return is_test_path(path)
+
+
+def _is_data_path(path: str) -> bool:
+    from apiscan.scope.classify import is_data_path
+
+    return is_data_path(path)

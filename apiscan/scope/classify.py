@@ -11,10 +11,13 @@ both a ``forward`` and a dataset is compiled into the graph, so network wins); t
 code included, is ``host``.
 
 The network is what a migration engineer rewrites as ``nn.Cell``s: a Module's ``forward`` and
-its losses, and also its *definition* — the ``__init__`` that builds its layers, with the
-builders it calls (``get_activation()``, ``_make_layer()``, ``nn.Sequential`` contents) and the
-class body's default layer classes (``norm_layer=nn.BatchNorm2d``): a class body takes the
-widest scope of its methods. Methods read without a call (``{"labels": self.loss_labels}``,
+its losses (a loss by its name, or any function a training step calls between the model's
+outputs and the backward pass: MindSpore differentiates the loss with the network, so a
+data module's ``mel_spectrogram`` applied to a generator's output is network), and also its
+*definition* — the ``__init__`` that builds its layers, with the builders it calls
+(``get_activation()``, ``_make_layer()``, ``nn.Sequential`` contents) and the class body's
+default layer classes (``norm_layer=nn.BatchNorm2d``): a class body takes the widest scope
+of its methods. Methods read without a call (``{"labels": self.loss_labels}``,
 ``self.apply(self._init_weights)``) or named through ``getattr(self, "loss_" + name)`` are
 edges too, so a loss reached through a dispatch dict is network.
 
@@ -55,7 +58,7 @@ import networkx as nx
 from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.model import SCOPES
 from apiscan.program.index import ClassTable, Hierarchy
-from apiscan.scope.callgraph import build_call_graph
+from apiscan.scope.callgraph import LOSS, build_call_graph
 
 NETWORK, DATA, HOST = SCOPES
 #: Widest first: a class body whose methods are network and data is network.
@@ -133,7 +136,9 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
     """``forward`` (else ``__call__``) and ``__init__`` of every ``nn.Module`` subclass, of every
     loss class and of every class defining ``forward`` over a base from a package outside the
     scan (unless it is test or data code), with their ``forward_*`` methods; every function
-    named like a loss and every ``losses`` method."""
+    named like a loss and every ``losses`` method; every function a training step calls on
+    its loss path (between a model's outputs and the backward pass: a ``mel_spectrogram``
+    of the generated waveform, a diffusion's ``training_losses(model, x, t)``)."""
     roots = set()
     #: where each class's methods live (a class's own file, for a Module whose forward is
     #: inherited from a base in another file)
@@ -178,6 +183,11 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
         ) and not (is_test_path(data["path"]) or data.get("no_grad")):
             # ``@torch.no_grad() def estimate_loss()`` evaluates; it differentiates nothing
             roots.add(node)
+    for _caller, callee, on_path in graph.edges(data=LOSS):
+        # not a training step given the model (``super().train_step(sample, model)``)
+        data = graph.nodes[callee]
+        if on_path and not (data.get("no_grad") or data.get("trains")):
+            roots.add(callee)
     return roots
 
 

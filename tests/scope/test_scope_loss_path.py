@@ -1,0 +1,194 @@
+"""The loss path of a training step: what it calls between the model's outputs and the backward
+pass is network, wherever it is defined (fixtures/losspath)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from apiscan.extract.loss_path import LossPath, is_model_name, loss_paths
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.program.index import ClassTable
+from apiscan.resolve.torch_api import load_torch_api
+from apiscan.scope import ScopeMap
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "losspath"
+
+
+@cache
+def fixture_scopes() -> ScopeMap:
+    _, analyses = scan_with_facts(ScanOptions(str(FIXTURE), cache_dir=None, jobs=1))
+    return ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
+
+
+@pytest.mark.parametrize(
+    ("path", "function", "scope"),
+    [
+        # VALID: a data module's helper applied to the generator's output before the backward
+        ("vocoder/features.py", "mel_spectrogram", "network"),
+        ("vocoder/features.py", "log_compress", "network"),  # and what it calls
+        # VALID: a diffusion's training terms, given the model, then backpropagated
+        ("vocoder/diffusion.py", "Diffusion.training_terms", "network"),
+        ("vocoder/diffusion.py", "Diffusion.q_sample", "network"),
+        ("vocoder/diffusion.py", "mean_flat", "network"),
+        ("vocoder/diffusion.py", "extract", "network"),  # sampling uses it too: network wins
+        # INVALID: the dataset's own helper stays data
+        ("vocoder/features.py", "loudness", "data"),
+        ("vocoder/dataset.py", "WavSet.__getitem__", "data"),
+        # INVALID: before the model, a size of the output, logging after the backward
+        ("vocoder/features.py", "normalize", "host"),
+        ("vocoder/features.py", "crop_count", "host"),
+        ("vocoder/features.py", "spectral_stats", "host"),
+        # INVALID: an object the step calls that is no nn.Module (a mixup) starts no path
+        ("vocoder/models.py", "Mixer.__call__", "host"),
+        ("vocoder/models.py", "mix_pairs", "host"),
+        # INVALID: a sampling loop calls the model but runs no backward
+        ("vocoder/diffusion.py", "Diffusion.sample_loop", "host"),
+        ("vocoder/diffusion.py", "Diffusion.p_step", "host"),
+        ("vocoder/diffusion.py", "Diffusion.posterior", "host"),
+        ("sample.py", "main", "host"),
+        # the training steps themselves are host loops
+        ("train.py", "train_vocoder", "host"),
+        ("train.py", "train_diffusion", "host"),
+    ],
+)
+def test_fixture_scopes(path: str, function: str, scope: str) -> None:
+    assert fixture_scopes().scope_of(path, function) == scope
+
+
+def paths(src: str) -> dict[str, LossPath]:
+    text = textwrap.dedent(src)
+    return {p.function: p for p in loss_paths(ast.parse(text), text)}
+
+
+def test_the_record_names_the_calls_between_the_model_and_the_backward() -> None:
+    got = paths(
+        """
+        def step(model, batch, prep, crit):
+            x, y = batch
+            x = prep(x)
+            out = model(x)
+            n = sizes(out.shape[0], len(out), out.size(0))
+            feats = featurize(out.squeeze(1))
+            loss = crit(feats, y)
+            loss.backward()
+            log(feats.detach())
+            feats = featurize(out)
+
+        def sample(model, x):
+            for _ in range(3):
+                x = denoise(x, model(x))
+            return x
+        """
+    )
+    assert set(got) == {"step"}  # no backward, no training step
+    calls = {(line, name) for line, name, _ in got["step"].calls}
+    assert calls == {(5, "model"), (7, "featurize"), (7, "squeeze"), (8, "crit")}
+    assert all(sources == (0,) for _, _, sources in got["step"].calls)  # named ``model``
+
+
+def test_objects_built_in_the_step_are_sources_by_their_binding_line() -> None:
+    got = paths(
+        """
+        def train():
+            g = Gen().cuda()
+            mix = Mixup(0.2)
+            for x, y in loader:
+                x = mix(x)
+                fake = g(x)
+                scaler.scale(l1(spec(fake), y)).backward()
+        """
+    )
+    calls = {name: sources for _, name, sources in got["train"].calls}
+    # ``mix(x)`` is a source by its binding too: the scope pass keeps only nn.Module classes
+    assert calls["spec"] == (3, 4)
+    assert calls["l1"] == (3, 4)
+    assert "Gen" not in calls and "cuda" not in calls  # how the model is built: no output
+
+
+def test_passing_the_model_and_other_backward_spellings() -> None:
+    got = paths(
+        """
+        def step(diffusion, net_g, accelerator):
+            terms = diffusion.training_terms(net_g, x, t)
+            accelerator.backward(terms["loss"].mean())
+
+        def step3(args):
+            teacher = create_model(args.teacher_model)
+            (student(x) + teacher(x)).backward()
+
+        def step2(model_kwargs):
+            out = helper(model_kwargs)
+            out.backward()
+        """
+    )
+    assert {name for _, name, _ in got["step"].calls} == {"training_terms", "mean"}
+    assert got["step2"].calls == ()  # a training step, but ``model_kwargs`` is no model
+    # ``args.teacher_model`` names a model to build; ``create_model`` builds it
+    assert got["step3"].calls == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "model"),
+    [
+        ("model", True),
+        ("ddp_model", True),
+        ("net_g", True),
+        ("netD", True),
+        ("generator", True),
+        ("model_ema", True),
+        ("model_kwargs", False),
+        ("network_config", False),
+        ("Generator", False),  # a class, not an object
+        ("subnet_count", False),
+        ("create_model", False),  # a function that builds one
+        ("load_network", False),
+    ],
+)
+def test_model_names(name: str, model: bool) -> None:
+    assert is_model_name(name) is model
+
+
+def test_files_without_a_backward_cost_nothing() -> None:
+    text = "def f(model, x):\n    return loss(model(x))\n"
+    assert loss_paths(ast.parse(text), text) == ()
+
+
+def test_a_training_step_given_the_model_is_no_loss(tmp_path: Path) -> None:
+    """``super().train_step(sample, model)`` passes the model and feeds the backward, but it
+    runs a backward pass of its own: a training step (host), not a loss."""
+    from scan_helpers import write_repo
+
+    write_repo(
+        tmp_path,
+        {
+            "tasks.py": """
+                class Task:
+                    def train_step(self, sample, model):
+                        loss = model(sample).sum()
+                        loss.backward()
+                        return loss
+
+
+                class AuxTask(Task):
+                    def train_step(self, sample, model):
+                        loss = super().train_step(sample, model)
+                        aux = aux_term(loss)
+                        aux.backward()
+                        return loss
+
+
+                def aux_term(loss):
+                    return loss * 0.1
+            """
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    scopes = ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
+    assert scopes.scope_of("tasks.py", "Task.train_step") == "host"
+    assert scopes.scope_of("tasks.py", "AuxTask.train_step") == "host"
+    assert scopes.scope_of("tasks.py", "aux_term") == "network"
