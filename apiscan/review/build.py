@@ -215,7 +215,7 @@ def review(options: ScanOptions) -> Review:
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result),
-        sparse=gaps.sparse_uses(result),
+        sparse=gaps.sparse_uses(result, analyses, ancillary.why),
         extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
         + submodule_extensions(items),
         third_party=gaps.third_party(analyses),

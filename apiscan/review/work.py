@@ -1019,6 +1019,7 @@ def work_items(
     items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
+    items.extend(_library_ops(result, analyses, ancillary))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     order = list(WORK_KINDS)
@@ -2857,6 +2858,37 @@ def _import_built_ops(
             )
         )
     return found
+
+
+def _library_ops(
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """The ops of third-party compiled libraries (:mod:`apiscan.review.oplibs`: MinkowskiEngine,
+    torch_scatter, mmcv.ops...) the network's files use: a compiled op with no MindSpore
+    counterpart each, priced as the repository's own compiled ops are."""
+    from apiscan.review.oplibs import OF_LIBRARY, network_library_uses
+
+    return [
+        WorkItem(
+            kind="compiled-custom-op",
+            what=f"{name} ({OF_LIBRARY}{use.library})",
+            where=(where,),
+            why=(
+                f"an op of the third-party library {use.library} (compiled CUDA/C++ kernels) "
+                "that the network calls, with no MindSpore counterpart: write it as a custom op "
+                "(mindspore.ops.Custom around the kernel, or a composition of existing ops) with "
+                "its backward, checked against the library's"
+                + (
+                    " on sparse tensors (mindspore.COOTensor/CSRTensor cover little)"
+                    if use.sparse
+                    else ""
+                )
+            ),
+            uses=1,
+        )
+        for use in network_library_uses(result, analyses, ancillary.why)
+        for name, where in use.ops
+    ]
 
 
 def _second_order_grads(
