@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import SyntaxFacts
 from apiscan.model import ScanResult
 from apiscan.review.model import Where
 from apiscan.review.sources import place, with_facts
@@ -78,6 +79,27 @@ def _network_op(name: str) -> bool:
     return len(parts) > 1 and not any(p in _HOST_PARTS for p in parts[1:])
 
 
+def _call_lines(facts: SyntaxFacts) -> dict[str, int]:
+    """The first line each absolute dotted name is called on in a file (``ME.SparseTensor(...)``
+    with ``import MinkowskiEngine as ME``: ``MinkowskiEngine.SparseTensor``), through the
+    file's imports."""
+    imports = dict(facts.imports)
+    lines: dict[str, int] = {}
+    for call in facts.values.calls if facts.values is not None else ():
+        links: list[str] = []
+        e = call.expr.parts[0] if call.expr.parts else None
+        while e is not None and e.kind == "Attribute" and e.parts:
+            links.append(e.name)
+            e = e.parts[0]
+        if e is None or e.kind != "Name" or not e.name:
+            continue
+        head, dot, rest = ".".join([e.name, *reversed(links)]).partition(".")
+        full = imports.get(head, head) + dot + rest
+        if full not in lines or call.expr.line < lines[full]:
+            lines[full] = call.expr.line
+    return lines
+
+
 def network_library_uses(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -92,6 +114,7 @@ def network_library_uses(
     for fa, facts in with_facts(analyses):
         if fa.path not in network or (apart is not None and apart(fa.path)):
             continue
+        lines = _call_lines(facts)
         for top, names in facts.package_uses:
             if top not in NETWORK_OP_LIBRARIES:
                 continue
@@ -99,9 +122,7 @@ def network_library_uses(
             for name in sorted(names):
                 if not _network_op(name):
                     continue
-                tail = name.rpartition(".")[2]
-                line = next((c.line for c in fa.calls if c.callee.rpartition(".")[2] == tail), 1)
-                found.setdefault(library, {}).setdefault(name, place(fa, line))
+                found.setdefault(library, {}).setdefault(name, place(fa, lines.get(name, 1)))
     sparse = {lib for lib, is_sparse in NETWORK_OP_LIBRARIES.values() if is_sparse}
     return tuple(
         LibraryUse(library=lib, sparse=lib in sparse, ops=tuple(sorted(ops.items())))

@@ -35,6 +35,10 @@ def test_library_ops_the_network_uses_are_compiled_custom_ops(review) -> None:
         "torch_scatter.scatter_mean (third-party compiled op of torch_scatter)",
     ]
     assert review.effort.custom_ops == 3
+    # each at the line that first calls it, through the file's import alias (``ME.``)
+    assert [
+        (i.where[0].path, i.where[0].line) for i in review.work if i.kind == "compiled-custom-op"
+    ] == [("sparsenet/model.py", 14), ("sparsenet/model.py", 19), ("sparsenet/model.py", 21)]
     # INVALID: torch_geometric's data container in data code, an unknown helper package
     assert not any("torch_geometric" in i.what or "plainhelpers" in i.what for i in review.work)
     assert {t.package for t in review.third_party} >= {"plainhelpers", "torch_geometric"}
@@ -47,7 +51,10 @@ def test_library_ops_are_extensions_and_sparse_use(review) -> None:
         "torch_scatter (third-party compiled ops: torch_scatter.scatter_mean)",
     ]
     # MinkowskiEngine works on sparse tensors; torch_scatter does not make one
-    assert [w.path for w in review.sparse] == ["sparsenet/model.py"]
+    assert [(w.path, w.line) for w in review.sparse] == [
+        ("sparsenet/model.py", 14),
+        ("sparsenet/model.py", 19),
+    ]
 
 
 def test_mindtorch_does_not_cover_library_ops(review) -> None:
