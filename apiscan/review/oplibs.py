@@ -108,7 +108,10 @@ def network_library_uses(
     """The libraries of :data:`NETWORK_OP_LIBRARIES` the network's files use: a file with a
     torch call site in the network scope, not counted apart (``apart(path)`` empty), whose
     imports name one (ConvNeXt-V2's ``models/convnextv2_sparse.py``: ``MinkowskiEngine``'s
-    ``MinkowskiConvolution``). Files of only data or host code are left out."""
+    ``MinkowskiConvolution``). Files of only data or host code are left out, and so is an
+    optional import (in a ``try:`` whose handler catches ``ImportError``: timm's ``apex``
+    fused norms, off unless the library is installed, beside the PyTorch path they speed
+    up): the port keeps the fallback."""
     network = {f.path for f in result.api_findings if f.scope == "network"}
     found: dict[str, dict[str, Where]] = {}
     for fa, facts in with_facts(analyses):
@@ -116,7 +119,7 @@ def network_library_uses(
             continue
         lines = _call_lines(facts)
         for top, names in facts.package_uses:
-            if top not in NETWORK_OP_LIBRARIES:
+            if top not in NETWORK_OP_LIBRARIES or top in facts.optional_packages:
                 continue
             library = NETWORK_OP_LIBRARIES[top][0]
             for name in sorted(names):
