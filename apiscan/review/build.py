@@ -53,6 +53,7 @@ from apiscan.review.work import (
     reached_from,
     rectangular_batches,
     string_choices,
+    switched_off_functions,
     uncalled_functions,
     unreached,
     work_items,
@@ -227,7 +228,7 @@ def review(options: ScanOptions) -> Review:
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
-            frozenset(uncalled),
+            frozenset(uncalled) | switched_off_functions(analyses, names.argparse.values()),
             cropped_resizes(result, recipe),
         ),
         errors=tuple(

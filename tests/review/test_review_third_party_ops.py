@@ -98,3 +98,10 @@ def test_table_and_label() -> None:
     assert NETWORK_OP_LIBRARIES["MinkowskiOps"] == ("MinkowskiEngine", True)
     assert library_label("x.y (third-party compiled op of spconv)") == "spconv"
     assert library_label("nativedet._C.nms") == ""
+
+
+def test_gaps_reached_only_under_a_switched_off_option_are_not_counted(review) -> None:
+    # VALID: dcp.save runs every time; INVALID: dcp.load only under --resume (default None)
+    gaps = next(s for s in review.effort.explanation if "gap site" in s)
+    assert "torch.distributed.checkpoint.save" in gaps
+    assert "torch.distributed.checkpoint.load" not in gaps
