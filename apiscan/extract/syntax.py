@@ -190,6 +190,10 @@ class SyntaxFacts:
     lazy_imports: tuple[str, ...] = ()
     #: the module runs as a script: an ``if __name__ == ...`` statement at its top level
     main_guard: bool = False
+    #: top-level packages imported in a ``try:`` whose handler catches the import's failure
+    #: (``except ImportError``, ``ModuleNotFoundError``, ``Exception`` or bare): optional,
+    #: the code runs without them (timm's ``apex`` fused norms beside the PyTorch path)
+    optional_packages: tuple[str, ...] = ()
     #: (first line, last line) of that top-level ``if __name__ == ...`` block, (0, 0) if none
     main_block: tuple[int, int] = (0, 0)
     #: (def or class, first line, last line) of every one (the first of each name), in the
@@ -401,8 +405,33 @@ _READ_TYPES = node_kinds(
         ast.Assign,
         ast.AnnAssign,
         ast.Subscript,
+        ast.Try,
     )
 )
+#: Exceptions whose handler makes the imports of its ``try:`` optional.
+_IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _optional_imports(node: ast.Try) -> set[str]:
+    """The top-level packages a ``try:`` imports in its own body when one of its handlers
+    catches the import's failure."""
+
+    def caught(handler: ast.ExceptHandler) -> bool:
+        kinds = handler.type
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        return kinds is None or any(
+            isinstance(n, ast.Name) and n.id in _IMPORT_FAILURES for n in names
+        )
+
+    if not any(caught(h) for h in node.handlers):
+        return set()
+    tops: set[str] = set()
+    for stmt in node.body:
+        if isinstance(stmt, ast.Import):
+            tops.update(a.name.partition(".")[0] for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+            tops.add(stmt.module.partition(".")[0])
+    return tops
 
 
 class _Reader:
@@ -432,6 +461,8 @@ class _Reader:
         self.attr_assigns: list[ast.Assign] = []
         #: subscripts that reverse an axis (``img[:, ::-1]``)
         self.reversed: list[ast.Subscript] = []
+        #: top-level packages imported only optionally (:func:`_optional_imports`)
+        self.optional: set[str] = set()
         around = table.around
         defs = table.defs
         qualname, first = self.qualname, self.first
@@ -470,6 +501,8 @@ class _Reader:
                     and isinstance(node.targets[0], ast.Attribute)
                 ):
                     self.attr_assigns.append(node)
+            elif kind is ast.Try:
+                self.optional |= _optional_imports(node)  # type: ignore[arg-type]
             elif isinstance(node, ast.Subscript) and reverses(node.slice):
                 self.reversed.append(node)
         self.imports = import_table(self.imports_made)
@@ -532,6 +565,7 @@ class _Reader:
             decorators=tuple(self._decorators()),
             lazy_imports=self._lazy_imports(),
             main_guard=bool(main_blocks),
+            optional_packages=tuple(sorted(self.optional)),
             main_block=main_blocks[0] if main_blocks else (0, 0),
             spans=tuple(
                 (q, node.lineno, node.end_lineno or node.lineno) for q, node in self.first.items()

@@ -55,6 +55,7 @@ from apiscan.review.work import (
     reached_from,
     rectangular_batches,
     string_choices,
+    switched_off_functions,
     uncalled_functions,
     unreached,
     work_items,
@@ -222,7 +223,7 @@ def review(options: ScanOptions) -> Review:
         coverage=gaps.coverage(result),
         gaps=network_gaps,
         dynamic_shape=gaps.dynamic_shape(result, ancillary.why),
-        sparse=gaps.sparse_uses(result, ancillary.why),
+        sparse=gaps.sparse_uses(result, analyses, ancillary.why),
         extensions=gaps.extensions(root, result, analyses, hierarchy, ancillary.why)
         + submodule_extensions(items),
         third_party=gaps.third_party(analyses),
@@ -234,7 +235,7 @@ def review(options: ScanOptions) -> Review:
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
-            frozenset(uncalled),
+            frozenset(uncalled) | switched_off_functions(analyses, names.argparse.values()),
             cropped_resizes(result, recipe),
         ),
         errors=tuple(

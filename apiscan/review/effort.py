@@ -24,6 +24,7 @@ from apiscan.review.model import (
     WorkItem,
     work_label,
 )
+from apiscan.review.oplibs import library_label
 from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary, data_pipeline_sites
 from apiscan.rewrite.idioms import idiom_for
 
@@ -413,14 +414,29 @@ def estimate(
             + (": " + _listing(sorted({w for _, w in files})) + "." if files else ".")
         )
     known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
+    # MindTorch runs PyTorch code, never a third-party library's kernels
+    library_ops = [i for i in work if i.kind == "compiled-custom-op" and library_label(i.what)]
+    libraries = sorted({library_label(i.what) for i in library_ops})
     covered = sum(1 for f in known if f.mindtorch)
-    lacks = tuple(sorted({f.api for f in known if not f.mindtorch}))
+    lacks = tuple(
+        sorted(
+            {f.api for f in known if not f.mindtorch}
+            | {i.what.partition(" (")[0] for i in library_ops}
+        )
+    )
+    total = len(known) + sum(i.uses for i in library_ops)
     sentences.append(
         f"Routes: native rewrite: {len(to_change):,} network call sites to change, "
         f"{_count(len(custom_network), 'custom op')}; MindTorch 0.4.0 (PyTorch code run "
-        f"through mindtorch.torch): covers {covered:,} of {len(known):,} network call sites"
+        f"through mindtorch.torch): covers {covered:,} of {total:,} network call sites"
         + (f", lacks {_listing(list(lacks))}" if lacks else ", lacks none of the APIs used")
-        + " (read statically from its wheel: a lower bound)."
+        + " (read statically from its wheel: a lower bound)"
+        + (
+            f"; it runs no third-party library's kernels: the ops of {_listing(libraries)} "
+            "are custom ops on either route."
+            if libraries
+            else "."
+        )
     )
     errors = {f.path for f in result.error_findings}
     if errors:
@@ -437,6 +453,6 @@ def estimate(
         person_days=(low, high),
         formula=formula,
         mindtorch_covered=covered,
-        mindtorch_total=len(known),
+        mindtorch_total=total,
         mindtorch_lacks=lacks,
     )

@@ -23,7 +23,9 @@ from apiscan.model import DISPOSITIONS, SCOPES, STATUS_ORDER, ApiFinding, ScanRe
 from apiscan.program.index import Hierarchy
 from apiscan.review.model import Gap, ThirdParty, Where
 from apiscan.review.names import NameValues
+from apiscan.review.oplibs import network_library_uses
 from apiscan.review.sources import place, with_facts
+from apiscan.rewrite import is_setting
 
 #: Statuses that need work, in the order the review lists them.
 #: A candidate is a gap until a micro-test verifies it (then it is "verified", not listed).
@@ -87,6 +89,12 @@ COMPOSITIONS: dict[str, str] = {
         "mindspore.ops.flash_attention_score on Ascend"
     ),
     "torch.nn.attention.sdpa_kernel": "nothing to compute: a kernel choice, deleted",
+    # MindSpore 2.10's names list has mindspore.ops.rms_norm(x, gamma, epsilon) and no layer
+    "torch.nn.RMSNorm": (
+        "a Cell with a gamma Parameter (ones of normalized_shape) whose construct returns "
+        "mindspore.ops.rms_norm(x, self.gamma, eps)[0], or x * rsqrt(mean(x ** 2, -1) + eps) "
+        "* gamma"
+    ),
     "torch.Tensor.dequantize": (
         "nothing to compute for a float tensor: the `if x.is_quantized:` branch it sits in "
         "is deleted (detectron2's ROIAlign)"
@@ -201,22 +209,6 @@ def is_custom_op(f: ApiFinding) -> bool:
         and not is_private(f.api)
         and not is_setting(f.api)
     )
-
-
-#: Process-wide settings and queries (``torch.set_float32_matmul_precision``,
-#: ``torch.backends.cudnn...``, ``torch.is_grad_enabled``, ``torch.set_printoptions``,
-#: ``torch.use_deterministic_algorithms``, ``torch.distributed.is_nccl_available``): no
-#: tensor is computed.
-_SETTING = re.compile(
-    r"torch\.(set_|get_|is_|backends\.|use_deterministic_algorithms$"
-    r"|are_deterministic_algorithms_enabled$|distributed\.is_\w*(available|initialized)$)"
-)
-
-
-def is_setting(api: str) -> bool:
-    """A setting or query of the process, never an operator to implement: its MindSpore
-    counterpart is a context option, or nothing."""
-    return bool(_SETTING.match(api))
 
 
 #: Initialisers run once, at construction, on parameters: never an operator to implement.
@@ -560,6 +552,23 @@ GAP_REWRITES.update(
         ),
     )
 )
+# differentiable collectives (a contrastive loss gathering features from every rank):
+# MindSpore's collective primitives carry their own bprop, so the gradient flows back
+GAP_REWRITES["torch.distributed.nn.all_gather"] = (
+    "rewrite",
+    "mindspore.ops.AllGather()(x) (differentiable: its bprop reduce-scatters the gradient), "
+    "split along axis 0 into the per-rank list torch returns",
+)
+GAP_REWRITES["torch.distributed.nn.functional.all_gather"] = GAP_REWRITES[
+    "torch.distributed.nn.all_gather"
+]
+GAP_REWRITES["torch.distributed.nn.all_reduce"] = (
+    "rewrite",
+    "mindspore.ops.AllReduce()(x) (differentiable: its bprop all-reduces the gradient)",
+)
+GAP_REWRITES["torch.distributed.nn.functional.all_reduce"] = GAP_REWRITES[
+    "torch.distributed.nn.all_reduce"
+]
 # the generator state saved with a checkpoint: MindSpore's global generator state
 GAP_REWRITES["torch.cuda.get_rng_state"] = ("rewrite", "mindspore.get_rng_state()")
 GAP_REWRITES["torch.cuda.set_rng_state"] = ("rewrite", "mindspore.set_rng_state(state)")
@@ -974,14 +983,23 @@ def is_sparse_api(api: str) -> bool:
     return api.startswith("torch.sparse.") or "sparse" in api.rpartition(".")[2]
 
 
-def sparse_uses(result: ScanResult, apart: Callable[[str], str] | None = None) -> tuple[Where, ...]:
-    """Where sparse tensors are made or used (one place per line), less the files counted
-    apart (``apart(path)`` non-empty), as the effort counts them."""
+def sparse_uses(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis] = (),
+    apart: Callable[[str], str] | None = None,
+) -> tuple[Where, ...]:
+    """Where sparse tensors are made or used (one place per line): torch's sparse APIs, and
+    the ops of the sparse-tensor libraries the network uses (MinkowskiEngine's
+    ``SparseTensor``, spconv; :mod:`apiscan.review.oplibs`), less the files counted apart
+    (``apart(path)`` non-empty), as the effort counts them."""
     places = {
         Where(f.path, f.span.line, f.cell)
         for f in result.api_findings
         if is_sparse_api(f.api) and (apart is None or not apart(f.path))
     }
+    for use in network_library_uses(result, analyses, apart):
+        if use.sparse:
+            places.update(where for _, where in use.ops)
     return tuple(sorted(places, key=lambda w: (w.path, w.cell, w.line)))
 
 
@@ -1018,7 +1036,9 @@ def extensions(
     stand-in with a ``symbolic`` method and no backward is not one), each with
     where it is. Code in files counted apart (``apart(path)`` non-empty: a visualiser's C++,
     a side project's kernels, a deployment example) is not the model's, and neither are
-    ``cpp_extension``'s constants (``CUDA_HOME`` read by an environment report)."""
+    ``cpp_extension``'s constants (``CUDA_HOME`` read by an environment report). The
+    third-party libraries of compiled network ops the network uses (MinkowskiEngine, mmcv's
+    ops...: :mod:`apiscan.review.oplibs`) are named too, one row each."""
     found: set[tuple[str, Where]] = set(native_sources(root) if root.is_dir() else ())
     for f in result.api_findings:
         extension = f.api == CPP_EXTENSION or f.api.startswith(CPP_EXTENSION + ".")
@@ -1042,6 +1062,9 @@ def extensions(
                     continue
                 where = place(fa, fact.line or 1)
                 found.add((f"{AUTOGRAD_FUNCTION} subclass {fact.qualname}", where))
+    for use in network_library_uses(result, analyses, apart):
+        names = ", ".join(name for name, _ in use.ops)
+        found.add((f"{use.library} (third-party compiled ops: {names})", use.ops[0][1]))
     if apart is not None:
         found = {(what, where) for what, where in found if not apart(where.path)}
     return tuple(sorted(found, key=lambda e: (e[1].path, e[1].line, e[0])))

@@ -1056,6 +1056,7 @@ def work_items(
     items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
+    items.extend(_library_ops(result, analyses, ancillary))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     order = list(WORK_KINDS)
@@ -1120,6 +1121,55 @@ def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[ob
             test = call.ifs[0].test.shown()
             return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
+
+
+def _switched_off_call(call: object, defaults: dict[str, set[object]]) -> bool:
+    """Whether an ``if`` around ``call`` (any of them, innermost first) never takes the branch
+    the call is in with the options' defaults (open_clip's ``load_sharded_checkpoint`` under
+    ``if args.resume is not None:``, ``--resume`` defaulting to None)."""
+    line = call.expr.line  # type: ignore[attr-defined]
+    for branch in call.ifs:  # type: ignore[attr-defined]
+        found = outcomes(branch.test, _option_key, defaults)
+        if found is not None and found == {0 < branch.body_end < line}:
+            return True
+    return False
+
+
+def switched_off_functions(
+    analyses: Sequence[FileAnalysis], defaults: dict[str, set[object]]
+) -> set[tuple[str, str]]:
+    """(path, name) of the repository's module-level functions every call of which is in a
+    branch the options' defaults switch off (open_clip's sharded checkpoint loading, reached
+    only with ``--resume``): code that does not run as configured, so the effort does not
+    count its gaps (as :func:`uncalled_functions`' dead code). Calls are matched by their
+    resolved name, through a package's re-exports; a function referred to otherwise (passed
+    as a value) may run, and is kept unless no call of it runs either."""
+    where: dict[str, tuple[str, str]] = {}  # qualified name -> (path, name)
+    for fa in analyses:
+        for d in fa.functions:
+            if not d.cls and "." not in d.qualname:
+                where.update({f"{m}.{d.qualname}": (fa.path, d.qualname) for m in fa.modules})
+    for fa in analyses:  # a package's re-exports name the same function
+        for m in fa.modules:
+            for name, target in fa.exports:
+                if target in where:
+                    where.setdefault(f"{m}.{name}", where[target])
+    off: dict[tuple[str, str], bool] = {}
+    for fa in analyses:
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        if values is None:
+            continue
+        by_line: dict[tuple[int, str], str] = {
+            (c.line, c.callee.rpartition(".")[2]): c.callee for c in fa.calls if c.role == "call"
+        }
+        for call in values.calls:
+            head = call.expr.parts[0] if call.expr.parts else None
+            last = head.name.rpartition(".")[2] if head is not None and head.name else ""
+            target = where.get(by_line.get((call.expr.line, last), ""))
+            if target is None:
+                continue
+            off[target] = off.get(target, True) and _switched_off_call(call, defaults)
+    return {target for target, switched in off.items() if switched}
 
 
 def uncalled_functions(
@@ -2996,6 +3046,37 @@ def _import_built_ops(
             )
         )
     return found
+
+
+def _library_ops(
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """The ops of third-party compiled libraries (:mod:`apiscan.review.oplibs`: MinkowskiEngine,
+    torch_scatter, mmcv.ops...) the network's files use: a compiled op with no MindSpore
+    counterpart each, priced as the repository's own compiled ops are."""
+    from apiscan.review.oplibs import OF_LIBRARY, network_library_uses
+
+    return [
+        WorkItem(
+            kind="compiled-custom-op",
+            what=f"{name} ({OF_LIBRARY}{use.library})",
+            where=(where,),
+            why=(
+                f"an op of the third-party library {use.library} (compiled CUDA/C++ kernels) "
+                "that the network calls, with no MindSpore counterpart: write it as a custom op "
+                "(mindspore.ops.Custom around the kernel, or a composition of existing ops) with "
+                "its backward, checked against the library's"
+                + (
+                    " on sparse tensors (mindspore.COOTensor/CSRTensor cover little)"
+                    if use.sparse
+                    else ""
+                )
+            ),
+            uses=1,
+        )
+        for use in network_library_uses(result, analyses, ancillary.why)
+        for name, where in use.ops
+    ]
 
 
 def _second_order_grads(

@@ -146,6 +146,56 @@ _TORCH_PLUMBING = frozenset(
 )
 
 
+#: torch's numeric constants: Python floats, never an op or a gap.
+CONSTANTS: dict[str, str] = {
+    "torch.inf": "math.inf",
+    "torch.nan": "math.nan",
+    "torch.pi": "math.pi",
+    "torch.e": "math.e",
+    "torch.newaxis": "None",
+}
+#: Host queries with a known MindSpore way (the rest of :data:`_SETTING` gets the generic one).
+HOST_QUERIES: dict[str, str] = {
+    "torch.is_grad_enabled": (
+        "a host query: MindSpore takes gradients by mindspore.grad/value_and_grad around the "
+        "forward, which cannot ask whether one is being taken: read self.training (or a flag "
+        "the train step passes) instead"
+    ),
+}
+#: Process-wide settings and queries (``torch.set_float32_matmul_precision``,
+#: ``torch.backends.cudnn...``, ``torch.is_grad_enabled``, ``torch.set_printoptions``,
+#: ``torch.use_deterministic_algorithms``, ``torch.distributed.is_nccl_available``): no
+#: tensor is computed.
+_SETTING = re.compile(
+    r"torch\.(set_|get_|is_|backends\.|use_deterministic_algorithms$"
+    r"|are_deterministic_algorithms_enabled$|distributed\.is_\w*(available|initialized)$)"
+)
+#: The queries among them: a Python value read on the host.
+_QUERY = re.compile(r"torch\.(is_|are_)\w+$")
+
+
+def is_setting(api: str) -> bool:
+    """A setting or query of the process, never an operator to implement: its MindSpore
+    counterpart is a context option, or nothing."""
+    return bool(_SETTING.match(api))
+
+
+def host_value(api: str) -> tuple[str, str] | None:
+    """(rewrite, note) of a missing constant or host query: a Python value, never a custom op
+    or a gap (``torch.inf`` is ``math.inf``; ``torch.is_grad_enabled`` a flag); None for
+    anything else."""
+    if api in CONSTANTS:
+        return CONSTANTS[api], f"a constant: {CONSTANTS[api]} (import math)"
+    if api in HOST_QUERIES:
+        return "", HOST_QUERIES[api]
+    if _QUERY.match(api):
+        return "", (
+            "a host query of the process's state (a Python value, no tensor computed): read "
+            "the MindSpore setting it asks for, or drop the branch it guards"
+        )
+    return None
+
+
 def is_tensor_computation(api: str) -> bool:
     """Whether an API computes on tensors, the only kind a custom op can replace: functions
     and methods on tensors, layers, functional ops, linalg/fft/special, distributions, RNN
@@ -489,6 +539,10 @@ def dispose(finding: ApiFinding) -> ApiFinding:
     if out_of_place is not None:
         return out_of_place
     if finding.status == "missing":
+        host = host_value(api)
+        if host is not None:
+            text, note = host
+            return _set(finding, "rewrite", text if finding.usage != "call" else "", note)
         if is_tensor_computation(api) and (finding.usage != "reference" or not _method(api)):
             return _set(
                 finding,

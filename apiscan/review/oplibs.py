@@ -1,0 +1,142 @@
+"""Third-party libraries of network ops with no MindSpore counterpart.
+
+A model built on MinkowskiEngine's sparse convolutions, torch_scatter's segment reductions
+or mmcv's compiled ops calls compiled CUDA/C++ kernels that are neither PyTorch's nor the
+repository's own: the scan's API tables (torch only) never see them, so without this table a
+review lists such a library among the third-party packages and prices nothing. Each library
+used in the network's files is the work of a compiled extension: one op per name used, written
+as a custom op (``mindspore.ops.Custom`` around the kernel, or a composition of existing ops)
+with its backward. MindTorch runs PyTorch code, not these libraries' kernels, so its route
+does not cover them either. A package of this table used only by host or data code (a data
+set's ``torch_geometric.data`` loader) is left to the third-party package list, as are
+packages not in it.
+
+:data:`NETWORK_OP_LIBRARIES` is the one home of the list: top-level module → (the library,
+whether it works on sparse tensors). Libraries that install several top-level modules
+(MinkowskiEngine's ``MinkowskiOps``) name each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.syntax import SyntaxFacts
+from apiscan.model import ScanResult
+from apiscan.review.model import Where
+from apiscan.review.sources import place, with_facts
+
+#: Top-level module → (library, works on sparse tensors). Only libraries of compiled
+#: network ops MindSpore has no counterpart for; a pure-Python helper package is not one.
+NETWORK_OP_LIBRARIES: dict[str, tuple[str, bool]] = {
+    # sparse convolutions on coordinate lists (compiled CUDA/C++)
+    "MinkowskiEngine": ("MinkowskiEngine", True),
+    "MinkowskiOps": ("MinkowskiEngine", True),
+    "MinkowskiFunctional": ("MinkowskiEngine", True),
+    "spconv": ("spconv", True),
+    "torchsparse": ("torchsparse", True),
+    # scatter/segment reductions, sparse matrices and graph sampling (PyG's compiled kernels)
+    "torch_scatter": ("torch_scatter", False),
+    "torch_sparse": ("torch_sparse", True),
+    "torch_cluster": ("torch_cluster", False),
+    "torch_spline_conv": ("torch_spline_conv", False),
+    "torch_geometric": ("torch_geometric", False),
+    # detection and segmentation ops (deformable convolution, RoI align, NMS...)
+    "mmcv": ("mmcv", False),
+    # fused kernels: layers, attention, quantised matmuls, point-cloud sampling
+    "apex": ("apex", False),
+    "xformers": ("xformers", False),
+    "flash_attn": ("flash_attn", False),
+    "bitsandbytes": ("bitsandbytes", False),
+    "pointnet2_ops": ("pointnet2_ops", False),
+    "pointnet2": ("pointnet2", False),
+    "knn_cuda": ("knn_cuda", False),
+    "chamfer_dist": ("chamfer_dist", False),
+}
+
+#: Submodules of a listed package that hold no network op (host utilities, data loading,
+#: configuration): a use of these alone is not work.
+_HOST_PARTS = frozenset(
+    {"data", "datasets", "io", "utils", "transforms", "loader", "fileio", "runner", "Config"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryUse:
+    """One library of :data:`NETWORK_OP_LIBRARIES` used in the network's files: the dotted
+    names used from it and where each is first used."""
+
+    library: str
+    sparse: bool
+    ops: tuple[tuple[str, Where], ...]
+
+
+def _network_op(name: str) -> bool:
+    """Whether a dotted name used from a listed package is a network op, not one of its host
+    submodules (``torch_geometric.data.Data``) or the bare package."""
+    parts = name.split(".")
+    return len(parts) > 1 and not any(p in _HOST_PARTS for p in parts[1:])
+
+
+def _call_lines(facts: SyntaxFacts) -> dict[str, int]:
+    """The first line each absolute dotted name is called on in a file (``ME.SparseTensor(...)``
+    with ``import MinkowskiEngine as ME``: ``MinkowskiEngine.SparseTensor``), through the
+    file's imports."""
+    imports = dict(facts.imports)
+    lines: dict[str, int] = {}
+    for call in facts.values.calls if facts.values is not None else ():
+        links: list[str] = []
+        e = call.expr.parts[0] if call.expr.parts else None
+        while e is not None and e.kind == "Attribute" and e.parts:
+            links.append(e.name)
+            e = e.parts[0]
+        if e is None or e.kind != "Name" or not e.name:
+            continue
+        head, dot, rest = ".".join([e.name, *reversed(links)]).partition(".")
+        full = imports.get(head, head) + dot + rest
+        if full not in lines or call.expr.line < lines[full]:
+            lines[full] = call.expr.line
+    return lines
+
+
+def network_library_uses(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], str] | None = None,
+) -> tuple[LibraryUse, ...]:
+    """The libraries of :data:`NETWORK_OP_LIBRARIES` the network's files use: a file with a
+    torch call site in the network scope, not counted apart (``apart(path)`` empty), whose
+    imports name one (ConvNeXt-V2's ``models/convnextv2_sparse.py``: ``MinkowskiEngine``'s
+    ``MinkowskiConvolution``). Files of only data or host code are left out, and so is an
+    optional import (in a ``try:`` whose handler catches ``ImportError``: timm's ``apex``
+    fused norms, off unless the library is installed, beside the PyTorch path they speed
+    up): the port keeps the fallback."""
+    network = {f.path for f in result.api_findings if f.scope == "network"}
+    found: dict[str, dict[str, Where]] = {}
+    for fa, facts in with_facts(analyses):
+        if fa.path not in network or (apart is not None and apart(fa.path)):
+            continue
+        lines = _call_lines(facts)
+        for top, names in facts.package_uses:
+            if top not in NETWORK_OP_LIBRARIES or top in facts.optional_packages:
+                continue
+            library = NETWORK_OP_LIBRARIES[top][0]
+            for name in sorted(names):
+                if not _network_op(name):
+                    continue
+                found.setdefault(library, {}).setdefault(name, place(fa, lines.get(name, 1)))
+    sparse = {lib for lib, is_sparse in NETWORK_OP_LIBRARIES.values() if is_sparse}
+    return tuple(
+        LibraryUse(library=lib, sparse=lib in sparse, ops=tuple(sorted(ops.items())))
+        for lib, ops in sorted(found.items())
+    )
+
+
+#: What a library op's work item says after its name: the effort's MindTorch route reads it.
+OF_LIBRARY = "third-party compiled op of "
+
+
+def library_label(what: str) -> str:
+    """The library a work item's ``what`` names through :data:`OF_LIBRARY` ("" when none)."""
+    return what.partition(f"({OF_LIBRARY}")[2].rstrip(")")
