@@ -56,6 +56,7 @@ from apiscan.review.work import (
     rectangular_batches,
     string_choices,
     switched_off_functions,
+    training_runners,
     uncalled_functions,
     unreached,
     work_items,
@@ -264,10 +265,12 @@ def _untrained(
 ) -> tuple[TopModel, ...]:
     """The top models, those that no training file reaches (neither the file defining the
     class nor the place building it) saying they are inference only: a repository whose
-    main package has no training loop beside a subfolder that trains something else."""
+    main package has no training loop beside a subfolder that trains something else. The
+    scripts that run a training file's loop count as training (they build the model it
+    trains: :func:`~apiscan.review.work.training_runners`)."""
     if not training:
         return tuple(tops)
-    reached = reached_from(analyses, training)
+    reached = reached_from(analyses, training | training_runners(analyses, training))
     files = {m.cls: m.where.path for m in modules}
     return tuple(
         replace(top, parts=(*top.parts, INFERENCE_ONLY_PART))

@@ -893,6 +893,23 @@ def reached_from(analyses: Sequence[FileAnalysis], start: Iterable[str]) -> set[
     return _closure(start, graph, packages=True) | set(start)
 
 
+def training_runners(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> set[str]:
+    """The scripts (a ``__main__`` block) that import or refer to a training file: what runs
+    the training loop defined there, and builds the model it trains (improved-diffusion's
+    ``scripts/image_train.py`` builds the UNet through ``script_util`` and runs
+    ``train_util.TrainLoop``, whose file holds the optimizer and the backward pass)."""
+    trains = set(training)
+    graph = _reference_graph(analyses, _import_graph(analyses))
+    return {
+        fa.path
+        for fa in analyses
+        if not fa.errors
+        and fa.syntax is not None
+        and fa.syntax.main_guard
+        and graph.get(fa.path, set()) & trains
+    }
+
+
 def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
     """(file, the other repository file it refers to) for each of the repository's names a
     file uses, relative imports resolved."""

@@ -862,3 +862,77 @@ def test_models_a_package_exports_for_a_name_only_a_config_holds(tmp_path: Path)
     assert parts["master_branch"] == "_PSPModule"
     assert "train.py imports models/__init__.py" in parts["selected by"]
     assert {m.cls for m in review.top_models} == {"models.pspnet.PSPNet", "models.unet.UNet"}
+
+
+def test_a_script_running_a_training_loop_trains_the_model_it_builds(tmp_path: Path) -> None:
+    """improved-diffusion's ``scripts/image_train.py`` builds the UNet through
+    ``script_util`` and runs ``train_util.TrainLoop``, the file with the optimizer and the
+    backward pass, which never imports the UNet: the UNet is trained, not inference only."""
+    write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/unet.py": """
+                from torch import nn
+
+
+                class UNet(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 3, 3, padding=1)
+
+                    def forward(self, x):
+                        return self.conv(x)
+            """,
+            "pkg/script_util.py": """
+                from pkg.unet import UNet
+
+
+                def create_model():
+                    return UNet()
+            """,
+            "pkg/train_util.py": """
+                import torch
+
+
+                class TrainLoop:
+                    def __init__(self, model, data):
+                        self.model, self.data = model, data
+                        self.opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+                    def run_loop(self):
+                        for x in self.data:
+                            loss = (self.model(x) - x).pow(2).mean()
+                            self.opt.zero_grad()
+                            loss.backward()
+                            self.opt.step()
+            """,
+            "scripts/image_train.py": """
+                import torch
+
+                from pkg.script_util import create_model
+                from pkg.train_util import TrainLoop
+
+
+                def main():
+                    model = create_model()
+                    TrainLoop(model, [torch.zeros(1, 3, 8, 8)]).run_loop()
+
+
+                if __name__ == "__main__":
+                    main()
+            """,
+            "scripts/sample.py": """
+                import torch
+
+                from pkg.script_util import create_model
+
+
+                if __name__ == "__main__":
+                    print(create_model()(torch.zeros(1, 3, 8, 8)).shape)
+            """,
+        },
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    unet = next(m for m in review.top_models if m.cls == "pkg.unet.UNet")
+    assert INFERENCE_ONLY_PART not in unet.parts
