@@ -1030,7 +1030,7 @@ def work_items(
                 if off:  # deit's teacher, built only with distillation on
                     others.setdefault(b.what.partition("(")[0], []).append(off)
                     continue
-                backbones.append(_weights_given(b, given))
+                backbones.append(_weights_given(b, given, defaults))
             backbones.extend(_zoo_subclasses(fa, local))
     if unselected is not None:
         kept = []
@@ -1308,7 +1308,7 @@ def _choice_key(expr: Expr) -> str | None:
 
 
 #: A backbone item's weights asked for through a parameter (``pretrained=pretrained``).
-_WEIGHTS_PARAM = re.compile(r"(?:, |(?<=\())(pretrained|weights)=([A-Za-z_]\w*)(?=[,)])")
+_WEIGHTS_PARAM = re.compile(r"(?:, |(?<=\())(pretrained|weights)=([A-Za-z_]\w*(?:\.\w+)?)(?=[,)])")
 #: What a backbone item says of its pretrained weights.
 _WEIGHTS_WHY = (
     " and its pretrained weights converted to a MindSpore checkpoint (parameter "
@@ -1317,15 +1317,25 @@ _WEIGHTS_WHY = (
 
 
 def _weights_given(
-    item: WorkItem, given: Callable[[str, int, str], set[object] | None]
+    item: WorkItem,
+    given: Callable[[str, int, str], set[object] | None],
+    defaults: dict[str, set[object]] | None = None,
 ) -> WorkItem:
     """The item without pretrained weights when the parameter its weights are asked for
     with is given only ``False``/``None`` by the calls that run (MiDaS's BEiT: the
-    architecture only; its weights come from the repository's checkpoint)."""
+    architecture only; its weights come from the repository's checkpoint), or when they are
+    asked for with an option whose default is ``False``/``None`` (T2T-ViT's
+    ``create_model(args.model, pretrained=args.pretrained)``, ``--pretrained`` off)."""
     m = _WEIGHTS_PARAM.search(item.what)
     if m is None:
         return item
-    values = given(item.where[0].path, item.where[0].line, m.group(2))
+    option = _OPTION.match(m.group(2))
+    if option is not None:
+        values = set((defaults or {}).get(option.group(1), set()))
+    elif "." in m.group(2):
+        return item
+    else:
+        values = given(item.where[0].path, item.where[0].line, m.group(2)) or set()
     if not values or any(v not in (False, None) for v in values):
         return item
     return replace(

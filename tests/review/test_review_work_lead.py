@@ -380,3 +380,51 @@ def test_a_framework_imported_at_module_level_makes_an_adapter(tmp_path: Path) -
         _CONVERTER.replace("import jax.numpy as jnp  #", "#")
     )
     assert _converter(tmp_path, eager).startswith("adapter for jax")
+
+
+def _zoo_backbone(root: Path, default: str) -> list[str]:
+    """The backbone items of a training script building a timm model with weights asked for
+    through an option (T2T-ViT's ``pretrained=args.pretrained``)."""
+    write_repo(
+        root,
+        {
+            "train.py": f"""
+                import argparse
+
+                import timm
+                import torch
+
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--pretrained", default={default})
+
+
+                def main():
+                    args = parser.parse_args()
+                    model = timm.create_model("resnet50", pretrained=args.pretrained)
+                    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+                    loss = model(torch.zeros(1, 3, 8, 8)).sum()
+                    loss.backward()
+                    opt.step()
+
+
+                if __name__ == "__main__":
+                    main()
+            """,
+        },
+    )
+    review = build_review(str(root), jobs=1)
+    return [f"{i.kind}: {i.what} / {i.why}" for i in review.work if "backbone" in i.kind]
+
+
+def test_weights_asked_for_with_an_option_off_by_default_are_no_weights(tmp_path: Path) -> None:
+    # VALID: ``--pretrained`` defaults to False: the architecture only
+    (item,) = _zoo_backbone(tmp_path, "False")
+    assert "pretrained=args.pretrained" not in item
+    assert "architecture only: args.pretrained is False" in item
+
+
+def test_weights_asked_for_with_an_option_on_by_default_are_converted(tmp_path: Path) -> None:
+    # INVALID: ``--pretrained`` defaults to True: the weights are loaded and converted
+    (item,) = _zoo_backbone(tmp_path, "True")
+    assert "pretrained=args.pretrained" in item
+    assert "architecture only" not in item
