@@ -296,6 +296,7 @@ class StructureBuilder:
                 and top not in self.local
                 and (top in TORCH_MODEL_PACKAGES or top in NETWORK_OP_LIBRARIES)
                 and last[:1].isupper()
+                and not _SETTINGS_CLASS.search(last)
                 and _network_op(full)
             ):
                 out.append(full)
@@ -529,6 +530,9 @@ TORCH_MODEL_PACKAGES = frozenset(
 #: A constructor's parameter naming a layer kind (``norm_layer=nn.LayerNorm``, ``act_layer``):
 #: what it builds is a layer of the part, not a part handed in.
 _LAYER_PARAMETER = re.compile(r"(?:\w+_)?(?:layer|norm|act|activation)")
+#: A library class named for the settings it holds (timm's ``NaFlexVitCfg``, transformers'
+#: ``GenerationConfig``): no layer, though a constructor builds it.
+_SETTINGS_CLASS = re.compile(r"(Cfg|Config|Configuration|Args|Arguments|Options)$")
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).

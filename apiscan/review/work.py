@@ -520,12 +520,19 @@ class Ancillary:
         for source, targets in graph.items():
             for target in targets:
                 importers.setdefault(target, set()).add(source)
-        # a module nothing refers to, no script, keeps nothing it imports ported (an f-BRS
-        # ``evaluation.py`` nothing runs, importing the demo's model loader)
+        # a package's module nothing refers to, no script, keeps nothing it imports ported
+        # (an f-BRS ``evaluation.py`` nothing runs, importing the demo's model loader); a
+        # script run at the top level (XMem's ``eval.py``, no ``__main__`` guard) is no
+        # package's module
+        packages = {
+            PurePosixPath(p).parent for p in files if PurePosixPath(p).name == "__init__.py"
+        }
         dead = {
             p
             for p in files.keys() - scripts - self.keep
-            if not importers.get(p) and PurePosixPath(p).name != "__init__.py"
+            if not importers.get(p)
+            and PurePosixPath(p).name != "__init__.py"
+            and PurePosixPath(p).parent in packages
         }
         changed = True
         while changed:  # a module any ported file imports is ported, and what it imports

@@ -2,7 +2,7 @@
 ``train.py`` trains at the top level (no ``__main__`` guard) beside ``interactive_demo.py``,
 whose GUI package builds a click-based network of its own (through a builder and a loader that
 an unused scoring module imports too) and the trained network, from layers the network's own
-file imports."""
+file imports, and an overlay helper a top-level ``eval.py`` imports too."""
 
 from __future__ import annotations
 
@@ -37,7 +37,15 @@ def test_modules_only_a_demo_reaches_are_counted_apart_with_it(review) -> None:
     assert apart["app/score_clicks.py"] == "unused (nothing imports it)"
     # INVALID: what the training reaches stays ported, the layers the demo shares with the
     # network included
-    for path in ("train.py", "models/net.py", "models/shared.py", "app/common.py"):
+    # and what a top-level evaluation script (no ``__main__`` guard either) imports
+    for path in (
+        "train.py",
+        "eval.py",
+        "models/net.py",
+        "models/shared.py",
+        "app/common.py",
+        "app/overlay.py",
+    ):
         assert path not in apart, path
 
 

@@ -2,7 +2,7 @@
 block's own classes imported from ``models/utils.py`` while a top-level ``utils.py`` shares its
 first module name are its children (not disconnected roots), and the layers of a model or
 network-op library it builds in its constructor (timm's ``DropPath`` in a conditional,
-MinkowskiEngine's layers) are its layers; a settings object and a library call made in
+MinkowskiEngine's layers) are its layers; settings objects and a library call made in
 ``forward`` are not."""
 
 from __future__ import annotations
@@ -57,7 +57,10 @@ def test_library_layers_built_in_a_constructor_are_the_blocks_layers(review) -> 
         "MinkowskiEngine.MinkowskiGELU": 1,
         "MinkowskiEngine.MinkowskiLinear": 1,
     }
-    # INVALID: ``EasyDict`` (no layer package) and ``ME.SparseTensor`` called in forward
+    # INVALID: ``EasyDict`` (no layer package), transformers' ``GenerationConfig`` (a
+    # library's settings) and ``ME.SparseTensor`` called in forward
     assert not any("EasyDict" in k or "SparseTensor" in k for k in (*block, *sparse))
+    net = dict(_node(review, "net.Net").layers)
+    assert net == {"torch.nn.Conv2d": 1, "torch.nn.Linear": 1, "torch.nn.Sequential": 1}
     grn = dict(_node(review, "models.utils.SparseGRN").layers)
     assert "MinkowskiEngine.SparseTensor" not in grn
