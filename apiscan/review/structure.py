@@ -297,6 +297,7 @@ class StructureBuilder:
                 and (top in TORCH_MODEL_PACKAGES or top in NETWORK_OP_LIBRARIES)
                 and last[:1].isupper()
                 and not _SETTINGS_CLASS.search(last)
+                and not self.is_layer(full)  # the scan's findings count it (torchvision's)
                 and _network_op(full)
             ):
                 out.append(full)
