@@ -18,7 +18,7 @@ whether it works on sparse tensors). Libraries that install several top-level mo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from apiscan.extract.records import FileAnalysis
@@ -79,12 +79,11 @@ def _network_op(name: str) -> bool:
     return len(parts) > 1 and not any(p in _HOST_PARTS for p in parts[1:])
 
 
-def _call_lines(facts: SyntaxFacts) -> dict[str, int]:
-    """The first line each absolute dotted name is called on in a file (``ME.SparseTensor(...)``
-    with ``import MinkowskiEngine as ME``: ``MinkowskiEngine.SparseTensor``), through the
-    file's imports."""
+def absolute_calls(facts: SyntaxFacts) -> Iterator[tuple[str, int, int]]:
+    """(absolute dotted name, line, index of the enclosing def in ``facts.values.defs``) of
+    each call of a file whose callee is a dotted name (``ME.SparseTensor(...)`` with ``import
+    MinkowskiEngine as ME``: ``MinkowskiEngine.SparseTensor``), through the file's imports."""
     imports = dict(facts.imports)
-    lines: dict[str, int] = {}
     for call in facts.values.calls if facts.values is not None else ():
         links: list[str] = []
         e = call.expr.parts[0] if call.expr.parts else None
@@ -94,9 +93,15 @@ def _call_lines(facts: SyntaxFacts) -> dict[str, int]:
         if e is None or e.kind != "Name" or not e.name:
             continue
         head, dot, rest = ".".join([e.name, *reversed(links)]).partition(".")
-        full = imports.get(head, head) + dot + rest
-        if full not in lines or call.expr.line < lines[full]:
-            lines[full] = call.expr.line
+        yield imports.get(head, head) + dot + rest, call.expr.line, call.function
+
+
+def _call_lines(facts: SyntaxFacts) -> dict[str, int]:
+    """The first line each absolute dotted name is called on in a file."""
+    lines: dict[str, int] = {}
+    for full, line, _ in absolute_calls(facts):
+        if full not in lines or line < lines[full]:
+            lines[full] = line
     return lines
 
 

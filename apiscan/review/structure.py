@@ -36,6 +36,7 @@ from apiscan.review.config_files import YamlPlace
 from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.names import OptionDefault
+from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, _network_op, absolute_calls
 from apiscan.review.readings import Readings
 from apiscan.review.registry import (
     Lookup,
@@ -260,6 +261,7 @@ class StructureBuilder:
                 for attr, first, last in assignments:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
+            node.layers.update(self._third_party_layers(fa, qualname))
             blocks = self._evaluated_blocks(fa, qualname)
             node.children.update(c for c in blocks if c in nodes and c != node.cls)
             node.layers.update(c for c in blocks if c not in self.classes)  # ``nn.Upsample``
@@ -268,6 +270,38 @@ class StructureBuilder:
                     node.layers.update(
                         f.api for f in found if f.usage == "call" and self.is_layer(f.api)
                     )
+
+    def _third_party_layers(self, fa: FileAnalysis, qualname: str) -> list[str]:
+        """The layer classes of another model or network-op library a constructor builds
+        (ConvNeXt-V2's sparse ``Block``: ``MinkowskiEngine.MinkowskiConvolution``; its dense
+        one: timm's ``DropPath(...) if drop_path > 0. else nn.Identity()``): the scan's API
+        findings are torch's only, so without them the block's layers are missing. A
+        capitalised name of a package of :data:`TORCH_MODEL_PACKAGES` or
+        :data:`~apiscan.review.oplibs.NETWORK_OP_LIBRARIES` the repository does not define,
+        outside its host submodules (``torch_geometric.data.Data``); a lower-case call
+        (``timm.create_model``) builds no layer of its own."""
+        facts = fa.syntax if not fa.errors else None
+        if facts is None or facts.values is None:
+            return []
+        inside = {
+            n
+            for n, d in enumerate(facts.values.defs)
+            if d.qual == qualname or d.qual.startswith(qualname + ".")
+        }
+        out: list[str] = []
+        for full, _, function in absolute_calls(facts):
+            top, last = full.partition(".")[0], full.rpartition(".")[2]
+            if (
+                function in inside
+                and top not in self.local
+                and (top in TORCH_MODEL_PACKAGES or top in NETWORK_OP_LIBRARIES)
+                and last[:1].isupper()
+                and not _SETTINGS_CLASS.search(last)
+                and not self.is_layer(full)  # the scan's findings count it (torchvision's)
+                and _network_op(full)
+            ):
+                out.append(full)
+        return out
 
     def _evaluated_blocks(self, fa: FileAnalysis, qualname: str) -> list[str]:
         """The repository classes a constructor builds from a module-level block list it
@@ -383,6 +417,12 @@ class StructureBuilder:
             q = self._own(q, fa)
         if q is not None and q in self.classes:
             return q
+        # the scan spells the call by the callee's full module name (``models.utils.GRN``),
+        # which the hierarchy shortens to the first name of its file (``utils.GRN``); when
+        # another file has that first name too (a top-level ``utils.py``), the class is keyed
+        # by the full name (:func:`class_modules`), which the call already is
+        if q is not None and callee in self.classes:
+            return callee
         returned = self.returns.get(callee)
         if returned is None:
             return None
@@ -491,6 +531,9 @@ TORCH_MODEL_PACKAGES = frozenset(
 #: A constructor's parameter naming a layer kind (``norm_layer=nn.LayerNorm``, ``act_layer``):
 #: what it builds is a layer of the part, not a part handed in.
 _LAYER_PARAMETER = re.compile(r"(?:\w+_)?(?:layer|norm|act|activation)")
+#: A library class named for the settings it holds (timm's ``NaFlexVitCfg``, transformers'
+#: ``GenerationConfig``): no layer, though a constructor builds it.
+_SETTINGS_CLASS = re.compile(r"(Cfg|Config|Configuration|Args|Arguments|Options)$")
 #: Top models found per repository at most (a zoo of variants lists its first ones).
 TOP_MODELS = 8
 #: The pseudo-part naming the other builders of a root model (``resnet34, resnet50``).

@@ -493,9 +493,9 @@ class Ancillary:
         points decide what it ports)."""
         files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
         scripts = {p for p, fa in files.items() if fa.syntax is not None and fa.syntax.main_guard}
-        roots = {
-            p for p in self._ported_entries() & scripts if "/" not in p and _TRAINING_NAME.search(p)
-        }
+        # a root training file is one with or without a ``__main__`` guard (XMem's
+        # ``train.py`` runs its loop at the top level)
+        roots = {p for p in self._ported_entries() if "/" not in p and _TRAINING_NAME.search(p)}
         if not roots:
             return {}
         # relative imports too (``from . import networks_basic``): what a module refers to
@@ -509,23 +509,42 @@ class Ancillary:
                 continue
             found[path] = "tools"
         tools = found.keys() | {p for p, w in self._why.items() if w == "tools" and "/" not in p}
+        # a demo is such an entry too (XMem's ``interactive_demo.py`` and the click-based
+        # segmentation networks of the GUI only it imports): what only demos reach is theirs
+        demos = {p for p, w in self._why.items() if w == "demo" and p in files} - tools
         apart = self._why.keys() | tools
         # a tool's package is followed through its ``__init__.py`` (``import lpips``)
-        only = {p for p in _closure(tools, graph, packages=True) - core - apart}
+        only = {p for p in _closure(tools | demos, graph, packages=True) - core - apart}
         only &= files.keys()
         importers: dict[str, set[str]] = {}
         for source, targets in graph.items():
             for target in targets:
                 importers.setdefault(target, set()).add(source)
+        # a package's module nothing refers to, no script, keeps nothing it imports ported
+        # (an f-BRS ``evaluation.py`` nothing runs, importing the demo's model loader); a
+        # script run at the top level (XMem's ``eval.py``, no ``__main__`` guard) is no
+        # package's module
+        packages = {
+            PurePosixPath(p).parent for p in files if PurePosixPath(p).name == "__init__.py"
+        }
+        dead = {
+            p
+            for p in files.keys() - scripts - self.keep
+            if not importers.get(p)
+            and PurePosixPath(p).name != "__init__.py"
+            and PurePosixPath(p).parent in packages
+        }
         changed = True
         while changed:  # a module any ported file imports is ported, and what it imports
-            kept = {p for p in only if not importers.get(p, set()) <= only | apart}
+            kept = {p for p in only if not importers.get(p, set()) <= only | apart | dead}
             only -= kept
             changed = bool(kept)
-        reach = {t: _closure({t}, graph, packages=True) for t in sorted(tools)}
+        reach = {t: _closure({t}, graph, packages=True) for t in sorted(tools | demos)}
         for path in sorted(only):
             users = [t for t, reached in reach.items() if path in reached]
-            found[path] = f"{TOOLS_ONLY} ({', '.join(users)})" if users else TOOLS_ONLY
+            # a module a tool uses goes with the tools; one only demos use, with the demos
+            only_by = DEMOS_ONLY if users and set(users) <= demos else TOOLS_ONLY
+            found[path] = f"{only_by} ({', '.join(users)})" if users else only_by
             self._recipes[path] = "tool"
         return found
 
@@ -774,6 +793,8 @@ def _defines_modules(fa: FileAnalysis) -> bool:
 
 #: Why a module that only root-level tools import is counted apart (with the tools).
 TOOLS_ONLY = "used only by tools"
+#: ... and one that only demos import (an interactive GUI's networks): counted with them.
+DEMOS_ONLY = "used only by demos"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
 VARIANT = "variant of"
 #: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
