@@ -1319,6 +1319,18 @@ def _passed_names(values: object) -> set[str]:
     return {name for x in written for name in _value_names(x)}
 
 
+def _fixed(found: list[object] | None) -> list[object] | None:
+    """``found`` when every value is one no call can change in place (a number, a string,
+    None, a tuple), else None: a local assigned ``[]`` and appended to later (timm's
+    ``muon_params = []`` before ``if muon_params:``) holds more than its assignment says."""
+    if found is None or not all(isinstance(v, _FIXED) for v in found):
+        return None
+    return found
+
+
+_FIXED = (type(None), bool, int, float, str, tuple)
+
+
 def _name_values(
     sites: Sequence[tuple[str, object, set[tuple[str, str]], bool]],
     defs: Mapping[tuple[str, str], tuple[object, bool]],
@@ -1340,9 +1352,9 @@ def _name_values(
             for n, v in locals_.get((path, scope), {}).items()
             if n != (expr.name if expr.kind == "Name" else None)
             and any(e.kind == "Name" and e.name == n for e in expr.walk())
-            and (found := values_of(v, _option_key, opts)) is not None
+            and (found := _fixed(values_of(v, _option_key, opts))) is not None
         }
-        return values_of(expr, _gate_key, _gate_values(opts, named))
+        return _fixed(values_of(expr, _gate_key, _gate_values(opts, named)))
 
     out: dict[str, dict[int, dict[str, list[object]]]] = {}
     for (path, scope), names in locals_.items():
