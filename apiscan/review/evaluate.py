@@ -117,6 +117,25 @@ def outcomes(
     (``if args.distillation_type != 'none'`` with ``--distillation-type`` defaulting to
     ``'none'``; ``if backbone == 'beitl16_512'`` where every call that runs passes
     ``backbone='beitl16_384'``)."""
+    if expr.kind == "Constant" or expr.literal:
+        return None  # a test written as a constant is the author's switch, not an option
+    found = values_of(expr, key, values, limit)
+    return None if found is None else {bool(v) for v in found}
+
+
+def values_of(
+    expr: Expr,
+    key: Callable[[Expr], str | None],
+    values: Mapping[str, Collection[object]],
+    limit: int = 64,
+) -> list[object] | None:
+    """The values themselves that :func:`outcomes` reads the truth of, each once: what a
+    name may hold when it is assigned from ``expr`` (open_clip's ``sharded_ckpt = args.fsdp
+    and ...``) or a call passes ``expr`` for a parameter, so that a test on that name is
+    evaluated in turn; None as for :func:`outcomes`."""
+    if expr.kind == "Constant" or expr.literal:
+        value = holds(expr, lambda e, d: UNKNOWN)
+        return None if value is UNKNOWN else [value]
     keys = sorted(
         {k for e in expr.walk() if e.kind in ("Name", "Attribute") and (k := key(e)) in values}
     )
@@ -125,7 +144,7 @@ def outcomes(
     choices = [sorted(values[k], key=repr) for k in keys]
     if any(not c for c in choices) or prod(len(c) for c in choices) > limit:
         return None
-    out: set[object] = set()
+    out: list[object] = []
     for combination in product(*choices):
         given = dict(zip(keys, combination, strict=True))
 
@@ -136,5 +155,6 @@ def outcomes(
         value = holds(expr, lookup)
         if value is UNKNOWN:
             return None
-        out.add(bool(value))
+        if not any(type(v) is type(value) and v == value for v in out):
+            out.append(value)
     return out

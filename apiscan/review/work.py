@@ -30,7 +30,7 @@ from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
-from apiscan.review.evaluate import outcomes
+from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.roles import (
@@ -1161,42 +1161,135 @@ def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[ob
     return ""
 
 
-def _switched_off_call(call: object, defaults: dict[str, set[object]]) -> bool:
+def _switched_off_call(
+    call: object,
+    defaults: Mapping[str, Iterable[object]],
+    given: Mapping[int, Mapping[str, list[object]]] | None = None,
+) -> bool:
     """Whether an ``if`` around ``call`` (any of them, innermost first) never takes the branch
     the call is in with the options' defaults (open_clip's ``load_sharded_checkpoint`` under
-    ``if args.resume is not None:``, ``--resume`` defaulting to None)."""
+    ``if args.resume is not None:``, ``--resume`` defaulting to None). ``given`` values the
+    plain names a test reads in each function (by its def index, -1 the module): a local
+    assigned once (``if sharded_ckpt:`` after ``sharded_ckpt = args.fsdp and ...``) and a
+    parameter every call passes a told value for (:func:`_name_values`)."""
     line = call.expr.line  # type: ignore[attr-defined]
     for branch in call.ifs:  # type: ignore[attr-defined]
-        found = outcomes(branch.test, _option_key, defaults)
+        names = (given or {}).get(branch.function, {})
+        found = outcomes(branch.test, _gate_key, _gate_values(defaults, names))
         if found is not None and found == {0 < branch.body_end < line}:
             return True
     return False
 
 
+def _gate_key(expr: Expr) -> str | None:
+    """A test's name as :func:`_switched_off_call` values it: ``args.x`` by its option's dest,
+    a plain name by ``=name`` (a local or a parameter of the function holding the test)."""
+    if expr.kind == "Name":
+        return f"={expr.name}"
+    return _option_key(expr)
+
+
+def _gate_values(
+    defaults: Mapping[str, Iterable[object]], names: Mapping[str, list[object]]
+) -> dict[str, list[object]]:
+    out: dict[str, list[object]] = {k: list(v) for k, v in defaults.items()}
+    out.update({f"={k}": v for k, v in names.items()})
+    return out
+
+
+def _once_assigned(assigns: Iterable[object], loop_names: Iterable[str]) -> dict[str, Expr]:
+    """name -> value of the plain names a body assigns exactly once (``x = expr``), none of
+    them a loop's target or unpacked from a tuple: what such a name holds wherever it is
+    read after."""
+    count: dict[str, int] = {}
+    value: dict[str, Expr] = {}
+    for a in assigns:
+        target = a.target  # type: ignore[attr-defined]
+        for e in target.walk():
+            if e.kind == "Name":
+                count[e.name] = count.get(e.name, 0) + 1
+        if target.kind == "Name":
+            value[target.name] = a.value  # type: ignore[attr-defined]
+    for name in loop_names:
+        count[name] = 2
+    return {n: v for n, v in value.items() if count.get(n) == 1}
+
+
+def _call_arguments(call: Expr, d: object) -> dict[str, Expr | None] | None:
+    """name -> the expression ``call`` passes for each parameter of the def ``d`` (the
+    recipe's binding, its default where the call leaves it out, None where neither is
+    there); None when a ``*args``/``**kwargs`` the call spreads hides which."""
+    from apiscan.review.recipe import _bind_def  # the recipe imports this module
+
+    if any(p.kind == "Starred" or (p.kind == "keyword" and not p.name) for p in call.parts[1:]):
+        return None
+    out: dict[str, Expr | None] = dict(d.params)  # type: ignore[attr-defined]
+    out.update(_bind_def(d, call))  # type: ignore[arg-type]
+    return out
+
+
 def switched_off_functions(
-    analyses: Sequence[FileAnalysis], defaults: dict[str, set[object]]
+    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
 ) -> set[tuple[str, str]]:
-    """(path, name) of the repository's module-level functions every call of which is in a
-    branch the options' defaults switch off (open_clip's sharded checkpoint loading, reached
-    only with ``--resume``): code that does not run as configured, so the effort does not
-    count its gaps (as :func:`uncalled_functions`' dead code). Calls are matched by their
-    resolved name, through a package's re-exports; a function referred to otherwise (passed
-    as a value) may run, and is kept unless no call of it runs either."""
+    """(path, name) of the repository's functions and methods every call of which is in a
+    branch the options' defaults switch off, or in such a function itself (open_clip's
+    sharded checkpoint loading, reached only with ``--resume``; its ``prepare_fsdp`` method,
+    called only under ``if args.fsdp:``): code that does not run as configured, so the
+    effort does not count its gaps (as :func:`uncalled_functions`' dead code).
+
+    A test is evaluated on the options' defaults, and on the plain names it reads: a local
+    assigned once (``sharded_ckpt = args.fsdp and ...; if sharded_ckpt:``) and a parameter
+    for which every call that runs passes a value told so, or leaves its told default
+    (``_get_optim_state_dict(model, opt, args.fsdp)`` testing ``if fsdp_enabled:``).
+    Functions are matched by their resolved name, through a package's re-exports; methods
+    of module-level classes by their name (``task.prepare_fsdp(...)``), all methods of that
+    name together, ``forward`` and dunders left out (the framework calls them). A function
+    referred to otherwise (passed as a value) may run, and is kept unless no call of it runs
+    either."""
     where: dict[str, tuple[str, str]] = {}  # qualified name -> (path, name)
+    methods: dict[str, set[tuple[str, str]]] = {}  # a method's name -> (path, Class.name)
+    defs: dict[tuple[str, str], tuple[object, bool]] = {}  # -> (its def, a method)
     for fa in analyses:
         for d in fa.functions:
             if not d.cls and "." not in d.qualname:
                 where.update({f"{m}.{d.qualname}": (fa.path, d.qualname) for m in fa.modules})
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        for d in values.defs if values is not None else ():
+            owner = values.defs[d.owner] if d.owner >= 0 else None  # type: ignore[union-attr]
+            if d.is_class:
+                continue
+            if owner is None and "." not in d.qual:
+                defs[(fa.path, d.qual)] = (d, False)
+            elif (
+                owner is not None
+                and owner.is_class
+                and owner.owner < 0
+                and d.qual == f"{owner.qual}.{d.name}"
+                and not d.name.startswith("__")
+                and d.name not in _IMPLICIT_METHODS
+            ):
+                methods.setdefault(d.name, set()).add((fa.path, d.qual))
+                defs[(fa.path, d.qual)] = (d, True)
     for fa in analyses:  # a package's re-exports name the same function
         for m in fa.modules:
             for name, target in fa.exports:
                 if target in where:
                     where.setdefault(f"{m}.{name}", where[target])
-    off: dict[tuple[str, str], bool] = {}
+    # every call of one of them: (its file's path, the call, whom it calls, through an object)
+    sites: list[tuple[str, object, set[tuple[str, str]], bool]] = []
+    locals_: dict[tuple[str, int], dict[str, Expr]] = {}  # (path, def index) -> name -> value
+    index: dict[tuple[str, str], int] = {}  # (path, qual) -> its def index
     for fa in analyses:
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
-        if values is None:
+        if values is None or is_test_path(fa.path):  # a test runs the option on purpose
             continue
+        locals_[(fa.path, -1)] = _once_assigned(values.assigns, ())
+        for i, d in enumerate(values.defs):
+            index[(fa.path, d.qual)] = i
+            if not d.is_class:
+                own = _once_assigned(d.assigns, d.loop_names)
+                params = {name for name, _ in d.params} | set(d.positional)
+                locals_[(fa.path, i)] = {n: v for n, v in own.items() if n not in params}
         by_line: dict[tuple[int, str], str] = {
             (c.line, c.callee.rpartition(".")[2]): c.callee for c in fa.calls if c.role == "call"
         }
@@ -1204,10 +1297,134 @@ def switched_off_functions(
             head = call.expr.parts[0] if call.expr.parts else None
             last = head.name.rpartition(".")[2] if head is not None and head.name else ""
             target = where.get(by_line.get((call.expr.line, last), ""))
-            if target is None:
-                continue
-            off[target] = off.get(target, True) and _switched_off_call(call, defaults)
-    return {target for target, switched in off.items() if switched}
+            if target is not None:
+                sites.append((fa.path, call, {target}, False))
+            elif head is not None and head.kind == "Attribute" and head.name in methods:
+                sites.append((fa.path, call, methods[head.name], True))
+    # a method passed as a value (``register_hook(self.hook)``) may run: never switched off
+    passed = {
+        name
+        for fa in analyses
+        for name in _passed_names(fa.syntax.values if fa.syntax is not None else None)
+    }
+    for name in passed & methods.keys():
+        for target in methods[name]:
+            defs.pop(target, None)
+    off: set[tuple[str, str]] = set()
+    for _ in range(4):  # a switched-off function's calls are switched off in turn
+        named = _name_values(sites, defs, index, locals_, defaults, off)
+        now: dict[tuple[str, str], bool] = {}
+        for path, call, targets, _method in sites:
+            holder = _holder(path, call, index, defs)
+            switched = holder in off or _switched_off_call(call, defaults, named.get(path))
+            for target in targets & defs.keys():
+                now[target] = now.get(target, True) and switched
+        found = {target for target, switched in now.items() if switched}
+        if found == off:
+            break
+        off = found
+    return off
+
+
+#: Methods a framework calls by itself (``model(x)`` runs ``forward``): an explicit call of
+#: one under a switched-off branch does not make it dead.
+_IMPLICIT_METHODS = frozenset({"forward", "extra_repr", "reset_parameters"})
+
+
+def _holder(
+    path: str, call: object, index: Mapping[tuple[str, str], int], defs: Mapping
+) -> tuple[str, str] | None:
+    """(path, qual) of the function or method whose body holds ``call``, None for the
+    module's."""
+    scope = call.function  # type: ignore[attr-defined]
+    if scope < 0:
+        return None
+    for (p, qual), i in index.items():
+        if p == path and i == scope:
+            return (p, qual)
+    return None
+
+
+def _passed_names(values: object) -> set[str]:
+    """The attribute names a file uses as values, not called (``self.hook`` in
+    ``register_hook(self.hook)``)."""
+    if values is None:
+        return set()
+    written = [call.expr for call in values.calls]  # type: ignore[attr-defined]
+    written += [a.value for a in values.assigns]  # type: ignore[attr-defined]
+    for d in values.defs:  # type: ignore[attr-defined]
+        written += [a.value for a in d.assigns] + list(d.returns)
+    return {name for x in written for name in _value_names(x)}
+
+
+def _fixed(found: list[object] | None) -> list[object] | None:
+    """``found`` when every value is one no call can change in place (a number, a string,
+    None, a tuple), else None: a local assigned ``[]`` and appended to later (timm's
+    ``muon_params = []`` before ``if muon_params:``) holds more than its assignment says."""
+    if found is None or not all(isinstance(v, _FIXED) for v in found):
+        return None
+    return found
+
+
+_FIXED = (type(None), bool, int, float, str, tuple)
+
+
+def _name_values(
+    sites: Sequence[tuple[str, object, set[tuple[str, str]], bool]],
+    defs: Mapping[tuple[str, str], tuple[object, bool]],
+    index: Mapping[tuple[str, str], int],
+    locals_: Mapping[tuple[str, int], Mapping[str, Expr]],
+    defaults: Mapping[str, Iterable[object]],
+    off: set[tuple[str, str]],
+) -> dict[str, dict[int, dict[str, list[object]]]]:
+    """path -> def index -> name -> every value a plain name of that function may hold: a
+    local assigned once from a told expression, a parameter every running call passes a
+    told value for (or leaves its told default); a name that cannot be told is left out."""
+    opts = {k: list(v) for k, v in defaults.items()}
+
+    def tell(expr: Expr | None, path: str, scope: int) -> list[object] | None:
+        if expr is None:
+            return None
+        named = {
+            n: found
+            for n, v in locals_.get((path, scope), {}).items()
+            if n != (expr.name if expr.kind == "Name" else None)
+            and any(e.kind == "Name" and e.name == n for e in expr.walk())
+            and (found := _fixed(values_of(v, _option_key, opts))) is not None
+        }
+        return _fixed(values_of(expr, _gate_key, _gate_values(opts, named)))
+
+    out: dict[str, dict[int, dict[str, list[object]]]] = {}
+    for (path, scope), names in locals_.items():
+        for name, value in names.items():
+            found = tell(value, path, scope)
+            if found is not None:
+                out.setdefault(path, {}).setdefault(scope, {})[name] = found
+    passes: dict[tuple[str, str], dict[str, list[object] | None]] = {}
+    for path, call, targets, _ in sites:
+        holder = _holder(path, call, index, defs)
+        if holder in off or _switched_off_call(call, defaults, out.get(path)):
+            continue  # a call that does not run passes nothing
+        scope = index.get(holder, -1) if holder is not None else -1
+        for target in targets & defs.keys():
+            d = defs[target][0]
+            args = _call_arguments(call.expr, d)  # type: ignore[attr-defined]
+            told = passes.setdefault(target, {})
+            for name, _ in d.params:  # type: ignore[attr-defined]
+                given = None if args is None else args.get(name)
+                found = tell(given, path, scope) if given is not None else None
+                if found is None or told.get(name, []) is None:
+                    told[name] = None
+                else:
+                    told[name] = told.get(name, []) + [
+                        v for v in found if v not in told.get(name, [])
+                    ]
+    for (path, qual), told in passes.items():
+        i = index.get((path, qual))
+        for name, found in told.items():
+            if i is not None and found:
+                out.setdefault(path, {}).setdefault(i, {}).setdefault(name, found)
+    return out
 
 
 def uncalled_functions(

@@ -15,7 +15,7 @@ import pytest
 from apiscan.extract.values import Expr, ValueReader
 from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.review.build import build_review
-from apiscan.review.evaluate import outcomes
+from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.readings import Readings
 from apiscan.review.structure import config_value
 from apiscan.review.work import _choice_key, _option_key, name_values, uncalled_functions
@@ -43,6 +43,20 @@ def test_a_branch_test_is_told_over_every_value_its_names_take() -> None:
     assert outcomes(_expr("self.arch == 'a'"), _option_key, defaults) is None
     assert outcomes(_expr("args.arch == other"), _option_key, defaults) is None
     assert outcomes(_expr("1 == 1"), _option_key, defaults) is None
+
+
+def test_the_values_a_name_holds_are_told_by_the_same_evaluator() -> None:
+    """What a local or a parameter is assigned from, valued so a test on it is told in turn
+    (``sharded = args.fsdp and args.ckpt == 'sharded'``)."""
+    defaults = {"fsdp": {False}, "ckpt": {"sharded"}, "arch": {"a", "b"}}
+    test = _expr("args.fsdp and args.ckpt == 'sharded'")
+    assert values_of(test, _option_key, defaults) == [False]
+    assert values_of(_expr("args.arch.upper()"), _option_key, defaults) == ["A", "B"]
+    # a constant passed for a parameter is its own value; ``outcomes`` still tells none
+    assert values_of(_expr("True"), _option_key, defaults) == [True]
+    assert outcomes(_expr("True"), _option_key, defaults) is None
+    # INVALID: a name nothing values
+    assert values_of(_expr("args.other"), _option_key, defaults) is None
 
 
 def test_a_string_keyed_chain_reads_a_name_or_an_attribute_of_one() -> None:
