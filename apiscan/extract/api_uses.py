@@ -183,6 +183,11 @@ class Extractor(
         #: id(value) -> value: boolean tensors a factory filled with constants
         #: (``torch.ones(n, dtype=torch.bool)``): no data mask until data is stored in them
         self.const_masks: dict[int, Val] = {}
+        #: id(value) -> value: tensors of integer positions (``topk(k).indices``, ``arange``)
+        self.index_tensors: dict[int, Val] = {}
+        #: id(value) -> value: tensors whose values the code decides from shapes and
+        #: constants (``torch.arange(n)``): comparing them with constants reads no data
+        self.code_values: dict[int, Val] = {}
         #: "p:<function>:<param>" keys whose tensor-ness would change a dynamic-shape finding
         self.sensitive: set[str] = set()
         self.counts = [0] * (2 * FSTRING_OFFSET)

@@ -194,6 +194,61 @@ CASES = {
     # Gathering rows of a tensor whose first dimension alone varies, with an index tensor of
     # static shape, gives the index's shape: the assigner's ``labels.flatten()[gt_idx]``.
     # Reading the varying length itself still is data.
+    # topk with a static k gives indices of a static shape: named like a mask (``keep``),
+    # they still hold integer positions, and gathering with them keeps the shape. A
+    # comparison of scores is a mask of data, whatever it is named.
+    "topk_indices_named_keep": """
+        import torch
+        from torch import nn
+
+
+        class PatchDropout(nn.Module):
+            def __init__(self, prob: float):
+                super().__init__()
+                self.prob = prob
+
+            def forward(self, x):
+                batch, tokens = x.size()[0], x.size()[1]
+                rows = torch.arange(batch)[..., None]
+                n_keep = max(1, int(tokens * (1 - self.prob)))
+                patch_indices_keep = torch.randn(batch, tokens).topk(n_keep, dim=-1).indices
+                return x[rows, patch_indices_keep]
+
+
+        def drop_low(x: torch.Tensor, scores: torch.Tensor):
+            keep = scores > 0.5
+            return x[keep]  # expect: DS104
+    """,
+    # A mask compared from ``torch.arange`` of a static size and a constant (or an attribute
+    # set at construction) holds no data: which tokens it drops is decided by the code. One
+    # compared with lengths handed in (a tensor of data) is a data mask.
+    "mask_from_arange_and_a_constant": """
+        import torch
+        from torch import nn
+
+
+        class Tower(nn.Module):
+            def __init__(self, pos: int):
+                super().__init__()
+                self.pos = pos
+
+            def forward(self, x):
+                seq_len = x.shape[1]
+                no_cls = x[:, torch.arange(seq_len) != self.pos, :]
+                firsts = x[:, torch.arange(seq_len) < 4]
+                return no_cls, firsts
+
+
+        def valid_tokens(x, lengths):
+            mask = torch.arange(x.shape[1])[None, :] < lengths[:, None]
+            return x[mask]  # expect: DS104
+
+
+        def overwritten(x: torch.Tensor, scores: torch.Tensor):
+            levels = torch.zeros(x.shape[0])
+            levels[:] = scores
+            return x[levels > 0]  # expect: DS104
+    """,
     "gather_by_a_static_index": """
         import torch
 

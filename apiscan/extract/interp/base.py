@@ -80,6 +80,18 @@ BOOL_METHODS = frozenset(
 #: given a dimension (``x.max()`` is a tensor, ``x.max(dim=1)`` a named tuple, ``x.max(y)`` the
 #: elementwise maximum). ``.values``/``.indices`` of those are fields, not the sparse-tensor
 #: methods ``Tensor.values``/``Tensor.indices``.
+#: Ops whose result holds integer positions (``topk(k).indices``, ``argsort``, ``arange``):
+#: an index tensor, never a boolean mask, whatever the name it is given (``keep_idx``).
+INDEX_OPS = frozenset(
+    {"argsort", "argmax", "argmin", "arange", "randperm", "multinomial", "searchsorted"}
+)
+
+#: Factories whose values the code decides from shapes and constants alone (``arange(n)``,
+#: ``ones(n)``): comparing them with constants gives a mask that holds no data.
+CODE_FACTORIES = frozenset(
+    {"arange", "eye", "linspace", "logspace", "ones", "zeros", "full", "ones_like", "zeros_like"}
+)
+
 NAMED_TUPLE_ALWAYS = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})
 NAMED_TUPLE_WITH_DIM = frozenset({"max", "min", "median", "nanmedian"})
 

@@ -21,6 +21,8 @@ from apiscan.extract.interp.base import (
     ATTR,
     BOOL_METHODS,
     CALL,
+    CODE_FACTORIES,
+    INDEX_OPS,
     LAYER,
     Emit,
     Ref,
@@ -42,6 +44,7 @@ from apiscan.extract.shapes import (
     host_dyn,
     is_dyn_number,
     is_dyn_tensor,
+    is_variable,
     names_read,
 )
 from apiscan.resolve.values import (
@@ -273,7 +276,12 @@ class CallsMixin:
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 if result == BOOL_TENSOR and short in CONST_FACTORIES:
                     result = self._const_mask()
-                return _named_tuple(name.rpartition(".")[2], args, 1, result)
+                if short in INDEX_OPS:
+                    result = self._index_tensor(result)
+                sized_by = [*args.vals[short.endswith("_like") :], *args.kwvals.values()]
+                if short in CODE_FACTORIES and not any(map(is_variable, sized_by)):
+                    result = self._code_valued(result)  # ``torch.arange(n)`` of a static n
+                return self._mark_indices(_named_tuple(name.rpartition(".")[2], args, 1, result))
             return UNKNOWN
         if self._is_torch(q):
             own = self._own_package_call(q, node, args, _class_like(q))

@@ -226,6 +226,9 @@ class ExpressionsMixin:
             # ``label.item() in thing_ids``: whether it is there is read from tensor data
             return self.shapes.on_membership(node, vals[0])
         if tensorish:
+            exprs = [node.left, *(t.comparator for t in node.comparisons)]
+            if self._compares_code_values(vals, exprs):
+                return self._const_mask()  # ``torch.arange(n) != pos``: decided by the code
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
@@ -244,6 +247,26 @@ class ExpressionsMixin:
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
         return NONTORCH if not tensorish else UNKNOWN
+
+    def _compares_code_values(
+        self, vals: Sequence[Val], exprs: Sequence[cst.BaseExpression]
+    ) -> bool:
+        """A comparison whose tensors all hold values the code decided (``torch.arange(n)``,
+        a constant mask) against host numbers that are no data (a literal, a size of a
+        static shape, an attribute of the module set at construction, ``self.pos``):
+        which elements are True is decided without reading tensor data, so indexing with the
+        mask keeps a static shape. An unresolved name (a parameter: ``lengths``) may be a
+        tensor of data, and keeps the mask a data mask."""
+        tensors = [v for v in vals if v[0] == "tensor"]
+        if not tensors or not all(map(self._is_code_valued, tensors)):
+            return False
+        for v, e in zip(vals, exprs, strict=True):
+            if v[0] == "tensor" or v == NONTORCH:
+                continue
+            if v[0] != "unknown" or type(e) is not cst.Attribute:
+                return False
+            self._sensitive(v)
+        return True
 
     def _ifexp(self, node: cst.IfExp) -> Val:
         body = self.value(node.body)

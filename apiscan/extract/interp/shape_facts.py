@@ -20,6 +20,7 @@ import libcst as cst
 from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import (
     BOOL_METHODS,
+    INDEX_OPS,
     SUB,
     _Args,
     _bool_dtype,
@@ -98,7 +99,9 @@ class ShapeFactsMixin:
         if attr in BOOL_METHODS or (attr in ("to", "type") and _bool_dtype(args)):
             result = BOOL_TENSOR
         result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
-        return _named_tuple(attr, args, 0, result)
+        if attr in INDEX_OPS:
+            result = self._index_tensor(result)
+        return self._mark_indices(_named_tuple(attr, args, 0, result))
 
     def _subscript(self, node: cst.Subscript, store: bool = False) -> Val:
         self._count(node, SUB)
@@ -116,6 +119,8 @@ class ShapeFactsMixin:
                     index in (TENSOR, PTENSOR, ARG_TENSOR)
                     and type(s.value) is cst.Name
                     and MASK_NAME.search(s.value.value)
+                    and not self._is_index_tensor(index)
+                    and not self._is_const_mask(index)
                 ):
                     index = BOOL_TENSOR  # x[mask], x[keep], x[valid]: named as masks are
                     named_mask = True
@@ -128,6 +133,8 @@ class ShapeFactsMixin:
                         bounds.append(self.value(part))
         if store and self._is_const_mask(recv):
             self._store_into_mask(node, [*indexes, *bounds])
+        elif store and self.code_values.get(id(recv)) is recv:
+            self._values_written(node)
         if store:
             self._store_data_key(node, recv, indexes)
         if not store and self._fixed_window(node.slice, bounds):
@@ -305,6 +312,42 @@ class ShapeFactsMixin:
     def _is_const_mask(self, v: Val) -> bool:
         return self.const_masks.get(id(v)) is v
 
+    def _index_tensor(self, v: Val) -> Val:
+        """``v`` marked as holding integer positions (``topk(k).indices``, ``argsort``,
+        ``arange``): a name that reads like a mask (``keep``) does not make it one. Only a
+        plain tensor is marked: one of a data-dependent shape stays what it is."""
+        if v != TENSOR:
+            return v
+        out = fresh(TENSOR[0], TENSOR[1])
+        self.index_tensors[id(out)] = out
+        return out
+
+    def _is_index_tensor(self, v: Val) -> bool:
+        return self.index_tensors.get(id(v)) is v
+
+    def _mark_indices(self, v: Val) -> Val:
+        """``(values, indices)`` of a reduction with its indices marked as positions."""
+        if v[0] == "tuple" and len(v[1]) == 2 and v[1][1] == TENSOR:
+            return ("tuple", (v[1][0], self._index_tensor(v[1][1])))
+        return v
+
+    def _code_valued(self, v: Val) -> Val:
+        """``v`` (a factory's plain tensor) marked as holding values the code decides from
+        shapes and constants (``torch.arange(n)``, ``torch.ones(n)``): no tensor data went
+        into them, so a comparison of them with constants is a constant mask."""
+        if v != TENSOR or self._is_const_mask(v):
+            return v  # a constant mask already says so (and knows when data is stored in it)
+        out = fresh(TENSOR[0], TENSOR[1])
+        self.code_values[id(out)] = out
+        if self._is_index_tensor(v):
+            self.index_tensors[id(out)] = out
+        return out
+
+    def _is_code_valued(self, v: Val) -> bool:
+        """A tensor whose values no tensor data decided (a code-valued factory's result, or
+        a constant mask)."""
+        return self.code_values.get(id(v)) is v or self._is_const_mask(v)
+
     def _store_into_mask(self, node: cst.Subscript, keys: Sequence[Val]) -> None:
         """``mask[index] = ...`` into a constant mask: an index read from tensor values
         (``keep_mask[kept] = True`` after NMS), or bounds that are one sample's size
@@ -312,6 +355,13 @@ class ShapeFactsMixin:
         a mask like any other from then on."""
         if any(k[0] == "tensor" or _sized_by_data(k) or k == ELEM_SIZE for k in keys):
             self._mask_holds_data(node)
+
+    def _values_written(self, node: cst.Subscript) -> None:
+        """``grid[i] = value``: a tensor whose values the code decided holds whatever was
+        written into it now (data, maybe), a plain tensor from then on."""
+        root = _root_name(node.value)
+        if root is not None:
+            self.bind(root, TENSOR)
 
     def _mask_holds_data(self, node: cst.Subscript) -> None:
         root = _root_name(node.value)

@@ -29,6 +29,11 @@ class BooleanMaskIndex(Rule):
         valid = labels >= 0
         loss = F.cross_entropy(logits[valid], labels[valid])
 
+    A mask the code decides without reading tensor values is no data: ``torch.arange(n) !=
+    pos`` with ``n`` a static size and ``pos`` a constant (or an attribute set when the module
+    is built) drops the same positions at every step. Integer positions are no mask whatever
+    they are named (``keep_idx = scores.topk(k).indices``).
+
     Instead
     -------
     Compute on every element and mask the result; write with ``masked_fill`` / ``where``,
@@ -110,6 +115,27 @@ class BooleanMaskIndex(Rule):
             targets[(ious >= 0.4) & (ious < 0.5)] = ignore
             return targets
         """,
+        """
+        import torch
+        from torch import nn
+
+
+        class PatchDropout(nn.Module):
+            def forward(self, x):
+                batch, tokens = x.shape[0], x.shape[1]
+                rows = torch.arange(batch)[:, None]
+                patch_indices_keep = torch.randn(batch, tokens).topk(tokens // 2, dim=-1).indices
+                return x[rows, patch_indices_keep]
+
+
+        class DropClsToken(nn.Module):
+            def __init__(self, cls_position: int):
+                super().__init__()
+                self.cls_position = cls_position
+
+            def forward(self, x):
+                return x[:, torch.arange(x.shape[1]) != self.cls_position, :]
+        """,
     )
     INVALID = (
         """
@@ -154,5 +180,13 @@ class BooleanMaskIndex(Rule):
             def forward(self, feats, points, boxes):
                 mask, _ = inside(points, boxes)
                 return feats[mask]  # error
+        """,
+        """
+        import torch
+
+
+        def valid_tokens(tokens: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+            mask = torch.arange(tokens.shape[1])[None, :] < lengths[:, None]
+            return tokens[mask]  # error
         """,
     )
