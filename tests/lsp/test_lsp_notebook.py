@@ -35,7 +35,7 @@ SERVER = [sys.executable, "-m", "apiscan", "lsp"]
 #: three cells (an API the table lacks, dynamic shapes), a cell without any.
 CELLS = [
     ("markdown", "# Training\ntorch.unique(x) in prose is not code"),
-    ("code", "%matplotlib inline\nimport torch\n\nx = torch.zeros(3)"),
+    ("code", "%matplotlib inline\nimport torch\n\nx = torch.randn(3)"),
     ("code", "!pip install torch\ny = torch.unique(x)\ntorch.set_num_threads(2)"),
     ("code", "print('no findings here')"),
     ("code", "mask = x > 0\nz = x[mask]"),

@@ -195,8 +195,8 @@ def test_test_code_is_host_whatever_it_calls(tmp_path: Path) -> None:
 
 
                 def test_focal_loss():
-                    x = torch.arange(4)
-                    assert len(x[x > 1]) == 2
+                    x = torch.randn(4)
+                    assert len(x[x > 0]) <= 4
                     assert helper(x).numel() == 4
             """,
         },
