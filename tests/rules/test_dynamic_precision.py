@@ -331,6 +331,27 @@ CASES = {
                 n = (scores > 0.5).sum().item()
                 return self.picker(boxes, n)
     """,
+    # A method called on a name the file never binds (``math`` used without its import) is
+    # no tensor's: the grid side it computes from ``len()`` and a shape is a host number. The
+    # same side computed from a tensor's values is still data.
+    "unbound_name_is_no_tensor": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def resize(posemb, posemb_new):
+            ntok_new = posemb_new.shape[1] - 1
+            grid = posemb[0, 1:]
+            gs_old = int(math.sqrt(len(grid)))
+            gs_new = int(math.sqrt(ntok_new))
+            grid = grid.reshape(1, gs_old, gs_old, -1).permute(0, 3, 1, 2)
+            return F.interpolate(grid, size=(gs_new, gs_new), mode="bicubic")
+
+
+        def side(counts: torch.Tensor, feats: torch.Tensor):
+            n = int(counts.sum().sqrt())  # expect: DS118
+            return feats.reshape(n, n, -1)  # expect: DS113
+    """,
 }
 
 
