@@ -331,10 +331,10 @@ CASES = {
                 n = (scores > 0.5).sum().item()
                 return self.picker(boxes, n)
     """,
-    # A method called on a name the file never binds (``math`` used without its import) is
-    # no tensor's: the grid side it computes from ``len()`` and a shape is a host number. The
-    # same side computed from a tensor's values is still data.
-    "unbound_name_is_no_tensor": """
+    # A method called on a standard module's name the file never imports (``math`` used
+    # without its import) is no tensor's: the grid side it computes from ``len()`` and a shape
+    # is a host number. The same side computed from a tensor's values is still data.
+    "unimported_module_is_no_tensor": """
         import torch
         import torch.nn.functional as F
 
