@@ -209,6 +209,9 @@ class Extractor(
         self.emits: list[Emit] = []
         self.scopes: list[Scope] = [Scope("module", {})]
         self.late: dict[str, Val] = {}
+        #: a ``from m import *`` of a module whose names are not known here (neither torch
+        #: nor this repository's): any unbound name may come from it
+        self.blind_star = False
         self.classes: dict[str, ClassInfo] = {}
         self.func_stack: list[str] = []
         self.local_refs: set[str] = set()

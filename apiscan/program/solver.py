@@ -357,7 +357,13 @@ def _param_facts(
             # the walk could not tell the class is a Module (its base is in another file);
             # the hierarchy can: forward's arguments are tensors as in any Module
             declared = pv.Tensor(arg=True)
-        if pv.is_informative(declared) or isinstance(declared, pv.Static):
+        every = pv.join_all(facts) if facts else pv.UNKNOWN
+        if _host_number_arg(declared, every):
+            # ``self.head(feats, h // 14, w // 14)`` with ``h, w = x.shape[-2:]``: a forward
+            # argument is a tensor only by convention; where every caller passes a plain host
+            # number (a size from shapes, a literal), ``int(patch_h * 14)`` reads no tensor
+            fact = every
+        elif pv.is_informative(declared) or isinstance(declared, pv.Static):
             # what the function itself says (an annotation, a default) stands; callers that
             # pass something unknown do not make it uncertain
             facts = [f for f in facts if not isinstance(f, pv.Unknown)]
@@ -368,6 +374,18 @@ def _param_facts(
             fact = pv.at_construction(fact)
         out[(node, p.name)] = pv.widen(fact)
     return out
+
+
+def _host_number_arg(declared: pv.Fact, passed: pv.Fact) -> bool:
+    """Whether a parameter declared a tensor only by the ``forward`` convention (``arg``) is
+    passed a plain host value (``Static``: no tensor, nothing read from data) by every caller
+    (one caller passing something unknown makes the join unknown)."""
+    return (
+        isinstance(declared, pv.Tensor)
+        and declared.arg
+        and isinstance(passed, pv.Static)
+        and not passed.array
+    )
 
 
 def _module_entry(node: str, summary: FunctionSummary, index: _Index) -> bool:
@@ -428,7 +446,7 @@ def _env(
         node = f"{first}.{s.qualname}"
         for p in s.params:
             fact = sol.params.get((node, p.name))
-            if fact is not None and fact != p.declared and pv.is_informative(fact):
+            if fact is not None and fact != p.declared and _tells_more(fact, p.declared):
                 out[f"p:{node}:{p.name}"] = fact
     # callees called only while building objects or importing modules: what they read from
     # tensor data is a constant by the time any step runs
@@ -452,6 +470,15 @@ def _env(
             for attr, fact in by_class.get(cls, ()):
                 out.setdefault(f"a:{own}:{attr}", fact)
     return tuple(sorted(out.items()))
+
+
+def _tells_more(fact: pv.Fact, declared: pv.Fact) -> bool:
+    """Whether a parameter's fact is worth handing to a walk: an informative one, or a plain
+    host value where the walk takes the parameter for a tensor (a ``forward`` argument every
+    caller passes a number: see :func:`_host_number_arg`)."""
+    return pv.is_informative(fact) or (
+        isinstance(fact, pv.Static) and isinstance(declared, pv.Tensor)
+    )
 
 
 def _lineage(cls: str, hierarchy: Hierarchy) -> list[str]:
@@ -493,7 +520,8 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
             continue  # a longer chain alone changes words, not findings: not worth a walk
         if pv.is_dynamic(was) or pv.is_dynamic(now):
             return True
-        if key in sensitive and pv.holds_tensor(now):
+        if key in sensitive and (pv.holds_tensor(now) or isinstance(now, pv.Static)):
+            # proven a tensor, or a plain number where the walk read a tensor's value
             return True
     return False
 

@@ -292,6 +292,66 @@ CASES = {
             ids = torch.tensor([t["label"] for t in targets])
             return torch.unique(ids)  # expect: DS101
     """,
+    # A forward argument is a tensor only by convention: a head that every caller hands
+    # ``h // 14`` with ``h, w = x.shape[-2:]`` gets a size from shapes, and ``int()`` of it
+    # reads no tensor. A head handed a count read from the scores still sizes by data.
+    "forward_argument_passed_a_size": """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class Head(nn.Module):
+            def forward(self, out, patch_h, patch_w):
+                return F.interpolate(out, (int(patch_h * 14), int(patch_w * 14)))
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+
+            def forward(self, x):
+                h, w = x.shape[-2:]
+                patch_h, patch_w = h // 14, w // 14
+                return self.head(x, patch_h, patch_w)
+
+
+        class Picker(nn.Module):
+            def forward(self, boxes, n):
+                return boxes.new_zeros(int(n), 4)  # expect: DS113, DS118
+
+
+        class Detector(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.picker = Picker()
+
+            def forward(self, boxes, scores):
+                n = (scores > 0.5).sum().item()
+                return self.picker(boxes, n)
+    """,
+    # A method called on a standard module's name the file never imports (``math`` used
+    # without its import) is no tensor's: the grid side it computes from ``len()`` and a shape
+    # is a host number. The same side computed from a tensor's values is still data.
+    "unimported_module_is_no_tensor": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def resize(posemb, posemb_new):
+            ntok_new = posemb_new.shape[1] - 1
+            grid = posemb[0, 1:]
+            gs_old = int(math.sqrt(len(grid)))
+            gs_new = int(math.sqrt(ntok_new))
+            grid = grid.reshape(1, gs_old, gs_old, -1).permute(0, 3, 1, 2)
+            return F.interpolate(grid, size=(gs_new, gs_new), mode="bicubic")
+
+
+        def side(counts: torch.Tensor, feats: torch.Tensor):
+            n = int(counts.sum().sqrt())  # expect: DS118
+            return feats.reshape(n, n, -1)  # expect: DS113
+    """,
 }
 
 

@@ -387,6 +387,10 @@ class CallsMixin:
                     return fresh(RAND[0], RAND[1])
                 if call is not None and call.args and self._reads_state(call.args[0].value, first):
                     return NONTORCH  # ``int(model.stride.max())``: a model's constant
+                for ref in names_read(node):
+                    # ``int(patch_h * 14)`` of a forward parameter: the walk is done again if
+                    # every caller turns out to pass a plain number (a size from shapes)
+                    self._sensitive(self.lookup(ref))
                 return self.shapes.on_sync(node, first)
             if name == "int" and type(node) is cst.Call and first[0] == "unknown":
                 for ref in names_read(node):  # int(box[2] - box[0]): is ``box`` a tensor?

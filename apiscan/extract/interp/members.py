@@ -248,6 +248,8 @@ class MembersMixin:
                 if type(node.value) is cst.Name and self.lookup(node.value.value) is recv:
                     self.bind(node.value.value, ARRAY)
                 return ARRAY, True
+            if type(node.value) is cst.Name and self.unimported_module(node.value.value):
+                return UNKNOWN, True  # ``math.sqrt(len(x))`` with ``math`` never imported
             guess = self.owners.guess(attr, _hint(node.value))
             if guess is None or (args is not None and self.owners.rejects(guess[0], args.keywords)):
                 return UNKNOWN, True

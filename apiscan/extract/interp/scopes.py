@@ -15,6 +15,7 @@ visited, as Python evaluates them).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -92,6 +93,20 @@ class ScopesMixin:
         if name in BUILTIN_NAMES:
             return ("builtin", name)
         return UNKNOWN
+
+    def unimported_module(self, name: str) -> bool:
+        """Whether ``name`` is a standard-library module's name that nothing this walk can see
+        binds: no scope, no module-level statement, no builtin, no star import of unknown
+        names (``math.sqrt(n)`` in a file that never imports ``math``: no tensor a method
+        could be read on). Only module names: a name bound later, by a statement the walk
+        has not reached (a ``global`` in another function), may well hold a tensor."""
+        return (
+            name in sys.stdlib_module_names
+            and not self.blind_star
+            and name not in self.late
+            and name not in BUILTIN_NAMES
+            and all(name not in s.names for s in self.scopes)
+        )
 
     def bind(self, name: str, v: Val) -> None:
         self.scopes[-1].names[name] = v
@@ -181,6 +196,8 @@ class ScopesMixin:
                     if rest and "." not in rest and not rest.endswith(RETURNS):
                         out.append((rest, qual(target)))
                 self.local_refs.add(module + ".*")
+            else:
+                self.blind_star = True
             return out
         for alias in node.names:
             name = _dotted(alias.name)
