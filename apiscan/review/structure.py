@@ -1881,13 +1881,7 @@ class _Builders:
                 self.trail = []
                 cls = self.built(file, ref, fid)
                 trail, self.trail = self.trail, None
-                if (
-                    cls is None
-                    or cls in out
-                    or self.classes[cls].role in _NOT_TOP
-                    or _WRAPPER.search(cls.rpartition(".")[2])
-                    or self._reloads(cls, target)
-                ):
+                if cls is None or self._never_top(cls, out) or self._reloads(cls, target):
                     continue
                 fn = file.function(fid)
                 how = f"{file.text(ref, 60)} in {file.path}"
@@ -1931,9 +1925,7 @@ class _Builders:
             if (
                 cls is None
                 or node is None
-                or cls in out
-                or node.role in _NOT_TOP
-                or _WRAPPER.search(cls.rpartition(".")[2])
+                or self._never_top(cls, out)
                 or not (node.children or node.layers)
             ):
                 continue
@@ -1943,6 +1935,15 @@ class _Builders:
             parts = (("selected by", how), *self.parts_of(cls))
             out[cls] = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
             return
+
+    def _never_top(self, cls: str, out: dict[str, TopModel]) -> bool:
+        """``cls`` is no (further) top model: already found, a role that is never one (a
+        loss, a block...) or a wrapper (``DistributedDataParallel``, ``ModelEMA``)."""
+        return (
+            cls in out
+            or self.classes[cls].role in _NOT_TOP
+            or bool(_WRAPPER.search(cls.rpartition(".")[2]))
+        )
 
     def _reloads(self, cls: str, target: tuple[ModelFile, int]) -> bool:
         """The builder fills a container module with checkpoints it loads (yolov9's
@@ -1968,9 +1969,7 @@ class _Builders:
         node = self.classes[cls]
         if (
             not _trains(file.path)
-            or cls in out
-            or node.role in _NOT_TOP
-            or _WRAPPER.search(cls.rpartition(".")[2])
+            or self._never_top(cls, out)
             or not (node.children or node.layers)
         ):
             return
