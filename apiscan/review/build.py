@@ -52,11 +52,10 @@ from apiscan.review.work import (
     framework_item,
     name_values,
     padded_batches,
-    reached_from,
     rectangular_batches,
     string_choices,
     switched_off_functions,
-    training_runners,
+    trained_reach,
     uncalled_functions,
     unreached,
     work_items,
@@ -119,7 +118,8 @@ def review(options: ScanOptions) -> Review:
     # shows every alternative (``FCOSModule or RetinaNetModule or RPNModule``)
     # the string-keyed branches the defaults take, as the work items read them: a builder's
     # branch they leave out is no alternative of a part (MiDaS's six encoders)
-    unchosen = string_choices(analyses, ancillary, readings.argparse)[0]
+    choices = string_choices(analyses, ancillary, readings.argparse)
+    unchosen = choices[0]
     not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
     tops = structure.top_models(
         analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen
@@ -127,7 +127,13 @@ def review(options: ScanOptions) -> Review:
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     tops = _untrained(tops, analyses, modules, training)
     items = work_items(
-        result, analyses, ancillary, names, root, alternative_places(tops, analyses, modules)
+        result,
+        analyses,
+        ancillary,
+        names,
+        root,
+        alternative_places(tops, analyses, modules),
+        choices,
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))
@@ -267,10 +273,10 @@ def _untrained(
     class nor the place building it) saying they are inference only: a repository whose
     main package has no training loop beside a subfolder that trains something else. The
     scripts that run a training file's loop count as training (they build the model it
-    trains: :func:`~apiscan.review.work.training_runners`)."""
+    trains: :func:`~apiscan.review.work.trained_reach`)."""
     if not training:
         return tuple(tops)
-    reached = reached_from(analyses, training | training_runners(analyses, training))
+    reached = trained_reach(analyses, training)
     files = {m.cls: m.where.path for m in modules}
     return tuple(
         replace(top, parts=(*top.parts, INFERENCE_ONLY_PART))

@@ -907,21 +907,16 @@ def _reference_graph(
     return graph
 
 
-def reached_from(analyses: Sequence[FileAnalysis], start: Iterable[str]) -> set[str]:
-    """The repository files ``start`` reaches through what they import and refer to,
-    packages followed through their ``__init__.py``, ``start`` included."""
-    graph = _reference_graph(analyses, _import_graph(analyses))
-    return _closure(start, graph, packages=True) | set(start)
-
-
-def training_runners(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> set[str]:
-    """The scripts (a ``__main__`` block) that import or refer to a training file: what runs
-    the training loop defined there, and builds the model it trains (improved-diffusion's
+def trained_reach(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> set[str]:
+    """The repository files the training files reach through what they import and refer
+    to (packages followed through their ``__init__.py``, the starts included), with the
+    scripts (a ``__main__`` block) that import or refer to a training file as starts too:
+    they run the training loop defined there and build the model it trains (improved-diffusion's
     ``scripts/image_train.py`` builds the UNet through ``script_util`` and runs
     ``train_util.TrainLoop``, whose file holds the optimizer and the backward pass)."""
     trains = set(training)
     graph = _reference_graph(analyses, _import_graph(analyses))
-    return {
+    runners = {
         fa.path
         for fa in analyses
         if not fa.errors
@@ -929,6 +924,8 @@ def training_runners(analyses: Sequence[FileAnalysis], training: Iterable[str]) 
         and fa.syntax.main_guard
         and graph.get(fa.path, set()) & trains
     }
+    start = trains | runners
+    return _closure(start, graph, packages=True) | start
 
 
 def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, str]]:
@@ -1019,12 +1016,14 @@ def work_items(
     names: NameValues | None = None,
     root: Path | None = None,
     unselected: Callable[[Where], str] | None = None,
+    choices: StringChoices | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
     names the model a place belongs to when the configuration selects another one
     (:func:`alternative_places`): the backbones only such models build are no work item,
-    only noted beside the selected model's."""
+    only noted beside the selected model's. ``choices``: the review's
+    :func:`string_choices`, read here when not given."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1034,7 +1033,7 @@ def work_items(
     local = _local_packages(analyses)
     defaults = names.argparse.values()  # the review's argparse table
     registered = _registered_models(analyses)
-    unchosen, given = _string_choices(analyses, ancillary, defaults)
+    unchosen, given = choices or _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
     vendored = vendored_dirs(analyses)
     for fa, facts in with_facts(analyses):
