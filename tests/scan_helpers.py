@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
 
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.pipeline import ScanOptions, scan
+from apiscan.review.model import Review
+
+#: The project's root: fixture paths (``fixtures/...``) are relative to it.
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def write_repo(root: Path, files: dict[str, str]) -> Path:
@@ -73,3 +78,16 @@ def message_on_line(result: ScanResult, root: Path, path: str, rule: str, text: 
     ]
     assert found, (path, lines[0], rule)
     return found[0].message
+
+
+def review_fixture(path: str) -> Review:
+    """The review of the fixture repository ``path`` (``fixtures/...``), built from the
+    project's root as a user runs it there: the review's places are relative to it."""
+    from apiscan.review.build import build_review
+
+    cwd = os.getcwd()
+    os.chdir(REPO_ROOT)
+    try:
+        return build_review(path, jobs=1)
+    finally:
+        os.chdir(cwd)

@@ -4,27 +4,17 @@ CenterTrack's DCNv2 submodule, written small)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review
 from apiscan.review.effort import RATES
 from apiscan.review.markdown import render_markdown
 from apiscan.review.model import Review
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def review() -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/nativeops", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/nativeops")
 
 
 def _work(review: Review, kind: str) -> list[str]:

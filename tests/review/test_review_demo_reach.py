@@ -6,25 +6,15 @@ file imports, and an overlay helper a top-level ``eval.py`` imports too."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review
 from apiscan.review.work import DEMOS_ONLY
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def review():
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/demoreach", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/demoreach")
 
 
 def test_modules_only_a_demo_reaches_are_counted_apart_with_it(review) -> None:

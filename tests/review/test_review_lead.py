@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from scan_helpers import review_fixture
 
 from apiscan.review.build import build_review, multi_scale
 from apiscan.review.gaps import gap_rewrite
@@ -28,12 +29,7 @@ _NO_FINDINGS = SimpleNamespace(shape_findings=())
 
 @pytest.fixture(scope="module")
 def review() -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/ownbackbone", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/ownbackbone")
 
 
 def test_weights_downloaded_by_url_are_a_pretrained_backbone_item(review) -> None:

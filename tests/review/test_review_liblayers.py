@@ -9,11 +9,11 @@ a file nothing imports."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+from scan_helpers import review_fixture
 
 from apiscan.model import ApiFinding, Span
 from apiscan.pipeline import ScanOptions, scan_with_facts
@@ -27,12 +27,7 @@ FIXTURE = REPO / "fixtures" / "liblayers"
 
 @pytest.fixture(scope="module")
 def review():
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/liblayers", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/liblayers")
 
 
 def _variant(tmp_path: Path, path: str, *edits: tuple[str, str]):

@@ -7,24 +7,13 @@ MinkowskiEngine's layers) are its layers; settings objects and a library call ma
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-
-from apiscan.review.build import build_review
-
-REPO = Path(__file__).resolve().parents[2]
+from scan_helpers import review_fixture
 
 
 @pytest.fixture(scope="module")
 def review():
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/sparseblocks", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/sparseblocks")
 
 
 def _node(review, cls: str):

@@ -3,25 +3,15 @@ a method, is no effort: fixtures/offgates."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review
 from apiscan.review.model import Review
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def review() -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/offgates", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/offgates")
 
 
 def _gaps(review: Review) -> str:

@@ -4,25 +4,18 @@ looked up with the configuration's default, ``importlib.import_module(args.model
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from scan_helpers import review_fixture
 
 from apiscan.review.build import build_review
 from apiscan.review.model import Review, TopModel
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def review() -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/zoonet", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/zoonet")
 
 
 def _top(review: Review, cls: str) -> TopModel:

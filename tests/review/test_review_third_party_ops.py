@@ -4,27 +4,17 @@ differentiable collectives are no custom op or gap: fixtures/thirdops."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review
 from apiscan.review.model import Review
 from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, library_label
 from apiscan.rewrite import host_value
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def review() -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/thirdops", jobs=1)
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/thirdops")
 
 
 def test_library_ops_the_network_uses_are_compiled_custom_ops(review) -> None:
