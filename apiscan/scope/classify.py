@@ -184,9 +184,12 @@ def network_roots(graph: nx.DiGraph, hierarchy: Hierarchy) -> set[str]:
             # ``@torch.no_grad() def estimate_loss()`` evaluates; it differentiates nothing
             roots.add(node)
     for _caller, callee, on_path in graph.edges(data=LOSS):
-        # not a training step given the model (``super().train_step(sample, model)``)
+        # not a training step given the model (``super().train_step(sample, model)``); a
+        # ``@torch.no_grad()`` function is (targets the loss is computed against: SwAV's
+        # Sinkhorn codes, a momentum encoder's gathered keys): MindSpore runs it in the
+        # differentiated function, behind a stop_gradient
         data = graph.nodes[callee]
-        if on_path and not (data.get("no_grad") or data.get("trains")):
+        if on_path and not data.get("trains"):
             roots.add(callee)
     return roots
 

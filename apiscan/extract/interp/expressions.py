@@ -211,8 +211,11 @@ class ExpressionsMixin:
             # `norm_layer = norm_layer or nn.BatchNorm2d`: the class unless a caller passed one
             return (LAYER, tuple(sorted({*self._layer_classes(left), *classes})))
         for v in (left, right):
-            if self.shapes.read_from_data(v):
-                return v  # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data
+            if self.shapes.read_from_data(v) or (v[0] == "tensor" and v[1] != "arg"):
+                # ``len(seq) >= 1 and seq[-1] >= t`` with ``seq`` read from data; ``flag or
+                # not torch.all(q == 0)``: the truth of the tensor is read whenever the other
+                # operand lets the condition reach it
+                return v
         return join(left, right)
 
     def _compare(self, node: cst.Comparison) -> Val:

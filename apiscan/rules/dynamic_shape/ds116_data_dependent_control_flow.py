@@ -3,7 +3,8 @@ from apiscan.rules.base import Rule, severities
 
 class DataDependentControlFlow(Rule):
     """An ``if``, ``while`` or conditional expression whose condition reads tensor values
-    (``if x.any():``, ``if t.item() > 0:``, ``while (a > b).sum():``, ``if keep[i]:``), or a
+    (``if x.any():``, ``if t.item() > 0:``, ``while (a > b).sum():``, ``if keep[i]:``, and an
+    operand of ``and``/``or``: ``if use_queue or not torch.all(q == 0):``), or a
     ``for`` loop (or comprehension) whose number of iterations is data: over a tensor of a
     data-dependent shape (``for i in keep`` after NMS) or a ``range`` of a number read from
     tensor data (``range(int(count))``).
@@ -172,5 +173,18 @@ class DataDependentControlFlow(Rule):
             for _ in range(int(count)):  # error
                 scores = scores * 0.5
             return best, scores
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class QueuedHead(nn.Module):
+            def forward(self, x, queue, use_queue: bool):
+                if use_queue or not torch.all(queue[-1] == 0):  # error
+                    x = torch.cat((queue, x))
+                if x.numel() > 0 and (x > 0).any():  # error
+                    x = x * 2
+                return x
         """,
     )
