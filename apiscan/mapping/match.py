@@ -51,6 +51,24 @@ DEFAULT_CHANGED = "default"
 GENERAL = "general"
 
 
+#: What the mapping's difference data says of a parameter whose only effect is where the
+#: result is written, not what it is: its name or the diff page's words speak of working in
+#: place (r2.4.0 LeakyReLU.html "whether to choose to perform the activation function
+#: in-place", Normalize.html "Whether to make this operation in-place", ELU's row "MindSpore
+#: has no parameter inplace.") or of memory. MindSpore computes out of place: the values are
+#: the same, the keyword is dropped.
+_MEMORY_ONLY = re.compile(r"in[- ]?place|\bmemory\b", re.IGNORECASE)
+
+
+def memory_only(change: ParamChange) -> bool:
+    """Whether an unsupported parameter only selects in-place or memory behaviour (its name or
+    the mapping's note says so): dropping it changes no value. ``antialias`` or
+    ``align_corners`` select what is computed and are never memory-only."""
+    return change.kind == UNSUPPORTED and bool(
+        _MEMORY_ONLY.search(change.param) or _MEMORY_ONLY.search(change.note)
+    )
+
+
 @dataclass(frozen=True)
 class Match:
     """The mapping verdict for one use of a PyTorch API.
@@ -564,8 +582,42 @@ def _param_changes(
             # ms_sig: the target really takes it (mindspore.Parameter's requires_grad).
             continue
         changes.append(ParamChange(name, GENERAL))
-    changes.extend(_absent_keywords(row, named, diffs, general, ms_sig, target))
+    changes.extend(_absent_keywords(row, named, diffs, general, ms_sig, target, table))
+    if target and _takes_nothing(row.torch_api, target, table):
+        changes.extend(_refused_positionals(row, passed, named, diffs, general, target))
     return tuple(changes)
+
+
+def _takes_nothing(torch_api: str, target: str, table: MappingTable) -> bool:
+    """Whether a layer class's target is a Cell whose constructor takes no parameter
+    (``mindspore.mint.nn.ReLU()``), by its recorded signature. Only class to class: an
+    empty signature of a primitive (``mindspore.ops.Fill``) says nothing of what its call
+    takes."""
+    if table.params_of(target) != ():
+        return False
+    return torch_api.rpartition(".")[2][:1].isupper() and target.rpartition(".")[2][:1].isupper()
+
+
+def _refused_positionals(
+    row: MappingRow,
+    passed: tuple[str, ...],
+    named: tuple[str, ...],
+    diffs: dict[str, ParamDiff],
+    general: frozenset[str],
+    target: str,
+) -> list[ParamChange]:
+    """What a "consistent" layer passes by position to a target that takes nothing:
+    ``nn.ReLU(True)`` is ``inplace=True``, and ``mindspore.mint.nn.ReLU(True)`` fails."""
+    if row.status != CONSISTENT:
+        return []
+    note = (
+        f"{target} takes no parameter; the table lists no difference, but the call fails as written"
+    )
+    return [
+        ParamChange(name, UNSUPPORTED, note=note)
+        for name in passed
+        if name not in named and name not in diffs and name not in general
+    ]
 
 
 def _absent_keywords(
@@ -575,6 +627,7 @@ def _absent_keywords(
     general: frozenset[str],
     ms_sig: dict[str, str | None],
     target: str | None,
+    table: MappingTable,
 ) -> list[ParamChange]:
     """Keywords a "consistent" row's target does not take, by its real signature.
 
@@ -585,8 +638,10 @@ def _absent_keywords(
     is ``axis`` fails as written although the row says consistent: a difference the call
     hits. Targets taking ``**kwargs`` accept any name and are not judged.
     """
-    if row.status != CONSISTENT or not ms_sig or any(k.startswith("**") for k in ms_sig):
+    if row.status != CONSISTENT or any(k.startswith("**") for k in ms_sig):
         return []
+    if not ms_sig and not (target and _takes_nothing(row.torch_api, target, table)):
+        return []  # no signature recorded: nothing to judge by
     takes = ", ".join(k for k in ms_sig if k != "self") or "none"
     changes = []
     for name in named:

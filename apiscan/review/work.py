@@ -26,7 +26,8 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import Expr
-from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
+from apiscan.mapping.match import memory_only
+from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
@@ -2911,24 +2912,6 @@ def _legacy_reduction(f: ApiFinding, kind: str, param: str, names: NameValues | 
     return (
         f"{param}= is deprecated and MindSpore's loss has no such parameter: dropping it "
         f"changes the loss ({param}={value} is {replacement}); pass {replacement} instead"
-    )
-
-
-#: What the mapping's difference data says of a parameter whose only effect is where the
-#: result is written, not what it is: its name or the diff page's words speak of working in
-#: place (r2.4.0 LeakyReLU.html "whether to choose to perform the activation function
-#: in-place", Normalize.html "Whether to make this operation in-place", ELU's row "MindSpore
-#: has no parameter inplace.") or of memory. MindSpore computes out of place: the values are
-#: the same, the keyword is dropped.
-_MEMORY_ONLY = re.compile(r"in[- ]?place|\bmemory\b", re.IGNORECASE)
-
-
-def memory_only(change: ParamChange) -> bool:
-    """Whether an unsupported parameter only selects in-place or memory behaviour (its name or
-    the mapping's note says so): dropping it changes no value. ``antialias`` or
-    ``align_corners`` select what is computed and are never memory-only."""
-    return change.kind == "unsupported" and bool(
-        _MEMORY_ONLY.search(change.param) or _MEMORY_ONLY.search(change.note)
     )
 
 

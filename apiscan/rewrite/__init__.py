@@ -368,6 +368,36 @@ def _renamed_call(finding: ApiFinding) -> Rendered | None:
     return Rendered(r.text, "parameter names differ; this call passes its arguments by position")
 
 
+def _without_memory_params(finding: ApiFinding) -> Rendered | None:
+    """A call whose only differences are parameters that select in-place or memory behaviour
+    (:func:`~apiscan.mapping.match.memory_only`: ``nn.ReLU(inplace=True)``,
+    ``nn.ReLU(True)``): the same call on the target without them, since MindSpore computes
+    out of place with the same values. A parameter passed by position is dropped only when
+    every positional argument is such a parameter (``mint.nn.ReLU()`` takes nothing). None
+    for any other call."""
+    from apiscan.mapping.match import memory_only
+
+    call, changes = finding.args, finding.param_changes
+    if (
+        not finding.mindspore_api
+        or call is None
+        or call.star
+        or call.truncated
+        or not changes
+        or not all(memory_only(c) for c in changes)
+    ):
+        return None
+    names = {c.param for c in changes}
+    keywords = tuple((k, v) for k, v in call.keywords if k not in names)
+    by_position = names - {k for k, _ in call.keywords}
+    if by_position and len(by_position) != len(call.positional):
+        return None  # which positional argument is which is not known here
+    kept = replace(call, keywords=keywords, positional=() if by_position else call.positional)
+    r = _same_call(finding.mindspore_api, replace(finding, args=kept))
+    dropped = ", ".join(sorted(names))
+    return Rendered(r.text, f"{dropped} dropped: MindSpore computes out of place, same values")
+
+
 def _dtype_like(text: str) -> bool:
     """``torch.float16``, ``dtype``, ``x.dtype``, ``self.data_type`` (YOLOX),
     ``torch.cuda.HalfTensor``: visibly a dtype."""
@@ -524,7 +554,7 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         if finding.usage != "call" and finding.mindspore_api:
             r = _same_call(finding.mindspore_api, finding)
             return _set(finding, "rewrite", r.text, r.note or finding.note)
-        renamed = _renamed_call(finding)
+        renamed = _renamed_call(finding) or _without_memory_params(finding)
         if renamed is not None:
             return _set(finding, "rewrite", renamed.text, renamed.note)
         why = (

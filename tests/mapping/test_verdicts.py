@@ -455,3 +455,22 @@ def test_build_report_lists_renamed_rows_and_rows_matching_nothing() -> None:
     assert "- line 321: `torch.nn.LogSoftMax` → `torch.nn.LogSoftmax` (case)" in report
     assert "`torch.Tensor.log_normal` → `torch.Tensor.log_normal_` (misspelling)" in report
     assert "Matches nothing" in report and "`torchvision.ops.nms`" in report
+
+
+def test_a_layer_whose_target_takes_nothing_refuses_what_the_call_passes() -> None:
+    # r2.6.0/pytorch_api_mapping.md:327 lists torch.nn.ReLU → mindspore.mint.nn.ReLU as
+    # Consistent; the target's constructor takes no parameter (mapping_data/signatures.csv,
+    # MindSpore 2.10: ``mint.nn.ReLU.__init__(self)``), so ``nn.ReLU(inplace=True)`` and
+    # ``nn.ReLU(True)`` (inplace by position) fail as written.
+    table = load_table()
+    named = match_api("torch.nn.ReLU", table, passed_params=["inplace"], keywords=["inplace"])
+    by_position = match_api("torch.nn.ReLU", table, passed_params=["inplace"], keywords=[])
+    for hit in (named, by_position):
+        assert hit.status == DIFFERENT
+        assert [(c.param, c.kind) for c in hit.param_changes] == [("inplace", "unsupported")]
+    assert "takes no parameter" in by_position.param_changes[0].note
+    bare = match_api("torch.nn.ReLU", table, passed_params=[], keywords=[])
+    assert (bare.status, bare.param_changes) == (CONSISTENT, ())
+    # an empty signature of a primitive says nothing of what its call takes
+    fill = match_api("torch.Tensor.fill_", table, passed_params=["value"], keywords=[])
+    assert not any(c.kind == "unsupported" for c in fill.param_changes)

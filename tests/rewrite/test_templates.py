@@ -243,3 +243,15 @@ def test_the_substitution_table_expands_its_shared_parts_and_rejects_typos() -> 
     table["recipe"][0]["family"] = "creations"
     with pytest.raises(ValueError, match="no shared family creations"):
         _Table(table)
+
+
+def test_a_memory_only_parameter_is_dropped_from_the_rewrite(tmp_path: Path) -> None:
+    # mint.nn.ReLU takes nothing: in place or not, the values are the same
+    findings = scan_snippet(
+        tmp_path,
+        "import torch.nn as nn\na = nn.ReLU(inplace=True)\nb = nn.ReLU(True)\nc = nn.ReLU()\n",
+    )
+    relu = {f.span.line: f for f in findings if f.api == "torch.nn.ReLU"}
+    assert [relu[n].rewrite for n in (2, 3, 4)] == ["mindspore.mint.nn.ReLU()"] * 3
+    assert [relu[n].status for n in (2, 3, 4)] == ["different", "different", "consistent"]
+    assert "inplace dropped" in relu[2].rewrite_note
