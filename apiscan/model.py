@@ -280,6 +280,14 @@ class ApiFinding:
     def rule(self) -> str:
         return API_RULES[self.status]
 
+    @property
+    def is_call_site(self) -> bool:
+        """Whether this use is code to port, counted among the call sites. A type annotation
+        (``def f(x: nn.Module)``, ``encoder: nn.Module``) is a hint: at most renamed with the
+        import it names, never a call to change, so it stays a finding (its usage says
+        ``annotation``) that no count of call sites includes."""
+        return self.usage != "annotation"
+
     def sort_key(self) -> tuple[str, int, int, int, str, str]:
         return (self.path, self.cell, self.span.line, self.span.column, self.kind, self.api)
 
@@ -466,6 +474,12 @@ class ScanResult:
         return tuple(f for f in self.findings if isinstance(f, ApiFinding))
 
     @cached_property
+    def call_site_findings(self) -> tuple[ApiFinding, ...]:
+        """The API findings every count of call sites is made of: the summary, the report's
+        tables and the review's work (see :attr:`ApiFinding.is_call_site`)."""
+        return tuple(f for f in self.api_findings if f.is_call_site)
+
+    @cached_property
     def shape_findings(self) -> tuple[ShapeFinding, ...]:
         return tuple(f for f in self.findings if isinstance(f, ShapeFinding))
 
@@ -476,10 +490,11 @@ class ScanResult:
     def summary(self) -> dict[str, object]:
         """The numbers every report leads with, computed once from the findings.
 
-        Coverage counts call sites (every use) and distinct APIs separately: a team estimating
-        effort cares about both "how many places" and "how many things to learn".
+        Coverage counts call sites (every use but a type annotation) and distinct APIs
+        separately: a team estimating effort cares about both "how many places" and "how many
+        things to learn".
         """
-        apis = self.api_findings
+        apis = self.call_site_findings
         sites = Counter(f.status for f in apis)
         distinct: dict[str, set[str]] = {s: set() for s in STATUS_ORDER}
         for f in apis:

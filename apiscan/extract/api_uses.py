@@ -178,6 +178,10 @@ class Extractor(
         #: id(value) -> value: host truth values compared from data (``b[2] > b[0]`` of
         #: ``boxes.tolist()``): a tensor made from a list of them is a mask
         self.truths: dict[int, Val] = {}
+        #: id(value) -> value: comparisons of a ``forward`` argument (``ann[:, 4] != -1``):
+        #: a host truth when the argument is a number, a mask of its data when it is a
+        #: tensor; indexing a tensor with one says which (:meth:`_is_arg_mask`)
+        self.arg_masks: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
         #: id(value) -> value: boolean tensors a factory filled with constants

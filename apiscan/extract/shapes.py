@@ -283,6 +283,15 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS104 says of a host value stored through a mask followed by full slices (see
+#: :meth:`ShapeTracker.settle_stores` for the compiled graphs behind it).
+SLICED_MASK_STORE = (
+    "a value stored through a boolean mask beside full slices goes through the selected "
+    "positions (NonZero, then TensorScatterUpdate) in MindSpore's graph; with the mask "
+    "alone (x[mask] = v, which means the same) it compiles to one Select and the shape "
+    "stays static"
+)
+
 #: What DS119 says of a tensor sized by the largest sample of the batch.
 BATCH_PADDING = "padded to the largest sample of each batch, so every batch has its own shape"
 #: torch functions joining a sequence of tensors along an existing dimension.
@@ -319,6 +328,9 @@ class PendingStore:
     chain: tuple[ChainStep, ...]
     #: whether a host value keeps the store quiet
     host_quiet: bool = True
+    #: the mask is the first index and full slices the rest (``x[mask, :] = v``): with a
+    #: host value, what the finding says is that the mask alone would keep it static
+    sliced_mask: bool = False
 
 
 #: Words for a value and the located steps behind them (see :meth:`ShapeTracker._why`).
@@ -847,7 +859,15 @@ class ShapeTracker:
                 if store and self.defer_stores:
                     # settle_stores decides, once the stored value is known
                     self._pending_stores.append(
-                        PendingStore(node, "DS104", SETITEM, why, chain, len(node.slice) == 1)
+                        PendingStore(
+                            node,
+                            "DS104",
+                            SETITEM,
+                            why,
+                            chain,
+                            len(node.slice) == 1,
+                            len(node.slice) > 1 and _mask_then_full_slices(node, idx is indexes[0]),
+                        )
                     )
                 else:
                     api = "torch.Tensor.__setitem__" if store else "torch.Tensor.__getitem__"
@@ -886,8 +906,16 @@ class ShapeTracker:
 
         With the mask as the only index and a host value (``x[mask] = 0``, ``x[keep] =
         padding_idx``), MindSpore lowers the store to ``Select`` over the whole tensor: the
-        graph keeps its static shape (seen in the validated IR of MindSpore 2.10, where
-        ``x[:, mask] = 1.0`` and a tensor value still build ``NonZero`` + ``TensorScatterUpdate``).
+        graph keeps its static shape. Every other form of a host value's store goes through
+        the list of selected positions, even where it means the same: compiled by MindSpore
+        2.10.0 on CPU in graph mode (``Cell.construct`` and ``mindspore.jit``, a (4, 3)
+        tensor and a (4,) or (3,) mask), the validated IR (``save_graphs``) of ``x[m] = 0``
+        and ``x[m] = 1.5`` holds ``BroadcastTo`` + ``Select`` and no dynamic shape, while
+        ``x[m, :] = 0``, ``x[m, ...] = 0``, ``y[m, :, :] = 0``, ``x[:, m] = 1.0`` and
+        ``x[..., m] = 0`` all build ``NonZero`` (``(4) -> (-1, 1)``) +
+        ``TensorScatterUpdate`` (indices and updates of dynamic rank ``(-2)``), the graph
+        split in seven kernel graphs. So ``x[mask, :] = 0`` stays reported, saying that the
+        mask alone keeps the shape static (:attr:`PendingStore.sliced_mask`).
         A tensor value may hold one row per ``True`` (``x[mask] = y``): still reported, and
         so is an unknown value ``computed`` by a call or an index (``x[keep] = t.cls[idx]``),
         which may be one.
@@ -902,8 +930,10 @@ class ShapeTracker:
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
         quiet = host and not is_dyn_number(value)
         for p in pending:
-            if not (quiet and p.host_quiet):
-                self.hit(p.rule, p.node, p.api, p.why, chain=p.chain)
+            if quiet and p.host_quiet:
+                continue
+            why = SLICED_MASK_STORE if quiet and p.sliced_mask else p.why
+            self.hit(p.rule, p.node, p.api, why, chain=p.chain)
 
     # ---------------------------------------------------------------- control flow
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
@@ -1236,6 +1266,23 @@ def _call_text(node: object) -> str:
     if isinstance(node, cst.CSTNode):
         return "a list filtered on tensor values"
     return ""
+
+
+def _mask_then_full_slices(node: cst.Subscript, mask_first: bool) -> bool:
+    """``x[mask, :]``, ``x[mask, ...]``, ``x[mask, :, :]``: the mask (``mask_first``: the
+    first index is the mask) then nothing but whole dimensions, so ``x[mask]`` means the
+    same."""
+    first, *rest = node.slice
+    if not mask_first or type(first.slice) is not cst.Index:
+        return False
+    for el in rest:
+        s = el.slice
+        if type(s) is cst.Slice:
+            if s.lower is not None or s.upper is not None or s.step is not None:
+                return False
+        elif not (type(s) is cst.Index and type(s.value) is cst.Ellipsis):
+            return False
+    return True
 
 
 def _indexed_dim(node: cst.Subscript) -> int | None:

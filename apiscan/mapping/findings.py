@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from apiscan.model import ApiFinding, ApiUse, namespace_of
@@ -13,8 +16,43 @@ if TYPE_CHECKING:
     from apiscan.resolve.torch_api import TorchApi
 
 
+#: The kind of MindSpore target (``ms_targets.csv``) that can stand for each kind of
+#: PyTorch API (the torch index's kinds) where it is written.
+_TARGET_KINDS: dict[str, str] = {
+    "function": "callable",
+    "method": "callable",
+    "class": "class",
+    "attribute": "attribute",
+    "property": "attribute",
+    "constant": "attribute",
+}
+
 #: Namespaces where torch exposes a function of ``torch.`` a second time, as its own object.
 _FUNCTIONAL_TWINS = ("torch.nn.functional.", "torch.special.")
+
+
+def target_kind(target: str, data_dir: Path | None = None) -> str | None:
+    """What a table's MindSpore target is in the MindSpore ``ms_targets.csv`` was generated
+    from (``scripts/gen_ms_targets.py``): ``class``, ``callable`` or ``attribute``; None when
+    the file does not know it."""
+    from apiscan.mapping.store import MAPPING_DATA_DIR
+
+    return _target_kinds(data_dir or MAPPING_DATA_DIR).get(target) or None
+
+
+@cache
+def _target_kinds(data_dir: Path) -> dict[str, str]:
+    from apiscan.mapping.schema import MS_TARGETS_FILE
+
+    path = data_dir / MS_TARGETS_FILE
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        return {row["target"]: row.get("kind") or "" for row in csv.DictReader(handle)}
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 class Matcher:
@@ -42,8 +80,39 @@ class Matcher:
         key = canonical or self.api.canonical(name) or ""
         return tuple(n for n in self._by_object.get(key, ()) if n != name)
 
-    def candidate(self, api: str, missing: Match) -> Match:
-        """A missing API with a same-name MindSpore API becomes a (unverified) candidate."""
+    def stale_target(self, api: str, m: Match) -> str:
+        """Why the verdict ``m`` names a target that cannot stand for ``api`` as it is
+        written, or "" when it can (or nothing says otherwise).
+
+        Only a verdict resting on rows that name a target without describing it
+        (:func:`~apiscan.mapping.store.is_undescribed`: most of r1.10's) qualifies, and only
+        when the target is another kind of object than the PyTorch API: r1.10's
+        ``torch.Tensor.fill_`` → ``mindspore.ops.Fill`` (r1.10 pytorch_api_mapping.md:339)
+        and ``torch.Tensor.zero_`` → ``mindspore.ops.ZerosLike`` (:379) name primitive
+        classes, to be built and then called, for in-place methods; no later table lists
+        either. A target of the same kind (``torch.load`` → ``mindspore.load_checkpoint``)
+        is the table's counterpart, whatever MindSpore now has of the same name
+        (``mindspore.load`` reads a MindIR graph)."""
+        from apiscan.mapping.store import is_undescribed
+
+        rows = self.table.rows_for(m.matched) if m.matched else ()
+        if m.status != "different" or not m.mindspore_api or not rows:
+            return ""
+        if not all(map(is_undescribed, rows)):
+            return ""
+        torch_kind = self.api.kind(api)
+        ms_kind = target_kind(m.mindspore_api)
+        if torch_kind is None or ms_kind is None or ms_kind == _TARGET_KINDS.get(torch_kind):
+            return ""
+        return (
+            f"the {m.source_version} table names {m.mindspore_api} ({_a(ms_kind)}) without "
+            f"describing the mapping, for {_a(torch_kind)}"
+        )
+
+    def candidate(self, api: str, missing: Match, stale: str = "") -> Match:
+        """A missing API with a same-name MindSpore API becomes a (unverified) candidate;
+        so does one whose only rows name a target of another kind (``stale`` says why: see
+        :meth:`stale_target`), the rows it had kept in the history."""
         from apiscan.mapping.candidates import load_candidates
 
         index = load_candidates()
@@ -59,16 +128,35 @@ class Matcher:
         if found is None:
             return missing
         target, why = found
+        lead = stale or "not in the mapping table"
         if why == "same-name":
             note = (
-                f"not in the mapping table; MindSpore {index.mindspore_version} has {target} "
+                f"{lead}; MindSpore {index.mindspore_version} has {target} "
                 "of the same name and kind (unverified: a same name does not prove the same "
                 "behaviour)"
             )
         else:
             note = (
-                f"not in the mapping table; namespace move: {why}, where MindSpore "
+                f"{lead}; namespace move: {why}, where MindSpore "
                 f"{index.mindspore_version} has {target} (unverified)"
+            )
+        if stale:
+            # the table's words stay with the finding: what it said, in the history
+            old = f"{missing.source_version}: {missing.status} → {missing.mindspore_api}"
+            return replace(
+                missing,
+                status="candidate",
+                mindspore_api=target,
+                mindspore_apis=(target,),
+                note=note,
+                diff_url="",
+                source_version=None,
+                unsupported_params=(),
+                param_changes=(),
+                backends=(),
+                backend_gap=False,
+                target_exists=True,
+                history=tuple(dict.fromkeys((old, *missing.history))),
             )
         return replace(
             missing, status="candidate", mindspore_api=target, note=note, target_exists=True
@@ -156,6 +244,10 @@ class Matcher:
                 m = self.match(use.api, passed, use.keywords, use.canonical)
             if m is not None and m.status == "missing":
                 m = self.candidate(use.api, m)
+            elif m is not None:
+                stale = self.stale_target(use.api, m)
+                if stale:
+                    m = self.candidate(use.api, m, stale)
             self.memo[key] = m
         if m is None:
             return ApiFinding(

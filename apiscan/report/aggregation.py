@@ -110,7 +110,8 @@ class ApiRow(NamedTuple):
 
 
 def api_frame(result: ScanResult) -> list[ApiRow]:
-    """One row per API finding, in the result's (already sorted) order."""
+    """One row per call site (an API finding that is no type annotation), in the result's
+    (already sorted) order."""
     return [
         ApiRow(
             f.path,
@@ -132,7 +133,7 @@ def api_frame(result: ScanResult) -> list[ApiRow]:
             f.backend_gap,
             f.history,
         )
-        for f in result.api_findings
+        for f in result.call_site_findings
     ]
 
 

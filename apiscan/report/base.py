@@ -131,8 +131,12 @@ DISPOSITION_LABELS = {
 def proposal(result: ScanResult, api: str) -> list[tuple[str, str]]:
     """What to do about one API, as (label, text) lines for a report row: the rewrite of its
     first call site that has one (rendered from that call's own arguments), an idiom with its
-    template and page, a deletion, or why no exact rewrite exists. Never a test expression."""
-    findings = sorted((f for f in result.api_findings if f.api == api), key=lambda f: f.sort_key())
+    template and page, a deletion, or why no exact rewrite exists. Never a test expression,
+    nor a type annotation's rename while the API has a call site."""
+    uses = [f for f in result.call_site_findings if f.api == api] or [
+        f for f in result.api_findings if f.api == api
+    ]
+    findings = sorted(uses, key=lambda f: f.sort_key())
     if not findings or findings[0].disposition == "none":
         return []
     shown = next((f for f in findings if f.rewrite), findings[0])

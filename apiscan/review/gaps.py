@@ -296,9 +296,9 @@ def is_private(api: str) -> bool:
 
 
 def counted(f: ApiFinding) -> bool:
-    """Whether a finding is work the review counts (an uncertain receiver is not, nor a
-    data loader's attribute read)."""
-    return not is_uncertain_method(f) and not loader_attribute_read(f)
+    """Whether a finding is work the review counts (a type annotation is not, nor an
+    uncertain receiver, nor a data loader's attribute read)."""
+    return f.is_call_site and not is_uncertain_method(f) and not loader_attribute_read(f)
 
 
 #: Packages whose objects' attributes a script reads as plain values.
@@ -322,7 +322,7 @@ def loader_attribute_read(f: ApiFinding) -> bool:
 def coverage(result: ScanResult) -> dict[str, dict[str, int]]:
     """Call sites by scope and status; every scope and status present, zeros included, so
     that a reader (or a plot) sees which cells are empty."""
-    counts = Counter((f.scope, f.status) for f in result.api_findings)
+    counts = Counter((f.scope, f.status) for f in result.call_site_findings)
     return {scope: {s: counts.get((scope, s), 0) for s in STATUS_ORDER} for scope in SCOPES}
 
 

@@ -164,3 +164,89 @@ def f(x):
     )
     size = found[(8, "torch.Size")]
     assert (size.status, size.mindspore_api) == ("missing", None)
+
+
+#: Undescribed rows whose target is another kind of object than the PyTorch API, where
+#: MindSpore now has the same name: (torch API, its r1.10 target, r1.10 line, candidate). No
+#: later table (r2.0, r2.3.1, r2.4.0, r2.6.0) lists any of them.
+STALE_KIND = (
+    # r1.10 pytorch_api_mapping.md:339: a primitive class for an in-place method
+    ("torch.Tensor.fill_", "mindspore.ops.Fill", 339, "mindspore.Tensor.fill_"),
+    # r1.10 pytorch_api_mapping.md:379
+    ("torch.Tensor.zero_", "mindspore.ops.ZerosLike", 379, "mindspore.Tensor.zero_"),
+    # r1.10 pytorch_api_mapping.md:357: a Parameter's attribute for a method
+    (
+        "torch.Tensor.requires_grad_",
+        "mindspore.Parameter.requires_grad",
+        357,
+        "mindspore.Tensor.requires_grad_",
+    ),
+    # r1.10 pytorch_api_mapping.md:136: the Tensor class for a factory function
+    ("torch.tensor", "mindspore.Tensor", 136, "mindspore.tensor"),
+    # r1.10 pytorch_api_mapping.md:275: a primitive class for a function
+    (
+        "torch.nn.functional.layer_norm",
+        "mindspore.ops.LayerNorm",
+        275,
+        "mindspore.mint.nn.functional.layer_norm",
+    ),
+)
+
+
+#: What the old target is (ms_targets.csv) and what the PyTorch API is (the torch index).
+KINDS = {
+    "torch.Tensor.fill_": ("a class", "a method"),
+    "torch.Tensor.zero_": ("a class", "a method"),
+    "torch.Tensor.requires_grad_": ("an attribute", "a method"),
+    "torch.tensor": ("a class", "a function"),
+    "torch.nn.functional.layer_norm": ("a class", "a function"),
+}
+
+
+def test_an_undescribed_target_of_another_kind_gives_way_to_a_same_name(tmp_path: Path) -> None:
+    src = """\
+import torch
+import torch.nn.functional as F
+
+def init(m, x, path):
+    m.weight.data.fill_(1)
+    m.bias.data.zero_()
+    m.weight.requires_grad_(False)
+    t = torch.tensor([1.0, 2.0])
+    y = F.layer_norm(x, (4,))
+    state = torch.load(path)
+    return t, y, state, x.copy_(y)
+"""
+    found = {f.api: f for f in scan_snippet(tmp_path, src)}
+    for api, old, _line, target in STALE_KIND:
+        f = found[api]
+        assert (f.status, f.mindspore_api) == ("candidate", target), api
+        kinds = KINDS[api]
+        assert f.note.startswith(
+            f"the 1.10 table names {old} ({kinds[0]}) without describing the mapping,"
+            f" for {kinds[1]}; "
+        ), f.note
+        assert f"MindSpore 2.10.0 has {target} of the same name and kind" in f.note
+        assert f.history == (f"1.10: different → {old}",)
+        assert f.mapping_version is None and not f.diff_url
+    # a target of the API's own kind is the table's counterpart, whatever MindSpore now has
+    # of the same name: mindspore.load reads a MindIR graph (r1.10 :74, load_checkpoint);
+    # r1.10 :332 maps copy_ to the method Tensor.copy
+    load = found["torch.load"]
+    assert (load.status, load.mindspore_api) == ("different", "mindspore.load_checkpoint")
+    copy = found["torch.Tensor.copy_"]
+    assert (copy.status, copy.mindspore_api) == ("different", "mindspore.Tensor.copy")
+
+
+def test_the_stale_rows_are_what_the_official_tables_say(mirror: Path) -> None:
+    """Each row above is r1.10's, with no description, at the cited line; no later table
+    lists the API."""
+    for api, old, line, _target in STALE_KIND:
+        text = (mirror / "r1.10" / "pytorch_api_mapping.md").read_text(encoding="utf-8")
+        cells = [c.strip() for c in text.splitlines()[line - 1].strip().strip("|").split("|")]
+        assert cells[0].startswith(f"[{api}]("), (api, cells[0])
+        assert cells[1].startswith(f"[{old}]("), (api, cells[1])
+        assert cells[2] == "", (api, cells[2])
+        for later in ("r2.0", "r2.3.1", "r2.4.0", "r2.6.0"):
+            table = (mirror / later / "pytorch_api_mapping.md").read_text(encoding="utf-8")
+            assert f"[{api}](" not in table, (api, later)

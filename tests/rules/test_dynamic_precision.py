@@ -123,6 +123,23 @@ CASES = {
             picked[:] = scores > 0.5
             return x[picked]  # expect: DS104
     """,
+    # A host value stored through a boolean mask keeps the tensor's shape, but only the
+    # mask-alone form compiles to one Select in MindSpore 2.10; with full slices or ``...``
+    # beside the mask, or the mask on a later dimension, the graph goes through NonZero and
+    # TensorScatterUpdate (the compiled IR: see ShapeTracker.settle_stores), so those stay
+    # reported however alike they read.
+    "masked_stores_of_host_values": """
+        import torch
+
+
+        def encode(targets: torch.Tensor, ious: torch.Tensor, ignore: int) -> torch.Tensor:
+            targets[ious < 0.4] = 0
+            targets[(ious >= 0.4) & (ious < 0.5)] = ignore
+            targets[ious < 0.4, :] = 0  # expect: DS104
+            targets[ious >= 0.5, ...] = 1  # expect: DS104
+            targets[:, ious[0] < 0.4] = 1.0  # expect: DS104
+            return targets
+    """,
     # An array computed from an array kept in an attribute stays an array, and so does what
     # ``.numpy()`` hands back, whatever held it: their methods' results are host values, and
     # branches on them read no tensor data. A tensor's own reduction still counts.
@@ -359,3 +376,27 @@ CASES = {
 def test_class(tmp_path: Path, name: str) -> None:
     write_repo(tmp_path, {f"{name}.py": CASES[name]})
     assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=1)
+
+
+def test_a_sliced_mask_store_says_the_mask_alone_keeps_the_shape(tmp_path: Path) -> None:
+    """``x[mask, :] = 0`` means ``x[mask] = 0``, whose graph is static: the finding says so.
+    ``x[:, mask] = 1.0`` has no such spelling, and a tensor value may hold one row per
+    ``True``: neither is told that."""
+    write_repo(tmp_path, {"encode.py": CASES["masked_stores_of_host_values"]})
+    words = {f.span.line: f.message for f in scan_repo(tmp_path).shape_findings}
+    assert sorted(words) == [7, 8, 9]
+    for line in (7, 8):
+        assert "with the mask alone (x[mask] = v" in words[line]
+        assert "NonZero, then TensorScatterUpdate" in words[line]
+    assert "mask alone" not in words[9]
+    tensor_value = """
+        import torch
+
+
+        def copy_rows(x: torch.Tensor, y: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+            x[m > 0, :] = y[m > 0]
+            return x
+    """
+    write_repo(tmp_path, {"encode.py": tensor_value})
+    told = [f.message for f in scan_repo(tmp_path).shape_findings if f.span.line == 5]
+    assert told and not any("mask alone" in w for w in told)

@@ -235,6 +235,37 @@ CASES = {
         def main(ds):
             return torch.utils.data.DataLoader(ds, batch_size=4, collate_fn=Collate())
     """,
+    # a loss Module's ``forward`` argument compared with a number and used as a mask
+    # (a detector's padded annotations, ``-1`` rows dropped per image): an argument may be a
+    # number (``forward(self, x, h, w)``), so a branch on its comparison reads no tensor, but
+    # only a boolean tensor indexes a tensor, and its True count is the caller's data. A
+    # comparison with values the code decided (``torch.arange``) is a tensor's already.
+    "forward_argument_compared_into_a_mask": """
+        import torch
+        from torch import nn
+
+
+        class FocalLoss(nn.Module):
+            def forward(self, classifications, annotations, labels):
+                losses = []
+                for j in range(classifications.shape[0]):
+                    boxes = annotations[j, :, :]
+                    boxes = boxes[boxes[:, 4] != -1]  # expect: DS104
+                    if boxes.shape[0] == 0:  # expect: DS116
+                        continue
+                    losses.append(boxes.sum())
+                wide = (annotations[:, :, 2] > 0) & (annotations[:, :, 3] > 0)
+                kept = classifications[wide]  # expect: DS104
+                return torch.stack(losses), kept, classifications[~(labels < 0)]  # expect: DS104
+
+
+        class Crop(nn.Module):
+            def forward(self, x, h, w):
+                if h > 0:
+                    x = x[:, :, :h]
+                idx = torch.arange(x.shape[1])
+                return x[:, idx != 0], x * (w > 1)
+    """,
 }
 
 

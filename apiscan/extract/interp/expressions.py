@@ -98,6 +98,10 @@ class ExpressionsMixin:
         op = type(node.operator)
         if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and BOOL_TENSOR in (left, right):
             return BOOL_TENSOR
+        if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and self._is_arg_mask(left):
+            return left  # ``(ann[:, 4] != -1) & (ann[:, 2] > 0)``: still the same question
+        if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and self._is_arg_mask(right):
+            return right
         if DYN_TENSOR in (left, right):
             return DYN_TENSOR
         if BATCH_MAX_TENSOR in (left, right) and all(
@@ -239,7 +243,7 @@ class ExpressionsMixin:
                 if v[0] == "unknown":
                     self._sensitive(v)  # ``m >= 0`` of a parameter: a mask if it is a tensor
             if ARG_TENSOR in vals:
-                return ARG_TENSOR
+                return self._arg_mask()
             for v in vals:
                 if is_dyn_number(v):
                     truth = fresh(v[0], v[1])  # a truth value read from data

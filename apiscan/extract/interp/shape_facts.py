@@ -124,6 +124,8 @@ class ShapeFactsMixin:
                 ):
                     index = BOOL_TENSOR  # x[mask], x[keep], x[valid]: named as masks are
                     named_mask = True
+                elif recv[0] == "tensor" and self._is_arg_mask(index):
+                    index = BOOL_TENSOR  # ``ann[ann[:, 4] != -1]``: only a mask indexes so
                 indexes.append(index)
                 if type(s.value) is cst.Integer:
                     const_index = int(s.value.value, 0)
@@ -311,6 +313,22 @@ class ShapeFactsMixin:
 
     def _is_const_mask(self, v: Val) -> bool:
         return self.const_masks.get(id(v)) is v
+
+    def _arg_mask(self) -> Val:
+        """A comparison of a ``forward`` argument (``ann[:, 4] != -1``, ``labels >= 0``).
+
+        An argument of a Module's ``forward`` may be a number (``forward(self, x, H, W)``),
+        so the comparison stays an argument's value: a branch on it (``if H > 0``) reads no
+        tensor. Used as the index of a tensor it can only be a boolean tensor, and its True
+        count is read from the values the caller passes, whatever they are: a mask of data
+        (:meth:`_subscript`). A comparison of an argument with values the code decided
+        (``torch.arange(n) < lengths``) is a tensor's and a mask already."""
+        v = fresh(ARG_TENSOR[0], ARG_TENSOR[1])
+        self.arg_masks[id(v)] = v
+        return v
+
+    def _is_arg_mask(self, v: Val) -> bool:
+        return self.arg_masks.get(id(v)) is v
 
     def _index_tensor(self, v: Val) -> Val:
         """``v`` marked as holding integer positions (``topk(k).indices``, ``argsort``,
