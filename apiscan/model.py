@@ -396,7 +396,7 @@ class FileSummary:
 
     path: str
     lines: int
-    api_uses: int
+    api_uses: int  # call sites (ApiFinding.is_call_site): no type annotation
     errors: int
 
 

@@ -102,7 +102,7 @@ class JoinContext:
                     scopes.scope_of(fa.path, use.function), finding.api, use.usage, fa.path
                 )
                 findings.append(replace(finding, scope=scope))
-                n += 1
+                n += finding.is_call_site  # the per-file count every report shows
         for err in fa.errors:
             findings.append(ErrorFinding(fa.path, err.span, err.code, err.message))
         if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
