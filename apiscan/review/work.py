@@ -2771,6 +2771,7 @@ def training_machinery(
     spans: dict[str, list[tuple[int, int]]] = {}
     for (path, _), span in (dead or {}).items():
         spans.setdefault(path, []).append(span)
+    opts = {k: list(v) for k, v in (defaults or {}).items()}
     local = _local_packages(analyses)
     # one item per piece of training (timm's Mixup and FastCollateMixup are one mixup)
     found: dict[int, tuple[set[str], list[Where]]] = {}
@@ -2781,6 +2782,10 @@ def training_machinery(
         for c in facts.values.calls:
             calls.setdefault(c.expr.callee(), []).append(c)
         bare = sorted({c.expr.func.name for c in facts.values.calls if c.expr.func.kind == "Name"})
+        # a local assigned once from the options (T2T-ViT's ``mixup_active = args.mixup > 0
+        # or ...``) decides the ``elif`` chain it gates: LabelSmoothingCrossEntropy is not
+        # built when mixup is active
+        gates = _local_gates(facts.values, opts)
         for top, names in facts.package_uses:
             if top in local:
                 continue
@@ -2797,7 +2802,7 @@ def training_machinery(
                     run = [
                         c
                         for c in calls.get(callee, ())
-                        if not _switched_off_call(c, defaults or {})
+                        if not _switched_off_call(c, opts, gates)
                         and not any(
                             a <= c.expr.line <= b  # type: ignore[attr-defined]
                             for a, b in spans.get(fa.path, ())
@@ -2826,6 +2831,23 @@ def training_machinery(
             )
         )
     return items
+
+
+def _local_gates(
+    values: object, opts: Mapping[str, list[object]]
+) -> dict[int, dict[str, list[object]]]:
+    """def index -> the plain names the def assigns once from values the options' defaults
+    tell (``mixup_active = args.mixup > 0``: True), each with the values it may hold: what
+    :func:`_switched_off_call` evaluates a test on beside the options."""
+    out: dict[int, dict[str, list[object]]] = {}
+    for i, d in enumerate(values.defs):  # type: ignore[attr-defined]
+        if d.is_class:
+            continue
+        for name, value in _once_assigned(d.assigns, d.loop_names).items():
+            found = _fixed(values_of(value, _option_key, opts))
+            if found is not None:
+                out.setdefault(i, {})[name] = found
+    return out
 
 
 #: Words of a URL argument that name the model's own checkpoint (``args.resume``).

@@ -56,11 +56,12 @@ def test_each_piece_of_training_timm_builds_is_a_work_item(review: Review) -> No
         "timm.utils.ModelEma": [("main.py", 53)],
         "timm.data.Mixup": [("main.py", 54)],
         "timm.data.create_loader": [("main.py", 56)],
-        "timm.loss.SoftTargetCrossEntropy": [("main.py", 78)],
+        "timm.loss.SoftTargetCrossEntropy": [("main.py", 79)],
     }
-    # INVALID: JsdCrossEntropy under ``if args.jsd:`` (off by default), create_transform,
-    # imported and never called, and LabelSmoothingCrossEntropy in a function nothing calls
-    # are no work
+    # INVALID: JsdCrossEntropy under ``if args.jsd:`` (off by default),
+    # LabelSmoothingCrossEntropy in the ``else`` of ``elif mixup_active:`` (a local the
+    # defaults make true) and in a function nothing calls, create_transform, imported and
+    # never called: no work
     assert not any(
         word in what for what in found for word in ("Jsd", "create_transform", "LabelSmoothing")
     )
@@ -78,6 +79,18 @@ def test_a_piece_under_an_option_off_by_default_is_no_work_item(tmp_path: Path) 
     )
     assert "timm.utils.ModelEma" not in _machinery(review)
     assert "timm.data.Mixup" in _machinery(review)
+
+
+def test_a_local_the_defaults_decide_picks_the_branch_built(tmp_path: Path) -> None:
+    review = _variant(
+        tmp_path,
+        "main.py",
+        "mixup_active = args.mixup > 0 or args.cutmix > 0",
+        "mixup_active = args.mixup < 0 and args.cutmix < 0",
+    )
+    found = _machinery(review)
+    assert found["timm.loss.LabelSmoothingCrossEntropy"] == [("main.py", 81)]
+    assert "timm.loss.SoftTargetCrossEntropy" not in found
 
 
 def test_the_augmentation_keywords_of_a_factory_are_recipe_rows(review: Review) -> None:
