@@ -582,12 +582,11 @@ class Ancillary:
             for fa in files
             if PurePosixPath(fa.path).name == "__init__.py"
         }
-        found: dict[str, str] = {}
+        candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
             if (
-                fa.path in imported
-                or fa.path in self._why
+                fa.path in self._why
                 or fa.path in self.keep
                 or (
                     fa.syntax.main_guard
@@ -600,7 +599,23 @@ class Ancillary:
                 or path.parent not in used_folders
             ):
                 continue
-            found[fa.path] = UNIMPORTED
+            candidates.append(fa.path)
+        found = {p: UNIMPORTED for p in candidates if p not in imported}
+        # then the modules only those import (the helpers of an unused model file), as
+        # :func:`unreached` follows the files only its unreached ones import
+        importers: dict[str, set[str]] = {}
+        for path, targets in graph.items():
+            for target in targets:
+                importers.setdefault(target, set()).add(path)
+        changed = True
+        while changed:
+            changed = False
+            for path in candidates:
+                users = importers.get(path, set()) - {path}
+                if path in found or not users or not users <= found.keys():
+                    continue
+                found[path] = f"unused (imported only from {sorted(users)[0]})"
+                changed = True
         return found
 
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:

@@ -125,9 +125,11 @@ def test_a_registered_model_module_nothing_imports_gives_nothing(review: Review)
     apart = dict(review.ancillary)
     # VALID: @register_model runs only when the module is imported; nothing imports it
     assert apart["models/old_vit.py"] == UNIMPORTED
+    # and what only it imports
+    assert apart["models/old_init.py"] == "unused (imported only from models/old_vit.py)"
     # INVALID: the model the package imports stays
     assert "models/net.py" not in apart
-    assert not any(i.where.path == "models/old_vit.py" for i in review.recipe)
+    assert not any(i.where.path.startswith("models/old_") for i in review.recipe)
     assert [i.what for i in review.work if i.kind == "zoo-layer"] == ["timm.models.layers.DropPath"]
     inits = [(i.name, i.where.path) for i in review.recipe if i.category == "init"]
     assert inits == [
@@ -150,7 +152,8 @@ def test_a_repository_loading_modules_by_name_keeps_them(
     tmp_path: Path, old: str, new: str
 ) -> None:
     review = _variant(tmp_path, "main.py", old, new)
-    assert "models/old_vit.py" not in dict(review.ancillary)
+    apart = dict(review.ancillary)
+    assert "models/old_vit.py" not in apart and "models/old_init.py" not in apart
 
 
 def test_the_json_document_with_the_new_kind_follows_the_schema(review: Review) -> None:
