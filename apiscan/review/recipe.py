@@ -509,6 +509,19 @@ def _transform_internal(file: _File, fn: int) -> bool:
     return "__call__" in methods and "__getitem__" not in methods
 
 
+def _foreign_setting(name: str) -> str | None:
+    """The recipe category of another package's class by its name, when it is an
+    augmentation or an average of the weights (timm's ``Mixup`` and ``FastCollateMixup``,
+    ``ModelEma``/``ModelEmaV2``): its keyword values (the mixup and cutmix alphas, the
+    label smoothing, the EMA decay) are settings of the recipe, however they are given (an
+    argparse option, a yacs config key). Functions and constants are not."""
+    if not name[:1].isupper():
+        return None
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    category = _setting_category(re.sub(r"_?v\d+$", "", words))
+    return category if category in ("augmentation", "ema") else None
+
+
 def _setting_category(name: str) -> str | None:
     """The recipe category of a setting called ``name`` (``max_epoch`` → ``epochs``); none
     for one named for testing or evaluation (``flip_test``, ``val_batch_size``): the recipe
@@ -3248,6 +3261,24 @@ class _Recipe:
                 values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
                 values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
                 self.add("loss", name, file.where(expr.line), values, "third-party loss")
+            elif (
+                name is not None
+                and name.partition(".")[0] not in self.local | {"torch"}
+                and self.repo_key(name) is None
+                and (category := _foreign_setting(name.rpartition(".")[2])) is not None
+            ):  # timm.data.Mixup(mixup_alpha=config.AUG.MIXUP, ...), timm.utils.ModelEma
+                # the settings followed to their values; the model or data handed over (its
+                # positional arguments, a ``model=``) shown as written
+                fn = call.function
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", a.text) for i, a in enumerate(expr.args)]
+                values += [
+                    (k.name or "**", k.target.text)
+                    if k.name in _DATA_PARAMS
+                    else (k.name or "**", describe(file, fn, k.target))
+                    for k in expr.keywords
+                ]
+                self.add(category, name, file.where(expr.line), values, "third-party")
             elif _NO_AUG.search(expr.callee()):
                 self._no_aug_call(file, call)
 

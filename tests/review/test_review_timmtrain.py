@@ -164,3 +164,63 @@ def test_the_json_document_with_the_new_kind_follows_the_schema(review: Review) 
     doc = document(review)
     assert "training-library" in {w["kind"] for w in doc["work"]}
     assert [e.message for e in Draft202012Validator(load_schema()).iter_errors(doc)] == []
+
+
+def test_mixup_is_a_recipe_row_with_its_values(review: Review) -> None:
+    rows = _rows(review, "augmentation")
+    assert rows["timm.data.Mixup"] == {
+        "mixup_alpha": "0.8 (args.mixup: default of argparse --mixup at main.py:34)",
+        "cutmix_alpha": "1.0 (args.cutmix: default of argparse --cutmix at main.py:35)",
+        "label_smoothing": "0.1 (args.smoothing: default of argparse --smoothing at main.py:36)",
+    }
+
+
+YACS_CONFIG = """\
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.AUG = CN()
+_C.AUG.MIXUP = 0.8
+_C.AUG.CUTMIX = 1.0
+_C.MODEL = CN()
+_C.MODEL.EMA_DECAY = 0.9998
+"""
+
+YACS_TRAIN = """\
+import torch
+from timm.data import Mixup
+from timm.utils import ModelEmaV2
+
+from config import _C as config
+
+
+def main():
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    mixup_fn = Mixup(mixup_alpha=config.AUG.MIXUP, cutmix_alpha=config.AUG.CUTMIX)
+    ema = ModelEmaV2(model, decay=config.MODEL.EMA_DECAY)
+    x, y = mixup_fn(torch.ones(2, 2), torch.zeros(2))
+    model(x).sum().backward()
+    optimizer.step()
+    ema.update(model)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_yacs_configured_mixup_and_ema_show_the_config_values(tmp_path: Path) -> None:
+    (tmp_path / "config.py").write_text(YACS_CONFIG)
+    (tmp_path / "train.py").write_text(YACS_TRAIN)
+    review = build_review(str(tmp_path), jobs=1)
+    assert _rows(review, "augmentation")["timm.data.Mixup"] == {
+        "mixup_alpha": "0.8 (config.AUG.MIXUP: default at config.py:5)",
+        "cutmix_alpha": "1.0 (config.AUG.CUTMIX: default at config.py:6)",
+    }
+    assert _rows(review, "ema")["timm.utils.ModelEmaV2"] == {
+        "arg1": "model",
+        "decay": "0.9998 (config.MODEL.EMA_DECAY: default at config.py:8)",
+    }
+    # INVALID: torch's own optimizer is no third-party row
+    assert "torch.optim.SGD" not in {i.name for i in review.recipe if i.note == "third-party"}
