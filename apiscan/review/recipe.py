@@ -509,6 +509,11 @@ def _transform_internal(file: _File, fn: int) -> bool:
     return "__call__" in methods and "__getitem__" not in methods
 
 
+def _snake(name: str) -> str:
+    """``FastCollateMixup`` → ``fast_collate_mixup``: a class name as settings are named."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
 def _foreign_setting(name: str) -> str | None:
     """The recipe category of another package's class by its name, when it is an
     augmentation or an average of the weights (timm's ``Mixup`` and ``FastCollateMixup``,
@@ -517,8 +522,7 @@ def _foreign_setting(name: str) -> str | None:
     argparse option, a yacs config key). Functions and constants are not."""
     if not name[:1].isupper():
         return None
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
-    category = _setting_category(re.sub(r"_?v\d+$", "", words))
+    category = _setting_category(re.sub(r"_?v\d+$", "", _snake(name)))
     return category if category in ("augmentation", "ema") else None
 
 
@@ -3266,6 +3270,7 @@ class _Recipe:
                 and name.partition(".")[0] not in self.local | {"torch"}
                 and self.repo_key(name) is None
                 and (category := _foreign_setting(name.rpartition(".")[2])) is not None
+                and not self._in_transform_class(file, call.function)
             ):  # timm.data.Mixup(mixup_alpha=config.AUG.MIXUP, ...), timm.utils.ModelEma
                 # the settings followed to their values; the model or data handed over (its
                 # positional arguments, a ``model=``) shown as written
@@ -3281,6 +3286,21 @@ class _Recipe:
                 self.add(category, name, file.where(expr.line), values, "third-party")
             elif _NO_AUG.search(expr.callee()):
                 self._no_aug_call(file, call)
+
+    @staticmethod
+    def _in_transform_class(file: _File, fn: int) -> bool:
+        """Def ``fn`` is a method of a class named for an augmentation (detectron2's
+        ``RandomFlip.get_transform`` returning fvcore's ``HFlipTransform(w)``): the
+        concrete operation the augmentation picks, which its own row stands for."""
+        cls = file.defs[fn].owner if fn >= 0 else -1
+        while cls >= 0 and not file.defs[cls].is_class:
+            cls = file.defs[cls].owner
+        if cls < 0:
+            return False
+        name = file.defs[cls].name
+        return bool(_TRANSFORM_CLASS.search(name)) or _setting_category(_snake(name)) == (
+            "augmentation"
+        )
 
     def _compositions(self, file: _File) -> None:
         """Each outermost composition of transforms (``T.Compose([...])``) as one row with

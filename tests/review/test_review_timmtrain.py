@@ -188,10 +188,16 @@ _C.MODEL.EMA_DECAY = 0.9998
 
 YACS_TRAIN = """\
 import torch
+from fvcore.transforms import HFlipTransform
 from timm.data import Mixup
 from timm.utils import ModelEmaV2
 
 from config import _C as config
+
+
+class RandomFlip:
+    def get_transform(self, image):
+        return HFlipTransform(image.shape[1])
 
 
 def main():
@@ -222,5 +228,6 @@ def test_a_yacs_configured_mixup_and_ema_show_the_config_values(tmp_path: Path) 
         "arg1": "model",
         "decay": "0.9998 (config.MODEL.EMA_DECAY: default at config.py:8)",
     }
-    # INVALID: torch's own optimizer is no third-party row
+    # INVALID: the operation an augmentation class's method picks, and torch's own optimizer
+    assert "fvcore.transforms.HFlipTransform" not in {i.name for i in review.recipe}
     assert "torch.optim.SGD" not in {i.name for i in review.recipe if i.note == "third-party"}
