@@ -186,6 +186,7 @@ def review(options: ScanOptions) -> Review:
         recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)), names)
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
+        launchers = training | {p for p in ancillary.keep if not _side_tool(p)}
         files = {fa.path: fa for fa in analyses if not fa.errors}
         recipe = tuple(
             item
@@ -193,9 +194,11 @@ def review(options: ScanOptions) -> Review:
             # a script that trains nothing preprocesses (eval_knn.py); one named for
             # evaluation or a tool (validate.py, tools/eval.py, clean_checkpoint.py) sets its
             # own batch size, AMP and EMA flags too: not the training recipe's. A launcher
-            # (tools/train.py: the optimizer and the backward pass live elsewhere) is kept.
+            # (tools/train.py: the optimizer and the backward pass live elsewhere) is kept,
+            # as is an entry point whose calls reach the step and whose name says no tool
+            # (ConvNeXt's main.py: the backward pass in engine.py).
             if not (
-                _evaluation_script(scripts, item.where.path, training)
+                _evaluation_script(scripts, item.where.path, launchers)
                 and (item.category == "augmentation" or _side_tool(item.where.path))
             )
             and not (

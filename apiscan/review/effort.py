@@ -103,6 +103,10 @@ RATES: dict[str, tuple[float, float]] = {
     # a model library's layer built into the model (timm's Mlp, PatchEmbed): a few layers
     # written as a Cell and checked, no weights of their own
     "zoo-layer": (0.15, 0.3),
+    # a training library's piece (timm's Mixup, RandAugment by its policy string, ModelEma,
+    # the scheduler factory): its MindSpore counterpart (MindCV) set to the same values and
+    # checked, or a few dozen lines written
+    "training-library": (0.15, 0.3),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
     # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port

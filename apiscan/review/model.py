@@ -156,6 +156,9 @@ WORK_KINDS: dict[str, str] = {
     "pretrained-backbone": "Pretrained backbone",
     # a model library's layer built into the model (timm's PatchEmbed): a small port
     "zoo-layer": "Third-party layer",
+    # a training library's machinery a training script builds (timm's create_transform,
+    # Mixup, SoftTargetCrossEntropy, create_optimizer, ModelEma): replaced in the port
+    "training-library": "Training machinery of a library",
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
     # a parameter whose only effect is in place or in memory (``inplace=True``): dropped,

@@ -306,6 +306,13 @@ _LOSS_WORDS = frozenset(
 )
 #: Loss classes of other packages (timm's ``SoftTargetCrossEntropy``, ``JsdCrossEntropy``).
 _FOREIGN_LOSS = re.compile(r"^[A-Z]\w*(Loss|CrossEntropy|Criterion)$")
+#: The augmentation parameters of a factory taking augmentation keywords whose names say
+#: nothing alone (timm's ``create_transform``/``create_loader``: RandomErasing's
+#: ``re_prob``, ``re_mode``, ``re_count``, ``re_split``; RandAugment's ``auto_augment``;
+#: the random resized crop's ``scale``, ``ratio`` and ``interpolation``).
+_AUG_KEYWORD = re.compile(
+    r"re_(prob|mode|count|split)|auto_?augment|rand_?augment|scale|ratio|(train_)?interpolation"
+)
 #: Functions that build a list of augmentations.
 _AUG_BUILDER = re.compile(r"(build|make|get|create)_\w*(augmentation|transform)s?(_gen)?")
 #: Callables that compose transforms: a composition is the augmentation actually used.
@@ -500,6 +507,23 @@ def _transform_internal(file: _File, fn: int) -> bool:
         return False
     methods = {d.name for d in file.defs if d.owner == cls and not d.is_class}
     return "__call__" in methods and "__getitem__" not in methods
+
+
+def _snake(name: str) -> str:
+    """``FastCollateMixup`` → ``fast_collate_mixup``: a class name as settings are named."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _foreign_setting(name: str) -> str | None:
+    """The recipe category of another package's class by its name, when it is an
+    augmentation or an average of the weights (timm's ``Mixup`` and ``FastCollateMixup``,
+    ``ModelEma``/``ModelEmaV2``): its keyword values (the mixup and cutmix alphas, the
+    label smoothing, the EMA decay) are settings of the recipe, however they are given (an
+    argparse option, a yacs config key). Functions and constants are not."""
+    if not name[:1].isupper():
+        return None
+    category = _setting_category(re.sub(r"_?v\d+$", "", _snake(name)))
+    return category if category in ("augmentation", "ema") else None
 
 
 def _setting_category(name: str) -> str | None:
@@ -3241,8 +3265,42 @@ class _Recipe:
                 values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
                 values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
                 self.add("loss", name, file.where(expr.line), values, "third-party loss")
+            elif (
+                name is not None
+                and name.partition(".")[0] not in self.local | {"torch"}
+                and self.repo_key(name) is None
+                and (category := _foreign_setting(name.rpartition(".")[2])) is not None
+                and not self._in_transform_class(file, call.function)
+            ):  # timm.data.Mixup(mixup_alpha=config.AUG.MIXUP, ...), timm.utils.ModelEma
+                # the settings followed to their values; the model or data handed over (its
+                # positional arguments, a ``model=``) shown as written
+                fn = call.function
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", a.text) for i, a in enumerate(expr.args)]
+                values += [
+                    (k.name or "**", k.target.text)
+                    if k.name in _DATA_PARAMS
+                    else (k.name or "**", describe(file, fn, k.target))
+                    for k in expr.keywords
+                ]
+                self.add(category, name, file.where(expr.line), values, "third-party")
             elif _NO_AUG.search(expr.callee()):
                 self._no_aug_call(file, call)
+
+    @staticmethod
+    def _in_transform_class(file: _File, fn: int) -> bool:
+        """Def ``fn`` is a method of a class named for an augmentation (detectron2's
+        ``RandomFlip.get_transform`` returning fvcore's ``HFlipTransform(w)``): the
+        concrete operation the augmentation picks, which its own row stands for."""
+        cls = file.defs[fn].owner if fn >= 0 else -1
+        while cls >= 0 and not file.defs[cls].is_class:
+            cls = file.defs[cls].owner
+        if cls < 0:
+            return False
+        name = file.defs[cls].name
+        return bool(_TRANSFORM_CLASS.search(name)) or _setting_category(_snake(name)) == (
+            "augmentation"
+        )
 
     def _compositions(self, file: _File) -> None:
         """Each outermost composition of transforms (``T.Compose([...])``) as one row with
@@ -3763,6 +3821,10 @@ class _Recipe:
             if category is None and any(_LENGTH_HELP.search(_help(o)) for o in options):
                 category = "epochs"
             if category is None:
+                # T2T-ViT's --reprob, --aa, --scale: passed as re_prob=, auto_augment=,
+                # scale= to timm's create_loader, a factory taking augmentation keywords
+                category = self._passed_category(dest)
+            if category is None:
                 continue
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
@@ -3815,6 +3877,68 @@ class _Recipe:
             category = _setting_category(constant)
             if category and stmt.value.literal:
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _passed_category(self, dest: str) -> str | None:
+        """The category of the option ``dest`` by the keyword it is passed as to a factory
+        that takes augmentation keywords (a call named for building transforms, or passing
+        a keyword named for an augmentation: ``create_transform(..., color_jitter=...,
+        re_prob=args.reprob)``, ``create_loader(..., hflip=..., auto_augment=args.aa)``), or
+        through one local assigned from it (``train_interpolation =
+        args.train_interpolation`` then ``interpolation=train_interpolation``). The keyword
+        names the setting where the option's own name does not (``--reprob``, ``--aa``):
+        by the names settings have (``pin_memory=args.pin_mem``: the loader's), or as one of
+        the factory's augmentation parameters (:data:`_AUG_KEYWORD`). None elsewhere: a
+        keyword of any other call says nothing of the recipe."""
+        for read in self._reads()[0].get(dest, []):
+            target = read.node.target
+            if target.kind != "Name" or not (
+                target.name in _ARG_RECEIVERS or target.name in self.repo.parsed_names
+            ):
+                continue
+            for call, keyword in self._keyword_uses(read):
+                if not self._augmentation_factory(call):
+                    continue
+                category = _setting_category(keyword)
+                if category is None and _AUG_KEYWORD.fullmatch(keyword):
+                    category = "augmentation"
+                if category is not None:
+                    return category
+        return None
+
+    def _keyword_uses(self, read: _Read) -> Iterator[tuple[Expr, str]]:
+        """(call, keyword) for each keyword argument the read value is passed as: directly,
+        or through a local the function assigns it to whole."""
+        node, file = read.node, read.file
+        at = (node.line, node.col, node.end_line, node.end_col)
+        call = file.call_around(node)
+        if call is not None:
+            for k in call.expr.keywords:
+                v = k.target
+                if (v.line, v.col, v.end_line, v.end_col) == at:
+                    yield call.expr, k.name
+        for a, fn in file.assigns:
+            v = a.value
+            if (
+                fn != read.fn
+                or a.target.kind != "Name"
+                or ((v.line, v.col, v.end_line, v.end_col) != at)
+            ):
+                continue
+            for c in file.values.calls:
+                if c.function != fn:
+                    continue
+                for k in c.expr.keywords:
+                    if k.target.kind == "Name" and k.target.name == a.target.name:
+                        yield c.expr, k.name
+
+    @staticmethod
+    def _augmentation_factory(call: Expr) -> bool:
+        """A call that builds augmentations from keywords: named for building transforms
+        (``create_transform``, ``build_transform``) or passing a keyword named for an
+        augmentation (``color_jitter``, ``hflip``, ``auto_augment``)."""
+        if _AUG_BUILDER.fullmatch(call.callee()):
+            return True
+        return any(_setting_category(k.name) == "augmentation" for k in call.keywords if k.name)
 
     def _dataset_config_settings(self) -> None:
         """The augmentation values a dataset class copies from its config in ``__init__``

@@ -553,13 +553,24 @@ class Ancillary:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
         beside the ``lib/core/`` modules the training imports): not scripts (a package's
         module whose ``__main__`` block tries it out is no script), not a
-        package's ``__init__.py``, registering nothing by decorator, in a folder another of
-        whose modules is imported. A module defining torch.nn Modules whose ``__main__`` only
-        tries them out (YOLOP's ``lib/models/light.py``, a variant of the model no script
-        builds) is no script: its self-test runs nothing of the training. Never where a file
-        imports ``importlib`` (modules loaded by name: YOLOX's experiment files)."""
+        package's ``__init__.py``, in a folder another of whose modules is imported. A module
+        defining torch.nn Modules whose ``__main__`` only tries them out (YOLOP's
+        ``lib/models/light.py``, a variant of the model no script builds) is no script: its
+        self-test runs nothing of the training. A module registering models by decorator
+        (T2T-ViT's ``models/vit.py``: ``@register_model`` over timm's registry) registers
+        them only when something imports it: nothing does, so no registry look-up builds
+        them. Never where the repository loads modules by name (``importlib``, ``pkgutil``,
+        ``__import__``: YOLOX's experiment files, a registry importing its package's
+        modules)."""
         files = [fa for fa in analyses if not fa.errors and fa.syntax is not None]
-        if any(n.partition(".")[0] == "importlib" for fa in files for _, n in fa.syntax.imports):
+        if any(
+            n.partition(".")[0] in _LOADS_BY_NAME for fa in files for _, n in fa.syntax.imports
+        ) or any(
+            c.expr.callee() == "__import__"
+            for _, facts in with_facts(analyses)
+            if facts.values is not None
+            for c in facts.values.calls
+        ):
             return {}
         graph = _reference_graph(analyses, self._imports)
         imported = {t for targets in graph.values() for t in targets}
@@ -572,13 +583,11 @@ class Ancillary:
             for fa in files
             if PurePosixPath(fa.path).name == "__init__.py"
         }
-        found: dict[str, str] = {}
+        candidates: list[str] = []
         for fa in files:
             path = PurePosixPath(fa.path)
-            models = fa.syntax.models
             if (
-                fa.path in imported
-                or fa.path in self._why
+                fa.path in self._why
                 or fa.path in self.keep
                 or (
                     fa.syntax.main_guard
@@ -589,10 +598,25 @@ class Ancillary:
                 or path.name == "__init__.py"
                 or len(path.parts) == 1
                 or path.parent not in used_folders
-                or (models is not None and models.decorated)
             ):
                 continue
-            found[fa.path] = UNIMPORTED
+            candidates.append(fa.path)
+        found = {p: UNIMPORTED for p in candidates if p not in imported}
+        # then the modules only those import (the helpers of an unused model file), as
+        # :func:`unreached` follows the files only its unreached ones import
+        importers: dict[str, set[str]] = {}
+        for path, targets in graph.items():
+            for target in targets:
+                importers.setdefault(target, set()).add(path)
+        changed = True
+        while changed:
+            changed = False
+            for path in candidates:
+                users = importers.get(path, set()) - {path}
+                if path in found or not users or not users <= found.keys():
+                    continue
+                found[path] = f"unused (imported only from {sorted(users)[0]})"
+                changed = True
         return found
 
     def _copies(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -785,6 +809,8 @@ def vendored_apart(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
 
 #: Why a package's module that nothing imports is counted apart.
 UNIMPORTED = "unused (nothing imports it)"
+#: Modules that load other modules by name: a module nothing imports may still be loaded.
+_LOADS_BY_NAME = frozenset({"importlib", "pkgutil", "imp"})
 
 
 def _defines_modules(fa: FileAnalysis) -> bool:
@@ -1064,6 +1090,8 @@ def work_items(
         backbones = kept
     items.extend(_one_per_backbone(backbones, names))
     items.extend(zoo_layers(analyses, ancillary))
+    uncalled = uncalled_functions(analyses)
+    items.extend(training_machinery(analyses, ancillary, defaults, uncalled))
     # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
     # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
     # nothing, neither a backbone's weights nor a checkpoint
@@ -1091,7 +1119,7 @@ def work_items(
     torch_api = load_torch_api()
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
-    items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
+    items.extend(_bn_momentum_writes(findings, analyses, uncalled))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
@@ -2669,6 +2697,173 @@ def zoo_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[W
         )
         for name, where in sorted(found.items())
     ]
+
+
+#: A training library's machinery by the dotted name a file imports (the library's own
+#: module paths and the re-exports of its packages): the part of training it is and what a
+#: MindSpore port does with it. MindSpore has no timm: each piece a training script builds
+#: from it (the transform factory with RandAugment and RandomErasing, mixup/cutmix, the
+#: soft-target loss, the optimizer and scheduler factories reading the command line, the
+#: EMA of the weights, the loss scaler) is code outside the repository that the port
+#: replaces, and that no API table counts. First match wins.
+_TRAINING_MACHINERY: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(pattern), what, port)
+    for pattern, what, port in (
+        (
+            r"timm\.data\.(\w+\.)?(create_transform|transforms_imagenet_train"
+            r"|rand_augment_transform|auto_augment_transform|augment_and_mix_transform"
+            r"|RandAugment|AutoAugment|AugMixAugment|RandomErasing|RandomResizedCropAndInterpolation)$",
+            "the training transforms (random resized crop, flips, colour jitter, "
+            "RandAugment/AutoAugment by its policy string, RandomErasing)",
+            "mindspore.dataset.vision's RandomResizedCrop, RandAugment/AutoAugment and "
+            "RandomErasing, or MindCV's create_transforms, with the same policy and "
+            "probabilities",
+        ),
+        (
+            r"timm\.data\.(\w+\.)?(create_loader|PrefetchLoader|MultiEpochsDataLoader)$",
+            "the loader that builds the training transforms from its keywords and "
+            "normalises on the GPU (prefetcher)",
+            "a mindspore.dataset pipeline (MindCV's create_loader) with the transforms "
+            "its keywords select; normalisation moves into the pipeline",
+        ),
+        (
+            r"timm\.data\.(\w+\.)?(Mixup|FastCollateMixup)$",
+            "mixup/cutmix of each batch with label smoothing of the mixed targets",
+            "MindCV's Mixup, or mindspore.dataset.vision's MixUpBatch/CutMixBatch with the "
+            "switch probability and the smoothed targets written by hand",
+        ),
+        (
+            r"timm\.data\.(\w+\.)?AugMixDataset$",
+            "AugMix splits of each image",
+            "the splits written as a dataset map",
+        ),
+        (
+            r"timm\.loss\.(\w+\.)?\w+$",
+            "a loss of timm (soft-target or label-smoothing cross-entropy)",
+            "mindspore.nn.CrossEntropyLoss(label_smoothing=...) or a few lines of "
+            "log_softmax, checked against timm's",
+        ),
+        (
+            r"timm\.optim\.(\w+\.)?(create_optimizer(_v2)?|optimizer_kwargs)$",
+            "the optimizer built from the command line (its name, weight decay kept off "
+            "norms and biases, the layer decay)",
+            "MindCV's create_optimizer, or mindspore.nn's optimizer with the same parameter groups",
+        ),
+        (
+            r"timm\.scheduler\.(\w+\.)?\w+$",
+            "the LR schedule built from the command line (warm-up, cosine or step decay, "
+            "stepped per epoch)",
+            "MindCV's create_scheduler, or a per-step list of learning rates "
+            "(mindspore.nn.cosine_decay_lr with its warm-up) handed to the optimizer",
+        ),
+        (
+            r"timm\.utils\.(\w+\.)?ModelEma(V2|V3)?$",
+            "an exponential moving average of the weights",
+            "MindCV's EMA in its train step, or the average written over the parameters",
+        ),
+        (
+            r"timm\.utils\.(\w+\.)?(NativeScaler|ApexScaler)$",
+            "the loss scaler of mixed precision (with gradient clipping in its step)",
+            "mindspore.amp's DynamicLossScaler in the train step",
+        ),
+    )
+)
+
+
+def training_machinery(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    defaults: Mapping[str, Iterable[object]] | None = None,
+    dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+) -> list[WorkItem]:
+    """The pieces of a training library (:data:`_TRAINING_MACHINERY`) the ported files
+    build or call (a call of the imported name in the same file), one item per name with
+    every place: T2T-ViT's, deit's and ConvNeXt's training from timm's train.py. A call
+    under an ``if`` the argparse ``defaults`` never take (``JsdCrossEntropy`` under ``if
+    args.jsd:``, ``ModelEma`` under ``if args.model_ema:`` when ``--model_ema`` defaults to
+    False) is not training with the defaults: no item, nor is one in a function nothing
+    calls (``dead``: :func:`uncalled_functions`, (path, name) → its lines). The library's
+    own files (timm reviewed itself) are its own code, not a dependency."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for (path, _), span in (dead or {}).items():
+        spans.setdefault(path, []).append(span)
+    opts = {k: list(v) for k, v in (defaults or {}).items()}
+    local = _local_packages(analyses)
+    # one item per piece of training (timm's Mixup and FastCollateMixup are one mixup)
+    found: dict[int, tuple[set[str], list[Where]]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        calls: dict[str, list[object]] = {}
+        for c in facts.values.calls:
+            calls.setdefault(c.expr.callee(), []).append(c)
+        bare = sorted({c.expr.func.name for c in facts.values.calls if c.expr.func.kind == "Name"})
+        # a local assigned once from the options (T2T-ViT's ``mixup_active = args.mixup > 0
+        # or ...``) decides the ``elif`` chain it gates: LabelSmoothingCrossEntropy is not
+        # built when mixup is active
+        gates = _local_gates(facts.values, opts)
+        for top, names in facts.package_uses:
+            if top in local:
+                continue
+            for name in names:
+                if name.endswith(".*"):
+                    # ``from timm.utils import *`` (T2T-ViT's ModelEma): the bare names called
+                    used = [(f"{name[:-2]}.{callee}", callee) for callee in bare]
+                else:
+                    used = [(name, name.rpartition(".")[2])]
+                for dotted, callee in used:
+                    hit = next(
+                        (n for n, e in enumerate(_TRAINING_MACHINERY) if e[0].match(dotted)), None
+                    )
+                    run = [
+                        c
+                        for c in calls.get(callee, ())
+                        if not _switched_off_call(c, opts, gates)
+                        and not any(
+                            a <= c.expr.line <= b  # type: ignore[attr-defined]
+                            for a, b in spans.get(fa.path, ())
+                        )
+                    ]
+                    if hit is None or not run:
+                        continue
+                    entry = found.setdefault(hit, (set(), []))
+                    entry[0].add(dotted)
+                    entry[1].extend(place(fa, c.expr.line) for c in run)  # type: ignore[attr-defined]
+    items = []
+    for n, (names, where) in sorted(found.items()):
+        _, what, port = _TRAINING_MACHINERY[n]
+        library = min(names).partition(".")[0]
+        items.append(
+            WorkItem(
+                kind="training-library",
+                what=", ".join(sorted(names)),
+                where=tuple(sorted(set(where), key=lambda w: (w.path, w.line))),
+                why=(
+                    f"{what}, built by {library}: its code is not in the repository and "
+                    f"MindSpore has no {library}; the port uses {port}, set to the recipe's "
+                    "values"
+                ),
+                uses=len(set(where)),
+            )
+        )
+    return items
+
+
+def _local_gates(
+    values: object, opts: Mapping[str, list[object]]
+) -> dict[int, dict[str, list[object]]]:
+    """def index -> the plain names the def assigns once from values the options' defaults
+    tell (``mixup_active = args.mixup > 0``: True), each with the values it may hold: what
+    :func:`_switched_off_call` evaluates a test on beside the options."""
+    out: dict[int, dict[str, list[object]]] = {}
+    for i, d in enumerate(values.defs):  # type: ignore[attr-defined]
+        if d.is_class:
+            continue
+        for name, value in _once_assigned(d.assigns, d.loop_names).items():
+            found = _fixed(values_of(value, _option_key, opts))
+            if found is not None:
+                out.setdefault(i, {})[name] = found
+    return out
 
 
 #: Words of a URL argument that name the model's own checkpoint (``args.resume``).
