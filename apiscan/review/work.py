@@ -25,8 +25,9 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import Expr
+from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
 from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
+from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
@@ -1091,11 +1092,13 @@ def work_items(
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
+    items.extend(_state_in_forward(findings, analyses))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
+    items.extend(_host_arrays_in_network(findings, items))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -2214,6 +2217,237 @@ def _cells_in_forward(findings: Sequence[ApiFinding], torch_api: TorchApi) -> It
             ),
             uses=len(uses),
         )
+
+
+#: ``torch.distributed`` collectives: in a forward they are part of the step MindSpore
+#: compiles, written with ``mindspore.communication`` / ``mindspore.ops`` collectives.
+_COLLECTIVE = re.compile(
+    r"^torch\.distributed\.(?:all_reduce|all_gather\w*|reduce\w*|broadcast\w*|all_to_all\w*"
+    r"|gather|scatter|barrier)$"
+)
+#: An in-place method of a tensor (``mul_``, ``add_``, ``copy_``, ``zero_``), as findings name it.
+_IN_PLACE = re.compile(r"^torch\.Tensor\.[a-z]\w*[a-z0-9]_$")
+
+
+def _state_in_forward(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis]
+) -> Iterable[WorkItem]:
+    """A Module's state written while it runs (vq-vae's EMA codebook in ``Quantize.forward``:
+    ``self.cluster_size.data.mul_(decay).add_(...)``, ``self.embed.data.copy_(...)``; a
+    queue's ``self.queue[:, ptr:ptr + n] = keys`` in a method ``forward`` calls) and the
+    ``torch.distributed`` collectives it runs there (directly or in a function it calls),
+    one item per method: MindSpore's GRAPH_MODE writes a buffer only as a ``Parameter``
+    (``requires_grad=False``) through ``ops.assign`` and friends, and reduces through its
+    communication API. Read from the scan's findings (a tensor's in-place method, a
+    collective, in the network graph) and the worker's value records (the receiver or the
+    target rooted at ``self``): an in-place activation on a local (``x.relu_()``), a write
+    in ``__init__`` or in what only it calls, and an update in the training loop (an
+    optimizer's or a weight EMA's step) are none."""
+    by_file = {fa.path: fa for fa in analyses}
+    in_place: dict[tuple[str, str], list[ApiFinding]] = {}
+    collectives: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if f.usage != "call" or f.scope != "network":
+            continue
+        if _IN_PLACE.match(f.api):
+            in_place.setdefault((f.path, f.function), []).append(f)
+        elif _COLLECTIVE.match(f.api):
+            collectives.setdefault((f.path, f.function), []).append(f)
+    #: every spelling of a function's qualified name -> (path, module-relative name)
+    named = {
+        f"{module}.{fn.qualname}": (fa.path, fn.qualname)
+        for fa in analyses
+        for module in fa.modules
+        for fn in fa.functions
+    }
+    aliases = module_aliases(analyses)
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if values is None or not any(fn.cls for fn in fa.functions):
+            continue
+        running = _run_by_forward(fa)
+        if not running:
+            continue
+        defs = {d.qual: i for i, d in enumerate(values.defs) if not d.is_class}
+        calls: dict[int, list[CallValues]] = {}
+        for call in values.calls:
+            calls.setdefault(call.function, []).append(call)
+        for qual, methods in running.items():
+            writes: list[tuple[Where, str]] = []
+            reduced: list[tuple[ApiFinding, str]] = []
+            helpers_written: list[str] = []
+            for method in methods:
+                index = defs.get(method)
+                if index is None:
+                    continue
+                found = _state_writes(fa, values, index, calls, in_place.get((fa.path, method), ()))
+                writes += found
+                if found and method != qual:
+                    helpers_written.append(method)
+                reduced += [(f, "") for f in collectives.get((fa.path, method), ())]
+                for call in fa.calls:
+                    if call.caller != method or call.role != "call":
+                        continue
+                    # ``dist_fn.all_reduce`` through the package re-exporting it
+                    found = follow(call.callee, aliases, named.__contains__)
+                    target = named.get(found) if found is not None else None
+                    if target is not None and target[0] in by_file and target != (fa.path, qual):
+                        run = collectives.get(target, ())
+                        reduced += [(f, call.callee) for f in run]
+                        if run:  # the call in the forward: where the rewrite goes
+                            writes.append((place(fa, call.line), ""))
+            states = list(dict.fromkeys(text for _, text in writes if text))
+            if not states:
+                continue  # a collective alone (a gathered loss) keeps its API row
+            apis = sorted({f.api for f, _ in reduced})
+            helpers = sorted({h for _, h in reduced if h})
+            what = f"{qual}: {', '.join(states)} updated in place"
+            if helpers_written:
+                what += f" (in {', '.join(helpers_written)})"
+            if apis:
+                what += f"; {', '.join(apis)}"
+                what += f" (through {', '.join(helpers)})" if helpers else ""
+            writes.sort(key=lambda w: w[0].line)
+            where = tuple(dict.fromkeys([*(w for w, _ in writes), *_places(f for f, _ in reduced)]))
+            yield WorkItem(
+                kind="state-in-forward",
+                what=what,
+                where=where,
+                why=(
+                    "module state (buffers or parameters) is written in place while the "
+                    "network runs"
+                    + (" and reduced across devices there" if apis else "")
+                    + ": MindSpore's GRAPH_MODE updates such state only as a Parameter "
+                    "(requires_grad=False) through mindspore.ops.assign / ops.assign_add, "
+                    "not through .data or in-place tensor methods"
+                    + (
+                        ", and runs the collective through mindspore.communication "
+                        "(ops.AllReduce) inside the cell"
+                        if apis
+                        else ""
+                    )
+                    + "; rewrite the update and check it against PyTorch's over a few steps"
+                ),
+                uses=len(where),
+            )
+
+
+def _run_by_forward(fa: FileAnalysis) -> dict[str, list[str]]:
+    """``Cls.forward`` (and ``forward_*``) of each class of the file -> that method and the
+    methods of its class it calls (MoCo's ``self._dequeue_and_enqueue(k)``): what runs
+    each time the Module is called, not its construction."""
+    module = fa.modules[0] if fa.modules else ""
+    out: dict[str, list[str]] = {}
+    for fn in fa.functions:
+        if fn.cls and _FORWARD.match(fn.qualname.rpartition(".")[2]):
+            out[fn.qualname] = [fn.qualname]
+    for call in fa.calls:
+        methods = out.get(call.caller)
+        if methods is None or call.role != "call":
+            continue
+        cls = call.caller.rpartition(".")[0]
+        callee = call.callee.removeprefix(f"{module}.")
+        if callee.rpartition(".")[0] == cls and callee not in methods and "__" not in callee:
+            methods.append(callee)
+    return out
+
+
+def _state_root(expr: Expr) -> str | None:
+    """``self.cluster_size`` of ``self.cluster_size.data.mul_(d)`` / ``self.queue[:, i]``:
+    the attribute of ``self`` a receiver or a target is part of (through attributes,
+    ``.data``, indexing and other in-place methods: ``.mul_(d).add_(x)``), else None."""
+    names: list[str] = []  # the attributes read above ``self``, innermost last
+    node = expr
+    while True:
+        if node.kind == "Attribute":
+            names.append(node.name)
+            node = node.target
+        elif node.kind == "Subscript":
+            names.append("")
+            node = node.target
+        elif node.kind == "Call" and node.callee().endswith("_") and node.func.kind == "Attribute":
+            names.append("")
+            node = node.func.target
+        elif node.kind == "Name" and node.name == "self" and names and names[-1]:
+            # ``self.conv.conv.weight_v`` of ``self.conv.conv.weight_v.data[:, -1].zero_()``
+            chain = []
+            for name in reversed(names):
+                if not name or name == "data":
+                    break
+                chain.append(name)
+            return "self." + ".".join(chain)
+        else:
+            return None
+
+
+def _tensor_state(
+    values: FileValues, owner: int, calls: Mapping[int, Sequence[CallValues]]
+) -> set[str]:
+    """The attributes of the class ``owner`` (an index of the value records' defs) that
+    hold tensor state: ``self.register_buffer("queue", ...)`` names, ``self.w =
+    nn.Parameter(...)`` targets. ``calls``: the file's calls by the def they are in."""
+    defs = values.defs
+    methods = [i for i, d in enumerate(defs) if d.owner == owner and owner >= 0]
+    out: set[str] = set()
+    for call in (c for i in methods for c in calls.get(i, ())):
+        expr = call.expr
+        if expr.callee() == "register_buffer" and expr.args:
+            name = expr.args[0]
+            if name.kind == "Constant" and isinstance(name.value, str):
+                out.add(name.value)
+    for i in methods:
+        for a in defs[i].assigns:
+            chain = a.target.chain()
+            value = a.value
+            if chain and chain[0] == "self" and len(chain) == 2 and _makes(value, "Parameter"):
+                out.add(chain[1])
+    return out
+
+
+def _makes(value: Expr, name: str) -> bool:
+    """``value`` is a call of something last named ``name`` (``nn.Parameter(w)``)."""
+    return value.kind == "Call" and value.callee() == name
+
+
+def _state_writes(
+    fa: FileAnalysis,
+    values: FileValues,
+    index: int,
+    calls: Mapping[int, Sequence[CallValues]],
+    in_place: Sequence[ApiFinding],
+) -> list[tuple[Where, str]]:
+    """(place, ``self.attr``) of each write to module state in the def ``index`` of the
+    value records: an in-place tensor method the scan found whose receiver is rooted at
+    ``self``, and an index or ``.data`` store into a buffer or parameter of its class
+    (``self.queue[:, a:b] = k``; a plain ``self.x = v`` rebinds, it writes nothing in
+    place)."""
+    out: list[tuple[Where, str]] = []
+    d: DefValues = values.defs[index]
+    at = {(f.span.line, f.cell, f.api.rpartition(".")[2]) for f in in_place}
+    for call in calls.get(index, ()) if at else ():
+        if call.expr.func.kind != "Attribute":
+            continue
+        where = place(fa, call.expr.line)
+        if (where.line, where.cell, call.expr.callee()) not in at:
+            continue
+        root = _state_root(call.expr.func.target)
+        if root is not None:
+            out.append((where, root))
+    tensors: set[str] | None = None
+    for a in d.assigns:
+        target = a.target
+        if target.kind == "Subscript" or (target.kind == "Attribute" and target.name == "data"):
+            # a store into a buffer or a parameter of the class (a ``self.cache[k] = v``
+            # dict is no tensor state)
+            root = _state_root(target.target)
+            if root is None:
+                continue
+            if tensors is None:
+                tensors = _tensor_state(values, d.owner, calls)
+            if root.partition(".")[2] in tensors:
+                out.append((place(fa, a.line), root))
+    out.sort(key=lambda w: (w[0].line, w[1]))
+    return out
 
 
 #: BatchNorm layers of torch (``torch.nn.BatchNorm2d``, ``SyncBatchNorm``), as findings name them.
@@ -3454,6 +3688,50 @@ def _host_calls_in_loss(
                     "carries no gradient)"
                 ),
                 uses=len(sent),
+            )
+        )
+    return out
+
+
+#: Torch calls that take a NumPy array and only that (``torch.from_numpy(arr)``).
+_FROM_NUMPY = frozenset({"torch.from_numpy", "torch.Tensor.from_numpy"})
+
+
+def _host_arrays_in_network(
+    findings: Sequence[ApiFinding], items: Sequence[WorkItem]
+) -> list[WorkItem]:
+    """A NumPy array made a tensor in the network or loss path, one item per function
+    (improved-diffusion's ``_extract_into_tensor``: ``th.from_numpy(arr).to(device)[t]`` of
+    the noise schedules kept as NumPy arrays, on every training step): host data copied to
+    the device each call, which MindSpore's GRAPH_MODE does not convert inside the compiled
+    cell; where no round trip item names the place already. ``torch.from_numpy`` takes
+    nothing but a NumPy array, so the scan's finding in the network graph says it all."""
+    known = {w for i in items if i.kind == "host-round-trip" for w in i.where}
+    found: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if (
+            f.api in _FROM_NUMPY
+            and f.usage == "call"
+            and f.scope == "network"
+            and Where(f.path, f.span.line, f.cell) not in known
+        ):
+            found.setdefault((f.path, f.function), []).append(f)
+    out = []
+    for (_, function), uses in sorted(found.items()):
+        name = function or "module code"
+        out.append(
+            WorkItem(
+                kind="host-round-trip",
+                what=f"{name}: NumPy array to a tensor ({uses[0].api})",
+                where=_places(uses),
+                why=(
+                    f"{name} makes a NumPy array a tensor every time it runs in the network "
+                    "or loss path (a schedule or table kept on the host, copied to the device "
+                    "per call): GRAPH_MODE does not convert NumPy inside the compiled cell; "
+                    "build the tensor once in __init__ (a Parameter with requires_grad=False "
+                    "or a constant Tensor) and index it on the device"
+                ),
+                uses=len(uses),
             )
         )
     return out
