@@ -1098,7 +1098,7 @@ def work_items(
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
-    items.extend(_host_arrays_in_network(findings, items))
+    items.extend(_host_arrays_in_network(findings, analyses, items))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -3698,16 +3698,19 @@ _FROM_NUMPY = frozenset({"torch.from_numpy", "torch.Tensor.from_numpy"})
 
 
 def _host_arrays_in_network(
-    findings: Sequence[ApiFinding], items: Sequence[WorkItem]
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], items: Sequence[WorkItem]
 ) -> list[WorkItem]:
     """A NumPy array made a tensor in the network or loss path, one item per function
     (improved-diffusion's ``_extract_into_tensor``: ``th.from_numpy(arr).to(device)[t]`` of
     the noise schedules kept as NumPy arrays, on every training step): host data copied to
     the device each call, which MindSpore's GRAPH_MODE does not convert inside the compiled
     cell; where no round trip item names the place already. ``torch.from_numpy`` takes
-    nothing but a NumPy array, so the scan's finding in the network graph says it all."""
+    nothing but a NumPy array, so the scan's finding in the network graph says it all, but
+    for the network's construction (DiT's ``initialize_weights`` copying a NumPy position
+    embedding into its parameter once): that runs on the host."""
     known = {w for i in items if i.kind == "host-round-trip" for w in i.where}
     found: dict[tuple[str, str], list[ApiFinding]] = {}
+    built: set[tuple[str, str]] | None = None
     for f in findings:
         if (
             f.api in _FROM_NUMPY
@@ -3715,7 +3718,10 @@ def _host_arrays_in_network(
             and f.scope == "network"
             and Where(f.path, f.span.line, f.cell) not in known
         ):
-            found.setdefault((f.path, f.function), []).append(f)
+            if built is None:
+                built = construction_only(analyses)
+            if (f.path, f.function) not in built:
+                found.setdefault((f.path, f.function), []).append(f)
     out = []
     for (_, function), uses in sorted(found.items()):
         name = function or "module code"
@@ -3735,6 +3741,39 @@ def _host_arrays_in_network(
             )
         )
     return out
+
+
+def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
+    """(path, function) of every ``__init__`` and of every function only they (or functions
+    only they call) call or hand on (``self.apply(self._init_weights)``), as the scan's call
+    facts name them: code that runs once, when the network is built. A function with no
+    known caller is not among them."""
+    named = {
+        f"{module}.{fn.qualname}": (fa.path, fn.qualname)
+        for fa in analyses
+        for module in fa.modules
+        for fn in fa.functions
+    }
+    callers: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for fa in analyses:
+        for call in fa.calls:
+            target = named.get(call.callee)
+            if target is not None and target != (fa.path, call.caller):
+                callers.setdefault(target, set()).add((fa.path, call.caller))
+    built = {
+        (fa.path, fn.qualname)
+        for fa in analyses
+        for fn in fa.functions
+        if fn.qualname.rpartition(".")[2] == "__init__"
+    }
+    grown = True
+    while grown:
+        grown = False
+        for target, who in callers.items():
+            if target not in built and who <= built:
+                built.add(target)
+                grown = True
+    return built
 
 
 #: The work item kind of a second-order gradient through custom backward passes.
