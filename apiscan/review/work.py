@@ -25,7 +25,7 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
+from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.model import ApiFinding, ParamChange, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
@@ -1092,7 +1092,7 @@ def work_items(
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled_functions(analyses)))
-    items.extend(_state_in_forward(findings, analyses))
+    items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
@@ -2230,20 +2230,19 @@ _IN_PLACE = re.compile(r"^torch\.Tensor\.[a-z]\w*[a-z0-9]_$")
 
 
 def _state_in_forward(
-    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis]
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> Iterable[WorkItem]:
     """A Module's state written while it runs (vq-vae's EMA codebook in ``Quantize.forward``:
     ``self.cluster_size.data.mul_(decay).add_(...)``, ``self.embed.data.copy_(...)``; a
-    queue's ``self.queue[:, ptr:ptr + n] = keys`` in a method ``forward`` calls) and the
-    ``torch.distributed`` collectives it runs there (directly or in a function it calls),
-    one item per method: MindSpore's GRAPH_MODE writes a buffer only as a ``Parameter``
-    (``requires_grad=False``) through ``ops.assign`` and friends, and reduces through its
-    communication API. Read from the scan's findings (a tensor's in-place method, a
-    collective, in the network graph) and the worker's value records (the receiver or the
-    target rooted at ``self``): an in-place activation on a local (``x.relu_()``), a write
-    in ``__init__`` or in what only it calls, and an update in the training loop (an
-    optimizer's or a weight EMA's step) are none."""
-    by_file = {fa.path: fa for fa in analyses}
+    queue's ``self.queue[:, ptr:ptr + n] = keys`` in a method ``forward`` calls; a
+    codebook's own update methods a quantizer's forward calls) and the ``torch.distributed``
+    collectives it runs there (directly or in a function it calls), one item per forward:
+    MindSpore's GRAPH_MODE writes a buffer only as a ``Parameter`` (``requires_grad=False``)
+    through ``ops.assign`` and friends, and reduces through its communication API. Read from
+    the scan's findings (a tensor's in-place method, a collective, in the network graph) and
+    the worker's value records (the receiver or the target rooted at ``self``): an in-place
+    activation on a local (``x.relu_()``), a write in ``__init__`` or in what only it calls,
+    and an update in the training loop (an optimizer's or a weight EMA's step) are none."""
     in_place: dict[tuple[str, str], list[ApiFinding]] = {}
     collectives: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in findings:
@@ -2253,49 +2252,60 @@ def _state_in_forward(
             in_place.setdefault((f.path, f.function), []).append(f)
         elif _COLLECTIVE.match(f.api):
             collectives.setdefault((f.path, f.function), []).append(f)
-    #: every spelling of a function's qualified name -> (path, module-relative name)
+    files = {
+        fa.path: (fa, facts.values)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and not ancillary.why(fa.path)
+    }
+    #: every spelling of a function's qualified name -> (path, module-relative name, is a
+    #: method)
     named = {
-        f"{module}.{fn.qualname}": (fa.path, fn.qualname)
-        for fa in analyses
+        f"{module}.{fn.qualname}": (fa.path, fn.qualname, bool(fn.cls))
+        for fa, _ in files.values()
         for module in fa.modules
         for fn in fa.functions
     }
     aliases = module_aliases(analyses)
-    for fa, facts in with_facts(analyses):
-        values = facts.values
-        if values is None or not any(fn.cls for fn in fa.functions):
-            continue
-        running = _run_by_forward(fa)
-        if not running:
-            continue
-        defs = {d.qual: i for i, d in enumerate(values.defs) if not d.is_class}
-        calls: dict[int, list[CallValues]] = {}
-        for call in values.calls:
-            calls.setdefault(call.function, []).append(call)
-        for qual, methods in running.items():
-            writes: list[tuple[Where, str]] = []
-            reduced: list[tuple[ApiFinding, str]] = []
+    written: dict[tuple[str, str], list[tuple[Where, str]]] = {}
+
+    def writes_of(path: str, method: str) -> list[tuple[Where, str]]:
+        key = (path, method)
+        if key not in written:
+            fa, values = files[path]
+            written[key] = _state_writes(fa, values, method, in_place.get(key, ()))
+        return written[key]
+
+    for path, (fa, _) in sorted(files.items()):
+        for fn in fa.functions:
+            if not (fn.cls and _FORWARD.match(fn.qualname.rpartition(".")[2])):
+                continue
+            qual = fn.qualname
+            writes = list(writes_of(path, qual))
+            reduced: list[tuple[ApiFinding, str]] = [
+                (f, "") for f in collectives.get((path, qual), ())
+            ]
             helpers_written: list[str] = []
-            for method in methods:
-                index = defs.get(method)
-                if index is None:
+            for call in fa.calls:
+                if call.caller != qual or call.role != "call":
                     continue
-                found = _state_writes(fa, values, index, calls, in_place.get((fa.path, method), ()))
-                writes += found
-                if found and method != qual:
-                    helpers_written.append(method)
-                reduced += [(f, "") for f in collectives.get((fa.path, method), ())]
-                for call in fa.calls:
-                    if call.caller != method or call.role != "call":
-                        continue
-                    # ``dist_fn.all_reduce`` through the package re-exporting it
-                    found = follow(call.callee, aliases, named.__contains__)
-                    target = named.get(found) if found is not None else None
-                    if target is not None and target[0] in by_file and target != (fa.path, qual):
-                        run = collectives.get(target, ())
-                        reduced += [(f, call.callee) for f in run]
-                        if run:  # the call in the forward: where the rewrite goes
-                            writes.append((place(fa, call.line), ""))
+                # ``dist_fn.all_reduce`` through the package re-exporting it
+                found = follow(call.callee, aliases, named.__contains__)
+                if found is None:
+                    continue
+                tpath, tqual, method = named[found]
+                last = tqual.rpartition(".")[2]
+                if (tpath, tqual) == (path, qual) or last == "__init__" or _FORWARD.match(last):
+                    continue  # another Module's forward is its own item
+                run = collectives.get((tpath, tqual), ())
+                reduced += [(f, call.callee) for f in run]
+                if run:  # the call in the forward: where the rewrite goes
+                    writes.append((place(fa, call.line), ""))
+                # a method the forward calls: of its class (``self._enqueue(k)``) or of a
+                # part (``self.embedding.cluster_size_ema_update(n)``)
+                more = writes_of(tpath, tqual) if method else []
+                if more and tqual not in helpers_written:
+                    helpers_written.append(tqual)
+                writes += more
             states = list(dict.fromkeys(text for _, text in writes if text))
             if not states:
                 continue  # a collective alone (a gathered loss) keeps its API row
@@ -2307,8 +2317,8 @@ def _state_in_forward(
             if apis:
                 what += f"; {', '.join(apis)}"
                 what += f" (through {', '.join(helpers)})" if helpers else ""
-            writes.sort(key=lambda w: w[0].line)
-            where = tuple(dict.fromkeys([*(w for w, _ in writes), *_places(f for f, _ in reduced)]))
+            ordered = sorted(dict.fromkeys(w for w, _ in writes), key=_where_order(path))
+            where = tuple(dict.fromkeys([*ordered, *_places(f for f, _ in reduced)]))
             yield WorkItem(
                 kind="state-in-forward",
                 what=what,
@@ -2332,24 +2342,9 @@ def _state_in_forward(
             )
 
 
-def _run_by_forward(fa: FileAnalysis) -> dict[str, list[str]]:
-    """``Cls.forward`` (and ``forward_*``) of each class of the file -> that method and the
-    methods of its class it calls (MoCo's ``self._dequeue_and_enqueue(k)``): what runs
-    each time the Module is called, not its construction."""
-    module = fa.modules[0] if fa.modules else ""
-    out: dict[str, list[str]] = {}
-    for fn in fa.functions:
-        if fn.cls and _FORWARD.match(fn.qualname.rpartition(".")[2]):
-            out[fn.qualname] = [fn.qualname]
-    for call in fa.calls:
-        methods = out.get(call.caller)
-        if methods is None or call.role != "call":
-            continue
-        cls = call.caller.rpartition(".")[0]
-        callee = call.callee.removeprefix(f"{module}.")
-        if callee.rpartition(".")[0] == cls and callee not in methods and "__" not in callee:
-            methods.append(callee)
-    return out
+def _where_order(path: str) -> Callable[[Where], tuple[bool, str, int]]:
+    """Places in the forward's own file first, then by file and line."""
+    return lambda w: (w.path != path, w.path, w.line)
 
 
 def _state_root(expr: Expr) -> str | None:
@@ -2380,18 +2375,16 @@ def _state_root(expr: Expr) -> str | None:
             return None
 
 
-def _tensor_state(
-    values: FileValues, owner: int, calls: Mapping[int, Sequence[CallValues]]
-) -> set[str]:
+def _tensor_state(values: FileValues, owner: int) -> set[str]:
     """The attributes of the class ``owner`` (an index of the value records' defs) that
     hold tensor state: ``self.register_buffer("queue", ...)`` names, ``self.w =
-    nn.Parameter(...)`` targets. ``calls``: the file's calls by the def they are in."""
+    nn.Parameter(...)`` targets."""
     defs = values.defs
-    methods = [i for i, d in enumerate(defs) if d.owner == owner and owner >= 0]
+    methods = {i for i, d in enumerate(defs) if d.owner == owner and owner >= 0}
     out: set[str] = set()
-    for call in (c for i in methods for c in calls.get(i, ())):
+    for call in values.calls:
         expr = call.expr
-        if expr.callee() == "register_buffer" and expr.args:
+        if call.function in methods and expr.callee() == "register_buffer" and expr.args:
             name = expr.args[0]
             if name.kind == "Constant" and isinstance(name.value, str):
                 out.add(name.value)
@@ -2410,22 +2403,21 @@ def _makes(value: Expr, name: str) -> bool:
 
 
 def _state_writes(
-    fa: FileAnalysis,
-    values: FileValues,
-    index: int,
-    calls: Mapping[int, Sequence[CallValues]],
-    in_place: Sequence[ApiFinding],
+    fa: FileAnalysis, values: FileValues, method: str, in_place: Sequence[ApiFinding]
 ) -> list[tuple[Where, str]]:
-    """(place, ``self.attr``) of each write to module state in the def ``index`` of the
-    value records: an in-place tensor method the scan found whose receiver is rooted at
+    """(place, ``self.attr``) of each write to module state in the method ``method`` (its
+    value records): an in-place tensor method the scan found whose receiver is rooted at
     ``self``, and an index or ``.data`` store into a buffer or parameter of its class
     (``self.queue[:, a:b] = k``; a plain ``self.x = v`` rebinds, it writes nothing in
     place)."""
     out: list[tuple[Where, str]] = []
+    index = next((i for i, d in enumerate(values.defs) if d.qual == method and not d.is_class), -1)
+    if index < 0:
+        return out
     d: DefValues = values.defs[index]
     at = {(f.span.line, f.cell, f.api.rpartition(".")[2]) for f in in_place}
-    for call in calls.get(index, ()) if at else ():
-        if call.expr.func.kind != "Attribute":
+    for call in values.calls if at else ():
+        if call.function != index or call.expr.func.kind != "Attribute":
             continue
         where = place(fa, call.expr.line)
         if (where.line, where.cell, call.expr.callee()) not in at:
@@ -2443,7 +2435,7 @@ def _state_writes(
             if root is None:
                 continue
             if tensors is None:
-                tensors = _tensor_state(values, d.owner, calls)
+                tensors = _tensor_state(values, d.owner)
             if root.partition(".")[2] in tensors:
                 out.append((place(fa, a.line), root))
     out.sort(key=lambda w: (w[0].line, w[1]))
