@@ -297,3 +297,51 @@ def test_a_method_name_shared_by_unrelated_classes_links_nothing(tmp_path: Path)
     scopes = ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
     assert scopes.scope_of("steps.py", "Diffusion.training_losses") == "host"
     assert scopes.scope_of("steps.py", "Other.training_losses") == "host"
+
+
+def test_a_partial_of_a_criterion_object_or_an_own_method(tmp_path: Path) -> None:
+    """``partial(self.score, out)`` of a callable object runs its ``__call__``; ``partial(
+    self.head_terms, out)`` its own method (whose return value says nothing of what runs);
+    neither is named like a loss or a Module."""
+    from scan_helpers import write_repo
+
+    write_repo(
+        tmp_path,
+        {
+            "steps.py": """
+                from functools import partial
+
+                def reduce_terms(x):
+                    return x.mean()
+
+
+                def unused_terms(x):
+                    return x.sum()
+
+
+                class Scorer:
+                    def __call__(self, a, b):
+                        return (a - b).abs().mean()
+
+
+                class Loop:
+                    def __init__(self, model):
+                        self.model = model
+                        self.score = Scorer()
+
+                    def head_terms(self, x):
+                        return reduce_terms(x)
+
+                    def step(self, x):
+                        fn = partial(self.score, self.model(x))
+                        g = partial(self.head_terms, self.model(x))
+                        (fn(x) + g()).backward()
+            """
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    scopes = ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
+    assert scopes.scope_of("steps.py", "Scorer.__call__") == "network"
+    assert scopes.scope_of("steps.py", "Loop.head_terms") == "network"
+    assert scopes.scope_of("steps.py", "reduce_terms") == "network"
+    assert scopes.scope_of("steps.py", "unused_terms") == "host"

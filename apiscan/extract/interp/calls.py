@@ -346,16 +346,15 @@ class CallsMixin:
         it may be passed to a helper that calls it where no walk sees it."""
         head, read = self.partial_head, self.partial_read
         self.partial_head, self.partial_read = None, ""
-        if node.args and node.args[0].value is head and read:
-            self._call_fact(read, node)
-            return
         kind = func[0]
-        if kind in ("func", "class"):
+        if node.args and node.args[0].value is head and read:
+            self._call_fact(read, node)  # a method read off its object
+        elif kind in ("func", "class"):
             self._call_fact(f"{self.module_name}.{func[1]}", node)
         elif kind == "qual" and self._is_local(func[1]) and not self._is_torch(func[1]):
             self._call_fact(str(func[1]), node)
         elif kind == "inst" and not self._is_torch(func[1]):
-            self._call_fact(f"{func[1]}.forward", node)
+            self._call_fact(f"{func[1]}.forward", node)  # a criterion object
 
     def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
         kind = fv[0]

@@ -372,7 +372,12 @@ class MembersMixin:
         torch's, a builtin container's or private."""
         kind = recv[0]
         if kind == "inst" and not self._is_torch(recv[1]) and self._is_local(recv[1]):
-            return f"{recv[1]}.{attr}"
+            cls = recv[1]
+            own = cls.startswith(self.module_name + ".")
+            info = self.classes.get(cls[len(self.module_name) + 1 :]) if own else None
+            if info is not None and attr not in info.methods:
+                return ""  # an attribute (a criterion object): its value says what runs
+            return f"{cls}.{attr}"  # a method, or one of a class the join resolves
         if (
             kind in ("unknown", "ret")
             and not attr.startswith("_")
