@@ -2375,26 +2375,40 @@ def _state_root(expr: Expr) -> str | None:
             return None
 
 
-def _tensor_state(values: FileValues, owner: int) -> set[str]:
+def _tensor_state(values: FileValues, owner: int) -> tuple[set[str], set[str]]:
     """The attributes of the class ``owner`` (an index of the value records' defs) that
-    hold tensor state: ``self.register_buffer("queue", ...)`` names, ``self.w =
-    nn.Parameter(...)`` targets."""
+    hold tensor state (``self.register_buffer("queue", ...)`` names, ``self.w =
+    nn.Parameter(...)`` targets), and every attribute its methods set (those included)."""
     defs = values.defs
     methods = {i for i, d in enumerate(defs) if d.owner == owner and owner >= 0}
-    out: set[str] = set()
+    tensors: set[str] = set()
     for call in values.calls:
         expr = call.expr
         if call.function in methods and expr.callee() == "register_buffer" and expr.args:
             name = expr.args[0]
             if name.kind == "Constant" and isinstance(name.value, str):
-                out.add(name.value)
+                tensors.add(name.value)
+    assigned = set(tensors)
     for i in methods:
         for a in defs[i].assigns:
             chain = a.target.chain()
-            value = a.value
-            if chain and chain[0] == "self" and len(chain) == 2 and _makes(value, "Parameter"):
-                out.add(chain[1])
-    return out
+            if chain and chain[0] == "self" and len(chain) == 2:
+                assigned.add(chain[1])
+                if _makes(a.value, "Parameter"):
+                    tensors.add(chain[1])
+    return tensors, assigned
+
+
+def _inherited_from_torch(fa: FileAnalysis, cls: str, attr: str, assigned: set[str]) -> bool:
+    """``attr`` is state a torch layer the class extends keeps (timm's ``BatchNormAct2d(
+    nn.BatchNorm2d)`` counting ``self.num_batches_tracked.add_(1)``): the class never sets
+    it, and a base is a torch layer; MindSpore's counterpart layer keeps it itself."""
+    if attr in assigned:
+        return False
+    fact = next((c for c in fa.classes if c.qualname == cls), None)
+    return fact is not None and any(
+        b.startswith("torch.nn.") and not _TORCH_MODULE.match(b) for b in fact.bases
+    )
 
 
 def _makes(value: Expr, name: str) -> bool:
@@ -2415,6 +2429,8 @@ def _state_writes(
     if index < 0:
         return out
     d: DefValues = values.defs[index]
+    tensors, assigned = _tensor_state(values, d.owner)
+    cls = values.defs[d.owner].qual if d.owner >= 0 else ""
     at = {(f.span.line, f.cell, f.api.rpartition(".")[2]) for f in in_place}
     for call in values.calls if at else ():
         if call.function != index or call.expr.func.kind != "Attribute":
@@ -2425,19 +2441,19 @@ def _state_writes(
         root = _state_root(call.expr.func.target)
         if root is not None:
             out.append((where, root))
-    tensors: set[str] | None = None
     for a in d.assigns:
         target = a.target
         if target.kind == "Subscript" or (target.kind == "Attribute" and target.name == "data"):
             # a store into a buffer or a parameter of the class (a ``self.cache[k] = v``
             # dict is no tensor state)
             root = _state_root(target.target)
-            if root is None:
-                continue
-            if tensors is None:
-                tensors = _tensor_state(values, d.owner)
-            if root.partition(".")[2] in tensors:
+            if root is not None and root.partition(".")[2] in tensors:
                 out.append((place(fa, a.line), root))
+    out = [
+        (w, root)
+        for w, root in out
+        if not _inherited_from_torch(fa, cls, root.split(".")[1], assigned)
+    ]
     out.sort(key=lambda w: (w[0].line, w[1]))
     return out
 
