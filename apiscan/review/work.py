@@ -3717,6 +3717,10 @@ def _host_arrays_in_network(
     for the network's construction (DiT's ``initialize_weights`` copying a NumPy position
     embedding into its parameter once): that runs on the host."""
     known = {w for i in items if i.kind == "host-round-trip" for w in i.where}
+    # a converter that also hands tensors back as NumPy (detectron2's ``BoxMode.convert``:
+    # ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``) takes whichever its caller
+    # holds: the network's callers hold tensors
+    both_ways = {(f.path, f.function) for f in findings if f.api == "torch.Tensor.numpy"}
     found: dict[tuple[str, str], list[ApiFinding]] = {}
     built: set[tuple[str, str]] | None = None
     for f in findings:
@@ -3725,6 +3729,7 @@ def _host_arrays_in_network(
             and f.usage == "call"
             and f.scope == "network"
             and Where(f.path, f.span.line, f.cell) not in known
+            and (f.path, f.function) not in both_ways
         ):
             if built is None:
                 built = construction_only(analyses)
