@@ -3712,15 +3712,19 @@ def _host_arrays_in_network(
     (improved-diffusion's ``_extract_into_tensor``: ``th.from_numpy(arr).to(device)[t]`` of
     the noise schedules kept as NumPy arrays, on every training step): host data copied to
     the device each call, which MindSpore's GRAPH_MODE does not convert inside the compiled
-    cell; where no round trip item names the place already. ``torch.from_numpy`` takes
+    cell; where no round trip item names the place or the function already (scipy's
+    result brought back in a forward is that trip's). ``torch.from_numpy`` takes
     nothing but a NumPy array, so the scan's finding in the network graph says it all, but
     for the network's construction (DiT's ``initialize_weights`` copying a NumPy position
     embedding into its parameter once): that runs on the host."""
-    known = {w for i in items if i.kind == "host-round-trip" for w in i.where}
+    trips = [i for i in items if i.kind == "host-round-trip"]
+    known = {w for i in trips for w in i.where}
+    # a round trip item names its function first (``Smooth.forward: scipy...``)
+    named = {(w.path, i.what.partition(": ")[0]) for i in trips for w in i.where}
     # a converter that also hands tensors back as NumPy (detectron2's ``BoxMode.convert``:
     # ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``) takes whichever its caller
     # holds: the network's callers hold tensors
-    both_ways = {(f.path, f.function) for f in findings if f.api == "torch.Tensor.numpy"}
+    skip = named | {(f.path, f.function) for f in findings if f.api == "torch.Tensor.numpy"}
     found: dict[tuple[str, str], list[ApiFinding]] = {}
     built: set[tuple[str, str]] | None = None
     for f in findings:
@@ -3729,7 +3733,7 @@ def _host_arrays_in_network(
             and f.usage == "call"
             and f.scope == "network"
             and Where(f.path, f.span.line, f.cell) not in known
-            and (f.path, f.function) not in both_ways
+            and (f.path, f.function) not in skip
         ):
             if built is None:
                 built = construction_only(analyses)
