@@ -2429,8 +2429,6 @@ def _state_writes(
     if index < 0:
         return out
     d: DefValues = values.defs[index]
-    tensors, assigned = _tensor_state(values, d.owner)
-    cls = values.defs[d.owner].qual if d.owner >= 0 else ""
     at = {(f.span.line, f.cell, f.api.rpartition(".")[2]) for f in in_place}
     for call in values.calls if at else ():
         if call.function != index or call.expr.func.kind != "Attribute":
@@ -2441,14 +2439,20 @@ def _state_writes(
         root = _state_root(call.expr.func.target)
         if root is not None:
             out.append((where, root))
+    stores: list[tuple[Where, str]] = []
     for a in d.assigns:
         target = a.target
         if target.kind == "Subscript" or (target.kind == "Attribute" and target.name == "data"):
-            # a store into a buffer or a parameter of the class (a ``self.cache[k] = v``
-            # dict is no tensor state)
             root = _state_root(target.target)
-            if root is not None and root.partition(".")[2] in tensors:
-                out.append((place(fa, a.line), root))
+            if root is not None:
+                stores.append((place(fa, a.line), root))
+    if not out and not stores:
+        return out  # most methods: the class's attributes are not read
+    tensors, assigned = _tensor_state(values, d.owner)
+    cls = values.defs[d.owner].qual if d.owner >= 0 else ""
+    # a store into a buffer or a parameter of the class (a ``self.cache[k] = v`` dict is
+    # no tensor state)
+    out += [(w, root) for w, root in stores if root.partition(".")[2] in tensors]
     out = [
         (w, root)
         for w, root in out
