@@ -168,6 +168,11 @@ class Extractor(
         self.carriers: dict[tuple[str, str], cst.CSTNode] = {}
         #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
         self.partials: dict[int, tuple[Val, Val, _Args]] = {}
+        #: the function expression of the ``functools.partial(f, ...)`` being evaluated, and
+        #: the method its reading names (``?.training_losses`` for an attribute of an object
+        #: of unknown class): the call graph records building the partial as calling ``f``
+        self.partial_head: cst.CSTNode | None = None
+        self.partial_read = ""
         #: (function, name) of tensors a randomly drawn number was written into
         #: (``t[0] = random.randint(...)``: ``t[0].item()`` reads the random number back)
         self.random_filled: set[tuple[str, str]] = set()

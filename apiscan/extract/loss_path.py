@@ -129,8 +129,33 @@ def _key(expr: ast.AST) -> str | None:
 
 
 def _callee_name(call: ast.Call) -> str:
-    func = call.func
+    """The last name of what a call runs: of the function a ``functools.partial`` (or a
+    ``partial`` imported from functools) binds, since building the partial is where the
+    training step hands it the model (``partial(self.diffusion.training_losses, model, x)``);
+    the call graph records the same call there."""
+    bound = _partial_function(call)
+    if bound is not None:
+        return _last_name(bound)
+    return _last_name(call.func)
+
+
+def _last_name(func: ast.AST) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _partial_function(call: ast.Call) -> ast.AST | None:
+    """``f`` of ``functools.partial(f, ...)`` / ``partial(f, ...)``, else None (a ``partial``
+    taking no function, or ``*args`` first, binds nothing the record can name)."""
+    func = call.func
+    named = (isinstance(func, ast.Name) and func.id == "partial") or (
+        isinstance(func, ast.Attribute)
+        and func.attr == "partial"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "functools"
+    )
+    if not named or not call.args or isinstance(call.args[0], ast.Starred):
+        return None
+    return call.args[0]
 
 
 class _StepFlow:
@@ -198,8 +223,8 @@ class _StepFlow:
             for node in walk_nodes(expr):
                 if isinstance(node, ast.Call):
                     sources = self._call_sources(node)
-                    if sources:
-                        on_path.setdefault((node.lineno, _callee_name(node)), set()).update(sources)
+                    for name in self._names(node) if sources else ():
+                        on_path.setdefault((node.lineno, name), set()).update(sources)
                 key = _key(node) if isinstance(node, ast.Name | ast.Attribute) else None
                 if key is None or self._is_model(key):
                     continue  # the model object: how it was built or wrapped is no output
@@ -211,6 +236,19 @@ class _StepFlow:
             (line, name, tuple(sorted(src))) for (line, name), src in sorted(on_path.items())
         )
         return LossPath(self.qual, calls)
+
+    def _names(self, call: ast.Call) -> set[str]:
+        """The last names a call runs under: its callee's, and that of the function a
+        partial it calls binds (``compute = partial(loss_fn, gamma=2)`` then
+        ``compute(out, y)``, or ``partial(terms, model, x)()``): the call graph records
+        calling a partial as a call of its function, on the line of the call."""
+        func = call.func
+        bound = [func] if isinstance(func, ast.Call) else []
+        key = _key(func)
+        if key is not None:
+            bound += [v for _at, v in self._reaching(key, call.lineno) if isinstance(v, ast.Call)]
+        partials = {_callee_name(v) for v in bound if _partial_function(v) is not None}
+        return {_callee_name(call)} | (partials - {""})
 
     def _reaching(self, key: str, line: int) -> list[tuple[int, ast.AST]]:
         """The bindings of ``key`` that may reach a use on ``line``: those before it (a
@@ -236,6 +274,12 @@ class _StepFlow:
             ):
                 out.add(0)
             out.update(self.built.get(target, ()))
+            if not self._is_model(target):
+                # a callable the step made from an output or a model (``compute =
+                # partial(diffusion.training_losses, model, x)``): its call depends on them
+                out |= self._key_sources(target, call.lineno)
+        elif isinstance(func, ast.Call):  # ``partial(terms, model, x)()``
+            out |= self._call_sources(func)
         for arg in (*call.args, *(k.value for k in call.keywords)):
             out |= self._expr_sources(arg, call.lineno)
         if isinstance(func, ast.Attribute):  # ``y_hat.squeeze(1)``: the receiver's value

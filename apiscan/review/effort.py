@@ -115,6 +115,9 @@ RATES: dict[str, tuple[float, float]] = {
     "cell-in-construct": (0.1, 0.2),
     # BatchNorm momentum values written on the layers, converted to 1 − v
     "bn-momentum": (0.1, 0.2),
+    # a forward's in-place state update (an EMA codebook, a queue) written as Parameter
+    # assignments, its collective through MindSpore's communication ops, checked over steps
+    "state-in-forward": (1.0, 2.0),
     # a data transform's torch computation rewritten with NumPy/PIL or a dataset op
     "data-torch-op": (0.5, 1.0),
     # an op of the repository's compiled extension: MindSpore's counterpart wired in and

@@ -168,6 +168,9 @@ WORK_KINDS: dict[str, str] = {
     "cell-in-construct": "Layer built in forward (Cell in construct)",
     # BatchNorm momentum written on the layers (``m.momentum = 0.03``): 1 − v in MindSpore
     "bn-momentum": "BatchNorm momentum set as an attribute",
+    # a Module's buffers or parameters written in place while it runs (an EMA codebook),
+    # with the collectives it runs there: Parameter assignments in MindSpore
+    "state-in-forward": "State updated in forward",
     # a data transform computing with torch per sample (a blur from nn.Conv2d)
     "data-torch-op": "Torch computation in the data pipeline",
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)

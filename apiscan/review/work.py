@@ -25,9 +25,10 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import Expr
+from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
+from apiscan.program.index import follow, module_aliases
 from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
@@ -1120,11 +1121,13 @@ def work_items(
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
+    items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
+    items.extend(_host_arrays_in_network(findings, analyses, items))
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -2243,6 +2246,249 @@ def _cells_in_forward(findings: Sequence[ApiFinding], torch_api: TorchApi) -> It
             ),
             uses=len(uses),
         )
+
+
+#: ``torch.distributed`` collectives: in a forward they are part of the step MindSpore
+#: compiles, written with ``mindspore.communication`` / ``mindspore.ops`` collectives.
+_COLLECTIVE = re.compile(
+    r"^torch\.distributed\.(?:all_reduce|all_gather\w*|reduce\w*|broadcast\w*|all_to_all\w*"
+    r"|gather|scatter|barrier)$"
+)
+#: An in-place method of a tensor (``mul_``, ``add_``, ``copy_``, ``zero_``), as findings name it.
+_IN_PLACE = re.compile(r"^torch\.Tensor\.[a-z]\w*[a-z0-9]_$")
+
+
+def _state_in_forward(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> Iterable[WorkItem]:
+    """A Module's state written while it runs (vq-vae's EMA codebook in ``Quantize.forward``:
+    ``self.cluster_size.data.mul_(decay).add_(...)``, ``self.embed.data.copy_(...)``; a
+    queue's ``self.queue[:, ptr:ptr + n] = keys`` in a method ``forward`` calls; a
+    codebook's own update methods a quantizer's forward calls) and the ``torch.distributed``
+    collectives it runs there (directly or in a function it calls), one item per forward:
+    MindSpore's GRAPH_MODE writes a buffer only as a ``Parameter`` (``requires_grad=False``)
+    through ``ops.assign`` and friends, and reduces through its communication API. Read from
+    the scan's findings (a tensor's in-place method, a collective, in the network graph) and
+    the worker's value records (the receiver or the target rooted at ``self``): an in-place
+    activation on a local (``x.relu_()``), a write in ``__init__`` or in what only it calls,
+    and an update in the training loop (an optimizer's or a weight EMA's step) are none."""
+    in_place: dict[tuple[str, str], list[ApiFinding]] = {}
+    collectives: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if f.usage != "call" or f.scope != "network":
+            continue
+        if _IN_PLACE.match(f.api):
+            in_place.setdefault((f.path, f.function), []).append(f)
+        elif _COLLECTIVE.match(f.api):
+            collectives.setdefault((f.path, f.function), []).append(f)
+    files = {
+        fa.path: (fa, facts.values)
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None and not ancillary.why(fa.path)
+    }
+    #: every spelling of a function's qualified name -> (path, module-relative name, is a
+    #: method)
+    named = {
+        f"{module}.{fn.qualname}": (fa.path, fn.qualname, bool(fn.cls))
+        for fa, _ in files.values()
+        for module in fa.modules
+        for fn in fa.functions
+    }
+    aliases = module_aliases(analyses)
+    written: dict[tuple[str, str], list[tuple[Where, str]]] = {}
+
+    def writes_of(path: str, method: str) -> list[tuple[Where, str]]:
+        key = (path, method)
+        if key not in written:
+            fa, values = files[path]
+            written[key] = _state_writes(fa, values, method, in_place.get(key, ()))
+        return written[key]
+
+    for path, (fa, _) in sorted(files.items()):
+        for fn in fa.functions:
+            if not (fn.cls and _FORWARD.match(fn.qualname.rpartition(".")[2])):
+                continue
+            qual = fn.qualname
+            writes = list(writes_of(path, qual))
+            reduced: list[tuple[ApiFinding, str]] = [
+                (f, "") for f in collectives.get((path, qual), ())
+            ]
+            helpers_written: list[str] = []
+            for call in fa.calls:
+                if call.caller != qual or call.role != "call":
+                    continue
+                # ``dist_fn.all_reduce`` through the package re-exporting it
+                found = follow(call.callee, aliases, named.__contains__)
+                if found is None:
+                    continue
+                tpath, tqual, method = named[found]
+                last = tqual.rpartition(".")[2]
+                if (tpath, tqual) == (path, qual) or last == "__init__" or _FORWARD.match(last):
+                    continue  # another Module's forward is its own item
+                run = collectives.get((tpath, tqual), ())
+                reduced += [(f, call.callee) for f in run]
+                if run:  # the call in the forward: where the rewrite goes
+                    writes.append((place(fa, call.line), ""))
+                # a method the forward calls: of its class (``self._enqueue(k)``) or of a
+                # part (``self.embedding.cluster_size_ema_update(n)``)
+                more = writes_of(tpath, tqual) if method else []
+                if more and tqual not in helpers_written:
+                    helpers_written.append(tqual)
+                writes += more
+            states = list(dict.fromkeys(text for _, text in writes if text))
+            if not states:
+                continue  # a collective alone (a gathered loss) keeps its API row
+            apis = sorted({f.api for f, _ in reduced})
+            helpers = sorted({h for _, h in reduced if h})
+            what = f"{qual}: {', '.join(states)} updated in place"
+            if helpers_written:
+                what += f" (in {', '.join(helpers_written)})"
+            if apis:
+                what += f"; {', '.join(apis)}"
+                what += f" (through {', '.join(helpers)})" if helpers else ""
+            ordered = sorted(dict.fromkeys(w for w, _ in writes), key=_where_order(path))
+            where = tuple(dict.fromkeys([*ordered, *_places(f for f, _ in reduced)]))
+            yield WorkItem(
+                kind="state-in-forward",
+                what=what,
+                where=where,
+                why=(
+                    "module state (buffers or parameters) is written in place while the "
+                    "network runs"
+                    + (" and reduced across devices there" if apis else "")
+                    + ": MindSpore's GRAPH_MODE updates such state only as a Parameter "
+                    "(requires_grad=False) through mindspore.ops.assign / ops.assign_add, "
+                    "not through .data or in-place tensor methods"
+                    + (
+                        ", and runs the collective through mindspore.communication "
+                        "(ops.AllReduce) inside the cell"
+                        if apis
+                        else ""
+                    )
+                    + "; rewrite the update and check it against PyTorch's over a few steps"
+                ),
+                uses=len(where),
+            )
+
+
+def _where_order(path: str) -> Callable[[Where], tuple[bool, str, int]]:
+    """Places in the forward's own file first, then by file and line."""
+    return lambda w: (w.path != path, w.path, w.line)
+
+
+def _state_root(expr: Expr) -> str | None:
+    """``self.cluster_size`` of ``self.cluster_size.data.mul_(d)`` / ``self.queue[:, i]``:
+    the attribute of ``self`` a receiver or a target is part of (through attributes,
+    ``.data``, indexing and other in-place methods: ``.mul_(d).add_(x)``), else None."""
+    names: list[str] = []  # the attributes read above ``self``, innermost last
+    node = expr
+    while True:
+        if node.kind == "Attribute":
+            names.append(node.name)
+            node = node.target
+        elif node.kind == "Subscript":
+            names.append("")
+            node = node.target
+        elif node.kind == "Call" and node.callee().endswith("_") and node.func.kind == "Attribute":
+            names.append("")
+            node = node.func.target
+        elif node.kind == "Name" and node.name == "self" and names and names[-1]:
+            # ``self.conv.conv.weight_v`` of ``self.conv.conv.weight_v.data[:, -1].zero_()``
+            chain = []
+            for name in reversed(names):
+                if not name or name == "data":
+                    break
+                chain.append(name)
+            return "self." + ".".join(chain)
+        else:
+            return None
+
+
+def _tensor_state(values: FileValues, owner: int) -> tuple[set[str], set[str]]:
+    """The attributes of the class ``owner`` (an index of the value records' defs) that
+    hold tensor state (``self.register_buffer("queue", ...)`` names, ``self.w =
+    nn.Parameter(...)`` targets), and every attribute its methods set (those included)."""
+    defs = values.defs
+    methods = {i for i, d in enumerate(defs) if d.owner == owner and owner >= 0}
+    tensors: set[str] = set()
+    for call in values.calls:
+        expr = call.expr
+        if call.function in methods and expr.callee() == "register_buffer" and expr.args:
+            name = expr.args[0]
+            if name.kind == "Constant" and isinstance(name.value, str):
+                tensors.add(name.value)
+    assigned = set(tensors)
+    for i in methods:
+        for a in defs[i].assigns:
+            chain = a.target.chain()
+            if chain and chain[0] == "self" and len(chain) == 2:
+                assigned.add(chain[1])
+                if _makes(a.value, "Parameter"):
+                    tensors.add(chain[1])
+    return tensors, assigned
+
+
+def _inherited_from_torch(fa: FileAnalysis, cls: str, attr: str, assigned: set[str]) -> bool:
+    """``attr`` is state a torch layer the class extends keeps (timm's ``BatchNormAct2d(
+    nn.BatchNorm2d)`` counting ``self.num_batches_tracked.add_(1)``): the class never sets
+    it, and a base is a torch layer; MindSpore's counterpart layer keeps it itself."""
+    if attr in assigned:
+        return False
+    fact = next((c for c in fa.classes if c.qualname == cls), None)
+    return fact is not None and any(
+        b.startswith("torch.nn.") and not _TORCH_MODULE.match(b) for b in fact.bases
+    )
+
+
+def _makes(value: Expr, name: str) -> bool:
+    """``value`` is a call of something last named ``name`` (``nn.Parameter(w)``)."""
+    return value.kind == "Call" and value.callee() == name
+
+
+def _state_writes(
+    fa: FileAnalysis, values: FileValues, method: str, in_place: Sequence[ApiFinding]
+) -> list[tuple[Where, str]]:
+    """(place, ``self.attr``) of each write to module state in the method ``method`` (its
+    value records): an in-place tensor method the scan found whose receiver is rooted at
+    ``self``, and an index or ``.data`` store into a buffer or parameter of its class
+    (``self.queue[:, a:b] = k``; a plain ``self.x = v`` rebinds, it writes nothing in
+    place)."""
+    out: list[tuple[Where, str]] = []
+    index = next((i for i, d in enumerate(values.defs) if d.qual == method and not d.is_class), -1)
+    if index < 0:
+        return out
+    d: DefValues = values.defs[index]
+    at = {(f.span.line, f.cell, f.api.rpartition(".")[2]) for f in in_place}
+    for call in values.calls if at else ():
+        if call.function != index or call.expr.func.kind != "Attribute":
+            continue
+        where = place(fa, call.expr.line)
+        if (where.line, where.cell, call.expr.callee()) not in at:
+            continue
+        root = _state_root(call.expr.func.target)
+        if root is not None:
+            out.append((where, root))
+    stores: list[tuple[Where, str]] = []
+    for a in d.assigns:
+        target = a.target
+        if target.kind == "Subscript" or (target.kind == "Attribute" and target.name == "data"):
+            root = _state_root(target.target)
+            if root is not None:
+                stores.append((place(fa, a.line), root))
+    if not out and not stores:
+        return out  # most methods: the class's attributes are not read
+    tensors, assigned = _tensor_state(values, d.owner)
+    cls = values.defs[d.owner].qual if d.owner >= 0 else ""
+    # a store into a buffer or a parameter of the class (a ``self.cache[k] = v`` dict is
+    # no tensor state)
+    out += [(w, root) for w, root in stores if root.partition(".")[2] in tensors]
+    out = [
+        (w, root)
+        for w, root in out
+        if not _inherited_from_torch(fa, cls, root.split(".")[1], assigned)
+    ]
+    out.sort(key=lambda w: (w[0].line, w[1]))
+    return out
 
 
 #: BatchNorm layers of torch (``torch.nn.BatchNorm2d``, ``SyncBatchNorm``), as findings name them.
@@ -3635,6 +3881,98 @@ def _host_calls_in_loss(
             )
         )
     return out
+
+
+#: Torch calls that take a NumPy array and only that (``torch.from_numpy(arr)``).
+_FROM_NUMPY = frozenset({"torch.from_numpy", "torch.Tensor.from_numpy"})
+
+
+def _host_arrays_in_network(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], items: Sequence[WorkItem]
+) -> list[WorkItem]:
+    """A NumPy array made a tensor in the network or loss path, one item per function
+    (improved-diffusion's ``_extract_into_tensor``: ``th.from_numpy(arr).to(device)[t]`` of
+    the noise schedules kept as NumPy arrays, on every training step): host data copied to
+    the device each call, which MindSpore's GRAPH_MODE does not convert inside the compiled
+    cell; where no round trip item names the place or the function already (scipy's
+    result brought back in a forward is that trip's). ``torch.from_numpy`` takes
+    nothing but a NumPy array, so the scan's finding in the network graph says it all, but
+    for the network's construction (DiT's ``initialize_weights`` copying a NumPy position
+    embedding into its parameter once): that runs on the host."""
+    trips = [i for i in items if i.kind == "host-round-trip"]
+    known = {w for i in trips for w in i.where}
+    # a round trip item names its function first (``Smooth.forward: scipy...``)
+    named = {(w.path, i.what.partition(": ")[0]) for i in trips for w in i.where}
+    # a converter that also hands tensors back as NumPy (detectron2's ``BoxMode.convert``:
+    # ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``) takes whichever its caller
+    # holds: the network's callers hold tensors
+    skip = named | {(f.path, f.function) for f in findings if f.api == "torch.Tensor.numpy"}
+    found: dict[tuple[str, str], list[ApiFinding]] = {}
+    built: set[tuple[str, str]] | None = None
+    for f in findings:
+        if (
+            f.api in _FROM_NUMPY
+            and f.usage == "call"
+            and f.scope == "network"
+            and Where(f.path, f.span.line, f.cell) not in known
+            and (f.path, f.function) not in skip
+        ):
+            if built is None:
+                built = construction_only(analyses)
+            if (f.path, f.function) not in built:
+                found.setdefault((f.path, f.function), []).append(f)
+    out = []
+    for (_, function), uses in sorted(found.items()):
+        name = function or "module code"
+        out.append(
+            WorkItem(
+                kind="host-round-trip",
+                what=f"{name}: NumPy array to a tensor ({uses[0].api})",
+                where=_places(uses),
+                why=(
+                    f"{name} makes a NumPy array a tensor every time it runs in the network "
+                    "or loss path (a schedule or table kept on the host, copied to the device "
+                    "per call): GRAPH_MODE does not convert NumPy inside the compiled cell; "
+                    "build the tensor once in __init__ (a Parameter with requires_grad=False "
+                    "or a constant Tensor) and index it on the device"
+                ),
+                uses=len(uses),
+            )
+        )
+    return out
+
+
+def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
+    """(path, function) of every ``__init__`` and of every function only they (or functions
+    only they call) call or hand on (``self.apply(self._init_weights)``), as the scan's call
+    facts name them: code that runs once, when the network is built. A function with no
+    known caller is not among them."""
+    named = {
+        f"{module}.{fn.qualname}": (fa.path, fn.qualname)
+        for fa in analyses
+        for module in fa.modules
+        for fn in fa.functions
+    }
+    callers: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for fa in analyses:
+        for call in fa.calls:
+            target = named.get(call.callee)
+            if target is not None and target != (fa.path, call.caller):
+                callers.setdefault(target, set()).add((fa.path, call.caller))
+    built = {
+        (fa.path, fn.qualname)
+        for fa in analyses
+        for fn in fa.functions
+        if fn.qualname.rpartition(".")[2] == "__init__"
+    }
+    grown = True
+    while grown:
+        grown = False
+        for target, who in callers.items():
+            if target not in built and who <= built:
+                built.add(target)
+                grown = True
+    return built
 
 
 #: The work item kind of a second-order gradient through custom backward passes.

@@ -204,15 +204,43 @@ class _Builder:
 
     def _by_name(self, name: str) -> tuple[str, ...]:
         """``obj.name()`` on an object of unknown class: the method when exactly one repo class
-        defines a method of that name (``instances.gt_keypoints.to_heatmap()``), else nothing
-        (a name several classes share says too little)."""
+        defines a method of that name (``instances.gt_keypoints.to_heatmap()``), or the base
+        class's method when every other definition overrides it (a diffusion's
+        ``training_losses`` and its respaced subclass's: the override edges reach those),
+        else nothing (a name unrelated classes share says too little)."""
         if self._named is None:
             self._named = {}
             for node, data in self.graph.nodes(data=True):
                 if data["kind"] == "method":
                     self._named.setdefault(data["qualname"].rpartition(".")[2], []).append(node)
         found = self._named.get(name, ())
-        return (found[0],) if len(found) == 1 else ()
+        if len(found) == 1:
+            return (found[0],)
+        root = self._overridden_root(found, name)
+        return (root,) if root is not None else ()
+
+    def _overridden_root(self, nodes: Sequence[str], name: str) -> str | None:
+        """The one method of ``nodes`` (all named ``name``) that every other one overrides,
+        directly or through another of them; None when they are not one family."""
+        h = self.hierarchy
+        parent: dict[str, str | None] = {}
+        for node in nodes:
+            fact = h.classes.facts.get(self.graph.nodes[node]["cls"])
+            inherited = [h.method(b, name) for b in fact.bases if b] if fact else []
+            parent[node] = next(
+                (self.spelled[m] for m in inherited if m and self.spelled.get(m) in nodes), None
+            )
+        roots = [n for n, p in parent.items() if p is None]
+        if len(roots) != 1:
+            return None
+        for node in nodes:  # every chain ends at the root (no cycle, no stray family)
+            seen: set[str] = set()
+            while node not in seen and parent[node] is not None:
+                seen.add(node)
+                node = parent[node]  # type: ignore[assignment]
+            if node != roots[0]:
+                return None
+        return roots[0]
 
     def _methods(self, cls: str, names: Sequence[str]) -> tuple[str, ...] | None:
         """Nodes of the methods ``names`` of ``cls`` found through its bases."""

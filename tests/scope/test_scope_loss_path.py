@@ -192,3 +192,156 @@ def test_a_training_step_given_the_model_is_no_loss(tmp_path: Path) -> None:
     assert scopes.scope_of("tasks.py", "Task.train_step") == "host"
     assert scopes.scope_of("tasks.py", "AuxTask.train_step") == "host"
     assert scopes.scope_of("tasks.py", "aux_term") == "network"
+
+
+PARTIAL_FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "partialloss"
+
+
+@cache
+def partial_scopes() -> ScopeMap:
+    _, analyses = scan_with_facts(ScanOptions(str(PARTIAL_FIXTURE), cache_dir=None, jobs=1))
+    return ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
+
+
+@pytest.mark.parametrize(
+    ("path", "function", "scope"),
+    [
+        # VALID: ``functools.partial(self.diffusion.training_losses, self.ddp_model, x, t)``
+        # stored, then called: the losses of a diffusion of unknown class (the base's method,
+        # which the respaced subclass overrides) and all they call are the network's
+        ("ddpm/gaussian.py", "GaussianDiffusion.training_losses", "network"),
+        ("ddpm/gaussian.py", "RespacedDiffusion.training_losses", "network"),
+        ("ddpm/gaussian.py", "GaussianDiffusion.q_sample", "network"),
+        ("ddpm/gaussian.py", "GaussianDiffusion.vb_terms", "network"),
+        ("ddpm/gaussian.py", "extract_into_tensor", "network"),
+        ("ddpm/gaussian.py", "normal_kl", "network"),
+        ("ddpm/gaussian.py", "mean_flat", "network"),
+        # VALID: ``partial`` imported from functools, bound to the model and passed to a
+        # helper that calls it
+        ("ddpm/gaussian.py", "clip_terms", "network"),
+        # VALID: a partial binding only a weight, called with the model's output
+        ("ddpm/gaussian.py", "weighted_l1", "network"),
+        # INVALID: a partial called on the input before the model
+        ("ddpm/gaussian.py", "normalize", "host"),
+        # INVALID: a partial of the sampling loop, in a function with no backward
+        ("ddpm/gaussian.py", "GaussianDiffusion.sample_loop", "host"),
+        ("ddpm/gaussian.py", "GaussianDiffusion.posterior", "host"),
+        ("trainer.py", "sample", "host"),
+        ("trainer.py", "TrainLoop.forward_backward", "host"),
+    ],
+)
+def test_a_loss_reached_through_functools_partial(path: str, function: str, scope: str) -> None:
+    assert partial_scopes().scope_of(path, function) == scope
+
+
+def test_the_record_names_a_partial_by_the_function_it_binds() -> None:
+    got = paths(
+        """
+        import functools
+        from functools import partial
+
+        def step(self, x, t, y):
+            compute = functools.partial(self.diffusion.training_losses, self.ddp_model, x, t)
+            losses = compute()
+            crit = partial(weighted_l1, weight=2.0)
+            prep = partial(normalize, mean=0.5)
+            out = self.model(prep(x))
+            (losses["loss"].mean() + crit(out, y) + partial(terms, self.model, x)()).backward()
+        """
+    )
+    calls = {(line, name) for line, name, _ in got["step"].calls}
+    # the partial is named where it binds the model, and its call depends on the model too
+    assert (6, "training_losses") in calls
+    assert (7, "compute") in calls and (7, "training_losses") in calls
+    assert (11, "mean") in calls  # the mean of the losses the partial computes
+    # a partial binding no output is named where it is called with one
+    assert (11, "weighted_l1") in calls and (11, "crit") in calls
+    assert (11, "terms") in calls
+    assert not {name for _, name in calls} & {"partial", "normalize", "prep"}
+
+
+def test_a_method_name_shared_by_unrelated_classes_links_nothing(tmp_path: Path) -> None:
+    """``?.training_losses`` lands on the base class's method when every other definition
+    overrides it; two unrelated classes defining it say too little."""
+    from scan_helpers import write_repo
+
+    write_repo(
+        tmp_path,
+        {
+            "steps.py": """
+                import functools
+
+
+                class Diffusion:
+                    def training_losses(self, model, x):
+                        return model(x).mean()
+
+
+                class Other:
+                    def training_losses(self, model, x):
+                        return model(x).sum()
+
+
+                class Loop:
+                    def __init__(self, model, diffusion):
+                        self.model = model
+                        self.diffusion = diffusion
+
+                    def step(self, x):
+                        fn = functools.partial(self.diffusion.training_losses, self.model, x)
+                        fn().backward()
+            """
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    scopes = ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
+    assert scopes.scope_of("steps.py", "Diffusion.training_losses") == "host"
+    assert scopes.scope_of("steps.py", "Other.training_losses") == "host"
+
+
+def test_a_partial_of_a_criterion_object_or_an_own_method(tmp_path: Path) -> None:
+    """``partial(self.score, out)`` of a callable object runs its ``__call__``; ``partial(
+    self.head_terms, out)`` its own method (whose return value says nothing of what runs);
+    neither is named like a loss or a Module."""
+    from scan_helpers import write_repo
+
+    write_repo(
+        tmp_path,
+        {
+            "steps.py": """
+                from functools import partial
+
+                def reduce_terms(x):
+                    return x.mean()
+
+
+                def unused_terms(x):
+                    return x.sum()
+
+
+                class Scorer:
+                    def __call__(self, a, b):
+                        return (a - b).abs().mean()
+
+
+                class Loop:
+                    def __init__(self, model):
+                        self.model = model
+                        self.score = Scorer()
+
+                    def head_terms(self, x):
+                        return reduce_terms(x)
+
+                    def step(self, x):
+                        fn = partial(self.score, self.model(x))
+                        g = partial(self.head_terms, self.model(x))
+                        (fn(x) + g()).backward()
+            """
+        },
+    )
+    _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    scopes = ScopeMap.build(analyses, ClassTable(analyses, load_torch_api()))
+    assert scopes.scope_of("steps.py", "Scorer.__call__") == "network"
+    assert scopes.scope_of("steps.py", "Loop.head_terms") == "network"
+    assert scopes.scope_of("steps.py", "reduce_terms") == "network"
+    assert scopes.scope_of("steps.py", "unused_terms") == "host"

@@ -70,6 +70,8 @@ JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack", 
 
 BOOL_FUNCTIONS = BOOL_METHODS - {"bool"}
 
+#: The callee value of ``functools.partial`` (however imported).
+PARTIAL: Val = ("qual", "functools.partial")
 #: Its first positional argument is the dataset (a data-pipeline edge like ``dataset=``).
 DATALOADER = "torch.utils.data.DataLoader"
 #: ``nn.Sequential`` as the code may spell it (canonical or through its module path).
@@ -173,7 +175,10 @@ class CallsMixin:
         if not self.silent and callee:
             self.call_facts.append((self._function(), callee, node, role))
 
-    def _args(self, node: cst.Call) -> _Args:
+    def _args(self, node: cst.Call, callee: Val | None = None) -> _Args:
+        if callee is not None and callee == PARTIAL and node.args and not node.args[0].keyword:
+            # the function a partial binds: what reading it names (see ``_partial_call``)
+            self.partial_head, self.partial_read = node.args[0].value, ""
         vals: list[Val] = []
         positional = 0
         keywords: list[str] = []
@@ -203,12 +208,12 @@ class CallsMixin:
             recv = self.expr(func.value)
             if recv[0] == "qual":
                 fv = self._extend(recv[1], func.attr.value)
-                args = self._args(node)
+                args = self._args(node, fv)
                 return self._call_qual(fv[1], func, node, args, usage)
             args = self._args(node)
             return self._member_ref(recv, func, True, args, node, usage)[0]
         fv = self.expr(func)
-        args = self._args(node)
+        args = self._args(node, fv)
         if fv[0] == "qual":
             return self._call_qual(fv[1], func, node, args, usage)
         if fv[0] == LAYER:
@@ -307,6 +312,8 @@ class CallsMixin:
             if last[:1].isupper():
                 return inst(q)
             return self.shapes.of_sizes(_on_host(("ret", q), args.vals), args.vals)
+        if q == "functools.partial" and args.vals:
+            self._partial_call(node, args.vals[0])
         if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
             # partial(nn.Conv2d, ...): calling it builds that torch class (no repository
             # function whose parameters the bound arguments would reach)
@@ -330,6 +337,24 @@ class CallsMixin:
         if is_non_torch_class(q):
             return inst(q)
         return UNKNOWN
+
+    def _partial_call(self, node: cst.Call, func: Val) -> None:
+        """``functools.partial(f, ...)``: an edge to ``f`` on the partial's own line, where
+        the code hands ``f`` its bound arguments (a training step binding the model:
+        ``partial(self.diffusion.training_losses, self.ddp_model, x, t)``); the partial's
+        later calls are edges too where the walk follows its value (``_apply_special``), but
+        it may be passed to a helper that calls it where no walk sees it."""
+        head, read = self.partial_head, self.partial_read
+        self.partial_head, self.partial_read = None, ""
+        kind = func[0]
+        if node.args and node.args[0].value is head and read:
+            self._call_fact(read, node)  # a method read off its object
+        elif kind in ("func", "class"):
+            self._call_fact(f"{self.module_name}.{func[1]}", node)
+        elif kind == "qual" and self._is_local(func[1]) and not self._is_torch(func[1]):
+            self._call_fact(str(func[1]), node)
+        elif kind == "inst" and not self._is_torch(func[1]):
+            self._call_fact(f"{func[1]}.forward", node)  # a criterion object
 
     def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
         kind = fv[0]

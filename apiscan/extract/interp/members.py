@@ -170,6 +170,8 @@ class MembersMixin:
         attr = node.attr.value
         kind = recv[0]
         end: cst.CSTNode = call_node if call_node is not None else node
+        if not call and node is self.partial_head:
+            self.partial_read = self._method_read(recv, attr)
         if kind == "qual":
             return self._extend(recv[1], attr), False
         if kind == "tensor":
@@ -362,6 +364,29 @@ class MembersMixin:
             return
         certain = args.vals[0][1] is not False
         self.bind(node.value.value, seq(TENSOR if certain else PTENSOR))
+
+    def _method_read(self, recv: Val, attr: str) -> str:
+        """The callee ``recv.attr`` names when read to be called later (bound by a partial):
+        a method of a repository class (``pkg.Diffusion.training_losses``), or ``?.attr``
+        on an object of unknown class, as a call of it would be recorded; "" for anything
+        torch's, a builtin container's or private."""
+        kind = recv[0]
+        if kind == "inst" and not self._is_torch(recv[1]) and self._is_local(recv[1]):
+            cls = recv[1]
+            own = cls.startswith(self.module_name + ".")
+            info = self.classes.get(cls[len(self.module_name) + 1 :]) if own else None
+            if info is not None and attr not in info.methods:
+                return ""  # an attribute (a criterion object): its value says what runs
+            return f"{cls}.{attr}"  # a method, or one of a class the join resolves
+        if (
+            kind in ("unknown", "ret")
+            and not attr.startswith("_")
+            and attr not in BUILTIN_METHODS
+            and self.api.member("torch.Tensor", attr) is None
+            and self.api.member("torch.nn.Module", attr) is None
+        ):
+            return f"{ANY_RECEIVER}.{attr}"
+        return ""
 
     def _inst_member(
         self,

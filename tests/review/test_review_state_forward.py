@@ -1,0 +1,79 @@
+"""Work items a lead found missing on repositories new to the project: a Module's state
+written in place while it runs (vq-vae's EMA codebook, a key queue) with the collective it runs
+there (fixtures/emastate), and a NumPy schedule made a tensor on every step of a diffusion's
+loss reached through ``functools.partial`` (fixtures/partialloss)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from scan_helpers import review_fixture
+
+from apiscan.review.model import Review, Where
+
+
+@cache
+def ema() -> Review:
+    return review_fixture("fixtures/emastate")
+
+
+@cache
+def diffusion() -> Review:
+    return review_fixture("fixtures/partialloss")
+
+
+def _items(review: Review, kind: str) -> dict[str, tuple[Where, ...]]:
+    return {i.what: i.where for i in review.work if i.kind == kind}
+
+
+def test_a_codebook_updated_in_forward_with_its_collective() -> None:
+    items = _items(ema(), "state-in-forward")
+    what = (
+        "Quantize.forward: self.cluster_size, self.embed_avg, self.embed updated in place; "
+        "torch.distributed.all_reduce (through vq.comm.all_reduce)"
+    )
+    # the two calls of the helper in forward, the three updates, the collective itself
+    assert items[what] == tuple(
+        Where(p, n)
+        for p, n in [("vq/layers.py", n) for n in (29, 30, 31, 32, 35)] + [("vq/comm.py", 7)]
+    )
+    item = next(i for i in ema().work if i.what == what)
+    assert "ops.assign" in item.why and "mindspore.communication" in item.why
+    assert "state-in-forward" in ema().effort.formula
+
+
+def test_a_buffer_written_by_a_method_the_forward_calls() -> None:
+    items = _items(ema(), "state-in-forward")
+    assert items["Memory.forward: self.queue, self.ptr updated in place (in Memory._enqueue)"] == (
+        Where("vq/layers.py", 86),
+        Where("vq/layers.py", 87),
+    )
+
+
+def test_a_parts_update_method_the_forward_calls() -> None:
+    """taming's ``EMAVectorQuantizer.forward`` calling ``self.embedding.
+    cluster_size_ema_update(...)`` on its ``EmbeddingEMA``: the write is in the part's
+    method, the item is the forward that runs it."""
+    items = _items(ema(), "state-in-forward")
+    what = "EMAQuantizer.forward: self.cluster_size updated in place (in Codebook.size_update)"
+    assert items[what] == (Where("vq/layers.py", 53),)
+
+
+def test_no_item_for_activations_construction_rebinding_or_the_training_loop() -> None:
+    """INVALID: ``F.relu(..., inplace=True)`` and ``y.add_(1)`` on locals, weights set in
+    ``reset_parameters`` from ``__init__``, ``self.cache = y`` rebound, a loss averaged by a
+    collective with no state written, the batch count a torch BatchNorm subclass keeps
+    (``self.num_batches_tracked.add_(1)``), a weight EMA and the loop's ``p.data.mul_``."""
+    items = _items(ema(), "state-in-forward")
+    assert len(items) == 3
+    assert not any(w.path == "train.py" for where in items.values() for w in where)
+    assert not {what.partition(".")[0] for what in items} & {"Block", "NormAct", "EMA", "VQ"}
+
+
+def test_a_numpy_schedule_made_a_tensor_in_the_loss_path() -> None:
+    trips = _items(diffusion(), "host-round-trip")
+    assert trips == {
+        "extract_into_tensor: NumPy array to a tensor (torch.from_numpy)": (
+            Where("ddpm/gaussian.py", 11),
+        )
+    }  # INVALID: the host loop's ``torch.from_numpy`` of its batch is none
