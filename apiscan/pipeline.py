@@ -457,7 +457,7 @@ def _whole_program(
     solve_s = rewalk_s = 0.0
     for _ in range(MAX_ROUNDS):
         t0 = time.perf_counter()
-        sol = solve(analyses, classes, reuse)
+        sol = solve(analyses, classes, reuse, envs=rewalk)
         solve_s += time.perf_counter() - t0
         iterations += sol.iterations
         redo = []
@@ -482,7 +482,8 @@ def _whole_program(
         analyses = [again.get(fa.path, fa) for fa in analyses]
     else:
         t0 = time.perf_counter()
-        sol = solve(analyses, classes, reuse)  # the facts of the last walks, for the owners
+        # the facts of the last walks, for the owners (no file is walked again)
+        sol = solve(analyses, classes, reuse, envs=False)
         solve_s += time.perf_counter() - t0
         iterations += sol.iterations
     stats["solve_s"] = solve_s

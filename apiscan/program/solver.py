@@ -188,11 +188,15 @@ class Reuse:
 
 
 def solve(
-    analyses: Sequence[FileAnalysis], classes: ClassTable, reuse: Reuse | None = None
+    analyses: Sequence[FileAnalysis],
+    classes: ClassTable,
+    reuse: Reuse | None = None,
+    envs: bool = True,
 ) -> Solution:
     """Every parameter, return and attribute fact, and each file's environment. ``reuse``:
     what an earlier solve of the same program shape found that still holds (see
-    :class:`Reuse`)."""
+    :class:`Reuse`). Without ``envs`` the environments are left out (``sol.envs`` empty): a
+    solve whose facts walk no file again (the last, for :func:`with_owners`)."""
     if reuse is not None:
         hierarchy, memo = reuse.get(analyses, classes)
         uncalled = reuse.uncalled
@@ -220,6 +224,8 @@ def solve(
                     f = pv.at_construction(f)
                 key = (cls, attr)
                 sol.attrs[key] = pv.join(sol.attrs[key], f) if key in sol.attrs else f
+    if not envs:
+        return sol
     by_class: dict[str, list[tuple[str, pv.Fact]]] = {}
     for (cls, attr), fact in sorted(sol.attrs.items()):
         if pv.is_informative(fact):

@@ -273,6 +273,15 @@ def test_a_solve_reusing_the_previous_ones_names_finds_the_same_facts(tmp_path: 
             fresh.building,
         )
     assert reuse.uncalled  # functions no call site reaches: their facts are kept
+    # the last solve of a scan walks nothing again: the same facts, no environments
+    bare = solve(analyses, classes, reuse, envs=False)
+    assert (bare.params, bare.returns, bare.attrs, bare.building) == (
+        fresh.params,
+        fresh.returns,
+        fresh.attrs,
+        fresh.building,
+    )
+    assert bare.envs == {} and any(fresh.envs.values())
     # re-walked files give new summaries (same names, other declared facts): those are solved
     # again, not taken from the earlier solve
     declared = [
