@@ -88,7 +88,12 @@ def _notebook_modules(relpath: str) -> tuple[str, ...]:
     return ("__notebook__" + re.sub(r"\W", "_", relpath),)
 
 
-def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
+def _module_names(
+    root: Path, path: Path, packages: dict[Path, bool] | None = None
+) -> tuple[tuple[str, ...], bool]:
+    """The module names of ``path`` below ``root``, and whether it is a package's
+    ``__init__``. ``packages``: whether a directory holds an ``__init__.py``, as found so far
+    in this walk (each directory is asked once, not once per file below it)."""
     if path.suffix == NOTEBOOK_SUFFIX:  # run, never imported
         return _notebook_modules(path.relative_to(root).as_posix()), False
     is_package = path.name == "__init__.py"
@@ -100,7 +105,7 @@ def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
     # Package-chain name: climb while the directory is a package.
     chain = [] if is_package else [path.stem]
     d = path.parent
-    while (d / "__init__.py").is_file() and d != d.parent:
+    while _is_package_dir(d, packages) and d != d.parent:
         chain.insert(0, d.name)
         if d == root.parent:
             break
@@ -111,6 +116,15 @@ def _module_names(root: Path, path: Path) -> tuple[tuple[str, ...], bool]:
         names.append(".".join(parts))
     valid = [n for n in dict.fromkeys(names) if all(p.isidentifier() for p in n.split("."))]
     return tuple(valid), is_package
+
+
+def _is_package_dir(d: Path, packages: dict[Path, bool] | None) -> bool:
+    if packages is None:
+        return (d / "__init__.py").is_file()
+    known = packages.get(d)
+    if known is None:
+        known = packages[d] = (d / "__init__.py").is_file()
+    return known
 
 
 def _normalise_pattern(pattern: str) -> str:
@@ -169,6 +183,7 @@ def discover(
     errors: list[ErrorFinding] = []
     seen_dirs: set[tuple[int, int]] = set()
     inside = str(base)
+    packages: dict[Path, bool] = {}  # directory -> holds an __init__.py (asked once)
 
     def walk(
         d: Path,
@@ -251,7 +266,7 @@ def discover(
                     errors.append(_walk_error(rel_s, "E001", message))
                     continue
                 try:
-                    modules, is_pkg = _module_names(base, Path(d, entry.name))
+                    modules, is_pkg = _module_names(base, Path(d, entry.name), packages)
                 except OSError:  # e.g. a path beyond PATH_MAX: no package chain to climb
                     modules, is_pkg = (), entry.name == "__init__.py"
                 files.append(SourceFile(entry.path, rel_s, modules, is_pkg))
@@ -614,6 +629,7 @@ def discover_many(
     patterns = tuple(_normalise_pattern(p) for p in excludes)
     found: dict[str, SourceFile] = {}
     errors: list[ErrorFinding] = []
+    packages: dict[Path, bool] = {}  # directory -> holds an __init__.py (asked once)
     for path in paths:
         p = Path(path)
         if p.is_dir():
@@ -624,7 +640,7 @@ def discover_many(
             prefix = root.relative_to(base).as_posix()
             prefix = "" if prefix == "." else f"{safe_name(prefix)}/"
             for f in files:
-                modules, is_pkg = _module_names(base, Path(f.abspath))
+                modules, is_pkg = _module_names(base, Path(f.abspath), packages)
                 found.setdefault(
                     f.abspath, SourceFile(f.abspath, prefix + f.relpath, modules, is_pkg)
                 )

@@ -348,3 +348,34 @@ def test_a_scan_reads_each_file_once_and_names_sys_path_code(
     _, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
     modules = {fa.path: fa.modules for fa in analyses}
     assert modules["core/raft.py"] == ("core.raft", "raft")
+
+
+def test_package_directories_are_asked_once_per_walk(tmp_path: Path) -> None:
+    """The module names of every file climb its package chain; one walk asks each
+    directory whether it holds an ``__init__.py`` once, with the same names as asking anew."""
+    from apiscan.discovery import _module_names
+
+    root = write_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/a.py": USES_TORCH,
+            "pkg/sub/b.py": USES_TORCH,
+            "plain/c.py": USES_TORCH,
+        },
+    )
+    packages: dict[Path, bool] = {}
+    for rel in ("pkg/sub/a.py", "pkg/sub/b.py", "plain/c.py", "pkg/sub/__init__.py"):
+        assert _module_names(root, root / rel, packages) == _module_names(root, root / rel)
+    assert _module_names(root, root / "pkg/sub/a.py", packages) == (
+        ("pkg.sub.a",),
+        False,
+    )
+    assert packages == {
+        root / "pkg/sub": True,
+        root / "pkg": True,
+        root: False,
+        root / "plain": False,
+    }
+    assert _modules(root)["pkg/sub/b.py"] == (("pkg.sub.b",), False)
