@@ -3315,32 +3315,48 @@ def _import_built_ops(
 def _library_ops(
     result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> list[WorkItem]:
-    """The ops of third-party compiled libraries (:mod:`apiscan.review.oplibs`: MinkowskiEngine,
-    torch_scatter, mmcv.ops...) the network's files use: a compiled op with no MindSpore
-    counterpart each, priced as the repository's own compiled ops are."""
-    from apiscan.review.oplibs import OF_LIBRARY, network_library_uses
+    """The third-party compiled libraries (:mod:`apiscan.review.oplibs`: MinkowskiEngine,
+    torch_scatter, mmcv.ops...) the network's files use: one porting job per library, its op
+    kinds listed (``uses``) with where each is first used. A library is reached through a few
+    layer types, and the first op kind sets the approach the others follow, so the effort
+    prices its op kinds on a steep learning curve, not as as many custom ops."""
+    from apiscan.review.oplibs import library_what, network_library_uses
 
-    return [
-        WorkItem(
-            kind="compiled-custom-op",
-            what=f"{name} ({OF_LIBRARY}{use.library})",
-            where=(where,),
-            why=(
-                f"an op of the third-party library {use.library} (compiled CUDA/C++ kernels) "
-                "that the network calls, with no MindSpore counterpart: write it as a custom op "
-                "(mindspore.ops.Custom around the kernel, or a composition of existing ops) with "
-                "its backward, checked against the library's"
-                + (
-                    " on sparse tensors (mindspore.COOTensor/CSRTensor cover little)"
-                    if use.sparse
-                    else ""
-                )
-            ),
-            uses=1,
+    items = []
+    for use in network_library_uses(result, analyses, ancillary.why):
+        names = [name for name, _ in use.ops]
+        kinds = f"{len(names)} op kind{'s' if len(names) != 1 else ''}"
+        if use.sparse:
+            how = (
+                "replace its sparse tensors with dense tensors and a mask (a sparse "
+                "convolution on the active sites is a dense convolution whose input and "
+                "output are masked; pointwise layers, linear, activation and normalisation, "
+                "run on the dense features and are masked after), or wrap its kernels as a "
+                "package of custom ops (mindspore.ops.Custom) with their backwards; "
+                "mindspore.COOTensor/CSRTensor cover little"
+            )
+        else:
+            how = (
+                "write its ops as a package of custom ops (mindspore.ops.Custom around the "
+                "kernels) with their backwards, or as compositions of existing MindSpore ops "
+                "where they exist"
+            )
+        items.append(
+            WorkItem(
+                kind="op-library",
+                what=library_what(use.library, names),
+                where=tuple(where for _, where in use.ops),
+                why=(
+                    f"the network uses {kinds} of the third-party library {use.library} "
+                    "(compiled CUDA/C++ kernels, no MindSpore counterpart) through a few layer "
+                    f"types: one porting job, not one custom op each: {how}; the first op kind "
+                    "sets the approach and the others follow it; check each against the "
+                    "library's outputs on the same inputs"
+                ),
+                uses=len(names),
+            )
         )
-        for use in network_library_uses(result, analyses, ancillary.why)
-        for name, where in use.ops
-    ]
+    return items
 
 
 def _second_order_grads(
