@@ -21,7 +21,7 @@ whether it works on sparse tensors). Libraries that install several top-level mo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from apiscan.extract.records import FileAnalysis
@@ -82,6 +82,14 @@ def _network_op(name: str) -> bool:
     return len(parts) > 1 and not any(p in _HOST_PARTS for p in parts[1:])
 
 
+def _namespace(name: str, names: Iterable[str]) -> bool:
+    """Whether a name used from a library is no op of its own: a submodule or a class whose
+    members the file uses (``MinkowskiEngine.MinkowskiFunctional`` imported as ``MEF`` for
+    ``MEF.relu``; ``ME.MinkowskiNetwork`` for its ``__init__``), or a constructor called
+    through ``super().__init__``: the op kinds are the names used inside them."""
+    return name.endswith(".__init__") or any(n.startswith(name + ".") for n in names)
+
+
 def absolute_calls(facts: SyntaxFacts) -> Iterator[tuple[str, int, int]]:
     """(absolute dotted name, line, index of the enclosing def in ``facts.values.defs``) of
     each call of a file whose callee is a dotted name (``ME.SparseTensor(...)`` with ``import
@@ -131,7 +139,7 @@ def network_library_uses(
                 continue
             library = NETWORK_OP_LIBRARIES[top][0]
             for name in sorted(names):
-                if not _network_op(name):
+                if not _network_op(name) or _namespace(name, names):
                     continue
                 found.setdefault(library, {}).setdefault(name, place(fa, lines.get(name, 1)))
     sparse = {lib for lib, is_sparse in NETWORK_OP_LIBRARIES.values() if is_sparse}

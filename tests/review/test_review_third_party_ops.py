@@ -19,34 +19,35 @@ def review() -> Review:
 
 def test_each_library_the_network_uses_is_one_porting_job(review) -> None:
     # VALID: MinkowskiEngine and torch_scatter in the network's file, one item per library
-    # listing its op kinds (``uses``), not one custom op per name
+    # listing its op kinds (``uses``), not one custom op per name; INVALID: the submodule
+    # ``MEF`` is imported as, the library's network base class and its ``__init__``
     libraries = [i for i in review.work if i.kind == "op-library"]
     assert [(i.what, i.uses) for i in libraries] == [
         (
             "MinkowskiEngine (third-party compiled ops: MinkowskiEngine.MinkowskiConvolution, "
-            "MinkowskiEngine.SparseTensor)",
-            2,
+            "MinkowskiEngine.MinkowskiFunctional.relu, MinkowskiEngine.SparseTensor)",
+            3,
         ),
         ("torch_scatter (third-party compiled ops: torch_scatter.scatter_mean)", 1),
     ]
     assert not any(i.kind == "compiled-custom-op" for i in review.work)
-    assert review.effort.custom_ops == 3
+    assert review.effort.custom_ops == 4
     # each op kind at the line that first calls it, through the file's import alias (``ME.``)
     assert [[(w.path, w.line) for w in i.where] for i in libraries] == [
-        [("sparsenet/model.py", 19), ("sparsenet/model.py", 24)],
+        [("sparsenet/model.py", 19), ("sparsenet/model.py", 50), ("sparsenet/model.py", 24)],
         [("sparsenet/model.py", 26)],
     ]
     # a sparse library is replaced by dense tensors and a mask; another by custom ops
     assert "dense tensors and a mask" in libraries[0].why
     assert "dense tensors" not in libraries[1].why
     assert "package of custom ops" in libraries[1].why
-    # priced per library on its own curve: two kinds of MinkowskiEngine as 1.5, one of
+    # priced per library on its own curve: three kinds of MinkowskiEngine as 1.8, one of
     # torch_scatter as 1; the drivers name the libraries
-    assert "3 library-op as 2.5 × 3–5" in review.effort.formula
+    assert "4 library-op as 2.8 × 3–5" in review.effort.formula
     drives = next(s for s in review.effort.explanation if "What drives it" in s)
-    assert "library-op of MinkowskiEngine, torch_scatter (3 as 2.5 × up to 5 = 12.5)" in drives
+    assert "library-op of MinkowskiEngine, torch_scatter (4 as 2.8 × up to 5 = 14)" in drives
     assert any(
-        "MinkowskiEngine: one porting job of 2 op kinds" in s for s in review.effort.explanation
+        "MinkowskiEngine: one porting job of 3 op kinds" in s for s in review.effort.explanation
     )
     # INVALID: torch_geometric's data container in data code, an unknown helper package, an
     # optional import (xformers in a try: ... except ImportError, beside the PyTorch path)
@@ -66,13 +67,14 @@ def test_each_library_the_network_uses_is_one_porting_job(review) -> None:
 def test_library_ops_are_extensions_and_sparse_use(review) -> None:
     assert [what for what, _ in review.extensions] == [
         "MinkowskiEngine (third-party compiled ops: MinkowskiEngine.MinkowskiConvolution, "
-        "MinkowskiEngine.SparseTensor)",
+        "MinkowskiEngine.MinkowskiFunctional.relu, MinkowskiEngine.SparseTensor)",
         "torch_scatter (third-party compiled ops: torch_scatter.scatter_mean)",
     ]
     # MinkowskiEngine works on sparse tensors; torch_scatter does not make one
     assert [(w.path, w.line) for w in review.sparse] == [
         ("sparsenet/model.py", 19),
         ("sparsenet/model.py", 24),
+        ("sparsenet/model.py", 50),
     ]
 
 
