@@ -1,4 +1,4 @@
-"""The effort's calibration, pinned: the component counts the review reported for eleven public
+"""The effort's calibration, pinned: the component counts the review reported for twelve public
 repositories, the range a migration lead gave each after reading it by hand, and the range
 the rates and the learning curve now make of the counts.
 
@@ -9,8 +9,10 @@ repository at 7.6–15 against 4–7, a detector with nine dynamic-shape functio
 against 20–35) and the larger ones sat 1.4–1.8× above; these rows keep every range within 2×
 and overlapping its reader's. A sparse masked autoencoder's six MinkowskiEngine op kinds,
 priced as six custom ops, put it at 20.3–36.1 against 14–22: a library is one porting job, its
-op kinds on a steep curve of their own. A change of a rate or of the curve that moves a row
-out of its band shows here first.
+op kinds on a steep curve of their own. A depth model's SILog, gradient and scale-invariant
+losses (a mean over the valid pixels each), priced as three dynamic-shape functions, and a hub
+backbone in the branch a flag's default leaves out put it at 21.0–41.5 against 12–19. A change
+of a rate or of the curve that moves a row out of its band shows here first.
 """
 
 from __future__ import annotations
@@ -326,6 +328,52 @@ READINGS: list[tuple[str, Units, tuple[float, float], tuple[float, float]]] = [
         },
         (14, 22),
         (14.9, 27.1),
+    ),
+    (
+        "LiheYoung/Depth-Anything",
+        {
+            "delete": (30, 16, 6, 4, 4, 3, 2, 2, 2, 2, 2, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1, 1, 1),
+            "rewrite": (12, 6, 6, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (
+                24,
+                14,
+                12,
+                10,
+                7,
+                5,
+                5,
+                5,
+                4,
+                3,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+            ),
+            "gap": (1,),
+            "dynamic-shape": (2,),
+            "masked-reduction": (3,),
+            "pretrained-backbone": (1,),
+            "checkpoint": (1,),
+            "unsupported-param": (1,),
+            "data-torch-op": (2,),
+        },
+        (12, 19),
+        (17.5, 34.6),
     ),
 ]
 
