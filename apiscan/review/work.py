@@ -1603,6 +1603,12 @@ def uncalled_functions(
         if f.api.startswith(TRAINING_APIS)
     }
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
+    # a dotted prefix -> the callers of the names inside it (``m.C`` for ``m.C.build``)
+    called_inside: dict[str, set[tuple[str, str]]] = {}
+    for key, callers in called_from.items():
+        parts = key.split(".")
+        for i in range(1, len(parts)):
+            called_inside.setdefault(".".join(parts[:i]), set()).update(callers)
     out: dict[tuple[str, str], tuple[int, int]] = {}
 
     def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:
@@ -1634,10 +1640,9 @@ def uncalled_functions(
                 name in strings
                 or any(u.startswith(f"{m}.{name}.") for m in fa.modules for u in used_class)
                 or any(
-                    u.startswith(f"{m}.{name}.") and (fa.path, name) != by
+                    by != (fa.path, name)
                     for m in fa.modules
-                    for u, callers in called_from.items()
-                    for by in callers
+                    for by in called_inside.get(f"{m}.{name}", ())
                 )
             ):
                 continue  # built from a config's string, or a method of it called: it may run
