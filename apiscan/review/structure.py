@@ -2213,12 +2213,16 @@ class _Builders:
         ``create_model``: ``model_class = CLIP`` in the last ``else`` of branches on the
         model config's keys, ``CoCa``, ``CustomTextCLIP``... in the others, then
         ``model_class(**model_cfg)``): every assignment of the variable in the def names a
-        repository model class. The class of the last assignment (the fallback a config
-        without the keys the tests look for takes) is the model, with its constructor's parts
-        and the other classes as alternatives."""
+        repository model class, and the call passes no positional argument (the dict is the
+        constructor's config, not beside models handed in: a sequence generator's
+        ``seq_gen_cls(models, tgt_dict, **kwargs)``). The class of the last assignment (the
+        fallback a config without the keys the tests look for takes) is the model, with its
+        constructor's parts and the other classes as alternatives."""
         head = file.expr(call.refs[0]) if call.refs else None
         fn = file.function(fid)
         if head is None or head.kind != "name" or fn is None or None not in call.keywords:
+            return None
+        if file.args(call):  # the dict is not the whole config (a generator given models)
             return None
         assigns = sorted(
             (a for a in file.assigns_in(fid) if head.value in a.names),

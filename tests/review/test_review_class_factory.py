@@ -37,7 +37,8 @@ def test_the_composite_a_factory_builds_is_the_top_model(review) -> None:
 
 
 def test_a_local_callable_that_is_no_model_class_builds_no_model(review) -> None:
-    # INVALID: ``make = torch.optim.AdamW; make(..., **settings)`` and the towers themselves
+    # INVALID: ``make = torch.optim.AdamW; make(..., **settings)``, the towers themselves and
+    # a generator class picked the same way but handed the models (``gen_cls(models, **x)``)
     assert {m.cls for m in review.top_models} == {"pkg.model.DualEncoder"}
     roles = {m.cls: m.role for m in review.modules}
     assert roles["pkg.model.DualEncoder"] == "model"
