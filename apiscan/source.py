@@ -61,10 +61,14 @@ def decode_source(data: bytes) -> DecodedSource | FileError:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
         # tokenize also refuses undecodable bytes in a comment on the first two lines,
-        # which Python compiles.
-        if not _python_decodes(data):
+        # which Python compiles; and a codec a package registers to rewrite the source
+        # (``# -*- coding: future_fstrings -*-``) reads UTF-8 text a current Python compiles
+        if _cookie_name(data) in SOURCE_REWRITING_CODECS:
+            encoding = "utf-8"
+        elif not _python_decodes(data):
             return FileError("E002", f"bad coding declaration: {exc.msg}")
-        encoding = _cookie(data) or "utf-8"
+        else:
+            encoding = _cookie(data) or "utf-8"
     try:
         text = data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
@@ -111,13 +115,24 @@ def _python_decodes(data: bytes) -> bool:
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)
 
 
-def _cookie(data: bytes) -> str | None:
-    """The PEP 263 coding cookie of the first two lines, read without decoding them."""
+#: Coding cookies that name no text encoding but a package's source rewriter, registered as
+#: a codec when the package is installed: future-fstrings decodes UTF-8 and rewrites the
+#: f-strings for Pythons before 3.6, which compile them themselves. The text is UTF-8.
+SOURCE_REWRITING_CODECS = frozenset({"future_fstrings", "future-fstrings"})
+
+
+def _cookie_name(data: bytes) -> str | None:
+    """The name the PEP 263 coding cookie of the first two lines spells, as written."""
     head = b"\n".join(data.splitlines()[:2])
     match = _COOKIE.search(head)
-    if match is None:
+    return None if match is None else match.group(1).decode("ascii", "replace")
+
+
+def _cookie(data: bytes) -> str | None:
+    """The PEP 263 coding cookie of the first two lines, read without decoding them."""
+    name = _cookie_name(data)
+    if name is None:
         return None
-    name = match.group(1).decode("ascii", "replace")
     try:
         return codecs.lookup(name).name
     except LookupError:

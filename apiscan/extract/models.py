@@ -322,6 +322,8 @@ class _Recorder:
         (``M.__dict__[k](...)``, ``R.get(k)(...)``, ``importlib.import_module(k).f(...)``,
         ``eval('models.' + k + '.f')(...)``), or
         an entry of a table (``BACKBONES[k](...)``, ``model_zoo[k](...)``).
+        A local called with a dict spread into it (``model_class(**cfg)``) too: a class
+        picked in branches and built from a config.
         ``x.view(...)`` on a local, ``self.conv(x)``, torch's ``nn.Conv2d(...)``: never (a
         constructor's part keeps them all: ``nn.Sequential(Block(...))``)."""
         func = call.func
@@ -333,6 +335,13 @@ class _Recorder:
                 parts[0] in self.roots
                 or (self.importlib and len(parts) == 2)
                 or (self.star and parts[0] not in _BUILTINS)
+                # a class picked into a local and built from a config dict (open_clip's
+                # ``model_class(**model_cfg)``): the review follows the local's assignments
+                or (
+                    isinstance(func, ast.Name)
+                    and parts[0] not in _BUILTINS
+                    and any(k.arg is None for k in call.keywords)
+                )
             )
         if (
             isinstance(func, ast.Subscript)

@@ -31,6 +31,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import framework_keeps
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
+from apiscan.review.masked import masked_reductions
 from apiscan.review.model import (
     WORK_KINDS,
     ModuleNode,
@@ -247,6 +248,7 @@ def review(options: ScanOptions) -> Review:
             + rectangular_batches(analyses, ancillary),
             frozenset(uncalled) | switched_off_functions(analyses, names.argparse.values()),
             cropped_resizes(result, recipe),
+            masked_reductions(analyses, result.shape_findings),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

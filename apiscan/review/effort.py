@@ -24,7 +24,7 @@ from apiscan.review.model import (
     WorkItem,
     work_label,
 )
-from apiscan.review.oplibs import library_label
+from apiscan.review.oplibs import library_label, library_ops
 from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary, data_pipeline_sites
 from apiscan.rewrite.idioms import idiom_for
 
@@ -94,6 +94,10 @@ RATES: dict[str, tuple[float, float]] = {
     "custom-op": (3.0, 5.0),
     "gap": (1.0, 2.0),
     "dynamic-shape": (1.5, 3.0),
+    # a function whose boolean-mask selections are only reduced (a loss's mean over the
+    # valid pixels): the known rewrite, a masked sum over the mask's count, written and
+    # checked (:mod:`apiscan.review.masked`), not a function redesigned for static shapes
+    "masked-reduction": (0.25, 0.5),
     "input-shape": (1.5, 3.0),
     "host-round-trip": (1.0, 2.0),
     "pretrained-backbone": (1.5, 3.0),
@@ -124,6 +128,10 @@ RATES: dict[str, tuple[float, float]] = {
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),
     "compiled-custom-op": (3.0, 5.0),
+    # each op kind of a third-party op library (MinkowskiEngine's sparse convolution, its
+    # SparseTensor...): the first as a custom op, the rest on the library's steep curve
+    # (:data:`CURVES`), since one porting job covers them all
+    "library-op": (3.0, 5.0),
     # every custom backward on a create_graph=True path made differentiable and checked
     "second-order-grad": (2.0, 4.0),
     # each part of an installed framework's training the option file uses (its loop, a
@@ -148,44 +156,58 @@ REPEAT = 0.8
 #: least half of a thousand, and the largest repositories move no further than the readers
 #: found the large ones high. Nine units cost what 5.8 would at the full rate.
 PLATEAU = 0.5
+#: Kinds whose units follow a steeper curve than :data:`REPEAT` and :data:`PLATEAU`: kind →
+#: (the fraction of each doubling, the floor). The op kinds of one third-party library
+#: (a group per library) are one porting job: the first sets the approach (dense masked
+#: convolutions for a sparse-convolution library, or a package of custom ops around its
+#: kernels), each further kind is a layer on it, the i-th at 1/i of the first down to a
+#: fifth: six op kinds of MinkowskiEngine cost what 2.5 custom ops would, where a lead
+#: reading a masked-autoencoder's sparse encoder by hand priced its port (six kinds) at
+#: about 7 person-days, not the 21.5 that six custom ops made of it.
+CURVES: dict[str, tuple[float, float]] = {"library-op": (0.5, 0.2)}
 #: Group sizes of each kind's units (:func:`price`): like units are one group, on one curve.
 Units = dict[str, tuple[int, ...]]
 
 
-def repeated(groups: tuple[int, ...]) -> float:
+def repeated(groups: tuple[int, ...], kind: str = "") -> float:
     """The units at the full rate that groups of like units cost on the learning curve: in a
     group the i-th costs ``i ** log2(REPEAT)`` of the first (1, 0.8, 0.70, 0.64...), never
-    less than ``PLATEAU``, and each group starts again at the first."""
-    exponent = math.log2(REPEAT)
-    return sum(sum(max(i**exponent, PLATEAU) for i in range(1, n + 1)) for n in groups)
+    less than ``PLATEAU``, and each group starts again at the first. A kind of
+    :data:`CURVES` follows its own curve."""
+    repeat, plateau = CURVES.get(kind, (REPEAT, PLATEAU))
+    exponent = math.log2(repeat)
+    return sum(sum(max(i**exponent, plateau) for i in range(1, n + 1)) for n in groups)
 
 
-def _priced_as(groups: tuple[int, ...]) -> str:
+def _priced_as(groups: tuple[int, ...], kind: str = "") -> str:
     """`` as 5.8`` after a count that repetition lowers (nine dynamic-shape rewrites), else
     nothing: the formula shows what each count is priced as."""
-    priced = round(repeated(groups), 1)
+    priced = round(repeated(groups, kind), 1)
     return f" as {priced:g}" if priced < sum(groups) else ""
 
 
-def price(units: Units) -> tuple[float, float, str, str]:
+def price(units: Units, named: dict[str, str] | None = None) -> tuple[float, float, str, str]:
     """The person-day range of the units (each group of like units on the learning curve,
     times its kind's rates), the formula that gives it and the sentence naming the kinds
     that drive it. A kind's high rate is at most twice its low one, so the range is at most
-    2× wide."""
+    2× wide. ``named`` says whose units a kind counts where the kind alone does not (the
+    libraries whose op kinds are priced), shown with it among the drivers."""
+    named = named or {}
     # priced as shown (a tenth of a unit), so the formula's figures multiply to the range
-    priced = {k: round(repeated(groups), 1) for k, groups in units.items() if sum(groups)}
+    priced = {k: round(repeated(groups, k), 1) for k, groups in units.items() if sum(groups)}
     low = round(sum(priced[k] * RATES[k][0] for k in priced), 1)
     high = round(sum(priced[k] * RATES[k][1] for k in priced), 1)
     formula = (
         " + ".join(
-            f"{sum(units[k])} {k}{_priced_as(units[k])} × {RATES[k][0]:g}–{RATES[k][1]:g}"
+            f"{sum(units[k])} {k}{_priced_as(units[k], k)} × {RATES[k][0]:g}–{RATES[k][1]:g}"
             for k in priced
         )
         or "nothing to change"
     )
     drivers = sorted(((priced[k] * RATES[k][1], k) for k in priced), key=lambda t: (-t[0], t[1]))
     driven = ", ".join(
-        f"{k} ({sum(units[k])}{_priced_as(units[k])} × up to {RATES[k][1]:g} = {round(v, 1):g})"
+        f"{k}{f' of {named[k]}' if named.get(k) else ''} ({sum(units[k])}"
+        f"{_priced_as(units[k], k)} × up to {RATES[k][1]:g} = {round(v, 1):g})"
         for v, k in drivers[:DRIVERS]
     )
     return low, high, formula, driven
@@ -207,7 +229,9 @@ def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], boo
     PSAMask: its ``autograd.Function`` wrapper and the ``cpp_extension.load`` building it are
     the one custom op, not two more gaps): the wrapper in the file that calls the op, the
     build in the same package (the place's folder's parent: ``lib/psa/``)."""
-    files = {w.path for i in work if i.kind == "compiled-custom-op" for w in i.where}
+    files = {
+        w.path for i in work if i.kind in ("compiled-custom-op", "op-library") for w in i.where
+    }
     packages = {str(PurePosixPath(p).parent.parent) + "/" for p in files}
 
     def covered(f: ApiFinding) -> bool:
@@ -246,6 +270,7 @@ def estimate(
     padded: tuple[tuple[str, str], ...] = (),
     dead: frozenset[tuple[str, str]] = frozenset(),
     cropped: frozenset[tuple[str, str]] = frozenset(),
+    masked: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -254,7 +279,9 @@ def estimate(
     (path, function) that nothing calls: their gaps and custom ops never run (yolov9's
     ``prune``).
     ``cropped`` are the random resizes every composition crops to a fixed size afterwards:
-    no input pipeline."""
+    no input pipeline. ``masked`` are the (path, function) whose masked selections are only
+    reduced (:func:`~apiscan.review.masked.masked_reductions`): a masked reduction each, not
+    a dynamic-shape rewrite."""
     del gaps  # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
@@ -301,6 +328,8 @@ def estimate(
     compiled = sorted(
         item.what.partition(" (")[0] for item in work if item.kind == "compiled-custom-op"
     )
+    # ... and a third-party library's op kinds, ported as one job per library
+    libraries = [item for item in work if item.kind == "op-library"]
     # the gap APIs are counted by name: named too, so a reader can check each one
     gap_apis = sorted({f.api for f in apis if disposition(f) == "gap"})
     custom_network = sorted({f.api for f in network if is_custom_op(f)})
@@ -319,6 +348,8 @@ def estimate(
         for f in result.shape_findings
         if f.scope == "network" and kept(f.path) and not pipeline(f)
     ]
+    reduced = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in masked})
+    shapes = [f for f in shapes if (f.path, f.function) not in masked]
     functions = _variants_once(shapes)
     inputs = sorted(
         {
@@ -347,18 +378,23 @@ def estimate(
         "custom-op": (len(custom),),
         "gap": (by["gap"][2],),
         "dynamic-shape": (len(functions),),
+        "masked-reduction": (len(reduced),),
         "input-shape": (len(inputs),),
         **{
             k: (work_counts.get(k, 0),)
             for kind in WORK_KINDS
-            if kind != "framework-training"
+            if kind not in ("framework-training", "op-library")
             for k in (kind, "backbone-architecture")[: 2 if kind == "pretrained-backbone" else 1]
         },
+        # a library's op kinds: one group (one learning curve) per library
+        "library-op": tuple(i.uses for i in libraries),
         "variant": (len(variants),),
         # a framework's training: each part it uses is a unit of like work
         "framework-training": (sum(i.uses for i in work if i.kind == "framework-training"),),
     }
-    low, high, formula, driven = price(units)
+    low, high, formula, driven = price(
+        units, {"library-op": ", ".join(library_label(i.what) for i in libraries)}
+    )
     sentences = [
         f"In the network graph: {by['delete'][0]:,} call sites to delete, {by['idiom'][0]:,} "
         f"to rewrite with a MindSpore idiom, {by['rewrite'][0]:,} API substitutions, "
@@ -379,6 +415,16 @@ def estimate(
         f"{_count(len(shapes), 'dynamic-shape finding')} in the network graph, counted once "
         "per function because a function is rewritten as a whole (pad and mask, a fixed "
         "maximum)" + (f": {_listing([f'{p}:{fn}' for p, fn in functions])}." if functions else "."),
+        *(
+            [
+                f"{_count(len(reduced), 'masked reduction')}: functions whose boolean-mask "
+                "selections are only reduced (a mean, a variance, a loss over the valid "
+                "elements), rewritten the known way, a masked sum over the mask's count, not "
+                f"made static as a whole: {_listing([f'{p}:{fn}' for p, fn in reduced])}."
+            ]
+            if reduced
+            else []
+        ),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "
         "dataset-dependent input shapes (" + INPUT_SHAPE_RULE + ", or a collate function "
         "padding each batch to its largest item): each needs fixed buckets "
@@ -386,13 +432,20 @@ def estimate(
         + (f": {_listing([f'{p}:{fn}' for p, fn in inputs])}." if inputs else "."),
         f"{_count(len(work), 'work item')} beyond the API tables (host round trips, pretrained "
         "backbones, third-party layers, checkpoint formats, unsupported parameters, ops of "
-        "compiled extensions), each listed under Porting work"
+        "compiled extensions, third-party op libraries), each listed under Porting work"
         + (
             f"; {_count(len(compiled), 'compiled op')} with no MindSpore counterpart "
-            f"({_listing(compiled)}) to write as custom ops."
+            f"({_listing(compiled)}) to write as custom ops"
             if compiled
-            else "."
-        ),
+            else ""
+        )
+        + "".join(
+            f"; {library_label(i.what)}: one porting job of {_count(i.uses, 'op kind')} "
+            f"({_listing(list(library_ops(i.what)))}), the i-th kind priced at 1/i of the "
+            "first"
+            for i in libraries
+        )
+        + ".",
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "
         "pattern (train step, data loading, checkpoints, AMP, the Cell skeleton...), mechanical "
         "idiom pattern (a rename or deletion: cell walks, mode switches, no_grad, device, "
@@ -422,16 +475,15 @@ def estimate(
         )
     known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
     # MindTorch runs PyTorch code, never a third-party library's kernels
-    library_ops = [i for i in work if i.kind == "compiled-custom-op" and library_label(i.what)]
-    libraries = sorted({library_label(i.what) for i in library_ops})
+    library_names = sorted({library_label(i.what) for i in libraries})
     covered = sum(1 for f in known if f.mindtorch)
     lacks = tuple(
         sorted(
             {f.api for f in known if not f.mindtorch}
-            | {i.what.partition(" (")[0] for i in library_ops}
+            | {op for i in libraries for op in library_ops(i.what)}
         )
     )
-    total = len(known) + sum(i.uses for i in library_ops)
+    total = len(known) + sum(i.uses for i in libraries)
     sentences.append(
         f"Routes: native rewrite: {len(to_change):,} network call sites to change, "
         f"{_count(len(custom_network), 'custom op')}; MindTorch 0.4.0 (PyTorch code run "
@@ -439,9 +491,9 @@ def estimate(
         + (f", lacks {_listing(list(lacks))}" if lacks else ", lacks none of the APIs used")
         + " (read statically from its wheel: a lower bound)"
         + (
-            f"; it runs no third-party library's kernels: the ops of {_listing(libraries)} "
-            "are custom ops on either route."
-            if libraries
+            f"; it runs no third-party library's kernels: the ops of {_listing(library_names)} "
+            "are ported on either route."
+            if library_names
             else "."
         )
     )
@@ -452,7 +504,7 @@ def estimate(
         )
     return Effort(
         call_sites_to_change=len(to_change),
-        custom_ops=len(custom) + len(compiled),
+        custom_ops=len(custom) + len(compiled) + sum(i.uses for i in libraries),
         dynamic_shape_rewrites=len(functions),
         explanation=tuple(sentences),
         by_disposition=tuple(rows),

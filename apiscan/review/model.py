@@ -135,7 +135,8 @@ class WorkItem:
     ``kind`` is one of :data:`WORK_KINDS`: a host round trip in the network or loss path, a
     pretrained backbone from a model zoo, a checkpoint to convert, a parameter MindSpore
     lacks that a call really passes, an op of a compiled extension the ported code calls
-    (``compiled-op`` where MindSpore has a counterpart, ``compiled-custom-op`` where not).
+    (``compiled-op`` where MindSpore has a counterpart, ``compiled-custom-op`` where not), a
+    third-party library of compiled ops (``op-library``: ``uses`` counts its op kinds).
     """
 
     kind: str
@@ -176,6 +177,9 @@ WORK_KINDS: dict[str, str] = {
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)
     "compiled-op": "Compiled op (MindSpore counterpart)",
     "compiled-custom-op": "Compiled op (custom op)",
+    # a third-party library of compiled ops (MinkowskiEngine, torch_scatter) the network uses
+    # through a few layer types: one porting job per library, its op kinds listed
+    "op-library": "Third-party op library (one porting job)",
     # gradients of gradients (a gradient penalty) through the repository's autograd Functions
     "second-order-grad": "Second-order gradient through custom backward",
     # the training loop, networks and losses of an installed framework the training entry

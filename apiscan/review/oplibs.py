@@ -4,12 +4,15 @@ A model built on MinkowskiEngine's sparse convolutions, torch_scatter's segment 
 or mmcv's compiled ops calls compiled CUDA/C++ kernels that are neither PyTorch's nor the
 repository's own: the scan's API tables (torch only) never see them, so without this table a
 review lists such a library among the third-party packages and prices nothing. Each library
-used in the network's files is the work of a compiled extension: one op per name used, written
-as a custom op (``mindspore.ops.Custom`` around the kernel, or a composition of existing ops)
-with its backward. MindTorch runs PyTorch code, not these libraries' kernels, so its route
-does not cover them either. A package of this table used only by host or data code (a data
-set's ``torch_geometric.data`` loader) is left to the third-party package list, as are
-packages not in it.
+used in the network's files is one porting job (a work item listing the op kinds used), not one
+custom op per name: the network reaches a library through a few layer types, and the first op
+kind sets the approach the others follow (a sparse-convolution library replaced by dense
+convolutions on masked inputs, or its kernels wrapped as a package of ``mindspore.ops.Custom``
+ops with their backwards), so the job grows sub-linearly with the op kinds (the effort's
+steep learning curve per library). MindTorch runs PyTorch code, not these libraries'
+kernels, so its route does not cover them either. A package of this table used only by host
+or data code (a data set's ``torch_geometric.data`` loader) is left to the third-party
+package list, as are packages not in it.
 
 :data:`NETWORK_OP_LIBRARIES` is the one home of the list: top-level module → (the library,
 whether it works on sparse tensors). Libraries that install several top-level modules
@@ -18,7 +21,7 @@ whether it works on sparse tensors). Libraries that install several top-level mo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from apiscan.extract.records import FileAnalysis
@@ -79,6 +82,14 @@ def _network_op(name: str) -> bool:
     return len(parts) > 1 and not any(p in _HOST_PARTS for p in parts[1:])
 
 
+def _namespace(name: str, names: Iterable[str]) -> bool:
+    """Whether a name used from a library is no op of its own: a submodule or a class whose
+    members the file uses (``MinkowskiEngine.MinkowskiFunctional`` imported as ``MEF`` for
+    ``MEF.relu``; ``ME.MinkowskiNetwork`` for its ``__init__``), or a constructor called
+    through ``super().__init__``: the op kinds are the names used inside them."""
+    return name.endswith(".__init__") or any(n.startswith(name + ".") for n in names)
+
+
 def absolute_calls(facts: SyntaxFacts) -> Iterator[tuple[str, int, int]]:
     """(absolute dotted name, line, index of the enclosing def in ``facts.values.defs``) of
     each call of a file whose callee is a dotted name (``ME.SparseTensor(...)`` with ``import
@@ -128,7 +139,7 @@ def network_library_uses(
                 continue
             library = NETWORK_OP_LIBRARIES[top][0]
             for name in sorted(names):
-                if not _network_op(name):
+                if not _network_op(name) or _namespace(name, names):
                     continue
                 found.setdefault(library, {}).setdefault(name, place(fa, lines.get(name, 1)))
     sparse = {lib for lib, is_sparse in NETWORK_OP_LIBRARIES.values() if is_sparse}
@@ -138,10 +149,23 @@ def network_library_uses(
     )
 
 
-#: What a library op's work item says after its name: the effort's MindTorch route reads it.
-OF_LIBRARY = "third-party compiled op of "
+#: What a library's work item says after its name: the effort's MindTorch route reads it.
+OF_LIBRARY = "third-party compiled ops: "
+
+
+def library_what(library: str, ops: Sequence[str]) -> str:
+    """The ``what`` of a library's work item: ``MinkowskiEngine (third-party compiled ops:
+    MinkowskiEngine.MinkowskiConvolution, MinkowskiEngine.SparseTensor)``."""
+    return f"{library} ({OF_LIBRARY}{', '.join(ops)})"
 
 
 def library_label(what: str) -> str:
     """The library a work item's ``what`` names through :data:`OF_LIBRARY` ("" when none)."""
-    return what.partition(f"({OF_LIBRARY}")[2].rstrip(")")
+    return what.partition(" (")[0] if f" ({OF_LIBRARY}" in what else ""
+
+
+def library_ops(what: str) -> tuple[str, ...]:
+    """The op kinds a library's work item lists (none for another item)."""
+    if not library_label(what):
+        return ()
+    return tuple(what.partition(f" ({OF_LIBRARY}")[2].rstrip(")").split(", "))

@@ -1611,6 +1611,7 @@ class _Builders:
         found: list[TopModel] = []
         named: dict[str, list[TopModel]] = {}
         injected: set[str] = set()  # classes that are parts of another construction
+        factories: list[TopModel] = []  # a class picked into a variable, built from a config
         for file in self.files:
             if self.skip(file.path):
                 continue
@@ -1621,7 +1622,12 @@ class _Builders:
                     named.setdefault(by_name.cls, []).append(by_name)
                     continue
                 dotted = self.callee(file, call)
-                if dotted not in self.classes or self.classes[dotted].role in _NOT_TOP:
+                if dotted not in self.classes:
+                    factory = self._class_factory(file, call, fid)
+                    if factory is not None and factory not in factories:
+                        factories.append(factory)
+                    continue
+                if self.classes[dotted].role in _NOT_TOP:
                     continue
                 fn = file.function(fid)
                 parts = []
@@ -1683,6 +1689,14 @@ class _Builders:
                 known = {m.cls for m in found}  # built with its parts injected already
                 found += [m for m in scripted[1:] if m.cls not in known]
         found = [m for m in found if not _wraps_one(m)]
+        if factories and not named:
+            # the composite a factory builds from a config comes first; the towers its
+            # constructor builds through builders are its parts, not models of their own
+            inside = _named_parts(factories)
+            found = [
+                *factories,
+                *(m for m in found if m.cls.rpartition(".")[2] not in inside),
+            ]
         # a library module's self-test (``GaussianDiffusion(Unet(...))`` under ``if
         # __name__ == "__main__"`` in classifier_free_guidance.py) tries a model out: it
         # is not the entry point that says which model the repository trains
@@ -2193,6 +2207,46 @@ class _Builders:
         model = TopModel(cls, file.where(file.exprs[ref].line), fn.name if fn else "", parts)
         self.trails[model] = tuple(trail)
         return model
+
+    def _class_factory(self, file: ModelFile, call: Expr, fid: int) -> TopModel | None:
+        """A model class picked into a variable and built from a config dict (open_clip's
+        ``create_model``: ``model_class = CLIP`` in the last ``else`` of branches on the
+        model config's keys, ``CoCa``, ``CustomTextCLIP``... in the others, then
+        ``model_class(**model_cfg)``): every assignment of the variable in the def names a
+        repository model class, and the call passes no positional argument (the dict is the
+        constructor's config, not beside models handed in: a sequence generator's
+        ``seq_gen_cls(models, tgt_dict, **kwargs)``). The class of the last assignment (the
+        fallback a config without the keys the tests look for takes) is the model, with its
+        constructor's parts and the other classes as alternatives."""
+        head = file.expr(call.refs[0]) if call.refs else None
+        fn = file.function(fid)
+        if head is None or head.kind != "name" or fn is None or None not in call.keywords:
+            return None
+        if file.args(call):  # the dict is not the whole config (a generator given models)
+            return None
+        assigns = sorted(
+            (a for a in file.assigns_in(fid) if head.value in a.names),
+            key=lambda a: a.line,
+        )
+        picked: list[str] = []
+        for a in assigns:
+            value = file.expr(a.value) if a.value >= 0 else None
+            dotted = self.resolve(file, file.chain(a.value)) if value is not None else None
+            if dotted not in self.classes or self.classes[dotted].role in _NOT_TOP:
+                return None
+            picked.append(dotted)
+        if not picked:
+            return None
+        cls = picked[-1]
+        others = [c.rpartition(".")[2] for c in dict.fromkeys(picked[:-1]) if c != cls]
+        why = (
+            f"{head.value} = {cls.rpartition('.')[2]}, the fallback of {fn.name}'s branches on "
+            "its config, built from a config dict"
+        )
+        parts = [("selected by", why), *self.parts_of(cls)]
+        if others:
+            parts.append(("alternatives", ", ".join(others)))
+        return TopModel(cls, file.where(call.line), fn.name, tuple(parts))
 
     def _alternatives(self, lookup: Lookup) -> list[tuple[str, str]]:
         """The other models the look-up's key picks (HRNet's ``PoseResNet`` from

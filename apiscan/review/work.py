@@ -1064,6 +1064,16 @@ def work_items(
     unchosen, given = choices or _string_choices(analyses, ancillary, defaults)
     others: dict[str, list[str]] = {}
     vendored = vendored_dirs(analyses)
+    flags = unpassed_flags(analyses)
+    # a backbone built in a class the repository imports where it builds its model, leaves
+    # unused and nothing else builds (a core swapped for another, its factory's hub load
+    # never run) is never built; a class nothing refers to at all may be the package's API
+    dead_spans: dict[str, list[tuple[int, int]]] = {}
+    modules = {fa.path: fa.modules for fa in analyses}
+    swapped = {target for fa in analyses for target in _unused_imports(fa)}
+    for (path, name), span in uncalled_functions(analyses, result).items():
+        if any(f"{m}.{name}" in swapped for m in modules.get(path, ())):
+            dead_spans.setdefault(path, []).append(span)
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
@@ -1072,9 +1082,12 @@ def work_items(
                     continue
                 if _own_model(b, fa, defaults, registered):
                     continue  # deit's ``create_model(args.model)``: its own registered ViT
-                off = _switched_off_branch(fa, b.where[0].line, defaults) or unchosen(
-                    fa.path, b.where[0].line
-                )
+                line = b.where[0].line
+                if any(a <= line <= z for a, z in dead_spans.get(fa.path, ())):
+                    continue
+                off = _switched_off_branch(
+                    fa, b.where[0].line, defaults, flags.get(fa.path)
+                ) or unchosen(fa.path, b.where[0].line)
                 if off:  # deit's teacher, built only with distillation on
                     others.setdefault(b.what.partition("(")[0], []).append(off)
                     continue
@@ -1173,16 +1186,24 @@ def _own_model(
     return bool(values) and all(isinstance(v, str) and v in registered for v in values)
 
 
-def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[object]]) -> str:
+def _switched_off_branch(
+    fa: FileAnalysis,
+    line: int,
+    defaults: dict[str, set[object]],
+    flags: Mapping[int, Mapping[str, list[object]]] | None = None,
+) -> str:
     """ "only if <test>, off by default" when the call on ``line`` is built under an ``if``
     on an argparse option that its default turns off (deit's teacher under ``if
-    args.distillation_type != 'none'``, ``--distillation-type`` defaulting to ``'none'``);
-    "" when it is built, or that cannot be told."""
+    args.distillation_type != 'none'``, ``--distillation-type`` defaulting to ``'none'``),
+    or on a parameter no call passes whose default turns it off (``flags``, by def index:
+    :func:`unpassed_flags`; a remote hub load in the ``else`` of ``if localhub:``, the
+    parameter defaulting to True); "" when it is built, or that cannot be told."""
     values = fa.syntax.values if fa.syntax is not None else None
     for call in values.calls if values is not None else ():
         if call.expr.line != line or not call.ifs:
             continue
-        found = outcomes(call.ifs[0].test, _option_key, defaults)
+        given = (flags or {}).get(call.ifs[0].function, {})
+        found = outcomes(call.ifs[0].test, _gate_key, _gate_values(defaults, given))
         if found is None:
             continue
         in_else = 0 < call.ifs[0].body_end < line  # its ``else``: run when the test fails
@@ -1190,6 +1211,66 @@ def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[ob
             test = call.ifs[0].test.shown()
             return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
+
+
+def unpassed_flags(
+    analyses: Sequence[FileAnalysis],
+) -> dict[str, dict[int, dict[str, list[object]]]]:
+    """path -> def index -> name -> [default] of the parameters with a constant default
+    (``localhub=True``) that no call in the repository passes: by keyword (written anywhere:
+    a call's keyword, a dict's string key, any string constant, since a config may spread
+    it in with ``**``), or positionally (a call of the function's name, of its class for
+    ``__init__``, or a subclass's ``super().__init__``, with as many positional arguments,
+    or spreading ``*args``). Such a parameter always holds its default, so a branch its
+    default does not take never runs."""
+    named: set[str] = set()  # keywords and strings written anywhere
+    most: dict[str, int] = {}  # a callee's last name -> most positional arguments passed
+    # a base class's name -> most positional arguments a subclass's ``__init__`` passes up
+    most_up: dict[str, int] = {}
+    files = [(fa, facts.values) for fa, facts in with_facts(analyses) if facts.values is not None]
+    for fa, values in files:
+        bases = {c.qualname: c.bases for c in fa.classes}
+        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+        for d in values.defs:
+            exprs += [a.value for a in d.assigns]
+        for e in exprs:
+            for n in e.walk():
+                if n.kind == "keyword" and n.name:
+                    named.add(n.name)
+                elif n.kind == "Constant" and isinstance(n.value, str):
+                    named.add(n.value)
+                named.update(k for k in n.keys if k)
+        for c in values.calls:
+            args = c.expr.args
+            count = 1 << 16 if any(a.kind == "Starred" for a in args) else len(args)
+            name = c.expr.callee()
+            most[name] = max(most.get(name, 0), count)
+            if name == "__init__" and c.function >= 0 and values.defs[c.function].owner >= 0:
+                holder = values.defs[values.defs[c.function].owner].qual
+                for base in bases.get(holder, ()):
+                    tail = base.rpartition(".")[2]
+                    most_up[tail] = max(most_up.get(tail, 0), count)
+    out: dict[str, dict[int, dict[str, list[object]]]] = {}
+    for fa, values in files:
+        defs = values.defs
+        for i, d in enumerate(defs):
+            if d.is_class or not d.params:
+                continue
+            owner = defs[d.owner] if d.owner >= 0 else None
+            init = owner is not None and d.name == "__init__"
+            passed = max(
+                most.get(owner.name if init and owner is not None else d.name, 0),
+                most_up.get(owner.name, 0) if init and owner is not None else 0,
+            )
+            bound = 1 if owner is not None and not d.static else 0  # self or cls
+            for name, default in d.params:
+                if default is None or default.kind != "Constant" or name in named:
+                    continue
+                position = d.positional.index(name) - bound if name in d.positional else -1
+                if 0 <= position < passed:
+                    continue
+                out.setdefault(fa.path, {}).setdefault(i, {})[name] = [default.value]
+    return out
 
 
 def _switched_off_call(
@@ -1480,25 +1561,50 @@ def uncalled_functions(
     nested in another def are left out. A module-level class is dead the same way, unless a
     class names it as a base, a string written in a call or an assignment names it (a config's
     ``type=``) or a method of it is called (deit's ``horizontal_flip`` transform, built by
-    nothing: no augmentation row)."""
+    nothing: no augmentation row). What a class's own body writes does not keep it: a
+    factory method that builds its class (``MidasCore.build``: ``MidasCore(...)``), with
+    nothing outside naming the class, runs only if something else reaches the class."""
     local = _local_packages(analyses)
     used: set[str] = set()  # resolved names, "path::name" and "::last name"
     named: set[str] = set()  # every name written in a call, an assignment, a default...
     strings: set[str] = set()  # every string constant written there
+    # a name written in a call, an assignment... -> (path, line) of each expression writing it
+    written_at: dict[str, set[tuple[str, int]]] = {}
+    # a resolved name called -> the (path, top-level def or class) of each caller
+    called_from: dict[str, set[tuple[str, str]]] = {}
+    # what keeps a class: the references above less the imports a file never uses (a class
+    # imported beside the one built, ``from .cores import HubCore, LocalCore``)
+    used_class: set[str] = set()
+    named_class: set[str] = set()
     for fa in analyses:
-        refs = [c.callee for c in fa.calls] + list(fa.local_refs)
-        used.update(refs)
-        used.update(f"{fa.path}::{c.callee}" for c in fa.calls)
-        # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
-        # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
-        used.update("::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local)
+        unused = _unused_imports(fa)
+        for refs, into in ((fa.local_refs, used), (set(fa.local_refs) - unused, used_class)):
+            into.update(refs)
+            # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
+            # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
+            into.update(
+                "::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local
+            )
+        named_class.update(ref.rpartition(".")[2] for ref in set(fa.local_refs) - unused)
+        for c in fa.calls:  # called: by whom, so that a class's own body does not keep it
+            by = (fa.path, c.caller.partition(".")[0])
+            keys = [c.callee, f"{fa.path}::{c.callee}"]
+            if c.callee.partition(".")[0] in local:
+                keys.append("::" + c.callee.rpartition(".")[2])
+            for key in keys:
+                called_from.setdefault(key, set()).add(by)
         named.update(ref.rpartition(".")[2] for ref in fa.local_refs)
         # re-exported by another module (a package's ``__init__``)
-        named.update(
-            target.rpartition(".")[2]
+        exported = {
+            target
             for _, target in fa.exports
             if not any(target.startswith(m + ".") for m in fa.modules)
-        )
+        }
+        named.update(target.rpartition(".")[2] for target in exported)
+        # a package's ``__init__`` re-exports on purpose; another module's import is a use
+        # only where the module uses it
+        kept = exported if fa.path.endswith("__init__.py") else exported - unused
+        named_class.update(target.rpartition(".")[2] for target in kept)
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None:
             continue
@@ -1508,10 +1614,14 @@ def uncalled_functions(
             written += [a.value for a in d.assigns]
             written += [default for _, default in d.params if default is not None]
             written += d.returns
-        named.update(name for x in written for name in _value_names(x))
+        for x in written:
+            for name in _value_names(x):
+                written_at.setdefault(name, set()).add((fa.path, x.line))
         # a class is named by the classes it is a base of, and by a string a config or a
         # table builds it from (``dict(type="RandomFlip")``)
-        named.update(base.rpartition(".")[2] for c in fa.classes for base in c.bases)
+        bases = {base.rpartition(".")[2] for c in fa.classes for base in c.bases}
+        named.update(bases)
+        named_class.update(bases)
         strings.update(
             e.value
             for x in written
@@ -1525,7 +1635,29 @@ def uncalled_functions(
         if f.api.startswith(TRAINING_APIS)
     }
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
+    # a dotted prefix -> the callers of the names inside it (``m.C`` for ``m.C.build``)
+    called_inside: dict[str, set[tuple[str, str]]] = {}
+    for key, callers in called_from.items():
+        parts = key.split(".")
+        for i in range(1, len(parts)):
+            called_inside.setdefault(".".join(parts[:i]), set()).update(callers)
     out: dict[tuple[str, str], tuple[int, int]] = {}
+
+    def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:
+        """Whether ``name`` is written or called somewhere other than the body of the class
+        ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere)."""
+        return any(
+            not (cls and p == path and first <= line <= last)
+            for p, line in written_at.get(name, ())
+        )
+
+    def called(names: set[str], path: str, cls: str) -> bool:
+        return any(
+            not (cls and p == path and top == cls)
+            for n in names
+            for p, top in called_from.get(n, ())
+        ) or bool(names & (used_class if cls else used))
+
     for fa, facts in with_facts(analyses):
         values = facts.values
         if facts.main_guard or values is None or not any(m in imported for m in fa.modules):
@@ -1538,7 +1670,12 @@ def uncalled_functions(
                 continue
             if d.is_class and (
                 name in strings
-                or any(u.startswith(f"{m}.{name}.") for m in fa.modules for u in used)
+                or any(u.startswith(f"{m}.{name}.") for m in fa.modules for u in used_class)
+                or any(
+                    by != (fa.path, name)
+                    for m in fa.modules
+                    for by in called_inside.get(f"{m}.{name}", ())
+                )
             ):
                 continue  # built from a config's string, or a method of it called: it may run
             if name in decorated or name == "main" or (fa.path, name) in steps:
@@ -1546,9 +1683,43 @@ def uncalled_functions(
             if any(a < d.line and d.end_line <= b for a, b in spans):
                 continue  # nested in another def: its enclosing def decides
             names = {f"{m}.{name}" for m in fa.modules} | {f"{fa.path}::{name}", f"::{name}"}
-            if name not in named and not names & used:
+            cls = name if d.is_class else ""
+            if (
+                name not in (named_class if cls else named)
+                and not outside(name, fa.path, cls, d.line, d.end_line)
+                and not called(names, fa.path, cls)
+            ):
                 out[(fa.path, name)] = (d.line, d.end_line)
     return out
+
+
+def _unused_imports(fa: FileAnalysis) -> set[str]:
+    """The repository's names a file imports and never uses: its bound name written nowhere
+    in the file's calls, assignments, defaults, returns, loops, bases or decorators, and no
+    reference of the file reaching inside it (``cores.LocalCore.build``)."""
+    facts = fa.syntax if not fa.errors else None
+    values = facts.values if facts is not None else None
+    if facts is None or values is None:
+        return set()
+    exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+    exprs += [loop.iter for loop in values.loops]
+    for d in values.defs:
+        exprs += [a.value for a in d.assigns] + list(d.returns)
+        exprs += [default for _, default in d.params if default is not None]
+    written = {e.name for x in exprs for e in x.walk() if e.kind in ("Name", "Attribute")}
+    # a base is recorded resolved (``exp.base.Exp``) or as written (``nn.Module``)
+    bases = {base for c in fa.classes for base in c.bases}
+    written.update(base.split(".")[0] for base in bases)
+    written.update(d.split(".")[0] for _, _, decorators in facts.decorators for d in decorators)
+    refs = set(fa.local_refs)
+    return {
+        full
+        for bound, full in facts.imports
+        if full in refs
+        and full not in bases
+        and bound not in written
+        and not any(r.startswith(full + ".") for r in refs)
+    }
 
 
 def _value_names(expr: Expr) -> Iterator[str]:
@@ -3739,32 +3910,48 @@ def _import_built_ops(
 def _library_ops(
     result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> list[WorkItem]:
-    """The ops of third-party compiled libraries (:mod:`apiscan.review.oplibs`: MinkowskiEngine,
-    torch_scatter, mmcv.ops...) the network's files use: a compiled op with no MindSpore
-    counterpart each, priced as the repository's own compiled ops are."""
-    from apiscan.review.oplibs import OF_LIBRARY, network_library_uses
+    """The third-party compiled libraries (:mod:`apiscan.review.oplibs`: MinkowskiEngine,
+    torch_scatter, mmcv.ops...) the network's files use: one porting job per library, its op
+    kinds listed (``uses``) with where each is first used. A library is reached through a few
+    layer types, and the first op kind sets the approach the others follow, so the effort
+    prices its op kinds on a steep learning curve, not as as many custom ops."""
+    from apiscan.review.oplibs import library_what, network_library_uses
 
-    return [
-        WorkItem(
-            kind="compiled-custom-op",
-            what=f"{name} ({OF_LIBRARY}{use.library})",
-            where=(where,),
-            why=(
-                f"an op of the third-party library {use.library} (compiled CUDA/C++ kernels) "
-                "that the network calls, with no MindSpore counterpart: write it as a custom op "
-                "(mindspore.ops.Custom around the kernel, or a composition of existing ops) with "
-                "its backward, checked against the library's"
-                + (
-                    " on sparse tensors (mindspore.COOTensor/CSRTensor cover little)"
-                    if use.sparse
-                    else ""
-                )
-            ),
-            uses=1,
+    items = []
+    for use in network_library_uses(result, analyses, ancillary.why):
+        names = [name for name, _ in use.ops]
+        kinds = f"{len(names)} op kind{'s' if len(names) != 1 else ''}"
+        if use.sparse:
+            how = (
+                "replace its sparse tensors with dense tensors and a mask (a sparse "
+                "convolution on the active sites is a dense convolution whose input and "
+                "output are masked; pointwise layers, linear, activation and normalisation, "
+                "run on the dense features and are masked after), or wrap its kernels as a "
+                "package of custom ops (mindspore.ops.Custom) with their backwards; "
+                "mindspore.COOTensor/CSRTensor cover little"
+            )
+        else:
+            how = (
+                "write its ops as a package of custom ops (mindspore.ops.Custom around the "
+                "kernels) with their backwards, or as compositions of existing MindSpore ops "
+                "where they exist"
+            )
+        items.append(
+            WorkItem(
+                kind="op-library",
+                what=library_what(use.library, names),
+                where=tuple(where for _, where in use.ops),
+                why=(
+                    f"the network uses {kinds} of the third-party library {use.library} "
+                    "(compiled CUDA/C++ kernels, no MindSpore counterpart) through a few layer "
+                    f"types: one porting job, not one custom op each: {how}; the first op kind "
+                    "sets the approach and the others follow it; check each against the "
+                    "library's outputs on the same inputs"
+                ),
+                uses=len(names),
+            )
         )
-        for use in network_library_uses(result, analyses, ancillary.why)
-        for name, where in use.ops
-    ]
+    return items
 
 
 def _second_order_grads(

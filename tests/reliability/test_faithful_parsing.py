@@ -84,6 +84,20 @@ def test_invalid_utf8_outside_comments_is_still_e002() -> None:
         assert decoded.code == "E002"
 
 
+def test_a_source_rewriting_codec_reads_as_utf8() -> None:
+    # VALID: ``future_fstrings`` (a package's f-string rewriter for Pythons before 3.6)
+    # names no text encoding: the file is UTF-8 and a current Python compiles it
+    data = "# -*- coding: future_fstrings -*-\nimport torch\nname = f'{torch.__name__} é'\n"
+    decoded = decode_source(data.encode())
+    assert isinstance(decoded, DecodedSource)
+    assert decoded.encoding == "utf-8" and decoded.text == data
+    fa = _analyse(data.encode())
+    assert not fa.errors
+    # INVALID: an unknown codec that is no such rewriter is still a bad declaration
+    bad = decode_source(b"# -*- coding: nope -*-\nx = 1\n")
+    assert isinstance(bad, FileError) and bad.code == "E002" and "nope" in bad.message
+
+
 def test_a_real_libcst_refusal_is_still_reported() -> None:
     err = parse_module("def f(:\n", "m.py")
     assert not hasattr(err, "body") and err.code == "E003"  # type: ignore[union-attr]

@@ -1,4 +1,4 @@
-"""The effort's calibration, pinned: the component counts the review reported for ten public
+"""The effort's calibration, pinned: the component counts the review reported for twelve public
 repositories, the range a migration lead gave each after reading it by hand, and the range
 the rates and the learning curve now make of the counts.
 
@@ -7,8 +7,12 @@ the sites of each API, a kind's functions or work items together, every idiom pa
 With the counts priced linearly, two of the ten missed their reader (a small training-only
 repository at 7.6–15 against 4–7, a detector with nine dynamic-shape functions at 35.4–70.2
 against 20–35) and the larger ones sat 1.4–1.8× above; these rows keep every range within 2×
-and overlapping its reader's. A change of a rate or of the curve that moves a row out of its
-band shows here first.
+and overlapping its reader's. A sparse masked autoencoder's six MinkowskiEngine op kinds,
+priced as six custom ops, put it at 20.3–36.1 against 14–22: a library is one porting job, its
+op kinds on a steep curve of their own. A depth model's SILog, gradient and scale-invariant
+losses (a mean over the valid pixels each), priced as three dynamic-shape functions, and a hub
+backbone in the branch a flag's default leaves out put it at 21.0–41.5 against 12–19. A change
+of a rate or of the curve that moves a row out of its band shows here first.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import re
 
 import pytest
 
-from apiscan.review.effort import PLATEAU, RATES, REPEAT, Units, price, repeated
+from apiscan.review.effort import CURVES, PLATEAU, RATES, REPEAT, Units, price, repeated
 
 #: (repository read, component counts, the reader's range, the range priced from the counts)
 READINGS: list[tuple[str, Units, tuple[float, float], tuple[float, float]]] = [
@@ -310,6 +314,67 @@ READINGS: list[tuple[str, Units, tuple[float, float], tuple[float, float]]] = [
         (30, 50),
         (30.6, 58.8),
     ),
+    (
+        "facebookresearch/ConvNeXt-V2",
+        {
+            "delete": (9, 5, 4, 2, 2, 1, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1),
+            "rewrite": (3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (11, 7, 7, 6, 5, 4, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "zoo-layer": (1,),
+            "checkpoint": (1,),
+            "library-op": (6,),
+        },
+        (14, 22),
+        (14.9, 27.1),
+    ),
+    (
+        "LiheYoung/Depth-Anything",
+        {
+            "delete": (30, 16, 6, 4, 4, 3, 2, 2, 2, 2, 2, 1, 1, 1),
+            "idiom": (1, 1, 1, 1, 1, 1),
+            "mechanical-idiom": (1, 1, 1, 1, 1, 1, 1, 1),
+            "rewrite": (12, 6, 6, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+            "rendered": (
+                24,
+                14,
+                12,
+                10,
+                7,
+                5,
+                5,
+                5,
+                4,
+                3,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                2,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+            ),
+            "gap": (1,),
+            "dynamic-shape": (2,),
+            "masked-reduction": (3,),
+            "pretrained-backbone": (1,),
+            "checkpoint": (1,),
+            "unsupported-param": (1,),
+            "data-torch-op": (2,),
+        },
+        (12, 19),
+        (17.5, 34.6),
+    ),
 ]
 
 
@@ -346,6 +411,25 @@ def test_the_learning_curve() -> None:
     # groups start again at the first unit: five idiom patterns are five units
     assert repeated((1, 1, 1, 1, 1)) == 5
     assert repeated((3, 1)) == repeated((3,)) + 1
+
+
+def test_a_librarys_op_kinds_are_one_job_on_a_steep_curve() -> None:
+    # the i-th op kind of one library at 1/i of the first, down to a fifth: six kinds cost
+    # what 2.45 custom ops would, not six
+    assert CURVES["library-op"] == (0.5, 0.2)
+    assert RATES["library-op"] == RATES["compiled-custom-op"]
+    assert repeated((1,), "library-op") == 1
+    assert repeated((6,), "library-op") == pytest.approx(1 + 1 / 2 + 1 / 3 + 1 / 4 + 0.2 + 0.2)
+    assert repeated((20,), "library-op") - repeated((19,), "library-op") == pytest.approx(0.2)
+    # each library starts its own curve; another kind keeps the common one
+    assert repeated((2, 1), "library-op") == 2.5
+    assert repeated((6,), "compiled-custom-op") == repeated((6,)) > repeated((6,), "library-op")
+    low, high, formula, driven = price({"library-op": (6,)}, {"library-op": "MinkowskiEngine"})
+    assert (low, high) == (7.5, 12.5)
+    assert formula == "6 library-op as 2.5 × 3–5"
+    assert driven == "library-op of MinkowskiEngine (6 as 2.5 × up to 5 = 12.5)"
+    # INVALID: priced as six custom ops, the same op kinds came to 12.9–21.5
+    assert price({"compiled-custom-op": (6,)})[:2] == (12.9, 21.5)
 
 
 def test_the_formula_shows_what_a_repeated_count_is_priced_as() -> None:

@@ -1,4 +1,4 @@
-"""Third-party libraries of compiled network ops are custom-op work, sparse use and custom
+"""Third-party libraries of compiled network ops are one porting job each, sparse use and custom
 extensions that MindTorch does not cover; constants, host queries, compositions and
 differentiable collectives are no custom op or gap: fixtures/thirdops."""
 
@@ -8,7 +8,7 @@ import pytest
 from scan_helpers import review_fixture
 
 from apiscan.review.model import Review
-from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, library_label
+from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, library_label, library_ops, library_what
 from apiscan.rewrite import host_value
 
 
@@ -17,18 +17,38 @@ def review() -> Review:
     return review_fixture("fixtures/thirdops")
 
 
-def test_library_ops_the_network_uses_are_compiled_custom_ops(review) -> None:
-    # VALID: MinkowskiEngine and torch_scatter in the network's file, one item per op
-    assert [i.what for i in review.work if i.kind == "compiled-custom-op"] == [
-        "MinkowskiEngine.MinkowskiConvolution (third-party compiled op of MinkowskiEngine)",
-        "MinkowskiEngine.SparseTensor (third-party compiled op of MinkowskiEngine)",
-        "torch_scatter.scatter_mean (third-party compiled op of torch_scatter)",
+def test_each_library_the_network_uses_is_one_porting_job(review) -> None:
+    # VALID: MinkowskiEngine and torch_scatter in the network's file, one item per library
+    # listing its op kinds (``uses``), not one custom op per name; INVALID: the submodule
+    # ``MEF`` is imported as, the library's network base class and its ``__init__``
+    libraries = [i for i in review.work if i.kind == "op-library"]
+    assert [(i.what, i.uses) for i in libraries] == [
+        (
+            "MinkowskiEngine (third-party compiled ops: MinkowskiEngine.MinkowskiConvolution, "
+            "MinkowskiEngine.MinkowskiFunctional.relu, MinkowskiEngine.SparseTensor)",
+            3,
+        ),
+        ("torch_scatter (third-party compiled ops: torch_scatter.scatter_mean)", 1),
     ]
-    assert review.effort.custom_ops == 3
-    # each at the line that first calls it, through the file's import alias (``ME.``)
-    assert [
-        (i.where[0].path, i.where[0].line) for i in review.work if i.kind == "compiled-custom-op"
-    ] == [("sparsenet/model.py", 19), ("sparsenet/model.py", 24), ("sparsenet/model.py", 26)]
+    assert not any(i.kind == "compiled-custom-op" for i in review.work)
+    assert review.effort.custom_ops == 4
+    # each op kind at the line that first calls it, through the file's import alias (``ME.``)
+    assert [[(w.path, w.line) for w in i.where] for i in libraries] == [
+        [("sparsenet/model.py", 19), ("sparsenet/model.py", 50), ("sparsenet/model.py", 24)],
+        [("sparsenet/model.py", 26)],
+    ]
+    # a sparse library is replaced by dense tensors and a mask; another by custom ops
+    assert "dense tensors and a mask" in libraries[0].why
+    assert "dense tensors" not in libraries[1].why
+    assert "package of custom ops" in libraries[1].why
+    # priced per library on its own curve: three kinds of MinkowskiEngine as 1.8, one of
+    # torch_scatter as 1; the drivers name the libraries
+    assert "4 library-op as 2.8 × 3–5" in review.effort.formula
+    drives = next(s for s in review.effort.explanation if "What drives it" in s)
+    assert "library-op of MinkowskiEngine, torch_scatter (4 as 2.8 × up to 5 = 14)" in drives
+    assert any(
+        "MinkowskiEngine: one porting job of 3 op kinds" in s for s in review.effort.explanation
+    )
     # INVALID: torch_geometric's data container in data code, an unknown helper package, an
     # optional import (xformers in a try: ... except ImportError, beside the PyTorch path)
     assert not any(
@@ -47,13 +67,14 @@ def test_library_ops_the_network_uses_are_compiled_custom_ops(review) -> None:
 def test_library_ops_are_extensions_and_sparse_use(review) -> None:
     assert [what for what, _ in review.extensions] == [
         "MinkowskiEngine (third-party compiled ops: MinkowskiEngine.MinkowskiConvolution, "
-        "MinkowskiEngine.SparseTensor)",
+        "MinkowskiEngine.MinkowskiFunctional.relu, MinkowskiEngine.SparseTensor)",
         "torch_scatter (third-party compiled ops: torch_scatter.scatter_mean)",
     ]
     # MinkowskiEngine works on sparse tensors; torch_scatter does not make one
     assert [(w.path, w.line) for w in review.sparse] == [
         ("sparsenet/model.py", 19),
         ("sparsenet/model.py", 24),
+        ("sparsenet/model.py", 50),
     ]
 
 
@@ -63,7 +84,8 @@ def test_mindtorch_does_not_cover_library_ops(review) -> None:
     assert "MinkowskiEngine.MinkowskiConvolution" in effort.mindtorch_lacks
     assert effort.mindtorch_total - effort.mindtorch_covered >= 3
     assert any(
-        "the ops of MinkowskiEngine, torch_scatter are custom ops" in s for s in effort.explanation
+        "the ops of MinkowskiEngine, torch_scatter are ported on either route" in s
+        for s in effort.explanation
     )
 
 
@@ -86,8 +108,13 @@ def test_host_value_table() -> None:
 
 def test_table_and_label() -> None:
     assert NETWORK_OP_LIBRARIES["MinkowskiOps"] == ("MinkowskiEngine", True)
-    assert library_label("x.y (third-party compiled op of spconv)") == "spconv"
+    what = library_what("spconv", ["spconv.SubMConv3d", "spconv.SparseConvTensor"])
+    assert what == "spconv (third-party compiled ops: spconv.SubMConv3d, spconv.SparseConvTensor)"
+    assert library_label(what) == "spconv"
+    assert library_ops(what) == ("spconv.SubMConv3d", "spconv.SparseConvTensor")
+    # INVALID: a repository's own compiled op is no library
     assert library_label("nativedet._C.nms") == ""
+    assert library_ops("nativedet._C.nms (nms_cuda)") == ()
 
 
 def test_gaps_reached_only_under_a_switched_off_option_are_not_counted(review) -> None:
