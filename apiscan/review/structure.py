@@ -643,6 +643,10 @@ class _Builders:
         #: module class -> the module classes constructions hand its constructor (a builder's
         #: ``Net(encoder=encoder)``, ``ResNet(num_classes, Bottleneck, ...)``): its parts
         self.injected: dict[str, set[str]] = {}
+        #: builder constructions whose only parts are classes handed in uncalled (``ResNet(
+        #: n, Bottleneck, ...)`` in ``resnet50``): no model of their own, their parts only
+        #: for the pick that runs through the builder (:meth:`_injected_into`)
+        self.fed: list[TopModel] = []
         #: path -> (first, last line of its ``__main__`` block, other files import the
         #: module, the module is in a package) of every module with such a block
         referenced = imported_modules(analyses)
@@ -1629,8 +1633,11 @@ class _Builders:
                 fn = file.function(fid)
                 parts = []
                 foreign: list[tuple[str, str]] = []  # third-party models handed in
+                constructed = False  # a part the construction is handed built
                 for arg, name in self._arguments(file, call, dotted):
-                    cls = self.built(file, arg, fid) or self._class_passed(file, arg)
+                    cls = self.built(file, arg, fid)
+                    constructed |= cls is not None and cls != dotted
+                    cls = cls or self._class_passed(file, arg)
                     if cls is None:
                         if (model := self._foreign_part(file, arg, fid)) is not None:
                             foreign.append((name or "**", model))
@@ -1656,6 +1663,9 @@ class _Builders:
                     parts += foreign
                     builder = fn.name if fn is not None else ""
                     model = TopModel(dotted, file.where(call.line), builder, tuple(parts))
+                    if not constructed:
+                        self.fed.append(model)
+                        continue
                     if not any(
                         (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
                     ):
@@ -1734,6 +1744,9 @@ class _Builders:
         tops = sorted(
             found,
             key=lambda m: (
+                # built in a branch the defaults leave out (moco-v3-like ``if args.arch.
+                # startswith('vit')`` with ``--arch resnet50``): after the one that runs
+                bool(self.unchosen and self.unchosen(m.where.path, m.where.line)),
                 m.cls in injected or m.cls.rpartition(".")[2] in inside,
                 -self.built_in.get(m.cls, 0),  # the root most model scripts build first
                 -len(m.parts),
@@ -2106,9 +2119,10 @@ class _Builders:
         those its constructor builds itself; that builder's entry is the same model, so it
         is dropped from ``found``."""
         trail = self.trails.get(pick, ())
-        for model in found:
+        for model in [*found, *self.fed]:
             if model.cls == pick.cls and model.builder and model.builder in trail:
-                found.remove(model)
+                if model in found:
+                    found.remove(model)
                 given = dict(model.parts)
                 own = [(n, p) for n, p in pick.parts[1:] if n not in given]
                 return replace(pick, parts=(pick.parts[0], *model.parts, *own))
@@ -2122,9 +2136,10 @@ class _Builders:
         if any(name != "selected by" for name, _ in pick.parts):
             return pick
         trail = self.trails.get(pick, ())
-        for model in found:
+        for model in [*found, *self.fed]:
             if model.cls == pick.cls and model.builder and model.builder in trail:
-                found.remove(model)
+                if model in found:
+                    found.remove(model)
                 how = f"{pick.parts[0][1]} → {model.builder}()"
                 return replace(pick, parts=(("selected by", how), *model.parts))
         return pick

@@ -78,6 +78,9 @@ def test_a_class_passed_to_a_constructor_is_a_part(blocks) -> None:
     # the selected builder's block is named among the model's parts; the list (num_classes,
     # the layer counts) is no part
     assert blocks.top_models[0].parts[1:] == (("block", "Bottleneck"),)
+    # INVALID: a builder construction whose only part is a class handed in uncalled is no
+    # model of its own (no "ResNet by resnet18" beside the pick)
+    assert [(m.cls, m.builder) for m in blocks.top_models] == [("blocknet.resnet.ResNet", "main")]
 
 
 def test_an_int_default_picks_the_builder_branch(blocks) -> None:
