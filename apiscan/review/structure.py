@@ -1801,7 +1801,7 @@ class _Builders:
         (``timm vit_large_patch14_dinov2``; ``timm.create_model(config.timm_preset)`` when
         the name is not a literal), directly or through the builder's locals and the
         repository factory that returns it (``encoder, cfg = create_backbone(preset=...)``,
-        the factory returning ``model, config``: ``... by create_backbone(preset=...)``).
+        the factory returning ``model, config``: ``create_backbone(preset=...) → ...``).
         ``position`` is the element of a returned tuple the local unpacks (-1: the whole).
         None for anything else."""
         expr = file.expr(ref)
@@ -1849,8 +1849,9 @@ class _Builders:
             }
         if len(models) != 1:
             return None
-        # named by the outermost builder the local was assigned from
-        return f"{models.pop().partition(' by ')[0]} by {file.text(ref, 60)}"
+        # named by the outermost builder the local was assigned from, as a part a constructor
+        # builds through a builder is (``_make_encoder(...) → timm vit_base_resnet50_384``)
+        return f"{file.text(ref, 60)} → {models.pop().rpartition(' → ')[2]}"
 
     def _class_passed(self, file: ModelFile, ref: int) -> str | None:
         """The module class an argument names without calling it (``ResNet(num_classes,

@@ -41,10 +41,10 @@ def test_third_party_models_a_factory_returns_are_parts_of_the_model(inject) -> 
     assert top.parts == (
         ("selected by", "create_model(Config()) in run.py → create_model()"),
         ("encoder", "PyramidEncoder (encoder)"),
-        ("encoder.patch_encoder", f"{timm} by create_backbone(preset=config.patch_preset)"),
-        ("encoder.image_encoder", f"{timm} by create_backbone(preset=config.image_preset)"),
+        ("encoder.patch_encoder", f"create_backbone(preset=config.patch_preset) → {timm}"),
+        ("encoder.image_encoder", f"create_backbone(preset=config.image_preset) → {timm}"),
         ("decoder", "FuseDecoder (decoder)"),
-        ("fov_encoder", f"{timm} by create_backbone(preset=config.fov_preset)"),
+        ("fov_encoder", f"create_backbone(preset=config.fov_preset) → {timm}"),
         ("fov", "FieldHead"),
     )
     # INVALID: the encoder handed in is no top model of its own, nor is dims (a number)
