@@ -1645,7 +1645,8 @@ class _Builders:
                     if cls == dotted or self.classes[cls].role in _NOT_TOP:
                         continue  # a criterion handed to a task is no part of a model
                     injected.add(cls)
-                    self.injected.setdefault(dotted, set()).add(cls)
+                    if not _WRAPPER.search(dotted.rpartition(".")[2]):  # it wraps any model
+                        self.injected.setdefault(dotted, set()).add(cls)
                     via = file.text(arg, 60)
                     shown = cls.rpartition(".")[2]
                     parts.append(
@@ -2713,11 +2714,12 @@ def with_top_roles(
     # (Swin's SimMIM pre-training around its SwinTransformer)
     chosen |= {m.cls for m in tops[:1] if any(name == "selected by" for name, _ in m.parts)}
     known = {m.cls for m in modules}
+    # the model itself stays a root where a task or wrapper is handed it
     given = {
-        cls: sorted(c for c in parts if c in known and c != cls)
+        cls: sorted(c for c in parts if c in known and c != cls and c not in chosen)
         for cls, parts in (injected or {}).items()
     }
-    parts = {c for found in given.values() for c in found} - chosen
+    parts = {c for found in given.values() for c in found}
     out = []
     for m in modules:
         if m.cls in chosen and m.role in ("other", "block"):

@@ -4,7 +4,8 @@ fixtures/injecttree: ``create_model(config)`` builds three encoders with a repos
 that returns a timm model with its config (``encoder, cfg = create_backbone(preset=...)``),
 hands two to ``PyramidEncoder(patch_encoder=..., image_encoder=...)`` and the third to
 ``DepthNet(encoder=..., decoder=..., fov_encoder=...)``: the third-party encoders are parts of
-the model, and the injected encoder and decoder are its children, never free-standing roots.
+the model, and the injected encoder and decoder are its children, never free-standing roots;
+the model handed to an EMA wrapper stays a root.
 
 fixtures/blockpick: ``ResNet(num_classes, Bottleneck, [...])`` hands its block class in, and
 train.py picks the builder in an ``if``/``elif`` chain on ``--depth`` (an int, default 50):
@@ -62,8 +63,10 @@ def test_injected_classes_are_children_not_other_roots(inject) -> None:
     assert _node(inject, "injectnet.parts.PyramidEncoder").role == "block"
     assert _node(inject, "injectnet.parts.FuseDecoder").role == "block"
     roots, _ = tree_roots(inject.modules, inject.top_models, ())
-    assert [m.cls for m in roots] == ["injectnet.net.DepthNet"]
-    assert not [m for m in inject.modules if m.role == "other"]
+    assert {m.cls for m in roots} == {"injectnet.net.DepthNet", "injectnet.ema.ModelEmaV2"}
+    # INVALID: the model an EMA wrapper is handed stays the root, no part of the wrapper
+    assert _node(inject, "injectnet.ema.ModelEmaV2").children == ()
+    assert [m.cls for m in inject.modules if m.role == "other"] == ["injectnet.ema.ModelEmaV2"]
 
 
 def test_a_class_passed_to_a_constructor_is_a_part(blocks) -> None:
