@@ -228,6 +228,11 @@ class ModelFacts:
     #: the import a script's argparse default picks (stylegan2-pytorch's ``if args.arch ==
     #: 'stylegan2': from model import Generator`` / ``elif ...: from swagan import ...``)
     branch_imports: tuple[BranchImport, ...] = ()
+    #: every assignment to one tuple of plain names (``encoder, config = create_backbone(
+    #: preset=...)``), its :attr:`Assign.names` the targets in order: what a builder's local
+    #: holds when a factory returns the model with its config (:attr:`assigns` keeps only
+    #: plain-name targets, which these are not)
+    unpacked: tuple[Assign, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +497,7 @@ class _Recorder:
     def facts(self) -> ModelFacts:
         calls: list[tuple[int, int]] = []
         assigns: list[Assign] = []
+        unpacked: list[Assign] = []
         returns: list[tuple[int, tuple[int, ...]]] = []
         self_parts: list[tuple[str, int, tuple[int, ...]]] = []
         relative: list[tuple[int, str, tuple[tuple[str, str], ...]]] = []
@@ -542,6 +548,23 @@ class _Recorder:
                 if attrs:
                     value = self.encode(node.value, link, whole=True)
                     self_parts.extend((attr, value, fids) for attr in attrs)
+                if (
+                    len(node.targets) == 1
+                    and isinstance(first, ast.Tuple)
+                    and all(isinstance(t, ast.Name) for t in first.elts)
+                ):
+                    unpacked.append(
+                        Assign(
+                            tuple(t.id for t in first.elts),  # type: ignore[attr-defined]
+                            False,
+                            node.lineno,
+                            node.end_lineno or node.lineno,
+                            self._value(node.value, link),
+                            link,
+                            fids,
+                            not fids and not owner,
+                        )
+                    )
                 names = tuple(t.id for t in node.targets if isinstance(t, ast.Name))
                 if names:
                     assigns.append(
@@ -641,6 +664,7 @@ class _Recorder:
             config=tuple(config),
             tests=tuple(tests),
             branch_imports=tuple(branch_imports),
+            unpacked=tuple(unpacked),
         )
 
     def _branch_imports(

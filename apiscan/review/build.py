@@ -122,8 +122,9 @@ def review(options: ScanOptions) -> Review:
     choices = string_choices(analyses, ancillary, readings.argparse)
     unchosen = choices[0]
     not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
+    injected: dict[str, set[str]] = {}  # the parts constructions hand a module class
     tops = structure.top_models(
-        analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen
+        analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen, injected
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     tops = _untrained(tops, analyses, modules, training)
@@ -224,7 +225,7 @@ def review(options: ScanOptions) -> Review:
     recipe += work_recipe(items, framework_keeps(readings.options[0], analyses))
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
-    modules = structure.with_top_roles(modules, tops)
+    modules = structure.with_top_roles(modules, tops, injected)
     return Review(
         root=result.root,
         tool_version=__version__,

@@ -113,6 +113,21 @@ class ModelFile:
             ]
         return self._scopes[fid]
 
+    def bound_above(self, fid: int, name: str, line: int) -> tuple[int, int] | None:
+        """(the value, the position in it) the last assignment above ``line`` in the def
+        ``fid`` binds ``name`` to: a plain ``name = value`` (position -1) or an unpacking
+        ``name, config = value`` (the name's index); None when none does."""
+        found = [
+            (a.line, a.value, -1) for a in self.assigns_in(fid) if a.single and a.names[0] == name
+        ]
+        found += [
+            (a.line, a.value, a.names.index(name))
+            for a in self.facts.unpacked
+            if name in a.names and (fid in a.functions if fid >= 0 else a.module)
+        ]
+        found = [f for f in found if f[0] < line]
+        return max(found)[1:] if found else None
+
     def returns_in(self, fid: int) -> list[int]:
         """The values of the ``return`` statements in the def ``fid``, walk order."""
         return [ref for ref, fids in self.facts.returns if fid in fids]

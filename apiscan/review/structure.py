@@ -640,6 +640,13 @@ class _Builders:
         self.not_built: dict[str, tuple[str, str]] = {}
         #: root module -> how many files' builder functions build it (:meth:`_roots`)
         self.built_in: dict[str, int] = {}
+        #: module class -> the module classes constructions hand its constructor (a builder's
+        #: ``Net(encoder=encoder)``, ``ResNet(num_classes, Bottleneck, ...)``): its parts
+        self.injected: dict[str, set[str]] = {}
+        #: builder constructions whose only parts are classes handed in uncalled (``ResNet(
+        #: n, Bottleneck, ...)`` in ``resnet50``): no model of their own, their parts only
+        #: for the pick that runs through the builder (:meth:`_injected_into`)
+        self.fed: list[TopModel] = []
         #: path -> (first, last line of its ``__main__`` block, other files import the
         #: module, the module is in a package) of every module with such a block
         referenced = imported_modules(analyses)
@@ -1631,27 +1638,41 @@ class _Builders:
                     continue
                 fn = file.function(fid)
                 parts = []
-                args = file.args(call)
-                for i, arg in enumerate(call.refs[1:]):
+                foreign: list[tuple[str, str]] = []  # third-party models handed in
+                constructed = False  # a part the construction is handed built
+                for arg, name in self._arguments(file, call, dotted):
                     cls = self.built(file, arg, fid)
-                    if cls is None or cls == dotted or self.classes[cls].role in _NOT_TOP:
+                    constructed |= cls is not None and cls != dotted
+                    cls = cls or self._class_passed(file, arg)
+                    if cls is None:
+                        if (model := self._foreign_part(file, arg, fid)) is not None:
+                            foreign.append((name or "**", model))
+                        continue
+                    if cls == dotted or self.classes[cls].role in _NOT_TOP:
                         continue  # a criterion handed to a task is no part of a model
-                    name = (
-                        call.keywords[i - len(args)]
-                        if i >= len(args)
-                        else self._parameter(dotted, i)
-                    )
                     injected.add(cls)
+                    if not _WRAPPER.search(dotted.rpartition(".")[2]):  # it wraps any model
+                        self.injected.setdefault(dotted, set()).add(cls)
                     via = file.text(arg, 60)
                     shown = cls.rpartition(".")[2]
                     parts.append(
                         (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
                     )
+                    # what the builder handed that part in turn (``encoder = Encoder(
+                    # patch_encoder=patch_encoder)``): ``encoder.patch_encoder``
+                    parts += [
+                        (f"{name or '**'}.{inner}", model)
+                        for inner, model in self._handed_in(file, arg, fid, cls)
+                    ]
                 # a builder function, or a script's module code (``diffusion =
                 # GaussianDiffusion(Unet(...))`` under ``if __name__ == "__main__"``)
                 if parts and (fn is None or fn.name != "__init__"):
+                    parts += foreign
                     builder = fn.name if fn is not None else ""
                     model = TopModel(dotted, file.where(call.line), builder, tuple(parts))
+                    if not constructed:
+                        self.fed.append(model)
+                        continue
                     if not any(
                         (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
                     ):
@@ -1738,6 +1759,9 @@ class _Builders:
         tops = sorted(
             found,
             key=lambda m: (
+                # built in a branch the defaults leave out (moco-v3-like ``if args.arch.
+                # startswith('vit')`` with ``--arch resnet50``): after the one that runs
+                bool(self.unchosen and self.unchosen(m.where.path, m.where.line)),
                 m.cls in injected or m.cls.rpartition(".")[2] in inside,
                 -self.built_in.get(m.cls, 0),  # the root most model scripts build first
                 -len(m.parts),
@@ -1756,6 +1780,103 @@ class _Builders:
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
         return tuple(tops[:TOP_MODELS])
+
+    def _arguments(self, file: ModelFile, call: Expr, cls: str) -> list[tuple[int, str]]:
+        """(argument, the parameter of ``cls``'s constructor it is passed for, "" when
+        unknown) of a construction: a keyword's name, else the positional parameter's."""
+        args = file.args(call)
+        return [
+            (
+                arg,
+                (call.keywords[i - n] if i >= (n := len(args)) else self._parameter(cls, i)) or "",
+            )
+            for i, arg in enumerate(call.refs[1:])
+        ]
+
+    def _handed_in(self, file: ModelFile, ref: int, fid: int, cls: str) -> list[tuple[str, str]]:
+        """(parameter, third-party model) of what the builder's own construction of ``cls``
+        that the local ``ref`` holds was handed (:meth:`_foreign_part`)."""
+        expr = file.expr(ref)
+        if expr is None or expr.kind != "name":
+            return []
+        bound = file.bound_above(fid, expr.value or "", expr.line)
+        call = file.expr(bound[0]) if bound is not None and bound[1] < 0 else None
+        if call is None or call.kind != "call" or self.callee(file, call) != cls:
+            return []
+        return [
+            (name or "**", model)
+            for arg, name in self._arguments(file, call, cls)
+            if (model := self._foreign_part(file, arg, fid)) is not None
+        ]
+
+    def _foreign_part(
+        self, file: ModelFile, ref: int, fid: int, position: int = -1, depth: int = 0
+    ) -> str | None:
+        """The third-party model an argument holds, as a reader names it: a zoo call
+        (``timm vit_large_patch14_dinov2``; ``timm.create_model(config.timm_preset)`` when
+        the name is not a literal), directly or through the builder's locals and the
+        repository factory that returns it (``encoder, cfg = create_backbone(preset=...)``,
+        the factory returning ``model, config``: ``create_backbone(preset=...) → ...``).
+        ``position`` is the element of a returned tuple the local unpacks (-1: the whole).
+        None for anything else."""
+        expr = file.expr(ref)
+        if expr is None or depth > _FOLLOW:
+            return None
+        if expr.kind == "tuple" and position <= 0:  # ``return model, config``
+            return self._foreign_part(file, expr.refs[0], fid, -1, depth + 1)
+        if expr.kind == "name" and position < 0:
+            bound = file.bound_above(fid, expr.value or "", expr.line)
+            if bound is None:
+                return None
+            return self._foreign_part(file, bound[0], fid, bound[1], depth + 1)
+        if expr.kind != "call":
+            return None
+        dotted = self.callee(file, expr)
+        if dotted is None or dotted in self.classes:
+            return None
+        package, tail = dotted.partition(".")[0], dotted.rpartition(".")[2]
+        if package not in self.local:
+            if position >= 0 or (package not in TORCH_MODEL_PACKAGES):
+                return None
+            named = self._zoo_model(file, expr, dotted)
+            if named is not None or tail not in _BY_NAME_CALLS:
+                return named
+            given = expr.node.args  # the name an option or config holds
+            return f"{dotted}({given[0].text[:40] if given else ''})"
+        found = self._def(dotted)
+        if found is None:
+            return None
+        dfile, dfid = found
+        models = {
+            m
+            for ret in dfile.returns_in(dfid)
+            if (m := self._foreign_part(dfile, ret, dfid, position, depth + 1)) is not None
+        }
+        if not models and position <= 0:
+            # a factory that wraps the zoo model it creates before returning it (a ViT
+            # factory's ``create_vit`` returning ``model.model`` of the wrapper it built
+            # around ``timm.create_model(...)``): the zoo model is what it returns
+            models = {
+                m
+                for call, inner in dfile.facts.calls
+                if inner == dfid
+                and (m := self._foreign_part(dfile, call, dfid, -1, depth + 1)) is not None
+            }
+        if len(models) != 1:
+            return None
+        # named by the outermost builder the local was assigned from, as a part a constructor
+        # builds through a builder is (``_make_encoder(...) → timm vit_base_resnet50_384``)
+        return f"{file.text(ref, 60)} → {models.pop().rpartition(' → ')[2]}"
+
+    def _class_passed(self, file: ModelFile, ref: int) -> str | None:
+        """The module class an argument names without calling it (``ResNet(num_classes,
+        Bottleneck, [3, 4, 6, 3])``): the constructor builds its layers of it (``block(...)``
+        in ``_make_layer``), so it is a part of the model; None for any other argument."""
+        expr = file.expr(ref)
+        if expr is None or expr.kind not in ("name", "attr"):
+            return None
+        dotted = self.dotted(file, ref)
+        return dotted if dotted in self.classes else None
 
     def _framework_networks(self) -> list[TopModel]:
         """The networks an installed framework's training builds from the option file by
@@ -1870,6 +1991,8 @@ class _Builders:
                     continue
                 if dotted is None:
                     continue
+                if self.unchosen is not None and self.unchosen(file.path, call.line):
+                    continue  # a branch the defaults leave out (``--depth`` 50: not resnet18)
                 owner = self._class_builder(dotted)
                 if owner is not None:
                     if owner not in out:
@@ -2012,9 +2135,10 @@ class _Builders:
         those its constructor builds itself; that builder's entry is the same model, so it
         is dropped from ``found``."""
         trail = self.trails.get(pick, ())
-        for model in found:
+        for model in [*found, *self.fed]:
             if model.cls == pick.cls and model.builder and model.builder in trail:
-                found.remove(model)
+                if model in found:
+                    found.remove(model)
                 given = dict(model.parts)
                 own = [(n, p) for n, p in pick.parts[1:] if n not in given]
                 return replace(pick, parts=(pick.parts[0], *model.parts, *own))
@@ -2028,9 +2152,10 @@ class _Builders:
         if any(name != "selected by" for name, _ in pick.parts):
             return pick
         trail = self.trails.get(pick, ())
-        for model in found:
+        for model in [*found, *self.fed]:
             if model.cls == pick.cls and model.builder and model.builder in trail:
-                found.remove(model)
+                if model in found:
+                    found.remove(model)
                 how = f"{pick.parts[0][1]} → {model.builder}()"
                 return replace(pick, parts=(("selected by", how), *model.parts))
         return pick
@@ -2592,6 +2717,7 @@ def top_models(
     readings: Readings | None = None,
     not_built: dict[str, tuple[str, str]] | None = None,
     unchosen: Callable[[str, int], str] | None = None,
+    injected: dict[str, set[str]] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
@@ -2601,11 +2727,15 @@ def top_models(
     (:func:`apiscan.review.work.string_choices`, the work items' own reading): a builder's
     branch it leaves out is no alternative of a part. ``not_built`` is filled with the
     classes a part's builder builds only in a branch the chosen config skips (class -> (the
-    test, why it fails)), for the files those branches alone reach."""
+    test, why it fails)), for the files those branches alone reach; ``injected`` with the
+    module classes constructions hand each module class's constructor (its parts, for
+    :func:`with_top_roles`)."""
     builders = _Builders(analyses, modules, skip, hierarchy, root, readings, unchosen)
     tops = builders.top_models()
     if not_built is not None:
         not_built.update(builders.not_built)
+    if injected is not None:
+        injected.update(builders.injected)
     return tops
 
 
@@ -2621,16 +2751,35 @@ def _named_parts(tops: Sequence[TopModel]) -> set[str]:
 
 
 def with_top_roles(
-    modules: Sequence[ModuleNode], tops: Sequence[TopModel]
+    modules: Sequence[ModuleNode],
+    tops: Sequence[TopModel],
+    injected: Mapping[str, Iterable[str]] | None = None,
 ) -> tuple[ModuleNode, ...]:
     """A class the code builds as its top model is the model, whatever its name says
-    (``GPT``, ``Whisper``, ``MaskedAutoencoderViT``), unless its name gave it a role."""
+    (``GPT``, ``Whisper``, ``MaskedAutoencoderViT``), unless its name gave it a role.
+
+    A class handed to another's constructor (``injected``: a builder's ``Net(encoder=
+    encoder, decoder=decoder)``, ``ResNet(num_classes, Bottleneck, ...)``) is a part of
+    it, as one it builds itself is: a child in the tree, a block where nothing gave it a
+    role, never a free-standing "other"."""
     inside = _named_parts(tops)  # classes named as a part of some top model are parts
     chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
     # the first is the model the entry point builds, even where another model wraps it
     # (Swin's SimMIM pre-training around its SwinTransformer)
     chosen |= {m.cls for m in tops[:1] if any(name == "selected by" for name, _ in m.parts)}
-    return tuple(
-        replace(m, role="model") if m.cls in chosen and m.role in ("other", "block") else m
-        for m in modules
-    )
+    known = {m.cls for m in modules}
+    # the model itself stays a root where a task or wrapper is handed it
+    given = {
+        cls: sorted(c for c in parts if c in known and c != cls and c not in chosen)
+        for cls, parts in (injected or {}).items()
+    }
+    parts = {c for found in given.values() for c in found}
+    out = []
+    for m in modules:
+        if m.cls in chosen and m.role in ("other", "block"):
+            m = replace(m, role="model")
+        elif m.cls in parts and m.role == "other":
+            m = replace(m, role="block")
+        more = tuple(c for c in given.get(m.cls, ()) if c not in m.children)
+        out.append(replace(m, children=m.children + more) if more else m)
+    return tuple(out)

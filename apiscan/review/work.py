@@ -1120,9 +1120,17 @@ def work_items(
     findings = [
         f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
     ]
-    checkpoints = list(_checkpoints(findings, methods))
-    if unselected is not None:
-        checkpoints = _selected_downloads(checkpoints, unselected, others)
+    # weights downloaded in a model the configuration does not select, or by a builder the
+    # defaults do not run (``resnet18()`` when ``--depth`` defaults to 50, as the tree's
+    # "selected by" reads it): alternatives, not work
+    checkpoints = list(
+        _checkpoints(
+            findings,
+            methods,
+            lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
+            others,
+        )
+    )
     if others:  # noted on the selected model's first backbone item
         items, checkpoints = _noted_alternatives(items, checkpoints, others)
     checkpoints.extend(_array_loaders(findings, called))
@@ -1882,7 +1890,12 @@ def _string_choices(
                 defaults_of[name] = {
                     p: e.value for p, e in d.params if e is not None and e.kind == "Constant"
                 }
-    fixed = {k: {v for v in vs if isinstance(v, str)} for k, vs in defaults.items()}
+    # a string or a whole number an option defaults to (``--depth`` 50 picks ``elif
+    # parser.depth == 50``); a flag's True/False gates a branch rather than keying a chain
+    fixed = {
+        k: {v for v in vs if isinstance(v, str | int) and not isinstance(v, bool)}
+        for k, vs in defaults.items()
+    }
     fixed = {k: v for k, v in fixed.items() if v}
     off_functions: set[str] = set()
     off_calls: set[tuple[str, int]] = set()
@@ -2004,25 +2017,6 @@ def _uncalled_variants(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]
             for name in plain
             if name not in called_from and (fa.path, name) not in decorated
         )
-    return out
-
-
-def _selected_downloads(
-    items: list[WorkItem], unselected: Callable[[Where], str], others: dict[str, list[str]]
-) -> list[WorkItem]:
-    """The weights downloaded at construction, less the places in models the configuration
-    does not select (``others`` collects them as alternatives)."""
-    out = []
-    for item in items:
-        if item.kind != "pretrained-backbone":
-            out.append(item)
-            continue
-        places = tuple(w for w in item.where if not unselected(w))
-        for w in item.where:
-            if unselected(w):
-                others.setdefault(f"weights downloaded at {w}", []).append(unselected(w))
-        if places:
-            out.append(replace(item, where=places, uses=len(places)))
     return out
 
 
@@ -3431,12 +3425,16 @@ def _released_checkpoint(
 
 
 def _checkpoints(
-    findings: Sequence[ApiFinding], methods: frozenset[tuple[str, str]] = frozenset()
+    findings: Sequence[ApiFinding],
+    methods: frozenset[tuple[str, str]] = frozenset(),
+    unselected: Callable[[Where], str] = lambda where: "",
+    others: dict[str, list[str]] | None = None,
 ) -> Iterable[WorkItem]:
     """One item for the weights downloaded by URL at construction (``model_zoo.load_url(
     model_urls['resnet50'])`` into the repository's own ResNet: the ImageNet initialisation
     of a backbone it defines itself), and one for all the other checkpoint loading: one format
-    to convert, however many calls."""
+    to convert, however many calls. A download where ``unselected`` says why it does not run
+    (a model or builder the configuration does not select) is collected in ``others``."""
     calls = sorted(
         (
             f
@@ -3447,7 +3445,16 @@ def _checkpoints(
         ),
         key=lambda f: f.sort_key(),
     )
-    downloads = [f for f in calls if _pretrained_download(f, methods)]
+    downloads = []
+    for f in calls:
+        if not _pretrained_download(f, methods):
+            continue
+        where = Where(f.path, f.span.line, f.cell)
+        if off := unselected(where):
+            if others is not None:
+                others.setdefault(f"weights downloaded at {where}", []).append(off)
+            continue
+        downloads.append(f)
     if downloads:
         args = downloads[0].args
         first = (args.positional[:1] or (args.keyword("url") or "",))[0] if args else ""

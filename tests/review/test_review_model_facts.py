@@ -168,7 +168,9 @@ def _refused(*args: object, **kwargs: object) -> object:
     raise AssertionError("the model tree parsed or read a file again")
 
 
-@pytest.mark.parametrize("fixture", ["zoonet", "setpred", "ownbackbone", "promptseg"])
+@pytest.mark.parametrize(
+    "fixture", ["zoonet", "setpred", "ownbackbone", "promptseg", "injecttree", "blockpick"]
+)
 def test_the_model_tree_reads_records_never_the_files(
     fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -192,7 +194,7 @@ def test_the_model_tree_reads_records_never_the_files(
             build_review(fixture, jobs=1)
     finally:
         os.chdir(cwd)
-    ((analyses, modules, skip, hierarchy, root, readings, _, unchosen, expected),) = seen
+    ((analyses, modules, skip, hierarchy, root, readings, _, unchosen, _, expected),) = seen
     assert expected  # each fixture has a top model
     shutil.rmtree(tmp_path / fixture)
     import apiscan.parsing
