@@ -49,6 +49,7 @@ from typing import NamedTuple
 from apiscan.extract.records import CallFact, FileAnalysis
 from apiscan.extract.syntax import INIT_FUNCTIONS, INIT_NAME, shorten
 from apiscan.extract.values import (
+    ArgOption,
     AssignValues,
     CallValues,
     DefValues,
@@ -74,7 +75,7 @@ from apiscan.review.config_files import (
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
-from apiscan.review.evaluate import UNKNOWN, holds
+from apiscan.review.evaluate import UNKNOWN, agreed, holds, unset_option
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
@@ -113,6 +114,8 @@ class _Branch(NamedTuple):
 
 #: A value :meth:`_Recipe._holds` cannot tell (the shared evaluator's).
 _UNKNOWN = UNKNOWN
+#: The constants a followed value may be, by the word that writes them.
+_CONSTANT_WORDS: dict[str, object] = {"None": None, "True": True, "False": False}
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
@@ -231,6 +234,12 @@ _NOT_TRAINING_STORE = re.compile(
 _EVAL_SPLIT = re.compile(r"(val|valid|validation|test|eval)(\d*|[_-]\w*)", re.IGNORECASE)
 #: A function named for evaluation: what it builds measures the model, it does not train it.
 _EVALUATION_FUNCTION = re.compile(r"(evaluat|validat|val_|valid_|test_|eval_)|(val|test|eval)$")
+#: A function named for evaluation by one of its words (``build_test_loader``,
+#: ``_test_loader_from_config``): what it passes is not what training runs with.
+_EVALUATION_WORD = re.compile(
+    r"(^|_)(test|val|valid|eval|evaluate|evaluation|validate|validation|inference)(_|$)",
+    re.IGNORECASE,
+)
 #: A test on how the run is launched (deit's ``if args.distributed:``, set at run time): the
 #: recipe holds for every launch, so such a test decides no row.
 _LAUNCH_TEST = re.compile(
@@ -676,6 +685,13 @@ class _ArgOption:
     action: str
     file: _File
     call: CallValues
+    #: a positional argument or a ``required=True`` option (the command line gives it)
+    required: bool = False
+
+    @property
+    def declared(self) -> ArgOption:
+        """The declaration as the shared evaluator reads it."""
+        return ArgOption(self.option, self.option, self.default, self.action, self.required)
 
 
 @dataclass(frozen=True)
@@ -829,7 +845,9 @@ def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | Non
     option = argparse_option(call.expr)
     if option is None:
         return None
-    return option.dest, _ArgOption(option.option, option.default, option.action, f, call)
+    return option.dest, _ArgOption(
+        option.option, option.default, option.action, f, call, option.required
+    )
 
 
 # ------------------------------------------------------------------------------ the values
@@ -1129,6 +1147,12 @@ class _Values:
             # the scan could not type are calls of it too (nanoGPT's train.py builds its
             # model in three branches; only bench.py's call is typed)
             sites = [*sites, *self.repo.untyped_calls.get(name, ())]
+        if d.name == "from_config" and d.owner >= 0 and not d.static:
+            # a class that builds itself from a config (detectron2's ``@configurable``):
+            # ``DatasetMapper(cfg, True)`` runs ``DatasetMapper.from_config(cfg, True)``
+            owner = f"{f.module}.{f.defs[d.owner].qual}"
+            sites = [*sites, *self.repo.call_sites.get(owner, ())]
+            names.add(owner.rpartition(".")[2])
         out = []
         for path, fact in sites:
             caller = self.files.get(path)
@@ -1282,7 +1306,8 @@ class _Values:
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
             computed = None
-            if _is_none(o.default):
+            unset = unset_option(o.declared) if o.default is None else _UNKNOWN
+            if _is_none(o.default) or unset is None:
                 computed = (
                     self._computed_option(f, expr, depth)
                     or self.filled_by_defaults(o.file, expr.name, text, depth)
@@ -1303,6 +1328,9 @@ class _Values:
             elif o.action in ("store_true", "store_false"):
                 flag = "False" if o.action == "store_true" else "True"
                 found.append((_Val(flag, True, (f"{text}: {o.action} of {step}",)), place))
+            elif unset is None:
+                # an optional flag declared without a default is None when left out
+                found.append((_Val("None", True, (f"{text}: {step} has no default",)), place))
             else:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
@@ -1490,6 +1518,14 @@ def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     return bound
 
 
+def _left_off(option: _ArgOption) -> bool:
+    """An option the command line switches on: declared without a default (None), with
+    ``default=None`` or ``False``, or ``store_true``."""
+    if option.default is None:
+        return unset_option(option.declared) in (None, False)
+    return option.default.kind == "Constant" and option.default.value in (None, False)
+
+
 def _is_none(node: Expr | None) -> bool:
     return node is not None and node.kind == "Constant" and node.value is None
 
@@ -1529,6 +1565,8 @@ class _Recipe:
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
+        #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
+        self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
         #: (path, line) -> the call facts on it (built on first use)
@@ -2084,6 +2122,56 @@ class _Recipe:
             if reads and all(self._read_untaken(read) for read in reads):
                 dead_options.update(f"argparse {o.option}" for o in options)
         self.out = [i for i in self.out if i.name not in dead_options]
+        self._off_switches()
+
+    def _off_switches(self) -> None:
+        """Say on an option's row what it switches on that the defaults leave off
+        (vq-vae-2's ``--sched``, declared without a default: ``if args.sched == "cycle":``
+        builds a ``CycleScheduler`` no run with the defaults has): "optional, off by
+        default", with the test and the rows it would add."""
+        gated: dict[str, dict[str, list[str]]] = {}  # option row -> test -> rows
+        for item in self.untaken:
+            file = self.files.get(item.where.path)
+            if file is None or self.values.apart(file.path):
+                continue  # a demo's or a tool's switch is not the training's
+            for call in file.calls_on.get(item.where.line, []):
+                for branch in call.ifs[:1]:
+                    if 0 < branch.body_end < item.where.line:
+                        break  # the ``else`` of a switch: the option is on by default
+                    for node in branch.test.walk():
+                        options = self.repo.argparse.get(node.name, [])
+                        if node.kind != "Attribute" or node.target.kind != "Name":
+                            continue
+                        receiver = node.target.name
+                        if receiver not in _ARG_RECEIVERS | self.repo.parsed_names:
+                            continue
+                        # the file's own parser, else the training scripts'
+                        own = [o for o in options if o.file is file] or [
+                            o
+                            for o in options
+                            if _TRAINING_FILE.search(PurePosixPath(o.file.path).name)
+                        ]
+                        for o in own:
+                            if not _left_off(o):
+                                continue
+                            tests = gated.setdefault(f"argparse {o.option}", {})
+                            shown = f"{item.name} ({item.where.path}:{item.where.line})"
+                            test = branch.test.shown().replace("'", '"')
+                            found = tests.setdefault(test, [])
+                            if shown not in found:
+                                found.append(shown)
+                break
+        kept = []
+        for item in self.out:
+            tests = gated.get(item.name)
+            if tests:
+                said = "; ".join(
+                    f"if {test} builds " + ", ".join(rows[:3]) for test, rows in tests.items()
+                )
+                note = f"optional, off by default: {said}"
+                item = replace(item, note=f"{item.note}; {note}" if item.note else note)
+            kept.append(item)
+        self.out = kept
 
     def _read_untaken(self, read: _Read) -> bool:
         """Whether the attribute read ``read`` is an argument of a call in an untaken
@@ -2206,11 +2294,22 @@ class _Recipe:
                 local = file.local_value(fn, name.name, name.line)
                 if local is not None:
                     return self._holds(file, fn, local, at + 1)
+                params = dict(file.defs[fn].params)
+                if name.name in params and not any(
+                    a.target.kind == "Name" and a.target.name == name.name
+                    for a in file.defs[fn].assigns
+                ):
+                    passed = self._passed(file, fn, name.name, at)
+                    if passed is not _UNKNOWN:
+                        return passed
+                    # else what the value follower makes of it (the training files' calls)
             found = self.values.resolve(file, fn, name, 0)
             if any(step.startswith("default of parameter") for step in found.trail):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
                 # name='Adam') is called with --optimizer SGD): the default decides nothing
                 return _UNKNOWN
+            if found.literal and found.text in _CONSTANT_WORDS:
+                return _CONSTANT_WORDS[found.text]  # ``--sched`` left out: None
             if found.literal:
                 try:
                     return ast.literal_eval(found.text)
@@ -2219,6 +2318,44 @@ class _Recipe:
             return _UNKNOWN
 
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _passed(self, file: _File, fn: int, name: str, depth: int) -> object:
+        """What the parameter ``name`` of def ``fn`` holds where every call that runs in
+        training passes the same told value (:func:`~apiscan.review.evaluate.agreed`):
+        detectron2's ``build_augmentation(cfg, is_train)``, reached through
+        ``DatasetMapper(cfg, True)`` for training and ``DatasetMapper(cfg, False)`` only in
+        ``_test_loader_from_config``. A call counts unless it sits in an untaken branch, in
+        a function named for evaluation or in another task's script; one that leaves the
+        parameter gives its default. :data:`_UNKNOWN` with no such call (yolov9's
+        ``smart_optimizer(model, name='Adam')``, called with ``--optimizer``'s value: its
+        default decides nothing) or when they disagree."""
+        key = (file.path, fn, name)
+        if key in self._passing:
+            return self._passing[key]
+        self._passing[key] = _UNKNOWN  # a cycle of calls tells nothing
+        d = file.defs[fn]
+        default = dict(d.params).get(name)
+        values: list[object] = []
+        for caller, call in self.values.call_sites(file, fn):
+            if caller is file and d.line <= call.expr.line <= d.end_line:
+                continue  # a recursive call passes the parameter on
+            quals = caller.defs[call.function].qual.split(".") if call.function >= 0 else []
+            if (
+                any(_EVALUATION_WORD.search(q) for q in quals)
+                or self.values.apart(caller.path)
+                or self._call_untaken(caller, call)
+            ):
+                continue
+            passed = _bind_def(d, call.expr).get(name)
+            if passed is None and (default is None or _unpacks(call.expr)):
+                values.append(_UNKNOWN)  # maybe in ``*args``/``**kwargs``
+            elif passed is None:
+                values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
+            else:
+                values.append(self._holds(caller, call.function, passed, depth + 1))
+        found = agreed(values)
+        self._passing[key] = found
+        return found
 
     def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the outermost defs whose losses no run computes:
@@ -3768,7 +3905,8 @@ class _Recipe:
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
                 filled = None
-                if _is_none(o.default):  # left at None for a function of defaults to fill in
+                # left at None for a function of defaults to fill in
+                if _is_none(o.default) or (o.default is None and unset_option(o.declared) is None):
                     filled = self.values.filled_by_defaults(o.file, dest, o.option, 0)
                 if filled is not None:
                     value = f"None, then {filled.show()}"
@@ -3776,6 +3914,8 @@ class _Recipe:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
+                elif unset_option(o.declared) is None:
+                    value = "None (no default)"
                 else:
                     value = "no default"
                 where = o.file.where(o.call.expr.line)

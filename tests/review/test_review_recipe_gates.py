@@ -1,0 +1,295 @@
+"""The recipe reads what runs, with the values that run: an optional argparse flag declared
+without a default is None (vq-vae-2's ``--sched``: ``if args.sched == "cycle":`` builds no
+scheduler row), a parameter holds what every call that runs in training passes
+(detectron2's ``build_augmentation(cfg, is_train)`` through ``DatasetMapper(cfg, True)``,
+the test loader's ``False`` aside), and a documented multi-stage training reads its last
+stage deliberately, naming the earlier one (Real-ESRGAN's RealESRNet, then RealESRGAN from
+its weights). Small repositories written inline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scan_helpers import write_repo
+
+from apiscan.extract.values import ArgOption
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.evaluate import UNKNOWN, agreed, unset_option
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+
+
+def recipe(root: Path) -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, root)
+
+
+def named(items: tuple[RecipeItem, ...], category: str) -> dict[str, RecipeItem]:
+    return {i.name: i for i in items if i.category == category}
+
+
+_GATED = """
+    import argparse
+
+    import torch
+
+    from sched import CycleScheduler
+
+
+    def main(args):
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
+        scheduler = None
+        if args.sched == "cycle":
+            scheduler = CycleScheduler(optimizer, args.lr, warmup_proportion=0.05)
+        if args.ckpt is not None:
+            model.load_state_dict(torch.load(args.ckpt))
+        for step in range(10):
+            loss = model(torch.randn(2, 4)).sum()
+            loss.backward()
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--lr", type=float, default=3e-4)
+        parser.add_argument("--sched", type=str SCHED)
+        parser.add_argument("--ckpt", type=str)
+        parser.add_argument("path", type=str)
+        main(parser.parse_args())
+"""
+
+_SCHED = """
+    class CycleScheduler:
+        def __init__(self, optimizer, lr_max, warmup_proportion=0.1):
+            self.optimizer = optimizer
+            self.lr_max = lr_max
+
+        def step(self):
+            for group in self.optimizer.param_groups:
+                group["lr"] = self.lr_max
+"""
+
+
+def _gated(tmp_path: Path, sched: str) -> tuple[RecipeItem, ...]:
+    files = {"train_vq.py": _GATED.replace(" SCHED", sched), "sched.py": _SCHED}
+    return recipe(write_repo(tmp_path / "vq", files))
+
+
+def test_a_flag_declared_without_a_default_is_off(tmp_path: Path) -> None:
+    schedulers = named(_gated(tmp_path, ""), "scheduler")
+    # ``--sched`` left out is None: the branch that builds the scheduler is not taken
+    assert "sched.CycleScheduler" not in schedulers
+    option = schedulers["argparse --sched"]
+    assert dict(option.values) == {"default": "None (no default)"}
+    assert option.note == (
+        'optional, off by default: if args.sched == "cycle" builds sched.CycleScheduler '
+        "(train_vq.py:13)"
+    )
+
+
+def test_a_flag_whose_default_takes_the_branch_keeps_its_row(tmp_path: Path) -> None:
+    schedulers = named(_gated(tmp_path, ', default="cycle"'), "scheduler")
+    row = schedulers["sched.CycleScheduler"]
+    assert dict(row.values)["warmup_proportion"] == "0.05"
+
+
+def test_a_required_flag_decides_no_branch(tmp_path: Path) -> None:
+    # the command line always gives ``--sched``: its value is not known, the row stays
+    schedulers = named(_gated(tmp_path, ", required=True"), "scheduler")
+    assert "sched.CycleScheduler" in schedulers
+
+
+def test_what_an_option_left_out_holds() -> None:
+    assert unset_option(ArgOption("sched", "--sched", None, "")) is None
+    assert unset_option(ArgOption("amp", "--amp", None, "store_true")) is False
+    assert unset_option(ArgOption("no_aug", "--no-aug", None, "store_false")) is True
+    assert unset_option(ArgOption("path", "path", None, "", required=True)) is UNKNOWN
+    assert unset_option(ArgOption("cfg", "--cfg", None, "", required=True)) is UNKNOWN
+
+
+def test_a_value_every_call_agrees_on() -> None:
+    assert agreed([True, True]) is True
+    assert agreed([True, False]) is UNKNOWN
+    assert agreed([]) is UNKNOWN
+    assert agreed([1, UNKNOWN]) is UNKNOWN
+    # 1 and True are different values for a test (``is True``)
+    assert agreed([1, True]) is UNKNOWN
+
+
+_MAPPER = {
+    "pkg/__init__.py": "",
+    "pkg/augs.py": """
+        from torchvision import transforms as T
+
+
+        def build_augmentation(size, is_train):
+            augs = [T.Resize(size)]
+            if is_train:
+                augs.append(T.RandomHorizontalFlip())
+            return T.Compose(augs)
+    """,
+    "pkg/mapper.py": """
+        from pkg.augs import build_augmentation
+
+
+        class Mapper:
+            def __init__(self, is_train, *, augs=None):
+                self.is_train = is_train
+                self.augs = augs
+
+            @classmethod
+            def from_config(cls, cfg, is_train=True):
+                return {"is_train": is_train, "augs": build_augmentation(cfg["size"], is_train)}
+
+            def __call__(self, x):
+                return self.augs(x)
+    """,
+    "pkg/loaders.py": """
+        import torch
+
+        from pkg.mapper import Mapper
+
+
+        def build_train_loader(cfg, dataset, is_train):
+            mapper = Mapper(cfg, is_train)
+            return torch.utils.data.DataLoader(dataset, batch_size=4, collate_fn=mapper)
+
+
+        def build_test_loader(cfg, dataset):
+            return torch.utils.data.DataLoader(dataset, batch_size=1, collate_fn=Mapper(cfg, False))
+    """,
+    "train.py": """
+        import torch
+
+        from pkg.loaders import build_test_loader, build_train_loader
+
+
+        def main():
+            cfg = {"size": 32}
+            model = torch.nn.Linear(4, 2)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            for x in build_train_loader(cfg, list(range(8)), TRAIN):
+                loss = model(x).sum()
+                loss.backward()
+                optimizer.step()
+            for x in build_test_loader(cfg, list(range(8))):
+                model(x)
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+def _flip_step(tmp_path: Path, train: str) -> str:
+    files = dict(_MAPPER)
+    files["train.py"] = files["train.py"].replace("TRAIN", train)
+    rows = named(recipe(write_repo(tmp_path / "mapper", files)), "augmentation")
+    return dict(rows["composition in build_augmentation"].values)["2"]
+
+
+def test_a_parameter_holds_what_the_training_callers_pass(tmp_path: Path) -> None:
+    # ``Mapper(cfg, True)`` runs ``Mapper.from_config(cfg, True)``, which hands ``is_train``
+    # on; the test loader's ``Mapper(cfg, False)`` is evaluation: the flip runs in training
+    assert _flip_step(tmp_path, "True") == "RandomHorizontalFlip()"
+
+
+def test_a_parameter_the_training_callers_leave_unknown_decides_nothing(tmp_path: Path) -> None:
+    # the training passes a value only known at run time: the flip is shown with its test
+    assert _flip_step(tmp_path, "model.training") == "RandomHorizontalFlip() (if is_train)"
+
+
+_STAGE_ONE = """
+    name: train_SRNetx4_B12
+    network_g:
+      type: TinySR
+      num_feat: 64
+    path:
+      pretrain_network_g: experiments/pretrained_models/Official_SRx4.pth
+    train:
+      optim_g:
+        type: Adam
+        lr: !!float 2e-4
+      total_iter: 1000000
+"""
+
+_STAGE_TWO = """
+    name: train_SRGANx4_B12
+    network_g:
+      type: TinySR
+      num_feat: 64
+    path:
+      pretrain_network_g: experiments/pretrained_models/SRNet_x4.pth
+    train:
+      optim_g:
+        type: Adam
+        lr: !!float 1e-4
+      gan_opt:
+        type: GANLoss
+        loss_weight: !!float 1e-1
+      total_iter: 400000
+"""
+
+
+def _staged(tmp_path: Path, two: str) -> tuple[RecipeItem, ...]:
+    files = {
+        "srpkg/__init__.py": "",
+        "srpkg/train.py": """
+            from basicsr.train import train_pipeline
+
+            if __name__ == "__main__":
+                train_pipeline(".")
+        """,
+        "srpkg/arch.py": """
+            from torch import nn
+
+
+            class TinySR(nn.Module):
+                def __init__(self, num_feat=64):
+                    super().__init__()
+                    self.conv = nn.Conv2d(3, num_feat, 3)
+        """,
+        "options/train_srnet_x4.yml": _STAGE_ONE,
+        "options/train_srgan_x4.yml": two,
+        "docs/Training.md": """
+            # Training
+
+            First train the SRNet model:
+
+                python srpkg/train.py -opt options/train_srnet_x4.yml --auto_resume
+
+            Then train SRGAN from the SRNet weights:
+
+                python srpkg/train.py -opt options/train_srgan_x4.yml --auto_resume
+        """,
+    }
+    return recipe(write_repo(tmp_path / "sr", files))
+
+
+def test_documented_stages_read_the_last_one_and_name_the_first(tmp_path: Path) -> None:
+    items = _staged(tmp_path, _STAGE_TWO)
+    optim = named(items, "optimizer")["config train.optim_g: Adam"]
+    assert optim.where.path == "options/train_srgan_x4.yml"
+    assert dict(optim.values)["lr"] == "1e-4"
+    assert "the last of 2 training stages the documentation runs in order" in optim.note
+    assert "an earlier stage trains with options/train_srnet_x4.yml (docs/Training.md:5)" in (
+        optim.note
+    )
+    assert "earlier stage: options/train_srnet_x4.yml sets lr 2e-4" in optim.note
+    gan = named(items, "loss")["config train.gan_opt: GANLoss"]
+    assert "options/train_srnet_x4.yml sets none of it" in gan.note
+    epochs = named(items, "epochs")["config train.total_iter"]
+    assert dict(epochs.values) == {"value": "400000"}
+
+
+def test_two_documented_files_that_do_not_chain_are_no_stages(tmp_path: Path) -> None:
+    # the second file starts from other weights: two alternatives, none picked
+    two = _STAGE_TWO.replace("SRNet_x4.pth", "Official_SRx4.pth")
+    optim = named(_staged(tmp_path, two), "optimizer")["config train.optim_g: Adam"]
+    assert "none picked" in optim.note
+    assert "stage" not in optim.note
+    assert dict(optim.values)["lr"] == "1e-4 (1 of 2 files; also 2e-4)"
