@@ -112,6 +112,8 @@ class _Branch(NamedTuple):
     passed: bool | None = True
 
 
+#: A call that stops the run: an error built to be raised, an exit.
+_STOPS = re.compile(r"(^|\.)(\w*(Error|Exception)|exit|quit)$")
 #: A value :meth:`_Recipe._holds` cannot tell (the shared evaluator's).
 _UNKNOWN = UNKNOWN
 #: The constants a followed value may be, by the word that writes them.
@@ -744,6 +746,10 @@ class _Repo:
     #: names the repository binds to a parsed command line (stargan's ``config =
     #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
     parsed_names: set[str] = field(default_factory=set)
+    #: options declared without a default that the run cannot do without: left out, the
+    #: script stops (pytorch-retinanet's ``--dataset``: ``if ... == 'coco': ... elif ... ==
+    #: 'csv': ... else: raise ValueError(...)``), so None is not what it runs with
+    needed: set[str] = field(default_factory=set)
     #: the yacs YAML configs merged over those defaults (Swin-Transformer's configs/*.yaml)
     yaml: YamlConfigs | None = None
     #: the JSON hparams the training reads (``hps.train.learning_rate``)
@@ -1307,6 +1313,8 @@ class _Values:
             step = f"argparse {o.option} at {place}"
             computed = None
             unset = unset_option(o.declared) if o.default is None else _UNKNOWN
+            if expr.name in self.repo.needed:
+                unset = _UNKNOWN  # the script stops without it: the command line gives it
             if _is_none(o.default) or unset is None:
                 computed = (
                     self._computed_option(f, expr, depth)
@@ -1518,6 +1526,15 @@ def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     return bound
 
 
+def _literal_number(text: str) -> float | None:
+    """The number a followed literal's text writes (``0.25``, ``1e-1``), else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value
+
+
 def _left_off(option: _ArgOption) -> bool:
     """An option the command line switches on: declared without a default (None), with
     ``default=None`` or ``False``, or ``store_true``."""
@@ -1574,6 +1591,7 @@ class _Recipe:
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
+        self._needed_options()
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
@@ -1747,6 +1765,7 @@ class _Recipe:
             self._normalising_arithmetic(file)
             self._latent_scaling(file)
             self._norm_overrides(file)
+            self._step_weights(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -2318,6 +2337,40 @@ class _Recipe:
             return _UNKNOWN
 
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _needed_options(self) -> None:
+        """The options declared without a default whose absence stops the run: an error
+        raised (or an exit) on the side of every ``if`` around it that the defaults take,
+        the tests reading the option (pytorch-retinanet's ``--dataset``, tested against
+        'coco' and 'csv' before ``else: raise ValueError('Dataset type not understood')``).
+        Such an option is given on every command line: its value is not known here."""
+        needed: set[str] = set()
+        for path, file in self.files.items():
+            if is_test_path(path) or self.values.apart(path):
+                continue
+            for call in file.values.calls:
+                if not _STOPS.search(call.expr.callee()) or call.stored is not None:
+                    continue
+                ifs = [i for i in call.ifs if i.function == call.function and i.body_end]
+                read: set[str] = set()
+                for near in ifs:
+                    in_else = near.body_end < call.expr.line
+                    if self._holds(file, call.function, near.test, 0) is not (not in_else):
+                        break  # the defaults do not go there (or it is not known)
+                    read |= {
+                        node.name
+                        for node in near.test.walk()
+                        if node.kind == "Attribute"
+                        and any(
+                            o.default is None and unset_option(o.declared) is None
+                            for o in self.repo.argparse.get(node.name, ())
+                        )
+                    }
+                else:
+                    needed |= read
+        if needed:
+            self.repo.needed = needed
+            self._passing.clear()  # what was told with those options at None
 
     def _passed(self, file: _File, fn: int, name: str, depth: int) -> object:
         """What the parameter ``name`` of def ``fn`` holds where every call that runs in
@@ -3131,6 +3184,57 @@ class _Recipe:
                     return found
         return []
 
+    def _step_weights(self, file: _File) -> None:
+        """The weights the training step gives the terms of the loss it differentiates when
+        no loss row carries them: a term the model returns (vq-vae-2's ``loss = recon_loss
+        + latent_loss_weight * latent_loss``, ``latent_loss_weight = 0.25``, the commitment
+        loss its ``VQVAE.forward`` computes), each weight followed to a number other than
+        1. A term stored from a loss call that is a row already has its weight there
+        (:meth:`_loss_factor`)."""
+        for call in file.values.calls:
+            func = call.expr.func
+            fn = call.function
+            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
+                continue
+            if func.kind != "Attribute" or func.target.kind != "Name":
+                continue
+            total = file.local_value(fn, func.target.name, call.expr.line)
+            if total is None or total.kind != "BinOp":
+                continue
+            rows = {
+                i.where.line for i in self.out if i.category == "loss" and i.where.path == file.path
+            }
+            covered = {
+                c.stored.name
+                for c in file.values.calls
+                if c.function == fn
+                and c.stored is not None
+                and c.stored.kind == "Name"
+                and c.expr.line in rows
+            }
+            for node in _outer_products(total):
+                factors = _factors(node)
+                read = [(f, self.values.resolve(file, fn, f, 0)) for f in factors]
+                terms = [f for f, value in read if f.kind == "Name" and not value.literal]
+                if len(terms) != 1 or terms[0].name in covered:
+                    continue
+                weights = [(f, value) for f, value in read if f is not terms[0]]
+                if not weights or not all(
+                    f.kind in ("Name", "Attribute", "Constant") and value.literal
+                    for f, value in weights
+                ):
+                    continue
+                numbers = [_literal_number(value.text) for _, value in weights]
+                if any(n is None for n in numbers) or all(n == 1 for n in numbers):
+                    continue
+                shown = "; ".join(
+                    value.show() if f.kind == "Constant" else f"{f.text} = {value.show()}"
+                    for f, value in weights
+                )
+                where = file.where(total.line)
+                note = f"a term of the loss the training step differentiates: {total.text}"
+                self.add("loss", f"weight of {terms[0].name}", where, [("weight", shown)], note)
+
     def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
         = i % args.d_reg_every == 0`` then ``if d_regularize: r1_loss = d_r1_loss(...)``):
@@ -3914,7 +4018,7 @@ class _Recipe:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
-                elif unset_option(o.declared) is None:
+                elif unset_option(o.declared) is None and dest not in self.repo.needed:
                     value = "None (no default)"
                 else:
                     value = "no default"

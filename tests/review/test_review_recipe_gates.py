@@ -293,3 +293,87 @@ def test_two_documented_files_that_do_not_chain_are_no_stages(tmp_path: Path) ->
     assert "none picked" in optim.note
     assert "stage" not in optim.note
     assert dict(optim.values)["lr"] == "1e-4 (1 of 2 files; also 2e-4)"
+
+
+_NEEDED = """
+    import argparse
+
+    import torch
+    from torchvision import transforms as T
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--dataset")
+        parser.add_argument("--epochs", type=int, default=10)
+        args = parser.parse_args()
+        if args.dataset == "coco":
+            transform = T.Compose([T.RandomHorizontalFlip(), T.ToTensor()])
+        elif args.dataset == "csv":
+            transform = T.Compose([T.RandomVerticalFlip(), T.ToTensor()])
+        ELSE
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-5)
+        for epoch in range(args.epochs):
+            loss = model(torch.randn(2, 4)).sum()
+            loss.backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _needed(tmp_path: Path, otherwise: str) -> list[RecipeItem]:
+    files = {"train.py": _NEEDED.replace("ELSE", otherwise)}
+    items = recipe(write_repo(tmp_path / "det", files))
+    return [i for i in items if i.name == "composition in main"]
+
+
+def test_an_option_the_run_stops_without_is_given_not_none(tmp_path: Path) -> None:
+    # left out, ``--dataset`` falls to ``raise``: every command line gives it, and both
+    # compositions are alternatives it picks, not branches None leaves off
+    rows = _needed(tmp_path, 'else:\n            raise ValueError("unknown dataset")')
+    whens = [dict(i.values)["when"] for i in rows]
+    assert whens == ['args.dataset == "coco"', 'args.dataset == "csv"']
+
+
+def test_an_option_the_run_does_without_is_none(tmp_path: Path) -> None:
+    # no ``raise``: left out, ``--dataset`` is None and neither composition runs
+    assert _needed(tmp_path, "else:\n            transform = None") == []
+
+
+_STEP = """
+    import torch
+
+
+    def train(model, loader, optimizer):
+        criterion = torch.nn.MSELoss()
+        latent_loss_weight = WEIGHT
+        for img in loader:
+            out, latent_loss = model(img)
+            recon_loss = criterion(out, img)
+            latent_loss = latent_loss.mean()
+            loss = recon_loss + latent_loss_weight * latent_loss
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def _weights(tmp_path: Path, weight: str) -> dict[str, RecipeItem]:
+    root = write_repo(tmp_path / "vq", {"train_vq.py": _STEP.replace("WEIGHT", weight)})
+    return {n: i for n, i in named(recipe(root), "loss").items() if n.startswith("weight of")}
+
+
+def test_a_weight_the_training_step_gives_a_term_the_model_returns(tmp_path: Path) -> None:
+    row = _weights(tmp_path, "0.25")["weight of latent_loss"]
+    assert dict(row.values) == {
+        "weight": "latent_loss_weight = 0.25 (latent_loss_weight set at train_vq.py:6)"
+    }
+    assert (row.where.path, row.where.line) == ("train_vq.py", 11)
+
+
+def test_a_weight_of_one_or_a_tensor_is_no_setting(tmp_path: Path) -> None:
+    assert _weights(tmp_path, "1.0") == {}
+    assert _weights(tmp_path / "t", "torch.ones(1)") == {}
