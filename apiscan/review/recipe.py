@@ -899,6 +899,9 @@ class _Values:
         self._facts_on: dict[tuple[str, int], list[str]] | None = None
         #: (module, name) -> the modules a star import of which brings that name
         self._exporters: dict[tuple[str, str], set[str]] = {}
+        #: whether an assignment (file, def, line) runs with the defaults; the recipe
+        #: sets it (its branch evaluation), every assignment runs without it
+        self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -1087,6 +1090,9 @@ class _Values:
         self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
     ) -> list[_Val]:
         bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
+        # deeplab's ``weight`` assigned under ``if args.use_balanced_weights:`` (off) and
+        # ``None`` in its ``else``: the value is the one that runs (all, if none is told)
+        bound = [a for a in bound if self.runs(f, fn, a.line)] or bound
         return [
             self.resolve(f, fn, a.value, depth + 1).then(f"{name} set at {f.loc(a.line)}")
             for a in sorted(bound, key=lambda a: a.line)[:3]
@@ -1592,6 +1598,8 @@ class _Recipe:
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self._needed_options()
+        self._judging = False
+        self.values.runs = self._assignment_runs
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
@@ -2337,6 +2345,26 @@ class _Recipe:
             return _UNKNOWN
 
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _assignment_runs(self, file: _File, fn: int, line: int) -> bool:
+        """Whether the assignment at ``line`` of def ``fn`` runs with the defaults (not in
+        an untaken branch): the value follower's test of an assignment. A test asked while
+        one is being told says yes (no evaluation inside an evaluation)."""
+        if self._judging:
+            return True
+        self._judging = True
+        try:
+            ifs = sorted(
+                (
+                    i
+                    for i in self._file_ifs(file)
+                    if i.function == fn and i.line < line <= i.end_line
+                ),
+                key=lambda i: -i.line,
+            )
+            return not ifs or not self._untaken(file, line, ifs, fn)
+        finally:
+            self._judging = False
 
     def _needed_options(self) -> None:
         """The options declared without a default whose absence stops the run: an error

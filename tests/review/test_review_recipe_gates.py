@@ -377,3 +377,38 @@ def test_a_weight_the_training_step_gives_a_term_the_model_returns(tmp_path: Pat
 def test_a_weight_of_one_or_a_tensor_is_no_setting(tmp_path: Path) -> None:
     assert _weights(tmp_path, "1.0") == {}
     assert _weights(tmp_path / "t", "torch.ones(1)") == {}
+
+
+_WEIGHTED = """
+    import argparse
+
+    import numpy as np
+    import torch
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--balanced", action="store_true")
+        args = parser.parse_args()
+        if args.balanced:
+            weight = torch.from_numpy(np.load("weights.npy"))
+        else:
+            weight = None
+        criterion = torch.nn.CrossEntropyLoss(weight=weight)
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loss = criterion(model(torch.randn(2, 4)), torch.zeros(2, dtype=torch.long))
+        loss.backward()
+        optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_value_is_followed_through_the_assignment_that_runs(tmp_path: Path) -> None:
+    # ``--balanced`` is off: ``weight`` is the ``else``'s None, not the loaded array
+    root = write_repo(tmp_path / "seg", {"train_seg.py": _WEIGHTED})
+    loss = named(recipe(root), "loss")["torch.nn.CrossEntropyLoss"]
+    assert dict(loss.values)["weight"] == "None (weight set at train_seg.py:14)"
