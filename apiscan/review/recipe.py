@@ -1774,6 +1774,7 @@ class _Recipe:
             self._latent_scaling(file)
             self._norm_overrides(file)
             self._step_weights(file)
+            self._buffer_averages(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -3850,6 +3851,40 @@ class _Recipe:
             if not (any(_NO_GRAD.search(c) for c in loop.contexts) or ".data" in text):
                 continue
             self._ema_item(file, loop, update)
+
+    def _buffer_averages(self, file: _File) -> None:
+        """A moving average a module keeps of its own buffers in a method, no loop over
+        weights (vq-vae-2's codebook: ``self.cluster_size.data.mul_(self.decay).add_(...,
+        alpha=1 - self.decay)`` in ``Quantize.forward``): the decay, followed to the value
+        the module is built with (``decay=0.99``, a constructor default no call changes)."""
+        seen: set[int] = set()
+        for call in file.values.calls:
+            node, fn = call.expr, call.function
+            if fn < 0 or file.defs[fn].owner < 0 or node.func.kind != "Attribute":
+                continue
+            receiver = node.func.target
+            if not (
+                node.func.name in ("add_", "sub_")
+                and receiver.kind == "Call"
+                and receiver.func.kind == "Attribute"
+                and receiver.func.name == "mul_"
+                and len(receiver.args) == 1
+                and _root_name(receiver.func.target) == "self"
+            ):
+                continue
+            cls = file.defs[fn].owner
+            if cls in seen:
+                continue
+            seen.add(cls)
+            decay = receiver.args[0]
+            target = receiver.func.target.text.removesuffix(".data")
+            values = [
+                ("update", f"{shorten(node.text, TEXT_LIMIT)} at {file.loc(node.line)}"),
+                ("decay", self.values.describe(file, fn, decay)),
+            ]
+            name = file.defs[cls].name
+            note = f"a moving average of {target} kept by {name}.{file.defs[fn].name}"
+            self.add("ema", f"EMA of buffers ({name})", file.where(node.line), values, note)
 
     @staticmethod
     def _weight_dicts(file: _File, fn: int) -> set[str]:

@@ -1044,7 +1044,7 @@ def work_items(
                     continue
                 if _own_model(b, fa, defaults, registered):
                     continue  # deit's ``create_model(args.model)``: its own registered ViT
-                off = _switched_off_branch(fa, b.where[0].line, defaults) or unchosen(
+                off = switched_off_branch(fa, b.where[0].line, defaults) or unchosen(
                     fa.path, b.where[0].line
                 )
                 if off:  # deit's teacher, built only with distillation on
@@ -1141,22 +1141,27 @@ def _own_model(
     return bool(values) and all(isinstance(v, str) and v in registered for v in values)
 
 
-def _switched_off_branch(fa: FileAnalysis, line: int, defaults: dict[str, set[object]]) -> str:
+def switched_off_branch(
+    fa: FileAnalysis, line: int, defaults: dict[str, set[object]], every: bool = False
+) -> str:
     """ "only if <test>, off by default" when the call on ``line`` is built under an ``if``
     on an argparse option that its default turns off (deit's teacher under ``if
     args.distillation_type != 'none'``, ``--distillation-type`` defaulting to ``'none'``);
-    "" when it is built, or that cannot be told."""
+    "" when it is built, or that cannot be told. The innermost ``if`` only, or with
+    ``every`` each ``if`` around the call, the outermost first (a resume's ``torch.load``
+    under ``if opts.startswith("https"):`` inside ``if opts.resume:``)."""
     values = fa.syntax.values if fa.syntax is not None else None
     for call in values.calls if values is not None else ():
         if call.expr.line != line or not call.ifs:
             continue
-        found = outcomes(call.ifs[0].test, _option_key, defaults)
-        if found is None:
-            continue
-        in_else = 0 < call.ifs[0].body_end < line  # its ``else``: run when the test fails
-        if found == {in_else}:  # the branch around the call never runs
-            test = call.ifs[0].test.shown()
-            return f"only if {'not ' if in_else else ''}{test}, off by default"
+        for branch in reversed(call.ifs) if every else call.ifs[:1]:
+            found = outcomes(branch.test, _option_key, defaults)
+            if found is None:
+                continue
+            in_else = 0 < branch.body_end < line  # its ``else``: run when the test fails
+            if found == {in_else}:  # the branch around the call never runs
+                test = branch.test.shown()
+                return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from scan_helpers import write_repo
 
 from apiscan.extract.values import ArgOption
 from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.build import build_review
 from apiscan.review.evaluate import UNKNOWN, agreed, unset_option
 from apiscan.review.model import RecipeItem
 from apiscan.review.recipe import extract_recipe
@@ -412,3 +414,69 @@ def test_a_value_is_followed_through_the_assignment_that_runs(tmp_path: Path) ->
     root = write_repo(tmp_path / "seg", {"train_seg.py": _WEIGHTED})
     loss = named(recipe(root), "loss")["torch.nn.CrossEntropyLoss"]
     assert dict(loss.values)["weight"] == "None (weight set at train_seg.py:14)"
+
+
+_CODEBOOK = """
+    import torch
+    from torch import nn
+
+
+    class Quantize(nn.Module):
+        def __init__(self, dim, n_embed, decay=0.99):
+            super().__init__()
+            self.decay = decay
+            self.register_buffer("cluster_size", torch.zeros(n_embed))
+
+        def forward(self, x):
+            onehot_sum = x.sum(0)
+            if self.training:
+                self.cluster_size.data.mul_(self.decay).add_(onehot_sum, alpha=1 - self.decay)
+            return x
+
+
+    class VQ(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quantize = Quantize(64, 512)
+            self.head = nn.Linear(64, 64)
+
+        def forward(self, x):
+            return self.head(self.quantize(x))
+"""
+
+
+def test_a_moving_average_a_module_keeps_of_its_buffers(tmp_path: Path) -> None:
+    step = _STEP.replace("WEIGHT", "0.25")
+    root = write_repo(tmp_path / "vq", {"vqvae.py": _CODEBOOK, "train_vq.py": step})
+    (row,) = named(recipe(root), "ema").values()
+    assert row.name == "EMA of buffers (Quantize)"
+    # the constructor default no call changes
+    assert dict(row.values)["decay"].startswith("0.99 (self.decay set in Quantize.__init__")
+    assert row.note == "a moving average of self.cluster_size kept by Quantize.forward"
+
+
+def _checkpoint_note(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(root)
+    (row,) = [i for i in build_review(".", jobs=1).recipe if i.category == "checkpoint"]
+    return row.note
+
+
+def test_a_checkpoint_loaded_only_to_resume_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gated = _GATED.replace(" SCHED", "")
+    root = write_repo(tmp_path / "vq", {"train_vq.py": gated, "sched.py": _SCHED})
+    assert _checkpoint_note(root, monkeypatch) == (
+        "loaded only if args.ckpt is not None, off by default: a run resumed, not the "
+        "training's start"
+    )
+
+
+def test_a_checkpoint_the_defaults_load_is_the_training_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gated = _GATED.replace(" SCHED", "").replace(
+        'add_argument("--ckpt", type=str)', 'add_argument("--ckpt", default="init.pt")'
+    )
+    root = write_repo(tmp_path / "vq", {"train_vq.py": gated, "sched.py": _SCHED})
+    assert _checkpoint_note(root, monkeypatch) == ""
