@@ -194,6 +194,8 @@ class ArgOption(NamedTuple):
     default: Expr | None
     #: the ``action=`` constant ("" without one)
     action: str
+    #: a positional argument or a ``required=True`` option: the command line always gives it
+    required: bool = False
 
 
 def argparse_option(expr: Expr) -> ArgOption | None:
@@ -217,7 +219,16 @@ def argparse_option(expr: Expr) -> ArgOption | None:
         dest = option.lstrip("-").replace("-", "_")
     action = keywords.get("action")
     shown = action.value if action is not None and action.kind == "Constant" else ""
-    return ArgOption(dest, option, keywords.get("default"), str(shown))
+    # a positional argument is given unless ``nargs`` lets it be left out
+    nargs = keywords.get("nargs")
+    optional = option.startswith("-") or (
+        nargs is not None and nargs.kind == "Constant" and nargs.value in ("?", "*")
+    )
+    flag = keywords.get("required")
+    required = not optional or (
+        flag is not None and not (flag.kind == "Constant" and not flag.value)
+    )
+    return ArgOption(dest, option, keywords.get("default"), str(shown), required)
 
 
 @dataclass(frozen=True, slots=True)

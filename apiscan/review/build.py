@@ -55,6 +55,7 @@ from apiscan.review.work import (
     padded_batches,
     rectangular_batches,
     string_choices,
+    switched_off_branch,
     switched_off_functions,
     trained_reach,
     uncalled_functions,
@@ -222,7 +223,14 @@ def review(options: ScanOptions) -> Review:
     )
     # a framework's training loads its weights where the option file says, not where an
     # inference helper does
-    recipe += work_recipe(items, framework_keeps(readings.options[0], analyses))
+    by_path = {fa.path: fa for fa in analyses}
+    defaults = readings.argparse.values()
+
+    def off(where: Where) -> str:
+        fa = by_path.get(where.path)
+        return switched_off_branch(fa, where.line, defaults, every=True) if fa else ""
+
+    recipe += work_recipe(items, framework_keeps(readings.options[0], analyses), off)
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
     modules = structure.with_top_roles(modules, tops, injected)
@@ -752,12 +760,17 @@ def _sorted_work(items: Sequence[WorkItem]) -> tuple[WorkItem, ...]:
 
 
 def work_recipe(
-    items: tuple[WorkItem, ...], keeps: Callable[[str], bool] | None = None
+    items: tuple[WorkItem, ...],
+    keeps: Callable[[str], bool] | None = None,
+    off: Callable[[Where], str] | None = None,
 ) -> tuple[RecipeItem, ...]:
     """The backbones and checkpoint formats of the work items, as recipe facts. ``keeps``
     (:func:`~apiscan.review.config_files.framework_keeps`), when a framework runs the
     training, says which files' checkpoint loads are the training's: an inference helper's
-    ``torch.load`` is work (the weights are converted all the same) but no recipe row."""
+    ``torch.load`` is work (the weights are converted all the same) but no recipe row.
+    ``off`` says why a load does not run with the defaults (vq-vae-2's ``torch.load``
+    under ``if args.ckpt is not None:``, ``--ckpt`` left out): a load that runs is the
+    row's place, else the row says the load is a resume the defaults leave off."""
     out = []
     for item in items:
         if item.kind == "pretrained-backbone":
@@ -766,8 +779,13 @@ def work_recipe(
             where = [w for w in item.where if keeps is None or keeps(w.path)]
             if not where:
                 continue
+            why = {w: off(w) if off is not None else "" for w in where}
+            where = sorted(where, key=lambda w: bool(why[w]))  # a load that runs first
             places = ", ".join(str(w) for w in where[1:4])
             note = f"also at {places}" if places else ""
+            if why[where[0]]:
+                resume = f"loaded {why[where[0]]}: a run resumed, not the training's start"
+                note = f"{resume}; {note}" if note else resume
             out.append(RecipeItem("checkpoint", item.what, where[0], note=note))
     return tuple(out)
 

@@ -22,6 +22,7 @@ rest of the review stands.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
@@ -654,11 +655,17 @@ class OptionFiles:
     commanded: list[tuple[str, str, int]] = field(default_factory=list)
     #: the installed framework the training hands the file to, when it does
     framework: FrameworkTraining | None = None
+    #: (file, its first training command) of the documented stages before the chosen file,
+    #: in order, when the chosen file is the last stage of a documented multi-stage
+    #: training (Real-ESRGAN: RealESRNet first, then RealESRGAN from its weights)
+    stages: list[tuple[str, str]] = field(default_factory=list)
 
     def why(self) -> str:
         """Where the values come from, for a row's note."""
         if self.chosen is not None:
             why = f"read from {self.chosen}, {self.chosen_by}"
+            for path, where in self.stages:
+                why += f"; an earlier stage trains with {path} ({where})"
         else:
             by = f" ({self.option} names none by default)" if self.option else ""
             why = (
@@ -998,8 +1005,62 @@ def _choose_option(found: OptionFiles, root: Path, files: Sequence[FileAnalysis]
     commanded = commanded_config(root, set(found.flat))
     if commanded is not None:
         found.chosen, found.chosen_by = commanded[0], f"the training command at {commanded[1]}"
-    else:
-        found.commanded = commanded_configs(root, set(found.flat))
+        return
+    found.commanded = commanded_configs(root, set(found.flat))
+    stages = _stages(found.commanded, found.flat)
+    if stages:
+        (last, where), earlier = stages[-1], stages[:-1]
+        found.chosen, found.stages = last, earlier
+        found.chosen_by = (
+            f"the last of {len(stages)} training stages the documentation runs in order "
+            f"(its command at {where}), each started from the weights of the one before"
+        )
+
+
+#: Keys of an option file naming the weights a training starts from.
+_START_KEY = re.compile(r"(^|[._])(pretrain\w*|load_from|init_from|resume_from|weights?|ckpt)$")
+#: Words a config's file name gives its stage by (``train_``, ``finetune_``), not its model.
+_STAGE_WORDS = re.compile(r"^(train|finetune|fine_tune|pretrain|stage\d*)[_-]")
+
+
+def _stages(
+    commanded: Sequence[tuple[str, str, int]], flat: dict[str, dict[str, Setting]]
+) -> list[tuple[str, str]]:
+    """(file, its first command) of each stage, in order, when the files the documented
+    training commands name most often (a tie: Real-ESRGAN's docs train
+    ``train_realesrnet_x4plus.yml`` and ``train_realesrgan_x4plus.yml`` four times each)
+    are stages of one training: each, in the order the documentation first names them,
+    starts from weights named for the one before (``pretrain_network_g:
+    experiments/pretrained_models/RealESRNet_x4plus.pth``). Else empty: a tie of
+    alternatives (HRNet's MPII and COCO) is no sequence, and no stage is picked."""
+    if len(commanded) < 2:
+        return []
+    top = commanded[0][2]
+    tied = [(path, where) for path, where, count in commanded if count == top]
+    if len(tied) < 2:
+        return []
+
+    def _first(where: str) -> tuple[str, int]:
+        page, _, line = where.rpartition(":")
+        return page, int(line) if line.isdigit() else 0
+
+    tied.sort(key=lambda pw: _first(pw[1]))
+    for (before, _), (after, _) in itertools.pairwise(tied):
+        model = _squeezed(_STAGE_WORDS.sub("", PurePosixPath(before).stem))
+        starts = [
+            _squeezed(PurePosixPath(setting.text.strip("'\"")).stem)
+            for key, setting in flat.get(after, {}).items()
+            if _START_KEY.search(key) and not _null(setting.text)
+        ]
+        if not model or model not in starts:
+            return []
+    return tied
+
+
+def _squeezed(name: str) -> str:
+    """A name compared with others: lower case, letters and digits only
+    (``RealESRNet_x4plus`` and ``realesrnet_x4plus`` alike)."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def option_rows(
@@ -1026,7 +1087,7 @@ def option_rows(
             key=lambda k: (k != f"{section}.type", k.count("."), k),
         )
         values = tuple((k[len(section) + 1 :], found.shown(k) or "") for k in keys)
-        note = why
+        note = why + _earlier_stages(found, keys, section)
         defined = classes.get(type_name)
         if defined:
             note = f"{type_name} defined at {defined}; {note}"
@@ -1040,11 +1101,33 @@ def option_rows(
                 # ``pretrain_network_d: ~``: no weights to start from, no row
                 if picked is not None and not (category == "checkpoint" and _null(picked[0])):
                     where = Where(picked[1].path, picked[1].line)
+                    note = why + _earlier_stages(found, [key], "")
                     row = RecipeItem(
-                        category, f"config {key}", where, (("value", found.shown(key) or ""),), why
+                        category, f"config {key}", where, (("value", found.shown(key) or ""),), note
                     )
                     out.append(row)
     return tuple(out)
+
+
+def _earlier_stages(found: OptionFiles, keys: Sequence[str], section: str) -> str:
+    """What the earlier stages of a documented multi-stage training set otherwise for a
+    row's keys (Real-ESRNet's ``train.optim_g.lr: 2e-4`` before Real-ESRGAN's 1e-4; no
+    ``train.gan_opt`` section at all), "" when they agree or there are none."""
+    out = []
+    chosen = found.flat.get(found.chosen or "", {})
+    for path, _ in found.stages:
+        earlier = found.flat.get(path, {})
+        if not any(k in earlier for k in keys):
+            out.append(f"{path} sets none of it")
+            continue
+        differ = [
+            f"{k[len(section) + 1 :] if section else k} {earlier[k].text}"
+            for k in keys
+            if k in earlier and (k not in chosen or earlier[k].text != chosen[k].text)
+        ]
+        if differ:
+            out.append(f"{path} sets " + ", ".join(differ[:4]))
+    return "; earlier stage: " + "; ".join(out) if out else ""
 
 
 def _null(text: str) -> bool:

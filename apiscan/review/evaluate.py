@@ -17,11 +17,11 @@ review's argparse table and the literals calls pass, every value a name may take
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import product
 from math import prod
 
-from apiscan.extract.values import Expr
+from apiscan.extract.values import ArgOption, Expr
 
 #: A value :func:`holds` cannot tell.
 UNKNOWN = object()
@@ -46,6 +46,33 @@ STRING_METHODS = frozenset(
 
 #: values a name takes: (the name's expression, the depth reached) -> its value or UNKNOWN
 Lookup = Callable[[Expr, int], object]
+#: What an option declared with these actions and no ``default=`` holds when left out.
+_FLAG_ACTIONS: dict[str, object] = {"store_true": False, "store_false": True}
+
+
+def unset_option(option: ArgOption) -> object:
+    """What an argparse option declared without ``default=`` holds when the command line
+    leaves it: ``store_true`` False, ``store_false`` True, any other optional flag None
+    (vq-vae-2's ``--sched`` with no default: ``if args.sched == "cycle":`` is not taken,
+    its scheduler is no recipe row); :data:`UNKNOWN` for a positional argument or a
+    ``required=True`` option, which the command line always gives."""
+    if option.action in _FLAG_ACTIONS:
+        return _FLAG_ACTIONS[option.action]
+    return UNKNOWN if option.required else None
+
+
+def agreed(values: Iterable[object]) -> object:
+    """The one value a parameter holds where every call that runs passes the same told
+    value (detectron2's ``build_augmentation(cfg, is_train)``, reached in training only
+    through ``DatasetMapper(cfg, True)``); :data:`UNKNOWN` with no call, a call whose
+    value cannot be told, or calls that disagree."""
+    found: list[object] = []
+    for value in values:
+        if value is UNKNOWN:
+            return UNKNOWN
+        if not any(type(v) is type(value) and v == value for v in found):
+            found.append(value)
+    return found[0] if len(found) == 1 else UNKNOWN
 
 
 def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object:

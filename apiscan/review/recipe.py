@@ -49,6 +49,7 @@ from typing import NamedTuple
 from apiscan.extract.records import CallFact, FileAnalysis
 from apiscan.extract.syntax import INIT_FUNCTIONS, INIT_NAME, shorten
 from apiscan.extract.values import (
+    ArgOption,
     AssignValues,
     CallValues,
     DefValues,
@@ -74,7 +75,7 @@ from apiscan.review.config_files import (
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
-from apiscan.review.evaluate import UNKNOWN, holds
+from apiscan.review.evaluate import UNKNOWN, agreed, holds, unset_option
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
@@ -111,8 +112,12 @@ class _Branch(NamedTuple):
     passed: bool | None = True
 
 
+#: A call that stops the run: an error built to be raised, an exit.
+_STOPS = re.compile(r"(^|\.)(\w*(Error|Exception)|exit|quit)$")
 #: A value :meth:`_Recipe._holds` cannot tell (the shared evaluator's).
 _UNKNOWN = UNKNOWN
+#: The constants a followed value may be, by the word that writes them.
+_CONSTANT_WORDS: dict[str, object] = {"None": None, "True": True, "False": False}
 
 #: Order of the recipe's sections (the checklist of the seed guides).
 CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
@@ -231,6 +236,12 @@ _NOT_TRAINING_STORE = re.compile(
 _EVAL_SPLIT = re.compile(r"(val|valid|validation|test|eval)(\d*|[_-]\w*)", re.IGNORECASE)
 #: A function named for evaluation: what it builds measures the model, it does not train it.
 _EVALUATION_FUNCTION = re.compile(r"(evaluat|validat|val_|valid_|test_|eval_)|(val|test|eval)$")
+#: A function named for evaluation by one of its words (``build_test_loader``,
+#: ``_test_loader_from_config``): what it passes is not what training runs with.
+_EVALUATION_WORD = re.compile(
+    r"(^|_)(test|val|valid|eval|evaluate|evaluation|validate|validation|inference)(_|$)",
+    re.IGNORECASE,
+)
 #: A test on how the run is launched (deit's ``if args.distributed:``, set at run time): the
 #: recipe holds for every launch, so such a test decides no row.
 _LAUNCH_TEST = re.compile(
@@ -700,6 +711,13 @@ class _ArgOption:
     action: str
     file: _File
     call: CallValues
+    #: a positional argument or a ``required=True`` option (the command line gives it)
+    required: bool = False
+
+    @property
+    def declared(self) -> ArgOption:
+        """The declaration as the shared evaluator reads it."""
+        return ArgOption(self.option, self.option, self.default, self.action, self.required)
 
 
 @dataclass(frozen=True)
@@ -752,6 +770,10 @@ class _Repo:
     #: names the repository binds to a parsed command line (stargan's ``config =
     #: parser.parse_args()``, handed to ``Solver(config)``): their attributes are options
     parsed_names: set[str] = field(default_factory=set)
+    #: options declared without a default that the run cannot do without: left out, the
+    #: script stops (pytorch-retinanet's ``--dataset``: ``if ... == 'coco': ... elif ... ==
+    #: 'csv': ... else: raise ValueError(...)``), so None is not what it runs with
+    needed: set[str] = field(default_factory=set)
     #: the yacs YAML configs merged over those defaults (Swin-Transformer's configs/*.yaml)
     yaml: YamlConfigs | None = None
     #: the JSON hparams the training reads (``hps.train.learning_rate``)
@@ -853,7 +875,9 @@ def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | Non
     option = argparse_option(call.expr)
     if option is None:
         return None
-    return option.dest, _ArgOption(option.option, option.default, option.action, f, call)
+    return option.dest, _ArgOption(
+        option.option, option.default, option.action, f, call, option.required
+    )
 
 
 # ------------------------------------------------------------------------------ the values
@@ -899,6 +923,9 @@ class _Values:
         self._facts_on: dict[tuple[str, int], list[str]] | None = None
         #: (module, name) -> the modules a star import of which brings that name
         self._exporters: dict[tuple[str, str], set[str]] = {}
+        #: whether an assignment (file, def, line) runs with the defaults; the recipe
+        #: sets it (its branch evaluation), every assignment runs without it
+        self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -1087,6 +1114,9 @@ class _Values:
         self, f: _File, fn: int, name: str, assigns: Sequence[AssignValues], depth: int
     ) -> list[_Val]:
         bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
+        # deeplab's ``weight`` assigned under ``if args.use_balanced_weights:`` (off) and
+        # ``None`` in its ``else``: the value is the one that runs (all, if none is told)
+        bound = [a for a in bound if self.runs(f, fn, a.line)] or bound
         return [
             self.resolve(f, fn, a.value, depth + 1).then(f"{name} set at {f.loc(a.line)}")
             for a in sorted(bound, key=lambda a: a.line)[:3]
@@ -1153,6 +1183,12 @@ class _Values:
             # the scan could not type are calls of it too (nanoGPT's train.py builds its
             # model in three branches; only bench.py's call is typed)
             sites = [*sites, *self.repo.untyped_calls.get(name, ())]
+        if d.name == "from_config" and d.owner >= 0 and not d.static:
+            # a class that builds itself from a config (detectron2's ``@configurable``):
+            # ``DatasetMapper(cfg, True)`` runs ``DatasetMapper.from_config(cfg, True)``
+            owner = f"{f.module}.{f.defs[d.owner].qual}"
+            sites = [*sites, *self.repo.call_sites.get(owner, ())]
+            names.add(owner.rpartition(".")[2])
         out = []
         for path, fact in sites:
             caller = self.files.get(path)
@@ -1306,7 +1342,10 @@ class _Values:
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
             computed = None
-            if _is_none(o.default):
+            unset = unset_option(o.declared) if o.default is None else _UNKNOWN
+            if expr.name in self.repo.needed:
+                unset = _UNKNOWN  # the script stops without it: the command line gives it
+            if _is_none(o.default) or unset is None:
                 computed = (
                     self._computed_option(f, expr, depth)
                     or self.filled_by_defaults(o.file, expr.name, text, depth)
@@ -1327,6 +1366,9 @@ class _Values:
             elif o.action in ("store_true", "store_false"):
                 flag = "False" if o.action == "store_true" else "True"
                 found.append((_Val(flag, True, (f"{text}: {o.action} of {step}",)), place))
+            elif unset is None:
+                # an optional flag declared without a default is None when left out
+                found.append((_Val("None", True, (f"{text}: {step} has no default",)), place))
             else:
                 found.append((_Val(text, False, (f"{step} has no literal default",)), place))
         return _merge(found)
@@ -1514,6 +1556,23 @@ def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     return bound
 
 
+def _literal_number(text: str) -> float | None:
+    """The number a followed literal's text writes (``0.25``, ``1e-1``), else None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value
+
+
+def _left_off(option: _ArgOption) -> bool:
+    """An option the command line switches on: declared without a default (None), with
+    ``default=None`` or ``False``, or ``store_true``."""
+    if option.default is None:
+        return unset_option(option.declared) in (None, False)
+    return option.default.kind == "Constant" and option.default.value in (None, False)
+
+
 def _is_none(node: Expr | None) -> bool:
     return node is not None and node.kind == "Constant" and node.value is None
 
@@ -1553,6 +1612,8 @@ class _Recipe:
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
+        #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
+        self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
         #: (path, line) -> the call facts on it (built on first use)
@@ -1560,6 +1621,9 @@ class _Recipe:
         self._index_call_sites(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
+        self._needed_options()
+        self._judging = False
+        self.values.runs = self._assignment_runs
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
@@ -1733,6 +1797,8 @@ class _Recipe:
             self._normalising_arithmetic(file)
             self._latent_scaling(file)
             self._norm_overrides(file)
+            self._step_weights(file)
+            self._buffer_averages(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -2108,6 +2174,56 @@ class _Recipe:
             if reads and all(self._read_untaken(read) for read in reads):
                 dead_options.update(f"argparse {o.option}" for o in options)
         self.out = [i for i in self.out if i.name not in dead_options]
+        self._off_switches()
+
+    def _off_switches(self) -> None:
+        """Say on an option's row what it switches on that the defaults leave off
+        (vq-vae-2's ``--sched``, declared without a default: ``if args.sched == "cycle":``
+        builds a ``CycleScheduler`` no run with the defaults has): "optional, off by
+        default", with the test and the rows it would add."""
+        gated: dict[str, dict[str, list[str]]] = {}  # option row -> test -> rows
+        for item in self.untaken:
+            file = self.files.get(item.where.path)
+            if file is None or self.values.apart(file.path):
+                continue  # a demo's or a tool's switch is not the training's
+            for call in file.calls_on.get(item.where.line, []):
+                for branch in call.ifs[:1]:
+                    if 0 < branch.body_end < item.where.line:
+                        break  # the ``else`` of a switch: the option is on by default
+                    for node in branch.test.walk():
+                        options = self.repo.argparse.get(node.name, [])
+                        if node.kind != "Attribute" or node.target.kind != "Name":
+                            continue
+                        receiver = node.target.name
+                        if receiver not in _ARG_RECEIVERS | self.repo.parsed_names:
+                            continue
+                        # the file's own parser, else the training scripts'
+                        own = [o for o in options if o.file is file] or [
+                            o
+                            for o in options
+                            if _TRAINING_FILE.search(PurePosixPath(o.file.path).name)
+                        ]
+                        for o in own:
+                            if not _left_off(o):
+                                continue
+                            tests = gated.setdefault(f"argparse {o.option}", {})
+                            shown = f"{item.name} ({item.where.path}:{item.where.line})"
+                            test = branch.test.shown().replace("'", '"')
+                            found = tests.setdefault(test, [])
+                            if shown not in found:
+                                found.append(shown)
+                break
+        kept = []
+        for item in self.out:
+            tests = gated.get(item.name)
+            if tests:
+                said = "; ".join(
+                    f"if {test} builds " + ", ".join(rows[:3]) for test, rows in tests.items()
+                )
+                note = f"optional, off by default: {said}"
+                item = replace(item, note=f"{item.note}; {note}" if item.note else note)
+            kept.append(item)
+        self.out = kept
 
     def _read_untaken(self, read: _Read) -> bool:
         """Whether the attribute read ``read`` is an argument of a call in an untaken
@@ -2230,11 +2346,22 @@ class _Recipe:
                 local = file.local_value(fn, name.name, name.line)
                 if local is not None:
                     return self._holds(file, fn, local, at + 1)
+                params = dict(file.defs[fn].params)
+                if name.name in params and not any(
+                    a.target.kind == "Name" and a.target.name == name.name
+                    for a in file.defs[fn].assigns
+                ):
+                    passed = self._passed(file, fn, name.name, at)
+                    if passed is not _UNKNOWN:
+                        return passed
+                    # else what the value follower makes of it (the training files' calls)
             found = self.values.resolve(file, fn, name, 0)
             if any(step.startswith("default of parameter") for step in found.trail):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
                 # name='Adam') is called with --optimizer SGD): the default decides nothing
                 return _UNKNOWN
+            if found.literal and found.text in _CONSTANT_WORDS:
+                return _CONSTANT_WORDS[found.text]  # ``--sched`` left out: None
             if found.literal:
                 try:
                     return ast.literal_eval(found.text)
@@ -2243,6 +2370,98 @@ class _Recipe:
             return _UNKNOWN
 
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _assignment_runs(self, file: _File, fn: int, line: int) -> bool:
+        """Whether the assignment at ``line`` of def ``fn`` runs with the defaults (not in
+        an untaken branch): the value follower's test of an assignment. A test asked while
+        one is being told says yes (no evaluation inside an evaluation)."""
+        if self._judging:
+            return True
+        self._judging = True
+        try:
+            ifs = sorted(
+                (
+                    i
+                    for i in self._file_ifs(file)
+                    if i.function == fn and i.line < line <= i.end_line
+                ),
+                key=lambda i: -i.line,
+            )
+            return not ifs or not self._untaken(file, line, ifs, fn)
+        finally:
+            self._judging = False
+
+    def _needed_options(self) -> None:
+        """The options declared without a default whose absence stops the run: an error
+        raised (or an exit) on the side of every ``if`` around it that the defaults take,
+        the tests reading the option (pytorch-retinanet's ``--dataset``, tested against
+        'coco' and 'csv' before ``else: raise ValueError('Dataset type not understood')``).
+        Such an option is given on every command line: its value is not known here."""
+        needed: set[str] = set()
+        for path, file in self.files.items():
+            if is_test_path(path) or self.values.apart(path):
+                continue
+            for call in file.values.calls:
+                if not _STOPS.search(call.expr.callee()) or call.stored is not None:
+                    continue
+                ifs = [i for i in call.ifs if i.function == call.function and i.body_end]
+                read: set[str] = set()
+                for near in ifs:
+                    in_else = near.body_end < call.expr.line
+                    if self._holds(file, call.function, near.test, 0) is not (not in_else):
+                        break  # the defaults do not go there (or it is not known)
+                    read |= {
+                        node.name
+                        for node in near.test.walk()
+                        if node.kind == "Attribute"
+                        and any(
+                            o.default is None and unset_option(o.declared) is None
+                            for o in self.repo.argparse.get(node.name, ())
+                        )
+                    }
+                else:
+                    needed |= read
+        if needed:
+            self.repo.needed = needed
+            self._passing.clear()  # what was told with those options at None
+
+    def _passed(self, file: _File, fn: int, name: str, depth: int) -> object:
+        """What the parameter ``name`` of def ``fn`` holds where every call that runs in
+        training passes the same told value (:func:`~apiscan.review.evaluate.agreed`):
+        detectron2's ``build_augmentation(cfg, is_train)``, reached through
+        ``DatasetMapper(cfg, True)`` for training and ``DatasetMapper(cfg, False)`` only in
+        ``_test_loader_from_config``. A call counts unless it sits in an untaken branch, in
+        a function named for evaluation or in another task's script; one that leaves the
+        parameter gives its default. :data:`_UNKNOWN` with no such call (yolov9's
+        ``smart_optimizer(model, name='Adam')``, called with ``--optimizer``'s value: its
+        default decides nothing) or when they disagree."""
+        key = (file.path, fn, name)
+        if key in self._passing:
+            return self._passing[key]
+        self._passing[key] = _UNKNOWN  # a cycle of calls tells nothing
+        d = file.defs[fn]
+        default = dict(d.params).get(name)
+        values: list[object] = []
+        for caller, call in self.values.call_sites(file, fn):
+            if caller is file and d.line <= call.expr.line <= d.end_line:
+                continue  # a recursive call passes the parameter on
+            quals = caller.defs[call.function].qual.split(".") if call.function >= 0 else []
+            if (
+                any(_EVALUATION_WORD.search(q) for q in quals)
+                or self.values.apart(caller.path)
+                or self._call_untaken(caller, call)
+            ):
+                continue
+            passed = _bind_def(d, call.expr).get(name)
+            if passed is None and (default is None or _unpacks(call.expr)):
+                values.append(_UNKNOWN)  # maybe in ``*args``/``**kwargs``
+            elif passed is None:
+                values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
+            else:
+                values.append(self._holds(caller, call.function, passed, depth + 1))
+        found = agreed(values)
+        self._passing[key] = found
+        return found
 
     def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the outermost defs whose losses no run computes:
@@ -3018,6 +3237,57 @@ class _Recipe:
                     return found
         return []
 
+    def _step_weights(self, file: _File) -> None:
+        """The weights the training step gives the terms of the loss it differentiates when
+        no loss row carries them: a term the model returns (vq-vae-2's ``loss = recon_loss
+        + latent_loss_weight * latent_loss``, ``latent_loss_weight = 0.25``, the commitment
+        loss its ``VQVAE.forward`` computes), each weight followed to a number other than
+        1. A term stored from a loss call that is a row already has its weight there
+        (:meth:`_loss_factor`)."""
+        for call in file.values.calls:
+            func = call.expr.func
+            fn = call.function
+            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
+                continue
+            if func.kind != "Attribute" or func.target.kind != "Name":
+                continue
+            total = file.local_value(fn, func.target.name, call.expr.line)
+            if total is None or total.kind != "BinOp":
+                continue
+            rows = {
+                i.where.line for i in self.out if i.category == "loss" and i.where.path == file.path
+            }
+            covered = {
+                c.stored.name
+                for c in file.values.calls
+                if c.function == fn
+                and c.stored is not None
+                and c.stored.kind == "Name"
+                and c.expr.line in rows
+            }
+            for node in _outer_products(total):
+                factors = _factors(node)
+                read = [(f, self.values.resolve(file, fn, f, 0)) for f in factors]
+                terms = [f for f, value in read if f.kind == "Name" and not value.literal]
+                if len(terms) != 1 or terms[0].name in covered:
+                    continue
+                weights = [(f, value) for f, value in read if f is not terms[0]]
+                if not weights or not all(
+                    f.kind in ("Name", "Attribute", "Constant") and value.literal
+                    for f, value in weights
+                ):
+                    continue
+                numbers = [_literal_number(value.text) for _, value in weights]
+                if any(n is None for n in numbers) or all(n == 1 for n in numbers):
+                    continue
+                shown = "; ".join(
+                    value.show() if f.kind == "Constant" else f"{f.text} = {value.show()}"
+                    for f, value in weights
+                )
+                where = file.where(total.line)
+                note = f"a term of the loss the training step differentiates: {total.text}"
+                self.add("loss", f"weight of {terms[0].name}", where, [("weight", shown)], note)
+
     def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
         = i % args.d_reg_every == 0`` then ``if d_regularize: r1_loss = d_r1_loss(...)``):
@@ -3640,6 +3910,40 @@ class _Recipe:
                 continue
             self._ema_item(file, loop, update)
 
+    def _buffer_averages(self, file: _File) -> None:
+        """A moving average a module keeps of its own buffers in a method, no loop over
+        weights (vq-vae-2's codebook: ``self.cluster_size.data.mul_(self.decay).add_(...,
+        alpha=1 - self.decay)`` in ``Quantize.forward``): the decay, followed to the value
+        the module is built with (``decay=0.99``, a constructor default no call changes)."""
+        seen: set[int] = set()
+        for call in file.values.calls:
+            node, fn = call.expr, call.function
+            if fn < 0 or file.defs[fn].owner < 0 or node.func.kind != "Attribute":
+                continue
+            receiver = node.func.target
+            if not (
+                node.func.name in ("add_", "sub_")
+                and receiver.kind == "Call"
+                and receiver.func.kind == "Attribute"
+                and receiver.func.name == "mul_"
+                and len(receiver.args) == 1
+                and _root_name(receiver.func.target) == "self"
+            ):
+                continue
+            cls = file.defs[fn].owner
+            if cls in seen:
+                continue
+            seen.add(cls)
+            decay = receiver.args[0]
+            target = receiver.func.target.text.removesuffix(".data")
+            values = [
+                ("update", f"{shorten(node.text, TEXT_LIMIT)} at {file.loc(node.line)}"),
+                ("decay", self.values.describe(file, fn, decay)),
+            ]
+            name = file.defs[cls].name
+            note = f"a moving average of {target} kept by {name}.{file.defs[fn].name}"
+            self.add("ema", f"EMA of buffers ({name})", file.where(node.line), values, note)
+
     @staticmethod
     def _weight_dicts(file: _File, fn: int) -> set[str]:
         """The local names def ``fn`` binds to the weights themselves
@@ -3830,7 +4134,8 @@ class _Recipe:
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
                 filled = None
-                if _is_none(o.default):  # left at None for a function of defaults to fill in
+                # left at None for a function of defaults to fill in
+                if _is_none(o.default) or (o.default is None and unset_option(o.declared) is None):
                     filled = self.values.filled_by_defaults(o.file, dest, o.option, 0)
                 if filled is not None:
                     value = f"None, then {filled.show()}"
@@ -3838,6 +4143,8 @@ class _Recipe:
                     value = self.values.describe(o.file, o.call.function, o.default)
                 elif o.action in ("store_true", "store_false"):
                     value = "False" if o.action == "store_true" else "True"
+                elif unset_option(o.declared) is None and dest not in self.repo.needed:
+                    value = "None (no default)"
                 else:
                     value = "no default"
                 where = o.file.where(o.call.expr.line)

@@ -1085,7 +1085,7 @@ def work_items(
                 line = b.where[0].line
                 if any(a <= line <= z for a, z in dead_spans.get(fa.path, ())):
                     continue
-                off = _switched_off_branch(
+                off = switched_off_branch(
                     fa, b.where[0].line, defaults, flags.get(fa.path)
                 ) or unchosen(fa.path, b.where[0].line)
                 if off:  # deit's teacher, built only with distillation on
@@ -1194,30 +1194,35 @@ def _own_model(
     return bool(values) and all(isinstance(v, str) and v in registered for v in values)
 
 
-def _switched_off_branch(
+def switched_off_branch(
     fa: FileAnalysis,
     line: int,
     defaults: dict[str, set[object]],
     flags: Mapping[int, Mapping[str, list[object]]] | None = None,
+    every: bool = False,
 ) -> str:
     """ "only if <test>, off by default" when the call on ``line`` is built under an ``if``
     on an argparse option that its default turns off (deit's teacher under ``if
     args.distillation_type != 'none'``, ``--distillation-type`` defaulting to ``'none'``),
     or on a parameter no call passes whose default turns it off (``flags``, by def index:
     :func:`unpassed_flags`; a remote hub load in the ``else`` of ``if localhub:``, the
-    parameter defaulting to True); "" when it is built, or that cannot be told."""
+    parameter defaulting to True); "" when it is built, or that cannot be told. The
+    innermost ``if`` only, or with ``every`` each ``if`` around the call, the outermost
+    first (a resume's ``torch.load`` under ``if opts.startswith("https"):`` inside ``if
+    opts.resume:``)."""
     values = fa.syntax.values if fa.syntax is not None else None
     for call in values.calls if values is not None else ():
         if call.expr.line != line or not call.ifs:
             continue
-        given = (flags or {}).get(call.ifs[0].function, {})
-        found = outcomes(call.ifs[0].test, _gate_key, _gate_values(defaults, given))
-        if found is None:
-            continue
-        in_else = 0 < call.ifs[0].body_end < line  # its ``else``: run when the test fails
-        if found == {in_else}:  # the branch around the call never runs
-            test = call.ifs[0].test.shown()
-            return f"only if {'not ' if in_else else ''}{test}, off by default"
+        for branch in reversed(call.ifs) if every else call.ifs[:1]:
+            given = (flags or {}).get(branch.function, {})
+            found = outcomes(branch.test, _gate_key, _gate_values(defaults, given))
+            if found is None:
+                continue
+            in_else = 0 < branch.body_end < line  # its ``else``: run when the test fails
+            if found == {in_else}:  # the branch around the call never runs
+                test = branch.test.shown()
+                return f"only if {'not ' if in_else else ''}{test}, off by default"
     return ""
 
 
