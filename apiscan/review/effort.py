@@ -115,6 +115,12 @@ RATES: dict[str, tuple[float, float]] = {
     "cell-in-construct": (0.1, 0.2),
     # BatchNorm momentum values written on the layers, converted to 1 − v
     "bn-momentum": (0.1, 0.2),
+    # BatchNorm frozen in training: the layers built with use_batch_statistics=False (or set
+    # to eval after the training wrapper) and the statistics checked over a few steps
+    "bn-frozen": (0.25, 0.5),
+    # a forward whose hooks collect intermediate outputs, rewritten to return them and its
+    # callers to take them, checked against the hooked outputs
+    "forward-hook": (1.0, 2.0),
     # a forward's in-place state update (an EMA codebook, a queue) written as Parameter
     # assignments, its collective through MindSpore's communication ops, checked over steps
     "state-in-forward": (1.0, 2.0),
@@ -124,7 +130,9 @@ RATES: dict[str, tuple[float, float]] = {
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),
     "compiled-custom-op": (3.0, 5.0),
-    # every custom backward on a create_graph=True path made differentiable and checked
+    # a gradient differentiated again (a gradient penalty) written with mindspore.grad inside
+    # the loss the outer value_and_grad wraps, checked on the backend; through custom
+    # backwards, each made differentiable too
     "second-order-grad": (2.0, 4.0),
     # each part of an installed framework's training the option file uses (its loop, a
     # network, a loss the repository does not define): read from the package's source,
