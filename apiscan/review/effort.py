@@ -25,7 +25,14 @@ from apiscan.review.model import (
     work_label,
 )
 from apiscan.review.oplibs import library_label
-from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary, data_pipeline_sites
+from apiscan.review.work import (
+    GRADIENT_PENALTY,
+    INPUT_SHAPE_RULE,
+    SECOND_ORDER,
+    Ancillary,
+    data_pipeline_sites,
+    priced_kind,
+)
 from apiscan.rewrite.idioms import idiom_for
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
@@ -130,10 +137,12 @@ RATES: dict[str, tuple[float, float]] = {
     # checked (forward and gradient), or a custom op written with its backward
     "compiled-op": (1.0, 2.0),
     "compiled-custom-op": (3.0, 5.0),
-    # a gradient differentiated again (a gradient penalty) written with mindspore.grad inside
-    # the loss the outer value_and_grad wraps, checked on the backend; through custom
-    # backwards, each made differentiable too
+    # a gradient differentiated again through the repository's custom backwards: each made
+    # differentiable and checked with second-order gradients
     "second-order-grad": (2.0, 4.0),
+    # ... through none (a WGAN-GP penalty): written with mindspore.grad inside the loss the
+    # outer value_and_grad wraps, its second-order support checked on the target backend
+    "gradient-penalty": (1.0, 2.0),
     # each part of an installed framework's training the option file uses (its loop, a
     # network, a loss the repository does not define): read from the package's source,
     # written for MindSpore and checked against it, with no scan of that code to go by
@@ -141,6 +150,11 @@ RATES: dict[str, tuple[float, float]] = {
     # a sibling variant of a ported file (yolov9's ``train_dual.py`` beside ``train.py``, the
     # ``loss_tal_dual.py`` it imports): its delta applied once the original is ported
     "variant": (0.25, 0.5),
+}
+#: The rates some items of a kind are priced at instead of their kind's.
+_PRICED_APART = {
+    "pretrained-backbone": ("backbone-architecture",),
+    SECOND_ORDER: (GRADIENT_PENALTY,),
 }
 #: Contributors named as what drives the range.
 DRIVERS = 3
@@ -338,7 +352,7 @@ def estimate(
     )
     # a model-zoo architecture without weights is priced apart from one with them
     work_counts = Counter(
-        "backbone-architecture" if work_label(item) == BACKBONE_ARCHITECTURE else item.kind
+        "backbone-architecture" if work_label(item) == BACKBONE_ARCHITECTURE else priced_kind(item)
         for item in work
     )
     variants = ancillary.variants() if ancillary is not None else ()
@@ -360,7 +374,7 @@ def estimate(
             k: (work_counts.get(k, 0),)
             for kind in WORK_KINDS
             if kind != "framework-training"
-            for k in (kind, "backbone-architecture")[: 2 if kind == "pretrained-backbone" else 1]
+            for k in (kind, *_PRICED_APART.get(kind, ()))
         },
         "variant": (len(variants),),
         # a framework's training: each part it uses is a unit of like work

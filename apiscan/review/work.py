@@ -3938,8 +3938,7 @@ def _second_order_grads(
     return [
         WorkItem(
             kind=SECOND_ORDER,
-            what="torch.autograd.grad(create_graph=True) through "
-            + shorten(", ".join(functions), 120),
+            what=THROUGH_CUSTOM + shorten(", ".join(functions), 120),
             where=_places(grads),
             why=(
                 "the training step differentiates gradients (a gradient penalty) through the "
@@ -4112,8 +4111,23 @@ def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
     return built
 
 
-#: The work item kind of a second-order gradient through custom backward passes.
+#: The work item kind of a second-order gradient (a gradient penalty).
 SECOND_ORDER = "second-order-grad"
+#: How such an item's ``what`` starts when the path runs through the repository's own
+#: autograd Functions (each backward made differentiable): priced above a plain penalty.
+THROUGH_CUSTOM = "torch.autograd.grad(create_graph=True) through "
+#: The price of a second-order item with no custom backward on its path.
+GRADIENT_PENALTY = "gradient-penalty"
+
+
+def priced_kind(item: WorkItem) -> str:
+    """The rate a work item is priced at: its kind's, but a second-order gradient through
+    no custom backward (a WGAN-GP penalty written with mindspore.grad) is a
+    :data:`GRADIENT_PENALTY`, lighter than one whose custom backwards must be made
+    differentiable."""
+    if item.kind == SECOND_ORDER and not item.what.startswith(THROUGH_CUSTOM):
+        return GRADIENT_PENALTY
+    return item.kind
 
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).
