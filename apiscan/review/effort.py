@@ -206,9 +206,13 @@ def price(units: Units) -> tuple[float, float, str, str]:
         or "nothing to change"
     )
     drivers = sorted(((priced[k] * RATES[k][1], k) for k in priced), key=lambda t: (-t[0], t[1]))
+    # a kind that costs exactly as much as the last one named drives the range as much:
+    # named too (a gradient penalty at 2 beside a checkpoint at 2), not dropped by its name
+    floor = drivers[DRIVERS - 1][0] if len(drivers) >= DRIVERS else 0.0
     driven = ", ".join(
         f"{k} ({sum(units[k])}{_priced_as(units[k])} × up to {RATES[k][1]:g} = {round(v, 1):g})"
-        for v, k in drivers[:DRIVERS]
+        for i, (v, k) in enumerate(drivers)
+        if i < DRIVERS or math.isclose(v, floor)
     )
     return low, high, formula, driven
 

@@ -212,3 +212,23 @@ def test_forward_hooks_in_the_network_are_an_item(critic: Review) -> None:
 def test_a_forward_hook_in_a_tool_is_no_item(plain: Review) -> None:
     # INVALID: the feature dump in tools/ is not ported with the model
     assert _work(plain, "forward-hook") == {}
+
+
+def test_kinds_tied_with_the_last_named_driver_are_named_too() -> None:
+    from apiscan.review.effort import price
+
+    units = {
+        "idiom": (1, 1, 1, 1),
+        "checkpoint": (1,),
+        "forward-hook": (1,),
+        "gradient-penalty": (1,),
+        "bn-frozen": (1,),
+    }
+    driven = price(units)[3]
+    # VALID: checkpoint, forward-hook and gradient-penalty each cost up to 2: all named
+    assert driven == (
+        "idiom (4 × up to 1 = 4), checkpoint (1 × up to 2 = 2), "
+        "forward-hook (1 × up to 2 = 2), gradient-penalty (1 × up to 2 = 2)"
+    )
+    # INVALID: a kind below the third (bn-frozen, up to 0.5) is not
+    assert "bn-frozen" not in driven
