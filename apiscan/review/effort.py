@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.extract.shapes import BATCH_PADDING
@@ -189,11 +189,15 @@ def _priced_as(groups: tuple[int, ...]) -> str:
     return f" as {priced:g}" if priced < sum(groups) else ""
 
 
-def price(units: Units) -> tuple[float, float, str, str]:
+def price(
+    units: Units, parts: Mapping[str, Sequence[str]] | None = None
+) -> tuple[float, float, str, str]:
     """The person-day range of the units (each group of like units on the learning curve,
     times its kind's rates), the formula that gives it and the sentence naming the kinds
     that drive it. A kind's high rate is at most twice its low one, so the range is at most
-    2× wide."""
+    2× wide. ``parts`` names what a kind's units are where they are unlike each other (the
+    idiom patterns: the Cell skeleton, checkpoints, recompute): a driver that sums unlike
+    work says which, so a reader does not take it for one large piece."""
     # priced as shown (a tenth of a unit), so the formula's figures multiply to the range
     priced = {k: round(repeated(groups), 1) for k, groups in units.items() if sum(groups)}
     low = round(sum(priced[k] * RATES[k][0] for k in priced), 1)
@@ -210,7 +214,9 @@ def price(units: Units) -> tuple[float, float, str, str]:
     # named too (a gradient penalty at 2 beside a checkpoint at 2), not dropped by its name
     floor = drivers[DRIVERS - 1][0] if len(drivers) >= DRIVERS else 0.0
     driven = ", ".join(
-        f"{k} ({sum(units[k])}{_priced_as(units[k])} × up to {RATES[k][1]:g} = {round(v, 1):g})"
+        f"{k} ({sum(units[k])}{_priced_as(units[k])} × up to {RATES[k][1]:g} = {round(v, 1):g}"
+        + (f": {_listing(list(parts[k]))}" if parts and parts.get(k) else "")
+        + ")"
         for i, (v, k) in enumerate(drivers)
         if i < DRIVERS or math.isclose(v, floor)
     )
@@ -384,7 +390,13 @@ def estimate(
         # a framework's training: each part it uses is a unit of like work
         "framework-training": (sum(i.uses for i in work if i.kind == "framework-training"),),
     }
-    low, high, formula, driven = price(units)
+    low, high, formula, driven = price(
+        units,
+        {
+            "idiom": sorted(patterns - MECHANICAL_IDIOMS),
+            "mechanical-idiom": sorted(patterns & MECHANICAL_IDIOMS),
+        },
+    )
     sentences = [
         f"In the network graph: {by['delete'][0]:,} call sites to delete, {by['idiom'][0]:,} "
         f"to rewrite with a MindSpore idiom, {by['rewrite'][0]:,} API substitutions, "

@@ -232,3 +232,24 @@ def test_kinds_tied_with_the_last_named_driver_are_named_too() -> None:
     )
     # INVALID: a kind below the third (bn-frozen, up to 0.5) is not
     assert "bn-frozen" not in driven
+
+
+def test_a_driver_summing_unlike_idiom_patterns_names_them() -> None:
+    from apiscan.review.effort import price
+
+    units = {"idiom": (1, 1, 1), "checkpoint": (1,), "forward-hook": (1,)}
+    parts = {"idiom": ["checkpoint", "module-base", "recompute"], "checkpoint": []}
+    driven = price(units, parts)[3]
+    # VALID: the idiom sum says which patterns it adds up
+    assert driven.startswith("idiom (3 × up to 1 = 3: checkpoint, module-base, recompute), ")
+    # INVALID: a kind given no parts is named as before
+    assert "checkpoint (1 × up to 2 = 2)," in driven
+
+
+def test_the_review_names_the_idiom_patterns_it_prices(critic: Review) -> None:
+    driven = next(s for s in critic.effort.explanation if "What drives it" in s)
+    # the hook rewrite and the penalty drive it as much as the two idiom patterns, named
+    assert driven.partition("What drives it: ")[2] == (
+        "forward-hook (1 × up to 2 = 2), gradient-penalty (1 × up to 2 = 2), "
+        "idiom (2 × up to 1 = 2: module-base, train-step)."
+    )
