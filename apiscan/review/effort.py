@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.extract.shapes import BATCH_PADDING
@@ -25,7 +25,14 @@ from apiscan.review.model import (
     work_label,
 )
 from apiscan.review.oplibs import library_label, library_ops
-from apiscan.review.work import INPUT_SHAPE_RULE, Ancillary, data_pipeline_sites
+from apiscan.review.work import (
+    GRADIENT_PENALTY,
+    INPUT_SHAPE_RULE,
+    SECOND_ORDER,
+    Ancillary,
+    data_pipeline_sites,
+    priced_kind,
+)
 from apiscan.rewrite.idioms import idiom_for
 
 #: Uses that make an API something to compute (an op); a missing dtype or ``.device`` read as
@@ -119,6 +126,12 @@ RATES: dict[str, tuple[float, float]] = {
     "cell-in-construct": (0.1, 0.2),
     # BatchNorm momentum values written on the layers, converted to 1 − v
     "bn-momentum": (0.1, 0.2),
+    # BatchNorm frozen in training: the layers built with use_batch_statistics=False (or set
+    # to eval after the training wrapper) and the statistics checked over a few steps
+    "bn-frozen": (0.25, 0.5),
+    # a forward whose hooks collect intermediate outputs, rewritten to return them and its
+    # callers to take them, checked against the hooked outputs
+    "forward-hook": (1.0, 2.0),
     # a forward's in-place state update (an EMA codebook, a queue) written as Parameter
     # assignments, its collective through MindSpore's communication ops, checked over steps
     "state-in-forward": (1.0, 2.0),
@@ -132,8 +145,12 @@ RATES: dict[str, tuple[float, float]] = {
     # SparseTensor...): the first as a custom op, the rest on the library's steep curve
     # (:data:`CURVES`), since one porting job covers them all
     "library-op": (3.0, 5.0),
-    # every custom backward on a create_graph=True path made differentiable and checked
+    # a gradient differentiated again through the repository's custom backwards: each made
+    # differentiable and checked with second-order gradients
     "second-order-grad": (2.0, 4.0),
+    # ... through none (a WGAN-GP penalty): written with mindspore.grad inside the loss the
+    # outer value_and_grad wraps, its second-order support checked on the target backend
+    "gradient-penalty": (1.0, 2.0),
     # each part of an installed framework's training the option file uses (its loop, a
     # network, a loss the repository does not define): read from the package's source,
     # written for MindSpore and checked against it, with no scan of that code to go by
@@ -141,6 +158,11 @@ RATES: dict[str, tuple[float, float]] = {
     # a sibling variant of a ported file (yolov9's ``train_dual.py`` beside ``train.py``, the
     # ``loss_tal_dual.py`` it imports): its delta applied once the original is ported
     "variant": (0.25, 0.5),
+}
+#: The rates some items of a kind are priced at instead of their kind's.
+_PRICED_APART = {
+    "pretrained-backbone": ("backbone-architecture",),
+    SECOND_ORDER: (GRADIENT_PENALTY,),
 }
 #: Contributors named as what drives the range.
 DRIVERS = 3
@@ -186,12 +208,19 @@ def _priced_as(groups: tuple[int, ...], kind: str = "") -> str:
     return f" as {priced:g}" if priced < sum(groups) else ""
 
 
-def price(units: Units, named: dict[str, str] | None = None) -> tuple[float, float, str, str]:
+def price(
+    units: Units,
+    named: Mapping[str, str] | None = None,
+    parts: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[float, float, str, str]:
     """The person-day range of the units (each group of like units on the learning curve,
     times its kind's rates), the formula that gives it and the sentence naming the kinds
     that drive it. A kind's high rate is at most twice its low one, so the range is at most
     2× wide. ``named`` says whose units a kind counts where the kind alone does not (the
-    libraries whose op kinds are priced), shown with it among the drivers."""
+    libraries whose op kinds are priced), shown with it among the drivers. ``parts`` names
+    what a kind's units are where they are unlike each other (the idiom patterns: the Cell
+    skeleton, checkpoints, recompute): a driver that sums unlike work says which, so a
+    reader does not take it for one large piece."""
     named = named or {}
     # priced as shown (a tenth of a unit), so the formula's figures multiply to the range
     priced = {k: round(repeated(groups, k), 1) for k, groups in units.items() if sum(groups)}
@@ -205,10 +234,16 @@ def price(units: Units, named: dict[str, str] | None = None) -> tuple[float, flo
         or "nothing to change"
     )
     drivers = sorted(((priced[k] * RATES[k][1], k) for k in priced), key=lambda t: (-t[0], t[1]))
+    # a kind that costs exactly as much as the last one named drives the range as much:
+    # named too (a gradient penalty at 2 beside a checkpoint at 2), not dropped by its name
+    floor = drivers[DRIVERS - 1][0] if len(drivers) >= DRIVERS else 0.0
     driven = ", ".join(
         f"{k}{f' of {named[k]}' if named.get(k) else ''} ({sum(units[k])}"
-        f"{_priced_as(units[k], k)} × up to {RATES[k][1]:g} = {round(v, 1):g})"
-        for v, k in drivers[:DRIVERS]
+        f"{_priced_as(units[k], k)} × up to {RATES[k][1]:g} = {round(v, 1):g}"
+        + (f": {_listing(list(parts[k]))}" if parts and parts.get(k) else "")
+        + ")"
+        for i, (v, k) in enumerate(drivers)
+        if i < DRIVERS or math.isclose(v, floor)
     )
     return low, high, formula, driven
 
@@ -361,7 +396,7 @@ def estimate(
     )
     # a model-zoo architecture without weights is priced apart from one with them
     work_counts = Counter(
-        "backbone-architecture" if work_label(item) == BACKBONE_ARCHITECTURE else item.kind
+        "backbone-architecture" if work_label(item) == BACKBONE_ARCHITECTURE else priced_kind(item)
         for item in work
     )
     variants = ancillary.variants() if ancillary is not None else ()
@@ -384,7 +419,7 @@ def estimate(
             k: (work_counts.get(k, 0),)
             for kind in WORK_KINDS
             if kind not in ("framework-training", "op-library")
-            for k in (kind, "backbone-architecture")[: 2 if kind == "pretrained-backbone" else 1]
+            for k in (kind, *_PRICED_APART.get(kind, ()))
         },
         # a library's op kinds: one group (one learning curve) per library
         "library-op": tuple(i.uses for i in libraries),
@@ -393,7 +428,12 @@ def estimate(
         "framework-training": (sum(i.uses for i in work if i.kind == "framework-training"),),
     }
     low, high, formula, driven = price(
-        units, {"library-op": ", ".join(library_label(i.what) for i in libraries)}
+        units,
+        {"library-op": ", ".join(library_label(i.what) for i in libraries)},
+        {
+            "idiom": sorted(patterns - MECHANICAL_IDIOMS),
+            "mechanical-idiom": sorted(patterns & MECHANICAL_IDIOMS),
+        },
     )
     sentences = [
         f"In the network graph: {by['delete'][0]:,} call sites to delete, {by['idiom'][0]:,} "

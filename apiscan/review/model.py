@@ -169,6 +169,10 @@ WORK_KINDS: dict[str, str] = {
     "cell-in-construct": "Layer built in forward (Cell in construct)",
     # BatchNorm momentum written on the layers (``m.momentum = 0.03``): 1 − v in MindSpore
     "bn-momentum": "BatchNorm momentum set as an attribute",
+    # BatchNorm layers put in eval mode after model.train(): set_train cascades in MindSpore
+    "bn-frozen": "BatchNorm frozen in training",
+    # forward hooks collecting intermediate outputs: returned explicitly in graph mode
+    "forward-hook": "Forward hook collecting outputs",
     # a Module's buffers or parameters written in place while it runs (an EMA codebook),
     # with the collectives it runs there: Parameter assignments in MindSpore
     "state-in-forward": "State updated in forward",
@@ -180,8 +184,9 @@ WORK_KINDS: dict[str, str] = {
     # a third-party library of compiled ops (MinkowskiEngine, torch_scatter) the network uses
     # through a few layer types: one porting job per library, its op kinds listed
     "op-library": "Third-party op library (one porting job)",
-    # gradients of gradients (a gradient penalty) through the repository's autograd Functions
-    "second-order-grad": "Second-order gradient through custom backward",
+    # gradients of gradients (a gradient penalty), through the repository's autograd
+    # Functions where it has some
+    "second-order-grad": "Second-order gradient",
     # the training loop, networks and losses of an installed framework the training entry
     # point hands the option file to (basicsr's ``train_pipeline``): none of it scanned
     "framework-training": "Training in a third-party framework",

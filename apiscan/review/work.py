@@ -1142,6 +1142,8 @@ def work_items(
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
+    items.extend(_frozen_batch_norm(findings, analyses, uncalled))
+    items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
@@ -2714,6 +2716,119 @@ def _bn_momentum_writes(
     )
 
 
+#: A layer's switch to evaluation mode, and back to training mode.
+_EVAL_MODE = "torch.nn.Module.eval"
+_TRAIN_MODE = "torch.nn.Module.train"
+
+
+def _frozen_batch_norm(
+    findings: Sequence[ApiFinding],
+    analyses: Sequence[FileAnalysis],
+    dead: frozenset[tuple[str, str]],
+) -> Iterable[WorkItem]:
+    """BatchNorm layers put in evaluation mode during training (RetinaNet's ``freeze_bn``:
+    ``for layer in self.modules(): if isinstance(layer, nn.BatchNorm2d): layer.eval()``,
+    called after ``model.train()`` each epoch): their running statistics stay frozen while
+    the rest trains. MindSpore's ``set_train`` cascades to every child cell and the training
+    wrapper sets it, so the freeze is undone: one item for the repository. A function that
+    names a BatchNorm class and calls ``.eval()`` on another object than ``self`` (the
+    same picking-out as :func:`_bn_momentum_writes`) is one when a function that switches
+    a model to training mode calls it after the switch; a whole model's ``model.eval()``
+    in an evaluation function, or a freeze nothing calls in training, is not."""
+    named = {(f.path, f.function) for f in findings if _BATCH_NORM.match(f.api)}
+    evals = [
+        f
+        for f in findings
+        if f.api == _EVAL_MODE
+        and f.usage == "call"
+        and (f.path, f.function) in named
+        and (f.path, f.function) not in dead
+        and f.args is not None
+        and f.args.receiver not in ("", "self")
+    ]
+    if not evals:
+        return
+    # the functions that switch a model to training mode, with the first line they do
+    trains: dict[tuple[str, str], int] = {}
+    for f in findings:
+        if (
+            f.api == _TRAIN_MODE
+            and f.usage == "call"
+            and (f.args is None or f.args.positional[:1] not in (("False",), ("0",)))
+        ):
+            key = (f.path, f.function)
+            trains[key] = min(trains.get(key, f.span.line), f.span.line)
+    freezers = {f.function.rpartition(".")[2] for f in evals}
+    calls = [
+        place(fa, c.line)
+        for fa in analyses
+        for c in fa.calls
+        if c.role == "call"
+        and c.callee.rpartition(".")[2] in freezers
+        and c.line > trains.get((fa.path, c.caller), c.line)
+    ]
+    if not calls:
+        return
+    yield WorkItem(
+        kind="bn-frozen",
+        what="BatchNorm layers frozen in training: "
+        + ", ".join(sorted({f.function for f in evals})),
+        where=tuple(dict.fromkeys([*_places(evals), *calls])),
+        why=(
+            "the training loop puts the BatchNorm layers in evaluation mode after "
+            "model.train() (frozen running statistics); MindSpore's set_train cascades to "
+            "every child cell and the training wrapper sets it, so the freeze is undone: "
+            "build them as BatchNorm2d(use_batch_statistics=False), or freeze them with "
+            "requires_grad=False and set_train(False) on the layers after the wrapper"
+        ),
+        uses=len(evals),
+    )
+
+
+#: Hooks that run a function on a layer's output (or input) as a side effect of forward.
+_FORWARD_HOOKS = frozenset(
+    {"torch.nn.Module.register_forward_hook", "torch.nn.Module.register_forward_pre_hook"}
+)
+
+
+def _forward_hooks(
+    findings: Sequence[ApiFinding], tests: Mapping[str, tuple[int, int]]
+) -> list[WorkItem]:
+    """Forward hooks the network registers (Depth Pro's encoder: ``blocks[i]
+    .register_forward_hook(self._hook0)`` storing a block's output on ``self``, read later
+    in ``forward``), one item per function that registers them: a side effect of the
+    forward pass that GRAPH_MODE does not trace, so the layer must return those outputs
+    explicitly and its callers take them, a rewrite of the forward, not the API row's
+    rename. A hook in code not ported (a feature-extraction tool) or in a self-test is
+    not."""
+    found: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        first, last = tests.get(f.path, (0, 0))
+        if (
+            f.api in _FORWARD_HOOKS
+            and f.usage == "call"
+            and f.scope == "network"
+            and not first <= f.span.line <= last
+        ):
+            found.setdefault((f.path, f.function), []).append(f)
+    return [
+        WorkItem(
+            kind="forward-hook",
+            what=f"{function or 'module code'}: "
+            + ", ".join(sorted({f.api.rpartition(".")[2] for f in hooks})),
+            where=_places(hooks),
+            why=(
+                f"{function or 'module code'} registers forward hooks that collect "
+                "intermediate outputs as a side effect of forward: under GRAPH_MODE the "
+                "hooked layers' outputs must be returned explicitly by construct and taken "
+                "by the code that read them, a rewrite of the forward, not a rename"
+            ),
+            uses=len(hooks),
+        )
+        for (_, function), hooks in sorted(found.items())
+    ]
+
+
 def _data_transforms(analyses: Sequence[FileAnalysis]) -> dict[str, Where]:
     """The repository classes used as data transforms, each with the first place that uses
     it so: passed as a loader's or dataset's ``transform`` (the call facts' data roles), or
@@ -3969,12 +4084,30 @@ def _library_ops(
 def _second_order_grads(
     result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> list[WorkItem]:
-    """Gradients of gradients taken in the training step (``autograd.grad(...,
-    create_graph=True)``: stylegan2's R1 and path-length penalties) where the ported code
-    defines its own ``autograd.Function``s: every custom backward on that path must itself
-    be differentiable (a backward of the backward), the main risk of the port."""
+    """Gradients of gradients taken in the ported code (``autograd.grad(...,
+    create_graph=True)``: a WGAN-GP gradient penalty, stylegan2's R1 and path-length
+    penalties): the gradient with respect to the inputs is part of a loss that is
+    differentiated again, which MindSpore writes as ``mindspore.grad`` inside the function
+    the outer ``value_and_grad`` wraps. ``create_graph=True`` has no other use than a
+    second differentiation, so the call says it all; where the ported code also defines
+    its own ``autograd.Function``s, every custom backward on that path must itself be
+    differentiable (a backward of the backward), the main risk of the port."""
     from apiscan.review.gaps import AUTOGRAD_FUNCTION  # no cycle: gaps is leaf
 
+    grads = sorted(
+        (
+            f
+            for f in result.api_findings
+            if f.api == "torch.autograd.grad"
+            and f.usage == "call"
+            and f.args is not None
+            and dict(f.args.keywords).get("create_graph") == "True"
+            and not ancillary.why(f.path)
+        ),
+        key=lambda f: f.sort_key(),
+    )
+    if not grads:
+        return []
     functions = sorted(
         {
             c.qualname
@@ -3984,24 +4117,27 @@ def _second_order_grads(
             if AUTOGRAD_FUNCTION in c.bases
         }
     )
-    grads = sorted(
-        (
-            f
-            for f in result.api_findings
-            if f.api == "torch.autograd.grad"
-            and f.args is not None
-            and dict(f.args.keywords).get("create_graph") == "True"
-            and not ancillary.why(f.path)
-        ),
-        key=lambda f: f.sort_key(),
-    )
-    if not functions or not grads:
-        return []
+    where = ", ".join(sorted({f.function or "module code" for f in grads}))
+    if not functions:
+        return [
+            WorkItem(
+                kind=SECOND_ORDER,
+                what=f"torch.autograd.grad(create_graph=True) in {shorten(where, 120)}",
+                where=_places(grads),
+                why=(
+                    "a gradient with respect to the inputs (a gradient penalty) is part of a "
+                    "loss that is differentiated again: use mindspore.grad(D, grad_position=0) "
+                    "inside the loss function the outer mindspore.value_and_grad wraps, and "
+                    "check second-order support of the layers on the path on the target "
+                    "backend"
+                ),
+                uses=len(grads),
+            )
+        ]
     return [
         WorkItem(
             kind=SECOND_ORDER,
-            what="torch.autograd.grad(create_graph=True) through "
-            + shorten(", ".join(functions), 120),
+            what=THROUGH_CUSTOM + shorten(", ".join(functions), 120),
             where=_places(grads),
             why=(
                 "the training step differentiates gradients (a gradient penalty) through the "
@@ -4174,8 +4310,23 @@ def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
     return built
 
 
-#: The work item kind of a second-order gradient through custom backward passes.
+#: The work item kind of a second-order gradient (a gradient penalty).
 SECOND_ORDER = "second-order-grad"
+#: How such an item's ``what`` starts when the path runs through the repository's own
+#: autograd Functions (each backward made differentiable): priced above a plain penalty.
+THROUGH_CUSTOM = "torch.autograd.grad(create_graph=True) through "
+#: The price of a second-order item with no custom backward on its path.
+GRADIENT_PENALTY = "gradient-penalty"
+
+
+def priced_kind(item: WorkItem) -> str:
+    """The rate a work item is priced at: its kind's, but a second-order gradient through
+    no custom backward (a WGAN-GP penalty written with mindspore.grad) is a
+    :data:`GRADIENT_PENALTY`, lighter than one whose custom backwards must be made
+    differentiable."""
+    if item.kind == SECOND_ORDER and not item.what.startswith(THROUGH_CUSTOM):
+        return GRADIENT_PENALTY
+    return item.kind
 
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).
