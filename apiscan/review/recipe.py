@@ -3055,12 +3055,12 @@ class _Recipe:
                     )
                     values += self._lazy_every(caller, call)
                     values += self._combined_terms(key, file, node)
+                    if "." in node.qual:
+                        self._loss_builder(caller, call, key)
                 if row in ("loss", "augmentation") and node.is_class:
                     index = file.first.get(node.qual)
                     if index is not None and not _unpacks(call.expr):
                         values += self._class_constants(file, index, call.expr)
-                    if "." in node.qual:
-                        self._loss_builder(caller, call, key)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -5107,11 +5107,16 @@ def _fractional(expr: Expr) -> bool:
 
 
 def _numeric_setting(expr: Expr) -> bool:
-    """A number or a list of them, written as a literal or wrapped in one array
-    constructor (``np.array([[[0.485, 0.456, 0.406]]])``, ``torch.tensor([0.5])``)."""
+    """A number or a list of them with a fraction in it, written as a literal or wrapped in
+    one array constructor (``np.array([[[0.485, 0.456, 0.406]]])``, ``torch.tensor([0.5])``);
+    whole numbers alone (a list of step indices, a count) are no such setting."""
     if expr.kind == "Call" and len(expr.args) == 1 and not expr.keywords:
         expr = expr.args[0]
-    return expr.literal and is_numeric(_literal_value(expr))
+    return (
+        expr.literal
+        and is_numeric(_literal_value(expr))
+        and any(isinstance(n.value, float) for n in expr.walk() if n.kind == "Constant")
+    )
 
 
 def _divided(expr: Expr) -> tuple[Expr, Expr] | None:

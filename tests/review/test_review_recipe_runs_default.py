@@ -124,3 +124,5 @@ def test_fractional_constants_and_numeric_settings() -> None:
     assert not _fractional(call)
     assert _numeric_setting(call)  # np.array([0.5, 0.5]): the list it wraps
     assert not _numeric_setting(const("imagenet"))
+    steps = Expr("List", "[1, 2]", 1, 0, 1, 6, parts=(const(1), const(2)), literal=True)
+    assert not _numeric_setting(steps)  # step indices, no setting
