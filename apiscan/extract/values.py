@@ -306,6 +306,9 @@ class UpdateValues:
     #: TEXT_LIMIT for a call's statement) and line
     statement: str
     line: int
+    #: the augmented assignment's right-hand side (``g_lr -= self.g_lr / n``: the step a
+    #: hand-written schedule takes); None for a call
+    value: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,7 +552,13 @@ class ValueReader:
                 if isinstance(sub, ast.AugAssign):
                     text = self.text(sub)
                     updates.append(
-                        UpdateValues(self.expr(sub.target), type(sub.op).__name__, text, sub.lineno)
+                        UpdateValues(
+                            self.expr(sub.target),
+                            type(sub.op).__name__,
+                            text,
+                            sub.lineno,
+                            self.expr(sub.value),
+                        )
                     )
                 elif isinstance(sub, ast.Call):
                     around = self.statement_of(sub)

@@ -23,6 +23,8 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "ema": "EMA of weights",
     "grad_clip": "Gradient clipping",
     "grad_accum": "Gradient accumulation",
+    # a GAN's updates: how many discriminator steps per generator step
+    "alternation": "Update alternation",
     "distributed": "Distributed training",
     "augmentation": "Data augmentation",
     # an inference-only repository's input transforms (the inference path's preprocessing),
@@ -32,7 +34,8 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "postprocessing": "Postprocessing (inference)",
     "dataloader": "Data loading",
     "batch_size": "Batch size",
-    "epochs": "Epochs",
+    # counted in epochs or in iterations (stargan's --num_iters, detectron2's MAX_ITER)
+    "epochs": "Training length",
     "seed": "Random seed",
     "init": "Initialisation",
     "backbone": "Backbone",
@@ -41,7 +44,7 @@ RECIPE_CATEGORIES: dict[str, str] = {
 
 
 #: Categories a recipe rarely has: not listed among those "not found in the code".
-RARE_CATEGORIES = frozenset({"bn_momentum", "preprocessing", "postprocessing"})
+RARE_CATEGORIES = frozenset({"bn_momentum", "preprocessing", "postprocessing", "alternation"})
 
 
 @dataclass(frozen=True, slots=True)

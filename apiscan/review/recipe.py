@@ -43,6 +43,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import pairwise
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -59,6 +60,7 @@ from apiscan.extract.values import (
     LoopValues,
     UpdateValues,
     argparse_option,
+    is_numeric,
 )
 from apiscan.extract.values import literal_value as _literal_value
 from apiscan.model import ApiFinding, ScanResult
@@ -75,7 +77,7 @@ from apiscan.review.config_files import (
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
-from apiscan.review.evaluate import UNKNOWN, agreed, holds, unset_option
+from apiscan.review.evaluate import COMPARE, UNKNOWN, agreed, holds, unset_option
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
@@ -402,6 +404,12 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("warmup", r".*warm_?up.*"),
         (
+            # a GAN's alternation: stargan's n_critic discriminator steps per generator
+            # step (how often each network is updated, no setting of an optimizer)
+            "alternation",
+            r"n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)",
+        ),
+        (
             "epochs",
             # hifi-gan's --training_epochs
             r"(max_|num_|total_|train_|training_|n_)?epochs?|max_?epoch"
@@ -433,9 +441,7 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]"
-            # a GAN's alternation: stargan's n_critic discriminator steps per generator step
-            r"|n_critic|critic_(iters|steps)|(n_)?(d|g|dis|disc|gen)_(steps|updates|iters)",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (
@@ -535,6 +541,31 @@ def _foreign_setting(name: str) -> str | None:
         return None
     category = _setting_category(re.sub(r"_?v\d+$", "", _snake(name)))
     return category if category in ("augmentation", "ema") else None
+
+
+#: What a seeded ``random`` / ``numpy.random`` shuffles or draws a data split with
+_SPLIT_DRAWS = frozenset({"shuffle", "permutation", "sample", "choice"})
+
+
+def _split_seed(file: _File, seed: CallValues, name: str) -> str:
+    """The note of a ``random.seed(1234)`` that fixes how the data is split rather than
+    seeding the training: in the same function, a later call of the same module shuffles
+    or draws (stargan's CelebA loader: ``random.seed(1234); random.shuffle(lines)``, the
+    first 2000 lines the test split); "" when it is not one."""
+    if seed.function < 0:
+        return ""
+    module = name.rpartition(".")[0]
+    for call in file.values.calls:
+        if call.function != seed.function or call.expr.line <= seed.expr.line:
+            continue
+        called = file.dotted(call.expr.func) or ""
+        head, _, last = called.rpartition(".")
+        if head == module and last in _SPLIT_DRAWS:
+            return (
+                f"seeds the {last} at {file.loc(call.expr.line)} that orders the data "
+                "(a fixed data split), not the training's seed"
+            )
+    return ""
 
 
 def _setting_category(name: str) -> str | None:
@@ -1852,6 +1883,7 @@ class _Recipe:
             and not _inference_script_row(i)
             and i.category not in _SEPARATE.get(self._whose(i.where, side), ())
         ]
+        self.out = self._exclusive_twins(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
         order = {c: n for n, c in enumerate(CATEGORIES)}
         return tuple(
@@ -1860,6 +1892,42 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _exclusive_twins(self, items: list[RecipeItem]) -> list[RecipeItem]:
+        """One row for the same thing built alike in the body and the ``else`` of one ``if``
+        (pytorch-retinanet's ``if torch.cuda.is_available(): net = DataParallel(net).cuda()
+        else: net = DataParallel(net)``): one of the two runs, so the recipe has it once,
+        the other place in its note."""
+        first: dict[tuple[str, str, str, tuple[tuple[str, str], ...], int, int], int] = {}
+        out: list[RecipeItem] = []
+        for item in items:
+            file = self.files.get(item.where.path)
+            call = (
+                next(
+                    (c for c in file.values.calls if c.expr.line == item.where.line and c.ifs),
+                    None,
+                )
+                if file is not None
+                else None
+            )
+            if call is None or not call.ifs[0].body_end:
+                out.append(item)
+                continue
+            near = call.ifs[0]
+            key = (item.category, item.where.path, item.name, item.values, near.line, near.col)
+            side = near.body_end < item.where.line
+            twin = first.get(key)
+            if twin is None:
+                first[key] = len(out)
+                out.append(item)
+                continue
+            kept = out[twin]
+            if (near.body_end < kept.where.line) == side:
+                out.append(item)  # both in one branch: both run
+                continue
+            also = f"or at {item.where} (the other branch of if {near.test.shown()})"
+            out[twin] = replace(kept, note=f"{kept.note}; {also}" if kept.note else also)
+        return out
 
     def _note_branch(
         self, category: str, name: str, where: Where, file: _File, call: CallValues
@@ -2116,6 +2184,14 @@ class _Recipe:
             if d is None or depth > 0:
                 return ""
         if d.owner >= 0:
+            # a method the repository calls by name runs only where it is called: stargan's
+            # ``Solver.train_multi``, called under ``elif config.dataset in ['Both']:`` with
+            # ``--dataset CelebA`` by default (its rows are not the run's, though ``Solver``
+            # is built)
+            if not d.name.startswith("__") and file.defs[d.owner].owner < 0:
+                why = self._sites_untaken(file, d, f"{file.module}.{d.qual}", (), depth)
+                if why:
+                    return why
             # a method's rows run when its class is built: deit's ``gray_scale.__init__``
             # (``transforms.Grayscale(3)``), built only by the ThreeAugment generator; timm's
             # ``JsdCrossEntropy.forward``, built only under ``if args.jsd_loss:``
@@ -2123,10 +2199,18 @@ class _Recipe:
             if d.owner >= 0:
                 return ""  # a nested class: its builder is not followed
         key = f"{file.module}.{d.qual}"
+        return self._sites_untaken(file, d, key, (f"{key}.__init__",), depth)
+
+    def _sites_untaken(
+        self, file: _File, d: DefValues, key: str, also: tuple[str, ...], depth: int
+    ) -> str:
+        """Why every place the repository calls the def ``d`` of ``file`` (by the resolved
+        name ``key`` or one of ``also``) does not run with the defaults; "" when one may, or
+        when nothing is found calling it."""
         sites = [
             (path, fact)
             for k, found in self.repo.call_sites.items()
-            if k in (key, f"{key}.__init__")
+            if k == key or k in also
             for path, fact in found
             if not is_test_path(path)
         ]
@@ -3175,6 +3259,11 @@ class _Recipe:
                 ):
                     continue  # a transform built inside the transforms' own package
                 values = self._arguments(caller, call, positional)
+                if row == "scheduler" and note.startswith("sets the LR"):
+                    written = self._hand_schedule(caller, call)
+                    if written:
+                        values = [(k, written.get(k, v)) for k, v in values]
+                        note = note.replace("where it is called", "as the training loop changes it")
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
@@ -3187,6 +3276,10 @@ class _Recipe:
                     values += self._combined_terms(key, file, node)
                     if "." in node.qual:
                         self._loss_builder(caller, call, key)
+                if row in ("loss", "augmentation") and node.is_class:
+                    index = file.first.get(node.qual)
+                    if index is not None and not _unpacks(call.expr):
+                        values += self._class_constants(file, index, call.expr)
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
@@ -3287,6 +3380,117 @@ class _Recipe:
                 where = file.where(total.line)
                 note = f"a term of the loss the training step differentiates: {total.text}"
                 self.add("loss", f"weight of {terms[0].name}", where, [("weight", shown)], note)
+
+    def _hand_schedule(self, file: _File, call: CallValues) -> dict[str, str]:
+        """What a schedule written by hand does to the values ``call`` passes: a local the
+        loop around the call updates in place under the same ``if`` (stargan's
+        ``if (i+1) % lr_update_step == 0 and (i+1) > (num_iters - num_iters_decay):
+        g_lr -= (self.g_lr / float(self.num_iters_decay)); self.update_lr(g_lr, d_lr)``) is
+        no constant: argument name -> its start value, the update, and, when the loop's range
+        and the settings are literals, how many times it applies, where, and the value it
+        ends at (the loop run once from its first index, as a run from scratch does)."""
+        fn = call.function
+        if fn < 0:
+            return {}
+        passed = {a.name for a in (*call.expr.args, *(k.target for k in call.expr.keywords))}
+        out: dict[str, str] = {}
+        for loop in file.values.loops:
+            if loop.function != fn or not loop.names:
+                continue
+            for update in loop.updates:
+                target, step = update.node, update.value
+                if (
+                    step is None
+                    or update.op not in _STEP_OPS
+                    or target.kind != "Name"
+                    or target.name not in passed
+                    or target.name in out
+                ):
+                    continue
+                branch = next(
+                    (
+                        b
+                        for b in call.ifs
+                        if b.function == fn and b.line < update.line <= (b.body_end or b.end_line)
+                    ),
+                    None,
+                )
+                if branch is None or not branch.line < call.expr.line <= branch.end_line:
+                    continue
+                out[target.name] = self._schedule_text(file, fn, loop, update, branch.test)
+        return out
+
+    def _schedule_text(
+        self, file: _File, fn: int, loop: LoopValues, update: UpdateValues, test: Expr
+    ) -> str:
+        """The text of one hand-written schedule (:meth:`_hand_schedule`)."""
+        name, step = update.node.name, update.value
+        assert step is not None
+        start = file.local_value(fn, name, update.line)
+        begin = self.values.describe(file, fn, start) if start is not None else name
+        kind = {"Sub": "linear decay", "Add": "linear increase"}.get(update.op, "exponential")
+        written = f"{update.statement.strip()} when {test.shown()}"
+        numbers: dict[str, float] = {}
+
+        def lookup(expr: Expr) -> float | None:
+            if expr.text not in numbers:
+                if expr.kind == "Name" and fn >= 0:
+                    top = [
+                        a
+                        for a in file.defs[fn].assigns
+                        if a.top
+                        and a.target.kind == "Name"
+                        and a.target.name == expr.name
+                        and a.line < loop.line
+                    ]
+                    if top:  # a run from scratch: the unconditional assignment
+                        found = _number(
+                            top[-1].value, lambda e: self.values.resolve(file, fn, e, 0)
+                        )
+                        if found is not None:
+                            numbers[expr.text] = found
+                            return found
+                found = _number(expr, lambda e: self.values.resolve(file, fn, e, 0))
+                if found is None:
+                    return None
+                numbers[expr.text] = found
+            return numbers[expr.text]
+
+        bounds = loop.iter
+        index = loop.names[0]
+        first = None if start is None else _arith(start, {}, lookup)
+        if (
+            bounds.kind != "Call"
+            or bounds.callee() != "range"
+            or not 1 <= len(bounds.args) <= 2
+            or bounds.keywords
+            or first is None
+        ):
+            return f"starts at {begin}; {kind}: {written}"
+        ends = [_arith(a, {}, lookup) for a in bounds.args]
+        if any(not isinstance(e, int | float) for e in ends):
+            return f"starts at {begin}; {kind}: {written}"
+        low, high = (0, ends[0]) if len(ends) == 1 else (ends[0], ends[1])
+        if high - low > _SIMULATED_STEPS:
+            return f"starts at {begin}; {kind}: {written}"
+        value, applied = first, []
+        for i in range(int(low), int(high)):
+            env = {index: i, name: value}
+            if _arith(test, env, lookup) is not True:
+                continue
+            delta = _arith(step, env, lookup)
+            if not isinstance(delta, int | float) or isinstance(delta, bool):
+                return f"starts at {begin}; {kind}: {written}"
+            value = _STEP_OPS[update.op](value, delta)
+            applied.append(i)
+        if not applied:
+            return f"{begin}, never changed in {loop.iter.shown()}: {written}"
+        every = {b - a for a, b in pairwise(applied)}
+        spacing = f", every {every.pop()}" if len(every) == 1 else ""
+        return (
+            f"starts at {begin}; {kind}: {written}; applied {len(applied)} times, "
+            f"{index} = {applied[0]} to {applied[-1]}{spacing}, ending at {value:.6g}"
+        )
 
     def _lazy_every(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """A loss applied every N steps only (stylegan2's lazy regularisation: ``d_regularize
@@ -3523,7 +3727,11 @@ class _Recipe:
                 values = [
                     ("seed", self.values.describe(file, call.function, a)) for a in expr.args[:1]
                 ]
-                self.add("seed", name, file.where(expr.line), values)
+                split = _split_seed(file, call, name)
+                if split:
+                    self.add("dataloader", name, file.where(expr.line), values, split)
+                else:
+                    self.add("seed", name, file.where(expr.line), values)
             elif (
                 name is not None
                 and name.partition(".")[0] not in self.local | {"torch"}
@@ -3735,26 +3943,71 @@ class _Recipe:
         if found is None:
             return []
         owner, index = found
-        cls = owner.defs[index]
-        if not cls.is_class:
+        if not owner.defs[index].is_class:
             return []
-        out: list[str] = []
-        # what the constructor leaves at its defaults, and the settings ``__call__`` takes
-        # after the sample, which a composition never passes
+        return [f"{name}={value}" for name, value in self._class_constants(owner, index, expr)]
+
+    def _class_constants(self, owner: _File, index: int, built: Expr) -> list[tuple[str, str]]:
+        """The numbers a repository loss or transform class keeps for itself when the call
+        ``built`` that constructs it passes none: what the constructor leaves at its literal
+        defaults, the settings ``__call__`` takes after the sample (a composition never
+        passes them; pytorch-retinanet's ``Resizer()`` resizes to ``min_side=608,
+        max_side=1024``), the numeric attributes ``__init__`` sets (its ``Normalizer()``:
+        ``self.mean = np.array([[[0.485, 0.456, 0.406]]])``), the numeric locals of
+        ``forward``/``__call__`` (its ``FocalLoss``: ``alpha = 0.25``, ``gamma = 2.0``) and the
+        fractional constants written into the calls there (the smooth-L1 threshold in
+        ``torch.le(regression_diff, 1.0 / 9.0)``, the box-target std
+        ``torch.Tensor([[0.1, 0.1, 0.2, 0.2]])``): the values a port has to carry over."""
+        cls = owner.defs[index]
+        out: list[tuple[str, str]] = []
         for method, skip in (("__init__", 1), ("__call__", 2)):
             found = owner.first.get(f"{cls.qual}.{method}")
             if found is None or owner.defs[found].is_class or owner.defs[found].vararg:
                 continue
-            bound = _bind_def(owner.defs[found], expr) if method == "__init__" else {}
+            bound = _bind_def(owner.defs[found], built) if method == "__init__" else {}
             out += [
-                f"{param}={default.text}"
+                (param, default.text)
                 for param, default in owner.defs[found].params[skip:]
                 if param not in bound
                 and default is not None
                 and default.literal
                 and not _is_none(default)
             ]
-        return out
+        seen = {name for name, _ in out}
+        init = owner.first.get(f"{cls.qual}.__init__")
+        for a in sorted(owner.defs[init].assigns, key=lambda a: a.line) if init is not None else ():
+            target, value = a.target, a.value
+            if (
+                target.kind == "Attribute"
+                and target.target.text == "self"
+                and target.name not in seen
+                and _numeric_setting(value)
+            ):
+                seen.add(target.name)
+                out.append((target.name, value.text))
+        for method in ("forward", "__call__"):
+            found = owner.first.get(f"{cls.qual}.{method}")
+            if found is None:
+                continue
+            for a in sorted(owner.defs[found].assigns, key=lambda a: a.line):
+                if (
+                    a.target.kind == "Name"
+                    and a.target.name not in seen
+                    and a.value.literal
+                    and is_numeric(_literal_value(a.value))
+                ):
+                    seen.add(a.target.name)
+                    out.append((a.target.name, a.value.text))
+            written: set[tuple[str, str]] = set()
+            calls = [c for c in owner.values.calls if c.function == found]
+            for call in sorted(calls, key=lambda c: (c.expr.line, c.expr.col)):
+                callee = owner.dotted(call.expr.func) or call.expr.func.text
+                args = (*call.expr.args, *(k.target for k in call.expr.keywords))
+                shown = ", ".join(a.text for a in args if _fractional(a))
+                if shown and (callee, shown) not in written:  # once for a CUDA/CPU pair
+                    written.add((callee, shown))
+                    out.append((f"{callee} at {owner.loc(call.expr.line)}", shown))
+        return out[:_CLASS_CONSTANTS]
 
     def _step_class(self, file: _File, expr: Expr) -> tuple[_File, int] | None:
         """The repository def a step's call constructs (its file and index), if any."""
@@ -5087,6 +5340,90 @@ def _normalisations(expr: Expr, resolve: Callable[[Expr], _Val]) -> Iterator[Exp
                 return
     for part in expr.parts:
         yield from _normalisations(part, resolve)
+
+
+#: The in-place updates a hand-written schedule makes (``lr -= step``, ``lr *= gamma``)
+_STEP_OPS: dict[str, Callable[[float, float], float]] = {
+    "Sub": lambda a, b: a - b,
+    "Add": lambda a, b: a + b,
+    "Mult": lambda a, b: a * b,
+    "Div": lambda a, b: a / b,
+}
+#: The longest training loop a hand-written schedule is followed through, index by index
+_SIMULATED_STEPS = 2_000_000
+_ARITH: dict[str, Callable[[float, float], float]] = {
+    **_STEP_OPS,
+    "FloorDiv": lambda a, b: a // b,
+    "Mod": lambda a, b: a % b,
+    "Pow": lambda a, b: a**b,
+}
+
+
+def _arith(expr: Expr, env: Mapping[str, float], lookup: Callable[[Expr], float | None]) -> object:
+    """The number (or truth) of an arithmetic test or step of a training loop
+    (``(i + 1) % self.lr_update_step == 0 and (i + 1) > (self.num_iters - n)``): names bound
+    in ``env`` (the loop's index, the value being updated) or valued by ``lookup``; None when
+    it cannot be told. The shared evaluator (:func:`~apiscan.review.evaluate.holds`)
+    compares names and strings; this adds the arithmetic of a step counter."""
+    kind = expr.kind
+    if kind == "Constant":
+        return expr.value if isinstance(expr.value, int | float) else None
+    if kind == "Name" and expr.name in env:
+        return env[expr.name]
+    if kind in ("Name", "Attribute"):
+        return lookup(expr)
+    parts = [_arith(p, env, lookup) for p in expr.parts] if kind != "Call" else []
+    numeric = all(isinstance(p, int | float) for p in parts)
+    try:
+        if kind == "BinOp" and len(parts) == 2 and numeric and expr.name in _ARITH:
+            return _ARITH[expr.name](parts[0], parts[1])  # type: ignore[arg-type]
+        if kind == "UnaryOp" and expr.name == "USub" and numeric and parts:
+            return -parts[0]  # type: ignore[operator]
+        if kind == "Compare" and len(parts) == 2 and numeric and expr.name in COMPARE:
+            return COMPARE[expr.name](parts[0], parts[1])
+        if kind == "BoolOp" and all(isinstance(p, bool) for p in parts):
+            return all(parts) if expr.name == "And" else any(parts)
+    except (ArithmeticError, TypeError, ValueError):
+        return None
+    if kind == "Call" and expr.callee() in ("float", "int") and len(expr.args) == 1:
+        inner = _arith(expr.args[0], env, lookup)
+        if isinstance(inner, int | float) and not isinstance(inner, bool):
+            return float(inner) if expr.callee() == "float" else int(inner)
+    return None
+
+
+#: The most numbers a loss or transform row shows of its class (:meth:`_Recipe._class_constants`)
+_CLASS_CONSTANTS = 12
+
+
+def _fractional(expr: Expr) -> bool:
+    """A constant written into a call that is a setting, not an index or a count: built
+    from literals only, with a fraction in it (``0.4``, ``1.0 / 9.0``, ``[[0.1, 0.1, 0.2,
+    0.2]]``); whole numbers (``dim=1``, ``view(-1, 4)``) and ±0.0 / ±1.0 alone (a mask's
+    fill, an ignore label's ``-1.0``) are left out."""
+    if not expr.literal or expr.kind not in ("Constant", "BinOp", "UnaryOp", "List", "Tuple"):
+        return False
+    numbers = [n.value for n in expr.walk() if n.kind == "Constant"]
+    if not numbers or any(not isinstance(n, int | float) or isinstance(n, bool) for n in numbers):
+        return False
+    if len(numbers) == 1 and expr.kind in ("Constant", "UnaryOp"):
+        return isinstance(numbers[0], float) and abs(numbers[0]) not in (0.0, 1.0)
+    return any(isinstance(n, float) for n in numbers) or (
+        expr.kind == "BinOp" and expr.name == "Div"
+    )
+
+
+def _numeric_setting(expr: Expr) -> bool:
+    """A number or a list of them with a fraction in it, written as a literal or wrapped in
+    one array constructor (``np.array([[[0.485, 0.456, 0.406]]])``, ``torch.tensor([0.5])``);
+    whole numbers alone (a list of step indices, a count) are no such setting."""
+    if expr.kind == "Call" and len(expr.args) == 1 and not expr.keywords:
+        expr = expr.args[0]
+    return (
+        expr.literal
+        and is_numeric(_literal_value(expr))
+        and any(isinstance(n.value, float) for n in expr.walk() if n.kind == "Constant")
+    )
 
 
 def _divided(expr: Expr) -> tuple[Expr, Expr] | None:

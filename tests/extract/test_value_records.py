@@ -201,6 +201,9 @@ def test_loops_record_their_updates_and_contexts() -> None:
         ("Mult", "ema_v *= d", 9),
         ("Add", "ema_v += (1 - d) * model_v", 10),
     ]
+    # an augmented assignment keeps its right-hand side (a hand-written schedule's step)
+    assert [u.value.text for u in first.updates if u.op] == ["d", "(1 - d) * model_v"]
+    assert all(u.value is None for u in second.updates)  # a call has none
     # calls: each with the statement holding it, in the body's breadth-first order
     assert [(u.node.text, u.statement) for u in second.updates] == [
         ("p.mul_(d).add_(p)", "p.mul_(d).add_(p)"),

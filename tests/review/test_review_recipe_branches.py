@@ -242,7 +242,7 @@ def test_a_gans_critic_steps_and_gradient_penalty(tmp_path: Path) -> None:
     write_repo(tmp_path, {"solver.py": GAN})
     items = recipe(tmp_path)
     assert ("argparse --n_critic", (("default", "5"),)) in {
-        (i.name, i.values) for i in named(items, "optimizer")
+        (i.name, i.values) for i in named(items, "alternation")
     }
     losses = {i.name for i in named(items, "loss")}
     assert {"argparse --lambda_gp", "solver.Solver.gradient_penalty"} <= losses
@@ -379,7 +379,7 @@ def test_settings_named_for_the_training_length_and_the_gan_and_diffusion_recipe
 
     assert _setting_category("num_iter") == "epochs"  # deep-text-recognition's --num_iter
     assert _setting_category("iter") is None  # a loop's counter
-    assert _setting_category("n_critic") == "optimizer"
+    assert _setting_category("n_critic") == "alternation"
     assert _setting_category("fp16_scale_growth") == "amp"
     assert _setting_category("noise_schedule") == "loss"
     assert _setting_category("lr_anneal_steps") == "scheduler"

@@ -72,7 +72,8 @@ def test_the_losses_a_trainer_looks_up_are_rows_with_their_weights(runrecipe) ->
     losses = rows(runrecipe, "loss")
     # reached through a star import of a module that star-imports the losses
     focal = losses[("segkit.losses.SoftFocalLoss", "models/seg_small.py:7")]
-    assert focal.values == (("alpha", "0.5"), ("gamma", "2"), ("weight", "1.0"))
+    # eps left at its constructor default: the row carries it too
+    assert focal.values == (("alpha", "0.5"), ("gamma", "2"), ("weight", "1.0"), ("eps", "1e-8"))
     bce = losses[("segkit.losses.MaskBCELoss", "models/seg_small.py:9")]
     assert bce.values == (("weight", "0.4"),)
     # the trainer's helper that adds the configured loss to the total is not a loss
