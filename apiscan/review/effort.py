@@ -211,6 +211,7 @@ def _priced_as(groups: tuple[int, ...], kind: str = "") -> str:
 def price(
     units: Units,
     named: Mapping[str, str] | None = None,
+    *,
     parts: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[float, float, str, str]:
     """The person-day range of the units (each group of like units on the learning curve,
@@ -430,7 +431,7 @@ def estimate(
     low, high, formula, driven = price(
         units,
         {"library-op": ", ".join(library_label(i.what) for i in libraries)},
-        {
+        parts={
             "idiom": sorted(patterns - MECHANICAL_IDIOMS),
             "mechanical-idiom": sorted(patterns & MECHANICAL_IDIOMS),
         },

@@ -239,7 +239,7 @@ def test_a_driver_summing_unlike_idiom_patterns_names_them() -> None:
 
     units = {"idiom": (1, 1, 1), "checkpoint": (1,), "forward-hook": (1,)}
     parts = {"idiom": ["checkpoint", "module-base", "recompute"], "checkpoint": []}
-    driven = price(units, parts)[3]
+    driven = price(units, parts=parts)[3]
     # VALID: the idiom sum says which patterns it adds up
     assert driven.startswith("idiom (3 × up to 1 = 3: checkpoint, module-base, recompute), ")
     # INVALID: a kind given no parts is named as before
