@@ -17,6 +17,7 @@ import re
 import sys
 import threading
 import warnings
+from collections import deque
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -473,15 +474,45 @@ def too_big_for_libcst(text: str, tree: ast.Module) -> FileError | None:
     """A reason not to hand ``text`` to LibCST (see :data:`MAX_LIBCST_NODES`), else None."""
     if len(text) < _COUNT_FROM_BYTES:
         return None
-    count = literals = 0
-    for count, node in enumerate(ast.walk(tree), 1):
-        if isinstance(node, ast.Constant):
-            literals += 1
-        if count > MAX_LIBCST_NODES:
-            break
+    count, literals = _count_nodes(tree, MAX_LIBCST_NODES + 1)
     if count > MAX_LIBCST_NODES or (count > DATA_NODES and 2 * literals > count):
         return FileError("E008", f"{count} syntax nodes, {literals} of them literals")
     return None
+
+
+def _count_nodes(tree: ast.AST, most: int) -> tuple[int, int]:
+    """The nodes ``ast.walk(tree)`` yields and the constants among them, in its order and
+    stopping after ``most`` nodes: the same counts at a third of the cost (each node type's
+    fields looked up once, no generator per node)."""
+    node_type, constant = ast.AST, ast.Constant
+    fields = _ALL_FIELDS
+    todo = deque([tree])
+    pop, push, extend = todo.popleft, todo.append, todo.extend
+    count = literals = 0
+    while todo:
+        node = pop()
+        if not isinstance(node, node_type):  # a list's None or name, never yielded
+            continue
+        count += 1
+        if type(node) is constant:
+            literals += 1
+        if count >= most:
+            break
+        kind = type(node)
+        names = fields.get(kind)
+        if names is None:
+            names = fields[kind] = kind._fields
+        for name in names:
+            child = getattr(node, name, None)
+            if type(child) is list:
+                extend(child)
+            elif isinstance(child, node_type):
+                push(child)
+    return count, literals
+
+
+#: Node type -> its fields (see :func:`_count_nodes`).
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def parse_module(text: str, relpath: str) -> cst.Module | FileError:

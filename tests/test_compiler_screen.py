@@ -277,3 +277,18 @@ def test_a_scan_reports_the_compilers_error() -> None:
     assert [(e.code, e.message, e.span.line) for e in fa.errors] == [
         ("E003", "syntax error: 'return' outside function", 3)
     ]
+
+
+@pytest.mark.parametrize("most", [1, 40, 100_001])
+def test_the_node_count_is_ast_walks(most: int) -> None:
+    """The count that decides whether a file is too big for LibCST: ast.walk's nodes (every
+    context and operator node included) and constants, in its order, up to ``most``."""
+    from apiscan.parsing import _count_nodes
+
+    tree = ast.parse("import torch\nx = {'a': [1, 2.0, -3], **y}\nf(x, *z, k=x[1:2])\n" * 3)
+    count = literals = 0
+    for count, node in enumerate(ast.walk(tree), 1):
+        literals += isinstance(node, ast.Constant)
+        if count >= most:
+            break
+    assert _count_nodes(tree, most) == (count, literals)
