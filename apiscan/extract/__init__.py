@@ -106,9 +106,15 @@ def tree_facts(
     from apiscan.extract.positions import ast_nodes
     from apiscan.extract.syntax import syntax_facts
 
-    def_lines, class_lines = _statement_lines(tree)
+    screened = _SCREENED
+    if screened and screened[0][0] is tree:  # walked by the screen of its parse
+        _, nodes, def_lines, class_lines = screened.pop()
+    else:
+        screened.clear()
+        nodes = ast_nodes(tree)
+        def_lines, class_lines, _ = _statement_lines(tree)
     facts = TreeFacts(
-        ast_nodes(tree),
+        nodes,
         def_lines,
         class_lines,
         # the review's facts, from the tree parsed for positions
@@ -135,13 +141,45 @@ def parse_both(
 ) -> tuple[ast.Module | FileError, cst.Module | FileError | None]:
     """Python's parse, then LibCST's of what Python accepted (None when Python refused; a
     FileError when LibCST refuses it or it is too big for LibCST, and the file is then
-    analysed from Python's tree alone). ``checked``: see :func:`~apiscan.parsing.parse_python`."""
+    analysed from Python's tree alone). ``checked``: see :func:`~apiscan.parsing.parse_python`,
+    whose compiler check is screened by :func:`_screen`."""
     from apiscan.parsing import parse_module, parse_python, too_big_for_libcst
 
-    tree = parse_python(text, relpath, checked)
+    _SCREENED.clear()
+    tree = parse_python(text, relpath, checked, _screen if SCREEN_COMPILER else None)
     if isinstance(tree, FileError):
+        _SCREENED.clear()
         return tree, None
     return tree, too_big_for_libcst(text, tree) or parse_module(text, relpath)
+
+
+#: Whether :func:`parse_both` screens the compiler's checks (:func:`_screen`): on the Python
+#: whose compiler the screen was written against (a later one refuses more, e.g. type
+#: parameters), elsewhere the compiler checks every file.
+SCREEN_COMPILER = sys.version_info[:2] == (3, 11)
+
+#: The walks of Python's tree the screen made for the tree just parsed (the tree, its
+#: :func:`~apiscan.extract.positions.ast_nodes`, def lines, class lines), taken by
+#: :func:`tree_facts` instead of walking it again.
+_SCREENED: list[tuple[ast.Module, AstNodes, list[int], dict[str, int]]] = []
+
+
+def _screen(tree: ast.Module, text: str) -> bool:
+    """Whether the compiler may refuse ``tree`` (see :data:`apiscan.parsing.COMPILER_TOKENS`),
+    from the walks :func:`tree_facts` makes anyway, kept for it."""
+    from apiscan.extract.positions import screened_nodes
+    from apiscan.parsing import compiler_words
+
+    if compiler_words(text):
+        return True
+    def_lines, class_lines, refused = _statement_lines(tree)
+    if refused:
+        return True
+    nodes, refused = screened_nodes(tree)
+    if refused:
+        return True
+    _SCREENED.append((tree, nodes, def_lines, class_lines))
+    return False
 
 
 def analyse(
@@ -607,20 +645,77 @@ def _def_lines(lines: list[int], ext: Extractor) -> list[int]:
     return lines
 
 
-def _statement_lines(tree: ast.Module) -> tuple[list[int], dict[str, int]]:
+#: Where a statement stands, for the compiler's checks a screen makes (see
+#: :data:`apiscan.parsing.COMPILER_TOKENS`): in a function, in a loop, in a def or class body
+#: (not at module level); the blocks the compiler holds open around it are counted above
+#: these bits, in units of ``_BLOCK``.
+_IN_FUNCTION, _IN_LOOP, _IN_SCOPE, _BLOCK = 1, 2, 4, 8
+#: The compiler refuses more than 20 nested blocks (``too many statically nested blocks``);
+#: they are counted generously here (a ``try`` as 3: its body, handler and name blocks).
+_MAX_BLOCKS = 20
+#: What the statement walk checks of a statement (see :func:`_statement_lines`).
+(
+    _CHECK_VALUE,
+    _CHECK_RETURN,
+    _CHECK_JUMP,
+    _CHECK_IMPORT,
+    _CHECK_REFUSED,
+    _CHECK_LOOP,
+    _CHECK_TRY,
+    _CHECK_WITH,
+    _CHECK_COMPOUND,
+) = range(1, 10)
+_STATEMENT_CHECKS: dict[type, int] = {
+    ast.Expr: _CHECK_VALUE,
+    ast.Assign: _CHECK_VALUE,
+    ast.AugAssign: _CHECK_VALUE,
+    ast.AnnAssign: _CHECK_VALUE,
+    ast.Return: _CHECK_RETURN,
+    ast.Break: _CHECK_JUMP,
+    ast.Continue: _CHECK_JUMP,
+    ast.ImportFrom: _CHECK_IMPORT,
+    ast.Global: _CHECK_REFUSED,
+    ast.Nonlocal: _CHECK_REFUSED,
+    ast.Match: _CHECK_REFUSED,
+    ast.TryStar: _CHECK_REFUSED,
+    ast.AsyncFor: _CHECK_REFUSED,
+    ast.AsyncWith: _CHECK_REFUSED,
+    ast.For: _CHECK_LOOP,
+    ast.While: _CHECK_LOOP,
+    ast.Try: _CHECK_TRY,
+    ast.With: _CHECK_WITH,
+    ast.If: _CHECK_COMPOUND,
+    ast.ExceptHandler: _CHECK_COMPOUND,
+    ast.match_case: _CHECK_COMPOUND,
+}
+
+
+def _statement_lines(tree: ast.Module) -> tuple[list[int], dict[str, int], bool]:
     """The ``def`` lines in pre-order (:func:`_def_lines`) and the line of each ``class``
     statement by qualname, named as the extractor names classes (``Outer.Inner``,
     ``build.Local``; the first of two same-named definitions wins), from one walk. A
     definition is a statement: only statement lists can hold one (never an expression), so
-    walking them alone finds every one in a fraction of a full ``ast.walk``."""
+    walking them alone finds every one in a fraction of a full ``ast.walk``. Third: whether
+    a statement may be one the compiler refuses (the statements of
+    :data:`apiscan.parsing.COMPILER_TOKENS`)."""
+    from apiscan.parsing import repeated_keyword
+
     defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     classes: dict[str, int] = {}
     function_def, async_def, class_def = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
-    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    starred = ast.Starred
+    checks = _STATEMENT_CHECKS
+    refused = False
+    # (qualname prefix, node, context of its body, context of a loop's else)
+    stack: list[tuple[str, ast.AST, int, int]] = [("", tree, 0, 0)]
     while stack:
-        prefix, node = stack.pop()
+        prefix, node, inner, after = stack.pop()
         for name in _STATEMENT_LISTS:
-            for child in getattr(node, name, ()):
+            children = getattr(node, name, None)
+            if not children:
+                continue
+            where = after if name == "orelse" else inner
+            for child in children:
                 kind = type(child)
                 if kind is function_def or kind is async_def or kind is class_def:
                     qualname = f"{prefix}{child.name}"
@@ -628,11 +723,52 @@ def _statement_lines(tree: ast.Module) -> tuple[list[int], dict[str, int]]:
                         line = classes.get(qualname)
                         if line is None or child.lineno < line:
                             classes[qualname] = child.lineno
+                        if len(child.keywords) > 1 and repeated_keyword(child.keywords):
+                            refused = True
+                        scope = _IN_SCOPE
                     else:
                         defs.append(child)
-                    stack.append((f"{qualname}.", child))
-                else:
-                    stack.append((prefix, child))
+                        if kind is async_def:
+                            refused = True
+                        scope = _IN_FUNCTION | _IN_SCOPE
+                    stack.append((f"{qualname}.", child, scope, scope))
+                    continue
+                check = checks.get(kind)
+                if check is None:
+                    continue
+                if check == _CHECK_VALUE:
+                    if type(child.value) is starred:
+                        refused = True
+                    continue
+                if check == _CHECK_RETURN:
+                    if not where & _IN_FUNCTION or type(child.value) is starred:
+                        refused = True
+                    continue
+                if check == _CHECK_JUMP:
+                    if not where & _IN_LOOP:
+                        refused = True
+                    continue
+                if check == _CHECK_IMPORT:
+                    if where & _IN_SCOPE and child.names[0].name == "*":
+                        refused = True
+                    continue
+                body = where
+                if check == _CHECK_LOOP:
+                    body = (where | _IN_LOOP) + _BLOCK
+                    if kind is ast.For and type(child.iter) is starred:
+                        refused = True
+                elif check == _CHECK_TRY:
+                    body = where + 3 * _BLOCK
+                    handlers = child.handlers
+                    if any(h.type is None for h in handlers[:-1]):
+                        refused = True  # ``default 'except:' must be last``
+                elif check == _CHECK_WITH:
+                    body = where + len(child.items) * _BLOCK
+                elif check == _CHECK_REFUSED:
+                    refused = True
+                if body >= _MAX_BLOCKS * _BLOCK:
+                    refused = True
+                stack.append((prefix, child, body, where))
     defs.sort(
         key=lambda n: (
             min([(d.lineno, d.col_offset) for d in n.decorator_list] + [(n.lineno, n.col_offset)])
@@ -640,7 +776,7 @@ def _statement_lines(tree: ast.Module) -> tuple[list[int], dict[str, int]]:
             else (n.lineno, n.col_offset)
         )
     )
-    return [d.lineno for d in defs], classes
+    return [d.lineno for d in defs], classes, refused
 
 
 def _suppressions(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from operator import itemgetter
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -38,13 +39,27 @@ from apiscan.extract.api_uses import (
     Ref,
 )
 from apiscan.model import Span
+from apiscan.parsing import repeated_keyword, repeated_parameter
 
+#: The node types :func:`_walk` handles: the reported kinds (their
+#: :data:`~apiscan.extract.api_uses.NODE_KINDS`), then those it handles apart: a call
+#: (reported, and its keywords screened), f-strings, and what the screen of the compiler's
+#: checks reads (see :func:`screened_nodes`).
+_CALL, _JOINED, _STARRED, _ARGUMENTS, _COMPREHENSION, _REFUSED = range(5, 11)
 _AST_KINDS: dict[type[ast.AST], int] = {
     ast.Name: NAME,
     ast.Attribute: ATTR,
-    ast.Call: CALL,
+    ast.Call: _CALL,
     ast.Subscript: SUB,
     ast.BinOp: BINOP,
+    ast.JoinedStr: _JOINED,
+    ast.Starred: _STARRED,
+    ast.arguments: _ARGUMENTS,
+    ast.comprehension: _COMPREHENSION,
+    ast.Yield: _REFUSED,
+    ast.YieldFrom: _REFUSED,
+    ast.Await: _REFUSED,
+    ast.NamedExpr: _REFUSED,
 }
 
 
@@ -66,27 +81,42 @@ AstNodes = list[list[AstNode]]
 def ast_nodes(tree: ast.Module) -> AstNodes:
     """The reported-kind nodes of ``tree`` (see :data:`AstNodes`), from one walk (the
     f-strings' subtrees after the rest, each as one piece: the same order per list)."""
+    return screened_nodes(tree)[0]
+
+
+def screened_nodes(tree: ast.Module) -> tuple[AstNodes, bool]:
+    """:func:`ast_nodes`, and whether the same walk met a node the compiler may refuse (see
+    :data:`apiscan.parsing.COMPILER_TOKENS`): ``yield``, ``await``, an assignment expression,
+    an asynchronous comprehension, a starred assignment target, a keyword argument or a
+    parameter name given twice."""
     lists: AstNodes = [[] for _ in range(2 * FSTRING_OFFSET)]
     fstrings: list[ast.AST] = []
-    _walk([tree], lists, 0, fstrings)
+    refused = _walk([tree], lists, 0, fstrings)
     if fstrings:
         for node in fstrings:
-            _walk(_children(node), lists, FSTRING_OFFSET, None)
-    for lst in lists:
-        lst.sort(key=_order_key)
-    return lists
+            refused |= _walk(_children(node), lists, FSTRING_OFFSET, None)
+    # Outside f-strings two nodes of a kind that start at one place are nested, and the walk
+    # met the outer one first: a stable sort by start alone keeps it first (the order of
+    # _order_key, at a fraction of its cost). Inside f-strings Python 3.11's positions may
+    # be wrong, and the full key decides.
+    for i, lst in enumerate(lists):
+        lst.sort(key=_by_start if i < FSTRING_OFFSET else _order_key)
+    return lists, refused
 
 
 def _walk(
     roots: list[ast.AST], lists: AstNodes, offset: int, fstrings: list[ast.AST] | None
-) -> None:
+) -> bool:
     """Append the reported-kind nodes under ``roots`` (depth first, as a stack pops them) to
     ``lists`` at ``offset``; with ``fstrings``, an f-string's subtree is left to the caller
-    (its nodes are numbered in their own sequence)."""
+    (its nodes are numbered in their own sequence). True when a node may be refused by the
+    compiler (see :func:`screened_nodes`)."""
     kinds = _AST_KINDS
     named = _NAMED
-    joined = ast.JoinedStr
+    reported = _CALL
+    store = ast.Store
     child_specs = _CHILD_SPECS
+    refused = False
     stack = roots
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
@@ -94,18 +124,44 @@ def _walk(
         cls = type(node)
         k = kinds.get(cls)
         if k is not None:
-            lists[k + offset].append(
-                (
-                    node.lineno,  # type: ignore[attr-defined]
-                    node.col_offset,  # type: ignore[attr-defined]
-                    node.end_lineno or 0,  # type: ignore[attr-defined]
-                    node.end_col_offset or 0,  # type: ignore[attr-defined]
-                    getattr(node, named[k]) if k in named else None,
+            if k < reported:
+                lists[k + offset].append(
+                    (
+                        node.lineno,  # type: ignore[attr-defined]
+                        node.col_offset,  # type: ignore[attr-defined]
+                        node.end_lineno or 0,  # type: ignore[attr-defined]
+                        node.end_col_offset or 0,  # type: ignore[attr-defined]
+                        getattr(node, named[k]) if k in named else None,
+                    )
                 )
-            )
-        elif cls is joined and fstrings is not None:
-            fstrings.append(node)
-            continue
+            elif k == _CALL:
+                lists[CALL + offset].append(
+                    (
+                        node.lineno,  # type: ignore[attr-defined]
+                        node.col_offset,  # type: ignore[attr-defined]
+                        node.end_lineno or 0,  # type: ignore[attr-defined]
+                        node.end_col_offset or 0,  # type: ignore[attr-defined]
+                        None,
+                    )
+                )
+                keywords = node.keywords  # type: ignore[attr-defined]
+                if len(keywords) > 1 and repeated_keyword(keywords):
+                    refused = True
+            elif k == _JOINED:
+                if fstrings is not None:
+                    fstrings.append(node)
+                    continue
+            elif k == _STARRED:
+                if type(node.ctx) is store:  # type: ignore[attr-defined]
+                    refused = True
+            elif k == _ARGUMENTS:
+                if repeated_parameter(node):  # type: ignore[arg-type]
+                    refused = True
+            elif k == _COMPREHENSION:
+                if node.is_async:  # type: ignore[attr-defined]
+                    refused = True
+            else:
+                refused = True
         # ast.iter_child_nodes, inlined: the walk visits every node of the file. A list
         # field is pushed whole (its rare None items, a dict's ``**`` keys, are popped as
         # leaves), in the same order as one push per item.
@@ -118,6 +174,7 @@ def _walk(
                 extend(child)
             elif child is not None:
                 push(child)
+    return refused
 
 
 #: Node type -> (field, whether it holds a list) for the fields :func:`_walk` descends
@@ -186,6 +243,9 @@ def _fields_with_children(cls: type) -> tuple[str, ...]:
 
 #: The kinds whose nodes carry a name, and its field.
 _NAMED = {NAME: "id", ATTR: "attr"}
+
+
+_by_start = itemgetter(0, 1)
 
 
 def _order_key(n: AstNode) -> tuple[int, int, int, int]:
