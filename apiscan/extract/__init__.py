@@ -13,6 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from apiscan.extract.records import (
@@ -33,9 +34,9 @@ from apiscan.source import DecodedSource, decode_source
 if TYPE_CHECKING:
     import libcst as cst
 
-    from apiscan.extract.api_uses import Emit, Extractor, Ref
+    from apiscan.extract.api_uses import Extractor, Ref
     from apiscan.extract.loss_path import LossPath
-    from apiscan.extract.positions import AstNodes
+    from apiscan.extract.positions import AstNodes, Located
     from apiscan.extract.syntax import SyntaxFacts
 
 
@@ -333,13 +334,13 @@ def _analyse_text(
         sys.setrecursionlimit(limit)
     # Everything that needs a position goes through one mapping: API uses, dynamic-shape
     # hits, call-graph edges.
-    hit_emits = [_located(ext, h.start, h.end, h.function) for h in ext.shapes.hits]
-    call_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _ in ext.call_facts]
-    site_emits = [_located(ext, (n, "s"), (n, "e"), caller) for caller, _, n, _, _ in ext.sites]
+    hit_emits = _located(ext, [(h.start, h.end) for h in ext.shapes.hits])
+    call_emits = _located(ext, [((n, "s"), (n, "e")) for _, _, n, _ in ext.call_facts])
+    site_emits = _located(ext, [((n, "s"), (n, "e")) for _, _, n, _, _ in ext.sites])
     origins = _sync_origins(ext)
     carriers = sorted(ext.carriers.items())
     origins += [node for _, node in carriers]
-    origin_emits = [_located(ext, (n, "s"), (n, "e"), "") for n in origins]
+    origin_emits = _located(ext, [((n, "s"), (n, "e")) for n in origins])
     emits = [*ext.emits, *hit_emits, *call_emits, *site_emits, *origin_emits]
     fallback = False
     if emits:
@@ -526,24 +527,33 @@ def _program_records(
             )
         return sites_of[id(node)]
 
-    def fact(v: object, function: str) -> pv.Fact:
+    param_ids, supplied = ext.param_ids, ext.supplied_fact
+
+    def facts_in(function: str) -> Callable[[object], pv.Fact]:
+        """The fact of a value of ``function`` (one closure per function, not per value)."""
+
         def param_of(x: object) -> str | None:
-            entry = ext.param_ids.get(id(x))
+            entry = param_ids.get(id(x))
             if entry is not None and entry[2] is x and entry[0] == function:
                 return entry[1]
             return None
 
-        return to_fact(v, param_of, site_of, 0, ext.supplied_fact)  # type: ignore[arg-type]
+        def fact(v: object) -> pv.Fact:
+            return to_fact(v, param_of, site_of, 0, supplied)  # type: ignore[arg-type]
 
+        return fact
+
+    declared_fact = facts_in("")
     summaries = []
     for qn, cls, params, bound, returned in ext.summaries:
         infos = tuple(
-            ParamInfo(name, kind, fact(declared, ""), has_default)
+            ParamInfo(name, kind, declared_fact(declared), has_default)
             for name, kind, declared, has_default in params
         )
+        fact = facts_in(qn)
         writes: dict[str, pv.Fact] = {}
         for attr, v in ext.attr_writes.get(qn, ()):
-            f = fact(v, qn)
+            f = fact(v)
             writes[attr] = pv.join(writes[attr], f) if attr in writes else f
         at = []
         for attr in ("", *sorted(writes)):
@@ -556,27 +566,41 @@ def _program_records(
                 cls,
                 infos,
                 bound,
-                pv.join_all([fact(v, qn) for v in returned]),
+                pv.join_all([fact(v) for v in returned]),
                 tuple(sorted(writes.items())),
                 tuple(at),
             )
         )
     sites = []
+    fact_of: dict[str, Callable[[object], pv.Fact]] = {}
     for (caller, callee, _node, args, bound), span in zip(ext.sites, site_spans, strict=True):
+        fact = fact_of.get(caller) or fact_of.setdefault(caller, facts_in(caller))
         sites.append(
             CallSite(
                 caller,
                 callee,
                 span.line,  # type: ignore[attr-defined]
-                tuple(fact(v, caller) for v in args.vals),
-                tuple(sorted((k, fact(v, caller)) for k, v in args.kwvals.items())),
+                tuple([fact(v) for v in args.vals]),
+                tuple(sorted([(k, fact(v)) for k, v in args.kwvals.items()])),
                 bound,
                 args.star,
                 span.column,  # type: ignore[attr-defined]
             )
         )
-    sites.sort(key=lambda c: (c.line, c.caller, c.callee, repr(c)))
-    return tuple(sorted(summaries, key=lambda s: s.qualname)), tuple(sites)
+    return tuple(sorted(summaries, key=lambda s: s.qualname)), _sorted_sites(sites)
+
+
+def _sorted_sites(sites: list[CallSite]) -> tuple[CallSite, ...]:
+    """``sites`` by line, caller and callee, then (the calls of one function on one line) by
+    their ``repr``: a total order, whose ``repr`` is only written for those ties."""
+    sites.sort(key=lambda c: (c.line, c.caller, c.callee))
+    out: list[CallSite] = []
+    for _, same in groupby(sites, key=lambda c: (c.line, c.caller, c.callee)):
+        group = list(same)
+        if len(group) > 1:
+            group.sort(key=repr)
+        out += group
+    return tuple(out)
 
 
 def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:
@@ -602,23 +626,28 @@ def _remote_syncs(ext: Extractor, relpath: str) -> list[ShapeHit]:
     return out
 
 
-def _located(ext: Extractor, start: Ref, end: Ref, function: str) -> Emit:
-    """An Emit for a position only; non-countable nodes are anchored on countable ones."""
-    from apiscan.extract.api_uses import Emit
+def _located(ext: Extractor, refs: Iterable[tuple[Ref, Ref]]) -> list[Located]:
+    """The positions to find for ``refs`` (start, end); a node without an ordinal is
+    anchored on its first (start) or last (end) descendant that has one."""
+    from apiscan.extract.positions import Located
 
-    s = _anchor(ext, start[0], first=True)
-    e = _anchor(ext, end[0], first=False)
-    return Emit(
-        "",
-        "",
-        "",
-        (s, start[1] if s is start[0] else "s"),
-        (e, end[1] if e is end[0] else "e"),
-        function,
+    ords, fstring_nodes = ext.ords, ext.fstring_nodes
+    out = []
+    for start, end in refs:
+        s = start[0]
+        if id(s) not in ords:
+            s = _anchor(ext, s, first=True)
+            if s is not start[0]:
+                start = (s, "s")
+        e = end[0]
+        if id(e) not in ords:
+            e = _anchor(ext, e, first=False)
+            if e is not end[0]:
+                end = (e, "e")
         # a node inside an f-string has its ordinal among the f-string nodes of its kind:
         # looked up among the others it names another line of the file
-        in_fstring=id(s) in ext.fstring_nodes,
-    )
+        out.append(Located(start, end, id(s) in fstring_nodes))
+    return out
 
 
 def _anchor(ext: Extractor, node: cst.CSTNode, first: bool) -> cst.CSTNode:

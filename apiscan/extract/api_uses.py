@@ -341,8 +341,9 @@ class Extractor(
             if self.fstring:
                 kind += FSTRING_OFFSET
                 self.fstring_nodes.add(id(node))
-            self.ords[id(node)] = self.counts[kind]
-            self.counts[kind] += 1
+            counts = self.counts
+            self.ords[id(node)] = counts[kind]
+            counts[kind] += 1
 
     @staticmethod
     def _is_torch(q: str) -> bool:

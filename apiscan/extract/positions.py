@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 from operator import itemgetter
+from typing import NamedTuple
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -115,6 +116,9 @@ def _walk(
     named = _NAMED
     reported = _CALL
     store = ast.Store
+    # Names and constants, the most common nodes, hold no node to descend into.
+    name, constant = ast.Name, ast.Constant
+    names = lists[NAME + offset].append
     child_specs = _CHILD_SPECS
     refused = False
     stack = roots
@@ -122,6 +126,19 @@ def _walk(
     while stack:
         node = pop()
         cls = type(node)
+        if cls is name:
+            names(
+                (
+                    node.lineno,
+                    node.col_offset,
+                    node.end_lineno or 0,
+                    node.end_col_offset or 0,
+                    node.id,
+                )
+            )  # type: ignore[attr-defined]
+            continue
+        if cls is constant:
+            continue
         k = kinds.get(cls)
         if k is not None:
             if k < reported:
@@ -245,31 +262,54 @@ def _fields_with_children(cls: type) -> tuple[str, ...]:
 _NAMED = {NAME: "id", ATTR: "attr"}
 
 
+#: An :data:`AstNode`'s start.
 _by_start = itemgetter(0, 1)
 
 
 def _order_key(n: AstNode) -> tuple[int, int, int, int]:
+    """LibCST's pre-order: by start, the outer (longer) node first."""
     return (n[0], n[1], -n[2], -n[3])
 
 
 class _Lines:
-    """Converts ``ast``'s UTF-8 byte columns to character columns, only where needed."""
+    """Converts ``ast``'s UTF-8 byte columns to character columns, only where needed (an
+    ASCII text's byte columns are its character columns: its lines are never split)."""
 
     def __init__(self, text: str) -> None:
-        # ast numbers lines split on \n, \r\n and \r only (not str.splitlines' other breaks).
-        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.text = text
+        self.ascii = text.isascii()
+        self._lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            # ast numbers lines split on \n, \r\n and \r only (not str.splitlines' others).
+            self._lines = self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        return self._lines
 
     def col(self, line: int, byte_col: int) -> int:
-        s = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if self.ascii:
+            return byte_col
+        lines = self.lines
+        s = lines[line - 1] if 0 < line <= len(lines) else ""
         if s.isascii():
             return byte_col
         return len(s.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
 
 
+class Located(NamedTuple):
+    """A position to find and nothing else (a call graph edge, a shape hit, a host sync):
+    what :func:`spans_from_ast` reads of an :class:`~apiscan.extract.api_uses.Emit`."""
+
+    start: Ref
+    end: Ref
+    in_fstring: bool = False
+
+
 def spans_from_ast(
     tree: ast.Module | AstNodes,
     text: str,
-    emits: Sequence[Emit],
+    emits: Sequence[Emit | Located],
     ords: dict[int, int],
     counts: Sequence[int],
 ) -> list[Span]:
@@ -281,39 +321,40 @@ def spans_from_ast(
             f"node counts differ: libcst {list(counts)} vs ast {[len(x) for x in lists]}"
         )
     lines = _Lines(text)
+    col = lines.col
+    kinds = NODE_KINDS
+    name = cst.Name
 
-    def ast_node(node: cst.CSTNode, fstring: bool) -> AstNode:
-        k = NODE_KINDS[type(node)] + (FSTRING_OFFSET if fstring else 0)
-        return lists[k][ords[id(node)]]
-
-    def point(ref: Ref, fstring: bool) -> tuple[int, int]:
-        node, mode = ref
-        a = ast_node(node, fstring)
+    def point(a: AstNode, node: cst.CSTNode, mode: str) -> tuple[int, int]:
+        """The position ``mode`` of ``node`` (its ast node ``a``): see :data:`Ref`."""
         if mode == "s":
-            return a[0], lines.col(a[0], a[1])
+            return a[0], col(a[0], a[1])
         end_line, end_col = a[2], a[3]
         if mode == "e":
-            return end_line, lines.col(end_line, end_col)
+            return end_line, col(end_line, end_col)
         # "a": start of the attribute name, which ends the Attribute node
         assert isinstance(node, cst.Attribute)
         if a[4] != node.attr.value:  # an Attribute's node (the ATTR kind): its attr
             raise PositionMismatch("attribute mismatch")
-        return end_line, lines.col(end_line, end_col - len(node.attr.value.encode("utf-8")))
+        return end_line, col(end_line, end_col - len(node.attr.value.encode("utf-8")))
 
     spans = []
     for e in emits:
-        node = e.start[0]
-        a = ast_node(node, e.in_fstring)
-        if type(node) is cst.Name and a[4] != node.value:  # a Name's node: its id
+        offset = FSTRING_OFFSET if e.in_fstring else 0
+        node, mode = e.start
+        a = lists[kinds[type(node)] + offset][ords[id(node)]]
+        if type(node) is name and a[4] != node.value:  # a Name's node: its id
             raise PositionMismatch(f"name mismatch: {node.value} vs {a[4]}")
-        (l1, c1), (l2, c2) = point(e.start, e.in_fstring), point(e.end, e.in_fstring)
-        if e.in_fstring:
+        end, end_mode = e.end
+        b = a if end is node else lists[kinds[type(end)] + offset][ords[id(end)]]
+        (l1, c1), (l2, c2) = point(a, node, mode), point(b, end, end_mode)
+        if offset:
             _check_text(lines, e, l1, c1, l2, c2)
         spans.append(Span(l1, c1 + 1, l2, c2 + 1))
     return spans
 
 
-def _check_text(lines: _Lines, e: Emit, l1: int, c1: int, l2: int, c2: int) -> None:
+def _check_text(lines: _Lines, e: Emit | Located, l1: int, c1: int, l2: int, c2: int) -> None:
     """Inside f-strings, trust a position only if the source text there is what we expect."""
     node, mode = e.start
     if isinstance(node, cst.Attribute) and mode == "a":
@@ -330,7 +371,7 @@ def _check_text(lines: _Lines, e: Emit, l1: int, c1: int, l2: int, c2: int) -> N
         raise PositionMismatch("f-string end position out of range")
 
 
-def spans_from_libcst(module: cst.Module, emits: Sequence[Emit], text: str) -> list[Span]:
+def spans_from_libcst(module: cst.Module, emits: Sequence[Emit | Located], text: str) -> list[Span]:
     """The slow path: LibCST's own PositionProvider, corrected for form feeds (``text`` is the
     decoded source; LibCST drops form feeds that open a line, even from ``module.code``)."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)

@@ -126,6 +126,8 @@ class Owners:
         self.api = api
         self._role = lru_cache(maxsize=None)(self._role_uncached)
         self._tensor_keywords: frozenset[str] | None = None
+        #: attribute -> the roles (:data:`ROOTS`) whose class has a member of that name
+        self._roles: dict[str, tuple[str, ...]] = {}
 
     def rejects(self, api_name: str, keywords: tuple[str, ...]) -> bool:
         """Whether a call passing ``keywords`` cannot be torch method ``api_name``: a keyword
@@ -250,7 +252,10 @@ class Owners:
         """
         if attr.startswith("_") or attr in AMBIGUOUS_UNKNOWN:
             return None
-        roles = [r for r, cls in ROOTS.items() if self.api.member(cls, attr)]
+        roles = self._roles.get(attr)
+        if roles is None:
+            roles = tuple(r for r, cls in ROOTS.items() if self.api.member(cls, attr))
+            self._roles[attr] = roles
         if not roles:
             return None
         role = roles[0]

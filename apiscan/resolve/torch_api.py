@@ -83,6 +83,8 @@ class TorchApi:
         self._stars: dict[str, list[str]] = data["stars"]
         self._modules: frozenset[str] = frozenset(data["modules"])
         self._canonical: dict[str, str | None] = {}
+        #: (class, attribute) -> :meth:`member` (a walk asks the same few thousand again)
+        self._members: dict[tuple[str, str], str | None] = {}
         self._with_member: dict[str, frozenset[str]] = {}
         self._spellings: dict[str, list[str]] | None = None
 
@@ -161,6 +163,13 @@ class TorchApi:
 
     def member(self, cls: str, attr: str) -> str | None:
         """The canonical name of `cls.attr`: the public class in `cls`'s MRO that owns it."""
+        key = (cls, attr)
+        if key in self._members:
+            return self._members[key]
+        found = self._members[key] = self._member(cls, attr)
+        return found
+
+    def _member(self, cls: str, attr: str) -> str | None:
         owner = self.canonical(cls)
         if owner is None or self._names[owner]["k"] != "class":
             return None

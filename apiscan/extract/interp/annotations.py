@@ -112,10 +112,10 @@ def _type_comment(node: cst.FunctionDef) -> str | None:
 def _param_comment(param: cst.Param) -> str | None:
     """The type of ``proposals,  # type: list[Tensor]`` (a parameter per line)."""
     comma = param.comma
-    if not isinstance(comma, cst.Comma):
+    if type(comma) is not cst.Comma:
         return None
     after = comma.whitespace_after
-    comment = after.first_line.comment if isinstance(after, cst.ParenthesizedWhitespace) else None
+    comment = after.first_line.comment if type(after) is cst.ParenthesizedWhitespace else None
     if comment is None:
         return None
     m = _PARAM_COMMENT.match(comment.value)

@@ -38,6 +38,9 @@ NODE_KINDS: dict[type[cst.CSTNode], int] = {
     cst.Subscript: SUB,
     cst.BinaryOperation: BINOP,
 }
+#: The expressions that name something (``x``, ``nn.Conv2d``): a bare torch name among them
+#: is a use, and one assigned alone makes an alias.
+REFERENCES: frozenset[type[cst.CSTNode]] = frozenset({cst.Name, cst.Attribute})
 #: Nodes inside f-strings are numbered separately (kind + FSTRING_OFFSET): their ast positions
 #: are checked against the source text before use.
 FSTRING_OFFSET = 5
@@ -200,11 +203,17 @@ def _const_str(node: cst.CSTNode) -> str | None:
         node = node.value  # type: ignore[attr-defined]
     if type(node) is cst.SimpleString:
         raw: str = node.value  # type: ignore[attr-defined]
-        prefix = node.prefix.lower()  # type: ignore[attr-defined]
+        first = raw[0]
+        # Most strings have no prefix: read so, not through LibCST's ``prefix`` and
+        # ``quote``, which build them a character at a time.
+        unprefixed = first == '"' or first == "'"
+        prefix = "" if unprefixed else node.prefix.lower()  # type: ignore[attr-defined]
         if prefix in ("", "u", "r") and "\r" not in raw and (prefix == "r" or "\\" not in raw):
             # Nothing to unescape: the text between the quotes is the value (evaluating it
             # compiles the literal, ~0.1 ms each, and a file can hold thousands).
-            quote = len(node.quote)  # type: ignore[attr-defined]
+            quote = (
+                (3 if raw.startswith(first * 3) else 1) if unprefixed else len(node.quote)  # type: ignore[attr-defined]
+            )
             return raw[len(prefix) + quote : -quote]
         value = node.evaluated_value  # type: ignore[attr-defined]
         return value if isinstance(value, str) else None

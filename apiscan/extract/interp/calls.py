@@ -187,10 +187,13 @@ class CallsMixin:
         starred: list[Val] = []
         for arg in node.args:
             v = self.value(arg.value)
-            if arg.keyword is not None:
-                keywords.append(arg.keyword.value)
-                kwvals[arg.keyword.value] = v
-                self._call_role(arg.keyword.value, v, arg.value)
+            keyword = arg.keyword
+            if keyword is not None:
+                name = keyword.value
+                keywords.append(name)
+                kwvals[name] = v
+                if name in DATA_ROLES:
+                    self._call_role(name, v, arg.value)
             elif arg.star:
                 star = True
                 if arg.star == "*":

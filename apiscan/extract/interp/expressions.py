@@ -21,6 +21,7 @@ from apiscan.extract.interp.base import (
     BINOP,
     LAYER,
     NAME,
+    REFERENCES,
     _carries_data,
     _const_str,
     _sized_by_data,
@@ -56,8 +57,9 @@ class ExpressionsMixin:
 
     def value(self, node: cst.BaseExpression, usage: str = "reference") -> Val:
         """Evaluate an expression whose value is used (so a bare torch name is a use)."""
-        v = self.expr(node)
-        if v[0] == "qual" and type(node) in (cst.Name, cst.Attribute):
+        h = self._expr.get(type(node))  # :meth:`expr`, inlined: the walk's busiest call
+        v = h(node) if h is not None else self._generic(node)
+        if v[0] == "qual" and type(node) in REFERENCES:
             self._emit_qual(v[1], node, node, "annotation" if self.annotating else usage)
         return v
 
@@ -81,10 +83,11 @@ class ExpressionsMixin:
         return UNKNOWN
 
     def _name(self, node: cst.Name) -> Val:
-        if node.value in _CONSTANT_NAMES:
+        name = node.value
+        if name in _CONSTANT_NAMES:
             return NONTORCH
         self._count(node, NAME)
-        return self.lookup(node.value)
+        return self.lookup(name)
 
     def _attribute(self, node: cst.Attribute) -> Val:
         self._count(node, ATTR)
@@ -158,7 +161,7 @@ class ExpressionsMixin:
 
     def _fstring_parts(self, parts: Sequence[cst.BaseFormattedStringContent]) -> None:
         for part in parts:
-            if isinstance(part, cst.FormattedStringExpression):
+            if type(part) is cst.FormattedStringExpression:
                 self.value(part.expression)
                 if part.format_spec:
                     self._fstring_parts(part.format_spec)
@@ -189,7 +192,7 @@ class ExpressionsMixin:
         items: list[tuple[str, Val]] = []
         literal = True
         for el in node.elements:
-            if isinstance(el, cst.DictElement):
+            if type(el) is cst.DictElement:
                 self.value(el.key)
                 key = _const_str(el.key)
                 v = self.value(el.value)
@@ -289,7 +292,7 @@ class ExpressionsMixin:
 
     def _yield(self, node: cst.Yield) -> Val:
         v = node.value
-        if isinstance(v, cst.From):
+        if type(v) is cst.From:
             self.value(v.item)
         elif v is not None:
             self.value(v)

@@ -166,7 +166,7 @@ class ScopesMixin:
 
     def _import_bindings_of(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, Val]]:
         out: list[tuple[str, Val]] = []
-        if isinstance(node, cst.Import):
+        if type(node) is cst.Import:
             for alias in node.names:
                 dotted = _dotted(alias.name)
                 if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
@@ -185,7 +185,7 @@ class ScopesMixin:
                 parts = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
             base = ".".join(parts)
             module = f"{base}.{module}" if base and module else (base or module)
-        if isinstance(node.names, cst.ImportStar):
+        if type(node.names) is cst.ImportStar:
             if self._is_torch(module):
                 names = self.api.star_exports(self.api.canonical(module) or module) or ()
                 out.extend((n, qual(f"{module}.{n}")) for n in sorted(names))
@@ -223,16 +223,16 @@ class ScopesMixin:
             t = type(s)
             if t is cst.SimpleStatementLine:
                 for small in s.body:
-                    if isinstance(small, cst.Import | cst.ImportFrom):
+                    if type(small) is cst.Import or type(small) is cst.ImportFrom:
                         self.silent += 1
                         try:
                             for name, v in self._import_bindings(small):
                                 self.late[name] = v
                         finally:
                             self.silent -= 1
-                    elif isinstance(small, cst.Assign):
+                    elif type(small) is cst.Assign:
                         for tgt in small.targets:
-                            if isinstance(tgt.target, cst.Name):
+                            if type(tgt.target) is cst.Name:
                                 self.late[tgt.target.value] = _DEFER
             elif t is cst.FunctionDef:
                 self.late[s.name.value] = ("func", s.name.value)
@@ -569,7 +569,7 @@ def _bound_names(binder: tuple[Any, ...]) -> list[str]:
 def _param_kinds(params: cst.Parameters) -> dict[str, str]:
     kinds = {p.name.value: "posonly" for p in params.posonly_params}
     kinds.update((p.name.value, "pos") for p in params.params)
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         kinds[params.star_arg.name.value] = "star"
     kinds.update((p.name.value, "kwonly") for p in params.kwonly_params)
     if params.star_kwarg is not None:
@@ -587,7 +587,7 @@ def _param_words(name: str, qn: str) -> Callable[[pv.Fact], str]:
 
 def _all_params(params: cst.Parameters) -> list[cst.Param]:
     out: list[cst.Param] = [*params.posonly_params, *params.params]
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         out.append(params.star_arg)
     out.extend(params.kwonly_params)
     if params.star_kwarg is not None:

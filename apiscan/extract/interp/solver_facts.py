@@ -211,17 +211,18 @@ def _returns(node: cst.CSTNode) -> list[cst.Return]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+        kind = type(n)
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
             out += [s for s in n.body if type(s) is cst.Return]
-        elif not isinstance(n, cst.FunctionDef | cst.ClassDef):
+        elif kind is not cst.FunctionDef and kind is not cst.ClassDef:
             for name in _BLOCK_FIELDS:
                 part = getattr(n, name, None)
                 if part is None:
                     continue
-                if isinstance(part, cst.CSTNode):
-                    stack.append(part)
-                else:
+                if type(part) is tuple or type(part) is list:  # a statement list
                     stack.extend(part)
+                else:  # a block, an ``else``...
+                    stack.append(part)
     return out
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import libcst as cst
 
-from apiscan.extract.interp.base import ATTR, NAME, _carries_data, _root_name
+from apiscan.extract.interp.base import ATTR, NAME, REFERENCES, _carries_data, _root_name
 from apiscan.extract.shapes import RAND, is_dyn_number
 from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
@@ -34,12 +34,15 @@ class StatementsMixin:
             self._generic(node)
 
     def _block(self, node: cst.BaseSuite) -> None:
+        handlers = self._stmt
         for s in node.body:
-            self.stmt(s)
+            h = handlers.get(type(s))  # :meth:`stmt`, inlined
+            if h is not None:
+                h(s)
+            else:
+                self._generic(s)
 
-    def _simple_line(self, node: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> None:
-        for s in node.body:
-            self.stmt(s)
+    _simple_line = _block  # a line's small statements, as a block's statements
 
     def _expr_stmt(self, node: cst.Expr) -> None:
         self.value(node.value)
@@ -50,9 +53,9 @@ class StatementsMixin:
         self.shapes.defer_stores = False
         value = node.value
         if (
-            all(b[0] == "name" for b in binders)
-            and type(value) in (cst.Name, cst.Attribute)
+            type(value) in REFERENCES
             and self.scopes[-1].kind != "class"
+            and all(b[0] == "name" for b in binders)
         ):
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
@@ -130,7 +133,7 @@ class StatementsMixin:
             names[narrowed] = before[narrowed]
         after_body, middle = dict(names), len(returns)
         orelse = node.orelse
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             self._if(orelse)
         elif orelse is not None:
             self._block(orelse.body)
@@ -294,7 +297,7 @@ class StatementsMixin:
         if t in (cst.Tuple, cst.List):
             parts = []
             for el in node.elements:
-                if isinstance(el, cst.StarredElement):
+                if type(el) is cst.StarredElement:
                     parts.append(("star", self.target(el.value)))
                 else:
                     parts.append(self.target(el.value))
@@ -339,9 +342,9 @@ def _set_to_none(body: cst.BaseSuite) -> list[str]:
     """The names a block sets to ``None`` among its own statements (``else: pos = None``):
     after the ``if``, such a name holds what the other branch gave it, or nothing."""
     out = []
-    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    lines = body.body if type(body) is cst.IndentedBlock else [body]
     for line in lines:
-        if not isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+        if type(line) is not cst.SimpleStatementLine and type(line) is not cst.SimpleStatementSuite:
             continue
         for small in line.body:
             if (
@@ -357,15 +360,15 @@ def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
     """The name ``test`` (``isinstance(name, dict)``, ``isinstance(name, (list, tuple))``)
     proves to be a builtin container or scalar inside the ``if`` body, else None."""
     if not (
-        isinstance(test, cst.Call)
-        and isinstance(test.func, cst.Name)
+        type(test) is cst.Call
+        and type(test.func) is cst.Name
         and test.func.value == "isinstance"
         and len(test.args) == 2
-        and isinstance(test.args[0].value, cst.Name)
+        and type(test.args[0].value) is cst.Name
     ):
         return None
     kinds = test.args[1].value
-    elements = [el.value for el in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
-    if all(isinstance(el, cst.Name) and el.value in _BUILTIN_TYPES for el in elements):
+    elements = [el.value for el in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
+    if all(type(el) is cst.Name and el.value in _BUILTIN_TYPES for el in elements):
         return test.args[0].value.value
     return None
