@@ -212,7 +212,13 @@ class Owners:
         if r == "tensor":
             return recv if recv[0] == "tensor" and recv[1] != "arg" else TENSOR
         if r == "tensors":
-            return seq(recv if recv[0] == "tensor" else TENSOR)
+            elem = recv if recv[0] == "tensor" else TENSOR
+            fixed = _fixed_tuple(self.api.return_text(api_name))
+            if fixed is not None and NONTORCH in fixed:
+                # ``waveform, sr = torchaudio.load(p)``: documented ``Tuple[Tensor, int]``, so
+                # the second name is a host number, not a tensor whose values a test reads
+                return ("tuple", tuple(elem if e == TENSOR else e for e in fixed))
+            return seq(elem)
         if r == "module":
             return inst("torch.nn.Module")
         if r == "size":
@@ -323,3 +329,56 @@ def _module_method_result(recv: Val, attr: str) -> Val:
     if attr == "state_dict":
         return TENSOR_DICT
     return UNKNOWN
+
+
+#: Element texts of a documented return tuple that name a tensor (``Optional[Tensor]`` too:
+#: a tensor where it is not None).
+_TENSOR_TEXTS = frozenset({"Tensor", "LongTensor", "BoolTensor", "torch.Tensor"})
+#: Element texts that name a host value (a number, a string, a tuple of numbers).
+_HOST_TEXTS = frozenset({"int", "float", "bool", "str", "tuple[int, int]", "tuple[int, int, int]"})
+
+
+def _split_top(text: str) -> list[str]:
+    """``"Tensor, Dict[str, str], int"`` → its three parts (commas inside brackets kept)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+@lru_cache(maxsize=512)
+def _fixed_tuple(text: str | None) -> tuple[Val, ...] | None:
+    """The per-element values of a documented fixed-length tuple return (``Tuple[Tensor, int]``,
+    ``(Tensor, LongTensor)``): a tensor, a host value, or unknown for anything else; None when
+    the text is not one fixed tuple (``tuple[Tensor, ...]``, a list, a union)."""
+    if not text:
+        return None
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")"):
+        inner = text[1:-1]
+    elif text.lower().startswith("tuple[") and text.endswith("]"):
+        inner = text[6:-1]
+    else:
+        return None
+    parts = _split_top(inner)
+    if len(parts) < 2 or "..." in parts or any(not p for p in parts):
+        return None
+    out: list[Val] = []
+    for part in parts:
+        bare = part.removesuffix(" | None")
+        if bare.startswith("Optional[") and bare.endswith("]"):
+            bare = bare[9:-1]
+        if bare in _TENSOR_TEXTS:
+            out.append(TENSOR)
+        elif part in _HOST_TEXTS:
+            out.append(NONTORCH)
+        else:
+            out.append(UNKNOWN)
+    return tuple(out)

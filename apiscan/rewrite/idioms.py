@@ -494,6 +494,15 @@ IDIOMS: tuple[Idiom, ...] = (
     ),
     Idiom(
         "ddp",
+        # the wrappers' forward only hands the inputs to the wrapped network's forward: once
+        # the network is used unwrapped, the call is that network's own construct
+        ("torch.nn.parallel.DistributedDataParallel.forward", "torch.nn.DataParallel.forward"),
+        "idiom",
+        "net(*inputs): the wrapped network's construct, the network used unwrapped",
+        DIST,
+    ),
+    Idiom(
+        "ddp",
         ("torch.distributed.init_process_group",),
         "idiom",
         "mindspore.communication.init()",

@@ -472,3 +472,19 @@ def make(a, b=1, *c, d, **e): ...
         ["d", "kw_only", False],
         ["e", "var_kw", False],
     ]
+
+
+def test_documented_fixed_tuple_returns_are_valued_per_element() -> None:
+    """``Tuple[Tensor, int]`` gives a tensor and a host number; a tuple of any length or a
+    list is no fixed tuple; a part that is neither tensor nor host value stays unknown."""
+    from apiscan.resolve.owners import _fixed_tuple
+    from apiscan.resolve.values import NONTORCH, TENSOR, UNKNOWN
+
+    assert _fixed_tuple("Tuple[torch.Tensor, int]") == (TENSOR, NONTORCH)
+    assert _fixed_tuple("(Tensor, LongTensor)") == (TENSOR, TENSOR)
+    assert _fixed_tuple("tuple[torch.Tensor, tuple[int, int]]") == (TENSOR, NONTORCH)
+    assert _fixed_tuple("Tuple[Tensor, int, Dict[str, str]]") == (TENSOR, NONTORCH, UNKNOWN)
+    assert _fixed_tuple("Tuple[Tensor, Optional[Tensor]]") == (TENSOR, TENSOR)
+    assert _fixed_tuple("tuple[torch.Tensor, ...]") is None
+    assert _fixed_tuple("list[torch.Tensor]") is None
+    assert _fixed_tuple(None) is None

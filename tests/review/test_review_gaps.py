@@ -220,3 +220,41 @@ def test_epoch_hooks_and_pictures_for_the_logs_are_no_gaps() -> None:
     # INVALID: other sampler methods, other torchvision.utils names
     assert gap_rewrite("torch.utils.data.DistributedSampler.state_dict") is None
     assert gap_rewrite("torchvision.utils.load_state_dict_from_url") is None
+
+
+def test_forward_through_a_data_parallel_wrapper_is_the_wrapped_networks_call(
+    tmp_path: Path,
+) -> None:
+    """``model.forward(x)`` on a DistributedDataParallel (DataParallel) wrapper only calls the
+    wrapped network: the wrapper's idiom, never a gap. A wrapper member that is real work
+    (``no_sync``) keeps no known way."""
+    write_repo(
+        tmp_path,
+        {
+            "train.py": """
+                import torch
+                from torch import nn
+
+
+                class Net(nn.Module):
+                    def forward(self, x, y):
+                        return (x - y).pow(2).mean()
+
+
+                def step(x, y, local_rank: int):
+                    model = Net().cuda()
+                    model = nn.parallel.DistributedDataParallel(model, device_ids=[local_rank])
+                    loss = model.forward(x, y)
+                    single = torch.nn.DataParallel(Net())
+                    return loss + single.forward(x, y)
+            """
+        },
+    )
+    result, _ = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    forwards = {f.api: f.disposition for f in result.api_findings if f.api.endswith(".forward")}
+    assert forwards == {
+        "torch.nn.parallel.DistributedDataParallel.forward": "idiom",
+        "torch.nn.DataParallel.forward": "idiom",
+    }
+    assert not [g for g in network_gaps(result) if g.api.endswith(".forward")]
+    assert gap_rewrite("torch.nn.parallel.DistributedDataParallel.no_sync") is None

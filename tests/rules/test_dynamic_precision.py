@@ -369,6 +369,33 @@ CASES = {
             n = int(counts.sum().sqrt())  # expect: DS118
             return feats.reshape(n, n, -1)  # expect: DS113
     """,
+    # A library call documented to return (Tensor, int) hands back a host number second:
+    # torchaudio.load's sample rate is an int, and a call of a library that is not torch's
+    # never yields a data tensor by its position in the unpacking. The waveform is a tensor,
+    # and a condition on its values still branches on data.
+    "host_number_unpacked_from_a_call": """
+        import librosa
+        import soundfile
+        import torch
+        import torchaudio
+
+
+        def load(path: str, sample_rate: int):
+            waveform, sr = torchaudio.load(path)
+            if sample_rate != sr:
+                waveform = torchaudio.functional.resample(waveform, sr, sample_rate)
+            if waveform.abs().max() > 1:  # expect: DS116
+                waveform = waveform / 2
+            return waveform
+
+
+        def load_other(path: str, sample_rate: int):
+            wav, sr = librosa.load(path)
+            data, rate = soundfile.read(path)
+            if sample_rate != sr or rate != sample_rate:
+                wav = librosa.resample(wav, orig_sr=sr, target_sr=sample_rate)
+            return torch.from_numpy(wav), data
+    """,
 }
 
 
