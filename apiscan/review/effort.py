@@ -135,6 +135,9 @@ RATES: dict[str, tuple[float, float]] = {
     # a forward's in-place state update (an EMA codebook, a queue) written as Parameter
     # assignments, its collective through MindSpore's communication ops, checked over steps
     "state-in-forward": (1.0, 2.0),
+    # a forward's collective (no state written) called through MindSpore's communication op
+    # in construct, communication initialised, output and gradient checked on several devices
+    "collective-in-forward": (0.5, 1.0),
     # a data transform's torch computation rewritten with NumPy/PIL or a dataset op
     "data-torch-op": (0.5, 1.0),
     # an op of the repository's compiled extension: MindSpore's counterpart wired in and

@@ -179,6 +179,9 @@ WORK_KINDS: dict[str, str] = {
     # a Module's buffers or parameters written in place while it runs (an EMA codebook),
     # with the collectives it runs there: Parameter assignments in MindSpore
     "state-in-forward": "State updated in forward",
+    # a torch.distributed collective in a forward that writes no state (a loss's
+    # cross-correlation all-reduced): MindSpore's communication op inside construct
+    "collective-in-forward": "Collective in forward",
     # a data transform computing with torch per sample (a blur from nn.Conv2d)
     "data-torch-op": "Torch computation in the data pipeline",
     # an op of the repository's compiled CUDA/C++ extension (FCOS's ROIAlign, DCNv2)

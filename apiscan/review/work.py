@@ -2443,7 +2443,9 @@ def _state_in_forward(
     the scan's findings (a tensor's in-place method, a collective, in the network graph) and
     the worker's value records (the receiver or the target rooted at ``self``): an in-place
     activation on a local (``x.relu_()``), a write in ``__init__`` or in what only it calls,
-    and an update in the training loop (an optimizer's or a weight EMA's step) are none."""
+    and an update in the training loop (an optimizer's or a weight EMA's step) are none. A
+    forward whose collectives write no state is its own item (:func:`_collective_in_forward`)
+    from the same walk."""
     in_place: dict[tuple[str, str], list[ApiFinding]] = {}
     collectives: dict[tuple[str, str], list[ApiFinding]] = {}
     for f in findings:
@@ -2508,18 +2510,20 @@ def _state_in_forward(
                     helpers_written.append(tqual)
                 writes += more
             states = list(dict.fromkeys(text for _, text in writes if text))
-            if not states:
-                continue  # a collective alone (a gathered loss) keeps its API row
             apis = sorted({f.api for f, _ in reduced})
             helpers = sorted({h for _, h in reduced if h})
+            ordered = sorted(dict.fromkeys(w for w, _ in writes), key=_where_order(path))
+            where = tuple(dict.fromkeys([*ordered, *_places(f for f, _ in reduced)]))
+            if not states:
+                if apis:  # a collective alone: in the compiled graph, gradients through it
+                    yield _collective_in_forward(qual, apis, helpers, where)
+                continue
             what = f"{qual}: {', '.join(states)} updated in place"
             if helpers_written:
                 what += f" (in {', '.join(helpers_written)})"
             if apis:
                 what += f"; {', '.join(apis)}"
                 what += f" (through {', '.join(helpers)})" if helpers else ""
-            ordered = sorted(dict.fromkeys(w for w, _ in writes), key=_where_order(path))
-            where = tuple(dict.fromkeys([*ordered, *_places(f for f, _ in reduced)]))
             yield WorkItem(
                 kind="state-in-forward",
                 what=what,
@@ -2541,6 +2545,33 @@ def _state_in_forward(
                 ),
                 uses=len(where),
             )
+
+
+def _collective_in_forward(
+    qual: str, apis: Sequence[str], helpers: Sequence[str], where: tuple[Where, ...]
+) -> WorkItem:
+    """A forward that runs a ``torch.distributed`` collective and writes no state
+    (barlowtwins' cross-correlation all-reduced in the loss its forward computes): the
+    collective is part of the graph MindSpore compiles and gradients flow through it, so the
+    port calls MindSpore's communication op inside ``construct``; a collective of the
+    training loop (gradient averaging, a metric, a barrier) is outside every forward and
+    stays an API row."""
+    what = f"{qual}: {', '.join(apis)}"
+    what += f" (through {', '.join(helpers)})" if helpers else ""
+    return WorkItem(
+        kind="collective-in-forward",
+        what=what,
+        where=where,
+        why=(
+            "a torch.distributed collective runs inside the network's forward, so it is "
+            "part of the graph MindSpore compiles and gradients flow through it: call "
+            "MindSpore's collective (mindspore.ops.AllReduce, ops.AllGather; "
+            "mindspore.communication) inside construct, with "
+            "communication initialised (init()) before the network is built, and check "
+            "that the output and the gradient through it match PyTorch's on several devices"
+        ),
+        uses=len(where),
+    )
 
 
 def _where_order(path: str) -> Callable[[Where], tuple[bool, str, int]]:
