@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from apiscan.extract.models import SELF_RETURNING, Expr
+from apiscan.extract.models import SELF_RETURNING, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import Expr as ValueExpr
 from apiscan.extract.values import ValueReader
@@ -1637,6 +1637,8 @@ class _Builders:
                 if self.classes[dotted].role in _NOT_TOP:
                     continue
                 fn = file.function(fid)
+                if self._model_method(file, fn, dotted):
+                    continue
                 parts = []
                 foreign: list[tuple[str, str]] = []  # third-party models handed in
                 constructed = False  # a part the construction is handed built
@@ -1780,6 +1782,20 @@ class _Builders:
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
         return tuple(tops[:TOP_MODELS])
+
+    def _model_method(self, file: ModelFile, fn: Function | None, cls: str) -> bool:
+        """``fn`` is a method of another module class, or a def nested in one (ImageBind-like
+        ``Model._create_modality_preprocessors`` building each modality's preprocessor, or
+        its nested ``instantiate_trunk``): what it builds becomes a part of that class, so
+        the construction names no top model."""
+        if fn is None or "." not in fn.qualname:
+            return False
+        names = fn.qualname.split(".")[:-1]
+        for end in range(len(names), 0, -1):
+            owner = self.resolve(file, names[:end])
+            if owner in self.classes and owner != cls:
+                return True
+        return False
 
     def _arguments(self, file: ModelFile, call: Expr, cls: str) -> list[tuple[int, str]]:
         """(argument, the parameter of ``cls``'s constructor it is passed for, "" when
