@@ -21,6 +21,7 @@ from apiscan.resolve.values import (
     Val,
     inst,
     seq,
+    split_top,
 )
 
 if TYPE_CHECKING:
@@ -338,21 +339,6 @@ _TENSOR_TEXTS = frozenset({"Tensor", "LongTensor", "BoolTensor", "torch.Tensor"}
 _HOST_TEXTS = frozenset({"int", "float", "bool", "str", "tuple[int, int]", "tuple[int, int, int]"})
 
 
-def _split_top(text: str) -> list[str]:
-    """``"Tensor, Dict[str, str], int"`` → its three parts (commas inside brackets kept)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return parts
-
-
 @lru_cache(maxsize=512)
 def _fixed_tuple(text: str | None) -> tuple[Val, ...] | None:
     """The per-element values of a documented fixed-length tuple return (``Tuple[Tensor, int]``,
@@ -367,7 +353,7 @@ def _fixed_tuple(text: str | None) -> tuple[Val, ...] | None:
         inner = text[6:-1]
     else:
         return None
-    parts = _split_top(inner)
+    parts = [p.strip() for p in split_top(inner)]
     if len(parts) < 2 or "..." in parts or any(not p for p in parts):
         return None
     out: list[Val] = []

@@ -276,3 +276,22 @@ BUILTIN_NAMES: frozenset[str] = (
         }
     )
 )
+
+
+def split_top(text: str) -> list[str]:
+    """``text`` split at its commas outside brackets (``"Tensor, Dict[str, str], int"`` →
+    three parts, unstripped): the elements of a type written as text, an annotation's or a
+    documented return's. An empty text has no part."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    tail = text[start:]
+    if tail.strip() or parts:
+        parts.append(tail)
+    return parts

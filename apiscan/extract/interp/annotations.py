@@ -13,11 +13,10 @@ walk of the annotation itself, its counts and uses, happens where it is written)
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import libcst as cst
 
-from apiscan.resolve.values import TENSOR, Val, seq
+from apiscan.resolve.values import TENSOR, Val, seq, split_top
 
 #: Generic containers whose elements are all of the (first) type argument.
 _SEQUENCES = frozenset(
@@ -79,7 +78,7 @@ class AnnotationHintsMixin:
         pairs = [(p.name.value, c) for p in params if (c := _param_comment(p)) is not None]
         text = _type_comment(node)
         if text is not None and text.strip() != "...":
-            parts = _split_top(text)
+            parts = split_top(text)
             names = [p.name.value for p in params][1 if skip_first else 0 :]
             if len(parts) == len(names):
                 pairs += zip(names, parts, strict=True)
@@ -120,20 +119,3 @@ def _param_comment(param: cst.Param) -> str | None:
         return None
     m = _PARAM_COMMENT.match(comment.value)
     return m.group(1) if m else None
-
-
-def _split_top(text: str) -> Sequence[str]:
-    """``text`` split at its commas outside brackets."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    tail = text[start:]
-    if tail.strip() or parts:
-        parts.append(tail)
-    return parts
