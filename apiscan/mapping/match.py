@@ -582,8 +582,9 @@ def _param_changes(
             # ms_sig: the target really takes it (mindspore.Parameter's requires_grad).
             continue
         changes.append(ParamChange(name, GENERAL))
-    changes.extend(_absent_keywords(row, named, diffs, general, ms_sig, target, table))
-    if target and _takes_nothing(row.torch_api, target, table):
+    nothing = target is not None and _takes_nothing(row.torch_api, target, table)
+    changes.extend(_absent_keywords(row, named, diffs, general, ms_sig, target, nothing))
+    if nothing and target is not None:
         changes.extend(_refused_positionals(row, passed, named, diffs, general, target))
     return tuple(changes)
 
@@ -627,9 +628,10 @@ def _absent_keywords(
     general: frozenset[str],
     ms_sig: dict[str, str | None],
     target: str | None,
-    table: MappingTable,
+    takes_nothing: bool,
 ) -> list[ParamChange]:
-    """Keywords a "consistent" row's target does not take, by its real signature.
+    """Keywords a "consistent" row's target does not take, by its real signature
+    (``takes_nothing``: an empty one that is known, :func:`_takes_nothing`).
 
     The tables' consistency criteria include "consistent parameter name" (r2.6.0
     pytorch_api_mapping.md:11); their exceptions excuse only the general difference
@@ -640,7 +642,7 @@ def _absent_keywords(
     """
     if row.status != CONSISTENT or any(k.startswith("**") for k in ms_sig):
         return []
-    if not ms_sig and not (target and _takes_nothing(row.torch_api, target, table)):
+    if not ms_sig and not takes_nothing:
         return []  # no signature recorded: nothing to judge by
     takes = ", ".join(k for k in ms_sig if k != "self") or "none"
     changes = []
