@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from apiscan.review.roles import LAUNCH_MODULES
 from apiscan.review.sources import is_test_path
 
 #: Files read for commands: the README at the root (its name in any case), the documentation
@@ -110,7 +111,7 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     another task's (a linear probe, a zero-shot benchmark, a profiler), not the recipe."""
     counts: Counter[str] = Counter()
     order: list[str] = []
-    for _, _, words in _commands(root, docs=True):
+    for _, _, words in _commands(root, docs=True, bare=True):
         for path in _launched(words, scripts):
             counts[path] += 1
             if path not in order:
@@ -131,6 +132,8 @@ def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[str]:
         if Path(word).name in _LAUNCHERS:
             launched = True
         elif launched and word == "-m":
+            if following.startswith(LAUNCH_MODULES):
+                continue  # ``python -m torch.distributed.launch ... main.py``: the script follows
             if following in scripts:  # ``python -m pytest`` launches no script of the repo
                 yield scripts[following]
             return
@@ -141,10 +144,14 @@ def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[str]:
             return
 
 
-def _commands(root: Path, docs: bool = True) -> Iterator[tuple[str, int, list[str]]]:
+def _commands(
+    root: Path, docs: bool = True, bare: bool = False
+) -> Iterator[tuple[str, int, list[str]]]:
     """(file, line, words) of every command line in the root README, the documentation
     pages (with ``docs``) and the shell scripts, continuation lines (a trailing backslash)
-    joined."""
+    joined. A line counts when it passes options; with ``bare`` also when it starts with a
+    launcher (barlowtwins' ``python main.py /path/to/imagenet/``: the pretraining run with
+    every default, beside two linear-evaluation commands that set options)."""
     for path in _files(root, docs):
         try:
             full = root / path
@@ -162,7 +169,8 @@ def _commands(root: Path, docs: bool = True) -> Iterator[tuple[str, int, list[st
                 pending += stripped[:-1] + " "
                 continue
             command, pending = pending + stripped, ""
-            if "--" not in command and not re.search(r"\s-(c|opt)\s", command):
+            options = "--" in command or re.search(r"\s-(c|opt)\s", command)
+            if not options and not (bare and command.partition(" ")[0] in _LAUNCHERS):
                 continue
             try:
                 words = shlex.split(command, comments=True)

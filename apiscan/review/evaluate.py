@@ -25,6 +25,19 @@ from apiscan.extract.values import ArgOption, Expr
 
 #: A value :func:`holds` cannot tell.
 UNKNOWN = object()
+
+
+class _Built:
+    """An object a class construction returns (``mixup_fn = Mixup(...)``): never None,
+    true as a test, equal to no literal; what it compares as beyond that is not told."""
+
+    def __repr__(self) -> str:
+        return "<built object>"
+
+
+#: The value of a class construction (:class:`_Built`): ``mixup_fn is not None`` holds
+#: where the assignment ``mixup_fn = Mixup(...)`` runs.
+BUILT = _Built()
 #: The comparisons :func:`holds` evaluates, by their ``ast`` class name.
 COMPARE: dict[str, Callable[[object, object], bool]] = {
     "Eq": lambda a, b: a == b,
@@ -105,6 +118,8 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
         left, right = (holds(part, lookup, depth + 1, limit) for part in expr.parts)
         if left is UNKNOWN or right is UNKNOWN:
             return UNKNOWN
+        if (left is BUILT or right is BUILT) and expr.name not in ("Is", "IsNot"):
+            return UNKNOWN  # an object's order or equality is its class's
         compare = COMPARE.get(expr.name)
         try:
             return compare(left, right) if compare is not None else UNKNOWN

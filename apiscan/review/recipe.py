@@ -77,11 +77,11 @@ from apiscan.review.config_files import (
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
-from apiscan.review.evaluate import COMPARE, UNKNOWN, agreed, holds, unset_option
+from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unset_option
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
-from apiscan.review.roles import is_composition
+from apiscan.review.roles import LAUNCH_MODULES, is_composition
 from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
@@ -112,6 +112,11 @@ class _Branch(NamedTuple):
     within: str = ""
     #: whether the chain's earlier tests all fail with the defaults (None: not known)
     passed: bool | None = True
+    #: whether the call sits in the ``else`` of the ``if`` right around it
+    in_else: bool = False
+    #: whether that test is a choice of the command line (it reads a parsed option, no
+    #: step counter: ``if args.prefetcher:``, not ``if (i + 1) % args.n_critic == 0:``)
+    option: bool = False
 
 
 #: A call that stops the run: an error built to be raised, an exit.
@@ -166,7 +171,6 @@ _DISTRIBUTED = frozenset(
         "torch.distributed.fsdp.FullyShardedDataParallel",
     }
 )
-_LAUNCH_MODULES = ("torch.distributed.launch", "torch.distributed.run", "torch.distributed.elastic")
 _LOADER = frozenset(
     {
         "torch.utils.data.DataLoader",
@@ -260,6 +264,9 @@ _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
      "ema", "grad_clip", "amp"}
 )  # fmt: skip
+#: The rows whose ``if``/``elif`` branch is weighed where they are built
+#: (:meth:`_Recipe._branch_rows`).
+_BRANCH_ROWS = frozenset({"loss", "scheduler", "augmentation"})
 #: Keywords that build a dataset for training when true (``train=False``: the test split).
 _TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})
 #: An attribute an initialisation routine sets that holds weights.
@@ -1274,9 +1281,12 @@ class _Values:
                     out.append((callee, index, param))
         return out
 
-    def repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
-        """The repository function a call runs, from the call facts on its line."""
-        name = call.callee()
+    def repo_function(
+        self, file: _File, call: Expr, classes: bool = False
+    ) -> tuple[_File, int] | None:
+        """The repository function a call runs, from the call facts on its line (with
+        ``classes``: the repository class it builds)."""
+        name = call.callee().rpartition(".")[2] if classes else call.callee()
         if self._facts_on is None:
             self._facts_on = {}
             for key, sites in self.repo.call_sites.items():
@@ -1284,10 +1294,12 @@ class _Values:
                     self._facts_on.setdefault((path, fact.line), []).append(key)
         for key in self._facts_on.get((file.path, call.line), ()):
             found = self.repo.defs.get(key)
-            if key.rpartition(".")[2] == name and found and not found[0].defs[found[1]].is_class:
+            if key.rpartition(".")[2] != name or not found:
+                continue
+            if found[0].defs[found[1]].is_class is classes:
                 return found
         local = file.first.get(name)
-        if local is not None and not file.defs[local].is_class:
+        if local is not None and file.defs[local].is_class is classes:
             return file, local
         return None
 
@@ -1829,6 +1841,7 @@ class _Recipe:
             self._latent_scaling(file)
             self._norm_overrides(file)
             self._step_weights(file)
+            self._forward_loss(file)
             self._buffer_averages(file)
         self._named_defs()
         self._partial_losses()
@@ -1970,16 +1983,29 @@ class _Recipe:
             call.expr.line,
             within,
             passed,
+            0 < inner.body_end < call.expr.line,
+            self._option_test(inner.test),
         )
 
+    def _option_test(self, test: Expr) -> bool:
+        """Whether the ``if`` test ``test`` picks by a command-line option (it reads a parsed
+        option's attribute) rather than by the step (a modulo of a counter)."""
+        nodes = test.walk()
+        receivers = _ARG_RECEIVERS | self.repo.parsed_names
+        return any(
+            n.kind == "Attribute" and n.target.kind == "Name" and n.target.name in receivers
+            for n in nodes
+        ) and not any(n.kind == "BinOp" and n.name == "Mod" for n in nodes)
+
     def _branch_rows(self) -> None:
-        """The loss and schedule rows built in a branch (deep-text-recognition's
-        ``if opt.baiduCTC: criterion = CTCLoss() else: criterion = torch.nn.CTCLoss(...)``),
-        found by the call on the row's line that builds what the row names; the optimizers
-        are recorded where they are read."""
+        """The loss, schedule and augmentation rows built in a branch (deep-text-recognition's
+        ``if opt.baiduCTC: criterion = CTCLoss() else: criterion = torch.nn.CTCLoss(...)``;
+        timm-style ``if args.prefetcher: collate_fn = FastCollateMixup(...) else: mixup_fn
+        = Mixup(...)``), found by the call on the row's line that builds what the row names;
+        the optimizers are recorded where they are read."""
         for item in self.out:
             key = (item.category, item.where.path, item.where.line, item.name)
-            if item.category not in ("loss", "scheduler") or key in self.branches:
+            if item.category not in _BRANCH_ROWS or key in self.branches:
                 continue
             file = self.files.get(item.where.path)
             if file is None or item.name.startswith(("argparse ", "config ")):
@@ -1998,9 +2024,11 @@ class _Recipe:
         defaults take (``--opt adamw``: AdamW, not the five other optimizers of the chain;
         deep-text-recognition's ``if opt.adam: Adam(...) else: Adadelta(...)`` with
         ``--adam`` off: Adadelta); when no test can be told, each row says it is one of the
-        alternatives and under which test. Of two rows under the same ``if`` that store the
-        same name, the later is its ``else`` (were both in the body, the later would replace
-        the earlier)."""
+        alternatives and under which test. A row in the ``else`` of its ``if`` is built when
+        the test fails (T2T-ViT's ``Mixup`` beside ``FastCollateMixup`` under ``if
+        args.prefetcher:``), and so is the later of two rows under the same ``if`` that
+        store the same name (were both in the body, the later would replace the earlier). A
+        lone row under a test that cannot be told says it is built only then."""
         chains: dict[tuple[str, int, int], list[tuple[_RowKey, _Branch]]] = {}
         for key, branch in self.branches.items():
             chains.setdefault(branch.chain, []).append((key, branch))
@@ -2008,6 +2036,18 @@ class _Recipe:
         notes: dict[_RowKey, str] = {}
         for members in chains.values():
             if len(members) < 2:
+                # one row under an ``if`` the defaults cannot decide (T2T-ViT's ``if
+                # args.prefetcher:`` were the flag not told): built only then, not a fact
+                key, branch = members[0]
+                if (
+                    branch.known is None
+                    and branch.option
+                    and branch.passed is not False
+                    and not _LAUNCH_TEST.search(branch.test)
+                    and key[0] in _BRANCH_ROWS
+                ):
+                    test = f"else of if {branch.test}" if branch.in_else else f"if {branch.test}"
+                    notes[key] = f"built only {test} (the value that decides it is not known here)"
                 continue
             taken: dict[_RowKey, tuple[bool | None, str]] = {}
             for key, branch in members:
@@ -2017,7 +2057,7 @@ class _Recipe:
                     if b.inner == branch.inner and b.stored and b.stored == branch.stored
                 ]
                 inside = f" (inside if {branch.within}, not weighed here)" if branch.within else ""
-                if len(same) > 1 and branch.line == max(b.line for b in same):
+                if branch.in_else or (len(same) > 1 and branch.line == max(b.line for b in same)):
                     known = None if branch.known is None else not branch.known
                     test = f"else of if {branch.test}{inside}"
                 else:
@@ -2183,6 +2223,12 @@ class _Recipe:
             d = next((d for d in file.defs if d.line == item.where.line), None)
             if d is None or depth > 0:
                 return ""
+        return self._def_untaken(file, d, depth)
+
+    def _def_untaken(self, file: _File, d: DefValues, depth: int = 0) -> str:
+        """Why the def ``d`` of ``file`` does not run with the defaults ("" when it may):
+        every place calling it (a method by its name, else its class's constructor) is
+        untaken (:meth:`_sites_untaken`)."""
         if d.owner >= 0:
             # a method the repository calls by name runs only where it is called: stargan's
             # ``Solver.train_multi``, called under ``elif config.dataset in ['Both']:`` with
@@ -2427,9 +2473,9 @@ class _Recipe:
 
         def lookup(name: Expr, at: int) -> object:
             if name.kind == "Name" and fn >= 0:
-                local = file.local_value(fn, name.name, name.line)
+                local = self._local_holds(file, fn, name, at + 1)
                 if local is not None:
-                    return self._holds(file, fn, local, at + 1)
+                    return local[0]
                 params = dict(file.defs[fn].params)
                 if name.name in params and not any(
                     a.target.kind == "Name" and a.target.name == name.name
@@ -2439,6 +2485,9 @@ class _Recipe:
                     if passed is not _UNKNOWN:
                         return passed
                     # else what the value follower makes of it (the training files' calls)
+            derived = self._derived_option(file, name)
+            if derived is not None:
+                return self._holds(file, derived[0], derived[1], at + 1)
             found = self.values.resolve(file, fn, name, 0)
             if any(step.startswith("default of parameter") for step in found.trail):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
@@ -2453,7 +2502,91 @@ class _Recipe:
                     return _UNKNOWN
             return _UNKNOWN
 
+        if expr.kind == "Call" and expr.callee().rpartition(".")[2][:1].isupper():
+            return BUILT  # ``Mixup(...)``: an object, whatever its arguments
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _local_holds(self, file: _File, fn: int, name: Expr, depth: int) -> tuple[object] | None:
+        """(the value) the local ``name`` holds where it is read, None when def ``fn``
+        assigns it nowhere before: the last assignment before the read that runs with the
+        defaults. One built under an ``if`` (ConvNeXt's ``mixup_fn = None`` then ``if
+        mixup_active: mixup_fn = Mixup(...)``) holds when that test does, the one before it
+        when the test fails, and nothing is told when the test cannot be."""
+        bound = sorted(
+            (
+                a
+                for a in file.defs[fn].assigns
+                if not a.annotated
+                and a.line < name.line
+                and a.target.kind == "Name"
+                and a.target.name == name.name
+            ),
+            key=lambda a: a.line,
+        )
+        if not bound:
+            return None
+        for stmt in reversed(bound):
+            value = stmt.value
+            call = next(
+                (
+                    c
+                    for c in file.calls_on.get(value.line, [])
+                    if c.expr.line == value.line and c.expr.col == value.col and not stmt.top
+                ),
+                None,
+            )
+            ifs = [i for i in call.ifs if i.function == fn and i.body_end] if call else []
+            if not ifs:
+                return (self._holds(file, fn, value, depth),)
+            runs = self._runs_with_defaults(file, fn, stmt.line, ifs)
+            if runs is None:
+                return (_UNKNOWN,)
+            if runs:
+                return (self._holds(file, fn, value, depth),)
+        return (_UNKNOWN,)
+
+    def _runs_with_defaults(
+        self, file: _File, fn: int, line: int, ifs: Sequence[IfValues]
+    ) -> bool | None:
+        """Whether the code at ``line`` inside ``ifs`` (innermost first) runs with the
+        defaults: every test on the side it sits on; None when one cannot be told."""
+        for near in ifs:
+            verdict = self._holds(file, fn, near.test, 0)
+            if verdict is BUILT:
+                verdict = True
+            elif isinstance(verdict, int | float | str) and not isinstance(verdict, bool):
+                verdict = bool(verdict)
+            if not isinstance(verdict, bool):
+                return None
+            in_else = near.body_end < line <= near.end_line
+            if verdict == in_else:
+                return False
+        return True
+
+    def _derived_option(self, file: _File, expr: Expr) -> tuple[int, Expr] | None:
+        """(def, value) of a setting no parser declares that the script derives from the
+        parsed options once, unconditionally (timm's and T2T-ViT's ``args.prefetcher = not
+        args.no_prefetcher``: ``--no-prefetcher`` is the option, ``args.prefetcher`` what
+        the loader and the mixup switch read): its one top-level assignment in ``file``.
+        None for a declared option (its default decides), or where it is set more than
+        once or only under a test (which value holds is not told)."""
+        if expr.kind != "Attribute" or expr.target.kind != "Name":
+            return None
+        receiver = expr.target.name
+        if receiver not in _ARG_RECEIVERS | self.repo.parsed_names:
+            return None
+        if self.repo.argparse.get(expr.name):
+            return None
+        sets = [
+            (stmt, fn)
+            for stmt, fn in file.assigns
+            if stmt.target.kind == "Attribute"
+            and stmt.target.name == expr.name
+            and stmt.target.target.text == receiver
+        ]
+        if len(sets) != 1 or not sets[0][0].top or sets[0][0].annotated:
+            return None
+        return sets[0][1], sets[0][0].value
 
     def _assignment_runs(self, file: _File, fn: int, line: int) -> bool:
         """Whether the assignment at ``line`` of def ``fn`` runs with the defaults (not in
@@ -2534,6 +2667,10 @@ class _Recipe:
                 any(_EVALUATION_WORD.search(q) for q in quals)
                 or self.values.apart(caller.path)
                 or self._call_untaken(caller, call)
+                # a call in a method the defaults never run passes nothing to the run
+                # (stargan's ``train_multi``, called only under ``--dataset Both``, passes
+                # its loop's ``dataset`` where ``train`` passes ``self.dataset``)
+                or (call.function >= 0 and self._def_untaken(caller, caller.defs[call.function]))
             ):
                 continue
             passed = _bind_def(d, call.expr).get(name)
@@ -3264,6 +3401,7 @@ class _Recipe:
                     if written:
                         values = [(k, written.get(k, v)) for k, v in values]
                         note = note.replace("where it is called", "as the training loop changes it")
+                    values += self._schedule_body(file, index)
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
                 if row == "loss":
@@ -3276,11 +3414,90 @@ class _Recipe:
                     values += self._combined_terms(key, file, node)
                     if "." in node.qual:
                         self._loss_builder(caller, call, key)
+                if row == "optimizer" and node.is_class:
+                    values += self._unpassed_defaults(file, node, values, call.expr)
                 if row in ("loss", "augmentation") and node.is_class:
                     index = file.first.get(node.qual)
                     if index is not None and not _unpacks(call.expr):
                         values += self._class_constants(file, index, call.expr)
                 self.add(row, key, caller.where(call.expr.line), values, note)
+
+    def _schedule_body(self, file: _File, fn: int) -> list[tuple[str, str]]:
+        """How a schedule function written by hand computes the LR it sets (barlowtwins'
+        ``adjust_learning_rate``: ``if step < warmup_steps: lr = base_lr * step /
+        warmup_steps`` else a cosine ``q = 0.5 * (1 + math.cos(math.pi * step /
+        max_steps))`` down to ``end_lr = base_lr * 0.001``, then ``param_groups[0]['lr'] =
+        lr * args.learning_rate_weights``): its assignments in order, each with the side of
+        the ``if`` it sits on, then each setting they read with its value. Only where the
+        function computes the LR and writes it into a param group itself (a function
+        handing a value back is shown where its result is stored)."""
+        d = file.defs[fn]
+        stmts = sorted(
+            (
+                a
+                for a in d.assigns
+                if not a.annotated and (a.target.kind == "Name" or _is_lr_slot(a.target))
+            ),
+            key=lambda a: (a.line, a.order),
+        )
+        if not any(_is_lr_slot(a.target) for a in stmts) or all(
+            _is_lr_slot(a.target) for a in stmts
+        ):
+            return []  # stargan's ``update_lr(g_lr)`` writes what its caller computed
+        ifs = [
+            i
+            for i in self._file_ifs(file)
+            if i.function == fn and i.body_end and d.line < i.line <= d.end_line
+        ]
+        values: list[tuple[str, str]] = []
+        settings: dict[str, str] = {}
+        for n, stmt in enumerate(stmts, 1):
+            side = ""
+            for near in sorted(ifs, key=lambda i: -i.line):
+                if near.line < stmt.line <= near.body_end:
+                    side = f"if {near.test.shown()}: "
+                    break
+                if near.body_end < stmt.line <= near.end_line:
+                    side = f"else of if {near.test.shown()}: "
+                    break
+            text = f"{stmt.target.text} = {stmt.value.text}"
+            values.append((f"step {n}", side + shorten(text, _TERM_LIMIT * 2)))
+            for leaf in _leaves(stmt.value):
+                if leaf.kind != "Attribute" or file.dotted(leaf) or leaf.text in settings:
+                    continue
+                found = self.values.resolve(file, fn, leaf, 0)
+                if found.literal and found.text != leaf.text:
+                    settings[leaf.text] = found.show()
+        shape = [
+            word
+            for word, hit in (
+                ("warm-up", any(re.search(r"warm", i.test.text, re.I) for i in ifs)),
+                ("cosine", any(re.search(r"\bcos\(", a.value.text) for a in stmts)),
+            )
+            if hit
+        ]
+        if shape:
+            values.insert(0, ("shape", " then ".join(shape)))
+        return values + list(settings.items())
+
+    @staticmethod
+    def _unpassed_defaults(
+        file: _File, node: DefValues, values: Sequence[tuple[str, str]], call: Expr
+    ) -> list[tuple[str, str]]:
+        """The literal defaults of a repository class's constructor parameters the call
+        leaves as they are (barlowtwins' ``LARS(parameters, lr=0, weight_decay=...)`` runs
+        with ``momentum=0.9, eta=0.001``): torch's own optimizers document theirs, a custom
+        one's are only in its code. None where the call unpacks ``**kwargs``."""
+        init = file.first.get(f"{node.qual}.__init__")
+        if init is None or _unpacks(call):
+            return []
+        passed = {name for name, _ in values}
+        where = file.loc(file.defs[init].line)
+        return [
+            (name, f"{default.text} (default at {where})")
+            for name, default in file.defs[init].params
+            if name not in passed and default is not None and default.literal
+        ]
 
     def _loss_weight(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
         """The weight a loss stored by name is given beside it (RITM's
@@ -3380,6 +3597,87 @@ class _Recipe:
                 where = file.where(total.line)
                 note = f"a term of the loss the training step differentiates: {total.text}"
                 self.add("loss", f"weight of {terms[0].name}", where, [("weight", shown)], note)
+
+    def _forward_loss(self, file: _File) -> None:
+        """The loss a model computes in its own ``forward`` when the training step
+        differentiates what the model returns (barlowtwins' ``loss = model.forward(y1,
+        y2)`` then ``scaler.scale(loss).backward()``, ``BarlowTwins.forward`` ending in
+        ``loss = on_diag + self.args.lambd * off_diag; return loss``): a loss row at that
+        formula, each setting it reads followed to its value. A forward returning one call
+        (``return self.criterion(out, y)``) leaves the row to that call's loss."""
+        for call in file.values.calls:
+            fn = call.function
+            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
+                continue
+            target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
+            if target is not None and target.kind == "Call" and target.args:
+                target = target.args[0]  # ``scaler.scale(loss).backward()``
+            if target is None or target.kind != "Name":
+                continue
+            output = file.local_value(fn, target.name, call.expr.line)
+            if output is None or output.kind != "Call":
+                continue
+            func = output.func
+            if func.kind == "Attribute" and func.name == "forward":
+                func = func.target
+            if func.kind != "Name":
+                continue
+            built = self._module_built(file, fn, func.name, output.line)
+            if built is None:
+                continue
+            owner, index = built
+            forward = owner.first.get(f"{owner.defs[index].qual}.forward")
+            if forward is None:
+                continue
+            self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _module_built(
+        self, file: _File, fn: int, name: str, before: int
+    ) -> tuple[_File, int] | None:
+        """(file, def) of the repository's torch Module class the local ``name`` of def
+        ``fn`` is built from before line ``before``: the construction inside any of its
+        assignments (``model = BarlowTwins(args).cuda(gpu)``, then wrapped in
+        ``DistributedDataParallel(model)``, which leaves the model's forward)."""
+        for stmt in file.defs[fn].assigns:
+            if stmt.line >= before or stmt.target.kind != "Name" or stmt.target.name != name:
+                continue
+            for node in stmt.value.walk():
+                if node.kind != "Call":
+                    continue
+                found = self.values.repo_function(file, node, classes=True)
+                if found is None:
+                    continue
+                owner, index = found
+                key = f"{owner.module}.{owner.defs[index].qual}"
+                if "torch.nn.Module" in self.hierarchy.torch_ancestors(key):
+                    return found
+        return None
+
+    def _returned_loss(self, file: _File, fn: int, step: str) -> None:
+        """The loss row of what def ``fn`` (a model's ``forward``) returns, computed there
+        by arithmetic (:meth:`_forward_loss`); ``step`` is where the step differentiates it."""
+        d = file.defs[fn]
+        for returned in d.returns:
+            value, line = returned, returned.line
+            if returned.kind == "Name":
+                local = file.local_value(fn, returned.name, returned.line)
+                if local is None:
+                    continue
+                value, line = local, local.line
+            if value.kind != "BinOp":
+                continue
+            values = [("loss", shorten(value.text, _TERM_LIMIT))]
+            for leaf in _leaves(value):
+                if leaf.kind not in ("Name", "Attribute") or (
+                    leaf.kind == "Attribute" and file.dotted(leaf)
+                ):
+                    continue
+                found = self.values.resolve(file, fn, leaf, 0)
+                if found.literal and found.text != leaf.text:
+                    values.append((leaf.text, found.show()))
+            note = f"computed in the model's forward; the training step differentiates it at {step}"
+            self.add("loss", f"loss computed in {d.qual}", file.where(line), values, note)
+            return
 
     def _hand_schedule(self, file: _File, call: CallValues) -> dict[str, str]:
         """What a schedule written by hand does to the values ``call`` passes: a local the
@@ -5275,7 +5573,7 @@ def _category(api: str) -> str | None:
         return "ema"
     if api in _CLIP:
         return "grad_clip"
-    if api in _DISTRIBUTED or api.startswith(_LAUNCH_MODULES):
+    if api in _DISTRIBUTED or api.startswith(LAUNCH_MODULES):
         return "distributed"
     if api in _LOADER:
         return "dataloader"

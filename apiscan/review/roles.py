@@ -57,3 +57,8 @@ def is_composition(name: str | None) -> bool:
     ``Compose`` or a repository's own spelled like it (DeepLabV3+'s ``ExtCompose`` of joint
     image/mask transforms). The recipe reads its steps; the work items, what they compute."""
     return bool(name) and (name == "Compose" or (name.endswith("Compose") and name[:1].isupper()))
+
+
+#: torch's launcher modules (``python -m torch.distributed.launch ... main.py``): a launch,
+#: never a script of the repository.
+LAUNCH_MODULES = ("torch.distributed.launch", "torch.distributed.run", "torch.distributed.elastic")

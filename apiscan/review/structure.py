@@ -45,7 +45,7 @@ from apiscan.review.registry import (
     json_config_names,
     model_files,
 )
-from apiscan.review.roles import VENDORED
+from apiscan.review.roles import TRAINING_APIS, VENDORED
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -2501,8 +2501,13 @@ class _Builders:
                     or node.role in _NOT_TOP
                     # a root built of torch layers alone is a model too when a script builds
                     # it (CRAFT's RefineNet, run after the main network; moco-v3's MoCo_ViT,
-                    # its encoders injected)
-                    or not (node.children or (node.layers and file.path not in libraries))
+                    # its encoders injected), or when the file defining it trains it
+                    # (barlowtwins' main.py: ``BarlowTwins``, a torchvision ResNet-50 and a
+                    # projector of torch layers, built beside its LARS and training loop)
+                    or not (
+                        node.children
+                        or (node.layers and (file.path not in libraries or _trains_here(file)))
+                    )
                     or (fn is not None and fn.method and fn.name == "__init__")
                     or (apart and self.skip(node.where.path))
                 ):
@@ -2717,6 +2722,12 @@ def _entry_name(path: str) -> bool:
 #: Class-level builders that return an instance of their class (``from_pretrained``,
 #: ``from_config``, ``build``, ``create``, ``load_from_checkpoint``).
 _CLASS_BUILDER = re.compile(r"^(?:from_\w+|build(?:_model)?|create(?:_model)?|load_from_\w+)$")
+
+
+def _trains_here(file: ModelFile) -> bool:
+    """The file itself runs a training step (an optimizer, a backward pass): what it
+    builds is the model it trains, not a piece of a library."""
+    return any(u.api.startswith(TRAINING_APIS) for u in file.fa.uses)
 
 
 def _trains(path: str, builder: str = "") -> bool:

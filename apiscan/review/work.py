@@ -268,16 +268,27 @@ class Ancillary:
 
     def _scripts(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Each module name and path of the ported training scripts (a ``__main__`` block,
-        the training step reached) -> its path: what a documented command may launch."""
-        return {
-            name: fa.path
+        the training step reached) -> its path: what a documented command may launch.
+        Where some of them build one of the repository's own torch Modules (themselves or
+        through what they import) and others do not, only the former: a script that trains a
+        library's network (barlowtwins' ``evaluate.py``: a linear classifier on a torchvision
+        ResNet-50 loaded from the pretraining's checkpoint) evaluates or fine-tunes what the
+        repository is about, however often the README runs it; the one building the
+        repository's model (``main.py`` building ``BarlowTwins``) is its training."""
+        scripts = {
+            fa.path: fa
             for fa in analyses
             if fa.path in self._ported_entries()
             and fa.syntax is not None
             and fa.syntax.main_block != (0, 0)
             and not is_test_path(fa.path)
-            for name in (*fa.modules, fa.path)
         }
+        builders = _module_builders(analyses)
+        graph = _reference_graph(analyses, self._imports)
+        own = {p for p in scripts if ({p} | _closure({p}, graph, packages=True)) & builders}
+        if own:
+            scripts = {p: fa for p, fa in scripts.items() if p in own}
+        return {name: path for path, fa in scripts.items() for name in (*fa.modules, path)}
 
     def vendored(self, path: str) -> bool:
         """Whether ``path`` is in a vendored copy of another repository and the repository's

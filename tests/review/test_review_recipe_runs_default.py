@@ -5,10 +5,12 @@ is one row, a seed fixing the data split is data loading (the training's seed st
 seed), a GAN's critic steps are its update alternation (no optimizer setting), an
 iteration count is the training length, an LR decayed by hand in the loop is a schedule (no
 constant), and a loss or transform class built with no arguments carries the numbers it
-keeps for itself."""
+keeps for itself; a parameter holds what the callers that run pass (a method the defaults
+never call passes nothing)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,28 @@ def test_fractional_constants_and_numeric_settings() -> None:
     assert not _numeric_setting(const("imagenet"))
     steps = Expr("List", "[1, 2]", 1, 0, 1, 6, parts=(const(1), const(2)), literal=True)
     assert not _numeric_setting(steps)  # step indices, no setting
+
+
+def test_a_parameter_takes_what_the_running_callers_pass(items) -> None:
+    """``classification_loss(logit, target, dataset='CelebA')`` is called from ``train``
+    (leaving the default) and from ``train_multi`` (passing 'RaFD'), which runs only with
+    ``--dataset Both``: the caller that runs decides, so the binary cross-entropy is the
+    branch taken and the softmax one is no row."""
+    losses = rows(items, "loss")
+    bce = losses["torch.nn.functional.binary_cross_entropy_with_logits @ solver.py:54"]
+    assert bce.note.endswith("the branch taken with the defaults: if dataset == 'CelebA'")
+    assert not [k for k in losses if k.startswith("torch.nn.functional.cross_entropy ")]
+
+
+def test_with_the_other_method_running_its_value_decides(tmp_path: Path) -> None:
+    """INVALID for the default: with ``--dataset Both`` only ``train_multi`` runs and it
+    passes 'RaFD': the softmax cross-entropy is the branch taken."""
+    copy = tmp_path / "ganrecipe"
+    shutil.copytree(GANRECIPE, copy)
+    main = copy / "main.py"
+    main.write_text(main.read_text("utf-8").replace("default='CelebA'", "default='Both'"), "utf-8")
+    result, analyses = scan_with_facts(ScanOptions(str(copy), cache_dir=None, jobs=1))
+    losses = rows(extract_recipe(result, analyses, copy), "loss")
+    ce = losses["torch.nn.functional.cross_entropy @ solver.py:56"]
+    assert ce.note.endswith("the branch taken with the defaults: if dataset == 'RaFD'")
+    assert not [k for k in losses if "binary_cross_entropy_with_logits" in k]
