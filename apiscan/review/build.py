@@ -230,7 +230,9 @@ def review(options: ScanOptions) -> Review:
         fa = by_path.get(where.path)
         return switched_off_branch(fa, where.line, defaults, every=True) if fa else ""
 
-    recipe += work_recipe(items, framework_keeps(readings.options[0], analyses), off)
+    recipe += work_recipe(
+        items, framework_keeps(readings.options[0], analyses), off, ancillary.other_recipe
+    )
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
     modules = structure.with_top_roles(modules, tops, injected)
@@ -763,8 +765,11 @@ def work_recipe(
     items: tuple[WorkItem, ...],
     keeps: Callable[[str], bool] | None = None,
     off: Callable[[Where], str] | None = None,
+    other: Callable[[str], str] | None = None,
 ) -> tuple[RecipeItem, ...]:
-    """The backbones and checkpoint formats of the work items, as recipe facts. ``keeps``
+    """The backbones and checkpoint formats of the work items, as recipe facts. ``other``
+    says whose recipe a file is when not this one's (a backbone built by the training and
+    by a linear evaluation beside it is placed where the training builds it). ``keeps``
     (:func:`~apiscan.review.config_files.framework_keeps`), when a framework runs the
     training, says which files' checkpoint loads are the training's: an inference helper's
     ``torch.load`` is work (the weights are converted all the same) but no recipe row.
@@ -774,7 +779,8 @@ def work_recipe(
     out = []
     for item in items:
         if item.kind == "pretrained-backbone":
-            out.append(RecipeItem("backbone", item.what, item.where[0], note=item.why))
+            place = min(item.where, key=lambda w: bool(other and other(w.path)))
+            out.append(RecipeItem("backbone", item.what, place, note=item.why))
         elif item.kind == "checkpoint":
             where = [w for w in item.where if keeps is None or keeps(w.path)]
             if not where:

@@ -2073,13 +2073,15 @@ class _Recipe:
                         drop.add(key)
                     elif known is True:
                         notes[key] = f"the branch taken with the defaults: {test}"
-            elif len({(b.inner, taken[k][1]) for k, b in members}) > 1:
+            elif len(sides := {(b.inner, taken[k][1]) for k, b in members}) > 1:
                 # (stylegan2's generator and discriminator Adams, both in the body of one
-                # ``if __name__ == "__main__":``, are rows of one branch: no alternatives)
+                # ``if __name__ == "__main__":``, are rows of one branch: no alternatives;
+                # timm's ``RandomApply([ColorJitter(...)])`` is one alternative, its
+                # ``else: ColorJitter(...)`` the other)
                 for key, (known, test) in taken.items():
                     if known is None:
                         notes[key] = (
-                            f"one of {len(members)} alternatives shown, built {test} "
+                            f"one of {len(sides)} alternatives shown, built {test} "
                             "(the value that picks it is not known here)"
                         )
         kept = []

@@ -279,8 +279,7 @@ class Ancillary:
             fa.path: fa
             for fa in analyses
             if fa.path in self._ported_entries()
-            and fa.syntax is not None
-            and fa.syntax.main_block != (0, 0)
+            and _runs_as_script(fa)
             and not is_test_path(fa.path)
         }
         builders = _module_builders(analyses)
@@ -868,11 +867,7 @@ def _side_recipes(analyses: Sequence[FileAnalysis], entry: str = "") -> dict[str
     if entry:
         graph = _reference_graph(analyses, _import_graph(analyses))
         reach = _closure({entry}, graph, packages=True) | {entry}
-        tools = {
-            fa.path
-            for fa in analyses
-            if fa.syntax is not None and fa.syntax.main_block != (0, 0) and fa.path not in reach
-        }
+        tools = {fa.path for fa in analyses if _runs_as_script(fa) and fa.path not in reach}
         return dict.fromkeys(sorted(tools | _closure(tools, graph, packages=True) - reach), "tool")
     imported = imported_modules(analyses)
     # a script runs as ``python x.py``; another may still import it (yolov9's
@@ -891,6 +886,21 @@ def _side_recipes(analyses: Sequence[FileAnalysis], entry: str = "") -> dict[str
         if fa.path not in found and tasks & set(PurePosixPath(fa.path).parts[:-1]):
             found[fa.path] = "task"
     return found
+
+
+def _runs_as_script(fa: FileAnalysis) -> bool:
+    """A file run as ``python x.py``: a ``__main__`` block, or options parsed in its
+    module-level code (T2T-ViT's ``transfer_learning.py``: ``args = parser.parse_args()``
+    and its loop at the top level, no guard)."""
+    syntax = fa.syntax
+    if syntax is None:
+        return False
+    if syntax.main_block != (0, 0):
+        return True
+    values = syntax.values
+    return values is not None and any(
+        c.function < 0 and c.expr.callee().rpartition(".")[2] == "parse_args" for c in values.calls
+    )
 
 
 def _module_builders(analyses: Sequence[FileAnalysis]) -> frozenset[str]:

@@ -2,7 +2,8 @@
 than the pretraining (``fixtures/twinpretrain``, barlowtwins' layout): ``main.py`` builds the
 repository's own model and trains it with its own LARS optimizer, a hand-written warm-up and
 cosine schedule and a loss its model's ``forward`` computes; ``evaluate.py`` trains a linear
-classifier on a torchvision ResNet-50 loaded from the pretraining's checkpoint. The script
+classifier on a torchvision ResNet-50 loaded from the pretraining's checkpoint; ``transfer.py``
+fine-tunes a head at the top level of the file (no ``__main__`` guard). The script
 that builds the repository's model is the entry point (its bare ``python main.py DIR``
 command counts), the evaluation is another task's recipe, and the rows show what the
 pretraining runs."""
@@ -58,7 +59,8 @@ def test_a_bare_command_launches_its_script(tmp_path: Path) -> None:
 
 def test_the_pretraining_is_the_recipe(review) -> None:
     for category in ("optimizer", "scheduler", "loss", "epochs"):
-        assert not [k for k in _rows(review, category) if "evaluate.py" in k], category
+        rows = _rows(review, category)
+        assert not [k for k in rows if "evaluate.py" in k or "transfer.py" in k], category
     lars = _rows(review, "optimizer")["main.LARS @ main.py:20"]
     assert lars["weight_decay"].startswith("1e-6 (args.weight_decay: default of argparse")
     # the custom optimizer's own defaults, which no torch documentation gives
@@ -66,6 +68,9 @@ def test_the_pretraining_is_the_recipe(review) -> None:
     assert lars["eta"] == "0.001 (default at main.py:64)"
     assert _rows(review, "epochs")["argparse --epochs @ main.py:10"] == {"default": "100"}
     assert [t.cls for t in review.top_models] == ["main.TwinNet"]
+    # the torchvision network both scripts build is placed where the pretraining builds it
+    backbones = [i.where for i in review.recipe if i.category == "backbone"]
+    assert [str(w) for w in backbones] == ["main.py:48"]
 
 
 def test_a_loss_the_model_computes_in_forward(review) -> None:
@@ -126,3 +131,14 @@ def test_a_forward_returning_a_loss_call_adds_no_row(tmp_path: Path) -> None:
     main.write_text(text, "utf-8")
     rows = _rows(_review(copy), "loss")
     assert not [k for k in rows if k.startswith("loss computed in")]
+
+
+def test_without_a_documented_command_every_script_stays(tmp_path: Path) -> None:
+    """INVALID: no README: nothing says which script trains, so the transfer script run at
+    the top level (no ``__main__`` guard) and the evaluation keep their rows."""
+    copy = tmp_path / "twinpretrain"
+    shutil.copytree(FIXTURE, copy)
+    (copy / "README.md").unlink()
+    rows = _rows(_review(copy), "optimizer")
+    assert "torch.optim.Adam @ transfer.py:15" in rows
+    assert "torch.optim.SGD @ evaluate.py:21" in rows
