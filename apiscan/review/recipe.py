@@ -403,8 +403,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|mask(ing)?_ratio|norm_pix_loss"
             # deit's and timm's --smoothing 0.1: the label smoothing of the cross-entropy
             r"|(label_)?smoothing"
-            # stargan's lambda_cls, lambda_rec, lambda_gp: the weights of its loss terms
-            r"|lambda_\w+"
+            # stargan's lambda_cls, lambda_rec, lambda_gp: the weights of its loss terms;
+            # barlowtwins' lambd (``lambda`` is a keyword): its off-diagonal term's weight
+            r"|lambda_\w+|lambd"
             # a diffusion model's objective: its noise schedule, its steps, what it predicts
             r"|noise_schedule|(num_)?diffusion_steps|schedule_sampler|use_kl|learn_sigma"
             r"|predict_xstart|rescale_learned_sigmas",

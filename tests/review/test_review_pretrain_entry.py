@@ -74,6 +74,7 @@ def test_the_pretraining_is_the_recipe(review) -> None:
 
 
 def test_a_loss_the_model_computes_in_forward(review) -> None:
+    assert _rows(review, "loss")["argparse --lambd @ main.py:14"] == {"default": "0.005"}
     loss = _rows(review, "loss")["loss computed in TwinNet.forward @ main.py:59"]
     assert loss == {
         "loss": "on_diag + self.args.lambd * off_diag",
