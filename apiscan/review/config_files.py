@@ -34,7 +34,7 @@ import yaml
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr
-from apiscan.review.commands import commanded_config, commanded_configs
+from apiscan.review.commands import commanded_config, commanded_configs, files_below
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path
 
@@ -232,19 +232,7 @@ def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
 
 
 def _yaml_files(root: Path) -> Iterator[str]:
-    count = 0
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
-        for name in sorted(names):
-            if not name.endswith((".yaml", ".yml")):
-                continue
-            rel = (Path(folder) / name).relative_to(root).as_posix()
-            if is_test_path(rel):
-                continue
-            count += 1
-            if count > _MAX_YAML:
-                return
-            yield rel
+    return files_below(root, (".yaml", ".yml"), _SKIPPED_DIRS, _MAX_YAML)
 
 
 #: The YAML files composed for one review: path -> the node, or the error reading it raised,
