@@ -412,6 +412,16 @@ _READ_TYPES = node_kinds(
 _IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
+def _import_tops(node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The top-level packages an absolute import names (``import a.b, c``: ``a`` and ``c``;
+    ``from a.b import x``: ``a``); none for a relative one (the repository's own code)."""
+    if isinstance(node, ast.Import):
+        return {a.name.partition(".")[0] for a in node.names}
+    if node.module and not node.level:
+        return {node.module.partition(".")[0]}
+    return set()
+
+
 def _optional_imports(node: ast.Try) -> set[str]:
     """The top-level packages a ``try:`` imports in its own body when one of its handlers
     catches the import's failure."""
@@ -427,10 +437,8 @@ def _optional_imports(node: ast.Try) -> set[str]:
         return set()
     tops: set[str] = set()
     for stmt in node.body:
-        if isinstance(stmt, ast.Import):
-            tops.update(a.name.partition(".")[0] for a in stmt.names)
-        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
-            tops.add(stmt.module.partition(".")[0])
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            tops |= _import_tops(stmt)
     return tops
 
 
@@ -512,13 +520,7 @@ class _Reader:
         lazy: set[str] = set()
         eager: set[str] = set()
         for node in self.imports_made:
-            if isinstance(node, ast.Import):
-                tops = {a.name.partition(".")[0] for a in node.names}
-            elif node.module and not node.level:
-                tops = {node.module.partition(".")[0]}
-            else:
-                continue
-            (lazy if id(node) in self.lazy else eager).update(tops)
+            (lazy if id(node) in self.lazy else eager).update(_import_tops(node))
         return tuple(sorted(lazy - eager))
 
     def _self_assign(self, node: ast.Assign | ast.AnnAssign, functions: tuple[str, ...]) -> None:

@@ -201,16 +201,27 @@ def _files(root: Path, docs: bool = True) -> Iterator[str]:
             if page.suffix.lower() in _DOC_SUFFIXES and page.is_file() and pages < _MAX_DOCS:
                 pages += 1
                 yield rel
+    yield from files_below(root, (".sh",), _SKIPPED_DIRS, _MAX_SCRIPTS)
+
+
+def files_below(
+    root: Path, suffixes: tuple[str, ...], skipped: frozenset[str], most: int
+) -> Iterator[str]:
+    """The files below ``root`` whose names end in one of ``suffixes`` (root-relative, in the
+    sorted order of the walk), tests left out, folders named in ``skipped`` or hidden not
+    entered; the first ``most`` of them (a repository of thousands is sampled no further).
+    The one walk the shell scripts here and the YAML configurations
+    (:mod:`apiscan.review.config_files`) are found by."""
     count = 0
-    for folder, dirs, names_ in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
-        for name in sorted(names_):
-            if not name.endswith(".sh"):
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in skipped and not d.startswith("."))
+        for name in sorted(names):
+            if not name.endswith(suffixes):
                 continue
             rel = (Path(folder) / name).relative_to(root).as_posix()
             if is_test_path(rel):
                 continue
             count += 1
-            if count > _MAX_SCRIPTS:
+            if count > most:
                 return
             yield rel

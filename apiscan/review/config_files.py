@@ -34,9 +34,9 @@ import yaml
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr
-from apiscan.review.commands import commanded_config, commanded_configs
+from apiscan.review.commands import commanded_config, commanded_configs, files_below
 from apiscan.review.model import RecipeItem, Where
-from apiscan.review.sources import is_test_path
+from apiscan.review.sources import is_test_path, with_values
 
 #: A YAML or .cfg file larger than this is data, not a training configuration.
 _SIZE_LIMIT = 200_000
@@ -153,19 +153,6 @@ def _number_key(text: str) -> tuple[int, float, str]:
         return (1, 0.0, text)
 
 
-def _with_values(analyses: Sequence[FileAnalysis]) -> list[FileAnalysis]:
-    """The files, tests left out, whose worker recorded value records: where the code that
-    reads a config (``merge_from_file``, ``hyperparams['lr']``) is found."""
-    return [
-        fa
-        for fa in analyses
-        if not fa.errors
-        and fa.syntax is not None
-        and fa.syntax.values is not None
-        and not is_test_path(fa.path)
-    ]
-
-
 # ----------------------------------------------------------------------------- YAML
 def yaml_configs(
     root: Path | None, analyses: Sequence[FileAnalysis], composed: Composed | None = None
@@ -182,7 +169,7 @@ def yaml_configs(
 def _read_configs(
     root: Path, analyses: Sequence[FileAnalysis], composed: Composed
 ) -> YamlConfigs | None:
-    files = _with_values(analyses)
+    files = with_values(analyses)
     if not any(
         c.expr.func.text.rpartition(".")[2] == "merge_from_file"
         for fa in files
@@ -232,19 +219,7 @@ def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
 
 
 def _yaml_files(root: Path) -> Iterator[str]:
-    count = 0
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
-        for name in sorted(names):
-            if not name.endswith((".yaml", ".yml")):
-                continue
-            rel = (Path(folder) / name).relative_to(root).as_posix()
-            if is_test_path(rel):
-                continue
-            count += 1
-            if count > _MAX_YAML:
-                return
-            yield rel
+    return files_below(root, (".yaml", ".yml"), _SKIPPED_DIRS, _MAX_YAML)
 
 
 #: The YAML files composed for one review: path -> the node, or the error reading it raised,
@@ -518,7 +493,7 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
     somewhere in the repository: ``hyperparams['burn_in']``) are shown."""
     if root is None or not root.is_dir():
         return ()
-    files = _with_values(analyses)
+    files = with_values(analyses)
     named: dict[str, str] = {}
     for fa in files:
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
@@ -821,7 +796,7 @@ def option_files(
     :class:`~apiscan.review.readings.Readings`."""
     if root is None or not root.is_dir():
         return None, None
-    files = _with_values(analyses)
+    files = with_values(analyses)
     return (
         _option_yamls(root, files, {} if composed is None else composed),
         _json_hparams(root, files),
@@ -866,9 +841,7 @@ def framework_training(analyses: Sequence[FileAnalysis]) -> FrameworkTraining | 
     runs its own training (or the framework is the repository's own, vendored in-tree)."""
     local = {m.partition(".")[0] for fa in analyses for m in fa.modules}
     excluded = local | set(sys.stdlib_module_names) | {"torch"}
-    for fa in sorted(analyses, key=lambda a: a.path):
-        if fa.syntax is None or fa.syntax.values is None or is_test_path(fa.path):
-            continue
+    for fa in with_values(sorted(analyses, key=lambda a: a.path)):
         imports = dict(fa.syntax.imports)
         for call in fa.syntax.values.calls:
             head, _, rest = call.expr.func.text.partition(".")

@@ -34,7 +34,7 @@ from pathlib import Path, PurePosixPath
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import Expr, FileValues
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
-from apiscan.review.sources import is_test_path, place
+from apiscan.review.sources import place, with_values
 
 #: At most this many configs are shown when the training entry names none.
 MAX_SHOWN = 1
@@ -151,14 +151,7 @@ class _Config:
 
 def config_recipe(analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
     """The recipe rows of the repository's dict configs (none when it has none)."""
-    files = {
-        fa.path: fa
-        for fa in analyses
-        if not fa.errors
-        and fa.syntax is not None
-        and fa.syntax.values is not None
-        and not is_test_path(fa.path)
-    }
+    files = {fa.path: fa for fa in with_values(analyses)}
     configs = sorted(p for p, fa in files.items() if _looks_like_config(p, _values(fa)))
     if not configs:
         return ()
@@ -704,10 +697,8 @@ def json_config_recipe(
         return ()
     out: list[RecipeItem] = []
     loaded: dict[str, str] = {}
-    for fa in analyses:
-        if fa.errors or fa.syntax is None or fa.syntax.values is None or is_test_path(fa.path):
-            continue
-        values = fa.syntax.values
+    for fa in with_values(analyses):
+        values = fa.syntax.values  # type: ignore[union-attr]
         if not any(c.expr.func.text in ("json.load", "json.loads") for c in values.calls):
             continue
         for call in values.calls:
@@ -781,10 +772,8 @@ def _passed_with(
     inside the same call as the building key."""
     found: dict[str, list[tuple[str, str]]] = {}
     shown: set[tuple[str, str]] = set()
-    for fa in analyses:
-        if fa.errors or fa.syntax is None or fa.syntax.values is None or is_test_path(fa.path):
-            continue
-        for call in fa.syntax.values.calls:
+    for fa in with_values(analyses):
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             keys = [
                 e.value
                 for e in call.expr.walk()

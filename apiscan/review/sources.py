@@ -27,6 +27,7 @@ __all__ = [
     "place",
     "self_tests",
     "with_facts",
+    "with_values",
 ]
 
 
@@ -49,6 +50,20 @@ def with_facts(
         if fa.errors or fa.syntax is None or (not tests and is_test_path(fa.path)):
             continue
         yield fa, fa.syntax
+
+
+def with_values(analyses: Iterable[FileAnalysis]) -> list[FileAnalysis]:
+    """The files, in the order given and tests left out, whose worker recorded value records
+    (:mod:`apiscan.extract.values`): where the code that reads a config (``merge_from_file``,
+    ``hyperparams['lr']``, ``json.load``) is found."""
+    return [
+        fa
+        for fa in analyses
+        if not fa.errors
+        and fa.syntax is not None
+        and fa.syntax.values is not None
+        and not is_test_path(fa.path)
+    ]
 
 
 def imported_modules(analyses: Iterable[FileAnalysis]) -> set[str]:

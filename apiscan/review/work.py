@@ -1450,12 +1450,7 @@ def switched_off_functions(
             elif head is not None and head.kind == "Attribute" and head.name in methods:
                 sites.append((fa.path, call, methods[head.name], True))
     # a method passed as a value (``register_hook(self.hook)``) may run: never switched off
-    passed = {
-        name
-        for fa in analyses
-        for name in _passed_names(fa.syntax.values if fa.syntax is not None else None)
-    }
-    for name in passed & methods.keys():
+    for name in _written_names(analyses).keys() & methods.keys():
         for target in methods[name]:
             defs.pop(target, None)
     off: set[tuple[str, str]] = set()
@@ -1493,16 +1488,31 @@ def _holder(
     return None
 
 
-def _passed_names(values: object) -> set[str]:
-    """The attribute names a file uses as values, not called (``self.hook`` in
-    ``register_hook(self.hook)``)."""
-    if values is None:
-        return set()
+def _written(values: object) -> list[Expr]:
+    """The expressions a file writes values in: its calls, its assignments, its parameters'
+    defaults and its returns."""
     written = [call.expr for call in values.calls]  # type: ignore[attr-defined]
     written += [a.value for a in values.assigns]  # type: ignore[attr-defined]
     for d in values.defs:  # type: ignore[attr-defined]
         written += [a.value for a in d.assigns] + list(d.returns)
-    return {name for x in written for name in _value_names(x)}
+        written += [default for _, default in d.params if default is not None]
+    return written
+
+
+def _written_names(analyses: Iterable[FileAnalysis]) -> dict[str, set[tuple[str, int]]]:
+    """name -> (path, line) of each expression of :func:`_written` that uses it as a value,
+    not as what it calls (:func:`_value_names`): a function or method so named may be passed
+    along and run though no call names it (``mp.spawn(worker, ...)``,
+    ``register_hook(self.hook)``). The one index the dead functions
+    (:func:`uncalled_functions`) and the switched-off ones (:func:`switched_off_functions`)
+    read."""
+    out: dict[str, set[tuple[str, int]]] = {}
+    for fa in analyses:
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        for x in _written(values) if values is not None else ():
+            for name in _value_names(x):
+                out.setdefault(name, set()).add((fa.path, x.line))
+    return out
 
 
 def _fixed(found: list[object] | None) -> list[object] | None:
@@ -1605,7 +1615,7 @@ def uncalled_functions(
     named: set[str] = set()  # every name written in a call, an assignment, a default...
     strings: set[str] = set()  # every string constant written there
     # a name written in a call, an assignment... -> (path, line) of each expression writing it
-    written_at: dict[str, set[tuple[str, int]]] = {}
+    written_at = _written_names(analyses)
     # a resolved name called -> the (path, top-level def or class) of each caller
     called_from: dict[str, set[tuple[str, str]]] = {}
     # what keeps a class: the references above less the imports a file never uses (a class
@@ -1644,15 +1654,7 @@ def uncalled_functions(
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
         if values is None:
             continue
-        written = [call.expr for call in values.calls]
-        written += [a.value for a in values.assigns]
-        for d in values.defs:
-            written += [a.value for a in d.assigns]
-            written += [default for _, default in d.params if default is not None]
-            written += d.returns
-        for x in written:
-            for name in _value_names(x):
-                written_at.setdefault(name, set()).add((fa.path, x.line))
+        written = _written(values)
         # a class is named by the classes it is a base of, and by a string a config or a
         # table builds it from (``dict(type="RandomFlip")``)
         bases = {base.rpartition(".")[2] for c in fa.classes for base in c.bases}
@@ -1737,11 +1739,7 @@ def _unused_imports(fa: FileAnalysis) -> set[str]:
     values = facts.values if facts is not None else None
     if facts is None or values is None:
         return set()
-    exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
-    exprs += [loop.iter for loop in values.loops]
-    for d in values.defs:
-        exprs += [a.value for a in d.assigns] + list(d.returns)
-        exprs += [default for _, default in d.params if default is not None]
+    exprs = _written(values) + [loop.iter for loop in values.loops]
     written = {e.name for x in exprs for e in x.walk() if e.kind in ("Name", "Attribute")}
     # a base is recorded resolved (``exp.base.Exp``) or as written (``nn.Module``)
     bases = {base for c in fa.classes for base in c.bases}

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from scan_helpers import review_fixture
 
 from apiscan.cli.main import main
-from apiscan.review.build import build_review
 from apiscan.review.gaps import GAP_STATUSES
 from apiscan.review.html import render_html
 from apiscan.review.json import document, load_schema, render_json
@@ -32,12 +32,7 @@ UPDATE = os.environ.get("APISCAN_UPDATE_GOLDEN") == "1"
 @pytest.fixture(scope="module")
 def reviews() -> dict[str, Review]:
     """Each fixture reviewed once, from the repository root (golden paths are relative)."""
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return {name: build_review(f"fixtures/{name}") for name in FIXTURES}
-    finally:
-        os.chdir(cwd)
+    return {name: review_fixture(f"fixtures/{name}") for name in FIXTURES}
 
 
 def validate(doc: object) -> None:

@@ -5,31 +5,21 @@ options or seed, and test modules defining stand-in networks and losses."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review
 from apiscan.review.commands import documented_entry
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "fixtures" / "docentry"
 
 
-def _review(path: Path):
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review(str(path))
-    finally:
-        os.chdir(cwd)
-
-
 @pytest.fixture(scope="module")
 def review():
-    return _review(FIXTURE)
+    return review_fixture(str(FIXTURE))
 
 
 def _rows(review) -> list[tuple[str, str, str]]:
@@ -85,7 +75,7 @@ def test_without_a_documented_command_every_script_stays(tmp_path: Path) -> None
     copy = tmp_path / "docentry"
     shutil.copytree(FIXTURE, copy)
     (copy / "README.md").unlink()
-    paths = {path for _, _, path in _rows(_review(copy))}
+    paths = {path for _, _, path in _rows(review_fixture(str(copy)))}
     assert "scripts/linear_probe.py" in paths
 
 
@@ -123,7 +113,9 @@ def test_a_loop_that_sets_no_attribute_fills_nothing_in(tmp_path: Path) -> None:
     text = params.read_text(encoding="utf-8")
     params.write_text(text.replace("setattr(args, name, val)", "print(name, val)"), "utf-8")
     options = {
-        i.name: dict(i.values)["default"] for i in _review(copy).recipe if "argparse" in i.name
+        i.name: dict(i.values)["default"]
+        for i in review_fixture(str(copy)).recipe
+        if "argparse" in i.name
     }
     assert options["argparse --lr"] == "None"
 

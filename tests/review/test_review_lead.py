@@ -11,18 +11,16 @@ answer comes back as an index: it trains (elsewhere), and the trip is work."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review, multi_scale
+from apiscan.review.build import multi_scale
 from apiscan.review.gaps import gap_rewrite
 from apiscan.review.model import RecipeItem, Review, Where
 
-REPO = Path(__file__).resolve().parents[2]
 #: multi_scale reads only the scan's dynamic-shape findings: none here
 _NO_FINDINGS = SimpleNamespace(shape_findings=())
 
@@ -97,12 +95,7 @@ def test_idioms_are_counted_once_per_pattern(review) -> None:
 def test_an_inference_only_repository_lists_its_preprocessing() -> None:
     """fixtures/densepred trains nothing: its transform composition is the inference path's
     preprocessing (listed, with its values), never data augmentation."""
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        review = build_review("fixtures/densepred", jobs=1)
-    finally:
-        os.chdir(cwd)
+    review = review_fixture("fixtures/densepred")
     assert review.inference_only
     assert not [i for i in review.recipe if i.category == "augmentation"]
     rows = [i for i in review.recipe if i.category == "preprocessing"]
@@ -122,12 +115,7 @@ def test_an_inference_only_repository_reviews_its_numpy_input_path() -> None:
     at thresholds from argparse: each step is a row with the values that really run (the
     helper's defaults, the options' defaults followed through the calls), and the padding to
     a multiple keeps a per-image input shape, counted as one input pipeline."""
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        review = build_review("fixtures/textspot", jobs=1)
-    finally:
-        os.chdir(cwd)
+    review = review_fixture("fixtures/textspot")
     assert review.inference_only
     rows = {(i.category, i.name, str(i.where)): dict(i.values) for i in review.recipe}
     norm = rows[("preprocessing", "normalise in standardise", "imageops.py:10")]
@@ -173,12 +161,7 @@ def test_a_crop_after_an_aspect_keeping_resize_fixes_the_size() -> None:
 
 
 def test_a_model_trained_by_a_framework_is_not_inference_only() -> None:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        review = build_review("fixtures/podsdet", jobs=1)
-    finally:
-        os.chdir(cwd)
+    review = review_fixture("fixtures/podsdet")
     assert not review.inference_only
     loss = [i for i in review.recipe if i.category == "loss"]
     assert [(i.name, str(i.where)) for i in loss] == [

@@ -4,12 +4,11 @@ with a builder branch and a registry entry that no shipped config selects."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from scan_helpers import write_repo
+from scan_helpers import review_fixture, write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.model import Review
@@ -20,12 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def review() -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/launcher")
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/launcher")
 
 
 def test_a_training_entry_point_that_delegates_the_loop_is_ported(review: Review) -> None:

@@ -6,27 +6,17 @@ modules building CUDA extensions at import with a native twin or a CPU path."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from scan_helpers import review_fixture
 
 from apiscan.model import ApiFinding, Span
-from apiscan.review.build import build_review
 from apiscan.review.gaps import counted, loader_attribute_read
 from apiscan.review.work import TOOLS_ONLY, UNIMPORTED
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def review():
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/gantools")
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/gantools")
 
 
 def test_modules_only_tools_reach_are_counted_apart_with_them(review) -> None:
@@ -54,12 +44,7 @@ def test_what_tools_reach_adds_no_work_custom_op_gap_or_recipe_row(review) -> No
 def test_a_notebook_beside_the_training_is_counted_apart_facts_and_all() -> None:
     """fixtures/nbprobe: ``train.py`` trains; ``eval/linear_probe.ipynb`` loads the
     checkpoint and fits a linear probe with its own optimizer."""
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        review = build_review("fixtures/nbprobe")
-    finally:
-        os.chdir(cwd)
+    review = review_fixture("fixtures/nbprobe")
     assert dict(review.ancillary)["eval/linear_probe.ipynb"] == "notebook"
     assert not any(w.path.endswith(".ipynb") for item in review.work for w in item.where)
     assert not any(item.kind == "checkpoint" for item in review.work)
@@ -92,12 +77,7 @@ def test_second_order_gradients_through_custom_functions_are_a_work_item(review)
 def test_a_package_module_nothing_imports_is_counted_apart() -> None:
     """fixtures/nbprobe's ``lib/activations.py`` (an autograd.Function) beside the
     ``lib/net.py`` that train.py imports."""
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        review = build_review("fixtures/nbprobe")
-    finally:
-        os.chdir(cwd)
+    review = review_fixture("fixtures/nbprobe")
     apart = dict(review.ancillary)
     assert apart["lib/activations.py"] == UNIMPORTED
     assert "lib/net.py" not in apart and "lib/__init__.py" not in apart
@@ -133,12 +113,7 @@ def test_a_loader_attribute_read_is_no_gap_to_port(api: str, usage: str, read: b
 def test_tensors_sent_to_the_host_into_a_repository_metric_in_the_loss_are_a_round_trip() -> None:
     """fixtures/nbprobe's ``MultiTaskLoss`` feeds ``.cpu()`` tensors into a NumPy metric and
     adds its IoU to the loss."""
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        review = build_review("fixtures/nbprobe")
-    finally:
-        os.chdir(cwd)
+    review = review_fixture("fixtures/nbprobe")
     (trip,) = [i for i in review.work if i.kind == "host-round-trip"]
     assert trip.what == (
         "MultiTaskLoss.forward: tensor data to the host into SegmentationMetric.add_batch"

@@ -8,12 +8,9 @@ and training-step facts."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from scan_helpers import review_fixture
 
-from apiscan.review.build import build_review
 from apiscan.review.model import TopModel, Where
 from apiscan.review.roles import (
     STEP_COMPUTATION,
@@ -24,17 +21,10 @@ from apiscan.review.roles import (
 )
 from apiscan.review.work import UNUSED, VARIANT, _switched_off
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def review():
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/variants")
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/variants")
 
 
 def test_sibling_trainers_and_their_modules_are_one_port_plus_deltas(review) -> None:

@@ -8,28 +8,21 @@ the model ``run.py`` builds through an inherited ``from_pretrained`` is the top 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from scan_helpers import write_repo
+from scan_helpers import review_fixture, write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.roles import evaluation_file, evaluation_folder
 from apiscan.review.work import _local_hub_dir, vendored_apart
 
-REPO = Path(__file__).resolve().parents[2]
 COPY = "hub/acme_backbone_main"
 
 
 @pytest.fixture(scope="module")
 def review():
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review("fixtures/vendoredhub")
-    finally:
-        os.chdir(cwd)
+    return review_fixture("fixtures/vendoredhub")
 
 
 def test_the_vendored_copy_is_counted_apart_but_what_the_code_reaches_is_ported(review) -> None:

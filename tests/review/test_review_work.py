@@ -3,27 +3,19 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from scan_helpers import write_repo
+from scan_helpers import review_fixture, write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.gaps import has_verify_case, runnable_verify
 from apiscan.review.model import Review
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def reviews() -> dict[str, Review]:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return {name: build_review(f"fixtures/{name}") for name in ("setpred", "promptseg")}
-    finally:
-        os.chdir(cwd)
+    return {name: review_fixture(f"fixtures/{name}") for name in ("setpred", "promptseg")}
 
 
 def _work(review: Review, kind: str) -> list[str]:

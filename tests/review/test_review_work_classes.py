@@ -4,11 +4,11 @@ and fixtures/cythonop, written small."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+from scan_helpers import review_fixture
 
 from apiscan.review.build import build_review
 from apiscan.review.model import Review
@@ -16,23 +16,14 @@ from apiscan.review.model import Review
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _review(name: str) -> Review:
-    cwd = os.getcwd()
-    os.chdir(REPO)
-    try:
-        return build_review(f"fixtures/{name}", jobs=1)
-    finally:
-        os.chdir(cwd)
-
-
 @pytest.fixture(scope="module")
 def loader() -> Review:
-    return _review("branchloader")
+    return review_fixture("fixtures/branchloader")
 
 
 @pytest.fixture(scope="module")
 def cython() -> Review:
-    return _review("cythonop")
+    return review_fixture("fixtures/cythonop")
 
 
 def test_a_loader_the_entry_imports_and_that_builds_the_model_is_ported(loader) -> None:
@@ -92,7 +83,7 @@ def test_a_cython_op_imported_beside_its_source_is_a_compiled_op(cython) -> None
 
 @pytest.fixture(scope="module")
 def zoo() -> Review:
-    return _review("ownzoo")
+    return review_fixture("fixtures/ownzoo")
 
 
 def test_a_zoo_factory_building_a_name_the_repository_registers_is_its_own_model(zoo) -> None:
