@@ -415,6 +415,8 @@ class CallsMixin:
                     return fresh(RAND[0], RAND[1])
                 if call is not None and call.args and self._reads_state(call.args[0].value, first):
                     return NONTORCH  # ``int(model.stride.max())``: a model's constant
+                if call is not None and call.args and _converts_quotient(call.args[0].value, first):
+                    return NONTORCH
                 for ref in names_read(node):
                     # ``int(patch_h * 14)`` of a forward parameter: the walk is done again if
                     # every caller turns out to pass a plain number (a size from shapes)
@@ -508,6 +510,21 @@ class CallsMixin:
 CONST_FACTORIES = frozenset(
     {"ones", "zeros", "full", "empty", "ones_like", "zeros_like", "full_like", "empty_like"}
 )
+
+
+def _converts_quotient(expr: cst.BaseExpression, v: Val) -> bool:
+    """``int(windows.shape[0] / (H * W / ws / ws))`` with ``H``, ``W`` forward arguments:
+    a true division gives a float even of plain numbers, so the ``int()`` is needed without
+    any tensor and says nothing of one (unlike ``int(size)``, converted because it is a
+    tensor). Arithmetic on forward arguments is a tensor only by convention (``v`` is
+    :data:`ARG_TENSOR`); a tensor known as such is still read on the host."""
+    if v != ARG_TENSOR or type(expr) is not cst.BinaryOperation:
+        return False
+    return (
+        type(expr.operator) is cst.Divide
+        or _converts_quotient(expr.left, v)
+        or _converts_quotient(expr.right, v)
+    )
 
 
 def _on_host(result: Val, args: Sequence[Val]) -> Val:
