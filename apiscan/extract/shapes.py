@@ -884,7 +884,9 @@ class ShapeTracker:
                     # ``boxes[inds]``, ``boxes`` untyped and ``inds`` from a guessed receiver:
                     # the result is as much a tensor as either
                     return self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))
-                return DYN_TENSOR
+                # ``pred[b, a, gj, gi]``: one row per index, the other dimensions as they were
+                dim = _indexed_dim(node)
+                return self._varying(dim) if dim is not None and is_dyn_tensor(idx) else DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
             why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
@@ -939,7 +941,12 @@ class ShapeTracker:
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
         if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
-            self.hit("DS116", node, detail=f"the {keyword} condition reads tensor values")
+            detail = f"the {keyword} condition reads tensor values"
+            if is_dyn_number(test) and not self.read_from_data(test):
+                # ``if num_targets:`` with ``num_targets = b.shape[0]`` of a gathered index
+                detail = f"the {keyword} condition reads a length of a data-dependent shape"
+            why, chain = self._why(detail, [test])
+            self.hit("DS116", node, detail=why, chain=chain)
             return True
         return False
 

@@ -428,13 +428,14 @@ CASES = {
     "numpy_counts_per_class": """
         import numpy as np
         import torch
+        import tqdm
 
 
         def ap_per_class(tp, conf, pred_cls, target_cls):
             i = np.argsort(-conf)
             tp, conf, pred_cls = tp[i], conf[i], pred_cls[i]
             ap = []
-            for c in np.unique(target_cls):
+            for c in tqdm.tqdm(np.unique(target_cls), desc="AP"):
                 i = pred_cls == c
                 n_gt = (target_cls == c).sum()
                 n_p = i.sum()

@@ -266,6 +266,49 @@ CASES = {
                 idx = torch.arange(x.shape[1])
                 return x[:, idx != 0], x * (w > 1)
     """,
+    # targets matched to anchors in a helper (a mask on one branch, all rows on the other),
+    # handed back as per-level lists of index tuples: after the ``if``/``else`` the rows may be
+    # the masked ones, so the gathers, the stores of tensors through them and a branch on
+    # their count are data-dependent; a literal size of another dimension is static, and a
+    # host value stored through the index fills a static tensor
+    "matched_targets_through_lists": """
+        import torch
+
+
+        def build_targets(p, targets, levels: int):
+            nt = targets.shape[0]
+            cls, indices = [], []
+            for i in range(levels):
+                t = targets * 2
+                if nt:
+                    j = torch.max(t, 1.0 / t).max(2)[0] < 4
+                    t = t[j]  # expect: DS104
+                else:
+                    t = targets[0]
+                b, c = t[:, :2].long().T
+                a = t[:, 6].long()
+                indices.append((b, a))
+                cls.append(c)
+            return cls, indices
+
+
+        def compute_loss(predictions, targets):
+            cls, indices = build_targets(predictions, targets, 3)
+            total = torch.zeros(1)
+            for level, pred in enumerate(predictions):
+                b, anchor = indices[level]
+                obj = torch.zeros_like(pred[..., 0])
+                n = b.shape[0]
+                if n:  # expect: DS116
+                    ps = pred[b, anchor]  # expect: DS111
+                    obj[b, anchor] = ps[:, 4].detach()  # expect: DS111
+                    if ps.size(1) - 5 > 1:
+                        t = torch.zeros_like(ps[:, 5:])
+                        t[range(n), cls[level]] = 1
+                        total += (ps[:, 5:] - t).sum()
+                total += obj.sum()
+            return total
+    """,
 }
 
 

@@ -332,6 +332,9 @@ class CallsMixin:
             if q in ("copy.copy", "copy.deepcopy") and args.vals:
                 return args.vals[0]  # a copy of a module is a module
             return UNKNOWN
+        if q in ITERATES_ITS_ARGUMENT and args.vals and args.vals[0][0] not in ("unknown", "qual"):
+            # ``tqdm(loader)`` yields the loader's batches, ``tqdm(np.unique(c))`` its items
+            return seq(self._element(args.vals[0]))
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
             return ARRAY
@@ -509,6 +512,13 @@ class CallsMixin:
 #: Factories whose boolean tensor holds constants (all True, all False), not data.
 CONST_FACTORIES = frozenset(
     {"ones", "zeros", "full", "empty", "ones_like", "zeros_like", "full_like", "empty_like"}
+)
+
+
+#: Non-torch wrappers whose iteration yields what iterating their first argument yields
+#: (progress bars).
+ITERATES_ITS_ARGUMENT = frozenset(
+    {"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"}
 )
 
 
