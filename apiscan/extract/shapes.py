@@ -403,7 +403,17 @@ class ShapeTracker:
     #: methods are probable Tensor methods, not certain ones
     _guessed: dict[int, Val] = field(default_factory=dict)
 
+    #: (function, name) of sequences whose elements had their position written into them
+    #: (``for i, boxes in enumerate(targets): boxes[:, 0] = i``), see :meth:`tag_samples`
+    _tagged: set[tuple[str, str]] = field(default_factory=set)
+
     # ---------------------------------------------------------------- per-sample values
+    def tag_samples(self, name: str) -> None:
+        """The elements of the sequence ``name`` were each tagged with their position (the
+        image a target row belongs to): rows only need that tag when samples bring their own
+        numbers of them, so joining them along the rows gives a total that is data (DS120)."""
+        self._tagged.add((self.function(), name))
+
     def sample(self, v: Val, strong: bool) -> Val:
         """``v`` as a per-sample value (a new tuple, so that only this binding is one)."""
         if self._samples.get(id(v), (None, False))[0] is v and not strong:
@@ -594,6 +604,16 @@ class ShapeTracker:
                     "each sample of the batch has its own length: the total is data",
                 )
                 return DYN_TENSOR
+            first = node.args[0].value if node.args else None
+            if type(first) is cst.Name and (self.function(), first.value) in self._tagged:
+                self.hit(
+                    "DS120",
+                    node,
+                    api,
+                    "each part's rows were tagged with the position of the sample they belong "
+                    "to: samples of their own lengths are joined, and the total is data",
+                )
+                return DYN_TENSOR
         rule = ALWAYS_DYNAMIC.get(name)
         first = recv if recv is not None else (args[0] if args else NONTORCH)
         if rule is not None and first == SIZES_TENSOR:
@@ -628,6 +648,27 @@ class ShapeTracker:
         if name == "one_hot":
             if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
                 self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
+            return result
+        if name == "pack_padded_sequence" and recv is None and not _literal_arg(node, 1, "lengths"):
+            # the packed data holds sum(lengths) steps (MindSpore's RNNs take ``seq_length``
+            # and keep the padded shape)
+            self.hit(
+                "DS113",
+                node,
+                api,
+                "the packed sequence holds as many steps as the lengths add up to: its "
+                "length is read from their values",
+            )
+            return result
+        if name == "pad_packed_sequence" and recv is None and "total_length" not in kwargs:
+            if len(args) < 4:
+                self.hit(
+                    "DS113",
+                    node,
+                    api,
+                    "without total_length the output is as long as the longest of the "
+                    "lengths: its length is read from their values",
+                )
             return result
         if name == "pad_sequence":
             self.pipeline(
@@ -1290,6 +1331,19 @@ def _mask_then_full_slices(node: cst.Subscript, mask_first: bool) -> bool:
         elif not (type(s) is cst.Index and type(s.value) is cst.Ellipsis):
             return False
     return True
+
+
+def _literal_arg(node: cst.Call, pos: int, keyword: str) -> bool:
+    """Is the argument at ``pos`` (or passed as ``keyword``) a literal list or tuple of
+    integers (lengths the code decides)?"""
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    named = [a for a in node.args if a.keyword is not None and a.keyword.value == keyword]
+    arg = named[0] if named else (positional[pos] if len(positional) > pos else None)
+    v = arg.value if arg is not None else None
+    return type(v) in (cst.List, cst.Tuple) and all(
+        type(el.value) is cst.Integer
+        for el in v.elements  # type: ignore[union-attr]
+    )
 
 
 def _indexed_dim(node: cst.Subscript) -> int | None:

@@ -30,6 +30,7 @@ from apiscan.extract.interp.base import (
     _bool_dtype,
     _carries_data,
     _named_tuple,
+    _variable,
 )
 from apiscan.extract.records import DATA_ROLES, REF, RETURNS
 from apiscan.extract.shapes import (
@@ -146,7 +147,25 @@ class CallsMixin:
             if callee:
                 self._call_fact(callee, value, keyword)
 
+    def _batches(self, collate: Val) -> Val | None:
+        """``DataLoader(ds, collate_fn=collate)``: a sequence of what the repository's
+        ``collate`` returns, when that holds something of a data-dependent shape (a targets
+        tensor joined from samples of their own lengths, indices from ``nonzero``): the
+        training step iterating the loader gets it (None: the loader as usual)."""
+        q = self._callee_name(collate)
+        if not q:
+            return None
+        if collate[0] == "func":
+            local = self.func_returns.get(collate[1])
+        else:
+            local = collate if self.bound_methods.get(id(collate), (None,))[0] is collate else None
+        batch = self._returned(q, local)
+        return seq(batch) if _variable(batch) else None
+
     def _callee_name(self, v: Val) -> str:
+        bound = self.bound_methods.get(id(v))
+        if bound is not None and bound[0] is v:
+            return bound[1]
         kind = v[0]
         if kind in ("func", "class"):
             return f"{self.module_name}.{v[1]}"
@@ -260,6 +279,10 @@ class CallsMixin:
                 self._call_role("dataset", args.vals[0], first)
             if kind == "class":
                 made = self.owners.instance_of(name)
+                if name == DATALOADER and "collate_fn" in args.kwvals:
+                    batches = self._batches(args.kwvals["collate_fn"])
+                    if batches is not None:
+                        return batches
                 if name in SEQUENTIAL and args.vals and not args.star and not args.keywords:
                     made = fresh(made[0], made[1])
                     self.sequentials[id(made)] = (made, tuple(args.vals))

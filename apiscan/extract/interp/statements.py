@@ -190,6 +190,9 @@ class StatementsMixin:
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
         it = self.value(node.iter)
+        tagged = _tagged_with_counter(node)
+        if tagged is not None:
+            self.shapes.tag_samples(tagged)
         self.shapes.on_loop(node.iter, it)
         self._bind_loop(binder, it)
         self.shapes.enter_loop()
@@ -351,6 +354,43 @@ class StatementsMixin:
             self.bind_target(binder[1], seq(element(v)))
         elif kind == "item":
             self._store_item(binder[1], v)
+
+
+def _tagged_with_counter(node: cst.For) -> str | None:
+    """``for i, boxes in enumerate(targets): boxes[:, 0] = i``: the name of the sequence
+    whose elements get their own position written into them (each sample's rows tagged with
+    the sample they belong to, to be joined into one tensor), else None."""
+    it, target = node.iter, node.target
+    if not (
+        type(it) is cst.Call
+        and type(it.func) is cst.Name
+        and it.func.value == "enumerate"
+        and it.args
+        and type(it.args[0].value) is cst.Name
+        and type(target) is cst.Tuple
+        and len(target.elements) == 2
+        and all(type(el.value) is cst.Name for el in target.elements)
+    ):
+        return None
+    counter, item = (el.value.value for el in target.elements)  # type: ignore[attr-defined]
+    lines = node.body.body if type(node.body) is cst.IndentedBlock else [node.body]
+    for line in lines:
+        if type(line) is not cst.SimpleStatementLine and type(line) is not cst.SimpleStatementSuite:
+            continue
+        for small in line.body:
+            if (
+                type(small) is cst.Assign
+                and type(small.value) is cst.Name
+                and small.value.value == counter
+                and any(
+                    type(t.target) is cst.Subscript
+                    and type(t.target.value) is cst.Name
+                    and t.target.value.value == item
+                    for t in small.targets
+                )
+            ):
+                return it.args[0].value.value  # type: ignore[attr-defined]
+    return None
 
 
 def _set_to_none(body: cst.BaseSuite) -> list[str]:
