@@ -649,18 +649,9 @@ class ShapeTracker:
             if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
                 self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
             return result
-        if name == "pack_padded_sequence" and recv is None and not _literal_arg(node, 1, "lengths"):
-            # the packed data holds sum(lengths) steps (MindSpore's RNNs take ``seq_length``
-            # and keep the padded shape)
-            self.hit(
-                "DS113",
-                node,
-                api,
-                "the packed sequence holds as many steps as the lengths add up to: its "
-                "length is read from their values",
-            )
-            return result
         if name == "pad_packed_sequence" and recv is None and "total_length" not in kwargs:
+            # packing itself leaves no shape behind (MindSpore's RNNs take the padded batch
+            # and ``seq_length``); unpacking without total_length gives max(lengths)
             if len(args) < 4:
                 self.hit(
                     "DS113",
@@ -1331,19 +1322,6 @@ def _mask_then_full_slices(node: cst.Subscript, mask_first: bool) -> bool:
         elif not (type(s) is cst.Index and type(s.value) is cst.Ellipsis):
             return False
     return True
-
-
-def _literal_arg(node: cst.Call, pos: int, keyword: str) -> bool:
-    """Is the argument at ``pos`` (or passed as ``keyword``) a literal list or tuple of
-    integers (lengths the code decides)?"""
-    positional = [a for a in node.args if a.keyword is None and not a.star]
-    named = [a for a in node.args if a.keyword is not None and a.keyword.value == keyword]
-    arg = named[0] if named else (positional[pos] if len(positional) > pos else None)
-    v = arg.value if arg is not None else None
-    return type(v) in (cst.List, cst.Tuple) and all(
-        type(el.value) is cst.Integer
-        for el in v.elements  # type: ignore[union-attr]
-    )
 
 
 def _indexed_dim(node: cst.Subscript) -> int | None:

@@ -241,9 +241,9 @@ CASES = {
             fixed = torch.LongTensor(4 * [c])
             return labels, ids, order, fixed
     """,
-    # a packed sequence holds sum(lengths) steps and unpacking it without total_length
-    # gives max(lengths): both read from the values of per-sample lengths (literal lengths
-    # and a fixed total_length keep the shape the code decides)
+    # unpacking a packed sequence without total_length gives max(lengths), read from the
+    # values of per-sample lengths; with total_length the shape is the code's, and packing
+    # leaves no shape behind (MindSpore's RNNs take the padded batch and seq_length)
     "packed_sequences": """
         import torch
         from torch import nn
@@ -257,7 +257,7 @@ CASES = {
 
             def forward(self, x, input_lengths):
                 input_lengths = input_lengths.cpu().numpy()
-                x = pack_padded_sequence(x, input_lengths, batch_first=True)  # expect: DS113
+                x = pack_padded_sequence(x, input_lengths, batch_first=True)
                 outputs, _ = self.lstm(x)
                 outputs, _ = pad_packed_sequence(outputs, batch_first=True)  # expect: DS113
                 fixed = nn.utils.rnn.pack_padded_sequence(x, [4, 4], batch_first=True)
