@@ -166,6 +166,10 @@ class Extractor(
         #: (function, "" for its return or an attribute name) -> the first ``return`` or
         #: ``self.attr = ...`` there that hands on a data-dependent value (a chain's step)
         self.carriers: dict[tuple[str, str], cst.CSTNode] = {}
+        #: id(value) -> (value, qualified name): a method of a repository class read off an
+        #: object without a call (``collate_fn=dataset.collate_fn``); the value is what the
+        #: method returns
+        self.bound_methods: dict[int, tuple[Val, str]] = {}
         #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
         self.partials: dict[int, tuple[Val, Val, _Args]] = {}
         #: the function expression of the ``functools.partial(f, ...)`` being evaluated, and

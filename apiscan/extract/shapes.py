@@ -403,7 +403,17 @@ class ShapeTracker:
     #: methods are probable Tensor methods, not certain ones
     _guessed: dict[int, Val] = field(default_factory=dict)
 
+    #: (function, name) of sequences whose elements had their position written into them
+    #: (``for i, boxes in enumerate(targets): boxes[:, 0] = i``), see :meth:`tag_samples`
+    _tagged: set[tuple[str, str]] = field(default_factory=set)
+
     # ---------------------------------------------------------------- per-sample values
+    def tag_samples(self, name: str) -> None:
+        """The elements of the sequence ``name`` were each tagged with their position (the
+        image a target row belongs to): rows only need that tag when samples bring their own
+        numbers of them, so joining them along the rows gives a total that is data (DS120)."""
+        self._tagged.add((self.function(), name))
+
     def sample(self, v: Val, strong: bool) -> Val:
         """``v`` as a per-sample value (a new tuple, so that only this binding is one)."""
         if self._samples.get(id(v), (None, False))[0] is v and not strong:
@@ -594,6 +604,16 @@ class ShapeTracker:
                     "each sample of the batch has its own length: the total is data",
                 )
                 return DYN_TENSOR
+            first = node.args[0].value if node.args else None
+            if type(first) is cst.Name and (self.function(), first.value) in self._tagged:
+                self.hit(
+                    "DS120",
+                    node,
+                    api,
+                    "each part's rows were tagged with the position of the sample they belong "
+                    "to: samples of their own lengths are joined, and the total is data",
+                )
+                return DYN_TENSOR
         rule = ALWAYS_DYNAMIC.get(name)
         first = recv if recv is not None else (args[0] if args else NONTORCH)
         if rule is not None and first == SIZES_TENSOR:
@@ -628,6 +648,18 @@ class ShapeTracker:
         if name == "one_hot":
             if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
                 self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
+            return result
+        if name == "pad_packed_sequence" and recv is None and "total_length" not in kwargs:
+            # packing itself leaves no shape behind (MindSpore's RNNs take the padded batch
+            # and ``seq_length``); unpacking without total_length gives max(lengths)
+            if len(args) < 4:
+                self.hit(
+                    "DS113",
+                    node,
+                    api,
+                    "without total_length the output is as long as the longest of the "
+                    "lengths: its length is read from their values",
+                )
             return result
         if name == "pad_sequence":
             self.pipeline(
@@ -884,7 +916,9 @@ class ShapeTracker:
                     # ``boxes[inds]``, ``boxes`` untyped and ``inds`` from a guessed receiver:
                     # the result is as much a tensor as either
                     return self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))
-                return DYN_TENSOR
+                # ``pred[b, a, gj, gi]``: one row per index, the other dimensions as they were
+                dim = _indexed_dim(node)
+                return self._varying(dim) if dim is not None and is_dyn_tensor(idx) else DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
             why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
@@ -939,7 +973,12 @@ class ShapeTracker:
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         """``if``/``while``/``x if c else y`` on a value computed from tensor data."""
         if (test[0] == "tensor" and test[1] != "arg") or is_dyn_number(test):
-            self.hit("DS116", node, detail=f"the {keyword} condition reads tensor values")
+            detail = f"the {keyword} condition reads tensor values"
+            if is_dyn_number(test) and not self.read_from_data(test):
+                # ``if num_targets:`` with ``num_targets = b.shape[0]`` of a gathered index
+                detail = f"the {keyword} condition reads a length of a data-dependent shape"
+            why, chain = self._why(detail, [test])
+            self.hit("DS116", node, detail=why, chain=chain)
             return True
         return False
 

@@ -470,6 +470,15 @@ def _env(
         # a static return counts too: calling a repo object that is no module gives no tensor
         if fact is not None and pv.is_known(fact):
             out[f"r:{site.callee}"] = fact
+    for call in fa.calls:
+        # ``DataLoader(ds, collate_fn=collate)``: the training step iterating the loader gets
+        # what ``collate`` returns, where that may make a shape depend on data
+        if call.role != "collate_fn":
+            continue
+        found = index.resolve(call.callee)
+        fact = sol.returns.get(found[0]) if found is not None and not found[1] else None
+        if fact is not None and pv.is_dynamic(fact):
+            out[f"r:{call.callee}"] = fact
     for c in fa.classes:
         own = f"{first}.{c.qualname}"
         for cls in _lineage(own, hierarchy) if by_class else ():

@@ -241,6 +241,29 @@ CASES = {
             fixed = torch.LongTensor(4 * [c])
             return labels, ids, order, fixed
     """,
+    # unpacking a packed sequence without total_length gives max(lengths), read from the
+    # values of per-sample lengths; with total_length the shape is the code's, and packing
+    # leaves no shape behind (MindSpore's RNNs take the padded batch and seq_length)
+    "packed_sequences": """
+        import torch
+        from torch import nn
+        from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(4, 4, batch_first=True)
+
+            def forward(self, x, input_lengths):
+                input_lengths = input_lengths.cpu().numpy()
+                x = pack_padded_sequence(x, input_lengths, batch_first=True)
+                outputs, _ = self.lstm(x)
+                outputs, _ = pad_packed_sequence(outputs, batch_first=True)  # expect: DS113
+                fixed = nn.utils.rnn.pack_padded_sequence(x, [4, 4], batch_first=True)
+                full, _ = nn.utils.rnn.pad_packed_sequence(fixed, batch_first=True, total_length=4)
+                return outputs, full
+    """,
 }
 
 

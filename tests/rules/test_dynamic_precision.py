@@ -396,6 +396,64 @@ CASES = {
                 wav = librosa.resample(wav, orig_sr=sr, target_sr=sample_rate)
             return torch.from_numpy(wav), data
     """,
+    # ``int()`` of a quotient of shapes and forward arguments converts a float that plain
+    # numbers give too (a true division): nothing is read from a tensor. ``int()`` of a
+    # forward argument itself, or of a quotient of a tensor known as such, still is.
+    "int_of_a_shape_quotient": """
+        import torch
+        from torch import nn
+
+
+        def window_reverse(windows, window_size, H, W):
+            B = int(windows.shape[0] / (H * W / window_size / window_size))
+            return windows.view(B, H // window_size, W // window_size, -1)
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.window_size = 7
+                self.proj = nn.Linear(4, 4)
+
+            def forward(self, x, x_size, count):
+                H, W = x_size
+                y = window_reverse(self.proj(x), self.window_size, H, W)
+                n = int(count)  # expect: DS118
+                m = int(x.sum() / 2)  # expect: DS118
+                return y.new_zeros(n), y.new_zeros(m)  # expect: DS113
+    """,
+    # Host data compared with values of unknown kind (``c`` of ``np.unique(labels)`` against
+    # a caller's arrays): numpy compares them, and a branch on the counts is a host branch.
+    # The same loop comparing a tensor known as such still branches on tensor data.
+    "numpy_counts_per_class": """
+        import numpy as np
+        import torch
+        import tqdm
+
+
+        def ap_per_class(tp, conf, pred_cls, target_cls):
+            i = np.argsort(-conf)
+            tp, conf, pred_cls = tp[i], conf[i], pred_cls[i]
+            ap = []
+            for c in tqdm.tqdm(np.unique(target_cls), desc="AP"):
+                i = pred_cls == c
+                n_gt = (target_cls == c).sum()
+                n_p = i.sum()
+                if n_p == 0 and n_gt == 0:
+                    continue
+                ap.append(float(n_p) / max(float(n_gt), 1.0))
+            return np.array(ap)
+
+
+        def counts_per_class(scores: torch.Tensor, labels):
+            out = []
+            for c in np.unique(labels):
+                n = (scores == c).sum()
+                if n == 0:  # expect: DS116
+                    continue
+                out.append(n)
+            return out
+    """,
 }
 
 

@@ -266,6 +266,49 @@ CASES = {
                 idx = torch.arange(x.shape[1])
                 return x[:, idx != 0], x * (w > 1)
     """,
+    # targets matched to anchors in a helper (a mask on one branch, all rows on the other),
+    # handed back as per-level lists of index tuples: after the ``if``/``else`` the rows may be
+    # the masked ones, so the gathers, the stores of tensors through them and a branch on
+    # their count are data-dependent; a literal size of another dimension is static, and a
+    # host value stored through the index fills a static tensor
+    "matched_targets_through_lists": """
+        import torch
+
+
+        def build_targets(p, targets, levels: int):
+            nt = targets.shape[0]
+            cls, indices = [], []
+            for i in range(levels):
+                t = targets * 2
+                if nt:
+                    j = torch.max(t, 1.0 / t).max(2)[0] < 4
+                    t = t[j]  # expect: DS104
+                else:
+                    t = targets[0]
+                b, c = t[:, :2].long().T
+                a = t[:, 6].long()
+                indices.append((b, a))
+                cls.append(c)
+            return cls, indices
+
+
+        def compute_loss(predictions, targets):
+            cls, indices = build_targets(predictions, targets, 3)
+            total = torch.zeros(1)
+            for level, pred in enumerate(predictions):
+                b, anchor = indices[level]
+                obj = torch.zeros_like(pred[..., 0])
+                n = b.shape[0]
+                if n:  # expect: DS116
+                    ps = pred[b, anchor]  # expect: DS111
+                    obj[b, anchor] = ps[:, 4].detach()  # expect: DS111
+                    if ps.size(1) - 5 > 1:
+                        t = torch.zeros_like(ps[:, 5:])
+                        t[range(n), cls[level]] = 1
+                        total += (ps[:, 5:] - t).sum()
+                total += obj.sum()
+            return total
+    """,
 }
 
 
@@ -348,3 +391,95 @@ def test_a_helper_returning_its_argument_returns_each_callers_own(tmp_path: Path
     """
     write_repo(tmp_path, {"align.py": src})
     assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=2)
+
+
+#: targets joined in a ``collate_fn`` cross the DataLoader into the training step: a method
+#: of a dataset class in another file that tags each sample's rows with its position before
+#: joining them (per-sample lengths), and a function returning indices from ``nonzero``; the
+#: loss a step hands them to reads their row counts. The images, stacked, stay static.
+LOADER_BOUNDARY = {
+    "data.py": """
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class Boxes(Dataset):
+            def __getitem__(self, i):
+                return torch.zeros(3, 8, 8), torch.zeros(i % 4, 6)
+
+            def collate_fn(self, batch):
+                imgs, targets = list(zip(*batch))
+                for i, boxes in enumerate(targets):
+                    boxes[:, 0] = i
+                targets = torch.cat(targets, 0)  # expect: DS120
+                return torch.stack(imgs), targets
+
+
+        def collate_masks(batch):
+            imgs = torch.stack([b[0] for b in batch])
+            masks = torch.stack([b[1] for b in batch])
+            idx = masks.flatten().nonzero().flatten()  # expect: DS103
+            return imgs, idx
+
+
+        def collate_plain(batch):
+            imgs, labels = list(zip(*batch))
+            for i, img in enumerate(imgs):
+                img[0] = 0
+            return torch.cat(imgs, 0), torch.stack(labels)
+    """,
+    "loss.py": """
+        import torch
+
+
+        def compute_loss(pred, targets):
+            nt = targets.shape[0]
+            if nt:  # expect: DS116
+                b = targets[:, 0].long()
+                ps = pred[b]  # expect: DS111
+                return ps.sum()
+            return pred.sum()
+
+
+        def patch_loss(out, idx):
+            picked = torch.index_select(out.flatten(1), 1, idx)  # expect: DS111
+            return picked.sum()
+
+
+        def plain_loss(out, labels):
+            if labels.shape[0]:
+                return (out - labels).sum()
+            return out.sum()
+    """,
+    "train.py": """
+        import torch
+        import tqdm
+        from torch import nn
+        from torch.utils.data import DataLoader
+
+        from data import Boxes, collate_masks, collate_plain
+        from loss import compute_loss, patch_loss, plain_loss
+
+
+        def make_loader():
+            ds = Boxes()
+            return DataLoader(ds, batch_size=2, collate_fn=ds.collate_fn)
+
+
+        def train(model: nn.Module, masks_ds, plain_ds):
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            for step, (imgs, targets) in enumerate(tqdm.tqdm(make_loader())):
+                loss = compute_loss(model(imgs), targets)
+                loss.backward()
+                opt.step()
+            for imgs, idx in DataLoader(masks_ds, batch_size=2, collate_fn=collate_masks):
+                patch_loss(model(imgs), idx).backward()
+            for imgs, labels in DataLoader(plain_ds, batch_size=2, collate_fn=collate_plain):
+                plain_loss(model(imgs), labels).backward()
+    """,
+}
+
+
+def test_collated_targets_cross_the_loader(tmp_path: Path) -> None:
+    write_repo(tmp_path, LOADER_BOUNDARY)
+    assert_exactly_marked(scan_repo(tmp_path), tmp_path, at_least=5)

@@ -30,6 +30,7 @@ from apiscan.extract.interp.base import (
     _bool_dtype,
     _carries_data,
     _named_tuple,
+    _variable,
 )
 from apiscan.extract.records import DATA_ROLES, REF, RETURNS
 from apiscan.extract.shapes import (
@@ -146,7 +147,25 @@ class CallsMixin:
             if callee:
                 self._call_fact(callee, value, keyword)
 
+    def _batches(self, collate: Val) -> Val | None:
+        """``DataLoader(ds, collate_fn=collate)``: a sequence of what the repository's
+        ``collate`` returns, when that holds something of a data-dependent shape (a targets
+        tensor joined from samples of their own lengths, indices from ``nonzero``): the
+        training step iterating the loader gets it (None: the loader as usual)."""
+        q = self._callee_name(collate)
+        if not q:
+            return None
+        if collate[0] == "func":
+            local = self.func_returns.get(collate[1])
+        else:
+            local = collate if self.bound_methods.get(id(collate), (None,))[0] is collate else None
+        batch = self._returned(q, local)
+        return seq(batch) if _variable(batch) else None
+
     def _callee_name(self, v: Val) -> str:
+        bound = self.bound_methods.get(id(v))
+        if bound is not None and bound[0] is v:
+            return bound[1]
         kind = v[0]
         if kind in ("func", "class"):
             return f"{self.module_name}.{v[1]}"
@@ -260,6 +279,10 @@ class CallsMixin:
                 self._call_role("dataset", args.vals[0], first)
             if kind == "class":
                 made = self.owners.instance_of(name)
+                if name == DATALOADER and "collate_fn" in args.kwvals:
+                    batches = self._batches(args.kwvals["collate_fn"])
+                    if batches is not None:
+                        return batches
                 if name in SEQUENTIAL and args.vals and not args.star and not args.keywords:
                     made = fresh(made[0], made[1])
                     self.sequentials[id(made)] = (made, tuple(args.vals))
@@ -332,6 +355,9 @@ class CallsMixin:
             if q in ("copy.copy", "copy.deepcopy") and args.vals:
                 return args.vals[0]  # a copy of a module is a module
             return UNKNOWN
+        if q in ITERATES_ITS_ARGUMENT and args.vals and args.vals[0][0] not in ("unknown", "qual"):
+            # ``tqdm(loader)`` yields the loader's batches, ``tqdm(np.unique(c))`` its items
+            return seq(self._element(args.vals[0]))
         root = q.partition(".")[0]
         if root in ARRAY_PACKAGES:
             return ARRAY
@@ -415,6 +441,8 @@ class CallsMixin:
                     return fresh(RAND[0], RAND[1])
                 if call is not None and call.args and self._reads_state(call.args[0].value, first):
                     return NONTORCH  # ``int(model.stride.max())``: a model's constant
+                if call is not None and call.args and _converts_quotient(call.args[0].value, first):
+                    return NONTORCH
                 for ref in names_read(node):
                     # ``int(patch_h * 14)`` of a forward parameter: the walk is done again if
                     # every caller turns out to pass a plain number (a size from shapes)
@@ -508,6 +536,28 @@ class CallsMixin:
 CONST_FACTORIES = frozenset(
     {"ones", "zeros", "full", "empty", "ones_like", "zeros_like", "full_like", "empty_like"}
 )
+
+
+#: Non-torch wrappers whose iteration yields what iterating their first argument yields
+#: (progress bars).
+ITERATES_ITS_ARGUMENT = frozenset(
+    {"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"}
+)
+
+
+def _converts_quotient(expr: cst.BaseExpression, v: Val) -> bool:
+    """``int(windows.shape[0] / (H * W / ws / ws))`` with ``H``, ``W`` forward arguments:
+    a true division gives a float even of plain numbers, so the ``int()`` is needed without
+    any tensor and says nothing of one (unlike ``int(size)``, converted because it is a
+    tensor). Arithmetic on forward arguments is a tensor only by convention (``v`` is
+    :data:`ARG_TENSOR`); a tensor known as such is still read on the host."""
+    if v != ARG_TENSOR or type(expr) is not cst.BinaryOperation:
+        return False
+    return (
+        type(expr.operator) is cst.Divide
+        or _converts_quotient(expr.left, v)
+        or _converts_quotient(expr.right, v)
+    )
 
 
 def _on_host(result: Val, args: Sequence[Val]) -> Val:

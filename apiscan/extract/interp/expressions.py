@@ -35,6 +35,7 @@ from apiscan.extract.shapes import (
     SAMPLE_SIZE,
     host_dyn,
     is_dyn_number,
+    is_host_dyn,
     merge_numbers,
 )
 from apiscan.resolve.values import (
@@ -252,7 +253,7 @@ class ExpressionsMixin:
                     truth = fresh(v[0], v[1])  # a truth value read from data
                     self.truths[id(truth)] = truth
                     return truth
-            if _array_operands(vals):
+            if _array_operands(vals) or _host_data_operands(vals):
                 return ARRAY  # ``tokens.numpy() == eos``: a numpy mask (its nonzero is numpy's)
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
@@ -303,6 +304,14 @@ class ExpressionsMixin:
         v = self.value(node.value)
         self.bind_target(binder, v)
         return v
+
+
+def _host_data_operands(vals: Sequence[Val]) -> bool:
+    """A comparison of host data of a data-dependent length (``c`` in ``np.unique(labels)``,
+    a list filtered on values) with operands of unknown kind and no tensor: the host
+    computes it (``pred_cls == c`` over numpy arrays is a numpy mask, and its ``.sum()`` a
+    numpy number, not a tensor read on the host)."""
+    return any(map(is_host_dyn, vals)) and all(v[0] in ("nontorch", "unknown", "seq") for v in vals)
 
 
 def _array_operands(vals: Sequence[Val]) -> bool:

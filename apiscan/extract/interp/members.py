@@ -438,7 +438,13 @@ class MembersMixin:
                 return self._returned(f"{cls}.{attr}", None)
             if attr == "forward":
                 return PTENSOR
-            return recv if call and attr in SELF_RETURNING else UNKNOWN
+            if not call:
+                # a method (or attribute) read off the object: named by identity, for what
+                # reads it as a callable (``collate_fn=dataset.collate_fn``)
+                read = fresh(UNKNOWN[0], UNKNOWN[1])
+                self.bound_methods[id(read)] = (read, f"{cls}.{attr}")
+                return read
+            return recv if attr in SELF_RETURNING else UNKNOWN
         if attr in info.attrs:
             v = self._attr_fact(cls, attr, info.attrs[attr]) or UNKNOWN
             return self._call_value(v, args, end) if call else v
@@ -454,8 +460,10 @@ class MembersMixin:
             self._call_fact(f"{cls}.{attr}", end, REF)
             known = info.returns.get(attr, UNKNOWN)
             if known[0] == "unknown" and self._module_kind(info) is False:
-                return NONTORCH
-            return known
+                known = NONTORCH
+            read = fresh(known[0], known[1])  # named by identity: what it reads (a collate)
+            self.bound_methods[id(read)] = (read, f"{cls}.{attr}")
+            return read
         supplied = self._attr_fact(cls, attr, None)
         if supplied is not None:
             return self._call_value(supplied, args, end) if call else supplied

@@ -89,6 +89,8 @@ class ShapeFactsMixin:
                 return size
         if attr == "numpy":
             return HOST_DATA  # the tensor's data, now on the host
+        if attr == "size" and args.vals and _other_dim(node, self.shapes.varying_dim(recv)):
+            return NONTORCH  # ``ps.size(1)`` of rows gathered by a data-dependent index
         if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
             return self.shapes.size_read(node, recv)
         result = self.owners.call_result(api, recv, attr)
@@ -398,6 +400,14 @@ class ShapeFactsMixin:
         """Is ``expr`` (``t[0]``, ``t``) a tensor a random number was written into here?"""
         root = _root_name(expr)
         return root is not None and (self._function(), root) in self.random_filled
+
+
+def _other_dim(node: cst.Call, varying: int | None) -> bool:
+    """``x.size(k)`` with ``k`` a literal dimension other than the one known to vary."""
+    first = node.args[0].value if node.args else None
+    if varying is None or type(first) is not cst.Integer:
+        return False
+    return int(first.value, 0) != varying
 
 
 def _casts(attr: str, args: _Args) -> bool:

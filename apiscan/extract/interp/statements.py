@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.interp.base import ATTR, NAME, REFERENCES, _carries_data, _root_name
-from apiscan.extract.shapes import RAND, is_dyn_number
+from apiscan.extract.shapes import RAND, is_dyn_number, takes_tensor_only
 from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
@@ -140,8 +140,14 @@ class StatementsMixin:
             for name in _set_to_none(orelse.body):
                 if name in after_body and after_body[name][0] not in ("nontorch", "unknown"):
                     names[name] = after_body[name]  # ``else: x = None``: x is the other's
+        # what each branch left, for the pairs a data-dependent condition compares
+        after_else = dict(names)
         if orelse is None:
             self._keep_variable(before, names)
+        else:
+            # ``if nt: t = t[j]`` / ``else: t = targets[0]``: after the ``if`` the name holds
+            # either branch's value; one whose shape depends on data is kept
+            self._keep_variable(after_body, names, rebound=before)
         self.shapes.keep_collections(names, [after_body] if orelse else [before, after_body])
         self.shapes.leave_if(dynamic)
         if not dynamic:
@@ -153,28 +159,40 @@ class StatementsMixin:
             return
         pairs = [(a, b) for a in body_returns for b in returns[middle:]]
         for name, v in after_body.items():
-            if before.get(name) is not v and name in names and after_body[name] is not names[name]:
-                pairs.append((v, names[name]))
+            other = after_else.get(name)
+            if before.get(name) is not v and other is not None and v is not other:
+                pairs.append((v, other))
         self.shapes.on_branches(node.test, pairs)
 
-    def _keep_variable(self, before: dict[str, Val], names: dict[str, Val]) -> None:
+    def _keep_variable(
+        self, before: dict[str, Val], names: dict[str, Val], rebound: dict[str, Val] | None = None
+    ) -> None:
         """After an ``if`` without ``else``, a name the body rebound to a host value or to
         something unknown may still hold what it held before: a tensor or a number read from
         data is kept, as the solver's joins keep "may depend on data" (``n = counts.max()``
-        then ``if mps: n = 1 << ...``: ``n`` sizes a tensor either way)."""
+        then ``if mps: n = 1 << ...``: ``n`` sizes a tensor either way). With ``rebound``
+        (the names before an ``if`` with an ``else``), ``before`` is what the body left and
+        only a name the body itself rebound is kept over what the ``else`` gave it."""
         for name, old in before.items():
             new = names.get(name)
+            if rebound is not None and rebound.get(name) is old:
+                continue
+            if new is None or new is old:
+                continue
             if (
-                new is not None
-                and new is not old
-                and (new[0] == "unknown" or new == NONTORCH)
+                (new[0] == "unknown" or new == NONTORCH)
                 and ((old[0] == "tensor" and old[1] != "arg") or is_dyn_number(old))
-            ):
+            ) or (new[0] == "tensor" and takes_tensor_only(old) and not takes_tensor_only(new)):
+                # (a tensor of a data-dependent shape, or a mask, over a plain tensor the
+                # other path gives: the join keeps "may depend on data")
                 names[name] = old
 
     def _for(self, node: cst.For) -> None:
         binder = self.target(node.target)
         it = self.value(node.iter)
+        tagged = _tagged_with_counter(node)
+        if tagged is not None:
+            self.shapes.tag_samples(tagged)
         self.shapes.on_loop(node.iter, it)
         self._bind_loop(binder, it)
         self.shapes.enter_loop()
@@ -336,6 +354,43 @@ class StatementsMixin:
             self.bind_target(binder[1], seq(element(v)))
         elif kind == "item":
             self._store_item(binder[1], v)
+
+
+def _tagged_with_counter(node: cst.For) -> str | None:
+    """``for i, boxes in enumerate(targets): boxes[:, 0] = i``: the name of the sequence
+    whose elements get their own position written into them (each sample's rows tagged with
+    the sample they belong to, to be joined into one tensor), else None."""
+    it, target = node.iter, node.target
+    if not (
+        type(it) is cst.Call
+        and type(it.func) is cst.Name
+        and it.func.value == "enumerate"
+        and it.args
+        and type(it.args[0].value) is cst.Name
+        and type(target) is cst.Tuple
+        and len(target.elements) == 2
+        and all(type(el.value) is cst.Name for el in target.elements)
+    ):
+        return None
+    counter, item = (el.value.value for el in target.elements)  # type: ignore[attr-defined]
+    lines = node.body.body if type(node.body) is cst.IndentedBlock else [node.body]
+    for line in lines:
+        if type(line) is not cst.SimpleStatementLine and type(line) is not cst.SimpleStatementSuite:
+            continue
+        for small in line.body:
+            if (
+                type(small) is cst.Assign
+                and type(small.value) is cst.Name
+                and small.value.value == counter
+                and any(
+                    type(t.target) is cst.Subscript
+                    and type(t.target.value) is cst.Name
+                    and t.target.value.value == item
+                    for t in small.targets
+                )
+            ):
+                return it.args[0].value.value  # type: ignore[attr-defined]
+    return None
 
 
 def _set_to_none(body: cst.BaseSuite) -> list[str]:
