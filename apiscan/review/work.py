@@ -35,6 +35,7 @@ from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
+from apiscan.review.oplibs import TRAINING_PIECES, training_piece
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
@@ -3261,86 +3262,16 @@ def zoo_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[W
     ]
 
 
-#: A training library's machinery by the dotted name a file imports (the library's own
-#: module paths and the re-exports of its packages): the part of training it is and what a
-#: MindSpore port does with it. MindSpore has no timm: each piece a training script builds
-#: from it (the transform factory with RandAugment and RandomErasing, mixup/cutmix, the
-#: soft-target loss, the optimizer and scheduler factories reading the command line, the
-#: EMA of the weights, the loss scaler) is code outside the repository that the port
-#: replaces, and that no API table counts. First match wins.
-_TRAINING_MACHINERY: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(pattern), what, port)
-    for pattern, what, port in (
-        (
-            r"timm\.data\.(\w+\.)?(create_transform|transforms_imagenet_train"
-            r"|rand_augment_transform|auto_augment_transform|augment_and_mix_transform"
-            r"|RandAugment|AutoAugment|AugMixAugment|RandomErasing|RandomResizedCropAndInterpolation)$",
-            "the training transforms (random resized crop, flips, colour jitter, "
-            "RandAugment/AutoAugment by its policy string, RandomErasing)",
-            "mindspore.dataset.vision's RandomResizedCrop, RandAugment/AutoAugment and "
-            "RandomErasing, or MindCV's create_transforms, with the same policy and "
-            "probabilities",
-        ),
-        (
-            r"timm\.data\.(\w+\.)?(create_loader|PrefetchLoader|MultiEpochsDataLoader)$",
-            "the loader that builds the training transforms from its keywords and "
-            "normalises on the GPU (prefetcher)",
-            "a mindspore.dataset pipeline (MindCV's create_loader) with the transforms "
-            "its keywords select; normalisation moves into the pipeline",
-        ),
-        (
-            r"timm\.data\.(\w+\.)?(Mixup|FastCollateMixup)$",
-            "mixup/cutmix of each batch with label smoothing of the mixed targets",
-            "MindCV's Mixup, or mindspore.dataset.vision's MixUpBatch/CutMixBatch with the "
-            "switch probability and the smoothed targets written by hand",
-        ),
-        (
-            r"timm\.data\.(\w+\.)?AugMixDataset$",
-            "AugMix splits of each image",
-            "the splits written as a dataset map",
-        ),
-        (
-            r"timm\.loss\.(\w+\.)?\w+$",
-            "a loss of timm (soft-target or label-smoothing cross-entropy)",
-            "mindspore.nn.CrossEntropyLoss(label_smoothing=...) or a few lines of "
-            "log_softmax, checked against timm's",
-        ),
-        (
-            r"timm\.optim\.(\w+\.)?(create_optimizer(_v2)?|optimizer_kwargs)$",
-            "the optimizer built from the command line (its name, weight decay kept off "
-            "norms and biases, the layer decay)",
-            "MindCV's create_optimizer, or mindspore.nn's optimizer with the same parameter groups",
-        ),
-        (
-            r"timm\.scheduler\.(\w+\.)?\w+$",
-            "the LR schedule built from the command line (warm-up, cosine or step decay, "
-            "stepped per epoch)",
-            "MindCV's create_scheduler, or a per-step list of learning rates "
-            "(mindspore.nn.cosine_decay_lr with its warm-up) handed to the optimizer",
-        ),
-        (
-            r"timm\.utils\.(\w+\.)?ModelEma(V2|V3)?$",
-            "an exponential moving average of the weights",
-            "MindCV's EMA in its train step, or the average written over the parameters",
-        ),
-        (
-            r"timm\.utils\.(\w+\.)?(NativeScaler|ApexScaler)$",
-            "the loss scaler of mixed precision (with gradient clipping in its step)",
-            "mindspore.amp's DynamicLossScaler in the train step",
-        ),
-    )
-)
-
-
 def training_machinery(
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
     defaults: Mapping[str, Iterable[object]] | None = None,
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
 ) -> list[WorkItem]:
-    """The pieces of a training library (:data:`_TRAINING_MACHINERY`) the ported files
-    build or call (a call of the imported name in the same file), one item per name with
-    every place: T2T-ViT's, deit's and ConvNeXt's training from timm's train.py. A call
+    """The pieces of a training library (:data:`~apiscan.review.oplibs.TRAINING_PIECES`) the
+    ported files build or call (a call of the imported name in the same file), one item per
+    name with every place: T2T-ViT's, deit's and ConvNeXt's training from timm's train.py,
+    apex's LARC optimizer wrapper. A call
     under an ``if`` the argparse ``defaults`` never take (``JsdCrossEntropy`` under ``if
     args.jsd:``, ``ModelEma`` under ``if args.model_ema:`` when ``--model_ema`` defaults to
     False) is not training with the defaults: no item, nor is one in a function nothing
@@ -3374,9 +3305,7 @@ def training_machinery(
                 else:
                     used = [(name, name.rpartition(".")[2])]
                 for dotted, callee in used:
-                    hit = next(
-                        (n for n, e in enumerate(_TRAINING_MACHINERY) if e[0].match(dotted)), None
-                    )
+                    hit = training_piece(dotted)
                     run = [
                         c
                         for c in calls.get(callee, ())
@@ -3393,7 +3322,7 @@ def training_machinery(
                     entry[1].extend(place(fa, c.expr.line) for c in run)  # type: ignore[attr-defined]
     items = []
     for n, (names, where) in sorted(found.items()):
-        _, what, port = _TRAINING_MACHINERY[n]
+        _, what, port = TRAINING_PIECES[n]
         library = min(names).partition(".")[0]
         items.append(
             WorkItem(

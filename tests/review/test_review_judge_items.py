@@ -1,0 +1,69 @@
+"""Work items only for code that runs with the defaults, and third-party symbols classed by
+what they are, on fixtures/judgeitems: apex's LARC optimizer wrapper is a piece of training
+with a MindSpore counterpart (mindspore.nn.LARS), not a library of compiled ops, and one
+built only under an ``if args.lars:`` that the option's default switches off is no item."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from scan_helpers import review_fixture
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+from apiscan.review.oplibs import training_piece
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "judgeitems"
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    return review_fixture("fixtures/judgeitems")
+
+
+def _variant(tmp_path: Path, path: str, old: str, new: str) -> Review:
+    """The fixture with ``old`` replaced by ``new`` in ``path``, reviewed."""
+    root = tmp_path / "judgeitems"
+    shutil.copytree(FIXTURE, root)
+    text = (root / path).read_text()
+    assert old in text
+    (root / path).write_text(text.replace(old, new))
+    return build_review(str(root), jobs=1)
+
+
+def test_optimizer_wrappers_are_training_pieces_not_compiled_ops(review) -> None:
+    # VALID: apex's fused optimizer, built unconditionally, is a piece of training priced as
+    # one, with its MindSpore counterpart; INVALID: no op-library item, no custom extension
+    assert [(i.kind, i.what) for i in review.work if "apex" in i.what] == [
+        ("training-library", "apex.optimizers.FusedSGD")
+    ]
+    assert "mindspore.nn's optimizer of the same algorithm" in next(
+        i.why for i in review.work if i.what == "apex.optimizers.FusedSGD"
+    )
+    assert not any(i.kind == "op-library" for i in review.work)
+    assert not any("apex" in what for what, _ in review.extensions)
+    assert review.effort.custom_ops == 0
+    assert training_piece("apex.parallel.LARC.LARC") is not None
+    # INVALID: a compiled op library's kernels stay ops
+    assert training_piece("apex.normalization.FusedLayerNorm") is None
+    assert training_piece("mmcv.ops.DeformConv2d") is None
+
+
+def test_an_optimizer_wrapper_off_by_default_is_no_item(review, tmp_path) -> None:
+    # INVALID: LARC under ``if args.lars:`` with ``--lars`` a store_true flag: not built
+    assert not any("LARC" in i.what for i in review.work)
+    # VALID: the same flag on by default builds it: a piece of training, mindspore.nn.LARS
+    on = _variant(
+        tmp_path,
+        "train.py",
+        'parser.add_argument("--lars", action="store_true")',
+        'parser.add_argument("--lars", type=int, default=1)',
+    )
+    larc = [i for i in on.work if "LARC" in i.what]
+    assert [(i.kind, i.what, [w.line for w in i.where]) for i in larc] == [
+        ("training-library", "apex.parallel.LARC.LARC", [29])
+    ]
+    assert "mindspore.nn.LARS" in larc[0].why
+    assert not any(i.kind == "op-library" for i in on.work)
