@@ -117,6 +117,8 @@ COMPOSITIONS: dict[str, str] = {
     "torch.clamp_max_": "mindspore.ops.clamp(x, max=v)",
     # a module whose functional form exists (RITM's ScaleLayer): call it in construct
     "torch.nn.Softplus": "mindspore.ops.softplus(x, beta, threshold) in construct",
+    # mindspore.nn.CosineSimilarity is an evaluation metric, no layer (SimSiam's criterion)
+    "torch.nn.CosineSimilarity": "mindspore.ops.cosine_similarity(x1, x2, dim, eps) in construct",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
     "torch.Tensor.unfold": (
         "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "

@@ -9,9 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from scan_helpers import review_fixture
+from scan_helpers import review_fixture, scan_snippet
 
 from apiscan.review.build import build_review
+from apiscan.review.gaps import _proposal
 from apiscan.review.model import Review
 from apiscan.review.oplibs import training_piece
 
@@ -67,3 +68,21 @@ def test_an_optimizer_wrapper_off_by_default_is_no_item(review, tmp_path) -> Non
     ]
     assert "mindspore.nn.LARS" in larc[0].why
     assert not any(i.kind == "op-library" for i in on.work)
+
+
+def test_a_layer_whose_same_name_is_a_metric_is_composed(tmp_path) -> None:
+    # torch.nn.CosineSimilarity has no Cell of its name (mindspore.nn.CosineSimilarity is a
+    # metric): no candidate, a rewrite calling the functional op in construct
+    found = [
+        f
+        for f in scan_snippet(
+            tmp_path,
+            "import torch.nn as nn\n\nclass Head(nn.Module):\n"
+            "    def __init__(self):\n        super().__init__()\n"
+            "        self.sim = nn.CosineSimilarity(dim=1)\n\n"
+            "    def forward(self, a, b):\n        return self.sim(a, b)\n",
+        )
+        if f.api == "torch.nn.CosineSimilarity"
+    ]
+    assert [(f.status, f.mindspore_api) for f in found] == [("missing", None)]
+    assert "mindspore.ops.cosine_similarity(x1, x2, dim, eps) in construct" in _proposal(found[0])
