@@ -200,6 +200,9 @@ class Ancillary:
         self._recipes: dict[str, str] = {}
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
+        #: the modules the packaging declares as commands (console scripts): entry points
+        #: that nothing needs to import
+        self._declared = declared_entry_points(root, analyses)
         #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
         self._torch_modules = frozenset(
             fa.path
@@ -591,6 +594,7 @@ class Ancillary:
             if (
                 fa.path in self._why
                 or fa.path in self.keep
+                or fa.path in self._declared
                 or (
                     fa.syntax.main_guard
                     and not _defines_modules(fa)
@@ -655,6 +659,9 @@ class Ancillary:
         # optional converter of the network, not an adapter of it (timm's vision_transformer.py
         # imports jax in the helper reading Flax checkpoints)
         lazy = set(facts.lazy_imports) if path in self._torch_modules else set()
+        # a framework used only to write training logs (stargan's TensorBoard logger through
+        # ``tf.summary.FileWriter``) adapts nothing: the logger is the training's own
+        logs = {top for top, names in facts.package_uses if names and all(map(_logging, names))}
         foreign = sorted(
             {
                 top
@@ -662,6 +669,7 @@ class Ancillary:
                 if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS
                 and top not in local
                 and top not in lazy
+                and top not in logs
             }
         )
         if foreign:  # a training script for detectron2 trains the adapter, not the model
@@ -730,6 +738,58 @@ class Ancillary:
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
+
+
+#: A framework's logging API by a part of its dotted name (``tensorflow.summary.FileWriter``,
+#: ``tensorflow.Summary.Value``, ``tensorboardX``).
+_LOGGING_PART = re.compile(r"^(summary|tensorboard\w*|logging)$", re.IGNORECASE)
+
+
+def _logging(name: str) -> bool:
+    """Whether a dotted name used from a framework is its logging API."""
+    return any(_LOGGING_PART.match(part) for part in name.split(".")[1:])
+
+
+#: ``name = package.module:function`` of a console script, as setup.py's ``entry_points``
+#: writes it.
+_SCRIPT_SPEC = re.compile(r"^\s*[\w.-]+\s*=\s*([A-Za-z_][\w.]*)\s*:\s*[A-Za-z_][\w.]*\s*$")
+
+
+def declared_entry_points(root: Path | None, analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The files the packaging declares as commands: ``[project.scripts]``,
+    ``[project.gui-scripts]`` and ``[tool.poetry.scripts]`` of the root's ``pyproject.toml``
+    (PyTorch-YOLOv3's ``yolo-detect = "pytorchyolo.detect:run"``), and the ``name =
+    module:function`` strings of setup.py's ``entry_points`` (read from its value records).
+    Such a module is run by its command, not imported: an entry point, never "unused"."""
+    specs: list[str] = []
+    pyproject = root / "pyproject.toml" if root is not None else None
+    if pyproject is not None and pyproject.is_file():
+        import tomllib
+
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            data = {}
+        project = data.get("project", {})
+        poetry = data.get("tool", {}).get("poetry", {})
+        for table in (
+            project.get("scripts", {}) if isinstance(project, dict) else {},
+            project.get("gui-scripts", {}) if isinstance(project, dict) else {},
+            poetry.get("scripts", {}) if isinstance(poetry, dict) else {},
+        ):
+            if isinstance(table, dict):
+                specs += [f"x = {v}" for v in table.values() if isinstance(v, str)]
+    for fa, facts in with_facts(analyses):
+        if PurePosixPath(fa.path).name != "setup.py" or facts.values is None:
+            continue
+        for call in facts.values.calls:
+            specs += [
+                e.value
+                for e in call.expr.walk()
+                if e.kind == "Constant" and isinstance(e.value, str)
+            ]
+    modules = {m for spec in specs if (hit := _SCRIPT_SPEC.match(spec)) for m in [hit.group(1)]}
+    return frozenset(fa.path for fa in analyses if set(fa.modules) & modules)
 
 
 #: Folders that hold copies of other projects, each child one project (``third_party/x/``).

@@ -64,7 +64,7 @@ def test_an_optimizer_wrapper_off_by_default_is_no_item(review, tmp_path) -> Non
     )
     larc = [i for i in on.work if "LARC" in i.what]
     assert [(i.kind, i.what, [w.line for w in i.where]) for i in larc] == [
-        ("training-library", "apex.parallel.LARC.LARC", [29])
+        ("training-library", "apex.parallel.LARC.LARC", [30])
     ]
     assert "mindspore.nn.LARS" in larc[0].why
     assert not any(i.kind == "op-library" for i in on.work)
@@ -86,3 +86,31 @@ def test_a_layer_whose_same_name_is_a_metric_is_composed(tmp_path) -> None:
     ]
     assert [(f.status, f.mindspore_api) for f in found] == [("missing", None)]
     assert "mindspore.ops.cosine_similarity(x1, x2, dim, eps) in construct" in _proposal(found[0])
+
+
+def test_labels_of_files_counted_apart_are_true(review) -> None:
+    apart = dict(review.ancillary)
+    # VALID: a module nothing imports is unused; one built on Keras adapts to TensorFlow
+    assert apart["netpkg/extra.py"] == "unused (nothing imports it)"
+    assert apart["netpkg/keras_twin.py"] == "adapter for tensorflow"
+    # INVALID: the training loop's TensorBoard logger writing through tf.summary adapts
+    # nothing, and a console script pyproject.toml declares is an entry point: both ported
+    assert "netpkg/logger.py" not in apart
+    assert "netpkg/predict.py" not in apart
+
+
+def test_a_setup_py_console_script_is_an_entry_point(tmp_path) -> None:
+    root = tmp_path / "judgeitems"
+    shutil.copytree(FIXTURE, root)
+    (root / "pyproject.toml").unlink()
+    # INVALID: undeclared, the command-line module nothing imports is unused
+    apart = dict(build_review(str(root), jobs=1).ancillary)
+    assert apart["netpkg/predict.py"] == "unused (nothing imports it)"
+    # VALID: declared by setup.py's entry_points
+    (root / "setup.py").write_text(
+        "from setuptools import setup\n\nsetup(name='judgeitems', entry_points={"
+        "'console_scripts': ['judge-predict = netpkg.predict:run']})\n"
+    )
+    apart = dict(build_review(str(root), jobs=1).ancillary)
+    assert "netpkg/predict.py" not in apart
+    assert apart["netpkg/extra.py"] == "unused (nothing imports it)"
