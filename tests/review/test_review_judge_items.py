@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from scan_helpers import review_fixture, scan_snippet
+from scan_helpers import review_fixture, scan_repo, scan_snippet
 
 from apiscan.review.build import build_review
 from apiscan.review.gaps import _proposal
@@ -22,6 +22,11 @@ FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "judgeitems"
 @pytest.fixture(scope="module")
 def review() -> Review:
     return review_fixture("fixtures/judgeitems")
+
+
+def review_fixture_scan():
+    """The scan of the fixture (the records the review reads)."""
+    return scan_repo(FIXTURE)
 
 
 def _variant(tmp_path: Path, path: str, old: str, new: str) -> Review:
@@ -114,3 +119,35 @@ def test_a_setup_py_console_script_is_an_entry_point(tmp_path) -> None:
     apart = dict(build_review(str(root), jobs=1).ancillary)
     assert "netpkg/predict.py" not in apart
     assert apart["netpkg/extra.py"] == "unused (nothing imports it)"
+
+
+def test_a_training_steps_loss_computations_are_the_network(review) -> None:
+    """stargan's solver: the models are ``self.D``/``self.G``, built in another method of
+    the step's class; the step's inline reductions and the gradient penalty it calls lie
+    between their outputs and ``backward()``: the network's loss, as a loss function is."""
+    scopes = {
+        (f.span.line, f.api): f.scope
+        for f in review_fixture_scan().api_findings
+        if f.path == "gan_solver.py"
+    }
+    # VALID: the penalty's gradient and reductions, and the step's inline loss terms
+    for line, api in (
+        (36, "torch.autograd.grad"),
+        (39, "torch.mean"),
+        (39, "torch.sqrt"),
+        (44, "torch.mean"),
+        (46, "torch.mean"),
+        (46, "torch.Tensor.detach"),
+        (48, "torch.Tensor.requires_grad_"),
+    ):
+        assert scopes[(line, api)] == "network", (line, api)
+    # INVALID: the random interpolation weight is no model output, the optimizer's step and
+    # the logging after the backward pass read no value the backward differentiates
+    for line, api in (
+        (47, "torch.rand"),
+        (51, "torch.optim.Optimizer.zero_grad"),
+        (52, "torch.Tensor.backward"),
+        (53, "torch.optim.Adam.step"),
+        (54, "torch.exp"),
+    ):
+        assert scopes[(line, api)] == "host", (line, api)
