@@ -69,7 +69,7 @@ def test_an_optimizer_wrapper_off_by_default_is_no_item(review, tmp_path) -> Non
     )
     larc = [i for i in on.work if "LARC" in i.what]
     assert [(i.kind, i.what, [w.line for w in i.where]) for i in larc] == [
-        ("training-library", "apex.parallel.LARC.LARC", [30])
+        ("training-library", "apex.parallel.LARC.LARC", [31])
     ]
     assert "mindspore.nn.LARS" in larc[0].why
     assert not any(i.kind == "op-library" for i in on.work)
@@ -151,3 +151,19 @@ def test_a_training_steps_loss_computations_are_the_network(review) -> None:
         (54, "torch.exp"),
     ):
         assert scopes[(line, api)] == "host", (line, api)
+
+
+def test_the_scan_and_the_review_count_the_same_gap_sites(review) -> None:
+    """A dtype's tensor constructor in a dataset and a picture saved for the logs have known
+    ways: the scan disposes them so, and the review reads the same dispositions."""
+    result = review_fixture_scan()
+    disposed = {
+        f.api: f.disposition
+        for f in result.api_findings
+        if f.api in ("torch.FloatTensor", "torchvision.utils.save_image")
+    }
+    # INVALID: neither is a gap any more; VALID: the way each is ported
+    assert disposed == {"torch.FloatTensor": "rewrite", "torchvision.utils.save_image": "rewrite"}
+    scan_gaps = sum(1 for f in result.api_findings if f.disposition == "gap")
+    review_gaps = {d: n for d, _, n, _ in review.effort.by_disposition}["gap"]
+    assert scan_gaps == review_gaps == 0
