@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.shapes import BATCH_PADDING
+from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.mapping.match import memory_only
@@ -1419,6 +1419,14 @@ def _call_arguments(call: Expr, d: object) -> dict[str, Expr | None] | None:
 def switched_off_functions(
     analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
 ) -> set[tuple[str, str]]:
+    """(path, name) of the functions every call of which the defaults switch off
+    (:func:`_switched_off_named`, which also tells the values of each function's names)."""
+    return _switched_off_named(analyses, defaults)[0]
+
+
+def _switched_off_named(
+    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
     """(path, name) of the repository's functions and methods every call of which is in a
     branch the options' defaults switch off, or in such a function itself (open_clip's
     sharded checkpoint loading, reached only with ``--resume``; its ``prepare_fsdp`` method,
@@ -1499,6 +1507,7 @@ def switched_off_functions(
         for target in methods[name]:
             defs.pop(target, None)
     off: set[tuple[str, str]] = set()
+    named: dict[str, dict[int, dict[str, list[object]]]] = {}
     for _ in range(4):  # a switched-off function's calls are switched off in turn
         named = _name_values(sites, defs, index, locals_, defaults, off)
         now: dict[tuple[str, str], bool] = {}
@@ -1511,7 +1520,137 @@ def switched_off_functions(
         if found == off:
             break
         off = found
-    return off
+    return off, named
+
+
+#: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``).
+_RANDOM_DRAW = re.compile(
+    r"^(?:random|np\.random|numpy\.random|torch)\.(?:rand\w*|choice|uniform|sample)$"
+)
+
+
+def unrun_draws(
+    result: ScanResult, analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+) -> frozenset[tuple[str, str]]:
+    """(path, function) of the random resizes (DS119) whose size is drawn only under an
+    ``if`` the defaults never take: PyTorch-YOLOv3's ``collate_fn`` draws a new size under
+    ``if self.multiscale and ...``, ``self.multiscale`` stored from the dataset's
+    ``multiscale`` parameter, which every construction passes as False (the training's
+    ``--multiscale_training`` flag off, its evaluation's literal). Every batch then has the
+    configured size: no input pipeline to bucket, as the recipe keeps only the branches the
+    defaults take. A test is valued as :func:`switched_off_functions` values it (options,
+    parameters every running call passes), and a ``self`` attribute by what every
+    construction of its class passes for the ``__init__`` parameter stored in it."""
+    drawn = [
+        f
+        for f in result.shape_findings
+        if f.rule == INPUT_SHAPE_RULE and RANDOM_RESIZE in f.message
+    ]
+    if not drawn:
+        return frozenset()
+    named = _switched_off_named(analyses, defaults)[1]
+    opts = _gate_values(defaults, {})
+    files = {
+        fa.path: fa.syntax.values
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    }
+    # the class's ``self.x = x`` of an ``__init__`` parameter, stored nowhere else
+    stored: dict[str, dict[str, str]] = {}  # class -> attribute -> parameter
+    for values in files.values():
+        for d in values.defs:
+            if d.is_class:
+                continue
+            owner = values.defs[d.owner] if d.owner >= 0 else None
+            if owner is None or not owner.is_class:
+                continue
+            params = {name for name, _ in d.params}
+            for a in d.assigns:
+                t = a.target
+                if t.kind != "Attribute" or t.target.text != "self":
+                    continue
+                own = stored.setdefault(owner.name, {})
+                if (
+                    d.name == "__init__"
+                    and a.value.kind == "Name"
+                    and a.value.name in params
+                    and t.name not in own
+                ):
+                    own[t.name] = a.value.name
+                else:
+                    own[t.name] = ""  # assigned elsewhere too: not the parameter's alone
+    # what every construction passes for the stored parameter (its default when left out)
+    held: dict[tuple[str, str], list[object] | None] = {}
+    inits = {
+        values.defs[d.owner].name: d
+        for values in files.values()
+        for d in values.defs
+        if d.name == "__init__" and d.owner >= 0
+    }
+    for path, values in files.items():
+        for call in values.calls:
+            cls = call.expr.callee().rpartition(".")[2]
+            if cls not in stored or cls not in inits:
+                continue
+            args = _call_arguments(call.expr, inits[cls])
+            names = named.get(path, {}).get(call.function, {})
+            for attr, param in stored[cls].items():
+                if not param:
+                    continue
+                given = None if args is None else args.get(param)
+                found = (
+                    _fixed(values_of(given, _gate_key, _gate_values(defaults, names)))
+                    if given is not None
+                    else None
+                )
+                before = held.get((cls, attr), [])
+                held[(cls, attr)] = (
+                    None
+                    if found is None or before is None
+                    else before + [v for v in found if v not in before]
+                )
+
+    def key(e: Expr) -> str | None:
+        if e.kind == "Attribute" and e.target.text == "self":
+            return f"self.{e.name}"
+        return _gate_key(e)
+
+    out: set[tuple[str, str]] = set()
+    for f in drawn:
+        places = [(f.path, f.function or "")] + [(c.path, c.function) for c in f.chain]
+        draws = []
+        for path, function in places:
+            values = files.get(path)
+            if values is None:
+                continue
+            for call in values.calls:
+                d = values.defs[call.function] if call.function >= 0 else None
+                if (
+                    d is not None
+                    and d.qual == function
+                    and call.expr.parts
+                    and _RANDOM_DRAW.match(call.expr.parts[0].text)
+                ):
+                    owner = values.defs[d.owner].name if d.owner >= 0 else ""
+                    draws.append((path, call, owner))
+        if not draws:
+            continue
+
+        def off(path: str, call: object, owner: str) -> bool:
+            given = dict(opts)
+            given.update(
+                {f"={k}": v for k, v in named.get(path, {}).get(call.function, {}).items()}
+            )
+            given.update({f"self.{a}": v for (c, a), v in held.items() if c == owner and v})
+            for branch in call.ifs:
+                found = outcomes(branch.test, key, given)
+                if found is not None and found == {0 < branch.body_end < call.expr.line}:
+                    return True
+            return False
+
+        if all(off(*d) for d in draws):
+            out.add((f.path, f.function or ""))
+    return frozenset(out)
 
 
 #: Methods a framework calls by itself (``model(x)`` runs ``forward``): an explicit call of

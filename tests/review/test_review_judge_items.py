@@ -167,3 +167,22 @@ def test_the_scan_and_the_review_count_the_same_gap_sites(review) -> None:
     scan_gaps = sum(1 for f in result.api_findings if f.disposition == "gap")
     review_gaps = {d: n for d, _, n, _ in review.effort.by_disposition}["gap"]
     assert scan_gaps == review_gaps == 0
+
+
+def test_a_random_size_drawn_only_off_by_default_is_no_input_pipeline(review, tmp_path) -> None:
+    """The collate function draws a new size only under ``if self.multiscale and ...``;
+    every construction of the dataset passes ``multiscale=`` the training's
+    ``--multiscale_training`` flag, off by default: every batch has the configured size."""
+    # INVALID: the DS119 finding stays in the scan, but no input pipeline is counted
+    assert any(f.rule == "DS119" for f in review_fixture_scan().shape_findings)
+    assert review.effort.input_shape_rewrites == 0
+    assert "input-shape" not in review.effort.formula
+    # VALID: the flag on by default draws the size: one input pipeline to bucket
+    on = _variant(
+        tmp_path,
+        "train.py",
+        'parser.add_argument("--multiscale_training", action="store_true")',
+        'parser.add_argument("--multiscale_training", type=int, default=1)',
+    )
+    assert on.effort.input_shape_rewrites == 1
+    assert "1 input-shape" in on.effort.formula
