@@ -35,7 +35,7 @@ from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
-from apiscan.review.oplibs import TRAINING_PIECES, training_piece
+from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, training_piece
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
@@ -3495,7 +3495,9 @@ def training_machinery(
         # built when mixup is active
         gates = _local_gates(facts.values, opts)
         for top, names in facts.package_uses:
-            if top in local:
+            # an accelerator library imported optionally (timm's ``try: from apex import
+            # amp``) beside the PyTorch path it speeds up: the port keeps that path
+            if top in local or (top in facts.optional_packages and top in NETWORK_OP_LIBRARIES):
                 continue
             for name in names:
                 if name.endswith(".*"):
