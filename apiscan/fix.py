@@ -28,6 +28,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.parsing import libcst_parse
+from apiscan.rewrite.known import gap_rewrite
 
 #: Idioms applied mechanically (their rendering is the whole change at that call).
 MECHANICAL_IDIOMS = frozenset(
@@ -62,7 +63,10 @@ def applicable(finding: ApiFinding) -> bool:
     if finding.usage != "call" or finding.args is None:
         return False
     if finding.disposition == "delete":
-        return True  # the receiver, or the statement removed
+        # the receiver, or the statement removed; a known way for an API the tables lack
+        # (:mod:`apiscan.rewrite.known`: a sampler's epoch hook, an ONNX export) is advice
+        # for a person, its note says what replaces it
+        return gap_rewrite(finding.api) != ("delete", finding.rewrite_note)
     if finding.disposition == "idiom":
         return finding.api in MECHANICAL_IDIOMS and bool(finding.rewrite)
     if finding.disposition in ("rewrite", "none") and finding.rewrite:

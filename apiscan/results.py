@@ -99,7 +99,10 @@ class JoinContext:
                 and not (ignores and ignores.ignored(fa.path, finding.rule))
             ):
                 scope = use_scope(
-                    scopes.scope_of(fa.path, use.function), finding.api, use.usage, fa.path
+                    scopes.scope_of(fa.path, use.function, line=use.span.line, api=finding.api),
+                    finding.api,
+                    use.usage,
+                    fa.path,
                 )
                 findings.append(replace(finding, scope=scope))
                 n += finding.is_call_site  # the per-file count every report shows

@@ -11,8 +11,9 @@ version, the public names of each namespace a candidate may come from, with each
 (``class``, ``primitive``, ``function``, ``method``, ``property``, ``constant``) and positional
 arity (required, maximum; -1 for ``*args``) and parameter names, so that a candidate is only
 ever of the PyTorch API's own kind (``torch.Size`` is a class; ``mindspore.ops.Size`` a
-primitive) and takes related parameters. Attributes a class's instances get in ``__init__``
-(``nn.Cell().training``) are listed too.
+primitive; ``mindspore.nn.CosineSimilarity`` a ``metric``, not the layer
+``torch.nn.CosineSimilarity`` is) and takes related parameters. Attributes a class's
+instances get in ``__init__`` (``nn.Cell().training``) are listed too.
 """
 
 from __future__ import annotations
@@ -79,7 +80,17 @@ def _describe(owner: object, name: str, member: bool) -> dict[str, object] | Non
         return {"k": "class" if inspect.isclass(value) else "constant"}
     if inspect.isclass(value):
         primitive = importlib.import_module("mindspore.ops").Primitive
-        kind = "primitive" if issubclass(value, primitive) else "class"
+        # an evaluation metric (``mindspore.nn.CosineSimilarity``, ``Accuracy``) is no layer:
+        # it accumulates over batches and is read by ``eval()``, never called in the network,
+        # so it stands for no PyTorch class of the same name (``torch.nn.CosineSimilarity``)
+        metric = importlib.import_module("mindspore.train").Metric
+        kind = (
+            "primitive"
+            if issubclass(value, primitive)
+            else "metric"
+            if issubclass(value, metric)
+            else "class"
+        )
         return _with_arity({"k": kind}, value, drop_first=False)
     if callable(value):  # functions, and primitive instances used as functions (ops.dtype)
         return _with_arity({"k": "function"}, value, drop_first=False)

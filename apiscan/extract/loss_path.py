@@ -89,22 +89,25 @@ def loss_paths(tree: ast.Module, text: str) -> tuple[LossPath, ...]:
     # only the defs and statements holding a line that calls ``backward`` are read
     hot = [n for n, line in enumerate(text.splitlines(), 1) if _CALLS_BACKWARD.search(line)]
     out: list[LossPath] = []
-    stack: list[tuple[ast.AST, str]] = [(tree, "")]
+    # (node, qualified name, the ``self`` attributes its class builds from a class)
+    stack: list[tuple[ast.AST, str, dict[str, list[int]]]] = [(tree, "", {})]
     while stack:
-        node, prefix = stack.pop()
+        node, prefix, members = stack.pop()
         for child in ast.iter_child_nodes(node):
             first = getattr(child, "lineno", None)
             if first is None or not _holds(hot, first, getattr(child, "end_lineno", first)):
                 continue
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 qual = f"{prefix}.{child.name}" if prefix else child.name
-                stack.append((child, qual))
-                if not isinstance(child, ast.ClassDef):
-                    found = _StepFlow(child, qual).path()
+                if isinstance(child, ast.ClassDef):
+                    stack.append((child, qual, _built_members(child)))
+                else:
+                    stack.append((child, qual, {}))
+                    found = _StepFlow(child, qual, members).path()
                     if found is not None:
                         out.append(found)
             elif isinstance(child, ast.stmt):
-                stack.append((child, prefix))
+                stack.append((child, prefix, members))
     out.sort(key=lambda p: p.function)
     return tuple(out)
 
@@ -158,11 +161,38 @@ def _partial_function(call: ast.Call) -> ast.AST | None:
     return call.args[0]
 
 
+def _built_members(cls: ast.ClassDef) -> dict[str, list[int]]:
+    """``self.x`` -> the lines where a method of ``cls`` binds it to an object built from a
+    class (stargan's ``Solver.build_model``: ``self.D = Discriminator(...)``, trained in
+    ``Solver.train``): a step of the same class calling ``self.D(x)`` calls that object,
+    whatever its name."""
+    out: dict[str, list[int]] = {}
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in own_body(method):
+            if not isinstance(node, ast.Assign):
+                continue
+            made = _constructed(node.value)
+            for target in node.targets if made is not None else ():
+                key = _key(target)
+                if key is not None and key.startswith("self.") and key.count(".") == 1:
+                    out.setdefault(key, []).append(made.lineno)  # type: ignore[union-attr]
+    return out
+
+
 class _StepFlow:
     """The data flow of one function's own body: which stored values depend on which
-    sources, and which calls the backpropagated value depends on."""
+    sources, and which calls the backpropagated value depends on. ``members`` are the
+    ``self`` attributes the step's class builds from a class in its other methods
+    (:func:`_built_members`)."""
 
-    def __init__(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, qual: str) -> None:
+    def __init__(
+        self,
+        fn: ast.FunctionDef | ast.AsyncFunctionDef,
+        qual: str,
+        members: dict[str, list[int]] | None = None,
+    ) -> None:
         self.fn = fn
         self.qual = qual
         nodes = own_body(fn)
@@ -185,7 +215,9 @@ class _StepFlow:
         for binds in self.defs.values():
             binds.sort(key=lambda b: b[0])
         #: name -> the line of a statement binding it to an object built from a class
-        self.built: dict[str, list[int]] = {}
+        self.built: dict[str, list[int]] = {
+            key: lines for key, lines in (members or {}).items() if key not in self.defs
+        }
         for key, binds in self.defs.items():
             for _line, value in binds:
                 made = _constructed(value)
@@ -345,5 +377,12 @@ def _constructed(value: ast.AST) -> ast.Call | None:
         value = value.func.value
     if not isinstance(value, ast.Call):
         return None
+    func = value.func
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    ):
+        return None  # ``self.D(x)``: a call of the object stored there, not of a class
     name = _callee_name(value)
     return value if name and name[0].isupper() else None

@@ -60,6 +60,7 @@ from apiscan.review.work import (
     trained_reach,
     uncalled_functions,
     unreached,
+    unrun_draws,
     work_items,
 )
 
@@ -258,7 +259,9 @@ def review(options: ScanOptions) -> Review:
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
             frozenset(uncalled) | switched_off_functions(analyses, names.argparse.values()),
-            cropped_resizes(result, recipe),
+            # a random size drawn only under a branch the defaults never take is no pipeline
+            cropped_resizes(result, recipe)
+            | unrun_draws(result, analyses, names.argparse.values()),
             masked_reductions(analyses, result.shape_findings),
         ),
         errors=tuple(

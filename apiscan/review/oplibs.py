@@ -21,6 +21,7 @@ whether it works on sparse tensors). Libraries that install several top-level mo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,116 @@ NETWORK_OP_LIBRARIES: dict[str, tuple[str, bool]] = {
     "chamfer_dist": ("chamfer_dist", False),
 }
 
+#: A training library's machinery by the dotted name a file imports (the library's own
+#: module paths and the re-exports of its packages): the part of training it is and what a
+#: MindSpore port does with it. MindSpore has no timm: each piece a training script builds
+#: from it (the transform factory with RandAugment and RandomErasing, mixup/cutmix, the
+#: soft-target loss, the optimizer and scheduler factories reading the command line, the
+#: EMA of the weights, the loss scaler) is code outside the repository that the port
+#: replaces, and that no API table counts. A library of compiled ops ships such pieces
+#: too, written in Python or fused for speed, with a MindSpore counterpart (apex's LARC
+#: optimizer wrapper: ``mindspore.nn.LARS``; its fused optimizers, mixed precision and
+#: data-parallel wrapper): a piece of training, not a network op to write as a custom op.
+#: First match wins.
+TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(pattern), what, port)
+    for pattern, what, port in (
+        (
+            r"timm\.data\.(\w+\.)?(create_transform|transforms_imagenet_train"
+            r"|rand_augment_transform|auto_augment_transform|augment_and_mix_transform"
+            r"|RandAugment|AutoAugment|AugMixAugment|RandomErasing|RandomResizedCropAndInterpolation)$",
+            "the training transforms (random resized crop, flips, colour jitter, "
+            "RandAugment/AutoAugment by its policy string, RandomErasing)",
+            "mindspore.dataset.vision's RandomResizedCrop, RandAugment/AutoAugment and "
+            "RandomErasing, or MindCV's create_transforms, with the same policy and "
+            "probabilities",
+        ),
+        (
+            r"timm\.data\.(\w+\.)?(create_loader|PrefetchLoader|MultiEpochsDataLoader)$",
+            "the loader that builds the training transforms from its keywords and "
+            "normalises on the GPU (prefetcher)",
+            "a mindspore.dataset pipeline (MindCV's create_loader) with the transforms "
+            "its keywords select; normalisation moves into the pipeline",
+        ),
+        (
+            r"timm\.data\.(\w+\.)?(Mixup|FastCollateMixup)$",
+            "mixup/cutmix of each batch with label smoothing of the mixed targets",
+            "MindCV's Mixup, or mindspore.dataset.vision's MixUpBatch/CutMixBatch with the "
+            "switch probability and the smoothed targets written by hand",
+        ),
+        (
+            r"timm\.data\.(\w+\.)?AugMixDataset$",
+            "AugMix splits of each image",
+            "the splits written as a dataset map",
+        ),
+        (
+            r"timm\.loss\.(\w+\.)?\w+$",
+            "a loss of timm (soft-target or label-smoothing cross-entropy)",
+            "mindspore.nn.CrossEntropyLoss(label_smoothing=...) or a few lines of "
+            "log_softmax, checked against timm's",
+        ),
+        (
+            r"timm\.optim\.(\w+\.)?(create_optimizer(_v2)?|optimizer_kwargs)$",
+            "the optimizer built from the command line (its name, weight decay kept off "
+            "norms and biases, the layer decay)",
+            "MindCV's create_optimizer, or mindspore.nn's optimizer with the same parameter groups",
+        ),
+        (
+            r"timm\.scheduler\.(\w+\.)?\w+$",
+            "the LR schedule built from the command line (warm-up, cosine or step decay, "
+            "stepped per epoch)",
+            "MindCV's create_scheduler, or a per-step list of learning rates "
+            "(mindspore.nn.cosine_decay_lr with its warm-up) handed to the optimizer",
+        ),
+        (
+            r"timm\.utils\.(\w+\.)?ModelEma(V2|V3)?$",
+            "an exponential moving average of the weights",
+            "MindCV's EMA in its train step, or the average written over the parameters",
+        ),
+        (
+            r"timm\.utils\.(\w+\.)?(NativeScaler|ApexScaler)$",
+            "the loss scaler of mixed precision (with gradient clipping in its step)",
+            "mindspore.amp's DynamicLossScaler in the train step",
+        ),
+        (
+            r"apex\.parallel\.(LARC\.)?LARC$",
+            "layer-wise adaptive rate control wrapped around the optimizer (LARC: each "
+            "layer's step scaled by its trust ratio, clipped or not)",
+            "mindspore.nn.LARS around the optimizer with the same trust coefficient, the "
+            "clipping checked by hand",
+        ),
+        (
+            r"apex\.optimizers\.(\w+\.)?Fused\w+$",
+            "an optimizer whose update runs as fused multi-tensor kernels (a speed-up of "
+            "the same update)",
+            "mindspore.nn's optimizer of the same algorithm (Adam, AdamWeightDecay, Lamb, "
+            "SGD) with the same hyper-parameters",
+        ),
+        (
+            r"apex\.amp\.(\w+\.)?(initialize|scale_loss)$",
+            "mixed precision (casts by optimisation level, dynamic loss scaling)",
+            "mindspore.amp's auto_mixed_precision at the matching level and its "
+            "DynamicLossScaler in the train step",
+        ),
+        (
+            r"apex\.parallel\.(\w+\.)?(DistributedDataParallel|SyncBatchNorm"
+            r"|convert_syncbn_model)$",
+            "data-parallel training (the model wrapped for gradient all-reduce, "
+            "BatchNorm synchronised across devices)",
+            "MindSpore's data-parallel mode (the gradients reduced in the train step) and "
+            "mindspore.nn.SyncBatchNorm",
+        ),
+    )
+)
+
+
+def training_piece(name: str) -> int | None:
+    """The index in :data:`TRAINING_PIECES` of the piece of training a third-party dotted
+    name is (``apex.parallel.LARC.LARC``: the LARC optimizer wrapper), None for another
+    name."""
+    return next((n for n, e in enumerate(TRAINING_PIECES) if e[0].match(name)), None)
+
+
 #: Submodules of a listed package that hold no network op (host utilities, data loading,
 #: configuration): a use of these alone is not work.
 _HOST_PARTS = frozenset(
@@ -77,9 +188,15 @@ class LibraryUse:
 
 def _network_op(name: str) -> bool:
     """Whether a dotted name used from a listed package is a network op, not one of its host
-    submodules (``torch_geometric.data.Data``) or the bare package."""
+    submodules (``torch_geometric.data.Data``), a piece of training with a MindSpore
+    counterpart (:data:`TRAINING_PIECES`: apex's LARC optimizer wrapper) or the bare
+    package."""
     parts = name.split(".")
-    return len(parts) > 1 and not any(p in _HOST_PARTS for p in parts[1:])
+    return (
+        len(parts) > 1
+        and not any(p in _HOST_PARTS for p in parts[1:])
+        and training_piece(name) is None
+    )
 
 
 def _namespace(name: str, names: Iterable[str]) -> bool:

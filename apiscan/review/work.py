@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.shapes import BATCH_PADDING
+from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import DefValues, Expr, FileValues
 from apiscan.mapping.match import memory_only
@@ -35,6 +35,7 @@ from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
+from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, training_piece
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
@@ -199,6 +200,9 @@ class Ancillary:
         self._recipes: dict[str, str] = {}
         #: the files the scan analysed without error: their reasons are all in ``_why``
         self._read = frozenset(fa.path for fa in analyses if not fa.errors)
+        #: the modules the packaging declares as commands (console scripts): entry points
+        #: that nothing needs to import
+        self._declared = declared_entry_points(root, analyses)
         #: files that define a torch Module (a TensorFlow twin's Keras layers are not)
         self._torch_modules = frozenset(
             fa.path
@@ -600,6 +604,7 @@ class Ancillary:
             if (
                 fa.path in self._why
                 or fa.path in self.keep
+                or fa.path in self._declared
                 or (
                     fa.syntax.main_guard
                     and not _defines_modules(fa)
@@ -664,6 +669,9 @@ class Ancillary:
         # optional converter of the network, not an adapter of it (timm's vision_transformer.py
         # imports jax in the helper reading Flax checkpoints)
         lazy = set(facts.lazy_imports) if path in self._torch_modules else set()
+        # a framework used only to write training logs (stargan's TensorBoard logger through
+        # ``tf.summary.FileWriter``) adapts nothing: the logger is the training's own
+        logs = {top for top, names in facts.package_uses if names and all(map(_logging, names))}
         foreign = sorted(
             {
                 top
@@ -671,6 +679,7 @@ class Ancillary:
                 if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS
                 and top not in local
                 and top not in lazy
+                and top not in logs
             }
         )
         if foreign:  # a training script for detectron2 trains the adapter, not the model
@@ -739,6 +748,58 @@ class Ancillary:
     def listing(self) -> tuple[tuple[str, str], ...]:
         """(path, why) of every file counted apart, tests left out (they are never ported)."""
         return tuple((p, w) for p, w in sorted(self._why.items()) if w != "tests")
+
+
+#: A framework's logging API by a part of its dotted name (``tensorflow.summary.FileWriter``,
+#: ``tensorflow.Summary.Value``, ``tensorboardX``).
+_LOGGING_PART = re.compile(r"^(summary|tensorboard\w*|logging)$", re.IGNORECASE)
+
+
+def _logging(name: str) -> bool:
+    """Whether a dotted name used from a framework is its logging API."""
+    return any(_LOGGING_PART.match(part) for part in name.split(".")[1:])
+
+
+#: ``name = package.module:function`` of a console script, as setup.py's ``entry_points``
+#: writes it.
+_SCRIPT_SPEC = re.compile(r"^\s*[\w.-]+\s*=\s*([A-Za-z_][\w.]*)\s*:\s*[A-Za-z_][\w.]*\s*$")
+
+
+def declared_entry_points(root: Path | None, analyses: Sequence[FileAnalysis]) -> frozenset[str]:
+    """The files the packaging declares as commands: ``[project.scripts]``,
+    ``[project.gui-scripts]`` and ``[tool.poetry.scripts]`` of the root's ``pyproject.toml``
+    (PyTorch-YOLOv3's ``yolo-detect = "pytorchyolo.detect:run"``), and the ``name =
+    module:function`` strings of setup.py's ``entry_points`` (read from its value records).
+    Such a module is run by its command, not imported: an entry point, never "unused"."""
+    specs: list[str] = []
+    pyproject = root / "pyproject.toml" if root is not None else None
+    if pyproject is not None and pyproject.is_file():
+        import tomllib
+
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            data = {}
+        project = data.get("project", {})
+        poetry = data.get("tool", {}).get("poetry", {})
+        for table in (
+            project.get("scripts", {}) if isinstance(project, dict) else {},
+            project.get("gui-scripts", {}) if isinstance(project, dict) else {},
+            poetry.get("scripts", {}) if isinstance(poetry, dict) else {},
+        ):
+            if isinstance(table, dict):
+                specs += [f"x = {v}" for v in table.values() if isinstance(v, str)]
+    for fa, facts in with_facts(analyses):
+        if PurePosixPath(fa.path).name != "setup.py" or facts.values is None:
+            continue
+        for call in facts.values.calls:
+            specs += [
+                e.value
+                for e in call.expr.walk()
+                if e.kind == "Constant" and isinstance(e.value, str)
+            ]
+    modules = {m for spec in specs if (hit := _SCRIPT_SPEC.match(spec)) for m in [hit.group(1)]}
+    return frozenset(fa.path for fa in analyses if set(fa.modules) & modules)
 
 
 #: Folders that hold copies of other projects, each child one project (``third_party/x/``).
@@ -1379,6 +1440,14 @@ def _call_arguments(call: Expr, d: object) -> dict[str, Expr | None] | None:
 def switched_off_functions(
     analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
 ) -> set[tuple[str, str]]:
+    """(path, name) of the functions every call of which the defaults switch off
+    (:func:`_switched_off_named`, which also tells the values of each function's names)."""
+    return _switched_off_named(analyses, defaults)[0]
+
+
+def _switched_off_named(
+    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
     """(path, name) of the repository's functions and methods every call of which is in a
     branch the options' defaults switch off, or in such a function itself (open_clip's
     sharded checkpoint loading, reached only with ``--resume``; its ``prepare_fsdp`` method,
@@ -1454,6 +1523,7 @@ def switched_off_functions(
         for target in methods[name]:
             defs.pop(target, None)
     off: set[tuple[str, str]] = set()
+    named: dict[str, dict[int, dict[str, list[object]]]] = {}
     for _ in range(4):  # a switched-off function's calls are switched off in turn
         named = _name_values(sites, defs, index, locals_, defaults, off)
         now: dict[tuple[str, str], bool] = {}
@@ -1466,7 +1536,137 @@ def switched_off_functions(
         if found == off:
             break
         off = found
-    return off
+    return off, named
+
+
+#: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``).
+_RANDOM_DRAW = re.compile(
+    r"^(?:random|np\.random|numpy\.random|torch)\.(?:rand\w*|choice|uniform|sample)$"
+)
+
+
+def unrun_draws(
+    result: ScanResult, analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+) -> frozenset[tuple[str, str]]:
+    """(path, function) of the random resizes (DS119) whose size is drawn only under an
+    ``if`` the defaults never take: PyTorch-YOLOv3's ``collate_fn`` draws a new size under
+    ``if self.multiscale and ...``, ``self.multiscale`` stored from the dataset's
+    ``multiscale`` parameter, which every construction passes as False (the training's
+    ``--multiscale_training`` flag off, its evaluation's literal). Every batch then has the
+    configured size: no input pipeline to bucket, as the recipe keeps only the branches the
+    defaults take. A test is valued as :func:`switched_off_functions` values it (options,
+    parameters every running call passes), and a ``self`` attribute by what every
+    construction of its class passes for the ``__init__`` parameter stored in it."""
+    drawn = [
+        f
+        for f in result.shape_findings
+        if f.rule == INPUT_SHAPE_RULE and RANDOM_RESIZE in f.message
+    ]
+    if not drawn:
+        return frozenset()
+    named = _switched_off_named(analyses, defaults)[1]
+    opts = _gate_values(defaults, {})
+    files = {
+        fa.path: fa.syntax.values
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+    }
+    # the class's ``self.x = x`` of an ``__init__`` parameter, stored nowhere else
+    stored: dict[str, dict[str, str]] = {}  # class -> attribute -> parameter
+    for values in files.values():
+        for d in values.defs:
+            if d.is_class:
+                continue
+            owner = values.defs[d.owner] if d.owner >= 0 else None
+            if owner is None or not owner.is_class:
+                continue
+            params = {name for name, _ in d.params}
+            for a in d.assigns:
+                t = a.target
+                if t.kind != "Attribute" or t.target.text != "self":
+                    continue
+                own = stored.setdefault(owner.name, {})
+                if (
+                    d.name == "__init__"
+                    and a.value.kind == "Name"
+                    and a.value.name in params
+                    and t.name not in own
+                ):
+                    own[t.name] = a.value.name
+                else:
+                    own[t.name] = ""  # assigned elsewhere too: not the parameter's alone
+    # what every construction passes for the stored parameter (its default when left out)
+    held: dict[tuple[str, str], list[object] | None] = {}
+    inits = {
+        values.defs[d.owner].name: d
+        for values in files.values()
+        for d in values.defs
+        if d.name == "__init__" and d.owner >= 0
+    }
+    for path, values in files.items():
+        for call in values.calls:
+            cls = call.expr.callee().rpartition(".")[2]
+            if cls not in stored or cls not in inits:
+                continue
+            args = _call_arguments(call.expr, inits[cls])
+            names = named.get(path, {}).get(call.function, {})
+            for attr, param in stored[cls].items():
+                if not param:
+                    continue
+                given = None if args is None else args.get(param)
+                found = (
+                    _fixed(values_of(given, _gate_key, _gate_values(defaults, names)))
+                    if given is not None
+                    else None
+                )
+                before = held.get((cls, attr), [])
+                held[(cls, attr)] = (
+                    None
+                    if found is None or before is None
+                    else before + [v for v in found if v not in before]
+                )
+
+    def key(e: Expr) -> str | None:
+        if e.kind == "Attribute" and e.target.text == "self":
+            return f"self.{e.name}"
+        return _gate_key(e)
+
+    out: set[tuple[str, str]] = set()
+    for f in drawn:
+        places = [(f.path, f.function or "")] + [(c.path, c.function) for c in f.chain]
+        draws = []
+        for path, function in places:
+            values = files.get(path)
+            if values is None:
+                continue
+            for call in values.calls:
+                d = values.defs[call.function] if call.function >= 0 else None
+                if (
+                    d is not None
+                    and d.qual == function
+                    and call.expr.parts
+                    and _RANDOM_DRAW.match(call.expr.parts[0].text)
+                ):
+                    owner = values.defs[d.owner].name if d.owner >= 0 else ""
+                    draws.append((path, call, owner))
+        if not draws:
+            continue
+
+        def off(path: str, call: object, owner: str) -> bool:
+            given = dict(opts)
+            given.update(
+                {f"={k}": v for k, v in named.get(path, {}).get(call.function, {}).items()}
+            )
+            given.update({f"self.{a}": v for (c, a), v in held.items() if c == owner and v})
+            for branch in call.ifs:
+                found = outcomes(branch.test, key, given)
+                if found is not None and found == {0 < branch.body_end < call.expr.line}:
+                    return True
+            return False
+
+        if all(off(*d) for d in draws):
+            out.add((f.path, f.function or ""))
+    return frozenset(out)
 
 
 #: Methods a framework calls by itself (``model(x)`` runs ``forward``): an explicit call of
@@ -3280,86 +3480,16 @@ def zoo_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[W
     ]
 
 
-#: A training library's machinery by the dotted name a file imports (the library's own
-#: module paths and the re-exports of its packages): the part of training it is and what a
-#: MindSpore port does with it. MindSpore has no timm: each piece a training script builds
-#: from it (the transform factory with RandAugment and RandomErasing, mixup/cutmix, the
-#: soft-target loss, the optimizer and scheduler factories reading the command line, the
-#: EMA of the weights, the loss scaler) is code outside the repository that the port
-#: replaces, and that no API table counts. First match wins.
-_TRAINING_MACHINERY: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(pattern), what, port)
-    for pattern, what, port in (
-        (
-            r"timm\.data\.(\w+\.)?(create_transform|transforms_imagenet_train"
-            r"|rand_augment_transform|auto_augment_transform|augment_and_mix_transform"
-            r"|RandAugment|AutoAugment|AugMixAugment|RandomErasing|RandomResizedCropAndInterpolation)$",
-            "the training transforms (random resized crop, flips, colour jitter, "
-            "RandAugment/AutoAugment by its policy string, RandomErasing)",
-            "mindspore.dataset.vision's RandomResizedCrop, RandAugment/AutoAugment and "
-            "RandomErasing, or MindCV's create_transforms, with the same policy and "
-            "probabilities",
-        ),
-        (
-            r"timm\.data\.(\w+\.)?(create_loader|PrefetchLoader|MultiEpochsDataLoader)$",
-            "the loader that builds the training transforms from its keywords and "
-            "normalises on the GPU (prefetcher)",
-            "a mindspore.dataset pipeline (MindCV's create_loader) with the transforms "
-            "its keywords select; normalisation moves into the pipeline",
-        ),
-        (
-            r"timm\.data\.(\w+\.)?(Mixup|FastCollateMixup)$",
-            "mixup/cutmix of each batch with label smoothing of the mixed targets",
-            "MindCV's Mixup, or mindspore.dataset.vision's MixUpBatch/CutMixBatch with the "
-            "switch probability and the smoothed targets written by hand",
-        ),
-        (
-            r"timm\.data\.(\w+\.)?AugMixDataset$",
-            "AugMix splits of each image",
-            "the splits written as a dataset map",
-        ),
-        (
-            r"timm\.loss\.(\w+\.)?\w+$",
-            "a loss of timm (soft-target or label-smoothing cross-entropy)",
-            "mindspore.nn.CrossEntropyLoss(label_smoothing=...) or a few lines of "
-            "log_softmax, checked against timm's",
-        ),
-        (
-            r"timm\.optim\.(\w+\.)?(create_optimizer(_v2)?|optimizer_kwargs)$",
-            "the optimizer built from the command line (its name, weight decay kept off "
-            "norms and biases, the layer decay)",
-            "MindCV's create_optimizer, or mindspore.nn's optimizer with the same parameter groups",
-        ),
-        (
-            r"timm\.scheduler\.(\w+\.)?\w+$",
-            "the LR schedule built from the command line (warm-up, cosine or step decay, "
-            "stepped per epoch)",
-            "MindCV's create_scheduler, or a per-step list of learning rates "
-            "(mindspore.nn.cosine_decay_lr with its warm-up) handed to the optimizer",
-        ),
-        (
-            r"timm\.utils\.(\w+\.)?ModelEma(V2|V3)?$",
-            "an exponential moving average of the weights",
-            "MindCV's EMA in its train step, or the average written over the parameters",
-        ),
-        (
-            r"timm\.utils\.(\w+\.)?(NativeScaler|ApexScaler)$",
-            "the loss scaler of mixed precision (with gradient clipping in its step)",
-            "mindspore.amp's DynamicLossScaler in the train step",
-        ),
-    )
-)
-
-
 def training_machinery(
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
     defaults: Mapping[str, Iterable[object]] | None = None,
     dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
 ) -> list[WorkItem]:
-    """The pieces of a training library (:data:`_TRAINING_MACHINERY`) the ported files
-    build or call (a call of the imported name in the same file), one item per name with
-    every place: T2T-ViT's, deit's and ConvNeXt's training from timm's train.py. A call
+    """The pieces of a training library (:data:`~apiscan.review.oplibs.TRAINING_PIECES`) the
+    ported files build or call (a call of the imported name in the same file), one item per
+    name with every place: T2T-ViT's, deit's and ConvNeXt's training from timm's train.py,
+    apex's LARC optimizer wrapper. A call
     under an ``if`` the argparse ``defaults`` never take (``JsdCrossEntropy`` under ``if
     args.jsd:``, ``ModelEma`` under ``if args.model_ema:`` when ``--model_ema`` defaults to
     False) is not training with the defaults: no item, nor is one in a function nothing
@@ -3384,7 +3514,9 @@ def training_machinery(
         # built when mixup is active
         gates = _local_gates(facts.values, opts)
         for top, names in facts.package_uses:
-            if top in local:
+            # an accelerator library imported optionally (timm's ``try: from apex import
+            # amp``) beside the PyTorch path it speeds up: the port keeps that path
+            if top in local or (top in facts.optional_packages and top in NETWORK_OP_LIBRARIES):
                 continue
             for name in names:
                 if name.endswith(".*"):
@@ -3393,9 +3525,7 @@ def training_machinery(
                 else:
                     used = [(name, name.rpartition(".")[2])]
                 for dotted, callee in used:
-                    hit = next(
-                        (n for n, e in enumerate(_TRAINING_MACHINERY) if e[0].match(dotted)), None
-                    )
+                    hit = training_piece(dotted)
                     run = [
                         c
                         for c in calls.get(callee, ())
@@ -3412,7 +3542,7 @@ def training_machinery(
                     entry[1].extend(place(fa, c.expr.line) for c in run)  # type: ignore[attr-defined]
     items = []
     for n, (names, where) in sorted(found.items()):
-        _, what, port = _TRAINING_MACHINERY[n]
+        _, what, port = TRAINING_PIECES[n]
         library = min(names).partition(".")[0]
         items.append(
             WorkItem(

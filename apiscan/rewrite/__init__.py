@@ -582,6 +582,11 @@ def dispose(finding: ApiFinding) -> ApiFinding:
                 f"counterpart: compose it from existing ops or write a custom op "
                 f"(apiscan stub {api})",
             )
+        from apiscan.rewrite.known import gap_rewrite  # its table reads this module's
+
+        known = gap_rewrite(api) if finding.confidence != "probable" else None
+        if known is not None:  # a way the port knows (a dtype's tensor constructor...)
+            return _set(finding, known[0], "", known[1])
         return _set(finding, "gap", "", "no MindSpore counterpart or idiom known")
     return finding
 

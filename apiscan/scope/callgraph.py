@@ -57,8 +57,11 @@ def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> n
     ``method`` or ``module``), ``no_grad`` and ``trains`` (True: decorated ``@torch.no_grad()``,
     runs a backward pass). Edge attributes: ``role`` and ``line`` (of the first such call),
     and :data:`LOSS` (True) when some such call lies on a training step's loss path.
-    Graph attributes: ``unresolved`` (calls whose callee names nothing known) and ``external``
-    (calls into torch, or into methods a repo class inherits from outside the repo).
+    Graph attributes: ``unresolved`` (calls whose callee names nothing known), ``external``
+    (calls into torch, or into methods a repo class inherits from outside the repo) and
+    ``loss_lines`` ((path, training step) -> (line, callee's last name) of the step's own
+    calls on its loss path: ``torch.mean(out_src)`` written inline in the step is the loss's
+    computation; the ``backward()`` on the same line as a loss scaler's ``scale`` is not).
     """
     return _Builder(analyses, Hierarchy(analyses, classes)).build()
 
@@ -82,6 +85,10 @@ class _Builder:
                 continue
             module = fa.modules[0]
             loss = self._loss_calls(fa)
+            for (step, line), names in loss.items():  # the step's own loss computations
+                self.graph.graph.setdefault("loss_lines", {}).setdefault(
+                    (fa.path, step), set()
+                ).update((line, name) for name in names)
             for call in fa.calls:
                 caller = self._caller(module, call.caller)
                 targets = self._resolve(call.callee, call.role)
@@ -111,10 +118,15 @@ class _Builder:
         out: dict[tuple[str, int], set[str]] = {}
         for lp in fa.loss_paths:
             bound = {s for _, _, sources in lp.calls for s in sources if s}
+            # built in the step, or in another method of its class (``self.D =
+            # Discriminator(...)`` in ``build_model``, called as ``self.D(x)`` in ``train``)
+            owner = lp.function.rpartition(".")[0]
             models = {0} | {
                 c.line
                 for c in fa.calls
-                if c.caller == lp.function and c.line in bound and self._builds_module(c.callee)
+                if (c.caller == lp.function or (owner and c.caller.rpartition(".")[0] == owner))
+                and c.line in bound
+                and self._builds_module(c.callee)
             }
             for line, name, sources in lp.calls:
                 if models.intersection(sources):

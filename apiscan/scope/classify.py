@@ -290,6 +290,11 @@ class ScopeMap:
                     bodies[body] = scope
         for body, scope in bodies.items():
             self._scopes.setdefault(body, scope)
+        #: (path, training step) -> (line, callee's last name) of the step's own calls on
+        #: its loss path
+        self._loss_calls: dict[tuple[str, str], set[tuple[int, str]]] = graph.graph.get(
+            "loss_lines", {}
+        )
 
     @classmethod
     def build(cls, analyses: Sequence[FileAnalysis], classes: ClassTable) -> ScopeMap:
@@ -298,14 +303,34 @@ class ScopeMap:
         scopes, built = _classify(graph, Hierarchy(analyses, classes))
         return cls(graph, scopes, built)
 
-    def scope_of(self, path: str, function: str, running: bool = False) -> str:
-        """The scope of code in ``function`` of ``path`` (where it runs, with ``running``)."""
+    def scope_of(
+        self, path: str, function: str, running: bool = False, line: int = 0, api: str = ""
+    ) -> str:
+        """The scope of code in ``function`` of ``path`` (where it runs, with ``running``).
+        A call of ``api`` on ``line`` of a training step that lies on its loss path
+        (stargan's ``d_loss_real = - torch.mean(out_src)`` in ``Solver.train``, between the
+        model's outputs and ``backward()``) is the network's, as the loss functions the step
+        calls are: MindSpore differentiates it with the network."""
+        name = api.rpartition(".")[2]
+        if (
+            line
+            and name
+            and not _STEP_MACHINERY.search(api)
+            and not is_test_path(path)  # a test's backward checks a gradient, trains nothing
+            and (line, name) in self._loss_calls.get((path, function), ())
+        ):
+            return NETWORK
         while function:
             scope = self._scopes.get((path, function))
             if scope is not None:
                 return HOST if running and (path, function) in self._built else scope
             function = function.rpartition(".")[0]
         return HOST
+
+
+#: The training step's own machinery around the loss (a loss scaler's ``scale(loss)`` before
+#: ``backward()``, the optimizer): on the loss path's line, yet the step's idiom, not the loss.
+_STEP_MACHINERY = re.compile(r"GradScaler\.|^torch\.(?:cuda\.)?amp\.|^torch\.optim\.")
 
 
 def use_scope(scope: str, api: str, usage: str, path: str) -> str:

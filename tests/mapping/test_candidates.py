@@ -100,6 +100,24 @@ def test_the_shipped_index_records_kinds() -> None:
     assert index.candidate("torch.Tensor.add_", "method") == "mindspore.Tensor.add_"
 
 
+def test_a_metric_is_no_candidate_for_a_layer() -> None:
+    """``mindspore.nn.CosineSimilarity`` is an evaluation metric (``mindspore.train``'s
+    Metric: accumulated over batches, read by ``eval()``), not the Cell
+    ``torch.nn.CosineSimilarity`` is: the index records it as a ``metric``, no class's
+    same-name counterpart."""
+    index = load_candidates()
+    api = load_torch_api()
+    assert index is not None
+    name = "torch.nn.CosineSimilarity"
+    # INVALID: the same-name metric
+    assert index.candidate(name, api.kind(name), api.params(name)) is None
+    # VALID: a same-name layer, and the functional form the port calls in construct
+    assert index.candidate("torch.nn.ReLU", "class") == "mindspore.mint.nn.ReLU"
+    functional = "torch.nn.functional.cosine_similarity"
+    found = index.candidate(functional, api.kind(functional), api.params(functional))
+    assert found == "mindspore.ops.cosine_similarity"
+
+
 MOVE_EXAMPLES = {
     "torch.cuda.empty_cache": "mindspore.runtime.empty_cache",
     "torch.cuda.synchronize": "mindspore.runtime.synchronize",
