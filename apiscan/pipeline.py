@@ -734,16 +734,21 @@ WORKER_GC_THRESHOLD = (50_000, 20, 100)
 
 
 def _before_fork() -> None:
-    """What each worker would otherwise import for itself, imported once here: the modules a
-    walk imports late (positions, the degraded path, the parser's set-up, ctypes for the
-    parent-death signal). LibCST's faster node constructors stay the workers' own
-    (:func:`apiscan.parsing.for_workers`): this process's classes are left as they were."""
+    """What each worker would otherwise import or make for itself, done once here: the
+    modules a walk imports late (positions, the degraded path, the parser's set-up, ctypes for
+    the parent-death signal, LibCST's native parser) and LibCST's faster node constructors,
+    which the workers install (:func:`apiscan.parsing.for_workers`) while this process's
+    classes are left as they were."""
     import ctypes  # noqa: F401
     import queue  # noqa: F401
 
+    import libcst.native  # noqa: F401
+
     import apiscan.extract.degraded
     import apiscan.extract.positions
-    import apiscan.parsing  # noqa: F401
+    import apiscan.parsing
+
+    apiscan.parsing.node_inits()
 
 
 def _worker_start(parent: int) -> None:
