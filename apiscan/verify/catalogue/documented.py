@@ -26,12 +26,30 @@ TABLE = "documented_forms.csv"
 
 
 @functools.cache
-def _rows() -> dict[str, tuple[dict[str, str], ...]]:
+def _rows() -> dict[str, tuple[list[str], ...]]:
+    """The table's lines grouped by API (the first column), each as its fields: a scan reads
+    the lines of a few dozen APIs, so a line becomes a dict (:func:`_named`) only when its
+    cases are made (as dicts, the 5,000 lines took a scan ~15 ms of CPU)."""
     text = resources.files(__package__).joinpath(TABLE).read_text(encoding="utf-8")
-    grouped: dict[str, list[dict[str, str]]] = {}
-    for row in csv.DictReader(text.splitlines()):
-        grouped.setdefault(row["api"], []).append(row)
+    grouped: dict[str, list[list[str]]] = {}
+    lines = csv.reader(text.splitlines())
+    _HEADER[:] = next(lines, [])
+    for row in lines:
+        if row:  # a blank line, as csv.DictReader skips them
+            grouped.setdefault(row[0], []).append(row)
     return {api: tuple(rows) for api, rows in grouped.items()}
+
+
+#: The table's column names (its first line), read by :func:`_rows`.
+_HEADER: list[str] = []
+
+
+def _named(row: list[str]) -> dict[str, str]:
+    """A line of the table by column name (``csv.DictReader``'s dict: missing fields None)."""
+    named: dict[str, str] = dict(zip(_HEADER, row, strict=False))
+    for key in _HEADER[len(row) :]:
+        named[key] = None  # type: ignore[assignment]
+    return named
 
 
 #: Framework objects a form passes as values, written as MindSpore's on its side (the claim
@@ -94,5 +112,5 @@ def apis() -> tuple[str, ...]:
 def for_api(api: str, existing: frozenset[str] = frozenset()) -> tuple[Case, ...]:
     """The table's cases of one API, without those whose id ``existing`` holds (a
     hand-written case of the same form)."""
-    cases = (_case(row) for row in _rows().get(api, ()))
+    cases = (_case(_named(row)) for row in _rows().get(api, ()))
     return tuple(c for c in cases if c.case_id not in existing)
