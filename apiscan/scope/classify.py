@@ -231,6 +231,23 @@ def _reachable(graph: nx.DiGraph, roots: Iterable[str]) -> set[str]:
     return set(chain.from_iterable(nx.bfs_layers(graph, sources)))
 
 
+def _induced(graph: nx.DiGraph, keep: set[str]) -> nx.DiGraph:
+    """``graph.subgraph(keep)`` as a graph of its own (same nodes, edges and data), built in
+    one pass over ``graph``: a subgraph view filters every node, edge and adjacency it is
+    asked for, and the searches below ask for each many times (the 405k-line corpus: two
+    thirds of the classification's CPU went to the filters of two nested views)."""
+    sub = nx.DiGraph()
+    sub.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if n in keep)
+    sub.add_edges_from(
+        (u, v, d)
+        for u, nbrs in graph.adjacency()
+        if u in keep
+        for v, d in nbrs.items()
+        if v in keep
+    )
+    return sub
+
+
 def classify(
     graph: nx.DiGraph, analyses: Sequence[FileAnalysis], classes: ClassTable
 ) -> dict[str, str]:
@@ -242,13 +259,15 @@ def _classify(graph: nx.DiGraph, hierarchy: Hierarchy) -> tuple[dict[str, str], 
     """The scopes, and the network nodes only construction reaches (a Module's ``__init__``
     and the builders it calls, not anything a ``forward`` or a loss runs)."""
     # Test code neither starts nor carries a search: what only tests call stays host.
-    tests = {n for n, p in graph.nodes(data="path") if is_test_path(p)}
-    product = graph.subgraph(n for n in graph if n not in tests)
+    product = _induced(graph, {n for n, p in graph.nodes(data="path") if not is_test_path(p)})
     # Post-processing and export code neither starts nor carries the network search.
-    graph_part = product.subgraph(
-        n
-        for n, d in product.nodes(data=True)
-        if not (is_export_path(d["path"]) or is_postprocess(d["qualname"]))
+    graph_part = _induced(
+        product,
+        {
+            n
+            for n, d in product.nodes(data=True)
+            if not (is_export_path(d["path"]) or is_postprocess(d["qualname"]))
+        },
     )
     roots = network_roots(graph_part, hierarchy)
     network = _reachable(graph_part, roots)

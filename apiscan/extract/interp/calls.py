@@ -84,7 +84,7 @@ class CallsMixin:
 
     def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
         if not self.silent and callee and args is not None:
-            self.sites.append((self._function(), callee, node, args, bound))
+            self.sites.append((self._function(), self._shared(callee), node, args, bound))
 
     def emit(
         self,
@@ -192,7 +192,7 @@ class CallsMixin:
 
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
         if not self.silent and callee:
-            self.call_facts.append((self._function(), callee, node, role))
+            self.call_facts.append((self._function(), self._shared(callee), node, role))
 
     def _args(self, node: cst.Call, callee: Val | None = None) -> _Args:
         if callee is not None and callee == PARTIAL and node.args and not node.args[0].keyword:
