@@ -205,7 +205,7 @@ class StructureBuilder:
                 nodes[cls] = _Node(cls, place(fa, fact.line or 1))
         for node in nodes.values():
             self._constructor(node, nodes)
-        roles = _Roles(nodes, self.classes).assign()
+        roles = _Roles(nodes, self.classes, self._bases).assign()
         return tuple(
             ModuleNode(
                 cls=node.cls,
@@ -218,6 +218,12 @@ class StructureBuilder:
                 nodes.values(), key=lambda n: (n.where.path, n.where.cell, n.where.line, n.cls)
             )
         )
+
+    def _bases(self, cls: str) -> list[str]:
+        """The bases of ``cls`` as the scan resolved them, a repository class under its
+        canonical name (another package's as the code spells it)."""
+        fact = self.classes[cls][1] if cls in self.classes else None
+        return [self.hierarchy.resolve(b) or b for b in fact.bases if b] if fact else []
 
     def _constructor(self, node: _Node, nodes: Mapping[str, _Node]) -> None:
         """Children and layers from ``__init__`` and the ``self.<method>()`` it calls."""
@@ -434,10 +440,14 @@ class _Roles:
     """Role assignment: names first, then module names, then position (module docstring)."""
 
     def __init__(
-        self, nodes: Mapping[str, _Node], classes: Mapping[str, tuple[FileAnalysis, ClassFact]]
+        self,
+        nodes: Mapping[str, _Node],
+        classes: Mapping[str, tuple[FileAnalysis, ClassFact]],
+        bases: Callable[[str], list[str]] = lambda cls: [],
     ) -> None:
         self.nodes = nodes
         self.classes = classes
+        self.bases = bases
         self.parents: dict[str, set[str]] = {cls: set() for cls in nodes}
         for node in nodes.values():
             for child in node.children:
@@ -453,7 +463,11 @@ class _Roles:
                 # ``Bottleneck`` is, never an FPN-style neck
                 roles[cls] = "block"
                 continue
-            roles[cls] = _role_of_words(class_words[-1:]) or _role_of_words(attribute_words)
+            roles[cls] = (
+                _role_of_words(class_words[-1:])
+                or self._inherited(cls)
+                or _role_of_words(attribute_words)
+            )
         # Ancestors first, so a class in head.py built by another class of head.py is a block.
         for cls in sorted(self.nodes, key=lambda c: (len(self._ancestors(c)), c)):
             if roles[cls] is None:
@@ -472,6 +486,23 @@ class _Roles:
                     role = "block" if self.parents[cls] else "other"
             final[cls] = role
         return final
+
+    def _inherited(self, cls: str) -> str | None:
+        """The role a base class's name gives (detectron2's ``ResNet(Backbone)``, a
+        ``CSPDarknet(BaseBackbone)``): the nearest base, through the repository's classes,
+        whose last word names one. Another package's base counts by its name too."""
+        seen: set[str] = {cls}
+        todo = deque(self.bases(cls))
+        while todo:
+            base = todo.popleft()
+            if base in seen or base.startswith("torch."):
+                continue
+            seen.add(base)
+            role = _role_of_words(words(base.rpartition(".")[2])[-1:])
+            if role is not None:
+                return role
+            todo.extend(self.bases(base))
+        return None
 
     def _ancestors(self, cls: str) -> set[str]:
         return self._closure(cls, lambda c: self.parents[c])

@@ -1117,8 +1117,13 @@ def work_items(
         if _PRETRAINED_METHOD.search(name := qual.rpartition(".")[2]) and name not in called
     }
     dead |= _uncalled_variants(analyses)
+    # nor does a class swapped for another (its forward hooks, its parameters): the work
+    # items are those of the code that runs
     findings = [
-        f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
+        f
+        for f in ported(result.api_findings, ancillary)
+        if (f.path, f.function) not in dead
+        and not any(a <= f.span.line <= z for a, z in dead_spans.get(f.path, ()))
     ]
     # weights downloaded in a model the configuration does not select, or by a builder the
     # defaults do not run (``resnet18()`` when ``--depth`` defaults to 50, as the tree's
@@ -4273,6 +4278,10 @@ def _host_arrays_in_network(
     # ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``) takes whichever its caller
     # holds: the network's callers hold tensors
     skip = named | {(f.path, f.function) for f in findings if f.api == "torch.Tensor.numpy"}
+    # a memoised function (PixelSNAIL's ``@lru_cache def causal_mask(size)``: a triangle
+    # built with NumPy from a size) runs once per argument, not on every call: its tensor
+    # is a constant of the shape, kept by the cache, never a copy made per step
+    skip |= memoised(analyses)
     found: dict[tuple[str, str], list[ApiFinding]] = {}
     built: set[tuple[str, str]] | None = None
     for f in findings:
@@ -4306,6 +4315,21 @@ def _host_arrays_in_network(
             )
         )
     return out
+
+
+#: Decorators that keep a function's results by its arguments (it runs once per argument).
+_MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
+    """(path, function) of every function decorated with ``functools.lru_cache`` or
+    ``functools.cache``, as the worker recorded its decorators through the imports."""
+    return {
+        (fa.path, name)
+        for fa, facts in with_facts(analyses)
+        for name, _, decorators in facts.decorators
+        if _MEMOISERS & set(decorators)
+    }
 
 
 def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
