@@ -1053,6 +1053,11 @@ class _Builders:
         key = self.registries.key(file, args[1], fn)
         if key is not None:
             return self._returned(f"{source.module}.{key[0]}", depth + 1)
+        return self._most_returned(source, depth)
+
+    def _most_returned(self, source: ModelFile, depth: int) -> str | None:
+        """The module class most of a module's public functions return: what a name picked
+        from it at run time builds when the code holds no name it defines."""
         built: Counter[str] = Counter()
         for name, fid in source.defs.items():
             if "." not in name and fid >= 0 and not name.startswith("_"):
@@ -1060,6 +1065,59 @@ class _Builders:
                 if cls is not None:
                     built[cls] += 1
         return built.most_common(1)[0][0] if built else None
+
+    def _handed_model(self, file: ModelFile, ref: int, fid: int) -> str | None:
+        """The model a callable handed to a constructor builds, as a reader names it
+        (moco-v3's ``MoCo_ResNet(partial(torchvision_models.__dict__[args.arch],
+        zero_init_residual=True), ...)``, ``--arch`` default ``resnet50``:
+        ``torchvision.models.resnet50``): through ``functools.partial`` to a function picked
+        from a module's ``__dict__`` by a name the code holds by default, or named directly.
+        A repository module's pick is the class its function returns; where the default
+        names none of its functions (``vits.__dict__[args.arch]`` in the branch taken for
+        ``vit*`` names only), the class most of them return. None for anything else."""
+        expr = file.expr(ref)
+        for _ in range(3):  # ``partial(partial(f, a), b)``
+            if expr is None or expr.kind != "call" or not file.args(expr):
+                break
+            if self.callee(file, expr) != "functools.partial":
+                return None
+            ref = file.args(expr)[0]
+            expr = file.expr(ref)
+        if expr is None:
+            return None
+        if expr.kind in ("name", "attr"):
+            dotted = self.dotted(file, ref) or ""
+            cls = dotted if dotted in self.classes else self._returned(dotted, 1)
+            if cls is not None:
+                return cls.rpartition(".")[2]
+            return dotted if self._zoo_function(dotted) else None
+        inner = file.expr(expr.refs[0]) if expr.kind == "sub" and expr.refs else None
+        if inner is None or inner.kind != "attr" or inner.value != "__dict__":
+            return None
+        module = self.dotted(file, inner.refs[0]) or ""
+        key = self.registries.key(file, expr.refs[1], fid) if len(expr.refs) > 1 else None
+        source = self._module_file(module)
+        if source is None:  # another package's zoo: its function of that name
+            named = f"{module}.{key[0]}" if key is not None else ""
+            return f"{named} ({key[1]})" if key and self._zoo_function(named) else None
+        if key is not None and key[0] in source.defs:
+            cls = self._returned(f"{source.module}.{key[0]}", 1)
+            return f"{cls.rpartition('.')[2]} ({key[1]})" if cls is not None else None
+        cls = self._most_returned(source, 0)
+        if cls is None:
+            return None
+        picked = f"{key[0]!r} names none of them" if key is not None else "named at run time"
+        return f"{cls.rpartition('.')[2]} (what most of {module}'s functions build; {picked})"
+
+    @staticmethod
+    def _zoo_function(dotted: str) -> bool:
+        """A model constructor of a PyTorch model library (``torchvision.models.resnet50``)."""
+        package, _, tail = dotted.rpartition(".")
+        return (
+            dotted.partition(".")[0] in TORCH_MODEL_PACKAGES
+            and ".models" in f".{package}"
+            and tail[:1].islower()
+        )
 
     def _argument(self, file: ModelFile, ref: int, fn: int) -> tuple[str, str] | None:
         """The name a builder's parameter takes from the script that calls it (CenterTrack's
@@ -1650,6 +1708,7 @@ class _Builders:
         named: dict[str, list[TopModel]] = {}
         injected: set[str] = set()  # classes that are parts of another construction
         factories: list[TopModel] = []  # a class picked into a variable, built from a config
+        runs: dict[Where, int] = {}  # how many classes run the method of a construction
         for file in self.files:
             if self.skip(file.path):
                 continue
@@ -1706,10 +1765,19 @@ class _Builders:
                     if not constructed:
                         self.fed.append(model)
                         continue
-                    if not any(
-                        (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
-                    ):
+                    runs[model.where] = self._runs(file, fn)
+                    same = next(
+                        (
+                            i
+                            for i, m in enumerate(found)
+                            if (m.cls, m.builder, m.parts) == (dotted, builder, model.parts)
+                        ),
+                        None,
+                    )
+                    if same is None:
                         found.append(model)
+                    elif runs[model.where] > runs.get(found[same].where, 1):
+                        found[same] = model  # the one more classes run stands for both
         # One entry per model a registry picks: the training entry's pick first; an
         # evaluation or benchmark script's default (validate.py's dpn92) is not the model
         # when a training script picks one.
@@ -1797,6 +1865,10 @@ class _Builders:
                 bool(self.unchosen and self.unchosen(m.where.path, m.where.line)),
                 m.cls in injected or m.cls.rpartition(".")[2] in inside,
                 -self.built_in.get(m.cls, 0),  # the root most model scripts build first
+                # a method most experiment classes inherit builds what their training runs
+                # (YOLOX's yolox_base.Exp.get_model, run by every size but the two that
+                # define their own: yolov3, nano)
+                -runs.get(m.where, 1),
                 -len(m.parts),
                 m.where.path,
                 m.where.line,
@@ -1813,6 +1885,14 @@ class _Builders:
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
         return tuple(tops[:TOP_MODELS])
+
+    def _runs(self, file: ModelFile, fn: Function | None) -> int:
+        """How many of the repository's classes run the method ``fn`` (its class and the
+        subclasses that inherit it); 1 for a function or a script's code."""
+        if fn is None or self.hierarchy is None or "." not in fn.qualname:
+            return 1
+        owner = self.resolve(file, fn.qualname.split(".")[:-1])
+        return max(1, len(self.hierarchy.inheritors(owner, fn.name))) if owner else 1
 
     def _model_method(self, file: ModelFile, fn: Function | None, cls: str) -> bool:
         """``fn`` is a method of another module class, or a def nested in one (ImageBind-like
@@ -2266,20 +2346,23 @@ class _Builders:
         return None
 
     def _passed(
-        self, file: ModelFile, call: Expr, parts: list[tuple[str, str]]
+        self, file: ModelFile, call: Expr, fid: int, parts: list[tuple[str, str]]
     ) -> list[tuple[str, str]]:
         """Parts a constructor builds from what it is handed (``base_encoder(...), passed
         in``) say what this construction hands it (moco-v3's ``partial(vits.__dict__[
         args.arch], ...)``)."""
         cls = self.callee(file, call) or ""
-        given = {
-            self._parameter(cls, i): file.text(arg, 60) for i, arg in enumerate(file.args(call))
-        }
+        given = {self._parameter(cls, i): arg for i, arg in enumerate(file.args(call))}
         out = []
         for name, part in parts:
             param = part.partition("(...), passed in")
             if param[1] and not param[2] and param[0] in given:
-                part = f"{part}: {given[param[0]]}"
+                arg = given[param[0]]
+                part = f"{part}: {file.text(arg, 60)}"
+                model = self._handed_model(file, arg, fid)
+                if model is not None:  # what it builds, then how it is handed in
+                    shown, _, how = model.partition(" (")
+                    part = f"{shown} ({f'{how[:-1]}; ' if how else ''}{part})"
             out.append((name, part))
         return out
 
@@ -2545,7 +2628,7 @@ class _Builders:
                     node.cls,
                     file.where(call.line),
                     fn.name if fn else "",
-                    tuple(self._passed(file, call, self.parts_of(node.cls))),
+                    tuple(self._passed(file, call, fid, self.parts_of(node.cls))),
                 )
                 # the first construction met, unless a training script's or one outside a
                 # library module's self-test comes later (CRAFT's craft.py tries CRAFT out
@@ -2808,7 +2891,9 @@ def with_top_roles(
     A class handed to another's constructor (``injected``: a builder's ``Net(encoder=
     encoder, decoder=decoder)``, ``ResNet(num_classes, Bottleneck, ...)``) is a part of
     it, as one it builds itself is: a child in the tree, a block where nothing gave it a
-    role, never a free-standing "other"."""
+    role, never a free-standing "other"; so is a class a top model names as a part (the
+    ViT moco-v3's ``partial(vits.__dict__[args.arch])`` builds), with the role the part's
+    name gives where it names one (``backbone`` ← ``ResNet``)."""
     inside = _named_parts(tops)  # classes named as a part of some top model are parts
     chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
     # the first is the model the entry point builds, even where another model wraps it
@@ -2821,11 +2906,21 @@ def with_top_roles(
         for cls, parts in (injected or {}).items()
     }
     parts = {c for found in given.values() for c in found}
+    # the role a top model's part name gives the class it names (``backbone`` ← ``ResNet``)
+    named_roles = {
+        part.partition(" (")[0]: role
+        for m in tops
+        for name, part in m.parts
+        if (role := _role_of_words(words(name)[-1:])) is not None
+    }
     out = []
     for m in modules:
+        short = m.cls.rpartition(".")[2]
         if m.cls in chosen and m.role in ("other", "block"):
             m = replace(m, role="model")
-        elif m.cls in parts and m.role == "other":
+        elif short in named_roles and m.role in ("other", "block"):
+            m = replace(m, role=named_roles[short])
+        elif (m.cls in parts or short in inside) and m.role == "other":
             m = replace(m, role="block")
         more = tuple(c for c in given.get(m.cls, ()) if c not in m.children)
         out.append(replace(m, children=m.children + more) if more else m)
