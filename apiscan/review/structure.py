@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from apiscan.extract.models import SELF_RETURNING, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import Expr as ValueExpr
-from apiscan.extract.values import ValueReader
+from apiscan.extract.values import ValueReader, field_default
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
@@ -1661,7 +1661,7 @@ class _Builders:
         if expr is None or expr.kind != "call":
             return []
         dotted = self.callee(file, expr) or ""
-        zoo = self._zoo_model(file, expr, dotted)
+        zoo = self._zoo_model(file, expr, dotted, fid)
         if zoo is not None:
             return [(zoo, False)]
         cls = self.built(file, ref, fid)
@@ -1679,11 +1679,12 @@ class _Builders:
             return inside or ([(f"{tail}(...)", False)] if named else [])
         return []
 
-    def _zoo_model(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
+    def _zoo_model(self, file: ModelFile, call: Expr, dotted: str, fid: int = -1) -> str | None:
         """A model another package builds by name: ``timm.create_model("vit_base_resnet50_
         384")`` is ``timm vit_base_resnet50_384``, ``torch.hub.load("facebookresearch/WSL-
         Images", ...)`` ``torch.hub facebookresearch/WSL-Images``, ``torchvision.models.
-        resnet50(...)`` ``torchvision.models.resnet50``."""
+        resnet50(...)`` ``torchvision.models.resnet50``; a name a settings object of the def
+        ``fid`` holds is followed to its string (:meth:`_setting`)."""
         top, _, tail = dotted.rpartition(".")
         package = dotted.partition(".")[0]
         if not package or package in self.local:
@@ -1691,10 +1692,68 @@ class _Builders:
         args = file.args(call)
         first = file.expr(args[0]) if args else None
         name = first.value if first is not None and first.kind == "const" else None
+        if name is None and args and tail in _BY_NAME_CALLS:
+            name = self._setting(file, args[0], fid)
         if tail in _BY_NAME_CALLS and name:
             return f"{top if top != package else package} {name}"
         if package in TORCH_MODEL_PACKAGES and ".models" in dotted and tail[:1].islower():
             return dotted
+        return None
+
+    def _setting(self, file: ModelFile, ref: int, fid: int) -> str | None:
+        """The string a field of a settings object holds (Depth Pro's ``config =
+        VIT_CONFIG_DICT[preset]``, then ``timm.create_model(config.timm_preset)``): the
+        object the def binds the name to, a construction or an entry of a module-level
+        dict of them (the entry a literal key picks, else every entry), and of each the
+        keyword it passes, else the class's field default (a dataclass or NamedTuple
+        field). The one string they all agree on, None otherwise."""
+        expr = file.expr(ref)
+        obj = file.expr(expr.refs[0]) if expr is not None and expr.kind == "attr" else None
+        if expr is None or obj is None or obj.kind != "name" or not expr.value:
+            return None
+        bound = file.bound_above(fid, obj.value or "", expr.line) if fid >= 0 else None
+        if bound is None or bound[1] >= 0:
+            return None
+        node = file.exprs[bound[0]].node
+        if node.kind == "Subscript" and node.parts[0].kind == "Name":
+            key = node.parts[1]
+            module = file.fa.syntax.values if file.fa.syntax is not None else None
+            tables = [
+                a.value
+                for a in (module.assigns if module is not None else ())
+                if a.target.kind == "Name" and a.target.name == node.parts[0].name
+            ]
+            if not tables or tables[-1].kind != "Dict":
+                return None
+            table = tables[-1]
+            entries = list(zip(table.keys, table.items, strict=True))
+            if key.kind == "Constant" and isinstance(key.value, str):
+                entries = [(k, v) for k, v in entries if k == key.value] or entries
+            values = {self._field_of(file, v, expr.value) for _, v in entries}
+        else:
+            values = {self._field_of(file, node, expr.value)}
+        return values.pop() if len(values) == 1 else None
+
+    def _field_of(self, file: ModelFile, node: ValueExpr, field: str) -> str | None:
+        """The string the construction ``node`` (``ViTConfig(timm_preset="vit_large_
+        patch14_dinov2", ...)``) sets ``field`` to: its keyword, else the class's default."""
+        if node.kind != "Call" or node.func.kind not in ("Name", "Attribute"):
+            return None
+        for keyword in node.keywords:
+            if keyword.name == field:
+                value = keyword.target
+                return value.value if isinstance(value.value, str) else None
+        chain = node.func.chain()
+        cls = self.resolve(file, chain) if chain else None
+        module, _, name = (cls or "").rpartition(".")
+        source = self._module_file(module)
+        values = source.fa.syntax.values if source is not None and source.fa.syntax else None
+        for d in values.defs if values is not None else ():
+            if d.is_class and d.qual == name:
+                for a in d.assigns:
+                    if a.target.kind == "Name" and a.target.name == field:
+                        value = field_default(a.value)
+                        return value.value if isinstance(value.value, str) else None
         return None
 
     @staticmethod
@@ -1965,7 +2024,7 @@ class _Builders:
         if package not in self.local:
             if position >= 0 or (package not in TORCH_MODEL_PACKAGES):
                 return None
-            named = self._zoo_model(file, expr, dotted)
+            named = self._zoo_model(file, expr, dotted, fid)
             if named is not None or tail not in _BY_NAME_CALLS:
                 return named
             given = expr.node.args  # the name an option or config holds

@@ -121,6 +121,11 @@ FOREIGN_FRAMEWORKS = frozenset(
         "cog",
     }
 )
+#: Training frameworks built on torch (a ``LightningModule`` is an ``nn.Module``): where every
+#: training file imports one, it is the repository's own training (taming-transformers' VQGAN
+#: is a LightningModule), ported, not an adapter; beside a training of the repository's own
+#: (detectron2's ``tools/lightning_train_net.py``) it is one.
+TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
 #: Why a file adapting the model to another framework is counted apart.
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
@@ -228,6 +233,8 @@ class Ancillary:
             self._vendored = vendored_apart(analyses)
             self.keep -= self._vendored.keys()
         local = _local_packages(analyses)
+        #: the torch training frameworks the repository trains with: no adapters
+        self._trained_with = _training_frameworks(analyses, self.keep)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
@@ -661,6 +668,7 @@ class Ancillary:
                 if (top := name.partition(".")[0]) in FOREIGN_FRAMEWORKS
                 and top not in local
                 and top not in lazy
+                and top not in self._trained_with
             }
         )
         if foreign:  # a training script for detectron2 trains the adapter, not the model
@@ -4319,6 +4327,19 @@ def _host_arrays_in_network(
 
 #: Decorators that keep a function's results by its arguments (it runs once per argument).
 _MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def _training_frameworks(analyses: Sequence[FileAnalysis], keep: Iterable[str]) -> set[str]:
+    """The torch training frameworks (:data:`TORCH_FRAMEWORKS`) that every training file
+    outside tests imports: the framework the repository trains its model with."""
+    imports = {
+        fa.path: {n.partition(".")[0] for _, n in facts.imports}
+        for fa, facts in with_facts(analyses)
+    }
+    training = [imports[p] for p in keep if p in imports and not is_test_path(p)]
+    if not training:
+        return set()
+    return set(TORCH_FRAMEWORKS.intersection(*training))
 
 
 def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:

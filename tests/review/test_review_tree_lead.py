@@ -2,11 +2,19 @@
 one small fixture each: a class takes the role its base class's name gives
 (fixtures/rolebase: detectron2's ``ResNet(Backbone)`` built as an FPN's ``bottom_up``), and
 a memoised NumPy constant is no host round trip (fixtures/memomask: PixelSNAIL's
-``@lru_cache def causal_mask(size)``)."""
+``@lru_cache def causal_mask(size)``), the construction most experiment classes inherit
+comes first (fixtures/expbase: YOLOX), encoders handed in through ``partial`` and a
+module's ``__dict__`` are named (fixtures/partialpick: moco-v3), a timm preset held by a
+settings field is named (fixtures/presetcfg: Depth Pro), and a model written as a
+LightningModule is ported (fixtures/litmodel: taming-transformers)."""
 
 from __future__ import annotations
 
-from scan_helpers import review_fixture
+import shutil
+
+from scan_helpers import REPO_ROOT, review_fixture
+
+from apiscan.review.build import build_review
 
 
 def test_a_class_takes_the_role_its_base_class_names() -> None:
@@ -63,3 +71,48 @@ def test_a_builder_handed_through_partial_and_a_module_dict_is_named() -> None:
     assert roles["ViTEncoder"] == "block"  # a part of PairViT, not a free-standing "other"
     # INVALID: the base class both derive from is no model
     assert roles["Pair"] == "other"
+
+
+def test_a_model_written_with_lightning_is_ported(tmp_path) -> None:
+    """taming-transformers-like: the model is a LightningModule and the training entry runs
+    Lightning's Trainer: the repository trains with Lightning, nothing is an adapter."""
+    review = review_fixture("fixtures/litmodel")
+    # VALID: the model and the training entry are ported
+    assert not any(why.startswith("adapter for") for _, why in review.ancillary)
+    assert review.effort.person_days[0] > 0
+    # INVALID: beside a training loop of its own (no Lightning), a Lightning entry and the
+    # LightningModule only it trains are an adapter (detectron2's lightning_train_net.py)
+    repo = tmp_path / "litmodel"
+    shutil.copytree(REPO_ROOT / "fixtures/litmodel", repo)
+    (repo / "train.py").write_text(
+        "import torch\n\nfrom litgan.modules.encoder import Decoder, Encoder\n\n\n"
+        "def main():\n"
+        "    net = torch.nn.Sequential(Encoder(), Decoder())\n"
+        "    optimizer = torch.optim.Adam(net.parameters(), lr=1e-4)\n"
+        "    x = torch.rand(8, 3, 32, 32)\n"
+        "    loss = (net(x) - x).pow(2).mean()\n"
+        "    optimizer.zero_grad()\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n\n\n"
+        'if __name__ == "__main__":\n    main()\n'
+    )
+    apart = dict(build_review(str(repo), jobs=1).ancillary)
+    assert (
+        apart["main.py"]
+        == apart["litgan/models/autoencoder.py"]
+        == ("adapter for pytorch_lightning")
+    )
+    assert "litgan/modules/encoder.py" not in apart
+
+
+def test_a_timm_preset_held_by_a_settings_field_is_named() -> None:
+    """Depth Pro-like: ``config = VIT_CONFIG_DICT[preset]``, then
+    ``timm.create_model(config.timm_preset)``; a NamedTuple's field default too."""
+    review = review_fixture("fixtures/presetcfg")
+    parts = dict(review.top_models[0].parts)
+    # VALID: the one entry of the preset table sets the keyword
+    assert parts["encoder"] == "create_vit(preset) → timm vit_large_patch14_dinov2"
+    # VALID: ``HeadConfig()`` passes nothing: the field's default
+    assert parts["head"] == "create_head() → timm resnet18"
+    # INVALID: two entries naming two models, picked by the caller's key: not guessed
+    assert parts["aux"] == "create_mixed(aux) → timm.create_model(config.timm_preset)"
