@@ -949,16 +949,36 @@ def trained_reach(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> 
     scripts (a ``__main__`` block) that import or refer to a training file as starts too:
     they run the training loop defined there and build the model it trains (improved-diffusion's
     ``scripts/image_train.py`` builds the UNet through ``script_util`` and runs
-    ``train_util.TrainLoop``, whose file holds the optimizer and the backward pass)."""
+    ``train_util.TrainLoop``, whose file holds the optimizer and the backward pass), or a
+    module beside training files that imports one of them by name."""
     trains = set(training)
     graph = _reference_graph(analyses, _import_graph(analyses))
+    # a module that imports one of the training files beside it by name at run time
+    # (Depth-Anything's metric_depth ``trainers/builder.py``: ``import_module(
+    # f"zoedepth.trainers.{config.trainer}_trainer")``) hands the script the training loop
+    folders = {PurePosixPath(p).parent for p in trains}
+    dynamic = {
+        fa.path
+        for fa, facts in with_facts(analyses)
+        if "/" in fa.path
+        and any(name in ("importlib", "importlib.import_module") for _, name in facts.imports)
+    }
+    pickers = {p for p in dynamic if PurePosixPath(p).parent in folders}
+    # and one in a package's folder reaches the modules below it (the model builder's
+    # ``import_module(f"zoedepth.models.{config.model}")``)
+    graph = dict(graph)
+    for path in dynamic:
+        below = PurePosixPath(path).parent
+        graph[path] = graph.get(path, set()) | {
+            fa.path for fa in analyses if below in PurePosixPath(fa.path).parents
+        }
     runners = {
         fa.path
         for fa in analyses
         if not fa.errors
         and fa.syntax is not None
         and fa.syntax.main_guard
-        and graph.get(fa.path, set()) & trains
+        and graph.get(fa.path, set()) & (trains | pickers)
     }
     start = trains | runners
     return _closure(start, graph, packages=True) | start

@@ -36,3 +36,12 @@ def test_a_core_imported_beside_the_one_built_is_no_work(review: Review) -> None
     hooks = [i.what for i in review.work if i.kind == "forward-hook"]
     # VALID: the core the builder builds registers a hook: work
     assert hooks == ["LocalCore.__init__: register_forward_hook"]
+
+
+def test_a_script_running_a_trainer_picked_by_name_trains_its_model(review: Review) -> None:
+    """train.py gets its trainer from ``zoe/trainers/builder.py``, which imports the
+    training file beside it by name (``import_module``): the model the script builds is
+    trained, not "inference only"."""
+    (top,) = review.top_models
+    assert top.cls.endswith("builder.ZoeNet")
+    assert "trained by" not in dict(top.parts)
