@@ -502,6 +502,7 @@ def with_sys_path_names(
                 d = Path(os.path.normpath(start / spelled))
                 if d != base and d.is_dir() and _inside(str(d), str(base)):
                     dirs.add(d)
+    dirs |= script_roots(base, files, sources)
     if not dirs:
         return files
     out: list[SourceFile] = []
@@ -520,21 +521,54 @@ def with_sys_path_names(
     return out
 
 
+def script_roots(base: Path, files: list[SourceFile], sources: Mapping[str, bytes]) -> set[Path]:
+    """Folders below the root, no package themselves, whose modules import a folder beside
+    them that has no ``__init__.py`` (Depth-Anything's ``metric_depth/train_mono.py``:
+    ``from zoedepth.models.builder import build_model``, ``zoedepth/`` a namespace package
+    of packages): run from there, Python puts that folder on ``sys.path`` (a script's own
+    folder is ``sys.path[0]``), so the files below it are importable by their names relative
+    to it. A package beside the script needs no such name: its package chain gives it."""
+    packages: set[PurePosixPath] = set()
+    below: dict[PurePosixPath, set[str]] = {}  # folder -> the sub-folders holding files
+    modules: dict[PurePosixPath, list[str]] = {}  # folder -> the modules right in it
+    for f in files:
+        rel = PurePosixPath(_clean(f.relpath))
+        if f.is_package:
+            packages.add(rel.parent)
+        if f.abspath.endswith(".py"):
+            modules.setdefault(rel.parent, []).append(f.abspath)
+        for d in rel.parents:
+            if d != rel.parent:
+                below.setdefault(d, set()).add(rel.relative_to(d).parts[0])
+    found: set[Path] = set()
+    for d, subs in below.items():
+        if d == PurePosixPath(".") or d in packages:
+            continue
+        spaces = sorted(n for n in subs if n.isidentifier() and d / n not in packages)
+        if not spaces:
+            continue
+        imports = re.compile(
+            rb"^[ \t]*(?:from|import)[ \t]+(?:" + "|".join(spaces).encode() + rb")\b",
+            re.MULTILINE,
+        )
+        if any(imports.search(sources.get(path, b"")) for path in modules.get(d, ())):
+            found.add(base / d)
+    return found
+
+
 def _read_sources(files: list[SourceFile]) -> dict[str, bytes]:
-    """The bytes of the files that mention ``sys.path``, for a caller of :func:`discover`
-    that does not read the files itself (the scan passes ``sys_path_names=False`` and the
-    bytes it reads for its workers instead)."""
+    """The bytes of the Python files, for a caller of :func:`discover` that does not read
+    the files itself (the scan passes ``sys_path_names=False`` and the bytes it reads for
+    its workers instead)."""
     from apiscan.source import read_source_file  # refuses a file swapped for a FIFO
 
     out: dict[str, bytes] = {}
     for f in files:
         if f.abspath.endswith(".py"):
             try:
-                data = read_source_file(f.abspath)
+                out[f.abspath] = read_source_file(f.abspath)
             except OSError:
                 continue
-            if b"sys.path" in data:
-                out[f.abspath] = data
     return out
 
 

@@ -175,6 +175,21 @@ def literal_value(expr: Expr | None) -> object:
     return None
 
 
+def field_default(value: Expr) -> Expr:
+    """A dataclass field's default: ``seed: int = field(default=1, metadata=...)`` → ``1``,
+    ``lr: List[float] = field(default_factory=lambda: [0.25])`` → ``[0.25]`` (fairseq's
+    configuration dataclasses); any other value as it is."""
+    if not (value.kind == "Call" and value.callee() == "field"):
+        return value
+
+    for keyword in value.keywords:
+        if keyword.name == "default":
+            return keyword.target
+        if keyword.name == "default_factory" and keyword.target.kind == "Lambda":
+            return keyword.target.parts[-1]
+    return value
+
+
 def is_numeric(value: object) -> bool:
     """A number, or a non-empty list or tuple of them (a mean, a size, a threshold): of
     :func:`literal_value`'s values, those a setting or a preprocessing step is."""

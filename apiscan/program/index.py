@@ -323,10 +323,8 @@ class Hierarchy:
                     return found
         return None
 
-    def subclass_methods(self, cls: str, name: str) -> list[str]:
-        """``<subclass>.<name>`` for the nearest repo subclasses of ``cls`` that define
-        ``name``: what ``self.name()`` in ``cls`` runs when ``cls`` itself does not define it (a
-        template method such as ``self.forward_inference()`` in an abstract base)."""
+    def _subclasses(self) -> dict[str, list[str]]:
+        """Each repo class -> the repo classes that name it as a base."""
         if self._children is None:
             self._children = {}
             for sub in self.repo_classes():
@@ -334,9 +332,34 @@ class Hierarchy:
                     parent = self.resolve(base) if base else None
                     if parent is not None and parent in self.classes.facts and parent != sub:
                         self._children.setdefault(parent, []).append(sub)
+        return self._children
+
+    def inheritors(self, cls: str, name: str) -> list[str]:
+        """The repo classes whose ``name`` is ``cls``'s own: ``cls`` and every subclass
+        that does not define it again (YOLOX's ``yolox_base.Exp.get_model``, run by the
+        experiments of every size that only set depth and width), sorted."""
+        start = self.resolve(cls)
+        if start is None or start not in self.classes.facts:
+            return []
+        own = self.method(start, name)
+        found: set[str] = set()
+        todo = [start]
+        while todo:
+            sub = todo.pop()
+            if sub in found or self.method(sub, name) != own:
+                continue
+            found.add(sub)
+            todo.extend(self._subclasses().get(sub, ()))
+        return sorted(found)
+
+    def subclass_methods(self, cls: str, name: str) -> list[str]:
+        """``<subclass>.<name>`` for the nearest repo subclasses of ``cls`` that define
+        ``name``: what ``self.name()`` in ``cls`` runs when ``cls`` itself does not define it (a
+        template method such as ``self.forward_inference()`` in an abstract base)."""
+        children = self._subclasses()
         found: list[str] = []
         start = self.resolve(cls)
-        todo = list(self._children.get(start, ())) if start else []
+        todo = list(children.get(start, ())) if start else []
         seen: set[str] = set()
         while todo:
             sub = todo.pop()
@@ -346,7 +369,7 @@ class Hierarchy:
             if name in self.classes.facts[sub].methods:
                 found.append(f"{sub}.{name}")
             else:
-                todo.extend(self._children.get(sub, ()))
+                todo.extend(children.get(sub, ()))
         return sorted(found)
 
     def torch_ancestors(self, cls: str) -> frozenset[str]:

@@ -60,6 +60,7 @@ from apiscan.extract.values import (
     LoopValues,
     UpdateValues,
     argparse_option,
+    field_default,
     is_numeric,
 )
 from apiscan.extract.values import literal_value as _literal_value
@@ -864,7 +865,7 @@ class _Repo:
         found = self.attrs.setdefault(cls, [])
         node = f.defs[index]
         for stmt in f.top_assigns(index):
-            value = _field_default(stmt.value)
+            value = field_default(stmt.value)
             if stmt.target.kind == "Name":
                 found.append(
                     _AttrSet(cls, "", stmt.target.name, value, f, stmt.line, node.function)
@@ -892,20 +893,6 @@ def _unparsed(expr: Expr) -> str:
     as written."""
     chain = expr.chain()
     return ".".join(chain) if chain is not None else expr.full()
-
-
-def _field_default(value: Expr) -> Expr:
-    """A dataclass field's default: ``seed: int = field(default=1, metadata=...)`` → ``1``,
-    ``lr: List[float] = field(default_factory=lambda: [0.25])`` → ``[0.25]`` (fairseq's
-    configuration dataclasses); any other value as it is."""
-    if not (value.kind == "Call" and value.callee() == "field"):
-        return value
-    for keyword in value.keywords:
-        if keyword.name == "default":
-            return keyword.target
-        if keyword.name == "default_factory" and keyword.target.kind == "Lambda":
-            return keyword.target.parts[-1]
-    return value
 
 
 def _argparse_option(f: _File, call: CallValues) -> tuple[str, _ArgOption] | None:

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from apiscan.extract.models import SELF_RETURNING, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
 from apiscan.extract.values import Expr as ValueExpr
-from apiscan.extract.values import ValueReader
+from apiscan.extract.values import ValueReader, field_default
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
@@ -205,7 +205,7 @@ class StructureBuilder:
                 nodes[cls] = _Node(cls, place(fa, fact.line or 1))
         for node in nodes.values():
             self._constructor(node, nodes)
-        roles = _Roles(nodes, self.classes).assign()
+        roles = _Roles(nodes, self.classes, self._bases).assign()
         return tuple(
             ModuleNode(
                 cls=node.cls,
@@ -218,6 +218,12 @@ class StructureBuilder:
                 nodes.values(), key=lambda n: (n.where.path, n.where.cell, n.where.line, n.cls)
             )
         )
+
+    def _bases(self, cls: str) -> list[str]:
+        """The bases of ``cls`` as the scan resolved them, a repository class under its
+        canonical name (another package's as the code spells it)."""
+        fact = self.classes[cls][1] if cls in self.classes else None
+        return [self.hierarchy.resolve(b) or b for b in fact.bases if b] if fact else []
 
     def _constructor(self, node: _Node, nodes: Mapping[str, _Node]) -> None:
         """Children and layers from ``__init__`` and the ``self.<method>()`` it calls."""
@@ -434,10 +440,14 @@ class _Roles:
     """Role assignment: names first, then module names, then position (module docstring)."""
 
     def __init__(
-        self, nodes: Mapping[str, _Node], classes: Mapping[str, tuple[FileAnalysis, ClassFact]]
+        self,
+        nodes: Mapping[str, _Node],
+        classes: Mapping[str, tuple[FileAnalysis, ClassFact]],
+        bases: Callable[[str], list[str]] = lambda cls: [],
     ) -> None:
         self.nodes = nodes
         self.classes = classes
+        self.bases = bases
         self.parents: dict[str, set[str]] = {cls: set() for cls in nodes}
         for node in nodes.values():
             for child in node.children:
@@ -453,7 +463,11 @@ class _Roles:
                 # ``Bottleneck`` is, never an FPN-style neck
                 roles[cls] = "block"
                 continue
-            roles[cls] = _role_of_words(class_words[-1:]) or _role_of_words(attribute_words)
+            roles[cls] = (
+                _role_of_words(class_words[-1:])
+                or self._inherited(cls)
+                or _role_of_words(attribute_words)
+            )
         # Ancestors first, so a class in head.py built by another class of head.py is a block.
         for cls in sorted(self.nodes, key=lambda c: (len(self._ancestors(c)), c)):
             if roles[cls] is None:
@@ -472,6 +486,23 @@ class _Roles:
                     role = "block" if self.parents[cls] else "other"
             final[cls] = role
         return final
+
+    def _inherited(self, cls: str) -> str | None:
+        """The role a base class's name gives (detectron2's ``ResNet(Backbone)``, a
+        ``CSPDarknet(BaseBackbone)``): the nearest base, through the repository's classes,
+        whose last word names one. Another package's base counts by its name too."""
+        seen: set[str] = {cls}
+        todo = deque(self.bases(cls))
+        while todo:
+            base = todo.popleft()
+            if base in seen or base.startswith("torch."):
+                continue
+            seen.add(base)
+            role = _role_of_words(words(base.rpartition(".")[2])[-1:])
+            if role is not None:
+                return role
+            todo.extend(self.bases(base))
+        return None
 
     def _ancestors(self, cls: str) -> set[str]:
         return self._closure(cls, lambda c: self.parents[c])
@@ -1022,6 +1053,11 @@ class _Builders:
         key = self.registries.key(file, args[1], fn)
         if key is not None:
             return self._returned(f"{source.module}.{key[0]}", depth + 1)
+        return self._most_returned(source, depth)
+
+    def _most_returned(self, source: ModelFile, depth: int) -> str | None:
+        """The module class most of a module's public functions return: what a name picked
+        from it at run time builds when the code holds no name it defines."""
         built: Counter[str] = Counter()
         for name, fid in source.defs.items():
             if "." not in name and fid >= 0 and not name.startswith("_"):
@@ -1029,6 +1065,59 @@ class _Builders:
                 if cls is not None:
                     built[cls] += 1
         return built.most_common(1)[0][0] if built else None
+
+    def _handed_model(self, file: ModelFile, ref: int, fid: int) -> str | None:
+        """The model a callable handed to a constructor builds, as a reader names it
+        (moco-v3's ``MoCo_ResNet(partial(torchvision_models.__dict__[args.arch],
+        zero_init_residual=True), ...)``, ``--arch`` default ``resnet50``:
+        ``torchvision.models.resnet50``): through ``functools.partial`` to a function picked
+        from a module's ``__dict__`` by a name the code holds by default, or named directly.
+        A repository module's pick is the class its function returns; where the default
+        names none of its functions (``vits.__dict__[args.arch]`` in the branch taken for
+        ``vit*`` names only), the class most of them return. None for anything else."""
+        expr = file.expr(ref)
+        for _ in range(3):  # ``partial(partial(f, a), b)``
+            if expr is None or expr.kind != "call" or not file.args(expr):
+                break
+            if self.callee(file, expr) != "functools.partial":
+                return None
+            ref = file.args(expr)[0]
+            expr = file.expr(ref)
+        if expr is None:
+            return None
+        if expr.kind in ("name", "attr"):
+            dotted = self.dotted(file, ref) or ""
+            cls = dotted if dotted in self.classes else self._returned(dotted, 1)
+            if cls is not None:
+                return cls.rpartition(".")[2]
+            return dotted if self._zoo_function(dotted) else None
+        inner = file.expr(expr.refs[0]) if expr.kind == "sub" and expr.refs else None
+        if inner is None or inner.kind != "attr" or inner.value != "__dict__":
+            return None
+        module = self.dotted(file, inner.refs[0]) or ""
+        key = self.registries.key(file, expr.refs[1], fid) if len(expr.refs) > 1 else None
+        source = self._module_file(module)
+        if source is None:  # another package's zoo: its function of that name
+            named = f"{module}.{key[0]}" if key is not None else ""
+            return f"{named} ({key[1]})" if key and self._zoo_function(named) else None
+        if key is not None and key[0] in source.defs:
+            cls = self._returned(f"{source.module}.{key[0]}", 1)
+            return f"{cls.rpartition('.')[2]} ({key[1]})" if cls is not None else None
+        cls = self._most_returned(source, 0)
+        if cls is None:
+            return None
+        picked = f"{key[0]!r} names none of them" if key is not None else "named at run time"
+        return f"{cls.rpartition('.')[2]} (what most of {module}'s functions build; {picked})"
+
+    @staticmethod
+    def _zoo_function(dotted: str) -> bool:
+        """A model constructor of a PyTorch model library (``torchvision.models.resnet50``)."""
+        package, _, tail = dotted.rpartition(".")
+        return (
+            dotted.partition(".")[0] in TORCH_MODEL_PACKAGES
+            and ".models" in f".{package}"
+            and tail[:1].islower()
+        )
 
     def _argument(self, file: ModelFile, ref: int, fn: int) -> tuple[str, str] | None:
         """The name a builder's parameter takes from the script that calls it (CenterTrack's
@@ -1572,7 +1661,7 @@ class _Builders:
         if expr is None or expr.kind != "call":
             return []
         dotted = self.callee(file, expr) or ""
-        zoo = self._zoo_model(file, expr, dotted)
+        zoo = self._zoo_model(file, expr, dotted, fid)
         if zoo is not None:
             return [(zoo, False)]
         cls = self.built(file, ref, fid)
@@ -1590,11 +1679,12 @@ class _Builders:
             return inside or ([(f"{tail}(...)", False)] if named else [])
         return []
 
-    def _zoo_model(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
+    def _zoo_model(self, file: ModelFile, call: Expr, dotted: str, fid: int = -1) -> str | None:
         """A model another package builds by name: ``timm.create_model("vit_base_resnet50_
         384")`` is ``timm vit_base_resnet50_384``, ``torch.hub.load("facebookresearch/WSL-
         Images", ...)`` ``torch.hub facebookresearch/WSL-Images``, ``torchvision.models.
-        resnet50(...)`` ``torchvision.models.resnet50``."""
+        resnet50(...)`` ``torchvision.models.resnet50``; a name a settings object of the def
+        ``fid`` holds is followed to its string (:meth:`_setting`)."""
         top, _, tail = dotted.rpartition(".")
         package = dotted.partition(".")[0]
         if not package or package in self.local:
@@ -1602,10 +1692,68 @@ class _Builders:
         args = file.args(call)
         first = file.expr(args[0]) if args else None
         name = first.value if first is not None and first.kind == "const" else None
+        if name is None and args and tail in _BY_NAME_CALLS:
+            name = self._setting(file, args[0], fid)
         if tail in _BY_NAME_CALLS and name:
             return f"{top if top != package else package} {name}"
         if package in TORCH_MODEL_PACKAGES and ".models" in dotted and tail[:1].islower():
             return dotted
+        return None
+
+    def _setting(self, file: ModelFile, ref: int, fid: int) -> str | None:
+        """The string a field of a settings object holds (Depth Pro's ``config =
+        VIT_CONFIG_DICT[preset]``, then ``timm.create_model(config.timm_preset)``): the
+        object the def binds the name to, a construction or an entry of a module-level
+        dict of them (the entry a literal key picks, else every entry), and of each the
+        keyword it passes, else the class's field default (a dataclass or NamedTuple
+        field). The one string they all agree on, None otherwise."""
+        expr = file.expr(ref)
+        obj = file.expr(expr.refs[0]) if expr is not None and expr.kind == "attr" else None
+        if expr is None or obj is None or obj.kind != "name" or not expr.value:
+            return None
+        bound = file.bound_above(fid, obj.value or "", expr.line) if fid >= 0 else None
+        if bound is None or bound[1] >= 0:
+            return None
+        node = file.exprs[bound[0]].node
+        if node.kind == "Subscript" and node.parts[0].kind == "Name":
+            key = node.parts[1]
+            module = file.fa.syntax.values if file.fa.syntax is not None else None
+            tables = [
+                a.value
+                for a in (module.assigns if module is not None else ())
+                if a.target.kind == "Name" and a.target.name == node.parts[0].name
+            ]
+            if not tables or tables[-1].kind != "Dict":
+                return None
+            table = tables[-1]
+            entries = list(zip(table.keys, table.items, strict=True))
+            if key.kind == "Constant" and isinstance(key.value, str):
+                entries = [(k, v) for k, v in entries if k == key.value] or entries
+            values = {self._field_of(file, v, expr.value) for _, v in entries}
+        else:
+            values = {self._field_of(file, node, expr.value)}
+        return values.pop() if len(values) == 1 else None
+
+    def _field_of(self, file: ModelFile, node: ValueExpr, field: str) -> str | None:
+        """The string the construction ``node`` (``ViTConfig(timm_preset="vit_large_
+        patch14_dinov2", ...)``) sets ``field`` to: its keyword, else the class's default."""
+        if node.kind != "Call" or node.func.kind not in ("Name", "Attribute"):
+            return None
+        for keyword in node.keywords:
+            if keyword.name == field:
+                value = keyword.target
+                return value.value if isinstance(value.value, str) else None
+        chain = node.func.chain()
+        cls = self.resolve(file, chain) if chain else None
+        module, _, name = (cls or "").rpartition(".")
+        source = self._module_file(module)
+        values = source.fa.syntax.values if source is not None and source.fa.syntax else None
+        for d in values.defs if values is not None else ():
+            if d.is_class and d.qual == name:
+                for a in d.assigns:
+                    if a.target.kind == "Name" and a.target.name == field:
+                        value = field_default(a.value)
+                        return value.value if isinstance(value.value, str) else None
         return None
 
     @staticmethod
@@ -1619,6 +1767,7 @@ class _Builders:
         named: dict[str, list[TopModel]] = {}
         injected: set[str] = set()  # classes that are parts of another construction
         factories: list[TopModel] = []  # a class picked into a variable, built from a config
+        runs: dict[Where, int] = {}  # how many classes run the method of a construction
         for file in self.files:
             if self.skip(file.path):
                 continue
@@ -1675,10 +1824,19 @@ class _Builders:
                     if not constructed:
                         self.fed.append(model)
                         continue
-                    if not any(
-                        (m.cls, m.builder, m.parts) == (dotted, builder, model.parts) for m in found
-                    ):
+                    runs[model.where] = self._runs(file, fn)
+                    same = next(
+                        (
+                            i
+                            for i, m in enumerate(found)
+                            if (m.cls, m.builder, m.parts) == (dotted, builder, model.parts)
+                        ),
+                        None,
+                    )
+                    if same is None:
                         found.append(model)
+                    elif runs[model.where] > runs.get(found[same].where, 1):
+                        found[same] = model  # the one more classes run stands for both
         # One entry per model a registry picks: the training entry's pick first; an
         # evaluation or benchmark script's default (validate.py's dpn92) is not the model
         # when a training script picks one.
@@ -1766,6 +1924,10 @@ class _Builders:
                 bool(self.unchosen and self.unchosen(m.where.path, m.where.line)),
                 m.cls in injected or m.cls.rpartition(".")[2] in inside,
                 -self.built_in.get(m.cls, 0),  # the root most model scripts build first
+                # a method most experiment classes inherit builds what their training runs
+                # (YOLOX's yolox_base.Exp.get_model, run by every size but the two that
+                # define their own: yolov3, nano)
+                -runs.get(m.where, 1),
                 -len(m.parts),
                 m.where.path,
                 m.where.line,
@@ -1782,6 +1944,14 @@ class _Builders:
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
         return tuple(tops[:TOP_MODELS])
+
+    def _runs(self, file: ModelFile, fn: Function | None) -> int:
+        """How many of the repository's classes run the method ``fn`` (its class and the
+        subclasses that inherit it); 1 for a function or a script's code."""
+        if fn is None or self.hierarchy is None or "." not in fn.qualname:
+            return 1
+        owner = self.resolve(file, fn.qualname.split(".")[:-1])
+        return max(1, len(self.hierarchy.inheritors(owner, fn.name))) if owner else 1
 
     def _model_method(self, file: ModelFile, fn: Function | None, cls: str) -> bool:
         """``fn`` is a method of another module class, or a def nested in one (ImageBind-like
@@ -1854,7 +2024,7 @@ class _Builders:
         if package not in self.local:
             if position >= 0 or (package not in TORCH_MODEL_PACKAGES):
                 return None
-            named = self._zoo_model(file, expr, dotted)
+            named = self._zoo_model(file, expr, dotted, fid)
             if named is not None or tail not in _BY_NAME_CALLS:
                 return named
             given = expr.node.args  # the name an option or config holds
@@ -2235,20 +2405,23 @@ class _Builders:
         return None
 
     def _passed(
-        self, file: ModelFile, call: Expr, parts: list[tuple[str, str]]
+        self, file: ModelFile, call: Expr, fid: int, parts: list[tuple[str, str]]
     ) -> list[tuple[str, str]]:
         """Parts a constructor builds from what it is handed (``base_encoder(...), passed
         in``) say what this construction hands it (moco-v3's ``partial(vits.__dict__[
         args.arch], ...)``)."""
         cls = self.callee(file, call) or ""
-        given = {
-            self._parameter(cls, i): file.text(arg, 60) for i, arg in enumerate(file.args(call))
-        }
+        given = {self._parameter(cls, i): arg for i, arg in enumerate(file.args(call))}
         out = []
         for name, part in parts:
             param = part.partition("(...), passed in")
             if param[1] and not param[2] and param[0] in given:
-                part = f"{part}: {given[param[0]]}"
+                arg = given[param[0]]
+                part = f"{part}: {file.text(arg, 60)}"
+                model = self._handed_model(file, arg, fid)
+                if model is not None:  # what it builds, then how it is handed in
+                    shown, _, how = model.partition(" (")
+                    part = f"{shown} ({f'{how[:-1]}; ' if how else ''}{part})"
             out.append((name, part))
         return out
 
@@ -2519,7 +2692,7 @@ class _Builders:
                     node.cls,
                     file.where(call.line),
                     fn.name if fn else "",
-                    tuple(self._passed(file, call, self.parts_of(node.cls))),
+                    tuple(self._passed(file, call, fid, self.parts_of(node.cls))),
                 )
                 # the first construction met, unless a training script's or one outside a
                 # library module's self-test comes later (CRAFT's craft.py tries CRAFT out
@@ -2788,7 +2961,9 @@ def with_top_roles(
     A class handed to another's constructor (``injected``: a builder's ``Net(encoder=
     encoder, decoder=decoder)``, ``ResNet(num_classes, Bottleneck, ...)``) is a part of
     it, as one it builds itself is: a child in the tree, a block where nothing gave it a
-    role, never a free-standing "other"."""
+    role, never a free-standing "other"; so is a class a top model names as a part (the
+    ViT moco-v3's ``partial(vits.__dict__[args.arch])`` builds), with the role the part's
+    name gives where it names one (``backbone`` ← ``ResNet``)."""
     inside = _named_parts(tops)  # classes named as a part of some top model are parts
     chosen = {m.cls for m in tops if m.cls.rpartition(".")[2] not in inside}
     # the first is the model the entry point builds, even where another model wraps it
@@ -2801,11 +2976,21 @@ def with_top_roles(
         for cls, parts in (injected or {}).items()
     }
     parts = {c for found in given.values() for c in found}
+    # the role a top model's part name gives the class it names (``backbone`` ← ``ResNet``)
+    named_roles = {
+        part.partition(" (")[0]: role
+        for m in tops
+        for name, part in m.parts
+        if (role := _role_of_words(words(name)[-1:])) is not None
+    }
     out = []
     for m in modules:
+        short = m.cls.rpartition(".")[2]
         if m.cls in chosen and m.role in ("other", "block"):
             m = replace(m, role="model")
-        elif m.cls in parts and m.role == "other":
+        elif short in named_roles and m.role in ("other", "block"):
+            m = replace(m, role=named_roles[short])
+        elif (m.cls in parts or short in inside) and m.role == "other":
             m = replace(m, role="block")
         more = tuple(c for c in given.get(m.cls, ()) if c not in m.children)
         out.append(replace(m, children=m.children + more) if more else m)

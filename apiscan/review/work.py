@@ -122,6 +122,11 @@ FOREIGN_FRAMEWORKS = frozenset(
         "cog",
     }
 )
+#: Training frameworks built on torch (a ``LightningModule`` is an ``nn.Module``): where every
+#: training file imports one, it is the repository's own training (taming-transformers' VQGAN
+#: is a LightningModule), ported, not an adapter; beside a training of the repository's own
+#: (detectron2's ``tools/lightning_train_net.py``) it is one.
+TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
 #: Why a file adapting the model to another framework is counted apart.
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
@@ -232,6 +237,8 @@ class Ancillary:
             self._vendored = vendored_apart(analyses)
             self.keep -= self._vendored.keys()
         local = _local_packages(analyses)
+        #: the torch training frameworks the repository trains with: no adapters
+        self._trained_with = _training_frameworks(analyses, self.keep)
         for fa, facts in with_facts(analyses, tests=True):
             why = self._classify(fa.path, facts, local)
             if why:
@@ -680,6 +687,7 @@ class Ancillary:
                 and top not in local
                 and top not in lazy
                 and top not in logs
+                and top not in self._trained_with
             }
         )
         if foreign:  # a training script for detectron2 trains the adapter, not the model
@@ -1023,16 +1031,36 @@ def trained_reach(analyses: Sequence[FileAnalysis], training: Iterable[str]) -> 
     scripts (a ``__main__`` block) that import or refer to a training file as starts too:
     they run the training loop defined there and build the model it trains (improved-diffusion's
     ``scripts/image_train.py`` builds the UNet through ``script_util`` and runs
-    ``train_util.TrainLoop``, whose file holds the optimizer and the backward pass)."""
+    ``train_util.TrainLoop``, whose file holds the optimizer and the backward pass), or a
+    module beside training files that imports one of them by name."""
     trains = set(training)
     graph = _reference_graph(analyses, _import_graph(analyses))
+    # a module that imports one of the training files beside it by name at run time
+    # (Depth-Anything's metric_depth ``trainers/builder.py``: ``import_module(
+    # f"zoedepth.trainers.{config.trainer}_trainer")``) hands the script the training loop
+    folders = {PurePosixPath(p).parent for p in trains}
+    dynamic = {
+        fa.path
+        for fa, facts in with_facts(analyses)
+        if "/" in fa.path
+        and any(name in ("importlib", "importlib.import_module") for _, name in facts.imports)
+    }
+    pickers = {p for p in dynamic if PurePosixPath(p).parent in folders}
+    # and one in a package's folder reaches the modules below it (the model builder's
+    # ``import_module(f"zoedepth.models.{config.model}")``)
+    graph = dict(graph)
+    for path in dynamic:
+        below = PurePosixPath(path).parent
+        graph[path] = graph.get(path, set()) | {
+            fa.path for fa in analyses if below in PurePosixPath(fa.path).parents
+        }
     runners = {
         fa.path
         for fa in analyses
         if not fa.errors
         and fa.syntax is not None
         and fa.syntax.main_guard
-        and graph.get(fa.path, set()) & trains
+        and graph.get(fa.path, set()) & (trains | pickers)
     }
     start = trains | runners
     return _closure(start, graph, packages=True) | start
@@ -1199,8 +1227,13 @@ def work_items(
         if _PRETRAINED_METHOD.search(name := qual.rpartition(".")[2]) and name not in called
     }
     dead |= _uncalled_variants(analyses)
+    # nor does a class swapped for another (its forward hooks, its parameters): the work
+    # items are those of the code that runs
     findings = [
-        f for f in ported(result.api_findings, ancillary) if (f.path, f.function) not in dead
+        f
+        for f in ported(result.api_findings, ancillary)
+        if (f.path, f.function) not in dead
+        and not any(a <= f.span.line <= z for a, z in dead_spans.get(f.path, ()))
     ]
     # weights downloaded in a model the configuration does not select, or by a builder the
     # defaults do not run (``resnet18()`` when ``--depth`` defaults to 50, as the tree's
@@ -4422,6 +4455,10 @@ def _host_arrays_in_network(
     # ``torch.from_numpy(np.asarray(box))`` ... ``arr.numpy()``) takes whichever its caller
     # holds: the network's callers hold tensors
     skip = named | {(f.path, f.function) for f in findings if f.api == "torch.Tensor.numpy"}
+    # a memoised function (PixelSNAIL's ``@lru_cache def causal_mask(size)``: a triangle
+    # built with NumPy from a size) runs once per argument, not on every call: its tensor
+    # is a constant of the shape, kept by the cache, never a copy made per step
+    skip |= memoised(analyses)
     found: dict[tuple[str, str], list[ApiFinding]] = {}
     built: set[tuple[str, str]] | None = None
     for f in findings:
@@ -4455,6 +4492,34 @@ def _host_arrays_in_network(
             )
         )
     return out
+
+
+#: Decorators that keep a function's results by its arguments (it runs once per argument).
+_MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def _training_frameworks(analyses: Sequence[FileAnalysis], keep: Iterable[str]) -> set[str]:
+    """The torch training frameworks (:data:`TORCH_FRAMEWORKS`) that every training file
+    outside tests imports: the framework the repository trains its model with."""
+    imports = {
+        fa.path: {n.partition(".")[0] for _, n in facts.imports}
+        for fa, facts in with_facts(analyses)
+    }
+    training = [imports[p] for p in keep if p in imports and not is_test_path(p)]
+    if not training:
+        return set()
+    return set(TORCH_FRAMEWORKS.intersection(*training))
+
+
+def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
+    """(path, function) of every function decorated with ``functools.lru_cache`` or
+    ``functools.cache``, as the worker recorded its decorators through the imports."""
+    return {
+        (fa.path, name)
+        for fa, facts in with_facts(analyses)
+        for name, _, decorators in facts.decorators
+        if _MEMOISERS & set(decorators)
+    }
 
 
 def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:

@@ -693,7 +693,10 @@ def test_injected_encoders_and_a_second_leaf_model(tmp_path: Path) -> None:
     assert roles["refinenet.RefineNet"] == "model"
     assert roles["craft.CRAFT"] == "model"
     assert roles["moco.builder.BottleNeck"] == "block"
-    passed = "base_encoder(...), passed in: partial(vits.__dict__[args.arch])"
+    passed = (
+        "VisionTransformerMoCo (what most of vits's functions build; named at run time; "
+        "base_encoder(...), passed in: partial(vits.__dict__[args.arch]))"
+    )
     assert _parts(review, "moco.builder.MoCo_ViT") == {
         "base_encoder": passed,
         "momentum_encoder": passed,

@@ -38,7 +38,8 @@ def test_third_party_models_a_factory_returns_are_parts_of_the_model(inject) -> 
     top = inject.top_models[0]
     assert top.cls == "injectnet.net.DepthNet"
     # VALID: followed through the builder's unpacked locals into the factory's return
-    timm = "timm.create_model(config.timm_preset)"
+    # the preset table's entry names the timm model (its ``timm_preset`` field)
+    timm = "timm vit_large_patch14_dinov2"
     assert top.parts == (
         ("selected by", "create_model(Config()) in run.py → create_model()"),
         ("encoder", "PyramidEncoder (encoder)"),

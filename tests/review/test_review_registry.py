@@ -52,7 +52,8 @@ def test_the_classes_picked_are_models(review: Review) -> None:
     roles = {m.cls: m.role for m in review.modules}
     assert roles["zoonet.vits.ViT"] == roles["zoonet.meta_arch.Detector"] == "model"
     assert roles["zoonet.pointseg.get_model"] == "model"
-    assert roles["zoonet.resnet.ResNet"] == "other"  # a part of Detector, not the model
+    # a part of Detector, not the model: the part's name gives its role
+    assert roles["zoonet.resnet.ResNet"] == "backbone"
 
 
 def test_a_root_module_built_directly_is_the_model(tmp_path: Path) -> None:
