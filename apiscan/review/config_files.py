@@ -519,19 +519,7 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
     if root is None or not root.is_dir():
         return ()
     files = _with_values(analyses)
-    named: dict[str, str] = {}
-    for fa in files:
-        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
-            option = _option(call.expr)
-            if option is None or not option[1].endswith(".cfg"):
-                continue
-            for candidate in _candidates(fa.path, option[1]):
-                if (root / candidate).is_file():
-                    train = "train" in PurePosixPath(fa.path).name
-                    where = f"the default of {option[0]} at {fa.path}:{call.expr.line}"
-                    if train or candidate not in named:
-                        named[candidate] = where
-                    break
+    named = _darknet_named(root, files)
     if not named:
         return ()
     read = _constants(files)
@@ -562,6 +550,103 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
                 )
             )
     return tuple(out)
+
+
+def _darknet_named(root: Path, files: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The Darknet ``.cfg`` files argparse options name as their default: path -> which
+    option of which file names it (a training script's naming wins)."""
+    named: dict[str, str] = {}
+    for fa in files:
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if option is None or not option[1].endswith(".cfg"):
+                continue
+            for candidate in _candidates(fa.path, option[1]):
+                if (root / candidate).is_file():
+                    train = "train" in PurePosixPath(fa.path).name
+                    where = f"the default of {option[0]} at {fa.path}:{call.expr.line}"
+                    if train or candidate not in named:
+                        named[candidate] = where
+                    break
+    return named
+
+
+@dataclass(frozen=True)
+class DarknetSettings:
+    """The ``[net]`` keys of the Darknet ``.cfg`` the training reads, and the names the
+    code reads them from by key (``hyperparams``: ``model.hyperparams['learning_rate']``)."""
+
+    values: dict[str, Setting]
+    receivers: frozenset[str]
+
+    def read(self, receiver: str, key: str) -> Setting | None:
+        """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
+        if receiver.rpartition(".")[2] not in self.receivers:
+            return None
+        return self.values.get(key)
+
+
+def darknet_settings(root: Path | None, analyses: Sequence[FileAnalysis]) -> DarknetSettings:
+    """The ``[net]`` keys of the one Darknet ``.cfg`` the training names (a training
+    script's option default, else the only one named), so the code's reads of them
+    (PyTorch-YOLOv3's ``model.hyperparams['learning_rate']``) show the file's value: read
+    from a name the code subscripts with two keys of the section at least. A key the file
+    leaves out that the code reads from such a name with ``.get('optimizer')`` is None
+    (the branch on it, ``in [None, "adam"]``, is then told; line 0). Numbers are kept as
+    written, other values quoted."""
+    none = DarknetSettings({}, frozenset())
+    if root is None or not root.is_dir():
+        return none
+    files = _with_values(analyses)
+    named = _darknet_named(root, files)
+    chosen = [path for path, by in named.items() if "train" in PurePosixPath(by).name]
+    chosen = chosen if len(chosen) == 1 else list(named) if len(named) == 1 else []
+    net = _darknet_net(root / chosen[0]) if chosen else None
+    if net is None:
+        return none
+    exprs = [
+        e
+        for fa in files
+        for top in (
+            *(c.expr for c in fa.syntax.values.calls),  # type: ignore[union-attr]
+            *(a.value for a in fa.syntax.values.assigns),  # type: ignore[union-attr]
+            *(a.value for d in fa.syntax.values.defs for a in d.assigns),  # type: ignore[union-attr]
+        )
+        for e in top.walk()
+    ]
+    keys: dict[str, set[str]] = {}
+    for e in exprs:
+        index = e.parts[1] if e.kind == "Subscript" and len(e.parts) == 2 else None
+        if index is not None and index.kind == "Constant" and index.value in net:
+            keys.setdefault(e.parts[0].text.rpartition(".")[2], set()).add(index.value)
+    receivers = frozenset(name for name, read in keys.items() if len(read) >= 2)
+    out = {
+        key: Setting(value if _number(value) else repr(value), chosen[0], line)
+        for key, (value, line) in net.items()
+    }
+    for e in exprs:
+        if (
+            e.kind == "Call"
+            and e.func.kind == "Attribute"
+            and e.func.name == "get"
+            and e.func.target.text.rpartition(".")[2] in receivers
+            and len(e.args) == 1
+            and not e.keywords
+            and e.args[0].kind == "Constant"
+            and isinstance(e.args[0].value, str)
+            and e.args[0].value not in out
+        ):
+            out[e.args[0].value] = Setting("None", chosen[0], 0)
+    return DarknetSettings(out, receivers)
+
+
+def _number(text: str) -> bool:
+    """Whether a ``.cfg`` value is one number (``0.0001``, ``16``)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:

@@ -68,9 +68,11 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.config_files import (
+    DarknetSettings,
     OptionFiles,
     YamlConfigs,
     darknet_recipe,
+    darknet_settings,
     framework_rows,
     option_rows,
     picked_by_options,
@@ -93,6 +95,18 @@ from apiscan.review.structure import BY_NAME_BUILDER, class_name_entries
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
+
+
+class _Member(NamedTuple):
+    """A member of a repository ``Enum`` as a branch test compares it: equal only to the
+    same member of the same class."""
+
+    cls: str
+    name: str
+
+
+#: The bases that make a class an enumeration.
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 
 
 class _Branch(NamedTuple):
@@ -500,6 +514,7 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
+    recipe.repo.darknet = darknet_settings(Path(root), analyses)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
@@ -817,6 +832,8 @@ class _Repo:
     yaml: YamlConfigs | None = None
     #: the JSON hparams the training reads (``hps.train.learning_rate``)
     hparams: OptionFiles | None = None
+    #: the Darknet ``[net]`` keys the training reads (``model.hyperparams['decay']``)
+    darknet: DarknetSettings | None = None
 
     def add_file(self, f: _File) -> None:
         for a, _ in f.assigns:
@@ -1193,6 +1210,17 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
+        setting = (
+            self.repo.darknet.read(container.text, index.value)
+            if self.repo.darknet is not None
+            and index.kind == "Constant"
+            and isinstance(index.value, str)
+            else None
+        )
+        if setting is not None:
+            where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
+            step = "set" if setting.line else "not set: .get gives None"
+            return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
         base = self.resolve(f, fn, container, depth + 1)
@@ -1744,6 +1772,8 @@ class _Recipe:
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
+        #: the last names of the repository's ``Enum`` classes (built on first use)
+        self._enums: set[str] | None = None
         #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
         self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
@@ -2589,14 +2619,25 @@ class _Recipe:
                 if local is not None:
                     return local[0]
                 params = dict(file.defs[fn].params)
+                # an assignment after the read replaces the parameter for later code only,
+                # unless a loop opened before the read may bring it round again (tacotron2's
+                # ``checkpoint_path`` tested, then reused for the saved checkpoints)
+                looped = any(
+                    loop.function == fn and loop.line < name.line for loop in file.values.loops
+                )
                 if name.name in params and not any(
-                    a.target.kind == "Name" and a.target.name == name.name
+                    a.target.kind == "Name"
+                    and a.target.name == name.name
+                    and (a.line < name.line or looped)
                     for a in file.defs[fn].assigns
                 ):
                     passed = self._passed(file, fn, name.name, at)
                     if passed is not _UNKNOWN:
                         return passed
                     # else what the value follower makes of it (the training files' calls)
+            member = self._enum_member(name)
+            if member is not None:
+                return member
             derived = self._derived_option(file, name)
             if derived is not None:
                 return self._holds(file, derived[0], derived[1], at + 1)
@@ -2617,6 +2658,25 @@ class _Recipe:
         if expr.kind == "Call" and expr.callee().rpartition(".")[2][:1].isupper():
             return BUILT  # ``Mixup(...)``: an object, whatever its arguments
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _enum_member(self, expr: Expr) -> _Member | None:
+        """``SamplerType.SHARDED_INFINITE``, a member of an ``Enum`` class of the repository
+        (by the class's last name): a value a test compares by identity, so dinov2's
+        ``sampler_type = SamplerType.SHARDED_INFINITE`` rules out ``_make_sampler``'s
+        ``if type == SamplerType.INFINITE:`` branch; None for any other attribute."""
+        if expr.kind != "Attribute" or expr.target.kind not in ("Name", "Attribute"):
+            return None
+        if self._enums is None:
+            self._enums = {
+                q.rpartition(".")[2]
+                for q in self.hierarchy.classes.facts
+                if any(
+                    base.rpartition(".")[2] in _ENUM_BASES
+                    for base in self.hierarchy.foreign_ancestors(q)
+                )
+            }
+        cls = expr.target.text.rpartition(".")[2]
+        return _Member(cls, expr.name) if cls in self._enums else None
 
     def _local_holds(self, file: _File, fn: int, name: Expr, depth: int) -> tuple[object] | None:
         """(the value) the local ``name`` holds where it is read, None when def ``fn``
@@ -5219,10 +5279,16 @@ class _Recipe:
                 for i in self.out
             ):
                 continue
+            # only the assignments the defaults run: tacotron2's ``learning_rate =
+            # _learning_rate`` (under an off ``use_saved_learning_rate``, when resuming) leaves
+            # one constant re-set every step, no schedule
             steps: dict[int, str] = {
                 a.line: f"{name} = {a.value.text}"
                 for a in d.assigns
-                if a.target.kind == "Name" and a.target.name == name and a.line < stmt.line
+                if a.target.kind == "Name"
+                and a.target.name == name
+                and a.line < stmt.line
+                and self.values.runs(file, fn, a.line)
             }
             # each update with its innermost loop: one opened after the LR's first value is
             # part of the computation (``for threshold, value in lr_steps``), not the epochs
@@ -5475,13 +5541,17 @@ class _Recipe:
             assert guard is not None
             if guard[0] in call.ifs:
                 continue  # the backward runs under the same test
+            every = self.values.resolve(file, guard[0].function, guard[1], 0)
             values = [
                 ("condition", guard[0].test.text),
-                ("every", self.values.describe(file, guard[0].function, guard[1])),
+                ("every", every.show()),
                 ("backward", file.loc(call.expr.line)),
             ]
-            self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values,
-                     "optimizer step every n backward passes")  # fmt: skip
+            note = "optimizer step every n backward passes"
+            if every.literal and _literal_number(every.text) == 1:
+                # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
+                note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
+            self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
 def _train_switch(test: Expr) -> bool | None:
