@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.values import Expr
+from apiscan.extract.values import Expr, FileValues
 from apiscan.review.commands import commanded_config, commanded_configs
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path
@@ -909,8 +909,71 @@ def option_files(
     files = _with_values(analyses)
     return (
         _option_yamls(root, files, {} if composed is None else composed),
-        _json_hparams(root, files),
+        _json_hparams(root, files) or _omegaconf_default(root, files),
     )
+
+
+def _omegaconf_default(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
+    """The default config the code loads with ``OmegaConf.load`` from a YAML file it names
+    by a constant (dinov2's ``load_config("ssl_default_config")``, which loads
+    ``Path(__file__).parent / (config_name + ".yaml")``), read like JSON hparams so that
+    ``cfg.optim.base_lr`` shows its value; None unless exactly one such file is found (a
+    run's own config file, named on the command line, is merged over it)."""
+    found: dict[str, str] = {}
+    for fa in files:
+        if is_test_path(fa.path):
+            continue
+        values = fa.syntax.values  # type: ignore[union-attr]
+        for call in values.calls:
+            if not call.expr.func.text.endswith("OmegaConf.load") or len(call.expr.args) != 1:
+                continue
+            folder = PurePosixPath(fa.path).parent
+            for name in _named_constants(values, call.function, call.expr.args[0]):
+                for candidate in (name, f"{name}.yaml", f"{name}.yml"):
+                    for path in (os.path.normpath((folder / candidate).as_posix()), candidate):
+                        if path.endswith((".yaml", ".yml")) and (root / path).is_file():
+                            found.setdefault(path, f"{fa.path}:{call.expr.line}")
+    if len(found) != 1:
+        return None
+    ((path, where),) = found.items()
+    nodes: dict[str, yaml.Node | Exception | None] = {}
+    node = _compose(root, path, nodes)
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    flat: dict[str, Setting] = {}
+    for key, value in node.value:
+        _flatten(path, (str(key.value),), value, flat)
+    options = OptionFiles("OmegaConf default YAML", {path: flat})
+    options.chosen, options.chosen_by = path, f"the default config OmegaConf.load reads at {where}"
+    return options
+
+
+def _named_constants(values: FileValues, fn: int, expr: Expr) -> list[str]:
+    """The string constants a file name is built from: those in ``expr``, in the values the
+    names in it are assigned in def ``fn``, and in what the file's own calls of ``fn`` pass
+    for a parameter among them (``load_config("ssl_default_config")``)."""
+    exprs = [expr]
+    names = {e.name for e in expr.walk() if e.kind == "Name"}
+    if fn >= 0:
+        d = values.defs[fn]
+        for a in d.assigns:
+            if a.target.kind == "Name" and a.target.name in names:
+                exprs.append(a.value)
+                names |= {e.name for e in a.value.walk() if e.kind == "Name"}
+        params = [p for p, _ in d.params]
+        for call in values.calls:
+            if call.expr.callee() != d.name:
+                continue
+            for n, arg in enumerate(call.expr.args):
+                if n < len(params) and params[n] in names:
+                    exprs.append(arg)
+            exprs += [k.target for k in call.expr.keywords if k.name in names]
+    return [
+        e.value
+        for x in exprs
+        for e in x.walk()
+        if e.kind == "Constant" and isinstance(e.value, str) and 0 < len(e.value) < 200
+    ]
 
 
 def _loads(files: Sequence[FileAnalysis], module: str) -> bool:

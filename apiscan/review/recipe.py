@@ -1053,10 +1053,17 @@ class _Values:
         where every name in it reaches one, shown with the expression and what each name
         holds (``0.1 (= args.lr * args.batch_size / 256 with args.lr = 0.05, ...)``); the
         expression as written otherwise."""
+        if _reads_epoch(expr) or (
+            fn >= 0
+            and any(e.kind == "Name" and e.name in f.defs[fn].loop_names for e in expr.walk())
+        ):
+            return _Val(expr.text, False)  # ``self.seed + 2 * epoch``: a value per epoch
         steps: dict[str, str] = {}
 
         def lookup(leaf: Expr) -> float | None:
             value = self.resolve(f, fn, leaf, depth + 1)
+            if any(step.startswith("default of parameter") for step in value.trail):
+                return None  # no caller says what it passes: the default decides nothing
             number = _literal_number(value.text) if value.literal else None
             if number is not None:
                 steps.setdefault(leaf.text, value.text)
