@@ -1062,8 +1062,14 @@ class _Values:
 
         def lookup(leaf: Expr) -> float | None:
             value = self.resolve(f, fn, leaf, depth + 1)
-            if any(step.startswith("default of parameter") for step in value.trail):
-                return None  # no caller says what it passes: the default decides nothing
+            if any(
+                step.startswith("default of parameter")
+                or step.endswith(("none is picked", "none is the default"))
+                for step in value.trail
+            ):
+                # no caller says what it passes, or the config files disagree and none is
+                # picked (detectron2's SOLVER.MAX_ITER): no one number
+                return None
             number = _literal_number(value.text) if value.literal else None
             if number is not None:
                 steps.setdefault(leaf.text, value.text)

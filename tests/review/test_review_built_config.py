@@ -73,6 +73,9 @@ def test_arithmetic_on_known_settings_is_folded(items) -> None:
         "0.1 (lr set at train.py:18; = args.lr * args.batch_size / 256 with "
         "args.lr = 0.05, args.batch_size = 512)"
     )
+    # a value per epoch is no one number, though the epoch's first value is known
+    seed = dict(row(items, "torch.manual_seed", "tune.py:15").values)
+    assert seed["seed"] == "hparams.seed + epoch"
     # a name that reaches no number (the device count) leaves the expression as written
     loader = dict(row(items, "torch.utils.data.DataLoader", "train.py:20").values)
     assert loader["batch_size"] == "args.batch_size * torch.cuda.device_count()"
