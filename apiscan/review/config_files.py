@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.values import Expr
+from apiscan.extract.values import Expr, FileValues
 from apiscan.review.commands import commanded_config, commanded_configs, files_below
 from apiscan.review.model import RecipeItem, Where
 from apiscan.review.sources import is_test_path, with_values
@@ -494,19 +494,7 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
     if root is None or not root.is_dir():
         return ()
     files = with_values(analyses)
-    named: dict[str, str] = {}
-    for fa in files:
-        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
-            option = _option(call.expr)
-            if option is None or not option[1].endswith(".cfg"):
-                continue
-            for candidate in _candidates(fa.path, option[1]):
-                if (root / candidate).is_file():
-                    train = "train" in PurePosixPath(fa.path).name
-                    where = f"the default of {option[0]} at {fa.path}:{call.expr.line}"
-                    if train or candidate not in named:
-                        named[candidate] = where
-                    break
+    named = _darknet_named(root, files)
     if not named:
         return ()
     read = _constants(files)
@@ -537,6 +525,103 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
                 )
             )
     return tuple(out)
+
+
+def _darknet_named(root: Path, files: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The Darknet ``.cfg`` files argparse options name as their default: path -> which
+    option of which file names it (a training script's naming wins)."""
+    named: dict[str, str] = {}
+    for fa in files:
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            option = _option(call.expr)
+            if option is None or not option[1].endswith(".cfg"):
+                continue
+            for candidate in _candidates(fa.path, option[1]):
+                if (root / candidate).is_file():
+                    train = "train" in PurePosixPath(fa.path).name
+                    where = f"the default of {option[0]} at {fa.path}:{call.expr.line}"
+                    if train or candidate not in named:
+                        named[candidate] = where
+                    break
+    return named
+
+
+@dataclass(frozen=True)
+class DarknetSettings:
+    """The ``[net]`` keys of the Darknet ``.cfg`` the training reads, and the names the
+    code reads them from by key (``hyperparams``: ``model.hyperparams['learning_rate']``)."""
+
+    values: dict[str, Setting]
+    receivers: frozenset[str]
+
+    def read(self, receiver: str, key: str) -> Setting | None:
+        """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
+        if receiver.rpartition(".")[2] not in self.receivers:
+            return None
+        return self.values.get(key)
+
+
+def darknet_settings(root: Path | None, analyses: Sequence[FileAnalysis]) -> DarknetSettings:
+    """The ``[net]`` keys of the one Darknet ``.cfg`` the training names (a training
+    script's option default, else the only one named), so the code's reads of them
+    (PyTorch-YOLOv3's ``model.hyperparams['learning_rate']``) show the file's value: read
+    from a name the code subscripts with two keys of the section at least. A key the file
+    leaves out that the code reads from such a name with ``.get('optimizer')`` is None
+    (the branch on it, ``in [None, "adam"]``, is then told; line 0). Numbers are kept as
+    written, other values quoted."""
+    none = DarknetSettings({}, frozenset())
+    if root is None or not root.is_dir():
+        return none
+    files = with_values(analyses)
+    named = _darknet_named(root, files)
+    chosen = [path for path, by in named.items() if "train" in PurePosixPath(by).name]
+    chosen = chosen if len(chosen) == 1 else list(named) if len(named) == 1 else []
+    net = _darknet_net(root / chosen[0]) if chosen else None
+    if net is None:
+        return none
+    exprs = [
+        e
+        for fa in files
+        for top in (
+            *(c.expr for c in fa.syntax.values.calls),  # type: ignore[union-attr]
+            *(a.value for a in fa.syntax.values.assigns),  # type: ignore[union-attr]
+            *(a.value for d in fa.syntax.values.defs for a in d.assigns),  # type: ignore[union-attr]
+        )
+        for e in top.walk()
+    ]
+    keys: dict[str, set[str]] = {}
+    for e in exprs:
+        index = e.parts[1] if e.kind == "Subscript" and len(e.parts) == 2 else None
+        if index is not None and index.kind == "Constant" and index.value in net:
+            keys.setdefault(e.parts[0].text.rpartition(".")[2], set()).add(index.value)
+    receivers = frozenset(name for name, read in keys.items() if len(read) >= 2)
+    out = {
+        key: Setting(value if _number(value) else repr(value), chosen[0], line)
+        for key, (value, line) in net.items()
+    }
+    for e in exprs:
+        if (
+            e.kind == "Call"
+            and e.func.kind == "Attribute"
+            and e.func.name == "get"
+            and e.func.target.text.rpartition(".")[2] in receivers
+            and len(e.args) == 1
+            and not e.keywords
+            and e.args[0].kind == "Constant"
+            and isinstance(e.args[0].value, str)
+            and e.args[0].value not in out
+        ):
+            out[e.args[0].value] = Setting("None", chosen[0], 0)
+    return DarknetSettings(out, receivers)
+
+
+def _number(text: str) -> bool:
+    """Whether a ``.cfg`` value is one number (``0.0001``, ``16``)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:
@@ -799,8 +884,71 @@ def option_files(
     files = with_values(analyses)
     return (
         _option_yamls(root, files, {} if composed is None else composed),
-        _json_hparams(root, files),
+        _json_hparams(root, files) or _omegaconf_default(root, files),
     )
+
+
+def _omegaconf_default(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
+    """The default config the code loads with ``OmegaConf.load`` from a YAML file it names
+    by a constant (dinov2's ``load_config("ssl_default_config")``, which loads
+    ``Path(__file__).parent / (config_name + ".yaml")``), read like JSON hparams so that
+    ``cfg.optim.base_lr`` shows its value; None unless exactly one such file is found (a
+    run's own config file, named on the command line, is merged over it)."""
+    found: dict[str, str] = {}
+    for fa in files:
+        if is_test_path(fa.path):
+            continue
+        values = fa.syntax.values  # type: ignore[union-attr]
+        for call in values.calls:
+            if not call.expr.func.text.endswith("OmegaConf.load") or len(call.expr.args) != 1:
+                continue
+            folder = PurePosixPath(fa.path).parent
+            for name in _named_constants(values, call.function, call.expr.args[0]):
+                for candidate in (name, f"{name}.yaml", f"{name}.yml"):
+                    for path in (os.path.normpath((folder / candidate).as_posix()), candidate):
+                        if path.endswith((".yaml", ".yml")) and (root / path).is_file():
+                            found.setdefault(path, f"{fa.path}:{call.expr.line}")
+    if len(found) != 1:
+        return None
+    ((path, where),) = found.items()
+    nodes: dict[str, yaml.Node | Exception | None] = {}
+    node = _compose(root, path, nodes)
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    flat: dict[str, Setting] = {}
+    for key, value in node.value:
+        _flatten(path, (str(key.value),), value, flat)
+    options = OptionFiles("OmegaConf default YAML", {path: flat})
+    options.chosen, options.chosen_by = path, f"the default config OmegaConf.load reads at {where}"
+    return options
+
+
+def _named_constants(values: FileValues, fn: int, expr: Expr) -> list[str]:
+    """The string constants a file name is built from: those in ``expr``, in the values the
+    names in it are assigned in def ``fn``, and in what the file's own calls of ``fn`` pass
+    for a parameter among them (``load_config("ssl_default_config")``)."""
+    exprs = [expr]
+    names = {e.name for e in expr.walk() if e.kind == "Name"}
+    if fn >= 0:
+        d = values.defs[fn]
+        for a in d.assigns:
+            if a.target.kind == "Name" and a.target.name in names:
+                exprs.append(a.value)
+                names |= {e.name for e in a.value.walk() if e.kind == "Name"}
+        params = [p for p, _ in d.params]
+        for call in values.calls:
+            if call.expr.callee() != d.name:
+                continue
+            for n, arg in enumerate(call.expr.args):
+                if n < len(params) and params[n] in names:
+                    exprs.append(arg)
+            exprs += [k.target for k in call.expr.keywords if k.name in names]
+    return [
+        e.value
+        for x in exprs
+        for e in x.walk()
+        if e.kind == "Constant" and isinstance(e.value, str) and 0 < len(e.value) < 200
+    ]
 
 
 def _loads(files: Sequence[FileAnalysis], module: str) -> bool:

@@ -57,7 +57,8 @@ STRING_METHODS = frozenset(
      "startswith", "endswith"}
 )  # fmt: skip
 
-#: values a name takes: (the name's expression, the depth reached) -> its value or UNKNOWN
+#: values a name takes: (the name's expression, the depth reached) -> its value or UNKNOWN;
+#: also asked of a read by a string key (``x['lr']``) whose container is not told
 Lookup = Callable[[Expr, int], object]
 #: What an option declared with these actions and no ``default=`` holds when left out.
 _FLAG_ACTIONS: dict[str, object] = {"store_true": False, "store_false": True}
@@ -125,10 +126,24 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
             return compare(left, right) if compare is not None else UNKNOWN
         except TypeError:
             return UNKNOWN
+    if kind in ("Tuple", "List") and expr.parts:
+        # ``type in (SamplerType.SHARDED_INFINITE, SamplerType.SHARDED_INFINITE_NEW)``: a
+        # container of names the lookup values
+        items = [
+            UNKNOWN if part.kind == "Starred" else holds(part, lookup, depth + 1, limit)
+            for part in expr.parts
+        ]
+        if any(item is UNKNOWN for item in items):
+            return UNKNOWN
+        return tuple(items) if kind == "Tuple" else items
     if kind == "Subscript" and len(expr.parts) == 2:
         target, index = (holds(part, lookup, depth + 1, limit) for part in expr.parts)
         if isinstance(target, str | list | tuple) and isinstance(index, int):
             return target[index] if -len(target) <= index < len(target) else UNKNOWN
+        if target is UNKNOWN and isinstance(index, str):
+            # a setting read by key from a config the lookup knows
+            # (``model.hyperparams['optimizer']`` from a Darknet ``.cfg``)
+            return lookup(expr, depth)
         return UNKNOWN
     if kind == "Call" and expr.func.kind == "Attribute" and expr.func.name in STRING_METHODS:
         receiver = holds(expr.func.target, lookup, depth + 1, limit)

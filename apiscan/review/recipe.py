@@ -69,9 +69,11 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.config_files import (
+    DarknetSettings,
     OptionFiles,
     YamlConfigs,
     darknet_recipe,
+    darknet_settings,
     framework_rows,
     option_rows,
     picked_by_options,
@@ -94,6 +96,18 @@ from apiscan.review.structure import BY_NAME_BUILDER, class_name_entries
 
 #: A row by its category, path, line and name.
 _RowKey = tuple[str, str, int, str]
+
+
+class _Member(NamedTuple):
+    """A member of a repository ``Enum`` as a branch test compares it: equal only to the
+    same member of the same class."""
+
+    cls: str
+    name: str
+
+
+#: The bases that make a class an enumeration.
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 
 
 class _Branch(NamedTuple):
@@ -263,7 +277,7 @@ _AUG_PARAMETER = re.compile(
 #: The rows an untaken branch drops (argparse and config rows are dropped by their reads).
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
-     "ema", "grad_clip", "amp"}
+     "ema", "grad_clip", "amp", "seed"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`).
@@ -501,6 +515,7 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
+    recipe.repo.darknet = darknet_settings(Path(root), analyses)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
@@ -818,6 +833,8 @@ class _Repo:
     yaml: YamlConfigs | None = None
     #: the JSON hparams the training reads (``hps.train.learning_rate``)
     hparams: OptionFiles | None = None
+    #: the Darknet ``[net]`` keys the training reads (``model.hyperparams['decay']``)
+    darknet: DarknetSettings | None = None
 
     def add_file(self, f: _File) -> None:
         for a, _ in f.assigns:
@@ -970,11 +987,18 @@ class _Values:
             return self._call(f, fn, expr, depth)
         if expr.kind == "Subscript":
             return self._indexed(f, fn, expr, depth)
+        if expr.kind == "BinOp":
+            return self._folded(f, fn, expr, depth)
         if expr.kind == "Attribute":
             receiver = expr.target.full()
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
+            if expr.target.kind == "Name":
+                # what a config builder returns, before any option of the same name
+                built = self._built_attr(f, fn, expr, depth)
+                if built is not None:
+                    return built
             if last in _ARG_RECEIVERS or last in self.repo.parsed_names:
                 found = self._argparse(f, fn, expr, depth)
                 if found is not None:
@@ -1010,6 +1034,84 @@ class _Values:
             if by_file is not None:
                 return _Val(by_file[0] or text, bool(by_file[0]), (by_file[1],))
         return _Val(text, False)
+
+    def _folded(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
+        """Arithmetic on settings (simsiam's ``args.lr * args.batch_size / 256``): its number
+        where every name in it reaches one, shown with the expression and what each name
+        holds (``0.1 (= args.lr * args.batch_size / 256 with args.lr = 0.05, ...)``); the
+        expression as written otherwise."""
+        if _reads_epoch(expr) or (
+            fn >= 0
+            and any(e.kind == "Name" and e.name in f.defs[fn].loop_names for e in expr.walk())
+        ):
+            return _Val(expr.text, False)  # ``self.seed + 2 * epoch``: a value per epoch
+        steps: dict[str, str] = {}
+
+        def lookup(leaf: Expr) -> float | None:
+            value = self.resolve(f, fn, leaf, depth + 1)
+            if any(
+                step.startswith("default of parameter")
+                or step.endswith(("none is picked", "none is the default"))
+                for step in value.trail
+            ):
+                # no caller says what it passes, or the config files disagree and none is
+                # picked (detectron2's SOLVER.MAX_ITER): no one number
+                return None
+            number = _literal_number(value.text) if value.literal else None
+            if number is not None:
+                steps.setdefault(leaf.text, value.text)
+            return number
+
+        number = _arith(expr, {}, lookup)
+        if not isinstance(number, int | float) or isinstance(number, bool) or not steps:
+            return _Val(expr.text, False)
+        shown = ", ".join(f"{name} = {value}" for name, value in steps.items())
+        return _Val(format(number, ".10g"), True, (f"= {expr.text} with {shown}",))
+
+    def _built_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val | None:
+        """``hparams.learning_rate`` where ``hparams`` holds what a config builder returns:
+        the keyword of that name in the call building the object it returns (tacotron2's
+        ``create_hparams()`` returning ``HParams(learning_rate=1e-3, ...)``), whatever class
+        builds it, the name followed through the parameters it is passed as; None when the
+        name comes from nothing so built."""
+        found: dict[str, _Val] = {}
+        for origin, origin_fn, call in self._origins(f, fn, expr.target.name, expr.line, depth):
+            value = self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
+            at = origin.loc(call.line)
+            if value is not None and at not in found:
+                found[at] = value.then(f"{_unparsed(expr)}: built by {call.func.text}() at {at}")
+        return _merge([(v, at) for at, v in found.items()])
+
+    def _origins(
+        self, f: _File, fn: int, name: str, line: int, depth: int
+    ) -> list[tuple[_File, int, Expr]]:
+        """(file, def, call) of the calls whose result the name ``name`` read at ``line``
+        of def ``fn`` holds: its last assignment before the read, else what the call sites
+        of ``fn`` pass for the parameter so named (a few calls deep)."""
+        if depth >= MAX_DEPTH:
+            return []
+        if fn >= 0:
+            value = f.local_value(fn, name, line)
+        else:
+            bound = [
+                a
+                for a in f.values.assigns
+                if not a.annotated and a.line < line and a.target.kind == "Name"
+                and a.target.name == name
+            ]  # fmt: skip
+            value = max(bound, key=lambda a: a.line).value if bound else None
+        if value is not None:
+            return [(f, fn, value)] if value.kind == "Call" else []
+        if fn < 0 or name not in dict(f.defs[fn].params):
+            return []
+        out: list[tuple[_File, int, Expr]] = []
+        for caller, call in self.call_sites(f, fn)[:MAX_SITES]:
+            passed = _bind_def(f.defs[fn], call.expr).get(name)
+            if passed is not None and passed.kind == "Name":
+                out += self._origins(caller, call.function, passed.name, call.expr.line, depth + 1)
+            elif passed is not None and passed.kind == "Call":
+                out.append((caller, call.function, passed))
+        return out
 
     def _hparams(self, expr: Expr) -> tuple[str, str] | None:
         """What the JSON hparams make of ``hps.train.learning_rate``: the longest tail of
@@ -1108,6 +1210,17 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
+        setting = (
+            self.repo.darknet.read(container.text, index.value)
+            if self.repo.darknet is not None
+            and index.kind == "Constant"
+            and isinstance(index.value, str)
+            else None
+        )
+        if setting is not None:
+            where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
+            step = "set" if setting.line else "not set: .get gives None"
+            return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
         base = self.resolve(f, fn, container, depth + 1)
@@ -1458,9 +1571,15 @@ class _Values:
                 return found.then(f"{shown} filled in by {made.text} at {f.loc(loop.line)}")
         return None
 
-    def _returned_entry(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
+    def _returned_entry(
+        self, f: _File, fn: int, call: Expr, key: str, depth: int, attribute: bool = False
+    ) -> _Val | None:
         """The value under ``key`` in the dict literals the repository function ``call``
-        runs returns, merged over its returns; None when it returns none with that key."""
+        runs returns, merged over its returns; None when it returns none with that key.
+        With ``attribute`` (``key`` is read as an attribute of the result) the keyword
+        ``key`` of the object it returns built by keywords, returned as such or by the name
+        it was assigned to (tacotron2's ``hparams = HParams(seed=1234, ...)``, then
+        ``return hparams``)."""
         if call.kind != "Call" or call.func.kind != "Name":
             return None
         name = call.func.name
@@ -1469,12 +1588,22 @@ class _Values:
         if target is None or target[1] is None:
             return None
         file, n = target
+        if attribute:
+            returns = [
+                file.local_value(n, r.name, r.line) if r.kind == "Name" else r
+                for r in file.defs[n].returns
+            ]
+            items = [_built_items(r) for r in returns if r is not None]
+        else:
+            items = [_dict_items(r) for r in file.defs[n].returns]
         found = [
             (self.resolve(file, n, item, depth + 1), file.loc(item.line))
-            for returned in file.defs[n].returns
-            for k, item in _dict_items(returned)
+            for pairs in items
+            for k, item in pairs
             if k == key
         ]
+        if attribute:
+            found = [(v.then(f"keyword {key}= at {at}"), at) for v, at in found]
         return _merge(found) if found else None
 
     def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -1643,6 +1772,8 @@ class _Recipe:
         #: the attributes and the names the repository reads, by name (built on first use)
         self._read_index: tuple[dict[str, list[_Read]], dict[str, list[_Read]]] | None = None
         self._ifs_by_file: dict[str, list[IfValues]] = {}
+        #: the last names of the repository's ``Enum`` classes (built on first use)
+        self._enums: set[str] | None = None
         #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
         self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
@@ -2211,9 +2342,30 @@ class _Recipe:
             # a row at a def (stylegan2's ``augment`` and ``AdaptiveAugment``, by their
             # names): untaken when every place that calls it is
             d = next((d for d in file.defs if d.line == item.where.line), None)
-            if d is None or depth > 0:
+            if d is None:
+                # a setting written by assignment (``cudnn.deterministic = True`` under
+                # ``if args.seed is not None:``): the ``if`` statements around its line
+                line = file.joined_line(item.where.line, item.where.cell)
+                return self._line_untaken(file, line, depth)
+            if depth > 0:
                 return ""
         return self._def_untaken(file, d, depth)
+
+    def _line_untaken(self, file: _File, line: int, depth: int = 0) -> str:
+        """Why the statement at ``line`` (no call on it) does not run with the defaults, by
+        the ``if`` statements of its function around it (innermost first), else by the
+        places that call that function (PyTorch-YOLOv3's ``provide_determinism``, called
+        under ``if args.seed != -1:``)."""
+        fns = [n for n, d in enumerate(file.defs) if not d.is_class and d.line < line <= d.end_line]
+        fn = max(fns, key=lambda n: file.defs[n].line, default=-1)
+        ifs = sorted(
+            (i for i in self._file_ifs(file) if i.function == fn and i.line < line <= i.end_line),
+            key=lambda i: -i.line,
+        )
+        why = self._untaken(file, line, ifs, fn) if ifs else ""
+        if why or fn < 0 or depth > 1:
+            return why
+        return self._def_untaken(file, file.defs[fn], depth)
 
     def _def_untaken(self, file: _File, d: DefValues, depth: int = 0) -> str:
         """Why the def ``d`` of ``file`` does not run with the defaults ("" when it may):
@@ -2467,14 +2619,25 @@ class _Recipe:
                 if local is not None:
                     return local[0]
                 params = dict(file.defs[fn].params)
+                # an assignment after the read replaces the parameter for later code only,
+                # unless a loop opened before the read may bring it round again (tacotron2's
+                # ``checkpoint_path`` tested, then reused for the saved checkpoints)
+                looped = any(
+                    loop.function == fn and loop.line < name.line for loop in file.values.loops
+                )
                 if name.name in params and not any(
-                    a.target.kind == "Name" and a.target.name == name.name
+                    a.target.kind == "Name"
+                    and a.target.name == name.name
+                    and (a.line < name.line or looped)
                     for a in file.defs[fn].assigns
                 ):
                     passed = self._passed(file, fn, name.name, at)
                     if passed is not _UNKNOWN:
                         return passed
                     # else what the value follower makes of it (the training files' calls)
+            member = self._enum_member(name)
+            if member is not None:
+                return member
             derived = self._derived_option(file, name)
             if derived is not None:
                 return self._holds(file, derived[0], derived[1], at + 1)
@@ -2495,6 +2658,25 @@ class _Recipe:
         if expr.kind == "Call" and expr.callee().rpartition(".")[2][:1].isupper():
             return BUILT  # ``Mixup(...)``: an object, whatever its arguments
         return holds(expr, lookup, depth, 2 * MAX_DEPTH)
+
+    def _enum_member(self, expr: Expr) -> _Member | None:
+        """``SamplerType.SHARDED_INFINITE``, a member of an ``Enum`` class of the repository
+        (by the class's last name): a value a test compares by identity, so dinov2's
+        ``sampler_type = SamplerType.SHARDED_INFINITE`` rules out ``_make_sampler``'s
+        ``if type == SamplerType.INFINITE:`` branch; None for any other attribute."""
+        if expr.kind != "Attribute" or expr.target.kind not in ("Name", "Attribute"):
+            return None
+        if self._enums is None:
+            self._enums = {
+                q.rpartition(".")[2]
+                for q in self.hierarchy.classes.facts
+                if any(
+                    base.rpartition(".")[2] in _ENUM_BASES
+                    for base in self.hierarchy.foreign_ancestors(q)
+                )
+            }
+        cls = expr.target.text.rpartition(".")[2]
+        return _Member(cls, expr.name) if cls in self._enums else None
 
     def _local_holds(self, file: _File, fn: int, name: Expr, depth: int) -> tuple[object] | None:
         """(the value) the local ``name`` holds where it is read, None when def ``fn``
@@ -4012,9 +4194,8 @@ class _Recipe:
                     values += [(k.name or "**", k.target.text) for k in expr.keywords]
                     self.add("augmentation", name, file.where(expr.line), values)
             elif name in _FOREIGN_SEEDS:
-                values = [
-                    ("seed", self.values.describe(file, call.function, a)) for a in expr.args[:1]
-                ]
+                given = expr.args[:1] or [k.target for k in expr.keywords if k.name == "seed"]
+                values = [("seed", self.values.describe(file, call.function, a)) for a in given]
                 split = _split_seed(file, call, name)
                 if split:
                     self.add("dataloader", name, file.where(expr.line), values, split)
@@ -5098,10 +5279,16 @@ class _Recipe:
                 for i in self.out
             ):
                 continue
+            # only the assignments the defaults run: tacotron2's ``learning_rate =
+            # _learning_rate`` (under an off ``use_saved_learning_rate``, when resuming) leaves
+            # one constant re-set every step, no schedule
             steps: dict[int, str] = {
                 a.line: f"{name} = {a.value.text}"
                 for a in d.assigns
-                if a.target.kind == "Name" and a.target.name == name and a.line < stmt.line
+                if a.target.kind == "Name"
+                and a.target.name == name
+                and a.line < stmt.line
+                and self.values.runs(file, fn, a.line)
             }
             # each update with its innermost loop: one opened after the LR's first value is
             # part of the computation (``for threshold, value in lr_steps``), not the epochs
@@ -5354,13 +5541,17 @@ class _Recipe:
             assert guard is not None
             if guard[0] in call.ifs:
                 continue  # the backward runs under the same test
+            every = self.values.resolve(file, guard[0].function, guard[1], 0)
             values = [
                 ("condition", guard[0].test.text),
-                ("every", self.values.describe(file, guard[0].function, guard[1])),
+                ("every", every.show()),
                 ("backward", file.loc(call.expr.line)),
             ]
-            self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values,
-                     "optimizer step every n backward passes")  # fmt: skip
+            note = "optimizer step every n backward passes"
+            if every.literal and _literal_number(every.text) == 1:
+                # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
+                note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
+            self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
 def _train_switch(test: Expr) -> bool | None:
@@ -5913,6 +6104,15 @@ def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:
     if expr.kind == "Call" and expr.func.kind == "Name" and expr.func.name == "dict":
         return [(k.name, k.target) for k in expr.keywords if k.name]
     return []
+
+
+def _built_items(expr: Expr) -> list[tuple[str, Expr]]:
+    """(keyword, value) of an object built by keywords (``HParams(lr=1e-3, ...)``,
+    ``SimpleNamespace(...)``), whose attributes are those keywords: a config whatever class
+    builds it; none for a dict (its entries are no attributes)."""
+    if expr.kind != "Call" or expr.args or (expr.func.kind == "Name" and expr.func.name == "dict"):
+        return []
+    return [(k.name, k.target) for k in expr.keywords if k.name]
 
 
 def _when(test: Expr | None) -> str:
