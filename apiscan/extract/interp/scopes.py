@@ -24,7 +24,7 @@ import libcst as cst
 from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import LAYER, ClassInfo, Scope, _join_all
 from apiscan.extract.records import NO_GRAD_CONTEXTS, RETURNS
-from apiscan.extract.shapes import host_dyn, is_dyn_tensor
+from apiscan.extract.shapes import host_dyn, is_dyn_tensor, is_host_dyn, sized_on_host
 from apiscan.program import values as pv
 from apiscan.resolve.owners import TENSOR_CLASSES
 from apiscan.resolve.values import (
@@ -472,12 +472,13 @@ class ScopesMixin:
 
     def _comp_for(self, cf: cst.CompFor) -> bool:
         """Bind a comprehension's loop variables; True when an ``if`` of it reads tensor
-        data (the result's length is then decided by data)."""
+        data, or it iterates host data as long as data says (the result's length is then
+        decided by data)."""
         binder = self.target(cf.target)
         it = self.value(cf.iter)
         self.shapes.on_loop(cf.iter, it, "comprehension's for")
         self._bind_loop(binder, it)
-        filtered = False
+        filtered = sized_on_host(it)
         for cif in cf.ifs:
             if self.shapes.on_condition(cif.test, self.value(cif.test), "comprehension's if"):
                 filtered = True
@@ -515,6 +516,12 @@ class ScopesMixin:
             filtered = self._comp_for(for_in)
         finally:
             self.scopes.pop()
+        if filtered and vals[0][0] == "nontorch" and sized_on_host(vals[0]):
+            # ``[np.unravel_index(row.data, shape) for row in rows]`` of rows as many as the
+            # data says, each as long as it says: arrays of such lengths, as many as that
+            return ("nontorch", ("host", for_in, vals[0]))
+        if filtered and vals[0][0] == "seq" and is_host_dyn(vals[0]):
+            return ("nontorch", ("host", for_in, vals[0]))
         if filtered and vals[0][0] in ("nontorch", "unknown"):
             # ``[i for i, s in enumerate(scores.tolist()) if s > t]``: host numbers, as many
             # as the data says

@@ -36,7 +36,10 @@ from apiscan.extract.shapes import (
     DYN_TENSOR,
     ELEM_SIZE,
     HOST_DATA,
+    HOST_MASK,
     RAND,
+    host_dyn,
+    host_elem,
     is_dyn_number,
     is_dyn_tensor,
     is_host_dyn,
@@ -177,6 +180,18 @@ class ShapeFactsMixin:
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
             return recv
+        if (HOST_MASK in indexes or BOOL_TENSOR in indexes) and (
+            recv in (ARRAY, HOST_DATA) or (recv[0] == "nontorch" and is_host_dyn(recv))
+        ):
+            # ``pairs[np.logical_not(np.isin(keys, pos))]``, ``pairs[torch.from_numpy(m)]``
+            # of a numpy array: as many rows as the mask holds, on the host
+            return host_dyn(node)
+        if recv[0] == "nontorch" and is_host_dyn(recv) and _one_element(node, indexes):
+            # ``rows_of[k]``: one element of host data sized by data: an array of such a
+            # length when it holds those (:func:`host_elem`), else a number (or a row of a
+            # static length), whose use as an index gathers no variable length
+            inner = host_elem(recv)
+            return inner if inner is not None else NONTORCH
         if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
             return recv
         if recv[0] == "seq":
@@ -398,6 +413,18 @@ class ShapeFactsMixin:
         """Is ``expr`` (``t[0]``, ``t``) a tensor a random number was written into here?"""
         root = _root_name(expr)
         return root is not None and (self._function(), root) in self.random_filled
+
+
+def _one_element(node: cst.Subscript, indexes: Sequence[Val]) -> bool:
+    """``a[k]``, ``a[0]``: one index that is a plain number (no slice, no array, no mask)."""
+    if len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
+        return False
+    v = indexes[0] if indexes else NONTORCH
+    return (
+        v[0] in ("nontorch", "unknown")
+        and not is_host_dyn(v)
+        and v not in (HOST_DATA, ARRAY, HOST_MASK)
+    )
 
 
 def _casts(attr: str, args: _Args) -> bool:
