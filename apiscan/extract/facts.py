@@ -60,11 +60,12 @@ def to_fact(
             # elements of a sequence of such arrays when it is one
             origin = payload[1]
             elem = payload[2] if len(payload) > 2 else None
+            tensor = bool(payload[3]) if len(payload) > 3 else False
             inner = to_fact(elem, param_of, site_of, depth + 1, supplied) if elem else None
             if isinstance(origin, pv.HostData):
-                return origin if inner is None else replace(origin, elem=inner)
+                return replace(origin, elem=inner, tensor=tensor)
             site = site_of(origin) if origin is not None else None
-            return pv.HostData(sized=True, site=site, elem=inner)
+            return pv.HostData(sized=True, site=site, elem=inner, tensor=tensor)
         if payload == "hostdata":
             return pv.HostData()
         if payload == "rand":
@@ -99,9 +100,10 @@ def to_val(f: pv.Fact) -> Val:
         if not f.sized:
             return fresh("nontorch", "hostdata")
         # the origin is the fact itself (its site names the host call, as for host numbers)
-        if f.elem is None:
+        if f.elem is None and not f.tensor:
             return fresh("nontorch", ("host", f))
-        return fresh("nontorch", ("host", f, to_val(f.elem)))
+        elem = to_val(f.elem) if f.elem is not None else None
+        return fresh("nontorch", ("host", f, elem, f.tensor))
     if isinstance(f, pv.Static):
         return fresh("nontorch", "array" if f.array else None)
     if isinstance(f, pv.Instance):

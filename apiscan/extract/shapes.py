@@ -57,6 +57,14 @@ HOST_DATA: Val = ("nontorch", "hostdata")
 #: ``np.logical_not(m)``): selecting an array with it gives host data of a data-dependent
 #: length, and brought into torch (``torch.from_numpy``) it is a mask
 HOST_MASK: Val = ("nontorch", "hostmask")
+#: the same, computed from tensor data (``np.isin(t.cpu().numpy(), keys)``)
+TENSOR_HOST_MASK: Val = ("nontorch", "tensormask")
+
+
+def is_host_mask(v: Val) -> bool:
+    return v in (HOST_MASK, TENSOR_HOST_MASK)
+
+
 BATCH_MAX: Val = ("nontorch", "batchmax")
 #: a tensor holding the sizes of the elements of a batch (``torch.as_tensor(img.shape[-2:])``
 #: per image, ``torch.stack`` of them), and the largest of them along the batch
@@ -72,8 +80,34 @@ GUESSED_RECEIVER = (
 )
 
 
-def host_dyn(origin: cst.CSTNode | None) -> Val:
-    return ("nontorch", ("host", origin))
+def host_dyn(origin: Any, elem: Val | None = None, tensor: bool = False) -> Val:
+    """Host data whose length was decided by data at ``origin``; ``elem``: what its elements
+    are when they are such data too (a sequence of arrays as long as data says, else None:
+    numbers); ``tensor``: the data it was decided from is a tensor's (taken to the host, or
+    a number or a mask read from tensor values), so whatever it indexes gathers a tensor
+    rather than another host array."""
+    if elem is None and not tensor:
+        return ("nontorch", ("host", origin))
+    return ("nontorch", ("host", origin, elem, tensor))
+
+
+def from_tensor(v: Val) -> bool:
+    """Host data sized by data that was decided from tensor data (see :func:`host_dyn`), or a
+    sequence holding some."""
+    if v[0] == "nontorch":
+        return is_host_dyn(v) and len(v[1]) > 3 and bool(v[1][3])
+    return v[0] in ("seq", "tuple") and _any_elem(v, from_tensor)
+
+
+def tensor_derived(v: Val) -> bool:
+    """A value computed from tensor data: a tensor, its data on the host, a number or a mask
+    read from it, host data sized from it."""
+    return (
+        (v[0] == "tensor" and v[1] != "arg")
+        or v in (HOST_DATA, TENSOR_HOST_MASK)
+        or _holds_dyn_number(v)
+        or from_tensor(v)
+    )
 
 
 def is_host_dyn(v: Val) -> bool:
@@ -88,7 +122,7 @@ def host_elem(v: Val) -> Val | None:
     (the rows of a sparse matrix built from tensor data, a list comprehension over one);
     None for a plain array, whose elements are numbers (or rows of a static length)."""
     if v[0] == "nontorch" and is_host_dyn(v) and len(v[1]) > 2:
-        return v[1][2]  # type: ignore[no-any-return]
+        return v[1][2]  # type: ignore[no-any-return]  # None for numbers
     return None
 
 
@@ -96,6 +130,14 @@ def sized_on_host(v: Val) -> bool:
     """Host data whose own length was decided by data (an array, or a sequence of arrays
     as long as the data says), not a list of a static length that holds such arrays."""
     return v[0] == "nontorch" and is_host_dyn(v)
+
+
+def sized_by_tensor(v: Val) -> bool:
+    """:func:`sized_on_host` from a tensor's data (:func:`from_tensor`): a loop over it or a
+    branch on its length follows what the network computed. One decided from a host array
+    (``np.unique`` of a label image a dataset read, a sampler's group ids) is host work that
+    no graph compiles."""
+    return sized_on_host(v) and from_tensor(v)
 
 
 def is_dyn_number(v: Val) -> bool:
@@ -114,8 +156,9 @@ def takes_tensor_only(v: Val) -> bool:
     """An index only a tensor takes: a boolean mask, an index tensor of a data-dependent
     length or an index array sized on the host by data (a list or dict indexed with one would
     fail), so ``value[keep]`` indexes a tensor even when nothing else says what ``value``
-    is (an array would take it too: the finding says the receiver is only probably one)."""
-    return v == BOOL_TENSOR or is_dyn_tensor(v) or sized_on_host(v)
+    is (an array would take it too, but one decided from a tensor's data goes back to the
+    tensors it came from: a round trip)."""
+    return v == BOOL_TENSOR or is_dyn_tensor(v) or sized_by_tensor(v)
 
 
 def record_of_dynamic(v: Val) -> bool:
@@ -655,7 +698,7 @@ class ShapeTracker:
             if came:
                 self.hit("DS121", node, api, self._round_trip_words(came))
                 return DYN_TENSOR
-            if args and args[0] == HOST_MASK:
+            if args and is_host_mask(args[0]):
                 return BOOL_TENSOR  # ``torch.from_numpy(np.isin(keys, pos))``: a mask
             if args and (is_dyn_tensor(args[0]) or args[0] == BOOL_TENSOR):
                 # ``torch.as_tensor(keep, device=d)`` of a tensor is that tensor: still the mask
@@ -934,7 +977,7 @@ class ShapeTracker:
         if recv[0] != "tensor":
             return None
         for idx in indexes:
-            if idx in (BOOL_TENSOR, HOST_MASK):
+            if idx == BOOL_TENSOR or is_host_mask(idx):
                 why, chain = self._why("indexing with a boolean mask", [idx])
                 if store and self.defer_stores:
                     # settle_stores decides, once the stored value is known
@@ -964,7 +1007,10 @@ class ShapeTracker:
                     # ``boxes[inds]``, ``boxes`` untyped and ``inds`` from a guessed receiver:
                     # the result is as much a tensor as either
                     return self._guess((DYN_TENSOR[0], DYN_TENSOR[1]))
-                return DYN_TENSOR
+                # ``p[b, a, gj, gi]``: the gathered rows are the dimension that varies, the
+                # others (the channels) keep their sizes
+                dim = _indexed_dim(node)
+                return self._varying(dim) if dim is not None else DYN_TENSOR
         for idx in indexes:
             if idx[0] == "nontorch" and is_host_dyn(idx):
                 # ``emb[np.nonzero(a == k)[0]]``, ``feats[rows_of[k]]``: an index array sized on
@@ -1087,7 +1133,9 @@ class ShapeTracker:
             bad = [a for a in args if is_dyn_number(a) or (a[0] == "tensor" and a[1] != "arg")]
         elif name in LOOP_THROUGH:
             bad = [
-                a for a in args if is_dyn_tensor(a) or id(a) in self._dyn_lists or sized_on_host(a)
+                a
+                for a in args
+                if is_dyn_tensor(a) or id(a) in self._dyn_lists or sized_by_tensor(a)
             ]
             bad += [v for arg in node.args for v in self._counted.get(id(arg.value), ())]
             if name == "zip" and len(bad) < len(args):
@@ -1105,7 +1153,7 @@ class ShapeTracker:
         ``range`` of a number read from tensor data (``range(int(count))``). A graph unrolls
         a loop over a tensor when compiling, so it needs that number ahead of time; iterating
         a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
-        dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists or sized_on_host(it)
+        dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists or sized_by_tensor(it)
         bad = [it] if dyn else self._counted.get(id(node), [])
         if not bad or _joined_along_another_dim(node):
             return False
@@ -1198,8 +1246,9 @@ class ShapeTracker:
         data has rows of data-dependent lengths too (:func:`host_elem`)."""
         last = q.rpartition(".")[2]
         root = q.partition(".")[0]
+        tensor = any(tensor_derived(v) for v in [*args, *kwvals])
         if root == "numpy" and last in NUMPY_PREDICATES:
-            return HOST_MASK
+            return TENSOR_HOST_MASK if tensor else HOST_MASK
         axis = "axis" in _keyword_names(node) or len(args) > 1
         if root == "numpy" and last == "where" and len(args) != 1:
             return None  # np.where(cond, a, b): the shape of its operands
@@ -1208,7 +1257,7 @@ class ShapeTracker:
             and last in SCIPY_DATA_LENGTH
             and any(v[0] == "tensor" or v == HOST_DATA for v in args)
         ):
-            made = host_dyn(node)  # a length decided by data, on the host
+            made = host_dyn(node, tensor=tensor)  # a length decided by data, on the host
             # scipy's give tuples (rows and columns, peaks and properties, one array per
             # dimension), as do numpy's per-dimension ones and ``return_*=True``
             if root == "scipy" or last in NUMPY_PER_DIM or _returns_tuple(node):
@@ -1217,10 +1266,10 @@ class ShapeTracker:
         sizes = list(args) if root == "numpy" and last in NUMPY_SIZED else []
         sizes += [v for k, v in zip(_keyword_names(node), kwvals, strict=False) if k == "shape"]
         if any(_holds_dyn_number(v) for v in sizes):
-            made = host_dyn(node)
+            # sized by a number read from tensor data: decided from it
             if last in SPARSE_MATRICES:
-                return ("nontorch", ("host", node, host_dyn(node)))
-            return made
+                return host_dyn(node, host_dyn(node, tensor=True), tensor=True)
+            return host_dyn(node, tensor=True)
         carried = next((v for v in args if sized_on_host(v)), None)
         if root != "numpy" or carried is None:
             return None

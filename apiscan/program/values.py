@@ -140,6 +140,8 @@ class HostData:
     sized: bool = False
     site: Site | None = None
     elem: Fact | None = None
+    #: decided from a tensor's data (what it indexes is a tensor, not another host array)
+    tensor: bool = False
     via: tuple[Hop, ...] = ()
 
 

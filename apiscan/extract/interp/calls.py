@@ -46,7 +46,7 @@ from apiscan.extract.shapes import (
     is_dyn_tensor,
     is_variable,
     names_read,
-    sized_on_host,
+    sized_by_tensor,
 )
 from apiscan.resolve.values import (
     ARG_TENSOR,
@@ -435,13 +435,13 @@ class CallsMixin:
             if (
                 name == "len"
                 and node is not None
-                and (is_dyn_tensor(first) or sized_on_host(first))
+                and (is_dyn_tensor(first) or sized_by_tensor(first))
             ):
                 return self.shapes.size_read(node, first)
             if (
                 name in ("int", "float")
                 and type(node) is cst.Call
-                and (first == HOST_DATA or sized_on_host(first))
+                and (first == HOST_DATA or sized_by_tensor(first))
             ):
                 # ``int(a.max())`` of tensor data on the host: a number read from that data
                 return self.shapes.on_sync(node, TENSOR)
@@ -465,7 +465,7 @@ class CallsMixin:
             if name == "range" and args and any(map(is_dyn_number, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back)
-                return host_dyn(node)
+                return host_dyn(node, tensor=True)
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:

@@ -131,7 +131,9 @@ class ExpressionsMixin:
         if op is cst.Multiply and any(
             is_dyn_number(a) and b[0] == "seq" for a, b in ((left, right), (right, left))
         ):
-            return host_dyn(node)  # ``n * [c]``: a host list as long as a number read from data
+            return host_dyn(
+                node, tensor=True
+            )  # ``n * [c]``: a host list as long as a number read from data
         merged = merge_numbers(left, right)
         if merged is not None:
             return merged
@@ -141,7 +143,9 @@ class ExpressionsMixin:
                 if v[0] in ("seq", "tuple") and _sized_by_data(v):
                     return v
         if _array_operands([left, right]):
-            return ARRAY  # ``s[:, 1] / s[:, 0]``, ``a & b`` of numpy arrays: an array
+            # ``s[:, 1] / s[:, 0]``, ``a & b`` of numpy arrays: an array (a tensor's data
+            # still, when one operand is: what is decided from it follows the tensor)
+            return HOST_DATA if HOST_DATA in (left, right) else ARRAY
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -253,7 +257,9 @@ class ExpressionsMixin:
                     self.truths[id(truth)] = truth
                     return truth
             if _array_operands(vals):
-                return ARRAY  # ``tokens.numpy() == eos``: a numpy mask (its nonzero is numpy's)
+                # ``tokens.numpy() == eos``: a numpy mask (its nonzero is numpy's), of the
+                # tensor's data when an operand is
+                return HOST_DATA if HOST_DATA in vals else ARRAY
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
         return NONTORCH if not tensorish else UNKNOWN

@@ -366,7 +366,7 @@ class MembersMixin:
         if args.vals[0][0] not in ("tensor", "tuple"):
             if args.vals[0][0] == "nontorch" and self.shapes.conditional():
                 # `keep.append(k)` under `if area > 0:`: a host list as long as data says
-                self.bind(node.value.value, host_dyn(node))
+                self.bind(node.value.value, host_dyn(node, tensor=True))
             return
         if args.vals[0][0] == "tuple":
             if record_of_dynamic(args.vals[0]):

@@ -36,15 +36,16 @@ from apiscan.extract.shapes import (
     DYN_TENSOR,
     ELEM_SIZE,
     HOST_DATA,
-    HOST_MASK,
     RAND,
     host_dyn,
     host_elem,
     is_dyn_number,
     is_dyn_tensor,
     is_host_dyn,
+    is_host_mask,
     is_variable,
     takes_tensor_only,
+    tensor_derived,
 )
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.values import (
@@ -92,7 +93,15 @@ class ShapeFactsMixin:
                 return size
         if attr == "numpy":
             return HOST_DATA  # the tensor's data, now on the host
-        if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
+        if attr == "dim" and is_dyn_tensor(recv):
+            return NONTORCH  # the number of dimensions: a data-dependent shape keeps its rank
+        if attr == "size" and is_dyn_tensor(recv) and args.vals:
+            first = node.args[0].value if node.args else None
+            dim = int(first.value, 0) if type(first) is cst.Integer else None
+            varying = self.shapes.varying_dim(recv)
+            if dim is not None and varying is not None and dim != varying:
+                return NONTORCH  # ``ps.size(1)`` of rows gathered by data: the channels
+        if attr in ("size", "numel") and is_dyn_tensor(recv):
             return self.shapes.size_read(node, recv)
         result = self.owners.call_result(api, recv, attr)
         if attr == "type" and (args.vals or args.keywords):
@@ -180,12 +189,11 @@ class ShapeFactsMixin:
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
             return recv
-        if (HOST_MASK in indexes or BOOL_TENSOR in indexes) and (
-            recv in (ARRAY, HOST_DATA) or (recv[0] == "nontorch" and is_host_dyn(recv))
-        ):
+        masks = [i for i in indexes if i == BOOL_TENSOR or is_host_mask(i)]
+        if masks and (recv in (ARRAY, HOST_DATA) or (recv[0] == "nontorch" and is_host_dyn(recv))):
             # ``pairs[np.logical_not(np.isin(keys, pos))]``, ``pairs[torch.from_numpy(m)]``
             # of a numpy array: as many rows as the mask holds, on the host
-            return host_dyn(node)
+            return host_dyn(node, tensor=any(map(tensor_derived, [recv, *masks])))
         if recv[0] == "nontorch" and is_host_dyn(recv) and _one_element(node, indexes):
             # ``rows_of[k]``: one element of host data sized by data: an array of such a
             # length when it holds those (:func:`host_elem`), else a number (or a row of a
@@ -423,7 +431,8 @@ def _one_element(node: cst.Subscript, indexes: Sequence[Val]) -> bool:
     return (
         v[0] in ("nontorch", "unknown")
         and not is_host_dyn(v)
-        and v not in (HOST_DATA, ARRAY, HOST_MASK)
+        and not is_host_mask(v)
+        and v not in (HOST_DATA, ARRAY)
     )
 
 

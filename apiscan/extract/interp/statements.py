@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.interp.base import ATTR, NAME, REFERENCES, _carries_data, _root_name
-from apiscan.extract.shapes import RAND, is_dyn_number
+from apiscan.extract.shapes import BOOL_TENSOR, RAND, is_dyn_number, is_dyn_tensor
 from apiscan.resolve.values import NONTORCH, UNKNOWN, Val, element, seq
 
 #: Builtin types an ``isinstance`` test may narrow a name to (never a tensor).
@@ -142,6 +142,9 @@ class StatementsMixin:
                     names[name] = after_body[name]  # ``else: x = None``: x is the other's
         if orelse is None:
             self._keep_variable(before, names)
+        walked_last = dict(names)
+        if orelse is not None:
+            _keep_dynamic(after_body, names)
         self.shapes.keep_collections(names, [after_body] if orelse else [before, after_body])
         self.shapes.leave_if(dynamic)
         if not dynamic:
@@ -153,8 +156,9 @@ class StatementsMixin:
             return
         pairs = [(a, b) for a in body_returns for b in returns[middle:]]
         for name, v in after_body.items():
-            if before.get(name) is not v and name in names and after_body[name] is not names[name]:
-                pairs.append((v, names[name]))
+            other = walked_last.get(name)
+            if before.get(name) is not v and other is not None and v is not other:
+                pairs.append((v, other))
         self.shapes.on_branches(node.test, pairs)
 
     def _keep_variable(self, before: dict[str, Val], names: dict[str, Val]) -> None:
@@ -336,6 +340,24 @@ class StatementsMixin:
             self.bind_target(binder[1], seq(element(v)))
         elif kind == "item":
             self._store_item(binder[1], v)
+
+
+def _keep_dynamic(branch: dict[str, Val], names: dict[str, Val]) -> None:
+    """After an ``if`` with an ``else``, a name the ``if`` branch bound to a tensor of a
+    data-dependent shape and the other branch to a static tensor may hold either (YOLOv3's
+    ``t = t[j]`` when there are targets, ``t = targets[0]`` when not): it keeps "may depend
+    on data", as the solver's joins do, rather than whichever branch the walk saw last."""
+    for name, v in branch.items():
+        new = names.get(name)
+        if (
+            new is not None
+            and new is not v
+            and is_dyn_tensor(v)
+            and new[0] == "tensor"
+            and not is_dyn_tensor(new)
+            and new != BOOL_TENSOR
+        ):
+            names[name] = v
 
 
 def _set_to_none(body: cst.BaseSuite) -> list[str]:

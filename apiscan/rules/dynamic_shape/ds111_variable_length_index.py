@@ -93,6 +93,16 @@ class VariableLengthIndex(Rule):
             return out, emb[order], emb[others], emb[labels.shape[0] - 1]
         """,
         """
+        import numpy as np
+        import torch
+
+
+        def summarize(stats, thresholds, thr):
+            precision = stats["precision"]  # a host array of the evaluation's
+            t = np.where(thr == thresholds)[0]
+            return torch.as_tensor(float(precision[t].mean()))
+        """,
+        """
         import torch
         import torch.nn.functional as F
 
@@ -154,6 +164,18 @@ class VariableLengthIndex(Rule):
                 rows = np.nonzero(labels == c)[0]
                 sums[c] = emb[rows].sum(0)  # error
             return sums
+        """,
+        """
+        import torch
+
+
+        def anchors_of_targets(targets: torch.Tensor, anchors: torch.Tensor, nt: int):
+            t = targets * 2.0
+            if nt:
+                t = t[t[:, 4] < 4.0]
+            else:
+                t = targets[0]
+            return anchors[t[:, 5].long()]  # error
         """,
         """
         # file: memory.py

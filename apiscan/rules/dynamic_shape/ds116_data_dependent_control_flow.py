@@ -129,6 +129,13 @@ class DataDependentControlFlow(Rule):
         import torch
 
 
+        def class_scores(pred: torch.Tensor, scores: torch.Tensor):
+            ps = pred[torch.nonzero(scores > 0.5).squeeze(1)]
+            if ps.size(1) > 5 and ps.dim() == 2:
+                ps = ps[:, 5:]
+            return ps
+
+
         def by_rows(emb: torch.Tensor):
             arr = emb.cpu().numpy()
             out = []
