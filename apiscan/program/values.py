@@ -197,7 +197,7 @@ def _dynamic_leaf(f: Fact) -> bool:
     if isinstance(f, Tensor):
         return f.dynamic or f.boolean
     if isinstance(f, HostData):
-        return f.sized
+        return f.sized and f.tensor
     return isinstance(f, HostNumber | RandomNumber)
 
 
@@ -216,9 +216,10 @@ def is_dynamic(f: Fact) -> bool:
     if kind is Tup:
         return any(map(is_dynamic, f.elems))  # type: ignore[union-attr]
     if kind is HostData:
-        # sized by data: a length to carry; tensor data on the host alone is worth a walk
+        # sized from a tensor's data: a length to carry into the functions it reaches. Tensor
+        # data on the host alone, or host data sized from other host data, is worth a walk
         # only where the walk found it matters (a parameter in a sensitive place)
-        return f.sized  # type: ignore[union-attr]
+        return f.sized and f.tensor  # type: ignore[union-attr]
     return kind is HostNumber or kind is RandomNumber
 
 
