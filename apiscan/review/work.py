@@ -2358,6 +2358,9 @@ def _round_trips(
                 method = trip.function.rpartition(".")[0] in modules
                 if key in found or (trip.back and (key in network or method)):
                     trips[key] = (fa, trip)
+    # functions that take a tensor to the host themselves (``assign.cpu().numpy()`` handed
+    # to a helper that calls scipy): what comes back went there from the device
+    leaves = {(f.path, f.function) for f in result.api_findings if f.api in _TO_HOST}
     for path, function in sorted(found.keys() | trips.keys()):
         if _NOT_NETWORK.search(function.rpartition(".")[2]):
             continue
@@ -2383,10 +2386,18 @@ def _round_trips(
             what=f"{function}: {', '.join(names)}",
             where=where,
             why=(
-                "tensors leave the device for "
-                + ", ".join(names)
-                + " and come back"
-                + (how if back else "")
+                (
+                    "tensors leave the device for "
+                    + ", ".join(names)
+                    + " and come back"
+                    + (how if back else "")
+                    if (path, function) in trips or not indexed or (path, function) in leaves
+                    # no tensor taken to the host here: arrays decided on the host index the
+                    # tensors (a mask of np.isin over host keys selecting sampled pairs)
+                    else "an index array decided on the host ("
+                    + ", ".join(names)
+                    + ") gathers from tensors, its length the data's"
+                )
                 + " every time this runs in the network or loss path: a graph break "
                 "under GRAPH_MODE and a device synchronisation per call; keep it on the "
                 "host outside the compiled cell, or write the computation with MindSpore ops"

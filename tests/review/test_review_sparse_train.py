@@ -52,7 +52,12 @@ def test_host_index_and_host_mask_round_trips_are_work_items(review: Review) -> 
     assert sorted(trips) == [
         "centroids_loss: csr_matrix(...)",
         "negative_loss: numpy.isin, numpy.logical_not",
+        "sampled_loss: np.asarray(pairs)[torch.from_numpy(keep)]",
     ]
+    # no tensor goes to the host there: a selection decided on the host indexes the features
+    sampled = trips["sampled_loss: np.asarray(pairs)[torch.from_numpy(keep)]"]
+    assert sampled.why.startswith("an index array decided on the host (")
+    assert "tensors leave the device" not in sampled.why
     item = trips["centroids_loss: csr_matrix(...)"]
     assert [(w.path, w.line) for w in item.where] == [("pointnet/loss.py", 14)]
     assert "the host's arrays index a tensor" in item.why
@@ -67,5 +72,6 @@ def test_host_index_and_host_mask_are_dynamic_shapes(review: Review) -> None:
         ("loss.py", 13, "DS116"),  # if len(where[k][0]) > 0
         ("loss.py", 14, "DS111"),  # memory[where[k][0]]: a gather as long as the group
         ("loss.py", 23, "DS104"),  # dist[mask] with mask = torch.from_numpy(np.isin(...))
+        ("loss.py", 30, "DS111"),  # feats[picked[:, 0]]: rows a host mask selected
         ("memory.py", 9, "DS116"),  # [... for row in m]: one row per label up to the largest
     }
