@@ -469,10 +469,20 @@ def _sync_origins(ext: Extractor) -> list[cst.CSTNode]:
         if not isinstance(v, tuple) or len(v) != 2 or depth > 4:
             return
         kind, payload = v
-        if kind == "nontorch" and isinstance(payload, tuple) and payload[:1] == ("dyn",):
+        if (
+            kind == "nontorch"
+            and isinstance(payload, tuple)
+            and payload[:1]
+            in (
+                ("dyn",),
+                ("host",),
+            )
+        ):
             node = payload[1]
             if isinstance(node, cst.CSTNode):
                 found.setdefault(id(node), node)
+            if len(payload) > 2:  # the elements of host data sized by data
+                visit(payload[2], depth + 1)
         elif kind == "seq":
             visit(payload, depth + 1)
         elif kind == "tuple":

@@ -193,6 +193,9 @@ class Extractor(
         self.arg_masks: dict[int, Val] = {}
         #: id(value) -> value: elements of data-dependent tensors met in loops (one index)
         self.rows: dict[int, Val] = {}
+        #: id(value) -> value: elements of host data sized by data met in loops (``c`` of
+        #: ``for c in np.unique(labels)``): a number, computed with on the host
+        self.host_items: dict[int, Val] = {}
         #: id(value) -> value: boolean tensors a factory filled with constants
         #: (``torch.ones(n, dtype=torch.bool)``): no data mask until data is stored in them
         self.const_masks: dict[int, Val] = {}

@@ -10,6 +10,7 @@ identity that a value is the very one the solver supplied (and name where it cam
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from apiscan.program import values as pv
@@ -54,6 +55,19 @@ def to_fact(
             if isinstance(origin, pv.HostNumber):
                 return origin
             return pv.HostNumber(site_of(origin) if origin is not None else None)
+        if isinstance(payload, tuple) and payload[:1] == ("host",):
+            # host data whose length was decided by data (``shapes.host_dyn``), with the
+            # elements of a sequence of such arrays when it is one
+            origin = payload[1]
+            elem = payload[2] if len(payload) > 2 else None
+            tensor = bool(payload[3]) if len(payload) > 3 else False
+            inner = to_fact(elem, param_of, site_of, depth + 1, supplied) if elem else None
+            if isinstance(origin, pv.HostData):
+                return replace(origin, elem=inner, tensor=tensor)
+            site = site_of(origin) if origin is not None else None
+            return pv.HostData(sized=True, site=site, elem=inner, tensor=tensor)
+        if payload == "hostdata":
+            return pv.HostData()
         if payload == "rand":
             return pv.RandomNumber()
         return pv.Static(array=True) if payload == "array" else pv.STATIC
@@ -82,6 +96,14 @@ def to_val(f: pv.Fact) -> Val:
         return fresh("nontorch", ("dyn", f))
     if isinstance(f, pv.RandomNumber):
         return fresh("nontorch", "rand")
+    if isinstance(f, pv.HostData):
+        if not f.sized:
+            return fresh("nontorch", "hostdata")
+        # the origin is the fact itself (its site names the host call, as for host numbers)
+        if f.elem is None and not f.tensor:
+            return fresh("nontorch", ("host", f))
+        elem = to_val(f.elem) if f.elem is not None else None
+        return fresh("nontorch", ("host", f, elem, f.tensor))
     if isinstance(f, pv.Static):
         return fresh("nontorch", "array" if f.array else None)
     if isinstance(f, pv.Instance):

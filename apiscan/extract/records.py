@@ -285,6 +285,7 @@ def _record_classes() -> tuple[type, ...]:
         values.Tensor,
         values.HostNumber,
         values.RandomNumber,
+        values.HostData,
         values.Instance,
         values.Seq,
         values.Tup,

@@ -34,6 +34,7 @@ the join, when the call graph says whether the function runs in the network grap
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.model import ChainStep
-from apiscan.resolve.values import NONTORCH, PTENSOR, TENSOR, Val
+from apiscan.resolve.values import ARRAY, NONTORCH, PTENSOR, TENSOR, Val
 
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
@@ -52,6 +53,18 @@ SAMPLE_SIZE: Val = ("nontorch", "sample")
 ELEM_SIZE: Val = ("nontorch", "elemsize")
 #: a numpy array holding a tensor's data (``t.cpu().numpy()``)
 HOST_DATA: Val = ("nontorch", "hostdata")
+#: a boolean numpy array made by a numpy predicate (``np.isin(keys, pos_keys)``,
+#: ``np.logical_not(m)``): selecting an array with it gives host data of a data-dependent
+#: length, and brought into torch (``torch.from_numpy``) it is a mask
+HOST_MASK: Val = ("nontorch", "hostmask")
+#: the same, computed from tensor data (``np.isin(t.cpu().numpy(), keys)``)
+TENSOR_HOST_MASK: Val = ("nontorch", "tensormask")
+
+
+def is_host_mask(v: Val) -> bool:
+    return v in (HOST_MASK, TENSOR_HOST_MASK)
+
+
 BATCH_MAX: Val = ("nontorch", "batchmax")
 #: a tensor holding the sizes of the elements of a batch (``torch.as_tensor(img.shape[-2:])``
 #: per image, ``torch.stack`` of them), and the largest of them along the batch
@@ -67,8 +80,34 @@ GUESSED_RECEIVER = (
 )
 
 
-def host_dyn(origin: cst.CSTNode | None) -> Val:
-    return ("nontorch", ("host", origin))
+def host_dyn(origin: Any, elem: Val | None = None, tensor: bool = False) -> Val:
+    """Host data whose length was decided by data at ``origin``; ``elem``: what its elements
+    are when they are such data too (a sequence of arrays as long as data says, else None:
+    numbers); ``tensor``: the data it was decided from is a tensor's (taken to the host, or
+    a number or a mask read from tensor values), so whatever it indexes gathers a tensor
+    rather than another host array."""
+    if elem is None and not tensor:
+        return ("nontorch", ("host", origin))
+    return ("nontorch", ("host", origin, elem, tensor))
+
+
+def from_tensor(v: Val) -> bool:
+    """Host data sized by data that was decided from tensor data (see :func:`host_dyn`), or a
+    sequence holding some."""
+    if v[0] == "nontorch":
+        return is_host_dyn(v) and len(v[1]) > 3 and bool(v[1][3])
+    return v[0] in ("seq", "tuple") and _any_elem(v, from_tensor)
+
+
+def tensor_derived(v: Val) -> bool:
+    """A value computed from tensor data: a tensor, its data on the host, a number or a mask
+    read from it, host data sized from it."""
+    return (
+        (v[0] == "tensor" and v[1] != "arg")
+        or v in (HOST_DATA, TENSOR_HOST_MASK)
+        or _holds_dyn_number(v)
+        or from_tensor(v)
+    )
 
 
 def is_host_dyn(v: Val) -> bool:
@@ -76,6 +115,29 @@ def is_host_dyn(v: Val) -> bool:
     if v[0] == "nontorch":
         return isinstance(v[1], tuple) and v[1][:1] == ("host",)
     return v[0] in ("seq", "tuple") and _any_elem(v, is_host_dyn)
+
+
+def host_elem(v: Val) -> Val | None:
+    """What iterating host data sized by data yields when it is a sequence of such arrays
+    (the rows of a sparse matrix built from tensor data, a list comprehension over one);
+    None for a plain array, whose elements are numbers (or rows of a static length)."""
+    if v[0] == "nontorch" and is_host_dyn(v) and len(v[1]) > 2:
+        return v[1][2]  # type: ignore[no-any-return]  # None for numbers
+    return None
+
+
+def sized_on_host(v: Val) -> bool:
+    """Host data whose own length was decided by data (an array, or a sequence of arrays
+    as long as the data says), not a list of a static length that holds such arrays."""
+    return v[0] == "nontorch" and is_host_dyn(v)
+
+
+def sized_by_tensor(v: Val) -> bool:
+    """:func:`sized_on_host` from a tensor's data (:func:`from_tensor`): a loop over it or a
+    branch on its length follows what the network computed. One decided from a host array
+    (``np.unique`` of a label image a dataset read, a sampler's group ids) is host work that
+    no graph compiles."""
+    return sized_on_host(v) and from_tensor(v)
 
 
 def is_dyn_number(v: Val) -> bool:
@@ -91,10 +153,12 @@ def is_dyn_tensor(v: Val) -> bool:
 
 
 def takes_tensor_only(v: Val) -> bool:
-    """An index only a tensor takes: a boolean mask or an index tensor of a data-dependent
-    length (a list or dict indexed with one would fail), so ``value[keep]`` indexes a tensor
-    even when nothing else says what ``value`` is."""
-    return v == BOOL_TENSOR or is_dyn_tensor(v)
+    """An index only a tensor takes: a boolean mask, an index tensor of a data-dependent
+    length or an index array sized on the host by data (a list or dict indexed with one would
+    fail), so ``value[keep]`` indexes a tensor even when nothing else says what ``value``
+    is (an array would take it too, but one decided from a tensor's data goes back to the
+    tensors it came from: a round trip)."""
+    return v == BOOL_TENSOR or is_dyn_tensor(v) or sized_by_tensor(v)
 
 
 def record_of_dynamic(v: Val) -> bool:
@@ -260,9 +324,63 @@ NUMPY_DATA_LENGTH = frozenset(
         "setdiff1d",
         "intersect1d",
         "union1d",
-        "delete",
         "trim_zeros",
+        # as long as the largest value plus one
+        "bincount",
     }
+)
+#: numpy functions that return one array per dimension of their input (``np.nonzero(m)[0]``
+#: is the first dimension's indices, not the first of them).
+NUMPY_PER_DIM = frozenset({"nonzero", "where", "unravel_index"})
+#: numpy predicates: element-wise truths, a boolean array (:data:`HOST_MASK`).
+NUMPY_PREDICATES = frozenset(
+    {
+        "isin",
+        "in1d",
+        "logical_not",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "isclose",
+    }
+)
+#: numpy functions whose positional arguments are sizes (given one read from tensor data,
+#: the array is as long as the data says).
+NUMPY_SIZED = frozenset(
+    {"zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity", "tile", "repeat"}
+)
+#: numpy reductions: called without an axis on host data sized by data, one number.
+NUMPY_REDUCTIONS = frozenset(
+    {
+        "sum",
+        "mean",
+        "max",
+        "min",
+        "amax",
+        "amin",
+        "prod",
+        "std",
+        "var",
+        "median",
+        "any",
+        "all",
+        "argmax",
+        "argmin",
+        "count_nonzero",
+        "average",
+        "size",
+        "ndim",
+        "shape",
+        "isscalar",
+    }
+)
+#: scipy.sparse matrix constructors: built from tensor data, each row stores as many entries
+#: as the data says (``[row.data for row in csr_matrix(...)]``).
+SPARSE_MATRICES = frozenset(
+    {"csr_matrix", "csc_matrix", "coo_matrix", "lil_matrix", "csr_array", "csc_array", "coo_array"}
 )
 #: scipy functions whose result's length is read from the values of their input (filters,
 #: transforms and distances keep the input's shape and are not listed).
@@ -590,6 +708,8 @@ class ShapeTracker:
             if came:
                 self.hit("DS121", node, api, self._round_trip_words(came))
                 return DYN_TENSOR
+            if args and is_host_mask(args[0]):
+                return BOOL_TENSOR  # ``torch.from_numpy(np.isin(keys, pos))``: a mask
             if args and (is_dyn_tensor(args[0]) or args[0] == BOOL_TENSOR):
                 # ``torch.as_tensor(keep, device=d)`` of a tensor is that tensor: still the mask
                 # (or the index tensor of a data-dependent length) it was
@@ -770,7 +890,10 @@ class ShapeTracker:
         entry = self._guessed.get(id(v))
         return entry is not None and entry is v
 
-    def _round_trip_words(self, vals: Sequence[Val]) -> str:
+    def _round_trip_words(self, vals: Sequence[Val], subject: str = "") -> str:
+        """Which host call decided the length of the data coming back (``subject``: what the
+        data is there, "the index": a host array indexing a tensor)."""
+        lead = f"{subject} is host data: " if subject else ""
         for v in vals:
             stack = [v]
             while stack:
@@ -780,14 +903,14 @@ class ShapeTracker:
                     what = _call_text(origin)
                     if what:
                         return (
-                            f"`{what}` computed its length on the host from data; back in "
-                            "torch it is a data-dependent shape"
+                            f"{lead}`{what}` computed its length on the host from data; back "
+                            "in torch it is a data-dependent shape"
                         )
                 elif x[0] == "seq":
                     stack.append(x[1])
                 elif x[0] == "tuple":
                     stack.extend(x[1])
-        return "host data whose length was decided by data comes back into torch"
+        return f"{lead}host data whose length was decided by data comes back into torch"
 
     # ---------------------------------------------------------------- containers
     def collect(self, held: Val, added: Val) -> Val | None:
@@ -886,7 +1009,7 @@ class ShapeTracker:
         if recv[0] != "tensor":
             return None
         for idx in indexes:
-            if idx == BOOL_TENSOR:
+            if idx == BOOL_TENSOR or is_host_mask(idx):
                 why, chain = self._why("indexing with a boolean mask", [idx])
                 if store and self.defer_stores:
                     # settle_stores decides, once the stored value is known
@@ -919,6 +1042,16 @@ class ShapeTracker:
                 # ``pred[b, a, gj, gi]``: one row per index, the other dimensions as they were
                 dim = _indexed_dim(node)
                 return self._varying(dim) if dim is not None and is_dyn_tensor(idx) else DYN_TENSOR
+        for idx in indexes:
+            if idx[0] == "nontorch" and is_host_dyn(idx):
+                # ``emb[np.nonzero(a == k)[0]]``, ``feats[rows_of[k]]``: an index array sized on
+                # the host from tensor data comes back as the index: a gather of that length
+                why, chain = self._why(self._round_trip_words([idx], "the index"), [idx])
+                if store and self.defer_stores:
+                    self._pending_stores.append(PendingStore(node, "DS111", GETITEM, why, chain))
+                else:
+                    self.hit("DS111", node, GETITEM, why, chain=chain)
+                return DYN_TENSOR
         bad = [b for b in bounds if is_variable(b)]
         if bad:
             why, chain = self._why(f"a slice bound {self._source_words(bad)}", bad)
@@ -1035,7 +1168,11 @@ class ShapeTracker:
         if name == "range":
             bad = [a for a in args if is_dyn_number(a) or (a[0] == "tensor" and a[1] != "arg")]
         elif name in LOOP_THROUGH:
-            bad = [a for a in args if is_dyn_tensor(a) or id(a) in self._dyn_lists]
+            bad = [
+                a
+                for a in args
+                if is_dyn_tensor(a) or id(a) in self._dyn_lists or sized_by_tensor(a)
+            ]
             bad += [v for arg in node.args for v in self._counted.get(id(arg.value), ())]
             if name == "zip" and len(bad) < len(args):
                 # zip stops at its shortest argument: beside a sequence of static length
@@ -1052,11 +1189,15 @@ class ShapeTracker:
         ``range`` of a number read from tensor data (``range(int(count))``). A graph unrolls
         a loop over a tensor when compiling, so it needs that number ahead of time; iterating
         a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
-        dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists
+        dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists or sized_by_tensor(it)
         bad = [it] if dyn else self._counted.get(id(node), [])
         if not bad or _joined_along_another_dim(node):
             return False
-        numbers = [v for v in bad if v[0] != "tensor" and id(v) not in self._dyn_lists]
+        numbers = [
+            v
+            for v in bad
+            if v[0] != "tensor" and id(v) not in self._dyn_lists and not sized_on_host(v)
+        ]
         if numbers:
             what = f"its trip count {self._source_words(numbers)}"
         else:
@@ -1078,20 +1219,24 @@ class ShapeTracker:
 
     # ---------------------------------------------------------------- other code
     def on_foreign_call(
-        self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
+        self,
+        q: str,
+        node: cst.Call,
+        args: Sequence[Val],
+        keywords: Sequence[str] = (),
+        kwvals: Sequence[Val] = (),
     ) -> Val | None:
-        """Calls outside torch: torchvision-style NMS, segment ops, random sizes, resizes."""
+        """Calls outside torch: torchvision-style NMS, segment ops, random sizes, resizes,
+        numpy and scipy on tensor data (:meth:`_host_library_call`)."""
         last = q.rpartition(".")[2]
         if last in NMS_NAMES:
             self.hit("DS108", node, q, "how many boxes survive depends on the scores")
             return DYN_TENSOR
         root = q.partition(".")[0]
-        if (root == "numpy" and last in NUMPY_DATA_LENGTH) or (
-            root == "scipy"
-            and last in SCIPY_DATA_LENGTH
-            and any(v[0] == "tensor" or v == HOST_DATA for v in args)
-        ):
-            return host_dyn(node)  # a length decided by data, on the host
+        if root in ("numpy", "scipy") and not q.startswith("numpy.random."):
+            host = self._host_library_call(q, node, args, kwvals)
+            if host is not None:
+                return host
         if root == "torch_scatter" and last.startswith(("scatter", "segment")):
             if "dim_size" not in keywords:
                 self.hit("DS115", node, q, "without dim_size the output length is max(index)+1")
@@ -1106,6 +1251,8 @@ class ShapeTracker:
                     "sampling from tensor data or with a count read from tensor data",
                 )
                 return DYN_TENSOR
+            if q == "numpy.random.choice" and (len(args) > 1 or "size" in keywords):
+                return ARRAY  # ``np.random.choice(n, k)``: k numbers drawn, an array
             return RAND
         if root == "math":
             for a in args:
@@ -1116,6 +1263,55 @@ class ShapeTracker:
         ):
             self.random_resize(node, q)
         return None
+
+    def _host_library_call(
+        self, q: str, node: cst.Call, args: Sequence[Val], kwvals: Sequence[Val]
+    ) -> Val | None:
+        """A numpy or scipy call whose result's length is decided by data on the host
+        (:func:`host_dyn`), else None:
+
+        - a function whose output length is read from its input's values (``np.nonzero``,
+          ``np.bincount``, ``np.where(cond)``; scipy's solver given tensor data);
+        - any call given a size read from tensor data (``np.zeros(int(a.max()) + 1)``,
+          ``csr_matrix(..., shape=(int(a.max()) + 1, n))``);
+        - numpy carrying such data on (``np.unravel_index(rows, shape)``, ``np.sort``),
+          except a reduction to one number (no ``axis``).
+
+        Functions that give one array per dimension (``np.nonzero``) give a tuple of them,
+        so ``np.nonzero(m)[0]`` is the first; a sparse matrix built from a size read from
+        data has rows of data-dependent lengths too (:func:`host_elem`)."""
+        last = q.rpartition(".")[2]
+        root = q.partition(".")[0]
+        tensor = any(tensor_derived(v) for v in [*args, *kwvals])
+        if root == "numpy" and last in NUMPY_PREDICATES:
+            return TENSOR_HOST_MASK if tensor else HOST_MASK
+        axis = "axis" in _keyword_names(node) or len(args) > 1
+        if root == "numpy" and last == "where" and len(args) != 1:
+            return None  # np.where(cond, a, b): the shape of its operands
+        if (root == "numpy" and last in NUMPY_DATA_LENGTH | {"where"}) or (
+            root == "scipy"
+            and last in SCIPY_DATA_LENGTH
+            and any(v[0] == "tensor" or v == HOST_DATA for v in args)
+        ):
+            made = host_dyn(node, tensor=tensor)  # a length decided by data, on the host
+            # scipy's give tuples (rows and columns, peaks and properties, one array per
+            # dimension), as do numpy's per-dimension ones and ``return_*=True``
+            if root == "scipy" or last in NUMPY_PER_DIM or _returns_tuple(node):
+                return ("seq", made)
+            return made
+        sizes = list(args) if root == "numpy" and last in NUMPY_SIZED else []
+        sizes += [v for k, v in zip(_keyword_names(node), kwvals, strict=False) if k == "shape"]
+        if any(_holds_dyn_number(v) for v in sizes):
+            # sized by a number read from tensor data: decided from it
+            if last in SPARSE_MATRICES:
+                return host_dyn(node, host_dyn(node, tensor=True), tensor=True)
+            return host_dyn(node, tensor=True)
+        carried = next((v for v in args if sized_on_host(v)), None)
+        if root != "numpy" or carried is None:
+            return None
+        if last in NUMPY_REDUCTIONS and not axis:
+            return None
+        return ("seq", carried) if last in NUMPY_PER_DIM else carried
 
     def pipeline(
         self,
@@ -1259,6 +1455,24 @@ def _holds_dyn(v: Val) -> bool:
     return False
 
 
+def _keyword_names(node: cst.Call) -> list[str]:
+    """A call's keywords in order (the order of the walk's keyword values)."""
+    return [a.keyword.value for a in node.args if a.keyword is not None]
+
+
+def _holds_dyn_number(v: Val, depth: int = 0) -> bool:
+    """A number read from tensor data, or a tuple or list holding one (``shape=(n, m)``)."""
+    if is_dyn_number(v):
+        return True
+    if depth > 3:
+        return False
+    if v[0] == "tuple":
+        return any(_holds_dyn_number(e, depth + 1) for e in v[1])
+    if v[0] == "seq":
+        return _holds_dyn_number(v[1], depth + 1)
+    return False
+
+
 def _returns_tuple(node: cst.Call) -> bool:
     """``nonzero(as_tuple=True)``, ``unique(..., return_counts=True)``: a tuple of tensors."""
     for arg in node.args:
@@ -1300,8 +1514,16 @@ def _call_text(node: object) -> str:
             return f"{func.attr.value}(...)"
         if isinstance(func, cst.Name):
             return f"{func.value}(...)"
+    site = getattr(node, "site", None)  # a solver fact: the host call made in another function
+    text = getattr(site, "text", "") if site is not None else ""
+    if text:
+        callee = re.match(r"^[\w.]+(?=\()", text)
+        return f"{callee.group(0).rpartition('.')[2]}(...)" if callee else text
     if isinstance(node, cst.BinaryOperation):
         return "a list repeated a number of times read from data"
+    if isinstance(node, cst.Subscript):  # ``pairs[np.logical_not(m)]``: a mask's selection
+        code = " ".join(cst.Module([]).code_for_node(node).split())
+        return code if len(code) <= 60 else code[:57] + "..."
     if isinstance(node, cst.CSTNode):
         return "a list filtered on tensor values"
     return ""
@@ -1496,7 +1718,12 @@ class NullShapeTracker(ShapeTracker):
         return None
 
     def on_foreign_call(
-        self, q: str, node: cst.Call, args: Sequence[Val], keywords: Sequence[str] = ()
+        self,
+        q: str,
+        node: cst.Call,
+        args: Sequence[Val],
+        keywords: Sequence[str] = (),
+        kwvals: Sequence[Val] = (),
     ) -> Val | None:
         return None
 

@@ -535,8 +535,9 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
             continue  # a longer chain alone changes words, not findings: not worth a walk
         if pv.is_dynamic(was) or pv.is_dynamic(now):
             return True
-        if key in sensitive and (pv.holds_tensor(now) or isinstance(now, pv.Static)):
-            # proven a tensor, or a plain number where the walk read a tensor's value
+        if key in sensitive and (pv.holds_tensor(now) or isinstance(now, pv.Static | pv.HostData)):
+            # proven a tensor, a plain number where the walk read a tensor's value, or a
+            # tensor's data on the host where the walk read a number from it
             return True
     return False
 

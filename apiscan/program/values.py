@@ -129,6 +129,23 @@ class RandomNumber:
 
 
 @dataclass(frozen=True, slots=True)
+class HostData:
+    """Tensor data taken to the host as an array (``t.cpu().numpy()``): what a helper handed
+    it computes with numpy or scipy runs on tensor data. ``sized``: its length was decided by
+    that data on the host (``np.nonzero``, scipy's solver, an array sized by ``int(a.max())``)
+    at ``site``; ``elem``: what its elements are when they are arrays of such a length too
+    (the rows of a sparse matrix built from the data), else None (numbers). A helper that
+    returns one hands its caller an index or a loop count decided by data."""
+
+    sized: bool = False
+    site: Site | None = None
+    elem: Fact | None = None
+    #: decided from a tensor's data (what it indexes is a tensor, not another host array)
+    tensor: bool = False
+    via: tuple[Hop, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Instance:
     """An instance of a class: a torch class or one of the repository's (qualified name)."""
 
@@ -157,7 +174,9 @@ class Param:
     name: str
 
 
-Fact = Unknown | Static | Tensor | HostNumber | RandomNumber | Instance | Seq | Tup | Param
+Fact = (
+    Unknown | Static | Tensor | HostNumber | RandomNumber | HostData | Instance | Seq | Tup | Param
+)
 
 UNKNOWN = Unknown()
 STATIC = Static()
@@ -177,6 +196,8 @@ def _any_leaf(f: Fact, leaf: Callable[[Fact], bool]) -> bool:
 def _dynamic_leaf(f: Fact) -> bool:
     if isinstance(f, Tensor):
         return f.dynamic or f.boolean
+    if isinstance(f, HostData):
+        return f.sized and f.tensor
     return isinstance(f, HostNumber | RandomNumber)
 
 
@@ -194,6 +215,11 @@ def is_dynamic(f: Fact) -> bool:
         return is_dynamic(f.elem)  # type: ignore[union-attr]
     if kind is Tup:
         return any(map(is_dynamic, f.elems))  # type: ignore[union-attr]
+    if kind is HostData:
+        # sized from a tensor's data: a length to carry into the functions it reaches. Tensor
+        # data on the host alone, or host data sized from other host data, is worth a walk
+        # only where the walk found it matters (a parameter in a sensitive place)
+        return f.sized and f.tensor  # type: ignore[union-attr]
     return kind is HostNumber or kind is RandomNumber
 
 
@@ -244,7 +270,7 @@ def at_construction(f: Fact) -> Fact:
     """``f`` as a constructor (``__init__``) sees it: a number read from tensor data or drawn
     at random while the model is being built is a constant for every step that follows
     (``dpr = [x.item() for x in torch.linspace(0, rate, depth)]`` passed to ``Block(...)``)."""
-    if isinstance(f, HostNumber | RandomNumber):
+    if isinstance(f, HostNumber | RandomNumber | HostData):
         return STATIC
     if isinstance(f, Seq):
         return Seq(at_construction(f.elem))
@@ -260,7 +286,7 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
         hop = Hop(hop)
     if isinstance(f, Tensor) and (f.dynamic or f.boolean):
         return replace(f, via=_via(f.via, hop))
-    if isinstance(f, HostNumber | RandomNumber):
+    if isinstance(f, HostNumber | RandomNumber | HostData):
         return replace(f, via=_via(f.via, hop))
     if isinstance(f, Seq):
         return Seq(passed_by(f.elem, hop))
@@ -282,7 +308,7 @@ def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
 def without_chain(f: Fact) -> Fact:
     """``f`` without its hops: what it says, not how it got here (two environments that
     differ only in chains give the same findings, with other words)."""
-    if isinstance(f, Tensor | HostNumber | RandomNumber) and f.via:
+    if isinstance(f, Tensor | HostNumber | RandomNumber | HostData) and f.via:
         return replace(f, via=())
     if isinstance(f, Seq):
         return Seq(without_chain(f.elem))
@@ -315,6 +341,14 @@ def join(a: Fact, b: Fact) -> Fact:
                 return x
         if isinstance(x, RandomNumber) and isinstance(y, Static):
             return x
+        if isinstance(x, HostData):
+            # sized wins: "may be decided by data" survives, as for host numbers
+            if isinstance(y, HostData):
+                if x.sized != y.sized:
+                    return x if x.sized else y
+                return min(x, y, key=repr)
+            if isinstance(y, Static):
+                return x
         if isinstance(x, RandomNumber) and isinstance(y, RandomNumber):
             return min(x, y, key=repr)
     if isinstance(a, Static) and isinstance(b, Static):
@@ -422,6 +456,12 @@ def describe(f: Fact, here: str = "") -> str:
         return "is a tensor whose shape depends on data" + _chain(f.via, here)
     if isinstance(f, RandomNumber) and f.via:
         return "is drawn at random" + _chain(f.via, here)
+    if isinstance(f, HostData):
+        if not f.sized:
+            return "is tensor data taken to the host" + _chain(f.via, here)
+        code = f" `{f.site.text}`" if f.site is not None and f.site.text else ""
+        at = f" at {f.site}" if f.site is not None else ""
+        return f"is host data whose length{code} decided from tensor data{at}" + _chain(f.via, here)
     leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
     if leaf is not None:
         d = describe(leaf, here)
@@ -470,7 +510,19 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
                 )
             )
         return (*out, *_hop_steps(f.via))
-    if isinstance(f, RandomNumber) or (isinstance(f, Tensor) and (f.dynamic or f.boolean)):
+    if isinstance(f, HostData) and f.sized and f.site is not None and f.site.line:
+        code = f"`{f.site.text}` " if f.site.text else ""
+        head = ChainStep(
+            f.site.path,
+            f.site.line,
+            max(f.site.column, 1),
+            f.site.function,
+            f"{code}decided a length from tensor data on the host",
+        )
+        return (head, *_hop_steps(f.via))
+    if isinstance(f, RandomNumber | HostData) or (
+        isinstance(f, Tensor) and (f.dynamic or f.boolean)
+    ):
         return _hop_steps(f.via)
     leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
     return steps(leaf) if leaf is not None else ()

@@ -148,6 +148,12 @@ RATES: dict[str, tuple[float, float]] = {
     # SparseTensor...): the first as a custom op, the rest on the library's steep curve
     # (:data:`CURVES`), since one porting job covers them all
     "library-op": (3.0, 5.0),
+    # a network built on a sparse library (its input is the library's tensor): the
+    # library's core written for MindSpore first (coordinate sets and kernel maps, sparse
+    # convolution and its transpose with backwards, normalisation and joins on coordinate
+    # sets) and checked against it: three to six weeks of one engineer for what one
+    # network uses, before the op kinds above are layered on it
+    "library-foundation": (15.0, 30.0),
     # a gradient differentiated again through the repository's custom backwards: each made
     # differentiable and checked with second-order gradients
     "second-order-grad": (2.0, 4.0),

@@ -190,6 +190,9 @@ WORK_KINDS: dict[str, str] = {
     # a third-party library of compiled ops (MinkowskiEngine, torch_scatter) the network uses
     # through a few layer types: one porting job per library, its op kinds listed
     "op-library": "Third-party op library (one porting job)",
+    # the network's input built as a sparse library's tensor in the training step: every
+    # layer runs on the library, whose core is ported before its op kinds
+    "library-foundation": "Network built on a third-party op library",
     # gradients of gradients (a gradient penalty), through the repository's autograd
     # Functions where it has some
     "second-order-grad": "Second-order gradient",

@@ -29,6 +29,7 @@ from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import SyntaxFacts
 from apiscan.model import ScanResult
 from apiscan.review.model import Where
+from apiscan.review.roles import STEP_COMPUTATION
 from apiscan.review.sources import place, with_facts
 
 #: Top-level module → (library, works on sparse tensors). Only libraries of compiled
@@ -179,11 +180,19 @@ _HOST_PARTS = frozenset(
 @dataclass(frozen=True, slots=True)
 class LibraryUse:
     """One library of :data:`NETWORK_OP_LIBRARIES` used in the network's files: the dotted
-    names used from it and where each is first used."""
+    names used from it and where each is first used. ``inputs``: where a training step
+    builds the network's input as the library's own tensor (``ME.SparseTensor(...)`` in the
+    function that runs the backward pass): the whole network then runs on the library."""
 
     library: str
     sparse: bool
     ops: tuple[tuple[str, Where], ...]
+    inputs: tuple[tuple[str, Where], ...] = ()
+
+
+#: The tensor type of a sparse library (``MinkowskiEngine.SparseTensor``,
+#: ``spconv.pytorch.SparseConvTensor``, ``torchsparse.SparseTensor``, ``TensorField``).
+_LIBRARY_TENSOR = re.compile(r"\.(?:Sparse\w*Tensor|TensorField)$")
 
 
 def _network_op(name: str) -> bool:
@@ -246,9 +255,18 @@ def network_library_uses(
     fused norms, off unless the library is installed, beside the PyTorch path they speed
     up): the port keeps the fallback."""
     network = {f.path for f in result.api_findings if f.scope == "network"}
+    steps = {(f.path, f.function) for f in result.api_findings if STEP_COMPUTATION.match(f.api)}
     found: dict[str, dict[str, Where]] = {}
+    inputs: dict[str, dict[str, Where]] = {}
     for fa, facts in with_facts(analyses):
-        if fa.path not in network or (apart is not None and apart(fa.path)):
+        if apart is not None and apart(fa.path):
+            continue
+        # the training step that builds the input is usually a host file's (a trainer)
+        for where, name in _step_inputs(fa, facts, steps):
+            top = name.partition(".")[0]
+            if top in NETWORK_OP_LIBRARIES and NETWORK_OP_LIBRARIES[top][1]:
+                inputs.setdefault(NETWORK_OP_LIBRARIES[top][0], {}).setdefault(name, where)
+        if fa.path not in network:
             continue
         lines = _call_lines(facts)
         for top, names in facts.package_uses:
@@ -261,9 +279,30 @@ def network_library_uses(
                 found.setdefault(library, {}).setdefault(name, place(fa, lines.get(name, 1)))
     sparse = {lib for lib, is_sparse in NETWORK_OP_LIBRARIES.values() if is_sparse}
     return tuple(
-        LibraryUse(library=lib, sparse=lib in sparse, ops=tuple(sorted(ops.items())))
+        LibraryUse(
+            library=lib,
+            sparse=lib in sparse,
+            ops=tuple(sorted(ops.items())),
+            inputs=tuple(sorted(inputs.get(lib, {}).items())),
+        )
         for lib, ops in sorted(found.items())
     )
+
+
+def _step_inputs(
+    fa: FileAnalysis, facts: SyntaxFacts, steps: set[tuple[str, str]]
+) -> Iterator[tuple[Where, str]]:
+    """(where, name) of each sparse library's tensor a training step builds (a function that
+    runs the backward pass or computes a loss): FCGF's trainer makes every batch a
+    ``ME.SparseTensor`` before calling the model, so no layer of the network sees a dense
+    tensor. One built inside a ``forward`` (a masked autoencoder's sparse encoder turning its
+    dense input sparse) is a part of the network, not its input."""
+    defs = facts.values.defs if facts.values is not None else ()
+    for name, line, function in absolute_calls(facts):
+        if not _LIBRARY_TENSOR.search(name) or not 0 <= function < len(defs):
+            continue
+        if (fa.path, defs[function].qual) in steps:
+            yield place(fa, line), name
 
 
 #: What a library's work item says after its name: the effort's MindTorch route reads it.

@@ -2552,6 +2552,10 @@ ROUND_TRIP_RULE = "DS121"
 #: data-dependent length, which the dynamic-shape rewrite of the function already counts
 #: (``mindspore.ops.full((n,), i)``).
 SIZED_LIST = "a list repeated a number of times read from data"
+#: What a DS111 message says of an index array sized on the host (``emb[rows_of[k]]`` with
+#: ``rows_of`` from scipy on ``assign.cpu().numpy()``): the data came back as an index, no
+#: ``torch.as_tensor`` needed, a round trip all the same.
+HOST_INDEX = "the index is host data"
 #: The host call a DS121 message names (```linear_sum_assignment(...)` computed ...``).
 _NAMED_CALL = re.compile(r"`([^`]+)` computed")
 #: A layer class of torch.nn (``torch.nn.Upsample``): built, not a computation on tensors.
@@ -2577,7 +2581,11 @@ def _round_trips(
     for f in result.shape_findings:
         if SIZED_LIST in f.message:
             continue  # ``torch.tensor([i] * len(keep))``: a size, not data, left the device
-        if f.rule == ROUND_TRIP_RULE and f.scope == "network" and not ancillary.why(f.path):
+        if (
+            (f.rule == ROUND_TRIP_RULE or HOST_INDEX in f.message)
+            and f.scope == "network"
+            and not ancillary.why(f.path)
+        ):
             found.setdefault((f.path, f.function), []).append(f)
     # a layer built where the tensors go to the host (an inference script's
     # ``nn.Upsample`` beside its test-time scaling with scipy) does not put the function in
@@ -2602,6 +2610,9 @@ def _round_trips(
                 method = trip.function.rpartition(".")[0] in modules
                 if key in found or (trip.back and (key in network or method)):
                     trips[key] = (fa, trip)
+    # functions that take a tensor to the host themselves (``assign.cpu().numpy()`` handed
+    # to a helper that calls scipy): what comes back went there from the device
+    leaves = {(f.path, f.function) for f in result.api_findings if f.api in _TO_HOST}
     for path, function in sorted(found.keys() | trips.keys()):
         if _NOT_NETWORK.search(function.rpartition(".")[2]):
             continue
@@ -2616,15 +2627,29 @@ def _round_trips(
             names = sorted({m.group(1) for m in named if m} or {f.api for f in findings})
             where = _places(findings)
             back, uses = True, len(findings)
+        indexed = any(HOST_INDEX in f.message for f in found.get((path, function), ()))
+        how = (
+            " (.cpu()/.numpy(), then the host's arrays index a tensor)"
+            if indexed
+            else " (.cpu()/.numpy() then torch.as_tensor)"
+        )
         yield WorkItem(
             kind="host-round-trip",
             what=f"{function}: {', '.join(names)}",
             where=where,
             why=(
-                "tensors leave the device for "
-                + ", ".join(names)
-                + " and come back"
-                + (" (.cpu()/.numpy() then torch.as_tensor)" if back else "")
+                (
+                    "tensors leave the device for "
+                    + ", ".join(names)
+                    + " and come back"
+                    + (how if back else "")
+                    if (path, function) in trips or not indexed or (path, function) in leaves
+                    # no tensor taken to the host here: arrays decided on the host index the
+                    # tensors (a mask of np.isin over host keys selecting sampled pairs)
+                    else "an index array decided on the host ("
+                    + ", ".join(names)
+                    + ") gathers from tensors, its length the data's"
+                )
                 + " every time this runs in the network or loss path: a graph break "
                 "under GRAPH_MODE and a device synchronisation per call; keep it on the "
                 "host outside the compiled cell, or write the computation with MindSpore ops"
@@ -4291,7 +4316,35 @@ def _library_ops(
                 uses=len(names),
             )
         )
+        if use.sparse and use.inputs:
+            items.append(_library_foundation(use.library, use.inputs))
     return items
+
+
+def _library_foundation(library: str, inputs: Sequence[tuple[str, Where]]) -> WorkItem:
+    """The network built on a sparse library: the training step hands the model the
+    library's own tensor (FCGF's trainer building ``ME.SparseTensor`` batches for a ResUNet
+    of Minkowski layers), so no layer sees a dense tensor and a dense masked replacement
+    would not fit in memory (a scene's voxel grid). Before its op kinds can be ported, the
+    library's core must exist in MindSpore: one item, priced as such a port, on top of the
+    op kinds."""
+    names = ", ".join(dict.fromkeys(name for name, _ in inputs))
+    return WorkItem(
+        kind="library-foundation",
+        what=f"{library}: the network's input is its {names}",
+        where=tuple(where for _, where in inputs),
+        why=(
+            f"the training step builds the network's input as {names}: every layer of the "
+            f"network runs on {library}'s sparse tensors, so the port first builds the "
+            "library's core in MindSpore (the coordinate sets and their kernel maps per "
+            "stride, sparse convolution and its transpose with their backwards, the "
+            "normalisation, pooling and joins on coordinate sets), as custom ops around its "
+            "kernels or gathers, matmuls and scatter-adds over kernel maps, and checks it "
+            "against the library before any layer is ported; a dense masked rewrite does not "
+            "fit a scene's voxel grid in memory"
+        ),
+        uses=1,
+    )
 
 
 def _second_order_grads(
@@ -4384,6 +4437,14 @@ def _host_calls_in_loss(
     files = {fa.path: fa for fa in analyses if not fa.errors}
     modules = {m for fa in files.values() for m in fa.modules}
     known = {(w.path, w.line) for i in items if i.kind == "host-round-trip" for w in i.where}
+    # a round trip item names its function first (``cluster_memory: csr_matrix(...)``, the
+    # scipy call in the helper it hands the data to): that trip is this one
+    named = {
+        (w.path, i.what.partition(": ")[0])
+        for i in items
+        if i.kind == "host-round-trip"
+        for w in i.where
+    }
     found: dict[tuple[str, str], tuple[list[ApiFinding], set[str]]] = {}
     for f in result.api_findings:
         fa = files.get(f.path)
@@ -4395,6 +4456,7 @@ def _host_calls_in_loss(
             or not _LOSS_PATH.search(f.function)
             or ancillary.why(f.path)
             or (f.path, f.span.line) in known
+            or (f.path, f.function) in named
         ):
             continue
         callees = {

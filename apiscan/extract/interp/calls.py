@@ -47,6 +47,7 @@ from apiscan.extract.shapes import (
     is_dyn_tensor,
     is_variable,
     names_read,
+    sized_by_tensor,
 )
 from apiscan.resolve.values import (
     ARG_TENSOR,
@@ -262,7 +263,9 @@ class CallsMixin:
         if name is not None and (not name.startswith("torch.") or name.startswith("torch.ops.")):
             # torchvision.ops.nms & co., and compiled operators registered under torch.ops
             # (``torch.ops.torchvision.nms``): the dynamic-shape rules written for them
-            foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+            foreign = self.shapes.on_foreign_call(
+                q, node, args.vals, args.keywords, tuple(args.kwvals.values())
+            )
             if foreign is not None:
                 return foreign
         if name is not None:
@@ -319,7 +322,9 @@ class CallsMixin:
             if own is None and _class_like(q):
                 own = self._own_package_class(q)  # RoIHeads(...) in torchvision itself
             return own or UNKNOWN
-        foreign = self.shapes.on_foreign_call(q, node, args.vals, args.keywords)
+        foreign = self.shapes.on_foreign_call(
+            q, node, args.vals, args.keywords, tuple(args.kwvals.values())
+        )
         if foreign is not None:
             return foreign
         if self._is_local(q):
@@ -451,8 +456,23 @@ class CallsMixin:
             if name == "int" and type(node) is cst.Call and first[0] == "unknown":
                 for ref in names_read(node):  # int(box[2] - box[0]): is ``box`` a tensor?
                     self._sensitive(self.lookup(ref))
-            if name == "len" and node is not None and is_dyn_tensor(first):
+                root = _method_receiver(node)
+                if root is not None:
+                    # ``int(data.max())``: is ``data`` a tensor's data taken to the host?
+                    self._sensitive(self.lookup(root))
+            if (
+                name == "len"
+                and node is not None
+                and (is_dyn_tensor(first) or sized_by_tensor(first))
+            ):
                 return self.shapes.size_read(node, first)
+            if (
+                name in ("int", "float")
+                and type(node) is cst.Call
+                and (first == HOST_DATA or sized_by_tensor(first))
+            ):
+                # ``int(a.max())`` of tensor data on the host: a number read from that data
+                return self.shapes.on_sync(node, TENSOR)
             size = self.shapes.sample_size(first) if name == "len" else None
             if size is not None:
                 return size
@@ -473,7 +493,7 @@ class CallsMixin:
             if name == "range" and args and any(map(is_dyn_number, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back)
-                return host_dyn(node)
+                return host_dyn(node, tensor=True)
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
             if name in SEQ_BUILTINS:
@@ -558,6 +578,18 @@ def _converts_quotient(expr: cst.BaseExpression, v: Val) -> bool:
         or _converts_quotient(expr.left, v)
         or _converts_quotient(expr.right, v)
     )
+
+
+def _method_receiver(node: cst.Call) -> str | None:
+    """``data`` in ``int(data.max())``: the plain name a method is called on as the call's
+    one argument, else None."""
+    if len(node.args) != 1:
+        return None
+    inner = node.args[0].value
+    if type(inner) is cst.Call and type(inner.func) is cst.Attribute:
+        receiver = inner.func.value
+        return receiver.value if type(receiver) is cst.Name else None
+    return None
 
 
 def _on_host(result: Val, args: Sequence[Val]) -> Val:

@@ -132,7 +132,9 @@ class ExpressionsMixin:
         if op is cst.Multiply and any(
             is_dyn_number(a) and b[0] == "seq" for a, b in ((left, right), (right, left))
         ):
-            return host_dyn(node)  # ``n * [c]``: a host list as long as a number read from data
+            return host_dyn(
+                node, tensor=True
+            )  # ``n * [c]``: a host list as long as a number read from data
         merged = merge_numbers(left, right)
         if merged is not None:
             return merged
@@ -142,7 +144,9 @@ class ExpressionsMixin:
                 if v[0] in ("seq", "tuple") and _sized_by_data(v):
                     return v
         if _array_operands([left, right]):
-            return ARRAY  # ``s[:, 1] / s[:, 0]``, ``a & b`` of numpy arrays: an array
+            # ``s[:, 1] / s[:, 0]``, ``a & b`` of numpy arrays: an array (a tensor's data
+            # still, when one operand is: what is decided from it follows the tensor)
+            return HOST_DATA if HOST_DATA in (left, right) else ARRAY
         if left[0] == "nontorch" and right[0] == "nontorch":
             return NONTORCH
         return UNKNOWN
@@ -253,8 +257,10 @@ class ExpressionsMixin:
                     truth = fresh(v[0], v[1])  # a truth value read from data
                     self.truths[id(truth)] = truth
                     return truth
-            if _array_operands(vals) or _host_data_operands(vals):
-                return ARRAY  # ``tokens.numpy() == eos``: a numpy mask (its nonzero is numpy's)
+            if _array_operands(vals) or _host_data_operands(vals, self.host_items):
+                # ``tokens.numpy() == eos``: a numpy mask (its nonzero is numpy's), of the
+                # tensor's data when an operand is
+                return HOST_DATA if HOST_DATA in vals else ARRAY
         if all(v[0] == "nontorch" for v in vals):
             return NONTORCH
         return NONTORCH if not tensorish else UNKNOWN
@@ -306,12 +312,15 @@ class ExpressionsMixin:
         return v
 
 
-def _host_data_operands(vals: Sequence[Val]) -> bool:
-    """A comparison of host data of a data-dependent length (``c`` in ``np.unique(labels)``,
-    a list filtered on values) with operands of unknown kind and no tensor: the host
-    computes it (``pred_cls == c`` over numpy arrays is a numpy mask, and its ``.sum()`` a
-    numpy number, not a tensor read on the host)."""
-    return any(map(is_host_dyn, vals)) and all(v[0] in ("nontorch", "unknown", "seq") for v in vals)
+def _host_data_operands(vals: Sequence[Val], host_items: dict[int, Val]) -> bool:
+    """A comparison of host data of a data-dependent length (``np.unique(labels)``, a list
+    filtered on values), or of one of its elements (``c`` in ``for c in np.unique(labels)``,
+    kept in ``host_items``), with operands of unknown kind and no tensor: the host computes
+    it (``pred_cls == c`` over numpy arrays is a numpy mask, and its ``.sum()`` a numpy
+    number, not a tensor read on the host)."""
+    return any(is_host_dyn(v) or host_items.get(id(v)) is v for v in vals) and all(
+        v[0] in ("nontorch", "unknown", "seq") for v in vals
+    )
 
 
 def _array_operands(vals: Sequence[Val]) -> bool:

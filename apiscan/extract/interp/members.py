@@ -27,6 +27,7 @@ from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
 from apiscan.extract.shapes import (
     HOST_DATA,
     host_dyn,
+    host_elem,
     is_dyn_tensor,
     is_host_dyn,
     record_of_dynamic,
@@ -147,6 +148,8 @@ BUILTIN_METHODS = frozenset(
 
 
 #: Methods of numpy arrays that no torch class has: the receiver is an array.
+#: Attributes of a numpy array that describe its layout, not its values.
+HOST_SHAPE_ATTRS = frozenset({"shape", "size", "ndim", "dtype"})
 NUMPY_ONLY_METHODS = frozenset({"astype", "tobytes", "tofile", "ptp", "argpartition", "itemset"})
 
 
@@ -306,6 +309,13 @@ class MembersMixin:
         if kind == "nontorch":
             if recv[1] == "array":
                 return ARRAY, True
+            if attr in HOST_SHAPE_ATTRS and not call:
+                # ``a.shape``, ``a.size`` of tensor data on the host: the tensor's own, static;
+                # of host data sized by data: its length, data
+                if is_host_dyn(recv):
+                    return self.shapes.size_read(node, recv), True
+                if recv == HOST_DATA:
+                    return NONTORCH, True
             if recv == HOST_DATA or is_host_dyn(recv):
                 return recv, True  # slices and methods of host data keep what it is
             if attr in ("get", "pop", "setdefault"):
@@ -356,7 +366,7 @@ class MembersMixin:
         if args.vals[0][0] not in ("tensor", "tuple"):
             if args.vals[0][0] == "nontorch" and self.shapes.conditional():
                 # `keep.append(k)` under `if area > 0:`: a host list as long as data says
-                self.bind(node.value.value, host_dyn(node))
+                self.bind(node.value.value, host_dyn(node, tensor=True))
             return
         if args.vals[0][0] == "tuple":
             if record_of_dynamic(args.vals[0]):
@@ -575,6 +585,15 @@ class MembersMixin:
                 return TENSOR
             if cls == "DataLoader":
                 return PTENSOR  # a batch: a tensor, or tuples/lists/dicts of tensors
+        if v[0] == "nontorch" and is_host_dyn(v):
+            # an element of host data sized by data: an array of such a length where it
+            # holds those (:func:`host_elem`), else a number (or a row of a static length)
+            inner = host_elem(v)
+            if inner is not None:
+                return inner
+            item = fresh(NONTORCH[0], NONTORCH[1])
+            self.host_items[id(item)] = item
+            return item
         if is_dyn_tensor(v):
             # one row of a data-dependent tensor (``for i in keep``: one index, ``for box in
             # boxes[mask]``: one box) has a static shape; only how many there are varies

@@ -24,7 +24,13 @@ import libcst as cst
 from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import LAYER, ClassInfo, Scope, _join_all
 from apiscan.extract.records import NO_GRAD_CONTEXTS, RETURNS
-from apiscan.extract.shapes import host_dyn, is_dyn_tensor
+from apiscan.extract.shapes import (
+    from_tensor,
+    host_dyn,
+    is_dyn_tensor,
+    is_host_dyn,
+    sized_by_tensor,
+)
 from apiscan.program import values as pv
 from apiscan.resolve.owners import TENSOR_CLASSES
 from apiscan.resolve.values import (
@@ -472,15 +478,19 @@ class ScopesMixin:
 
     def _comp_for(self, cf: cst.CompFor) -> bool:
         """Bind a comprehension's loop variables; True when an ``if`` of it reads tensor
-        data (the result's length is then decided by data)."""
+        data, or it iterates host data as long as data says (the result's length is then
+        decided by data)."""
         binder = self.target(cf.target)
         it = self.value(cf.iter)
         self.shapes.on_loop(cf.iter, it, "comprehension's for")
         self._bind_loop(binder, it)
-        filtered = False
+        filtered = sized_by_tensor(it)
         for cif in cf.ifs:
             if self.shapes.on_condition(cif.test, self.value(cif.test), "comprehension's if"):
                 filtered = True
+                self._comp_tensor = True  # kept by a test on tensor data
+        if filtered:
+            self._comp_tensor = True
         if cf.inner_for_in is not None:
             filtered = self._comp_for(cf.inner_for_in) or filtered
         return filtered
@@ -512,13 +522,19 @@ class ScopesMixin:
             finally:
                 self.silent -= 1
             vals = [self.value(e) for e in elts]
+            outer, self._comp_tensor = getattr(self, "_comp_tensor", False), False
             filtered = self._comp_for(for_in)
+            tensor, self._comp_tensor = self._comp_tensor, outer
         finally:
             self.scopes.pop()
+        if filtered and is_host_dyn(vals[0]) and vals[0][0] in ("nontorch", "seq"):
+            # ``[np.unravel_index(row.data, shape) for row in rows]`` of rows as many as the
+            # data says, each as long as it says: arrays of such lengths, as many as that
+            return host_dyn(for_in, vals[0], tensor or from_tensor(vals[0]))
         if filtered and vals[0][0] in ("nontorch", "unknown"):
             # ``[i for i, s in enumerate(scores.tolist()) if s > t]``: host numbers, as many
             # as the data says
-            return host_dyn(for_in)
+            return host_dyn(for_in, tensor=tensor)
         return seq(vals[0])
 
     def _listcomp(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp) -> Val:

@@ -37,11 +37,15 @@ from apiscan.extract.shapes import (
     ELEM_SIZE,
     HOST_DATA,
     RAND,
+    host_dyn,
+    host_elem,
     is_dyn_number,
     is_dyn_tensor,
     is_host_dyn,
+    is_host_mask,
     is_variable,
     takes_tensor_only,
+    tensor_derived,
 )
 from apiscan.resolve.owners import Owners
 from apiscan.resolve.values import (
@@ -89,9 +93,11 @@ class ShapeFactsMixin:
                 return size
         if attr == "numpy":
             return HOST_DATA  # the tensor's data, now on the host
+        if attr == "dim" and is_dyn_tensor(recv):
+            return NONTORCH  # the number of dimensions: a data-dependent shape keeps its rank
         if attr == "size" and args.vals and _other_dim(node, self.shapes.varying_dim(recv)):
             return NONTORCH  # ``ps.size(1)`` of rows gathered by a data-dependent index
-        if attr in ("size", "numel", "dim") and is_dyn_tensor(recv):
+        if attr in ("size", "numel") and is_dyn_tensor(recv):
             return self.shapes.size_read(node, recv)
         result = self.owners.call_result(api, recv, attr)
         if attr == "type" and (args.vals or args.keywords):
@@ -179,6 +185,17 @@ class ShapeFactsMixin:
             self._sensitive(recv)
         if is_dyn_number(recv):  # an element of a list read from tensor data
             return recv
+        masks = [i for i in indexes if i == BOOL_TENSOR or is_host_mask(i)]
+        if masks and (recv in (ARRAY, HOST_DATA) or (recv[0] == "nontorch" and is_host_dyn(recv))):
+            # ``pairs[np.logical_not(np.isin(keys, pos))]``, ``pairs[torch.from_numpy(m)]``
+            # of a numpy array: as many rows as the mask holds, on the host
+            return host_dyn(node, tensor=any(map(tensor_derived, [recv, *masks])))
+        if recv[0] == "nontorch" and is_host_dyn(recv) and _one_element(node, indexes):
+            # ``rows_of[k]``: one element of host data sized by data: an array of such a
+            # length when it holds those (:func:`host_elem`), else a number (or a row of a
+            # static length), whose use as an index gathers no variable length
+            inner = host_elem(recv)
+            return inner if inner is not None else NONTORCH
         if recv == HOST_DATA or (recv[0] == "nontorch" and is_host_dyn(recv)):
             return recv
         if recv[0] == "seq":
@@ -408,6 +425,19 @@ def _other_dim(node: cst.Call, varying: int | None) -> bool:
     if varying is None or type(first) is not cst.Integer:
         return False
     return int(first.value, 0) != varying
+
+
+def _one_element(node: cst.Subscript, indexes: Sequence[Val]) -> bool:
+    """``a[k]``, ``a[0]``: one index that is a plain number (no slice, no array, no mask)."""
+    if len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
+        return False
+    v = indexes[0] if indexes else NONTORCH
+    return (
+        v[0] in ("nontorch", "unknown")
+        and not is_host_dyn(v)
+        and not is_host_mask(v)
+        and v not in (HOST_DATA, ARRAY)
+    )
 
 
 def _casts(attr: str, args: _Args) -> bool:

@@ -140,11 +140,11 @@ class StatementsMixin:
             for name in _set_to_none(orelse.body):
                 if name in after_body and after_body[name][0] not in ("nontorch", "unknown"):
                     names[name] = after_body[name]  # ``else: x = None``: x is the other's
-        # what each branch left, for the pairs a data-dependent condition compares
-        after_else = dict(names)
         if orelse is None:
             self._keep_variable(before, names)
-        else:
+        # what each path left, for the pairs a data-dependent condition compares
+        walked_last = dict(names)
+        if orelse is not None:
             # ``if nt: t = t[j]`` / ``else: t = targets[0]``: after the ``if`` the name holds
             # either branch's value; one whose shape depends on data is kept
             self._keep_variable(after_body, names, rebound=before)
@@ -159,7 +159,7 @@ class StatementsMixin:
             return
         pairs = [(a, b) for a in body_returns for b in returns[middle:]]
         for name, v in after_body.items():
-            other = after_else.get(name)
+            other = walked_last.get(name)
             if before.get(name) is not v and other is not None and v is not other:
                 pairs.append((v, other))
         self.shapes.on_branches(node.test, pairs)

@@ -4,7 +4,10 @@ from apiscan.rules.dynamic_shape import GRAPH_SHAPE
 
 class VariableLengthIndex(Rule):
     """``index_select``, ``gather``, ``take`` or ``x[idx]`` with an index whose length depends on
-    data (it came from ``nonzero``, ``nms``, ``unique``, a variable slice...).
+    data (it came from ``nonzero``, ``nms``, ``unique``, a variable slice..., or from numpy or
+    scipy on the tensor's data taken to the host: ``emb[np.nonzero(labels == c)[0]]``, the
+    rows of a sparse matrix sized by ``int(labels.max()) + 1``, also when a helper in another
+    file computes them).
 
     The output of these ops is as long as the index, so an index of fixed length (from
     ``topk`` with a constant ``k``, ``argmax``, ``arange`` over a static size) is fine.
@@ -77,6 +80,29 @@ class VariableLengthIndex(Rule):
                 return top_feats, picked, features[every_other], features[idx]
         """,
         """
+        import numpy as np
+        import torch
+
+
+        def one_at_a_time(emb: torch.Tensor, assign: torch.Tensor):
+            labels = assign.cpu().numpy()
+            keep = np.nonzero(labels > 0)[0]
+            out = [emb[keep[j]] for j in range(3)]
+            order = np.argsort(labels)
+            others = np.delete(np.arange(emb.shape[0]), 0)
+            return out, emb[order], emb[others], emb[labels.shape[0] - 1]
+        """,
+        """
+        import numpy as np
+        import torch
+
+
+        def summarize(stats, thresholds, thr):
+            precision = stats["precision"]  # a host array of the evaluation's
+            t = np.where(thr == thresholds)[0]
+            return torch.as_tensor(float(precision[t].mean()))
+        """,
+        """
         import torch
         import torch.nn.functional as F
 
@@ -125,5 +151,53 @@ class VariableLengthIndex(Rule):
             top_scores, idxs = scores.topk(num)
             picked = boxes[idxs]  # error
             return top_scores, picked, boxes[scores.topk(num).indices]  # error
+        """,
+        """
+        import numpy as np
+        import torch
+
+
+        def cluster_sums(emb: torch.Tensor, assign: torch.Tensor, k: int):
+            labels = assign.cpu().numpy()
+            sums = torch.zeros(k, emb.shape[1])
+            for c in range(k):
+                rows = np.nonzero(labels == c)[0]
+                sums[c] = emb[rows].sum(0)  # error
+            return sums
+        """,
+        """
+        import torch
+
+
+        def anchors_of_targets(targets: torch.Tensor, anchors: torch.Tensor, nt: int):
+            t = targets * 2.0
+            if nt:
+                t = t[t[:, 4] < 4.0]
+            else:
+                t = targets[0]
+            return anchors[t[:, 5].long()]  # error
+        """,
+        """
+        # file: memory.py
+        import numpy as np
+        from scipy.sparse import csr_matrix
+
+
+        def rows_per_label(data):
+            cols = np.arange(data.size)
+            m = csr_matrix((cols, (data.ravel(), cols)), shape=(int(data.max()) + 1, data.size))
+            return [np.unravel_index(row.data, data.shape) for row in m]
+        # file: kmeans.py
+        import torch
+        from memory import rows_per_label
+
+
+        def m_step(memory, centroids: torch.Tensor):
+            _, assign = torch.mm(memory[0], centroids.t()).max(dim=1)
+            where = rows_per_label(assign.cpu().numpy())
+            sums = torch.zeros_like(centroids)
+            for k in range(len(where)):
+                sums[k] = torch.sum(memory[0][where[k][0]], dim=0)  # error
+            return sums
         """,
     )

@@ -125,6 +125,25 @@ class DataDependentControlFlow(Rule):
                         if do_update and state["n"] > 1:
                             p.mul_(1.0 - group["lr"])
         """,
+        """
+        import torch
+
+
+        def class_scores(pred: torch.Tensor, scores: torch.Tensor):
+            ps = pred[torch.nonzero(scores > 0.5).squeeze(1)]
+            if ps.size(1) > 5 and ps.dim() == 2:
+                ps = ps[:, 5:]
+            return ps
+
+
+        def by_rows(emb: torch.Tensor):
+            arr = emb.cpu().numpy()
+            out = []
+            for i in range(arr.shape[0]):
+                if arr.ndim > 1 and len(arr) > 2:
+                    out.append(emb[i])
+            return out
+        """,
     )
     INVALID = (
         """
@@ -186,5 +205,21 @@ class DataDependentControlFlow(Rule):
                 if x.numel() > 0 and (x > 0).any():  # error
                     x = x * 2
                 return x
+        """,
+        """
+        import numpy as np
+        import torch
+
+
+        def per_label(emb: torch.Tensor, assign: torch.Tensor):
+            labels = assign.cpu().numpy()
+            total = torch.zeros(emb.shape[1])
+            for c in range(int(labels.max()) + 1):  # error
+                rows = np.flatnonzero(labels == c)
+                if len(rows) > 0:  # error
+                    total += emb[c]
+            for r in np.flatnonzero(labels):  # error
+                total += emb[r]
+            return total
         """,
     )

@@ -70,6 +70,14 @@ class HostRoundTrip(Rule):
             rows, cols = linear_sum_assignment(cost.cpu())
             return float(cost[rows, cols].sum())
         """,
+        """
+        import numpy as np
+        import torch
+
+
+        def other_views(n_views: int, view: int):
+            return torch.from_numpy(np.delete(np.arange(n_views), view))
+        """,
     )
     INVALID = (
         """
@@ -97,5 +105,14 @@ class HostRoundTrip(Rule):
         def confident(scores: torch.Tensor):
             keep = [i for i, s in enumerate(scores.tolist()) if s > 0.5]
             return torch.as_tensor(keep)  # error
+        """,
+        """
+        import numpy as np
+        import torch
+
+
+        def histogram(labels: torch.Tensor):
+            data = labels.cpu().numpy()
+            return torch.from_numpy(np.bincount(data))  # error
         """,
     )
