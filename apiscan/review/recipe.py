@@ -1843,6 +1843,7 @@ class _Recipe:
             self._norm_overrides(file)
             self._step_weights(file)
             self._forward_loss(file)
+            self._step_criteria(file)
             self._buffer_averages(file)
         self._named_defs()
         self._partial_losses()
@@ -3633,6 +3634,95 @@ class _Recipe:
             if forward is None:
                 continue
             self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _step_criteria(self, file: _File) -> None:
+        """A torch module that is no ``*Loss`` class but is the loss: called in the formula
+        the training step differentiates (simsiam's ``criterion = nn.CosineSimilarity(dim=1)``,
+        passed to ``train(..., criterion, ...)``, which differentiates ``loss =
+        -(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5``): a loss row at its
+        construction with its arguments and the formula. A ``*Loss`` class is a row of
+        its own (:meth:`_finding`); a model, a layer called on one input
+        (``head = nn.Linear(...)``, ``loss = head(x).sum()``) or a repository function is
+        no criterion."""
+        for call in file.values.calls:
+            fn = call.function
+            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
+                continue
+            target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
+            if target is not None and target.kind == "Call" and target.args:
+                target = target.args[0]  # ``scaler.scale(loss).backward()``
+            if target is None or target.kind != "Name":
+                continue
+            total = file.local_value(fn, target.name, call.expr.line)
+            if total is None:
+                continue
+            # a comparison of two tensors (a layer called on one input is the model)
+            called = {
+                node.func.name
+                for node in total.walk()
+                if node.kind == "Call" and node.func.kind == "Name" and len(node.args) >= 2
+            }
+            for name in sorted(called):
+                built = self._criterion_built(file, fn, name, total.line, 0)
+                if built is None:
+                    continue
+                owner, construction, api = built
+                where = owner.where(construction.expr.line)
+                if any(i.where.path == where.path and i.where.line == where.line for i in self.out):
+                    continue
+                values = self._bind_api(api, owner, construction)
+                values.append(("loss", shorten(total.text, 2 * _TERM_LIMIT)))
+                note = (
+                    "not a loss class but the loss: the training step differentiates it at "
+                    f"{file.loc(call.expr.line)}"
+                )
+                self.add("loss", api, where, values, note)
+
+    def _criterion_built(
+        self, file: _File, fn: int, name: str, before: int, depth: int
+    ) -> tuple[_File, CallValues, str] | None:
+        """(file, call, torch API) of the ``torch.nn`` module construction the local or
+        parameter ``name`` of def ``fn`` holds before line ``before``, a parameter followed
+        to what its callers pass (:meth:`_step_criteria`); ``.cuda()``/``.to()`` after the
+        construction are left. None for anything else (a model, a repository function)."""
+        if depth > MAX_DEPTH:
+            return None
+        value = file.local_value(fn, name, before)
+        if value is None:
+            d = file.defs[fn]
+            if name not in d.positional:
+                return None
+            for caller, site in self.values.call_sites(file, fn):
+                passed = _bind_def(d, site.expr).get(name)
+                if passed is None or passed.kind != "Name" or site.function < 0:
+                    continue
+                found = self._criterion_built(
+                    caller, site.function, passed.name, site.expr.line, depth + 1
+                )
+                if found is not None:
+                    return found
+            return None
+        while (
+            value.kind == "Call"
+            and value.func.kind == "Attribute"
+            and value.func.name in ("cuda", "to")
+            and value.func.target.kind == "Call"
+        ):
+            value = value.func.target
+        if value.kind != "Call":
+            return None
+        api = file.dotted(value.func)
+        if (
+            api is None
+            or not api.startswith("torch.nn.")
+            or api.startswith(("torch.nn.parallel.", "torch.nn.utils."))
+            or _category(api) is not None
+        ):
+            return None
+        for construction in file.values.calls:
+            if _place_key("", construction.expr) == _place_key("", value):
+                return file, construction, api
+        return None
 
     def _module_built(
         self, file: _File, fn: int, name: str, before: int

@@ -1,0 +1,42 @@
+"""Loss rows for what the training step differentiates when no ``*Loss`` class builds it
+(``fixtures/criterionstep``): a torch module called in the differentiated formula is the loss."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "fixtures" / "criterionstep"
+
+
+@pytest.fixture(scope="module")
+def review():
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return build_review(str(FIXTURE))
+    finally:
+        os.chdir(cwd)
+
+
+def _rows(review, category: str) -> dict[str, dict[str, str]]:
+    return {
+        f"{i.name} @ {i.where}": dict(i.values) for i in review.recipe if i.category == category
+    }
+
+
+def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
+    losses = _rows(review, "loss")
+    # VALID: built in main, passed to train as a parameter, called in the differentiated loss
+    assert losses["torch.nn.CosineSimilarity @ main.py:36"] == {
+        "dim": "1",
+        "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
+    }
+    # INVALID: the torchvision model, the predictor and a layer called on one input (head)
+    # step (their outputs feed the formula) but are no loss
+    assert list(losses) == ["torch.nn.CosineSimilarity @ main.py:36"]
