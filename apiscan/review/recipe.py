@@ -4803,6 +4803,8 @@ class _Recipe:
                     for a in sets
                     if a.method in ("__init__", "")
                     and a.value.literal
+                    and not _empty_collection(a.value)
+                    and not _set_by_own_methods(a, sets)
                     and (category := _setting_category(a.attr))
                 ]
             )
@@ -4826,7 +4828,7 @@ class _Recipe:
         self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
-            if category and stmt.value.literal:
+            if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
     def _passed_category(self, dest: str) -> str | None:
@@ -5633,6 +5635,24 @@ def _declares_from_format(expr: Expr) -> bool:
         and expr.func.name == "add_argument"
         and bool(expr.args)
         and expr.args[0].kind == "JoinedStr"
+    )
+
+
+def _empty_collection(value: Expr) -> bool:
+    """``[]``, ``{}``, ``()``: a container the code fills (a launcher's ``workers = []`` list
+    of subprocesses), no setting's value."""
+    return value.kind in ("List", "Dict", "Tuple", "Set") and not value.parts
+
+
+def _set_by_own_methods(found: _AttrSet, sets: Sequence[_AttrSet]) -> bool:
+    """Whether another method of the class sets the attribute ``__init__`` starts: a
+    placeholder for what the object works out itself (a distributed environment's
+    ``self.world_size = -1``, then ``self.world_size = int(os.environ["WORLD_SIZE"])`` in
+    the method reading the launcher's variables), no setting. A configuration class sets
+    its values in ``__init__`` (a subclass's ``__init__`` overrides them)."""
+    return any(
+        a.cls == found.cls and a.attr == found.attr and a.method not in ("__init__", "")
+        for a in sets
     )
 
 

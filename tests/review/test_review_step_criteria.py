@@ -1,5 +1,7 @@
-"""Loss rows for what the training step differentiates when no ``*Loss`` class builds it
-(``fixtures/criterionstep``): a torch module called in the differentiated formula is the loss."""
+"""Loss rows for what the training step differentiates when no ``*Loss`` class builds it, and
+values that are no settings (``fixtures/criterionstep``): a torch module called in the
+differentiated formula is the loss; a placeholder an object replaces itself and a list of
+subprocesses are no rows."""
 
 from __future__ import annotations
 
@@ -33,10 +35,21 @@ def _rows(review, category: str) -> dict[str, dict[str, str]]:
 def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
     losses = _rows(review, "loss")
     # VALID: built in main, passed to train as a parameter, called in the differentiated loss
-    assert losses["torch.nn.CosineSimilarity @ main.py:36"] == {
+    assert losses["torch.nn.CosineSimilarity @ main.py:38"] == {
         "dim": "1",
         "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
-    assert list(losses) == ["torch.nn.CosineSimilarity @ main.py:36"]
+    assert list(losses) == ["torch.nn.CosineSimilarity @ main.py:38"]
+
+
+def test_placeholders_and_containers_are_no_settings(review) -> None:
+    # VALID: a configuration class's values, read where the run is built
+    assert _rows(review, "distributed") == {"RunConfig.world_size @ env.py:20": {"value": "8"}}
+    loaders = _rows(review, "dataloader")
+    assert loaders["RunConfig.num_workers @ env.py:21"] == {"value": "4"}
+    # INVALID: DistEnv's -1 placeholders (its own from_env sets them from the launcher's
+    # variables) and the launcher's list of subprocesses
+    assert not [k for k in loaders if k.startswith("workers @")]
+    assert not [k for k in _rows(review, "distributed") if k.startswith("DistEnv.")]
