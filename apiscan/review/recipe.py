@@ -4731,6 +4731,10 @@ class _Recipe:
             # ConvNeXt's init_distributed_mode sets args.distributed and args.dist_backend:
             # the run's options, not the weights
             return
+        if values and all("(" in key.rpartition(".")[0] for key, _ in values):
+            # tacotron2's initialize_decoder_states: ``memory.data.new(B, n).zero_()`` on every
+            # forward fills tensors it has just made (RNN states), no parameter is set
+            return
         torch_inits = {
             name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
         }

@@ -35,13 +35,13 @@ def _rows(review, category: str) -> dict[str, dict[str, str]]:
 def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
     losses = _rows(review, "loss")
     # VALID: built in main, passed to train as a parameter, called in the differentiated loss
-    assert losses["torch.nn.CosineSimilarity @ main.py:38"] == {
+    assert losses["torch.nn.CosineSimilarity @ main.py:39"] == {
         "dim": "1",
         "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
-    assert list(losses) == ["torch.nn.CosineSimilarity @ main.py:38"]
+    assert list(losses) == ["torch.nn.CosineSimilarity @ main.py:39"]
 
 
 def test_placeholders_and_containers_are_no_settings(review) -> None:
@@ -53,3 +53,14 @@ def test_placeholders_and_containers_are_no_settings(review) -> None:
     # variables) and the launcher's list of subprocesses
     assert not [k for k in loaders if k.startswith("workers @")]
     assert not [k for k in _rows(review, "distributed") if k.startswith("DistEnv.")]
+
+
+def test_zeroing_fresh_states_is_no_initialisation(review) -> None:
+    inits = _rows(review, "init")
+    # VALID: the routine that sets the LSTM's parameters
+    assert inits["Decoder.init_weights @ decoder.py:14"] == {
+        "self.rnn.weight_ih.data.uniform_": "-0.1, 0.1",
+        "self.rnn.bias_ih.data.zero_": "",
+    }
+    # INVALID: zeroing tensors made from the input on every forward (recurrent states)
+    assert list(inits) == ["Decoder.init_weights @ decoder.py:14"]
