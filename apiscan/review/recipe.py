@@ -4088,6 +4088,13 @@ class _Recipe:
             # guided-diffusion's LossSecondMomentResampler draws timesteps by their loss
             return None if not module and _NOT_LOSS_ROLE.search(name) else "loss"
         if not node.is_class and _is_loss_function(name):
+            file, index = self.repo.defs[key]
+            if any(
+                c.function == index and c.expr.callee() == "backward" for c in file.values.calls
+            ):
+                # DINOv2's ``backprop_loss(loss)`` differentiates the loss it is given: the
+                # step (its argument, an accumulator starting at 0, is no loss setting)
+                return None
             return "loss"
         if (
             node.is_class
@@ -4380,6 +4387,16 @@ class _Recipe:
             found = owner.first.get(f"{cls.qual}.{method}")
             if found is None:
                 continue
+            # what the method returns or adds up in a loop is its output, no constant
+            # (DINO's ``total_loss = 0``, then ``total_loss -= loss.mean()``, returned)
+            seen |= {r.name for r in owner.defs[found].returns if r.kind == "Name"}
+            seen |= {
+                u.node.name
+                for loop in owner.values.loops
+                if loop.function == found
+                for u in loop.updates
+                if u.op and u.node.kind == "Name"
+            }
             for a in sorted(owner.defs[found].assigns, key=lambda a: a.line):
                 if (
                     a.target.kind == "Name"

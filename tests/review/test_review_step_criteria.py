@@ -35,13 +35,25 @@ def _rows(review, category: str) -> dict[str, dict[str, str]]:
 def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
     losses = _rows(review, "loss")
     # VALID: built in main, passed to train as a parameter, called in the differentiated loss
-    assert losses["torch.nn.CosineSimilarity @ main.py:39"] == {
+    assert losses["torch.nn.CosineSimilarity @ main.py:46"] == {
         "dim": "1",
         "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
-    assert list(losses) == ["torch.nn.CosineSimilarity @ main.py:39"]
+    assert list(losses) == [
+        "torch.nn.CosineSimilarity @ main.py:46",
+        "losses.PairLoss @ main.py:55",
+    ]
+
+
+def test_a_loss_output_and_the_backward_step_are_no_loss_settings(review) -> None:
+    losses = _rows(review, "loss")
+    # VALID: the constant the loss's forward keeps; INVALID: ``total = 0``, which the forward
+    # adds its terms to in a loop and returns
+    assert losses["losses.PairLoss @ main.py:55"] == {"margin": "0.5"}
+    # INVALID: ``backprop_loss(loss)`` is named for a loss but differentiates the one it is given
+    assert not [k for k in losses if "backprop_loss" in k]
 
 
 def test_placeholders_and_containers_are_no_settings(review) -> None:
