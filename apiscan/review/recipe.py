@@ -145,6 +145,9 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: Gradient clipping as a method of what wraps the model (FSDP's, an accelerator's): no
+#: torch API the scan can place on an untyped receiver, the same clipping
+_CLIP_METHODS = frozenset({"clip_grad_norm_", "clip_grad_value_"})
 _EMA_APIS = frozenset(
     {"torch.optim.swa_utils.AveragedModel", "torch.optim.swa_utils.get_ema_multi_avg_fn"}
 )
@@ -4160,6 +4163,18 @@ class _Recipe:
                     for k in expr.keywords
                 ]
                 self.add(category, name, file.where(expr.line), values, "third-party")
+            elif (
+                name is None
+                and call.statement
+                and expr.func.kind == "Attribute"
+                and expr.func.name in _CLIP_METHODS
+            ):  # DINOv2's ``v.clip_grad_norm_(cfg.optim.clip_grad)`` on its FSDP modules
+                fn = call.function
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
+                values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
+                note = "a method of the wrapped model or trainer, not torch.nn.utils'"
+                self.add("grad_clip", expr.func.text, file.where(expr.line), values, note)
             elif _NO_AUG.search(expr.callee()):
                 self._no_aug_call(file, call)
 

@@ -35,15 +35,15 @@ def _rows(review, category: str) -> dict[str, dict[str, str]]:
 def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
     losses = _rows(review, "loss")
     # VALID: built in main, passed to train as a parameter, called in the differentiated loss
-    assert losses["torch.nn.CosineSimilarity @ main.py:46"] == {
+    assert losses["torch.nn.CosineSimilarity @ main.py:48"] == {
         "dim": "1",
         "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
     assert list(losses) == [
-        "torch.nn.CosineSimilarity @ main.py:46",
-        "losses.PairLoss @ main.py:55",
+        "torch.nn.CosineSimilarity @ main.py:48",
+        "losses.PairLoss @ main.py:57",
     ]
 
 
@@ -51,7 +51,7 @@ def test_a_loss_output_and_the_backward_step_are_no_loss_settings(review) -> Non
     losses = _rows(review, "loss")
     # VALID: the constant the loss's forward keeps; INVALID: ``total = 0``, which the forward
     # adds its terms to in a loop and returns
-    assert losses["losses.PairLoss @ main.py:55"] == {"margin": "0.5"}
+    assert losses["losses.PairLoss @ main.py:57"] == {"margin": "0.5"}
     # INVALID: ``backprop_loss(loss)`` is named for a loss but differentiates the one it is given
     assert not [k for k in losses if "backprop_loss" in k]
 
@@ -76,3 +76,15 @@ def test_zeroing_fresh_states_is_no_initialisation(review) -> None:
     }
     # INVALID: zeroing tensors made from the input on every forward (recurrent states)
     assert list(inits) == ["Decoder.init_weights @ decoder.py:14"]
+
+
+def test_clipping_through_a_wrapper_method_is_clipping(review) -> None:
+    assert _rows(review, "grad_clip") == {
+        # torch's own function: its row, once
+        "torch.nn.utils.clip_grad_norm_ @ main.py:31": {
+            "parameters": "model.parameters()",
+            "max_norm": "2.0",
+        },
+        # VALID: the same clipping as a method of what wraps the model (FSDP's)
+        "pair.clip_grad_norm_ @ main.py:38": {"arg1": "1.0"},
+    }
