@@ -2893,9 +2893,60 @@ class _Recipe:
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
+            if category == "init":
+                values = self._init_passed(file, call, values)
             if category == "loss":
                 values += self._loss_terms(file, call) or self._module_factor(file, call)
             self.add(category, f.api, where, values, note)
+
+    def _init_passed(
+        self, file: _File, call: CallValues, values: list[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """An initialiser's arguments that read a parameter of the layer's constructor, shown
+        with what the constructor's calls pass (tacotron2's ``ConvNorm(...,
+        w_init_gain='tanh')``, ``'relu'``, ``'sigmoid'`` beside the default ``'linear'`` read
+        by ``calculate_gain(w_init_gain)``) where the value follower, with more calls than
+        it reads, shows the default: the default alone is not what the layers get. The calls are
+        those :meth:`_passed` counts (no untaken branch, no evaluation code)."""
+        fn = call.function
+        args = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+        if fn < 0 or any(a.kind == "Starred" for a in call.expr.args) or len(args) != len(values):
+            return values  # ``*args``/``**kwargs`` opened: the rows and arguments differ
+        params = dict(file.defs[fn].params)
+        out: list[tuple[str, str]] = []
+        for (key, shown), expr in zip(values, args, strict=True):
+            for name in sorted({n.name for n in expr.walk() if n.kind == "Name"} & set(params)):
+                if f"default of parameter {name} " not in shown:
+                    continue  # the value follower read the calls themselves
+                passed = self._site_texts(file, fn, name, params[name])
+                if any(not text.endswith(" (default)") for text in passed):
+                    shown = f"{expr.text} with {name} = {' | '.join(passed)}"
+            out.append((key, shown))
+        return out
+
+    def _site_texts(self, file: _File, fn: int, name: str, default: Expr | None) -> list[str]:
+        """The distinct values the running calls of def ``fn`` pass its parameter ``name``
+        (the default, marked so, for a call that leaves it), in the calls' order."""
+        d = file.defs[fn]
+        texts: dict[str, None] = {}
+        for caller, site in self.values.call_sites(file, fn):
+            if caller is file and d.line <= site.expr.line <= d.end_line:
+                continue
+            quals = caller.defs[site.function].qual.split(".") if site.function >= 0 else []
+            if (
+                any(_EVALUATION_WORD.search(q) for q in quals)
+                or self.values.apart(caller.path)
+                or self._call_untaken(caller, site)
+            ):
+                continue
+            passed = _bind_def(d, site.expr).get(name)
+            if passed is not None:
+                texts[self.values.resolve(caller, site.function, passed, 0).text] = None
+            elif default is not None and not _unpacks(site.expr):
+                texts[f"{default.text} (default)"] = None
+            else:
+                return []  # maybe in ``*args``/``**kwargs``: not told
+        return list(texts)
 
     def _bind_api(
         self, api: str, file: _File, call: CallValues, skip: tuple[str, ...] = ()

@@ -35,15 +35,15 @@ def _rows(review, category: str) -> dict[str, dict[str, str]]:
 def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
     losses = _rows(review, "loss")
     # VALID: built in main, passed to train as a parameter, called in the differentiated loss
-    assert losses["torch.nn.CosineSimilarity @ main.py:48"] == {
+    assert losses["torch.nn.CosineSimilarity @ main.py:55"] == {
         "dim": "1",
         "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
     assert list(losses) == [
-        "torch.nn.CosineSimilarity @ main.py:48",
-        "losses.PairLoss @ main.py:57",
+        "torch.nn.CosineSimilarity @ main.py:55",
+        "losses.PairLoss @ main.py:64",
     ]
 
 
@@ -51,7 +51,7 @@ def test_a_loss_output_and_the_backward_step_are_no_loss_settings(review) -> Non
     losses = _rows(review, "loss")
     # VALID: the constant the loss's forward keeps; INVALID: ``total = 0``, which the forward
     # adds its terms to in a loop and returns
-    assert losses["losses.PairLoss @ main.py:57"] == {"margin": "0.5"}
+    assert losses["losses.PairLoss @ main.py:64"] == {"margin": "0.5"}
     # INVALID: ``backprop_loss(loss)`` is named for a loss but differentiates the one it is given
     assert not [k for k in losses if "backprop_loss" in k]
 
@@ -75,16 +75,32 @@ def test_zeroing_fresh_states_is_no_initialisation(review) -> None:
         "self.rnn.bias_ih.data.zero_": "",
     }
     # INVALID: zeroing tensors made from the input on every forward (recurrent states)
-    assert list(inits) == ["Decoder.init_weights @ decoder.py:14"]
+    assert not [k for k in inits if k.startswith("Decoder.initialize_states")]
+
+
+def test_an_initialiser_shows_the_gains_the_layers_are_built_with(review) -> None:
+    inits = _rows(review, "init")
+    # VALID: four LinearNorm calls (more than the value follower reads) pass three gains
+    # and leave one at its default: each is shown, not the default alone
+    assert inits["torch.nn.init.xavier_uniform_ @ layers.py:11"] == {
+        "tensor": "self.linear.weight",
+        "gain": "torch.nn.init.calculate_gain(w_init_gain) with w_init_gain = "
+        '"tanh" | "relu" | "sigmoid" | "linear" (default)',
+    }
+    # INVALID: Scale's one call leaves std at its default, which the row shows as it was
+    assert inits["torch.nn.init.normal_ @ layers.py:23"] == {
+        "tensor": "self.weight",
+        "std": "0.02 (default of parameter std of Scale.__init__() at layers.py:20)",
+    }
 
 
 def test_clipping_through_a_wrapper_method_is_clipping(review) -> None:
     assert _rows(review, "grad_clip") == {
         # torch's own function: its row, once
-        "torch.nn.utils.clip_grad_norm_ @ main.py:31": {
+        "torch.nn.utils.clip_grad_norm_ @ main.py:38": {
             "parameters": "model.parameters()",
             "max_norm": "2.0",
         },
         # VALID: the same clipping as a method of what wraps the model (FSDP's)
-        "pair.clip_grad_norm_ @ main.py:38": {"arg1": "1.0"},
+        "pair.clip_grad_norm_ @ main.py:45": {"arg1": "1.0"},
     }
