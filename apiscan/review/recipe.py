@@ -1848,6 +1848,7 @@ class _Recipe:
             self._forward_loss(file)
             self._step_criteria(file)
             self._buffer_averages(file)
+            self._foreach_averages(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -3462,6 +3463,11 @@ class _Recipe:
                     values += self._schedule_body(file, index)
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
+                stored = call.stored.text if call.stored is not None else ""
+                if row == "scheduler" and stored and self._ema_decay(stored):
+                    # DINOv2's ``momentum_schedule = CosineScheduler(**momentum)``, indexed
+                    # into ``update_teacher(m)``'s average: the EMA's decay, not the LR's
+                    note, row = f"the EMA's decay, stored as {stored}, {note}", "ema"
                 if row == "loss":
                     values += (
                         self._loss_weight(caller, call)
@@ -3479,6 +3485,17 @@ class _Recipe:
                     if index is not None and not _unpacks(call.expr):
                         values += self._class_constants(file, index, call.expr)
                 self.add(row, key, caller.where(call.expr.line), values, note)
+
+    def _ema_decay(self, stored: str) -> bool:
+        """Whether a weight average's row reads its decay from ``stored`` indexed by the
+        step (``momentum_schedule[it]``, passed to the teacher's update): a schedule of
+        the EMA's decay. The EMA rows are built before the repository's schedules."""
+        return any(
+            value.startswith(f"{stored}[")
+            for i in self.out
+            if i.category == "ema"
+            for _, value in i.values
+        )
 
     def _schedule_body(self, file: _File, fn: int) -> list[tuple[str, str]]:
         """How a schedule function written by hand computes the LR it sets (barlowtwins'
@@ -4670,6 +4687,38 @@ class _Recipe:
             name = file.defs[cls].name
             note = f"a moving average of {target} kept by {name}.{file.defs[fn].name}"
             self.add("ema", f"EMA of buffers ({name})", file.where(node.line), values, note)
+
+    def _foreach_averages(self, file: _File) -> None:
+        """A weight average updated over lists of tensors at once, no loop over the weights
+        (DINOv2's ``update_teacher(m)``: ``torch._foreach_mul_(teacher_params, m)`` then
+        ``torch._foreach_add_(teacher_params, student_params, alpha=1 - m)``): an EMA row
+        with the update and the decay followed to what the step passes."""
+        calls = [(file.dotted(c.expr.func), c) for c in file.values.calls]
+        for name, mul in calls:
+            if name != "torch._foreach_mul_" or len(mul.expr.args) != 2 or mul.function < 0:
+                continue
+            held, decay = mul.expr.args
+            for other, add in calls:
+                if (
+                    add.function != mul.function
+                    or other not in ("torch._foreach_add_", "torch._foreach_lerp_")
+                    or not add.expr.args
+                    or add.expr.args[0].text != held.text
+                    or decay.text not in add.expr.text
+                ):
+                    continue
+                fn = mul.function
+                update = f"{mul.expr.text}; {add.expr.text}"
+                values = [
+                    ("update", f"{shorten(update, TEXT_LIMIT)} at {file.loc(mul.expr.line)}"),
+                    ("decay", self.values.describe(file, fn, decay)),
+                ]
+                label = file.defs[fn].name
+                note = "exponential moving average of a list of tensors"
+                self.add(
+                    "ema", f"EMA of weights ({label})", file.where(mul.expr.line), values, note
+                )
+                break
 
     @staticmethod
     def _weight_dicts(file: _File, fn: int) -> set[str]:

@@ -35,15 +35,15 @@ def _rows(review, category: str) -> dict[str, dict[str, str]]:
 def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None:
     losses = _rows(review, "loss")
     # VALID: built in main, passed to train as a parameter, called in the differentiated loss
-    assert losses["torch.nn.CosineSimilarity @ main.py:55"] == {
+    assert losses["torch.nn.CosineSimilarity @ main.py:62"] == {
         "dim": "1",
         "loss": "-(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5 + head(z1).mean()",
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
     assert list(losses) == [
-        "torch.nn.CosineSimilarity @ main.py:55",
-        "losses.PairLoss @ main.py:64",
+        "torch.nn.CosineSimilarity @ main.py:62",
+        "losses.PairLoss @ main.py:71",
     ]
 
 
@@ -51,7 +51,7 @@ def test_a_loss_output_and_the_backward_step_are_no_loss_settings(review) -> Non
     losses = _rows(review, "loss")
     # VALID: the constant the loss's forward keeps; INVALID: ``total = 0``, which the forward
     # adds its terms to in a loop and returns
-    assert losses["losses.PairLoss @ main.py:64"] == {"margin": "0.5"}
+    assert losses["losses.PairLoss @ main.py:71"] == {"margin": "0.5"}
     # INVALID: ``backprop_loss(loss)`` is named for a loss but differentiates the one it is given
     assert not [k for k in losses if "backprop_loss" in k]
 
@@ -97,10 +97,30 @@ def test_an_initialiser_shows_the_gains_the_layers_are_built_with(review) -> Non
 def test_clipping_through_a_wrapper_method_is_clipping(review) -> None:
     assert _rows(review, "grad_clip") == {
         # torch's own function: its row, once
-        "torch.nn.utils.clip_grad_norm_ @ main.py:38": {
+        "torch.nn.utils.clip_grad_norm_ @ main.py:39": {
             "parameters": "model.parameters()",
             "max_norm": "2.0",
         },
         # VALID: the same clipping as a method of what wraps the model (FSDP's)
-        "pair.clip_grad_norm_ @ main.py:45": {"arg1": "1.0"},
+        "pair.clip_grad_norm_ @ main.py:50": {"arg1": "1.0"},
     }
+
+
+def test_a_teacher_averaged_over_tensor_lists_and_its_momentum_schedule_are_ema(review) -> None:
+    emas = _rows(review, "ema")
+    # VALID: _foreach_mul_ by m then _foreach_add_ with alpha=1 - m, m the indexed schedule
+    ema = emas["EMA of weights (update_teacher) @ teacher.py:28"]
+    assert (
+        ema["decay"]
+        == "momentum_schedule[it] (parameter m of Pair.update_teacher(), passed at main.py:52)"
+    )
+    # ... and the schedule indexed into it is the EMA's decay, not an LR schedule
+    assert emas["teacher.CosineScheduler @ main.py:45"] == {
+        "base_value": "0.996",
+        "final_value": "1.0",
+        "total_iters": "100",
+    }
+    # INVALID: the same scheduler class stored as the LR's stays a schedule, and scaling
+    # the student's weights (_foreach_mul_ alone) is no average
+    assert list(_rows(review, "scheduler")) == ["teacher.CosineScheduler @ main.py:44"]
+    assert len(emas) == 2
