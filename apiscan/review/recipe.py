@@ -3656,22 +3656,38 @@ class _Recipe:
                 terms = [f for f, value in read if f.kind == "Name" and not value.literal]
                 if len(terms) != 1 or terms[0].name in covered:
                     continue
+                # a term written inline in the step (``g_loss_rec = torch.mean(torch.abs(x
+                # - x_rec))``): what kind of loss it is, beside its weight
+                formula = file.local_value(fn, terms[0].name, total.line)
+                kind = _inline_loss_kind(formula) if formula is not None else None
+                typed = [("type", kind), ("term", formula.text)] if kind and formula else []
                 weights = [(f, value) for f, value in read if f is not terms[0]]
+                where = file.where(total.line)
+                note = f"a term of the loss the training step differentiates: {total.text}"
                 if not weights or not all(
                     f.kind in ("Name", "Attribute", "Constant") and value.literal
                     for f, value in weights
                 ):
                     continue
                 numbers = [_literal_number(value.text) for _, value in weights]
-                if any(n is None for n in numbers) or all(n == 1 for n in numbers):
+                if any(n is None for n in numbers) or (all(n == 1 for n in numbers) and not typed):
                     continue
                 shown = "; ".join(
                     value.show() if f.kind == "Constant" else f"{f.text} = {value.show()}"
                     for f, value in weights
                 )
-                where = file.where(total.line)
+                values = [*typed, ("weight", shown)]
+                self.add("loss", f"weight of {terms[0].name}", where, values, note)
+            for term in _summands(total):
+                if term.kind != "Name" or term.name in covered or term is total:
+                    continue
+                formula = file.local_value(fn, term.name, total.line)
+                kind = _inline_loss_kind(formula) if formula is not None else None
+                if kind is None or formula is None:
+                    continue
+                values = [("type", kind), ("term", formula.text), ("weight", "1")]
                 note = f"a term of the loss the training step differentiates: {total.text}"
-                self.add("loss", f"weight of {terms[0].name}", where, [("weight", shown)], note)
+                self.add("loss", f"term {term.name}", file.where(total.line), values, note)
 
     def _forward_loss(self, file: _File) -> None:
         """The loss a model computes in its own ``forward`` when the training step
@@ -5772,6 +5788,45 @@ def _declares_from_format(expr: Expr) -> bool:
         and bool(expr.args)
         and expr.args[0].kind == "JoinedStr"
     )
+
+
+def _summands(expr: Expr) -> list[Expr]:
+    """The terms a sum adds or subtracts (``a + 2 * b - c``: ``a``, ``2 * b``, ``c``)."""
+    if expr.kind == "BinOp" and expr.name in ("Add", "Sub"):
+        return [t for part in expr.parts for t in _summands(part)]
+    return [expr]
+
+
+def _inline_loss_kind(expr: Expr) -> str | None:
+    """The kind of a loss term written out in the step, or None: the mean absolute
+    difference (L1: ``torch.mean(torch.abs(a - b))``, ``(a - b).abs().mean()``), the mean
+    squared difference (L2: ``torch.mean((a - b) ** 2)``), or the mean of one tensor, negated
+    or not (a WGAN critic's score: ``-torch.mean(out_src)``)."""
+    negated = expr.kind == "UnaryOp" and expr.name == "USub"
+    if negated:
+        expr = expr.parts[0]
+    if expr.kind != "Call" or expr.callee() != "mean":
+        return None
+    func = expr.func
+    inner = expr.args[0] if expr.args else func.target if func.kind == "Attribute" else None
+    if inner is None:
+        return None
+    if inner.kind == "Call" and inner.callee() == "abs":
+        diff = inner.args[0] if inner.args else inner.func.target
+        if diff.kind == "BinOp" and diff.name == "Sub":
+            return "L1 (mean absolute difference)"
+    if (
+        inner.kind == "BinOp"
+        and inner.name == "Pow"
+        and inner.parts[0].kind == "BinOp"
+        and inner.parts[0].name == "Sub"
+        and inner.parts[-1].text == "2"
+    ):
+        return "L2 (mean squared difference)"
+    if inner.kind in ("Name", "Attribute"):
+        sign = "minus the" if negated else "the"
+        return f"{sign} mean of {inner.text} (a critic's score)"
+    return None
 
 
 def _empty_collection(value: Expr) -> bool:

@@ -41,7 +41,7 @@ def test_a_similarity_module_the_step_differentiates_is_the_loss(review) -> None
     }
     # INVALID: the torchvision model, the predictor and a layer called on one input (head)
     # step (their outputs feed the formula) but are no loss
-    assert list(losses) == [
+    assert [k for k in losses if "main.py" in k] == [
         "torch.nn.CosineSimilarity @ main.py:62",
         "losses.PairLoss @ main.py:71",
     ]
@@ -124,3 +124,29 @@ def test_a_teacher_averaged_over_tensor_lists_and_its_momentum_schedule_are_ema(
     # the student's weights (_foreach_mul_ alone) is no average
     assert list(_rows(review, "scheduler")) == ["teacher.CosineScheduler @ main.py:44"]
     assert len(emas) == 2
+
+
+def test_inline_terms_of_the_differentiated_loss_have_a_type_and_a_weight(review) -> None:
+    terms = {k: v for k, v in _rows(review, "loss").items() if "gan.py" in k}
+    note = "a term of the loss the training step differentiates"
+    assert terms == {
+        "term d_fake @ gan.py:11": {
+            "type": "the mean of out_fake (a critic's score)",
+            "term": "torch.mean(out_fake)",
+            "weight": "1",
+        },
+        "term d_real @ gan.py:11": {
+            "type": "minus the mean of out_real (a critic's score)",
+            "term": "-torch.mean(out_real)",
+            "weight": "1",
+        },
+        "weight of g_rec @ gan.py:18": {
+            "type": "L1 (mean absolute difference)",
+            "term": "torch.mean(torch.abs(x - G(fake)))",
+            "weight": "lambda_rec = 10.0 (default of parameter lambda_rec of gan_step() at "
+            "gan.py:6)",
+        },
+        # INVALID: g_aux (fake.sum()) is no loss kind the step's text tells, so no row is
+        # invented; g_adv's mean of a call (D(fake)) is left untyped too
+    }
+    assert all(note in i.note for i in review.recipe if i.where.path == "gan.py")
