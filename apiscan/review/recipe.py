@@ -284,6 +284,8 @@ _SCHEDULE_NAME = re.compile(r"sched|(adjust|set|update)_(lr|learning_rate)", re.
 #: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
 #: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
 _LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
+#: A list of a model's parameters (``teacher_param_list``), which a foreach average keeps.
+_PARAM_LIST = re.compile(r"param|weight", re.IGNORECASE)
 _LR_NAME = re.compile(r"(^|_)(lr|learning_rate)(_|$)", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
@@ -2913,12 +2915,12 @@ class _Recipe:
         args = [*call.expr.args, *(k.target for k in call.expr.keywords)]
         if fn < 0 or any(a.kind == "Starred" for a in call.expr.args) or len(args) != len(values):
             return values  # ``*args``/``**kwargs`` opened: the rows and arguments differ
-        params = dict(file.defs[fn].params)
+        params, qual = dict(file.defs[fn].params), file.defs[fn].qual
         out: list[tuple[str, str]] = []
         for (key, shown), expr in zip(values, args, strict=True):
             for name in sorted({n.name for n in expr.walk() if n.kind == "Name"} & set(params)):
-                if f"default of parameter {name} " not in shown:
-                    continue  # the value follower read the calls themselves
+                if f"default of parameter {name} of {qual}()" not in shown:
+                    continue  # the value follower read the calls (a caller's default is theirs)
                 passed = self._site_texts(file, fn, name, params[name])
                 if any(not text.endswith(" (default)") for text in passed):
                     shown = f"{expr.text} with {name} = {' | '.join(passed)}"
@@ -4713,6 +4715,8 @@ class _Recipe:
         for name, mul in calls:
             if name != "torch._foreach_mul_" or len(mul.expr.args) != 2 or mul.function < 0:
                 continue
+            if not _PARAM_LIST.search(mul.expr.args[0].text) or self._optimizer_file(file):
+                continue  # an optimizer's moment buffers (timm's multi-tensor AdamW): no EMA
             held, decay = mul.expr.args
             for other, add in calls:
                 if (
@@ -4735,6 +4739,15 @@ class _Recipe:
                     "ema", f"EMA of weights ({label})", file.where(mul.expr.line), values, note
                 )
                 break
+
+    def _optimizer_file(self, file: _File) -> bool:
+        """Whether the file defines an optimizer (a ``torch.optim.Optimizer`` subclass): its
+        in-place averages are the optimizer's moments, not a copy of the weights."""
+        return any(
+            d.is_class
+            and "torch.optim.Optimizer" in self.hierarchy.torch_ancestors(f"{file.module}.{d.qual}")
+            for d in file.defs
+        )
 
     @staticmethod
     def _weight_dicts(file: _File, fn: int) -> set[str]:

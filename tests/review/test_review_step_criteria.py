@@ -120,8 +120,9 @@ def test_a_teacher_averaged_over_tensor_lists_and_its_momentum_schedule_are_ema(
         "final_value": "1.0",
         "total_iters": "100",
     }
-    # INVALID: the same scheduler class stored as the LR's stays a schedule, and scaling
-    # the student's weights (_foreach_mul_ alone) is no average
+    # INVALID: the same scheduler class stored as the LR's stays a schedule, scaling the
+    # student's weights (_foreach_mul_ alone) is no average, and neither are the moments
+    # an optimizer (optim.py's ListAdam) updates over lists of tensors
     assert list(_rows(review, "scheduler")) == ["teacher.CosineScheduler @ main.py:44"]
     assert len(emas) == 2
 
