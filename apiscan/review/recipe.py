@@ -3661,7 +3661,7 @@ class _Recipe:
                 # a term written inline in the step (``g_loss_rec = torch.mean(torch.abs(x
                 # - x_rec))``): what kind of loss it is, beside its weight
                 formula = file.local_value(fn, terms[0].name, total.line)
-                kind = _inline_loss_kind(formula) if formula is not None else None
+                kind = _inline_loss_kind(formula, terms[0].name) if formula is not None else None
                 typed = [("type", kind), ("term", formula.text)] if kind and formula else []
                 weights = [(f, value) for f, value in read if f is not terms[0]]
                 where = file.where(total.line)
@@ -3684,7 +3684,7 @@ class _Recipe:
                 if term.kind != "Name" or term.name in covered or term is total:
                     continue
                 formula = file.local_value(fn, term.name, total.line)
-                kind = _inline_loss_kind(formula) if formula is not None else None
+                kind = _inline_loss_kind(formula, term.name) if formula is not None else None
                 if kind is None or formula is None:
                     continue
                 values = [("type", kind), ("term", formula.text), ("weight", "1")]
@@ -5810,11 +5810,13 @@ def _summands(expr: Expr) -> list[Expr]:
     return [expr]
 
 
-def _inline_loss_kind(expr: Expr) -> str | None:
-    """The kind of a loss term written out in the step, or None: the mean absolute
-    difference (L1: ``torch.mean(torch.abs(a - b))``, ``(a - b).abs().mean()``), the mean
-    squared difference (L2: ``torch.mean((a - b) ** 2)``), or the mean of one tensor, negated
-    or not (a WGAN critic's score: ``-torch.mean(out_src)``)."""
+def _inline_loss_kind(expr: Expr, name: str) -> str | None:
+    """The kind of the loss term ``name = expr`` written out in the step, or None: the mean
+    absolute difference (L1: ``torch.mean(torch.abs(a - b))``, ``(a - b).abs().mean()``),
+    the mean squared difference (L2: ``torch.mean((a - b) ** 2)``), or the mean of another
+    tensor, negated or not (a WGAN critic's score: ``-torch.mean(out_src)``). A term reduced
+    in place (vq-vae-2's ``latent_loss = latent_loss.mean()``, computed by the model) is
+    of no kind the step tells."""
     negated = expr.kind == "UnaryOp" and expr.name == "USub"
     if negated:
         expr = expr.parts[0]
@@ -5836,7 +5838,7 @@ def _inline_loss_kind(expr: Expr) -> str | None:
         and inner.parts[-1].text == "2"
     ):
         return "L2 (mean squared difference)"
-    if inner.kind in ("Name", "Attribute"):
+    if inner.kind in ("Name", "Attribute") and inner.text != name:
         sign = "minus the" if negated else "the"
         return f"{sign} mean of {inner.text} (a critic's score)"
     return None
