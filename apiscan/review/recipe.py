@@ -160,6 +160,9 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: Gradient clipping as a method of what wraps the model (FSDP's, an accelerator's): no
+#: torch API the scan can place on an untyped receiver, the same clipping
+_CLIP_METHODS = frozenset({"clip_grad_norm_", "clip_grad_value_"})
 _EMA_APIS = frozenset(
     {"torch.optim.swa_utils.AveragedModel", "torch.optim.swa_utils.get_ema_multi_avg_fn"}
 )
@@ -296,6 +299,8 @@ _SCHEDULE_NAME = re.compile(r"sched|(adjust|set|update)_(lr|learning_rate)", re.
 #: What an LR or weight-decay schedule is stored as (``lr_schedule``, ``wd_schedule``,
 #: ``self.lr_scheduler``), never a momentum, noise or beta schedule.
 _LR_SCHEDULE = re.compile(r"(^|[._])(lr|wd|learning_rate|weight_decay)(_|$)", re.IGNORECASE)
+#: A list of a model's parameters (``teacher_param_list``), which a foreach average keeps.
+_PARAM_LIST = re.compile(r"param|weight", re.IGNORECASE)
 _LR_NAME = re.compile(r"(^|_)(lr|learning_rate)(_|$)", re.IGNORECASE)
 _NO_AUG = re.compile(r"no_?aug|close_mosaic|(disable|stop|close)_(aug\w*|mosaic|mix_?up)", re.I)
 _TRANSFORM_CLASS = re.compile(
@@ -1961,7 +1966,9 @@ class _Recipe:
             self._norm_overrides(file)
             self._step_weights(file)
             self._forward_loss(file)
+            self._step_criteria(file)
             self._buffer_averages(file)
+            self._foreach_averages(file)
         self._named_defs()
         self._partial_losses()
         self._named_by_class_name()
@@ -3058,9 +3065,60 @@ class _Recipe:
             if category == "loss" and self._never_read(call):
                 return  # PyTorch-YOLOv3's self.mse_loss = nn.MSELoss(): stored, never called
             values = self._bind_api(f.api, file, call)
+            if category == "init":
+                values = self._init_passed(file, call, values)
             if category == "loss":
                 values += self._loss_terms(file, call) or self._module_factor(file, call)
             self.add(category, f.api, where, values, note)
+
+    def _init_passed(
+        self, file: _File, call: CallValues, values: list[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """An initialiser's arguments that read a parameter of the layer's constructor, shown
+        with what the constructor's calls pass (tacotron2's ``ConvNorm(...,
+        w_init_gain='tanh')``, ``'relu'``, ``'sigmoid'`` beside the default ``'linear'`` read
+        by ``calculate_gain(w_init_gain)``) where the value follower, with more calls than
+        it reads, shows the default: the default alone is not what the layers get. The calls are
+        those :meth:`_passed` counts (no untaken branch, no evaluation code)."""
+        fn = call.function
+        args = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+        if fn < 0 or any(a.kind == "Starred" for a in call.expr.args) or len(args) != len(values):
+            return values  # ``*args``/``**kwargs`` opened: the rows and arguments differ
+        params, qual = dict(file.defs[fn].params), file.defs[fn].qual
+        out: list[tuple[str, str]] = []
+        for (key, shown), expr in zip(values, args, strict=True):
+            for name in sorted({n.name for n in expr.walk() if n.kind == "Name"} & set(params)):
+                if f"default of parameter {name} of {qual}()" not in shown:
+                    continue  # the value follower read the calls (a caller's default is theirs)
+                passed = self._site_texts(file, fn, name, params[name])
+                if any(not text.endswith(" (default)") for text in passed):
+                    shown = f"{expr.text} with {name} = {' | '.join(passed)}"
+            out.append((key, shown))
+        return out
+
+    def _site_texts(self, file: _File, fn: int, name: str, default: Expr | None) -> list[str]:
+        """The distinct values the running calls of def ``fn`` pass its parameter ``name``
+        (the default, marked so, for a call that leaves it), in the calls' order."""
+        d = file.defs[fn]
+        texts: dict[str, None] = {}
+        for caller, site in self.values.call_sites(file, fn):
+            if caller is file and d.line <= site.expr.line <= d.end_line:
+                continue
+            quals = caller.defs[site.function].qual.split(".") if site.function >= 0 else []
+            if (
+                any(_EVALUATION_WORD.search(q) for q in quals)
+                or self.values.apart(caller.path)
+                or self._call_untaken(caller, site)
+            ):
+                continue
+            passed = _bind_def(d, site.expr).get(name)
+            if passed is not None:
+                texts[self.values.resolve(caller, site.function, passed, 0).text] = None
+            elif default is not None and not _unpacks(site.expr):
+                texts[f"{default.text} (default)"] = None
+            else:
+                return []  # maybe in ``*args``/``**kwargs``: not told
+        return list(texts)
 
     def _bind_api(
         self, api: str, file: _File, call: CallValues, skip: tuple[str, ...] = ()
@@ -3576,6 +3634,11 @@ class _Recipe:
                     values += self._schedule_body(file, index)
                 # RAFT's FlowAugmentor(**aug_params): the dicts the dataset's callers pass
                 values = [v for part in values for v in self._passed_dict(caller, call, part)]
+                stored = call.stored.text if call.stored is not None else ""
+                if row == "scheduler" and stored and self._ema_decay(stored):
+                    # DINOv2's ``momentum_schedule = CosineScheduler(**momentum)``, indexed
+                    # into ``update_teacher(m)``'s average: the EMA's decay, not the LR's
+                    note, row = f"the EMA's decay, stored as {stored}, {note}", "ema"
                 if row == "loss":
                     values += (
                         self._loss_weight(caller, call)
@@ -3593,6 +3656,17 @@ class _Recipe:
                     if index is not None and not _unpacks(call.expr):
                         values += self._class_constants(file, index, call.expr)
                 self.add(row, key, caller.where(call.expr.line), values, note)
+
+    def _ema_decay(self, stored: str) -> bool:
+        """Whether a weight average's row reads its decay from ``stored`` indexed by the
+        step (``momentum_schedule[it]``, passed to the teacher's update): a schedule of
+        the EMA's decay. The EMA rows are built before the repository's schedules."""
+        return any(
+            value.startswith(f"{stored}[")
+            for i in self.out
+            if i.category == "ema"
+            for _, value in i.values
+        )
 
     def _schedule_body(self, file: _File, fn: int) -> list[tuple[str, str]]:
         """How a schedule function written by hand computes the LR it sets (barlowtwins'
@@ -3753,22 +3827,38 @@ class _Recipe:
                 terms = [f for f, value in read if f.kind == "Name" and not value.literal]
                 if len(terms) != 1 or terms[0].name in covered:
                     continue
+                # a term written inline in the step (``g_loss_rec = torch.mean(torch.abs(x
+                # - x_rec))``): what kind of loss it is, beside its weight
+                formula = file.local_value(fn, terms[0].name, total.line)
+                kind = _inline_loss_kind(formula, terms[0].name) if formula is not None else None
+                typed = [("type", kind), ("term", formula.text)] if kind and formula else []
                 weights = [(f, value) for f, value in read if f is not terms[0]]
+                where = file.where(total.line)
+                note = f"a term of the loss the training step differentiates: {total.text}"
                 if not weights or not all(
                     f.kind in ("Name", "Attribute", "Constant") and value.literal
                     for f, value in weights
                 ):
                     continue
                 numbers = [_literal_number(value.text) for _, value in weights]
-                if any(n is None for n in numbers) or all(n == 1 for n in numbers):
+                if any(n is None for n in numbers) or (all(n == 1 for n in numbers) and not typed):
                     continue
                 shown = "; ".join(
                     value.show() if f.kind == "Constant" else f"{f.text} = {value.show()}"
                     for f, value in weights
                 )
-                where = file.where(total.line)
+                values = [*typed, ("weight", shown)]
+                self.add("loss", f"weight of {terms[0].name}", where, values, note)
+            for term in _summands(total):
+                if term.kind != "Name" or term.name in covered or term is total:
+                    continue
+                formula = file.local_value(fn, term.name, total.line)
+                kind = _inline_loss_kind(formula, term.name) if formula is not None else None
+                if kind is None or formula is None:
+                    continue
+                values = [("type", kind), ("term", formula.text), ("weight", "1")]
                 note = f"a term of the loss the training step differentiates: {total.text}"
-                self.add("loss", f"weight of {terms[0].name}", where, [("weight", shown)], note)
+                self.add("loss", f"term {term.name}", file.where(total.line), values, note)
 
     def _forward_loss(self, file: _File) -> None:
         """The loss a model computes in its own ``forward`` when the training step
@@ -3802,6 +3892,95 @@ class _Recipe:
             if forward is None:
                 continue
             self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _step_criteria(self, file: _File) -> None:
+        """A torch module that is no ``*Loss`` class but is the loss: called in the formula
+        the training step differentiates (simsiam's ``criterion = nn.CosineSimilarity(dim=1)``,
+        passed to ``train(..., criterion, ...)``, which differentiates ``loss =
+        -(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5``): a loss row at its
+        construction with its arguments and the formula. A ``*Loss`` class is a row of
+        its own (:meth:`_finding`); a model, a layer called on one input
+        (``head = nn.Linear(...)``, ``loss = head(x).sum()``) or a repository function is
+        no criterion."""
+        for call in file.values.calls:
+            fn = call.function
+            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
+                continue
+            target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
+            if target is not None and target.kind == "Call" and target.args:
+                target = target.args[0]  # ``scaler.scale(loss).backward()``
+            if target is None or target.kind != "Name":
+                continue
+            total = file.local_value(fn, target.name, call.expr.line)
+            if total is None:
+                continue
+            # a comparison of two tensors (a layer called on one input is the model)
+            called = {
+                node.func.name
+                for node in total.walk()
+                if node.kind == "Call" and node.func.kind == "Name" and len(node.args) >= 2
+            }
+            for name in sorted(called):
+                built = self._criterion_built(file, fn, name, total.line, 0)
+                if built is None:
+                    continue
+                owner, construction, api = built
+                where = owner.where(construction.expr.line)
+                if any(i.where.path == where.path and i.where.line == where.line for i in self.out):
+                    continue
+                values = self._bind_api(api, owner, construction)
+                values.append(("loss", shorten(total.text, 2 * _TERM_LIMIT)))
+                note = (
+                    "not a loss class but the loss: the training step differentiates it at "
+                    f"{file.loc(call.expr.line)}"
+                )
+                self.add("loss", api, where, values, note)
+
+    def _criterion_built(
+        self, file: _File, fn: int, name: str, before: int, depth: int
+    ) -> tuple[_File, CallValues, str] | None:
+        """(file, call, torch API) of the ``torch.nn`` module construction the local or
+        parameter ``name`` of def ``fn`` holds before line ``before``, a parameter followed
+        to what its callers pass (:meth:`_step_criteria`); ``.cuda()``/``.to()`` after the
+        construction are left. None for anything else (a model, a repository function)."""
+        if depth > MAX_DEPTH:
+            return None
+        value = file.local_value(fn, name, before)
+        if value is None:
+            d = file.defs[fn]
+            if name not in d.positional:
+                return None
+            for caller, site in self.values.call_sites(file, fn):
+                passed = _bind_def(d, site.expr).get(name)
+                if passed is None or passed.kind != "Name" or site.function < 0:
+                    continue
+                found = self._criterion_built(
+                    caller, site.function, passed.name, site.expr.line, depth + 1
+                )
+                if found is not None:
+                    return found
+            return None
+        while (
+            value.kind == "Call"
+            and value.func.kind == "Attribute"
+            and value.func.name in ("cuda", "to")
+            and value.func.target.kind == "Call"
+        ):
+            value = value.func.target
+        if value.kind != "Call":
+            return None
+        api = file.dotted(value.func)
+        if (
+            api is None
+            or not api.startswith("torch.nn.")
+            or api.startswith(("torch.nn.parallel.", "torch.nn.utils."))
+            or _category(api) is not None
+        ):
+            return None
+        for construction in file.values.calls:
+            if _place_key("", construction.expr) == _place_key("", value):
+                return file, construction, api
+        return None
 
     def _module_built(
         self, file: _File, fn: int, name: str, before: int
@@ -4167,6 +4346,13 @@ class _Recipe:
             # guided-diffusion's LossSecondMomentResampler draws timesteps by their loss
             return None if not module and _NOT_LOSS_ROLE.search(name) else "loss"
         if not node.is_class and _is_loss_function(name):
+            file, index = self.repo.defs[key]
+            if any(
+                c.function == index and c.expr.callee() == "backward" for c in file.values.calls
+            ):
+                # DINOv2's ``backprop_loss(loss)`` differentiates the loss it is given: the
+                # step (its argument, an accumulator starting at 0, is no loss setting)
+                return None
             return "loss"
         if (
             node.is_class
@@ -4231,6 +4417,18 @@ class _Recipe:
                     for k in expr.keywords
                 ]
                 self.add(category, name, file.where(expr.line), values, "third-party")
+            elif (
+                name is None
+                and call.statement
+                and expr.func.kind == "Attribute"
+                and expr.func.name in _CLIP_METHODS
+            ):  # DINOv2's ``v.clip_grad_norm_(cfg.optim.clip_grad)`` on its FSDP modules
+                fn = call.function
+                describe = self.values.describe
+                values = [(f"arg{i + 1}", describe(file, fn, a)) for i, a in enumerate(expr.args)]
+                values += [(k.name or "**", describe(file, fn, k.target)) for k in expr.keywords]
+                note = "a method of the wrapped model or trainer, not torch.nn.utils'"
+                self.add("grad_clip", expr.func.text, file.where(expr.line), values, note)
             elif _NO_AUG.search(expr.callee()):
                 self._no_aug_call(file, call)
 
@@ -4458,6 +4656,16 @@ class _Recipe:
             found = owner.first.get(f"{cls.qual}.{method}")
             if found is None:
                 continue
+            # what the method returns or adds up in a loop is its output, no constant
+            # (DINO's ``total_loss = 0``, then ``total_loss -= loss.mean()``, returned)
+            seen |= {r.name for r in owner.defs[found].returns if r.kind == "Name"}
+            seen |= {
+                u.node.name
+                for loop in owner.values.loops
+                if loop.function == found
+                for u in loop.updates
+                if u.op and u.node.kind == "Name"
+            }
             for a in sorted(owner.defs[found].assigns, key=lambda a: a.line):
                 if (
                     a.target.kind == "Name"
@@ -4666,6 +4874,49 @@ class _Recipe:
             note = f"a moving average of {target} kept by {name}.{file.defs[fn].name}"
             self.add("ema", f"EMA of buffers ({name})", file.where(node.line), values, note)
 
+    def _foreach_averages(self, file: _File) -> None:
+        """A weight average updated over lists of tensors at once, no loop over the weights
+        (DINOv2's ``update_teacher(m)``: ``torch._foreach_mul_(teacher_params, m)`` then
+        ``torch._foreach_add_(teacher_params, student_params, alpha=1 - m)``): an EMA row
+        with the update and the decay followed to what the step passes."""
+        calls = [(file.dotted(c.expr.func), c) for c in file.values.calls]
+        for name, mul in calls:
+            if name != "torch._foreach_mul_" or len(mul.expr.args) != 2 or mul.function < 0:
+                continue
+            if not _PARAM_LIST.search(mul.expr.args[0].text) or self._optimizer_file(file):
+                continue  # an optimizer's moment buffers (timm's multi-tensor AdamW): no EMA
+            held, decay = mul.expr.args
+            for other, add in calls:
+                if (
+                    add.function != mul.function
+                    or other not in ("torch._foreach_add_", "torch._foreach_lerp_")
+                    or not add.expr.args
+                    or add.expr.args[0].text != held.text
+                    or decay.text not in add.expr.text
+                ):
+                    continue
+                fn = mul.function
+                update = f"{mul.expr.text}; {add.expr.text}"
+                values = [
+                    ("update", f"{shorten(update, TEXT_LIMIT)} at {file.loc(mul.expr.line)}"),
+                    ("decay", self.values.describe(file, fn, decay)),
+                ]
+                label = file.defs[fn].name
+                note = "exponential moving average of a list of tensors"
+                self.add(
+                    "ema", f"EMA of weights ({label})", file.where(mul.expr.line), values, note
+                )
+                break
+
+    def _optimizer_file(self, file: _File) -> bool:
+        """Whether the file defines an optimizer (a ``torch.optim.Optimizer`` subclass): its
+        in-place averages are the optimizer's moments, not a copy of the weights."""
+        return any(
+            d.is_class
+            and "torch.optim.Optimizer" in self.hierarchy.torch_ancestors(f"{file.module}.{d.qual}")
+            for d in file.defs
+        )
+
     @staticmethod
     def _weight_dicts(file: _File, fn: int) -> set[str]:
         """The local names def ``fn`` binds to the weights themselves
@@ -4809,6 +5060,10 @@ class _Recipe:
             # ConvNeXt's init_distributed_mode sets args.distributed and args.dist_backend:
             # the run's options, not the weights
             return
+        if values and all("(" in key.rpartition(".")[0] for key, _ in values):
+            # tacotron2's initialize_decoder_states: ``memory.data.new(B, n).zero_()`` on every
+            # forward fills tensors it has just made (RNN states), no parameter is set
+            return
         torch_inits = {
             name for line, name in self.init_names.get(fa.path, ()) if first <= line <= last
         }
@@ -4881,6 +5136,8 @@ class _Recipe:
                     for a in sets
                     if a.method in ("__init__", "")
                     and a.value.literal
+                    and not _empty_collection(a.value)
+                    and not _set_by_own_methods(a, sets)
                     and (category := _setting_category(a.attr))
                 ]
             )
@@ -4904,7 +5161,7 @@ class _Recipe:
         self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
-            if category and stmt.value.literal:
+            if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
     def _passed_category(self, dest: str) -> str | None:
@@ -5721,6 +5978,65 @@ def _declares_from_format(expr: Expr) -> bool:
         and expr.func.name == "add_argument"
         and bool(expr.args)
         and expr.args[0].kind == "JoinedStr"
+    )
+
+
+def _summands(expr: Expr) -> list[Expr]:
+    """The terms a sum adds or subtracts (``a + 2 * b - c``: ``a``, ``2 * b``, ``c``)."""
+    if expr.kind == "BinOp" and expr.name in ("Add", "Sub"):
+        return [t for part in expr.parts for t in _summands(part)]
+    return [expr]
+
+
+def _inline_loss_kind(expr: Expr, name: str) -> str | None:
+    """The kind of the loss term ``name = expr`` written out in the step, or None: the mean
+    absolute difference (L1: ``torch.mean(torch.abs(a - b))``, ``(a - b).abs().mean()``),
+    the mean squared difference (L2: ``torch.mean((a - b) ** 2)``), or the mean of another
+    tensor, negated or not (a WGAN critic's score: ``-torch.mean(out_src)``). A term reduced
+    in place (vq-vae-2's ``latent_loss = latent_loss.mean()``, computed by the model) is
+    of no kind the step tells."""
+    negated = expr.kind == "UnaryOp" and expr.name == "USub"
+    if negated:
+        expr = expr.parts[0]
+    if expr.kind != "Call" or expr.callee() != "mean":
+        return None
+    func = expr.func
+    inner = expr.args[0] if expr.args else func.target if func.kind == "Attribute" else None
+    if inner is None:
+        return None
+    if inner.kind == "Call" and inner.callee() == "abs":
+        diff = inner.args[0] if inner.args else inner.func.target
+        if diff.kind == "BinOp" and diff.name == "Sub":
+            return "L1 (mean absolute difference)"
+    if (
+        inner.kind == "BinOp"
+        and inner.name == "Pow"
+        and inner.parts[0].kind == "BinOp"
+        and inner.parts[0].name == "Sub"
+        and inner.parts[-1].text == "2"
+    ):
+        return "L2 (mean squared difference)"
+    if inner.kind in ("Name", "Attribute") and inner.text != name:
+        sign = "minus the" if negated else "the"
+        return f"{sign} mean of {inner.text} (a critic's score)"
+    return None
+
+
+def _empty_collection(value: Expr) -> bool:
+    """``[]``, ``{}``, ``()``: a container the code fills (a launcher's ``workers = []`` list
+    of subprocesses), no setting's value."""
+    return value.kind in ("List", "Dict", "Tuple", "Set") and not value.parts
+
+
+def _set_by_own_methods(found: _AttrSet, sets: Sequence[_AttrSet]) -> bool:
+    """Whether another method of the class sets the attribute ``__init__`` starts: a
+    placeholder for what the object works out itself (a distributed environment's
+    ``self.world_size = -1``, then ``self.world_size = int(os.environ["WORLD_SIZE"])`` in
+    the method reading the launcher's variables), no setting. A configuration class sets
+    its values in ``__init__`` (a subclass's ``__init__`` overrides them)."""
+    return any(
+        a.cls == found.cls and a.attr == found.attr and a.method not in ("__init__", "")
+        for a in sets
     )
 
 
