@@ -138,7 +138,7 @@ def review(options: ScanOptions) -> Review:
         root,
         alternative_places(tops, analyses, modules),
         choices,
-        tree_classes(tops, modules),
+        tree_classes(tops, modules, analyses),
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))

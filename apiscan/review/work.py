@@ -1110,16 +1110,16 @@ def work_items(
     root: Path | None = None,
     unselected: Callable[[Where], str] | None = None,
     choices: StringChoices | None = None,
-    tree: frozenset[str] | None = None,
+    tree: Mapping[str, bool] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
     names the model a place belongs to when the configuration selects another one
     (:func:`alternative_places`): the backbones only such models build are no work item,
     only noted beside the selected model's. ``choices``: the review's
-    :func:`string_choices`, read here when not given. ``tree``: the module classes of the
-    top models' trees (:func:`tree_classes`): a host round trip only a forward outside them
-    reaches is no trip of the training (:func:`_unreached_trips`)."""
+    :func:`string_choices`, read here when not given. ``tree``: the module classes in and
+    out of the top models' trees (:func:`tree_classes`): a host round trip only the forward
+    of a part outside them reaches is no trip of the training (:func:`_unreached_trips`)."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -4565,15 +4565,33 @@ def _count_of(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def tree_classes(tops: Iterable[TopModel], modules: Iterable[ModuleNode]) -> frozenset[str]:
-    """The fully qualified module classes of the top models' trees: each top model, the
-    parts its builder hands it, and what they build in ``__init__``, transitively."""
+def tree_classes(
+    tops: Iterable[TopModel], modules: Iterable[ModuleNode], analyses: Sequence[FileAnalysis]
+) -> dict[str, bool]:
+    """The fully qualified module classes of the top models' trees (True): each top model
+    that runs a forward, the parts its builder hands it, and what they build in
+    ``__init__``, transitively; and (False) the classes another module builds in
+    ``__init__`` outside those trees (tacotron2's STFT, built by the data side's
+    ``TacotronSTFT``, a module with no forward that only calls its ``transform``)."""
     nodes = {m.cls: m for m in modules}
     by_name: dict[str, set[str]] = {}
     for cls in nodes:
         by_name.setdefault(cls.rpartition(".")[2], set()).add(cls)
-    todo = [t.cls for t in tops]
-    todo += [c for t in tops for n in _part_classes(t) for c in by_name.get(n, ())]
+    # a class runs a forward when it or a base defines one; a base outside the repository
+    # other than torch.nn.Module (a library's model) is taken to define it
+    classes = {f"{m}.{c.qualname}": c for fa in analyses for m in fa.modules for c in fa.classes}
+
+    def forwards(cls: str, depth: int = 0) -> bool:
+        fact = classes.get(cls)
+        if fact is None or depth > 8:
+            return cls != "torch.nn.Module"
+        if any(_FORWARD.match(m) for m in fact.methods):
+            return True
+        return any(forwards(b, depth + 1) for b in fact.bases if b and b != "torch.nn.Module")
+
+    running = [t for t in tops if forwards(t.cls)]
+    todo = [t.cls for t in running]
+    todo += [c for t in running for n in _part_classes(t) for c in by_name.get(n, ())]
     seen: set[str] = set()
     while todo:
         cls = todo.pop()
@@ -4581,26 +4599,27 @@ def tree_classes(tops: Iterable[TopModel], modules: Iterable[ModuleNode]) -> fro
             seen.add(cls)
             node = nodes.get(cls)
             todo.extend(node.children if node is not None else ())
-    return frozenset(seen)
+    parts = {c for m in nodes.values() for c in m.children}
+    return {**dict.fromkeys(parts - seen, False), **dict.fromkeys(seen, True)}
 
 
 def _unreached_trips(
     items: list[WorkItem],
     analyses: Sequence[FileAnalysis],
     ancillary: Ancillary,
-    tree: frozenset[str],
+    tree: Mapping[str, bool],
 ) -> list[WorkItem]:
     """The work items less the host round trips in functions that neither the training
     step nor a top model's forward reaches (tacotron2's ``STFT.inverse``, called only by
     ``STFT.forward``, a module no model calls, and by ``griffin_lim``, which only an
     inference notebook calls): a round trip counts only on a path each step runs. The
     forward of a module in a top model's tree is reached; another function is unreached
-    when every caller the call facts name is: a ``forward`` of a class outside the trees
-    that nothing calls, a file counted apart, a module-level function nothing runs
-    (:func:`uncalled_functions`). A function with no known caller
-    stays (its caller may be one the records do not show), and so does every item where
-    no top model was found."""
-    if not tree:
+    when every caller the call facts name is: the ``forward`` nothing calls of a part
+    another module builds outside the trees (a loss or a criterion a function builds may
+    be called where the records do not show: it stays), a file counted apart, a
+    module-level function nothing runs (:func:`uncalled_functions`). A function with no
+    known caller stays, and so does every item where no top model was found."""
+    if not any(tree.values()):
         return items
     trips = [i for i in items if i.kind == "host-round-trip"]
     if not trips:
@@ -4631,10 +4650,11 @@ def _unreached_trips(
             # a module's forward runs when the module is in a top model's tree (called
             # through a container or a wrapper the call facts may not resolve), and where
             # something calls it
-            if any(f"{m}.{owner}" in tree for m in paths.get(path, ())):
+            where = [tree.get(f"{m}.{owner}") for m in paths.get(path, ())]
+            if True in where:
                 return False
             if not who:
-                return True
+                return False in where
         return bool(who) and all(unreached(c, seen | {key}) for c in who)
 
     drop = set()
