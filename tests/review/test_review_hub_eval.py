@@ -118,7 +118,7 @@ def test_the_loops_host_reads_are_one_minor_item(review) -> None:
     assert len(syncs) == 1
     assert syncs[0].uses == 2
     assert [w.line for w in syncs[0].where] == [24, 25]
-    assert "1 step-sync × 0.1–0.25" in review.effort.formula
+    assert "1 step-sync × 0.1–0.2" in review.effort.formula
 
 
 def _out_call(keywords: tuple[tuple[str, str], ...], changes: tuple[ParamChange, ...]):
