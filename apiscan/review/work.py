@@ -4154,6 +4154,8 @@ def _import_built_ops(
 #: each: API prefix → (the framework, what MindSpore does instead). Wrapping, sharding
 #: strategies, mixed precision, state-dict types and the sharded gradient scaler of FSDP
 #: are one decision: train with MindSpore's parallel context and optimizer sharding.
+#: DTensor is not listed: a library's ``isinstance(G, DTensor)`` check (timm's Muon)
+#: is no training to port.
 SHARDED_TRAINING: dict[str, tuple[str, str]] = {
     **dict.fromkeys(
         ("torch.distributed.fsdp.", "torch.distributed._composable.fsdp."),
@@ -4164,14 +4166,6 @@ SHARDED_TRAINING: dict[str, tuple[str, str]] = {
             "enable_parallel_optimizer=True)), the model built unwrapped, its checkpoints "
             "saved whole (mindspore.save_checkpoint, integrated_save) and the loss scaled by "
             "MindSpore's loss-scale manager",
-        ),
-    ),
-    **dict.fromkeys(
-        ("torch.distributed.tensor.", "torch.distributed._tensor."),
-        (
-            "DTensor",
-            "shard the layers with MindSpore's semi-auto parallel (mindspore.set_auto_parallel_"
-            "context(parallel_mode=SEMI_AUTO_PARALLEL) and each primitive's shard strategy)",
         ),
     ),
 }

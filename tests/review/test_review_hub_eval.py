@@ -95,7 +95,8 @@ def test_fsdp_is_one_job_not_a_gap_per_api(review) -> None:
     assert " gap " not in review.effort.formula  # priced once, not 3 × 1–2
     # VALID and INVALID: the family by prefix; another distributed API is none of it
     assert sharded_api("torch.distributed.fsdp.MixedPrecision") == "FSDP"
-    assert sharded_api("torch.distributed.tensor.DTensor") == "DTensor"
+    assert sharded_api("torch.distributed._composable.fsdp.fully_shard") == "FSDP"
+    assert sharded_api("torch.distributed.tensor.DTensor") == ""
     assert sharded_api("torch.distributed.all_reduce") == ""
     assert sharded_api("torch.nn.parallel.DistributedDataParallel") == ""
 
