@@ -200,6 +200,12 @@ class ParamChange:
             text = f"{self.param}= → {self.ms_param}="
         elif self.kind == "unsupported":
             text = f"{self.param}=: no MindSpore counterpart"
+        elif self.kind == "general" and self.param == "out":
+            # the result lives in the out tensor: dropping the keyword alone loses it
+            text = (
+                "out=: drop it and assign the result to the out tensor (target = op(...)): "
+                "the result lives there (a general difference parameter, not a difference)"
+            )
         elif self.kind == "general":
             text = f"{self.param}=: drop it (a general difference parameter, not a difference)"
         elif self.ms_param and self.ms_param != self.param:

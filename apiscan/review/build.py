@@ -58,6 +58,7 @@ from apiscan.review.work import (
     switched_off_branch,
     switched_off_functions,
     trained_reach,
+    tree_classes,
     uncalled_functions,
     unreached,
     unrun_draws,
@@ -138,6 +139,7 @@ def review(options: ScanOptions) -> Review:
         root,
         alternative_places(tops, analyses, modules),
         choices,
+        tree_classes(tops, modules, analyses),
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))

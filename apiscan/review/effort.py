@@ -32,6 +32,7 @@ from apiscan.review.work import (
     Ancillary,
     data_pipeline_sites,
     priced_kind,
+    sharded_api,
 )
 from apiscan.rewrite.idioms import idiom_for
 
@@ -107,6 +108,9 @@ RATES: dict[str, tuple[float, float]] = {
     "masked-reduction": (0.25, 0.5),
     "input-shape": (1.5, 3.0),
     "host-round-trip": (1.0, 2.0),
+    # the training loop's per-step host reads (loss.item() logged), moved out of the compiled
+    # step or read every N steps: one small change for the repository
+    "step-sync": (0.1, 0.2),
     "pretrained-backbone": (1.5, 3.0),
     # a model-zoo architecture built without weights (SimCLR's ``resnet18(pretrained=False)``):
     # the zoo's MindSpore counterpart (MindCV) swapped in, no weights to convert and compare
@@ -154,6 +158,9 @@ RATES: dict[str, tuple[float, float]] = {
     # sets) and checked against it: three to six weeks of one engineer for what one
     # network uses, before the op kinds above are layered on it
     "library-foundation": (15.0, 30.0),
+    # a distributed-training framework's wrapping, sharding and scaler moved to MindSpore's
+    # parallel context and optimizer sharding, checked over a few steps on several devices
+    "sharded-training": (2.0, 4.0),
     # a gradient differentiated again through the repository's custom backwards: each made
     # differentiable and checked with second-order gradients
     "second-order-grad": (2.0, 4.0),
@@ -270,16 +277,24 @@ _OP_WRAPPER = "torch.autograd.Function"
 
 
 def _compiled_op_sites(work: tuple[WorkItem, ...]) -> Callable[[ApiFinding], bool]:
-    """Whether a gap finding is part of a compiled op the work items already count (semseg's
-    PSAMask: its ``autograd.Function`` wrapper and the ``cpp_extension.load`` building it are
-    the one custom op, not two more gaps): the wrapper in the file that calls the op, the
-    build in the same package (the place's folder's parent: ``lib/psa/``)."""
+    """Whether a gap finding is part of a job the work items already count: a compiled op
+    (semseg's PSAMask: its ``autograd.Function`` wrapper and the ``cpp_extension.load``
+    building it are the one custom op, not two more gaps): the wrapper in the file that calls
+    the op, the build in the same package (the place's folder's parent: ``lib/psa/``); a
+    distributed-training framework's API with no counterpart (a gap or a custom op)."""
     files = {
         w.path for i in work if i.kind in ("compiled-custom-op", "op-library") for w in i.where
     }
     packages = {str(PurePosixPath(p).parent.parent) + "/" for p in files}
+    # a distributed-training framework's APIs are its one job (FSDP's wrapper, strategies,
+    # scaler), priced once
+    sharded = {i.what.partition(" (")[0] for i in work if i.kind == "sharded-training"}
 
     def covered(f: ApiFinding) -> bool:
+        if f.disposition in ("gap", "custom-op") and sharded_api(f.api) in sharded:
+            return True
+        if f.disposition != "gap":
+            return False
         if f.api == _OP_WRAPPER or f.api.startswith(f"{_OP_WRAPPER}."):
             return f.path in files
         if f.api.startswith(_EXTENSION_BUILD):
@@ -341,7 +356,7 @@ def estimate(
         if counted(f)
         and kept(f.path)
         and not in_data(f)
-        and not (f.disposition == "gap" and covered(f))
+        and not covered(f)
         # a gap or custom op in a function nothing calls never runs (DiT's unused
         # ``continuous_gaussian_log_likelihood``): no op to write for it
         and not (f.disposition in ("gap", "custom-op") and (f.path, f.function) in dead)

@@ -131,6 +131,11 @@ COMPOSITIONS: dict[str, str] = {
     "torch.nn.Linear.reset_parameters": (
         "re-initialise with mindspore.common.initializer (HeUniform weight, Uniform bias)"
     ),
+    # a distance is the norm of a difference (DINOv2's KoLeo loss)
+    **dict.fromkeys(
+        ("torch.nn.PairwiseDistance", "torch.nn.functional.pairwise_distance"),
+        "mindspore.ops.norm(x1 - x2 + eps, ord=p, dim=-1, keepdim=keepdim)",
+    ),
     "torch.nn.functional.instance_norm": (
         "(x - mean) / sqrt(var + eps) over the spatial axes, per sample and channel"
     ),
@@ -283,12 +288,26 @@ def _distribution(api: str) -> str:
     return f"{dist}.{method}, or its closed form written with existing ops"
 
 
+#: Methods of a torch.nn layer that (re-)initialise its parameters or statistics: run at
+#: construction, never an operator (DINOv2's ``LayerNorm.reset_parameters``).
+_RESETS = frozenset({"reset_parameters", "_reset_parameters", "reset_running_stats"})
+_RESET_REWRITE = (
+    "an initialisation, run at construction: set the layer's parameters with "
+    "mindspore.common.initializer (the layer's own defaults: ones/zeros for a norm, "
+    "HeUniform and Uniform for a linear or convolution layer)"
+)
+
+
 def _composed(api: str) -> str:
     """What a custom-op finding of ``api`` is composed of instead ("" when it is one)."""
     if api in COMPOSITIONS:
         return COMPOSITIONS[api]
     if found := _distribution(api):
         return found
+    owner, _, method = api.rpartition(".")
+    layer = owner.startswith("torch.nn.") and owner.rpartition(".")[2][:1].isupper()
+    if method in _RESETS and layer:
+        return _RESET_REWRITE
     return _INIT_REWRITE if api.startswith(INITIALISERS) else ""
 
 

@@ -157,6 +157,9 @@ INFERENCE_ONLY = (
 #: Work item kinds, in the order the review lists them, with their headings.
 WORK_KINDS: dict[str, str] = {
     "host-round-trip": "Host round trip",
+    # values the training loop reads on the host each step (loss.item() logged): one minor
+    # item for the repository, a synchronisation per step
+    "step-sync": "Host read per training step",
     "pretrained-backbone": "Pretrained backbone",
     # a model library's layer built into the model (timm's PatchEmbed): a small port
     "zoo-layer": "Third-party layer",
@@ -193,6 +196,9 @@ WORK_KINDS: dict[str, str] = {
     # the network's input built as a sparse library's tensor in the training step: every
     # layer runs on the library, whose core is ported before its op kinds
     "library-foundation": "Network built on a third-party op library",
+    # a distributed-training framework (FSDP, DTensor): MindSpore's parallel training and
+    # optimizer sharding instead, one job however many of its APIs are used
+    "sharded-training": "Sharded training (one porting job)",
     # gradients of gradients (a gradient penalty), through the repository's autograd
     # Functions where it has some
     "second-order-grad": "Second-order gradient",

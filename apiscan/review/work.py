@@ -39,6 +39,7 @@ from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, trainin
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
+    TRAINING_STEP,
     VENDORED,
     evaluation_file,
     evaluation_folder,
@@ -268,6 +269,10 @@ class Ancillary:
             # what only those tools reach (stylegan2's inception.py, lpips/) goes with them
             tools.update(self._tool_reach(analyses))
             self._why.update(tools)
+            self._why.update(self._hub_reach(analyses))
+            evaluation = self._evaluation_reach(analyses)
+            self._why.update(evaluation)
+            self._recipes.update(dict.fromkeys(evaluation, "tool"))
             self._why.update(self._adapter_projects(analyses))
             self._why.update(self._unimported(analyses))
             self._recipes.update(dict.fromkeys(tasks, "task"))
@@ -536,32 +541,9 @@ class Ancillary:
         # segmentation networks of the GUI only it imports): what only demos reach is theirs
         demos = {p for p, w in self._why.items() if w == "demo" and p in files} - tools
         apart = self._why.keys() | tools
-        # a tool's package is followed through its ``__init__.py`` (``import lpips``)
-        only = {p for p in _closure(tools | demos, graph, packages=True) - core - apart}
-        only &= files.keys()
-        importers: dict[str, set[str]] = {}
-        for source, targets in graph.items():
-            for target in targets:
-                importers.setdefault(target, set()).add(source)
-        # a package's module nothing refers to, no script, keeps nothing it imports ported
-        # (an f-BRS ``evaluation.py`` nothing runs, importing the demo's model loader); a
-        # script run at the top level (XMem's ``eval.py``, no ``__main__`` guard) is no
-        # package's module
-        packages = {
-            PurePosixPath(p).parent for p in files if PurePosixPath(p).name == "__init__.py"
-        }
-        dead = {
-            p
-            for p in files.keys() - scripts - self.keep
-            if not importers.get(p)
-            and PurePosixPath(p).name != "__init__.py"
-            and PurePosixPath(p).parent in packages
-        }
-        changed = True
-        while changed:  # a module any ported file imports is ported, and what it imports
-            kept = {p for p in only if not importers.get(p, set()) <= only | apart | dead}
-            only -= kept
-            changed = bool(kept)
+        only = _reached_only_from(
+            tools | demos, core, apart, graph, set(files), scripts | self.keep
+        )
         reach = {t: _closure({t}, graph, packages=True) for t in sorted(tools | demos)}
         for path in sorted(only):
             users = [t for t, reached in reach.items() if path in reached]
@@ -570,6 +552,47 @@ class Ancillary:
             found[path] = f"{only_by} ({', '.join(users)})" if users else only_by
             self._recipes[path] = "tool"
         return found
+
+    def _hub_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The modules that only the repository's torch.hub entry points reach (DINOv2's
+        ``dinov2/hub/``: the builders ``hubconf.py`` exposes, with depth and text heads no
+        training builds): counted apart with ``hubconf.py``, as what only tools reach goes
+        with the tools. A module any ported file reaches stays ported (the backbone those
+        builders wrap); where nothing trains, the hub builders may be the model's only
+        entry, so nothing changes."""
+        entries = self._ported_entries()
+        hub = ANCILLARY_FILES["hubconf.py"]
+        hubs = {p for p, why in self._why.items() if why == hub}
+        if not entries or not hubs:
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        core = entries | _closure(entries, graph, packages=True)
+        files = {fa.path for fa in analyses if not fa.errors and fa.syntax is not None}
+        scripts = {fa.path for fa in analyses if fa.syntax is not None and fa.syntax.main_guard}
+        only = _reached_only_from(hubs, core, self._why.keys(), graph, files, scripts | self.keep)
+        return dict.fromkeys(sorted(only), HUB_ONLY)
+
+    def _evaluation_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+        """The files of evaluation folders at any depth (DINOv2's ``dinov2/eval/``: linear
+        and k-NN probes, depth and segmentation heads; ``dinov2/run/eval/``) that no ported
+        entry outside them reaches: counted apart as "evaluation", as a top-level
+        ``evaluation/`` package is (:meth:`_tools`), with the probes' own training scripts
+        (a linear probe's SGD is no recipe of the model). An evaluation package the training
+        reaches (detectron2's ``evaluation/``, which its trainer runs) stays ported; where
+        every training entry is evaluation code, nothing changes."""
+        entries = {p for p in self._ported_entries() if not evaluation_folder(p)}
+        if not entries:
+            return {}
+        graph = _reference_graph(analyses, self._imports)
+        core = entries | _closure(entries, graph, packages=True)
+        return {
+            fa.path: "evaluation"
+            for fa in analyses
+            if evaluation_folder(fa.path)
+            and fa.path not in core
+            and fa.path not in self._why
+            and not fa.errors
+        }
 
     def _unimported(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
@@ -902,6 +925,8 @@ def _defines_modules(fa: FileAnalysis) -> bool:
 TOOLS_ONLY = "used only by tools"
 #: ... and one that only demos import (an interactive GUI's networks): counted with them.
 DEMOS_ONLY = "used only by demos"
+#: ... and one that only the torch.hub entry points reach (their builders and heads).
+HUB_ONLY = "used only by torch.hub entry points"
 #: Why a variant of a ported file is counted apart: ``variant of train.py``.
 VARIANT = "variant of"
 #: ... and when no ported file nor variant imports it (a superseded copy: yolov9's
@@ -1079,6 +1104,46 @@ def _local_references(analyses: Sequence[FileAnalysis]) -> Iterator[tuple[str, s
                 yield fa.path, target
 
 
+def _reached_only_from(
+    starts: set[str],
+    core: set[str],
+    apart: Iterable[str],
+    graph: dict[str, set[str]],
+    files: set[str],
+    runs: set[str],
+) -> set[str]:
+    """The files that ``starts`` (entries counted apart: tools, demos, hub entry points)
+    reach and nothing else reaches: not in ``core`` (what the ported entries reach), not
+    counted apart already, and imported by no file outside them, transitively (a module any
+    ported file imports is ported, and what it imports). A package is followed through its
+    ``__init__.py`` (``import lpips``). ``files``: those the scan read; ``runs``: the
+    scripts and ported entries, which are never dead code."""
+    apart = set(apart)
+    only = (_closure(starts, graph, packages=True) - core - apart) & files
+    importers: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            importers.setdefault(target, set()).add(source)
+    # a package's module nothing refers to, no script, keeps nothing it imports ported
+    # (an f-BRS ``evaluation.py`` nothing runs, importing the demo's model loader); a
+    # script run at the top level (XMem's ``eval.py``, no ``__main__`` guard) is no
+    # package's module
+    packages = {PurePosixPath(p).parent for p in files if PurePosixPath(p).name == "__init__.py"}
+    dead = {
+        p
+        for p in files - runs
+        if not importers.get(p)
+        and PurePosixPath(p).name != "__init__.py"
+        and PurePosixPath(p).parent in packages
+    }
+    changed = True
+    while changed:
+        kept = {p for p in only if not importers.get(p, set()) <= only | apart | dead}
+        only -= kept
+        changed = bool(kept)
+    return only
+
+
 def _closure(start: Iterable[str], graph: dict[str, set[str]], packages: bool = False) -> set[str]:
     """The files ``start`` imports, transitively (``start`` left out unless imported); a
     package's ``__init__.py`` is reached but not followed (it imports all its modules, the
@@ -1155,13 +1220,16 @@ def work_items(
     root: Path | None = None,
     unselected: Callable[[Where], str] | None = None,
     choices: StringChoices | None = None,
+    tree: Mapping[str, bool] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
     names the model a place belongs to when the configuration selects another one
     (:func:`alternative_places`): the backbones only such models build are no work item,
     only noted beside the selected model's. ``choices``: the review's
-    :func:`string_choices`, read here when not given."""
+    :func:`string_choices`, read here when not given. ``tree``: the module classes in and
+    out of the top models' trees (:func:`tree_classes`): a host round trip only the forward
+    of a part outside them reaches is no trip of the training (:func:`_unreached_trips`)."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1263,9 +1331,14 @@ def work_items(
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
+    items.extend(sharded_training(findings))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     items.extend(_host_arrays_in_network(findings, analyses, items))
+    items.extend(_host_copies_in_forward(findings, analyses, items))
+    items.extend(_step_syncs(findings))
+    if tree is not None:
+        items = _unreached_trips(items, analyses, ancillary, tree)
     order = list(WORK_KINDS)
     return tuple(
         sorted(items, key=lambda i: (order.index(i.kind), i.where[0].path, i.where[0].line))
@@ -3221,16 +3294,28 @@ def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool
     """Whether a finding is part of a data transform that a ``data-torch-op`` item already
     counts (SimCLR's blur: its ``nn.Sequential`` is rewritten with NumPy or a dataset op,
     not as a SequentialCell of the network, and so are the ``from_numpy`` and ``copy_`` of
-    its ``__call__``): any finding in a method of that class, in the file of its places.
-    The network's gaps and the effort's call sites leave it out."""
+    its ``__call__``): any finding in a method of that class, in the file of its places;
+    and the ``.cpu()`` a forward's per-step host copy is chained on
+    (:func:`_host_copies_in_forward`). The network's gaps and the effort's call sites leave
+    it out."""
     classes = {
         (w.path, item.what.partition(": ")[0])
         for item in work
         if item.kind == "data-torch-op"
         for w in item.where[:-1]  # the last place is where the transform is used
     }
+    # ... and the ``.cpu()`` of a forward's per-step host copy, which its round trip item
+    # counts (no placement call to delete)
+    copied = {
+        (w.path, w.line)
+        for item in work
+        if item.kind == "host-round-trip" and HOST_COPY_WHAT in item.what
+        for w in item.where
+    }
 
     def covered(f: ApiFinding) -> bool:
+        if f.api == "torch.Tensor.cpu" and (f.path, f.span.line) in copied:
+            return True
         cls = f.function.rpartition(".")[0].rpartition(".")[2]
         return bool(cls) and (f.path, cls) in classes
 
@@ -4272,6 +4357,65 @@ def _import_built_ops(
     return found
 
 
+#: Distributed-training frameworks of torch whose APIs are one porting job, not one gap
+#: each: API prefix → (the framework, what MindSpore does instead). Wrapping, sharding
+#: strategies, mixed precision, state-dict types and the sharded gradient scaler of FSDP
+#: are one decision: train with MindSpore's parallel context and optimizer sharding.
+#: DTensor is not listed: a library's ``isinstance(G, DTensor)`` check (timm's Muon)
+#: is no training to port.
+SHARDED_TRAINING: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(
+        ("torch.distributed.fsdp.", "torch.distributed._composable.fsdp."),
+        (
+            "FSDP",
+            "train data-parallel with optimizer sharding (mindspore.set_auto_parallel_context("
+            "parallel_mode=ParallelMode.DATA_PARALLEL or SEMI_AUTO_PARALLEL, "
+            "enable_parallel_optimizer=True)), the model built unwrapped, its checkpoints "
+            "saved whole (mindspore.save_checkpoint, integrated_save) and the loss scaled by "
+            "MindSpore's loss-scale manager",
+        ),
+    ),
+}
+
+
+def sharded_training(findings: Sequence[ApiFinding]) -> list[WorkItem]:
+    """One work item per distributed-training framework of :data:`SHARDED_TRAINING` whose
+    APIs the ported code uses with no MindSpore counterpart (a gap or custom-op
+    disposition): moving to MindSpore's parallel training and optimizer sharding is one job
+    (DINOv2's FSDP wrapper, sharding strategies, state-dict types and ShardedGradScaler),
+    priced once, not per API name. ``uses`` counts the APIs; the effort no longer prices
+    them as gaps (:func:`sharded_api`)."""
+    found: dict[str, dict[str, Where]] = {}
+    for f in findings:
+        if f.disposition not in ("gap", "custom-op") or not f.is_call_site:
+            continue
+        family = sharded_api(f.api)
+        if family:
+            found.setdefault(family, {}).setdefault(f.api, Where(f.path, f.span.line, f.cell))
+    items = []
+    for family, apis in sorted(found.items()):
+        how = next(h for name, h in SHARDED_TRAINING.values() if name == family)
+        items.append(
+            WorkItem(
+                kind="sharded-training",
+                what=f"{family} ({', '.join(sorted(apis))})",
+                where=tuple(apis[a] for a in sorted(apis)),
+                why=(
+                    f"{family} with {len(apis)} API{'s' if len(apis) != 1 else ''} MindSpore "
+                    f"lacks: one porting job, not one gap each: {how}; checked by the loss "
+                    "curve of a few steps on several devices against the PyTorch run"
+                ),
+                uses=len(apis),
+            )
+        )
+    return items
+
+
+def sharded_api(api: str) -> str:
+    """The framework of :data:`SHARDED_TRAINING` an API belongs to ("" for none)."""
+    return next((SHARDED_TRAINING[p][0] for p in SHARDED_TRAINING if api.startswith(p)), "")
+
+
 def _library_ops(
     result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
 ) -> list[WorkItem]:
@@ -4495,6 +4639,70 @@ def _host_calls_in_loss(
 
 #: Torch calls that take a NumPy array and only that (``torch.from_numpy(arr)``).
 _FROM_NUMPY = frozenset({"torch.from_numpy", "torch.Tensor.from_numpy"})
+#: Tensor methods that copy a tensor's data to the host as NumPy or Python values.
+_HOST_COPY = frozenset({"torch.Tensor.numpy", "torch.Tensor.tolist"})
+#: How a per-step host copy's item names it (:func:`data_pipeline_sites` reads it).
+HOST_COPY_WHAT = "tensor copied to the host"
+
+
+def _host_copies_in_forward(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], items: Sequence[WorkItem]
+) -> list[WorkItem]:
+    """A forward that copies a tensor to the host (tacotron2's ``Encoder.forward``:
+    ``input_lengths.cpu().numpy()`` for ``pack_padded_sequence``), one item per function:
+    a device-to-host copy and synchronisation on every step, a graph break under
+    GRAPH_MODE, even though nothing comes back as a tensor (no DS121). The ``.cpu()`` the
+    copy is chained on is part of it (not a placement call to delete): the item lists it,
+    and :func:`data_pipeline_sites` keeps it out of the deletions. Where a round trip item
+    names the function already, that item says it."""
+    trips = [i for i in items if i.kind == "host-round-trip"]
+    known = {(w.path, w.line) for i in trips for w in i.where}
+    named = {(w.path, i.what.partition(": ")[0]) for i in trips for w in i.where}
+    copies: dict[tuple[str, str], list[ApiFinding]] = {}
+    for f in findings:
+        if (
+            f.api in _HOST_COPY
+            and f.usage == "call"
+            and f.scope == "network"
+            and _FORWARD.match(f.function.rpartition(".")[2])
+            and (f.path, f.span.line) not in known
+            and (f.path, f.function) not in named
+        ):
+            copies.setdefault((f.path, f.function), []).append(f)
+    if not copies:
+        return []
+    built = construction_only(analyses)
+    # the ``.cpu()`` each copy is chained on (``x.cpu().numpy()``): a method's span is its
+    # name and arguments, so the copy's name starts one dot after the ``cpu()`` ends
+    starts = {(f.path, f.span.line, f.span.column) for uses in copies.values() for f in uses}
+    moved = [
+        f
+        for f in findings
+        if f.api == "torch.Tensor.cpu"
+        and (f.path, f.span.end_line, f.span.end_column + 1) in starts
+    ]
+    out = []
+    for (path, function), uses in sorted(copies.items()):
+        if (path, function) in built:
+            continue
+        chained = [f for f in moved if f.path == path and f.function == function]
+        calls = ", ".join(sorted({f.api.rpartition(".")[2] + "()" for f in [*chained, *uses]}))
+        out.append(
+            WorkItem(
+                kind="host-round-trip",
+                what=f"{function}: {HOST_COPY_WHAT} ({calls})",
+                where=_places(sorted([*chained, *uses], key=lambda f: f.sort_key())),
+                why=(
+                    f"{function} copies a tensor to the host ({calls}) every time the network "
+                    "runs: a device synchronisation per step and a graph break under "
+                    "GRAPH_MODE (the .cpu() is part of the copy, not a placement call to "
+                    "delete); keep the value a tensor (MindSpore's RNNs take seq_length as a "
+                    "tensor), or compute it outside the compiled cell and pass it in"
+                ),
+                uses=len(uses),
+            )
+        )
+    return out
 
 
 def _host_arrays_in_network(
@@ -4582,6 +4790,149 @@ def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
         for name, _, decorators in facts.decorators
         if _MEMOISERS & set(decorators)
     }
+
+
+#: Tensor methods that read a value on the host (a device synchronisation), as a training
+#: loop logs its loss.
+_HOST_READS = frozenset({"torch.Tensor.item", "torch.Tensor.tolist"})
+
+
+def _step_syncs(findings: Sequence[ApiFinding]) -> list[WorkItem]:
+    """The values the training loop reads on the host every step (``loss.item()`` for a
+    log or a running mean, in the function that runs the backward pass or the optimizer
+    step): one minor item for the repository, however many the loop reads. Each read waits
+    for the device (a synchronisation per step); the port keeps them, or reads them every N
+    steps. Not a round trip: nothing goes back into the graph."""
+    steps = {(f.path, f.function) for f in findings if TRAINING_STEP.match(f.api)}
+    reads = [
+        f
+        for f in findings
+        if f.api in _HOST_READS and f.usage == "call" and (f.path, f.function) in steps
+    ]
+    if not reads:
+        return []
+    functions = sorted({f"{f.path}:{f.function or 'module code'}" for f in reads})
+    return [
+        WorkItem(
+            kind="step-sync",
+            what=(
+                f"{_count_of(len(reads), 'host read')} in the training step "
+                f"({', '.join(functions)})"
+            ),
+            where=_places(sorted(reads, key=lambda f: f.sort_key())),
+            why=(
+                "the training step reads values on the host every step (loss.item() for "
+                "logging): each read waits for the device, a synchronisation per step; keep "
+                "them outside the compiled train step (the step returns the loss as a tensor), "
+                "or read them every N steps"
+            ),
+            uses=len(reads),
+        )
+    ]
+
+
+def _count_of(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def tree_classes(
+    tops: Iterable[TopModel], modules: Iterable[ModuleNode], analyses: Sequence[FileAnalysis]
+) -> dict[str, bool]:
+    """The fully qualified module classes of the top models' trees (True): each top model
+    that runs a forward, the parts its builder hands it, and what they build in
+    ``__init__``, transitively; and (False) the classes another module builds in
+    ``__init__`` outside those trees (tacotron2's STFT, built by the data side's
+    ``TacotronSTFT``, a module with no forward that only calls its ``transform``)."""
+    nodes = {m.cls: m for m in modules}
+    by_name: dict[str, set[str]] = {}
+    for cls in nodes:
+        by_name.setdefault(cls.rpartition(".")[2], set()).add(cls)
+    # a class runs a forward when it or a base defines one; a base outside the repository
+    # other than torch.nn.Module (a library's model) is taken to define it
+    classes = {f"{m}.{c.qualname}": c for fa in analyses for m in fa.modules for c in fa.classes}
+
+    def forwards(cls: str, depth: int = 0) -> bool:
+        fact = classes.get(cls)
+        if fact is None or depth > 8:
+            return cls != "torch.nn.Module"
+        if any(_FORWARD.match(m) for m in fact.methods):
+            return True
+        return any(forwards(b, depth + 1) for b in fact.bases if b and b != "torch.nn.Module")
+
+    running = [t for t in tops if forwards(t.cls)]
+    todo = [t.cls for t in running]
+    todo += [c for t in running for n in _part_classes(t) for c in by_name.get(n, ())]
+    seen: set[str] = set()
+    while todo:
+        cls = todo.pop()
+        if cls not in seen:
+            seen.add(cls)
+            node = nodes.get(cls)
+            todo.extend(node.children if node is not None else ())
+    parts = {c for m in nodes.values() for c in m.children}
+    return {**dict.fromkeys(parts - seen, False), **dict.fromkeys(seen, True)}
+
+
+def _unreached_trips(
+    items: list[WorkItem],
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    tree: Mapping[str, bool],
+) -> list[WorkItem]:
+    """The work items less the host round trips in functions that neither the training
+    step nor a top model's forward reaches (tacotron2's ``STFT.inverse``, called only by
+    ``STFT.forward``, a module no model calls, and by ``griffin_lim``, which only an
+    inference notebook calls): a round trip counts only on a path each step runs. The
+    forward of a module in a top model's tree is reached; another function is unreached
+    when every caller the call facts name is: the ``forward`` nothing calls of a part
+    another module builds outside the trees (a loss or a criterion a function builds may
+    be called where the records do not show: it stays), a file counted apart, a
+    module-level function nothing runs (:func:`uncalled_functions`). A function with no
+    known caller stays, and so does every item where no top model was found."""
+    if not any(tree.values()):
+        return items
+    trips = [i for i in items if i.kind == "host-round-trip"]
+    if not trips:
+        return items
+    names: dict[str, tuple[str, str]] = {}
+    for fa in analyses:
+        for fn in fa.functions:
+            for m in fa.modules:
+                names[f"{m}.{fn.qualname}"] = (fa.path, fn.qualname)
+    callers: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for fa in analyses:
+        for call in fa.calls:
+            target = names.get(call.callee)
+            if target is not None and call.role == "call":
+                callers.setdefault(target, set()).add((fa.path, call.caller))
+    paths = {fa.path: fa.modules for fa in analyses}
+    dead = set(uncalled_functions(analyses))
+
+    def unreached(key: tuple[str, str], seen: frozenset[tuple[str, str]]) -> bool:
+        path, function = key
+        if ancillary.why(path) or key in dead:
+            return True
+        if not function or key in seen:
+            return key in seen  # module code runs at import; a cycle reaches nothing new
+        who = callers.get(key, set()) - {key}
+        owner, _, last = function.rpartition(".")
+        if owner and _FORWARD.match(last):
+            # a module's forward runs when the module is in a top model's tree (called
+            # through a container or a wrapper the call facts may not resolve), and where
+            # something calls it
+            where = [tree.get(f"{m}.{owner}") for m in paths.get(path, ())]
+            if True in where:
+                return False
+            if not who:
+                return False in where
+        return bool(who) and all(unreached(c, seen | {key}) for c in who)
+
+    drop = set()
+    for item in trips:
+        function = item.what.partition(": ")[0]
+        if unreached((item.where[0].path, function), frozenset()):
+            drop.add(id(item))
+    return [i for i in items if id(i) not in drop]
 
 
 def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:

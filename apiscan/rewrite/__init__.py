@@ -526,6 +526,9 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         return _idiom(finding, idiom, call)
     if finding.status == "unknown":
         return finding
+    assigned = _out_assigned(finding)
+    if assigned is not None:
+        return assigned
     # A consistent row needs nothing beyond the rename; its rewrite is still rendered (from
     # a template when one exists: the table's same-argument form can fail, zeros(1, n)).
     kind = "none" if finding.status == "consistent" else "rewrite"
@@ -606,6 +609,48 @@ def _idiom(finding: ApiFinding, idiom: Idiom, call: CallArgs | None) -> ApiFindi
         if r.note and r.note not in idiom.template:
             notes.insert(0, r.note)
     return _set(finding, idiom.disposition, text, "; ".join(n for n in notes if n), idiom.source)
+
+
+#: The keyword a PyTorch op writes its result through (``torch.index_select(..., out=buf)``).
+OUT = "out"
+
+
+def _out_assigned(finding: ApiFinding) -> ApiFinding | None:
+    """A call passing ``out=`` (a general difference parameter MindSpore's ops lack): the
+    result lives in the out tensor, so dropping the keyword throws it away where the call's
+    value is unused (DINOv2's ``torch.index_select(..., out=buffer[a:b])`` as a statement).
+    The call is disposed without it and rewritten as an assignment into the out target
+    (``buffer[a:b] = mindspore.mint.index_select(...)``): a rewrite, never "none". None for
+    any other call."""
+    call = finding.args
+    target = call.keyword(OUT) if call is not None and finding.usage == "call" else None
+    if (
+        call is None
+        or not target
+        or not any(c.param == OUT and c.kind == "general" for c in finding.param_changes)
+    ):
+        return None
+    bare = replace(
+        finding,
+        args=replace(call, keywords=tuple((k, v) for k, v in call.keywords if k != OUT)),
+        param_changes=tuple(c for c in finding.param_changes if c.param != OUT),
+    )
+    done = dispose(bare)
+    why = (
+        f"out={target} passed: MindSpore returns the result, so it is assigned to the out "
+        f"target ({target} = ...); dropping out= alone would lose it"
+    )
+    note = "; ".join(x for x in (why, done.rewrite_note) if x)
+    text = f"{target} = {done.rewrite}" if done.rewrite else ""
+    disposition = "rewrite" if done.disposition == "none" else done.disposition
+    return replace(
+        done,
+        args=call,
+        param_changes=finding.param_changes,
+        disposition=disposition,
+        rewrite=text,
+        rewrite_note=note,
+    )
 
 
 def _set(
