@@ -43,8 +43,10 @@ def test_hub_builders_and_evaluation_packages_are_counted_apart(review) -> None:
     # the tree is the training's model, not a hub builder's
     assert "pkg.train.meta.Meta" in [t.cls for t in review.top_models]
     assert not any(".hub." in t.cls for t in review.top_models)
-    # the hub depth head's nonzero and the probe's are no dynamic-shape rewrite
-    assert review.effort.dynamic_shape_rewrites == 0
+    # the hub depth head's nonzero and the probe's are no dynamic-shape rewrite: the one
+    # counted is the trained ViT's own slice bounded by a host copy of its lengths
+    assert review.effort.dynamic_shape_rewrites == 1
+    assert "pkg/models/vit.py" in " ".join(review.effort.explanation)
     # the probe's SGD is no recipe row
     assert not any(r.where.path.startswith("pkg/eval/") for r in review.recipe)
 
