@@ -309,6 +309,49 @@ CASES = {
                 total += obj.sum()
             return total
     """,
+    # ``isinstance(n, torch.Tensor)`` of a shape's length is false in eager mode: the clamped
+    # tensor of that branch never reaches ``topk`` or ``torch.full`` (no finding), while a count
+    # read from data is a tensor and its branch runs (DS113); the helper moving both to a
+    # device stays static for the images, padded to the largest of the batch (DS119)
+    "tensor_test_of_a_host_length": """
+        import torch
+
+
+        def move_like(src, dst):
+            return src.to(dst.device)
+
+
+        def batch(tensors):
+            image_sizes = [(im.shape[-2], im.shape[-1]) for im in tensors]
+            max_size = torch.stack([torch.as_tensor(x) for x in image_sizes]).max(0).values
+            shape = [len(tensors)] + list(tensors[0].shape[:-2]) + list(max_size)
+            return tensors[0].new_full(shape, 0.0)  # expect: DS119
+
+
+        def top_by_length(logits, topk: int):
+            n = logits.shape[1]
+            if isinstance(n, torch.Tensor):
+                k = torch.clamp(n, max=topk)
+            else:
+                k = min(n, topk)
+            scores, idx = logits.topk(k, dim=1)
+            ids = move_like(torch.full((k,), 0, dtype=torch.int64), logits)
+            return scores, ids
+
+
+        def top_by_count(logits, topk: int):
+            n = (logits > 0).sum()
+            if torch.is_tensor(n):
+                k = torch.clamp(n, max=topk)
+            else:
+                k = min(n, topk)
+            return torch.full((k,), 0, dtype=torch.int64)  # expect: DS113
+
+
+        def preprocess(batched_inputs, mean):
+            images = [move_like(x["image"], mean) for x in batched_inputs]
+            return batch(images)
+    """,
 }
 
 

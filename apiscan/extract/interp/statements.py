@@ -131,6 +131,12 @@ class StatementsMixin:
         self._block(node.body)
         if narrowed is not None and names.get(narrowed) is NONTORCH and narrowed in before:
             names[narrowed] = before[narrowed]
+        if self._never_a_tensor(node.test):
+            # ``if isinstance(n, torch.Tensor): k = torch.clamp(n, max=t)`` with ``n`` a
+            # shape's length (an int in eager mode, a tensor only under tracing): the body
+            # never runs, so nothing it binds survives (its calls are still reported)
+            names.clear()
+            names.update(before)
         after_body, middle = dict(names), len(returns)
         orelse = node.orelse
         if type(orelse) is cst.If:
@@ -163,6 +169,33 @@ class StatementsMixin:
             if before.get(name) is not v and other is not None and v is not other:
                 pairs.append((v, other))
         self.shapes.on_branches(node.test, pairs)
+
+    def _never_a_tensor(self, test: cst.BaseExpression) -> bool:
+        """``test`` asks whether a name is a tensor (``isinstance(n, torch.Tensor)``,
+        ``torch.is_tensor(n)``) and the name is known to hold a host value (a length read
+        from a shape, a number, an array): the test is false whenever the code runs eagerly."""
+        name = _tensor_test_subject(test)
+        if name is None:
+            return False
+        func = test.func  # type: ignore[attr-defined]
+        if type(func) is cst.Name and func.value == "isinstance":
+            kind = test.args[1].value  # type: ignore[attr-defined]
+            dotted = (
+                type(kind) is cst.Attribute
+                and kind.attr.value == "Tensor"
+                and type(kind.value) is cst.Name
+                and self.lookup(kind.value.value) == ("qual", "torch")
+            )
+            bare = type(kind) is cst.Name and self.lookup(kind.value) == ("qual", "torch.Tensor")
+            if not (dotted or bare):
+                return False
+        elif not (
+            type(func) is cst.Attribute
+            and type(func.value) is cst.Name
+            and self.lookup(func.value.value) == ("qual", "torch")
+        ):
+            return False
+        return self.lookup(name)[0] == "nontorch"
 
     def _keep_variable(
         self, before: dict[str, Val], names: dict[str, Val], rebound: dict[str, Val] | None = None
@@ -409,6 +442,19 @@ def _set_to_none(body: cst.BaseSuite) -> list[str]:
             ):
                 out += [t.target.value for t in small.targets if type(t.target) is cst.Name]
     return out
+
+
+def _tensor_test_subject(test: cst.BaseExpression) -> str | None:
+    """The name ``isinstance(name, T)`` or ``X.is_tensor(name)`` tests, else None (the type
+    and the module are checked by the caller, which can look names up)."""
+    if type(test) is not cst.Call or not test.args or type(test.args[0].value) is not cst.Name:
+        return None
+    func = test.func
+    if type(func) is cst.Name and func.value == "isinstance" and len(test.args) == 2:
+        return test.args[0].value.value  # type: ignore[attr-defined,no-any-return]
+    if type(func) is cst.Attribute and func.attr.value == "is_tensor" and len(test.args) == 1:
+        return test.args[0].value.value  # type: ignore[attr-defined,no-any-return]
+    return None
 
 
 def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
