@@ -222,6 +222,10 @@ class Extractor(
         #: returned values, index of the returns that follow the `if`)
         self.pending_branches: list[list[tuple[cst.CSTNode, list[Val], int]]] = []
         self.func_returns: dict[str, Val] = {}
+        #: functions of this file whose every ``return`` gives a truth (a comparison, ``not``,
+        #: ``and``/``or`` of them, ``True``/``False``): ``is_batch_tensor(t, b)`` answers a
+        #: question about its arguments and never builds a tensor of the sizes it is handed
+        self.predicates: set[str] = set()
         self.emits: list[Emit] = []
         self.scopes: list[Scope] = [Scope("module", {})]
         self.late: dict[str, Val] = {}

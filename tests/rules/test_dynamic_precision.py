@@ -454,6 +454,62 @@ CASES = {
                 out.append(n)
             return out
     """,
+    # Step numbers made by the code (``torch.linspace`` of host numbers) and read back with
+    # ``.tolist()`` are constants on the host: a branch on them (``if time_next < 0``) is plain
+    # Python. The same branch on numbers read from what the network computed is data, and so
+    # is one on a 0-d tensor of the schedule.
+    "tolist_of_a_code_made_tensor": """
+        import torch
+        from torch import nn
+
+
+        class Sampler(nn.Module):
+            def forward(self, img, steps: int, total: int):
+                times = torch.linspace(-1, total - 1, steps=steps + 1)
+                times = list(reversed(times.int().tolist()))
+                for time, time_next in zip(times[:-1], times[1:]):
+                    if time_next < 0:
+                        img = img * 0.5
+                for t in times:
+                    if t == 0:
+                        img = img + 1
+                for label in img.argmax(0).tolist():
+                    if label > 2:  # expect: DS116
+                        img = img - 1
+                sigmas = torch.linspace(1.0, 0.0, steps + 1)
+                if sigmas[1] == 0:  # expect: DS116
+                    img = img * 2
+                return img
+    """,
+    # A repository predicate handed one element's size (``is_batch_tensor(t, batch)``, whose
+    # every return is a comparison or a constant) answers a question about shapes: it builds
+    # no tensor of the sizes, and a branch on it reads no tensor data. A helper that reduces
+    # the tensor's values is still a read of data.
+    "predicate_of_an_element_size": """
+        import torch
+        from torch import is_tensor, nn
+
+
+        def is_batch_tensor(t, b):
+            if not is_tensor(t) or t.ndim == 0:
+                return False
+            batch = t.shape[0]
+            return batch == b
+
+
+        def any_positive(t, b):
+            return (t[:b] > 0).any()
+
+
+        class Wrap(nn.Module):
+            def forward(self, xs):
+                first = next(t for t in xs if is_tensor(t))
+                batch = first.shape[0]
+                out = [t * 2 if is_batch_tensor(t, batch) else t for t in xs]
+                if any_positive(first, batch):  # expect: DS116
+                    out.append(first)
+                return out
+    """,
 }
 
 

@@ -246,3 +246,31 @@ def _named_tuple(name: str, args: _Args, first_dim: int, result: Val) -> Val:
     values = result if result[0] == "tensor" else TENSOR
     # indices have the values' shape: data-dependent too after topk(k read from data)
     return ("tuple", (values, DYN_TENSOR if values == DYN_TENSOR else TENSOR))
+
+
+def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    """The ``return`` statements of a function body (not of the functions nested in it).
+
+    A ``return`` is a small statement, so only statement lists can hold one: walking them
+    alone (not every expression and whitespace node, as ``children`` would) finds them all."""
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+            out += [s for s in n.body if type(s) is cst.Return]
+        elif kind is not cst.FunctionDef and kind is not cst.ClassDef:
+            for name in _BLOCK_FIELDS:
+                part = getattr(n, name, None)
+                if part is None:
+                    continue
+                if type(part) is tuple or type(part) is list:  # a statement list
+                    stack.extend(part)
+                else:  # a block, an ``else``...
+                    stack.append(part)
+    return out
+
+
+#: The fields of blocks and compound statements that hold statements or blocks.
+_BLOCK_FIELDS = ("body", "orelse", "handlers", "finalbody", "cases")

@@ -191,6 +191,13 @@ class CallsMixin:
                 if method.startswith(prefix):
                     self._call_fact(f"{self.module_name}.{info.qualname}.{method}", node, REF)
 
+    def _predicate(self, q: str) -> bool:
+        """Whether repository function ``q`` is one of this file's predicates
+        (:attr:`predicates`): handed one element's sizes (``is_batch_tensor(t, batch)``) it
+        answers a question about them, and builds no tensor of them (see ``of_sizes``)."""
+        head, _, rest = q.partition(self.module_name + ".")
+        return not head and rest in self.predicates
+
     def _call_fact(self, callee: str, node: cst.CSTNode, role: str = "call") -> None:
         if not self.silent and callee:
             self.call_facts.append((self._function(), self._shared(callee), node, role))
@@ -332,7 +339,7 @@ class CallsMixin:
             self._site(q, node, args, False)
             if "r:" + q in self.env:
                 got = _on_host(self._returned(q, None), args.vals)
-                return self.shapes.of_sizes(got, args.vals)
+                return got if self._predicate(q) else self.shapes.of_sizes(got, args.vals)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
                 return TENSOR if known == "tensor" else inst(known.partition(":")[2])
@@ -342,7 +349,8 @@ class CallsMixin:
             # calls a method on it (where the answer matters).
             if last[:1].isupper():
                 return inst(q)
-            return self.shapes.of_sizes(_on_host(("ret", q), args.vals), args.vals)
+            got = _on_host(("ret", q), args.vals)
+            return got if self._predicate(q) else self.shapes.of_sizes(got, args.vals)
         if q == "functools.partial" and args.vals:
             self._partial_call(node, args.vals[0])
         if q == "functools.partial" and args.vals and self._layer_classes(args.vals[0]):
@@ -428,6 +436,8 @@ class CallsMixin:
                 return through
             got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
             got = _on_host(got, args.vals if args else ())
+            if fv[1] in self.predicates:
+                return got  # ``is_batch_tensor(t, batch)``: a truth about sizes, not a tensor
             return self.shapes.of_sizes(got, args.vals if args else ())
         if kind == "builtin":
             name = fv[1]

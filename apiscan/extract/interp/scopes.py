@@ -22,7 +22,7 @@ from typing import Any
 import libcst as cst
 
 from apiscan.extract.facts import fresh
-from apiscan.extract.interp.base import LAYER, ClassInfo, Scope, _join_all
+from apiscan.extract.interp.base import LAYER, ClassInfo, Scope, _join_all, _returns
 from apiscan.extract.records import NO_GRAD_CONTEXTS, RETURNS
 from apiscan.extract.shapes import (
     from_tensor,
@@ -420,6 +420,8 @@ class ScopesMixin:
             cls.returns[fname] = result
         else:
             self.func_returns[qn] = result
+        if _returns_truths(node):
+            self.predicates.add(qn)
 
     def _classdef(self, node: cst.ClassDef) -> None:
         self._decorators(node.decorators)
@@ -617,3 +619,24 @@ def _dotted(node: cst.BaseExpression) -> str:
     if type(node) is cst.Attribute:
         return f"{_dotted(node.value)}.{node.attr.value}"
     return ""
+
+
+def _truth(expr: cst.BaseExpression | None) -> bool:
+    """An expression whose value is a truth: a comparison, ``not``, ``and``/``or`` of truths,
+    ``True``/``False`` (in parentheses or not)."""
+    kind = type(expr)
+    if kind is cst.Comparison:
+        return True
+    if kind is cst.Name:
+        return expr.value in ("True", "False")
+    if kind is cst.UnaryOperation:
+        return type(expr.operator) is cst.Not
+    if kind is cst.BooleanOperation:
+        return _truth(expr.left) and _truth(expr.right)
+    return False
+
+
+def _returns_truths(node: cst.FunctionDef) -> bool:
+    """Whether every ``return`` of a function gives a truth (:func:`_truth`), and it has one."""
+    found = _returns(node.body)
+    return bool(found) and all(_truth(r.value) for r in found)

@@ -82,6 +82,12 @@ class ShapeFactsMixin:
                 return fresh(RAND[0], RAND[1])  # a random size broadcast through a tensor
             if type(node.func) is cst.Attribute and self._reads_state(node.func.value, recv):
                 return NONTORCH
+            if self._is_code_valued(recv):
+                # ``torch.linspace(-1, T - 1, steps).int().tolist()``: numbers the code decided
+                # from constants, read back to the host; no tensor data went into them, so a
+                # branch or a loop on them is plain Python (the read itself is reported as a
+                # host round trip where it matters)
+                return NONTORCH
             return self.shapes.on_sync(node, recv)
         if attr == "size" and not args.vals:
             return self.shapes.shape_of(node, recv)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.interp.base import _Args
+from apiscan.extract.interp.base import _Args, _returns
 from apiscan.extract.shapes import Why, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.values import UNKNOWN, Val, inst, seq
@@ -200,31 +200,3 @@ def _returned_name(value: cst.BaseExpression | None) -> str | None:
             return None
         value = value.func.value
     return value.value if type(value) is cst.Name else None
-
-
-def _returns(node: cst.CSTNode) -> list[cst.Return]:
-    """The ``return`` statements of a function body (not of the functions nested in it).
-
-    A ``return`` is a small statement, so only statement lists can hold one: walking them
-    alone (not every expression and whitespace node, as ``children`` would) finds them all."""
-    out = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        kind = type(n)
-        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
-            out += [s for s in n.body if type(s) is cst.Return]
-        elif kind is not cst.FunctionDef and kind is not cst.ClassDef:
-            for name in _BLOCK_FIELDS:
-                part = getattr(n, name, None)
-                if part is None:
-                    continue
-                if type(part) is tuple or type(part) is list:  # a statement list
-                    stack.extend(part)
-                else:  # a block, an ``else``...
-                    stack.append(part)
-    return out
-
-
-#: The fields of blocks and compound statements that hold statements or blocks.
-_BLOCK_FIELDS = ("body", "orelse", "handlers", "finalbody", "cases")
