@@ -1599,6 +1599,9 @@ class _Values:
                 for r in file.defs[n].returns
             ]
             items = [_built_items(r) for r in returns if r is not None]
+            # minGPT-style ``C = CN()``, ``C.learning_rate = 3e-4``, ..., ``return C``: the
+            # attributes set one by one on the object it returns, before the return
+            items += [_set_items(file, n, r) for r in file.defs[n].returns if r.kind == "Name"]
         else:
             items = [_dict_items(r) for r in file.defs[n].returns]
         found = [
@@ -1608,7 +1611,14 @@ class _Values:
             if k == key
         ]
         if attribute:
-            found = [(v.then(f"keyword {key}= at {at}"), at) for v, at in found]
+            found = [
+                (v.then(f"{key} set at {at}" if set_ else f"keyword {key}= at {at}"), at)
+                for (v, at), set_ in zip(
+                    found,
+                    [isinstance(p, _SetItems) for p in items for k, _ in p if k == key],
+                    strict=True,
+                )
+            ]
         return _merge(found) if found else None
 
     def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -6429,6 +6439,32 @@ def _built_items(expr: Expr) -> list[tuple[str, Expr]]:
     if expr.kind != "Call" or expr.args or (expr.func.kind == "Name" and expr.func.name == "dict"):
         return []
     return [(k.name, k.target) for k in expr.keywords if k.name]
+
+
+class _SetItems(list):  # type: ignore[type-arg]
+    """The (attribute, value) pairs of a config set attribute by attribute (:func:`_set_items`)."""
+
+
+def _set_items(file: _File, fn: int, returned: Expr) -> list[tuple[str, Expr]]:
+    """(attribute, value) of the ``name.attr = value`` statements def ``fn`` runs on the
+    object the name ``returned`` holds before returning it, when that name is bound to a
+    call (``C = CN()``, then ``C.lr = 3e-4``): a config built attribute by attribute, the
+    last setting of each kept; none when the name is a parameter or bound to no call."""
+    built = file.local_value(fn, returned.name, returned.line)
+    if built is None or built.kind != "Call":
+        return []
+    sets: dict[str, Expr] = {}
+    for a in sorted(file.defs[fn].assigns, key=lambda a: a.line):
+        target = a.target
+        if (
+            not a.annotated
+            and a.line < returned.line
+            and target.kind == "Attribute"
+            and target.target.kind == "Name"
+            and target.target.name == returned.name
+        ):
+            sets[target.name] = a.value
+    return _SetItems(sets.items())
 
 
 def _when(test: Expr | None) -> str:
