@@ -1793,6 +1793,9 @@ class _Recipe:
         self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
+        #: (path, line) of the loss assignments in a model's ``forward`` whose result the
+        #: training step unpacks and differentiates (:meth:`_unpacked_loss`)
+        self.stepped: set[tuple[str, int]] = set()
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
@@ -2450,7 +2453,9 @@ class _Recipe:
         (deep-text-recognition's ``--beta1``, read by the Adam branch ``--adam`` leaves off)."""
         kept = []
         for item in self.out:
-            if (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
+            if (item.where.path, item.where.line) in self.stepped and item.category == "loss":
+                pass  # the step passes the targets ``forward``'s other callers leave off
+            elif (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
                 item.category in ("loss", "augmentation") and self._in_evaluation(item)
             ):
                 self.untaken.append(item)
@@ -3884,7 +3889,11 @@ class _Recipe:
             target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
             if target is not None and target.kind == "Call" and target.args:
                 target = target.args[0]  # ``scaler.scale(loss).backward()``
-            if target is None or target.kind != "Name":
+            if target is None:
+                continue
+            if target.kind != "Name" or file.local_value(fn, target.name, call.expr.line) is None:
+                # ``logits, self.loss = model(x, y)`` then ``self.loss.backward()``
+                self._unpacked_loss(file, fn, target, call.expr.line)
                 continue
             output = file.local_value(fn, target.name, call.expr.line)
             if output is None or output.kind != "Call":
@@ -3902,6 +3911,113 @@ class _Recipe:
             if forward is None:
                 continue
             self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _unpacked_loss(self, file: _File, fn: int, target: Expr, before: int) -> None:
+        """The loss a model's ``forward`` computes and returns in a tuple the step unpacks
+        and differentiates (minGPT's ``logits, self.loss = model(x, y)``, then
+        ``self.loss.backward()``, ``GPT.forward`` returning ``logits, loss``): the loss
+        rows at the assignments of that element in ``forward`` are what the step runs,
+        kept even where ``forward``'s other callers (a ``generate`` calling ``self(idx)``)
+        leave its targets at None (:meth:`_untaken_rows`)."""
+        bound = [
+            a
+            for a in file.defs[fn].assigns
+            if a.line < before and a.target.kind == "Tuple" and a.value.kind == "Call"
+            and any(p.text == target.text for p in a.target.parts)
+        ]  # fmt: skip
+        if not bound:
+            return
+        stmt = max(bound, key=lambda a: a.line)
+        index = next(i for i, p in enumerate(stmt.target.parts) if p.text == target.text)
+        func = stmt.value.func
+        if func.kind == "Attribute" and func.name == "forward":
+            func = func.target
+        built = self._model_of(file, fn, func, stmt.line, 0)
+        if built is None:
+            return
+        owner, cls = built
+        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
+        if forward is None:
+            return
+        for returned in owner.defs[forward].returns:
+            if returned.kind != "Tuple" or len(returned.parts) != len(stmt.target.parts):
+                continue
+            element = returned.parts[index]
+            if element.kind != "Name":
+                continue
+            for a in owner.defs[forward].assigns:
+                if (
+                    a.target.kind == "Name"
+                    and a.target.name == element.name
+                    and a.line < returned.line
+                ):
+                    self.stepped.add((owner.path, a.line))
+
+    def _model_of(
+        self, file: _File, fn: int, expr: Expr, before: int, depth: int
+    ) -> tuple[_File, int] | None:
+        """(file, class) of the repository Module the name or ``self`` attribute ``expr``
+        read in def ``fn`` holds: built there (:meth:`_module_built`), or an element of a
+        tuple assignment (``model, config = self.model, self.config``), an attribute the
+        class's ``__init__`` sets from its parameter, or a parameter, followed to what the
+        callers pass (a few calls deep)."""
+        if depth > MAX_DEPTH:
+            return None
+        if expr.kind == "Call":
+            return self._repo_module(file, expr)
+        if fn < 0:
+            # a script's own code (``model = GPT(config.model)`` under ``__main__``)
+            bound = [
+                a
+                for a in file.values.assigns
+                if a.line < before and a.target.kind == "Name" and expr.kind == "Name"
+                and a.target.name == expr.name
+            ]  # fmt: skip
+            last = max(bound, key=lambda a: a.line).value if bound else None
+            return self._repo_module(file, last) if last is not None else None
+        d = file.defs[fn]
+        if expr.kind == "Attribute" and expr.target.kind == "Name" and expr.target.name == "self":
+            if d.owner < 0:
+                return None
+            init = file.first.get(f"{file.defs[d.owner].qual}.__init__")
+            if init is None:
+                return None
+            sets = [
+                a
+                for a in file.defs[init].assigns
+                if a.target.kind == "Attribute" and a.target.text == expr.text
+            ]
+            for a in sets:
+                found = self._model_of(file, init, a.value, a.line + 1, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        if expr.kind != "Name":
+            return None
+        built = self._module_built(file, fn, expr.name, before)
+        if built is not None:
+            return built
+        for a in d.assigns:
+            if a.line >= before or a.target.kind != "Tuple" or a.value.kind != "Tuple":
+                continue
+            for part, value in zip(a.target.parts, a.value.parts, strict=False):
+                if part.kind == "Name" and part.name == expr.name:
+                    return self._model_of(file, fn, value, a.line, depth + 1)
+        local = file.local_value(fn, expr.name, before)
+        if local is not None:
+            if local.kind not in ("Name", "Attribute"):
+                return None
+            return self._model_of(file, fn, local, before, depth + 1)  # ``model = self.model``
+        if expr.name not in d.positional:
+            return None
+        for caller, site in self.values.call_sites(file, fn):
+            passed = _bind_def(d, site.expr).get(expr.name)
+            if passed is None:
+                continue
+            found = self._model_of(caller, site.function, passed, site.expr.line, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _step_criteria(self, file: _File) -> None:
         """A torch module that is no ``*Loss`` class but is the loss: called in the formula
@@ -4003,16 +4119,21 @@ class _Recipe:
             if stmt.line >= before or stmt.target.kind != "Name" or stmt.target.name != name:
                 continue
             for node in stmt.value.walk():
-                if node.kind != "Call":
-                    continue
-                found = self.values.repo_function(file, node, classes=True)
-                if found is None:
-                    continue
-                owner, index = found
-                key = f"{owner.module}.{owner.defs[index].qual}"
-                if "torch.nn.Module" in self.hierarchy.torch_ancestors(key):
+                found = self._repo_module(file, node)
+                if found is not None:
                     return found
         return None
+
+    def _repo_module(self, file: _File, node: Expr) -> tuple[_File, int] | None:
+        """(file, class) of the repository torch Module the call ``node`` constructs."""
+        if node.kind != "Call":
+            return None
+        found = self.values.repo_function(file, node, classes=True)
+        if found is None:
+            return None
+        owner, index = found
+        key = f"{owner.module}.{owner.defs[index].qual}"
+        return found if "torch.nn.Module" in self.hierarchy.torch_ancestors(key) else None
 
     def _returned_loss(self, file: _File, fn: int, step: str) -> None:
         """The loss row of what def ``fn`` (a model's ``forward``) returns, computed there
