@@ -1082,10 +1082,37 @@ class _Values:
         found: dict[str, _Val] = {}
         for origin, origin_fn, call in self._origins(f, fn, expr.target.name, expr.line, depth):
             value = self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
+            if value is not None:  # a default the builder sets, replaced after it
+                value = self._overridden(origin, origin_fn, call, expr.name, depth) or value
             at = origin.loc(call.line)
             if value is not None and at not in found:
                 found[at] = value.then(f"{_unparsed(expr)}: built by {call.func.text}() at {at}")
         return _merge([(v, at) for at, v in found.items()])
+
+    def _overridden(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
+        """The value the code that builds a config with ``call`` sets its attribute ``key``
+        to afterwards, in the same function (``C.trainer = Trainer.get_default_config()``
+        then ``C.trainer.learning_rate = 5e-4``): it replaces the builder's default; None
+        when nothing there sets it."""
+        scope = f.defs[fn].assigns if fn >= 0 else f.values.assigns
+        bound = [
+            a.target.text
+            for a in scope
+            if a.line == call.line and a.value.text == call.text and not a.annotated
+        ]
+        if not bound:
+            return None
+        sets = [
+            a
+            for a in scope
+            if a.line > call.line and a.target.kind == "Attribute" and a.target.name == key
+            and a.target.target.text == bound[0]
+        ]  # fmt: skip
+        if not sets:
+            return None
+        last = max(sets, key=lambda a: a.line)
+        found = self.resolve(f, fn, last.value, depth + 1)
+        return found.then(f"{key} set at {f.loc(last.line)}, after the builder's default")
 
     def _origins(
         self, f: _File, fn: int, name: str, line: int, depth: int
@@ -1105,17 +1132,62 @@ class _Values:
                 and a.target.name == name
             ]  # fmt: skip
             value = max(bound, key=lambda a: a.line).value if bound else None
+        if value is None and fn >= 0:
+            # ``model, config = self.model, self.config``: the element of that name
+            for a in f.defs[fn].assigns:
+                if a.line >= line or a.target.kind != "Tuple" or a.value.kind != "Tuple":
+                    continue
+                for part, element in zip(a.target.parts, a.value.parts, strict=False):
+                    if part.kind == "Name" and part.name == name:
+                        value = element
         if value is not None:
-            return [(f, fn, value)] if value.kind == "Call" else []
+            return self._expr_origins(f, fn, value, line, depth)
         if fn < 0 or name not in dict(f.defs[fn].params):
             return []
         out: list[tuple[_File, int, Expr]] = []
         for caller, call in self.call_sites(f, fn)[:MAX_SITES]:
             passed = _bind_def(f.defs[fn], call.expr).get(name)
-            if passed is not None and passed.kind == "Name":
-                out += self._origins(caller, call.function, passed.name, call.expr.line, depth + 1)
-            elif passed is not None and passed.kind == "Call":
-                out.append((caller, call.function, passed))
+            if passed is not None:
+                out += self._expr_origins(caller, call.function, passed, call.expr.line, depth)
+        return out
+
+    def _expr_origins(
+        self, f: _File, fn: int, value: Expr, line: int, depth: int
+    ) -> list[tuple[_File, int, Expr]]:
+        """The builder calls (:meth:`_origins`) the expression ``value`` read at ``line``
+        of def ``fn`` holds: itself when a call; a name's own origins; ``self.config`` set
+        in the class's ``__init__`` from what it is given (a trainer keeping its config);
+        ``config.trainer`` where the builder of ``config`` sets ``trainer`` to a call (a
+        config of configs, ``C.trainer = Trainer.get_default_config()``)."""
+        if value.kind == "Call":
+            return [(f, fn, value)]
+        if value.kind == "Name":
+            return self._origins(f, fn, value.name, line, depth + 1)
+        if value.kind != "Attribute" or value.target.kind != "Name" or depth >= MAX_DEPTH:
+            return []
+        if value.target.name == "self":
+            owner = f.defs[fn].owner if fn >= 0 else -1
+            init = f.first.get(f"{f.defs[owner].qual}.__init__") if owner >= 0 else None
+            if init is None:
+                return []
+            return [
+                found
+                for a in f.defs[init].assigns
+                if a.target.kind == "Attribute" and a.target.text == value.text
+                for found in self._expr_origins(f, init, a.value, a.line + 1, depth + 1)
+            ]
+        out: list[tuple[_File, int, Expr]] = []
+        for origin, _, call in self._origins(f, fn, value.target.name, line, depth + 1):
+            builder = self.repo_function(origin, call) if call.func.kind == "Name" else None
+            if builder is None:
+                continue
+            b_file, b_fn = builder
+            for returned in b_file.defs[b_fn].returns:
+                if returned.kind != "Name":
+                    continue
+                for key, item in _set_items(b_file, b_fn, returned):
+                    if key == value.name and item.kind == "Call":
+                        out.append((b_file, b_fn, item))
         return out
 
     def _hparams(self, expr: Expr) -> tuple[str, str] | None:
@@ -1585,11 +1657,19 @@ class _Values:
         ``key`` of the object it returns built by keywords, returned as such or by the name
         it was assigned to (tacotron2's ``hparams = HParams(seed=1234, ...)``, then
         ``return hparams``)."""
-        if call.kind != "Call" or call.func.kind != "Name":
+        if call.kind != "Call":
             return None
-        name = call.func.name
-        index = f.first.get(name)
-        target = (f, index) if index is not None else self.repo.defs.get(f.imports.get(name, ""))
+        if call.func.kind == "Name":
+            name = call.func.name
+            index = f.first.get(name)
+            target = (
+                (f, index) if index is not None else self.repo.defs.get(f.imports.get(name, ""))
+            )
+        elif attribute:
+            # ``Trainer.get_default_config()``: a static builder, by the call facts
+            target = self.repo_function(f, call)
+        else:
+            return None
         if target is None or target[1] is None:
             return None
         file, n = target
