@@ -1082,10 +1082,37 @@ class _Values:
         found: dict[str, _Val] = {}
         for origin, origin_fn, call in self._origins(f, fn, expr.target.name, expr.line, depth):
             value = self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
+            if value is not None:  # a default the builder sets, replaced after it
+                value = self._overridden(origin, origin_fn, call, expr.name, depth) or value
             at = origin.loc(call.line)
             if value is not None and at not in found:
                 found[at] = value.then(f"{_unparsed(expr)}: built by {call.func.text}() at {at}")
         return _merge([(v, at) for at, v in found.items()])
+
+    def _overridden(self, f: _File, fn: int, call: Expr, key: str, depth: int) -> _Val | None:
+        """The value the code that builds a config with ``call`` sets its attribute ``key``
+        to afterwards, in the same function (``C.trainer = Trainer.get_default_config()``
+        then ``C.trainer.learning_rate = 5e-4``): it replaces the builder's default; None
+        when nothing there sets it."""
+        scope = f.defs[fn].assigns if fn >= 0 else f.values.assigns
+        bound = [
+            a.target.text
+            for a in scope
+            if a.line == call.line and a.value.text == call.text and not a.annotated
+        ]
+        if not bound:
+            return None
+        sets = [
+            a
+            for a in scope
+            if a.line > call.line and a.target.kind == "Attribute" and a.target.name == key
+            and a.target.target.text == bound[0]
+        ]  # fmt: skip
+        if not sets:
+            return None
+        last = max(sets, key=lambda a: a.line)
+        found = self.resolve(f, fn, last.value, depth + 1)
+        return found.then(f"{key} set at {f.loc(last.line)}, after the builder's default")
 
     def _origins(
         self, f: _File, fn: int, name: str, line: int, depth: int
@@ -1105,17 +1132,62 @@ class _Values:
                 and a.target.name == name
             ]  # fmt: skip
             value = max(bound, key=lambda a: a.line).value if bound else None
+        if value is None and fn >= 0:
+            # ``model, config = self.model, self.config``: the element of that name
+            for a in f.defs[fn].assigns:
+                if a.line >= line or a.target.kind != "Tuple" or a.value.kind != "Tuple":
+                    continue
+                for part, element in zip(a.target.parts, a.value.parts, strict=False):
+                    if part.kind == "Name" and part.name == name:
+                        value = element
         if value is not None:
-            return [(f, fn, value)] if value.kind == "Call" else []
+            return self._expr_origins(f, fn, value, line, depth)
         if fn < 0 or name not in dict(f.defs[fn].params):
             return []
         out: list[tuple[_File, int, Expr]] = []
         for caller, call in self.call_sites(f, fn)[:MAX_SITES]:
             passed = _bind_def(f.defs[fn], call.expr).get(name)
-            if passed is not None and passed.kind == "Name":
-                out += self._origins(caller, call.function, passed.name, call.expr.line, depth + 1)
-            elif passed is not None and passed.kind == "Call":
-                out.append((caller, call.function, passed))
+            if passed is not None:
+                out += self._expr_origins(caller, call.function, passed, call.expr.line, depth)
+        return out
+
+    def _expr_origins(
+        self, f: _File, fn: int, value: Expr, line: int, depth: int
+    ) -> list[tuple[_File, int, Expr]]:
+        """The builder calls (:meth:`_origins`) the expression ``value`` read at ``line``
+        of def ``fn`` holds: itself when a call; a name's own origins; ``self.config`` set
+        in the class's ``__init__`` from what it is given (a trainer keeping its config);
+        ``config.trainer`` where the builder of ``config`` sets ``trainer`` to a call (a
+        config of configs, ``C.trainer = Trainer.get_default_config()``)."""
+        if value.kind == "Call":
+            return [(f, fn, value)]
+        if value.kind == "Name":
+            return self._origins(f, fn, value.name, line, depth + 1)
+        if value.kind != "Attribute" or value.target.kind != "Name" or depth >= MAX_DEPTH:
+            return []
+        if value.target.name == "self":
+            owner = f.defs[fn].owner if fn >= 0 else -1
+            init = f.first.get(f"{f.defs[owner].qual}.__init__") if owner >= 0 else None
+            if init is None:
+                return []
+            return [
+                found
+                for a in f.defs[init].assigns
+                if a.target.kind == "Attribute" and a.target.text == value.text
+                for found in self._expr_origins(f, init, a.value, a.line + 1, depth + 1)
+            ]
+        out: list[tuple[_File, int, Expr]] = []
+        for origin, _, call in self._origins(f, fn, value.target.name, line, depth + 1):
+            builder = self.repo_function(origin, call) if call.func.kind == "Name" else None
+            if builder is None:
+                continue
+            b_file, b_fn = builder
+            for returned in b_file.defs[b_fn].returns:
+                if returned.kind != "Name":
+                    continue
+                for key, item in _set_items(b_file, b_fn, returned):
+                    if key == value.name and item.kind == "Call":
+                        out.append((b_file, b_fn, item))
         return out
 
     def _hparams(self, expr: Expr) -> tuple[str, str] | None:
@@ -1585,11 +1657,19 @@ class _Values:
         ``key`` of the object it returns built by keywords, returned as such or by the name
         it was assigned to (tacotron2's ``hparams = HParams(seed=1234, ...)``, then
         ``return hparams``)."""
-        if call.kind != "Call" or call.func.kind != "Name":
+        if call.kind != "Call":
             return None
-        name = call.func.name
-        index = f.first.get(name)
-        target = (f, index) if index is not None else self.repo.defs.get(f.imports.get(name, ""))
+        if call.func.kind == "Name":
+            name = call.func.name
+            index = f.first.get(name)
+            target = (
+                (f, index) if index is not None else self.repo.defs.get(f.imports.get(name, ""))
+            )
+        elif attribute:
+            # ``Trainer.get_default_config()``: a static builder, by the call facts
+            target = self.repo_function(f, call)
+        else:
+            return None
         if target is None or target[1] is None:
             return None
         file, n = target
@@ -1599,6 +1679,9 @@ class _Values:
                 for r in file.defs[n].returns
             ]
             items = [_built_items(r) for r in returns if r is not None]
+            # minGPT-style ``C = CN()``, ``C.learning_rate = 3e-4``, ..., ``return C``: the
+            # attributes set one by one on the object it returns, before the return
+            items += [_set_items(file, n, r) for r in file.defs[n].returns if r.kind == "Name"]
         else:
             items = [_dict_items(r) for r in file.defs[n].returns]
         found = [
@@ -1608,7 +1691,14 @@ class _Values:
             if k == key
         ]
         if attribute:
-            found = [(v.then(f"keyword {key}= at {at}"), at) for v, at in found]
+            found = [
+                (v.then(f"{key} set at {at}" if set_ else f"keyword {key}= at {at}"), at)
+                for (v, at), set_ in zip(
+                    found,
+                    [isinstance(p, _SetItems) for p in items for k, _ in p if k == key],
+                    strict=True,
+                )
+            ]
         return _merge(found) if found else None
 
     def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -1783,6 +1873,9 @@ class _Recipe:
         self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
+        #: (path, line) of the loss assignments in a model's ``forward`` whose result the
+        #: training step unpacks and differentiates (:meth:`_unpacked_loss`)
+        self.stepped: set[tuple[str, int]] = set()
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
@@ -2440,7 +2533,9 @@ class _Recipe:
         (deep-text-recognition's ``--beta1``, read by the Adam branch ``--adam`` leaves off)."""
         kept = []
         for item in self.out:
-            if (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
+            if (item.where.path, item.where.line) in self.stepped and item.category == "loss":
+                pass  # the step passes the targets ``forward``'s other callers leave off
+            elif (item.category in _BRANCH_DECIDED and self._row_untaken(item)) or (
                 item.category in ("loss", "augmentation") and self._in_evaluation(item)
             ):
                 self.untaken.append(item)
@@ -3874,7 +3969,11 @@ class _Recipe:
             target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
             if target is not None and target.kind == "Call" and target.args:
                 target = target.args[0]  # ``scaler.scale(loss).backward()``
-            if target is None or target.kind != "Name":
+            if target is None:
+                continue
+            if target.kind != "Name" or file.local_value(fn, target.name, call.expr.line) is None:
+                # ``logits, self.loss = model(x, y)`` then ``self.loss.backward()``
+                self._unpacked_loss(file, fn, target, call.expr.line)
                 continue
             output = file.local_value(fn, target.name, call.expr.line)
             if output is None or output.kind != "Call":
@@ -3892,6 +3991,113 @@ class _Recipe:
             if forward is None:
                 continue
             self._returned_loss(owner, forward, file.loc(call.expr.line))
+
+    def _unpacked_loss(self, file: _File, fn: int, target: Expr, before: int) -> None:
+        """The loss a model's ``forward`` computes and returns in a tuple the step unpacks
+        and differentiates (minGPT's ``logits, self.loss = model(x, y)``, then
+        ``self.loss.backward()``, ``GPT.forward`` returning ``logits, loss``): the loss
+        rows at the assignments of that element in ``forward`` are what the step runs,
+        kept even where ``forward``'s other callers (a ``generate`` calling ``self(idx)``)
+        leave its targets at None (:meth:`_untaken_rows`)."""
+        bound = [
+            a
+            for a in file.defs[fn].assigns
+            if a.line < before and a.target.kind == "Tuple" and a.value.kind == "Call"
+            and any(p.text == target.text for p in a.target.parts)
+        ]  # fmt: skip
+        if not bound:
+            return
+        stmt = max(bound, key=lambda a: a.line)
+        index = next(i for i, p in enumerate(stmt.target.parts) if p.text == target.text)
+        func = stmt.value.func
+        if func.kind == "Attribute" and func.name == "forward":
+            func = func.target
+        built = self._model_of(file, fn, func, stmt.line, 0)
+        if built is None:
+            return
+        owner, cls = built
+        forward = owner.first.get(f"{owner.defs[cls].qual}.forward")
+        if forward is None:
+            return
+        for returned in owner.defs[forward].returns:
+            if returned.kind != "Tuple" or len(returned.parts) != len(stmt.target.parts):
+                continue
+            element = returned.parts[index]
+            if element.kind != "Name":
+                continue
+            for a in owner.defs[forward].assigns:
+                if (
+                    a.target.kind == "Name"
+                    and a.target.name == element.name
+                    and a.line < returned.line
+                ):
+                    self.stepped.add((owner.path, a.line))
+
+    def _model_of(
+        self, file: _File, fn: int, expr: Expr, before: int, depth: int
+    ) -> tuple[_File, int] | None:
+        """(file, class) of the repository Module the name or ``self`` attribute ``expr``
+        read in def ``fn`` holds: built there (:meth:`_module_built`), or an element of a
+        tuple assignment (``model, config = self.model, self.config``), an attribute the
+        class's ``__init__`` sets from its parameter, or a parameter, followed to what the
+        callers pass (a few calls deep)."""
+        if depth > MAX_DEPTH:
+            return None
+        if expr.kind == "Call":
+            return self._repo_module(file, expr)
+        if fn < 0:
+            # a script's own code (``model = GPT(config.model)`` under ``__main__``)
+            bound = [
+                a
+                for a in file.values.assigns
+                if a.line < before and a.target.kind == "Name" and expr.kind == "Name"
+                and a.target.name == expr.name
+            ]  # fmt: skip
+            last = max(bound, key=lambda a: a.line).value if bound else None
+            return self._repo_module(file, last) if last is not None else None
+        d = file.defs[fn]
+        if expr.kind == "Attribute" and expr.target.kind == "Name" and expr.target.name == "self":
+            if d.owner < 0:
+                return None
+            init = file.first.get(f"{file.defs[d.owner].qual}.__init__")
+            if init is None:
+                return None
+            sets = [
+                a
+                for a in file.defs[init].assigns
+                if a.target.kind == "Attribute" and a.target.text == expr.text
+            ]
+            for a in sets:
+                found = self._model_of(file, init, a.value, a.line + 1, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        if expr.kind != "Name":
+            return None
+        built = self._module_built(file, fn, expr.name, before)
+        if built is not None:
+            return built
+        for a in d.assigns:
+            if a.line >= before or a.target.kind != "Tuple" or a.value.kind != "Tuple":
+                continue
+            for part, value in zip(a.target.parts, a.value.parts, strict=False):
+                if part.kind == "Name" and part.name == expr.name:
+                    return self._model_of(file, fn, value, a.line, depth + 1)
+        local = file.local_value(fn, expr.name, before)
+        if local is not None:
+            if local.kind not in ("Name", "Attribute"):
+                return None
+            return self._model_of(file, fn, local, before, depth + 1)  # ``model = self.model``
+        if expr.name not in d.positional:
+            return None
+        for caller, site in self.values.call_sites(file, fn):
+            passed = _bind_def(d, site.expr).get(expr.name)
+            if passed is None:
+                continue
+            found = self._model_of(caller, site.function, passed, site.expr.line, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _step_criteria(self, file: _File) -> None:
         """A torch module that is no ``*Loss`` class but is the loss: called in the formula
@@ -3993,16 +4199,21 @@ class _Recipe:
             if stmt.line >= before or stmt.target.kind != "Name" or stmt.target.name != name:
                 continue
             for node in stmt.value.walk():
-                if node.kind != "Call":
-                    continue
-                found = self.values.repo_function(file, node, classes=True)
-                if found is None:
-                    continue
-                owner, index = found
-                key = f"{owner.module}.{owner.defs[index].qual}"
-                if "torch.nn.Module" in self.hierarchy.torch_ancestors(key):
+                found = self._repo_module(file, node)
+                if found is not None:
                     return found
         return None
+
+    def _repo_module(self, file: _File, node: Expr) -> tuple[_File, int] | None:
+        """(file, class) of the repository torch Module the call ``node`` constructs."""
+        if node.kind != "Call":
+            return None
+        found = self.values.repo_function(file, node, classes=True)
+        if found is None:
+            return None
+        owner, index = found
+        key = f"{owner.module}.{owner.defs[index].qual}"
+        return found if "torch.nn.Module" in self.hierarchy.torch_ancestors(key) else None
 
     def _returned_loss(self, file: _File, fn: int, step: str) -> None:
         """The loss row of what def ``fn`` (a model's ``forward``) returns, computed there
@@ -6429,6 +6640,32 @@ def _built_items(expr: Expr) -> list[tuple[str, Expr]]:
     if expr.kind != "Call" or expr.args or (expr.func.kind == "Name" and expr.func.name == "dict"):
         return []
     return [(k.name, k.target) for k in expr.keywords if k.name]
+
+
+class _SetItems(list):  # type: ignore[type-arg]
+    """The (attribute, value) pairs of a config set attribute by attribute (:func:`_set_items`)."""
+
+
+def _set_items(file: _File, fn: int, returned: Expr) -> list[tuple[str, Expr]]:
+    """(attribute, value) of the ``name.attr = value`` statements def ``fn`` runs on the
+    object the name ``returned`` holds before returning it, when that name is bound to a
+    call (``C = CN()``, then ``C.lr = 3e-4``): a config built attribute by attribute, the
+    last setting of each kept; none when the name is a parameter or bound to no call."""
+    built = file.local_value(fn, returned.name, returned.line)
+    if built is None or built.kind != "Call":
+        return []
+    sets: dict[str, Expr] = {}
+    for a in sorted(file.defs[fn].assigns, key=lambda a: a.line):
+        target = a.target
+        if (
+            not a.annotated
+            and a.line < returned.line
+            and target.kind == "Attribute"
+            and target.target.kind == "Name"
+            and target.target.name == returned.name
+        ):
+            sets[target.name] = a.value
+    return _SetItems(sets.items())
 
 
 def _when(test: Expr | None) -> str:
