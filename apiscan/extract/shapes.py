@@ -707,7 +707,9 @@ class ShapeTracker:
             came = [a for a in [*args, *kwargs.values()] if is_host_dyn(a)]
             if came:
                 self.hit("DS121", node, api, self._round_trip_words(came))
-                return DYN_TENSOR
+                # ``torch.as_tensor([a <= m for a in areas], dtype=torch.bool)``: still a
+                # boolean mask (DS104 where it indexes), whatever host data it came from
+                return BOOL_TENSOR if result == BOOL_TENSOR else DYN_TENSOR
             if args and is_host_mask(args[0]):
                 return BOOL_TENSOR  # ``torch.from_numpy(np.isin(keys, pos))``: a mask
             if args and (is_dyn_tensor(args[0]) or args[0] == BOOL_TENSOR):
@@ -1190,7 +1192,9 @@ class ShapeTracker:
         a loop over a tensor when compiling, so it needs that number ahead of time; iterating
         a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
         dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists or sized_by_tensor(it)
-        bad = [it] if dyn else self._counted.get(id(node), [])
+        # ``range(int(count))``: the numbers read from data that count the loop say why (a
+        # trip count, and their host sync) better than the range they make
+        bad = self._counted.get(id(node)) or ([it] if dyn else [])
         if not bad or _joined_along_another_dim(node):
             return False
         numbers = [

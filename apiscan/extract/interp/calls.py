@@ -500,9 +500,11 @@ class CallsMixin:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
                         return v
-            if name == "range" and args and any(map(is_dyn_number, args.vals)):
+            if name == "range" and args and any(map(self.shapes.read_from_data, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
-                # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back)
+                # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back).
+                # ``range(masks.shape[0])`` only follows a tensor's length: a list built over
+                # it is as long as that tensor, not host data sized on the host
                 return host_dyn(node, tensor=True)
             if name in NON_TORCH_BUILTINS:
                 return NONTORCH
