@@ -510,6 +510,44 @@ CASES = {
                     out.append(first)
                 return out
     """,
+    # A list built over range(masks.shape[0]) is as long as a tensor, not host data sized on
+    # the host: a mask made of its comparisons (dtype=torch.bool) indexes as a mask (DS104),
+    # with no round trip (DS121) and no second loop finding where the list is read. A loop
+    # over range(int(count)) is counted by a number read from data: DS116 and its read DS118.
+    # Twins: indices numpy sized from tensor data still come back (DS121) and gather (DS111).
+    "host_built_masks_and_counted_loops": """
+        import numpy as np
+        import torch
+
+
+        def areas_of(masks: torch.Tensor):
+            ids = masks.argmax(0)
+            return [ids.eq(i).sum().item() for i in range(masks.shape[0])]  # expect: DS116
+
+
+        def prune(masks: torch.Tensor, scores: torch.Tensor, min_area: int):
+            keep = masks.sum((1, 2)) > 0
+            masks = masks[keep]  # expect: DS104
+            scores = scores[keep]  # expect: DS104
+            areas = areas_of(masks)
+            small = torch.as_tensor([a <= min_area for a in areas], dtype=torch.bool)
+            return scores[~small], masks[~small]  # expect: DS104
+
+
+        def picked(labels: torch.Tensor, feats: torch.Tensor):
+            ids = np.nonzero(labels.cpu().numpy() > 0)[0]
+            rows = torch.as_tensor(ids)  # expect: DS121
+            return feats[rows]  # expect: DS111
+
+
+        def halve(x: torch.Tensor, gate: torch.Tensor):
+            count = (gate > 0).sum()
+            for _ in range(int(count)):  # expect: DS116, DS118
+                x = x * 0.5
+            for _ in range(x.shape[0]):
+                x = x + 0
+            return x
+    """,
 }
 
 
@@ -541,3 +579,11 @@ def test_a_sliced_mask_store_says_the_mask_alone_keeps_the_shape(tmp_path: Path)
     write_repo(tmp_path, {"encode.py": tensor_value})
     told = [f.message for f in scan_repo(tmp_path).shape_findings if f.span.line == 5]
     assert told and not any("mask alone" in w for w in told)
+
+
+def test_a_loop_counted_by_data_says_trip_count(tmp_path: Path) -> None:
+    """``for _ in range(int(count))``: the finding names the trip count read from data."""
+    write_repo(tmp_path, {"loops.py": CASES["host_built_masks_and_counted_loops"]})
+    words = {(f.span.line, f.rule): f.message for f in scan_repo(tmp_path).shape_findings}
+    assert "its trip count is read from tensor data" in words[(27, "DS116")]
+    assert "a loop's trip count" in words[(27, "DS118")]
