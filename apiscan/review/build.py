@@ -56,7 +56,7 @@ from apiscan.review.work import (
     rectangular_batches,
     string_choices,
     switched_off_branch,
-    switched_off_functions,
+    switched_off_named,
     trained_reach,
     tree_classes,
     uncalled_functions,
@@ -239,6 +239,8 @@ def review(options: ScanOptions) -> Review:
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG))
     modules = structure.with_top_roles(modules, tops, injected)
+    options = names.argparse.values()
+    switched_off, named = switched_off_named(analyses, options)
     return Review(
         root=result.root,
         tool_version=__version__,
@@ -260,10 +262,9 @@ def review(options: ScanOptions) -> Review:
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
             + rectangular_batches(analyses, ancillary),
-            frozenset(uncalled) | switched_off_functions(analyses, names.argparse.values()),
+            frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
-            cropped_resizes(result, recipe)
-            | unrun_draws(result, analyses, names.argparse.values()),
+            cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),
             masked_reductions(analyses, result.shape_findings),
         ),
         errors=tuple(

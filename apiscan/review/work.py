@@ -1506,10 +1506,42 @@ def _gate_key(expr: Expr) -> str | None:
 
 def _gate_values(
     defaults: Mapping[str, Iterable[object]], names: Mapping[str, list[object]]
-) -> dict[str, list[object]]:
-    out: dict[str, list[object]] = {k: list(v) for k, v in defaults.items()}
-    out.update({f"={k}": v for k, v in names.items()})
-    return out
+) -> Mapping[str, list[object]]:
+    """The values a test's names may take (:func:`_gate_key`): the options' defaults, and
+    the plain names of ``names`` as ``=name``, which win over an option of that key. A view,
+    never a copy: a repository with thousands of options (fairseq) values a test for every
+    local and every argument of every call, and copying the defaults each time was most of
+    the review's time."""
+    return _GateValues(defaults, names)
+
+
+class _GateValues(Mapping[str, list[object]]):
+    """The read-only view :func:`_gate_values` returns: a default listed when it is read."""
+
+    __slots__ = ("_defaults", "_names")
+
+    def __init__(
+        self, defaults: Mapping[str, Iterable[object]], names: Mapping[str, list[object]]
+    ) -> None:
+        self._defaults = defaults
+        self._names = names
+
+    def __getitem__(self, key: str) -> list[object]:
+        if key[:1] == "=" and key[1:] in self._names:
+            return self._names[key[1:]]
+        return list(self._defaults[key])
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str) and key[:1] == "=" and key[1:] in self._names:
+            return True
+        return key in self._defaults
+
+    def __iter__(self) -> Iterator[str]:
+        named = {f"={k}": None for k in self._names}
+        return iter([k for k in self._defaults if k not in named] + list(named))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _once_assigned(assigns: Iterable[object], loop_names: Iterable[str]) -> dict[str, Expr]:
@@ -1630,11 +1662,12 @@ def _switched_off_named(
             defs.pop(target, None)
     off: set[tuple[str, str]] = set()
     named: dict[str, dict[int, dict[str, list[object]]]] = {}
+    holders = _holders(index)
     for _ in range(4):  # a switched-off function's calls are switched off in turn
-        named = _name_values(sites, defs, index, locals_, defaults, off)
+        named = _name_values(sites, defs, index, holders, locals_, defaults, off)
         now: dict[tuple[str, str], bool] = {}
         for path, call, targets, _method in sites:
-            holder = _holder(path, call, index, defs)
+            holder = _holder(path, call, holders)
             switched = holder in off or _switched_off_call(call, defaults, named.get(path))
             for target in targets & defs.keys():
                 now[target] = now.get(target, True) and switched
@@ -1651,8 +1684,20 @@ _RANDOM_DRAW = re.compile(
 )
 
 
+def switched_off_named(
+    analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
+    """:func:`switched_off_functions` and the values of each function's names, computed once
+    for the review's effort and :func:`unrun_draws` (on fairseq's thousands of options, each
+    computation is seconds)."""
+    return _switched_off_named(analyses, defaults)
+
+
 def unrun_draws(
-    result: ScanResult, analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    defaults: Mapping[str, Iterable[object]],
+    named: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
 ) -> frozenset[tuple[str, str]]:
     """(path, function) of the random resizes (DS119) whose size is drawn only under an
     ``if`` the defaults never take: PyTorch-YOLOv3's ``collate_fn`` draws a new size under
@@ -1662,7 +1707,8 @@ def unrun_draws(
     configured size: no input pipeline to bucket, as the recipe keeps only the branches the
     defaults take. A test is valued as :func:`switched_off_functions` values it (options,
     parameters every running call passes), and a ``self`` attribute by what every
-    construction of its class passes for the ``__init__`` parameter stored in it."""
+    construction of its class passes for the ``__init__`` parameter stored in it. ``named``:
+    the names' values of :func:`switched_off_named`, computed here when not given."""
     drawn = [
         f
         for f in result.shape_findings
@@ -1670,7 +1716,8 @@ def unrun_draws(
     ]
     if not drawn:
         return frozenset()
-    named = _switched_off_named(analyses, defaults)[1]
+    if named is None:
+        named = _switched_off_named(analyses, defaults)[1]
     opts = _gate_values(defaults, {})
     files = {
         fa.path: fa.syntax.values
@@ -1780,18 +1827,24 @@ def unrun_draws(
 _IMPLICIT_METHODS = frozenset({"forward", "extra_repr", "reset_parameters"})
 
 
+def _holders(index: Mapping[tuple[str, str], int]) -> dict[tuple[str, int], tuple[str, str]]:
+    """(path, def index) -> (path, qual) of the first def of ``index`` at that index: what
+    :func:`_holder` looks up, indexed once rather than scanned for every call."""
+    out: dict[tuple[str, int], tuple[str, str]] = {}
+    for (path, qual), i in index.items():
+        out.setdefault((path, i), (path, qual))
+    return out
+
+
 def _holder(
-    path: str, call: object, index: Mapping[tuple[str, str], int], defs: Mapping
+    path: str, call: object, holders: Mapping[tuple[str, int], tuple[str, str]]
 ) -> tuple[str, str] | None:
     """(path, qual) of the function or method whose body holds ``call``, None for the
-    module's."""
+    module's (``holders``: :func:`_holders`)."""
     scope = call.function  # type: ignore[attr-defined]
     if scope < 0:
         return None
-    for (p, qual), i in index.items():
-        if p == path and i == scope:
-            return (p, qual)
-    return None
+    return holders.get((path, scope))
 
 
 def _written(values: object) -> list[Expr]:
@@ -1837,6 +1890,7 @@ def _name_values(
     sites: Sequence[tuple[str, object, set[tuple[str, str]], bool]],
     defs: Mapping[tuple[str, str], tuple[object, bool]],
     index: Mapping[tuple[str, str], int],
+    holders: Mapping[tuple[str, int], tuple[str, str]],
     locals_: Mapping[tuple[str, int], Mapping[str, Expr]],
     defaults: Mapping[str, Iterable[object]],
     off: set[tuple[str, str]],
@@ -1866,7 +1920,7 @@ def _name_values(
                 out.setdefault(path, {}).setdefault(scope, {})[name] = found
     passes: dict[tuple[str, str], dict[str, list[object] | None]] = {}
     for path, call, targets, _ in sites:
-        holder = _holder(path, call, index, defs)
+        holder = _holder(path, call, holders)
         if holder in off or _switched_off_call(call, defaults, out.get(path)):
             continue  # a call that does not run passes nothing
         scope = index.get(holder, -1) if holder is not None else -1

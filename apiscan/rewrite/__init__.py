@@ -9,7 +9,8 @@ rendered from the argument texts its per-file worker recorded:
    rendered call, or the reason no exact rewrite exists for this form;
 3. a same-name candidate → ``rewrite`` to the same name (exact once its micro-test passes);
 4. a "different" row without a template → ``rewrite`` with the table's words and diff page;
-5. missing: a tensor computation → ``custom-op``; anything else → ``gap``;
+5. missing: a tensor computation → ``rewrite`` when existing ops compose it
+   (:mod:`apiscan.rewrite.composed`), else ``custom-op``; anything else → ``gap``;
 6. consistent rows and non-public names → ``none`` (consistent calls still get the renamed
    call as their rewrite, for ``apiscan fix``).
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 
 from apiscan.model import ApiFinding, CallArgs, ScanResult
+from apiscan.rewrite.composed import COMPOSE_NOTE, composed
 from apiscan.rewrite.idioms import ALWAYS_FALSE, DEVICE, Idiom, idiom_for
 from apiscan.rewrite.substitutions import recipes_for
 from apiscan.rewrite.template import Rendered, convert_dtype, render
@@ -577,6 +579,10 @@ def dispose(finding: ApiFinding) -> ApiFinding:
             text, note = host
             return _set(finding, "rewrite", text if finding.usage != "call" else "", note)
         if is_tensor_computation(api) and (finding.usage != "reference" or not _method(api)):
+            # a composition of existing ops (a thin wrapper, a distribution MindSpore has)
+            composition = composed(api) if finding.confidence != "probable" else ""
+            if composition:
+                return _set(finding, "rewrite", "", COMPOSE_NOTE + composition)
             return _set(
                 finding,
                 "custom-op",

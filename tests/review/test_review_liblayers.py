@@ -20,6 +20,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.resolve.torch_api import PRIVATE_BASES, load_torch_api
 from apiscan.review import gaps
 from apiscan.review.build import build_review
+from apiscan.rewrite.composed import MINDSPORE_DISTRIBUTIONS
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "fixtures" / "liblayers"
@@ -149,7 +150,7 @@ def test_distribution_members_mindspore_has_are_compositions(api: str, custom: b
 def test_the_distributions_named_exist_in_mindspore() -> None:
     distribution = pytest.importorskip("mindspore.nn.probability.distribution")
     torch_distributions = pytest.importorskip("torch.distributions")
-    for name in gaps.MINDSPORE_DISTRIBUTIONS:
+    for name in MINDSPORE_DISTRIBUTIONS:
         assert hasattr(distribution, name), name
         assert hasattr(torch_distributions, name), name
 
