@@ -142,7 +142,10 @@ def test_a_skip_keeps_the_child_when_the_health_probe_passes() -> None:
     with Runner("CPU", "float32", timeout=300) as runner:
         skipped, passed = runner.run([no_kernel, ok])
         assert skipped.status == "skipped" and passed.status == "pass"
-        assert runner.children_started == 1 and runner.probes_passed == 1
+        # a MindSpore kernel set-up error of the shared child (seen now and then on a loaded
+        # machine) reruns that case in a fresh child: that child is the rerun's, not the skip's
+        assert runner.children_started == 1 + runner.isolated_reruns
+        assert runner.probes_passed == 1
 
 
 #: Raises MindSpore's kernel set-up error whenever the child ran it before: an error of the
