@@ -3962,15 +3962,7 @@ class _Recipe:
         ``loss = on_diag + self.args.lambd * off_diag; return loss``): a loss row at that
         formula, each setting it reads followed to its value. A forward returning one call
         (``return self.criterion(out, y)``) leaves the row to that call's loss."""
-        for call in file.values.calls:
-            fn = call.function
-            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
-                continue
-            target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
-            if target is not None and target.kind == "Call" and target.args:
-                target = target.args[0]  # ``scaler.scale(loss).backward()``
-            if target is None:
-                continue
+        for call, fn, target in _differentiated(file):
             if target.kind != "Name" or file.local_value(fn, target.name, call.expr.line) is None:
                 # ``logits, self.loss = model(x, y)`` then ``self.loss.backward()``
                 self._unpacked_loss(file, fn, target, call.expr.line)
@@ -4108,14 +4100,8 @@ class _Recipe:
         its own (:meth:`_finding`); a model, a layer called on one input
         (``head = nn.Linear(...)``, ``loss = head(x).sum()``) or a repository function is
         no criterion."""
-        for call in file.values.calls:
-            fn = call.function
-            if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
-                continue
-            target = call.expr.func.target if call.expr.func.kind == "Attribute" else None
-            if target is not None and target.kind == "Call" and target.args:
-                target = target.args[0]  # ``scaler.scale(loss).backward()``
-            if target is None or target.kind != "Name":
+        for call, fn, target in _differentiated(file):
+            if target.kind != "Name":
                 continue
             total = file.local_value(fn, target.name, call.expr.line)
             if total is None:
@@ -6094,6 +6080,22 @@ def _help(option: _ArgOption) -> str:
         if k.name == "help" and k.target.kind == "Constant" and isinstance(k.target.value, str):
             return k.target.value
     return ""
+
+
+def _differentiated(file: _File) -> Iterator[tuple[CallValues, int, Expr]]:
+    """Each ``x.backward()`` statement inside a function of ``file``, with that function's
+    index and what it differentiates: ``x``, or the loss a scaler wraps
+    (``scaler.scale(loss).backward()`` differentiates ``loss``)."""
+    for call in file.values.calls:
+        fn = call.function
+        if not (call.statement and call.expr.callee() == "backward" and fn >= 0):
+            continue
+        if call.expr.func.kind != "Attribute":
+            continue
+        target = call.expr.func.target
+        if target.kind == "Call" and target.args:
+            target = target.args[0]
+        yield call, fn, target
 
 
 def _file_roots(file: _File) -> Iterator[tuple[Expr, int]]:

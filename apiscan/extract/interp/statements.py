@@ -11,6 +11,7 @@ element by element.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import libcst as cst
@@ -406,41 +407,36 @@ def _tagged_with_counter(node: cst.For) -> str | None:
     ):
         return None
     counter, item = (el.value.value for el in target.elements)  # type: ignore[attr-defined]
-    lines = node.body.body if type(node.body) is cst.IndentedBlock else [node.body]
-    for line in lines:
-        if type(line) is not cst.SimpleStatementLine and type(line) is not cst.SimpleStatementSuite:
-            continue
-        for small in line.body:
-            if (
-                type(small) is cst.Assign
-                and type(small.value) is cst.Name
-                and small.value.value == counter
-                and any(
-                    type(t.target) is cst.Subscript
-                    and type(t.target.value) is cst.Name
-                    and t.target.value.value == item
-                    for t in small.targets
-                )
-            ):
-                return it.args[0].value.value  # type: ignore[attr-defined]
+    for small in _own_assigns(node.body):
+        if (
+            type(small.value) is cst.Name
+            and small.value.value == counter
+            and any(
+                type(t.target) is cst.Subscript
+                and type(t.target.value) is cst.Name
+                and t.target.value.value == item
+                for t in small.targets
+            )
+        ):
+            return it.args[0].value.value  # type: ignore[attr-defined]
     return None
+
+
+def _own_assigns(body: cst.BaseSuite) -> Iterator[cst.Assign]:
+    """The plain assignments among a block's own simple statements (not in nested blocks)."""
+    lines = body.body if type(body) is cst.IndentedBlock else [body]
+    for line in lines:
+        if type(line) is cst.SimpleStatementLine or type(line) is cst.SimpleStatementSuite:
+            yield from (small for small in line.body if type(small) is cst.Assign)
 
 
 def _set_to_none(body: cst.BaseSuite) -> list[str]:
     """The names a block sets to ``None`` among its own statements (``else: pos = None``):
     after the ``if``, such a name holds what the other branch gave it, or nothing."""
     out = []
-    lines = body.body if type(body) is cst.IndentedBlock else [body]
-    for line in lines:
-        if type(line) is not cst.SimpleStatementLine and type(line) is not cst.SimpleStatementSuite:
-            continue
-        for small in line.body:
-            if (
-                type(small) is cst.Assign
-                and type(small.value) is cst.Name
-                and small.value.value == "None"
-            ):
-                out += [t.target.value for t in small.targets if type(t.target) is cst.Name]
+    for small in _own_assigns(body):
+        if type(small.value) is cst.Name and small.value.value == "None":
+            out += [t.target.value for t in small.targets if type(t.target) is cst.Name]
     return out
 
 
