@@ -31,6 +31,19 @@ CASES = [
         "    GradScaler = None\nGradScaler()\n",
         {(5, "torch.cuda.amp.GradScaler")},
     ),
+    # the fallback class of an old-version ``except:`` does not hide the import inside a
+    # function either (functions read the module's names as they stand after it ran)
+    (
+        "try:\n    from torch.cuda.amp import GradScaler\nexcept:\n"
+        "    class GradScaler:\n        pass\ndef f():\n    return GradScaler()\n",
+        {(7, "torch.cuda.amp.GradScaler")},
+    ),
+    (
+        "import torch\ntry:\n    autocast = torch.cuda.amp.autocast\nexcept:\n"
+        "    class autocast:\n        pass\ndef f():\n    with autocast(enabled=True):\n"
+        "        pass\n",
+        {(8, "torch.cuda.amp.autocast")},
+    ),
     ("from torch.nn.modules.conv import Conv2d\nConv2d(1, 1, 1)\n", {(2, "torch.nn.Conv2d")}),
     ("import torch\ntorch.nn.modules.batchnorm.BatchNorm2d(4)\n", {(2, "torch.nn.BatchNorm2d")}),
     ("from torch.autograd import no_grad\nno_grad()\n", {(2, "torch.autograd.no_grad")}),
@@ -157,3 +170,16 @@ def test_non_torch_modules_are_ignored(tmp_path: Path) -> None:
         os.path.join("a", "b").split("/")
         """
     assert scan_snippet(tmp_path, src) == []
+
+
+def test_a_fallback_class_stays_the_repositorys_when_the_try_imports_no_torch_name(
+    tmp_path: Path,
+) -> None:
+    """Only a torch name the ``try:`` imports wins over its handler's fallback: a class
+    defined for a missing third-party package is the repository's own."""
+    src = (
+        "import torch\ntry:\n    from apex import Scaler\nexcept:\n"
+        "    class Scaler:\n        pass\ndef f():\n    return Scaler(), torch.zeros(1)\n"
+    )
+    found = api_set(scan_snippet(tmp_path, src))
+    assert found == {(8, "torch.zeros")}

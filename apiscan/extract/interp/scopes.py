@@ -244,14 +244,31 @@ class ScopesMixin:
                 self.late[s.name.value] = ("func", s.name.value)
             elif t is cst.ClassDef:
                 self.late[s.name.value] = ("class", s.name.value)
-            elif t in (cst.If, cst.Try, cst.With):
+            elif t is cst.Try:
+                self._prepass_try(s)
+            elif t in (cst.If, cst.With):
                 inner: list[cst.BaseStatement] = list(s.body.body)
-                if t is cst.Try:
-                    for h in s.handlers:
-                        inner.extend(h.body.body)
-                elif t is cst.If and s.orelse is not None and isinstance(s.orelse, cst.Else):
+                if t is cst.If and s.orelse is not None and isinstance(s.orelse, cst.Else):
                     inner.extend(s.orelse.body.body)
                 stack.extend(reversed(inner))
+
+    def _prepass_try(self, node: cst.Try) -> None:
+        """A module-level ``try:`` for :meth:`_prepass`: its body, then its handlers, whose
+        fallback must not hide a torch name the body imports (``try: from torch.cuda.amp
+        import GradScaler`` / ``except: class GradScaler: ...`` for old versions): with torch
+        installed the import is what runs, as :meth:`_try` keeps it for the module's own
+        statements. A name the body assigns (``autocast = torch.cuda.amp.autocast``) stays
+        looked up live, where :meth:`_try` has kept the torch value."""
+        before = dict(self.late)
+        self._prepass(node.body.body)
+        kept = {
+            name: v
+            for name, v in self.late.items()
+            if before.get(name) != v and (v is _DEFER or (v[0] == "qual" and self._is_torch(v[1])))
+        }
+        for h in node.handlers:
+            self._prepass(h.body.body)
+        self.late.update(kept)
 
     def _decorators(self, decorators: Sequence[cst.Decorator]) -> list[Val]:
         out = []
