@@ -107,6 +107,7 @@ _TORCH_PLUMBING = frozenset(
         "initial_seed",
         "get_default_dtype",
         "set_default_dtype",
+        "set_default_tensor_type",
         "get_default_device",
         "set_default_device",
         "is_tensor",

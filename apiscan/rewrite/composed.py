@@ -73,6 +73,12 @@ COMPOSITIONS: dict[str, str] = {
     # mindspore.nn.CosineSimilarity is an evaluation metric, no layer (SimSiam's criterion)
     "torch.nn.CosineSimilarity": "mindspore.ops.cosine_similarity(x1, x2, dim, eps) in construct",
     "torch.Tensor.new_tensor": "mindspore.tensor(data, dtype=x.dtype)",
+    # MindSpore 2.10 has mindspore.ops.Complex (and ops.view_as_real for the way back);
+    # rotary embeddings written with complex numbers (LLaMA's freqs_cis) also go real
+    "torch.view_as_complex": (
+        "mindspore.ops.Complex()(x[..., 0], x[..., 1]), or the rotation written with "
+        "cos/sin on the real and imaginary halves"
+    ),
     "torch.Tensor.unfold": (
         "sliding windows by indexing: x[..., idx] with idx = arange(size)[None] + "
         "step * arange(n)[:, None] (whisper's median filter)"

@@ -77,3 +77,28 @@ def test_every_composition_entry_is_a_rewrite_of_the_scan() -> None:
             namespace=api.partition(".")[0],
         )
         assert dispose(f).disposition != "custom-op", api
+
+
+def _missing(api: str) -> ApiFinding:
+    return ApiFinding(
+        path="a.py",
+        span=Span(1, 0, 1, 1),
+        api=api,
+        status="missing",
+        mindspore_api=None,
+        confidence="certain",
+        note="",
+        usage="call",
+        namespace="torch",
+    )
+
+
+def test_complex_views_and_the_default_tensor_type_are_no_custom_ops() -> None:
+    # VALID: MindSpore 2.10 has ops.Complex, so LLaMA-style rotary embeddings built with
+    # view_as_complex are a rewrite naming it; the default tensor type is a global setting
+    complex_view = dispose(_missing("torch.view_as_complex"))
+    assert complex_view.disposition == "rewrite"
+    assert "mindspore.ops.Complex" in complex_view.rewrite_note
+    assert dispose(_missing("torch.set_default_tensor_type")).disposition == "delete"
+    # INVALID: a strided view stays a custom op
+    assert dispose(_missing("torch.Tensor.as_strided")).disposition == "custom-op"
