@@ -401,6 +401,44 @@ def _without_memory_params(finding: ApiFinding) -> Rendered | None:
     return Rendered(r.text, f"{dropped} dropped: MindSpore computes out of place, same values")
 
 
+def _with_torch_defaults(finding: ApiFinding) -> Rendered | None:
+    """A call whose only differences are defaults it leaves to PyTorch, which MindSpore's
+    same-named parameter sets otherwise (r2.4.0 pytorch_diff/InstanceNorm2d.md, Parameter 4:
+    ``affine`` defaults to True in MindSpore, False in PyTorch): the same call on the target
+    with PyTorch's default written out (``nn.InstanceNorm2d(planes)`` →
+    ``mindspore.nn.InstanceNorm2d(planes, affine=False)``). None when a value must be
+    converted (BatchNorm's ``momentum`` is ``1 - momentum``), when PyTorch's default is
+    ``None`` (a meaning, not a value: ``meshgrid``'s ``indexing``) or unknown, or for a
+    parameter MindSpore names otherwise (its call form may differ too)."""
+    from apiscan.mapping.match import _CONVERTED, DEFAULT_CHANGED
+
+    call, changes = finding.args, finding.param_changes
+    if (
+        not finding.mindspore_api
+        or finding.usage != "call"
+        or call is None
+        or call.star
+        or call.truncated
+        or not changes
+        or any(
+            c.kind != DEFAULT_CHANGED
+            or c.ms_param != c.param
+            or c.torch_default in (None, "None")
+            or _CONVERTED.search(c.note)
+            for c in changes
+        )
+    ):
+        return None
+    passed = {k for k, _ in call.keywords}
+    added = tuple((c.param, c.torch_default or "") for c in changes if c.param not in passed)
+    if not added:
+        return None
+    kept = replace(call, keywords=(*call.keywords, *added))
+    r = _same_call(finding.mindspore_api, replace(finding, args=kept))
+    written = ", ".join(f"{k}={v}" for k, v in added)
+    return Rendered(r.text, f"PyTorch's default written out ({written}): MindSpore's differs")
+
+
 def _dtype_like(text: str) -> bool:
     """``torch.float16``, ``dtype``, ``x.dtype``, ``self.data_type`` (YOLOX),
     ``torch.cuda.HalfTensor``: visibly a dtype."""
@@ -560,7 +598,11 @@ def dispose(finding: ApiFinding) -> ApiFinding:
         if finding.usage != "call" and finding.mindspore_api:
             r = _same_call(finding.mindspore_api, finding)
             return _set(finding, "rewrite", r.text, r.note or finding.note)
-        renamed = _renamed_call(finding) or _without_memory_params(finding)
+        renamed = (
+            _renamed_call(finding)
+            or _without_memory_params(finding)
+            or _with_torch_defaults(finding)
+        )
         if renamed is not None:
             return _set(finding, "rewrite", renamed.text, renamed.note)
         why = (
