@@ -224,6 +224,7 @@ def review(options: ScanOptions) -> Review:
         # sizes; a notebook beside a training module is counted apart, rows and all)
         and ancillary.why(item.where.path) != "notebook"
     )
+    recipe = _counterpart_notes(recipe, result)
     # a framework's training loads its weights where the option file says, not where an
     # inference helper does
     by_path = {fa.path: fa for fa in analyses}
@@ -804,3 +805,30 @@ def work_recipe(
 
 def _line(line: int, cell: int) -> str:
     return f"cell {cell} line {line}" if cell else f"line {line}"
+
+
+def _counterpart_notes(
+    recipe: tuple[RecipeItem, ...], result: ScanResult
+) -> tuple[RecipeItem, ...]:
+    """Each recipe row that builds a torch API MindSpore lacks, noted with what the scan's
+    disposition writes instead (RAFT's ``OneCycleLR``: no scheduler of that name in
+    MindSpore 2.10, the per-step rates written as a LambdaLR or a list). A lead reading the
+    recipe learns there that the row is work, not only from the API table. Idioms (AMP,
+    DataParallel) are left to the work items that describe them."""
+    missing = {
+        (f.path, f.span.line, f.api): f.rewrite_note
+        for f in result.api_findings
+        # an idiom (AMP, DataParallel) is a known translation the work items describe
+        if f.status == "missing"
+        and f.is_call_site
+        and f.rewrite_note
+        and f.disposition in ("rewrite", "gap", "custom-op")
+    }
+    out = []
+    for item in recipe:
+        how = missing.get((item.where.path, item.where.line, item.name))
+        if how:
+            said = f"no {item.name.rpartition('.')[2]} in MindSpore: {how}"
+            item = replace(item, note=f"{item.note}; {said}" if item.note else said)
+        out.append(item)
+    return tuple(out)
