@@ -1,0 +1,82 @@
+"""Loss weights written as a config dict's entry, as a number inside the loss, or as an
+augmented assignment (``fixtures/lossweights``): each shows on the loss row it weights, and a
+factor that is data (a mask, a tensor product of two terms) shows on none."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from apiscan.extract.values import file_values
+from apiscan.pipeline import ScanOptions, scan_with_facts
+from apiscan.review.model import RecipeItem
+from apiscan.review.recipe import extract_recipe
+
+LOSSWEIGHTS = Path(__file__).resolve().parents[2] / "fixtures" / "lossweights"
+
+
+@pytest.fixture(scope="module")
+def items() -> tuple[RecipeItem, ...]:
+    result, analyses = scan_with_facts(ScanOptions(str(LOSSWEIGHTS), cache_dir=None, jobs=1))
+    return extract_recipe(result, analyses, LOSSWEIGHTS)
+
+
+def losses(items: tuple[RecipeItem, ...]) -> dict[str, dict[str, str]]:
+    return {f"{i.name} @ {i.where}": dict(i.values) for i in items if i.category == "loss"}
+
+
+def test_a_weight_read_from_a_config_dict_names_the_term_it_weights(items) -> None:
+    # ``criterion = BoxLoss(2, 0.35)`` at module level; in train(): ``loss_l, loss_c =
+    # criterion(...)`` then ``cfg['loc_weight'] * loss_l + loss_c``, cfg a preset dict
+    # brought through a package's star import
+    box = losses(items)["losses.BoxLoss @ train.py:25"]
+    assert box["weight of loss_l"] == (
+        "2.0 (cfg['loc_weight']: set at settings/presets.py:5, settings/presets.py:12)"
+    )
+    assert "weight of loss_c" not in box and "weight" not in box
+
+
+def test_a_number_the_loss_multiplies_an_output_by_is_its_weight(items) -> None:
+    focal = losses(items)["losses.FocalLoss @ train.py:26"]
+    assert focal["weight of output 2"] == "50 (on reg_loss.mean() at losses.py:37)"
+    # INVALID: ``cls_loss *= valid`` (a mask) and ``torch.abs(reg - reg_t) * valid``
+    assert "weight of output 1" not in focal and "weight" not in focal
+
+
+def test_weights_written_in_place_show_on_the_function_and_on_each_loss_module(items) -> None:
+    found = losses(items)
+    terms = found["losses.compute_loss @ train.py:37"]
+    assert {k: v for k, v in terms.items() if k.startswith("weight")} == {
+        "weight of lbox": "0.05 (lbox *= 0.05 at losses.py:59)",
+        "weight of lobj": "1.0 (lobj *= 1.0 at losses.py:60)",
+        "weight of lcls": "0.5 (lcls *= 0.5 at losses.py:61)",
+    }
+    # ``lcls += bce_cls(...)`` in the loop over levels, ``lcls *= 0.5`` after it
+    assert found["torch.nn.BCEWithLogitsLoss @ losses.py:52"] == {
+        "weight": "0.5 (lcls *= 0.5 at losses.py:61)"
+    }
+    assert found["torch.nn.BCEWithLogitsLoss @ losses.py:53"] == {
+        "weight": "1.0 (lobj *= 1.0 at losses.py:60)"
+    }
+
+
+def test_a_product_of_two_terms_or_by_a_mask_is_no_weight(items) -> None:
+    found = losses(items)
+    # INVALID: ``aux * pos.mean()`` in the step: the term times a tensor
+    assert not [k for k in found["losses.compute_loss @ train.py:37"] if k == "weight"]
+    # INVALID: ``focal * F.binary_cross_entropy_with_logits(...)``: a tensor of weights
+    bce = found["torch.nn.functional.binary_cross_entropy_with_logits @ losses.py:33"]
+    assert "weight" not in bce
+    assert not [i for i in items if i.name.startswith("weight of ")]
+
+
+def test_the_value_records_keep_each_scopes_augmented_assignments() -> None:
+    text = "x = 1\nx *= 2\n\ndef f(a):\n    for i in a:\n        a += i\n    a *= 0.5\n"
+    values = file_values(ast.parse(text), text)
+    assert [(u.node.text, u.op, u.value.text, u.line) for u in values.updates] == [
+        ("x", "Mult", "2", 2)
+    ]
+    (f,) = values.defs
+    assert [(u.statement, u.line) for u in f.updates] == [("a += i", 6), ("a *= 0.5", 7)]
