@@ -9,7 +9,8 @@ second time: the worker already holds the tree when a review is asked for
 - every expression it may follow, as a small :class:`Expr` tree carrying its source text and
   place (never an ``ast`` node: records cross processes and live in the cache);
 - every def and class (:class:`DefValues`): its parameters with their defaults, the
-  assignments of its own body (each target of a chained one), what it returns, the names
+  assignments of its own body (each target of a chained one), its augmented assignments
+  (``lbox *= 0.05``: a loss term's weight written in place), what it returns, the names
   its loops bind;
 - every call (:class:`CallValues`), in the order ``ast.walk`` meets them, with the function
   it is in (call sites, argparse options, repository calls);

@@ -17,9 +17,11 @@ Where it reads from:
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
-- What a training step writes by hand: the settings a loss is multiplied by and the interval
-  of a lazily applied penalty, an LR written into the param groups, BatchNorm settings
-  overwritten after construction, normalisation written as arithmetic in the data path.
+- What a training step writes by hand: the settings a loss is multiplied by (in an
+  expression, in place with ``*=``, or inside the loss's own returns; a config dict's entry
+  followed to its literal) and the interval of a lazily applied penalty, an LR written into
+  the param groups, BatchNorm settings overwritten after construction, normalisation written
+  as arithmetic in the data path.
 
 Rows of code the defaults do not run are left out: untaken branches, functions and classes
 nothing calls or builds, and the model families registered beside the one an argparse default
@@ -4616,10 +4618,14 @@ class _Recipe:
     def _product_weight(self, file: _File, fn: int, expr: Expr) -> tuple[str, str] | None:
         """(the term, its weight) of a product of one term by settings or numbers
         (``reg_loss.mean() * 50``: ``reg_loss.mean()``, ``50``); None for any other
-        expression, or a product of two terms (``loss * mask``)."""
+        expression, a product of two terms (``loss * mask``), or one by a written 0
+        (detectron2's ``return pred_mask_logits.sum() * 0`` for a batch with no instance: a
+        zero loss that keeps the graph, no weight)."""
         if expr.kind != "BinOp" or expr.name != "Mult":
             return None
         factors = _factors(expr)
+        if any(f.kind == "Constant" and f.value == 0 for f in factors):
+            return None
         weights = [f for f in factors if self._weight_text(file, fn, [f]) is not None]
         terms = [f for f in factors if f not in weights]
         if len(terms) != 1 or not weights:

@@ -36,11 +36,13 @@ def test_a_weight_read_from_a_config_dict_names_the_term_it_weights(items) -> No
         "2.0 (cfg['loc_weight']: set at settings/presets.py:5, settings/presets.py:12)"
     )
     assert "weight of loss_c" not in box and "weight" not in box
+    # INVALID: ``return loc.sum() * 0, conf.sum() * 0`` for an empty batch: a zero loss
+    assert not [k for k in box if k.startswith("weight of output")]
 
 
 def test_a_number_the_loss_multiplies_an_output_by_is_its_weight(items) -> None:
     focal = losses(items)["losses.FocalLoss @ train.py:26"]
-    assert focal["weight of output 2"] == "50 (on reg_loss.mean() at losses.py:37)"
+    assert focal["weight of output 2"] == "50 (on reg_loss.mean() at losses.py:39)"
     # INVALID: ``cls_loss *= valid`` (a mask) and ``torch.abs(reg - reg_t) * valid``
     assert "weight of output 1" not in focal and "weight" not in focal
 
@@ -49,16 +51,16 @@ def test_weights_written_in_place_show_on_the_function_and_on_each_loss_module(i
     found = losses(items)
     terms = found["losses.compute_loss @ train.py:37"]
     assert {k: v for k, v in terms.items() if k.startswith("weight")} == {
-        "weight of lbox": "0.05 (lbox *= 0.05 at losses.py:59)",
-        "weight of lobj": "1.0 (lobj *= 1.0 at losses.py:60)",
-        "weight of lcls": "0.5 (lcls *= 0.5 at losses.py:61)",
+        "weight of lbox": "0.05 (lbox *= 0.05 at losses.py:61)",
+        "weight of lobj": "1.0 (lobj *= 1.0 at losses.py:62)",
+        "weight of lcls": "0.5 (lcls *= 0.5 at losses.py:63)",
     }
     # ``lcls += bce_cls(...)`` in the loop over levels, ``lcls *= 0.5`` after it
-    assert found["torch.nn.BCEWithLogitsLoss @ losses.py:52"] == {
-        "weight": "0.5 (lcls *= 0.5 at losses.py:61)"
+    assert found["torch.nn.BCEWithLogitsLoss @ losses.py:54"] == {
+        "weight": "0.5 (lcls *= 0.5 at losses.py:63)"
     }
-    assert found["torch.nn.BCEWithLogitsLoss @ losses.py:53"] == {
-        "weight": "1.0 (lobj *= 1.0 at losses.py:60)"
+    assert found["torch.nn.BCEWithLogitsLoss @ losses.py:55"] == {
+        "weight": "1.0 (lobj *= 1.0 at losses.py:62)"
     }
 
 
@@ -67,7 +69,7 @@ def test_a_product_of_two_terms_or_by_a_mask_is_no_weight(items) -> None:
     # INVALID: ``aux * pos.mean()`` in the step: the term times a tensor
     assert not [k for k in found["losses.compute_loss @ train.py:37"] if k == "weight"]
     # INVALID: ``focal * F.binary_cross_entropy_with_logits(...)``: a tensor of weights
-    bce = found["torch.nn.functional.binary_cross_entropy_with_logits @ losses.py:33"]
+    bce = found["torch.nn.functional.binary_cross_entropy_with_logits @ losses.py:35"]
     assert "weight" not in bce
     assert not [i for i in items if i.name.startswith("weight of ")]
 
