@@ -975,6 +975,8 @@ class _Values:
         self._exporters: dict[tuple[str, str], set[str]] = {}
         #: module name -> its file (built on first use)
         self._by_module: dict[str, _File] | None = None
+        #: path -> the names whose dict the file changes in place (built on first use)
+        self._changed: dict[str, frozenset[str]] = {}
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
@@ -1354,7 +1356,10 @@ class _Values:
         if expr.kind != "Name":
             return None
         name = expr.name
-        if _changed_in_place(f, name):
+        changed = self._changed.get(f.path)
+        if changed is None:
+            changed = self._changed[f.path] = _changed_in_place(f)
+        if name in changed:
             return None
         scopes = [(fn, f.defs[fn].assigns)] if fn >= 0 else []
         for scope, assigns in [*scopes, (-1, f.values.assigns)]:
@@ -4593,7 +4598,7 @@ class _Recipe:
                 at = file.loc(element.line)
                 own = self._product_weight(file, index, element)
                 if own is not None:
-                    out.setdefault(f"weight of {label}", f"{own[1]} (on {own[0]} at {at})")
+                    out.setdefault(f"weight of {label}", own[1].show(f"on {own[0]} at {at}"))
                     continue
                 if element.kind != "Name":
                     continue
@@ -4612,10 +4617,10 @@ class _Recipe:
                     own = self._product_weight(file, index, term)
                     if own is not None:
                         at = file.loc(term.line)
-                        out.setdefault(f"weight of {own[0]}", f"{own[1]} (at {at})")
+                        out.setdefault(f"weight of {own[0]}", own[1].show(f"at {at}"))
         return list(out.items())
 
-    def _product_weight(self, file: _File, fn: int, expr: Expr) -> tuple[str, str] | None:
+    def _product_weight(self, file: _File, fn: int, expr: Expr) -> tuple[str, _Weight] | None:
         """(the term, its weight) of a product of one term by settings or numbers
         (``reg_loss.mean() * 50``: ``reg_loss.mean()``, ``50``); None for any other
         expression, a product of two terms (``loss * mask``), or one by a written 0
@@ -4626,14 +4631,19 @@ class _Recipe:
         factors = _factors(expr)
         if any(f.kind == "Constant" and f.value == 0 for f in factors):
             return None
-        weights = [f for f in factors if self._weight_text(file, fn, [f]) is not None]
+        weights = [f for f in factors if self._weight(file, fn, [f]) is not None]
         terms = [f for f in factors if f not in weights]
         if len(terms) != 1 or not weights:
             return None
-        shown = self._weight_text(file, fn, weights)
-        return None if shown is None else (shorten(terms[0].text, _TERM_LIMIT), shown)
+        found = self._weight(file, fn, weights)
+        return None if found is None else (shorten(terms[0].text, _TERM_LIMIT), found)
 
     def _weight_text(self, file: _File, fn: int, weights: Sequence[Expr]) -> str | None:
+        """How the factors ``weights`` of a loss read as its weight (:meth:`_weight`)."""
+        found = self._weight(file, fn, weights)
+        return None if found is None else found.show()
+
+    def _weight(self, file: _File, fn: int, weights: Sequence[Expr]) -> _Weight | None:
         """How the factors ``weights`` of a loss read as its weight: one setting's value
         (``5.0 (reg_weight set at ...)``), a number as written, or the product with the
         value of each setting in it; None when a factor calls something, indexes data or
@@ -4650,20 +4660,19 @@ class _Recipe:
         if not all(value.literal for _, value in read):
             return None
         if len(read) == 1 and read[0][0] == weights[0]:
-            return read[0][1].show()  # one setting: its value
-        steps = [f"{leaf.text} = {value.show()}" for leaf, value in read]
-        text = " * ".join(w.text for w in weights)
-        return f"{text} ({'; '.join(steps)})" if steps else text
+            return _Weight(read[0][1].text, read[0][1].trail)  # one setting: its value
+        steps = tuple(f"{leaf.text} = {value.show()}" for leaf, value in read)
+        return _Weight(" * ".join(w.text for w in weights), steps)
 
     def _scaled_in_place(
         self, file: _File, fn: int, name: str, after: int, before: int = 0
     ) -> str | None:
         """The factor the name ``name`` of def ``fn`` (-1: the module) is multiplied by in
         place after line ``after`` (and before line ``before`` when given: a returned
-        name's) (PyTorch-YOLOv3's ``lbox *= 0.05``), with the statement
-        and where: ``0.05 (lbox *= 0.05 at utils/loss.py:118)``; several such statements
-        are each shown. None when there is none, or one scales by data (``loss *= valid``,
-        a mask): the term's weight is then no setting."""
+        name's) (PyTorch-YOLOv3's ``lbox *= 0.05``), with the statement and where: ``0.05
+        (lbox *= 0.05 at utils/loss.py:118)``; several such statements are each shown. None
+        when there is none, or one scales by data (``loss *= valid``, a mask): the term's
+        weight is then no setting."""
         updates = file.defs[fn].updates if fn >= 0 else file.values.updates
         shown: list[str] = []
         for update in updates:
@@ -4677,10 +4686,10 @@ class _Recipe:
                 or target.name != name
             ):
                 continue
-            weight = self._weight_text(file, fn, [update.value])
+            weight = self._weight(file, fn, [update.value])
             if weight is None:
                 return None
-            shown.append(f"{weight} ({update.statement} at {file.loc(update.line)})")
+            shown.append(weight.show(f"{update.statement} at {file.loc(update.line)}"))
         return "; ".join(shown) or None
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
@@ -6805,6 +6814,19 @@ def _binds(file: _File, fn: int, name: str) -> bool:
     )
 
 
+class _Weight(NamedTuple):
+    """A loss weight: its value (or the product as written), and the steps that say what
+    each setting in it holds."""
+
+    text: str
+    steps: tuple[str, ...] = ()
+
+    def show(self, where: str = "") -> str:
+        """The weight with where it is written first, then its steps."""
+        steps = (where, *self.steps) if where else self.steps
+        return f"{self.text} ({'; '.join(steps)})" if steps else self.text
+
+
 def _accumulated_into(file: _File, fn: int, place: tuple[int, int, int, int]) -> list[str]:
     """The names def ``fn`` adds the call at ``place`` into, as it is or reduced
     (``lcls += BCEcls(ps, t)``, ``total += loss_fn(p, t).mean()``)."""
@@ -6831,22 +6853,23 @@ def _keyed_entry(expr: Expr) -> bool:
     )
 
 
-def _changed_in_place(f: _File, name: str) -> bool:
-    """Whether ``f`` writes an entry of the dict ``name`` (``cfg['lr'] = 0.1``) or calls
-    ``name.update(...)``: the literal it was built from is not what it holds then."""
-    if any(
-        a.target.kind == "Subscript" and a.target.parts[0].kind == "Name"
-        and a.target.parts[0].name == name
+def _changed_in_place(f: _File) -> frozenset[str]:
+    """The names whose dict ``f`` changes in place: an entry written (``cfg['lr'] = 0.1``)
+    or ``name.update(...)`` called. The literal such a name was built from is not what it
+    holds then."""
+    written = {
+        a.target.parts[0].name
         for a, _ in f.assigns
-    ):  # fmt: skip
-        return True
-    return any(
-        c.expr.func.kind == "Attribute"
+        if a.target.kind == "Subscript" and a.target.parts[0].kind == "Name"
+    }
+    written.update(
+        c.expr.func.target.name
+        for c in f.values.calls
+        if c.expr.func.kind == "Attribute"
         and c.expr.func.name in ("update", "setdefault", "__setitem__")
         and c.expr.func.target.kind == "Name"
-        and c.expr.func.target.name == name
-        for c in f.values.calls
     )
+    return frozenset(written)
 
 
 def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:

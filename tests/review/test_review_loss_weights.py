@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.extract.values import file_values
 from apiscan.pipeline import ScanOptions, scan_with_facts
@@ -82,3 +83,42 @@ def test_the_value_records_keep_each_scopes_augmented_assignments() -> None:
     ]
     (f,) = values.defs
     assert [(u.statement, u.line) for u in f.updates] == [("a += i", 6), ("a *= 0.5", 7)]
+
+
+def test_a_dict_changed_in_place_or_a_hyp_from_a_file_gives_no_weight(tmp_path: Path) -> None:
+    # INVALID: the literal the dict was built from is not what it holds when the weight is
+    # read (an entry overwritten by an option); an entry of a dict read from a file is
+    # unknown: neither is shown as a weight
+    root = write_repo(
+        tmp_path / "hyp",
+        {
+            "train.py": """
+            import argparse
+            import torch
+            import yaml
+
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--box", type=float, default=7.5)
+            args = parser.parse_args()
+            cfg = {"box": 0.05, "cls": 0.5}
+            cfg["box"] = args.box
+            hyp = yaml.safe_load(open("hyp.yaml"))
+
+            def train(pred, target):
+                lbox = torch.nn.functional.l1_loss(pred, target)
+                lcls = torch.nn.functional.mse_loss(pred, target)
+                lbox *= cfg["box"]
+                lcls *= hyp["cls"]
+                loss = lbox + lcls
+                loss.backward()
+            """,
+        },
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(root), cache_dir=None, jobs=1))
+    found = {
+        i.name: dict(i.values)
+        for i in extract_recipe(result, analyses, root)
+        if i.category == "loss"
+    }
+    assert "weight" not in found["torch.nn.functional.l1_loss"]
+    assert "weight" not in found["torch.nn.functional.mse_loss"]
