@@ -9,7 +9,8 @@ second time: the worker already holds the tree when a review is asked for
 - every expression it may follow, as a small :class:`Expr` tree carrying its source text and
   place (never an ``ast`` node: records cross processes and live in the cache);
 - every def and class (:class:`DefValues`): its parameters with their defaults, the
-  assignments of its own body (each target of a chained one), what it returns, the names
+  assignments of its own body (each target of a chained one), its augmented assignments
+  (``lbox *= 0.05``: a loss term's weight written in place), what it returns, the names
   its loops bind;
 - every call (:class:`CallValues`), in the order ``ast.walk`` meets them, with the function
   it is in (call sites, argparse options, repository calls);
@@ -292,6 +293,9 @@ class DefValues:
     returns: tuple[Expr, ...] = ()
     #: names bound by the targets of its own ``for`` loops
     loop_names: tuple[str, ...] = ()
+    #: the augmented assignments of its own body, loops included, by line (``lbox *=
+    #: 0.05`` after a loop summing the term: the weight a loss term is given in place)
+    updates: tuple[UpdateValues, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,8 +315,8 @@ class IfValues:
 
 @dataclass(frozen=True, slots=True)
 class UpdateValues:
-    """A statement's in-place update in a loop body: an augmented assignment
-    (``v *= d``: ``op`` "Mult") or a call (``v.mul_(d).add_(...)``: ``op`` "")."""
+    """An in-place update: an augmented assignment (``v *= d``: ``op`` "Mult"), or, in a
+    loop body, a call (``v.mul_(d).add_(...)``: ``op`` "")."""
 
     #: the augmented assignment's target, or the call
     node: Expr
@@ -407,6 +411,8 @@ class FileValues:
     assigned_attrs: tuple[str, ...] = ()
     #: every ``for`` loop, in ``ast.walk`` order
     loops: tuple[LoopValues, ...] = ()
+    #: the augmented assignments of the module's own body, by line (:attr:`DefValues.updates`)
+    updates: tuple[UpdateValues, ...] = ()
     #: the model tree's index over the same expressions (:mod:`apiscan.extract.models`)
     models: ModelFacts | None = None
 
@@ -565,16 +571,7 @@ class ValueReader:
         for stmt in node.body:
             for sub in self.walk(stmt):
                 if isinstance(sub, ast.AugAssign):
-                    text = self.text(sub)
-                    updates.append(
-                        UpdateValues(
-                            self.expr(sub.target),
-                            type(sub.op).__name__,
-                            text,
-                            sub.lineno,
-                            self.expr(sub.value),
-                        )
-                    )
+                    updates.append(self.augmented(sub))
                 elif isinstance(sub, ast.Call):
                     around = self.statement_of(sub)
                     updates.append(
@@ -591,6 +588,22 @@ class ValueReader:
             tuple(contexts),
             tuple(updates),
         )
+
+    def augmented(self, node: ast.AugAssign) -> UpdateValues:
+        """The record of ``target op= value``."""
+        return UpdateValues(
+            self.expr(node.target),
+            type(node.op).__name__,
+            self.text(node),
+            node.lineno,
+            self.expr(node.value),
+        )
+
+    def own_updates(self, own: Sequence[ast.AST]) -> tuple[UpdateValues, ...]:
+        """The augmented assignments of a scope's own body, by line and column."""
+        found = [n for n in own if type(n) is ast.AugAssign]
+        found.sort(key=lambda n: (n.lineno, n.col_offset))
+        return tuple(self.augmented(n) for n in found)  # type: ignore[arg-type]
 
     def walk(self, node: ast.AST) -> list[ast.AST]:
         """``ast.walk(node)``, on the children listed once."""
@@ -774,6 +787,7 @@ class ValueReader:
                 assigns=tuple(self.assigns(own, node.body)),
                 returns=returns,
                 loop_names=loop_names,
+                updates=self.own_updates(own),
             )
             if isinstance(node, ast.ClassDef):
                 defs.append(DefValues(is_class=True, function=function_of(node), **common))
@@ -854,4 +868,5 @@ class ValueReader:
             relative_imports=tuple(relative),
             assigned_attrs=tuple(sorted(attrs)),
             loops=tuple(loops),
+            updates=self.own_updates(module_own),
         )

@@ -17,9 +17,11 @@ Where it reads from:
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
   resolves torch names), and launch scripts (``torchrun``).
-- What a training step writes by hand: the settings a loss is multiplied by and the interval
-  of a lazily applied penalty, an LR written into the param groups, BatchNorm settings
-  overwritten after construction, normalisation written as arithmetic in the data path.
+- What a training step writes by hand: the settings a loss is multiplied by (in an
+  expression, in place with ``*=``, or inside the loss's own returns; a config dict's entry
+  followed to its literal) and the interval of a lazily applied penalty, an LR written into
+  the param groups, BatchNorm settings overwritten after construction, normalisation written
+  as arithmetic in the data path.
 
 Rows of code the defaults do not run are left out: untaken branches, functions and classes
 nothing calls or builds, and the model families registered beside the one an argparse default
@@ -971,6 +973,10 @@ class _Values:
         self._facts_on: dict[tuple[str, int], list[str]] | None = None
         #: (module, name) -> the modules a star import of which brings that name
         self._exporters: dict[tuple[str, str], set[str]] = {}
+        #: module name -> its file (built on first use)
+        self._by_module: dict[str, _File] | None = None
+        #: path -> the names whose dict the file changes in place (built on first use)
+        self._changed: dict[str, frozenset[str]] = {}
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
@@ -1298,6 +1304,10 @@ class _Values:
             where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
+        if index.kind == "Constant" and isinstance(index.value, str):
+            keyed = self._keyed(f, fn, container, index.value, depth)
+            if keyed is not None:
+                return keyed  # cfg['loc_weight'] of a dict written in the repository
         if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
         base = self.resolve(f, fn, container, depth + 1)
@@ -1305,6 +1315,113 @@ class _Values:
             return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
         step = f"{container.text} indexed by {index.text}"
         return _Val(f"{base.text}[{index.text}]", False, (step, *base.trail))
+
+    def _keyed(self, f: _File, fn: int, container: Expr, key: str, depth: int) -> _Val | None:
+        """``cfg['loc_weight']`` where ``cfg`` holds a dict literal of the repository
+        (Retinaface's ``cfg = cfg_mnet`` under the ``--network`` default, ``cfg_mnet`` a dict
+        of ``data/config.py`` brought by a star import): the entry's value in each dict the
+        name may hold, merged. None when a value it may hold is no dict, a dict lacks the
+        key, or the file writes that key or updates the dict (the literal is then not what
+        is read)."""
+        dicts = self._dicts(f, fn, container, depth + 1)
+        if not dicts:
+            return None
+        found: list[tuple[_Val, str]] = []
+        for where, scope, held in sorted(dicts, key=lambda d: (d[0].path, d[2].line)):
+            item = dict(_dict_items(held)).get(key)
+            if item is None:
+                return None
+            found.append((self.resolve(where, scope, item, depth + 1), where.loc(item.line)))
+        entry = f"{container.text}[{key!r}]"
+        first = found[0][0]
+        if all(v.text == first.text for v, _ in found):
+            # one value wherever it is picked from: said once, with each place
+            places = ", ".join(at for _, at in found[:4])
+            more = f" and {len(found) - 4} more" if len(found) > 4 else ""
+            return first._replace(trail=(f"{entry}: set at {places}{more}", *first.trail))
+        return _merge([(v.then(f"{entry}: set at {at}"), at) for v, at in found])
+
+    def _dicts(
+        self, f: _File, fn: int, expr: Expr, depth: int
+    ) -> list[tuple[_File, int, Expr]] | None:
+        """The dict literals (``{...}``, ``dict(...)``) the name ``expr`` may hold, each with
+        its file and function: its assignments in def ``fn`` (those that run with the
+        defaults), else the module's, else the module-level assignment of the module it is
+        imported from. A ``None`` placeholder assigned before the pick is passed over; None
+        when any other value is no dict or the dict is changed in place."""
+        if depth >= MAX_DEPTH:
+            return None
+        if _dict_items(expr) or expr.kind == "Dict":
+            return [(f, fn, expr)]
+        if expr.kind != "Name":
+            return None
+        name = expr.name
+        changed = self._changed.get(f.path)
+        if changed is None:
+            changed = self._changed[f.path] = _changed_in_place(f)
+        if name in changed:
+            return None
+        scopes = [(fn, f.defs[fn].assigns)] if fn >= 0 else []
+        for scope, assigns in [*scopes, (-1, f.values.assigns)]:
+            bound = [
+                a
+                for a in assigns
+                if not a.annotated and a.target.kind == "Name" and a.target.name == name
+            ]
+            if not bound:
+                if scope >= 0 and name in dict(f.defs[scope].params):
+                    return None  # a parameter: what the callers pass
+                continue
+            bound = [a for a in bound if self.runs(f, scope, a.line)] or bound
+            found: list[tuple[_File, int, Expr]] = []
+            for a in bound:
+                if a.value.kind == "Constant" and a.value.value is None:
+                    continue  # ``cfg = None`` before the branches that pick one
+                inner = self._dicts(f, scope, a.value, depth + 1)
+                if inner is None:
+                    return None
+                found += inner
+            return found or None
+        binding = self._module_binding(f, name)
+        if binding is None:
+            return None
+        other, assigned = binding
+        return self._dicts(other, -1, assigned.value, depth + 1)
+
+    def _module_binding(self, f: _File, name: str) -> tuple[_File, AssignValues] | None:
+        """The module-level ``name = value`` that the name ``name`` imported into ``f`` is:
+        in the module the import names, or in a module that one star-imports, a few deep
+        (``from data import cfg_mnet``, ``data/__init__.py`` doing ``from .config import
+        *``)."""
+        dotted = f.imports.get(name)
+        if dotted is not None:
+            module, _, name = dotted.rpartition(".")
+        else:
+            relative = [r for r in f.values.relative_imports if r[0] == name]
+            if not relative:
+                return None
+            _, level, written, name = relative[0]
+            module = f.from_module(level, written)
+        if self._by_module is None:
+            self._by_module = {m: file for file in self.files.values() for m in file.modules}
+        todo, seen = [module], set()
+        while todo and len(seen) < 20:
+            current = todo.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            other = self._by_module.get(current)
+            if other is None:
+                continue
+            bound = [
+                a
+                for a in other.top_assigns(-1)
+                if not a.annotated and a.target.kind == "Name" and a.target.name == name
+            ]
+            if bound:
+                return other, bound[-1]  # the module's last word on it
+            todo += [other.from_module(*star) for star in other.values.star_imports]
+        return None
 
     # -- names
     def _name(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -3742,6 +3859,7 @@ class _Recipe:
                     )
                     values += self._lazy_every(caller, call)
                     values += self._combined_terms(key, file, node)
+
                     if "." in node.qual:
                         self._loss_builder(caller, call, key)
                 if row == "optimizer" and node.is_class:
@@ -3750,6 +3868,11 @@ class _Recipe:
                     index = file.first.get(node.qual)
                     if index is not None and not _unpacks(call.expr):
                         values += self._class_constants(file, index, call.expr)
+                if row == "loss":
+                    given = dict(values)
+                    values += [
+                        (k, v) for k, v in self._returned_weights(file, node) if k not in given
+                    ]
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _ema_decay(self, stored: str) -> bool:
@@ -3861,31 +3984,50 @@ class _Recipe:
         return self._loss_factor(file, call) + self._lazy_every(file, call)
 
     def _module_factor(self, file: _File, call: CallValues) -> list[tuple[str, str]]:
-        """The weight of a loss module built into an attribute and called in another method
-        of its class (YOLOX's ``self.iou_loss = IOUloss(...)`` in ``__init__``, then
-        ``loss_iou = (self.iou_loss(...)).sum() / num_fg`` and ``reg_weight * loss_iou`` in
-        ``get_losses``): the weight found at the first call that has one."""
+        """The weight of a loss module built into a name and called elsewhere: an attribute
+        called in another method of its class (YOLOX's ``self.iou_loss = IOUloss(...)`` in
+        ``__init__``, then ``loss_iou = (self.iou_loss(...)).sum() / num_fg`` and
+        ``reg_weight * loss_iou`` in ``get_losses``), a local called in the same function
+        (PyTorch-YOLOv3's ``BCEcls = nn.BCEWithLogitsLoss(...)``, then ``lcls +=
+        BCEcls(...)``), a module-level name called in the file's functions (Retinaface's
+        ``criterion = MultiBoxLoss(...)``, then ``loss_l, loss_c, loss_landm =
+        criterion(...)`` in ``train()``): the weight found at the first call that has one
+        (:meth:`_loss_factor`)."""
         stored = call.stored
-        if (
-            stored is None
-            or stored.kind != "Attribute"
-            or stored.target.kind != "Name"
-            or stored.target.name != "self"
-            or call.function < 0
-        ):
+        if stored is None:
             return []
-        owner = file.defs[call.function].owner
-        if owner < 0:
-            return []
-        for other in file.values.calls:
-            if (
-                other.expr.func.text == stored.text
+        fn = call.function
+        if stored.kind == "Attribute" and stored.target.kind == "Name":
+            if stored.target.name != "self" or fn < 0 or file.defs[fn].owner < 0:
+                return []
+            owner = file.defs[fn].owner
+            calls = [
+                other
+                for other in file.values.calls
+                if other.expr.func.text == stored.text
                 and other.function >= 0
                 and file.defs[other.function].owner == owner
-            ):
-                found = self._loss_factor(file, other)
-                if found:
-                    return found
+            ]
+        elif stored.kind == "Name":
+            name = stored.name
+            calls = [
+                other
+                for other in file.values.calls
+                if other.expr.func.kind == "Name"
+                and other.expr.func.name == name
+                and other.expr.line > stored.line
+                and (
+                    other.function == fn
+                    # a module-level instance, in a function that binds no name of its own so
+                    or (fn < 0 and other.function >= 0 and not _binds(file, other.function, name))
+                )
+            ]
+        else:
+            return []
+        for other in calls:
+            found = self._loss_factor(file, other)
+            if found:
+                return found
         return []
 
     def _step_weights(self, file: _File) -> None:
@@ -4365,31 +4507,34 @@ class _Recipe:
         ``loss_mel = F.l1_loss(y_mel, y_hat_mel) * hps.train.c_mel``; stylegan2's
         ``weighted_path_loss = args.path_regularize * args.g_reg_every * path_loss`` on the
         name the loss is stored as, and ``(args.r1 / 2 * r1_loss * args.d_reg_every).backward()``):
-        the weight a port has to carry over with the loss, each setting followed to its value.
-        Factors that call something (a mask, a tensor) are data, not a weight."""
+        the weight a port has to carry over with the loss, each setting followed to its value
+        (a config dict's entry too: Retinaface's ``cfg['loc_weight'] * loss_l``). Factors
+        that call something or index data (a mask, a tensor) are data, not a weight.
+
+        A loss unpacked with other terms of the same sum (``loss_l, loss_c, loss_landm =
+        criterion(...)`` then ``cfg['loc_weight'] * loss_l + loss_c + loss_landm``) names
+        the term each weight is for. A loss stored, or added into a total, that is then
+        scaled in place (PyTorch-YOLOv3's ``lcls += BCEcls(...)`` over the levels, then
+        ``lcls *= 0.5``) carries that factor (:meth:`_scaled_in_place`)."""
         fn = call.function
         expr = call.expr
         place = (expr.line, expr.col, expr.end_line, expr.end_col)
-        stored = ""
+        names: list[str] = []
         if call.stored is not None and call.stored.kind == "Name":
-            stored = call.stored.name
+            names = [call.stored.name]
         elif call.stored is not None and call.stored.kind == "Tuple" and call.stored.parts:
-            # ``path_loss, mean_path_length, path_lengths = g_path_regularize(...)``: the
-            # loss comes first
-            first = call.stored.parts[0]
-            stored = first.name if first.kind == "Name" else ""
+            # ``path_loss, mean_path_length, path_lengths = g_path_regularize(...)``: each
+            # element a term the function goes on to weight
+            names = [p.name for p in call.stored.parts if p.kind == "Name"]
         roots = [a.value for a, scope in file.assigns if scope == fn and not a.annotated]
-        if not stored:
+        if not names:
             # YOLOX's ``loss_iou = (self.iou_loss(pred, target)).sum() / num_fg``: the loss
             # reduced and normalised, then weighted by name (``reg_weight * loss_iou``)
-            stored = next(
-                (
-                    a.target.name
-                    for a, scope in file.assigns
-                    if scope == fn and a.target.kind == "Name" and _reduces(a.value, place)
-                ),
-                "",
-            )
+            names = [
+                a.target.name
+                for a, scope in file.assigns
+                if scope == fn and a.target.kind == "Name" and _reduces(a.value, place)
+            ][:1]
         if fn >= 0:
             roots += file.defs[fn].returns  # ``return box_weight * loss_box + loss_obj``
         roots += [
@@ -4398,35 +4543,154 @@ class _Recipe:
             if c.function == fn and c.statement and c.expr.callee() == "backward"
             and c.expr.func.kind == "Attribute"
         ]  # fmt: skip
+        found: dict[str, str] = {}
         for root in roots:
             if root.end_line < expr.line:
                 continue
+            summed = {t.name for t in _summands(root) if t.kind == "Name"}
             for node in _outer_products(root):
                 factors = _factors(node)
                 hit = [
                     f
                     for f in factors
                     if (f.line, f.col, f.end_line, f.end_col) == place
-                    or (stored and f.kind == "Name" and f.name == stored and f.line > expr.line)
+                    or (f.kind == "Name" and f.name in names and f.line > expr.line)
                 ]
                 weights = [f for f in factors if f not in hit]
                 if len(hit) != 1 or not weights:
                     continue
-                if any(n.kind in ("Call", "Subscript") for w in weights for n in w.walk()):
-                    continue
-                read = [
-                    (leaf, self.values.resolve(file, fn, leaf, 0))
-                    for w in weights
-                    for leaf in _leaves(w)
-                ]
-                if not all(value.literal for _, value in read):
+                shown = self._weight_text(file, fn, weights)
+                if shown is None:
                     continue  # ``loss * mask``: a tensor, not a setting
-                if len(read) == 1 and read[0][0] == weights[0]:
-                    return [("weight", read[0][1].show())]  # one setting: its value
-                steps = [f"{leaf.text} = {value.show()}" for leaf, value in read]
-                text = " * ".join(w.text for w in weights)
-                return [("weight", f"{text} ({'; '.join(steps)})" if steps else text)]
+                term = hit[0].name if hit[0].kind == "Name" else ""
+                # the other terms of the tuple summed beside it: say which one is weighted
+                key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
+                if key == "weight":
+                    return [(key, shown)]
+                found.setdefault(key, shown)
+        if found:
+            return list(found.items())
+        for name in [*names, *_accumulated_into(file, fn, place)][:1]:
+            scaled = self._scaled_in_place(file, fn, name, expr.line)
+            if scaled is not None:
+                return [("weight", scaled)]
         return []
+
+    def _returned_weights(self, file: _File, node: DefValues) -> list[tuple[str, str]]:
+        """The weights a loss gives its terms inside its own code: what a loss function (a
+        loss class's ``forward``) returns, read element by element (each returned value of a
+        tuple is an output of the loss). An output multiplied by settings or numbers
+        (Yet-Another-EfficientDet's ``return cls_loss.mean(...), reg_loss.mean(...) * 50``:
+        output 2 weighted 50); an output that is a name scaled in place before the return,
+        or a name holding a sum whose terms are (PyTorch-YOLOv3's ``lbox *= 0.05``, ``lobj
+        *= 1.0``, ``lcls *= 0.5``, then ``loss = lbox + lobj + lcls``, ``return loss,
+        ...``): each term with its weight. A factor that is data (``cls_loss *= valid``, a
+        mask) gives no weight."""
+        index = file.first.get(f"{node.qual}.forward" if node.is_class else node.qual)
+        if index is None:
+            return []
+        d = file.defs[index]
+        out: dict[str, str] = {}
+        for returned in d.returns:
+            elements = list(returned.parts) if returned.kind == "Tuple" else [returned]
+            for n, element in enumerate(elements, 1):
+                label = f"output {n}" if len(elements) > 1 else "output"
+                at = file.loc(element.line)
+                own = self._product_weight(file, index, element)
+                if own is not None:
+                    out.setdefault(f"weight of {label}", own[1].show(f"on {own[0]} at {at}"))
+                    continue
+                if element.kind != "Name":
+                    continue
+                scaled = self._scaled_in_place(file, index, element.name, 0, element.line)
+                if scaled is not None:
+                    out.setdefault(f"weight of {label}", scaled)
+                    continue
+                held = file.local_value(index, element.name, element.line)
+                terms = _summands(held) if held is not None else []
+                for term in terms if len(terms) > 1 else []:
+                    if term.kind == "Name":
+                        scaled = self._scaled_in_place(file, index, term.name, 0, element.line)
+                        if scaled is not None:
+                            out.setdefault(f"weight of {term.name}", scaled)
+                        continue
+                    own = self._product_weight(file, index, term)
+                    if own is not None:
+                        at = file.loc(term.line)
+                        out.setdefault(f"weight of {own[0]}", own[1].show(f"at {at}"))
+        return list(out.items())
+
+    def _product_weight(self, file: _File, fn: int, expr: Expr) -> tuple[str, _Weight] | None:
+        """(the term, its weight) of a product of one term by settings or numbers
+        (``reg_loss.mean() * 50``: ``reg_loss.mean()``, ``50``); None for any other
+        expression, a product of two terms (``loss * mask``), or one by a written 0
+        (detectron2's ``return pred_mask_logits.sum() * 0`` for a batch with no instance: a
+        zero loss that keeps the graph, no weight)."""
+        if expr.kind != "BinOp" or expr.name != "Mult":
+            return None
+        factors = _factors(expr)
+        if any(f.kind == "Constant" and f.value == 0 for f in factors):
+            return None
+        weights = [f for f in factors if self._weight(file, fn, [f]) is not None]
+        terms = [f for f in factors if f not in weights]
+        if len(terms) != 1 or not weights:
+            return None
+        found = self._weight(file, fn, weights)
+        return None if found is None else (shorten(terms[0].text, _TERM_LIMIT), found)
+
+    def _weight_text(self, file: _File, fn: int, weights: Sequence[Expr]) -> str | None:
+        """How the factors ``weights`` of a loss read as its weight (:meth:`_weight`)."""
+        found = self._weight(file, fn, weights)
+        return None if found is None else found.show()
+
+    def _weight(self, file: _File, fn: int, weights: Sequence[Expr]) -> _Weight | None:
+        """How the factors ``weights`` of a loss read as its weight: one setting's value
+        (``5.0 (reg_weight set at ...)``), a number as written, or the product with the
+        value of each setting in it; None when a factor calls something, indexes data or
+        reads a value that is no literal (a mask, a count of targets)."""
+        if any(
+            n.kind == "Call" or (n.kind == "Subscript" and not _keyed_entry(n))
+            for w in weights
+            for n in w.walk()
+        ):
+            return None
+        read = [
+            (leaf, self.values.resolve(file, fn, leaf, 0)) for w in weights for leaf in _leaves(w)
+        ]
+        if not all(value.literal for _, value in read):
+            return None
+        if len(read) == 1 and read[0][0] == weights[0]:
+            return _Weight(read[0][1].text, read[0][1].trail)  # one setting: its value
+        steps = tuple(f"{leaf.text} = {value.show()}" for leaf, value in read)
+        return _Weight(" * ".join(w.text for w in weights), steps)
+
+    def _scaled_in_place(
+        self, file: _File, fn: int, name: str, after: int, before: int = 0
+    ) -> str | None:
+        """The factor the name ``name`` of def ``fn`` (-1: the module) is multiplied by in
+        place after line ``after`` (and before line ``before`` when given: a returned
+        name's) (PyTorch-YOLOv3's ``lbox *= 0.05``), with the statement and where: ``0.05
+        (lbox *= 0.05 at utils/loss.py:118)``; several such statements are each shown. None
+        when there is none, or one scales by data (``loss *= valid``, a mask): the term's
+        weight is then no setting."""
+        updates = file.defs[fn].updates if fn >= 0 else file.values.updates
+        shown: list[str] = []
+        for update in updates:
+            target = update.node
+            if (
+                update.op != "Mult"
+                or update.line <= after
+                or (before and update.line >= before)
+                or update.value is None
+                or target.kind != "Name"
+                or target.name != name
+            ):
+                continue
+            weight = self._weight(file, fn, [update.value])
+            if weight is None:
+                return None
+            shown.append(weight.show(f"{update.statement} at {file.loc(update.line)}"))
+        return "; ".join(shown) or None
 
     def _repo_positional(self, key: str, file: _File, node: DefValues) -> list[str]:
         """Names of a repo callable's positional parameters; a subclass whose ``__init__``
@@ -6534,11 +6798,78 @@ def _reduces(expr: Expr, place: tuple[int, int, int, int]) -> bool:
 
 
 def _leaves(expr: Expr) -> list[Expr]:
-    """The names and attribute chains an arithmetic expression reads (``args.r1 / 2``:
-    ``args.r1``)."""
-    if expr.kind in ("Name", "Attribute"):
+    """The names, attribute chains and keyed entries an arithmetic expression reads
+    (``args.r1 / 2``: ``args.r1``; ``cfg['loc_weight']``: the entry, read as one setting)."""
+    if expr.kind in ("Name", "Attribute") or _keyed_entry(expr):
         return [expr]
     return [leaf for part in expr.parts for leaf in _leaves(part)]
+
+
+def _binds(file: _File, fn: int, name: str) -> bool:
+    """Whether def ``fn`` binds ``name`` itself (a parameter or an assignment of its own):
+    then its ``name`` is not the module's."""
+    d = file.defs[fn]
+    return name in dict(d.params) or any(
+        a.target.kind == "Name" and a.target.name == name for a in d.assigns
+    )
+
+
+class _Weight(NamedTuple):
+    """A loss weight: its value (or the product as written), and the steps that say what
+    each setting in it holds."""
+
+    text: str
+    steps: tuple[str, ...] = ()
+
+    def show(self, where: str = "") -> str:
+        """The weight with where it is written first, then its steps."""
+        steps = (where, *self.steps) if where else self.steps
+        return f"{self.text} ({'; '.join(steps)})" if steps else self.text
+
+
+def _accumulated_into(file: _File, fn: int, place: tuple[int, int, int, int]) -> list[str]:
+    """The names def ``fn`` adds the call at ``place`` into, as it is or reduced
+    (``lcls += BCEcls(ps, t)``, ``total += loss_fn(p, t).mean()``)."""
+    updates = file.defs[fn].updates if fn >= 0 else file.values.updates
+    return [
+        u.node.name
+        for u in updates
+        if u.op == "Add"
+        and u.node.kind == "Name"
+        and u.value is not None
+        and _reduces(u.value, place)
+    ]
+
+
+def _keyed_entry(expr: Expr) -> bool:
+    """``cfg['loc_weight']``, ``self.cfg['w']``: a name's entry under a constant string key
+    (a setting of a config dict), not an index into data (``mask[i]``, ``x[..., 0]``)."""
+    return (
+        expr.kind == "Subscript"
+        and len(expr.parts) == 2
+        and expr.parts[0].kind in ("Name", "Attribute")
+        and expr.parts[1].kind == "Constant"
+        and isinstance(expr.parts[1].value, str)
+    )
+
+
+def _changed_in_place(f: _File) -> frozenset[str]:
+    """The names whose dict ``f`` changes in place: an entry written (``cfg['lr'] = 0.1``)
+    or ``name.update(...)`` called. The literal such a name was built from is not what it
+    holds then."""
+    written = {
+        a.target.parts[0].name
+        for a, _ in f.assigns
+        if a.target.kind == "Subscript" and a.target.parts[0].kind == "Name"
+    }
+    written.update(
+        c.expr.func.target.name
+        for c in f.values.calls
+        if c.expr.func.kind == "Attribute"
+        and c.expr.func.name in ("update", "setdefault", "__setitem__")
+        and c.expr.func.target.kind == "Name"
+    )
+    return frozenset(written)
 
 
 def _place_key(path: str, node: Expr) -> tuple[str, int, int, int, int]:
