@@ -333,6 +333,8 @@ _SEPARATE: dict[str, frozenset[str]] = {
     - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
     "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
 }
+#: How many callers deep :meth:`_Recipe._whose` follows a helper's callers.
+_WHOSE_DEPTH = 3
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages,
 #: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
@@ -520,13 +522,13 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
-    recipe.repo.darknet = darknet_settings(Path(root), analyses)
+    recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
     files = (
         *yaml_rows(recipe.repo.yaml),
-        *darknet_recipe(Path(root), analyses),
+        *darknet_recipe(Path(root), analyses, apart),
         *option_rows(options, analyses),
     )
     return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
@@ -1377,6 +1379,16 @@ class _Values:
             return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
+
+    def referrers(self, f: _File, index: int) -> set[str]:
+        """The other files that name def ``index`` of ``f`` (imported by name, used as a
+        value: a callback, a table of builders), from the scan's references."""
+        names = {f"{m}.{f.defs[index].qual}" for m in f.modules}
+        return {
+            path
+            for path, other in self.files.items()
+            if path != f.path and names & set(other.fa.local_refs)
+        }
 
     def call_sites(self, f: _File, index: int) -> list[tuple[_File, CallValues]]:
         """Where the repository calls def ``index`` of ``f`` (or instantiates a class whose
@@ -2997,17 +3009,28 @@ class _Recipe:
                     out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
-    def _whose(self, where: Where, other: Callable[[str], str]) -> str:
+    def _whose(self, where: Where, other: Callable[[str], str], depth: int = 0) -> str:
         """Whose recipe a row is: ``other``'s answer for its file, else, for a row inside a
-        module-level function every call of which comes from one other script or task
-        (yolov9's ``classify_transforms``, called by ``classify/`` only), theirs."""
+        module-level function every use of which comes from one other script or task
+        (yolov9's ``classify_transforms``, called by ``classify/`` only), theirs. A use is
+        a call, whose is the caller's own (a helper called only by another helper of that
+        script: pytorch-YOLOv4's ``get_coco_kp`` calling ``get_coco``), or the function
+        named as a value without a call (a dataset table ``{"coco": (path, get_coco,
+        91)}`` in torchvision's reference ``train.py``)."""
         own = other(where.path)
         file = self.files.get(where.path)
         if own or file is None:
             return own
         for n, d in enumerate(file.defs):
             if d.owner < 0 and not d.is_class and d.line <= where.line <= d.end_line:
-                kinds = {other(caller.path) for caller, _ in self.values.call_sites(file, n)}
+                kinds = {
+                    self._whose(Where(caller.path, site.expr.line), other, depth + 1)
+                    if depth < _WHOSE_DEPTH
+                    else other(caller.path)
+                    for caller, site in self.values.call_sites(file, n)
+                    if not (caller is file and d.line <= site.expr.line <= d.end_line)
+                }
+                kinds |= {other(path) for path in self.values.referrers(file, n)}
                 if len(kinds) == 1 and "" not in kinds:
                     return kinds.pop()
                 break
