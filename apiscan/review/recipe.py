@@ -132,6 +132,10 @@ class _Branch(NamedTuple):
     #: whether that test is a choice of the command line (it reads a parsed option, no
     #: step counter: ``if args.prefetcher:``, not ``if (i + 1) % args.n_critic == 0:``)
     option: bool = False
+    #: whether a test around the call reads a key of the element a ``for`` loop around it
+    #: binds (``for block in blocks: ... elif block['type'] == 'region':``): what is built
+    #: follows a description the code parses, one element at a time
+    element: bool = False
 
 
 #: A call that stops the run: an error built to be raised, an exit.
@@ -542,6 +546,30 @@ _CUDNN_NOTES = {
         "deterministic kernels, not a seed: mindspore.set_deterministic(True)"
     ),
 }
+
+
+def _reads_element(file: _File, call: CallValues, test: Expr) -> bool:
+    """Whether ``test`` reads a key of the element a ``for`` loop around ``call`` binds
+    (``block['type'] == 'region'`` under ``for block in blocks:``). A loop is around the call
+    when it starts before it in the same function and its body has statements after it."""
+    line = call.expr.line
+    names = {
+        name
+        for loop in file.values.loops
+        if loop.function == call.function
+        and loop.line < line
+        and any(u.line > line for u in loop.updates)
+        for name in loop.names
+    }
+    return any(
+        e.kind == "Subscript"
+        and len(e.parts) == 2
+        and e.target.kind == "Name"
+        and e.target.name in names
+        and e.parts[1].kind == "Constant"
+        and isinstance(e.parts[1].value, str)
+        for e in test.walk()
+    )
 
 
 def _transform_internal(file: _File, fn: int) -> bool:
@@ -2088,6 +2116,7 @@ class _Recipe:
         self._lazy_compositions()
         self._branch_rows()
         self._picked_branches()
+        self._described_losses()
         self._untaken_rows()
         unused = self._unused_loss_defs()
         uncalled = self.uncalled
@@ -2216,7 +2245,75 @@ class _Recipe:
             passed,
             0 < inner.body_end < call.expr.line,
             self._option_test(inner.test),
+            any(
+                _reads_element(file, call, near.test)
+                for near in call.ifs
+                if near.function == call.function
+            ),
         )
+
+    def _described_losses(self) -> None:
+        """Loss rows a model builds as layers of the description it parses, one element at
+        a time (pytorch-YOLOv4's ``Darknet.create_network``: ``for block in blocks: ...
+        elif block['type'] == 'region': loss = RegionLoss()``, ``elif block['type'] ==
+        'cost': nn.MSELoss()``), under a test the defaults cannot decide: built only when
+        the parsed config holds such an element. Where the training computes a loss of its
+        own (``criterion = Yolo_loss(...)``), they are no rows, nor are the rows inside the
+        classes only they build (``RegionLoss.forward``'s ``nn.MSELoss``); where it does
+        not, each row says it is built only then."""
+        described = {
+            key
+            for key, branch in self.branches.items()
+            if key[0] == "loss" and branch.element and branch.known is None
+        }
+        keys = [((i.category, i.where.path, i.where.line, i.name), i) for i in self.out]
+        described &= {key for key, _ in keys}
+        if not described:
+            return
+        places = {(path, line) for _, path, line, _ in described}
+        built: dict[str, list[tuple[int, int]]] = {}
+        #: (path, first line) of each such class -> where it is built
+        at: dict[tuple[str, int], str] = {}
+        for key, item in keys:
+            hit = _DEFINED_AT.search(item.note) if key in described else None
+            path, _, line = hit.group(1).rpartition(":") if hit else ("", "", "")
+            file = self.files.get(path)
+            if file is None:
+                continue
+            for n, d in enumerate(file.defs):
+                sites = self.values.call_sites(file, n) if d.is_class else []
+                if (
+                    d.is_class
+                    and str(d.line) == line
+                    and sites
+                    and all((c.path, site.expr.line) in places for c, site in sites)
+                ):
+                    built.setdefault(path, []).append((d.line, d.end_line))
+                    at[(path, d.line)] = ", ".join(
+                        sorted({f"{c.path}:{site.expr.line}" for c, site in sites})
+                    )
+        inside = {key for key, item in keys if self._inside(item.where, built)}
+        own = [key for key, _ in keys if key[0] == "loss" and key not in described | inside]
+        if own:
+            self.out = [item for key, item in keys if key not in described | inside]
+            return
+        for n, (key, item) in enumerate(keys):
+            if key in described:
+                test = self.branches[key].test
+                note = f"built only when the parsed description holds such an element (if {test})"
+                hit = _DEFINED_AT.search(item.note)
+                note = f"{hit.group(0)}; {note}" if hit else note
+            elif key in inside:
+                first = next(a for a, b in built[key[1]] if a <= key[2] <= b)
+                note = (
+                    "in a class built only when the parsed description holds such an element"
+                    f" (at {at[(key[1], first)]})"
+                )
+                note = f"{item.note}; {note}" if item.note else note
+            else:
+                continue
+            keys[n] = (key, replace(item, note=note))
+        self.out = [item for _, item in keys]
 
     def _option_test(self, test: Expr) -> bool:
         """Whether the ``if`` test ``test`` picks by a command-line option (it reads a parsed

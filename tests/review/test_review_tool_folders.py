@@ -8,8 +8,11 @@ torchvision's detection reference training, run on its own with its optimizer, i
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
-from scan_helpers import review_fixture
+from scan_helpers import REPO_ROOT, review_fixture
 
 from apiscan.review.work import TOOLS_ONLY
 
@@ -26,8 +29,8 @@ def test_a_tools_module_the_training_imports_is_ported(review) -> None:
         assert path not in apart, path
     # ... and a helper module of the reference folder the training imports a function from
     assert "tool/reference/data.py" not in apart
-    # their network call sites count with models.py's (2 without them)
-    assert review.effort.call_sites_to_change == 5
+    # their network call sites count with models.py's (2 when tool/ was counted apart)
+    assert review.effort.call_sites_to_change == 7
 
 
 def test_a_standalone_reference_script_in_a_tools_folder_is_counted_apart(review) -> None:
@@ -58,3 +61,49 @@ def test_a_demos_darknet_cfg_is_not_the_training_config(review) -> None:
     ``dest="learning_rate"`` spells a ``[net]`` key: the demo's config, not the training's
     (the training's own ``--model`` default gives the rows: test_review_config_files)."""
     assert not any(r.name.startswith("config [net]") for r in review.recipe)
+
+
+def test_losses_a_model_builds_from_its_parsed_description_are_no_rows(review) -> None:
+    """``tool/darknet.py``'s ``create_network`` builds ``nn.MSELoss`` for a ``cost`` block
+    and ``RegionLoss`` for a ``region`` block of the cfg it parses (INVALID: the training
+    computes its loss with its own ``DetLoss``): neither, nor ``RegionLoss.forward``'s
+    losses, is the recipe's loss."""
+    losses = {(r.name, r.where.path) for r in review.recipe if r.category == "loss"}
+    assert losses == {
+        ("torch.nn.functional.mse_loss", "train.py"),
+        ("train.DetLoss", "train.py"),
+    }
+
+
+def test_with_no_loss_of_its_own_the_described_losses_say_they_are_conditional(
+    tmp_path: Path,
+) -> None:
+    """VALID: the training backpropagates the model's output; the losses the description
+    may add are all there is, each saying when it is built."""
+    root = tmp_path / "toolreach"
+    shutil.copytree(REPO_ROOT / "fixtures" / "toolreach", root)
+    train = root / "train.py"
+    text = train.read_text(encoding="utf-8")
+    text = text.replace("    criterion = DetLoss()\n", "")
+    text = text.replace("loss = criterion(model(images), images)", "loss = model(images).sum()")
+    text = text.replace(
+        '        return nn.functional.mse_loss(pred, target, reduction="sum")',
+        "        return pred",
+    )
+    train.write_text(text, encoding="utf-8")
+    recipe = review_fixture(str(root)).recipe
+    notes = {(r.name, r.where.path, r.where.line): r.note for r in recipe if r.category == "loss"}
+    built = "built only when the parsed description holds such an element"
+    assert notes[("torch.nn.MSELoss", "tool/darknet.py", 26)] == (
+        f'{built} (if block["type"] == "cost")'
+    )
+    assert notes[("tool.region_loss.RegionLoss", "tool/darknet.py", 28)] == (
+        f'defined at tool/region_loss.py:4; {built} (if block["type"] == "region")'
+    )
+    inside = "in a class built only when the parsed description holds such an element"
+    assert notes[("torch.nn.MSELoss", "tool/region_loss.py", 11)] == (
+        f"{inside} (at tool/darknet.py:28)"
+    )
+    assert notes[("torch.nn.CrossEntropyLoss", "tool/region_loss.py", 12)] == (
+        f"{inside} (at tool/darknet.py:28)"
+    )
