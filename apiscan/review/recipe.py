@@ -1913,6 +1913,8 @@ class _Recipe:
         self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
+        #: (path, def) of a module-level function -> whose recipe its rows are (_whose)
+        self._whose_of: dict[tuple[str, int], str] = {}
         #: (path, line) of the loss assignments in a model's ``forward`` whose result the
         #: training step unpacks and differentiates (:meth:`_unpacked_loss`)
         self.stepped: set[tuple[str, int]] = set()
@@ -3120,6 +3122,10 @@ class _Recipe:
             return own
         for n, d in enumerate(file.defs):
             if d.owner < 0 and not d.is_class and d.line <= where.line <= d.end_line:
+                known = self._whose_of.get((file.path, n))
+                if known is not None:
+                    return known
+                self._whose_of[(file.path, n)] = ""  # a cycle of helpers is nobody's
                 kinds = {
                     self._whose(Where(caller.path, site.expr.line), other, depth + 1)
                     if depth < _WHOSE_DEPTH
@@ -3128,9 +3134,9 @@ class _Recipe:
                     if not (caller is file and d.line <= site.expr.line <= d.end_line)
                 }
                 kinds |= {other(path) for path in self.values.referrers(file, n)}
-                if len(kinds) == 1 and "" not in kinds:
-                    return kinds.pop()
-                break
+                whose = kinds.pop() if len(kinds) == 1 and "" not in kinds else ""
+                self._whose_of[(file.path, n)] = whose
+                return whose
         return ""
 
     def _overridden_defaults(self, other: Callable[[str], str]) -> dict[str, list[tuple[int, int]]]:
