@@ -487,14 +487,20 @@ _ROW_NAMES = {
 }
 
 
-def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple[RecipeItem, ...]:
+def darknet_recipe(
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], str] | None = None,
+) -> tuple[RecipeItem, ...]:
     """Rows from the ``[net]`` section of each Darknet ``.cfg`` an argparse option of the
     training names as its default; only the keys the code reads (a string constant
-    somewhere in the repository: ``hyperparams['burn_in']``) are shown."""
+    somewhere in the repository: ``hyperparams['burn_in']``) are shown. ``apart`` says
+    whose recipe a file is when not this one's (a demo's ``-cfgfile`` default names the
+    config it runs, not the training's)."""
     if root is None or not root.is_dir():
         return ()
     files = with_values(analyses)
-    named = _darknet_named(root, files)
+    named = _darknet_named(root, files, apart)
     if not named:
         return ()
     read = _constants(files)
@@ -527,11 +533,16 @@ def darknet_recipe(root: Path | None, analyses: Sequence[FileAnalysis]) -> tuple
     return tuple(out)
 
 
-def _darknet_named(root: Path, files: Sequence[FileAnalysis]) -> dict[str, str]:
+def _darknet_named(
+    root: Path, files: Sequence[FileAnalysis], apart: Callable[[str], str] | None = None
+) -> dict[str, str]:
     """The Darknet ``.cfg`` files argparse options name as their default: path -> which
-    option of which file names it (a training script's naming wins)."""
+    option of which file names it (a training script's naming wins). Options of the files
+    ``apart`` gives to another recipe (a demo, a tool) name no config of the training."""
     named: dict[str, str] = {}
     for fa in files:
+        if apart is not None and apart(fa.path):
+            continue
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             option = _option(call.expr)
             if option is None or not option[1].endswith(".cfg"):
@@ -561,7 +572,11 @@ class DarknetSettings:
         return self.values.get(key)
 
 
-def darknet_settings(root: Path | None, analyses: Sequence[FileAnalysis]) -> DarknetSettings:
+def darknet_settings(
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], str] | None = None,
+) -> DarknetSettings:
     """The ``[net]`` keys of the one Darknet ``.cfg`` the training names (a training
     script's option default, else the only one named), so the code's reads of them
     (PyTorch-YOLOv3's ``model.hyperparams['learning_rate']``) show the file's value: read
@@ -573,7 +588,7 @@ def darknet_settings(root: Path | None, analyses: Sequence[FileAnalysis]) -> Dar
     if root is None or not root.is_dir():
         return none
     files = with_values(analyses)
-    named = _darknet_named(root, files)
+    named = _darknet_named(root, files, apart)
     chosen = [path for path, by in named.items() if "train" in PurePosixPath(by).name]
     chosen = chosen if len(chosen) == 1 else list(named) if len(named) == 1 else []
     net = _darknet_net(root / chosen[0]) if chosen else None

@@ -134,6 +134,10 @@ class _Branch(NamedTuple):
     #: whether that test is a choice of the command line (it reads a parsed option, no
     #: step counter: ``if args.prefetcher:``, not ``if (i + 1) % args.n_critic == 0:``)
     option: bool = False
+    #: whether a test around the call reads a key of the element a ``for`` loop around it
+    #: binds (``for block in blocks: ... elif block['type'] == 'region':``): what is built
+    #: follows a description the code parses, one element at a time
+    element: bool = False
 
 
 #: A call that stops the run: an error built to be raised, an exit.
@@ -335,6 +339,8 @@ _SEPARATE: dict[str, frozenset[str]] = {
     - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
     "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
 }
+#: How many callers deep :meth:`_Recipe._whose` follows a helper's callers.
+_WHOSE_DEPTH = 3
 #: Words that make a function with "loss" in its name a helper, not a loss
 #: (``_get_aux_loss_inputs`` packs outputs, ``set_loss`` stores, ``reduce_loss`` averages,
 #: RITM's ``add_loss`` adds the loss its config names to the total: that loss is the row).
@@ -522,13 +528,13 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
-    recipe.repo.darknet = darknet_settings(Path(root), analyses)
+    recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
     files = (
         *yaml_rows(recipe.repo.yaml),
-        *darknet_recipe(Path(root), analyses),
+        *darknet_recipe(Path(root), analyses, apart),
         *option_rows(options, analyses),
     )
     return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
@@ -542,6 +548,30 @@ _CUDNN_NOTES = {
         "deterministic kernels, not a seed: mindspore.set_deterministic(True)"
     ),
 }
+
+
+def _reads_element(file: _File, call: CallValues, test: Expr) -> bool:
+    """Whether ``test`` reads a key of the element a ``for`` loop around ``call`` binds
+    (``block['type'] == 'region'`` under ``for block in blocks:``). A loop is around the call
+    when it starts before it in the same function and its body has statements after it."""
+    line = call.expr.line
+    names = {
+        name
+        for loop in file.values.loops
+        if loop.function == call.function
+        and loop.line < line
+        and any(u.line > line for u in loop.updates)
+        for name in loop.names
+    }
+    return any(
+        e.kind == "Subscript"
+        and len(e.parts) == 2
+        and e.target.kind == "Name"
+        and e.target.name in names
+        and e.parts[1].kind == "Constant"
+        and isinstance(e.parts[1].value, str)
+        for e in test.walk()
+    )
 
 
 def _transform_internal(file: _File, fn: int) -> bool:
@@ -1495,6 +1525,16 @@ class _Values:
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
 
+    def referrers(self, f: _File, index: int) -> set[str]:
+        """The other files that name def ``index`` of ``f`` (imported by name, used as a
+        value: a callback, a table of builders), from the scan's references."""
+        names = {f"{m}.{f.defs[index].qual}" for m in f.modules}
+        return {
+            path
+            for path, other in self.files.items()
+            if path != f.path and names & set(other.fa.local_refs)
+        }
+
     def call_sites(self, f: _File, index: int) -> list[tuple[_File, CallValues]]:
         """Where the repository calls def ``index`` of ``f`` (or instantiates a class whose
         ``__init__`` it is), from the scan's call facts."""
@@ -1990,6 +2030,8 @@ class _Recipe:
         self._passing: dict[tuple[str, int, str], object] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
+        #: (path, def) of a module-level function -> whose recipe its rows are (_whose)
+        self._whose_of: dict[tuple[str, int], str] = {}
         #: (path, line) of the loss assignments in a model's ``forward`` whose result the
         #: training step unpacks and differentiates (:meth:`_unpacked_loss`)
         self.stepped: set[tuple[str, int]] = set()
@@ -2193,6 +2235,7 @@ class _Recipe:
         self._lazy_compositions()
         self._branch_rows()
         self._picked_branches()
+        self._described_losses()
         self._untaken_rows()
         unused = self._unused_loss_defs()
         uncalled = self.uncalled
@@ -2321,7 +2364,75 @@ class _Recipe:
             passed,
             0 < inner.body_end < call.expr.line,
             self._option_test(inner.test),
+            any(
+                _reads_element(file, call, near.test)
+                for near in call.ifs
+                if near.function == call.function
+            ),
         )
+
+    def _described_losses(self) -> None:
+        """Loss rows a model builds as layers of the description it parses, one element at
+        a time (pytorch-YOLOv4's ``Darknet.create_network``: ``for block in blocks: ...
+        elif block['type'] == 'region': loss = RegionLoss()``, ``elif block['type'] ==
+        'cost': nn.MSELoss()``), under a test the defaults cannot decide: built only when
+        the parsed config holds such an element. Where the training computes a loss of its
+        own (``criterion = Yolo_loss(...)``), they are no rows, nor are the rows inside the
+        classes only they build (``RegionLoss.forward``'s ``nn.MSELoss``); where it does
+        not, each row says it is built only then."""
+        described = {
+            key
+            for key, branch in self.branches.items()
+            if key[0] == "loss" and branch.element and branch.known is None
+        }
+        keys = [((i.category, i.where.path, i.where.line, i.name), i) for i in self.out]
+        described &= {key for key, _ in keys}
+        if not described:
+            return
+        places = {(path, line) for _, path, line, _ in described}
+        built: dict[str, list[tuple[int, int]]] = {}
+        #: (path, first line) of each such class -> where it is built
+        at: dict[tuple[str, int], str] = {}
+        for key, item in keys:
+            hit = _DEFINED_AT.search(item.note) if key in described else None
+            path, _, line = hit.group(1).rpartition(":") if hit else ("", "", "")
+            file = self.files.get(path)
+            if file is None:
+                continue
+            for n, d in enumerate(file.defs):
+                sites = self.values.call_sites(file, n) if d.is_class else []
+                if (
+                    d.is_class
+                    and str(d.line) == line
+                    and sites
+                    and all((c.path, site.expr.line) in places for c, site in sites)
+                ):
+                    built.setdefault(path, []).append((d.line, d.end_line))
+                    at[(path, d.line)] = ", ".join(
+                        sorted({f"{c.path}:{site.expr.line}" for c, site in sites})
+                    )
+        inside = {key for key, item in keys if self._inside(item.where, built)}
+        own = [key for key, _ in keys if key[0] == "loss" and key not in described | inside]
+        if own:
+            self.out = [item for key, item in keys if key not in described | inside]
+            return
+        for n, (key, item) in enumerate(keys):
+            if key in described:
+                test = self.branches[key].test
+                note = f"built only when the parsed description holds such an element (if {test})"
+                hit = _DEFINED_AT.search(item.note)
+                note = f"{hit.group(0)}; {note}" if hit else note
+            elif key in inside:
+                first = next(a for a, b in built[key[1]] if a <= key[2] <= b)
+                note = (
+                    "in a class built only when the parsed description holds such an element"
+                    f" (at {at[(key[1], first)]})"
+                )
+                note = f"{item.note}; {note}" if item.note else note
+            else:
+                continue
+            keys[n] = (key, replace(item, note=note))
+        self.out = [item for _, item in keys]
 
     def _option_test(self, test: Expr) -> bool:
         """Whether the ``if`` test ``test`` picks by a command-line option (it reads a parsed
@@ -3114,20 +3225,35 @@ class _Recipe:
                     out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
-    def _whose(self, where: Where, other: Callable[[str], str]) -> str:
+    def _whose(self, where: Where, other: Callable[[str], str], depth: int = 0) -> str:
         """Whose recipe a row is: ``other``'s answer for its file, else, for a row inside a
-        module-level function every call of which comes from one other script or task
-        (yolov9's ``classify_transforms``, called by ``classify/`` only), theirs."""
+        module-level function every use of which comes from one other script or task
+        (yolov9's ``classify_transforms``, called by ``classify/`` only), theirs. A use is
+        a call, whose is the caller's own (a helper called only by another helper of that
+        script: pytorch-YOLOv4's ``get_coco_kp`` calling ``get_coco``), or the function
+        named as a value without a call (a dataset table ``{"coco": (path, get_coco,
+        91)}`` in torchvision's reference ``train.py``)."""
         own = other(where.path)
         file = self.files.get(where.path)
         if own or file is None:
             return own
         for n, d in enumerate(file.defs):
             if d.owner < 0 and not d.is_class and d.line <= where.line <= d.end_line:
-                kinds = {other(caller.path) for caller, _ in self.values.call_sites(file, n)}
-                if len(kinds) == 1 and "" not in kinds:
-                    return kinds.pop()
-                break
+                known = self._whose_of.get((file.path, n))
+                if known is not None:
+                    return known
+                self._whose_of[(file.path, n)] = ""  # a cycle of helpers is nobody's
+                kinds = {
+                    self._whose(Where(caller.path, site.expr.line), other, depth + 1)
+                    if depth < _WHOSE_DEPTH
+                    else other(caller.path)
+                    for caller, site in self.values.call_sites(file, n)
+                    if not (caller is file and d.line <= site.expr.line <= d.end_line)
+                }
+                kinds |= {other(path) for path in self.values.referrers(file, n)}
+                whose = kinds.pop() if len(kinds) == 1 and "" not in kinds else ""
+                self._whose_of[(file.path, n)] = whose
+                return whose
         return ""
 
     def _overridden_defaults(self, other: Callable[[str], str]) -> dict[str, list[tuple[int, int]]]:

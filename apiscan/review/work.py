@@ -269,6 +269,9 @@ class Ancillary:
             # what only those tools reach (stylegan2's inception.py, lpips/) goes with them
             tools.update(self._tool_reach(analyses))
             self._why.update(tools)
+            # what the training reaches in a tools folder is part of the port
+            for path in self._trained_tools(analyses):
+                del self._why[path]
             self._why.update(self._hub_reach(analyses))
             evaluation = self._evaluation_reach(analyses)
             self._why.update(evaluation)
@@ -518,7 +521,13 @@ class Ancillary:
         ``lpips/`` for ``ppl.py``): counted apart with the tools, with every work item,
         custom op, gap and recipe row they hold. A module that any ported file imports
         stays ported; without a root training script nothing changes (a package's entry
-        points decide what it ports)."""
+        points decide what it ports).
+
+        A script in a tools folder (``tools/``, ``scripts/``) that the root training never
+        reaches is such a tool too when it trains a model of its own (pytorch-YOLOv4's
+        ``tool/tv_reference/train.py``: torchvision's detection reference, with its own
+        optimizer and ``engine.py``) or reaches none of the training's files: a second
+        entry point, counted apart with the helpers only it reaches."""
         files = {fa.path: fa for fa in analyses if not fa.errors and fa.syntax is not None}
         scripts = {p for p, fa in files.items() if fa.syntax is not None and fa.syntax.main_guard}
         # a root training file is one with or without a ``__main__`` guard (XMem's
@@ -533,6 +542,10 @@ class Ancillary:
         for path in sorted(self._ported_entries() & scripts - core):
             trains_itself = any(u.api.startswith(TRAINING_APIS) for u in files[path].uses)
             reached = _closure({path}, graph)
+            if "/" in path and _tool_folder(path):
+                if trains_itself or not reached & self.keep & core:
+                    found[path] = "tools"
+                continue
             if "/" in path or trains_itself or reached & self.keep & core:
                 continue
             found[path] = "tools"
@@ -552,6 +565,31 @@ class Ancillary:
             found[path] = f"{only_by} ({', '.join(users)})" if users else only_by
             self._recipes[path] = "tool"
         return found
+
+    def _trained_tools(self, analyses: Sequence[FileAnalysis]) -> set[str]:
+        """The files of a tools folder (``tools/``, ``scripts/``) that a ported training
+        entry imports, directly or through the repository's modules: part of the port
+        whatever their folder is named (pytorch-YOLOv4's ``tool/darknet2pytorch.py`` builds
+        the ``Darknet`` model ``train.py`` trains by default, ``tool/yolo_layer.py`` is a
+        layer of its head). Only the folder's reason is undone: a file named for a demo or
+        an export, or adapting the model to another framework, stays apart."""
+        entries = self._ported_entries()
+        if not entries:
+            return set()
+        graph = _reference_graph(analyses, self._imports)
+        reached = _closure(entries, graph)
+        # importing ``tool.darknet2pytorch`` runs the package's ``tool/__init__.py`` first
+        reached |= {
+            str(folder / "__init__.py")
+            for p in reached
+            for folder in PurePosixPath(p).parents
+            if folder != PurePosixPath(".")
+        }
+        return {
+            p
+            for p in reached
+            if _tool_folder(p) and self._why.get(p) == _folder_reason(p) and p not in entries
+        }
 
     def _hub_reach(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """The modules that only the repository's torch.hub entry points reach (DINOv2's
@@ -784,6 +822,22 @@ class Ancillary:
 #: A framework's logging API by a part of its dotted name (``tensorflow.summary.FileWriter``,
 #: ``tensorflow.Summary.Value``, ``tensorboardX``).
 _LOGGING_PART = re.compile(r"^(summary|tensorboard\w*|logging)$", re.IGNORECASE)
+
+
+#: The reasons of folders that hold a repository's helper code (``tools/``, ``scripts/``):
+#: what the training reaches there is ported, what only another entry there reaches is not.
+_TOOL_REASONS = frozenset({"tools", "scripts"})
+
+
+def _folder_reason(path: str) -> str:
+    """Why ``path`` is counted apart by its folders alone (:data:`ANCILLARY_DIRS`), or ""."""
+    folders = [d.lower() for d in PurePosixPath(path).parts[:-1]]
+    return next((ANCILLARY_DIRS[d] for d in folders if d in ANCILLARY_DIRS), "")
+
+
+def _tool_folder(path: str) -> bool:
+    """Whether ``path`` lies in a folder of helper code (``tool/``, ``tools/``, ``scripts/``)."""
+    return _folder_reason(path) in _TOOL_REASONS
 
 
 def _logging(name: str) -> bool:
