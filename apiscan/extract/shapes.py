@@ -1190,7 +1190,7 @@ class ShapeTracker:
         other arguments to choose one, a truth read on the host like an ``if`` (DS116)."""
         detail = (
             f"Python's {name}() compares a tensor with its other arguments on the host to pick "
-            "one: a branch on its value (torch.clamp keeps it in the graph)"
+            "one; torch.clamp keeps the choice in the graph"
         )
         why, chain = self._why(detail, [tensor])
         self.hit("DS116", node, detail=why, chain=chain)
