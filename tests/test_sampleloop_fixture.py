@@ -40,3 +40,12 @@ def test_partial_collate_is_data_code_and_feeds_the_step(result: ScanResult) -> 
     assert scopes == {(10, "data"), (17, "data")}
     words = message_on_line(result, FIXTURE, "sl/arch.py", "DS111", "index=mask_indices).sum()")
     assert "data-dependent" in words
+
+
+def test_samples_read_by_position_are_joined(result: ScanResult) -> None:
+    # ``targets[i]`` in ``for i in range(len(targets))`` is the sample ``for t in targets``
+    # gives; another list read at those positions is not
+    words = message_on_line(result, FIXTURE, "sl/match.py", "DS120", 'targets[i]["labels"]')
+    assert "each sample of the batch has its own length" in words
+    lines = {f.span.line for f in result.shape_findings if f.path == "sl/match.py"}
+    assert lines == {6}
