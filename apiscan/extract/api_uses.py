@@ -172,6 +172,10 @@ class Extractor(
         self.bound_methods: dict[int, tuple[Val, str]] = {}
         #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
         self.partials: dict[int, tuple[Val, Val, _Args]] = {}
+        #: id(index) -> (index, the sequence it walks): the variable of ``for i in
+        #: range(len(targets))``, whose ``targets[i]`` is an element as ``for t in targets``
+        #: gives one (see ``_bind_loop``)
+        self.index_loops: dict[int, tuple[Val, str, Val]] = {}
         #: the function expression of the ``functools.partial(f, ...)`` being evaluated, and
         #: the method its reading names (``?.training_losses`` for an attribute of an object
         #: of unknown class): the call graph records building the partial as calling ``f``

@@ -1185,6 +1185,16 @@ class ShapeTracker:
         if bad:
             self._counted[id(node)] = bad
 
+    def on_builtin_compare(self, name: str, node: cst.Call, tensor: Val) -> None:
+        """``max(t, 1)``, ``min(1.0, t)``: Python's builtin compares the tensor with the
+        other arguments to choose one, a truth read on the host like an ``if`` (DS116)."""
+        detail = (
+            f"Python's {name}() compares a tensor with its other arguments on the host to pick "
+            "one; torch.clamp keeps the choice in the graph"
+        )
+        why, chain = self._why(detail, [tensor])
+        self.hit("DS116", node, detail=why, chain=chain)
+
     def on_loop(self, node: cst.BaseExpression, it: Val, keyword: str = "for") -> bool:
         """A loop over ``it`` (written ``node``) whose number of iterations is data: a tensor
         of a data-dependent shape (``for i in keep``, ``enumerate(labels[mask])``) or a
@@ -1713,6 +1723,9 @@ class NullShapeTracker(ShapeTracker):
         return result
 
     def on_builtin(self, name: str, node: cst.CSTNode | None, args: Sequence[Val]) -> None:
+        return None
+
+    def on_builtin_compare(self, name: str, node: cst.Call, tensor: Val) -> None:
         return None
 
     def on_loop(self, node: cst.BaseExpression, it: Val, keyword: str = "for") -> bool:

@@ -144,7 +144,7 @@ class CallsMixin:
         """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
         pipeline (the role says what of an object runs; see ``DATA_ROLES``)."""
         if keyword in DATA_ROLES:
-            callee = self._callee_name(v)
+            callee = self._callee_name(self._bound_function(v))
             if callee:
                 self._call_fact(callee, value, keyword)
 
@@ -153,6 +153,7 @@ class CallsMixin:
         ``collate`` returns, when that holds something of a data-dependent shape (a targets
         tensor joined from samples of their own lengths, indices from ``nonzero``): the
         training step iterating the loader gets it (None: the loader as usual)."""
+        collate = self._bound_function(collate)
         q = self._callee_name(collate)
         if not q:
             return None
@@ -162,6 +163,36 @@ class CallsMixin:
             local = collate if self.bound_methods.get(id(collate), (None,))[0] is collate else None
         batch = self._returned(q, local)
         return seq(batch) if _variable(batch) else None
+
+    def _compares_tensors(self, name: str, node: cst.Call, args: _Args) -> None:
+        """``max(num_pos.sum().float(), 1)``: Python's ``max``/``min`` pick an argument by
+        comparing them with ``>``/``<``, so a tensor among them is turned into a Python truth
+        on the host (``bool(t > 1)``): a branch on its value (DS116). A tensor known as
+        such is needed (a forward argument may be a number), one not decided by the code
+        alone (constants, a model's buffers), and no ``key=`` (which compares what it
+        returns); ``max(xs)`` of one argument compares its elements instead."""
+        if args.keywords or args.star:
+            return
+        if len(args.vals) == 1:
+            first = args.vals[0]
+            compared = [self._element(first)] if first[0] in ("tensor", "seq") else []
+        else:
+            compared = list(args.vals)
+        exprs = [a.value for a in node.args]
+        for i, v in enumerate(compared):
+            if v[0] != "tensor" or v[1] in ("arg", False) or self._is_code_valued(v):
+                continue
+            expr = exprs[i] if i < len(exprs) else None
+            if expr is not None and (self._reads_state(expr, v) or self._reads_random(expr)):
+                continue
+            self.shapes.on_builtin_compare(name, node, v)
+            return
+
+    def _bound_function(self, v: Val) -> Val:
+        """The function a ``functools.partial`` binds (``collate_fn=partial(collate,
+        mask_ratio=0.5)`` runs ``collate`` on every batch), else ``v`` itself."""
+        entry = self.partials.get(id(v))
+        return entry[1] if entry is not None and entry[0] is v else v
 
     def _callee_name(self, v: Val) -> str:
         bound = self.bound_methods.get(id(v))
@@ -494,6 +525,8 @@ class CallsMixin:
                 ):
                     # ``max(s[0] for s in sizes)``: the largest of what each element holds
                     return BATCH_MAX  # the largest sample of the batch
+            if name in ("max", "min") and type(node) is cst.Call and args:
+                self._compares_tensors(name, node, args)
             if name == "max" and args and _accumulates(node, args.vals):
                 return BATCH_MAX  # ``h = max(h, img.shape[1])`` over the batch's images
             if name in ("int", "float", "round", "abs", "min", "max") and args:

@@ -502,7 +502,7 @@ class ScopesMixin:
         binder = self.target(cf.target)
         it = self.value(cf.iter)
         self.shapes.on_loop(cf.iter, it, "comprehension's for")
-        self._bind_loop(binder, it)
+        self._bind_loop(binder, it, cf.iter)
         filtered = sized_by_tensor(it)
         for cif in cf.ifs:
             if self.shapes.on_condition(cif.test, self.value(cif.test), "comprehension's if"):
@@ -514,23 +514,51 @@ class ScopesMixin:
             filtered = self._comp_for(cf.inner_for_in) or filtered
         return filtered
 
-    def _bind_loop(self, binder: tuple[Any, ...], it: Val) -> None:
+    def _bind_loop(
+        self, binder: tuple[Any, ...], it: Val, node: cst.BaseExpression | None = None
+    ) -> None:
         """Bind a loop's target to the elements of ``it``. An element of a sequence that is
         not a tensor (or not known to be one: a parameter) is one sample of a batch kept as
         a list (``for t in targets``): it, and the fields read from it, have their own
-        shapes (:meth:`ShapeTracker.sample`)."""
+        shapes (:meth:`ShapeTracker.sample`). ``node``, the loop's iterable: ``for i in
+        range(len(targets))`` walks the same elements by position (see
+        :meth:`_indexed_sample`)."""
         self.bind_target(binder, self._element(it))
-        kind = it[0]
-        if kind not in ("unknown", "seq", "tuple", "tensor", "ret") or is_dyn_tensor(it):
-            return
-        if kind == "builtin" or (kind == "tensor" and it[1] is True):
-            return
+        walked = _walked_by_position(node) if node is not None else None
+        if walked is not None and binder[0] == "name" and self._element(it) in (NONTORCH, UNKNOWN):
+            index = fresh("nontorch", None)  # named by identity: this loop's position
+            self.index_loops[id(index)] = (index, walked, self.lookup(walked))
+            self.scopes[-1].names[binder[1]] = index
         for name in _bound_names(binder):
             v = self.scopes[-1].names.get(name)
-            if v is not None and (
-                v[0] == "unknown" or (v[0] == "tensor" and v[1] not in ("dyn", "bool"))
-            ):
-                self.scopes[-1].names[name] = self._keep_source(v, self.shapes.sample(v, False))
+            if v is not None:
+                self.scopes[-1].names[name] = self._as_sample(it, v)
+
+    def _as_sample(self, it: Val, v: Val) -> Val:
+        """``v``, an element of ``it``, as one sample of a batch when ``it`` may be a list of
+        samples (not a tensor known as such, whose rows all have one shape), else ``v``."""
+        kind = it[0]
+        if kind not in ("unknown", "seq", "tuple", "tensor", "ret") or is_dyn_tensor(it):
+            return v
+        if kind == "builtin" or (kind == "tensor" and it[1] is True):
+            return v
+        if v[0] == "unknown" or (v[0] == "tensor" and v[1] not in ("dyn", "bool")):
+            return self._keep_source(v, self.shapes.sample(v, False))
+        return v
+
+    def _indexed_sample(self, node: cst.Subscript, recv: Val, index: Val) -> Val | None:
+        """``targets[i]`` inside ``for i in range(len(targets))``, ``targets`` unchanged
+        since: the element the loop is at, a sample as ``for t in targets`` binds one
+        (None when ``node`` is no such read)."""
+        entry = self.index_loops.get(id(index))
+        if entry is None or entry[0] is not index or len(node.slice) != 1:
+            return None
+        base = node.value
+        if type(base) is not cst.Name or base.value != entry[1] or recv is not entry[2]:
+            return None
+        element = self._element(recv)
+        sample = self._as_sample(recv, element)
+        return sample if sample is not element else None
 
     def _comprehension(self, elts: Sequence[cst.BaseExpression], for_in: cst.CompFor) -> Val:
         self.scopes.append(Scope("comp", {}))
@@ -587,6 +615,21 @@ def _plain_type(node: cst.BaseExpression) -> bool:
             for el in node.slice  # type: ignore[attr-defined]
         )
     return False
+
+
+def _walked_by_position(node: cst.BaseExpression) -> str | None:
+    """``X`` of ``range(len(X))`` (a plain name), else None."""
+    if type(node) is not cst.Call or len(node.args) != 1:
+        return None
+    if type(node.func) is not cst.Name or node.func.value != "range":
+        return None
+    inner = node.args[0].value
+    if type(inner) is not cst.Call or len(inner.args) != 1:
+        return None
+    if type(inner.func) is not cst.Name or inner.func.value != "len":
+        return None
+    seq = inner.args[0].value
+    return seq.value if type(seq) is cst.Name else None
 
 
 def _bound_names(binder: tuple[Any, ...]) -> list[str]:

@@ -147,6 +147,10 @@ class ShapeFactsMixin:
                 for part in (s.lower, s.upper, s.step):
                     if part is not None:
                         bounds.append(self.value(part))
+        if not store and len(indexes) == 1 and not bounds:
+            sample = self._indexed_sample(node, recv, indexes[0])
+            if sample is not None:
+                return sample  # ``targets[i]`` in ``for i in range(len(targets))``
         if store and self._is_const_mask(recv):
             self._store_into_mask(node, [*indexes, *bounds])
         elif store and self.code_values.get(id(recv)) is recv:

@@ -228,7 +228,7 @@ class StatementsMixin:
         if tagged is not None:
             self.shapes.tag_samples(tagged)
         self.shapes.on_loop(node.iter, it)
-        self._bind_loop(binder, it)
+        self._bind_loop(binder, it, node.iter)
         self.shapes.enter_loop()
         self._block(node.body)
         self.shapes.leave_loop()

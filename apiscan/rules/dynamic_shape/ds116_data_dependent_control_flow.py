@@ -7,11 +7,15 @@ class DataDependentControlFlow(Rule):
     operand of ``and``/``or``: ``if use_queue or not torch.all(q == 0):``), or a
     ``for`` loop (or comprehension) whose number of iterations is data: over a tensor of a
     data-dependent shape (``for i in keep`` after NMS) or a ``range`` of a number read from
-    tensor data (``range(int(count))``).
+    tensor data (``range(int(count))``). Python's ``max``/``min`` given a tensor
+    (``max(num_pos.sum().float(), 1)``) compare it with the other arguments on the host to
+    pick one: the same branch on its value, hidden in a builtin.
 
     Conditions on Python values are fine: ``if self.training:``, ``if mask is None:``, a
     static tensor's shape or rank (``if x.shape[0] == 0:``, ``if x.dim() == 4:``), a
-    configuration flag; so are loops over static tensors, shapes and per-sample lists.
+    configuration flag; so are loops over static tensors, shapes and per-sample lists, and
+    ``max``/``min`` of host numbers and shapes (``max(x.size(0), 1)``, ``max(loss.item(), 1)``:
+    the host read there is the ``.item()``) or ``torch.max``/``torch.clamp`` of tensors.
 
     Why it breaks on MindSpore
     --------------------------
@@ -144,6 +148,23 @@ class DataDependentControlFlow(Rule):
                     out.append(emb[i])
             return out
         """,
+        """
+        import torch
+        from torch import nn
+
+
+        class NormalizedLoss(nn.Module):
+            def __init__(self, scale: float = 2.0):
+                super().__init__()
+                self.scale = scale
+
+            def forward(self, x, labels):
+                n = max(x.size(0), 1)
+                s = max(self.scale, 1.0)
+                total = max(labels.sum().item(), 1)
+                per = torch.clamp(labels.sum().float(), min=1.0)
+                return x.sum() / (n * s * total * per)
+        """,
     )
     INVALID = (
         """
@@ -221,5 +242,20 @@ class DataDependentControlFlow(Rule):
             for r in np.flatnonzero(labels):  # error
                 total += emb[r]
             return total
+        """,
+        """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class PriorLoss(nn.Module):
+            def forward(self, loc, loc_t, conf_t):
+                pos = conf_t > 0
+                num_pos = pos.long().sum(1, keepdim=True)
+                n = max(num_pos.sum().float(), 1)  # error
+                weight = min(1.0, pos.float().mean())  # error
+                loss = F.smooth_l1_loss(loc * pos.unsqueeze(-1), loc_t, reduction="sum")
+                return loss / n * weight
         """,
     )

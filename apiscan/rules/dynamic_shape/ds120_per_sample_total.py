@@ -8,7 +8,8 @@ class PerSampleTotal(Rule):
     varies with the data.
 
     A per-sample value is an element of a batch kept as a sequence that is iterated (``for t
-    in targets``, ``for item in batch``) and a field read from one by key (``t["labels"]``);
+    in targets``, ``for item in batch``, or by position: ``targets[i]`` in ``for i in
+    range(len(targets))``) and a field read from one by key (``t["labels"]``);
     the finding is where the fields are joined (``torch.cat``), and everything computed
     from the joined tensor (the cost matrix, the matched pairs, the loss) inherits its length
     without being reported again. ``torch.stack`` of per-sample tensors is static (stack needs
@@ -87,5 +88,14 @@ class PerSampleTotal(Rule):
             def forward(self, outputs, targets):
                 boxes = torch.cat([t["boxes"] for t in targets], dim=0)  # error
                 return (outputs[:, None] - boxes[None]).abs().sum()
+        """,
+        """
+        import torch
+
+
+        def join_by_position(targets, levels):
+            labels = torch.cat([targets[i]["labels"] for i in range(len(targets))])  # error
+            anchors = torch.cat([levels[i]["anchors"] for i in range(len(targets))])
+            return labels, anchors
         """,
     )
