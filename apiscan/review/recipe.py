@@ -84,7 +84,7 @@ from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unse
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
-from apiscan.review.roles import LAUNCH_MODULES, is_composition
+from apiscan.review.roles import LAUNCH_MODULES, RANDOM_DRAW, is_composition
 from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
@@ -944,6 +944,12 @@ class _Val(NamedTuple):
     def show(self) -> str:
         return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
 
+    def undecided(self) -> bool:
+        """Whether the config files set the value differently and none is picked
+        (detectron2's ``cfg.INPUT.MIN_SIZE_TRAIN``: 165 of 167 YAML configs set it to
+        another tuple than the Python default): the text alone would hide those values."""
+        return any(step.endswith(("none is picked", "none is the default")) for step in self.trail)
+
     def then(self, step: str) -> _Val:
         return _Val(self.text, self.literal, (step, *self.trail), self.computed)
 
@@ -1060,10 +1066,8 @@ class _Values:
 
         def lookup(leaf: Expr) -> float | None:
             value = self.resolve(f, fn, leaf, depth + 1)
-            if any(
-                step.startswith("default of parameter")
-                or step.endswith(("none is picked", "none is the default"))
-                for step in value.trail
+            if any(step.startswith("default of parameter") for step in value.trail) or (
+                value.undecided()
             ):
                 # no caller says what it passes, or the config files disagree and none is
                 # picked (detectron2's SOLVER.MAX_ITER): no one number
@@ -1805,10 +1809,6 @@ def _unpacks(call: Expr) -> bool:
     return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
 
 
-#: A draw of a random number (``random.uniform(0.5, 1.5)``, ``np.random.randint``).
-_RANDOM_DRAW = re.compile(r"(^|\.)random\.\w+$")
-
-
 def _numbers_in(expr: Expr) -> bool:
     """Whether the literal ``expr`` is a number other than 0, 1 and 2 (an axis, a coin
     flip's ``randrange(2)``), or a list or tuple of numbers: a setting, not an index."""
@@ -1895,6 +1895,11 @@ class _Recipe:
         self._enums: set[str] | None = None
         #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
         self._passing: dict[tuple[str, int, str], object] = {}
+        #: whether a read by key is being told (:meth:`_entry`)
+        self._entering = False
+        #: (path, name) -> where an imported name is assigned; path -> module-level names
+        self._imported: dict[tuple[str, str], tuple[_File, str] | None] = {}
+        self._assigned: dict[str, frozenset[str]] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
         #: (path, line) of the loss assignments in a model's ``forward`` whose result the
@@ -1907,7 +1912,6 @@ class _Recipe:
         self._dict_options()
         self._needed_options()
         self._judging = False
-        self._entering = False
         self.values.runs = self._assignment_runs
         self.values.entry = self._entry
         self.out: list[RecipeItem] = []
@@ -2642,8 +2646,8 @@ class _Recipe:
         not the run's). A dict counts as unused only when every assignment of it to the
         name is in an untaken branch while another dict of the same config file is assigned
         to that name in a branch that runs; a dict no code assigns stays. The branches
-        are the ``if`` statements the records keep, those around some call (ssd's build the
-        dataset beside the pick)."""
+        are the ``if`` statements around the assignments themselves; a tool's own pick
+        (another default of the same option) decides nothing."""
         prefix = "config "
         tops: dict[str, set[str]] = {}  # config path -> the top-level names its rows show
         for item in items:
@@ -2657,7 +2661,9 @@ class _Recipe:
             # (target, dict name) -> whether any assignment of it runs with the defaults
             runs: dict[tuple[str, str], bool] = {}
             for other, file in self.files.items():
-                if other == path or is_test_path(other):
+                # a tool's own pick (Pytorch_Retinaface's detect.py, ``--network`` defaulting
+                # to resnet50) is not the training's
+                if other == path or is_test_path(other) or self.values.apart(other):
                     continue
                 for a, fn in file.assigns:
                     if a.value.kind != "Name" or a.value.name not in names:
@@ -2846,17 +2852,33 @@ class _Recipe:
         )
         if not bound:
             return None
-        for stmt in reversed(bound):
+        params = dict(file.defs[fn].params) if fn >= 0 else {}
+        for n in range(len(bound) - 1, -1, -1):
+            stmt = bound[n]
             value = stmt.value
             ifs = [i for i in stmt.ifs if i.function == fn and i.body_end]
             if not ifs:
                 return (self._holds(file, fn, value, depth),)
             runs = self._runs_with_defaults(file, fn, stmt.line, ifs)
-            if runs is None:
+            if runs is None and (value.kind == "Call" or n > 0 or name.name in params):
+                # an object built only maybe; or a value that replaces an earlier one only
+                # maybe (fairseq's ``sync = False`` under ``if world_size == 1:``)
                 return (_UNKNOWN,)
-            if runs:
+            if runs is not False:
+                # the name's first value, under a test that cannot be told (detectron2's
+                # ``if sampler is None: sampler_name = cfg.DATALOADER.SAMPLER_TRAIN``): the
+                # read needs it, so it ran
                 return (self._holds(file, fn, value, depth),)
         return (_UNKNOWN,)
+
+    def _module_names(self, file: _File) -> frozenset[str]:
+        """The plain names the module-level code of ``file`` assigns."""
+        found = self._assigned.get(file.path)
+        if found is None:
+            found = self._assigned[file.path] = frozenset(
+                a.target.name for a in file.values.assigns if a.target.kind == "Name"
+            )
+        return found
 
     @staticmethod
     def _assigns_in(file: _File, fn: int, name: str) -> bool:
@@ -2868,7 +2890,13 @@ class _Recipe:
         is imported from (``from data import cfg_mnet``, ``data/__init__.py`` passing
         ``from .config import *`` on), through re-exports and star imports a few modules
         deep; None when ``file`` binds it itself or it comes from no such assignment."""
-        if any(a.target.kind == "Name" and a.target.name == name for a in file.values.assigns):
+        key = (file.path, name)
+        if key not in self._imported:
+            self._imported[key] = self._find_imported(file, name)
+        return self._imported[key]
+
+    def _find_imported(self, file: _File, name: str) -> tuple[_File, str] | None:
+        if name in self._module_names(file):
             return None
         if self._by_module is None:
             self._by_module = {m: f for f in self.files.values() for m in f.modules}
@@ -2891,9 +2919,7 @@ class _Recipe:
             if (module, wanted) in seen or other is None:
                 continue
             seen.add((module, wanted))
-            if any(
-                a.target.kind == "Name" and a.target.name == wanted for a in other.values.assigns
-            ):
+            if wanted in self._module_names(other):
                 return other, wanted
             todo += sources(other, wanted)
         return None
@@ -3925,7 +3951,7 @@ class _Recipe:
                 f"{inner.expr.func.text}({', '.join(a.text for a in inner.expr.args)})"
                 for inner in sorted(owner.values.calls, key=lambda c: (c.expr.line, c.expr.col))
                 if inner.function == at
-                and _RANDOM_DRAW.search(owner.dotted(inner.expr.func) or inner.expr.func.text)
+                and RANDOM_DRAW.match(owner.dotted(inner.expr.func) or inner.expr.func.text)
                 and inner.expr.args
                 and all(a.literal and _numbers_in(a) for a in inner.expr.args)
             ]
@@ -5183,7 +5209,8 @@ class _Recipe:
             return self._step(file, fn, expr, depth + 1)
         if expr.kind in ("List", "Tuple") and any(e.kind == "Call" for e in expr.parts):
             return "[" + ", ".join(self._step(file, fn, e, depth + 1) for e in expr.parts) + "]"
-        return self.values.resolve(file, fn, expr, 0).text
+        value = self.values.resolve(file, fn, expr, 0)
+        return value.show() if value.undecided() else value.text
 
     def _no_aug_call(self, file: _File, call: CallValues) -> None:
         values = [("call", call.expr.text)]
