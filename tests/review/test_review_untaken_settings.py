@@ -23,7 +23,7 @@ def _rows(review, category: str) -> list:
 
 def test_a_wrapper_under_a_config_dict_test_the_defaults_fail_is_no_row(review) -> None:
     # INVALID: ``if num_gpu > 1 and gpu_train:`` with cfg_small's 'ngpu': 1
-    assert _rows(review, "distributed") == []
+    assert not [r for r in _rows(review, "distributed") if "DataParallel" in r.name]
     # INVALID: ``if args.debug:`` with --debug a store_true flag
     assert _rows(review, "seed") == []
 
@@ -87,3 +87,16 @@ def test_a_read_by_key_of_the_picked_dict_shows_its_value(review) -> None:
     assert dict(loader.values)["batch_size"].startswith("32 (")
     clip = next(r for r in _rows(review, "grad_clip") if r.name.startswith("torch."))
     assert dict(clip.values)["max_norm"].startswith("5.0 (")
+
+
+def test_a_first_value_under_an_untold_test_is_the_value_the_read_needs(review) -> None:
+    # ``if sampler is None: name = "plain"``: VALID RandomSampler, INVALID the weighted one
+    samplers = [r.name for r in _rows(review, "dataloader") if r.name.endswith("Sampler")]
+    assert samplers == ["torch.utils.data.RandomSampler"]
+
+
+def test_a_value_that_replaces_an_earlier_one_only_maybe_decides_nothing(review) -> None:
+    # VALID: ``sync = False`` only under a world-size test, ``sync`` a parameter: the
+    # SyncBatchNorm branch stays
+    rows = [(r.name, r.where.path) for r in _rows(review, "distributed")]
+    assert rows == [("torch.nn.SyncBatchNorm", "model.py")]
