@@ -263,6 +263,10 @@ class AssignValues:
     #: the test of the ``if`` that follows it in the same body when that ``if`` starts by
     #: assigning (``lr = ...`` then ``if lr < 1e-5: lr = 1e-5``: ``lr < 1e-5``), else None
     guard: Expr | None = None
+    #: the ``if`` statements around it, innermost first (as a call's): which of
+    #: ``if args.network == "a": cfg = cfg_a`` / ``elif ...: cfg = cfg_b`` runs is told by
+    #: them, though no call sits in those branches
+    ifs: tuple[IfValues, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -682,6 +686,7 @@ class ValueReader:
             if isinstance(after, ast.If) and after.body and single_target(after.body[0]):
                 guard = self.expr(after.test)
             made = self.expr(value)
+            ifs = self.ifs_around(node)
             out += [
                 AssignValues(
                     self.expr(target),
@@ -691,6 +696,7 @@ class ValueReader:
                     isinstance(node, ast.AnnAssign),
                     order[id(node)],
                     guard,
+                    ifs,
                 )
                 for target in targets
             ]
@@ -744,6 +750,15 @@ class ValueReader:
         self.order = {id(node): n for n, node in enumerate(walked)}
         self.walked = walked
         return walked
+
+    def ifs_around(self, node: ast.AST) -> tuple[IfValues, ...]:
+        """The ``if`` statements around ``node``, innermost first."""
+        ifs = []
+        near = self.around[id(node)][2]
+        while near is not None:
+            ifs.append(self.if_values(near, self.function_of(near)))
+            near = self.around[id(near)][2]
+        return tuple(ifs)
 
     def function_of(self, node: ast.AST) -> int:
         """The nearest function around ``node`` (an index of the defs), else -1."""
@@ -824,11 +839,8 @@ class ValueReader:
                 end = node.end_lineno or node.lineno
                 holder = parent.get(id(node))
                 stored = single_target(holder) if holder is not None else None
-                ifs = []
-                fn, scope, near, _looped = around[id(node)]
-                while near is not None:
-                    ifs.append(self.if_values(near, function_of(near)))
-                    near = around[id(near)][2]
+                fn, scope, _near, _looped = around[id(node)]
+                ifs = self.ifs_around(node)
                 statement = holder
                 while statement is not None and not isinstance(statement, ast.stmt):
                     statement = parent.get(id(statement))
@@ -841,7 +853,7 @@ class ValueReader:
                         fn,
                         self.char_col(end, node.end_col_offset or 0) + 1,
                         scope,
-                        tuple(ifs),
+                        ifs,
                         isinstance(holder, ast.Expr),
                         self.expr(stored) if stored is not None else None,
                         assigned,

@@ -221,8 +221,9 @@ def review(options: ScanOptions) -> Review:
         if _recipe_file(ancillary.why(item.where.path))
         and not (trained_here and ancillary.why(item.where.path) == "examples")
         # a notebook is the recipe only when it is the training (transformer_sizing.ipynb
-        # sizes; a notebook beside a training module is counted apart, rows and all)
-        and ancillary.why(item.where.path) != "notebook"
+        # sizes; a notebook beside a training module is counted apart, rows and all): one
+        # counted apart in a folder of its own (notebooks/, examples/) is no entry either
+        and not (item.where.path.endswith(".ipynb") and ancillary.why(item.where.path))
     )
     recipe = _counterpart_notes(recipe, result)
     # a framework's training loads its weights where the option file says, not where an
@@ -558,8 +559,11 @@ def _external_training(losses: tuple[tuple[str, Where], ...]) -> RecipeItem:
     )
 
 
-#: Files counted apart that may still hold the training entry (``tools/train.py``).
-_ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples", "notebook", "notebooks"})
+#: Files counted apart that may still hold the training entry (``tools/train.py``). A
+#: notebook counted apart is never one, in a ``notebooks/`` folder or not (dinov2's
+#: ``notebooks/dinotxt.ipynb`` runs ``torch.autocast`` and a loader to probe features): where
+#: only notebooks train, the training notebook is no file counted apart at all.
+_ENTRY_PLACES = frozenset({"", "tools", "scripts", "examples"})
 
 
 def _scripts(analyses: Sequence[FileAnalysis]) -> frozenset[str]:

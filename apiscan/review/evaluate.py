@@ -140,6 +140,10 @@ def holds(expr: Expr, lookup: Lookup, depth: int = 0, limit: int = 10) -> object
         target, index = (holds(part, lookup, depth + 1, limit) for part in expr.parts)
         if isinstance(target, str | list | tuple) and isinstance(index, int):
             return target[index] if -len(target) <= index < len(target) else UNKNOWN
+        if isinstance(target, dict) and isinstance(index, str | int):
+            # Pytorch_Retinaface's ``cfg['ngpu']`` where ``cfg`` is the dict the defaults
+            # pick: an entry the dict lacks is a KeyError, nothing told
+            return target.get(index, UNKNOWN)
         if target is UNKNOWN and isinstance(index, str):
             # a setting read by key from a config the lookup knows
             # (``model.hyperparams['optimizer']`` from a Darknet ``.cfg``)

@@ -86,7 +86,7 @@ from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unse
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
-from apiscan.review.roles import LAUNCH_MODULES, is_composition
+from apiscan.review.roles import LAUNCH_MODULES, RANDOM_DRAW, is_composition
 from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
@@ -284,9 +284,12 @@ _AUG_PARAMETER = re.compile(
     r"|(random_)?(scale|rotation|rotate)_range|flip(_prob)?"
 )
 #: The rows an untaken branch drops (argparse and config rows are dropped by their reads).
+#: A wrapper for several devices counts too when a setting of the run decides it
+#: (Pytorch_Retinaface's ``if num_gpu > 1 and gpu_train:`` with the default config's
+#: ``'ngpu': 1``); a test of how the run is launched decides nothing (:data:`_LAUNCH_TEST`).
 _BRANCH_DECIDED = frozenset(
     {"optimizer", "scheduler", "loss", "augmentation", "preprocessing", "dataloader", "warmup",
-     "ema", "grad_clip", "amp", "seed"}
+     "ema", "grad_clip", "amp", "seed", "distributed"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`).
@@ -973,6 +976,12 @@ class _Val(NamedTuple):
     def show(self) -> str:
         return f"{self.text} ({'; '.join(self.trail)})" if self.trail else self.text
 
+    def undecided(self) -> bool:
+        """Whether the config files set the value differently and none is picked
+        (detectron2's ``cfg.INPUT.MIN_SIZE_TRAIN``: 165 of 167 YAML configs set it to
+        another tuple than the Python default): the text alone would hide those values."""
+        return any(step.endswith(("none is picked", "none is the default")) for step in self.trail)
+
     def then(self, step: str) -> _Val:
         return _Val(self.text, self.literal, (step, *self.trail), self.computed)
 
@@ -1010,6 +1019,9 @@ class _Values:
         #: whether an assignment (file, def, line) runs with the defaults; the recipe
         #: sets it (its branch evaluation), every assignment runs without it
         self.runs: Callable[[_File, int, int], bool] = lambda f, fn, line: True
+        #: the value a read by a string key (``cfg['image_size']``) holds with the defaults,
+        #: UNKNOWN when not told; the recipe sets it (the shared evaluator)
+        self.entry: Callable[[_File, int, Expr], object] = lambda f, fn, expr: UNKNOWN
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -1090,10 +1102,8 @@ class _Values:
 
         def lookup(leaf: Expr) -> float | None:
             value = self.resolve(f, fn, leaf, depth + 1)
-            if any(
-                step.startswith("default of parameter")
-                or step.endswith(("none is picked", "none is the default"))
-                for step in value.trail
+            if any(step.startswith("default of parameter") for step in value.trail) or (
+                value.undecided()
             ):
                 # no caller says what it passes, or the config files disagree and none is
                 # picked (detectron2's SOLVER.MAX_ITER): no one number
@@ -1335,9 +1345,15 @@ class _Values:
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if index.kind == "Constant" and isinstance(index.value, str):
+            # Pytorch_Retinaface's ``cfg['image_size']``, ``cfg`` the dict ``--network``'s
+            # default picks: its entry
+            value = self.entry(f, fn, expr)
+            if is_numeric(value) or isinstance(value, str | bool):
+                step = f"{text}: the entry of the dict the defaults pick"
+                return _Val(repr(value), True, (step,))
             keyed = self._keyed(f, fn, container, index.value, depth)
             if keyed is not None:
-                return keyed  # cfg['loc_weight'] of a dict written in the repository
+                return keyed  # cfg['loc_weight'] of a dict written in the repository, not picked
         if not (index.kind == "Name" and fn >= 0 and index.name in f.defs[fn].loop_names):
             return _Val(text, False)  # cfg["lr"], boxes[fg]: a lookup, not a schedule step
         base = self.resolve(f, fn, container, depth + 1)
@@ -1949,6 +1965,13 @@ def _unpacks(call: Expr) -> bool:
     return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
 
 
+def _numbers_in(expr: Expr) -> bool:
+    """Whether the literal ``expr`` is a number other than 0, 1 and 2 (an axis, a coin
+    flip's ``randrange(2)``), or a list or tuple of numbers: a setting, not an index."""
+    value = _literal_value(expr)
+    return is_numeric(value) and (isinstance(value, list | tuple) or value not in (0, 1, 2))
+
+
 def _bind_def(fn: DefValues, call: Expr) -> dict[str, Expr]:
     """Argument expressions of ``call`` by the parameter names of the repo function ``fn``."""
     names = [p for p, _ in fn.params]
@@ -2028,6 +2051,11 @@ class _Recipe:
         self._enums: set[str] | None = None
         #: (path, def, parameter) -> the value every running call passes it (or UNKNOWN)
         self._passing: dict[tuple[str, int, str], object] = {}
+        #: whether a read by key is being told (:meth:`_entry`)
+        self._entering = False
+        #: (path, name) -> where an imported name is assigned; path -> module-level names
+        self._imported: dict[tuple[str, str], tuple[_File, str] | None] = {}
+        self._assigned: dict[str, frozenset[str]] = {}
         #: the rows dropped as built where training does not go with the defaults
         self.untaken: list[RecipeItem] = []
         #: (path, def) of a module-level function -> whose recipe its rows are (_whose)
@@ -2043,6 +2071,7 @@ class _Recipe:
         self._needed_options()
         self._judging = False
         self.values.runs = self._assignment_runs
+        self.values.entry = self._entry
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
@@ -2578,12 +2607,16 @@ class _Recipe:
         return ""
 
     def _file_ifs(self, file: _File) -> list[IfValues]:
-        """Every ``if`` statement around a call of ``file``, each once."""
+        """Every ``if`` statement around a call or an assignment of ``file``, each once
+        (``if args.network == "big": cfg = cfg_big`` holds no call)."""
         found = self._ifs_by_file.get(file.path)
         if found is None:
             seen: dict[tuple[int, int], IfValues] = {}
             for call in file.values.calls:
                 for near in call.ifs:
+                    seen.setdefault((near.line, near.col), near)
+            for a, _ in file.assigns:
+                for near in a.ifs:
                     seen.setdefault((near.line, near.col), near)
             found = self._ifs_by_file[file.path] = list(seen.values())
         return found
@@ -2840,8 +2873,8 @@ class _Recipe:
         not the run's). A dict counts as unused only when every assignment of it to the
         name is in an untaken branch while another dict of the same config file is assigned
         to that name in a branch that runs; a dict no code assigns stays. The branches
-        are the ``if`` statements the records keep, those around some call (ssd's build the
-        dataset beside the pick)."""
+        are the ``if`` statements around the assignments themselves; a tool's own pick
+        (another default of the same option) decides nothing."""
         prefix = "config "
         tops: dict[str, set[str]] = {}  # config path -> the top-level names its rows show
         for item in items:
@@ -2855,7 +2888,9 @@ class _Recipe:
             # (target, dict name) -> whether any assignment of it runs with the defaults
             runs: dict[tuple[str, str], bool] = {}
             for other, file in self.files.items():
-                if other == path or is_test_path(other):
+                # a tool's own pick (Pytorch_Retinaface's detect.py, ``--network`` defaulting
+                # to resnet50) is not the training's
+                if other == path or is_test_path(other) or self.values.apart(other):
                     continue
                 for a, fn in file.assigns:
                     if a.value.kind != "Name" or a.value.name not in names:
@@ -2944,6 +2979,10 @@ class _Recipe:
         :func:`~apiscan.review.evaluate.holds`; :data:`_UNKNOWN` when it cannot be told."""
 
         def lookup(name: Expr, at: int) -> object:
+            if name.kind == "Name" and fn < 0:
+                local = self._local_holds(file, fn, name, at + 1)
+                if local is not None:
+                    return local[0]
             if name.kind == "Name" and fn >= 0:
                 local = self._local_holds(file, fn, name, at + 1)
                 if local is not None:
@@ -2971,6 +3010,17 @@ class _Recipe:
             derived = self._derived_option(file, name)
             if derived is not None:
                 return self._holds(file, derived[0], derived[1], at + 1)
+            if name.kind == "Name" and not (fn >= 0 and name.name in dict(file.defs[fn].params)):
+                imported = self._imported_binding(file, name.name)
+                if imported is None and fn >= 0 and not self._assigns_in(file, fn, name.name):
+                    imported = (file, name.name)  # a global the function reads, its last value
+                if imported is not None:
+                    # ``from data import cfg_mnet``: the module that binds it, at its end
+                    other, bound = imported
+                    last = name._replace(name=bound, line=1 << 30)
+                    held = self._local_holds(other, -1, last, at + 1)
+                    if held is not None:
+                        return held[0]
             found = self.values.resolve(file, fn, name, 0)
             if any(step.startswith("default of parameter") for step in found.trail):
                 # no caller found to say what it passes (yolov9's smart_optimizer(model,
@@ -3009,15 +3059,17 @@ class _Recipe:
         return _Member(cls, expr.name) if cls in self._enums else None
 
     def _local_holds(self, file: _File, fn: int, name: Expr, depth: int) -> tuple[object] | None:
-        """(the value) the local ``name`` holds where it is read, None when def ``fn``
-        assigns it nowhere before: the last assignment before the read that runs with the
-        defaults. One built under an ``if`` (ConvNeXt's ``mixup_fn = None`` then ``if
-        mixup_active: mixup_fn = Mixup(...)``) holds when that test does, the one before it
-        when the test fails, and nothing is told when the test cannot be."""
+        """(the value) the local ``name`` holds where it is read, None when def ``fn`` (-1:
+        the module's own code) assigns it nowhere before: the last assignment before the
+        read that runs with the defaults. One built under an ``if`` (ConvNeXt's ``mixup_fn =
+        None`` then ``if mixup_active: mixup_fn = Mixup(...)``; Pytorch_Retinaface's ``cfg =
+        None`` then ``if args.network == "mobile0.25": cfg = cfg_mnet``) holds when that test
+        does, the one before it when the test fails, and nothing is told when the test
+        cannot be."""
         bound = sorted(
             (
                 a
-                for a in file.defs[fn].assigns
+                for a in (file.defs[fn].assigns if fn >= 0 else file.values.assigns)
                 if not a.annotated
                 and a.line < name.line
                 and a.target.kind == "Name"
@@ -3027,25 +3079,77 @@ class _Recipe:
         )
         if not bound:
             return None
-        for stmt in reversed(bound):
+        params = dict(file.defs[fn].params) if fn >= 0 else {}
+        for n in range(len(bound) - 1, -1, -1):
+            stmt = bound[n]
             value = stmt.value
-            call = next(
-                (
-                    c
-                    for c in file.calls_on.get(value.line, [])
-                    if c.expr.line == value.line and c.expr.col == value.col and not stmt.top
-                ),
-                None,
-            )
-            ifs = [i for i in call.ifs if i.function == fn and i.body_end] if call else []
+            ifs = [i for i in stmt.ifs if i.function == fn and i.body_end]
             if not ifs:
                 return (self._holds(file, fn, value, depth),)
             runs = self._runs_with_defaults(file, fn, stmt.line, ifs)
-            if runs is None:
+            if runs is None and (value.kind == "Call" or n > 0 or name.name in params):
+                # an object built only maybe; or a value that replaces an earlier one only
+                # maybe (fairseq's ``sync = False`` under ``if world_size == 1:``)
                 return (_UNKNOWN,)
-            if runs:
+            if runs is not False:
+                # the name's first value, under a test that cannot be told (detectron2's
+                # ``if sampler is None: sampler_name = cfg.DATALOADER.SAMPLER_TRAIN``): the
+                # read needs it, so it ran
                 return (self._holds(file, fn, value, depth),)
         return (_UNKNOWN,)
+
+    def _module_names(self, file: _File) -> frozenset[str]:
+        """The plain names the module-level code of ``file`` assigns."""
+        found = self._assigned.get(file.path)
+        if found is None:
+            found = self._assigned[file.path] = frozenset(
+                a.target.name for a in file.values.assigns if a.target.kind == "Name"
+            )
+        return found
+
+    @staticmethod
+    def _assigns_in(file: _File, fn: int, name: str) -> bool:
+        """Whether def ``fn`` binds the name ``name`` itself."""
+        return any(a.target.kind == "Name" and a.target.name == name for a in file.defs[fn].assigns)
+
+    def _imported_binding(self, file: _File, name: str) -> tuple[_File, str] | None:
+        """(file, name) of the module-level assignment that the name ``name`` of ``file``
+        is imported from (``from data import cfg_mnet``, ``data/__init__.py`` passing
+        ``from .config import *`` on), through re-exports and star imports a few modules
+        deep; None when ``file`` binds it itself or it comes from no such assignment."""
+        key = (file.path, name)
+        if key not in self._imported:
+            self._imported[key] = self._find_imported(file, name)
+        return self._imported[key]
+
+    def _find_imported(self, file: _File, name: str) -> tuple[_File, str] | None:
+        if name in self._module_names(file):
+            return None
+        if self._by_module is None:
+            self._by_module = {m: f for f in self.files.values() for m in f.modules}
+
+        def sources(f: _File, wanted: str) -> list[tuple[str, str]]:
+            dotted = f.imports.get(wanted)
+            if dotted is not None:
+                module, _, original = dotted.rpartition(".")
+                return [(module, original)]
+            for local, level, module, original in f.values.relative_imports:
+                if local == wanted:
+                    return [(f.from_module(level, module), original)]
+            return [(f.from_module(*star), wanted) for star in f.values.star_imports]
+
+        todo = sources(file, name)
+        seen: set[tuple[str, str]] = set()
+        while todo and len(seen) < 20:
+            module, wanted = todo.pop(0)
+            other = self._by_module.get(module)
+            if (module, wanted) in seen or other is None:
+                continue
+            seen.add((module, wanted))
+            if wanted in self._module_names(other):
+                return other, wanted
+            todo += sources(other, wanted)
+        return None
 
     def _runs_with_defaults(
         self, file: _File, fn: int, line: int, ifs: Sequence[IfValues]
@@ -3089,6 +3193,17 @@ class _Recipe:
         if len(sets) != 1 or not sets[0][0].top or sets[0][0].annotated:
             return None
         return sets[0][1], sets[0][0].value
+
+    def _entry(self, file: _File, fn: int, expr: Expr) -> object:
+        """The value the read by key ``expr`` holds with the defaults (the value follower's
+        question); not asked again while one is being told."""
+        if self._entering:
+            return _UNKNOWN
+        self._entering = True
+        try:
+            return self._holds(file, fn, expr, 0)
+        finally:
+            self._entering = False
 
     def _assignment_runs(self, file: _File, fn: int, line: int) -> bool:
         """Whether the assignment at ``line`` of def ``fn`` runs with the defaults (not in
@@ -3907,7 +4022,10 @@ class _Recipe:
             file, index = found
             node = file.defs[index]
             category = self._repo_category(key, node)
-            if category is None:
+            # a plain class with ``__call__`` (Pytorch_Retinaface's ``preproc``) is a
+            # transform where a dataset is handed an instance of it, whatever its name
+            handed = category is None and self._callable_class(key, file, index)
+            if category is None and not handed:
                 continue
             positional = self._repo_positional(key, file, node)
             calls_made: list[tuple[_File, CallValues]] = []
@@ -3945,7 +4063,9 @@ class _Recipe:
                     continue  # an override passing on to the method it overrides: one row
                 if category == "loss" and _INFERENCE_PLACE.search(f"{caller.path}:"):
                     continue  # RITM's BRS losses, optimised per click in inference/predictors/
-                note, row = f"defined at {file.loc(node.line)}", category
+                if handed and not self._handed_to_dataset(caller, call):
+                    continue  # a box decoder called on the network's output
+                note, row = f"defined at {file.loc(node.line)}", category or "augmentation"
                 if category == _SCHEDULE_FUNCTION:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
                     # per-step values, the LR's or the weight decay's by what it is stored as
@@ -3985,7 +4105,6 @@ class _Recipe:
                     )
                     values += self._lazy_every(caller, call)
                     values += self._combined_terms(key, file, node)
-
                     if "." in node.qual:
                         self._loss_builder(caller, call, key)
                 if row == "optimizer" and node.is_class:
@@ -3994,12 +4113,101 @@ class _Recipe:
                     index = file.first.get(node.qual)
                     if index is not None and not _unpacks(call.expr):
                         values += self._class_constants(file, index, call.expr)
+                    if handed and index is not None:
+                        values += self._call_steps(file, index)
+                        note = f"a transform the dataset calls on each sample, {note}"
                 if row == "loss":
                     given = dict(values)
                     values += [
                         (k, v) for k, v in self._returned_weights(file, node) if k not in given
                     ]
                 self.add(row, key, caller.where(call.expr.line), values, note)
+
+    def _callable_class(self, key: str, file: _File, index: int) -> bool:
+        """Whether the def ``index`` of ``file`` is a plain callable class: ``__call__``, no
+        ``__getitem__`` (a dataset) and no torch base (a module's call is its forward)."""
+        node = file.defs[index]
+        if not node.is_class or self.hierarchy.torch_ancestors(key):
+            return False
+        methods = {d.name for d in file.defs if d.owner == index}
+        return "__call__" in methods and "__getitem__" not in methods
+
+    def _handed_to_dataset(self, caller: _File, call: CallValues) -> bool:
+        """Whether the object ``call`` builds is passed to a dataset's construction: as an
+        argument of it (``WiderFaceDetection(path, preproc(img_dim, rgb_mean))``), or by the
+        name it is stored as in the same function; a repository dataset by its torch base, a
+        library's by its ``transform=`` keyword."""
+        stored = call.stored.name if call.stored is not None and call.stored.kind == "Name" else ""
+        takers = [c for c in (caller.call_around(call.expr),) if c is not None]
+        if stored:
+            takers += [
+                c
+                for c in caller.values.calls
+                if c.function == call.function
+                and c.expr.line > call.expr.line
+                and any(
+                    a.kind == "Name" and a.name == stored
+                    for a in (*c.expr.args, *(k.target for k in c.expr.keywords))
+                )
+            ]
+        for taker in takers:
+            found = self.values.repo_function(caller, taker.expr, classes=True)
+            if found is not None:
+                owner, at = found
+                if self.hierarchy.is_dataset(f"{owner.module}.{owner.defs[at].qual}"):
+                    return True
+            for k in taker.expr.keywords:
+                if k.name in ("transform", "transforms") and (
+                    k.target == call.expr or (k.target.kind == "Name" and k.target.name == stored)
+                ):
+                    return True
+        return False
+
+    def _call_steps(self, file: _File, cls: int) -> list[tuple[str, str]]:
+        """What a callable transform's ``__call__`` does, step by step: each repository
+        function it calls, in order, with the arguments that reach a literal (the size a
+        resize is given, the mean subtracted) and the numbers written in that function's
+        own calls (the crop's scales drawn by ``random.choice([0.3, ..., 1.0])``, the
+        contrast factor of ``random.uniform(0.5, 1.5)``): the augmentation a port writes
+        again, which the class's name alone does not say."""
+        fn = file.first.get(f"{file.defs[cls].qual}.__call__")
+        if fn is None:
+            return []
+        steps: list[tuple[str, str]] = []
+        calls = sorted(
+            (c for c in file.values.calls if c.function == fn),
+            key=lambda c: (c.expr.line, c.expr.col),
+        )
+        for call in calls:
+            found = self.values.repo_function(file, call.expr)
+            if found is None:
+                continue
+            owner, at = found
+            d = owner.defs[at]
+            shown = []
+            for param, arg in _bind_def(d, call.expr).items():
+                value = self.values.resolve(file, fn, arg, 0)
+                if value.literal and value.text != "None":
+                    shown.append(f"{param}={value.text}")
+            numbers = [
+                f"{a.target.name}={a.value.text}"
+                for a in sorted(d.assigns, key=lambda a: a.line)
+                if a.target.kind == "Name" and a.value.literal and _numbers_in(a.value)
+            ]
+            numbers += [
+                f"{inner.expr.func.text}({', '.join(a.text for a in inner.expr.args)})"
+                for inner in sorted(owner.values.calls, key=lambda c: (c.expr.line, c.expr.col))
+                if inner.function == at
+                and RANDOM_DRAW.match(owner.dotted(inner.expr.func) or inner.expr.func.text)
+                and inner.expr.args
+                and all(a.literal and _numbers_in(a) for a in inner.expr.args)
+            ]
+            numbers = list(dict.fromkeys(numbers))
+            text = f"{d.name}({', '.join(shown)})"
+            if numbers:
+                text += f" with {', '.join(numbers[:6])}"
+            steps.append((str(len(steps) + 1), text))
+        return steps
 
     def _ema_decay(self, stored: str) -> bool:
         """Whether a weight average's row reads its decay from ``stored`` indexed by the
@@ -5389,7 +5597,8 @@ class _Recipe:
             return self._step(file, fn, expr, depth + 1)
         if expr.kind in ("List", "Tuple") and any(e.kind == "Call" for e in expr.parts):
             return "[" + ", ".join(self._step(file, fn, e, depth + 1) for e in expr.parts) + "]"
-        return self.values.resolve(file, fn, expr, 0).text
+        value = self.values.resolve(file, fn, expr, 0)
+        return value.show() if value.undecided() else value.text
 
     def _no_aug_call(self, file: _File, call: CallValues) -> None:
         values = [("call", call.expr.text)]

@@ -8,6 +8,12 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+#: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``):
+#: an augmentation's draw, as the written callee or the dotted name the imports make of it.
+RANDOM_DRAW = re.compile(
+    r"^(?:random|np\.random|numpy\.random|torch)\.(?:rand\w*|choice|uniform|sample)$"
+)
+
 #: A name of evaluation code, one part of a path (a folder, or a file's stem): ``eval/``,
 #: ``evaluation/``, ``evaluator``, ``voc_eval_lib/``, ``coco_eval``, ``fast_eval_api``,
 #: stylegan2's ``metrics/`` computing FID with its own loader, ``depth_metric``. Scores

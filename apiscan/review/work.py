@@ -37,6 +37,7 @@ from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkIt
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, training_piece
 from apiscan.review.roles import (
+    RANDOM_DRAW,
     STEP_COMPUTATION,
     TRAINING_APIS,
     TRAINING_STEP,
@@ -1732,12 +1733,6 @@ def _switched_off_named(
     return off, named
 
 
-#: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``).
-_RANDOM_DRAW = re.compile(
-    r"^(?:random|np\.random|numpy\.random|torch)\.(?:rand\w*|choice|uniform|sample)$"
-)
-
-
 def switched_off_named(
     analyses: Sequence[FileAnalysis], defaults: Mapping[str, Iterable[object]]
 ) -> tuple[set[tuple[str, str]], dict[str, dict[int, dict[str, list[object]]]]]:
@@ -1852,7 +1847,7 @@ def unrun_draws(
                     d is not None
                     and d.qual == function
                     and call.expr.parts
-                    and _RANDOM_DRAW.match(call.expr.parts[0].text)
+                    and RANDOM_DRAW.match(call.expr.parts[0].text)
                 ):
                     owner = values.defs[d.owner].name if d.owner >= 0 else ""
                     draws.append((path, call, owner))

@@ -45,8 +45,11 @@ def test_a_key_read_from_the_section_shows_the_cfg_value(items) -> None:
 
 def test_a_dict_read_by_one_key_is_no_config(items) -> None:
     (loader,) = named(items, "torch.utils.data.DataLoader")
-    # "batch" is a [net] key, but ``options`` is read by no other: not the section
-    assert dict(loader.values)["batch_size"] == 'options["batch"]'
+    # "batch" is a [net] key (8 in net.cfg), but ``options`` is read by no other: not the
+    # section; the local dict's own entry is the value
+    assert dict(loader.values)["batch_size"] == (
+        '4 (options["batch"]: the entry of the dict the defaults pick)'
+    )
 
 
 def test_an_accumulation_every_one_pass_is_every_step(items) -> None:
