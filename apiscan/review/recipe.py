@@ -1346,8 +1346,8 @@ class _Values:
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))
         if index.kind == "Constant" and isinstance(index.value, str):
             # Pytorch_Retinaface's ``cfg['image_size']``, ``cfg`` the dict ``--network``'s
-            # default picks: its entry
-            value = self.entry(f, fn, expr)
+            # default picks: its entry (unless the file writes entries of that dict)
+            value = self.entry(f, fn, expr) if not self._written_in_place(f, container) else UNKNOWN
             if is_numeric(value) or isinstance(value, str | bool):
                 step = f"{text}: the entry of the dict the defaults pick"
                 return _Val(repr(value), True, (step,))
@@ -1361,6 +1361,17 @@ class _Values:
             return _Val(text, False)  # self.W_a[ii]: a tensor built from no setting
         step = f"{container.text} indexed by {index.text}"
         return _Val(f"{base.text}[{index.text}]", False, (step, *base.trail))
+
+    def _written_in_place(self, f: _File, container: Expr) -> bool:
+        """Whether ``container`` is a name whose dict ``f`` changes in place (an entry
+        written, ``update`` called): the literal it was built from is then not what a read
+        by key gives."""
+        if container.kind != "Name":
+            return False
+        changed = self._changed.get(f.path)
+        if changed is None:
+            changed = self._changed[f.path] = _changed_in_place(f)
+        return container.name in changed
 
     def _keyed(self, f: _File, fn: int, container: Expr, key: str, depth: int) -> _Val | None:
         """``cfg['loc_weight']`` where ``cfg`` holds a dict literal of the repository
@@ -1401,12 +1412,9 @@ class _Values:
             return [(f, fn, expr)]
         if expr.kind != "Name":
             return None
-        name = expr.name
-        changed = self._changed.get(f.path)
-        if changed is None:
-            changed = self._changed[f.path] = _changed_in_place(f)
-        if name in changed:
+        if self._written_in_place(f, expr):
             return None
+        name = expr.name
         scopes = [(fn, f.defs[fn].assigns)] if fn >= 0 else []
         for scope, assigns in [*scopes, (-1, f.values.assigns)]:
             bound = [

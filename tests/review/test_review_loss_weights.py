@@ -34,7 +34,7 @@ def test_a_weight_read_from_a_config_dict_names_the_term_it_weights(items) -> No
     # brought through a package's star import
     box = losses(items)["losses.BoxLoss @ train.py:25"]
     assert box["weight of loss_l"] == (
-        "2.0 (cfg['loc_weight']: set at settings/presets.py:5, settings/presets.py:12)"
+        "2.0 (cfg['loc_weight']: the entry of the dict the defaults pick)"
     )
     assert "weight of loss_c" not in box and "weight" not in box
     # INVALID: ``return loc.sum() * 0, conf.sum() * 0`` for an empty batch: a zero loss
