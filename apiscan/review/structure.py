@@ -164,12 +164,16 @@ def _stage(func: ValueExpr) -> str | None:
     return chain[1] if chain is not None and len(chain) == 2 and chain[0] == "self" else None
 
 
-def forward_flow(fa: FileAnalysis, qualname: str) -> tuple[dict[str, set[str]], set[str]]:
+def forward_flow(
+    fa: FileAnalysis, qualname: str, stages: Iterable[str]
+) -> tuple[dict[str, set[str]], set[str]]:
     """What a ``forward`` does with the modules it holds, from the names of its own body
     in line order: attribute -> where the input of each ``self.<attr>(...)`` comes from
     (other attributes, :data:`_INPUT` for the forward's own parameters), and the attributes
     whose outputs it returns (through names, tuples and tensor calls: ``torch.cat([self.
-    heads[i](f) for i, f in enumerate(features)])``). A name is the last assignment's
+    heads[i](f) for i, f in enumerate(features)])``). Only the attributes of ``stages`` (those
+    holding the repository's modules) are stages; any other call passes its inputs on (a
+    torch layer, the model's own ``self.losses(...)``). A name is the last assignment's
     above the use (branches and loops are not told apart). The roles of a model's parts
     come from it (:class:`_Roles`): the stage fed by the input is the backbone, the ones
     whose outputs are returned the heads."""
@@ -183,8 +187,10 @@ def forward_flow(fa: FileAnalysis, qualname: str) -> tuple[dict[str, set[str]], 
     env: dict[str, set[str]] = {name: {_INPUT} for name in d.positional[1:]}
     env.update((name, {_INPUT}) for name, _ in d.params if name != "self")
 
+    stages = set(stages)
+
     def origins(e: ValueExpr, scope: dict[str, set[str]]) -> set[str]:
-        if e.kind == "Call" and (attr := _stage(e.func)) is not None:
+        if e.kind == "Call" and (attr := _stage(e.func)) in stages:
             inputs.setdefault(attr, set()).update(o for p in e.parts[1:] for o in origins(p, scope))
             return {attr}
         if e.kind == "Name":
@@ -317,7 +323,7 @@ class StructureBuilder:
             owner = self.hierarchy.resolve(forward.rpartition(".")[0]) if forward else None
             if owner is not None and owner in self.classes:
                 fa, fact = self.classes[owner]
-                node.flow = forward_flow(fa, f"{fact.qualname}.forward")
+                node.flow = forward_flow(fa, f"{fact.qualname}.forward", node.slots)
         roles = _Roles(nodes, self.classes, self._bases).assign()
         return tuple(
             ModuleNode(
@@ -355,9 +361,12 @@ class StructureBuilder:
                 continue
             fa, fact = self.classes[owner]
             qualname = f"{fact.qualname}.{name}"
-            assignments = [] if fa.errors else _self_assignments(fa, qualname)
-            # ``backbone = MobileNetV1()`` then ``self.body = Getter(backbone, ...)``
-            assignments += _local_slots(fa, qualname)
+            # the attributes a call's value is stored in: its name gives a role
+            direct = [] if fa.errors else _self_assignments(fa, qualname)
+            # and, for what the forward does with it, one built into a local an attribute
+            # is then handed (``backbone = MobileNetV1()``, ``self.body = Getter(backbone,
+            # ...)``) or in a method whose result an attribute stores
+            assignments = direct + _local_slots(fa, qualname)
             lineage = self._lineage(owner)
             for call in fa.calls:
                 if call.caller != qualname and not call.caller.startswith(qualname + "."):
@@ -382,8 +391,10 @@ class StructureBuilder:
                 if child is None or child not in nodes or child == node.cls:
                     continue
                 node.children.add(child)
+                for attr, first, last in direct:
+                    if first <= call.line <= last:
+                        nodes[child].attributes.add(attr)
                 for attr in slots:
-                    nodes[child].attributes.add(attr)
                     node.slots.setdefault(attr, set()).add(child)
             node.layers.update(self._third_party_layers(fa, qualname))
             blocks = self._evaluated_blocks(fa, qualname)
@@ -627,7 +638,8 @@ class _Roles:
 
     def _flow_roles(self, roles: Mapping[str, str | None]) -> dict[str, str]:
         """Roles from what a part does in its model's ``forward`` (:func:`forward_flow`),
-        for the parts whose names say none: of a module holding a part its name calls a
+        for the parts whose names say none: of a root module (the model; a block's or a
+        head's own pipeline of layers says nothing) holding a part its name calls a
         backbone, neck or head, the stage fed by the input that feeds the others is the
         backbone, the ones fed by other stages whose outputs are returned the heads, those
         between the necks (EfficientDet's ``Regressor`` and ``Classifier``, RetinaFace's
@@ -636,7 +648,7 @@ class _Roles:
         out: dict[str, str] = {}
         for node in self.nodes.values():
             inputs, returned = node.flow
-            if not any(
+            if self.parents[node.cls] or not any(
                 roles[c] in ("backbone", "neck", "head")
                 for found in node.slots.values()
                 for c in found
@@ -663,6 +675,8 @@ class _Roles:
                 for cls in found:
                     by_class.setdefault(cls, set()).add(attr)
             for cls, attrs in by_class.items():
+                if not self.nodes[cls].layers and not self.nodes[cls].children:
+                    continue  # no weights: a computation (anchors from the features)
                 found_roles = {stage.get(a) for a in attrs}
                 chained = any(below.get(a, set()) & attrs for a in attrs)
                 if len(found_roles) == 1 and None not in found_roles and not chained:

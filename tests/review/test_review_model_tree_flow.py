@@ -65,6 +65,18 @@ def test_what_the_forward_does_not_show_keeps_its_role(review) -> None:
     assert roles["det.parts.Stem"] == "backbone"
 
 
+def test_the_models_own_methods_pass_their_inputs_on(review) -> None:
+    roles = _roles(review)
+    # VALID: ``self.prepare(images)`` is no stage, so the tower fed by it is the backbone;
+    # the predictor's output reaches the return through ``self.losses(...)``: a head
+    assert roles["det.model.Tower"] == "backbone"
+    assert roles["det.model.MaskPredictor"] == "head"
+    assert roles["det.model.MaskNet"] == "model"
+    # INVALID: anchors computed from the features and handed to the loss hold no weights:
+    # a computation, no head
+    assert roles["det.model.CellAnchors"] == "block"
+
+
 def test_a_class_method_constructor_connects_the_backbone(review) -> None:
     # VALID: ``Trunk.from_name(name)`` (``def from_name(cls, name)``) builds a Trunk
     assert _children(review, "det.parts.Encoder") == ("det.trunk.Trunk",)
