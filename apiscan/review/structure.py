@@ -1674,10 +1674,23 @@ class _Builders:
                 seen = bound[mine[0] :] if mine else bound[-1:]
                 if seen and not file.same_branch(seen[0], expr):
                     seen = [a for a in bound if not file.same_branch(a, expr)]
-                for a in seen:
-                    last = file.expr(a.value)
-                    if last is not None and last.kind == "call":
-                        todo.append(a.value)
+                calls = [
+                    a.value
+                    for a in seen
+                    if (last := file.expr(a.value)) is not None and last.kind == "call"
+                ]
+                # bindings of different classes in different branches are alternatives
+                # (RetinaFace's ``MobileNetV1 or torchvision.models.resnet50``); one class
+                # built in each (semseg's depths) is one part, its constructions listed
+                alternatives = [
+                    p for value in calls if (p := self._part(file, value, fn, owner, attr))
+                ]
+                if len({p.partition(" (")[0] for p in alternatives}) > 1:
+                    either = " or ".join(dict.fromkeys(alternatives))
+                    if either not in found:
+                        found.append(either)
+                else:
+                    todo.extend(calls)
                 continue
             if expr.kind != "call":
                 inner = [r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0]

@@ -90,8 +90,9 @@ def test_a_class_method_constructor_connects_the_backbone(review) -> None:
 def test_every_part_a_helper_method_builds_is_listed(review) -> None:
     # VALID: the four context modules are one entry, and the three heads each one
     assert _parts(review, "face.net.FaceNet") == {
-        "body": "TinyTrunk, torchvision.models._utils.IntermediateLayerGetter, "
-        "torchvision.models.resnet18",
+        # the trunk each branch of the config builds, handed to the layer getter
+        "body": "TinyTrunk or torchvision.models.resnet18, "
+        "torchvision.models._utils.IntermediateLayerGetter",
         "fpn": "FPN",
         "ctx1, ctx2, ctx3, ctx4": "Context",
         "scores": "_make_score_head(...) → ScoreHead",
