@@ -620,13 +620,14 @@ class _Roles:
                 role = _role_of_words(words(module)[-1:])
                 if role is not None and role not in {roles[a] for a in self._ancestors(cls)}:
                     roles[cls] = role
-        for cls, role in self._flow_roles(roles).items():
+        models = {cls for cls in self.nodes if self._may_be_model(cls, roles)}
+        for cls, role in self._flow_roles(roles, models).items():
             roles[cls] = roles[cls] or role
         final: dict[str, str] = {}
         for cls in self.nodes:
             role = roles[cls]
             below = {roles[d] for d in self._descendants(cls)}
-            if not self.parents[cls] and {"backbone", "head"} <= below and role != "loss":
+            if cls in models and {"backbone", "head"} <= below:
                 # what holds a backbone and heads is the model, whatever its name says
                 # (EfficientDet's ``EfficientDetBackbone`` holds EfficientNet, BiFPN and the
                 # box and class heads)
@@ -636,10 +637,21 @@ class _Roles:
             final[cls] = role
         return final
 
-    def _flow_roles(self, roles: Mapping[str, str | None]) -> dict[str, str]:
+    def _may_be_model(self, cls: str, roles: Mapping[str, str | None]) -> bool:
+        """A root module whose name gives it no role, or the role of a part it holds (a
+        "backbone" holding a backbone is misnamed: EfficientDet's ``EfficientDetBackbone``).
+        A root whose name says neck and that holds a backbone is a neck nothing builds
+        (YOLOX's ``YOLOFPN`` around Darknet), never the model."""
+        role = roles[cls]
+        if self.parents[cls] or role == "loss":
+            return False
+        return role is None or role in {roles[c] for c in self.nodes[cls].children}
+
+    def _flow_roles(self, roles: Mapping[str, str | None], models: set[str]) -> dict[str, str]:
         """Roles from what a part does in its model's ``forward`` (:func:`forward_flow`),
-        for the parts whose names say none: of a root module (the model; a block's or a
-        head's own pipeline of layers says nothing) holding a part its name calls a
+        for the parts whose names say none: of a root module that may be the model
+        (:meth:`_may_be_model`; a block's, a head's or a neck's own pipeline of layers says
+        nothing) holding a part its name calls a
         backbone, neck or head, the stage fed by the input that feeds the others is the
         backbone, the ones fed by other stages whose outputs are returned the heads, those
         between the necks (EfficientDet's ``Regressor`` and ``Classifier``, RetinaFace's
@@ -648,7 +660,7 @@ class _Roles:
         out: dict[str, str] = {}
         for node in self.nodes.values():
             inputs, returned = node.flow
-            if self.parents[node.cls] or not any(
+            if node.cls not in models or not any(
                 roles[c] in ("backbone", "neck", "head")
                 for found in node.slots.values()
                 for c in found

@@ -63,6 +63,10 @@ def test_what_the_forward_does_not_show_keeps_its_role(review) -> None:
     assert roles["det.parts.DeepBackbone"] == "backbone"
     assert roles["det.model.StackNet"] == "model"
     assert roles["det.parts.Stem"] == "backbone"
+    # a root named a neck that holds its own backbone is a neck nothing builds: its output
+    # convolution is no head, and it is no model
+    assert roles["det.model.SpareFPN"] == "neck"
+    assert roles["det.model.OutConv"] == "block"
 
 
 def test_the_models_own_methods_pass_their_inputs_on(review) -> None:
