@@ -11,8 +11,10 @@ API findings of the torch layers built there, and the attribute a child is assig
 ``self_assigns``).
 
 Roles are told from names first (the class's own last word, then the attributes it is stored
-in, then its module's name), then from position: a root module containing a backbone and a
-head is the model; any other module built by another is a block.
+in, then its module's name), then from what the parts do in the model's ``forward``
+(:func:`forward_flow`: the stage fed by the input is the backbone, those whose outputs are
+returned the heads), then from position: a root module containing a backbone and a head is
+the model, whatever its name says; any other module built by another is a block.
 """
 
 from __future__ import annotations
@@ -651,12 +653,13 @@ class _Roles:
         """Roles from what a part does in its model's ``forward`` (:func:`forward_flow`),
         for the parts whose names say none: of a root module that may be the model
         (:meth:`_may_be_model`; a block's, a head's or a neck's own pipeline of layers says
-        nothing) holding a part its name calls a
-        backbone, neck or head, the stage fed by the input that feeds the others is the
-        backbone, the ones fed by other stages whose outputs are returned the heads, those
-        between the necks (EfficientDet's ``Regressor`` and ``Classifier``, RetinaFace's
-        ``SSH`` context modules). A class stored in stages that feed one another (ResNet's
-        ``layer1`` ... ``layer4`` of ``Bottleneck``) is a repeated block, never a part."""
+        nothing) holding a part its name calls a backbone, neck or head, the stage fed by
+        the input that feeds the others is the backbone, the ones fed by other stages whose
+        outputs are returned the heads, those between the necks (EfficientDet's
+        ``Regressor`` and ``Classifier``, RetinaFace's ``SSH`` context modules). A class
+        stored in stages that feed one another (ResNet's ``layer1`` ... ``layer4`` of
+        ``Bottleneck``) is a repeated block, never a part; one without weights (anchors
+        computed from the features) is no part either."""
         out: dict[str, str] = {}
         for node in self.nodes.values():
             inputs, returned = node.flow
