@@ -349,11 +349,13 @@ class StructureBuilder:
     def _constructor(self, node: _Node, nodes: Mapping[str, _Node]) -> None:
         """Children and layers from ``__init__`` and the ``self.<method>()`` it calls."""
         start = self.hierarchy.method(node.cls, "__init__")
-        # each method with the attribute the call that reached it is assigned to
-        queue: deque[tuple[str, str]] = deque([(start, "")] if start else [])
+        queue = deque([start] if start else [])
+        # method -> the attributes the calls that reach it are assigned to (ResNet's
+        # ``self.layer1 = self._make_layer(...)`` ... ``self.layer4 = ...``)
+        stored: dict[str, set[str]] = {}
         seen: set[str] = set()
         while queue:
-            method, stored = queue.popleft()
+            method = queue.popleft()
             if method in seen:
                 continue
             seen.add(method)
@@ -373,13 +375,14 @@ class StructureBuilder:
             for call in fa.calls:
                 if call.caller != qualname and not call.caller.startswith(qualname + "."):
                     continue
-                slots = [a for a, first, last in assignments if first <= call.line <= last]
-                slots = slots or ([stored] if stored else [])
+                slots = {a for a, first, last in assignments if first <= call.line <= last}
+                slots = slots or stored.get(method, set())
                 receiver, _, called = call.callee.rpartition(".")
                 if self.hierarchy.resolve(receiver) in lineage:  # self.<method>(...)
                     target = self.hierarchy.method(node.cls, called)
                     if target is not None and target not in seen:
-                        queue.append((target, slots[0] if len(slots) == 1 else ""))
+                        queue.append(target)
+                        stored.setdefault(target, set()).update(slots)
                 child = self._built_class(call.callee, fa)
                 if child is None:
                     node.layers.update(self._builder_layers(call.callee))

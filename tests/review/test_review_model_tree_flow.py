@@ -67,6 +67,9 @@ def test_what_the_forward_does_not_show_keeps_its_role(review) -> None:
     # convolution is no head, and it is no model
     assert roles["det.model.SpareFPN"] == "neck"
     assert roles["det.model.OutConv"] == "block"
+    # the blocks one helper method makes for each of two chained stages are repeated
+    # blocks, though the last one's output reaches the return through a torch layer
+    assert roles["det.model.Bottle"] == "block"
 
 
 def test_the_models_own_methods_pass_their_inputs_on(review) -> None:
