@@ -678,10 +678,16 @@ class _Roles:
                     feeds.setdefault(source, set()).add(attr)
             below = {a: self._closure(a, lambda x, f=feeds: f.get(x, ())) for a in inputs}
             heads = {a for a in returned & inputs.keys() if inputs[a] - {_INPUT}}
+            # what it feeds reads none of the forward's inputs itself: a projection of one
+            # input beside the others (MMPT's ``videomlp`` into ``bert(input_ids, ...)``)
+            # is no backbone
             backbones = {
                 a
                 for a in inputs
-                if inputs[a] == {_INPUT} and a not in returned and below[a] & heads
+                if inputs[a] == {_INPUT}
+                and a not in returned
+                and below[a] & heads
+                and not any(_INPUT in inputs[f] for f in feeds.get(a, ()))
             }
             stage: dict[str, str] = {a: "head" for a in heads}
             stage.update((a, "backbone") for a in backbones)

@@ -70,6 +70,9 @@ def test_what_the_forward_does_not_show_keeps_its_role(review) -> None:
     # the blocks one helper method makes for each of two chained stages are repeated
     # blocks, though the last one's output reaches the return through a torch layer
     assert roles["det.model.Bottle"] == "block"
+    # a projection of one input, handed with another input to the encoder, is no backbone
+    assert roles["det.model.VideoProj"] == "block"
+    assert roles["det.model.TextEncoder"] == "block"
 
 
 def test_the_models_own_methods_pass_their_inputs_on(review) -> None:
