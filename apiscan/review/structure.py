@@ -11,8 +11,10 @@ API findings of the torch layers built there, and the attribute a child is assig
 ``self_assigns``).
 
 Roles are told from names first (the class's own last word, then the attributes it is stored
-in, then its module's name), then from position: a root module containing a backbone and a
-head is the model; any other module built by another is a block.
+in, then its module's name), then from what the parts do in the model's ``forward``
+(:func:`forward_flow`: the stage fed by the input is the backbone, those whose outputs are
+returned the heads), then from position: a root module containing a backbone and a head is
+the model, whatever its name says; any other module built by another is a block.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from pathlib import Path, PurePosixPath
 
 from apiscan.extract.models import SELF_RETURNING, Expr, Function
 from apiscan.extract.records import RETURNS, ClassFact, FileAnalysis
+from apiscan.extract.values import DefValues, ValueReader, field_default
 from apiscan.extract.values import Expr as ValueExpr
-from apiscan.extract.values import ValueReader, field_default
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import Hierarchy
 from apiscan.resolve.torch_api import TorchApi
@@ -107,6 +109,12 @@ class _Node:
     children: set[str] = field(default_factory=set)
     attributes: set[str] = field(default_factory=set)  # names it is stored under in parents
     layers: Counter[str] = field(default_factory=Counter)
+    #: attribute -> the children its constructor stores there (``self.fpn = FPN(...)``;
+    #: ``self.ClassHead = self._make_class_head(...)`` of the classes that method builds)
+    slots: dict[str, set[str]] = field(default_factory=dict)
+    #: its ``forward``'s data flow (:func:`forward_flow`): attribute -> where its input comes
+    #: from, and the attributes whose outputs it returns
+    flow: tuple[dict[str, set[str]], set[str]] = field(default_factory=lambda: ({}, set()))
 
 
 def _self_assignments(fa: FileAnalysis, function: str) -> list[tuple[str, int, int]]:
@@ -115,6 +123,114 @@ def _self_assignments(fa: FileAnalysis, function: str) -> list[tuple[str, int, i
     if fa.syntax is None:
         return []
     return [(a, first, last) for a, first, last, fns in fa.syntax.self_assigns if function in fns]
+
+
+def _own_def(fa: FileAnalysis, qualname: str) -> DefValues | None:
+    """The value records of the def ``qualname`` of ``fa`` (None for a file with errors)."""
+    values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
+    return next((d for d in values.defs if d.qual == qualname), None) if values else None
+
+
+def _local_slots(fa: FileAnalysis, function: str) -> list[tuple[str, int, int]]:
+    """The local constructions ``function`` stores into an attribute through another call
+    (RetinaFace's ``backbone = MobileNetV1()``, then ``self.body = IntermediateLayerGetter(
+    backbone, ...)``): (attr, first line, last line of the local's value), as
+    :func:`_self_assignments` gives the direct ones."""
+    d = _own_def(fa, function)
+    if d is None:
+        return []
+    built: dict[str, list[tuple[int, int]]] = {}
+    for a in d.assigns:
+        if a.target.kind == "Name" and a.value.kind == "Call":
+            built.setdefault(a.target.name, []).append((a.value.line, a.value.end_line))
+    out: list[tuple[str, int, int]] = []
+    for a in d.assigns:
+        chain = a.target.chain() if a.target.kind == "Attribute" else None
+        if chain is None or len(chain) != 2 or chain[0] != "self" or a.value.kind != "Call":
+            continue
+        for name in {e.name for e in a.value.walk() if e.kind == "Name"} & built.keys():
+            out += [(chain[1], first, last) for first, last in built[name] if last < a.line]
+    return out
+
+
+#: Where a stage of a forward reads the forward's own inputs (:func:`forward_flow`).
+_INPUT = ""
+_COMPREHENSIONS = frozenset({"ListComp", "GeneratorExp", "SetComp", "DictComp"})
+
+
+def _stage(func: ValueExpr) -> str | None:
+    """The attribute a call of a forward runs: ``self.fpn(x)``, ``self.heads[i](x)``."""
+    if func.kind == "Subscript":
+        func = func.parts[0]
+    chain = func.chain() if func.kind == "Attribute" else None
+    return chain[1] if chain is not None and len(chain) == 2 and chain[0] == "self" else None
+
+
+def forward_flow(
+    fa: FileAnalysis, qualname: str, stages: Iterable[str]
+) -> tuple[dict[str, set[str]], set[str]]:
+    """What a ``forward`` does with the modules it holds, from the names of its own body
+    in line order: attribute -> where the input of each ``self.<attr>(...)`` comes from
+    (other attributes, :data:`_INPUT` for the forward's own parameters), and the attributes
+    whose outputs it returns (through names, tuples and tensor calls: ``torch.cat([self.
+    heads[i](f) for i, f in enumerate(features)])``). Only the attributes of ``stages`` (those
+    holding the repository's modules) are stages; any other call passes its inputs on (a
+    torch layer, the model's own ``self.losses(...)``). A name is the last assignment's
+    above the use (branches and loops are not told apart). The roles of a model's parts
+    come from it (:class:`_Roles`): the stage fed by the input is the backbone, the ones
+    whose outputs are returned the heads."""
+    d = _own_def(fa, qualname)
+    inputs: dict[str, set[str]] = {}
+    returned: set[str] = set()
+    if d is None or fa.syntax is None or fa.syntax.values is None:
+        return inputs, returned
+    values = fa.syntax.values
+    fids = {n for n, other in enumerate(values.defs) if other.qual == qualname}
+    env: dict[str, set[str]] = {name: {_INPUT} for name in d.positional[1:]}
+    env.update((name, {_INPUT}) for name, _ in d.params if name != "self")
+
+    stages = set(stages)
+
+    def origins(e: ValueExpr, scope: dict[str, set[str]]) -> set[str]:
+        if e.kind == "Call" and (attr := _stage(e.func)) in stages:
+            inputs.setdefault(attr, set()).update(o for p in e.parts[1:] for o in origins(p, scope))
+            return {attr}
+        if e.kind == "Name":
+            return scope.get(e.name, set())
+        if e.kind == "Attribute" and e.chain() is not None and e.chain()[0] == "self":
+            return set()  # ``self.args.batch_size``: a setting, no data
+        if e.kind in _COMPREHENSIONS:
+            inner = dict(scope)
+            for gen in (p for p in e.parts if p.kind == "comprehension"):
+                source = origins(gen.parts[1], inner)
+                inner.update((t.name, source) for t in gen.parts[0].walk() if t.kind == "Name")
+            return {o for p in e.parts if p.kind != "comprehension" for o in origins(p, inner)}
+        return {o for p in e.parts for o in origins(p, scope)}
+
+    # a call made as a statement (``features.append(self.ctx4(x))``) fills the list it is
+    # called on
+    filled = [
+        (c.expr.line, -1, "fill", c.expr.func.parts[0], c.expr)
+        for c in values.calls
+        if c.statement and c.function in fids and c.expr.func.kind == "Attribute"
+    ]
+    events = sorted(
+        [(a.line, a.order, "assign", a.target, a.value) for a in d.assigns]
+        + [(r.line, -1, "return", r, r) for r in d.returns]
+        + filled,
+        key=lambda event: (event[0], event[1]),
+    )
+    for _, _, kind, target, value in events:
+        found = origins(value, env)
+        if kind == "return":
+            returned |= found - {_INPUT}
+        elif kind == "fill":
+            if target.kind == "Name" and value.func.name in _FILLS:
+                env[target.name] = env.get(target.name, set()) | found
+        else:
+            if target.kind in ("Name", "Tuple", "List"):  # not ``x[i] = ...``
+                env.update((t.name, found) for t in target.walk() if t.kind == "Name")
+    return inputs, returned
 
 
 class StructureBuilder:
@@ -205,6 +321,11 @@ class StructureBuilder:
                 nodes[cls] = _Node(cls, place(fa, fact.line or 1))
         for node in nodes.values():
             self._constructor(node, nodes)
+            forward = self.hierarchy.method(node.cls, "forward")
+            owner = self.hierarchy.resolve(forward.rpartition(".")[0]) if forward else None
+            if owner is not None and owner in self.classes:
+                fa, fact = self.classes[owner]
+                node.flow = forward_flow(fa, f"{fact.qualname}.forward", node.slots)
         roles = _Roles(nodes, self.classes, self._bases).assign()
         return tuple(
             ModuleNode(
@@ -229,6 +350,9 @@ class StructureBuilder:
         """Children and layers from ``__init__`` and the ``self.<method>()`` it calls."""
         start = self.hierarchy.method(node.cls, "__init__")
         queue = deque([start] if start else [])
+        # method -> the attributes the calls that reach it are assigned to (ResNet's
+        # ``self.layer1 = self._make_layer(...)`` ... ``self.layer4 = ...``)
+        stored: dict[str, set[str]] = {}
         seen: set[str] = set()
         while queue:
             method = queue.popleft()
@@ -241,16 +365,24 @@ class StructureBuilder:
                 continue
             fa, fact = self.classes[owner]
             qualname = f"{fact.qualname}.{name}"
-            assignments = [] if fa.errors else _self_assignments(fa, qualname)
+            # the attributes a call's value is stored in: its name gives a role
+            direct = [] if fa.errors else _self_assignments(fa, qualname)
+            # and, for what the forward does with it, one built into a local an attribute
+            # is then handed (``backbone = MobileNetV1()``, ``self.body = Getter(backbone,
+            # ...)``) or in a method whose result an attribute stores
+            assignments = direct + _local_slots(fa, qualname)
             lineage = self._lineage(owner)
             for call in fa.calls:
                 if call.caller != qualname and not call.caller.startswith(qualname + "."):
                     continue
+                slots = {a for a, first, last in assignments if first <= call.line <= last}
+                slots = slots or stored.get(method, set())
                 receiver, _, called = call.callee.rpartition(".")
                 if self.hierarchy.resolve(receiver) in lineage:  # self.<method>(...)
                     target = self.hierarchy.method(node.cls, called)
                     if target is not None and target not in seen:
                         queue.append(target)
+                        stored.setdefault(target, set()).update(slots)
                 child = self._built_class(call.callee, fa)
                 if child is None:
                     node.layers.update(self._builder_layers(call.callee))
@@ -264,9 +396,11 @@ class StructureBuilder:
                 if child is None or child not in nodes or child == node.cls:
                     continue
                 node.children.add(child)
-                for attr, first, last in assignments:
+                for attr, first, last in direct:
                     if first <= call.line <= last:
                         nodes[child].attributes.add(attr)
+                for attr in slots:
+                    node.slots.setdefault(attr, set()).add(child)
             node.layers.update(self._third_party_layers(fa, qualname))
             blocks = self._evaluated_blocks(fa, qualname)
             node.children.update(c for c in blocks if c in nodes and c != node.cls)
@@ -431,9 +565,25 @@ class StructureBuilder:
             return callee
         returned = self.returns.get(callee)
         if returned is None:
-            return None
+            return self._class_constructor(callee)
         q = self.hierarchy.resolve(returned)
         return q if q is not None and q in self.classes else None
+
+    def _class_constructor(self, callee: str) -> str | None:
+        """The repository class an alternative constructor called on it builds
+        (``EffNet.from_pretrained("efficientnet-b0")``, ``Net.from_config(cfg)``): a method
+        whose first parameter is ``cls``, called on the class itself. Without it a model
+        that builds its backbone so holds nothing, and the backbone hangs apart."""
+        receiver, _, name = callee.rpartition(".")
+        cls = self.hierarchy.resolve(receiver) if receiver else None
+        if cls is None or cls not in self.classes:
+            return None
+        method = self.hierarchy.method(cls, name)
+        owner = self.hierarchy.resolve(method.rpartition(".")[0]) if method else None
+        if owner is None or owner not in self.classes:
+            return None
+        fa, fact = self.classes[owner]
+        return cls if classmethod_def(fa, f"{fact.qualname}.{name}") else None
 
 
 class _Roles:
@@ -475,17 +625,87 @@ class _Roles:
                 role = _role_of_words(words(module)[-1:])
                 if role is not None and role not in {roles[a] for a in self._ancestors(cls)}:
                     roles[cls] = role
+        models = {cls for cls in self.nodes if self._may_be_model(cls, roles)}
+        for cls, role in self._flow_roles(roles, models).items():
+            roles[cls] = roles[cls] or role
         final: dict[str, str] = {}
         for cls in self.nodes:
             role = roles[cls]
-            if role is None:
-                below = {roles[d] for d in self._descendants(cls)}
-                if not self.parents[cls] and {"backbone", "head"} <= below:
-                    role = "model"
-                else:
-                    role = "block" if self.parents[cls] else "other"
+            below = {roles[d] for d in self._descendants(cls)}
+            if cls in models and {"backbone", "head"} <= below:
+                # what holds a backbone and heads is the model, whatever its name says
+                # (EfficientDet's ``EfficientDetBackbone`` holds EfficientNet, BiFPN and the
+                # box and class heads)
+                role = "model"
+            elif role is None:
+                role = "block" if self.parents[cls] else "other"
             final[cls] = role
         return final
+
+    def _may_be_model(self, cls: str, roles: Mapping[str, str | None]) -> bool:
+        """A root module whose name gives it no role, or the role of a part it holds (a
+        "backbone" holding a backbone is misnamed: EfficientDet's ``EfficientDetBackbone``).
+        A root whose name says neck and that holds a backbone is a neck nothing builds
+        (YOLOX's ``YOLOFPN`` around Darknet), never the model."""
+        role = roles[cls]
+        if self.parents[cls] or role == "loss":
+            return False
+        return role is None or role in {roles[c] for c in self.nodes[cls].children}
+
+    def _flow_roles(self, roles: Mapping[str, str | None], models: set[str]) -> dict[str, str]:
+        """Roles from what a part does in its model's ``forward`` (:func:`forward_flow`),
+        for the parts whose names say none: of a root module that may be the model
+        (:meth:`_may_be_model`; a block's, a head's or a neck's own pipeline of layers says
+        nothing) holding a part its name calls a backbone, neck or head, the stage fed by
+        the input that feeds the others is the backbone, the ones fed by other stages whose
+        outputs are returned the heads, those between the necks (EfficientDet's
+        ``Regressor`` and ``Classifier``, RetinaFace's ``SSH`` context modules). A class
+        stored in stages that feed one another (ResNet's ``layer1`` ... ``layer4`` of
+        ``Bottleneck``) is a repeated block, never a part; one without weights (anchors
+        computed from the features) is no part either."""
+        out: dict[str, str] = {}
+        for node in self.nodes.values():
+            inputs, returned = node.flow
+            if node.cls not in models or not any(
+                roles[c] in ("backbone", "neck", "head")
+                for found in node.slots.values()
+                for c in found
+            ):
+                continue
+            feeds: dict[str, set[str]] = {}
+            for attr, sources in inputs.items():
+                for source in sources - {_INPUT}:
+                    feeds.setdefault(source, set()).add(attr)
+            below = {a: self._closure(a, lambda x, f=feeds: f.get(x, ())) for a in inputs}
+            heads = {a for a in returned & inputs.keys() if inputs[a] - {_INPUT}}
+            # what it feeds reads none of the forward's inputs itself: a projection of one
+            # input beside the others (MMPT's ``videomlp`` into ``bert(input_ids, ...)``)
+            # is no backbone
+            backbones = {
+                a
+                for a in inputs
+                if inputs[a] == {_INPUT}
+                and a not in returned
+                and below[a] & heads
+                and not any(_INPUT in inputs[f] for f in feeds.get(a, ()))
+            }
+            stage: dict[str, str] = {a: "head" for a in heads}
+            stage.update((a, "backbone") for a in backbones)
+            for a in inputs.keys() - heads - backbones:
+                if below[a] & heads and any(a in below[b] for b in backbones):
+                    stage[a] = "neck"
+            by_class: dict[str, set[str]] = {}
+            for attr, found in node.slots.items():
+                for cls in found:
+                    by_class.setdefault(cls, set()).add(attr)
+            for cls, attrs in by_class.items():
+                if not self.nodes[cls].layers and not self.nodes[cls].children:
+                    continue  # no weights: a computation (anchors from the features)
+                found_roles = {stage.get(a) for a in attrs}
+                chained = any(below.get(a, set()) & attrs for a in attrs)
+                if len(found_roles) == 1 and None not in found_roles and not chained:
+                    out.setdefault(cls, found_roles.pop())  # type: ignore[arg-type]
+        return out
 
     def _inherited(self, cls: str) -> str | None:
         """The role a base class's name gives (detectron2's ``ResNet(Backbone)``, a
@@ -521,6 +741,15 @@ class _Roles:
                 todo.extend(step(cls))
         seen.discard(start)
         return seen
+
+
+def classmethod_def(fa: FileAnalysis, qualname: str) -> bool:
+    """Whether the def ``qualname`` of ``fa`` takes the class first (``def from_pretrained(
+    cls, ...)``, Python's spelling of a class method): called on a class, it builds one."""
+    values = fa.syntax.values if fa.syntax is not None and not fa.errors else None
+    return values is not None and any(
+        d.qual == qualname and not d.is_class and d.positional[:1] == ("cls",) for d in values.defs
+    )
 
 
 def class_modules(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
@@ -600,6 +829,14 @@ _PARTS = frozenset({"backbone", "neck", "head", "loss"})
 #: torch's container modules, and the calls that load a saved model (:meth:`_reloads`).
 _CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.Sequential"})
 _CHECKPOINT_LOADS = frozenset({"torch.load", "torch.jit.load"})
+#: torch's layers without weights of their own (a dropout, an activation, a pooling): no
+#: part of a model a port writes, where a model's torch layers are its parts.
+_STATELESS = re.compile(
+    r"\.(?:\w*Dropout\w*|Identity|Flatten|Unflatten|\w*Pool\w*|ReLU6?|GELU|SiLU|Sigmoid|Tanh"
+    r"|Softmax|LogSoftmax|Hardswish|Hardsigmoid|Mish|ELU|LeakyReLU|Upsample)$"
+)
+#: The methods that fill a list a container is then built from (``layers.append(...)``).
+_FILLS = frozenset({"append", "extend", "insert"})
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -1326,6 +1563,19 @@ class _Builders:
                 attrs = shared[part] if " (" in part else [attr]
                 if attrs[0] == attr:
                     parts.append((", ".join(attrs), part))
+            node = self.classes.get(cls)
+            if node is not None and not node.children and not self.injected.get(cls):
+                # a model built of torch's layers and another package's models alone
+                # (barlowtwins: torchvision's ResNet-50, a projector ``nn.Sequential(*layers)``
+                # of the linear layers a loop appends, a ``BatchNorm1d``): its torch modules
+                # are the parts a port writes
+                init = file.defs.get(f"{name}.__init__", -1)
+                shown_attrs = {a for found, _ in parts for a in found.split(", ")}
+                layers = {layer for layer, _ in node.layers}
+                for attr, part in self._torch_parts(file, init):
+                    kind = part.partition(" (")[0]
+                    if attr not in shown_attrs and kind in layers and not _STATELESS.search(kind):
+                        parts.append((attr, part))
             # module classes the constructor builds that no attribute shows: blocks
             # appended to a ``ModuleList`` (ConvNeXt's ``self.stages.append(stage)`` of
             # ``Block``s, Swin's ``self.layers.append(BasicLayer(...))``)
@@ -1341,10 +1591,58 @@ class _Builders:
                 and child not in self._not_picked
             ]
             if rest:
-                parts = [*parts[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
+                parts.append((ALSO_BUILDS, ", ".join(rest)))
         if not parts:
             parts = _yaml_parts(file, name)
-        return parts[:limit]
+        return _within(parts, limit)
+
+    def _torch_parts(self, file: ModelFile, init: int) -> list[tuple[str, str]]:
+        """The torch modules a constructor (the def ``init``) stores in its attributes:
+        (attr, ``torch.nn.BatchNorm1d``); a container with the kinds of layers it holds,
+        given to it or gathered in a list it is handed (``torch.nn.Sequential (Linear,
+        BatchNorm1d, ReLU)`` of ``layers.append(nn.Linear(...))`` in a loop)."""
+        if init < 0:
+            return []
+        qualname = file.functions[init].qualname
+        values = file.fa.syntax.values if file.fa.syntax is not None else None
+        d = _own_def(file.fa, qualname)
+        if values is None or d is None:
+            return []
+        fids = {n for n, other in enumerate(values.defs) if other.qual == qualname}
+
+        def layer(call: ValueExpr) -> str | None:
+            chain = call.func.chain() if call.kind == "Call" else None
+            dotted = self.resolve(file, chain) or ""
+            tail = dotted.rpartition(".")[2]
+            return dotted if dotted.startswith("torch.nn.") and tail[:1].isupper() else None
+
+        def kinds(node: ValueExpr) -> list[str]:
+            out: list[str] = []
+            lists = {e.name for e in node.walk() if e.kind == "Name"}
+            gathered = [e for e in node.walk()[1:] if e.kind == "Call"]
+            for a in d.assigns:
+                if a.target.kind == "Name" and a.target.name in lists:
+                    gathered += [e for e in a.value.walk() if e.kind == "Call"]
+            for c in values.calls:
+                chain = c.expr.func.chain() if c.function in fids else None
+                if chain and len(chain) == 2 and chain[0] in lists and chain[1] in _FILLS:
+                    gathered += [e for e in c.expr.walk()[1:] if e.kind == "Call"]
+            for call in gathered:
+                found = layer(call)
+                short = found.rpartition(".")[2] if found else ""
+                if found and found not in _CONTAINERS and short not in out:
+                    out.append(short)
+            return out
+
+        parts: list[tuple[str, str]] = []
+        for attr, value, around in file.facts.self_parts:
+            node = file.exprs[value].node
+            found = layer(node) if init in around and attr.isidentifier() else None
+            if found is None or any(a == attr for a, _ in parts):
+                continue
+            inside = kinds(node) if found in _CONTAINERS else []
+            parts.append((attr, f"{found} ({', '.join(inside)})" if inside else found))
+        return parts
 
     def _repo_bases(self, cls: str) -> list[tuple[str, ModelFile]]:
         """The repository classes ``cls`` derives from, nearest first, with their files."""
@@ -1375,6 +1673,9 @@ class _Builders:
         found: list[str] = []
         todo: deque[int] = deque([value])
         followed: set[int] = set()
+        # what a plain dict holds (SimCLR's ``self.resnet_dict = {"resnet18": models.
+        # resnet18(...), ...}``) is no module of the model's, unless it is the repository's
+        plain: set[int] = set()
         while todo:
             ref = todo.popleft()
             expr = file.exprs[ref]
@@ -1390,16 +1691,36 @@ class _Builders:
                 # the last binding the use sees; with none in its branch, each branch's
                 # (semseg's ``if layers == 50: resnet = models.resnet50(...) elif ... else
                 # resnet = models.resnet152(...)``: the depth is a choice, not the last one)
-                seen = [a for a in bound if file.same_branch(a, expr)][-1:] or bound[-1:]
+                # (RetinaFace's ``backbone = None``, then ``if cfg['name'] == ...: backbone =
+                # MobileNetV1() elif ...: backbone = models.resnet50(...)``: the branches'
+                # bindings after the last one the use's own branch makes reach it too)
+                mine = [i for i, a in enumerate(bound) if file.same_branch(a, expr)][-1:]
+                seen = bound[mine[0] :] if mine else bound[-1:]
                 if seen and not file.same_branch(seen[0], expr):
                     seen = [a for a in bound if not file.same_branch(a, expr)]
-                for a in seen:
-                    last = file.expr(a.value)
-                    if last is not None and last.kind == "call":
-                        todo.append(a.value)
+                calls = [
+                    a.value
+                    for a in seen
+                    if (last := file.expr(a.value)) is not None and last.kind == "call"
+                ]
+                # bindings of different classes in different branches are alternatives
+                # (RetinaFace's ``MobileNetV1 or torchvision.models.resnet50``); one class
+                # built in each (semseg's depths) is one part, its constructions listed
+                alternatives = [
+                    p for value in calls if (p := self._part(file, value, fn, owner, attr))
+                ]
+                if len({p.partition(" (")[0] for p in alternatives}) > 1:
+                    either = " or ".join(dict.fromkeys(alternatives))
+                    if either not in found:
+                        found.append(either)
+                else:
+                    todo.extend(calls)
                 continue
             if expr.kind != "call":
-                todo.extend(r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0)
+                inner = [r for r in (*expr.refs, *expr.keys, *expr.inner) if r >= 0]
+                todo.extend(inner)
+                if expr.kind == "dict" or ref in plain:
+                    plain.update(inner)
                 continue
             built = self.built(file, ref, fn)
             dotted = self.callee(file, expr) or ""
@@ -1510,6 +1831,10 @@ class _Builders:
                 skipped = self._skipped_in(dotted)
                 if skipped:
                     shown += f"; not built by the config: {', '.join(skipped)}"
+            elif ref not in plain and (zoo := self._zoo_model(file, expr, dotted, fn)):
+                # a model zoo's constructor (barlowtwins' ``self.backbone = torchvision.
+                # models.resnet50(zero_init_residual=True)``): the part, pretrained or not
+                shown = zoo
             elif (
                 (
                     top
@@ -2865,6 +3190,28 @@ def _one_per_class(shown: list[str]) -> list[str]:
         f"{cls} ({' or '.join(v for v in ways if v)})" if any(ways) else cls
         for cls, ways in vias.items()
     ]
+
+
+def _within(parts: list[tuple[str, str]], limit: int) -> list[tuple[str, str]]:
+    """At most ``limit`` parts, none dropped: attributes holding the same part first share
+    one entry (RetinaFace's ``ssh1, ssh2, ssh3``: ``SSH``), then what is left over is named
+    in the last entry, :data:`ALSO_BUILDS` (its third head, built by a helper, was cut)."""
+    if len(parts) <= limit:
+        return parts
+    shared: dict[str, list[str]] = {}
+    for attr, part in parts:
+        if attr != ALSO_BUILDS:
+            shared.setdefault(part, []).append(attr)
+    merged = [(", ".join(attrs), part) for part, attrs in shared.items()]
+    merged += [(attr, part) for attr, part in parts if attr == ALSO_BUILDS]
+    if len(merged) <= limit:
+        return merged
+    rest: list[str] = []
+    for _, part in merged[limit - 1 :]:
+        for piece in part.rpartition(" → ")[2].split(", "):
+            if piece and piece not in rest:
+                rest.append(piece)
+    return [*merged[: limit - 1], (ALSO_BUILDS, ", ".join(rest))]
 
 
 def _wraps_one(model: TopModel) -> bool:

@@ -750,9 +750,11 @@ def test_parts_bound_by_a_tuple_target_from_a_builder(tmp_path: Path) -> None:
         },
     )
     review = build_review(str(tmp_path), jobs=1)
+    # the model builds no repository class: its torch layer is a part too
     assert _parts(review, "dpt.models.DPT") == {
         "pretrained": "_make_encoder(...)",
         "scratch": "_make_encoder(...)",
+        "head": "torch.nn.Conv2d",
     }
 
 
