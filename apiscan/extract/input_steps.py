@@ -52,7 +52,8 @@ class InputStep:
     capped at), ``pad_multiple`` (refs: the multiple each side is padded up to),
     ``threshold`` (refs: the class attribute or the parameter compared with), ``upscale``
     (refs: the size interpolated to); and a generator's decoding (:func:`_decode_steps`):
-    ``sampling`` (refs: ``name = default`` of each sampling parameter the function reads),
+    ``sampling`` (refs: ``name = default`` of each sampling parameter the function reads,
+    or each sampling setting a class holds),
     ``draw`` (refs: the ops of the draw: ``sort``, ``cumsum``, ``topk``, ``multinomial``),
     ``precision`` (refs: the dtype set as every tensor's default), ``sharded_checkpoint``
     (refs: the file pattern, the rank index), ``non_strict_load`` (refs: ``strict=False``),
@@ -90,7 +91,9 @@ def read_input_steps(
             )
     steps: list[InputStep] = []
     for node, name in qualname.items():
-        if isinstance(node, _FuncDef):
+        if isinstance(node, ast.ClassDef):
+            steps += _class_sampling(node, name, text_of)
+        elif isinstance(node, _FuncDef):
             cls = numbers.get(name.rpartition(".")[0], frozenset())
             steps += _function_steps(node, name, text_of, cls, own(node), walk)
     steps.sort(key=lambda s: (s.line, s.kind, s.text))
@@ -426,7 +429,11 @@ def _is_one(node: ast.AST) -> bool:
 
 
 #: A generator's sampling parameters (``temperature: float = 0.6``, ``top_p``, ``topk``).
-_SAMPLING = re.compile(r"temperature|top_?[pk]|typical_p|repetition_penalty", re.IGNORECASE)
+_SAMPLING = re.compile(
+    r"temperature|top_?[pk]|typical_p|repetition_penalty|beam_size|num_beams|best_of|"
+    r"length_penalty",
+    re.IGNORECASE,
+)
 #: The ops of a random draw from a distribution, as the draw's row names them.
 _DRAW_OPS = ("sort", "cumsum", "topk", "multinomial")
 #: A dtype of lower precision than float32, set as every tensor's default.
@@ -514,6 +521,24 @@ def _decode_steps(
         elif isinstance(node, ast.For | ast.While):
             yield from _loop_syncs(node, name, text_of)
     yield from _growing_caches(nodes, name, text_of)
+
+
+def _class_sampling(cls: ast.ClassDef, name: str, text_of: _Text) -> Iterator[InputStep]:
+    """The sampling settings an options class holds as class-level defaults (Whisper's
+    ``DecodingOptions``: ``temperature: float = 0.0``, ``beam_size: Optional[int] = None``),
+    one step for the class."""
+    found = []
+    for stmt in cls.body:
+        target = single_target(stmt)
+        value = getattr(stmt, "value", None)
+        if (
+            isinstance(target, ast.Name)
+            and _SAMPLING.search(target.id)
+            and (isinstance(value, ast.Constant) or _literal(value))
+        ):
+            found.append(f"{target.id} = {text_of(value)}")
+    if found:
+        yield InputStep("sampling", name, cls.lineno, f"class {cls.name}", tuple(found))
 
 
 def _draws(call: ast.Call) -> bool:

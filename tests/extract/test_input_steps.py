@@ -326,6 +326,17 @@ DECODING_VALID = [
             ("draw", "Greedy.update", ("Categorical(logits=logits / self.temperature).sample",)),
         ],
     ),
+    # an options class's sampling defaults (a non-literal default and other fields ignored)
+    (
+        """
+        class Options:
+            task: str = "transcribe"
+            temperature: float = 0.0
+            beam_size: Optional[int] = None
+            top_p = float("nan")
+        """,
+        [("sampling", "Options", ("temperature = 0.0", "beam_size = None"))],
+    ),
     # a cache concatenated onto itself in a hook; a moving store read up to its position
     (
         """
