@@ -513,7 +513,9 @@ def _decode_steps(
             isinstance(node, ast.Subscript)
             and isinstance(node.value, ast.Name)
             and node.value.id in listings
+            and not isinstance(node.slice, ast.Slice)  # ``files[rank::world]`` splits data
             and "rank" in text_of(node.slice).lower()
+            and "load" in names  # the function loads what it picks
         ):
             yield InputStep(
                 "sharded_checkpoint", name, node.lineno, text_of(node), (text_of(node.slice),)

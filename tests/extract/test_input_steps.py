@@ -378,7 +378,8 @@ DECODING_VALID = [
 
 DECODING_INVALID = [
     # settings forwarded by keyword; an unused one; a float32 default; the first file of a
-    # listing; a strict load; a host check in a loop that runs no network; fixed-size stores
+    # listing, or a rank's share of a listing nothing loads; a strict load; a host check in a
+    # loop that runs no network; fixed-size stores
     """
     def complete(self, p, temperature=0.6, top_p=0.9):
         return self.generate(p, temperature=temperature)
@@ -390,6 +391,10 @@ DECODING_INVALID = [
         for w in files:
             if all(c.isdigit() for c in w):
                 break
+
+    def split(d, rank, world):
+        images = sorted(glob.glob(d))
+        return images[rank::world], images[rank]
 
     class Attn:
         def forward(self, x, start):
