@@ -51,7 +51,14 @@ class InputStep:
     ``long_side_capped`` (refs: the ratio the longer side is magnified by, the length it is
     capped at), ``pad_multiple`` (refs: the multiple each side is padded up to),
     ``threshold`` (refs: the class attribute or the parameter compared with), ``upscale``
-    (refs: the size interpolated to)."""
+    (refs: the size interpolated to); and a generator's decoding (:func:`_decode_steps`):
+    ``sampling`` (refs: ``name = default`` of each sampling parameter the function reads,
+    or each sampling setting a class holds),
+    ``draw`` (refs: the ops of the draw: ``sort``, ``cumsum``, ``topk``, ``multinomial``),
+    ``precision`` (refs: the dtype set as every tensor's default), ``sharded_checkpoint``
+    (refs: the file pattern, the rank index), ``non_strict_load`` (refs: ``strict=False``),
+    ``loop_sync`` (refs: the condition read on the host), ``growing_cache`` (refs: the
+    position the cache is written at)."""
 
     kind: str
     function: str  # qualified name of the def it is in ("Cls.method")
@@ -84,7 +91,9 @@ def read_input_steps(
             )
     steps: list[InputStep] = []
     for node, name in qualname.items():
-        if isinstance(node, _FuncDef):
+        if isinstance(node, ast.ClassDef):
+            steps += _class_sampling(node, name, text_of)
+        elif isinstance(node, _FuncDef):
             cls = numbers.get(name.rpartition(".")[0], frozenset())
             steps += _function_steps(node, name, text_of, cls, own(node), walk)
     steps.sort(key=lambda s: (s.line, s.kind, s.text))
@@ -129,6 +138,7 @@ def _function_steps(
         and not isinstance(assigned.get(n.id), ast.Attribute | ast.Constant | ast.List | ast.Tuple)
     }
     yield from dict.fromkeys(_round_trip(fn, nodes, name, text_of))
+    yield from _decode_steps(fn, nodes, name, text_of)
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
     yield from _array_steps(nodes, name, text_of, assigned, computed, params)
     for node in nodes:
@@ -416,6 +426,252 @@ def _round_trip(
 
 def _is_one(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value in (1, 1.0)
+
+
+#: A generator's sampling parameters (``temperature: float = 0.6``, ``top_p``, ``topk``).
+_SAMPLING = re.compile(
+    r"temperature|top_?[pk]|typical_p|repetition_penalty|beam_size|num_beams|best_of|"
+    r"length_penalty",
+    re.IGNORECASE,
+)
+#: The ops of a random draw from a distribution, as the draw's row names them.
+_DRAW_OPS = ("sort", "cumsum", "topk", "multinomial")
+#: A dtype of lower precision than float32, set as every tensor's default.
+_LOW_PRECISION = re.compile(r"Half|float16|bfloat16|BFloat16")
+#: Setters of the dtype every tensor is created with (``torch.set_default_dtype``).
+_DEFAULT_DTYPE = frozenset({"set_default_tensor_type", "set_default_dtype"})
+#: A file listing whose sorted result a rank indexes (``glob``, ``listdir``).
+_LISTING = re.compile(r"glob|listdir|iterdir")
+#: What a loop's body calls when it runs the network once per step (``self.model.forward``,
+#: ``self.decoder(...)``, ``model(x)``).
+_NETWORK_CALL = re.compile(r"(?:^|\.)(?:forward|model|decoder|net)$|_model$", re.IGNORECASE)
+#: Calls whose result is a tensor's value read back on the host (``all(eos)``, ``x.item()``).
+_HOST_READ = frozenset({"all", "any", "item", "tolist", "bool"})
+
+
+def _decode_steps(
+    fn: _FuncDef, nodes: Sequence[ast.AST], name: str, text_of: _Text
+) -> Iterator[InputStep]:
+    """What a generator's inference path decides beyond the network, each a choice a port
+    must reproduce or a shape a compiled graph meets: the sampling parameters the function
+    reads with their defaults (``temperature: float = 0.6``, ``top_p: float = 0.9`` read in
+    ``logits / temperature``; one forwarding them by keyword decides nothing), a draw from
+    a distribution (``torch.multinomial`` after ``sort``/``cumsum``: nucleus sampling), a
+    low-precision dtype set as every tensor's default (``torch.set_default_tensor_type(
+    torch.cuda.HalfTensor)``), a checkpoint picked by rank from a sorted file listing (one
+    shard per model-parallel rank) and loaded with ``strict=False``, a loop running the
+    network once per step that reads a tensor on the host to stop (``if all(eos): break``),
+    and a buffer of ``self`` written at a moving position and read up to it
+    (``self.cache_k[:b, pos : pos + n] = xk`` ... ``self.cache_k[:b, : pos + n]``: a KV
+    cache whose read grows by a step each call) or concatenated onto itself."""
+    defaults = {p: d for p, d in _parameter_defaults(fn).items() if _SAMPLING.search(p)}
+    if defaults:
+        # read in the function or a closure of it (Whisper's ``decode_with_fallback``); a
+        # name passed on under its own keyword (``temperature=temperature``) is forwarded,
+        # not read: the function it is forwarded to decides
+        inner = list(ast.walk(fn))
+        forwarded = {
+            id(k.value)
+            for node in inner
+            if isinstance(node, ast.Call)
+            for k in node.keywords
+            if isinstance(k.value, ast.Name) and k.value.id == k.arg
+        }
+        read = {
+            n.id
+            for n in inner
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in forwarded
+        }
+        used = tuple(f"{p} = {text_of(d)}" for p, d in defaults.items() if p in read)
+        if used:
+            yield InputStep("sampling", name, fn.lineno, f"def {fn.name}(...)", used)
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    names = {callee_name(c) for c in calls}
+    draw = next((c for c in calls if _draws(c)), None)
+    if draw is not None:
+        ops = ", ".join(op for op in _DRAW_OPS if op in names) or text_of(draw.func)
+        yield InputStep("draw", name, draw.lineno, text_of(draw), (ops,))
+    listings = {
+        target.id
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        for target in [single_target(node)]
+        if isinstance(target, ast.Name)
+        and any(_LISTING.search(callee_name(c)) for c in _calls_in(node.value))
+    }
+    for call in calls:
+        callee = callee_name(call)
+        if callee in _DEFAULT_DTYPE and call.args and _LOW_PRECISION.search(text_of(call.args[0])):
+            yield InputStep("precision", name, call.lineno, text_of(call), (text_of(call.args[0]),))
+        elif callee == "load_state_dict" and any(
+            k.arg == "strict" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in call.keywords
+        ):
+            yield InputStep("non_strict_load", name, call.lineno, text_of(call), ("strict=False",))
+    for node in nodes:
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in listings
+            and not isinstance(node.slice, ast.Slice)  # ``files[rank::world]`` splits data
+            and "rank" in text_of(node.slice).lower()
+            and "load" in names  # the function loads what it picks
+        ):
+            yield InputStep(
+                "sharded_checkpoint", name, node.lineno, text_of(node), (text_of(node.slice),)
+            )
+        elif isinstance(node, ast.For | ast.While):
+            yield from _loop_syncs(node, name, text_of)
+    yield from _growing_caches(nodes, name, text_of)
+
+
+def _class_sampling(cls: ast.ClassDef, name: str, text_of: _Text) -> Iterator[InputStep]:
+    """The sampling settings an options class holds as class-level defaults (Whisper's
+    ``DecodingOptions``: ``temperature: float = 0.0``, ``beam_size: Optional[int] = None``),
+    one step for the class."""
+    found = []
+    for stmt in cls.body:
+        target = single_target(stmt)
+        value = getattr(stmt, "value", None)
+        if (
+            isinstance(target, ast.Name)
+            and _SAMPLING.search(target.id)
+            and (isinstance(value, ast.Constant) or _literal(value))
+        ):
+            found.append(f"{target.id} = {text_of(value)}")
+    if found:
+        yield InputStep("sampling", name, cls.lineno, f"class {cls.name}", tuple(found))
+
+
+def _draws(call: ast.Call) -> bool:
+    """A random draw: ``torch.multinomial(...)``, or ``.sample()`` of a distribution built
+    in the call (``Categorical(logits=...).sample()``)."""
+    if callee_name(call) == "multinomial":
+        return True
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "sample"
+        and isinstance(func.value, ast.Call)
+        and callee_name(func.value) in _DISTRIBUTIONS
+    )
+
+
+#: ``torch.distributions`` classes a token or a label is drawn from.
+_DISTRIBUTIONS = frozenset({"Categorical", "Multinomial", "OneHotCategorical"})
+
+
+def _parameter_defaults(fn: _FuncDef) -> dict[str, ast.expr]:
+    """A function's parameters that have a literal default, with it."""
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    out = {
+        a.arg: d
+        for a, d in zip(
+            positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+        )
+    }
+    out.update(
+        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
+    )
+    return {k: v for k, v in out.items() if isinstance(v, ast.Constant) or _literal(v)}
+
+
+def _calls_in(node: ast.AST) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+
+
+def _loop_syncs(loop: ast.For | ast.While, name: str, text_of: _Text) -> Iterator[InputStep]:
+    """``if <a tensor read on the host>: break`` in a loop whose body runs the network
+    (:data:`_NETWORK_CALL`): the device waits for the host once per step."""
+    body = [n for stmt in loop.body for n in ast.walk(stmt)]
+    if not any(isinstance(n, ast.Call) and _NETWORK_CALL.search(_dotted(n.func)) for n in body):
+        return
+    for node in body:
+        if (
+            isinstance(node, ast.If)
+            and any(isinstance(s, ast.Break) for s in node.body)
+            and any(callee_name(c) in _HOST_READ for c in _calls_in(node.test))
+        ):
+            yield InputStep(
+                "loop_sync",
+                name,
+                node.lineno,
+                f"if {text_of(node.test)}: break",
+                (text_of(node.test),),
+            )
+
+
+def _dotted(node: ast.AST) -> str:
+    """``self.model.forward`` of an attribute chain of names ("" for anything else)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _growing_caches(nodes: Sequence[ast.AST], name: str, text_of: _Text) -> Iterator[InputStep]:
+    """A buffer of ``self`` written at a moving position (``self.k[:b, pos : pos + n] = x``,
+    the slice's start a name, not a number) and read in the same function up to a bound
+    that moves (``self.k[:b, : pos + n]``), or a store concatenating a value onto itself
+    (``cache[m] = torch.cat([cache[m], out], dim=1)``): the tensor the network reads grows
+    by a step each call. A slice of fixed bounds (``self.buf[:, 0:16] = x``) grows nothing.
+    One step per function, its stores listed."""
+    moving_reads: set[str] = set()
+    for node in nodes:
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Load)
+            and _self_attr(node.value)
+            and any(
+                s.upper is not None and not _fixed(s.upper) and _fixed(s.lower)
+                for s in _slices(node.slice)
+            )
+        ):
+            moving_reads.add(text_of(node.value))
+    stores: list[tuple[ast.Assign, str]] = []  # (the store, the position it is written at)
+    for node in nodes:
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        if not isinstance(target, ast.Subscript):
+            continue
+        if _self_attr(target.value) and text_of(target.value) in moving_reads:
+            starts = [s.lower for s in _slices(target.slice) if s.lower and not _fixed(s.lower)]
+            if starts:
+                stores.append((node, text_of(starts[0])))
+        elif any(
+            callee_name(c) == "cat"
+            and c.args
+            and isinstance(c.args[0], ast.List | ast.Tuple)
+            and any(text_of(e) == text_of(target) for e in c.args[0].elts)
+            for c in _calls_in(node.value)
+        ):
+            stores.append((node, ""))  # grows by concatenation: no position
+    if stores:
+        first, at = min(stores, key=lambda s: s[0].lineno)
+        text = "; ".join(dict.fromkeys(text_of(n.targets[0] if p else n) for n, p in stores))
+        yield InputStep("growing_cache", name, first.lineno, text, (at,) if at else ())
+
+
+def _slices(index: ast.expr) -> list[ast.Slice]:
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return [p for p in parts if isinstance(p, ast.Slice)]
+
+
+def _fixed(bound: ast.expr | None) -> bool:
+    """No bound, a number, or a sum or difference of numbers and ``self`` attributes (a
+    size the module holds): the same every call."""
+    if bound is None or _literal(bound):
+        return True
+    if _self_attr(bound):
+        return True
+    if isinstance(bound, ast.BinOp):
+        return _fixed(bound.left) and _fixed(bound.right)
+    return False
 
 
 def _self_attr(node: ast.AST) -> bool:

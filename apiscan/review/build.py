@@ -30,7 +30,7 @@ from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import framework_keeps
 from apiscan.review.configs import MULTI_SCALE
-from apiscan.review.inference import PER_IMAGE_PAD, inference_steps
+from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
 from apiscan.review.masked import masked_reductions
 from apiscan.review.model import (
     WORK_KINDS,
@@ -182,7 +182,11 @@ def review(options: ScanOptions) -> Review:
         # functional call (``to_pil_image`` inside a resizer's helper) is one of its steps.
         loads = any(item.kind == "checkpoint" for item in items)
         recipe = tuple(
-            replace(item, category="preprocessing") if item.category == "augmentation" else item
+            replace(item, category="preprocessing")
+            if item.category == "augmentation"
+            else _scoring(item)
+            if item.category == "loss"
+            else item
             for item in recipe
             if not (loads and item.category == "init")
             and not (item.category == "augmentation" and not item.name.startswith(_PATHS))
@@ -239,7 +243,7 @@ def review(options: ScanOptions) -> Review:
         items, framework_keeps(readings.options[0], analyses), off, ancillary.other_recipe
     )
     # the backbone a framework builds from the config, with the weights the config names
-    items = _sorted_work(items + config_backbones(recipe, CONFIG))
+    items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
     modules = structure.with_top_roles(modules, tops, injected)
     options = names.argparse.values()
     switched_off, named = switched_off_named(analyses, options)
@@ -277,6 +281,43 @@ def review(options: ScanOptions) -> Review:
         inference_only=inference,
         ancillary=ancillary.listing(),
     )
+
+
+#: What a loss function is for where nothing is trained (LLaMA's ``F.cross_entropy`` over
+#: the generated tokens when ``generate(logprobs=True)``).
+SCORING_NOTE = (
+    "scores the outputs (log-probabilities of the tokens) on the inference path: no "
+    "training loss; ported with the inference code"
+)
+
+
+def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
+    """The inference path's caches that grow per decoding step (a KV cache sliced up to a
+    Python position), as one work item: in graph mode each new length compiles again, so
+    the port rewrites them as static-shape caches, one design for all of them."""
+    rows = [item for item in recipe if item.name.startswith(GROWING_CACHE)]
+    if not rows:
+        return ()
+    return (
+        WorkItem(
+            kind="growing-cache",
+            what=", ".join(dict.fromkeys(item.name.rpartition(" in ")[2] for item in rows)),
+            where=tuple(item.where for item in rows),
+            why=(
+                "the cache the network reads grows by a step each call, sliced by a Python "
+                "position: in MindSpore's graph mode every new length compiles the network "
+                "again; allocate it at the maximum length, write each step at its position "
+                "(a scatter) and read it whole under an attention mask"
+            ),
+            uses=len(rows),
+        ),
+    )
+
+
+def _scoring(item: RecipeItem) -> RecipeItem:
+    """A loss row of a repository that trains nothing: the function scores outputs."""
+    note = f"{SCORING_NOTE}; {item.note}" if item.note else SCORING_NOTE
+    return replace(item, category="scoring", note=note)
 
 
 #: The part a top model no training reaches shows (Depth-Anything's ``DepthAnything``: its

@@ -122,6 +122,12 @@ RATES: dict[str, tuple[float, float]] = {
     # the scheduler factory): its MindSpore counterpart (MindCV) set to the same values and
     # checked, or a few dozen lines written
     "training-library": (0.15, 0.3),
+    # a tensor-parallel library's layers (fairscale's ColumnParallelLinear...) written as
+    # plain Dense/Embedding for one device, the checkpoint's shards merged, and checked
+    "model-parallel": (1.0, 2.0),
+    # a cache growing per decoding step rewritten as a static-shape cache (allocated at the
+    # maximum length, read under a mask, written with a scatter) and checked token by token
+    "growing-cache": (1.5, 3.0),
     "checkpoint": (1.0, 2.0),
     "unsupported-param": (0.5, 1.0),
     # a memory-only parameter (``inplace=True``) dropped at each call: a check, not a port

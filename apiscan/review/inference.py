@@ -29,6 +29,9 @@ from apiscan.review.sources import place, with_facts
 #: an input pipeline the review counts as one with data-dependent shapes.
 PER_IMAGE_PAD = "pad (each side up to a multiple)"
 
+#: The name of a row whose cache grows per decoding step (a work item of its own).
+GROWING_CACHE = "cache growing per step"
+
 #: kind → (recipe category, what the row is called, what it means for the port)
 _ROWS: dict[str, tuple[str, str, str]] = {
     "long_side": (
@@ -77,6 +80,55 @@ _ROWS: dict[str, tuple[str, str, str]] = {
         "threshold",
         "the output is cut at this value; keep it in the port",
     ),
+    # a generator's decoding (apiscan.extract.input_steps._decode_steps)
+    "sampling": (
+        "sampling",
+        "sampling settings",
+        "the defaults decide what is generated: keep them in the port; compare the two "
+        "frameworks greedily (temperature 0), since their random draws differ",
+    ),
+    "draw": (
+        "sampling",
+        "random draw",
+        "MindSpore draws with mindspore.mint.multinomial (after its sort, cumsum or topk "
+        "where these are used), but its generator draws other numbers from the same seed: "
+        "check the port with sampling off (greedy)",
+    ),
+    "precision": (
+        "amp",
+        "default dtype set globally",
+        "every tensor and parameter is created in this dtype, not float32: the port sets "
+        "the network's dtype itself (parameters cast with Cell.to_float or created in it) "
+        "and is checked against the PyTorch outputs at this precision",
+    ),
+    "sharded_checkpoint": (
+        "checkpoint",
+        "checkpoint sharded by rank",
+        "one file per model-parallel rank: converting it for one device merges the shards "
+        "(each parallel layer's slices concatenated along its split axis) before the "
+        "MindSpore checkpoint is written",
+    ),
+    "non_strict_load": (
+        "checkpoint",
+        "weights loaded non-strictly",
+        "names missing from the checkpoint are skipped without an error: check the "
+        "converted checkpoint fills every parameter (load_param_into_net returns those "
+        "it did not load)",
+    ),
+    "loop_sync": (
+        "decoding",
+        "host read per generated step",
+        "the decode loop reads a tensor on the host to decide whether to stop: the device "
+        "waits once per token; check every few steps, or run a fixed number of steps",
+    ),
+    "growing_cache": (
+        "decoding",
+        GROWING_CACHE,
+        "the cache the network reads grows by the step's length each call (slices bounded "
+        "by a Python position): in graph mode each new length compiles again; a static-"
+        "shape cache (allocated at the maximum length, read whole under a mask, written "
+        "at the position with a scatter) is the work",
+    ),
 }
 
 #: A file or function that scores predictions against ground truth (``eval/``,
@@ -93,7 +145,16 @@ _REF_NAMES: dict[str, tuple[str, ...]] = {
     "pad": ("padded to",),
     "upscale": ("size",),
     "threshold": ("cut at",),
+    "sampling": ("default",),
+    "draw": ("ops",),
+    "precision": ("dtype",),
+    "sharded_checkpoint": ("shard",),
+    "non_strict_load": ("strict",),
+    "loop_sync": ("read on the host",),
+    "growing_cache": ("written at",),
 }
+#: Kinds whose references are shown as written (defaults, op names): nothing to look up.
+_AS_WRITTEN = frozenset({"sampling", "draw", "non_strict_load"})
 
 
 def inference_steps(
@@ -131,6 +192,12 @@ def _row(fa: FileAnalysis, step: InputStep, cls: str, names: NameValues) -> Reci
     labels = _REF_NAMES[step.kind]
     for n, ref in enumerate(step.refs):
         label = labels[min(n, len(labels) - 1)]
+        if step.kind == "sampling":  # "temperature = 0.6": the parameter and its default
+            values.append(tuple(part.strip() for part in ref.split("=", 1)))  # type: ignore[arg-type]
+            continue
+        if step.kind in _AS_WRITTEN:
+            values.append((label, ref))
+            continue
         known = names.value(cls, ref, step.function)
         values.append((label, f"{ref} = {known}" if known else ref))
     return RecipeItem(

@@ -32,6 +32,12 @@ RECIPE_CATEGORIES: dict[str, str] = {
     "preprocessing": "Preprocessing (input steps)",
     # and what it does to the network's output (upscale to the input's size, threshold)
     "postprocessing": "Postprocessing (inference)",
+    # an inference-only generator's decoding: its sampling settings and draw, the loop
+    # around the network (host reads per step, caches growing per step), and a loss
+    # function that scores outputs (token log-probabilities), no training loss
+    "sampling": "Sampling (decoding)",
+    "decoding": "Decode loop",
+    "scoring": "Scoring (inference)",
     "dataloader": "Data loading",
     "batch_size": "Batch size",
     # counted in epochs or in iterations (stargan's --num_iters, detectron2's MAX_ITER)
@@ -44,7 +50,17 @@ RECIPE_CATEGORIES: dict[str, str] = {
 
 
 #: Categories a recipe rarely has: not listed among those "not found in the code".
-RARE_CATEGORIES = frozenset({"bn_momentum", "preprocessing", "postprocessing", "alternation"})
+RARE_CATEGORIES = frozenset(
+    {
+        "bn_momentum",
+        "preprocessing",
+        "postprocessing",
+        "alternation",
+        "sampling",
+        "decoding",
+        "scoring",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +182,9 @@ WORK_KINDS: dict[str, str] = {
     # a training library's machinery a training script builds (timm's create_transform,
     # Mixup, SoftTargetCrossEntropy, create_optimizer, ModelEma): replaced in the port
     "training-library": "Training machinery of a library",
+    # a tensor-parallel library's layers the network is built from (fairscale's
+    # ColumnParallelLinear): plain layers on one device or shard strategies, one job
+    "model-parallel": "Tensor-parallel layers of a library (one porting job)",
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
     # a parameter whose only effect is in place or in memory (``inplace=True``): dropped,
@@ -175,6 +194,9 @@ WORK_KINDS: dict[str, str] = {
     "cell-in-construct": "Layer built in forward (Cell in construct)",
     # BatchNorm momentum written on the layers (``m.momentum = 0.03``): 1 − v in MindSpore
     "bn-momentum": "BatchNorm momentum set as an attribute",
+    # a cache the network reads that grows by a step per call (a KV cache sliced up to a
+    # Python position): a static-shape cache in graph mode
+    "growing-cache": "Cache growing per decoding step",
     # BatchNorm layers put in eval mode after model.train(): set_train cascades in MindSpore
     "bn-frozen": "BatchNorm frozen in training",
     # forward hooks collecting intermediate outputs: returned explicitly in graph mode

@@ -325,3 +325,18 @@ def library_ops(what: str) -> tuple[str, ...]:
     if not library_label(what):
         return ()
     return tuple(what.partition(f" ({OF_LIBRARY}")[2].rstrip(")").split(", "))
+
+
+#: Tensor-parallel libraries whose layers a model is built from (LLaMA's fairscale
+#: ``ColumnParallelLinear``, ``RowParallelLinear``, ``ParallelEmbedding`` and its
+#: ``initialize_model_parallel``): namespace → the library's name.
+MODEL_PARALLEL_LIBRARIES: dict[str, str] = {
+    "fairscale.nn.model_parallel.": "fairscale model parallelism",
+    "megatron.core.tensor_parallel.": "Megatron-LM tensor parallelism",
+    "megatron.core.parallel_state.": "Megatron-LM tensor parallelism",
+}
+
+
+def model_parallel_library(name: str) -> str:
+    """The library of :data:`MODEL_PARALLEL_LIBRARIES` a dotted name belongs to ("")."""
+    return next((lib for p, lib in MODEL_PARALLEL_LIBRARIES.items() if name.startswith(p)), "")

@@ -38,7 +38,12 @@ from apiscan.review.config_files import YamlPlace
 from apiscan.review.evaluate import UNKNOWN, holds
 from apiscan.review.model import ModuleNode, TopModel, Where
 from apiscan.review.names import OptionDefault
-from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, _network_op, absolute_calls
+from apiscan.review.oplibs import (
+    NETWORK_OP_LIBRARIES,
+    _network_op,
+    absolute_calls,
+    model_parallel_library,
+)
 from apiscan.review.readings import Readings
 from apiscan.review.registry import (
     Lookup,
@@ -417,7 +422,9 @@ class StructureBuilder:
         one: timm's ``DropPath(...) if drop_path > 0. else nn.Identity()``): the scan's API
         findings are torch's only, so without them the block's layers are missing. A
         capitalised name of a package of :data:`TORCH_MODEL_PACKAGES` or
-        :data:`~apiscan.review.oplibs.NETWORK_OP_LIBRARIES` the repository does not define,
+        :data:`~apiscan.review.oplibs.NETWORK_OP_LIBRARIES`, or of a tensor-parallel
+        library's namespace (fairscale's ``ColumnParallelLinear``:
+        :data:`~apiscan.review.oplibs.MODEL_PARALLEL_LIBRARIES`), the repository does not define,
         outside its host submodules (``torch_geometric.data.Data``); a lower-case call
         (``timm.create_model``) builds no layer of its own."""
         facts = fa.syntax if not fa.errors else None
@@ -434,7 +441,11 @@ class StructureBuilder:
             if (
                 function in inside
                 and top not in self.local
-                and (top in TORCH_MODEL_PACKAGES or top in NETWORK_OP_LIBRARIES)
+                and (
+                    top in TORCH_MODEL_PACKAGES
+                    or top in NETWORK_OP_LIBRARIES
+                    or model_parallel_library(full)
+                )
                 and last[:1].isupper()
                 and not _SETTINGS_CLASS.search(last)
                 and not self.is_layer(full)  # the scan's findings count it (torchvision's)

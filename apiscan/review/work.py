@@ -35,7 +35,12 @@ from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
-from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, training_piece
+from apiscan.review.oplibs import (
+    NETWORK_OP_LIBRARIES,
+    TRAINING_PIECES,
+    model_parallel_library,
+    training_piece,
+)
 from apiscan.review.roles import (
     RANDOM_DRAW,
     STEP_COMPUTATION,
@@ -1337,6 +1342,7 @@ def work_items(
         backbones = kept
     items.extend(_one_per_backbone(backbones, names))
     items.extend(zoo_layers(analyses, ancillary))
+    items.extend(model_parallel_layers(analyses, ancillary))
     uncalled = uncalled_functions(analyses)
     items.extend(training_machinery(analyses, ancillary, defaults, uncalled))
     # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
@@ -3723,6 +3729,47 @@ def zoo_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[W
             uses=len(where),
         )
         for name, where in sorted(found.items())
+    ]
+
+
+def model_parallel_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
+    """One item per tensor-parallel library (:data:`MODEL_PARALLEL_LIBRARIES`) whose layer
+    classes the ported files build, or whose set-up (``initialize_model_parallel``) they
+    call: the network's own layers come from it, so no API table counts them, and MindSpore
+    has no such layer classes. One porting job: plain ``nn.Dense``/``nn.Embedding`` on one
+    device (the checkpoint's per-rank shards merged), or MindSpore's semi-auto parallel with
+    shard strategies on the layers' MatMul and Gather."""
+    local = _local_packages(analyses)
+    found: dict[str, dict[str, Where]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        lines = {
+            c.expr.callee().rpartition(".")[2]: c.expr.line for c in reversed(facts.values.calls)
+        }
+        for top, names in facts.package_uses:
+            if top in local:
+                continue
+            for name in names:
+                tail = name.rpartition(".")[2]
+                library = model_parallel_library(name)
+                if library and tail in lines and (tail[:1].isupper() or tail.startswith("init")):
+                    found.setdefault(library, {}).setdefault(tail, place(fa, lines[tail]))
+    return [
+        WorkItem(
+            kind="model-parallel",
+            what=f"{library} ({', '.join(sorted(names))})",
+            where=tuple(names[n] for n in sorted(names)),
+            why=(
+                f"the network's layers are the tensor-parallel classes of {library}, outside the "
+                "repository and with no MindSpore class of the same kind: on one device they "
+                "are plain mindspore.nn.Dense and nn.Embedding (the checkpoint's per-rank "
+                "shards merged along each layer's split axis); across devices MindSpore's "
+                "semi-auto parallel with shard strategies on their MatMul and Gather"
+            ),
+            uses=len(names),
+        )
+        for library, names in sorted(found.items())
     ]
 
 

@@ -304,3 +304,112 @@ def test_a_construction_that_may_pass_the_value_through_kwargs_leaves_it_unknown
     assert value_of("a = Resizer()\n").startswith("512 (default of length")
     assert value_of("a = Resizer(length=1024)\nb = Resizer(**cfg)\n") is None
     assert value_of("a = Resizer(length=1024)\nb = Resizer()\n") is None
+
+
+DECODING_VALID = [
+    # a draw from a distribution built in the call; a sampling default read in a closure
+    (
+        """
+        def transcribe(model, audio, temperature=(0.0, 0.2, 0.4)):
+            def fallback(x):
+                for t in [temperature] if isinstance(temperature, float) else temperature:
+                    yield t
+
+            return fallback(audio)
+
+        class Greedy:
+            def update(self, logits):
+                return Categorical(logits=logits / self.temperature).sample()
+        """,
+        [
+            ("sampling", "transcribe", ("temperature = (0.0, 0.2, 0.4)",)),
+            ("draw", "Greedy.update", ("Categorical(logits=logits / self.temperature).sample",)),
+        ],
+    ),
+    # an options class's sampling defaults (a non-literal default and other fields ignored)
+    (
+        """
+        class Options:
+            task: str = "transcribe"
+            temperature: float = 0.0
+            beam_size: Optional[int] = None
+            top_p = float("nan")
+        """,
+        [("sampling", "Options", ("temperature = 0.0", "beam_size = None"))],
+    ),
+    # a cache concatenated onto itself in a hook; a moving store read up to its position
+    (
+        """
+        def hook(module, out):
+            cache[module] = torch.cat([cache[module], out], dim=1).detach()
+
+        class Attn:
+            def forward(self, x, start):
+                self.v[:, start : start + x.shape[1]] = x
+                return self.v[:, : start + x.shape[1]]
+        """,
+        [
+            ("growing_cache", "hook", ()),
+            ("growing_cache", "Attn.forward", ("start",)),
+        ],
+    ),
+    # a float16 default, a rank's shard of a sorted listing, a non-strict load, a host read
+    # stopping the loop that runs the network
+    (
+        """
+        def build(d, model):
+            torch.set_default_dtype(torch.bfloat16)
+            files = sorted(os.listdir(d))
+            sd = torch.load(files[rank])
+            model.load_state_dict(sd, strict=False)
+            for i in range(8):
+                out = model(sd)
+                if out.eq(2).all().item():
+                    break
+        """,
+        [
+            ("precision", "build", ("torch.bfloat16",)),
+            ("sharded_checkpoint", "build", ("rank",)),
+            ("non_strict_load", "build", ("strict=False",)),
+            ("loop_sync", "build", ("out.eq(2).all().item()",)),
+        ],
+    ),
+]
+
+DECODING_INVALID = [
+    # settings forwarded by keyword; an unused one; a float32 default; the first file of a
+    # listing, or a rank's share of a listing nothing loads; a strict load; a host check in a
+    # loop that runs no network; fixed-size stores
+    """
+    def complete(self, p, temperature=0.6, top_p=0.9):
+        return self.generate(p, temperature=temperature)
+
+    def build(d, model):
+        torch.set_default_dtype(torch.float32)
+        files = sorted(glob.glob(d))
+        model.load_state_dict(torch.load(files[0]), strict=True)
+        for w in files:
+            if all(c.isdigit() for c in w):
+                break
+
+    def split(d, rank, world):
+        images = sorted(glob.glob(d))
+        return images[rank::world], images[rank]
+
+    class Attn:
+        def forward(self, x, start):
+            self.buf[:, 0:16] = x
+            self.k[:, start] = x
+            return self.buf[:, : self.size], self.k[:, :16]
+    """,
+]
+
+
+@pytest.mark.parametrize(("code", "expected"), DECODING_VALID)
+def test_decoding_steps(code: str, expected: list[tuple[str, str, tuple[str, ...]]]) -> None:
+    assert _kinds(code) == expected
+
+
+@pytest.mark.parametrize("code", DECODING_INVALID)
+def test_no_decoding_steps(code: str) -> None:
+    assert _kinds(code) == []
