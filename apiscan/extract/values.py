@@ -285,6 +285,9 @@ class DefValues:
     positional: tuple[str, ...] = ()
     vararg: bool = False
     static: bool = False
+    #: the name of its ``**kwargs`` parameter ("" without one): a config builder
+    #: ``get_args(**kwargs)`` holds the caller's ``**Cfg`` entries under it
+    kwarg: str = ""
     #: assignments of its own body (one per target) (nested defs left out), in
     #: :func:`~apiscan.extract.syntax.own_body` order
     assigns: tuple[AssignValues, ...] = ()
@@ -791,6 +794,7 @@ class ValueReader:
                     params=tuple((p, self.expr(d) if d else None) for p, d in params),
                     positional=tuple(a.arg for a in positional),
                     vararg=args.vararg is not None,
+                    kwarg=args.kwarg.arg if args.kwarg is not None else "",
                     static=any(
                         isinstance(d, ast.Name) and d.id == "staticmethod"
                         for d in node.decorator_list
