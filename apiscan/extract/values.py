@@ -295,6 +295,10 @@ class DefValues:
     returns: tuple[Expr, ...] = ()
     #: names bound by the targets of its own ``for`` loops
     loop_names: tuple[str, ...] = ()
+    #: the ``if`` statements of its own body (an ``elif`` is one of its own), in source
+    #: order: the branches a schedule function picks its factor by (``if i < burn_in: ...
+    #: elif i < steps[0]: ...``), whatever calls they hold
+    branches: tuple[IfValues, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,6 +799,9 @@ class ValueReader:
                     positional=tuple(a.arg for a in positional),
                     vararg=args.vararg is not None,
                     kwarg=args.kwarg.arg if args.kwarg is not None else "",
+                    branches=tuple(
+                        self.if_values(n, index[id(node)]) for n in own if isinstance(n, ast.If)
+                    ),
                     static=any(
                         isinstance(d, ast.Name) and d.id == "staticmethod"
                         for d in node.decorator_list

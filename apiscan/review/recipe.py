@@ -993,6 +993,17 @@ def _parses(expr: Expr) -> bool:
     )
 
 
+def _element(sequence: str, subscript: str) -> str:
+    """The element ``subscript`` (``steps[0]``) picks from the literal list or tuple
+    ``sequence`` (``[400000, 450000]``) by a constant index; "" otherwise."""
+    index = subscript.rpartition("[")[2].removesuffix("]")
+    try:
+        items = ast.literal_eval(sequence) if sequence else None
+        return repr(items[int(index)]) if isinstance(items, list | tuple) else ""
+    except (ValueError, SyntaxError, IndexError, TypeError):
+        return ""
+
+
 def _option_names(call: Expr) -> tuple[str, ...]:
     """Every flag an ``add_argument`` call spells its option with (``-l``, ``--lr``)."""
     return tuple(
@@ -3939,7 +3950,17 @@ class _Recipe:
             return
         elif last in ("LambdaLR", "MultiplicativeLR"):
             factor = bound.get("lr_lambda")
-            if factor is not None and "warm" in factor.full().lower():
+            branches = self._factor_branches(file, call, factor) if factor is not None else []
+            if branches:
+                shown = [f"{v} {c}".rstrip() for v, c, _ in branches]
+                values = [*values, ("factor", "; ".join(shown))]
+            if branches and branches[0][2]:
+                # pytorch-YOLOv4's burn-in: ``pow(i / 1000, 4) if i < 1000``, then constants
+                first = branches[0]
+                self.add("warmup", f"{last} warm-up", where,
+                         [("factor", first[0]), ("while", first[1].removeprefix("if "))],
+                         "warm-up in lr_lambda: its first branch ramps with the step")  # fmt: skip
+            elif factor is not None and "warm" in factor.full().lower():
                 self.add("warmup", f"{last} warm-up", where, values[:1], "warm-up in lr_lambda")
         elif last == "OneCycleLR":
             pct = bound.get("pct_start")
@@ -3950,6 +3971,73 @@ class _Recipe:
             )
             self.add("warmup", "OneCycleLR warm-up", where, [("pct_start", shown)])
         self.add("scheduler", f.api, where, values)
+
+    def _factor_branches(
+        self, file: _File, call: CallValues, factor: Expr
+    ) -> list[tuple[str, str, bool]]:
+        """The factors a ``LambdaLR``'s function of the same file returns, in source order,
+        each with the branch that picks it ("if i < 1000", "else", "" outside any ``if``)
+        and whether it ramps with the step (a first branch testing the step and reading it:
+        a warm-up); the settings it reads shown as the values they resolve to. Empty when
+        ``factor`` names no such function or it returns one value."""
+        if factor.kind != "Name":
+            return []
+        found = [
+            n
+            for n, d in enumerate(file.defs)
+            if d.name == factor.name and not d.is_class and d.line <= call.expr.line
+        ]
+        if not found:
+            return []
+        n = found[-1]
+        fn = file.defs[n]
+        outputs: list[Expr] = []
+        for r in fn.returns:
+            if r.kind == "Name":
+                outputs += [a.value for a in fn.assigns if a.target.kind == "Name"
+                            and a.target.name == r.name and a.line < r.line]  # fmt: skip
+            else:
+                outputs.append(r)
+        outputs.sort(key=lambda e: (e.line, e.col))
+        if len(outputs) < 2:
+            return []
+        step = fn.positional[0] if fn.positional else ""
+
+        def show(expr: Expr) -> str:
+            text = expr.text
+            nodes = [e for e in expr.walk() if e.kind in ("Attribute", "Subscript")]
+            for node in sorted(nodes, key=lambda e: -len(e.text)):
+                # a closure's setting (``config`` of the function defining it) too
+                value = _Val(resolve_any(node), True)
+                if not value.text and node.kind == "Subscript":
+                    value = _Val(_element(resolve_any(node.target), node.text), True)
+                if value.literal and value.text and node.text in text:
+                    text = text.replace(node.text, value.text)
+            return text
+
+        def resolve_any(node: Expr) -> str:
+            value = self.values.resolve(file, n, node, 1)
+            if not value.literal and call.function >= 0:
+                value = self.values.resolve(file, call.function, node, 1)
+            return value.text if value.literal else ""
+
+        out = []
+        for value in outputs:
+            around = [b for b in fn.branches if b.line <= value.line <= b.end_line]
+            inner = min(around, key=lambda b: b.end_line - b.line, default=None)
+            if inner is None:
+                picked = ""
+            elif not inner.body_end or value.line <= inner.body_end:
+                picked = f"if {show(inner.test)}"
+            else:
+                picked = "otherwise"
+            ramps = bool(
+                not out and step and picked.startswith("if ")
+                and any(e.kind == "Name" and e.name == step for e in value.walk())
+                and any(e.kind == "Name" and e.name == step for e in inner.test.walk())  # type: ignore[union-attr]
+            )  # fmt: skip
+            out.append((show(value), picked, ramps))
+        return out
 
     # -- repo classes and functions the call facts name
     def _repo_instances(self) -> None:

@@ -89,3 +89,16 @@ def test_an_attribute_dict_merged_with_argparse_takes_the_last_writer(merged) ->
     assert _value(merged, "torch.optim.lr_scheduler.StepLR", "gamma").startswith("0.1 (")
     assert _value(merged, "torch.optim.lr_scheduler.StepLR", "step_size").startswith("1000 (")
     assert _value(merged, "torch.utils.data.DataLoader", "batch_size").startswith("4 (")
+
+
+def test_a_lambda_schedule_shows_each_branch_factor_with_its_settings(merged) -> None:
+    rows = [i for i in merged.recipe if i.name == "torch.optim.lr_scheduler.LambdaLR"]
+    assert dict(rows[0].values)["factor"] == (
+        "pow(i / 1000, 4) if i < 1000; 1.0 if i < 400000; 0.1 if i < 450000; 0.01 otherwise"
+    )
+    warm = [i for i in merged.recipe if i.name == "LambdaLR warm-up"]
+    assert dict(warm[0].values) == {"factor": "pow(i / 1000, 4)", "while": "i < 1000"}
+    # a factor picked by a setting, not the step, is no warm-up
+    flat = [i for i in merged.recipe if i.name == "torch.optim.lr_scheduler.MultiplicativeLR"]
+    assert dict(flat[0].values)["factor"] == "1.0 if 1000 > 0; 0.5"
+    assert not [i for i in merged.recipe if i.name == "MultiplicativeLR warm-up"]
