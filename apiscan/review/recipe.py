@@ -985,6 +985,11 @@ class _Launched(NamedTuple):
         return "; ".join(parts)
 
 
+#: Calls that wrap a dict into an object read by attribute (``edict(cfg)``,
+#: ``EasyDict(d)``, ``AttrDict(d)``, ``Box(d)``): its entries are the dict's.
+_DICT_WRAPPERS = re.compile(r"(?i)^(e?dict|easydict|attrdict|addict|box|munch|dotmap|config)$")
+
+
 def _parses(expr: Expr) -> bool:
     """``parser.parse_args()`` / ``parse_known_args()``: the parsed command line."""
     return expr.kind == "Call" and expr.callee().rpartition(".")[2] in (
@@ -1844,7 +1849,12 @@ class _Values:
             # ``return edict(cfg)``: a dict-like object the function fills entry by entry
             # (pytorch-YOLOv4's ``cfg = kwargs`` from ``**Cfg``, then ``cfg.update(args)``)
             for r in file.defs[n].returns:
-                held = r.args[0] if r.kind == "Call" and len(r.args) == 1 else r
+                wraps = (
+                    r.kind == "Call"
+                    and len(r.args) == 1
+                    and bool(_DICT_WRAPPERS.search(r.callee().rpartition(".")[2]))
+                )
+                held = r.args[0] if wraps else r
                 bound = file.local_value(n, held.name, r.line) if held.kind == "Name" else None
                 if bound is not None and _parses(bound):
                     continue  # the parsed namespace itself: its options' reading answers

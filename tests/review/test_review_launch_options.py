@@ -102,3 +102,32 @@ def test_a_lambda_schedule_shows_each_branch_factor_with_its_settings(merged) ->
     flat = [i for i in merged.recipe if i.name == "torch.optim.lr_scheduler.MultiplicativeLR"]
     assert dict(flat[0].values)["factor"] == "1.0 if 1000 > 0; 0.5"
     assert not [i for i in merged.recipe if i.name == "MultiplicativeLR warm-up"]
+
+
+def test_a_builder_returning_another_object_is_no_dict_of_its_settings(tmp_path: Path) -> None:
+    """``return Holder(cfg)``: a class built from the dict, not the dict wrapped; its
+    attributes are not the dict's entries (``return edict(cfg)`` is)."""
+    (tmp_path / "train.py").write_text(
+        "import torch\n"
+        "from torch import nn\n"
+        "from easydict import EasyDict\n\n\n"
+        "class Holder:\n"
+        "    def __init__(self, cfg):\n"
+        "        self.cfg = cfg\n\n\n"
+        "def build(**kwargs):\n"
+        "    cfg = kwargs\n"
+        "    return Holder(cfg)\n\n\n"
+        "def wrapped(**kwargs):\n"
+        "    cfg = kwargs\n"
+        "    cfg['momentum'] = 0.8\n"
+        "    return EasyDict(cfg)\n\n\n"
+        "def train(opts, settings):\n"
+        "    model = nn.Linear(2, 2)\n"
+        "    torch.optim.SGD(model.parameters(), lr=opts.lr, momentum=settings.momentum)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    train(build(lr=0.5), wrapped(momentum=0.9))\n"
+    )
+    review = review_fixture(str(tmp_path))
+    assert not _value(review, "torch.optim.SGD", "lr").startswith("0.5")
+    # the entry set after the caller's keywords wins
+    assert _value(review, "torch.optim.SGD", "momentum").startswith("0.8 (")
