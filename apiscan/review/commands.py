@@ -17,6 +17,8 @@ then says the configs differ, as with no command); only the README's and the scr
 commands pick one. :func:`commanded_configs` keeps every config the commands name, the
 documentation pages' included, for a reader that counts what those configs set (the network
 most of NAFNet's documented commands train) rather than what every shipped file sets.
+:func:`launches` gives the recipe the shell scripts' commands that run one training script,
+with the options they pass it (RAFT's ``train_standard.sh``: one command per stage).
 """
 
 from __future__ import annotations

@@ -16,7 +16,12 @@ Where it reads from:
   config classes (YOLOX-style ``Exp``), hand-written EMA loops, gradient accumulation, repo
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
-  resolves torch names), and launch scripts (``torchrun``).
+  resolves torch names), and launch scripts (``torchrun``; the options a shell script passes
+  the training script, which replace its argparse defaults:
+  :func:`~apiscan.review.commands.launches`).
+- A config held in a dict-like object is read key by key, the last writer winning: an
+  ``EasyDict`` passed as ``**kwargs``, updated with ``vars(parser.parse_args())`` and
+  returned wrapped (``edict(cfg)``).
 - What a training step writes by hand: the settings a loss is multiplied by and the interval
   of a lazily applied penalty, an LR written into the param groups, BatchNorm settings
   overwritten after construction, normalisation written as arithmetic in the data path.
