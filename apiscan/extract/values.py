@@ -290,6 +290,9 @@ class DefValues:
     positional: tuple[str, ...] = ()
     vararg: bool = False
     static: bool = False
+    #: the name of its ``**kwargs`` parameter ("" without one): a config builder
+    #: ``get_args(**kwargs)`` holds the caller's ``**Cfg`` entries under it
+    kwarg: str = ""
     #: assignments of its own body (one per target) (nested defs left out), in
     #: :func:`~apiscan.extract.syntax.own_body` order
     assigns: tuple[AssignValues, ...] = ()
@@ -300,6 +303,10 @@ class DefValues:
     #: the augmented assignments of its own body, loops included, by line (``lbox *=
     #: 0.05`` after a loop summing the term: the weight a loss term is given in place)
     updates: tuple[UpdateValues, ...] = ()
+    #: the ``if`` statements of its own body (an ``elif`` is one of its own), in source
+    #: order: the branches a schedule function picks its factor by (``if i < burn_in: ...
+    #: elif i < steps[0]: ...``), whatever calls they hold
+    branches: tuple[IfValues, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -820,6 +827,10 @@ class ValueReader:
                     params=tuple((p, self.expr(d) if d else None) for p, d in params),
                     positional=tuple(a.arg for a in positional),
                     vararg=args.vararg is not None,
+                    kwarg=args.kwarg.arg if args.kwarg is not None else "",
+                    branches=tuple(
+                        self.if_values(n, index[id(node)]) for n in own if isinstance(n, ast.If)
+                    ),
                     static=any(
                         isinstance(d, ast.Name) and d.id == "staticmethod"
                         for d in node.decorator_list

@@ -17,6 +17,8 @@ then says the configs differ, as with no command); only the README's and the scr
 commands pick one. :func:`commanded_configs` keeps every config the commands name, the
 documentation pages' included, for a reader that counts what those configs set (the network
 most of NAFNet's documented commands train) rather than what every shipped file sets.
+:func:`launches` gives the recipe the shell scripts' commands that run one training script,
+with the options they pass it (RAFT's ``train_standard.sh``: one command per stage).
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ import os
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from apiscan.review.roles import LAUNCH_MODULES
 from apiscan.review.sources import is_test_path
@@ -112,7 +115,7 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     counts: Counter[str] = Counter()
     order: list[str] = []
     for _, _, words in _commands(root, docs=True, bare=True):
-        for path in _launched(words, scripts):
+        for _, path in _launched(words, scripts):
             counts[path] += 1
             if path not in order:
                 order.append(path)
@@ -124,23 +127,98 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     return ranked[0]
 
 
-def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[str]:
-    """The scripts of ``scripts`` a command's words launch: the module after ``-m``, a
-    ``.py`` path (``./`` and a leading ``python`` path left aside) after a launcher."""
+class Launch(NamedTuple):
+    """A shell script's command that runs a training script, with the options it passes
+    (RAFT's ``train_standard.sh``: one ``python -u train.py --stage chairs --lr 0.0004 ...``
+    line per training stage). The values it gives are the run's, not the argparse defaults."""
+
+    #: the shell script (root-relative) and the command's first line
+    path: str
+    line: int
+    #: the words after the script's name, as the shell splits them
+    words: tuple[str, ...]
+
+    def given(self, names: Collection[str]) -> tuple[str, ...] | None:
+        """The words the command gives the option spelled as any of ``names`` (``--lr
+        0.0004`` → ("0.0004",), ``--gamma=0.85`` → ("0.85",), ``--image_size 368 496`` →
+        both, a bare flag → ()), None when it does not pass it; the last one given wins, as
+        argparse reads a repeated option."""
+        found: tuple[str, ...] | None = None
+        words = self.words
+        for index, word in enumerate(words):
+            if word in _SHELL_STOPS or word.startswith((">", "2>", "1>")):
+                break
+            flag, equals, value = word.partition("=")
+            if flag not in names:
+                continue
+            if equals:
+                found = (value,)
+                continue
+            taken: list[str] = []
+            for later in words[index + 1 :]:
+                if later in _SHELL_STOPS or (later.startswith("-") and not NUMBER.match(later)):
+                    break
+                taken.append(later)
+            found = tuple(taken)
+        return found
+
+
+#: Words that end a command's arguments (what follows is another command or a redirection).
+_SHELL_STOPS = frozenset({"&&", "||", "|", ";", "&"})
+#: A command-line word that is a number, not an option (``--min_scale -0.2``).
+NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?$", re.IGNORECASE)
+
+
+def launches(root: Path, script: str, modules: Collection[str] = ()) -> list[Launch]:
+    """The shell scripts' commands that run ``script`` (a root-relative path, or one of its
+    ``modules`` after ``-m``), those of the script the README names first leading (RAFT's
+    README shows ``./train_standard.sh`` before ``./train_mixed.sh``), then the others in
+    path order, each script's commands in line order. A command that runs another script
+    (an evaluation, a demo) is none: its options are not this script's."""
+    names = {script: script, **{m: script for m in modules}}
+    found: dict[str, list[Launch]] = {}
+    for path, line, words in _commands(root, docs=False, bare=True):
+        if not path.endswith(".sh"):
+            continue
+        for index, _ in _launched(words, names):
+            found.setdefault(path, []).append(Launch(path, line, tuple(words[index + 1 :])))
+    readme = _readme_text(root)
+    mentioned = {p: readme.find(PurePosixPath(p).name) for p in found}
+    order = sorted(found, key=lambda p: (mentioned[p] < 0, mentioned[p], p))
+    return [launch for path in order for launch in found[path]]
+
+
+def _readme_text(root: Path) -> str:
+    """The root README's text ("" without one)."""
+    for path in _files(root, docs=False):
+        if path.endswith(".sh"):
+            break
+        try:
+            return (root / path).read_text(encoding="utf-8", errors="replace")[:_SIZE_LIMIT]
+        except OSError:
+            return ""
+    return ""
+
+
+def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[tuple[int, str]]:
+    """(the index of the word naming it, the script) for the scripts of ``scripts`` a
+    command's words launch: the module after ``-m``, a ``.py`` path (``./`` and a leading
+    ``python`` path left aside) after a launcher."""
     launched = False
-    for word, following in itertools.zip_longest(words, words[1:], fillvalue=""):
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
         if Path(word).name in _LAUNCHERS:
             launched = True
         elif launched and word == "-m":
             if following.startswith(LAUNCH_MODULES):
                 continue  # ``python -m torch.distributed.launch ... main.py``: the script follows
             if following in scripts:  # ``python -m pytest`` launches no script of the repo
-                yield scripts[following]
+                yield index + 1, scripts[following]
             return
         elif launched and word.endswith(".py"):
             name = os.path.normpath(word.removeprefix("./"))
             if name in scripts:
-                yield scripts[name]
+                yield index, scripts[name]
             return
 
 

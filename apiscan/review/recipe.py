@@ -16,7 +16,12 @@ Where it reads from:
   config classes (YOLOX-style ``Exp``), hand-written EMA loops, gradient accumulation, repo
   classes and functions the call facts name (schedulers, losses, transforms), torchvision /
   numpy / ``random`` calls (through the file's own import statements, since the scan only
-  resolves torch names), and launch scripts (``torchrun``).
+  resolves torch names), and launch scripts (``torchrun``; the options a shell script passes
+  the training script, which replace its argparse defaults:
+  :func:`~apiscan.review.commands.launches`).
+- A config held in a dict-like object is read key by key, the last writer winning: an
+  ``EasyDict`` passed as ``**kwargs``, updated with ``vars(parser.parse_args())`` and
+  returned wrapped (``edict(cfg)``).
 - What a training step writes by hand: the settings a loss is multiplied by (in an
   expression, in place with ``*=``, or inside the loss's own returns; a config dict's entry
   followed to its literal) and the interval of a lazily applied penalty, an LR written into
@@ -70,6 +75,7 @@ from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
+from apiscan.review.commands import NUMBER, Launch, launches
 from apiscan.review.config_files import (
     DarknetSettings,
     OptionFiles,
@@ -875,6 +881,36 @@ class _Repo:
     hparams: OptionFiles | None = None
     #: the Darknet ``[net]`` keys the training reads (``model.hyperparams['decay']``)
     darknet: DarknetSettings | None = None
+    #: the repository's root, whose shell scripts launch the training (None: none read)
+    root: Path | None = None
+    #: a script's path -> the shell scripts' commands that run it (read on first use)
+    _launches: dict[str, list[Launch]] = field(default_factory=dict)
+
+    def launched(self, option: _ArgOption) -> _Launched | None:
+        """What the shell scripts that run the option's script pass it (RAFT's
+        ``train_standard.sh``: ``--lr 0.0004`` in its first stage, 0.000125 and 0.0001 in
+        the later ones), or None when no launch passes it. Only commands that run the very
+        script declaring the option count: a script running another entry (an evaluation)
+        or a word no option of the script spells changes nothing."""
+        if self.root is None:
+            return None
+        path = option.file.path
+        if path not in self._launches:
+            self._launches[path] = launches(self.root, path, option.file.modules)
+        runs = self._launches[path]
+        names = _option_names(option.call.expr)
+        given = [launch.given(names) for launch in runs]
+        if not any(g is not None for g in given):
+            return None
+        main = runs[0].path
+        stages = [(launch, g) for launch, g in zip(runs, given, strict=True) if launch.path == main]
+        others: dict[str, str] = {}
+        for launch, g in zip(runs, given, strict=True):
+            if launch.path != main and launch.path not in others:
+                others[launch.path] = _launched_value(option, g)[0] if g is not None else ""
+        shown = [_launched_value(option, g) if g is not None else None for _, g in stages]
+        return _Launched(option.option, shown, [launch.line for launch, _ in stages], main,
+                         _run_labels([launch for launch, _ in stages]), others)  # fmt: skip
 
     def add_file(self, f: _File) -> None:
         for a, _ in f.assigns:
@@ -943,6 +979,119 @@ class _Repo:
                     found.append(fact)
                     if method.name == "__init__" and sub.value.literal:
                         self.attrs_by_name.setdefault(target.name, []).append(fact)
+
+
+class _Launched(NamedTuple):
+    """What a launch script's runs pass one argparse option (:meth:`_Repo.launched`)."""
+
+    option: str
+    #: per run of the main script: the value as Python would hold it (a literal, or the
+    #: shell's text with ``literal`` False), None where the run leaves the default
+    values: list[tuple[str, bool] | None]
+    lines: list[int]
+    #: the main script: the one the README names first, else the first by path
+    script: str
+    #: the runs' names (the option whose value tells each run apart), empty with one run
+    labels: list[str]
+    #: the other scripts that run the same entry -> their first run's value ("": the
+    #: default)
+    others: dict[str, str]
+
+    def first(self) -> tuple[str, bool] | None:
+        """The first run's value (None: it leaves the default)."""
+        return self.values[0]
+
+    def where(self) -> str:
+        """Where the first run is, named when the script makes several."""
+        label = f" (run {self.labels[0]})" if self.labels else ""
+        return f"{self.script}:{self.lines[0]}{label}"
+
+    def by_run(self) -> str:
+        """The other runs' values ("default" where one leaves it), each run's name before
+        it: ``later runs: raft-things 0.000125, raft-kitti 0.0001`` (every run when the first
+        leaves the default; nothing when no run of the main script passes it), then each
+        other script's first value."""
+        parts = []
+        if len(self.values) > 1 and any(v is not None for v in self.values):
+            labels = self.labels or [f"run {n}" for n in range(1, len(self.values) + 1)]
+            shown = [
+                f"{label} {v[0] if v is not None else 'default'}"
+                for label, v in zip(labels, self.values, strict=True)
+            ]
+            later = self.first() is not None
+            head = "later runs" if later else f"runs of {self.script}"
+            parts.append(f"{head}: {', '.join(shown[later:])}")
+        parts += [f"{path}: {value or 'default'}" for path, value in self.others.items()]
+        return "; ".join(parts)
+
+
+#: Calls that wrap a dict into an object read by attribute (``edict(cfg)``,
+#: ``EasyDict(d)``, ``AttrDict(d)``, ``Box(d)``): its entries are the dict's.
+_DICT_WRAPPERS = re.compile(r"(?i)^(e?dict|easydict|attrdict|addict|box|munch|dotmap|config)$")
+
+
+def _parses(expr: Expr) -> bool:
+    """``parser.parse_args()`` / ``parse_known_args()``: the parsed command line."""
+    return expr.kind == "Call" and expr.callee().rpartition(".")[2] in (
+        "parse_args",
+        "parse_known_args",
+    )
+
+
+def _element(sequence: str, subscript: str) -> str:
+    """The element ``subscript`` (``steps[0]``) picks from the literal list or tuple
+    ``sequence`` (``[400000, 450000]``) by a constant index; "" otherwise."""
+    index = subscript.rpartition("[")[2].removesuffix("]")
+    try:
+        items = ast.literal_eval(sequence) if sequence else None
+        return repr(items[int(index)]) if isinstance(items, list | tuple) else ""
+    except (ValueError, SyntaxError, IndexError, TypeError):
+        return ""
+
+
+def _option_names(call: Expr) -> tuple[str, ...]:
+    """Every flag an ``add_argument`` call spells its option with (``-l``, ``--lr``)."""
+    return tuple(
+        a.value
+        for a in call.args
+        if a.kind == "Constant" and isinstance(a.value, str) and a.value.startswith("-")
+    )
+
+
+def _launched_value(option: _ArgOption, words: tuple[str, ...]) -> tuple[str, bool]:
+    """The value argparse makes of the words a launch gives an option, as Python writes it,
+    and whether it is a literal: a bare flag is the action's constant, a number stays a
+    number, several words are a list (``nargs='+'``), other words strings unless the option's
+    ``type=`` is numeric. A shell variable (``$LR``) is no literal."""
+    if not words:
+        return ("False" if option.action == "store_false" else "True"), True
+    if any("$" in w or "`" in w for w in words):
+        return " ".join(words), False
+    kind = next((k.target for k in option.call.expr.keywords if k.name == "type"), None)
+    numeric = kind is not None and kind.kind == "Name" and kind.name in ("int", "float")
+    texts = [w if (numeric or kind is None) and NUMBER.match(w) else repr(w) for w in words]
+    nargs = next((k.target for k in option.call.expr.keywords if k.name == "nargs"), None)
+    listed = nargs is not None and (nargs.kind != "Constant" or nargs.value != "?")
+    if len(texts) > 1 or listed:
+        return f"[{', '.join(texts)}]", True
+    return texts[0], True
+
+
+def _run_labels(runs: Sequence[Launch]) -> list[str]:
+    """The runs' names: the values of the first option every run passes with a different
+    value (RAFT's ``--name raft-chairs`` ... ``raft-kitti``); none with one run or no such
+    option."""
+    if len(runs) < 2:
+        return []
+    for word in runs[0].words:
+        if not word.startswith("--"):
+            continue
+        flag = word.partition("=")[0]
+        given = [run.given((flag,)) for run in runs]
+        texts = [" ".join(g) for g in given if g]
+        if len(texts) == len(runs) and len(set(texts)) == len(texts):
+            return texts
+    return []
 
 
 def _unparsed(expr: Expr) -> str:
@@ -1743,6 +1892,17 @@ class _Values:
                         return _Val(keyword.target.text, True, (step,))
             place = o.file.loc(o.call.expr.line)
             step = f"argparse {o.option} at {place}"
+            launched = self.repo.launched(o)
+            first = launched.first() if launched is not None else None
+            if launched is not None and first is not None:
+                # the launch script's command line gives it: the run's value, not the default
+                default = self.describe(o.file, o.call.function, o.default) if o.default else ""
+                runs = f"; {launched.by_run()}" if launched.by_run() else ""
+                over = f"; {step}, default {default}" if default else f"; {step}"
+                trail = f"{text}: {o.option} in {launched.where()}{runs}{over}"
+                found.append((_Val(first[0], first[1], (trail,)), place))
+                continue
+            later = f"; {launched.by_run()}" if launched is not None and launched.by_run() else ""
             computed = None
             unset = unset_option(o.declared) if o.default is None else _UNKNOWN
             if expr.name in self.repo.needed:
@@ -1762,12 +1922,12 @@ class _Values:
             elif o.default is not None:
                 value = self.resolve(o.file, o.call.function, o.default, depth + 1)
                 if value.literal:
-                    found.append((value.then(f"{text}: default of {step}"), place))
+                    found.append((value.then(f"{text}: default of {step}{later}"), place))
                 else:
                     found.append((_Val(text, False, (f"{step}, default {value.show()}",)), place))
             elif o.action in ("store_true", "store_false"):
                 flag = "False" if o.action == "store_true" else "True"
-                found.append((_Val(flag, True, (f"{text}: {o.action} of {step}",)), place))
+                found.append((_Val(flag, True, (f"{text}: {o.action} of {step}{later}",)), place))
             elif unset is None:
                 # an optional flag declared without a default is None when left out
                 found.append((_Val("None", True, (f"{text}: {step} has no default",)), place))
@@ -1871,6 +2031,24 @@ class _Values:
             for k, item in pairs
             if k == key
         ]
+        if attribute and not found:
+            # ``return edict(cfg)``: a dict-like object the function fills entry by entry
+            # (pytorch-YOLOv4's ``cfg = kwargs`` from ``**Cfg``, then ``cfg.update(args)``)
+            for r in file.defs[n].returns:
+                wraps = (
+                    r.kind == "Call"
+                    and len(r.args) == 1
+                    and bool(_DICT_WRAPPERS.search(r.callee().rpartition(".")[2]))
+                )
+                held = r.args[0] if wraps else r
+                bound = file.local_value(n, held.name, r.line) if held.kind == "Name" else None
+                if bound is not None and _parses(bound):
+                    continue  # the parsed namespace itself: its options' reading answers
+                if held.kind == "Name" and not r.keywords:
+                    value = self._dict_entry(file, n, held.name, r.line, key, (f, call), depth)
+                    if value is not None:
+                        return value
+            return None
         if attribute:
             found = [
                 (v.then(f"{key} set at {at}" if set_ else f"keyword {key}= at {at}"), at)
@@ -1881,6 +2059,153 @@ class _Values:
                 )
             ]
         return _merge(found) if found else None
+
+    def _dict_entry(
+        self,
+        f: _File,
+        fn: int,
+        name: str,
+        before: int,
+        key: str,
+        caller: tuple[_File, Expr],
+        depth: int,
+    ) -> _Val | None:
+        """The entry ``key`` of the dict-like object (a dict, an ``EasyDict``, a parsed
+        namespace) the name ``name`` holds at line ``before`` of def ``fn``, the last writer
+        winning: its assignment (``cfg = kwargs``: the ``**Cfg`` the ``caller`` passes;
+        ``args = vars(parser.parse_args())``: the parser's option of that dest; a dict
+        built with keywords), then each ``name.update(other)`` and ``name.key = value`` /
+        ``name["key"] = value`` after it, in order. None when no writer has the key."""
+        if depth >= MAX_DEPTH:
+            return None
+        base = [
+            a
+            for a in f.defs[fn].assigns
+            if not a.annotated and a.line < before and a.target.kind == "Name"
+            and a.target.name == name
+        ]  # fmt: skip
+        start = max(base, key=lambda a: a.line) if base else None
+        after = start.line if start is not None else 0
+        # (line, the expression whose entries it writes or the value it sets, whether a set)
+        writers: list[tuple[int, Expr | None, bool]] = []
+        if start is not None:
+            writers.append((start.line, start.value, False))
+        elif name == f.defs[fn].kwarg:
+            writers.append((0, None, False))
+        for call in f.values.calls:
+            e = call.expr
+            if (
+                call.function == fn and after <= e.line < before and e.func.kind == "Attribute"
+                and e.func.name == "update" and e.func.target.kind == "Name"
+                and e.func.target.name == name and len(e.args) == 1
+            ):  # fmt: skip
+                writers.append((e.line, e.args[0], False))
+        for a in f.defs[fn].assigns:
+            t = a.target
+            spelled = (f"{name}.{key}", f"{name}['{key}']", f'{name}["{key}"]')
+            if after <= a.line < before and t.text in spelled:
+                writers.append((a.line, a.value, True))
+        for line, value, sets in sorted(writers, key=lambda w: w[0], reverse=True):
+            if sets and value is not None:
+                found = self.resolve(f, fn, value, depth + 1)
+                return found.then(f"{key} set at {f.loc(line)}")
+            entry = self._entries_of(f, fn, value, key, caller, depth + 1)
+            if entry is not None:
+                return entry
+        return None
+
+    def _entries_of(
+        self,
+        f: _File,
+        fn: int,
+        value: Expr | None,
+        key: str,
+        caller: tuple[_File, Expr],
+        depth: int,
+    ) -> _Val | None:
+        """The entry ``key`` of what ``value`` (read in def ``fn``) holds, for
+        :meth:`_dict_entry`: None for ``value`` is the ``**kwargs`` of ``fn`` (the
+        ``**config`` the caller passes), a local name followed, ``vars(x)`` read as ``x``,
+        a parsed command line's option of that dest, a dict built with keywords."""
+        if depth >= MAX_DEPTH:
+            return None
+        if value is None or (value.kind == "Name" and value.name == f.defs[fn].kwarg):
+            caller_file, call = caller
+            for kw in call.keywords:
+                if kw.name == key:
+                    return self.resolve(caller_file, -1, kw.target, depth + 1)
+            for kw in call.keywords:
+                if not kw.name and kw.target.kind == "Name":
+                    found = self._module_entry(caller_file, kw.target.name, key, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        if value.kind == "Call" and value.func.kind == "Name" and value.func.name == "vars":
+            inner = value.args[0] if value.args else None
+            return self._entries_of(f, fn, inner, key, caller, depth) if inner else None
+        if value.kind == "Name":
+            return self._dict_entry(f, fn, value.name, value.line, key, caller, depth)
+        if _parses(value):
+            options = [o for o in self.repo.argparse.get(key, ()) if o.file.path == f.path]
+            found = []
+            for o in options:
+                at = o.file.loc(o.call.expr.line)
+                step = f"{key}: argparse {o.option} at {at}"
+                launched = self.repo.launched(o)
+                first = launched.first() if launched is not None else None
+                if launched is not None and first is not None:
+                    given = f"{step}, given in {launched.where()}"
+                    found.append((_Val(first[0], first[1], (given,)), at))
+                elif o.default is not None:
+                    v = self.resolve(o.file, o.call.function, o.default, depth + 1)
+                    found.append((v.then(f"{step}, its default"), at))
+                elif o.action in ("store_true", "store_false"):
+                    flag = "False" if o.action == "store_true" else "True"
+                    found.append((_Val(flag, True, (f"{step}, {o.action}",)), at))
+            return _merge(found)
+        items = _built_items(value) or _dict_items(value)
+        for k, item in items:
+            if k == key:
+                return self.resolve(f, fn, item, depth + 1).then(f"{key}= at {f.loc(item.line)}")
+        return None
+
+    def _module_entry(self, f: _File, name: str, key: str, depth: int) -> _Val | None:
+        """The entry ``key`` of the module-level config object ``name`` read in ``f`` (its
+        own, or imported: ``from cfg import Cfg``): the last ``Cfg.key = value`` (or
+        ``Cfg["key"] = value``) of the module that defines it, or the keyword of the dict
+        it is built as."""
+        target, obj = f, name
+        imported = f.imports.get(name, "")
+        if imported:
+            module, _, obj = imported.rpartition(".")
+            target = next((g for g in self.files.values() if module in g.modules), None)
+            if target is None:
+                return None
+        sets = [
+            a
+            for a in target.values.assigns
+            if not a.annotated and a.top and (
+                (a.target.kind == "Attribute" and a.target.name == key
+                 and a.target.target.kind == "Name" and a.target.target.name == obj)
+                or a.target.text in (f"{obj}['{key}']", f'{obj}["{key}"]')
+            )
+        ]  # fmt: skip
+        if sets:
+            last = max(sets, key=lambda a: a.order)
+            return self.resolve(target, -1, last.value, depth + 1).then(
+                f"{obj}.{key} set at {target.loc(last.line)}"
+            )
+        built = [
+            a for a in target.values.assigns
+            if a.top and a.target.kind == "Name" and a.target.name == obj
+        ]  # fmt: skip
+        if built:
+            for k, item in _built_items(built[-1].value) or _dict_items(built[-1].value):
+                if k == key:
+                    return self.resolve(target, -1, item, depth + 1).then(
+                        f"{obj} {key}= at {target.loc(item.line)}"
+                    )
+        return None
 
     def _self_attr(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
         """``self.x``: set by the class (``__init__`` first) or one of its repo bases."""
@@ -2044,7 +2369,7 @@ class _Recipe:
         self.hierarchy = hierarchy
         #: every file's value record (test files included: they may call what is followed)
         self.files = _files(analyses)
-        self.repo = _Repo()
+        self.repo = _Repo(root=root)
         for path in sorted(self.files):
             if not is_test_path(path):
                 self.repo.add_file(self.files[path])
@@ -4006,7 +4331,17 @@ class _Recipe:
             return
         elif last in ("LambdaLR", "MultiplicativeLR"):
             factor = bound.get("lr_lambda")
-            if factor is not None and "warm" in factor.full().lower():
+            branches = self._factor_branches(file, call, factor) if factor is not None else []
+            if branches:
+                shown = [f"{v} {c}".rstrip() for v, c, _ in branches]
+                values = [*values, ("factor", "; ".join(shown))]
+            if branches and branches[0][2]:
+                # pytorch-YOLOv4's burn-in: ``pow(i / 1000, 4) if i < 1000``, then constants
+                first = branches[0]
+                self.add("warmup", f"{last} warm-up", where,
+                         [("factor", first[0]), ("while", first[1].removeprefix("if "))],
+                         "warm-up in lr_lambda: its first branch ramps with the step")  # fmt: skip
+            elif factor is not None and "warm" in factor.full().lower():
                 self.add("warmup", f"{last} warm-up", where, values[:1], "warm-up in lr_lambda")
         elif last == "OneCycleLR":
             pct = bound.get("pct_start")
@@ -4017,6 +4352,73 @@ class _Recipe:
             )
             self.add("warmup", "OneCycleLR warm-up", where, [("pct_start", shown)])
         self.add("scheduler", f.api, where, values)
+
+    def _factor_branches(
+        self, file: _File, call: CallValues, factor: Expr
+    ) -> list[tuple[str, str, bool]]:
+        """The factors a ``LambdaLR``'s function of the same file returns, in source order,
+        each with the branch that picks it ("if i < 1000", "else", "" outside any ``if``)
+        and whether it ramps with the step (a first branch testing the step and reading it:
+        a warm-up); the settings it reads shown as the values they resolve to. Empty when
+        ``factor`` names no such function or it returns one value."""
+        if factor.kind != "Name":
+            return []
+        found = [
+            n
+            for n, d in enumerate(file.defs)
+            if d.name == factor.name and not d.is_class and d.line <= call.expr.line
+        ]
+        if not found:
+            return []
+        n = found[-1]
+        fn = file.defs[n]
+        outputs: list[Expr] = []
+        for r in fn.returns:
+            if r.kind == "Name":
+                outputs += [a.value for a in fn.assigns if a.target.kind == "Name"
+                            and a.target.name == r.name and a.line < r.line]  # fmt: skip
+            else:
+                outputs.append(r)
+        outputs.sort(key=lambda e: (e.line, e.col))
+        if len(outputs) < 2:
+            return []
+        step = fn.positional[0] if fn.positional else ""
+
+        def show(expr: Expr) -> str:
+            text = expr.text
+            nodes = [e for e in expr.walk() if e.kind in ("Attribute", "Subscript")]
+            for node in sorted(nodes, key=lambda e: -len(e.text)):
+                # a closure's setting (``config`` of the function defining it) too
+                value = _Val(resolve_any(node), True)
+                if not value.text and node.kind == "Subscript":
+                    value = _Val(_element(resolve_any(node.target), node.text), True)
+                if value.literal and value.text and node.text in text:
+                    text = text.replace(node.text, value.text)
+            return text
+
+        def resolve_any(node: Expr) -> str:
+            value = self.values.resolve(file, n, node, 1)
+            if not value.literal and call.function >= 0:
+                value = self.values.resolve(file, call.function, node, 1)
+            return value.text if value.literal else ""
+
+        out = []
+        for value in outputs:
+            around = [b for b in fn.branches if b.line <= value.line <= b.end_line]
+            inner = min(around, key=lambda b: b.end_line - b.line, default=None)
+            if inner is None:
+                picked = ""
+            elif not inner.body_end or value.line <= inner.body_end:
+                picked = f"if {show(inner.test)}"
+            else:
+                picked = "otherwise"
+            ramps = bool(
+                not out and step and picked.startswith("if ")
+                and any(e.kind == "Name" and e.name == step for e in value.walk())
+                and any(e.kind == "Name" and e.name == step for e in inner.test.walk())  # type: ignore[union-attr]
+            )  # fmt: skip
+            out.append((show(value), picked, ramps))
+        return out
 
     # -- repo classes and functions the call facts name
     def _repo_instances(self) -> None:
@@ -5929,7 +6331,15 @@ class _Recipe:
                 else:
                     value = "no default"
                 where = o.file.where(o.call.expr.line)
-                self.add(category, f"argparse {o.option}", where, [("default", value)])
+                values = [("default", value)]
+                launched = self.repo.launched(o)
+                if launched is not None:
+                    # the launch script's runs: what the training is run with
+                    first = launched.first()
+                    shown = first[0] if first is not None else "default"
+                    runs = f"; {launched.by_run()}" if launched.by_run() else ""
+                    values.append(("launched", f"{shown} ({launched.where()}{runs})"))
+                self.add(category, f"argparse {o.option}", where, values)
         candidates = {
             cls: found
             for cls, sets in self.repo.attrs.items()
