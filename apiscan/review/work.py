@@ -35,7 +35,12 @@ from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
-from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, training_piece
+from apiscan.review.oplibs import (
+    NETWORK_OP_LIBRARIES,
+    TRAINING_PIECES,
+    absolute_call_values,
+    training_piece,
+)
 from apiscan.review.roles import (
     STEP_COMPUTATION,
     TRAINING_APIS,
@@ -2987,7 +2992,9 @@ def _state_in_forward(
             same = (*apis, *helpers, *(t for w in where for t in code.get(w, ("",))))
             if not states:
                 if apis:  # a collective alone: in the compiled graph, gradients through it
-                    items.append((same, _collective_in_forward(qual, apis, helpers, where)))
+                    # (no code text is kept for a collective's call: never merged)
+                    unique = (*same, *map(str, where))
+                    items.append((unique, _collective_in_forward(qual, apis, helpers, where)))
                 continue
             what = f"{qual}: {', '.join(states)} updated in place"
             if helpers_written:
@@ -3885,6 +3892,9 @@ def training_machinery(
         calls: dict[str, list[object]] = {}
         for c in facts.values.calls:
             calls.setdefault(c.expr.callee(), []).append(c)
+        resolved: dict[str, list[object]] = {}
+        for full, c in absolute_call_values(facts):
+            resolved.setdefault(full, []).append(c)
         bare = sorted({c.expr.func.name for c in facts.values.calls if c.expr.func.kind == "Name"})
         # a local assigned once from the options (T2T-ViT's ``mixup_active = args.mixup > 0
         # or ...``) decides the ``elif`` chain it gates: LabelSmoothingCrossEntropy is not
@@ -3903,9 +3913,15 @@ def training_machinery(
                     used = [(name, name.rpartition(".")[2])]
                 for dotted, callee in used:
                     hit = training_piece(dotted)
+                    # the calls of that very name (``apex.amp.state_dict()``), or of the bare
+                    # name the import binds: never a method of the same last name on another
+                    # object (``model.state_dict()``)
+                    named = resolved.get(dotted) or [
+                        c for c in calls.get(callee, ()) if c.expr.func.kind == "Name"
+                    ]
                     run = [
                         c
-                        for c in calls.get(callee, ())
+                        for c in named
                         if not _switched_off_call(c, opts, gates)
                         and not any(
                             a <= c.expr.line <= b  # type: ignore[attr-defined]
@@ -4747,11 +4763,7 @@ def helper_libraries(
     (:data:`~apiscan.review.oplibs.EVALUATION_LIBRARIES`: FID's Inception-v3) the ported
     files call, one ``evaluation-library`` item each, counted apart from the effort. A
     library only imported, or used only by files counted apart, is no item."""
-    from apiscan.review.oplibs import (
-        EVALUATION_LIBRARIES,
-        NETWORK_HELPER_LIBRARIES,
-        absolute_call_values,
-    )
+    from apiscan.review.oplibs import EVALUATION_LIBRARIES, NETWORK_HELPER_LIBRARIES
 
     network = {f.path for f in result.api_findings if f.scope == "network"}
     patterns: dict[str, dict[tuple[str, str], Where]] = {}
