@@ -1646,6 +1646,7 @@ def _switched_off_named(
             if not d.cls and "." not in d.qualname:
                 where.update({f"{m}.{d.qualname}": (fa.path, d.qualname) for m in fa.modules})
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        registered = {name for name, *_ in fa.syntax.decorators} if values is not None else set()
         for d in values.defs if values is not None else ():
             owner = values.defs[d.owner] if d.owner >= 0 else None  # type: ignore[union-attr]
             if d.is_class:
@@ -1656,6 +1657,7 @@ def _switched_off_named(
                 and owner.is_class
                 and owner.owner < 0
                 and owner.name not in extended
+                and owner.qual not in registered  # a registry builds it from a config
             ):
                 key = (fa.path, d.qual)
                 where.update({f"{m}.{owner.qual}": key for m in fa.modules})
@@ -1700,10 +1702,13 @@ def _switched_off_named(
             head = call.expr.parts[0] if call.expr.parts else None
             last = head.name.rpartition(".")[2] if head is not None and head.name else ""
             target = where.get(by_line.get((call.expr.line, last), ""))
+            built = _own_construction(values, call)
             if target is not None:
                 sites.append((fa.path, call, {target}, False))
             elif head is not None and head.kind == "Attribute" and head.name in methods:
                 sites.append((fa.path, call, methods[head.name], True))
+            elif built:  # ``cls(pretrained=args.pretrained)`` in a factory classmethod
+                sites.append((fa.path, call, {(fa.path, f"{built}.__init__")}, False))
     # a method passed as a value (``register_hook(self.hook)``) may run: never switched off;
     # a class passed as a value (a registry, ``partial(Block, ...)``) may be built unseen
     written = _written_names(analyses)
@@ -1736,6 +1741,26 @@ def _switched_off_named(
             break
         off = found
     return off, named
+
+
+def _own_construction(values: FileValues, call: object) -> str:
+    """The class a call builds from inside its own methods (``cls(...)`` in a factory
+    classmethod, ``type(self)(...)``, ``self.__class__(...)``): its qualified name, else
+    "". Such a construction names no class, yet passes its constructor's parameters (a
+    ``from_data_cfg`` passing ``fp16=args.fp16``)."""
+    expr = call.expr  # type: ignore[attr-defined]
+    func = expr.func if expr.kind == "Call" and expr.parts else None
+    if func is None or not (
+        (func.kind == "Name" and func.name == "cls")
+        or func.text in ("type(self)", "self.__class__")
+    ):
+        return ""
+    defs = values.defs
+    index = call.function  # type: ignore[attr-defined]
+    d = defs[index] if 0 <= index < len(defs) else None
+    while d is not None and d.owner >= 0 and not defs[d.owner].is_class:
+        d = defs[d.owner]
+    return defs[d.owner].qual if d is not None and d.owner >= 0 else ""
 
 
 #: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``).

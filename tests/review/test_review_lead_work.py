@@ -7,9 +7,11 @@ and a model factory's architecture shown as the expression that picks it."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
-from scan_helpers import review_fixture
+from scan_helpers import review_fixture, write_repo
 
+from apiscan.review.build import build_review
 from apiscan.review.model import Review, Where, WorkItem
 from apiscan.review.oplibs import _network_op, training_piece
 
@@ -113,3 +115,65 @@ def test_apex_mixed_precision_and_syncbn_helpers_are_training_pieces() -> None:
     assert training_piece("apex.parallel.create_syncbn_process_group") == syncbn
     assert not _network_op("apex.amp.state_dict")
     assert _network_op("apex.normalization.FusedLayerNorm")
+
+
+def test_a_flag_a_factory_passes_through_cls_keeps_its_weights(tmp_path: Path) -> None:
+    """``Net.from_args`` builds ``cls(pretrained=args.pretrained)``, ``--pretrained``
+    defaulting to 1: that construction counts beside ``Net()`` (the flag left at False), so
+    the download stays work (VALID); a flag every construction leaves off switches it off
+    (INVALID: ``Plain``)."""
+    write_repo(
+        tmp_path,
+        {
+            "nets.py": """
+                import torch.nn as nn
+                from torch.utils import model_zoo
+
+                model_urls = {"resnet18": "https://example.com/resnet18.pth"}
+
+                def load_imagenet(model):
+                    model.load_state_dict(model_zoo.load_url(model_urls["resnet18"]))
+
+                def load_plain(model):
+                    model.load_state_dict(model_zoo.load_url(model_urls["resnet18"]))
+
+                class Net(nn.Module):
+                    def __init__(self, pretrained=False):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 8, 3)
+                        if pretrained:
+                            load_imagenet(self)
+
+                    @classmethod
+                    def from_args(cls, args):
+                        return cls(pretrained=args.pretrained)
+
+                class Plain(nn.Module):
+                    def __init__(self, imagenet=False):
+                        super().__init__()
+                        self.conv = nn.Conv2d(3, 8, 3)
+                        if imagenet:
+                            load_plain(self)
+            """,
+            "train.py": """
+                import argparse
+                import torch
+                from nets import Net, Plain
+
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--pretrained", type=int, default=1)
+                args = parser.parse_args()
+                net = Net.from_args(args)
+                other = Net()
+                plain = Plain()
+                opt = torch.optim.SGD(net.parameters(), lr=0.1)
+                loss = net.conv(torch.zeros(1, 3, 8, 8)).sum()
+                loss.backward()
+                opt.step()
+            """,
+        },
+    )
+    review = build_review(str(tmp_path))
+    downloads = [i for i in review.work if i.kind == "pretrained-backbone"]
+    assert [i.where for i in downloads] == [(Where("nets.py", 7),)]
+    assert "nets.py:10 (only if load_plain runs, off by default)" in downloads[0].why
