@@ -172,9 +172,11 @@ class ParamChange:
 
     ``kind`` is ``unsupported`` (MindSpore has no counterpart), ``renamed`` (write
     ``ms_param=``), ``default`` (the call relies on, or passes, a value whose default or
-    meaning differs) or ``general`` (a general difference parameter: drop it; by the
-    tables' own rules it does not break consistency). Defaults are the ``repr`` texts of
-    the real signatures (``0.01``), None when unknown.
+    meaning differs), ``input`` (MindSpore's operator takes it when called, as its input
+    ``ms_param``, several parameters packed into one tensor where the page lists fewer
+    inputs: nms's boxes and scores in ``bboxes``) or ``general`` (a general difference
+    parameter: drop it; by the tables' own rules it does not break consistency). Defaults
+    are the ``repr`` texts of the real signatures (``0.01``), None when unknown.
     """
 
     param: str
@@ -200,6 +202,8 @@ class ParamChange:
             text = f"{self.param}= → {self.ms_param}="
         elif self.kind == "unsupported":
             text = f"{self.param}=: no MindSpore counterpart"
+        elif self.kind == "input":
+            text = f"{self.param}: goes into the operator's input {self.ms_param}"
         elif self.kind == "general" and self.param == "out":
             # the result lives in the out tensor: dropping the keyword alone loses it
             text = (

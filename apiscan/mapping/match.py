@@ -49,6 +49,12 @@ UNSUPPORTED = "unsupported"
 RENAMED = "renamed"
 DEFAULT_CHANGED = "default"
 GENERAL = "general"
+INPUT = "input"
+
+#: A diff page's note on a PyTorch parameter MindSpore's operator takes when it is called,
+#: not when it is built: r2.6.0 nms.md's ``boxes`` and ``scores`` ("Bounding boxes, defined
+#: in the input list of MindSpore"), roi_align.md's ``input`` and ``boxes``.
+_IN_INPUT_LIST = re.compile(r"\binput list\b", re.IGNORECASE)
 
 
 #: What the mapping's difference data says of a parameter whose only effect is where the
@@ -533,6 +539,7 @@ def _param_changes(
     diffs = _param_rows(rows)
     torch_sig = dict(table.params_of(row.torch_api) or ())
     ms_sig = dict(table.params_of(target) or ()) if target else {}
+    inputs = _call_inputs(rows, diffs)
     changes: list[ParamChange] = []
     for name, diff in diffs.items():
         hit = name in passed
@@ -543,7 +550,9 @@ def _param_changes(
             and not _SAME_DEFAULT_BEHAVIOUR.search(diff.note)
             and torch_default != ms_default
         )
-        if hit and not diff.ms_param:
+        if hit and not diff.ms_param and name in inputs:
+            changes.append(ParamChange(name, INPUT, inputs[name][0], note=inputs[name][1]))
+        elif hit and not diff.ms_param:
             changes.append(ParamChange(name, UNSUPPORTED, note=diff.note))
         elif name in named and diff.ms_param != name:
             changes.append(
@@ -672,6 +681,44 @@ def _absent_keywords(
 
 #: Keywords torch's argument parser accepts in place of its own names (NumPy spellings).
 _TORCH_KEYWORD_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def _call_inputs(
+    rows: tuple[MappingRow, ...], diffs: dict[str, ParamDiff]
+) -> dict[str, tuple[str, str]]:
+    """PyTorch parameter → (the MindSpore input it goes into, what to say) for the
+    parameters the diff page says MindSpore's operator takes as inputs when it is called
+    (:data:`_IN_INPUT_LIST`), read from the page's ``Inputs`` rows that have no PyTorch
+    counterpart: as many inputs as parameters pair in order (roi_align's ``input`` and
+    ``boxes`` → ``features`` and ``rois``); fewer inputs take the parameters packed into one
+    tensor (nms's ``boxes`` (N, 4) and ``scores`` (N,) → ``bboxes``, boxes and scores in
+    one tensor). Neither is a parameter MindSpore lacks."""
+    params = [name for name, d in diffs.items() if not d.ms_param and _IN_INPUT_LIST.search(d.note)]
+    found = list(
+        dict.fromkeys(
+            (p.ms_param, p.note)
+            for row in rows
+            for p in row.params
+            if p.category == "Inputs" and p.ms_param and not p.torch_param
+        )
+    )
+    if not params or not found:
+        return {}
+    if len(found) >= len(params):
+        return {
+            name: (ms, f"passed to the operator when it is called, as its input {ms}: {note}")
+            for name, (ms, note) in zip(params, found, strict=False)
+        }
+    ms, note = found[0]
+    packed = ", ".join(params)
+    return {
+        name: (
+            ms,
+            f"{packed} packed into one input tensor {ms} (one row per item, the columns "
+            f"side by side: {note})",
+        )
+        for name in params
+    }
 
 
 def _param_rows(rows: tuple[MappingRow, ...]) -> dict[str, ParamDiff]:

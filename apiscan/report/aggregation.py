@@ -144,7 +144,7 @@ def _severity_rank(finding: ApiFinding) -> int:
     kinds = {change.kind for change in finding.param_changes}
     if finding.unsupported_params or finding.backend_gap or "unsupported" in kinds:
         return 0
-    if kinds & {"renamed", "default"}:
+    if kinds & {"renamed", "default", "input"}:
         return 1
     return 2
 

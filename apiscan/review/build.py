@@ -131,6 +131,10 @@ def review(options: ScanOptions) -> Review:
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     tops = _untrained(tops, analyses, modules, training)
+    options = names.argparse.values()
+    # the functions every call of which the defaults switch off: no effort for their gaps,
+    # no weights downloaded by them
+    switched_off, named = switched_off_named(analyses, options)
     items = work_items(
         result,
         analyses,
@@ -140,6 +144,7 @@ def review(options: ScanOptions) -> Review:
         alternative_places(tops, analyses, modules),
         choices,
         tree_classes(tops, modules, analyses),
+        switched_off,
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))
@@ -245,8 +250,6 @@ def review(options: ScanOptions) -> Review:
     # the backbone a framework builds from the config, with the weights the config names
     items = _sorted_work(items + config_backbones(recipe, CONFIG) + growing_caches(recipe))
     modules = structure.with_top_roles(modules, tops, injected)
-    options = names.argparse.values()
-    switched_off, named = switched_off_named(analyses, options)
     return Review(
         root=result.root,
         tool_version=__version__,

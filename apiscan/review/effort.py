@@ -118,6 +118,10 @@ RATES: dict[str, tuple[float, float]] = {
     # a model library's layer built into the model (timm's Mlp, PatchEmbed): a few layers
     # written as a Cell and checked, no weights of their own
     "zoo-layer": (0.15, 0.3),
+    # each distinct pattern of a pure-Python tensor library in the network (an einops
+    # ``rearrange`` string) written as reshape/transpose and checked: a site rewritten by
+    # hand, on one learning curve per library
+    "network-library": (0.08, 0.15),
     # a training library's piece (timm's Mixup, RandAugment by its policy string, ModelEma,
     # the scheduler factory): its MindSpore counterpart (MindCV) set to the same values and
     # checked, or a few dozen lines written
@@ -181,6 +185,9 @@ RATES: dict[str, tuple[float, float]] = {
     # ``loss_tal_dual.py`` it imports): its delta applied once the original is ported
     "variant": (0.25, 0.5),
 }
+#: Work item kinds listed for the lead but counted apart from the effort (an evaluation
+#: metric's own network: the port needs it only to evaluate).
+APART_KINDS = frozenset({"evaluation-library"})
 #: The rates some items of a kind are priced at instead of their kind's.
 _PRICED_APART = {
     "pretrained-backbone": ("backbone-architecture",),
@@ -449,11 +456,14 @@ def estimate(
         **{
             k: (work_counts.get(k, 0),)
             for kind in WORK_KINDS
-            if kind not in ("framework-training", "op-library")
+            if kind not in ("framework-training", "op-library", "network-library")
+            and kind not in APART_KINDS
             for k in (kind, *_PRICED_APART.get(kind, ()))
         },
         # a library's op kinds: one group (one learning curve) per library
         "library-op": tuple(i.uses for i in libraries),
+        # a tensor library's distinct patterns: one group per library
+        "network-library": tuple(i.uses for i in work if i.kind == "network-library"),
         "variant": (len(variants),),
         # a framework's training: each part it uses is a unit of like work
         "framework-training": (sum(i.uses for i in work if i.kind == "framework-training"),),
@@ -515,6 +525,16 @@ def estimate(
             f"({_listing(list(library_ops(i.what)))}), the i-th kind priced at 1/i of the "
             "first"
             for i in libraries
+        )
+        + "".join(
+            f"; {i.what.partition(' (')[0]}: {_count(i.uses, 'pattern')} rewritten once each"
+            for i in work
+            if i.kind == "network-library"
+        )
+        + "".join(
+            f"; not counted: {i.what.partition(' (')[0]} (evaluation only)"
+            for i in work
+            if i.kind in APART_KINDS
         )
         + ".",
         f"Person-days: {low:g}–{high:g} = {formula} (rates per deleted site, distinct idiom "

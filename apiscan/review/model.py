@@ -215,6 +215,11 @@ WORK_KINDS: dict[str, str] = {
     # a third-party library of compiled ops (MinkowskiEngine, torch_scatter) the network uses
     # through a few layer types: one porting job per library, its op kinds listed
     "op-library": "Third-party op library (one porting job)",
+    # a pure-Python library the network's code calls with no MindSpore backend (einops'
+    # patterns): each distinct pattern rewritten in MindSpore ops
+    "network-library": "Tensor library in the network",
+    # an evaluation metric running a network of its own (FID's Inception-v3): counted apart
+    "evaluation-library": "Evaluation metric library (counted apart)",
     # the network's input built as a sparse library's tensor in the training step: every
     # layer runs on the library, whose core is ported before its op kinds
     "library-foundation": "Network built on a third-party op library",

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import SyntaxFacts
+from apiscan.extract.values import CallValues
 from apiscan.model import ScanResult
 from apiscan.review.model import Where
 from apiscan.review.roles import STEP_COMPUTATION
@@ -127,6 +128,20 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "MindCV's EMA in its train step, or the average written over the parameters",
         ),
         (
+            r"(ema_pytorch\.(\w+\.)?(EMA|PostHocEMA)|torch_ema\.(\w+\.)?ExponentialMovingAverage)$",
+            "an exponential moving average of the weights (its decay, warm-up and update interval)",
+            "a small hand port: a copy of the parameters averaged after each optimizer step "
+            "(ops.assign) with the same decay, warm-up and interval, or MindCV's EMA",
+        ),
+        (
+            r"accelerate\.(\w+\.)?Accelerator$",
+            "the training loop's wrapper (device placement, mixed precision, gradient "
+            "accumulation and data-parallel wrapping through prepare, backward and autocast)",
+            "a MindSpore train step written out: mindspore.value_and_grad with the optimizer, "
+            "amp.auto_mixed_precision with a loss scaler, gradient accumulation and data "
+            "parallelism through mindspore.communication",
+        ),
+        (
             r"timm\.utils\.(\w+\.)?(NativeScaler|ApexScaler)$",
             "the loss scaler of mixed precision (with gradient clipping in its step)",
             "mindspore.amp's DynamicLossScaler in the train step",
@@ -146,14 +161,15 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "SGD) with the same hyper-parameters",
         ),
         (
-            r"apex\.amp\.(\w+\.)?(initialize|scale_loss)$",
+            r"apex\.amp\.(\w+\.)?(initialize|scale_loss|state_dict|load_state_dict"
+            r"|master_params)$",
             "mixed precision (casts by optimisation level, dynamic loss scaling)",
             "mindspore.amp's auto_mixed_precision at the matching level and its "
             "DynamicLossScaler in the train step",
         ),
         (
             r"apex\.parallel\.(\w+\.)?(DistributedDataParallel|SyncBatchNorm"
-            r"|convert_syncbn_model)$",
+            r"|convert_syncbn_model|create_syncbn_process_group)$",
             "data-parallel training (the model wrapped for gradient all-reduce, "
             "BatchNorm synchronised across devices)",
             "MindSpore's data-parallel mode (the gradients reduced in the train step) and "
@@ -161,6 +177,42 @@ TRAINING_PIECES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
     )
 )
+
+
+#: Pure-Python libraries the network's own code calls, with no MindSpore backend: no API
+#: table lists them and no compiled op is involved, yet every call is rewritten in MindSpore
+#: ops. Top-level module → (what the network uses it for, what the port writes instead).
+NETWORK_HELPER_LIBRARIES: dict[str, tuple[str, str]] = {
+    "einops": (
+        "tensor rearrangements written as pattern strings (rearrange, reduce, repeat, "
+        "pack/unpack, and its Rearrange/Reduce layers)",
+        "each pattern as reshape and transpose (mindspore.ops.reshape, "
+        "ops.transpose, ops.tile, mean/sum over the reduced axes) and each layer as a small "
+        "Cell doing the same: einops has no MindSpore backend",
+    ),
+}
+
+#: Evaluation metrics that run a network of their own with released weights (FID's
+#: Inception-v3): the port needs them only to evaluate, so their work is counted apart from
+#: the effort. Top-level module → (what it computes, the MindSpore route).
+EVALUATION_LIBRARIES: dict[str, tuple[str, str]] = {
+    "pytorch_fid": (
+        "FID (Inception-v3 features of real and generated images, with the metric's "
+        "released Inception weights)",
+        "compute FID with the PyTorch package on saved samples, or port Inception-v3 (MindCV) "
+        "and convert the FID weights, checked against pytorch_fid's statistics",
+    ),
+    "torch_fidelity": (
+        "generative metrics (FID, KID, IS) on Inception-v3 features with released weights",
+        "compute them with the PyTorch package on saved samples, or port Inception-v3 and "
+        "convert its weights",
+    ),
+    "cleanfid": (
+        "FID/KID on Inception-v3 features with released weights",
+        "compute it with the PyTorch package on saved samples, or port Inception-v3 and "
+        "convert its weights",
+    ),
+}
 
 
 def training_piece(name: str) -> int | None:
@@ -220,6 +272,13 @@ def absolute_calls(facts: SyntaxFacts) -> Iterator[tuple[str, int, int]]:
     """(absolute dotted name, line, index of the enclosing def in ``facts.values.defs``) of
     each call of a file whose callee is a dotted name (``ME.SparseTensor(...)`` with ``import
     MinkowskiEngine as ME``: ``MinkowskiEngine.SparseTensor``), through the file's imports."""
+    for full, call in absolute_call_values(facts):
+        yield full, call.expr.line, call.function
+
+
+def absolute_call_values(facts: SyntaxFacts) -> Iterator[tuple[str, CallValues]]:
+    """(absolute dotted name, the call's value record) of each call :func:`absolute_calls`
+    names: what its arguments are (an einops pattern string)."""
     imports = dict(facts.imports)
     for call in facts.values.calls if facts.values is not None else ():
         links: list[str] = []
@@ -230,7 +289,7 @@ def absolute_calls(facts: SyntaxFacts) -> Iterator[tuple[str, int, int]]:
         if e is None or e.kind != "Name" or not e.name:
             continue
         head, dot, rest = ".".join([e.name, *reversed(links)]).partition(".")
-        yield imports.get(head, head) + dot + rest, call.expr.line, call.function
+        yield imports.get(head, head) + dot + rest, call
 
 
 def _call_lines(facts: SyntaxFacts) -> dict[str, int]:

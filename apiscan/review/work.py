@@ -38,6 +38,7 @@ from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.oplibs import (
     NETWORK_OP_LIBRARIES,
     TRAINING_PIECES,
+    absolute_call_values,
     model_parallel_library,
     training_piece,
 )
@@ -1281,6 +1282,7 @@ def work_items(
     unselected: Callable[[Where], str] | None = None,
     choices: StringChoices | None = None,
     tree: Mapping[str, bool] | None = None,
+    switched_off: Iterable[tuple[str, str]] = (),
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -1289,7 +1291,10 @@ def work_items(
     only noted beside the selected model's. ``choices``: the review's
     :func:`string_choices`, read here when not given. ``tree``: the module classes in and
     out of the top models' trees (:func:`tree_classes`): a host round trip only the forward
-    of a part outside them reaches is no trip of the training (:func:`_unreached_trips`)."""
+    of a part outside them reaches is no trip of the training (:func:`_unreached_trips`).
+    ``switched_off``: (path, qualified name) of the functions every call of which the
+    defaults switch off (:func:`switched_off_functions`): the weights a backbone or a
+    download there would load are never loaded."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1312,6 +1317,30 @@ def work_items(
     for (path, name), span in uncalled_functions(analyses, result).items():
         if any(f"{m}.{name}" in swapped for m in modules.get(path, ())):
             dead_spans.setdefault(path, []).append(span)
+    # a method named for loading pretrained weights that no ported file calls is dead code
+    # (YOLOX's YOLOFPN.load_pretrained_model; minGPT's GPT.from_pretrained, called only by
+    # a notebook and a test): it loads nothing, neither a backbone's weights nor a checkpoint
+    called = {c.callee.rpartition(".")[2] for fa in analyses for c in fa.calls if c.role == "call"}
+    methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
+    dead = unreached_loaders(analyses, ancillary)
+    off_spans: dict[str, list[tuple[int, int, str]]] = {}
+    switched = set(switched_off)
+    for fa, facts in with_facts(analyses):
+        for d in facts.values.defs if facts.values is not None else ():
+            if (fa.path, d.qual) in dead:
+                dead_spans.setdefault(fa.path, []).append((d.line, d.end_line))
+            if (fa.path, d.qual) in switched:
+                off_spans.setdefault(fa.path, []).append((d.line, d.end_line, d.qual))
+
+    def never_run(where: Where) -> str:
+        """Why weights loaded at ``where`` never are: the function around it is one the
+        defaults never call (EfficientDet's ``load_pretrained_weights``, reached only under
+        ``if load_weights:`` with ``load_weights=False`` handed down its constructors)."""
+        for a, z, qual in off_spans.get(where.path, ()):
+            if a <= where.line <= z:
+                return f"only if {qual} runs, off by default"
+        return ""
+
     for fa, facts in with_facts(analyses):
         if not ancillary.why(fa.path):
             first, last = tests.get(fa.path, (0, 0))
@@ -1323,13 +1352,16 @@ def work_items(
                 line = b.where[0].line
                 if any(a <= line <= z for a, z in dead_spans.get(fa.path, ())):
                     continue
-                off = switched_off_branch(
-                    fa, b.where[0].line, defaults, flags.get(fa.path)
-                ) or unchosen(fa.path, b.where[0].line)
+                off = (
+                    switched_off_branch(fa, b.where[0].line, defaults, flags.get(fa.path))
+                    or unchosen(fa.path, b.where[0].line)
+                    or never_run(b.where[0])
+                )
                 if off:  # deit's teacher, built only with distillation on
                     others.setdefault(b.what.partition("(")[0], []).append(off)
                     continue
-                backbones.append(_weights_given(b, given, defaults))
+                b = _weights_given(b, given, defaults)
+                backbones.append(_shown_architecture(b, names, defaults))
             backbones.extend(_zoo_subclasses(fa, local))
     if unselected is not None:
         kept = []
@@ -1345,16 +1377,6 @@ def work_items(
     items.extend(model_parallel_layers(analyses, ancillary))
     uncalled = uncalled_functions(analyses)
     items.extend(training_machinery(analyses, ancillary, defaults, uncalled))
-    # a method named for loading pretrained weights that nothing calls is dead code (YOLOX's
-    # YOLOFPN.load_pretrained_model, MODNet's MobileNetV2._load_pretrained_model): it loads
-    # nothing, neither a backbone's weights nor a checkpoint
-    called = {c.callee.rpartition(".")[2] for fa in analyses for c in fa.calls if c.role == "call"}
-    methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
-    dead = {
-        (path, qual)
-        for path, qual in methods
-        if _PRETRAINED_METHOD.search(name := qual.rpartition(".")[2]) and name not in called
-    }
     dead |= _uncalled_variants(analyses)
     # nor does a class swapped for another (its forward hooks, its parameters): the work
     # items are those of the code that runs
@@ -1371,7 +1393,11 @@ def work_items(
         _checkpoints(
             findings,
             methods,
-            lambda w: (unselected(w) if unselected is not None else "") or unchosen(w.path, w.line),
+            lambda w: (
+                (unselected(w) if unselected is not None else "")
+                or unchosen(w.path, w.line)
+                or never_run(w)
+            ),
             others,
         )
     )
@@ -1392,6 +1418,7 @@ def work_items(
     items.extend(compiled_ops(root, result, analyses, ancillary))
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
+    items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(sharded_training(findings))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
@@ -1665,16 +1692,35 @@ def _switched_off_named(
     where: dict[str, tuple[str, str]] = {}  # qualified name -> (path, name)
     methods: dict[str, set[tuple[str, str]]] = {}  # a method's name -> (path, Class.name)
     defs: dict[tuple[str, str], tuple[object, bool]] = {}  # -> (its def, a method)
+    # a module-level class's ``__init__``, called by building the class: its parameters'
+    # values flow on to what it builds (EfficientDet's ``load_weights=False`` handed to the
+    # backbone that downloads ImageNet weights only ``if load_weights:``); never switched off
+    # itself, and left out where a subclass or a value may build it unseen
+    inits: dict[tuple[str, str], tuple[int, int]] = {}  # -> its class's lines
+    extended = {b.rpartition(".")[2] for fa in analyses for c in fa.classes for b in c.bases}
     for fa in analyses:
         for d in fa.functions:
             if not d.cls and "." not in d.qualname:
                 where.update({f"{m}.{d.qualname}": (fa.path, d.qualname) for m in fa.modules})
         values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        registered = {name for name, *_ in fa.syntax.decorators} if values is not None else set()
         for d in values.defs if values is not None else ():
             owner = values.defs[d.owner] if d.owner >= 0 else None  # type: ignore[union-attr]
             if d.is_class:
                 continue
-            if owner is None and "." not in d.qual:
+            if (
+                d.name == "__init__"
+                and owner is not None
+                and owner.is_class
+                and owner.owner < 0
+                and owner.name not in extended
+                and owner.qual not in registered  # a registry builds it from a config
+            ):
+                key = (fa.path, d.qual)
+                where.update({f"{m}.{owner.qual}": key for m in fa.modules})
+                defs[key] = (d, True)
+                inits[key] = (owner.line, owner.end_line)
+            elif owner is None and "." not in d.qual:
                 defs[(fa.path, d.qual)] = (d, False)
             elif (
                 owner is not None
@@ -1713,30 +1759,65 @@ def _switched_off_named(
             head = call.expr.parts[0] if call.expr.parts else None
             last = head.name.rpartition(".")[2] if head is not None and head.name else ""
             target = where.get(by_line.get((call.expr.line, last), ""))
+            built = _own_construction(values, call)
             if target is not None:
                 sites.append((fa.path, call, {target}, False))
             elif head is not None and head.kind == "Attribute" and head.name in methods:
                 sites.append((fa.path, call, methods[head.name], True))
-    # a method passed as a value (``register_hook(self.hook)``) may run: never switched off
-    for name in _written_names(analyses).keys() & methods.keys():
+            elif built:  # ``cls(pretrained=args.pretrained)`` in a factory classmethod
+                sites.append((fa.path, call, {(fa.path, f"{built}.__init__")}, False))
+    # a method passed as a value (``register_hook(self.hook)``) may run: never switched off;
+    # a class passed as a value (a registry, ``partial(Block, ...)``) may be built unseen
+    written = _written_names(analyses)
+    for name in written.keys() & methods.keys():
         for target in methods[name]:
             defs.pop(target, None)
+    for (path, qual), (first, last) in inits.items():
+        # ``super(Net, self).__init__()`` in its own body builds nothing else
+        if any(
+            p != path or not first <= line <= last
+            for p, line in written.get(qual.rpartition(".")[0], ())
+        ):
+            defs.pop((path, qual), None)
     off: set[tuple[str, str]] = set()
     named: dict[str, dict[int, dict[str, list[object]]]] = {}
     holders = _holders(index)
-    for _ in range(4):  # a switched-off function's calls are switched off in turn
-        named = _name_values(sites, defs, index, holders, locals_, defaults, off)
+    # a switched-off function's calls are switched off in turn, and a parameter's values
+    # flow one call further each round (a flag handed down a chain of constructors)
+    for _ in range(6):
+        before = named
+        named = _name_values(sites, defs, index, holders, locals_, defaults, off, named)
         now: dict[tuple[str, str], bool] = {}
         for path, call, targets, _method in sites:
             holder = _holder(path, call, holders)
             switched = holder in off or _switched_off_call(call, defaults, named.get(path))
             for target in targets & defs.keys():
                 now[target] = now.get(target, True) and switched
-        found = {target for target, switched in now.items() if switched}
-        if found == off:
+        found = {target for target, switched in now.items() if switched and target not in inits}
+        if found == off and named == before:
             break
         off = found
     return off, named
+
+
+def _own_construction(values: FileValues, call: object) -> str:
+    """The class a call builds from inside its own methods (``cls(...)`` in a factory
+    classmethod, ``type(self)(...)``, ``self.__class__(...)``): its qualified name, else
+    "". Such a construction names no class, yet passes its constructor's parameters (a
+    ``from_data_cfg`` passing ``fp16=args.fp16``)."""
+    expr = call.expr  # type: ignore[attr-defined]
+    func = expr.func if expr.kind == "Call" and expr.parts else None
+    if func is None or not (
+        (func.kind == "Name" and func.name == "cls")
+        or func.text in ("type(self)", "self.__class__")
+    ):
+        return ""
+    defs = values.defs
+    index = call.function  # type: ignore[attr-defined]
+    d = defs[index] if 0 <= index < len(defs) else None
+    while d is not None and d.owner >= 0 and not defs[d.owner].is_class:
+        d = defs[d.owner]
+    return defs[d.owner].qual if d is not None and d.owner >= 0 else ""
 
 
 def switched_off_named(
@@ -1949,22 +2030,29 @@ def _name_values(
     locals_: Mapping[tuple[str, int], Mapping[str, Expr]],
     defaults: Mapping[str, Iterable[object]],
     off: set[tuple[str, str]],
+    known: Mapping[str, Mapping[int, Mapping[str, list[object]]]] | None = None,
 ) -> dict[str, dict[int, dict[str, list[object]]]]:
     """path -> def index -> name -> every value a plain name of that function may hold: a
     local assigned once from a told expression, a parameter every running call passes a
-    told value for (or leaves its told default); a name that cannot be told is left out."""
+    told value for (or leaves its told default); a name that cannot be told is left out.
+    ``known``: the values a previous round told, through which a call passing its own
+    function's parameter on (``EfficientNet(coef, load_weights)``) tells the callee's."""
     opts = {k: list(v) for k, v in defaults.items()}
 
     def tell(expr: Expr | None, path: str, scope: int) -> list[object] | None:
         if expr is None:
             return None
+        names = [e.name for e in expr.walk() if e.kind == "Name"]
         named = {
             n: found
             for n, v in locals_.get((path, scope), {}).items()
             if n != (expr.name if expr.kind == "Name" else None)
-            and any(e.kind == "Name" and e.name == n for e in expr.walk())
+            and n in names
             and (found := _fixed(values_of(v, _option_key, opts))) is not None
         }
+        if known is not None and scope >= 0:
+            params = known.get(path, {}).get(scope, {})
+            named.update({n: params[n] for n in names if n in params and n not in named})
         return _fixed(values_of(expr, _gate_key, _gate_values(opts, named)))
 
     out: dict[str, dict[int, dict[str, list[object]]]] = {}
@@ -2055,11 +2143,10 @@ def uncalled_functions(
             for key in keys:
                 called_from.setdefault(key, set()).add(by)
         named.update(ref.rpartition(".")[2] for ref in fa.local_refs)
-        # re-exported by another module (a package's ``__init__``)
+        # re-exported by another module (a package's ``__init__``, its submodules' names
+        # included: ``pkg/__init__.py`` exporting ``pkg.pkg.Trainer``)
         exported = {
-            target
-            for _, target in fa.exports
-            if not any(target.startswith(m + ".") for m in fa.modules)
+            target for _, target in fa.exports if target.rpartition(".")[0] not in fa.modules
         }
         named.update(target.rpartition(".")[2] for target in exported)
         # a package's ``__init__`` re-exports on purpose; another module's import is a use
@@ -2896,7 +2983,8 @@ def _state_in_forward(
     ``self.cluster_size.data.mul_(decay).add_(...)``, ``self.embed.data.copy_(...)``; a
     queue's ``self.queue[:, ptr:ptr + n] = keys`` in a method ``forward`` calls; a
     codebook's own update methods a quantizer's forward calls) and the ``torch.distributed``
-    collectives it runs there (directly or in a function it calls), one item per forward:
+    collectives it runs there (directly or in a function it calls), one item per forward
+    (forwards that write the same way, copies in several files, are one: :func:`_priced_once`):
     MindSpore's GRAPH_MODE writes a buffer only as a ``Parameter`` (``requires_grad=False``)
     through ``ops.assign`` and friends, and reduces through its communication API. Read from
     the scan's findings (a tensor's in-place method, a collective, in the network graph) and
@@ -2929,12 +3017,14 @@ def _state_in_forward(
     }
     aliases = module_aliases(analyses)
     written: dict[tuple[str, str], list[tuple[Where, str]]] = {}
+    code: dict[Where, list[str]] = {}  # the text of the writes at each place
+    items: list[tuple[tuple[str, ...], WorkItem]] = []
 
     def writes_of(path: str, method: str) -> list[tuple[Where, str]]:
         key = (path, method)
         if key not in written:
             fa, values = files[path]
-            written[key] = _state_writes(fa, values, method, in_place.get(key, ()))
+            written[key] = _state_writes(fa, values, method, in_place.get(key, ()), code)
         return written[key]
 
     for path, (fa, _) in sorted(files.items()):
@@ -2973,9 +3063,14 @@ def _state_in_forward(
             helpers = sorted({h for _, h in reduced if h})
             ordered = sorted(dict.fromkeys(w for w, _ in writes), key=_where_order(path))
             where = tuple(dict.fromkeys([*ordered, *_places(f for f, _ in reduced)]))
+            # what the forward writes, as written: a copy of the same update in another
+            # file or class has the same text
+            same = (*apis, *helpers, *(t for w in where for t in code.get(w, ("",))))
             if not states:
                 if apis:  # a collective alone: in the compiled graph, gradients through it
-                    yield _collective_in_forward(qual, apis, helpers, where)
+                    # (no code text is kept for a collective's call: never merged)
+                    unique = (*same, *map(str, where))
+                    items.append((unique, _collective_in_forward(qual, apis, helpers, where)))
                 continue
             what = f"{qual}: {', '.join(states)} updated in place"
             if helpers_written:
@@ -2983,7 +3078,7 @@ def _state_in_forward(
             if apis:
                 what += f"; {', '.join(apis)}"
                 what += f" (through {', '.join(helpers)})" if helpers else ""
-            yield WorkItem(
+            item = WorkItem(
                 kind="state-in-forward",
                 what=what,
                 where=where,
@@ -3004,6 +3099,40 @@ def _state_in_forward(
                 ),
                 uses=len(where),
             )
+            items.append((same, item))
+    return _priced_once(items)
+
+
+def _priced_once(items: Sequence[tuple[tuple[str, ...], WorkItem]]) -> list[WorkItem]:
+    """One item per update written the same way (``same``: its collectives and the text of
+    its writes): a forward copied into several model files or classes (the same weight
+    normalisation in a Conv2d, a Conv1d and a Linear of each of three U-Net variants) is one
+    rewrite applied at every place, not one per copy. The item names each forward, keeps
+    every place and says how many copies it stands for."""
+    groups: dict[tuple[object, ...], list[WorkItem]] = {}
+    for same, item in items:
+        groups.setdefault((item.kind, same), []).append(item)
+    out = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) == 1:
+            out.append(first)
+            continue
+        owners = list(dict.fromkeys(i.what.partition(": ")[0] for i in group))
+        rest = first.what.partition(": ")[2]
+        where = tuple(dict.fromkeys(w for i in group for w in i.where))
+        files = len({w.path for w in where})
+        out.append(
+            replace(
+                first,
+                what=f"{', '.join(owners)}: {rest} (one update written {len(group)} times, "
+                f"in {_count_of(files, 'file')})",
+                where=where,
+                why=first.why + "; the copies share one rewrite",
+                uses=len(where),
+            )
+        )
+    return out
 
 
 def _collective_in_forward(
@@ -3108,13 +3237,20 @@ def _makes(value: Expr, name: str) -> bool:
 
 
 def _state_writes(
-    fa: FileAnalysis, values: FileValues, method: str, in_place: Sequence[ApiFinding]
+    fa: FileAnalysis,
+    values: FileValues,
+    method: str,
+    in_place: Sequence[ApiFinding],
+    code: dict[Where, list[str]] | None = None,
 ) -> list[tuple[Where, str]]:
     """(place, ``self.attr``) of each write to module state in the method ``method`` (its
     value records): an in-place tensor method the scan found whose receiver is rooted at
     ``self``, and an index or ``.data`` store into a buffer or parameter of its class
     (``self.queue[:, a:b] = k``; a plain ``self.x = v`` rebinds, it writes nothing in
-    place)."""
+    place). ``code`` receives the text of the writes at each place: what tells a copy of the
+    same update in another file from a different one (:func:`_priced_once`)."""
+    if code is None:
+        code = {}
     out: list[tuple[Where, str]] = []
     index = next((i for i, d in enumerate(values.defs) if d.qual == method and not d.is_class), -1)
     if index < 0:
@@ -3130,6 +3266,7 @@ def _state_writes(
         root = _state_root(call.expr.func.target)
         if root is not None:
             out.append((where, root))
+            code.setdefault(where, []).append(call.expr.full())
     stores: list[tuple[Where, str]] = []
     for a in d.assigns:
         target = a.target
@@ -3137,6 +3274,7 @@ def _state_writes(
             root = _state_root(target.target)
             if root is not None:
                 stores.append((place(fa, a.line), root))
+                code.setdefault(place(fa, a.line), []).append(f"{target.full()} = {a.value.full()}")
     if not out and not stores:
         return out  # most methods: the class's attributes are not read
     tensors, assigned = _tensor_state(values, d.owner)
@@ -3627,12 +3765,82 @@ def _backbones(
             )
         if norm is not None:
             why += "; the custom normalisation layer it is built with must be ported too"
+        owner = _loader_method(facts, call.line)
+        if pretrained and owner:
+            # minGPT's ``GPT.from_pretrained``: GPT-2's weights from transformers copied into
+            # the repository's own GPT, whose architecture is ported with the network
+            yield WorkItem(
+                kind="checkpoint",
+                what=f"{name}({', '.join(details)}) copied into {owner}",
+                where=(place(fa, call.line),),
+                why=(
+                    f"{owner} builds the repository's own architecture and fills it with the "
+                    f"released weights {name.partition('.')[0]} loads: a weight conversion, "
+                    "not a port of the library's model; convert those weights once to a "
+                    "MindSpore checkpoint of the ported model (parameter names, layouts the "
+                    "copy transposes) and check its outputs against PyTorch's"
+                ),
+            )
+            continue
         yield WorkItem(
             kind="pretrained-backbone",
             what=name + (f"({', '.join(details)})" if details else ""),
             where=(place(fa, call.line),),
             why=why,
         )
+
+
+#: At most this many architectures are named for a factory's argument; more is a choice
+#: the configuration makes, said as such.
+_SHOWN_ARCHITECTURES = 3
+
+
+def _shown_architecture(
+    item: WorkItem, names: NameValues | None, defaults: Mapping[str, Iterable[object]]
+) -> WorkItem:
+    """A model factory's item (``timm.create_model(...)``) naming the architecture it
+    builds rather than the expression that picks it: the argparse option's default
+    (``args.model``), else the string literals the repository gives that attribute where
+    its config is built (Depth Pro's ``config.timm_preset``: ``"vit_large_patch14_dinov2"``
+    in its table of ``ViTConfig``s), else "a backbone chosen by config". A literal argument
+    is already the name."""
+    if not item.what.startswith(_NAMED_ZOO):
+        return item
+    head, _, rest = item.what.partition("(")
+    arg = rest.partition(",")[0].removesuffix(")").strip()
+    if not arg or _LITERAL.match(arg):
+        return item
+    option = _OPTION.match(arg)
+    values = sorted(defaults.get(option.group(1), ()) if option else (), key=str)
+    found = [repr(v) for v in values] if all(isinstance(v, str) for v in values) else []
+    if not found:
+        # an attribute of a config object is given where the config is built
+        key = arg.rpartition(".")[2] if re.fullmatch(r"[A-Za-z_][\w.]*", arg) else ""
+        given = names.candidates(key) if names is not None and key else ()
+        found = [v for v in given if v != "None"]
+        if not all(_LITERAL.match(v) for v in found):
+            found = []
+    if found and len(found) <= _SHOWN_ARCHITECTURES:
+        shown = " | ".join(found) + f" (as {arg})"
+    else:
+        shown = f"a {head.partition('.')[0]} backbone chosen by config: {arg}"
+    return replace(item, what=f"{head}({shown}{rest[len(arg) :]}")
+
+
+def _loader_method(facts: SyntaxFacts, line: int) -> str:
+    """``Class.method`` when the innermost def around ``line`` is a method of the file's
+    class named for loading pretrained weights (:data:`_PRETRAINED_METHOD`: minGPT's
+    ``GPT.from_pretrained``), else "": a model-zoo load there fills the class's own
+    architecture with the library's released weights."""
+    defs = facts.values.defs if facts.values is not None else ()
+    around = [d for d in defs if not d.is_class and d.line <= line <= d.end_line]
+    if not around:
+        return ""
+    d = max(around, key=lambda d: d.line)
+    owner = defs[d.owner] if d.owner >= 0 else None
+    if owner is None or not owner.is_class or not _PRETRAINED_METHOD.search(d.name):
+        return ""
+    return d.qual
 
 
 #: Packages whose model classes a repository may extend (``class VisionTransformerMoCo(
@@ -3801,6 +4009,9 @@ def training_machinery(
         calls: dict[str, list[object]] = {}
         for c in facts.values.calls:
             calls.setdefault(c.expr.callee(), []).append(c)
+        resolved: dict[str, list[object]] = {}
+        for full, c in absolute_call_values(facts):
+            resolved.setdefault(full, []).append(c)
         bare = sorted({c.expr.func.name for c in facts.values.calls if c.expr.func.kind == "Name"})
         # a local assigned once from the options (T2T-ViT's ``mixup_active = args.mixup > 0
         # or ...``) decides the ``elif`` chain it gates: LabelSmoothingCrossEntropy is not
@@ -3819,9 +4030,15 @@ def training_machinery(
                     used = [(name, name.rpartition(".")[2])]
                 for dotted, callee in used:
                     hit = training_piece(dotted)
+                    # the calls of that very name (``apex.amp.state_dict()``), or of the bare
+                    # name the import binds: never a method of the same last name on another
+                    # object (``model.state_dict()``)
+                    named = resolved.get(dotted) or [
+                        c for c in calls.get(callee, ()) if c.expr.func.kind == "Name"
+                    ]
                     run = [
                         c
-                        for c in calls.get(callee, ())
+                        for c in named
                         if not _switched_off_call(c, opts, gates)
                         and not any(
                             a <= c.expr.line <= b  # type: ignore[attr-defined]
@@ -3889,6 +4106,42 @@ _PLAIN_NAME = re.compile(r"^\w+$")
 #: A method that loads an architecture's released weights (``_load_pretrained_model``,
 #: ``load_pretrained_ckpt``, ``init_from_imagenet``).
 _PRETRAINED_METHOD = re.compile(r"pretrain|imagenet", re.IGNORECASE)
+
+
+def unreached_loaders(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> set[tuple[str, str]]:
+    """(path, qualified name) of the methods named for loading pretrained weights
+    (:data:`_PRETRAINED_METHOD`: ``load_pretrained_model``, ``from_pretrained``) that no
+    ported file calls by name: only a notebook probing the model or a test does (minGPT's
+    ``GPT.from_pretrained``, run by ``generate.ipynb`` and a test comparing it with
+    transformers' GPT-2), or nothing at all (YOLOX's ``YOLOFPN.load_pretrained_model``,
+    MODNet's ``MobileNetV2._load_pretrained_model``). The port's run never loads those
+    weights: neither a backbone item nor a checkpoint item comes from them. A demo or an
+    export script that calls one runs the released weights (:func:`_released_checkpoint`):
+    its call counts."""
+
+    def runs(path: str) -> bool:
+        why = ancillary.why(path)
+        return not is_test_path(path) and (
+            not why or (why not in ("tests", "evaluation") and not _experiment(why))
+        )
+
+    called = {
+        c.callee.rpartition(".")[2]
+        for fa in analyses
+        if runs(fa.path)
+        for c in fa.calls
+        if c.role == "call"
+    }
+    return {
+        (fa.path, fn.qualname)
+        for fa in analyses
+        for fn in fa.functions
+        if fn.cls
+        and _PRETRAINED_METHOD.search(name := fn.qualname.rpartition(".")[2])
+        and name not in called
+    }
 
 
 def _pretrained_file(f: ApiFinding, methods: frozenset[tuple[str, str]]) -> bool:
@@ -4612,6 +4865,81 @@ def _library_ops(
         )
         if use.sparse and use.inputs:
             items.append(_library_foundation(use.library, use.inputs))
+    return items
+
+
+def helper_libraries(
+    result: ScanResult, analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """The pure-Python libraries the network's files call with no MindSpore backend
+    (:data:`~apiscan.review.oplibs.NETWORK_HELPER_LIBRARIES`: einops' ``rearrange``,
+    ``reduce`` and ``Rearrange`` layers in a diffusion U-Net), one item per library with
+    the first place of each pattern: the port rewrites each distinct pattern once in
+    MindSpore ops (``uses``: the distinct patterns, a pattern repeated in copied files
+    written once); and the evaluation metrics with networks of their own
+    (:data:`~apiscan.review.oplibs.EVALUATION_LIBRARIES`: FID's Inception-v3) the ported
+    files call, one ``evaluation-library`` item each, counted apart from the effort. A
+    library only imported, or used only by files counted apart, is no item."""
+    from apiscan.review.oplibs import EVALUATION_LIBRARIES, NETWORK_HELPER_LIBRARIES
+
+    network = {f.path for f in result.api_findings if f.scope == "network"}
+    patterns: dict[str, dict[tuple[str, str], Where]] = {}
+    calls: dict[str, int] = {}
+    metrics: dict[str, dict[str, Where]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or is_test_path(fa.path):
+            continue
+        for name, call in absolute_call_values(facts):
+            top = name.partition(".")[0]
+            if top in EVALUATION_LIBRARIES:
+                metrics.setdefault(top, {}).setdefault(name, place(fa, call.expr.line))
+            if top not in NETWORK_HELPER_LIBRARIES or fa.path not in network:
+                continue
+            pattern = next(
+                (
+                    a.value
+                    for a in call.expr.args
+                    if a.kind == "Constant" and isinstance(a.value, str)
+                ),
+                "",
+            )
+            key = (name.rpartition(".")[2], " ".join(str(pattern).split()))
+            patterns.setdefault(top, {}).setdefault(key, place(fa, call.expr.line))
+            calls[top] = calls.get(top, 0) + 1
+    items = []
+    for top, found in sorted(patterns.items()):
+        what, port = NETWORK_HELPER_LIBRARIES[top]
+        functions = sorted({f for f, _ in found})
+        where = tuple(sorted(set(found.values()), key=lambda w: (w.path, w.line)))
+        items.append(
+            WorkItem(
+                kind="network-library",
+                what=f"{top} ({', '.join(functions)}): {_count_of(len(found), 'distinct pattern')}"
+                f" in {_count_of(calls[top], 'call')}",
+                where=where,
+                why=(
+                    f"the network's code uses {top} for {what}; MindSpore has no {top}, so "
+                    f"the port writes {port}; a pattern repeated in copied files is written "
+                    "once, and each is checked on the same input shapes"
+                ),
+                uses=len(found),
+            )
+        )
+    for top, names in sorted(metrics.items()):
+        what, port = EVALUATION_LIBRARIES[top]
+        where = tuple(sorted(set(names.values()), key=lambda w: (w.path, w.line)))
+        items.append(
+            WorkItem(
+                kind="evaluation-library",
+                what=f"{top} ({', '.join(sorted(names))})",
+                where=where,
+                why=(
+                    f"evaluation only, counted apart from the effort: {top} computes {what}; "
+                    f"MindSpore has no {top}: {port}"
+                ),
+                uses=len(where),
+            )
+        )
     return items
 
 

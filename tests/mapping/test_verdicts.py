@@ -474,3 +474,32 @@ def test_a_layer_whose_target_takes_nothing_refuses_what_the_call_passes() -> No
     # an empty signature of a primitive says nothing of what its call takes
     fill = match_api("torch.Tensor.fill_", table, passed_params=["value"], keywords=[])
     assert not any(c.kind == "unsupported" for c in fill.param_changes)
+
+
+def test_parameters_the_operator_takes_as_its_call_inputs_are_no_missing_parameters() -> None:
+    # r2.6.0/pytorch_diff/nms.md: boxes (N, 4) and scores are "defined in the input list of
+    # MindSpore": NMSWithMask takes one input, bboxes, "Bounding boxes with scores" (N, 5).
+    nms = match_api(
+        "torchvision.ops.nms", load_table(), passed_params=["boxes", "scores", "iou_threshold"]
+    )
+    assert nms.unsupported_params == ()
+    assert [(c.param, c.kind, c.ms_param) for c in nms.param_changes] == [
+        ("boxes", "input", "bboxes"),
+        ("scores", "input", "bboxes"),
+    ]
+    assert nms.param_changes[0].describe() == (
+        "boxes: goes into the operator's input bboxes: boxes, scores packed into one input "
+        "tensor bboxes (one row per item, the columns side by side: Bounding boxes with scores)"
+    )
+    assert "no counterpart" not in nms.note
+    # r2.6.0/pytorch_diff/roi_align.md: input and boxes, each its own input (features, rois)
+    roi = match_api(
+        "torchvision.ops.roi_align", load_table(), passed_params=["input", "boxes", "output_size"]
+    )
+    assert [(c.param, c.kind, c.ms_param) for c in roi.param_changes if c.kind == "input"] == [
+        ("input", "input", "features"),
+        ("boxes", "input", "rois"),
+    ]
+    # a parameter whose page says MindSpore has none stays unsupported (INVALID for inputs)
+    elu = match_api("torch.nn.ELU", load_table(), passed_params=["inplace"], keywords=["inplace"])
+    assert [c.kind for c in elu.param_changes] == ["unsupported"]

@@ -233,7 +233,9 @@ def test_backbone_weights_from_a_file_and_a_checkpoint_loaded_only_by_demos(
                 from torch import nn
 
                 class MobileNet(nn.Module):
-                    def __init__(self, path=None):
+                    # the weights load by default (a default no caller passed, None, would
+                    # never load them: no work)
+                    def __init__(self, path="pretrained/mobilenetv2.pth"):
                         super().__init__()
                         if path:
                             self._load_pretrained_model(path)
@@ -263,7 +265,7 @@ def test_backbone_weights_from_a_file_and_a_checkpoint_loaded_only_by_demos(
     got = {(w.kind, w.what): [str(p) for p in w.where] for w in review.work}
     assert got == {
         ("pretrained-backbone", "pretrained weights loaded from a file: torch.load(path)"): [
-            "src/models/backbone.py:12"
+            "src/models/backbone.py:14"
         ],
         ("checkpoint", "torch.load"): ["demo/infer.py:6"],
     }

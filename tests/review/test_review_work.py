@@ -10,7 +10,7 @@ from scan_helpers import review_fixture, write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.gaps import has_verify_case, runnable_verify
-from apiscan.review.model import Review
+from apiscan.review.model import Review, Where
 
 
 @pytest.fixture(scope="module")
@@ -447,13 +447,28 @@ def test_a_hosting_predictor_is_counted_apart_and_a_language_model_maps_to_mindn
                         model = cls()
                         model.load_state_dict(hf.state_dict())
                         return model
+
+                def language_model(name):
+                    return GPT2LMHeadModel.from_pretrained(name)
+            """,
+            "train.py": """
+                from model import GPT, language_model
+
+                gpt = GPT.from_pretrained("gpt2")
+                teacher = language_model("gpt2")
             """,
         },
     )
     review = build_review(str(tmp_path))
     assert dict(review.ancillary) == {"predict.py": "adapter for cog"}
     backbones = [i for i in review.work if i.kind == "pretrained-backbone"]
-    assert [i.what for i in backbones] == [
-        "transformers.GPT2LMHeadModel.from_pretrained(pretrained weights)"
+    assert [(i.what, i.where) for i in backbones] == [
+        (
+            "transformers.GPT2LMHeadModel.from_pretrained(pretrained weights)",
+            (Where("model.py", 13),),
+        )
     ]
     assert "MindNLP" in backbones[0].why and "MindCV" not in backbones[0].why
+    # GPT-2's weights copied into the repository's own GPT: a weight conversion
+    (copied,) = [i for i in review.work if "copied into" in i.what]
+    assert (copied.kind, copied.where) == ("checkpoint", (Where("model.py", 7),))
