@@ -23,6 +23,7 @@ from apiscan.extract.interp.base import (
     _sized_by_data,
     _variable,
 )
+from apiscan.extract.interp.solver_facts import SAME_SHAPE
 from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
 from apiscan.extract.shapes import (
     HOST_DATA,
@@ -293,6 +294,11 @@ class MembersMixin:
                 # ``labels.sum(dim=2)``: ``dim=`` is torch's spelling (numpy and pandas say
                 # ``axis=``), so the name holds a tensor from here on (probably)
                 self.bind(node.value.value, fresh("tensor", False))
+            held = self.shapes.sample_kind(recv)
+            if held is not None and call and attr in SAME_SHAPE and result[0] == "tensor":
+                # ``[t.cuda() for t in targets]``: each sample moved or cast is still that
+                # sample, of its own length
+                return self.shapes.sample(result, held), True
             if (
                 attr == "size"
                 and call_node is not None
