@@ -68,3 +68,12 @@ def test_to_fact_needs_a_batch_sample_element() -> None:
     marked = to_fact(seq, no_param, no_site, batch_sample=lambda v: v is elem)
     assert plain == pv.Seq(pv.Tensor())
     assert marked == pv.Seq(pv.Tensor(), samples=True)
+
+
+def test_declared_list_of_tensors_keeps_its_elements() -> None:
+    # ``tensors: list[Tensor]`` passed a list of samples whose elements a caller only guessed
+    declared = pv.Seq(pv.Tensor())
+    passed = pv.Seq(pv.Tensor(certain=False), samples=True)
+    assert pv.refine(declared, passed) == pv.Seq(pv.Tensor(), samples=True)
+    dynamic = pv.Seq(pv.Tensor(dynamic=True, certain=False))
+    assert pv.refine(declared, dynamic) == pv.Seq(pv.Tensor(dynamic=True))

@@ -424,6 +424,12 @@ def refine(declared: Fact, passed: Fact) -> Fact:
         return declared
     if isinstance(declared, Seq | Tup) and not isinstance(passed, Seq | Tup):
         return declared  # ``proposals: list[Tensor]``, whatever a caller's guess says
+    if isinstance(declared, Seq) and isinstance(passed, Seq):
+        # ``tensors: list[Tensor]`` passed a list of samples whose elements a caller only
+        # guessed tensors: the declaration stands for the elements, the callers add "may be
+        # dynamic" and "the samples of a batch"
+        elem = refine(declared.elem, passed.elem)
+        return widen(Seq(elem, declared.samples or passed.samples))
     return join(declared, passed)
 
 

@@ -17,13 +17,13 @@ import libcst as cst
 from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import (
     LAYER,
+    SAME_SHAPE,
     ClassInfo,
     _Args,
     _join_all,
     _sized_by_data,
     _variable,
 )
-from apiscan.extract.interp.solver_facts import SAME_SHAPE
 from apiscan.extract.records import ANY_RECEIVER, REF, RETURNS
 from apiscan.extract.shapes import (
     HOST_DATA,

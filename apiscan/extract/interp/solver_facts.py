@@ -17,7 +17,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.interp.base import _Args, _returns
+from apiscan.extract.interp.base import SAME_SHAPE, _Args, _returns
 from apiscan.extract.shapes import Why, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.values import UNKNOWN, Val, inst, seq
@@ -223,14 +223,6 @@ class SolverFactsMixin:
             return None
         got = args.vals[at]
         return got if got[0] == "tensor" else None
-
-
-#: Tensor methods that give back the same tensor, cast or moved (its shape unchanged): a
-#: pass-through helper's return, and a sample moved to the device is still that sample.
-SAME_SHAPE = frozenset(
-    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
-    | {"detach", "clone", "cpu", "cuda"}
-)
 
 
 def _returned_name(value: cst.BaseExpression | None) -> str | None:
