@@ -537,7 +537,7 @@ def _program_records(
             )
         return sites_of[id(node)]
 
-    param_ids, supplied = ext.param_ids, ext.supplied_fact
+    param_ids, supplied, batch_sample = ext.param_ids, ext.supplied_fact, ext.shapes.batch_sample
 
     def facts_in(function: str) -> Callable[[object], pv.Fact]:
         """The fact of a value of ``function`` (one closure per function, not per value)."""
@@ -549,7 +549,7 @@ def _program_records(
             return None
 
         def fact(v: object) -> pv.Fact:
-            return to_fact(v, param_of, site_of, 0, supplied)  # type: ignore[arg-type]
+            return to_fact(v, param_of, site_of, 0, supplied, batch_sample)  # type: ignore[arg-type]
 
         return fact
 

@@ -28,10 +28,13 @@ def to_fact(
     site_of: Callable[[Any], pv.Site | None],
     depth: int = 0,
     supplied: Callable[[Val], pv.Fact | None] = lambda _v: None,
+    batch_sample: Callable[[Val], bool] = lambda _v: False,
 ) -> pv.Fact:
     """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
     that ``v`` is (identity), ``site_of`` locates a host sync's node, ``supplied`` gives back
-    the solver's fact a value was made from (identity), with the chain that brought it."""
+    the solver's fact a value was made from (identity), with the chain that brought it;
+    ``batch_sample`` says whether a sequence's element is one sample of a batch known as
+    such (identity), which makes the sequence a list of samples (``pv.Seq.samples``)."""
     name = param_of(v)
     if name is not None:
         return pv.Param(name)
@@ -61,7 +64,11 @@ def to_fact(
             origin = payload[1]
             elem = payload[2] if len(payload) > 2 else None
             tensor = bool(payload[3]) if len(payload) > 3 else False
-            inner = to_fact(elem, param_of, site_of, depth + 1, supplied) if elem else None
+            inner = (
+                to_fact(elem, param_of, site_of, depth + 1, supplied, batch_sample)
+                if elem
+                else None
+            )
             if isinstance(origin, pv.HostData):
                 return replace(origin, elem=inner, tensor=tensor)
             site = site_of(origin) if origin is not None else None
@@ -74,9 +81,12 @@ def to_fact(
     if kind == "inst":
         return pv.Instance(str(payload))
     if kind == "seq":
-        return pv.Seq(to_fact(payload, param_of, site_of, depth + 1, supplied))
+        inner = to_fact(payload, param_of, site_of, depth + 1, supplied, batch_sample)
+        return pv.Seq(inner, batch_sample(payload) and isinstance(inner, pv.Tensor))
     if kind == "tuple":
-        return pv.Tup(tuple(to_fact(e, param_of, site_of, depth + 1, supplied) for e in payload))
+        return pv.Tup(
+            tuple(to_fact(e, param_of, site_of, depth + 1, supplied, batch_sample) for e in payload)
+        )
     return pv.UNKNOWN
 
 

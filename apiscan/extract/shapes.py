@@ -545,6 +545,13 @@ class ShapeTracker:
         entry = self._samples.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
+    def batch_sample(self, v: Val) -> bool:
+        """Whether ``v`` is a strong per-sample value: one sample of a batch known as such (a
+        field read by key from a per-sample record, an element of a list of samples a
+        collate returned unstacked), not merely an element of some list. A list of them is
+        what crosses into other functions as a list of samples (``pv.Seq.samples``)."""
+        return self.sample_kind(v) is True
+
     def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
         """What a length read from ``v`` along ``dim`` is: the first dimension of one
         sample's field (``len(t["boxes"])``: each sample its own, :data:`SAMPLE_SIZE`), any

@@ -430,7 +430,7 @@ def _resolve(f: pv.Fact, node: str, sol: Solution) -> pv.Fact:
     if kind is pv.Param:
         return sol.params.get((node, f.name), pv.UNKNOWN)  # type: ignore[union-attr]
     if kind is pv.Seq:
-        return pv.Seq(_resolve(f.elem, node, sol))  # type: ignore[union-attr]
+        return pv.Seq(_resolve(f.elem, node, sol), f.samples)  # type: ignore[union-attr]
     if kind is pv.Tup:
         return pv.Tup(tuple(_resolve(e, node, sol) for e in f.elems))  # type: ignore[union-attr]
     return f
@@ -472,11 +472,13 @@ def _env(
             out[f"r:{site.callee}"] = fact
     for call in fa.calls:
         # ``DataLoader(ds, collate_fn=collate)``: the training step iterating the loader gets
-        # what ``collate`` returns, where that may make a shape depend on data
+        # what ``collate`` returns, where that may make a shape depend on data (a list of
+        # per-sample targets left unstacked among it: :func:`pv.collated`)
         if call.role != "collate_fn":
             continue
         found = index.resolve(call.callee)
         fact = sol.returns.get(found[0]) if found is not None and not found[1] else None
+        fact = pv.collated(fact) if fact is not None else None
         if fact is not None and pv.is_dynamic(fact):
             out[f"r:{call.callee}"] = fact
     for c in fa.classes:

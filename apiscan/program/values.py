@@ -154,9 +154,15 @@ class Instance:
 
 @dataclass(frozen=True, slots=True)
 class Seq:
-    """A list, iterator or other sequence whose elements are all ``elem``."""
+    """A list, iterator or other sequence whose elements are all ``elem``. ``samples``: the
+    elements are the samples of one batch kept as a list, each with its own shape (the
+    per-image targets a detector's collate returns unstacked, moved to the device one by
+    one and handed to the loss in another file): what is read from one of them, by
+    iteration or by any position, has that sample's length. A list of feature levels or of
+    layers is not one (each position has its own, fixed, shape)."""
 
     elem: Fact
+    samples: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +218,7 @@ def is_dynamic(f: Fact) -> bool:
     if kind is Tensor:
         return f.dynamic or f.boolean  # type: ignore[union-attr]
     if kind is Seq:
-        return is_dynamic(f.elem)  # type: ignore[union-attr]
+        return f.samples or is_dynamic(f.elem)  # type: ignore[union-attr]
     if kind is Tup:
         return any(map(is_dynamic, f.elems))  # type: ignore[union-attr]
     if kind is HostData:
@@ -261,7 +267,7 @@ def _cut(f: Fact, budget: int) -> Fact:
         if budget <= 0:
             return UNKNOWN
         if isinstance(f, Seq):
-            return Seq(_cut(f.elem, budget - 1))
+            return Seq(_cut(f.elem, budget - 1), f.samples)
         return Tup(tuple(_cut(e, budget - 1) for e in f.elems))
     return f
 
@@ -273,7 +279,7 @@ def at_construction(f: Fact) -> Fact:
     if isinstance(f, HostNumber | RandomNumber | HostData):
         return STATIC
     if isinstance(f, Seq):
-        return Seq(at_construction(f.elem))
+        return Seq(at_construction(f.elem), f.samples)
     if isinstance(f, Tup):
         return Tup(tuple(at_construction(e) for e in f.elems))
     return f
@@ -289,7 +295,7 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
     if isinstance(f, HostNumber | RandomNumber | HostData):
         return replace(f, via=_via(f.via, hop))
     if isinstance(f, Seq):
-        return Seq(passed_by(f.elem, hop))
+        return Seq(passed_by(f.elem, hop), f.samples)
     if isinstance(f, Tup):
         return Tup(tuple(passed_by(e, hop) for e in f.elems))
     return f
@@ -311,7 +317,7 @@ def without_chain(f: Fact) -> Fact:
     if isinstance(f, Tensor | HostNumber | RandomNumber | HostData) and f.via:
         return replace(f, via=())
     if isinstance(f, Seq):
-        return Seq(without_chain(f.elem))
+        return Seq(without_chain(f.elem), f.samples)
     if isinstance(f, Tup):
         return Tup(tuple(without_chain(e) for e in f.elems))
     return f
@@ -356,7 +362,8 @@ def join(a: Fact, b: Fact) -> Fact:
     if isinstance(a, Seq | Tup) and isinstance(b, Seq | Tup):
         if isinstance(a, Tup) and isinstance(b, Tup) and len(a.elems) == len(b.elems):
             return widen(Tup(tuple(join(x, y) for x, y in zip(a.elems, b.elems, strict=True))))
-        return widen(Seq(join(element(a), element(b))))
+        samples = any(isinstance(x, Seq) and x.samples for x in (a, b))
+        return widen(Seq(join(element(a), element(b)), samples))
     for x, y in ((a, b), (b, a)):
         if isinstance(x, Seq | Tup) and _guessed_tensor(y):
             # what an unresolved module call was guessed to return (a tensor) gives way to
@@ -417,6 +424,12 @@ def refine(declared: Fact, passed: Fact) -> Fact:
         return declared
     if isinstance(declared, Seq | Tup) and not isinstance(passed, Seq | Tup):
         return declared  # ``proposals: list[Tensor]``, whatever a caller's guess says
+    if isinstance(declared, Seq) and isinstance(passed, Seq):
+        # ``tensors: list[Tensor]`` passed a list of samples whose elements a caller only
+        # guessed tensors: the declaration stands for the elements, the callers add "may be
+        # dynamic" and "the samples of a batch"
+        elem = refine(declared.elem, passed.elem)
+        return widen(Seq(elem, declared.samples or passed.samples))
     return join(declared, passed)
 
 
@@ -463,11 +476,32 @@ def describe(f: Fact, here: str = "") -> str:
         at = f" at {f.site}" if f.site is not None else ""
         return f"is host data whose length{code} decided from tensor data{at}" + _chain(f.via, here)
     leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
+    if leaf is None and _holds_samples(f):
+        return "is a batch's samples kept as a list, each with its own length"
     if leaf is not None:
         d = describe(leaf, here)
         # "holds a tensor whose shape depends on data, passed by ...": the leaf's own words
         return "holds a value that " + d if d else ""
     return ""
+
+
+def _holds_samples(f: Fact) -> bool:
+    """A list of per-sample values, or a tuple or list holding one."""
+    if isinstance(f, Seq):
+        return f.samples or _holds_samples(f.elem)
+    return isinstance(f, Tup) and any(map(_holds_samples, f.elems))
+
+
+def collated(f: Fact) -> Fact:
+    """What a collate function returns (``f``) as the batches a loader yields see it: a list
+    of tensors in it was left unstacked because its samples have their own shapes (each
+    image its own number of boxes; a collate stacks what has one shape), so it is a list of
+    samples (:attr:`Seq.samples`)."""
+    if isinstance(f, Tup):
+        return Tup(tuple(collated(e) for e in f.elems))
+    if isinstance(f, Seq) and isinstance(f.elem, Tensor) and not (f.elem.dynamic or f.elem.boolean):
+        return Seq(f.elem, True)
+    return f
 
 
 def _first_dynamic(f: Fact) -> Fact | None:

@@ -274,3 +274,10 @@ def _returns(node: cst.CSTNode) -> list[cst.Return]:
 
 #: The fields of blocks and compound statements that hold statements or blocks.
 _BLOCK_FIELDS = ("body", "orelse", "handlers", "finalbody", "cases")
+
+#: Tensor methods that give back the same tensor, cast or moved (its shape unchanged): a
+#: pass-through helper's return, and a sample moved to the device is still that sample.
+SAME_SHAPE = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
+    | {"detach", "clone", "cpu", "cuda"}
+)

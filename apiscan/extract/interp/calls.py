@@ -161,8 +161,8 @@ class CallsMixin:
             local = self.func_returns.get(collate[1])
         else:
             local = collate if self.bound_methods.get(id(collate), (None,))[0] is collate else None
-        batch = self._returned(q, local)
-        return seq(batch) if _variable(batch) else None
+        batch = self._collated(self._returned(q, local))
+        return seq(batch) if _variable(batch) or self._holds_samples(batch) else None
 
     def _compares_tensors(self, name: str, node: cst.Call, args: _Args) -> None:
         """``max(num_pos.sum().float(), 1)``: Python's ``max``/``min`` pick an argument by

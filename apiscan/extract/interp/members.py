@@ -17,6 +17,7 @@ import libcst as cst
 from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import (
     LAYER,
+    SAME_SHAPE,
     ClassInfo,
     _Args,
     _join_all,
@@ -293,6 +294,11 @@ class MembersMixin:
                 # ``labels.sum(dim=2)``: ``dim=`` is torch's spelling (numpy and pandas say
                 # ``axis=``), so the name holds a tensor from here on (probably)
                 self.bind(node.value.value, fresh("tensor", False))
+            held = self.shapes.sample_kind(recv)
+            if held is not None and call and attr in SAME_SHAPE and result[0] == "tensor":
+                # ``[t.cuda() for t in targets]``: each sample moved or cast is still that
+                # sample, of its own length
+                return self.shapes.sample(result, held), True
             if (
                 attr == "size"
                 and call_node is not None

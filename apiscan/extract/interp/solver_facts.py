@@ -17,7 +17,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
-from apiscan.extract.interp.base import _Args, _returns
+from apiscan.extract.interp.base import SAME_SHAPE, _Args, _returns
 from apiscan.extract.shapes import Why, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.values import UNKNOWN, Val, inst, seq
@@ -35,7 +35,7 @@ class SolverFactsMixin:
     def _supplied(self, f: pv.Fact, words: Callable[[pv.Fact], str]) -> Val:
         """The walker value for solver fact ``f``, remembered with its explanation (and the
         explanations of its tuple elements, which unpacking binds to names)."""
-        v = to_val(f)
+        v = self._mark_samples(f, to_val(f))
         text = words(f)
         if text:
             self.explained[id(v)] = (v, (text, pv.steps(f)))
@@ -47,6 +47,45 @@ class SolverFactsMixin:
                     self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
                     self.supplied[id(ev)] = (ev, ef)
         return v
+
+    def _mark_samples(self, f: pv.Fact, v: Val) -> Val:
+        """``v``, made from ``f`` by ``to_val``, with the elements of its lists of samples
+        (``pv.Seq.samples``) marked as samples of a batch (strong): what is read from one,
+        by iteration or at any position, has that sample's own length."""
+        if isinstance(f, pv.Seq) and v[0] == "seq":
+            inner = self._mark_samples(f.elem, v[1])
+            if f.samples:
+                inner = self.shapes.sample(inner, True)
+            return fresh("seq", inner) if inner is not v[1] else v
+        if isinstance(f, pv.Tup) and v[0] == "tuple" and len(f.elems) == len(v[1]):
+            elems = tuple(self._mark_samples(ef, ev) for ef, ev in zip(f.elems, v[1], strict=True))
+            changed = any(a is not b for a, b in zip(elems, v[1], strict=True))
+            return fresh("tuple", elems) if changed else v
+        return v
+
+    def _collated(self, v: Val) -> Val:
+        """What a collate function of this file returns (``v``) as the batches its loader
+        yields: a list of tensors left unstacked is a list of samples, each with its own
+        shape (the walker's side of ``pv.collated``)."""
+        if v[0] == "tuple":
+            elems = tuple(self._collated(e) for e in v[1])
+            changed = any(a is not b for a, b in zip(elems, v[1], strict=True))
+            return fresh("tuple", elems) if changed else v
+        e = v[1] if v[0] == "seq" else None
+        if (
+            e is not None
+            and e[0] == "tensor"
+            and e[1] not in ("dyn", "bool")
+            and not self.shapes.batch_sample(e)
+        ):
+            return fresh("seq", self.shapes.sample(e, True))
+        return v
+
+    def _holds_samples(self, v: Val) -> bool:
+        """A list of samples of a batch (:meth:`_collated`), or a tuple holding one."""
+        if v[0] == "tuple":
+            return any(map(self._holds_samples, v[1]))
+        return v[0] == "seq" and self.shapes.batch_sample(v[1])
 
     def supplied_fact(self, v: Val) -> pv.Fact | None:
         """The solver fact ``v`` was made from, when it carries a chain (identity)."""
@@ -186,17 +225,10 @@ class SolverFactsMixin:
         return got if got[0] == "tensor" else None
 
 
-#: Tensor methods that give back the same tensor, cast or moved (its shape unchanged).
-_SAME_SHAPE = frozenset(
-    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
-    | {"detach", "clone", "cpu", "cuda"}
-)
-
-
 def _returned_name(value: cst.BaseExpression | None) -> str | None:
     """``t`` for ``return t`` or ``return t.float()``, else None."""
     while type(value) is cst.Call and type(value.func) is cst.Attribute:
-        if value.func.attr.value not in _SAME_SHAPE:
+        if value.func.attr.value not in SAME_SHAPE:
             return None
         value = value.func.value
     return value.value if type(value) is cst.Name else None

@@ -1,0 +1,79 @@
+"""fixtures/persample: per-image targets kept as a list cross files (a collate returning
+them unstacked, a training loop moving each to the device, a loss in another file reading
+them by position) and stay samples; padded targets and lists of pyramid levels stay quiet —
+exactly the marked lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import assert_exactly_marked, message_on_line, scan_repo
+
+from apiscan.extract.facts import to_fact
+from apiscan.model import ScanResult
+from apiscan.program import values as pv
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "persample"
+
+
+@pytest.fixture(scope="module")
+def result() -> ScanResult:
+    return scan_repo(FIXTURE)
+
+
+def test_exactly_the_marked_lines(result: ScanResult) -> None:
+    assert_exactly_marked(result, FIXTURE, at_least=2)
+
+
+def test_samples_read_by_any_position_in_another_file(result: ScanResult) -> None:
+    # ``targets[i]`` with ``i`` up to the batch size (not ``range(len(targets))``): the list
+    # came from the collate unstacked, through ``iter``/``next`` and ``[t.to(d) for t in ...]``
+    joined = "for i in range(num)])  # expect"
+    words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", joined)
+    assert "each sample of the batch has its own length" in words
+    lines = sorted((f.span.line, f.rule) for f in result.shape_findings if f.path == "ps/loss.py")
+    assert lines == [(16, "DS120"), (24, "DS120")]
+
+
+def test_collated_marks_unstacked_tensor_lists_only() -> None:
+    got = pv.collated(pv.Tup((pv.TENSOR, pv.Seq(pv.TENSOR))))
+    assert got == pv.Tup((pv.TENSOR, pv.Seq(pv.TENSOR, samples=True)))
+    # padded targets are one tensor; a list of dicts crosses as nothing known
+    assert pv.collated(pv.Tup((pv.TENSOR, pv.TENSOR))) == pv.Tup((pv.TENSOR, pv.TENSOR))
+    assert pv.collated(pv.Seq(pv.UNKNOWN)) == pv.Seq(pv.UNKNOWN)
+
+
+def test_samples_survive_join_and_chain() -> None:
+    samples = pv.Seq(pv.TENSOR, samples=True)
+    assert pv.is_dynamic(samples)
+    assert not pv.is_dynamic(pv.Seq(pv.TENSOR))
+    assert pv.join(samples, pv.Seq(pv.TENSOR)) == samples
+    assert pv.passed_by(samples, "train") == samples
+    assert pv.widen(pv.Seq(samples)) == pv.Seq(samples)
+    assert "samples kept as a list" in pv.describe(samples)
+
+
+def test_to_fact_needs_a_batch_sample_element() -> None:
+    elem = ("tensor", True)
+    seq = ("seq", elem)
+
+    def no_param(_v: object) -> None:
+        return None
+
+    def no_site(_n: object) -> None:
+        return None
+
+    plain = to_fact(seq, no_param, no_site)
+    marked = to_fact(seq, no_param, no_site, batch_sample=lambda v: v is elem)
+    assert plain == pv.Seq(pv.Tensor())
+    assert marked == pv.Seq(pv.Tensor(), samples=True)
+
+
+def test_declared_list_of_tensors_keeps_its_elements() -> None:
+    # ``tensors: list[Tensor]`` passed a list of samples whose elements a caller only guessed
+    declared = pv.Seq(pv.Tensor())
+    passed = pv.Seq(pv.Tensor(certain=False), samples=True)
+    assert pv.refine(declared, passed) == pv.Seq(pv.Tensor(), samples=True)
+    dynamic = pv.Seq(pv.Tensor(dynamic=True, certain=False))
+    assert pv.refine(declared, dynamic) == pv.Seq(pv.Tensor(dynamic=True))
