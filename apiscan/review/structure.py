@@ -670,7 +670,8 @@ class _Roles:
         nothing) holding a part its name calls a backbone, neck or head, the stage fed by
         the input that feeds the others is the backbone, the ones fed by other stages whose
         outputs are returned the heads, those between the necks (EfficientDet's
-        ``Regressor`` and ``Classifier``, RetinaFace's ``SSH`` context modules). A class
+        ``Regressor`` and ``Classifier``, RetinaFace's ``SSH`` context modules), except that
+        the stages feeding a part named as the neck are the backbone's. A class
         stored in stages that feed one another (ResNet's ``layer1`` ... ``layer4`` of
         ``Bottleneck``) is a repeated block, never a part; one without weights (anchors
         computed from the features) is no part either."""
@@ -702,9 +703,15 @@ class _Roles:
             }
             stage: dict[str, str] = {a: "head" for a in heads}
             stage.update((a, "backbone") for a in backbones)
+            # a stage feeding a part its name calls the neck is still the backbone
+            # (YOLOv4's ``down2`` ... ``down5`` after ``down1``, into ``self.neck``)
+            named_necks = {
+                a for a, found in node.slots.items() if any(roles[c] == "neck" for c in found)
+            }
             for a in inputs.keys() - heads - backbones:
                 if below[a] & heads and any(a in below[b] for b in backbones):
-                    stage[a] = "neck"
+                    upstream = a not in named_necks and bool(below[a] & named_necks)
+                    stage[a] = "backbone" if upstream else "neck"
             by_class: dict[str, set[str]] = {}
             for attr, found in node.slots.items():
                 for cls in found:

@@ -140,3 +140,113 @@ def test_a_model_of_torch_layers_and_a_zoo_backbone_lists_them(review) -> None:
         "stage2": "Stage",
         "out": "Scorer",
     }
+
+
+STAGED = {
+    "model.py": """
+import torch.nn as nn
+
+
+class Stem(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class StageA(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 16, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class StageB(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(16, 32, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class Neck(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(48, 32, 1)
+
+    def forward(self, a, b):
+        return self.conv(b)
+
+
+class Context(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(32, 32, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class DetectHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(32, 4, 1)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.down1 = Stem()
+        self.down2 = StageA()
+        self.down3 = StageB()
+        self.neck = Neck()
+        self.ctx = Context()
+        self.head = DetectHead()
+
+    def forward(self, x):
+        d1 = self.down1(x)
+        d2 = self.down2(d1)
+        d3 = self.down3(d2)
+        n = self.neck(d2, d3)
+        c = self.ctx(n)
+        return self.head(c)
+""",
+    "train.py": """
+import torch
+from model import Detector
+
+model = Detector()
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in [torch.randn(1, 3, 32, 32)]:
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+""",
+}
+
+
+def test_stages_feeding_the_named_neck_are_the_backbone(tmp_path) -> None:
+    """YOLOv4's ``down2`` ... ``down5`` after the stem, into ``self.neck``: backbone
+    stages, not necks; a module after the named neck is still the neck's."""
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    review = build_review(str(write_repo(tmp_path / "staged", STAGED)), jobs=1)
+    roles = {m.cls: m.role for m in review.modules}
+    # VALID: the stem and the stages after it, feeding the neck, are the backbone
+    assert roles["model.Stem"] == "backbone"
+    assert roles["model.StageA"] == "backbone"
+    assert roles["model.StageB"] == "backbone"
+    # INVALID: the context module after the named neck stays a neck, the head a head
+    assert roles["model.Neck"] == "neck"
+    assert roles["model.Context"] == "neck"
+    assert roles["model.DetectHead"] == "head"
