@@ -15,6 +15,13 @@ element-wise operations and the names it is assigned to, to a reduction. A use a
 else (a ``.shape`` read, an index, a return, an unknown call) keeps the function a
 dynamic-shape rewrite. A branch on tensor values that only reports (``if torch.isnan(loss):
 print(...)``) is a debugging check deleted in the port, not a graph branch.
+
+A selection whose every use ends in a host read (RAFT's ``sequence_loss``: ``epe =
+epe.view(-1)[valid.view(-1)]`` read only as ``epe.mean().item()`` and ``(epe <
+1).float().mean().item()`` for the metrics it returns) is a metrics computation: nothing of
+it is differentiated or stays on the device, so it goes with the training step's host reads
+(computed outside the compiled step, or with masked reductions), not with the network's
+shape rewrites. One that is differentiated (reduced into the loss) is a masked reduction.
 """
 
 from __future__ import annotations
