@@ -38,6 +38,7 @@ from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkIt
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.oplibs import NETWORK_OP_LIBRARIES, TRAINING_PIECES, training_piece
 from apiscan.review.roles import (
+    BACKWARD_APIS,
     HOST_READS,
     STEP_COMPUTATION,
     STEP_RUN,
@@ -4885,18 +4886,26 @@ def step_functions(
     """(path, function) of the code that runs on every training step: each function that
     runs the backward pass or the optimizer's step (:data:`STEP_RUN`), the function a
     nested one that does is defined and called in (timm's ``train_one_epoch`` looping over
-    its ``_backward``), and every repository function they call, transitively, as the
-    scan's call facts name them (RAFT's ``sequence_loss``, a metric logger's ``update``).
+    its ``_backward``), and every repository function those that train call (a backward
+    pass, an optimizer's step on a known optimizer), transitively, as the scan's call facts
+    name them (RAFT's ``sequence_loss``, a metric logger's ``update``).
     Not through evaluation, which runs every N steps at most: a function decorated
     ``@torch.no_grad()`` outside the network (a label assignment in the loss stays), a file
     of evaluation code; nor tests or files counted apart."""
-    kept = {
-        (f.path, f.function)
+    runs = [
+        f
         for f in findings
         if STEP_RUN.match(f.api)
         and f.usage == "call"
         and not is_test_path(f.path)
         and not ancillary.why(f.path)
+    ]
+    kept = {(f.path, f.function) for f in runs}
+    # what is followed into its callees: a function that runs the backward pass, or an
+    # optimizer's step on a receiver known to be one (a beam search's ``self.search.step``
+    # is named like an optimizer's step and trains nothing)
+    trains = {
+        (f.path, f.function) for f in runs if f.api in BACKWARD_APIS or f.confidence == "certain"
     }
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for caller, callee in call_edges(analyses):
@@ -4910,8 +4919,10 @@ def step_functions(
             and (path, function) in callees.get((path, parent), ())
         ):
             kept.add((path, parent))
+            if (path, function) in trains:
+                trains.add((path, parent))
     network = {(f.path, f.function) for f in findings if f.scope == "network"}
-    todo = list(kept)
+    todo = sorted(kept & trains)
     while todo:
         for callee in callees.get(todo.pop(), ()):
             fn = functions.get(callee)
