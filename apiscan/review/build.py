@@ -31,7 +31,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import framework_keeps
 from apiscan.review.configs import MULTI_SCALE
 from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
-from apiscan.review.masked import masked_reductions
+from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
     ModuleNode,
@@ -135,6 +135,9 @@ def review(options: ScanOptions) -> Review:
     # the functions every call of which the defaults switch off: no effort for their gaps,
     # no weights downloaded by them
     switched_off, named = switched_off_named(analyses, options)
+    # the functions whose masked selections are only reduced (a loss over the valid pixels)
+    # or only read on the host (metrics a loss returns): no dynamic-shape rewrite
+    masked = masked_selections(analyses, result.shape_findings)
     items = work_items(
         result,
         analyses,
@@ -145,6 +148,7 @@ def review(options: ScanOptions) -> Review:
         choices,
         tree_classes(tops, modules, analyses),
         switched_off,
+        masked,
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))
@@ -274,7 +278,8 @@ def review(options: ScanOptions) -> Review:
             frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
             cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),
-            masked_reductions(analyses, result.shape_findings),
+            frozenset(k for k, kind in masked.items() if kind == REDUCTION),
+            frozenset(k for k, kind in masked.items() if kind == METRICS),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

@@ -344,6 +344,7 @@ def estimate(
     dead: frozenset[tuple[str, str]] = frozenset(),
     cropped: frozenset[tuple[str, str]] = frozenset(),
     masked: frozenset[tuple[str, str]] = frozenset(),
+    metrics: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -354,7 +355,9 @@ def estimate(
     ``cropped`` are the random resizes every composition crops to a fixed size afterwards:
     no input pipeline. ``masked`` are the (path, function) whose masked selections are only
     reduced (:func:`~apiscan.review.masked.masked_reductions`): a masked reduction each, not
-    a dynamic-shape rewrite."""
+    a dynamic-shape rewrite. ``metrics`` are those whose masked selections only feed host
+    reads (metrics a loss returns): priced with the training step's host reads (its
+    ``step-sync`` work item), neither a rewrite nor a masked reduction."""
     del gaps  # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
@@ -422,7 +425,8 @@ def estimate(
         if f.scope == "network" and kept(f.path) and not pipeline(f)
     ]
     reduced = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in masked})
-    shapes = [f for f in shapes if (f.path, f.function) not in masked]
+    measured = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in metrics})
+    shapes = [f for f in shapes if (f.path, f.function) not in masked | metrics]
     functions = _variants_once(shapes)
     inputs = sorted(
         {
@@ -504,6 +508,16 @@ def estimate(
                 f"made static as a whole: {_listing([f'{p}:{fn}' for p, fn in reduced])}."
             ]
             if reduced
+            else []
+        ),
+        *(
+            [
+                f"{_count(len(measured), 'metrics computation')}: functions whose boolean-mask "
+                "selections only feed host reads (metrics a loss returns for the log), priced "
+                "with the training step's host reads, not made static: "
+                f"{_listing([f'{p}:{fn}' for p, fn in measured])}."
+            ]
+            if measured
             else []
         ),
         f"{_count(len(inputs), 'input pipeline')} with multi-scale training or "

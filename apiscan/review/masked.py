@@ -15,6 +15,13 @@ element-wise operations and the names it is assigned to, to a reduction. A use a
 else (a ``.shape`` read, an index, a return, an unknown call) keeps the function a
 dynamic-shape rewrite. A branch on tensor values that only reports (``if torch.isnan(loss):
 print(...)``) is a debugging check deleted in the port, not a graph branch.
+
+A selection whose every use ends in a host read (RAFT's ``sequence_loss``: ``epe =
+epe.view(-1)[valid.view(-1)]`` read only as ``epe.mean().item()`` and ``(epe <
+1).float().mean().item()`` for the metrics it returns) is a metrics computation: nothing of
+it is differentiated or stays on the device, so it goes with the training step's host reads
+(computed outside the compiled step, or with masked reductions), not with the network's
+shape rewrites. One that is differentiated (reduced into the loss) is a masked reduction.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import CallValues, DefValues, Expr
 from apiscan.model import ShapeFinding
+from apiscan.review.roles import HOST_READS
 from apiscan.review.sources import with_facts
 
 #: The rules whose findings are a boolean-mask selection (``x[mask]``, ``masked_select``).
@@ -127,14 +135,26 @@ def _paths(root: Expr, hits: Sequence[Expr]) -> list[list[Expr]]:
     return [found[id(e)] for e in hits if id(e) in found]
 
 
-def _consumed(above: list[Expr], node: Expr) -> bool | None:
-    """Where a selection (``node``, with its ancestors ``above``) ends: True in a reduction
-    or a report, False in any other use, None when it reaches the root unreduced (the root's
-    assignment then holds it)."""
+#: Where a selection's value ends (:func:`_consumed`): read on the host (``.item()``, a
+#: report), used on the device, or held by the name its root assigns.
+READ, USED, HELD = "read", "used", "held"
+#: Tensor methods that read a value on the host (:data:`~apiscan.review.roles.HOST_READS`).
+HOST_READ_METHODS = frozenset(api.rpartition(".")[2] for api in HOST_READS)
+#: Python's conversions of a one-element tensor to a host number (``float(loss)``).
+CONVERSIONS = frozenset({"float", "int", "bool"})
+
+
+def _consumed(above: list[Expr], node: Expr, reduced: bool = False) -> tuple[str, bool]:
+    """Where a selection (``node``, with its ancestors ``above``) ends, and whether it was
+    reduced on the way: :data:`READ` in a host read or a report (``epe.mean().item()``,
+    ``(epe < 1).float().mean().item()``), :data:`USED` in any other use (a reduced value is
+    then of a fixed shape; an unreduced one flows on), :data:`HELD` when it reaches the root
+    (the root's assignment then holds it). Element-wise operations, comparisons and
+    reductions pass it on."""
     if any(p.kind == "Call" and p.callee() in REPORTS for p in above):
-        return True  # printed while debugging, whatever it is computed into
+        return READ, reduced  # printed while debugging, whatever it is computed into
     for parent in reversed(above):
-        if parent.kind in ("BinOp", "UnaryOp"):
+        if parent.kind in ("BinOp", "UnaryOp", "Compare"):
             node = parent
             continue
         if parent.kind == "Attribute" and parent.parts and parent.parts[0] is node:
@@ -145,15 +165,20 @@ def _consumed(above: list[Expr], node: Expr) -> bool | None:
             continue
         if parent.kind == "Call":
             name = parent.callee()
-            if parent.parts[0] is node and node.kind != "Attribute":
-                return False  # called itself: no tensor method
-            if name in REPORTS or _reduces(parent):
-                return True
+            method = parent.parts[0] is node
+            if method and node.kind != "Attribute":
+                return USED, reduced  # called itself: no tensor method
+            if name in REPORTS or (name in HOST_READ_METHODS if method else name in CONVERSIONS):
+                return READ, reduced
+            if _reduces(parent):
+                reduced = True
+                node = parent
+                continue
             if name in ELEMENTWISE:
                 node = parent
                 continue
-        return False
-    return None if node.kind != "Attribute" else False
+        return USED, reduced
+    return (HELD if node.kind != "Attribute" else USED), reduced
 
 
 def _selections(e: Expr, line: int) -> list[Expr]:
@@ -185,40 +210,55 @@ def _roots(d: DefValues, calls: Sequence[CallValues]) -> list[tuple[Expr, str]]:
     return roots
 
 
-def _only_reduced(d: DefValues, calls: Sequence[CallValues], lines: Iterable[int]) -> bool:
-    """Whether every selection on ``lines`` ends in a reduction, through element-wise
-    operations and the names assigned from them (after their assignment)."""
+#: What a function's masked selections are (:func:`masked_selections`): only reduced (a
+#: loss over the valid elements), or only read on the host (metrics logged from the loss).
+REDUCTION, METRICS = "reduction", "metrics"
+
+
+def _selection_ends(d: DefValues, calls: Sequence[CallValues], lines: Iterable[int]) -> str:
+    """What the selections on ``lines`` are, followed through element-wise operations,
+    reductions and the names assigned from them (after their assignment): :data:`METRICS`
+    when each ends in a host read, :data:`REDUCTION` when each is reduced or read, "" when
+    one flows on unreduced (a dynamic shape)."""
     roots = _roots(d, calls)
-    # (line assigned, name) of what holds a selection not yet reduced
-    todo: list[tuple[int, str]] = []
+    device = False  # some selection's reduced value stays on the device
+    # (line assigned, name, reduced) of what holds a selection not yet read
+    todo: list[tuple[int, str, bool]] = []
+
+    def end(above: list[Expr], node: Expr, name: str, line: int, reduced: bool) -> bool:
+        nonlocal device
+        where, reduced = _consumed(above, node, reduced)
+        if where == HELD and name:
+            todo.append((line, name, reduced))
+        elif where != READ:
+            if not reduced:
+                return False
+            device = True
+        return True
+
     for line in lines:
         hits = [(root, name, s) for root, name in roots for s in _selections(root, line)]
         if not hits:
-            return False
+            return ""
         for root, name, s in hits:
             for above in _paths(root, [s]):
-                end = _consumed(above, s)
-                if end is False or (end is None and not name):
-                    return False
-                if end is None:
-                    todo.append((root.line, name))
-    seen: set[tuple[int, str]] = set()
+                if not end(above, s, name, root.line, False):
+                    return ""
+    seen: set[tuple[int, str, bool]] = set()
     while todo:
-        since, name = todo.pop()
-        if (since, name) in seen:
+        held = todo.pop()
+        if held in seen:
             continue
-        seen.add((since, name))
+        seen.add(held)
+        since, name, reduced = held
         for root, target in roots:
             if root.line <= since:
                 continue
             uses = [n for n in root.walk() if n.kind == "Name" and n.name == name]
             for above, node in zip(_paths(root, uses), uses, strict=True):
-                end = _consumed(above, node)
-                if end is False or (end is None and not target):
-                    return False
-                if end is None:
-                    todo.append((root.line, target))
-    return True
+                if not end(above, node, target, root.line, reduced):
+                    return ""
+    return REDUCTION if device else METRICS
 
 
 def _reports_only(calls: Sequence[CallValues], line: int) -> bool:
@@ -231,20 +271,24 @@ def _reports_only(calls: Sequence[CallValues], line: int) -> bool:
     )
 
 
-def masked_reductions(
+def masked_selections(
     analyses: Sequence[FileAnalysis], findings: Iterable[ShapeFinding]
-) -> frozenset[tuple[str, str]]:
+) -> dict[tuple[str, str], str]:
     """(path, function) of each function whose dynamic-shape findings are masked selections
-    that are only reduced (and branches that only report): a masked reduction to rewrite,
-    not a dynamic-shape function."""
+    that are only reduced or read on the host (and branches that only report), with what
+    they are: :data:`REDUCTION`, a masked reduction to rewrite, not a dynamic-shape function;
+    :data:`METRICS`, a metrics computation whose values only leave for the host (RAFT's
+    ``sequence_loss``: ``epe[valid]`` read as ``epe.mean().item()`` and ``(epe < 1)...``):
+    computed outside the compiled step or with masked reductions, with the step's host reads
+    (:func:`~apiscan.review.work.step_syncs`)."""
     by_function: dict[tuple[str, str], list[ShapeFinding]] = {}
     for f in findings:
         if f.function:
             by_function.setdefault((f.path, f.function), []).append(f)
     if not by_function:
-        return frozenset()
+        return {}
     wanted = {path for path, _ in by_function}
-    found: set[tuple[str, str]] = set()
+    found: dict[tuple[str, str], str] = {}
     for fa, facts in with_facts(analyses):
         if fa.path not in wanted or facts.values is None:
             continue
@@ -260,6 +304,7 @@ def masked_reductions(
             calls = [c for c in values.calls if c.function == i]
             if not all(_reports_only(calls, f.span.line) for f in rest):
                 continue
-            if _only_reduced(d, calls, sorted(masks)):
-                found.add((fa.path, d.qual))
-    return frozenset(found)
+            kind = _selection_ends(d, calls, sorted(masks))
+            if kind:
+                found[(fa.path, d.qual)] = kind
+    return found

@@ -53,6 +53,13 @@ _BACKWARD = "|".join(re.escape(api) for api in BACKWARD_APIS)
 TRAINING_STEP = re.compile(
     rf"^(?:torch\.optim\.[A-Z]\w*|torch\.optim\.Optimizer\.step|{_BACKWARD})$"
 )
+#: What runs the training step itself, every step: the backward pass or the optimizer's step
+#: (building the optimizer runs once). The functions these are called in, and what they call,
+#: run per step (:func:`~apiscan.review.work.step_functions`).
+STEP_RUN = re.compile(rf"^(?:torch\.optim\.Optimizer\.step|{_BACKWARD})$")
+#: Tensor methods that read a value on the host (a device synchronisation), as a training
+#: loop logs its loss (``loss.item()``) or a loss returns its metrics.
+HOST_READS = frozenset({"torch.Tensor.item", "torch.Tensor.tolist"})
 #: What a function in the training step computes: a functional loss or the backward pass
 #: (a loss module constructed in ``main`` is no step).
 STEP_COMPUTATION = re.compile(rf"^(?:{_BACKWARD}|torch\.nn\.functional\.\w*(?:loss|entropy)\w*)$")

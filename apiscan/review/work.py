@@ -33,6 +33,7 @@ from apiscan.resolve.torch_api import TorchApi, load_torch_api
 from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
+from apiscan.review.masked import METRICS
 from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.oplibs import (
@@ -43,10 +44,12 @@ from apiscan.review.oplibs import (
     training_piece,
 )
 from apiscan.review.roles import (
+    BACKWARD_APIS,
+    HOST_READS,
     RANDOM_DRAW,
     STEP_COMPUTATION,
+    STEP_RUN,
     TRAINING_APIS,
-    TRAINING_STEP,
     VENDORED,
     evaluation_file,
     evaluation_folder,
@@ -1248,7 +1251,7 @@ def _optimizes_inputs(fa: FileAnalysis) -> bool:
     return True
 
 
-def _places(findings: Iterable[ApiFinding]) -> tuple[Where, ...]:
+def _places(findings: Iterable[ApiFinding | ShapeFinding]) -> tuple[Where, ...]:
     """Where the findings are, each place once, in their order."""
     return tuple(dict.fromkeys(Where(f.path, f.span.line, f.cell) for f in findings))
 
@@ -1283,6 +1286,7 @@ def work_items(
     choices: StringChoices | None = None,
     tree: Mapping[str, bool] | None = None,
     switched_off: Iterable[tuple[str, str]] = (),
+    masked: Mapping[tuple[str, str], str] | None = None,
 ) -> tuple[WorkItem, ...]:
     """Every work item of the ported files, in the order of :data:`WORK_KINDS`; the ops of
     compiled extensions when ``root`` (the scanned directory) is given. ``unselected``
@@ -1294,7 +1298,10 @@ def work_items(
     of a part outside them reaches is no trip of the training (:func:`_unreached_trips`).
     ``switched_off``: (path, qualified name) of the functions every call of which the
     defaults switch off (:func:`switched_off_functions`): the weights a backbone or a
-    download there would load are never loaded."""
+    download there would load are never loaded. ``masked``: the functions whose masked
+    selections are only reduced or read on the host
+    (:func:`~apiscan.review.masked.masked_selections`): the metrics among them go with the
+    step's host reads."""
     if names is None:
         names = name_values(analyses)
     tests = self_tests(analyses)
@@ -1424,7 +1431,14 @@ def work_items(
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     items.extend(_host_arrays_in_network(findings, analyses, items))
     items.extend(_host_copies_in_forward(findings, analyses, items))
-    items.extend(_step_syncs(findings))
+    items.extend(
+        step_syncs(
+            findings,
+            step_functions(findings, analyses, ancillary),
+            result.shape_findings,
+            masked or {},
+        )
+    )
     if tree is not None:
         items = _unreached_trips(items, analyses, ancillary, tree)
     order = list(WORK_KINDS)
@@ -5270,26 +5284,135 @@ def memoised(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
     }
 
 
-#: Tensor methods that read a value on the host (a device synchronisation), as a training
-#: loop logs its loss.
-_HOST_READS = frozenset({"torch.Tensor.item", "torch.Tensor.tolist"})
+def call_edges(
+    analyses: Sequence[FileAnalysis], calls_only: bool = True
+) -> Iterator[tuple[tuple[str, str], tuple[str, str]]]:
+    """(caller, callee) as (path, module-relative function) of each call fact whose callee
+    is one of the repository's functions, by every module name of its file (``calls_only``:
+    calls, not a function handed on or passed to the data machinery): the one reading of
+    the scan's call facts as edges between the repository's functions."""
+    named = {
+        f"{module}.{fn.qualname}": (fa.path, fn.qualname)
+        for fa in analyses
+        for module in fa.modules
+        for fn in fa.functions
+    }
+    for fa in analyses:
+        for call in fa.calls:
+            target = named.get(call.callee)
+            if target is not None and (call.role == "call" or not calls_only):
+                yield (fa.path, call.caller), target
 
 
-def _step_syncs(findings: Sequence[ApiFinding]) -> list[WorkItem]:
-    """The values the training loop reads on the host every step (``loss.item()`` for a
-    log or a running mean, in the function that runs the backward pass or the optimizer
-    step): one minor item for the repository, however many the loop reads. Each read waits
-    for the device (a synchronisation per step); the port keeps them, or reads them every N
-    steps. Not a round trip: nothing goes back into the graph."""
-    steps = {(f.path, f.function) for f in findings if TRAINING_STEP.match(f.api)}
+def step_functions(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> set[tuple[str, str]]:
+    """(path, function) of the code that runs on every training step: each function that
+    runs the backward pass or the optimizer's step (:data:`STEP_RUN`), the function a
+    nested one that does is defined and called in (timm's ``train_one_epoch`` looping over
+    its ``_backward``), and every repository function those that train call (a backward
+    pass, an optimizer's step on a known optimizer), transitively, as the scan's call facts
+    name them (RAFT's ``sequence_loss``, a metric logger's ``update``).
+    Not through evaluation, which runs every N steps at most: a function decorated
+    ``@torch.no_grad()`` outside the network (a label assignment in the loss stays), a file
+    of evaluation code; nor tests or files counted apart."""
+    runs = [
+        f
+        for f in findings
+        if STEP_RUN.match(f.api)
+        and f.usage == "call"
+        and not is_test_path(f.path)
+        and not ancillary.why(f.path)
+    ]
+    kept = {(f.path, f.function) for f in runs}
+    # what is followed into its callees: a function that runs the backward pass, or an
+    # optimizer's step on a receiver known to be one (a beam search's ``self.search.step``
+    # is named like an optimizer's step and trains nothing)
+    trains = {
+        (f.path, f.function) for f in runs if f.api in BACKWARD_APIS or f.confidence == "certain"
+    }
+    callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for caller, callee in call_edges(analyses):
+        callees.setdefault(caller, set()).add(callee)
+    functions = {(fa.path, fn.qualname): fn for fa in analyses for fn in fa.functions}
+    for path, function in list(kept):
+        parent = function.rpartition(".")[0]
+        if (
+            parent
+            and (path, parent) in functions
+            and (path, function) in callees.get((path, parent), ())
+        ):
+            kept.add((path, parent))
+            if (path, function) in trains:
+                trains.add((path, parent))
+    network = {(f.path, f.function) for f in findings if f.scope == "network"}
+    todo = sorted(kept & trains)
+    while todo:
+        for callee in callees.get(todo.pop(), ()):
+            fn = functions.get(callee)
+            if (
+                callee in kept
+                or fn is None
+                or (fn.no_grad and callee not in network)
+                or evaluation_file(callee[0])
+                or is_test_path(callee[0])
+                or ancillary.why(callee[0])
+            ):
+                continue
+            kept.add(callee)
+            todo.append(callee)
+    return kept
+
+
+def step_syncs(
+    findings: Sequence[ApiFinding],
+    steps: set[tuple[str, str]],
+    shapes: Sequence[ShapeFinding] = (),
+    masked: Mapping[tuple[str, str], str] | None = None,
+) -> list[WorkItem]:
+    """The values the training step reads on the host every step (``loss.item()`` for a log
+    or a running mean, in the code :func:`step_functions` finds, and the metrics a loss
+    returns read from a masked selection: RAFT's ``sequence_loss``, ``epe[valid]`` read as
+    ``.mean().item()``): one minor item for the repository, however many the step reads.
+    Each read waits for the device (a synchronisation per step); the port keeps them out of
+    the compiled step, or reads them every N steps. Not a round trip: nothing goes back into
+    the graph. A read in a function rewritten for static shapes as a whole is that
+    rewrite's; a masked selection that only feeds the reads (a metric, ``masked`` says
+    which) is no shape rewrite but part of this item."""
+    masked = masked or {}
+    metrics = {key for key, kind in masked.items() if kind == METRICS}
+    rewritten = {
+        (f.path, f.function)
+        for f in shapes
+        if f.scope == "network" and (f.path, f.function) not in masked
+    }
     reads = [
         f
         for f in findings
-        if f.api in _HOST_READS and f.usage == "call" and (f.path, f.function) in steps
+        if f.api in HOST_READS
+        and f.usage == "call"
+        and ((f.path, f.function) in steps or (f.path, f.function) in metrics)
+        and (f.path, f.function) not in rewritten
     ]
-    if not reads:
+    selections = [f for f in shapes if f.scope == "network" and (f.path, f.function) in metrics]
+    if not reads and not selections:
         return []
     functions = sorted({f"{f.path}:{f.function or 'module code'}" for f in reads})
+    why = (
+        "the training step reads values on the host every step (loss.item() for "
+        "logging): each read waits for the device, a synchronisation per step; keep "
+        "them outside the compiled train step (the step returns the loss as a tensor), "
+        "or read them every N steps"
+    )
+    if selections:
+        why += (
+            f"; {_count_of(len(selections), 'boolean-mask selection')} "
+            f"({', '.join(sorted({f'{f.path}:{f.span.line}' for f in selections}))}) "
+            f"{'feeds' if len(selections) == 1 else 'feed'} only these metrics: computed "
+            "outside the compiled step, or on the device with masked reductions "
+            "((v * mask).sum() / mask.sum()), not a dynamic-shape "
+            "rewrite of the network"
+        )
     return [
         WorkItem(
             kind="step-sync",
@@ -5297,13 +5420,8 @@ def _step_syncs(findings: Sequence[ApiFinding]) -> list[WorkItem]:
                 f"{_count_of(len(reads), 'host read')} in the training step "
                 f"({', '.join(functions)})"
             ),
-            where=_places(sorted(reads, key=lambda f: f.sort_key())),
-            why=(
-                "the training step reads values on the host every step (loss.item() for "
-                "logging): each read waits for the device, a synchronisation per step; keep "
-                "them outside the compiled train step (the step returns the loss as a tensor), "
-                "or read them every N steps"
-            ),
+            where=_places(sorted([*reads, *selections], key=lambda f: f.sort_key())),
+            why=why,
             uses=len(reads),
         )
     ]
@@ -5372,17 +5490,9 @@ def _unreached_trips(
     trips = [i for i in items if i.kind == "host-round-trip"]
     if not trips:
         return items
-    names: dict[str, tuple[str, str]] = {}
-    for fa in analyses:
-        for fn in fa.functions:
-            for m in fa.modules:
-                names[f"{m}.{fn.qualname}"] = (fa.path, fn.qualname)
     callers: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    for fa in analyses:
-        for call in fa.calls:
-            target = names.get(call.callee)
-            if target is not None and call.role == "call":
-                callers.setdefault(target, set()).add((fa.path, call.caller))
+    for caller, target in call_edges(analyses):
+        callers.setdefault(target, set()).add(caller)
     paths = {fa.path: fa.modules for fa in analyses}
     dead = set(uncalled_functions(analyses))
 
@@ -5418,18 +5528,10 @@ def construction_only(analyses: Sequence[FileAnalysis]) -> set[tuple[str, str]]:
     only they call) call or hand on (``self.apply(self._init_weights)``), as the scan's call
     facts name them: code that runs once, when the network is built. A function with no
     known caller is not among them."""
-    named = {
-        f"{module}.{fn.qualname}": (fa.path, fn.qualname)
-        for fa in analyses
-        for module in fa.modules
-        for fn in fa.functions
-    }
     callers: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    for fa in analyses:
-        for call in fa.calls:
-            target = named.get(call.callee)
-            if target is not None and target != (fa.path, call.caller):
-                callers.setdefault(target, set()).add((fa.path, call.caller))
+    for caller, target in call_edges(analyses, calls_only=False):
+        if target != caller:
+            callers.setdefault(target, set()).add(caller)
     built = {
         (fa.path, fn.qualname)
         for fa in analyses

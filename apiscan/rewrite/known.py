@@ -400,6 +400,14 @@ MS_LR_SCHEDULERS = frozenset(
     }
 )
 _LR_SCHEDULER = re.compile(r"^torch\.optim\.lr_scheduler\.(\w+)(?:\.(\w+))?$")
+#: A scheduler's ``get_lr()`` called from outside (``scheduler.get_lr()[0]`` for a log): the
+#: step's formula hook, read as the rate in use (torch warns to call ``get_last_lr``).
+#: MindSpore's schedulers give that rate by ``get_last_lr()``: a rename, never a gap.
+_LR_READ = "get_lr"
+_LR_READ_NOTE = (
+    "the rate the last step set, what a log reads (get_lr is the step's formula hook in both "
+    "frameworks)"
+)
 #: A sampler's epoch hook (``DistributedSampler.set_epoch(epoch)``): it reseeds the shuffle.
 _SET_EPOCH = re.compile(r"^torch\.utils\.data\.(?:distributed\.)?\w*Sampler\.set_epoch$")
 #: torchvision's image-grid and drawing helpers: pictures for a logger or a file.
@@ -452,6 +460,8 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
         target = f"mindspore.experimental.optim.lr_scheduler.{cls}"
         if method in (None, "step", "get_last_lr"):
             return ("rewrite", target + (f".{method}" if method else "(optimizer, ...)"))
+        if method == _LR_READ:
+            return ("rewrite", f"{target}.get_last_lr(): {_LR_READ_NOTE}")
         if method in ("state_dict", "load_state_dict"):
             return (
                 "rewrite",
@@ -461,7 +471,7 @@ def gap_rewrite(api: str) -> tuple[str, str] | None:
     if (
         scheduler is not None
         and scheduler.group(1)[:1].isupper()
-        and scheduler.group(2) in (None, "step", "get_last_lr")
+        and scheduler.group(2) in (None, "step", "get_last_lr", _LR_READ)
     ):
         # OneCycleLR and the others MindSpore lacks are a closed formula of the step
         return (
