@@ -42,7 +42,7 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
-from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP
+from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP, train_switch
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
@@ -64,6 +64,7 @@ from apiscan.review.work import (
     unrun_draws,
     work_items,
 )
+from apiscan.rewrite.idioms import AMP_LOSS_SCALER
 
 
 def scan_root(path: str | Path) -> Path:
@@ -178,6 +179,10 @@ def review(options: ScanOptions) -> Review:
     # a model that computes its losses with no optimizer or backward pass in the repository
     # is trained by a framework's trainer (DeFCN's FCOS.losses, run by cvpods): not inference
     losses = loss_uses(result, analyses, ancillary) if not training else ()
+    # ... but only where something says a trainer runs them: losses merely defined or
+    # computed as diagnostics beside an inference path (a diffusion model's training_losses
+    # nothing calls, a renderer's auxiliary losses) train nothing
+    losses = losses if losses and trainer_signs(analyses, ancillary) else ()
     # a dict config's optimizer: a framework's trainer trains with it
     configured = any(i.category == "optimizer" and i.name.startswith(CONFIG) for i in recipe)
     inference = not training and not losses and not configured
@@ -190,6 +195,18 @@ def review(options: ScanOptions) -> Review:
         # A composition or a pipeline of statements is the path an input takes; a lone
         # functional call (``to_pil_image`` inside a resizer's helper) is one of its steps.
         loads = any(item.kind == "checkpoint" for item in items)
+        # a loss in a method named for training (a diffusion model's ``training_losses``)
+        # is the training this repository does not ship: no row, not even a score
+        unshipped = {
+            (f.path, f.span.line)
+            for f in result.api_findings
+            if _TRAINING_METHOD.search(f.function.rpartition(".")[2])
+        }
+        recipe = tuple(
+            item
+            for item in recipe
+            if not (item.category == "loss" and (item.where.path, item.where.line) in unshipped)
+        )
         recipe = tuple(
             replace(item, category="preprocessing")
             if item.category == "augmentation"
@@ -203,6 +220,11 @@ def review(options: ScanOptions) -> Review:
         # and the steps written as code around the network (a resize to the longer side,
         # normalisation by buffers, padding, upscaled and thresholded masks)
         recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)), names)
+        # autocast casts the network for inference: no loss to scale
+        network_gaps = tuple(
+            replace(gap, suggestion=gap.suggestion.replace(AMP_LOSS_SCALER, INFERENCE_AMP))
+            for gap in network_gaps
+        )
     else:  # an evaluation or demo script's settings and transforms are not the recipe
         scripts = _scripts(analyses)
         launchers = training | {p for p in ancillary.keep if not _side_tool(p)}
@@ -292,10 +314,11 @@ def review(options: ScanOptions) -> Review:
 
 
 #: What a loss function is for where nothing is trained (LLaMA's ``F.cross_entropy`` over
-#: the generated tokens when ``generate(logprobs=True)``).
+#: the generated tokens when ``generate(logprobs=True)``, a renderer's auxiliary loss kept
+#: as a diagnostic of its output).
 SCORING_NOTE = (
-    "scores the outputs (log-probabilities of the tokens) on the inference path: no "
-    "training loss; ported with the inference code"
+    "scores the outputs on the inference path (log-probabilities of generated tokens, a "
+    "diagnostic of a rendered output): no training loss; ported with the inference code"
 )
 
 
@@ -320,6 +343,13 @@ def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:
             uses=len(rows),
         ),
     )
+
+
+#: A function named for a training step (``training_losses``, ``train_step``).
+_TRAINING_METHOD = re.compile(r"^_*train(?:ing)?(?:_|$)")
+
+#: What replaces the AMP idiom's loss scaling where nothing is trained.
+INFERENCE_AMP = " (inference only: no loss scaler)"
 
 
 def _scoring(item: RecipeItem) -> RecipeItem:
@@ -590,6 +620,46 @@ def loss_uses(
                     found.setdefault(name, Where(fa.path, 1))
     # a call with its line first; a package use is known only by its file
     return tuple(sorted(found.items(), key=lambda t: (t[1].line == 1, t[1].path, t[1].line, t[0])))
+
+
+def trainer_signs(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> bool:
+    """Whether the ported files show that a trainer outside the repository runs the model's
+    losses: a loss computed in a function that tests a training switch (``if
+    self.training: return self.losses(...)``, or after ``if not self.training: return``),
+    or another package's loss function imported (a framework's ``giou_loss``). A loss
+    computed with neither is computed the same way at inference, or never: no training."""
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
+        if any(
+            top != "torch" and _LOSS_NAME.search(name.rpartition(".")[2])
+            for top, names in facts.package_uses
+            for name in names
+        ):
+            return True
+        if facts.values is None:
+            continue
+        calls = facts.values.calls
+        switched = {
+            near.function
+            for call in calls
+            for near in call.ifs
+            if train_switch(near.test) is not None
+        } | {
+            near.function
+            for d in facts.values.defs
+            for a in d.assigns
+            for near in a.ifs
+            if train_switch(near.test) is not None
+        }
+        if any(
+            _LOSS_NAME.search(call.expr.func.name)
+            and (call.scope in switched or any(n.function in switched for n in call.ifs))
+            for call in calls
+            if call.expr.func.kind in ("Name", "Attribute")
+        ):
+            return True
+    return False
 
 
 def _external_training(losses: tuple[tuple[str, Where], ...]) -> RecipeItem:

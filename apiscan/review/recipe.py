@@ -92,7 +92,13 @@ from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unse
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
-from apiscan.review.roles import LAUNCH_MODULES, RANDOM_DRAW, is_composition
+from apiscan.review.roles import (
+    LAUNCH_MODULES,
+    RANDOM_DRAW,
+    TRAIN_SWITCHES,
+    is_composition,
+    train_switch,
+)
 from apiscan.review.sources import (
     TEXT_LIMIT,
     is_test_path,
@@ -300,8 +306,6 @@ _BRANCH_DECIDED = frozenset(
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
 #: (:meth:`_Recipe._branch_rows`).
 _BRANCH_ROWS = frozenset({"loss", "scheduler", "augmentation"})
-#: Keywords that build a dataset for training when true (``train=False``: the test split).
-_TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})
 #: An attribute an initialisation routine sets that holds weights.
 _WEIGHT_ATTR = re.compile(r"\b(weight|bias|data|param\w*|embed\w*|token\w*)\b")
 #: A setting named for testing or evaluation.
@@ -2922,7 +2926,7 @@ class _Recipe:
             if isinstance(verdict, bool) and verdict == in_else:
                 branch = "else" if in_else else "body"
                 return f"in the {branch} of if {near.test.shown()}, not taken with the defaults"
-            switch = _train_switch(near.test)
+            switch = train_switch(near.test)
             if switch is not None and switch == in_else:
                 return f"evaluation side of if {near.test.shown()}"
         if fn < 0:
@@ -2932,7 +2936,7 @@ class _Recipe:
             if near.function != fn or not near.body_end or near.end_line >= line:
                 continue
             if (
-                _train_switch(near.test) is True
+                train_switch(near.test) is True
                 and any(near.line < r <= near.body_end for r in returns)
                 and near.body_end == near.end_line
             ):
@@ -5702,7 +5706,7 @@ class _Recipe:
             ):
                 return True
             if any(
-                k.name in _TRAIN_SWITCHES and k.target.text == "False" for k in outer.expr.keywords
+                k.name in TRAIN_SWITCHES and k.target.text == "False" for k in outer.expr.keywords
             ):
                 return True
         names = [t.text.rpartition(".")[2] for t in stored if t.kind in ("Name", "Attribute")]
@@ -7023,17 +7027,6 @@ class _Recipe:
                 # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
                 note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
-
-
-def _train_switch(test: Expr) -> bool | None:
-    """True for a test that is a switch named for training (``is_train``,
-    ``self.training``, ``train``), False for its negation, None for any other test."""
-    negated = False
-    if test.kind == "UnaryOp" and test.name == "Not":
-        test, negated = test.parts[0], True
-    if test.kind in ("Name", "Attribute") and test.name in _TRAIN_SWITCHES:
-        return not negated
-    return None
 
 
 def _validation_loader(function: str, call: CallValues) -> bool:

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from apiscan.extract.values import Expr
 
 #: A call drawing a random number (``random.choice``, ``np.random.randint``, ``torch.randint``):
 #: an augmentation's draw, as the written callee or the dotted name the imports make of it.
@@ -75,3 +79,19 @@ def is_composition(name: str | None) -> bool:
 #: torch's launcher modules (``python -m torch.distributed.launch ... main.py``): a launch,
 #: never a script of the repository.
 LAUNCH_MODULES = ("torch.distributed.launch", "torch.distributed.run", "torch.distributed.elastic")
+
+
+#: Names of a switch that is true while training (``self.training``, ``is_train``): a
+#: keyword ``train=False`` builds the test split, a branch under it runs only in training.
+TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})
+
+
+def train_switch(test: Expr) -> bool | None:
+    """True for a test that is a switch named for training (``is_train``,
+    ``self.training``, ``train``), False for its negation, None for any other test."""
+    negated = False
+    if test.kind == "UnaryOp" and test.name == "Not":
+        test, negated = test.parts[0], True
+    if test.kind in ("Name", "Attribute") and test.name in TRAIN_SWITCHES:
+        return not negated
+    return None

@@ -5019,6 +5019,12 @@ def _second_order_grads(
             if AUTOGRAD_FUNCTION in c.bases
         }
     )
+    # a grad taken inside an autograd Function's own methods (gradient checkpointing's
+    # backward recomputing its forward, differentiable for a double backward) is how that
+    # Function computes its gradient, ported with it: no loss differentiated twice
+    grads = [f for f in grads if (f.function or "").rpartition(".")[0] not in functions]
+    if not grads:
+        return []
     where = ", ".join(sorted({f.function or "module code" for f in grads}))
     if not functions:
         return [
@@ -5236,7 +5242,35 @@ def _host_arrays_in_network(
             if (f.path, f.function) not in built:
                 found.setdefault((f.path, f.function), []).append(f)
     out = []
+    # functions named for converting an input (``views_to_tensor``, ``cast_camera``) make
+    # each sample's images or camera parameters tensors before the network: preprocessing
+    # on the host, done once per input wherever it is written, one item for them all
+    inputs = {
+        key: uses
+        for key, uses in found.items()
+        if _INPUT_CONVERTER.search(key[1].rpartition(".")[2])
+    }
+    if inputs:
+        names = sorted({function.rpartition(".")[2] for _, function in inputs})
+        uses = sorted((f for u in inputs.values() for f in u), key=lambda f: f.sort_key())
+        out.append(
+            WorkItem(
+                kind="host-round-trip",
+                what=f"input conversion on the host: {shorten(', '.join(names), 120)}",
+                where=_places(uses),
+                why=(
+                    "these functions convert each input (images, camera parameters, points "
+                    "held as NumPy arrays or PIL images) to tensors before the network "
+                    "runs: preprocessing, not a table copied per step; in the port they "
+                    "convert in the data pipeline or before the compiled cell and hand it "
+                    "Tensors, one rewrite for all of them"
+                ),
+                uses=len(uses),
+            )
+        )
     for (_, function), uses in sorted(found.items()):
+        if (_, function) in inputs:
+            continue
         name = function or "module code"
         out.append(
             WorkItem(
@@ -5255,6 +5289,10 @@ def _host_arrays_in_network(
         )
     return out
 
+
+#: The name of a function that converts an input to tensors (``views_to_tensor``,
+#: ``to_tensor``, ``cast_camera``), not one that indexes a table (``_extract_into_tensor``).
+_INPUT_CONVERTER = re.compile(r"(?:^|_)to_tensors?$|^cast_")
 
 #: Decorators that keep a function's results by its arguments (it runs once per argument).
 _MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})

@@ -69,11 +69,14 @@ _TRAIN_STEP = (
     "grad_fn = mindspore.value_and_grad(forward_fn, None, optimizer.parameters); "
     "loss, grads = grad_fn(*inputs); optimizer(grads)"
 )
-_AMP = (
-    "net = mindspore.amp.auto_mixed_precision(net, 'O1'); loss_scaler = "
+#: The part of the AMP idiom that only a training step needs (a repository that trains
+#: nothing casts the network and scales no loss).
+AMP_LOSS_SCALER = (
+    "; loss_scaler = "
     "mindspore.amp.DynamicLossScaler(2**16, 2, 1000): scale(loss) inside forward_fn, "
     "unscale(grads) and adjust(mindspore.amp.all_finite(grads)) after value_and_grad"
 )
+_AMP = "net = mindspore.amp.auto_mixed_precision(net, 'O1')" + AMP_LOSS_SCALER
 _DDP = (
     "mindspore.communication.init(); mindspore.set_auto_parallel_context(parallel_mode="
     "mindspore.ParallelMode.DATA_PARALLEL, gradients_mean=True); use the network unwrapped"
