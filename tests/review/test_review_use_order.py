@@ -39,3 +39,7 @@ def test_a_loop_body_that_sets_the_name_before_the_read_hides_the_later_one(revi
     decay = _value(review, "torch.optim.AdamW", "weight_decay")
     assert "0.0005 (decay set at train.py:27)" in decay
     assert "0.25" not in decay
+
+
+def test_a_dict_assigned_again_after_the_call_is_not_read(review) -> None:
+    assert _value(review, "torch.optim.RMSprop", "lr").startswith("0.05 ")
