@@ -300,6 +300,9 @@ class DefValues:
     returns: tuple[Expr, ...] = ()
     #: names bound by the targets of its own ``for`` loops
     loop_names: tuple[str, ...] = ()
+    #: (first line, last line) of its own ``for`` and ``while`` loops: an assignment later
+    #: in a loop's body reaches a use earlier in it on the next pass
+    loop_spans: tuple[tuple[int, int], ...] = ()
     #: the augmented assignments of its own body, loops included, by line (``lbox *=
     #: 0.05`` after a loop summing the term: the weight a loss term is given in place)
     updates: tuple[UpdateValues, ...] = ()
@@ -422,6 +425,8 @@ class FileValues:
     assigned_attrs: tuple[str, ...] = ()
     #: every ``for`` loop, in ``ast.walk`` order
     loops: tuple[LoopValues, ...] = ()
+    #: the module's own ``for`` and ``while`` loops (:attr:`DefValues.loop_spans`)
+    loop_spans: tuple[tuple[int, int], ...] = ()
     #: the augmented assignments of the module's own body, by line (:attr:`DefValues.updates`)
     updates: tuple[UpdateValues, ...] = ()
     #: the model tree's index over the same expressions (:mod:`apiscan.extract.models`)
@@ -447,6 +452,15 @@ def _unpacked(blob: bytes) -> FileValues:
 #: ``list(ast.iter_child_nodes(node))`` without its generators (the walk lists the children
 #: of every node of the file once)
 _children = child_nodes
+
+
+def _loop_spans(own: Sequence[ast.AST]) -> tuple[tuple[int, int], ...]:
+    """(first line, last line) of the ``for`` and ``while`` loops among a scope's own nodes."""
+    return tuple(
+        (n.lineno, n.end_lineno or n.lineno)
+        for n in own
+        if isinstance(n, ast.For | ast.AsyncFor | ast.While)
+    )
 
 
 def file_values(tree: ast.Module, text: str) -> FileValues:
@@ -809,6 +823,7 @@ class ValueReader:
                 assigns=tuple(self.assigns(own, node.body)),
                 returns=returns,
                 loop_names=loop_names,
+                loop_spans=_loop_spans(own),
                 updates=self.own_updates(own),
             )
             if isinstance(node, ast.ClassDef):
@@ -891,5 +906,6 @@ class ValueReader:
             relative_imports=tuple(relative),
             assigned_attrs=tuple(sorted(attrs)),
             loops=tuple(loops),
+            loop_spans=_loop_spans(module_own),
             updates=self.own_updates(module_own),
         )

@@ -1139,6 +1139,37 @@ class _Val(NamedTuple):
         return _Val(self.text, self.literal, (step, *self.trail), self.computed)
 
 
+def _reaching(
+    bound: Sequence[AssignValues], use: Expr, loops: Sequence[tuple[int, int]]
+) -> tuple[list[AssignValues], bool]:
+    """The assignments of one scope to a name (``bound``) that may give it its value at
+    ``use``, and whether one of them always runs before it (so the parameter of that name,
+    or an earlier value, is hidden).
+
+    An assignment reaches when its statement ends before the use (``pred = pred.max(1)[1]``
+    after ``cal_loss(pred, ...)`` does not) and no unconditional assignment of the scope's
+    own body comes between; one later in the body of a loop around the use reaches it on
+    the next pass, unless that body assigns the name before the use."""
+    at = (use.line, use.col)
+    before = [a for a in bound if (a.value.end_line, a.value.end_col) <= at]
+    last_top = max(((a.line, a.target.col) for a in before if a.top), default=None)
+    if last_top is not None:
+        before = [a for a in before if (a.line, a.target.col) >= last_top]
+    later: list[AssignValues] = []
+    for start, end in loops:
+        if not start <= use.line <= end or any(start <= a.line for a in before):
+            continue
+        later += [
+            a
+            for a in bound
+            if a not in before
+            and a not in later
+            and a.line <= end
+            and (a.value.end_line, a.value.end_col) > at
+        ]
+    return before + later, last_top is not None
+
+
 class _Values:
     """Follows an argument to the literal it stands for, or says where it comes from.
 
@@ -1632,18 +1663,32 @@ class _Values:
 
     # -- names
     def _name(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
-        """A local name: the parameter it may be and every assignment to it in the function
-        (``lr = self.warmup_lr`` in one branch, ``lr = base * bs`` in the other); else the
-        module-level assignments."""
+        """A local name: the parameter it may be and the assignments to it that may reach
+        the use (``lr = self.warmup_lr`` in one branch, ``lr = base * bs`` in the other;
+        never one the function makes after the use, outside a loop); else the module-level
+        assignments."""
         name = expr.name
         found: list[_Val] = []
         if fn >= 0:
-            for param, default in f.defs[fn].params:
-                if param == name:
-                    found.append(self.parameter(f, fn, name, default, depth))
-            found += self._assignments(f, fn, name, f.defs[fn].assigns, depth)
+            d = f.defs[fn]
+            bound = [a for a in d.assigns if a.target.kind == "Name" and a.target.name == name]
+            reaching, hidden = _reaching(bound, expr, d.loop_spans)
+            if not hidden:
+                found += [
+                    self.parameter(f, fn, name, default, depth)
+                    for param, default in d.params
+                    if param == name
+                ]
+            found += self._assignments(f, fn, name, reaching, depth)
+            if bound and not found:
+                # a local the function assigns only after this use: no value reaches it
+                return _Val(name, False)
         if not found:
-            found = self._assignments(f, -1, name, f.top_assigns(-1), depth)
+            assigns = f.top_assigns(-1)
+            if fn < 0:  # a module-level use sees the module's assignments made before it
+                bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
+                assigns = _reaching(bound, expr, f.values.loop_spans)[0]
+            found = self._assignments(f, -1, name, assigns, depth)
         if not found:
             return _Val(name, False)
         if len(found) == 1:

@@ -642,6 +642,40 @@ class Ancillary:
             and not fa.errors
         }
 
+    def _unimported_packages(
+        self,
+        files: Sequence[FileAnalysis],
+        graph: dict[str, set[str]],
+        used_folders: set[PurePosixPath],
+    ) -> list[str]:
+        """The ``__init__.py`` of a subpackage that nothing imports, neither it nor any module
+        below its folder from outside (importing one would run it), beside modules of its
+        parent package that are imported (semantic-segmentation-pytorch's
+        ``lib/utils/data/``: a copy of an old torch ``DataLoader`` that no file imports, the
+        training using torch's own): the training never runs it."""
+        found: list[str] = []
+        for fa in files:
+            path = PurePosixPath(fa.path)
+            folder = path.parent
+            if (
+                path.name != "__init__.py"
+                or len(path.parts) < 3
+                or folder.parent not in used_folders
+                or fa.path in self._why
+                or fa.path in self.keep
+                or fa.path in self._declared
+            ):
+                continue
+            reached = any(
+                target == fa.path or folder in PurePosixPath(target).parents
+                for source, targets in graph.items()
+                if source != fa.path and folder not in PurePosixPath(source).parents
+                for target in targets
+            )
+            if not reached:
+                found.append(fa.path)
+        return found
+
     def _unimported(self, analyses: Sequence[FileAnalysis]) -> dict[str, str]:
         """Modules of a package that nothing imports (YOLOP's ``lib/core/activations.py``
         beside the ``lib/core/`` modules the training imports): not scripts (a package's
@@ -696,16 +730,30 @@ class Ancillary:
                 continue
             candidates.append(fa.path)
         found = {p: UNIMPORTED for p in candidates if p not in imported}
+        found.update(
+            dict.fromkeys(self._unimported_packages(files, graph, used_folders), UNIMPORTED)
+        )
         # then the modules only those import (the helpers of an unused model file), as
         # :func:`unreached` follows the files only its unreached ones import
         importers: dict[str, set[str]] = {}
         for path, targets in graph.items():
             for target in targets:
                 importers.setdefault(target, set()).add(path)
+        # and the modules of an unimported subpackage that only its ``__init__.py`` imports
+        unused_packages = {PurePosixPath(p).parent for p in found if p.endswith("__init__.py")}
+        packaged = [
+            fa.path
+            for fa in files
+            if fa.path not in found
+            and fa.path not in candidates
+            and fa.path not in self.keep
+            and fa.path not in self._why
+            and unused_packages & set(PurePosixPath(fa.path).parents)
+        ]
         changed = True
         while changed:
             changed = False
-            for path in candidates:
+            for path in candidates + packaged:
                 users = importers.get(path, set()) - {path}
                 if path in found or not users or not users <= found.keys():
                     continue
