@@ -2215,16 +2215,21 @@ class _Builders:
                     either = [
                         c for c in either if c != dotted and self.classes[c].role not in _NOT_TOP
                     ]
+                    recursive = False
                     if not picker or cls not in either:
                         either = [cls]
                     elif self._def(picker) != (file, fid):
                         candidates.add(picker)
                         alternatives.update(either)
-                    # else a recursive builder (shap-e's ``model_from_config`` building a
-                    # ``Transmitter`` of two parts it builds by their configs' names): the
-                    # construction stays, each part one of the classes it may return
-                    injected.update(either)
-                    if not _WRAPPER.search(dotted.rpartition(".")[2]):  # it wraps any model
+                    else:
+                        # a recursive builder (shap-e's ``model_from_config`` building a
+                        # ``Transmitter`` of two parts it builds by their configs' names):
+                        # the construction stays, each part one of the classes it may
+                        # return; none of them a known child (any class the config names)
+                        recursive = True
+                    injected.update(() if recursive else either)
+                    if not recursive and not _WRAPPER.search(dotted.rpartition(".")[2]):
+                        # it wraps any model
                         self.injected.setdefault(dotted, set()).update(either)
                     via = file.text(arg, 60)
                     shown = " or ".join(c.rpartition(".")[2] for c in either)
@@ -3405,6 +3410,8 @@ def _named_parts(tops: Sequence[TopModel]) -> set[str]:
         for m in tops
         for name, part in m.parts
         if name not in ("selected by", "extends")
+        # "one of 19 classes: A, B, ..." a recursive builder picks: no class known a part
+        if not part.startswith("one of ")
         for piece in re.split(r", | or ", part.partition(" (")[0])
     }
 
