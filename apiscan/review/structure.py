@@ -855,6 +855,8 @@ _STATELESS = re.compile(
 )
 #: The methods that fill a list a container is then built from (``layers.append(...)``).
 _FILLS = frozenset({"append", "extend", "insert"})
+#: Parameters of a builder that name the class it builds (``build_encoder(arch=...)``).
+_PICKER = re.compile(r"(?:\w+_)?(?:arch|name|type|kind|variant|model|network|net)(?:_\w+)?")
 #: Roles that are never the top model (a criterion is built beside it, not around it).
 _NOT_TOP = frozenset({"loss"})
 
@@ -1172,7 +1174,8 @@ class _Builders:
 
     def _def(self, dotted: str, depth: int = 0) -> tuple[ModelFile, int] | None:
         """The function ``dotted`` names, through a package's re-exports
-        (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``)."""
+        (``detectron2.modeling.backbone.build_backbone`` is defined in ``.build``), a
+        method's through its class's."""
         module, _, name = dotted.rpartition(".")
         file = self._module_file(module)
         if file is None and "." in module:  # a method: ``pkg.mod.Class._make_stage``
@@ -1184,7 +1187,12 @@ class _Builders:
         if name in file.defs:
             fid = file.defs[name]
             return (file, fid) if fid >= 0 else None
+        head, dot, rest = name.partition(".")
         target = file.imports.get(name)
+        if target is None and dot and head in file.imports:
+            # a method of a class the package re-exports (``ModelBuilder.build_encoder``
+            # through ``from .models import ModelBuilder``)
+            target = f"{file.imports[head]}.{rest}"
         if target is None and (star := self._star_source(file, name)) is not None:
             target = f"{star}.{name}"
         if target and target != dotted and depth < 3:
@@ -1485,17 +1493,78 @@ class _Builders:
         return f"{names} ({file.text(func.refs[0], 20)}[{shown}])"
 
     def _returned_each(self, dotted: str) -> list[str]:
-        """The module classes the def ``dotted`` returns, one per ``return``, in line order."""
+        """The module classes the def ``dotted`` returns, one per ``return``, in line order;
+        a returned local bound in each branch of an ``if`` (semseg's ``build_encoder``:
+        ``if arch == 'resnet18': net_encoder = Resnet(...) elif ...``, then ``return
+        net_encoder``) returns each branch's class."""
         found = self._def(dotted)
         if found is None:
             return []
         file, fid = found
         out: dict[str, int] = {}
         for ref in file.returns_in(fid):
-            cls = self.built(file, ref, fid, 1)
-            if cls is not None:
-                out.setdefault(cls, file.exprs[ref].line)
+            for value in self._branch_values(file, ref, fid):
+                cls = self.built(file, value, fid, 1)
+                if cls is not None:
+                    out.setdefault(cls, file.exprs[value].line)
         return sorted(out, key=lambda c: out[c])
+
+    @staticmethod
+    def _branch_values(file: ModelFile, ref: int, fid: int) -> list[int]:
+        """The values a returned expression may hold: a local's bindings above it when none
+        is in the return's own branch (one per branch), else the expression itself."""
+        expr = file.exprs[ref]
+        if expr.kind != "name":
+            return [ref]
+        above = [
+            a
+            for a in file.assigns_in(fid)
+            if a.single and a.names[0] == expr.value and a.line < expr.line
+        ]
+        if not above or any(file.same_branch(a, expr) for a in above):
+            return [ref]
+        return [a.value for a in sorted(above, key=lambda a: a.line)]
+
+    def _picked_by(self, file: ModelFile, call: Expr, dotted: str) -> str:
+        """The argument of the builder call ``call`` that names the class it picks (``arch=
+        cfg.MODEL.arch_encoder.lower()``): the one passed for a parameter named as a choice
+        of model (:data:`_PICKER`), as written; "" when none is."""
+        found = self._def(dotted)
+        if found is None:
+            return ""
+        owner, fid = found
+        params = [p for p in owner.functions[fid].params or () if p not in ("self", "cls")]
+        args = file.args(call)
+        for i, arg in enumerate(call.refs[1:]):
+            name = call.keywords[i - len(args)] if i >= len(args) else "".join(params[i : i + 1])
+            if name and _PICKER.fullmatch(name):
+                # an argument the scan keeps no record of (``args.arch``) is named only
+                return f"{name}={file.text(arg, 50)}" if arg >= 0 else name
+        return ""
+
+    def _candidates(self, file: ModelFile, ref: int, fid: int) -> tuple[str, list[str], str]:
+        """(the builder, the classes it may return, what picks one: ``by arch=cfg.MODEL.
+        arch``, else ``at run time: <the call>``) of the part ``ref`` (a call of a builder,
+        or a local bound to one) when that builder returns one of several classes, one per
+        branch; else ("", [], "")."""
+        expr = file.expr(ref)
+        if expr is not None and expr.kind == "name":
+            bound = file.bound_above(fid, expr.value or "", expr.line)
+            ref = bound[0] if bound is not None and bound[1] < 0 else -1
+            expr = file.expr(ref)
+        if expr is None or expr.kind != "call":
+            return "", [], ""
+        dotted = self.callee(file, expr)
+        if dotted is None or dotted in self.classes:
+            return "", [], ""
+        either = self._returned_each(dotted)
+        if len(either) < 2:
+            return "", [], ""
+        picked = self._picked_by(file, expr, dotted)
+        call = file.text(ref, 60)
+        if picked and "=" not in picked:
+            picked = f"{picked} in {call}"
+        return dotted, either, f"by {picked}" if picked else f"at run time: {call}"
 
     def _class_argument(self, file: ModelFile, call: Expr, dotted: str) -> str | None:
         """A generic builder handed the class to build (timm's ``build_model_with_cfg(
@@ -2111,6 +2180,8 @@ class _Builders:
         injected: set[str] = set()  # classes that are parts of another construction
         factories: list[TopModel] = []  # a class picked into a variable, built from a config
         runs: dict[Where, int] = {}  # how many classes run the method of a construction
+        candidates: set[str] = set()  # builders whose classes are a part's alternatives
+        alternatives: set[str] = set()  # the classes those builders may return
         for file in self.files:
             if self.skip(file.path):
                 continue
@@ -2144,11 +2215,36 @@ class _Builders:
                         continue
                     if cls == dotted or self.classes[cls].role in _NOT_TOP:
                         continue  # a criterion handed to a task is no part of a model
-                    injected.add(cls)
-                    if not _WRAPPER.search(dotted.rpartition(".")[2]):  # it wraps any model
-                        self.injected.setdefault(dotted, set()).add(cls)
+                    # a part a builder picks among several classes by an argument
+                    # (``net_encoder = ModelBuilder.build_encoder(arch=cfg.MODEL.arch)``):
+                    # each class is an alternative of the part, none a model of its own
+                    picker, either, picked = self._candidates(file, arg, fid)
+                    either = [
+                        c for c in either if c != dotted and self.classes[c].role not in _NOT_TOP
+                    ]
+                    recursive = False
+                    if not picker or cls not in either:
+                        either = [cls]
+                    elif self._def(picker) != (file, fid):
+                        candidates.add(picker)
+                        alternatives.update(either)
+                    else:
+                        # a recursive builder (shap-e's ``model_from_config`` building a
+                        # ``Transmitter`` of two parts it builds by their configs' names):
+                        # the construction stays, each part one of the classes it may
+                        # return; none of them a known child (any class the config names)
+                        recursive = True
+                    injected.update(() if recursive else either)
+                    if not recursive and not _WRAPPER.search(dotted.rpartition(".")[2]):
+                        # it wraps any model
+                        self.injected.setdefault(dotted, set()).update(either)
                     via = file.text(arg, 60)
-                    shown = cls.rpartition(".")[2]
+                    shown = " or ".join(c.rpartition(".")[2] for c in either)
+                    if len(either) > 1:
+                        via = f"picked {picked}"
+                    if len(either) > _BUILDER_SHOWN:
+                        names = ", ".join(c.rpartition(".")[2] for c in either[:3])
+                        shown = f"one of {len(either)} classes: {names}, ..."
                     parts.append(
                         (name or "**", shown if via.startswith(shown) else f"{shown} ({via})")
                     )
@@ -2194,6 +2290,14 @@ class _Builders:
                 picks, key=lambda m: (not _trains(m.where.path, m.builder), len(m.where.path))
             )
             found.append(self._with_builder_parts(pick, found))
+        # what a part's builder constructs is an alternative of that part, not a model
+        inside_builders = {
+            (owner.path, owner.functions[fid].name)
+            for dotted in candidates
+            if (found_def := self._def(dotted)) is not None
+            for owner, fid in [found_def]
+        }
+        found = [m for m in found if (m.where.path, m.builder) not in inside_builders]
         run_time: TopModel | None = None
         if not named:  # picked at run time with no default: the registry's main model
             picked = self.registries.most_variants(
@@ -2204,7 +2308,9 @@ class _Builders:
                 parts = (("selected by", why), *self.parts_of(cls))
                 run_time = TopModel(cls, self.classes[cls].where, "", tuple(parts))
         if not named:  # an entry script's builder call says which model runs
-            scripted = self._scripted()
+            # a class an entry script builds through a part's builder (``Builder.
+            # build_encoder(arch=...)`` handed to ``SegModel``) is an alternative of it
+            scripted = [m for m in self._scripted() if m.cls not in alternatives]
             if scripted and run_time is None:  # with the parts its builder injects
                 run_time = self._injected_into(scripted[0], found)
                 # a neck or head wired up by a registered builder (maskrcnn-benchmark's
@@ -3311,7 +3417,9 @@ def _named_parts(tops: Sequence[TopModel]) -> set[str]:
         for m in tops
         for name, part in m.parts
         if name not in ("selected by", "extends")
-        for piece in part.split(", ")
+        # "one of 19 classes: A, B, ..." a recursive builder picks: no class known a part
+        if not part.startswith("one of ")
+        for piece in re.split(r", | or ", part.partition(" (")[0])
     }
 
 
@@ -3343,10 +3451,12 @@ def with_top_roles(
     parts = {c for found in given.values() for c in found}
     # the role a top model's part name gives the class it names (``backbone`` ← ``ResNet``)
     named_roles = {
-        part.partition(" (")[0]: role
+        piece: role
         for m in tops
         for name, part in m.parts
         if (role := _role_of_words(words(name)[-1:])) is not None
+        # each class a builder may pick for the part (``MobileNetV2Dilated or Resnet``)
+        for piece in part.partition(" (")[0].split(" or ")
     }
     out = []
     for m in modules:
