@@ -1,0 +1,55 @@
+"""Augmentation written by hand in a dataset's ``__getitem__``, on ``fixtures/getitemaug``:
+the random draws are recipe rows with the settings they read, and a short side drawn from a
+list of sizes is an input pipeline with multi-scale shapes; a dataset that resizes to a fixed
+size and normalises draws nothing and has no row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+from apiscan.review.roles import HAND_DRAWN
+
+GETITEM = Path(__file__).resolve().parents[2] / "fixtures" / "getitemaug"
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    return build_review(str(GETITEM), jobs=1)
+
+
+def hand_rows(review: Review) -> dict[str, dict[str, str]]:
+    return {i.name: dict(i.values) for i in review.recipe if i.note == HAND_DRAWN}
+
+
+def test_draws_in_getitem_are_augmentation_rows_with_their_settings(review: Review) -> None:
+    rows = hand_rows(review)
+    assert rows["MultiScaleSet.__getitem__"]["draw 1"] == "np.random.choice((300, 375, 450))"
+    # the coin flip is the test of its ``if``: shown as the test
+    assert rows["MultiScaleSet.__getitem__"]["draw 2"] == "if np.random.choice([0, 1])"
+    jitter = rows["JitterSet.__getitem__"]
+    # a repository function that draws (rand_scale) is a draw of the dataset's
+    assert jitter["draw 1"] == "rand_scale(1.5)"
+    assert jitter["draw 2"] == "random.choice([0.3, 0.5, 0.7])"
+    assert jitter["draw 3"] == "random.randint(0, 2) under if self.blur"
+    assert jitter["self.saturation"].startswith("1.5 ")
+    assert jitter["self.blur"].startswith("0 ")
+    # a flag the method sets itself is state, not a setting
+    assert "self.shuffled" not in jitter
+    assert all(i.category == "augmentation" for i in review.recipe if i.note == HAND_DRAWN)
+
+
+def test_a_fixed_size_dataset_has_no_augmentation_row(review: Review) -> None:
+    assert "FixedSizeSet.__getitem__" not in hand_rows(review)
+    assert not any("FixedSizeSet" in i.name for i in review.recipe if i.category == "augmentation")
+
+
+def test_a_short_side_drawn_from_sizes_is_a_multi_scale_input_pipeline(review: Review) -> None:
+    # MultiScaleSet draws from three sizes; JitterSet's crop fractions are no sizes
+    assert review.effort.input_shape_rewrites == 1
+    said = next(e for e in review.effort.explanation if "input pipeline" in e)
+    assert "multi-scale MultiScaleSet.__getitem__" in said
+    assert "JitterSet" not in said
