@@ -49,6 +49,7 @@ from apiscan.review.work import (
     INPUT_SHAPE_RULE,
     Ancillary,
     alternative_places,
+    bucketing_iterators,
     data_pipeline_sites,
     framework_item,
     name_values,
@@ -270,7 +271,8 @@ def review(options: ScanOptions) -> Review:
             ancillary,
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
-            + rectangular_batches(analyses, ancillary),
+            + rectangular_batches(analyses, ancillary)
+            + bucketing_iterators(result, ancillary),
             frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
             cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),

@@ -3505,6 +3505,30 @@ def rectangular_batches(
     return tuple(sorted(found))
 
 
+#: A bucketing iterator (torchtext's ``BucketIterator``, ``BucketIterator.splits``): it
+#: batches examples of similar length and pads each batch to its longest, so every batch has
+#: its own sequence length.
+_BUCKETING = re.compile(
+    r"^torchtext\.(?:legacy\.)?data\.(?:iterator\.)?BucketIterator(?:\.splits)?$"
+)
+
+
+def bucketing_iterators(result: ScanResult, ancillary: Ancillary) -> tuple[tuple[str, str], ...]:
+    """(path, what) of each function of a ported file that builds a bucketing iterator
+    (attention-is-all-you-need's ``BucketIterator(train, batch_size=...)``): an input
+    pipeline with data-dependent shapes like a collate padding to the batch's largest item,
+    counted once per function."""
+    return tuple(
+        sorted(
+            {
+                (f.path, f"{f.function or '<module>'} ({f.api.rpartition('data.')[2]})")
+                for f in result.api_findings
+                if f.usage == "call" and _BUCKETING.match(f.api) and not ancillary.why(f.path)
+            }
+        )
+    )
+
+
 def _attribute_names(cls: str) -> set[str]:
     """What a Module instance of ``cls`` is usually stored as: ``matcher`` and
     ``box_matcher`` for ``BoxMatcher``."""

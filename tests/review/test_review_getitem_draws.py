@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.model import Review
@@ -53,3 +54,44 @@ def test_a_short_side_drawn_from_sizes_is_a_multi_scale_input_pipeline(review: R
     said = next(e for e in review.effort.explanation if "input pipeline" in e)
     assert "multi-scale MultiScaleSet.__getitem__" in said
     assert "JitterSet" not in said
+
+
+TEXT_TRAIN = """
+import torch
+from torch import nn
+from torchtext.data import BucketIterator
+
+
+def prepare(train, val, batch_size):
+    train_iterator = BucketIterator(train, batch_size=batch_size, train=True)
+    val_iterator = BucketIterator(val, batch_size=batch_size)
+    return train_iterator, val_iterator
+
+
+def main(train, val):
+    net = nn.Linear(4, 4)
+    opt = torch.optim.Adam(net.parameters())
+    for batch in prepare(train, val, 8)[0]:
+        loss = net(batch.src).sum()
+        loss.backward()
+        opt.step()
+"""
+
+PLAIN_TRAIN = TEXT_TRAIN.replace("from torchtext.data import BucketIterator\n", "").replace(
+    "BucketIterator(", "torch.utils.data.DataLoader("
+)
+
+
+def test_a_bucketing_iterator_is_an_input_pipeline_with_data_dependent_shapes(tmp_path) -> None:
+    root = write_repo(tmp_path / "text", {"train.py": TEXT_TRAIN})
+    effort = build_review(str(root), jobs=1).effort
+    # two iterators built in one function: one pipeline
+    assert effort.input_shape_rewrites == 1
+    said = next(e for e in effort.explanation if "input pipeline" in e)
+    assert "train.py:prepare (BucketIterator)" in said
+
+
+def test_a_plain_loader_is_no_input_pipeline(tmp_path) -> None:
+    root = write_repo(tmp_path / "plain", {"train.py": PLAIN_TRAIN})
+    assert "BucketIterator" not in PLAIN_TRAIN
+    assert build_review(str(root), jobs=1).effort.input_shape_rewrites == 0
