@@ -3514,17 +3514,19 @@ _BUCKETING = re.compile(
 
 
 def bucketing_iterators(result: ScanResult, ancillary: Ancillary) -> tuple[tuple[str, str], ...]:
-    """(path, what) of each function of a ported file that builds a bucketing iterator
+    """(path, what) of each ported file that builds a bucketing iterator
     (attention-is-all-you-need's ``BucketIterator(train, batch_size=...)``): an input
-    pipeline with data-dependent shapes like a collate padding to the batch's largest item,
-    counted once per function."""
+    pipeline with data-dependent shapes like a collate padding to the batch's largest item.
+    Counted once per file: the training and validation iterators, or two loading functions
+    building them alike, are one pipeline to port."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for f in result.api_findings:
+        if f.usage == "call" and _BUCKETING.match(f.api) and not ancillary.why(f.path):
+            lines.setdefault((f.path, f.api.rpartition("data.")[2]), []).append(f.span.line)
     return tuple(
         sorted(
-            {
-                (f.path, f"{f.function or '<module>'} ({f.api.rpartition('data.')[2]})")
-                for f in result.api_findings
-                if f.usage == "call" and _BUCKETING.match(f.api) and not ancillary.why(f.path)
-            }
+            (path, f"{name} (line{'s' if len(at) > 1 else ''} {', '.join(map(str, sorted(at)))})")
+            for (path, name), at in lines.items()
         )
     )
 

@@ -85,10 +85,10 @@ PLAIN_TRAIN = TEXT_TRAIN.replace("from torchtext.data import BucketIterator\n", 
 def test_a_bucketing_iterator_is_an_input_pipeline_with_data_dependent_shapes(tmp_path) -> None:
     root = write_repo(tmp_path / "text", {"train.py": TEXT_TRAIN})
     effort = build_review(str(root), jobs=1).effort
-    # two iterators built in one function: one pipeline
+    # the training and validation iterators of one file: one pipeline
     assert effort.input_shape_rewrites == 1
     said = next(e for e in effort.explanation if "input pipeline" in e)
-    assert "train.py:prepare (BucketIterator)" in said
+    assert "train.py:BucketIterator (lines 7, 8)" in said
 
 
 def test_a_plain_loader_is_no_input_pipeline(tmp_path) -> None:
