@@ -4659,6 +4659,22 @@ class _Recipe:
                     shown.append(value.text if value.literal else arg.text)
                     read += _leaves(arg)
                 text = f"{func.text}({', '.join(shown)})"
+                stored = next(
+                    (
+                        a
+                        for a in file.defs[fn].assigns
+                        if a.line == call.expr.line
+                        and a.target.kind == "Name"
+                        and call.expr.text in a.value.text
+                    ),
+                    None,
+                )
+                if stored is not None:
+                    # ``flip = random.randint(0, 1) if self.cfg.flip else 0``: what the draw is
+                    # for, and the switch around it
+                    value = stored.value.text.replace(call.expr.text, text, 1)
+                    text = f"{stored.target.text} = {value}"
+                    read += _leaves(stored.value)
                 gate = next(
                     (i for i in sorted(ifs, key=lambda i: -i.line) if i.line <= call.expr.line
                      and (i.line == call.expr.line or call.expr.line <= i.body_end)),

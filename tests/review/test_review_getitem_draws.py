@@ -28,14 +28,17 @@ def hand_rows(review: Review) -> dict[str, dict[str, str]]:
 
 def test_draws_in_getitem_are_augmentation_rows_with_their_settings(review: Review) -> None:
     rows = hand_rows(review)
-    assert rows["MultiScaleSet.__getitem__"]["draw 1"] == "np.random.choice((300, 375, 450))"
+    assert (
+        rows["MultiScaleSet.__getitem__"]["draw 1"] == "short = np.random.choice((300, 375, 450))"
+    )
     # the coin flip is the test of its ``if``: shown as the test
     assert rows["MultiScaleSet.__getitem__"]["draw 2"] == "if np.random.choice([0, 1])"
     jitter = rows["JitterSet.__getitem__"]
-    # a repository function that draws (rand_scale) is a draw of the dataset's
-    assert jitter["draw 1"] == "rand_scale(1.5)"
-    assert jitter["draw 2"] == "random.choice([0.3, 0.5, 0.7])"
-    assert jitter["draw 3"] == "random.randint(0, 2) under if self.blur"
+    # a repository function that draws (rand_scale) is a draw of the dataset's, shown with
+    # the name it is stored as
+    assert jitter["draw 1"] == "sat = rand_scale(1.5)"
+    assert jitter["draw 2"] == "frac = random.choice([0.3, 0.5, 0.7])"
+    assert jitter["draw 3"] == "kind = random.randint(0, 2) under if self.blur"
     assert jitter["self.saturation"].startswith("1.5 ")
     assert jitter["self.blur"].startswith("0 ")
     # a flag the method sets itself is state, not a setting
