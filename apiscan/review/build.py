@@ -29,7 +29,7 @@ from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import framework_keeps
-from apiscan.review.configs import MULTI_SCALE
+from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
@@ -42,13 +42,14 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
-from apiscan.review.roles import TRAINING_APIS, TRAINING_STEP, train_switch
+from apiscan.review.roles import HAND_DRAWN, TRAINING_APIS, TRAINING_STEP, train_switch
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     INPUT_SHAPE_RULE,
     Ancillary,
     alternative_places,
+    bucketing_iterators,
     data_pipeline_sites,
     framework_item,
     name_values,
@@ -238,9 +239,12 @@ def review(options: ScanOptions) -> Review:
             # (tools/train.py: the optimizer and the backward pass live elsewhere) is kept,
             # as is an entry point whose calls reach the step and whose name says no tool
             # (ConvNeXt's main.py: the backward pass in engine.py).
+            # (a dataset's own draws are its training samples' wherever the module has a
+            # ``__main__`` demo: YOLOv4's dataset.py)
             if not (
                 _evaluation_script(scripts, item.where.path, launchers)
                 and (item.category == "augmentation" or _side_tool(item.where.path))
+                and item.note != HAND_DRAWN
             )
             and not (
                 item.category == "augmentation"
@@ -296,7 +300,8 @@ def review(options: ScanOptions) -> Review:
             ancillary,
             padded_batches(result, analyses, ancillary)
             + multi_scale(result, recipe)
-            + rectangular_batches(analyses, ancillary),
+            + rectangular_batches(analyses, ancillary)
+            + bucketing_iterators(result, ancillary),
             frozenset(uncalled) | switched_off,
             # a random size drawn only under a branch the defaults never take is no pipeline
             cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),
@@ -771,6 +776,9 @@ def multi_scale(result: ScanResult, recipe: tuple[RecipeItem, ...]) -> tuple[tup
             hit = MULTI_SCALE.search(value)
             if hit:
                 found.add((item.where.path, f"multi-scale {hit.group(1)}"))
+            drawn = DRAWN_SIZE.search(value) if item.note == HAND_DRAWN else None
+            if drawn:
+                found.add((item.where.path, f"multi-scale {item.name}"))
     return tuple(sorted(found | {(path, step) for step, path in steps.items()}))
 
 

@@ -95,6 +95,16 @@ MULTI_SCALE = re.compile(
     r"|sample_style=['\"](choice|range)['\"]|multiscale_mode=['\"](value|range)['\"]"
     r"|ratio_range=[(\[]|img_scale=\[\s*\(\s*\d+\s*,\s*\d+\s*\)\s*,\s*\()"
 )
+#: A size drawn by hand from three or more sizes (``np.random.choice((300, 375, 450))`` in a
+#: dataset's ``__getitem__``): multi-scale training like a :data:`MULTI_SCALE` step. Whole
+#: numbers of two digits or more: ``random.choice([0.3, 0.5, 1.0])`` draws crop fractions.
+#: A draw from a setting named as a list of sizes or scales (``np.random.choice(self.imgSizes)``
+#: with the list in a config file) is the same.
+DRAWN_SIZE = re.compile(
+    r"\bchoices?\(\s*(?:[(\[]\s*(\d{2,}\s*(?:,\s*\d{2,}\s*){2,})[)\]]"
+    r"|(?:self\.)?(?:\w+\.)*\w*(?:sizes|scales)\s*\))",
+    re.IGNORECASE,
+)
 _LOSS_KEY = re.compile(r"(^|_)loss(_|$)|^focal_|_alpha$|_gamma$", re.IGNORECASE)
 _EMA_TYPE = re.compile(r"EMA", re.IGNORECASE)
 

@@ -93,6 +93,7 @@ from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
 from apiscan.review.roles import (
+    HAND_DRAWN,
     LAUNCH_MODULES,
     RANDOM_DRAW,
     TRAIN_SWITCHES,
@@ -2616,6 +2617,7 @@ class _Recipe:
         for file in files:
             self._compositions(file)
             self._built_lists(file)
+            self._sample_draws(file)
         for finding in self.result.api_findings:
             if not is_test_path(finding.path):
                 self._finding(finding)
@@ -4667,6 +4669,111 @@ class _Recipe:
                 text += f" with {', '.join(numbers[:6])}"
             steps.append((str(len(steps) + 1), text))
         return steps
+
+    def _sample_draws(self, file: _File) -> None:
+        """The augmentation a dataset writes by hand in its ``__getitem__``: the random draws
+        it makes on each sample (``if np.random.choice([0, 1]): img = img.transpose(...)``,
+        ``flip = random.randint(0, 1) if self.cfg.flip else 0``, a short side picked by
+        ``np.random.choice(self.imgSizes)``), and the repository functions it calls that draw
+        (YOLOv4's ``rand_scale(self.cfg.saturation)``), in order, each with the ``if`` that
+        gates it; then every setting they and those ``if`` tests read with its value (the
+        jitter, hue, flip and mosaic switches of a config). No row for a dataset drawing
+        nothing: a fixed resize and a normalisation are preprocessing, not augmentation."""
+        for d in file.defs:
+            if not d.is_class or not self.hierarchy.is_dataset(f"{file.module}.{d.qual}"):
+                continue
+            fn = file.first.get(f"{d.qual}.__getitem__")
+            if fn is None:
+                continue
+            ifs = [
+                i
+                for i in self._file_ifs(file)
+                if i.function == fn and file.defs[fn].line < i.line <= file.defs[fn].end_line
+            ]
+            draws: list[str] = []
+            read: list[Expr] = []
+            calls = sorted(
+                (c for c in file.values.calls if c.function == fn),
+                key=lambda c: (c.expr.line, c.expr.col),
+            )
+            for call in calls:
+                func = call.expr.func
+                if not (
+                    RANDOM_DRAW.match(file.dotted(func) or func.text)
+                    or self._draws_inside(file, call.expr)
+                ):
+                    continue
+                shown = []
+                for arg in call.expr.args:
+                    value = self.values.resolve(file, fn, arg, 0)
+                    shown.append(value.text if value.literal else arg.text)
+                    read += _leaves(arg)
+                text = f"{func.text}({', '.join(shown)})"
+                stored = next(
+                    (
+                        a
+                        for a in file.defs[fn].assigns
+                        if a.line == call.expr.line
+                        and a.target.kind == "Name"
+                        and call.expr.text in a.value.text
+                    ),
+                    None,
+                )
+                if stored is not None:
+                    # ``flip = random.randint(0, 1) if self.cfg.flip else 0``: what the draw is
+                    # for, and the switch around it
+                    value = stored.value.text.replace(call.expr.text, text, 1)
+                    text = f"{stored.target.text} = {value}"
+                    read += _leaves(stored.value)
+                gate = next(
+                    (i for i in sorted(ifs, key=lambda i: -i.line) if i.line <= call.expr.line
+                     and (i.line == call.expr.line or call.expr.line <= i.body_end)),
+                    None,
+                )  # fmt: skip
+                if gate is not None and gate.line == call.expr.line:
+                    text = f"if {gate.test.shown()}"  # the draw is the test: a coin flip
+                elif gate is not None:
+                    text += f" under if {gate.test.shown()}"
+                if gate is not None:
+                    read += _leaves(gate.test)
+                draws.append(shorten(text, _TERM_LIMIT * 2))
+            if not draws:
+                continue
+            # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
+            state = {a.target.text for a in file.defs[fn].assigns}
+            settings: dict[str, str] = {}
+            for leaf in read:
+                if (
+                    leaf.kind != "Attribute"
+                    or file.dotted(leaf)
+                    or leaf.text in settings
+                    or leaf.text in state
+                ):
+                    continue
+                found = self.values.resolve(file, fn, leaf, 0)
+                if found.literal and found.text != leaf.text:
+                    settings[leaf.text] = found.show()
+            # the same draw made again (YOLOv4's four ``random.randint(-dw, dw)`` offsets): once
+            counts = {text: draws.count(text) for text in draws}
+            shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
+            values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
+            values += list(settings.items())[:12]
+            note = HAND_DRAWN
+            self.add("augmentation", f"{d.qual}.__getitem__", file.where(file.defs[fn].line),
+                     values, note)  # fmt: skip
+
+    def _draws_inside(self, file: _File, expr: Expr) -> bool:
+        """Whether the repository function ``expr`` calls draws a random number itself
+        (``rand_scale(s)``: ``random.uniform(1, s)``), one call deep."""
+        found = self.values.repo_function(file, expr)
+        if found is None:
+            return False
+        owner, at = found
+        return any(
+            inner.function == at
+            and RANDOM_DRAW.match(owner.dotted(inner.expr.func) or inner.expr.func.text)
+            for inner in owner.values.calls
+        )
 
     def _ema_decay(self, stored: str) -> bool:
         """Whether a weight average's row reads its decay from ``stored`` indexed by the

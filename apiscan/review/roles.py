@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 RANDOM_DRAW = re.compile(
     r"^(?:random|np\.random|numpy\.random|torch)\.(?:rand\w*|choice|uniform|sample)$"
 )
+#: The note of a dataset's augmentation written by hand in ``__getitem__`` (the recipe writes
+#: it; the count of input pipelines reads the multi-scale draws of those rows).
+HAND_DRAWN = "random steps the dataset draws on each sample, written by hand"
 
 #: A name of evaluation code, one part of a path (a folder, or a file's stem): ``eval/``,
 #: ``evaluation/``, ``evaluator``, ``voc_eval_lib/``, ``coco_eval``, ``fast_eval_api``,

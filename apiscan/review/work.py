@@ -3705,6 +3705,32 @@ def rectangular_batches(
     return tuple(sorted(found))
 
 
+#: A bucketing iterator (torchtext's ``BucketIterator``, ``BucketIterator.splits``): it
+#: batches examples of similar length and pads each batch to its longest, so every batch has
+#: its own sequence length.
+_BUCKETING = re.compile(
+    r"^torchtext\.(?:legacy\.)?data\.(?:iterator\.)?BucketIterator(?:\.splits)?$"
+)
+
+
+def bucketing_iterators(result: ScanResult, ancillary: Ancillary) -> tuple[tuple[str, str], ...]:
+    """(path, what) of each ported file that builds a bucketing iterator
+    (attention-is-all-you-need's ``BucketIterator(train, batch_size=...)``): an input
+    pipeline with data-dependent shapes like a collate padding to the batch's largest item.
+    Counted once per file: the training and validation iterators, or two loading functions
+    building them alike, are one pipeline to port."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for f in result.api_findings:
+        if f.usage == "call" and _BUCKETING.match(f.api) and not ancillary.why(f.path):
+            lines.setdefault((f.path, f.api.rpartition("data.")[2]), []).append(f.span.line)
+    return tuple(
+        sorted(
+            (path, f"{name} (line{'s' if len(at) > 1 else ''} {', '.join(map(str, sorted(at)))})")
+            for (path, name), at in lines.items()
+        )
+    )
+
+
 def _attribute_names(cls: str) -> set[str]:
     """What a Module instance of ``cls`` is usually stored as: ``matcher`` and
     ``box_matcher`` for ``BoxMatcher``."""
