@@ -3974,6 +3974,29 @@ def _zoo_subclasses(fa: FileAnalysis, local: set[str]) -> Iterable[WorkItem]:
                 )
 
 
+def _package_names_called(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> Iterator[tuple[FileAnalysis, str, str, int]]:
+    """Each name a ported file imports from another package (not the repository's own) and
+    calls in that file: (the file, the dotted name, its last part, the line of the file's
+    first call of that last part). The one reading of "a library's class or function the
+    port builds" that the zoo-layer and tensor-parallel items share."""
+    local = _local_packages(analyses)
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        lines = {
+            c.expr.callee().rpartition(".")[2]: c.expr.line for c in reversed(facts.values.calls)
+        }
+        for top, names in facts.package_uses:
+            if top in local:
+                continue
+            for name in names:
+                tail = name.rpartition(".")[2]
+                if tail in lines:
+                    yield fa, name, tail, lines[tail]
+
+
 #: Model libraries whose layer classes a repository builds as parts of its own model (DiT's
 #: ``PatchEmbed``, ``Attention`` and ``Mlp`` from ``timm.models.vision_transformer``): their
 #: code is outside the scan, so no API table counts it, yet the port needs it.
@@ -3989,29 +4012,18 @@ def zoo_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[W
     MindCV's counterpart) that nothing else counts. A class the repository extends is the
     architecture the subclass builds on (:func:`_zoo_subclasses`), and the library's own
     files (timm reviewed itself) are its own code, not a dependency."""
-    local = _local_packages(analyses)
     found: dict[str, list[Where]] = {}
-    for fa, facts in with_facts(analyses):
-        if ancillary.why(fa.path) or facts.values is None:
-            continue
-        extended = {b for c in fa.classes for b in c.bases}
-        built = {c.expr.callee().rpartition(".")[2] for c in facts.values.calls}
-        lines = {
-            c.expr.callee().rpartition(".")[2]: c.expr.line for c in reversed(facts.values.calls)
-        }
-        for top, names in facts.package_uses:
-            if top in local:
-                continue
-            for name in names:
-                tail = name.rpartition(".")[2]
-                if (
-                    name.startswith(_LAYER_LIBRARIES)
-                    and tail[:1].isupper()
-                    and tail in built
-                    and name not in extended
-                    and not _NOT_LAYERS.search(name)
-                ):
-                    found.setdefault(name, []).append(place(fa, lines[tail]))
+    extended: dict[str, set[str]] = {}
+    for fa, name, tail, line in _package_names_called(analyses, ancillary):
+        if fa.path not in extended:
+            extended[fa.path] = {b for c in fa.classes for b in c.bases}
+        if (
+            name.startswith(_LAYER_LIBRARIES)
+            and tail[:1].isupper()
+            and name not in extended[fa.path]
+            and not _NOT_LAYERS.search(name)
+        ):
+            found.setdefault(name, []).append(place(fa, line))
     return [
         WorkItem(
             kind="zoo-layer",
@@ -4035,22 +4047,11 @@ def model_parallel_layers(analyses: Sequence[FileAnalysis], ancillary: Ancillary
     has no such layer classes. One porting job: plain ``nn.Dense``/``nn.Embedding`` on one
     device (the checkpoint's per-rank shards merged), or MindSpore's semi-auto parallel with
     shard strategies on the layers' MatMul and Gather."""
-    local = _local_packages(analyses)
     found: dict[str, dict[str, Where]] = {}
-    for fa, facts in with_facts(analyses):
-        if ancillary.why(fa.path) or facts.values is None:
-            continue
-        lines = {
-            c.expr.callee().rpartition(".")[2]: c.expr.line for c in reversed(facts.values.calls)
-        }
-        for top, names in facts.package_uses:
-            if top in local:
-                continue
-            for name in names:
-                tail = name.rpartition(".")[2]
-                library = model_parallel_library(name)
-                if library and tail in lines and (tail[:1].isupper() or tail.startswith("init")):
-                    found.setdefault(library, {}).setdefault(tail, place(fa, lines[tail]))
+    for fa, name, tail, line in _package_names_called(analyses, ancillary):
+        library = model_parallel_library(name)
+        if library and (tail[:1].isupper() or tail.startswith("init")):
+            found.setdefault(library, {}).setdefault(tail, place(fa, line))
     return [
         WorkItem(
             kind="model-parallel",
