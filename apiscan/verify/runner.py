@@ -246,6 +246,8 @@ class Runner:
         self.cache = cache
         self.children_started = 0
         self.probes_passed = 0
+        #: probes that failed (the child is then replaced by a fresh one)
+        self.probes_failed = 0
         self.isolated_reruns = 0
         self.cases_run = 0  # by the current child
         self._child: Child | None = None
@@ -299,6 +301,7 @@ class Runner:
         probe, reusable = self._run_one(HEALTH_PROBE)
         ok = reusable and probe.status == "pass"
         self.probes_passed += ok
+        self.probes_failed += not ok
         return ok
 
     def close(self) -> None:
