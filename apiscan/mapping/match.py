@@ -664,6 +664,16 @@ def _absent_keywords(
             note = f"{target} takes {name} only by position (*{name}): pass it without {name}="
             changes.append(ParamChange(name, RENAMED, f"*{name}", None, None, note))
             continue
+        if "*args" in ms_sig:
+            # mint.randint(*args, generator=None, dtype=None): low, high and size are read
+            # from the positional arguments only, in PyTorch's order
+            note = (
+                f"{target} takes its arguments only by position (*args): pass {name} by "
+                "position, in PyTorch's order, without "
+                f"{name}="
+            )
+            changes.append(ParamChange(name, RENAMED, "*args", None, None, note))
+            continue
         alias = _TORCH_KEYWORD_ALIASES.get(name)
         if alias in ms_sig:
             # torch.cat(xs, axis=1): torch reads axis as dim; MindSpore's target only

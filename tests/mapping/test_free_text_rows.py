@@ -81,6 +81,22 @@ def test_varargs_passed_by_keyword_are_passed_by_position() -> None:
     assert ParamChange("x", "renamed", "y").headline() == "x= → y="
 
 
+def test_a_target_taking_only_positional_arguments_is_passed_them_by_position() -> None:
+    # mindspore.mint.randint(*args, generator=None, dtype=None) reads low, high and size
+    # from its positional arguments only: torch.randint(0, n, size=(4,)) passes size by
+    # position, in PyTorch's order (the review had said "no counterpart of size")
+    table = load_table()
+    keyed = match_api(
+        "torch.randint", table, passed_params=["low", "high", "size"], keywords=["size"]
+    )
+    [change] = keyed.param_changes
+    assert (change.param, change.kind, change.ms_param) == ("size", "renamed", "*args")
+    assert change.headline() == "size=: pass it by position (*args)"
+    # INVALID: passed by position already, nothing to change
+    plain = match_api("torch.randint", table, passed_params=["low", "high", "size"], keywords=[])
+    assert plain.param_changes == ()
+
+
 def test_scanned_calls_carry_the_rename_and_its_rewrite(tmp_path: Path) -> None:
     src = """
         import torch
