@@ -75,6 +75,13 @@ def memory_only(change: ParamChange) -> bool:
     )
 
 
+def converted(note: str) -> bool:
+    """Whether a parameter's difference note says a value passed to PyTorch must be converted
+    for MindSpore (BatchNorm's "the conversion relationship with PyTorch's momentum is
+    1-momentum"): the same number is never right on both sides."""
+    return bool(_CONVERTED.search(note))
+
+
 @dataclass(frozen=True)
 class Match:
     """The mapping verdict for one use of a PyTorch API.
@@ -558,9 +565,7 @@ def _param_changes(
             changes.append(
                 ParamChange(name, RENAMED, diff.ms_param, torch_default, ms_default, diff.note)
             )
-        elif diff.ms_param and (
-            (default_changed and not hit) or (hit and _CONVERTED.search(diff.note))
-        ):
+        elif diff.ms_param and ((default_changed and not hit) or (hit and converted(diff.note))):
             changes.append(
                 ParamChange(
                     name, DEFAULT_CHANGED, diff.ms_param, torch_default, ms_default, diff.note

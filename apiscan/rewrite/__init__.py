@@ -410,7 +410,7 @@ def _with_torch_defaults(finding: ApiFinding) -> Rendered | None:
     converted (BatchNorm's ``momentum`` is ``1 - momentum``), when PyTorch's default is
     ``None`` (a meaning, not a value: ``meshgrid``'s ``indexing``) or unknown, or for a
     parameter MindSpore names otherwise (its call form may differ too)."""
-    from apiscan.mapping.match import _CONVERTED, DEFAULT_CHANGED
+    from apiscan.mapping.match import DEFAULT_CHANGED, converted
 
     call, changes = finding.args, finding.param_changes
     if (
@@ -424,7 +424,7 @@ def _with_torch_defaults(finding: ApiFinding) -> Rendered | None:
             c.kind != DEFAULT_CHANGED
             or c.ms_param != c.param
             or c.torch_default in (None, "None")
-            or _CONVERTED.search(c.note)
+            or converted(c.note)
             for c in changes
         )
     ):
