@@ -503,9 +503,9 @@ def darknet_recipe(
     named = _darknet_named(root, files, apart)
     if not named:
         return ()
-    read = _constants(files)
+    read = _keys_read(files)
     out: list[RecipeItem] = []
-    for path, by in sorted(named.items()):
+    for path, (by, _) in sorted(named.items()):
         net = _darknet_net(root / path)
         if net is None:
             continue
@@ -535,26 +535,117 @@ def darknet_recipe(
 
 def _darknet_named(
     root: Path, files: Sequence[FileAnalysis], apart: Callable[[str], str] | None = None
-) -> dict[str, str]:
-    """The Darknet ``.cfg`` files argparse options name as their default: path -> which
-    option of which file names it (a training script's naming wins). Options of the files
-    ``apart`` gives to another recipe (a demo, a tool) name no config of the training."""
-    named: dict[str, str] = {}
-    for fa in files:
-        if apart is not None and apart(fa.path):
-            continue
+) -> dict[str, tuple[str, bool]]:
+    """The Darknet ``.cfg`` files the training names: path -> (what names it, whether the
+    training does). An argparse option's default names one (a training script's naming
+    wins), and so does a config object's value (pytorch-YOLOv4's ``Cfg.cfgfile =
+    os.path.join(_BASE_DIR, 'cfg', 'yolov4.cfg')``) that code of the training reads by
+    that name (``Darknet(cfg.cfgfile)``). Options of the files ``apart`` gives to another
+    recipe (a demo, a tool) name no config of the training, and their reads count for
+    none."""
+    named: dict[str, tuple[str, bool]] = {}
+
+    def name(candidate: str, where: str, train: bool) -> None:
+        if train or candidate not in named:
+            named[candidate] = (where, train)
+
+    kept = [fa for fa in files if apart is None or not apart(fa.path)]
+    for fa in kept:
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             option = _option(call.expr)
             if option is None or not option[1].endswith(".cfg"):
                 continue
             for candidate in _candidates(fa.path, option[1]):
                 if (root / candidate).is_file():
-                    train = "train" in PurePosixPath(fa.path).name
                     where = f"the default of {option[0]} at {fa.path}:{call.expr.line}"
-                    if train or candidate not in named:
-                        named[candidate] = where
+                    name(candidate, where, "train" in PurePosixPath(fa.path).name)
+                    break
+    read = _attributes_read(kept)
+    for fa in kept:
+        values = fa.syntax.values  # type: ignore[union-attr]
+        for a in [*values.assigns, *(a for d in values.defs for a in d.assigns)]:
+            key = _config_key(a.target)
+            written = _written_path(a.value)
+            if key is None or written is None or not written.endswith(".cfg"):
+                continue
+            readers = read.get(key, set()) - {fa.path}
+            if not readers:
+                continue  # a value nothing else reads by its name: not the training's
+            for candidate in _candidates(fa.path, written):
+                if (root / candidate).is_file():
+                    where = f"the value of {a.target.text} at {fa.path}:{a.line}"
+                    train = any("train" in PurePosixPath(r).name for r in readers)
+                    name(candidate, where, train)
                     break
     return named
+
+
+def _config_key(target: Expr) -> str | None:
+    """The name a config object's entry is set under (``Cfg.cfgfile``, ``cfg['cfgfile']``),
+    None for a plain name (a local of the file that sets it)."""
+    if target.kind == "Attribute":
+        return target.name
+    if target.kind == "Subscript" and len(target.parts) == 2:
+        index = target.parts[1]
+        if index.kind == "Constant" and isinstance(index.value, str):
+            return index.value
+    return None
+
+
+def _written_path(value: Expr) -> str | None:
+    """The relative path a value writes: a string literal, or the literal parts of an
+    ``os.path.join`` (``os.path.join(_BASE_DIR, 'cfg', 'yolov4.cfg')``: ``cfg/yolov4.cfg``,
+    the base a folder of the code, where the candidates are looked for); None otherwise."""
+    if value.kind == "Constant":
+        return value.value if isinstance(value.value, str) else None
+    if value.kind != "Call" or value.func.text.rpartition(".")[2] != "join" or value.keywords:
+        return None
+    args = list(value.args)
+    if args and not (args[0].kind == "Constant" and isinstance(args[0].value, str)):
+        args = args[1:]  # the base folder, a name: the candidates are looked for below it
+    if not args or not all(a.kind == "Constant" and isinstance(a.value, str) for a in args):
+        return None  # a name between the literals: not one path
+    return "/".join(str(a.value) for a in args)
+
+
+def _attributes_read(files: Sequence[FileAnalysis]) -> dict[str, set[str]]:
+    """Attribute name or string key -> the files that read it (``cfg.cfgfile``,
+    ``cfg['cfgfile']``) in a call's argument or an assigned value."""
+    out: dict[str, set[str]] = {}
+    for fa in files:
+        values = fa.syntax.values  # type: ignore[union-attr]
+        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+        exprs += [a.value for d in values.defs for a in d.assigns]
+        for expr in exprs:
+            for e in expr.walk():
+                key = _config_key(e)
+                if key is not None:
+                    out.setdefault(key, set()).add(fa.path)
+    return out
+
+
+def _keys_read(files: Sequence[FileAnalysis]) -> set[str]:
+    """The keys the code reads by subscript or ``.get`` with a string literal
+    (``block['width']``, ``hyperparams.get('optimizer')``): the ``[net]`` keys a parser
+    of the section reads. A string written elsewhere (an argparse ``dest='momentum'``)
+    reads no key."""
+    out: set[str] = set()
+    for fa in files:
+        values = fa.syntax.values  # type: ignore[union-attr]
+        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
+        exprs += [a.value for d in values.defs for a in d.assigns]
+        for expr in exprs:
+            for e in expr.walk():
+                if e.kind == "Subscript" and len(e.parts) == 2:
+                    key = _config_key(e)
+                elif e.kind == "Call" and e.func.kind == "Attribute" and e.func.name == "get":
+                    first = e.args[0] if e.args else None
+                    key = first.value if first is not None and first.kind == "Constant" else None
+                else:
+                    key = None
+                if isinstance(key, str):
+                    out.add(key)
+    return out
 
 
 @dataclass(frozen=True)
@@ -589,7 +680,7 @@ def darknet_settings(
         return none
     files = with_values(analyses)
     named = _darknet_named(root, files, apart)
-    chosen = [path for path, by in named.items() if "train" in PurePosixPath(by).name]
+    chosen = [path for path, (_, train) in named.items() if train]
     chosen = chosen if len(chosen) == 1 else list(named) if len(named) == 1 else []
     net = _darknet_net(root / chosen[0]) if chosen else None
     if net is None:

@@ -1232,11 +1232,17 @@ class _Values:
             last = receiver.rpartition(".")[2]
             if receiver == "self":
                 return self._self_attr(f, fn, expr, depth)
-            if expr.target.kind == "Name":
-                # what a config builder returns, before any option of the same name
+            if expr.target.kind == "Name" or _kept_attr(expr.target):
+                # what a config builder returns, before any option of the same name (also
+                # through an attribute the class keeps it in: ``self.cfg.hue``)
                 built = self._built_attr(f, fn, expr, depth)
                 if built is not None:
                     return built
+            if expr.target.kind == "Name" and fn < 0:
+                # ``Cfg.w = Cfg.width`` in the module that fills the config object in
+                entry = self._module_entry(f, expr.target.name, expr.name, depth + 1, expr.line)
+                if entry is not None:
+                    return entry
             if last in _ARG_RECEIVERS or last in self.repo.parsed_names:
                 found = self._argparse(f, fn, expr, depth)
                 if found is not None:
@@ -1309,9 +1315,17 @@ class _Values:
         the keyword of that name in the call building the object it returns (tacotron2's
         ``create_hparams()`` returning ``HParams(learning_rate=1e-3, ...)``), whatever class
         builds it, the name followed through the parameters it is passed as; None when the
-        name comes from nothing so built."""
+        name comes from nothing so built. ``self.cfg.hue`` reads the same way: ``self.cfg``
+        set in ``__init__`` from a parameter, followed to what the class's builders pass
+        (a dataset given the training's config object)."""
         found: dict[str, _Val] = {}
-        for origin, origin_fn, call in self._origins(f, fn, expr.target.name, expr.line, depth):
+        held = expr.target
+        origins = (
+            self._origins(f, fn, held.name, expr.line, depth)
+            if held.kind == "Name"
+            else self._expr_origins(f, fn, held, expr.line, depth)
+        )
+        for origin, origin_fn, call in origins:
             value = self._returned_entry(origin, origin_fn, call, expr.name, depth, True)
             if value is not None:  # a default the builder sets, replaced after it
                 value = self._overridden(origin, origin_fn, call, expr.name, depth) or value
@@ -2219,11 +2233,14 @@ class _Values:
                 return self.resolve(f, fn, item, depth + 1).then(f"{key}= at {f.loc(item.line)}")
         return None
 
-    def _module_entry(self, f: _File, name: str, key: str, depth: int) -> _Val | None:
+    def _module_entry(
+        self, f: _File, name: str, key: str, depth: int, before: int | None = None
+    ) -> _Val | None:
         """The entry ``key`` of the module-level config object ``name`` read in ``f`` (its
         own, or imported: ``from cfg import Cfg``): the last ``Cfg.key = value`` (or
         ``Cfg["key"] = value``) of the module that defines it, or the keyword of the dict
-        it is built as."""
+        it is built as. With ``before`` (a read in that module itself, at that line) only
+        what is set before the read counts."""
         target, obj = f, name
         imported = f.imports.get(name, "")
         if imported:
@@ -2234,7 +2251,7 @@ class _Values:
         sets = [
             a
             for a in target.values.assigns
-            if not a.annotated and a.top and (
+            if not a.annotated and a.top and (before is None or a.line < before) and (
                 (a.target.kind == "Attribute" and a.target.name == key
                  and a.target.target.kind == "Name" and a.target.target.name == obj)
                 or a.target.text in (f"{obj}['{key}']", f'{obj}["{key}"]')
@@ -2248,6 +2265,7 @@ class _Values:
         built = [
             a for a in target.values.assigns
             if a.top and a.target.kind == "Name" and a.target.name == obj
+            and (before is None or a.line < before)
         ]  # fmt: skip
         if built:
             for k, item in _built_items(built[-1].value) or _dict_items(built[-1].value):
@@ -2334,6 +2352,9 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
 
+#: The most distinct values a setting passed in a dict shows, one per caller.
+_BY_CALLER_SHOWN = 6
+
 #: imgaug's containers of augmenters: a class that builds one runs its steps.
 _IMGAUG_SEQUENCES = frozenset({"Sequential", "SomeOf", "OneOf", "Sometimes"})
 
@@ -2341,6 +2362,12 @@ _IMGAUG_SEQUENCES = frozenset({"Sequential", "SomeOf", "OneOf", "Sometimes"})
 def _without_module(text: str) -> str:
     """``iaa.Fliplr(0.5)`` → ``Fliplr(0.5)``: the step as the reader names it."""
     return re.sub(r"^\w+\.(?=[A-Z])", "", text)
+
+
+def _kept_attr(expr: Expr) -> bool:
+    """``self.cfg``: an attribute of the instance itself, one level deep (where a class
+    keeps what it was given)."""
+    return expr.kind == "Attribute" and expr.target.kind == "Name" and expr.target.name == "self"
 
 
 def _unpacks(call: Expr) -> bool:
@@ -4283,7 +4310,10 @@ class _Recipe:
                 more = f"; {len(seen)} callers" if len(seen) > 1 else ""
                 out.append((k, f"{distinct[0]} (passed at {seen[0][1]}{more})"))
             else:
-                shown = " | ".join(distinct[:3]) + (" | …" if len(distinct) > 3 else "")
+                # every value a stage or dataset is given (RAFT's five scale ranges), up to
+                # a handful: the range a port repeats per run
+                many = _BY_CALLER_SHOWN
+                shown = " | ".join(distinct[:many]) + (" | …" if len(distinct) > many else "")
                 out.append((k, f"{shown} (by caller; {len(seen)} callers)"))
         return out
 
@@ -4307,6 +4337,13 @@ class _Recipe:
                 out += self._caller_dicts(
                     caller, site.function, passed.name, site.expr.line, depth + 1
                 )
+            elif passed is not None and _dict_items(passed):
+                # RAFT's ``KITTI({'crop_size': ..., 'min_scale': -0.3, ...})``: the dict
+                # written in the call itself
+                entries = _dict_items(passed)
+                shown = {k: self.values.resolve(caller, site.function, v, 0).text
+                         for k, v in entries}  # fmt: skip
+                out.append((shown, caller.loc(passed.line)))
         return out
 
     def _param_groups(
@@ -4577,6 +4614,8 @@ class _Recipe:
                     if handed and index is not None:
                         values += self._call_steps(file, index)
                         note = f"a transform the dataset calls on each sample, {note}"
+                    elif row == "augmentation" and index is not None:
+                        values += self._call_order(file, index)
                 if row == "loss":
                     given = dict(values)
                     values += [
@@ -4670,6 +4709,134 @@ class _Recipe:
             steps.append((str(len(steps) + 1), text))
         return steps
 
+    def _call_order(self, file: _File, cls: int) -> list[tuple[str, str]]:
+        """The steps an augmentation class's ``__call__`` runs, in order, each with the
+        random draws it makes and the probabilities that gate them (RAFT's
+        ``FlowAugmentor``: the colour jitter, asymmetric ``if np.random.rand() < 0.2``;
+        the eraser ``if np.random.rand() < 0.5``; the spatial step's scale drawn by
+        ``np.random.uniform(min_scale, max_scale)``, its flips under ``if do_flip``). A
+        setting ``__init__`` keeps is shown by its literal (``self.h_flip_prob = 0.5``) or
+        by the constructor parameter it holds (``min_scale``: the row's own value, given
+        by each caller). Empty when ``__call__`` makes no draw (a fixed pipeline)."""
+        fn = file.first.get(f"{file.defs[cls].qual}.__call__")
+        if fn is None:
+            return []
+        kept = self._kept_settings(file, cls)
+
+        def show(arg: Expr, value: _Val) -> str:
+            if "self." in arg.text:
+                return _substituted(arg.text, kept)
+            return value.text
+
+        built = self._kept_transforms(file, cls)
+        ifs = [i for i in self._file_ifs(file) if i.function == fn and i.body_end]
+        calls = sorted(
+            (c for c in file.values.calls if c.function == fn),
+            key=lambda c: (c.expr.line, c.expr.col),
+        )
+        draw_lines = {
+            c.expr.line for c in calls if RANDOM_DRAW.match(file.dotted(c.expr.func) or "")
+        }
+        # (text, the ``if`` line a coin flip is the test of, or 0); a coin flip whose body
+        # holds a step is said as that step's condition
+        steps: list[tuple[str, int]] = []
+        used: set[int] = set()
+        drawing = False
+        for call in calls:
+            func = call.expr.func
+            line = call.expr.line
+            gate = min(
+                (i for i in ifs if i.line < line <= i.body_end and i.line in draw_lines),
+                key=lambda i: i.body_end - i.line,
+                default=None,
+            )
+            prefix = f"if {_substituted(gate.test.shown(), kept)}: " if gate is not None else ""
+            found = self.values.repo_function(file, call.expr)
+            if found is not None:
+                owner, at = found
+                own = owner is file and owner.defs[at].owner == cls
+                if not own and not self._draws_inside(file, call.expr):
+                    continue  # a helper that draws nothing: a conversion, no step
+                draws, _ = self._draws(owner, at, show)
+                drawing = drawing or bool(draws)
+                given = {} if own else self._given(owner, at, call.expr, kept)
+                parts = [built[n] for n in self._transforms_called(owner, at, built)]
+                parts += _grouped([_substituted(_substituted(t, kept), given) for t in draws])
+                text = owner.defs[at].name + (": " + "; ".join(parts) if parts else "")
+                if gate is not None:
+                    used.add(gate.line)
+                steps.append((shorten(prefix + text, _TERM_LIMIT * 8), 0))
+            elif RANDOM_DRAW.match(file.dotted(func) or func.text):
+                drawing = True
+                test = next((i for i in ifs if i.line == line), None)
+                if test is not None:
+                    shown = f"if {_substituted(test.test.shown(), kept)}"
+                    steps.append((shorten(shown, _TERM_LIMIT * 2), line))
+                else:
+                    text = prefix + _substituted(call.expr.text, kept)
+                    steps.append((shorten(text, _TERM_LIMIT * 2), 0))
+        if not drawing:
+            return []
+        shown = [text for text, test in steps if not test or test not in used]
+        return [(f"step {n}", text) for n, text in enumerate(shown[:8], 1)]
+
+    def _given(self, file: _File, fn: int, call: Expr, kept: Mapping[str, str]) -> dict[str, str]:
+        """A helper's parameters -> what ``call`` gives them (YOLOX's ``_mirror(image,
+        boxes, self.flip_prob)``: ``prob`` is ``flip_prob``), else their literal defaults
+        (``augment_hsv``'s ``hgain=5``): its draws are then read with the caller's values."""
+        d = file.defs[fn]
+        bound = _bind_def(d, call)
+        out: dict[str, str] = {}
+        for param, default in d.params:
+            if param in bound:
+                out[param] = _substituted(bound[param].text, kept)
+            elif default is not None and default.literal:
+                out[param] = default.text
+        return out
+
+    def _kept_transforms(self, file: _File, cls: int) -> dict[str, str]:
+        """``self.x`` -> ``x = Call(...)`` for the objects the class's ``__init__`` builds
+        and keeps (RAFT's ``self.photo_aug = ColorJitter(brightness=0.4, ...)``): a step
+        that calls one is shown with what it is."""
+        init = file.first.get(f"{file.defs[cls].qual}.__init__")
+        if init is None:
+            return {}
+        return {
+            a.target.text: shorten(f"{a.target.name} = {a.value.text}", _TERM_LIMIT * 2)
+            for a in sorted(file.defs[init].assigns, key=lambda a: a.line)
+            if _kept_attr(a.target) and a.value.kind == "Call"
+        }
+
+    def _transforms_called(self, file: _File, fn: int, built: Mapping[str, str]) -> list[str]:
+        """The kept objects (:meth:`_kept_transforms`) def ``fn`` calls, in order, once."""
+        out: list[str] = []
+        for call in sorted(file.values.calls, key=lambda c: (c.expr.line, c.expr.col)):
+            name = call.expr.func.text
+            if call.function == fn and name in built and name not in out:
+                out.append(name)
+        return out
+
+    def _kept_settings(self, file: _File, cls: int) -> dict[str, str]:
+        """``self.x`` -> what the class's ``__init__`` sets it to, where that is a literal
+        (``self.eraser_aug_prob = 0.5``) or one of its own parameters (``self.min_scale =
+        min_scale``: shown by the parameter's name, whose value the caller gives)."""
+        init = file.first.get(f"{file.defs[cls].qual}.__init__")
+        if init is None:
+            return {}
+        params = {p for p, _ in file.defs[init].params}
+        out: dict[str, str] = {}
+        for a in sorted(file.defs[init].assigns, key=lambda a: a.line):
+            t, v = a.target, a.value
+            if not _kept_attr(t):
+                continue
+            if v.literal:
+                out[t.text] = v.text
+            elif v.kind == "Name" and v.name in params:
+                out[t.text] = v.name
+            else:
+                out.pop(t.text, None)
+        return out
+
     def _sample_draws(self, file: _File) -> None:
         """The augmentation a dataset writes by hand in its ``__getitem__``: the random draws
         it makes on each sample (``if np.random.choice([0, 1]): img = img.transpose(...)``,
@@ -4677,7 +4844,8 @@ class _Recipe:
         ``np.random.choice(self.imgSizes)``), and the repository functions it calls that draw
         (YOLOv4's ``rand_scale(self.cfg.saturation)``), in order, each with the ``if`` that
         gates it; then every setting they and those ``if`` tests read with its value (the
-        jitter, hue, flip and mosaic switches of a config). No row for a dataset drawing
+        jitter, hue, flip and mosaic switches of a config, also through the locals the draws
+        read: ``dw`` computed from ``self.cfg.jitter``). No row for a dataset drawing
         nothing: a fixed resize and a normalisation are preprocessing, not augmentation."""
         for d in file.defs:
             if not d.is_class or not self.hierarchy.is_dataset(f"{file.module}.{d.qual}"):
@@ -4685,60 +4853,10 @@ class _Recipe:
             fn = file.first.get(f"{d.qual}.__getitem__")
             if fn is None:
                 continue
-            ifs = [
-                i
-                for i in self._file_ifs(file)
-                if i.function == fn and file.defs[fn].line < i.line <= file.defs[fn].end_line
-            ]
-            draws: list[str] = []
-            read: list[Expr] = []
-            calls = sorted(
-                (c for c in file.values.calls if c.function == fn),
-                key=lambda c: (c.expr.line, c.expr.col),
-            )
-            for call in calls:
-                func = call.expr.func
-                if not (
-                    RANDOM_DRAW.match(file.dotted(func) or func.text)
-                    or self._draws_inside(file, call.expr)
-                ):
-                    continue
-                shown = []
-                for arg in call.expr.args:
-                    value = self.values.resolve(file, fn, arg, 0)
-                    shown.append(value.text if value.literal else arg.text)
-                    read += _leaves(arg)
-                text = f"{func.text}({', '.join(shown)})"
-                stored = next(
-                    (
-                        a
-                        for a in file.defs[fn].assigns
-                        if a.line == call.expr.line
-                        and a.target.kind == "Name"
-                        and call.expr.text in a.value.text
-                    ),
-                    None,
-                )
-                if stored is not None:
-                    # ``flip = random.randint(0, 1) if self.cfg.flip else 0``: what the draw is
-                    # for, and the switch around it
-                    value = stored.value.text.replace(call.expr.text, text, 1)
-                    text = f"{stored.target.text} = {value}"
-                    read += _leaves(stored.value)
-                gate = next(
-                    (i for i in sorted(ifs, key=lambda i: -i.line) if i.line <= call.expr.line
-                     and (i.line == call.expr.line or call.expr.line <= i.body_end)),
-                    None,
-                )  # fmt: skip
-                if gate is not None and gate.line == call.expr.line:
-                    text = f"if {gate.test.shown()}"  # the draw is the test: a coin flip
-                elif gate is not None:
-                    text += f" under if {gate.test.shown()}"
-                if gate is not None:
-                    read += _leaves(gate.test)
-                draws.append(shorten(text, _TERM_LIMIT * 2))
+            draws, read = self._draws(file, fn, lambda arg, value: value.text)
             if not draws:
                 continue
+            read += _through_locals(file.defs[fn], read)
             # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
             state = {a.target.text for a in file.defs[fn].assigns}
             settings: dict[str, str] = {}
@@ -4761,6 +4879,76 @@ class _Recipe:
             note = HAND_DRAWN
             self.add("augmentation", f"{d.qual}.__getitem__", file.where(file.defs[fn].line),
                      values, note)  # fmt: skip
+
+    def _draws(
+        self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
+    ) -> tuple[list[str], list[Expr]]:
+        """The random draws def ``fn`` makes, in order (library draws, and the repository
+        functions it calls that draw), each shown with its arguments (``show`` gives an
+        argument's text from the argument and what it resolves to), the name it is stored
+        as and the ``if`` that gates it (the draw being the test: ``if np.random.rand() <
+        0.5``); and the expressions they and those tests read."""
+        ifs = [
+            i
+            for i in self._file_ifs(file)
+            if i.function == fn and file.defs[fn].line < i.line <= file.defs[fn].end_line
+        ]
+        draws: list[str] = []
+        read: list[Expr] = []
+        calls = sorted(
+            (c for c in file.values.calls if c.function == fn),
+            key=lambda c: (c.expr.line, c.expr.col),
+        )
+        for call in calls:
+            func = call.expr.func
+            if not (
+                RANDOM_DRAW.match(file.dotted(func) or func.text)
+                or self._draws_inside(file, call.expr)
+            ):
+                continue
+            shown = []
+            for arg in call.expr.args:
+                value = self.values.resolve(file, fn, arg, 0)
+                shown.append(show(arg, value) if value.literal else arg.text)
+                read += _leaves(arg)
+            text = f"{func.text}({', '.join(shown)})"
+            stored = next(
+                (
+                    a
+                    for a in file.defs[fn].assigns
+                    if a.line == call.expr.line
+                    and a.target.kind == "Name"
+                    and call.expr.text in a.value.text
+                ),
+                None,
+            )
+            if stored is not None:
+                # ``flip = random.randint(0, 1) if self.cfg.flip else 0``: what the draw is
+                # for, and the switch around it
+                value = stored.value.text.replace(call.expr.text, text, 1)
+                text = f"{stored.target.text} = {value}"
+                read += _leaves(stored.value)
+            gate = next(
+                (i for i in sorted(ifs, key=lambda i: -i.line) if i.line <= call.expr.line
+                 and (i.line == call.expr.line or call.expr.line <= i.body_end)),
+                None,
+            )  # fmt: skip
+            if gate is not None and gate.line == call.expr.line:
+                text = f"if {gate.test.shown()}"  # the draw is the test: a coin flip
+                outer = next(
+                    (i for i in sorted(ifs, key=lambda i: -i.line) if i.line < gate.line
+                     and gate.line <= i.body_end),
+                    None,
+                )  # fmt: skip
+                if outer is not None:  # RAFT's flips, drawn only ``if self.do_flip``
+                    text += f" under if {outer.test.shown()}"
+                    read += _leaves(outer.test)
+            elif gate is not None:
+                text += f" under if {gate.test.shown()}"
+            if gate is not None:
+                read += _leaves(gate.test)
+            draws.append(shorten(text, _TERM_LIMIT * 2))
+        return draws, read
 
     def _draws_inside(self, file: _File, expr: Expr) -> bool:
         """Whether the repository function ``expr`` calls draws a random number itself
@@ -7701,6 +7889,73 @@ def _leaves(expr: Expr) -> list[Expr]:
     if expr.kind in ("Name", "Attribute") or _keyed_entry(expr):
         return [expr]
     return [leaf for part in expr.parts for leaf in _leaves(part)]
+
+
+def _substituted(text: str, kept: Mapping[str, str]) -> str:
+    """``text`` with each ``self.x`` that ``kept`` knows replaced by its value (whole
+    attribute names only: ``self.crop_size`` is not ``self.crop_size_max``); a literal a
+    draw is compared with keeps its name (``np.random.rand() < 0.8 (stretch_prob)``: which
+    step the probability is)."""
+    for name in sorted(kept, key=len, reverse=True):
+        value, short = kept[name], name.rpartition(".")[2]
+        if _literal_number(value) is not None:
+            text = re.sub(
+                rf"([<>]=?) (?<![\w.]){re.escape(name)}(?!\w)",
+                lambda m, v=value, n=short: f"{m.group(1)} {v} ({n})",
+                text,
+            )
+        text = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda _m, v=value: v, text)
+    return text
+
+
+def _grouped(draws: Sequence[str]) -> list[str]:
+    """Draws made under a coin flip listed with it (``if np.random.rand() < 0.5:
+    np.random.randint(1, 3), ...`` rather than each with ``under if ...``), and a draw
+    repeated at once counted (``×2``)."""
+    out: list[str] = []
+    heads: dict[str, int] = {}
+    for text in draws:
+        body, sep, gate = text.rpartition(" under ")
+        if sep and gate in heads:
+            at = heads[gate]
+            out[at] += (", " if out[at].endswith(")") and ": " in out[at] else ": ") + body
+            continue
+        if out and out[-1].partition(" ×")[0] == text:
+            count = int(out[-1].partition(" ×")[2] or 1) + 1
+            out[-1] = f"{text} ×{count}"
+            continue
+        if text.startswith("if "):
+            heads[text] = len(out)
+        out.append(text)
+    return out
+
+
+def _through_locals(d: DefValues, read: Sequence[Expr], rounds: int = 2) -> list[Expr]:
+    """The names and attributes the locals among ``read`` are computed from in def ``d``
+    (YOLOv4's ``pleft = random.randint(-dw, dw)`` after ``dh, dw, dc = np.array([oh, ow,
+    oc]) * self.cfg.jitter``: the jitter is the setting the draw reads), a few assignments
+    back: the setting behind a draw's bound is shown where the draw reads it through a
+    local. Assignments made after the last read are left out."""
+    out: list[Expr] = []
+    seen = {leaf.text for leaf in read}
+    todo = [leaf for leaf in read if leaf.kind == "Name"]
+    for _ in range(rounds):
+        more: list[Expr] = []
+        for leaf in todo:
+            for a in d.assigns:
+                if a.line > leaf.line or a.annotated:
+                    continue
+                targets = a.target.parts if a.target.kind == "Tuple" else (a.target,)
+                if not any(t.kind == "Name" and t.name == leaf.name for t in targets):
+                    continue
+                for found in _leaves(a.value):
+                    if found.text not in seen:
+                        seen.add(found.text)
+                        out.append(found)
+                        if found.kind == "Name":
+                            more.append(found)
+        todo = more
+    return out
 
 
 def _binds(file: _File, fn: int, name: str) -> bool:

@@ -46,7 +46,12 @@ def test_a_constructed_augmentor_has_no_second_row_by_its_name(recipe) -> None:
     assert [(r.name, str(r.where)) for r in rows] == [
         ("flowseg.utils.augmentor.FlowAugmentor", "flowseg/data.py:11")
     ]
-    assert dict(rows[0].values) == {"crop_size": "[368, 496]", "do_flip": "True"}
+    # with the coin flip its ``__call__`` draws, the switch read by its constructor name
+    assert dict(rows[0].values) == {
+        "crop_size": "[368, 496]",
+        "do_flip": "True",
+        "step 1": "if do_flip and np.random.rand() < 0.5",
+    }
 
 
 def test_to_tensor_and_normalize_are_input_steps_not_augmentations(recipe) -> None:
