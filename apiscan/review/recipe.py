@@ -1700,8 +1700,13 @@ class _Values:
                 return _Val(name, False)
         if not found:
             assigns = f.top_assigns(-1)
-            if fn < 0:  # a module-level use sees the module's assignments made before it
-                bound = [a for a in assigns if a.target.kind == "Name" and a.target.name == name]
+            if fn < 0:  # a module-level use sees the module's assignments made before it,
+                # those of a script's ``if __name__ == "__main__":`` block included
+                bound = [
+                    a
+                    for a in f.values.assigns
+                    if not a.annotated and a.target.kind == "Name" and a.target.name == name
+                ]
                 assigns = _reaching(bound, expr, f.values.loop_spans)[0]
             found = self._assignments(f, -1, name, assigns, depth)
         if not found:
@@ -1739,6 +1744,16 @@ class _Values:
             site for site in sites if _TRAINING_FILE.search(PurePosixPath(site[0].path).name)
         ]
         sites = training or [site for site in sites if not _side_script(site[0].path)]
+        # a validation split built beside the training's (bubbliiiing's ``val_dataset =
+        # YoloDataset(..., mosaic=False, mixup_prob=0)``) passes no setting of the recipe
+        trained = [
+            (caller, call)
+            for caller, call in sites
+            if not _validation_loader(
+                caller.defs[call.function].qual if call.function >= 0 else "", call
+            )
+        ]
+        sites = trained or sites
         if 0 < len(sites) <= MAX_SITES:
             found: list[tuple[_Val, str]] = []
             for caller, call in sites:
@@ -2351,6 +2366,9 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
     more = f" | … {len(distinct) - 3} more" if len(distinct) > 3 else ""
     return _Val(" | ".join(v.show() for v in shown) + more, all(v.literal for v in shown))
 
+
+#: Literals that hold no setting: empty containers (records filled in later).
+_EMPTY = frozenset({"[]", "()", "{}", "dict()", "list()"})
 
 #: The most distinct values a setting passed in a dict shows, one per caller.
 _BY_CALLER_SHOWN = 6
@@ -4869,7 +4887,8 @@ class _Recipe:
                 ):
                     continue
                 found = self.values.resolve(file, fn, leaf, 0)
-                if found.literal and found.text != leaf.text:
+                if found.literal and found.text != leaf.text and found.text not in _EMPTY:
+                    # an empty list is the records a sample is read from, no amount
                     settings[leaf.text] = found.show()
             # the same draw made again (YOLOv4's four ``random.randint(-dw, dw)`` offsets): once
             counts = {text: draws.count(text) for text in draws}
@@ -4912,6 +4931,7 @@ class _Recipe:
                 shown.append(show(arg, value) if value.literal else arg.text)
                 read += _leaves(arg)
             text = f"{func.text}({', '.join(shown)})"
+            text += self._defaults_kept(file, call.expr)
             stored = next(
                 (
                     a
@@ -4949,6 +4969,27 @@ class _Recipe:
                 read += _leaves(gate.test)
             draws.append(shorten(text, _TERM_LIMIT * 2))
         return draws, read
+
+    def _defaults_kept(self, file: _File, call: Expr) -> str:
+        """`` with jitter=.3, hue=.1`` for a repository function that draws and that
+        ``call`` leaves numeric parameters of at their defaults (bubbliiiing's
+        ``self.get_random_data(line, input_shape)``, its colour jitter in ``hue=.1, sat=0.7,
+        val=0.4``): the amounts its draws are made with; "" when it takes none so."""
+        found = self.values.repo_function(file, call)
+        if found is None or not self._draws_inside(file, call) or _unpacks(call):
+            return ""
+        owner, at = found
+        bound = _bind_def(owner.defs[at], call)
+        kept = [
+            f"{param}={default.text}"
+            for param, default in owner.defs[at].params
+            if param not in bound
+            and default is not None
+            and default.literal
+            and is_numeric(_literal_value(default))
+            and not isinstance(_literal_value(default), bool)
+        ]
+        return f" with {', '.join(kept[:6])}" if kept else ""
 
     def _draws_inside(self, file: _File, expr: Expr) -> bool:
         """Whether the repository function ``expr`` calls draws a random number itself

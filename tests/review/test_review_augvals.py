@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scan_helpers import write_repo
 
 from apiscan.review.build import build_review
 from apiscan.review.model import RecipeItem
@@ -30,7 +31,13 @@ def row(recipe: tuple[RecipeItem, ...], name: str) -> dict[str, str]:
 
 def test_draws_reading_a_kept_config_show_the_config_values(recipe) -> None:
     drawn = row(recipe, "ConfigSet.__getitem__")
+    # INVALID: a function drawing with no defaults left says nothing more
     assert drawn["draw 2"] == "dsat = rand_scale(1.5)"
+    # VALID: the numeric defaults a drawing function is left at are its amounts (a switch
+    # such as ``swap=True`` is none)
+    assert drawn["draw 5"] == "hsv_jitter(img[left:]) with hue=0.1, sat=0.7"
+    # the records the sample is read from (an empty list here) are no setting
+    assert "self.records" not in drawn
     assert drawn["self.cfg.hue"] == (
         "0.1 (self.cfg.hue: built by get_args() at train.py:38; Cfg.hue set at settings.py:15)"
     )
@@ -72,3 +79,63 @@ def test_a_cfg_named_by_a_config_value_the_training_reads_gives_the_input_size(r
     # reads by key (momentum, learning_rate) give none either
     assert not [i for i in recipe if "unused.cfg" in i.note or i.where.path == "cfg/unused.cfg"]
     assert not [i for i in recipe if i.name == "config [net] optimizer settings"]
+
+
+MAIN_BLOCK = {
+    "data.py": """
+import random
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class MosaicSet(Dataset):
+    def __init__(self, lines, mosaic, mosaic_prob, train):
+        self.lines = lines
+        self.mosaic = mosaic
+        self.mosaic_prob = mosaic_prob
+        self.train = train
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, index):
+        img = np.zeros((8, 8, 3))
+        if self.mosaic and random.random() < self.mosaic_prob:
+            img = img[:, ::-1]
+        return torch.from_numpy(img.copy())
+""",
+    "train.py": """
+import torch
+from torch.utils.data import DataLoader
+
+from data import MosaicSet
+
+if __name__ == "__main__":
+    mosaic = True
+    mosaic_prob = 0.5
+    net = torch.nn.Conv2d(3, 4, 3)
+    opt = torch.optim.SGD(net.parameters(), lr=0.01)
+    train_dataset = MosaicSet([], mosaic=mosaic, mosaic_prob=mosaic_prob, train=True)
+    val_dataset = MosaicSet([], mosaic=False, mosaic_prob=0, train=False)
+    for images in DataLoader(train_dataset, batch_size=2):
+        loss = net(images).mean()
+        loss.backward()
+        opt.step()
+    later = 3
+""",
+}
+
+
+def test_settings_of_a_main_block_reach_the_dataset_the_validation_split_aside(
+    tmp_path: Path,
+) -> None:
+    root = write_repo(tmp_path / "mainblock", MAIN_BLOCK)
+    drawn = row(build_review(str(root), jobs=1).recipe, "MosaicSet.__getitem__")
+    # VALID: the names the script's ``if __name__ == "__main__":`` block assigns, passed
+    # to the training dataset; INVALID: the validation split's mosaic=False, mosaic_prob=0
+    assert drawn["self.mosaic"].startswith("True (")
+    assert "mosaic set at train.py:7" in drawn["self.mosaic"]
+    assert drawn["self.mosaic_prob"].startswith("0.5 (")
+    assert "False" not in drawn["self.mosaic"] and "0 (" not in drawn["self.mosaic_prob"]
