@@ -1207,6 +1207,9 @@ class _Values:
         #: the value a read by a string key (``cfg['image_size']``) holds with the defaults,
         #: UNKNOWN when not told; the recipe sets it (the shared evaluator)
         self.entry: Callable[[_File, int, Expr], object] = lambda f, fn, expr: UNKNOWN
+        #: whether an assignment (file, def, line) inside ``if`` statements is known to run
+        #: with the defaults (every test around it told); the recipe sets it
+        self.taken: Callable[[_File, int, int], bool] = lambda f, fn, line: False
 
     def describe(self, f: _File, fn: int, expr: Expr) -> str:
         return self.resolve(f, fn, expr, 0).show()
@@ -2266,7 +2269,12 @@ class _Values:
         sets = [
             a
             for a in target.values.assigns
-            if not a.annotated and a.top and (before is None or a.line < before) and (
+            if not a.annotated
+            and (before is None or a.line < before)
+            # pytorch-YOLOv4's ``elif Cfg.mosaic: Cfg.mixup = 3``: a set in a branch the
+            # module's own settings are known to take
+            and (a.top or self.taken(target, -1, a.line))
+            and (
                 (a.target.kind == "Attribute" and a.target.name == key
                  and a.target.target.kind == "Name" and a.target.target.name == obj)
                 or a.target.text in (f"{obj}['{key}']", f'{obj}["{key}"]')
@@ -2499,6 +2507,7 @@ class _Recipe:
         self._needed_options()
         self._judging = False
         self.values.runs = self._assignment_runs
+        self.values.taken = self._assignment_taken
         self.values.entry = self._entry
         self.out: list[RecipeItem] = []
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
@@ -3633,6 +3642,33 @@ class _Recipe:
             return self._holds(file, fn, expr, 0)
         finally:
             self._entering = False
+
+    def _assignment_taken(self, file: _File, fn: int, line: int) -> bool:
+        """Whether the code at ``line`` of def ``fn`` (-1: the module) sits inside ``if``
+        statements whose tests are all told with the defaults and all lead there: it runs
+        for certain, not merely "not known to be skipped" (:meth:`_assignment_runs`)."""
+        if self._judging:
+            return False
+        ifs = [
+            i
+            for i in self._file_ifs(file)
+            if i.function == fn and i.body_end and i.line < line <= i.end_line
+        ]
+        if not ifs:
+            return False
+        self._judging = True
+        try:
+            for near in ifs:
+                verdict = self._holds(file, fn, near.test, 0)
+                if isinstance(verdict, int | float | str) and not isinstance(verdict, bool):
+                    verdict = bool(verdict)
+                if not isinstance(verdict, bool):
+                    return False
+                if verdict != (line <= near.body_end):
+                    return False
+            return True
+        finally:
+            self._judging = False
 
     def _assignment_runs(self, file: _File, fn: int, line: int) -> bool:
         """Whether the assignment at ``line`` of def ``fn`` runs with the defaults (not in

@@ -35,7 +35,12 @@ def test_draws_reading_a_kept_config_show_the_config_values(recipe) -> None:
     assert drawn["draw 2"] == "dsat = rand_scale(1.5)"
     # VALID: the numeric defaults a drawing function is left at are its amounts (a switch
     # such as ``swap=True`` is none)
-    assert drawn["draw 5"] == "hsv_jitter(img[left:]) with hue=0.1, sat=0.7"
+    assert drawn["draw 6"] == "hsv_jitter(img[left:]) with hue=0.1, sat=0.7"
+    # the module's own settings pick the branch that sets mixup (elif Cfg.mosaic: 3);
+    # a branch nothing decides (an environment variable) leaves the jitter set before it
+    assert drawn["self.cfg.mixup"] == (
+        "3 (self.cfg.mixup: built by get_args() at train.py:38; Cfg.mixup set at settings.py:25)"
+    )
     # the records the sample is read from (an empty list here) are no setting
     assert "self.records" not in drawn
     assert drawn["self.cfg.hue"] == (
@@ -44,6 +49,7 @@ def test_draws_reading_a_kept_config_show_the_config_values(recipe) -> None:
     assert drawn["self.cfg.flip"].startswith("1 (")
     # read through a local the draw's bounds are computed from (``dw``)
     assert drawn["self.cfg.jitter"].startswith("0.3 (")
+    assert "settings.py:17" in drawn["self.cfg.jitter"]
     # ``Cfg.w = Cfg.width`` is no draw's setting here: the output size is not listed
     assert "self.cfg.w" not in drawn
     assert all(i.category == "augmentation" for i in recipe if i.note == HAND_DRAWN)
