@@ -612,15 +612,10 @@ def _attributes_read(files: Sequence[FileAnalysis]) -> dict[str, set[str]]:
     """Attribute name or string key -> the files that read it (``cfg.cfgfile``,
     ``cfg['cfgfile']``) in a call's argument or an assigned value."""
     out: dict[str, set[str]] = {}
-    for fa in files:
-        values = fa.syntax.values  # type: ignore[union-attr]
-        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
-        exprs += [a.value for d in values.defs for a in d.assigns]
-        for expr in exprs:
-            for e in expr.walk():
-                key = _config_key(e)
-                if key is not None:
-                    out.setdefault(key, set()).add(fa.path)
+    for path, e in _walked(files):
+        key = _config_key(e)
+        if key is not None:
+            out.setdefault(key, set()).add(path)
     return out
 
 
@@ -630,21 +625,16 @@ def _keys_read(files: Sequence[FileAnalysis]) -> set[str]:
     of the section reads. A string written elsewhere (an argparse ``dest='momentum'``)
     reads no key."""
     out: set[str] = set()
-    for fa in files:
-        values = fa.syntax.values  # type: ignore[union-attr]
-        exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
-        exprs += [a.value for d in values.defs for a in d.assigns]
-        for expr in exprs:
-            for e in expr.walk():
-                if e.kind == "Subscript" and len(e.parts) == 2:
-                    key = _config_key(e)
-                elif e.kind == "Call" and e.func.kind == "Attribute" and e.func.name == "get":
-                    first = e.args[0] if e.args else None
-                    key = first.value if first is not None and first.kind == "Constant" else None
-                else:
-                    key = None
-                if isinstance(key, str):
-                    out.add(key)
+    for _, e in _walked(files):
+        if e.kind == "Subscript" and len(e.parts) == 2:
+            key = _config_key(e)
+        elif e.kind == "Call" and e.func.kind == "Attribute" and e.func.name == "get":
+            first = e.args[0] if e.args else None
+            key = first.value if first is not None and first.kind == "Constant" else None
+        else:
+            key = None
+        if isinstance(key, str):
+            out.add(key)
     return out
 
 
@@ -755,16 +745,22 @@ def _darknet_net(path: Path) -> dict[str, tuple[str, int]] | None:
 
 def _constants(files: Sequence[FileAnalysis]) -> set[str]:
     """Every string constant of the code's calls and assignments."""
-    out: set[str] = set()
+    return {
+        e.value
+        for _, e in _walked(files)
+        if e.kind == "Constant" and isinstance(e.value, str) and len(e.value) < 40
+    }
+
+
+def _walked(files: Sequence[FileAnalysis]) -> Iterator[tuple[str, Expr]]:
+    """(path, node) for every node of the code's calls and assigned values."""
     for fa in files:
         values = fa.syntax.values  # type: ignore[union-attr]
         exprs = [c.expr for c in values.calls] + [a.value for a in values.assigns]
         exprs += [a.value for d in values.defs for a in d.assigns]
         for expr in exprs:
             for e in expr.walk():
-                if e.kind == "Constant" and isinstance(e.value, str) and len(e.value) < 40:
-                    out.add(e.value)
-    return out
+                yield fa.path, e
 
 
 # ------------------------------------------------------------------ option files as data
