@@ -85,6 +85,7 @@ from apiscan.review.config_files import (
     framework_rows,
     option_rows,
     picked_by_options,
+    yacs_key,
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
@@ -1246,7 +1247,8 @@ class _Values:
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
-            if head in _CONFIG_RECEIVERS and last.isupper() and expr.name.isupper():
+            # a yacs section's key, upper case or not (``cfg.TRAIN.lr_encoder``)
+            if head in _CONFIG_RECEIVERS and last.isupper():
                 sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
                 found_sets = [
                     (
@@ -1463,13 +1465,8 @@ class _Values:
         value, or how many YAML files set it to what when none is the default."""
         if self.repo.yaml is None:
             return None
-        chain = [*expr.target.full().split("."), expr.name]
-        keys: list[str] = []
-        for part in reversed(chain):
-            if not part.isupper():
-                break
-            keys.insert(0, part)
-        return self.repo.yaml.step(".".join(keys), expr.text) if len(keys) >= 2 else None
+        keys = yacs_key([*expr.target.full().split("."), expr.name])
+        return self.repo.yaml.step(".".join(keys), expr.text) if keys else None
 
     # -- compound values
     def _elements(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
