@@ -767,6 +767,11 @@ class OptionFiles:
     #: in order, when the chosen file is the last stage of a documented multi-stage
     #: training (Real-ESRGAN: RealESRNet first, then RealESRGAN from its weights)
     stages: list[tuple[str, str]] = field(default_factory=list)
+    #: the key naming the class a section builds: ``type`` (``getattr(module,
+    #: opt['type'])``, a bare class name) or ``target`` (OmegaConf's
+    #: ``instantiate_from_config``: ``get_obj_from_str(config["target"])(**config["params"])``,
+    #: a dotted ``pkg.module.Class``)
+    type_key: str = "type"
 
     def why(self) -> str:
         """Where the values come from, for a row's note."""
@@ -844,10 +849,11 @@ class OptionFiles:
     def sections(self) -> list[tuple[str, str]]:
         """(category, section key) of every section with a ``type`` the files build by name
         (``train.optim_g``), sorted."""
-        keys = {k for f in self.files().values() for k in f if k.endswith(".type")}
+        end = f".{self.type_key}"
+        keys = {k for f in self.files().values() for k in f if k.endswith(end)}
         out: set[tuple[str, str]] = set()
         for key in keys:
-            section = key.removesuffix(".type")
+            section = key.removesuffix(end)
             last = section.rpartition(".")[2]
             for category, pattern in _SECTIONS:
                 if pattern.search(last) and (category == "backbone") == ("." not in section):
@@ -863,9 +869,9 @@ class OptionFiles:
             if cat != category:
                 continue
             for flat in self.files().values():
-                setting = flat.get(f"{section}.type")
+                setting = flat.get(f"{section}.{self.type_key}")
                 if setting is not None:
-                    out.setdefault(setting.text.strip("'\""), section)
+                    out.setdefault(_class_name(setting.text), section)
         return out
 
     def networks(self, classes: Iterable[str]) -> list[tuple[str, str]]:
@@ -889,7 +895,7 @@ class OptionFiles:
         counts: dict[tuple[str, str], list[Setting]] = {}
         for category, section in self.sections():
             for path, flat in files.items() if category == "backbone" else ():
-                setting = flat.get(f"{section}.type")
+                setting = flat.get(f"{section}.{self.type_key}")
                 if setting is not None:
                     key = (section, setting.text.strip("'\""))
                     counts.setdefault(key, []).extend([setting] * commanded.get(path, 1))
@@ -897,20 +903,29 @@ class OptionFiles:
         for (section, name), settings in sorted(
             counts.items(), key=lambda kv: (-len(kv[1]), kv[0])
         ):
-            for cls in sorted(by_name.get(name, []))[:1]:
+            # a dotted target names its class by its module path, the class's dotted name
+            # or a tail of it, or the other way round (the review names classes by their
+            # module's shortest unique path); a bare type by its name
+            named = [
+                c
+                for c in by_name.get(_class_name(name), [])
+                if f".{c}".endswith(f".{name}") or f".{name}".endswith(f".{c}")
+            ]
+            for cls in sorted(named)[:1] or sorted(by_name.get(name, []))[:1]:
+                key = f"{section}.{self.type_key}"
                 if self.chosen is not None:
-                    why = f"{section}.type: {name} in {settings[0].loc()}, {self.chosen_by}"
+                    why = f"{key}: {name} in {settings[0].loc()}, {self.chosen_by}"
                 elif commanded:
                     paths = {s.path for s in settings}
                     first = next(w for p, w, _ in self.commanded if p in paths)
                     why = (
-                        f"{section}.type: {name} in {len(settings)} of "
+                        f"{key}: {name} in {len(settings)} of "
                         f"{sum(commanded.values())} documented training commands ({first} "
                         "first), no file picked"
                     )
                 else:
                     why = (
-                        f"{section}.type: {name} in {len(settings)} of {len(self.flat)} "
+                        f"{key}: {name} in {len(settings)} of {len(self.flat)} "
                         f"training {self.kind} files ({settings[0].loc()} first), none picked"
                     )
                 out.append((cls, why, Where(settings[0].path, settings[0].line)))
@@ -1060,7 +1075,7 @@ def _option_yamls(
     optimizer's."""
     framework = framework_training(files)
     if framework is None and (not _loads(files, "yaml") or "type" not in _constants(files)):
-        return None
+        return _target_yamls(root, files, nodes)
     found = OptionFiles("option YAML", framework=framework)
     for path in _yaml_files(root):
         try:
@@ -1076,8 +1091,46 @@ def _option_yamls(
         if any(re.search(r"(^|\.)optim\w*\.type$", k) for k in flat):
             found.flat[path] = flat
     if not found.flat:
-        return None
+        return _target_yamls(root, files, nodes) if framework is None else None
     _choose_option(found, root, files)
+    return found
+
+
+#: The top section of an OmegaConf config naming the model it builds (``model.target``).
+_TOP_TARGET = re.compile(r"^(network|net|model|arch)(_\w+)?\.target$")
+#: The flags of an option naming OmegaConf configs (latent-diffusion's ``--base``, a list of
+#: configs merged left to right).
+_TARGET_FLAGS = r"opt|cfg|config|base"
+
+
+def _target_yamls(
+    root: Path, files: Sequence[FileAnalysis], nodes: dict[str, yaml.Node | Exception | None]
+) -> OptionFiles | None:
+    """OmegaConf configs whose sections name the class they build by a dotted ``target``
+    with its ``params`` (taming-transformers, latent-diffusion: ``OmegaConf.load`` of the
+    files a command-line option names, then ``instantiate_from_config(config.model)``
+    doing ``get_obj_from_str(config["target"])(**config.get("params", dict()))``). A
+    config is a YAML whose top section names a model (``model.target``); None when the
+    code loads no OmegaConf file or never reads a ``target`` with its ``params``."""
+    if not _loads(files, "OmegaConf") or not {"target", "params"} <= _constants(files):
+        return None
+    found = OptionFiles("OmegaConf config", type_key="target")
+    for path in _yaml_files(root):
+        try:
+            node = _compose(root, path, nodes)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+            found.notes.append(f"{path} ({type(err).__name__})")
+            continue
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        flat: dict[str, Setting] = {}
+        for key, value in node.value:
+            _flatten(path, (str(key.value),), value, flat)
+        if any(_TOP_TARGET.match(k) for k in flat):
+            found.flat[path] = flat
+    if not found.flat:
+        return None
+    _choose_option(found, root, files, _TARGET_FLAGS)
     return found
 
 
@@ -1155,13 +1208,16 @@ def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
     return found
 
 
-def _choose_option(found: OptionFiles, root: Path, files: Sequence[FileAnalysis]) -> None:
-    """The option YAML the training's option names by default, else the one its documented
-    command names; none when it is required (``-opt``) and no command settles it."""
+def _choose_option(
+    found: OptionFiles, root: Path, files: Sequence[FileAnalysis], flags: str = r"opt|cfg|config"
+) -> None:
+    """The option YAML the training's option (a flag matching ``flags``) names by default,
+    else the one its documented command names; none when it is required (``-opt``) and no
+    command settles it."""
     for fa in files:
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             option = _option(call.expr)
-            if option is None or not re.search(r"opt|cfg|config", option[0]):
+            if option is None or not re.search(flags, option[0]):
                 continue
             where = f"{fa.path}:{call.expr.line}"
             for candidate in _candidates(fa.path, option[1]) if option[1] else ():
@@ -1238,32 +1294,65 @@ def option_rows(
     """The rows of the option YAMLs: each section built by name (optimizer, scheduler,
     losses, the network) with its type and values, and the plain training keys (length of
     training, batch size, augmentation switches)."""
-    if found is None or found.kind != "option YAML":
+    if found is None or found.kind not in ("option YAML", "OmegaConf config"):
         return ()
     classes = _class_lines(analyses)
-    why = found.why()
+    if found.type_key == "target":
+        return tuple(row for group in _model_groups(found) for row in _rows(*group, classes))
+    return tuple(_rows(found, found.why(), "", classes))
+
+
+def _rows(found: OptionFiles, why: str, suffix: str, classes: dict[str, str]) -> list[RecipeItem]:
+    """The rows of one set of option files: its sections and its plain keys; ``suffix``
+    after each row's name says which group of configs it is (`` (VQModel)``)."""
+    key_of = found.type_key
+    plain = _TARGET_PLAIN if key_of == "target" else _PLAIN
+    all_keys = {k for f in found.files().values() for k in f}
+    # a nested section building its own class (a loss config inside the model's params)
+    # has its own row: its keys are not the outer section's
+    owners = sorted(
+        (k.removesuffix(f".{key_of}") for k in all_keys if k.endswith(f".{key_of}")),
+        key=len,
+        reverse=True,
+    )
     out: list[RecipeItem] = []
     for category, section in found.sections():
-        picked = found.value(f"{section}.type")
-        if picked is None:
+        picked = found.value(f"{section}.{key_of}")
+        if picked is None or "." in _owner(section, owners):
+            # a loss config of a part the model builds from its own config (a frozen
+            # first stage's ``first_stage_config.params.lossconfig``) is that part's
+            # training, not this one's
             continue
         type_name, setting, _ = picked
         type_name = type_name.strip("'\"")
         # nested settings by their path in the section (a perceptual loss's
         # ``layer_weights.conv1_2``: which VGG layers it compares, each with its weight)
         keys = sorted(
-            {k for f in found.files().values() for k in f if k.startswith(f"{section}.")},
-            key=lambda k: (k != f"{section}.type", k.count("."), k),
+            {
+                k
+                for k in all_keys
+                if k.startswith(f"{section}.")
+                # its own keys, and the class each part it builds names
+                and section in (_owner(k, owners), _owner(k.removesuffix(f".{key_of}"), owners))
+                and not any(p.search(k) for _, p in plain)
+            },
+            key=lambda k: (k != f"{section}.{key_of}", k.count("."), k),
         )
-        values = tuple((k[len(section) + 1 :], found.shown(k) or "") for k in keys)
+        values = [(k[len(section) + 1 :], found.shown(k) or "") for k in keys]
+        if len(values) > _SECTION_SHOWN:
+            more = len(values) - _SECTION_SHOWN
+            values = [*values[:_SECTION_SHOWN], ("…", f"{more} more keys in {setting.path}")]
         note = why + _earlier_stages(found, keys, section)
-        defined = classes.get(type_name)
+        defined = classes.get(_class_name(type_name))
         if defined:
-            note = f"{type_name} defined at {defined}; {note}"
-        name = f"config {section}: {type_name}"
-        out.append(RecipeItem(category, name, Where(setting.path, setting.line), values, note))
-    keys = sorted({k for f in found.files().values() for k in f})
-    for category, pattern in _PLAIN:
+            note = f"{_class_name(type_name)} defined at {defined}; {note}"
+        # the model's own row names its group already
+        shown = "" if suffix == f" ({_class_name(type_name)})" else suffix
+        name = f"config {section}: {type_name}{shown}"
+        where = Where(setting.path, setting.line)
+        out.append(RecipeItem(category, name, where, tuple(values), note))
+    keys = sorted(all_keys)
+    for category, pattern in plain:
         for key in keys:
             if pattern.search(key):
                 picked = found.value(key)
@@ -1271,11 +1360,60 @@ def option_rows(
                 if picked is not None and not (category == "checkpoint" and _null(picked[0])):
                     where = Where(picked[1].path, picked[1].line)
                     note = why + _earlier_stages(found, [key], "")
-                    row = RecipeItem(
-                        category, f"config {key}", where, (("value", found.shown(key) or ""),), note
-                    )
-                    out.append(row)
-    return tuple(out)
+                    value = (("value", found.shown(key) or ""),)
+                    out.append(RecipeItem(category, f"config {key}{suffix}", where, value, note))
+    return out
+
+
+#: At most this many keys of a section are shown in its row (a model's architecture config).
+_SECTION_SHOWN = 16
+#: Plain keys of an OmegaConf config -> their category: the learning rate beside the model's
+#: target (``model.base_learning_rate``), the data module's batch size and the training
+#: images' size, the trainer's length and accumulation.
+_TARGET_PLAIN = (
+    ("optimizer", re.compile(r"^(network|net|model|arch)\w*\.(base_)?(learning_rate|lr)$")),
+    ("batch_size", re.compile(r"^data\w*\.params\.batch_size$")),
+    ("preprocessing", re.compile(r"^data\w*\.params\.train\.params\.\w*size$")),
+    ("epochs", re.compile(r"(^|\.)trainer\.max_(epochs|steps)$")),
+    ("grad_accum", re.compile(r"(^|\.)trainer\.accumulate_grad_batches$")),
+)
+
+
+def _owner(key: str, owners: Sequence[str]) -> str:
+    """The innermost section building a class (longest first in ``owners``) that ``key``
+    is inside; "" when none."""
+    return next((o for o in owners if key.startswith(f"{o}.")), "")
+
+
+def _model_groups(found: OptionFiles) -> list[tuple[OptionFiles, str, str]]:
+    """The OmegaConf configs grouped by the model their top section builds, the most
+    common first: (the group's files, where its values come from, the row names' suffix).
+    One config picked: that one alone. Several models: each group's rows say which model
+    (`` (VQModel)``) and name its configs (``configs/a.yaml (and 3 other configs)``)."""
+    if found.chosen is not None:
+        return [(found, found.why(), "")]
+    groups: dict[str, list[str]] = {}
+    for path, flat in sorted(found.flat.items()):
+        top = next((flat[k] for k in sorted(flat) if _TOP_TARGET.match(k)), None)
+        if top is not None:
+            groups.setdefault(top.text.strip("'\""), []).append(path)
+    ranked = sorted(groups, key=lambda t: (-len(groups[t]), t))
+    by = f" ({found.option} names none by default)" if found.option else ""
+    out: list[tuple[OptionFiles, str, str]] = []
+    for target in ranked:
+        paths = groups[target]
+        sub = OptionFiles(found.kind, {p: found.flat[p] for p in paths}, type_key="target")
+        others = f" (and {len(paths) - 1} other config{'s' if len(paths) > 2 else ''})"
+        why = (
+            f"{paths[0]}{others if len(paths) > 1 else ''} build {target}: "
+            f"{len(paths)} of {len(found.flat)} {found.kind}s, none picked{by}; "
+            "the most common value first, with how many of them set it"
+        )
+        if found.notes:
+            why += f"; {len(found.notes)} file(s) not read: " + ", ".join(found.notes[:3])
+        suffix = f" ({_class_name(target)})" if len(ranked) > 1 else ""
+        out.append((sub, why, suffix))
+    return out
 
 
 def _earlier_stages(found: OptionFiles, keys: Sequence[str], section: str) -> str:
@@ -1297,6 +1435,12 @@ def _earlier_stages(found: OptionFiles, keys: Sequence[str], section: str) -> st
         if differ:
             out.append(f"{path} sets " + ", ".join(differ[:4]))
     return "; earlier stage: " + "; ".join(out) if out else ""
+
+
+def _class_name(text: str) -> str:
+    """The class a ``type`` or ``target`` value names, by its last name
+    (``'taming.models.vqgan.VQModel'`` -> ``VQModel``; ``NAFNet`` -> ``NAFNet``)."""
+    return text.strip("'\"").rpartition(".")[2]
 
 
 def _null(text: str) -> bool:

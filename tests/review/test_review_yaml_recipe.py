@@ -95,3 +95,98 @@ def test_lower_case_sections_are_not_yacs_keys(tmp_path: Path) -> None:
     sgd = values(items, "optimizer", "torch.optim.SGD")
     assert "seg-small.yaml" not in sgd["lr"]
     assert not [i for i in items if i.name.startswith("config ")]
+
+
+# ----------------------------------------------------------------- OmegaConf target/params
+OMEGA = FIXTURES / "omegatarget"
+
+
+def rows_named(items: tuple[RecipeItem, ...], prefix: str) -> dict[str, RecipeItem]:
+    return {i.name: i for i in items if i.name.startswith(prefix)}
+
+
+def test_omegaconf_configs_give_the_recipe_of_each_model_they_build() -> None:
+    items = recipe_of(OMEGA)
+    rows = rows_named(items, "config ")
+    # the model two configs build comes with its loss config's weights and its own values
+    loss = rows["config model.params.lossconfig: gen.losses.PerceptualWithDisc (AutoEncoder)"]
+    assert loss.category == "loss"
+    assert dict(loss.values) == {
+        "target": "'gen.losses.PerceptualWithDisc' (2 of 2 files)",
+        "params.codebook_weight": "1.0 (2 of 2 files)",
+        "params.disc_start": "30001 (1 of 2 files; also 50001)",
+        "params.disc_weight": "0.75 (1 of 2 files; also 0.8)",
+        "params.perceptual_weight": "0.5 (1 of 2 files)",
+    }
+    assert loss.note.startswith(
+        "PerceptualWithDisc defined at gen/losses.py:10; configs/ae_depth.yaml (and 1 other "
+        "config) build gen.models.autoencoder.AutoEncoder: 2 of 3 OmegaConf configs, none picked"
+    )
+    # the YAML that does not parse is named, the rest stands
+    assert "1 file(s) not read: configs/broken.yaml (ParserError)" in loss.note
+    lr = rows["config model.base_learning_rate (AutoEncoder)"]
+    assert (lr.category, dict(lr.values)) == ("optimizer", {"value": "4.5e-6 (2 of 2 files)"})
+    batch = rows["config data.params.batch_size (AutoEncoder)"]
+    assert dict(batch.values) == {"value": "3 (1 of 2 files; also 12)"}
+    size = rows["config data.params.train.params.size (AutoEncoder)"]
+    assert (size.category, dict(size.values)) == ("preprocessing", {"value": "256 (2 of 2 files)"})
+    model = rows["config model: gen.models.autoencoder.AutoEncoder"]
+    assert model.category == "backbone"
+    assert dict(model.values)["params.lossconfig.target"] == (
+        "'gen.losses.PerceptualWithDisc' (2 of 2 files)"
+    )
+    # the loss keys are the loss row's, the learning rate its own row's
+    assert "params.lossconfig.params.disc_weight" not in dict(model.values)
+    assert "base_learning_rate" not in dict(model.values)
+    # the other model's rows; the loss config of the part it builds (a frozen first
+    # stage's DummyLoss) is that part's training, no row
+    assert dict(rows["config model.base_learning_rate (Generator)"].values) == {
+        "value": "1.0e-4 (1 of 1 files)"
+    }
+    assert not [name for name in rows if "DummyLoss" in name]
+    # a YAML with no model target (a conda environment) is no config
+    assert not [i for i in items if i.where.path == "environment.yaml"]
+
+
+def test_the_config_an_option_names_by_default_is_the_recipe(tmp_path: Path) -> None:
+    root = tmp_path / "omegatarget"
+    shutil.copytree(OMEGA, root)
+    main = root / "main.py"
+    text = main.read_text(encoding="utf-8")
+    main.write_text(
+        text.replace('nargs="*", default=list()', 'default="configs/ae_faces.yaml"'),
+        encoding="utf-8",
+    )
+    rows = rows_named(recipe_of(root), "config ")
+    loss = rows["config model.params.lossconfig: gen.losses.PerceptualWithDisc"]
+    assert dict(loss.values)["params.disc_weight"] == "0.8"
+    assert loss.note.endswith(
+        "read from configs/ae_faces.yaml, the default of --base at main.py:11; 1 file(s) not read: configs/broken.yaml (ParserError)"
+    )
+    assert not [name for name in rows if "Generator" in name]
+
+
+def test_omegaconf_files_are_not_read_without_target_and_params(tmp_path: Path) -> None:
+    """INVALID: the same configs, loaded by OmegaConf but never built by their ``target``
+    (the code builds its model itself): no config rows."""
+    root = tmp_path / "omegatarget"
+    shutil.copytree(OMEGA, root)
+    (root / "gen" / "util.py").write_text(
+        "def instantiate_from_config(config):\n    return config\n", encoding="utf-8"
+    )
+    items = recipe_of(root)
+    assert not rows_named(items, "config ")
+
+
+def test_the_top_model_is_the_class_most_configs_build() -> None:
+    from apiscan.review.build import build_review
+
+    review = build_review(str(OMEGA), jobs=1)
+    tops = review.top_models
+    first = tops[0]
+    assert first.cls.rpartition(".")[2] == "AutoEncoder"
+    assert dict(first.parts)["selected by"] == (
+        "model.target: gen.models.autoencoder.AutoEncoder in 2 of 3 training OmegaConf config "
+        "files (configs/ae_depth.yaml:3 first), none picked; the other files name Generator"
+    )
+    assert tops[1].cls.rpartition(".")[2] == "Generator"
