@@ -161,7 +161,8 @@ def test_the_config_an_option_names_by_default_is_the_recipe(tmp_path: Path) -> 
     loss = rows["config model.params.lossconfig: gen.losses.PerceptualWithDisc"]
     assert dict(loss.values)["params.disc_weight"] == "0.8"
     assert loss.note.endswith(
-        "read from configs/ae_faces.yaml, the default of --base at main.py:11; 1 file(s) not read: configs/broken.yaml (ParserError)"
+        "read from configs/ae_faces.yaml, the default of --base at main.py:11; "
+        "1 file(s) not read: configs/broken.yaml (ParserError)"
     )
     assert not [name for name in rows if "Generator" in name]
 
