@@ -593,10 +593,20 @@ def _darknet_named(
 @dataclass(frozen=True)
 class DarknetSettings:
     """The ``[net]`` keys of the Darknet ``.cfg`` the training reads, and the names the
-    code reads them from by key (``hyperparams``: ``model.hyperparams['learning_rate']``)."""
+    code reads them from by key (``hyperparams``: ``model.hyperparams['learning_rate']``);
+    or the keys of a YAML hyperparameter file the training loads into a dict
+    (:func:`hyp_settings`: yolov5's ``hyp['lr0']``)."""
 
     values: dict[str, Setting]
     receivers: frozenset[str]
+    #: the section the keys are in, shown after the file (``[net]``; "" for a YAML)
+    section: str = "[net]"
+    #: which option names the file (``the default of --hyp at train.py:557``); "" for a
+    #: Darknet ``.cfg`` (its rows say it)
+    chosen_by: str = ""
+    #: key -> where the code changes the entry after loading it and how
+    #: (``train.py:236 (hyp["weight_decay"] *= batch_size * accumulate / nbs)``)
+    changed: dict[str, str] = field(default_factory=dict)
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
@@ -661,6 +671,128 @@ def darknet_settings(
         ):
             out[e.args[0].value] = Setting("None", chosen[0], 0)
     return DarknetSettings(out, receivers)
+
+
+def hyp_settings(
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], str] | None = None,
+) -> DarknetSettings | None:
+    """The keys of the YAML hyperparameter file the training loads into a plain dict
+    (yolov5: ``--hyp`` defaulting to ``ROOT / "data/hyps/hyp.scratch-low.yaml"``, then
+    ``hyp = yaml.safe_load(f)`` and ``hyp["lr0"]``), so the code's reads of them show the
+    file's value. The file: the one YAML of flat scalar keys the training scripts' argparse
+    defaults name (a string in the default, whatever joins it to a folder); the dict: a
+    name assigned ``yaml.safe_load(...)`` (or ``load``/``full_load``) and subscripted with
+    two keys of the file at least. Entries the code changes after loading (``hyp["box"]
+    *= 3 / nl``) say so. None when no training script names one such file."""
+    if root is None or not root.is_dir():
+        return None
+    files = with_values(analyses)
+    if not _loads(files, "yaml"):
+        return None
+    named: dict[str, str] = {}
+    for fa in files:
+        if (apart is not None and apart(fa.path)) or "train" not in PurePosixPath(fa.path).name:
+            continue
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            flag = _yaml_default(call.expr)
+            if flag is None:
+                continue
+            for candidate in _candidates(fa.path, flag[1]):
+                if candidate.endswith((".yaml", ".yml")) and (root / candidate).is_file():
+                    by = f"the default of {flag[0]} at {fa.path}:{call.expr.line}"
+                    named.setdefault(candidate, by)
+                    break
+    flat_files: dict[str, dict[str, Setting]] = {}
+    nodes: dict[str, yaml.Node | Exception | None] = {}
+    for path in sorted(named):
+        try:
+            node = _compose(root, path, nodes)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError):
+            continue
+        if isinstance(node, yaml.MappingNode) and all(
+            isinstance(v, yaml.ScalarNode) for _, v in node.value
+        ):
+            flat_files[path] = {
+                str(k.value): Setting(_shown(v), path, v.start_mark.line + 1) for k, v in node.value
+            }
+    if len(flat_files) != 1:
+        return None  # none, or several hyperparameter files named: none is "the" one
+    ((path, values),) = flat_files.items()
+    loaded: set[str] = set()
+    for fa in files:
+        facts = fa.syntax.values  # type: ignore[union-attr]
+        assigns = [*facts.assigns, *(a for d in facts.defs for a in d.assigns)]
+        for a in assigns:
+            func = a.value.func.text if a.value.kind == "Call" else ""
+            if (
+                a.target.kind == "Name"
+                and func.partition(".")[0] == "yaml"
+                and func.rpartition(".")[2] in ("safe_load", "load", "full_load")
+            ):
+                loaded.add(a.target.name)
+    keys: dict[str, set[str]] = {}
+    changed: dict[str, str] = {}
+    for fa in files:
+        facts = fa.syntax.values  # type: ignore[union-attr]
+        exprs = [
+            e
+            for top in (
+                *(c.expr for c in facts.calls),
+                *(a.value for a in facts.assigns),
+                *(a.value for d in facts.defs for a in d.assigns),
+            )
+            for e in top.walk()
+        ]
+        for e in exprs:
+            read = _keyed_read(e, loaded, values)
+            if read is not None:
+                keys.setdefault(read[0], set()).add(read[1])
+        writes = [
+            (a.target, a.line, f"{a.target.text} = {a.value.text}")
+            for d in facts.defs
+            for a in d.assigns
+        ]
+        writes += [(u.node, u.line, u.statement) for d in facts.defs for u in d.updates]
+        for target, line, statement in writes:
+            read = _keyed_read(target, loaded, values)
+            if read is not None:
+                changed.setdefault(read[1], f"{fa.path}:{line} ({statement.strip()})")
+    receivers = frozenset(name for name, read in keys.items() if len(read) >= 2)
+    if not receivers:
+        return None
+    changed = {k: v for k, v in changed.items() if k in values}
+    return DarknetSettings(values, receivers, "", named[path], changed)
+
+
+def _yaml_default(call: Expr) -> tuple[str, str] | None:
+    """``parser.add_argument("--hyp", default=ROOT / "data/hyps/hyp.yaml")``: (flag, the
+    YAML path the default holds, joined to a folder or not); None when it holds none."""
+    if call.func.text.rpartition(".")[2] != "add_argument":
+        return None
+    flags = [a.value for a in call.args if a.kind == "Constant" and isinstance(a.value, str)]
+    default = next((kw.target for kw in call.keywords if kw.name == "default"), None)
+    if not flags or default is None:
+        return None
+    texts = [
+        e.value
+        for e in default.walk()
+        if e.kind == "Constant" and isinstance(e.value, str) and e.value.endswith((".yaml", ".yml"))
+    ]
+    return (max(flags, key=len), texts[-1]) if texts else None
+
+
+def _keyed_read(e: Expr, loaded: set[str], values: dict[str, Setting]) -> tuple[str, str] | None:
+    """(receiver's last name, key) of ``hyp["lr0"]`` where ``hyp`` (by its last name) is
+    a name assigned a loaded YAML and the key is one of the file's."""
+    if e.kind != "Subscript" or len(e.parts) != 2:
+        return None
+    receiver, index = e.parts
+    name = receiver.text.rpartition(".")[2]
+    if name in loaded and index.kind == "Constant" and index.value in values:
+        return name, str(index.value)
+    return None
 
 
 def _number(text: str) -> bool:

@@ -83,6 +83,7 @@ from apiscan.review.config_files import (
     darknet_recipe,
     darknet_settings,
     framework_rows,
+    hyp_settings,
     option_rows,
     picked_by_options,
     yacs_key,
@@ -544,6 +545,7 @@ def extract_recipe(
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
+    recipe.repo.hyp = hyp_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
@@ -887,6 +889,8 @@ class _Repo:
     hparams: OptionFiles | None = None
     #: the Darknet ``[net]`` keys the training reads (``model.hyperparams['decay']``)
     darknet: DarknetSettings | None = None
+    #: the YAML hyperparameter file the training loads into a dict (``hyp["lr0"]``)
+    hyp: DarknetSettings | None = None
     #: the repository's root, whose shell scripts launch the training (None: none read)
     root: Path | None = None
     #: a script's path -> the shell scripts' commands that run it (read on first use)
@@ -1515,14 +1519,20 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
-        setting = (
-            self.repo.darknet.read(container.text, index.value)
-            if self.repo.darknet is not None
-            and index.kind == "Constant"
-            and isinstance(index.value, str)
-            else None
-        )
-        if setting is not None:
+        for keyed in (self.repo.darknet, self.repo.hyp):
+            setting = (
+                keyed.read(container.text, index.value)
+                if keyed is not None and index.kind == "Constant" and isinstance(index.value, str)
+                else None
+            )
+            if setting is None or keyed is None:
+                continue
+            if not keyed.section:  # a YAML hyperparameter file
+                step = f"{text}: {setting.text} in {setting.loc()}, {keyed.chosen_by}"
+                changed = keyed.changed.get(index.value)
+                if changed:  # ``hyp["box"] *= 3 / nl``: the file's value is scaled
+                    step += f"; changed in place at {changed}"
+                return _Val(setting.text, True, (step,))
             where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))

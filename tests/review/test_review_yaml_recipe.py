@@ -191,3 +191,37 @@ def test_the_top_model_is_the_class_most_configs_build() -> None:
         "files (configs/ae_depth.yaml:3 first), none picked; the other files name Generator"
     )
     assert tops[1].cls.rpartition(".")[2] == "Generator"
+
+
+# ------------------------------------------------------------ a YAML hyperparameter dict
+HYP = FIXTURES / "hypyaml"
+
+
+def test_reads_of_a_loaded_hyperparameter_yaml_show_the_files_values() -> None:
+    sgd = values(recipe_of(HYP), "optimizer", "torch.optim.SGD")
+    assert sgd["lr"] == (
+        '0.01 (hyp["lr0"]: 0.01 in data/hyps/hyp.scratch.yaml:2, the default of --hyp at '
+        "train.py:32)"
+    )
+    assert sgd["momentum"].startswith('0.937 (hyp["momentum"]: 0.937 in')
+    # an entry the training changes after loading says where and how
+    assert sgd["weight_decay"].endswith(
+        '; changed in place at train.py:17 (hyp["weight_decay"] *= opt.batch_size / 64))'
+    )
+
+
+def test_two_hyperparameter_files_named_leave_the_reads_as_written(tmp_path: Path) -> None:
+    """INVALID: a second training script names another hyperparameter file by default:
+    none is "the" file, the reads stay as written (the data YAML, not flat, is never one)."""
+    root = tmp_path / "hypyaml"
+    shutil.copytree(HYP, root)
+    (root / "data" / "hyps" / "hyp.finetune.yaml").write_text(
+        "lr0: 0.001\nmomentum: 0.9\n", encoding="utf-8"
+    )
+    text = (root / "train.py").read_text(encoding="utf-8")
+    (root / "train_finetune.py").write_text(
+        text.replace("hyp.scratch.yaml", "hyp.finetune.yaml"), encoding="utf-8"
+    )
+    items = recipe_of(root)
+    lrs = {dict(i.values)["lr"] for i in items if i.name == "torch.optim.SGD"}
+    assert lrs == {'hyp["lr0"]'}
