@@ -721,17 +721,28 @@ def hyp_settings(
         return None  # none, or several hyperparameter files named: none is "the" one
     ((path, values),) = flat_files.items()
     loaded: set[str] = set()
-    for fa in files:
-        facts = fa.syntax.values  # type: ignore[union-attr]
-        assigns = [*facts.assigns, *(a for d in facts.defs for a in d.assigns)]
-        for a in assigns:
-            func = a.value.func.text if a.value.kind == "Call" else ""
-            if (
-                a.target.kind == "Name"
-                and func.partition(".")[0] == "yaml"
-                and func.rpartition(".")[2] in ("safe_load", "load", "full_load")
-            ):
-                loaded.add(a.target.name)
+    assigns = [
+        a
+        for fa in files
+        for facts in [fa.syntax.values]  # type: ignore[union-attr]
+        for a in [*facts.assigns, *(a for d in facts.defs for a in d.assigns)]
+    ]
+    for a in assigns:
+        func = a.value.func.text if a.value.kind == "Call" else ""
+        if (
+            a.target.kind == "Name"
+            and func.partition(".")[0] == "yaml"
+            and func.rpartition(".")[2] in ("safe_load", "load", "full_load")
+        ):
+            loaded.add(a.target.name)
+    # the dict handed on by name (``model.hyp = hyp``, then ``h = model.hyp`` in the loss)
+    for a in assigns if loaded else ():
+        if (
+            a.target.kind in ("Name", "Attribute")
+            and a.value.kind in ("Name", "Attribute")
+            and a.value.text.rpartition(".")[2] in loaded
+        ):
+            loaded.add(a.target.text.rpartition(".")[2])
     keys: dict[str, set[str]] = {}
     changed: dict[str, str] = {}
     for fa in files:

@@ -198,12 +198,20 @@ HYP = FIXTURES / "hypyaml"
 
 
 def test_reads_of_a_loaded_hyperparameter_yaml_show_the_files_values() -> None:
-    sgd = values(recipe_of(HYP), "optimizer", "torch.optim.SGD")
+    items = recipe_of(HYP)
+    sgd = values(items, "optimizer", "torch.optim.SGD")
     assert sgd["lr"] == (
         '0.01 (hyp["lr0"]: 0.01 in data/hyps/hyp.scratch.yaml:2, the default of --hyp at '
-        "train.py:32)"
+        "train.py:33)"
     )
     assert sgd["momentum"].startswith('0.937 (hyp["momentum"]: 0.937 in')
+    # the dict handed on by name (``model.hyp = hyp``, ``h = model.hyp`` in the loss)
+    bce = values(items, "loss", "torch.nn.BCEWithLogitsLoss")
+    assert bce["pos_weight"] == (
+        'torch.tensor([1.0]) (h["cls_pw"]: 1.0 in data/hyps/hyp.scratch.yaml:6, the default '
+        "of --hyp at train.py:33)"
+    )
+    assert bce["weight"].startswith("0.05 (self.box_gain set in ComputeLoss.__init__")
     # an entry the training changes after loading says where and how
     assert sgd["weight_decay"].endswith(
         '; changed in place at train.py:17 (hyp["weight_decay"] *= opt.batch_size / 64))'
