@@ -1273,8 +1273,21 @@ def _target_yamls(
             found.flat[path] = flat
     if not found.flat:
         return None
-    _choose_option(found, root, files, _TARGET_FLAGS)
+    # a sampling script's ``--config`` default (latent-diffusion's scripts/knn2img.py)
+    # names the config it samples with, not the training's
+    _choose_option(found, root, [fa for fa in files if _trains(fa)], _TARGET_FLAGS)
     return found
+
+
+def _trains(fa: FileAnalysis) -> bool:
+    """Whether a file runs a training: ``train`` in its name, or it calls a trainer's
+    ``fit`` or a loss's ``backward``."""
+    if "train" in PurePosixPath(fa.path).name:
+        return True
+    return any(
+        c.expr.func.text.rpartition(".")[2] in ("fit", "backward")
+        for c in fa.syntax.values.calls  # type: ignore[union-attr]
+    )
 
 
 def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
