@@ -142,17 +142,31 @@ def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
     scalars read as one size tuple would make a single-scale resize look multi-scale.
     ``tail``: end with "none is the default" (what marks a value as undecided)."""
     counts: dict[str, int] = {}
-    for text in texts:
-        counts[text] = counts.get(text, 0) + 1
+    shown: dict[str, str] = {}
+    for text in texts:  # ``1e-4`` and ``0.0001`` are one value, shown as first written
+        same = _canon(text)
+        counts[same] = counts.get(same, 0) + 1
+        shown.setdefault(same, text)
     ranked = sorted(counts, key=lambda t: (-counts[t], _number_key(t)))
-    parts = [f"{ranked[0]} in {counts[ranked[0]]} of {total} YAML configs"]
-    parts += [f"{t} in {counts[t]}" for t in ranked[1:4]]
+    parts = [f"{shown[ranked[0]]} in {counts[ranked[0]]} of {total} YAML configs"]
+    parts += [f"{shown[t]} in {counts[t]}" for t in ranked[1:4]]
     if len(ranked) > 4:
         parts.append(f"{len(ranked) - 4} more values")
     if len(texts) < total:
         rest = total - len(texts)
         parts.append(f"{rest} keep{'s' if rest == 1 else ''} the default")
     return "; ".join(parts) + ("; none is the default" if tail else "")
+
+
+def _canon(text: str) -> str:
+    """A value as compared with others: numbers by their value (``5.0e-5``, ``5.0e-05``
+    and ``0.00005`` alike), YAML booleans in any case, list elements each so."""
+    if text.startswith("[") and text.endswith("]") and "[" not in text[1:]:
+        return "[" + ", ".join(_canon(e.strip()) for e in text[1:-1].split(",")) + "]"
+    try:
+        return repr(float(text))
+    except ValueError:
+        return text.lower() if text.lower() in ("true", "false") else text
 
 
 def _span(values: list[str]) -> str:
@@ -945,10 +959,10 @@ class OptionFiles:
         if not setters:
             return None
         counts: dict[str, list[Setting]] = {}
-        for s in setters:
-            counts.setdefault(s.text, []).append(s)
-        text = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
-        return text, counts[text][0], len(counts[text])
+        for s in setters:  # ``5.0e-5`` and ``5.0e-05`` are one value
+            counts.setdefault(_canon(s.text), []).append(s)
+        same = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
+        return counts[same][0].text, counts[same][0], len(counts[same])
 
     def shown(self, key: str) -> str | None:
         """A key's value as a row shows it: the chosen file's, or the most common with the
@@ -959,8 +973,10 @@ class OptionFiles:
         text, _, count = found
         if self.chosen is not None:
             return text
-        setters = [f[key].text for f in self.flat.values() if key in f]
-        others = sorted(set(setters) - {text}, key=_number_key)
+        setters = {
+            _canon(f[key].text): f[key].text for f in reversed(self.flat.values()) if key in f
+        }
+        others = sorted((t for c, t in setters.items() if c != _canon(text)), key=_number_key)
         also = ""
         if others:
             also = "; also " + ", ".join(others[:_OTHERS_SHOWN])
@@ -982,7 +998,7 @@ class OptionFiles:
                 f"{shown}: {text} in all {len(self.flat)} {self.kind} files "
                 f"({setting.loc()} first); none is picked"
             )
-        values = sorted({s.text for s in setters}, key=_number_key)
+        values = sorted({_canon(s.text): s.text for s in setters}.values(), key=_number_key)
         return "", (
             f"{shown}: {len(setters)} of {len(self.flat)} {self.kind} files set it to "
             + " | ".join(values[:4])

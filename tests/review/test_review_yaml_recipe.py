@@ -128,7 +128,8 @@ def test_omegaconf_configs_give_the_recipe_of_each_model_they_build() -> None:
     # the YAML that does not parse is named, the rest stands
     assert "1 file(s) not read: configs/broken.yaml (ParserError)" in loss.note
     lr = rows["config model.base_learning_rate (AutoEncoder)"]
-    assert (lr.category, dict(lr.values)) == ("optimizer", {"value": "4.5e-6 (2 of 2 files)"})
+    # 4.5e-06 and 4.5e-6 are one value
+    assert (lr.category, dict(lr.values)) == ("optimizer", {"value": "4.5e-06 (2 of 2 files)"})
     batch = rows["config data.params.batch_size (AutoEncoder)"]
     assert dict(batch.values) == {"value": "3 (1 of 2 files; also 12)"}
     size = rows["config data.params.train.params.size (AutoEncoder)"]
@@ -236,3 +237,14 @@ def test_two_hyperparameter_files_named_leave_the_reads_as_written(tmp_path: Pat
     items = recipe_of(root)
     lrs = {dict(i.values)["lr"] for i in items if i.name == "torch.optim.SGD"}
     assert lrs == {'hyp["lr0"]'}
+
+
+def test_values_written_differently_are_counted_as_one() -> None:
+    from apiscan.review.config_files import _canon
+
+    assert _canon("5.0e-5") == _canon("5.0e-05") == _canon("0.00005")
+    assert _canon("False") == _canon("false")
+    assert _canon("[1.]") == _canon("[1.0]")
+    # INVALID: different values, a quoted string and a number stay apart
+    assert _canon("0.02") != _canon("0.01")
+    assert _canon("'5'") != _canon("5")
