@@ -55,6 +55,12 @@ _SUMMARY = (
     ("optimizer", re.compile(r"(^|\.)(BASE_LR|LR)$", re.IGNORECASE)),
     ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCHS?|NUM_EPOCHS?)$", re.IGNORECASE)),
     ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE(_PER_GPU)?)$", re.IGNORECASE)),
+    # the training's input sizes (semantic-segmentation-pytorch's ``DATASET.imgSizes``, the
+    # short sides it draws from, and ``imgMaxSize``; Swin's ``DATA.IMG_SIZE``)
+    (
+        "preprocessing",
+        re.compile(r"(^|\.)(IMG_?SIZES?|IMAGE_?SIZES?|INPUT_?SIZES?|IMG_?MAX_?SIZE)$", re.I),
+    ),
 )
 #: Scripts whose config option is not the training's: demos, evaluation, export.
 _SIDE_SCRIPT = re.compile(

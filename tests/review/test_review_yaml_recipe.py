@@ -56,6 +56,11 @@ def test_the_default_yaml_gives_lower_case_keys_their_values() -> None:
         "default": "4 at segnet/config/defaults.py:8",
     }
     assert values(items, "epochs", "config TRAIN.num_epoch")["value"] == "20"
+    # and the training's input sizes (the short sides a sample's size is drawn from)
+    assert values(items, "preprocessing", "config DATASET.imgSizes") == {
+        "value": "(300, 375, 450)",
+        "default": "(300, 400, 500) at segnet/config/defaults.py:6",
+    }
 
 
 def test_with_no_default_yaml_each_value_is_counted(tmp_path: Path) -> None:
