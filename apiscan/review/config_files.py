@@ -1476,8 +1476,59 @@ def option_rows(
         return ()
     classes = _class_lines(analyses)
     if found.type_key == "target":
-        return tuple(row for group in _model_groups(found) for row in _rows(*group, classes))
+        rows = [row for group in _model_groups(found) for row in _rows(*group, classes)]
+        return tuple(_with_code_use(row, with_values(analyses)) for row in rows)
     return tuple(_rows(found, found.why(), "", classes))
+
+
+#: At most this many later uses of a config value are named in a row's note.
+_USES_SHOWN = 2
+
+
+def _with_code_use(row: RecipeItem, files: Sequence[FileAnalysis]) -> RecipeItem:
+    """A plain key's row with where the code reads the key and what it computes from it
+    (latent-diffusion's ``bs, base_lr = config.data.params.batch_size,
+    config.model.base_learning_rate``, then ``model.learning_rate = accumulate_grad_batches
+    * ngpu * bs * base_lr``): the value in the file is not the one the training runs."""
+    key = row.name.removeprefix("config ").partition(" ")[0]
+    if row.name.startswith(f"config {key}:") or key.count(".") < 1:
+        return row  # a section's row
+    tail = ".".join(key.split(".")[-2:])
+    for fa in files:
+        facts = fa.syntax.values  # type: ignore[union-attr]
+        # each scope: the module's code (a script's ``if __name__ == "__main__":``), each def
+        for scope in (facts.assigns, *(d.assigns for d in facts.defs)):
+            for a in scope:
+                name = _bound_name(a.target, a.value, tail)
+                if name is None:
+                    continue
+                # arithmetic on it (a scaled learning rate), not every use
+                uses = [
+                    f"{fa.path}:{b.line} ({b.target.text} = {b.value.text})"
+                    for b in sorted(scope, key=lambda b: b.line)
+                    if b.line > a.line
+                    and b.value.kind == "BinOp"
+                    and any(e.kind == "Name" and e.name == name for e in b.value.walk())
+                ][:_USES_SHOWN]
+                if not uses:
+                    continue
+                note = f"{row.note}; the training reads it at {fa.path}:{a.line} as {name}"
+                note += ", then computes " + ", ".join(uses)
+                return RecipeItem(row.category, row.name, row.where, row.values, note)
+    return row
+
+
+def _bound_name(target: Expr, value: Expr, tail: str) -> str | None:
+    """The name an assignment binds to a read of the config key ending ``tail``
+    (``base_lr`` in ``bs, base_lr = config.data.params.batch_size,
+    config.model.base_learning_rate``), or None."""
+    pairs = [(target, value)]
+    if target.kind == "Tuple" and value.kind == "Tuple" and len(target.parts) == len(value.parts):
+        pairs = list(zip(target.parts, value.parts, strict=True))
+    for t, v in pairs:
+        if t.kind == "Name" and v.kind == "Attribute" and f".{v.text}".endswith(f".{tail}"):
+            return t.name
+    return None
 
 
 def _rows(found: OptionFiles, why: str, suffix: str, classes: dict[str, str]) -> list[RecipeItem]:

@@ -135,6 +135,11 @@ def test_omegaconf_configs_give_the_recipe_of_each_model_they_build() -> None:
     lr = rows["config model.base_learning_rate (AutoEncoder)"]
     # 4.5e-06 and 4.5e-6 are one value
     assert (lr.category, dict(lr.values)) == ("optimizer", {"value": "4.5e-06 (2 of 2 files)"})
+    # the training scales it: the value in the files is not the one it runs
+    assert lr.note.endswith(
+        "; the training reads it at main.py:21 as base_lr, then computes main.py:22 "
+        "(model.learning_rate = bs * base_lr)"
+    )
     batch = rows["config data.params.batch_size (AutoEncoder)"]
     assert dict(batch.values) == {"value": "3 (1 of 2 files; also 12)"}
     size = rows["config data.params.train.params.size (AutoEncoder)"]
@@ -153,6 +158,9 @@ def test_omegaconf_configs_give_the_recipe_of_each_model_they_build() -> None:
         "value": "1.0e-4 (1 of 1 files)"
     }
     assert not [name for name in rows if "DummyLoss" in name]
+    # INVALID: a value the training only passes on (no arithmetic on it) names no use
+    size = rows["config data.params.train.params.size (AutoEncoder)"]
+    assert "the training reads it" not in size.note
     # a YAML with no model target (a conda environment) is no config
     assert not [i for i in items if i.where.path == "environment.yaml"]
 
