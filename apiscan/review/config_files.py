@@ -14,6 +14,13 @@ Two layouts keep a training recipe outside Python, where no worker records it:
   argparse default names (``--model config/yolov3.cfg``) holds the learning rate, momentum,
   decay, batch, subdivisions, burn-in, steps and input size, read by the training through
   ``model.hyperparams[...]``.
+- **A YAML hyperparameter dict** (yolov5): the flat YAML the training's ``--hyp`` default
+  names, loaded with ``yaml.safe_load`` and read by key (``hyp['lr0']``), read the same way.
+- **Option files built by name**: BasicSR-style option YAMLs (``type``), JSON hparams, and
+  OmegaConf configs whose sections name a dotted ``target`` with its ``params``
+  (taming-transformers, latent-diffusion: ``instantiate_from_config(config.model)``), read
+  per model the configs build: its params, its loss config's weights, the learning rate,
+  batch and image size, and the model tree's top model.
 
 Config files are data: YAML is read with ``yaml.SafeLoader`` (no tag builds an object), a
 ``.cfg`` as ``key=value`` lines. A file that does not parse is left out with a note; the
