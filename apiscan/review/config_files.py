@@ -14,6 +14,13 @@ Two layouts keep a training recipe outside Python, where no worker records it:
   argparse default names (``--model config/yolov3.cfg``) holds the learning rate, momentum,
   decay, batch, subdivisions, burn-in, steps and input size, read by the training through
   ``model.hyperparams[...]``.
+- **A YAML hyperparameter dict** (yolov5): the flat YAML the training's ``--hyp`` default
+  names, loaded with ``yaml.safe_load`` and read by key (``hyp['lr0']``), read the same way.
+- **Option files built by name**: BasicSR-style option YAMLs (``type``), JSON hparams, and
+  OmegaConf configs whose sections name a dotted ``target`` with its ``params``
+  (taming-transformers, latent-diffusion: ``instantiate_from_config(config.model)``), read
+  per model the configs build: its params, its loss config's weights, the learning rate,
+  batch and image size, and the model tree's top model.
 
 Config files are data: YAML is read with ``yaml.SafeLoader`` (no tag builds an object), a
 ``.cfg`` as ``key=value`` lines. A file that does not parse is left out with a note; the
@@ -49,10 +56,18 @@ _FOLDERS_SHOWN = 4
 _TEXT_LIMIT = 120
 _SKIPPED_DIRS = frozenset({".git", ".github", "node_modules", "__pycache__", "docs", "site"})
 #: Keys whose values across the YAML files are summarised when no YAML is the default.
+#: Any case: a yacs key under upper-case sections may be lower case (``TRAIN.num_epoch``,
+#: ``TRAIN.batch_size_per_gpu``).
 _SUMMARY = (
-    ("optimizer", re.compile(r"(^|\.)(BASE_LR|LR)$")),
-    ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCH|NUM_EPOCHS)$")),
-    ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE)$")),
+    ("optimizer", re.compile(r"(^|\.)(BASE_LR|LR)$", re.IGNORECASE)),
+    ("epochs", re.compile(r"(^|\.)(EPOCHS|MAX_ITER|MAX_EPOCHS?|NUM_EPOCHS?)$", re.IGNORECASE)),
+    ("batch_size", re.compile(r"(^|\.)(IMS_PER_BATCH|BATCH_SIZE(_PER_GPU)?)$", re.IGNORECASE)),
+    # the training's input sizes (semantic-segmentation-pytorch's ``DATASET.imgSizes``, the
+    # short sides it draws from, and ``imgMaxSize``; Swin's ``DATA.IMG_SIZE``)
+    (
+        "preprocessing",
+        re.compile(r"(^|\.)(IMG_?SIZES?|IMAGE_?SIZES?|INPUT_?SIZES?|IMG_?MAX_?SIZE)$", re.I),
+    ),
 )
 #: Scripts whose config option is not the training's: demos, evaluation, export.
 _SIDE_SCRIPT = re.compile(
@@ -105,14 +120,7 @@ class YamlConfigs:
         setters = {p: f[key] for p, f in self.flat.items() if key in f}
         if not setters:
             return None
-        values = sorted({s.text for s in setters.values()}, key=_number_key)
-        # " | " between values: a list of scalars read as one size tuple would make a
-        # single-scale resize look multi-scale to the review
-        listed = " | ".join(values[:4]) + (f" … {len(values) - 4} more" if len(values) > 4 else "")
-        return "", (
-            f"{shown}: {len(setters)} of {len(self.flat)} YAML configs set it to {listed}; "
-            "none is the default"
-        )
+        return "", f"{shown}: {_tally([s.text for s in setters.values()], len(self.flat))}"
 
     def model_keys(self) -> list[tuple[str, str, Setting]]:
         """(key suffix, value, setting) of the keys naming the model in the default YAML
@@ -138,6 +146,40 @@ class YamlPlace:
 
     def loc(self, line: int) -> str:
         return f"{self.path}:{line} ({self.chosen_by})"
+
+
+def _tally(texts: Sequence[str], total: int, tail: bool = True) -> str:
+    """How many of ``total`` YAML configs give each value, the most common first (ties: the
+    smaller value), and how many keep the default: ``0.02 in 5 of 7 YAML configs; 0.01 in
+    1; 1 keeps the default; none is the default``. No comma between values: a list of
+    scalars read as one size tuple would make a single-scale resize look multi-scale.
+    ``tail``: end with "none is the default" (what marks a value as undecided)."""
+    counts: dict[str, int] = {}
+    shown: dict[str, str] = {}
+    for text in texts:  # ``1e-4`` and ``0.0001`` are one value, shown as first written
+        same = _canon(text)
+        counts[same] = counts.get(same, 0) + 1
+        shown.setdefault(same, text)
+    ranked = sorted(counts, key=lambda t: (-counts[t], _number_key(t)))
+    parts = [f"{shown[ranked[0]]} in {counts[ranked[0]]} of {total} YAML configs"]
+    parts += [f"{shown[t]} in {counts[t]}" for t in ranked[1:4]]
+    if len(ranked) > 4:
+        parts.append(f"{len(ranked) - 4} more values")
+    if len(texts) < total:
+        rest = total - len(texts)
+        parts.append(f"{rest} keep{'s' if rest == 1 else ''} the default")
+    return "; ".join(parts) + ("; none is the default" if tail else "")
+
+
+def _canon(text: str) -> str:
+    """A value as compared with others: numbers by their value (``5.0e-5``, ``5.0e-05``
+    and ``0.00005`` alike), YAML booleans in any case, list elements each so."""
+    if text.startswith("[") and text.endswith("]") and "[" not in text[1:]:
+        return "[" + ", ".join(_canon(e.strip()) for e in text[1:-1].split(",")) + "]"
+    try:
+        return repr(float(text))
+    except ValueError:
+        return text.lower() if text.lower() in ("true", "false") else text
 
 
 def _span(values: list[str]) -> str:
@@ -205,7 +247,9 @@ def _read_configs(
 
 
 def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
-    """``_C.SOLVER.BASE_LR = 0.001`` at module level: ``SOLVER.BASE_LR`` -> ``0.001``."""
+    """``_C.SOLVER.BASE_LR = 0.001`` at module level: ``SOLVER.BASE_LR`` -> ``0.001``. The
+    sections are upper case; the key may not be (semantic-segmentation-pytorch's
+    ``_C.TRAIN.lr_encoder = 0.02``): :func:`yacs_key` says which chains are keys."""
     out: dict[str, Setting] = {}
     for fa in files:
         for stmt in fa.syntax.values.assigns:  # type: ignore[union-attr]
@@ -213,9 +257,25 @@ def _yacs_defaults(files: Sequence[FileAnalysis]) -> dict[str, Setting]:
             if target.kind != "Attribute" or not stmt.value.literal:
                 continue
             chain = target.full().split(".")
-            if len(chain) >= 3 and all(part.isupper() or part == "_C" for part in chain[1:]):
+            if len(chain) >= 3 and yacs_key(chain[1:]) == chain[1:]:
                 out.setdefault(".".join(chain[1:]), Setting(stmt.value.text, fa.path, stmt.line))
     return out
+
+
+def yacs_key(chain: Sequence[str]) -> list[str]:
+    """The longest tail of an attribute chain that can be a yacs key: its last name (any
+    case: ``lr_encoder``) under one upper-case section at least (``TRAIN``), each section
+    upper case (``MODEL.BACKBONE``); empty when there is none. ``cfg.TRAIN.lr_encoder`` ->
+    ``TRAIN.lr_encoder``; ``cfg.SOLVER.BASE_LR`` -> ``SOLVER.BASE_LR``; ``self.model.lr``
+    -> nothing (lower-case sections are an object's attributes, not a config's)."""
+    if len(chain) < 2:
+        return []
+    keys = [chain[-1]]
+    for part in reversed(chain[:-1]):
+        if not part.isupper():
+            break
+        keys.insert(0, part)
+    return keys if len(keys) >= 2 else []
 
 
 def _yaml_files(root: Path) -> Iterator[str]:
@@ -426,11 +486,11 @@ def _summary_row(found: YamlConfigs, category: str, key: str, why: str) -> Recip
     setters = [f[key] for f in found.flat.values() if key in f]
     if not setters:
         return None
-    values = sorted({s.text for s in setters}, key=_number_key)
     if default is not None:
         shown.append(("default", f"{default.text} at {default.loc()}"))
     shown.append(("YAML configs", f"{len(setters)} of {len(found.flat)} set it"))
-    shown.append(("values", _span(values)))
+    # each value with how many configs give it (``2 in 5 of 7 YAML configs; 8 in 2``)
+    shown.append(("values", _tally([s.text for s in setters], len(found.flat), tail=False)))
     # FCOS ships maskrcnn-benchmark's configs beside its own configs/fcos: each folder's
     # values say which project uses which
     folders: dict[str, list[str]] = {}
@@ -641,10 +701,20 @@ def _keys_read(files: Sequence[FileAnalysis]) -> set[str]:
 @dataclass(frozen=True)
 class DarknetSettings:
     """The ``[net]`` keys of the Darknet ``.cfg`` the training reads, and the names the
-    code reads them from by key (``hyperparams``: ``model.hyperparams['learning_rate']``)."""
+    code reads them from by key (``hyperparams``: ``model.hyperparams['learning_rate']``);
+    or the keys of a YAML hyperparameter file the training loads into a dict
+    (:func:`hyp_settings`: yolov5's ``hyp['lr0']``)."""
 
     values: dict[str, Setting]
     receivers: frozenset[str]
+    #: the section the keys are in, shown after the file (``[net]``; "" for a YAML)
+    section: str = "[net]"
+    #: which option names the file (``the default of --hyp at train.py:557``); "" for a
+    #: Darknet ``.cfg`` (its rows say it)
+    chosen_by: str = ""
+    #: key -> where the code changes the entry after loading it and how
+    #: (``train.py:236 (hyp["weight_decay"] *= batch_size * accumulate / nbs)``)
+    changed: dict[str, str] = field(default_factory=dict)
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
@@ -709,6 +779,139 @@ def darknet_settings(
         ):
             out[e.args[0].value] = Setting("None", chosen[0], 0)
     return DarknetSettings(out, receivers)
+
+
+def hyp_settings(
+    root: Path | None,
+    analyses: Sequence[FileAnalysis],
+    apart: Callable[[str], str] | None = None,
+) -> DarknetSettings | None:
+    """The keys of the YAML hyperparameter file the training loads into a plain dict
+    (yolov5: ``--hyp`` defaulting to ``ROOT / "data/hyps/hyp.scratch-low.yaml"``, then
+    ``hyp = yaml.safe_load(f)`` and ``hyp["lr0"]``), so the code's reads of them show the
+    file's value. The file: the one YAML of flat scalar keys the training scripts' argparse
+    defaults name (a string in the default, whatever joins it to a folder); the dict: a
+    name assigned ``yaml.safe_load(...)`` (or ``load``/``full_load``) and subscripted with
+    two keys of the file at least. Entries the code changes after loading (``hyp["box"]
+    *= 3 / nl``) say so. None when no training script names one such file."""
+    if root is None or not root.is_dir():
+        return None
+    files = with_values(analyses)
+    if not _loads(files, "yaml"):
+        return None
+    named: dict[str, str] = {}
+    for fa in files:
+        if (apart is not None and apart(fa.path)) or "train" not in PurePosixPath(fa.path).name:
+            continue
+        for call in fa.syntax.values.calls:  # type: ignore[union-attr]
+            flag = _yaml_default(call.expr)
+            if flag is None:
+                continue
+            for candidate in _candidates(fa.path, flag[1]):
+                if candidate.endswith((".yaml", ".yml")) and (root / candidate).is_file():
+                    by = f"the default of {flag[0]} at {fa.path}:{call.expr.line}"
+                    named.setdefault(candidate, by)
+                    break
+    flat_files: dict[str, dict[str, Setting]] = {}
+    nodes: dict[str, yaml.Node | Exception | None] = {}
+    for path in sorted(named):
+        try:
+            node = _compose(root, path, nodes)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError):
+            continue
+        if isinstance(node, yaml.MappingNode) and all(
+            isinstance(v, yaml.ScalarNode) for _, v in node.value
+        ):
+            flat_files[path] = {
+                str(k.value): Setting(_shown(v), path, v.start_mark.line + 1) for k, v in node.value
+            }
+    if len(flat_files) != 1:
+        return None  # none, or several hyperparameter files named: none is "the" one
+    ((path, values),) = flat_files.items()
+    loaded: set[str] = set()
+    assigns = [
+        a
+        for fa in files
+        for facts in [fa.syntax.values]  # type: ignore[union-attr]
+        for a in [*facts.assigns, *(a for d in facts.defs for a in d.assigns)]
+    ]
+    for a in assigns:
+        func = a.value.func.text if a.value.kind == "Call" else ""
+        if (
+            a.target.kind == "Name"
+            and func.partition(".")[0] == "yaml"
+            and func.rpartition(".")[2] in ("safe_load", "load", "full_load")
+        ):
+            loaded.add(a.target.name)
+    # the dict handed on by name (``model.hyp = hyp``, then ``h = model.hyp`` in the loss)
+    for a in assigns if loaded else ():
+        if (
+            a.target.kind in ("Name", "Attribute")
+            and a.value.kind in ("Name", "Attribute")
+            and a.value.text.rpartition(".")[2] in loaded
+        ):
+            loaded.add(a.target.text.rpartition(".")[2])
+    keys: dict[str, set[str]] = {}
+    changed: dict[str, str] = {}
+    for fa in files:
+        facts = fa.syntax.values  # type: ignore[union-attr]
+        exprs = [
+            e
+            for top in (
+                *(c.expr for c in facts.calls),
+                *(a.value for a in facts.assigns),
+                *(a.value for d in facts.defs for a in d.assigns),
+            )
+            for e in top.walk()
+        ]
+        for e in exprs:
+            read = _keyed_read(e, loaded, values)
+            if read is not None:
+                keys.setdefault(read[0], set()).add(read[1])
+        writes = [
+            (a.target, a.line, f"{a.target.text} = {a.value.text}")
+            for d in facts.defs
+            for a in d.assigns
+        ]
+        writes += [(u.node, u.line, u.statement) for d in facts.defs for u in d.updates]
+        for target, line, statement in writes:
+            read = _keyed_read(target, loaded, values)
+            if read is not None:
+                changed.setdefault(read[1], f"{fa.path}:{line} ({statement.strip()})")
+    receivers = frozenset(name for name, read in keys.items() if len(read) >= 2)
+    if not receivers:
+        return None
+    changed = {k: v for k, v in changed.items() if k in values}
+    return DarknetSettings(values, receivers, "", named[path], changed)
+
+
+def _yaml_default(call: Expr) -> tuple[str, str] | None:
+    """``parser.add_argument("--hyp", default=ROOT / "data/hyps/hyp.yaml")``: (flag, the
+    YAML path the default holds, joined to a folder or not); None when it holds none."""
+    if call.func.text.rpartition(".")[2] != "add_argument":
+        return None
+    flags = [a.value for a in call.args if a.kind == "Constant" and isinstance(a.value, str)]
+    default = next((kw.target for kw in call.keywords if kw.name == "default"), None)
+    if not flags or default is None:
+        return None
+    texts = [
+        e.value
+        for e in default.walk()
+        if e.kind == "Constant" and isinstance(e.value, str) and e.value.endswith((".yaml", ".yml"))
+    ]
+    return (max(flags, key=len), texts[-1]) if texts else None
+
+
+def _keyed_read(e: Expr, loaded: set[str], values: dict[str, Setting]) -> tuple[str, str] | None:
+    """(receiver's last name, key) of ``hyp["lr0"]`` where ``hyp`` (by its last name) is
+    a name assigned a loaded YAML and the key is one of the file's."""
+    if e.kind != "Subscript" or len(e.parts) != 2:
+        return None
+    receiver, index = e.parts
+    name = receiver.text.rpartition(".")[2]
+    if name in loaded and index.kind == "Constant" and index.value in values:
+        return name, str(index.value)
+    return None
 
 
 def _number(text: str) -> bool:
@@ -821,6 +1024,11 @@ class OptionFiles:
     #: in order, when the chosen file is the last stage of a documented multi-stage
     #: training (Real-ESRGAN: RealESRNet first, then RealESRGAN from its weights)
     stages: list[tuple[str, str]] = field(default_factory=list)
+    #: the key naming the class a section builds: ``type`` (``getattr(module,
+    #: opt['type'])``, a bare class name) or ``target`` (OmegaConf's
+    #: ``instantiate_from_config``: ``get_obj_from_str(config["target"])(**config["params"])``,
+    #: a dotted ``pkg.module.Class``)
+    type_key: str = "type"
 
     def why(self) -> str:
         """Where the values come from, for a row's note."""
@@ -851,10 +1059,10 @@ class OptionFiles:
         if not setters:
             return None
         counts: dict[str, list[Setting]] = {}
-        for s in setters:
-            counts.setdefault(s.text, []).append(s)
-        text = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
-        return text, counts[text][0], len(counts[text])
+        for s in setters:  # ``5.0e-5`` and ``5.0e-05`` are one value
+            counts.setdefault(_canon(s.text), []).append(s)
+        same = sorted(counts, key=lambda t: (-len(counts[t]), _number_key(t)))[0]
+        return counts[same][0].text, counts[same][0], len(counts[same])
 
     def shown(self, key: str) -> str | None:
         """A key's value as a row shows it: the chosen file's, or the most common with the
@@ -865,8 +1073,10 @@ class OptionFiles:
         text, _, count = found
         if self.chosen is not None:
             return text
-        setters = [f[key].text for f in self.flat.values() if key in f]
-        others = sorted(set(setters) - {text}, key=_number_key)
+        setters = {
+            _canon(f[key].text): f[key].text for f in reversed(self.flat.values()) if key in f
+        }
+        others = sorted((t for c, t in setters.items() if c != _canon(text)), key=_number_key)
         also = ""
         if others:
             also = "; also " + ", ".join(others[:_OTHERS_SHOWN])
@@ -888,7 +1098,7 @@ class OptionFiles:
                 f"{shown}: {text} in all {len(self.flat)} {self.kind} files "
                 f"({setting.loc()} first); none is picked"
             )
-        values = sorted({s.text for s in setters}, key=_number_key)
+        values = sorted({_canon(s.text): s.text for s in setters}.values(), key=_number_key)
         return "", (
             f"{shown}: {len(setters)} of {len(self.flat)} {self.kind} files set it to "
             + " | ".join(values[:4])
@@ -898,10 +1108,11 @@ class OptionFiles:
     def sections(self) -> list[tuple[str, str]]:
         """(category, section key) of every section with a ``type`` the files build by name
         (``train.optim_g``), sorted."""
-        keys = {k for f in self.files().values() for k in f if k.endswith(".type")}
+        end = f".{self.type_key}"
+        keys = {k for f in self.files().values() for k in f if k.endswith(end)}
         out: set[tuple[str, str]] = set()
         for key in keys:
-            section = key.removesuffix(".type")
+            section = key.removesuffix(end)
             last = section.rpartition(".")[2]
             for category, pattern in _SECTIONS:
                 if pattern.search(last) and (category == "backbone") == ("." not in section):
@@ -917,9 +1128,9 @@ class OptionFiles:
             if cat != category:
                 continue
             for flat in self.files().values():
-                setting = flat.get(f"{section}.type")
+                setting = flat.get(f"{section}.{self.type_key}")
                 if setting is not None:
-                    out.setdefault(setting.text.strip("'\""), section)
+                    out.setdefault(_class_name(setting.text), section)
         return out
 
     def networks(self, classes: Iterable[str]) -> list[tuple[str, str]]:
@@ -943,7 +1154,7 @@ class OptionFiles:
         counts: dict[tuple[str, str], list[Setting]] = {}
         for category, section in self.sections():
             for path, flat in files.items() if category == "backbone" else ():
-                setting = flat.get(f"{section}.type")
+                setting = flat.get(f"{section}.{self.type_key}")
                 if setting is not None:
                     key = (section, setting.text.strip("'\""))
                     counts.setdefault(key, []).extend([setting] * commanded.get(path, 1))
@@ -951,20 +1162,29 @@ class OptionFiles:
         for (section, name), settings in sorted(
             counts.items(), key=lambda kv: (-len(kv[1]), kv[0])
         ):
-            for cls in sorted(by_name.get(name, []))[:1]:
+            # a dotted target names its class by its module path, the class's dotted name
+            # or a tail of it, or the other way round (the review names classes by their
+            # module's shortest unique path); a bare type by its name
+            named = [
+                c
+                for c in by_name.get(_class_name(name), [])
+                if f".{c}".endswith(f".{name}") or f".{name}".endswith(f".{c}")
+            ]
+            for cls in sorted(named)[:1] or sorted(by_name.get(name, []))[:1]:
+                key = f"{section}.{self.type_key}"
                 if self.chosen is not None:
-                    why = f"{section}.type: {name} in {settings[0].loc()}, {self.chosen_by}"
+                    why = f"{key}: {name} in {settings[0].loc()}, {self.chosen_by}"
                 elif commanded:
                     paths = {s.path for s in settings}
                     first = next(w for p, w, _ in self.commanded if p in paths)
                     why = (
-                        f"{section}.type: {name} in {len(settings)} of "
+                        f"{key}: {name} in {len(settings)} of "
                         f"{sum(commanded.values())} documented training commands ({first} "
                         "first), no file picked"
                     )
                 else:
                     why = (
-                        f"{section}.type: {name} in {len(settings)} of {len(self.flat)} "
+                        f"{key}: {name} in {len(settings)} of {len(self.flat)} "
                         f"training {self.kind} files ({settings[0].loc()} first), none picked"
                     )
                 out.append((cls, why, Where(settings[0].path, settings[0].line)))
@@ -1114,7 +1334,7 @@ def _option_yamls(
     optimizer's."""
     framework = framework_training(files)
     if framework is None and (not _loads(files, "yaml") or "type" not in _constants(files)):
-        return None
+        return _target_yamls(root, files, nodes)
     found = OptionFiles("option YAML", framework=framework)
     for path in _yaml_files(root):
         try:
@@ -1130,9 +1350,60 @@ def _option_yamls(
         if any(re.search(r"(^|\.)optim\w*\.type$", k) for k in flat):
             found.flat[path] = flat
     if not found.flat:
-        return None
+        return _target_yamls(root, files, nodes) if framework is None else None
     _choose_option(found, root, files)
     return found
+
+
+#: The top section of an OmegaConf config naming the model it builds (``model.target``).
+_TOP_TARGET = re.compile(r"^(network|net|model|arch)(_\w+)?\.target$")
+#: The flags of an option naming OmegaConf configs (latent-diffusion's ``--base``, a list of
+#: configs merged left to right).
+_TARGET_FLAGS = r"opt|cfg|config|base"
+
+
+def _target_yamls(
+    root: Path, files: Sequence[FileAnalysis], nodes: dict[str, yaml.Node | Exception | None]
+) -> OptionFiles | None:
+    """OmegaConf configs whose sections name the class they build by a dotted ``target``
+    with its ``params`` (taming-transformers, latent-diffusion: ``OmegaConf.load`` of the
+    files a command-line option names, then ``instantiate_from_config(config.model)``
+    doing ``get_obj_from_str(config["target"])(**config.get("params", dict()))``). A
+    config is a YAML whose top section names a model (``model.target``); None when the
+    code loads no OmegaConf file or never reads a ``target`` with its ``params``."""
+    if not _loads(files, "OmegaConf") or not {"target", "params"} <= _constants(files):
+        return None
+    found = OptionFiles("OmegaConf config", type_key="target")
+    for path in _yaml_files(root):
+        try:
+            node = _compose(root, path, nodes)
+        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+            found.notes.append(f"{path} ({type(err).__name__})")
+            continue
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        flat: dict[str, Setting] = {}
+        for key, value in node.value:
+            _flatten(path, (str(key.value),), value, flat)
+        if any(_TOP_TARGET.match(k) for k in flat):
+            found.flat[path] = flat
+    if not found.flat:
+        return None
+    # a sampling script's ``--config`` default (latent-diffusion's scripts/knn2img.py)
+    # names the config it samples with, not the training's
+    _choose_option(found, root, [fa for fa in files if _trains(fa)], _TARGET_FLAGS)
+    return found
+
+
+def _trains(fa: FileAnalysis) -> bool:
+    """Whether a file runs a training: ``train`` in its name, or it calls a trainer's
+    ``fit`` or a loss's ``backward``."""
+    if "train" in PurePosixPath(fa.path).name:
+        return True
+    return any(
+        c.expr.func.text.rpartition(".")[2] in ("fit", "backward")
+        for c in fa.syntax.values.calls  # type: ignore[union-attr]
+    )
 
 
 def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | None:
@@ -1209,13 +1480,16 @@ def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
     return found
 
 
-def _choose_option(found: OptionFiles, root: Path, files: Sequence[FileAnalysis]) -> None:
-    """The option YAML the training's option names by default, else the one its documented
-    command names; none when it is required (``-opt``) and no command settles it."""
+def _choose_option(
+    found: OptionFiles, root: Path, files: Sequence[FileAnalysis], flags: str = r"opt|cfg|config"
+) -> None:
+    """The option YAML the training's option (a flag matching ``flags``) names by default,
+    else the one its documented command names; none when it is required (``-opt``) and no
+    command settles it."""
     for fa in files:
         for call in fa.syntax.values.calls:  # type: ignore[union-attr]
             option = _option(call.expr)
-            if option is None or not re.search(r"opt|cfg|config", option[0]):
+            if option is None or not re.search(flags, option[0]):
                 continue
             where = f"{fa.path}:{call.expr.line}"
             for candidate in _candidates(fa.path, option[1]) if option[1] else ():
@@ -1292,32 +1566,116 @@ def option_rows(
     """The rows of the option YAMLs: each section built by name (optimizer, scheduler,
     losses, the network) with its type and values, and the plain training keys (length of
     training, batch size, augmentation switches)."""
-    if found is None or found.kind != "option YAML":
+    if found is None or found.kind not in ("option YAML", "OmegaConf config"):
         return ()
     classes = _class_lines(analyses)
-    why = found.why()
+    if found.type_key == "target":
+        rows = [row for group in _model_groups(found) for row in _rows(*group, classes)]
+        return tuple(_with_code_use(row, with_values(analyses)) for row in rows)
+    return tuple(_rows(found, found.why(), "", classes))
+
+
+#: At most this many later uses of a config value are named in a row's note.
+_USES_SHOWN = 2
+
+
+def _with_code_use(row: RecipeItem, files: Sequence[FileAnalysis]) -> RecipeItem:
+    """A plain key's row with where the code reads the key and what it computes from it
+    (latent-diffusion's ``bs, base_lr = config.data.params.batch_size,
+    config.model.base_learning_rate``, then ``model.learning_rate = accumulate_grad_batches
+    * ngpu * bs * base_lr``): the value in the file is not the one the training runs."""
+    key = row.name.removeprefix("config ").partition(" ")[0]
+    if row.name.startswith(f"config {key}:") or key.count(".") < 1:
+        return row  # a section's row
+    tail = ".".join(key.split(".")[-2:])
+    for fa in files:
+        facts = fa.syntax.values  # type: ignore[union-attr]
+        # each scope: the module's code (a script's ``if __name__ == "__main__":``), each def
+        for scope in (facts.assigns, *(d.assigns for d in facts.defs)):
+            for a in scope:
+                name = _bound_name(a.target, a.value, tail)
+                if name is None:
+                    continue
+                # arithmetic on it (a scaled learning rate), not every use
+                uses = [
+                    f"{fa.path}:{b.line} ({b.target.text} = {b.value.text})"
+                    for b in sorted(scope, key=lambda b: b.line)
+                    if b.line > a.line
+                    and b.value.kind == "BinOp"
+                    and any(e.kind == "Name" and e.name == name for e in b.value.walk())
+                ][:_USES_SHOWN]
+                if not uses:
+                    continue
+                note = f"{row.note}; the training reads it at {fa.path}:{a.line} as {name}"
+                note += ", then computes " + ", ".join(uses)
+                return RecipeItem(row.category, row.name, row.where, row.values, note)
+    return row
+
+
+def _bound_name(target: Expr, value: Expr, tail: str) -> str | None:
+    """The name an assignment binds to a read of the config key ending ``tail``
+    (``base_lr`` in ``bs, base_lr = config.data.params.batch_size,
+    config.model.base_learning_rate``), or None."""
+    pairs = [(target, value)]
+    if target.kind == "Tuple" and value.kind == "Tuple" and len(target.parts) == len(value.parts):
+        pairs = list(zip(target.parts, value.parts, strict=True))
+    for t, v in pairs:
+        if t.kind == "Name" and v.kind == "Attribute" and f".{v.text}".endswith(f".{tail}"):
+            return t.name
+    return None
+
+
+def _rows(found: OptionFiles, why: str, suffix: str, classes: dict[str, str]) -> list[RecipeItem]:
+    """The rows of one set of option files: its sections and its plain keys; ``suffix``
+    after each row's name says which group of configs it is (`` (VQModel)``)."""
+    key_of = found.type_key
+    plain = _TARGET_PLAIN if key_of == "target" else _PLAIN
+    all_keys = {k for f in found.files().values() for k in f}
+    # a nested section building its own class (a loss config inside the model's params)
+    # has its own row: its keys are not the outer section's
+    owners = sorted(
+        (k.removesuffix(f".{key_of}") for k in all_keys if k.endswith(f".{key_of}")),
+        key=len,
+        reverse=True,
+    )
     out: list[RecipeItem] = []
     for category, section in found.sections():
-        picked = found.value(f"{section}.type")
-        if picked is None:
+        picked = found.value(f"{section}.{key_of}")
+        if picked is None or "." in _owner(section, owners):
+            # a loss config of a part the model builds from its own config (a frozen
+            # first stage's ``first_stage_config.params.lossconfig``) is that part's
+            # training, not this one's
             continue
         type_name, setting, _ = picked
         type_name = type_name.strip("'\"")
         # nested settings by their path in the section (a perceptual loss's
         # ``layer_weights.conv1_2``: which VGG layers it compares, each with its weight)
         keys = sorted(
-            {k for f in found.files().values() for k in f if k.startswith(f"{section}.")},
-            key=lambda k: (k != f"{section}.type", k.count("."), k),
+            {
+                k
+                for k in all_keys
+                if k.startswith(f"{section}.")
+                # its own keys, and the class each part it builds names
+                and section in (_owner(k, owners), _owner(k.removesuffix(f".{key_of}"), owners))
+                and not any(p.search(k) for _, p in plain)
+            },
+            key=lambda k: (k != f"{section}.{key_of}", k.count("."), k),
         )
-        values = tuple((k[len(section) + 1 :], found.shown(k) or "") for k in keys)
+        values = [(k[len(section) + 1 :], found.shown(k) or "") for k in keys]
+        if len(values) > _SECTION_SHOWN:
+            more = len(values) - _SECTION_SHOWN
+            values = [*values[:_SECTION_SHOWN], ("…", f"{more} more keys in {setting.path}")]
         note = why + _earlier_stages(found, keys, section)
-        defined = classes.get(type_name)
+        defined = classes.get(_class_name(type_name))
         if defined:
-            note = f"{type_name} defined at {defined}; {note}"
-        name = f"config {section}: {type_name}"
-        out.append(RecipeItem(category, name, Where(setting.path, setting.line), values, note))
-    keys = sorted({k for f in found.files().values() for k in f})
-    for category, pattern in _PLAIN:
+            note = f"{_class_name(type_name)} defined at {defined}; {note}"
+        # the model's own row names its group already
+        shown = "" if suffix == f" ({_class_name(type_name)})" else suffix
+        name = f"config {section}: {type_name}{shown}"
+        where = Where(setting.path, setting.line)
+        out.append(RecipeItem(category, name, where, tuple(values), note))
+    keys = sorted(all_keys)
+    for category, pattern in plain:
         for key in keys:
             if pattern.search(key):
                 picked = found.value(key)
@@ -1325,11 +1683,60 @@ def option_rows(
                 if picked is not None and not (category == "checkpoint" and _null(picked[0])):
                     where = Where(picked[1].path, picked[1].line)
                     note = why + _earlier_stages(found, [key], "")
-                    row = RecipeItem(
-                        category, f"config {key}", where, (("value", found.shown(key) or ""),), note
-                    )
-                    out.append(row)
-    return tuple(out)
+                    value = (("value", found.shown(key) or ""),)
+                    out.append(RecipeItem(category, f"config {key}{suffix}", where, value, note))
+    return out
+
+
+#: At most this many keys of a section are shown in its row (a model's architecture config).
+_SECTION_SHOWN = 16
+#: Plain keys of an OmegaConf config -> their category: the learning rate beside the model's
+#: target (``model.base_learning_rate``), the data module's batch size and the training
+#: images' size, the trainer's length and accumulation.
+_TARGET_PLAIN = (
+    ("optimizer", re.compile(r"^(network|net|model|arch)\w*\.(base_)?(learning_rate|lr)$")),
+    ("batch_size", re.compile(r"^data\w*\.params\.batch_size$")),
+    ("preprocessing", re.compile(r"^data\w*\.params\.train\.params\.\w*size$")),
+    ("epochs", re.compile(r"(^|\.)trainer\.max_(epochs|steps)$")),
+    ("grad_accum", re.compile(r"(^|\.)trainer\.accumulate_grad_batches$")),
+)
+
+
+def _owner(key: str, owners: Sequence[str]) -> str:
+    """The innermost section building a class (longest first in ``owners``) that ``key``
+    is inside; "" when none."""
+    return next((o for o in owners if key.startswith(f"{o}.")), "")
+
+
+def _model_groups(found: OptionFiles) -> list[tuple[OptionFiles, str, str]]:
+    """The OmegaConf configs grouped by the model their top section builds, the most
+    common first: (the group's files, where its values come from, the row names' suffix).
+    One config picked: that one alone. Several models: each group's rows say which model
+    (`` (VQModel)``) and name its configs (``configs/a.yaml (and 3 other configs)``)."""
+    if found.chosen is not None:
+        return [(found, found.why(), "")]
+    groups: dict[str, list[str]] = {}
+    for path, flat in sorted(found.flat.items()):
+        top = next((flat[k] for k in sorted(flat) if _TOP_TARGET.match(k)), None)
+        if top is not None:
+            groups.setdefault(top.text.strip("'\""), []).append(path)
+    ranked = sorted(groups, key=lambda t: (-len(groups[t]), t))
+    by = f" ({found.option} names none by default)" if found.option else ""
+    out: list[tuple[OptionFiles, str, str]] = []
+    for target in ranked:
+        paths = groups[target]
+        sub = OptionFiles(found.kind, {p: found.flat[p] for p in paths}, type_key="target")
+        others = f" (and {len(paths) - 1} other config{'s' if len(paths) > 2 else ''})"
+        why = (
+            f"{paths[0]}{others if len(paths) > 1 else ''} build {target}: "
+            f"{len(paths)} of {len(found.flat)} {found.kind}s, none picked{by}; "
+            "the most common value first, with how many of them set it"
+        )
+        if found.notes:
+            why += f"; {len(found.notes)} file(s) not read: " + ", ".join(found.notes[:3])
+        suffix = f" ({_class_name(target)})" if len(ranked) > 1 else ""
+        out.append((sub, why, suffix))
+    return out
 
 
 def _earlier_stages(found: OptionFiles, keys: Sequence[str], section: str) -> str:
@@ -1351,6 +1758,12 @@ def _earlier_stages(found: OptionFiles, keys: Sequence[str], section: str) -> st
         if differ:
             out.append(f"{path} sets " + ", ".join(differ[:4]))
     return "; earlier stage: " + "; ".join(out) if out else ""
+
+
+def _class_name(text: str) -> str:
+    """The class a ``type`` or ``target`` value names, by its last name
+    (``'taming.models.vqgan.VQModel'`` -> ``VQModel``; ``NAFNet`` -> ``NAFNet``)."""
+    return text.strip("'\"").rpartition(".")[2]
 
 
 def _null(text: str) -> bool:

@@ -83,8 +83,10 @@ from apiscan.review.config_files import (
     darknet_recipe,
     darknet_settings,
     framework_rows,
+    hyp_settings,
     option_rows,
     picked_by_options,
+    yacs_key,
     yaml_rows,
 )
 from apiscan.review.configs import with_config_rows
@@ -543,6 +545,7 @@ def extract_recipe(
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
+    recipe.repo.hyp = hyp_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
     options = readings.options[0]
     items = framework_rows(picked_by_options(recipe.items(), options, analyses), options, analyses)
@@ -886,6 +889,8 @@ class _Repo:
     hparams: OptionFiles | None = None
     #: the Darknet ``[net]`` keys the training reads (``model.hyperparams['decay']``)
     darknet: DarknetSettings | None = None
+    #: the YAML hyperparameter file the training loads into a dict (``hyp["lr0"]``)
+    hyp: DarknetSettings | None = None
     #: the repository's root, whose shell scripts launch the training (None: none read)
     root: Path | None = None
     #: a script's path -> the shell scripts' commands that run it (read on first use)
@@ -1255,7 +1260,8 @@ class _Values:
                 if found is not None:
                     return found
             head = receiver.partition(".")[0]
-            if head in _CONFIG_RECEIVERS and last.isupper() and expr.name.isupper():
+            # a yacs section's key, upper case or not (``cfg.TRAIN.lr_encoder``)
+            if head in _CONFIG_RECEIVERS and last.isupper():
                 sets = self.repo.config_chains.get(f"{last}.{expr.name}", [])
                 found_sets = [
                     (
@@ -1480,13 +1486,8 @@ class _Values:
         value, or how many YAML files set it to what when none is the default."""
         if self.repo.yaml is None:
             return None
-        chain = [*expr.target.full().split("."), expr.name]
-        keys: list[str] = []
-        for part in reversed(chain):
-            if not part.isupper():
-                break
-            keys.insert(0, part)
-        return self.repo.yaml.step(".".join(keys), expr.text) if len(keys) >= 2 else None
+        keys = yacs_key([*expr.target.full().split("."), expr.name])
+        return self.repo.yaml.step(".".join(keys), expr.text) if keys else None
 
     # -- compound values
     def _elements(self, f: _File, fn: int, expr: Expr, depth: int) -> _Val:
@@ -1535,14 +1536,20 @@ class _Values:
         is a literal or a call fed literals."""
         text = expr.text
         container, index = expr.parts[0], expr.parts[1]
-        setting = (
-            self.repo.darknet.read(container.text, index.value)
-            if self.repo.darknet is not None
-            and index.kind == "Constant"
-            and isinstance(index.value, str)
-            else None
-        )
-        if setting is not None:
+        for keyed in (self.repo.darknet, self.repo.hyp):
+            setting = (
+                keyed.read(container.text, index.value)
+                if keyed is not None and index.kind == "Constant" and isinstance(index.value, str)
+                else None
+            )
+            if setting is None or keyed is None:
+                continue
+            if not keyed.section:  # a YAML hyperparameter file
+                step = f"{text}: {setting.text} in {setting.loc()}, {keyed.chosen_by}"
+                changed = keyed.changed.get(index.value)
+                if changed:  # ``hyp["box"] *= 3 / nl``: the file's value is scaled
+                    step += f"; changed in place at {changed}"
+                return _Val(setting.text, True, (step,))
             where = f"{setting.path} [net]" + (f" at line {setting.line}" if setting.line else "")
             step = "set" if setting.line else "not set: .get gives None"
             return _Val(setting.text, True, (f"{text}: {step} in {where}",))

@@ -2388,7 +2388,7 @@ class _Builders:
             tops = [*picks, *(m for m in tops if m.cls not in shown)]
         if run_time is not None:  # the registry's main model first, then what builds it
             tops = [run_time, *(m for m in tops if m.cls != run_time.cls)]
-        picked = self._framework_networks()
+        picked = self._framework_networks() or self._target_networks()
         if picked:  # what the framework's training builds comes before what scripts build
             shown = {m.cls for m in picked}
             tops = [*picked, *(m for m in tops if m.cls not in shown)]
@@ -2553,6 +2553,22 @@ class _Builders:
                 third = f"{package} (third-party: port it with the framework)"
                 parts = (("selected by", why), built, ("defined in", third))
                 out.append(TopModel(cls, where, "", parts))
+        return out
+
+    def _target_networks(self) -> list[TopModel]:
+        """The models OmegaConf configs build by their dotted ``target`` (latent-diffusion's
+        ``model: {target: ldm.models.diffusion.ddpm.LatentDiffusion, params: ...}``, built
+        by ``instantiate_from_config(config.model)`` from the configs the command line
+        names), the most configs' first: what the training builds, whatever scripts
+        construct directly. Only the repository's own classes."""
+        options = self.options
+        if options is None or options.type_key != "target":
+            return []
+        out: list[TopModel] = []
+        for cls, why in options.networks(self.classes):
+            if all(m.cls != cls for m in out):
+                parts = (("selected by", why), *self.parts_of(cls))
+                out.append(TopModel(cls, self.classes[cls].where, "", tuple(parts)))
         return out
 
     def _class_named(self) -> list[TopModel]:

@@ -62,13 +62,13 @@ def test_with_no_default_yaml_the_defaults_stay_and_the_configs_differ(tmp_path:
     sgd = dict(row(items, "optimizer", "torch.optim.SGD").values)
     assert sgd["lr"] == (
         "0.001 (cfg.SOLVER.BASE_LR: default at yacsnet/defaults.py:10; "
-        "cfg.SOLVER.BASE_LR: 3 of 3 YAML configs set it to 0.01 | 0.02; none is the default)"
+        "cfg.SOLVER.BASE_LR: 0.02 in 2 of 3 YAML configs; 0.01 in 1; none is the default)"
     )
     iters = row(items, "epochs", "config SOLVER.MAX_ITER across YAML configs")
     assert dict(iters.values) == {
         "default": "40000 at yacsnet/defaults.py:15",
         "YAML configs": "2 of 3 set it",
-        "values": "90000 … 270000 (2 values)",
+        "values": "90000 in 1 of 3 YAML configs; 270000 in 1; 1 keeps the default",
     }
     assert iters.note.startswith(
         "no YAML config is the default (--config-file at tools/train_net.py:12 names none)"
