@@ -5037,6 +5037,111 @@ class _Recipe:
             found = self._loss_factor(file, other)
             if found:
                 return found
+        if stored.kind == "Name":
+            return self._injected_factor(file, call, stored.name)
+        return []
+
+    def _injected_factor(self, file: _File, call: CallValues, name: str) -> list[tuple[str, str]]:
+        """The weight a loss module handed to a repository Module's constructor is given
+        in that Module's methods (semantic-segmentation's ``crit = nn.NLLLoss(...)`` passed
+        to ``SegmentationModule(net_encoder, net_decoder, crit, cfg.TRAIN.deep_sup_scale)``,
+        whose ``forward`` adds ``loss_deepsup * self.deep_sup_scale``, ``loss_deepsup =
+        self.crit(...)``: the deep supervision's weight). Shown by the method it is in."""
+        for site in file.values.calls:
+            if site.expr.line <= call.expr.line or not (
+                site.function == call.function or call.function < 0
+            ):
+                continue
+            if not any(
+                a.kind == "Name" and a.name == name for a in site.expr.parts[1:]
+            ) and not any(
+                k.target.kind == "Name" and k.target.name == name for k in site.expr.keywords
+            ):
+                continue
+            built = self.values.repo_function(file, site.expr, classes=True)
+            if built is None:
+                continue
+            owner, cls = built
+            init = owner.first.get(f"{owner.defs[cls].qual}.__init__")
+            if init is None:
+                continue
+            params = [
+                p
+                for p, passed in _bind_def(owner.defs[init], site.expr).items()
+                if passed.kind == "Name" and passed.name == name
+            ]
+            attrs = {
+                a.target.text
+                for a in owner.defs[init].assigns
+                if a.target.kind == "Attribute"
+                and a.target.target.text == "self"
+                and a.value.kind == "Name"
+                and a.value.name in params
+            }
+            for other in owner.values.calls:
+                if (
+                    other.expr.func.text in attrs
+                    and other.function >= 0
+                    and owner.defs[other.function].owner == cls
+                ):
+                    found = self._loss_factor(owner, other) or self._setting_factor(
+                        owner, other, partial(self._passed_setting, file, site, owner, init)
+                    )
+                    if found:
+                        method = owner.defs[other.function].qual
+                        return [
+                            (
+                                f"{key} in {method}",
+                                f"{text} ({other.expr.text}, {owner.loc(other.expr.line)})",
+                            )
+                            for key, text in found
+                        ]
+        return []
+
+    def _passed_setting(
+        self, caller: _File, site: CallValues, owner: _File, init: int, attr: Expr
+    ) -> str:
+        """What the construction ``site`` gives the attribute ``attr`` (``self.X``) that
+        ``__init__`` (def ``init`` of ``owner``) sets from one of its parameters: the
+        argument as the caller has it, else the parameter's default; "" when that is
+        ``None`` (the term is switched off: ``if self.deep_sup_scale is not None``)."""
+        d = owner.defs[init]
+        for a in d.assigns:
+            if a.target.text != attr.text or a.value.kind != "Name":
+                continue
+            passed = _bind_def(d, site.expr).get(a.value.name) or dict(d.params).get(a.value.name)
+            if passed is None or _is_none(passed):
+                return ""
+            return self.values.describe(caller, site.function, passed)
+        return self.values.describe(owner, init, attr)
+
+    def _setting_factor(
+        self, file: _File, call: CallValues, show: Callable[[Expr], str]
+    ) -> list[tuple[str, str]]:
+        """The factor a loss stored by name is multiplied by later in the same method when
+        it is a setting of the object (``loss_deepsup * self.deep_sup_scale``) that
+        reaches no literal (a config entry the scan cannot read): the setting as written,
+        with what ``show`` says its value is."""
+        stored = call.stored
+        fn = call.function
+        if stored is None or stored.kind != "Name" or fn < 0:
+            return []
+        for a, scope in file.assigns:
+            if scope != fn or a.line <= call.expr.line:
+                continue
+            for node in _outer_products(a.value):
+                factors = _factors(node)
+                hit = [f for f in factors if f.kind == "Name" and f.name == stored.name]
+                weights = [f for f in factors if f not in hit]
+                if len(hit) != 1 or not weights:
+                    continue
+                if not all(w.kind == "Attribute" and w.target.text == "self" for w in weights):
+                    continue
+                each = [show(w) for w in weights]
+                if not all(each):
+                    return []
+                shown = " * ".join(each)
+                return [("weight", f"{' * '.join(w.text for w in weights)} = {shown}")]
         return []
 
     def _step_weights(self, file: _File) -> None:

@@ -122,3 +122,27 @@ def test_scripts_named_for_their_model_then_eval(place: str, inference: bool) ->
     from apiscan.review.recipe import _INFERENCE_PLACE
 
     assert bool(_INFERENCE_PLACE.search(place)) is inference
+
+
+def test_deep_supervision_weight_of_an_injected_criterion(recipe: tuple[RecipeItem, ...]) -> None:
+    # crit = CrossEntropyLoss(...) handed to WithLoss(model, crit, args.aux_scale), whose
+    # forward adds ``loss_aux * self.aux_scale``: the weight followed to the argparse default
+    ce = dict(row(recipe, "loss", "torch.nn.CrossEntropyLoss").values)
+    built = line_of("train.py", "deep = WithLoss(")
+    option = line_of("train.py", "'--aux_scale'")
+    at = line_of("hand/model.py", "loss_aux = self.crit(")
+    assert ce["ignore_index"] == "-1"
+    # two constructions give aux_scale different values: this one's argument is shown
+    assert built < line_of("train.py", "deep_env = WithLoss(")
+    assert ce["weight in WithLoss.forward"] == (
+        f"self.aux_scale = 0.4 (args.aux_scale: default of argparse --aux_scale at train.py:"
+        f"{option}) "
+        f"(self.crit(self.net.head(self.net.norm(self.net.backbone(x))), y), hand/model.py:{at})"
+    )
+    # a weight that reaches no literal: what this construction passes, not another's
+    nll = dict(row(recipe, "loss", "torch.nn.NLLLoss").values)
+    assert nll["weight in WithLoss.forward"].startswith(
+        "self.aux_scale = float(os.environ.get('AUX', '0.4')) (self.crit("
+    )
+    # a criterion applied once, unweighted, by the module it is handed to: no weight
+    assert dict(row(recipe, "loss", "torch.nn.MSELoss").values) == {}
