@@ -4593,7 +4593,7 @@ class _Recipe:
                     values += [
                         (k, v) for k, v in self._returned_weights(file, node) if k not in given
                     ]
-                    values += self._hand_smoothing(file, index)
+                    values += self._hand_smoothing(file, index, {k for k, _ in values})
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _callable_class(self, key: str, file: _File, index: int) -> bool:
@@ -4864,13 +4864,15 @@ class _Recipe:
             values.insert(0, ("shape", " then ".join(shape)))
         return values + list(settings.items())
 
-    def _hand_smoothing(self, file: _File, index: int) -> list[tuple[str, str]]:
+    def _hand_smoothing(self, file: _File, index: int, given: set[str]) -> list[tuple[str, str]]:
         """Label smoothing a loss writes by hand (attention-is-all-you-need's ``cal_loss``:
         ``eps = 0.1`` then ``one_hot * (1 - eps) + (1 - one_hot) * eps / (n_class - 1)``;
         ``confidence = 1. - smoothing``): a target or a weight blended as ``1 - x`` and ``x``
         where ``x`` is a literal fraction, in the def ``index`` or, for a class, its
         methods. The ``if`` it sits under says when it runs. None where ``x`` is no literal
-        below one half (``(1 - p) ** gamma`` of a focal loss reads a probability)."""
+        below one half (``(1 - p) ** gamma`` of a focal loss reads a probability), and none
+        where the row already shows the fraction as an argument (timm's
+        ``LabelSmoothingCrossEntropy(smoothing=0.1)``: ``given`` holds its keys)."""
         d = file.defs[index]
         fns = (
             [i for i, m in enumerate(file.defs) if m.owner == index and not m.is_class]
@@ -4891,7 +4893,7 @@ class _Recipe:
                     named = _SMOOTHING_NAME.search(x.name) or (
                         under is not None and "smooth" in under.test.text.lower()
                     )
-                    if not named:
+                    if not named or x.name in given:
                         continue
                     found = self.values.resolve(file, fn, x, 0)
                     number = _literal_number(found.text) if found.literal else None
@@ -6925,8 +6927,11 @@ class _Recipe:
         network: at least one is an argument of a module's construction or call, and every
         other one indexes a table (``input_sizes[opt.compound_coef]``) or names a file in a
         formatted string. A weight multiplies a loss; an index into per-size tables is the
-        model's scale (EfficientDet's D0-D7), no setting of the loss."""
+        model's scale (EfficientDet's D0-D7), no setting of the loss. One index at least: a
+        weight handed to a loss wrapper's constructor (timm's ``--task-loss-weight``) stays."""
         if not any(self._model_argument(r) for r in reads):
+            return False
+        if not any(_indexes(r) for r in reads):
             return False
         return all(self._model_argument(r) or _indexes_or_formats(r) for r in reads)
 
@@ -7497,9 +7502,14 @@ def _differentiated(file: _File) -> Iterator[tuple[CallValues, int, Expr]]:
         yield call, fn, target
 
 
-def _indexes_or_formats(read: _Read) -> bool:
-    """The read is a subscript's index (``sizes[args.size]``) or a value formatted into a
-    string (``f"model-d{args.size}.pth"``)."""
+def _indexes(read: _Read) -> bool:
+    """The read is a subscript's index (``sizes[args.size]``)."""
+    return _indexes_or_formats(read, formats=False)
+
+
+def _indexes_or_formats(read: _Read, formats: bool = True) -> bool:
+    """The read is a subscript's index (``sizes[args.size]``) or, with ``formats``, a value
+    formatted into a string (``f"model-d{args.size}.pth"``)."""
     node = read.node
     at = (node.line, node.col, node.end_line, node.end_col)
     for root, _ in _file_roots(read.file):
@@ -7510,7 +7520,7 @@ def _indexes_or_formats(read: _Read) -> bool:
                 index = outer.parts[1]
                 if (index.line, index.col, index.end_line, index.end_col) == at:
                     return True
-            if outer.kind == "FormattedValue" and outer.parts:
+            if formats and outer.kind == "FormattedValue" and outer.parts:
                 inner = outer.parts[0]
                 if (inner.line, inner.col, inner.end_line, inner.end_col) == at:
                     return True

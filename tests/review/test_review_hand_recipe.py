@@ -146,3 +146,16 @@ def test_deep_supervision_weight_of_an_injected_criterion(recipe: tuple[RecipeIt
     )
     # a criterion applied once, unweighted, by the module it is handed to: no weight
     assert dict(row(recipe, "loss", "torch.nn.MSELoss").values) == {}
+
+
+def test_smoothing_given_as_an_argument_is_not_repeated(recipe: tuple[RecipeItem, ...]) -> None:
+    # ``self.confidence = 1. - smoothing`` in __init__: the row already says smoothing 0.1
+    item = row(recipe, "loss", "hand.losses.LabelSmoothingLoss")
+    assert dict(item.values) == {"smoothing": "0.1"}
+
+
+def test_weight_handed_to_a_loss_wrapper_stays(recipe: tuple[RecipeItem, ...]) -> None:
+    # --task_loss_weight is an argument of a Module's constructor (TaskLoss) and indexes
+    # nothing: a loss weight, not the model's size
+    option = row(recipe, "loss", "argparse --task_loss_weight")
+    assert dict(option.values) == {"default": "0.7"}
