@@ -3157,6 +3157,9 @@ class _Recipe:
             if k == key or k in also
             for path, fact in found
             if not is_test_path(path)
+            # a module trying its own class out under ``__main__`` (reid's
+            # ``instance_loss.py`` building ``InstanceLoss(gamma=32)``) is no training run
+            and not self._in_self_test(path, fact.line)
         ]
         reasons = []
         for path, fact in sites:

@@ -159,3 +159,11 @@ def test_weight_handed_to_a_loss_wrapper_stays(recipe: tuple[RecipeItem, ...]) -
     # nothing: a loss weight, not the model's size
     option = row(recipe, "loss", "argparse --task_loss_weight")
     assert dict(option.values) == {"default": "0.7"}
+
+
+def test_loss_built_only_off_by_default_and_in_its_self_test(
+    recipe: tuple[RecipeItem, ...],
+) -> None:
+    # InstanceLoss is built under ``if args.instance:`` (off) and in losses.py's own
+    # ``__main__`` block: no run of the training computes its nll_loss
+    assert "torch.nn.functional.nll_loss" not in {i.name for i in recipe}
