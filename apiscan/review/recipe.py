@@ -2460,6 +2460,8 @@ class _Recipe:
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
+        # the modules' own ``__main__`` demos: read by the untaken-branch rules from the start
+        self._self_tests = self_tests(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self._needed_options()
@@ -2471,7 +2473,6 @@ class _Recipe:
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
         #: True, False or None when it cannot be told, the test's text)
         self.branches: dict[_RowKey, _Branch] = {}
-        self._self_tests = self_tests(analyses)
         #: places of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[tuple[str, int, int, int, int]] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
@@ -2664,6 +2665,7 @@ class _Recipe:
         unused = self._unused_loss_defs()
         uncalled = self.uncalled
         unbuilt = self._unbuilt_families()
+        dead_built = self._built_by_uncalled(uncalled)
         side = self.apart
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
@@ -2678,6 +2680,7 @@ class _Recipe:
             if not (i.category == "loss" and self._inside(i.where, unused))
             and not self._inside(i.where, uncalled)
             and not self._inside(i.where, unbuilt)
+            and not (i.category == "init" and self._inside(i.where, dead_built))
             and not self._inside(i.where, overridden)
             and not (
                 i.note.startswith("repo ")
@@ -3853,6 +3856,32 @@ class _Recipe:
         for path, index in sorted(unbuilt):
             d = self.files[path].defs[index]
             out.setdefault(path, []).append((d.line, d.end_line))
+        return out
+
+    def _built_by_uncalled(
+        self, uncalled: dict[str, list[tuple[int, int]]]
+    ) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the repository's Module classes whose every
+        construction lies in a function nothing calls (semantic-segmentation's
+        ``MobileNetV2``, built only by ``mobilenetv2()``, which the builder reaches through
+        ``mobilenet.__dict__[...]`` under an architecture the config does not pick): their
+        weight initialisers are no part of the model that trains. A class nothing constructs
+        at all is left to the other rules (a registry or a config may build it)."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for key, (file, index) in self.repo.defs.items():
+            d = file.defs[index]
+            if not d.is_class or d.owner >= 0 or not self.hierarchy.is_module(key):
+                continue
+            sites = [
+                (path, fact)
+                for k in (key, f"{key}.__init__")
+                for path, fact in self.repo.call_sites.get(k, ())
+                if not is_test_path(path) and not self._in_self_test(path, fact.line)
+            ]
+            if sites and all(
+                any(a <= fact.line <= b for a, b in uncalled.get(path, ())) for path, fact in sites
+            ):
+                out.setdefault(file.path, []).append((d.line, d.end_line))
         return out
 
     @staticmethod
