@@ -167,3 +167,24 @@ def test_loss_built_only_off_by_default_and_in_its_self_test(
     # InstanceLoss is built under ``if args.instance:`` (off) and in losses.py's own
     # ``__main__`` block: no run of the training computes its nll_loss
     assert "torch.nn.functional.nll_loss" not in {i.name for i in recipe}
+
+
+def test_init_of_classes_built_only_by_uncalled_functions(
+    recipe: tuple[RecipeItem, ...],
+) -> None:
+    inits = {i.name: dict(i.values) for i in recipe if i.category == "init"}
+    # Net is built by the training: its initialiser is a row
+    assert inits["Net._initialize_weights"] == {
+        "m.weight.data.normal_": "0, 0.02",
+        "m.bias.data.zero_": "",
+    }
+    # TinyNet is built only by tinynet(), which nothing calls
+    assert "TinyNet._initialize_weights" not in inits
+
+
+def test_stop_under_a_parameter_test_reads_the_callers() -> None:
+    # ``check_mode('adam')`` raising under ``if mode not in (...)``: telling whether the
+    # raise runs follows the callers of check_mode and of main (a regression: this once
+    # read the modules' own ``__main__`` blocks before they were known)
+    result, analyses = scan_with_facts(ScanOptions(str(ROOT), cache_dir=None, jobs=1))
+    assert extract_recipe(result, analyses, ROOT)
