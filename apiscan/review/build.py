@@ -42,7 +42,7 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
-from apiscan.review.roles import HAND_DRAWN, TRAINING_APIS, TRAINING_STEP, train_switch
+from apiscan.review.roles import HAND_DRAWN, TRAINING_STEP, train_switch, trains
 from apiscan.review.sources import is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
@@ -590,9 +590,7 @@ def training_files(result: ScanResult) -> frozenset[str]:
     """Files outside tests that build an optimizer or run a backward pass: the training step,
     ported wherever it lives (``tools/train.py``). None: the repository only infers."""
     return frozenset(
-        f.path
-        for f in result.api_findings
-        if f.api.startswith(TRAINING_APIS) and not is_test_path(f.path)
+        f.path for f in result.api_findings if trains(f.api) and not is_test_path(f.path)
     )
 
 

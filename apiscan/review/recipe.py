@@ -266,6 +266,9 @@ _NOT_AUG_CONTEXT = re.compile(r"visuali[sz]|plot|draw|eval", re.IGNORECASE)
 #: for inference or evaluation, a function named for prediction or test-time augmentation.
 _INFERENCE_PLACE = re.compile(
     r"(^|/)(detectors?|inference|predictors?|demos?)/|(^|/)(demo|infer|predict|eval|test)\w*\.py:"
+    # a script named for its model first (EfficientDet's ``efficientdet_test_videos.py``,
+    # ``coco_eval.py``), not one that also trains (``train_eval.py``)
+    r"|(^|/)(?![^/]*train)\w+_(demo|infer|predict|eval|test)\w*\.py:"
     r"|[:.](infer\w*|predict\w*|\w*_tta|tta\w*|test_time\w*|flip_test\w*"
     # HRNet's ``validate`` flipping back its test-time flipped heatmaps
     r"|validate\w*|validation\w*|evaluate\w*)$",
@@ -424,6 +427,14 @@ _DEFINED_AT = re.compile(r"\bdefined at (\S+?:\d+)\b")
 #: What a loss's weight is called beside it (``instance_loss`` → ``instance_loss_weight``).
 _WEIGHT_SUFFIXES = ("_weight", "_coef", "_lambda", "_w")
 _DECAY_PARAM = re.compile(r"decay|momentum|beta|tau|alpha|rate", re.IGNORECASE)
+
+#: What a label-smoothing fraction is called (``eps``, ``epsilon``, ``smoothing``,
+#: ``label_smooth``).
+_SMOOTHING_NAME = re.compile(r"(?i)smooth|^eps(ilon)?$")
+
+#: A step raised to the power -0.5 (``step ** (-0.5)``, ``rsqrt``): the inverse square root
+#: schedule of the Transformer (Noam), whatever the names.
+_INVERSE_ROOT = re.compile(r"\*\*\s*\(?\s*-\s*0?\.5\b|\brsqrt\(")
 
 #: Settings (argparse options, config attributes, module constants) by their name; the first
 #: match wins, so ``no_aug_epochs`` is an augmentation setting and ``warmup_epochs`` a warm-up.
@@ -2509,6 +2520,8 @@ class _Recipe:
         #: (path, line) -> the call facts on it (built on first use)
         self._facts_by_line: dict[tuple[str, int], list[tuple[str, CallFact]]] | None = None
         self._index_call_sites(analyses)
+        # the modules' own ``__main__`` demos: read by the untaken-branch rules from the start
+        self._self_tests = self_tests(analyses)
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self._needed_options()
@@ -2521,7 +2534,6 @@ class _Recipe:
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
         #: True, False or None when it cannot be told, the test's text)
         self.branches: dict[_RowKey, _Branch] = {}
-        self._self_tests = self_tests(analyses)
         #: places of the calls inside a composition of transforms (shown in its row)
         self.composed_calls: set[tuple[str, int, int, int, int]] = set()
         #: modules whose transform classes a composition uses (their defs are not rows)
@@ -2714,6 +2726,7 @@ class _Recipe:
         unused = self._unused_loss_defs()
         uncalled = self.uncalled
         unbuilt = self._unbuilt_families()
+        dead_built = self._built_by_uncalled(uncalled)
         side = self.apart
         overridden = self._overridden_defaults(side)
         # a def shown where it is constructed (with the values passed) needs no row by its name
@@ -2728,6 +2741,7 @@ class _Recipe:
             if not (i.category == "loss" and self._inside(i.where, unused))
             and not self._inside(i.where, uncalled)
             and not self._inside(i.where, unbuilt)
+            and not (i.category == "init" and self._inside(i.where, dead_built))
             and not self._inside(i.where, overridden)
             and not (
                 i.note.startswith("repo ")
@@ -3207,6 +3221,9 @@ class _Recipe:
             if k == key or k in also
             for path, fact in found
             if not is_test_path(path)
+            # a module trying its own class out under ``__main__`` (reid's
+            # ``instance_loss.py`` building ``InstanceLoss(gamma=32)``) is no training run
+            and not self._in_self_test(path, fact.line)
         ]
         reasons = []
         for path, fact in sites:
@@ -3929,6 +3946,32 @@ class _Recipe:
             out.setdefault(path, []).append((d.line, d.end_line))
         return out
 
+    def _built_by_uncalled(
+        self, uncalled: dict[str, list[tuple[int, int]]]
+    ) -> dict[str, list[tuple[int, int]]]:
+        """path -> (first, last line) of the repository's Module classes whose every
+        construction lies in a function nothing calls (semantic-segmentation's
+        ``MobileNetV2``, built only by ``mobilenetv2()``, which the builder reaches through
+        ``mobilenet.__dict__[...]`` under an architecture the config does not pick): their
+        weight initialisers are no part of the model that trains. A class nothing constructs
+        at all is left to the other rules (a registry or a config may build it)."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for key, (file, index) in self.repo.defs.items():
+            d = file.defs[index]
+            if not d.is_class or d.owner >= 0 or not self.hierarchy.is_module(key):
+                continue
+            sites = [
+                (path, fact)
+                for k in (key, f"{key}.__init__")
+                for path, fact in self.repo.call_sites.get(k, ())
+                if not is_test_path(path) and not self._in_self_test(path, fact.line)
+            ]
+            if sites and all(
+                any(a <= fact.line <= b for a, b in uncalled.get(path, ())) for path, fact in sites
+            ):
+                out.setdefault(file.path, []).append((d.line, d.end_line))
+        return out
+
     @staticmethod
     def _inside(where: Where, spans: dict[str, list[tuple[int, int]]]) -> bool:
         return any(a <= where.line <= b for a, b in spans.get(where.path, ()))
@@ -4431,7 +4474,9 @@ class _Recipe:
         if not (built.kind == "List" and built.parts):
             text = params.text
             return [("params", f"{text} ({where})" if where else text)], ""
-        if not all(e.kind == "Dict" for e in built.parts):
+        # a group is a dict literal or a ``dict(params=..., weight_decay=0.)`` call
+        # (semantic-segmentation's ``group_weight``: biases and norms without weight decay)
+        if not all(_dict_items(e) or e.kind == "Dict" for e in built.parts):
             return [("params", params.text)], ""
         groups = built.parts
         out = [("params", f"{len(groups)} parameter groups" + (f", {where}" if where else ""))]
@@ -4441,15 +4486,13 @@ class _Recipe:
                 if key != "params":
                     keys.add(key)
                     out.append((f"group {n}: {key}", value))
-        note = f"per-group keys: {', '.join(sorted(keys))}" if keys else "parameter groups"
-        return out, note
+        return out, _groups_note(keys)
 
     def _group_values(self, file: _File, fn: int, group: Expr) -> list[tuple[str, str]]:
         out = []
-        for key, value in zip(group.keys, group.items, strict=True):
-            if key is not None:
-                shown = value.text if key == "params" else None
-                out.append((key, shown or self.values.describe(file, fn, value)))
+        for key, value in _dict_items(group):
+            shown = value.text if key == "params" else None
+            out.append((key, shown or self.values.describe(file, fn, value)))
         return out
 
     def _repo_function(self, file: _File, call: Expr) -> tuple[_File, int] | None:
@@ -4682,6 +4725,7 @@ class _Recipe:
                     values += [
                         (k, v) for k, v in self._returned_weights(file, node) if k not in given
                     ]
+                    values += self._hand_smoothing(file, index, {k for k, _ in values})
                 self.add(row, key, caller.where(call.expr.line), values, note)
 
     def _callable_class(self, key: str, file: _File, index: int) -> bool:
@@ -5098,23 +5142,122 @@ class _Recipe:
                     break
             text = f"{stmt.target.text} = {stmt.value.text}"
             values.append((f"step {n}", side + shorten(text, _TERM_LIMIT * 2)))
-            for leaf in _leaves(stmt.value):
-                if leaf.kind != "Attribute" or file.dotted(leaf) or leaf.text in settings:
-                    continue
-                found = self.values.resolve(file, fn, leaf, 0)
-                if found.literal and found.text != leaf.text:
-                    settings[leaf.text] = found.show()
+            self._schedule_settings(file, fn, stmt.value, settings)
+        # a helper of the same class or file the steps call computes the factor
+        # (attention-is-all-you-need's ``self._get_lr_scale()``: the Noam formula)
+        helpers = self._schedule_helpers(file, fn, [a.value for a in stmts])
+        for call, index, returned in helpers:
+            values.append((call, shorten(returned.text, _TERM_LIMIT * 2)))
+            for a in file.defs[index].assigns:
+                self._schedule_settings(file, index, a.value, settings)
+        formulas = [a.value.text for a in stmts] + [r.text for _, _, r in helpers]
         shape = [
             word
             for word, hit in (
-                ("warm-up", any(re.search(r"warm", i.test.text, re.I) for i in ifs)),
-                ("cosine", any(re.search(r"\bcos\(", a.value.text) for a in stmts)),
+                (
+                    "warm-up",
+                    any(re.search(r"warm", i.test.text, re.I) for i in ifs)
+                    or any(re.search(r"warm", t, re.I) for t in formulas[len(stmts) :]),
+                ),
+                ("cosine", any(re.search(r"\bcos\(", t) for t in formulas)),
+                ("inverse square root of the step", any(_INVERSE_ROOT.search(t) for t in formulas)),
             )
             if hit
         ]
         if shape:
             values.insert(0, ("shape", " then ".join(shape)))
         return values + list(settings.items())
+
+    def _hand_smoothing(self, file: _File, index: int, given: set[str]) -> list[tuple[str, str]]:
+        """Label smoothing a loss writes by hand (attention-is-all-you-need's ``cal_loss``:
+        ``eps = 0.1`` then ``one_hot * (1 - eps) + (1 - one_hot) * eps / (n_class - 1)``;
+        ``confidence = 1. - smoothing``): a target or a weight blended as ``1 - x`` and ``x``
+        where ``x`` is a literal fraction, in the def ``index`` or, for a class, its
+        methods. The ``if`` it sits under says when it runs. None where ``x`` is no literal
+        below one half (``(1 - p) ** gamma`` of a focal loss reads a probability), and none
+        where the row already shows the fraction as an argument (timm's
+        ``LabelSmoothingCrossEntropy(smoothing=0.1)``: ``given`` holds its keys)."""
+        d = file.defs[index]
+        fns = (
+            [i for i, m in enumerate(file.defs) if m.owner == index and not m.is_class]
+            if d.is_class
+            else [index]
+        )
+        for fn in fns:
+            for stmt in file.defs[fn].assigns:
+                for node in stmt.value.walk():
+                    if node.kind != "BinOp" or node.name != "Sub" or len(node.parts) != 2:
+                        continue
+                    one, x = node.parts
+                    if one.value not in (1, 1.0) or x.kind not in ("Name", "Attribute"):
+                        continue
+                    under = next((i for i in stmt.ifs), None)
+                    # a focal loss's ``1 - alpha`` (0.25) blends classes, smooths nothing:
+                    # the fraction or the branch is named for smoothing
+                    named = _SMOOTHING_NAME.search(x.name) or (
+                        under is not None and "smooth" in under.test.text.lower()
+                    )
+                    if not named or x.name in given:
+                        continue
+                    found = self.values.resolve(file, fn, x, 0)
+                    number = _literal_number(found.text) if found.literal else None
+                    if number is None or not 0 < number <= 0.5:
+                        continue
+                    when = f", under if {under.test.shown()}" if under is not None else ""
+                    formula = f"{stmt.target.text} = {stmt.value.text}"
+                    return [
+                        (
+                            "label smoothing (by hand)",
+                            f"{x.text} = {found.show()}: "
+                            f"{shorten(formula, _TERM_LIMIT * 2)} at {file.loc(stmt.line)}{when}",
+                        )
+                    ]
+        return []
+
+    def _schedule_settings(
+        self, file: _File, fn: int, expr: Expr, settings: dict[str, str]
+    ) -> None:
+        """The settings ``expr`` reads in def ``fn`` (``self.lr_mul``, ``self.d_model``)
+        with their values followed to literals, added to ``settings`` by their text. A
+        counter the file steps in place (``self.n_steps += 1``) is the step, no setting: its
+        starting value says nothing of the schedule."""
+        counters = {u.node.text for d in file.defs for u in d.updates if u.op in ("Add", "Sub")}
+        for leaf in _leaves(expr):
+            if leaf.kind != "Attribute" or file.dotted(leaf) or leaf.text in settings:
+                continue
+            if leaf.text in counters:
+                continue
+            found = self.values.resolve(file, fn, leaf, 0)
+            if found.literal and found.text != leaf.text:
+                settings[leaf.text] = found.show()
+
+    def _schedule_helpers(
+        self, file: _File, fn: int, exprs: Sequence[Expr]
+    ) -> list[tuple[str, int, Expr]]:
+        """(call text, def index, returned expression) of each helper with one ``return``
+        that ``exprs`` call without arguments: a method of ``fn``'s class through ``self``
+        or a function of the same file (the factor a hand-written schedule multiplies the LR
+        by). A helper that takes arguments is shown where it is called, not inlined."""
+        owner = file.defs[fn].owner
+        found: list[tuple[str, int, Expr]] = []
+        for expr in exprs:
+            for node in expr.walk():
+                if node.kind != "Call" or node.args or node.keywords:
+                    continue
+                func = node.func
+                if func.kind == "Attribute" and func.target.text == "self" and owner >= 0:
+                    wanted, of = func.name, owner
+                elif func.kind == "Name":
+                    wanted, of = func.name, -1
+                else:
+                    continue
+                for index, d in enumerate(file.defs):
+                    if d.is_class or d.name != wanted or d.owner != of or len(d.returns) != 1:
+                        continue
+                    if node.text not in {c for c, _, _ in found}:
+                        found.append((node.text, index, d.returns[0]))
+                    break
+        return found
 
     @staticmethod
     def _unpassed_defaults(
@@ -5200,6 +5343,111 @@ class _Recipe:
             found = self._loss_factor(file, other)
             if found:
                 return found
+        if stored.kind == "Name":
+            return self._injected_factor(file, call, stored.name)
+        return []
+
+    def _injected_factor(self, file: _File, call: CallValues, name: str) -> list[tuple[str, str]]:
+        """The weight a loss module handed to a repository Module's constructor is given
+        in that Module's methods (semantic-segmentation's ``crit = nn.NLLLoss(...)`` passed
+        to ``SegmentationModule(net_encoder, net_decoder, crit, cfg.TRAIN.deep_sup_scale)``,
+        whose ``forward`` adds ``loss_deepsup * self.deep_sup_scale``, ``loss_deepsup =
+        self.crit(...)``: the deep supervision's weight). Shown by the method it is in."""
+        for site in file.values.calls:
+            if site.expr.line <= call.expr.line or not (
+                site.function == call.function or call.function < 0
+            ):
+                continue
+            if not any(
+                a.kind == "Name" and a.name == name for a in site.expr.parts[1:]
+            ) and not any(
+                k.target.kind == "Name" and k.target.name == name for k in site.expr.keywords
+            ):
+                continue
+            built = self.values.repo_function(file, site.expr, classes=True)
+            if built is None:
+                continue
+            owner, cls = built
+            init = owner.first.get(f"{owner.defs[cls].qual}.__init__")
+            if init is None:
+                continue
+            params = [
+                p
+                for p, passed in _bind_def(owner.defs[init], site.expr).items()
+                if passed.kind == "Name" and passed.name == name
+            ]
+            attrs = {
+                a.target.text
+                for a in owner.defs[init].assigns
+                if a.target.kind == "Attribute"
+                and a.target.target.text == "self"
+                and a.value.kind == "Name"
+                and a.value.name in params
+            }
+            for other in owner.values.calls:
+                if (
+                    other.expr.func.text in attrs
+                    and other.function >= 0
+                    and owner.defs[other.function].owner == cls
+                ):
+                    found = self._loss_factor(owner, other) or self._setting_factor(
+                        owner, other, partial(self._passed_setting, file, site, owner, init)
+                    )
+                    if found:
+                        method = owner.defs[other.function].qual
+                        return [
+                            (
+                                f"{key} in {method}",
+                                f"{text} ({other.expr.text}, {owner.loc(other.expr.line)})",
+                            )
+                            for key, text in found
+                        ]
+        return []
+
+    def _passed_setting(
+        self, caller: _File, site: CallValues, owner: _File, init: int, attr: Expr
+    ) -> str:
+        """What the construction ``site`` gives the attribute ``attr`` (``self.X``) that
+        ``__init__`` (def ``init`` of ``owner``) sets from one of its parameters: the
+        argument as the caller has it, else the parameter's default; "" when that is
+        ``None`` (the term is switched off: ``if self.deep_sup_scale is not None``)."""
+        d = owner.defs[init]
+        for a in d.assigns:
+            if a.target.text != attr.text or a.value.kind != "Name":
+                continue
+            passed = _bind_def(d, site.expr).get(a.value.name) or dict(d.params).get(a.value.name)
+            if passed is None or _is_none(passed):
+                return ""
+            return self.values.describe(caller, site.function, passed)
+        return self.values.describe(owner, init, attr)
+
+    def _setting_factor(
+        self, file: _File, call: CallValues, show: Callable[[Expr], str]
+    ) -> list[tuple[str, str]]:
+        """The factor a loss stored by name is multiplied by later in the same method when
+        it is a setting of the object (``loss_deepsup * self.deep_sup_scale``) that
+        reaches no literal (a config entry the scan cannot read): the setting as written,
+        with what ``show`` says its value is."""
+        stored = call.stored
+        fn = call.function
+        if stored is None or stored.kind != "Name" or fn < 0:
+            return []
+        for a, scope in file.assigns:
+            if scope != fn or a.line <= call.expr.line:
+                continue
+            for node in _outer_products(a.value):
+                factors = _factors(node)
+                hit = [f for f in factors if f.kind == "Name" and f.name == stored.name]
+                weights = [f for f in factors if f not in hit]
+                if len(hit) != 1 or not weights:
+                    continue
+                if not all(w.kind == "Attribute" and w.target.text == "self" for w in weights):
+                    continue
+                each = [show(w) for w in weights]
+                if not all(each):
+                    return []
+                shown = " * ".join(each)
+                return [("weight", f"{' * '.join(w.text for w in weights)} = {shown}")]
         return []
 
     def _step_weights(self, file: _File) -> None:
@@ -6744,6 +6992,10 @@ class _Recipe:
             if category == "epochs" and self._model_argument_only(dest):
                 continue  # RAFT's --iters: refinement steps the model's call runs, no length
             for o in options:
+                if category == "loss" and self._picks_network(
+                    [r for r in self._option_reads(dest) if r.file is o.file]
+                ):
+                    continue  # EfficientDet's --compound_coef: the model's size, no loss weight
                 filled = None
                 # left at None for a function of defaults to fill in
                 if _is_none(o.default) or (o.default is None and unset_option(o.declared) is None):
@@ -6803,6 +7055,10 @@ class _Recipe:
         self._dataset_config_settings()
         for constant, stmt, f in self.repo.constants:
             category = _setting_category(constant)
+            if category == "loss" and self._picks_network(
+                [r for r in self._reads()[1].get(constant, []) if r.file is f]
+            ):
+                continue
             if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
 
@@ -6939,12 +7195,9 @@ class _Recipe:
             return False
         return stored.name not in self._reads()[0]
 
-    def _model_argument_only(self, dest: str) -> bool:
-        """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
-        model or of a module's constructor: a setting of the network (RAFT's GRU refinement
-        iterations, passed to ``model(image1, image2, iters=args.iters)``), not how long
-        training runs, whatever its name."""
-        reads = [
+    def _option_reads(self, dest: str) -> list[_Read]:
+        """The reads of the option ``dest`` through the parsed options (``args.iters``)."""
+        return [
             r
             for r in self._reads()[0].get(dest, [])
             if r.node.target.kind == "Name"
@@ -6952,18 +7205,39 @@ class _Recipe:
                 r.node.target.name in _ARG_RECEIVERS or r.node.target.name in self.repo.parsed_names
             )
         ]
-        for read in reads:
-            node = read.node
-            call = read.file.call_around(node)
-            at = (node.line, node.col, node.end_line, node.end_col)
-            passed = call is not None and any(
-                (v.line, v.col, v.end_line, v.end_col) == at
-                for a in call.expr.parts[1:]
-                for v in (a.target if a.kind == "keyword" else a,)
-            )
-            if not (passed and self._module_call(read.file, call, read.fn)):
-                return False
-        return bool(reads)
+
+    def _model_argument(self, read: _Read) -> bool:
+        """The read is an argument of a call of the model or of a module's constructor."""
+        node = read.node
+        call = read.file.call_around(node)
+        at = (node.line, node.col, node.end_line, node.end_col)
+        passed = call is not None and any(
+            (v.line, v.col, v.end_line, v.end_col) == at
+            for a in call.expr.parts[1:]
+            for v in (a.target if a.kind == "keyword" else a,)
+        )
+        return passed and call is not None and self._module_call(read.file, call, read.fn)
+
+    def _model_argument_only(self, dest: str) -> bool:
+        """Every read of the option ``dest`` (``args.iters``) is an argument of a call of the
+        model or of a module's constructor: a setting of the network (RAFT's GRU refinement
+        iterations, passed to ``model(image1, image2, iters=args.iters)``), not how long
+        training runs, whatever its name."""
+        reads = self._option_reads(dest)
+        return bool(reads) and all(self._model_argument(r) for r in reads)
+
+    def _picks_network(self, reads: Sequence[_Read]) -> bool:
+        """``reads`` of a setting named like a loss weight (``compound_coef``) pick the
+        network: at least one is an argument of a module's construction or call, and every
+        other one indexes a table (``input_sizes[opt.compound_coef]``) or names a file in a
+        formatted string. A weight multiplies a loss; an index into per-size tables is the
+        model's scale (EfficientDet's D0-D7), no setting of the loss. One index at least: a
+        weight handed to a loss wrapper's constructor (timm's ``--task-loss-weight``) stays."""
+        if not any(self._model_argument(r) for r in reads):
+            return False
+        if not any(_indexes(r) for r in reads):
+            return False
+        return all(self._model_argument(r) or _indexes_or_formats(r) for r in reads)
 
     def _module_call(self, file: _File, call: CallValues, fn: int) -> bool:
         """``call`` constructs an ``nn.Module`` or calls one: its callee is a module class,
@@ -7530,6 +7804,31 @@ def _differentiated(file: _File) -> Iterator[tuple[CallValues, int, Expr]]:
         if target.kind == "Call" and target.args:
             target = target.args[0]
         yield call, fn, target
+
+
+def _indexes(read: _Read) -> bool:
+    """The read is a subscript's index (``sizes[args.size]``)."""
+    return _indexes_or_formats(read, formats=False)
+
+
+def _indexes_or_formats(read: _Read, formats: bool = True) -> bool:
+    """The read is a subscript's index (``sizes[args.size]``) or, with ``formats``, a value
+    formatted into a string (``f"model-d{args.size}.pth"``)."""
+    node = read.node
+    at = (node.line, node.col, node.end_line, node.end_col)
+    for root, _ in _file_roots(read.file):
+        if not (root.line <= node.line <= root.end_line):
+            continue
+        for outer in root.walk():
+            if outer.kind == "Subscript" and len(outer.parts) > 1:
+                index = outer.parts[1]
+                if (index.line, index.col, index.end_line, index.end_col) == at:
+                    return True
+            if formats and outer.kind == "FormattedValue" and outer.parts:
+                inner = outer.parts[0]
+                if (inner.line, inner.col, inner.end_line, inner.end_col) == at:
+                    return True
+    return False
 
 
 def _file_roots(file: _File) -> Iterator[tuple[Expr, int]]:
@@ -8190,6 +8489,28 @@ def _sets_attribute(node: Expr, name: str) -> bool:
         and node.args[1].kind == "Name"
         and node.args[1].name == name
     )
+
+
+#: The keys a MindSpore optimizer's parameter group takes beside ``params``
+#: (``mindspore.nn.Optimizer``: ``lr``, ``weight_decay``, ``grad_centralization``).
+_MS_GROUP_KEYS = frozenset({"lr", "weight_decay", "grad_centralization"})
+
+
+def _groups_note(keys: set[str]) -> str:
+    """The note of an optimizer built from parameter groups whose settings are ``keys``:
+    what the port writes (MindSpore's optimizers take the same list of dicts, ``params`` with
+    ``lr`` and ``weight_decay``) and what it cannot (a per-group momentum or betas: one
+    optimizer per group)."""
+    if not keys:
+        return "parameter groups"
+    note = (
+        f"per-group keys: {', '.join(sorted(keys))}; MindSpore optimizers take the same "
+        "group dicts (params with lr, weight_decay)"
+    )
+    other = sorted(keys - _MS_GROUP_KEYS)
+    if other:
+        note += f"; no group key for {', '.join(other)} there: one optimizer per group"
+    return note
 
 
 def _dict_items(expr: Expr) -> list[tuple[str, Expr]]:

@@ -53,6 +53,17 @@ BACKWARD_APIS = ("torch.Tensor.backward", "torch.autograd.backward")
 #: APIs that show the code trains: any use of ``torch.optim`` (an optimizer, a scheduler), a
 #: backward pass. Prefixes, for ``str.startswith``.
 TRAINING_APIS = ("torch.optim.", *BACKWARD_APIS)
+#: What lives under ``torch.optim`` and trains nothing: the weight averages of
+#: ``swa_utils`` (an evaluation script wraps a network in ``AveragedModel`` to load the
+#: averaged checkpoint; a training file that averages also builds its optimizer).
+_NOT_TRAINING_APIS = ("torch.optim.swa_utils.",)
+
+
+def trains(api: str) -> bool:
+    """Whether a use of ``api`` shows the code trains (:data:`TRAINING_APIS`)."""
+    return api.startswith(TRAINING_APIS) and not api.startswith(_NOT_TRAINING_APIS)
+
+
 _BACKWARD = "|".join(re.escape(api) for api in BACKWARD_APIS)
 #: What the training step itself does: build one of torch's optimizers (``torch.optim.SGD``,
 #: not a scheduler nor an optimizer's ``load_state_dict`` in a checkpointer), run a backward

@@ -52,7 +52,7 @@ from apiscan.review.registry import (
     json_config_names,
     model_files,
 )
-from apiscan.review.roles import TRAINING_APIS, VENDORED
+from apiscan.review.roles import VENDORED, trains
 from apiscan.review.sources import imported_modules, place
 from apiscan.scope.classify import _LOSS_CLASS, is_test_path
 
@@ -3387,7 +3387,7 @@ _CLASS_BUILDER = re.compile(r"^(?:from_\w+|build(?:_model)?|create(?:_model)?|lo
 def _trains_here(file: ModelFile) -> bool:
     """The file itself runs a training step (an optimizer, a backward pass): what it
     builds is the model it trains, not a piece of a library."""
-    return any(u.api.startswith(TRAINING_APIS) for u in file.fa.uses)
+    return any(trains(u.api) for u in file.fa.uses)
 
 
 def _trains(path: str, builder: str = "") -> bool:

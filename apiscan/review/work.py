@@ -49,11 +49,11 @@ from apiscan.review.roles import (
     RANDOM_DRAW,
     STEP_COMPUTATION,
     STEP_RUN,
-    TRAINING_APIS,
     VENDORED,
     evaluation_file,
     evaluation_folder,
     is_composition,
+    trains,
 )
 from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
 from apiscan.scope.classify import EXPORT_DIRS
@@ -550,7 +550,7 @@ class Ancillary:
         core = roots | _closure(roots, graph)
         found: dict[str, str] = {}
         for path in sorted(self._ported_entries() & scripts - core):
-            trains_itself = any(u.api.startswith(TRAINING_APIS) for u in files[path].uses)
+            trains_itself = any(trains(u.api) for u in files[path].uses)
             reached = _closure({path}, graph)
             if "/" in path and _tool_folder(path):
                 if trains_itself or not reached & self.keep & core:
@@ -2234,7 +2234,7 @@ def uncalled_functions(
     steps = {
         (f.path, f.function.partition(".")[0])
         for f in (result.api_findings if result is not None else ())
-        if f.api.startswith(TRAINING_APIS)
+        if trains(f.api)
     }
     imported = imported_modules(fa for fa in analyses if not is_test_path(fa.path))
     # a dotted prefix -> the callers of the names inside it (``m.C`` for ``m.C.build``)

@@ -69,7 +69,10 @@ def test_tinydet_optimizer_sgd_nesterov_with_param_groups(tinydet: tuple[RecipeI
     assert values["lr"] == f"0.01 (args.lr: default of argparse --lr at {train}:{lr_option})"
     assert values["momentum"] == "0.9"
     assert values["nesterov"] == "True"
-    assert values["<note>"] == "per-group keys: weight_decay"
+    assert values["<note>"] == (
+        "per-group keys: weight_decay; MindSpore optimizers take the same group dicts "
+        "(params with lr, weight_decay)"
+    )
 
 
 def test_tinydet_warmup_then_cosine(tinydet: tuple[RecipeItem, ...]) -> None:
