@@ -4,8 +4,8 @@ random data, on CPU, for the runtime tracers.
 
 Runs from the root of a ``PyTorch-YOLOv3`` checkout (the tracers set the working directory to
 the root) and imports ``pytorchyolo`` from there as its scripts do, with the tiny model of
-``config/yolov3-tiny.cfg``. Its NMS comes from torchvision, given as an unpacked wheel
-(``--torchvision``, with the stand-ins of ``tv_standins.py``); ``imgaug``, which its utilities
+``config/yolov3-tiny.cfg`` (for 5 classes). Its NMS comes from torchvision, given as an unpacked
+wheel (``--torchvision``, with the stand-ins of ``tv_standins.py``); ``imgaug``, which its utilities
 import only to seed it, is an empty module when not installed. Nothing of the repository is
 copied here::
 
@@ -14,21 +14,42 @@ copied here::
 
 Same shapes for every seed: 2 images of 3 x 128 x 128 with 2 and 3 boxes (the targets table
 has 5 rows); the seed changes the pixels, the boxes and their classes. Two SGD steps in
-training mode, then one eval forward, NMS and the per-image true-positive statistics of
-``test.py``.
+training mode, then one eval forward (output weights widened so that scores spread with the
+pixels), NMS and the per-image true-positive statistics of ``test.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib.util
 import os
+import shutil
 import sys
+import tempfile
 import types
 
 import tv_standins
 
-CLASSES = 80  # the configuration's
+CLASSES = 5
+QUANTILE = 0.5  # of the best scores, for the threshold
+SPREAD = 0.05  # of the output layers' weights at inference
+
+
+def tiny_config(classes: int) -> str:
+    """``config/yolov3-tiny.cfg`` with `classes` classes (the heads' filters to match), in a
+    temporary file: with the configuration's 80, a random label is almost never predicted and
+    the evaluation's matching loop never runs."""
+    with open("config/yolov3-tiny.cfg", encoding="utf-8") as f:
+        text = f.read()
+    text = text.replace("filters=255", f"filters={3 * (classes + 5)}")
+    text = text.replace("classes=80", f"classes={classes}")
+    folder = tempfile.mkdtemp(prefix="yolov3-cfg-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = os.path.join(folder, "yolov3-tiny.cfg")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     data = torch.Generator().manual_seed(1000 + options.seed)
     size = options.size
-    model = load_model("config/yolov3-tiny.cfg")
+    model = load_model(tiny_config(CLASSES))
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
     counts = (2, 3)
     model.train()
@@ -68,13 +89,17 @@ def main(argv: list[str] | None = None) -> int:
         optimizer.step()
     model.eval()
     with torch.no_grad():
+        # an untrained head's objectness and class scores all sit about 0.5: wider output
+        # weights spread them with the pixels, and a threshold at the median best score of
+        # other images (the same for every seed) keeps a number of boxes, and of classes per
+        # box, that changes with the data
+        for layer in model.modules():
+            if isinstance(layer, torch.nn.Conv2d) and layer.out_channels == 3 * (CLASSES + 5):
+                layer.weight.normal_(0, SPREAD)
         pred = model(images)
-        # an untrained head's confidences sit about one value: a threshold at a high quantile
-        # of the best class scores of other images (the same for every seed) keeps a number
-        # of boxes that changes with the data, under the 300 detections NMS keeps at most
         reference = model(torch.rand(images.shape, generator=torch.Generator().manual_seed(0)))
-        best = (reference[..., 4] * reference[..., 5:].amax(-1)).flatten()
-        threshold = float(best.quantile(0.9))
+        best = reference[..., 4] * reference[..., 5:].amax(-1)
+        threshold = float(best.flatten().quantile(QUANTILE))
         detections = non_max_suppression(pred, conf_thres=threshold, iou_thres=0.45)
     # test.py's evaluation: targets in pixels, corners, then the true positives per image
     targets[:, 2:] = xywh2xyxy(targets[:, 2:])
