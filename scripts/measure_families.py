@@ -99,6 +99,38 @@ UL_EXCLUDE: Final = (
     "ultralytics/models/fastsam/**",
 )
 
+#: pytorch-retinanet's datasets and evaluation scripts (COCO and Open Images readers, scikit-image
+#: and pycocotools), which a training step and an inference pass never run.
+RETINANET_EXCLUDE: Final = (
+    "retinanet/dataloader.py",
+    "retinanet/oid_dataset.py",
+    "retinanet/coco_eval.py",
+    "retinanet/csv_eval.py",
+    "coco_validation.py",
+    "csv_validation.py",
+    "visualize*.py",
+)
+
+#: PyTorch-YOLOv3's data loading, augmentation and command-line scripts (imgaug, PIL), which a
+#: training step and an evaluation pass on tensors never run.
+YOLOV3_EXCLUDE: Final = (
+    "pytorchyolo/utils/augmentations.py",
+    "pytorchyolo/utils/datasets.py",
+    "pytorchyolo/utils/transforms.py",
+    "pytorchyolo/utils/logger.py",
+)
+
+#: ssd.pytorch's datasets, augmentation, demo and evaluation scripts (OpenCV on images), which
+#: a training step and a detection pass on tensors never run.
+SSD_EXCLUDE: Final = (
+    "data/coco.py",
+    "data/voc0712.py",
+    "demo/**",
+    "utils/augmentations.py",
+    "eval.py",
+    "test.py",
+)
+
 
 @dataclass(frozen=True)
 class Family:
@@ -195,6 +227,31 @@ FAMILIES: Final[tuple[Family, ...]] = (
         needs=("cv2", "matplotlib", "yaml", "PIL", "psutil", "requests"),
         exclude=UL_EXCLUDE,
         seeds=MORE_SEEDS,
+    ),
+    Family(
+        "retinanet",
+        "repo:pytorch-retinanet",
+        "retinanet_step.py",
+        ("--torchvision", "{wheel:torchvision}"),
+        needs=("numpy",),
+        exclude=RETINANET_EXCLUDE,
+    ),
+    Family(
+        "yolov3",
+        "repo:PyTorch-YOLOv3",
+        "yolov3_step.py",
+        ("--torchvision", "{wheel:torchvision}"),
+        needs=("numpy", "tqdm"),
+        exclude=YOLOV3_EXCLUDE,
+        seeds=MORE_SEEDS,
+    ),
+    Family(
+        "ssd",
+        "repo:ssd.pytorch",
+        "ssd_step.py",
+        ("--torchvision", "{wheel:torchvision}"),
+        needs=("cv2", "numpy"),
+        exclude=SSD_EXCLUDE,
     ),
     _hf("gpt2", MORE_SEEDS),
     _hf("t5"),

@@ -27,11 +27,17 @@ from apiscan.resolve.values import (
 if TYPE_CHECKING:
     from apiscan.resolve.torch_api import TorchApi
 
+#: The legacy autograd wrapper: since torch 0.4 ``Variable(t)`` hands back ``t`` itself (a
+#: tensor of the same shape, dtype and values; ``volatile`` / ``requires_grad`` aside).
+VARIABLE_CLASSES: frozenset[str] = frozenset(
+    {"torch.autograd.Variable", "torch.autograd.variable.Variable"}
+)
 #: Classes whose instances are tensors: ``torch.ByteTensor(storage)`` (the legacy typed
 #: constructors, CPU and CUDA) builds one whose ``view``/``reshape`` sizes matter like any other.
 _TYPED = ("Float", "Double", "Half", "BFloat16", "Byte", "Char", "Short", "Int", "Long", "Bool")
-TENSOR_CLASSES: frozenset[str] = frozenset(
-    {"torch.Tensor", "torch.nn.Parameter"}
+TENSOR_CLASSES: frozenset[str] = (
+    frozenset({"torch.Tensor", "torch.nn.Parameter"})
+    | VARIABLE_CLASSES
     | {f"torch.{t}Tensor" for t in _TYPED}
     | {f"torch.cuda.{t}Tensor" for t in _TYPED}
 )

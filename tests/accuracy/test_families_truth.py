@@ -144,3 +144,21 @@ def test_unknown_family_is_a_usage_error() -> None:
         measure_families.select("nope")
     assert [f.name for f in measure_families.select("whisper, nanogpt")] == ["whisper", "nanogpt"]
     assert len(measure_families.FAMILIES) >= 10
+
+
+def test_standalone_detection_families() -> None:
+    """The three detection repositories of their own (no torchvision model inside): each a
+    checkout, a driver of ``scripts/drivers/`` and exclusions of the data and evaluation
+    scripts no step runs; YOLOv3's few detection counts take 4 seeds."""
+    picked = {f.name: f for f in measure_families.select("retinanet, yolov3, ssd")}
+    assert {n: f.source for n, f in picked.items()} == {
+        "retinanet": "repo:pytorch-retinanet",
+        "yolov3": "repo:PyTorch-YOLOv3",
+        "ssd": "repo:ssd.pytorch",
+    }
+    for family in picked.values():
+        assert (measure_families.DRIVERS / family.driver).is_file()
+        assert family.args == ("--torchvision", "{wheel:torchvision}")
+    assert picked["yolov3"].seeds == measure_families.MORE_SEEDS
+    assert "retinanet/dataloader.py" in picked["retinanet"].exclude
+    assert "data/coco.py" in picked["ssd"].exclude

@@ -49,6 +49,7 @@ from apiscan.extract.shapes import (
     names_read,
     sized_by_tensor,
 )
+from apiscan.resolve.owners import VARIABLE_CLASSES
 from apiscan.resolve.values import (
     ARG_TENSOR,
     ARRAY,
@@ -319,6 +320,10 @@ class CallsMixin:
                 first = next(a.value for a in node.args if a.keyword is None and not a.star)
                 self._call_role("dataset", args.vals[0], first)
             if kind == "class":
+                if name in VARIABLE_CLASSES and args.vals and args.vals[0][0] == "tensor":
+                    # ``Variable(conf_t)``: the tensor itself, its mask or data-dependent
+                    # shape kept
+                    return args.vals[0]
                 made = self.owners.instance_of(name)
                 if name == DATALOADER and "collate_fn" in args.kwvals:
                     batches = self._batches(args.kwvals["collate_fn"])

@@ -248,8 +248,10 @@ class ExpressionsMixin:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
             for v in vals:
-                if v[0] == "unknown":
-                    self._sensitive(v)  # ``m >= 0`` of a parameter: a mask if it is a tensor
+                if v[0] in ("unknown", "ret"):
+                    # ``m >= 0`` of a parameter, or of what another file's function returns:
+                    # a mask if it is a tensor
+                    self._sensitive(v)
             if ARG_TENSOR in vals:
                 return self._arg_mask()
             for v in vals:

@@ -120,6 +120,11 @@ class ShapeFactsMixin:
     def _subscript(self, node: cst.Subscript, store: bool = False) -> Val:
         self._count(node, SUB)
         recv = self.value(node.value)
+        if recv[0] == "ret":
+            # ``boxes[:, 0]`` of what another file's function returns: indexed as a tensor
+            # is, so ask what it is as a method call on it asks (a mask compared out of it,
+            # or one indexing it, is a finding only once it is known to be a tensor)
+            self._sensitive(recv)
         index: Val = UNKNOWN
         const_index: int | None = None
         indexes: list[Val] = []

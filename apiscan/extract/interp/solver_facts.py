@@ -18,6 +18,7 @@ import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
 from apiscan.extract.interp.base import SAME_SHAPE, _Args, _returns
+from apiscan.extract.records import RETURNS
 from apiscan.extract.shapes import Why, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.values import UNKNOWN, Val, inst, seq
@@ -141,7 +142,13 @@ class SolverFactsMixin:
     def _sensitive(self, v: Val) -> None:
         """A parameter in a place where being a tensor would make a dynamic-shape finding
         (``x[:n]`` with ``n`` read from data and ``x`` a parameter of unknown type): the file
-        is walked again if the solver finds that the parameter is a tensor."""
+        is walked again if the solver finds that the parameter is a tensor. What a function of
+        another file returns (``("ret", q)``: ``boxes = decode(loc, priors)`` then
+        ``boxes[mask]``) is asked of the re-export round the same way a method call on it
+        asks (``q()``: a tensor, or an instance of a repository class)."""
+        if v[0] == "ret" and not self.silent:
+            self.local_refs.add(str(v[1]) + RETURNS)
+            return
         source = self._param_source(v) or self._element_source(v)
         if source is not None and not self.silent:
             self.sensitive.add(f"p:{self.module_name}.{source[0]}:{source[1]}")
