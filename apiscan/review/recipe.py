@@ -272,7 +272,7 @@ _INFERENCE_PLACE = re.compile(
 #: A name a composition is stored as when it is for pictures or evaluation, not training.
 _NOT_TRAINING_STORE = re.compile(
     r"(^|_)(vi[sz]|visuali[sz]\w*|restore|show|display|plot|denorm\w*|inv(erse)?"
-    r"|val|valid|validation|test|eval)(_|$)",
+    r"|val|valid|validation|test|eval|predict|prediction)(_|$)",
     re.IGNORECASE,
 )
 #: A split a dataset is built for that is not training (``'val2017'``, ``'test'``).
@@ -2456,6 +2456,8 @@ class _Recipe:
         self.values.runs = self._assignment_runs
         self.values.entry = self._entry
         self.out: list[RecipeItem] = []
+        #: path -> (end line, end column, cell) of the calls the scan resolved
+        self._call_ends: dict[str, set[tuple[int, int, int]]] | None = None
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
         #: True, False or None when it cannot be told, the test's text)
@@ -2622,6 +2624,7 @@ class _Recipe:
             if not is_test_path(finding.path):
                 self._finding(finding)
         for file in files:
+            self._called_through_names(file)
             self._foreign_calls(file)
             self._ema_loops(file)
             self._hand_schedules(file)
@@ -2682,11 +2685,11 @@ class _Recipe:
             )
         ]
         self.out = [
-            _input_step(i)
+            _side_amp(_input_step(i), whose)
             for i in self.out
             if not _evaluation_code(i)
             and not _inference_script_row(i)
-            and i.category not in _SEPARATE.get(self._whose(i.where, side), ())
+            and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
         self.out = self._exclusive_twins(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
@@ -3884,7 +3887,7 @@ class _Recipe:
             self.add(category, f.api, where, note="arguments not read: call not found in source")
             return
         if category == "optimizer":
-            self._optimizer(f, file, call)
+            self._optimizer(f.api, file, call, where)
         elif category == "scheduler":
             self._scheduler(f, file, call)
         else:
@@ -4060,19 +4063,23 @@ class _Recipe:
                 entries.update((k.name, (k.target, None)) for k in update.keywords if k.name)
         return entries
 
-    def _optimizer(self, f: ApiFinding, file: _File, call: CallValues) -> None:
-        where = Where(f.path, f.span.line, f.cell)
+    def _optimizer(
+        self, api: str, file: _File, call: CallValues, where: Where, note: str = ""
+    ) -> None:
+        """The optimizer ``call`` builds (``api``: torch's class it is), its settings and
+        parameter groups read, its row at ``where``; ``note``: what the row says first."""
+        said = note
         args = call.expr.args
-        if f.api.endswith(".add_param_group"):
+        if api.endswith(".add_param_group"):
             group = args[0] if args else None
             values = (
                 self._group_values(file, call.function, group)
                 if group is not None and group.kind == "Dict"
                 else []
             )
-            self.add("optimizer", f.api, where, values, "an extra parameter group")
+            self.add("optimizer", api, where, values, "an extra parameter group")
             return
-        values = self._bind_api(f.api, file, call, skip=("params",))
+        values = self._bind_api(api, file, call, skip=("params",))
         params = args[0] if args else None
         for kw in call.expr.keywords:
             if kw.name == "params":
@@ -4089,8 +4096,67 @@ class _Recipe:
                 "a switch MindSpore's optimizers do not take; drop it when porting"
             )
             note = f"{note}; {flagged}" if note else flagged
-        self._note_branch("optimizer", f.api, where, file, call)
-        self.add("optimizer", f.api, where, values, note)
+        note = f"{said}; {note}" if said and note else said or note
+        self._note_branch("optimizer", api, where, file, call)
+        self.add("optimizer", api, where, values, note)
+
+    def _called_through_names(self, file: _File) -> None:
+        """An optimizer class bound to a name and built by calling that name (``optim_name =
+        optim.SGD``, then ``optimizer = optim_name([...param groups...], momentum=0.9,
+        nesterov=True)`` in each branch of the model's kind), where the scan could not tell
+        the call's class because a branch rebinds the name (``if opt.fused: optim_name =
+        FusedSGD``): each such call is the optimizer of the binding that runs unconditionally
+        before it, read as a direct construction, the branch's alternative in its note. The
+        bindings read are the call's own scope's, then the module's (a function calling a
+        module-level name it does not bind itself); a call the scan resolved is its finding's
+        row already."""
+        if self._call_ends is None:
+            self._call_ends = {}
+            for f in self.result.api_findings:
+                if f.usage == "call":
+                    self._call_ends.setdefault(f.path, set()).add(
+                        (f.span.end_line, f.span.end_column, f.cell)
+                    )
+        resolved = {
+            (file.joined_line(line, cell), column)
+            for line, column, cell in self._call_ends.get(file.path, ())
+        }
+        bindings: dict[tuple[int, str], list[AssignValues]] = {}
+        for a, fn in file.assigns:
+            if a.target.kind == "Name" and not a.annotated:
+                bindings.setdefault((fn, a.target.name), []).append(a)
+        for call in file.values.calls:
+            func = call.expr.func
+            if func.kind != "Name" or (call.expr.end_line, call.end_char) in resolved:
+                continue
+            scope = call.function
+            found = bindings.get((scope, func.name))
+            if not found and scope >= 0:
+                scope, found = -1, bindings.get((-1, func.name))
+            if not found:
+                continue
+            before = [a for a in found if scope < 0 or a.line < call.expr.line]
+            runs = [a for a in before if a.top]
+            if not runs:
+                continue
+            binding = max(runs, key=lambda a: a.order)
+            api = (
+                file.dotted(binding.value) if binding.value.kind in ("Name", "Attribute") else None
+            )
+            if api is None or _category(api) != "optimizer" or api.endswith("add_param_group"):
+                continue
+            others = [a for a in found if a is not binding and not a.top]
+            note = f"called through {func.name} = {binding.value.text} ({file.loc(binding.line)})"
+            if others:
+                note += (
+                    "; "
+                    + ", ".join(
+                        f"{a.value.text} if {a.ifs[0].test.shown()}" if a.ifs else a.value.text
+                        for a in others
+                    )
+                    + " instead"
+                )
+            self._optimizer(api, file, call, file.where(call.expr.line), note)
 
     def _picked_by_name(self, f: ApiFinding) -> None:
         """An optimizer class that is a value of a dict the code picks from by name and
@@ -7179,6 +7245,19 @@ class _Recipe:
                 # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
                 note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
+
+
+#: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's
+#: ``--fp16``): kept beside the recipe for the inference path, never the training's.
+SIDE_AMP = "the inference path's precision (a script the training does not run), not the training's"
+
+
+def _side_amp(item: RecipeItem, whose: str) -> RecipeItem:
+    """A tool's mixed-precision row, said to be the inference path's (the recipe keeps it:
+    the port casts the network the same way to run it)."""
+    if whose != "tool" or item.category != "amp" or SIDE_AMP in item.note:
+        return item
+    return replace(item, note=f"{SIDE_AMP}; {item.note}" if item.note else SIDE_AMP)
 
 
 def _validation_loader(function: str, call: CallValues) -> bool:
