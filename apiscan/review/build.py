@@ -789,6 +789,9 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
             return not words & _TRAINING_WORDS
     names = [item.name.rpartition(".")[2]]
     names += [m.group(1).rpartition(".")[2] for _, v in item.values if (m := _CALLED.match(v))]
+    # a composition of a list named for evaluation (``Compose(transform_val_list)``)
+    if item.name.startswith("composition"):
+        names += [v for _, v in item.values if v.isidentifier()]
     if fa is not None and fa.syntax is not None:
         line = item.where.line
         if item.where.cell:  # a notebook: the joined line of (cell, line in cell)

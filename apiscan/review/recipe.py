@@ -97,6 +97,7 @@ from apiscan.review.roles import (
     LAUNCH_MODULES,
     RANDOM_DRAW,
     TRAIN_SWITCHES,
+    TRAINING_STEP,
     is_composition,
     train_switch,
 )
@@ -491,7 +492,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]"
+            # latent-diffusion's --scale_lr: the LR scaled by the batch, GPUs, accumulation
+            r"|(auto_)?scale_(lr|learning_rate)",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (
@@ -2685,7 +2688,7 @@ class _Recipe:
             )
         ]
         self.out = [
-            _side_amp(_input_step(i), whose)
+            _side_amp(_input_step(i), whose, self._trains(i.where.path))
             for i in self.out
             if not _evaluation_code(i)
             and not _inference_script_row(i)
@@ -2700,6 +2703,12 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _trains(self, path: str) -> bool:
+        """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
+        pass itself (as the scan found its uses)."""
+        file = self.files.get(path)
+        return file is not None and any(TRAINING_STEP.match(u.api) for u in file.fa.uses)
 
     def _exclusive_twins(self, items: list[RecipeItem]) -> list[RecipeItem]:
         """One row for the same thing built alike in the body and the ``else`` of one ``if``
@@ -3203,7 +3212,7 @@ class _Recipe:
         (vq-vae-2's ``--sched``, declared without a default: ``if args.sched == "cycle":``
         builds a ``CycleScheduler`` no run with the defaults has): "optional, off by
         default", with the test and the rows it would add."""
-        gated: dict[str, dict[str, list[str]]] = {}  # option row -> test -> rows
+        gated: dict[tuple[str, str], dict[str, list[str]]] = {}  # (row, path) -> test -> rows
         for item in self.untaken:
             file = self.files.get(item.where.path)
             if file is None or self.values.apart(file.path):
@@ -3228,7 +3237,9 @@ class _Recipe:
                         for o in own:
                             if not _left_off(o):
                                 continue
-                            tests = gated.setdefault(f"argparse {o.option}", {})
+                            # the option's own row: another script's option of the same
+                            # name (an evaluation's --fp16) switches nothing here
+                            tests = gated.setdefault((f"argparse {o.option}", o.file.path), {})
                             shown = f"{item.name} ({item.where.path}:{item.where.line})"
                             test = branch.test.shown().replace("'", '"')
                             found = tests.setdefault(test, [])
@@ -3237,7 +3248,7 @@ class _Recipe:
                 break
         kept = []
         for item in self.out:
-            tests = gated.get(item.name)
+            tests = gated.get((item.name, item.where.path))
             if tests:
                 said = "; ".join(
                     f"if {test} builds " + ", ".join(rows[:3]) for test, rows in tests.items()
@@ -6561,7 +6572,8 @@ class _Recipe:
                     shown = first[0] if first is not None else "default"
                     runs = f"; {launched.by_run()}" if launched.by_run() else ""
                     values.append(("launched", f"{shown} ({launched.where()}{runs})"))
-                self.add(category, f"argparse {o.option}", where, values)
+                note = self._lr_rule(o, dest) if category == "optimizer" else ""
+                self.add(category, f"argparse {o.option}", where, values, note)
         candidates = {
             cls: found
             for cls, sets in self.repo.attrs.items()
@@ -6599,6 +6611,29 @@ class _Recipe:
             category = _setting_category(constant)
             if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _lr_rule(self, option: _ArgOption, dest: str) -> str:
+        """What an optimizer option switches in its own script: the learning rate the
+        script sets under a test reading it (latent-diffusion's ``if opt.scale_lr:
+        model.learning_rate = accumulate_grad_batches * ngpu * bs * base_lr``, else the
+        base LR): "if TEST: TARGET = VALUE (where)", the first such assignment, "" when
+        none."""
+        file = option.file
+        for a, _ in file.assigns:
+            if a.target.kind not in ("Name", "Attribute") or not _LR_TARGET.search(a.target.name):
+                continue
+            branch = a.ifs[0] if a.ifs else None
+            if branch is None:
+                continue
+            if not any(
+                n.kind == "Attribute" and n.name == dest and n.target.kind == "Name"
+                for n in branch.test.walk()
+            ):
+                continue
+            taken = branch.body_end <= 0 or a.line <= branch.body_end
+            test = branch.test.shown() if taken else f"not {branch.test.shown()}"
+            return f"if {test}: {a.target.text} = {a.value.shown()} ({file.loc(a.line)})"
+        return ""
 
     def _passed_category(self, dest: str) -> str | None:
         """The category of the option ``dest`` by the keyword it is passed as to a factory
@@ -7247,15 +7282,19 @@ class _Recipe:
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
+#: A name or attribute holding a learning rate (``model.learning_rate``, ``args.lr``).
+_LR_TARGET = re.compile(r"^(?:\w+_)?(?:lr|learning_rate)$")
 #: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's
 #: ``--fp16``): kept beside the recipe for the inference path, never the training's.
 SIDE_AMP = "the inference path's precision (a script the training does not run), not the training's"
 
 
-def _side_amp(item: RecipeItem, whose: str) -> RecipeItem:
+def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
     """A tool's mixed-precision row, said to be the inference path's (the recipe keeps it:
-    the port casts the network the same way to run it)."""
-    if whose != "tool" or item.category != "amp" or SIDE_AMP in item.note:
+    the port casts the network the same way to run it). ``trains``: its file builds an
+    optimizer or runs a backward pass (a variant training script), whose precision is a
+    training's, so nothing is said."""
+    if whose != "tool" or trains or item.category != "amp" or SIDE_AMP in item.note:
         return item
     return replace(item, note=f"{SIDE_AMP}; {item.note}" if item.note else SIDE_AMP)
 

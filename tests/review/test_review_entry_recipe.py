@@ -16,6 +16,7 @@ import pytest
 from scan_helpers import review_fixture
 
 from apiscan.review.commands import documented_entry, split_commands
+from apiscan.review.recipe import SIDE_AMP
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = REPO / "fixtures" / "cmdrecipe"
@@ -65,8 +66,8 @@ def test_the_training_command_decides_the_entry() -> None:
 
 def test_the_training_scripts_rows_are_the_recipe(commands_review) -> None:
     rows = _rows(commands_review)
-    assert ("scheduler", "torch.optim.lr_scheduler.StepLR", "train.py:30") in rows
-    assert ("loss", "torch.nn.CrossEntropyLoss", "train.py:31") in rows
+    assert ("scheduler", "torch.optim.lr_scheduler.StepLR", "train.py:33") in rows
+    assert ("loss", "torch.nn.CrossEntropyLoss", "train.py:34") in rows
     batches = [
         (i.name, dict(i.values), str(i.where))
         for i in commands_review.recipe
@@ -74,14 +75,23 @@ def test_the_training_scripts_rows_are_the_recipe(commands_review) -> None:
     ]
     assert batches == [("argparse --batchsize", {"default": "32"}, "train.py:13")]
     loaders = [i for i in commands_review.recipe if i.category == "dataloader"]
-    assert [str(i.where) for i in loaders] == ["train.py:22"]
+    assert [str(i.where) for i in loaders] == ["train.py:25"]
     augment = [i for i in commands_review.recipe if i.category == "augmentation"]
-    assert [str(i.where) for i in augment] == ["train.py:18"]
-    # the evaluation's precision stays, said to be the inference path's
-    amp = [i for i in commands_review.recipe if i.category == "amp"]
-    assert [(str(i.where), i.note.startswith("the inference path's precision")) for i in amp] == [
-        ("test.py:12", True)
-    ]
+    assert [str(i.where) for i in augment] == ["train.py:19"]
+    # the evaluation's precision stays, said to be the inference path's; the training's
+    # --fp16 says what it switches on, the evaluation's --fp16 of the same name does not
+    amp = {str(i.where): i.note for i in commands_review.recipe if i.category == "amp"}
+    assert amp == {
+        "test.py:12": SIDE_AMP,
+        "train.py:16": "optional, off by default: if opt.fp16 builds torch.autocast (train.py:40)",
+    }
+
+
+def test_a_composition_of_an_evaluation_list_is_no_augmentation(commands_review) -> None:
+    """``Compose(transform_val_list)`` beside the training's composition: the list's name
+    says evaluation; the training's ``transform_train`` stays (above)."""
+    names = [(i.name, str(i.where)) for i in commands_review.recipe if i.category == "augmentation"]
+    assert names == [("composition in module code", "train.py:19")]
 
 
 def test_a_data_preparation_script_gives_no_seed(commands_review) -> None:
@@ -90,13 +100,16 @@ def test_a_data_preparation_script_gives_no_seed(commands_review) -> None:
 
 def test_an_optimizer_called_through_a_name(commands_review) -> None:
     sgd = [i for i in commands_review.recipe if i.category == "optimizer" and "SGD" in i.name]
-    assert [(i.name, str(i.where)) for i in sgd] == [("torch.optim.SGD", "train.py:29")]
+    assert [(i.name, str(i.where)) for i in sgd] == [("torch.optim.SGD", "train.py:32")]
     values = dict(sgd[0].values)
     assert values["momentum"] == "0.9"
     assert values["nesterov"] == "True"
     assert values["lr"].startswith("0.05 (opt.lr: default of argparse --lr")
+    # INVALID: an optimizer option gating no learning rate has no rule to tell
+    lr = [i.note for i in commands_review.recipe if i.name == "argparse --lr"]
+    assert lr == [""]
     assert sgd[0].note == (
-        "called through optim_name = optim.SGD (train.py:25); FusedSGD if opt.fused instead"
+        "called through optim_name = optim.SGD (train.py:28); FusedSGD if opt.fused instead"
     )
 
 
@@ -110,7 +123,7 @@ def test_without_the_chained_cells_the_same_recipe(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     rows = _rows(review_fixture(str(copy)))
-    assert ("optimizer", "torch.optim.SGD", "train.py:29") in rows
+    assert ("optimizer", "torch.optim.SGD", "train.py:32") in rows
     assert not [r for r in rows if r[0] == "batch_size" and r[2].startswith("test.py")]
 
 
@@ -125,8 +138,23 @@ def test_a_lightning_main_is_the_training_entry(lightning_review) -> None:
     assert seeds == [("argparse --seed", {"default": "23"}, "main.py:15")]
     # the predict loader is no training's; the training loader is
     loaders = [str(i.where) for i in lightning_review.recipe if i.category == "dataloader"]
-    assert loaders == ["main.py:26"]
+    assert loaders == ["main.py:28"]
     assert "main.py" not in dict(lightning_review.ancillary)
+
+
+def test_the_lr_scaling_rule_is_on_its_option(lightning_review) -> None:
+    rows = {
+        i.name: (dict(i.values), i.note)
+        for i in lightning_review.recipe
+        if i.category == "optimizer" and i.name.startswith("argparse")
+    }
+    assert rows == {
+        "argparse --scale_lr": (
+            {"default": "True"},
+            "if opt.scale_lr: model.learning_rate = accumulate * opt.ngpu * bs * base_lr"
+            " (main.py:43)",
+        )
+    }
 
 
 def test_a_sampling_script_gives_no_training_rows(lightning_review) -> None:
