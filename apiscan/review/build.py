@@ -42,12 +42,17 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
-from apiscan.review.roles import HAND_DRAWN, TRAINING_APIS, TRAINING_STEP, train_switch
-from apiscan.review.sources import is_test_path, place, with_facts
+from apiscan.review.roles import (
+    HAND_DRAWN,
+    TORCH_FRAMEWORKS,
+    TRAINING_APIS,
+    TRAINING_STEP,
+    train_switch,
+)
+from apiscan.review.sources import fits_with, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     INPUT_SHAPE_RULE,
-    TORCH_FRAMEWORKS,
     Ancillary,
     alternative_places,
     bucketing_iterators,
@@ -608,12 +613,7 @@ def _fits_with(fa: FileAnalysis, frameworks: set[str]) -> bool:
     of the script names: the script is the training entry, not a tool. A script importing
     the framework to load a checkpoint, or calling ``fit`` with none imported (a scikit-learn
     probe), is none."""
-    syntax = fa.syntax
-    if syntax is None or not syntax.main_guard:
-        return False
-    if not any(name.partition(".")[0] in frameworks for _, name in syntax.imports):
-        return False
-    return any(c.role == "call" and c.callee.rpartition(".")[2] == "fit" for c in fa.calls)
+    return fa.syntax is not None and fa.syntax.main_guard and fits_with(fa, frameworks)
 
 
 #: Methods every module or trainer has: an untyped call to one says nothing about training.

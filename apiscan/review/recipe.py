@@ -96,6 +96,7 @@ from apiscan.review.roles import (
     HAND_DRAWN,
     LAUNCH_MODULES,
     RANDOM_DRAW,
+    TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
     TRAINING_STEP,
     is_composition,
@@ -2628,6 +2629,7 @@ class _Recipe:
                 self._finding(finding)
         for file in files:
             self._called_through_names(file)
+            self._trainer_settings(file)
             self._foreign_calls(file)
             self._ema_loops(file)
             self._hand_schedules(file)
@@ -2703,6 +2705,38 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _trainer_settings(self, file: _File) -> None:
+        """The settings a training entry writes into a framework trainer's configuration
+        before building it (latent-diffusion's ``trainer_config["accelerator"] = "ddp"``,
+        ``lightning_config.trainer.accumulate_grad_batches = accumulate_grad_batches``): the
+        distributed strategy and the gradient accumulation the framework then runs, in a file
+        importing a torch training framework (:data:`TORCH_FRAMEWORKS`)."""
+        if not any(m.partition(".")[0] in TORCH_FRAMEWORKS for m in file.imports.values()):
+            return
+        for a, fn in file.assigns:
+            target = a.target
+            if target.kind == "Attribute":
+                key = target.name
+            elif (
+                target.kind == "Subscript"
+                and target.parts[1].kind == "Constant"
+                and isinstance(target.parts[1].value, str)
+            ):
+                key = target.parts[1].value
+            else:
+                continue
+            category = _TRAINER_KEYS.get(key)
+            if category is None:
+                continue
+            if category == "distributed" and not (
+                a.value.kind == "Constant"
+                and isinstance(a.value.value, str)
+                and _STRATEGY.search(a.value.value)
+            ):
+                continue  # ``accelerator = "gpu"`` names the device, no distribution
+            values = [("value", self._value(file, fn, key, a.value))]
+            self.add(category, f"trainer {key}", file.where(a.line), values)
 
     def _trains(self, path: str) -> bool:
         """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
@@ -7282,6 +7316,15 @@ class _Recipe:
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
+#: Keys of a framework trainer's configuration that are recipe settings.
+_TRAINER_KEYS = {
+    "accelerator": "distributed",
+    "strategy": "distributed",
+    "distributed_backend": "distributed",
+    "accumulate_grad_batches": "grad_accum",
+}
+#: A distributed strategy's name (``"ddp"``, ``"ddp_spawn"``, ``"deepspeed_stage_2"``, ``"fsdp"``).
+_STRATEGY = re.compile(r"^(?:ddp|dp|deepspeed|fsdp|horovod)", re.IGNORECASE)
 #: A name or attribute holding a learning rate (``model.learning_rate``, ``args.lr``).
 _LR_TARGET = re.compile(r"^(?:\w+_)?(?:lr|learning_rate)$")
 #: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's

@@ -49,6 +49,7 @@ from apiscan.review.roles import (
     RANDOM_DRAW,
     STEP_COMPUTATION,
     STEP_RUN,
+    TORCH_FRAMEWORKS,
     TRAINING_APIS,
     TRAINING_STEP,
     VENDORED,
@@ -134,11 +135,6 @@ FOREIGN_FRAMEWORKS = frozenset(
         "cog",
     }
 )
-#: Training frameworks built on torch (a ``LightningModule`` is an ``nn.Module``): where every
-#: training file imports one, it is the repository's own training (taming-transformers' VQGAN
-#: is a LightningModule), ported, not an adapter; beside a training of the repository's own
-#: (detectron2's ``tools/lightning_train_net.py``) it is one.
-TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
 #: Why a file adapting the model to another framework is counted apart.
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})

@@ -138,7 +138,7 @@ def test_a_lightning_main_is_the_training_entry(lightning_review) -> None:
     assert seeds == [("argparse --seed", {"default": "23"}, "main.py:15")]
     # the predict loader is no training's; the training loader is
     loaders = [str(i.where) for i in lightning_review.recipe if i.category == "dataloader"]
-    assert loaders == ["main.py:28"]
+    assert loaders == ["main.py:29"]
     assert "main.py" not in dict(lightning_review.ancillary)
 
 
@@ -152,9 +152,24 @@ def test_the_lr_scaling_rule_is_on_its_option(lightning_review) -> None:
         "argparse --scale_lr": (
             {"default": "True"},
             "if opt.scale_lr: model.learning_rate = accumulate * opt.ngpu * bs * base_lr"
-            " (main.py:43)",
+            " (main.py:49)",
         )
     }
+
+
+def test_the_trainer_settings_the_entry_writes(lightning_review) -> None:
+    """``trainer_config["accelerator"] = "ddp"`` and ``["accumulate_grad_batches"] = 2`` in
+    the entry's ``__main__`` block, which the sampler importing ``get_parser`` from
+    ``main.py`` does not make a module's self-test; INVALID: ``= "cpu"`` names a device."""
+    rows = [
+        (i.category, i.name, dict(i.values), str(i.where))
+        for i in lightning_review.recipe
+        if i.name.startswith("trainer ")
+    ]
+    assert rows == [
+        ("grad_accum", "trainer accumulate_grad_batches", {"value": "2"}, "main.py:45"),
+        ("distributed", "trainer accelerator", {"value": '"ddp"'}, "main.py:42"),
+    ]
 
 
 def test_a_sampling_script_gives_no_training_rows(lightning_review) -> None:
