@@ -6651,11 +6651,14 @@ class _Recipe:
         script sets under a test reading it (latent-diffusion's ``if opt.scale_lr:
         model.learning_rate = accumulate_grad_batches * ngpu * bs * base_lr``, else the
         base LR): "if TEST: TARGET = VALUE (where)", the first such assignment, "" when
-        none."""
+        none. The option itself computed when left unset (``if not args.lr: args.lr =
+        args.lr_base * batch_ratio``) is :meth:`_Values.filled_by_defaults`'s to show."""
         file = option.file
         for a, _ in file.assigns:
             if a.target.kind not in ("Name", "Attribute") or not _LR_TARGET.search(a.target.name):
                 continue
+            if a.target.name == dest:
+                continue  # the option filled in when not given (MAE's, timm's --lr): its own home
             branch = a.ifs[0] if a.ifs else None
             if branch is None:
                 continue
