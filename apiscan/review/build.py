@@ -42,8 +42,14 @@ from apiscan.review.model import (
     WorkItem,
 )
 from apiscan.review.readings import Readings
-from apiscan.review.roles import HAND_DRAWN, TRAINING_STEP, train_switch, trains
-from apiscan.review.sources import is_test_path, place, with_facts
+from apiscan.review.roles import (
+    HAND_DRAWN,
+    TORCH_FRAMEWORKS,
+    TRAINING_STEP,
+    train_switch,
+    trains,
+)
+from apiscan.review.sources import fits_with, is_test_path, place, with_facts
 from apiscan.review.work import (
     ANCILLARY_FILES,
     INPUT_SHAPE_RULE,
@@ -528,6 +534,10 @@ def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozen
             out.update(f for f in edges if f.startswith(cls + "."))
             out.update(f for f in step if f.startswith(cls + "."))
             todo.extend(resolve(b) for b in bases.get(cls, ()) if b)
+        if any(b.partition(".")[0] in TORCH_FRAMEWORKS for c in seen for b in bases.get(c, ())):
+            # a framework's module: building it runs none of the hooks its trainer's ``fit``
+            # calls (a sampling script building a LightningModule trains nothing)
+            out = {f for f in out if not _FRAMEWORK_HOOK.match(f.rpartition(".")[2])}
         return out
 
     trains: dict[str, bool] = {}
@@ -565,15 +575,45 @@ def entry_points(result: ScanResult, analyses: Sequence[FileAnalysis]) -> frozen
             and all(reaches(f) for f in found)
         )
 
+    # the training frameworks whose modules the repository's training step is written in
+    # (a LightningModule's ``configure_optimizers`` and ``training_step``)
+    stepping = {f.path for f in result.api_findings if TRAINING_STEP.search(f.api)}
+    frameworks = {
+        top
+        for path in stepping
+        if path in files and not is_test_path(path) and files[path].syntax is not None
+        for _, imported in files[path].syntax.imports
+        if (top := imported.partition(".")[0]) in TORCH_FRAMEWORKS
+    }
     out = set()
     for path, fa in files.items():
         name = PurePosixPath(path).name.lower()
         if is_test_path(path) or any(path_matches(name, p) for p in _NOT_ENTRY):
             continue
         callees = sorted({resolve(c.callee) for c in fa.calls if c.role == "call"})
-        if any(untyped(c) if c.startswith("?") else reaches(c) for c in callees):
+        stepped = any(untyped(c) if c.startswith("?") else reaches(c) for c in callees)
+        if stepped or (frameworks and _fits_with(fa, frameworks)):
             out.add(path)
     return frozenset(out)
+
+
+#: The hooks of a framework's module that only its trainer calls, in ``fit``: Lightning's
+#: ``training_step``, ``configure_optimizers``, ``on_train_batch_end``, ``optimizer_step``...
+_FRAMEWORK_HOOK = re.compile(
+    r"^(?:training_\w+|on_train\w*|configure_optimizers|optimizer_\w+|backward|manual_backward)$"
+)
+
+
+def _fits_with(fa: FileAnalysis, frameworks: set[str]) -> bool:
+    """Whether a script hands the training to one of ``frameworks``: it runs as a script
+    (a ``__main__`` block), imports the framework and calls a ``fit`` (latent-diffusion's
+    ``main.py``: ``trainer = Trainer.from_argparse_args(...)``, ``model =
+    instantiate_from_config(config.model)``, ``trainer.fit(model, data)``). The framework then
+    runs the LightningModule's ``training_step`` and ``configure_optimizers``, which no call
+    of the script names: the script is the training entry, not a tool. A script importing
+    the framework to load a checkpoint, or calling ``fit`` with none imported (a scikit-learn
+    probe), is none."""
+    return fa.syntax is not None and fa.syntax.main_guard and fits_with(fa, frameworks)
 
 
 #: Methods every module or trainer has: an untyped call to one says nothing about training.
@@ -747,6 +787,9 @@ def _evaluation_time(item: RecipeItem, fa: FileAnalysis | None) -> bool:
             return not words & _TRAINING_WORDS
     names = [item.name.rpartition(".")[2]]
     names += [m.group(1).rpartition(".")[2] for _, v in item.values if (m := _CALLED.match(v))]
+    # a composition of a list named for evaluation (``Compose(transform_val_list)``)
+    if item.name.startswith("composition"):
+        names += [v for _, v in item.values if v.isidentifier()]
     if fa is not None and fa.syntax is not None:
         line = item.where.line
         if item.where.cell:  # a notebook: the joined line of (cell, line in cell)

@@ -239,6 +239,7 @@ def _commands(
         except OSError:
             continue
         start, pending = 0, ""
+        page = not path.endswith(".sh")
         for number, line in enumerate(text.splitlines(), 1):
             stripped = line.strip()
             if not pending:
@@ -246,16 +247,50 @@ def _commands(
             if stripped.endswith("\\"):
                 pending += stripped[:-1] + " "
                 continue
-            command, pending = pending + stripped, ""
-            options = "--" in command or re.search(r"\s-(c|opt)\s", command)
-            if not options and not (bare and command.partition(" ")[0] in _LAUNCHERS):
-                continue
-            try:
-                words = shlex.split(command, comments=True)
-            except ValueError:
-                words = command.split()
-            if words:
-                yield path, start, words
+            line_text, pending = pending + stripped, ""
+            # a bare launch in a code span is prose naming a script (``Run `python main.py`
+            # to train.``); one passing options is a command (a table cell's)
+            bare_here = bare and not (page and _CODE_SPAN.search(line_text))
+            for words in split_commands(line_text, page):
+                command = " ".join(words)
+                options = "--" in command or re.search(r"\s-(c|opt)\s", command)
+                if options or (bare_here and words[0] in _LAUNCHERS):
+                    yield path, start, words
+
+
+#: A Markdown or reStructuredText code span (```python train.py``` in a table cell,
+#: ````python train.py```` in reST): on a documentation page the command is its text.
+_CODE_SPAN = re.compile(r"`+([^`]+)`+")
+
+
+def split_commands(text: str, page: bool = False) -> list[list[str]]:
+    """The words of each command a line of text holds, in order. Commands joined by ``;``,
+    ``&&``, ``||``, ``|`` or ``&`` are separate runs (Person_reID-style README cells: ``python
+    train.py --name x; python test.py --name x`` trains, then evaluates: two commands, each
+    with its own options). ``page``: a documentation line whose code spans hold the
+    commands (a table row's cell ```python train.py --fp16```): only the spans are read,
+    the prose and the cell borders around them are no command's words."""
+    pieces = _CODE_SPAN.findall(text) if page and "`" in text else []
+    commands: list[list[str]] = []
+    for piece in pieces or [text]:
+        try:
+            words = shlex.split(piece, comments=True)
+        except ValueError:
+            words = piece.split()
+        current: list[str] = []
+        for word in words:
+            if word in _SHELL_STOPS:
+                commands.append(current)
+                current = []
+            elif word.endswith(";"):
+                # ``--name eff;``: the shell ends the command at the semicolon
+                current.append(word[:-1])
+                commands.append(current)
+                current = []
+            else:
+                current.append(word)
+        commands.append(current)
+    return [words for words in commands if words]
 
 
 def _files(root: Path, docs: bool = True) -> Iterator[str]:

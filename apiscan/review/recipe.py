@@ -98,7 +98,9 @@ from apiscan.review.roles import (
     HAND_DRAWN,
     LAUNCH_MODULES,
     RANDOM_DRAW,
+    TORCH_FRAMEWORKS,
     TRAIN_SWITCHES,
+    TRAINING_STEP,
     is_composition,
     train_switch,
 )
@@ -277,7 +279,7 @@ _INFERENCE_PLACE = re.compile(
 #: A name a composition is stored as when it is for pictures or evaluation, not training.
 _NOT_TRAINING_STORE = re.compile(
     r"(^|_)(vi[sz]|visuali[sz]\w*|restore|show|display|plot|denorm\w*|inv(erse)?"
-    r"|val|valid|validation|test|eval)(_|$)",
+    r"|val|valid|validation|test|eval|predict|prediction)(_|$)",
     re.IGNORECASE,
 )
 #: A split a dataset is built for that is not training (``'val2017'``, ``'test'``).
@@ -504,7 +506,9 @@ _SETTINGS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "optimizer",
             r"(base_|basic_|init_|initial_|max_|b)?(lr|learning_rate)(_per_img)?|momentum"
-            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]",
+            r"|weight_decay|nesterov|opt(imi[sz]er)?|betas|(adam_)?beta[12]"
+            # latent-diffusion's --scale_lr: the LR scaled by the batch, GPUs, accumulation
+            r"|(auto_)?scale_(lr|learning_rate)",
         ),
         ("dataloader", r"(data_)?(num_)?workers|shuffle|drop_last|pin_memory"),
         (
@@ -2530,6 +2534,8 @@ class _Recipe:
         self.values.taken = self._assignment_taken
         self.values.entry = self._entry
         self.out: list[RecipeItem] = []
+        #: path -> (end line, end column, cell) of the calls the scan resolved
+        self._call_ends: dict[str, set[tuple[int, int, int]]] | None = None
         #: (category, path, line, name) of a row built in one branch of an ``if``/``elif``
         #: chain -> (the chain's first ``if``, whether its test holds with the defaults:
         #: True, False or None when it cannot be told, the test's text)
@@ -2695,6 +2701,8 @@ class _Recipe:
             if not is_test_path(finding.path):
                 self._finding(finding)
         for file in files:
+            self._called_through_names(file)
+            self._trainer_settings(file)
             self._foreign_calls(file)
             self._ema_loops(file)
             self._hand_schedules(file)
@@ -2757,11 +2765,11 @@ class _Recipe:
             )
         ]
         self.out = [
-            _input_step(i)
+            _side_amp(_input_step(i), whose, self._trains(i.where.path))
             for i in self.out
             if not _evaluation_code(i)
             and not _inference_script_row(i)
-            and i.category not in _SEPARATE.get(self._whose(i.where, side), ())
+            and i.category not in _SEPARATE.get(whose := self._whose(i.where, side), ())
         ]
         self.out = self._exclusive_twins(self.out)
         unique = {(i.category, i.where.path, i.where.line, i.name, i.values): i for i in self.out}
@@ -2772,6 +2780,44 @@ class _Recipe:
                 key=lambda i: (order[i.category], i.where.path, i.where.line, i.name),
             )
         )
+
+    def _trainer_settings(self, file: _File) -> None:
+        """The settings a training entry writes into a framework trainer's configuration
+        before building it (latent-diffusion's ``trainer_config["accelerator"] = "ddp"``,
+        ``lightning_config.trainer.accumulate_grad_batches = accumulate_grad_batches``): the
+        distributed strategy and the gradient accumulation the framework then runs, in a file
+        importing a torch training framework (:data:`TORCH_FRAMEWORKS`)."""
+        if not any(m.partition(".")[0] in TORCH_FRAMEWORKS for m in file.imports.values()):
+            return
+        for a, fn in file.assigns:
+            target = a.target
+            if target.kind == "Attribute":
+                key = target.name
+            elif (
+                target.kind == "Subscript"
+                and target.parts[1].kind == "Constant"
+                and isinstance(target.parts[1].value, str)
+            ):
+                key = target.parts[1].value
+            else:
+                continue
+            category = _TRAINER_KEYS.get(key)
+            if category is None:
+                continue
+            if category == "distributed" and not (
+                a.value.kind == "Constant"
+                and isinstance(a.value.value, str)
+                and _STRATEGY.search(a.value.value)
+            ):
+                continue  # ``accelerator = "gpu"`` names the device, no distribution
+            values = [("value", self._value(file, fn, key, a.value))]
+            self.add(category, f"trainer {key}", file.where(a.line), values)
+
+    def _trains(self, path: str) -> bool:
+        """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
+        pass itself (as the scan found its uses)."""
+        file = self.files.get(path)
+        return file is not None and any(TRAINING_STEP.match(u.api) for u in file.fa.uses)
 
     def _exclusive_twins(self, items: list[RecipeItem]) -> list[RecipeItem]:
         """One row for the same thing built alike in the body and the ``else`` of one ``if``
@@ -3278,7 +3324,7 @@ class _Recipe:
         (vq-vae-2's ``--sched``, declared without a default: ``if args.sched == "cycle":``
         builds a ``CycleScheduler`` no run with the defaults has): "optional, off by
         default", with the test and the rows it would add."""
-        gated: dict[str, dict[str, list[str]]] = {}  # option row -> test -> rows
+        gated: dict[tuple[str, str], dict[str, list[str]]] = {}  # (row, path) -> test -> rows
         for item in self.untaken:
             file = self.files.get(item.where.path)
             if file is None or self.values.apart(file.path):
@@ -3303,7 +3349,9 @@ class _Recipe:
                         for o in own:
                             if not _left_off(o):
                                 continue
-                            tests = gated.setdefault(f"argparse {o.option}", {})
+                            # the option's own row: another script's option of the same
+                            # name (an evaluation's --fp16) switches nothing here
+                            tests = gated.setdefault((f"argparse {o.option}", o.file.path), {})
                             shown = f"{item.name} ({item.where.path}:{item.where.line})"
                             test = branch.test.shown().replace("'", '"')
                             found = tests.setdefault(test, [])
@@ -3312,7 +3360,7 @@ class _Recipe:
                 break
         kept = []
         for item in self.out:
-            tests = gated.get(item.name)
+            tests = gated.get((item.name, item.where.path))
             if tests:
                 said = "; ".join(
                     f"if {test} builds " + ", ".join(rows[:3]) for test, rows in tests.items()
@@ -4015,7 +4063,7 @@ class _Recipe:
             self.add(category, f.api, where, note="arguments not read: call not found in source")
             return
         if category == "optimizer":
-            self._optimizer(f, file, call)
+            self._optimizer(f.api, file, call, where)
         elif category == "scheduler":
             self._scheduler(f, file, call)
         else:
@@ -4191,19 +4239,23 @@ class _Recipe:
                 entries.update((k.name, (k.target, None)) for k in update.keywords if k.name)
         return entries
 
-    def _optimizer(self, f: ApiFinding, file: _File, call: CallValues) -> None:
-        where = Where(f.path, f.span.line, f.cell)
+    def _optimizer(
+        self, api: str, file: _File, call: CallValues, where: Where, note: str = ""
+    ) -> None:
+        """The optimizer ``call`` builds (``api``: torch's class it is), its settings and
+        parameter groups read, its row at ``where``; ``note``: what the row says first."""
+        said = note
         args = call.expr.args
-        if f.api.endswith(".add_param_group"):
+        if api.endswith(".add_param_group"):
             group = args[0] if args else None
             values = (
                 self._group_values(file, call.function, group)
                 if group is not None and group.kind == "Dict"
                 else []
             )
-            self.add("optimizer", f.api, where, values, "an extra parameter group")
+            self.add("optimizer", api, where, values, "an extra parameter group")
             return
-        values = self._bind_api(f.api, file, call, skip=("params",))
+        values = self._bind_api(api, file, call, skip=("params",))
         params = args[0] if args else None
         for kw in call.expr.keywords:
             if kw.name == "params":
@@ -4220,8 +4272,67 @@ class _Recipe:
                 "a switch MindSpore's optimizers do not take; drop it when porting"
             )
             note = f"{note}; {flagged}" if note else flagged
-        self._note_branch("optimizer", f.api, where, file, call)
-        self.add("optimizer", f.api, where, values, note)
+        note = f"{said}; {note}" if said and note else said or note
+        self._note_branch("optimizer", api, where, file, call)
+        self.add("optimizer", api, where, values, note)
+
+    def _called_through_names(self, file: _File) -> None:
+        """An optimizer class bound to a name and built by calling that name (``optim_name =
+        optim.SGD``, then ``optimizer = optim_name([...param groups...], momentum=0.9,
+        nesterov=True)`` in each branch of the model's kind), where the scan could not tell
+        the call's class because a branch rebinds the name (``if opt.fused: optim_name =
+        FusedSGD``): each such call is the optimizer of the binding that runs unconditionally
+        before it, read as a direct construction, the branch's alternative in its note. The
+        bindings read are the call's own scope's, then the module's (a function calling a
+        module-level name it does not bind itself); a call the scan resolved is its finding's
+        row already."""
+        if self._call_ends is None:
+            self._call_ends = {}
+            for f in self.result.api_findings:
+                if f.usage == "call":
+                    self._call_ends.setdefault(f.path, set()).add(
+                        (f.span.end_line, f.span.end_column, f.cell)
+                    )
+        resolved = {
+            (file.joined_line(line, cell), column)
+            for line, column, cell in self._call_ends.get(file.path, ())
+        }
+        bindings: dict[tuple[int, str], list[AssignValues]] = {}
+        for a, fn in file.assigns:
+            if a.target.kind == "Name" and not a.annotated:
+                bindings.setdefault((fn, a.target.name), []).append(a)
+        for call in file.values.calls:
+            func = call.expr.func
+            if func.kind != "Name" or (call.expr.end_line, call.end_char) in resolved:
+                continue
+            scope = call.function
+            found = bindings.get((scope, func.name))
+            if not found and scope >= 0:
+                scope, found = -1, bindings.get((-1, func.name))
+            if not found:
+                continue
+            before = [a for a in found if scope < 0 or a.line < call.expr.line]
+            runs = [a for a in before if a.top]
+            if not runs:
+                continue
+            binding = max(runs, key=lambda a: a.order)
+            api = (
+                file.dotted(binding.value) if binding.value.kind in ("Name", "Attribute") else None
+            )
+            if api is None or _category(api) != "optimizer" or api.endswith("add_param_group"):
+                continue
+            others = [a for a in found if a is not binding and not a.top]
+            note = f"called through {func.name} = {binding.value.text} ({file.loc(binding.line)})"
+            if others:
+                note += (
+                    "; "
+                    + ", ".join(
+                        f"{a.value.text} if {a.ifs[0].test.shown()}" if a.ifs else a.value.text
+                        for a in others
+                    )
+                    + " instead"
+                )
+            self._optimizer(api, file, call, file.where(call.expr.line), note)
 
     def _picked_by_name(self, f: ApiFinding) -> None:
         """An optimizer class that is a value of a dict the code picks from by name and
@@ -7019,7 +7130,8 @@ class _Recipe:
                     shown = first[0] if first is not None else "default"
                     runs = f"; {launched.by_run()}" if launched.by_run() else ""
                     values.append(("launched", f"{shown} ({launched.where()}{runs})"))
-                self.add(category, f"argparse {o.option}", where, values)
+                note = self._lr_rule(o, dest) if category == "optimizer" else ""
+                self.add(category, f"argparse {o.option}", where, values, note)
         candidates = {
             cls: found
             for cls, sets in self.repo.attrs.items()
@@ -7061,6 +7173,32 @@ class _Recipe:
                 continue
             if category and stmt.value.literal and not _empty_collection(stmt.value):
                 self.add(category, constant, f.where(stmt.line), [("value", stmt.value.text)])
+
+    def _lr_rule(self, option: _ArgOption, dest: str) -> str:
+        """What an optimizer option switches in its own script: the learning rate the
+        script sets under a test reading it (latent-diffusion's ``if opt.scale_lr:
+        model.learning_rate = accumulate_grad_batches * ngpu * bs * base_lr``, else the
+        base LR): "if TEST: TARGET = VALUE (where)", the first such assignment, "" when
+        none. The option itself computed when left unset (``if not args.lr: args.lr =
+        args.lr_base * batch_ratio``) is :meth:`_Values.filled_by_defaults`'s to show."""
+        file = option.file
+        for a, _ in file.assigns:
+            if a.target.kind not in ("Name", "Attribute") or not _LR_TARGET.search(a.target.name):
+                continue
+            if a.target.name == dest:
+                continue  # the option filled in when not given (MAE's, timm's --lr): its own home
+            branch = a.ifs[0] if a.ifs else None
+            if branch is None:
+                continue
+            if not any(
+                n.kind == "Attribute" and n.name == dest and n.target.kind == "Name"
+                for n in branch.test.walk()
+            ):
+                continue
+            taken = branch.body_end <= 0 or a.line <= branch.body_end
+            test = branch.test.shown() if taken else f"not {branch.test.shown()}"
+            return f"if {test}: {a.target.text} = {a.value.shown()} ({file.loc(a.line)})"
+        return ""
 
     def _passed_category(self, dest: str) -> str | None:
         """The category of the option ``dest`` by the keyword it is passed as to a factory
@@ -7725,6 +7863,32 @@ class _Recipe:
                 # PyTorch-YOLOv3's ``subdivisions=1``: written as accumulation, runs as none
                 note = "n is 1 with the defaults: an optimizer step every step, no accumulation"
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
+
+
+#: Keys of a framework trainer's configuration that are recipe settings.
+_TRAINER_KEYS = {
+    "accelerator": "distributed",
+    "strategy": "distributed",
+    "distributed_backend": "distributed",
+    "accumulate_grad_batches": "grad_accum",
+}
+#: A distributed strategy's name (``"ddp"``, ``"ddp_spawn"``, ``"deepspeed_stage_2"``, ``"fsdp"``).
+_STRATEGY = re.compile(r"^(?:ddp|dp|deepspeed|fsdp|horovod)", re.IGNORECASE)
+#: A name or attribute holding a learning rate (``model.learning_rate``, ``args.lr``).
+_LR_TARGET = re.compile(r"^(?:\w+_)?(?:lr|learning_rate)$")
+#: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's
+#: ``--fp16``): kept beside the recipe for the inference path, never the training's.
+SIDE_AMP = "the inference path's precision (a script the training does not run), not the training's"
+
+
+def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
+    """A tool's mixed-precision row, said to be the inference path's (the recipe keeps it:
+    the port casts the network the same way to run it). ``trains``: its file builds an
+    optimizer or runs a backward pass (a variant training script), whose precision is a
+    training's, so nothing is said."""
+    if whose != "tool" or trains or item.category != "amp" or SIDE_AMP in item.note:
+        return item
+    return replace(item, note=f"{SIDE_AMP}; {item.note}" if item.note else SIDE_AMP)
 
 
 def _validation_loader(function: str, call: CallValues) -> bool:

@@ -95,6 +95,14 @@ def is_composition(name: str | None) -> bool:
 LAUNCH_MODULES = ("torch.distributed.launch", "torch.distributed.run", "torch.distributed.elastic")
 
 
+#: Training frameworks built on torch (a ``LightningModule`` is an ``nn.Module``): where every
+#: training file imports one, it is the repository's own training (taming-transformers' VQGAN
+#: is a LightningModule), ported, not an adapter; beside a training of the repository's own
+#: (detectron2's ``tools/lightning_train_net.py``) it is one. A script importing one and
+#: calling ``fit`` is a training entry.
+TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
+
+
 #: Names of a switch that is true while training (``self.training``, ``is_train``): a
 #: keyword ``train=False`` builds the test split, a branch under it runs only in training.
 TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})

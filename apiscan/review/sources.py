@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.syntax import TEXT_LIMIT, SyntaxFacts
 from apiscan.review.model import Where
+from apiscan.review.roles import TORCH_FRAMEWORKS
 from apiscan.scope.classify import is_test_path
 
 __all__ = [
@@ -92,4 +93,26 @@ def self_tests(analyses: Sequence[FileAnalysis]) -> dict[str, tuple[int, int]]:
         if fa.syntax is not None
         and fa.syntax.main_block != (0, 0)
         and any(m in referenced for m in fa.modules)
+        # a training run, whatever imports a helper from its module (latent-diffusion's
+        # ``scripts/inpaint.py`` imports ``instantiate_from_config`` from ``main.py``)
+        and not fits_with(fa, TORCH_FRAMEWORKS, fa.syntax.main_block)
     }
+
+
+def fits_with(fa: FileAnalysis, frameworks: Iterable[str], lines: tuple[int, int] = (0, 0)) -> bool:
+    """Whether a file hands a model to one of the torch training ``frameworks`` to train:
+    it imports the framework and calls a ``fit`` (``trainer.fit(model, data)``), within
+    ``lines`` when given. The framework then runs the module's training hooks, which no call
+    of the file names."""
+    syntax = fa.syntax
+    if syntax is None or not any(
+        name.partition(".")[0] in frameworks for _, name in syntax.imports
+    ):
+        return False
+    first, last = lines
+    return any(
+        c.role == "call"
+        and c.callee.rpartition(".")[2] == "fit"
+        and (not last or first <= c.line <= last)
+        for c in fa.calls
+    )

@@ -17,7 +17,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
@@ -49,6 +49,8 @@ from apiscan.review.roles import (
     RANDOM_DRAW,
     STEP_COMPUTATION,
     STEP_RUN,
+    TORCH_FRAMEWORKS,
+    TRAINING_STEP,
     VENDORED,
     evaluation_file,
     evaluation_folder,
@@ -133,11 +135,6 @@ FOREIGN_FRAMEWORKS = frozenset(
         "cog",
     }
 )
-#: Training frameworks built on torch (a ``LightningModule`` is an ``nn.Module``): where every
-#: training file imports one, it is the repository's own training (taming-transformers' VQGAN
-#: is a LightningModule), ported, not an adapter; beside a training of the repository's own
-#: (detectron2's ``tools/lightning_train_net.py``) it is one.
-TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
 #: Why a file adapting the model to another framework is counted apart.
 ADAPTER = "adapter for"
 PRETRAINED_KEYWORDS = frozenset({"pretrained", "weights", "pretrained_backbone"})
@@ -291,7 +288,9 @@ class Ancillary:
             self._recipes.update(dict.fromkeys(tasks, "task"))
             self._recipes.update({p: "tool" for p, why in tools.items() if why == "tools"})
             entry = documented_entry(root, self._scripts(analyses)) if root else None
-            for path, whose in _side_recipes(analyses, entry or "").items():
+            ported = self._ported_entries()
+            steps = {fa.path for fa in analyses if fa.path in ported and not _runs_as_script(fa)}
+            for path, whose in _side_recipes(analyses, entry or "", steps).items():
                 self._recipes.setdefault(path, whose)
         self._why.update(self._copies(analyses))
 
@@ -313,7 +312,16 @@ class Ancillary:
         }
         builders = _module_builders(analyses)
         graph = _reference_graph(analyses, self._imports)
-        own = {p for p in scripts if ({p} | _closure({p}, graph, packages=True)) & builders}
+        reach = {p: {p} | _closure({p}, graph, packages=True) for p in scripts}
+        # a script that only loads an averaged model (``swa_utils.AveragedModel`` in an
+        # evaluation script) uses torch.optim without training: one that builds an
+        # optimizer, steps it or runs a backward pass (itself or through what it imports)
+        # is the training a command may launch
+        steps = {fa.path for fa in analyses if any(TRAINING_STEP.match(u.api) for u in fa.uses)}
+        trains = {p for p in scripts if reach[p] & steps}
+        if trains:
+            scripts = {p: fa for p, fa in scripts.items() if p in trains}
+        own = {p for p in scripts if reach[p] & builders}
         if own:
             scripts = {p: fa for p, fa in scripts.items() if p in own}
         return {name: path for path, fa in scripts.items() for name in (*fa.modules, path)}
@@ -1059,7 +1067,9 @@ def _named_variant(base: str, path: str) -> bool:
 _TRAINING_NAME = re.compile(r"(^|[^a-z])train")
 
 
-def _side_recipes(analyses: Sequence[FileAnalysis], entry: str = "") -> dict[str, str]:
+def _side_recipes(
+    analyses: Sequence[FileAnalysis], entry: str = "", steps: Collection[str] = ()
+) -> dict[str, str]:
     """The scripts whose training facts are another recipe's, where the repository's root
     holds a training script, though they stay ported: any script nothing imports beside the
     training ones ("tool": fairseq's ``fairseq_cli/generate.py`` seeds and halves its own
@@ -1068,12 +1078,23 @@ def _side_recipes(analyses: Sequence[FileAnalysis], entry: str = "") -> dict[str
     ``entry``: the training script the documentation launches
     (:func:`~apiscan.review.commands.documented_entry`), wherever it lives; then every other
     script it does not import is a tool (open_clip's ``scripts/*_probe.py``, its profiler,
-    its ``legacy_main.py``), and so is what only those scripts import."""
+    its ``legacy_main.py``), and so is what only those scripts import. ``steps``: the
+    modules holding the training step (an optimizer built, a backward pass); where the entry
+    reaches none of them, it hands the training to a framework that builds the model from
+    its config (latent-diffusion's ``main.py``: ``instantiate_from_config``, then
+    ``trainer.fit``): what those modules reach is the entry's too, the model it trains, and
+    only the other scripts themselves are tools (a module only they import statically may be
+    one the config names: a conditioning encoder)."""
     analyses = [fa for fa in analyses if not is_test_path(fa.path)]
     if entry:
         graph = _reference_graph(analyses, _import_graph(analyses))
         reach = _closure({entry}, graph, packages=True) | {entry}
-        tools = {fa.path for fa in analyses if _runs_as_script(fa) and fa.path not in reach}
+        configured = bool(steps) and not reach & set(steps)
+        if configured:
+            reach |= _closure(steps, graph, packages=True) | set(steps)
+        tools = {fa.path for fa in analyses if fa.path not in reach and _runs_as_script(fa, True)}
+        if configured:  # any module may be what the config builds: the scripts alone
+            return dict.fromkeys(sorted(tools), "tool")
         return dict.fromkeys(sorted(tools | _closure(tools, graph, packages=True) - reach), "tool")
     imported = imported_modules(analyses)
     # a script runs as ``python x.py``; another may still import it (yolov9's
@@ -1094,18 +1115,25 @@ def _side_recipes(analyses: Sequence[FileAnalysis], entry: str = "") -> dict[str
     return found
 
 
-def _runs_as_script(fa: FileAnalysis) -> bool:
+def _runs_as_script(fa: FileAnalysis, work_at_top: bool = False) -> bool:
     """A file run as ``python x.py``: a ``__main__`` block, or options parsed in its
     module-level code (T2T-ViT's ``transfer_learning.py``: ``args = parser.parse_args()``
-    and its loop at the top level, no guard)."""
+    and its loop at the top level, no guard). ``work_at_top``: a ``for`` loop in its
+    module-level code counts too (a data-preparation script copying a dataset's files into
+    folders and seeding its split, no guard, no options): for a file the training entry does
+    not reach, where a library module's top-level loop would not run anyway."""
     syntax = fa.syntax
     if syntax is None:
         return False
     if syntax.main_block != (0, 0):
         return True
     values = syntax.values
-    return values is not None and any(
-        c.function < 0 and c.expr.callee().rpartition(".")[2] == "parse_args" for c in values.calls
+    return values is not None and (
+        any(
+            c.function < 0 and c.expr.callee().rpartition(".")[2] == "parse_args"
+            for c in values.calls
+        )
+        or (work_at_top and any(loop.function < 0 for loop in values.loops))
     )
 
 
