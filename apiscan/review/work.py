@@ -1376,7 +1376,15 @@ def work_items(
     # a method named for loading pretrained weights that no ported file calls is dead code
     # (YOLOX's YOLOFPN.load_pretrained_model; minGPT's GPT.from_pretrained, called only by
     # a notebook and a test): it loads nothing, neither a backbone's weights nor a checkpoint
-    called = {c.callee.rpartition(".")[2] for fa in analyses for c in fa.calls if c.role == "call"}
+    # ... and so does an array loader only files counted apart call (a Darknet model's
+    # ``load_weights``, called by demos and an evaluation script, never by training)
+    called = {
+        c.callee.rpartition(".")[2]
+        for fa in analyses
+        if not ancillary.why(fa.path)
+        for c in fa.calls
+        if c.role == "call"
+    }
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
     dead = unreached_loaders(analyses, ancillary)
     off_spans: dict[str, list[tuple[int, int, str]]] = {}
