@@ -63,6 +63,7 @@ from apiscan.review.work import (
     uncalled_functions,
     unreached,
     unrun_draws,
+    vendored_copies,
     work_items,
 )
 from apiscan.rewrite.idioms import AMP_LOSS_SCALER
@@ -132,6 +133,9 @@ def review(options: ScanOptions) -> Review:
         analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen, injected
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
+    # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
+    # port takes MindSpore's built-in (a work item says so), not a port of the copy
+    ancillary.count_apart(vendored_copies(analyses))
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,

@@ -5266,6 +5266,117 @@ def _built_at(
     return place(home, line)
 
 
+#: Qualified class name → (the file defining it, its bases' qualified names).
+ClassTable = dict[str, tuple[FileAnalysis, tuple[str, ...]]]
+
+
+def _class_table(analyses: Sequence[FileAnalysis]) -> ClassTable:
+    """Every class of the repository by its qualified name under each of its file's modules."""
+    classes: ClassTable = {}
+    for fa in analyses:
+        if fa.errors:
+            continue
+        for c in fa.classes:
+            for m in fa.modules:
+                classes[f"{m}.{c.qualname}"] = (fa, c.bases)
+    return classes
+
+
+def _parallel_piece(qual: str, classes: ClassTable) -> str:
+    """The key of :data:`VENDORED_PARALLEL` a repository class is a copy of, through its own
+    bases ("" for none): ``data-parallel`` for an ``nn.DataParallel`` subclass, ``sync-bn``
+    for a BatchNorm subclass whose files (its own or its bases') move tensors across
+    devices themselves."""
+    seen: set[str] = set()
+    todo = [qual]
+    cross = False
+    kind = ""
+    while todo:
+        q = todo.pop()
+        if q in seen or q not in classes:
+            continue
+        seen.add(q)
+        fa, bases = classes[q]
+        syntax = fa.syntax
+        imports = dict(syntax.imports).values() if syntax is not None else ()
+        cross = cross or any(i.startswith(_CROSS_DEVICE) for i in imports)
+        for b in bases:
+            if _PARALLEL_WRAPPER.match(b):
+                return "data-parallel"
+            if _BATCH_NORM_BASE.match(b):
+                kind = "sync-bn"
+            todo.append(b)
+    return kind if cross else ""
+
+
+def vendored_copies(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The files of the repository's own copies of synchronized BatchNorm or of a
+    data-parallel wrapper (:func:`vendored_parallel`), with why, counted apart from the
+    effort: the port swaps in MindSpore's built-in rather than porting the copy. A file is
+    one when its every class is such a copy or a base of one and no other file refers to
+    its functions (semseg's ``lib/nn/modules/batchnorm.py``); a file only those files refer
+    to (the copy's master/worker pipes) goes with them. A file whose functions other code
+    uses (a collate function beside the wrapper) stays ported."""
+    classes = _class_table(analyses)
+    pieces = {q: kind for q in classes if (kind := _parallel_piece(q, classes))}
+    if not pieces:
+        return {}
+    related: dict[str, str] = {}
+    for q, kind in pieces.items():
+        todo = [q]
+        while todo:
+            c = todo.pop()
+            if c in classes and c not in related:
+                related[c] = kind
+                todo.extend(classes[c][1])
+    by_path: dict[str, set[str]] = {}
+    for q, kind in related.items():
+        by_path.setdefault(classes[q][0].path, set()).add(kind)
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    copies: dict[str, str] = {}
+    for path, kinds in by_path.items():
+        fa = files[path]
+        own = {f"{m}.{c.qualname}" for m in fa.modules for c in fa.classes if "." not in c.qualname}
+        if own <= related.keys():
+            copies[path] = ", ".join(sorted(VENDORED_PARALLEL[k][0] for k in kinds))
+    # the files only the copies refer to, and the copies' functions nothing else uses
+    graph = _reference_graph(analyses, _import_graph(analyses))
+    referrers: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            referrers.setdefault(target, set()).add(source)
+    changed = True
+    while changed:
+        changed = False
+        for path in sorted(files):
+            if path in copies or PurePosixPath(path).name == "__init__.py":
+                continue
+            by = referrers.get(path, set()) - {path}
+            inits = {b for b in by if PurePosixPath(b).name == "__init__.py"}
+            if by and by - inits <= copies.keys() and (by - inits):
+                why = sorted({copies[b] for b in by - inits})
+                copies[path] = ", ".join(why)
+                changed = True
+    used = {
+        ref.rpartition(".")[2]
+        for fa in analyses
+        if fa.path not in copies and not fa.errors
+        for ref in fa.local_refs
+    }
+    return {
+        path: f"{OWN_COPY} ({what})"
+        for path, what in copies.items()
+        if not any(
+            not fn.cls and "." not in fn.qualname and fn.qualname in used
+            for fn in files[path].functions
+        )
+    }
+
+
+#: Why a file of the repository's own copy of a MindSpore built-in is counted apart.
+OWN_COPY = "own copy of a MindSpore built-in"
+
+
 def vendored_parallel(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
     """The repository's own copies of multi-device machinery that MindSpore has built in
     (:data:`VENDORED_PARALLEL`): a class extending a torch BatchNorm in a file that moves
@@ -5275,35 +5386,10 @@ def vendored_parallel(analyses: Sequence[FileAnalysis], ancillary: Ancillary) ->
     piece, naming the classes the ported files import from another module (the copy's own
     files re-export them relatively); the port swaps in MindSpore's counterpart rather than
     porting the copy."""
-    classes: dict[str, tuple[FileAnalysis, tuple[str, ...]]] = {}
-    for fa in analyses:
-        if fa.errors:
-            continue
-        for c in fa.classes:
-            for m in fa.modules:
-                classes[f"{m}.{c.qualname}"] = (fa, c.bases)
+    classes = _class_table(analyses)
 
     def piece(qual: str) -> str:
-        seen: set[str] = set()
-        todo = [qual]
-        cross = False
-        kind = ""
-        while todo:
-            q = todo.pop()
-            if q in seen or q not in classes:
-                continue
-            seen.add(q)
-            fa, bases = classes[q]
-            syntax = fa.syntax
-            imports = dict(syntax.imports).values() if syntax is not None else ()
-            cross = cross or any(i.startswith(_CROSS_DEVICE) for i in imports)
-            for b in bases:
-                if _PARALLEL_WRAPPER.match(b):
-                    return "data-parallel"
-                if _BATCH_NORM_BASE.match(b):
-                    kind = "sync-bn"
-                todo.append(b)
-        return kind if cross else ""
+        return _parallel_piece(qual, classes)
 
     by_tail: dict[str, list[str]] = {}
     for q in classes:

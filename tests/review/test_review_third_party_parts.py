@@ -91,3 +91,14 @@ def test_the_items_are_priced(review) -> None:
         "2 vendored-parallel as",
     ):
         assert part in formula, part
+
+
+def test_the_files_of_an_own_copy_are_counted_apart(review) -> None:
+    # VALID: the sync BatchNorm's file and the pipe only it uses; INVALID: the wrapper's
+    # file, whose collate function the training script calls, and the frozen BatchNorm's
+    apart = dict(review.ancillary)
+    assert (
+        apart["lib/nn/batchnorm.py"] == "own copy of a MindSpore built-in (synchronized BatchNorm)"
+    )
+    assert apart["lib/nn/comm.py"] == "own copy of a MindSpore built-in (synchronized BatchNorm)"
+    assert "lib/nn/parallel.py" not in apart and "lib/nn/frozen.py" not in apart
