@@ -449,9 +449,12 @@ THIRD_PARTY_USES: dict[str, tuple[str, str]] = {
 
 def data_object(name: str) -> bool:
     """Whether a third-party dotted name is a data pipeline's object (:data:`DATA_OBJECT`,
-    :data:`DATA_MODULE`): ``torchtext.data.Field``, ``torchtext.data.BucketIterator``."""
+    :data:`DATA_MODULE`): ``torchtext.data.Field``, ``torchtext.data.BucketIterator``, or
+    a constructor of one (``AutoTokenizer.from_pretrained``: a tokenizer, not a model)."""
     parts = name.split(".")
     tail = parts[-1]
+    if any(p[:1].isupper() and DATA_OBJECT.search(p) for p in parts[1:-1]):
+        return True
     return tail[:1].isupper() and (
         bool(DATA_OBJECT.search(tail)) or any(p in DATA_MODULE for p in parts[1:-1])
     )

@@ -102,3 +102,13 @@ def test_the_files_of_an_own_copy_are_counted_apart(review) -> None:
     )
     assert apart["lib/nn/comm.py"] == "own copy of a MindSpore built-in (synchronized BatchNorm)"
     assert "lib/nn/parallel.py" not in apart and "lib/nn/frozen.py" not in apart
+
+
+def test_a_tokenizer_loaded_by_name_is_data_not_a_model() -> None:
+    from apiscan.review.oplibs import data_object
+
+    # VALID: a tokenizer's constructor, a field class; INVALID: a model's loader, a module
+    assert data_object("textkit.AutoTokenizer.from_pretrained")
+    assert data_object("textkit.data.Field")
+    assert not data_object("visionclip.load")
+    assert not data_object("rasterkit.renderer.MeshRasterizer")
