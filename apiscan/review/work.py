@@ -5135,6 +5135,18 @@ def _use_of(
     return ""
 
 
+def _on_device(call: CallValues) -> bool:
+    """Whether a call hands its callee a torch device (``device=origins.device``, a
+    ``device`` argument): the package computes with tensors, as pytorch3d's cameras do,
+    where a phonemizer or a spaCy document never sees one."""
+    return any(
+        (a.kind == "keyword" and a.name == "device")
+        or (a.kind == "Name" and a.name == "device")
+        or (a.kind == "Attribute" and a.name == "device")
+        for a in call.expr.parts[1:]
+    )
+
+
 def third_party_parts(
     result: ScanResult,
     analyses: Sequence[FileAnalysis],
@@ -5153,7 +5165,10 @@ def third_party_parts(
     nor calls in files counted apart, in tests or in functions nothing calls (``dead``:
     :func:`uncalled_functions`); a host utility (a file reader, a logger) is none of the
     three uses and makes no item, and a package another of the ``items`` already names (a
-    diffusers VAE's ``from_pretrained``: a pretrained backbone) has its item."""
+    diffusers VAE's ``from_pretrained``: a pretrained backbone) has its item. Layers only of
+    a package some call hands a torch device (:func:`_on_device`): the classes of a text
+    processor built beside the network (fairseq's phonemizers in its hub interfaces)
+    compute nothing with tensors."""
     from apiscan.review.oplibs import THIRD_PARTY_USES
 
     order = list(THIRD_PARTY_USES)
@@ -5165,6 +5180,7 @@ def third_party_parts(
         spans.setdefault(path, []).append(span)
     named = {w.partition(".")[0] for i in items for w in _DOTTED.findall(i.what)}
     found: dict[str, dict[str, dict[str, Where]]] = {}  # package → kind → name → where
+    devices: set[str] = set()  # the packages some call hands a device
     for fa, facts in with_facts(analyses):
         if ancillary.why(fa.path) or facts.values is None:
             continue
@@ -5192,12 +5208,18 @@ def third_party_parts(
                 if q
             )
             held = any(a <= line <= z for _, a, z, _ in facts.self_assigns)
+            if _on_device(call):
+                devices.add(top)
             kind = _use_of(name, call, fa.path in network, in_def, held)
             if kind:
                 uses = found.setdefault(top, {}).setdefault(kind, {})
                 uses.setdefault(name, place(fa, line))
     items = []
     for top, kinds in sorted(found.items()):
+        if top not in devices:  # a text processor's objects (a phonemizer) are no layers
+            kinds.pop("third-party-layer", None)
+        if not kinds:
+            continue
         kind = min(kinds, key=order.index)
         names = kinds[kind]
         what, port = THIRD_PARTY_USES[kind]

@@ -29,7 +29,7 @@ def test_a_loader_held_by_a_module_is_a_pretrained_third_party_model(review) -> 
     # VALID: ``self.encoder, self.preprocess = visionclip.load(..., device=device)``;
     # INVALID: ``dill.load(open(...))`` in the training script (a file's contents)
     assert _items(review, "third-party-model") == [
-        ("visionclip (visionclip.load)", 1, ["model.py:22"])
+        ("visionclip (visionclip.load)", 1, ["model.py:23"])
     ]
     (item,) = [i for i in review.work if i.kind == "third-party-model"]
     assert "released weights converted" in item.why
@@ -39,15 +39,16 @@ def test_a_loader_held_by_a_module_is_a_pretrained_third_party_model(review) -> 
 def test_classes_built_where_the_network_computes_are_third_party_layers(review) -> None:
     # VALID: the rasteriser and its settings built in render(), called by Net.forward;
     # INVALID: blobio.BlobFile read in a network file's config reader (no tensor work
-    # there), fastblur imported in a try/except ImportError (the code runs without it)
+    # there), fastblur imported in a try/except ImportError (the code runs without it),
+    # phonekit's Separator built where the network computes but never handed a device
     assert _items(review, "third-party-layer") == [
         (
             "rasterkit (rasterkit.renderer.MeshRasterizer, rasterkit.renderer.RasterSettings)",
             2,
-            ["model.py:47", "model.py:48"],
+            ["model.py:48", "model.py:49"],
         )
     ]
-    assert not any(p in i.what for i in review.work for p in ("blobio", "fastblur"))
+    assert not any(p in i.what for i in review.work for p in ("blobio", "fastblur", "phonekit"))
 
 
 def test_a_data_pipeline_of_a_third_party_package_is_one_item(review) -> None:
@@ -70,7 +71,7 @@ def test_own_copies_of_sync_batch_norm_and_data_parallel_are_swapped_for_builtin
     # DictDataParallel (an nn.DataParallel); INVALID: FrozenNorm2d, a _BatchNorm whose
     # file moves nothing across devices
     assert _items(review, "vendored-parallel") == [
-        ("SyncNorm2d (the repository's own synchronized BatchNorm)", 1, ["model.py:34"]),
+        ("SyncNorm2d (the repository's own synchronized BatchNorm)", 1, ["model.py:35"]),
         (
             "DictDataParallel (the repository's own data-parallel wrapper)",
             1,
