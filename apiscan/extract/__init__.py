@@ -84,6 +84,8 @@ class TreeFacts:
     call_args: dict[int, tuple[cst.Call, CallArgs]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: (first, last line) of each run of statements no path reaches (:func:`unreachable`)
+    unreachable: tuple[tuple[int, int], ...] = ()
 
 
 #: The last tree's facts (an editor analyses a buffer twice from one parse).
@@ -114,13 +116,15 @@ def tree_facts(
         screened.clear()
         nodes = ast_nodes(tree)
         def_lines, class_lines, _ = _statement_lines(tree)
+    dead = unreachable(tree)
     facts = TreeFacts(
         nodes,
         def_lines,
         class_lines,
         # the review's facts, from the tree parsed for positions
-        syntax_facts(tree, text) if syntax else None,
+        syntax_facts(tree, text, dead) if syntax else None,
         loss_paths(tree, text),
+        unreachable=dead,
     )
     if remember:
         _LAST_FACTS = (tree, facts)
@@ -399,22 +403,31 @@ def _analyse_text(
             )
         else:
             uses.append(use)
+    dead = facts.unreachable
+    if dead:  # what no path reaches is no finding and calls nothing
+        uses = [u for u in uses if _reached(u.span.line, dead)]
+        pending = [p for p in pending if _reached(p.use.span.line, dead)]
+        param_uses = [u for u in param_uses if _reached(u[0].line, dead)]
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     hits = _one_per_line(
         ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain)
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
+        if _reached(span.line, dead)
     )
     # a sync this walk saw used in place (the same line and rule) is not reported again
     have = {(h.path, h.span.line, h.rule) for h in hits}
     remote = _one_per_line(
-        h for h in _remote_syncs(ext, task.relpath) if (h.path, h.span.line, h.rule) not in have
+        h
+        for h in _remote_syncs(ext, task.relpath)
+        if (h.path, h.span.line, h.rule) not in have and _reached(h.span.line, dead)
     )
     hits = sorted([*hits, *remote], key=lambda h: (h.path, h.span, h.rule))
     calls = sorted(
         {
             CallFact(caller, callee, span.line, role)
             for (caller, callee, _, role), span in zip(ext.call_facts, call_spans, strict=True)
+            if _reached(span.line, dead)
         },
         key=lambda c: (c.line, c.caller, c.callee, c.role),
     )
@@ -674,6 +687,40 @@ def _anchor(ext: Extractor, node: cst.CSTNode, first: bool) -> cst.CSTNode:
 
 #: The fields that hold statements (``handlers`` and ``cases`` hold nodes that have a body).
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: Statements after which nothing in the same block runs.
+_JUMPS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def unreachable(tree: ast.Module) -> tuple[tuple[int, int], ...]:
+    """(first, last line) of each run of statements that follows a ``return``, ``raise``,
+    ``continue`` or ``break`` in the same block: no path reaches them (a Darknet forward's
+    ``continue`` left before the code that would have called its region loss), so they are
+    no work of a port, produce no finding and call nothing."""
+    spans: list[tuple[int, int]] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        for name in _STATEMENT_LISTS:
+            children = getattr(node, name, None)
+            if not children:
+                continue
+            for i, child in enumerate(children):
+                if isinstance(child, _JUMPS) and i + 1 < len(children):
+                    after = children[i + 1]
+                    first = min(
+                        [after.lineno, *(d.lineno for d in getattr(after, "decorator_list", ()))]
+                    )
+                    spans.append((first, children[-1].end_lineno or children[-1].lineno))
+                    stack.extend(children[:i])
+                    break
+            else:
+                stack.extend(children)
+    return tuple(sorted(spans))
+
+
+def _reached(line: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``line`` lies outside every span :func:`unreachable` found."""
+    return not any(a <= line <= z for a, z in spans)
 
 
 def _def_lines(lines: list[int], ext: Extractor) -> list[int]:

@@ -240,8 +240,13 @@ class SyntaxFacts:
         return max(inside)[1] if inside else ""
 
 
-def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
-    """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`)."""
+def syntax_facts(
+    tree: ast.Module, text: str, unreachable: Sequence[tuple[int, int]] = ()
+) -> SyntaxFacts:
+    """The facts of a file from Python's tree of ``text`` (see :class:`SyntaxFacts`).
+    ``unreachable``: (first, last line) of the statements no path reaches
+    (:func:`apiscan.extract.unreachable`): their calls are no value record (no recipe row,
+    no work item reads them)."""
     from apiscan.extract.models import model_facts
     from apiscan.extract.values import ValueReader
 
@@ -249,6 +254,13 @@ def syntax_facts(tree: ast.Module, text: str) -> SyntaxFacts:
     table.index()  # one walk: the children it lists serve every reader
     reader = _Reader(tree, text, table)
     values = table.build()
+    if unreachable:
+        values = replace(
+            values,
+            calls=tuple(
+                c for c in values.calls if not any(a <= c.expr.line <= z for a, z in unreachable)
+            ),
+        )
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
     return replace(reader.facts(), values=replace(values, models=models))
 

@@ -69,6 +69,7 @@ from apiscan.review.work import (
     uncalled_functions,
     unreached,
     unrun_draws,
+    vendored_copies,
     work_items,
 )
 from apiscan.rewrite.idioms import AMP_LOSS_SCALER
@@ -138,6 +139,9 @@ def review(options: ScanOptions) -> Review:
         analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen, injected
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
+    # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
+    # port takes MindSpore's built-in (a work item says so), not a port of the copy
+    ancillary.count_apart(vendored_copies(analyses))
     tops = _untrained(tops, analyses, modules, training)
     options = names.argparse.values()
     # the functions every call of which the defaults switch off: no effort for their gaps,
@@ -196,6 +200,25 @@ def review(options: ScanOptions) -> Review:
     if losses:
         recipe += (_external_training(losses),)
     if inference:
+        # nothing is trained: what runs only while training (under ``if self.training:``)
+        # never runs, so it is no gap, no dynamic shape and no work item of the port
+        branches = training_branches(analyses)
+        if branches:
+
+            def trained(path: str, line: int) -> bool:
+                return any(a <= line <= z for a, z in branches.get(path, ()))
+
+            result = replace(
+                result,
+                findings=tuple(f for f in result.findings if not trained(f.path, f.span.line)),
+            )
+            network_gaps = gaps.network_gaps(
+                result,
+                gaps.load_suggester(),
+                names=names,
+                covered=lambda f: in_data(f) or bool(ancillary.why(f.path)),
+            )
+            items = tuple(i for i in items if not all(trained(w.path, w.line) for w in i.where))
         # nothing is trained: transforms are the inference path's preprocessing, not
         # augmentation (DPT's keep-aspect resize to a multiple of 32, its mean and std); and
         # where a checkpoint is loaded, the weights come from it, not from the initialisers
@@ -331,6 +354,29 @@ SCORING_NOTE = (
     "scores the outputs on the inference path (log-probabilities of generated tokens, a "
     "diagnostic of a rendered output): no training loss; ported with the inference code"
 )
+
+
+def training_branches(analyses: Sequence[FileAnalysis]) -> dict[str, list[tuple[int, int]]]:
+    """Path → (first, last line) of each branch that runs only while training: the body of
+    an ``if`` on a training switch (``if self.training:``, ``if is_train:``), the ``else``
+    of its negation (:func:`~apiscan.review.roles.train_switch`). Shap-e's conditioning
+    dropout and its random number of unrolls drawn on the device and read back (``if
+    self.training:``) never run where nothing trains."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        seen: set[tuple[int, int]] = set()
+        for call in facts.values.calls if facts.values is not None else ():
+            for near in call.ifs:
+                if (near.line, near.col) in seen:
+                    continue
+                seen.add((near.line, near.col))
+                switch = train_switch(near.test)
+                body_end = near.body_end or near.end_line
+                if switch is True:
+                    spans.setdefault(fa.path, []).append((near.line, body_end))
+                elif switch is False and near.body_end and near.body_end < near.end_line:
+                    spans.setdefault(fa.path, []).append((near.body_end + 1, near.end_line))
+    return spans
 
 
 def growing_caches(recipe: Sequence[RecipeItem]) -> tuple[WorkItem, ...]:

@@ -129,6 +129,18 @@ RATES: dict[str, tuple[float, float]] = {
     # a tensor-parallel library's layers (fairscale's ColumnParallelLinear...) written as
     # plain Dense/Embedding for one device, the checkpoint's shards merged, and checked
     "model-parallel": (1.0, 2.0),
+    # a third-party package's pretrained model the network calls: its MindSpore port with
+    # the released weights converted and compared, as a pretrained backbone's
+    "third-party-model": (1.5, 3.0),
+    # a third-party package's layers the network runs, ported as Cells and checked: one
+    # job per package
+    "third-party-layer": (1.0, 2.0),
+    # a third-party data pipeline rebuilt as a mindspore.dataset pipeline (or kept on the
+    # host), its batches compared
+    "third-party-data": (0.5, 1.0),
+    # the repository's copy of synchronized BatchNorm or a data-parallel wrapper swapped for
+    # MindSpore's built-in, checked over a few steps
+    "vendored-parallel": (0.25, 0.5),
     # a cache growing per decoding step rewritten as a static-shape cache (allocated at the
     # maximum length, read under a mask, written with a scatter) and checked token by token
     "growing-cache": (1.5, 3.0),

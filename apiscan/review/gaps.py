@@ -150,20 +150,22 @@ def network_gaps(
     covered: Callable[[ApiFinding], bool] | None = None,
 ) -> tuple[Gap, ...]:
     """Missing, candidate and different APIs used in the network graph, one entry per
-    (API, status),
-    most used first. The note is the one most of the uses got (notes differ when the
+    (API, status, disposition): the sites of one API a port treats differently are listed
+    apart (LLaMA's ``freqs_cis.to(h.device)``, a device move to delete, beside
+    ``cache_k.to(xq)``, a cast to another tensor's dtype to rewrite as ``astype``), most used
+    first. The note is the one most of the uses got (notes differ when the
     parameters passed differ); ties go to the first place in the file order. ``names``
     (the values the repository gives each name) tells a parameter that cannot be dropped
     from one passed through a name that only ever holds a harmless literal. ``covered``
     findings are counted by a work item instead (a data transform's torch layers)."""
-    groups: dict[tuple[str, str], list[ApiFinding]] = {}
+    groups: dict[tuple[str, str, str], list[ApiFinding]] = {}
     for f in result.api_findings:
         if covered is not None and covered(f):
             continue
         if f.scope == "network" and f.status in GAP_STATUSES and counted(f):
-            groups.setdefault((f.api, f.status), []).append(f)
+            groups.setdefault((f.api, f.status, _disposition(f)), []).append(f)
     gaps = []
-    for (api, status), found in groups.items():
+    for (api, status, _), found in groups.items():
         found.sort(key=lambda f: f.sort_key())
         notes = Counter(f.note for f in found)
         note = max(notes, key=lambda n: (notes[n], -[f.note for f in found].index(n)))

@@ -185,6 +185,15 @@ WORK_KINDS: dict[str, str] = {
     # a tensor-parallel library's layers the network is built from (fairscale's
     # ColumnParallelLinear): plain layers on one device or shard strategies, one job
     "model-parallel": "Tensor-parallel layers of a library (one porting job)",
+    # a package no table knows, by what the ported path uses it for: a pretrained model the
+    # network calls (clip.load), layers it runs (a rasteriser), the data pipeline's objects
+    # (torchtext's Field and BucketIterator)
+    "third-party-model": "Pretrained model of a third-party package",
+    "third-party-layer": "Third-party layers in the network",
+    "third-party-data": "Third-party data pipeline",
+    # the repository's own copy of synchronized BatchNorm or of a data-parallel wrapper:
+    # MindSpore's SyncBatchNorm or data-parallel mode in its place
+    "vendored-parallel": "Own copy of multi-device machinery (MindSpore built-in)",
     "checkpoint": "Checkpoint loading",
     "unsupported-param": "Unsupported parameter",
     # a parameter whose only effect is in place or in memory (``inplace=True``): dropped,

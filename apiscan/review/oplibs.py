@@ -399,3 +399,62 @@ MODEL_PARALLEL_LIBRARIES: dict[str, str] = {
 def model_parallel_library(name: str) -> str:
     """The library of :data:`MODEL_PARALLEL_LIBRARIES` a dotted name belongs to ("")."""
     return next((lib for p, lib in MODEL_PARALLEL_LIBRARIES.items() if name.startswith(p)), "")
+
+
+#: What a third-party package's call is used for, read from the call itself: a package none
+#: of the tables above knows is known by what the ported code does with it. A loader whose
+#: result the network holds (shap-e's ``self.clip_model, self.preprocess = clip.load(...)``
+#: in a Module's ``__init__``) or that is handed a device or weights (``device=``,
+#: ``download_root=``, ``pretrained=``) is a pretrained model the network calls.
+MODEL_LOADER = re.compile(
+    r"^(?:load(?:_model|_pretrained|_from_checkpoint)?|from_pretrained|create_model\w*"
+    r"|build_model|get_model)$"
+)
+#: Keywords that hand a loader a device or released weights: a model, not a file's contents.
+MODEL_KEYWORDS = frozenset(
+    {"device", "download_root", "pretrained", "weights", "cache_dir", "checkpoint", "jit"}
+)
+#: Objects of a data pipeline by their class names (torchtext's ``Field``,
+#: ``BucketIterator``, ``TranslationDataset``; a tokenizer, a vocabulary, a sampler), or by
+#: the package's module they come from (``<package>.data.X``, ``<package>.datasets.X``).
+DATA_OBJECT = re.compile(
+    r"(?:Dataset|DataLoader|Loader|Iterator|Field|Vocab\w*|Sampler|Tokeni[sz]er|Collat\w*)$"
+)
+DATA_MODULE = frozenset({"data", "datasets", "dataset", "loader", "loaders"})
+
+#: What each use makes of a third-party package, strongest first: the item's kind, what it
+#: is, and what a MindSpore port does with it.
+THIRD_PARTY_USES: dict[str, tuple[str, str]] = {
+    "third-party-model": (
+        "a pretrained model of a third-party package the network calls",
+        "a MindSpore port of that model (a counterpart in MindSpore's model suites where one "
+        "exists) with its released weights converted and its outputs checked against the "
+        "package's, or the model kept outside the compiled graph with its outputs fed in",
+    ),
+    "third-party-layer": (
+        "layers or functions of a third-party package the network runs",
+        "each class ported as a MindSpore Cell (its kernels as custom ops where it compiles "
+        "some) and checked against the package's outputs: MindSpore has no such package",
+    ),
+    "third-party-data": (
+        "the data pipeline's objects of a third-party package (datasets, fields, "
+        "iterators, tokenizers)",
+        "the same steps as a mindspore.dataset pipeline (a GeneratorDataset; tokenisation, "
+        "vocabulary lookup and padding with mindspore.dataset.text ops; "
+        "bucket_batch_by_length for length buckets), or the package kept on the host "
+        "feeding NumPy batches",
+    ),
+}
+
+
+def data_object(name: str) -> bool:
+    """Whether a third-party dotted name is a data pipeline's object (:data:`DATA_OBJECT`,
+    :data:`DATA_MODULE`): ``torchtext.data.Field``, ``torchtext.data.BucketIterator``, or
+    a constructor of one (``AutoTokenizer.from_pretrained``: a tokenizer, not a model)."""
+    parts = name.split(".")
+    tail = parts[-1]
+    if any(p[:1].isupper() and DATA_OBJECT.search(p) for p in parts[1:-1]):
+        return True
+    return tail[:1].isupper() and (
+        bool(DATA_OBJECT.search(tail)) or any(p in DATA_MODULE for p in parts[1:-1])
+    )

@@ -17,6 +17,7 @@ copy of another repository are counted apart (:class:`Ancillary`; ``review-ancil
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
@@ -25,7 +26,7 @@ from apiscan.config import path_matches
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
-from apiscan.extract.values import DefValues, Expr, FileValues
+from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
 from apiscan.mapping.match import memory_only
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.program.index import follow, module_aliases
@@ -1403,7 +1404,15 @@ def work_items(
     # a method named for loading pretrained weights that no ported file calls is dead code
     # (YOLOX's YOLOFPN.load_pretrained_model; minGPT's GPT.from_pretrained, called only by
     # a notebook and a test): it loads nothing, neither a backbone's weights nor a checkpoint
-    called = {c.callee.rpartition(".")[2] for fa in analyses for c in fa.calls if c.role == "call"}
+    # ... and so does an array loader only files counted apart call (a Darknet model's
+    # ``load_weights``, called by demos and an evaluation script, never by training)
+    called = {
+        c.callee.rpartition(".")[2]
+        for fa in analyses
+        if not ancillary.why(fa.path)
+        for c in fa.calls
+        if c.role == "call"
+    }
     methods = frozenset((fa.path, fn.qualname) for fa in analyses for fn in fa.functions if fn.cls)
     dead = unreached_loaders(analyses, ancillary)
     off_spans: dict[str, list[tuple[int, int, str]]] = {}
@@ -1502,6 +1511,8 @@ def work_items(
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
+    items.extend(third_party_parts(result, analyses, ancillary, uncalled, items))
+    items.extend(vendored_parallel(analyses, ancillary))
     items.extend(sharded_training(findings))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
@@ -5084,6 +5095,384 @@ def _library_foundation(library: str, inputs: Sequence[tuple[str, Where]]) -> Wo
         ),
         uses=1,
     )
+
+
+#: A dotted name in a work item's ``what`` (``diffusers.models.AutoencoderKL``).
+_DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.\w+)+")
+#: Packages whose calls the API tables or another item already price: torch's own and
+#: the model zoos (their backbones, layers and training pieces have items of their own).
+_PRICED_PACKAGES = frozenset({"torch", "torchvision", "timm"})
+
+
+def _third_party_package(top: str, local: set[str]) -> bool:
+    """Whether a top-level package is a third-party one no other item or table prices: not
+    the repository's, the standard library's, an array or host utility package's
+    (:data:`~apiscan.resolve.values.NON_TORCH_PACKAGES`), nor one of the libraries
+    :mod:`apiscan.review.oplibs` lists, a model zoo or a framework an adapter targets."""
+    from apiscan.resolve.values import ARRAY_PACKAGES, NON_TORCH_PACKAGES
+    from apiscan.review.oplibs import EVALUATION_LIBRARIES, NETWORK_HELPER_LIBRARIES
+
+    return not (
+        top in local
+        or top in sys.stdlib_module_names
+        or top in NON_TORCH_PACKAGES
+        or top in ARRAY_PACKAGES
+        or top in _PRICED_PACKAGES
+        or top in NETWORK_OP_LIBRARIES
+        or top in NETWORK_HELPER_LIBRARIES
+        or top in EVALUATION_LIBRARIES
+        or top in FOREIGN_FRAMEWORKS
+        or top in TORCH_FRAMEWORKS
+    )
+
+
+def _priced_elsewhere(name: str) -> bool:
+    """Whether a third-party dotted name has an item of its own (a training piece, a
+    tensor-parallel layer) or is a framework's logging (``tensorboardX.SummaryWriter``)."""
+    return (
+        training_piece(name) is not None
+        or bool(model_parallel_library(name))
+        or any(_LOGGING_PART.match(p) for p in name.split("."))
+    )
+
+
+def _use_of(
+    name: str,
+    call: CallValues,
+    network_file: bool,
+    network_def: bool,
+    held: bool,
+) -> str:
+    """What a call of a third-party name is used for (a kind of
+    :data:`~apiscan.review.oplibs.THIRD_PARTY_USES`, "" for none): a loader whose result the
+    network holds or that is handed a device or weights is a pretrained model; a class built
+    in a network function that computes with torch is a layer; a dataset, field, iterator or
+    tokenizer is the data pipeline's, wherever the ported code builds it."""
+    from apiscan.review.oplibs import MODEL_KEYWORDS, MODEL_LOADER, data_object
+
+    tail = name.rpartition(".")[2]
+    if data_object(name):
+        return "third-party-data"
+    if not network_file:
+        return ""
+    keywords = {k.name for k in call.expr.keywords}
+    if MODEL_LOADER.match(tail) and (held or keywords & MODEL_KEYWORDS):
+        return "third-party-model"
+    if tail[:1].isupper() and network_def:
+        return "third-party-layer"
+    return ""
+
+
+def _on_device(call: CallValues) -> bool:
+    """Whether a call hands its callee a torch device (``device=origins.device``, a
+    ``device`` argument): the package computes with tensors, as pytorch3d's cameras do,
+    where a phonemizer or a spaCy document never sees one."""
+    return any(
+        (a.kind == "keyword" and a.name == "device")
+        or (a.kind == "Name" and a.name == "device")
+        or (a.kind == "Attribute" and a.name == "device")
+        for a in call.expr.parts[1:]
+    )
+
+
+def third_party_parts(
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    items: Sequence[WorkItem] = (),
+) -> list[WorkItem]:
+    """The third-party packages whose objects the ported path really uses, known by what it
+    uses them for (:data:`~apiscan.review.oplibs.THIRD_PARTY_USES`), one item per package:
+    shap-e's ``clip.load`` held by a Module (a pretrained model: its weights converted),
+    its renderer's pytorch3d ``MeshRasterizer`` (layers the network runs: ported), a
+    translation model's torchtext ``Field`` and ``BucketIterator`` (the data pipeline:
+    mindspore.dataset or the host). Without it such a package is only a row of the
+    third-party list and nothing is priced. A package no other item prices only
+    (:func:`_third_party_package`); not one imported optionally (the code runs without it),
+    nor calls in files counted apart, in tests or in functions nothing calls (``dead``:
+    :func:`uncalled_functions`); a host utility (a file reader, a logger) is none of the
+    three uses and makes no item, and a package another of the ``items`` already names (a
+    diffusers VAE's ``from_pretrained``: a pretrained backbone) has its item. Layers only of
+    a package some call hands a torch device (:func:`_on_device`): the classes of a text
+    processor built beside the network (fairseq's phonemizers in its hub interfaces)
+    compute nothing with tensors."""
+    from apiscan.review.oplibs import THIRD_PARTY_USES
+
+    order = list(THIRD_PARTY_USES)
+    local = _local_packages(analyses)
+    network = {f.path for f in result.api_findings if f.scope == "network"}
+    computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for (path, _), span in (dead or {}).items():
+        spans.setdefault(path, []).append(span)
+    named = {w.partition(".")[0] for i in items for w in _DOTTED.findall(i.what)}
+    found: dict[str, dict[str, dict[str, Where]]] = {}  # package → kind → name → where
+    devices: set[str] = set()  # the packages some call hands a device
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None:
+            continue
+        used = {
+            top
+            for top, _ in facts.package_uses
+            if top not in facts.optional_packages
+            and top not in named
+            and _third_party_package(top, local)
+        }
+        if not used:
+            continue
+        defs = facts.values.defs
+        for name, call in absolute_call_values(facts):
+            top = name.partition(".")[0]
+            line = call.expr.line
+            if top not in used or "." not in name or _priced_elsewhere(name):
+                continue
+            if any(a <= line <= z for a, z in spans.get(fa.path, ())):
+                continue
+            qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
+            in_def = any(
+                (fa.path, q) in computing
+                for q in (qual, qual.partition(".")[0], qual.rpartition(".")[0])
+                if q
+            )
+            held = any(a <= line <= z for _, a, z, _ in facts.self_assigns)
+            if _on_device(call):
+                devices.add(top)
+            kind = _use_of(name, call, fa.path in network, in_def, held)
+            if kind:
+                uses = found.setdefault(top, {}).setdefault(kind, {})
+                uses.setdefault(name, place(fa, line))
+    items = []
+    for top, kinds in sorted(found.items()):
+        if top not in devices:  # a text processor's objects (a phonemizer) are no layers
+            kinds.pop("third-party-layer", None)
+        if not kinds:
+            continue
+        kind = min(kinds, key=order.index)
+        names = kinds[kind]
+        what, port = THIRD_PARTY_USES[kind]
+        where = tuple(sorted(set(names.values()), key=lambda w: (w.path, w.line)))
+        items.append(
+            WorkItem(
+                kind=kind,
+                what=f"{top} ({', '.join(sorted(names))})",
+                where=where,
+                why=(
+                    f"{what}: its code is not in the repository, no API table counts it and "
+                    f"MindSpore has no {top}; the port needs {port}"
+                ),
+                uses=len(names),
+            )
+        )
+    return items
+
+
+#: A torch data-parallel wrapper a repository class extends (``nn.DataParallel``).
+_PARALLEL_WRAPPER = re.compile(
+    r"^torch\.nn\.(?:parallel\.(?:\w+\.)*)?(?:DataParallel|DistributedDataParallel)$"
+)
+#: A torch BatchNorm a repository class extends (``torch.nn.modules.batchnorm._BatchNorm``).
+_BATCH_NORM_BASE = re.compile(r"^torch\.nn\.(?:modules\.(?:\w+\.)*)?_?BatchNorm\w*$")
+#: What a file imports to move tensors across devices itself.
+_CROSS_DEVICE = ("torch.nn.parallel", "torch.distributed", "torch.cuda.comm")
+
+#: The two pieces of multi-device training a repository may carry its own copy of, with
+#: what MindSpore has built in for each.
+VENDORED_PARALLEL: dict[str, tuple[str, str, str]] = {
+    "sync-bn": (
+        "synchronized BatchNorm",
+        "synchronized BatchNorm (the batch statistics reduced across devices by the "
+        "repository's own code)",
+        "mindspore.nn.SyncBatchNorm in its place (statistics reduced over the data-parallel "
+        "group); the copy's own machinery (its master/worker pipes, its replication "
+        "callbacks) is not ported",
+    ),
+    "data-parallel": (
+        "data-parallel wrapper",
+        "data-parallel wrapper (the batch scattered to devices, outputs gathered)",
+        "MindSpore's data-parallel mode (set_auto_parallel_context with "
+        "ParallelMode.DATA_PARALLEL, the gradients reduced in the train step, each device "
+        "reading its shard of the dataset) in place of the wrapper and its scatter/gather",
+    ),
+}
+
+
+def _built_at(
+    fa: FileAnalysis,
+    alias: str,
+    qual: str,
+    classes: Mapping[str, tuple[FileAnalysis, tuple[str, ...]]],
+) -> Where:
+    """Where a file importing a class of the repository builds it (``alias(...)``), else
+    where the class is defined: a class bound to another name first (semseg's
+    ``BatchNorm2d = SynchronizedBatchNorm2d``) is shown where its copy lives."""
+    values = fa.syntax.values if fa.syntax is not None else None
+    for c in values.calls if values is not None else ():
+        if c.expr.callee() == alias and c.expr.func.kind == "Name":
+            return place(fa, c.expr.line)
+    home = classes[qual][0]
+    tail = qual.rpartition(".")[2]
+    line = next((c.line for c in home.classes if c.qualname.rpartition(".")[2] == tail), 1)
+    return place(home, line)
+
+
+#: Qualified class name → (the file defining it, its bases' qualified names).
+ClassTable = dict[str, tuple[FileAnalysis, tuple[str, ...]]]
+
+
+def _class_table(analyses: Sequence[FileAnalysis]) -> ClassTable:
+    """Every class of the repository by its qualified name under each of its file's modules."""
+    classes: ClassTable = {}
+    for fa in analyses:
+        if fa.errors:
+            continue
+        for c in fa.classes:
+            for m in fa.modules:
+                classes[f"{m}.{c.qualname}"] = (fa, c.bases)
+    return classes
+
+
+def _parallel_piece(qual: str, classes: ClassTable) -> str:
+    """The key of :data:`VENDORED_PARALLEL` a repository class is a copy of, through its own
+    bases ("" for none): ``data-parallel`` for an ``nn.DataParallel`` subclass, ``sync-bn``
+    for a BatchNorm subclass whose files (its own or its bases') move tensors across
+    devices themselves."""
+    seen: set[str] = set()
+    todo = [qual]
+    cross = False
+    kind = ""
+    while todo:
+        q = todo.pop()
+        if q in seen or q not in classes:
+            continue
+        seen.add(q)
+        fa, bases = classes[q]
+        syntax = fa.syntax
+        imports = dict(syntax.imports).values() if syntax is not None else ()
+        cross = cross or any(i.startswith(_CROSS_DEVICE) for i in imports)
+        for b in bases:
+            if _PARALLEL_WRAPPER.match(b):
+                return "data-parallel"
+            if _BATCH_NORM_BASE.match(b):
+                kind = "sync-bn"
+            todo.append(b)
+    return kind if cross else ""
+
+
+def vendored_copies(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
+    """The files of the repository's own copies of synchronized BatchNorm or of a
+    data-parallel wrapper (:func:`vendored_parallel`), with why, counted apart from the
+    effort: the port swaps in MindSpore's built-in rather than porting the copy. A file is
+    one when its every class is such a copy or a base of one and no other file refers to
+    its functions (semseg's ``lib/nn/modules/batchnorm.py``); a file only those files refer
+    to (the copy's master/worker pipes) goes with them. A file whose functions other code
+    uses (a collate function beside the wrapper) stays ported."""
+    classes = _class_table(analyses)
+    pieces = {q: kind for q in classes if (kind := _parallel_piece(q, classes))}
+    if not pieces:
+        return {}
+    related: dict[str, str] = {}
+    for q, kind in pieces.items():
+        todo = [q]
+        while todo:
+            c = todo.pop()
+            if c in classes and c not in related:
+                related[c] = kind
+                todo.extend(classes[c][1])
+    by_path: dict[str, set[str]] = {}
+    for q, kind in related.items():
+        by_path.setdefault(classes[q][0].path, set()).add(kind)
+    files = {fa.path: fa for fa in analyses if not fa.errors}
+    copies: dict[str, str] = {}
+    for path, kinds in by_path.items():
+        fa = files[path]
+        own = {f"{m}.{c.qualname}" for m in fa.modules for c in fa.classes if "." not in c.qualname}
+        if own <= related.keys():
+            copies[path] = ", ".join(sorted(VENDORED_PARALLEL[k][0] for k in kinds))
+    # the files only the copies refer to, and the copies' functions nothing else uses
+    graph = _reference_graph(analyses, _import_graph(analyses))
+    referrers: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            referrers.setdefault(target, set()).add(source)
+    changed = True
+    while changed:
+        changed = False
+        for path in sorted(files):
+            if path in copies or PurePosixPath(path).name == "__init__.py":
+                continue
+            by = referrers.get(path, set()) - {path}
+            inits = {b for b in by if PurePosixPath(b).name == "__init__.py"}
+            if by and by - inits <= copies.keys() and (by - inits):
+                why = sorted({copies[b] for b in by - inits})
+                copies[path] = ", ".join(why)
+                changed = True
+    used = {
+        ref.rpartition(".")[2]
+        for fa in analyses
+        if fa.path not in copies and not fa.errors
+        for ref in fa.local_refs
+    }
+    return {
+        path: f"{OWN_COPY} ({what})"
+        for path, what in copies.items()
+        if not any(
+            not fn.cls and "." not in fn.qualname and fn.qualname in used
+            for fn in files[path].functions
+        )
+    }
+
+
+#: Why a file of the repository's own copy of a MindSpore built-in is counted apart.
+OWN_COPY = "own copy of a MindSpore built-in"
+
+
+def vendored_parallel(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
+    """The repository's own copies of multi-device machinery that MindSpore has built in
+    (:data:`VENDORED_PARALLEL`): a class extending a torch BatchNorm in a file that moves
+    tensors across devices itself (semseg's vendored ``SynchronizedBatchNorm2d``, built by
+    every backbone), and a class extending ``nn.DataParallel`` (its
+    ``UserScatteredDataParallel``), each through the repository's own bases. One item per
+    piece, naming the classes the ported files import from another module (the copy's own
+    files re-export them relatively); the port swaps in MindSpore's counterpart rather than
+    porting the copy."""
+    classes = _class_table(analyses)
+
+    def piece(qual: str) -> str:
+        return _parallel_piece(qual, classes)
+
+    by_tail: dict[str, list[str]] = {}
+    for q in classes:
+        by_tail.setdefault(q.rpartition(".")[2], []).append(q)
+    local = _local_packages(analyses)
+    found: dict[str, dict[str, Where]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
+        for alias, target in facts.imports:
+            if target.partition(".")[0] not in local:
+                continue
+            tail = target.rpartition(".")[2]
+            for q in by_tail.get(tail, ()):
+                if classes[q][0].path == fa.path:
+                    continue
+                kind = piece(q)
+                if kind:
+                    found.setdefault(kind, {}).setdefault(tail, _built_at(fa, alias, q, classes))
+                    break
+    items = []
+    for kind, names in sorted(found.items()):
+        short, what, port = VENDORED_PARALLEL[kind]
+        items.append(
+            WorkItem(
+                kind="vendored-parallel",
+                what=f"{', '.join(sorted(names))} (the repository's own {short})",
+                where=tuple(sorted(set(names.values()), key=lambda w: (w.path, w.line))),
+                why=(f"the repository carries its own {what}; MindSpore has it built in: {port}"),
+                uses=len(names),
+            )
+        )
+    return items
 
 
 def _second_order_grads(
