@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from scan_helpers import assert_exactly_marked, message_on_line, scan_repo
 
+from apiscan.extract import FileTask, analyse
 from apiscan.extract.facts import to_fact
 from apiscan.model import ScanResult
 from apiscan.program import values as pv
@@ -33,7 +34,46 @@ def test_samples_read_by_any_position_in_another_file(result: ScanResult) -> Non
     words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", joined)
     assert "each sample of the batch has its own length" in words
     lines = sorted((f.span.line, f.rule) for f in result.shape_findings if f.path == "ps/loss.py")
-    assert lines == [(16, "DS120"), (24, "DS120")]
+    assert lines == [(16, "DS120"), (18, "DS120"), (26, "DS120"), (56, "DS120")]
+
+
+def test_one_sample_reaching_an_op_is_reported_once_per_function(result: ScanResult) -> None:
+    # ``truths = targets[idx][:, :4]`` keeps the sample; ``truths @ priors.t()`` computes
+    # with its length: one finding there, none for the ops computed from the product
+    words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", "truths @ priors.t()")
+    assert "a tensor op computes on one sample's tensor" in words
+    assert "the number of objects in that sample" in words
+    assert "reach the graph" in words
+
+
+def test_one_sample_handed_to_a_helper_is_reported_at_the_call(result: ScanResult) -> None:
+    # the three reads of one sample (``.data`` keeps it) make one finding, at the call of
+    # the matcher of another file; the matcher itself gets one image's boxes, a plain
+    # tensor, not the whole list (nothing is reported in it, nor for the padded twin)
+    words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", "match(truths, priors")
+    assert "one sample's tensor is handed to `match`, which computes with it" in words
+    found = [f for f in result.shape_findings if f.path == "ps/loss.py" and f.span.line == 56]
+    assert [(f.scope, f.severity, f.api) for f in found] == [("network", "high", "")]
+    quiet = ("ps/box.py", "ps/data.py", "train.py")  # the host evaluation computes on samples too
+    assert not [f for f in result.shape_findings if f.path in quiet]
+
+
+def test_element_of_a_tensor_parameter_is_not_the_parameter() -> None:
+    # ``targets[idx]`` of a ``forward`` argument handed to a helper is one row (a tensor),
+    # not whatever callers hand ``forward`` (a list of samples); the whole argument, a
+    # column slice of it and a mask are still the parameter (or nothing of it)
+    src = (
+        "import torch\nfrom torch import nn\n\n\n"
+        "def helper(t):\n    return t\n\n\n"
+        "class L(nn.Module):\n"
+        "    def forward(self, targets, i: int):\n"
+        "        a = helper(targets[i])\n"
+        "        b = helper(targets)\n"
+        "        return a + b\n"
+    )
+    fa = analyse(FileTask("pkg/loss.py", ("pkg.loss",), False, src.encode()), frozenset({"pkg"}))
+    args = {s.line: s.args[0] for s in fa.sites if s.callee.endswith("helper")}
+    assert args == {11: pv.Tensor(arg=True), 12: pv.Param("targets")}
 
 
 def test_collated_marks_unstacked_tensor_lists_only() -> None:

@@ -402,7 +402,7 @@ def _analyse_text(
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     hits = _one_per_line(
-        ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain)
+        ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain, network_only=h.network_only)
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
     )
     # a sync this walk saw used in place (the same line and rule) is not reported again
@@ -613,11 +613,17 @@ def _sorted_sites(sites: list[CallSite]) -> tuple[CallSite, ...]:
     return tuple(out)
 
 
+def _hit_order(h: ShapeHit) -> tuple[object, ...]:
+    return (h.path, h.span.line, h.rule, h.network_only, h.span, h.function, h.api, h.detail)
+
+
 def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:
     """One hit per (file, line, rule), the leftmost: ``return a.item(), b.item()`` or
     ``x[m] = y[m] * z[m]`` is one place to change, not several findings."""
     first: dict[tuple[str, int, str], ShapeHit] = {}
-    for h in sorted(hits, key=lambda h: (h.path, h.span, h.rule, h.function, h.api, h.detail)):
+    # on one line, a finding reported everywhere comes before one reported only in the network
+    # (a join and a per-sample op on one line: the join survives a data pipeline's scope)
+    for h in sorted(hits, key=_hit_order):
         first.setdefault((h.path, h.span.line, h.rule), h)
     return sorted(first.values(), key=lambda h: (h.path, h.span, h.rule))
 

@@ -417,6 +417,14 @@ JOIN_NAMES = frozenset({"cat", "concat", "concatenate"})
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 #: Builtins a loop iterates through: as many steps as their argument(s) have elements.
+#: Tensor methods and functions that keep one sample's tensor as it is (its own length
+#: still, no shape computed from it: moved, cast, its size or rank read, tested).
+SAMPLE_KEEPING = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
+    | {"detach", "clone", "cpu", "cuda", "size", "dim", "numel", "is_tensor", "numpy"}
+    | {"is_floating_point", "get_device", "requires_grad_", "item", "tolist", "__len__"}
+)
+
 LOOP_THROUGH = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
 
 
@@ -429,6 +437,9 @@ class Hit:
     api: str = ""
     detail: str = ""
     chain: tuple[ChainStep, ...] = ()
+    #: reported only where the function runs in the network graph (a data pipeline computes
+    #: on one sample at a time, eagerly, whatever its length)
+    network_only: bool = False
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -524,6 +535,11 @@ class ShapeTracker:
     #: (function, name) of sequences whose elements had their position written into them
     #: (``for i, boxes in enumerate(targets): boxes[:, 0] = i``), see :meth:`tag_samples`
     _tagged: set[tuple[str, str]] = field(default_factory=set)
+    #: functions that have their finding for one sample's tensor reaching an op (one each:
+    #: what is computed from it inherits its length, see :meth:`on_sample_use`)
+    _sample_used: set[str] = field(default_factory=set)
+    #: id(call node) of ``range(n)`` with ``n`` one sample's own size -> ``n``
+    _sample_counted: dict[int, Val] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- per-sample values
     def tag_samples(self, name: str) -> None:
@@ -551,6 +567,43 @@ class ShapeTracker:
         collate returned unstacked), not merely an element of some list. A list of them is
         what crosses into other functions as a list of samples (``pv.Seq.samples``)."""
         return self.sample_kind(v) is True
+
+    def sample_tensor(self, v: Val) -> bool:
+        """Whether ``v`` is one sample's own tensor: a strong per-sample value that is a
+        tensor (``targets[idx]`` of a list of per-image targets, ``t["boxes"]``), whose
+        first dimension is the number of objects in that sample."""
+        return v[0] == "tensor" and self.batch_sample(v)
+
+    def on_sample_use(
+        self, node: cst.CSTNode, vals: Sequence[Val], api: str = "", callee: str = ""
+    ) -> None:
+        """One sample's own tensor among ``vals`` reaches a tensor op (``api``) or a helper of
+        the repository (``callee``) that computes with it: every shape computed from it is
+        that sample's number of objects, a new one at every step of a graph (DS120, in the
+        network only). One finding per function, at the first such place: reads that keep
+        the sample (``t[:, :4]``, ``.cuda()``, ``.float()``) report nothing, and what is
+        computed from the sample inherits its length without being reported again."""
+        if self.silent() or not any(map(self.sample_tensor, vals)):
+            return
+        fn = self.function()
+        if fn in self._sample_used:
+            return
+        self._sample_used.add(fn)
+        if callee:
+            name = callee.rpartition(".")[2]
+            what = f"one sample's tensor is handed to `{name}`, which computes with it"
+        else:
+            what = "a tensor op computes on one sample's tensor"
+        self._sample_hit(node, api, what)
+
+    def _sample_hit(self, node: cst.CSTNode, api: str, what: str) -> None:
+        """The DS120 hit for one sample's length reaching the graph (network scope only)."""
+        detail = (
+            f"{what}: its shape is that sample's own (the number of objects in that sample, "
+            "or its own image size), and each sample of the batch has its own"
+        )
+        fn = self.function()
+        self.hits.append(Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True))
 
     def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
         """What a length read from ``v`` along ``dim`` is: the first dimension of one
@@ -707,6 +760,10 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
+        if name not in SAMPLE_KEEPING:
+            self.on_sample_use(
+                node, [*([recv] if recv is not None else ()), *args, *kwargs.values()], api
+            )
         sizes = _batch_sizes(name, recv, args, kwargs, result)
         if sizes is not None:
             return sizes
@@ -1176,6 +1233,9 @@ class ShapeTracker:
             return
         if name == "range":
             bad = [a for a in args if is_dyn_number(a) or (a[0] == "tensor" and a[1] != "arg")]
+            counted = [a for a in args if a == SAMPLE_SIZE]
+            if counted and not bad:
+                self._sample_counted[id(node)] = counted[0]
         elif name in LOOP_THROUGH:
             bad = [
                 a
@@ -1209,6 +1269,13 @@ class ShapeTracker:
         a loop over a tensor when compiling, so it needs that number ahead of time; iterating
         a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
         dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists or sized_by_tensor(it)
+        if id(node) in self._sample_counted and not self.silent():
+            # ``for j in range(len(t["boxes"]))``: once per object of one sample
+            fn = self.function()
+            if fn not in self._sample_used:
+                self._sample_used.add(fn)
+                self._sample_hit(node, "", f"the {keyword} loop runs once per object of one sample")
+            return False
         # ``range(int(count))``: the numbers read from data that count the loop say why (a
         # trip count, and their host sync) better than the range they make
         bad = self._counted.get(id(node)) or ([it] if dyn else [])

@@ -52,6 +52,15 @@ from apiscan.resolve.values import (
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 
+#: The Tensor method an arithmetic operator calls (what a finding on the operator names).
+_BINOP_API: dict[type[cst.BaseBinaryOp], str] = {
+    cst.MatrixMultiply: "torch.Tensor.matmul",
+    cst.Add: "torch.Tensor.add",
+    cst.Subtract: "torch.Tensor.sub",
+    cst.Multiply: "torch.Tensor.mul",
+    cst.Divide: "torch.Tensor.div",
+}
+
 
 class ExpressionsMixin:
     """Expression evaluation and operators; mixed into ``Extractor``."""
@@ -120,6 +129,7 @@ class ExpressionsMixin:
             return ARG_TENSOR  # H % 2 with H a forward argument: maybe an int, maybe a tensor
         if left[0] == "tensor" or right[0] == "tensor":
             certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
+            self.shapes.on_sample_use(node, (left, right), _BINOP_API.get(op, ""))
             if type(node.operator) is cst.MatrixMultiply:
                 self.emit(
                     "torch.Tensor.matmul",

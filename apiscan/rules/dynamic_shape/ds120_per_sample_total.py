@@ -3,17 +3,25 @@ from apiscan.rules.dynamic_shape import GRAPH_SHAPE
 
 
 class PerSampleTotal(Rule):
-    """Per-sample tensors of their own lengths (a batch of targets kept as a list of dicts, each
-    image with its own number of boxes) concatenated along their first dimension: the total
-    varies with the data.
+    """Per-sample tensors of their own lengths (a batch of targets kept as a list, each image
+    with its own number of boxes) concatenated along their first dimension, or one sample's
+    tensor computed with in the network: the total, or the shape, varies with the data.
 
     A per-sample value is an element of a batch kept as a sequence that is iterated (``for t
     in targets``, ``for item in batch``, or by position: ``targets[i]`` in ``for i in
-    range(len(targets))``) and a field read from one by key (``t["labels"]``);
-    the finding is where the fields are joined (``torch.cat``), and everything computed
-    from the joined tensor (the cost matrix, the matched pairs, the loss) inherits its length
-    without being reported again. ``torch.stack`` of per-sample tensors is static (stack needs
-    equal shapes) and so is a ``cat`` along another dimension.
+    range(len(targets))``, or ``targets[idx]`` at any position of a list a collate returned
+    unstacked) and a field read from one by key (``t["labels"]``). Where the fields are
+    joined (``torch.cat``), the finding is at the join, and everything computed from the
+    joined tensor (the cost matrix, the matched pairs, the loss) inherits its length
+    without being reported again. Where one sample's tensor itself reaches a tensor op, a
+    helper of the repository that computes with it (a prior matcher called once per image),
+    or counts a loop (``for j in range(len(t))``), in a function the network runs, the
+    finding is at the first such place in that function: its shape is the number of objects
+    in that sample. Reads that keep the sample as it is (``t[:, :4]``, ``.cuda()``,
+    ``.float()``, its size) report nothing, nor does a data pipeline computing on one
+    sample at a time. ``torch.stack`` of per-sample tensors is static (stack needs equal
+    shapes) and so is a ``cat`` along another dimension; so are padded targets (one
+    ``(batch, max_boxes, 5)`` tensor) read row by row.
 
     Why it breaks on MindSpore
     --------------------------
@@ -44,7 +52,7 @@ class PerSampleTotal(Rule):
 
     id = "DS120"
     name = "per-sample-total"
-    message = "per-sample tensors of their own lengths are joined: the total varies with data"
+    message = "per-sample tensors of their own lengths reach the graph: shapes vary with data"
     severity_by_scope = GRAPH_SHAPE
     apis = ("torch.cat", "torch.concat", "torch.concatenate")
     mindspore_apis = ("mindspore.mint.cat",)
@@ -61,6 +69,19 @@ class PerSampleTotal(Rule):
             sizes = torch.stack([t["size"] for t in targets])
             feats = torch.cat([t["feat"] for t in targets], dim=1)
             return sizes, feats
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class PaddedLoss(nn.Module):
+            def forward(self, loc, priors, targets):
+                padded = torch.zeros(loc.size(0), 50, 5)
+                for idx in range(loc.size(0)):
+                    truths = padded[idx][:, :4]
+                    loc = loc + (truths @ priors.t()).sum()
+                return loc
         """,
         """
         import torch
@@ -97,5 +118,32 @@ class PerSampleTotal(Rule):
             labels = torch.cat([targets[i]["labels"] for i in range(len(targets))])  # error
             anchors = torch.cat([levels[i]["anchors"] for i in range(len(targets))])
             return labels, anchors
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class SetLoss(nn.Module):
+            def forward(self, logits, targets):
+                loss = logits.sum()
+                for t in targets:
+                    boxes = t["boxes"].float()
+                    loss = loss + (boxes[:, None] - logits[None]).abs().sum()  # error
+                    loss = loss + boxes.sum()
+                return loss
+        """,
+        """
+        import torch
+        from torch import nn
+
+
+        class CountLoss(nn.Module):
+            def forward(self, logits, targets):
+                loss = logits.sum()
+                for t in targets:
+                    for j in range(len(t["labels"])):  # error
+                        loss = loss + logits[j].sum()
+                return loss
         """,
     )
