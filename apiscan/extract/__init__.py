@@ -538,9 +538,12 @@ def _program_records(
         return sites_of[id(node)]
 
     param_ids, supplied, batch_sample = ext.param_ids, ext.supplied_fact, ext.shapes.batch_sample
+    param_elements = ext.param_elements
 
-    def facts_in(function: str) -> Callable[[object], pv.Fact]:
-        """The fact of a value of ``function`` (one closure per function, not per value)."""
+    def facts_in(function: str, elements: bool = False) -> Callable[[object], pv.Fact]:
+        """The fact of a value of ``function`` (one closure per function, not per value);
+        ``elements``: an element of a parameter is that symbolically (what a generator
+        passing its iterable through returns, :class:`pv.Param` ``element``)."""
 
         def param_of(x: object) -> str | None:
             entry = param_ids.get(id(x))
@@ -548,8 +551,16 @@ def _program_records(
                 return entry[1]
             return None
 
+        def element_of(x: object) -> str | None:
+            entry = param_elements.get(id(x))
+            if entry is not None and entry[0] is x and entry[1] == function:
+                return entry[2]
+            return None
+
+        of = element_of if elements else None
+
         def fact(v: object) -> pv.Fact:
-            return to_fact(v, param_of, site_of, 0, supplied, batch_sample)  # type: ignore[arg-type]
+            return to_fact(v, param_of, site_of, 0, supplied, batch_sample, of)  # type: ignore[arg-type]
 
         return fact
 
@@ -576,7 +587,7 @@ def _program_records(
                 cls,
                 infos,
                 bound,
-                pv.join_all([fact(v) for v in returned]),
+                pv.join_all([facts_in(qn, True)(v) for v in returned]),
                 tuple(sorted(writes.items())),
                 tuple(at),
             )

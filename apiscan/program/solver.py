@@ -428,11 +428,15 @@ def _resolve(f: pv.Fact, node: str, sol: Solution) -> pv.Fact:
     """Replace ``Param`` references by the current facts of ``node``'s parameters."""
     kind = type(f)  # exact types: no class derives from a fact's
     if kind is pv.Param:
-        return sol.params.get((node, f.name), pv.UNKNOWN)  # type: ignore[union-attr]
+        got = sol.params.get((node, f.name), pv.UNKNOWN)  # type: ignore[union-attr]
+        return pv.element(got) if f.element else got  # type: ignore[union-attr]
     if kind is pv.Seq:
         return pv.Seq(_resolve(f.elem, node, sol), f.samples)  # type: ignore[union-attr]
     if kind is pv.Tup:
         return pv.Tup(tuple(_resolve(e, node, sol) for e in f.elems))  # type: ignore[union-attr]
+    if kind is pv.Dict:
+        fields = f.fields  # type: ignore[union-attr]
+        return pv.Dict(tuple((k, _resolve(v, node, sol)) for k, v in fields))
     return f
 
 

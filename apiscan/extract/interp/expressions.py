@@ -310,9 +310,11 @@ class ExpressionsMixin:
     def _yield(self, node: cst.Yield) -> Val:
         v = node.value
         if type(v) is cst.From:
-            self.value(v.item)
-        elif v is not None:
-            self.value(v)
+            got = self._element(self.value(v.item))  # ``yield from it``: its elements
+        else:
+            got = self.value(v) if v is not None else NONTORCH
+        if self.yields:
+            self.yields[-1].append(got)
         return UNKNOWN
 
     def _namedexpr(self, node: cst.NamedExpr) -> Val:
