@@ -34,7 +34,7 @@ def test_samples_read_by_any_position_in_another_file(result: ScanResult) -> Non
     words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", joined)
     assert "each sample of the batch has its own length" in words
     lines = sorted((f.span.line, f.rule) for f in result.shape_findings if f.path == "ps/loss.py")
-    assert lines == [(16, "DS120"), (18, "DS120"), (26, "DS120"), (56, "DS120")]
+    assert lines == [(16, "DS120"), (18, "DS120"), (26, "DS120")]
 
 
 def test_one_sample_reaching_an_op_is_reported_once_per_function(result: ScanResult) -> None:
@@ -46,22 +46,29 @@ def test_one_sample_reaching_an_op_is_reported_once_per_function(result: ScanRes
     assert "reach the graph" in words
 
 
-def test_one_sample_handed_to_a_helper_is_reported_at_the_call(result: ScanResult) -> None:
-    # the three reads of one sample (``.data`` keeps it) make one finding, at the call of
-    # the matcher of another file; the matcher itself gets one image's boxes, a plain
-    # tensor, not the whole list (nothing is reported in it, nor for the padded twin)
-    words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", "match(truths, priors")
-    assert "one sample's tensor is handed to `match`, which computes with it" in words
-    found = [f for f in result.shape_findings if f.path == "ps/loss.py" and f.span.line == 56]
-    assert [(f.scope, f.severity, f.api) for f in found] == [("network", "high", "")]
-    quiet = ("ps/box.py", "ps/data.py", "train.py")  # the host evaluation computes on samples too
+def test_one_sample_handed_to_a_helper_is_reported_where_the_helper_computes(
+    result: ScanResult,
+) -> None:
+    # the reads of one sample (``.data`` keeps it) hand it to the matcher of another file,
+    # which hands it to ``overlap``: one finding, at the first op on it there, with the chain;
+    # nothing at the call (no op runs there), in the matcher (it gathers rows by prior), in
+    # the collates or in the host evaluation
+    words = message_on_line(result, FIXTURE, "ps/box.py", "DS120", "lo = torch.max(")
+    assert "`boxes` is one sample's tensor of a batch kept as a list" in words
+    assert "`MatchLoss.forward` → `match` → `overlap`" in words
+    found = [(f.path, f.span.line, f.scope) for f in result.shape_findings if f.rule == "DS120"]
+    assert ("ps/box.py", 7, "network") in found
+    assert not [f for f in found if f[0] not in ("ps/loss.py", "ps/box.py") or f[1] == 56]
+    quiet = ("ps/data.py", "train.py")  # the host evaluation computes on samples too
     assert not [f for f in result.shape_findings if f.path in quiet]
+    box = [f.span.line for f in result.shape_findings if f.path == "ps/box.py"]
+    assert box == [7]
 
 
 def test_element_of_a_tensor_parameter_is_not_the_parameter() -> None:
-    # ``targets[idx]`` of a ``forward`` argument handed to a helper is one row (a tensor),
-    # not whatever callers hand ``forward`` (a list of samples); the whole argument, a
-    # column slice of it and a mask are still the parameter (or nothing of it)
+    # ``targets[idx]`` of a ``forward`` argument handed to a helper is one element of what
+    # callers hand ``forward`` (one image's boxes of a list of samples, a row of a tensor),
+    # not the whole argument
     src = (
         "import torch\nfrom torch import nn\n\n\n"
         "def helper(t):\n    return t\n\n\n"
@@ -73,7 +80,7 @@ def test_element_of_a_tensor_parameter_is_not_the_parameter() -> None:
     )
     fa = analyse(FileTask("pkg/loss.py", ("pkg.loss",), False, src.encode()), frozenset({"pkg"}))
     args = {s.line: s.args[0] for s in fa.sites if s.callee.endswith("helper")}
-    assert args == {11: pv.Tensor(arg=True), 12: pv.Param("targets")}
+    assert args == {11: pv.Param("targets", element=True), 12: pv.Param("targets")}
 
 
 def test_collated_marks_unstacked_tensor_lists_only() -> None:
@@ -117,3 +124,17 @@ def test_declared_list_of_tensors_keeps_its_elements() -> None:
     assert pv.refine(declared, passed) == pv.Seq(pv.Tensor(), samples=True)
     dynamic = pv.Seq(pv.Tensor(dynamic=True, certain=False))
     assert pv.refine(declared, dynamic) == pv.Seq(pv.Tensor(dynamic=True))
+
+
+def test_an_element_parameter_resolves_to_an_element_of_the_callers_fact() -> None:
+    from apiscan.program.solver import Solution, _resolve
+
+    sol = Solution()
+    sol.params[("pkg.loss.L.forward", "targets")] = pv.Seq(pv.TENSOR, samples=True)
+    got = _resolve(pv.Param("targets", element=True), "pkg.loss.L.forward", sol)
+    assert got == pv.Tensor(sample=True)  # one image's targets, of its own length
+    assert pv.is_dynamic(got) and "one sample's tensor" in pv.describe(got)
+    assert pv.element(pv.Seq(pv.TENSOR)) == pv.TENSOR  # a list of feature levels: no sample
+    assert _resolve(pv.Param("targets"), "pkg.loss.L.forward", sol) == pv.Seq(
+        pv.TENSOR, samples=True
+    )

@@ -538,12 +538,14 @@ def _program_records(
         return sites_of[id(node)]
 
     param_ids, supplied, batch_sample = ext.param_ids, ext.supplied_fact, ext.shapes.batch_sample
-    param_elements = ext.param_elements
+    param_elements, sample_tensor = ext.param_elements, ext.shapes.sample_tensor
 
-    def facts_in(function: str, elements: bool = False) -> Callable[[object], pv.Fact]:
-        """The fact of a value of ``function`` (one closure per function, not per value);
-        ``elements``: an element of a parameter is that symbolically (what a generator
-        passing its iterable through returns, :class:`pv.Param` ``element``)."""
+    def facts_in(function: str, returned: bool = False) -> Callable[[object], pv.Fact]:
+        """The fact of a value of ``function`` (one closure per function, not per value). An
+        element of a parameter read by position (``targets[idx]``) is that symbolically
+        (:class:`pv.Param` ``element``); so, in what the function returns (``returned``), is
+        one read by iteration (what a generator passing its iterable through yields)."""
+        kinds = ("iter", "row") if returned else ("row",)
 
         def param_of(x: object) -> str | None:
             entry = param_ids.get(id(x))
@@ -553,14 +555,14 @@ def _program_records(
 
         def element_of(x: object) -> str | None:
             entry = param_elements.get(id(x))
-            if entry is not None and entry[0] is x and entry[1] == function:
+            if entry is not None and entry[0] is x and entry[1] == function and entry[3] in kinds:
                 return entry[2]
             return None
 
-        of = element_of if elements else None
-
         def fact(v: object) -> pv.Fact:
-            return to_fact(v, param_of, site_of, 0, supplied, batch_sample, of)  # type: ignore[arg-type]
+            return to_fact(  # type: ignore[arg-type]
+                v, param_of, site_of, 0, supplied, batch_sample, element_of, sample_tensor
+            )
 
         return fact
 

@@ -30,13 +30,15 @@ def to_fact(
     supplied: Callable[[Val], pv.Fact | None] = lambda _v: None,
     batch_sample: Callable[[Val], bool] = lambda _v: False,
     element_of: Callable[[Val], str | None] | None = None,
+    sample_tensor: Callable[[Val], bool] = lambda _v: False,
 ) -> pv.Fact:
     """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
     that ``v`` is (identity), ``site_of`` locates a host sync's node, ``supplied`` gives back
     the solver's fact a value was made from (identity), with the chain that brought it;
     ``batch_sample`` says whether a sequence's element is one sample of a batch known as
     such (identity), which makes the sequence a list of samples (``pv.Seq.samples``);
-    ``element_of`` names the parameter ``v`` is an element of (a generator's pass-through)."""
+    ``element_of`` names the parameter ``v`` is an element of (a generator's pass-through);
+    ``sample_tensor`` says whether a tensor is one sample's own (``pv.Tensor.sample``)."""
     name = param_of(v)
     if name is not None:
         return pv.Param(name)
@@ -56,7 +58,7 @@ def to_fact(
             return pv.Tensor(boolean=True)
         if payload == "arg":
             return pv.Tensor(arg=True)
-        return pv.Tensor(certain=bool(payload))
+        return pv.Tensor(certain=bool(payload), sample=sample_tensor(v))
     if kind == "nontorch":
         if isinstance(payload, tuple) and payload[:1] == ("dyn",):
             origin = payload[1]

@@ -65,6 +65,10 @@ def is_host_mask(v: Val) -> bool:
     return v in (HOST_MASK, TENSOR_HOST_MASK)
 
 
+#: The strength of a per-sample value that is one of a list a collate left unstacked (see
+#: :meth:`ShapeTracker.sample`).
+COLLATED = 2
+
 BATCH_MAX: Val = ("nontorch", "batchmax")
 #: a tensor holding the sizes of the elements of a batch (``torch.as_tensor(img.shape[-2:])``
 #: per image, ``torch.stack`` of them), and the largest of them along the batch
@@ -445,6 +449,15 @@ class Hit:
 GETITEM = "torch.Tensor.__getitem__"
 SETITEM = "torch.Tensor.__setitem__"
 
+#: What a DS104 store says when the value is read through the same mask (``x[m] = y[m]``):
+#: the result has ``x``'s static shape, and a rewrite without the selection keeps it so.
+SAME_MASK_STORE = (
+    "the value is read through the same mask, so the result keeps the target's static shape: "
+    "torch.where(mask, value, target) (ops.where, or masked_scatter) writes it without "
+    "selecting rows, while the store as written builds the list of selected positions "
+    "(NonZero, then TensorScatterUpdate) in MindSpore's graph"
+)
+
 
 @dataclass(frozen=True, slots=True)
 class PendingStore:
@@ -548,15 +561,18 @@ class ShapeTracker:
         numbers of them, so joining them along the rows gives a total that is data (DS120)."""
         self._tagged.add((self.function(), name))
 
-    def sample(self, v: Val, strong: bool) -> Val:
-        """``v`` as a per-sample value (a new tuple, so that only this binding is one)."""
+    def sample(self, v: Val, strong: bool | int) -> Val:
+        """``v`` as a per-sample value (a new tuple, so that only this binding is one).
+        ``strong``: False for an element of some iterated sequence, True for one sample of a
+        batch known as such, :data:`COLLATED` for one of a list a collate left unstacked
+        (each sample its own first dimension: the number of objects in it)."""
         if self._samples.get(id(v), (None, False))[0] is v and not strong:
             return v
         out = (v[0], v[1])
         self._samples[id(out)] = (out, strong)
         return out
 
-    def sample_kind(self, v: Val) -> bool | None:
+    def sample_kind(self, v: Val) -> bool | int | None:
         """None when ``v`` is no per-sample value, else whether it is a strong one."""
         entry = self._samples.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
@@ -566,41 +582,40 @@ class ShapeTracker:
         field read by key from a per-sample record, an element of a list of samples a
         collate returned unstacked), not merely an element of some list. A list of them is
         what crosses into other functions as a list of samples (``pv.Seq.samples``)."""
-        return self.sample_kind(v) is True
+        return self.sample_kind(v) in (True, COLLATED)
 
     def sample_tensor(self, v: Val) -> bool:
-        """Whether ``v`` is one sample's own tensor: a strong per-sample value that is a
-        tensor (``targets[idx]`` of a list of per-image targets, ``t["boxes"]``), whose
-        first dimension is the number of objects in that sample."""
-        return v[0] == "tensor" and self.batch_sample(v)
+        """Whether ``v`` is one sample's own tensor of a list a collate left unstacked
+        (``targets[idx]`` of a detector's per-image targets, handed on to a matcher), whose
+        first dimension is the number of objects in that sample. A field read by key from
+        some record (``x["image"]``) is not known to be one: images are often resized to one
+        size before they are listed."""
+        entry = self._samples.get(id(v))
+        return v[0] == "tensor" and entry is not None and entry[0] is v and entry[1] == COLLATED
 
-    def on_sample_use(
-        self, node: cst.CSTNode, vals: Sequence[Val], api: str = "", callee: str = ""
-    ) -> None:
-        """One sample's own tensor among ``vals`` reaches a tensor op (``api``) or a helper of
-        the repository (``callee``) that computes with it: every shape computed from it is
-        that sample's number of objects, a new one at every step of a graph (DS120, in the
-        network only). One finding per function, at the first such place: reads that keep
-        the sample (``t[:, :4]``, ``.cuda()``, ``.float()``) report nothing, and what is
-        computed from the sample inherits its length without being reported again."""
+    def on_sample_use(self, node: cst.CSTNode, vals: Sequence[Val], api: str = "") -> None:
+        """One sample's own tensor among ``vals`` reaches a tensor op (``api``): every shape
+        computed from it is that sample's number of objects, a new one at every step of a
+        graph (DS120, in the network only). One finding per function, at the first such op:
+        reads that keep the sample (``t[:, :4]``, ``.cuda()``, ``.float()``) report nothing,
+        what is computed from the sample inherits its length without being reported again,
+        and a helper of the repository handed the sample gets it as such (the finding is
+        where the helper computes with it)."""
         if self.silent() or not any(map(self.sample_tensor, vals)):
             return
         fn = self.function()
         if fn in self._sample_used:
             return
         self._sample_used.add(fn)
-        if callee:
-            name = callee.rpartition(".")[2]
-            what = f"one sample's tensor is handed to `{name}`, which computes with it"
-        else:
-            what = "a tensor op computes on one sample's tensor"
-        self._sample_hit(node, api, what)
+        words, _ = self._explained(next(v for v in vals if self.sample_tensor(v)))
+        what = "a tensor op computes on one sample's tensor"
+        self._sample_hit(node, api, f"{what} ({words})" if words else what)
 
     def _sample_hit(self, node: cst.CSTNode, api: str, what: str) -> None:
         """The DS120 hit for one sample's length reaching the graph (network scope only)."""
         detail = (
-            f"{what}: its shape is that sample's own (the number of objects in that sample, "
-            "or its own image size), and each sample of the batch has its own"
+            f"{what}: its shape is the number of objects in that sample, and each sample of "
+            "the batch has its own"
         )
         fn = self.function()
         self.hits.append(Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True))
@@ -1134,7 +1149,7 @@ class ShapeTracker:
             return TENSOR
         return self.relay([recv], DYN_TENSOR)
 
-    def settle_stores(self, value: Val, computed: bool = False) -> None:
+    def settle_stores(self, value: Val, computed: bool = False, same_mask: bool = False) -> None:
         """Decide the deferred ``x[mask] = value`` hits once the value is known.
 
         With the mask as the only index and a host value (``x[mask] = 0``, ``x[keep] =
@@ -1158,7 +1173,12 @@ class ShapeTracker:
         -inf``): a host value fills a region of a tensor whose own shape stays static, so the
         line creates no shape; the index is reported where it was made (DS103, DS108...) and
         a host sync of the bounds as DS118. A tensor value (``classes[idx] = labels``) is
-        reported: it must hold one row per index."""
+        reported: it must hold one row per index.
+
+        ``same_mask``: the value is read through the mask the store writes through (``x[m] =
+        y[m]``, ``x[m] = y[m] * 2``): still reported (as written, MindSpore builds the
+        positions, and the read ``y[m]`` has a data-dependent shape at run time), with the
+        rewrite whose result is static (:data:`SAME_MASK_STORE`)."""
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
         quiet = host and not is_dyn_number(value)
@@ -1166,6 +1186,8 @@ class ShapeTracker:
             if quiet and p.host_quiet:
                 continue
             why = SLICED_MASK_STORE if quiet and p.sliced_mask else p.why
+            if same_mask and p.rule == "DS104":
+                why = SAME_MASK_STORE
             self.hit(p.rule, p.node, p.api, why, chain=p.chain)
 
     # ---------------------------------------------------------------- control flow
@@ -1766,7 +1788,7 @@ class NullShapeTracker(ShapeTracker):
     ) -> Val | None:
         return None
 
-    def sample(self, v: Val, strong: bool) -> Val:
+    def sample(self, v: Val, strong: bool | int) -> Val:
         return v
 
     def relay(self, sources: Sequence[Val], out: Val) -> Val:

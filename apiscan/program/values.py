@@ -109,6 +109,10 @@ class Tensor:
     arg: bool = False
     certain: bool = True
     via: tuple[Hop, ...] = ()
+    #: one sample's own tensor of a batch kept as a list (one image's targets, read from the
+    #: per-image list a collate left unstacked and handed to a matcher): its first
+    #: dimension is the number of objects in that sample
+    sample: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +240,7 @@ def _any_leaf(f: Fact, leaf: Callable[[Fact], bool]) -> bool:
 
 def _dynamic_leaf(f: Fact) -> bool:
     if isinstance(f, Tensor):
-        return f.dynamic or f.boolean
+        return f.dynamic or f.boolean or f.sample
     if isinstance(f, HostData):
         return f.sized and f.tensor
     return isinstance(f, HostNumber | RandomNumber)
@@ -251,7 +255,7 @@ def is_dynamic(f: Fact) -> bool:
     """Could this fact make a shape depend on data (or come from it)?"""
     kind = type(f)
     if kind is Tensor:
-        return f.dynamic or f.boolean  # type: ignore[union-attr]
+        return f.dynamic or f.boolean or f.sample  # type: ignore[union-attr]
     if kind is Seq:
         return f.samples or is_dynamic(f.elem)  # type: ignore[union-attr]
     if kind is Tup:
@@ -337,7 +341,7 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
     name is a call by that function."""
     if isinstance(hop, str):
         hop = Hop(hop)
-    if isinstance(f, Tensor) and (f.dynamic or f.boolean):
+    if isinstance(f, Tensor) and (f.dynamic or f.boolean or f.sample):
         return replace(f, via=_via(f.via, hop))
     if isinstance(f, HostNumber | RandomNumber | HostData):
         return replace(f, via=_via(f.via, hop))
@@ -389,6 +393,7 @@ def join(a: Fact, b: Fact) -> Fact:
             arg=a.arg or b.arg,
             certain=a.certain and b.certain,
             via=_dyn_via(a, b),
+            sample=a.sample or b.sample,
         )
     for x, y in ((a, b), (b, a)):
         if isinstance(x, HostNumber):
@@ -422,7 +427,7 @@ def join(a: Fact, b: Fact) -> Fact:
         if isinstance(a, Tup) and isinstance(b, Tup) and len(a.elems) == len(b.elems):
             return widen(Tup(tuple(join(x, y) for x, y in zip(a.elems, b.elems, strict=True))))
         samples = any(isinstance(x, Seq) and x.samples for x in (a, b))
-        return widen(Seq(join(element(a), element(b)), samples))
+        return widen(Seq(join(_held(a), _held(b)), samples))
     for x, y in ((a, b), (b, a)):
         if isinstance(x, Seq | Tup | Dict) and _guessed_tensor(y):
             # what an unresolved module call was guessed to return (a tensor) gives way to
@@ -434,6 +439,12 @@ def join(a: Fact, b: Fact) -> Fact:
             # batches are known (a collate's): a helper iterating either yields those
             return x
     return UNKNOWN
+
+
+def _held(f: Seq | Tup) -> Fact:
+    """What a sequence or tuple holds, as its own fact says (a list of samples holds
+    tensors; :func:`element` is what reading one of them gives, one sample's own)."""
+    return f.elem if isinstance(f, Seq) else join_all(f.elems)
 
 
 def _guessed_tensor(f: Fact) -> bool:
@@ -452,7 +463,7 @@ def _boolean(a: Tensor, b: Tensor) -> bool:
 
 
 def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
-    if a.dynamic or a.boolean:
+    if a.dynamic or a.boolean or a.sample:
         return a.via
     return b.via
 
@@ -509,6 +520,8 @@ def join_all(facts: list[Fact] | tuple[Fact, ...]) -> Fact:
 def element(f: Fact) -> Fact:
     """What iterating over ``f`` yields."""
     if isinstance(f, Seq):
+        if f.samples and isinstance(f.elem, Tensor) and not f.elem.sample:
+            return replace(f.elem, sample=True)  # one image's own targets
         return f.elem
     if isinstance(f, Tup):
         return join_all(f.elems)
@@ -542,6 +555,8 @@ def describe(f: Fact, here: str = "") -> str:
         return "is a boolean mask" + _chain(f.via, here)
     if isinstance(f, Tensor) and f.dynamic:
         return "is a tensor whose shape depends on data" + _chain(f.via, here)
+    if isinstance(f, Tensor) and f.sample:
+        return "is one sample's tensor of a batch kept as a list" + _chain(f.via, here)
     if isinstance(f, RandomNumber) and f.via:
         return "is drawn at random" + _chain(f.via, here)
     if isinstance(f, HostData):
@@ -634,7 +649,7 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
         )
         return (head, *_hop_steps(f.via))
     if isinstance(f, RandomNumber | HostData) or (
-        isinstance(f, Tensor) and (f.dynamic or f.boolean)
+        isinstance(f, Tensor) and (f.dynamic or f.boolean or f.sample)
     ):
         return _hop_steps(f.via)
     leaf = _first_dynamic(f) if isinstance(f, Seq | Tup | Dict) else None

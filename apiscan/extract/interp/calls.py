@@ -87,8 +87,6 @@ class CallsMixin:
     def _site(self, callee: str, node: cst.CSTNode, args: _Args | None, bound: bool) -> None:
         if not self.silent and callee and args is not None:
             self.sites.append((self._function(), self._shared(callee), node, args, bound))
-            # a helper handed one sample's own tensor computes with its length
-            self.shapes.on_sample_use(node, [*args.vals, *args.kwvals.values()], callee=callee)
 
     def emit(
         self,

@@ -589,7 +589,7 @@ class MembersMixin:
         if entry is not None and entry[2] is v and not self.silent and elem is not NONTORCH:
             if any(elem is e for e in (UNKNOWN, TENSOR, PTENSOR)):
                 elem = fresh(elem[0], elem[1])  # a shared constant: named by a copy
-            self.param_elements[id(elem)] = (elem, entry[0], entry[1])
+            self.param_elements[id(elem)] = (elem, entry[0], entry[1], "iter")
         return elem
 
     def _element_kind(self, v: Val) -> Val:

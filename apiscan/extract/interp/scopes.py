@@ -454,7 +454,7 @@ class ScopesMixin:
         sources = set()
         for y in yielded:
             entry = self.param_elements.get(id(y))
-            if entry is None or entry[0] is not y or entry[1] != qn:
+            if entry is None or entry[0] is not y or entry[1] != qn or entry[3] != "iter":
                 return None
             sources.add(entry[2])
         return yielded[0] if len(sources) == 1 else None

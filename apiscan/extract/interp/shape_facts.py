@@ -221,6 +221,10 @@ class ShapeFactsMixin:
             for i in indexes:
                 if is_dyn_number(i):
                     return i  # ``table[label.item()]``: which element is read is data
+        if not store and self.shapes.sample_tensor(recv) and _indexes_first_dim(node):
+            # ``truths[best_truth_idx]``, ``t[0]``: rows picked from one sample's own tensor
+            # are as many as the index says, not that sample's count of objects
+            return fresh(recv[0], recv[1])
         kind = self.shapes.sample_kind(recv)
         if kind is not None and len(indexes) == 1 and not bounds and type(first) is cst.Index:
             key = first.value
@@ -246,9 +250,13 @@ class ShapeFactsMixin:
                 # ``targets[idx]`` of a parameter taken for a tensor (a ``forward``
                 # argument) is one of its rows, not the parameter: handed to a helper, it
                 # must not carry the parameter's fact there (a list of per-image targets
-                # would reach the helper as the whole list, not as one image's boxes); a
-                # mask's row keeps the mask's identity, and with it its explanation
-                return self._derive(recv, source)
+                # would reach the helper as the whole list, not as one image's boxes); it
+                # crosses as an element of the parameter. A mask's row keeps the mask's
+                # identity, and with it its explanation
+                row = self._derive(recv, source)
+                if not self.silent:
+                    self.param_elements[id(row)] = (row, entry[0], entry[1], "row")
+                return row
         return _index(recv, index, const_index, self.owners)
 
     def _store_data_key(self, node: cst.Subscript, recv: Val, indexes: Sequence[Val]) -> None:
@@ -474,6 +482,16 @@ def _casts(attr: str, args: _Args) -> bool:
             for v in [*args.vals, *args.kwvals.values()]
         )
     return False
+
+
+def _indexes_first_dim(node: cst.Subscript) -> bool:
+    """``x[idx]``, ``x[0, :]``: the first dimension is indexed (not sliced, skipped with
+    ``...`` or extended with ``None``)."""
+    first = node.slice[0].slice if node.slice else None
+    if type(first) is not cst.Index:
+        return False
+    value = first.value
+    return not (type(value) is cst.Ellipsis or (type(value) is cst.Name and value.value == "None"))
 
 
 def _one_position(node: cst.Subscript, indexes: Sequence[Val]) -> bool:

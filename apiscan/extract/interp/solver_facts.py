@@ -16,7 +16,7 @@ import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
 from apiscan.extract.interp.base import SAME_SHAPE, _Args, _returns
-from apiscan.extract.shapes import Why, is_dyn_tensor
+from apiscan.extract.shapes import COLLATED, Why, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.values import UNKNOWN, Val, inst, seq
 
@@ -69,12 +69,14 @@ class SolverFactsMixin:
         if isinstance(f, pv.Seq) and v[0] == "seq":
             inner = self._mark_samples(f.elem, v[1])
             if f.samples:
-                inner = self.shapes.sample(inner, True)
+                inner = self.shapes.sample(inner, COLLATED)
             return fresh("seq", inner) if inner is not v[1] else v
         if isinstance(f, pv.Tup) and v[0] == "tuple" and len(f.elems) == len(v[1]):
             elems = tuple(self._mark_samples(ef, ev) for ef, ev in zip(f.elems, v[1], strict=True))
             changed = any(a is not b for a, b in zip(elems, v[1], strict=True))
             return fresh("tuple", elems) if changed else v
+        if isinstance(f, pv.Tensor) and f.sample and v[0] == "tensor":
+            return self.shapes.sample(v, COLLATED)  # one image's targets, handed on
         if isinstance(f, pv.Dict) and v[0] == "dict" and len(f.fields) == len(v[1]):
             items = tuple(
                 (k, self._mark_samples(ef, ev))
@@ -99,7 +101,7 @@ class SolverFactsMixin:
             and e[1] not in ("dyn", "bool")
             and not self.shapes.batch_sample(e)
         ):
-            return fresh("seq", self.shapes.sample(e, True))
+            return fresh("seq", self.shapes.sample(e, COLLATED))
         return v
 
     def _holds_samples(self, v: Val) -> bool:
@@ -186,7 +188,7 @@ class SolverFactsMixin:
             self.elements_of[id(new)] = (new, source)
         entry = self.param_elements.get(id(old))
         if entry is not None and entry[0] is old and new is not old:
-            self.param_elements[id(new)] = (new, entry[1], entry[2])
+            self.param_elements[id(new)] = (new, entry[1], entry[2], entry[3])
         return new
 
     def _store_item(self, name: str, v: Val) -> None:

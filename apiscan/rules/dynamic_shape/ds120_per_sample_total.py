@@ -13,15 +13,20 @@ class PerSampleTotal(Rule):
     unstacked) and a field read from one by key (``t["labels"]``). Where the fields are
     joined (``torch.cat``), the finding is at the join, and everything computed from the
     joined tensor (the cost matrix, the matched pairs, the loss) inherits its length
-    without being reported again. Where one sample's tensor itself reaches a tensor op, a
-    helper of the repository that computes with it (a prior matcher called once per image),
-    or counts a loop (``for j in range(len(t))``), in a function the network runs, the
-    finding is at the first such place in that function: its shape is the number of objects
-    in that sample. Reads that keep the sample as it is (``t[:, :4]``, ``.cuda()``,
-    ``.float()``, its size) report nothing, nor does a data pipeline computing on one
-    sample at a time. ``torch.stack`` of per-sample tensors is static (stack needs equal
-    shapes) and so is a ``cat`` along another dimension; so are padded targets (one
-    ``(batch, max_boxes, 5)`` tensor) read row by row.
+    without being reported again. One sample's own tensor of a list a collate left
+    unstacked (the collate stacks what has one shape) that reaches a tensor op in a function
+    the network runs is reported at the first such op of the function: its shape is the
+    number of objects in that sample. Handed to a helper of the repository (a prior matcher
+    called once per image, and the overlap function it calls), it stays that sample's, and
+    the finding is where the helper computes with it; a size read from it is that sample's
+    too (DS113, DS109 where it sizes a result). A ``range`` over one sample's own count
+    counts a loop once per object. Reads that keep the sample (``t[:, :4]``, ``.cuda()``,
+    ``.float()``) report nothing, nor do rows gathered from it by an index (as many as the
+    index), a data pipeline computing on one sample at a time, or a field of some record
+    read by key (``x["image"]``: images are often resized to one size before they are
+    listed). ``torch.stack`` of per-sample tensors is static (stack needs equal shapes) and
+    so is a ``cat`` along another dimension; so are padded targets (one ``(batch,
+    max_boxes, 5)`` tensor) read row by row.
 
     Why it breaks on MindSpore
     --------------------------
@@ -85,6 +90,16 @@ class PerSampleTotal(Rule):
         """,
         """
         import torch
+        from torch import nn
+
+
+        class Detector(nn.Module):
+            def forward(self, batched_inputs, mean, std):
+                images = [(x["image"].float() - mean) / std for x in batched_inputs]
+                return torch.stack(images).sum()
+        """,
+        """
+        import torch
 
 
         def pack(padded_labels, padded_valid):
@@ -122,16 +137,27 @@ class PerSampleTotal(Rule):
         """
         import torch
         from torch import nn
+        from torch.utils.data import DataLoader
 
 
-        class SetLoss(nn.Module):
-            def forward(self, logits, targets):
-                loss = logits.sum()
-                for t in targets:
-                    boxes = t["boxes"].float()
-                    loss = loss + (boxes[:, None] - logits[None]).abs().sum()  # error
-                    loss = loss + boxes.sum()
+        def collate(batch):
+            images = torch.stack([b[0] for b in batch])
+            return images, [torch.as_tensor(b[1]) for b in batch]
+
+
+        class PriorLoss(nn.Module):
+            def forward(self, loc, priors, targets):
+                loss = loc.sum()
+                for idx in range(loc.size(0)):
+                    truths = targets[idx][:, :4].float()
+                    loss = loss + (truths @ priors.t()).sum()  # error
                 return loss
+
+
+        def train(dataset, model, priors):
+            criterion = PriorLoss()
+            for images, targets in DataLoader(dataset, batch_size=4, collate_fn=collate):
+                criterion(model(images), priors, targets).backward()
         """,
         """
         import torch
