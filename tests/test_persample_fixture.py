@@ -138,3 +138,15 @@ def test_an_element_parameter_resolves_to_an_element_of_the_callers_fact() -> No
     assert _resolve(pv.Param("targets"), "pkg.loss.L.forward", sol) == pv.Seq(
         pv.TENSOR, samples=True
     )
+
+
+def test_returned_and_stored_facts_drop_the_sample_mark() -> None:
+    # a helper returning its argument is joined over all its callers: one caller's image
+    # targets handed back must not make every caller's value a sample; lists of samples stay
+    sample = pv.Tensor(sample=True)
+    assert pv.unsampled(sample) == pv.TENSOR
+    assert pv.unsampled(pv.Tup((sample, pv.Seq(pv.TENSOR, samples=True)))) == pv.Tup(
+        (pv.TENSOR, pv.Seq(pv.TENSOR, samples=True))
+    )
+    assert pv.unsampled(pv.Dict((("boxes", sample),))) == pv.Dict((("boxes", pv.TENSOR),))
+    assert pv.unsampled(pv.Tensor(dynamic=True)) == pv.Tensor(dynamic=True)

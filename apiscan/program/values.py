@@ -364,6 +364,23 @@ def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
     return (*via, hop)
 
 
+def unsampled(f: Fact) -> Fact:
+    """``f`` with no tensor marked as one sample's own (:attr:`Tensor.sample`): what a
+    function returns or stores is joined over all its callers, and a helper returning its
+    argument (``move_device_like(x, y)``) handed one image's targets by one caller would
+    hand every other caller a sample. Lists of samples (:attr:`Seq.samples`, what a collate
+    returns) stay what they are."""
+    if isinstance(f, Tensor) and f.sample:
+        return replace(f, sample=False)
+    if isinstance(f, Seq):
+        return Seq(unsampled(f.elem), f.samples)
+    if isinstance(f, Tup):
+        return Tup(tuple(unsampled(e) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, unsampled(v)) for k, v in f.fields))
+    return f
+
+
 def without_chain(f: Fact) -> Fact:
     """``f`` without its hops: what it says, not how it got here (two environments that
     differ only in chains give the same findings, with other words)."""
