@@ -80,9 +80,10 @@ class JoinContext:
             if not _is_suppressed(suppressed, hit.span.line, hit.rule) and not (
                 ignores and ignores.ignored(fa.path, hit.rule)
             ):
-                findings.append(
-                    shapes.finding(fa.path, hit, scopes.scope_of(fa.path, hit.function, True))
-                )
+                scope = scopes.scope_of(fa.path, hit.function, True)
+                if hit.network_only and scope != "network":
+                    continue
+                findings.append(shapes.finding(fa.path, hit, scope))
         uses = list(fa.uses)
         for p in fa.pending:
             kind, name = classes.member(p.cls, p.attr)

@@ -411,7 +411,7 @@ def _analyse_text(
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     hits = _one_per_line(
-        ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain)
+        ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain, network_only=h.network_only)
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
         if _reached(span.line, dead)
     )
@@ -551,9 +551,14 @@ def _program_records(
         return sites_of[id(node)]
 
     param_ids, supplied, batch_sample = ext.param_ids, ext.supplied_fact, ext.shapes.batch_sample
+    param_elements, sample_tensor = ext.param_elements, ext.shapes.sample_tensor
 
-    def facts_in(function: str) -> Callable[[object], pv.Fact]:
-        """The fact of a value of ``function`` (one closure per function, not per value)."""
+    def facts_in(function: str, returned: bool = False) -> Callable[[object], pv.Fact]:
+        """The fact of a value of ``function`` (one closure per function, not per value). An
+        element of a parameter read by position (``targets[idx]``) is that symbolically
+        (:class:`pv.Param` ``element``); so, in what the function returns (``returned``), is
+        one read by iteration (what a generator passing its iterable through yields)."""
+        kinds = ("iter", "row") if returned else ("row",)
 
         def param_of(x: object) -> str | None:
             entry = param_ids.get(id(x))
@@ -561,8 +566,16 @@ def _program_records(
                 return entry[1]
             return None
 
+        def element_of(x: object) -> str | None:
+            entry = param_elements.get(id(x))
+            if entry is not None and entry[0] is x and entry[1] == function and entry[3] in kinds:
+                return entry[2]
+            return None
+
         def fact(v: object) -> pv.Fact:
-            return to_fact(v, param_of, site_of, 0, supplied, batch_sample)  # type: ignore[arg-type]
+            return to_fact(  # type: ignore[arg-type]
+                v, param_of, site_of, 0, supplied, batch_sample, element_of, sample_tensor
+            )
 
         return fact
 
@@ -589,7 +602,7 @@ def _program_records(
                 cls,
                 infos,
                 bound,
-                pv.join_all([fact(v) for v in returned]),
+                pv.join_all([facts_in(qn, True)(v) for v in returned]),
                 tuple(sorted(writes.items())),
                 tuple(at),
             )
@@ -626,11 +639,17 @@ def _sorted_sites(sites: list[CallSite]) -> tuple[CallSite, ...]:
     return tuple(out)
 
 
+def _hit_order(h: ShapeHit) -> tuple[object, ...]:
+    return (h.path, h.span.line, h.rule, h.network_only, h.span, h.function, h.api, h.detail)
+
+
 def _one_per_line(hits: Iterable[ShapeHit]) -> list[ShapeHit]:
     """One hit per (file, line, rule), the leftmost: ``return a.item(), b.item()`` or
     ``x[m] = y[m] * z[m]`` is one place to change, not several findings."""
     first: dict[tuple[str, int, str], ShapeHit] = {}
-    for h in sorted(hits, key=lambda h: (h.path, h.span, h.rule, h.function, h.api, h.detail)):
+    # on one line, a finding reported everywhere comes before one reported only in the network
+    # (a join and a per-sample op on one line: the join survives a data pipeline's scope)
+    for h in sorted(hits, key=_hit_order):
         first.setdefault((h.path, h.span.line, h.rule), h)
     return sorted(first.values(), key=lambda h: (h.path, h.span, h.rule))
 

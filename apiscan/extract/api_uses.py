@@ -222,6 +222,14 @@ class Extractor(
         self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
         self.function_facts: list[tuple[str, str, cst.FunctionDef, bool]] = []
         self.returns: list[list[Val]] = []
+        #: per function: the values its ``yield``s give (a generator's callers iterate them)
+        self.yields: list[list[Val]] = []
+        #: id(value) -> (value, function, parameter, how): an element of a parameter as
+        #: bound, by iteration (``"iter"``: ``obj`` in ``for obj in iterable``, what a
+        #: generator passing its iterable's elements through yields, see
+        #: :meth:`_passed_elements`) or by position (``"row"``: ``targets[idx]``, one image's
+        #: targets handed to a helper)
+        self.param_elements: dict[int, tuple[Val, str, str, str]] = {}
         #: per function: data-dependent `if`s without else whose body returned (test node,
         #: returned values, index of the returns that follow the `if`)
         self.pending_branches: list[list[tuple[cst.CSTNode, list[Val], int]]] = []

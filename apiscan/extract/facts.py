@@ -29,15 +29,22 @@ def to_fact(
     depth: int = 0,
     supplied: Callable[[Val], pv.Fact | None] = lambda _v: None,
     batch_sample: Callable[[Val], bool] = lambda _v: False,
+    element_of: Callable[[Val], str | None] | None = None,
+    sample_tensor: Callable[[Val], bool] = lambda _v: False,
 ) -> pv.Fact:
     """The fact for walker value ``v``; ``param_of`` names the enclosing function's parameter
     that ``v`` is (identity), ``site_of`` locates a host sync's node, ``supplied`` gives back
     the solver's fact a value was made from (identity), with the chain that brought it;
     ``batch_sample`` says whether a sequence's element is one sample of a batch known as
-    such (identity), which makes the sequence a list of samples (``pv.Seq.samples``)."""
+    such (identity), which makes the sequence a list of samples (``pv.Seq.samples``);
+    ``element_of`` names the parameter ``v`` is an element of (a generator's pass-through);
+    ``sample_tensor`` says whether a tensor is one sample's own (``pv.Tensor.sample``)."""
     name = param_of(v)
     if name is not None:
         return pv.Param(name)
+    name = element_of(v) if element_of is not None else None
+    if name is not None:
+        return pv.Param(name, element=True)
     if depth > pv.MAX_DEPTH:
         return pv.UNKNOWN
     known = supplied(v)
@@ -51,7 +58,7 @@ def to_fact(
             return pv.Tensor(boolean=True)
         if payload == "arg":
             return pv.Tensor(arg=True)
-        return pv.Tensor(certain=bool(payload))
+        return pv.Tensor(certain=bool(payload), sample=sample_tensor(v))
     if kind == "nontorch":
         if isinstance(payload, tuple) and payload[:1] == ("dyn",):
             origin = payload[1]
@@ -81,11 +88,20 @@ def to_fact(
     if kind == "inst":
         return pv.Instance(str(payload))
     if kind == "seq":
-        inner = to_fact(payload, param_of, site_of, depth + 1, supplied, batch_sample)
+        inner = to_fact(payload, param_of, site_of, depth + 1, supplied, batch_sample, element_of)
         return pv.Seq(inner, batch_sample(payload) and isinstance(inner, pv.Tensor))
     if kind == "tuple":
         return pv.Tup(
             tuple(to_fact(e, param_of, site_of, depth + 1, supplied, batch_sample) for e in payload)
+        )
+    if kind == "dict":
+        # ``{"images": ..., "mask_indices": ...}``: a batch field by field (see pv.dict_of)
+        return pv.dict_of(
+            [
+                (k, to_fact(e, param_of, site_of, depth + 1, supplied, batch_sample))
+                for k, e in payload
+                if isinstance(k, str)
+            ]
         )
     return pv.UNKNOWN
 
@@ -120,6 +136,8 @@ def to_val(f: pv.Fact) -> Val:
         return fresh("inst", f.cls)
     if isinstance(f, pv.Seq):
         return fresh("seq", to_val(f.elem))
+    if isinstance(f, pv.Dict):
+        return fresh("dict", tuple((k, to_val(v)) for k, v in f.fields))
     if isinstance(f, pv.Tup):
         return fresh("tuple", tuple(to_val(e) for e in f.elems))
     return fresh("unknown", None)

@@ -128,6 +128,8 @@ class ShapeHit:
     #: the file the hit is in when it is not the analysed one (a host sync in a helper of
     #: another file whose number this file uses as a size); "" for this file
     path: str = ""
+    #: reported only where the function runs in the network graph (scope ``network``)
+    network_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,10 @@ def is_host_mask(v: Val) -> bool:
     return v in (HOST_MASK, TENSOR_HOST_MASK)
 
 
+#: The strength of a per-sample value that is one of a list a collate left unstacked (see
+#: :meth:`ShapeTracker.sample`).
+COLLATED = 2
+
 BATCH_MAX: Val = ("nontorch", "batchmax")
 #: a tensor holding the sizes of the elements of a batch (``torch.as_tensor(img.shape[-2:])``
 #: per image, ``torch.stack`` of them), and the largest of them along the batch
@@ -417,6 +421,14 @@ JOIN_NAMES = frozenset({"cat", "concat", "concatenate"})
 NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_nms"})
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 #: Builtins a loop iterates through: as many steps as their argument(s) have elements.
+#: Tensor methods and functions that keep one sample's tensor as it is (its own length
+#: still, no shape computed from it: moved, cast, its size or rank read, tested).
+SAMPLE_KEEPING = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
+    | {"detach", "clone", "cpu", "cuda", "size", "dim", "numel", "is_tensor", "numpy"}
+    | {"is_floating_point", "get_device", "requires_grad_", "item", "tolist", "__len__"}
+)
+
 LOOP_THROUGH = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
 
 
@@ -429,10 +441,22 @@ class Hit:
     api: str = ""
     detail: str = ""
     chain: tuple[ChainStep, ...] = ()
+    #: reported only where the function runs in the network graph (a data pipeline computes
+    #: on one sample at a time, eagerly, whatever its length)
+    network_only: bool = False
 
 
 GETITEM = "torch.Tensor.__getitem__"
 SETITEM = "torch.Tensor.__setitem__"
+
+#: What a DS104 store says when the value is read through the same mask (``x[m] = y[m]``):
+#: the result has ``x``'s static shape, and a rewrite without the selection keeps it so.
+SAME_MASK_STORE = (
+    "the value is read through the same mask, so the result keeps the target's static shape: "
+    "torch.where(mask, value, target) (ops.where, or masked_scatter) writes it without "
+    "selecting rows, while the store as written builds the list of selected positions "
+    "(NonZero, then TensorScatterUpdate) in MindSpore's graph"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,6 +548,11 @@ class ShapeTracker:
     #: (function, name) of sequences whose elements had their position written into them
     #: (``for i, boxes in enumerate(targets): boxes[:, 0] = i``), see :meth:`tag_samples`
     _tagged: set[tuple[str, str]] = field(default_factory=set)
+    #: functions that have their finding for one sample's tensor reaching an op (one each:
+    #: what is computed from it inherits its length, see :meth:`on_sample_use`)
+    _sample_used: set[str] = field(default_factory=set)
+    #: id(call node) of ``range(n)`` with ``n`` one sample's own size -> ``n``
+    _sample_counted: dict[int, Val] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- per-sample values
     def tag_samples(self, name: str) -> None:
@@ -532,15 +561,18 @@ class ShapeTracker:
         numbers of them, so joining them along the rows gives a total that is data (DS120)."""
         self._tagged.add((self.function(), name))
 
-    def sample(self, v: Val, strong: bool) -> Val:
-        """``v`` as a per-sample value (a new tuple, so that only this binding is one)."""
+    def sample(self, v: Val, strong: bool | int) -> Val:
+        """``v`` as a per-sample value (a new tuple, so that only this binding is one).
+        ``strong``: False for an element of some iterated sequence, True for one sample of a
+        batch known as such, :data:`COLLATED` for one of a list a collate left unstacked
+        (each sample its own first dimension: the number of objects in it)."""
         if self._samples.get(id(v), (None, False))[0] is v and not strong:
             return v
         out = (v[0], v[1])
         self._samples[id(out)] = (out, strong)
         return out
 
-    def sample_kind(self, v: Val) -> bool | None:
+    def sample_kind(self, v: Val) -> bool | int | None:
         """None when ``v`` is no per-sample value, else whether it is a strong one."""
         entry = self._samples.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
@@ -550,7 +582,43 @@ class ShapeTracker:
         field read by key from a per-sample record, an element of a list of samples a
         collate returned unstacked), not merely an element of some list. A list of them is
         what crosses into other functions as a list of samples (``pv.Seq.samples``)."""
-        return self.sample_kind(v) is True
+        return self.sample_kind(v) in (True, COLLATED)
+
+    def sample_tensor(self, v: Val) -> bool:
+        """Whether ``v`` is one sample's own tensor of a list a collate left unstacked
+        (``targets[idx]`` of a detector's per-image targets, handed on to a matcher), whose
+        first dimension is the number of objects in that sample. A field read by key from
+        some record (``x["image"]``) is not known to be one: images are often resized to one
+        size before they are listed."""
+        entry = self._samples.get(id(v))
+        return v[0] == "tensor" and entry is not None and entry[0] is v and entry[1] == COLLATED
+
+    def on_sample_use(self, node: cst.CSTNode, vals: Sequence[Val], api: str = "") -> None:
+        """One sample's own tensor among ``vals`` reaches a tensor op (``api``): every shape
+        computed from it is that sample's number of objects, a new one at every step of a
+        graph (DS120, in the network only). One finding per function, at the first such op:
+        reads that keep the sample (``t[:, :4]``, ``.cuda()``, ``.float()``) report nothing,
+        what is computed from the sample inherits its length without being reported again,
+        and a helper of the repository handed the sample gets it as such (the finding is
+        where the helper computes with it)."""
+        if self.silent() or not any(map(self.sample_tensor, vals)):
+            return
+        fn = self.function()
+        if fn in self._sample_used:
+            return
+        self._sample_used.add(fn)
+        words, _ = self._explained(next(v for v in vals if self.sample_tensor(v)))
+        what = "a tensor op computes on one sample's tensor"
+        self._sample_hit(node, api, f"{what} ({words})" if words else what)
+
+    def _sample_hit(self, node: cst.CSTNode, api: str, what: str) -> None:
+        """The DS120 hit for one sample's length reaching the graph (network scope only)."""
+        detail = (
+            f"{what}: its shape is the number of objects in that sample, and each sample of "
+            "the batch has its own"
+        )
+        fn = self.function()
+        self.hits.append(Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True))
 
     def sample_size(self, v: Val, dim: int | None = 0) -> Val | None:
         """What a length read from ``v`` along ``dim`` is: the first dimension of one
@@ -707,6 +775,10 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
+        if name not in SAMPLE_KEEPING:
+            self.on_sample_use(
+                node, [*([recv] if recv is not None else ()), *args, *kwargs.values()], api
+            )
         sizes = _batch_sizes(name, recv, args, kwargs, result)
         if sizes is not None:
             return sizes
@@ -1077,7 +1149,7 @@ class ShapeTracker:
             return TENSOR
         return self.relay([recv], DYN_TENSOR)
 
-    def settle_stores(self, value: Val, computed: bool = False) -> None:
+    def settle_stores(self, value: Val, computed: bool = False, same_mask: bool = False) -> None:
         """Decide the deferred ``x[mask] = value`` hits once the value is known.
 
         With the mask as the only index and a host value (``x[mask] = 0``, ``x[keep] =
@@ -1101,7 +1173,12 @@ class ShapeTracker:
         -inf``): a host value fills a region of a tensor whose own shape stays static, so the
         line creates no shape; the index is reported where it was made (DS103, DS108...) and
         a host sync of the bounds as DS118. A tensor value (``classes[idx] = labels``) is
-        reported: it must hold one row per index."""
+        reported: it must hold one row per index.
+
+        ``same_mask``: the value is read through the mask the store writes through (``x[m] =
+        y[m]``, ``x[m] = y[m] * 2``): still reported (as written, MindSpore builds the
+        positions, and the read ``y[m]`` has a data-dependent shape at run time), with the
+        rewrite whose result is static (:data:`SAME_MASK_STORE`)."""
         pending, self._pending_stores = self._pending_stores, []
         host = value[0] == "nontorch" or (value[0] == "unknown" and not computed)
         quiet = host and not is_dyn_number(value)
@@ -1109,6 +1186,8 @@ class ShapeTracker:
             if quiet and p.host_quiet:
                 continue
             why = SLICED_MASK_STORE if quiet and p.sliced_mask else p.why
+            if same_mask and p.rule == "DS104":
+                why = SAME_MASK_STORE
             self.hit(p.rule, p.node, p.api, why, chain=p.chain)
 
     # ---------------------------------------------------------------- control flow
@@ -1176,6 +1255,9 @@ class ShapeTracker:
             return
         if name == "range":
             bad = [a for a in args if is_dyn_number(a) or (a[0] == "tensor" and a[1] != "arg")]
+            counted = [a for a in args if a == SAMPLE_SIZE]
+            if counted and not bad:
+                self._sample_counted[id(node)] = counted[0]
         elif name in LOOP_THROUGH:
             bad = [
                 a
@@ -1209,6 +1291,13 @@ class ShapeTracker:
         a loop over a tensor when compiling, so it needs that number ahead of time; iterating
         a static tensor, a per-sample list or a shape-sized ``range`` is fine."""
         dyn = is_dyn_tensor(it) or id(it) in self._dyn_lists or sized_by_tensor(it)
+        if id(node) in self._sample_counted and not self.silent():
+            # ``for j in range(len(t["boxes"]))``: once per object of one sample
+            fn = self.function()
+            if fn not in self._sample_used:
+                self._sample_used.add(fn)
+                self._sample_hit(node, "", f"the {keyword} loop runs once per object of one sample")
+            return False
         # ``range(int(count))``: the numbers read from data that count the loop say why (a
         # trip count, and their host sync) better than the range they make
         bad = self._counted.get(id(node)) or ([it] if dyn else [])
@@ -1699,7 +1788,7 @@ class NullShapeTracker(ShapeTracker):
     ) -> Val | None:
         return None
 
-    def sample(self, v: Val, strong: bool) -> Val:
+    def sample(self, v: Val, strong: bool | int) -> Val:
         return v
 
     def relay(self, sources: Sequence[Val], out: Val) -> Val:

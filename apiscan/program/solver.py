@@ -208,7 +208,9 @@ def solve(
     sol.building = _building(index, edges)
     _solve_params(index, edges, sol, uncalled)
     for node, (_path, s) in index.functions.items():
-        sol.returns[node] = _carried(_resolve(s.returns, node, sol), index, node, "return")
+        # one caller's sample handed back is not every caller's (see pv.unsampled)
+        returned = pv.unsampled(_resolve(s.returns, node, sol))
+        sol.returns[node] = _carried(returned, index, node, "return")
     for fa in analyses:
         if not fa.modules:
             continue
@@ -219,7 +221,7 @@ def solve(
             cls = f"{fa.modules[0]}.{s.cls}"
             construction = node in sol.building
             for attr, f in s.self_attrs:
-                f = _carried(_resolve(f, node, sol), index, node, "attr", attr)
+                f = _carried(pv.unsampled(_resolve(f, node, sol)), index, node, "attr", attr)
                 if construction:
                     f = pv.at_construction(f)
                 key = (cls, attr)
@@ -428,11 +430,15 @@ def _resolve(f: pv.Fact, node: str, sol: Solution) -> pv.Fact:
     """Replace ``Param`` references by the current facts of ``node``'s parameters."""
     kind = type(f)  # exact types: no class derives from a fact's
     if kind is pv.Param:
-        return sol.params.get((node, f.name), pv.UNKNOWN)  # type: ignore[union-attr]
+        got = sol.params.get((node, f.name), pv.UNKNOWN)  # type: ignore[union-attr]
+        return pv.element(got) if f.element else got  # type: ignore[union-attr]
     if kind is pv.Seq:
         return pv.Seq(_resolve(f.elem, node, sol), f.samples)  # type: ignore[union-attr]
     if kind is pv.Tup:
         return pv.Tup(tuple(_resolve(e, node, sol) for e in f.elems))  # type: ignore[union-attr]
+    if kind is pv.Dict:
+        fields = f.fields  # type: ignore[union-attr]
+        return pv.Dict(tuple((k, _resolve(v, node, sol)) for k, v in fields))
     return f
 
 

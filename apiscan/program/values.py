@@ -109,6 +109,10 @@ class Tensor:
     arg: bool = False
     certain: bool = True
     via: tuple[Hop, ...] = ()
+    #: one sample's own tensor of a batch kept as a list (one image's targets, read from the
+    #: per-image list a collate left unstacked and handed to a matcher): its first
+    #: dimension is the number of objects in that sample
+    sample: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,16 +177,49 @@ class Tup:
 
 
 @dataclass(frozen=True, slots=True)
+class Dict:
+    """A dict with constant string keys, field by field (sorted by key): a collate's batch
+    (``{"images": ..., "mask_indices": ...}``) read by key in the training step keeps each
+    field's fact. Only dicts holding some data-dependent field cross functions as one
+    (:func:`dict_of`); the others stay what they were (nothing known)."""
+
+    fields: tuple[tuple[str, Fact], ...]
+
+    def get(self, key: str) -> Fact:
+        for k, v in self.fields:
+            if k == key:
+                return v
+        return UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
 class Param:
     """Symbolic: whatever the enclosing function's parameter ``name`` holds. Only in worker
     records (a call site passing its own parameter on, ``return x``); the solver resolves it."""
 
     name: str
+    #: an element of the parameter (what iterating it gives), not the parameter itself
+    element: bool = False
 
 
 Fact = (
-    Unknown | Static | Tensor | HostNumber | RandomNumber | HostData | Instance | Seq | Tup | Param
+    Unknown
+    | Static
+    | Tensor
+    | HostNumber
+    | RandomNumber
+    | HostData
+    | Instance
+    | Seq
+    | Tup
+    | Dict
+    | Param
 )
+
+#: The loader class: an instance of it is a sequence of batches (see :func:`join`).
+LOADER = "torch.utils.data.DataLoader"
+#: Fields a dict fact keeps at most (a batch has a few; a config dict is not one).
+MAX_FIELDS = 32
 
 UNKNOWN = Unknown()
 STATIC = Static()
@@ -196,12 +233,14 @@ def _any_leaf(f: Fact, leaf: Callable[[Fact], bool]) -> bool:
         return _any_leaf(f.elem, leaf)
     if isinstance(f, Tup):
         return any(_any_leaf(e, leaf) for e in f.elems)
+    if isinstance(f, Dict):
+        return any(_any_leaf(v, leaf) for _, v in f.fields)
     return leaf(f)
 
 
 def _dynamic_leaf(f: Fact) -> bool:
     if isinstance(f, Tensor):
-        return f.dynamic or f.boolean
+        return f.dynamic or f.boolean or f.sample
     if isinstance(f, HostData):
         return f.sized and f.tensor
     return isinstance(f, HostNumber | RandomNumber)
@@ -216,11 +255,13 @@ def is_dynamic(f: Fact) -> bool:
     """Could this fact make a shape depend on data (or come from it)?"""
     kind = type(f)
     if kind is Tensor:
-        return f.dynamic or f.boolean  # type: ignore[union-attr]
+        return f.dynamic or f.boolean or f.sample  # type: ignore[union-attr]
     if kind is Seq:
         return f.samples or is_dynamic(f.elem)  # type: ignore[union-attr]
     if kind is Tup:
         return any(map(is_dynamic, f.elems))  # type: ignore[union-attr]
+    if kind is Dict:
+        return any(is_dynamic(v) for _, v in f.fields)  # type: ignore[union-attr]
     if kind is HostData:
         # sized from a tensor's data: a length to carry into the functions it reaches. Tensor
         # data on the host alone, or host data sized from other host data, is worth a walk
@@ -241,6 +282,8 @@ def is_informative(f: Fact) -> bool:
         return is_informative(f.elem)  # type: ignore[union-attr]
     if kind is Tup:
         return any(map(is_informative, f.elems))  # type: ignore[union-attr]
+    if kind is Dict:
+        return any(is_informative(v) for _, v in f.fields)  # type: ignore[union-attr]
     return kind is not Unknown and kind is not Static and kind is not Param
 
 
@@ -254,6 +297,8 @@ def depth(f: Fact) -> int:
         return 1 + depth(f.elem)
     if isinstance(f, Tup):
         return 1 + max((depth(e) for e in f.elems), default=0)
+    if isinstance(f, Dict):
+        return 1 + max((depth(v) for _, v in f.fields), default=0)
     return 0
 
 
@@ -263,6 +308,10 @@ def widen(f: Fact) -> Fact:
 
 
 def _cut(f: Fact, budget: int) -> Fact:
+    if isinstance(f, Dict):
+        if budget <= 0:
+            return UNKNOWN
+        return Dict(tuple((k, _cut(v, budget - 1)) for k, v in f.fields))
     if isinstance(f, Seq | Tup):
         if budget <= 0:
             return UNKNOWN
@@ -282,6 +331,8 @@ def at_construction(f: Fact) -> Fact:
         return Seq(at_construction(f.elem), f.samples)
     if isinstance(f, Tup):
         return Tup(tuple(at_construction(e) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, at_construction(v)) for k, v in f.fields))
     return f
 
 
@@ -290,7 +341,7 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
     name is a call by that function."""
     if isinstance(hop, str):
         hop = Hop(hop)
-    if isinstance(f, Tensor) and (f.dynamic or f.boolean):
+    if isinstance(f, Tensor) and (f.dynamic or f.boolean or f.sample):
         return replace(f, via=_via(f.via, hop))
     if isinstance(f, HostNumber | RandomNumber | HostData):
         return replace(f, via=_via(f.via, hop))
@@ -298,6 +349,8 @@ def passed_by(f: Fact, hop: Hop | str) -> Fact:
         return Seq(passed_by(f.elem, hop), f.samples)
     if isinstance(f, Tup):
         return Tup(tuple(passed_by(e, hop) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, passed_by(v, hop)) for k, v in f.fields))
     return f
 
 
@@ -311,6 +364,23 @@ def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
     return (*via, hop)
 
 
+def unsampled(f: Fact) -> Fact:
+    """``f`` with no tensor marked as one sample's own (:attr:`Tensor.sample`): what a
+    function returns or stores is joined over all its callers, and a helper returning its
+    argument (``move_device_like(x, y)``) handed one image's targets by one caller would
+    hand every other caller a sample. Lists of samples (:attr:`Seq.samples`, what a collate
+    returns) stay what they are."""
+    if isinstance(f, Tensor) and f.sample:
+        return replace(f, sample=False)
+    if isinstance(f, Seq):
+        return Seq(unsampled(f.elem), f.samples)
+    if isinstance(f, Tup):
+        return Tup(tuple(unsampled(e) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, unsampled(v)) for k, v in f.fields))
+    return f
+
+
 def without_chain(f: Fact) -> Fact:
     """``f`` without its hops: what it says, not how it got here (two environments that
     differ only in chains give the same findings, with other words)."""
@@ -320,6 +390,8 @@ def without_chain(f: Fact) -> Fact:
         return Seq(without_chain(f.elem), f.samples)
     if isinstance(f, Tup):
         return Tup(tuple(without_chain(e) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, without_chain(v)) for k, v in f.fields))
     return f
 
 
@@ -338,6 +410,7 @@ def join(a: Fact, b: Fact) -> Fact:
             arg=a.arg or b.arg,
             certain=a.certain and b.certain,
             via=_dyn_via(a, b),
+            sample=a.sample or b.sample,
         )
     for x, y in ((a, b), (b, a)):
         if isinstance(x, HostNumber):
@@ -359,17 +432,36 @@ def join(a: Fact, b: Fact) -> Fact:
             return min(x, y, key=repr)
     if isinstance(a, Static) and isinstance(b, Static):
         return STATIC
+    if isinstance(a, Dict) and isinstance(b, Dict):
+        # a key one side lacks: what the other side says, made uncertain (``may be dynamic``
+        # survives, as for ``Unknown``)
+        left, right = dict(a.fields), dict(b.fields)
+        keys = sorted({*left, *right})
+        return widen(
+            Dict(tuple((k, join(left.get(k, UNKNOWN), right.get(k, UNKNOWN))) for k in keys))
+        )
     if isinstance(a, Seq | Tup) and isinstance(b, Seq | Tup):
         if isinstance(a, Tup) and isinstance(b, Tup) and len(a.elems) == len(b.elems):
             return widen(Tup(tuple(join(x, y) for x, y in zip(a.elems, b.elems, strict=True))))
         samples = any(isinstance(x, Seq) and x.samples for x in (a, b))
-        return widen(Seq(join(element(a), element(b)), samples))
+        return widen(Seq(join(_held(a), _held(b)), samples))
     for x, y in ((a, b), (b, a)):
-        if isinstance(x, Seq | Tup) and _guessed_tensor(y):
+        if isinstance(x, Seq | Tup | Dict) and _guessed_tensor(y):
             # what an unresolved module call was guessed to return (a tensor) gives way to
-            # the list the solver found it returns (a matcher's per-image index pairs)
+            # the list the solver found it returns (a matcher's per-image index pairs), and
+            # what a loop over a loader was guessed to yield, to the collate's batch dict
+            return x
+        if isinstance(x, Seq) and isinstance(y, Instance) and y.cls == LOADER:
+            # a loader whose batches are unknown (another caller's) gives way to one whose
+            # batches are known (a collate's): a helper iterating either yields those
             return x
     return UNKNOWN
+
+
+def _held(f: Seq | Tup) -> Fact:
+    """What a sequence or tuple holds, as its own fact says (a list of samples holds
+    tensors; :func:`element` is what reading one of them gives, one sample's own)."""
+    return f.elem if isinstance(f, Seq) else join_all(f.elems)
 
 
 def _guessed_tensor(f: Fact) -> bool:
@@ -388,7 +480,7 @@ def _boolean(a: Tensor, b: Tensor) -> bool:
 
 
 def _dyn_via(a: Tensor, b: Tensor) -> tuple[Hop, ...]:
-    if a.dynamic or a.boolean:
+    if a.dynamic or a.boolean or a.sample:
         return a.via
     return b.via
 
@@ -445,12 +537,25 @@ def join_all(facts: list[Fact] | tuple[Fact, ...]) -> Fact:
 def element(f: Fact) -> Fact:
     """What iterating over ``f`` yields."""
     if isinstance(f, Seq):
+        if f.samples and isinstance(f.elem, Tensor) and not f.elem.sample:
+            return replace(f.elem, sample=True)  # one image's own targets
         return f.elem
     if isinstance(f, Tup):
         return join_all(f.elems)
     if isinstance(f, Tensor):
         return f
+    if isinstance(f, Dict):
+        return STATIC  # iterating a dict gives its keys
     return UNKNOWN
+
+
+def dict_of(fields: list[tuple[str, Fact]]) -> Fact:
+    """The fact of a dict with these constant-key fields: a :class:`Dict` when some field may
+    make a shape depend on data (a batch's ``mask_indices``), else ``UNKNOWN`` (a dict of
+    losses or of options tells a callee nothing a walk would use)."""
+    if len(fields) > MAX_FIELDS or not any(is_dynamic(v) for _, v in fields):
+        return UNKNOWN
+    return Dict(tuple(sorted(dict(fields).items())))
 
 
 def describe(f: Fact, here: str = "") -> str:
@@ -467,6 +572,8 @@ def describe(f: Fact, here: str = "") -> str:
         return "is a boolean mask" + _chain(f.via, here)
     if isinstance(f, Tensor) and f.dynamic:
         return "is a tensor whose shape depends on data" + _chain(f.via, here)
+    if isinstance(f, Tensor) and f.sample:
+        return "is one sample's tensor of a batch kept as a list" + _chain(f.via, here)
     if isinstance(f, RandomNumber) and f.via:
         return "is drawn at random" + _chain(f.via, here)
     if isinstance(f, HostData):
@@ -475,7 +582,7 @@ def describe(f: Fact, here: str = "") -> str:
         code = f" `{f.site.text}`" if f.site is not None and f.site.text else ""
         at = f" at {f.site}" if f.site is not None else ""
         return f"is host data whose length{code} decided from tensor data{at}" + _chain(f.via, here)
-    leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
+    leaf = _first_dynamic(f) if isinstance(f, Seq | Tup | Dict) else None
     if leaf is None and _holds_samples(f):
         return "is a batch's samples kept as a list, each with its own length"
     if leaf is not None:
@@ -489,6 +596,8 @@ def _holds_samples(f: Fact) -> bool:
     """A list of per-sample values, or a tuple or list holding one."""
     if isinstance(f, Seq):
         return f.samples or _holds_samples(f.elem)
+    if isinstance(f, Dict):
+        return any(_holds_samples(v) for _, v in f.fields)
     return isinstance(f, Tup) and any(map(_holds_samples, f.elems))
 
 
@@ -499,6 +608,8 @@ def collated(f: Fact) -> Fact:
     samples (:attr:`Seq.samples`)."""
     if isinstance(f, Tup):
         return Tup(tuple(collated(e) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, collated(v)) for k, v in f.fields))
     if isinstance(f, Seq) and isinstance(f.elem, Tensor) and not (f.elem.dynamic or f.elem.boolean):
         return Seq(f.elem, True)
     return f
@@ -508,8 +619,8 @@ def _first_dynamic(f: Fact) -> Fact | None:
     """The first element of a sequence or tuple fact that may make a shape depend on data."""
     if isinstance(f, Seq):
         return _first_dynamic(f.elem)
-    if isinstance(f, Tup):
-        for e in f.elems:
+    if isinstance(f, Tup | Dict):
+        for e in f.elems if isinstance(f, Tup) else (v for _, v in f.fields):
             found = _first_dynamic(e)
             if found is not None:
                 return found
@@ -555,10 +666,10 @@ def steps(f: Fact) -> tuple[ChainStep, ...]:
         )
         return (head, *_hop_steps(f.via))
     if isinstance(f, RandomNumber | HostData) or (
-        isinstance(f, Tensor) and (f.dynamic or f.boolean)
+        isinstance(f, Tensor) and (f.dynamic or f.boolean or f.sample)
     ):
         return _hop_steps(f.via)
-    leaf = _first_dynamic(f) if isinstance(f, Seq | Tup) else None
+    leaf = _first_dynamic(f) if isinstance(f, Seq | Tup | Dict) else None
     return steps(leaf) if leaf is not None else ()
 
 

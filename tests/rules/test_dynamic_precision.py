@@ -587,3 +587,37 @@ def test_a_loop_counted_by_data_says_trip_count(tmp_path: Path) -> None:
     words = {(f.span.line, f.rule): f.message for f in scan_repo(tmp_path).shape_findings}
     assert "its trip count is read from tensor data" in words[(27, "DS116")]
     assert "a loop's trip count" in words[(27, "DS118")]
+
+
+def test_a_store_of_a_value_read_through_the_same_mask_names_the_static_rewrite(
+    tmp_path: Path,
+) -> None:
+    """``x[m] = y[m]`` keeps ``x``'s shape: still reported (MindSpore builds the selected
+    positions for a tensor value, and ``y[m]`` has a data-dependent shape at run time), with
+    ``torch.where`` as the rewrite; another value, or another mask, is not told that."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class Blend(nn.Module):
+            def forward(self, x, y, other):
+                mask = x > 0
+                x[mask] = y[mask]
+                z = x.clone()
+                z[mask] = y
+                w = x.clone()
+                w[mask] = -y[mask] * 2
+                v = x.clone()
+                v[mask] = y[other > 0]
+                return x + z + w + v
+    """
+    write_repo(tmp_path, {"blend.py": src})
+    words = {f.span.line: (f.rule, f.message) for f in scan_repo(tmp_path).shape_findings}
+    assert sorted(words) == [8, 10, 12, 14]
+    assert {words[n][0] for n in words} == {"DS104"}
+    for line in (8, 12):
+        assert "the result keeps the target's static shape" in words[line][1]
+        assert "torch.where(mask, value, target)" in words[line][1]
+    for line in (10, 14):
+        assert "static shape" not in words[line][1]

@@ -168,11 +168,14 @@ def _root_name(expr: cst.BaseExpression) -> str | None:
 
 
 def _nested_any(v: Val, leaf: Callable[[Val], bool]) -> bool:
-    """``leaf`` holds for ``v`` or for a value anywhere inside its sequences and tuples."""
+    """``leaf`` holds for ``v`` or for a value anywhere inside its sequences, tuples and
+    dicts of constant keys (a collate's batch)."""
     if v[0] == "seq":
         return _nested_any(v[1], leaf)
     if v[0] == "tuple":
         return any(_nested_any(e, leaf) for e in v[1])
+    if v[0] == "dict":
+        return any(_nested_any(e, leaf) for _, e in v[1])
     return leaf(v)
 
 

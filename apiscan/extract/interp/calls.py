@@ -49,6 +49,7 @@ from apiscan.extract.shapes import (
     names_read,
     sized_by_tensor,
 )
+from apiscan.program import values as pv
 from apiscan.resolve.owners import VARIABLE_CLASSES
 from apiscan.resolve.values import (
     ARG_TENSOR,
@@ -164,6 +165,22 @@ class CallsMixin:
             local = collate if self.bound_methods.get(id(collate), (None,))[0] is collate else None
         batch = self._collated(self._returned(q, local))
         return seq(batch) if _variable(batch) or self._holds_samples(batch) else None
+
+    def _wrapped_loader(self, q: str, local: Val | None, args: _Args | None) -> Val | None:
+        """``make_data_loader(dataset=ds, collate_fn=collate)``: a repository function handed
+        a collate function by keyword, which builds the loader with it, yields that
+        collate's batches as a ``DataLoader(ds, collate_fn=collate)`` written here would
+        (:meth:`_batches`). Only where the function returns a loader, or nothing is known
+        of what it returns yet (the first walk, before the solver read the function)."""
+        if args is None or "collate_fn" not in args.kwvals:
+            return None
+        loader = inst(DATALOADER)
+        if local is not None and local[0] != "unknown" and local != loader:
+            return None
+        known = self.env.get("r:" + q)
+        if known is not None and known != pv.Instance(DATALOADER):
+            return None
+        return self._batches(args.kwvals["collate_fn"])
 
     def _compares_tensors(self, name: str, node: cst.Call, args: _Args) -> None:
         """``max(num_pos.sum().float(), 1)``: Python's ``max``/``min`` pick an argument by
@@ -373,6 +390,9 @@ class CallsMixin:
         if self._is_local(q):
             self._call_fact(q, node)
             self._site(q, node, args, False)
+            loader = self._wrapped_loader(q, None, args)
+            if loader is not None:
+                return loader
             if "r:" + q in self.env:
                 got = _on_host(self._returned(q, None), args.vals)
                 return got if self._predicate(q) else self.shapes.of_sizes(got, args.vals)
@@ -470,6 +490,10 @@ class CallsMixin:
             through = self._passed_through(fv[1], args)
             if through is not None:
                 return through
+            q = f"{self.module_name}.{fv[1]}"
+            loader = self._wrapped_loader(q, self.func_returns.get(fv[1]), args)
+            if loader is not None:
+                return loader
             got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
             got = _on_host(got, args.vals if args else ())
             if fv[1] in self.predicates:

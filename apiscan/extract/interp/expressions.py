@@ -52,6 +52,15 @@ from apiscan.resolve.values import (
 
 _CONSTANT_NAMES = frozenset({"True", "False", "None"})  # ast.Constant, not ast.Name
 
+#: The Tensor method an arithmetic operator calls (what a finding on the operator names).
+_BINOP_API: dict[type[cst.BaseBinaryOp], str] = {
+    cst.MatrixMultiply: "torch.Tensor.matmul",
+    cst.Add: "torch.Tensor.add",
+    cst.Subtract: "torch.Tensor.sub",
+    cst.Multiply: "torch.Tensor.mul",
+    cst.Divide: "torch.Tensor.div",
+}
+
 
 class ExpressionsMixin:
     """Expression evaluation and operators; mixed into ``Extractor``."""
@@ -120,6 +129,7 @@ class ExpressionsMixin:
             return ARG_TENSOR  # H % 2 with H a forward argument: maybe an int, maybe a tensor
         if left[0] == "tensor" or right[0] == "tensor":
             certain = (left[0] == "tensor" and left[1]) or (right[0] == "tensor" and right[1])
+            self.shapes.on_sample_use(node, (left, right), _BINOP_API.get(op, ""))
             if type(node.operator) is cst.MatrixMultiply:
                 self.emit(
                     "torch.Tensor.matmul",
@@ -302,9 +312,11 @@ class ExpressionsMixin:
     def _yield(self, node: cst.Yield) -> Val:
         v = node.value
         if type(v) is cst.From:
-            self.value(v.item)
-        elif v is not None:
-            self.value(v)
+            got = self._element(self.value(v.item))  # ``yield from it``: its elements
+        else:
+            got = self.value(v) if v is not None else NONTORCH
+        if self.yields:
+            self.yields[-1].append(got)
         return UNKNOWN
 
     def _namedexpr(self, node: cst.NamedExpr) -> Val:

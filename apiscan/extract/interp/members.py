@@ -582,7 +582,17 @@ class MembersMixin:
         return UNKNOWN
 
     def _element(self, v: Val) -> Val:
-        """What iterating over ``v`` yields (containers of modules yield modules)."""
+        """What iterating over ``v`` yields (containers of modules yield modules), noted as an
+        element of the parameter ``v`` is, if it is one (see ``param_elements``)."""
+        elem = self._element_kind(v)
+        entry = self.param_ids.get(id(v))
+        if entry is not None and entry[2] is v and not self.silent and elem is not NONTORCH:
+            if any(elem is e for e in (UNKNOWN, TENSOR, PTENSOR)):
+                elem = fresh(elem[0], elem[1])  # a shared constant: named by a copy
+            self.param_elements[id(elem)] = (elem, entry[0], entry[1], "iter")
+        return elem
+
+    def _element_kind(self, v: Val) -> Val:
         if v[0] == "inst" and self._is_torch(v[1]):
             cls = v[1].rpartition(".")[2]
             if cls in ("ModuleList", "Sequential"):

@@ -16,7 +16,7 @@ visited, as Python evaluates them).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
@@ -379,7 +379,7 @@ class ScopesMixin:
             if qn is not None:
                 f = self.env.get(f"p:{self.module_name}.{qn}:{name}")
                 if f is not None and not (v[0] == LAYER and not pv.is_informative(f)):
-                    v = self._supplied(f, _param_words(name, qn))
+                    v = self._supplied(f, f"`{name}`", qn, f'`{name}["{{1}}"]`')
                     if hint is PLAIN and v[0] == "tensor":
                         v = NONTORCH  # a join over callers that one of them got wrong
                 else:
@@ -415,6 +415,7 @@ class ScopesMixin:
         self.scopes.append(Scope("function", {}))
         self.func_stack.append(fname)
         self.returns.append([])
+        self.yields.append([])
         self.pending_branches.append([])
         bound = cls is not None and not is_static
         try:
@@ -422,6 +423,9 @@ class ScopesMixin:
             self._block(node.body)
         finally:
             found = self.returns.pop()
+            passed = self._passed_elements(qn, self.yields.pop())
+            if passed is not None:
+                found = [seq(passed)]
             for test, body_returns, start in self.pending_branches.pop():
                 self.shapes.on_branches(test, [(a, b) for a in body_returns for b in found[start:]])
             self.shapes.end_function(self._function())
@@ -439,6 +443,21 @@ class ScopesMixin:
             self.func_returns[qn] = result
         if _returns_truths(node):
             self.predicates.add(qn)
+
+    def _passed_elements(self, qn: str, yielded: list[Val]) -> Val | None:
+        """What a generator that passes the elements of one of its parameters through
+        (``for obj in iterable: ... yield obj``: a logger, a prefetcher wrapping a loader)
+        yields: those elements (``param_elements``), which its callers' loops get; None
+        for any other function (a generator computing what it yields says nothing here)."""
+        if not yielded:
+            return None
+        sources = set()
+        for y in yielded:
+            entry = self.param_elements.get(id(y))
+            if entry is None or entry[0] is not y or entry[1] != qn or entry[3] != "iter":
+                return None
+            sources.add(entry[2])
+        return yielded[0] if len(sources) == 1 else None
 
     def _classdef(self, node: cst.ClassDef) -> None:
         self._decorators(node.decorators)
@@ -653,14 +672,6 @@ def _param_kinds(params: cst.Parameters) -> dict[str, str]:
     if params.star_kwarg is not None:
         kinds[params.star_kwarg.name.value] = "starstar"
     return kinds
-
-
-def _param_words(name: str, qn: str) -> Callable[[pv.Fact], str]:
-    def words(f: pv.Fact) -> str:
-        d = pv.describe(f, qn)
-        return f"`{name}` {d}" if d else ""
-
-    return words
 
 
 def _all_params(params: cst.Parameters) -> list[cst.Param]:

@@ -21,6 +21,7 @@ from apiscan.extract.facts import fresh
 from apiscan.extract.interp.base import (
     BOOL_METHODS,
     INDEX_OPS,
+    SAME_SHAPE,
     SUB,
     _Args,
     _bool_dtype,
@@ -113,6 +114,10 @@ class ShapeFactsMixin:
         if attr in BOOL_METHODS or (attr in ("to", "type") and _bool_dtype(args)):
             result = BOOL_TENSOR
         result = self.shapes.on_torch_call(api, node, recv, args.vals, args.kwvals, result)
+        held = self.shapes.sample_kind(recv)
+        if held is not None and attr in SAME_SHAPE and result[0] == "tensor":
+            # ``t["boxes"].float()``: one sample cast or moved is still that sample
+            return self.shapes.sample(result, held)
         if attr in INDEX_OPS:
             result = self._index_tensor(result)
         return self._mark_indices(_named_tuple(attr, args, 0, result))
@@ -221,6 +226,10 @@ class ShapeFactsMixin:
             for i in indexes:
                 if is_dyn_number(i):
                     return i  # ``table[label.item()]``: which element is read is data
+        if not store and self.shapes.sample_tensor(recv) and _indexes_first_dim(node):
+            # ``truths[best_truth_idx]``, ``t[0]``: rows picked from one sample's own tensor
+            # are as many as the index says, not that sample's count of objects
+            return fresh(recv[0], recv[1])
         kind = self.shapes.sample_kind(recv)
         if kind is not None and len(indexes) == 1 and not bounds and type(first) is cst.Index:
             key = first.value
@@ -239,6 +248,20 @@ class ShapeFactsMixin:
                 return info.returns.get("__getitem__", UNKNOWN)
         if recv[0] == "seq" and all(type(el.slice) is cst.Slice for el in node.slice):
             return recv  # ``x[1:]`` of a list is a list, not one of its elements
+        if not store and recv in (TENSOR, PTENSOR, ARG_TENSOR) and _one_position(node, indexes):
+            source = self._param_source(recv)
+            entry = self.param_ids.get(id(recv))
+            if source is not None and entry is not None and entry[2] is recv:
+                # ``targets[idx]`` of a parameter taken for a tensor (a ``forward``
+                # argument) is one of its rows, not the parameter: handed to a helper, it
+                # must not carry the parameter's fact there (a list of per-image targets
+                # would reach the helper as the whole list, not as one image's boxes); it
+                # crosses as an element of the parameter. A mask's row keeps the mask's
+                # identity, and with it its explanation
+                row = self._derive(recv, source)
+                if not self.silent:
+                    self.param_elements[id(row)] = (row, entry[0], entry[1], "row")
+                return row
         return _index(recv, index, const_index, self.owners)
 
     def _store_data_key(self, node: cst.Subscript, recv: Val, indexes: Sequence[Val]) -> None:
@@ -464,6 +487,26 @@ def _casts(attr: str, args: _Args) -> bool:
             for v in [*args.vals, *args.kwvals.values()]
         )
     return False
+
+
+def _indexes_first_dim(node: cst.Subscript) -> bool:
+    """``x[idx]``, ``x[0, :]``: the first dimension is indexed (not sliced, skipped with
+    ``...`` or extended with ``None``)."""
+    first = node.slice[0].slice if node.slice else None
+    if type(first) is not cst.Index:
+        return False
+    value = first.value
+    return not (type(value) is cst.Ellipsis or (type(value) is cst.Name and value.value == "None"))
+
+
+def _one_position(node: cst.Subscript, indexes: Sequence[Val]) -> bool:
+    """``x[i]``: one index, a host number (a position, not a tensor or a mask)."""
+    return (
+        len(node.slice) == 1
+        and type(node.slice[0].slice) is cst.Index
+        and len(indexes) == 1
+        and indexes[0][0] in ("nontorch", "unknown")
+    )
 
 
 def _index(recv: Val, index: Val, const_index: int | None, owners: Owners) -> Val:

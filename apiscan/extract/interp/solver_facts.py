@@ -12,14 +12,12 @@ and which parameters would change a dynamic-shape finding if the solver proved t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import libcst as cst
 
 from apiscan.extract.facts import fresh, to_val
 from apiscan.extract.interp.base import SAME_SHAPE, _Args, _returns
 from apiscan.extract.records import RETURNS
-from apiscan.extract.shapes import Why, is_dyn_tensor
+from apiscan.extract.shapes import COLLATED, Why, is_dyn_tensor
 from apiscan.program import values as pv
 from apiscan.resolve.values import UNKNOWN, Val, inst, seq
 
@@ -33,20 +31,36 @@ class SolverFactsMixin:
         entry = self.explained.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else ("", ())
 
-    def _supplied(self, f: pv.Fact, words: Callable[[pv.Fact], str]) -> Val:
-        """The walker value for solver fact ``f``, remembered with its explanation (and the
-        explanations of its tuple elements, which unpacking binds to names)."""
+    def _supplied(self, f: pv.Fact, subject: str, here: str = "", key: str = "{}") -> Val:
+        """The walker value for solver fact ``f``, remembered with its explanation
+        ("``subject`` is ...", ``here`` the function the explanation is read in) and the
+        explanations of its tuple elements, which unpacking binds to names, and of its dict
+        fields, which a read by key gives (their subject: ``key`` formatted with
+        ``subject`` and the field's key)."""
+
+        def words(x: pv.Fact, who: str = subject) -> str:
+            d = pv.describe(x, here)
+            return f"{who} {d}" if d else ""
+
         v = self._mark_samples(f, to_val(f))
         text = words(f)
         if text:
             self.explained[id(v)] = (v, (text, pv.steps(f)))
             self.supplied[id(v)] = (v, f)
+        parts: list[tuple[Val, pv.Fact, str]] = []
         if v[0] == "tuple" and isinstance(f, pv.Tup):
-            for ev, ef in zip(v[1], f.elems, strict=True):
-                t = words(ef)
-                if t:
-                    self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
-                    self.supplied[id(ev)] = (ev, ef)
+            parts = [(ev, ef, subject) for ev, ef in zip(v[1], f.elems, strict=True)]
+        elif v[0] == "dict" and isinstance(f, pv.Dict):
+            # ``batch["mask_indices"]``: each field keeps its explanation, under its key
+            parts = [
+                (ev, ef, key.format(subject, k))
+                for (k, ev), (_, ef) in zip(v[1], f.fields, strict=True)
+            ]
+        for ev, ef, who in parts:
+            t = words(ef, who)
+            if t:
+                self.explained[id(ev)] = (ev, (t, pv.steps(ef)))
+                self.supplied[id(ev)] = (ev, ef)
         return v
 
     def _mark_samples(self, f: pv.Fact, v: Val) -> Val:
@@ -56,12 +70,21 @@ class SolverFactsMixin:
         if isinstance(f, pv.Seq) and v[0] == "seq":
             inner = self._mark_samples(f.elem, v[1])
             if f.samples:
-                inner = self.shapes.sample(inner, True)
+                inner = self.shapes.sample(inner, COLLATED)
             return fresh("seq", inner) if inner is not v[1] else v
         if isinstance(f, pv.Tup) and v[0] == "tuple" and len(f.elems) == len(v[1]):
             elems = tuple(self._mark_samples(ef, ev) for ef, ev in zip(f.elems, v[1], strict=True))
             changed = any(a is not b for a, b in zip(elems, v[1], strict=True))
             return fresh("tuple", elems) if changed else v
+        if isinstance(f, pv.Tensor) and f.sample and v[0] == "tensor":
+            return self.shapes.sample(v, COLLATED)  # one image's targets, handed on
+        if isinstance(f, pv.Dict) and v[0] == "dict" and len(f.fields) == len(v[1]):
+            items = tuple(
+                (k, self._mark_samples(ef, ev))
+                for (k, ev), (_, ef) in zip(v[1], f.fields, strict=True)
+            )
+            changed = any(a[1] is not b[1] for a, b in zip(items, v[1], strict=True))
+            return fresh("dict", items) if changed else v
         return v
 
     def _collated(self, v: Val) -> Val:
@@ -79,7 +102,7 @@ class SolverFactsMixin:
             and e[1] not in ("dyn", "bool")
             and not self.shapes.batch_sample(e)
         ):
-            return fresh("seq", self.shapes.sample(e, True))
+            return fresh("seq", self.shapes.sample(e, COLLATED))
         return v
 
     def _holds_samples(self, v: Val) -> bool:
@@ -100,12 +123,8 @@ class SolverFactsMixin:
         if f is None or (local is not None and local[0] != "unknown"):
             return local if local is not None else UNKNOWN
         name = key.rpartition(".")[2]
-
-        def words(x: pv.Fact) -> str:
-            d = pv.describe(x)
-            return f"the value returned by `{name}` {d}" if d else ""
-
-        return self._supplied(f, words)
+        subject = f"the value returned by `{name}`"
+        return self._supplied(f, subject, key=f'the field "{{1}}" of {subject}')
 
     def _attr_fact(self, cls: str, attr: str, local: Val | None) -> Val | None:
         """``self.attr`` as written by any method of the class (the solver's join)."""
@@ -113,11 +132,7 @@ class SolverFactsMixin:
         if f is None or (local is not None and local[0] != "unknown" and not pv.is_dynamic(f)):
             return local
 
-        def words(x: pv.Fact) -> str:
-            d = pv.describe(x)
-            return f"`self.{attr}` {d}" if d else ""
-
-        return self._supplied(f, words)
+        return self._supplied(f, f"`self.{attr}`", key=f'`self.{attr}["{{1}}"]`')
 
     def _param_source(self, v: Val) -> tuple[str, str] | None:
         """(function, parameter) when ``v`` is a parameter as bound, or a probable tensor
@@ -178,6 +193,9 @@ class SolverFactsMixin:
         source = self._element_source(old)
         if source is not None and new is not old:
             self.elements_of[id(new)] = (new, source)
+        entry = self.param_elements.get(id(old))
+        if entry is not None and entry[0] is old and new is not old:
+            self.param_elements[id(new)] = (new, entry[1], entry[2], entry[3])
         return new
 
     def _store_item(self, name: str, v: Val) -> None:

@@ -61,7 +61,8 @@ class StatementsMixin:
             v = self.expr(value)  # an alias (Conv = nn.Conv2d): its later uses are reported
         else:
             v = self.value(value)
-        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call))
+        same = any(_same_mask_store(t.target, value) for t in node.targets)
+        self.shapes.settle_stores(v, type(value) in (cst.Subscript, cst.Call), same)
         if v[0] == "tensor":  # ``mask[:] = scores > t``: a constant mask now holds data
             for t in node.targets:
                 if type(t.target) is cst.Subscript:
@@ -469,3 +470,29 @@ def _narrowed_to_builtin(test: cst.BaseExpression) -> str | None:
     if all(type(el) is cst.Name and el.value in _BUILTIN_TYPES for el in elements):
         return test.args[0].value.value
     return None
+
+
+def _same_mask_store(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """``x[m] = y[m]`` (or an elementwise expression of such reads, ``y[m] * 2``): the
+    value is read through the one index the store writes through, so it has one row per
+    written position and the result keeps ``x``'s shape."""
+    if type(target) is not cst.Subscript or len(target.slice) != 1:
+        return False
+    index = target.slice[0].slice
+    if type(index) is not cst.Index:
+        return False
+    reads = 0
+    stack: list[cst.BaseExpression] = [value]
+    while stack:
+        e = stack.pop()
+        if type(e) is cst.BinaryOperation:
+            stack += [e.left, e.right]
+        elif type(e) is cst.UnaryOperation:
+            stack.append(e.expression)
+        elif type(e) is cst.Subscript:
+            if len(e.slice) != 1 or not e.slice[0].slice.deep_equals(index):
+                return False
+            reads += 1
+        elif type(e) not in (cst.Integer, cst.Float, cst.Name, cst.Attribute):
+            return False
+    return reads > 0

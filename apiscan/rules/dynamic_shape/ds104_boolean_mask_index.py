@@ -13,7 +13,10 @@ class BooleanMaskIndex(Rule):
     ``TensorScatterUpdate``, seen in the validated graph IR), which has a dynamic shape: the mask
     with other indices (``x[:, mask] = 1``, ``m[idx, mask] = 1``), a tensor value that may hold
     one row per ``True`` (``x[mask] = y``), and read-modify-write (``x[mask] += 1`` reads
-    ``x[mask]`` first).
+    ``x[mask]`` first). A value read through the same mask (``x[mask] = y[mask]``) keeps
+    ``x``'s shape: the finding stays (the write as written, and the read ``y[mask]``, have
+    data-dependent shapes) and names the rewrite whose result is static,
+    ``torch.where(mask, y, x)``.
 
     Why it breaks on MindSpore
     --------------------------
