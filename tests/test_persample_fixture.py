@@ -42,7 +42,7 @@ def test_one_sample_reaching_an_op_is_reported_once_per_function(result: ScanRes
     # with its length: one finding there, none for the ops computed from the product
     words = message_on_line(result, FIXTURE, "ps/loss.py", "DS120", "truths @ priors.t()")
     assert "a tensor op computes on one sample's tensor" in words
-    assert "the number of objects in that sample" in words
+    assert "the number of objects in it" in words
     assert "reach the graph" in words
 
 

@@ -614,8 +614,8 @@ class ShapeTracker:
     def _sample_hit(self, node: cst.CSTNode, api: str, what: str) -> None:
         """The DS120 hit for one sample's length reaching the graph (network scope only)."""
         detail = (
-            f"{what}: its shape is the number of objects in that sample, and each sample of "
-            "the batch has its own"
+            f"{what}: its shape is that sample's own (in a detector's targets, the number of "
+            "objects in it), and each sample of the batch has its own"
         )
         fn = self.function()
         self.hits.append(Hit("DS120", (node, "s"), (node, "e"), fn, api, detail, (), True))
