@@ -470,6 +470,9 @@ def _env(
         # a static return counts too: calling a repo object that is no module gives no tensor
         if fact is not None and pv.is_known(fact):
             out[f"r:{site.callee}"] = fact
+        passed_on = _passed_on(index.functions[found[0]][1])
+        if passed_on is not None:
+            out[f"s:{site.callee}"] = passed_on
     for call in fa.calls:
         # ``DataLoader(ds, collate_fn=collate)``: the training step iterating the loader gets
         # what ``collate`` returns, where that may make a shape depend on data (a list of
@@ -487,6 +490,21 @@ def _env(
             for attr, fact in by_class.get(cls, ()):
                 out.setdefault(f"a:{own}:{attr}", fact)
     return tuple(sorted(out.items()))
+
+
+def _passed_on(summary: FunctionSummary) -> pv.PassedOn | None:
+    """The return of a function that hands back (part of) one of its own parameters, for
+    each call to bind to its own arguments (:class:`pv.PassedOn`); None for a function that
+    returns only values it computed (those stay the solver's join)."""
+    if not pv.holds_param(summary.returns):
+        return None
+    return pv.PassedOn(
+        summary.returns,
+        tuple(p.name for p in summary.params if p.kind in ("posonly", "pos")),
+        tuple(p.name for p in summary.params if p.kind in ("pos", "kwonly")),
+        summary.bound,
+        tuple((p.name, p.declared) for p in summary.params if isinstance(p.declared, pv.Tensor)),
+    )
 
 
 def _tells_more(fact: pv.Fact, declared: pv.Fact) -> bool:

@@ -180,8 +180,37 @@ class Param:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class PassedOn:
+    """What a function returns where (part of) it is one of its own parameters
+    (``def default(val, d): return val if val is not None else d``), as its walk found it:
+    ``returns`` with ``Param`` references, and the names of the parameters a call fills
+    (``positional`` in order, the receiver first for a method, ``bound``; ``keywords`` those
+    a keyword can fill). Only in a walk's environment: each call binds the parameters to its
+    own arguments, where the solver's return fact is the join over every caller's (a tensor
+    passed at one call would make a config number passed at another a tensor). ``declared``:
+    what the function declares of the parameters it hands back (``x: torch.Tensor``), which
+    stands where a call's argument says less (as in :func:`refine`)."""
+
+    returns: Fact
+    positional: tuple[str, ...]
+    keywords: tuple[str, ...]
+    bound: bool = False
+    declared: tuple[tuple[str, Fact], ...] = ()
+
+
 Fact = (
-    Unknown | Static | Tensor | HostNumber | RandomNumber | HostData | Instance | Seq | Tup | Param
+    Unknown
+    | Static
+    | Tensor
+    | HostNumber
+    | RandomNumber
+    | HostData
+    | Instance
+    | Seq
+    | Tup
+    | Param
+    | PassedOn
 )
 
 UNKNOWN = Unknown()
@@ -242,6 +271,12 @@ def is_informative(f: Fact) -> bool:
     if kind is Tup:
         return any(map(is_informative, f.elems))  # type: ignore[union-attr]
     return kind is not Unknown and kind is not Static and kind is not Param
+
+
+def holds_param(f: Fact) -> bool:
+    """Whether ``f`` (a function's return as its walk found it) is, or holds, one of the
+    function's own parameters."""
+    return _any_leaf(f, lambda leaf: isinstance(leaf, Param))
 
 
 def is_known(f: Fact) -> bool:
