@@ -12,7 +12,10 @@ function, the abstract arguments (:mod:`apiscan.extract.records`). Here, in the 
 - the iteration runs over the strongly connected components of the call graph, callers first,
   each to a fixed point (recursion terminates: facts are widened, and each component has a
   budget of rounds);
-- a function's return fact and a class's attribute facts are read off the summaries.
+- a function's return fact and a class's attribute facts are read off the summaries; where
+  the return is (partly) one of the function's own parameters, the environment also hands
+  the walks the return with that parameter left symbolic (:class:`pv.PassedOn`), so that
+  each call gets back what it passed rather than the join over every caller's argument.
 
 The result is an *environment* per file: the facts its functions' parameters, the functions it
 calls and its classes' attributes have. The pipeline re-walks a file with its environment only

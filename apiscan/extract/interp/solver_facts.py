@@ -2,8 +2,10 @@
 
 The walk of one file is re-run with the facts the whole-program solver
 (:mod:`apiscan.program.solver`) found across files: what a parameter receives
-(``p:<function>:<param>``), what a function returns (``r:<callee>``) and what a class's
-attribute holds (``a:<class>:<attr>``). This part turns those facts into walker values and
+(``p:<function>:<param>``), what a function returns (``r:<callee>``), what a class's
+attribute holds (``a:<class>:<attr>``) and, for a function that hands back one of its own
+parameters, that return with the parameters left symbolic (``s:<callee>``), which each call
+binds to its own arguments. This part turns those facts into walker values and
 remembers, by identity, where each came from, so that a finding can explain its chain and a
 value passed on keeps it. In the other direction it notes which parameters a value came from
 and which parameters would change a dynamic-shape finding if the solver proved them tensors
