@@ -359,3 +359,45 @@ def test_a_method_returning_its_parameter_gives_each_caller_its_own(tmp_path: Pa
     # the mask one call passes is handed back there; the config number another passes
     # stays a number (no DS116 on the ``if``)
     assert shape == {("pkg/net.py", 21, "DS104")}
+
+
+DECLARED = {
+    "pkg/__init__.py": "",
+    "pkg/ops.py": """
+        import torch
+
+
+        def as_tensor_is(x: torch.Tensor):
+            return x
+
+
+        def as_is(x):
+            return x
+    """,
+    "pkg/run.py": """
+        import torch
+
+        from pkg.ops import as_is, as_tensor_is
+
+
+        def step(batch, scores: torch.Tensor):
+            a = as_tensor_is(batch["img"]).permute(0, 2, 1)
+            b = as_is(batch["img"]).permute(0, 2, 1)
+            keep = as_is(scores.sigmoid() > 0.5)
+            return a[keep], b
+    """,
+}
+
+
+def test_a_returned_parameter_declared_a_tensor_stays_one(tmp_path: Path) -> None:
+    # the call passes something unknown: the annotation stands for what comes back, and
+    # nothing does where the function declares nothing
+    result = scan_repo(write_repo(tmp_path, DECLARED))
+    permutes = {
+        f.span.line: f.confidence
+        for f in result.api_findings
+        if f.path == "pkg/run.py" and f.api == "torch.Tensor.permute"
+    }
+    assert permutes == {7: "certain", 8: "probable"}
+    shape = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
+    assert shape == {("pkg/run.py", 10, "DS104")}
