@@ -114,6 +114,24 @@ def tensor_derived(v: Val) -> bool:
     )
 
 
+def _of_python_data(args: Sequence[Val]) -> bool:
+    """Arguments that are plain Python data: some list or tuple built in Python (of plain
+    numbers, strings, or values nothing is known of), the others such lists or plain
+    values; no tensor, no tensor data on the host, no array (which may hold data loaded or
+    taken from a tensor)."""
+
+    def plain(v: Val, depth: int = 0) -> bool:
+        if v[0] == "unknown" or v == NONTORCH:
+            return True
+        if depth < 3 and v[0] == "seq":
+            return plain(v[1], depth + 1)
+        if depth < 3 and v[0] == "tuple":
+            return all(plain(e, depth + 1) for e in v[1])
+        return False
+
+    return any(v[0] in ("seq", "tuple") for v in args) and all(plain(v) for v in args)
+
+
 def is_host_dyn(v: Val) -> bool:
     """Host data of a data-dependent length (or a sequence/tuple holding some)."""
     if v[0] == "nontorch":
@@ -1398,6 +1416,10 @@ class ShapeTracker:
         axis = "axis" in _keyword_names(node) or len(args) > 1
         if root == "numpy" and last == "where" and len(args) != 1:
             return None  # np.where(cond, a, b): the shape of its operands
+        if root == "numpy" and last in NUMPY_DATA_LENGTH and _of_python_data([*args, *kwvals]):
+            # ``np.intersect1d(list(log.keys()), keys)``: lists of names and config values
+            # built in Python, no tensor among them, give a host array (no tensor shape)
+            return ("seq", ARRAY) if last in NUMPY_PER_DIM or _returns_tuple(node) else ARRAY
         if (root == "numpy" and last in NUMPY_DATA_LENGTH | {"where"}) or (
             root == "scipy"
             and last in SCIPY_DATA_LENGTH

@@ -12,7 +12,10 @@ function, the abstract arguments (:mod:`apiscan.extract.records`). Here, in the 
 - the iteration runs over the strongly connected components of the call graph, callers first,
   each to a fixed point (recursion terminates: facts are widened, and each component has a
   budget of rounds);
-- a function's return fact and a class's attribute facts are read off the summaries.
+- a function's return fact and a class's attribute facts are read off the summaries; where
+  the return is (partly) one of the function's own parameters, the environment also hands
+  the walks the return with that parameter left symbolic (:class:`pv.PassedOn`), so that
+  each call gets back what it passed rather than the join over every caller's argument.
 
 The result is an *environment* per file: the facts its functions' parameters, the functions it
 calls and its classes' attributes have. The pipeline re-walks a file with its environment only
@@ -476,6 +479,9 @@ def _env(
         # a static return counts too: calling a repo object that is no module gives no tensor
         if fact is not None and pv.is_known(fact):
             out[f"r:{site.callee}"] = fact
+        passed_on = _passed_on(index.functions[found[0]][1])
+        if passed_on is not None:
+            out[f"s:{site.callee}"] = passed_on
     for call in fa.calls:
         # ``DataLoader(ds, collate_fn=collate)``: the training step iterating the loader gets
         # what ``collate`` returns, where that may make a shape depend on data (a list of
@@ -493,6 +499,21 @@ def _env(
             for attr, fact in by_class.get(cls, ()):
                 out.setdefault(f"a:{own}:{attr}", fact)
     return tuple(sorted(out.items()))
+
+
+def _passed_on(summary: FunctionSummary) -> pv.PassedOn | None:
+    """The return of a function that hands back (part of) one of its own parameters, for
+    each call to bind to its own arguments (:class:`pv.PassedOn`); None for a function that
+    returns only values it computed (those stay the solver's join)."""
+    if not pv.holds_param(summary.returns):
+        return None
+    return pv.PassedOn(
+        summary.returns,
+        tuple(p.name for p in summary.params if p.kind in ("posonly", "pos")),
+        tuple(p.name for p in summary.params if p.kind in ("pos", "kwonly")),
+        summary.bound,
+        tuple((p.name, p.declared) for p in summary.params if isinstance(p.declared, pv.Tensor)),
+    )
 
 
 def _tells_more(fact: pv.Fact, declared: pv.Fact) -> bool:

@@ -202,6 +202,25 @@ class Param:
     element: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class PassedOn:
+    """What a function returns where (part of) it is one of its own parameters
+    (``def default(val, d): return val if val is not None else d``), as its walk found it:
+    ``returns`` with ``Param`` references, and the names of the parameters a call fills
+    (``positional`` in order, the receiver first for a method, ``bound``; ``keywords`` those
+    a keyword can fill). Only in a walk's environment: each call binds the parameters to its
+    own arguments, where the solver's return fact is the join over every caller's (a tensor
+    passed at one call would make a config number passed at another a tensor). ``declared``:
+    what the function declares of the parameters it hands back (``x: torch.Tensor``), which
+    stands where a call's argument says less (as in :func:`refine`)."""
+
+    returns: Fact
+    positional: tuple[str, ...]
+    keywords: tuple[str, ...]
+    bound: bool = False
+    declared: tuple[tuple[str, Fact], ...] = ()
+
+
 Fact = (
     Unknown
     | Static
@@ -214,6 +233,7 @@ Fact = (
     | Tup
     | Dict
     | Param
+    | PassedOn
 )
 
 #: The loader class: an instance of it is a sequence of batches (see :func:`join`).
@@ -285,6 +305,12 @@ def is_informative(f: Fact) -> bool:
     if kind is Dict:
         return any(is_informative(v) for _, v in f.fields)  # type: ignore[union-attr]
     return kind is not Unknown and kind is not Static and kind is not Param
+
+
+def holds_param(f: Fact) -> bool:
+    """Whether ``f`` (a function's return as its walk found it) is, or holds, one of the
+    function's own parameters."""
+    return _any_leaf(f, lambda leaf: isinstance(leaf, Param))
 
 
 def is_known(f: Fact) -> bool:

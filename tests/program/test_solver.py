@@ -305,3 +305,99 @@ def test_a_solve_reusing_the_previous_ones_names_finds_the_same_facts(tmp_path: 
     ]
     solve(renamed, classes, reuse)
     assert reuse.hierarchy is not hierarchy
+
+
+def test_a_returned_parameter_is_bound_at_each_call() -> None:
+    from apiscan.extract.records import FunctionSummary, ParamInfo
+    from apiscan.program import values as pv
+    from apiscan.program.solver import _passed_on
+
+    params = (
+        ParamInfo("self", "pos", pv.UNKNOWN, False),
+        ParamInfo("val", "pos", pv.UNKNOWN, False),
+        ParamInfo("tag", "kwonly", pv.UNKNOWN, True),
+    )
+    returns = pv.Tup((pv.Param("val"), pv.STATIC))
+    got = _passed_on(FunctionSummary("M.pick", "M", params, True, returns))
+    assert got == pv.PassedOn(returns, ("self", "val"), ("self", "val", "tag"), True)
+    # a value computed from the parameters stays the solver's join
+    computed = FunctionSummary("M.above", "M", params, True, pv.Tensor(boolean=True))
+    assert _passed_on(computed) is None
+
+
+PASSED_ON = {
+    "pkg/__init__.py": "",
+    "pkg/net.py": """
+        import torch
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def __init__(self, steps=None):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+                self.steps = self.pick(steps, 1)
+
+            def pick(self, val, fallback=None):
+                if val is None:
+                    return fallback()
+                return val
+
+            def forward(self, x):
+                x = self.proj(x)
+                keep = self.pick(x > 0)
+                if self.pick(self.steps) > 1:
+                    x = x * 2
+                return x[keep]
+    """,
+}
+
+
+def test_a_method_returning_its_parameter_gives_each_caller_its_own(tmp_path: Path) -> None:
+    result = scan_repo(write_repo(tmp_path, PASSED_ON))
+    shape = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
+    # the mask one call passes is handed back there; the config number another passes
+    # stays a number (no DS116 on the ``if``)
+    assert shape == {("pkg/net.py", 21, "DS104")}
+
+
+DECLARED = {
+    "pkg/__init__.py": "",
+    "pkg/ops.py": """
+        import torch
+
+
+        def as_tensor_is(x: torch.Tensor):
+            return x
+
+
+        def as_is(x):
+            return x
+    """,
+    "pkg/run.py": """
+        import torch
+
+        from pkg.ops import as_is, as_tensor_is
+
+
+        def step(batch, scores: torch.Tensor):
+            a = as_tensor_is(batch["img"]).permute(0, 2, 1)
+            b = as_is(batch["img"]).permute(0, 2, 1)
+            keep = as_is(scores.sigmoid() > 0.5)
+            return a[keep], b
+    """,
+}
+
+
+def test_a_returned_parameter_declared_a_tensor_stays_one(tmp_path: Path) -> None:
+    # the call passes something unknown: the annotation stands for what comes back, and
+    # nothing does where the function declares nothing
+    result = scan_repo(write_repo(tmp_path, DECLARED))
+    permutes = {
+        f.span.line: f.confidence
+        for f in result.api_findings
+        if f.path == "pkg/run.py" and f.api == "torch.Tensor.permute"
+    }
+    assert permutes == {7: "certain", 8: "probable"}
+    shape = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
+    assert shape == {("pkg/run.py", 10, "DS104")}

@@ -548,6 +548,32 @@ CASES = {
                 x = x + 0
             return x
     """,
+    # numpy over lists built in Python (the names a log holds, the keys a caller asks for)
+    # gives a host array: its length is no tensor's shape. The same call given tensor data
+    # taken to the host still decides a length from that data.
+    "numpy_of_python_lists": """
+        import numpy as np
+        import torch
+        from torch import nn
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+
+            def log_images(self, x, return_keys=None):
+                log = dict()
+                log["inputs"] = self.proj(x)
+                if np.intersect1d(list(log.keys()), return_keys).shape[0] == 0:
+                    return log
+                if len(np.setdiff1d(["a", "b"], [k for k in log])) > 1:
+                    return log
+                y = self.proj(x)
+                if np.unique(y.detach().cpu().numpy()).shape[0] > 1:  # expect: DS116
+                    return log
+                return {key: log[key] for key in return_keys}
+    """,
 }
 
 

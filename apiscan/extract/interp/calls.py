@@ -394,7 +394,7 @@ class CallsMixin:
             if loader is not None:
                 return loader
             if "r:" + q in self.env:
-                got = _on_host(self._returned(q, None), args.vals)
+                got = _on_host(self._returned(q, None, args), args.vals)
                 return got if self._predicate(q) else self.shapes.of_sizes(got, args.vals)
             known = self.reexports.get(q + RETURNS)
             if known is not None:
@@ -481,10 +481,10 @@ class CallsMixin:
             if info is not None and self._module_kind(info):
                 # a forward whose result is not known may return a dict or a tuple: a tensor
                 # only probably (`loss_dict = criterion(out, tgt)`; `loss_dict.values()`)
-                fwd = self._returned(f"{cls}.forward", info.returns.get("forward"))
+                fwd = self._returned(f"{cls}.forward", info.returns.get("forward"), args, True)
                 return fwd if fwd[0] != "unknown" else PTENSOR
             if f"r:{cls}.forward" in self.env:
-                return self._returned(f"{cls}.forward", None)
+                return self._returned(f"{cls}.forward", None, args, True)
             return PTENSOR
         if kind == "func":
             through = self._passed_through(fv[1], args)
@@ -494,7 +494,7 @@ class CallsMixin:
             loader = self._wrapped_loader(q, self.func_returns.get(fv[1]), args)
             if loader is not None:
                 return loader
-            got = self._returned(f"{self.module_name}.{fv[1]}", self.func_returns.get(fv[1]))
+            got = self._returned(q, self.func_returns.get(fv[1]), args)
             got = _on_host(got, args.vals if args else ())
             if fv[1] in self.predicates:
                 return got  # ``is_batch_tensor(t, batch)``: a truth about sizes, not a tensor

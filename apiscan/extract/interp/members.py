@@ -451,7 +451,7 @@ class MembersMixin:
                 pending=(cls, attr),
             )
             if call and f"r:{cls}.{attr}" in self.env:
-                return self._returned(f"{cls}.{attr}", None)
+                return self._returned(f"{cls}.{attr}", None, args, True)
             if attr == "forward":
                 return PTENSOR
             if not call:
@@ -468,7 +468,7 @@ class MembersMixin:
             if call:
                 self._call_fact(f"{cls}.{attr}", end)
                 self._site(f"{cls}.{attr}", end, args, True)
-                return self._returned(f"{cls}.{attr}", info.returns.get(attr))
+                return self._returned(f"{cls}.{attr}", info.returns.get(attr), args, True)
             # A property (or a bound method) read without a call: what the property returns
             # if known; on a class that is no nn.Module, nothing torch (`self.run.log(...)` in
             # a logger is not Tensor.log). Either may run where it is read or later through a
@@ -570,14 +570,14 @@ class MembersMixin:
                     callee = f"{self.module_name}.{b[1]}.{attr}"
                     self._call_fact(callee, node)
                     self._site(callee, node, args, True)
-                    return self._returned(callee, base.returns.get(attr))
+                    return self._returned(callee, base.returns.get(attr), args, True)
                 stack.extend(reversed(base.bases))
                 continue
             if b[0] == "qual" and self._is_local(b[1]) and not self._is_torch(b[1]):
                 callee = f"{b[1]}.{attr}"
                 self._call_fact(callee, node)
                 self._site(callee, node, args, True)
-                return self._returned(callee, None)
+                return self._returned(callee, None, args, True)
             return UNKNOWN
         return UNKNOWN
 

@@ -2,8 +2,10 @@
 
 The walk of one file is re-run with the facts the whole-program solver
 (:mod:`apiscan.program.solver`) found across files: what a parameter receives
-(``p:<function>:<param>``), what a function returns (``r:<callee>``) and what a class's
-attribute holds (``a:<class>:<attr>``). This part turns those facts into walker values and
+(``p:<function>:<param>``), what a function returns (``r:<callee>``), what a class's
+attribute holds (``a:<class>:<attr>``) and, for a function that hands back one of its own
+parameters, that return with the parameters left symbolic (``s:<callee>``), which each call
+binds to its own arguments. This part turns those facts into walker values and
 remembers, by identity, where each came from, so that a finding can explain its chain and a
 value passed on keeps it. In the other direction it notes which parameters a value came from
 and which parameters would change a dynamic-shape finding if the solver proved them tensors
@@ -116,15 +118,72 @@ class SolverFactsMixin:
         entry = self.supplied.get(id(v))
         return entry[1] if entry is not None and entry[0] is v else None
 
-    def _returned(self, key: str, local: Val | None) -> Val:
+    def _returned(
+        self, key: str, local: Val | None, args: _Args | None = None, bound: bool = False
+    ) -> Val:
         """What a call of repo function ``key`` returns: what this walk found (a function of
-        this file walked before the call, with the same facts), else the solver's fact."""
+        this file walked before the call, with the same facts), else the solver's fact. A
+        function handing back one of its own parameters returns, at this call, what this
+        call passes (:meth:`_bind_returned`), not what some other caller passed."""
         f = self.env.get("r:" + key)
-        if f is None or (local is not None and local[0] != "unknown"):
-            return local if local is not None else UNKNOWN
         name = key.rpartition(".")[2]
         subject = f"the value returned by `{name}`"
+        passed_on = self.env.get("s:" + key)
+        if type(passed_on) is pv.PassedOn and args is not None and not args.star:
+            got = self._bind_returned(passed_on, args, bound, f, subject)
+            if got is not None:
+                return got
+        if f is None or (local is not None and local[0] != "unknown"):
+            return local if local is not None else UNKNOWN
         return self._supplied(f, subject, key=f'the field "{{1}}" of {subject}')
+
+    def _bind_returned(
+        self,
+        passed_on: pv.PassedOn,
+        args: _Args,
+        bound: bool,
+        solved: pv.Fact | None,
+        subject: str,
+    ) -> Val | None:
+        """The return of a pass-through function at one call: each parameter it hands back
+        bound to this call's argument (``default(n, 1)`` gives back ``n``, whatever another
+        call passes), the rest what the solver found (``solved``, the same shape as
+        ``passed_on.returns`` with the parameters resolved). A parameter this call leaves to
+        its default keeps the solver's fact. None when nothing here binds a parameter."""
+        offset = 1 if bound and passed_on.bound else 0
+        given: dict[str, Val] = {}
+        for i, v in enumerate(args.vals[: args.positional]):
+            if i + offset < len(passed_on.positional):
+                given[passed_on.positional[i + offset]] = v
+        for kw, v in args.kwvals.items():
+            if kw in passed_on.keywords:
+                given[kw] = v
+        if not given:
+            return None
+        declared = dict(passed_on.declared)
+
+        def bind(sym: pv.Fact, got: pv.Fact | None) -> Val:
+            if type(sym) is pv.Param and not sym.element:
+                # an element of the parameter (``for x in xs: return x``) is no pass-through
+                v = given.get(sym.name)
+                if v is not None:
+                    return _declared_stands(v, declared.get(sym.name))
+                return self._supplied(got, subject) if got is not None else UNKNOWN
+            if type(sym) is pv.Tup:
+                same = type(got) is pv.Tup and len(got.elems) == len(sym.elems)
+                return fresh(
+                    "tuple",
+                    tuple(
+                        bind(e, got.elems[i] if same else None)  # type: ignore[union-attr]
+                        for i, e in enumerate(sym.elems)
+                    ),
+                )
+            if type(sym) is pv.Seq and pv.holds_param(sym):
+                inner = bind(sym.elem, got.elem if type(got) is pv.Seq else None)  # type: ignore[union-attr]
+                return fresh("seq", inner)
+            return self._supplied(got if got is not None else sym, subject)
+
+        return bind(passed_on.returns, solved)
 
     def _attr_fact(self, cls: str, attr: str, local: Val | None) -> Val | None:
         """``self.attr`` as written by any method of the class (the solver's join)."""
@@ -248,6 +307,20 @@ class SolverFactsMixin:
             return None
         got = args.vals[at]
         return got if got[0] == "tensor" else None
+
+
+def _declared_stands(v: Val, declared: pv.Fact | None) -> Val:
+    """The argument ``v`` handed back by a function declaring the parameter a tensor
+    (``x: torch.Tensor``, a ``forward`` argument): where the call's argument says less (unknown,
+    or a tensor only guessed), the declaration stands, as for the parameter itself
+    (:func:`pv.refine`); an argument that says as much or more is itself."""
+    if type(declared) is not pv.Tensor:
+        return v
+    if v[0] == "unknown":
+        return to_val(declared)
+    if v[0] == "tensor" and v[1] is False and declared.certain and not declared.arg:
+        return fresh("tensor", True)
+    return v
 
 
 def _returned_name(value: cst.BaseExpression | None) -> str | None:
