@@ -457,6 +457,25 @@ def _device_like(text: str) -> bool:
     )
 
 
+#: Keyword values PyTorch still takes under an old spelling, as MindSpore spells them: a
+#: loss's ``reduction='elementwise_mean'`` (renamed ``'mean'`` in PyTorch 0.4.1, still
+#: accepted with a deprecation warning) makes MindSpore's losses raise a ValueError.
+LEGACY_VALUES: dict[tuple[str, str], str] = {
+    ("reduction", "'elementwise_mean'"): "'mean'",
+    ("reduction", '"elementwise_mean"'): '"mean"',
+}
+
+
+def _current_values(call: CallArgs | None) -> CallArgs | None:
+    """``call`` with the keyword values PyTorch takes under an old name in their current
+    spelling (:data:`LEGACY_VALUES`); the very object when it passes none."""
+    if call is None or not any((k, v) in LEGACY_VALUES for k, v in call.keywords):
+        return call
+    return replace(
+        call, keywords=tuple((k, LEGACY_VALUES.get((k, v), v)) for k, v in call.keywords)
+    )
+
+
 def _normalise(finding: ApiFinding) -> CallArgs | None:
     """``x.detach().cpu().numpy()``: the receiver of ``numpy`` loses the device and detach
     calls that MindSpore does not need (``x.asnumpy()``)."""
@@ -526,7 +545,16 @@ def _as_method(call: CallArgs | None) -> CallArgs | None:
 
 
 def dispose(finding: ApiFinding) -> ApiFinding:
-    """The finding with its disposition and rewrite filled in (see the module docstring)."""
+    """The finding with its disposition and rewrite filled in (see the module docstring).
+    The rewrite is rendered from the call with old keyword values in their current spelling
+    (:func:`_current_values`); the finding keeps the text the code passes."""
+    spelled = _current_values(finding.args)
+    if spelled is not finding.args:
+        return replace(_dispose(replace(finding, args=spelled)), args=finding.args)
+    return _dispose(finding)
+
+
+def _dispose(finding: ApiFinding) -> ApiFinding:
     api, call = catalogue_name(finding), _normalise(finding)
     # Tensor.to / Module.to: a device move is a deletion, a dtype a conversion.
     if api in ("torch.Tensor.to", "torch.nn.Module.to") and call is not None:

@@ -255,3 +255,20 @@ def test_a_memory_only_parameter_is_dropped_from_the_rewrite(tmp_path: Path) -> 
     assert [relu[n].rewrite for n in (2, 3, 4)] == ["mindspore.mint.nn.ReLU()"] * 3
     assert [relu[n].status for n in (2, 3, 4)] == ["different", "different", "consistent"]
     assert "inplace dropped" in relu[2].rewrite_note
+
+
+def test_a_legacy_reduction_value_is_spelled_as_mindspore_takes_it(tmp_path: Path) -> None:
+    # PyTorch still takes 'elementwise_mean' (its pre-0.4.1 name of 'mean'); MindSpore's losses
+    # raise a ValueError on it, so the rewrite passes 'mean'
+    findings = scan_snippet(
+        tmp_path,
+        "import torch.nn.functional as F\n"
+        "def f(a, b):\n"
+        "    x = F.smooth_l1_loss(a, b, reduction='elementwise_mean')\n"
+        "    y = F.smooth_l1_loss(a, b, reduction='sum')\n"
+        "    return x + y\n",
+    )
+    loss = {f.span.line: f for f in findings if f.api == "torch.nn.functional.smooth_l1_loss"}
+    assert "reduction='mean'" in loss[3].rewrite
+    assert "elementwise_mean" not in loss[3].rewrite
+    assert "reduction='sum'" in loss[4].rewrite
