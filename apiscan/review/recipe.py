@@ -184,6 +184,9 @@ _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
 _FULL_PRECISION_CASTS = frozenset({"float", "double"})
 #: Calls that make a copy: a cast of the copy leaves the model that trains as it was.
 _COPIES = frozenset({"deepcopy", "copy"})
+#: What runs a module as a whole: under ``@torch.no_grad()`` it is an inference wrapper (a
+#: helper under no_grad, a label assigner's cost matrix, still runs in the training step).
+_WHOLE_RUN = frozenset({"forward", "__call__"})
 #: Callees that read a checkpoint back (``torch.load``, ``attempt_load``, ``load_model``) and
 #: that write one (``torch.save``, ``save_checkpoint``).
 _LOADS = re.compile(r"(^|_)load(_|$)", re.IGNORECASE)
@@ -7208,18 +7211,23 @@ def _validation_loader(function: str, call: CallValues) -> bool:
 
 def _not_training_precision(f: ApiFinding, file: _File, call: CallValues) -> bool:
     """A mixed-precision row that is not the precision the training step runs in: code run
-    for inference or measuring (a def under ``@torch.no_grad()``, one named for prediction,
-    evaluation or profiling), and ``.half()`` casts of something other than the model the
-    step trains: rounded back at once (``model.half().float()``), a copy (``deepcopy(model)
-    .half()`` stored in a checkpoint), a checkpoint's entry (``ckpt['model'].half()`` before
-    it is saved again), a value handed straight to a save (``torch.save(model.half(), f)``)
-    or a loaded checkpoint handed straight on (``test(model=load(w).half())``). GradScaler,
-    autocast around the step, a cast the network's own forward makes and one of the model
-    or inputs the step trains on (``net = Net().half()``, ``net(x.half())``) stay."""
+    for inference or measuring (a forward under ``@torch.no_grad()``, a def named for prediction,
+    evaluation or profiling, a file named for testing or evaluation), and ``.half()`` casts
+    of something other than the model the step trains: rounded back at once
+    (``model.half().float()``), a copy (``deepcopy(model).half()`` stored in a checkpoint),
+    a checkpoint's entry (``ckpt['model'].half()`` before it is saved again), a value
+    handed straight to a save (``torch.save(model.half(), f)``) or a loaded checkpoint
+    handed straight on (``test(model=load(w).half())``). GradScaler, autocast around the
+    step, a cast the network's own forward makes and one of the model or inputs the step
+    trains on (``net = Net().half()``, ``net(x.half())``) stay."""
     fn = f.function
-    if any(d.qualname == fn and d.no_grad for d in file.fa.functions):
-        return True
-    if fn and (_MEASURING.search(fn) or _INFERENCE_PLACE.search(f"{f.path}:{fn}")):
+    if fn.rpartition(".")[2] in _WHOLE_RUN and any(
+        d.qualname == fn and d.no_grad for d in file.fa.functions
+    ):
+        return True  # a forward under no_grad: an inference wrapper, nothing in it trains
+    # the file's name, not its folders: a ``detectors/`` package holds the models that train
+    place = f"{PurePosixPath(f.path).name}:{fn}"
+    if fn and (_MEASURING.search(fn) or _INFERENCE_PLACE.search(place)):
         return True
     if f.api not in _HALF or call.expr.func.kind != "Attribute":
         return False
