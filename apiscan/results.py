@@ -65,6 +65,8 @@ class JoinContext:
         self.scopes = scopes or ScopeMap.build(analyses, self.classes)
         self.shapes = ShapeFindings(table, self.api)
         self.ignores = ignores or Ignores()
+        #: attribute names some file of the repository stores on its objects
+        self.stored_attrs = frozenset(a for fa in analyses for a in fa.stored_attrs)
 
     def file_findings(self, fa: FileAnalysis) -> tuple[list[Finding], FileSummary]:
         """One file's findings (unsorted) and its summary row."""
@@ -93,6 +95,8 @@ class JoinContext:
                 uses.append(with_api(p.use, p.fallback, "probable"))
         n = 0
         for use in uses:
+            if self.repository_attribute(use):
+                continue
             finding = matcher.finding(fa.path, use)
             if (
                 finding is not None
@@ -112,6 +116,16 @@ class JoinContext:
         if fa.cells:  # a notebook: positions in the joined code → cell and line in the cell
             findings = [in_cell(f, fa.cells) for f in findings]
         return findings, FileSummary(fa.path, fa.lines, n, len(fa.errors))
+
+    def repository_attribute(self, use: ApiUse) -> bool:
+        """``m.type`` read without a call where the repository itself stores ``.type`` on its
+        objects (``m_.i, m_.type = i, t``): the value is the repository's attribute, which
+        shadows the torch method of that name on the instance; the method is what a call
+        (``m.type(torch.half)``) or a read of a name the repository never stores is."""
+        if use.usage != "reference" or not self.stored_attrs:
+            return False
+        owner, _, attr = use.api.rpartition(".")
+        return bool(owner) and attr in self.stored_attrs and self.api.kind(use.api) == "method"
 
     def placed_elsewhere(
         self, analyses: Sequence[FileAnalysis], findings: Sequence[Finding]

@@ -468,6 +468,7 @@ def _analyse_text(
         sensitive=tuple(sorted(ext.sensitive)),
         syntax=syntax,
         loss_paths=facts.loss_paths,
+        stored_attrs=tuple(sorted(ext.stored_attrs)),
     )
 
 

@@ -250,6 +250,10 @@ class Extractor(
         #: every record of one name holds one string (see :meth:`_function`)
         self._names: dict[str, str] = {}
         self.local_refs: set[str] = set()
+        #: every attribute name an assignment, ``del`` or augmented assignment stores on some
+        #: object (``m.type = t``, ``m_.i, m_.type = i, t``): the join reads a torch method
+        #: of that name read without a call as the repository's attribute (FileAnalysis)
+        self.stored_attrs: set[str] = set()
         #: Whether anything in the file says it handles PyTorch objects: an import of torch
         #: (or torchvision...), or of a repository name that is a torch object or returns a
         #: tensor. Without it a receiver of unknown type is never guessed to be a tensor or

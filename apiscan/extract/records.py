@@ -221,6 +221,10 @@ class FileAnalysis:
     #: the calls between a model's outputs and the backward pass of each training step
     #: (:mod:`apiscan.extract.loss_path`): the scope pass makes their callees network
     loss_paths: tuple[LossPath, ...] = ()
+    #: the attribute names the file stores on objects (``m.type = t``, tuple targets
+    #: included), sorted: a torch method of one of these names that some file reads without
+    #: calling it is the repository's attribute, not the method (the join drops the use)
+    stored_attrs: tuple[str, ...] = ()
 
 
 def _pickled_as_calls(*classes: type) -> None:

@@ -42,6 +42,48 @@ FORMAT_VERSION: Final = 2
 _READABLE_FORMATS: Final = (1, 2)
 DATA_DIR: Final = mapping_data_dir() / "ms_api"
 
+#: MindSpore's page of its dtypes (``mindspore.dtype``): each dtype with its width and the
+#: other names it goes by (``mindspore.int64``, ``mindspore.long``: 64-bit integer).
+DTYPE_PAGE: Final = (
+    "https://www.mindspore.cn/docs/en/master/api_python/mindspore/mindspore.dtype.html"
+)
+#: torch dtype constants whose MindSpore namesake :data:`DTYPE_PAGE` lists as the same dtype
+#: (same kind, same width). The official mapping tables say nothing of dtypes, so these stay
+#: candidates, but no micro-test is needed to trust them: a use is a rename.
+SAME_DTYPES: Final = frozenset(
+    {
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int8",
+        "int16",
+        "short",
+        "int32",
+        "int",
+        "int64",
+        "long",
+        "float16",
+        "half",
+        "bfloat16",
+        "float32",
+        "float",
+        "float64",
+        "double",
+        "complex64",
+        "cfloat",
+        "complex128",
+        "cdouble",
+    }
+)
+
+
+def same_dtype(api: str) -> bool:
+    """Whether ``api`` is a torch dtype constant MindSpore documents under the same name."""
+    return api.startswith("torch.") and api.removeprefix("torch.") in SAME_DTYPES
+
+
 #: The namespaces the generator lists (``module`` or ``module:Class`` for methods).
 NAMESPACES: tuple[str, ...] = (
     "mindspore",

@@ -113,7 +113,7 @@ class Matcher:
         """A missing API with a same-name MindSpore API becomes a (unverified) candidate;
         so does one whose only rows name a target of another kind (``stale`` says why: see
         :meth:`stale_target`), the rows it had kept in the history."""
-        from apiscan.mapping.candidates import load_candidates
+        from apiscan.mapping.candidates import load_candidates, same_dtype
 
         index = load_candidates()
         if index is None:
@@ -129,7 +129,10 @@ class Matcher:
             return missing
         target, why = found
         lead = stale or "not in the mapping table"
-        if why == "same-name":
+        if why == "same-name" and same_dtype(api):
+            # documented: the dtype page (DTYPE_PAGE) lists it with its width
+            note = f"{lead}; MindSpore's dtype page lists {target} as the same dtype: a rename"
+        elif why == "same-name":
             note = (
                 f"{lead}; MindSpore {index.mindspore_version} has {target} "
                 "of the same name and kind (unverified: a same name does not prove the same "

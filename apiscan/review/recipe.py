@@ -183,6 +183,20 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: Casts that take a reduced-precision value back to full precision: ``x.half().float()``
+#: rounds, it does not run anything in float16.
+_FULL_PRECISION_CASTS = frozenset({"float", "double"})
+#: Calls that make a copy: a cast of the copy leaves the model that trains as it was.
+_COPIES = frozenset({"deepcopy", "copy"})
+#: What runs a module as a whole: under ``@torch.no_grad()`` it is an inference wrapper (a
+#: helper under no_grad, a label assigner's cost matrix, still runs in the training step).
+_WHOLE_RUN = frozenset({"forward", "__call__"})
+#: Callees that read a checkpoint back (``torch.load``, ``attempt_load``, ``load_model``) and
+#: that write one (``torch.save``, ``save_checkpoint``).
+_LOADS = re.compile(r"(^|_)load(_|$)", re.IGNORECASE)
+_SAVES = re.compile(r"(^|_)save(_|$)", re.IGNORECASE)
+#: A function named for measuring, not training (a profiler casting each op to time it).
+_MEASURING = re.compile(r"(^|[._])(profil\w*|benchmark\w*)$", re.IGNORECASE)
 #: Gradient clipping as a method of what wraps the model (FSDP's, an accelerator's): no
 #: torch API the scan can place on an untyped receiver, the same clipping
 _CLIP_METHODS = frozenset({"clip_grad_norm_", "clip_grad_value_"})
@@ -353,11 +367,10 @@ _NOT_LOSS_ROLE = re.compile(
 )
 #: The rows a tool beside the training script (``projector.py``, ``calc_metrics.py``) or
 #: another task's folder (yolov9's ``segment/``) does not give this recipe: all but what the
-#: weights and the inference path need (a tool's half precision is the inference path's, as
-#: for ``detect.py``; another task's is that task's).
+#: weights and the inference path need (a tool's half precision, as ``detect.py``'s, is not
+#: the precision training runs in; another task's is that task's).
 _SEPARATE: dict[str, frozenset[str]] = {
-    "tool": frozenset(CATEGORIES)
-    - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
+    "tool": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
     "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
 }
 #: How many callers deep :meth:`_Recipe._whose` follows a helper's callers.
@@ -4071,6 +4084,8 @@ class _Recipe:
             note = f"scope: {f.scope}" if functional else ""
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
+            if category == "amp" and _not_training_precision(f, file, call):
+                return
             if (
                 category == "dataloader"
                 or (category == "distributed" and f.api.endswith("Sampler"))
@@ -7904,12 +7919,58 @@ def _validation_loader(function: str, call: CallValues) -> bool:
     return any(_NOT_TRAINING_STORE.search(name) for name in names)
 
 
+def _not_training_precision(f: ApiFinding, file: _File, call: CallValues) -> bool:
+    """A mixed-precision row that is not the precision the training step runs in: code run
+    for inference or measuring (a forward under ``@torch.no_grad()``, a def named for prediction,
+    evaluation or profiling, a file named for testing or evaluation), and ``.half()`` casts
+    of something other than the model the step trains: rounded back at once
+    (``model.half().float()``), a copy (``deepcopy(model).half()`` stored in a checkpoint),
+    a checkpoint's entry (``ckpt['model'].half()`` before it is saved again), a value
+    handed straight to a save (``torch.save(model.half(), f)``) or a loaded checkpoint
+    handed straight on (``test(model=load(w).half())``). GradScaler, autocast around the
+    step, a cast the network's own forward makes and one of the model or inputs the step
+    trains on (``net = Net().half()``, ``net(x.half())``) stay."""
+    fn = f.function
+    if fn.rpartition(".")[2] in _WHOLE_RUN and any(
+        d.qualname == fn and d.no_grad for d in file.fa.functions
+    ):
+        return True  # a forward under no_grad: an inference wrapper, nothing in it trains
+    # the file's name, not its folders: a ``detectors/`` package holds the models that train
+    place = f"{PurePosixPath(f.path).name}:{fn}"
+    if fn and (_MEASURING.search(fn) or _INFERENCE_PLACE.search(place)):
+        return True
+    if f.api not in _HALF or call.expr.func.kind != "Attribute":
+        return False
+    receiver = call.expr.func.target
+    if receiver.kind == "Call" and receiver.callee() in _COPIES:
+        return True
+    if receiver.kind == "Subscript" and isinstance(receiver.parts[-1].value, str):
+        return True
+    loaded = receiver.kind == "Call" and bool(_LOADS.search(receiver.callee()))
+    at = call.expr[2:6]  # (line, col, end_line, end_col)
+    for other in file.values.calls:
+        if other.function != call.function or other is call:
+            continue
+        func = other.expr.func
+        if (
+            func.kind == "Attribute"
+            and func.name in _FULL_PRECISION_CASTS
+            and func.target[2:6] == at
+        ):
+            return True  # ``model.half().float()``
+        passed = [*other.expr.args, *(k.target for k in other.expr.keywords)]
+        if (loaded or _SAVES.search(other.expr.callee())) and any(a[2:6] == at for a in passed):
+            return True  # ``test(model=load(w).half())``, ``torch.save(model.half(), f)``
+    return False
+
+
 def _inference_script_row(item: RecipeItem) -> bool:
     """A training-recipe row from a script that runs the trained model (PyTorch-YOLOv3's
     ``detect.py`` with its own ``--batch_size`` and loader, a ``demo.py``, ``predict.py``):
     how inference batches its inputs is not how the model is trained. What the inference
-    path itself needs (checkpoints, half precision, its input steps) stays."""
-    if item.category in ("checkpoint", "backbone", "preprocessing", "postprocessing", "amp"):
+    path itself needs (checkpoints, its input steps) stays; its half precision is not the
+    precision training runs in."""
+    if item.category in ("checkpoint", "backbone", "preprocessing", "postprocessing"):
         return False
     return bool(_INFERENCE_SCRIPT.search(item.where.path))
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apiscan.rewrite.template import DROP, Arg, Template
+from apiscan.mapping.candidates import DTYPE_PAGE, SAME_DTYPES
+from apiscan.rewrite.template import DROP, Arg, Template, convert_dtype
 
 _GUIDE = "https://www.mindspore.cn/docs/en/r2.4.0/migration_guide"
 CELL = f"{_GUIDE}/model_development/model_and_cell.html"
@@ -705,6 +706,19 @@ IDIOMS: tuple[Idiom, ...] = (
         "idiom",
         "numpy.finfo(mindspore.dtype_to_nptype(dtype)) (numpy.iinfo for integers)",
         CELL,
+    ),
+    # a dtype MindSpore documents under the same name: renamed at each use, as the other
+    # constants are (no micro-test to run: the dtype page says what it is)
+    *(
+        Idiom(
+            "constants",
+            (f"torch.{name}",),
+            "idiom",
+            "a rename: the same dtype on MindSpore's dtype page",
+            DTYPE_PAGE,
+            Template(f"torch.{name}", "", format=convert_dtype(f"torch.{name}")),
+        )
+        for name in sorted(SAME_DTYPES)
     ),
     Idiom(
         "constants",

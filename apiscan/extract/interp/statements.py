@@ -341,6 +341,7 @@ class StatementsMixin:
         if t is cst.Attribute:
             self._count(node, ATTR)
             recv = self.expr(node.value)
+            self.stored_attrs.add(node.attr.value)
             return ("attr", recv, node.attr.value, node)
         if t is cst.Subscript:
             self._subscript(node, store=True)

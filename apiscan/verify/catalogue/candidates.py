@@ -2,8 +2,10 @@
 verify torch.float32``): one case each, so that every such recommendation has a micro-test.
 
 A dtype is checked by what code does with it: a tensor created with it holds the same values
-with the same dtype (the harness reports a dtype difference apart). Host-side APIs that
-compute nothing comparable (``torch.cuda.max_memory_allocated``) have no case.
+with the same dtype (the harness reports a dtype difference apart). Reports no longer send
+dtypes MindSpore's dtype page lists under the same name to verification (a rename: see
+``apiscan.mapping.candidates.SAME_DTYPES``); their cases stay, a check of that page.
+Host-side APIs that compute nothing comparable (``torch.cuda.max_memory_allocated``) have no case.
 """
 
 from __future__ import annotations

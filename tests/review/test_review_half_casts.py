@@ -1,0 +1,55 @@
+"""Mixed-precision rows on ``fixtures/halfcasts``: only what the training step runs in
+reduced precision (GradScaler, autocast around the step or in a helper of it under
+``no_grad``, a cast in the network's forward, a model and inputs cast to float16 that a step
+trains on) is a row. A cast rounded back at
+once, a copy or checkpoint entry cast before saving, a loaded checkpoint cast for
+evaluation, a value cast straight into a save, an inference wrapper under ``no_grad``, a
+profiler and an inference script are not the training's precision."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apiscan.review.build import build_review
+from apiscan.review.model import Review
+
+HALFCASTS = Path(__file__).resolve().parents[2] / "fixtures" / "halfcasts"
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    return build_review(str(HALFCASTS), jobs=1)
+
+
+def test_only_the_training_precision_is_a_row(review: Review) -> None:
+    rows = sorted((str(i.where), i.name) for i in review.recipe if i.category == "amp")
+    assert rows == [
+        # a model's autocast in a ``detectors/`` package: the folder is no inference place
+        ("detectors/amp_net.py:13", "torch.cuda.amp.autocast"),
+        ("model.py:13", "torch.Tensor.half"),  # the network's own cast
+        # autocast(enabled=False) in a label assigner under no_grad: still the training step
+        ("model.py:48", "torch.cuda.amp.autocast"),
+        ("train.py:17", "torch.cuda.amp.GradScaler"),
+        ("train.py:20", "torch.cuda.amp.autocast"),
+        ("train.py:37", "torch.nn.Module.half"),  # net = Attention(8).half(), then trained
+        ("train.py:40", "torch.Tensor.half"),  # its inputs, cast for the step
+    ]
+
+
+def test_casts_that_do_not_train_are_not_rows(review: Review) -> None:
+    places = {str(i.where) for i in review.recipe if i.category == "amp"}
+    for where in (
+        "train.py:15",  # model.half().float(): rounds
+        "train.py:26",  # deepcopy(model).half() in a checkpoint
+        "train.py:28",  # evaluate(model=load(...).half())
+        "train.py:31",  # torch.save(....half(), f)
+        "model.py:25",  # autocast in a forward under @torch.no_grad(): an inference wrapper
+        "model.py:31",  # a profiler's casts
+        "model.py:32",
+        "model.py:41",  # ckpt["model"].half() before saving again
+        "detect.py:8",  # an inference script
+        "detect.py:9",
+    ):
+        assert where not in places, where
