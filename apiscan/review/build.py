@@ -106,7 +106,9 @@ def review(options: ScanOptions) -> Review:
     """Scan with ``options`` (cache, configuration, verification results included) and
     assemble the review of what it found."""
     from apiscan.review.configs import PREFIX as CONFIG
-    from apiscan.review.recipe import extract_recipe  # the one section with its own module
+
+    # the one section with its own module
+    from apiscan.review.recipe import SIDE_AMP, extract_recipe
 
     result, analyses = scan_with_facts(options)
     root = scan_root(options.path)
@@ -250,6 +252,11 @@ def review(options: ScanOptions) -> Review:
         # and the steps written as code around the network (a resize to the longer side,
         # normalisation by buffers, padding, upscaled and thresholded masks)
         recipe += inference_steps(analyses, recipe, lambda path: bool(ancillary.why(path)), names)
+        # the inference path's precision is what the port runs in
+        recipe = tuple(
+            replace(item, note=_without(item.note, SIDE_AMP)) if item.category == "amp" else item
+            for item in recipe
+        )
         # autocast casts the network for inference: no loss to scale
         network_gaps = tuple(
             replace(gap, suggestion=gap.suggestion.replace(AMP_LOSS_SCALER, INFERENCE_AMP))
@@ -279,6 +286,8 @@ def review(options: ScanOptions) -> Review:
                 item.category == "augmentation"
                 and _evaluation_time(item, files.get(item.where.path))
             )
+            # a cast made for inference, measuring or a checkpoint: not how the model trains
+            and not (item.category == "amp" and SIDE_AMP in item.note)
         )
     # examples are the recipe only when the repository trains nowhere else (fairseq's
     # examples/ hold dozens of research projects beside fairseq_cli/train.py)
@@ -407,6 +416,11 @@ _TRAINING_METHOD = re.compile(r"^_*train(?:ing)?(?:_|$)")
 
 #: What replaces the AMP idiom's loss scaling where nothing is trained.
 INFERENCE_AMP = " (inference only: no loss scaler)"
+
+
+def _without(note: str, part: str) -> str:
+    """``note`` less ``part`` (one of its "; "-joined parts)."""
+    return "; ".join(p for p in note.split("; ") if p != part)
 
 
 def _scoring(item: RecipeItem) -> RecipeItem:

@@ -370,7 +370,8 @@ _NOT_LOSS_ROLE = re.compile(
 #: weights and the inference path need (a tool's half precision, as ``detect.py``'s, is not
 #: the precision training runs in; another task's is that task's).
 _SEPARATE: dict[str, frozenset[str]] = {
-    "tool": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
+    "tool": frozenset(CATEGORIES)
+    - {"checkpoint", "backbone", "preprocessing", "postprocessing", "amp"},
     "task": frozenset(CATEGORIES) - {"checkpoint", "backbone", "preprocessing", "postprocessing"},
 }
 #: How many callers deep :meth:`_Recipe._whose` follows a helper's callers.
@@ -4085,7 +4086,8 @@ class _Recipe:
             if f.api in _HALF:
                 note = "casts to float16 (not autocast)"
             if category == "amp" and _not_training_precision(f, file, call):
-                return
+                # the inference path's (the review keeps it only where nothing trains)
+                note = f"{SIDE_AMP}; {note}" if note else SIDE_AMP
             if (
                 category == "dataloader"
                 or (category == "distributed" and f.api.endswith("Sampler"))
@@ -7892,7 +7894,9 @@ _STRATEGY = re.compile(r"^(?:ddp|dp|deepspeed|fsdp|horovod)", re.IGNORECASE)
 #: A name or attribute holding a learning rate (``model.learning_rate``, ``args.lr``).
 _LR_TARGET = re.compile(r"^(?:\w+_)?(?:lr|learning_rate)$")
 #: What a tool's half precision is (detect.py's ``model.half()``, an evaluation script's
-#: ``--fp16``): kept beside the recipe for the inference path, never the training's.
+#: ``--fp16``), or a cast made for inference or measuring (:func:`_not_training_precision`):
+#: the inference path's, never the training's. The review keeps such rows only for a
+#: repository that trains nothing, where the inference path is what is ported.
 SIDE_AMP = "the inference path's precision (a script the training does not run), not the training's"
 
 

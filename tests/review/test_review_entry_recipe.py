@@ -16,7 +16,6 @@ import pytest
 from scan_helpers import review_fixture
 
 from apiscan.review.commands import documented_entry, split_commands
-from apiscan.review.recipe import SIDE_AMP
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = REPO / "fixtures" / "cmdrecipe"
@@ -78,11 +77,11 @@ def test_the_training_scripts_rows_are_the_recipe(commands_review) -> None:
     assert [str(i.where) for i in loaders] == ["train.py:25"]
     augment = [i for i in commands_review.recipe if i.category == "augmentation"]
     assert [str(i.where) for i in augment] == ["train.py:19"]
-    # the evaluation's precision stays, said to be the inference path's; the training's
-    # --fp16 says what it switches on, the evaluation's --fp16 of the same name does not
+    # the evaluation's precision is the inference path's, not the training's: no row where
+    # the repository trains; the training's --fp16 says what it switches on, the
+    # evaluation's --fp16 of the same name does not
     amp = {str(i.where): i.note for i in commands_review.recipe if i.category == "amp"}
     assert amp == {
-        "test.py:12": SIDE_AMP,
         "train.py:16": "optional, off by default: if opt.fp16 builds torch.autocast (train.py:40)",
     }
 

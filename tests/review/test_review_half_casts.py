@@ -53,3 +53,35 @@ def test_casts_that_do_not_train_are_not_rows(review: Review) -> None:
         "detect.py:9",
     ):
         assert where not in places, where
+
+
+def test_where_nothing_trains_the_inference_precision_is_the_row(tmp_path: Path) -> None:
+    """Without a training step the inference path is what is ported: its autocast under
+    ``no_grad`` and its ``.half()`` are the precision the port runs in, kept as rows."""
+    (tmp_path / "model.py").write_text(
+        "import torch\n"
+        "from torch import nn\n"
+        "\n"
+        "\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n"
+        "\n"
+        "    @torch.no_grad()\n"
+        "    def forward(self, x):\n"
+        "        with torch.cuda.amp.autocast():\n"
+        "            return self.fc(x)\n"
+    )
+    (tmp_path / "predict.py").write_text(
+        "import torch\n"
+        "from model import Net\n"
+        "\n"
+        "net = Net().half()\n"
+        "print(net(torch.randn(1, 4).half()))\n"
+    )
+    review = build_review(str(tmp_path), jobs=1)
+    assert review.inference_only
+    amp = {str(i.where): i.note for i in review.recipe if i.category == "amp"}
+    assert "model.py:12" in amp
+    assert not any("not the training's" in note for note in amp.values())
