@@ -1298,6 +1298,8 @@ class _Builders:
                 # the entries the default leaves out build nothing that trains (CenterTrack's
                 # ``'dlav0': DLASegv0`` beside the picked ``'dla'``): alternatives, whose
                 # initialisers and blocks are no part of the model
+                # the path to the picked class is what the trail records, not these look-ups
+                trail = None if self.trail is None else list(self.trail)
                 others = []
                 for k, value in entries:
                     if (k, value) not in chosen:
@@ -1306,6 +1308,8 @@ class _Builders:
                             self._not_picked.add(other)
                         others.append(names.get(k) or tfile.text(k, 30))
                 picked = self._entry_class(tfile, chosen[0][1], tfn, depth)
+                if trail is not None:
+                    self.trail = trail
                 if picked is not None and others:
                     self.table_picks.setdefault(
                         picked,
