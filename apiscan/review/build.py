@@ -137,8 +137,18 @@ def review(options: ScanOptions) -> Review:
     unchosen = choices[0]
     not_built: dict[str, tuple[str, str]] = {}  # the parts the chosen config's tests skip
     injected: dict[str, set[str]] = {}  # the parts constructions hand a module class
+    not_picked: set[str] = set()  # the classes a pick by a default value leaves out
     tops = structure.top_models(
-        analyses, modules, ancillary.why, hierarchy, root, readings, not_built, unchosen, injected
+        analyses,
+        modules,
+        ancillary.why,
+        hierarchy,
+        root,
+        readings,
+        not_built,
+        unchosen,
+        injected,
+        not_picked,
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
@@ -178,7 +188,7 @@ def review(options: ScanOptions) -> Review:
     # the functions nothing runs: no recipe rows, no effort for their gaps
     uncalled = uncalled_functions(analyses, result)
     recipe = extract_recipe(
-        result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled
+        result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled, not_picked
     )
     # a script that builds the repository's own optimizer class trains too (MAE's
     # main_linprobe.py: lars.LARS, its backward pass in another file)

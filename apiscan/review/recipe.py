@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import pairwise
@@ -547,13 +547,16 @@ def extract_recipe(
     apart: Callable[[str], str] | None = None,
     readings: Readings | None = None,
     uncalled: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    not_picked: Iterable[str] = (),
 ) -> tuple[RecipeItem, ...]:
     """The training recipe of the scanned repository, sorted by category, path and line.
     ``hierarchy`` is the review's own when it has one; ``apart`` says whose recipe a file's
     training facts are when not this one's (:meth:`~apiscan.review.work.Ancillary.other_recipe`:
     "tool", "task" or ""), built here the review's way when not given; ``uncalled`` the
     review's dead functions (:func:`~apiscan.review.work.uncalled_functions`, read here when
-    not given: their rows are no recipe). Read from the records
+    not given: their rows are no recipe); ``not_picked`` the module classes the model tree
+    found left out by a pick on a default value (a table's other entries: their rows and
+    those of what only they build are no recipe). Read from the records
     the scan's workers wrote (no file is read or parsed again), and from ``root``'s shell
     scripts."""
     if hierarchy is None:
@@ -570,6 +573,7 @@ def extract_recipe(
 
         uncalled = uncalled_functions(analyses, result)
     recipe = _Recipe(result, analyses, Path(root), hierarchy, apart, uncalled)
+    recipe.not_picked = frozenset(not_picked)
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
@@ -2540,6 +2544,8 @@ class _Recipe:
         self._index_call_sites(analyses)
         # the modules' own ``__main__`` demos: read by the untaken-branch rules from the start
         self._self_tests = self_tests(analyses)
+        #: module classes a pick on a default value leaves out (set by :func:`extract_recipe`)
+        self.not_picked: frozenset[str] = frozenset()
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self._needed_options()
@@ -3978,9 +3984,15 @@ class _Recipe:
                     if key:
                         builders[key] = (fa.path, index)
         picked = {builders[k] for k in set(builders) & defaults}
-        if not picked or len(builders) < 2:
+        unbuilt = set(builders.values()) - picked if picked and len(builders) >= 2 else set()
+        # the classes the model tree found a table's default key leaves out (CenterTrack's
+        # ``_network_factory[arch]`` with ``--arch dla_34``: ``DLASegv0``, ``PoseResNet``...)
+        for cls in self.not_picked:
+            found = self.repo.defs.get(cls)
+            if found is not None:
+                unbuilt.add((found[0].path, found[1]))
+        if not unbuilt:
             return {}
-        unbuilt = set(builders.values()) - picked
         quals = {(path, self.files[path].defs[i].qual) for path, i in unbuilt}
 
         def inside(path: str, caller: str) -> bool:

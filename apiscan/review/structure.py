@@ -923,6 +923,9 @@ class _Builders:
         self._unbuilt_memo: set[str] | None = None
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
+        #: class -> the table key that picks it by default and the other keys (the model's
+        #: alternatives, named once: ``dla picked by ...; also resdcn, res``)
+        self.table_picks: dict[str, str] = {}
         #: class -> (the test, why it fails) of the classes a builder builds only in a branch
         #: the chosen config skips, and nothing builds elsewhere (:meth:`_skipped_in`)
         self.not_built: dict[str, tuple[str, str]] = {}
@@ -1291,6 +1294,27 @@ class _Builders:
                 prefixes = [n for n in names.values() if n and key[0].startswith(n)]
                 longest = max(prefixes, key=len) if prefixes else None
                 chosen = [(k, v) for k, v in entries if longest and names.get(k) == longest]
+            if chosen:
+                # the entries the default leaves out build nothing that trains (CenterTrack's
+                # ``'dlav0': DLASegv0`` beside the picked ``'dla'``): alternatives, whose
+                # initialisers and blocks are no part of the model
+                # the path to the picked class is what the trail records, not these look-ups
+                trail = None if self.trail is None else list(self.trail)
+                others = []
+                for k, value in entries:
+                    if (k, value) not in chosen:
+                        other = self._entry_class(tfile, value, tfn, depth)
+                        if other is not None:
+                            self._not_picked.add(other)
+                        others.append(names.get(k) or tfile.text(k, 30))
+                picked = self._entry_class(tfile, chosen[0][1], tfn, depth)
+                if trail is not None:
+                    self.trail = trail
+                if picked is not None and others:
+                    self.table_picks.setdefault(
+                        picked,
+                        f"{names.get(chosen[0][0])} picked by {key[1]}; also {', '.join(others)}",
+                    )
             entries = chosen or entries
         built: Counter[str] = Counter()
         for _, value in entries:
@@ -3405,6 +3429,7 @@ def top_models(
     not_built: dict[str, tuple[str, str]] | None = None,
     unchosen: Callable[[str, int], str] | None = None,
     injected: dict[str, set[str]] | None = None,
+    not_picked: set[str] | None = None,
 ) -> tuple[TopModel, ...]:
     """The models builders construct with parts injected (``skip(path)`` is non-empty for
     files counted apart: a hub file or an adapter builds the same model again); ``root``,
@@ -3416,13 +3441,27 @@ def top_models(
     classes a part's builder builds only in a branch the chosen config skips (class -> (the
     test, why it fails)), for the files those branches alone reach; ``injected`` with the
     module classes constructions hand each module class's constructor (its parts, for
-    :func:`with_top_roles`)."""
+    :func:`with_top_roles`); ``not_picked`` with the module classes a pick by a value
+    known by default leaves out (a table's other entries, a per-branch builder's other
+    classes), whose initialisers the recipe does not show."""
     builders = _Builders(analyses, modules, skip, hierarchy, root, readings, unchosen)
     tops = builders.top_models()
     if not_built is not None:
         not_built.update(builders.not_built)
     if injected is not None:
         injected.update(builders.injected)
+    tops = tuple(
+        replace(m, parts=(*m.parts, ("alternatives", builders.table_picks[m.cls])))
+        if m.cls in builders.table_picks
+        and m.parts
+        and m.parts[0][0] == "selected by"
+        and all(name != "alternatives" for name, _ in m.parts)
+        else m
+        for m in tops
+    )
+    if not_picked is not None:
+        chosen = {m.cls for m in tops}
+        not_picked.update(c for c in builders._not_picked if c not in chosen)
     return tops
 
 
