@@ -5421,6 +5421,10 @@ def call_edge_lines(
     for fa in analyses:
         for call in fa.calls:
             target = named.get(call.callee)
+            if target is None and call.callee.endswith(".forward"):
+                # an object called (``compute_loss(pred, targets)``) whose class is no
+                # nn.Module: what runs is its ``__call__``, as the scope's call graph reads it
+                target = named.get(call.callee.removesuffix("forward") + "__call__")
             if target is not None and (call.role == "call" or not calls_only):
                 yield (fa.path, call.caller), target, call.line
 

@@ -35,9 +35,13 @@ def test_numpy_on_host_values_in_a_training_function_is_no_round_trip(review: Re
 
 
 def test_only_what_the_batch_loop_calls_reads_per_step(review: Review) -> None:
-    # VALID: ``log_step`` runs in the loop over batches, its ``.item()`` every step;
+    # VALID: ``log_step`` runs in the loop over batches, its ``.item()`` every step, and so
+    # does the ``__call__`` of the loss weighting object the step calls (no nn.Module);
     # INVALID: ``summarize`` runs once an epoch after that loop, its reads are no step's
     syncs = [i for i in review.work if i.kind == "step-sync"]
     assert [(i.what, [(w.path, w.line) for w in i.where]) for i in syncs] == [
-        ("1 host read in the training step (summary.py:log_step)", [("summary.py", 9)])
+        (
+            "2 host reads in the training step (summary.py:Balance.__call__, summary.py:log_step)",
+            [("summary.py", 9), ("summary.py", 19)],
+        )
     ]
