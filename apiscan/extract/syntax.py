@@ -819,17 +819,24 @@ class _Reader:
         for qual, fn in self.first.items():
             if qual not in self.host_callers or not isinstance(fn, _FuncDef):
                 continue  # no host library call below it
+            nodes = self.walk(fn)
+            pulled = _pulled_names(nodes)
             host: list[tuple[str, int]] = []
             out: list[int] = []  # lines taking a tensor to the host
             back: list[int] = []  # lines making a host value a tensor again
-            for node in self.walk(fn):
+            for node in nodes:
                 if not isinstance(node, ast.Call):
                     continue
                 name = self.dotted(node.func) or ""
                 if name.startswith(HOST_LIBRARIES):
-                    host.append((name, node.lineno))
+                    # only a host call on what left the device: ``np.interp(step, ...)`` of
+                    # a warm-up schedule or ``np.concatenate(dataset.labels)`` before the
+                    # loop in a training function takes no tensor anywhere
+                    if _reads_pulled(node, pulled):
+                        host.append((name, node.lineno))
                 elif name in FROM_HOST:
-                    back.append(node.lineno)
+                    if _reads_pulled(node, pulled):
+                        back.append(node.lineno)
                 elif isinstance(node.func, ast.Attribute) and node.func.attr in TO_HOST_METHODS:
                     out.append(node.lineno)
             # A trip starts on the device: a tensor goes to the host before the host library
@@ -840,6 +847,72 @@ class _Reader:
             if host and any(line <= last for line in out):
                 back += _indexing_lines(self.walk(fn), HOST_LIBRARIES, self.dotted)
                 yield HostTrip(qual, tuple(host), any(line >= min(out) for line in back))
+
+
+def _bound_names(target: ast.AST) -> Iterator[str]:
+    """The names a binding target binds: ``a``, ``a, b``, ``self.cache`` (by its text, not
+    ``self``), ``rows`` of ``rows[i] = ...`` (the container written into)."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Attribute):
+        if text := _attribute_text(target):
+            yield text
+    elif isinstance(target, (ast.Subscript, ast.Starred)):
+        yield from _bound_names(target.value)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _bound_names(element)
+
+
+def _attribute_text(node: ast.AST) -> str:
+    """``a.b.c`` of a chain of attributes on a name, "" for anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
+
+
+def _pulled_names(nodes: Sequence[ast.AST]) -> frozenset[str]:
+    """The names of a function bound to what left the device (``.cpu()``, ``.numpy()``,
+    ``.tolist()``) or to what was computed from it (a host library's answer on it, an
+    expression of it), in any order of the bindings (a loop carries them round): the data a
+    host round trip takes out and brings back. ``nodes``: the function's."""
+    bindings: list[tuple[list[str], ast.AST]] = []
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            bindings.append(([n for t in node.targets for n in _bound_names(t)], node.value))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            bindings.append((list(_bound_names(node.target)), node.value))
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            bindings.append((list(_bound_names(node.target)), node.iter))
+        elif isinstance(node, ast.NamedExpr):
+            bindings.append((list(_bound_names(node.target)), node.value))
+    pulled: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for names, value in bindings:
+            if not set(names) <= pulled and _reads_pulled(value, pulled):
+                pulled.update(names)
+                changed = True
+    return frozenset(pulled)
+
+
+def _reads_pulled(expr: ast.AST, pulled: frozenset[str] | set[str]) -> bool:
+    """Does ``expr`` take a tensor to the host or read a name bound to what did?"""
+    for n in ast.walk(expr):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in TO_HOST_METHODS
+        ):
+            return True
+        if isinstance(n, ast.Name) and n.id in pulled:
+            return True
+        if isinstance(n, ast.Attribute) and _attribute_text(n) in pulled:
+            return True
+    return False
 
 
 def _indexing_lines(

@@ -5821,6 +5821,14 @@ def call_edges(
     is one of the repository's functions, by every module name of its file (``calls_only``:
     calls, not a function handed on or passed to the data machinery): the one reading of
     the scan's call facts as edges between the repository's functions."""
+    for caller, callee, _ in call_edge_lines(analyses, calls_only):
+        yield caller, callee
+
+
+def call_edge_lines(
+    analyses: Sequence[FileAnalysis], calls_only: bool = True
+) -> Iterator[tuple[tuple[str, str], tuple[str, str], int]]:
+    """:func:`call_edges` with the line of each call."""
     named = {
         f"{module}.{fn.qualname}": (fa.path, fn.qualname)
         for fa in analyses
@@ -5830,8 +5838,43 @@ def call_edges(
     for fa in analyses:
         for call in fa.calls:
             target = named.get(call.callee)
+            if target is None and call.callee.endswith(".forward"):
+                # an object called (``compute_loss(pred, targets)``) whose class is no
+                # nn.Module: what runs is its ``__call__``, as the scope's call graph reads it
+                target = named.get(call.callee.removesuffix("forward") + "__call__")
             if target is not None and (call.role == "call" or not calls_only):
-                yield (fa.path, call.caller), target
+                yield (fa.path, call.caller), target, call.line
+
+
+def _step_loops(
+    runs: Sequence[ApiFinding], analyses: Sequence[FileAnalysis]
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, function) → (first line, last line) of the innermost loop of its own around
+    its first backward pass or optimizer step: the loop over batches of a training function
+    that also loops over epochs (what runs once an epoch, an evaluation, a checkpoint, a
+    logger of the epoch's results, lies outside it)."""
+    spans = {
+        (fa.path, d.qual): d.loop_spans
+        for fa, facts in with_facts(analyses)
+        if facts.values is not None
+        for d in facts.values.defs
+        if d.loop_spans
+    }
+    first: dict[tuple[str, str], int] = {}
+    # the backward pass where the function runs one (a ``zero_grad`` may run once before
+    # its loops)
+    backward = {(f.path, f.function) for f in runs if f.api in BACKWARD_APIS}
+    for f in runs:
+        if (f.path, f.function) in backward and f.api not in BACKWARD_APIS:
+            continue
+        key = (f.path, f.function)
+        first[key] = min(first.get(key, f.span.line), f.span.line)
+    out = {}
+    for key, line in first.items():
+        around = [s for s in spans.get(key, ()) if s[0] <= line <= s[1]]
+        if around:
+            out[key] = min(around, key=lambda s: s[1] - s[0])
+    return out
 
 
 def step_functions(
@@ -5861,9 +5904,14 @@ def step_functions(
     trains = {
         (f.path, f.function) for f in runs if f.api in BACKWARD_APIS or f.confidence == "certain"
     }
+    # a function that loops over its batches runs per step only what that loop runs: an
+    # evaluation it calls once an epoch (and the loggers that evaluation calls) is no step
+    loops = _step_loops(runs, analyses)
     callees: dict[tuple[str, str], set[tuple[str, str]]] = {}
-    for caller, callee in call_edges(analyses):
-        callees.setdefault(caller, set()).add(callee)
+    for caller, callee, line in call_edge_lines(analyses):
+        loop = loops.get(caller)
+        if loop is None or loop[0] <= line <= loop[1]:
+            callees.setdefault(caller, set()).add(callee)
     functions = {(fa.path, fn.qualname): fn for fa in analyses for fn in fa.functions}
     for path, function in list(kept):
         parent = function.rpartition(".")[0]

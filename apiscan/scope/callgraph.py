@@ -19,12 +19,16 @@ may run any subclass's ``decode``, the usual class-hierarchy approximation).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, REF, FileAnalysis
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
+
+#: torch's base of a custom differentiable operation, by the names torch spells it.
+_AUTOGRAD_FUNCTION = re.compile(r"^torch\.autograd\.(?:function\.)?Function$")
 
 #: Edge attribute: the call lies on a training step's loss path.
 LOSS = "loss"
@@ -206,6 +210,11 @@ class _Builder:
             return self._methods(q, DATA_ROLES.get(role, ("__init__",)))
         owner, _, attr = q.rpartition(".")
         found = self._methods(owner, (attr,))
+        if found == () and attr == "apply" and self._autograd_function(owner):
+            # ``MyFunction.apply(x)``: torch runs the class's ``forward`` now and its
+            # ``backward`` in the same graph's backward pass (a checkpointing Function called
+            # in a UNet block's forward is network code, MindSpore's recompute)
+            found = self._methods(owner, ("forward", "backward"))
         if found == () and attr == "forward":  # a callable object that is not an nn.Module
             found = self._methods(owner, ("__call__",))
         if found == () and h.resolve(owner) in facts and h.method(owner, attr) is None:
@@ -213,6 +222,16 @@ class _Builder:
             subs = h.subclass_methods(owner, attr)
             found = tuple(self.spelled[m] for m in subs if m in self.spelled)
         return found
+
+    def _autograd_function(self, cls: str) -> bool:
+        """``cls`` is one of the repository's ``torch.autograd.Function`` subclasses."""
+        h = self.hierarchy
+        q = h.resolve(cls)
+        return (
+            q is not None
+            and q in h.classes.facts
+            and any(map(_AUTOGRAD_FUNCTION.match, h.torch_ancestors(q)))
+        )
 
     def _by_name(self, name: str) -> tuple[str, ...]:
         """``obj.name()`` on an object of unknown class: the method when exactly one repo class

@@ -322,3 +322,36 @@ def test_def_kinds_and_init_routines_are_recorded() -> None:
             (("self.conv.weight.data.normal_", "0, 0.01"), ("self.bias", "0.0")),
         ),
     )
+
+
+def test_a_host_trip_counts_only_host_calls_on_what_left_the_device() -> None:
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        import torch
+
+
+        def train(model, loader, dataset, labels):
+            counts = np.concatenate(labels, 0)
+            dataset.weights = model.weight.cpu().numpy()
+            dataset.order = sorted(dataset.weights)
+            keep = torch.tensor(dataset.order)
+            for step, batch in enumerate(loader):
+                lr = np.interp(step, [0, 10], [0.0, 0.1])
+                model(batch[keep]).sum().backward()
+
+
+        def match(cost, boxes):
+            rows = []
+            rows[0] = cost.cpu().numpy()
+            picked = np.argmax(rows[0], 1)
+            return torch.as_tensor(picked), np.zeros(len(boxes))
+        """
+    )
+    facts = syntax_facts(ast.parse(code), code)
+    # VALID: ``match`` takes the cost to NumPy and brings the answer back (``rows[0] = ...``
+    # writes into ``rows``); its ``np.zeros`` reads no tensor and is not named.
+    # INVALID: ``train``'s NumPy calls read host labels and the step number; binding
+    # ``dataset.weights`` taints that attribute, not every ``dataset.*`` (``dataset.order``
+    # comes from it through ``sorted``, no host library)
+    assert facts.host_trips == (HostTrip("match", (("numpy.argmax", 19),), back=True),)

@@ -219,6 +219,12 @@ class MembersMixin:
             return self.owners.attribute_result(api, recv, attr), True
         if kind == "inst":
             return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
+        if kind == "class" and call and attr == "apply":
+            # ``Recompute.apply(fn, x)`` of a class of this file (an autograd Function): an
+            # edge the call graph follows to its forward and backward, as it does for a class
+            # imported from another file (a qualified name's call)
+            self._call_fact(f"{self.module_name}.{recv[1]}.{attr}", end)
+            return UNKNOWN, True
         if kind == "super":
             if call and args is not None:
                 return self._super_call(attr, args, end), True
