@@ -908,6 +908,8 @@ class _Repo:
     hyp: DarknetSettings | None = None
     #: the repository's root, whose shell scripts launch the training (None: none read)
     root: Path | None = None
+    #: a module name -> the files importing it or a name from it
+    importers: dict[str, list[_File]] = field(default_factory=dict)
     #: a script's path -> the shell scripts' commands that run it (read on first use)
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
 
@@ -916,16 +918,22 @@ class _Repo:
         ``train_standard.sh``: ``--lr 0.0004`` in its first stage, 0.000125 and 0.0001 in
         the later ones), or None when no launch passes it. Only commands that run the very
         script declaring the option count: a script running another entry (an evaluation)
-        or a word no option of the script spells changes nothing."""
+        or a word no option of the script spells changes nothing. Options declared in a
+        module of their own (CenterTrack's ``class opts`` in ``src/lib/opts.py``, read by
+        ``main.py``) take the commands that run a script importing that module."""
         if self.root is None:
             return None
-        path = option.file.path
-        if path not in self._launches:
-            self._launches[path] = launches(self.root, path, option.file.modules)
-        runs = self._launches[path]
         names = _option_names(option.call.expr)
-        given = [launch.given(names) for launch in runs]
-        if not any(g is not None for g in given):
+        runs: list[Launch] = []
+        given: list[tuple[str, ...] | None] = []
+        for script in (option.file, *self._importers(option.file)):
+            if script.path not in self._launches:
+                self._launches[script.path] = launches(self.root, script.path, script.modules)
+            runs = self._launches[script.path]
+            given = [launch.given(names) for launch in runs]
+            if any(g is not None for g in given):
+                break
+        else:
             return None
         main = runs[0].path
         stages = [(launch, g) for launch, g in zip(runs, given, strict=True) if launch.path == main]
@@ -937,7 +945,24 @@ class _Repo:
         return _Launched(option.option, shown, [launch.line for launch, _ in stages], main,
                          _run_labels([launch for launch, _ in stages]), others)  # fmt: skip
 
+    def _importers(self, f: _File) -> list[_File]:
+        """The files that import module ``f`` (or a name from it) and train themselves (build
+        a torch optimizer, step it or run a backward pass), by path: the training scripts
+        that run the options ``f`` declares. A script importing them to evaluate
+        (CenterTrack's ``test.py``) is another run: its command's options are not the
+        training's."""
+        found = {g.path: g for m in f.modules for g in self.importers.get(m, ())}
+        trains = [
+            found[p]
+            for p in sorted(found)
+            if p != f.path and any(TRAINING_STEP.match(u.api) for u in found[p].fa.uses)
+        ]
+        return trains
+
     def add_file(self, f: _File) -> None:
+        for dotted in set(f.imports.values()):
+            for name in {dotted, dotted.rpartition(".")[0]} - {""}:
+                self.importers.setdefault(name, []).append(f)
         for a, _ in f.assigns:
             if (
                 a.target.kind == "Name"
