@@ -1295,6 +1295,13 @@ class _Values:
                 found = self._argparse(f, fn, expr, depth)
                 if found is not None:
                     return found
+            hyp = self.repo.hyp
+            setting = hyp.attribute(last, expr.name) if hyp and expr.target.kind == "Name" else None
+            if hyp is not None and setting is not None:
+                # ``args.base_lr``, ``args`` the object a repository loader makes of the YAML
+                # an option's default names (no option of that name declared)
+                step = f"{expr.text}: {setting.text} in {setting.loc()}, {hyp.chosen_by}"
+                return _Val(setting.text, True, (step,))
             if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
                 found = self._config(expr, depth)
                 if found is not None:
