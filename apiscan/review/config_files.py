@@ -718,6 +718,8 @@ class DarknetSettings:
     #: the names holding the object a repository loader returns, read by attribute
     #: (semseg's ``args.base_lr`` after ``args = get_parser()``)
     objects: frozenset[str] = frozenset()
+    #: the keys read from those objects by attribute
+    attribute_keys: frozenset[str] = frozenset()
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
@@ -912,7 +914,8 @@ def hyp_settings(
     if not receivers and not by_name:
         return None
     changed = {k: v for k, v in changed.items() if k in values}
-    return DarknetSettings(values, receivers, "", named[path], changed, by_name)
+    read = frozenset(k for name in by_name for k in attributes[name])
+    return DarknetSettings(values, receivers, "", named[path], changed, by_name, read)
 
 
 def _one_section_deep(path: str, node: yaml.MappingNode) -> dict[str, Setting]:

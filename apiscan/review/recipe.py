@@ -568,6 +568,7 @@ def extract_recipe(
         *yaml_rows(recipe.repo.yaml),
         *darknet_recipe(Path(root), analyses, apart),
         *option_rows(options, analyses),
+        *_object_length(recipe.repo),
     )
     return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
 
@@ -659,6 +660,24 @@ def _split_seed(file: _File, seed: CallValues, name: str) -> str:
                 "(a fixed data split), not the training's seed"
             )
     return ""
+
+
+def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
+    """The training length a YAML loaded into an object gives (semseg's ``epochs: 100``,
+    read as ``args.epochs`` in the epoch loop): no option declares it, so no option's row
+    says it. Only keys the training reads by attribute, and none an option also declares."""
+    hyp = repo.hyp
+    if hyp is None:
+        return ()
+    rows = []
+    for key in sorted(hyp.attribute_keys):
+        setting = hyp.values.get(key)
+        if setting is None or key in repo.argparse or _setting_category(key) != "epochs":
+            continue
+        why = f"read by attribute; {hyp.chosen_by}"
+        place = Where(setting.path, setting.line)
+        rows.append(RecipeItem("epochs", f"config {key}", place, (("value", setting.text),), why))
+    return tuple(rows)
 
 
 def _setting_category(name: str) -> str | None:

@@ -2,10 +2,10 @@
 read by attribute (issue 20, the recipe from what runs).
 
 fixtures/yamlobject: ``tool/train.py``'s ``--config`` defaults to ``config/seg.yaml`` (keys in
-sections); ``util/config.py``'s ``load_cfg_from_cfg_file`` does ``yaml.safe_load`` and
-flattens the sections into a ``CfgNode``; ``get_parser`` returns it and the training reads
-``args.base_lr``. ``config/other.yaml`` is named by nothing; ``--momentum`` is declared as an
-option too; ``opts`` is no loader's object."""
+sections, ``max_iter`` read by nothing); ``util/config.py``'s ``load_cfg_from_cfg_file`` does
+``yaml.safe_load`` and flattens the sections into a ``CfgNode``; ``get_parser`` returns it
+and the training reads ``args.base_lr``. ``config/other.yaml`` is named by nothing;
+``--momentum`` is declared as an option too; ``opts`` is no loader's object."""
 
 from __future__ import annotations
 
@@ -35,9 +35,14 @@ def test_the_loaders_object_reads_the_named_yaml_one_section_deep(review) -> Non
     )
     assert _value(review, "torch.optim.SGD", "weight_decay").startswith("0.0001 (")
     assert _value(review, "torch.nn.CrossEntropyLoss", "ignore_index").startswith(
-        "255 (args.ignore_label: 255 in config/seg.yaml:8"
+        "255 (args.ignore_label: 255 in config/seg.yaml:10"
     )
     assert _value(review, "torch.utils.data.DataLoader", "batch_size").startswith("16 (")
+    # the training length no option declares: a row of its own, for the key read alone
+    lengths = [i for i in review.recipe if i.category == "epochs"]
+    assert [(i.name, dict(i.values), i.where.path, i.where.line) for i in lengths] == [
+        ("config epochs", {"value": "30"}, "config/seg.yaml", 8)
+    ]
     # ``manual_seed:`` left empty loads as None: the seeding branch is not taken
     assert not [i for i in review.recipe if i.name == "torch.manual_seed"]
 
