@@ -114,8 +114,8 @@ def documented_entry(root: Path, scripts: Mapping[str, str]) -> str | None:
     another task's (a linear probe, a zero-shot benchmark, a profiler), not the recipe."""
     counts: Counter[str] = Counter()
     order: list[str] = []
-    for _, _, words in _commands(root, docs=True, bare=True):
-        for _, path in _launched(words, scripts):
+    for _, _, words, cwd in _placed(_commands(root, docs=True, bare=True)):
+        for _, path in _launched(words, scripts, cwd):
             counts[path] += 1
             if path not in order:
                 order.append(path)
@@ -177,10 +177,10 @@ def launches(root: Path, script: str, modules: Collection[str] = ()) -> list[Lau
     (an evaluation, a demo) is none: its options are not this script's."""
     names = {script: script, **{m: script for m in modules}}
     found: dict[str, list[Launch]] = {}
-    for path, line, words in _commands(root, docs=False, bare=True):
+    for path, line, words, cwd in _placed(_commands(root, docs=False, bare=True)):
         if not path.endswith(".sh"):
             continue
-        for index, _ in _launched(words, names):
+        for index, _ in _launched(words, names, cwd):
             found.setdefault(path, []).append(Launch(path, line, tuple(words[index + 1 :])))
     readme = _readme_text(root)
     mentioned = {p: readme.find(PurePosixPath(p).name) for p in found}
@@ -200,10 +200,35 @@ def _readme_text(root: Path) -> str:
     return ""
 
 
-def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[tuple[int, str]]:
+def _placed(
+    commands: Iterator[tuple[str, int, list[str]]],
+) -> Iterator[tuple[str, int, list[str], str]]:
+    """The commands with the folder each runs in (root-relative, "" at the root, "?" once a
+    ``cd`` leaves the repository or names a shell variable): a script's ``cd src``
+    line moves the commands after it (CenterTrack's ``experiments/*.sh``: ``cd src`` then
+    ``python main.py ...``, run from the root), a file's commands start at the root again.
+    The ``cd`` commands themselves are not yielded."""
+    current, cwd = "", ""
+    for path, line, words in commands:
+        if path != current:
+            current, cwd = path, ""
+        if words[0] == "cd":
+            target = words[1] if len(words) == 2 else ""
+            moved = os.path.normpath(os.path.join(cwd, target)) if target else ".."
+            bad = "$" in target or "~" in target or target.startswith("/") or cwd == "?"
+            cwd = "?" if bad or moved.startswith("..") else ("" if moved == "." else moved)
+            continue
+        yield path, line, words, cwd
+
+
+def _launched(
+    words: list[str], scripts: Mapping[str, str], cwd: str = ""
+) -> Iterator[tuple[int, str]]:
     """(the index of the word naming it, the script) for the scripts of ``scripts`` a
     command's words launch: the module after ``-m``, a ``.py`` path (``./`` and a leading
-    ``python`` path left aside) after a launcher."""
+    ``python`` path left aside, taken from ``cwd``, the folder the command runs in) after a
+    launcher. A command in an unknown folder (``cwd`` "?") names a script by its path
+    from the root alone."""
     launched = False
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
@@ -217,6 +242,8 @@ def _launched(words: list[str], scripts: Mapping[str, str]) -> Iterator[tuple[in
             return
         elif launched and word.endswith(".py"):
             name = os.path.normpath(word.removeprefix("./"))
+            if cwd not in ("", "?") and not name.startswith("/"):
+                name = os.path.normpath(os.path.join(cwd, name))
             if name in scripts:
                 yield index, scripts[name]
             return
@@ -229,7 +256,8 @@ def _commands(
     pages (with ``docs``) and the shell scripts, continuation lines (a trailing backslash)
     joined. A line counts when it passes options; with ``bare`` also when it starts with a
     launcher (barlowtwins' ``python main.py /path/to/imagenet/``: the pretraining run with
-    every default, beside two linear-evaluation commands that set options)."""
+    every default, beside two linear-evaluation commands that set options) and, in a shell
+    script, when it changes folder (``cd src``: :func:`_placed` reads it)."""
     for path in _files(root, docs):
         try:
             full = root / path
@@ -254,7 +282,8 @@ def _commands(
             for words in split_commands(line_text, page):
                 command = " ".join(words)
                 options = "--" in command or re.search(r"\s-(c|opt)\s", command)
-                if options or (bare_here and words[0] in _LAUNCHERS):
+                moves = bare and not page and words[0] == "cd"  # a script's ``cd src``
+                if options or moves or (bare_here and words[0] in _LAUNCHERS):
                     yield path, start, words
 
 

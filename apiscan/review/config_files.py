@@ -715,12 +715,22 @@ class DarknetSettings:
     #: key -> where the code changes the entry after loading it and how
     #: (``train.py:236 (hyp["weight_decay"] *= batch_size * accumulate / nbs)``)
     changed: dict[str, str] = field(default_factory=dict)
+    #: the names holding the object a repository loader returns, read by attribute
+    #: (semseg's ``args.base_lr`` after ``args = get_parser()``)
+    objects: frozenset[str] = frozenset()
+    #: the keys read from those objects by attribute
+    attribute_keys: frozenset[str] = frozenset()
 
     def read(self, receiver: str, key: str) -> Setting | None:
         """The setting ``receiver[key]`` reads (the receiver by its last name), if any."""
         if receiver.rpartition(".")[2] not in self.receivers:
             return None
         return self.values.get(key)
+
+    def attribute(self, receiver: str, key: str) -> Setting | None:
+        """The setting ``receiver.key`` reads, the receiver a name holding a loader's
+        object, if any."""
+        return self.values.get(key) if receiver in self.objects else None
 
 
 def darknet_settings(
@@ -813,6 +823,7 @@ def hyp_settings(
                     named.setdefault(candidate, by)
                     break
     flat_files: dict[str, dict[str, Setting]] = {}
+    sectioned: dict[str, dict[str, Setting]] = {}
     nodes: dict[str, yaml.Node | Exception | None] = {}
     for path in sorted(named):
         try:
@@ -825,16 +836,32 @@ def hyp_settings(
             flat_files[path] = {
                 str(k.value): Setting(_shown(v), path, v.start_mark.line + 1) for k, v in node.value
             }
-    if len(flat_files) != 1:
-        return None  # none, or several hyperparameter files named: none is "the" one
-    ((path, values),) = flat_files.items()
-    loaded: set[str] = set()
+        elif isinstance(node, yaml.MappingNode):
+            sectioned[path] = _one_section_deep(path, node)
     assigns = [
         a
         for fa in files
         for facts in [fa.syntax.values]  # type: ignore[union-attr]
         for a in [*facts.assigns, *(a for d in facts.defs for a in d.assigns)]
     ]
+    # the repository's own loaders (semseg's ``load_cfg_from_cfg_file``: ``yaml.safe_load``
+    # then a ``CfgNode`` of the sections' keys) and what returns what they return
+    loaders = _yaml_loaders(files)
+    objects = {
+        a.target.name
+        for a in assigns
+        if a.target.kind == "Name"
+        and a.value.kind == "Call"
+        and a.value.func.text.rpartition(".")[2] in loaders
+    }
+    if not flat_files and len(sectioned) == 1 and objects:
+        flat_files = sectioned  # a file of sections, whose keys a loader hands on flattened
+    else:
+        objects = set()
+    if len(flat_files) != 1:
+        return None  # none, or several hyperparameter files named: none is "the" one
+    ((path, values),) = flat_files.items()
+    loaded: set[str] = set(objects)
     for a in assigns:
         func = a.value.func.text if a.value.kind == "Call" else ""
         if (
@@ -852,6 +879,7 @@ def hyp_settings(
         ):
             loaded.add(a.target.text.rpartition(".")[2])
     keys: dict[str, set[str]] = {}
+    attributes: dict[str, set[str]] = {}
     changed: dict[str, str] = {}
     for fa in files:
         facts = fa.syntax.values  # type: ignore[union-attr]
@@ -868,6 +896,9 @@ def hyp_settings(
             read = _keyed_read(e, loaded, values)
             if read is not None:
                 keys.setdefault(read[0], set()).add(read[1])
+            name = e.target.text.rpartition(".")[2] if e.kind == "Attribute" else ""
+            if name in objects and e.target.kind == "Name" and e.name in values:
+                attributes.setdefault(name, set()).add(e.name)
         writes = [
             (a.target, a.line, f"{a.target.text} = {a.value.text}")
             for d in facts.defs
@@ -879,10 +910,64 @@ def hyp_settings(
             if read is not None:
                 changed.setdefault(read[1], f"{fa.path}:{line} ({statement.strip()})")
     receivers = frozenset(name for name, read in keys.items() if len(read) >= 2)
-    if not receivers:
+    by_name = frozenset(name for name, read in attributes.items() if len(read) >= 2)
+    if not receivers and not by_name:
         return None
     changed = {k: v for k, v in changed.items() if k in values}
-    return DarknetSettings(values, receivers, "", named[path], changed)
+    read = frozenset(k for name in by_name for k in attributes[name])
+    return DarknetSettings(values, receivers, "", named[path], changed, by_name, read)
+
+
+def _one_section_deep(path: str, node: yaml.MappingNode) -> dict[str, Setting]:
+    """The scalar keys of a YAML mapping, at the top or one section deep (``TRAIN:
+    base_lr: 0.01`` gives ``base_lr``), the first of a key met twice kept: what a loader
+    that flattens the sections into one object holds."""
+    out: dict[str, Setting] = {}
+    for key, value in node.value:
+        pairs = value.value if isinstance(value, yaml.MappingNode) else [(key, value)]
+        for k, v in pairs:
+            if isinstance(v, yaml.ScalarNode):
+                # ``manual_seed:`` left empty loads as None
+                shown = "None" if v.tag.endswith(":null") else _shown(v)
+                out.setdefault(str(k.value), Setting(shown, path, v.start_mark.line + 1))
+    return out
+
+
+def _yaml_loaders(files: Sequence[FileAnalysis]) -> set[str]:
+    """The names of the repository's functions that load a YAML and return something
+    (``load_cfg_from_cfg_file``: ``yaml.safe_load(f)``, then ``return cfg``), and of
+    those returning what one of them returns (``get_parser``: ``cfg =
+    load_cfg_from_cfg_file(args.config)``, ``return cfg``), a few levels deep."""
+    defs = [
+        d
+        for fa in files
+        for d in fa.syntax.values.defs  # type: ignore[union-attr]
+        if not d.is_class and d.returns
+    ]
+    calls = {
+        id(d): {
+            e.func.text.rpartition(".")[2]
+            for a in d.assigns
+            for e in a.value.walk()
+            if e.kind == "Call"
+        }
+        for d in defs
+    }
+    found = {
+        d.name
+        for d in defs
+        for a in d.assigns
+        for e in a.value.walk()
+        if e.kind == "Call"
+        and e.func.text.partition(".")[0] == "yaml"
+        and e.func.text.rpartition(".")[2] in ("safe_load", "load", "full_load")
+    }
+    for _ in range(3):
+        more = {d.name for d in defs if calls[id(d)] & found} - found
+        if not more:
+            break
+        found |= more
+    return found
 
 
 def _yaml_default(call: Expr) -> tuple[str, str] | None:

@@ -586,6 +586,7 @@ def extract_recipe(
         *yaml_rows(recipe.repo.yaml),
         *darknet_recipe(Path(root), analyses, apart),
         *option_rows(options, analyses),
+        *_object_length(recipe.repo),
     )
     return recipe.picked_configs(with_config_rows(items, analyses, Path(root), files))
 
@@ -677,6 +678,24 @@ def _split_seed(file: _File, seed: CallValues, name: str) -> str:
                 "(a fixed data split), not the training's seed"
             )
     return ""
+
+
+def _object_length(repo: _Repo) -> tuple[RecipeItem, ...]:
+    """The training length a YAML loaded into an object gives (semseg's ``epochs: 100``,
+    read as ``args.epochs`` in the epoch loop): no option declares it, so no option's row
+    says it. Only keys the training reads by attribute, and none an option also declares."""
+    hyp = repo.hyp
+    if hyp is None:
+        return ()
+    rows = []
+    for key in sorted(hyp.attribute_keys):
+        setting = hyp.values.get(key)
+        if setting is None or key in repo.argparse or _setting_category(key) != "epochs":
+            continue
+        why = f"read by attribute; {hyp.chosen_by}"
+        place = Where(setting.path, setting.line)
+        rows.append(RecipeItem("epochs", f"config {key}", place, (("value", setting.text),), why))
+    return tuple(rows)
 
 
 def _setting_category(name: str) -> str | None:
@@ -926,6 +945,8 @@ class _Repo:
     hyp: DarknetSettings | None = None
     #: the repository's root, whose shell scripts launch the training (None: none read)
     root: Path | None = None
+    #: a module name -> the files importing it or a name from it
+    importers: dict[str, list[_File]] = field(default_factory=dict)
     #: a script's path -> the shell scripts' commands that run it (read on first use)
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
 
@@ -934,16 +955,22 @@ class _Repo:
         ``train_standard.sh``: ``--lr 0.0004`` in its first stage, 0.000125 and 0.0001 in
         the later ones), or None when no launch passes it. Only commands that run the very
         script declaring the option count: a script running another entry (an evaluation)
-        or a word no option of the script spells changes nothing."""
+        or a word no option of the script spells changes nothing. Options declared in a
+        module of their own (CenterTrack's ``class opts`` in ``src/lib/opts.py``, read by
+        ``main.py``) take the commands that run a script importing that module."""
         if self.root is None:
             return None
-        path = option.file.path
-        if path not in self._launches:
-            self._launches[path] = launches(self.root, path, option.file.modules)
-        runs = self._launches[path]
         names = _option_names(option.call.expr)
-        given = [launch.given(names) for launch in runs]
-        if not any(g is not None for g in given):
+        runs: list[Launch] = []
+        given: list[tuple[str, ...] | None] = []
+        for script in (option.file, *self._importers(option.file)):
+            if script.path not in self._launches:
+                self._launches[script.path] = launches(self.root, script.path, script.modules)
+            runs = self._launches[script.path]
+            given = [launch.given(names) for launch in runs]
+            if any(g is not None for g in given):
+                break
+        else:
             return None
         main = runs[0].path
         stages = [(launch, g) for launch, g in zip(runs, given, strict=True) if launch.path == main]
@@ -955,7 +982,24 @@ class _Repo:
         return _Launched(option.option, shown, [launch.line for launch, _ in stages], main,
                          _run_labels([launch for launch, _ in stages]), others)  # fmt: skip
 
+    def _importers(self, f: _File) -> list[_File]:
+        """The files that import module ``f`` (or a name from it) and train themselves (build
+        a torch optimizer, step it or run a backward pass), by path: the training scripts
+        that run the options ``f`` declares. A script importing them to evaluate
+        (CenterTrack's ``test.py``) is another run: its command's options are not the
+        training's."""
+        found = {g.path: g for m in f.modules for g in self.importers.get(m, ())}
+        trains = [
+            found[p]
+            for p in sorted(found)
+            if p != f.path and any(TRAINING_STEP.match(u.api) for u in found[p].fa.uses)
+        ]
+        return trains
+
     def add_file(self, f: _File) -> None:
+        for dotted in set(f.imports.values()):
+            for name in {dotted, dotted.rpartition(".")[0]} - {""}:
+                self.importers.setdefault(name, []).append(f)
         for a, _ in f.assigns:
             if (
                 a.target.kind == "Name"
@@ -1288,6 +1332,13 @@ class _Values:
                 found = self._argparse(f, fn, expr, depth)
                 if found is not None:
                     return found
+            hyp = self.repo.hyp
+            setting = hyp.attribute(last, expr.name) if hyp and expr.target.kind == "Name" else None
+            if hyp is not None and setting is not None:
+                # ``args.base_lr``, ``args`` the object a repository loader makes of the YAML
+                # an option's default names (no option of that name declared)
+                step = f"{expr.text}: {setting.text} in {setting.loc()}, {hyp.chosen_by}"
+                return _Val(setting.text, True, (step,))
             if last in _ARG_RECEIVERS | _CONFIG_RECEIVERS:
                 found = self._config(expr, depth)
                 if found is not None:
