@@ -289,6 +289,7 @@ class ExpressionsMixin:
         body = self.value(node.body)
         self.shapes.on_condition(node, self.value(node.test), "conditional expression")
         orelse = self.value(node.orelse)
+        self.branches[id(node)] = (body, orelse)
         one, other = self._layer_classes(body), self._layer_classes(orelse)
         if one and other and body != orelse:
             return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear

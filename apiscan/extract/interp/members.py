@@ -219,6 +219,15 @@ class MembersMixin:
             return self.owners.attribute_result(api, recv, attr), True
         if kind == "inst":
             return self._inst_member(recv[1], recv, node, attr, call, args, end, usage), True
+        if kind == "class" and not call:
+            info = self.classes.get(recv[1])
+            if info is None or attr in info.methods:
+                # ``collate_fn=Dataset.collate_fn``: a static method read off its own class
+                # (or off one defined further down, not walked yet), named by identity for
+                # what reads it as a callable (as off an object)
+                read = fresh(UNKNOWN[0], UNKNOWN[1])
+                self.bound_methods[id(read)] = (read, f"{self.module_name}.{recv[1]}.{attr}")
+                return read, True
         if kind == "super":
             if call and args is not None:
                 return self._super_call(attr, args, end), True
