@@ -368,6 +368,16 @@ class MembersMixin:
             if held is not None and self.lookup(node.value.value) is recv:
                 self.bind(node.value.value, seq(held))
                 return
+        if args is not None and len(args.vals) == 1 and _item_of_name(node.value):
+            # ``per_level[i].append(boxes[keep])`` on ``per_level = [[] for _ in levels]``: a
+            # list of lists, one of which collects data-dependent tensors (what
+            # ``per_level[i] = torch.cat(per_level[i])`` joins, and the caller is handed)
+            outer = node.value.value.value  # type: ignore[attr-defined]
+            held_outer = self.lookup(outer)
+            held = self.shapes.collect(recv[1], args.vals[0])
+            if held is not None and held_outer[0] == "seq" and held_outer[1][0] == "seq":
+                self.bind(outer, self.shapes.relay([args.vals[0]], seq(seq(held))))
+            return
         if (
             recv[1] != UNKNOWN
             or args is None
@@ -665,3 +675,13 @@ def _hint(node: cst.BaseExpression) -> str:
     if t is cst.IfExp:
         return _hint(node.body)  # type: ignore[attr-defined]
     return ""
+
+
+def _item_of_name(node: cst.BaseExpression) -> bool:
+    """``xs[i]``: one item of a name, indexed by a single plain index."""
+    return (
+        type(node) is cst.Subscript
+        and type(node.value) is cst.Name
+        and len(node.slice) == 1
+        and type(node.slice[0].slice) is cst.Index
+    )
