@@ -1,7 +1,9 @@
 """fixtures/levellists: targets matched per pyramid level are collected in a list of lists
 (``matching[i].append(t[keep])``), joined per level (``matching[i] = torch.cat(...)``) and
 returned; the caller indexing its predictions with them is data-dependent. The same lists
-holding tensors of a fixed shape stay quiet — exactly the marked lines."""
+holding tensors of a fixed shape stay quiet. A helper comparing a column of a parameter
+(``targets[:, 0] == i``) selects rows with a mask when a caller passes it a tensor, not when
+the only caller passes a numpy array — exactly the marked lines."""
 
 from __future__ import annotations
 
@@ -30,3 +32,9 @@ def test_the_caller_of_the_matcher_is_reported(result: ScanResult) -> None:
     )
     assert caller == [(17, "DS116"), (18, "DS111")]
     assert not [f for f in result.shape_findings if f.function.startswith("GridLoss")]
+
+
+def test_a_column_of_a_tensor_parameter_compared_is_a_mask(result: ScanResult) -> None:
+    grouped = [(f.function, f.span.line, f.rule) for f in result.shape_findings]
+    assert ("group_boxes", 12, "DS104") in grouped
+    assert not [g for g in grouped if g[0] == "group_records"]

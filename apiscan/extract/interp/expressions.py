@@ -247,9 +247,12 @@ class ExpressionsMixin:
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
-            for v in vals:
+            for v, e in zip(vals, exprs, strict=True):
                 if v[0] == "unknown":
                     self._sensitive(v)  # ``m >= 0`` of a parameter: a mask if it is a tensor
+                    if type(e) is cst.Subscript and type(e.value) is cst.Name:
+                        # ``targets[:, 0] == i``: a column of a parameter, a mask too
+                        self._sensitive(self.lookup(e.value.value))
             if ARG_TENSOR in vals:
                 return self._arg_mask()
             for v in vals:
