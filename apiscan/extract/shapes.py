@@ -777,6 +777,14 @@ class ShapeTracker:
         if name == "one_hot":
             if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
                 self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
+                return result
+            width = args[1] if len(args) > 1 else kwargs.get("num_classes", NONTORCH)
+            if is_variable(width) and not _batch_max(width):
+                # ``num_classes=len(torch.unique(labels))``: the width is read from the data
+                why, chain = self._why(f"num_classes {self._source_words([width])}", [width])
+                self.hit("DS107", node, api, why, chain=chain)
+                self._syncs(width, "num_classes")
+                return DYN_TENSOR
             return result
         if name == "pad_packed_sequence" and recv is None and "total_length" not in kwargs:
             # packing itself leaves no shape behind (MindSpore's RNNs take the padded batch
