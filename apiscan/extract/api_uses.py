@@ -172,6 +172,9 @@ class Extractor(
         self.bound_methods: dict[int, tuple[Val, str]] = {}
         #: id(value) -> (value, function, bound arguments): ``functools.partial(f, ...)``
         self.partials: dict[int, tuple[Val, Val, _Args]] = {}
+        #: id(conditional expression node) -> the values of its two branches
+        #: (``collate_fn=A.collate4 if quad else A.collate``: either function may run)
+        self.branches: dict[int, tuple[Val, Val]] = {}
         #: id(index) -> (index, the sequence it walks): the variable of ``for i in
         #: range(len(targets))``, whose ``targets[i]`` is an element as ``for t in targets``
         #: gives one (see ``_bind_loop``)

@@ -867,6 +867,14 @@ class ShapeTracker:
         if name == "one_hot":
             if (len(args) < 2 and "num_classes" not in kwargs) or _minus_one_classes(node):
                 self.hit("DS107", node, api, "without num_classes the width is max(input) + 1")
+                return result
+            width = args[1] if len(args) > 1 else kwargs.get("num_classes", NONTORCH)
+            if is_variable(width) and not _batch_max(width):
+                # ``num_classes=len(torch.unique(labels))``: the width is read from the data
+                why, chain = self._why(f"num_classes {self._source_words([width])}", [width])
+                self.hit("DS107", node, api, why, chain=chain)
+                self._syncs(width, "num_classes")
+                return DYN_TENSOR
             return result
         if name == "pad_packed_sequence" and recv is None and "total_length" not in kwargs:
             # packing itself leaves no shape behind (MindSpore's RNNs take the padded batch
@@ -1386,10 +1394,11 @@ class ShapeTracker:
             for a in args:
                 if is_dyn_number(a) or a == RAND:
                     return a
-        if any(w in last.lower() for w in RESIZE_WORDS) and any(
-            a == RAND or _any_elem(a, lambda e: e == RAND) for a in args
-        ):
-            self.random_resize(node, q)
+        if any(w in last.lower() for w in RESIZE_WORDS):
+            if any(a == RAND or _any_elem(a, lambda e: e == RAND) for a in args):
+                self.random_resize(node, q)
+            elif isinstance(node, cst.Call) and _resized_to_fixed_size(node):
+                self.on_window()  # the randomly resized image is brought back to one size
         return None
 
     def _host_library_call(
@@ -1501,6 +1510,36 @@ def _leaves_loop(body: cst.BaseSuite) -> bool:
         if any(type(s) in (cst.Continue, cst.Break) for s in small):
             return True
     return False
+
+
+#: Keywords of a resize that scale the input rather than give the output's size.
+_SCALE_KEYWORDS = frozenset({"fx", "fy", "scale_factor", "scale"})
+
+
+def _resized_to_fixed_size(node: cst.Call) -> bool:
+    """``cv2.resize(img, (w0 // sf, h0 // sf))`` with ``w0``, ``h0`` read before a random
+    resize: an output size given outright (second argument, ``dsize=`` or ``size=``), not a
+    scale, that reads nothing of the image being resized, so every output of the function
+    has that size whatever size was drawn before (BSRGAN's degradation resizes at random,
+    then back to the input size over the scale factor)."""
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    if not positional or type(positional[0].value) is not cst.Name:
+        return False
+    if _SCALE_KEYWORDS & keywords.keys() or any(a.star for a in node.args):
+        return False
+    size = positional[1].value if len(positional) > 1 else None
+    size = size if size is not None else keywords.get("dsize", keywords.get("size"))
+    if size is None or (type(size) is cst.Name and size.value == "None"):
+        return False
+    image = positional[0].value.value
+    stack: list[cst.CSTNode] = [size]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name and n.value == image:
+            return False
+        stack.extend(n.children)
+    return True
 
 
 def names_read(node: cst.Call) -> list[str]:

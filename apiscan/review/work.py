@@ -3672,6 +3672,19 @@ def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool
 
 #: The rule for multi-scale training and dataset-dependent input shapes (padded batches too).
 INPUT_SHAPE_RULE = "DS119"
+#: The rule for per-sample tensors of their own lengths joined into one (the boxes of every
+#: image of a batch concatenated into one targets tensor): in a collate function, the batch
+#: field has as many rows as the batch has boxes.
+PER_SAMPLE_TOTAL_RULE = "DS120"
+#: ``A.collate4 if quad else A.collate``: the alternatives of a conditional expression.
+_ALTERNATIVES = re.compile(r"\s+if\s+.*?\s+else\s+")
+
+
+def _collate_names(text: str) -> list[str]:
+    """The last names of the functions a ``collate_fn=`` argument may pass
+    (``A.collate_fn4 if quad else A.collate_fn``: the alternatives of one loader)."""
+    parts = _ALTERNATIVES.split(text.strip())
+    return [p.strip().rpartition(".")[2] for p in parts if p.strip()]
 
 
 def padded_batches(
@@ -3679,13 +3692,17 @@ def padded_batches(
 ) -> tuple[tuple[str, str], ...]:
     """(path, function) of the collate functions (``DataLoader(collate_fn=...)``, followed
     one call deep through the scan's call facts) where DS119 found a batch padded to its
-    largest item, whatever their scope (the rule decides what pads; this only asks whether
-    a loader collates with it). Every batch then has its own shape, as with multi-scale
-    training: the compiled network needs fixed buckets or one padded size."""
+    largest item, or DS120 per-sample tensors concatenated into one (``torch.cat(labels,
+    0)`` of every image's boxes), whatever their scope (the rules decide what varies; this
+    only asks whether a loader collates with it). Every batch then has its own shape, as
+    with multi-scale training: the compiled network needs fixed buckets or one padded size
+    (a maximum box count). The alternatives of one loader's collate (``collate_fn=A.f4 if
+    quad else A.f``) are one pipeline."""
     padding = {
         (f.path, f.function)
         for f in result.shape_findings
-        if f.rule == INPUT_SHAPE_RULE and BATCH_PADDING in f.message
+        if (f.rule == INPUT_SHAPE_RULE and BATCH_PADDING in f.message)
+        or f.rule == PER_SAMPLE_TOTAL_RULE
     }
     if not padding:
         return ()
@@ -3694,20 +3711,39 @@ def padded_batches(
     for fa, _ in with_facts(analyses):
         for qual in dict.fromkeys(fn.qualname for fn in fa.functions):
             defs.setdefault(qual.rpartition(".")[2], []).append((fa, qual))
-    found: set[tuple[str, str]] = set()
+    #: (path, line) of a loader -> the last names of the collate functions it may use: read
+    #: off the ``DataLoader`` call, and off the scan's ``collate_fn`` edges (a loader class
+    #: chosen at run time, ``loader = DataLoader if w else InfiniteDataLoader``)
+    loaders: dict[tuple[str, int], list[str]] = {}
     for f in result.api_findings:
         if f.api != "torch.utils.data.DataLoader" or f.args is None or ancillary.why(f.path):
             continue
         collate = next((text for name, text in f.args.keywords if name == "collate_fn"), "")
-        for fa, qual in defs.get(collate.rpartition(".")[2], []):
-            todo = [(fa, qual)] + [
-                target
-                for call in fa.calls
-                if call.role == "call"
-                and (call.caller == qual or call.caller.startswith(qual + "."))
-                for target in defs.get(call.callee.rpartition(".")[2], [])
-            ]
-            found.update((t.path, q) for t, q in todo if (t.path, q) in padding)
+        loaders.setdefault((f.path, f.span.line), []).extend(_collate_names(collate))
+    for fa, _ in with_facts(analyses):
+        if ancillary.why(fa.path):
+            continue
+        for call in fa.calls:
+            if call.role == "collate_fn":
+                names = loaders.setdefault((fa.path, call.line), [])
+                names.append(call.callee.rpartition(".")[2])
+    found: set[tuple[str, str]] = set()
+    for names in loaders.values():
+        for last in sorted(dict.fromkeys(n for n in names if n)):
+            hits: set[tuple[str, str]] = set()
+            for fa, qual in defs.get(last, []):
+                todo = [(fa, qual)] + [
+                    target
+                    for call in fa.calls
+                    if call.role == "call"
+                    and (call.caller == qual or call.caller.startswith(qual + "."))
+                    for target in defs.get(call.callee.rpartition(".")[2], [])
+                ]
+                hits.update((t.path, q) for t, q in todo if (t.path, q) in padding)
+            if hits:
+                # the alternatives of one loader's collate are one pipeline, whichever runs
+                found.update(hits)
+                break
     return tuple(sorted(found))
 
 

@@ -146,6 +146,12 @@ class CallsMixin:
         """Functions and objects passed as collate_fn/transform/dataset/...: edges of the data
         pipeline (the role says what of an object runs; see ``DATA_ROLES``)."""
         if keyword in DATA_ROLES:
+            if type(value) is cst.IfExp and id(value) in self.branches:
+                # ``collate_fn=A.collate4 if quad else A.collate``: an edge to each branch
+                body, orelse = self.branches[id(value)]
+                self._call_role(keyword, body, value.body)
+                self._call_role(keyword, orelse, value.orelse)
+                return
             callee = self._callee_name(self._bound_function(v))
             if callee:
                 self._call_fact(callee, value, keyword)

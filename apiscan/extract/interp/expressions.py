@@ -257,11 +257,14 @@ class ExpressionsMixin:
             for v in vals:
                 if v[0] == "tensor" and v != ARG_TENSOR:
                     return BOOL_TENSOR
-            for v in vals:
+            for v, e in zip(vals, exprs, strict=True):
                 if v[0] in ("unknown", "ret"):
                     # ``m >= 0`` of a parameter, or of what another file's function returns:
                     # a mask if it is a tensor
                     self._sensitive(v)
+                if v[0] == "unknown" and type(e) is cst.Subscript and type(e.value) is cst.Name:
+                    # ``targets[:, 0] == i``: a column of a parameter, a mask too
+                    self._sensitive(self.lookup(e.value.value))
             if ARG_TENSOR in vals:
                 return self._arg_mask()
             for v in vals:
@@ -301,6 +304,7 @@ class ExpressionsMixin:
         body = self.value(node.body)
         self.shapes.on_condition(node, self.value(node.test), "conditional expression")
         orelse = self.value(node.orelse)
+        self.branches[id(node)] = (body, orelse)
         one, other = self._layer_classes(body), self._layer_classes(orelse)
         if one and other and body != orelse:
             return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear

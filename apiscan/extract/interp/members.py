@@ -225,6 +225,15 @@ class MembersMixin:
             # imported from another file (a qualified name's call)
             self._call_fact(f"{self.module_name}.{recv[1]}.{attr}", end)
             return UNKNOWN, True
+        if kind == "class" and not call:
+            info = self.classes.get(recv[1])
+            if info is None or attr in info.methods:
+                # ``collate_fn=Dataset.collate_fn``: a static method read off its own class
+                # (or off one defined further down, not walked yet), named by identity for
+                # what reads it as a callable (as off an object)
+                read = fresh(UNKNOWN[0], UNKNOWN[1])
+                self.bound_methods[id(read)] = (read, f"{self.module_name}.{recv[1]}.{attr}")
+                return read, True
         if kind == "super":
             if call and args is not None:
                 return self._super_call(attr, args, end), True
@@ -365,6 +374,16 @@ class MembersMixin:
             if held is not None and self.lookup(node.value.value) is recv:
                 self.bind(node.value.value, seq(held))
                 return
+        if args is not None and len(args.vals) == 1 and _item_of_name(node.value):
+            # ``per_level[i].append(boxes[keep])`` on ``per_level = [[] for _ in levels]``: a
+            # list of lists, one of which collects data-dependent tensors (what
+            # ``per_level[i] = torch.cat(per_level[i])`` joins, and the caller is handed)
+            outer = node.value.value.value  # type: ignore[attr-defined]
+            held_outer = self.lookup(outer)
+            held = self.shapes.collect(recv[1], args.vals[0])
+            if held is not None and held_outer[0] == "seq" and held_outer[1][0] == "seq":
+                self.bind(outer, self.shapes.relay([args.vals[0]], seq(seq(held))))
+            return
         if (
             recv[1] != UNKNOWN
             or args is None
@@ -672,3 +691,13 @@ def _hint(node: cst.BaseExpression) -> str:
     if t is cst.IfExp:
         return _hint(node.body)  # type: ignore[attr-defined]
     return ""
+
+
+def _item_of_name(node: cst.BaseExpression) -> bool:
+    """``xs[i]``: one item of a name, indexed by a single plain index."""
+    return (
+        type(node) is cst.Subscript
+        and type(node.value) is cst.Name
+        and len(node.slice) == 1
+        and type(node.slice[0].slice) is cst.Index
+    )

@@ -82,4 +82,14 @@ class OneHotWithoutNumClasses(Rule):
         def targets_to_onehot(labels: torch.Tensor) -> torch.Tensor:
             return F.one_hot(labels, num_classes=-1)  # error
         """,
+        """
+        import torch
+        import torch.nn.functional as F
+
+
+        def merge_same_ids(features: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+            ids, inverse = torch.unique(labels, return_inverse=True)
+            onehot = F.one_hot(inverse, num_classes=len(ids)).float()  # error
+            return onehot.T @ features
+        """,
     )

@@ -110,6 +110,20 @@ class VariableInputShape(Rule):
             cropped = canvas[y : y + target_h, x : x + target_w]
             return torch.from_numpy(0.5 * origin_img + 0.5 * cropped)
         """,
+        """
+        import random
+
+        import cv2
+        import torch
+
+
+        def degrade(img, sf: int = 4):
+            h, w = img.shape[:2]
+            s = random.uniform(1, 2 * sf)
+            img = cv2.resize(img, (int(w / s), int(h / s)))
+            img = cv2.resize(img, (w // sf, h // sf), interpolation=random.choice([1, 2, 3]))
+            return torch.from_numpy(img)
+        """,
     )
     INVALID = (
         """
@@ -171,6 +185,20 @@ class VariableInputShape(Rule):
             img = cv2.resize(img, (int(w * s), int(h * s)))  # error
             k = random.randint(16, 32)
             return torch.from_numpy(img[0 : 0 + k, 0 : 0 + k])
+        """,
+        """
+        import random
+
+        import cv2
+        import torch
+
+
+        def degrade_twice(img):
+            h, w = img.shape[:2]
+            s = random.uniform(1, 2)
+            img = cv2.resize(img, (int(w / s), int(h / s)))  # error
+            img = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2))
+            return torch.from_numpy(img)
         """,
         """
         # file: train/schedule.py
