@@ -2253,12 +2253,25 @@ def uncalled_functions(
             called_inside.setdefault(".".join(parts[:i]), set()).update(callers)
     out: dict[tuple[str, str], tuple[int, int]] = {}
 
+    # a class whose method is called through its name (an autograd Function's
+    # ``RankSort.apply(...)``, which resolves to torch's ``Function.apply``: no call record
+    # names the repository's class) -> (path, line) of each such call
+    through: dict[str, set[tuple[str, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        for c in facts.values.calls if facts.values is not None else ():
+            func = c.expr.func if c.expr.parts else None
+            written = func.full() if func is not None and func.kind == "Attribute" else ""
+            for part in written.split(".")[:-1]:  # ``functions.RankSort.apply``
+                if part[:1].isupper():
+                    through.setdefault(part, set()).add((fa.path, c.expr.line))
+
     def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:
         """Whether ``name`` is written or called somewhere other than the body of the class
-        ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere)."""
+        ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere), a class
+        also through a method called on its name."""
         return any(
             not (cls and p == path and first <= line <= last)
-            for p, line in written_at.get(name, ())
+            for p, line in (*written_at.get(name, ()), *(through.get(name, ()) if cls else ()))
         )
 
     def called(names: set[str], path: str, cls: str) -> bool:
