@@ -2262,7 +2262,7 @@ def uncalled_functions(
             func = c.expr.func if c.expr.parts else None
             written = func.full() if func is not None and func.kind == "Attribute" else ""
             for part in written.split(".")[:-1]:  # ``functions.RankSort.apply``
-                if part[:1].isupper():
+                if part.lstrip("_")[:1].isupper():  # ``_ScaleGradient.apply``
                     through.setdefault(part, set()).add((fa.path, c.expr.line))
 
     def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:

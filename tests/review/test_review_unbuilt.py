@@ -44,8 +44,8 @@ def test_a_class_and_a_function_nothing_reaches_are_not_priced(review) -> None:
 def test_a_class_only_a_config_names_stays_priced() -> None:
     result, analyses = scan_with_facts(ScanOptions(path=str(REPO_ROOT / FIXTURE), cache_dir=None))
     uncalled = uncalled_functions(analyses, result)
-    # the Python code names PickedByName nowhere: only the YAML keeps it; ClampGrad, an
-    # autograd Function the kept loss runs through ``ClampGrad.apply``, is no dead code
+    # the Python code names PickedByName nowhere: only the YAML keeps it; _ClampGrad, an
+    # autograd Function the kept loss runs through ``_ClampGrad.apply``, is no dead code
     assert set(uncalled) == {
         ("losses.py", "RankingLoss"),
         ("losses.py", "unused_iou"),
