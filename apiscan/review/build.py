@@ -28,7 +28,7 @@ from apiscan.pipeline import ScanOptions, scan_with_facts
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review import effort, gaps, structure
-from apiscan.review.config_files import framework_keeps
+from apiscan.review.config_files import config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
@@ -176,17 +176,26 @@ def review(options: ScanOptions) -> Review:
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))
+    # the functions nothing runs: no recipe rows, no effort for their gaps
+    uncalled = uncalled_functions(analyses, result)
+    # the classes and functions nothing builds or calls, less those a config file names (a
+    # model YAML's layer, built by eval or a lookup): their code is not reached
+    configured_names = config_names(root, (name for _, name in uncalled))
+    unbuilt = frozenset(k for k in uncalled if k[1] not in configured_names)
     # the gaps a port meets: not those of files counted apart (a module nothing imports, a
-    # demo), nor a data transform's torch layers, which its work item rewrites
+    # demo) or of code nothing reaches, nor a data transform's torch layers, which its work
+    # item rewrites
     in_data = data_pipeline_sites(items)
     network_gaps = gaps.network_gaps(
         result,
         gaps.load_suggester(),
         names=names,
-        covered=lambda f: in_data(f) or bool(ancillary.why(f.path)),
+        covered=lambda f: (
+            in_data(f)
+            or bool(ancillary.why(f.path))
+            or (f.path, f.function.partition(".")[0]) in unbuilt
+        ),
     )
-    # the functions nothing runs: no recipe rows, no effort for their gaps
-    uncalled = uncalled_functions(analyses, result)
     recipe = extract_recipe(
         result, analyses, root, hierarchy, ancillary.other_recipe, readings, uncalled, not_picked
     )
@@ -355,6 +364,7 @@ def review(options: ScanOptions) -> Review:
             cropped_resizes(result, recipe) | unrun_draws(result, analyses, options, named),
             frozenset(k for k, kind in masked.items() if kind == REDUCTION),
             frozenset(k for k, kind in masked.items() if kind == METRICS),
+            unbuilt,
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

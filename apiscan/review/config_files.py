@@ -1993,3 +1993,30 @@ def _unset_options(item: RecipeItem, fa: FileAnalysis, keys: set[str]) -> bool:
         if sources and all(_quoted(attr, s) and "None" in s for s in sources):
             return True
     return False
+
+
+#: A name a config file may write: a class or function a builder looks up by it.
+_CONFIG_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def config_names(root: Path | None, names: Iterable[str]) -> frozenset[str]:
+    """The ``names`` that a YAML or JSON file of the repository writes as a word: a class
+    named only in a model config (yolov7's ``[-1, 1, MP, []]``, built by ``eval`` of the
+    string) may be built, whatever the Python code names. Each file read as text, within
+    the size and count limits of the YAML configs."""
+    wanted = set(names)
+    found: set[str] = set()
+    if root is None or not wanted:
+        return frozenset()
+    for path in files_below(root, (".yaml", ".yml", ".json"), _SKIPPED_DIRS, _MAX_YAML):
+        full = root / path
+        try:
+            if full.stat().st_size > _SIZE_LIMIT:
+                continue
+            text = full.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        found.update(wanted.intersection(_CONFIG_WORD.findall(text)))
+        if found == wanted:
+            break
+    return frozenset(found)

@@ -58,8 +58,10 @@ def idiom_pattern(f: ApiFinding) -> str:
     return idiom.key if idiom is not None else f.api
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+def _count(n: int, noun: str, plural: str = "") -> str:
+    if n == 1:
+        return f"{n:,} {noun}"
+    return f"{n:,} {plural}" if plural else f"{n:,} {noun}s"
 
 
 #: Idiom patterns applied mechanically, a rename or a deletion at each site: walking the
@@ -357,6 +359,7 @@ def estimate(
     cropped: frozenset[tuple[str, str]] = frozenset(),
     masked: frozenset[tuple[str, str]] = frozenset(),
     metrics: frozenset[tuple[str, str]] = frozenset(),
+    unbuilt: frozenset[tuple[str, str]] = frozenset(),
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -369,8 +372,19 @@ def estimate(
     reduced (:func:`~apiscan.review.masked.masked_reductions`): a masked reduction each, not
     a dynamic-shape rewrite. ``metrics`` are those whose masked selections only feed host
     reads (metrics a loss returns): priced with the training step's host reads (its
-    ``step-sync`` work item), neither a rewrite nor a masked reduction."""
-    del gaps  # the dispositions carry what the gap list used to decide
+    ``step-sync`` work item), neither a rewrite nor a masked reduction. ``unbuilt`` are the
+    (path, name) of the module-level classes and functions of ported files that nothing
+    builds, calls or names (:func:`~apiscan.review.work.uncalled_functions`: yolov7's
+    ``APLoss`` beside the ``ComputeLossOTA`` its training builds): the training and inference
+    paths never reach their code, so none of its call sites, dynamic shapes or input
+    pipelines is priced; they are listed as not reached."""
+    del gaps
+
+    def reached(path: str, function: str) -> bool:
+        """Code outside every class or function nothing builds or calls."""
+        return (path, function.partition(".")[0]) not in unbuilt
+
+    # the dispositions carry what the gap list used to decide
 
     def kept(path: str) -> bool:
         return ancillary is None or not ancillary.why(path)
@@ -383,6 +397,7 @@ def estimate(
         for f in result.api_findings
         if counted(f)
         and kept(f.path)
+        and reached(f.path, f.function)
         and not in_data(f)
         and not covered(f)
         # a gap or custom op in a function nothing calls never runs (DiT's unused
@@ -390,6 +405,19 @@ def estimate(
         and not (f.disposition in ("gap", "custom-op") and (f.path, f.function) in dead)
     ]
     apart = [f for f in result.api_findings if counted(f) and not kept(f.path)]
+    # the code of ported files nothing reaches, by class or function, with what it holds
+    unreached = sorted(
+        {
+            (f.path, f.function.partition(".")[0])
+            for f in (*[f for f in result.api_findings if counted(f)], *result.shape_findings)
+            if kept(f.path) and not reached(f.path, f.function)
+        }
+    )
+    unreached_sites = [
+        f
+        for f in result.api_findings
+        if counted(f) and kept(f.path) and not reached(f.path, f.function)
+    ]
     network = [f for f in apis if f.scope == "network"]
 
     def disposition(f: ApiFinding) -> str:
@@ -434,7 +462,7 @@ def estimate(
     shapes = [
         f
         for f in result.shape_findings
-        if f.scope == "network" and kept(f.path) and not pipeline(f)
+        if f.scope == "network" and kept(f.path) and reached(f.path, f.function) and not pipeline(f)
     ]
     reduced = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in masked})
     measured = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in metrics})
@@ -444,7 +472,10 @@ def estimate(
         {
             (f.path, f.function or "<module>")
             for f in result.shape_findings
-            if pipeline(f) and kept(f.path) and (f.path, f.function) not in cropped
+            if pipeline(f)
+            and kept(f.path)
+            and reached(f.path, f.function)
+            and (f.path, f.function) not in cropped
         }
         | set(padded)
     )
@@ -589,6 +620,15 @@ def estimate(
             "`review-ancillary` in [tool.apiscan] sets the patterns), "
             f"{len(apart):,} API call sites, {len({f.api for f in apart}):,} APIs"
             + (": " + _listing(sorted({w for _, w in files})) + "." if files else ".")
+        )
+    if unreached:
+        sentences.append(
+            f"Not reached: {_count(len(unreached), 'class or function', 'classes or functions')} "
+            "of ported files that nothing builds, calls or names (no config string, registry "
+            "or base class either), counted apart and not priced, "
+            f"{_count(len(unreached_sites), 'API call site')}: "
+            + _listing([f"{p}:{name}" for p, name in unreached])
+            + "."
         )
     known = [f for f in network if f.status != "unknown" and f.mindtorch is not None]
     # MindTorch runs PyTorch code, never a third-party library's kernels

@@ -35,7 +35,15 @@ from apiscan.review.commands import documented_entry
 from apiscan.review.config_files import OptionFiles
 from apiscan.review.evaluate import outcomes, values_of
 from apiscan.review.masked import METRICS
-from apiscan.review.model import WORK_KINDS, ModuleNode, TopModel, Where, WorkItem
+from apiscan.review.model import (
+    BACKBONE_ARCHITECTURE,
+    WORK_KINDS,
+    ModuleNode,
+    TopModel,
+    Where,
+    WorkItem,
+    work_label,
+)
 from apiscan.review.names import NEUTRAL_VALUES, ArgparseDefaults, NameValues
 from apiscan.review.oplibs import (
     NETWORK_OP_LIBRARIES,
@@ -2284,12 +2292,25 @@ def uncalled_functions(
             called_inside.setdefault(".".join(parts[:i]), set()).update(callers)
     out: dict[tuple[str, str], tuple[int, int]] = {}
 
+    # a class whose method is called through its name (an autograd Function's
+    # ``RankSort.apply(...)``, which resolves to torch's ``Function.apply``: no call record
+    # names the repository's class) -> (path, line) of each such call
+    through: dict[str, set[tuple[str, int]]] = {}
+    for fa, facts in with_facts(analyses):
+        for c in facts.values.calls if facts.values is not None else ():
+            func = c.expr.func if c.expr.parts else None
+            written = func.full() if func is not None and func.kind == "Attribute" else ""
+            for part in written.split(".")[:-1]:  # ``functions.RankSort.apply``
+                if part.lstrip("_")[:1].isupper():  # ``_ScaleGradient.apply``
+                    through.setdefault(part, set()).add((fa.path, c.expr.line))
+
     def outside(name: str, path: str, cls: str, first: int, last: int) -> bool:
         """Whether ``name`` is written or called somewhere other than the body of the class
-        ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere)."""
+        ``cls`` (lines ``first``-``last`` of ``path``; "" for a function: anywhere), a class
+        also through a method called on its name."""
         return any(
             not (cls and p == path and first <= line <= last)
-            for p, line in written_at.get(name, ())
+            for p, line in (*written_at.get(name, ()), *(through.get(name, ()) if cls else ()))
         )
 
     def called(names: set[str], path: str, cls: str) -> bool:
@@ -2880,6 +2901,7 @@ def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None
             f"{_BY_NAME.match(key).group(2)} is {' | '.join(map(repr, archs))} "  # type: ignore[union-attr]
             "where the repository sets it"
         )
+    _architectures_into_weights(groups)
     out = []
     for group, items in groups.items():
         items.sort(key=lambda i: (i.where[0].path, i.where[0].cell, i.where[0].line))
@@ -2913,6 +2935,46 @@ def _one_per_backbone(found: Sequence[WorkItem], names: NameValues | None = None
             )
         )
     return out
+
+
+def _architectures_into_weights(groups: dict[str, list[WorkItem]]) -> None:
+    """Move, in place, each build by name of a factory that loads no weights into the group
+    of the same factory that loads weights for that architecture: Person_reID builds
+    ``timm.create_model('swinv2_base_window8_256', pretrained=False, img_size=...)`` and, on
+    the next line, the same architecture with ``pretrained=True`` to copy its weights over:
+    one backbone, one port and one conversion, not a second "architecture" item. An
+    architecture no build loads weights for stays an architecture item."""
+
+    def name(item: WorkItem) -> str:
+        named = _named(item.what)
+        m = named.match(item.what) if named is not None else None
+        return m.group(2) if m is not None else ""
+
+    def factory(item: WorkItem) -> str:
+        return item.what.partition("(")[0]
+
+    weighted: dict[tuple[str, str], str] = {}  # (factory, architecture) -> group
+    for key, items in groups.items():
+        if all(
+            i.kind == "pretrained-backbone" and work_label(i) != BACKBONE_ARCHITECTURE
+            for i in items
+        ):
+            for item in items:
+                if name(item):
+                    weighted.setdefault((factory(item), name(item)), key)
+    for key in list(groups):
+        moved = [
+            (item, into)
+            for item in groups[key]
+            if work_label(item) == BACKBONE_ARCHITECTURE
+            and (into := weighted.get((factory(item), name(item)))) is not None
+            and into != key
+        ]
+        for item, into in moved:
+            groups[into].append(item)
+            groups[key].remove(item)
+        if not groups[key]:
+            del groups[key]
 
 
 #: The scan's rule for data sized on a host library that comes back into torch.
