@@ -347,37 +347,40 @@ def _cut(f: Fact, budget: int) -> Fact:
     return f
 
 
+def _leaves(f: Fact, leaf: Callable[[Fact], Fact]) -> Fact:
+    """``f`` with ``leaf`` applied to each fact a list, tuple or dict holds (their shapes
+    kept: a list of samples stays one), and to ``f`` itself when it holds none."""
+    if isinstance(f, Seq):
+        return Seq(_leaves(f.elem, leaf), f.samples)
+    if isinstance(f, Tup):
+        return Tup(tuple(_leaves(e, leaf) for e in f.elems))
+    if isinstance(f, Dict):
+        return Dict(tuple((k, _leaves(v, leaf)) for k, v in f.fields))
+    return leaf(f)
+
+
 def at_construction(f: Fact) -> Fact:
     """``f`` as a constructor (``__init__``) sees it: a number read from tensor data or drawn
     at random while the model is being built is a constant for every step that follows
     (``dpr = [x.item() for x in torch.linspace(0, rate, depth)]`` passed to ``Block(...)``)."""
-    if isinstance(f, HostNumber | RandomNumber | HostData):
-        return STATIC
-    if isinstance(f, Seq):
-        return Seq(at_construction(f.elem), f.samples)
-    if isinstance(f, Tup):
-        return Tup(tuple(at_construction(e) for e in f.elems))
-    if isinstance(f, Dict):
-        return Dict(tuple((k, at_construction(v)) for k, v in f.fields))
-    return f
+    return _leaves(
+        f, lambda x: STATIC if isinstance(x, HostNumber | RandomNumber | HostData) else x
+    )
 
 
 def passed_by(f: Fact, hop: Hop | str) -> Fact:
     """``f`` as seen after ``hop`` (a call, a return, an attribute write) carried it; a bare
     name is a call by that function."""
-    if isinstance(hop, str):
-        hop = Hop(hop)
-    if isinstance(f, Tensor) and (f.dynamic or f.boolean or f.sample):
-        return replace(f, via=_via(f.via, hop))
-    if isinstance(f, HostNumber | RandomNumber | HostData):
-        return replace(f, via=_via(f.via, hop))
-    if isinstance(f, Seq):
-        return Seq(passed_by(f.elem, hop), f.samples)
-    if isinstance(f, Tup):
-        return Tup(tuple(passed_by(e, hop) for e in f.elems))
-    if isinstance(f, Dict):
-        return Dict(tuple((k, passed_by(v, hop)) for k, v in f.fields))
-    return f
+    step = Hop(hop) if isinstance(hop, str) else hop
+
+    def carried(x: Fact) -> Fact:
+        if (isinstance(x, Tensor) and (x.dynamic or x.boolean or x.sample)) or isinstance(
+            x, HostNumber | RandomNumber | HostData
+        ):
+            return replace(x, via=_via(x.via, step))
+        return x
+
+    return _leaves(f, carried)
 
 
 def _via(via: tuple[Hop, ...], hop: Hop) -> tuple[Hop, ...]:
@@ -396,15 +399,9 @@ def unsampled(f: Fact) -> Fact:
     argument (``move_device_like(x, y)``) handed one image's targets by one caller would
     hand every other caller a sample. Lists of samples (:attr:`Seq.samples`, what a collate
     returns) stay what they are."""
-    if isinstance(f, Tensor) and f.sample:
-        return replace(f, sample=False)
-    if isinstance(f, Seq):
-        return Seq(unsampled(f.elem), f.samples)
-    if isinstance(f, Tup):
-        return Tup(tuple(unsampled(e) for e in f.elems))
-    if isinstance(f, Dict):
-        return Dict(tuple((k, unsampled(v)) for k, v in f.fields))
-    return f
+    return _leaves(
+        f, lambda x: replace(x, sample=False) if isinstance(x, Tensor) and x.sample else x
+    )
 
 
 def without_chain(f: Fact) -> Fact:

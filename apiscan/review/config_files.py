@@ -1421,6 +1421,22 @@ def _option_yamls(
     if framework is None and (not _loads(files, "yaml") or "type" not in _constants(files)):
         return _target_yamls(root, files, nodes)
     found = OptionFiles("option YAML", framework=framework)
+    _flat_yamls(found, root, nodes, lambda k: bool(re.search(r"(^|\.)optim\w*\.type$", k)))
+    if not found.flat:
+        return _target_yamls(root, files, nodes) if framework is None else None
+    _choose_option(found, root, files)
+    return found
+
+
+def _flat_yamls(
+    found: OptionFiles,
+    root: Path,
+    nodes: dict[str, yaml.Node | Exception | None],
+    marks: Callable[[str], bool],
+) -> None:
+    """The repository's YAML mappings flattened to dotted keys, kept in ``found.flat`` where
+    some key ``marks`` the kind of config wanted (an optimizer's ``type``, a model's
+    ``target``); one that does not parse is a note, the rest stand."""
     for path in _yaml_files(root):
         try:
             node = _compose(root, path, nodes)
@@ -1432,12 +1448,8 @@ def _option_yamls(
         flat: dict[str, Setting] = {}
         for key, value in node.value:
             _flatten(path, (str(key.value),), value, flat)
-        if any(re.search(r"(^|\.)optim\w*\.type$", k) for k in flat):
+        if any(map(marks, flat)):
             found.flat[path] = flat
-    if not found.flat:
-        return _target_yamls(root, files, nodes) if framework is None else None
-    _choose_option(found, root, files)
-    return found
 
 
 #: The top section of an OmegaConf config naming the model it builds (``model.target``).
@@ -1459,19 +1471,7 @@ def _target_yamls(
     if not _loads(files, "OmegaConf") or not {"target", "params"} <= _constants(files):
         return None
     found = OptionFiles("OmegaConf config", type_key="target")
-    for path in _yaml_files(root):
-        try:
-            node = _compose(root, path, nodes)
-        except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
-            found.notes.append(f"{path} ({type(err).__name__})")
-            continue
-        if not isinstance(node, yaml.MappingNode):
-            continue
-        flat: dict[str, Setting] = {}
-        for key, value in node.value:
-            _flatten(path, (str(key.value),), value, flat)
-        if any(_TOP_TARGET.match(k) for k in flat):
-            found.flat[path] = flat
+    _flat_yamls(found, root, nodes, lambda k: bool(_TOP_TARGET.match(k)))
     if not found.flat:
         return None
     # a sampling script's ``--config`` default (latent-diffusion's scripts/knn2img.py)
