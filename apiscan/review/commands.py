@@ -135,7 +135,8 @@ class Launch(NamedTuple):
     #: the shell script (root-relative) and the command's first line
     path: str
     line: int
-    #: the words after the script's name, as the shell splits them
+    #: the words after the script's name, as the shell splits them, up to the end of this one
+    #: command (:func:`split_commands` leaves the commands joined to it apart)
     words: tuple[str, ...]
 
     def given(self, names: Collection[str]) -> tuple[str, ...] | None:
@@ -146,8 +147,8 @@ class Launch(NamedTuple):
         found: tuple[str, ...] | None = None
         words = self.words
         for index, word in enumerate(words):
-            if word in _SHELL_STOPS or word.startswith((">", "2>", "1>")):
-                break
+            if word.startswith((">", "2>", "1>")):
+                break  # a redirection: no option follows
             flag, equals, value = word.partition("=")
             if flag not in names:
                 continue
@@ -156,14 +157,14 @@ class Launch(NamedTuple):
                 continue
             taken: list[str] = []
             for later in words[index + 1 :]:
-                if later in _SHELL_STOPS or (later.startswith("-") and not NUMBER.match(later)):
+                if later.startswith("-") and not NUMBER.match(later):
                     break
                 taken.append(later)
             found = tuple(taken)
         return found
 
 
-#: Words that end a command's arguments (what follows is another command or a redirection).
+#: Words that end a command (what follows is another command).
 _SHELL_STOPS = frozenset({"&&", "||", "|", ";", "&"})
 #: A command-line word that is a number, not an option (``--min_scale -0.2``).
 NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?$", re.IGNORECASE)
