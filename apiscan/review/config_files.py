@@ -1432,12 +1432,14 @@ def _flat_yamls(
     found: OptionFiles,
     root: Path,
     nodes: dict[str, yaml.Node | Exception | None],
-    marks: Callable[[str], bool],
+    marks: Callable[[str], bool] | None,
+    paths: Iterable[str] | None = None,
 ) -> None:
-    """The repository's YAML mappings flattened to dotted keys, kept in ``found.flat`` where
-    some key ``marks`` the kind of config wanted (an optimizer's ``type``, a model's
-    ``target``); one that does not parse is a note, the rest stand."""
-    for path in _yaml_files(root):
+    """The mappings of ``paths`` (the repository's YAML files by default; JSON is YAML)
+    flattened to dotted keys, kept in ``found.flat`` where some key ``marks`` the kind of
+    config wanted (an optimizer's ``type``, a model's ``target``; every mapping without
+    ``marks``); one that does not parse is a note, the rest stand."""
+    for path in _yaml_files(root) if paths is None else paths:
         try:
             node = _compose(root, path, nodes)
         except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
@@ -1448,7 +1450,7 @@ def _flat_yamls(
         flat: dict[str, Setting] = {}
         for key, value in node.value:
             _flatten(path, (str(key.value),), value, flat)
-        if any(map(marks, flat)):
+        if marks is None or any(map(marks, flat)):
             found.flat[path] = flat
 
 
@@ -1525,26 +1527,14 @@ def _json_hparams(root: Path, files: Sequence[FileAnalysis]) -> OptionFiles | No
         folders = {"."} | {
             str(PurePosixPath(where.rpartition(":")[0]).parent) for _, _, where in bare
         }
-    for folder in sorted(folders):
-        base = root / folder
-        if not base.is_dir():
-            continue
-        for full in sorted(base.glob("*.json")):
-            path = full.relative_to(root).as_posix()
-            try:
-                if full.stat().st_size > _SIZE_LIMIT:
-                    continue
-                text = full.read_text(encoding="utf-8")
-                # JSON is YAML: composed, every value keeps its line
-                node = yaml.compose(text, Loader=yaml.SafeLoader)
-            except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError) as err:
-                found.notes.append(f"{path} ({type(err).__name__})")
-                continue
-            if isinstance(node, yaml.MappingNode):
-                flat: dict[str, Setting] = {}
-                for key, value in node.value:
-                    _flatten(path, (str(key.value),), value, flat)
-                found.flat[path] = flat
+    # JSON is YAML: composed, every value keeps its line
+    paths = [
+        full.relative_to(root).as_posix()
+        for folder in sorted(folders)
+        if (root / folder).is_dir()
+        for full in sorted((root / folder).glob("*.json"))
+    ]
+    _flat_yamls(found, root, {}, None, paths)
     if not found.flat:
         return None
     if not options:
