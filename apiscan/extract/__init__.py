@@ -405,29 +405,29 @@ def _analyse_text(
             uses.append(use)
     dead = facts.unreachable
     if dead:  # what no path reaches is no finding and calls nothing
-        uses = [u for u in uses if _reached(u.span.line, dead)]
-        pending = [p for p in pending if _reached(p.use.span.line, dead)]
-        param_uses = [u for u in param_uses if _reached(u[0].line, dead)]
+        uses = [u for u in uses if reached(u.span.line, dead)]
+        pending = [p for p in pending if reached(p.use.span.line, dead)]
+        param_uses = [u for u in param_uses if reached(u[0].line, dead)]
     uses.sort(key=lambda u: (u.span, u.api))
     pending.sort(key=lambda p: (p.use.span, p.cls, p.attr))
     hits = _one_per_line(
         ShapeHit(h.rule, span, h.function, h.api, h.detail, h.chain, network_only=h.network_only)
         for h, span in zip(ext.shapes.hits, hit_spans, strict=True)
-        if _reached(span.line, dead)
+        if reached(span.line, dead)
     )
     # a sync this walk saw used in place (the same line and rule) is not reported again
     have = {(h.path, h.span.line, h.rule) for h in hits}
     remote = _one_per_line(
         h
         for h in _remote_syncs(ext, task.relpath)
-        if (h.path, h.span.line, h.rule) not in have and _reached(h.span.line, dead)
+        if (h.path, h.span.line, h.rule) not in have and reached(h.span.line, dead)
     )
     hits = sorted([*hits, *remote], key=lambda h: (h.path, h.span, h.rule))
     calls = sorted(
         {
             CallFact(caller, callee, span.line, role)
             for (caller, callee, _, role), span in zip(ext.call_facts, call_spans, strict=True)
-            if _reached(span.line, dead)
+            if reached(span.line, dead)
         },
         key=lambda c: (c.line, c.caller, c.callee, c.role),
     )
@@ -738,8 +738,9 @@ def unreachable(tree: ast.Module) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(spans))
 
 
-def _reached(line: int, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether ``line`` lies outside every span :func:`unreachable` found."""
+def reached(line: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``line`` lies outside every span :func:`unreachable` found (the scan's
+    findings and the value records of :func:`~apiscan.extract.syntax.syntax_facts` alike)."""
     return not any(a <= line <= z for a, z in spans)
 
 

@@ -255,11 +255,10 @@ def syntax_facts(
     reader = _Reader(tree, text, table)
     values = table.build()
     if unreachable:
+        from apiscan.extract import reached
+
         values = replace(
-            values,
-            calls=tuple(
-                c for c in values.calls if not any(a <= c.expr.line <= z for a, z in unreachable)
-            ),
+            values, calls=tuple(c for c in values.calls if reached(c.expr.line, unreachable))
         )
     models = model_facts(tree, text, reader.first, reader.imports_made, table)
     return replace(reader.facts(), values=replace(values, models=models))
