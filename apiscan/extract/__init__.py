@@ -345,7 +345,8 @@ def _analyse_text(
     carriers = sorted(ext.carriers.items())
     origins += [node for _, node in carriers]
     origin_emits = _located(ext, [((n, "s"), (n, "e")) for n in origins])
-    emits = [*ext.emits, *hit_emits, *call_emits, *site_emits, *origin_emits]
+    format_emits = _located(ext, [((n, "s"), (n, "e")) for _, n in ext.formatted])
+    emits = [*ext.emits, *hit_emits, *call_emits, *site_emits, *origin_emits, *format_emits]
     fallback = False
     if emits:
         try:
@@ -361,7 +362,9 @@ def _analyse_text(
     n_calls, n_sites = len(call_emits), len(site_emits)
     call_spans = all_spans[n_uses + n_hits : n_uses + n_hits + n_calls]
     site_spans = all_spans[n_uses + n_hits + n_calls : n_uses + n_hits + n_calls + n_sites]
-    origin_spans = all_spans[n_uses + n_hits + n_calls + n_sites :]
+    n_before = n_uses + n_hits + n_calls + n_sites
+    origin_spans = all_spans[n_before : n_before + len(origins)]
+    format_spans = all_spans[n_before + len(origins) :]
     emits = ext.emits
     uses: list[ApiUse] = []
     pending: list[PendingMember] = []
@@ -469,6 +472,15 @@ def _analyse_text(
         syntax=syntax,
         loss_paths=facts.loss_paths,
         stored_attrs=tuple(sorted(ext.stored_attrs)),
+        formatted=tuple(
+            sorted(
+                {
+                    (function, span.line)
+                    for (function, _), span in zip(ext.formatted, format_spans, strict=True)
+                    if reached(span.line, dead)
+                }
+            )
+        ),
     )
 
 

@@ -225,6 +225,10 @@ class FileAnalysis:
     #: included), sorted: a torch method of one of these names that some file reads without
     #: calling it is the repository's attribute, not the method (the join drops the use)
     stored_attrs: tuple[str, ...] = ()
+    #: (function, line) of each string formatting that reads a tensor's values on the host
+    #: (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``: each element converted to a Python
+    #: number, a device synchronisation): the review's per-step host reads
+    formatted: tuple[tuple[str, int], ...] = ()
 
 
 def _pickled_as_calls(*classes: type) -> None:

@@ -76,8 +76,9 @@ TRAINING_STEP = re.compile(
 #: run per step (:func:`~apiscan.review.work.step_functions`).
 STEP_RUN = re.compile(rf"^(?:torch\.optim\.Optimizer\.step|{_BACKWARD})$")
 #: Tensor methods that read a value on the host (a device synchronisation), as a training
-#: loop logs its loss (``loss.item()``) or a loss returns its metrics.
-HOST_READS = frozenset({"torch.Tensor.item", "torch.Tensor.tolist"})
+#: loop logs its loss (``loss.item()``), copies its metrics (``iou.cpu().numpy()``) or a
+#: loss returns its metrics.
+HOST_READS = frozenset({"torch.Tensor.item", "torch.Tensor.tolist", "torch.Tensor.numpy"})
 #: What a function in the training step computes: a functional loss or the backward pass
 #: (a loss module constructed in ``main`` is no step).
 STEP_COMPUTATION = re.compile(rf"^(?:{_BACKWARD}|torch\.nn\.functional\.\w*(?:loss|entropy)\w*)$")

@@ -1526,12 +1526,15 @@ def work_items(
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
     items.extend(_host_arrays_in_network(findings, analyses, items))
     items.extend(_host_copies_in_forward(findings, analyses, items))
+    items.extend(_host_buffers_in_network(findings, analyses, ancillary))
     items.extend(
         step_syncs(
             findings,
             step_functions(findings, analyses, ancillary),
             result.shape_findings,
             masked or {},
+            step_loops(findings, analyses, ancillary),
+            analyses,
         )
     )
     if tree is not None:
@@ -3714,12 +3717,14 @@ def data_pipeline_sites(work: Sequence[WorkItem]) -> Callable[[ApiFinding], bool
         if item.kind == "data-torch-op"
         for w in item.where[:-1]  # the last place is where the transform is used
     }
-    # ... and the ``.cpu()`` of a forward's per-step host copy, which its round trip item
-    # counts (no placement call to delete)
+    # ... and the ``.cpu()`` of a per-step host copy (a forward's, or the training step's
+    # ``iou.cpu().numpy()``), which its round trip or step-sync item counts (no placement
+    # call to delete)
     copied = {
         (w.path, w.line)
         for item in work
-        if item.kind == "host-round-trip" and HOST_COPY_WHAT in item.what
+        if (item.kind == "host-round-trip" and HOST_COPY_WHAT in item.what)
+        or item.kind == "step-sync"
         for w in item.where
     }
 
@@ -5760,15 +5765,7 @@ def _host_copies_in_forward(
     if not copies:
         return []
     built = construction_only(analyses)
-    # the ``.cpu()`` each copy is chained on (``x.cpu().numpy()``): a method's span is its
-    # name and arguments, so the copy's name starts one dot after the ``cpu()`` ends
-    starts = {(f.path, f.span.line, f.span.column) for uses in copies.values() for f in uses}
-    moved = [
-        f
-        for f in findings
-        if f.api == "torch.Tensor.cpu"
-        and (f.path, f.span.end_line, f.span.end_column + 1) in starts
-    ]
+    moved = _chained_cpu(findings, [f for uses in copies.values() for f in uses])
     out = []
     for (path, function), uses in sorted(copies.items()):
         if (path, function) in built:
@@ -5791,6 +5788,19 @@ def _host_copies_in_forward(
             )
         )
     return out
+
+
+def _chained_cpu(findings: Sequence[ApiFinding], copies: Iterable[ApiFinding]) -> list[ApiFinding]:
+    """The ``.cpu()`` each host copy in ``copies`` is chained on (``x.cpu().numpy()``): part
+    of the copy, not a placement call to delete. A method's span is its name and arguments,
+    so the copy's name starts one dot after the ``cpu()`` ends."""
+    starts = {(f.path, f.span.line, f.span.column) for f in copies}
+    return [
+        f
+        for f in findings
+        if f.api == "torch.Tensor.cpu"
+        and (f.path, f.span.end_line, f.span.end_column + 1) in starts
+    ]
 
 
 def _host_arrays_in_network(
@@ -5880,6 +5890,165 @@ def _host_arrays_in_network(
     return out
 
 
+#: Torch functions that make a tensor from sizes or data: without ``device=`` it is made on
+#: the CPU.
+_TENSOR_FACTORY = re.compile(
+    r"^torch\.(?:full|zeros|ones|empty|rand\w*|arange|linspace|logspace|eye|tensor|"
+    r"as_tensor|from_numpy|\w*Tensor)$"
+)
+#: Tensor methods that copy a tensor to the device.
+_TO_DEVICE = frozenset({"torch.Tensor.to", "torch.Tensor.cuda"})
+
+
+def _host_buffers_in_network(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> list[WorkItem]:
+    """A plain tensor attribute of a Module read in the network or loss path and copied to
+    the device there, one item per function and attribute (latent-diffusion's
+    ``self.logvar[t].to(self.device)``, ``self.logvar = torch.full(...)`` in ``__init__``):
+    neither a registered buffer nor a Parameter, the tensor stays on the CPU when the
+    module moves to the device, so every step indexes it on the host (the device's index
+    copied there) and copies the result back. Read from the scan's findings (the ``.to()``
+    or ``.cuda()`` in the network graph, the factory in ``__init__``) and the worker's value
+    records (the receiver ``self.x`` or ``self.x[...]``, the assignments of the class and
+    of its bases in the same file). An attribute made on the device (``device=``), or
+    registered or wrapped in a Parameter unconditionally, is none; one wrapped only under
+    an ``if`` (``if self.learn_logvar:``) stays a plain tensor otherwise, and the item
+    says when."""
+    moves: dict[str, list[ApiFinding]] = {}
+    for f in findings:
+        if f.api in _TO_DEVICE and f.usage == "call" and f.scope == "network":
+            moves.setdefault(f.path, []).append(f)
+    if not moves:
+        return []
+    built = construction_only(analyses)
+    factories = {
+        (f.path, f.span.line, f.api.rpartition(".")[2])
+        for f in findings
+        if _TENSOR_FACTORY.match(f.api) and f.confidence == "certain"
+    }
+    out: list[WorkItem] = []
+    for fa, facts in with_facts(analyses):
+        values = facts.values
+        if fa.path not in moves or values is None or ancillary.why(fa.path):
+            continue
+        ends = {(c.expr.end_line, c.end_char): c for c in values.calls}
+        found: dict[tuple[str, str], list[tuple[ApiFinding, CallValues]]] = {}
+        for f in moves[fa.path]:
+            call = ends.get((f.span.end_line, f.span.end_column))
+            if call is None or call.function < 0 or (fa.path, f.function) in built:
+                continue
+            recv = call.expr.func.target if call.expr.func.kind == "Attribute" else None
+            indexed = recv is not None and recv.kind == "Subscript"
+            if indexed:
+                recv = recv.target  # type: ignore[union-attr]
+            chain = recv.chain() if recv is not None else None
+            if not chain or len(chain) != 2 or chain[0] != "self":
+                continue
+            found.setdefault((f.function, chain[1]), []).append((f, call))
+        for (function, attr), uses in sorted(found.items()):
+            owner = _owner_class(values, function)
+            made = _plain_tensor_attr(fa, values, owner, attr, factories)
+            if made is None:
+                continue
+            where_made, how, when = made
+            text = uses[0][1].expr.shown(80)
+            indexed = any(c.expr.func.target.kind == "Subscript" for _, c in uses)
+            note = f" (a Parameter only when {when})" if when else ""
+            note = f"neither a registered buffer nor a Parameter{note}"
+            # a copy under a test of the function's own (an option): it runs when that holds
+            tests = {c.when_text for _, c in uses if c.ifs and c.when_function == c.function}
+            if tests and all(c.ifs and c.when_function == c.function for _, c in uses):
+                note += f"; the copy runs only when {' or '.join(sorted(tests))}"
+            out.append(
+                WorkItem(
+                    kind="host-round-trip",
+                    what=f"{function}: self.{attr} kept on the host, copied to the device "
+                    f"every step ({text})",
+                    where=tuple(
+                        dict.fromkeys([*_places(f for f, _ in uses), place(fa, where_made)])
+                    ),
+                    why=(
+                        f"self.{attr} is a plain tensor attribute ({how}, no device), {note}: "
+                        "moving the module to the device leaves it on the CPU, so each step "
+                        + (
+                            "indexes it on the host (the device's index copied there, a "
+                            "synchronisation) and copies the result back"
+                            if indexed
+                            else "copies it to the device"
+                        )
+                        + "; register it as a buffer (a MindSpore Parameter with "
+                        "requires_grad=False, or a constant Tensor of the cell) so it lives "
+                        "on the device, and drop the .to()"
+                    ),
+                    uses=len(uses),
+                )
+            )
+    return out
+
+
+def _owner_class(values: FileValues, function: str) -> int:
+    """The index (in the value records' defs) of the class ``function`` is a method of,
+    -1 for a plain function."""
+    for d in values.defs:
+        if d.qual == function and not d.is_class:
+            return d.owner
+    return -1
+
+
+def _plain_tensor_attr(
+    fa: FileAnalysis,
+    values: FileValues,
+    owner: int,
+    attr: str,
+    factories: set[tuple[str, int, str]],
+) -> tuple[int, str, str] | None:
+    """(line, what makes it, the test a Parameter wrap is under) of ``self.attr`` made by a
+    torch factory without ``device=`` in a method of the class ``owner`` or of one of its
+    bases in the file, when no unconditional ``register_buffer``/``Parameter`` of it
+    follows; None otherwise (a buffer, a Parameter, an attribute of unknown making)."""
+    if owner < 0:
+        return None
+    by_name = {d.qual: i for i, d in enumerate(values.defs) if d.is_class}
+    facts = {c.qualname: c for c in fa.classes}
+    classes, todo = [], [owner]
+    while todo and len(classes) < 8:
+        i = todo.pop()
+        if i in classes:
+            continue
+        classes.append(i)
+        fact = facts.get(values.defs[i].qual)
+        for base in fact.bases if fact is not None else ():
+            local = next((m for m in fa.modules if base.startswith(m + ".")), None)
+            if local is not None and base[len(local) + 1 :] in by_name:
+                todo.append(by_name[base[len(local) + 1 :]])
+    made: tuple[int, str] | None = None
+    when = ""
+    for cls in classes:
+        registered, _ = _tensor_state(values, cls)
+        methods = [d for d in values.defs if d.owner == cls and not d.is_class]
+        for d in methods:
+            for a in d.assigns:
+                if a.target.chain() != ["self", attr]:
+                    continue
+                if _makes(a.value, "Parameter"):
+                    if a.top:
+                        return None
+                    when = a.ifs[0].test.text if a.ifs else "a branch runs"
+                elif (
+                    a.value.kind == "Call"
+                    and (fa.path, a.value.line, a.value.callee()) in factories
+                    and not any(k.name == "device" for k in a.value.keywords)
+                    and made is None
+                ):
+                    made = (a.line, a.value.func.shown(40))
+        if attr in registered and not when:
+            return None  # registered as a buffer (or a Parameter made elsewhere)
+    if made is None:
+        return None
+    return made[0], made[1], when
+
+
 #: The name of a function that converts an input to tensors (``views_to_tensor``,
 #: ``to_tensor``, ``cast_camera``), not one that indexes a table (``_extract_into_tensor``).
 _INPUT_CONVERTER = re.compile(r"(?:^|_)to_tensors?$|^cast_")
@@ -5944,6 +6113,27 @@ def call_edge_lines(
                 yield (fa.path, call.caller), target, call.line
 
 
+def _step_runs(findings: Sequence[ApiFinding], ancillary: Ancillary) -> list[ApiFinding]:
+    """The calls that run the training step itself (:data:`STEP_RUN`), outside tests and
+    the files counted apart."""
+    return [
+        f
+        for f in findings
+        if STEP_RUN.match(f.api)
+        and f.usage == "call"
+        and not is_test_path(f.path)
+        and not ancillary.why(f.path)
+    ]
+
+
+def step_loops(
+    findings: Sequence[ApiFinding], analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(path, function) → the innermost loop around its backward pass or optimizer step, of
+    each training function that loops over its batches (:func:`_step_loops`)."""
+    return _step_loops(_step_runs(findings, ancillary), analyses)
+
+
 def _step_loops(
     runs: Sequence[ApiFinding], analyses: Sequence[FileAnalysis]
 ) -> dict[tuple[str, str], tuple[int, int]]:
@@ -5987,14 +6177,7 @@ def step_functions(
     Not through evaluation, which runs every N steps at most: a function decorated
     ``@torch.no_grad()`` outside the network (a label assignment in the loss stays), a file
     of evaluation code; nor tests or files counted apart."""
-    runs = [
-        f
-        for f in findings
-        if STEP_RUN.match(f.api)
-        and f.usage == "call"
-        and not is_test_path(f.path)
-        and not ancillary.why(f.path)
-    ]
+    runs = _step_runs(findings, ancillary)
     kept = {(f.path, f.function) for f in runs}
     # what is followed into its callees: a function that runs the backward pass, or an
     # optimizer's step on a receiver known to be one (a beam search's ``self.search.step``
@@ -6045,17 +6228,25 @@ def step_syncs(
     steps: set[tuple[str, str]],
     shapes: Sequence[ShapeFinding] = (),
     masked: Mapping[tuple[str, str], str] | None = None,
+    loops: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    analyses: Sequence[FileAnalysis] = (),
 ) -> list[WorkItem]:
     """The values the training step reads on the host every step (``loss.item()`` for a log
-    or a running mean, in the code :func:`step_functions` finds, and the metrics a loss
-    returns read from a masked selection: RAFT's ``sequence_loss``, ``epe[valid]`` read as
-    ``.mean().item()``): one minor item for the repository, however many the step reads.
+    or a running mean, a metric copied with ``.cpu().numpy()``, a tensor formatted into a
+    progress line, ``'%10.4g' % (*mloss,)``, as the scan's records of ``analyses`` say, in the code
+    :func:`step_functions` finds, and the metrics a loss returns read from a masked
+    selection: RAFT's ``sequence_loss``, ``epe[valid]`` read as ``.mean().item()``): one
+    minor item for the repository, however many the step reads. In a function that loops
+    over its batches only the reads inside that loop (``loops``: :func:`step_loops`) run
+    every step; an epoch's summary after it does not. The ``.cpu()`` a copy is chained on
+    is part of the read (listed with it, no placement call to delete).
     Each read waits for the device (a synchronisation per step); the port keeps them out of
     the compiled step, or reads them every N steps. Not a round trip: nothing goes back into
     the graph. A read in a function rewritten for static shapes as a whole is that
     rewrite's; a masked selection that only feeds the reads (a metric, ``masked`` says
     which) is no shape rewrite but part of this item."""
     masked = masked or {}
+    loops = loops or {}
     metrics = {key for key, kind in masked.items() if kind == METRICS}
     rewritten = {
         (f.path, f.function)
@@ -6069,14 +6260,35 @@ def step_syncs(
         and f.usage == "call"
         and ((f.path, f.function) in steps or (f.path, f.function) in metrics)
         and (f.path, f.function) not in rewritten
+        and _in_loop(loops.get((f.path, f.function)), f.span.line)
+    ]
+    moved = _chained_cpu(findings, (f for f in reads if f.api == "torch.Tensor.numpy"))
+    formats = [
+        (fa.path, function, place(fa, line))
+        for fa in analyses
+        for function, line in fa.formatted
+        if (fa.path, function) in steps
+        and (fa.path, function) not in rewritten
+        and _in_loop(loops.get((fa.path, function)), line)
     ]
     selections = [f for f in shapes if f.scope == "network" and (f.path, f.function) in metrics]
-    if not reads and not selections:
+    if not reads and not selections and not formats:
         return []
-    functions = sorted({f"{f.path}:{f.function or 'module code'}" for f in reads})
+    functions = sorted(
+        {f"{f.path}:{f.function or 'module code'}" for f in reads}
+        | {f"{path}:{function or 'module code'}" for path, function, _ in formats}
+    )
+    hows = []
+    if any(f.api != "torch.Tensor.numpy" for f in reads) or not (reads or formats):
+        hows.append("loss.item() for logging")
+    if any(f.api == "torch.Tensor.numpy" for f in reads):
+        hows.append("metrics copied with .cpu().numpy()")
+    if formats:
+        hows.append("tensors formatted into a progress line, each element a Python number")
+    how = ", ".join(hows)
     why = (
-        "the training step reads values on the host every step (loss.item() for "
-        "logging): each read waits for the device, a synchronisation per step; keep "
+        f"the training step reads values on the host every step ({how}): each read "
+        "waits for the device, a synchronisation per step; keep "
         "them outside the compiled train step (the step returns the loss as a tensor), "
         "or read them every N steps"
     )
@@ -6093,14 +6305,28 @@ def step_syncs(
         WorkItem(
             kind="step-sync",
             what=(
-                f"{_count_of(len(reads), 'host read')} in the training step "
+                f"{_count_of(len(reads) + len(formats), 'host read')} in the training step "
                 f"({', '.join(functions)})"
             ),
-            where=_places(sorted([*reads, *selections], key=lambda f: f.sort_key())),
+            where=tuple(
+                sorted(
+                    {
+                        *_places([*reads, *moved, *selections]),
+                        *(w for _, _, w in formats),
+                    },
+                    key=lambda w: (w.path, w.cell, w.line),
+                )
+            ),
             why=why,
-            uses=len(reads),
+            uses=len(reads) + len(formats),
         )
     ]
+
+
+def _in_loop(loop: tuple[int, int] | None, line: int) -> bool:
+    """Whether ``line`` runs every step of a function whose batch loop is ``loop`` (None: a
+    function that does not loop over its batches runs whole per step)."""
+    return loop is None or loop[0] <= line <= loop[1]
 
 
 def _count_of(n: int, noun: str) -> str:

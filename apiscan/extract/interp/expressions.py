@@ -109,6 +109,8 @@ class ExpressionsMixin:
         left = self.value(node.left)
         right = self.value(node.right)
         op = type(node.operator)
+        if op is cst.Modulo and _is_text(node.left):
+            self._formats(node, list(right[1]) if right[0] == "tuple" else [right])
         if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and BOOL_TENSOR in (left, right):
             return BOOL_TENSOR
         if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and self._is_arg_mask(left):
@@ -161,6 +163,19 @@ class ExpressionsMixin:
             return NONTORCH
         return UNKNOWN
 
+    def _formats(self, node: cst.CSTNode, values: Sequence[Val]) -> None:
+        """A string formatting of ``values``: each tensor among them is converted to a
+        Python number or text, its values read on the host (a device synchronisation);
+        recorded once per node. Not a value only guessed a tensor from a method numpy
+        arrays share (``y.max()`` of a NumPy curve), nor a forward's argument (maybe a
+        number)."""
+        if self.silent or not any(
+            v[0] == "tensor" and v[1] is not False and v != ARG_TENSOR for v in values
+        ):
+            return
+        if all(n is not node for _, n in self.formatted):
+            self.formatted.append((self._function(), node))
+
     def _concat(self, node: cst.ConcatenatedString) -> Val:
         self.expr(node.left)
         self.expr(node.right)
@@ -177,7 +192,7 @@ class ExpressionsMixin:
     def _fstring_parts(self, parts: Sequence[cst.BaseFormattedStringContent]) -> None:
         for part in parts:
             if type(part) is cst.FormattedStringExpression:
-                self.value(part.expression)
+                self._formats(part.expression, [self.value(part.expression)])
                 if part.format_spec:
                     self._fstring_parts(part.format_spec)
 
@@ -347,3 +362,13 @@ def _array_operands(vals: Sequence[Val]) -> bool:
     return any(v in (ARRAY, HOST_DATA) for v in vals) and all(
         v[0] in ("nontorch", "unknown") for v in vals
     )
+
+
+def _is_text(node: cst.BaseExpression) -> bool:
+    """A string written out (``'%10.4g'``, ``'%10s' * 2 + '%10.4g' * 6``): the left side of a
+    ``%`` that formats rather than takes a remainder."""
+    if type(node) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+        return True
+    if type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Multiply):
+        return _is_text(node.left) or _is_text(node.right)
+    return False

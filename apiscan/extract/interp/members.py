@@ -196,6 +196,12 @@ class MembersMixin:
                 return seq(UNKNOWN), True
             api = self.api.member("torch.Tensor", attr)
             if api is None:
+                if call and recv[1] is False and attr in NDARRAY_METHODS:
+                    # ``output.reshape(output.size).copy()``: a method numpy arrays have and
+                    # tensors lack, on a value only guessed a tensor (from a method both
+                    # share): it was an array all along, and so was what it came from
+                    self._arrays_after_all(node.value)
+                    return ARRAY, True
                 return UNKNOWN, True
             if call and args is not None and self.owners.rejects(api, args.keywords):
                 return UNKNOWN, True  # `masks.repeat(2, axis=0)`: not a tensor after all
@@ -360,6 +366,25 @@ class MembersMixin:
                 return seq(("tuple", (NONTORCH, vals))), True
             return NONTORCH, True
         return UNKNOWN, True
+
+    def _arrays_after_all(self, node: cst.BaseExpression) -> None:
+        """Bind as an array each name ``node`` reads through methods numpy arrays have
+        (``output`` of ``output.reshape(output.size)``), when the walk held it for a value of
+        unknown type or a guessed tensor: a numpy-only method called on what they return
+        shows they were arrays (:meth:`_member_ref`), so what is computed from them later
+        (``output[np.where(output == target)[0]]``) is host work, no tensor's shape."""
+        while True:
+            if type(node) is cst.Call and type(node.func) is cst.Attribute:
+                if node.func.attr.value not in NDARRAY_METHODS:
+                    return
+                node = node.func.value
+            elif type(node) is cst.Name:
+                held = self.lookup(node.value)
+                if held[0] == "unknown" or (held[0] == "tensor" and held[1] is False):
+                    self.bind(node.value, ARRAY)
+                return
+            else:
+                return
 
     def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
         """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
