@@ -6232,14 +6232,15 @@ def step_syncs(
     analyses: Sequence[FileAnalysis] = (),
 ) -> list[WorkItem]:
     """The values the training step reads on the host every step (``loss.item()`` for a log
-    or a running mean, a metric copied with ``.cpu().numpy()``, a tensor formatted into a
-    progress line, ``'%10.4g' % (*mloss,)``, as the scan's records of ``analyses`` say, in the code
-    :func:`step_functions` finds, and the metrics a loss returns read from a masked
-    selection: RAFT's ``sequence_loss``, ``epe[valid]`` read as ``.mean().item()``): one
-    minor item for the repository, however many the step reads. In a function that loops
-    over its batches only the reads inside that loop (``loops``: :func:`step_loops`) run
-    every step; an epoch's summary after it does not. The ``.cpu()`` a copy is chained on
-    is part of the read (listed with it, no placement call to delete).
+    or a running mean, a metric taken off the device with ``.cpu().numpy()``, a tensor
+    formatted into a progress line, ``'%10.4g' % (*mloss,)``, as the scan's records of
+    ``analyses`` say, in the code :func:`step_functions` finds, and the metrics a loss
+    returns read from a masked selection: RAFT's ``sequence_loss``, ``epe[valid]`` read as
+    ``.mean().item()``): one minor item for the repository, however many the step reads. In
+    a function that loops over its batches only the reads inside that loop (``loops``:
+    :func:`step_loops`) run every step; an epoch's summary after it does not. The
+    ``.cpu()`` a copy is chained on is part of the read (listed with it, no placement call
+    to delete).
     Each read waits for the device (a synchronisation per step); the port keeps them out of
     the compiled step, or reads them every N steps. Not a round trip: nothing goes back into
     the graph. A read in a function rewritten for static shapes as a whole is that
@@ -6262,7 +6263,15 @@ def step_syncs(
         and (f.path, f.function) not in rewritten
         and _in_loop(loops.get((f.path, f.function)), f.span.line)
     ]
+    # a copy taken off the device: ``.numpy()`` on ``.cpu()`` (a bare ``.numpy()`` works
+    # only on a tensor already on the host, the batch a loader gave: nothing to wait for)
     moved = _chained_cpu(findings, (f for f in reads if f.api == "torch.Tensor.numpy"))
+    ends = {(f.path, f.span.end_line, f.span.end_column + 1) for f in moved}
+    reads = [
+        f
+        for f in reads
+        if f.api != "torch.Tensor.numpy" or (f.path, f.span.line, f.span.column) in ends
+    ]
     formats = [
         (fa.path, function, place(fa, line))
         for fa in analyses
