@@ -224,7 +224,8 @@ class Extractor(
         self.shapes = tracker(self._function, lambda: self.silent > 0, self._explain)
         self.call_facts: list[tuple[str, str, cst.CSTNode, str]] = []
         #: (function, node) of each string formatting that reads a tensor's values on the
-        #: host (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``): a device synchronisation
+        #: host (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``, ``"{:.4f}".format(loss)``): a
+        #: device synchronisation
         self.formatted: list[tuple[str, cst.CSTNode]] = []
         self.function_facts: list[tuple[str, str, cst.FunctionDef, bool]] = []
         self.returns: list[list[Val]] = []

@@ -226,8 +226,8 @@ class FileAnalysis:
     #: calling it is the repository's attribute, not the method (the join drops the use)
     stored_attrs: tuple[str, ...] = ()
     #: (function, line) of each string formatting that reads a tensor's values on the host
-    #: (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``: each element converted to a Python
-    #: number, a device synchronisation): the review's per-step host reads
+    #: (``'%10.4g' % (*mloss,)``, ``f"{loss:.3f}"``, ``"{:.4f}".format(loss)``: each element
+    #: converted to a Python number, a device synchronisation): the review's per-step reads
     formatted: tuple[tuple[str, int], ...] = ()
 
 

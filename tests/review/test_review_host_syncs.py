@@ -20,16 +20,17 @@ def review() -> Review:
 
 def test_per_step_copies_and_formatting_are_step_syncs(review: Review) -> None:
     # VALID: ``inter.cpu().numpy(), total.cpu().numpy()`` (line 21: two copies, their
-    # ``.cpu()`` part of them) and ``'%10.4g' % (*mloss,)`` of a device tensor (line 25) in
-    # the batch loop; INVALID: ``labels.numpy()`` of the loader's batch (line 22, never on
-    # the device), ``"%d" % i`` and ``"%g" % epoch`` (numbers), and the epoch's
-    # ``"%g" % mloss[0]``, ``mloss.cpu().numpy()`` after the batch loop (line 27)
+    # ``.cpu()`` part of them), ``'%10.4g' % (*mloss,)`` of a device tensor (line 25) and
+    # ``"{:.4f}".format(mloss.sum())`` (line 26) in the batch loop; INVALID:
+    # ``labels.numpy()`` of the loader's batch (line 22, never on the device), ``"%d" % i``
+    # and ``"%g" % epoch`` (numbers), and the epoch's ``"%g" % mloss[0]``,
+    # ``mloss.cpu().numpy()`` after the batch loop (line 27)
     syncs = [i for i in review.work if i.kind == "step-sync"]
     assert [(i.what, [(w.path, w.line) for w in i.where], i.uses) for i in syncs] == [
         (
-            "3 host reads in the training step (train.py:train)",
-            [("train.py", 21), ("train.py", 25)],
-            3,
+            "4 host reads in the training step (train.py:train)",
+            [("train.py", 21), ("train.py", 25), ("train.py", 26)],
+            4,
         )
     ]
     assert "metrics copied with .cpu().numpy()" in syncs[0].why
@@ -65,4 +66,4 @@ def test_numpy_only_function_has_no_tensor_shape_finding() -> None:
     assert [f for f in found if f[0] == "metrics.py"] == [("metrics.py", 20, "DS104", "iou_device")]
     # the scan records each formatting of a tensor (the review keeps the batch loop's)
     formatted = {fa.path: fa.formatted for fa in analyses}
-    assert formatted["train.py"] == (("train", 25), ("train", 27))
+    assert formatted["train.py"] == (("train", 25), ("train", 26), ("train", 27))

@@ -284,3 +284,13 @@ SAME_SHAPE = frozenset(
     {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
     | {"detach", "clone", "cpu", "cuda"}
 )
+
+
+def is_text(node: cst.BaseExpression) -> bool:
+    """A string written out (``'%10.4g'``, ``'%10s' * 2 + '%10.4g' * 6``): the left side of a
+    ``%`` that formats rather than takes a remainder, the receiver of a ``.format()``."""
+    if type(node) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+        return True
+    if type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Multiply):
+        return is_text(node.left) or is_text(node.right)
+    return False

@@ -31,6 +31,7 @@ from apiscan.extract.interp.base import (
     _carries_data,
     _named_tuple,
     _variable,
+    is_text,
 )
 from apiscan.extract.records import DATA_ROLES, REF, RETURNS
 from apiscan.extract.shapes import (
@@ -283,6 +284,10 @@ class CallsMixin:
             else:
                 positional += 1
                 vals.append(v)
+        func = node.func
+        if type(func) is cst.Attribute and func.attr.value == "format" and is_text(func.value):
+            # ``"{:.4f}".format(loss)``: each tensor formatted is read on the host
+            self._formats(node, [*vals, *kwvals.values(), *starred])
         return _Args(vals, positional, tuple(keywords), star, kwvals, starred)
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:

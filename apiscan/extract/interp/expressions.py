@@ -25,6 +25,7 @@ from apiscan.extract.interp.base import (
     _carries_data,
     _const_str,
     _sized_by_data,
+    is_text,
 )
 from apiscan.extract.shapes import (
     BATCH_MAX,
@@ -109,7 +110,7 @@ class ExpressionsMixin:
         left = self.value(node.left)
         right = self.value(node.right)
         op = type(node.operator)
-        if op is cst.Modulo and _is_text(node.left):
+        if op is cst.Modulo and is_text(node.left):
             self._formats(node, list(right[1]) if right[0] == "tuple" else [right])
         if op in (cst.BitAnd, cst.BitOr, cst.BitXor) and BOOL_TENSOR in (left, right):
             return BOOL_TENSOR
@@ -362,13 +363,3 @@ def _array_operands(vals: Sequence[Val]) -> bool:
     return any(v in (ARRAY, HOST_DATA) for v in vals) and all(
         v[0] in ("nontorch", "unknown") for v in vals
     )
-
-
-def _is_text(node: cst.BaseExpression) -> bool:
-    """A string written out (``'%10.4g'``, ``'%10s' * 2 + '%10.4g' * 6``): the left side of a
-    ``%`` that formats rather than takes a remainder."""
-    if type(node) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
-        return True
-    if type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Multiply):
-        return _is_text(node.left) or _is_text(node.right)
-    return False
