@@ -6006,7 +6006,8 @@ def _plain_tensor_attr(
     """(line, what makes it, the test a Parameter wrap is under) of ``self.attr`` made by a
     torch factory without ``device=`` in a method of the class ``owner`` or of one of its
     bases in the file, when no unconditional ``register_buffer``/``Parameter`` of it
-    follows; None otherwise (a buffer, a Parameter, an attribute of unknown making)."""
+    follows; None otherwise (a buffer, a Parameter, one moved once by ``self.x =
+    self.x.to(device)``, an attribute of unknown making)."""
     if owner < 0:
         return None
     by_name = {d.qual: i for i, d in enumerate(values.defs) if d.is_class}
@@ -6031,6 +6032,8 @@ def _plain_tensor_attr(
             for a in d.assigns:
                 if a.target.chain() != ["self", attr]:
                     continue
+                if a.value.kind == "Call" and a.value.callee() in ("to", "cuda"):
+                    return None  # ``self.x = self.x.to(device)``: moved once, when built
                 if _makes(a.value, "Parameter"):
                     if a.top:
                         return None

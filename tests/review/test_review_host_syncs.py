@@ -41,13 +41,14 @@ def test_per_step_copies_and_formatting_are_step_syncs(review: Review) -> None:
 def test_a_plain_cpu_tensor_indexed_each_step_is_a_round_trip(review: Review) -> None:
     # VALID: ``self.logvar`` (torch.full, no device; a Parameter only under the option)
     # indexed by ``t`` and copied back in the loss; INVALID: ``self.alphas`` (a registered
-    # buffer) and ``self.scales`` (made with ``device=``), indexed and copied the same way
+    # buffer), ``self.scales`` (made with ``device=``) and ``self.shifts`` (moved once in
+    # ``__init__``), indexed and copied the same way
     trips = [i for i in review.work if i.kind == "host-round-trip"]
     assert [(i.what, [(w.path, w.line) for w in i.where]) for i in trips] == [
         (
             "Diffusion.p_losses: self.logvar kept on the host, copied to the device every "
             "step (self.logvar[t].to(x.device))",
-            [("model.py", 25), ("model.py", 10)],
+            [("model.py", 27), ("model.py", 10)],
         )
     ]
     why = trips[0].why
