@@ -255,7 +255,8 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "randn": ("DS113", None, ("size",)),
     "arange": ("DS113", None, ("start", "end", "step")),
     "linspace": ("DS113", (2,), ("steps",)),
-    "randint": ("DS113", None, ("size",)),
+    # ``randint(high, size)`` / ``randint(low, high, size)``: the bounds are no size
+    "randint": ("DS113", (), ("size",)),
     "interpolate": ("DS113", (0,), ("size",)),
     "pad": ("DS113", (0,), ("pad",)),
     "sum": ("DS112", (0,), ("dim",)),
@@ -287,6 +288,9 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "multinomial": ("DS114", (0,), ("num_samples",)),
     "randperm": ("DS114", (0,), ("n",)),
 }
+#: Ops whose size is the last of two or more positional arguments, the others bounds of the
+#: values drawn (``torch.randint(0, len(idx), (1,))`` draws one number, whatever ``idx``).
+LAST_IS_SIZE = frozenset({"randint"})
 #: Ops whose index argument gives the output its length: (positional index, keyword).
 INDEX_ARGS: dict[str, tuple[int, str]] = {
     "index_select": (1, "index"),
@@ -921,6 +925,8 @@ class ShapeTracker:
             offset = 1 if recv is None and not factory else 0
             rest = list(args[offset:])
             chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
+            if name in LAST_IS_SIZE and len(rest) >= 2:
+                chosen.append(rest[-1])
             chosen += [kwargs[k] for k in keywords if k in kwargs]
             padded = [a for a in chosen if _batch_max(a)]
             bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
