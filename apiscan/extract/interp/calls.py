@@ -267,6 +267,8 @@ class CallsMixin:
         star = False
         kwvals: dict[str, Val] = {}
         starred: list[Val] = []
+        spread: list[Val] | None = []
+        double_star = False
         for arg in node.args:
             v = self.value(arg.value)
             keyword = arg.keyword
@@ -280,10 +282,27 @@ class CallsMixin:
                 star = True
                 if arg.star == "*":
                     starred.append(v)
+                    if spread is not None and v[0] == "tuple":
+                        spread.extend(v[1])
+                    else:
+                        spread = None
+                else:
+                    double_star = True
             else:
                 positional += 1
                 vals.append(v)
-        return _Args(vals, positional, tuple(keywords), star, kwvals, starred)
+                if spread is not None:
+                    spread.append(v)
+        return _Args(
+            vals,
+            positional,
+            tuple(keywords),
+            star,
+            kwvals,
+            starred,
+            spread if starred and spread is not None else None,
+            double_star,
+        )
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:
         self._count(node, CALL)
