@@ -684,14 +684,21 @@ class _Reader:
                 continue
             steps = []
             for stmt, when in _statements(fn.body, ""):
-                call = stmt.value if isinstance(stmt, ast.Assign) else None
-                if not isinstance(call, ast.Call):
+                value = stmt.value if isinstance(stmt, ast.Assign) else None
+                if isinstance(value, ast.Subscript):
+                    # ``image = image[y0:y1, x0:x1]``: a crop at computed bounds
+                    stored = _names(stmt.targets) & _names([value.value])
+                    if stored and IMAGE_NAME.search(" ".join(sorted(stored))) and _cut(value):
+                        steps.append((self.text(value), when, ""))
+                    continue
+                call = _threaded_call(value)
+                if call is None:
                     continue
                 stored = _names(stmt.targets)
                 passed = _names(call.args)
                 if stored & passed and IMAGE_NAME.search(" ".join(sorted(stored & passed))):
                     own = call.func.id if isinstance(call.func, ast.Name) else ""
-                    steps.append((self.text(call), when, own if own in self.first else ""))
+                    steps.append((self.text(value), when, own if own in self.first else ""))
             if len(steps) >= MIN_THREADED:
                 yield Pipeline(qual, fn.lineno, fn.end_lineno or fn.lineno, tuple(steps))
 
@@ -1115,6 +1122,29 @@ def _lazy_class(node: ast.AST) -> ast.expr | None:
     if callee_name(inner) in ("L", "LazyCall") and len(inner.args) == 1:
         return inner.args[0]
     return None
+
+
+def _threaded_call(value: ast.AST | None) -> ast.Call | None:
+    """The call that takes the image in ``value``: the value itself, or the innermost call of
+    a method chain on a call's result (``np.fliplr(image).copy()``: ``np.fliplr(image)``)."""
+    call = value if isinstance(value, ast.Call) else None
+    while (
+        call is not None
+        and not call.args
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Call)
+    ):
+        call = call.func.value
+    return call
+
+
+def _cut(sub: ast.Subscript) -> bool:
+    """A slice with a bound computed at run time (``image[y0:y1]``, not ``image[:, ::-1]``)."""
+    parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+    return any(
+        isinstance(p, ast.Slice) and any(b is not None and _names([b]) for b in (p.lower, p.upper))
+        for p in parts
+    )
 
 
 def _names(exprs: Iterable[ast.AST]) -> set[str]:

@@ -162,9 +162,7 @@ class _Args:
         known length spread into its positions (:attr:`spread`), else as written."""
         if self.spread is None:
             return self
-        return _Args(
-            self.spread, len(self.spread), self.keywords, self.double_star, self.kwvals
-        )
+        return _Args(self.spread, len(self.spread), self.keywords, self.double_star, self.kwvals)
 
 
 def _bool_dtype(args: _Args, positional: bool = True) -> bool:
