@@ -139,6 +139,16 @@ def is_host_dyn(v: Val) -> bool:
     return v[0] in ("seq", "tuple") and _any_elem(v, is_host_dyn)
 
 
+def _from_tensor_data(v: Val) -> bool:
+    """Host data whose extent was decided by a tensor's values (``range(t.min(), t.max())``)."""
+    return (
+        v[0] == "nontorch"
+        and isinstance(v[1], tuple)
+        and v[1][:1] == ("host",)
+        and (len(v[1]) > 3 and bool(v[1][3]))
+    )
+
+
 def host_elem(v: Val) -> Val | None:
     """What iterating host data sized by data yields when it is a sequence of such arrays
     (the rows of a sparse matrix built from tensor data, a list comprehension over one);
@@ -1258,11 +1268,17 @@ class ShapeTracker:
         data-dependent ``if``, or after one that may skip the rest of the loop body)?"""
         return self._data_ifs > 0 or any(self._cut_loops)
 
-    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+    def on_membership(self, node: cst.CSTNode, item: Val, containers: Sequence[Val] = ()) -> Val:
         """``item in container``: a truth read from tensor data when ``item`` is a number read
-        from it (``label.item() in thing_ids``), else a host value. A tensor itself is looked
-        up by identity in a set or dict (``if p in memo``): no data is read."""
-        return item if is_dyn_number(item) else NONTORCH
+        from it (``label.item() in thing_ids``) or the container's extent is
+        (``ignore not in range(target.min(), target.max())``), else a host value. A tensor
+        itself is looked up by identity in a set or dict (``if p in memo``): no data is
+        read."""
+        if is_dyn_number(item):
+            return item
+        if any(_from_tensor_data(c) for c in containers):
+            return dyn_number(node)
+        return NONTORCH
 
     def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
         """What a repository function returns when it is handed the sizes of every element
@@ -1864,7 +1880,7 @@ class NullShapeTracker(ShapeTracker):
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         return False
 
-    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+    def on_membership(self, node: cst.CSTNode, item: Val, containers: Sequence[Val] = ()) -> Val:
         return NONTORCH
 
     def enter_if(self, dynamic: bool, body: cst.BaseSuite) -> None:

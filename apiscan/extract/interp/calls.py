@@ -257,6 +257,12 @@ class CallsMixin:
         if not self.silent and callee:
             self.call_facts.append((self._function(), self._shared(callee), node, role))
 
+    def _read_as_index(self, v: Val) -> bool:
+        """A ``range`` bound read from tensor data: a number read from it, or a tensor itself
+        (``range(target.min(), target.max())`` reads each value through ``__index__``); a
+        forward's argument and a value only guessed a tensor are left alone."""
+        return self.shapes.read_from_data(v) or (v[0] == "tensor" and v[1] not in ("arg", False))
+
     def _args(self, node: cst.Call, callee: Val | None = None) -> _Args:
         if callee is not None and callee == PARTIAL and node.args and not node.args[0].keyword:
             # the function a partial binds: what reading it names (see ``_partial_call``)
@@ -587,7 +593,7 @@ class CallsMixin:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
                         return v
-            if name == "range" and args and any(map(self.shapes.read_from_data, args.vals)):
+            if name == "range" and args and any(map(self._read_as_index, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back).
                 # ``range(masks.shape[0])`` only follows a tensor's length: a list built over
