@@ -1464,7 +1464,9 @@ def test_weights_a_constructor_sets_by_hand_are_the_initialisation(tmp_path: Pat
     inits = {i.name: dict(i.values) for i in recipe_of(tmp_path) if i.category == "init"}
     assert inits == {
         "Invertible.__init__": {
-            "self.conv.weight.data": "w.view(c, c, 1) with w = torch.linalg.qr(torch.randn(c, c))[0]"
+            "self.conv.weight.data": (
+                "w.view(c, c, 1) with w = torch.linalg.qr(torch.randn(c, c))[0]"
+            )
         },
         "Coupling.__init__": {"end.weight.data.zero_": "", "end.bias.data.zero_": ""},
     }
