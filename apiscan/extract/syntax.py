@@ -637,10 +637,13 @@ class _Reader:
                     if not isinstance(target, ast.Attribute) or node.value is None:
                         continue
                     if ctor and _SETS_WEIGHTS.search(self.text(target)):
-                        found.append(
-                            (node.lineno, node.col_offset, self.text(target),
-                             self._made_of(own, node.value))
-                        )  # fmt: skip
+                        made = self._made_of(own, node.value)
+                        if not self.text(target).endswith(".data") and not _DRAWN.search(made):
+                            # ``self.weight = nn.Parameter(torch.ones(d))``, ``self.bias =
+                            # None``: a parameter declared with a constant, as every norm
+                            # layer declares its own; no initialisation of its own
+                            continue
+                        found.append((node.lineno, node.col_offset, self.text(target), made))
                     elif not ctor and is_literal(node.value):
                         found.append(
                             (node.lineno, node.col_offset, self.text(target), self.text(node.value))
@@ -1020,6 +1023,12 @@ _INIT_CALLEES = INIT_CALLS | INIT_FUNCTIONS
 
 #: A layer's weight or bias (or its data) that a constructor sets by hand.
 _SETS_WEIGHTS = re.compile(r"\.(weight|bias)(\.data)?$")
+
+
+#: A value drawn at random (``torch.randn(d) * 0.01``, a QR of a normal matrix) or filled
+#: with a chosen constant (``torch.full((n,), prior_bias)``): a weight a constructor declares
+#: so is initialised there, where a norm layer's ``ones``/``zeros`` only declare it.
+_DRAWN = re.compile(r"\b(randn|rand|normal_?|uniform_?|qr|orthogonal_?|trunc_normal_?|full)\(")
 
 
 def _defined_as(body: Sequence[ast.AST], name: str) -> ast.expr | None:
