@@ -622,8 +622,9 @@ def _program_records(
         )
     sites = []
     fact_of: dict[str, Callable[[object], pv.Fact]] = {}
-    for (caller, callee, _node, args, bound), span in zip(ext.sites, site_spans, strict=True):
+    for (caller, callee, _node, written, bound), span in zip(ext.sites, site_spans, strict=True):
         fact = fact_of.get(caller) or fact_of.setdefault(caller, facts_in(caller))
+        args = written.binding()
         sites.append(
             CallSite(
                 caller,

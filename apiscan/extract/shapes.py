@@ -139,6 +139,16 @@ def is_host_dyn(v: Val) -> bool:
     return v[0] in ("seq", "tuple") and _any_elem(v, is_host_dyn)
 
 
+def _from_tensor_data(v: Val) -> bool:
+    """Host data whose extent was decided by a tensor's values (``range(t.min(), t.max())``)."""
+    return (
+        v[0] == "nontorch"
+        and isinstance(v[1], tuple)
+        and v[1][:1] == ("host",)
+        and (len(v[1]) > 3 and bool(v[1][3]))
+    )
+
+
 def host_elem(v: Val) -> Val | None:
     """What iterating host data sized by data yields when it is a sequence of such arrays
     (the rows of a sparse matrix built from tensor data, a list comprehension over one);
@@ -255,7 +265,8 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "randn": ("DS113", None, ("size",)),
     "arange": ("DS113", None, ("start", "end", "step")),
     "linspace": ("DS113", (2,), ("steps",)),
-    "randint": ("DS113", None, ("size",)),
+    # ``randint(high, size)`` / ``randint(low, high, size)``: the bounds are no size
+    "randint": ("DS113", (), ("size",)),
     "interpolate": ("DS113", (0,), ("size",)),
     "pad": ("DS113", (0,), ("pad",)),
     "sum": ("DS112", (0,), ("dim",)),
@@ -287,6 +298,9 @@ SIZE_ARGS: dict[str, tuple[str, tuple[int, ...] | None, tuple[str, ...]]] = {
     "multinomial": ("DS114", (0,), ("num_samples",)),
     "randperm": ("DS114", (0,), ("n",)),
 }
+#: Ops whose size is the last of two or more positional arguments, the others bounds of the
+#: values drawn (``torch.randint(0, len(idx), (1,))`` draws one number, whatever ``idx``).
+LAST_IS_SIZE = frozenset({"randint"})
 #: Ops whose index argument gives the output its length: (positional index, keyword).
 INDEX_ARGS: dict[str, tuple[int, str]] = {
     "index_select": (1, "index"),
@@ -921,6 +935,8 @@ class ShapeTracker:
             offset = 1 if recv is None and not factory else 0
             rest = list(args[offset:])
             chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
+            if name in LAST_IS_SIZE and len(rest) >= 2:
+                chosen.append(rest[-1])
             chosen += [kwargs[k] for k in keywords if k in kwargs]
             padded = [a for a in chosen if _batch_max(a)]
             bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
@@ -1252,11 +1268,17 @@ class ShapeTracker:
         data-dependent ``if``, or after one that may skip the rest of the loop body)?"""
         return self._data_ifs > 0 or any(self._cut_loops)
 
-    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+    def on_membership(self, node: cst.CSTNode, item: Val, containers: Sequence[Val] = ()) -> Val:
         """``item in container``: a truth read from tensor data when ``item`` is a number read
-        from it (``label.item() in thing_ids``), else a host value. A tensor itself is looked
-        up by identity in a set or dict (``if p in memo``): no data is read."""
-        return item if is_dyn_number(item) else NONTORCH
+        from it (``label.item() in thing_ids``) or the container's extent is
+        (``ignore not in range(target.min(), target.max())``), else a host value. A tensor
+        itself is looked up by identity in a set or dict (``if p in memo``): no data is
+        read."""
+        if is_dyn_number(item):
+            return item
+        if any(_from_tensor_data(c) for c in containers):
+            return dyn_number(node)
+        return NONTORCH
 
     def of_sizes(self, result: Val, args: Sequence[Val]) -> Val:
         """What a repository function returns when it is handed the sizes of every element
@@ -1858,7 +1880,7 @@ class NullShapeTracker(ShapeTracker):
     def on_condition(self, node: cst.CSTNode, test: Val, keyword: str) -> bool:
         return False
 
-    def on_membership(self, node: cst.CSTNode, item: Val) -> Val:
+    def on_membership(self, node: cst.CSTNode, item: Val, containers: Sequence[Val] = ()) -> Val:
         return NONTORCH
 
     def enter_if(self, dynamic: bool, body: cst.BaseSuite) -> None:

@@ -5149,33 +5149,44 @@ class _Recipe:
             fn = file.first.get(f"{d.qual}.__getitem__")
             if fn is None:
                 continue
-            draws, read = self._draws(file, fn, lambda arg, value: value.text)
-            if not draws:
+            values = self._drawn_values(file, fn)
+            if not values:
                 continue
-            read += _through_locals(file.defs[fn], read)
-            # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
-            state = {a.target.text for a in file.defs[fn].assigns}
-            settings: dict[str, str] = {}
-            for leaf in read:
-                if (
-                    leaf.kind != "Attribute"
-                    or file.dotted(leaf)
-                    or leaf.text in settings
-                    or leaf.text in state
-                ):
-                    continue
-                found = self.values.resolve(file, fn, leaf, 0)
-                if found.literal and found.text != leaf.text and found.text not in _EMPTY:
-                    # an empty list is the records a sample is read from, no amount
-                    settings[leaf.text] = found.show()
-            # the same draw made again (YOLOv4's four ``random.randint(-dw, dw)`` offsets): once
-            counts = {text: draws.count(text) for text in draws}
-            shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
-            values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
-            values += list(settings.items())[:12]
             note = HAND_DRAWN
             self.add("augmentation", f"{d.qual}.__getitem__", file.where(file.defs[fn].line),
                      values, note)  # fmt: skip
+
+    def _drawn_values(self, file: _File, fn: int, tests: bool = True) -> list[tuple[str, str]]:
+        """The random draws def ``fn`` makes (:meth:`_draws`) as ``draw N`` values, the same
+        draw made again counted once (YOLOv4's four ``random.randint(-dw, dw)`` offsets),
+        then every setting they and their ``if`` tests read, with its value; [] when it draws
+        nothing. ``tests=False`` leaves out the draws that are an ``if`` test (a coin flip),
+        which a pipeline's steps already show as the condition they run under."""
+        draws, read = self._draws(file, fn, lambda arg, value: value.text)
+        if not tests:
+            draws = [d for d in draws if not d.startswith("if ")]
+        if not draws:
+            return []
+        read += _through_locals(file.defs[fn], read)
+        # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
+        state = {a.target.text for a in file.defs[fn].assigns}
+        settings: dict[str, str] = {}
+        for leaf in read:
+            if (
+                leaf.kind != "Attribute"
+                or file.dotted(leaf)
+                or leaf.text in settings
+                or leaf.text in state
+            ):
+                continue
+            found = self.values.resolve(file, fn, leaf, 0)
+            if found.literal and found.text != leaf.text and found.text not in _EMPTY:
+                # an empty list is the records a sample is read from, no amount
+                settings[leaf.text] = found.show()
+        counts = {text: draws.count(text) for text in draws}
+        shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
+        values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
+        return values + list(settings.items())[:12]
 
     def _draws(
         self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
@@ -7051,6 +7062,10 @@ class _Recipe:
             routines = {r[0]: r for r in facts.init_routines}
             for qual, is_class, owner in facts.def_kinds:
                 name = qual.rpartition(".")[2]
+                if name == "__init__" and qual in routines:
+                    # a layer's weights set by hand in its constructor (a random orthonormal
+                    # matrix, a last layer zeroed): the initialisation, as a routine's
+                    self._init_def(fa, routines[qual])
                 if name.startswith("__"):
                     continue
                 if (
@@ -7533,6 +7548,12 @@ class _Recipe:
                     (f"{i}", f"{text} (if {when})" if when else text)
                     for i, (text, when, _) in enumerate(pipe.steps, 1)
                 ]
+                # the amounts the steps are drawn with (a long side in 0.5-2x a base size,
+                # an angle in [-10, 10], a coin flip) and the settings those draws read
+                file = self.files.get(fa.path)
+                fn = file.first.get(pipe.function) if file is not None else None
+                if file is not None and fn is not None:
+                    values += self._drawn_values(file, fn, tests=False)
                 self.add("augmentation", f"pipeline in {pipe.function}", place(fa, pipe.line),
                          values, "the calls the image goes through, in order")  # fmt: skip
                 shown = [(pipe.line, pipe.end_line)]

@@ -1519,6 +1519,7 @@ def work_items(
     items.extend(_import_built_ops(result, analyses, ancillary, items))
     items.extend(_library_ops(result, analyses, ancillary))
     items.extend(helper_libraries(result, analyses, ancillary))
+    items.extend(submodule_code(root, result, analyses, ancillary, uncalled, items))
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items))
     items.extend(vendored_parallel(analyses, ancillary))
     items.extend(sharded_training(findings))
@@ -4833,7 +4834,7 @@ def compiled_ops(
     for fa in analyses:
         if fa.errors or ancillary.why(fa.path):
             continue
-        for ref in fa.local_refs:
+        for ref in _refs_and_submodule_calls(fa, submodules):
             parts = ref.split(".")
             hit = _extension_binding(parts, packages, modules, defined) if native else None
             shown = ""
@@ -6521,6 +6522,92 @@ def _extension_binding(
         if prefix in modules:
             return None
     return None
+
+
+def _refs_and_submodule_calls(
+    fa: FileAnalysis, submodules: list[tuple[tuple[str, ...], str]]
+) -> list[str]:
+    """The repository names ``fa`` looks up, then the names it calls from a submodule not
+    checked out that it imports as a top-level package (``from DCNv2.dcn_v2 import DCN``:
+    no file of the repository defines ``DCNv2``, so the lookup is no repository name)."""
+    refs = list(fa.local_refs)
+    if submodules and fa.syntax is not None:
+        seen = set(refs)
+        for name, _ in absolute_call_values(fa.syntax):
+            if name not in seen and _submodule_binding(name.split("."), submodules)[0]:
+                seen.add(name)
+                refs.append(name)
+    return refs
+
+
+def submodule_code(
+    root: Path | None,
+    result: ScanResult,
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    dead: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    items: Sequence[WorkItem] = (),
+) -> list[WorkItem]:
+    """The classes and functions the ported code takes from a git submodule that is not
+    checked out (waveglow's ``tacotron2.layers.TacotronSTFT``, the mel features of its data
+    pipeline): code the repository depends on but does not hold, so no line of it was
+    scanned and the API tables price none of it. One item per submodule, a third-party
+    layer where a network function calls it and the data pipeline's otherwise; the ops a
+    compiled-op item already names (CenterTrack's ``DCNv2``) are left to it."""
+    if root is None or not root.is_dir():
+        return []
+    submodules = _submodules(root)
+    if not submodules:
+        return []
+    named = {w for i in items for w in _DOTTED.findall(i.what)}
+    computing = {(f.path, f.function) for f in result.api_findings if f.scope == "network"}
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for (path, _), span in (dead or {}).items():
+        spans.setdefault(path, []).append(span)
+    #: submodule path -> (url, name -> where, whether a network function uses it)
+    found: dict[str, tuple[str, dict[str, Where], list[bool]]] = {}
+    for fa, facts in with_facts(analyses):
+        if ancillary.why(fa.path) or facts.values is None or is_test_path(fa.path):
+            continue
+        defs = facts.values.defs
+        for name, call in absolute_call_values(facts):
+            parts = name.split(".")
+            hit, _ = _submodule_binding(parts, submodules)
+            line = call.expr.line
+            if hit is None or name in named or _counterpart(parts[-1]) is not None:
+                continue  # a known op is a compiled-op item (:func:`compiled_ops`)
+            if any(a <= line <= z for a, z in spans.get(fa.path, ())):
+                continue
+            folder = next("/".join(p) for p, _ in submodules if p[-1] in parts[:-1])
+            url = next(u for p, u in submodules if "/".join(p) == folder)
+            qual = defs[call.function].qual if 0 <= call.function < len(defs) else ""
+            network = any(
+                (fa.path, q) in computing
+                for q in (qual, qual.partition(".")[0], qual.rpartition(".")[0])
+                if q
+            )
+            entry = found.setdefault(folder, (url, {}, [False]))
+            entry[1].setdefault(name, place(fa, line))
+            entry[2][0] = entry[2][0] or network
+    out = []
+    for folder, (url, names, network) in sorted(found.items()):
+        kind = "third-party-layer" if network[0] else "third-party-data"
+        where = tuple(sorted(set(names.values()), key=lambda w: (w.path, w.line)))
+        used = "the network runs" if network[0] else "the data pipeline runs"
+        out.append(
+            WorkItem(
+                kind=kind,
+                what=f"git submodule {folder} ({', '.join(sorted(names))})",
+                where=where,
+                why=(
+                    f"code {used} from the git submodule {folder} ({url}), not checked out "
+                    "here: none of it was scanned, no API table counts it, and it is ported "
+                    "with the repository (check it out and scan it for its torch APIs)"
+                ),
+                uses=len(names),
+            )
+        )
+    return out
 
 
 def _submodule_binding(

@@ -401,3 +401,58 @@ def test_a_returned_parameter_declared_a_tensor_stays_one(tmp_path: Path) -> Non
     assert permutes == {7: "certain", 8: "probable"}
     shape = {(f.path, f.span.line, f.rule) for f in result.shape_findings}
     assert shape == {("pkg/run.py", 10, "DS104")}
+
+
+SPREAD = {
+    "pkg/__init__.py": "",
+    "pkg/flat.py": """
+        def flatten(probas, labels):
+            valid = labels != 255
+            return probas[valid], labels[valid]
+
+
+        def pair(probas, labels):
+            return probas, labels
+    """,
+    "pkg/loss.py": """
+        from torch import nn
+
+        from pkg.flat import flatten, pair
+
+
+        def spread_from_a_call(probas, labels):
+            if probas.numel() == 0:
+                return probas * 0.0
+            return probas.sum()
+
+
+        def spread_static(probas, labels):
+            if probas.numel() == 0:
+                return probas * 0.0
+            return probas.sum()
+
+
+        def spread_unknown(probas, labels):
+            if probas.numel() == 0:
+                return probas * 0.0
+            return probas.sum()
+
+
+        class Loss(nn.Module):
+            def forward(self, probas, labels, *rest):
+                a = spread_from_a_call(*flatten(probas, labels))
+                b = spread_static(*pair(probas, labels))
+                c = spread_unknown(*rest)
+                return a + b + c
+    """,
+}
+
+
+def test_a_spread_tuple_fills_the_parameters(tmp_path: Path) -> None:
+    """``f(*flatten(x))`` binds the tuple's items to ``f``'s parameters as ``a, b =
+    flatten(x); f(a, b)`` would: the masked selection reaches the size test; a static pair
+    and a ``*rest`` of unknown length bind nothing data-dependent."""
+    result = scan_repo(write_repo(tmp_path, SPREAD))
+    shape = {(f.path, f.span.line, f.rule, f.function) for f in result.shape_findings}
+    assert ("pkg/loss.py", 7, "DS116", "spread_from_a_call") in shape
+    assert not any(f[3] in ("spread_static", "spread_unknown") for f in shape)

@@ -149,6 +149,20 @@ class _Args:
     kwvals: dict[str, Val] = field(default_factory=dict)
     #: the values of ``*args`` arguments (``zip(*pairs)``)
     starred: list[Val] = field(default_factory=list)
+    #: every position filled, where each ``*`` argument is a tuple of known length
+    #: (``f(*flatten(x))``, as ``a, b = flatten(x); f(a, b)``); None where one is not. Calls of
+    #: the repository's functions bind their parameters from it; the API uses keep the
+    #: arguments as written (their parameter checks read the call's text).
+    spread: list[Val] | None = None
+    #: a ``**kwargs`` argument was passed (the positions stay known)
+    double_star: bool = False
+
+    def binding(self) -> _Args:
+        """The arguments as a repository function's parameters receive them: each tuple of
+        known length spread into its positions (:attr:`spread`), else as written."""
+        if self.spread is None:
+            return self
+        return _Args(self.spread, len(self.spread), self.keywords, self.double_star, self.kwvals)
 
 
 def _bool_dtype(args: _Args, positional: bool = True) -> bool:

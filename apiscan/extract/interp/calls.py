@@ -258,6 +258,12 @@ class CallsMixin:
         if not self.silent and callee:
             self.call_facts.append((self._function(), self._shared(callee), node, role))
 
+    def _read_as_index(self, v: Val) -> bool:
+        """A ``range`` bound read from tensor data: a number read from it, or a tensor itself
+        (``range(target.min(), target.max())`` reads each value through ``__index__``); a
+        forward's argument and a value only guessed a tensor are left alone."""
+        return self.shapes.read_from_data(v) or (v[0] == "tensor" and v[1] not in ("arg", False))
+
     def _args(self, node: cst.Call, callee: Val | None = None) -> _Args:
         if callee is not None and callee == PARTIAL and node.args and not node.args[0].keyword:
             # the function a partial binds: what reading it names (see ``_partial_call``)
@@ -268,6 +274,8 @@ class CallsMixin:
         star = False
         kwvals: dict[str, Val] = {}
         starred: list[Val] = []
+        spread: list[Val] | None = []
+        double_star = False
         for arg in node.args:
             v = self.value(arg.value)
             keyword = arg.keyword
@@ -281,14 +289,31 @@ class CallsMixin:
                 star = True
                 if arg.star == "*":
                     starred.append(v)
+                    if spread is not None and v[0] == "tuple":
+                        spread.extend(v[1])
+                    else:
+                        spread = None
+                else:
+                    double_star = True
             else:
                 positional += 1
                 vals.append(v)
+                if spread is not None:
+                    spread.append(v)
         func = node.func
         if type(func) is cst.Attribute and func.attr.value == "format" and is_text(func.value):
             # ``"{:.4f}".format(loss)``: each tensor formatted is read on the host
             self._formats(node, [*vals, *kwvals.values(), *starred])
-        return _Args(vals, positional, tuple(keywords), star, kwvals, starred)
+        return _Args(
+            vals,
+            positional,
+            tuple(keywords),
+            star,
+            kwvals,
+            starred,
+            spread if starred and spread is not None else None,
+            double_star,
+        )
 
     def _call(self, node: cst.Call, usage: str = "call") -> Val:
         self._count(node, CALL)
@@ -573,7 +598,7 @@ class CallsMixin:
                 for v in args.vals:
                     if is_dyn_number(v) or v == RAND:
                         return v
-            if name == "range" and args and any(map(self.shapes.read_from_data, args.vals)):
+            if name == "range" and args and any(map(self._read_as_index, args.vals)):
                 # ``range(n)`` of a number read from data: as many values as data says (a
                 # loop over it is DS116; ``torch.LongTensor(range(n))`` brings them back).
                 # ``range(masks.shape[0])`` only follows a tensor's length: a list built over

@@ -265,7 +265,7 @@ class ExpressionsMixin:
                 tensorish = False
         if not tensorish and all(type(t.operator) in (cst.In, cst.NotIn) for t in node.comparisons):
             # ``label.item() in thing_ids``: whether it is there is read from tensor data
-            return self.shapes.on_membership(node, vals[0])
+            return self.shapes.on_membership(node, vals[0], vals[1:])
         if tensorish:
             exprs = [node.left, *(t.comparator for t in node.comparisons)]
             if self._compares_code_values(vals, exprs):

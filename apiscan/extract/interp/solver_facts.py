@@ -129,6 +129,8 @@ class SolverFactsMixin:
         name = key.rpartition(".")[2]
         subject = f"the value returned by `{name}`"
         passed_on = self.env.get("s:" + key)
+        if args is not None:
+            args = args.binding()
         if type(passed_on) is pv.PassedOn and args is not None and not args.star:
             got = self._bind_returned(passed_on, args, bound, f, subject)
             if got is not None:
@@ -303,6 +305,8 @@ class SolverFactsMixin:
     def _passed_through(self, qn: str, args: _Args | None) -> Val | None:
         """What a call of a pass-through function of this file returns: its argument."""
         at = self.passthrough.get(qn)
+        if args is not None:
+            args = args.binding()
         if at is None or args is None or args.star or at >= args.positional:
             return None
         got = args.vals[at]

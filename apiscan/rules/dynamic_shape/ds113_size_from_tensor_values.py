@@ -96,6 +96,15 @@ class SizeFromTensorValues(Rule):
             positions = torch.arange(tokens.shape[1], device=lengths.device)
             return positions[None, :] < lengths[:, None]
         """,
+        """
+        import torch
+
+
+        def pick_one(visible: torch.Tensor) -> torch.Tensor:
+            frames = torch.nonzero(visible)[:, 0]
+            # the bound of the draw is data; the size drawn, one number, is not
+            return frames[torch.randint(0, len(frames), (1,))]
+        """,
     )
     INVALID = (
         """
@@ -119,5 +128,13 @@ class SizeFromTensorValues(Rule):
                 weights = torch.ones(gt_boxes.shape[0], n)  # error
                 grid = gt_boxes.view(-1, n, 4)  # error
                 return targets, weights, grid.expand(2, -1, n, 4)  # error
+        """,
+        """
+        import torch
+
+
+        def draw(counts: torch.Tensor) -> torch.Tensor:
+            n = int(counts.sum())
+            return torch.randint(0, 10, (n,))  # error
         """,
     )

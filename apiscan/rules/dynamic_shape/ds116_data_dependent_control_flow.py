@@ -172,6 +172,18 @@ class DataDependentControlFlow(Rule):
         from torch import nn
 
 
+        class DiceLoss(nn.Module):
+            def forward(self, output, target):
+                # the range's ends are read from the labels: so is whether 255 is inside
+                if 255 not in range(target.min(), target.max()):  # error
+                    target = target.clamp(0, 1)
+                return (output.softmax(1) * target).mean()
+        """,
+        """
+        import torch
+        from torch import nn
+
+
         class Stage2Loss(nn.Module):
             def forward(self, pred, target, object_masks):
                 loss = ((pred - target) ** 2).mean()
