@@ -7530,7 +7530,8 @@ class _Recipe:
         function named for validation, evaluation or testing, or applies it by hand in
         module code, once, outside any loop (an adversarial attack's clipping bounds made at
         import from blank images: ``zeros = data_transforms(zeros)``), to a fixed value
-        rather than to the samples a loader yields. A read of the same name where another
+        rather than to the samples a loader yields (unless another file reads it as a
+        module's attribute, ``odfa.data_transforms``). A read of the same name where another
         binding of it is in scope (a training script's own ``data_transforms = {...}``) is
         another variable's."""
         if stored.kind != "Name":
@@ -7542,13 +7543,19 @@ class _Recipe:
             if not (read.fn >= 0 and _binds(read.file, read.fn, name))
             and (read.file is file or name not in self._module_names(read.file))
         ]
+        once = not any(
+            read.file is not file
+            and read.node.target.kind == "Name"
+            and read.node.target.name not in ("self", "cls")
+            for read in self._reads()[0].get(name, [])
+        )
         for read in reads:
             names = read.file.defs[read.fn].qual.split(".") if read.fn >= 0 else []
             names.append(PurePosixPath(read.file.path).stem)
             if not (
                 _INFERENCE_SCRIPT.search(read.file.path)
                 or any(_NOT_TRAINING_STORE.search(n) for n in names)
-                or _applied_once(read)
+                or (once and _applied_once(read))
             ):
                 return False
         return bool(reads)

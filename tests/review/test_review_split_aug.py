@@ -121,6 +121,14 @@ def test_a_composition_a_dataset_applies_to_each_sample_stays(recipe_fn) -> None
     assert dict(row.values) == {"1": "RandomRotation(10)", "2": "ToTensor()"}
 
 
+def test_a_composition_tried_at_import_but_handed_to_a_dataset_stays(recipe_fn) -> None:
+    # INVALID for the applied-once rule: applied once at import, but another file reads it as
+    # the module's attribute (``data.extra_tf``) and hands it to a training dataset
+    line = _line(SPLITAUGFN, "data.py", "extra_tf = transforms.Compose(")
+    (row,) = [i for i in recipe_fn if (i.where.path, i.where.line) == ("data.py", line)]
+    assert dict(row.values) == {"1": "RandomGrayscale(0.2)", "2": "ToTensor()"}
+
+
 def test_a_wrapper_under_a_launch_test_says_nothing(recipe_fn) -> None:
     # INVALID: ``if args.distributed:`` is how the run is launched: no branch note
     (wrapper,) = _rows(recipe_fn, "distributed")
