@@ -169,6 +169,11 @@ CATEGORIES: tuple[str, ...] = tuple(RECIPE_CATEGORIES)
 
 #: How far a value is followed (name → assignment → argparse default ...) before giving up.
 MAX_DEPTH = 5
+#: The methods that grow a list in place.
+_LIST_FILLS = frozenset({"append", "extend", "insert"})
+#: A line after every line of a file (a module name read in a function: all of its
+#: statements count).
+_END = 1 << 30
 #: A parameter is followed into each of its call sites when it has at most this many.
 MAX_SITES = 3
 
@@ -326,8 +331,9 @@ _BRANCH_DECIDED = frozenset(
      "ema", "grad_clip", "amp", "seed", "distributed"}
 )  # fmt: skip
 #: The rows whose ``if``/``elif`` branch is weighed where they are built
-#: (:meth:`_Recipe._branch_rows`).
-_BRANCH_ROWS = frozenset({"loss", "scheduler", "augmentation"})
+#: (:meth:`_Recipe._branch_rows`; a wrapper for several devices only under an option's
+#: test, :meth:`_Recipe._wrapper_choice`).
+_BRANCH_ROWS = frozenset({"loss", "scheduler", "augmentation", "distributed"})
 #: An attribute an initialisation routine sets that holds weights.
 _WEIGHT_ATTR = re.compile(r"\b(weight|bias|data|param\w*|embed\w*|token\w*)\b")
 #: A setting named for testing or evaluation.
@@ -1817,9 +1823,36 @@ class _Values:
         # ``None`` in its ``else``: the value is the one that runs (all, if none is told)
         bound = [a for a in bound if self.runs(f, fn, a.line)] or bound
         return [
-            self.resolve(f, fn, a.value, depth + 1).then(f"{name} set at {f.loc(a.line)}")
+            self._filled(f, fn, a)
+            or self.resolve(f, fn, a.value, depth + 1).then(f"{name} set at {f.loc(a.line)}")
             for a in sorted(bound, key=lambda a: a.line)[:3]
         ]
+
+    @staticmethod
+    def _filled(f: _File, fn: int, a: AssignValues) -> _Val | None:
+        """A list literal its scope then fills (``gpu_ids = []``, then ``gpu_ids.append(gid)``
+        in a loop over the ``--gpu_ids`` option's parts): the literal is not the value, which
+        is left as the name with where it is filled; None for any other assignment."""
+        if a.value.kind != "List" or a.target.kind != "Name":
+            return None
+        name = a.target.name
+        filled = [
+            c.expr
+            for c in f.values.calls
+            if c.scope == fn
+            and c.expr.line > a.line
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name in _LIST_FILLS
+            and c.expr.func.target.kind == "Name"
+            and c.expr.func.target.name == name
+        ]
+        if not filled:
+            return None
+        first = min(filled, key=lambda e: (e.line, e.col))
+        return _Val(name, False).then(
+            f"{name} = {a.value.text} at {f.loc(a.line)}, filled by"
+            f" {first.func.text}(...) at {f.loc(first.line)}"
+        )
 
     def parameter(self, f: _File, fn: int, name: str, default: Expr | None, depth: int) -> _Val:
         """A parameter of def ``fn``: what its call sites pass (each, when there are a few),
@@ -3068,8 +3101,23 @@ class _Recipe:
                     call.expr.line == item.where.line
                     and call.expr.callee().rpartition(".")[2] == last
                 ):
-                    self._note_branch(item.category, item.name, item.where, file, call)
+                    if item.category != "distributed" or self._wrapper_choice(call):
+                        self._note_branch(item.category, item.name, item.where, file, call)
                     break
+
+    def _wrapper_choice(self, call: CallValues) -> bool:
+        """Whether a wrapper for several devices is built under an option the run is given
+        (re-id scripts' ``if len(opt.gpu_ids) > 1: model = DataParallel(model, ...)``, with
+        ``--gpu_ids`` defaulting to one GPU): weighed as a loss's branch is. One under a
+        test of how the run is launched (``if args.distributed:``, an environment
+        variable, inside ``if is_distributed_env():``) is not: the recipe holds for every
+        launch."""
+        own = [near for near in call.ifs if near.function == call.function]
+        return (
+            bool(own)
+            and self._option_test(own[0].test)
+            and not any(_LAUNCH_TEST.search(near.test.text) for near in own)
+        )
 
     def _picked_branches(self) -> None:
         """Of the rows built in the branches of one ``if``/``elif`` chain, keep the one the
@@ -4154,7 +4202,10 @@ class _Recipe:
             if (
                 category == "dataloader"
                 or (category == "distributed" and f.api.endswith("Sampler"))
-            ) and _validation_loader(f.function, call):
+            ) and (
+                _validation_loader(f.function, call)
+                or (not f.function and _evaluation_script(f.path))
+            ):
                 # pytorch-segmentation's val_sampler and get_val_loader, ConvNeXt's
                 # ``sampler_val = DistributedSampler(dataset_val, ...)``: no training
                 return
@@ -6549,7 +6600,7 @@ class _Recipe:
                 continue
             if self._not_for_training(file, call):
                 continue
-            if fn < 0 and call.stored is not None and self._read_for_evaluation(call.stored):
+            if fn < 0 and call.stored is not None and self._read_for_evaluation(file, call.stored):
                 continue  # PyTorch-YOLOv3's DEFAULT_TRANSFORMS: validation's and detect.py's
             values = [(f"{i}", step) for i, step in enumerate(steps, 1)]
             if call.when is not None and (fn < 0 or call.when_function == fn):
@@ -6557,7 +6608,10 @@ class _Recipe:
             where = file.defs[fn].name if fn >= 0 else "module code"
             note = "the transforms applied, in order"
             target = call.stored
-            if target is not None and target.kind in ("Name", "Attribute"):
+            entry = _dict_entry(file, call)
+            if entry is not None and entry[0]:  # data_transforms = {"train": T.Compose(...)}
+                note += f", stored as {entry[0]}[{entry[1]!r}]"
+            elif target is not None and target.kind in ("Name", "Attribute"):
                 note += f", stored as {target.text}"  # val_transform = T.Compose(...)
             self.add(
                 "augmentation", f"composition in {where}", file.where(call.expr.line), values, note
@@ -6584,7 +6638,16 @@ class _Recipe:
             ):
                 return True
         names = [t.text.rpartition(".")[2] for t in stored if t.kind in ("Name", "Attribute")]
-        return any(_NOT_TRAINING_STORE.search(name) for name in names)
+        # the list it composes, named for its split (re-id scripts' ``transform_val_list``)
+        names += [a.name for a in call.expr.args[:1] if a.kind == "Name"]
+        if any(_NOT_TRAINING_STORE.search(name) for name in names):
+            return True
+        if call.function < 0 and _evaluation_script(file.path):
+            return True  # the module code of re-id's ``test.py``
+        # a dict of compositions by split (``{'train': Compose(...), 'val': Compose(...)}``,
+        # picked by key for each split's dataset): the key says whose it is
+        entry = _dict_entry(file, call)
+        return entry is not None and bool(_EVAL_SPLIT.fullmatch(entry[1]))
 
     def _inside_composition(self, file: _File, call: CallValues) -> bool:
         """A composition used as a step of another (``normalize`` in the training one)."""
@@ -6612,51 +6675,125 @@ class _Recipe:
         """The transforms of a composition's list, each as ``Name(arg=value, ...)``."""
         if expr is None:
             return []
-        if expr.kind == "Name" and fn >= 0 and depth < MAX_DEPTH:
-            bound = file.local_value(fn, expr.name, expr.line)
-            if bound is not None and bound.kind in ("List", "Tuple"):
-                # t = [...]; t.append(T.Resize(...)); Compose(t): the list, then the appends
-                steps = [self._step(file, fn, e, depth + 1) for e in bound.parts]
-                appended = [
-                    c
-                    for c in file.values.calls
-                    if c.scope == fn
-                    and c.expr.func.kind == "Attribute"
-                    and c.expr.func.name in ("append", "extend")
-                    and c.expr.func.target.kind == "Name"
-                    and c.expr.func.target.name == expr.name
-                    and c.expr.line < expr.line
-                    and c.expr.args
-                ]
-                for c in sorted(appended, key=lambda c: (c.expr.line, c.expr.col)):
-                    added = self._steps(file, fn, c.expr.args[0], depth + 1)
-                    runs = self._runs_under(file, fn, c, expr.line)
-                    if runs is False:
-                        continue  # ``if aug_cfg.color_jitter_prob:`` with a None default
-                    if runs is not True:
-                        added = [f"{step} (if {runs})" for step in added]
-                    steps.extend(added)
-                return steps
+        if expr.kind == "Name" and depth < MAX_DEPTH:
+            held = (set(self.composed_calls), set(self.composed_modules))
+            listed = self._bound_steps(file, fn, expr.name, expr.line, depth + 1)
+            if listed is None and fn >= 0 and not _binds(file, fn, expr.name):
+                # a module-level list read in a function (``Compose(train_list)`` in a
+                # loader builder): the module's statements have run by the time it is called
+                listed = self._bound_steps(file, -1, expr.name, _END, depth + 1)
+            if listed is not None:
+                return listed
+            self.composed_calls, self.composed_modules = held
+            bound = file.local_value(fn, expr.name, expr.line) if fn >= 0 else None
             if bound is not None:
                 return self._steps(file, fn, bound, depth + 1)
         if expr.kind in ("List", "Tuple"):
             return [self._step(file, fn, e, depth + 1) for e in expr.parts]
         return [self._step(file, fn, expr, depth + 1)]
 
-    def _runs_under(self, file: _File, fn: int, call: CallValues, used: int) -> bool | str:
-        """Whether the ``if`` of def ``fn`` nearest the call lets it run with the values the
-        code starts from: True (none, one around line ``used`` too, where the list is
-        composed, or its test holds), False (it fails), else the test as the call runs
-        under it (:attr:`CallValues.when_text`), for the row to say."""
-        if not call.ifs or call.when_function != fn:
+    def _bound_steps(
+        self, file: _File, fn: int, name: str, used: int, depth: int
+    ) -> list[str] | None:
+        """The transforms the list ``name`` holds where line ``used`` reads it, its
+        statements in scope ``fn`` (-1: the module) followed in order: ``t = [...]``, a
+        concatenation (re-id scripts' ``train_list = train_list + [RandomErasing(...)]``
+        under ``if opt.erasing_p > 0:``, ``[ColorJitter(...)] + train_list``) and
+        ``t.append(...)``/``t.extend(...)``. A statement under an ``if`` the defaults skip
+        is passed over (its transforms keep their own rows, which the untaken-branch rule
+        drops and the option's row names); one under an ``if`` that cannot be told adds its
+        transforms marked ``(if test)``. None when ``name`` is no list built so (the caller
+        shows what it is bound to)."""
+        own = file.values.assigns if fn < 0 else file.defs[fn].assigns
+        events: list[tuple[int, int, AssignValues | None, CallValues | None]] = [
+            (a.line, a.target.col, a, None)
+            for a in own
+            if not a.annotated
+            and a.line < used
+            and a.target.kind == "Name"
+            and a.target.name == name
+        ]
+        if not events:
+            return None
+        events += [
+            (c.expr.line, c.expr.col, None, c)
+            for c in file.values.calls
+            if c.scope == fn
+            and c.expr.func.kind == "Attribute"
+            and c.expr.func.name in ("append", "extend")
+            and c.expr.func.target.kind == "Name"
+            and c.expr.func.target.name == name
+            and c.expr.line < used
+            and c.expr.args
+        ]
+        steps: list[str] | None = None
+        for line, _, assign, call in sorted(events, key=lambda e: (e[0], e[1])):
+            ifs = assign.ifs if assign is not None else call.ifs if call is not None else ()
+            runs = self._runs_under(file, fn, ifs, line, used)
+            if runs is False:
+                continue  # ``if aug_cfg.color_jitter_prob:`` with a None default
+            mark = "" if runs is True else f" (if {runs})"
+            if call is not None:
+                if steps is not None:
+                    added = self._steps(file, fn, call.expr.args[0], depth + 1)
+                    steps = steps + [f"{step}{mark}" for step in added]
+                continue
+            assert assign is not None
+            if mark and not any(n.kind == "Name" and n.name == name for n in assign.value.walk()):
+                return None  # replaced under a test that cannot be told: which list is not known
+            steps = self._joined_steps(file, fn, assign.value, name, steps, mark, depth)
+            if steps is None:
+                return None
+        return steps
+
+    def _joined_steps(
+        self,
+        file: _File,
+        fn: int,
+        value: Expr,
+        name: str,
+        before: list[str] | None,
+        mark: str,
+        depth: int,
+    ) -> list[str] | None:
+        """The transforms of ``value`` assigned to the list ``name``: a list, or lists
+        joined with ``+`` where ``name`` itself stands for the transforms it held
+        (``before``) and each other list's get ``mark``; None for anything else."""
+        if value.kind in ("List", "Tuple"):
+            return [f"{self._step(file, fn, e, depth + 1)}{mark}" for e in value.parts]
+        if value.kind == "BinOp" and value.name == "Add" and len(value.parts) == 2:
+            left, right = (
+                self._joined_steps(file, fn, part, name, before, mark, depth)
+                for part in value.parts
+            )
+            return None if left is None or right is None else left + right
+        if value.kind == "Name" and value.name == name:
+            return None if before is None else list(before)
+        if value.kind == "Name" and depth < MAX_DEPTH:
+            other = self._bound_steps(file, fn, value.name, value.line, depth + 1)
+            return None if other is None else [f"{step}{mark}" for step in other]
+        return None
+
+    def _runs_under(
+        self, file: _File, fn: int, ifs: Sequence[IfValues], line: int, used: int
+    ) -> bool | str:
+        """Whether the ``if`` of scope ``fn`` nearest the statement at ``line`` (``ifs``,
+        innermost first) lets it run with the values the code starts from: True (none, one
+        around line ``used`` too, where the list is composed, or its test holds), False (it
+        fails), else the test as the statement runs under it (negated in the ``else``), for
+        the row to say."""
+        if not ifs or ifs[0].function != fn:
             return True
-        near = call.ifs[0]
+        near = ifs[0]
         if near.line <= used <= near.end_line:
             return True  # the composition itself is under it: its row says so
+        in_else = bool(near.body_end) and near.body_end < line <= near.end_line
         value = self._holds(file, fn, near.test, 0)
         if value is _UNKNOWN:
-            return call.when_text
-        in_else = bool(near.body_end) and near.body_end < call.expr.line <= near.end_line
+            if not in_else:
+                return near.test.text
+            simple = near.test.kind in ("Name", "Attribute", "Call", "Subscript")
+            return f"not {near.test.text}" if simple else f"not ({near.test.text})"
         return bool(value) != in_else
 
     def _step(self, file: _File, fn: int, expr: Expr, depth: int) -> str:
@@ -7402,19 +7539,38 @@ class _Recipe:
             self._read_index = (attributes, names)
         return self._read_index
 
-    def _read_for_evaluation(self, stored: Expr) -> bool:
-        """A module-level constant (``DEFAULT_TRANSFORMS = Compose([...])``) whose every
-        read is in an inference script or in a function named for validation, evaluation or
-        testing: no training batch goes through it."""
+    def _read_for_evaluation(self, file: _File, stored: Expr) -> bool:
+        """A module-level constant of ``file`` (``DEFAULT_TRANSFORMS = Compose([...])``)
+        through which no training batch goes: every read is in an inference script or in a
+        function named for validation, evaluation or testing, or applies it by hand in
+        module code, once, outside any loop (an adversarial attack's clipping bounds made at
+        import from blank images: ``zeros = data_transforms(zeros)``), to a fixed value
+        rather than to the samples a loader yields (unless another file reads it as a
+        module's attribute, ``odfa.data_transforms``). A read of the same name where another
+        binding of it is in scope (a training script's own ``data_transforms = {...}``) is
+        another variable's."""
         if stored.kind != "Name":
             return False
-        reads = self._reads()[1].get(stored.name, [])
+        name = stored.name
+        reads = [
+            read
+            for read in self._reads()[1].get(name, [])
+            if not (read.fn >= 0 and _binds(read.file, read.fn, name))
+            and (read.file is file or name not in self._module_names(read.file))
+        ]
+        once = not any(
+            read.file is not file
+            and read.node.target.kind == "Name"
+            and read.node.target.name not in ("self", "cls")
+            for read in self._reads()[0].get(name, [])
+        )
         for read in reads:
             names = read.file.defs[read.fn].qual.split(".") if read.fn >= 0 else []
             names.append(PurePosixPath(read.file.path).stem)
             if not (
                 _INFERENCE_SCRIPT.search(read.file.path)
                 or any(_NOT_TRAINING_STORE.search(n) for n in names)
+                or (once and _applied_once(read))
             ):
                 return False
         return bool(reads)
@@ -7992,6 +8148,48 @@ def _side_amp(item: RecipeItem, whose: str, trains: bool) -> RecipeItem:
     if whose != "tool" or trains or item.category != "amp" or SIDE_AMP in item.note:
         return item
     return replace(item, note=f"{SIDE_AMP}; {item.note}" if item.note else SIDE_AMP)
+
+
+def _dict_entry(file: _File, call: CallValues) -> tuple[str, str] | None:
+    """(what holds the dict, key) when ``call`` is the value of a constant key of a dict
+    literal: assigned (``data_transforms = {'train': Compose(...)}``: ``data_transforms``),
+    or passed or returned ("" then); None otherwise."""
+    span = call.expr[2:6]
+    holders = [(a.target.text, a.value) for a, _ in file.assigns]
+    holders += [("", outer.expr) for outer in file.calls_around(call.expr)]
+    if call.function >= 0:
+        holders += [("", r) for r in file.defs[call.function].returns]
+    for text, holder in holders:
+        if not (holder[2:4] <= span[:2] and holder[4:6] >= span[2:]):
+            continue
+        for node in holder.walk():
+            if node.kind != "Dict":
+                continue
+            for key, item in zip(node.keys, node.items, strict=True):
+                if key is not None and item[2:6] == span:
+                    return text, key
+    return None
+
+
+def _evaluation_script(path: str) -> bool:
+    """Whether the file is a script named for a split other than training (``test.py``,
+    ``val.py``, ``test_MSMT.py``; not ``train_test.py``): what its module code composes and
+    loads is that split's."""
+    return bool(_EVAL_SPLIT.fullmatch(PurePosixPath(path).stem))
+
+
+def _applied_once(read: _Read) -> bool:
+    """Whether the read calls what it reads (``tf(img)``) in module code outside any loop:
+    run once, at import, on one value."""
+    if read.fn >= 0:
+        return False
+    line = read.node.line
+    if any(first <= line <= last for first, last in read.file.values.loop_spans):
+        return False
+    return any(
+        c.expr.func[2:6] == read.node[2:6] and c.scope == -1
+        for c in read.file.calls_on.get(line, [])
+    )
 
 
 def _validation_loader(function: str, call: CallValues) -> bool:
