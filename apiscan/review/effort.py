@@ -113,6 +113,9 @@ RATES: dict[str, tuple[float, float]] = {
     # the training loop's per-step host reads (loss.item() logged), moved out of the compiled
     # step or read every N steps: one small change for the repository
     "step-sync": (0.1, 0.2),
+    # a tensor attribute the network copies to the device each step, registered as a buffer
+    # (a Parameter with requires_grad=False) and its .to() dropped: a line and a check
+    "host-buffer": (0.1, 0.2),
     "pretrained-backbone": (1.5, 3.0),
     # a model-zoo architecture built without weights (SimCLR's ``resnet18(pretrained=False)``):
     # the zoo's MindSpore counterpart (MindCV) swapped in, no weights to convert and compare

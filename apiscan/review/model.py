@@ -176,6 +176,9 @@ WORK_KINDS: dict[str, str] = {
     # values the training loop reads on the host each step (loss.item() logged): one minor
     # item for the repository, a synchronisation per step
     "step-sync": "Host read per training step",
+    # a plain tensor attribute the network copies to the device each step (``self.logvar[t]
+    # .to(device)``): registered as a buffer, a one-line change
+    "host-buffer": "Tensor attribute kept on the host, copied each step",
     "pretrained-backbone": "Pretrained backbone",
     # a model library's layer built into the model (timm's PatchEmbed): a small port
     "zoo-layer": "Third-party layer",

@@ -5963,7 +5963,7 @@ def _host_buffers_in_network(
                 note += f"; the copy runs only when {' or '.join(sorted(tests))}"
             out.append(
                 WorkItem(
-                    kind="host-round-trip",
+                    kind="host-buffer",
                     what=f"{function}: self.{attr} kept on the host, copied to the device "
                     f"every step ({text})",
                     where=tuple(
