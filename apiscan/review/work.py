@@ -6208,6 +6208,9 @@ def step_functions(
             kept.add((path, parent))
             if (path, function) in trains:
                 trains.add((path, parent))
+    hooks = _framework_steps(analyses, ancillary)
+    kept |= hooks
+    trains |= hooks
     network = {(f.path, f.function) for f in findings if f.scope == "network"}
     todo = sorted(kept & trains)
     while todo:
@@ -6225,6 +6228,35 @@ def step_functions(
             kept.add(callee)
             todo.append(callee)
     return kept
+
+
+#: The hook a training framework's trainer calls on every batch (Lightning's).
+_FRAMEWORK_STEP = frozenset({"training_step", "training_step_end"})
+
+
+def _framework_steps(
+    analyses: Sequence[FileAnalysis], ancillary: Ancillary
+) -> set[tuple[str, str]]:
+    """(path, method) of the ``training_step`` of each class of a file that imports a
+    training framework (:data:`~apiscan.review.roles.TORCH_FRAMEWORKS`) or that names one
+    among its bases: the framework's trainer runs it on every batch and does the backward
+    pass and the optimizer's step itself (latent-diffusion's ``DDPM.training_step``), so no
+    call of the repository's code shows it trains."""
+    out: set[tuple[str, str]] = set()
+    for fa in analyses:
+        if is_test_path(fa.path) or ancillary.why(fa.path):
+            continue
+        imported = fa.syntax is not None and any(
+            name.partition(".")[0] in TORCH_FRAMEWORKS for _, name in fa.syntax.imports
+        )
+        for c in fa.classes:
+            based = any(b.partition(".")[0] in TORCH_FRAMEWORKS for b in c.bases)
+            if not (imported or based):
+                continue
+            for method in c.methods:
+                if method in _FRAMEWORK_STEP:
+                    out.add((fa.path, f"{c.qualname}.{method}"))
+    return out
 
 
 def step_syncs(

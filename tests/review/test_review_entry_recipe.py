@@ -128,7 +128,7 @@ def test_without_the_chained_cells_the_same_recipe(tmp_path: Path) -> None:
 
 def test_a_lightning_main_is_the_training_entry(lightning_review) -> None:
     rows = _rows(lightning_review)
-    assert ("optimizer", "torch.optim.AdamW", "ldpkg/models/diffusion.py:22") in rows
+    assert ("optimizer", "torch.optim.AdamW", "ldpkg/models/diffusion.py:27") in rows
     seeds = [
         (i.name, dict(i.values), str(i.where))
         for i in lightning_review.recipe

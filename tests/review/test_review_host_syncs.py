@@ -70,3 +70,15 @@ def test_numpy_only_function_has_no_tensor_shape_finding() -> None:
     # the scan records each formatting of a tensor (the review keeps the batch loop's)
     formatted = {fa.path: fa.formatted for fa in analyses}
     assert formatted["train.py"] == (("train", 25), ("train", 26), ("train", 27))
+
+
+def test_a_framework_training_step_reads_per_step() -> None:
+    """Lightning's trainer runs ``training_step`` on every batch and does the backward pass
+    itself: a ``loss.item()`` there is a per-step host read (VALID); the same read in
+    ``validation_step`` runs at evaluation only (INVALID)."""
+    review = review_fixture("fixtures/litentry")
+    syncs = [i for i in review.work if i.kind == "step-sync"]
+    places = [(w.path, w.line) for i in syncs for w in i.where]
+    path = "ldpkg/models/diffusion.py"
+    assert (path, 20) in places
+    assert not any(p == path and line > 22 for p, line in places)
