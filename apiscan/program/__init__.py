@@ -29,5 +29,12 @@ attributes, the node ordinals positions are read from) runs through every functi
 Keeping a file's last analysis when its environment changed only under keys its walk never
 read was measured and left out: on YOLOX every changed key of the 28 re-walks is one the
 walk reads, and 27 of them change the analysis (the re-walks cost ~0.2 s of CPU, 80% of it
-the interpreter).
+the interpreter). Nor can another order of the same walks (a file walked only once its
+callers' and callees' re-walks are done) save walks without changing findings: a file's
+environment is the join of what every round gave it (:func:`~apiscan.program.solver.widen_env`),
+so a file that skips a round's facts can end with other ones. Measured on YOLOX (process
+CPU): its 31 re-walks in four rounds and the 9 of the re-export round cost ~0.18 s in the
+workers (a first analysis of its 91 files ~0.86 s, three fifths of it LibCST's parse), its
+five solves ~0.05 s in the main process (each takes the facts of the call graph's components
+and the environments of files that nothing changed from the previous one).
 """

@@ -28,8 +28,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-import networkx as nx
-
 from apiscan.extract.records import CallSite, FileAnalysis, FunctionSummary
 from apiscan.program import values as pv
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
@@ -163,7 +161,10 @@ class Reuse:
 
     Also the parameter facts of functions no call site reaches (half of fairseq's 8,000):
     those read only their own summary and the hierarchy, so a summary the re-walks left as
-    it was (the same object) keeps them (:func:`_solve_params`)."""
+    it was (the same object) keeps them (:func:`_solve_params`); the facts of the call
+    graph's components whose inputs did not change (:func:`_solve_params`); and the
+    environments of files whose records and inputs did not change (:func:`_envs`). A round
+    re-walks a few files: detectron2's later solves cost half the first one."""
 
     def __init__(self) -> None:
         self.shape: tuple[object, ...] | None = None
@@ -171,6 +172,23 @@ class Reuse:
         self.resolved: dict[str, tuple[str, bool] | None] = {}
         #: function node -> (its summary, in ``building``, its parameter facts)
         self.uncalled: dict[str, tuple[FunctionSummary, bool, dict[tuple[str, str], pv.Fact]]] = {}
+        #: the last solve's call graph (callee -> callers, in order) and its components in
+        #: the order they are solved (members, whether one pass settles it)
+        self.graph: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+        self.order: list[tuple[list[str], bool]] = []
+        #: the last solve's components: members -> (what their facts were computed from,
+        #: their parameter facts, the iterations it took); see :func:`_solve_params`
+        self.components: dict[tuple[str, ...], tuple[object, dict[tuple[str, str], pv.Fact], int]]
+        self.components = {}
+        #: the last solve's parameter facts (what "a caller's facts changed" is measured on)
+        self.params: dict[tuple[str, str], pv.Fact] = {}
+        #: the last solve with environments: its solution, its attribute facts by class, each
+        #: function's summary, and per file (its records, what its environment reads, the
+        #: environment); see :func:`_envs`
+        self.last: Solution | None = None
+        self.by_class: dict[str, list[tuple[str, pv.Fact]]] = {}
+        self.summaries: dict[str, FunctionSummary] = {}
+        self.envs: dict[str, tuple[FileAnalysis, frozenset[tuple[str, str]], Env]] = {}
 
     def get(
         self, analyses: Sequence[FileAnalysis], classes: ClassTable
@@ -186,7 +204,8 @@ class Reuse:
         )
         if shape != self.shape or self.hierarchy is None or self.hierarchy.classes is not classes:
             self.shape, self.hierarchy, self.resolved = shape, Hierarchy(analyses, classes), {}
-            self.uncalled = {}
+            self.uncalled, self.components, self.params = {}, {}, {}
+            self.last, self.by_class, self.summaries, self.envs = None, {}, {}, {}
         return self.hierarchy, self.resolved
 
 
@@ -202,14 +221,13 @@ def solve(
     solve whose facts walk no file again (the last, for :func:`with_owners`)."""
     if reuse is not None:
         hierarchy, memo = reuse.get(analyses, classes)
-        uncalled = reuse.uncalled
     else:
-        hierarchy, memo, uncalled = Hierarchy(analyses, classes), None, {}
+        hierarchy, memo, reuse = Hierarchy(analyses, classes), None, Reuse()
     index = _Index(analyses, hierarchy, memo)
     sol = Solution()
     edges = _edges(analyses, index)
     sol.building = _building(index, edges)
-    _solve_params(index, edges, sol, uncalled)
+    _solve_params(index, edges, sol, reuse)
     for node, (_path, s) in index.functions.items():
         # one caller's sample handed back is not every caller's (see pv.unsampled)
         returned = pv.unsampled(_resolve(s.returns, node, sol))
@@ -235,9 +253,85 @@ def solve(
     for (cls, attr), fact in sorted(sol.attrs.items()):
         if pv.is_informative(fact):
             by_class.setdefault(cls, []).append((attr, fact))
-    for fa in analyses:
-        sol.envs[fa.path] = _env(fa, index, hierarchy, sol, by_class)
+    _envs(analyses, index, hierarchy, sol, by_class, reuse)
     return sol
+
+
+def _envs(
+    analyses: Sequence[FileAnalysis],
+    index: _Index,
+    hierarchy: Hierarchy,
+    sol: Solution,
+    by_class: dict[str, list[tuple[str, pv.Fact]]],
+    reuse: Reuse,
+) -> None:
+    """Each file's environment (:func:`_env`). A file whose records are those of the last
+    solve with environments (the pipeline's rounds re-walk a few files; the others keep
+    their records), none of whose inputs changed since, keeps the environment that solve
+    gave it: the inputs are the parameter facts of its functions, whether its calls run only
+    while objects are built, the return facts and summaries of the functions it calls, and
+    the attribute facts of its classes and their ancestors (:func:`_env_inputs`)."""
+    last = reuse.last
+    summaries = {node: s for node, (_path, s) in index.functions.items()}
+    changed: set[tuple[str, str]] = set()
+    if last is not None:
+        changed.update(("b", node) for node in sol.building ^ last.building)
+        changed.update(
+            ("r", node) for node, fact in sol.returns.items() if last.returns.get(node) != fact
+        )
+        changed.update(("r", node) for node in last.returns.keys() - sol.returns.keys())
+        # a callee's summary is what its calls bind their own arguments to (_passed_on)
+        changed.update(
+            ("r", node) for node, s in summaries.items() if reuse.summaries.get(node) is not s
+        )
+        changed.update(
+            ("a", cls)
+            for cls in by_class.keys() | reuse.by_class.keys()
+            if by_class.get(cls) != reuse.by_class.get(cls)
+        )
+        for node, summary in summaries.items():
+            for p in summary.params:
+                key = (node, p.name)
+                if sol.params.get(key) != last.params.get(key):
+                    changed.add(("p", node))
+                    break
+    memo: dict[str, tuple[FileAnalysis, frozenset[tuple[str, str]], Env]] = {}
+    for fa in analyses:
+        kept = reuse.envs.get(fa.path) if last is not None else None
+        if kept is not None and kept[0] is fa and kept[1].isdisjoint(changed):
+            env, inputs = kept[2], kept[1]
+        else:
+            env = _env(fa, index, hierarchy, sol, by_class)
+            inputs = _env_inputs(fa, index, hierarchy)
+        sol.envs[fa.path] = env
+        memo[fa.path] = (fa, inputs, env)
+    reuse.last, reuse.by_class, reuse.summaries, reuse.envs = sol, by_class, summaries, memo
+
+
+def _env_inputs(
+    fa: FileAnalysis, index: _Index, hierarchy: Hierarchy
+) -> frozenset[tuple[str, str]]:
+    """What :func:`_env` reads of a solution for ``fa``, besides ``fa`` itself: ("p", node)
+    its functions' parameter facts, ("b", node) whether a caller is in ``building``, ("r",
+    node) a called function's return fact and summary, ("a", class) the attribute facts of
+    one of its classes' lineage."""
+    if not fa.modules:
+        return frozenset()
+    first = fa.modules[0]
+    out = {("p", f"{first}.{s.qualname}") for s in fa.summaries}
+    for site in fa.sites:
+        out.add(("b", f"{first}.{site.caller}"))
+        found = index.resolve(site.callee)
+        if found is not None and not found[1]:
+            out.add(("r", found[0]))
+    for call in fa.calls:
+        if call.role == "collate_fn":
+            found = index.resolve(call.callee)
+            if found is not None and not found[1]:
+                out.add(("r", found[0]))
+    for c in fa.classes:
+        out.update(("a", cls) for cls in _lineage(f"{first}.{c.qualname}", hierarchy))
+    return frozenset(out)
 
 
 def _carried(f: pv.Fact, index: _Index, node: str, kind: str, name: str = "") -> pv.Fact:
@@ -295,11 +389,19 @@ def _solve_params(
     index: _Index,
     edges: dict[str, list[tuple[str, CallSite, bool]]],
     sol: Solution,
-    uncalled: dict[str, tuple[FunctionSummary, bool, dict[tuple[str, str], pv.Fact]]],
+    reuse: Reuse,
 ) -> None:
     """Parameter facts, callers before callees; only functions some call site reaches take
-    part in the iteration (the others keep what they declare: taken from ``uncalled``, an
-    earlier solve's, when the summary and its ``building`` flag are the same)."""
+    part in the iteration (the others keep what they declare: taken from ``reuse.uncalled``,
+    an earlier solve's, when the summary and its ``building`` flag are the same).
+
+    A component of the call graph is solved again only when what its facts are computed from
+    changed since the last solve (``reuse``): its members' summaries, whether they run only
+    while objects are built, their call sites, and the parameter facts of their callers
+    outside it (solved before it). The pipeline's rounds re-walk a few files and solve the
+    whole program again; the other components then take the facts the last solve found,
+    which are those a solve from scratch finds (:func:`_param_facts` reads nothing else)."""
+    uncalled, previous = reuse.uncalled, reuse.params
     for node, (_path, summary) in index.functions.items():
         if node not in edges:
             building = node in sol.building
@@ -308,33 +410,110 @@ def _solve_params(
                 kept = (summary, building, _param_facts(node, index, edges, sol))
                 uncalled[node] = kept
             sol.params.update(kept[2])
-    graph = nx.DiGraph()
-    graph.add_nodes_from(edges)
-    for callee, sites in edges.items():
-        for caller, _site, _bound in sites:
+    #: nodes whose parameter facts differ from the last solve's (callers are solved first)
+    changed = {
+        node
+        for node in index.functions
+        if node not in edges and _facts_changed(node, index, sol.params, previous)
+    }
+    components: dict[tuple[str, ...], tuple[object, dict[tuple[str, str], pv.Fact], int]] = {}
+    for members, once in _components(edges, reuse):
+        inputs = tuple(
+            (index.functions[node][1], node in sol.building, edges[node]) for node in members
+        )
+        key = tuple(members)
+        last = reuse.components.get(key)
+        if (
+            last is not None
+            and last[0] == inputs
+            and not any(
+                caller in changed and caller not in key
+                for node in members
+                for caller, _site, _bound in edges[node]
+            )
+        ):
+            facts, iterations = last[1], last[2]
+            sol.params.update(facts)
+            sol.iterations += iterations
+        else:
+            facts, iterations = _solve_component(members, once, index, edges, sol)
+            changed.update(n for n in members if _facts_changed(n, index, sol.params, previous))
+        components[key] = (inputs, facts, iterations)
+    reuse.components, reuse.params = components, sol.params
+
+
+def _solve_component(
+    members: list[str],
+    once: bool,
+    index: _Index,
+    edges: dict[str, list[tuple[str, CallSite, bool]]],
+    sol: Solution,
+) -> tuple[dict[tuple[str, str], pv.Fact], int]:
+    """Iterate one component of the call graph to a fixed point (at most
+    :data:`MAX_ITERATIONS`): its members' parameter facts, and the iterations it took."""
+    facts: dict[tuple[str, str], pv.Fact] = {}
+    iterations = 0
+    for _ in range(1 if once else MAX_ITERATIONS):
+        iterations += 1
+        changed = False
+        for node in members:
+            for key, fact in _param_facts(node, index, edges, sol).items():
+                old = sol.params.get(key)
+                facts[key] = fact
+                if old != fact:
+                    sol.params[key] = fact
+                    # a chain that only grew is no reason for another round
+                    changed = (
+                        changed or old is None or (pv.without_chain(old) != pv.without_chain(fact))
+                    )
+        if not changed:
+            break
+    sol.iterations += iterations
+    return facts, iterations
+
+
+def _facts_changed(
+    node: str,
+    index: _Index,
+    params: dict[tuple[str, str], pv.Fact],
+    previous: dict[tuple[str, str], pv.Fact],
+) -> bool:
+    """Whether ``node``'s parameter facts differ from the last solve's."""
+    for p in index.functions[node][1].params:
+        key = (node, p.name)
+        if params.get(key) != previous.get(key):
+            return True
+    return False
+
+
+def _components(
+    edges: dict[str, list[tuple[str, CallSite, bool]]], reuse: Reuse
+) -> list[tuple[list[str], bool]]:
+    """The strongly connected components of the call graph, callers first, each with its
+    members sorted and whether one pass settles it (a function that does not call itself);
+    the last solve's when the graph is the same (re-walks change facts, rarely calls)."""
+    graph = tuple(
+        (callee, tuple(caller for caller, _s, _b in sites)) for callee, sites in edges.items()
+    )
+    if graph == reuse.graph:
+        return reuse.order
+    import networkx as nx  # imported by the first solve, never by the workers
+
+    digraph = nx.DiGraph()
+    digraph.add_nodes_from(edges)
+    for callee, callers in graph:
+        for caller in callers:
             if caller in edges:
-                graph.add_edge(caller, callee)
-    condensed = nx.condensation(graph)
+                digraph.add_edge(caller, callee)
+    condensed = nx.condensation(digraph)
+    order = []
     for comp in nx.topological_sort(condensed):
         members = sorted(condensed.nodes[comp]["members"])
         # one pass settles a function that does not call itself
-        once = len(members) == 1 and not graph.has_edge(members[0], members[0])
-        for _ in range(1 if once else MAX_ITERATIONS):
-            sol.iterations += 1
-            changed = False
-            for node in members:
-                for key, fact in _param_facts(node, index, edges, sol).items():
-                    old = sol.params.get(key)
-                    if old != fact:
-                        sol.params[key] = fact
-                        # a chain that only grew is no reason for another round
-                        changed = (
-                            changed
-                            or old is None
-                            or (pv.without_chain(old) != pv.without_chain(fact))
-                        )
-            if not changed:
-                break
+        once = len(members) == 1 and not digraph.has_edge(members[0], members[0])
+        order.append((members, once))
+    reuse.graph, reuse.order = graph, order
+    return order
 
 
 def _param_facts(

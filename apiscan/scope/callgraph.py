@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from apiscan.extract.records import ANY_RECEIVER, DATA_ROLES, DATASET_METHODS, REF, FileAnalysis
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
+
+# networkx (~0.12 s to import) loads where a graph is built: a module that only reads this
+# one's names or constants never pays for it.
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: torch's base of a custom differentiable operation, by the names torch spells it.
 _AUTOGRAD_FUNCTION = re.compile(r"^torch\.autograd\.(?:function\.)?Function$")
@@ -72,6 +76,8 @@ def build_call_graph(analyses: Sequence[FileAnalysis], classes: ClassTable) -> n
 
 class _Builder:
     def __init__(self, analyses: Sequence[FileAnalysis], hierarchy: Hierarchy) -> None:
+        import networkx as nx
+
         self.analyses = analyses
         self.hierarchy = hierarchy
         self.graph = nx.DiGraph(unresolved=0, external=0)

@@ -52,13 +52,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain
 from pathlib import PurePosixPath
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from apiscan.extract.records import DATA_ROLES, DATASET_METHODS, FileAnalysis
 from apiscan.model import SCOPES
 from apiscan.program.index import ClassTable, Hierarchy
 from apiscan.scope.callgraph import LOSS, build_call_graph
+
+# networkx loads where a graph is searched or built (see apiscan.scope.callgraph): the review's
+# path and constant helpers here do not pay for it.
+if TYPE_CHECKING:
+    import networkx as nx
 
 NETWORK, DATA, HOST = SCOPES
 #: Widest first: a class body whose methods are network and data is network.
@@ -228,6 +232,8 @@ def _reachable(graph: nx.DiGraph, roots: Iterable[str]) -> set[str]:
     sources = list(roots)
     if not sources:
         return set()
+    import networkx as nx
+
     return set(chain.from_iterable(nx.bfs_layers(graph, sources)))
 
 
@@ -236,6 +242,8 @@ def _induced(graph: nx.DiGraph, keep: set[str]) -> nx.DiGraph:
     one pass over ``graph``: a subgraph view filters every node, edge and adjacency it is
     asked for, and the searches below ask for each many times (the 405k-line corpus: two
     thirds of the classification's CPU went to the filters of two nested views)."""
+    import networkx as nx
+
     sub = nx.DiGraph()
     sub.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if n in keep)
     sub.add_edges_from(

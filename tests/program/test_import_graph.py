@@ -111,3 +111,26 @@ def test_imports_in_isolation(module: str) -> None:
 def test_scope_does_not_import_pipeline() -> None:
     for path in (PACKAGE / "scope").glob("*.py"):
         assert "apiscan.pipeline" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_graph_library_is_imported_where_a_graph_is_built() -> None:
+    """Importing the solver and the scopes leaves networkx (~0.12 s) out; ordering a call
+    graph brings it in (a cold scan's warm-up imports it while the workers walk)."""
+    code = (
+        "import sys\n"
+        "import apiscan.program.solver as solver\n"
+        "import apiscan.scope.callgraph, apiscan.scope.classify\n"
+        "print('networkx' in sys.modules)\n"
+        "order = solver._components({'m.f': [], 'm.g': []}, solver.Reuse())\n"
+        "print('networkx' in sys.modules, order)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["False", "True [(['m.f'], True), (['m.g'], True)]"]

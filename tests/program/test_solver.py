@@ -456,3 +456,77 @@ def test_a_spread_tuple_fills_the_parameters(tmp_path: Path) -> None:
     shape = {(f.path, f.span.line, f.rule, f.function) for f in result.shape_findings}
     assert ("pkg/loss.py", 7, "DS116", "spread_from_a_call") in shape
     assert not any(f[3] in ("spread_static", "spread_unknown") for f in shape)
+
+
+def test_a_round_solves_again_only_what_its_rewalks_changed(tmp_path: Path) -> None:
+    """After a round re-walks some files, the next solve takes the facts of the call graph's
+    components nothing reaching them changed (same summaries, sites and callers' facts) from
+    the previous solve, and solves the others again: the facts, environments and iteration
+    counts are those of a solve from scratch, also where only a caller's file changed."""
+    from dataclasses import replace
+
+    from apiscan.extract.records import FileAnalysis
+    from apiscan.program import values as pv
+    from apiscan.program.index import ClassTable
+    from apiscan.program.solver import Reuse, solve
+    from apiscan.resolve.torch_api import load_torch_api
+
+    _result, analyses = scan_with_facts(
+        ScanOptions(str(write_repo(tmp_path, HELPERS)), cache_dir=None, jobs=1)
+    )
+    classes = ClassTable(analyses, load_torch_api())
+    reuse = Reuse()
+    solve(analyses, classes, reuse)
+    kept = dict(reuse.components)
+    assert kept  # the call graph's components, with what their facts came from
+
+    def same(a: object, b: object) -> None:
+        for name in ("params", "returns", "attrs", "envs", "building", "iterations"):
+            assert getattr(a, name) == getattr(b, name), name
+
+    # the same records (a re-walk that found nothing new): every component is taken as is
+    again = solve([replace(fa) for fa in analyses], classes, reuse)
+    same(again, solve(analyses, classes))
+    assert all(reuse.components[k][1] is kept[k][1] for k in kept)
+
+    # only the caller's file changed: its forward now takes a tensor whose shape depends on
+    # data, which the helpers of the unchanged ops.py receive through their call sites
+    def dynamic_forward(fa: FileAnalysis) -> FileAnalysis:
+        if not fa.path.endswith("net.py"):
+            return fa
+        summaries = tuple(
+            replace(s, params=tuple(replace(p, declared=pv.Tensor(dynamic=True)) for p in s.params))
+            if s.qualname == "Net.forward"
+            else s
+            for s in fa.summaries
+        )
+        return replace(fa, summaries=summaries)
+
+    changed = [dynamic_forward(fa) for fa in analyses]
+    rewalked = solve(changed, classes, reuse)
+    scratch = solve(changed, classes)
+    same(rewalked, scratch)
+    helpers = {k: f for k, f in rewalked.params.items() if k[0].startswith("pkg.ops.")}
+    assert helpers != {k: f for k, f in again.params.items() if k[0].startswith("pkg.ops.")}
+    assert any(reuse.components[k][1] is not kept[k][1] for k in kept)
+
+    # only the callee's file changed (what ``only_static`` returns): the caller's file keeps
+    # its records, and its environment is made again from the new return fact
+    def dynamic_return(fa: FileAnalysis) -> FileAnalysis:
+        if not fa.path.endswith("ops.py"):
+            return fa
+        summaries = tuple(
+            replace(s, returns=pv.Tensor(dynamic=True)) if s.qualname == "only_static" else s
+            for s in fa.summaries
+        )
+        return replace(fa, summaries=summaries)
+
+    solve(analyses, classes, reuse)
+    net = next(fa.path for fa in analyses if fa.path.endswith("net.py"))
+    before = reuse.envs[net]
+    returned = solve([dynamic_return(fa) for fa in analyses], classes, reuse)
+    same(returned, solve([dynamic_return(fa) for fa in analyses], classes))
+    assert reuse.envs[net][0] is before[0] and reuse.envs[net][2] != before[2]
+    assert pv.without_chain(dict(returned.envs[net])["r:pkg.ops.only_static"]) == pv.Tensor(
+        dynamic=True
+    )
