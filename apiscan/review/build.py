@@ -31,7 +31,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
-from apiscan.review.leftout import def_places, left_out
+from apiscan.review.leftout import left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
@@ -158,12 +158,8 @@ def review(options: ScanOptions) -> Review:
     dead: dict[str, list[tuple[int, int]]] = {}
     for (path, _), span in sorted(uncalled.items()):
         dead.setdefault(path, []).append(span)
-    places = def_places(analyses)
     left = left_out(
-        [fa for fa in analyses if not is_test_path(fa.path)],
-        hierarchy,
-        {places[c] for c in not_picked if c in places},
-        dead=dead,
+        [fa for fa in analyses if not is_test_path(fa.path)], hierarchy, not_picked, dead=dead
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the

@@ -36,20 +36,6 @@ def _values(fa: FileAnalysis) -> FileValues | None:
     return fa.syntax.values if not fa.errors and fa.syntax is not None else None
 
 
-def def_places(analyses: Iterable[FileAnalysis]) -> dict[str, Place]:
-    """Every module spelling of every def and class (``pkg.mod.Net``, ``Net.forward``
-    included) -> its place: the first def so named in the file."""
-    out: dict[str, Place] = {}
-    for fa in analyses:
-        values = _values(fa)
-        if values is None:
-            continue
-        for n, d in enumerate(values.defs):
-            for module in fa.modules:
-                out.setdefault(f"{module}.{d.qual}", (fa.path, n))
-    return out
-
-
 def _resolved_calls(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
@@ -159,46 +145,56 @@ def _entries(value: Expr) -> Iterator[Expr]:
 def left_out(
     analyses: Sequence[FileAnalysis],
     hierarchy: Hierarchy,
-    seeds: Iterable[Place],
+    seeds: Iterable[Place | str],
     kept: Iterable[Place] = (),
     dead: Mapping[str, Sequence[tuple[int, int]]] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
-    """path -> (first, last line) of ``seeds`` (defs a pick leaves out) and of every
+    """path -> (first, last line) of ``seeds`` (defs a pick leaves out, by place or by any
+    module spelling of their name: ``pkg.nets.PoseResNet``) and of every
     module-level def that only they reach (module docstring), followed until nothing
     changes, ``kept`` (the picked ones) never. ``dead``: path -> (first, last
     line) of the code nothing runs (:func:`~apiscan.review.work.uncalled_functions`): a
     reference from there keeps nothing (CenterTrack's ``DLA`` built by ``dla34``, left
     out, and by ``dla102``, which nothing calls). Empty without seeds."""
-    unbuilt = set(seeds)
-    if not unbuilt:
+    seeds = list(seeds)
+    if not seeds:
         return {}
     keep = set(kept)
-    analyses = [fa for fa in analyses if _values(fa) is not None]
-    places = def_places(analyses)
-    # the calls by the def they reach; a spelling two files share (``dla.DLA`` for
-    # CenterTrack's ``networks/dla.py`` and ``networks/backbones/dla.py``, each a ``dla``
-    # module from its own folder) is the caller's own file's def when it has one
-    sites: dict[Place, set[tuple[str, int]]] = {}
+    values_of = {fa.path: v for fa in analyses if (v := _values(fa)) is not None}
+    analyses = [fa for fa in analyses if fa.path in values_of]
+    defs = {path: v.defs for path, v in values_of.items()}
+    # every module spelling of every def -> its place (the first def so named in its file),
+    # and the same by file; a spelling two files share (``dla.DLA`` for CenterTrack's
+    # ``networks/dla.py`` and ``networks/backbones/dla.py``, each a ``dla`` module from its
+    # own folder) is the caller's own file's def when it has one
+    places: dict[str, Place] = {}
     own_defs: dict[str, dict[str, Place]] = {}
     for fa in analyses:
         own = own_defs[fa.path] = {}
-        for n, d in enumerate(_values(fa).defs):  # type: ignore[union-attr]
+        for n, d in enumerate(defs[fa.path]):
             for module in fa.modules:
                 own.setdefault(f"{module}.{d.qual}", (fa.path, n))
+        for name, place in own.items():
+            places.setdefault(name, place)
+    unbuilt: set[Place] = set()
+    for seed in seeds:
+        found = places.get(seed) if isinstance(seed, str) else seed
+        if found is not None:
+            unbuilt.add(found)
+    # the calls by the def they reach
+    sites: dict[Place, set[tuple[str, int]]] = {}
     for fa, fact, key in _resolved_calls(analyses, hierarchy):
         own = own_defs.get(fa.path, {})
         place = own.get(fact.callee) or own.get(key) or places.get(key)
         if place is not None:
             sites.setdefault(place, set()).add((fa.path, fact.line))
-    defs = {fa.path: _values(fa).defs for fa in analyses}  # type: ignore[union-attr]
     # what a name stands for, as (path, top-level name): the file's own defs and
     # module-level assignments first, then its imports through the modules' files
     tops: dict[tuple[str, str], int] = {}  # (path, name) -> its module-level def
     named: dict[str, set[str]] = {}  # path -> the names its module level binds
     module_paths: dict[str, str] = {}
     for fa in analyses:
-        values = _values(fa)
-        assert values is not None
+        values = values_of[fa.path]
         for module in fa.modules:
             module_paths.setdefault(module, fa.path)
         names = named[fa.path] = {a.target.name for a in values.assigns if a.target.kind == "Name"}
@@ -206,7 +202,7 @@ def left_out(
             if d.owner < 0 and "." not in d.qual:
                 tops.setdefault((fa.path, d.name), n)
                 names.add(d.name)
-    imports = {fa.path: _imports(fa, _values(fa)) for fa in analyses}  # type: ignore[arg-type]
+    imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
 
     def lookup(path: str, name: str) -> tuple[str, str] | None:
         if name in named[path]:
@@ -228,8 +224,7 @@ def left_out(
     tables: dict[tuple[str, str], set[tuple[str, int]]] = {}  # a dict -> where it is read
     literals: dict[str, list[tuple[int, int]]] = {}
     for fa in analyses:
-        values = _values(fa)
-        assert values is not None
+        values = values_of[fa.path]
         for a in values.assigns:
             if not (a.top and a.target.kind == "Name" and a.value.kind == "Dict"):
                 continue
@@ -244,8 +239,7 @@ def left_out(
     # stands for it (outside the dicts holding it); each dict -> where it is read
     refs: dict[Place, set[tuple[str, int]]] = {}
     for fa in analyses:
-        values = _values(fa)
-        assert values is not None
+        values = values_of[fa.path]
         for expr in _written(values):
             entry = any(a <= expr.line <= b for a, b in literals.get(fa.path, ()))
             for name in _names(expr):
@@ -274,28 +268,38 @@ def left_out(
 
     for place in unbuilt:
         add(place)
+    # each module-level def's references, but those of its own body (``super(Net, self)``,
+    # a recursion), which keep nothing; a class is reached by its constructions too, which
+    # the call facts key by its ``__init__``
+    inits = {
+        (path, d.owner): n
+        for path, found in defs.items()
+        for n, d in enumerate(found)
+        if d.owner >= 0 and d.name == "__init__"
+    }
+    candidates: list[tuple[Place, list[tuple[str, int]]]] = []
+    for place in sorted({(path, index) for (path, _), index in tops.items()}):
+        path, index = place
+        d = defs[path][index]
+        if place in unbuilt or place in keep or "." in d.qual:
+            continue
+        called = set(sites.get(place, ()))
+        if place in inits:
+            called |= sites.get((path, inits[place]), set())
+        reads = [r for t in held.get(place, ()) for r in tables.get(t, ())]
+        every = [
+            (p, line)
+            for p, line in (*called, *refs.get(place, ()), *reads)
+            if not (p == path and d.line <= line <= d.end_line)
+        ]
+        if every:
+            candidates.append((place, every))
     changed = True
     while changed:
         changed = False
-        for place in sorted((path, index) for (path, _), index in tops.items()):
-            path, index = place
-            d = defs[path][index]
-            if place in unbuilt or place in keep or d.owner >= 0 or "." in d.qual:
+        for place, every in candidates:
+            if place in unbuilt:
                 continue
-            # a class is reached by its constructions, which the call facts key by the class
-            # or by its ``__init__``
-            called = set(sites.get(place, ()))
-            for n, other in enumerate(defs[path]):
-                if other.owner == index and other.name == "__init__":
-                    called |= sites.get((path, n), set())
-            written = refs.get(place, set())
-            reads = [r for t in held.get(place, ()) for r in tables.get(t, ())]
-            # what the def's own body writes (``super(Net, self)``, a recursion) keeps nothing
-            every = [
-                (p, line)
-                for p, line in (*called, *written, *reads)
-                if not (p == path and d.line <= line <= d.end_line)
-            ]
             # (a def nothing else calls may be reached from left-out code all the same: a
             # ``globals()`` look-up the dead code's rule does not read)
             live = [(p, line) for p, line in every if inside(p, line) or not unrun(p, line)]
