@@ -159,7 +159,11 @@ def review(options: ScanOptions) -> Review:
     for (path, _), span in sorted(uncalled.items()):
         dead.setdefault(path, []).append(span)
     left = left_out(
-        [fa for fa in analyses if not is_test_path(fa.path)], hierarchy, not_picked, dead=dead
+        [fa for fa in analyses if not is_test_path(fa.path)],
+        hierarchy,
+        not_picked,
+        dead=dead,
+        defaults=readings.argparse.values(),
     )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the

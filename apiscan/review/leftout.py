@@ -130,16 +130,37 @@ def _walk(expr: Expr) -> Iterator[Expr]:
         todo.extend(e.parts)
 
 
-def _entries(value: Expr) -> Iterator[Expr]:
-    """The names a dict's values hold (``{'dla': DLASeg}``, ``{'gcn': (Conv, GlobalConv)}``)."""
-    for item in value.items:
-        todo = [item]
-        while todo:
-            e = todo.pop()
-            if e.kind == "Name":
-                yield e
-            elif e.kind in ("Tuple", "List"):
-                todo.extend(e.parts)
+#: The place of a reference that reaches nothing: a dict read where a default key picks
+#: another entry.
+_ELSEWHERE = ("", 0)
+
+
+def _picked_keys(expr: Expr, defaults: Mapping[str, set[object]]) -> dict[int, str]:
+    """id of each ``Name`` subscripted by an option whose one default is a string (``opt.
+    dla_node`` with ``--dla_node`` defaulting to ``dcn``) -> that default."""
+    out: dict[int, str] = {}
+    for e in _walk(expr):
+        if e.kind != "Subscript" or len(e.parts) < 2 or e.parts[0].kind != "Name":
+            continue
+        index = e.parts[1]
+        if index.kind not in ("Name", "Attribute"):
+            continue
+        found = defaults.get(index.name, set())
+        if len(found) == 1 and isinstance(value := next(iter(found)), str):
+            out[id(e.parts[0])] = value
+    return out
+
+
+def _entries(item: Expr) -> Iterator[Expr]:
+    """The names a dict's value holds (``DLASeg`` of ``{'dla': DLASeg}``, ``Conv`` and
+    ``GlobalConv`` of ``{'gcn': (Conv, GlobalConv)}``)."""
+    todo = [item]
+    while todo:
+        e = todo.pop()
+        if e.kind == "Name":
+            yield e
+        elif e.kind in ("Tuple", "List"):
+            todo.extend(e.parts)
 
 
 def left_out(
@@ -148,6 +169,7 @@ def left_out(
     seeds: Iterable[Place | str],
     kept: Iterable[Place] = (),
     dead: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    defaults: Mapping[str, set[object]] | None = None,
 ) -> dict[str, list[tuple[int, int]]]:
     """path -> (first, last line) of ``seeds`` (defs a pick leaves out, by place or by any
     module spelling of their name: ``pkg.nets.PoseResNet``) and of every
@@ -155,7 +177,11 @@ def left_out(
     changes, ``kept`` (the picked ones) never. ``dead``: path -> (first, last
     line) of the code nothing runs (:func:`~apiscan.review.work.uncalled_functions`): a
     reference from there keeps nothing (CenterTrack's ``DLA`` built by ``dla34``, left
-    out, and by ``dla102``, which nothing calls). Empty without seeds."""
+    out, and by ``dla102``, which nothing calls). ``defaults``: the argparse options'
+    defaults by destination (:meth:`~apiscan.review.names.ArgparseDefaults.values`): a dict
+    read by such an option (``DLA_NODE[opt.dla_node]``, ``--dla_node`` defaulting to
+    ``dcn``) reaches only the entry its default picks, the others' classes only the left-out
+    code may reach. Empty without seeds."""
     seeds = list(seeds)
     if not seeds:
         return {}
@@ -220,8 +246,10 @@ def left_out(
         return (found[0], index) if found is not None and index is not None else None
 
     # the module-level dicts, the lines their literals span, and the defs each holds
-    held: dict[Place, set[tuple[str, str]]] = {}
-    tables: dict[tuple[str, str], set[tuple[str, int]]] = {}  # a dict -> where it is read
+    held: dict[Place, set[tuple[tuple[str, str], str | None]]] = {}  # (dict, its key)
+    # a dict -> where it is read, with the key a default picks there (None: any entry)
+    tables: dict[tuple[str, str], set[tuple[str, int, str | None]]] = {}
+    keys: dict[tuple[str, str], list[str]] = {}  # a dict -> its string keys
     literals: dict[str, list[tuple[int, int]]] = {}
     for fa in analyses:
         values = values_of[fa.path]
@@ -230,11 +258,13 @@ def left_out(
                 continue
             table = (fa.path, a.target.name)
             tables.setdefault(table, set())
+            keys[table] = [k for k in a.value.keys if k is not None]
             literals.setdefault(fa.path, []).append((a.value.line, a.value.end_line))
-            for name in _entries(a.value):
-                place = top(fa.path, name.name)
-                if place is not None:
-                    held.setdefault(place, set()).add(table)
+            for key, item in zip(a.value.keys, a.value.items, strict=True):
+                for name in _entries(item):
+                    place = top(fa.path, name.name)
+                    if place is not None:
+                        held.setdefault(place, set()).add((table, key))
     # every module-level def -> the (path, line) of each name written as a value that
     # stands for it (outside the dicts holding it); each dict -> where it is read
     refs: dict[Place, set[tuple[str, int]]] = {}
@@ -242,12 +272,18 @@ def left_out(
         values = values_of[fa.path]
         for expr in _written(values):
             entry = any(a <= expr.line <= b for a, b in literals.get(fa.path, ()))
+            picks = _picked_keys(expr, defaults or {})
             for name in _names(expr):
                 found = lookup(fa.path, name.name)
                 if found is None or entry:
                     continue
                 if found in tables:
-                    tables[found].add((fa.path, name.line))
+                    picked = picks.get(id(name))
+                    if picked is not None and picked not in keys[found]:
+                        # ``'dla_34'`` picks ``'dla'`` (the builder cuts the depth off)
+                        cut = [k for k in keys[found] if picked.startswith(k)]
+                        picked = max(cut, key=len) if cut else None
+                    tables[found].add((fa.path, name.line, picked))
                 elif (index := tops.get(found)) is not None:
                     refs.setdefault((found[0], index), set()).add((fa.path, name.line))
             for pattern, line in _by_globals(expr):
@@ -261,7 +297,7 @@ def left_out(
         spans.setdefault(place[0], []).append((d.line, d.end_line))
 
     def inside(path: str, line: int) -> bool:
-        return any(a <= line <= b for a, b in spans.get(path, ()))
+        return (path, line) == _ELSEWHERE or any(a <= line <= b for a, b in spans.get(path, ()))
 
     def unrun(path: str, line: int) -> bool:
         return dead is not None and any(a <= line <= b for a, b in dead.get(path, ()))
@@ -286,7 +322,12 @@ def left_out(
         called = set(sites.get(place, ()))
         if place in inits:
             called |= sites.get((path, inits[place]), set())
-        reads = [r for t in held.get(place, ()) for r in tables.get(t, ())]
+        # a read whose default key picks another entry reaches none of this one's names
+        reads = [
+            (p, line) if picked in (None, key) else _ELSEWHERE
+            for t, key in held.get(place, ())
+            for p, line, picked in tables.get(t, ())
+        ]
         every = [
             (p, line)
             for p, line in (*called, *refs.get(place, ()), *reads)

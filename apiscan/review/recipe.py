@@ -575,6 +575,7 @@ def extract_recipe(
     recipe = _Recipe(result, analyses, Path(root), hierarchy, apart, uncalled)
     recipe.not_picked = frozenset(not_picked)
     readings = readings or Readings(Path(root), analyses)
+    recipe.option_defaults = readings.argparse.values()
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
@@ -2597,6 +2598,8 @@ class _Recipe:
         self._self_tests = self_tests(analyses)
         #: module classes a pick on a default value leaves out (set by :func:`extract_recipe`)
         self.not_picked: frozenset[str] = frozenset()
+        #: argparse destination -> its defaults (set by :func:`extract_recipe`)
+        self.option_defaults: dict[str, set[object]] = {}
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self._needed_options()
@@ -4035,7 +4038,9 @@ class _Recipe:
             found = self.repo.defs.get(cls)
             if found is not None:
                 unbuilt.add((found[0].path, found[1]))
-        return left_out(self.analyses, self.hierarchy, unbuilt, picked, self.uncalled)
+        return left_out(
+            self.analyses, self.hierarchy, unbuilt, picked, self.uncalled, self.option_defaults
+        )
 
     def _built_by_uncalled(
         self, uncalled: dict[str, list[tuple[int, int]]]
