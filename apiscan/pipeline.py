@@ -491,7 +491,7 @@ def _whole_program(
     stats["solver_rounds"] = rounds
     stats["solver_iterations"] = iterations
     stats["files_rewalked"] = rewalked
-    return [with_owners(fa, sol) for fa in analyses]
+    return [with_owners(fa, sol, classes.api) for fa in analyses]
 
 
 def _within_budget(redo: list[FileTask], budget: int) -> tuple[list[FileTask], int]:

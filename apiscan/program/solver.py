@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from apiscan.extract.records import CallSite, FileAnalysis, FunctionSummary
 from apiscan.program import values as pv
 from apiscan.program.index import ClassTable, Hierarchy, follow, is_torch
+from apiscan.resolve.torch_api import TorchApi
 
 #: Methods the framework calls without a call site in the repository.
 _ENTRY_POINTS = frozenset(
@@ -750,16 +751,20 @@ def needs_walk(old: Env, new: Env, sensitive: Iterable[str] = ()) -> bool:
     return False
 
 
-def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:
+def with_owners(fa: FileAnalysis, sol: Solution, api: TorchApi | None = None) -> FileAnalysis:
     """``fa`` with the probable owners on parameters the solver proved tensors made certain
-    (``x.view(...)`` in a helper every caller passes a tensor to)."""
+    (``x.view(...)`` in a helper every caller passes a tensor to), and, with ``api``, those
+    on parameters it proved instances of a torch class that has the member: a trainer's
+    ``self.optimizer.step()``, the optimizer its constructor is handed (``Trainer(model,
+    optimizer)``, ``optimizer`` a ``torch.optim.Adam``) and stores on ``self``."""
     if not fa.param_uses or not fa.modules:
         return fa
     first = fa.modules[0]
     proven = {
-        (span, api)
-        for span, api, function, param in fa.param_uses
-        if _proven_tensor(sol.params.get((f"{first}.{function}", param)))
+        (span, name)
+        for span, name, function, param in fa.param_uses
+        if _proven_tensor(fact := sol.params.get((f"{first}.{function}", param)))
+        or (api is not None and _proven_member(fact, name, api))
     }
     if not proven:
         return fa
@@ -774,6 +779,15 @@ def with_owners(fa: FileAnalysis, sol: Solution) -> FileAnalysis:
 
 def _proven_tensor(f: pv.Fact | None) -> bool:
     return isinstance(f, pv.Tensor) and f.certain
+
+
+def _proven_member(f: pv.Fact | None, name: str, api: TorchApi) -> bool:
+    """Whether ``f`` is an instance of a torch class deriving from the class of the member
+    ``name`` guessed for it (``torch.optim.Adam`` for ``torch.optim.Optimizer.step``)."""
+    if not isinstance(f, pv.Instance) or not is_torch(f.cls):
+        return False
+    owner, _, attr = name.rpartition(".")
+    return api.member(f.cls, attr) is not None and api.derives(f.cls, owner)
 
 
 def callee_resolver(

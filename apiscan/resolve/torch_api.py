@@ -179,6 +179,16 @@ class TorchApi:
                 return spelled
         return None
 
+    def derives(self, cls: str, base: str) -> bool:
+        """Whether the torch class ``cls`` is ``base`` or derives from it
+        (``torch.optim.Adam`` from ``torch.optim.Optimizer``)."""
+        owner, parent = self.canonical(cls), self.canonical(base)
+        return (
+            owner is not None
+            and parent is not None
+            and (owner == parent or parent in self._bases.get(owner, ()))
+        )
+
     def is_layer(self, name: str) -> bool:
         """Whether ``name`` is a torch class that is an ``nn.Module`` (``torch.nn.Conv2d``,
         ``nn.Sequential``): it inherits ``torch.nn.Module.parameters``. ``nn.Parameter`` and

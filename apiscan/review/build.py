@@ -31,6 +31,7 @@ from apiscan.review import effort, gaps, structure
 from apiscan.review.config_files import config_names, framework_keeps
 from apiscan.review.configs import DRAWN_SIZE, MULTI_SCALE
 from apiscan.review.inference import GROWING_CACHE, PER_IMAGE_PAD, inference_steps
+from apiscan.review.leftout import left_out
 from apiscan.review.masked import METRICS, REDUCTION, masked_selections
 from apiscan.review.model import (
     WORK_KINDS,
@@ -150,6 +151,20 @@ def review(options: ScanOptions) -> Review:
         injected,
         not_picked,
     )
+    # the code only the entries a default key leaves out of a table reach: their weights
+    # downloads are no work item (the recipe drops their rows the same way)
+    # the functions nothing runs: no recipe rows, no effort for their gaps
+    uncalled = uncalled_functions(analyses, result)
+    dead: dict[str, list[tuple[int, int]]] = {}
+    for (path, _), span in sorted(uncalled.items()):
+        dead.setdefault(path, []).append(span)
+    left = left_out(
+        [fa for fa in analyses if not is_test_path(fa.path)],
+        hierarchy,
+        not_picked,
+        dead=dead,
+        defaults=readings.argparse.values(),
+    )
     ancillary.count_apart(unreached(root, analyses, tops, modules, ancillary.keep, not_built))
     # the repository's own copy of synchronized BatchNorm or a data-parallel wrapper: the
     # port takes MindSpore's built-in (a work item says so), not a port of the copy
@@ -168,7 +183,7 @@ def review(options: ScanOptions) -> Review:
         ancillary,
         names,
         root,
-        alternative_places(tops, analyses, modules),
+        alternative_places(tops, analyses, modules, left),
         choices,
         tree_classes(tops, modules, analyses),
         switched_off,
@@ -176,8 +191,6 @@ def review(options: ScanOptions) -> Review:
     )
     framework = framework_item(readings.options[0], analyses)
     items = _sorted_work(items + ((framework,) if framework is not None else ()))
-    # the functions nothing runs: no recipe rows, no effort for their gaps
-    uncalled = uncalled_functions(analyses, result)
     # the classes and functions nothing builds or calls, less those a config file names (a
     # model YAML's layer, built by eval or a lookup): their code is not reached
     configured_names = config_names(root, (name for _, name in uncalled))

@@ -73,7 +73,6 @@ from apiscan.extract.values import (
 from apiscan.extract.values import literal_value as _literal_value
 from apiscan.model import ApiFinding, ScanResult
 from apiscan.program.index import ClassTable, Hierarchy
-from apiscan.program.solver import callee_resolver
 from apiscan.resolve.torch_api import load_torch_api
 from apiscan.review.commands import NUMBER, Launch, launches
 from apiscan.review.config_files import (
@@ -91,6 +90,7 @@ from apiscan.review.config_files import (
 )
 from apiscan.review.configs import with_config_rows
 from apiscan.review.evaluate import BUILT, COMPARE, UNKNOWN, agreed, holds, unset_option
+from apiscan.review.leftout import call_sites_by_def, left_out
 from apiscan.review.model import RECIPE_CATEGORIES, RecipeItem, Where
 from apiscan.review.readings import Readings
 from apiscan.review.roles import EVALUATION_PART as _EVAL_DIR
@@ -581,6 +581,7 @@ def extract_recipe(
     recipe = _Recipe(result, analyses, Path(root), hierarchy, apart, uncalled)
     recipe.not_picked = frozenset(not_picked)
     readings = readings or Readings(Path(root), analyses)
+    recipe.option_defaults = readings.argparse.values()
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
@@ -2630,6 +2631,8 @@ class _Recipe:
         self._self_tests = self_tests(analyses)
         #: module classes a pick on a default value leaves out (set by :func:`extract_recipe`)
         self.not_picked: frozenset[str] = frozenset()
+        #: argparse destination -> its defaults (set by :func:`extract_recipe`)
+        self.option_defaults: dict[str, set[object]] = {}
         self.values = _Values(self.repo, self.hierarchy, self.files, apart)
         self._dict_options()
         self._needed_options()
@@ -2671,21 +2674,12 @@ class _Recipe:
         }
 
     def _index_call_sites(self, analyses: Sequence[FileAnalysis]) -> None:
-        """The call facts by the def they reach, resolved as the solver resolves its call
-        edges (re-exports, star imports, inherited methods): a class instantiated is keyed
-        by the class, a function or method by its canonical name."""
-        resolve = callee_resolver(analyses, self.hierarchy)
-        for fa in self.analyses:
-            for fact in fa.calls:
-                key = self.hierarchy.resolve(fact.callee)
-                if key is None or key not in self.hierarchy.classes.facts:
-                    found = resolve(fact.callee)
-                    if found is None:
-                        continue
-                    node, via_class = found
-                    key = node.rpartition(".")[0] if via_class else node
-                if key in self.repo.defs:
-                    self.repo.call_sites.setdefault(key, []).append((fa.path, fact))
+        """The call facts by the def they reach (:func:`~apiscan.review.leftout.
+        call_sites_by_def`), those of tests left out; the calls of untyped receivers by
+        method name."""
+        self.repo.call_sites.update(
+            call_sites_by_def(analyses, self.hierarchy, self.repo.defs, self.analyses)
+        )
         for fa in self.analyses:
             for fact in fa.calls:
                 if fact.callee.startswith("?.") and fact.callee.count(".") == 1:
@@ -4065,9 +4059,11 @@ class _Recipe:
         ``deit_base_patch16_224``; CaiT, ResMLP, PatchConvnet and DeiT-III are registered
         beside it, and their classes' initialisers are no part of what trains). A builder is
         a top-level function a decorator registers by name (``@register_model``); picked
-        when an argparse default names it. Then every repo def whose every call site lies in
-        an unpicked builder or in a def already found, followed until nothing changes.
-        Nothing when no default names a registered builder (the pick is not known here)."""
+        when an argparse default names it. With them the entries of a table the model tree
+        found a default key leaves out, and then every def only those reach
+        (:func:`~apiscan.review.leftout.left_out`: what they call, and what they pick from
+        tables of their own). Nothing when no default names a registered builder nor a
+        table's entry (the pick is not known here)."""
         builders: dict[str, tuple[str, int]] = {}
         defaults: set[str] = set()
         for fa, facts in with_facts(self.analyses):
@@ -4090,34 +4086,9 @@ class _Recipe:
             found = self.repo.defs.get(cls)
             if found is not None:
                 unbuilt.add((found[0].path, found[1]))
-        if not unbuilt:
-            return {}
-        quals = {(path, self.files[path].defs[i].qual) for path, i in unbuilt}
-
-        def inside(path: str, caller: str) -> bool:
-            return any((path, q) in quals for q in (caller, *_enclosing_quals(caller)))
-
-        changed = True
-        while changed:
-            changed = False
-            for key, (file, index) in self.repo.defs.items():
-                place_ = (file.path, index)
-                if place_ in unbuilt or place_ in picked or file.defs[index].owner >= 0:
-                    continue
-                sites = [
-                    (path, fact)
-                    for k in (key, f"{key}.__init__")
-                    for path, fact in self.repo.call_sites.get(k, ())
-                ]
-                if sites and all(inside(path, fact.caller) for path, fact in sites):
-                    unbuilt.add(place_)
-                    quals.add((file.path, file.defs[index].qual))
-                    changed = True
-        out: dict[str, list[tuple[int, int]]] = {}
-        for path, index in sorted(unbuilt):
-            d = self.files[path].defs[index]
-            out.setdefault(path, []).append((d.line, d.end_line))
-        return out
+        return left_out(
+            self.analyses, self.hierarchy, unbuilt, picked, self.uncalled, self.option_defaults
+        )
 
     def _built_by_uncalled(
         self, uncalled: dict[str, list[tuple[int, int]]]

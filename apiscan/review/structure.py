@@ -1306,6 +1306,15 @@ class _Builders:
                         other = self._entry_class(tfile, value, tfn, depth)
                         if other is not None:
                             self._not_picked.add(other)
+                        # a factory function the entry names (CenterNet's ``'res':
+                        # get_pose_net``): left out with the class it builds
+                        factory = self.dotted(tfile, value)
+                        found = self._def(factory) if factory and factory != other else None
+                        if found is not None and found[1] >= 0:
+                            source, fid = found
+                            self._not_picked.add(
+                                f"{source.module}.{source.functions[fid].qualname}"
+                            )
                         others.append(names.get(k) or tfile.text(k, 30))
                 picked = self._entry_class(tfile, chosen[0][1], tfn, depth)
                 if trail is not None:

@@ -2238,24 +2238,41 @@ def uncalled_functions(
     # imported beside the one built, ``from .cores import HubCore, LocalCore``)
     used_class: set[str] = set()
     named_class: set[str] = set()
+    # the module-level defs by every module spelling: a reference resolved to one of them
+    # names that def alone, not every def of the same name (CenterTrack's five
+    # ``fill_fc_weights``, one per network file, two of them called)
+    defined = {
+        f"{m}.{d.qual}"
+        for fa in analyses
+        if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
+        for d in fa.syntax.values.defs
+        if d.owner < 0 and "." not in d.qual
+        for m in fa.modules
+    }
+
+    def by_name(ref: str) -> bool:
+        """Whether a reference may reach a def by its last name: one of the repository's
+        own packages' names that resolves to no def (a package's re-export)."""
+        return ref.partition(".")[0] in local and ref not in defined
+
     for fa in analyses:
         unused = _unused_imports(fa)
         for refs, into in ((fa.local_refs, used), (set(fa.local_refs) - unused, used_class)):
             into.update(refs)
             # through a package's re-export (YOLOX's ``yolox.utils.occupy_mem`` for
             # ``yolox/utils/metric.py``): any name of the repository's own packages ending so
-            into.update(
-                "::" + ref.rpartition(".")[2] for ref in refs if ref.partition(".")[0] in local
-            )
-        named_class.update(ref.rpartition(".")[2] for ref in set(fa.local_refs) - unused)
+            into.update("::" + ref.rpartition(".")[2] for ref in refs if by_name(ref))
+        named_class.update(
+            ref.rpartition(".")[2] for ref in set(fa.local_refs) - unused if ref not in defined
+        )
         for c in fa.calls:  # called: by whom, so that a class's own body does not keep it
             by = (fa.path, c.caller.partition(".")[0])
             keys = [c.callee, f"{fa.path}::{c.callee}"]
-            if c.callee.partition(".")[0] in local:
+            if by_name(c.callee):
                 keys.append("::" + c.callee.rpartition(".")[2])
             for key in keys:
                 called_from.setdefault(key, set()).add(by)
-        named.update(ref.rpartition(".")[2] for ref in fa.local_refs)
+        named.update(ref.rpartition(".")[2] for ref in fa.local_refs if ref not in defined)
         # re-exported by another module (a package's ``__init__``, its submodules' names
         # included: ``pkg/__init__.py`` exporting ``pkg.pkg.Trainer``)
         exported = {
@@ -2709,14 +2726,20 @@ def _noted_alternatives(
 
 
 def alternative_places(
-    tops: Sequence[TopModel], analyses: Sequence[FileAnalysis], modules: Iterable[ModuleNode]
+    tops: Sequence[TopModel],
+    analyses: Sequence[FileAnalysis],
+    modules: Iterable[ModuleNode],
+    left: Mapping[str, Sequence[tuple[int, int]]] | None = None,
 ) -> Callable[[Where], str]:
     """Which model a place belongs to when the configuration selects another: the class
     around it is an alternative (a top model the tree calls ``an alternative to PSPNet``, or
     a module class the package exports beside the selected model: pytorch-segmentation's
     ``models/__init__.py`` exporting FCN8 and SegNet beside PSPNet), or its file defines
-    only alternatives (deeplabv3_plus.py's own ResNet, built by DeepLab). "" everywhere
-    when no configuration selects a model."""
+    only alternatives (deeplabv3_plus.py's own ResNet, built by DeepLab), or it lies in
+    ``left``, the code only the entries a default key leaves out of a table reach
+    (:func:`~apiscan.review.leftout.left_out`: CenterTrack's unpicked networks and the
+    backbones they pick in turn). "" everywhere when no configuration selects a model."""
+    outside = _left_out_names(analyses, left or {})
     alternative = {
         t.cls
         for t in tops
@@ -2728,7 +2751,7 @@ def alternative_places(
         if t.parts and t.parts[0][0] == "selected by" and t.cls not in alternative
     }
     if not alternative or not chosen:
-        return lambda where: ""
+        return lambda where: outside(where)
     classes = {m.cls for m in modules}
     for fa in analyses:
         exported = {q for _, q in fa.exports}
@@ -2781,6 +2804,8 @@ def alternative_places(
     def model(where: Where) -> str:
         if where.path in unused:
             return f"{PurePosixPath(where.path).name}, imported by no file"
+        if off := outside(where):
+            return off
         before = [m for m in starts.get(where.path, ()) if m[0] <= where.line]
         name, dotted = (before[-1][1], before[-1][2]) if before else ("", "")
         if dotted in chosen:
@@ -2795,6 +2820,30 @@ def alternative_places(
         return ", ".join(sorted(c.rpartition(".")[2] for c in here))
 
     return model
+
+
+def _left_out_names(
+    analyses: Sequence[FileAnalysis], left: Mapping[str, Sequence[tuple[int, int]]]
+) -> Callable[[Where], str]:
+    """The name of the outermost left-out def around a place (``DLA``), "" outside them."""
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    for fa in analyses:
+        values = fa.syntax.values if not fa.errors and fa.syntax is not None else None
+        found = left.get(fa.path)
+        if values is None or not found:
+            continue
+        for d in values.defs:
+            if (d.line, d.end_line) in found:
+                spans.setdefault(fa.path, []).append((d.line, d.end_line, d.name))
+
+    def name(where: Where) -> str:
+        around = [s for s in spans.get(where.path, ()) if s[0] <= where.line <= s[1]]
+        if not around:
+            return ""
+        outer = max(around, key=lambda s: s[1] - s[0])[2]
+        return f"{outer}, reached only from the entries the default does not pick"
+
+    return name
 
 
 def _one_per_function(trips: Sequence[WorkItem]) -> list[WorkItem]:

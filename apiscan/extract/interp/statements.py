@@ -207,7 +207,12 @@ class StatementsMixin:
         data is kept, as the solver's joins keep "may depend on data" (``n = counts.max()``
         then ``if mps: n = 1 << ...``: ``n`` sizes a tensor either way). With ``rebound``
         (the names before an ``if`` with an ``else``), ``before`` is what the body left and
-        only a name the body itself rebound is kept over what the ``else`` gave it."""
+        only a name the body itself rebound is kept over what the ``else`` gave it. An
+        instance of a known class rebound to something unknown is kept too, as the solver's
+        join keeps it: ``optimizer = get_optimizer(...)`` then ``if opt.load_model: model,
+        optimizer, epoch = load_model(model, path, optimizer)`` (a helper of another file
+        handing the optimizer back) still passes a torch optimizer to ``Trainer(model,
+        optimizer)``."""
         for name, old in before.items():
             new = names.get(name)
             if rebound is not None and rebound.get(name) is old:
@@ -220,6 +225,8 @@ class StatementsMixin:
             ) or (new[0] == "tensor" and takes_tensor_only(old) and not takes_tensor_only(new)):
                 # (a tensor of a data-dependent shape, or a mask, over a plain tensor the
                 # other path gives: the join keeps "may depend on data")
+                names[name] = old
+            elif new[0] == "unknown" and old[0] == "inst":
                 names[name] = old
 
     def _for(self, node: cst.For) -> None:

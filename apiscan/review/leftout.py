@@ -1,0 +1,351 @@
+"""The code only the alternatives a pick leaves out reach.
+
+A training script picks its network from a dict by a key whose default is known
+(``_network_factory[opt.arch]`` with ``--arch dla_34``): the model tree names the entries
+the default leaves out (:func:`apiscan.review.structure.top_models`' ``not_picked``), and a
+registry's builders no default names are left out the same way. What only those reach is no
+part of what trains either: the classes and functions they alone call, and those they alone
+pick from tables of their own (an unpicked ``GenericNetwork`` choosing its backbone from
+``backbone_factory[opt.backbone]``: every entry of that dict, and what those build in turn).
+Their initialisers are no recipe rows, and the weights they download are no work item.
+
+One rule, read by the recipe and by the work items, from the records the scan's workers wrote
+(the value records of every file and the call facts): a module-level def is left out when
+something refers to it and every reference lies in left-out code. A reference is a call
+(resolved as the solver resolves its call edges), a name written as a value (an argument, an
+assignment, a default, a return), or an entry of a module-level dict, which counts as a
+reference from each place the dict itself is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from apiscan.extract import import_package
+from apiscan.extract.records import CallFact, FileAnalysis
+from apiscan.extract.values import Expr, FileValues
+from apiscan.program.index import Hierarchy
+from apiscan.program.solver import callee_resolver
+
+#: (path, index of the def in the file's value records)
+Place = tuple[str, int]
+
+
+def _values(fa: FileAnalysis) -> FileValues | None:
+    return fa.syntax.values if not fa.errors and fa.syntax is not None else None
+
+
+def _resolved_calls(
+    analyses: Sequence[FileAnalysis],
+    hierarchy: Hierarchy,
+    callers: Sequence[FileAnalysis] | None = None,
+) -> Iterator[tuple[FileAnalysis, CallFact, str]]:
+    """Each call fact of ``callers`` (every file by default) with the def it reaches,
+    resolved as the solver resolves its call edges over ``analyses`` (re-exports, star
+    imports, inherited methods): a class instantiated by the class, a function or method by
+    its canonical name."""
+    resolve = callee_resolver(analyses, hierarchy)
+    for fa in analyses if callers is None else callers:
+        for fact in fa.calls:
+            key = hierarchy.resolve(fact.callee)
+            if key is None or key not in hierarchy.classes.facts:
+                found = resolve(fact.callee)
+                if found is None:
+                    continue
+                node, via_class = found
+                key = node.rpartition(".")[0] if via_class else node
+            yield fa, fact, key
+
+
+def call_sites_by_def(
+    analyses: Sequence[FileAnalysis],
+    hierarchy: Hierarchy,
+    known: Mapping[str, object],
+    callers: Sequence[FileAnalysis] | None = None,
+) -> dict[str, list[tuple[str, CallFact]]]:
+    """The call facts of ``callers`` (every file by default) by the def they reach (a key
+    of ``known``; :func:`_resolved_calls`)."""
+    out: dict[str, list[tuple[str, CallFact]]] = {}
+    for fa, fact, key in _resolved_calls(analyses, hierarchy, callers):
+        if key in known:
+            out.setdefault(key, []).append((fa.path, fact))
+    return out
+
+
+def _imports(fa: FileAnalysis, values: FileValues) -> dict[str, str]:
+    """A file's imported names -> the dotted names they stand for, relative imports
+    resolved against its package."""
+    out = dict(fa.syntax.imports) if fa.syntax is not None else {}
+    package = import_package(fa.modules, fa.path.endswith("__init__.py")).split(".")
+    for bound, level, source, name in values.relative_imports:
+        parts = package[: len(package) - (level - 1)] if level else []
+        prefix = ".".join([*parts, source] if source else parts)
+        out[bound] = f"{prefix}.{name}" if prefix else name
+    return out
+
+
+def _names(expr: Expr) -> Iterator[Expr]:
+    """The ``Name`` nodes of ``expr``, the callee's included."""
+    return (e for e in _walk(expr) if e.kind == "Name")
+
+
+def _written(values: FileValues) -> list[Expr]:
+    """The expressions a file reads names in: its calls (callee included), assignments'
+    values, parameters' defaults and returns."""
+    found = [call.expr for call in values.calls] + [a.value for a in values.assigns]
+    for d in values.defs:
+        found += [a.value for a in d.assigns] + list(d.returns)
+        found += [default for _, default in d.params if default is not None]
+    return found
+
+
+def _by_globals(expr: Expr) -> Iterator[tuple[re.Pattern[str], int]]:
+    """The module functions ``expr`` picks from ``globals()`` by name (CenterTrack's
+    ``globals()['dla{}'.format(num_layers)](...)``): the pattern of the names it may read
+    (any name when the key is no formatted constant), with the line."""
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        todo.extend(e.parts)
+        if e.kind != "Subscript" or len(e.parts) < 2:
+            continue
+        table = e.parts[0]
+        if table.kind != "Call" or table.func.kind != "Name" or table.func.name != "globals":
+            continue
+        forms = [
+            c.value
+            for c in _walk(e.parts[1])
+            if c.kind == "Constant" and isinstance(c.value, str) and "{}" in c.value
+        ]
+        pattern = ".*".join(re.escape(p) for p in forms[0].split("{}")) if forms else ".*"
+        yield re.compile(pattern), e.line
+
+
+def _walk(expr: Expr) -> Iterator[Expr]:
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        yield e
+        todo.extend(e.parts)
+
+
+#: The place of a reference that reaches nothing: a dict read where a default key picks
+#: another entry.
+_ELSEWHERE = ("", 0)
+
+
+def _picked_keys(expr: Expr, defaults: Mapping[str, set[object]]) -> dict[int, str]:
+    """id of each ``Name`` subscripted by an option whose one default is a string (``opt.
+    dla_node`` with ``--dla_node`` defaulting to ``dcn``) -> that default."""
+    out: dict[int, str] = {}
+    for e in _walk(expr):
+        if e.kind != "Subscript" or len(e.parts) < 2 or e.parts[0].kind != "Name":
+            continue
+        index = e.parts[1]
+        if index.kind not in ("Name", "Attribute"):
+            continue
+        found = defaults.get(index.name, set())
+        if len(found) == 1 and isinstance(value := next(iter(found)), str):
+            out[id(e.parts[0])] = value
+    return out
+
+
+def _entries(item: Expr) -> Iterator[Expr]:
+    """The names a dict's value holds (``DLASeg`` of ``{'dla': DLASeg}``, ``Conv`` and
+    ``GlobalConv`` of ``{'gcn': (Conv, GlobalConv)}``)."""
+    todo = [item]
+    while todo:
+        e = todo.pop()
+        if e.kind == "Name":
+            yield e
+        elif e.kind in ("Tuple", "List"):
+            todo.extend(e.parts)
+
+
+def left_out(
+    analyses: Sequence[FileAnalysis],
+    hierarchy: Hierarchy,
+    seeds: Iterable[Place | str],
+    kept: Iterable[Place] = (),
+    dead: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    defaults: Mapping[str, set[object]] | None = None,
+) -> dict[str, list[tuple[int, int]]]:
+    """path -> (first, last line) of ``seeds`` (defs a pick leaves out, by place or by any
+    module spelling of their name: ``pkg.nets.PoseResNet``) and of every
+    module-level def that only they reach (module docstring), followed until nothing
+    changes, ``kept`` (the picked ones) never. ``dead``: path -> (first, last
+    line) of the code nothing runs (:func:`~apiscan.review.work.uncalled_functions`): a
+    reference from there keeps nothing (CenterTrack's ``DLA`` built by ``dla34``, left
+    out, and by ``dla102``, which nothing calls). ``defaults``: the argparse options'
+    defaults by destination (:meth:`~apiscan.review.names.ArgparseDefaults.values`): a dict
+    read by such an option (``DLA_NODE[opt.dla_node]``, ``--dla_node`` defaulting to
+    ``dcn``) reaches only the entry its default picks, the others' classes only the left-out
+    code may reach. Empty without seeds."""
+    seeds = list(seeds)
+    if not seeds:
+        return {}
+    keep = set(kept)
+    values_of = {fa.path: v for fa in analyses if (v := _values(fa)) is not None}
+    analyses = [fa for fa in analyses if fa.path in values_of]
+    defs = {path: v.defs for path, v in values_of.items()}
+    # every module spelling of every def -> its place (the first def so named in its file),
+    # and the same by file; a spelling two files share (``dla.DLA`` for CenterTrack's
+    # ``networks/dla.py`` and ``networks/backbones/dla.py``, each a ``dla`` module from its
+    # own folder) is the caller's own file's def when it has one
+    places: dict[str, Place] = {}
+    own_defs: dict[str, dict[str, Place]] = {}
+    for fa in analyses:
+        own = own_defs[fa.path] = {}
+        for n, d in enumerate(defs[fa.path]):
+            for module in fa.modules:
+                own.setdefault(f"{module}.{d.qual}", (fa.path, n))
+        for name, place in own.items():
+            places.setdefault(name, place)
+    unbuilt: set[Place] = set()
+    for seed in seeds:
+        found = places.get(seed) if isinstance(seed, str) else seed
+        if found is not None:
+            unbuilt.add(found)
+    # the calls by the def they reach
+    sites: dict[Place, set[tuple[str, int]]] = {}
+    for fa, fact, key in _resolved_calls(analyses, hierarchy):
+        own = own_defs.get(fa.path, {})
+        place = own.get(fact.callee) or own.get(key) or places.get(key)
+        if place is not None:
+            sites.setdefault(place, set()).add((fa.path, fact.line))
+    # what a name stands for, as (path, top-level name): the file's own defs and
+    # module-level assignments first, then its imports through the modules' files
+    tops: dict[tuple[str, str], int] = {}  # (path, name) -> its module-level def
+    named: dict[str, set[str]] = {}  # path -> the names its module level binds
+    module_paths: dict[str, str] = {}
+    for fa in analyses:
+        values = values_of[fa.path]
+        for module in fa.modules:
+            module_paths.setdefault(module, fa.path)
+        names = named[fa.path] = {a.target.name for a in values.assigns if a.target.kind == "Name"}
+        for n, d in enumerate(values.defs):
+            if d.owner < 0 and "." not in d.qual:
+                tops.setdefault((fa.path, d.name), n)
+                names.add(d.name)
+    imports = {fa.path: _imports(fa, values_of[fa.path]) for fa in analyses}
+
+    def lookup(path: str, name: str) -> tuple[str, str] | None:
+        if name in named[path]:
+            return path, name
+        dotted = imports[path].get(name)
+        if dotted is None:
+            return None
+        module, _, last = dotted.rpartition(".")
+        source = module_paths.get(module)
+        return (source, last) if source is not None else None
+
+    def top(path: str, name: str) -> Place | None:
+        found = lookup(path, name)
+        index = tops.get(found) if found is not None else None
+        return (found[0], index) if found is not None and index is not None else None
+
+    # the module-level dicts, the lines their literals span, and the defs each holds
+    held: dict[Place, set[tuple[tuple[str, str], str | None]]] = {}  # (dict, its key)
+    # a dict -> where it is read, with the key a default picks there (None: any entry)
+    tables: dict[tuple[str, str], set[tuple[str, int, str | None]]] = {}
+    keys: dict[tuple[str, str], list[str]] = {}  # a dict -> its string keys
+    literals: dict[str, list[tuple[int, int]]] = {}
+    for fa in analyses:
+        values = values_of[fa.path]
+        for a in values.assigns:
+            if not (a.top and a.target.kind == "Name" and a.value.kind == "Dict"):
+                continue
+            table = (fa.path, a.target.name)
+            tables.setdefault(table, set())
+            keys[table] = [k for k in a.value.keys if k is not None]
+            literals.setdefault(fa.path, []).append((a.value.line, a.value.end_line))
+            for key, item in zip(a.value.keys, a.value.items, strict=True):
+                for name in _entries(item):
+                    place = top(fa.path, name.name)
+                    if place is not None:
+                        held.setdefault(place, set()).add((table, key))
+    # every module-level def -> the (path, line) of each name written as a value that
+    # stands for it (outside the dicts holding it); each dict -> where it is read
+    refs: dict[Place, set[tuple[str, int]]] = {}
+    for fa in analyses:
+        values = values_of[fa.path]
+        for expr in _written(values):
+            entry = any(a <= expr.line <= b for a, b in literals.get(fa.path, ()))
+            picks = _picked_keys(expr, defaults or {})
+            for name in _names(expr):
+                found = lookup(fa.path, name.name)
+                if found is None or entry:
+                    continue
+                if found in tables:
+                    picked = picks.get(id(name))
+                    if picked is not None and picked not in keys[found]:
+                        # ``'dla_34'`` picks ``'dla'`` (the builder cuts the depth off)
+                        cut = [k for k in keys[found] if picked.startswith(k)]
+                        picked = max(cut, key=len) if cut else None
+                    tables[found].add((fa.path, name.line, picked))
+                elif (index := tops.get(found)) is not None:
+                    refs.setdefault((found[0], index), set()).add((fa.path, name.line))
+            for pattern, line in _by_globals(expr):
+                for n, d in enumerate(values.defs):
+                    if d.owner < 0 and not d.is_class and pattern.fullmatch(d.name):
+                        refs.setdefault((fa.path, n), set()).add((fa.path, line))
+    spans: dict[str, list[tuple[int, int]]] = {}
+
+    def add(place: Place) -> None:
+        d = defs[place[0]][place[1]]
+        spans.setdefault(place[0], []).append((d.line, d.end_line))
+
+    def inside(path: str, line: int) -> bool:
+        return (path, line) == _ELSEWHERE or any(a <= line <= b for a, b in spans.get(path, ()))
+
+    def unrun(path: str, line: int) -> bool:
+        return dead is not None and any(a <= line <= b for a, b in dead.get(path, ()))
+
+    for place in unbuilt:
+        add(place)
+    # each module-level def's references, but those of its own body (``super(Net, self)``,
+    # a recursion), which keep nothing; a class is reached by its constructions too, which
+    # the call facts key by its ``__init__``
+    inits = {
+        (path, d.owner): n
+        for path, found in defs.items()
+        for n, d in enumerate(found)
+        if d.owner >= 0 and d.name == "__init__"
+    }
+    candidates: list[tuple[Place, list[tuple[str, int]]]] = []
+    for place in sorted({(path, index) for (path, _), index in tops.items()}):
+        path, index = place
+        d = defs[path][index]
+        if place in unbuilt or place in keep or "." in d.qual:
+            continue
+        called = set(sites.get(place, ()))
+        if place in inits:
+            called |= sites.get((path, inits[place]), set())
+        # a read whose default key picks another entry reaches none of this one's names
+        reads = [
+            (p, line) if picked in (None, key) else _ELSEWHERE
+            for t, key in held.get(place, ())
+            for p, line, picked in tables.get(t, ())
+        ]
+        every = [
+            (p, line)
+            for p, line in (*called, *refs.get(place, ()), *reads)
+            if not (p == path and d.line <= line <= d.end_line)
+        ]
+        if every:
+            candidates.append((place, every))
+    changed = True
+    while changed:
+        changed = False
+        for place, every in candidates:
+            if place in unbuilt:
+                continue
+            # (a def nothing else calls may be reached from left-out code all the same: a
+            # ``globals()`` look-up the dead code's rule does not read)
+            live = [(p, line) for p, line in every if inside(p, line) or not unrun(p, line)]
+            if live and all(inside(p, line) for p, line in live):
+                unbuilt.add(place)
+                add(place)
+                changed = True
+    return {path: sorted(found) for path, found in sorted(spans.items())}
