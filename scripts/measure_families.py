@@ -17,7 +17,8 @@ third-party imports are missing is reported as skipped, with the reason. Usage::
         [--json] [--write scripts/truth]
 
 ``--repos`` defaults to ``$APISCAN_TRUTH_REPOS`` or ``../repos`` beside this checkout (folders
-named as the repositories: ``whisper``, ``nanoGPT``...); ``--wheels`` to ``$APISCAN_TRUTH_WHEELS``
+named as the repositories: ``whisper``, ``nanoGPT``, ``yolov7`` (WongKinYiu/yolov7), ``RAFT``
+(princeton-vl/RAFT), ``semseg`` (hszhao/semseg)...); ``--wheels`` to ``$APISCAN_TRUTH_WHEELS``
 (what ``pip download --no-deps -d DIR torchvision ultralytics`` leaves). ``--write DIR`` writes
 ``DIR/<family>.json``: the missed source lines, the unflagged carried lines and the false
 findings, for whoever improves the inference.
@@ -261,6 +262,32 @@ FAMILIES: Final[tuple[Family, ...]] = (
         needs=("cv2", "numpy"),
         seeds=MORE_SEEDS,
     ),
+    Family(
+        "yolov7",
+        "repo:yolov7",
+        "yolov7_step.py",
+        ("--torchvision", "{wheel:torchvision}"),
+        needs=(
+            "cv2",
+            "matplotlib",
+            "pandas",
+            "seaborn",
+            "scipy",
+            "yaml",
+            "PIL",
+            "requests",
+            "tqdm",
+        ),
+        seeds=MORE_SEEDS,
+    ),
+    Family(
+        "raft",
+        "repo:RAFT",
+        "raft_step.py",
+        ("--torchvision", "{wheel:torchvision}"),
+        needs=("cv2", "matplotlib", "scipy", "PIL", "numpy"),
+    ),
+    Family("semseg", "repo:semseg", "semseg_step.py", needs=("cv2", "yaml", "PIL", "numpy")),
     _hf("gpt2", MORE_SEEDS),
     _hf("t5"),
     _hf("wav2vec2"),

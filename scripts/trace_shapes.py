@@ -76,6 +76,11 @@ DRIVERS_DIR: Final = os.path.join(SCRIPTS_DIR, "drivers") + os.sep
 #: The op name prefix of a call of a repository function from a repository line: its result's
 #: shape makes the calling line dynamic (it carries what the callee made) but never a source.
 REPO_CALL: Final = "repo:"
+#: torch's wrapper that picks one of two functions by a flag argument (``torch.unique`` on
+#: ``return_inverse``, ``F.max_pool2d`` on ``return_indices``): a function of torch's own
+#: ``<locals>``, like a decorator's wrapper, but the operation a repository line calls, so it is
+#: recorded (the function it calls runs from torch's frame and the mode never sees its line).
+BOOLEAN_DISPATCH: Final = "boolean_dispatch.<locals>."
 #: Tensor methods that read tensor data on the host (``__bool__`` is ``if t:``).
 SYNC_NAMES: Final = frozenset(
     {"item", "tolist", "__bool__", "__int__", "__float__", "__index__", "numpy", "__array__"}
@@ -162,7 +167,13 @@ class ShapeTracer:
             inside = self.files.path(filename) is not None  # its lines are traced one by one
             if inside and frame.f_back is not None:
                 self._delegated(frame.f_back)
-            if not inside and filename.startswith(TORCH_DIR) and "<locals>" in code.co_qualname:
+            dispatch = code.co_qualname.startswith(BOOLEAN_DISPATCH)
+            if (
+                not inside
+                and filename.startswith(TORCH_DIR)
+                and "<locals>" in code.co_qualname
+                and not dispatch
+            ):
                 return  # a torch decorator's wrapper (``@torch.no_grad()``) around repo code
             caller = frame.f_back
             if caller is None:
@@ -184,7 +195,12 @@ class ShapeTracer:
                 if isinstance(extra, tuple):
                     values.extend(extra)
             module = frame.f_globals.get("__name__", "?")
-            name = f"{REPO_CALL if inside or own_module else ''}{module}.{code.co_qualname}"
+            qualname = code.co_qualname
+            picked = local.get("if_false") if dispatch else None
+            if picked is not None:  # named after what it dispatches to, not its wrapper
+                module = getattr(picked, "__module__", module)
+                qualname = getattr(picked, "__name__", qualname)
+            name = f"{REPO_CALL if inside or own_module else ''}{module}.{qualname}"
             self._open[frame] = (rel, caller.f_lineno, name, _arguments(values))
         elif event == "return":
             site = self._open.pop(frame, None)

@@ -162,3 +162,20 @@ def test_standalone_detection_families() -> None:
     assert picked["yolov3"].seeds == measure_families.MORE_SEEDS
     assert "retinanet/dataloader.py" in picked["retinanet"].exclude
     assert "data/coco.py" in picked["ssd"].exclude
+
+
+def test_families_of_other_kinds() -> None:
+    """An optical-flow model, a segmentation model and a detector with a dynamic (OTA)
+    assignment: each a checkout (its folder named as the repository), a driver that stubs
+    what needs CUDA, and the detector's few box counts take 4 seeds."""
+    picked = {f.name: f for f in measure_families.select("yolov7, raft, semseg")}
+    assert {n: f.source for n, f in picked.items()} == {
+        "yolov7": "repo:yolov7",
+        "raft": "repo:RAFT",
+        "semseg": "repo:semseg",
+    }
+    for family in picked.values():
+        assert (measure_families.DRIVERS / family.driver).is_file()
+    assert picked["yolov7"].seeds == measure_families.MORE_SEEDS
+    assert picked["raft"].args == ("--torchvision", "{wheel:torchvision}")
+    assert picked["semseg"].args == ()

@@ -45,6 +45,7 @@ else:
 fixed = x.view(5, 10).sum(0)  # M:static
 head = x[:count]  # M:bound
 outer = kept[:, None] * kept[None, :]  # M:twoforms
+ranks = torch.unique(mask.long().cumsum(0))  # M:unique
 
 
 class Keep(torch.nn.Module):
@@ -84,7 +85,8 @@ def test_tracer_tells_created_carried_static_and_synced_lines(app_trace: Any) ->
     at = {name: ("app.py", n) for name, n in lines.items()}
     assert at["mask"] in dynamic and at["carried"] in dynamic
     # same input shape, other result; a slice bound read from data too
-    assert trace.source_lines(dynamic) == {at["mask"], at["bound"], at["inner"]}
+    # ``torch.unique`` runs through torch's flag dispatcher, recorded as the line's call
+    assert trace.source_lines(dynamic) == {at["mask"], at["bound"], at["inner"], at["unique"]}
     # two indexings of one line in two forms, a call of the repository's own module: they
     # carry the shapes made before or inside them
     assert at["twoforms"] in dynamic and at["module"] in dynamic

@@ -392,16 +392,20 @@ class CallsMixin:
             if kind == "function":
                 result = self.owners.function_result(name)
                 short = name.rpartition(".")[2]
-                if short in BOOL_FUNCTIONS or (
-                    short in JOINS and args.vals and self._element(args.vals[0]) == BOOL_TENSOR
-                ):
+                if short in BOOL_FUNCTIONS or (short in JOINS and self._joined_mask(args.vals)):
                     result = BOOL_TENSOR  # torch.stack([m1, m2]) of masks is a mask
                 elif result[0] == "tensor" and (
                     _bool_dtype(args, positional=False)
                     or (short in FROM_HOST and args.vals and self._truths(args.vals[0]))
+                    or (
+                        short in CONST_LIKE
+                        and "dtype" not in args.kwvals
+                        and self._joins_masks(args.vals[:1])
+                    )
                 ):
                     # torch.as_tensor([...], dtype=torch.bool), torch.as_tensor(keep) of a
-                    # list of comparisons read from data
+                    # list of comparisons read from data, torch.ones_like(mask) (a mask's dtype;
+                    # a constant one, below)
                     result = BOOL_TENSOR
                 result = self.shapes.on_torch_call(name, node, None, args.vals, args.kwvals, result)
                 if result == BOOL_TENSOR and short in CONST_FACTORIES:
@@ -489,6 +493,17 @@ class CallsMixin:
             self._call_fact(str(func[1]), node)
         elif kind == "inst" and not self._is_torch(func[1]):
             self._call_fact(f"{func[1]}.forward", node)  # a criterion object
+
+    def _joined_mask(self, vals: Sequence[Val]) -> bool:
+        """Whether the first argument of a join (``torch.stack``, ``torch.cat``) holds masks of
+        data: a tuple literal by its elements (:meth:`_joins_masks`), anything else by what
+        iterating it yields (a list literal joins its elements so)."""
+        if not vals:
+            return False
+        first = vals[0]
+        if first[0] == "tuple":
+            return self._joins_masks(first[1])
+        return self._element(first) == BOOL_TENSOR
 
     def _call_value(self, fv: Val, args: _Args | None, node: cst.CSTNode | None = None) -> Val:
         kind = fv[0]
@@ -666,6 +681,10 @@ class CallsMixin:
 CONST_FACTORIES = frozenset(
     {"ones", "zeros", "full", "empty", "ones_like", "zeros_like", "full_like", "empty_like"}
 )
+
+
+#: Those of them that take the dtype of the tensor they are given.
+CONST_LIKE = frozenset(f for f in CONST_FACTORIES if f.endswith("_like"))
 
 
 #: Non-torch wrappers whose iteration yields what iterating their first argument yields

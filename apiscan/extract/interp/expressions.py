@@ -151,6 +151,10 @@ class ExpressionsMixin:
         merged = merge_numbers(left, right)
         if merged is not None:
             return merged
+        if op is cst.Multiply:
+            for a, b in ((left, right), (right, left)):
+                if a[0] == "seq" and b == NONTORCH:
+                    return a  # ``[torch.zeros((0, 6))] * n``: a list of such elements
         if op is cst.Add and ("seq" in (left[0], right[0]) or "tuple" in (left[0], right[0])):
             # ``(n,) + max_size``: a shape joined from parts keeps the part read from data
             for v in (left, right):
@@ -207,6 +211,8 @@ class ExpressionsMixin:
         vals = self._elements(node.elements)
         if not vals:
             return seq(UNKNOWN)
+        if self._joins_masks(vals):
+            return seq(BOOL_TENSOR)  # ``[torch.ones_like(j), j]``: masks, one of data
         v = vals[0]
         for other in vals[1:]:
             v = join(v, other)
@@ -324,6 +330,9 @@ class ExpressionsMixin:
         one, other = self._layer_classes(body), self._layer_classes(orelse)
         if one and other and body != orelse:
             return (LAYER, tuple(sorted({*one, *other})))  # partial(nn.Conv2d) if c else nn.Linear
+        taken = self._tensor_test(node.test)
+        if taken is not None:
+            return body if taken else orelse  # ``x.clone() if isinstance(x, Tensor) else ...``
         return join(body, orelse)
 
     def _await(self, node: cst.Await) -> Val:

@@ -386,6 +386,19 @@ class MembersMixin:
             else:
                 return
 
+    def _collect_item(self, holder: cst.BaseExpression, recv: Val, added: Val) -> bool:
+        """``added`` put into the list ``recv`` that the name ``holder`` holds, by
+        ``holder.append(added)`` or ``holder[i] = added`` (``output = [torch.zeros((0, 6))] *
+        n`` then ``output[i] = x[keep]``): a data-dependent element makes it a list of those.
+        Whether it did."""
+        if recv[0] != "seq" or type(holder) is not cst.Name:
+            return False
+        held = self.shapes.collect(recv[1], added)  # a data-dependent element
+        if held is None or self.lookup(holder.value) is not recv:
+            return False
+        self.bind(holder.value, seq(held))
+        return True
+
     def _collect(self, recv: Val, node: cst.Attribute, args: _Args | None) -> None:
         """``outputs.append(t)`` on a name holding an empty list (``outputs = []``) and a tensor
         ``t``: the list collects tensors, so ``for x in outputs: x.shape`` reads a Tensor's
@@ -394,11 +407,12 @@ class MembersMixin:
         ``(rows, cols)`` pairs of data-dependent length, and host values appended under a
         data-dependent branch (the list is as long as the data says: a round trip if it
         comes back to torch)."""
-        if args is not None and len(args.vals) == 1 and type(node.value) is cst.Name:
-            held = self.shapes.collect(recv[1], args.vals[0])  # a data-dependent element
-            if held is not None and self.lookup(node.value.value) is recv:
-                self.bind(node.value.value, seq(held))
-                return
+        if (
+            args is not None
+            and len(args.vals) == 1
+            and self._collect_item(node.value, recv, args.vals[0])
+        ):
+            return
         if args is not None and len(args.vals) == 1 and _item_of_name(node.value):
             # ``per_level[i].append(boxes[keep])`` on ``per_level = [[] for _ in levels]``: a
             # list of lists, one of which collects data-dependent tensors (what

@@ -371,6 +371,17 @@ class ShapeFactsMixin:
     def _is_const_mask(self, v: Val) -> bool:
         return self.const_masks.get(id(v)) is v
 
+    def _joins_masks(self, vals: Sequence[Val]) -> bool:
+        """Whether joining `vals` (``torch.stack``, ``torch.cat``, a list of them) gives a mask of
+        data: all are boolean tensors and one at least is a mask of data. A constant mask among
+        them (``torch.stack((torch.ones_like(j), j, k))``: the rows that always match, then
+        those that match by data) is still boolean, and the data mask decides the count."""
+        return (
+            bool(vals)
+            and any(v == BOOL_TENSOR for v in vals)
+            and all(v == BOOL_TENSOR or self._is_const_mask(v) for v in vals)
+        )
+
     def _arg_mask(self) -> Val:
         """A comparison of a ``forward`` argument (``ann[:, 4] != -1``, ``labels >= 0``).
 

@@ -74,6 +74,10 @@ class StatementsMixin:
         none = type(value) is cst.Name and value.value == "None"
         for b in binders:
             self.bind_target(b, UNKNOWN if none and b[0] == "attr" else v)
+        for t in node.targets:
+            if type(t.target) is cst.Subscript and type(t.target.value) is cst.Name:
+                holder = t.target.value
+                self._collect_item(holder, self.lookup(holder.value), v)  # ``out[i] = x[keep]``
         if v == RAND:
             for t in node.targets:
                 root = _root_name(t.target) if type(t.target) is cst.Subscript else None
@@ -176,9 +180,30 @@ class StatementsMixin:
         """``test`` asks whether a name is a tensor (``isinstance(n, torch.Tensor)``,
         ``torch.is_tensor(n)``) and the name is known to hold a host value (a length read
         from a shape, a number, an array): the test is false whenever the code runs eagerly."""
+        return self._tensor_test(test) is False
+
+    def _tensor_test(self, test: cst.BaseExpression) -> bool | None:
+        """What ``test`` gives when it asks whether a name is a tensor (``isinstance(n,
+        torch.Tensor)``, ``torch.is_tensor(n)``): False when the name is known to hold a host
+        value, True when it is known to hold a tensor (one its callers pass: ``y = x.clone()
+        if isinstance(x, torch.Tensor) else np.copy(x)`` is the clone), None when unknown or
+        when ``test`` asks something else."""
+        name = self._tensor_tested(test)
+        if name is None:
+            return None
+        held = self.lookup(name)
+        if held[0] == "nontorch":
+            return False
+        if held[0] == "tensor" and held[1] not in (False, "arg"):
+            return True  # neither guessed from a method name nor a forward argument (an int?)
+        return None
+
+    def _tensor_tested(self, test: cst.BaseExpression) -> str | None:
+        """The name ``test`` asks to be a tensor (``isinstance(n, torch.Tensor)``,
+        ``torch.is_tensor(n)``), else None."""
         name = _tensor_test_subject(test)
         if name is None:
-            return False
+            return None
         func = test.func  # type: ignore[attr-defined]
         if type(func) is cst.Name and func.value == "isinstance":
             kind = test.args[1].value  # type: ignore[attr-defined]
@@ -190,14 +215,14 @@ class StatementsMixin:
             )
             bare = type(kind) is cst.Name and self.lookup(kind.value) == ("qual", "torch.Tensor")
             if not (dotted or bare):
-                return False
+                return None
         elif not (
             type(func) is cst.Attribute
             and type(func.value) is cst.Name
             and self.lookup(func.value.value) == ("qual", "torch")
         ):
-            return False
-        return self.lookup(name)[0] == "nontorch"
+            return None
+        return name
 
     def _keep_variable(
         self, before: dict[str, Val], names: dict[str, Val], rebound: dict[str, Val] | None = None
