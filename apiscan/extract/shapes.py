@@ -440,11 +440,14 @@ NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 #: Builtins a loop iterates through: as many steps as their argument(s) have elements.
 #: Tensor methods and functions that keep one sample's tensor as it is (its own length
-#: still, no shape computed from it: moved, cast, its size or rank read, tested).
+#: still, no shape computed from it: moved, cast, its size or rank read, tested, or copied
+#: into another tensor's slot: ``padded[i, :, :h, :w].copy_(img)`` is the method form of the
+#: store ``padded[i, :, :h, :w] = img``, which gives the destination's shape).
 SAMPLE_KEEPING = frozenset(
     {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
     | {"detach", "clone", "cpu", "cuda", "size", "dim", "numel", "is_tensor", "numpy"}
     | {"is_floating_point", "get_device", "requires_grad_", "item", "tolist", "__len__"}
+    | {"copy_"}
 )
 
 LOOP_THROUGH = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
@@ -793,7 +796,12 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
-        if name not in SAMPLE_KEEPING:
+        sized = _size_args(name, recv, args, kwargs)
+        if name not in SAMPLE_KEEPING and not (sized and any(map(_batch_max, sized[1]))):
+            # an op sized by the batch maximum (``F.pad(img, [0, max_w - w, ...])``,
+            # ``img.new_full(batch_shape, 0)``) gives its output the batch's largest shape,
+            # not the sample's: padding a list of samples to one tensor is DS119's finding
+            # (below), the more specific one, and no per-sample total is computed
             self.on_sample_use(
                 node, [*([recv] if recv is not None else ()), *args, *kwargs.values()], api
             )
@@ -909,19 +917,8 @@ class ShapeTracker:
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
                 self.hit("DS111", node, api, why, chain=chain)
                 return DYN_TENSOR
-        spec = SIZE_ARGS.get(name)
-        if spec is not None and name[:1].isupper() and (recv is not None or _legacy_data(args)):
-            spec = None  # ``torch.LongTensor([3, 4])``: data, not sizes
-        if spec is not None:
-            rule, positions, keywords = spec
-            # Functions take the input tensor first (torch.topk(x, k)); methods and factories
-            # (torch.zeros(n)) do not.
-            # (the legacy typed constructors given sizes neither: ``torch.FloatTensor(n, 80)``)
-            factory = name in FACTORIES or name[:1].isupper()
-            offset = 1 if recv is None and not factory else 0
-            rest = list(args[offset:])
-            chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
-            chosen += [kwargs[k] for k in keywords if k in kwargs]
+        if sized is not None:
+            rule, chosen = sized
             padded = [a for a in chosen if _batch_max(a)]
             bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
             if name[:1].isupper():
@@ -1571,6 +1568,26 @@ def _one_elem_sizes(v: Val) -> bool:
     if v[0] == "seq":
         return v[1] in (ELEM_SIZE, SAMPLE_SIZE)
     return v[0] == "tuple" and bool(v[1]) and all(e in (ELEM_SIZE, SAMPLE_SIZE) for e in v[1])
+
+
+def _size_args(
+    name: str, recv: Val | None, args: Sequence[Val], kwargs: dict[str, Val]
+) -> tuple[str, list[Val]] | None:
+    """The rule of op ``name`` for a varying size (:data:`SIZE_ARGS`) and the arguments it
+    reads as sizes; None for an op taking no size."""
+    spec = SIZE_ARGS.get(name)
+    if spec is None or (name[:1].isupper() and (recv is not None or _legacy_data(args))):
+        return None  # ``torch.LongTensor([3, 4])``: data, not sizes
+    rule, positions, keywords = spec
+    # Functions take the input tensor first (torch.topk(x, k)); methods and factories
+    # (torch.zeros(n)) do not.
+    # (the legacy typed constructors given sizes neither: ``torch.FloatTensor(n, 80)``)
+    factory = name in FACTORIES or name[:1].isupper()
+    offset = 1 if recv is None and not factory else 0
+    rest = list(args[offset:])
+    chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
+    chosen += [kwargs[k] for k in keywords if k in kwargs]
+    return rule, chosen
 
 
 def _legacy_data(args: Sequence[Val]) -> bool:
