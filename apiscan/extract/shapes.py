@@ -432,6 +432,12 @@ SLICED_MASK_STORE = (
     "stays static"
 )
 
+#: What a finding says of a shape that is one sample's own (DS120 where an op computes on one
+#: sample's tensor) and of a size read from one sample (DS113...): the shape came in with the
+#: sample, handed over by the function's callers; the function's own ops are shape-polymorphic
+#: (what the review's effort reads, :func:`apiscan.review.effort.inherited_shape`).
+SAMPLE_SHAPE_WORDS = "its shape is that sample's own"
+SAMPLE_SIZE_WORDS = "is the size of one sample of a batch kept unstacked"
 #: What DS119 says of a tensor sized by the largest sample of the batch.
 BATCH_PADDING = "padded to the largest sample of each batch, so every batch has its own shape"
 #: torch functions joining a sequence of tensors along an existing dimension.
@@ -635,7 +641,7 @@ class ShapeTracker:
     def _sample_hit(self, node: cst.CSTNode, api: str, what: str) -> None:
         """The DS120 hit for one sample's length reaching the graph (network scope only)."""
         detail = (
-            f"{what}: its shape is that sample's own (in a detector's targets, the number of "
+            f"{what}: {SAMPLE_SHAPE_WORDS} (in a detector's targets, the number of "
             "objects in it), and each sample of the batch has its own"
         )
         fn = self.function()
@@ -689,7 +695,7 @@ class ShapeTracker:
         data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
         origins = [o for v in vals for o in _origins(v)]
         if not origins and any(v == SAMPLE_SIZE or _any_elem(v, SAMPLE_SIZE.__eq__) for v in vals):
-            return "is the size of one sample of a batch kept unstacked (each has its own)"
+            return f"{SAMPLE_SIZE_WORDS} (each has its own)"
         if origins and all(self._read_from_shape(o) for o in origins):
             return "is a length of a data-dependent shape"
         return "is read from tensor data at run time"
