@@ -18,7 +18,7 @@ from typing import Literal
 
 from apiscan.slotinit import pickle_as_calls, use_slot_inits
 
-SCHEMA_VERSION = "1.6"
+SCHEMA_VERSION = "1.7"
 
 #: ``candidate``: the tables lack the API but MindSpore has one of the same name (unverified);
 #: ``verified``: such a candidate whose micro-test passed (``apiscan verify``).
@@ -473,6 +473,11 @@ class ScanResult:
     #: Catalogue substitutions of the missing/different/candidate APIs found, sorted by
     #: (api, case_id); filled after the scan from the verification cache.
     substitutions: tuple[Substitution, ...] = ()
+    #: Files whose whole-program facts were cut: the re-walk their new facts asked for was
+    #: over the scan's byte budget, so they keep an earlier walk and a dynamic-shape finding
+    #: those facts would give, in them or in the code they pass values to, may be missing (a
+    #: scan of fewer files may find it). Sorted.
+    facts_cut: tuple[str, ...] = ()
 
     def substitutions_for(self, api: str) -> tuple[Substitution, ...]:
         return tuple(s for s in self.substitutions if s.api == api)
@@ -559,6 +564,8 @@ class ScanResult:
                     for sev in SEVERITIES
                 },
                 "by_rule": dict(sorted(Counter(f.rule for f in self.shape_findings).items())),
+                # only when some were cut: a small repository's document stays as it was
+                **({"facts_cut": list(self.facts_cut)} if self.facts_cut else {}),
             },
         }
 

@@ -446,6 +446,12 @@ SLICED_MASK_STORE = (
     "stays static"
 )
 
+#: What a finding says of a shape that is one sample's own (DS120 where an op computes on one
+#: sample's tensor) and of a size read from one sample (DS113...): the shape came in with the
+#: sample, handed over by the function's callers; the function's own ops are shape-polymorphic
+#: (what the review's effort reads, :func:`apiscan.review.effort.inherited_shape`).
+SAMPLE_SHAPE_WORDS = "its shape is that sample's own"
+SAMPLE_SIZE_WORDS = "is the size of one sample of a batch kept unstacked"
 #: What DS119 says of a tensor sized by the largest sample of the batch.
 BATCH_PADDING = "padded to the largest sample of each batch, so every batch has its own shape"
 #: torch functions joining a sequence of tensors along an existing dimension.
@@ -454,11 +460,14 @@ NMS_NAMES = frozenset({"nms", "batched_nms", "multiclass_nms", "box_nms", "soft_
 RESIZE_WORDS = ("resize", "interpolate", "rescale")
 #: Builtins a loop iterates through: as many steps as their argument(s) have elements.
 #: Tensor methods and functions that keep one sample's tensor as it is (its own length
-#: still, no shape computed from it: moved, cast, its size or rank read, tested).
+#: still, no shape computed from it: moved, cast, its size or rank read, tested, or copied
+#: into another tensor's slot: ``padded[i, :, :h, :w].copy_(img)`` is the method form of the
+#: store ``padded[i, :, :h, :w] = img``, which gives the destination's shape).
 SAMPLE_KEEPING = frozenset(
     {"float", "double", "half", "bfloat16", "long", "int", "to", "type", "contiguous"}
     | {"detach", "clone", "cpu", "cuda", "size", "dim", "numel", "is_tensor", "numpy"}
     | {"is_floating_point", "get_device", "requires_grad_", "item", "tolist", "__len__"}
+    | {"copy_"}
 )
 
 LOOP_THROUGH = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
@@ -646,7 +655,7 @@ class ShapeTracker:
     def _sample_hit(self, node: cst.CSTNode, api: str, what: str) -> None:
         """The DS120 hit for one sample's length reaching the graph (network scope only)."""
         detail = (
-            f"{what}: its shape is that sample's own (in a detector's targets, the number of "
+            f"{what}: {SAMPLE_SHAPE_WORDS} (in a detector's targets, the number of "
             "objects in it), and each sample of the batch has its own"
         )
         fn = self.function()
@@ -700,7 +709,7 @@ class ShapeTracker:
         data-dependent shape (``min(10, ious.size(1))``: no sync, still a varying size)."""
         origins = [o for v in vals for o in _origins(v)]
         if not origins and any(v == SAMPLE_SIZE or _any_elem(v, SAMPLE_SIZE.__eq__) for v in vals):
-            return "is the size of one sample of a batch kept unstacked (each has its own)"
+            return f"{SAMPLE_SIZE_WORDS} (each has its own)"
         if origins and all(self._read_from_shape(o) for o in origins):
             return "is a length of a data-dependent shape"
         return "is read from tensor data at run time"
@@ -807,7 +816,12 @@ class ShapeTracker:
     ) -> Val:
         """A call of torch API ``api`` (``recv`` is the tensor for methods)."""
         name = api.rpartition(".")[2]
-        if name not in SAMPLE_KEEPING:
+        sized = _size_args(name, recv, args, kwargs)
+        if name not in SAMPLE_KEEPING and not (sized and any(map(_batch_max, sized[1]))):
+            # an op sized by the batch maximum (``F.pad(img, [0, max_w - w, ...])``,
+            # ``img.new_full(batch_shape, 0)``) gives its output the batch's largest shape,
+            # not the sample's: padding a list of samples to one tensor is DS119's finding
+            # (below), the more specific one, and no per-sample total is computed
             self.on_sample_use(
                 node, [*([recv] if recv is not None else ()), *args, *kwargs.values()], api
             )
@@ -923,21 +937,8 @@ class ShapeTracker:
                 why, chain = self._why("the index comes from a data-dependent op", [idx])
                 self.hit("DS111", node, api, why, chain=chain)
                 return DYN_TENSOR
-        spec = SIZE_ARGS.get(name)
-        if spec is not None and name[:1].isupper() and (recv is not None or _legacy_data(args)):
-            spec = None  # ``torch.LongTensor([3, 4])``: data, not sizes
-        if spec is not None:
-            rule, positions, keywords = spec
-            # Functions take the input tensor first (torch.topk(x, k)); methods and factories
-            # (torch.zeros(n)) do not.
-            # (the legacy typed constructors given sizes neither: ``torch.FloatTensor(n, 80)``)
-            factory = name in FACTORIES or name[:1].isupper()
-            offset = 1 if recv is None and not factory else 0
-            rest = list(args[offset:])
-            chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
-            if name in LAST_IS_SIZE and len(rest) >= 2:
-                chosen.append(rest[-1])
-            chosen += [kwargs[k] for k in keywords if k in kwargs]
+        if sized is not None:
+            rule, chosen = sized
             padded = [a for a in chosen if _batch_max(a)]
             bad = [a for a in chosen if is_variable(a) and not _batch_max(a)]
             if name[:1].isupper():
@@ -1593,6 +1594,28 @@ def _one_elem_sizes(v: Val) -> bool:
     if v[0] == "seq":
         return v[1] in (ELEM_SIZE, SAMPLE_SIZE)
     return v[0] == "tuple" and bool(v[1]) and all(e in (ELEM_SIZE, SAMPLE_SIZE) for e in v[1])
+
+
+def _size_args(
+    name: str, recv: Val | None, args: Sequence[Val], kwargs: dict[str, Val]
+) -> tuple[str, list[Val]] | None:
+    """The rule of op ``name`` for a varying size (:data:`SIZE_ARGS`) and the arguments it
+    reads as sizes; None for an op taking no size."""
+    spec = SIZE_ARGS.get(name)
+    if spec is None or (name[:1].isupper() and (recv is not None or _legacy_data(args))):
+        return None  # ``torch.LongTensor([3, 4])``: data, not sizes
+    rule, positions, keywords = spec
+    # Functions take the input tensor first (torch.topk(x, k)); methods and factories
+    # (torch.zeros(n)) do not.
+    # (the legacy typed constructors given sizes neither: ``torch.FloatTensor(n, 80)``)
+    factory = name in FACTORIES or name[:1].isupper()
+    offset = 1 if recv is None and not factory else 0
+    rest = list(args[offset:])
+    chosen = rest if positions is None else [rest[i] for i in positions if i < len(rest)]
+    if name in LAST_IS_SIZE and len(rest) >= 2:
+        chosen.append(rest[-1])
+    chosen += [kwargs[k] for k in keywords if k in kwargs]
+    return rule, chosen
 
 
 def _legacy_data(args: Sequence[Val]) -> bool:

@@ -185,6 +185,11 @@ class SyntaxFacts:
     #: (def or class, line of its ``def``/``class``, decorators named through the imports:
     #: ``triton.jit``, ``torch.no_grad``) of every decorated one whose decorators resolve
     decorators: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    #: (name as the import statement names it, line of the first statement naming it) of
+    #: every import, function level and relative ones included (``from . import _C`` →
+    #: ``._C``; ``from a.b import c`` → ``a.b.c``; ``import a.b as d`` → ``a.b``): where a
+    #: name the file reaches through an import comes in, when no call of it is written
+    import_lines: tuple[tuple[str, int], ...] = ()
     #: top-level packages imported only inside a function (a lazy import: timm's
     #: ``_load_weights`` importing ``jax.numpy`` to read Flax checkpoints), sorted
     lazy_imports: tuple[str, ...] = ()
@@ -326,6 +331,23 @@ def import_table(nodes: Iterable[ast.Import | ast.ImportFrom]) -> dict[str, str]
                 if alias.name != "*":
                     table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return table
+
+
+def import_lines(nodes: Iterable[ast.Import | ast.ImportFrom]) -> tuple[tuple[str, int], ...]:
+    """(name as written, line) of each name the imports ``nodes`` name, the first statement
+    of each name (see :attr:`SyntaxFacts.import_lines`), sorted by name."""
+    lines: dict[str, int] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            named = [alias.name for alias in node.names]
+        else:
+            module = "." * node.level + (node.module or "")
+            sep = "" if module.endswith(".") else "."
+            named = [f"{module}{sep}{a.name}" for a in node.names if a.name != "*"]
+        for name in named:
+            if name not in lines or node.lineno < lines[name]:
+                lines[name] = node.lineno
+    return tuple(sorted(lines.items()))
 
 
 def callee_name(call: ast.Call) -> str:
@@ -577,6 +599,7 @@ class _Reader:
             host_trips=tuple(self._host_trips()),
             decorators=tuple(self._decorators()),
             lazy_imports=self._lazy_imports(),
+            import_lines=import_lines(self.imports_made),
             main_guard=bool(main_blocks),
             optional_packages=tuple(sorted(self.optional)),
             main_block=main_blocks[0] if main_blocks else (0, 0),

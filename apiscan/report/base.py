@@ -99,6 +99,23 @@ def shape_severities(summary: dict[str, object]) -> dict[str, int]:
     return cast(dict[str, dict[str, int]], summary["dynamic_shape"])["by_severity"]
 
 
+def facts_cut_note(summary: dict[str, object]) -> str:
+    """The sentence saying which files' whole-program facts the re-walk budget cut ("" when
+    none were): their dynamic-shape findings may be incomplete."""
+    cut = cast(dict[str, list[str]], summary["dynamic_shape"]).get("facts_cut", [])
+    if not cut:
+        return ""
+    shown = ", ".join(cut[:5]) + (f" and {len(cut) - 5:,} more" if len(cut) > 5 else "")
+    many = len(cut) != 1
+    return (
+        f"Facts cut: {len(cut):,} file{'s' if many else ''} kept an earlier walk because "
+        f"re-walking {'them' if many else 'it'} with the facts found in other files was over "
+        f"this scan's budget ({shown}); dynamic-shape findings in them, or in the code they "
+        "pass values to, may be missing. A scan of fewer files (a sub-directory with the "
+        "library it uses) may find them."
+    )
+
+
 #: Which verification result makes a substitution the one to show first.
 _VERIFICATION_RANK = {"pass": 0, "not run": 1, "skipped": 2, "fail": 3, "error": 4}
 

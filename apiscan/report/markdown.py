@@ -17,6 +17,7 @@ from urllib.parse import quote
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     disposition_rows,
+    facts_cut_note,
     proposal,
     register,
     shape_severities,
@@ -218,6 +219,9 @@ def _dynamic_shape(
     n = shape_total(summary)
     title = f"## Dynamic shape ({n:,} finding{'' if n == 1 else 's'}"
     title += f": {counted})" if counted else ")"
+    note = facts_cut_note(summary)
+    if note:
+        title += f"\n\n{note}"
     if not files:
         return f"{title}\n\nNo dynamic-shape findings."
     blocks = [title]

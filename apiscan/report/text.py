@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 from apiscan.model import SCOPES, SEVERITIES, STATUS_ORDER, ScanResult, ShapeFinding, position
 from apiscan.report.base import (
     disposition_rows,
+    facts_cut_note,
     proposal,
     register,
     shape_severities,
@@ -383,6 +384,9 @@ def _dynamic_shape(
     counted = ", ".join(f"{severities[s]:,} {s}" for s in SEVERITIES if severities[s])
     total = _count(shape_total(summary), "finding")
     title = _title(f"Dynamic shape ({total}{': ' + counted if counted else ''})")
+    note = facts_cut_note(summary)
+    if note:
+        title += "\n" + _fill(note, "")
     if not files:
         return f"{title}\nNo dynamic-shape findings."
     lines = [title]

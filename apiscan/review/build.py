@@ -378,6 +378,7 @@ def review(options: ScanOptions) -> Review:
             frozenset(k for k, kind in masked.items() if kind == REDUCTION),
             frozenset(k for k, kind in masked.items() if kind == METRICS),
             unbuilt,
+            callers=effort.callers_of(analyses),
         ),
         errors=tuple(
             (f.path, f"{f.code} {_line(f.span.line, f.cell)}: {f.message}")

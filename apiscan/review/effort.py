@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
-from apiscan.extract.shapes import BATCH_PADDING
+from apiscan.extract.records import FileAnalysis
+from apiscan.extract.shapes import BATCH_PADDING, SAMPLE_SHAPE_WORDS, SAMPLE_SIZE_WORDS
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
 from apiscan.review.model import (
@@ -352,6 +353,71 @@ def _variants_once(shapes: list[ShapeFinding]) -> list[tuple[str, str]]:
     return sorted(first.values())
 
 
+def inherited_shape(f: ShapeFinding) -> bool:
+    """A finding whose shape came in with one sample its function was handed (an op computing
+    on it, a size read from it): the function's own ops take any shape, the one that varies
+    is decided by a caller."""
+    return SAMPLE_SHAPE_WORDS in f.message or SAMPLE_SIZE_WORDS in f.message
+
+
+Key = tuple[str, str]
+
+
+def callers_of(analyses: Sequence[FileAnalysis]) -> dict[Key, frozenset[Key]]:
+    """(path, function) -> the (path, function) of each repository function calling it, from
+    the scan's call facts (callees by their qualified names)."""
+    defined: dict[str, Key] = {}
+    for fa in analyses:
+        for module in fa.modules[:1]:
+            for fn in fa.functions:
+                defined[f"{module}.{fn.qualname}"] = (fa.path, fn.qualname)
+    out: dict[Key, set[Key]] = {}
+    for fa in analyses:
+        for c in fa.calls:
+            callee = defined.get(c.callee)
+            if callee is not None and c.caller and c.role == "call":
+                out.setdefault(callee, set()).add((fa.path, c.caller))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _priced_with_callers(
+    shapes: Sequence[ShapeFinding], callers: Mapping[Key, frozenset[Key]]
+) -> list[Key]:
+    """(path, function) of the shape-polymorphic helpers among the functions with
+    ``shapes``: every finding of theirs is a shape handed in by a caller
+    (:func:`inherited_shape`: ssd's ``intersect`` and ``jaccard``, pairwise IoU of one
+    image's boxes and the priors, called from ``match``), and a caller of theirs is rewritten
+    itself (or is such a helper of one), directly or through callers that only pass the
+    shapes on (ssd's ``match`` has no finding of its own: ``MultiBoxLoss.forward`` calling
+    it is the rewrite). Padding in the caller gives the helper fixed shapes: it is no
+    rewrite of its own, its findings go with the caller's."""
+    found: dict[Key, bool] = {}
+    for f in shapes:
+        key = (f.path, f.function or "<module>")
+        found[key] = found.get(key, True) and inherited_shape(f)
+    rewritten = {k for k, only in found.items() if not only}
+    helpers = {k for k, only in found.items() if only}
+
+    def rewritten_above(key: Key) -> bool:
+        seen, frontier = {key}, [key]
+        for _ in range(_PASSING_CALLERS + 1):
+            up = {c for k in frontier for c in callers.get(k, frozenset())} - seen
+            if up & rewritten:
+                return True
+            seen |= up
+            # through helpers like this one and callers with no finding (they pass it on)
+            frontier = [c for c in up if c in helpers or c not in found]
+        return False
+
+    return sorted(k for k in helpers if rewritten_above(k))
+
+
+#: How many callers with no dynamic-shape finding of their own a helper's varying shapes may
+#: pass through on their way from the rewritten function (``MultiBoxLoss.forward`` →
+#: ``match`` → ``jaccard`` → ``intersect``: one, with ``jaccard`` a helper too).
+_PASSING_CALLERS = 3
+
+
 def estimate(
     result: ScanResult,
     gaps: tuple[Gap, ...],
@@ -363,6 +429,7 @@ def estimate(
     masked: frozenset[tuple[str, str]] = frozenset(),
     metrics: frozenset[tuple[str, str]] = frozenset(),
     unbuilt: frozenset[tuple[str, str]] = frozenset(),
+    callers: Mapping[Key, frozenset[Key]] | None = None,
 ) -> Effort:
     """The counts by disposition (network graph first), the custom ops, the dynamic-shape
     rewrites, the work items and a person-day range with its formula, from the files that are
@@ -470,7 +537,10 @@ def estimate(
     reduced = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in masked})
     measured = sorted({(f.path, f.function) for f in shapes if (f.path, f.function) in metrics})
     shapes = [f for f in shapes if (f.path, f.function) not in masked | metrics]
-    functions = _variants_once(shapes)
+    helpers = _priced_with_callers(shapes, callers or {})
+    functions = _variants_once(
+        [f for f in shapes if (f.path, f.function or "<module>") not in helpers]
+    )
     inputs = sorted(
         {
             (f.path, f.function or "<module>")
@@ -545,7 +615,16 @@ def estimate(
         f"{_count(len(functions), 'dynamic-shape rewrite')}: "
         f"{_count(len(shapes), 'dynamic-shape finding')} in the network graph, counted once "
         "per function because a function is rewritten as a whole (pad and mask, a fixed "
-        "maximum)" + (f": {_listing([f'{p}:{fn}' for p, fn in functions])}." if functions else "."),
+        "maximum)"
+        + (f": {_listing([f'{p}:{fn}' for p, fn in functions])}" if functions else "")
+        + (
+            f"; {_count(len(helpers), 'shape-polymorphic helper')} priced with the callers "
+            "that hand them their varying shapes (once the caller pads, they need no rewrite): "
+            + _listing([f"{p}:{fn}" for p, fn in helpers])
+            if helpers
+            else ""
+        )
+        + ".",
         *(
             [
                 f"{_count(len(reduced), 'masked reduction')}: functions whose boolean-mask "

@@ -23,6 +23,7 @@ from apiscan.scope.classify import is_test_path
 
 __all__ = [
     "TEXT_LIMIT",
+    "import_place",
     "imported_modules",
     "is_test_path",
     "place",
@@ -39,6 +40,32 @@ def place(fa: FileAnalysis, line: int) -> Where:
         cell, in_cell = fa.cells[line - 1]
         return Where(fa.path, in_cell, cell)
     return Where(fa.path, line)
+
+
+def import_place(fa: FileAnalysis, facts: SyntaxFacts | None, name: str) -> Where | None:
+    """Where the import bringing the dotted ``name`` into ``fa`` is written (the statement of
+    the longest imported name that ``name`` is or starts with, relative imports resolved from
+    the file's package), for a name the file reaches with no call of it written; None when no
+    import names it (a star import, a name bound another way)."""
+    if facts is None or not fa.modules:
+        return None
+    module = fa.modules[0]
+    package = module if fa.path.endswith("__init__.py") else module.rpartition(".")[0]
+    best: tuple[int, int] | None = None
+    for written, line in facts.import_lines:
+        full = written
+        if written.startswith("."):
+            rest = written.lstrip(".")
+            parts = package.split(".") if package else []
+            up = len(written) - len(rest) - 1
+            if up > len(parts):
+                continue
+            base = ".".join(parts[: len(parts) - up])
+            full = f"{base}.{rest}" if base and rest else (base or rest)
+        named = name == full or name.startswith(full + ".")
+        if named and (best is None or len(full) > best[0]):
+            best = (len(full), line)
+    return place(fa, best[1]) if best is not None else None
 
 
 def with_facts(

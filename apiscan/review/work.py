@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from apiscan.config import path_matches
-from apiscan.extract.records import FileAnalysis
+from apiscan.extract.records import RETURNS, FileAnalysis
 from apiscan.extract.shapes import BATCH_PADDING, RANDOM_RESIZE
 from apiscan.extract.syntax import HostTrip, SyntaxFacts, shorten
 from apiscan.extract.values import CallValues, DefValues, Expr, FileValues
@@ -66,7 +66,14 @@ from apiscan.review.roles import (
     is_composition,
     trains,
 )
-from apiscan.review.sources import imported_modules, is_test_path, place, self_tests, with_facts
+from apiscan.review.sources import (
+    import_place,
+    imported_modules,
+    is_test_path,
+    place,
+    self_tests,
+    with_facts,
+)
 from apiscan.scope.classify import EXPORT_DIRS
 
 #: Directories whose code is not ported with the model (anywhere in the path).
@@ -4913,10 +4920,11 @@ def compiled_ops(
                 op = module.rpartition(".")[2]
             if not source.startswith("the repository's") and _counterpart(op) is None:
                 continue  # a submodule's name that is no known op: nothing to claim
-            line = next((c.line for c in fa.calls if c.callee == ref), 1)
             entry = ops.setdefault((module, op), (set(), [], source))
             entry[0].add(shown or binding)
-            entry[1].append(place(fa, line))
+            where = _binding_place(fa, ref)
+            if where not in entry[1]:
+                entry[1].append(where)
     # ops the extension registers with torch (``torch.ops.detectron2.nms_rotated``), named
     # after one of the repository's own packages
     local = _local_packages(analyses)
@@ -6561,6 +6569,18 @@ def priced_kind(item: WorkItem) -> str:
     if item.kind == SECOND_ORDER and not item.what.startswith(THROUGH_CUSTOM):
         return GRADIENT_PENALTY
     return item.kind
+
+
+def _binding_place(fa: FileAnalysis, ref: str) -> Where:
+    """Where ``fa`` uses the extension's binding ``ref``: the call of it (``ref()``, what the
+    call returns, is looked up by the same call), else the import statement bringing it in
+    (a module-level alias ``nms = _C.nms``, an import inside a function whose name is only
+    passed on), else the file's first line."""
+    callee = ref.removesuffix(RETURNS)
+    line = next((c.line for c in fa.calls if c.callee == callee), 0)
+    if line:
+        return place(fa, line)
+    return import_place(fa, fa.syntax, callee) or place(fa, 1)
 
 
 #: Module names of a compiled extension (``_C``, ``_ext``, ``nms_cuda``, ``dcn_v2_ext``).

@@ -122,7 +122,7 @@ def test_dynamic_shape_findings_carry_every_field(mixed_result: ScanResult) -> N
     }
     mask = next(f for f in shapes if f["rule"] == "DS104")
     assert (mask["api"], mask["mindspore_api"], mask["backends"]) == ("", None, [])
-    assert doc["schema_version"] == SCHEMA_VERSION == "1.6"
+    assert doc["schema_version"] == SCHEMA_VERSION == "1.7"
     assert doc["summary"]["dynamic_shape"]["by_rule"] == {
         "DS101": 3,
         "DS104": 3,

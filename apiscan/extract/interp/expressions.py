@@ -34,6 +34,7 @@ from apiscan.extract.shapes import (
     DYN_TENSOR,
     HOST_DATA,
     SAMPLE_SIZE,
+    SIZES_TENSOR,
     host_dyn,
     is_dyn_number,
     is_host_dyn,
@@ -61,6 +62,11 @@ _BINOP_API: dict[type[cst.BaseBinaryOp], str] = {
     cst.Multiply: "torch.Tensor.mul",
     cst.Divide: "torch.Tensor.div",
 }
+
+
+#: Operands of arithmetic that keeps a batch's largest size: the batch maximum (a host number or
+#: held in a tensor) and the element sizes it is compared with (``max_size[-1] - h``).
+_PADDED_SIZES = (BATCH_MAX, BATCH_MAX_TENSOR, SIZES_TENSOR)
 
 
 class ExpressionsMixin:
@@ -120,10 +126,13 @@ class ExpressionsMixin:
             return right
         if DYN_TENSOR in (left, right):
             return DYN_TENSOR
-        if BATCH_MAX_TENSOR in (left, right) and all(
-            v == BATCH_MAX_TENSOR or v[0] in ("nontorch", "unknown") for v in (left, right)
-        ):
-            return BATCH_MAX_TENSOR  # ``max_size[-1] - h``: still the batch's largest size
+        if (
+            BATCH_MAX_TENSOR in (left, right)
+            or (BATCH_MAX in (left, right) and SIZES_TENSOR in (left, right))
+        ) and all(v in _PADDED_SIZES or v[0] in ("nontorch", "unknown") for v in (left, right)):
+            # ``max_size[-1] - h``, with ``h`` one image's size held in a tensor or not: still
+            # the batch's largest size (the padding up to it)
+            return BATCH_MAX_TENSOR
         if (
             ARG_TENSOR in (left, right)
             and all(v == ARG_TENSOR or v[0] in ("nontorch", "unknown") for v in (left, right))
@@ -219,6 +228,12 @@ class ExpressionsMixin:
         if v[0] == "nontorch":
             # ``[0, extra]`` with ``extra`` read from data: the list holds data
             v = next((e for e in vals if _carries_data(e) or e in (SAMPLE_SIZE, BATCH_MAX)), v)
+        elif BATCH_MAX_TENSOR in vals and all(
+            e == BATCH_MAX_TENSOR or e[0] == "nontorch" for e in vals
+        ):
+            # ``[0, max_size[-1] - w, 0, max_size[-2] - h]``: padding amounts up to the batch's
+            # largest sizes, as :meth:`_tuple`'s elements keep them
+            v = BATCH_MAX_TENSOR
         return seq(v)
 
     def _set(self, node: cst.Set) -> Val:

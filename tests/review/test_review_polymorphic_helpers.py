@@ -1,0 +1,69 @@
+"""Shape-polymorphic helpers are priced with their callers (fixtures/polyhelper): a pairwise
+IoU whose every finding is one sample's shape handed in by a matcher is no rewrite of its own
+once the matcher's caller pads; a helper with a data-dependent op of its own, or whose caller
+is no rewrite, is still counted. The scan's findings stay as they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scan_helpers import REPO_ROOT, assert_exactly_marked, review_fixture, scan_repo
+
+from apiscan.model import ScanResult, ShapeFinding, Span
+from apiscan.review.effort import _priced_with_callers, inherited_shape
+from apiscan.review.model import Review
+
+FIXTURE = REPO_ROOT / "fixtures" / "polyhelper"
+
+
+@pytest.fixture(scope="module")
+def review() -> Review:
+    return review_fixture("fixtures/polyhelper")
+
+
+@pytest.fixture(scope="module")
+def result() -> ScanResult:
+    return scan_repo(Path(FIXTURE))
+
+
+def test_the_scan_keeps_the_helpers_findings(result: ScanResult) -> None:
+    assert_exactly_marked(result, FIXTURE, at_least=10)
+
+
+def test_helpers_of_a_rewritten_caller_are_priced_with_it(review: Review) -> None:
+    effort = review.effort
+    # MatchLoss.forward (its own nonzero), kept_boxes (its own nonzero), pair_area (its
+    # caller PairLoss.forward is no rewrite): three; intersect and jaccard go with the
+    # matcher's caller, through ``match`` that only passes one image's boxes on
+    assert effort.dynamic_shape_rewrites == 3
+    text = " ".join(effort.explanation)
+    assert "ph/box.py:kept_boxes, ph/box.py:pair_area, ph/loss.py:MatchLoss.forward;" in text
+    assert (
+        "2 shape-polymorphic helpers priced with the callers that hand them their varying "
+        "shapes (once the caller pads, they need no rewrite): ph/box.py:intersect, "
+        "ph/box.py:jaccard." in text
+    )
+    assert "3 dynamic-shape as" in effort.formula
+
+
+def _finding(function: str, rule: str, message: str) -> ShapeFinding:
+    return ShapeFinding("m.py", Span(1, 1, 1, 2), rule, "x", message, "high", "network", function)
+
+
+def test_only_inherited_findings_make_a_helper() -> None:
+    own = _finding("helper", "DS103", "torch.nonzero: output length depends on data")
+    sample = _finding("helper", "DS120", "... : its shape is that sample's own (in ...)")
+    size = _finding("other", "DS113", "a size is the size of one sample of a batch kept unstacked")
+    caller = _finding("caller", "DS104", "boolean mask indexing")
+    assert inherited_shape(sample) and inherited_shape(size) and not inherited_shape(own)
+    callers = {("m.py", "helper"): frozenset({("m.py", "caller")})}
+    callers[("m.py", "other")] = frozenset({("m.py", "helper")})
+    assert _priced_with_callers([sample, size, caller], callers) == [
+        ("m.py", "helper"),
+        ("m.py", "other"),
+    ]
+    # an op of its own keeps ``helper`` a rewrite, and ``other`` goes with it
+    assert _priced_with_callers([sample, own, size, caller], callers) == [("m.py", "other")]
+    # no rewritten caller above: counted
+    assert _priced_with_callers([sample, size], callers) == []
