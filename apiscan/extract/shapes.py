@@ -452,6 +452,10 @@ SLICED_MASK_STORE = (
 #: (what the review's effort reads, :func:`apiscan.review.effort.inherited_shape`).
 SAMPLE_SHAPE_WORDS = "its shape is that sample's own"
 SAMPLE_SIZE_WORDS = "is the size of one sample of a batch kept unstacked"
+#: What a finding says of a size, bound, trip count or test read from the shape of a tensor
+#: whose shape depends on data: the op only carries the varying length on (it needs no
+#: rewrite of its own once the tensor's source is padded to a fixed size).
+LENGTH_WORDS = "a length of a data-dependent shape"
 #: What DS119 says of a tensor sized by the largest sample of the batch.
 BATCH_PADDING = "padded to the largest sample of each batch, so every batch has its own shape"
 #: torch functions joining a sequence of tensors along an existing dimension.
@@ -711,7 +715,7 @@ class ShapeTracker:
         if not origins and any(v == SAMPLE_SIZE or _any_elem(v, SAMPLE_SIZE.__eq__) for v in vals):
             return f"{SAMPLE_SIZE_WORDS} (each has its own)"
         if origins and all(self._read_from_shape(o) for o in origins):
-            return "is a length of a data-dependent shape"
+            return f"is {LENGTH_WORDS}"
         return "is read from tensor data at run time"
 
     def _why(self, detail: str, vals: Sequence[Val]) -> Why:
@@ -1240,7 +1244,7 @@ class ShapeTracker:
             detail = f"the {keyword} condition reads tensor values"
             if is_dyn_number(test) and not self.read_from_data(test):
                 # ``if num_targets:`` with ``num_targets = b.shape[0]`` of a gathered index
-                detail = f"the {keyword} condition reads a length of a data-dependent shape"
+                detail = f"the {keyword} condition reads {LENGTH_WORDS}"
             why, chain = self._why(detail, [test])
             self.hit("DS116", node, detail=why, chain=chain)
             return True

@@ -14,7 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from apiscan.extract.records import FileAnalysis
-from apiscan.extract.shapes import BATCH_PADDING, SAMPLE_SHAPE_WORDS, SAMPLE_SIZE_WORDS
+from apiscan.extract.shapes import (
+    BATCH_PADDING,
+    LENGTH_WORDS,
+    SAMPLE_SHAPE_WORDS,
+    SAMPLE_SIZE_WORDS,
+)
 from apiscan.model import ApiFinding, ScanResult, ShapeFinding
 from apiscan.review.gaps import counted, gap_rewrite, is_custom_op
 from apiscan.review.model import (
@@ -355,9 +360,11 @@ def _variants_once(shapes: list[ShapeFinding]) -> list[tuple[str, str]]:
 
 def inherited_shape(f: ShapeFinding) -> bool:
     """A finding whose shape came in with one sample its function was handed (an op computing
-    on it, a size read from it): the function's own ops take any shape, the one that varies
-    is decided by a caller."""
-    return SAMPLE_SHAPE_WORDS in f.message or SAMPLE_SIZE_WORDS in f.message
+    on it, a size read from it), or that only reads a length of a tensor whose shape varies
+    (a reshape, a slice bound, a loop or test over that length: co-tracker's model reshaping
+    by the number of query points a predictor's mask selected): the function's own ops take
+    any shape, the one that varies is decided elsewhere, where the rewrite is."""
+    return any(w in f.message for w in (SAMPLE_SHAPE_WORDS, SAMPLE_SIZE_WORDS, LENGTH_WORDS))
 
 
 Key = tuple[str, str]
@@ -371,10 +378,30 @@ def callers_of(analyses: Sequence[FileAnalysis]) -> dict[Key, frozenset[Key]]:
         for module in fa.modules[:1]:
             for fn in fa.functions:
                 defined[f"{module}.{fn.qualname}"] = (fa.path, fn.qualname)
+    bases = {
+        f"{module}.{c.qualname}": c.bases for fa in analyses for module in fa.modules[:1]
+        for c in fa.classes
+    }  # fmt: skip
+
+    def resolved(callee: str) -> Key | None:
+        """The function a call runs: the callee itself, or the method a base class defines
+        (``self.get_track_feat(...)`` in a subclass runs the base's), nearest base first."""
+        todo, seen = [callee], set()
+        while todo:
+            name = todo.pop(0)
+            if name in defined:
+                return defined[name]
+            owner, _, method = name.rpartition(".")
+            if name in seen or not owner:
+                continue
+            seen.add(name)
+            todo += [f"{b}.{method}" for b in bases.get(owner, ()) if b]
+        return None
+
     out: dict[Key, set[Key]] = {}
     for fa in analyses:
         for c in fa.calls:
-            callee = defined.get(c.callee)
+            callee = resolved(c.callee)
             if callee is not None and c.caller and c.role == "call":
                 out.setdefault(callee, set()).add((fa.path, c.caller))
     return {k: frozenset(v) for k, v in out.items()}

@@ -67,3 +67,65 @@ def test_only_inherited_findings_make_a_helper() -> None:
     assert _priced_with_callers([sample, own, size, caller], callers) == [("m.py", "other")]
     # no rewritten caller above: counted
     assert _priced_with_callers([sample, size], callers) == []
+
+
+TRACKER = {
+    "pkg/__init__.py": "",
+    "pkg/model.py": """
+        import torch
+        from torch import nn
+
+
+        class Base(nn.Module):
+            def support(self, coords):
+                b, n, _ = coords.shape
+                return coords.reshape(b * n, 2)
+
+
+        class Tracker(Base):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(2, 8)
+
+            def forward(self, queries):
+                b, n, _ = queries.shape
+                feats = self.proj(self.support(queries))
+                return feats.view(b, n, 8)
+    """,
+    "pkg/predictor.py": """
+        import torch
+        from torch import nn
+
+        from pkg.model import Tracker
+
+
+        class Predictor(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = Tracker()
+
+            def forward(self, grid, mask):
+                points = grid[:, mask]
+                return self.model(points)
+    """,
+}
+
+
+def test_functions_that_only_carry_a_length_go_with_the_source(tmp_path: Path) -> None:
+    """A model whose only findings read the length of query points a predictor selected
+    with a mask (a reshape and a view by that length, also in a method its base class
+    defines) needs no rewrite of its own: the predictor's masked selection is the one
+    rewrite (VALID); the predictor stays counted (INVALID for the rule)."""
+    from scan_helpers import write_repo
+
+    from apiscan.review.build import build_review
+
+    write_repo(tmp_path, TRACKER)
+    result = scan_repo(tmp_path)
+    lengths = [f for f in result.shape_findings if f.path == "pkg/model.py"]
+    assert lengths and all(inherited_shape(f) for f in lengths)
+    effort = build_review(str(tmp_path), jobs=1).effort
+    assert effort.dynamic_shape_rewrites == 1
+    text = " ".join(effort.explanation)
+    assert "pkg/predictor.py:Predictor.forward;" in text
+    assert "pkg/model.py:Base.support" in text and "pkg/model.py:Tracker.forward" in text
