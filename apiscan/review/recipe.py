@@ -183,6 +183,9 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: A test that the input already is half precision (``x.type() == 'torch.cuda.HalfTensor'``,
+#: ``x.dtype == torch.float16``): a cast under it follows the input's precision.
+_HALF_TEST = re.compile(r"HalfTensor|float16|torch\.half\b|\.is_half\b|bfloat16")
 #: Casts that take a reduced-precision value back to full precision: ``x.half().float()``
 #: rounds, it does not run anything in float16.
 _FULL_PRECISION_CASTS = frozenset({"float", "double"})
@@ -1166,8 +1169,9 @@ def _launched_value(option: _ArgOption, words: tuple[str, ...]) -> tuple[str, bo
 
 def _run_labels(runs: Sequence[Launch]) -> list[str]:
     """The runs' names: the values of the first option every run passes with a different
-    value (RAFT's ``--name raft-chairs`` ... ``raft-kitti``); none with one run or no such
-    option."""
+    value (RAFT's ``--name raft-chairs`` ... ``raft-kitti``), a number named with its option
+    (co-tracker's README runs differ first by ``--sequence_len 64`` and ``60``:
+    ``sequence_len=64``, not a bare 64); none with one run or no such option."""
     if len(runs) < 2:
         return []
     for word in runs[0].words:
@@ -1177,6 +1181,8 @@ def _run_labels(runs: Sequence[Launch]) -> list[str]:
         given = [run.given((flag,)) for run in runs]
         texts = [" ".join(g) for g in given if g]
         if len(texts) == len(runs) and len(set(texts)) == len(texts):
+            if all(NUMBER.match(t) for t in texts):
+                return [f"{flag.lstrip('-')}={t}" for t in texts]
             return texts
     return []
 
@@ -1860,6 +1866,9 @@ class _Values:
                 elif default is not None and not _unpacks(call.expr):
                     value = self.resolve(f, fn, default, depth + 1)
                     found.append((value.then(defaulted), place))
+                elif (unpacked := self._unpacked_setting(caller, call, name)) is not None:
+                    step = f"parameter {name} of {d.qual}(), passed in ** at {place}"
+                    found.append((unpacked.then(step), place))
                 else:
                     break  # maybe passed in *args / **kwargs: not followed
             else:
@@ -1870,6 +1879,57 @@ class _Values:
             return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
+
+    def _unpacked_setting(self, f: _File, call: CallValues, name: str) -> _Val | None:
+        """What a config file gives the parameter ``name`` that a call passes in
+        ``**section``, ``section`` a section of a loaded config file (waveglow's
+        ``train_config = config["train_config"]`` of ``config = json.loads(data)``, then
+        ``train(num_gpus, rank, **train_config)``): the chosen file's
+        ``train_config.learning_rate``. None when no ``**`` argument is such a section or
+        the file does not set the key (the parameter's default may then apply)."""
+        if self.repo.hparams is None or self.repo.hparams.chosen is None:
+            return None
+        for keyword in call.expr.keywords:
+            if keyword.name:
+                continue
+            keys = self._loaded_keys(f, call.function, keyword.target, call.expr.line)
+            if not keys:
+                continue
+            shown = f"{keyword.target.text}[{name!r}]"
+            found = self.repo.hparams.step(".".join((*keys, name)), shown)
+            if found is not None and found[0]:
+                return _Val(found[0], True, (found[1],))
+        return None
+
+    def _loaded_keys(self, f: _File, fn: int, expr: Expr, before: int) -> tuple[str, ...]:
+        """The keys ``expr`` reads from a config file the code loads (``config["train"]``
+        with ``config = json.loads(data)``: ("train",)), names followed to their last
+        assignment in the same function before line ``before``; () when it is none."""
+        keys: list[str] = []
+        for _ in range(MAX_DEPTH):
+            if expr.kind == "Subscript":
+                index = expr.parts[1]
+                if index.kind != "Constant" or not isinstance(index.value, str):
+                    return ()
+                keys.insert(0, index.value)
+                expr = expr.parts[0]
+            elif expr.kind == "Name":
+                bound = [
+                    a
+                    for a, at in f.assigns
+                    if at == fn
+                    and a.line < before
+                    and a.target.kind == "Name"
+                    and a.target.name == expr.name
+                ]
+                if not bound:
+                    return ()
+                expr = bound[-1].value
+            elif expr.kind == "Call" and _LOADER_CALL.search(expr.callee()):
+                return tuple(keys)
+            else:
+                return ()
+        return ()
 
     def referrers(self, f: _File, index: int) -> set[str]:
         """The other files that name def ``index`` of ``f`` (imported by name, used as a
@@ -2487,6 +2547,11 @@ def _kept_attr(expr: Expr) -> bool:
     return expr.kind == "Attribute" and expr.target.kind == "Name" and expr.target.name == "self"
 
 
+#: A call that loads a config file into a dict (``json.loads``, ``json.load``,
+#: ``yaml.safe_load``, ``OmegaConf.load``).
+_LOADER_CALL = re.compile(r"(^|\.)(safe_)?loads?$")
+
+
 def _unpacks(call: Expr) -> bool:
     """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
     return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
@@ -2774,6 +2839,7 @@ class _Recipe:
         for file in files:
             self._called_through_names(file)
             self._trainer_settings(file)
+            self._wrapper_settings(file)
             self._foreign_calls(file)
             self._ema_loops(file)
             self._hand_schedules(file)
@@ -2883,6 +2949,63 @@ class _Recipe:
                 continue  # ``accelerator = "gpu"`` names the device, no distribution
             values = [("value", self._value(file, fn, key, a.value))]
             self.add(category, f"trainer {key}", file.where(a.line), values)
+
+    def _wrapper_settings(self, file: _File) -> None:
+        """The precision, distribution and accumulation a training wrapper's call is given:
+        a Lightning ``Trainer``/``Fabric``/``LightningLite`` (or the repository's subclass of
+        one: co-tracker's ``Lite(precision="bf16" if args.mixed_precision else 32,
+        strategy=DDPStrategy(...))``), apex's ``amp.initialize(model, optimizer,
+        opt_level="O1")``, accelerate's ``Accelerator(mixed_precision="fp16")``. No torch
+        API carries them, so the scan's findings give no row; a conditional value is shown
+        as the branch the run's options take."""
+        for call in file.values.calls:
+            keys = [k for k in call.expr.keywords if k.name in _WRAPPER_KEYS]
+            if not keys:
+                continue
+            owner = self._wrapper_owner(file, call.expr)
+            if owner is None:
+                continue
+            for k in keys:
+                category = _WRAPPER_KEYS[k.name]
+                value = k.target
+                if category == "distributed" and not (
+                    value.kind == "Call"
+                    or (isinstance(value.value, str) and _STRATEGY.search(value.value))
+                ):
+                    continue  # ``strategy="auto"``, ``None``: no distribution named
+                shown = self._picked_value(file, call.function, value)
+                note = "set through the training wrapper, not a torch API"
+                self.add(category, f"{owner}({k.name}=)", file.where(call.expr.line),
+                         [(k.name, shown)], note)  # fmt: skip
+
+    def _wrapper_owner(self, file: _File, call: Expr) -> str | None:
+        """The wrapper package's name a call builds or runs (``apex.amp.initialize``,
+        ``pytorch_lightning.Trainer``; for a repository class, the wrapper class it
+        derives from), or None when the call is none of theirs."""
+        dotted = file.dotted(call.func) or ""
+        if dotted.partition(".")[0] in _WRAPPER_PACKAGES:
+            return dotted
+        found = self.values.repo_function(file, call, classes=True)
+        if found is None:
+            return None
+        cls_file, index = found
+        lineage = self.values._lineage(f"{cls_file.module}.{cls_file.defs[index].qual}")
+        return next((b for b in lineage if b.partition(".")[0] in _WRAPPER_PACKAGES), None)
+
+    def _picked_value(self, file: _File, fn: int, value: Expr) -> str:
+        """A value as a row shows it; ``a if test else b`` as the side the run's options
+        take (``"bf16"`` with ``--mixed_precision`` given by the documented command), with
+        the test, or both sides when the test cannot be told."""
+        if value.kind != "IfExp":
+            return self.values.describe(file, fn, value)
+        test, body, orelse = value.parts
+        verdict = self._holds(file, fn, test, 0)
+        if isinstance(verdict, bool):
+            side = body if verdict else orelse
+            told = self.values.describe(file, fn, test)
+            picked = self.values.describe(file, fn, side)
+            return f"{picked} ({test.text} = {told})"
+        return value.text
 
     def _trains(self, path: str) -> bool:
         """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
@@ -7945,6 +8068,20 @@ class _Recipe:
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
+#: Keywords of a training wrapper's call that set the training's precision, distribution or
+#: accumulation (Lightning's ``precision=``/``strategy=``, apex's ``opt_level=``,
+#: accelerate's ``mixed_precision=``).
+_WRAPPER_KEYS = {
+    "precision": "amp",
+    "opt_level": "amp",
+    "amp_level": "amp",
+    "mixed_precision": "amp",
+    "strategy": "distributed",
+    "accumulate_grad_batches": "grad_accum",
+    "gradient_accumulation_steps": "grad_accum",
+}
+#: Packages whose calls wrap the training (the recipe's settings are their arguments).
+_WRAPPER_PACKAGES = TORCH_FRAMEWORKS | {"apex", "accelerate", "lightning_fabric"}
 #: Keys of a framework trainer's configuration that are recipe settings.
 _TRAINER_KEYS = {
     "accelerator": "distributed",
@@ -8008,6 +8145,11 @@ def _not_training_precision(f: ApiFinding, file: _File, call: CallValues) -> boo
         return True
     if f.api not in _HALF or call.expr.func.kind != "Attribute":
         return False
+    if any(_HALF_TEST.search(near.test.text) for near in call.ifs):
+        # waveglow's ``if z.type() == 'torch.cuda.HalfTensor': W_inverse =
+        # W_inverse.half()``: a cast to the precision the input already has, chosen
+        # elsewhere, not a choice of precision
+        return True
     receiver = call.expr.func.target
     if receiver.kind == "Call" and receiver.callee() in _COPIES:
         return True
