@@ -383,8 +383,13 @@ class StructureBuilder:
                 slots = {a for a, first, last in assignments if first <= call.line <= last}
                 slots = slots or stored.get(method, set())
                 receiver, _, called = call.callee.rpartition(".")
-                if self.hierarchy.resolve(receiver) in lineage:  # self.<method>(...)
+                base = self.hierarchy.resolve(receiver)
+                if base in lineage:  # self.<method>(...)
                     target = self.hierarchy.method(node.cls, called)
+                    if called == "__init__" and base != owner:
+                        # ``super().__init__(**args)``: the base's constructor builds the
+                        # parts (co-tracker's CoTrackerThreeOnline builds none of its own)
+                        target = self.hierarchy.method(base, called)
                     if target is not None and target not in seen:
                         queue.append(target)
                         stored.setdefault(target, set()).update(slots)
@@ -2785,6 +2790,8 @@ class _Builders:
             or not (node.children or node.layers)
         ):
             return
+        if self.unchosen is not None and self.unchosen(file.path, file.exprs[ref].line):
+            return  # co-tracker's ``if args.model_name == "cotracker": CoTracker2(...)``
         fn = file.function(fid)
         # no "selected by": the construction at ``where`` says it all (no builder, no name)
         parts = tuple(self.parts_of(cls))
