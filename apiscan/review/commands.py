@@ -28,7 +28,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -170,7 +170,19 @@ _SHELL_STOPS = frozenset({"&&", "||", "|", ";", "&"})
 NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?$", re.IGNORECASE)
 
 
-def launches(root: Path, script: str, modules: Collection[str] = ()) -> list[Launch]:
+def launch_commands(root: Path) -> list[tuple[str, int, list[str], str]]:
+    """(file, line, words, folder it runs in) of every command of the root README and the
+    shell scripts (:func:`_placed`): read once per review and handed to :func:`launches`
+    for each script."""
+    return list(_placed(_commands(root, docs=False, bare=True)))
+
+
+def launches(
+    root: Path,
+    script: str,
+    modules: Collection[str] = (),
+    commands: Sequence[tuple[str, int, list[str], str]] | None = None,
+) -> list[Launch]:
     """The documented commands that run ``script`` (a root-relative path, or one of its
     ``modules`` after ``-m``): the root README's own commands first (co-tracker's README
     trains with ``python train_on_kubric.py --batch_size 1 --num_steps 50000 ...``, a
@@ -181,9 +193,11 @@ def launches(root: Path, script: str, modules: Collection[str] = ()) -> list[Lau
     script (an evaluation, a demo) is none: its options are not this script's."""
     names = {script: script, **{m: script for m in modules}}
     found: dict[str, list[Launch]] = {}
-    for path, line, words, cwd in _placed(_commands(root, docs=False, bare=True)):
+    for path, line, words, cwd in launch_commands(root) if commands is None else commands:
         for index, _ in _launched(words, names, cwd):
-            found.setdefault(path, []).append(Launch(path, line, tuple(words[index + 1 :])))
+            passed = tuple(words[index + 1 :])
+            if not {"--help", "-h"} & set(passed):  # a usage line, no run
+                found.setdefault(path, []).append(Launch(path, line, passed))
     readme = _readme_text(root)
     mentioned = {p: readme.find(PurePosixPath(p).name) for p in found}
     order = sorted(found, key=lambda p: (p.endswith(".sh"), mentioned[p] < 0, mentioned[p], p))
@@ -241,6 +255,15 @@ def _launched(
                 continue  # ``python -m torch.distributed.launch ... main.py``: the script follows
             if following in scripts:  # ``python -m pytest`` launches no script of the repo
                 yield index + 1, scripts[following]
+            elif "." in following:
+                # an installed package's alias of a script (YOLOX's ``python -m
+                # yolox.tools.train`` runs ``tools/train.py``): the module's tail is its path
+                tail = next(
+                    (s for s in scripts if s.endswith(".py") and _module_tail(following, s)),
+                    None,
+                )
+                if tail is not None:
+                    yield index + 1, scripts[tail]
             return
         elif launched and word.endswith(".py"):
             name = os.path.normpath(word.removeprefix("./"))
@@ -254,6 +277,13 @@ def _launched(
             if name in scripts:
                 yield index, scripts[name]
             return
+
+
+def _module_tail(module: str, script: str) -> bool:
+    """Whether the dotted ``module`` (``yolox.tools.train``) ends with the path of
+    ``script`` (``tools/train.py``) in two parts at least, under a package of its own."""
+    dotted = script.removesuffix(".py").replace("/", ".")
+    return dotted.count(".") >= 1 and module.endswith(f".{dotted}")
 
 
 def _tail_of(written: str, script: str) -> bool:

@@ -184,7 +184,8 @@ _LOSS_FUNCTIONS = frozenset(
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
 #: A test that the input already is half precision (``x.type() == 'torch.cuda.HalfTensor'``,
-#: ``x.dtype == torch.float16``): a cast under it follows the input's precision.
+#: ``x.dtype == torch.float16``, an equality): a cast under it follows the input's
+#: precision.
 _HALF_TEST = re.compile(r"HalfTensor|float16|torch\.half\b|\.is_half\b|bfloat16")
 #: Casts that take a reduced-precision value back to full precision: ``x.half().float()``
 #: rounds, it does not run anything in float16.
@@ -580,6 +581,7 @@ def extract_recipe(
     readings = readings or Readings(Path(root), analyses)
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
+    recipe.repo.readings = readings
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
     recipe.repo.hyp = hyp_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
@@ -952,6 +954,8 @@ class _Repo:
     importers: dict[str, list[_File]] = field(default_factory=dict)
     #: a script's path -> the shell scripts' commands that run it (read on first use)
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
+    #: what the review reads once (the parameters no call passes, read on first use)
+    readings: Readings | None = None
 
     def launched(self, option: _ArgOption) -> _Launched | None:
         """What the shell scripts that run the option's script pass it (RAFT's
@@ -3283,8 +3287,12 @@ class _Recipe:
             if _LAUNCH_TEST.search(near.test.text):
                 continue  # how the run is launched (one GPU or many) is no recipe choice
             verdict = self._holds(file, fn, near.test, 0)
-            if isinstance(verdict, int | float | str) and not isinstance(verdict, bool):
-                verdict = bool(verdict)  # ``elif args.smoothing:`` with 0.1: taken
+            if verdict is None or (
+                isinstance(verdict, int | float | str) and not isinstance(verdict, bool)
+            ):
+                # ``elif args.smoothing:`` with 0.1: taken; ``if val_split:`` with None
+                # (pytorch-segmentation's loaders, no config giving one): not
+                verdict = bool(verdict)
             if isinstance(verdict, bool) and verdict == in_else:
                 branch = "else" if in_else else "body"
                 return f"in the {branch} of if {near.test.shown()}, not taken with the defaults"
@@ -3464,6 +3472,10 @@ class _Recipe:
             # a module trying its own class out under ``__main__`` (reid's
             # ``instance_loss.py`` building ``InstanceLoss(gamma=32)``) is no training run
             and not self._in_self_test(path, fact.line)
+            # nor is an evaluation's build (co-tracker's ``get_eval_dataloader`` building
+            # the DynamicReplica set the training builds only under ``if "dr" in
+            # args.train_datasets:``)
+            and not self._evaluation_site(path, fact.line)
         ]
         reasons = []
         for path, fact in sites:
@@ -3487,6 +3499,17 @@ class _Recipe:
                 return ""
             reasons.append(f"{d.name} is called only {reason} ({site_file.loc(fact.line)})")
         return reasons[0] if reasons else ""
+
+    def _evaluation_site(self, path: str, line: int) -> bool:
+        """Whether the call on ``line`` of ``path`` is made by a function named for
+        evaluation (``get_eval_dataloader``, ``validate``) or in another task's script."""
+        file = self.files.get(path)
+        if file is None or self.values.apart(path):
+            return file is not None
+        calls = file.calls_on.get(line, [])
+        fn = calls[0].function if calls else -1
+        quals = file.defs[fn].qual.split(".") if fn >= 0 else []
+        return any(_EVALUATION_WORD.search(q) for q in quals)
 
     def _untaken_rows(self) -> None:
         """Drop the rows built where training does not go with the defaults (a single
@@ -4028,9 +4051,26 @@ class _Recipe:
                 values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
             else:
                 values.append(self._holds(caller, call.function, passed, depth + 1))
+        if not values and default is not None and self._never_passed(file, fn, name):
+            # no call names it, no config spreads it in (pytorch-segmentation's
+            # ``CityScapes(..., val_split=None)``, built by a config's class name from its
+            # ``args``, which have no ``val_split``): the default is what it holds
+            values.append(self._holds(file, fn, default, depth + 1))
         found = agreed(values)
         self._passing[key] = found
         return found
+
+    def _never_passed(self, file: _File, fn: int, name: str) -> bool:
+        """Whether no call and no config of the repository passes parameter ``name`` of def
+        ``fn`` (:attr:`~apiscan.review.readings.Readings.unpassed`)."""
+        readings = self.repo.readings
+        if readings is None or name not in readings.unpassed.get(file.path, {}).get(fn, {}):
+            return False
+        # a key of the training's config file may be spread in (``**config[name]["args"]``)
+        return not any(
+            key.removeprefix("config:").rpartition(".")[2] == name
+            for key in readings.argparse.settings
+        )
 
     def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the outermost defs whose losses no run computes:
@@ -8145,7 +8185,10 @@ def _not_training_precision(f: ApiFinding, file: _File, call: CallValues) -> boo
         return True
     if f.api not in _HALF or call.expr.func.kind != "Attribute":
         return False
-    if any(_HALF_TEST.search(near.test.text) for near in call.ifs):
+    if any(
+        _HALF_TEST.search(near.test.text) and "==" in near.test.text and "!=" not in near.test.text
+        for near in call.ifs
+    ):
         # waveglow's ``if z.type() == 'torch.cuda.HalfTensor': W_inverse =
         # W_inverse.half()``: a cast to the precision the input already has, chosen
         # elsewhere, not a choice of precision

@@ -928,6 +928,9 @@ class _Builders:
         self._unbuilt_memo: set[str] | None = None
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
+        #: the models a package exports that the chosen config does not name (still listed
+        #: as top models, after the configured one)
+        self._unconfigured: set[str] = set()
         #: class -> the table key that picks it by default and the other keys (the model's
         #: alternatives, named once: ``dla picked by ...; also resdcn, res``)
         self.table_picks: dict[str, str] = {}
@@ -2383,6 +2386,9 @@ class _Builders:
             found = self._package_choices()
             if found and self.configured:  # a config's default is the main model
                 run_time = found[0]
+                # the others are what other configs would pick: listed after it, not
+                # built in this run (their initialisation rows are not the recipe's)
+                self._unconfigured.update(m.cls for m in found if m.cls != run_time.cls)
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -3469,6 +3475,7 @@ def top_models(
     if not_picked is not None:
         chosen = {m.cls for m in tops}
         not_picked.update(c for c in builders._not_picked if c not in chosen)
+        not_picked.update(builders._unconfigured)
     return tops
 
 

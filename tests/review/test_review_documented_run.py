@@ -106,3 +106,30 @@ def test_apex_opt_level_is_the_precision_not_the_inverse_half_cast(jsonkwargs) -
     assert [(r.name, dict(r.values)) for r in amp] == [
         ("apex.amp.initialize(opt_level=)", {"opt_level": '"O1"'})
     ]
+
+
+def test_an_installed_package_s_alias_of_a_script_launches_it() -> None:
+    from apiscan.review.commands import _launched
+
+    scripts = {"tools/train.py": "tools/train.py", "train.py": "train.py"}
+    words = ["python", "-m", "pkg.tools.train", "-b", "64"]
+    assert list(_launched(words, scripts)) == [(2, "tools/train.py")]
+    # a root script is no package's tail; an unrelated module launches nothing
+    assert list(_launched(["python", "-m", "pkg.train"], {"train.py": "train.py"})) == []
+    assert list(_launched(["python", "-m", "pkg.tools.test"], scripts)) == []
+
+
+def test_the_review_s_option_table_holds_the_documented_run_s_values() -> None:
+    from apiscan.pipeline import ScanOptions, scan_with_facts
+    from apiscan.review.readings import Readings
+
+    _, analyses = scan_with_facts(
+        ScanOptions(str(DOCRUN), ms_version=None, cache_dir=None, jobs=1, progress=False)
+    )
+    values = Readings(DOCRUN, analyses).argparse.values()
+    assert values["mixed_precision"] == {True}
+    assert values["num_steps"] == {500}
+    # what no command passes keeps its default
+    assert values["num_nodes"] == {1}
+    # each script's own command: evaluate.py's README line gives its --lr, train.py's none
+    assert values["lr"] == {0.0005, 0.9}
