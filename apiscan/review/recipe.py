@@ -6328,7 +6328,11 @@ class _Recipe:
                     f
                     for f in factors
                     if (f.line, f.col, f.end_line, f.end_col) == place
-                    or (f.kind == "Name" and f.name in names and f.line > expr.line)
+                    or (
+                        (stored := _reduced_name(f)) is not None
+                        and stored.name in names
+                        and f.line > expr.line
+                    )
                 ]
                 weights = [f for f in factors if f not in hit]
                 if len(hit) != 1 or not weights:
@@ -6336,7 +6340,7 @@ class _Recipe:
                 shown = self._weight_text(file, fn, weights)
                 if shown is None:
                     continue  # ``loss * mask``: a tensor, not a setting
-                term = hit[0].name if hit[0].kind == "Name" else ""
+                term = held.name if (held := _reduced_name(hit[0])) is not None else ""
                 # the other terms of the tuple summed beside it: say which one is weighted
                 key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
                 if key == "weight":
@@ -8723,6 +8727,20 @@ def _factors(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name == "Mult":
         return [f for part in expr.parts for f in _factors(part)]
     return [expr]
+
+
+def _reduced_name(expr: Expr) -> Expr | None:
+    """The name ``expr`` is, or reduces with no argument (co-tracker's
+    ``seq_loss_visible.mean() * 0.05``: the stored loss ``seq_loss_visible``, then
+    weighted); None for anything else."""
+    while (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in _REDUCTIONS
+        and not expr.args
+    ):
+        expr = expr.func.target
+    return expr if expr.kind == "Name" else None
 
 
 def _reduces(expr: Expr, place: tuple[int, int, int, int]) -> bool:

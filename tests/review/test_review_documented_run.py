@@ -79,9 +79,17 @@ def test_the_documented_values_replace_the_argparse_defaults(docrun) -> None:
     assert huber.startswith("True (args.add_huber_loss: --add_huber_loss in README.md:6")
 
 
+def test_a_stored_loss_reduced_then_weighted_carries_its_weight(docrun) -> None:
+    rows = {r.where.line: dict(r.values) for r in _rows(docrun, "train.sequence_loss")}
+    # ``seq_loss.mean() * 0.05`` stored in the output dict: the term's weight
+    assert rows[25]["weight"] == "0.05"
+    # ``aux_loss.mean() * out.detach().std()``: a tensor, no setting
+    assert "weight" not in rows[26]
+
+
 def test_the_precision_and_strategy_of_a_training_wrapper(docrun) -> None:
     rows = _rows(docrun, "pytorch_lightning.lite.LightningLite(precision=)")
-    assert [(r.category, r.where.path, r.where.line) for r in rows] == [("amp", "train.py", 45)]
+    assert [(r.category, r.where.path, r.where.line) for r in rows] == [("amp", "train.py", 48)]
     precision = dict(rows[0].values)["precision"]
     # the documented command passes --mixed_precision: bf16, not the else side's 32
     assert precision.startswith('"bf16" (args.mixed_precision = True')
