@@ -55,7 +55,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import INIT_FUNCTIONS, INIT_NAME, shorten
+from apiscan.extract.syntax import INIT_CALLS, INIT_FUNCTIONS, INIT_NAME, shorten
 from apiscan.extract.values import (
     ArgOption,
     AssignValues,
@@ -2851,6 +2851,7 @@ class _Recipe:
             self._normalising_arithmetic(file)
             self._latent_scaling(file)
             self._norm_overrides(file)
+            self._constructor_inits(file)
             self._step_weights(file)
             self._forward_loss(file)
             self._step_criteria(file)
@@ -3010,6 +3011,68 @@ class _Recipe:
             picked = self.values.describe(file, fn, side)
             return f"{picked} ({test.text} = {told})"
         return value.text
+
+    def _constructor_inits(self, file: _File) -> None:
+        """The weights a module's constructor sets itself, outside any init routine and
+        torch.nn.init: a layer's ``weight``/``bias`` filled in place (waveglow's WN:
+        ``end.weight.data.zero_()``, the coupling starting as the identity) or assigned a
+        computed tensor (its Invertible1x1Conv: ``self.conv.weight.data = W``, ``W`` a
+        random orthonormal matrix from ``torch.qr``). One row per class, each setting with
+        its value; a port has to reproduce them."""
+        for index, d in enumerate(file.defs):
+            if d.name != "__init__" or d.owner < 0:
+                continue
+            owner = file.defs[d.owner]
+            module = file.fa.modules[0] if file.fa.modules else ""
+            if not self.hierarchy.is_module(f"{module}.{owner.qual}"):
+                continue
+            values: list[tuple[str, str]] = []
+            lines: list[int] = []
+            for call in file.values.calls:
+                func = call.expr.func
+                if (
+                    call.function == index
+                    and func.kind == "Attribute"
+                    and func.name in INIT_CALLS
+                    and _PARAMETER_TENSOR.search(func.target.text)
+                ):
+                    passed = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+                    shown = f"{func.name}({_args_text(call.expr)})"
+                    told = [self.values.describe(file, index, a) for a in passed if not a.literal]
+                    values.append(
+                        (func.target.text, f"{shown} with {', '.join(told)}" if told else shown)
+                    )
+                    lines.append(call.expr.line)
+            for a, fn in file.assigns:
+                # ``.weight.data = W`` replaces a built layer's values; ``self.weight =
+                # nn.Parameter(...)`` declares the layer's own parameter (its definition)
+                if (
+                    fn == index
+                    and a.target.kind == "Attribute"
+                    and a.target.text.endswith(".data")
+                    and _PARAMETER_TENSOR.search(a.target.text)
+                ):
+                    values.append((a.target.text, self.values.describe(file, fn, a.value)))
+                    lines.append(a.line)
+                    # where the tensor assigned comes from (``W = torch.qr(...)[0]``, then
+                    # reshaped): its first value in the constructor
+                    for name in dict.fromkeys(n.name for n in a.value.walk() if n.kind == "Name"):
+                        first = next(
+                            (
+                                b
+                                for b, at in file.assigns
+                                if at == index and b.target.kind == "Name"
+                                and b.target.name == name and b.line < a.line
+                            ),
+                            None,
+                        )  # fmt: skip
+                        if first is not None:
+                            shown = f"{first.value.text} at {file.loc(first.line)}"
+                            values.append((f"{name} first set", shown))
+            if values:
+                note = "weights set in the constructor (not through torch.nn.init)"
+                self.add("init", f"weights set in {owner.qual}.__init__",
+                         file.where(min(lines)), values, note)  # fmt: skip
 
     def _trains(self, path: str) -> bool:
         """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
@@ -8112,6 +8175,9 @@ class _Recipe:
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
+#: A layer's parameter tensor (``end.weight.data``, ``self.conv.bias``): what a constructor's
+#: in-place fill or assignment initialises.
+_PARAMETER_TENSOR = re.compile(r"\.(weight|bias)(\.data)?$")
 #: Keywords of a training wrapper's call that set the training's precision, distribution or
 #: accumulation (Lightning's ``precision=``/``strategy=``, apex's ``opt_level=``,
 #: accelerate's ``mixed_precision=``).
@@ -8727,6 +8793,13 @@ def _factors(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name == "Mult":
         return [f for part in expr.parts for f in _factors(part)]
     return [expr]
+
+
+def _args_text(call: Expr) -> str:
+    """A call's arguments as written (``0.0``, ``mean=0, std=0.02``)."""
+    return ", ".join(
+        [*(a.text for a in call.args), *(f"{k.name}={k.target.text}" for k in call.keywords)]
+    )
 
 
 def _reduced_name(expr: Expr) -> Expr | None:

@@ -141,3 +141,17 @@ def test_the_review_s_option_table_holds_the_documented_run_s_values() -> None:
     assert values["num_nodes"] == {1}
     # each script's own command: evaluate.py's README line gives its --lr, train.py's none
     assert values["lr"] == {0.0005, 0.9}
+
+
+def test_weights_a_constructor_sets_itself_are_init_rows(jsonkwargs) -> None:
+    rows = [r for r in jsonkwargs.recipe if r.name == "weights set in Coupling.__init__"]
+    assert [(r.category, r.where.path) for r in rows] == [("init", "flow.py")]
+    values = dict(rows[0].values)
+    assert values["w first set"].startswith("torch.linalg.qr(torch.randn(c, c))[0] at flow.py:")
+    assert values["self.mix.weight.data"].startswith("w.view(c, c, 1)")
+    assert values["end.weight.data"] == "zero_()"
+    assert values["end.bias.data"].startswith("fill_(bias) with -2.0")
+    # a buffer filled in place is no layer's weight
+    assert not any("scratch" in key for key in values)
+    # the loss module sets no weight: no row
+    assert not [r for r in jsonkwargs.recipe if r.name == "weights set in FlowLoss.__init__"]
