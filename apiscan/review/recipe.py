@@ -3535,11 +3535,14 @@ class _Recipe:
             # a module trying its own class out under ``__main__`` (reid's
             # ``instance_loss.py`` building ``InstanceLoss(gamma=32)``) is no training run
             and not self._in_self_test(path, fact.line)
-            # nor is an evaluation's build (co-tracker's ``get_eval_dataloader`` building
-            # the DynamicReplica set the training builds only under ``if "dr" in
-            # args.train_datasets:``)
-            and not self._evaluation_site(path, fact.line)
         ]
+        # nor is an evaluation's build beside the training's (co-tracker's
+        # ``get_eval_dataloader`` building the DynamicReplica set the training builds only
+        # under ``if "dr" in args.train_datasets:``); with no other site, they decide
+        training = [
+            (path, fact) for path, fact in sites if not self._evaluation_site(path, fact.line)
+        ]
+        sites = training or sites
         reasons = []
         for path, fact in sites:
             site_file = self.files.get(path)

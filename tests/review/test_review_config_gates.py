@@ -48,6 +48,8 @@ def test_switched_off_by_the_config_no_item_no_row(off) -> None:
     assert "vendored-parallel" not in _kinds(off)
     # the split runs only ``if val_split:``, which nothing gives: None
     assert not {"numpy.random.seed", "torch.utils.data.SubsetRandomSampler"} & _names(off)
+    # a flip only a demo makes, under an option off by default
+    assert not [r for r in off.recipe if "flip_images" in r.name]
     # what runs stays
     assert "torch.optim.SGD" in _names(off)
 
