@@ -28,7 +28,7 @@ import os
 import re
 import shlex
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -170,22 +170,37 @@ _SHELL_STOPS = frozenset({"&&", "||", "|", ";", "&"})
 NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?$", re.IGNORECASE)
 
 
-def launches(root: Path, script: str, modules: Collection[str] = ()) -> list[Launch]:
-    """The shell scripts' commands that run ``script`` (a root-relative path, or one of its
-    ``modules`` after ``-m``), those of the script the README names first leading (RAFT's
-    README shows ``./train_standard.sh`` before ``./train_mixed.sh``), then the others in
-    path order, each script's commands in line order. A command that runs another script
-    (an evaluation, a demo) is none: its options are not this script's."""
+def launch_commands(root: Path) -> list[tuple[str, int, list[str], str]]:
+    """(file, line, words, folder it runs in) of every command of the root README and the
+    shell scripts (:func:`_placed`): read once per review and handed to :func:`launches`
+    for each script."""
+    return list(_placed(_commands(root, docs=False, bare=True)))
+
+
+def launches(
+    root: Path,
+    script: str,
+    modules: Collection[str] = (),
+    commands: Sequence[tuple[str, int, list[str], str]] | None = None,
+) -> list[Launch]:
+    """The documented commands that run ``script`` (a root-relative path, or one of its
+    ``modules`` after ``-m``): the root README's own commands first (co-tracker's README
+    trains with ``python train_on_kubric.py --batch_size 1 --num_steps 50000 ...``, a
+    multi-line block joined at its backslashes: the documented run, not the argparse
+    defaults), then the shell scripts', those of the script the README names first leading
+    (RAFT's README shows ``./train_standard.sh`` before ``./train_mixed.sh``), then the
+    others in path order, each file's commands in line order. A command that runs another
+    script (an evaluation, a demo) is none: its options are not this script's."""
     names = {script: script, **{m: script for m in modules}}
     found: dict[str, list[Launch]] = {}
-    for path, line, words, cwd in _placed(_commands(root, docs=False, bare=True)):
-        if not path.endswith(".sh"):
-            continue
+    for path, line, words, cwd in launch_commands(root) if commands is None else commands:
         for index, _ in _launched(words, names, cwd):
-            found.setdefault(path, []).append(Launch(path, line, tuple(words[index + 1 :])))
+            passed = tuple(words[index + 1 :])
+            if not {"--help", "-h"} & set(passed):  # a usage line, no run
+                found.setdefault(path, []).append(Launch(path, line, passed))
     readme = _readme_text(root)
     mentioned = {p: readme.find(PurePosixPath(p).name) for p in found}
-    order = sorted(found, key=lambda p: (mentioned[p] < 0, mentioned[p], p))
+    order = sorted(found, key=lambda p: (p.endswith(".sh"), mentioned[p] < 0, mentioned[p], p))
     return [launch for path in order for launch in found[path]]
 
 
@@ -240,14 +255,41 @@ def _launched(
                 continue  # ``python -m torch.distributed.launch ... main.py``: the script follows
             if following in scripts:  # ``python -m pytest`` launches no script of the repo
                 yield index + 1, scripts[following]
+            elif "." in following:
+                # an installed package's alias of a script (YOLOX's ``python -m
+                # yolox.tools.train`` runs ``tools/train.py``): the module's tail is its path
+                tail = next(
+                    (s for s in scripts if s.endswith(".py") and _module_tail(following, s)),
+                    None,
+                )
+                if tail is not None:
+                    yield index + 1, scripts[tail]
             return
         elif launched and word.endswith(".py"):
             name = os.path.normpath(word.removeprefix("./"))
-            if cwd not in ("", "?") and not name.startswith("/"):
+            if "$" in name:
+                # ``${EXP_DIR}/${NAME}/code/train.py``: a copy of the repository somewhere a
+                # variable names; the part after the last variable is the script's path
+                name = name.rpartition("$")[2].partition("/")[2]
+                name = next((s for s in scripts if _tail_of(name, s)), name)
+            elif cwd not in ("", "?") and not name.startswith("/"):
                 name = os.path.normpath(os.path.join(cwd, name))
             if name in scripts:
                 yield index, scripts[name]
             return
+
+
+def _module_tail(module: str, script: str) -> bool:
+    """Whether the dotted ``module`` (``yolox.tools.train``) ends with the path of
+    ``script`` (``tools/train.py``) in two parts at least, under a package of its own."""
+    dotted = script.removesuffix(".py").replace("/", ".")
+    return dotted.count(".") >= 1 and module.endswith(f".{dotted}")
+
+
+def _tail_of(written: str, script: str) -> bool:
+    """Whether the path ``written`` after a shell variable (``cotracker3/train.py``) ends
+    with the repository script ``script`` (``train.py``) at a folder boundary."""
+    return bool(written) and (written == script or written.endswith(f"/{script}"))
 
 
 def _commands(
@@ -280,7 +322,7 @@ def _commands(
             # a bare launch in a code span is prose naming a script (``Run `python main.py`
             # to train.``); one passing options is a command (a table cell's)
             bare_here = bare and not (page and _CODE_SPAN.search(line_text))
-            for words in split_commands(line_text, page):
+            for words in _unwrapped(split_commands(line_text, page)):
                 command = " ".join(words)
                 options = "--" in command or re.search(r"\s-(c|opt)\s", command)
                 moves = bare and not page and words[0] == "cd"  # a script's ``cd src``
@@ -291,6 +333,24 @@ def _commands(
 #: A Markdown or reStructuredText code span (```python train.py``` in a table cell,
 #: ````python train.py```` in reST): on a documentation page the command is its text.
 _CODE_SPAN = re.compile(r"`+([^`]+)`+")
+
+
+def _unwrapped(commands: list[list[str]]) -> list[list[str]]:
+    """The commands, each quoted word that holds a command of its own put in its place: a
+    scheduler or shell runs it (``sbatch --wrap="srun python train.py --lr 1"``, ``bash -c
+    'python train.py'``): the launched command is the quoted text, whose words the outer
+    split left as one."""
+    out: list[list[str]] = []
+    for words in commands:
+        inner = [
+            found
+            for word in words
+            if " " in word
+            for found in split_commands(word.partition("=")[2] if word.startswith("-") else word)
+            if any(Path(w).name in _LAUNCHERS for w in found)
+        ]
+        out += inner or [words]
+    return out
 
 
 def split_commands(text: str, page: bool = False) -> list[list[str]]:

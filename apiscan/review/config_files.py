@@ -1280,6 +1280,24 @@ class OptionFiles:
         return out
 
 
+def config_settings(found: OptionFiles | None) -> dict[str, set[object]]:
+    """``config:<dotted key>`` -> {value} of every scalar the chosen config file sets
+    (pytorch-segmentation's config.json: ``config:use_synch_bn`` -> {False},
+    ``config:arch.args.freeze_bn`` -> {False}): the values a branch test reading
+    ``config["use_synch_bn"]`` sees in the run. Empty when no file is chosen."""
+    if found is None or found.chosen is None:
+        return {}
+    out: dict[str, set[object]] = {}
+    for key, setting in found.flat.get(found.chosen, {}).items():
+        try:
+            value = yaml.safe_load(setting.text)
+        except yaml.YAMLError:
+            continue
+        if value is None or isinstance(value, bool | int | float | str):
+            out[f"config:{key}"] = {value}
+    return out
+
+
 def option_files(
     root: Path | None, analyses: Sequence[FileAnalysis], composed: Composed | None = None
 ) -> tuple[OptionFiles | None, OptionFiles | None]:

@@ -197,8 +197,14 @@ def values_of(
     if expr.kind == "Constant" or expr.literal:
         value = holds(expr, lambda e, d: UNKNOWN)
         return None if value is UNKNOWN else [value]
+    # a config's key read by subscripts (``config["use_synch_bn"]``) is a name too, where
+    # ``key`` values it
     keys = sorted(
-        {k for e in expr.walk() if e.kind in ("Name", "Attribute") and (k := key(e)) in values}
+        {
+            k
+            for e in expr.walk()
+            if e.kind in ("Name", "Attribute", "Subscript") and (k := key(e)) in values
+        }
     )
     if not keys:
         return None

@@ -21,9 +21,10 @@ same way; anything else that is not a literal makes the value unknown.
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from apiscan.extract.records import FileAnalysis
 from apiscan.extract.values import (
@@ -37,6 +38,9 @@ from apiscan.extract.values import (
 )
 from apiscan.review.model import Where
 from apiscan.review.sources import place
+
+if TYPE_CHECKING:
+    from apiscan.review.commands import Launch
 
 #: Values that select nothing a MindSpore call would lack (``antialias=False``).
 NEUTRAL_VALUES = frozenset({"False", "None", "0", "()", "[]", "{}"})
@@ -114,7 +118,17 @@ class ArgparseDefaults:
         self.at: dict[tuple[str, int, int], OptionDefault] = {}
         #: path -> its file's options, in call order
         self.by_path: dict[str, list[OptionDefault]] = {}
+        #: (path, line, col) of an option -> what the documented command gives it
+        #: (:meth:`set_launched`)
+        self.launched: dict[tuple[str, int, int], object] = {}
+        #: ``config:<dotted key>`` -> the value the training's chosen config file sets
+        #: (``config:arch.args.freeze_bn`` -> {False}): what a test of
+        #: ``config["arch"]["args"]["freeze_bn"]`` reads
+        self.settings: dict[str, set[object]] = {}
+        #: path -> the module names of its file (a ``python -m`` command names it so)
+        self.modules: dict[str, tuple[str, ...]] = {}
         for fa, values in files:
+            self.modules[fa.path] = tuple(fa.modules)
             numbers = _Numbers(values)
             for call in values.calls:
                 expr = call.expr
@@ -137,18 +151,61 @@ class ArgparseDefaults:
                 self.by_path.setdefault(fa.path, []).append(found)
 
     def values(self) -> dict[str, set[object]]:
-        """dest -> what its options hold when the command line leaves them
-        (:attr:`OptionDefault.value`)."""
+        """dest -> what its options hold in the run: what the documented training command
+        gives them (:meth:`set_launched`), else the default (:attr:`OptionDefault.value`);
+        and each setting of the training's config file, keyed ``config:`` and its dotted
+        key (:attr:`settings`)."""
         out: dict[str, set[object]] = {}
         for option in self.all:
-            out.setdefault(option.dest, set()).add(option.value)
+            value = self.launched.get((option.path, option.line, option.col), option.value)
+            out.setdefault(option.dest, set()).add(value)
+        for key, found in self.settings.items():
+            out.setdefault(key, set()).update(found)
         return out
+
+    def set_launched(self, given: Callable[[str, tuple[str, ...]], list[Launch]]) -> None:
+        """What the first documented command that runs each option's script gives the
+        option (co-tracker's README: ``python train_on_kubric.py ... --train_datasets kubric
+        --mixed_precision``), read through ``given(path, modules)``
+        (:func:`~apiscan.review.commands.launches`); a value the shell fills in
+        (``${STEPS}``) is none, the default stays. A flag is spelled ``--dest`` or with
+        dashes (``--train-datasets``)."""
+        scripts = {o.path for o in self.all}
+        for path in sorted(scripts):
+            runs = given(path, self.modules.get(path, ()))
+            if not runs:
+                continue
+            for option in self.by_path[path]:
+                flags = (f"--{option.dest}", f"--{option.dest.replace('_', '-')}")
+                words = runs[0].given(flags)
+                if words is None or any("$" in w or "`" in w for w in words):
+                    continue
+                listed = option.written is not None and option.written.kind in ("List", "Tuple")
+                value = _word_value(words, option.action, listed)
+                self.launched[(option.path, option.line, option.col)] = value
 
     def with_default(self, paths: Iterable[str] | None = None) -> list[OptionDefault]:
         """The options declared with a default (of the files ``paths``; all without), in
         order."""
         chosen = self.by_path if paths is None else {p: self.by_path.get(p, []) for p in paths}
         return [o for found in chosen.values() for o in found if o.written is not None]
+
+
+def _word_value(words: tuple[str, ...], action: str, listed: bool = False) -> object:
+    """What argparse makes of the words a command gives an option: a bare flag its
+    action's constant, a number or a Python literal as such, several words (or any, for
+    an option whose default is a list: ``nargs="+"``) a tuple, other words the string."""
+    if not words:
+        return action != "store_false"
+
+    def one(word: str) -> object:
+        try:
+            return ast.literal_eval(word)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return word
+
+    values = tuple(one(w) for w in words)
+    return values[0] if len(values) == 1 and not listed else values
 
 
 class _Numbers:

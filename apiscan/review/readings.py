@@ -16,10 +16,12 @@ from functools import cached_property
 from pathlib import Path
 
 from apiscan.extract.records import FileAnalysis
+from apiscan.review.commands import launch_commands, launches
 from apiscan.review.config_files import (
     Composed,
     OptionFiles,
     YamlConfigs,
+    config_settings,
     option_files,
     yaml_configs,
 )
@@ -49,10 +51,25 @@ class Readings:
         return option_files(self.root, self.analyses, self.composed)
 
     @cached_property
+    def unpassed(self) -> dict[str, dict[int, dict[str, list[object]]]]:
+        """The parameters with a constant default that no call of the code passes
+        (:func:`~apiscan.review.work.unpassed_flags`): they always hold the default."""
+        from apiscan.review.work import unpassed_flags  # work reads these readings' tables
+
+        return unpassed_flags(self.analyses)
+
+    @cached_property
     def argparse(self) -> ArgparseDefaults:
         """Every argparse option of the repository's files (test files left out) with its
         default: the one table the work items, the inference numbers and the model tree
         read (:class:`~apiscan.review.names.ArgparseDefaults`)."""
-        return ArgparseDefaults(
+        table = ArgparseDefaults(
             (fa, sf.values) for fa, sf in with_facts(self.analyses) if sf.values is not None
         )
+        if self.root is not None and table.all:
+            # the documented run's option values and the chosen config file's settings:
+            # what the branch tests of the run read (``if config["use_synch_bn"]:``)
+            commands = launch_commands(self.root)
+            table.set_launched(lambda path, modules: launches(self.root, path, modules, commands))
+        table.settings = config_settings(self.options[1])
+        return table

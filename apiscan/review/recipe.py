@@ -55,7 +55,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from apiscan.extract.records import CallFact, FileAnalysis
-from apiscan.extract.syntax import INIT_FUNCTIONS, INIT_NAME, shorten
+from apiscan.extract.syntax import INIT_CALLS, INIT_FUNCTIONS, INIT_NAME, shorten
 from apiscan.extract.values import (
     ArgOption,
     AssignValues,
@@ -188,6 +188,10 @@ _LOSS_FUNCTIONS = frozenset(
 )
 _AMP = frozenset({"autocast", "GradScaler"})
 _HALF = frozenset({"torch.Tensor.half", "torch.nn.Module.half"})
+#: A test that the input already is half precision (``x.type() == 'torch.cuda.HalfTensor'``,
+#: ``x.dtype == torch.float16``, an equality): a cast under it follows the input's
+#: precision.
+_HALF_TEST = re.compile(r"HalfTensor|float16|torch\.half\b|\.is_half\b|bfloat16")
 #: Casts that take a reduced-precision value back to full precision: ``x.half().float()``
 #: rounds, it does not run anything in float16.
 _FULL_PRECISION_CASTS = frozenset({"float", "double"})
@@ -584,6 +588,7 @@ def extract_recipe(
     recipe.option_defaults = readings.argparse.values()
     recipe.repo.yaml = readings.yaml
     recipe.repo.hparams = readings.options[1]
+    recipe.repo.readings = readings
     recipe.repo.darknet = darknet_settings(Path(root), analyses, apart)
     recipe.repo.hyp = hyp_settings(Path(root), analyses, apart)
     # YAML, Darknet .cfg and option files: read as data, in their own module
@@ -956,6 +961,8 @@ class _Repo:
     importers: dict[str, list[_File]] = field(default_factory=dict)
     #: a script's path -> the shell scripts' commands that run it (read on first use)
     _launches: dict[str, list[Launch]] = field(default_factory=dict)
+    #: what the review reads once (the parameters no call passes, read on first use)
+    readings: Readings | None = None
 
     def launched(self, option: _ArgOption) -> _Launched | None:
         """What the shell scripts that run the option's script pass it (RAFT's
@@ -1173,8 +1180,9 @@ def _launched_value(option: _ArgOption, words: tuple[str, ...]) -> tuple[str, bo
 
 def _run_labels(runs: Sequence[Launch]) -> list[str]:
     """The runs' names: the values of the first option every run passes with a different
-    value (RAFT's ``--name raft-chairs`` ... ``raft-kitti``); none with one run or no such
-    option."""
+    value (RAFT's ``--name raft-chairs`` ... ``raft-kitti``), a number named with its option
+    (co-tracker's README runs differ first by ``--sequence_len 64`` and ``60``:
+    ``sequence_len=64``, not a bare 64); none with one run or no such option."""
     if len(runs) < 2:
         return []
     for word in runs[0].words:
@@ -1184,6 +1192,8 @@ def _run_labels(runs: Sequence[Launch]) -> list[str]:
         given = [run.given((flag,)) for run in runs]
         texts = [" ".join(g) for g in given if g]
         if len(texts) == len(runs) and len(set(texts)) == len(texts):
+            if all(NUMBER.match(t) for t in texts):
+                return [f"{flag.lstrip('-')}={t}" for t in texts]
             return texts
     return []
 
@@ -1894,6 +1904,9 @@ class _Values:
                 elif default is not None and not _unpacks(call.expr):
                     value = self.resolve(f, fn, default, depth + 1)
                     found.append((value.then(defaulted), place))
+                elif (unpacked := self._unpacked_setting(caller, call, name)) is not None:
+                    step = f"parameter {name} of {d.qual}(), passed in ** at {place}"
+                    found.append((unpacked.then(step), place))
                 else:
                     break  # maybe passed in *args / **kwargs: not followed
             else:
@@ -1904,6 +1917,57 @@ class _Values:
             return self.resolve(f, fn, default, depth + 1).then(defaulted)
         where = f"{len(sites)} call sites" if sites else "no call site found"
         return _Val(name, False, (f"parameter of {d.qual}() at {f.loc(d.line)}, {where}",))
+
+    def _unpacked_setting(self, f: _File, call: CallValues, name: str) -> _Val | None:
+        """What a config file gives the parameter ``name`` that a call passes in
+        ``**section``, ``section`` a section of a loaded config file (waveglow's
+        ``train_config = config["train_config"]`` of ``config = json.loads(data)``, then
+        ``train(num_gpus, rank, **train_config)``): the chosen file's
+        ``train_config.learning_rate``. None when no ``**`` argument is such a section or
+        the file does not set the key (the parameter's default may then apply)."""
+        if self.repo.hparams is None or self.repo.hparams.chosen is None:
+            return None
+        for keyword in call.expr.keywords:
+            if keyword.name:
+                continue
+            keys = self._loaded_keys(f, call.function, keyword.target, call.expr.line)
+            if not keys:
+                continue
+            shown = f"{keyword.target.text}[{name!r}]"
+            found = self.repo.hparams.step(".".join((*keys, name)), shown)
+            if found is not None and found[0]:
+                return _Val(found[0], True, (found[1],))
+        return None
+
+    def _loaded_keys(self, f: _File, fn: int, expr: Expr, before: int) -> tuple[str, ...]:
+        """The keys ``expr`` reads from a config file the code loads (``config["train"]``
+        with ``config = json.loads(data)``: ("train",)), names followed to their last
+        assignment in the same function before line ``before``; () when it is none."""
+        keys: list[str] = []
+        for _ in range(MAX_DEPTH):
+            if expr.kind == "Subscript":
+                index = expr.parts[1]
+                if index.kind != "Constant" or not isinstance(index.value, str):
+                    return ()
+                keys.insert(0, index.value)
+                expr = expr.parts[0]
+            elif expr.kind == "Name":
+                bound = [
+                    a
+                    for a, at in f.assigns
+                    if at == fn
+                    and a.line < before
+                    and a.target.kind == "Name"
+                    and a.target.name == expr.name
+                ]
+                if not bound:
+                    return ()
+                expr = bound[-1].value
+            elif expr.kind == "Call" and _LOADER_CALL.search(expr.callee()):
+                return tuple(keys)
+            else:
+                return ()
+        return ()
 
     def referrers(self, f: _File, index: int) -> set[str]:
         """The other files that name def ``index`` of ``f`` (imported by name, used as a
@@ -2521,6 +2585,11 @@ def _kept_attr(expr: Expr) -> bool:
     return expr.kind == "Attribute" and expr.target.kind == "Name" and expr.target.name == "self"
 
 
+#: A call that loads a config file into a dict (``json.loads``, ``json.load``,
+#: ``yaml.safe_load``, ``OmegaConf.load``).
+_LOADER_CALL = re.compile(r"(^|\.)(safe_)?loads?$")
+
+
 def _unpacks(call: Expr) -> bool:
     """The call passes ``*args`` or ``**kwargs``: any parameter it does not name may be in it."""
     return any(a.kind == "Starred" for a in call.args) or any(not k.name for k in call.keywords)
@@ -2801,6 +2870,7 @@ class _Recipe:
         for file in files:
             self._called_through_names(file)
             self._trainer_settings(file)
+            self._wrapper_settings(file)
             self._foreign_calls(file)
             self._ema_loops(file)
             self._hand_schedules(file)
@@ -2808,6 +2878,7 @@ class _Recipe:
             self._normalising_arithmetic(file)
             self._latent_scaling(file)
             self._norm_overrides(file)
+            self._constructor_inits(file)
             self._step_weights(file)
             self._forward_loss(file)
             self._step_criteria(file)
@@ -2910,6 +2981,125 @@ class _Recipe:
                 continue  # ``accelerator = "gpu"`` names the device, no distribution
             values = [("value", self._value(file, fn, key, a.value))]
             self.add(category, f"trainer {key}", file.where(a.line), values)
+
+    def _wrapper_settings(self, file: _File) -> None:
+        """The precision, distribution and accumulation a training wrapper's call is given:
+        a Lightning ``Trainer``/``Fabric``/``LightningLite`` (or the repository's subclass of
+        one: co-tracker's ``Lite(precision="bf16" if args.mixed_precision else 32,
+        strategy=DDPStrategy(...))``), apex's ``amp.initialize(model, optimizer,
+        opt_level="O1")``, accelerate's ``Accelerator(mixed_precision="fp16")``. No torch
+        API carries them, so the scan's findings give no row; a conditional value is shown
+        as the branch the run's options take."""
+        for call in file.values.calls:
+            keys = [k for k in call.expr.keywords if k.name in _WRAPPER_KEYS]
+            if not keys:
+                continue
+            owner = self._wrapper_owner(file, call.expr)
+            if owner is None:
+                continue
+            for k in keys:
+                category = _WRAPPER_KEYS[k.name]
+                value = k.target
+                if category == "distributed" and not (
+                    value.kind == "Call"
+                    or (isinstance(value.value, str) and _STRATEGY.search(value.value))
+                ):
+                    continue  # ``strategy="auto"``, ``None``: no distribution named
+                shown = self._picked_value(file, call.function, value)
+                note = "set through the training wrapper, not a torch API"
+                self.add(category, f"{owner}({k.name}=)", file.where(call.expr.line),
+                         [(k.name, shown)], note)  # fmt: skip
+
+    def _wrapper_owner(self, file: _File, call: Expr) -> str | None:
+        """The wrapper package's name a call builds or runs (``apex.amp.initialize``,
+        ``pytorch_lightning.Trainer``; for a repository class, the wrapper class it
+        derives from), or None when the call is none of theirs."""
+        dotted = file.dotted(call.func) or ""
+        if dotted.partition(".")[0] in _WRAPPER_PACKAGES:
+            return dotted
+        found = self.values.repo_function(file, call, classes=True)
+        if found is None:
+            return None
+        cls_file, index = found
+        lineage = self.values._lineage(f"{cls_file.module}.{cls_file.defs[index].qual}")
+        return next((b for b in lineage if b.partition(".")[0] in _WRAPPER_PACKAGES), None)
+
+    def _picked_value(self, file: _File, fn: int, value: Expr) -> str:
+        """A value as a row shows it; ``a if test else b`` as the side the run's options
+        take (``"bf16"`` with ``--mixed_precision`` given by the documented command), with
+        the test, or both sides when the test cannot be told."""
+        if value.kind != "IfExp":
+            return self.values.describe(file, fn, value)
+        test, body, orelse = value.parts
+        verdict = self._holds(file, fn, test, 0)
+        if isinstance(verdict, bool):
+            side = body if verdict else orelse
+            told = self.values.describe(file, fn, test)
+            picked = self.values.describe(file, fn, side)
+            return f"{picked} ({test.text} = {told})"
+        return value.text
+
+    def _constructor_inits(self, file: _File) -> None:
+        """The weights a module's constructor sets itself, outside any init routine and
+        torch.nn.init: a layer's ``weight``/``bias`` filled in place (waveglow's WN:
+        ``end.weight.data.zero_()``, the coupling starting as the identity) or assigned a
+        computed tensor (its Invertible1x1Conv: ``self.conv.weight.data = W``, ``W`` a
+        random orthonormal matrix from ``torch.qr``). One row per class, each setting with
+        its value; a port has to reproduce them."""
+        for index, d in enumerate(file.defs):
+            if d.name != "__init__" or d.owner < 0:
+                continue
+            owner = file.defs[d.owner]
+            module = file.fa.modules[0] if file.fa.modules else ""
+            if not self.hierarchy.is_module(f"{module}.{owner.qual}"):
+                continue
+            values: list[tuple[str, str]] = []
+            lines: list[int] = []
+            for call in file.values.calls:
+                func = call.expr.func
+                if (
+                    call.function == index
+                    and func.kind == "Attribute"
+                    and func.name in INIT_CALLS
+                    and _PARAMETER_TENSOR.search(func.target.text)
+                ):
+                    passed = [*call.expr.args, *(k.target for k in call.expr.keywords)]
+                    shown = f"{func.name}({_args_text(call.expr)})"
+                    told = [self.values.describe(file, index, a) for a in passed if not a.literal]
+                    values.append(
+                        (func.target.text, f"{shown} with {', '.join(told)}" if told else shown)
+                    )
+                    lines.append(call.expr.line)
+            for a, fn in file.assigns:
+                # ``.weight.data = W`` replaces a built layer's values; ``self.weight =
+                # nn.Parameter(...)`` declares the layer's own parameter (its definition)
+                if (
+                    fn == index
+                    and a.target.kind == "Attribute"
+                    and a.target.text.endswith(".data")
+                    and _PARAMETER_TENSOR.search(a.target.text)
+                ):
+                    values.append((a.target.text, self.values.describe(file, fn, a.value)))
+                    lines.append(a.line)
+                    # where the tensor assigned comes from (``W = torch.qr(...)[0]``, then
+                    # reshaped): its first value in the constructor
+                    for name in dict.fromkeys(n.name for n in a.value.walk() if n.kind == "Name"):
+                        first = next(
+                            (
+                                b
+                                for b, at in file.assigns
+                                if at == index and b.target.kind == "Name"
+                                and b.target.name == name and b.line < a.line
+                            ),
+                            None,
+                        )  # fmt: skip
+                        if first is not None:
+                            shown = f"{first.value.text} at {file.loc(first.line)}"
+                            values.append((f"{name} first set", shown))
+            if values:
+                note = "weights set in the constructor (not through torch.nn.init)"
+                self.add("init", f"weights set in {owner.qual}.__init__",
+                         file.where(min(lines)), values, note)  # fmt: skip
 
     def _trains(self, path: str) -> bool:
         """Whether the file at ``path`` builds an optimizer, steps one or runs a backward
@@ -3202,8 +3392,12 @@ class _Recipe:
             if _LAUNCH_TEST.search(near.test.text):
                 continue  # how the run is launched (one GPU or many) is no recipe choice
             verdict = self._holds(file, fn, near.test, 0)
-            if isinstance(verdict, int | float | str) and not isinstance(verdict, bool):
-                verdict = bool(verdict)  # ``elif args.smoothing:`` with 0.1: taken
+            if verdict is None or (
+                isinstance(verdict, int | float | str) and not isinstance(verdict, bool)
+            ):
+                # ``elif args.smoothing:`` with 0.1: taken; ``if val_split:`` with None
+                # (pytorch-segmentation's loaders, no config giving one): not
+                verdict = bool(verdict)
             if isinstance(verdict, bool) and verdict == in_else:
                 branch = "else" if in_else else "body"
                 return f"in the {branch} of if {near.test.shown()}, not taken with the defaults"
@@ -3384,6 +3578,13 @@ class _Recipe:
             # ``instance_loss.py`` building ``InstanceLoss(gamma=32)``) is no training run
             and not self._in_self_test(path, fact.line)
         ]
+        # nor is an evaluation's build beside the training's (co-tracker's
+        # ``get_eval_dataloader`` building the DynamicReplica set the training builds only
+        # under ``if "dr" in args.train_datasets:``); with no other site, they decide
+        training = [
+            (path, fact) for path, fact in sites if not self._evaluation_site(path, fact.line)
+        ]
+        sites = training or sites
         reasons = []
         for path, fact in sites:
             site_file = self.files.get(path)
@@ -3406,6 +3607,17 @@ class _Recipe:
                 return ""
             reasons.append(f"{d.name} is called only {reason} ({site_file.loc(fact.line)})")
         return reasons[0] if reasons else ""
+
+    def _evaluation_site(self, path: str, line: int) -> bool:
+        """Whether the call on ``line`` of ``path`` is made by a function named for
+        evaluation (``get_eval_dataloader``, ``validate``) or in another task's script."""
+        file = self.files.get(path)
+        if file is None or self.values.apart(path):
+            return file is not None
+        calls = file.calls_on.get(line, [])
+        fn = calls[0].function if calls else -1
+        quals = file.defs[fn].qual.split(".") if fn >= 0 else []
+        return any(_EVALUATION_WORD.search(q) for q in quals)
 
     def _untaken_rows(self) -> None:
         """Drop the rows built where training does not go with the defaults (a single
@@ -3947,9 +4159,26 @@ class _Recipe:
                 values.append(self._holds(file, fn, default, depth + 1))  # type: ignore[arg-type]
             else:
                 values.append(self._holds(caller, call.function, passed, depth + 1))
+        if not values and default is not None and self._never_passed(file, fn, name):
+            # no call names it, no config spreads it in (pytorch-segmentation's
+            # ``CityScapes(..., val_split=None)``, built by a config's class name from its
+            # ``args``, which have no ``val_split``): the default is what it holds
+            values.append(self._holds(file, fn, default, depth + 1))
         found = agreed(values)
         self._passing[key] = found
         return found
+
+    def _never_passed(self, file: _File, fn: int, name: str) -> bool:
+        """Whether no call and no config of the repository passes parameter ``name`` of def
+        ``fn`` (:attr:`~apiscan.review.readings.Readings.unpassed`)."""
+        readings = self.repo.readings
+        if readings is None or name not in readings.unpassed.get(file.path, {}).get(fn, {}):
+            return False
+        # a key of the training's config file may be spread in (``**config[name]["args"]``)
+        return not any(
+            key.removeprefix("config:").rpartition(".")[2] == name
+            for key in readings.argparse.settings
+        )
 
     def _unused_loss_defs(self) -> dict[str, list[tuple[int, int]]]:
         """path -> (first, last line) of the outermost defs whose losses no run computes:
@@ -6198,7 +6427,11 @@ class _Recipe:
                     f
                     for f in factors
                     if (f.line, f.col, f.end_line, f.end_col) == place
-                    or (f.kind == "Name" and f.name in names and f.line > expr.line)
+                    or (
+                        (stored := _reduced_name(f)) is not None
+                        and stored.name in names
+                        and f.line > expr.line
+                    )
                 ]
                 weights = [f for f in factors if f not in hit]
                 if len(hit) != 1 or not weights:
@@ -6206,7 +6439,7 @@ class _Recipe:
                 shown = self._weight_text(file, fn, weights)
                 if shown is None:
                     continue  # ``loss * mask``: a tensor, not a setting
-                term = hit[0].name if hit[0].kind == "Name" else ""
+                term = held.name if (held := _reduced_name(hit[0])) is not None else ""
                 # the other terms of the tuple summed beside it: say which one is weighted
                 key = f"weight of {term}" if (set(names) - {term}) & summed else "weight"
                 if key == "weight":
@@ -8093,6 +8326,23 @@ class _Recipe:
             self.add("grad_accum", "gradient accumulation", file.where(guard[0].line), values, note)
 
 
+#: A layer's parameter tensor (``end.weight.data``, ``self.conv.bias``): what a constructor's
+#: in-place fill or assignment initialises.
+_PARAMETER_TENSOR = re.compile(r"\.(weight|bias)(\.data)?$")
+#: Keywords of a training wrapper's call that set the training's precision, distribution or
+#: accumulation (Lightning's ``precision=``/``strategy=``, apex's ``opt_level=``,
+#: accelerate's ``mixed_precision=``).
+_WRAPPER_KEYS = {
+    "precision": "amp",
+    "opt_level": "amp",
+    "amp_level": "amp",
+    "mixed_precision": "amp",
+    "strategy": "distributed",
+    "accumulate_grad_batches": "grad_accum",
+    "gradient_accumulation_steps": "grad_accum",
+}
+#: Packages whose calls wrap the training (the recipe's settings are their arguments).
+_WRAPPER_PACKAGES = TORCH_FRAMEWORKS | {"apex", "accelerate", "lightning_fabric"}
 #: Keys of a framework trainer's configuration that are recipe settings.
 _TRAINER_KEYS = {
     "accelerator": "distributed",
@@ -8198,6 +8448,14 @@ def _not_training_precision(f: ApiFinding, file: _File, call: CallValues) -> boo
         return True
     if f.api not in _HALF or call.expr.func.kind != "Attribute":
         return False
+    if any(
+        _HALF_TEST.search(near.test.text) and "==" in near.test.text and "!=" not in near.test.text
+        for near in call.ifs
+    ):
+        # waveglow's ``if z.type() == 'torch.cuda.HalfTensor': W_inverse =
+        # W_inverse.half()``: a cast to the precision the input already has, chosen
+        # elsewhere, not a choice of precision
+        return True
     receiver = call.expr.func.target
     if receiver.kind == "Call" and receiver.callee() in _COPIES:
         return True
@@ -8728,6 +8986,27 @@ def _factors(expr: Expr) -> list[Expr]:
     if expr.kind == "BinOp" and expr.name == "Mult":
         return [f for part in expr.parts for f in _factors(part)]
     return [expr]
+
+
+def _args_text(call: Expr) -> str:
+    """A call's arguments as written (``0.0``, ``mean=0, std=0.02``)."""
+    return ", ".join(
+        [*(a.text for a in call.args), *(f"{k.name}={k.target.text}" for k in call.keywords)]
+    )
+
+
+def _reduced_name(expr: Expr) -> Expr | None:
+    """The name ``expr`` is, or reduces with no argument (co-tracker's
+    ``seq_loss_visible.mean() * 0.05``: the stored loss ``seq_loss_visible``, then
+    weighted); None for anything else."""
+    while (
+        expr.kind == "Call"
+        and expr.func.kind == "Attribute"
+        and expr.func.name in _REDUCTIONS
+        and not expr.args
+    ):
+        expr = expr.func.target
+    return expr if expr.kind == "Name" else None
 
 
 def _reduces(expr: Expr, place: tuple[int, int, int, int]) -> bool:

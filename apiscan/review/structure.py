@@ -383,8 +383,13 @@ class StructureBuilder:
                 slots = {a for a, first, last in assignments if first <= call.line <= last}
                 slots = slots or stored.get(method, set())
                 receiver, _, called = call.callee.rpartition(".")
-                if self.hierarchy.resolve(receiver) in lineage:  # self.<method>(...)
+                base = self.hierarchy.resolve(receiver)
+                if base in lineage:  # self.<method>(...)
                     target = self.hierarchy.method(node.cls, called)
+                    if called == "__init__" and base != owner:
+                        # ``super().__init__(**args)``: the base's constructor builds the
+                        # parts (co-tracker's CoTrackerThreeOnline builds none of its own)
+                        target = self.hierarchy.method(base, called)
                     if target is not None and target not in seen:
                         queue.append(target)
                         stored.setdefault(target, set()).update(slots)
@@ -923,6 +928,9 @@ class _Builders:
         self._unbuilt_memo: set[str] | None = None
         #: the classes a per-branch builder returns that the chosen config does not pick
         self._not_picked: set[str] = set()
+        #: the models a package exports that the chosen config does not name (still listed
+        #: as top models, after the configured one)
+        self._unconfigured: set[str] = set()
         #: class -> the table key that picks it by default and the other keys (the model's
         #: alternatives, named once: ``dla picked by ...; also resdcn, res``)
         self.table_picks: dict[str, str] = {}
@@ -2387,6 +2395,9 @@ class _Builders:
             found = self._package_choices()
             if found and self.configured:  # a config's default is the main model
                 run_time = found[0]
+                # the others are what other configs would pick: listed after it, not
+                # built in this run (their initialisation rows are not the recipe's)
+                self._unconfigured.update(m.cls for m in found if m.cls != run_time.cls)
         if not found and run_time is None and tests:
             # only self-tests build a model: a library's; its package's main export is the
             # model a user builds, the self-tests' models after it
@@ -2794,6 +2805,8 @@ class _Builders:
             or not (node.children or node.layers)
         ):
             return
+        if self.unchosen is not None and self.unchosen(file.path, file.exprs[ref].line):
+            return  # co-tracker's ``if args.model_name == "cotracker": CoTracker2(...)``
         fn = file.function(fid)
         # no "selected by": the construction at ``where`` says it all (no builder, no name)
         parts = tuple(self.parts_of(cls))
@@ -3471,6 +3484,7 @@ def top_models(
     if not_picked is not None:
         chosen = {m.cls for m in tops}
         not_picked.update(c for c in builders._not_picked if c not in chosen)
+        not_picked.update(builders._unconfigured)
     return tops
 
 

@@ -1519,7 +1519,7 @@ def work_items(
     items.extend(_cells_in_forward(findings, torch_api))
     items.extend(_torch_in_data(findings, analyses, torch_api))
     items.extend(_bn_momentum_writes(findings, analyses, uncalled))
-    items.extend(_frozen_batch_norm(findings, analyses, uncalled))
+    items.extend(_frozen_batch_norm(findings, analyses, uncalled, defaults))
     items.extend(_forward_hooks(findings, tests))
     items.extend(_state_in_forward(findings, analyses, ancillary))
     items.extend(compiled_ops(root, result, analyses, ancillary))
@@ -1528,7 +1528,7 @@ def work_items(
     items.extend(helper_libraries(result, analyses, ancillary))
     items.extend(submodule_code(root, result, analyses, ancillary, uncalled, items))
     items.extend(third_party_parts(result, analyses, ancillary, uncalled, items))
-    items.extend(vendored_parallel(analyses, ancillary))
+    items.extend(vendored_parallel(analyses, ancillary, defaults))
     items.extend(sharded_training(findings))
     items.extend(_second_order_grads(result, analyses, ancillary))
     items.extend(_host_calls_in_loss(result, analyses, ancillary, items))
@@ -1571,7 +1571,19 @@ _OPTION_RECEIVERS = frozenset({"args", "opt", "opts", "cfg", "config"})
 
 
 def _option_key(expr: Expr) -> str | None:
-    """The dest an option read ``args.x`` names, None for any other expression."""
+    """The dest an option read ``args.x`` names; ``config:a.b`` for a config file's key
+    read by string subscripts (``self.config["a"]["b"]``, valued by the chosen config file:
+    :attr:`~apiscan.review.names.ArgparseDefaults.settings`); None for any other
+    expression."""
+    if expr.kind == "Subscript":
+        keys: list[str] = []
+        while expr.kind == "Subscript":
+            index = expr.parts[1]
+            if index.kind != "Constant" or not isinstance(index.value, str):
+                return None
+            keys.insert(0, index.value)
+            expr = expr.parts[0]
+        return "config:" + ".".join(keys) if expr.kind in ("Name", "Attribute") else None
     chain = expr.chain() if expr.kind == "Attribute" else None
     return chain[1] if chain and len(chain) == 2 and chain[0] in _OPTION_RECEIVERS else None
 
@@ -3576,6 +3588,7 @@ def _frozen_batch_norm(
     findings: Sequence[ApiFinding],
     analyses: Sequence[FileAnalysis],
     dead: frozenset[tuple[str, str]],
+    defaults: dict[str, set[object]] | None = None,
 ) -> Iterable[WorkItem]:
     """BatchNorm layers put in evaluation mode during training (RetinaNet's ``freeze_bn``:
     ``for layer in self.modules(): if isinstance(layer, nn.BatchNorm2d): layer.eval()``,
@@ -3585,7 +3598,10 @@ def _frozen_batch_norm(
     names a BatchNorm class and calls ``.eval()`` on another object than ``self`` (the
     same picking-out as :func:`_bn_momentum_writes`) is one when a function that switches
     a model to training mode calls it after the switch; a whole model's ``model.eval()``
-    in an evaluation function, or a freeze nothing calls in training, is not."""
+    in an evaluation function, or a freeze nothing calls in training, is not, nor one
+    called only under a test the run's values fail (``defaults``, the review's option and
+    config values: pytorch-segmentation's ``if self.config['arch']['args']['freeze_bn']:``
+    with ``freeze_bn: false``)."""
     named = {(f.path, f.function) for f in findings if _BATCH_NORM.match(f.api)}
     evals = [
         f
@@ -3617,6 +3633,7 @@ def _frozen_batch_norm(
         if c.role == "call"
         and c.callee.rpartition(".")[2] in freezers
         and c.line > trains.get((fa.path, c.caller), c.line)
+        and not (defaults and switched_off_branch(fa, c.line, defaults, every=True))
     ]
     if not calls:
         return
@@ -5588,7 +5605,11 @@ def vendored_copies(analyses: Sequence[FileAnalysis]) -> dict[str, str]:
 OWN_COPY = "own copy of a MindSpore built-in"
 
 
-def vendored_parallel(analyses: Sequence[FileAnalysis], ancillary: Ancillary) -> list[WorkItem]:
+def vendored_parallel(
+    analyses: Sequence[FileAnalysis],
+    ancillary: Ancillary,
+    defaults: dict[str, set[object]] | None = None,
+) -> list[WorkItem]:
     """The repository's own copies of multi-device machinery that MindSpore has built in
     (:data:`VENDORED_PARALLEL`): a class extending a torch BatchNorm in a file that moves
     tensors across devices itself (semseg's vendored ``SynchronizedBatchNorm2d``, built by
@@ -5596,7 +5617,9 @@ def vendored_parallel(analyses: Sequence[FileAnalysis], ancillary: Ancillary) ->
     ``UserScatteredDataParallel``), each through the repository's own bases. One item per
     piece, naming the classes the ported files import from another module (the copy's own
     files re-export them relatively); the port swaps in MindSpore's counterpart rather than
-    porting the copy."""
+    porting the copy. A copy built only under a test the run's values fail (``defaults``:
+    pytorch-segmentation's ``if config["use_synch_bn"]:`` with ``use_synch_bn: false``)
+    is none: the run uses torch's own."""
     classes = _class_table(analyses)
 
     def piece(qual: str) -> str:
@@ -5619,7 +5642,14 @@ def vendored_parallel(analyses: Sequence[FileAnalysis], ancillary: Ancillary) ->
                     continue
                 kind = piece(q)
                 if kind:
-                    found.setdefault(kind, {}).setdefault(tail, _built_at(fa, alias, q, classes))
+                    at = _built_at(fa, alias, q, classes)
+                    off = (
+                        defaults
+                        and at.path == fa.path
+                        and switched_off_branch(fa, at.line, defaults, every=True)
+                    )
+                    if not off:
+                        found.setdefault(kind, {}).setdefault(tail, at)
                     break
     items = []
     for kind, names in sorted(found.items()):

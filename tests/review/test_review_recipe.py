@@ -256,9 +256,10 @@ def test_textcls_recipe() -> None:
     lambda_line = line_of(TEXTCLS, train, "scheduler = LambdaLR(")
     schedule = pick(items, "scheduler", "torch.optim.lr_scheduler.LambdaLR", train, lambda_line)
     steps_option = line_of(TEXTCLS, train, '"--steps"')
-    assert schedule["lr_lambda"] == (  # the helper's argument reached: its argparse default
-        "warmup_then_linear(max(1, args.steps // 5), 30)"
-        f" (args.steps: default of argparse --steps at {train}:{steps_option})"
+    assert schedule["lr_lambda"] == (  # the helper's argument reached: the README's run
+        "warmup_then_linear(max(1, args.steps // 5), 2)"
+        f" (args.steps: --steps in README.md:13; argparse --steps at {train}:{steps_option},"
+        " default 30)"
     )
     warm = pick(items, "warmup", "LambdaLR warm-up", train, lambda_line)
     assert warm["<note>"] == "warm-up in lr_lambda"
