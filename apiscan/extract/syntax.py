@@ -628,56 +628,19 @@ class _Reader:
         for qual, node in self.first.items():
             yield qual, isinstance(node, ast.ClassDef), methods.get(node, "")
 
-    def _made_of(self, body: Sequence[ast.AST], value: ast.expr) -> str:
-        """``value``'s text, with what the local it is made from holds: a weight set from
-        ``W`` or ``w.view(c, c, 1)`` shows ``W``'s ``torch.linalg.qr(...)[0]``."""
-        root = value
-        while isinstance(root, ast.Call | ast.Attribute | ast.Subscript):
-            root = root.func if isinstance(root, ast.Call) else root.value
-        made = _defined_as(body, root.id) if isinstance(root, ast.Name) else None
-        if made is None:
-            return self.text(value)
-        if root is value:
-            return self.text(made)
-        return f"{self.text(value)} with {root.id} = {self.text(made)}"
-
     def _init_routines(self) -> Iterator[tuple[str, int, int, tuple[tuple[str, str], ...]]]:
-        """Functions named for initialisation with what they set; and constructors that set
-        a layer's weights or biases themselves (waveglow's ``self.conv.weight.data = W`` of
-        a random orthonormal ``W``, ``end.weight.data.zero_()``), with those settings only:
-        a constructor's other attributes are its configuration."""
         for qual, fn in self.first.items():
-            if not isinstance(fn, _FuncDef):
-                continue
-            ctor = fn.name == "__init__"
-            if not ctor and not INIT_NAME.fullmatch(fn.name):
+            if not isinstance(fn, _FuncDef) or not INIT_NAME.fullmatch(fn.name):
                 continue
             found: list[tuple[int, int, str, str]] = []
-            own = self.own(fn)
-            for node in own:
+            for node in self.own(fn):
                 if isinstance(node, ast.Assign | ast.AnnAssign):
                     target = single_target(node)
-                    if not isinstance(target, ast.Attribute) or node.value is None:
-                        continue
-                    if ctor and _SETS_WEIGHTS.search(self.text(target)):
-                        made = self._made_of(own, node.value)
-                        if not self.text(target).endswith(".data") and not _DRAWN.search(made):
-                            # ``self.weight = nn.Parameter(torch.ones(d))``, ``self.bias =
-                            # None``: a parameter declared with a constant, as every norm
-                            # layer declares its own; no initialisation of its own
-                            continue
-                        found.append((node.lineno, node.col_offset, self.text(target), made))
-                    elif not ctor and is_literal(node.value):
+                    if isinstance(target, ast.Attribute) and is_literal(node.value):
                         found.append(
                             (node.lineno, node.col_offset, self.text(target), self.text(node.value))
                         )
                 elif isinstance(node, ast.Call) and callee_name(node) in _INIT_CALLEES:
-                    func = node.func
-                    if ctor and not (
-                        isinstance(func, ast.Attribute)
-                        and _SETS_WEIGHTS.search(self.text(func.value))
-                    ):
-                        continue
                     args = ", ".join(self.text(a) for a in [*node.args, *node.keywords])
                     found.append((node.lineno, node.col_offset, self.text(node.func), args))
             if found:
@@ -1042,27 +1005,6 @@ INIT_FUNCTIONS = frozenset(
     }
 )
 _INIT_CALLEES = INIT_CALLS | INIT_FUNCTIONS
-
-
-#: A layer's weight or bias (or its data) that a constructor sets by hand.
-_SETS_WEIGHTS = re.compile(r"\.(weight|bias)(\.data)?$")
-
-
-#: A value drawn at random (``torch.randn(d) * 0.01``, a QR of a normal matrix) or filled
-#: with a chosen constant (``torch.full((n,), prior_bias)``): a weight a constructor declares
-#: so is initialised there, where a norm layer's ``ones``/``zeros`` only declare it.
-_DRAWN = re.compile(r"\b(randn|rand|normal_?|uniform_?|qr|orthogonal_?|trunc_normal_?|full)\(")
-
-
-def _defined_as(body: Sequence[ast.AST], name: str) -> ast.expr | None:
-    """The value the local ``name`` was first given in ``body`` (``W = torch.qr(...)[0]``)."""
-    for node in sorted(
-        (n for n in body if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)
-    ):
-        target = single_target(node)
-        if isinstance(target, ast.Name) and target.id == name:
-            return node.value
-    return None
 
 
 def single_target(stmt: ast.AST) -> ast.expr | None:

@@ -7403,10 +7403,6 @@ class _Recipe:
             routines = {r[0]: r for r in facts.init_routines}
             for qual, is_class, owner in facts.def_kinds:
                 name = qual.rpartition(".")[2]
-                if name == "__init__" and qual in routines:
-                    # a layer's weights set by hand in its constructor (a random orthonormal
-                    # matrix, a last layer zeroed): the initialisation, as a routine's
-                    self._init_def(fa, routines[qual])
                 if name.startswith("__"):
                     continue
                 if (

@@ -196,10 +196,7 @@ def test_tinydet_init_loss_flip_and_settings(tinydet: tuple[RecipeItem, ...]) ->
         '"fan_out"',
         '"relu"',
     )
-    # the custom Linear's constructor makes its weight and bias itself (randn * 0.01, a
-    # constant bias): that is its initialisation
     assert sorted(names(tinydet, "init")) == [
-        "Linear.__init__",
         "torch.nn.init.kaiming_normal_",
         "torch.nn.init.ones_",
         "torch.nn.init.zeros_",
@@ -1399,75 +1396,3 @@ def test_a_pipeline_lists_its_crops_flips_and_the_amounts_drawn(tmp_path: Path) 
     assert values["draw 2"].startswith("start_h = random.randint(0, h - self.crop_size)")
     assert "draw 3" not in values
     assert values["self.base_size"].startswith("400")
-
-
-CONSTRUCTOR_INIT = {
-    "flow.py": """
-        import torch
-        from torch import nn
-
-
-        class Invertible(nn.Module):
-            def __init__(self, c):
-                super().__init__()
-                self.conv = nn.Conv1d(c, c, 1, bias=False)
-                w = torch.linalg.qr(torch.randn(c, c))[0]
-                self.conv.weight.data = w.view(c, c, 1)
-                self.channels = c
-
-            def forward(self, z):
-                return self.conv(z)
-
-
-        class Coupling(nn.Module):
-            def __init__(self, c):
-                super().__init__()
-                end = nn.Conv1d(c, 2 * c, 1)
-                end.weight.data.zero_()
-                end.bias.data.zero_()
-                self.end = end
-                self.scale = 1.0
-
-            def forward(self, x):
-                return self.end(x)
-
-
-        class Plain(nn.Module):
-            def __init__(self, c):
-                super().__init__()
-                self.conv = nn.Conv1d(c, c, 1)
-                self.hidden = c * 2
-
-            def forward(self, x):
-                return self.conv(x)
-    """,
-    "train.py": """
-        import torch
-
-        from flow import Coupling, Invertible, Plain
-
-        model = torch.nn.Sequential(Invertible(8), Coupling(8), Plain(8))
-        optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
-        for _ in range(10):
-            loss = model(torch.randn(2, 8, 16)).pow(2).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-    """,
-}
-
-
-def test_weights_a_constructor_sets_by_hand_are_the_initialisation(tmp_path: Path) -> None:
-    """A constructor setting a layer's weight from a local (a random orthonormal matrix)
-    or zeroing a last layer is an initialisation row with those settings only (VALID); a
-    constructor that only builds layers and stores its configuration has none (INVALID)."""
-    write_repo(tmp_path, CONSTRUCTOR_INIT)
-    inits = {i.name: dict(i.values) for i in recipe_of(tmp_path) if i.category == "init"}
-    assert inits == {
-        "Invertible.__init__": {
-            "self.conv.weight.data": (
-                "w.view(c, c, 1) with w = torch.linalg.qr(torch.randn(c, c))[0]"
-            )
-        },
-        "Coupling.__init__": {"end.weight.data.zero_": "", "end.bias.data.zero_": ""},
-    }
