@@ -191,6 +191,10 @@ class ArgparseDefaults:
         return [o for found in chosen.values() for o in found if o.written is not None]
 
 
+#: The Python constants a command's word may spell.
+_CONSTANT_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
+
+
 def _word_value(words: tuple[str, ...], action: str, listed: bool = False) -> object:
     """What argparse makes of the words a command gives an option: a bare flag its
     action's constant, a number or a Python literal as such, several words (or any, for
@@ -199,6 +203,17 @@ def _word_value(words: tuple[str, ...], action: str, listed: bool = False) -> ob
         return action != "store_false"
 
     def one(word: str) -> object:
+        # numbers and constants without a parse (a command has many; the review parses
+        # nothing a number's text already says), containers and quoted strings with one
+        for kind in (int, float) if any(c.isdigit() for c in word) else ():
+            try:
+                return kind(word)
+            except ValueError:
+                pass
+        if word in _CONSTANT_WORDS:
+            return _CONSTANT_WORDS[word]
+        if word[:1] not in "[({'\"":
+            return word
         try:
             return ast.literal_eval(word)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
