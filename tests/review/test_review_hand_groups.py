@@ -74,3 +74,24 @@ def test_a_function_scaling_the_gradients_is_a_clipping_row(items) -> None:
     # ``clip_by_library`` runs in the branch the defaults do not take
     names = {i.name for i in items}
     assert not any(n.endswith(("clip_weights", "grad_norm", "clip_by_library")) for n in names)
+
+
+def test_an_assignment_in_another_block_does_not_hide_an_earlier_one(tmp_path: Path) -> None:
+    # INVALID: ``lr = 0.5`` under an ``if`` the defaults do not decide may not run: both
+    # values reach the call
+    (tmp_path / "train.py").write_text(
+        "import argparse\n"
+        "import torch\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--big', action='store_true')\n"
+        "if __name__ == '__main__':\n"
+        "    args = parser.parse_args()\n"
+        "    model = torch.nn.Linear(2, 2)\n"
+        "    lr = 0.1\n"
+        "    if torch.cuda.device_count() > 1:\n"
+        "        lr = 0.5\n"
+        "    optimizer = torch.optim.SGD(model.parameters(), lr=lr)\n"
+    )
+    result, analyses = scan_with_facts(ScanOptions(str(tmp_path), cache_dir=None, jobs=1))
+    sgd = next(i for i in extract_recipe(result, analyses, tmp_path) if i.name.endswith("SGD"))
+    assert dict(sgd.values)["lr"] == "0.1 (lr set at train.py:8) | 0.5 (lr set at train.py:10)"
