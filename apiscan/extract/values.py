@@ -310,6 +310,10 @@ class DefValues:
     #: order: the branches a schedule function picks its factor by (``if i < burn_in: ...
     #: elif i < steps[0]: ...``), whatever calls they hold
     branches: tuple[IfValues, ...] = ()
+    #: a function's decorators, outermost first (``@weighted_loss``: a repository decorator
+    #: whose wrapper ``(pred, target, weight=None, reduction='mean', **kwargs)`` is what
+    #: callers call)
+    decorators: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +346,9 @@ class UpdateValues:
     #: the augmented assignment's right-hand side (``g_lr -= self.g_lr / n``: the step a
     #: hand-written schedule takes); None for a call
     value: Expr | None = None
+    #: the ``if`` statements around an augmented assignment, innermost first (as a call's):
+    #: which branch grows a list (``params += [{...}]`` for biases, ``else`` for weights)
+    ifs: tuple[IfValues, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,6 +629,7 @@ class ValueReader:
             self.text(node),
             node.lineno,
             self.expr(node.value),
+            self.ifs_around(node),
         )
 
     def own_updates(self, own: Sequence[ast.AST]) -> tuple[UpdateValues, ...]:
@@ -850,6 +858,7 @@ class ValueReader:
                         isinstance(d, ast.Name) and d.id == "staticmethod"
                         for d in node.decorator_list
                     ),
+                    decorators=tuple(self.expr(d) for d in node.decorator_list),
                     **common,
                 )
             )

@@ -868,12 +868,80 @@ class _File:
 
 
 def _files(analyses: Sequence[FileAnalysis]) -> dict[str, _File]:
-    """The files the scan analysed without error that have value records, by path."""
-    return {
+    """The files the scan analysed without error that have value records, by path; each
+    function a repository decorator wraps takes its wrapper's signature
+    (:func:`_as_wrapped`)."""
+    files = {
         fa.path: _File(fa, fa.syntax.values)
         for fa in analyses
         if not fa.errors and fa.syntax is not None and fa.syntax.values is not None
     }
+    _as_wrapped(files)
+    return files
+
+
+def _as_wrapped(files: Mapping[str, _File]) -> None:
+    """Give each function wrapped by a repository decorator the signature its callers call:
+    the wrapper's. basicsr's ``@weighted_loss def charbonnier_loss(pred, target, eps)``
+    is called as ``charbonnier_loss(pred, target, weight, eps=self.eps)`` through
+    ``wrapper(pred, target, weight=None, reduction='mean', **kwargs)``: its third
+    positional argument is the wrapper's ``weight``, and ``eps`` only comes by keyword.
+    Every binding of a call to the def (its rows, its parameters followed to what the call
+    sites pass) then reads the wrapper's parameters, the wrapped function's own ones after
+    them as keyword-only. A wrapper taking ``*args`` passes the call on as it is: the
+    function keeps its own signature."""
+    by_module = {m: f for f in files.values() for m in f.modules}
+    for file in files.values():
+        if not any(d.decorators for d in file.defs):
+            continue
+        defs = list(file.defs)
+        for n, d in enumerate(defs):
+            for dec in d.decorators:
+                wrapper = _wrapper_of(file, dec, by_module)
+                if wrapper is None:
+                    continue
+                own = {p for p, _ in wrapper.params}
+                defs[n] = replace(
+                    d,
+                    positional=wrapper.positional,
+                    params=wrapper.params + tuple(p for p in d.params if p[0] not in own),
+                    vararg=False,
+                    kwarg=wrapper.kwarg,
+                )
+                break
+        if defs != list(file.defs):
+            file.values = replace(file.values, defs=tuple(defs))
+            file.defs = file.values.defs
+
+
+def _wrapper_of(file: _File, dec: Expr, by_module: Mapping[str, _File]) -> DefValues | None:
+    """The wrapper a decorator ``dec`` of ``file`` returns, when ``dec`` names a repository
+    function (a def of the file, or one imported) returning a function it defines inside
+    itself with a signature of its own (no ``*args``); else None."""
+    if dec.kind not in ("Name", "Attribute"):
+        return None  # ``@register("x")``, ``@torch.no_grad()``: no wrapper of the repo's
+    home, index = file, file.first.get(dec.text) if dec.kind == "Name" else None
+    if index is None:
+        dotted = file.dotted(dec) or _relative(file, dec)
+        module, _, name = (dotted or "").rpartition(".")
+        home = by_module.get(module)  # type: ignore[assignment]
+        index = home.first.get(name) if home is not None else None
+    if home is None or index is None:
+        return None
+    decorator = home.defs[index]
+    if decorator.is_class or decorator.owner >= 0 or len(decorator.positional) != 1:
+        return None
+    returned = {r.name for r in decorator.returns if r.kind == "Name"}
+    for d in home.defs:
+        if (
+            d.name in returned
+            and not d.is_class
+            and decorator.line < d.line <= decorator.end_line
+            and not d.vararg
+            and d.positional
+        ):
+            return d
+    return None
 
 
 # -------------------------------------------------------------------------- the repository
@@ -1255,6 +1323,22 @@ def _reaching(
     last_top = max(((a.line, a.target.col) for a in before if a.top), default=None)
     if last_top is not None:
         before = [a for a in before if (a.line, a.target.col) >= last_top]
+
+    def block(a: AssignValues) -> tuple[object, ...]:
+        """The block ``a`` is a statement of: its ``if`` branches and its loops."""
+        sides = tuple((i.line, i.col, bool(i.body_end) and a.line > i.body_end) for i in a.ifs)
+        return sides, tuple(span for span in loops if span[0] < a.line <= span[1])
+
+    # ``lr = cfg.LR`` then ``lr = args.lr`` in one ``if __name__ == "__main__":`` block:
+    # the later statement of the same block always runs after the earlier one
+    blocks = [block(a) for a in before]
+    before = [
+        a
+        for n, a in enumerate(before)
+        if not any(
+            b.line > a.line and blocks[m] == blocks[n] and not a.top for m, b in enumerate(before)
+        )
+    ]
     later: list[AssignValues] = []
     for start, end in loops:
         if not start <= use.line <= end or any(start <= a.line for a in before):
@@ -1327,7 +1411,7 @@ class _Values:
             return self._call(f, fn, expr, depth)
         if expr.kind == "Subscript":
             return self._indexed(f, fn, expr, depth)
-        if expr.kind == "BinOp":
+        if expr.kind in ("BinOp", "BoolOp"):
             return self._folded(f, fn, expr, depth)
         if expr.kind == "Attribute":
             receiver = expr.target.full()
@@ -1409,7 +1493,9 @@ class _Values:
                 # no caller says what it passes, or the config files disagree and none is
                 # picked (detectron2's SOLVER.MAX_ITER): no one number
                 return None
-            number = _literal_number(value.text) if value.literal else None
+            number: float | None = _literal_number(value.text) if value.literal else None
+            if value.literal and value.text in ("True", "False"):
+                number = value.text == "True"  # ``lr * (cfg.DOUBLE_BIAS + 1)``: a switch as 0/1
             if number is not None:
                 steps.setdefault(leaf.text, value.text)
             return number
@@ -4541,12 +4627,18 @@ class _Recipe:
         if value.kind != "Name" or fn < 0:
             return entries
         name = value.name
+        built_ifs: tuple[IfValues, ...] = ()
         for line, assign, update in file.own_statements(fn):
             if line > call.expr.line:
                 break
+            if assign is not None and assign.ifs and self._untaken(file, line, assign.ifs, fn):
+                # basicsr's ``dataloader_args = dict(batch_size=1, shuffle=False, ...)`` in
+                # ``elif phase in ['val', 'test']:``: the training's loader never gets it
+                continue
             if assign is not None:
                 target, val = assign.target, assign.value
                 if target.kind == "Name" and target.name == name:
+                    built_ifs = assign.ifs
                     if val.kind == "IfExp":
                         test, body, orelse = val.parts
                         for key, item in _dict_items(body):
@@ -4562,7 +4654,18 @@ class _Recipe:
                     and target.parts[1].kind == "Constant"
                     and isinstance(target.parts[1].value, str)
                 ):
-                    entries[target.parts[1].value] = (val, None)
+                    # ``if sampler is None: dataloader_args['shuffle'] = True`` after the
+                    # dict is built: the entry holds under that test, shown with it
+                    near = next(iter(assign.ifs), None)
+                    extra = (
+                        near
+                        if near is not None
+                        and near not in built_ifs
+                        and near.function == fn
+                        and (not near.body_end or line <= near.body_end)
+                        else None
+                    )
+                    entries[target.parts[1].value] = (val, extra.test if extra else None)
             elif update is not None and update.func.target.name == name:
                 # timm's loader_args.update(batch_size=batch_size, ...)
                 for arg in update.args[:1]:
@@ -4912,6 +5015,10 @@ class _Recipe:
                 a.value for a in assigns if a.target.kind == "Name" and a.target.name == built.name
             ]
             if len(bound) == 1 and bound[0].kind == "List":
+                if not bound[0].parts:
+                    grown = self._grown_groups(owner, built_fn, built.name)
+                    if grown:
+                        return self._loop_groups(owner, built_fn, built.name, grown)
                 built = bound[0]
         if not (built.kind == "List" and built.parts):
             text = params.text
@@ -4925,6 +5032,67 @@ class _Recipe:
         keys: set[str] = set()
         for n, group in enumerate(groups, 1):
             for key, value in self._group_values(owner, built_fn, group):
+                if key != "params":
+                    keys.add(key)
+                    out.append((f"group {n}: {key}", value))
+        return out, _groups_note(keys)
+
+    def _grown_groups(
+        self, file: _File, fn: int, name: str
+    ) -> list[tuple[Expr, int, tuple[IfValues, ...]]]:
+        """The group dicts an empty list ``name`` of scope ``fn`` is grown by, each with its
+        line: ``name += [{...}]`` and ``name.append({...})`` (faster-rcnn's loop over
+        ``named_parameters()``: biases at twice the LR without weight decay, the other
+        weights with it). Empty when any growth is no dict: then it is no list of groups."""
+        updates = file.values.updates if fn < 0 else file.defs[fn].updates
+        found: list[tuple[Expr, int, tuple[IfValues, ...]]] = []
+        for u in updates:
+            target, value = u.node, u.value
+            if target.kind != "Name" or target.name != name:
+                continue
+            if u.op != "Add" or value is None or value.kind not in ("List", "Tuple"):
+                return []
+            found += [(part, u.line, u.ifs) for part in value.parts]
+        for call in file.values.calls:
+            func = call.expr.func
+            if (
+                call.scope == fn
+                and func.kind == "Attribute"
+                and func.name in ("append", "extend")
+                and func.parts
+                and func.parts[0].kind == "Name"
+                and func.parts[0].name == name
+            ):
+                args = call.expr.args
+                if func.name == "append":
+                    found += [(a, call.expr.line, call.ifs) for a in args[:1]]
+                elif args and args[0].kind in ("List", "Tuple"):
+                    found += [(part, call.expr.line, call.ifs) for part in args[0].parts]
+                else:
+                    return []
+        if not found or not all(_dict_items(g) for g, _, _ in found):
+            return []
+        return sorted(found, key=lambda g: g[1])
+
+    def _loop_groups(
+        self, file: _File, fn: int, name: str, grown: list[tuple[Expr, int, tuple[IfValues, ...]]]
+    ) -> tuple[list[tuple[str, str]], str]:
+        """The values of parameter groups appended one by one (:meth:`_grown_groups`): each
+        group's settings resolved, with the ``if`` branch that picks it (``'bias' in key``
+        or its ``else``); one group per parameter when a loop appends them."""
+        spans = file.values.loop_spans if fn < 0 else file.defs[fn].loop_spans
+        loops = [s for s in spans if any(s[0] < line <= s[1] for _, line, _ in grown)]
+        shown = f"{len(grown)} kinds of parameter group, appended to {name}"
+        if loops:
+            shown += f" in the loop at {file.loc(loops[0][0])}, one group per parameter"
+        out = [("params", shown)]
+        keys: set[str] = set()
+        for n, (group, line, ifs) in enumerate(grown, 1):
+            near = next((i for i in ifs if i.function == fn and i.body_end), None)
+            if near is not None:
+                test = near.test.shown()
+                out.append((f"group {n}: when", f"not ({test})" if line > near.body_end else test))
+            for key, value in self._group_values(file, fn, group):
                 if key != "params":
                     keys.add(key)
                     out.append((f"group {n}: {key}", value))
@@ -5110,6 +5278,8 @@ class _Recipe:
                 if handed and not self._handed_to_dataset(caller, call):
                     continue  # a box decoder called on the network's output
                 note, row = f"defined at {file.loc(node.line)}", category or "augmentation"
+                if row == "grad_clip":
+                    note = f"gradient clipping written by hand (scales or clamps .grad), {note}"
                 if category == _SCHEDULE_FUNCTION:
                     # DINO's ``lr_schedule = utils.cosine_scheduler(...)``: an array of
                     # per-step values, the LR's or the weight decay's by what it is stored as
@@ -5142,11 +5312,15 @@ class _Recipe:
                     # into ``update_teacher(m)``'s average: the EMA's decay, not the LR's
                     note, row = f"the EMA's decay, stored as {stored}, {note}", "ema"
                 if row == "loss":
-                    values += (
-                        self._loss_weight(caller, call)
+                    named = {k for k, _ in values}
+                    # a factor beside an argument of the same name (the wrapper's ``weight``
+                    # of a weighted loss): the factor says it multiplies the loss
+                    values += [
+                        ("loss weight" if k == "weight" and k in named else k, v)
+                        for k, v in self._loss_weight(caller, call)
                         or self._loss_factor(caller, call)
                         or self._module_factor(caller, call)
-                    )
+                    ]
                     values += self._lazy_every(caller, call)
                     values += self._combined_terms(key, file, node)
                     if "." in node.qual:
@@ -6674,6 +6848,8 @@ class _Recipe:
         if node.is_class and re.search(r"sched", name, re.IGNORECASE):
             # a Module named "schedule" is a network (a learned noise schedule), not the LR's
             return None if module else "scheduler"
+        if not node.is_class and self._clips_gradients(*self.repo.defs[key]):
+            return "grad_clip"
         if not node.is_class and _SCHEDULE_NAME.search(name):
             return _SCHEDULE_FUNCTION  # a scheduler only if what it returns is stored so
         if node.is_class and _SETTING_ASSIGNER.search(name):
@@ -6700,6 +6876,26 @@ class _Recipe:
         ):
             return "augmentation"  # Box2BoxTransform in modeling/ is a box coder
         return None
+
+    @staticmethod
+    def _clips_gradients(file: _File, index: int) -> bool:
+        """Function ``index`` clips the gradients by hand, whatever its name: it scales
+        them in place (``p.grad.mul_(clip_norm / max(total, clip_norm))``) after reading
+        their norm, or clamps them (``p.grad.data.clamp_(-c, c)``): what
+        ``clip_grad_norm_`` / ``clip_grad_value_`` do. A function reading the norm only (to
+        log it) or clamping the weights themselves clips no gradient."""
+        scaled = clamped = normed = False
+        for c in file.values.calls:
+            if c.function != index or c.expr.func.kind != "Attribute":
+                continue
+            method, receiver = c.expr.func.name, c.expr.func.target
+            on_grad = any(e.kind == "Attribute" and e.name == "grad" for e in receiver.walk())
+            if not on_grad:
+                continue
+            scaled |= method in ("mul_", "div_")
+            clamped |= method in ("clamp_", "clip_")
+            normed |= method == "norm"
+        return clamped or (scaled and normed)
 
     # -- patterns read from the trees
     def _foreign_calls(self, file: _File) -> None:
@@ -8858,8 +9054,13 @@ def _arith(expr: Expr, env: Mapping[str, float], lookup: Callable[[Expr], float 
             return -parts[0]  # type: ignore[operator]
         if kind == "Compare" and len(parts) == 2 and numeric and expr.name in COMPARE:
             return COMPARE[expr.name](parts[0], parts[1])
-        if kind == "BoolOp" and all(isinstance(p, bool) for p in parts):
-            return all(parts) if expr.name == "And" else any(parts)
+        if kind == "BoolOp" and numeric and parts:
+            # Python's own: ``and`` gives the first false operand, ``or`` the first true one
+            # (``cfg.BIAS_DECAY and cfg.WEIGHT_DECAY or 0``: 0 when the switch is off)
+            pick = next((p for p in parts if not p), None) if expr.name == "And" else None
+            if expr.name != "And":
+                pick = next((p for p in parts if p), None)
+            return parts[-1] if pick is None else pick
     except (ArithmeticError, TypeError, ValueError):
         return None
     if kind == "Call" and expr.callee() in ("float", "int") and len(expr.args) == 1:

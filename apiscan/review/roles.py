@@ -109,12 +109,40 @@ TORCH_FRAMEWORKS = frozenset({"lightning", "pytorch_lightning"})
 TRAIN_SWITCHES = frozenset({"train", "is_train", "training"})
 
 
+#: The phase names a training compares a mode against (``phase == 'train'``), and those of
+#: the other side (``phase in ['val', 'test']``)
+TRAIN_PHASES = frozenset({"train", "training", "trainval"})
+EVAL_PHASES = frozenset(
+    {"val", "valid", "validation", "test", "testing", "eval", "evaluation", "inference"}
+)
+
+
 def train_switch(test: Expr) -> bool | None:
     """True for a test that is a switch named for training (``is_train``,
-    ``self.training``, ``train``), False for its negation, None for any other test."""
+    ``self.training``, ``train``) or that compares a mode with the training's phase name
+    (``phase == 'train'``; ``phase in ['val', 'test']`` is its negation), False for its
+    negation, None for any other test."""
     negated = False
     if test.kind == "UnaryOp" and test.name == "Not":
         test, negated = test.parts[0], True
     if test.kind in ("Name", "Attribute") and test.name in TRAIN_SWITCHES:
         return not negated
+    if test.kind == "Compare" and len(test.parts) == 2 and test.name in _PHASE_TESTS:
+        compared = test.parts[1]
+        items = compared.parts if compared.kind in ("List", "Tuple", "Set") else (compared,)
+        words = {i.value for i in items if i.kind == "Constant" and isinstance(i.value, str)}
+        equality = test.name in ("Eq", "NotEq")
+        if not words or len(words) != len(items) or equality != (compared.kind == "Constant"):
+            return None
+        if words <= TRAIN_PHASES:
+            side = True
+        elif words <= EVAL_PHASES:
+            side = False
+        else:
+            return None
+        return side != (negated != (test.name in ("NotEq", "NotIn")))
     return None
+
+
+#: The comparisons :func:`train_switch` reads a phase from
+_PHASE_TESTS = frozenset({"Eq", "NotEq", "In", "NotIn"})
