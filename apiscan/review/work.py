@@ -4697,6 +4697,25 @@ COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"roi_?pool", re.IGNORECASE), ""),
     (
+        # Lua Torch's BilinearSamplerBHWD (spatial transformer crops, RoICrop): the grid
+        # comes from affine_grid, the sampling is grid_sample's
+        re.compile(r"bilinear_?sampler|grid_?sampl|roi_?crop", re.IGNORECASE),
+        "mindspore.ops.grid_sample (bilinear, align_corners as the kernel samples; the "
+        "BHWD layout permuted to NCHW)",
+    ),
+    (
+        # StyleGAN2's fused_bias_act / fused_leaky_relu
+        re.compile(r"fused_?(?:bias_?)?act|fused_?leaky", re.IGNORECASE),
+        "a composition: leaky_relu(x + bias broadcast over the channel axis, "
+        "negative_slope) * scale, its gradient autograd's",
+    ),
+    (
+        # StyleGAN2's upfirdn2d: upsample by zero insertion, pad, FIR filter, downsample
+        re.compile(r"upfirdn", re.IGNORECASE),
+        "a composition: zero-insertion upsampling (reshape + pad), pad/crop, a depthwise "
+        "conv2d with the flipped FIR kernel, then a strided slice to downsample",
+    ),
+    (
         re.compile(r"sigmoid_?focal", re.IGNORECASE),
         "a composition: p = sigmoid(x); -(alpha * (1 - p) ** gamma * log(p) on positives "
         "+ (1 - alpha) * p ** gamma * log(1 - p) on negatives)",
@@ -4709,10 +4728,16 @@ COMPILED_OPS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 #: The suffixes of one op's bindings (``roi_align_forward``, ``deform_conv_backward_input``):
 #: forward and backward of one op are one port.
-_BINDING_SUFFIX = re.compile(r"_(?:forward|backward)(?:_\w+)?$|_(?:cuda|cpu)$")
+#: Lua Torch's names (``BilinearSamplerBHWD_updateOutput``, ``..._updateGradInput_cuda``) are
+#: the same pair.
+_BINDING_SUFFIX = re.compile(
+    r"_(?:forward|backward|updateOutput|updateGradInput|accGradParameters)(?:_\w+)?$"
+    r"|_(?:cuda|cpu)$"
+)
 #: Where the ops the repository registers with torch are called from.
 TORCH_OPS = "torch.ops."
 _OWN_EXTENSION = "the repository's CUDA/C++ extension"
+_CFFI_EXTENSION = "the repository's cffi-built CUDA/C extension"
 #: Bindings that score predictions (detectron2's ``COCOevalAccumulate``), and the files of
 #: evaluation code: an evaluator's C++ is no op of the network.
 _EVALUATION = re.compile(r"coco|eval", re.IGNORECASE)
@@ -4782,6 +4807,53 @@ def _jit_extensions(
     return out
 
 
+#: The names every cffi out-of-line module exports: the compiled functions (``lib``) and the
+#: type/conversion helper (``ffi``).
+_CFFI_EXPORTS = ("lib", "ffi")
+
+
+def _cffi_extensions(analyses: Sequence[FileAnalysis], defined: set[str]) -> dict[str, str]:
+    """Modules that are, or stand in for, a cffi extension (``torch.utils.ffi.create_extension``
+    builds ``_ext/nms/_nms``; ``_ext/nms/__init__.py`` does ``from ._nms import lib, ffi`` and
+    injects ``lib``'s functions into its own namespace with ``_import_symbols(locals())``), by
+    name -> the compiled module's name. A compiled module is one no Python file defines whose
+    ``lib`` and ``ffi`` a file imports; the module of that file is its wrapper, whose names no
+    Python file defines either: they are the C functions."""
+    out: dict[str, str] = {}
+    for fa in analyses:
+        imported: dict[str, set[str]] = {}
+        for ref in fa.local_refs:
+            module, _, name = ref.rpartition(".")
+            if name in _CFFI_EXPORTS and module and module not in defined:
+                imported.setdefault(module, set()).add(name)
+        for compiled, names in imported.items():
+            if names != set(_CFFI_EXPORTS):
+                continue
+            out[compiled] = compiled
+            for module in fa.modules:
+                if compiled.startswith(module + "."):
+                    out[module] = compiled
+    return out
+
+
+def _cffi_binding(
+    parts: list[str], cffi: dict[str, str], defined: set[str]
+) -> tuple[str, str] | None:
+    """(extension module, binding) of a reference to a C function of a cffi extension: a name
+    its wrapper does not define (``nms.nms_cuda``), or one of its ``lib``
+    (``_nms.lib.nms_cuda``)."""
+    if len(parts) < 2:
+        return None
+    module, binding = ".".join(parts[:-1]), parts[-1]
+    if module.endswith(".lib") and module[: -len(".lib")] in cffi:
+        module = module[: -len(".lib")]
+    if module not in cffi or binding in _CFFI_EXPORTS or f"{module}.{binding}" in defined:
+        return None
+    if binding.startswith("_"):  # the wrapper's own helpers (``_import_symbols``, ``_lib``)
+        return None
+    return module, binding
+
+
 def _jit_binding(
     parts: list[str], jit: dict[str, frozenset[str]]
 ) -> tuple[tuple[str, str] | None, str]:
@@ -4816,10 +4888,12 @@ def compiled_ops(
         f.api.startswith(CPP_EXTENSION) for f in result.api_findings
     )
     submodules = _submodules(root)
-    if not native and not submodules:
-        return []
     modules = {m for fa in analyses for m in fa.modules}
     defined = _defined(analyses) | modules
+    cffi = _cffi_extensions(analyses, defined)
+    native = native or bool(cffi)
+    if not native and not submodules:
+        return []
     packages = {m.rsplit(".", i)[0] for m in modules for i in range(1, m.count(".") + 1)}
     #: (module, op) -> (bindings, places, where the code comes from)
     ops: dict[tuple[str, str], tuple[set[str], list[Where], str]] = {}
@@ -4828,9 +4902,13 @@ def compiled_ops(
     for fa in analyses:
         if fa.errors or ancillary.why(fa.path):
             continue
-        for ref in fa.local_refs:
+        # a call's result (``ext.op()``) names the op the call already names: one reference
+        for ref in sorted({r.removesuffix("()") for r in fa.local_refs}):
             parts = ref.split(".")
-            hit = _extension_binding(parts, packages, modules, defined) if native else None
+            hit = _cffi_binding(parts, cffi, defined)
+            cffi_built = hit is not None
+            if hit is None and native:
+                hit = _extension_binding(parts, packages, modules, defined)
             shown = ""
             built = (
                 sources.get((str(PurePosixPath(fa.path).parent), parts[-2]), "")
@@ -4844,6 +4922,8 @@ def compiled_ops(
             if hit is None and jit:
                 hit, shown = _jit_binding(parts, jit)
             source = f"the repository's {built} extension" if built else _OWN_EXTENSION
+            if cffi_built:
+                source = _CFFI_EXTENSION
             if hit is None:
                 hit, source = _submodule_binding(parts, submodules)
             if hit is None:
@@ -4874,10 +4954,20 @@ def compiled_ops(
         entry[0].add(binding)
         entry[1].append(Where(f.path, f.span.line, f.cell))
     items = []
+    by_path = {fa.path: fa for fa in analyses}
     for (module, op), (bindings, where, source) in sorted(ops.items()):
         how = _counterpart(op)
+        if how is None and source == _CFFI_EXTENSION:  # named by its extension (``roi_crop``)
+            how = _counterpart(module.rpartition(".")[2])
         listed = ", ".join(sorted(bindings))
         what = f"{module}.{op}" + (f" ({listed})" if bindings != {op} else "")
+        twin = _native_twin(op, [by_path[w.path] for w in where if w.path in by_path])
+        if twin and "Cython" not in source:
+            how = (
+                f"a composition: the repository's own PyTorch path {twin} computes the same op "
+                "with tensor ops; port it with MindSpore ops"
+                + (f" ({how.removeprefix('a composition: ')})" if how else "")
+            )
         if "Cython" in source:  # host code on numpy arrays: no kernel, no gradient
             how = how or "none needed"
             why = (
@@ -4909,6 +4999,24 @@ def compiled_ops(
             )
         )
     return items
+
+
+#: Names of a pure-PyTorch implementation kept beside a compiled op (``upfirdn2d_native``,
+#: ``nms_naive``, ``roi_align_torch``): the CPU fallback or the reference.
+_NATIVE_TWIN = re.compile(r"native|naive|reference|_ref$|_ref_|_torch$|pytorch", re.IGNORECASE)
+
+
+def _native_twin(op: str, files: Sequence[FileAnalysis]) -> str:
+    """``name (path:line)`` of a function, in the files that call the compiled op ``op``,
+    that names the op and says it is its PyTorch implementation (``upfirdn2d_native`` beside
+    ``upfirdn2d_ext.upfirdn2d``); "" when there is none."""
+    key = op.lower().replace("_", "")
+    for fa in sorted(set(files), key=lambda f: f.path):
+        for fn in fa.functions:
+            name = fn.qualname.rpartition(".")[2]
+            if key and key in name.lower().replace("_", "") and _NATIVE_TWIN.search(name):
+                return f"{fn.qualname} ({place(fa, fn.line)})"
+    return ""
 
 
 def _import_built_ops(
