@@ -5,7 +5,7 @@ repository ships is a composition to port: fixtures/cffiops."""
 from __future__ import annotations
 
 import pytest
-from scan_helpers import review_fixture
+from scan_helpers import REPO_ROOT, review_fixture, scan_repo
 
 from apiscan.review.model import Review
 
@@ -27,7 +27,7 @@ def test_a_cffi_extension_injected_into_its_wrapper_is_a_compiled_op(review) -> 
     # ``from ._nms import lib, ffi`` + ``_import_symbols(locals())``: ``nms.nms_cuda`` is C
     kind, where, why = _compiled(review)["cffidet.nms._ext.nms.nms (nms_cuda)"]
     assert kind == "compiled-op"
-    assert where == ["cffidet/nms/nms_gpu.py:7"]
+    assert where == ["cffidet/nms/nms_gpu.py:9"]
     assert "cffi-built" in why
     assert "mindspore.ops.NMSWithMask" in why
 
@@ -61,3 +61,18 @@ def test_a_compiled_op_without_a_twin_or_counterpart_is_a_custom_op(review) -> N
     assert review.effort.custom_ops == 1
     assert "2 compiled-op as 1.8 × 1–2" in review.effort.formula
     assert "1 compiled-custom-op × 3–5" in review.effort.formula
+
+
+def test_a_repository_function_named_like_an_nms_op_is_a_call_into_its_code() -> None:
+    # ``nms(boxes, 0.5)`` in the model's forward is the repository's nms_wrapper.nms, which
+    # calls nms_gpu: that code runs in the network, not on the host
+    result = scan_repo(REPO_ROOT / "fixtures/cffiops")
+    scopes = {f.api: f.scope for f in result.api_findings if f.path.endswith("nms/nms_gpu.py")}
+    assert scopes["torch.zeros"] == "network"
+    # a function named ``nms`` that is no call into the repository stays the NMS op it
+    # names (its output length is data)
+    assert [
+        (f.rule, f.path, f.scope)
+        for f in result.findings
+        if getattr(f, "api", "") == "cffidet.nms.nms_wrapper.nms"
+    ] == [("DS108", "cffidet/model.py", "network")]
