@@ -32,6 +32,14 @@ def test_a_cffi_extension_injected_into_its_wrapper_is_a_compiled_op(review) -> 
     assert "mindspore.ops.NMSWithMask" in why
 
 
+def test_a_cffi_extension_whose_wrapper_the_build_generates_is_a_compiled_op(review) -> None:
+    # ``create_extension("_ext.roi_align", ...)`` in cffidet/roi/build.py; no ``_ext`` folder
+    kind, where, why = _compiled(review)["cffidet.roi._ext.roi_align.roi_align (roi_align_forward)"]
+    assert kind == "compiled-op"
+    assert where == ["cffidet/roi/roi_align.py:8"]
+    assert "mindspore.ops.ROIAlign" in why
+
+
 def test_plain_values_named_lib_and_ffi_are_no_extension(review) -> None:
     # cffidet/plain/tables.py binds ``lib`` and ``ffi``: a Python file defines them
     assert not [what for what in _compiled(review) if "plain" in what or "tables" in what]
@@ -43,7 +51,7 @@ def test_one_op_is_one_item_at_its_call(review) -> None:
     items = [w for w in _compiled(review) if "upfirdn" in w]
     assert items == ["cffidet.ops.upfirdn_ext.upfirdn2d"]
     assert _compiled(review)[items[0]][1] == ["cffidet/ops/upfirdn.py:10"]
-    assert len(_compiled(review)) == 3
+    assert len(_compiled(review)) == 4
 
 
 def test_a_compiled_op_with_a_pytorch_twin_is_a_composition(review) -> None:
@@ -59,7 +67,7 @@ def test_a_compiled_op_without_a_twin_or_counterpart_is_a_custom_op(review) -> N
     assert where == ["cffidet/ops/blur.py:9"]
     assert "write it as a custom op" in why
     assert review.effort.custom_ops == 1
-    assert "2 compiled-op as 1.8 × 1–2" in review.effort.formula
+    assert "3 compiled-op as 2.5 × 1–2" in review.effort.formula
     assert "1 compiled-custom-op × 3–5" in review.effort.formula
 
 
