@@ -426,6 +426,10 @@ class CallsMixin:
             q, node, args.vals, args.keywords, tuple(args.kwvals.values())
         )
         if foreign is not None:
+            if self._is_local(q):
+                # the repository's own ``nms`` is a call into its code all the same: what it
+                # runs (a compiled kernel, its host code) is in the caller's graph
+                self._call_fact(q, node)
             return foreign
         if self._is_local(q):
             self._call_fact(q, node)
