@@ -423,6 +423,11 @@ SCIPY_DATA_LENGTH = frozenset(
 RANDOM_SCALARS = frozenset({"randint", "choice", "uniform", "random_integers"})
 #: What DS119 says of a resize to a randomly drawn size.
 RANDOM_RESIZE = "images are resized to a randomly drawn size"
+#: What DS119 says of a sample sliced to a length drawn at random.
+RANDOM_LENGTH = (
+    "each sample is sliced to a length drawn at random (x[s : s + n] with n random), so "
+    "every batch has its own length"
+)
 #: What DS104 says of a host value stored through a mask followed by full slices (see
 #: :meth:`ShapeTracker.settle_stores` for the compiled graphs behind it).
 SLICED_MASK_STORE = (
@@ -462,6 +467,10 @@ class Hit:
     #: reported only where the function runs in the network graph (a data pipeline computes
     #: on one sample at a time, eagerly, whatever its length)
     network_only: bool = False
+    #: reported only where the function runs in the data pipeline (scope ``data``): a
+    #: sample cut to a length drawn at random is an input pipeline there, where a training
+    #: loop or a network doing the same is other work
+    data_only: bool = False
 
 
 GETITEM = "torch.Tensor.__getitem__"
@@ -534,6 +543,8 @@ class ShapeTracker:
     )
     #: functions that read a fixed-size crop after such a resize
     _cropped: set[str] = field(default_factory=set)
+    #: function -> its first slice of a length drawn at random, until the function ends
+    _lengths: dict[str, cst.CSTNode] = field(default_factory=dict)
     #: True while the targets of a plain ``=`` are visited (before its value is known)
     defer_stores: bool = False
     #: ``x[mask] = value`` stores waiting for the value (see :meth:`settle_stores`): the node,
@@ -1469,6 +1480,17 @@ class ShapeTracker:
         self._pipeline_reported.add(fn)
         self.hit("DS119", node, api, detail, function=fn, chain=chain)
 
+    def random_length(self, node: cst.CSTNode) -> None:
+        """A slice whose length is drawn at random (``rgbs[s : s + seq_len]`` with
+        ``seq_len = np.random.randint(...)``): each sample has its own length, an input
+        pipeline of varying shapes where the data pipeline runs it (``data_only``); a random
+        start with a fixed length (``x[s : s + 64]``) is a crop of one size and never comes
+        here. Reported when the function ends (:meth:`end_function`), unless the function
+        has a pipeline of every scope already: once per function, as :meth:`pipeline`
+        reports."""
+        if not self.silent():
+            self._lengths.setdefault(self.function(), node)
+
     def random_resize(
         self,
         node: cst.CSTNode,
@@ -1498,6 +1520,20 @@ class ShapeTracker:
         if pending is not None and not cropped:
             node, api, detail, chain = pending
             self.pipeline(node, api, detail, function=fn, chain=chain)
+        sliced = self._lengths.pop(fn, None)
+        if sliced is not None and fn not in self._pipeline_reported:
+            self._pipeline_reported.add(fn)
+            self.hits.append(
+                Hit(
+                    "DS119",
+                    (sliced, "s"),
+                    (sliced, "e"),
+                    fn,
+                    GETITEM,
+                    RANDOM_LENGTH,
+                    data_only=True,
+                )
+            )
 
 
 def _leaves_loop(body: cst.BaseSuite) -> bool:
