@@ -1486,8 +1486,9 @@ class ShapeTracker:
         pipeline of varying shapes where the data pipeline runs it (``data_only``); a random
         start with a fixed length (``x[s : s + 64]``) is a crop of one size and never comes
         here. Reported when the function ends (:meth:`end_function`), unless the function
-        has a pipeline of every scope already: once per function, as :meth:`pipeline`
-        reports."""
+        brings the sample back to one size afterwards (a resize to a fixed size, a fixed
+        crop: :meth:`on_window`) or has a pipeline of every scope already: once per
+        function, as :meth:`pipeline` reports."""
         if not self.silent():
             self._lengths.setdefault(self.function(), node)
 
@@ -1508,7 +1509,7 @@ class ShapeTracker:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
         with ``h``, ``w`` not drawn at random nor read from tensor data)."""
         fn = self.function()
-        if fn in self._resized:
+        if fn in self._resized or fn in self._lengths:
             self._cropped.add(fn)
 
     def end_function(self, fn: str) -> None:
@@ -1521,7 +1522,7 @@ class ShapeTracker:
             node, api, detail, chain = pending
             self.pipeline(node, api, detail, function=fn, chain=chain)
         sliced = self._lengths.pop(fn, None)
-        if sliced is not None and fn not in self._pipeline_reported:
+        if sliced is not None and not cropped and fn not in self._pipeline_reported:
             self._pipeline_reported.add(fn)
             self.hits.append(
                 Hit(
@@ -1560,7 +1561,11 @@ def _resized_to_fixed_size(node: cst.Call) -> bool:
     then back to the input size over the scale factor)."""
     positional = [a for a in node.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-    if not positional or type(positional[0].value) is not cst.Name:
+    if not positional:
+        return False
+    # the names the image is read through (``img`` of ``img[: int(frac * 100)]``)
+    images = {n.value for n in _plain_names(positional[0].value)}
+    if not images:
         return False
     if _SCALE_KEYWORDS & keywords.keys() or any(a.star for a in node.args):
         return False
@@ -1568,14 +1573,23 @@ def _resized_to_fixed_size(node: cst.Call) -> bool:
     size = size if size is not None else keywords.get("dsize", keywords.get("size"))
     if size is None or (type(size) is cst.Name and size.value == "None"):
         return False
-    image = positional[0].value.value
-    stack: list[cst.CSTNode] = [size]
+    return not any(n.value in images for n in _plain_names(size))
+
+
+def _plain_names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names an expression reads, attribute names left out (``frac`` and ``img`` of
+    ``img[: int(frac * 100)]``, ``self`` of ``self.size``)."""
+    out: list[cst.Name] = []
+    stack: list[cst.CSTNode] = [node]
     while stack:
         n = stack.pop()
-        if type(n) is cst.Name and n.value == image:
-            return False
-        stack.extend(n.children)
-    return True
+        if type(n) is cst.Name:
+            out.append(n)
+        elif type(n) is cst.Attribute:
+            stack.append(n.value)
+        else:
+            stack.extend(n.children)
+    return out
 
 
 def names_read(node: cst.Call) -> list[str]:

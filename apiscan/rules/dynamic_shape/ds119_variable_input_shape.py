@@ -129,6 +129,7 @@ class VariableInputShape(Rule):
             return torch.from_numpy(img)
         """,
         """
+        import cv2
         import numpy as np
         import torch
         from torch.utils.data import Dataset
@@ -146,6 +147,10 @@ class VariableInputShape(Rule):
                 rate = np.random.randint(1, 4)
                 strided = frames[start : start + self.seq_len * rate : rate]
                 return torch.from_numpy(clip), torch.from_numpy(strided)
+
+            def still(self, i):
+                n = np.random.randint(8, 16)
+                return cv2.resize(self.videos[i][:n].mean(0), (64, 64))
         """,
     )
     INVALID = (
