@@ -2468,6 +2468,8 @@ def _merge(found: list[tuple[_Val, str]]) -> _Val | None:
 
 #: Literals that hold no setting: empty containers (records filled in later).
 _EMPTY = frozenset({"[]", "()", "{}", "dict()", "list()"})
+#: How many methods of a dataset :meth:`_Recipe._sample_methods` follows from ``__getitem__``.
+_SAMPLE_METHODS = 12
 
 #: The most distinct values a setting passed in a dict shows, one per caller.
 _BY_CALLER_SHOWN = 6
@@ -2580,6 +2582,9 @@ class _Recipe:
         self._passing: dict[tuple[str, int, str], object] = {}
         #: whether a read by key is being told (:meth:`_entry`)
         self._entering = False
+        #: (path, def index) of the dataset methods whose draws have a row already (a base's
+        #: augmentation method every subclass reaches is one row)
+        self._sampled: set[tuple[str, int]] = set()
         #: (path, name) -> where an imported name is assigned; path -> module-level names
         self._imported: dict[tuple[str, str], tuple[_File, str] | None] = {}
         self._assigned: dict[str, frozenset[str]] = {}
@@ -5146,36 +5151,69 @@ class _Recipe:
         for d in file.defs:
             if not d.is_class or not self.hierarchy.is_dataset(f"{file.module}.{d.qual}"):
                 continue
-            fn = file.first.get(f"{d.qual}.__getitem__")
-            if fn is None:
-                continue
-            draws, read = self._draws(file, fn, lambda arg, value: value.text)
-            if not draws:
-                continue
-            read += _through_locals(file.defs[fn], read)
-            # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
-            state = {a.target.text for a in file.defs[fn].assigns}
-            settings: dict[str, str] = {}
-            for leaf in read:
-                if (
-                    leaf.kind != "Attribute"
-                    or file.dotted(leaf)
-                    or leaf.text in settings
-                    or leaf.text in state
-                ):
+            for owner, fn in self._sample_methods(f"{file.module}.{d.qual}"):
+                if (owner.path, fn) not in self._sampled:
+                    self._sampled.add((owner.path, fn))
+                    self._method_draws(owner, fn)
+
+    def _sample_methods(self, cls: str) -> list[tuple[_File, int]]:
+        """The dataset class ``cls``'s ``__getitem__`` (its own or inherited) and the methods
+        of ``cls`` it reaches through ``self.name(...)`` calls, each once, in the order first
+        called (an inherited ``__getitem__`` → the subclass's ``getitem_helper`` → the
+        base's ``add_photometric_augs``): where a dataset draws its augmentation."""
+        start = self.hierarchy.method(cls, "__getitem__")
+        found = self.repo.defs.get(start) if start is not None else None
+        if found is None:
+            return []
+        out = [found]
+        for owner, fn in out:
+            if len(out) >= _SAMPLE_METHODS:
+                break
+            calls = sorted(
+                (c for c in owner.values.calls if c.function == fn),
+                key=lambda c: (c.expr.line, c.expr.col),
+            )
+            for call in calls:
+                chain = call.expr.func.chain()
+                if chain is None or len(chain) != 2 or chain[0] != "self":
                     continue
-                found = self.values.resolve(file, fn, leaf, 0)
-                if found.literal and found.text != leaf.text and found.text not in _EMPTY:
-                    # an empty list is the records a sample is read from, no amount
-                    settings[leaf.text] = found.show()
-            # the same draw made again (YOLOv4's four ``random.randint(-dw, dw)`` offsets): once
-            counts = {text: draws.count(text) for text in draws}
-            shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
-            values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
-            values += list(settings.items())[:12]
-            note = HAND_DRAWN
-            self.add("augmentation", f"{d.qual}.__getitem__", file.where(file.defs[fn].line),
-                     values, note)  # fmt: skip
+                name = self.hierarchy.method(cls, chain[1])
+                got = self.repo.defs.get(name) if name is not None else None
+                if got is not None and not got[0].defs[got[1]].is_class and got not in out:
+                    out.append(got)
+        return out
+
+    def _method_draws(self, file: _File, fn: int) -> None:
+        """One row for a dataset method that draws (:meth:`_sample_draws`): its draws, then
+        the settings they and their ``if`` tests read with their values (``self.
+        color_aug_prob`` of ``if np.random.rand() < self.color_aug_prob``: 0.25, set in
+        ``__init__``)."""
+        draws, read = self._draws(file, fn, lambda arg, value: value.text)
+        if not draws:
+            return
+        read += _through_locals(file.defs[fn], read)
+        # a flag the method sets itself (``self.if_shuffled = True``) is state, no setting
+        state = {a.target.text for a in file.defs[fn].assigns}
+        settings: dict[str, str] = {}
+        for leaf in read:
+            if (
+                leaf.kind != "Attribute"
+                or file.dotted(leaf)
+                or leaf.text in settings
+                or leaf.text in state
+            ):
+                continue
+            found = self.values.resolve(file, fn, leaf, 0)
+            if found.literal and found.text != leaf.text and found.text not in _EMPTY:
+                # an empty list is the records a sample is read from, no amount
+                settings[leaf.text] = found.show()
+        # the same draw made again (YOLOv4's four ``random.randint(-dw, dw)`` offsets): once
+        counts = {text: draws.count(text) for text in draws}
+        shown = [f"{text} ×{n}" if n > 1 else text for text, n in counts.items()]
+        values = [(f"draw {n}", text) for n, text in enumerate(shown[:16], 1)]
+        values += list(settings.items())[:12]
+        self.add("augmentation", file.defs[fn].qual, file.where(file.defs[fn].line), values,
+                 HAND_DRAWN)  # fmt: skip
 
     def _draws(
         self, file: _File, fn: int, show: Callable[[Expr, _Val], str]
