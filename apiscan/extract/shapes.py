@@ -47,6 +47,11 @@ from apiscan.resolve.values import ARRAY, NONTORCH, PTENSOR, TENSOR, Val
 DYN_TENSOR: Val = ("tensor", "dyn")
 BOOL_TENSOR: Val = ("tensor", "bool")
 RAND: Val = ("nontorch", "rand")
+#: a number drawn at random on some paths only (``seq_len = np.random.randint(...)`` under
+#: ``if self.random_seq_len:``, the configured length otherwise): a slice of that length
+#: varies per sample where the switch is on; a resize, whose switches the review weighs
+#: (multi-scale flags), still needs a number drawn on every path (:data:`RAND`)
+MAYBE_RAND: Val = ("nontorch", "maybe-rand")
 SAMPLE_SIZE: Val = ("nontorch", "sample")
 #: a size of an element of an iterated sequence (a sample, or a feature level: not known to
 #: vary by itself; the largest of them is a batch maximum all the same)

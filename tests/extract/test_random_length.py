@@ -16,6 +16,7 @@ FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "randomclip"
 
 def test_only_the_dataset_slice_of_a_random_length_is_a_pipeline() -> None:
     # VALID: ``frames[start : start + seq_len]`` with ``seq_len = np.random.randint(...)``
+    # on one branch of an ``if`` (the configured length on the other)
     # in the helper __getitem__ calls; INVALID: ``frames[s : s + self.seq_len * rate : rate]``
     # (a random rate cancels out), ``frames[s : s + 16]`` (a random start, a fixed length),
     # ``clip[:, :n]`` with n random in the training loop (host code, not the data pipeline)
@@ -25,6 +26,6 @@ def test_only_the_dataset_slice_of_a_random_length_is_a_pipeline() -> None:
         for f in result.shape_findings
         if f.rule == "DS119"
     ]
-    assert found == [("clipkit/data.py", 26, "data", "RandomLengthClips.helper")]
+    assert found == [("clipkit/data.py", 27, "data", "RandomLengthClips.helper")]
     (finding,) = [f for f in result.shape_findings if f.rule == "DS119"]
     assert RANDOM_LENGTH in finding.message

@@ -37,6 +37,7 @@ from apiscan.extract.shapes import (
     DYN_TENSOR,
     ELEM_SIZE,
     HOST_DATA,
+    MAYBE_RAND,
     RAND,
     host_dyn,
     host_elem,
@@ -358,7 +359,7 @@ class ShapeFactsMixin:
                     extent = extent.left
                 elif extent.left.deep_equals(step):
                     extent = extent.right
-            if any(self.lookup(n.value) == RAND for n in _names_in(extent)):
+            if any(self.lookup(n.value) in (RAND, MAYBE_RAND) for n in _names_in(extent)):
                 return True
         return False
 
