@@ -1514,7 +1514,10 @@ class ShapeTracker:
         """A crop of fixed extent was read (``img[y : y + h, x : x + w]`` or ``img[:h, :w]``
         with ``h``, ``w`` not drawn at random nor read from tensor data)."""
         fn = self.function()
-        if fn in self._resized or fn in self._lengths:
+        # a frame resized in a loop over the frames (``for i in range(len(rgbs)):
+        # cv2.resize(rgbs[i], size)``) leaves as many frames as were cut: a random length
+        # stays; only a resize or crop of the whole sample brings it back to one size
+        if fn in self._resized or (fn in self._lengths and not self._cut_loops):
             self._cropped.add(fn)
 
     def end_function(self, fn: str) -> None:

@@ -268,6 +268,7 @@ class VariableInputShape(Rule):
                 return self.model(images)
         """,
         """
+        import cv2
         import numpy as np
         import torch
         from torch.utils.data import Dataset
@@ -284,6 +285,8 @@ class VariableInputShape(Rule):
                 seq_len = np.random.randint(self.seq_len // 2, self.seq_len)
                 start = np.random.randint(0, len(frames) - seq_len * self.frame_rate)
                 clip = frames[start : start + seq_len * self.frame_rate : self.frame_rate]  # error
+                for t in range(len(clip)):
+                    clip[t] = cv2.resize(clip[t], (64, 64))
                 return torch.from_numpy(clip)
         """,
     )
